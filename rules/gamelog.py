@@ -1,0 +1,478 @@
+"""The game log, format v1: the data model of a game and its hands, and reading it from JSON values.
+
+A log is what the club's game server records about one game (partija). This module turns decoded JSON into
+frozen dataclasses and reports *every* structural problem (a missing or mistyped field, a bad card, an unknown
+player) at once. Whether the game is a legal preferans game is `rules.validation`'s business; the JSON text,
+files and gzip are `rules.logfile`'s. The format is documented in ``docs/game-log.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any
+
+from rules.cards import Card, Suit
+
+FORMAT = "sudija-game-log/1"
+
+
+class GameStatus(Enum):
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+    INTERRUPTED = "interrupted"
+
+
+class Strain(Enum):
+    """What a contract is played in. The value is the auction level that names it."""
+
+    PIK = 2
+    KARO = 3
+    HERC = 4
+    TREF = 5
+    BETL = 6
+    SANS = 7
+
+    @property
+    def trump(self) -> Suit | None:
+        return _TRUMPS.get(self)
+
+    @property
+    def level(self) -> int:
+        return self.value
+
+    @property
+    def serbian(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Strain:
+        key = text.strip().lower()
+        for strain in cls:
+            if key in (strain.serbian, str(strain.value)):
+                return strain
+            trump = strain.trump
+            if trump is not None and key in (trump.name.lower(), trump.symbol):
+                return strain
+        raise ValueError(f"unknown contract {text!r}: use pik, karo, herc, tref, betl or sans")
+
+
+_TRUMPS = {Strain.PIK: Suit.S, Strain.KARO: Suit.D, Strain.HERC: Suit.H, Strain.TREF: Suit.C}
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    strain: Strain
+    igra: bool = False  # declared without the talon
+
+    @property
+    def base_value(self) -> int:
+        """`v` of spec/scoring.md: 4 6 8 10 12 14, two more for igra."""
+        return self.strain.level * 2 + (2 if self.igra else 0)
+
+    def describe(self) -> str:
+        return ("igra " if self.igra else "") + self.strain.serbian
+
+
+class Decision(Enum):
+    """A defender's answer once the contract is named."""
+
+    FOLLOWS = "follows"  # dođem
+    PASSES = "passes"  # ne dođem / dalje
+    CALLS = "calls"  # zovem: follows and calls the other defender in
+
+
+CALLS = ("dalje", "mogu", "igra", "2", "3", "4", "5", "6", "7")
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    seat: int
+    call: str  # one of CALLS
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreEntry:
+    """What the game server wrote for one player after a hand (for the cross-check with the paper)."""
+
+    bule: int = 0
+    supe_left: int = 0
+    supe_right: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    n: int
+    dealer: int
+    deal: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+    talon: tuple[Card, ...]
+    bids: tuple[Bid, ...]
+    declarer: int | None = None
+    contract: Contract | None = None
+    discards: tuple[Card, ...] = ()
+    defense: Mapping[int, Decision] = field(default_factory=dict)
+    kontra: tuple[int, ...] = ()  # seats giving kontra, rekontra, subkontra, mortkontra in turn
+    tricks: tuple[tuple[Card, ...], ...] = ()
+    score: Mapping[int, ScoreEntry] | None = None
+    ended_at: datetime | None = None
+
+    @property
+    def completed(self) -> bool:
+        return self.ended_at is not None
+
+    @property
+    def all_pass(self) -> bool:
+        return self.declarer is None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    number: int
+    rated: bool
+    ai: bool
+    bule: int
+    refe_limit: int
+    players: tuple[str, str, str]
+    status: GameStatus
+    started_at: datetime
+    ended_at: datetime | None
+    abandoned_by: tuple[str, ...]
+    hands: tuple[Hand, ...]
+
+    def seat_of(self, nick: str) -> int | None:
+        folded = nick.casefold()
+        for seat, player in enumerate(self.players):
+            if player.casefold() == folded:
+                return seat
+        return None
+
+    @property
+    def judgeable(self) -> bool:
+        """Rated and without AI: only such games are subject to the referee system."""
+        return self.rated and not self.ai
+
+
+class LogError(ValueError):
+    """A log that cannot be read or is not a legal game; `problems` lists every reason, in words for people."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = list(problems)
+
+
+def parse_time(value: object) -> datetime:
+    """An ISO 8601 time with a zone (``2026-11-25T21:10:00Z``), returned in UTC."""
+    if not isinstance(value, str):
+        raise ValueError(f"expected a time like 2026-11-25T21:10:00Z, got {value!r}")
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"not a time: {value!r} (write it like 2026-11-25T21:10:00Z)") from None
+    if moment.tzinfo is None:
+        raise ValueError(f"time {value!r} has no zone: add Z for UTC or an offset like +01:00")
+    return moment.astimezone(UTC)
+
+
+def format_time(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class _Reader:
+    """Collects problems while reading one game so the admin sees all of them at once."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.problems: list[str] = []
+
+    def fail(self, where: str, message: str) -> None:
+        self.problems.append(f"{where}: {message}")
+
+    def get(self, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str,
+            required: bool = True) -> Any:
+        if key not in obj:
+            if required:
+                self.fail(where, f"the field '{key}' is missing")
+            return None
+        value = obj[key]
+        if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+            expected = {int: "a whole number", bool: "true or false", str: "text", list: "a list",
+                        dict: "an object"}.get(kind if isinstance(kind, type) else object, "another type")
+            self.fail(where, f"the field '{key}' must be {expected}, not {json_repr(value)}")
+            return None
+        return value
+
+
+def json_repr(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def parse_game(doc: object) -> Game:
+    """Read one game document; raise `LogError` listing every structural problem found."""
+    if not isinstance(doc, dict):
+        raise LogError([f"a game must be a JSON object, not {json_repr(doc)}"])
+    number = doc.get("game")
+    label = f"game {number}" if isinstance(number, int) and not isinstance(number, bool) else "game ?"
+    r = _Reader(label)
+    fmt = doc.get("format", FORMAT)
+    if fmt != FORMAT:
+        r.fail(label, f"unknown format {json_repr(fmt)}; this version reads '{FORMAT}'")
+    number = r.get(doc, "game", int, label)
+    if number is not None and number <= 0:
+        r.fail(label, "the game number must be positive")
+    rated = r.get(doc, "rated", bool, label)
+    ai = r.get(doc, "ai", bool, label)
+    size = r.get(doc, "bule", int, label)
+    if size is not None and not (2 <= size <= 10_000 and size % 2 == 0):
+        r.fail(label, f"the game size 'bule' must be an even number from 2 to 10000, not {size}")
+    refe_limit = r.get(doc, "refe_limit", int, label)
+    if refe_limit is not None and not 0 <= refe_limit <= 100:
+        r.fail(label, f"'refe_limit' must be from 0 to 100, not {refe_limit}")
+    players = _players(r, doc, label)
+    status_text = r.get(doc, "status", str, label)
+    status = None
+    if status_text is not None:
+        try:
+            status = GameStatus(status_text)
+        except ValueError:
+            r.fail(label, f"status must be in_progress, finished or interrupted, not {json_repr(status_text)}")
+    started_at = _time(r, doc, "started_at", label, required=True)
+    ended_at = _time(r, doc, "ended_at", label, required=False)
+    if status is GameStatus.IN_PROGRESS and ended_at is not None:
+        r.fail(label, "a game in progress has no 'ended_at'")
+    if status in (GameStatus.FINISHED, GameStatus.INTERRUPTED) and ended_at is None and "ended_at" not in doc:
+        r.fail(label, f"a {status_text} game needs 'ended_at' (when it ended or was interrupted)")
+    if started_at and ended_at and ended_at < started_at:
+        r.fail(label, "'ended_at' is before 'started_at'")
+    abandoned = r.get(doc, "abandoned_by", list, label, required=False) or []
+    abandoned_by: list[str] = []
+    for nick in abandoned:
+        if not isinstance(nick, str) or players is None or nick not in players:
+            r.fail(label, f"'abandoned_by' names {json_repr(nick)}, who is not one of the players")
+        else:
+            abandoned_by.append(nick)
+    hands_raw = r.get(doc, "hands", list, label)
+    hands: list[Hand] = []
+    if hands_raw is not None and players is not None:
+        for i, raw in enumerate(hands_raw):
+            hand = _hand(r, raw, i + 1, players, label)
+            if hand is not None:
+                hands.append(hand)
+    if r.problems:
+        raise LogError(r.problems)
+    assert players is not None and status is not None and started_at is not None
+    return Game(number=number, rated=rated, ai=ai, bule=size, refe_limit=refe_limit, players=players,
+                status=status, started_at=started_at, ended_at=ended_at, abandoned_by=tuple(abandoned_by),
+                hands=tuple(hands))
+
+
+def _players(r: _Reader, doc: Mapping[str, Any], where: str) -> tuple[str, str, str] | None:
+    raw = r.get(doc, "players", list, where)
+    if raw is None:
+        return None
+    if len(raw) != 3 or not all(isinstance(p, str) and p.strip() for p in raw):
+        r.fail(where, f"'players' must list exactly three nicknames, got {json_repr(raw)}")
+        return None
+    if len({p.casefold() for p in raw}) != 3:
+        r.fail(where, f"the three players must be different people, got {json_repr(raw)}")
+        return None
+    return (raw[0], raw[1], raw[2])
+
+
+def _time(r: _Reader, obj: Mapping[str, Any], key: str, where: str, required: bool) -> datetime | None:
+    if key not in obj or (obj[key] is None and not required):
+        if required:
+            r.fail(where, f"the field '{key}' is missing")
+        return None
+    try:
+        return parse_time(obj[key])
+    except ValueError as exc:
+        r.fail(where, f"'{key}': {exc}")
+        return None
+
+
+def _seat(r: _Reader, value: object, players: tuple[str, str, str], where: str, what: str) -> int | None:
+    if isinstance(value, str) and value in players:
+        return players.index(value)
+    r.fail(where, f"{what} {json_repr(value)} is not one of the players {', '.join(players)}")
+    return None
+
+
+def _cards(r: _Reader, value: object, where: str, what: str) -> tuple[Card, ...] | None:
+    if not isinstance(value, list):
+        r.fail(where, f"{what} must be a list of cards like [\"AS\", \"10H\"], not {json_repr(value)}")
+        return None
+    cards: list[Card] = []
+    ok = True
+    for item in value:
+        try:
+            cards.append(Card.parse(item))
+        except ValueError as exc:
+            r.fail(where, f"{what}: {exc}")
+            ok = False
+    return tuple(cards) if ok else None
+
+
+def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], game: str) -> Hand | None:
+    where = f"{game}, hand {index}"
+    if not isinstance(raw, dict):
+        r.fail(where, f"a hand must be a JSON object, not {json_repr(raw)}")
+        return None
+    before = len(r.problems)
+    n = r.get(raw, "n", int, where)
+    if n is not None and n != index:
+        r.fail(where, f"hands must be numbered 1, 2, 3 … in order; this one says n = {n}")
+    dealer = _seat(r, raw.get("dealer"), players, where, "the dealer")
+    deal_raw = r.get(raw, "deal", dict, where)
+    deal: list[tuple[Card, ...]] = []
+    talon: tuple[Card, ...] | None = None
+    if deal_raw is not None:
+        for nick in players:
+            cards = _cards(r, deal_raw.get(nick), where, f"the deal of {nick}")
+            if cards is not None:
+                deal.append(cards)
+        talon = _cards(r, deal_raw.get("talon"), where, "the talon")
+        extra = set(deal_raw) - set(players) - {"talon"}
+        if extra:
+            r.fail(where, f"the deal names {', '.join(sorted(extra))}, who is not a player")
+    bids: list[Bid] = []
+    for i, bid in enumerate(r.get(raw, "bids", list, where) or []):
+        if not isinstance(bid, dict):
+            r.fail(where, f"bid {i + 1} must be an object like {{\"player\": \"ana\", \"call\": \"2\"}}")
+            continue
+        seat = _seat(r, bid.get("player"), players, where, f"bid {i + 1}: the player")
+        call = bid.get("call")
+        if call not in CALLS:
+            r.fail(where, f"bid {i + 1}: {json_repr(call)} is not a call; use one of {', '.join(CALLS)}")
+        elif seat is not None:
+            bids.append(Bid(seat, call))
+    declarer = None
+    if raw.get("declarer") is not None:
+        declarer = _seat(r, raw.get("declarer"), players, where, "the declarer")
+    contract = None
+    contract_raw = raw.get("contract")
+    if contract_raw is not None:
+        if not isinstance(contract_raw, dict):
+            r.fail(where, "'contract' must be an object like {\"strain\": \"herc\", \"igra\": false}")
+        else:
+            try:
+                contract = Contract(Strain.parse(str(contract_raw.get("strain", ""))),
+                                    bool(contract_raw.get("igra", False)))
+            except ValueError as exc:
+                r.fail(where, f"'contract': {exc}")
+    discards = _cards(r, raw.get("discards", []), where, "the discards") or ()
+    defense: dict[int, Decision] = {}
+    defense_raw = raw.get("defense", {})
+    if not isinstance(defense_raw, dict):
+        r.fail(where, "'defense' must be an object mapping each defender to follows, passes or calls")
+    else:
+        for nick, value in defense_raw.items():
+            seat = _seat(r, nick, players, where, "'defense' names")
+            try:
+                decision = Decision(value)
+            except ValueError:
+                r.fail(where, f"{nick}'s defense decision must be follows, passes or calls, not {json_repr(value)}")
+                continue
+            if seat is not None:
+                defense[seat] = decision
+    kontra: list[int] = []
+    kontra_raw = raw.get("kontra", [])
+    if not isinstance(kontra_raw, list):
+        r.fail(where, "'kontra' must list who gave kontra, rekontra, … in order")
+        kontra_raw = []
+    for giver in kontra_raw:
+        seat = _seat(r, giver, players, where, "the kontra chain names")
+        if seat is not None:
+            kontra.append(seat)
+    tricks: list[tuple[Card, ...]] = []
+    tricks_raw = raw.get("tricks", [])
+    if not isinstance(tricks_raw, list):
+        r.fail(where, "'tricks' must be a list of tricks, each a list of cards in play order")
+    else:
+        for t, trick in enumerate(tricks_raw):
+            cards = _cards(r, trick, f"{where}, trick {t + 1}", "the trick")
+            if cards is not None:
+                tricks.append(cards)
+    score = _score(r, raw.get("score"), players, where)
+    ended_at = _time(r, raw, "ended_at", where, required=False)
+    if len(r.problems) > before or dealer is None or n is None or talon is None or len(deal) != 3:
+        return None
+    return Hand(n=n, dealer=dealer, deal=(deal[0], deal[1], deal[2]), talon=talon, bids=tuple(bids),
+                declarer=declarer, contract=contract, discards=discards, defense=defense, kontra=tuple(kontra),
+                tricks=tuple(tricks), score=score, ended_at=ended_at)
+
+
+def _score(r: _Reader, raw: object, players: tuple[str, str, str], where: str) -> dict[int, ScoreEntry] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        r.fail(where, "'score' must map each player to {\"bule\": …, \"supe_left\": …, \"supe_right\": …}")
+        return None
+    score: dict[int, ScoreEntry] = {}
+    for nick, entry in raw.items():
+        seat = _seat(r, nick, players, where, "'score' names")
+        if seat is None:
+            continue
+        if not isinstance(entry, dict):
+            r.fail(where, f"{nick}'s score entry must be an object")
+            continue
+        values = {}
+        for key in ("bule", "supe_left", "supe_right"):
+            value = entry.get(key, 0)
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
+                r.fail(where, f"{nick}'s score '{key}' must be a whole number, not {json_repr(value)}")
+                value = 0
+            values[key] = value
+        score[seat] = ScoreEntry(**values)
+    return score
+
+
+def game_to_doc(game: Game) -> dict[str, Any]:
+    """The canonical JSON value of a game (what `parse_game` reads back to an equal game)."""
+    names = game.players
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "game": game.number,
+        "rated": game.rated,
+        "ai": game.ai,
+        "bule": game.bule,
+        "refe_limit": game.refe_limit,
+        "players": list(names),
+        "status": game.status.value,
+        "started_at": format_time(game.started_at),
+    }
+    if game.ended_at is not None:
+        doc["ended_at"] = format_time(game.ended_at)
+    doc["abandoned_by"] = list(game.abandoned_by)
+    doc["hands"] = [_hand_to_doc(hand, names) for hand in game.hands]
+    return doc
+
+
+def _hand_to_doc(hand: Hand, names: tuple[str, str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "n": hand.n,
+        "dealer": names[hand.dealer],
+        "deal": {names[s]: [str(c) for c in hand.deal[s]] for s in range(3)} | {
+            "talon": [str(c) for c in hand.talon]},
+        "bids": [{"player": names[b.seat], "call": b.call} for b in hand.bids],
+    }
+    if hand.declarer is not None:
+        out["declarer"] = names[hand.declarer]
+    if hand.contract is not None:
+        out["contract"] = {"strain": hand.contract.strain.serbian, "igra": hand.contract.igra}
+    if hand.discards:
+        out["discards"] = [str(c) for c in hand.discards]
+    if hand.defense:
+        out["defense"] = {names[s]: d.value for s, d in sorted(hand.defense.items())}
+    if hand.kontra:
+        out["kontra"] = [names[s] for s in hand.kontra]
+    if hand.tricks:
+        out["tricks"] = [[str(c) for c in trick] for trick in hand.tricks]
+    if hand.score is not None:
+        out["score"] = {names[s]: {"bule": e.bule, "supe_left": e.supe_left, "supe_right": e.supe_right}
+                        for s, e in sorted(hand.score.items())}
+    if hand.ended_at is not None:
+        out["ended_at"] = format_time(hand.ended_at)
+    return out
