@@ -1,0 +1,89 @@
+"""The club's configuration: `config.toml` (see `config.example.toml` for every setting), with defaults.
+
+Only this module reads the file; the rest of the program receives a `Config`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PATH = Path("config.toml")
+
+
+class ConfigError(ValueError):
+    """The configuration file is unreadable or holds a wrong value; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class DiscordConfig:
+    token_env: str = "SUDIJA_DISCORD_TOKEN"
+    guild_id: int = 0
+    referees_channel_id: int = 0
+    trials_channel_id: int = 0
+    roles: dict[str, int] = field(default_factory=dict)  # referee/councilor/moderator -> role id
+    direct_messages: bool = False
+
+    @property
+    def token(self) -> str | None:
+        return os.environ.get(self.token_env) or None
+
+
+@dataclass(frozen=True)
+class TelegramConfig:
+    token_env: str = "SUDIJA_TELEGRAM_TOKEN"
+    club_group_id: int = 0
+    referees_group_id: int = 0
+    base_url: str | None = None  # only for tests against a fake Bot API
+
+    @property
+    def token(self) -> str | None:
+        return os.environ.get(self.token_env) or None
+
+
+@dataclass(frozen=True)
+class Config:
+    database: str = "sudija.db"
+    language: str = "sr"
+    owner: str | None = None  # the owner's club nickname
+    call_minutes: int = 5
+    claim_days: int = 7
+    referee_offline_grace_seconds: int = 120
+    referee_names_visible_to: tuple[str, ...] = ("moderator", "referee", "councilor", "owner")
+    direct_messages: bool = False
+    settlement_finished_min_bule: int = 60
+    league_grace_days: int = 3
+    discord: DiscordConfig = field(default_factory=DiscordConfig)
+    telegram: TelegramConfig = field(default_factory=TelegramConfig)
+
+
+def load(path: str | Path | None = None) -> Config:
+    """Read the configuration; a missing default file means all defaults."""
+    file = Path(path) if path is not None else DEFAULT_PATH
+    if not file.exists():
+        if path is not None:
+            raise ConfigError(f"configuration file {file} does not exist; copy config.example.toml to start")
+        return Config()
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read {file}: {exc}") from None
+    return from_dict(data, str(file))
+
+
+def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
+    club = dict(data.get("club", {}))
+    discord = dict(data.get("discord", {}))
+    telegram = dict(data.get("telegram", {}))
+    try:
+        if "referee_names_visible_to" in club:
+            club["referee_names_visible_to"] = tuple(club["referee_names_visible_to"])
+        config = Config(**club, discord=DiscordConfig(**discord), telegram=TelegramConfig(**telegram))
+    except TypeError as exc:
+        raise ConfigError(f"{source}: {exc}; see config.example.toml for the settings") from None
+    if config.language not in ("sr", "en"):
+        raise ConfigError(f"{source}: language must be 'sr' or 'en', not {config.language!r}")
+    return config
