@@ -1,0 +1,777 @@
+/*
+ * rules.arbitar._dds -- the native double-dummy solver for preferans (three hands, 32-card deck).
+ *
+ * Owns the fast search used by the Arbitar; rules/arbitar/dds_reference.py defines the same game value in
+ * plain Python and the tests compare the two.
+ *
+ * Encoding: card index = suit * 8 + rank (suits S H D C = 0..3, ranks 7 8 9 T J Q K A = 0..7); a hand is a
+ * 32-bit mask. Seats 0, 1, 2; play goes seat k -> k + 1 mod 3. Follow suit; when void, trump if holding a
+ * trump (trump = -1 in sans and betl); else any card. The highest trump wins, else the highest card of the led
+ * suit, and the winner leads next. A value is the number of tricks the declarer takes from a position to the
+ * end (counting the trick in progress); the declarer maximizes it (minimizes in betl), the defenders minimize
+ * it (maximize in betl).
+ *
+ * Technique:
+ *  - yes/no searches ("does the declarer take >= t tricks?") with alpha-beta cut-offs; exact values come from
+ *    a few such zero-window searches around a guess (MTD style);
+ *  - a transposition table at trick boundaries holding a lower and an upper bound and the best lead; keys use
+ *    relative ranks (each suit compressed to the cards still in play), so positions that differ only in
+ *    which small cards are gone share one entry, also across layouts;
+ *  - equivalent cards: of cards adjacent in rank among the cards still in play (cards on the table count as
+ *    in play) only one is searched;
+ *  - move ordering by the table's best lead and simple trick-winning heuristics; the last trick is counted
+ *    directly;
+ *  - a Solver object owns its table (bounded: 16 bytes per entry, 2**tt_bits entries, default 2**18 = 4 MB)
+ *    and keeps it across calls while the strain and declarer stay the same, so a batch of layouts visited
+ *    in combinatorial order reuses the endings they share. The GIL is released during every search; one
+ *    Solver serves one thread at a time, several Solvers run in parallel.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define POPCNT(x) __builtin_popcount(x)
+#define CTZ(x) __builtin_ctz(x)
+#define TOPBIT(x) (31 - __builtin_clz(x))
+#else
+static int POPCNT(uint32_t x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
+static int CTZ(uint32_t x) { int n = 0; while (!(x & 1u)) { x >>= 1; n++; } return n; }
+static int TOPBIT(uint32_t x) { int n = -1; while (x) { x >>= 1; n++; } return n; }
+#endif
+
+#define NO_CARD 0xFF
+#define MAX_TT_BITS 23 /* 2**23 entries * 16 bytes = 128 MB at most per Solver */
+
+static uint8_t COMPRESS[256][256]; /* [in play][x]: the bits of x at the positions of in play, packed low */
+static uint8_t EXPAND[256][256];   /* [in play][c]: the low bits of c placed at the positions of in play */
+static const uint32_t SUIT[4] = {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u};
+static const int NEXT[3] = {1, 2, 0};
+
+static void init_tables(void) {
+    for (int a = 0; a < 256; a++) {
+        for (int x = 0; x < 256; x++) {
+            int out = 0, k = 0;
+            for (int b = 0; b < 8; b++) {
+                if (a >> b & 1) {
+                    if (x >> b & 1) out |= 1 << k;
+                    k++;
+                }
+            }
+            COMPRESS[a][x] = (uint8_t)out;
+            out = 0;
+            k = 0;
+            for (int b = 0; b < 8; b++) {
+                if (a >> b & 1) {
+                    if (x >> k & 1) out |= 1 << b;
+                    k++;
+                }
+            }
+            EXPAND[a][x] = (uint8_t)out;
+        }
+    }
+}
+
+/* One table entry: the three hands in relative ranks, who leads, bounds on the declarer's tricks from here,
+ * the best lead (suit * 8 + relative rank) and the generation that last touched it. */
+typedef struct {
+    uint32_t k[3];
+    uint8_t leader_depth; /* leader << 4 | tricks left */
+    uint8_t bounds;       /* lower << 4 | upper */
+    uint8_t move;
+    uint8_t gen;
+} Entry;
+
+#define BUCKET 4
+
+typedef struct {
+    Entry *tt;
+    uint32_t nbuckets_mask;
+    int trump; /* -1: none */
+    int betl;
+    int declarer;
+    int ismax[3];
+    uint32_t h[3];
+    int tleader;
+    int nplayed;
+    int tcards[3];
+    uint8_t gen;
+    uint64_t nodes;
+} Ctx;
+
+static inline int beats(int c, int w, int trump) {
+    int cs = c >> 3, ws = w >> 3;
+    if (cs == ws) return c > w;
+    return cs == trump;
+}
+
+static inline int trick_winner(const Ctx *c) {
+    int best = 0;
+    if (beats(c->tcards[1], c->tcards[0], c->trump)) best = 1;
+    if (beats(c->tcards[2], c->tcards[best], c->trump)) best = 2;
+    return (c->tleader + best) % 3;
+}
+
+static inline void normalize(const uint32_t h[3], uint32_t k[3]) {
+    uint32_t all = h[0] | h[1] | h[2];
+    k[0] = k[1] = k[2] = 0;
+    for (int s = 0; s < 4; s++) {
+        int sh = 8 * s;
+        unsigned a = (all >> sh) & 0xFFu;
+        if (!a) continue;
+        k[0] |= (uint32_t)COMPRESS[a][(h[0] >> sh) & 0xFFu] << sh;
+        k[1] |= (uint32_t)COMPRESS[a][(h[1] >> sh) & 0xFFu] << sh;
+        k[2] |= (uint32_t)COMPRESS[a][(h[2] >> sh) & 0xFFu] << sh;
+    }
+}
+
+static inline Entry *bucket_of(const Ctx *c, const uint32_t k[3], int leader) {
+    uint64_t x = ((uint64_t)k[0] << 32 | k[1]) * 0x9E3779B97F4A7C15ULL;
+    x ^= ((uint64_t)k[2] << 2 | (uint64_t)leader) * 0xC2B2AE3D27D4EB4FULL;
+    x ^= x >> 31;
+    x *= 0xD6E8FEB86659FD93ULL;
+    x ^= x >> 32;
+    return c->tt + (size_t)((uint32_t)x & c->nbuckets_mask) * BUCKET;
+}
+
+/* The legal cards of seat, one per group of equivalent cards, best first. */
+static int gen_moves(const Ctx *c, int seat, int *out, int first) {
+    uint32_t hand = c->h[seat];
+    uint32_t legal = hand;
+    uint32_t others = c->h[0] | c->h[1] | c->h[2];
+    uint32_t inplay = others;
+    int np = c->nplayed, trump = c->trump;
+    others &= ~hand;
+    int winner = -1, wseat = -1;
+    if (np) {
+        int led = c->tcards[0] >> 3;
+        for (int k = 0; k < np; k++) inplay |= 1u << c->tcards[k];
+        uint32_t f = hand & SUIT[led];
+        if (f) legal = f;
+        else if (trump >= 0 && (hand & SUIT[trump])) legal = hand & SUIT[trump];
+        winner = c->tcards[0];
+        wseat = 0;
+        for (int k = 1; k < np; k++)
+            if (beats(c->tcards[k], winner, trump)) {
+                winner = c->tcards[k];
+                wseat = k;
+            }
+        wseat = (c->tleader + wseat) % 3;
+    }
+    uint32_t reps = 0;
+    for (int s = 0; s < 4; s++) {
+        int sh = 8 * s;
+        unsigned ls = (legal >> sh) & 0xFFu;
+        if (!ls) continue;
+        unsigned a = (inplay >> sh) & 0xFFu;
+        unsigned cm = COMPRESS[a][ls];
+        reps |= (uint32_t)EXPAND[a][cm & ~(cm >> 1)] << sh;
+    }
+    int n = 0, score[12];
+    int me = c->ismax[seat];
+    int partner_wins = np && c->ismax[wseat] == me;
+    while (reps) {
+        int m = CTZ(reps);
+        reps &= reps - 1;
+        int rank = m & 7, s = m >> 3, sc;
+        if (m == first) sc = 1000;
+        else if (!np) {
+            uint32_t higher = others & SUIT[s] & ~((2u << m) - 1u);
+            if (!higher) sc = 200 + rank;
+            else {
+                int top = TOPBIT(higher);
+                int owner = (c->h[0] >> top & 1) ? 0 : (c->h[1] >> top & 1) ? 1 : 2;
+                sc = c->ismax[owner] == me ? 150 - rank : 100 - rank;
+            }
+        } else {
+            int wins = beats(m, winner, trump);
+            if (partner_wins) sc = wins ? 50 - rank : 100 - rank;
+            else sc = wins ? 200 - rank : 100 - rank;
+        }
+        int i = n++;
+        while (i > 0 && score[i - 1] < sc) {
+            score[i] = score[i - 1];
+            out[i] = out[i - 1];
+            i--;
+        }
+        score[i] = sc;
+        out[i] = m;
+    }
+    return n;
+}
+
+/* Does the declarer take at least `target` tricks from the current position? */
+static int search(Ctx *c, int target) {
+    int seat = (c->tleader + c->nplayed) % 3;
+    int n = POPCNT(c->h[seat]);
+    if (target <= 0) return 1;
+    if (target > n) return 0;
+    c->nodes++;
+    Entry *b = NULL, *hit = NULL;
+    uint32_t k[3] = {0, 0, 0};
+    int first = -1;
+    if (c->nplayed == 0) {
+        if (n == 1) {
+            c->tcards[0] = CTZ(c->h[seat]);
+            c->tcards[1] = CTZ(c->h[NEXT[seat]]);
+            c->tcards[2] = CTZ(c->h[NEXT[NEXT[seat]]]);
+            return trick_winner(c) == c->declarer;
+        }
+        normalize(c->h, k);
+        b = bucket_of(c, k, seat);
+        uint8_t ld = (uint8_t)(seat << 4 | n);
+        for (int i = 0; i < BUCKET; i++) {
+            Entry *e = b + i;
+            if (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2] && e->leader_depth == ld) {
+                hit = e;
+                if ((e->bounds >> 4) >= target) return 1;
+                if ((e->bounds & 15) < target) return 0;
+                if (e->move != NO_CARD) {
+                    int s = e->move >> 3;
+                    unsigned a = (c->h[0] | c->h[1] | c->h[2]) >> (8 * s) & 0xFFu;
+                    unsigned bit = EXPAND[a][1u << (e->move & 7)];
+                    if (bit) first = 8 * s + CTZ(bit);
+                }
+                break;
+            }
+        }
+    }
+    int moves[12];
+    int nm = gen_moves(c, seat, moves, first);
+    int maxnode = c->ismax[seat];
+    int result = !maxnode, best = -1;
+    for (int i = 0; i < nm; i++) {
+        int m = moves[i], r;
+        c->h[seat] &= ~(1u << m);
+        c->tcards[c->nplayed++] = m;
+        if (c->nplayed == 3) {
+            int w = trick_winner(c);
+            int saved = c->tleader;
+            int t0 = c->tcards[0], t1 = c->tcards[1], t2 = c->tcards[2];
+            c->tleader = w;
+            c->nplayed = 0;
+            r = search(c, target - (w == c->declarer));
+            c->tleader = saved;
+            c->nplayed = 3;
+            c->tcards[0] = t0;
+            c->tcards[1] = t1;
+            c->tcards[2] = t2;
+        } else {
+            r = search(c, target);
+        }
+        c->nplayed--;
+        c->h[seat] |= 1u << m;
+        if (r == maxnode) {
+            result = r;
+            best = m;
+            break;
+        }
+    }
+    if (b) {
+        /* The recursion may have replaced entries of this bucket: find ours again. */
+        hit = NULL;
+        uint8_t ld = (uint8_t)(seat << 4 | n);
+        for (int i = 0; i < BUCKET; i++) {
+            Entry *e = b + i;
+            if (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2] && e->leader_depth == ld) {
+                hit = e;
+                break;
+            }
+        }
+        if (!hit) {
+            /* Replace an entry of an older generation first, then the one with the fewest tricks left. */
+            int worst = 0, wscore = 1 << 30;
+            for (int i = 0; i < BUCKET; i++) {
+                Entry *e = b + i;
+                int sc = (e->gen == c->gen ? 64 : 0) + (e->leader_depth & 15);
+                if (sc < wscore) {
+                    wscore = sc;
+                    worst = i;
+                }
+            }
+            hit = b + worst;
+            hit->k[0] = k[0];
+            hit->k[1] = k[1];
+            hit->k[2] = k[2];
+            hit->leader_depth = (uint8_t)(seat << 4 | n);
+            hit->bounds = (uint8_t)n;
+            hit->move = NO_CARD;
+        }
+        hit->gen = c->gen;
+        int lo = hit->bounds >> 4, hi = hit->bounds & 15;
+        if (result) {
+            if (target > lo) lo = target;
+        } else if (target - 1 < hi) {
+            hi = target - 1;
+        }
+        hit->bounds = (uint8_t)(lo << 4 | hi);
+        if (best >= 0) {
+            int s = best >> 3;
+            unsigned a = (c->h[0] | c->h[1] | c->h[2]) >> (8 * s) & 0xFFu;
+            unsigned cm = COMPRESS[a][1u << (best & 7)];
+            hit->move = (uint8_t)(8 * s + CTZ(cm));
+        }
+    }
+    return result;
+}
+
+/* The exact value of the current position, which lies in [lo, hi], found by yes/no searches from a guess. */
+static int exact(Ctx *c, int lo, int hi, int guess) {
+    int t = guess;
+    while (lo < hi) {
+        if (t <= lo) t = lo + 1;
+        if (t > hi) t = hi;
+        if (search(c, t)) {
+            lo = t;
+            t++;
+        } else {
+            hi = t - 1;
+            t--;
+        }
+    }
+    return lo;
+}
+
+/* A validated position. */
+typedef struct {
+    uint32_t h[3];
+    int to_move;
+    int tleader;
+    int ntrick;
+    int trick[2];
+} Position;
+
+/* Returns NULL when the position is consistent, else a message. */
+static const char *check_position(const Position *p) {
+    uint32_t seen = 0;
+    for (int i = 0; i < 3; i++) {
+        if (p->h[i] & seen) return "a card appears in two hands";
+        seen |= p->h[i];
+    }
+    for (int k = 0; k < p->ntrick; k++) {
+        if (p->trick[k] < 0 || p->trick[k] > 31) return "a trick card is not a card index 0..31";
+        if (seen >> p->trick[k] & 1) return "a card on the table also appears in a hand";
+        seen |= 1u << p->trick[k];
+    }
+    if ((p->tleader + p->ntrick) % 3 != p->to_move)
+        return "to_move does not follow the trick leader and the cards already played";
+    int size = POPCNT(p->h[p->to_move]);
+    for (int k = 0; k < 3; k++) {
+        int seat = (p->tleader + k) % 3;
+        int want = k < p->ntrick ? size - 1 : size;
+        if (POPCNT(p->h[seat]) != want) return "hand sizes do not fit the trick in progress";
+    }
+    if (p->ntrick && size == 0) return "hand sizes do not fit the trick in progress";
+    return NULL;
+}
+
+static void load(Ctx *c, const Position *p) {
+    c->h[0] = p->h[0];
+    c->h[1] = p->h[1];
+    c->h[2] = p->h[2];
+    c->tleader = p->tleader;
+    c->nplayed = p->ntrick;
+    for (int k = 0; k < p->ntrick; k++) c->tcards[k] = p->trick[k];
+}
+
+/* The legal cards of the seat to move (all of them, not only one per equivalence group). */
+static uint32_t legal_mask(const Ctx *c) {
+    int seat = (c->tleader + c->nplayed) % 3;
+    uint32_t hand = c->h[seat];
+    if (!c->nplayed) return hand;
+    uint32_t f = hand & SUIT[c->tcards[0] >> 3];
+    if (f) return f;
+    if (c->trump >= 0 && (hand & SUIT[c->trump])) return hand & SUIT[c->trump];
+    return hand;
+}
+
+/* The value after the seat to move plays card m (which must be legal); the context is restored after. */
+static int value_after(Ctx *c, int m, int guess) {
+    int seat = (c->tleader + c->nplayed) % 3;
+    int saved_leader = c->tleader, saved_np = c->nplayed;
+    int t0 = c->tcards[0], t1 = c->tcards[1];
+    int left = POPCNT(c->h[seat]); /* tricks left counting the current one */
+    int won = 0, v;
+    c->h[seat] &= ~(1u << m);
+    c->tcards[c->nplayed++] = m;
+    if (c->nplayed == 3) {
+        int w = trick_winner(c);
+        won = w == c->declarer;
+        c->tleader = w;
+        c->nplayed = 0;
+        v = won + exact(c, 0, left - 1, guess - won);
+    } else {
+        v = exact(c, 0, left, guess);
+    }
+    c->h[seat] |= 1u << m;
+    c->tleader = saved_leader;
+    c->nplayed = saved_np;
+    c->tcards[0] = t0;
+    c->tcards[1] = t1;
+    return v;
+}
+
+/* ---------------------------------------------------------------------------------------------------- */
+/* Python type Solver */
+
+typedef struct {
+    PyObject_HEAD
+    Ctx ctx;
+    int tt_bits;
+    int busy;
+    int have_context;
+} SolverObject;
+
+static void clear_table(SolverObject *self) {
+    size_t n = ((size_t)self->ctx.nbuckets_mask + 1) * BUCKET;
+    memset(self->ctx.tt, 0, n * sizeof(Entry));
+    for (size_t i = 0; i < n; i++) self->ctx.tt[i].bounds = 0x0F; /* empty: never matches (depth 0) */
+    self->ctx.gen = 0;
+}
+
+static int Solver_init(SolverObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"tt_bits", NULL};
+    int bits = 18;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|i", kwlist, &bits)) return -1;
+    if (bits < 4 || bits > MAX_TT_BITS) {
+        PyErr_Format(PyExc_ValueError, "tt_bits must be between 4 and %d", MAX_TT_BITS);
+        return -1;
+    }
+    if (self->ctx.tt) {
+        free(self->ctx.tt);
+        self->ctx.tt = NULL;
+    }
+    size_t entries = (size_t)1 << bits;
+    self->ctx.tt = (Entry *)malloc(entries * sizeof(Entry));
+    if (!self->ctx.tt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->tt_bits = bits;
+    self->ctx.nbuckets_mask = (uint32_t)(entries / BUCKET - 1);
+    self->busy = 0;
+    self->have_context = 0;
+    self->ctx.nodes = 0;
+    clear_table(self);
+    return 0;
+}
+
+static void Solver_dealloc(SolverObject *self) {
+    free(self->ctx.tt);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Parse the arguments shared by solve and batch; set the strain context (clearing the table on change). */
+static int parse_common(SolverObject *self, int trump, int betl, int declarer, int to_move, PyObject *trick,
+                        int trick_leader, Position *p) {
+    if (!self->ctx.tt) {
+        PyErr_SetString(PyExc_RuntimeError, "Solver not initialised");
+        return -1;
+    }
+    if (trump < -1 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "trump must be -1 (none) or a suit 0..3");
+        return -1;
+    }
+    if (betl && trump != -1) {
+        PyErr_SetString(PyExc_ValueError, "betl is played without trumps");
+        return -1;
+    }
+    if (declarer < 0 || declarer > 2 || to_move < 0 || to_move > 2) {
+        PyErr_SetString(PyExc_ValueError, "seats are 0, 1, 2");
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(trick, "trick must be a sequence of card indices");
+    if (!seq) return -1;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(seq);
+    if (nt > 2) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "a trick in progress holds at most two cards");
+        return -1;
+    }
+    p->ntrick = (int)nt;
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > 31) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "card indices are 0..31");
+            return -1;
+        }
+        p->trick[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    if (nt == 0) trick_leader = to_move;
+    if (trick_leader < 0 || trick_leader > 2) {
+        PyErr_SetString(PyExc_ValueError, "a trick in progress needs its leader (seat 0, 1 or 2)");
+        return -1;
+    }
+    p->to_move = to_move;
+    p->tleader = trick_leader;
+    if (!self->have_context || self->ctx.trump != trump || self->ctx.betl != (betl != 0) ||
+        self->ctx.declarer != declarer) {
+        clear_table(self);
+        self->ctx.trump = trump;
+        self->ctx.betl = betl != 0;
+        self->ctx.declarer = declarer;
+        for (int i = 0; i < 3; i++) self->ctx.ismax[i] = (i == declarer) != (betl != 0);
+        self->have_context = 1;
+    }
+    return 0;
+}
+
+static int parse_hands(PyObject *hands, Position *p) {
+    PyObject *seq = PySequence_Fast(hands, "hands must be a sequence of three masks");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != 3) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "hands must be three masks");
+        return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v >> 32) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "a hand mask has 32 bits");
+            return -1;
+        }
+        p->h[i] = (uint32_t)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static int acquire(SolverObject *self) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Solver is in use by another thread; use one Solver per thread");
+        return -1;
+    }
+    self->busy = 1;
+    return 0;
+}
+
+PyDoc_STRVAR(solve_doc,
+             "solve(hands, trump, betl, declarer, to_move, trick=(), trick_leader=-1) -> list[tuple[int, int]]\n\n"
+             "For every legal card of to_move (ascending card index): (card, declarer's tricks from here).\n"
+             "trump is -1 for sans and betl; trick holds the cards already played by trick_leader and the next.");
+
+static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"hands", "trump", "betl", "declarer", "to_move", "trick", "trick_leader", NULL};
+    PyObject *hands, *trick = NULL;
+    int trump, betl, declarer, to_move, trick_leader = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Oipii|Oi", kwlist, &hands, &trump, &betl, &declarer, &to_move,
+                                     &trick, &trick_leader))
+        return NULL;
+    Position p;
+    PyObject *empty = NULL;
+    if (!trick) trick = empty = PyTuple_New(0);
+    int bad = parse_hands(hands, &p) || parse_common(self, trump, betl, declarer, to_move, trick, trick_leader, &p);
+    Py_XDECREF(empty);
+    if (bad) return NULL;
+    const char *msg = check_position(&p);
+    if (msg) {
+        PyErr_SetString(PyExc_ValueError, msg);
+        return NULL;
+    }
+    if (acquire(self)) return NULL;
+    int cards[32], values[32], nc = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Ctx *c = &self->ctx;
+    load(c, &p);
+    c->gen++;
+    uint32_t legal = legal_mask(c);
+    uint32_t inplay = c->h[0] | c->h[1] | c->h[2];
+    for (int k = 0; k < c->nplayed; k++) inplay |= 1u << c->tcards[k];
+    int guess = (POPCNT(c->h[p.to_move]) + 1) / 2;
+    while (legal) {
+        cards[nc++] = CTZ(legal);
+        legal &= legal - 1;
+    }
+    /* Cards were visited low to high: fill from the top so each run of equivalent cards is searched once. */
+    for (int i = nc - 1; i >= 0; i--) {
+        int m = cards[i];
+        uint32_t above = inplay & SUIT[m >> 3] & ~((2u << m) - 1u);
+        if (above && i + 1 < nc && cards[i + 1] == CTZ(above)) {
+            values[i] = values[i + 1];
+        } else {
+            values[i] = value_after(c, m, guess);
+            guess = values[i];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    PyObject *out = PyList_New(nc);
+    if (!out) return NULL;
+    for (int i = 0; i < nc; i++) {
+        PyObject *t = Py_BuildValue("(ii)", cards[i], values[i]);
+        if (!t) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, t);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(batch_doc,
+             "batch(layouts, trump, betl, declarer, to_move, trick, trick_leader, cards) -> bytes\n\n"
+             "layouts: a buffer of native uint32, three hand masks per layout (array('I') or bytes).\n"
+             "All layouts share the strain, declarer, seat to move and trick in progress. For each layout and\n"
+             "each card of `cards` (in that order) one byte: the declarer's tricks from here after that card,\n"
+             "or 255 when the card is not a legal play in that layout. The table is shared across layouts, so\n"
+             "give them in an order where neighbours share cards (e.g. combinatorial order).");
+
+static PyObject *Solver_batch(SolverObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"layouts", "trump", "betl", "declarer", "to_move", "trick", "trick_leader", "cards",
+                             NULL};
+    Py_buffer buf;
+    PyObject *trick, *cards_obj;
+    int trump, betl, declarer, to_move, trick_leader;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*ipiiOiO", kwlist, &buf, &trump, &betl, &declarer, &to_move,
+                                     &trick, &trick_leader, &cards_obj))
+        return NULL;
+    PyObject *result = NULL;
+    Position proto;
+    int cards[32], ncards = 0;
+    if (buf.len % 12 != 0) {
+        PyErr_SetString(PyExc_ValueError, "layouts must hold three uint32 masks per layout");
+        goto done;
+    }
+    if (parse_common(self, trump, betl, declarer, to_move, trick, trick_leader, &proto)) goto done;
+    PyObject *seq = PySequence_Fast(cards_obj, "cards must be a sequence of card indices");
+    if (!seq) goto done;
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq);
+    if (nc < 1 || nc > 32) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "give between 1 and 32 cards");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if ((v == -1 && PyErr_Occurred()) || v < 0 || v > 31) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "card indices are 0..31");
+            goto done;
+        }
+        cards[i] = (int)v;
+    }
+    ncards = (int)nc;
+    Py_DECREF(seq);
+    Py_ssize_t nl = buf.len / 12;
+    result = PyBytes_FromStringAndSize(NULL, nl * ncards);
+    if (!result) goto done;
+    if (acquire(self)) {
+        Py_CLEAR(result);
+        goto done;
+    }
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
+    const uint32_t *lay = (const uint32_t *)buf.buf;
+    Py_ssize_t bad = -1;
+    const char *msg = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    Ctx *c = &self->ctx;
+    int guess = -1;
+    for (Py_ssize_t l = 0; l < nl; l++) {
+        Position p = proto;
+        uint32_t tmp[3];
+        memcpy(tmp, lay + 3 * l, sizeof tmp);
+        p.h[0] = tmp[0];
+        p.h[1] = tmp[1];
+        p.h[2] = tmp[2];
+        msg = check_position(&p);
+        if (msg) {
+            bad = l;
+            break;
+        }
+        load(c, &p);
+        c->gen++;
+        uint32_t legal = legal_mask(c);
+        if (guess < 0) guess = (POPCNT(c->h[to_move]) + 1) / 2;
+        int g = guess;
+        for (int i = 0; i < ncards; i++) {
+            int m = cards[i];
+            if (!(legal >> m & 1)) {
+                out[l * ncards + i] = 255;
+                continue;
+            }
+            int v = value_after(c, m, g);
+            out[l * ncards + i] = (uint8_t)v;
+            g = v;
+            if (i == 0) guess = v;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    if (msg) {
+        Py_CLEAR(result);
+        PyErr_Format(PyExc_ValueError, "layout %zd: %s", bad, msg);
+    }
+done:
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (acquire(self)) return NULL;
+    clear_table(self);
+    self->have_context = 0;
+    self->busy = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Solver_stats(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
+    size_t entries = ((size_t)self->ctx.nbuckets_mask + 1) * BUCKET;
+    return Py_BuildValue("{s:K,s:n,s:n}", "nodes", (unsigned long long)self->ctx.nodes, "tt_entries",
+                         (Py_ssize_t)entries, "tt_bytes", (Py_ssize_t)(entries * sizeof(Entry)));
+}
+
+static PyMethodDef Solver_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))Solver_solve, METH_VARARGS | METH_KEYWORDS, solve_doc},
+    {"batch", (PyCFunction)(void (*)(void))Solver_batch, METH_VARARGS | METH_KEYWORDS, batch_doc},
+    {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "Empty the transposition table."},
+    {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "Counters: nodes searched, table entries and bytes."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rules.arbitar._dds.Solver",
+    .tp_basicsize = sizeof(SolverObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A double-dummy solver with its own transposition table (Solver(tt_bits=18)).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Solver_init,
+    .tp_dealloc = (destructor)Solver_dealloc,
+    .tp_methods = Solver_methods,
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "_dds", "Native double-dummy solver for preferans (see rules/arbitar/solver.py).", -1,
+    NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dds(void) {
+    init_tables();
+    if (PyType_Ready(&SolverType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    Py_INCREF(&SolverType);
+    if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) {
+        Py_DECREF(&SolverType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "MAX_TT_BITS", MAX_TT_BITS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
