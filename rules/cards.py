@@ -32,7 +32,9 @@ class Suit(IntEnum):
     def parse(cls, text: str) -> Suit:
         """Read a suit from a letter (S H D C), a symbol (♠ ♥ ♦ ♣) or a Serbian name."""
         key = text.strip()
-        found = _SUIT_INPUT.get(key.upper()) or _SUIT_INPUT.get(key.lower())
+        found = _SUIT_INPUT.get(key.upper())
+        if found is None:  # not `or`: Suit.S is 0, which is falsy
+            found = _SUIT_INPUT.get(key.lower())
         if found is None:
             raise ValueError(f"unknown suit {text!r}: use S, H, D, C (♠ ♥ ♦ ♣, or pik, herc, karo, tref)")
         return found
