@@ -1,0 +1,186 @@
+"""Verdicts: the kinds a referee may draft, their limits, and their stored form.
+
+In game (Presuda tokom partije): Promena bula (an even change of −98…98 for one, two or three players, about a
+completed hand or the game as a whole), Odlazak u bulu umesto drugog (a defender's fall moves to the player who
+caused it), or Bez presude. Out of game (Presuda van partije): manual settlement of an interrupted game, a
+penalty (plavac up to 7 days and/or up to 10 league penalty points), (niko), or Bez presude. A verdict about the
+content of a hand may be given only before the next hand ends, unless the referee marks the delay justified.
+The paper limits (at least 2 bule stay) are `rules.paper`'s; the settlement conditions are `rules.penalties`'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_BULA_CHANGE = 98
+MAX_PLAVAC_DAYS = 7
+MAX_LEAGUE_POINTS = 10
+
+
+class VerdictRefused(ValueError):
+    """A draft that breaks a rule; `key` names the catalogue message, `params` fill it."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class BulaChange:
+    """Promena bula: `amounts` maps nicknames to an even change; `hand` None = the game as a whole."""
+
+    amounts: Mapping[str, int]
+    hand: int | None = None
+    late_justified: bool = False
+    kind: str = field(default="bula_change", init=False)
+
+
+@dataclass(frozen=True)
+class FallTransfer:
+    """Odlazak u bulu umesto drugog: in `hand`, the fall of the defender who fell moves to `culprit`."""
+
+    hand: int
+    culprit: str
+    late_justified: bool = False
+    kind: str = field(default="fall_transfer", init=False)
+
+
+@dataclass(frozen=True)
+class NoVerdict:
+    """Bez presude."""
+
+    kind: str = field(default="no_verdict", init=False)
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Ručno svođenje: write off the bule of an interrupted game; `innocent_confirmed` is the referee's word
+    that it is not against the interest of an innocent player."""
+
+    innocent_confirmed: bool = False
+    kind: str = field(default="settlement", init=False)
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A penalty for `culprit`: plavac days and/or league penalty points; `abandoned` moves the napustio count."""
+
+    culprit: str
+    plavac_days: int = 0
+    league_points: int = 0
+    abandoned: bool = False
+    kind: str = field(default="penalty", init=False)
+
+
+@dataclass(frozen=True)
+class Nobody:
+    """(niko): nobody is guilty, nobody is punished; an earlier penalty for the game is lifted."""
+
+    kind: str = field(default="nobody", init=False)
+
+
+Verdict = BulaChange | FallTransfer | NoVerdict | Settlement | Penalty | Nobody
+
+IN_GAME_KINDS = ("bula_change", "fall_transfer", "no_verdict")
+OUT_OF_GAME_KINDS = ("settlement", "penalty", "nobody", "no_verdict")
+REASON_REQUIRED = ("fall_transfer", "no_verdict", "nobody", "settlement")
+
+
+@dataclass(frozen=True)
+class Draft:
+    verdict: Verdict
+    reason: str = ""
+
+
+def check_draft(draft: Draft, *, in_game: bool, players: tuple[str, str, str], completed_hands: int) -> None:
+    """Raise `VerdictRefused` when the draft breaks a rule that does not need the paper."""
+    verdict = draft.verdict
+    allowed = IN_GAME_KINDS if in_game else OUT_OF_GAME_KINDS
+    if verdict.kind not in allowed:
+        raise VerdictRefused("verdict.wrong_place_in_game" if in_game else "verdict.wrong_place_out_of_game")
+    if verdict.kind in REASON_REQUIRED and not draft.reason.strip():
+        raise VerdictRefused("verdict.reason_required")
+    folded = {p.casefold(): p for p in players}
+    if isinstance(verdict, BulaChange):
+        if not verdict.amounts:
+            raise VerdictRefused("verdict.no_amounts")
+        for nick, amount in verdict.amounts.items():
+            if nick.casefold() not in folded:
+                raise VerdictRefused("verdict.not_a_player", nick=nick)
+            if amount % 2 or amount == 0 or abs(amount) > MAX_BULA_CHANGE:
+                raise VerdictRefused("verdict.bad_amount", nick=nick, amount=amount, limit=MAX_BULA_CHANGE)
+        if verdict.hand is not None:
+            _check_hand(verdict.hand, completed_hands, verdict.late_justified)
+        elif completed_hands == 0:
+            raise VerdictRefused("verdict.no_completed_hand")
+    elif isinstance(verdict, FallTransfer):
+        if verdict.culprit.casefold() not in folded:
+            raise VerdictRefused("verdict.not_a_player", nick=verdict.culprit)
+        _check_hand(verdict.hand, completed_hands, verdict.late_justified)
+    elif isinstance(verdict, Penalty):
+        if verdict.culprit.casefold() not in folded:
+            raise VerdictRefused("verdict.not_a_player", nick=verdict.culprit)
+        if not 0 <= verdict.plavac_days <= MAX_PLAVAC_DAYS:
+            raise VerdictRefused("verdict.plavac_limit", days=verdict.plavac_days, limit=MAX_PLAVAC_DAYS)
+        if not 0 <= verdict.league_points <= MAX_LEAGUE_POINTS:
+            raise VerdictRefused("verdict.league_limit", points=verdict.league_points, limit=MAX_LEAGUE_POINTS)
+        if verdict.plavac_days == 0 and verdict.league_points == 0 and not verdict.abandoned:
+            raise VerdictRefused("verdict.empty_penalty")
+    elif isinstance(verdict, Settlement) and not verdict.innocent_confirmed:
+        raise VerdictRefused("verdict.settlement_confirm")
+
+
+def _check_hand(hand: int, completed_hands: int, late_justified: bool) -> None:
+    if hand < 1 or hand > completed_hands:
+        raise VerdictRefused("verdict.hand_not_completed", hand=hand, completed=completed_hands)
+    # "Presude koje se odnose na sadržaj određene ruke mogu biti donete samo pre kraja naredne ruke."
+    if completed_hands > hand + 1 and not late_justified:
+        raise VerdictRefused("verdict.too_late", hand=hand, completed=completed_hands)
+
+
+def canonical_nick(nick: str, players: tuple[str, str, str]) -> str:
+    for p in players:
+        if p.casefold() == nick.casefold():
+            return p
+    return nick
+
+
+def verdict_to_json(draft: Draft) -> dict[str, Any]:
+    v = draft.verdict
+    data: dict[str, Any] = {"kind": v.kind, "reason": draft.reason}
+    if isinstance(v, BulaChange):
+        data.update(amounts=dict(v.amounts), hand=v.hand, late_justified=v.late_justified)
+    elif isinstance(v, FallTransfer):
+        data.update(hand=v.hand, culprit=v.culprit, late_justified=v.late_justified)
+    elif isinstance(v, Settlement):
+        data.update(innocent_confirmed=v.innocent_confirmed)
+    elif isinstance(v, Penalty):
+        data.update(culprit=v.culprit, plavac_days=v.plavac_days, league_points=v.league_points,
+                    abandoned=v.abandoned)
+    return data
+
+
+def verdict_from_json(data: Mapping[str, Any]) -> Draft:
+    kind = data["kind"]
+    reason = str(data.get("reason", ""))
+    verdict: Verdict
+    if kind == "bula_change":
+        verdict = BulaChange({str(k): int(a) for k, a in data["amounts"].items()}, data.get("hand"),
+                             bool(data.get("late_justified", False)))
+    elif kind == "fall_transfer":
+        verdict = FallTransfer(int(data["hand"]), str(data["culprit"]), bool(data.get("late_justified", False)))
+    elif kind == "settlement":
+        verdict = Settlement(bool(data.get("innocent_confirmed", False)))
+    elif kind == "penalty":
+        verdict = Penalty(str(data["culprit"]), int(data.get("plavac_days", 0)), int(data.get("league_points", 0)),
+                          bool(data.get("abandoned", False)))
+    elif kind == "nobody":
+        verdict = Nobody()
+    elif kind == "no_verdict":
+        verdict = NoVerdict()
+    else:
+        raise ValueError(f"unknown verdict kind {kind!r}")
+    return Draft(verdict, reason)

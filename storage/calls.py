@@ -1,0 +1,199 @@
+"""Calls for a referee and for a councilor: creation under the one-pending rules, the atomic take, expiry,
+who was pinged, and every copy of a call's message (so each copy can be edited when the call ends)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import aiosqlite
+
+from storage.database import now_text, parse_stored_time
+from storage.events import EventStore
+
+if TYPE_CHECKING:
+    from storage.database import Database
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    id: int
+    game: int
+    caller: int
+    in_game: bool
+    created_at: datetime
+    deadline: datetime
+    state: str  # pending, taken, withdrawn, expired
+    referee: int | None
+    closed_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class CouncilorCall:
+    id: int
+    trial: int
+    created_at: datetime
+    deadline: datetime
+    state: str  # pending, taken, expired, cancelled
+    councilor: int | None
+    closed_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    platform: str
+    place: str
+    message: str
+
+
+class AlreadyPending(Exception):
+    """A unique index refused the call: a call for the game, or by the caller, is already pending."""
+
+
+def _t(text: object) -> datetime | None:
+    return parse_stored_time(str(text)) if text else None
+
+
+def _call(row: tuple[object, ...]) -> Call:
+    created, deadline = _t(row[4]), _t(row[5])
+    assert created is not None and deadline is not None
+    return Call(int(str(row[0])), int(str(row[1])), int(str(row[2])), bool(row[3]), created, deadline, str(row[6]),
+                int(str(row[7])) if row[7] is not None else None, _t(row[8]))
+
+
+def _councilor_call(row: tuple[object, ...]) -> CouncilorCall:
+    created, deadline = _t(row[2]), _t(row[3])
+    assert created is not None and deadline is not None
+    return CouncilorCall(int(str(row[0])), int(str(row[1])), created, deadline, str(row[4]),
+                         int(str(row[5])) if row[5] is not None else None, _t(row[6]))
+
+
+_CALL = "SELECT id, game, caller, in_game, created_at, deadline, state, referee, closed_at FROM calls "
+_CCALL = "SELECT id, trial, created_at, deadline, state, councilor, closed_at FROM councilor_calls "
+
+
+class CallStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def get(self, call_id: int) -> Call | None:
+        rows = await self._calls("WHERE id = ?", (call_id,))
+        return rows[0] if rows else None
+
+    async def pending(self) -> list[Call]:
+        return await self._calls("WHERE state = 'pending' ORDER BY deadline", ())
+
+    async def pending_for_game(self, game: int) -> Call | None:
+        rows = await self._calls("WHERE state = 'pending' AND game = ?", (game,))
+        return rows[0] if rows else None
+
+    async def pending_by_caller(self, member: int) -> Call | None:
+        rows = await self._calls("WHERE state = 'pending' AND caller = ?", (member,))
+        return rows[0] if rows else None
+
+    async def for_game(self, game: int) -> list[Call]:
+        return await self._calls("WHERE game = ? ORDER BY id", (game,))
+
+    async def _calls(self, tail: str, params: tuple[object, ...]) -> list[Call]:
+        async with self.db.connection.execute(_CALL + tail, params) as cur:
+            return [_call(tuple(r)) for r in await cur.fetchall()]
+
+    async def create(self, game: int, caller: int, in_game: bool, now: datetime, deadline: datetime) -> Call:
+        try:
+            async with self.db.transaction() as conn:
+                open_trial = await (await conn.execute(
+                    "SELECT 1 FROM trials WHERE game = ? AND outcome = 'open'", (game,))).fetchone()
+                if open_trial:
+                    raise AlreadyPending("trial")
+                cur = await conn.execute(
+                    "INSERT INTO calls (game, caller, in_game, created_at, deadline) VALUES (?, ?, ?, ?, ?)",
+                    (game, caller, in_game, now_text(now), now_text(deadline)))
+                call_id = cur.lastrowid
+                await EventStore.add(conn, now, "call_created", caller, f"call:{call_id}", game=game)
+        except aiosqlite.IntegrityError as exc:
+            raise AlreadyPending(str(exc)) from None
+        call = await self.get(int(call_id or 0))
+        assert call is not None
+        return call
+
+    async def close(self, call_id: int, state: str, now: datetime, actor: int | None) -> bool:
+        """Withdraw or expire a pending call; False when it was no longer pending (idempotent)."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute("UPDATE calls SET state = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
+                                     (state, now_text(now), call_id))
+            if cur.rowcount:
+                await EventStore.add(conn, now, f"call_{state}", actor, f"call:{call_id}")
+            return cur.rowcount > 0
+
+    async def add_ping(self, call_id: int, member: int, now: datetime) -> bool:
+        """Remember that `member` was notified of the call; False when he already was."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute("INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
+                                     (call_id, member, now_text(now)))
+            return cur.rowcount > 0
+
+    async def pinged(self, call_id: int) -> set[int]:
+        async with self.db.connection.execute("SELECT member FROM call_pings WHERE call = ?", (call_id,)) as cur:
+            return {int(r[0]) for r in await cur.fetchall()}
+
+    async def add_notice(self, subject: str, notice: Notice) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
+                               (subject, notice.platform, notice.place, notice.message))
+
+    async def notices(self, subject: str) -> list[Notice]:
+        async with self.db.connection.execute(
+                "SELECT platform, place, message FROM notices WHERE subject = ? ORDER BY id", (subject,)) as cur:
+            return [Notice(str(p), str(pl), str(m)) for p, pl, m in await cur.fetchall()]
+
+    # Councilor calls -------------------------------------------------------------------------------------
+    async def councilor_call(self, ccall_id: int) -> CouncilorCall | None:
+        async with self.db.connection.execute(_CCALL + "WHERE id = ?", (ccall_id,)) as cur:
+            row = await cur.fetchone()
+        return _councilor_call(tuple(row)) if row else None
+
+    async def councilor_calls_for(self, trial: int) -> list[CouncilorCall]:
+        async with self.db.connection.execute(_CCALL + "WHERE trial = ? ORDER BY id", (trial,)) as cur:
+            return [_councilor_call(tuple(r)) for r in await cur.fetchall()]
+
+    async def pending_councilor_calls(self) -> list[CouncilorCall]:
+        async with self.db.connection.execute(_CCALL + "WHERE state = 'pending' ORDER BY deadline") as cur:
+            return [_councilor_call(tuple(r)) for r in await cur.fetchall()]
+
+    async def create_councilor_call(self, trial: int, now: datetime, deadline: datetime, actor: int) -> CouncilorCall:
+        try:
+            async with self.db.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO councilor_calls (trial, created_at, deadline) VALUES (?, ?, ?)",
+                    (trial, now_text(now), now_text(deadline)))
+                ccall_id = int(cur.lastrowid or 0)
+                await EventStore.add(conn, now, "councilor_called", actor, f"trial:{trial}")
+        except aiosqlite.IntegrityError:
+            raise AlreadyPending("councilor") from None
+        found = await self.councilor_call(ccall_id)
+        assert found is not None
+        return found
+
+    async def close_councilor_call(self, ccall_id: int, state: str, now: datetime) -> bool:
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE councilor_calls SET state = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
+                (state, now_text(now), ccall_id))
+            return cur.rowcount > 0
+
+    async def take_councilor_call(self, ccall_id: int, councilor: int, now: datetime) -> bool:
+        """The first councilor to answer joins; exactly one wins."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE councilor_calls SET state = 'taken', councilor = ?, closed_at = ?"
+                " WHERE id = ? AND state = 'pending'", (councilor, now_text(now), ccall_id))
+            if not cur.rowcount:
+                return False
+            row = await (await conn.execute("SELECT trial FROM councilor_calls WHERE id = ?", (ccall_id,))).fetchone()
+            assert row is not None
+            await conn.execute(
+                "INSERT OR IGNORE INTO trial_participants (trial, member, role, joined_at) VALUES (?, ?, ?, ?)",
+                (row[0], councilor, "councilor", now_text(now)))
+            await EventStore.add(conn, now, "councilor_joined", councilor, f"trial:{row[0]}")
+            return True

@@ -1,0 +1,80 @@
+"""Changes attached to a hand's paper (verdicts and players' corrections), kept as data and never edited:
+a cancelled correction gets a `cancelled_at`, and the paper is always derived from the log plus these rows."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from storage.database import now_text, parse_stored_time
+from storage.events import EventStore
+
+if TYPE_CHECKING:
+    from storage.database import Database
+
+
+@dataclass(frozen=True, slots=True)
+class NewPaperChange:
+    game: int
+    hand: int
+    kind: str
+    data: dict[str, Any]
+    by_member: int | None
+    at: datetime
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPaperChange:
+    id: int
+    game: int
+    hand: int
+    kind: str
+    data: dict[str, Any]
+    by_member: int | None
+    at: datetime
+    reason: str
+    trial: int | None
+    cancelled_at: datetime | None
+
+
+async def insert_change(conn: aiosqlite.Connection, change: NewPaperChange, trial: int | None) -> int:
+    cur = await conn.execute(
+        "INSERT INTO paper_changes (game, hand, kind, data, by_member, at, reason, trial)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (change.game, change.hand, change.kind, json.dumps(change.data, ensure_ascii=False), change.by_member,
+         now_text(change.at), change.reason, trial))
+    return int(cur.lastrowid or 0)
+
+
+class PaperChangeStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def rows(self, game: int, include_cancelled: bool = False) -> list[StoredPaperChange]:
+        sql = ("SELECT id, game, hand, kind, data, by_member, at, reason, trial, cancelled_at FROM paper_changes"
+               " WHERE game = ?" + ("" if include_cancelled else " AND cancelled_at IS NULL") + " ORDER BY id")
+        async with self.db.connection.execute(sql, (game,)) as cur:
+            return [StoredPaperChange(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], parse_stored_time(r[6]),
+                                      r[7] or "", r[8], parse_stored_time(r[9]) if r[9] else None)
+                    for r in await cur.fetchall()]
+
+    async def add(self, change: NewPaperChange) -> int:
+        async with self.db.transaction() as conn:
+            change_id = await insert_change(conn, change, None)
+            await EventStore.add(conn, change.at, "paper_change", change.by_member, f"game:{change.game}",
+                                 hand=change.hand, change_kind=change.kind)
+            return change_id
+
+    async def cancel(self, change_id: int, by: int | None, now: datetime) -> bool:
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE paper_changes SET cancelled_at = ? WHERE id = ? AND cancelled_at IS NULL AND trial IS NULL",
+                (now_text(now), change_id))
+            if cur.rowcount:
+                await EventStore.add(conn, now, "paper_change_cancelled", by, f"change:{change_id}")
+            return cur.rowcount > 0

@@ -1,0 +1,174 @@
+"""Members of the club: nicknames, chat accounts on each platform, roles, duty, presence, seats and call bans."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from storage.database import now_text, parse_stored_time
+from storage.events import EventStore
+
+if TYPE_CHECKING:
+    from storage.database import Database
+
+ROLES = ("referee", "councilor", "moderator")
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    id: int
+    nick: str
+    roles: frozenset[str]
+    on_duty: bool
+    online: bool
+    in_club: bool
+    presence_changed_at: datetime | None
+    seated_game: int | None
+
+    @property
+    def is_referee(self) -> bool:
+        return "referee" in self.roles
+
+
+@dataclass(frozen=True, slots=True)
+class CallBan:
+    member: int
+    until: datetime | None
+    by: int | None
+    reason: str | None
+    at: datetime
+
+
+_SELECT = (
+    "SELECT m.id, m.nick, m.on_duty, m.online, m.in_club, m.presence_changed_at,"
+    " (SELECT group_concat(role) FROM roles r WHERE r.member = m.id),"
+    " (SELECT game FROM seating s WHERE s.member = m.id) FROM members m "
+)
+
+
+def _member(row: tuple[object, ...]) -> Member:
+    mid, nick, on_duty, online, in_club, changed, roles, seated = row
+    return Member(int(str(mid)), str(nick), frozenset(str(roles).split(",")) if roles else frozenset(),
+                  bool(on_duty), bool(online), bool(in_club),
+                  parse_stored_time(str(changed)) if changed else None,
+                  int(str(seated)) if seated is not None else None)
+
+
+class MemberStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def get(self, member_id: int) -> Member | None:
+        rows = await self._query("WHERE m.id = ?", (member_id,))
+        return rows[0] if rows else None
+
+    async def by_nick(self, nick: str) -> Member | None:
+        rows = await self._query("WHERE m.nick = ?", (nick,))
+        return rows[0] if rows else None
+
+    async def by_account(self, platform: str, account: str) -> Member | None:
+        rows = await self._query("WHERE m.id = (SELECT member FROM accounts WHERE platform = ? AND account = ?)",
+                                 (platform, account))
+        return rows[0] if rows else None
+
+    async def accounts(self, member_id: int) -> dict[str, str]:
+        async with self.db.connection.execute(
+                "SELECT platform, account FROM accounts WHERE member = ?", (member_id,)) as cur:
+            return {str(p): str(a) for p, a in await cur.fetchall()}
+
+    async def with_role(self, role: str) -> list[Member]:
+        return await self._query("WHERE m.id IN (SELECT member FROM roles WHERE role = ?) ORDER BY m.nick", (role,))
+
+    async def all(self) -> list[Member]:
+        return await self._query("ORDER BY m.nick", ())
+
+    async def _query(self, tail: str, params: tuple[object, ...]) -> list[Member]:
+        async with self.db.connection.execute(_SELECT + tail, params) as cur:
+            return [_member(tuple(row)) for row in await cur.fetchall()]
+
+    async def ensure(self, nick: str, now: datetime) -> Member:
+        """The member with this nickname, created when new."""
+        async with self.db.transaction() as conn:
+            await conn.execute("INSERT OR IGNORE INTO members (nick, created_at) VALUES (?, ?)", (nick, now_text(now)))
+        member = await self.by_nick(nick)
+        assert member is not None
+        return member
+
+    async def link(self, platform: str, account: str, nick: str, now: datetime) -> Member:
+        """Link a chat account to a club nickname (creating the member), replacing an earlier link of the account."""
+        member = await self.ensure(nick, now)
+        async with self.db.transaction() as conn:
+            await conn.execute("INSERT OR REPLACE INTO accounts (platform, account, member) VALUES (?, ?, ?)",
+                               (platform, account, member.id))
+            await EventStore.add(conn, now, "account_linked", member.id, nick, platform=platform, account=account)
+        return member
+
+    async def set_role(self, member_id: int, role: str, granted: bool, by: int | None, now: datetime,
+                       reason: str = "") -> bool:
+        """Grant or remove a role; False when nothing changed."""
+        async with self.db.transaction() as conn:
+            if granted:
+                cur = await conn.execute(
+                    "INSERT OR IGNORE INTO roles (member, role, granted_at, granted_by) VALUES (?, ?, ?, ?)",
+                    (member_id, role, now_text(now), by))
+            else:
+                cur = await conn.execute("DELETE FROM roles WHERE member = ? AND role = ?", (member_id, role))
+            changed = cur.rowcount > 0
+            if changed:
+                await EventStore.add(conn, now, "role_granted" if granted else "role_removed", by,
+                                     str(member_id), role=role, reason=reason)
+        return changed
+
+    async def set_duty(self, member_id: int, on_duty: bool, now: datetime) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE members SET on_duty = ? WHERE id = ?", (on_duty, member_id))
+            await EventStore.add(conn, now, "duty", member_id, str(member_id), on_duty=on_duty)
+
+    async def set_presence(self, member_id: int, online: bool, now: datetime) -> bool:
+        """Record presence; True when it changed."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE members SET online = ?, presence_changed_at = ? WHERE id = ? AND online != ?",
+                (online, now_text(now), member_id, online))
+            return cur.rowcount > 0
+
+    async def set_in_club(self, member_id: int, in_club: bool, now: datetime) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE members SET in_club = ? WHERE id = ?", (in_club, member_id))
+            await EventStore.add(conn, now, "joined_club" if in_club else "left_club", member_id, str(member_id))
+
+    async def seat(self, member_id: int, game: int | None, now: datetime) -> None:
+        async with self.db.transaction() as conn:
+            if game is None:
+                await conn.execute("DELETE FROM seating WHERE member = ?", (member_id,))
+            else:
+                await conn.execute("INSERT OR REPLACE INTO seating (member, game, since) VALUES (?, ?, ?)",
+                                   (member_id, game, now_text(now)))
+
+    async def seated_at(self, game: int) -> list[Member]:
+        return await self._query("WHERE m.id IN (SELECT member FROM seating WHERE game = ?) ORDER BY m.nick", (game,))
+
+    async def call_ban(self, member_id: int) -> CallBan | None:
+        async with self.db.connection.execute(
+                "SELECT member, until, by, reason, at FROM call_bans WHERE member = ?", (member_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return CallBan(int(row[0]), parse_stored_time(row[1]) if row[1] else None, row[2], row[3],
+                       parse_stored_time(row[4]))
+
+    async def set_call_ban(self, member_id: int, until: datetime | None, by: int | None, reason: str,
+                           now: datetime) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("INSERT OR REPLACE INTO call_bans (member, until, by, reason, at) VALUES (?,?,?,?,?)",
+                               (member_id, now_text(until) if until else None, by, reason, now_text(now)))
+            await EventStore.add(conn, now, "call_denied", by, str(member_id),
+                                 until=now_text(until) if until else None, reason=reason)
+
+    async def lift_call_ban(self, member_id: int, by: int | None, reason: str, now: datetime) -> bool:
+        async with self.db.transaction() as conn:
+            cur = await conn.execute("DELETE FROM call_bans WHERE member = ?", (member_id,))
+            if cur.rowcount:
+                await EventStore.add(conn, now, "call_restored", by, str(member_id), reason=reason)
+            return cur.rowcount > 0

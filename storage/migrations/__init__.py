@@ -1,0 +1,1 @@
+"""SQL migrations, applied in order by storage.database."""
