@@ -182,7 +182,9 @@ async def test_json_and_form_bodies_are_both_accepted(fake: FakeTelegram) -> Non
     url = f"{fake.base_url}{fake.token}/sendMessage"
     keyboard = {"inline_keyboard": [[{"text": "Sudi", "callback_data": "sudi:1"}]]}
     async with aiohttp.ClientSession() as session:
-        async with session.post(url, json={"chat_id": group.id, "text": "123", "reply_markup": keyboard}) as r:
+        async with session.post(
+            url, json={"chat_id": group.id, "text": "123", "reply_markup": keyboard}
+        ) as r:
             assert r.status == 200
             assert (await r.json())["result"]["text"] == "123"
         form = {"chat_id": str(group.id), "text": "456", "reply_markup": json.dumps(keyboard)}
@@ -223,7 +225,7 @@ async def test_set_my_commands_in_two_languages_and_a_scope(fake: FakeTelegram, 
         assert await application.bot.set_my_commands(serbian, language_code="sr")
         assert await application.bot.set_my_commands(english, language_code="en")
         assert await application.bot.set_my_commands(english[:1], scope=BotCommandScopeAllGroupChats())
-        with pytest.raises(BadRequest, match="(?i)bot_command_invalid"):
+        with pytest.raises(BadRequest, match=r"(?i)bot_command_invalid"):
             await application.bot.set_my_commands([BotCommand("dežurstvo", "č is not allowed")])
         assert [c.command for c in await application.bot.get_my_commands(language_code="sr")] == [
             "sudija",
@@ -252,7 +254,9 @@ async def test_two_users_press_the_button_at_once(fake: FakeTelegram, desk: Desk
         await fake.wait_for("answerCallbackQuery", count=2)
         await fake.wait_for("editMessageText")
     # Both presses travelled in one getUpdates answer, i.e. truly at once.
-    batches = [[u.get("callback_query", {}).get("id") for u in r.result] for r in fake.calls("getUpdates") if r.ok]
+    batches = [
+        [u.get("callback_query", {}).get("id") for u in r.result] for r in fake.calls("getUpdates") if r.ok
+    ]
     assert [first, second] in batches
     assert {(user, query) for _, user, query in desk.presses} == {(ana.id, first), (boris.id, second)}
     assert desk.taken == {"1": ana.id}
@@ -310,13 +314,13 @@ async def test_user_who_never_started_the_bot_is_refused_and_handler_catches_it(
 
 async def test_deep_link_start_payload_reaches_the_handler(fake: FakeTelegram, desk: Desk) -> None:
     dule = fake.user("Dule")
-    assert not dule.started
+    assert dule.started is False
     async with running(build_application(fake, desk)):
         fake.open_deep_link(dule, "https://t.me/sudija_test_bot?start=sudjenje_42")
         await fake.wait_for("sendMessage", chat=fake.private_chat(dule))
         assert await fake_bot_can_message(fake, dule.id)
     assert desk.starts == [(dule.id, ["sudjenje_42"])]
-    assert dule.started
+    assert fake.users[dule.id].started is True
     with pytest.raises(ValueError, match="start payload"):
         fake.open_deep_link(dule, "https://t.me/sudija_test_bot?start=ne valja")
     assert desk.errors == []
@@ -326,7 +330,9 @@ async def fake_bot_can_message(fake: FakeTelegram, chat_id: int) -> bool:
     """Send through the raw HTTP interface (outside PTB) to show the chat is now writable."""
     async with (
         aiohttp.ClientSession() as session,
-        session.post(f"{fake.base_url}{fake.token}/sendMessage", json={"chat_id": chat_id, "text": "ok"}) as r,
+        session.post(
+            f"{fake.base_url}{fake.token}/sendMessage", json={"chat_id": chat_id, "text": "ok"}
+        ) as r,
     ):
         return r.status == 200
 
@@ -377,6 +383,7 @@ async def test_restart_keeps_old_buttons_working(fake: FakeTelegram, desk: Desk)
     assert desk.errors == []
 
 
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # RetryAfter with int seconds
 async def test_edits_follow_telegram_rules(fake: FakeTelegram) -> None:
     group = fake.group("Klub")
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Sudi", callback_data="sudi:1")]])
@@ -394,7 +401,7 @@ async def test_edits_follow_telegram_rules(fake: FakeTelegram) -> None:
         await bot.edit_message_reply_markup(group.id, sent.message_id)
         assert stored.keyboard == []
         too_long = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="x" * 65)]])
-        with pytest.raises(BadRequest, match="(?i)button_data_invalid"):
+        with pytest.raises(BadRequest, match=r"(?i)button_data_invalid"):
             await bot.send_message(group.id, "x", reply_markup=too_long)
         with pytest.raises(BadRequest, match="parse entities"):
             await bot.send_message(group.id, "Ana <3 Boris", parse_mode=ParseMode.HTML)
@@ -414,7 +421,7 @@ async def test_chat_and_member_lookups_parse_in_ptb(fake: FakeTelegram) -> None:
     group = fake.group("Klub")
     for status, person in people.items():
         group.members[person.id] = status
-    expected = {
+    expected: dict[str, type[ChatMember]] = {
         "creator": ChatMemberOwner,
         "administrator": ChatMemberAdministrator,
         "member": ChatMemberMember,
@@ -431,7 +438,7 @@ async def test_chat_and_member_lookups_parse_in_ptb(fake: FakeTelegram) -> None:
             assert type(member) is expected[status] and member.user.id == person.id
         me = await application.bot.get_chat_member(group.id, fake.bot.id)
         assert isinstance(me, ChatMemberAdministrator)
-        with pytest.raises(BadRequest, match="[Cc]hat not found"):
+        with pytest.raises(BadRequest, match=r"[Cc]hat not found"):
             await application.bot.get_chat(-42)
 
 
