@@ -1,5 +1,7 @@
 """Declares the native double-dummy solver (rules/arbitar/_dds.c); everything else lives in pyproject.toml."""
 
+import os
+
 from setuptools import Extension, setup
 
 setup(
@@ -7,8 +9,8 @@ setup(
         Extension(
             "rules.arbitar._dds",
             sources=["rules/arbitar/_dds.c"],
-            # Portable: plain optimisation, no -march=native; MSVC ignores the GCC/Clang spelling.
-            extra_compile_args=["-O2", "-std=c99"] if __import__("os").name != "nt" else [],
+            # Portable flags only (no -march=native); MSVC keeps its defaults.
+            extra_compile_args=[] if os.name == "nt" else ["-O2", "-std=c99"],
         )
     ]
 )

@@ -85,6 +85,13 @@ typedef struct {
 } Entry;
 
 #define BUCKET 4
+#ifndef TT_MIN_DEPTH
+#define TT_MIN_DEPTH 3
+#endif
+#ifdef DDS_STATS
+static unsigned long long STATS[3][5];
+void dds_stats_print(void);
+#endif
 
 typedef struct {
     Entry *tt;
@@ -202,6 +209,34 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first) {
     return n;
 }
 
+/* Tricks the leader's side takes for sure by cashing the leader's top cards, trumps first (never in betl):
+ * in each suit the leader's cards above every other card still in play, in a side suit capped by the length
+ * of every other player who holds a trump (after that he must ruff). */
+static int quick_tricks(const Ctx *c, int seat) {
+    uint32_t mine = c->h[seat];
+    uint32_t o1 = c->h[NEXT[seat]], o2 = c->h[NEXT[NEXT[seat]]];
+    uint32_t others = o1 | o2;
+    int trump = c->trump, q = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t ms = mine & SUIT[s];
+        if (!ms) continue;
+        uint32_t os = others & SUIT[s];
+        int run = os ? POPCNT(ms & ~((2u << TOPBIT(os)) - 1u)) : POPCNT(ms);
+        if (trump >= 0 && s != trump) {
+            if (o1 & SUIT[trump]) {
+                int l = POPCNT(o1 & SUIT[s]);
+                if (l < run) run = l;
+            }
+            if (o2 & SUIT[trump]) {
+                int l = POPCNT(o2 & SUIT[s]);
+                if (l < run) run = l;
+            }
+        }
+        q += run;
+    }
+    return q;
+}
+
 /* Does the declarer take at least `target` tricks from the current position? */
 static int search(Ctx *c, int target) {
     int seat = (c->tleader + c->nplayed) % 3;
@@ -219,6 +254,30 @@ static int search(Ctx *c, int target) {
             c->tcards[2] = CTZ(c->h[NEXT[NEXT[seat]]]);
             return trick_winner(c) == c->declarer;
         }
+        if (!c->betl) {
+            int lo = 0, hi = n;
+            if (c->trump >= 0) {
+                /* The top trumps of one player win whenever they are played. */
+                uint32_t all = (c->h[0] | c->h[1] | c->h[2]) & SUIT[c->trump];
+                if (all) {
+                    int top = TOPBIT(all);
+                    int owner = (c->h[0] >> top & 1) ? 0 : (c->h[1] >> top & 1) ? 1 : 2;
+                    uint32_t rest = all & ~c->h[owner];
+                    int run = rest ? POPCNT(c->h[owner] & all & ~((2u << TOPBIT(rest)) - 1u)) : POPCNT(all);
+                    if (owner == c->declarer) lo = run;
+                    else hi = n - run;
+                }
+            }
+            int q = quick_tricks(c, seat);
+            if (seat == c->declarer) {
+                if (q > lo) lo = q;
+            } else if (n - q < hi) {
+                hi = n - q;
+            }
+            if (lo >= target) return 1;
+            if (hi < target) return 0;
+        }
+        if (n >= TT_MIN_DEPTH) {
         normalize(c->h, k);
         b = bucket_of(c, k, seat);
         uint8_t ld = (uint8_t)(seat << 4 | n);
@@ -236,6 +295,7 @@ static int search(Ctx *c, int target) {
                 }
                 break;
             }
+        }
         }
     }
     int moves[12];
@@ -266,9 +326,15 @@ static int search(Ctx *c, int target) {
         if (r == maxnode) {
             result = r;
             best = m;
+#ifdef DDS_STATS
+            STATS[c->nplayed][i < 3 ? i : 3]++;
+#endif
             break;
         }
     }
+#ifdef DDS_STATS
+    if (best < 0) STATS[c->nplayed][4]++;
+#endif
     if (b) {
         /* The recursion may have replaced entries of this bucket: find ours again. */
         hit = NULL;
@@ -285,7 +351,7 @@ static int search(Ctx *c, int target) {
             int worst = 0, wscore = 1 << 30;
             for (int i = 0; i < BUCKET; i++) {
                 Entry *e = b + i;
-                int sc = (e->gen == c->gen ? 64 : 0) + (e->leader_depth & 15);
+                int sc = (e->leader_depth & 15);
                 if (sc < wscore) {
                     wscore = sc;
                     worst = i;
@@ -719,6 +785,15 @@ done:
     return result;
 }
 
+#ifdef DDS_STATS
+#include <stdio.h>
+void dds_stats_print(void) {
+    for (int i = 0; i < 3; i++)
+        fprintf(stderr, "np=%d cut@0 %llu cut@1 %llu cut@2 %llu cut@3+ %llu none %llu\n", i, STATS[i][0], STATS[i][1],
+                STATS[i][2], STATS[i][3], STATS[i][4]);
+}
+#endif
+
 static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
     if (acquire(self)) return NULL;
     clear_table(self);
@@ -729,6 +804,9 @@ static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) 
 
 static PyObject *Solver_stats(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
     size_t entries = ((size_t)self->ctx.nbuckets_mask + 1) * BUCKET;
+#ifdef DDS_STATS
+    dds_stats_print();
+#endif
     return Py_BuildValue("{s:K,s:n,s:n}", "nodes", (unsigned long long)self->ctx.nodes, "tt_entries",
                          (Py_ssize_t)entries, "tt_bytes", (Py_ssize_t)(entries * sizeof(Entry)));
 }

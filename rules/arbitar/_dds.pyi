@@ -1,0 +1,31 @@
+"""Type stub for the native double-dummy solver (rules/arbitar/_dds.c)."""
+
+from array import array
+
+MAX_TT_BITS: int
+
+class Solver:
+    def __init__(self, tt_bits: int = 18) -> None: ...
+    def solve(
+        self,
+        hands: tuple[int, int, int],
+        trump: int,
+        betl: bool,
+        declarer: int,
+        to_move: int,
+        trick: tuple[int, ...] = (),
+        trick_leader: int = -1,
+    ) -> list[tuple[int, int]]: ...
+    def batch(
+        self,
+        layouts: bytes | bytearray | memoryview | array[int],
+        trump: int,
+        betl: bool,
+        declarer: int,
+        to_move: int,
+        trick: tuple[int, ...],
+        trick_leader: int,
+        cards: tuple[int, ...],
+    ) -> bytes: ...
+    def clear(self) -> None: ...
+    def stats(self) -> dict[str, int]: ...

@@ -1,0 +1,169 @@
+"""The double-dummy solver the Arbitar uses: a typed wrapper over the native module `rules.arbitar._dds`.
+
+It owns the public solver API (masks and ints only, so it does not depend on `rules.cards`):
+
+- `solve(hands, trump, betl, declarer, to_move, trick=(), trick_leader=None) -> {card: tricks}`: for every
+  legal card of `to_move`, the tricks the declarer takes from this position to the end (the current trick
+  included) when that card is played and everyone plays optimally afterwards (the declarer maximizes, the
+  defenders minimize; the other way round in betl).
+- `solve_tricks(...) -> int`: the value of the position itself.
+- `solve_layouts(layouts, ..., cards)`: many layouts (three hand masks each) that share the strain, the
+  declarer, the seat to move and the trick in progress, valued for a few given candidate cards in one call,
+  split over threads (the GIL is released in the native search), each thread keeping one transposition table
+  for all of its layouts. This is what the Arbitar procedure needs to compare two cards over every layout.
+
+Encoding: card index = suit * 8 + rank (S H D C = 0..3, 7 8 9 T J Q K A = 0..7); a hand is a 32-bit mask;
+seats 0, 1, 2 play in the order k -> k + 1 mod 3; `trump` is a suit index, or None in sans and betl.
+`rules.arbitar.dds_reference` defines the same values in plain Python; the tests compare them.
+
+What is built (rules/arbitar/_dds.c, C99, compiled by `pip install -e .` through setup.py):
+yes/no searches ("does the declarer take >= t tricks?") with alpha-beta cut-offs and exact values from a few
+zero-window searches around a guess (the value of the previous card or layout); a transposition table at trick
+boundaries keyed on relative ranks (cards still in play, compressed per suit), with lower and upper bounds and
+the best lead, 4-way buckets, depth-preferred replacement, positions of 3+ tricks; quick tricks (the leader's
+top cards, trumps first, capped by the lengths of players who could ruff) and the top-trump run of one player
+as cheap bounds; one searched card per group of equivalent cards; move ordering by the table's lead and
+trick-winning heuristics; the last trick counted directly. Memory: 16 bytes per table entry, 2**tt_bits
+entries (solve: 2**18 = 4 MB per thread; solve_layouts: 2**20 = 16 MB per thread; at most 2**23 = 128 MB).
+
+How fast (this 2-core machine, `python bench/solver.py`): see the figures recorded in
+`BENCH_NOTES` below; re-run the bench for current numbers.
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from rules.arbitar._dds import Solver
+
+__all__ = ["BENCH_NOTES", "Solver", "solve", "solve_layouts", "solve_tricks"]
+
+BENCH_NOTES = """(filled in from bench/solver.py)"""
+
+SOLVE_TT_BITS = 18
+LAYOUTS_TT_BITS = 20
+ILLEGAL = 255
+
+_local = threading.local()
+
+
+def _solver() -> Solver:
+    """The calling thread's own solver (a Solver serves one thread at a time)."""
+    solver: Solver | None = getattr(_local, "solver", None)
+    if solver is None:
+        solver = Solver(SOLVE_TT_BITS)
+        _local.solver = solver
+    return solver
+
+
+def _native_args(trump: int | None, betl: bool, trick: tuple[int, ...],
+                 trick_leader: int | None) -> tuple[int, tuple[int, ...], int]:
+    if betl and trump is not None:
+        raise ValueError("betl is played without trumps")
+    if trick and trick_leader is None:
+        raise ValueError("a trick in progress needs its leader")
+    return (-1 if trump is None else trump), tuple(trick), (-1 if trick_leader is None else trick_leader)
+
+
+def solve(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: int,
+          to_move: int, trick: tuple[int, ...] = (), trick_leader: int | None = None) -> dict[int, int]:
+    """For every legal card of ``to_move``: the declarer's tricks from here to the end after that card.
+
+    ``trick`` holds the cards already played to the current trick, by ``trick_leader`` and then the next
+    seats; ``to_move`` must be the seat after them. Raises ValueError for an inconsistent position.
+    """
+    native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
+    pairs = _solver().solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
+    return dict(pairs)
+
+
+def solve_tricks(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: int,
+                 to_move: int, trick: tuple[int, ...] = (), trick_leader: int | None = None) -> int:
+    """The value of the position: the declarer's tricks from here under optimal play by everyone."""
+    values = solve(hands, trump, betl, declarer, to_move, trick, trick_leader).values()
+    if not values:
+        return 0
+    declarer_moves = (to_move == declarer) != betl
+    return max(values) if declarer_moves else min(values)
+
+
+class _Pool:
+    """Worker threads, each with its own native Solver reused across calls."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+        self._workers = 0
+        self._free: list[Solver] = []
+
+    def executor(self, workers: int) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._executor is None or self._workers < workers:
+                if self._executor is not None:
+                    self._executor.shutdown(wait=True)
+                self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arbitar-dds")
+                self._workers = workers
+            return self._executor
+
+    def take(self) -> Solver:
+        with self._lock:
+            return self._free.pop() if self._free else Solver(LAYOUTS_TT_BITS)
+
+    def give_back(self, solver: Solver) -> None:
+        with self._lock:
+            self._free.append(solver)
+
+
+_pool = _Pool()
+
+
+def pack_layouts(layouts: Sequence[tuple[int, int, int]]) -> array[int]:
+    """Layouts as the native buffer: three uint32 masks per layout."""
+    packed = array("I")
+    for hands in layouts:
+        if len(hands) != 3:
+            raise ValueError("a layout is three hand masks")
+        packed.extend(hands)
+    return packed
+
+
+def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: int | None, betl: bool,
+                  declarer: int, to_move: int, trick: tuple[int, ...], trick_leader: int | None,
+                  cards: tuple[int, ...], threads: int = 2) -> bytes:
+    """Value the given candidate cards of ``to_move`` in every layout, in one call.
+
+    Returns ``len(layouts) * len(cards)`` bytes, layout after layout: the declarer's tricks from here after
+    that card, or ``ILLEGAL`` (255) when the card is not a legal play in that layout. The layouts are split
+    into ``threads`` contiguous runs, each solved by one native Solver whose table is shared by its run, so
+    give the layouts in an order where neighbours share cards (combinatorial order).
+    """
+    native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
+    packed = layouts if isinstance(layouts, array) else pack_layouts(layouts)
+    if packed.typecode != "I" or packed.itemsize != 4:
+        raise ValueError("layouts must be an array('I') of 32-bit masks")
+    count = len(packed) // 3
+    if len(packed) % 3:
+        raise ValueError("layouts must hold three masks per layout")
+    threads = max(1, min(threads, count))
+    if count == 0:
+        return b""
+    view = memoryview(packed).cast("B")
+    bounds = [count * k // threads for k in range(threads + 1)]
+
+    def run(part: int) -> bytes:
+        solver = _pool.take()
+        try:
+            chunk = view[bounds[part] * 12:bounds[part + 1] * 12]
+            return solver.batch(chunk, native_trump, betl, declarer, to_move, native_trick, leader, cards)
+        except ValueError as exc:
+            raise ValueError(f"in layouts from {bounds[part]}: {exc} (counted from there)") from None
+        finally:
+            _pool.give_back(solver)
+
+    if threads == 1:
+        return run(0)
+    executor = _pool.executor(threads)
+    return b"".join(executor.map(run, range(threads)))
