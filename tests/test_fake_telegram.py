@@ -13,6 +13,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiohttp
 import pytest
@@ -63,6 +64,7 @@ class Desk:
     members: list[tuple[int, str, str]] = field(default_factory=list)
     starts: list[tuple[int, list[str]]] = field(default_factory=list)
     relay: dict[int, int] = field(default_factory=dict)
+    bot_status: dict[int, str] = field(default_factory=dict)
     refusals: list[str] = field(default_factory=list)
     errors: list[object] = field(default_factory=list)
 
@@ -130,6 +132,11 @@ def build_application(fake: FakeTelegram, desk: Desk, *, concurrent: bool = Fals
         if member.status == ChatMember.LEFT:
             await context.bot.send_message(change.chat.id, f"{member.user.full_name} je napustio grupu.")
 
+    async def on_my_member(update: Update, context: Context) -> None:
+        change = update.my_chat_member
+        assert change is not None
+        desk.bot_status[change.chat.id] = change.new_chat_member.status
+
     async def on_error(update: object, context: Context) -> None:
         desk.errors.append(context.error)
 
@@ -142,6 +149,7 @@ def build_application(fake: FakeTelegram, desk: Desk, *, concurrent: bool = Fals
         MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text)
     )
     application.add_handler(ChatMemberHandler(on_member, ChatMemberHandler.CHAT_MEMBER))
+    application.add_handler(ChatMemberHandler(on_my_member))  # the default is MY_CHAT_MEMBER only
     application.add_error_handler(on_error)
     return application
 
@@ -277,11 +285,17 @@ async def test_private_message_is_relayed_to_the_other_party(fake: FakeTelegram,
     ana, boris = fake.user("Ana", last_name="Anić", started=True), fake.user("Boris", started=True)
     desk.relay.update({ana.id: boris.id, boris.id: ana.id})
     async with running(build_application(fake, desk)):
-        fake.push_message(ana, ana, "Nisam video kartu.")
-        await fake.wait_for("sendMessage", chat=fake.private_chat(boris))
+        for text in ("Nisam video kartu.", "Igrao sam pik.", "Pa?"):  # one batch, handled in order
+            fake.push_message(ana, ana, text)
+        await fake.wait_for("sendMessage", chat=fake.private_chat(boris), count=3)
         fake.push_message(boris, boris, "Ja jesam.")
         await fake.wait_for("sendMessage", chat=fake.private_chat(ana))
-    assert [m.text for m in fake.messages(boris)] == ["Ana Anić: Nisam video kartu.", "Ja jesam."]
+    assert [m.text for m in fake.messages(boris)] == [
+        "Ana Anić: Nisam video kartu.",
+        "Ana Anić: Igrao sam pik.",
+        "Ana Anić: Pa?",
+        "Ja jesam.",
+    ]
     assert [m.text for m in fake.bot_messages(ana)] == ["Boris: Ja jesam."]
     assert desk.errors == []
 
@@ -459,3 +473,51 @@ def test_formatting_parsers_match_telegram() -> None:
             {"type": "text_link", "offset": 8, "length": 1, "url": "https://a.b"},
         ],
     )
+
+
+async def test_bot_added_to_a_group_as_plain_member_sees_commands_only(
+    fake: FakeTelegram, desk: Desk
+) -> None:
+    ana = fake.user("Ana")
+    group = fake.group("Novi klub", members=[ana], bot_status="left")
+    async with running(build_application(fake, desk)):
+        fake.push_chat_member(group, fake.bot, "left", "member", by=ana)
+        ignored = fake.push_message(group, ana, "zdravo svima")  # privacy mode: not delivered
+        fake.push_message(group, ana, "/sudija@drugi_bot 4")  # another bot's command: not delivered
+        fake.push_command(group, ana, "sudija", "5")
+        await fake.wait_for("sendMessage", chat=group)
+    assert desk.bot_status == {group.id: "member"}
+    assert desk.commands == [("sudija", ["5"], group.id)]
+    assert [u["message"]["text"] for u in fake.dropped_updates] == [ignored.text, "/sudija@drugi_bot 4"]
+    with pytest.raises(ValueError, match="administrators"):
+        fake.push_chat_member(group, ana, "member", "left")
+    assert desk.errors == []
+
+
+async def test_long_poll_confirmation_and_conflict() -> None:
+    """The getUpdates contract the Updater relies on, driven over raw HTTP. The server-side cap on
+    long polls is 30 s here, so every answer within the 5 s budget proves an event woke the poll."""
+    async with FakeTelegram(max_long_poll=30) as fake, asyncio.timeout(5), aiohttp.ClientSession() as session:
+        ana = fake.user("Ana")
+        url = f"{fake.base_url}{fake.token}/getUpdates"
+
+        async def poll(**params: object) -> tuple[int, dict[str, Any]]:
+            async with session.post(url, json=params) as response:
+                return response.status, await response.json()
+
+        waiting = asyncio.create_task(poll(timeout=30, allowed_updates=[]))
+        await fake.wait_until(lambda: len(fake.calls("getUpdates")) == 1)
+        fake.push_message(ana, ana, "prva")  # wakes the pending long poll at once
+        status, body = await waiting
+        assert status == 200 and [u["message"]["text"] for u in body["result"]] == ["prva"]
+        update_id = body["result"][0]["update_id"]
+        assert (await poll(timeout=0))[1]["result"] == body["result"]  # not confirmed: delivered again
+        assert (await poll(offset=update_id + 1, timeout=0))[1]["result"] == []
+        assert fake.pending_updates == []
+
+        older = asyncio.create_task(poll(timeout=30))
+        await fake.wait_until(lambda: len(fake.calls("getUpdates")) == 4)
+        assert (await poll(timeout=0))[0] == 200
+        status, body = await older
+        assert status == 409 and "terminated by other getUpdates" in body["description"]
+    assert fake.allowed_updates == DEFAULT_ALLOWED_UPDATES

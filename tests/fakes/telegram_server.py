@@ -827,11 +827,15 @@ class FakeTelegram:
     def push_chat_member(
         self, chat: FakeChat, user: FakeUser, old_status: str, new_status: str, *, by: FakeUser | None = None
     ) -> int:
-        """``user``'s status in ``chat`` changes (e.g. member → left); Telegram sends ``chat_member``
-        only to bots that administer the chat, and only if ``allowed_updates`` asks for it."""
-        if chat.members.get(self.bot.id) not in ("administrator", "creator"):
-            raise ValueError("Telegram sends chat_member updates only to bots that are administrators")
+        """``user``'s status in ``chat`` changes (e.g. member → left) and the update is queued.
+
+        For another user this is ``chat_member``, which Telegram sends only to bots that administer
+        the chat, and only if ``allowed_updates`` asks for it. For the bot itself (``user`` is
+        ``fake.bot``) it is ``my_chat_member``, which every bot gets by default.
+        """
         kind = "my_chat_member" if user.id == self.bot.id else "chat_member"
+        if kind == "chat_member" and chat.members.get(self.bot.id) not in ("administrator", "creator"):
+            raise ValueError("Telegram sends chat_member updates only to bots that are administrators")
         chat.members[user.id] = new_status
         return self.push_update(
             kind,
@@ -845,6 +849,10 @@ class FakeTelegram:
         )
 
     # -- reading state -----------------------------------------------------------------------
+
+    def mark(self) -> int:
+        """The index the next request will get; pass it as ``since`` to ``wait_for``."""
+        return len(self.requests)
 
     def messages(self, chat: FakeChat | FakeUser | int) -> list[StoredMessage]:
         """Every message in the chat, oldest first, deleted ones excluded."""
@@ -960,6 +968,7 @@ class FakeTelegram:
     async def _get_updates(self, params: JSON) -> list[JSON]:
         self._poll_generation += 1
         generation = self._poll_generation
+        self._pulse()  # an older pending poll wakes up and ends with 409 Conflict
         if "allowed_updates" in params:
             wanted = params["allowed_updates"] or []
             self.allowed_updates = frozenset(wanted) if wanted else DEFAULT_ALLOWED_UPDATES
