@@ -155,7 +155,9 @@ def build_application(fake: FakeTelegram, desk: Desk, *, concurrent: bool = Fals
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeTelegram]:
+    # httpx (under PTB) honours HTTP(S)_PROXY from the environment, even for 127.0.0.1.
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
     async with FakeTelegram() as server:
         yield server
     leaked = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]

@@ -34,6 +34,21 @@ Behaviour modelled on the real Bot API, because the adapter must cope with it:
 * ``chat_member`` updates exist only where the bot is an administrator; in groups where the bot is a
   plain member with privacy mode on, only commands and replies to the bot are delivered.
 * Bot command names must match ``[a-z0-9_]{1,32}`` (so no ``č``/``ž`` in command names).
+
+python-telegram-bot 22 notes (proven in tests/test_fake_telegram.py):
+
+* Point it here with ``Application.builder().token(fake.token).base_url(fake.base_url)``; the base
+  URL ends in ``/bot`` and PTB appends the token (or fills a ``{token}`` placeholder).
+* Inside a running loop use :func:`running` (initialize, ``updater.start_polling``, ``start`` ... then
+  ``updater.stop``, ``stop``, ``shutdown``); ``run_polling`` owns the loop and is for ``main`` only, and
+  ``post_init``/``post_stop``/``post_shutdown`` run only under ``run_polling``.
+* ``start_polling`` sends ``allowed_updates`` only when given; pass ``Update.ALL_TYPES`` (as
+  :func:`running` does) or ``chat_member`` never arrives. ``ChatMemberHandler`` defaults to
+  ``MY_CHAT_MEMBER``; pass ``ChatMemberHandler.CHAT_MEMBER`` for other members.
+* httpx honours ``HTTP(S)_PROXY`` even for 127.0.0.1: set ``NO_PROXY=127.0.0.1`` in tests.
+
+Not modelled: media and files, inline mode and inline messages, webhooks, forum topics, the time limit
+on answering callback queries, and flood control (inject it with :meth:`FakeTelegram.fail_next`).
 """
 
 from __future__ import annotations
