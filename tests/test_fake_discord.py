@@ -1,0 +1,496 @@
+"""Proof that the real discord.py client works against tests/fakes/discord_server.py for every protocol path
+the Discord adapter uses: login and READY, slash commands (immediate, deferred + followup, ephemeral,
+autocomplete), DynamicItem buttons (also after a client restart and when pressed twice at once), modals,
+allowed_mentions, private threads and their members, archiving and locking, closed DMs, presences, members
+leaving, and the fake's own guarantees (single acknowledgement, patching restored, nothing left running)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import discord
+import discord.gateway
+import discord.http
+import discord.utils
+import pytest
+from discord import app_commands
+from fakes.discord_server import FakeDiscord, FakeDiscordError, FakeMember, pointed_at, run_client
+
+ORIGINAL_BASE = discord.http.Route.BASE
+ORIGINAL_GATEWAY = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+
+
+# ---------------------------------------------------------------------- the minimal bot under test
+
+
+class CallButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sudi:(?P<call>[0-9]+)"):
+    """A button that survives restarts: everything it needs is in its custom_id."""
+
+    def __init__(self, call: int) -> None:
+        super().__init__(discord.ui.Button(label="Sudi", style=discord.ButtonStyle.primary, custom_id=f"sudi:{call}"))
+        self.call = call
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> CallButton:
+        return cls(int(match["call"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: ProofBot = interaction.client
+        bot.presses.append((self.call, interaction.user.id))
+        await interaction.response.send_message(f"call {self.call} taken", ephemeral=True)
+
+
+class ReasonModal(discord.ui.Modal, title="Razlog"):
+    reason: discord.ui.TextInput[ReasonModal] = discord.ui.TextInput(label="Razlog", custom_id="reason")
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        bot: ProofBot = interaction.client
+        bot.reasons.append(self.reason.value)
+        # typed by a member: echoed with every mention disabled
+        await interaction.response.send_message(
+            f"noted: {self.reason.value}", allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+class ConfirmView(discord.ui.View):
+    @discord.ui.button(label="Potvrdi", custom_id="confirm")
+    async def confirm(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        button.disabled = True
+        await interaction.response.edit_message(content="confirmed", view=self)
+        self.stop()
+
+
+class ProofBot(discord.Client):
+    def __init__(self, guild_id: int) -> None:
+        intents = discord.Intents.default()
+        intents.members = True
+        intents.presences = True
+        intents.message_content = True
+        super().__init__(intents=intents, guild_ready_timeout=0.05)
+        self.guild_obj = discord.Object(guild_id)
+        self.tree = app_commands.CommandTree(self)
+        self.presses: list[tuple[int, int]] = []
+        self.reasons: list[str] = []
+        self.seen_messages: list[discord.Message] = []
+        self.removed: list[int] = []
+        self.slow_gate = asyncio.Event()
+        self._register()
+
+    def _register(self) -> None:
+        guild = self.guild_obj
+
+        @self.tree.command(name="echo", description="Repeat", guild=guild)
+        @app_commands.describe(tekst="what to repeat")
+        async def echo(interaction: discord.Interaction[Any], tekst: str, puta: int = 1) -> None:
+            await interaction.response.send_message(f"{tekst} x{puta}")
+
+        @self.tree.command(name="slow", description="Defer, then answer", guild=guild)
+        async def slow(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.defer(thinking=True)
+            await self.slow_gate.wait()
+            await interaction.followup.send("done after the slow part")
+
+        @self.tree.command(name="tajno", description="Ephemeral answer", guild=guild)
+        async def tajno(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("samo ti", ephemeral=True)
+
+        @self.tree.command(name="razlog", description="Ask for a reason", guild=guild)
+        async def razlog(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_modal(ReasonModal())
+
+        @self.tree.command(name="potvrda", description="A message with a view", guild=guild)
+        async def potvrda(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("confirm?", view=ConfirmView(timeout=None))
+
+        async def recent_games(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
+            games = {101: "partija 101", 102: "partija 102", 230: "partija 230"}
+            return [app_commands.Choice(name=n, value=g) for g, n in games.items() if str(g).startswith(current)]
+
+        @self.tree.command(name="presude", description="Verdicts of a game", guild=guild)
+        @app_commands.autocomplete(partija=recent_games)
+        async def presude(interaction: discord.Interaction[Any], partija: int) -> None:
+            await interaction.response.send_message(f"presude za {partija}")
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(CallButton)
+        await self.tree.sync(guild=self.guild_obj)
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.seen_messages.append(message)
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        self.removed.append(payload.user.id)
+
+
+# ---------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as server:
+        with pointed_at(server):
+            yield server
+        server.assert_clean()
+    assert discord.http.Route.BASE == ORIGINAL_BASE
+    assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY == ORIGINAL_GATEWAY
+    await asyncio.sleep(0)  # let cancelled callbacks finish unwinding before the leak check
+    leftover = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+    assert leftover == [], f"tasks left running: {leftover}"
+
+
+@pytest.fixture
+def members(fake: FakeDiscord) -> dict[str, FakeMember]:
+    referee = fake.add_role("Sudija")  # unmarked: no hoist, no colour
+    return {
+        "ana": fake.add_member("ana", roles=[referee.id]),
+        "boris": fake.add_member("boris", roles=[referee.id]),
+        "ceca": fake.add_member("ceca", status="idle"),
+    }
+
+
+def ids(*items: FakeMember) -> set[int]:
+    return {m.id for m in items}
+
+
+# ---------------------------------------------------------------------- login, gateway, commands
+
+
+async def test_login_ready_guild_cache_and_command_sync(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        assert bot.is_ready()
+        assert bot.user is not None and bot.user.id == fake.bot_user.id
+        assert bot.application_id == fake.application_id
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None
+        assert guild.get_member(members["ana"].id) is not None
+        assert guild.get_member(members["ceca"].id).status is discord.Status.idle  # type: ignore[union-attr]
+        assert guild.get_channel(fake.general.id) is not None
+        # the gateway used the transport compression discord.py asked for, and the client identified
+        (query,) = fake.gateway_queries
+        assert query["compress"] == discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE == "zlib-stream"
+        assert query["encoding"] == "json" and query["v"] == "10"
+        (identify,) = fake.identifies
+        assert identify["intents"] & (1 << 1) and identify["intents"] & (1 << 8)  # members, presences
+        assert fake.received_ops(1), "heartbeat after HELLO"
+        # commands synced to the guild with their options
+        assert set(fake.guild_commands) == {"echo", "slow", "tajno", "razlog", "potvrda", "presude"}
+        options = {o["name"]: o for o in fake.guild_commands["echo"]["options"]}
+        assert options["tekst"]["required"] is True and options["puta"]["type"] == 4
+        assert fake.requests_to("GET", r"/users/@me") and fake.requests_to("GET", r"/oauth2/applications/@me")
+    assert not fake.connected
+
+
+async def test_wrong_token_is_a_login_failure(fake: FakeDiscord) -> None:
+    bot = ProofBot(fake.guild_id)
+    try:
+        with pytest.raises(discord.LoginFailure):
+            await bot.login("not-the-token")
+    finally:
+        await bot.close()
+
+
+async def test_slash_command_with_options_reaches_handler(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake):
+        ix = await fake.slash(members["ana"].id, "echo", {"tekst": "zdravo", "puta": 3})
+        body = await fake.wait_for_response(ix.id)
+        assert body["type"] == 4
+        assert body["data"]["content"] == "zdravo x3"
+        (msg,) = fake.messages_in(fake.general.id)
+        assert msg["content"] == "zdravo x3"
+        assert msg["interaction_metadata"]["user"]["id"] == str(members["ana"].id)
+        with pytest.raises(FakeDiscordError, match="required option 'tekst'"):
+            await fake.slash(members["ana"].id, "echo", {})
+        with pytest.raises(FakeDiscordError, match="not registered"):
+            await fake.slash(members["ana"].id, "nope")
+
+
+async def test_deferred_response_then_followup(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        assert isinstance(bot, ProofBot)
+        ix = await fake.slash(members["boris"].id, "slow")
+        first = await fake.wait_for_response(ix.id, settled=False)  # the handler waits on slow_gate
+        assert first["type"] == 5
+        loading = fake.original_response(ix.id)
+        assert loading is not None and loading["flags"] & 128  # "Sudija is thinking..."
+        bot.slow_gate.set()
+        await fake.wait_until(lambda: fake.followups(ix.id), what="the followup")
+        (followup,) = fake.followups(ix.id)
+        # Discord: the first followup after a thinking defer replaces the loading message
+        assert followup["id"] == loading["id"]
+        assert followup["content"] == "done after the slow part"
+        assert not followup["flags"] & 128
+        assert fake.interaction_responses(ix.id) == [first]
+        assert fake.requests_to("POST", rf"/webhooks/{fake.application_id}/[^/]+")
+
+
+async def test_ephemeral_reply_has_flag_64_and_is_not_in_the_channel(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake):
+        ix = await fake.slash(members["ceca"].id, "tajno")
+        body = await fake.wait_for_response(ix.id)
+        assert body["type"] == 4 and body["data"]["flags"] & 64
+        assert fake.messages_in(fake.general.id) == []
+        (secret,) = fake.ephemeral_messages(members["ceca"].id)
+        assert secret["content"] == "samo ti"
+        assert fake.ephemeral_messages(members["ana"].id) == []
+
+
+async def test_autocomplete_offers_choices(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake):
+        ix = await fake.autocomplete(members["ana"].id, "presude", "partija", "10")
+        body = await fake.wait_for_response(ix.id)
+        assert body["type"] == 8
+        assert [c["value"] for c in body["data"]["choices"]] == [101, 102]
+        run = await fake.slash(members["ana"].id, "presude", {"partija": 102})
+        assert (await fake.wait_for_response(run.id))["data"]["content"] == "presude za 102"
+
+
+# ---------------------------------------------------------------------- components and modals
+
+
+async def send_call(bot: discord.Client, channel_id: int, call: int, referees: list[FakeMember]) -> discord.Message:
+    channel = bot.get_channel(channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    view = discord.ui.View(timeout=None)
+    view.add_item(CallButton(call))
+    mentions = " ".join(f"<@{m.id}>" for m in referees)
+    return await channel.send(
+        f"Poziv {call}: {mentions} @everyone",
+        view=view,
+        allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(m.id) for m in referees]
+        ),
+    )
+
+
+async def test_dynamic_button_message_with_allowed_mentions_limited_to_two_users(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    referees_channel = fake.add_text_channel("sudije")
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        sent = await send_call(bot, referees_channel.id, 7, [members["ana"], members["boris"]])
+        stored = fake.message(sent.id)
+        (post,) = fake.requests_to("POST", rf"/channels/{referees_channel.id}/messages")
+        allowed = post.json["allowed_mentions"]
+        assert allowed["parse"] == []
+        assert {int(u) for u in allowed["users"]} == ids(members["ana"], members["boris"])
+        pings = fake.pings[sent.id]
+        assert pings.users == ids(members["ana"], members["boris"]) and not pings.everyone and not pings.roles
+        (button,) = stored["components"][0]["components"]
+        assert button["custom_id"] == "sudi:7" and button["label"] == "Sudi"
+        assert {m.id for m in sent.mentions} == ids(members["ana"], members["boris"])
+
+
+async def test_two_presses_at_once_are_both_dispatched(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        assert isinstance(bot, ProofBot)
+        sent = await send_call(bot, fake.general.id, 11, [members["ana"], members["boris"]])
+        a, b = await asyncio.gather(
+            fake.press(members["ana"].id, sent.id, "sudi:11"),
+            fake.press(members["boris"].id, sent.id, "sudi:11"),
+        )
+        await asyncio.gather(fake.wait_for_response(a.id), fake.wait_for_response(b.id))
+        assert sorted(bot.presses) == sorted([(11, members["ana"].id), (11, members["boris"].id)])
+        for ix in (a, b):
+            (body,) = fake.interaction_responses(ix.id)
+            assert body["data"]["flags"] & 64 and body["data"]["content"] == "call 11 taken"
+        with pytest.raises(FakeDiscordError, match="no component"):
+            await fake.press(members["ana"].id, sent.id, "sudi:12")
+
+
+async def test_view_button_updates_its_message_and_disabled_buttons_cannot_be_pressed(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake):
+        ix = await fake.slash(members["ana"].id, "potvrda")
+        await fake.wait_for_response(ix.id)
+        original = fake.original_response(ix.id)
+        assert original is not None
+        press = await fake.press(members["ana"].id, int(original["id"]), "confirm")
+        body = await fake.wait_for_response(press.id)
+        assert body["type"] == 7
+        updated = fake.message(int(original["id"]))
+        assert updated["content"] == "confirmed"
+        assert updated["components"][0]["components"][0]["disabled"] is True
+        with pytest.raises(FakeDiscordError, match="disabled"):
+            await fake.press(members["boris"].id, int(original["id"]), "confirm")
+
+
+async def test_modal_shown_and_submitted(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        assert isinstance(bot, ProofBot)
+        ix = await fake.slash(members["ana"].id, "razlog")
+        shown = await fake.wait_for_response(ix.id)
+        assert shown["type"] == 9 and shown["data"]["title"] == "Razlog"
+        submit = await fake.submit_modal(ix.id, {"reason": "kasni 10 minuta @everyone"})
+        answer = await fake.wait_for_response(submit.id)
+        assert bot.reasons == ["kasni 10 minuta @everyone"]
+        assert answer["type"] == 4
+        echoed = fake.original_response(submit.id)
+        assert echoed is not None and echoed["content"] == "noted: kasni 10 minuta @everyone"
+        assert fake.pings[int(echoed["id"])].nobody
+        # the same text sent without allowed_mentions would have pinged everybody
+        channel = bot.get_channel(fake.general.id)
+        assert isinstance(channel, discord.TextChannel)
+        careless = await channel.send("kasni 10 minuta @everyone")
+        assert fake.pings[careless.id].everyone
+        with pytest.raises(FakeDiscordError, match="no fields"):
+            await fake.submit_modal(ix.id, {"reason": "x", "other": "y"})
+        with pytest.raises(FakeDiscordError, match="required"):
+            await fake.submit_modal(ix.id, {})
+
+
+# ---------------------------------------------------------------------- threads, DMs, presence, members
+
+
+async def test_private_thread_members_messages_archive_and_lock(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    trials = fake.add_text_channel("sudjenja")
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        assert isinstance(bot, ProofBot)
+        channel = bot.get_channel(trials.id)
+        assert isinstance(channel, discord.TextChannel)
+        thread = await channel.create_thread(
+            name="Suđenje 7", type=discord.ChannelType.private_thread, invitable=False
+        )
+        (create,) = fake.requests_to("POST", rf"/channels/{trials.id}/threads")
+        assert create.json["type"] == 12 and create.json["invitable"] is False
+        (stored,) = fake.threads_in(trials.id)
+        assert stored.id == thread.id and stored.type == 12 and stored.invitable is False
+        await thread.add_user(discord.Object(members["ana"].id))
+        await thread.add_user(discord.Object(members["ceca"].id))
+        assert fake.thread_members(thread.id) == {fake.bot_user.id} | ids(members["ana"], members["ceca"])
+        assert len(fake.requests_to("PUT", rf"/channels/{thread.id}/thread-members/\d+")) == 2
+        # the client learns of the thread and its members through the gateway
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None
+        cached = await fake.wait_for_client(bot, lambda: guild.get_thread(thread.id), what="thread in cache")
+        assert cached.is_private() and not cached.invitable
+
+        # a member writes in the thread: MESSAGE_CREATE reaches on_message, and history returns the transcript
+        await thread.send("Počinje suđenje.")
+        await fake.user_message(members["ana"].id, thread.id, "Moja izjava")
+        await fake.wait_for_client(bot, lambda: any(m.content == "Moja izjava" for m in bot.seen_messages))
+        seen = next(m for m in bot.seen_messages if m.content == "Moja izjava")
+        assert isinstance(seen.channel, discord.Thread) and seen.channel.id == thread.id
+        transcript = [m.content async for m in thread.history(oldest_first=True)]
+        assert transcript == ["Počinje suđenje.", "Moja izjava"]
+
+        await thread.edit(archived=True, locked=True)
+        assert stored.archived and stored.locked
+        (patch,) = fake.requests_to("PATCH", rf"/channels/{thread.id}")
+        assert patch.json == {"archived": True, "locked": True}
+        with pytest.raises(discord.HTTPException) as err:
+            await thread.send("too late")
+        assert err.value.code == 50083
+
+
+async def test_dm_to_closed_user_raises_forbidden_50007(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+    fake.close_dms(members["boris"].id)
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None
+        boris = guild.get_member(members["boris"].id)
+        ana = guild.get_member(members["ana"].id)
+        assert boris is not None and ana is not None
+        with pytest.raises(discord.Forbidden) as err:
+            await boris.send("Poziv")
+        assert err.value.code == 50007 and err.value.status == 403
+        await ana.send("Poziv")  # open DMs work
+        dm = fake.dm_channel_id(ana.id)
+        assert dm is not None and [m["content"] for m in fake.messages_in(dm)] == ["Poziv"]
+
+
+async def test_presence_update_and_member_leaving_reach_the_cache(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        assert isinstance(bot, ProofBot)
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None
+        ana = guild.get_member(members["ana"].id)
+        assert ana is not None and ana.status is discord.Status.online
+        changed = bot.wait_for("presence_update", check=lambda before, after: after.id == members["ana"].id)
+        assert await fake.set_presence(members["ana"].id, "offline") == 1
+        before, after = await asyncio.wait_for(changed, timeout=5)
+        assert before.status is discord.Status.online and after.status is discord.Status.offline
+        assert guild.get_member(members["ana"].id).status is discord.Status.offline  # type: ignore[union-attr]
+
+        await fake.member_leave(members["ceca"].id)
+        await fake.wait_for_client(bot, lambda: guild.get_member(members["ceca"].id) is None)
+        assert bot.removed == [members["ceca"].id]
+
+
+async def test_presences_are_dropped_without_the_intent(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+    bot = ProofBot(fake.guild_id)
+    bot._connection._intents.presences = False
+    async with run_client(bot, fake):
+        assert await fake.set_presence(members["ana"].id, "dnd") == 0
+        assert fake.dropped_events[-1][1] == "PRESENCE_UPDATE"
+
+
+# ---------------------------------------------------------------------- restart
+
+
+async def test_dynamic_button_on_an_old_message_works_after_a_restart(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake) as first:
+        sent = await send_call(first, fake.general.id, 42, [members["ana"]])
+        message_id = sent.id
+    assert not fake.connected
+    second = ProofBot(fake.guild_id)
+    async with run_client(second, fake):
+        ix = await fake.press(members["ana"].id, message_id, "sudi:42")
+        body = await fake.wait_for_response(ix.id)
+        assert body["data"]["content"] == "call 42 taken"
+        assert second.presses == [(42, members["ana"].id)]
+    assert len(fake.identifies) == 2
+
+
+# ---------------------------------------------------------------------- the fake's own guarantees
+
+
+async def test_interaction_can_be_acknowledged_only_once_and_only_in_time(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake):
+        ix = await fake.slash(members["ana"].id, "tajno")
+        await fake.wait_for_response(ix.id)
+        url = f"{fake.api_base}/interactions/{ix.id}/{ix.token}/callback"
+        async with aiohttp.ClientSession() as session:
+            async with session.post(url, json={"type": 4, "data": {"content": "again"}}) as resp:
+                assert resp.status == 400
+                assert (await resp.json())["code"] == 40060
+            late = await fake.slash(members["ana"].id, "echo", {"tekst": "x"})
+            fake.expire_interaction(late.id)
+            # the bot's own answer races with the expiry; either it was in time or it was refused with 10062
+            await fake.wait_until(lambda: late.responses or late.rejected, what="the bot's attempt")
+            assert late.responses or late.rejected[0][0] == 10062
+            stale = await fake.slash(members["ana"].id, "echo", {"tekst": "y"})
+            await fake.wait_for_response(stale.id)
+            fake.expire_interaction(stale.id)
+            url = f"{fake.api_base}/interactions/{stale.id}/{stale.token}/callback"
+            async with session.post(url, json={"type": 4, "data": {"content": "late"}}) as resp:
+                assert resp.status == 400  # already acknowledged wins over expiry
+        assert len(fake.interaction_responses(ix.id)) == 1
+        assert fake.interaction(ix.id).rejected[0][0] == 40060
+
+
+def test_pointed_at_restores_on_error() -> None:
+    server = FakeDiscord()
+    server.port = 1
+    with pytest.raises(RuntimeError), pointed_at(server):
+        assert discord.http.Route.BASE == "http://127.0.0.1:1/api/v10"
+        assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:1/gateway"
+        raise RuntimeError("boom")
+    assert discord.http.Route.BASE == ORIGINAL_BASE
+    assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY == ORIGINAL_GATEWAY
