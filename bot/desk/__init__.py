@@ -1,0 +1,90 @@
+"""The referee desk: every use case of the referee system, independent of any chat platform.
+
+Adapters resolve who acted (`member_for`), then call a use case (`call`, `withdraw`, `take`, `draft`, `finish`,
+…) or `press` for a button, and show the returned `Reply` to that member alone. Everything else the desk says
+goes out through the `Chats` port. Deadlines live in the database; `run_due` acts on every one that has passed
+and is safe to call any number of times (the scheduler calls it at each deadline and once at start).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from bot.desk.trials import TrialDesk
+from bot.ports import Reply
+from storage.members import Member
+
+
+class Desk(TrialDesk):
+    async def start(self) -> None:
+        """On start: act on what fell due while the bot was down, and re-arm every open deadline."""
+        await self.run_due()
+        for deadline in await self.open_deadlines():
+            self.timers.arm(deadline)
+
+    async def open_deadlines(self) -> list[datetime]:
+        deadlines = [c.deadline for c in await self.db.calls.pending()]
+        deadlines += [c.deadline for c in await self.db.calls.pending_councilor_calls()]
+        return sorted(deadlines)
+
+    async def run_due(self) -> None:
+        await self.expire_due_calls()
+        await self.expire_due_councilor_calls()
+        await self.interrupt_offline_referees()
+
+    async def member_for(self, platform: str, account: str) -> Member | None:
+        return await self.db.members.by_account(platform, account)
+
+    async def press(self, member: Member, action: str, ref: int) -> Reply:
+        """A button: the payload names an action and an id; both are re-checked against the database."""
+        actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {
+            "take": self.take,
+            "withdraw": self.withdraw,
+            "join": self.join_as_councilor,
+            "hands": self.show_hands,
+            "history": self.history,
+            "councilor": self.call_councilor,
+            "finish": self.finish,
+            "leave": self.leave,
+        }
+        handler = actions.get(action)
+        if handler is None:
+            return self.refuse("button.unknown")
+        return await handler(member, ref)
+
+    async def presence(self, member: Member, online: bool) -> None:
+        if not await self.db.members.set_presence(member.id, online, self.now()):
+            return
+        if online:
+            fresh = await self.db.members.get(member.id)
+            if fresh is not None:
+                await self.offer_pending_calls(fresh)
+        elif await self.db.trials.judging(member.id) is not None:
+            self.timers.arm(self.now() + timedelta(seconds=self.config.referee_offline_grace_seconds))
+
+    async def set_duty(self, member: Member, on_duty: bool) -> Reply:
+        if not ({"referee", "councilor"} & member.roles):
+            return self.refuse("duty.no_function")
+        await self.db.members.set_duty(member.id, on_duty, self.now())
+        if on_duty:
+            fresh = await self.db.members.get(member.id)
+            if fresh is not None:
+                await self.offer_pending_calls(fresh)
+        return Reply(self.t("duty.on" if on_duty else "duty.off"))
+
+    async def seat(self, member: Member, game: int | None) -> None:
+        """The game server (or the console) says where a member sits; standing up returns him to the lobby."""
+        await self.db.members.seat(member.id, game, self.now())
+        if game is None:
+            fresh = await self.db.members.get(member.id)
+            if fresh is not None:
+                await self.offer_pending_calls(fresh)
+
+    async def verdicts(self, member: Member | None, number: int) -> Reply:
+        """/presude <game>: every trial of the game with its outcome, verdict and reason, newest last."""
+        if await self.db.games.summary(number) is None:
+            return self.refuse("call.unknown_game", game=number)
+        visible = set(self.config.referee_names_visible_to)
+        show = member is not None and bool(self.roles_of(member) & visible)
+        return await self.verdict_list(number, show_referees=show)

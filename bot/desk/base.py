@@ -1,0 +1,94 @@
+"""What every part of the desk shares: the database, the ports, the clock, the configuration and the messages,
+plus the look-ups they all need (a member, a game's facts, the referees in the lobby)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from bot.config import Config
+from bot.messages import Catalogue
+from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
+from bot.views import render_trials
+from rules.eligibility import GameFacts, RefereeFacts
+from rules.gamelog import Game
+from storage.database import Database
+from storage.members import Member
+from storage.trials import Trial
+
+
+class DeskBase:
+    def __init__(self, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config,
+                 timers: Timers) -> None:
+        self.db = db
+        self.chat = chat
+        self.game_server = game_server
+        self.clock = clock
+        self.config = config
+        self.timers = timers
+        self.messages = Catalogue(config.language)
+
+    @property
+    def call_time(self) -> timedelta:
+        return timedelta(minutes=self.config.call_minutes)
+
+    @property
+    def claim_window(self) -> timedelta:
+        return timedelta(days=self.config.claim_days)
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def t(self, key: str, **params: object) -> str:
+        return self.messages.t(key, **params)
+
+    def refuse(self, key: str, **params: object) -> Reply:
+        return Reply(self.t(key, **params), ok=False)
+
+    def is_owner(self, member: Member) -> bool:
+        return self.config.owner is not None and member.nick.casefold() == self.config.owner.casefold()
+
+    def roles_of(self, member: Member) -> set[str]:
+        roles = set(member.roles)
+        if self.is_owner(member):
+            roles.add("owner")
+        return roles
+
+    async def nick(self, member_id: int | None) -> str:
+        if member_id is None:
+            return "—"
+        member = await self.db.members.get(member_id)
+        return member.nick if member else f"#{member_id}"
+
+    async def game_facts(self, number: int) -> GameFacts | None:
+        summary = await self.db.games.summary(number)
+        if summary is None:
+            return None
+        return GameFacts(summary.number, summary.rated, summary.ai, summary.status, summary.players,
+                         summary.ended_at)
+
+    async def load_game(self, number: int) -> Game:
+        game = await self.db.games.get(number)
+        assert game is not None, f"game {number} vanished from the database"
+        return game
+
+    async def referee_facts(self, member: Member) -> RefereeFacts:
+        judging = await self.db.trials.judging(member.id) is not None
+        return RefereeFacts(member.id, member.nick, member.online, member.on_duty, member.seated_game is not None,
+                            judging)
+
+    async def lobby(self, role: str) -> list[RefereeFacts]:
+        """Everyone holding `role` with the facts the notification rules need."""
+        return [await self.referee_facts(m) for m in await self.db.members.with_role(role) if m.in_club]
+
+    async def members_by_ids(self, ids: Sequence[int]) -> list[Member]:
+        found = [await self.db.members.get(i) for i in ids]
+        return [m for m in found if m is not None]
+
+    async def trial_members(self, trial: Trial) -> list[Member]:
+        return await self.members_by_ids([p.member for p in await self.db.trials.participants(trial.id)])
+
+    async def verdict_list(self, number: int, show_referees: bool) -> Reply:
+        trials = await self.db.trials.for_game(number)
+        names = {m.id: m.nick for m in await self.db.members.all()}
+        return Reply(render_trials(number, trials, names, show_referees, self.messages))

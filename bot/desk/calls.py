@@ -1,0 +1,156 @@
+"""Calling a referee: `/sudija [game]`, withdrawing, late-arriving referees and expiry.
+
+The rules are `rules.eligibility`'s; this module orders the steps, writes through storage and tells people.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.desk.base import DeskBase
+from bot.ports import Button, CallPost, Reply
+from rules.eligibility import (
+    GameFacts,
+    Refusal,
+    RefusalReason,
+    check_game,
+    eligible_referees,
+    within_window,
+)
+from rules.gamelog import GameStatus
+from storage.calls import AlreadyPending, Call
+from storage.members import Member
+
+
+class CallDesk(DeskBase):
+    async def call(self, caller: Member, number: int | None) -> Reply:
+        """/sudija [game]: check every rule, open the call, notify the referees in the lobby."""
+        now = self.now()
+        ban = await self.db.members.call_ban(caller.id)
+        if ban is not None and (ban.until is None or ban.until > now):
+            if ban.until is None:
+                return self.refuse("call.denied_forever")
+            return self.refuse("call.denied_until", until=ban.until)
+        if number is None:
+            facts = await self._default_game(caller)
+            if facts is None:
+                return self.refuse("call.nothing_eligible", days=self.config.claim_days)
+        else:
+            facts = await self.game_facts(number)
+        paused = await self.db.trials.pause_intervals(facts.number, now) if facts else []
+        refusal = check_game(facts, caller.nick, now, paused, self.claim_window, number)
+        if refusal is not None:
+            return self.refusal_reply(refusal)
+        assert facts is not None
+        if await self.db.calls.pending_for_game(facts.number) or await self.db.trials.open_for_game(facts.number):
+            return self.refuse("call.already_open", game=facts.number)
+        mine = await self.db.calls.pending_by_caller(caller.id)
+        if mine is not None:
+            return self.refuse("call.caller_has_pending", game=mine.game)
+        in_game = facts.status is GameStatus.IN_PROGRESS
+        try:
+            call = await self.db.calls.create(facts.number, caller.id, in_game, now, now + self.call_time)
+        except AlreadyPending:
+            return self.refuse("call.already_open", game=facts.number)
+        self.timers.arm(call.deadline)
+        await self._notify_referees(call, facts)
+        if in_game:
+            await self.chat.tell_table(call.game, self.t("table.called", nick=caller.nick))
+        return Reply(self.t("call.ok", game=call.game, minutes=self.config.call_minutes),
+                     (Button(self.t("button.withdraw"), "withdraw", call.id, "danger"),))
+
+    def refusal_reply(self, refusal: Refusal) -> Reply:
+        p = refusal.params
+        if refusal.reason is RefusalReason.TOO_OLD:
+            consumed = p["consumed"]
+            assert isinstance(consumed, timedelta)
+            return self.refuse("call.too_old", game=p["game"], ended_at=p["ended_at"],
+                               consumed=consumed, days=self.config.claim_days)
+        return self.refuse(f"call.{refusal.reason.value}", **p)
+
+    async def _default_game(self, caller: Member) -> GameFacts | None:
+        """Without a number: the table he sits at, else his last rated game without AI within the window."""
+        if caller.seated_game is not None:
+            seated = await self.game_facts(caller.seated_game)
+            if seated is not None:
+                return seated
+        for summary in await self.db.games.in_progress_for(caller.nick):
+            if summary.judgeable:
+                return await self.game_facts(summary.number)
+        now = self.now()
+        # Pauses can stretch a window, so look further back than 7 days and let the rule decide.
+        for summary in await self.db.games.ended_since(caller.nick, now - 4 * self.claim_window):
+            if not summary.judgeable:
+                continue
+            facts = await self.game_facts(summary.number)
+            assert facts is not None
+            if within_window(facts, now, await self.db.trials.pause_intervals(facts.number, now),
+                             self.claim_window):
+                return facts
+        return None
+
+    async def _notify_referees(self, call: Call, facts: GameFacts) -> None:
+        referees = eligible_referees(await self.lobby("referee"), facts, call.caller)
+        members = await self.members_by_ids([r.member_id for r in referees])
+        caller = await self.nick(call.caller)
+        post = CallPost(f"call:{call.id}", self.call_text(call, caller), tuple(members),
+                        (Button(self.t("button.take"), "take", call.id),),
+                        tuple(members) if self.config.direct_messages else ())
+        for notice in await self.chat.post_call(post):
+            await self.db.calls.add_notice(post.subject, notice)
+        for member in members:
+            await self.db.calls.add_ping(call.id, member.id, self.now())
+
+    def call_text(self, call: Call, caller: str) -> str:
+        key = "call.notice_in_game" if call.in_game else "call.notice_out_of_game"
+        return self.t(key, game=call.game, caller=caller, until=call.deadline)
+
+    async def offer_pending_calls(self, member: Member) -> None:
+        """A referee just became eligible (came to the lobby, went on duty, stood up, finished a trial):
+        he finds every call still pending that he may take."""
+        if not member.is_referee:
+            return
+        facts_self = await self.referee_facts(member)
+        for call in await self.db.calls.pending():
+            facts = await self.game_facts(call.game)
+            if facts is None or not eligible_referees([facts_self], facts, call.caller):
+                continue
+            if await self.db.calls.add_ping(call.id, member.id, self.now()):
+                caller = await self.nick(call.caller)
+                await self.chat.tell(member, self.call_text(call, caller),
+                                     (Button(self.t("button.take"), "take", call.id),))
+
+    async def withdraw(self, caller: Member, call_id: int | None = None) -> Reply:
+        """The caller's button (or /povuci) withdraws the call while no referee has taken it."""
+        call = await self.db.calls.get(call_id) if call_id is not None else \
+            await self.db.calls.pending_by_caller(caller.id)
+        if call is None:
+            return self.refuse("withdraw.none")
+        if call.caller != caller.id:
+            return self.refuse("withdraw.not_yours")
+        if call.state != "pending":
+            return self.refuse(f"withdraw.{call.state}", referee=await self.nick(call.referee))
+        if not await self.db.calls.close(call.id, "withdrawn", self.now(), caller.id):
+            return self.refuse("withdraw.too_late")
+        await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
+                                     self.t("call.notice_withdrawn", game=call.game, caller=caller.nick))
+        if call.in_game:
+            await self.chat.tell_table(call.game, self.t("table.withdrawn", nick=caller.nick))
+        return Reply(self.t("withdraw.ok", game=call.game))
+
+    async def expire_due_calls(self) -> None:
+        now = self.now()
+        for call in await self.db.calls.pending():
+            if call.deadline > now:
+                continue
+            if not await self.db.calls.close(call.id, "expired", now, None):
+                continue  # another wake-up got there first
+            caller = await self.db.members.get(call.caller)
+            await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
+                                         self.t("call.notice_expired", game=call.game,
+                                                caller=caller.nick if caller else "—"))
+            if caller is not None:
+                await self.chat.tell(caller, self.t("call.expired", game=call.game,
+                                                    minutes=self.config.call_minutes))
+            if call.in_game:
+                await self.chat.tell_table(call.game, self.t("table.expired"))

@@ -1,0 +1,296 @@
+"""The trial: taking a call (Sudi), the private space, the referee's controls (show hands, earlier trials, draft,
+Promeni…, call a councilor, Završi suđenje, leave) and every other end, which drops the draft.
+
+Only `finish` records anything about the verdict; every other end records the trial as interrupted.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.desk.calls import CallDesk
+from bot.desk.paper_link import verdict_changes
+from bot.ports import Button, CallPost, Reply
+from bot.views import render_hands, render_verdict
+from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
+from rules.gamelog import Game
+from rules.verdicts import Draft, NoVerdict, VerdictRefused, check_draft, verdict_from_json, verdict_to_json
+from storage.calls import AlreadyPending, Call
+from storage.changes import NewPaperChange
+from storage.members import Member
+from storage.trials import TakeResult, Trial
+
+
+class TrialDesk(CallDesk):
+    async def take(self, referee: Member, call_id: int) -> Reply:
+        """Sudi: the first eligible referee wins, atomically; the others are told who took it."""
+        call = await self.db.calls.get(call_id)
+        if call is None:
+            return self.refuse("take.unknown")
+        if not referee.is_referee:
+            return self.refuse("take.not_referee")
+        if call.state != "pending":
+            return self.refuse(f"take.{call.state}", referee=await self.nick(call.referee), game=call.game)
+        facts = await self.game_facts(call.game)
+        assert facts is not None
+        why = why_not_referee(await self.referee_facts(referee), facts, call.caller)
+        if why is not None:
+            return self.refuse(why, game=call.game)
+        parties = await self._parties(call, facts)
+        result, trial = await self.db.trials.take(call.id, referee.id, self.now(), parties)
+        if result == TakeResult.JUDGING:
+            return self.refuse("take.judging")
+        if result == TakeResult.GONE or trial is None:
+            fresh = await self.db.calls.get(call.id)
+            assert fresh is not None
+            return self.refuse(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
+        caller = await self.nick(call.caller)
+        await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
+                                     self.t("call.notice_taken", game=call.game, caller=caller,
+                                            referee=referee.nick))
+        await self.open_trial(trial)
+        return Reply(self.t("take.ok", game=call.game, trial=trial.id))
+
+    async def _parties(self, call: Call, facts: GameFacts) -> list[tuple[int, str]]:
+        """Out of game: the caller. In game: the table's three players (those who are members)."""
+        parties = [(call.caller, "caller")]
+        if call.in_game:
+            for nick in facts.players:
+                member = await self.db.members.by_nick(nick)
+                if member is not None and member.id != call.caller:
+                    parties.append((member.id, "player"))
+        return parties
+
+    async def open_trial(self, trial: Trial) -> None:
+        members = await self.trial_members(trial)
+        caller = await self.nick(trial.caller)
+        referee = await self.nick(trial.referee)
+        key = "trial.opened_in_game" if trial.in_game else "trial.opened_out_of_game"
+        await self.chat.open_trial_space(trial.id, members, self.t(key, game=trial.game, caller=caller,
+                                                                   referee=referee), self.controls(trial))
+        if trial.in_game:
+            await self.game_server.pause_table(trial.game)
+            await self.chat.tell_table(trial.game, self.t("table.paused"))
+        else:
+            await self.game_server.block_offers(caller)
+
+    def controls(self, trial: Trial) -> tuple[Button, ...]:
+        buttons = [Button(self.t("button.hands"), "hands", trial.id, "secondary"),
+                   Button(self.t("button.history"), "history", trial.id, "secondary")]
+        if trial.in_game:
+            buttons.append(Button(self.t("button.councilor"), "councilor", trial.id, "secondary"))
+        buttons += [Button(self.t("button.finish"), "finish", trial.id),
+                    Button(self.t("button.leave"), "leave", trial.id, "danger")]
+        return tuple(buttons)
+
+    async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial | Reply:
+        """The open trial `referee` judges (the one named, if any), or the refusal to show him."""
+        trial = await self.db.trials.judging(referee.id)
+        if trial is None or (trial_id is not None and trial.id != trial_id):
+            return self.refuse("trial.not_your_trial")
+        return trial
+
+    async def say(self, member: Member, text: str) -> Reply | None:
+        """A message typed in a trial: kept in the transcript and shown to the other parties."""
+        trial = await self.db.trials.open_for_member(member.id)
+        if trial is None:
+            return None
+        await self.db.trials.add_message(trial.id, member.id, text, self.now())
+        await self.chat.say_in_trial(trial.id, text, member)
+        return None
+
+    async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
+        """Prikaz ruke: every card of every played hand and of the hand in progress, trick by trick."""
+        trial = await self._judged_by(referee, trial_id)
+        if isinstance(trial, Reply):
+            return trial
+        return Reply(render_hands(await self.load_game(trial.game), self.messages))
+
+    async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
+        trial = await self._judged_by(referee, trial_id)
+        if isinstance(trial, Reply):
+            return trial
+        return await self.verdict_list(trial.game, show_referees=True)
+
+    async def draft(self, referee: Member, draft: Draft) -> Reply:
+        """Draft (or replace) the verdict; checked now and again at Završi suđenje."""
+        trial = await self._judged_by(referee, None)
+        if isinstance(trial, Reply):
+            return trial
+        game = await self.load_game(trial.game)
+        try:
+            await self.checked(draft, trial, game)
+        except VerdictRefused as refused:
+            return self.refuse(refused.key, **refused.params)
+        await self.db.trials.set_draft(trial.id, verdict_to_json(draft), referee.id, self.now())
+        return Reply(self.t("draft.saved", verdict=render_verdict(draft, self.messages)))
+
+    async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]:
+        """Every rule a draft must meet, the paper's limits included; the paper changes it would write."""
+        completed = sum(1 for h in game.hands if h.completed)
+        check_draft(draft, in_game=trial.in_game, players=game.players, completed_hands=completed)
+        stored = await self.db.paper_changes.rows(game.number)
+        return verdict_changes(draft, game, stored, trial.referee, self.now())
+
+    async def change_game(self, referee: Member, number: int) -> Reply:
+        """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
+        the draft is dropped."""
+        trial = await self._judged_by(referee, None)
+        if isinstance(trial, Reply):
+            return trial
+        if trial.in_game:
+            return self.refuse("promeni.in_game")
+        call = await self.db.calls.get(trial.call)
+        assert call is not None
+        caller = await self.db.members.get(trial.caller)
+        assert caller is not None
+        facts = await self.game_facts(number)
+        paused = [(s, e) for s, e in await self.db.trials.pause_intervals(number, call.created_at)
+                  if s < call.created_at]
+        refusal = check_game(facts, caller.nick, call.created_at, paused, self.claim_window, number)
+        if refusal is not None:
+            return self.refusal_reply(refusal)
+        assert facts is not None
+        if facts.played_by(referee.nick):
+            return self.refuse("take.played", game=number)
+        if facts.number == trial.game:
+            return self.refuse("promeni.same", game=number)
+        if await self.db.calls.pending_for_game(number):
+            return self.refuse("call.already_open", game=number)
+        if not await self.db.trials.change_game(trial.id, number, referee.id, self.now()):
+            return self.refuse("call.already_open", game=number)
+        await self.chat.say_in_trial(trial.id, self.t("promeni.done", game=number))
+        return Reply(self.t("promeni.ok", game=number))
+
+    async def call_councilor(self, referee: Member, trial_id: int | None = None) -> Reply:
+        trial = await self._judged_by(referee, trial_id)
+        if isinstance(trial, Reply):
+            return trial
+        if not trial.in_game:
+            return self.refuse("councilor.out_of_game")
+        now = self.now()
+        try:
+            ccall = await self.db.calls.create_councilor_call(trial.id, now, now + self.call_time, referee.id)
+        except AlreadyPending:
+            return self.refuse("councilor.pending")
+        self.timers.arm(ccall.deadline)
+        facts = await self.game_facts(trial.game)
+        assert facts is not None
+        present = {p.member for p in await self.db.trials.participants(trial.id)}
+        councilors = [c for c in eligible_referees(await self.lobby("councilor"), facts, trial.caller)
+                      if c.member_id not in present]
+        members = await self.members_by_ids([c.member_id for c in councilors])
+        post = CallPost(f"councilor:{ccall.id}", self.t("councilor.notice", game=trial.game, until=ccall.deadline),
+                        tuple(members), (Button(self.t("button.join"), "join", ccall.id),), tuple(members))
+        for notice in await self.chat.post_call(post):
+            await self.db.calls.add_notice(post.subject, notice)
+        await self.chat.say_in_trial(trial.id, self.t("councilor.called", minutes=self.config.call_minutes))
+        return Reply(self.t("councilor.ok"))
+
+    async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
+        ccall = await self.db.calls.councilor_call(ccall_id)
+        if ccall is None:
+            return self.refuse("take.unknown")
+        if "councilor" not in councilor.roles:
+            return self.refuse("councilor.not_councilor")
+        trial = await self.db.trials.get(ccall.trial)
+        assert trial is not None
+        facts = await self.game_facts(trial.game)
+        assert facts is not None
+        if ccall.state != "pending":
+            return self.refuse("councilor.gone", councilor=await self.nick(ccall.councilor))
+        if facts.played_by(councilor.nick) or councilor.id == trial.referee:
+            return self.refuse("take.played", game=trial.game)
+        if not await self.db.calls.take_councilor_call(ccall.id, councilor.id, self.now()):
+            fresh = await self.db.calls.councilor_call(ccall.id)
+            return self.refuse("councilor.gone", councilor=await self.nick(fresh.councilor if fresh else None))
+        await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
+                                     self.t("councilor.notice_taken", game=trial.game, councilor=councilor.nick))
+        await self.chat.add_to_trial_space(trial.id, councilor, self.t("councilor.joined", nick=councilor.nick))
+        return Reply(self.t("councilor.join_ok", trial=trial.id, game=trial.game))
+
+    async def expire_due_councilor_calls(self) -> None:
+        now = self.now()
+        for ccall in await self.db.calls.pending_councilor_calls():
+            if ccall.deadline > now or not await self.db.calls.close_councilor_call(ccall.id, "expired", now):
+                continue
+            trial = await self.db.trials.get(ccall.trial)
+            await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
+                                         self.t("councilor.notice_expired", game=trial.game if trial else "?"))
+            if trial is not None and trial.is_open:
+                await self.chat.say_in_trial(trial.id, self.t("councilor.expired"))
+
+    async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
+        """Završi suđenje: record the draft (or Bez presude) and, in game, let play go on."""
+        trial = await self._judged_by(referee, trial_id)
+        if isinstance(trial, Reply):
+            return trial
+        draft = verdict_from_json(trial.draft) if trial.draft else Draft(NoVerdict(), "")
+        game = await self.load_game(trial.game)
+        try:
+            changes = await self.checked(draft, trial, game)
+        except VerdictRefused as refused:
+            return self.refuse("finish.draft_invalid", why=self.t(refused.key, **refused.params))
+        outcome = "no_verdict" if isinstance(draft.verdict, NoVerdict) else "verdict"
+        if not await self.db.trials.finish(trial.id, outcome, self.now(), referee.id,
+                                           verdict=verdict_to_json(draft), reason=draft.reason or None,
+                                           changes=changes, expected_draft=trial.draft):
+            return self.refuse("trial.not_your_trial")
+        await self.after_verdict(trial, draft)
+        text = self.t("trial.finished", game=trial.game, verdict=render_verdict(draft, self.messages),
+                      reason=draft.reason or "—")
+        await self._wind_up(trial, text)
+        return Reply(self.t("finish.ok", game=trial.game))
+
+    async def after_verdict(self, trial: Trial, draft: Draft) -> None:
+        """Consequences beyond the paper (penalties, settlement); the penalties part of the desk extends this."""
+
+    async def leave(self, referee: Member, trial_id: int | None = None) -> Reply:
+        trial = await self._judged_by(referee, trial_id)
+        if isinstance(trial, Reply):
+            return trial
+        await self.interrupt(trial, "referee_left")
+        return Reply(self.t("leave.ok"))
+
+    async def interrupt(self, trial: Trial, why: str) -> None:
+        """Any end but Završi suđenje: nothing is recorded but the trial itself; the players may call again."""
+        if not await self.db.trials.finish(trial.id, "interrupted", self.now(), None, end_reason=why):
+            return
+        await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(f"end.{why}")))
+
+    async def _wind_up(self, trial: Trial, text: str) -> None:
+        await self.chat.close_trial_space(trial.id, text)
+        caller = await self.nick(trial.caller)
+        if trial.in_game:
+            await self.game_server.resume_table(trial.game)
+            await self.chat.tell_table(trial.game, self.t("table.resumed"))
+        else:
+            await self.game_server.unblock_offers(caller)
+        referee = await self.db.members.get(trial.referee)
+        if referee is not None:
+            await self.offer_pending_calls(referee)
+
+    # Events from the platforms and the game server ---------------------------------------------------
+    async def member_left_club(self, member: Member) -> None:
+        await self.db.members.set_in_club(member.id, False, self.now())
+        trial = await self.db.trials.open_for_member(member.id)
+        if trial is not None and not trial.in_game and trial.caller == member.id:
+            await self.interrupt(trial, "caller_left")
+        elif trial is not None and trial.referee == member.id:
+            await self.interrupt(trial, "referee_left")
+
+    async def game_closed(self, number: int) -> None:
+        trial = await self.db.trials.open_for_game(number)
+        if trial is not None and trial.in_game:
+            await self.interrupt(trial, "game_closed")
+
+    async def interrupt_offline_referees(self) -> None:
+        """A referee shown offline longer than the grace period has disconnected: his trial ends."""
+        now = self.now()
+        grace = timedelta(seconds=self.config.referee_offline_grace_seconds)
+        for trial in await self.db.trials.open_trials():
+            referee = await self.db.members.get(trial.referee)
+            if referee is None or referee.online or referee.presence_changed_at is None:
+                continue
+            if now - referee.presence_changed_at >= grace:
+                await self.interrupt(trial, "referee_disconnected")

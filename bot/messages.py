@@ -1,0 +1,256 @@
+"""Every text the bot says, in Serbian (Latin script, the default) and English: one catalogue, no text in code.
+
+`Catalogue(lang).t(key, **params)` formats a message; times are shown in UTC as ``2026-11-25 21:10 UTC`` and
+durations as ``6 d 3 h 12 min``. A test checks that every key the code uses exists in both languages.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # key: (srpski, English)
+    "call.ok": ("Pozvan je sudija za partiju {game}. Poziv traje {minutes} minuta; dok ga niko ne prihvati, "
+                "možete ga povući.",
+                "A referee has been called for game {game}. The call lasts {minutes} minutes; until a referee "
+                "takes it you may withdraw it."),
+    "call.denied_forever": ("Pravo da pozivate sudiju vam je uskraćeno dok ga većnici ili Vlasnik ne vrate.",
+                            "Your right to call a referee is denied until the councilors or the owner restore it."),
+    "call.denied_until": ("Pravo da pozivate sudiju vam je uskraćeno do {until}.",
+                          "Your right to call a referee is denied until {until}."),
+    "call.nothing_eligible": ("Nema partije za koju možete pozvati sudiju: za stolom ne sedite, a u poslednjih "
+                              "{days} dana niste igrali završenu ili prekinutu partiju sa rejtingom i bez AI. "
+                              "Navedite broj partije: /sudija 1847258.",
+                              "There is no game you can call a referee for: you are not at a table, and in the "
+                              "last {days} days you played no finished or interrupted rated game without AI. "
+                              "Give the game's number: /sudija 1847258."),
+    "call.unknown_game": ("Partija {game} ne postoji u evidenciji Kluba. Proverite broj u odeljku Partije.",
+                          "Game {game} is not in the club's records. Check the number in the games section."),
+    "call.not_your_game": ("U partiji {game} niste igrali: sudiju može pozvati samo igrač te partije.",
+                           "You did not play in game {game}: only its players can call a referee for it."),
+    "call.unrated": ("Partija {game} je bez rejtinga: takve partije ne podležu sudijskom sistemu. "
+                     "Korekcija i Arbitar rade i u njoj.",
+                     "Game {game} is unrated: such games are not subject to the referee system. Corrections and "
+                     "the Arbitar still work in it."),
+    "call.with_ai": ("U partiji {game} je igrao AI: takve partije ne podležu sudijskom sistemu. "
+                     "Korekcija i Arbitar rade i u njoj.",
+                     "Game {game} was played with AI: such games are not subject to the referee system. "
+                     "Corrections and the Arbitar still work in it."),
+    "call.too_old": ("Pravo na suđenje za partiju {game} je zastarelo: partija je završena ili prekinuta "
+                     "{ended_at}, a od tada je proteklo {consumed} (rok je {days} dana; vreme dok poziv čeka ili "
+                     "suđenje traje se ne računa).",
+                     "The right to a trial for game {game} has lapsed: it ended or was interrupted at {ended_at} "
+                     "and {consumed} have passed since (the limit is {days} days; time while a call is pending or "
+                     "a trial is on does not count)."),
+    "call.already_open": ("Za partiju {game} poziv već čeka ili suđenje traje; novi poziv nije moguć.",
+                          "A call for game {game} is already pending or its trial is on; no new call is possible."),
+    "call.caller_has_pending": ("Već imate poziv koji čeka (partija {game}). Povucite ga ili sačekajte da istekne.",
+                                "You already have a call pending (game {game}). Withdraw it or let it expire."),
+    "call.notice_in_game": ("🔴 Poziv sudiji za partiju {game} (u toku), pozvao {caller}. Važi do {until}.",
+                            "🔴 Referee call for game {game} (in progress), from {caller}. Open until {until}."),
+    "call.notice_out_of_game": ("🔴 Poziv sudiji za partiju {game}, pozvao {caller}. Važi do {until}.",
+                                "🔴 Referee call for game {game}, from {caller}. Open until {until}."),
+    "call.notice_withdrawn": ("Poziv za partiju {game} ({caller}) je povučen.",
+                              "The call for game {game} ({caller}) was withdrawn."),
+    "call.notice_taken": ("Poziv za partiju {game} ({caller}) je prihvatio sudija {referee}.",
+                          "The call for game {game} ({caller}) was taken by referee {referee}."),
+    "call.notice_expired": ("Poziv za partiju {game} ({caller}) je istekao bez odgovora.",
+                            "The call for game {game} ({caller}) expired unanswered."),
+    "call.expired": ("Nijedan sudija nije odgovorio na poziv za partiju {game} u roku od {minutes} minuta. "
+                     "Postupajte kao da sudijska funkcija ne postoji.",
+                     "No referee answered the call for game {game} within {minutes} minutes. Carry on as if "
+                     "there were no referee system."),
+    "table.called": ("{nick} je pozvao sudiju.", "{nick} has called a referee."),
+    "table.withdrawn": ("{nick} je povukao poziv sudiji.", "{nick} has withdrawn the referee call."),
+    "table.expired": ("Nijedan sudija nije odgovorio; igra se nastavlja kao da sudijska funkcija ne postoji.",
+                      "No referee answered; play goes on as if there were no referee system."),
+    "table.paused": ("Igra je zaustavljena: suđenje je u toku.", "Play is stopped: a trial is on."),
+    "table.resumed": ("Suđenje je završeno; igra se nastavlja.", "The trial is over; play goes on."),
+    "button.withdraw": ("Povuci poziv", "Withdraw call"),
+    "button.take": ("Sudi", "Sudi"),
+    "button.hands": ("Prikaz ruke", "Show hands"),
+    "button.history": ("Suđenja", "Trials"),
+    "button.councilor": ("Pozovi većnika", "Call a councilor"),
+    "button.finish": ("Završi suđenje", "Završi suđenje"),
+    "button.leave": ("Napusti suđenje", "Leave the trial"),
+    "button.join": ("Uključi se", "Join"),
+    "button.unknown": ("To dugme više ništa ne radi.", "That button does nothing any more."),
+    "withdraw.none": ("Nemate poziv koji čeka.", "You have no call pending."),
+    "withdraw.not_yours": ("To nije vaš poziv: poziv povlači samo onaj ko ga je uputio.",
+                           "That is not your call: only the caller can withdraw it."),
+    "withdraw.taken": ("Poziv je već prihvatio sudija {referee}; ne može se povući.",
+                       "Referee {referee} has already taken the call; it cannot be withdrawn."),
+    "withdraw.withdrawn": ("Poziv je već povučen.", "The call was already withdrawn."),
+    "withdraw.expired": ("Poziv je već istekao.", "The call has already expired."),
+    "withdraw.too_late": ("Poziv više ne čeka.", "The call is no longer pending."),
+    "withdraw.ok": ("Poziv za partiju {game} je povučen.", "The call for game {game} is withdrawn."),
+    "take.unknown": ("Taj poziv ne postoji.", "That call does not exist."),
+    "take.not_referee": ("Samo sudije mogu prihvatiti poziv.", "Only referees can take a call."),
+    "take.own_call": ("Ne možete suditi po sopstvenom pozivu.", "You cannot judge your own call."),
+    "take.played": ("Igrali ste u partiji {game}: sudija ne može suditi u partiji u kojoj je učestvovao.",
+                    "You played in game {game}: a referee cannot judge a game he took part in."),
+    "take.judging": ("Već sudite u drugom suđenju; završite ga pre nego što prihvatite novi poziv.",
+                     "You are already judging another trial; finish it before taking a new call."),
+    "take.seated": ("Sedite za stolom; sudija prihvata pozive iz lobija.",
+                    "You are seated at a table; referees take calls from the lobby."),
+    "take.off_duty": ("Niste na dužnosti; uključite dežurstvo pa prihvatite poziv.",
+                      "You are off duty; switch duty on to take calls."),
+    "take.taken": ("Poziv za partiju {game} je već prihvatio sudija {referee}.",
+                   "Referee {referee} has already taken the call for game {game}."),
+    "take.withdrawn": ("Poziv za partiju {game} je povučen.", "The call for game {game} was withdrawn."),
+    "take.expired": ("Poziv za partiju {game} je istekao.", "The call for game {game} has expired."),
+    "take.ok": ("Sudite u partiji {game} (suđenje {trial}).", "You are judging game {game} (trial {trial})."),
+    "trial.opened_in_game": ("Suđenje u partiji {game} (u toku): pozvao {caller}, sudi {referee}. Igra je "
+                             "zaustavljena.",
+                             "Trial in game {game} (in progress): called by {caller}, judged by {referee}. Play is "
+                             "stopped."),
+    "trial.opened_out_of_game": ("Suđenje za partiju {game}: pozvao {caller}, sudi {referee}.",
+                                 "Trial for game {game}: called by {caller}, judged by {referee}."),
+    "trial.not_your_trial": ("Ne sudite u tom suđenju (ili je ono završeno).",
+                             "You are not judging that trial (or it is over)."),
+    "trial.finished": ("Suđenje za partiju {game} je završeno. Presuda: {verdict}. Obrazloženje: {reason}",
+                       "The trial for game {game} is over. Verdict: {verdict}. Reason: {reason}"),
+    "trial.interrupted": ("Suđenje za partiju {game} je prekinuto ({why}); ništa nije upisano i sudija se može "
+                          "ponovo pozvati.",
+                          "The trial for game {game} was interrupted ({why}); nothing was recorded and a referee "
+                          "may be called again."),
+    "draft.saved": ("Nacrt presude: {verdict}. Upisuje se tek kad pritisnete Završi suđenje; novim nacrtom ga "
+                    "zamenjujete.",
+                    "Draft verdict: {verdict}. It is recorded only when you press Završi suđenje; a new draft "
+                    "replaces it."),
+    "promeni.in_game": ("Promeni… postoji samo kod suđenja van partije.", "Promeni… exists only out of game."),
+    "promeni.same": ("Suđenje se već odnosi na partiju {game}.", "The trial is already about game {game}."),
+    "promeni.done": ("Suđenje se sada odnosi na partiju {game}; nacrt presude je odbačen.",
+                     "The trial is now about game {game}; the draft verdict was dropped."),
+    "promeni.ok": ("Partija je promenjena na {game}.", "The game is now {game}."),
+    "councilor.out_of_game": ("Van partije se većnik ne poziva.", "Councilors are not called out of game."),
+    "councilor.pending": ("Poziv većniku već čeka.", "A councilor call is already pending."),
+    "councilor.notice": ("🔴 Sudija poziva većnika u suđenje za partiju {game}. Važi do {until}.",
+                         "🔴 A referee asks for a councilor in the trial of game {game}. Open until {until}."),
+    "councilor.called": ("Pozvan je većnik; ako se niko ne javi za {minutes} minuta, sudija odlučuje sam.",
+                         "A councilor has been called; if none answers within {minutes} minutes the referee "
+                         "decides alone."),
+    "councilor.ok": ("Većnici u lobiju su pozvani.", "The councilors in the lobby have been called."),
+    "councilor.not_councilor": ("Samo većnici se uključuju na ovaj poziv.", "Only councilors can answer this call."),
+    "councilor.gone": ("Poziv više ne čeka (javio se {councilor}).", "The call is no longer pending ({councilor})."),
+    "councilor.notice_taken": ("Većnik {councilor} se uključio u suđenje za partiju {game}.",
+                               "Councilor {councilor} joined the trial of game {game}."),
+    "councilor.joined": ("Većnik {nick} se uključio u suđenje.", "Councilor {nick} has joined the trial."),
+    "councilor.join_ok": ("Uključeni ste u suđenje {trial} (partija {game}).",
+                          "You have joined trial {trial} (game {game})."),
+    "councilor.notice_expired": ("Poziv većniku za partiju {game} je istekao.",
+                                 "The councilor call for game {game} expired."),
+    "councilor.expired": ("Nijedan većnik se nije javio; sudija odlučuje sam.",
+                          "No councilor answered; the referee decides alone."),
+    "finish.draft_invalid": ("Nacrt se ne može upisati: {why} Napravite novi nacrt.",
+                             "The draft cannot be recorded: {why} Make a new draft."),
+    "finish.ok": ("Presuda za partiju {game} je upisana.", "The verdict for game {game} is recorded."),
+    "leave.ok": ("Napustili ste suđenje; nacrt je odbačen.", "You left the trial; the draft was dropped."),
+    "end.referee_left": ("sudija je napustio suđenje", "the referee left"),
+    "end.caller_left": ("pozivalac je napustio Klub", "the caller left the club"),
+    "end.game_closed": ("partiju je zatvorio administrator", "an administrator closed the game"),
+    "end.referee_disconnected": ("sudija je izgubio vezu", "the referee disconnected"),
+    "end.unknown": ("nepoznat razlog", "unknown reason"),
+    "duty.no_function": ("Dežurstvo imaju samo sudije i većnici.", "Only referees and councilors have a duty."),
+    "duty.on": ("Na dužnosti ste: dobijaćete pozive dok ste u lobiju.",
+                "You are on duty: you will get calls while in the lobby."),
+    "duty.off": ("Niste na dužnosti: ne dobijate pozive.", "You are off duty: you get no calls."),
+    "hands.title": ("Partija {game} — {players}", "Game {game} — {players}"),
+    "hands.in_progress": ("(u toku)", "(in progress)"),
+    "hands.hand": ("Ruka {n}, deli {dealer}", "Hand {n}, dealt by {dealer}"),
+    "hands.bids": ("licitacija", "bidding"),
+    "hands.all_pass": ("svi su rekli dalje", "all passed"),
+    "hands.contract": ("igra {declarer}: {contract}", "{declarer} plays {contract}"),
+    "hands.discards": ("škart", "discards"),
+    "decision.follows": ("dođem", "follows"),
+    "decision.passes": ("ne dođem", "passes"),
+    "decision.calls": ("zovem", "calls"),
+    "verdict.hand": ("u ruci {hand}", "in hand {hand}"),
+    "verdict.whole_game": ("za partiju u celini", "for the game as a whole"),
+    "verdict.show.bula_change": ("Promena bula {where}: {amounts}", "Bula change {where}: {amounts}"),
+    "verdict.show.fall_transfer": ("Odlazak u bulu umesto drugog u ruci {hand}: pad preuzima {culprit}",
+                                   "Fall transferred in hand {hand}: {culprit} takes the fall"),
+    "verdict.show.plavac": ("plavac {days} d.", "plavac {days} days"),
+    "verdict.show.league": ("{points} kaznenih poena u Ligi", "{points} league penalty points"),
+    "verdict.show.abandoned": ("napuštena partija", "abandoned game"),
+    "verdict.show.penalty": ("Kazna za {culprit}: {what}", "Penalty for {culprit}: {what}"),
+    "verdict.show.settlement": ("Ručno svođenje partije", "Manual settlement of the game"),
+    "verdict.show.nobody": ("(niko) — niko nije kriv", "(niko) — nobody is guilty"),
+    "verdict.show.no_verdict": ("Bez presude", "No verdict (Bez presude)"),
+    "verdict.wrong_place_in_game": ("Tokom partije presuda je Promena bula, Odlazak u bulu umesto drugog ili Bez "
+                                    "presude.",
+                                    "In game a verdict is a bula change, a fall transfer or Bez presude."),
+    "verdict.wrong_place_out_of_game": ("Van partije presuda je ručno svođenje, kazna (plavac i/ili poeni u Ligi), "
+                                        "(niko) ili Bez presude.",
+                                        "Out of game a verdict is a manual settlement, a penalty (plavac and/or "
+                                        "league points), (niko) or Bez presude."),
+    "verdict.reason_required": ("Za ovu presudu je obavezno obrazloženje.", "This verdict needs a reason."),
+    "verdict.no_amounts": ("Navedite bar jednog igrača i broj bula.", "Name at least one player and an amount."),
+    "verdict.not_a_player": ("{nick} nije igrač ove partije.", "{nick} is not a player of this game."),
+    "verdict.bad_amount": ("Promena bula za {nick} ({amount}) mora biti paran broj različit od nule, najviše "
+                           "{limit} po igraču.",
+                           "The bula change for {nick} ({amount}) must be an even non-zero number of at most "
+                           "{limit} per player."),
+    "verdict.no_completed_hand": ("U partiji još nema završene ruke.", "The game has no completed hand yet."),
+    "verdict.plavac_limit": ("Plavac može trajati najviše {limit} dana (traženo {days}).",
+                             "A plavac lasts at most {limit} days (asked {days})."),
+    "verdict.league_limit": ("Najviše {limit} kaznenih poena u Ligi (traženo {points}).",
+                             "At most {limit} league penalty points (asked {points})."),
+    "verdict.empty_penalty": ("Kazna mora imati plavac, poene u Ligi ili napuštenu partiju.",
+                              "A penalty needs a plavac, league points or an abandoned game."),
+    "verdict.settlement_confirm": ("Potvrdite da svođenje nije protiv interesa nevinog igrača.",
+                                   "Confirm that the settlement is not against an innocent player's interest."),
+    "verdict.hand_not_completed": ("Ruka {hand} nije završena (završeno je {completed}); sudi se samo o završenoj "
+                                   "ruci.",
+                                   "Hand {hand} is not completed ({completed} are); only completed hands can be "
+                                   "judged."),
+    "verdict.too_late": ("O sadržaju ruke {hand} moglo se presuditi samo do kraja naredne ruke (završeno je "
+                         "{completed}); ako je kašnjenje opravdano, označite to u nacrtu.",
+                         "The content of hand {hand} could be judged only until the next hand ended ({completed} "
+                         "are completed); if the delay was justified, mark it in the draft."),
+    "presude.none": ("Za partiju {game} nema suđenja.", "Game {game} has no trials."),
+    "presude.title": ("Suđenja u partiji {game}:", "Trials of game {game}:"),
+    "presude.hidden": ("sudija", "a referee"),
+    "presude.trial": ("#{id} {kind}, pozvao {caller}, sudi {referee}, {opened}",
+                      "#{id} {kind}, called by {caller}, judged by {referee}, {opened}"),
+    "presude.open": ("suđenje je u toku", "the trial is on"),
+    "presude.interrupted": ("prekinuto: {why}; bez upisa", "interrupted: {why}; nothing recorded"),
+    "presude.reason": ("obrazloženje: {reason}", "reason: {reason}"),
+    "kind.in_game": ("tokom partije", "in game"),
+    "kind.out_of_game": ("van partije", "out of game"),
+    "link.needed": ("Vaš nalog nije povezan sa nadimkom u Klubu. Povežite ga: /nadimak VAŠ_NADIMAK",
+                    "Your account is not linked to a club nickname. Link it: /nadimak YOUR_NICKNAME"),
+    "link.ok": ("Nalog je povezan sa nadimkom {nick}.", "Your account is linked to the nickname {nick}."),
+}
+
+LANGUAGES = ("sr", "en")
+
+
+def format_param(value: object) -> str:
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M UTC")
+    if isinstance(value, timedelta):
+        total = int(value.total_seconds() // 60)
+        days, rest = divmod(total, 24 * 60)
+        hours, minutes = divmod(rest, 60)
+        parts = [f"{days} d"] if days else []
+        if hours:
+            parts.append(f"{hours} h")
+        if minutes or not parts:
+            parts.append(f"{minutes} min")
+        return " ".join(parts)
+    return str(value)
+
+
+class Catalogue:
+    def __init__(self, language: str = "sr") -> None:
+        if language not in LANGUAGES:
+            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        self.index = LANGUAGES.index(language)
+        self.language = language
+
+    def t(self, key: str, **params: object) -> str:
+        texts = MESSAGES.get(key)
+        if texts is None:
+            raise KeyError(f"no message {key!r} in the catalogue")
+        return texts[self.index].format(**{k: format_param(v) for k, v in params.items()})

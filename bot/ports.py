@@ -1,0 +1,218 @@
+"""The ports through which the desk reaches the world: the clock, the chat platforms and the game server.
+
+The desk speaks only these interfaces; the console, Discord and Telegram adapters implement `ChatPort`, a
+configured game server implements `GameServerPort` (`LoggingGameServer` stands in when none is configured).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Protocol, TypeVar
+
+from storage.calls import Notice
+from storage.members import Member
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class ManualClock:
+    """A clock that moves only when told: tests and the console club use it."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime.now(UTC)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def advance(self, delta: timedelta) -> datetime:
+        self._now += delta
+        return self._now
+
+    def set(self, moment: datetime) -> None:
+        self._now = moment
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button shown to members. `action` and `ref` come back through `Desk.press`; they are never trusted."""
+
+    label: str
+    action: str
+    ref: int
+    style: str = "primary"  # primary, danger, secondary
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the desk answers the member who acted; shown only to him (ephemeral where the platform can)."""
+
+    text: str
+    buttons: tuple[Button, ...] = ()
+    ok: bool = True
+
+
+@dataclass(frozen=True)
+class CallPost:
+    """A call's message for the referees' (or councilors') channel."""
+
+    subject: str  # 'call:<id>' or 'councilor:<id>'
+    text: str
+    mention: tuple[Member, ...]
+    buttons: tuple[Button, ...]
+    direct: tuple[Member, ...] = field(default=())  # also sent privately to these members
+
+
+class ChatPort(Protocol):
+    """One chat platform. Members without an account on it are silently skipped by that platform."""
+
+    platform: str
+
+    async def post_call(self, post: CallPost) -> list[Notice]: ...
+
+    async def edit_notices(self, notices: Sequence[Notice], text: str) -> None: ...
+
+    async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None: ...
+
+    async def tell_table(self, game: int, text: str) -> None: ...
+
+    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
+                               buttons: Sequence[Button]) -> None: ...
+
+    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None: ...
+
+    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+                           buttons: Sequence[Button] = ()) -> None: ...
+
+    async def close_trial_space(self, trial_id: int, text: str) -> None: ...
+
+
+class Chats:
+    """Every configured platform at once: each message goes to all of them; each reaches its own members."""
+
+    def __init__(self, ports: Sequence[ChatPort]) -> None:
+        self.ports = list(ports)
+        self.platform = "+".join(p.platform for p in self.ports)
+
+    def port(self, platform: str) -> ChatPort | None:
+        return next((p for p in self.ports if p.platform == platform), None)
+
+    async def post_call(self, post: CallPost) -> list[Notice]:
+        notices: list[Notice] = []
+        for port in self.ports:
+            notices.extend(await _safely(port.post_call(post), []))
+        return notices
+
+    async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
+        for port in self.ports:
+            mine = [n for n in notices if n.platform == port.platform]
+            if mine:
+                await _safely(port.edit_notices(mine, text), None)
+
+    async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
+        for port in self.ports:
+            await _safely(port.tell(member, text, buttons), None)
+
+    async def tell_table(self, game: int, text: str) -> None:
+        for port in self.ports:
+            await _safely(port.tell_table(game, text), None)
+
+    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
+                               buttons: Sequence[Button]) -> None:
+        for port in self.ports:
+            await _safely(port.open_trial_space(trial_id, members, text, buttons), None)
+
+    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
+        for port in self.ports:
+            await _safely(port.add_to_trial_space(trial_id, member, text), None)
+
+    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+                           buttons: Sequence[Button] = ()) -> None:
+        for port in self.ports:
+            await _safely(port.say_in_trial(trial_id, text, sender, buttons), None)
+
+    async def close_trial_space(self, trial_id: int, text: str) -> None:
+        for port in self.ports:
+            await _safely(port.close_trial_space(trial_id, text), None)
+
+
+async def _safely(awaitable: Awaitable[T], fallback: T) -> T:
+    """A platform that fails must not stop the desk: the database already holds the truth; log and go on."""
+    try:
+        return await awaitable
+    except Exception:
+        log.exception("chat platform call failed")
+        return fallback
+
+
+class GameServerPort(Protocol):
+    """What the desk asks of the club's game server."""
+
+    async def pause_table(self, game: int) -> None: ...
+
+    async def resume_table(self, game: int) -> None: ...
+
+    async def block_offers(self, nick: str) -> None: ...
+
+    async def unblock_offers(self, nick: str) -> None: ...
+
+    async def close_game(self, game: int) -> None: ...
+
+    async def set_plavac(self, nick: str, until: datetime | None) -> None: ...
+
+
+class LoggingGameServer:
+    """No game server configured: the bot records everything itself and these calls are only logged."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object]] = []
+
+    async def _record(self, what: str, arg: object) -> None:
+        self.calls.append((what, arg))
+        log.info("game server: %s %s", what, arg)
+
+    async def pause_table(self, game: int) -> None:
+        await self._record("pause_table", game)
+
+    async def resume_table(self, game: int) -> None:
+        await self._record("resume_table", game)
+
+    async def block_offers(self, nick: str) -> None:
+        await self._record("block_offers", nick)
+
+    async def unblock_offers(self, nick: str) -> None:
+        await self._record("unblock_offers", nick)
+
+    async def close_game(self, game: int) -> None:
+        await self._record("close_game", game)
+
+    async def set_plavac(self, nick: str, until: datetime | None) -> None:
+        await self._record("set_plavac", (nick, until))
+
+
+class Timers(Protocol):
+    """Wakes the desk at a deadline. The deadlines themselves live in the database."""
+
+    def arm(self, at: datetime) -> None: ...
+
+
+class ManualTimers:
+    """Timers for tests and the console: remembers deadlines; whoever moves the clock calls `Desk.run_due`."""
+
+    def __init__(self) -> None:
+        self.armed: list[datetime] = []
+
+    def arm(self, at: datetime) -> None:
+        self.armed.append(at)

@@ -1,0 +1,81 @@
+"""A chat platform that records everything the desk says, for the desk's tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.ports import Button, CallPost
+from storage.calls import Notice
+from storage.members import Member
+
+
+@dataclass
+class Sent:
+    kind: str  # post, edit, tell, table, open, add, say, close
+    where: str  # e.g. '#referees', 'dm:ana', 'trial:3', 'table:1847258'
+    text: str
+    buttons: tuple[Button, ...] = ()
+    mention: tuple[str, ...] = ()
+    members: tuple[str, ...] = ()
+
+
+@dataclass
+class RecordingChat:
+    platform: str = "test"
+    sent: list[Sent] = field(default_factory=list)
+    notices: dict[str, str] = field(default_factory=dict)  # message id -> current text
+    spaces: dict[int, list[str]] = field(default_factory=dict)  # trial id -> members in the space
+    closed: set[int] = field(default_factory=set)
+
+    async def post_call(self, post: CallPost) -> list[Notice]:
+        mid = f"m{len(self.notices) + 1}"
+        self.notices[mid] = post.text
+        self.sent.append(Sent("post", "#referees", post.text, post.buttons, tuple(m.nick for m in post.mention)))
+        out = [Notice(self.platform, "#referees", mid)]
+        for member in post.direct:
+            dm = f"m{len(self.notices) + 1}"
+            self.notices[dm] = post.text
+            self.sent.append(Sent("post", f"dm:{member.nick}", post.text, post.buttons))
+            out.append(Notice(self.platform, f"dm:{member.nick}", dm))
+        return out
+
+    async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
+        for notice in notices:
+            self.notices[notice.message] = text
+            self.sent.append(Sent("edit", notice.place, text))
+
+    async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
+        self.sent.append(Sent("tell", f"dm:{member.nick}", text, tuple(buttons)))
+
+    async def tell_table(self, game: int, text: str) -> None:
+        self.sent.append(Sent("table", f"table:{game}", text))
+
+    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
+                               buttons: Sequence[Button]) -> None:
+        self.spaces[trial_id] = sorted(m.nick for m in members)
+        self.sent.append(Sent("open", f"trial:{trial_id}", text, tuple(buttons),
+                              members=tuple(sorted(m.nick for m in members))))
+
+    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
+        self.spaces.setdefault(trial_id, []).append(member.nick)
+        self.sent.append(Sent("add", f"trial:{trial_id}", text, members=(member.nick,)))
+
+    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+                           buttons: Sequence[Button] = ()) -> None:
+        prefix = f"{sender.nick}: " if sender else ""
+        self.sent.append(Sent("say", f"trial:{trial_id}", prefix + text, tuple(buttons)))
+
+    async def close_trial_space(self, trial_id: int, text: str) -> None:
+        self.closed.add(trial_id)
+        self.sent.append(Sent("close", f"trial:{trial_id}", text))
+
+    # Assertions helpers
+    def to(self, where: str) -> list[Sent]:
+        return [s for s in self.sent if s.where == where]
+
+    def of(self, kind: str) -> list[Sent]:
+        return [s for s in self.sent if s.kind == kind]
+
+    def clear(self) -> None:
+        self.sent.clear()

@@ -1,0 +1,221 @@
+"""The call (/sudija), withdrawal, notification, Sudi and expiry, played through the desk."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+
+from club import Club, make_club
+from rules.gamelog import GameStatus
+
+
+async def setup_basic(club: Club) -> None:
+    for nick in ("ana", "marko", "petar", "jelena"):
+        await club.member(nick)
+    await club.member("sudija1", "referee")
+    await club.member("sudija2", "referee")
+
+
+async def test_call_names_the_game_and_pings_referees_in_the_lobby(club: Club) -> None:
+    await setup_basic(club)
+    await club.game(100)
+    reply = await club.desk.call(await club.get("ana"), 100)
+    assert reply.ok and "100" in reply.text
+    assert [b.action for b in reply.buttons] == ["withdraw"]
+    posts = club.chat.of("post")
+    assert len(posts) == 1 and posts[0].where == "#referees"
+    assert set(posts[0].mention) == {"sudija1", "sudija2"}
+    assert posts[0].buttons[0].action == "take"
+    # Other members learn nothing.
+    assert not [s for s in club.chat.sent if s.where in ("dm:marko", "dm:petar", "dm:jelena")]
+
+
+async def test_call_without_number_takes_the_last_eligible_game_skipping_unrated_and_ai(club: Club) -> None:
+    await setup_basic(club)
+    await club.game(100, ended_ago=timedelta(days=2))
+    await club.game(101, ended_ago=timedelta(hours=3), rated=False)
+    await club.game(102, ("ana", "marko", "AI"), ended_ago=timedelta(hours=2), ai=True)
+    reply = await club.desk.call(await club.get("ana"), None)
+    assert reply.ok and "100" in reply.text
+
+
+async def test_call_without_number_at_a_table_is_for_that_table(club: Club) -> None:
+    await setup_basic(club)
+    await club.game(100)
+    await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None)
+    ana = await club.get("ana")
+    await club.desk.seat(ana, 200)
+    reply = await club.desk.call(await club.get("ana"), None)
+    assert reply.ok and "200" in reply.text
+    assert club.chat.to("table:200")
+
+
+async def test_every_refusal_says_why(club: Club) -> None:
+    await setup_basic(club)
+    await club.game(100)
+    await club.game(101, rated=False)
+    await club.game(102, ("ana", "marko", "AI"), ai=True)
+    await club.game(103, ended_ago=timedelta(days=7, minutes=1))
+    await club.game(104, ("marko", "petar", "jelena"))
+    await club.game(105)
+    ana = await club.get("ana")
+    expectations = {
+        999: "999 ne postoji",
+        104: "niste igrali",
+        101: "bez rejtinga",
+        102: "AI",
+        103: "zastarelo",
+    }
+    for number, words in expectations.items():
+        reply = await club.desk.call(ana, number)
+        assert not reply.ok and words in reply.text, (number, reply.text)
+    too_old = await club.desk.call(ana, 103)
+    assert "7 d 1 min" in too_old.text and "2026-11-23 11:59 UTC" in too_old.text
+    assert (await club.desk.call(ana, 100)).ok
+    # A call already pending for the game (from another player), and the caller's own pending call.
+    assert "već čeka" in (await club.desk.call(await club.get("marko"), 100)).text
+    assert "Već imate poziv" in (await club.desk.call(ana, 105)).text
+    assert not club.chat.of("post")[1:]  # no second notification went out
+
+
+async def test_nothing_eligible_and_denied_right(club: Club) -> None:
+    await setup_basic(club)
+    jelena = await club.get("jelena")
+    assert "Nema partije" in (await club.desk.call(jelena, None)).text
+    await club.game(100)
+    ana = await club.get("ana")
+    until = club.clock.now() + timedelta(days=3)
+    await club.db.members.set_call_ban(ana.id, until, None, "često neopravdano zvanje", club.clock.now())
+    reply = await club.desk.call(ana, 100)
+    assert not reply.ok and "uskraćeno do 2026-12-03 12:00 UTC" in reply.text
+    await club.db.members.set_call_ban(ana.id, None, None, "", club.clock.now())
+    assert "dok ga većnici" in (await club.desk.call(ana, 100)).text
+    await club.advance(timedelta(days=4))
+    await club.db.members.lift_call_ban(ana.id, None, "", club.clock.now())
+
+
+async def test_the_seven_days_do_not_run_while_a_call_is_pending_or_a_trial_is_on(club: Club) -> None:
+    await setup_basic(club)
+    await club.game(100, ended_ago=timedelta(days=6, hours=23, minutes=58))
+    ana = await club.get("ana")
+    call = await club.desk.call(ana, 100)
+    assert call.ok
+    await club.advance(timedelta(minutes=5))  # expires: 5 pending minutes do not count
+    assert "Nijedan sudija" in club.chat.to("dm:ana")[-1].text
+    # 7 d - 2 min + 5 min of wall time have passed, but only 6 d 23 h 58 min are consumed.
+    reply = await club.desk.call(ana, 100)
+    assert reply.ok, reply.text
+    call_id = (await club.db.calls.pending_by_caller(ana.id)).id  # type: ignore[union-attr]
+    taken = await club.desk.take(await club.get("sudija1"), call_id)
+    assert taken.ok
+    await club.advance(timedelta(hours=5))
+    await club.desk.leave(await club.get("sudija1"))
+    # The trial lasted 5 hours; the window still has 2 minutes left.
+    assert (await club.desk.call(ana, 100)).ok
+
+
+async def test_withdraw_only_by_the_caller_while_pending(club: Club) -> None:
+    await setup_basic(club)
+    await club.game(100)
+    ana, marko = await club.get("ana"), await club.get("marko")
+    await club.desk.call(ana, 100)
+    call = await club.db.calls.pending_by_caller(ana.id)
+    assert call is not None
+    assert "nije vaš" in (await club.desk.withdraw(marko, call.id)).text.lower() or \
+        "To nije vaš poziv" in (await club.desk.withdraw(marko, call.id)).text
+    assert (await club.desk.withdraw(ana, call.id)).ok
+    assert "povučen" in club.chat.notices["m1"]
+    assert "već povučen" in (await club.desk.withdraw(ana, call.id)).text
+    # The referee who presses later is told the call was withdrawn.
+    assert "povučen" in (await club.desk.take(await club.get("sudija1"), call.id)).text
+
+
+async def test_expiry_tells_the_caller_and_updates_every_copy(club: Club) -> None:
+    await setup_basic(club)
+    await club.game(100)
+    await club.desk.call(await club.get("ana"), 100)
+    await club.advance(timedelta(minutes=4, seconds=59))
+    assert (await club.db.calls.pending_for_game(100)) is not None
+    await club.advance(timedelta(seconds=1))
+    assert (await club.db.calls.pending_for_game(100)) is None
+    assert "istekao" in club.chat.notices["m1"]
+    assert "Nijedan sudija" in club.chat.to("dm:ana")[-1].text
+    await club.desk.run_due()  # idempotent
+    assert len(club.chat.to("dm:ana")) == 1
+
+
+async def test_a_referee_who_arrives_during_the_call_gets_it_and_a_judging_one_does_not(club: Club) -> None:
+    await setup_basic(club)
+    late = await club.member("kasni", "referee", online=False)
+    await club.game(100)
+    await club.game(101, ("marko", "petar", "jelena"))
+    await club.desk.call(await club.get("ana"), 100)
+    call_a = await club.db.calls.pending_for_game(100)
+    assert call_a is not None
+    assert "kasni" not in club.chat.of("post")[0].mention
+    await club.desk.take(await club.get("sudija1"), call_a.id)
+    # A second call: sudija1 is judging and gets nothing.
+    await club.desk.call(await club.get("jelena"), 101)
+    assert club.chat.of("post")[-1].mention == ("sudija2",)
+    await club.desk.presence(late, True)
+    pings = club.chat.to("dm:kasni")
+    assert len(pings) == 1 and "101" in pings[0].text and pings[0].buttons[0].action == "take"
+    await club.desk.presence(await club.get("kasni"), False)
+    await club.desk.presence(await club.get("kasni"), True)
+    assert len(club.chat.to("dm:kasni")) == 1  # only once per call
+
+
+async def test_a_referee_who_played_is_not_offered_the_call_and_is_refused(club: Club) -> None:
+    await setup_basic(club)
+    await club.member("igrac", "referee")
+    await club.game(100, ("ana", "igrac", "petar"))
+    await club.desk.call(await club.get("ana"), 100)
+    assert "igrac" not in club.chat.of("post")[0].mention
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    reply = await club.desk.take(await club.get("igrac"), call.id)
+    assert not reply.ok and "učestvovao" in reply.text
+    reply = await club.desk.take(await club.get("marko"), call.id)
+    assert not reply.ok and "Samo sudije" in reply.text
+
+
+async def test_fifty_concurrent_presses_make_exactly_one_winner(club: Club) -> None:
+    await club.member("ana")
+    referees = [await club.member(f"s{i:02d}", "referee") for i in range(50)]
+    await club.game(100)
+    await club.desk.call(await club.get("ana"), 100)
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    replies = await asyncio.gather(*(club.desk.take(r, call.id) for r in referees))
+    winners = [r for r in replies if r.ok]
+    assert len(winners) == 1
+    trials = await club.db.trials.for_game(100)
+    assert len(trials) == 1
+    winner = await club.db.members.get(trials[0].referee)
+    assert winner is not None
+    for reply in replies:
+        if not reply.ok:
+            assert winner.nick in reply.text
+    assert winner.nick in club.chat.notices["m1"]
+
+
+async def test_restart_with_pending_calls_due_and_not_yet_due(tmp_path: Path) -> None:
+    first = await make_club(tmp_path)
+    await setup_basic(first)
+    await first.game(100)
+    await first.game(101, ("marko", "petar", "jelena"))
+    await first.desk.call(await first.get("ana"), 100)
+    first.clock.advance(timedelta(minutes=3))
+    await first.desk.call(await first.get("jelena"), 101)
+    await first.db.close()  # the bot dies; nothing in memory survives
+    second = await make_club(tmp_path)
+    second.clock.set(first.clock.now() + timedelta(minutes=2, seconds=30))
+    await second.desk.start()
+    assert await second.db.calls.pending_for_game(100) is None  # fell due while down: expired at once
+    pending = await second.db.calls.pending_for_game(101)
+    assert pending is not None and pending.deadline in second.timers.armed
+    assert "Nijedan sudija" in second.chat.to("dm:ana")[-1].text
+    # The surviving call can still be taken after the restart.
+    assert (await second.desk.take(await second.get("sudija1"), pending.id)).ok
+    await second.db.close()
