@@ -387,7 +387,7 @@ async def test_restart_keeps_old_buttons_working(fake: FakeTelegram, desk: Desk)
         [reply] = await fake.wait_for("sendMessage", chat=group)
     call = fake.message(group, reply.result["message_id"])
     assert fake.pending_updates == []  # the old application confirmed what it fetched
-    query = fake.push_callback(ana, call, "sudi:1")  # pressed while the bot is down
+    query = fake.push_press(ana, call, "Sudi")  # pressed while the bot is down
     mark = len(fake.requests)
     async with running(build_application(fake, desk)):
         await fake.wait_for("answerCallbackQuery", since=mark)

@@ -839,6 +839,13 @@ class FakeTelegram:
         )
         return query_id
 
+    def push_press(self, user: FakeUser, message: StoredMessage, button_text: str) -> str:
+        """``user`` presses the callback button labelled ``button_text``; returns the query id."""
+        for button in message.buttons():
+            if button["text"] == button_text and "callback_data" in button:
+                return self.push_callback(user, message, str(button["callback_data"]))
+        raise ValueError(f"no callback button {button_text!r} on message {message.message_id}")
+
     def push_chat_member(
         self, chat: FakeChat, user: FakeUser, old_status: str, new_status: str, *, by: FakeUser | None = None
     ) -> int:
