@@ -100,7 +100,7 @@ class Auction:
         if self.turn is None:
             return f"{who} says {said} but the auction is already over"
         if seat != self.turn:
-            why = " (he already said dalje)" if self.out[seat] else ""
+            why = " (already out after dalje)" if self.out[seat] else ""
             return f"{who} says {said} out of turn{why}; it is {names[self.turn]}'s turn"
         if self.igra_by is not None and call != "dalje":
             return f"{who} says {said} but after {names[self.igra_by]}'s igra the others may only say dalje"
@@ -114,10 +114,10 @@ class Auction:
             if self.holder is None:
                 return f"{who} says mogu but nobody has bid yet, there is nothing to hold"
             if self.holder == seat:
-                return f"{who} says mogu but he already holds the bid"
+                return f"{who} says mogu but already holds the bid"
             if self.priority(seat) > self.priority(self.holder):
-                return (f"{who} says mogu but he has no priority over {names[self.holder]}, who bid "
-                        f"{call_text(str(self.level))}; he must bid higher or say dalje")
+                return (f"{who} says mogu without priority over {names[self.holder]}, who bid "
+                        f"{call_text(str(self.level))}; only a higher bid or dalje is possible")
             return None
         if call in NUMBERS:
             if int(call) <= self.level:

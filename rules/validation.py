@@ -85,13 +85,12 @@ def validate_game(game: Game) -> list[str]:
                 problems.append(f"{where}: the hand has no end time ('ended_at'), but the game is finished; only "
                                 "a game in progress or interrupted may end with an unfinished hand")
         else:
-            if ended < previous_end:
-                if index == 0 or previous_end == game.started_at:
-                    problems.append(f"{where}: the hand ends at {format_time(ended)}, before the game started "
-                                    f"({format_time(game.started_at)})")
-                else:
-                    problems.append(f"{where}: the hand ends at {format_time(ended)}, before the previous hand "
-                                    f"ended ({format_time(previous_end)})")
+            if ended < game.started_at:
+                problems.append(f"{where}: the hand ends at {format_time(ended)}, before the game started "
+                                f"({format_time(game.started_at)})")
+            elif ended < previous_end:
+                problems.append(f"{where}: the hand ends at {format_time(ended)}, before the previous hand "
+                                f"ended ({format_time(previous_end)})")
             else:
                 previous_end = ended
             if game.ended_at is not None and ended > game.ended_at:
@@ -136,7 +135,7 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
             deal_ok = False
             who = "the talon" if g == 3 else names[g]
             wanted = "2 cards" if g == 3 else "10 cards, as each player does"
-            problems.append(f"{where}: {who} is dealt {size} cards; {'it' if g == 3 else 'he'} must get {wanted}")
+            problems.append(f"{where}: {who} is dealt {size} cards; {'it' if g == 3 else 'each'} must get {wanted}")
     if dup:
         deal_ok = False
         problems.append(f"{where}: the deal has {_names_of(dup)} more than once; the 32 cards are all different")
@@ -209,13 +208,13 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
     discard_mask = 0
     if igra:
         if discards:
-            problems.append(f"{where}: {dname} plays igra (without the talon), so he discards nothing, but the "
+            problems.append(f"{where}: {dname} plays igra (without the talon), so nothing is discarded, but the "
                             f"hand records discards {' '.join(c.display() for c in discards)}")
             deal_ok = False
     elif not discards:
         if complete or defense or kontra or tricks:
-            problems.append(f"{where}: {dname} took the talon but the hand records no discards; he must discard "
-                            "two cards")
+            problems.append(f"{where}: {dname} took the talon but the hand records no discards; two cards "
+                            "must be discarded")
             deal_ok = False
     else:
         twelve = masks[declarer] | masks[3]
@@ -223,12 +222,12 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
             discard_mask |= 1 << (card.suit * 8 + card.rank)
         if len(discards) != 2 or discard_mask.bit_count() != 2:
             problems.append(f"{where}: {dname} discards {len(discards)} cards "
-                            f"({' '.join(c.display() for c in discards)}); he must discard exactly two "
-                            "different cards")
+                            f"({' '.join(c.display() for c in discards)}); the declarer discards exactly "
+                            "two different cards")
             deal_ok = False
         if deal_ok and discard_mask & ~twelve:
             problems.append(f"{where}: {dname} discards {_names_of(discard_mask & ~twelve)}, which is not among "
-                            "his ten cards and the talon")
+                            "the declarer's ten cards and the talon")
             deal_ok = False
 
     # --- the defense -----------------------------------------------------------------------------------------
@@ -271,7 +270,7 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
                 problems.append(f"{where}: the declarer {dname} gives {word}, but only a defender who plays "
                                 "may")
             elif defense.get(giver) not in _PLAYING:
-                problems.append(f"{where}: {names[giver]} gives {word}, but he does not play (he passes); only a "
+                problems.append(f"{where}: {names[giver]} gives {word}, but does not play (passes); only a "
                                 "defender who follows or calls may")
 
     # --- is the hand played? ---------------------------------------------------------------------------------
