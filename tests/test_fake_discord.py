@@ -31,7 +31,9 @@ class CallButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sudi
     """A button that survives restarts: everything it needs is in its custom_id."""
 
     def __init__(self, call: int) -> None:
-        super().__init__(discord.ui.Button(label="Sudi", style=discord.ButtonStyle.primary, custom_id=f"sudi:{call}"))
+        super().__init__(
+            discord.ui.Button(label="Sudi", style=discord.ButtonStyle.primary, custom_id=f"sudi:{call}")
+        )
         self.call = call
 
     @classmethod
@@ -67,11 +69,11 @@ class ConfirmView(discord.ui.View):
 
 
 class ProofBot(discord.Client):
-    def __init__(self, guild_id: int) -> None:
+    def __init__(self, guild_id: int, *, presences: bool = True, message_content: bool = True) -> None:
         intents = discord.Intents.default()
         intents.members = True
-        intents.presences = True
-        intents.message_content = True
+        intents.presences = presences
+        intents.message_content = message_content
         super().__init__(intents=intents, guild_ready_timeout=0.05)
         self.guild_obj = discord.Object(guild_id)
         self.tree = app_commands.CommandTree(self)
@@ -108,9 +110,13 @@ class ProofBot(discord.Client):
         async def potvrda(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.send_message("confirm?", view=ConfirmView(timeout=None))
 
-        async def recent_games(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
+        async def recent_games(
+            interaction: discord.Interaction[Any], current: str
+        ) -> list[app_commands.Choice[int]]:
             games = {101: "partija 101", 102: "partija 102", 230: "partija 230"}
-            return [app_commands.Choice(name=n, value=g) for g, n in games.items() if str(g).startswith(current)]
+            return [
+                app_commands.Choice(name=n, value=g) for g, n in games.items() if str(g).startswith(current)
+            ]
 
         @self.tree.command(name="presude", description="Verdicts of a game", guild=guild)
         @app_commands.autocomplete(partija=recent_games)
@@ -161,7 +167,9 @@ def ids(*items: FakeMember) -> set[int]:
 # ---------------------------------------------------------------------- login, gateway, commands
 
 
-async def test_login_ready_guild_cache_and_command_sync(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+async def test_login_ready_guild_cache_and_command_sync(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
     async with run_client(ProofBot(fake.guild_id), fake) as bot:
         assert bot.is_ready()
         assert bot.user is not None and bot.user.id == fake.bot_user.id
@@ -173,7 +181,9 @@ async def test_login_ready_guild_cache_and_command_sync(fake: FakeDiscord, membe
         assert guild.get_channel(fake.general.id) is not None
         # the gateway used the transport compression discord.py asked for, and the client identified
         (query,) = fake.gateway_queries
-        assert query["compress"] == discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE == "zlib-stream"
+        assert (
+            query["compress"] == discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE == "zlib-stream"
+        )
         assert query["encoding"] == "json" and query["v"] == "10"
         (identify,) = fake.identifies
         assert identify["intents"] & (1 << 1) and identify["intents"] & (1 << 8)  # members, presences
@@ -183,6 +193,8 @@ async def test_login_ready_guild_cache_and_command_sync(fake: FakeDiscord, membe
         options = {o["name"]: o for o in fake.guild_commands["echo"]["options"]}
         assert options["tekst"]["required"] is True and options["puta"]["type"] == 4
         assert fake.requests_to("GET", r"/users/@me") and fake.requests_to("GET", r"/oauth2/applications/@me")
+        shards, url, _limits = await bot.http.get_bot_gateway()
+        assert shards == 1 and url == fake.gateway_url
     assert not fake.connected
 
 
@@ -195,7 +207,9 @@ async def test_wrong_token_is_a_login_failure(fake: FakeDiscord) -> None:
         await bot.close()
 
 
-async def test_slash_command_with_options_reaches_handler(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+async def test_slash_command_with_options_reaches_handler(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
     async with run_client(ProofBot(fake.guild_id), fake):
         ix = await fake.slash(members["ana"].id, "echo", {"tekst": "zdravo", "puta": 3})
         body = await fake.wait_for_response(ix.id)
@@ -255,7 +269,9 @@ async def test_autocomplete_offers_choices(fake: FakeDiscord, members: dict[str,
 # ---------------------------------------------------------------------- components and modals
 
 
-async def send_call(bot: discord.Client, channel_id: int, call: int, referees: list[FakeMember]) -> discord.Message:
+async def send_call(
+    bot: discord.Client, channel_id: int, call: int, referees: list[FakeMember]
+) -> discord.Message:
     channel = bot.get_channel(channel_id)
     assert isinstance(channel, discord.TextChannel)
     view = discord.ui.View(timeout=None)
@@ -288,7 +304,9 @@ async def test_dynamic_button_message_with_allowed_mentions_limited_to_two_users
         assert {m.id for m in sent.mentions} == ids(members["ana"], members["boris"])
 
 
-async def test_two_presses_at_once_are_both_dispatched(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+async def test_two_presses_at_once_are_both_dispatched(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
     async with run_client(ProofBot(fake.guild_id), fake) as bot:
         assert isinstance(bot, ProofBot)
         sent = await send_call(bot, fake.general.id, 11, [members["ana"], members["boris"]])
@@ -369,11 +387,17 @@ async def test_private_thread_members_messages_archive_and_lock(
         await thread.add_user(discord.Object(members["ceca"].id))
         assert fake.thread_members(thread.id) == {fake.bot_user.id} | ids(members["ana"], members["ceca"])
         assert len(fake.requests_to("PUT", rf"/channels/{thread.id}/thread-members/\d+")) == 2
-        # the client learns of the thread and its members through the gateway
+        # the client learns of the thread and its members through the gateway (THREAD_CREATE,
+        # THREAD_MEMBERS_UPDATE)
         guild = bot.get_guild(fake.guild_id)
         assert guild is not None
         cached = await fake.wait_for_client(bot, lambda: guild.get_thread(thread.id), what="thread in cache")
         assert cached.is_private() and not cached.invitable
+        await fake.wait_for_client(
+            bot, lambda: {m.id for m in cached.members} >= ids(members["ana"], members["ceca"])
+        )
+        await fake.thread_member_leave(thread.id, members["ceca"].id)
+        await fake.wait_for_client(bot, lambda: members["ceca"].id not in {m.id for m in cached.members})
 
         # a member writes in the thread: MESSAGE_CREATE reaches on_message, and history returns the transcript
         await thread.send("Počinje suđenje.")
@@ -393,7 +417,9 @@ async def test_private_thread_members_messages_archive_and_lock(
         assert err.value.code == 50083
 
 
-async def test_dm_to_closed_user_raises_forbidden_50007(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
+async def test_dm_to_closed_user_raises_forbidden_50007(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
     fake.close_dms(members["boris"].id)
     async with run_client(ProofBot(fake.guild_id), fake) as bot:
         guild = bot.get_guild(fake.guild_id)
@@ -429,12 +455,63 @@ async def test_presence_update_and_member_leaving_reach_the_cache(
         assert bot.removed == [members["ceca"].id]
 
 
-async def test_presences_are_dropped_without_the_intent(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
-    bot = ProofBot(fake.guild_id)
-    bot._connection._intents.presences = False
-    async with run_client(bot, fake):
+async def test_presences_are_dropped_without_the_intent(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    async with run_client(ProofBot(fake.guild_id, presences=False), fake) as bot:
         assert await fake.set_presence(members["ana"].id, "dnd") == 0
         assert fake.dropped_events[-1][1] == "PRESENCE_UPDATE"
+        # without presences the guild arrives with only the bot; discord.py then chunks members (op 8)
+        assert fake.received_ops(8)
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None and guild.get_member(members["ana"].id) is not None
+
+
+async def test_message_content_is_blank_without_the_intent(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    async with run_client(ProofBot(fake.guild_id, message_content=False), fake) as bot:
+        assert isinstance(bot, ProofBot)
+        await fake.user_message(members["ana"].id, fake.general.id, "vidiš li me")
+        await fake.user_message(members["ana"].id, fake.general.id, f"<@{fake.bot_user.id}> a sada?")
+        await fake.wait_for_client(bot, lambda: len(bot.seen_messages) == 2)
+        assert [m.content for m in bot.seen_messages] == ["", f"<@{fake.bot_user.id}> a sada?"]
+
+
+async def test_privileged_intent_not_enabled_in_the_portal_is_refused() -> None:
+    async with FakeDiscord(privileged_intents=("members",)) as strict:
+        with pointed_at(strict):
+            # with reconnect (as client.start()/run() do) discord.py turns close code 4014 into this error;
+            # with reconnect=False it surfaces as ConnectionClosed(code=4014)
+            with pytest.raises(RuntimeError) as err:
+                async with run_client(ProofBot(strict.guild_id), strict, reconnect=True):
+                    pass
+            assert isinstance(err.value.__cause__, discord.PrivilegedIntentsRequired)
+            with pytest.raises(RuntimeError) as err:
+                async with run_client(ProofBot(strict.guild_id), strict):
+                    pass
+            assert (
+                isinstance(err.value.__cause__, discord.ConnectionClosed) and err.value.__cause__.code == 4014
+            )
+            async with run_client(ProofBot(strict.guild_id, presences=False, message_content=False), strict):
+                pass  # only the enabled privileged intent (members): accepted
+    assert discord.http.Route.BASE == ORIGINAL_BASE
+
+
+async def test_dropped_connection_resumes_and_keeps_working(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake, reconnect=True) as bot:
+        resumed = bot.wait_for("resumed")
+        await fake.disconnect_clients(4000)
+        await asyncio.wait_for(resumed, timeout=5)
+        (resume,) = fake.received_ops(6)
+        ready = next(f.payload for f in fake.gateway_sent if f.payload.get("t") == "READY")
+        assert resume["d"]["session_id"] == ready["d"]["session_id"]
+        assert any(f.payload.get("t") == "RESUMED" for f in fake.gateway_sent)
+        assert len(fake.identifies) == 1
+        ix = await fake.slash(members["ana"].id, "echo", {"tekst": "opet"})
+        assert (await fake.wait_for_response(ix.id))["data"]["content"] == "opet x1"
 
 
 # ---------------------------------------------------------------------- restart

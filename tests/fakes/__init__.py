@@ -1,1 +1,1 @@
-"""In-process fakes of external services (Discord, ...) used by the end-to-end tests; no network beyond 127.0.0.1."""
+"""In-process fakes of external services (Discord, Telegram) for the end-to-end tests; loopback only."""

@@ -411,7 +411,9 @@ class FakeDiscord:
         self.dropped_events: list[tuple[int, str, dict[str, Any]]] = []
         self.errors: list[str] = []
         self.identifies: list[dict[str, Any]] = []
-        self.gateway_queries: list[dict[str, str]] = []  # query of every gateway connection (v, encoding, ...)
+        self.gateway_queries: list[
+            dict[str, str]
+        ] = []  # query of every gateway connection (v, encoding, ...)
         # state
         self.messages: dict[int, dict[str, Any]] = {}
         self._channel_messages: dict[int, list[int]] = {}
@@ -429,7 +431,10 @@ class FakeDiscord:
         self.owner_user = FakeUser(self.snowflake(), "club-owner")
         self.guild_id = self.snowflake()
         self.guild_name = guild_name
-        self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user, self.owner_user.id: self.owner_user}
+        self.users: dict[int, FakeUser] = {
+            self.bot_user.id: self.bot_user,
+            self.owner_user.id: self.owner_user,
+        }
         self.roles: dict[int, FakeRole] = {
             self.guild_id: FakeRole(self.guild_id, "@everyone", Perm.EVERYONE_DEFAULT, position=0)
         }
@@ -508,7 +513,9 @@ class FakeDiscord:
         mentionable: bool = False,
         managed: bool = False,
     ) -> FakeRole:
-        role = FakeRole(self.snowflake(), name, permissions, len(self.roles), hoist, color, mentionable, managed)
+        role = FakeRole(
+            self.snowflake(), name, permissions, len(self.roles), hoist, color, mentionable, managed
+        )
         self.roles[role.id] = role
         return role
 
@@ -542,7 +549,9 @@ class FakeDiscord:
         self.members[user.id] = member
         return member
 
-    def add_text_channel(self, name: str, *, parent_id: int | None = None, topic: str | None = None) -> FakeChannel:
+    def add_text_channel(
+        self, name: str, *, parent_id: int | None = None, topic: str | None = None
+    ) -> FakeChannel:
         return self._add_channel(name, 0, parent_id=parent_id, topic=topic)
 
     def add_category(self, name: str) -> FakeChannel:
@@ -572,7 +581,7 @@ class FakeDiscord:
     # ------------------------------------------------------------------ queries for assertions
 
     def messages_in(self, channel_id: int) -> list[dict[str, Any]]:
-        """Non-ephemeral messages in a channel, thread or DM, oldest first, as currently stored (edits applied)."""
+        """Non-ephemeral messages in a channel, thread or DM, oldest first, as stored now (edits applied)."""
         return [self.messages[mid] for mid in self._channel_messages.get(channel_id, [])]
 
     def message(self, message_id: int) -> dict[str, Any]:
@@ -636,7 +645,7 @@ class FakeDiscord:
         self._changed = asyncio.Event()
 
     async def wait_until(self, predicate: Callable[[], T], *, timeout: float = 5.0, what: str = "") -> T:
-        """Wait (on the fake's own state changes, no polling) until predicate() is truthy; return its value."""
+        """Wait (on the fake's own state changes, no polling) until predicate() is truthy; return it."""
         try:
             async with asyncio.timeout(timeout):
                 while True:
@@ -661,7 +670,9 @@ class FakeDiscord:
         sent, sending followups - is done; pass ``settled=False`` when a handler is meant to stay blocked.
         """
         ix = self.interactions[interaction_id]
-        await self.wait_until(lambda: ix.responses, timeout=timeout, what=f"a response to interaction {ix.id}")
+        await self.wait_until(
+            lambda: ix.responses, timeout=timeout, what=f"a response to interaction {ix.id}"
+        )
         if settled:
             await settle(timeout=timeout)
         return ix.responses[0]
@@ -687,15 +698,20 @@ class FakeDiscord:
             next_event = asyncio.ensure_future(client.wait_for("socket_event_type"))
             fake_change = asyncio.ensure_future(self._changed.wait())
             try:
-                await asyncio.wait({next_event, fake_change}, timeout=remaining,
-                                   return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(
+                    {next_event, fake_change}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+                )
             finally:
                 for waiter in (next_event, fake_change):
                     waiter.cancel()
                 await asyncio.gather(next_event, fake_change, return_exceptions=True)
 
     async def wait_for_message(
-        self, channel_id: int, predicate: Callable[[dict[str, Any]], bool] = lambda m: True, *, timeout: float = 5.0
+        self,
+        channel_id: int,
+        predicate: Callable[[dict[str, Any]], bool] = lambda m: True,
+        *,
+        timeout: float = 5.0,
     ) -> dict[str, Any]:
         def find() -> dict[str, Any] | None:
             return next((m for m in self.messages_in(channel_id) if predicate(m)), None)
@@ -704,7 +720,9 @@ class FakeDiscord:
         return found
 
     async def wait_connected(self, *, timeout: float = 5.0) -> None:
-        await self.wait_until(lambda: self.connected, timeout=timeout, what="an identified gateway connection")
+        await self.wait_until(
+            lambda: self.connected, timeout=timeout, what="an identified gateway connection"
+        )
 
     # ------------------------------------------------------------------ payload builders
 
@@ -749,8 +767,11 @@ class FakeDiscord:
             "member_count": len(self.members),
             "voice_states": [],
             "members": [m.payload() for m in members],
-            "channels": [self._channel_payload(c) for c in self.channels.values() if c.type not in _THREAD_TYPES
-                         and c.type != 1],
+            "channels": [
+                self._channel_payload(c)
+                for c in self.channels.values()
+                if c.type not in _THREAD_TYPES and c.type != 1
+            ],
             "threads": active_threads,
             "presences": [self._presence_payload(m) for m in members] if presences_on else [],
             "stage_instances": [],
@@ -759,7 +780,9 @@ class FakeDiscord:
         }
         return data
 
-    def _presence_payload(self, member: FakeMember, activities: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    def _presence_payload(
+        self, member: FakeMember, activities: Sequence[dict[str, Any]] = ()
+    ) -> dict[str, Any]:
         client_status = {} if member.status == "offline" else {"desktop": member.status}
         return {
             "user": {"id": str(member.id)},
@@ -852,8 +875,9 @@ class FakeDiscord:
             "approximate_guild_count": 1,
         }
 
-    def _command_payload(self, body: dict[str, Any], guild_id: int | None, existing: dict[str, Any] | None
-                         ) -> dict[str, Any]:
+    def _command_payload(
+        self, body: dict[str, Any], guild_id: int | None, existing: dict[str, Any] | None
+    ) -> dict[str, Any]:
         data = dict(body)
         data["id"] = existing["id"] if existing else str(self.snowflake())
         data["application_id"] = str(self.application_id)
@@ -952,8 +976,10 @@ class FakeDiscord:
     ) -> dict[str, Any]:
         content = str(body.get("content") or "")
         allowed = body.get("allowed_mentions")
-        pings = self._compute_pings(content, allowed) if ping and ephemeral_for is None else Pings(
-            frozenset(), frozenset(), False
+        pings = (
+            self._compute_pings(content, allowed)
+            if ping and ephemeral_for is None
+            else Pings(frozenset(), frozenset(), False)
         )
         msg_id = self.snowflake()
         channel = self.channels[channel_id]
@@ -1149,7 +1175,7 @@ class FakeDiscord:
         session.intents = self._known_sessions[sid]
         session.seq = int(data.get("seq") or 0)
         session.identified = True
-        await self._send_dispatch(session, "RESUMED", None)
+        await self._send_dispatch(session, "RESUMED", {"_trace": ["fake-discord"]})
 
     async def _request_members(self, session: _Session, data: dict[str, Any]) -> None:
         user_ids = data.get("user_ids")
@@ -1227,7 +1253,7 @@ class FakeDiscord:
         return True
 
     async def dispatch(self, event: str, data: Any) -> int:
-        """Send a DISPATCH event to every identified connection whose intents allow it; returns how many got it."""
+        """Send a DISPATCH event to every identified connection whose intents allow it; return how many."""
         delivered = 0
         for session in list(self._sessions):
             if not session.identified or session.closed:
@@ -1255,15 +1281,15 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ test-side drivers
 
-    async def set_presence(
-        self, user_id: int, status: str, activities: Sequence[dict[str, Any]] = ()
-    ) -> int:
+    async def set_presence(self, user_id: int, status: str, activities: Sequence[dict[str, Any]] = ()) -> int:
         """Change a member's status ("online", "idle", "dnd", "offline") and send PRESENCE_UPDATE."""
         member = self.members[user_id]
         member.status = status
         return await self.dispatch("PRESENCE_UPDATE", self._presence_payload(member, activities))
 
-    async def member_join(self, username: str, *, roles: Sequence[int] = (), status: str = "online") -> FakeMember:
+    async def member_join(
+        self, username: str, *, roles: Sequence[int] = (), status: str = "online"
+    ) -> FakeMember:
         member = self.add_member(username, roles=roles, status=status)
         await self.dispatch("GUILD_MEMBER_ADD", member.payload() | {"guild_id": str(self.guild_id)})
         return member
@@ -1290,6 +1316,21 @@ class FakeDiscord:
         msg = self._store_message(channel_id, self.users[user_id], {"content": content})
         await self.dispatch("MESSAGE_CREATE", msg)
         return msg
+
+    async def thread_member_leave(self, thread_id: int, user_id: int) -> int:
+        """A member leaves a thread by himself; THREAD_MEMBERS_UPDATE with removed_member_ids is sent."""
+        thread = self.channels[thread_id]
+        if thread.members.pop(user_id, None) is None:
+            raise FakeDiscordError(f"user {user_id} is not in thread {thread_id}")
+        return await self.dispatch(
+            "THREAD_MEMBERS_UPDATE",
+            {
+                "id": str(thread.id),
+                "guild_id": str(self.guild_id),
+                "member_count": len(thread.members),
+                "removed_member_ids": [str(user_id)],
+            },
+        )
 
     def _new_interaction(
         self,
@@ -1526,7 +1567,9 @@ class FakeDiscord:
             c for c in (_submitted(comp, remaining) for comp in origin.modal.get("components", [])) if c
         ]
         if remaining:
-            raise FakeDiscordError(f"modal {origin.modal.get('custom_id')!r} has no fields {sorted(remaining)}")
+            raise FakeDiscordError(
+                f"modal {origin.modal.get('custom_id')!r} has no fields {sorted(remaining)}"
+            )
         data = {"custom_id": origin.modal["custom_id"], "components": components}
         message = self.messages.get(origin.message_id) if origin.message_id is not None else None
         ix = self._new_interaction(5, origin.user_id, origin.channel_id, data, message=message)
@@ -1544,7 +1587,7 @@ class FakeDiscord:
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         raw_path = request.path
-        path = raw_path[len(API_PREFIX):] if raw_path.startswith(API_PREFIX) else raw_path
+        path = raw_path[len(API_PREFIX) :] if raw_path.startswith(API_PREFIX) else raw_path
         body = await _read_body(request)
         record = RecordedRequest(request.method, path, dict(request.query), body)
         self.requests.append(record)
@@ -1572,7 +1615,9 @@ class FakeDiscord:
             return web.Response(status=204)
         # exactly "application/json": discord.py only decodes a body whose content-type is that string
         return web.Response(
-            body=json.dumps(result).encode("utf-8"), status=status, headers={"Content-Type": "application/json"}
+            body=json.dumps(result).encode("utf-8"),
+            status=status,
+            headers={"Content-Type": "application/json"},
         )
 
     def _match(self, method: str, path: str) -> tuple[_Handler | None, dict[str, str]]:
@@ -1613,18 +1658,34 @@ class FakeDiscord:
         r("POST", r"/channels/(?P<channel_id>\d+)/messages/(?P<message_id>\d+)/threads", self._post_thread)
         r("GET", r"/channels/(?P<channel_id>\d+)/threads/archived/private", self._get_archived_private)
         r("GET", r"/channels/(?P<channel_id>\d+)/thread-members", self._get_thread_members)
-        r("PUT", r"/channels/(?P<channel_id>\d+)/thread-members/(?P<user_id>\d+|@me)", self._put_thread_member)
-        r("DELETE", r"/channels/(?P<channel_id>\d+)/thread-members/(?P<user_id>\d+|@me)",
-          self._delete_thread_member)
+        r(
+            "PUT",
+            r"/channels/(?P<channel_id>\d+)/thread-members/(?P<user_id>\d+|@me)",
+            self._put_thread_member,
+        )
+        r(
+            "DELETE",
+            r"/channels/(?P<channel_id>\d+)/thread-members/(?P<user_id>\d+|@me)",
+            self._delete_thread_member,
+        )
         r("POST", r"/users/@me/channels", self._open_dm)
         r("POST", r"/interactions/(?P<interaction_id>\d+)/(?P<token>[^/]+)/callback", self._callback)
         r("POST", r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)", self._post_followup)
-        r("GET", r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)/messages/(?P<message_id>\d+|@original)",
-          self._get_webhook_message)
-        r("PATCH", r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)/messages/(?P<message_id>\d+|@original)",
-          self._patch_webhook_message)
-        r("DELETE", r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)/messages/(?P<message_id>\d+|@original)",
-          self._delete_webhook_message)
+        r(
+            "GET",
+            r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)/messages/(?P<message_id>\d+|@original)",
+            self._get_webhook_message,
+        )
+        r(
+            "PATCH",
+            r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)/messages/(?P<message_id>\d+|@original)",
+            self._patch_webhook_message,
+        )
+        r(
+            "DELETE",
+            r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)/messages/(?P<message_id>\d+|@original)",
+            self._delete_webhook_message,
+        )
 
     # ------------------------------------------------------------------ REST: identity and application
 
@@ -1675,21 +1736,25 @@ class FakeDiscord:
         store.update(new)
         return list(new.values())
 
-    async def _put_global_commands(self, request: web.Request, p: dict[str, str], body: JSON
-                                   ) -> tuple[int, JSON]:
+    async def _put_global_commands(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         return 200, self._replace_commands(self.global_commands, body, None)
 
-    async def _get_global_commands(self, request: web.Request, p: dict[str, str], body: JSON
-                                   ) -> tuple[int, JSON]:
+    async def _get_global_commands(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         return 200, list(self.global_commands.values())
 
-    async def _put_guild_commands(self, request: web.Request, p: dict[str, str], body: JSON
-                                  ) -> tuple[int, JSON]:
+    async def _put_guild_commands(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         self._check_guild(p)
         return 200, self._replace_commands(self.guild_commands, body, self.guild_id)
 
-    async def _get_guild_commands(self, request: web.Request, p: dict[str, str], body: JSON
-                                  ) -> tuple[int, JSON]:
+    async def _get_guild_commands(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         self._check_guild(p)
         return 200, list(self.guild_commands.values())
 
@@ -1717,11 +1782,15 @@ class FakeDiscord:
         }
         return 200, data
 
-    async def _get_guild_channels(self, request: web.Request, p: dict[str, str], body: JSON
-                                  ) -> tuple[int, JSON]:
+    async def _get_guild_channels(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         self._check_guild(p)
-        return 200, [self._channel_payload(c) for c in self.channels.values() if c.type not in _THREAD_TYPES
-                     and c.type != 1]
+        return 200, [
+            self._channel_payload(c)
+            for c in self.channels.values()
+            if c.type not in _THREAD_TYPES and c.type != 1
+        ]
 
     async def _get_guild_roles(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         self._check_guild(p)
@@ -1734,8 +1803,9 @@ class FakeDiscord:
             raise _HttpError(404, 10007, "Unknown Member")
         return 200, member.payload()
 
-    async def _get_active_threads(self, request: web.Request, p: dict[str, str], body: JSON
-                                  ) -> tuple[int, JSON]:
+    async def _get_active_threads(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         self._check_guild(p)
         threads = [c for c in self.channels.values() if c.is_thread and not c.archived]
         members = [
@@ -1759,8 +1829,16 @@ class FakeDiscord:
         if not isinstance(body, dict):
             raise _invalid("expected an object")
         if channel.is_thread:
-            allowed = {"name", "archived", "locked", "invitable", "auto_archive_duration",
-                       "rate_limit_per_user", "flags", "applied_tags"}
+            allowed = {
+                "name",
+                "archived",
+                "locked",
+                "invitable",
+                "auto_archive_duration",
+                "rate_limit_per_user",
+                "flags",
+                "applied_tags",
+            }
             unknown = set(body) - allowed
             if unknown:
                 raise _invalid(f"thread edit: unsupported fields {sorted(unknown)}")
@@ -1805,7 +1883,7 @@ class FakeDiscord:
             ids = [i for i in ids if i > after][:limit]
         elif "around" in request.query:
             around = int(request.query["around"])
-            older = [i for i in ids if i <= around][-((limit + 1) // 2):]
+            older = [i for i in ids if i <= around][-((limit + 1) // 2) :]
             newer = [i for i in ids if i > around][: limit // 2]
             ids = older + newer
         else:
@@ -1857,8 +1935,10 @@ class FakeDiscord:
         channel = self._channel(p)
         msg = self._stored_message(channel, int(p["message_id"]))
         self._forget_message(int(msg["id"]))
-        await self._echo("MESSAGE_DELETE", {"id": msg["id"], "channel_id": msg["channel_id"],
-                                             "guild_id": str(self.guild_id)})
+        await self._echo(
+            "MESSAGE_DELETE",
+            {"id": msg["id"], "channel_id": msg["channel_id"], "guild_id": str(self.guild_id)},
+        )
         return 204, None
 
     def _forget_message(self, message_id: int) -> None:
@@ -1908,9 +1988,11 @@ class FakeDiscord:
         self.channels[thread.id] = thread
         self._channel_messages[thread.id] = []
         payload = self._channel_payload(thread)
-        await self._echo("THREAD_CREATE", payload | {"newly_created": True,
-                                                      "member": self._thread_member_payload(thread,
-                                                                                            self.bot_user.id)})
+        await self._echo(
+            "THREAD_CREATE",
+            payload
+            | {"newly_created": True, "member": self._thread_member_payload(thread, self.bot_user.id)},
+        )
         return 201, payload
 
     def _thread(self, p: dict[str, str]) -> FakeChannel:
@@ -1919,22 +2001,25 @@ class FakeDiscord:
             raise _HttpError(400, 50024, "Cannot execute action on this channel type")
         return thread
 
-    async def _get_archived_private(self, request: web.Request, p: dict[str, str], body: JSON
-                                    ) -> tuple[int, JSON]:
+    async def _get_archived_private(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         parent = self._channel(p)
         threads = [t for t in self.threads_in(parent.id) if t.type == 12 and t.archived]
         return 200, {"threads": [self._channel_payload(t) for t in threads], "members": [], "has_more": False}
 
-    async def _get_thread_members(self, request: web.Request, p: dict[str, str], body: JSON
-                                  ) -> tuple[int, JSON]:
+    async def _get_thread_members(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         thread = self._thread(p)
         return 200, [self._thread_member_payload(thread, uid) for uid in thread.members]
 
     def _thread_user(self, p: dict[str, str]) -> int:
         return self.bot_user.id if p["user_id"] == "@me" else int(p["user_id"])
 
-    async def _put_thread_member(self, request: web.Request, p: dict[str, str], body: JSON
-                                 ) -> tuple[int, JSON]:
+    async def _put_thread_member(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         thread = self._thread(p)
         user_id = self._thread_user(p)
         if thread.archived:
@@ -1955,8 +2040,9 @@ class FakeDiscord:
         )
         return 204, None
 
-    async def _delete_thread_member(self, request: web.Request, p: dict[str, str], body: JSON
-                                    ) -> tuple[int, JSON]:
+    async def _delete_thread_member(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         thread = self._thread(p)
         user_id = self._thread_user(p)
         if thread.archived:
@@ -2024,26 +2110,41 @@ class FakeDiscord:
         if cb_type == 4:
             self._validate_message_body(data, partial=False)
             ephemeral = bool(int(data.get("flags") or 0) & 64)
-            msg = self._store_message(ix.channel_id, self.bot_user, data, interaction=ix,
-                                      ephemeral_for=ix.user_id if ephemeral else None)
+            msg = self._store_message(
+                ix.channel_id,
+                self.bot_user,
+                data,
+                interaction=ix,
+                ephemeral_for=ix.user_id if ephemeral else None,
+            )
             ix.original_message_id = int(msg["id"])
             resource["message"] = self._visible(msg, content_allowed=True)
-            info |= {"response_message_id": msg["id"], "response_message_loading": False,
-                     "response_message_ephemeral": ephemeral}
+            info |= {
+                "response_message_id": msg["id"],
+                "response_message_loading": False,
+                "response_message_ephemeral": ephemeral,
+            }
             if not ephemeral:
                 echo.append(("MESSAGE_CREATE", msg))
         elif cb_type == 5:
             ephemeral = bool(int(data.get("flags") or 0) & 64)
-            if ix.type == 3 or (ix.type == 5 and ix.message_id is not None):
-                pass  # "thinking" on a component: a new loading message in the channel, as for commands
-            msg = self._store_message(ix.channel_id, self.bot_user, {"content": ""}, interaction=ix,
-                                      ephemeral_for=ix.user_id if ephemeral else None,
-                                      extra_flags=128 | (64 if ephemeral else 0), ping=False)
+            msg = self._store_message(
+                ix.channel_id,
+                self.bot_user,
+                {"content": ""},
+                interaction=ix,
+                ephemeral_for=ix.user_id if ephemeral else None,
+                extra_flags=128 | (64 if ephemeral else 0),
+                ping=False,
+            )
             ix.original_message_id = int(msg["id"])
             ix.loading = True
             resource["message"] = self._visible(msg, content_allowed=True)
-            info |= {"response_message_id": msg["id"], "response_message_loading": True,
-                     "response_message_ephemeral": ephemeral}
+            info |= {
+                "response_message_id": msg["id"],
+                "response_message_loading": True,
+                "response_message_ephemeral": ephemeral,
+            }
             if not ephemeral:
                 echo.append(("MESSAGE_CREATE", msg))
         elif cb_type == 6:
@@ -2053,8 +2154,11 @@ class FakeDiscord:
             target = self.messages[ix.message_id]
             self._apply_edit(target, data)
             resource["message"] = self._visible(target, content_allowed=True)
-            info |= {"response_message_id": target["id"], "response_message_loading": False,
-                     "response_message_ephemeral": ix.message_id in self.ephemeral_owner}
+            info |= {
+                "response_message_id": target["id"],
+                "response_message_loading": False,
+                "response_message_ephemeral": ix.message_id in self.ephemeral_owner,
+            }
             if ix.message_id not in self.ephemeral_owner:
                 echo.append(("MESSAGE_UPDATE", target))
         elif cb_type == 8:
@@ -2120,20 +2224,27 @@ class FakeDiscord:
                 await self._echo("MESSAGE_UPDATE", msg)
         else:
             ephemeral = bool(int(body.get("flags") or 0) & 64)
-            msg = self._store_message(ix.channel_id, self.bot_user, body, interaction=ix,
-                                      ephemeral_for=ix.user_id if ephemeral else None)
+            msg = self._store_message(
+                ix.channel_id,
+                self.bot_user,
+                body,
+                interaction=ix,
+                ephemeral_for=ix.user_id if ephemeral else None,
+            )
             if not ephemeral:
                 await self._echo("MESSAGE_CREATE", msg)
         ix.followup_ids.append(int(msg["id"]))
         return (200, self._visible(msg, content_allowed=True)) if wait else (204, None)
 
-    async def _get_webhook_message(self, request: web.Request, p: dict[str, str], body: JSON
-                                   ) -> tuple[int, JSON]:
+    async def _get_webhook_message(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         ix = self._webhook_interaction(p)
         return 200, self._visible(self._webhook_target(ix, p["message_id"]), content_allowed=True)
 
-    async def _patch_webhook_message(self, request: web.Request, p: dict[str, str], body: JSON
-                                     ) -> tuple[int, JSON]:
+    async def _patch_webhook_message(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         ix = self._webhook_interaction(p)
         if not isinstance(body, dict):
             raise _invalid("expected an object")
@@ -2146,8 +2257,9 @@ class FakeDiscord:
             await self._echo("MESSAGE_UPDATE", msg)
         return 200, self._visible(msg, content_allowed=True)
 
-    async def _delete_webhook_message(self, request: web.Request, p: dict[str, str], body: JSON
-                                      ) -> tuple[int, JSON]:
+    async def _delete_webhook_message(
+        self, request: web.Request, p: dict[str, str], body: JSON
+    ) -> tuple[int, JSON]:
         ix = self._webhook_interaction(p)
         msg = self._webhook_target(ix, p["message_id"])
         self._forget_message(int(msg["id"]))
@@ -2237,7 +2349,8 @@ async def settle(*, timeout: float = 5.0) -> None:
     current = asyncio.current_task()
     while True:
         busy = [
-            t for t in asyncio.all_tasks()
+            t
+            for t in asyncio.all_tasks()
             if t is not current and not t.done() and t.get_name().startswith(_HANDLER_TASK_PREFIXES)
         ]
         if not busy:
@@ -2273,13 +2386,15 @@ def pointed_at(fake: FakeDiscord) -> Iterator[FakeDiscord]:
 
 @contextlib.asynccontextmanager
 async def run_client(
-    client: discord.Client, fake: FakeDiscord, *, timeout: float = 10.0
+    client: discord.Client, fake: FakeDiscord, *, timeout: float = 10.0, reconnect: bool = False
 ) -> AsyncIterator[discord.Client]:
     """Log ``client`` in to the fake, connect it, and yield once it is ready with the fake's guild cached.
 
     On exit the client is closed and its connection task awaited, so nothing is left running.  Use inside
-    :func:`pointed_at`.  Pass ``guild_ready_timeout`` small (e.g. 0.05) to the client: discord.py waits that
-    long after the last GUILD_CREATE before dispatching ``ready``.
+    :func:`pointed_at`.  ``reconnect=False`` (the default) makes a dropped connection an error instead of a
+    retry with real back-off sleeps; pass True to exercise discord.py's RESUME after ``disconnect_clients``.
+    Give the client a small ``guild_ready_timeout`` (e.g. 0.05): discord.py waits that long after the last
+    GUILD_CREATE before dispatching ``ready``.
     """
     try:
         await client.login(fake.token)
@@ -2289,7 +2404,7 @@ async def run_client(
     guild_waiter = asyncio.ensure_future(
         client.wait_for("guild_available", check=lambda g: g.id == fake.guild_id)
     )
-    task = asyncio.create_task(client.connect(reconnect=False), name="fake-discord-client-connect")
+    task = asyncio.create_task(client.connect(reconnect=reconnect), name="fake-discord-client-connect")
     ready_waiter = asyncio.ensure_future(client.wait_until_ready())
     both = asyncio.gather(guild_waiter, ready_waiter)
     try:
