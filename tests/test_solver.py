@@ -1,0 +1,233 @@
+"""The double-dummy solvers: the reference on hand-made endings, the native solver against the reference."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from collections.abc import Callable
+
+import pytest
+
+from rules.arbitar import dds_reference as ref
+from rules.arbitar import solver
+from rules.arbitar._dds import Solver
+from rules.cards import Card, parse_cards
+
+Strain = tuple[int | None, bool]  # (trump, betl)
+STRAINS: list[Strain] = [(None, False), (0, False), (1, False), (2, False), (3, False), (None, True)]
+
+
+def m(text: str) -> int:
+    mask = 0
+    for card in parse_cards(text):
+        mask |= card.mask
+    return mask
+
+
+def c(text: str) -> int:
+    return Card.parse(text).index
+
+
+SolveFn = Callable[..., dict[int, int]]
+BOTH: list[SolveFn] = [ref.solve, solver.solve]
+
+
+# --- hand-made endings with known answers -----------------------------------------------------------------
+
+@pytest.mark.parametrize("solve", BOTH)
+def test_last_trick(solve: SolveFn) -> None:
+    assert solve((m("AS"), m("7S"), m("8S")), None, False, 0, 0) == {c("AS"): 1}
+    assert solve((m("AS"), m("7S"), m("8S")), None, False, 1, 0) == {c("AS"): 0}
+
+
+@pytest.mark.parametrize("solve", BOTH)
+def test_cashing_top_cards_in_sans(solve: SolveFn) -> None:
+    hands = (m("AS KS"), m("QS JS"), m("7D 8D"))
+    assert solve(hands, None, False, 0, 0) == {c("AS"): 2, c("KS"): 2}
+
+
+@pytest.mark.parametrize("solve", BOTH)
+def test_void_player_must_trump(solve: SolveFn) -> None:
+    hands = (m("7S AD"), m("AH KH"), m("8H 9D"))
+    # Trump pik: the declarer, void in herc, must ruff the ace and then cashes his AD.
+    assert solve(hands, 0, False, 0, 1) == {c("AH"): 2, c("KH"): 2}
+    # Sans: he cannot ruff and the defender takes both herc tricks.
+    assert solve(hands, None, False, 0, 1) == {c("AH"): 0, c("KH"): 0}
+
+
+def test_legal_cards_follow_then_trump_then_anything() -> None:
+    hand = m("7S 9D AC")
+    assert ref.legal_cards(hand, 2, 0) == [c("9D")]  # follow karo
+    assert ref.legal_cards(hand, 1, 0) == [c("7S")]  # void in herc: must trump pik
+    assert ref.legal_cards(hand, 1, None) == sorted([c("7S"), c("9D"), c("AC")])  # sans: anything
+    assert ref.legal_cards(m("9D AC"), 1, 0) == sorted([c("9D"), c("AC")])  # no trump to play
+
+
+def test_trick_winner() -> None:
+    assert ref.trick_winner((c("KH"), c("AH"), c("7S")), 2, 0) == 1  # the pik seven ruffs
+    assert ref.trick_winner((c("KH"), c("AH"), c("7S")), 2, None) == 0  # sans: the ace of the led suit
+    assert ref.trick_winner((c("KH"), c("AS"), c("QH")), 0, 1) == 0  # a discard never wins
+
+
+@pytest.mark.parametrize("solve", BOTH)
+def test_last_player_chooses_between_winning_and_ducking(solve: SolveFn) -> None:
+    # Declarer (seat 0) led QS, seat 1 played 7S; seat 2 wins with KS and then takes the last trick with 8S.
+    hands = (m("AD"), m("7D"), m("KS 8S"))
+    values = solve(hands, None, False, 0, 2, (c("QS"), c("7S")), 0)
+    assert values == {c("KS"): 0, c("8S"): 2}
+
+
+@pytest.mark.parametrize("solve", BOTH)
+def test_betl(solve: SolveFn) -> None:
+    # The declarer's low cards lose everything.
+    assert solve((m("7S 7D"), m("8S 8D"), m("9S 9D")), None, True, 0, 0) == {c("7S"): 0, c("7D"): 0}
+    # AD is a sure trick: the defenders (maximizing in betl) will lead karo to it.
+    hands = (m("7S AD"), m("8S 7D"), m("9S 8D"))
+    assert solve(hands, None, True, 0, 0) == {c("7S"): 1, c("AD"): 1}
+    assert ref.solve_tricks(hands, None, True, 0, 0) == 1
+
+
+@pytest.mark.parametrize("solve", BOTH)
+def test_empty_hands_have_no_moves(solve: SolveFn) -> None:
+    assert solve((0, 0, 0), 1, False, 0, 0) == {}
+
+
+def test_solve_tricks_takes_the_movers_best() -> None:
+    hands = (m("AD"), m("7D"), m("KS 8S"))
+    trick = (c("QS"), c("7S"))
+    assert ref.solve_tricks(hands, None, False, 0, 2, trick, 0) == 0
+    assert solver.solve_tricks(hands, None, False, 0, 2, trick, 0) == 0
+    # Seat 2 as declarer maximizes his own tricks.
+    assert solver.solve_tricks(hands, None, False, 2, 2, trick, 0) == 2
+
+
+@pytest.mark.parametrize(
+    ("hands", "to_move", "trick", "leader"),
+    [
+        ((m("AS"), m("AS"), m("7S")), 0, (), None),  # a card twice
+        ((m("AS KS"), m("7S"), m("8S")), 0, (), None),  # sizes differ
+        ((m("AS"), m("7S"), m("8S")), 1, (c("9S"),), None),  # trick without leader
+        ((m("AS"), m("7S"), m("8S")), 2, (c("9S"),), 0),  # to_move is not the next seat
+        ((m("AS"), m("7S"), m("8S")), 1, (c("AS"),), 0),  # a trick card still in a hand
+    ],
+)
+def test_inconsistent_positions_are_rejected(hands: tuple[int, int, int], to_move: int,
+                                             trick: tuple[int, ...], leader: int | None) -> None:
+    with pytest.raises(ValueError):
+        ref.solve(hands, None, False, 0, to_move, trick, leader)
+    with pytest.raises(ValueError):
+        solver.solve(hands, None, False, 0, to_move, trick, leader)
+
+
+def test_betl_with_trump_is_rejected() -> None:
+    with pytest.raises(ValueError):
+        solver.solve((m("AS"), m("7S"), m("8S")), 0, True, 0, 0)
+
+
+# --- native against reference on random positions ----------------------------------------------------------
+
+def random_position(rng: random.Random, size: int, trump: int | None, leader: int,
+                    played: int) -> tuple[tuple[int, int, int], tuple[int, ...], int]:
+    """Deal `size` cards each, let `played` legal random cards go to the current trick."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    hands = [sum(1 << card for card in deck[k * size:(k + 1) * size]) for k in range(3)]
+    trick: list[int] = []
+    for k in range(played):
+        seat = (leader + k) % 3
+        card = rng.choice(ref.legal_cards(hands[seat], trick[0] // 8 if trick else None, trump))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return (hands[0], hands[1], hands[2]), tuple(trick), (leader + played) % 3
+
+
+def test_native_matches_reference_on_random_positions() -> None:
+    rng = random.Random(20261130)
+    compared = 0
+    for trump, betl in STRAINS:
+        for declarer in range(3):
+            for leader in range(3):
+                for played in range(3):
+                    for _ in range(15):
+                        size = rng.randint(1, 5)
+                        hands, trick, to_move = random_position(rng, size, trump, leader, played)
+                        expected = ref.solve(hands, trump, betl, declarer, to_move, trick, leader)
+                        got = solver.solve(hands, trump, betl, declarer, to_move, trick, leader)
+                        assert got == expected, (hands, trump, betl, declarer, to_move, trick, leader)
+                        compared += 1
+    assert compared == 6 * 3 * 3 * 3 * 15
+
+
+def test_native_matches_reference_with_one_table_kept_across_positions() -> None:
+    """Same strain and declarer throughout: the native table is reused from position to position."""
+    rng = random.Random(7)
+    native = Solver(8)  # a tiny table, so replacement is exercised too
+    for trump, betl in STRAINS:
+        for _ in range(60):
+            leader, played = rng.randrange(3), rng.randrange(3)
+            hands, trick, to_move = random_position(rng, rng.randint(2, 5), trump, leader, played)
+            expected = ref.solve(hands, trump, betl, 1, to_move, trick, leader)
+            got = dict(native.solve(hands, -1 if trump is None else trump, betl, 1, to_move, trick, leader))
+            assert got == expected
+
+
+def test_native_matches_reference_on_six_card_endings() -> None:
+    rng = random.Random(6)
+    for k in range(24):
+        trump, betl = STRAINS[k % len(STRAINS)]
+        leader, played = rng.randrange(3), rng.randrange(3)
+        hands, trick, to_move = random_position(rng, 6, trump, leader, played)
+        declarer = rng.randrange(3)
+        assert solver.solve(hands, trump, betl, declarer, to_move, trick, leader) == ref.solve(
+            hands, trump, betl, declarer, to_move, trick, leader)
+
+
+# --- many layouts in one call --------------------------------------------------------------------------------
+
+def test_solve_layouts_matches_solve_on_full_deals() -> None:
+    rng = random.Random(11)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    mover = sum(1 << card for card in deck[:10])
+    unseen = deck[10:30]
+    cards = tuple(i for i in range(32) if mover >> i & 1)[:2]
+    layouts = []
+    for _ in range(40):
+        rng.shuffle(unseen)
+        first = sum(1 << card for card in unseen[:10])
+        layouts.append((first, mover, sum(1 << card for card in unseen[10:])))
+    for trump in (0, None):
+        values = solver.solve_layouts(layouts, trump, False, 0, 1, (), None, cards, threads=2)
+        assert len(values) == len(layouts) * len(cards)
+        for k, hands in enumerate(layouts):
+            full = solver.solve(hands, trump, False, 0, 1)
+            assert [values[k * 2], values[k * 2 + 1]] == [full[cards[0]], full[cards[1]]]
+        assert solver.solve_layouts(array("I", [x for h in layouts for x in h]), trump, False, 0, 1, (), None,
+                                    cards, threads=1) == values
+
+
+def test_solve_layouts_mid_trick_and_illegal_cards() -> None:
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(30):
+        trump = rng.choice([None, 2])
+        hands, trick, to_move = random_position(rng, 4, trump, 0, 1)
+        mover = [i for i in range(32) if hands[to_move] >> i & 1]
+        values = solver.solve_layouts([hands], trump, False, 2, to_move, trick, 0, tuple(mover))
+        expected = ref.solve(hands, trump, False, 2, to_move, trick, 0)
+        for card, value in zip(mover, values, strict=True):
+            assert value == expected.get(card, solver.ILLEGAL)
+            checked += value == solver.ILLEGAL
+    assert checked > 0  # some cards were illegal (must follow suit) and were reported so
+
+
+def test_solve_layouts_rejects_a_bad_layout() -> None:
+    with pytest.raises(ValueError):
+        solver.solve_layouts([(m("AS"), m("AS"), m("7S"))], None, False, 0, 0, (), None, (c("AS"),))
+
+
+def test_native_solver_table_limits() -> None:
+    with pytest.raises(ValueError):
+        Solver(30)
+    stats = Solver(10).stats()
+    assert stats["tt_bytes"] == 16 * 1024
