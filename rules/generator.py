@@ -576,8 +576,7 @@ def _cut(rng: random.Random, hand: Hand) -> Hand:
         defended = replace(named, defense=hand.defense, kontra=hand.kontra)
         options.append(defended)
         if hand.tricks:
-            in_play = [replace(defended, tricks=hand.tricks[:t] + ((hand.tricks[t][:k],) if k else ()))
-                       for t in range(len(hand.tricks)) for k in range(3)]
+            in_play = [replace(defended, tricks=hand.tricks[:t]) for t in range(len(hand.tricks))]
             in_play.append(replace(hand, ended_at=None))
             if rng.random() < 0.7:
                 return rng.choice(in_play)

@@ -133,9 +133,10 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
         size = len(groups[g])
         if size != (2 if g == 3 else 10):
             deal_ok = False
-            who = "the talon" if g == 3 else names[g]
-            wanted = "2 cards" if g == 3 else "10 cards, as each player does"
-            problems.append(f"{where}: {who} is dealt {size} cards; {'it' if g == 3 else 'each'} must get {wanted}")
+            if g == 3:
+                problems.append(f"{where}: the talon has {size} cards; it has exactly 2")
+            else:
+                problems.append(f"{where}: {names[g]} is dealt {size} cards; each player gets exactly 10")
     if dup:
         deal_ok = False
         problems.append(f"{where}: the deal has {_names_of(dup)} more than once; the 32 cards are all different")
@@ -335,7 +336,7 @@ def _check_play(hand: Hand, names: Sequence[str], where: str, complete: bool, ma
     stopped_at = 0
     for number, cards in enumerate(tricks, start=1):
         size = len(cards)
-        if size != 3 and not (not complete and number == last and 0 < size < 3):
+        if size != 3:
             problems.append(f"{where}, trick {number}: the trick has {size} cards; every trick has three")
             return
         seat = leader
@@ -344,7 +345,7 @@ def _check_play(hand: Hand, names: Sequence[str], where: str, complete: bool, ma
         best_suit = -1
         best_rank = -1
         winner = leader
-        for position in range(size):
+        for position in range(3):
             card = cards[position]
             suit = card.suit
             rank = card.rank
@@ -380,8 +381,6 @@ def _check_play(hand: Hand, names: Sequence[str], where: str, complete: bool, ma
                     winner = seat
             hold[seat] = h & ~bit
             seat = (seat + 1) % 3
-        if size != 3:
-            return  # the unfinished last trick of a hand in progress
         leader = winner
         if not stopped_at:
             if winner == declarer:

@@ -205,9 +205,10 @@ def test_play_must_end_at_ten_tricks_or_a_certain_fall() -> None:
     problems = validate_hand(short, PLAYERS)
     assert problems == ["hand 1: play stops after trick 7, but the result is not yet decided; play goes on to "
                         "trick 10 (or stops when the declarer has fallen)"]
-    # An unfinished hand may stop anywhere, even inside a trick.
+    # An unfinished hand may stop after any trick, but a trick is recorded only whole.
+    assert validate_hand(replace(short, ended_at=None), PLAYERS) == []
     open_hand = replace(hand, tricks=(*hand.tricks[:3], hand.tricks[3][:2]), ended_at=None)
-    assert validate_hand(open_hand, PLAYERS) == []
+    assert validate_hand(open_hand, PLAYERS) == ["hand 1, trick 4: the trick has 2 cards; every trick has three"]
 
 
 # --- the game ------------------------------------------------------------------------------------------------
