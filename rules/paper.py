@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.gamelog import Game, GameStatus, ScoreEntry, parse_time
 from rules.paper_hand import ZERO_ENTRIES, Entry, HandCase, HandFacts, HandScore, hand_facts
@@ -85,8 +85,7 @@ class AppliedChange:
     bule_sum_after: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class PaperHand:
+class PaperHand(NamedTuple):
     """One hand on the paper: its own score (None when not scored), the changes attached to it, the bule after."""
 
     n: int
@@ -260,28 +259,30 @@ def compute_paper(game: Game, changes: Sequence[PaperChange] = ()) -> Paper:
     for change in changes:
         by_hand.setdefault(change.hand, []).append(change)
     size = game.bule
-    bule = [size, size, size]
-    left = [0, 0, 0]
-    right = [0, 0, 0]
+    b0 = b1 = b2 = size
     used = [0, 0, 0]
     rounds = 0
     limit = game.refe_limit
     ended = False
     end_hand: int | None = None
     hands: list[PaperHand] = []
+    chosen: list[HandScore] = []
     settlement: tuple[int, PaperChange] | None = None  # (index in hands, change)
     notes: list[str] = []
+    unscored = HandCase.UNSCORED
+    all_pass = HandCase.ALL_PASS
+    pik_no_kontra = HandCase.PIK_NO_KONTRA
     for f in facts:
         n = f.n
-        attached = by_hand.get(n)
-        if ended or f.case is HandCase.UNSCORED:
+        attached = by_hand.get(n) if by_hand else None
+        case = f.case
+        if ended or case is unscored:
             why = "after_end" if ended else f.plain.note
-            skipped = tuple(_not_applied(c, bule, NOTE_NOT_SCORED) for c in attached or ())
-            hands.append(PaperHand(n, None, skipped, (bule[0], bule[1], bule[2]), why))
+            skipped = tuple(_not_applied(c, (b0, b1, b2), NOTE_NOT_SCORED) for c in attached or ())
+            hands.append(PaperHand(n, None, skipped, (b0, b1, b2), why))
             continue
         score: HandScore | None = None
-        case = f.case
-        if (case is HandCase.ALL_PASS or case is HandCase.PIK_NO_KONTRA) and rounds < limit and min(bule) >= 0:
+        if (case is all_pass or case is pik_no_kontra) and rounds < limit and b0 >= 0 and b1 >= 0 and b2 >= 0:
             score = f.refe
         if score is None:
             declarer = f.plain.declarer
@@ -292,20 +293,16 @@ def compute_paper(game: Game, changes: Sequence[PaperChange] = ()) -> Paper:
                 score = f.plain
         elif score.refe_written:
             rounds += 1
-        e0, e1, e2 = score.entries
-        bule[0] += e0.bule
-        bule[1] += e1.bule
-        bule[2] += e2.bule
-        left[0] += e0.supe_left
-        left[1] += e1.supe_left
-        left[2] += e2.supe_left
-        right[0] += e0.supe_right
-        right[1] += e1.supe_right
-        right[2] += e2.supe_right
-        if bule[0] + bule[1] + bule[2] <= 0:
+        d = score.deltas
+        b0 += d[0]
+        b1 += d[1]
+        b2 += d[2]
+        chosen.append(score)
+        if b0 + b1 + b2 <= 0:
             ended, end_hand = True, n
         applied: tuple[AppliedChange, ...] = ()
         if attached:
+            bule = [b0, b1, b2]
             done: list[AppliedChange] = []
             for change in attached:
                 if change.kind is ChangeKind.OTPIS:
@@ -316,10 +313,14 @@ def compute_paper(game: Game, changes: Sequence[PaperChange] = ()) -> Paper:
                     continue
                 done.append(_apply(change, score, done, bule, ended))
             applied = tuple(done)
-            if not ended and sum(bule) <= 0:
+            b0, b1, b2 = bule
+            if not ended and b0 + b1 + b2 <= 0:
                 ended, end_hand = True, n
                 notes.append(f"changes_ended_game:{n}")
-        hands.append(PaperHand(n, score, applied, (bule[0], bule[1], bule[2])))
+        hands.append(PaperHand(n, score, applied, (b0, b1, b2)))
+    bule = [b0, b1, b2]
+    columns = [sum(column) for column in zip(*(s.supe for s in chosen), strict=True)] if chosen else [0] * 6
+    left, right = columns[:3], columns[3:]
     total = sum(bule)
     settled = False
     if settlement is not None and not ended:
@@ -330,14 +331,11 @@ def compute_paper(game: Game, changes: Sequence[PaperChange] = ()) -> Paper:
         entries = (Entry(bule=-written[0]), Entry(bule=-written[1]), Entry(bule=-written[2]))
         paper_hand = hands[index]
         applied_otpis = AppliedChange(change, entries, bule_sum_after=0)
-        hands[index] = PaperHand(paper_hand.n, paper_hand.score, (*paper_hand.changes, applied_otpis),
-                                 paper_hand.bule_after, paper_hand.unscored)
+        hands[index] = paper_hand._replace(changes=(*paper_hand.changes, applied_otpis))
     elif settlement is not None:
         index, change = settlement
         paper_hand = hands[index]
-        hands[index] = PaperHand(paper_hand.n, paper_hand.score,
-                                 (*paper_hand.changes, _not_applied(change, bule, NOTE_ENDED)),
-                                 paper_hand.bule_after, paper_hand.unscored)
+        hands[index] = paper_hand._replace(changes=(*paper_hand.changes, _not_applied(change, bule, NOTE_ENDED)))
     final = [b - w for b, w in zip(bule, written or (0, 0, 0), strict=True)]
     players = []
     for seat in range(3):

@@ -11,8 +11,9 @@ nobody follows and bid pik without kontra all live here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from rules.gamelog import Contract, Decision, Hand, Strain
 from rules.play import replay, stop_point
@@ -107,6 +108,8 @@ class HandScore:
     counted_tricks: int = 0  # tricks up to the stop point
     recorded_tricks: int = 0
     note: str = ""  # UNSCORED: why (not_finished, no_contract); PLAYED: problems in the recorded play
+    deltas: tuple[int, int, int] = (0, 0, 0)  # the bule of `entries`, for the running sheet's speed
+    supe: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)  # left supe of seats 0-2, then right supe
 
     @property
     def written(self) -> bool:
@@ -185,14 +188,18 @@ def _fallen_units(hand: Hand, declarer: int, contract: Contract, tricks: tuple[i
     return passed, bule, supe, carrier, shape, note
 
 
-def _score(base: HandScore, declarer: int, value: int, bule: list[int], supe: list[int]) -> HandScore:
+def _score(common: dict[str, Any], declarer: int, value: int, bule: list[int], supe: list[int],
+           doubled: bool = False) -> HandScore:
     entries = []
     for seat in range(3):
         entry = Entry(bule=bule[seat] * value)
         if supe[seat]:
             entry = entry + supe_entry(seat, declarer, supe[seat] * value)
         entries.append(entry)
-    return replace(base, entries=(entries[0], entries[1], entries[2]), value=value)
+    return HandScore(entries=(entries[0], entries[1], entries[2]), value=value, refe_doubled=doubled,
+                     refe_played=doubled, deltas=(entries[0].bule, entries[1].bule, entries[2].bule),
+                     supe=(entries[0].supe_left, entries[1].supe_left, entries[2].supe_left,
+                           entries[0].supe_right, entries[1].supe_right, entries[2].supe_right), **common)
 
 
 def hand_facts(hand: Hand) -> HandFacts:
@@ -202,36 +209,30 @@ def hand_facts(hand: Hand) -> HandFacts:
         score = HandScore(n, HandCase.UNSCORED, ZERO_ENTRIES, note="not_finished")
         return HandFacts(n, HandCase.UNSCORED, score)
     if hand.declarer is None:
-        plain = HandScore(n, HandCase.ALL_PASS, ZERO_ENTRIES)
-        return HandFacts(n, HandCase.ALL_PASS, plain, refe=replace(plain, refe_written=True))
+        return HandFacts(n, HandCase.ALL_PASS, HandScore(n, HandCase.ALL_PASS, ZERO_ENTRIES),
+                         refe=HandScore(n, HandCase.ALL_PASS, ZERO_ENTRIES, refe_written=True))
     declarer, contract = hand.declarer, hand.contract
     if contract is None:
-        score = HandScore(n, HandCase.UNSCORED, ZERO_ENTRIES, declarer=declarer,
-                          note="no_contract")
+        score = HandScore(n, HandCase.UNSCORED, ZERO_ENTRIES, declarer=declarer, note="no_contract")
         return HandFacts(n, HandCase.UNSCORED, score)
     chain = len(hand.kontra)
     d1, d2 = right_of(declarer), left_of(declarer)
     both_pass = all(hand.defense.get(s, Decision.PASSES) is Decision.PASSES for s in (d1, d2))
-    base = HandScore(n, HandCase.PLAYED, ZERO_ENTRIES, declarer=declarer, contract=contract, kontra=chain)
     v = contract.base_value
+    common: dict[str, Any] = {"n": n, "declarer": declarer, "contract": contract, "kontra": chain,
+                              "recorded_tricks": len(hand.tricks)}
+    bule = [0, 0, 0]
+    bule[declarer] = -1
+    none = [0, 0, 0]
     if contract.strain is not Strain.BETL and not chain and both_pass:
-        base = replace(base, case=HandCase.NOBODY_FOLLOWS, declarer_tricks=10, passed=True,
-                       recorded_tricks=len(hand.tricks))
-        bule = [0, 0, 0]
-        bule[declarer] = -1
-        return HandFacts(n, HandCase.NOBODY_FOLLOWS, _score(base, declarer, v, bule, [0, 0, 0]),
-                         doubled=_score(replace(base, refe_doubled=True, refe_played=True), declarer, 2 * v, bule,
-                                        [0, 0, 0]))
+        common.update(case=HandCase.NOBODY_FOLLOWS, declarer_tricks=10, passed=True)
+        return HandFacts(n, HandCase.NOBODY_FOLLOWS, _score(common, declarer, v, bule, none),
+                         doubled=_score(common, declarer, 2 * v, bule, none, doubled=True))
     if contract.strain is Strain.PIK and not contract.igra and not chain:
-        base = replace(base, case=HandCase.PIK_NO_KONTRA, passed=True, recorded_tricks=len(hand.tricks))
-        bule = [0, 0, 0]
-        bule[declarer] = -1
-        refe = HandScore(n, HandCase.PIK_NO_KONTRA, ZERO_ENTRIES, declarer=declarer, contract=contract,
-                         refe_written=True, recorded_tricks=len(hand.tricks))
-        return HandFacts(n, HandCase.PIK_NO_KONTRA, _score(base, declarer, v, bule, [0, 0, 0]),
-                         doubled=_score(replace(base, refe_doubled=True, refe_played=True), declarer, 2 * v, bule,
-                                        [0, 0, 0]),
-                         refe=refe)
+        refe = HandScore(case=HandCase.PIK_NO_KONTRA, entries=ZERO_ENTRIES, refe_written=True, **common)
+        common.update(case=HandCase.PIK_NO_KONTRA, passed=True)
+        return HandFacts(n, HandCase.PIK_NO_KONTRA, _score(common, declarer, v, bule, none),
+                         doubled=_score(common, declarer, 2 * v, bule, none, doubled=True), refe=refe)
     result = replay(hand)
     counted = stop_point(hand, result) if result.tricks else 0
     won = [0, 0, 0]
@@ -247,10 +248,10 @@ def hand_facts(hand: Hand) -> HandFacts:
         problems.append(f"play incomplete: {len(result.tricks)} of 10 tricks recorded")
     defence = list(tricks)
     defence[declarer] = 0
-    base = replace(base, declarer_tricks=tricks[declarer], defence_tricks=(defence[0], defence[1], defence[2]),
-                   passed=passed, fallen=tuple(s for s in range(3) if bule[s] > 0), carrier=carrier, shape=shape,
-                   counted_tricks=counted, recorded_tricks=len(hand.tricks), note="; ".join(problems))
+    common.update(case=HandCase.PLAYED, declarer_tricks=tricks[declarer],
+                  defence_tricks=(defence[0], defence[1], defence[2]), passed=passed,
+                  fallen=tuple(s for s in range(3) if bule[s] > 0), carrier=carrier, shape=shape,
+                  counted_tricks=counted, note="; ".join(problems))
     value = v << chain
-    return HandFacts(n, HandCase.PLAYED, _score(base, declarer, value, bule, supe),
-                     doubled=_score(replace(base, refe_doubled=True, refe_played=True), declarer, 2 * value, bule,
-                                    supe))
+    return HandFacts(n, HandCase.PLAYED, _score(common, declarer, value, bule, supe),
+                     doubled=_score(common, declarer, 2 * value, bule, supe, doubled=True))
