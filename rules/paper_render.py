@@ -28,7 +28,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "player": "igrač", "left": "leve supe", "bule": "bule", "right": "desne supe", "marks": "refe",
         "hat": "kapa", "hands": "Ruke:", "no_hands": "(nijedna ruka)", "all_pass": "svi dalje",
         "refe_written": "refe", "nothing": "ništa se ne piše", "nobody": "niko ne prati",
-        "pik_no_kontra": "pik bez kontre", "passes": "prolaz", "falls": "pad", "tricks": "štihova",
+        "pik_no_kontra": "pik bez kontre", "passes": "prolaz", "falls": "pad",
         "on_refe": "na refe", "kontra": "kontra", "rekontra": "rekontra", "subkontra": "subkontra",
         "mortkontra": "mortkontra", "zovem": "zovem", "alone": "sam prati",
         "not_finished": "nije završena", "after_end": "posle kraja partije", "no_contract": "bez ugovora",
@@ -52,7 +52,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "player": "player", "left": "left supe", "bule": "bule", "right": "right supe", "marks": "refe",
         "hat": "hat", "hands": "Hands:", "no_hands": "(no hands)", "all_pass": "all pass",
         "refe_written": "refe", "nothing": "nothing written", "nobody": "nobody follows",
-        "pik_no_kontra": "pik without kontra", "passes": "passes", "falls": "falls", "tricks": "tricks",
+        "pik_no_kontra": "pik without kontra", "passes": "passes", "falls": "falls",
         "on_refe": "on refe", "kontra": "kontra", "rekontra": "rekontra", "subkontra": "subkontra",
         "mortkontra": "mortkontra", "zovem": "zovem", "alone": "one follows",
         "not_finished": "not finished", "after_end": "after the game's end", "no_contract": "no contract",
@@ -79,6 +79,17 @@ _CHAIN = ("kontra", "rekontra", "subkontra", "mortkontra")
 
 def _w(lang: str) -> dict[str, str]:
     return _WORDS.get(lang, _WORDS["sr"])
+
+
+def tricks_text(count: int, lang: str = "sr") -> str:
+    """``1 štih``, ``3 štiha``, ``6 štihova`` (``1 trick``, ``6 tricks``)."""
+    if lang == "en":
+        return f"{count} trick" + ("" if count == 1 else "s")
+    if count % 10 == 1 and count % 100 != 11:
+        return f"{count} štih"
+    if count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14):
+        return f"{count} štiha"
+    return f"{count} štihova"
 
 
 def signed(value: int) -> str:
@@ -117,12 +128,12 @@ def score_text(names: Sequence[str], score: HandScore, lang: str = "sr") -> str:
         tail = w["refe_written"] if score.refe_written else w["passes"]
         return f"{head} — {w['pik_no_kontra']}: {tail}" + ("" if score.refe_written else f", V={score.value}")
     if score.case is HandCase.NOBODY_FOLLOWS:
-        return f"{head} — {w['nobody']}: {w['passes']} (10 {w['tricks']}), V={score.value}"
+        return f"{head} — {w['nobody']}: {w['passes']} ({tricks_text(10, lang)}), V={score.value}"
     shape = ""
     if score.carrier is not None and score.kontra == 0:
         shape = f", {names[score.carrier]} " + (w["zovem"] if score.shape is DefenceShape.ZOVEM else w["alone"])
     outcome = w["passes"] if score.passed else w["falls"]
-    return f"{head}{shape} — {outcome} ({score.declarer_tricks} {w['tricks']}), V={score.value}"
+    return f"{head}{shape} — {outcome} ({tricks_text(score.declarer_tricks, lang)}), V={score.value}"
 
 
 def change_text(names: Sequence[str], applied: AppliedChange, lang: str = "sr") -> str:
@@ -179,7 +190,7 @@ def paper_text(game: Game, paper: Paper, lang: str = "sr") -> str:
         elif paper.end_hand is not None:
             lines.append(w["ended"].format(hand=paper.end_hand))
         if paper.write_off is not None and any(paper.write_off):
-            items = ", ".join(f"{names[s]} {paper.write_off[s]}" for s in range(3))
+            items = ", ".join(f"{names[s]} {signed(paper.write_off[s])}" for s in range(3))
             lines.append(w["write_off"].format(items=items))
         items = ", ".join(f"{c.name} {signed(c.result or 0)}" for c in paper.players)
         lines.append(w["results"].format(items=items))
