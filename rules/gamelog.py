@@ -356,6 +356,8 @@ def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], ga
     if contract_raw is not None:
         if not isinstance(contract_raw, dict):
             r.fail(where, "'contract' must be an object like {\"strain\": \"herc\", \"igra\": false}")
+        elif not isinstance(contract_raw.get("igra", False), bool):
+            r.fail(where, f"'contract': 'igra' must be true or false, not {json_repr(contract_raw.get('igra'))}")
         else:
             try:
                 contract = Contract(Strain.parse(str(contract_raw.get("strain", ""))),
