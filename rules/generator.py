@@ -122,7 +122,7 @@ def trump_estimate(mask: int, trump: int) -> float:
 
 
 def sans_estimate(mask: int) -> float:
-    """Rough tricks in sans: top cards, plus the length of suits that run from the ace."""
+    """Rough tricks in sans: top cards, plus the length of suits that run from the ace, less for open suits."""
     est = 0.0
     for s in range(4):
         bits = _suit_bits(mask, s)
@@ -138,6 +138,9 @@ def sans_estimate(mask: int) -> float:
             est += n - top
         elif top == 0 and bits >> 6 & 1 and n >= 2:
             est += 0.5
+        stopped = top > 0 or (bits >> 6 & 1 and n >= 2) or (bits >> 5 & 1 and n >= 3)
+        if not stopped:
+            est -= 1.5  # the defence runs this suit
     return est
 
 
