@@ -38,7 +38,7 @@ class CallButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sudi
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> CallButton:
         return cls(int(match["call"]))
 
@@ -97,6 +97,12 @@ class ProofBot(discord.Client):
             await interaction.response.defer(thinking=True)
             await self.slow_gate.wait()
             await interaction.followup.send("done after the slow part")
+
+        @self.tree.command(name="izmena", description="Answer, then edit the answer", guild=guild)
+        async def izmena(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("prva verzija")
+            await interaction.edit_original_response(content="druga verzija")
+            await interaction.followup.send("samo za tebe", ephemeral=True)
 
         @self.tree.command(name="tajno", description="Ephemeral answer", guild=guild)
         async def tajno(interaction: discord.Interaction[Any]) -> None:
@@ -189,7 +195,7 @@ async def test_login_ready_guild_cache_and_command_sync(
         assert identify["intents"] & (1 << 1) and identify["intents"] & (1 << 8)  # members, presences
         assert fake.received_ops(1), "heartbeat after HELLO"
         # commands synced to the guild with their options
-        assert set(fake.guild_commands) == {"echo", "slow", "tajno", "razlog", "potvrda", "presude"}
+        assert set(fake.guild_commands) == {"echo", "slow", "izmena", "tajno", "razlog", "potvrda", "presude"}
         options = {o["name"]: o for o in fake.guild_commands["echo"]["options"]}
         assert options["tekst"]["required"] is True and options["puta"]["type"] == 4
         assert fake.requests_to("GET", r"/users/@me") and fake.requests_to("GET", r"/oauth2/applications/@me")
@@ -243,6 +249,22 @@ async def test_deferred_response_then_followup(fake: FakeDiscord, members: dict[
         assert fake.requests_to("POST", rf"/webhooks/{fake.application_id}/[^/]+")
 
 
+async def test_edit_original_response_and_ephemeral_followup(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    async with run_client(ProofBot(fake.guild_id), fake):
+        ix = await fake.slash(members["ana"].id, "izmena")
+        await fake.wait_for_response(ix.id)
+        original = fake.original_response(ix.id)
+        assert original is not None and original["content"] == "druga verzija"
+        (edit,) = fake.edits[int(original["id"])]
+        assert edit["content"] == "druga verzija"
+        assert fake.requests_to("PATCH", rf"/webhooks/{fake.application_id}/[^/]+/messages/@original")
+        (followup,) = fake.followups(ix.id)
+        assert followup["flags"] & 64 and followup in fake.ephemeral_messages(members["ana"].id)
+        assert [m["content"] for m in fake.messages_in(fake.general.id)] == ["druga verzija"]
+
+
 async def test_ephemeral_reply_has_flag_64_and_is_not_in_the_channel(
     fake: FakeDiscord, members: dict[str, FakeMember]
 ) -> None:
@@ -289,8 +311,15 @@ async def send_call(
 async def test_dynamic_button_message_with_allowed_mentions_limited_to_two_users(
     fake: FakeDiscord, members: dict[str, FakeMember]
 ) -> None:
-    referees_channel = fake.add_text_channel("sudije")
+    referee_role = members["ana"].roles[0]
+    referees_channel = fake.add_text_channel("sudije", private_to=[referee_role])
     async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None
+        private = guild.get_channel(referees_channel.id)
+        ana, ceca = guild.get_member(members["ana"].id), guild.get_member(members["ceca"].id)
+        assert private is not None and ana is not None and ceca is not None
+        assert private.permissions_for(ana).view_channel and not private.permissions_for(ceca).view_channel
         sent = await send_call(bot, referees_channel.id, 7, [members["ana"], members["boris"]])
         stored = fake.message(sent.id)
         (post,) = fake.requests_to("POST", rf"/channels/{referees_channel.id}/messages")
@@ -302,6 +331,11 @@ async def test_dynamic_button_message_with_allowed_mentions_limited_to_two_users
         (button,) = stored["components"][0]["components"]
         assert button["custom_id"] == "sudi:7" and button["label"] == "Sudi"
         assert {m.id for m in sent.mentions} == ids(members["ana"], members["boris"])
+        # the call is taken: the message is edited and the button removed; an edit pings nobody anew
+        await sent.edit(content="Poziv 7: preuzet", view=None)
+        assert stored["content"] == "Poziv 7: preuzet" and stored["components"] == []
+        assert fake.edits[sent.id][-1]["components"] == []
+        assert fake.pings[sent.id].users == ids(members["ana"], members["boris"])  # from the creation only
 
 
 async def test_two_presses_at_once_are_both_dispatched(
@@ -450,6 +484,9 @@ async def test_presence_update_and_member_leaving_reach_the_cache(
         assert before.status is discord.Status.online and after.status is discord.Status.offline
         assert guild.get_member(members["ana"].id).status is discord.Status.offline  # type: ignore[union-attr]
 
+        await fake.set_roles(members["ana"].id, [])
+        ana_id = members["ana"].id
+        await fake.wait_for_client(bot, lambda: [r.id for r in guild.get_member(ana_id).roles] == [guild.id])  # type: ignore[union-attr]
         await fake.member_leave(members["ceca"].id)
         await fake.wait_for_client(bot, lambda: guild.get_member(members["ceca"].id) is None)
         assert bot.removed == [members["ceca"].id]

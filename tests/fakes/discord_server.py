@@ -550,9 +550,24 @@ class FakeDiscord:
         return member
 
     def add_text_channel(
-        self, name: str, *, parent_id: int | None = None, topic: str | None = None
+        self,
+        name: str,
+        *,
+        parent_id: int | None = None,
+        topic: str | None = None,
+        private_to: Sequence[int] = (),
     ) -> FakeChannel:
-        return self._add_channel(name, 0, parent_id=parent_id, topic=topic)
+        """A text channel; ``private_to`` (role ids) hides it from @everyone and shows it to those roles."""
+        overwrites: list[dict[str, Any]] = []
+        if private_to:
+            overwrites.append(
+                {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(Perm.VIEW_CHANNEL)}
+            )
+            for role_id in [self.bot_role.id, *private_to]:
+                overwrites.append(
+                    {"id": str(role_id), "type": 0, "allow": str(Perm.VIEW_CHANNEL), "deny": "0"}
+                )
+        return self._add_channel(name, 0, parent_id=parent_id, topic=topic, permission_overwrites=overwrites)
 
     def add_category(self, name: str) -> FakeChannel:
         return self._add_channel(name, 4)
@@ -644,7 +659,9 @@ class FakeDiscord:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_until(self, predicate: Callable[[], T], *, timeout: float = 5.0, what: str = "") -> T:
+    async def wait_until(
+        self, predicate: Callable[[], T | None], *, timeout: float = 5.0, what: str = ""
+    ) -> T:
         """Wait (on the fake's own state changes, no polling) until predicate() is truthy; return it."""
         try:
             async with asyncio.timeout(timeout):
@@ -678,7 +695,12 @@ class FakeDiscord:
         return ix.responses[0]
 
     async def wait_for_client(
-        self, client: discord.Client, predicate: Callable[[], T], *, timeout: float = 5.0, what: str = ""
+        self,
+        client: discord.Client,
+        predicate: Callable[[], T | None],
+        *,
+        timeout: float = 5.0,
+        what: str = "",
     ) -> T:
         """Wait until predicate() - typically about the client's cache or the bot's own records - is truthy.
 
@@ -717,6 +739,7 @@ class FakeDiscord:
             return next((m for m in self.messages_in(channel_id) if predicate(m)), None)
 
         found = await self.wait_until(find, timeout=timeout, what=f"a message in channel {channel_id}")
+        assert found is not None
         return found
 
     async def wait_connected(self, *, timeout: float = 5.0) -> None:
@@ -1111,7 +1134,7 @@ class FakeDiscord:
 
     async def _handle_op(self, session: _Session, payload: dict[str, Any]) -> None:
         op = payload.get("op")
-        data = payload.get("d")
+        data: dict[str, Any] = payload.get("d") or {}
         if op == 1:
             await self._send(session, {"op": 11})
         elif op == 2:
@@ -1286,6 +1309,15 @@ class FakeDiscord:
         member = self.members[user_id]
         member.status = status
         return await self.dispatch("PRESENCE_UPDATE", self._presence_payload(member, activities))
+
+    async def set_roles(self, user_id: int, roles: Sequence[int]) -> int:
+        """Replace a member's roles (as an admin would) and send GUILD_MEMBER_UPDATE."""
+        member = self.members[user_id]
+        for role_id in roles:
+            if role_id not in self.roles:
+                raise FakeDiscordError(f"unknown role {role_id}")
+        member.roles = list(roles)
+        return await self.dispatch("GUILD_MEMBER_UPDATE", member.payload() | {"guild_id": str(self.guild_id)})
 
     async def member_join(
         self, username: str, *, roles: Sequence[int] = (), status: str = "online"
@@ -2406,9 +2438,10 @@ async def run_client(
     )
     task = asyncio.create_task(client.connect(reconnect=reconnect), name="fake-discord-client-connect")
     ready_waiter = asyncio.ensure_future(client.wait_until_ready())
-    both = asyncio.gather(guild_waiter, ready_waiter)
+    both: asyncio.Future[Any] = asyncio.gather(guild_waiter, ready_waiter)
+    watched: set[asyncio.Future[Any]] = {task, both}
     try:
-        done, _ = await asyncio.wait({task, both}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(watched, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
             exc = task.exception()
             raise RuntimeError(f"discord client stopped before it was ready: {exc!r}") from exc
