@@ -67,6 +67,11 @@ class ConfirmView(discord.ui.View):
         await interaction.response.edit_message(content="confirmed", view=self)
         self.stop()
 
+    @discord.ui.button(label="Kasnije", custom_id="later")
+    async def later(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()  # type 6: acknowledged, nothing shown yet
+        await interaction.edit_original_response(content="later, then")  # edits the message it is on
+
 
 class ProofBot(discord.Client):
     def __init__(self, guild_id: int, *, presences: bool = True, message_content: bool = True) -> None:
@@ -365,6 +370,9 @@ async def test_view_button_updates_its_message_and_disabled_buttons_cannot_be_pr
         await fake.wait_for_response(ix.id)
         original = fake.original_response(ix.id)
         assert original is not None
+        later = await fake.press(members["ana"].id, int(original["id"]), "later")
+        assert (await fake.wait_for_response(later.id))["type"] == 6
+        assert fake.message(int(original["id"]))["content"] == "later, then"
         press = await fake.press(members["ana"].id, int(original["id"]), "confirm")
         body = await fake.wait_for_response(press.id)
         assert body["type"] == 7
