@@ -18,7 +18,7 @@ import discord.http
 import discord.utils
 import pytest
 from discord import app_commands
-from fakes.discord_server import FakeDiscord, FakeDiscordError, FakeMember, pointed_at, run_client
+from fakes.discord_server import FakeDiscord, FakeDiscordError, FakeMember, pointed_at, run_client, settle
 
 ORIGINAL_BASE = discord.http.Route.BASE
 ORIGINAL_GATEWAY = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
@@ -584,7 +584,16 @@ async def test_dynamic_button_on_an_old_message_works_after_a_restart(
 async def test_interaction_can_be_acknowledged_only_once_and_only_in_time(
     fake: FakeDiscord, members: dict[str, FakeMember]
 ) -> None:
-    async with run_client(ProofBot(fake.guild_id), fake):
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        assert isinstance(bot, ProofBot)
+        failures: list[app_commands.AppCommandError] = []
+
+        async def on_tree_error(
+            interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+        ) -> None:
+            failures.append(error)
+
+        bot.tree.on_error = on_tree_error  # type: ignore[method-assign]
         ix = await fake.slash(members["ana"].id, "tajno")
         await fake.wait_for_response(ix.id)
         url = f"{fake.api_base}/interactions/{ix.id}/{ix.token}/callback"
@@ -592,11 +601,16 @@ async def test_interaction_can_be_acknowledged_only_once_and_only_in_time(
             async with session.post(url, json={"type": 4, "data": {"content": "again"}}) as resp:
                 assert resp.status == 400
                 assert (await resp.json())["code"] == 40060
+            # too late (here: a zero deadline): discord.py raises NotFound 10062 inside the command
+            fake.ack_deadline = 0.0
             late = await fake.slash(members["ana"].id, "echo", {"tekst": "x"})
-            fake.expire_interaction(late.id)
-            # the bot's own answer races with the expiry; either it was in time or it was refused with 10062
-            await fake.wait_until(lambda: late.responses or late.rejected, what="the bot's attempt")
-            assert late.responses or late.rejected[0][0] == 10062
+            await fake.wait_until(lambda: late.rejected, what="the bot's late attempt")
+            await settle()
+            assert late.rejected[0][0] == 10062 and late.responses == []
+            (failure,) = failures
+            assert isinstance(failure, app_commands.CommandInvokeError)
+            assert isinstance(failure.original, discord.NotFound) and failure.original.code == 10062
+            fake.ack_deadline = 3.0
             stale = await fake.slash(members["ana"].id, "echo", {"tekst": "y"})
             await fake.wait_for_response(stale.id)
             fake.expire_interaction(stale.id)
