@@ -104,58 +104,73 @@ def _side_tricks(bits: int, n: int) -> float:
     return min(t, float(n))
 
 
+def _sans_suit(bits: int) -> float:
+    n = bits.bit_count()
+    top = 0
+    for r in range(7, -1, -1):
+        if bits >> r & 1:
+            top += 1
+        else:
+            break
+    est = float(top)
+    if top >= 3:
+        est += n - top
+    elif top == 0 and bits >> 6 & 1 and n >= 2:
+        est += 0.5
+    stopped = top > 0 or (bits >> 6 & 1 and n >= 2) or (bits >> 5 & 1 and n >= 3)
+    if not stopped:
+        est -= 1.5  # the defence runs this suit
+    return est
+
+
+def _betl_suit_risk(bits: int) -> int:
+    risk = 0
+    i = 0
+    for r in range(8):
+        if bits >> r & 1:
+            if r > 2 * i:
+                risk += 1
+            i += 1
+    return risk
+
+
+# Per-suit values of every 8-bit holding, computed once: the estimates below only add them up.
+_TRUMP_T = [_trump_suit_tricks(b, b.bit_count()) for b in range(256)]
+_SIDE_T = [_side_tricks(b, b.bit_count()) for b in range(256)]
+_SANS_T = [_sans_suit(b) for b in range(256)]
+_BETL_R = [_betl_suit_risk(b) for b in range(256)]
+_LEN = [b.bit_count() for b in range(256)]
+
+
 def trump_estimate(mask: int, trump: int) -> float:
     """Rough tricks a declarer takes with `mask` (10 cards) in a contract with trump suit `trump`."""
     est = 0.0
-    trumps = _suit_bits(mask, trump).bit_count()
     short = 0
+    trumps = 0
     for s in range(4):
-        bits = _suit_bits(mask, s)
-        n = bits.bit_count()
+        bits = (mask >> (s * 8)) & 0xFF
         if s == trump:
-            est += _trump_suit_tricks(bits, n)
+            est += _TRUMP_T[bits]
+            trumps = _LEN[bits]
         else:
-            est += _side_tricks(bits, n)
-            short += max(0, 2 - n)
+            est += _SIDE_T[bits]
+            n = _LEN[bits]
+            if n < 2:
+                short += 2 - n
     est += min(short * 0.5, max(0, trumps - 3) * 0.8)
     return est
 
 
 def sans_estimate(mask: int) -> float:
     """Rough tricks in sans: top cards, plus the length of suits that run from the ace, less for open suits."""
-    est = 0.0
-    for s in range(4):
-        bits = _suit_bits(mask, s)
-        n = bits.bit_count()
-        top = 0
-        for r in range(7, -1, -1):
-            if bits >> r & 1:
-                top += 1
-            else:
-                break
-        est += top
-        if top >= 3:
-            est += n - top
-        elif top == 0 and bits >> 6 & 1 and n >= 2:
-            est += 0.5
-        stopped = top > 0 or (bits >> 6 & 1 and n >= 2) or (bits >> 5 & 1 and n >= 3)
-        if not stopped:
-            est -= 1.5  # the defence runs this suit
-    return est
+    return (_SANS_T[mask & 0xFF] + _SANS_T[(mask >> 8) & 0xFF] + _SANS_T[(mask >> 16) & 0xFF]
+            + _SANS_T[(mask >> 24) & 0xFF])
 
 
 def _betl_risk(mask: int) -> int:
     """How many cards break the betl-safety pattern (the i-th lowest card of a suit no higher than 2i)."""
-    risk = 0
-    for s in range(4):
-        bits = _suit_bits(mask, s)
-        i = 0
-        for r in range(8):
-            if bits >> r & 1:
-                if r > 2 * i:
-                    risk += 1
-                i += 1
-    return risk
+    return (_BETL_R[mask & 0xFF] + _BETL_R[(mask >> 8) & 0xFF] + _BETL_R[(mask >> 16) & 0xFF]
+            + _BETL_R[(mask >> 24) & 0xFF])
 
 
 def betl_estimate(mask: int) -> float:
@@ -287,7 +302,8 @@ def _choose_contract(rng: random.Random, auction: Auction, masks: Sequence[int])
         return Contract(_STRAIN_OF_LEVEL[level], True), 0
     twelve = hand | masks[3]
     best: tuple[float, int, int] | None = None
-    for level in allowed:
+    promising = sorted(allowed, key=lambda lv: -contract_estimate(twelve, lv))[:2]
+    for level in sorted(promising):
         discard = best_discards(twelve, level)
         est = contract_estimate(twelve & ~discard, level) + rng.random() * 0.2
         if best is None or est > best[0] + (0.0 if level > best[1] else 0.5):
