@@ -1,0 +1,87 @@
+"""`sudija papir GAME [--db FILE] [--json]`: show a game's paper (papir) computed from its stored log and changes.
+
+Text (Serbian by default, the club's language from the configuration, or ``--lang``): the players' columns, the
+hand list with each hand's entries and attached changes, the results once the game has ended, and the
+cross-check report kept at import (differences between the log's recorded score and the computed paper). With
+``--json`` the paper is printed as JSON with the stable keys of `rules.paper_render.paper_json`; the
+cross-check report then goes to standard error so that standard output stays pure JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.config import ConfigError, load
+from rules.paper import compute_paper
+from rules.paper_render import paper_json, paper_text
+
+_TEXT = {
+    "sr": {
+        "unknown": "Partija {game} nije u bazi {db}.",
+        "no_db": "Baza {db} ne postoji; prvo uvezite logove partija.",
+        "report": "Razlike između upisanog rezultata u logu i izračunatog papira (provera pri uvozu):",
+    },
+    "en": {
+        "unknown": "Game {game} is not in the database {db}.",
+        "no_db": "The database {db} does not exist; import game logs first.",
+        "report": "Differences between the score recorded in the log and the computed paper (checked at import):",
+    },
+}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("papir", help="show a game's paper (score sheet)",
+                                   description="Show a game's paper computed from its log and the changes "
+                                               "recorded after its hands.")
+    parser.add_argument("game", type=int, metavar="GAME", help="the game number, e.g. 1847258")
+    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    parser.add_argument("--json", action="store_true", help="print the paper as JSON")
+    parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load(getattr(args, "config", None))
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    db_path = args.db or config.database
+    lang = args.lang or config.language
+    return asyncio.run(show(args.game, db_path, as_json=args.json, lang=lang))
+
+
+async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr") -> int:
+    """Print the paper of game `number` from the database at `db_path`; the exit status."""
+    from storage.database import open_database
+
+    words = _TEXT.get(lang, _TEXT["sr"])
+    if db_path != ":memory:" and not Path(db_path).exists():
+        print(words["no_db"].format(db=db_path), file=sys.stderr)
+        return 1
+    db = await open_database(db_path)
+    try:
+        game = await db.games.get(number)
+        if game is None:
+            print(words["unknown"].format(game=number, db=db_path), file=sys.stderr)
+            return 1
+        changes = await db.paper_changes.for_game(number)
+        report = await db.games.cross_check_report(number)
+    finally:
+        await db.close()
+    paper = compute_paper(game, changes)
+    if as_json:
+        print(json.dumps(paper_json(game, paper), ensure_ascii=False, indent=2))
+        if report:
+            print("\n".join([words["report"], *report]), file=sys.stderr)
+        return 0
+    print(paper_text(game, paper, lang))
+    if report:
+        print()
+        print("\n".join([words["report"], *report]))
+    return 0
