@@ -149,6 +149,14 @@ def stop_point(hand: Hand, result: PlayResult) -> int:
 
 def play_complete(hand: Hand, result: PlayResult) -> bool:
     """True when the recorded play reached ten tricks or a legitimate stop."""
-    if len(result.tricks) == 10:
+    count = len(result.tricks)
+    if count == 10:
         return True
-    return bool(result.tricks) and stop_point(hand, result) == len(result.tricks)
+    if not count or stop_point(hand, result) != count:
+        return False
+    # stop_point is also `count` when play has not stopped at all: the last trick must be the deciding one.
+    assert hand.contract is not None and hand.declarer is not None
+    declarer_tricks = result.won(hand.declarer)
+    if hand.contract.strain is Strain.BETL:
+        return declarer_tricks == 1 and result.tricks[-1].winner == hand.declarer
+    return count - declarer_tricks == 5 and result.tricks[-1].winner != hand.declarer

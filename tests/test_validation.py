@@ -403,3 +403,33 @@ def test_suit_masks_agree_with_play_rules() -> None:
     for card in (Card.parse("AS"), Card.parse("7C"), Card.parse("10♥")):
         assert card.mask == 1 << (card.suit * 8 + card.rank)
         assert suit_mask(card.suit) & card.mask
+
+
+# --- the validator's mask replay agrees with rules.play ---------------------------------------------------------
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 5_000), data=st.data())
+def test_validator_agrees_with_rules_play_on_shuffled_tricks(seed: int, data: st.DataObject) -> None:
+    from rules.play import play_complete, replay
+
+    game = _game(seed, 6)
+    played = [h for h in game.hands if h.tricks]
+    if not played:
+        return
+    hand = data.draw(st.sampled_from(played))
+    cards = [c for t in hand.tricks for c in t]
+    i, j = data.draw(st.integers(0, len(cards) - 1)), data.draw(st.integers(0, len(cards) - 1))
+    cards[i], cards[j] = cards[j], cards[i]
+    cut = data.draw(st.integers(1, len(hand.tricks)))
+    tricks = tuple(tuple(cards[k:k + 3]) for k in range(0, 3 * cut, 3))
+    changed = replace(hand, tricks=tricks)
+    result = replay(changed)
+    problems = validate_hand(changed, PLAYERS)
+    trick_problems = [p for p in problems if ", trick " in p]
+    if result.problems:
+        number = result.problems[0].split(":")[0]  # "trick N"
+        assert len(trick_problems) == 1 and trick_problems[0].startswith(f"hand {hand.n}, {number}:"), (
+            result.problems, problems)
+    else:
+        assert trick_problems == []
+        assert (problems == []) == play_complete(changed, result), (problems, len(tricks))
