@@ -11,7 +11,7 @@ Two entry points:
 * `make_hand(...)` builds one `Hand` from a compact description, for tests that need a particular hand (the
   paper, the Arbitar): give the cards, the calls, the contract, the defense, the kontra and the tricks as short
   strings, and leave out any part you do not care about to have the heuristic fill it in. See its docstring.
-  `make_game(hands, ...)` wraps such hands into a `Game`.
+  `make_game(hands, ...)` wraps such hands into a `Game`; `generate_hand(rng)` is one random hand.
 
 Internally a hand is four int masks (bit ``suit * 8 + rank`` per card, as in `rules.cards`).
 """
@@ -792,6 +792,12 @@ def make_hand(deal: Sequence[CardsText] | None = None, *, dealer: int = 0,
         played = _play(rng, hold, dealer, declarer, chosen, stop=stop, noise=noise, start=played)
     hand = _hand_from(n, dealer, masks, bid_list, declarer, chosen, discard, decisions, chain, played, ended_at)
     return _checked(hand, players, check)
+
+
+def generate_hand(rng: random.Random, *, dealer: int = 0, n: int = 1,
+                  ended_at: datetime | None = DEFAULT_HAND_END) -> Hand:
+    """One random legal hand, every part by the heuristic (as `generate_game` deals them, kontra included)."""
+    return _random_hand(rng, n, dealer, ended_at)
 
 
 def _checked(hand: Hand, players: Sequence[str], check: bool) -> Hand:

@@ -10,7 +10,7 @@ import pytest
 
 from rules.cards import Card
 from rules.gamelog import Contract, Decision, Game, GameStatus, Hand, Strain, game_to_doc, parse_game
-from rules.generator import AI_PLAYER, CLUB_PLAYERS, generate_game, make_game, make_hand
+from rules.generator import AI_PLAYER, CLUB_PLAYERS, generate_game, generate_hand, make_game, make_hand
 from rules.play import play_complete, replay, stop_point
 from rules.validation import validate_game, validate_hand
 
@@ -181,3 +181,10 @@ def test_make_game_numbers_hands_and_checks_rotation() -> None:
     assert [h.n for h in game.hands] == [1, 2, 3, 4] and validate_game(game) == []
     with pytest.raises(ValueError, match="turn to deal"):
         make_game([hands[0], hands[0]])
+
+
+def test_generate_hand_is_a_random_legal_hand() -> None:
+    hands = [generate_hand(random.Random(seed), dealer=seed % 3, n=seed + 1) for seed in range(100)]
+    assert all(validate_hand(h, ("a", "b", "c")) == [] for h in hands)
+    assert len({h.deal for h in hands}) == 100 and generate_hand(random.Random(5), dealer=2) == generate_hand(
+        random.Random(5), dealer=2)
