@@ -239,6 +239,11 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
     betl = contract is not None and contract.strain is Strain.BETL
     if declarer in defense:
         problems.append(f"{where}: the declarer {dname} cannot have a defense decision")
+    if betl:
+        for s, d in ((d1, dec1), (d2, dec2)):
+            if d is not None and d is not _FOLLOWS:
+                problems.append(f"{where}: in betl both defenders play, so {names[s]} must follow, not "
+                                f"{d.value}")
     if dec1 is None or dec2 is None:
         if dec2 is not None:
             problems.append(f"{where}: {names[d2]}'s defense decision is recorded but {names[d1]}, who decides "
@@ -248,10 +253,7 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
             problems.append(f"{where}: the defense decision of {missing} is missing (follows, passes or calls)")
             return
     elif betl:
-        for s, d in ((d1, dec1), (d2, dec2)):
-            if d is not _FOLLOWS:
-                problems.append(f"{where}: in betl both defenders play, so {names[s]} must follow, not "
-                                f"{d.value}")
+        pass  # checked above
     elif (dec1 is _CALLS and dec2 is not _PASSES) or (dec2 is _CALLS and dec1 is not _PASSES):
         caller, other, odec = (d1, d2, dec2) if dec1 is _CALLS else (d2, d1, dec1)
         problems.append(f"{where}: {names[caller]} calls the other defender in (zovem), but {names[other]} "

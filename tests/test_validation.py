@@ -433,3 +433,26 @@ def test_validator_agrees_with_rules_play_on_shuffled_tricks(seed: int, data: st
     else:
         assert trick_problems == []
         assert (problems == []) == play_complete(changed, result), (problems, len(tricks))
+
+
+def test_an_unfinished_hand_must_be_a_legal_beginning() -> None:
+    full = make_hand(STRONG, dealer=2, bids="2 3 dalje dalje", contract="herc", defense="follows follows",
+                     players=PLAYERS)
+    assert full.declarer == 1
+    stages = [replace(full, bids=full.bids[:2], declarer=None, contract=None, discards=(), defense={}, tricks=()),
+              replace(full, contract=None, discards=(), defense={}, tricks=()),
+              replace(full, contract=None, defense={}, tricks=()),
+              replace(full, defense={2: Decision.FOLLOWS}, tricks=()),
+              replace(full, tricks=full.tricks[:4])]
+    for stage in stages:
+        assert validate_hand(replace(stage, ended_at=None), PLAYERS) == [], stage
+        assert validate_hand(stage, PLAYERS) != []  # the same, marked as ended, is incomplete
+    early = replace(full, bids=full.bids[:2], ended_at=None)
+    assert validate_hand(early, PLAYERS)[0].startswith("hand 1: the auction is not over, yet the hand records")
+    second_first = replace(full, defense={0: Decision.FOLLOWS}, tricks=(), ended_at=None)
+    assert validate_hand(second_first, PLAYERS) == [
+        "hand 1: ana's defense decision is recorded but petar, who decides first (right after the declarer), "
+        "has none"]
+    no_defense = replace(full, defense={}, ended_at=None)
+    assert validate_hand(no_defense, PLAYERS) == [
+        "hand 1: the defense decision of petar and ana is missing (follows, passes or calls)"]
