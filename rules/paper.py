@@ -12,7 +12,7 @@ rendering is `rules.paper_render`'s.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
@@ -386,7 +386,3 @@ def cross_check(game: Game, changes: Sequence[PaperChange] = ()) -> list[Discrep
         found.append(Discrepancy(game.number, None, None, None, "ended", "finished", paper.bule_sum))
     return found
 
-
-def iter_changes(paper: Paper) -> Iterable[AppliedChange]:
-    for paper_hand in paper.hands:
-        yield from paper_hand.changes

@@ -259,5 +259,3 @@ def discrepancy_lines(discrepancies: Sequence[Discrepancy], lang: str = "sr") ->
                                                  computed=computed))
     return lines
 
-
-KIND_WORDS = {kind: {lang: _WORDS[lang][kind.value] for lang in _WORDS} for kind in ChangeKind}

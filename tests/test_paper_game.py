@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import timedelta
 
-from test_paper import ANA, BOJAN, CECA, FOLLOWS, PASSES, C, build_game, build_hand, not_followed
+from test_paper import ANA, BOJAN, CALLS, CECA, FOLLOWS, PASSES, C, build_game, build_hand, not_followed
 
 from rules.gamelog import Game, GameStatus, Hand, ScoreEntry
 from rules.paper import ChangeKind, Paper, PaperChange, compute_paper, cross_check, write_off
@@ -220,3 +220,28 @@ def test_paper_json_keys() -> None:
     assert [p["result"] for p in doc["players"]] == [-40, 20, 20]
     assert {"n", "entries", "changes"} <= set(doc["hands"][0])
     assert doc["hands"][0]["entries"][ANA] == {"player": "ana", "bule": 12, "supe_left": 0, "supe_right": 0}
+
+
+def test_the_hat_is_shown_while_the_game_runs() -> None:
+    game = build_game([*_nobody([(ANA, "sans", True)]), build_hand(2)], size=10, refe_limit=3,
+                      status=GameStatus.INTERRUPTED)
+    paper = compute_paper(game)
+    text = paper_text(game, paper)
+    ana_row = next(line for line in text.splitlines() if line.startswith("ana "))
+    assert ana_row.endswith("(kapa)") and "-6" in ana_row
+    assert "kapa" not in next(line for line in text.splitlines() if line.startswith("bojan "))
+    assert "Partija je u toku: 14 bula na papiru." in text
+    assert "(hat)" in paper_text(game, paper, "en")
+
+
+def test_hand_lines_name_the_defence() -> None:
+    zovem = build_hand(1, ANA, C("herc"), defense={BOJAN: CALLS, CECA: PASSES}, tricks=lambda c, f: c[ANA] == 7)
+    alone = build_hand(2, BOJAN, C("karo", True), defense={CECA: FOLLOWS, ANA: PASSES},
+                       tricks=lambda c, f: c[BOJAN] == 8)
+    game = build_game([zovem, alone], refe_limit=0, status=GameStatus.INTERRUPTED)
+    text = paper_text(game, compute_paper(game))
+    assert "  1  ana: herc, bojan zovem — prolaz (7 štihova), V=8" in text
+    assert "     ana bule −8 · bojan bule +8, supe levo 24" in text
+    assert "  2  bojan: igra karo, ceca sam prati — prolaz (8 štihova), V=8" in text
+    english = paper_text(game, compute_paper(game), "en")
+    assert "  2  bojan: igra karo, ceca one follows — passes (8 tricks), V=8" in english
