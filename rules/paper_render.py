@@ -15,7 +15,6 @@ from rules.gamelog import Game
 from rules.paper import (
     NOTE_REDUCED,
     AppliedChange,
-    ChangeKind,
     Discrepancy,
     Paper,
     PaperHand,
