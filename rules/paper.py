@@ -175,7 +175,7 @@ def write_off(bule: Sequence[int]) -> tuple[int, int, int]:
 
 
 _FACTS: dict[int, tuple[Game, tuple[HandFacts, ...]]] = {}
-_FACTS_LIMIT = 64
+_FACTS_LIMIT = 16  # games whose hand scoring is kept (a 200-hand game holds about a megabyte)
 
 
 def game_facts(game: Game) -> tuple[HandFacts, ...]:
