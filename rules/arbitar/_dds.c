@@ -32,12 +32,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Population count without a library call (no -mpopcnt: the build must run on any x86-64 or ARM). */
+static inline int POPCNT(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+
 #if defined(__GNUC__) || defined(__clang__)
-#define POPCNT(x) __builtin_popcount(x)
 #define CTZ(x) __builtin_ctz(x)
 #define TOPBIT(x) (31 - __builtin_clz(x))
 #else
-static int POPCNT(uint32_t x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
 static int CTZ(uint32_t x) { int n = 0; while (!(x & 1u)) { x >>= 1; n++; } return n; }
 static int TOPBIT(uint32_t x) { int n = -1; while (x) { x >>= 1; n++; } return n; }
 #endif
@@ -88,13 +94,10 @@ typedef struct {
 #ifndef TT_MIN_DEPTH
 #define TT_MIN_DEPTH 3
 #endif
-#ifdef DDS_STATS
-static unsigned long long STATS[3][5];
-void dds_stats_print(void);
-#endif
 
 typedef struct {
-    Entry *tt;
+    Entry *tt;   /* 64-byte aligned: one bucket per cache line */
+    void *tt_block; /* what malloc returned */
     uint32_t nbuckets_mask;
     int trump; /* -1: none */
     int betl;
@@ -186,8 +189,15 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first) {
         if (m == first) sc = 1000;
         else if (!np) {
             uint32_t higher = others & SUIT[s] & ~((2u << m) - 1u);
-            if (!higher) sc = 200 + rank;
-            else {
+            if (!higher) {
+                sc = 200 + rank;
+                if (trump >= 0 && s != trump) {
+                    /* a top card that an opponent can ruff is no sure winner */
+                    for (int o = 0; o < 3; o++)
+                        if (o != seat && c->ismax[o] != me && !(c->h[o] & SUIT[s]) && (c->h[o] & SUIT[trump]))
+                            sc = 90 + rank;
+                }
+            } else {
                 int top = TOPBIT(higher);
                 int owner = (c->h[0] >> top & 1) ? 0 : (c->h[1] >> top & 1) ? 1 : 2;
                 sc = c->ismax[owner] == me ? 150 - rank : 100 - rank;
@@ -326,15 +336,9 @@ static int search(Ctx *c, int target) {
         if (r == maxnode) {
             result = r;
             best = m;
-#ifdef DDS_STATS
-            STATS[c->nplayed][i < 3 ? i : 3]++;
-#endif
             break;
         }
     }
-#ifdef DDS_STATS
-    if (best < 0) STATS[c->nplayed][4]++;
-#endif
     if (b) {
         /* The recursion may have replaced entries of this bucket: find ours again. */
         hit = NULL;
@@ -505,16 +509,18 @@ static int Solver_init(SolverObject *self, PyObject *args, PyObject *kwds) {
         PyErr_Format(PyExc_ValueError, "tt_bits must be between 4 and %d", MAX_TT_BITS);
         return -1;
     }
-    if (self->ctx.tt) {
-        free(self->ctx.tt);
+    if (self->ctx.tt_block) {
+        free(self->ctx.tt_block);
+        self->ctx.tt_block = NULL;
         self->ctx.tt = NULL;
     }
     size_t entries = (size_t)1 << bits;
-    self->ctx.tt = (Entry *)malloc(entries * sizeof(Entry));
-    if (!self->ctx.tt) {
+    self->ctx.tt_block = malloc(entries * sizeof(Entry) + 64);
+    if (!self->ctx.tt_block) {
         PyErr_NoMemory();
         return -1;
     }
+    self->ctx.tt = (Entry *)(((uintptr_t)self->ctx.tt_block + 63) & ~(uintptr_t)63);
     self->tt_bits = bits;
     self->ctx.nbuckets_mask = (uint32_t)(entries / BUCKET - 1);
     self->busy = 0;
@@ -525,7 +531,7 @@ static int Solver_init(SolverObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static void Solver_dealloc(SolverObject *self) {
-    free(self->ctx.tt);
+    free(self->ctx.tt_block);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -785,14 +791,6 @@ done:
     return result;
 }
 
-#ifdef DDS_STATS
-#include <stdio.h>
-void dds_stats_print(void) {
-    for (int i = 0; i < 3; i++)
-        fprintf(stderr, "np=%d cut@0 %llu cut@1 %llu cut@2 %llu cut@3+ %llu none %llu\n", i, STATS[i][0], STATS[i][1],
-                STATS[i][2], STATS[i][3], STATS[i][4]);
-}
-#endif
 
 static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
     if (acquire(self)) return NULL;
@@ -804,9 +802,6 @@ static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) 
 
 static PyObject *Solver_stats(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
     size_t entries = ((size_t)self->ctx.nbuckets_mask + 1) * BUCKET;
-#ifdef DDS_STATS
-    dds_stats_print();
-#endif
     return Py_BuildValue("{s:K,s:n,s:n}", "nodes", (unsigned long long)self->ctx.nodes, "tt_entries",
                          (Py_ssize_t)entries, "tt_bytes", (Py_ssize_t)(entries * sizeof(Entry)));
 }

@@ -39,9 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from rules.arbitar._dds import Solver
 
-__all__ = ["BENCH_NOTES", "Solver", "solve", "solve_layouts", "solve_tricks"]
-
-BENCH_NOTES = """(filled in from bench/solver.py)"""
+__all__ = ["ILLEGAL", "Solver", "clear_tables", "pack_layouts", "solve", "solve_layouts", "solve_tricks"]
 
 SOLVE_TT_BITS = 18
 LAYOUTS_TT_BITS = 20
@@ -116,8 +114,17 @@ class _Pool:
         with self._lock:
             self._free.append(solver)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._free.clear()
+
 
 _pool = _Pool()
+
+
+def clear_tables() -> None:
+    """Forget the tables kept between `solve_layouts` calls (memory back; the next call starts cold)."""
+    _pool.clear()
 
 
 def pack_layouts(layouts: Sequence[tuple[int, int, int]]) -> array[int]:
