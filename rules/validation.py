@@ -27,6 +27,7 @@ _CALLS = Decision.CALLS
 _PLAYING = (Decision.FOLLOWS, Decision.CALLS)
 _KONTRA_NAMES = ("kontra", "rekontra", "subkontra", "mortkontra")
 _SUIT_NAMES = ("pik ♠", "herc ♥", "karo ♦", "tref ♣")
+_NEXT = (1, 2, 0)
 
 
 def check_game(doc: object) -> Game:
@@ -117,32 +118,12 @@ def _names_of(mask: int) -> str:
 def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, problems: list[str]) -> None:
     # --- the deal: 32 distinct cards, 10/10/10/2 -------------------------------------------------------------
     deal_ok = True
-    seen = 0
-    dup = 0
-    masks = [0, 0, 0, 0]
     groups = (hand.deal[0], hand.deal[1], hand.deal[2], hand.talon)
-    for g in range(4):
-        m = 0
-        for card in groups[g]:
-            bit = 1 << (card.suit * 8 + card.rank)
-            if seen & bit:
-                dup |= bit
-            seen |= bit
-            m |= bit
-        masks[g] = m
-        size = len(groups[g])
-        if size != (2 if g == 3 else 10):
-            deal_ok = False
-            if g == 3:
-                problems.append(f"{where}: the talon has {size} cards; it has exactly 2")
-            else:
-                problems.append(f"{where}: {names[g]} is dealt {size} cards; each player gets exactly 10")
-    if dup:
-        deal_ok = False
-        problems.append(f"{where}: the deal has {_names_of(dup)} more than once; the 32 cards are all different")
-    if deal_ok and seen != 0xFFFFFFFF:
-        deal_ok = False
-        problems.append(f"{where}: the deal is missing {_names_of(~seen & 0xFFFFFFFF)}")
+    # Fast path: 32 cards whose bits add up to all 32 bits are 32 different cards (any repeat would carry).
+    masks = [sum([1 << (c.suit * 8 + c.rank) for c in group]) for group in groups]
+    if (masks[0] + masks[1] + masks[2] + masks[3] != 0xFFFFFFFF or len(groups[0]) != 10 or len(groups[1]) != 10
+            or len(groups[2]) != 10 or len(groups[3]) != 2):
+        deal_ok = _check_deal(groups, names, where, masks, problems)
 
     # --- the auction -----------------------------------------------------------------------------------------
     auction = Auction(hand.dealer)
@@ -299,6 +280,37 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
         _check_play(hand, names, where, complete, masks, discard_mask, igra, problems)
 
 
+def _check_deal(groups: Sequence[Sequence[Card]], names: Sequence[str], where: str, masks: list[int],
+                problems: list[str]) -> bool:
+    """The slow look at a deal that is not 32 different cards dealt 10/10/10/2; fills `masks` with real masks."""
+    ok = True
+    seen = 0
+    dup = 0
+    for g in range(4):
+        m = 0
+        for card in groups[g]:
+            bit = 1 << (card.suit * 8 + card.rank)
+            if seen & bit:
+                dup |= bit
+            seen |= bit
+            m |= bit
+        masks[g] = m
+        size = len(groups[g])
+        if size != (2 if g == 3 else 10):
+            ok = False
+            if g == 3:
+                problems.append(f"{where}: the talon has {size} cards; it has exactly 2")
+            else:
+                problems.append(f"{where}: {names[g]} is dealt {size} cards; each player gets exactly 10")
+    if dup:
+        ok = False
+        problems.append(f"{where}: the deal has {_names_of(dup)} more than once; the 32 cards are all different")
+    if ok and seen != 0xFFFFFFFF:
+        ok = False
+        problems.append(f"{where}: the deal is missing {_names_of(~seen & 0xFFFFFFFF)}")
+    return ok
+
+
 def _recorded(hand: Hand) -> str:
     """What a hand records beyond its auction, for a message; empty when nothing."""
     parts = []
@@ -341,13 +353,22 @@ def _check_play(hand: Hand, names: Sequence[str], where: str, complete: bool, ma
         if size != 3:
             problems.append(f"{where}, trick {number}: the trick has {size} cards; every trick has three")
             return
-        seat = leader
-        led_suit = -1
-        led_mask = 0
-        best_suit = -1
-        best_rank = -1
-        winner = leader
-        for position in range(3):
+        card = cards[0]
+        led_suit = card.suit
+        best_rank = card.rank
+        bit = 1 << (led_suit * 8 + best_rank)
+        h = hold[leader]
+        if not h & bit:
+            problems.append(f"{where}, trick {number}: "
+                            + _wrong_hand(card, bit, leader, 0, number, leader, hold, hand, names, discard_mask,
+                                          igra))
+            return
+        hold[leader] = h ^ bit
+        led_mask = 0xFF << (led_suit * 8)
+        best_suit = led_suit
+        winner = seat = leader
+        for position in (1, 2):
+            seat = _NEXT[seat]
             card = cards[position]
             suit = card.suit
             rank = card.rank
@@ -358,31 +379,25 @@ def _check_play(hand: Hand, names: Sequence[str], where: str, complete: bool, ma
                                 + _wrong_hand(card, bit, seat, position, number, leader, hold, hand, names,
                                               discard_mask, igra))
                 return
-            if position == 0:
-                led_suit = suit
-                led_mask = 0xFF << (suit * 8)
-                best_suit = suit
-                best_rank = rank
-            else:
-                if not bit & led_mask and h & led_mask:
+            if not bit & led_mask:
+                if h & led_mask:
                     problems.append(f"{where}, trick {number}: {names[seat]} plays {card.display()} but must "
                                     f"follow suit in {_SUIT_NAMES[led_suit]}")
                     return
-                if not bit & led_mask and not bit & trump_mask and h & trump_mask:
+                if not bit & trump_mask and h & trump_mask:
                     problems.append(f"{where}, trick {number}: {names[seat]} plays {card.display()} but has no "
                                     f"{_SUIT_NAMES[led_suit].split()[0]} and must play a trump "
                                     f"({_SUIT_NAMES[trump_suit]})")
                     return
-                if suit == best_suit:
-                    if rank > best_rank:
-                        best_rank = rank
-                        winner = seat
-                elif suit == trump_suit:
-                    best_suit = suit
+            if suit == best_suit:
+                if rank > best_rank:
                     best_rank = rank
                     winner = seat
-            hold[seat] = h & ~bit
-            seat = (seat + 1) % 3
+            elif suit == trump_suit:
+                best_suit = suit
+                best_rank = rank
+                winner = seat
+            hold[seat] = h ^ bit
         leader = winner
         if not stopped_at:
             if winner == declarer:
