@@ -603,17 +603,22 @@ def _cut(rng: random.Random, hand: Hand) -> Hand:
     return rng.choice(options)
 
 
-def generate_game(rng: random.Random, number: int, *, hands: int = 20,
+def generate_game(rng: random.Random, number: int, *, hands: int | None = 20,
                   status: GameStatus = GameStatus.FINISHED, rated: bool = True, ai: bool = False,
                   players: Sequence[str] | None = None, start: datetime = DEFAULT_START, bule: int = 60,
                   refe_limit: int = 2, abandoned_by: Sequence[str] | None = None, first_dealer: int | None = None,
                   open_last: bool | None = None) -> Game:
-    """A random legal game of `hands` hands; deterministic for the state of `rng`.
+    """A random legal game; deterministic for the state of `rng`.
+
+    With ``hands`` a number, the game has exactly that many hands, whatever its size in `bule` (fast; the
+    paper may not have ended a "finished" game). With ``hands=None`` hands are dealt until the paper
+    (`rules.paper`) ends the game — the sum of the bule reaches zero — so a finished game ends exactly where
+    the paper says (a 60-bule game takes some 50–100 hands; choose a small `bule` for short games); a game in
+    progress or interrupted stops at a random hand before that.
 
     `players` defaults to three of `CLUB_PLAYERS` (two and `AI_PLAYER` when `ai`). Hands take 45 s to 5 min
     each from `start`. A game in progress always ends with an unfinished hand; an interrupted one does so when
     `open_last` is True (by default half the time) and names one leaver in `abandoned_by` unless told otherwise.
-    The game size `bule` and `refe_limit` are recorded as given; the number of hands does not depend on them.
     """
     if players is None:
         picked = rng.sample(CLUB_PLAYERS, 2 if ai else 3)
@@ -627,10 +632,19 @@ def generate_game(rng: random.Random, number: int, *, hands: int = 20,
     dealer = rng.randrange(3) if first_dealer is None else first_dealer % 3
     moment = start
     made: list[Hand] = []
-    for index in range(hands):
-        moment += timedelta(seconds=rng.randint(45, 300))
-        made.append(_random_hand(rng, index + 1, dealer, moment))
-        dealer = (dealer + 1) % 3
+    target = _MAX_HANDS if hands is None else hands
+    while len(made) < target:
+        for _ in range(min(10, target - len(made))):
+            moment += timedelta(seconds=rng.randint(45, 300))
+            made.append(_random_hand(rng, len(made) + 1, dealer, moment))
+            dealer = (dealer + 1) % 3
+        if hands is None:
+            end = _paper_end(number, names, bule, refe_limit, start, made)
+            if end is not None:
+                made = made[:end]
+                if status is not GameStatus.FINISHED and end > 1:
+                    made = made[:rng.randint(1, end - 1)]
+                break
     if open_last is None:
         open_last = status is GameStatus.IN_PROGRESS or (status is GameStatus.INTERRUPTED and rng.random() < 0.5)
     if status is GameStatus.FINISHED:
@@ -650,6 +664,20 @@ def generate_game(rng: random.Random, number: int, *, hands: int = 20,
         leavers = tuple(abandoned_by)
     return Game(number=number, rated=rated, ai=ai, bule=bule, refe_limit=refe_limit, players=names,
                 status=status, started_at=start, ended_at=ended_at, abandoned_by=leavers, hands=tuple(made))
+
+
+_MAX_HANDS = 2000  # a safety net for hands=None: no game this generator deals comes near it
+
+
+def _paper_end(number: int, names: tuple[str, str, str], bule: int, refe_limit: int, start: datetime,
+               hands: Sequence[Hand]) -> int | None:
+    """The hand after which the paper ends a game made of `hands`, or None while it goes on."""
+    from rules.paper import compute_paper  # imported here: the paper is not needed for fixed-size games
+
+    game = Game(number=number, rated=True, ai=False, bule=bule, refe_limit=refe_limit, players=names,
+                status=GameStatus.IN_PROGRESS, started_at=start, ended_at=None, abandoned_by=(),
+                hands=tuple(hands))
+    return compute_paper(game).end_hand
 
 
 # --- the compact hand builder -------------------------------------------------------------------------------

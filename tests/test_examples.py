@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from rules.gamelog import Contract, Decision, Game, GameStatus, Strain, game_to_doc, parse_game
+from rules.paper import compute_paper
 from rules.play import replay, stop_point
 from rules.validation import check_game
 
@@ -44,6 +45,11 @@ def test_example_is_a_legal_game_and_round_trips(name: str, doc: dict[str, Any])
     game = check_game(doc)
     assert parse_game(json.loads(json.dumps(game_to_doc(game)))) == game
     assert schema_problems(doc, SCHEMA) == []
+    paper = compute_paper(game)
+    if game.status is GameStatus.FINISHED:
+        assert paper.end_hand == len(game.hands)  # it ends exactly where the paper ends it
+    else:
+        assert not paper.ended
 
 
 # --- coverage ------------------------------------------------------------------------------------------------

@@ -188,3 +188,16 @@ def test_generate_hand_is_a_random_legal_hand() -> None:
     assert all(validate_hand(h, ("a", "b", "c")) == [] for h in hands)
     assert len({h.deal for h in hands}) == 100 and generate_hand(random.Random(5), dealer=2) == generate_hand(
         random.Random(5), dealer=2)
+
+
+def test_hands_none_plays_until_the_paper_ends_the_game() -> None:
+    from rules.paper import compute_paper
+
+    for seed in range(6):
+        finished = generate_game(random.Random(seed), 500 + seed, hands=None, bule=20)
+        assert validate_game(finished) == []
+        assert compute_paper(finished).end_hand == len(finished.hands)
+        running = generate_game(random.Random(seed), 600 + seed, hands=None, bule=20,
+                                status=GameStatus.IN_PROGRESS)
+        assert validate_game(running) == [] and not compute_paper(running).ended
+        assert not running.hands[-1].completed
