@@ -208,6 +208,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "{completed}); ako je kašnjenje opravdano, označite to u nacrtu.",
                          "The content of hand {hand} could be judged only until the next hand ended ({completed} "
                          "are completed); if the delay was justified, mark it in the draft."),
+    "paper.refused": ("{message}", "{message}"),
     "presude.none": ("Za partiju {game} nema suđenja.", "Game {game} has no trials."),
     "presude.title": ("Suđenja u partiji {game}:", "Trials of game {game}:"),
     "presude.hidden": ("sudija", "a referee"),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
+from rules.paper import ChangeKind, PaperChange
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 
@@ -62,6 +63,22 @@ class PaperChangeStore:
             return [StoredPaperChange(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], parse_stored_time(r[6]),
                                       r[7] or "", r[8], parse_stored_time(r[9]) if r[9] else None)
                     for r in await cur.fetchall()]
+
+    async def for_game(self, game: int) -> list[PaperChange]:
+        """The game's standing changes as the paper reads them (cancelled corrections left out)."""
+        async with self.db.connection.execute(
+                "SELECT c.id, c.hand, c.kind, c.data, coalesce(m.nick, ''), c.at, c.reason, c.trial"
+                " FROM paper_changes c LEFT JOIN members m ON m.id = c.by_member"
+                " WHERE c.game = ? AND c.cancelled_at IS NULL ORDER BY c.id", (game,)) as cur:
+            rows = await cur.fetchall()
+        out = []
+        for change_id, hand, kind, data, who, at, reason, trial in rows:
+            extra = json.loads(data)
+            bule = extra.get("bule") or (0, 0, 0)
+            out.append(PaperChange(kind=ChangeKind(kind), hand=hand, who=who, when=parse_stored_time(at),
+                                   why=reason or "", trial=trial, bule=(bule[0], bule[1], bule[2]),
+                                   player=extra.get("player"), id=change_id))
+        return out
 
     async def add(self, change: NewPaperChange) -> int:
         async with self.db.transaction() as conn:

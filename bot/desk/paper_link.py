@@ -1,4 +1,5 @@
-"""From a verdict to the changes it writes on the paper, checked against the paper's limits by `rules.paper`."""
+"""From a verdict to the changes it writes on the paper, each checked against the paper's limits
+(`rules.paper_changes.check_change`) on top of the changes already standing."""
 
 from __future__ import annotations
 
@@ -6,17 +7,19 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from rules.gamelog import Game
+from rules.paper import ChangeKind, PaperChange
+from rules.paper_changes import ChangeRefused, check_change
 from rules.verdicts import BulaChange, Draft, FallTransfer, Settlement, VerdictRefused
-from storage.changes import NewPaperChange, StoredPaperChange
+from storage.changes import NewPaperChange
 
 
-def verdict_changes(draft: Draft, game: Game, stored: Sequence[StoredPaperChange], referee: int | None,
-                    now: datetime) -> list[NewPaperChange]:
+def verdict_changes(draft: Draft, game: Game, standing: Sequence[PaperChange], referee: int | None,
+                    referee_nick: str, now: datetime, lang: str) -> list[NewPaperChange]:
     """The paper changes of `draft` (none for verdicts that do not touch the paper); raises `VerdictRefused`
-    when the paper would break a limit."""
+    with the paper's own explanation when a limit would break."""
     verdict = draft.verdict
     completed = [h.n for h in game.hands if h.completed]
-    new: list[NewPaperChange] = []
+    changes: list[PaperChange] = []
     if isinstance(verdict, BulaChange):
         amounts = [0, 0, 0]
         for nick, amount in verdict.amounts.items():
@@ -24,18 +27,20 @@ def verdict_changes(draft: Draft, game: Game, stored: Sequence[StoredPaperChange
             assert seat is not None
             amounts[seat] = amount
         hand = verdict.hand if verdict.hand is not None else completed[-1]
-        new.append(NewPaperChange(game.number, hand, "bula_change", {"amounts": amounts}, referee, now, draft.reason))
+        changes.append(PaperChange(ChangeKind.PROMENA_BULA, hand, referee_nick, now, draft.reason,
+                                   bule=(amounts[0], amounts[1], amounts[2])))
     elif isinstance(verdict, FallTransfer):
-        seat = game.seat_of(verdict.culprit)
-        assert seat is not None
-        new.append(NewPaperChange(game.number, verdict.hand, "fall_transfer", {"culprit": seat}, referee, now,
-                                  draft.reason))
+        changes.append(PaperChange(ChangeKind.ODLAZAK_U_BULU, verdict.hand, referee_nick, now, draft.reason,
+                                   player=game.seat_of(verdict.culprit)))
     elif isinstance(verdict, Settlement):
         if not completed:
             raise VerdictRefused("verdict.no_completed_hand")
-        new.append(NewPaperChange(game.number, completed[-1], "settlement", {}, referee, now, draft.reason))
-    if new:
-        from bot.desk.paper_rules import check_paper_changes
-
-        check_paper_changes(game, stored, new)
-    return new
+        changes.append(PaperChange(ChangeKind.OTPIS, completed[-1], referee_nick, now, draft.reason))
+    checked: list[PaperChange] = list(standing)
+    for change in changes:
+        try:
+            check_change(game, checked, change, lang)
+        except ChangeRefused as refused:
+            raise VerdictRefused("paper.refused", message=refused.message) from None
+        checked.append(change)
+    return [NewPaperChange(game.number, c.hand, c.kind.value, c.data(), referee, now, draft.reason) for c in changes]

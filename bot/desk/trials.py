@@ -129,8 +129,9 @@ class TrialDesk(CallDesk):
         """Every rule a draft must meet, the paper's limits included; the paper changes it would write."""
         completed = sum(1 for h in game.hands if h.completed)
         check_draft(draft, in_game=trial.in_game, players=game.players, completed_hands=completed)
-        stored = await self.db.paper_changes.rows(game.number)
-        return verdict_changes(draft, game, stored, trial.referee, self.now())
+        standing = await self.db.paper_changes.for_game(game.number)
+        return verdict_changes(draft, game, standing, trial.referee, await self.nick(trial.referee), self.now(),
+                               self.config.language)
 
     async def change_game(self, referee: Member, number: int) -> Reply:
         """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
@@ -228,7 +229,8 @@ class TrialDesk(CallDesk):
         draft = verdict_from_json(trial.draft) if trial.draft else Draft(NoVerdict(), "")
         game = await self.load_game(trial.game)
         try:
-            changes = await self.checked(draft, trial, game)
+            # Without a draft, Završi suđenje records Bez presude as it stands: nothing to check.
+            changes = await self.checked(draft, trial, game) if trial.draft else []
         except VerdictRefused as refused:
             return self.refuse("finish.draft_invalid", why=self.t(refused.key, **refused.params))
         outcome = "no_verdict" if isinstance(draft.verdict, NoVerdict) else "verdict"
