@@ -1,0 +1,200 @@
+"""The text command language members type (the console club and Telegram use it; Discord has slash commands).
+
+`Commands.handle(member, text)` reads one line: a command (``/sudija 1847258``, ``/presuda bule ruka 3 ana +4
+-- vređanje``, ``/zavrsi`` …) becomes a desk use case; any other text is a message in the member's trial, if he
+is in one. A malformed command is answered with what is wrong and the command's usage. Verdict drafts:
+
+    /presuda bule [ruka N] NICK ±N [NICK ±N …] [kasno] [-- obrazloženje]   Promena bula (no hand: the game)
+    /presuda bula RUKA KRIVAC [kasno] -- obrazloženje                       Odlazak u bulu umesto drugog
+    /presuda kazna NICK [plavac DANA] [liga POENA] [napustio] [-- obrazloženje]
+    /presuda svodjenje potvrdjujem -- obrazloženje                          ručno svođenje
+    /presuda niko -- obrazloženje    /presuda bez -- obrazloženje
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.desk import Desk
+from bot.ports import Reply
+from rules.paper_render import paper_text
+from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, Verdict
+from storage.members import Member
+
+
+class Usage(ValueError):
+    """A command typed wrongly; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    usage_key: str
+    run: Callable[[Member, list[str], str], Awaitable[Reply | None]]
+
+
+def _number(text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise Usage(f"{what}: '{text}'") from None
+    return value
+
+
+class Commands:
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+        table = [
+            Command("sudija", "usage.sudija", self._sudija),
+            Command("povuci", "usage.povuci", self._povuci),
+            Command("presude", "usage.presude", self._presude),
+            Command("papir", "usage.papir", self._papir),
+            Command("dezurstvo", "usage.dezurstvo", self._dezurstvo),
+            Command("ruke", "usage.ruke", self._ruke),
+            Command("sudjenja", "usage.sudjenja", self._sudjenja),
+            Command("vecnik", "usage.vecnik", self._vecnik),
+            Command("promeni", "usage.promeni", self._promeni),
+            Command("presuda", "usage.presuda", self._presuda),
+            Command("zavrsi", "usage.zavrsi", self._zavrsi),
+            Command("napusti", "usage.napusti", self._napusti),
+        ]
+        self.table = {c.name: c for c in table}
+        aliases = {"suđenja": "sudjenja", "većnik": "vecnik", "završi": "zavrsi", "dežurstvo": "dezurstvo",
+                   "povuci_poziv": "povuci"}
+        for alias, name in aliases.items():
+            self.table[alias] = self.table[name]
+
+    def add(self, command: Command) -> None:
+        """Further commands (governance, corrections) register here."""
+        self.table[command.name] = command
+
+    def help_text(self) -> str:
+        seen: list[str] = []
+        for command in self.table.values():
+            text = self.desk.t(command.usage_key)
+            if text not in seen:
+                seen.append(text)
+        return "\n".join(seen)
+
+    async def handle(self, member: Member, text: str) -> Reply | None:
+        line = text.strip()
+        if not line.startswith("/"):
+            return await self.desk.say(member, text) if line else None
+        head, _, rest = line[1:].partition(" ")
+        name = head.split("@", 1)[0].casefold()
+        command = self.table.get(name)
+        if command is None:
+            return self.desk.refuse("command.unknown", name=name)
+        words = rest.split()
+        try:
+            return await command.run(member, words, rest)
+        except Usage as problem:
+            return self.desk.refuse("command.usage", problem=str(problem), usage=self.desk.t(command.usage_key))
+
+    # The commands ----------------------------------------------------------------------------------------
+    async def _sudija(self, member: Member, words: list[str], rest: str) -> Reply:
+        if len(words) > 1:
+            raise Usage(self.desk.t("usage.one_game"))
+        return await self.desk.call(member, _number(words[0], self.desk.t("usage.game_number")) if words else None)
+
+    async def _povuci(self, member: Member, words: list[str], rest: str) -> Reply:
+        return await self.desk.withdraw(member, None)
+
+    async def _game(self, words: list[str]) -> int:
+        if len(words) != 1:
+            raise Usage(self.desk.t("usage.one_game"))
+        return _number(words[0], self.desk.t("usage.game_number"))
+
+    async def _presude(self, member: Member, words: list[str], rest: str) -> Reply:
+        return await self.desk.verdicts(member, await self._game(words))
+
+    async def _papir(self, member: Member, words: list[str], rest: str) -> Reply:
+        number = await self._game(words)
+        game = await self.desk.db.games.get(number)
+        if game is None:
+            return self.desk.refuse("call.unknown_game", game=number)
+        from rules.paper import compute_paper
+
+        paper = compute_paper(game, await self.desk.db.paper_changes.for_game(number))
+        return Reply(paper_text(game, paper, self.desk.config.language))
+
+    async def _dezurstvo(self, member: Member, words: list[str], rest: str) -> Reply:
+        if words and words[0].casefold() not in ("da", "ne", "on", "off"):
+            raise Usage(self.desk.t("usage.yes_no"))
+        on = (words[0].casefold() in ("da", "on")) if words else not member.on_duty
+        return await self.desk.set_duty(member, on)
+
+    async def _ruke(self, member: Member, words: list[str], rest: str) -> Reply:
+        return await self.desk.show_hands(member)
+
+    async def _sudjenja(self, member: Member, words: list[str], rest: str) -> Reply:
+        return await self.desk.history(member)
+
+    async def _vecnik(self, member: Member, words: list[str], rest: str) -> Reply:
+        return await self.desk.call_councilor(member)
+
+    async def _promeni(self, member: Member, words: list[str], rest: str) -> Reply:
+        return await self.desk.change_game(member, await self._game(words))
+
+    async def _zavrsi(self, member: Member, words: list[str], rest: str) -> Reply:
+        return await self.desk.finish(member)
+
+    async def _napusti(self, member: Member, words: list[str], rest: str) -> Reply:
+        return await self.desk.leave(member)
+
+    async def _presuda(self, member: Member, words: list[str], rest: str) -> Reply:
+        return await self.desk.draft(member, parse_draft(rest, self.desk.t))
+
+
+def parse_draft(text: str, t: Callable[..., str]) -> Draft:
+    """Read a verdict draft (see the module docstring); raise `Usage` saying what is wrong."""
+    body, _, reason = text.partition("--")
+    words = body.split()
+    if not words:
+        raise Usage(t("usage.draft_kind"))
+    kind, args = words[0].casefold(), words[1:]
+    late = "kasno" in [a.casefold() for a in args]
+    args = [a for a in args if a.casefold() != "kasno"]
+    verdict: Verdict
+    if kind == "bule":
+        hand = None
+        if len(args) >= 2 and args[0].casefold() == "ruka":
+            hand = _number(args[1], t("usage.hand_number"))
+            args = args[2:]
+        if not args or len(args) % 2:
+            raise Usage(t("usage.amounts"))
+        amounts = {}
+        for nick, amount in zip(args[::2], args[1::2], strict=True):
+            amounts[nick] = _number(amount, t("usage.amount"))
+        verdict = BulaChange(amounts, hand, late)
+    elif kind == "bula":
+        if len(args) != 2:
+            raise Usage(t("usage.bula"))
+        verdict = FallTransfer(_number(args[0], t("usage.hand_number")), args[1], late)
+    elif kind == "kazna":
+        if not args:
+            raise Usage(t("usage.kazna"))
+        culprit, args = args[0], [a.casefold() for a in args[1:]]
+        plavac = liga = 0
+        abandoned = False
+        i = 0
+        while i < len(args):
+            if args[i] == "plavac" and i + 1 < len(args):
+                plavac, i = _number(args[i + 1], t("usage.days")), i + 2
+            elif args[i] == "liga" and i + 1 < len(args):
+                liga, i = _number(args[i + 1], t("usage.points")), i + 2
+            elif args[i] == "napustio":
+                abandoned, i = True, i + 1
+            else:
+                raise Usage(t("usage.kazna"))
+        verdict = Penalty(culprit, plavac, liga, abandoned)
+    elif kind in ("svodjenje", "svođenje"):
+        verdict = Settlement(innocent_confirmed=bool(args) and args[0].casefold() in ("potvrdjujem", "potvrđujem"))
+    elif kind == "niko":
+        verdict = Nobody()
+    elif kind == "bez":
+        verdict = NoVerdict()
+    else:
+        raise Usage(t("usage.draft_kind"))
+    return Draft(verdict, reason.strip())
