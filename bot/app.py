@@ -1,0 +1,50 @@
+"""The composition root: opens the database, builds the desk with its ports and timers, and runs the adapters.
+
+`sudija run` calls `run(config)`: with a Discord and/or Telegram token configured those platforms start (both
+may run in one process over one database); with none, the console club starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.config import Config
+from bot.desk import Desk
+from bot.ports import ChatPort, Chats, Clock, GameServerPort, LoggingGameServer, SystemClock, Timers
+from bot.scheduler import SchedulerTimers
+from storage.database import Database, open_database
+
+
+@dataclass
+class App:
+    config: Config
+    db: Database
+    desk: Desk
+    chats: Chats
+    clock: Clock
+    timers: Timers
+
+    def attach(self, port: ChatPort) -> None:
+        """Adapters are built with the desk and then attached, so the desk can reach them."""
+        self.chats.ports.append(port)
+
+    async def close(self) -> None:
+        if isinstance(self.timers, SchedulerTimers):
+            self.timers.shutdown()
+        await self.db.close()
+
+
+async def build_app(config: Config, *, clock: Clock | None = None, timers: Timers | None = None,
+                    game_server: GameServerPort | None = None, database: str | None = None) -> App:
+    """Open the database and build the desk. Call `App.attach` for each adapter, then `desk.start()`."""
+    db = await open_database(database or config.database)
+    chats = Chats([])
+    clock = clock or SystemClock()
+    if timers is None:
+        scheduler = SchedulerTimers()
+        timers = scheduler
+    desk = Desk(db, chats, game_server or LoggingGameServer(), clock, config, timers)
+    if isinstance(timers, SchedulerTimers):
+        timers.bind(desk.run_due)
+        timers.start()
+    return App(config, db, desk, chats, clock, timers)
