@@ -96,8 +96,8 @@ class CallStore:
         return await self._calls("WHERE game = ? ORDER BY id", (game,))
 
     async def _calls(self, tail: str, params: tuple[object, ...]) -> list[Call]:
-        async with self.db.connection.execute(_CALL + tail, params) as cur:
-            return [_call(tuple(r)) for r in await cur.fetchall()]
+        rows = await self.db.connection.execute_fetchall(_CALL + tail, params)
+        return [_call(tuple(r)) for r in rows]
 
     async def create(self, game: int, caller: int, in_game: bool, now: datetime, deadline: datetime) -> Call:
         try:
@@ -132,6 +132,15 @@ class CallStore:
             cur = await conn.execute("INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
                                      (call_id, member, now_text(now)))
             return cur.rowcount > 0
+
+    async def record_post(self, call_id: int, subject: str, notices: list[Notice], pinged: list[int],
+                          now: datetime) -> None:
+        """Every copy of a call's message and everyone it pinged, in one transaction."""
+        async with self.db.transaction() as conn:
+            await conn.executemany("INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
+                                   [(subject, n.platform, n.place, n.message) for n in notices])
+            await conn.executemany("INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
+                                   [(call_id, m, now_text(now)) for m in pinged])
 
     async def pinged(self, call_id: int) -> set[int]:
         async with self.db.connection.execute("SELECT member FROM call_pings WHERE call = ?", (call_id,)) as cur:

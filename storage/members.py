@@ -84,8 +84,20 @@ class MemberStore:
         return await self._query("ORDER BY m.nick", ())
 
     async def _query(self, tail: str, params: tuple[object, ...]) -> list[Member]:
-        async with self.db.connection.execute(_SELECT + tail, params) as cur:
-            return [_member(tuple(row)) for row in await cur.fetchall()]
+        rows = await self.db.connection.execute_fetchall(_SELECT + tail, params)
+        return [_member(tuple(row)) for row in rows]
+
+    async def in_trial(self, trial: int) -> list[Member]:
+        return await self._query("WHERE m.id IN (SELECT member FROM trial_participants WHERE trial = ?)"
+                                 " ORDER BY m.nick", (trial,))
+
+    async def with_role_judging(self, role: str) -> list[tuple[Member, bool]]:
+        """Everyone in the club holding `role`, each with whether he is judging an open trial now."""
+        rows = await self.db.connection.execute_fetchall(
+            _SELECT.replace(" FROM members m ", ", EXISTS (SELECT 1 FROM trials t WHERE t.referee = m.id"
+                            " AND t.outcome = 'open') FROM members m ")
+            + "WHERE m.in_club AND m.id IN (SELECT member FROM roles WHERE role = ?) ORDER BY m.nick", (role,))
+        return [(_member(tuple(row[:-1])), bool(row[-1])) for row in rows]
 
     async def ensure(self, nick: str, now: datetime) -> Member:
         """The member with this nickname, created when new."""

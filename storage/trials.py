@@ -127,8 +127,8 @@ class TrialStore:
         return rows[0] if rows else None
 
     async def _trials(self, tail: str, params: tuple[object, ...]) -> list[Trial]:
-        async with self.db.connection.execute(_TRIAL + tail, params) as cur:
-            return [_trial(tuple(r)) for r in await cur.fetchall()]
+        rows = await self.db.connection.execute_fetchall(_TRIAL + tail, params)
+        return [_trial(tuple(r)) for r in rows]
 
     async def participants(self, trial_id: int) -> list[Participant]:
         async with self.db.connection.execute(

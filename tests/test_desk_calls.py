@@ -219,3 +219,21 @@ async def test_restart_with_pending_calls_due_and_not_yet_due(tmp_path: Path) ->
     # The surviving call can still be taken after the restart.
     assert (await second.desk.take(await second.get("sudija1"), pending.id)).ok
     await second.db.close()
+
+
+async def test_two_bot_processes_on_one_database_still_make_one_winner(tmp_path: Path) -> None:
+    """The winner is decided by SQLite, not by memory: two desks (two connections) press at once."""
+    first = await make_club(tmp_path)
+    await first.member("ana")
+    a = await first.member("sudija1", "referee")
+    b = await first.member("sudija2", "referee")
+    await first.game(100)
+    await first.desk.call(await first.get("ana"), 100)
+    call = await first.db.calls.pending_for_game(100)
+    assert call is not None
+    second = await make_club(tmp_path)
+    replies = await asyncio.gather(first.desk.take(a, call.id), second.desk.take(b, call.id))
+    assert sorted(r.ok for r in replies) == [False, True]
+    assert len(await first.db.trials.for_game(100)) == 1
+    await second.db.close()
+    await first.db.close()

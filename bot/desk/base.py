@@ -3,6 +3,7 @@ plus the look-ups they all need (a member, a game's facts, the referees in the l
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -27,6 +28,7 @@ class DeskBase:
         self.config = config
         self.timers = timers
         self.messages = Catalogue(config.language)
+        self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
 
     @property
     def call_time(self) -> timedelta:
@@ -77,16 +79,17 @@ class DeskBase:
         return RefereeFacts(member.id, member.nick, member.online, member.on_duty, member.seated_game is not None,
                             judging)
 
-    async def lobby(self, role: str) -> list[RefereeFacts]:
-        """Everyone holding `role` with the facts the notification rules need."""
-        return [await self.referee_facts(m) for m in await self.db.members.with_role(role) if m.in_club]
+    async def lobby(self, role: str) -> list[tuple[Member, RefereeFacts]]:
+        """Everyone holding `role`, with the facts the notification rules need (one query)."""
+        return [(m, RefereeFacts(m.id, m.nick, m.online, m.on_duty, m.seated_game is not None, judging))
+                for m, judging in await self.db.members.with_role_judging(role)]
 
     async def members_by_ids(self, ids: Sequence[int]) -> list[Member]:
         found = [await self.db.members.get(i) for i in ids]
         return [m for m in found if m is not None]
 
     async def trial_members(self, trial: Trial) -> list[Member]:
-        return await self.members_by_ids([p.member for p in await self.db.trials.participants(trial.id)])
+        return await self.db.members.in_trial(trial.id)
 
     async def verdict_list(self, number: int, show_referees: bool) -> Reply:
         trials = await self.db.trials.for_game(number)

@@ -90,16 +90,15 @@ class CallDesk(DeskBase):
         return None
 
     async def _notify_referees(self, call: Call, facts: GameFacts) -> None:
-        referees = eligible_referees(await self.lobby("referee"), facts, call.caller)
-        members = await self.members_by_ids([r.member_id for r in referees])
+        lobby = await self.lobby("referee")
+        eligible = {r.member_id for r in eligible_referees([facts for _, facts in lobby], facts, call.caller)}
+        members = tuple(m for m, _ in lobby if m.id in eligible)
         caller = await self.nick(call.caller)
-        post = CallPost(f"call:{call.id}", self.call_text(call, caller), tuple(members),
+        post = CallPost(f"call:{call.id}", self.call_text(call, caller), members,
                         (Button(self.t("button.take"), "take", call.id),),
-                        tuple(members) if self.config.direct_messages else ())
-        for notice in await self.chat.post_call(post):
-            await self.db.calls.add_notice(post.subject, notice)
-        for member in members:
-            await self.db.calls.add_ping(call.id, member.id, self.now())
+                        members if self.config.direct_messages else ())
+        notices = await self.chat.post_call(post)
+        await self.db.calls.record_post(call.id, post.subject, notices, [m.id for m in members], self.now())
 
     def call_text(self, call: Call, caller: str) -> str:
         key = "call.notice_in_game" if call.in_game else "call.notice_out_of_game"

@@ -6,6 +6,7 @@ Only `finish` records anything about the verdict; every other end records the tr
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 from bot.desk.calls import CallDesk
@@ -23,7 +24,20 @@ from storage.trials import TakeResult, Trial
 
 class TrialDesk(CallDesk):
     async def take(self, referee: Member, call_id: int) -> Reply:
-        """Sudi: the first eligible referee wins, atomically; the others are told who took it."""
+        """Sudi: the first eligible referee wins, atomically; the others are told who took it.
+
+        The database decides the winner (a conditional UPDATE); presses on the same call are also queued in
+        memory so that, once one has won, the rest are answered from the stored state without redoing his work.
+        """
+        lock = self._take_locks.setdefault(call_id, asyncio.Lock())
+        try:
+            async with lock:
+                return await self._take(referee, call_id)
+        finally:
+            if not lock.locked() and self._take_locks.get(call_id) is lock:
+                del self._take_locks[call_id]
+
+    async def _take(self, referee: Member, call_id: int) -> Reply:
         call = await self.db.calls.get(call_id)
         if call is None:
             return self.refuse("take.unknown")
@@ -178,9 +192,9 @@ class TrialDesk(CallDesk):
         facts = await self.game_facts(trial.game)
         assert facts is not None
         present = {p.member for p in await self.db.trials.participants(trial.id)}
-        councilors = [c for c in eligible_referees(await self.lobby("councilor"), facts, trial.caller)
-                      if c.member_id not in present]
-        members = await self.members_by_ids([c.member_id for c in councilors])
+        lobby = await self.lobby("councilor")
+        eligible = {c.member_id for c in eligible_referees([f for _, f in lobby], facts, trial.caller)} - present
+        members = [m for m, _ in lobby if m.id in eligible]
         post = CallPost(f"councilor:{ccall.id}", self.t("councilor.notice", game=trial.game, until=ccall.deadline),
                         tuple(members), (Button(self.t("button.join"), "join", ccall.id),), tuple(members))
         for notice in await self.chat.post_call(post):

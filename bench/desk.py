@@ -1,0 +1,133 @@
+"""Benchmark of the referee desk through SQLite: 1,000 callers on distinct games, 50 referees pressing Sudi on
+every call at once. Prints p50/p99 latency of /sudija and of Sudi (target: p99 under 20 ms each) and checks
+that every call has exactly one winner.
+
+    .venv/bin/python bench/desk.py [--calls 1000] [--referees 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.config import Config
+from bot.desk import Desk
+from bot.ports import Button, CallPost, Chats, LoggingGameServer, ManualClock, ManualTimers
+from rules.generator import generate_game
+from rules.verdicts import Draft, NoVerdict
+from storage.calls import Notice
+from storage.database import open_database
+from storage.games import PreparedGame
+from storage.members import Member
+
+
+class NullChat:
+    """A platform that accepts everything instantly, so the figures are the desk's and SQLite's."""
+
+    platform = "bench"
+
+    async def post_call(self, post: CallPost) -> list[Notice]:
+        return [Notice(self.platform, "#referees", post.subject)]
+
+    async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
+        return None
+
+    async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
+        return None
+
+    async def tell_table(self, game: int, text: str) -> None:
+        return None
+
+    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
+                               buttons: Sequence[Button]) -> None:
+        return None
+
+    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
+        return None
+
+    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+                           buttons: Sequence[Button] = ()) -> None:
+        return None
+
+    async def close_trial_space(self, trial_id: int, text: str) -> None:
+        return None
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def main(calls: int, referees: int) -> int:
+    now = datetime.now(UTC).replace(microsecond=0)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = await open_database(Path(tmp) / "bench.db")
+        clock = ManualClock(now)
+        desk = Desk(db, Chats([NullChat()]), LoggingGameServer(), clock, Config(), ManualTimers())
+        template = generate_game(random.Random(1), 1, hands=4, players=("a", "b", "c"), start=now - timedelta(hours=3))
+        prepared = []
+        for i in range(calls):
+            players = (f"igrac{i}", f"drugi{i}", f"treci{i}")
+            game = replace(template, number=10_000 + i, players=players, ended_at=now - timedelta(hours=1))
+            prepared.append(PreparedGame.of(game))
+        await db.games.store(prepared, now)
+        callers = [await db.members.link("bench", f"igrac{i}", f"igrac{i}", now) for i in range(calls)]
+        judges: list[Member] = []
+        for i in range(referees):
+            member = await db.members.link("bench", f"sudija{i}", f"sudija{i}", now)
+            await db.members.set_role(member.id, "referee", True, None, now)
+            await db.members.set_presence(member.id, True, now)
+            judges.append(member)
+        judges = [m for m in [await db.members.get(j.id) for j in judges] if m is not None]
+        call_ms: list[float] = []
+        take_ms: list[float] = []
+        winners_per_call: list[int] = []
+        started = time.perf_counter()
+        for i, caller in enumerate(callers):
+            t0 = time.perf_counter()
+            reply = await desk.call(caller, 10_000 + i)
+            call_ms.append((time.perf_counter() - t0) * 1000)
+            assert reply.ok, reply.text
+            pending = await db.calls.pending_by_caller(caller.id)
+            assert pending is not None
+
+            async def press(referee: Member, call_id: int = pending.id) -> bool:
+                t1 = time.perf_counter()
+                result = await desk.take(referee, call_id)
+                take_ms.append((time.perf_counter() - t1) * 1000)
+                return result.ok
+
+            results = await asyncio.gather(*(press(r) for r in judges))
+            winners_per_call.append(sum(results))
+            trial = await db.trials.open_for_game(10_000 + i)
+            assert trial is not None
+            winner = next(j for j in judges if j.id == trial.referee)
+            await desk.draft(winner, Draft(NoVerdict(), "bench"))
+            await desk.finish(winner)
+        elapsed = time.perf_counter() - started
+        await db.close()
+    one_winner = all(n == 1 for n in winners_per_call)
+    print(f"calls: {calls}, referees pressing each call: {referees}, wall time {elapsed:.1f} s")
+    for name, values in (("/sudija", call_ms), ("Sudi", take_ms)):
+        p50, p99 = percentile(values, 0.50), percentile(values, 0.99)
+        print(f"{name:8} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  mean {statistics.fmean(values):6.2f} ms"
+              f"  (p99 / 20 ms target = {p99 / 20:.2f})")
+    print(f"exactly one winner per call: {one_winner}")
+    return 0 if one_winner else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--referees", type=int, default=50)
+    args = parser.parse_args()
+    sys.exit(asyncio.run(main(args.calls, args.referees)))
