@@ -43,7 +43,11 @@ class CallBan:
 _SELECT = (
     "SELECT m.id, m.nick, m.on_duty, m.online, m.in_club, m.presence_changed_at,"
     " (SELECT group_concat(role) FROM roles r WHERE r.member = m.id),"
-    " (SELECT game FROM seating s WHERE s.member = m.id) FROM members m "
+    # Seated: where the live feed (or the console) last put him, else at a game whose log is in progress.
+    " coalesce((SELECT game FROM seating s WHERE s.member = m.id),"
+    " (SELECT gp.game FROM game_players gp JOIN games g ON g.number = gp.game"
+    "  WHERE gp.nick = m.nick AND gp.ended_at IS NULL AND g.status = 'in_progress'"
+    "  ORDER BY g.started_at DESC LIMIT 1)) FROM members m "
 )
 
 

@@ -237,3 +237,15 @@ async def test_two_bot_processes_on_one_database_still_make_one_winner(tmp_path:
     assert len(await first.db.trials.for_game(100)) == 1
     await second.db.close()
     await first.db.close()
+
+
+async def test_a_referee_seated_at_a_table_in_progress_is_not_in_the_lobby(club: Club) -> None:
+    await setup_basic(club)
+    await club.member("zauzet", "referee")
+    await club.game(100)
+    await club.game(300, ("zauzet", "marko", "petar"), status=GameStatus.IN_PROGRESS, ended_ago=None)
+    await club.desk.call(await club.get("ana"), 100)
+    assert "zauzet" not in club.chat.of("post")[0].mention
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    assert "Sedite za stolom" in (await club.desk.take(await club.get("zauzet"), call.id)).text
