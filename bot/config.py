@@ -26,6 +26,7 @@ class DiscordConfig:
     trials_channel_id: int = 0
     roles: dict[str, int] = field(default_factory=dict)  # referee/councilor/moderator -> role id
     direct_messages: bool = False
+    councilors_channel_id: int = 0  # where councilor calls go; 0: the referees' channel
 
     @property
     def token(self) -> str | None:
