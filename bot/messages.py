@@ -309,6 +309,87 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "link.needed": ("Vaš nalog nije povezan sa nadimkom u Klubu. Povežite ga: /nadimak VAŠ_NADIMAK",
                     "Your account is not linked to a club nickname. Link it: /nadimak YOUR_NICKNAME"),
     "link.ok": ("Nalog je povezan sa nadimkom {nick}.", "Your account is linked to the nickname {nick}."),
+    # The console club (bot/console): its own framing around what the desk says.
+    "console.channel": ("#sudije", "#referees"),
+    "console.edited": ("(izmena)", "(edited)"),
+    "console.space_members": ("u prostoru: {members}", "in the space: {members}"),
+    "console.banner": ("Sudija — konzolni klub (baza {db}), sat: {now}. Uputstvo: help. Kraj: Ctrl-D.",
+                       "Sudija — the console club (database {db}), clock: {now}. Instructions: help. Quit: Ctrl-D."),
+    "console.demo_created": ("Napravljen je demo klub: {members} članova, {games} partija, sto {table} u toku.",
+                             "The demo club was created: {members} members, {games} games, table {table} in "
+                             "progress."),
+    "console.help": ("Jedan red = jedna radnja:\n"
+                     "  @NADIMAK TEKST        član kuca TEKST (komandu kao /sudija 1847258 ili poruku u suđenju)\n"
+                     "  @NADIMAK !press NATPIS  član pritiska dugme NATPIS na najnovijoj poruci koja mu ga "
+                     "prikazuje\n"
+                     "  @NADIMAK !online | !offline   prisustvo u četu\n"
+                     "  @NADIMAK !sit PARTIJA | !stand   sedne za sto / ustane od stola\n"
+                     "  !clock +5m            pomeri sat botu (s, m, h, d; npr. +1h30m)\n"
+                     "  !who                  ko je gde: online, za stolom, sudi, na dužnosti\n"
+                     "  help                  ovo uputstvo; prazni redovi i redovi sa # se preskaču\n"
+                     "Izlaz: [#sudije] kanal sudija i većnika, [dm NADIMAK] privatno, [trial N] prostor suđenja, "
+                     "[table N] sto; dugmad su u uglastim zagradama.",
+                     "One line = one action:\n"
+                     "  @NICK TEXT            member NICK types TEXT (a command such as /sudija 1847258, or a "
+                     "message in his trial)\n"
+                     "  @NICK !press LABEL    NICK presses the button LABEL on the newest message that shows it "
+                     "to him\n"
+                     "  @NICK !online | !offline   presence in the chat\n"
+                     "  @NICK !sit GAME | !stand   sits down at a table / stands up\n"
+                     "  !clock +5m            advance the bot's clock (s, m, h, d; e.g. +1h30m)\n"
+                     "  !who                  who is where: online, seated, judging, on duty\n"
+                     "  help                  these instructions; blank lines and # comments are skipped\n"
+                     "Output: [#referees] the referees' and councilors' channel, [dm NICK] private, [trial N] a "
+                     "trial space, [table N] a table; buttons are in square brackets."),
+    "console.commands": ("Komande članova:", "Members' commands:"),
+    "console.line_error": ("line {line}: {problem}", "line {line}: {problem}"),
+    "console.bad_line": ("Red počinje sa @NADIMAK, !clock, !who ili help (ne razumem: {line})",
+                         "A line starts with @NICK, !clock, !who or help (cannot read: {line})"),
+    "console.unknown_nick": ("Nepoznat član: {nick} (spisak daje !who).", "Unknown member: {nick} (see !who)."),
+    "console.no_text": ("Posle @{nick} napišite tekst ili radnju (!press, !online, !offline, !sit, !stand).",
+                        "After @{nick} write text or an action (!press, !online, !offline, !sit, !stand)."),
+    "console.unknown_action": ("Nepoznata radnja !{name}; postoje !press, !online, !offline, !sit, !stand, "
+                               "!clock i !who.",
+                               "Unknown action !{name}; there are !press, !online, !offline, !sit, !stand, !clock "
+                               "and !who."),
+    "console.no_argument": ("!{name} se piše bez dodataka.", "!{name} takes nothing after it."),
+    "console.press_label": ("Posle !press navedite natpis dugmeta, npr. !press Sudi.",
+                            "After !press give the button's label, e.g. !press Sudi."),
+    "console.no_button": ("{nick} ne vidi dugme [{label}].", "{nick} sees no button [{label}]."),
+    "console.sit_game": ("Posle !sit navedite broj partije, npr. !sit 1847320.",
+                         "After !sit give a game number, e.g. !sit 1847320."),
+    "console.bad_clock": ("Pomeranje sata se piše +5m (s, m, h, d), npr. !clock +5m ili !clock +1h30m.",
+                          "Write a clock step as +5m (s, m, h, d), e.g. !clock +5m or !clock +1h30m."),
+    "console.clock": ("sat: {now}", "clock: {now}"),
+    "console.online": ("{nick} je online.", "{nick} is online."),
+    "console.offline": ("{nick} je offline.", "{nick} is offline."),
+    "console.sits": ("{nick} sedi za stolom {game}.", "{nick} sits at table {game}."),
+    "console.stands": ("{nick} je ustao od stola.", "{nick} has stood up."),
+    "console.unheard": ("Ovo niko nije video: {nick} nije u suđenju (komande počinju sa /).",
+                        "Nobody saw this: {nick} is in no trial (commands start with /)."),
+    "console.who_title": ("Članovi ({now}):", "Members ({now}):"),
+    "console.who_online": ("online", "online"),
+    "console.who_offline": ("offline", "offline"),
+    "console.who_on_duty": ("na dužnosti", "on duty"),
+    "console.who_seated": ("za stolom {game}", "at table {game}"),
+    "console.who_judging": ("sudi u suđenju {trial} (partija {game})", "judging trial {trial} (game {game})"),
+    "console.who_in_trial": ("u suđenju {trial} (partija {game})", "in trial {trial} (game {game})"),
+    "console.who_left": ("napustio Klub", "left the club"),
+    "console.who_no_console": ("bez naloga u konzoli", "no console account"),
+    "console.role_referee": ("sudija", "referee"),
+    "console.role_councilor": ("većnik", "councilor"),
+    "console.role_moderator": ("moderator", "moderator"),
+    "console.role_owner": ("Vlasnik", "owner"),
+    "console.server": ("server igre: {what}", "game server: {what}"),
+    "console.server_pause": ("sto {game} je zaustavljen", "table {game} paused"),
+    "console.server_resume": ("sto {game} nastavlja igru", "table {game} resumed"),
+    "console.server_block": ("ponude igrača {nick} su blokirane", "{nick}'s game offers are blocked"),
+    "console.server_unblock": ("ponude igrača {nick} su ponovo dozvoljene", "{nick}'s game offers are allowed "
+                               "again"),
+    "console.server_close": ("partija {game} je zatvorena", "game {game} closed"),
+    "console.server_plavac": ("plavac za {nick} do {until}", "plavac for {nick} until {until}"),
+    "console.server_plavac_off": ("plavac za {nick} je skinut", "{nick}'s plavac is lifted"),
+    "presude.no_db": ("Baza {db} ne postoji.", "The database {db} does not exist."),
 }
 
 LANGUAGES = ("sr", "en")
