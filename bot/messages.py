@@ -309,6 +309,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "link.needed": ("Vaš nalog nije povezan sa nadimkom u Klubu. Povežite ga: /nadimak VAŠ_NADIMAK",
                     "Your account is not linked to a club nickname. Link it: /nadimak YOUR_NICKNAME"),
     "link.ok": ("Nalog je povezan sa nadimkom {nick}.", "Your account is linked to the nickname {nick}."),
+    # Telegram adapter (bot/telegram/): its own framing around what the desk says
+    "telegram.cmd.nadimak": ("Poveži svoj Telegram nalog sa nadimkom u Klubu",
+                             "Link your Telegram account to your club nickname"),
+    "telegram.cmd.pomoc": ("Spisak komandi", "The list of commands"),
+    "usage.nadimak": ("/nadimak NADIMAK — poveži svoj nalog sa nadimkom u Klubu",
+                      "/nadimak NICKNAME — link your account to your club nickname"),
+    "telegram.link.bad": ("Nadimak je od 2 do 32 slova, cifre, _ . ili -, na primer: /nadimak Ana_77",
+                          "A nickname is 2 to 32 letters, digits, _ . or -, for example: /nadimak Ana_77"),
+    "telegram.link.taken": ("Nadimak {nick} je već povezan sa drugim Telegram nalogom; obratite se moderatoru.",
+                            "The nickname {nick} is already linked to another Telegram account; ask a moderator."),
+    "telegram.welcome": ("Zdravo! Ovde vam Sudija piše privatno: pozive, suđenja i odgovore. Komande: /pomoc",
+                         "Hello! Sudija writes to you here in private: calls, trials and answers. Commands: /pomoc"),
+    "telegram.not_in_trial": ("Niste u suđenju, pa ovu poruku nemam kome da prosledim. Komande: /pomoc",
+                              "You are not in a trial, so there is no one to pass this message to. Commands: /pomoc"),
+    "telegram.private_only": ("Ova komanda radi samo u privatnom razgovoru sa botom: {link}",
+                              "This command works only in a private chat with the bot: {link}"),
+    "telegram.start_hint": ("(Da bi vam odgovori stizali privatno, pokrenite razgovor sa botom: {link})",
+                            "(To get answers in private, start a chat with the bot: {link})"),
+    "telegram.sent_private": ("Odgovor vam je poslat u privatnoj poruci.", "The answer was sent to you in private."),
+    "telegram.error": ("Došlo je do greške; pokušajte ponovo.", "Something went wrong; please try again."),
+    "telegram.invite": ("{nick}, čekaju vas poruke o suđenju u privatnom razgovoru sa botom. Otvorite ga: {link}",
+                        "{nick}, messages about a trial are waiting for you in a private chat with the bot. Open it: "
+                        "{link}"),
+    "telegram.trial_party": ("Pišite ovde: svaku vašu poruku prosleđujem ostalima u suđenju, a njihove vama.",
+                             "Write here: I pass each of your messages to the others in the trial, and theirs to you."),
+    "telegram.trial_referee": ("Vi sudite. Dugmad ispod ili komande: /ruke, /sudjenja, /presuda … (nacrt, npr. "
+                               "/presuda niko -- obrazloženje; novi nacrt zamenjuje stari), /zavrsi (Završi "
+                               "suđenje), /napusti, van partije /promeni BROJ, tokom partije /vecnik. Sve ostalo što "
+                               "napišete prosleđujem strankama. Pomoć: /pomoc",
+                               "You are judging. Buttons below or commands: /ruke, /sudjenja, /presuda … (a draft, "
+                               "e.g. /presuda niko -- reason; a new draft replaces the old), /zavrsi (Završi "
+                               "suđenje), /napusti, out of game /promeni NUMBER, in game /vecnik. Everything else you "
+                               "write goes to the parties. Help: /pomoc"),
+    "telegram.replay": ("Suđenje za partiju {game} je u toku (pozvao {caller}). Dosadašnje poruke:",
+                        "The trial for game {game} is on (called by {caller}). The messages so far:"),
+    "telegram.relay": ("{nick}: {text}", "{nick}: {text}"),
     # The console club (bot/console): its own framing around what the desk says.
     "console.channel": ("#sudije", "#referees"),
     "console.edited": ("(izmena)", "(edited)"),
