@@ -36,8 +36,10 @@ class DiscordConfig:
 @dataclass(frozen=True)
 class TelegramConfig:
     token_env: str = "SUDIJA_TELEGRAM_TOKEN"
-    club_group_id: int = 0
-    referees_group_id: int = 0
+    club_group_id: int = 0  # the club's group: /sudija and the members whose leaving ends a trial
+    referees_group_id: int = 0  # the referees' group: every call with its Sudi button
+    councilors_group_id: int = 0  # councilor calls' group; 0 = the referees' group
+    direct_messages: bool = True  # also ping each eligible referee privately (those who started the bot)
     base_url: str | None = None  # only for tests against a fake Bot API
 
     @property
