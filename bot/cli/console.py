@@ -1,0 +1,40 @@
+"""`sudija console [--db FILE] [--demo]`: the console club on this terminal, or a script read from standard input.
+
+With ``--demo`` the database defaults to ``sudija-demo.db`` and, when it is empty, the demo club is created in
+it; without, the console runs over the configured database (or ``--db``). See docs/console.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from bot.config import ConfigError, load
+
+DEMO_DATABASE = "sudija-demo.db"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "console", help="the console club: type what members do, see what the bot sends",
+        description="Run the club on the console: each line is what a member does (@ana /sudija 1847258, "
+                    "@ana !press Sudi, !clock +5m, !who, help). Interactive on a terminal; otherwise the lines "
+                    "of standard input are run as a script.")
+    parser.add_argument("--db", default=None, metavar="FILE",
+                        help=f"database file (default: {DEMO_DATABASE} with --demo, else from the configuration)")
+    parser.add_argument("--demo", action="store_true", help="create the demo club in an empty database")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.console.runner import run_console
+
+    try:
+        config = load(getattr(args, "config", None))
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    db_path = args.db or (DEMO_DATABASE if args.demo else config.database)
+    return asyncio.run(run_console(config, db_path, args.demo, sys.stdin, sys.stdout, sys.stderr))

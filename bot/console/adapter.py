@@ -1,0 +1,212 @@
+"""The console chat adapter: `ChatPort` for the console club, printing every message the bot sends.
+
+Each line is tagged with where it went — ``[#sudije]`` (the referees' and councilors' channel), ``[dm ana]``
+(a private message), ``[trial 3]`` (a trial space), ``[table 1847300]`` (a table) — and its buttons follow the
+text in brackets, ``[Sudi]``. Like every adapter it only translates: it decides nothing. What it keeps is what
+a chat platform keeps: the messages it printed with their buttons (so a member can press a button he sees), who
+is in which trial space, and the notices of each call so that an edit is printed as one
+(``[#sudije] (izmena) …``). Notices are stored by the desk in the database, so an edit after a restart still
+prints; only its button registry starts empty.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from bot.messages import Catalogue
+from bot.ports import Button, CallPost, Reply
+from storage.calls import Notice
+from storage.members import Member
+
+PLATFORM = "console"
+
+#: Roles that see the referees' channel.
+CHANNEL_ROLES = frozenset({"referee", "councilor"})
+
+_FOLD = str.maketrans({"đ": "dj", "š": "s", "č": "c", "ć": "c", "ž": "z"})
+
+
+def fold_label(label: str) -> str:
+    """Button labels compare without case, diacritics or extra spaces: ``zavrsi sudjenje`` is Završi suđenje."""
+    text = " ".join(label.split()).casefold().translate(_FOLD)
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+@dataclass
+class Shown:
+    """A printed message that carries buttons, and who can see it."""
+
+    id: str
+    place: str  # '#channel', 'dm:<member id>', 'trial:<id>'
+    buttons: tuple[Button, ...]
+    enabled: bool = True
+
+
+@dataclass
+class Screen:
+    """What the platform remembers: messages with buttons (oldest first) and the members of each trial space."""
+
+    shown: list[Shown] = field(default_factory=list)
+    spaces: dict[int, set[int]] = field(default_factory=dict)  # open trial spaces: trial id -> member ids
+
+
+AccountOf = Callable[[Member], Awaitable[str | None]]
+
+
+class ConsoleChat:
+    """The console platform. `write` receives each printed line; `account_of` gives a member's console account
+    (None: not on this platform, so skipped like on any platform)."""
+
+    platform = PLATFORM
+
+    def __init__(self, write: Callable[[str], None], messages: Catalogue, account_of: AccountOf) -> None:
+        self.write = write
+        self.messages = messages
+        self.account_of = account_of
+        self.screen = Screen()
+        self._session = uuid.uuid4().hex[:8]
+        self._count = 0
+
+    @property
+    def channel(self) -> str:
+        return self.messages.t("console.channel")
+
+    # Printing --------------------------------------------------------------------------------------------
+    def _message_id(self) -> str:
+        self._count += 1
+        return f"{self._session}-{self._count}"
+
+    def emit(self, tag: str, text: str, buttons: Sequence[Button] = ()) -> None:
+        """One message: ``[tag] text [Button] [Button]``; continuation lines are indented under the text."""
+        body = text
+        if buttons:
+            body += "  " + " ".join(f"[{b.label}]" for b in buttons)
+        head = f"[{tag}] "
+        lines = body.split("\n")
+        self.write(head + lines[0])
+        for line in lines[1:]:
+            self.write(" " * len(head) + line)
+
+    def note(self, text: str) -> None:
+        """The console's own remarks (presence, clock, the game server): in parentheses, tagged by nobody."""
+        for line in text.split("\n"):
+            self.write(f"  ({line})")
+
+    def _remember(self, place: str, buttons: Sequence[Button], message_id: str | None = None) -> str:
+        mid = message_id or self._message_id()
+        if buttons:
+            self.screen.shown.append(Shown(mid, place, tuple(buttons)))
+        return mid
+
+    @staticmethod
+    def _tag(place: str) -> str:
+        kind, _, rest = place.partition(":")
+        return f"{kind} {rest}" if rest else place
+
+    async def _dm_place(self, member: Member) -> tuple[str, str] | None:
+        account = await self.account_of(member)
+        if account is None:
+            return None
+        return f"dm:{account}", f"dm {account}"
+
+    # The chat port ---------------------------------------------------------------------------------------
+    async def post_call(self, post: CallPost) -> list[Notice]:
+        mentions = [f"@{acc}" for acc in [await self.account_of(m) for m in post.mention] if acc is not None]
+        text = " ".join([*mentions, post.text])
+        mid = self._remember(self.channel, post.buttons)
+        self.emit(self.channel, text, post.buttons)
+        notices = [Notice(PLATFORM, self.channel, mid)]
+        for member in post.direct:
+            dm = await self._dm_place(member)
+            if dm is None:
+                continue
+            place, tag = dm
+            dm_id = self._remember(place, post.buttons)
+            self.emit(tag, post.text, post.buttons)
+            notices.append(Notice(PLATFORM, place, dm_id))
+        return notices
+
+    async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
+        edited = self.messages.t("console.edited")
+        for notice in notices:
+            for shown in self.screen.shown:
+                if shown.id == notice.message:
+                    shown.enabled = False
+            self.emit(self._tag(notice.place), f"{edited} {text}")
+
+    async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
+        dm = await self._dm_place(member)
+        if dm is None:
+            return
+        place, tag = dm
+        self._remember(place, buttons)
+        self.emit(tag, text, buttons)
+
+    def show_reply(self, account: str, reply: Reply) -> None:
+        """What the desk answered the member who acted: private to him, so printed as his DM."""
+        self._remember(f"dm:{account}", reply.buttons)
+        self.emit(f"dm {account}", reply.text, reply.buttons)
+
+    async def tell_table(self, game: int, text: str) -> None:
+        self.emit(f"table {game}", text)
+
+    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
+                               buttons: Sequence[Button]) -> None:
+        present: list[str] = []
+        space: set[int] = set()
+        for member in members:
+            account = await self.account_of(member)
+            if account is not None:
+                present.append(account)
+                space.add(member.id)
+        self.screen.spaces[trial_id] = space
+        self._remember(f"trial:{trial_id}", buttons)
+        self.emit(f"trial {trial_id}", text, buttons)
+        self.emit(f"trial {trial_id}", self.messages.t("console.space_members", members=", ".join(present)))
+
+    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
+        if await self.account_of(member) is not None:
+            self.screen.spaces.setdefault(trial_id, set()).add(member.id)
+        self.emit(f"trial {trial_id}", text)
+
+    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+                           buttons: Sequence[Button] = ()) -> None:
+        self._remember(f"trial:{trial_id}", buttons)
+        if sender is not None:
+            account = await self.account_of(sender)
+            text = f"{account or sender.nick}: {text}"
+        self.emit(f"trial {trial_id}", text, buttons)
+
+    async def close_trial_space(self, trial_id: int, text: str) -> None:
+        self.screen.spaces.pop(trial_id, None)
+        for shown in self.screen.shown:
+            if shown.place == f"trial:{trial_id}":
+                shown.enabled = False
+        self.emit(f"trial {trial_id}", text)
+
+    # Buttons -------------------------------------------------------------------------------------------
+    def sees(self, member: Member, account: str, place: str) -> bool:
+        """Whether `member` sees messages in `place`: his DMs, the channel if he is a referee or councilor,
+        the trial spaces he is in."""
+        if place == f"dm:{account}":
+            return True
+        if place == self.channel:
+            return bool(member.roles & CHANNEL_ROLES)
+        kind, _, ref = place.partition(":")
+        if kind == "trial" and ref.isdigit():
+            return member.id in self.screen.spaces.get(int(ref), set())
+        return False
+
+    def find_button(self, member: Member, account: str, label: str) -> Button | None:
+        """The button labelled `label` on the newest message that shows it to `member`, if any."""
+        wanted = fold_label(label)
+        for shown in reversed(self.screen.shown):
+            if not shown.enabled or not self.sees(member, account, shown.place):
+                continue
+            for button in shown.buttons:
+                if fold_label(button.label) == wanted:
+                    return button
+        return None

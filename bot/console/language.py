@@ -1,0 +1,143 @@
+"""The console's input language: one line, one action. Reading a line is pure; the runner carries it out.
+
+    @NICK TEXT               member NICK types TEXT (a /command, or a message in his trial)
+    @NICK !press LABEL       NICK presses the button LABEL on the newest message that shows it to him
+    @NICK !online | !offline presence
+    @NICK !sit GAME | !stand a seat at a table (what the game server's live feed would say)
+    !clock [+5m]             advance the bot's clock (s, m, h, d; several units: +1h30m); bare: show it
+    !who                     who is where
+    help                     the instructions
+Blank lines and ``#`` comments are nothing. A line that cannot be read raises `LineError`, whose `key` and
+`params` name the catalogue message that explains it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+
+class LineError(ValueError):
+    """A line the console cannot read (or act on); `key` and `params` make the message shown."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Say:
+    nick: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Press:
+    nick: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Presence:
+    nick: str
+    online: bool
+
+
+@dataclass(frozen=True)
+class Sit:
+    nick: str
+    game: int | None  # None: stands up
+
+
+@dataclass(frozen=True)
+class ClockStep:
+    delta: timedelta | None  # None: only show the clock
+
+
+@dataclass(frozen=True)
+class Who:
+    pass
+
+
+@dataclass(frozen=True)
+class Help:
+    pass
+
+
+Action = Say | Press | Presence | Sit | ClockStep | Who | Help
+
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+_STEP = re.compile(r"\+?((?:\d+[smhd])+)")
+_PART = re.compile(r"(\d+)([smhd])")
+_ACTION = re.compile(r"!([A-Za-z]+)(?:\s+(.*))?")
+
+
+def parse_step(text: str) -> timedelta:
+    """``+5m``, ``90s``, ``+1h30m``, ``+2d`` → a timedelta."""
+    match = _STEP.fullmatch(text.strip())
+    if match is None:
+        raise LineError("console.bad_clock")
+    delta = timedelta()
+    for amount, unit in _PART.findall(match.group(1)):
+        delta += timedelta(**{_UNITS[unit]: int(amount)})
+    return delta
+
+
+def parse_line(line: str) -> Action | None:
+    """One input line → its action; None for a blank line or a comment."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    if text.casefold() in ("help", "!help", "?", "pomoc", "pomoć"):
+        return Help()
+    if text.startswith("@"):
+        return _member_line(text)
+    action = _ACTION.fullmatch(text)
+    if action is not None:
+        name, rest = action.group(1).casefold(), (action.group(2) or "").strip()
+        if name == "who":
+            _nothing_after(name, rest)
+            return Who()
+        if name == "clock":
+            return ClockStep(parse_step(rest) if rest else None)
+        if name in ("press", "online", "offline", "sit", "stand"):
+            raise LineError("console.bad_line", line=text)
+        raise LineError("console.unknown_action", name=name)
+    raise LineError("console.bad_line", line=text)
+
+
+def _member_line(text: str) -> Action:
+    nick, _, rest = text[1:].partition(" ")
+    nick, rest = nick.strip(), rest.strip()
+    if not nick:
+        raise LineError("console.bad_line", line=text)
+    if not rest:
+        raise LineError("console.no_text", nick=nick)
+    action = _ACTION.fullmatch(rest)
+    if action is None:
+        return Say(nick, rest)
+    name, arg = action.group(1).casefold(), (action.group(2) or "").strip()
+    if name == "press":
+        if not arg:
+            raise LineError("console.press_label")
+        return Press(nick, arg)
+    if name in ("online", "offline"):
+        _nothing_after(name, arg)
+        return Presence(nick, name == "online")
+    if name == "sit":
+        if not arg.isdigit():
+            raise LineError("console.sit_game")
+        return Sit(nick, int(arg))
+    if name == "stand":
+        _nothing_after(name, arg)
+        return Sit(nick, None)
+    if name in ("clock", "who"):
+        raise LineError("console.bad_line", line=text)
+    raise LineError("console.unknown_action", name=name)
+
+
+def _nothing_after(name: str, rest: str) -> None:
+    if rest:
+        raise LineError("console.no_argument", name=name)

@@ -1,0 +1,263 @@
+"""The console club's runner: builds the app on a manual clock over the console adapter, creates the demo club on
+first start, and carries out input lines — interactively on a terminal (readline history), or as a script when
+standard input is not a terminal (every line run and its output printed; exit 0 at the end, 1 with
+``line N: …`` on standard error at the first line that cannot be read or carried out).
+
+`run_console(config, db_path, demo, stdin, stdout)` is the entry point (`sudija console`, and `sudija run`
+without a platform token).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from types import ModuleType
+from typing import TextIO
+
+from bot.app import App, build_app
+from bot.commands import Commands
+from bot.config import Config
+from bot.console.adapter import PLATFORM, AccountOf, ConsoleChat
+from bot.console.demo import OWNER, TABLE, build_demo, is_empty
+from bot.console.language import ClockStep, Help, LineError, Presence, Press, Say, Sit, Who, parse_line
+from bot.ports import LoggingGameServer, ManualClock, ManualTimers
+from storage.members import Member
+
+HISTORY = Path.home() / ".sudija_console_history"
+
+
+class ConsoleGameServer(LoggingGameServer):
+    """No game server in the console: what the desk asks of it is recorded, logged and shown as a remark."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chat: ConsoleChat | None = None
+
+    def _show(self, key: str, **params: object) -> None:
+        if self.chat is not None:
+            m = self.chat.messages
+            self.chat.note(m.t("console.server", what=m.t(key, **params)))
+
+    async def pause_table(self, game: int) -> None:
+        await super().pause_table(game)
+        self._show("console.server_pause", game=game)
+
+    async def resume_table(self, game: int) -> None:
+        await super().resume_table(game)
+        self._show("console.server_resume", game=game)
+
+    async def block_offers(self, nick: str) -> None:
+        await super().block_offers(nick)
+        self._show("console.server_block", nick=nick)
+
+    async def unblock_offers(self, nick: str) -> None:
+        await super().unblock_offers(nick)
+        self._show("console.server_unblock", nick=nick)
+
+    async def close_game(self, game: int) -> None:
+        await super().close_game(game)
+        self._show("console.server_close", game=game)
+
+    async def set_plavac(self, nick: str, until: datetime | None) -> None:
+        await super().set_plavac(nick, until)
+        if until is None:
+            self._show("console.server_plavac_off", nick=nick)
+        else:
+            self._show("console.server_plavac", nick=nick, until=until)
+
+
+class Console:
+    """One console session over an app whose clock is a `ManualClock` and whose chat is a `ConsoleChat`."""
+
+    def __init__(self, app: App, chat: ConsoleChat, clock: ManualClock) -> None:
+        self.app = app
+        self.desk = app.desk
+        self.chat = chat
+        self.clock = clock
+        self.commands = Commands(app.desk)
+
+    def t(self, key: str, **params: object) -> str:
+        return self.desk.t(key, **params)
+
+    async def member(self, nick: str) -> Member:
+        member = await self.desk.member_for(PLATFORM, nick)
+        if member is None:
+            raise LineError("console.unknown_nick", nick=nick)
+        return member
+
+    async def execute(self, line: str) -> None:
+        """Carry out one line; raises `LineError` when it cannot be read or names something that is not there."""
+        action = parse_line(line)
+        if action is None:
+            return
+        if isinstance(action, Help):
+            self.chat.write(self.t("console.help"))
+            self.chat.write(self.t("console.commands"))
+            for usage in self.commands.help_text().split("\n"):
+                self.chat.write("  " + usage)
+        elif isinstance(action, Who):
+            await self.who()
+        elif isinstance(action, ClockStep):
+            if action.delta is not None:
+                self.clock.advance(action.delta)
+            self.chat.note(self.t("console.clock", now=self.clock.now()))
+            await self.desk.run_due()
+        elif isinstance(action, Say):
+            await self.say(action)
+        elif isinstance(action, Press):
+            member = await self.member(action.nick)
+            button = self.chat.find_button(member, action.nick, action.label)
+            if button is None:
+                raise LineError("console.no_button", nick=action.nick, label=action.label)
+            reply = await self.desk.press(member, button.action, button.ref)
+            self.chat.show_reply(action.nick, reply)
+        elif isinstance(action, Presence):
+            member = await self.member(action.nick)
+            self.chat.note(self.t("console.online" if action.online else "console.offline", nick=member.nick))
+            await self.desk.presence(member, action.online)
+        else:
+            assert isinstance(action, Sit)
+            member = await self.member(action.nick)
+            if action.game is not None and await self.desk.db.games.summary(action.game) is None:
+                raise LineError("call.unknown_game", game=action.game)
+            if action.game is None:
+                self.chat.note(self.t("console.stands", nick=member.nick))
+            else:
+                self.chat.note(self.t("console.sits", nick=member.nick, game=action.game))
+            await self.desk.seat(member, action.game)
+
+    async def say(self, action: Say) -> None:
+        member = await self.member(action.nick)
+        reply = await self.commands.handle(member, action.text)
+        if reply is not None:
+            self.chat.show_reply(action.nick, reply)
+        elif not action.text.startswith("/") and await self.desk.db.trials.open_for_member(member.id) is None:
+            self.chat.note(self.t("console.unheard", nick=member.nick))
+
+    async def who(self) -> None:
+        db = self.desk.db
+        self.chat.write(self.t("console.who_title", now=self.clock.now()))
+        for member in await db.members.all():
+            roles = sorted(self.desk.roles_of(member))
+            parts = [", ".join(self.t(f"console.role_{r}") for r in roles)] if roles else []
+            if (await db.members.accounts(member.id)).get(PLATFORM) is None:
+                parts.append(self.t("console.who_no_console"))
+            if not member.in_club:
+                parts.append(self.t("console.who_left"))
+            parts.append(self.t("console.who_online" if member.online else "console.who_offline"))
+            if member.on_duty and {"referee", "councilor"} & member.roles:
+                parts.append(self.t("console.who_on_duty"))
+            if member.seated_game is not None:
+                parts.append(self.t("console.who_seated", game=member.seated_game))
+            judging = await db.trials.judging(member.id)
+            if judging is not None:
+                parts.append(self.t("console.who_judging", trial=judging.id, game=judging.game))
+            else:
+                trial = await db.trials.open_for_member(member.id)
+                if trial is not None:
+                    parts.append(self.t("console.who_in_trial", trial=trial.id, game=trial.game))
+            self.chat.write(f"  {member.nick:<10} " + " · ".join(parts))
+
+    # Running -------------------------------------------------------------------------------------------
+    async def run_script(self, stdin: TextIO, stderr: TextIO) -> int:
+        for number, line in enumerate(stdin, start=1):
+            text = line.rstrip("\n")
+            if not text.strip():
+                continue
+            self.chat.write(text if text.lstrip().startswith("#") else f"> {text}")
+            try:
+                await self.execute(text)
+            except LineError as error:
+                problem = self.t(error.key, **error.params)
+                stderr.write(self.t("console.line_error", line=number, problem=problem) + "\n")
+                stderr.flush()
+                return 1
+        return 0
+
+    async def run_interactive(self) -> int:
+        readline = _readline()
+        while True:
+            try:
+                line = await asyncio.to_thread(input, "> ")
+            except EOFError:
+                self.chat.write("")
+                break
+            except KeyboardInterrupt:
+                self.chat.write("")
+                continue
+            try:
+                await self.execute(line)
+            except LineError as error:
+                self.chat.write(self.t(error.key, **error.params))
+        if readline is not None:
+            with contextlib.suppress(OSError):
+                readline.write_history_file(HISTORY)
+        return 0
+
+
+def _readline() -> ModuleType | None:
+    """The readline module with the history loaded, where the platform has one."""
+    try:
+        import readline
+    except ImportError:
+        return None
+    with contextlib.suppress(OSError):
+        readline.read_history_file(HISTORY)
+    readline.set_history_length(1000)
+    return readline
+
+
+def console_config(config: Config, db_path: str, demo: bool) -> Config:
+    """The console's configuration: the given one on `db_path`; in the demo, the demo club's owner."""
+    if demo:
+        return replace(config, database=db_path, owner=OWNER)
+    return replace(config, database=db_path)
+
+
+async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, stdout: TextIO,
+                      stderr: TextIO | None = None) -> int:
+    """Run the console club on `db_path` (creating the demo club there when `demo` and the database is empty):
+    interactive when `stdin` is a terminal, a script otherwise. Returns the exit status."""
+    config = console_config(config, db_path, demo)
+    clock = ManualClock()
+    server = ConsoleGameServer()
+    app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=server, database=db_path)
+
+    def write(text: str) -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    try:
+        console = Console(app, ConsoleChat(write, app.desk.messages, _account_of(app)), clock)
+        server.chat = console.chat
+        app.attach(console.chat)
+        console.chat.write(console.t("console.banner", db=db_path, now=clock.now()))
+        if demo and await is_empty(app.desk):
+            games = await build_demo(app.desk)
+            console.chat.note(console.t("console.demo_created", members=len(await app.db.members.all()),
+                                        games=len(games), table=TABLE))
+        await app.desk.start()
+        interactive = stdin is sys.stdin and _isatty(stdin)
+        if interactive:
+            return await console.run_interactive()
+        return await console.run_script(stdin, stderr or sys.stderr)
+    finally:
+        await app.close()
+
+
+def _account_of(app: App) -> AccountOf:
+    async def account_of(member: Member) -> str | None:
+        return (await app.db.members.accounts(member.id)).get(PLATFORM)
+    return account_of
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty() and os.isatty(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
