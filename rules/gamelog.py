@@ -210,7 +210,22 @@ def json_repr(value: object) -> str:
 
 
 def parse_game(doc: object) -> Game:
-    """Read one game document; raise `LogError` listing every structural problem found."""
+    """Read one game document; raise `LogError` listing every structural problem found.
+
+    A well-formed document in the usual spelling is read by a fast path (dictionary look-ups, no problem
+    bookkeeping); anything it does not recognise at once is re-read by the careful reader, which words every
+    problem. Both give equal games for the documents the fast path accepts.
+    """
+    if type(doc) is dict:
+        try:
+            return _fast_game(doc)
+        except _FAST_MISSES:
+            pass
+    return _careful_game(doc)
+
+
+def _careful_game(doc: object) -> Game:
+    """The careful reader: collects every structural problem, in words for people."""
     if not isinstance(doc, dict):
         raise LogError([f"a game must be a JSON object, not {json_repr(doc)}"])
     number = doc.get("game")
@@ -431,6 +446,150 @@ def _score(r: _Reader, raw: object, players: tuple[str, str, str], where: str) -
     return score
 
 
+# --- the fast path -------------------------------------------------------------------------------------------
+# An import reads hundreds of thousands of hands, so a document in the usual spelling is read with dictionary
+# look-ups and exact type checks only. Whatever the fast path does not recognise raises one of `_FAST_MISSES`
+# and the careful reader above starts over; the fast path never words a problem and never accepts a document
+# the careful reader would refuse.
+
+
+class _Slow(Exception):
+    """The fast path does not recognise something: let the careful reader look."""
+
+
+_FAST_MISSES = (_Slow, KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def _card_spellings() -> dict[str, Card]:
+    """Every exact spelling the fast path reads: rank (``10`` too, any case) then suit letter or symbol."""
+    from rules.cards import DECK, RANKS
+
+    table: dict[str, Card] = {}
+    for card in DECK:
+        ranks = [RANKS[card.rank], RANKS[card.rank].lower()] + (["10"] if RANKS[card.rank] == "T" else [])
+        suits = [card.suit.name, card.suit.name.lower(), card.suit.symbol]
+        for rank in ranks:
+            for suit in suits:
+                text = rank + suit
+                if Card.parse(text) != card:  # pragma: no cover - a guard against drifting from Card.parse
+                    raise AssertionError(f"fast card spelling {text!r} disagrees with Card.parse")
+                table[text] = card
+    return table
+
+
+_CARD_OF = _card_spellings()
+_card_of = _CARD_OF.__getitem__
+_STATUS_OF = {status.value: status for status in GameStatus}
+_DECISION_OF = {decision.value: decision for decision in Decision}
+_BID_OF = {(seat, call): Bid(seat, call) for seat in range(3) for call in CALLS}
+_CONTRACT_OF = {(strain.serbian, igra): Contract(strain, igra) for strain in Strain for igra in (False, True)}
+_NO_LIST: list[Any] = []
+_NO_DICT: dict[str, Any] = {}
+
+
+def _fast_cards(value: object) -> tuple[Card, ...]:
+    if type(value) is not list:
+        raise _Slow
+    return tuple(map(_card_of, value))
+
+
+def _fast_game(doc: dict[str, Any]) -> Game:
+    if doc.get("format", FORMAT) != FORMAT:
+        raise _Slow
+    number = doc["game"]
+    rated = doc["rated"]
+    ai = doc["ai"]
+    size = doc["bule"]
+    refe_limit = doc["refe_limit"]
+    if (type(number) is not int or number <= 0 or type(rated) is not bool or type(ai) is not bool
+            or type(size) is not int or not 2 <= size <= 10_000 or size % 2 or type(refe_limit) is not int
+            or not 0 <= refe_limit <= 100):
+        raise _Slow
+    raw_players = doc["players"]
+    if type(raw_players) is not list or len(raw_players) != 3:
+        raise _Slow
+    p0, p1, p2 = raw_players
+    if (type(p0) is not str or type(p1) is not str or type(p2) is not str or not p0.strip() or not p1.strip()
+            or not p2.strip() or len({p0.casefold(), p1.casefold(), p2.casefold()}) != 3):
+        raise _Slow
+    players = (p0, p1, p2)
+    seats = {p0: 0, p1: 1, p2: 2}
+    if "talon" in seats:
+        raise _Slow  # the deal's keys would be ambiguous
+    status = _STATUS_OF[doc["status"]]
+    started_at = parse_time(doc["started_at"])
+    raw_end = doc.get("ended_at")
+    ended_at = None if raw_end is None else parse_time(raw_end)
+    if status is GameStatus.IN_PROGRESS:
+        if ended_at is not None:
+            raise _Slow
+    elif ended_at is None and "ended_at" not in doc:
+        raise _Slow
+    if ended_at is not None and ended_at < started_at:
+        raise _Slow
+    abandoned = doc.get("abandoned_by", _NO_LIST)
+    if type(abandoned) is not list:
+        raise _Slow
+    for nick in abandoned:
+        if type(nick) is not str or nick not in seats:
+            raise _Slow
+    hands_raw = doc["hands"]
+    if type(hands_raw) is not list:
+        raise _Slow
+    hands = tuple([_fast_hand(raw, index, players, seats) for index, raw in enumerate(hands_raw, start=1)])
+    return Game(number, rated, ai, size, refe_limit, players, status, started_at, ended_at, tuple(abandoned), hands)
+
+
+def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: dict[str, int]) -> Hand:
+    if type(raw) is not dict:
+        raise _Slow
+    n = raw["n"]
+    if type(n) is not int or n != index:
+        raise _Slow
+    dealer = seats[raw["dealer"]]
+    deal = raw["deal"]
+    if type(deal) is not dict or len(deal) != 4:
+        raise _Slow
+    cards = (_fast_cards(deal[players[0]]), _fast_cards(deal[players[1]]), _fast_cards(deal[players[2]]))
+    talon = _fast_cards(deal["talon"])
+    bids_raw = raw["bids"]
+    if type(bids_raw) is not list:
+        raise _Slow
+    bids = tuple([_BID_OF[seats[bid["player"]], bid["call"]] for bid in bids_raw])
+    raw_declarer = raw.get("declarer")
+    declarer = None if raw_declarer is None else seats[raw_declarer]
+    raw_contract = raw.get("contract")
+    contract = None
+    if raw_contract is not None:
+        if type(raw_contract) is not dict:
+            raise _Slow
+        igra = raw_contract.get("igra", False)
+        if type(igra) is not bool:
+            raise _Slow
+        contract = _CONTRACT_OF[raw_contract["strain"], igra]
+    discards = _fast_cards(raw["discards"]) if "discards" in raw else ()
+    raw_defense = raw.get("defense", _NO_DICT)
+    if type(raw_defense) is not dict:
+        raise _Slow
+    defense = {seats[nick]: _DECISION_OF[value] for nick, value in raw_defense.items()}
+    raw_kontra = raw.get("kontra", _NO_LIST)
+    raw_tricks = raw.get("tricks", _NO_LIST)
+    if type(raw_kontra) is not list or type(raw_tricks) is not list:
+        raise _Slow
+    kontra = tuple([seats[giver] for giver in raw_kontra])
+    tricks = tuple([_fast_cards(trick) for trick in raw_tricks])
+    raw_score = raw.get("score")
+    score = None
+    if raw_score is not None:
+        reader = _Reader("")
+        score = _score(reader, raw_score, players, "")
+        if reader.problems:
+            raise _Slow
+    raw_end = raw.get("ended_at")
+    ended_at = None if raw_end is None else parse_time(raw_end)
+    return Hand(n, dealer, cards, talon, bids, declarer, contract, discards, defense, kontra, tricks, score, ended_at)
+
+
 def game_to_doc(game: Game) -> dict[str, Any]:
     """The canonical JSON value of a game (what `parse_game` reads back to an equal game)."""
     names = game.players
@@ -452,12 +611,18 @@ def game_to_doc(game: Game) -> dict[str, Any]:
     return doc
 
 
+_CARD_TEXT: tuple[str, ...] = tuple(str(Card.from_index(i)) for i in range(32))  # by suit * 8 + rank
+
+
 def _hand_to_doc(hand: Hand, names: tuple[str, str, str]) -> dict[str, Any]:
+    text = _CARD_TEXT
     out: dict[str, Any] = {
         "n": hand.n,
         "dealer": names[hand.dealer],
-        "deal": {names[s]: [str(c) for c in hand.deal[s]] for s in range(3)} | {
-            "talon": [str(c) for c in hand.talon]},
+        "deal": {names[0]: [text[c.suit * 8 + c.rank] for c in hand.deal[0]],
+                 names[1]: [text[c.suit * 8 + c.rank] for c in hand.deal[1]],
+                 names[2]: [text[c.suit * 8 + c.rank] for c in hand.deal[2]],
+                 "talon": [text[c.suit * 8 + c.rank] for c in hand.talon]},
         "bids": [{"player": names[b.seat], "call": b.call} for b in hand.bids],
     }
     if hand.declarer is not None:
@@ -465,13 +630,13 @@ def _hand_to_doc(hand: Hand, names: tuple[str, str, str]) -> dict[str, Any]:
     if hand.contract is not None:
         out["contract"] = {"strain": hand.contract.strain.serbian, "igra": hand.contract.igra}
     if hand.discards:
-        out["discards"] = [str(c) for c in hand.discards]
+        out["discards"] = [text[c.suit * 8 + c.rank] for c in hand.discards]
     if hand.defense:
         out["defense"] = {names[s]: d.value for s, d in sorted(hand.defense.items())}
     if hand.kontra:
         out["kontra"] = [names[s] for s in hand.kontra]
     if hand.tricks:
-        out["tricks"] = [[str(c) for c in trick] for trick in hand.tricks]
+        out["tricks"] = [[text[c.suit * 8 + c.rank] for c in trick] for trick in hand.tricks]
     if hand.score is not None:
         out["score"] = {names[s]: {"bule": e.bule, "supe_left": e.supe_left, "supe_right": e.supe_right}
                         for s, e in sorted(hand.score.items())}
