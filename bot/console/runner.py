@@ -220,11 +220,12 @@ def console_config(config: Config, db_path: str, demo: bool) -> Config:
 
 
 async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, stdout: TextIO,
-                      stderr: TextIO | None = None) -> int:
+                      stderr: TextIO | None = None, clock: ManualClock | None = None) -> int:
     """Run the console club on `db_path` (creating the demo club there when `demo` and the database is empty):
-    interactive when `stdin` is a terminal, a script otherwise. Returns the exit status."""
+    interactive when `stdin` is a terminal, a script otherwise. Returns the exit status. The clock starts at
+    the real current time unless one is given (tests)."""
     config = console_config(config, db_path, demo)
-    clock = ManualClock()
+    clock = clock or ManualClock()
     server = ConsoleGameServer()
     app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=server, database=db_path)
 

@@ -1,0 +1,152 @@
+"""The scripted sessions of examples/scenarios run through the real command line (`sudija console --demo` with
+standard input replaced), and the state they leave checked through `sudija presude --json` and `sudija papir
+--json`; plus the walkthrough piped into `python -m bot console --demo` in a fresh directory."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from bot.messages import Catalogue
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "examples" / "scenarios"
+SR = Catalogue("sr")
+
+
+def _console(script: str, db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    status = main(["console", "--db", str(db), "--demo"])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, ""), err
+    return out
+
+
+def _json(args: list[str], capsys: pytest.CaptureFixture[str]) -> Any:
+    assert main(args) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _scenario(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+              capsys: pytest.CaptureFixture[str]) -> tuple[str, Path]:
+    monkeypatch.chdir(tmp_path)  # no config.toml of the checkout
+    db = tmp_path / "demo.db"
+    return _console((SCENARIOS / name).read_text(encoding="utf-8"), db, monkeypatch, capsys), db
+
+
+def test_every_scenario_file_is_covered() -> None:
+    assert sorted(p.name for p in SCENARIOS.glob("*.txt")) == [
+        "call_expires.txt", "in_game_bula_councilor.txt", "out_of_game_plavac.txt", "refused_call.txt",
+        "walkthrough.txt"]
+
+
+def _changes(paper: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    return [(hand["n"], change) for hand in paper["hands"] for change in hand["changes"]]
+
+
+def test_out_of_game_trial_with_a_plavac(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("out_of_game_plavac.txt", tmp_path, monkeypatch, capsys)
+    assert "[dm petar] " + SR.t("verdict.plavac_limit", days=10, limit=7) in out
+    result = _json(["presude", "1847301", "--db", str(db), "--json"], capsys)
+    assert result["game"] == 1847301
+    [trial] = result["trials"]
+    assert {k: trial[k] for k in ("kind", "caller", "referee", "outcome", "reason")} == {
+        "kind": "out_of_game", "caller": "milica", "referee": "petar", "outcome": "verdict",
+        "reason": "napustio partiju usred devete ruke"}
+    verdict = trial["verdict"]
+    assert (verdict["kind"], verdict["culprit"], verdict["plavac_days"], verdict["abandoned"]) == \
+        ("penalty", "nikola", 3, True)  # the replaced draft (without napustio) was not recorded
+    assert trial["closed_at"] is not None
+    paper = _json(["papir", "1847301", "--db", str(db), "--json"], capsys)
+    assert _changes(paper) == []  # a penalty does not touch the paper
+
+
+def test_in_game_trial_with_a_bula_change_and_a_councilor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("in_game_bula_councilor.txt", tmp_path, monkeypatch, capsys)
+    assert "[trial 1] " + SR.t("councilor.joined", nick="nikola") in out
+    assert "[#sudije] (izmena) " + SR.t("councilor.notice_taken", game=1847320, councilor="nikola") in out
+    assert "[table 1847320] " + SR.t("table.paused") in out
+    assert "[table 1847320] " + SR.t("table.resumed") in out
+    [trial] = _json(["presude", "1847320", "--db", str(db), "--json"], capsys)["trials"]
+    assert (trial["kind"], trial["caller"], trial["referee"], trial["outcome"]) == \
+        ("in_game", "marko", "jelena", "verdict")
+    assert trial["verdict"]["kind"] == "bula_change" and trial["verdict"]["amounts"] == {"marko": 2}
+    paper = _json(["papir", "1847320", "--db", str(db), "--json"], capsys)
+    [(hand, change)] = _changes(paper)
+    assert (hand, change["kind"], change["who"], change["trial"], change["applied"]) == \
+        (5, "promena_bula", "jelena", trial["id"], True)
+    assert {e["player"]: e["bule"] for e in change["entries"]} == {"ivana": 0, "marko": 2, "sanja": 0}
+
+
+def test_a_call_that_expires(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("call_expires.txt", tmp_path, monkeypatch, capsys)
+    assert out.count("[#sudije] (izmena) " + SR.t("call.notice_expired", game=1847310, caller="bojan")) == 1
+    assert "[dm bojan] " + SR.t("call.expired", game=1847310, minutes=5) in out
+    assert "[dm bojan] " + SR.t("call.already_open", game=1847310) in out  # while it was still pending
+    assert "[#sudije] (izmena) " + SR.t("call.notice_withdrawn", game=1847310, caller="bojan") in out
+    assert _json(["presude", "1847310", "--db", str(db), "--json"], capsys) == {"game": 1847310, "trials": []}
+    assert _changes(_json(["papir", "1847310", "--db", str(db), "--json"], capsys)) == []
+
+
+def test_refused_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("refused_call.txt", tmp_path, monkeypatch, capsys)
+    for text in (SR.t("call.unrated", game=1847302), SR.t("call.with_ai", game=1847305),
+                 SR.t("call.not_your_game", game=1847258), SR.t("call.unknown_game", game=1234),
+                 SR.t("take.played", game=1847258), SR.t("take.not_referee"),
+                 SR.t("call.already_open", game=1847258)):
+        assert text in out
+    assert "[dm marko] Pravo na suđenje za partiju 1847240 je zastarelo" in out
+    assert "[#sudije] @jelena 🔴" in out  # only the referee who did not play is pinged
+    for game in (1847302, 1847305, 1847258, 1847240):
+        assert _json(["presude", str(game), "--db", str(db), "--json"], capsys) == {"game": game, "trials": []}
+    assert main(["presude", "1234", "--db", str(db), "--json"]) == 1
+    assert capsys.readouterr().err.strip() == SR.t("call.unknown_game", game=1234)
+
+
+def test_the_walkthrough(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("walkthrough.txt", tmp_path, monkeypatch, capsys)
+    assert out.count("[dm ana] Nacrt presude:") == 2
+    [trial] = _json(["presude", "1847320", "--db", str(db), "--json"], capsys)["trials"]
+    assert (trial["referee"], trial["verdict"]["amounts"], trial["reason"]) == \
+        ("ana", {"ivana": 2}, "gledanje u tuđe karte, prvi put")  # the replacing draft
+    [(hand, change)] = _changes(_json(["papir", "1847320", "--db", str(db), "--json"], capsys))
+    assert (hand, change["kind"], change["who"]) == (5, "promena_bula", "ana")
+
+
+def test_a_pipe_into_python_m_bot_console_demo_in_a_fresh_directory(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    lines = ["@marko /sudija", "@ana !press Sudi", "@ana /presuda bule ruka 5 ivana +2 -- gledanje u karte",
+             "@ana !press Završi suđenje", "@marko /presude 1847320"]
+    command = "printf '%s\\n' " + " ".join(f"'{line}'" for line in lines) + \
+        f" | '{sys.executable}' -m bot console --demo"
+    run = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert (run.returncode, run.stderr) == (0, "")
+    assert "[#sudije] @ana @jelena @petar " in run.stdout
+    assert "[dm ana] " + SR.t("finish.ok", game=1847320) in run.stdout
+    assert (tmp_path / "sudija-demo.db").exists()
+    presude = subprocess.run([sys.executable, "-m", "bot", "presude", "1847320", "--db", "sudija-demo.db", "--json"],
+                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=True)
+    [trial] = json.loads(presude.stdout)["trials"]
+    assert (trial["caller"], trial["referee"], trial["outcome"]) == ("marko", "ana", "verdict")
+
+
+def test_a_malformed_line_fails_the_cli_with_its_number(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\n@marko /sudija\n\n@marko\n@ana !press Sudi\n"))
+    assert main(["console", "--demo"]) == 1
+    out, err = capsys.readouterr()
+    assert err == "line 4: " + SR.t("console.no_text", nick="marko") + "\n"
+    assert "@ana !press Sudi" not in out  # nothing after the bad line ran
