@@ -8,13 +8,14 @@ Prints
   he cannot see (combinatorial order), microseconds per layout with 1 and 2 threads, and the projection to all
   184,756 layouts.
 
-Run: ``.venv/bin/python bench/solver.py`` (``--quick`` for a shorter run).
+- one full trick-1 decision (all 184,756 layouts, two cards, 2 threads), trump and sans, wall time.
+
+Run: ``.venv/bin/python bench/solver.py`` (``--quick --full 0`` for a short run).
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import random
 import statistics
 import time
@@ -82,19 +83,18 @@ def bench_deals(seconds: float, trump: int | None) -> float:
 
 
 def trick_one_layouts(seed: int, count: int) -> tuple[array[int], tuple[int, int]]:
-    """Defender seat 1 leads to trick 1 with ten known cards; the declarer (0) and partner (2) hold the rest."""
+    """Defender seat 1 leads to trick 1 with ten known cards; the declarer (0) and partner (2) hold the rest.
+
+    The first ``count`` layouts of `solver.enumerate_layouts` (revolving-door order, small cards moving).
+    """
     rng = random.Random(seed)
     deck = list(range(32))
     rng.shuffle(deck)
     mover = sum(1 << c for c in deck[:10])
-    unseen = sorted(deck[10:30])
-    everything = sum(1 << c for c in unseen)
+    unseen = sum(1 << c for c in deck[10:30])
     own = [c for c in range(32) if mover >> c & 1]
-    packed = array("I")
-    for comb in itertools.islice(itertools.combinations(unseen, 10), count):
-        first = sum(1 << c for c in comb)
-        packed.extend((first, mover, everything & ~first))
-    return packed, (own[0], own[-1])
+    packed = solver.enumerate_layouts(unseen, 10, (0, mover, 0), 0, 2)
+    return packed[:3 * count], (own[0], own[-1])
 
 
 def bench_layouts(deals: int, count: int, threads: int) -> list[float]:
@@ -112,6 +112,7 @@ def bench_layouts(deals: int, count: int, threads: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer positions and layouts")
+    parser.add_argument("--full", type=int, default=1, help="deals for the full 184,756-layout decision (0: skip)")
     args = parser.parse_args()
     count = 60 if args.quick else 300
     native_rate, ref_rate = bench_ratio(count)
@@ -130,6 +131,15 @@ def main() -> None:
         print(f"trick-1 two-card comparison, {threads} thread(s), {deals} deals x trump/sans x {layouts} layouts: "
               f"{mean:.1f} us/layout mean (min {min(us):.1f}, max {max(us):.1f}); "
               f"all {total} layouts ~ {mean * total / 1e6:.1f} s")
+    for seed in range(args.full):
+        for name, trump in (("trump", 0), ("sans", None)):
+            packed, cards = trick_one_layouts(100 + seed, total)
+            solver.clear_tables()
+            start = time.perf_counter()
+            cpu = time.process_time()
+            solver.solve_layouts(packed, trump, False, 0, 1, (), None, cards, threads=2)
+            print(f"one full trick-1 decision, deal {seed}, {name}, all {total} layouts, 2 threads: "
+                  f"{time.perf_counter() - start:.1f} s wall, {time.process_time() - cpu:.1f} s cpu")
 
 
 if __name__ == "__main__":

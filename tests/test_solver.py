@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from array import array
 from collections.abc import Callable
@@ -231,3 +233,46 @@ def test_native_solver_table_limits() -> None:
         Solver(30)
     stats = Solver(10).stats()
     assert stats["tt_bytes"] == 16 * 1024
+
+
+def test_enumerate_layouts_revolving_door() -> None:
+    rng = random.Random(5)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    known = sum(1 << card for card in deck[:8])
+    kept = 1 << deck[8]  # e.g. a talon card known to be in seat 0
+    free = sum(1 << card for card in deck[9:21])
+    packed = solver.enumerate_layouts(free, 5, (kept, known, 0), 0, 2)
+    layouts = [tuple(packed[i:i + 3]) for i in range(0, len(packed), 3)]
+    assert len(layouts) == math.comb(12, 5)
+    assert len(set(layouts)) == len(layouts)
+    for first, mover, second in layouts:
+        assert mover == known
+        assert first & kept and first & second == 0
+        assert (first & ~kept) | second == free
+        assert (first & ~kept).bit_count() == 5
+    for (a, _, _), (b, _, _) in itertools.pairwise(layouts):
+        assert (a ^ b).bit_count() == 2  # one card changed hands
+    with pytest.raises(ValueError):
+        solver.enumerate_layouts(free, 13, (kept, known, 0), 0, 2)
+    with pytest.raises(ValueError):
+        solver.enumerate_layouts(free | kept, 5, (kept, known, 0), 0, 2)
+
+
+def test_layouts_reach_agrees_with_the_value() -> None:
+    rng = random.Random(9)
+    for trump, betl in STRAINS:
+        for _ in range(4):
+            hands, trick, to_move = random_position(rng, 6, trump, 2, rng.randrange(3))
+            mover = hands[to_move]
+            others = hands[(to_move + 1) % 3] | hands[(to_move + 2) % 3]
+            count_a = hands[(to_move + 1) % 3].bit_count()
+            base = [0, 0, 0]
+            base[to_move] = mover
+            layouts = solver.enumerate_layouts(others, count_a, (base[0], base[1], base[2]), (to_move + 1) % 3,
+                                               (to_move + 2) % 3)
+            rows = [(layouts[i], layouts[i + 1], layouts[i + 2]) for i in range(0, len(layouts), 3)][:40]
+            values = [solver.solve_tricks(h, trump, betl, 0, to_move, trick, 2) for h in rows]
+            for target in (2, 3, 4):
+                got = solver.layouts_reach(rows, trump, betl, 0, to_move, trick, 2, target)
+                assert got == bytes(1 if v >= target else 0 for v in values)

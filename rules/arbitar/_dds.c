@@ -267,15 +267,31 @@ static int search(Ctx *c, int target) {
         if (!c->betl) {
             int lo = 0, hi = n;
             if (c->trump >= 0) {
-                /* The top trumps of one player win whenever they are played. */
-                uint32_t all = (c->h[0] | c->h[1] | c->h[2]) & SUIT[c->trump];
+                uint32_t T = SUIT[c->trump];
+                uint32_t all = (c->h[0] | c->h[1] | c->h[2]) & T;
                 if (all) {
+                    /* The top trumps of one player win whenever they are played. */
                     int top = TOPBIT(all);
                     int owner = (c->h[0] >> top & 1) ? 0 : (c->h[1] >> top & 1) ? 1 : 2;
                     uint32_t rest = all & ~c->h[owner];
                     int run = rest ? POPCNT(c->h[owner] & all & ~((2u << TOPBIT(rest)) - 1u)) : POPCNT(all);
                     if (owner == c->declarer) lo = run;
                     else hi = n - run;
+                    /* A trump loses only to a higher trump of the other side played to the same trick, and each
+                     * trump is played once: the declarer's trumps win at least their number minus the defenders'
+                     * trumps above his lowest one; the defenders win at least as many tricks as the longer
+                     * defender has trumps, minus the declarer's trumps above their lowest one. */
+                    uint32_t dt = c->h[c->declarer] & T;
+                    uint32_t o1 = c->h[NEXT[c->declarer]] & T, o2 = c->h[NEXT[NEXT[c->declarer]]] & T;
+                    if (dt) {
+                        int sure = POPCNT(dt) - POPCNT((o1 | o2) & ~((2u << CTZ(dt)) - 1u));
+                        if (sure > lo) lo = sure;
+                    }
+                    if (o1 | o2) {
+                        int longer = POPCNT(o1) > POPCNT(o2) ? POPCNT(o1) : POPCNT(o2);
+                        int sure = longer - POPCNT(dt & ~((2u << CTZ(o1 | o2)) - 1u));
+                        if (n - sure < hi) hi = n - sure;
+                    }
                 }
             }
             int q = quick_tricks(c, seat);
@@ -792,6 +808,65 @@ done:
 }
 
 
+PyDoc_STRVAR(reaches_doc,
+             "reaches(layouts, trump, betl, declarer, to_move, trick, trick_leader, target) -> bytes\n\n"
+             "For each layout (three native uint32 masks) one byte: 1 when the declarer takes at least `target`\n"
+             "tricks from this position (the current trick included) under best play by everyone, else 0.\n"
+             "One yes/no search per layout: e.g. whether the declarer can make his contract from trick 1\n"
+             "(target 6; in betl, `not reaches(..., 1)`).");
+
+static PyObject *Solver_reaches(SolverObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"layouts", "trump", "betl", "declarer", "to_move", "trick", "trick_leader", "target",
+                             NULL};
+    Py_buffer buf;
+    PyObject *trick;
+    int trump, betl, declarer, to_move, trick_leader, target;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*ipiiOii", kwlist, &buf, &trump, &betl, &declarer, &to_move,
+                                     &trick, &trick_leader, &target))
+        return NULL;
+    PyObject *result = NULL;
+    Position proto;
+    if (buf.len % 12 != 0) {
+        PyErr_SetString(PyExc_ValueError, "layouts must hold three uint32 masks per layout");
+        goto done;
+    }
+    if (parse_common(self, trump, betl, declarer, to_move, trick, trick_leader, &proto)) goto done;
+    Py_ssize_t nl = buf.len / 12;
+    result = PyBytes_FromStringAndSize(NULL, nl);
+    if (!result) goto done;
+    if (acquire(self)) {
+        Py_CLEAR(result);
+        goto done;
+    }
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
+    const uint32_t *lay = (const uint32_t *)buf.buf;
+    Py_ssize_t bad = -1;
+    const char *msg = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    Ctx *c = &self->ctx;
+    for (Py_ssize_t l = 0; l < nl; l++) {
+        Position p = proto;
+        memcpy(p.h, lay + 3 * l, sizeof p.h);
+        msg = check_position(&p);
+        if (msg) {
+            bad = l;
+            break;
+        }
+        load(c, &p);
+        c->gen++;
+        out[l] = (uint8_t)search(c, target);
+    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    if (msg) {
+        Py_CLEAR(result);
+        PyErr_Format(PyExc_ValueError, "layout %zd: %s", bad, msg);
+    }
+done:
+    PyBuffer_Release(&buf);
+    return result;
+}
+
 static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
     if (acquire(self)) return NULL;
     clear_table(self);
@@ -809,6 +884,7 @@ static PyObject *Solver_stats(SolverObject *self, PyObject *Py_UNUSED(ignored)) 
 static PyMethodDef Solver_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Solver_solve, METH_VARARGS | METH_KEYWORDS, solve_doc},
     {"batch", (PyCFunction)(void (*)(void))Solver_batch, METH_VARARGS | METH_KEYWORDS, batch_doc},
+    {"reaches", (PyCFunction)(void (*)(void))Solver_reaches, METH_VARARGS | METH_KEYWORDS, reaches_doc},
     {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "Empty the transposition table."},
     {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "Counters: nodes searched, table entries and bytes."},
     {NULL, NULL, 0, NULL},
@@ -826,9 +902,132 @@ static PyTypeObject SolverType = {
     .tp_methods = Solver_methods,
 };
 
+/* ---------------------------------------------------------------------------------------------------- */
+/* Layouts in revolving-door order: consecutive layouts differ by one card changing hands. */
+
+typedef struct {
+    uint32_t *out;
+    size_t count;
+    const uint32_t *bits; /* bit of the i-th free card */
+    uint32_t base[3];
+    uint32_t free_all;
+    int seat_a, seat_b;
+} LayoutGen;
+
+static void emit(LayoutGen *g, uint32_t chosen) {
+    uint32_t *o = g->out + 3 * g->count++;
+    o[0] = g->base[0];
+    o[1] = g->base[1];
+    o[2] = g->base[2];
+    o[g->seat_a] |= chosen;
+    o[g->seat_b] |= g->free_all & ~chosen;
+}
+
+/* All k-subsets of the first n free cards, in revolving-door order (reversed when rev), each joined to
+ * `chosen`. R(n, k) = R(n-1, k) then reversed R(n-1, k-1) with card n-1 added. */
+static void revolving(LayoutGen *g, int n, int k, int rev, uint32_t chosen) {
+    if (k == 0) {
+        emit(g, chosen);
+        return;
+    }
+    if (k == n) {
+        for (int i = 0; i < n; i++) chosen |= g->bits[i];
+        emit(g, chosen);
+        return;
+    }
+    if (!rev) {
+        revolving(g, n - 1, k, 0, chosen);
+        revolving(g, n - 1, k - 1, 1, chosen | g->bits[n - 1]);
+    } else {
+        revolving(g, n - 1, k - 1, 0, chosen | g->bits[n - 1]);
+        revolving(g, n - 1, k, 1, chosen);
+    }
+}
+
+PyDoc_STRVAR(layouts_doc,
+             "layouts(free_cards, count_a, base, seat_a, seat_b) -> bytes\n\n"
+             "Every way to give count_a of free_cards (a sequence of card indices) to seat_a and the rest to\n"
+             "seat_b, added to base (three hand masks): three native uint32 masks per layout, in revolving-door\n"
+             "order (one card changes hands between neighbours). The first cards of free_cards change hands\n"
+             "most often: put the small cards first, so neighbouring layouts share the most endings.");
+
+static PyObject *dds_layouts(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *cards_obj, *base_obj;
+    int count_a, seat_a, seat_b;
+    if (!PyArg_ParseTuple(args, "OiOii", &cards_obj, &count_a, &base_obj, &seat_a, &seat_b)) return NULL;
+    if (seat_a < 0 || seat_a > 2 || seat_b < 0 || seat_b > 2 || seat_a == seat_b) {
+        PyErr_SetString(PyExc_ValueError, "seat_a and seat_b are two different seats 0..2");
+        return NULL;
+    }
+    Position p;
+    if (parse_hands(base_obj, &p)) return NULL;
+    PyObject *seq = PySequence_Fast(cards_obj, "free_cards must be a sequence of card indices");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    uint32_t bits[32], used = p.h[0] | p.h[1] | p.h[2];
+    if ((p.h[0] & p.h[1]) || (p.h[0] & p.h[2]) || (p.h[1] & p.h[2])) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "base hands overlap");
+        return NULL;
+    }
+    if (n > 32) n = 33; /* reported below */
+    for (Py_ssize_t i = 0; i < n && i < 32; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (v < 0 || v > 31 || (used >> v & 1)) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "free cards must be distinct card indices 0..31 not in base");
+            return NULL;
+        }
+        bits[i] = 1u << v;
+        used |= bits[i];
+    }
+    Py_DECREF(seq);
+    if (n > 32 || count_a < 0 || count_a > n) {
+        PyErr_SetString(PyExc_ValueError, "count_a must be between 0 and the number of free cards");
+        return NULL;
+    }
+    /* C(n, k) */
+    double total = 1;
+    for (int i = 0; i < count_a; i++) total = total * (double)(n - i) / (double)(i + 1);
+    size_t count = (size_t)(total + 0.5);
+    if (count > 5000000) {
+        PyErr_SetString(PyExc_ValueError, "too many layouts");
+        return NULL;
+    }
+    PyObject *result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 12));
+    if (!result) return NULL;
+    LayoutGen g;
+    g.out = (uint32_t *)PyBytes_AS_STRING(result);
+    g.count = 0;
+    g.bits = bits;
+    g.base[0] = p.h[0];
+    g.base[1] = p.h[1];
+    g.base[2] = p.h[2];
+    g.free_all = 0;
+    for (Py_ssize_t i = 0; i < n; i++) g.free_all |= bits[i];
+    g.seat_a = seat_a;
+    g.seat_b = seat_b;
+    revolving(&g, (int)n, count_a, 0, 0);
+    if (g.count != count) {
+        Py_DECREF(result);
+        PyErr_SetString(PyExc_RuntimeError, "layout count mismatch");
+        return NULL;
+    }
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"layouts", (PyCFunction)dds_layouts, METH_VARARGS, layouts_doc},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "_dds", "Native double-dummy solver for preferans (see rules/arbitar/solver.py).", -1,
-    NULL, NULL, NULL, NULL, NULL,
+    module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__dds(void) {

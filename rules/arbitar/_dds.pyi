@@ -1,6 +1,7 @@
 """Type stub for the native double-dummy solver (rules/arbitar/_dds.c)."""
 
 from array import array
+from collections.abc import Sequence
 
 MAX_TT_BITS: int
 
@@ -27,5 +28,20 @@ class Solver:
         trick_leader: int,
         cards: tuple[int, ...],
     ) -> bytes: ...
+    def reaches(
+        self,
+        layouts: bytes | bytearray | memoryview | array[int],
+        trump: int,
+        betl: bool,
+        declarer: int,
+        to_move: int,
+        trick: tuple[int, ...],
+        trick_leader: int,
+        target: int,
+    ) -> bytes: ...
     def clear(self) -> None: ...
     def stats(self) -> dict[str, int]: ...
+
+def layouts(
+    free_cards: Sequence[int], count_a: int, base: tuple[int, int, int], seat_a: int, seat_b: int
+) -> bytes: ...

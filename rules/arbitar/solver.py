@@ -34,12 +34,23 @@ from __future__ import annotations
 
 import threading
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from rules.arbitar._dds import Solver
+from rules.arbitar._dds import layouts as _native_layouts
 
-__all__ = ["ILLEGAL", "Solver", "clear_tables", "pack_layouts", "solve", "solve_layouts", "solve_tricks"]
+__all__ = [
+    "ILLEGAL",
+    "Solver",
+    "clear_tables",
+    "enumerate_layouts",
+    "layouts_reach",
+    "pack_layouts",
+    "solve",
+    "solve_layouts",
+    "solve_tricks",
+]
 
 SOLVE_TT_BITS = 18
 LAYOUTS_TT_BITS = 20
@@ -137,6 +148,53 @@ def pack_layouts(layouts: Sequence[tuple[int, int, int]]) -> array[int]:
     return packed
 
 
+def enumerate_layouts(free: int, count_a: int, base: tuple[int, int, int], seat_a: int,
+                      seat_b: int) -> array[int]:
+    """Every layout of the ``free`` cards (a mask): ``count_a`` of them to ``seat_a``, the rest to ``seat_b``.
+
+    Each layout is ``base`` (three hand masks: what is known of every hand) plus that split, packed for
+    `solve_layouts` / `layouts_reach`. The order is the revolving door (one card changes hands between
+    neighbours) with the small cards changing hands most often: neighbours then share the most endings in
+    the transposition table (measured: about 25% fewer nodes than lexicographic order).
+    """
+    cards = sorted((c for c in range(32) if free >> c & 1), key=lambda c: (c & 7, c))
+    packed = array("I")
+    packed.frombytes(_native_layouts(cards, count_a, base, seat_a, seat_b))
+    return packed
+
+
+def _packed(layouts: Sequence[tuple[int, int, int]] | array[int]) -> array[int]:
+    packed = layouts if isinstance(layouts, array) else pack_layouts(layouts)
+    if packed.typecode != "I" or packed.itemsize != 4:
+        raise ValueError("layouts must be an array('I') of 32-bit masks")
+    if len(packed) % 3:
+        raise ValueError("layouts must hold three masks per layout")
+    return packed
+
+
+def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryview], bytes]) -> bytes:
+    """Split the layouts into contiguous runs, one per thread, each run on one pooled native Solver."""
+    count = len(packed) // 3
+    if count == 0:
+        return b""
+    threads = max(1, min(threads, count))
+    view = memoryview(packed).cast("B")
+    bounds = [count * k // threads for k in range(threads + 1)]
+
+    def run(part: int) -> bytes:
+        solver = _pool.take()
+        try:
+            return work(solver, view[bounds[part] * 12:bounds[part + 1] * 12])
+        except ValueError as exc:
+            raise ValueError(f"in layouts from {bounds[part]}: {exc} (counted from there)") from None
+        finally:
+            _pool.give_back(solver)
+
+    if threads == 1:
+        return run(0)
+    return b"".join(_pool.executor(threads).map(run, range(threads)))
+
+
 def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: int | None, betl: bool,
                   declarer: int, to_move: int, trick: tuple[int, ...], trick_leader: int | None,
                   cards: tuple[int, ...], threads: int = 2) -> bytes:
@@ -145,32 +203,29 @@ def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: i
     Returns ``len(layouts) * len(cards)`` bytes, layout after layout: the declarer's tricks from here after
     that card, or ``ILLEGAL`` (255) when the card is not a legal play in that layout. The layouts are split
     into ``threads`` contiguous runs, each solved by one native Solver whose table is shared by its run, so
-    give the layouts in an order where neighbours share cards (combinatorial order).
+    give the layouts in an order where neighbours share cards (`enumerate_layouts`).
     """
     native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
-    packed = layouts if isinstance(layouts, array) else pack_layouts(layouts)
-    if packed.typecode != "I" or packed.itemsize != 4:
-        raise ValueError("layouts must be an array('I') of 32-bit masks")
-    count = len(packed) // 3
-    if len(packed) % 3:
-        raise ValueError("layouts must hold three masks per layout")
-    threads = max(1, min(threads, count))
-    if count == 0:
-        return b""
-    view = memoryview(packed).cast("B")
-    bounds = [count * k // threads for k in range(threads + 1)]
+    packed = _packed(layouts)
 
-    def run(part: int) -> bytes:
-        solver = _pool.take()
-        try:
-            chunk = view[bounds[part] * 12:bounds[part + 1] * 12]
-            return solver.batch(chunk, native_trump, betl, declarer, to_move, native_trick, leader, cards)
-        except ValueError as exc:
-            raise ValueError(f"in layouts from {bounds[part]}: {exc} (counted from there)") from None
-        finally:
-            _pool.give_back(solver)
+    def work(solver: Solver, chunk: memoryview) -> bytes:
+        return solver.batch(chunk, native_trump, betl, declarer, to_move, native_trick, leader, cards)
 
-    if threads == 1:
-        return run(0)
-    executor = _pool.executor(threads)
-    return b"".join(executor.map(run, range(threads)))
+    return _run_split(packed, threads, work)
+
+
+def layouts_reach(layouts: Sequence[tuple[int, int, int]] | array[int], trump: int | None, betl: bool,
+                  declarer: int, to_move: int, trick: tuple[int, ...], trick_leader: int | None,
+                  target: int, threads: int = 2) -> bytes:
+    """One byte per layout: 1 when the declarer takes at least ``target`` tricks from here, else 0.
+
+    One yes/no search per layout, with best play by everyone including ``to_move`` (e.g. "can the
+    declarer make his contract from trick 1": target 6; in betl the contract is ``not reach(1)``).
+    """
+    native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
+    packed = _packed(layouts)
+
+    def work(solver: Solver, chunk: memoryview) -> bytes:
+        return solver.reaches(chunk, native_trump, betl, declarer, to_move, native_trick, leader, target)
+
+    return _run_split(packed, threads, work)
