@@ -209,6 +209,197 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "The content of hand {hand} could be judged only until the next hand ended ({completed} "
                          "are completed); if the delay was justified, mark it in the draft."),
     "paper.refused": ("{message}", "{message}"),
+    # Corrections without a referee (bot/desk/corrections.py)
+    "button.consent": ("Prihvatam", "I agree"),
+    "button.decline": ("Odbijam", "I refuse"),
+    "button.cancel_odlazak": ("Poništi odlazak u bulu", "Cancel the odlazak u bulu"),
+    "correction.no_game": ("Ne sedite za stolom i nemate partiju u toku: navedite broj partije posle broja ruke "
+                           "(npr. /bula 3 1847258).",
+                           "You are not at a table and have no game in progress: give the game's number after the "
+                           "hand (e.g. /bula 3 1847258)."),
+    "correction.not_player": ("U partiji {game} niste igrali: korekcije rade samo njeni igrači.",
+                              "You did not play in game {game}: only its players make corrections."),
+    "correction.no_hand": ("Ruka {hand} ne postoji: partija {game} ima {count} ruku.",
+                           "There is no hand {hand}: game {game} has {count} hands."),
+    "correction.hand_not_scored": ("Ruka {hand} partije {game} nije završena ili se ne računa na papiru.",
+                                   "Hand {hand} of game {game} is not finished or does not count on the paper."),
+    "correction.nobody_fell": ("U ruci {hand} niko nije pao: nema šta da se ispravlja.",
+                               "Nobody fell in hand {hand}: there is nothing to correct."),
+    "correction.game_finished": ("Partija {game} je završena: korekcije se rade samo dok partija traje.",
+                                 "Game {game} has finished: corrections are made only while the game goes on."),
+    "correction.too_late": ("Prekasno: ruka {next} je završena, a za ruku {hand} se ovo može samo do kraja "
+                            "naredne ruke.",
+                            "Too late: hand {next} has ended, and for hand {hand} this is possible only until the "
+                            "end of the next hand."),
+    "correction.busy": ("Papir se upravo menja; pokušajte ponovo.", "The paper is changing right now; try again."),
+    "correction.declarer_odlazak": ("U ruci {hand} ste odigravač: u bulu umesto drugog ide samo branilac koji "
+                                    "nije pao.",
+                                    "You are the declarer in hand {hand}: only the defender who did not fall goes "
+                                    "into the bule for the other."),
+    "correction.you_fell": ("U ruci {hand} ste pali: u bulu umesto drugog ide igrač koji nije pao. Ako smatrate "
+                            "da je pad tuđa greška, ponudite Arbitra: /arbitar {hand}",
+                            "You fell in hand {hand}: the player who did not fall is the one who goes into the bule "
+                            "for the other. If you think your fall is the other's fault, offer the Arbitar: "
+                            "/arbitar {hand}"),
+    "correction.partner_did_not_fall": ("U ruci {hand} {nick} nije pao, pa nema pada koji biste preuzeli.",
+                                        "In hand {hand} {nick} did not fall, so there is no fall to take over."),
+    "correction.fall_corrected": ("Pad igrača {nick} u ruci {hand} je već ispravljen (Ispravka).",
+                                  "{nick}'s fall in hand {hand} has already been corrected (Ispravka)."),
+    "correction.fall_moved": ("Pad u ruci {hand} je već prebačen (odlazak u bulu): Arbitar nema šta da presudi.",
+                              "The fall in hand {hand} has already moved (odlazak u bulu): the Arbitar has nothing "
+                              "to decide."),
+    "correction.odlazak_ok": ("Otišli ste u bulu umesto igrača {fallen} u ruci {hand} partije {game} ({amount} "
+                              "bula). Upisano je na papir; {fallen} to može da poništi do kraja naredne ruke.",
+                              "You went into the bule instead of {fallen} in hand {hand} of game {game} ({amount} "
+                              "bule). It is on the paper; {fallen} may cancel it until the end of the next hand."),
+    "correction.odlazak_done": ("{nick} je otišao u bulu umesto igrača {fallen} u ruci {hand} (partija {game}). "
+                                "{fallen} to može da poništi do kraja naredne ruke: /ponisti {hand}",
+                                "{nick} went into the bule instead of {fallen} in hand {hand} (game {game}). "
+                                "{fallen} may cancel it until the end of the next hand: /ponisti {hand}"),
+    "correction.odlazak_cancelled": ("{nick} je poništio odlazak u bulu u ruci {hand} (partija {game}); pad je "
+                                     "ponovo njegov.",
+                                     "{nick} cancelled the odlazak u bulu in hand {hand} (game {game}); the fall is "
+                                     "his again."),
+    "correction.ispravka_cancelled": ("{nick} je poništio svoju ispravku u ruci {hand} (partija {game}); ruka se "
+                                      "računa kako je odigrana.",
+                                      "{nick} cancelled his ispravka in hand {hand} (game {game}); the hand counts "
+                                      "as played."),
+    "correction.nothing_to_cancel": ("U ruci {hand} nemate šta da poništite.",
+                                     "There is nothing for you to cancel in hand {hand}."),
+    "correction.which_cancel": ("U ruci {hand} možete poništiti više stvari ({options}): navedite koju, npr. "
+                                "/ponisti {hand} bula",
+                                "In hand {hand} you can cancel more than one thing ({options}): say which, e.g. "
+                                "/ponisti {hand} bula"),
+    "correction.referee_imposed": ("Ovu promenu u ruci {hand} upisao je sudija: ne može se poništiti.",
+                                   "A referee recorded this change in hand {hand}: it cannot be cancelled."),
+    "correction.arbitar_imposed": ("Odlazak u bulu u ruci {hand} nametnuo je Arbitar: ne može se poništiti.",
+                                   "The Arbitar imposed the odlazak u bulu in hand {hand}: it cannot be cancelled."),
+    "correction.cancel_moves_end": ("Poništavanje bi promenilo kraj partije, pa nije moguće (ruka {hand}).",
+                                    "Cancelling would change the game's end, so it is not possible (hand {hand})."),
+    "correction.withdrawn_ok": ("Povukli ste svoj predlog za ruku {hand}.",
+                                "You withdrew your proposal for hand {hand}."),
+    "correction.arbitar_withdrawn": ("{nick} je povukao ponudu Arbitra za ruku {hand}.",
+                                     "{nick} withdrew the offer of the Arbitar for hand {hand}."),
+    "correction.ispravka_withdrawn": ("{nick} je povukao predlog ispravke za ruku {hand}.",
+                                      "{nick} withdrew the proposed ispravka for hand {hand}."),
+    "correction.arbitar_declarer": ("Arbitra nudi branilac koji je pao; u ruci {hand} ste odigravač.",
+                                    "The Arbitar is offered by the defender who fell; in hand {hand} you are the "
+                                    "declarer."),
+    "correction.arbitar_not_fallen": ("U ruci {hand} niste pali: Arbitra nudi igrač koji je pao.",
+                                      "You did not fall in hand {hand}: the Arbitar is offered by the player who "
+                                      "fell."),
+    "correction.arbitar_decided": ("Arbitar je već presudio za ruku {hand}; presuda je obavezujuća.",
+                                   "The Arbitar has already decided hand {hand}; its verdict binds."),
+    "correction.arbitar_refused_before": ("Drugi branilac je već odbio Arbitra za ruku {hand}.",
+                                          "The other defender has already refused the Arbitar for hand {hand}."),
+    "correction.arbitar_pending": ("Ponuda Arbitra za ruku {hand} već čeka odgovor.",
+                                   "An offer of the Arbitar for hand {hand} is already waiting for an answer."),
+    "correction.arbitar_unavailable": ("Arbitar trenutno nije dostupan; pokušajte kasnije.",
+                                       "The Arbitar is not available at the moment; try later."),
+    "correction.arbitar_failed": ("Arbitar nije uspeo da presudi (ponuda {request} i dalje važi); javite "
+                                  "administratoru.",
+                                  "The Arbitar could not decide (offer {request} still stands); tell the "
+                                  "administrator."),
+    "correction.arbitar_offer_ok": ("Ponudili ste Arbitra za ruku {hand}; čeka se odgovor igrača {other} "
+                                    "(ponuda {request}).",
+                                    "You offered the Arbitar for hand {hand}; waiting for {other}'s answer "
+                                    "(offer {request})."),
+    "correction.arbitar_offered": ("{nick} nudi Arbitra za svoj pad u ruci {hand} (ponuda {request}). {other}, "
+                                   "ako pristanete, Arbitar presuđuje odmah i presuda je obavezujuća: /prihvatam "
+                                   "{request} ili /odbijam {request}",
+                                   "{nick} offers the Arbitar for his fall in hand {hand} (offer {request}). {other}, "
+                                   "if you agree the Arbitar decides at once and its verdict binds: /prihvatam "
+                                   "{request} or /odbijam {request}"),
+    "correction.arbitar_transfer": ("Arbitar, ruka {hand}: pad se prebacuje sa igrača {fallen} na igrača {other} "
+                                    "(korak {step}). {reason}\nDokazi: {evidence}\nOdlazak koji je nametnuo Arbitar "
+                                    "ne može se poništiti.",
+                                    "The Arbitar, hand {hand}: the fall moves from {fallen} to {other} (step {step})."
+                                    " {reason}\nEvidence: {evidence}\nAn odlazak imposed by the Arbitar cannot be "
+                                    "cancelled."),
+    "correction.arbitar_stays": ("Arbitar, ruka {hand}: pad ostaje igraču {fallen} (korak {step}): {reason}\n"
+                                 "Dokazi: {evidence}",
+                                 "The Arbitar, hand {hand}: the fall stays with {fallen} (step {step}): {reason}\n"
+                                 "Evidence: {evidence}"),
+    "correction.may_call_referee": ("Partija podleže sudijskom sistemu: možete pozvati sudiju (/sudija {game}).",
+                                    "The game is subject to the referee system: you may call a referee "
+                                    "(/sudija {game})."),
+    "correction.arbitar_refused": ("{nick} nije pristao na Arbitra za ruku {hand}: ništa se ne menja.",
+                                   "{nick} did not agree to the Arbitar for hand {hand}: nothing changes."),
+    "correction.arbitar_refuse_ok": ("Odbili ste Arbitra za ruku {hand}: ništa se ne menja.",
+                                     "You refused the Arbitar for hand {hand}: nothing changes."),
+    "correction.arbitar_lapsed": ("Ponuda Arbitra za ruku {hand} više ne važi: {why}",
+                                  "The offer of the Arbitar for hand {hand} no longer stands: {why}"),
+    "correction.lapsed_moved": ("pad u ruci {hand} je prebačen.", "the fall in hand {hand} has moved."),
+    "correction.lapsed_corrected": ("pad u ruci {hand} je ispravljen.", "the fall in hand {hand} was corrected."),
+    "correction.ispravka_not_fallen": ("U ruci {hand} niste pali: ispravku traži igrač koji je pao.",
+                                       "You did not fall in hand {hand}: an ispravka is asked for by the player who "
+                                       "fell."),
+    "correction.ispravka_effect": ("{nick} {amount} bula", "{nick} {amount} bule"),
+    "correction.ispravka_reduced": ("{nick} {amount} bula (umesto {full}: smanjeno da bi na papiru ostale 2 bule)",
+                                    "{nick} {amount} bule (instead of {full}: reduced so that 2 bule stay on the "
+                                    "paper)"),
+    "correction.ispravka_propose_ok": ("Predložili ste ispravku za ruku {hand}: {effect}. Primenjuje se kad se "
+                                       "slože {others} (predlog {request}).",
+                                       "You proposed an ispravka for hand {hand}: {effect}. It applies when {others} "
+                                       "agree (proposal {request})."),
+    "correction.ispravka_proposed": ("{nick} traži ispravku pada u ruci {hand}: {effect} (razlog: {reason}). "
+                                     "Primenjuje se ako se oba druga igrača slože: /prihvatam {request} ili "
+                                     "/odbijam {request}",
+                                     "{nick} asks for an ispravka of his fall in hand {hand}: {effect} (reason: "
+                                     "{reason}). It applies if both other players agree: /prihvatam {request} or "
+                                     "/odbijam {request}"),
+    "correction.ispravka_proposed_replacing": ("{nick} traži ispravku u ruci {hand} umesto postojeće: {effect} "
+                                               "(razlog: {reason}). Primenjuje se ako se oba druga igrača slože: "
+                                               "/prihvatam {request} ili /odbijam {request}",
+                                               "{nick} asks for an ispravka in hand {hand} replacing the standing "
+                                               "one: {effect} (reason: {reason}). It applies if both other players "
+                                               "agree: /prihvatam {request} or /odbijam {request}"),
+    "correction.ispravka_applied": ("Ispravka u ruci {hand} je upisana: {effect}.",
+                                    "The ispravka in hand {hand} is recorded: {effect}."),
+    "correction.ispravka_refused": ("{nick} se ne slaže sa ispravkom za igrača {fallen} u ruci {hand}: ništa se "
+                                    "ne menja.",
+                                    "{nick} does not agree to the ispravka for {fallen} in hand {hand}: nothing "
+                                    "changes."),
+    "correction.ispravka_refuse_ok": ("Odbili ste ispravku u ruci {hand}: ništa se ne menja.",
+                                      "You refused the ispravka in hand {hand}: nothing changes."),
+    "correction.ispravka_lapsed": ("Predlog ispravke za ruku {hand} više ne važi: {why}",
+                                   "The proposed ispravka for hand {hand} no longer stands: {why}"),
+    "correction.consent_noted": ("{nick} se slaže (ruka {hand}); čeka se još: {waiting}.",
+                                 "{nick} agrees (hand {hand}); still waiting for: {waiting}."),
+    "correction.consent_ok": ("Vaš pristanak je upisan (ruka {hand}); čeka se još: {waiting}.",
+                              "Your consent is recorded (hand {hand}); still waiting for: {waiting}."),
+    "correction.nothing_to_answer": ("Nijedan predlog ne čeka vaš odgovor.", "No proposal is waiting for your answer."),
+    "correction.which_request": ("Vaš odgovor čeka više predloga ({requests}): navedite broj, npr. /prihvatam "
+                                 "{requests}",
+                                 "More than one proposal waits for your answer ({requests}): give its number, e.g. "
+                                 "/prihvatam {requests}"),
+    "correction.unknown_request": ("Predlog {request} ne postoji.", "There is no proposal {request}."),
+    "correction.not_pending": ("Predlog {request} više ne čeka odgovor.",
+                               "Proposal {request} is no longer waiting for an answer."),
+    "correction.not_asked": ("Predlog {request} ne čeka vaš odgovor.", "Proposal {request} is not waiting for you."),
+    "correction.already_answered": ("Već ste odgovorili na predlog {request}.",
+                                    "You have already answered proposal {request}."),
+    "usage.korekcija_bula": ("/bula RUKA [PARTIJA] — odlazak u bulu umesto drugog (igrač koji nije pao, do kraja "
+                             "naredne ruke)",
+                             "/bula HAND [GAME] — go into the bule instead of the other (the player who did not "
+                             "fall, until the end of the next hand)"),
+    "usage.ponisti": ("/ponisti RUKA [PARTIJA] [bula|ispravka|predlog|arbitar] — poništi odlazak u bulu umesto "
+                      "vas, svoju ispravku ili svoj predlog",
+                      "/ponisti HAND [GAME] [bula|ispravka|predlog|arbitar] — cancel an odlazak u bulu made for you, "
+                      "your ispravka or your proposal"),
+    "usage.arbitar": ("/arbitar RUKA [PARTIJA] — ponudite Arbitra za svoj pad (drugi branilac pristaje ili odbija)",
+                      "/arbitar HAND [GAME] — offer the Arbitar for your fall (the other defender agrees or "
+                      "refuses)"),
+    "usage.ispravka": ("/ispravka RUKA [PARTIJA] [-- razlog] — tražite da vaš pad bude prolaz (slažu se druga dva "
+                       "igrača)",
+                       "/ispravka HAND [GAME] [-- reason] — ask that your fall count as a pass (the other two "
+                       "agree)"),
+    "usage.prihvatam": ("/prihvatam [BROJ] — pristanite na Arbitra ili ispravku",
+                        "/prihvatam [NUMBER] — agree to the Arbitar or an ispravka"),
+    "usage.odbijam": ("/odbijam [BROJ] — odbijte Arbitra ili ispravku",
+                      "/odbijam [NUMBER] — refuse the Arbitar or an ispravka"),
+    "usage.hand_game": ("Navedite broj ruke, pa po želji broj partije", "Give the hand number, then optionally the "
+                        "game number"),
     "command.unknown": ("Nepoznata komanda /{name}. Pogledajte spisak komandi: /pomoc",
                         "Unknown command /{name}. See the list of commands: /pomoc"),
     "command.usage": ("{problem}\nUpotreba: {usage}", "{problem}\nUsage: {usage}"),
