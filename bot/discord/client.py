@@ -1,0 +1,255 @@
+"""`SudijaBot`, the discord.py client of the desk: gateway events in, interactions answered, the port out.
+
+Inbound it only translates: a slash command, a button or a modal becomes one desk use case for the member linked
+to the Discord account (`/nadimak` links it; an unlinked member is told how); messages typed in a trial thread
+become `Desk.say` (the transcript); presence changes `Desk.presence`; a member leaving the server
+`Desk.member_left_club`. The configured role mapping (`[discord] roles`) is the truth for referee, councilor
+and moderator: it is copied into the desk's roles on ready, on every member update and when a member links.
+
+discord.py details this relies on: `setup_hook` runs after login and before the gateway connects, so the dynamic
+buttons are registered and the guild's commands synced before any interaction can arrive; `ready` comes only
+`guild_ready_timeout` seconds after the last GUILD_CREATE; the client's `allowed_mentions` is the default every
+send and every interaction answer merges with, so `AllowedMentions.none()` there means nothing the bot sends
+pings anyone unless a call names its referees explicitly.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.config import ConfigError
+from bot.discord import commands
+from bot.discord.components import DRAFT_PREFIX, DeskButton, DraftInvalid, DraftModal, build_draft, view_of
+from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
+from bot.ports import Reply
+from rules.paper import compute_paper
+from rules.paper_render import paper_text
+from storage.members import ROLES, Member
+
+if TYPE_CHECKING:
+    from bot.app import App
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """Guilds, members (privileged: roles and leaving), presences (privileged: the lobby), guild messages and
+    message content (privileged: the trial transcript), direct messages."""
+    wanted = discord.Intents.default()
+    wanted.members = True
+    wanted.presences = True
+    wanted.message_content = True
+    return wanted
+
+
+def is_online(status: discord.Status) -> bool:
+    return status is not discord.Status.offline and status is not discord.Status.invisible
+
+
+class SudijaBot(discord.Client):
+    def __init__(self, app: App, *, guild_ready_timeout: float = 2.0) -> None:
+        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none(),
+                         guild_ready_timeout=guild_ready_timeout)
+        self.app = app
+        self.desk = app.desk
+        self.config = app.config
+        self.tree = app_commands.CommandTree(self)
+        self.chat = DiscordChat(self)
+        commands.register(self)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(DeskButton)
+        await self.tree.set_translator(commands.Localizer())
+        await self.tree.sync(guild=discord.Object(self.config.discord.guild_id))
+
+    # Answering interactions ---------------------------------------------------------------------------------
+    async def reply(self, interaction: discord.Interaction[Any], reply: Reply | None, *,
+                    monospace: bool = False) -> None:
+        """The desk's answer, to the member alone; long texts in several messages, the buttons on the last."""
+        text = reply.text if reply is not None else "✓"
+        parts = chunks(text, 1990 if monospace else 2000)
+        for i, part in enumerate(parts):
+            body = f"```\n{part}\n```" if monospace else part
+            view = view_of(reply.buttons) if reply is not None and i == len(parts) - 1 else None
+            if view is not None:
+                await interaction.followup.send(body, ephemeral=True, view=view)
+            else:
+                await interaction.followup.send(body, ephemeral=True)
+
+    async def member_of(self, user: discord.abc.User) -> Member | None:
+        return await self.desk.member_for(PLATFORM, str(user.id))
+
+    async def answer(self, interaction: discord.Interaction[Any], run: Callable[[Member], Awaitable[Reply | None]],
+                     *, monospace: bool = False) -> None:
+        """Defer first (the desk may be slow), then run the use case for the linked member."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        member = await self.member_of(interaction.user)
+        if member is None:
+            await self.reply(interaction, self.desk.refuse("link.needed"))
+            return
+        await self.reply(interaction, await run(member), monospace=monospace)
+
+    async def answer_anyone(self, interaction: discord.Interaction[Any],
+                            run: Callable[[Member | None], Awaitable[Reply]], *, monospace: bool = False) -> None:
+        """Like `answer`, for what an unlinked member may see too (verdicts, papers)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.reply(interaction, await run(await self.member_of(interaction.user)), monospace=monospace)
+
+    async def paper(self, number: int) -> Reply:
+        game = await self.desk.db.games.get(number)
+        if game is None:
+            return self.desk.refuse("call.unknown_game", game=number)
+        paper = compute_paper(game, await self.desk.db.paper_changes.for_game(number))
+        return Reply(paper_text(game, paper, self.config.language))
+
+    async def on_button(self, interaction: discord.Interaction[Any], action: str, ref: int) -> None:
+        if action.startswith(DRAFT_PREFIX):
+            await self.open_draft(interaction, action.removeprefix(DRAFT_PREFIX), ref)
+            return
+        await self.answer(interaction, lambda m: self.desk.press(m, action, ref))
+
+    async def open_draft(self, interaction: discord.Interaction[Any], kind: str, trial_id: int | None) -> None:
+        """A modal must be the first answer, so only a quick look decides whether to show it; the desk checks
+        the submitted draft in full."""
+        member = await self.member_of(interaction.user)
+        if member is None:
+            await interaction.response.send_message(self.desk.t("link.needed"), ephemeral=True)
+            return
+        trial = await self.desk.db.trials.judging(member.id)
+        if trial is None or (trial_id is not None and trial.id != trial_id):
+            await interaction.response.send_message(self.desk.t("trial.not_your_trial"), ephemeral=True)
+            return
+        await interaction.response.send_modal(DraftModal(kind, trial.id, self.desk.t))
+
+    async def on_draft(self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str]) -> None:
+        async def run(member: Member) -> Reply:
+            try:
+                draft = build_draft(kind, values, self.desk.t)
+            except DraftInvalid as problem:
+                return Reply(str(problem), ok=False)
+            return await self.desk.draft(member, draft)
+
+        await self.answer(interaction, run)
+
+    async def link(self, user: discord.abc.User, nick: str) -> Reply:
+        """/nadimak: link this Discord account to a club nickname not linked to another Discord account."""
+        nick = nick.strip()
+        if not 1 <= len(nick) <= 32 or any(c.isspace() for c in nick):
+            return self.desk.refuse("discord.link.bad")
+        db, now = self.desk.db, self.desk.now()
+        existing = await db.members.by_nick(nick)
+        if existing is not None:
+            other = (await db.members.accounts(existing.id)).get(PLATFORM)
+            if other is not None and other != str(user.id):
+                return self.desk.refuse("discord.link.taken", nick=existing.nick)
+        previous = await self.member_of(user)
+        member = await db.members.link(PLATFORM, str(user.id), nick, now)
+        if previous is not None and previous.id != member.id:
+            for role in self.config.discord.roles:  # the roles came from this account, not from the nickname
+                if role in ROLES:
+                    await db.members.set_role(previous.id, role, False, None, now, reason="discord relink")
+        guild = self.get_guild(self.config.discord.guild_id)
+        discord_member = guild.get_member(user.id) if guild else None
+        if discord_member is not None:
+            await self.sync_member(discord_member)
+        return Reply(self.desk.t("link.ok", nick=member.nick))
+
+    # Keeping the desk's view of members current -------------------------------------------------------
+    async def sync_roles(self, discord_member: discord.Member, member: Member) -> None:
+        held = {r.id for r in discord_member.roles}
+        for role, role_id in self.config.discord.roles.items():
+            if role in ROLES:
+                await self.desk.db.members.set_role(member.id, role, role_id in held, None, self.desk.now(),
+                                                    reason="discord roles")
+
+    async def sync_member(self, discord_member: discord.Member) -> None:
+        member = await self.member_of(discord_member)
+        if member is None:
+            return
+        if not member.in_club:
+            await self.desk.db.members.set_in_club(member.id, True, self.desk.now())
+        await self.sync_roles(discord_member, member)
+        fresh = await self.desk.db.members.get(member.id)
+        if fresh is not None:
+            await self.desk.presence(fresh, is_online(discord_member.status))
+
+    def _ours(self, guild: discord.Guild | None) -> bool:
+        return guild is not None and guild.id == self.config.discord.guild_id
+
+    async def on_ready(self) -> None:
+        guild = self.get_guild(self.config.discord.guild_id)
+        if guild is None:
+            log.error("the bot is not in the configured guild %s", self.config.discord.guild_id)
+            return
+        for thread in guild.threads:
+            match = THREAD_ID.search(thread.name)
+            if thread.parent_id == self.config.discord.trials_channel_id and match:
+                self.chat.threads.setdefault(int(match[1]), thread.id)
+        for discord_member in guild.members:
+            if not discord_member.bot:
+                await self.sync_member(discord_member)
+        log.info("Discord ready in %s as %s", guild.name, self.user)
+
+    async def on_member_join(self, discord_member: discord.Member) -> None:
+        if self._ours(discord_member.guild):
+            await self.sync_member(discord_member)
+
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        if self._ours(after.guild) and before.roles != after.roles:
+            member = await self.member_of(after)
+            if member is not None:
+                await self.sync_roles(after, member)
+
+    async def on_presence_update(self, before: discord.Member, after: discord.Member) -> None:
+        if not self._ours(after.guild) or is_online(before.status) == is_online(after.status):
+            return
+        member = await self.member_of(after)
+        if member is not None:
+            await self.desk.presence(member, is_online(after.status))
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        if payload.guild_id != self.config.discord.guild_id:
+            return
+        member = await self.member_of(payload.user)
+        if member is not None:
+            await self.desk.member_left_club(member)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """A member's message in a trial thread is the trial's transcript (it is in the thread already)."""
+        channel = message.channel
+        if message.author.bot or not isinstance(channel, discord.Thread):
+            return
+        if channel.parent_id != self.config.discord.trials_channel_id or not message.content:
+            return
+        member = await self.member_of(message.author)
+        if member is None:
+            return
+        token = relaying_from_discord.set(member.id)
+        try:
+            await self.desk.say(member, message.content)
+        finally:
+            relaying_from_discord.reset(token)
+
+
+def attach_discord(app: App, *, guild_ready_timeout: float = 2.0) -> SudijaBot:
+    """Build the client and attach its port to the desk's chats. Then start the desk, then `run_discord`."""
+    bot = SudijaBot(app, guild_ready_timeout=guild_ready_timeout)
+    app.attach(bot.chat)
+    return bot
+
+
+async def run_discord(app: App, bot: SudijaBot | None = None) -> None:
+    """Log in with the token named in `[discord] token_env` and run until the client is closed."""
+    token = app.config.discord.token
+    if token is None:
+        raise ConfigError(f"set the Discord bot token in the environment variable {app.config.discord.token_env}")
+    if not app.config.discord.guild_id:
+        raise ConfigError("[discord] guild_id is required")
+    client = bot or attach_discord(app)
+    async with client:
+        await client.start(token)

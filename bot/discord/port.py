@@ -1,0 +1,227 @@
+"""`DiscordChat`: the desk's outbound `ChatPort` on Discord. It translates only; every decision is the desk's.
+
+* A call goes to the configured private referees' channel (councilor calls to the councilors' channel), naming
+  the eligible referees with allowed_mentions limited to exactly those users; optional DMs, a closed DM
+  (403 / 50007) is logged and skipped. Each copy is a `Notice(platform, channel id, message id)`, so every copy
+  can be edited (its buttons removed) when the call is taken, withdrawn or expires, also after a restart.
+* A trial is a private thread (``invitable=False``) of the trials channel named ``Suđenje #<trial id>``; the
+  parties are added explicitly; the controls are dynamic buttons plus the draft buttons; at the end the last
+  word is posted first and then the thread is archived and locked in one edit (a locked archived thread takes no
+  more messages). The thread is found again after a restart by its name among the guild's threads.
+* Everything else goes out with the client's default ``AllowedMentions.none()``: text typed by members never
+  pings anyone. A member without a Discord account is skipped.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.components import draft_buttons, view_of
+from bot.ports import Button, CallPost
+from storage.calls import Notice
+from storage.members import Member
+
+if TYPE_CHECKING:
+    from bot.discord.client import SudijaBot
+
+log = logging.getLogger(__name__)
+PLATFORM = "discord"
+LIMIT = 2000
+THREAD_ID = re.compile(r"#(\d+)\s*$")
+
+# Set while a member's own thread message is being handed to the desk: the desk's relay of that message
+# must not be posted back into the thread where the member already wrote it.
+relaying_from_discord: contextvars.ContextVar[int | None] = contextvars.ContextVar("relaying_from_discord",
+                                                                                   default=None)
+
+
+def chunks(text: str, limit: int = LIMIT) -> list[str]:
+    """Split a long text on line boundaries into messages Discord accepts."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not out:
+        out.append(current or "—")
+    return out
+
+
+class DiscordChat:
+    platform = PLATFORM
+
+    def __init__(self, bot: SudijaBot) -> None:
+        self.bot = bot
+        self.config = bot.config.discord
+        self.threads: dict[int, int] = {}  # trial id -> thread id
+
+    # Look-ups -------------------------------------------------------------------------------------------
+    async def _ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def account(self, member: Member) -> int | None:
+        accounts = await self.bot.desk.db.members.accounts(member.id)
+        return int(accounts[PLATFORM]) if PLATFORM in accounts else None
+
+    async def _accounts(self, members: Sequence[Member]) -> list[int]:
+        found = [await self.account(m) for m in members]
+        return [a for a in found if a is not None]
+
+    async def _thread(self, trial_id: int) -> discord.Thread | None:
+        await self._ready()
+        known = self.threads.get(trial_id)
+        guild = self.bot.get_guild(self.config.guild_id)
+        if known is not None:
+            cached = guild.get_thread(known) if guild else None
+            if cached is not None:
+                return cached
+            fetched = await self.bot.fetch_channel(known)
+            return fetched if isinstance(fetched, discord.Thread) else None
+        # After a restart: the thread's name carries the trial id.
+        candidates: list[discord.Thread] = list(guild.threads) if guild else []
+        parent = self.bot.get_channel(self.config.trials_channel_id)
+        if isinstance(parent, discord.TextChannel):
+            candidates += [t async for t in parent.archived_threads(private=True, limit=100)]
+        for thread in candidates:
+            match = THREAD_ID.search(thread.name)
+            if thread.parent_id == self.config.trials_channel_id and match and int(match[1]) == trial_id:
+                self.threads[trial_id] = thread.id
+                return thread
+        log.warning("no Discord thread for trial %s", trial_id)
+        return None
+
+    def trial_of_thread(self, thread_id: int) -> int | None:
+        return next((trial for trial, thread in self.threads.items() if thread == thread_id), None)
+
+    async def _send(self, where: discord.abc.Messageable, text: str, view: discord.ui.View | None = None,
+                    **kwargs: Any) -> discord.Message:
+        """Send, split when long; the view goes on the last part."""
+        parts = chunks(text)
+        message: discord.Message | None = None
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            if last and view is not None:
+                message = await where.send(part, view=view, **kwargs)
+            else:
+                message = await where.send(part, **kwargs)
+        assert message is not None
+        return message
+
+    # ChatPort ------------------------------------------------------------------------------------------
+    async def post_call(self, post: CallPost) -> list[Notice]:
+        await self._ready()
+        channel_id = self.config.referees_channel_id
+        if post.subject.startswith("councilor:") and self.config.councilors_channel_id:
+            channel_id = self.config.councilors_channel_id
+        users = await self._accounts(post.mention)
+        mentions = " ".join(f"<@{u}>" for u in users)
+        text = f"{post.text}\n{mentions}" if mentions else post.text
+        only_them = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                            users=[discord.Object(u) for u in users])
+        notices: list[Notice] = []
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=self.config.guild_id)
+        view = view_of(post.buttons)
+        if view is not None:
+            message = await channel.send(text[:LIMIT], view=view, allowed_mentions=only_them)
+        else:
+            message = await channel.send(text[:LIMIT], allowed_mentions=only_them)
+        notices.append(Notice(PLATFORM, str(channel_id), str(message.id)))
+        direct = list(post.direct)
+        if self.config.direct_messages:
+            direct += [m for m in post.mention if m.id not in {d.id for d in direct}]
+        for member in direct:
+            sent = await self._dm(member, post.text, post.buttons)
+            if sent is not None:
+                notices.append(Notice(PLATFORM, str(sent.channel.id), str(sent.id)))
+        return notices
+
+    async def _dm(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> discord.Message | None:
+        account = await self.account(member)
+        if account is None:
+            return None
+        try:
+            user = self.bot.get_user(account) or await self.bot.fetch_user(account)
+            return await self._send(user, text, view_of(buttons))
+        except discord.Forbidden as closed:  # 50007: the member does not take DMs from the server's members
+            log.info("no direct message to %s (%s): %s", member.nick, account, closed.text)
+        except discord.NotFound:
+            log.info("Discord account %s of %s no longer exists", account, member.nick)
+        return None
+
+    async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
+        await self._ready()
+        for notice in notices:
+            channel = self.bot.get_partial_messageable(int(notice.place))
+            try:
+                await channel.get_partial_message(int(notice.message)).edit(content=text[:LIMIT], view=None)
+            except discord.HTTPException as failed:  # deleted by a moderator, or a DM closed since
+                log.info("cannot edit notice %s/%s: %s", notice.place, notice.message, failed)
+
+    async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
+        await self._ready()
+        await self._dm(member, text, buttons)
+
+    async def tell_table(self, game: int, text: str) -> None:
+        """Tables live on the game server, which shows its own notices; Discord has no place for a table."""
+        log.debug("table %s: %s", game, text)
+
+    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
+                               buttons: Sequence[Button]) -> None:
+        await self._ready()
+        parent = self.bot.get_channel(self.config.trials_channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            parent_fetched = await self.bot.fetch_channel(self.config.trials_channel_id)
+            assert isinstance(parent_fetched, discord.TextChannel), "trials_channel_id must be a text channel"
+            parent = parent_fetched
+        thread = await parent.create_thread(name=self.bot.desk.t("discord.thread_name", trial=trial_id),
+                                            type=discord.ChannelType.private_thread, invitable=False,
+                                            auto_archive_duration=10080)
+        self.threads[trial_id] = thread.id
+        for account in await self._accounts(members):
+            await thread.add_user(discord.Object(account))
+        trial = await self.bot.desk.db.trials.get(trial_id)
+        extra = draft_buttons(trial_id, trial.in_game, self.bot.desk.t) if trial is not None else []
+        await self._send(thread, text, view_of(buttons, extra))
+
+    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
+        thread = await self._thread(trial_id)
+        if thread is None:
+            return
+        account = await self.account(member)
+        if account is not None:
+            await thread.add_user(discord.Object(account))
+        await self._send(thread, text)
+
+    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+                           buttons: Sequence[Button] = ()) -> None:
+        if sender is not None and relaying_from_discord.get() == sender.id:
+            return  # he wrote it in the thread himself: it is there already
+        thread = await self._thread(trial_id)
+        if thread is None:
+            return
+        shown = self.bot.desk.t("discord.relay", nick=sender.nick, text=text) if sender is not None else text
+        await self._send(thread, shown, view_of(buttons))
+
+    async def close_trial_space(self, trial_id: int, text: str) -> None:
+        thread = await self._thread(trial_id)
+        if thread is None:
+            return
+        await self._send(thread, text)  # first: a locked archived thread takes no more messages
+        await thread.edit(archived=True, locked=True)
+        self.threads.pop(trial_id, None)
