@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.desk.corrections import CorrectionDesk
 from bot.desk.trials import TrialDesk
 from bot.ports import Reply
 from storage.members import Member
 
 
-class Desk(TrialDesk):
+class Desk(CorrectionDesk, TrialDesk):
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, and re-arm every open deadline."""
         await self.run_due()
@@ -48,6 +49,7 @@ class Desk(TrialDesk):
             "finish": self.finish,
             "leave": self.leave,
         }
+        actions.update(self.correction_actions())
         handler = actions.get(action)
         if handler is None:
             return self.refuse("button.unknown")

@@ -1,0 +1,647 @@
+"""Corrections without a referee, in every game (unrated and AI games too): the players' own tools under the paper.
+
+* **Odlazak u bulu umesto drugog** (`go_into_bula`): the defender who did not fall takes his partner's fall, until
+  the end of the next hand; recorded at once, nobody is asked. The fallen player may cancel it (`cancel`), and
+  the other may go again, until the same moment. A change the Arbitar imposed is never cancelled.
+* **The Arbitar** (`offer_arbitar`): the fallen defender offers it; the other defender accepts or refuses
+  (`answer`). On acceptance `rules.arbitar.procedure.arbitrate` decides at once and binds: a transfer writes an
+  Odlazak u bulu marked as the Arbitar's (``who`` "Arbitar", ``data.arbitar``), which nobody can cancel; a fall
+  that stays changes nothing and the answer says why. A refusal changes nothing; in a game subject to the
+  referee system the fallen player is told he may call a referee.
+* **Ispravka** (`propose_ispravka`): the player who fell proposes that he be recorded as passed; it is applied
+  when the other two agree (`answer`). One per hand: a new one replaces the standing one (with the same
+  consent), and the player it corrects may cancel it. The paper (`rules.paper_changes.check_change`) decides the
+  limits and the amount, reduced so that 2 bule stay where needed, and the messages say so.
+
+Who acts is resolved from the nicknames in the game log (`Game.seat_of`); a player who is not a linked member
+cannot act. In a game with AI, a seat whose nickname is no club member is the AI's: it never proposes and it
+agrees to whatever it is asked, so the humans' corrections work there too. Every act is one transaction with its
+events (`storage.corrections`). The window for Odlazak u bulu and the Arbitar closes when the hand after the
+one concerned ends; every correction also closes when the game has finished (an interrupted game may go on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.desk.base import DeskBase
+from bot.ports import Button, Reply
+from rules.gamelog import Game, GameStatus
+from rules.paper import NOTE_REDUCED, AppliedChange, ChangeKind, Paper, PaperChange, compute_paper
+from rules.paper_changes import ChangeRefused, check_change
+from rules.paper_hand import HandScore
+from storage.changes import NewPaperChange, StoredPaperChange
+from storage.corrections import (
+    ARBITAR,
+    ISPRAVKA,
+    AlreadyPending,
+    CorrectionRequest,
+    CorrectionStore,
+    NotPending,
+    StaleChanges,
+)
+from storage.members import Member
+
+if TYPE_CHECKING:
+    from rules.arbitar.verdict import ArbitarVerdict
+
+log = logging.getLogger(__name__)
+
+ARBITAR_NAME = "Arbitar"
+ODLAZAK = ChangeKind.ODLAZAK_U_BULU.value
+ISPRAVKA_KIND = ChangeKind.ISPRAVKA.value
+ATTEMPTS = 3  # a paper that changed under an act is re-read and re-checked this many times
+# What /ponisti can cancel: an Odlazak u bulu made for me, my Ispravka, my pending proposal, my pending offer.
+CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR = "bula", "ispravka", "predlog", "arbitar"
+CANCEL_CHOICES = (CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR)
+
+
+@dataclass(frozen=True)
+class HandState:
+    """What a correction needs to know about hand `n` of a game, read once: the paper with the standing changes,
+    the hand's score and the standing rows attached to it."""
+
+    game: Game
+    n: int
+    paper: Paper
+    score: HandScore
+    standing: tuple[PaperChange, ...]
+    ids: tuple[int, ...]
+    rows: tuple[StoredPaperChange, ...]  # the hand's standing changes
+
+    @property
+    def declarer(self) -> int:
+        assert self.score.declarer is not None
+        return self.score.declarer
+
+    def other_defender(self, seat: int) -> int:
+        return 3 - self.declarer - seat
+
+    def odlazak(self) -> StoredPaperChange | None:
+        return next((r for r in self.rows if r.kind == ODLAZAK), None)
+
+    def ispravka(self) -> StoredPaperChange | None:
+        return next((r for r in self.rows if r.kind == ISPRAVKA_KIND), None)
+
+    def corrected(self, seat: int) -> bool:
+        """The fall of `seat` in this hand is already corrected by a standing Ispravka."""
+        row = self.ispravka()
+        return row is not None and row.data.get("player") == seat
+
+    def without(self, change_id: int | None) -> list[PaperChange]:
+        return [c for c in self.standing if c.id != change_id]
+
+
+class CorrectionDesk(DeskBase):
+    """The corrections part of the desk (a mixin over `DeskBase`; `bot.desk.Desk` puts it in the chain)."""
+
+    # Plumbing -----------------------------------------------------------------------------------------------
+    @property
+    def corrections_store(self) -> CorrectionStore:
+        store = self.__dict__.get("_corrections_store")
+        if store is None:
+            store = self.__dict__["_corrections_store"] = CorrectionStore(self.db)
+        return store
+
+    def _game_lock(self, game: int) -> asyncio.Lock:
+        """Acts on one game's corrections are queued (the transactions still re-check the paper)."""
+        locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_correction_locks", {})
+        return locks.setdefault(game, asyncio.Lock())
+
+    def correction_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+        """Buttons of the corrections, for `Desk.press`: answer a request by id, cancel a change by id."""
+        return {"consent": self._consent_button, "decline": self._decline_button,
+                "cancel_change": self.cancel_change_button}
+
+    async def _consent_button(self, member: Member, ref: int) -> Reply:
+        return await self.answer(member, ref, True)
+
+    async def _decline_button(self, member: Member, ref: int) -> Reply:
+        return await self.answer(member, ref, False)
+
+    def _answer_buttons(self, request: int) -> tuple[Button, ...]:
+        return (Button(self.t("button.consent"), "consent", request),
+                Button(self.t("button.decline"), "decline", request, "danger"))
+
+    async def _correction_game(self, member: Member, number: int | None) -> tuple[Game, int] | Reply:
+        """The game a correction is about (named, else the table he sits at, else his game in progress) and his
+        seat in it."""
+        if number is None:
+            number = member.seated_game
+            if number is None:
+                playing = await self.db.games.in_progress_for(member.nick)
+                if not playing:
+                    return self.refuse("correction.no_game")
+                number = playing[0].number
+        game = await self.db.games.get(number)
+        if game is None:
+            return self.refuse("call.unknown_game", game=number)
+        seat = game.seat_of(member.nick)
+        if seat is None:
+            return self.refuse("correction.not_player", game=number)
+        return game, seat
+
+    async def _hand_state(self, game: Game, n: int) -> HandState | Reply:
+        if not 1 <= n <= len(game.hands):
+            return self.refuse("correction.no_hand", hand=n, game=game.number, count=len(game.hands))
+        standing = tuple(await self.db.paper_changes.for_game(game.number))
+        paper = compute_paper(game, standing)
+        score = paper.hands[n - 1].score
+        if score is None:
+            return self.refuse("correction.hand_not_scored", hand=n, game=game.number)
+        if score.declarer is None or score.passed is None or not score.fallen:
+            return self.refuse("correction.nobody_fell", hand=n)
+        rows = tuple(r for r in await self.db.paper_changes.rows(game.number) if r.hand == n)
+        return HandState(game, n, paper, score, standing, tuple(c.id for c in standing if c.id is not None), rows)
+
+    def _game_open(self, game: Game) -> Reply | None:
+        if game.status is GameStatus.FINISHED:
+            return self.refuse("correction.game_finished", game=game.number)
+        return None
+
+    def _window(self, game: Game, n: int) -> Reply | None:
+        """Odlazak u bulu and the Arbitar: until the end of the next hand (and while the game has not finished)."""
+        closed = self._game_open(game)
+        if closed is not None:
+            return closed
+        if n < len(game.hands) and game.hands[n].completed:
+            return self.refuse("correction.too_late", hand=n, next=n + 1)
+        return None
+
+    def _check(self, game: Game, standing: Sequence[PaperChange], change: PaperChange) -> AppliedChange | Reply:
+        try:
+            return check_change(game, standing, change, self.config.language)
+        except ChangeRefused as refused:
+            return self.refuse("paper.refused", message=refused.message)
+
+    def _moves_end(self, game: Game, before: Sequence[PaperChange], after: Sequence[PaperChange]) -> bool:
+        one, two = compute_paper(game, before), compute_paper(game, after)
+        return (one.ended, one.end_hand) != (two.ended, two.end_hand)
+
+    async def _player_members(self, game: Game) -> list[Member | None]:
+        return [await self.db.members.by_nick(nick) for nick in game.players]
+
+    async def _tell_players(self, game: Game, text: str, skip: Sequence[int] = (),
+                            buttons: dict[int, tuple[Button, ...]] | None = None) -> None:
+        """Tell every member-player of the game (but the seats in `skip`); at a table in progress, the table too."""
+        for seat, member in enumerate(await self._player_members(game)):
+            if member is not None and seat not in skip:
+                await self.chat.tell(member, text, (buttons or {}).get(seat, ()))
+        if game.status is GameStatus.IN_PROGRESS:
+            await self.chat.tell_table(game.number, text)
+
+    def _effect(self, game: Game, applied: AppliedChange, seat: int) -> str:
+        amount = applied.entries[seat].bule
+        if applied.note == NOTE_REDUCED:
+            return self.t("correction.ispravka_reduced", nick=game.players[seat], amount=_signed(amount),
+                          full=_signed(applied.requested))
+        return self.t("correction.ispravka_effect", nick=game.players[seat], amount=_signed(amount))
+
+    # Odlazak u bulu umesto drugog ---------------------------------------------------------------------------
+    async def go_into_bula(self, member: Member, hand: int, number: int | None = None) -> Reply:
+        """/bula RUKA: the defender who did not fall goes into the bule instead of his partner, at once."""
+        found = await self._correction_game(member, number)
+        if isinstance(found, Reply):
+            return found
+        game, seat = found
+        async with self._game_lock(game.number):
+            for _ in range(ATTEMPTS):
+                try:
+                    return await self._go_into_bula(member, game, seat, hand)
+                except StaleChanges:
+                    continue
+        return self.refuse("correction.busy")
+
+    async def _go_into_bula(self, member: Member, game: Game, seat: int, n: int) -> Reply:
+        closed = self._window(game, n)
+        if closed is not None:
+            return closed
+        state = await self._hand_state(game, n)
+        if isinstance(state, Reply):
+            return state
+        if seat == state.declarer:
+            return self.refuse("correction.declarer_odlazak", hand=n)
+        if seat in state.score.fallen:
+            return self.refuse("correction.you_fell", hand=n)
+        fallen = state.other_defender(seat)
+        if fallen not in state.score.fallen:
+            return self.refuse("correction.partner_did_not_fall", hand=n, nick=game.players[fallen])
+        if state.corrected(fallen):
+            return self.refuse("correction.fall_corrected", hand=n, nick=game.players[fallen])
+        now = self.now()
+        change = PaperChange(ChangeKind.ODLAZAK_U_BULU, n, member.nick, now, player=seat)
+        applied = self._check(game, state.standing, change)
+        if isinstance(applied, Reply):
+            return applied
+        change_id = await self.corrections_store.record_change(
+            NewPaperChange(game.number, n, ODLAZAK, change.data(), member.id, now), state.ids, "odlazak_chosen",
+            fallen=fallen, player=seat)
+        await self._lapse_arbitar(game, n, fallen, self.t("correction.lapsed_moved", hand=n))
+        text = self.t("correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n,
+                      game=game.number)
+        await self._tell_players(game, text, skip=(seat,), buttons={fallen: (
+            Button(self.t("button.cancel_odlazak"), "cancel_change", change_id, "danger"),)})
+        return Reply(self.t("correction.odlazak_ok", fallen=game.players[fallen], hand=n, game=game.number,
+                            amount=state.score.value))
+
+    async def _lapse_arbitar(self, game: Game, n: int, fallen: int, note: str) -> None:
+        """A pending Arbitar offer for a fall that has moved (or was corrected) has nothing left to decide."""
+        pending = await self.corrections_store.pending(game.number, n, ARBITAR)
+        if pending is None or pending.seat != fallen:
+            return
+        try:
+            await self.corrections_store.settle(pending.id, "lapsed", self.now(), None, game=game.number, note=note)
+        except NotPending:
+            return
+        await self._tell_players(game, self.t("correction.arbitar_lapsed", hand=n, why=note))
+
+    # Cancelling -----------------------------------------------------------------------------------------------
+    async def cancel(self, member: Member, hand: int, number: int | None = None, what: str | None = None) -> Reply:
+        """/ponisti RUKA [bula|ispravka|arbitar]: the fallen player cancels an Odlazak u bulu made for him; the
+        player an Ispravka corrects cancels it; a proposer withdraws his pending offer or proposal."""
+        found = await self._correction_game(member, number)
+        if isinstance(found, Reply):
+            return found
+        game, seat = found
+        async with self._game_lock(game.number):
+            for _ in range(ATTEMPTS):
+                try:
+                    return await self._cancel(member, game, seat, hand, what)
+                except StaleChanges:
+                    continue
+        return self.refuse("correction.busy")
+
+    async def cancel_change_button(self, member: Member, change_id: int) -> Reply:
+        """The Poništi button under a recorded correction; the payload is only a hint, everything is re-checked."""
+        place = await self.corrections_store.change_place(change_id)
+        if place is None:
+            return self.refuse("correction.nothing_to_cancel", hand="?")
+        game, hand, kind = place
+        what = CANCEL_BULA if kind == ODLAZAK else CANCEL_ISPRAVKA if kind == ISPRAVKA_KIND else None
+        if what is None:
+            return self.refuse("correction.nothing_to_cancel", hand=hand)
+        return await self.cancel(member, hand, game, what)
+
+    async def _cancel(self, member: Member, game: Game, seat: int, n: int, what: str | None) -> Reply:
+        state = await self._hand_state(game, n)
+        if isinstance(state, Reply):
+            return state
+        store = self.corrections_store
+        odlazak, ispravka = state.odlazak(), state.ispravka()
+        proposal = await store.pending(game.number, n, ISPRAVKA)
+        offer = await store.pending(game.number, n, ARBITAR)
+        options: dict[str, StoredPaperChange | CorrectionRequest] = {}
+        if odlazak is not None and state.other_defender(int(odlazak.data.get("player", -1))) == seat:
+            options[CANCEL_BULA] = odlazak
+        if ispravka is not None and ispravka.data.get("player") == seat:
+            options[CANCEL_ISPRAVKA] = ispravka
+        if proposal is not None and proposal.seat == seat:
+            options[CANCEL_PROPOSAL] = proposal
+        if offer is not None and offer.seat == seat:
+            options[CANCEL_ARBITAR] = offer
+        if what is not None:
+            options = {k: v for k, v in options.items() if k == what}
+        if not options:
+            return self.refuse("correction.nothing_to_cancel", hand=n)
+        if len(options) > 1:
+            return self.refuse("correction.which_cancel", hand=n, options=", ".join(options))
+        choice, target = next(iter(options.items()))
+        if isinstance(target, StoredPaperChange):
+            if choice == CANCEL_BULA:
+                if target.trial is not None:
+                    return self.refuse("correction.referee_imposed", hand=n)
+                if target.data.get("arbitar"):
+                    return self.refuse("correction.arbitar_imposed", hand=n)
+                closed = self._window(game, n)
+                event, key = "odlazak_cancelled", "correction.odlazak_cancelled"
+            else:
+                closed = self._game_open(game)
+                event, key = "ispravka_cancelled", "correction.ispravka_cancelled"
+            if closed is not None:
+                return closed
+            return await self._cancel_change(member, state, target, event, key)
+        try:
+            await store.settle(target.id, "withdrawn", self.now(), member.id, game=game.number)
+        except NotPending:
+            return self.refuse("correction.not_pending", request=target.id)
+        key = "correction.arbitar_withdrawn" if choice == CANCEL_ARBITAR else "correction.ispravka_withdrawn"
+        await self._tell_players(game, self.t(key, nick=member.nick, hand=n), skip=(seat,))
+        return Reply(self.t("correction.withdrawn_ok", hand=n))
+
+    async def _cancel_change(self, member: Member, state: HandState, row: StoredPaperChange, event: str,
+                             key: str) -> Reply:
+        game, n = state.game, state.n
+        if self._moves_end(game, state.standing, state.without(row.id)):
+            return self.refuse("correction.cancel_moves_end", hand=n)
+        if not await self.corrections_store.cancel_change(row.id, game.number, member.id, self.now(), state.ids,
+                                                         event, hand=n):
+            return self.refuse("correction.nothing_to_cancel", hand=n)
+        seat = game.seat_of(member.nick)
+        await self._tell_players(game, self.t(key, nick=member.nick, hand=n, game=game.number),
+                                 skip=(seat,) if seat is not None else ())
+        return Reply(self.t(key, nick=member.nick, hand=n, game=game.number))
+
+    # The Arbitar ----------------------------------------------------------------------------------------------
+    async def offer_arbitar(self, member: Member, hand: int, number: int | None = None) -> Reply:
+        """/arbitar RUKA: the fallen defender offers the Arbitar; the other defender is asked (the AI agrees)."""
+        found = await self._correction_game(member, number)
+        if isinstance(found, Reply):
+            return found
+        game, seat = found
+        async with self._game_lock(game.number):
+            for _ in range(ATTEMPTS):
+                try:
+                    return await self._offer_arbitar(member, game, seat, hand)
+                except StaleChanges:
+                    continue
+        return self.refuse("correction.busy")
+
+    async def _arbitar_blocked(self, state: HandState, fallen: int) -> Reply | None:
+        """Why the Arbitar has nothing to decide for `fallen` in this hand now (None: it can decide)."""
+        game, n = state.game, state.n
+        closed = self._window(game, n)
+        if closed is not None:
+            return closed
+        if fallen == state.declarer:
+            return self.refuse("correction.arbitar_declarer", hand=n)
+        if fallen not in state.score.fallen:
+            return self.refuse("correction.arbitar_not_fallen", hand=n)
+        if state.odlazak() is not None:
+            return self.refuse("correction.fall_moved", hand=n)
+        if state.corrected(fallen):
+            return self.refuse("correction.fall_corrected", hand=n, nick=game.players[fallen])
+        transfer = PaperChange(ChangeKind.ODLAZAK_U_BULU, n, ARBITAR_NAME, self.now(),
+                               player=state.other_defender(fallen))
+        checked = self._check(game, state.standing, transfer)
+        return checked if isinstance(checked, Reply) else None
+
+    async def _offer_arbitar(self, member: Member, game: Game, seat: int, n: int) -> Reply:
+        state = await self._hand_state(game, n)
+        if isinstance(state, Reply):
+            return state
+        blocked = await self._arbitar_blocked(state, seat)
+        if blocked is not None:
+            return blocked
+        earlier = [r for r in await self.corrections_store.for_game(game.number, n) if r.kind == ARBITAR]
+        if any(r.state == "decided" for r in earlier):
+            return self.refuse("correction.arbitar_decided", hand=n)
+        if any(r.state == "refused" for r in earlier):
+            return self.refuse("correction.arbitar_refused_before", hand=n)
+        if _procedure() is None:
+            return self.refuse("correction.arbitar_unavailable")
+        other = state.other_defender(seat)
+        try:
+            request = await self.corrections_store.open(game.number, n, ARBITAR, member.id, seat, (other,), "", None,
+                                                        self.now(), replace_pending=False)
+        except AlreadyPending:
+            return self.refuse("correction.arbitar_pending", hand=n)
+        if await self._ai_answers(game, request):
+            fresh = await self.corrections_store.get(request)
+            assert fresh is not None
+            return await self._decide(fresh, game, None)
+        await self._tell_players(game, self.t("correction.arbitar_offered", nick=member.nick, hand=n,
+                                              other=game.players[other], request=request),
+                                 skip=(seat,), buttons={other: self._answer_buttons(request)})
+        return Reply(self.t("correction.arbitar_offer_ok", hand=n, other=game.players[other], request=request))
+
+    async def _ai_answers(self, game: Game, request: int) -> bool:
+        """In a game with AI, the seats no member holds are the AI's: they agree at once. True when nobody else
+        has to answer any more."""
+        stored = await self.corrections_store.get(request)
+        assert stored is not None
+        if game.ai:
+            members = await self._player_members(game)
+            for seat in stored.waiting:
+                if members[seat] is None:
+                    await self.corrections_store.answer(request, seat, None, True, self.now())
+            stored = await self.corrections_store.get(request)
+            assert stored is not None
+        return not stored.waiting and stored.agreed
+
+    async def _decide(self, request: CorrectionRequest, game: Game, actor: Member | None) -> Reply:
+        """The other defender accepted: the Arbitar decides at once and its verdict binds."""
+        n, fallen = request.hand, request.seat
+        for _ in range(ATTEMPTS):
+            state = await self._hand_state(game, n)
+            if isinstance(state, Reply):
+                return await self._lapse(request, game, state.text)
+            blocked = await self._arbitar_blocked(state, fallen)
+            if blocked is not None:
+                return await self._lapse(request, game, blocked.text)
+            arbitrate = _procedure()
+            if arbitrate is None:
+                return self.refuse("correction.arbitar_unavailable")
+            try:
+                verdict = await asyncio.to_thread(arbitrate, game, n, fallen)
+            except Exception:
+                log.exception("the Arbitar failed on game %s hand %s", game.number, n)
+                return self.refuse("correction.arbitar_failed", request=request.id)
+            other = state.other_defender(fallen)
+            if verdict.transfers and verdict.to != other:
+                log.error("the Arbitar moved the fall of seat %s to seat %s in game %s hand %s", fallen, verdict.to,
+                          game.number, n)
+                return self.refuse("correction.arbitar_failed", request=request.id)
+            shown = verdict.to_json(game.players)
+            now = self.now()
+            add = None
+            if verdict.transfers:
+                add = NewPaperChange(game.number, n, ODLAZAK, {"player": other, "arbitar": True, "who": ARBITAR_NAME,
+                                                               "request": request.id},
+                                     None, now, f"{ARBITAR_NAME}: {verdict.reason}")
+            try:
+                await self.corrections_store.settle(request.id, "decided", now, actor.id if actor else None,
+                                                    game=game.number, expected=state.ids, add=add, verdict=shown)
+            except StaleChanges:
+                continue
+            except NotPending:
+                return self.refuse("correction.not_pending", request=request.id)
+            return await self._announce_verdict(game, request, verdict, other, actor)
+        return self.refuse("correction.busy")
+
+    async def _announce_verdict(self, game: Game, request: CorrectionRequest, verdict: ArbitarVerdict, other: int,
+                                actor: Member | None) -> Reply:
+        from rules.arbitar.verdict import NOT_OBVIOUS
+
+        n, fallen = request.hand, request.seat
+        evidence = "; ".join(f"{k}: {v}" for k, v in verdict.evidence.items()) or "—"
+        if verdict.transfers:
+            text = self.t("correction.arbitar_transfer", hand=n, fallen=game.players[fallen],
+                          other=game.players[other], reason=verdict.reason, step=verdict.step, evidence=evidence)
+        else:
+            text = self.t("correction.arbitar_stays", hand=n, fallen=game.players[fallen], reason=verdict.reason,
+                          step=verdict.step, evidence=evidence)
+            if NOT_OBVIOUS in verdict.reason and game.judgeable:
+                text += "\n" + self.t("correction.may_call_referee", game=game.number)
+        actor_seat = game.seat_of(actor.nick) if actor is not None else None
+        await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
+        return Reply(text)
+
+    async def _lapse(self, request: CorrectionRequest, game: Game, why: str) -> Reply:
+        try:
+            await self.corrections_store.settle(request.id, "lapsed", self.now(), None, game=game.number, note=why)
+        except NotPending:
+            return self.refuse("correction.not_pending", request=request.id)
+        key = "correction.arbitar_lapsed" if request.kind == ARBITAR else "correction.ispravka_lapsed"
+        await self._tell_players(game, self.t(key, hand=request.hand, why=why))
+        return self.refuse(key, hand=request.hand, why=why)
+
+    # Answers (the Arbitar's acceptance, an Ispravka's consent) -----------------------------------------------
+    async def answer(self, member: Member, request_id: int | None, yes: bool) -> Reply:
+        """/prihvatam [BROJ], /odbijam [BROJ] and their buttons: the answer of a player who was asked."""
+        if request_id is None:
+            waiting = await self.corrections_store.awaiting(member.nick)
+            if not waiting:
+                return self.refuse("correction.nothing_to_answer")
+            if len(waiting) > 1:
+                return self.refuse("correction.which_request", requests=", ".join(str(r.id) for r in waiting))
+            request_id = waiting[0].id
+        request = await self.corrections_store.get(request_id)
+        if request is None:
+            return self.refuse("correction.unknown_request", request=request_id)
+        game = await self.load_game(request.game)
+        async with self._game_lock(game.number):
+            request = await self.corrections_store.get(request_id)
+            assert request is not None
+            return await self._answer(member, game, request, yes)
+
+    async def _answer(self, member: Member, game: Game, request: CorrectionRequest, yes: bool) -> Reply:
+        if not request.pending:
+            return self.refuse("correction.not_pending", request=request.id)
+        seat = game.seat_of(member.nick)
+        asked = {a.seat: a for a in request.answers}
+        if seat is None or seat not in asked:
+            return self.refuse("correction.not_asked", request=request.id)
+        if asked[seat].answer is not None:
+            if asked[seat].answer == "yes" and yes and request.agreed:
+                return await self._carry_out(request, game, member)  # an earlier attempt failed: try again
+            return self.refuse("correction.already_answered", request=request.id)
+        if not await self.corrections_store.answer(request.id, seat, member.id, yes, self.now()):
+            return self.refuse("correction.not_pending", request=request.id)
+        n, proposer = request.hand, request.seat
+        if not yes:
+            try:
+                await self.corrections_store.settle(request.id, "refused", self.now(), member.id, game=game.number)
+            except NotPending:
+                return self.refuse("correction.not_pending", request=request.id)
+            if request.kind == ARBITAR:
+                text = self.t("correction.arbitar_refused", nick=member.nick, hand=n)
+                hint = self.t("correction.may_call_referee", game=game.number) if game.judgeable else ""
+                await self._tell_players(game, text, skip=(seat, proposer))
+                proposer_member = await self.db.members.get(request.by_member)
+                if proposer_member is not None:
+                    await self.chat.tell(proposer_member, text + ("\n" + hint if hint else ""))
+                return Reply(self.t("correction.arbitar_refuse_ok", hand=n))
+            await self._tell_players(game, self.t("correction.ispravka_refused", nick=member.nick, hand=n,
+                                                  fallen=game.players[proposer]), skip=(seat,))
+            return Reply(self.t("correction.ispravka_refuse_ok", hand=n))
+        fresh = await self.corrections_store.get(request.id)
+        assert fresh is not None
+        if fresh.waiting:
+            await self._tell_players(game, self.t("correction.consent_noted", nick=member.nick, hand=n,
+                                                  waiting=", ".join(game.players[s] for s in fresh.waiting)),
+                                     skip=(seat,))
+            return Reply(self.t("correction.consent_ok", hand=n,
+                                waiting=", ".join(game.players[s] for s in fresh.waiting)))
+        return await self._carry_out(fresh, game, member)
+
+    async def _carry_out(self, request: CorrectionRequest, game: Game, actor: Member | None) -> Reply:
+        if request.kind == ARBITAR:
+            return await self._decide(request, game, actor)
+        return await self._apply_ispravka(request, game, actor)
+
+    # Ispravka -------------------------------------------------------------------------------------------------
+    async def propose_ispravka(self, member: Member, hand: int, number: int | None = None, reason: str = "") -> Reply:
+        """/ispravka RUKA [-- razlog]: the player who fell asks to be recorded as passed; the other two agree."""
+        found = await self._correction_game(member, number)
+        if isinstance(found, Reply):
+            return found
+        game, seat = found
+        async with self._game_lock(game.number):
+            return await self._propose_ispravka(member, game, seat, hand, reason)
+
+    def _ispravka_check(self, state: HandState, seat: int) -> tuple[AppliedChange, StoredPaperChange | None] | Reply:
+        game, n = state.game, state.n
+        closed = self._game_open(game)
+        if closed is not None:
+            return closed
+        if seat not in state.score.fallen:
+            return self.refuse("correction.ispravka_not_fallen", hand=n)
+        replaced = state.ispravka()
+        if replaced is not None and replaced.trial is not None:
+            return self.refuse("correction.referee_imposed", hand=n)
+        change = PaperChange(ChangeKind.ISPRAVKA, n, game.players[seat], self.now(), player=seat)
+        applied = self._check(game, state.without(replaced.id if replaced else None), change)
+        if isinstance(applied, Reply):
+            return applied
+        return applied, replaced
+
+    async def _propose_ispravka(self, member: Member, game: Game, seat: int, n: int, reason: str) -> Reply:
+        state = await self._hand_state(game, n)
+        if isinstance(state, Reply):
+            return state
+        checked = self._ispravka_check(state, seat)
+        if isinstance(checked, Reply):
+            return checked
+        applied, replaced = checked
+        others = tuple(s for s in range(3) if s != seat)
+        request = await self.corrections_store.open(game.number, n, ISPRAVKA, member.id, seat, others, reason,
+                                                    replaced.id if replaced else None, self.now(),
+                                                    replace_pending=True)
+        if await self._ai_answers(game, request):
+            fresh = await self.corrections_store.get(request)
+            assert fresh is not None
+            return await self._apply_ispravka(fresh, game, member)
+        effect = self._effect(game, applied, seat)
+        key = "correction.ispravka_proposed_replacing" if replaced is not None else "correction.ispravka_proposed"
+        text = self.t(key, nick=member.nick, hand=n, effect=effect, reason=reason or "—", request=request)
+        await self._tell_players(game, text, skip=(seat,),
+                                 buttons={s: self._answer_buttons(request) for s in others})
+        return Reply(self.t("correction.ispravka_propose_ok", hand=n, effect=effect, request=request,
+                            others=", ".join(game.players[s] for s in others)))
+
+    async def _apply_ispravka(self, request: CorrectionRequest, game: Game, actor: Member | None) -> Reply:
+        n, seat = request.hand, request.seat
+        for _ in range(ATTEMPTS):
+            state = await self._hand_state(game, n)
+            if isinstance(state, Reply):
+                return await self._lapse(request, game, state.text)
+            checked = self._ispravka_check(state, seat)
+            if isinstance(checked, Reply):
+                return await self._lapse(request, game, checked.text)
+            applied, replaced = checked
+            now = self.now()
+            add = NewPaperChange(game.number, n, ISPRAVKA_KIND, {"player": seat, "request": request.id},
+                                 request.by_member, now, request.reason)
+            try:
+                await self.corrections_store.settle(request.id, "applied", now, actor.id if actor else None,
+                                                    game=game.number, expected=state.ids, add=add,
+                                                    cancel=replaced.id if replaced else None)
+            except StaleChanges:
+                continue
+            except NotPending:
+                return self.refuse("correction.not_pending", request=request.id)
+            await self._lapse_arbitar(game, n, seat, self.t("correction.lapsed_corrected", hand=n))
+            text = self.t("correction.ispravka_applied", hand=n, effect=self._effect(game, applied, seat))
+            actor_seat = game.seat_of(actor.nick) if actor is not None else None
+            await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
+            return Reply(text)
+        return self.refuse("correction.busy")
+
+
+def _procedure() -> Callable[[Game, int, int], ArbitarVerdict] | None:
+    """The Arbitar's procedure, imported when first needed (None while it is not installed)."""
+    try:
+        module = importlib.import_module("rules.arbitar.procedure")
+    except ImportError:
+        return None
+    arbitrate: Callable[[Game, int, int], ArbitarVerdict] = module.arbitrate
+    return arbitrate
+
+
+def _signed(amount: int) -> str:
+    return f"{amount:+d}"
