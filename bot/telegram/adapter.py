@@ -1,0 +1,84 @@
+"""The Telegram adapter's life cycle: builds the python-telegram-bot `Application` (its `Bot` behind the
+`TelegramChat` port, the handlers) and runs it inside the caller's event loop — initialize, setMyCommands,
+long polling with every update type (``chat_member`` included), start; then stop in the reverse order.
+Nothing is global and nothing owns the loop (no ``run_polling``), so Discord and Telegram can run in one process
+over one database.
+
+`sudija run` with a Telegram token: ``await run_telegram(app)``; with both platforms::
+
+    telegram = TelegramAdapter(app.desk, app.config.telegram, commands=commands)
+    app.attach(telegram.port)           # before the desk starts: start-up edits reach Telegram too
+    await telegram.start()              # the bot must be initialized before the desk uses the port
+    ... the Discord adapter likewise ...
+    await app.desk.start()
+    ... wait for the stop signal ...
+    await telegram.stop()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dtm
+
+from telegram import Update
+from telegram.ext import Application
+
+from bot.app import App
+from bot.commands import Commands
+from bot.config import ConfigError, TelegramConfig
+from bot.desk import Desk
+from bot.telegram.handlers import AnyApplication, TelegramHandlers
+from bot.telegram.port import TelegramChat
+
+
+class TelegramAdapter:
+    def __init__(self, desk: Desk, config: TelegramConfig, *, commands: Commands | None = None,
+                 token: str | None = None, poll_timeout: float = 10.0, concurrent_updates: bool = False) -> None:
+        """`commands`: the shared command language (pass the one the governance commands were added to);
+        `concurrent_updates`: handle updates in parallel (the desk is safe either way; in order by default, so a
+        trial's messages are relayed in the order they were written)."""
+        token = token or config.token
+        if not token:
+            raise ConfigError(f"no Telegram token: set the environment variable {config.token_env}")
+        builder = Application.builder().token(token).concurrent_updates(concurrent_updates)
+        if config.base_url:
+            builder = builder.base_url(config.base_url)
+        self.application: AnyApplication = builder.build()
+        self.poll_timeout = poll_timeout
+        self.port = TelegramChat(self.application.bot, desk, config)
+        self.handlers = TelegramHandlers(desk, commands or Commands(desk), self.port)
+        self.handlers.install(self.application)
+
+    async def start(self) -> None:
+        application = self.application
+        await application.initialize()
+        await self.handlers.register_commands()
+        await self.handlers.mark_present()
+        assert application.updater is not None
+        await application.updater.start_polling(poll_interval=0.0, timeout=dtm.timedelta(seconds=self.poll_timeout),
+                                                allowed_updates=Update.ALL_TYPES)
+        await application.start()
+
+    async def stop(self) -> None:
+        application = self.application
+        if application.updater is not None and application.updater.running:
+            await application.updater.stop()
+        if application.running:
+            await application.stop()
+        await application.shutdown()
+
+    async def __aenter__(self) -> TelegramAdapter:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+
+async def run_telegram(app: App, commands: Commands | None = None) -> None:
+    """Telegram alone: attach, start, start the desk, run until cancelled, stop."""
+    telegram = TelegramAdapter(app.desk, app.config.telegram, commands=commands)
+    app.attach(telegram.port)
+    async with telegram:
+        await app.desk.start()
+        await asyncio.Event().wait()

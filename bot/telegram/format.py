@@ -1,0 +1,115 @@
+"""How the desk's texts and buttons become Telegram messages: inline keyboards and their callback data, text split
+to Telegram's limits, mentions as entities, and defusing text typed by members before it reaches a group.
+
+Nothing here sends anything; every message goes out with no ``parse_mode`` (plain text), so no text a member
+typed can inject formatting, and the only entities are the mentions this module builds itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, User
+
+from bot.ports import Button
+
+TEXT_LIMIT = 4096  # UTF-16 code units in one message
+CALLBACK_DATA_LIMIT = 64  # bytes of callback_data
+ANSWER_LIMIT = 200  # characters of an answerCallbackQuery text
+TOAST_LIMIT = 64  # longer answers are shown as an alert the presser must close
+BUTTONS_PER_ROW = 2
+START_PREFIX = "sudjenje_"  # deep-link payload: t.me/<bot>?start=sudjenje_<trial id>
+
+_CALLBACK = re.compile(r"([a-z_]{1,20}):(-?[0-9]{1,18})")
+_AT = re.compile(r"@(?=\w)")
+
+
+def utf16_len(text: str) -> int:
+    """Length in UTF-16 code units, the unit of Telegram's limits and entity offsets."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def callback_data(button: Button) -> str:
+    """``action:ref`` — only the action and the id; the desk re-checks both when the button comes back."""
+    data = f"{button.action}:{button.ref}"
+    if len(data.encode("utf-8")) > CALLBACK_DATA_LIMIT:
+        raise ValueError(f"callback data {data!r} is longer than {CALLBACK_DATA_LIMIT} bytes")
+    return data
+
+
+def parse_callback(data: str | None) -> tuple[str, int] | None:
+    """The action and id of a pressed button, or None when the data is not ours (a forged or foreign press)."""
+    match = _CALLBACK.fullmatch(data or "")
+    if match is None:
+        return None
+    return match.group(1), int(match.group(2))
+
+
+def keyboard(buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:
+    """The desk's buttons as an inline keyboard, two to a row; None when there are none."""
+    if not buttons:
+        return None
+    keys = [InlineKeyboardButton(b.label, callback_data=callback_data(b)) for b in buttons]
+    return InlineKeyboardMarkup([keys[i:i + BUTTONS_PER_ROW] for i in range(0, len(keys), BUTTONS_PER_ROW)])
+
+
+def defuse(text: str) -> str:
+    """Text bound for a group: an ``@name`` in it must not become a mention that pings someone, so a word joiner
+    (U+2060, invisible) follows every ``@``. Private chats need no defusing: a mention there notifies no one."""
+    return _AT.sub("@\u2060", text)
+
+
+def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
+    """Cut a long text into messages of at most `limit` UTF-16 units, at line ends where possible."""
+    if utf16_len(text) <= limit:
+        return [text]
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while utf16_len(line) > limit:  # a single overlong line: cut it hard
+            cut = limit
+            while utf16_len(line[:cut]) > limit:
+                cut -= 1
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:cut])
+            line = line[cut:]
+        candidate = f"{current}\n{line}" if current else line
+        if utf16_len(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        chunks.append(current)
+    return [c for c in chunks if c.strip()]
+
+
+def shorten(text: str, limit: int = ANSWER_LIMIT) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def with_mention(template: str, nick: str, user_id: int) -> tuple[str, list[MessageEntity]]:
+    """Fill the ``\\x00`` placeholder of `template` with `nick`, as a mention of the Telegram user `user_id`
+    (a text_mention entity: it pings him without any markup in the text)."""
+    before, _, after = template.partition("\x00")
+    entity = MessageEntity(MessageEntity.TEXT_MENTION, utf16_len(before), utf16_len(nick),
+                           user=User(user_id, nick, is_bot=False))
+    return before + nick + after, [entity]
+
+
+def mention_line(text: str, people: Sequence[tuple[str, int]]) -> tuple[str, list[MessageEntity]]:
+    """`text`, then a line naming `people` (nick, Telegram user id), each a mention that pings him."""
+    if not people:
+        return text, []
+    out = text + "\n"
+    entities: list[MessageEntity] = []
+    for index, (nick, user_id) in enumerate(people):
+        if index:
+            out += ", "
+        entities.append(MessageEntity(MessageEntity.TEXT_MENTION, utf16_len(out), utf16_len(nick),
+                                      user=User(user_id, nick, is_bot=False)))
+        out += nick
+    return out, entities

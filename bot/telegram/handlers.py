@@ -1,0 +1,271 @@
+"""What members do on Telegram, turned into desk use cases: typed commands (through `bot.commands.Commands`),
+button presses (callback queries → `Desk.press`), private messages (a trial's relay → `Desk.say`), ``/start``
+(deliver what waited), ``/nadimak`` (linking) and members leaving the club group (`Desk.member_left_club`).
+
+Where the answer goes: the desk's `Reply` is for the member alone. A command typed in a private chat is
+answered there; one typed in a group is answered privately, and only if the member has never started the bot,
+in the group as a reply to his command (with the public view of /presude, never a referee's). A press is answered
+with answerCallbackQuery (seen by the presser only): a toast, an alert when long or a refusal, and a private
+message when it does not fit. Telegram shows no presence: a linked member counts as online here (decisions.md),
+so linking, any action and the adapter's start mark him online; the duty toggle (/dezurstvo) alone decides.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    CallbackQuery,
+    ChatMember,
+    Message,
+    Update,
+)
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, ContextTypes, MessageHandler, filters
+
+from bot.commands import Commands
+from bot.desk import Desk
+from bot.messages import LANGUAGES, Catalogue
+from bot.ports import Reply
+from bot.telegram.format import ANSWER_LIMIT, TOAST_LIMIT, parse_callback, shorten
+from bot.telegram.port import PLATFORM, TelegramChat
+from storage.members import Member
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+AnyApplication = Application[Any, Any, Any, Any, Any, Any]
+
+#: Commands offered in the groups' command menu (and accepted there).
+GROUP_COMMANDS = ("sudija", "povuci", "presude", "papir", "dezurstvo", "nadimak", "pomoc")
+#: Commands of the private chat's menu: the group's plus the referee's trial controls.
+PRIVATE_COMMANDS = (*GROUP_COMMANDS, "ruke", "sudjenja", "vecnik", "promeni", "presuda", "zavrsi", "napusti")
+#: Trial controls answer with what only the trial may see: never in a group.
+PRIVATE_ONLY = frozenset({"ruke", "sudjenja", "suđenja", "vecnik", "većnik", "promeni", "presuda", "zavrsi",
+                          "završi", "napusti"})
+ONE_SHOT = frozenset({"withdraw"})  # a used button of this kind leaves the pressed message
+_COMMAND = re.compile(r"/([^\s@]+)(?:@(\S*))?(?:\s+(.*))?", re.DOTALL)
+_NICK = re.compile(r"\w[\w.\-]{1,31}")
+
+
+def command_description(name: str, catalogue: Catalogue) -> str:
+    """The command menu's text; the desk's commands share their descriptions with the Discord adapter's."""
+    key = f"telegram.cmd.{name}" if name in ("nadimak", "pomoc") else f"discord.cmd.{name}"
+    return catalogue.t(key)
+
+
+def _present(status: ChatMember) -> bool:
+    if status.status == ChatMember.RESTRICTED:
+        return bool(getattr(status, "is_member", False))
+    return status.status in (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER)
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a command was typed, to know where its answer goes."""
+
+    user: int
+    chat: int
+    message: int
+    private: bool
+
+
+class TelegramHandlers:
+    def __init__(self, desk: Desk, commands: Commands, port: TelegramChat) -> None:
+        self.desk = desk
+        self.commands = commands
+        self.port = port
+
+    def install(self, application: AnyApplication) -> None:
+        chats = filters.ChatType.PRIVATE | filters.ChatType.GROUPS
+        application.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT & chats, self.on_message))
+        application.add_handler(CallbackQueryHandler(self.on_callback))
+        application.add_handler(ChatMemberHandler(self.on_chat_member, ChatMemberHandler.CHAT_MEMBER))
+        application.add_error_handler(self.on_error)
+
+    # Start-up ------------------------------------------------------------------------------------------
+    async def register_commands(self) -> None:
+        """setMyCommands: Serbian and English menus, and the club's language for everyone else; the groups'
+        menu holds only the commands that work there."""
+        bot = self.port.bot
+        for language in (*LANGUAGES, ""):
+            catalogue = Catalogue(language or self.desk.config.language)
+            private = [BotCommand(n, command_description(n, catalogue)) for n in PRIVATE_COMMANDS]
+            group = [BotCommand(n, command_description(n, catalogue)) for n in GROUP_COMMANDS]
+            await bot.set_my_commands(private, language_code=language or None)
+            await bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(), language_code=language or None)
+
+    async def mark_present(self) -> None:
+        """Members known only on Telegram are online (Telegram shows no presence); a member also on Discord
+        gets his presence from Discord."""
+        for member in await self.desk.db.members.all():
+            accounts = await self.desk.db.members.accounts(member.id)
+            if PLATFORM in accounts and "discord" not in accounts and not member.online:
+                await self.desk.presence(member, True)
+
+    async def present(self, member: Member) -> Member:
+        """He acts on Telegram, so he is online; returns the member as stored now."""
+        if member.online:
+            return member
+        await self.desk.presence(member, True)
+        return await self.desk.db.members.get(member.id) or member
+
+    # Messages ------------------------------------------------------------------------------------------
+    async def on_message(self, update: Update, context: Context) -> None:
+        message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+        if message is None or user is None or chat is None or message.text is None or user.is_bot:
+            return
+        private = chat.type == ChatType.PRIVATE
+        if not private and not self.port.known_group(chat.id):
+            return
+        where = Where(user.id, chat.id, message.message_id, private)
+        text = message.text
+        match = _COMMAND.fullmatch(text.strip()) if text.startswith("/") else None
+        if match is None:
+            if private:
+                await self.private_text(where, text)
+            return  # the group's own conversation is not for the bot
+        name, target, rest = match.group(1).casefold(), match.group(2), match.group(3) or ""
+        if target is not None and target.casefold() != (self.port.bot.username or "").casefold():
+            return  # addressed to another bot
+        member = await self.desk.member_for(PLATFORM, str(user.id))
+        if name == "start" and private:
+            await self.start(where, member)
+        elif name == "nadimak":
+            await self.show(where, await self.link(user.id, rest.strip()))
+        elif name in ("pomoc", "pomoć", "help"):
+            await self.show(where, Reply(f"{self.commands.help_text()}\n{self.desk.t('usage.nadimak')}"))
+        elif name in self.commands.table:
+            if not private and name in PRIVATE_ONLY:
+                await self.port.send(chat.id, self.desk.t("telegram.private_only", link=self.port.start_link()),
+                                     reply_to=message.message_id)
+                return
+            if member is None:
+                await self.show(where, self.desk.refuse("link.needed"))
+                return
+            member = await self.present(member)
+            reply = await self.commands.handle(member, text)
+            if reply is not None:
+                await self.show(where, reply, name=name, rest=rest)
+        elif private:
+            await self.show(where, self.desk.refuse("command.unknown", name=name))
+
+    async def private_text(self, where: Where, text: str) -> None:
+        """A private message: a word in the member's trial (relayed by the desk through the port), or a hint."""
+        member = await self.desk.member_for(PLATFORM, str(where.user))
+        if member is None:
+            await self.show(where, self.desk.refuse("link.needed"))
+            return
+        member = await self.present(member)
+        if await self.desk.db.trials.open_for_member(member.id) is None:
+            await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
+            return
+        reply = await self.desk.say(member, text)
+        if reply is not None:
+            await self.show(where, reply)
+
+    async def start(self, where: Where, member: Member | None) -> None:
+        """/start (also from a deep link): greet, then deliver what waited for him."""
+        text = self.desk.t("telegram.welcome")
+        if member is None:
+            text += "\n" + self.desk.t("link.needed")
+        else:
+            member = await self.present(member)
+        await self.port.send(where.chat, text)
+        await self.port.deliver(where.user, member)
+
+    async def link(self, user_id: int, nick: str) -> Reply:
+        """/nadimak NICK: link this Telegram account to a club nickname, unless another account holds it."""
+        if not _NICK.fullmatch(nick):
+            return self.desk.refuse("telegram.link.bad")
+        existing = await self.desk.db.members.by_nick(nick)
+        if existing is not None:
+            holder = (await self.desk.db.members.accounts(existing.id)).get(PLATFORM)
+            if holder is not None and holder != str(user_id):
+                return self.desk.refuse("telegram.link.taken", nick=existing.nick)
+        member = await self.desk.db.members.link(PLATFORM, str(user_id), nick, self.desk.now())
+        member = await self.present(member)
+        return Reply(self.desk.t("link.ok", nick=member.nick))
+
+    async def show(self, where: Where, reply: Reply, *, name: str = "", rest: str = "") -> None:
+        """The desk's answer to the member alone: in the private chat; from a group, privately if he can be
+        written to, else in the group with the public view."""
+        if where.private:
+            await self.port.send(where.chat, reply.text, reply.buttons)
+            return
+        if await self.port.send_private(where.user, reply.text, reply.buttons, keep=False) is not None:
+            return
+        if name == "presude" and reply.ok:  # the member's view may name referees: the group gets the public one
+            reply = await self.desk.verdicts(None, int(rest.split()[0]))
+        hint = self.desk.t("telegram.start_hint", link=self.port.start_link())
+        await self.port.send(where.chat, f"{reply.text}\n{hint}", reply.buttons, reply_to=where.message)
+
+    # Buttons -------------------------------------------------------------------------------------------
+    async def on_callback(self, update: Update, context: Context) -> None:
+        """Every press is answered exactly once, even when handling it fails."""
+        query = update.callback_query
+        if query is None:
+            return
+        answered = False
+        try:
+            reply = await self.press(query)
+            await self.answer(query, reply)
+            answered = True
+        finally:
+            if not answered:
+                with contextlib.suppress(TelegramError):
+                    await query.answer(self.desk.t("telegram.error"), show_alert=True)
+
+    async def press(self, query: CallbackQuery) -> Reply:
+        """The payload names an action and an id; `Desk.press` re-checks both and the presser's roles."""
+        member = await self.desk.member_for(PLATFORM, str(query.from_user.id))
+        if member is None:
+            return self.desk.refuse("link.needed")
+        parsed = parse_callback(query.data)
+        if parsed is None:
+            return self.desk.refuse("button.unknown")
+        member = await self.present(member)
+        reply = await self.desk.press(member, *parsed)
+        if reply.ok and parsed[0] in ONE_SHOT and isinstance(query.message, Message):
+            await self.port.remove_keyboard(query.message.chat.id, query.message.message_id,
+                                            query.message.reply_markup)
+        return reply
+
+    async def answer(self, query: CallbackQuery, reply: Reply) -> None:
+        text = reply.text
+        if len(text) > ANSWER_LIMIT or reply.buttons:
+            if await self.port.send_private(query.from_user.id, text, reply.buttons, keep=False) is not None:
+                await query.answer(self.desk.t("telegram.sent_private"))
+                return
+            await query.answer(shorten(text), show_alert=True)
+            return
+        alert = not reply.ok or len(text) > TOAST_LIMIT
+        await query.answer(text, show_alert=True if alert else None)
+
+    # Members -------------------------------------------------------------------------------------------
+    async def on_chat_member(self, update: Update, context: Context) -> None:
+        """Leaving the club group is leaving the club: his out-of-game trial ends (the desk decides)."""
+        change = update.chat_member
+        club = self.port.config.club_group_id
+        if change is None or not club or change.chat.id != club:
+            return
+        was, now = _present(change.old_chat_member), _present(change.new_chat_member)
+        if was == now:
+            return
+        member = await self.desk.member_for(PLATFORM, str(change.new_chat_member.user.id))
+        if member is None:
+            return
+        if was:
+            await self.desk.member_left_club(member)
+        else:
+            await self.desk.db.members.set_in_club(member.id, True, self.desk.now())
+
+    async def on_error(self, update: object, context: Context) -> None:
+        log.error("telegram update %s failed", update, exc_info=context.error)

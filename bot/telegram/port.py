@@ -1,0 +1,303 @@
+"""`TelegramChat`: the desk's outbound `ChatPort` on Telegram. It translates only; the desk decides.
+
+* Calls go to the referees' group (councilor calls to the councilors' group, if configured) with the desk's
+  buttons as an inline keyboard and the eligible members mentioned, and privately to each of them who has
+  started the bot. Every copy is a `Notice(platform, chat id, message id)`, stored by the desk, so every copy
+  is edited (and its keyboard removed) when the call is taken, withdrawn or expires, even after a restart.
+* A trial is a relay through private chats: each party gets the desk's texts privately, every message one of
+  them writes reaches the others as ``nick: text``; the referee's controls are an inline keyboard under his
+  opening message (removed when the trial closes).
+* A member who has never started the bot cannot be written to. What the desk says to him is kept in an
+  outbox (in memory) and delivered when he starts the bot; for a trial he is also invited once in the group
+  (club group for players, referees' group for referees and councilors) with a deep link
+  ``t.me/<bot>?start=sudjenje_<trial>`` that mentions him. After a restart the outbox is gone, so a party of
+  an open trial who starts the bot is given the trial from the database instead: its header and its transcript.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message, MessageEntity, ReplyParameters
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.config import TelegramConfig
+from bot.desk import Desk
+from bot.ports import Button, CallPost
+from bot.telegram.format import START_PREFIX, defuse, keyboard, mention_line, split_text, with_mention
+from storage.calls import Notice
+from storage.members import Member
+from storage.trials import Trial
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+OUTBOX_LIMIT = 100  # messages kept per member who has not started the bot
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A private message that could not be delivered yet; `trial` tells which trial it belongs to."""
+
+    text: str
+    buttons: tuple[Button, ...]
+    trial: int | None
+
+
+def unreachable(error: TelegramError) -> bool:
+    """Telegram's refusals for a user who never started the bot (403, or 400 chat not found) or blocked it."""
+    return isinstance(error, Forbidden) or (isinstance(error, BadRequest) and "chat not found" in error.message.lower())
+
+
+class TelegramChat:
+    platform = PLATFORM
+
+    def __init__(self, bot: Bot, desk: Desk, config: TelegramConfig) -> None:
+        self.bot = bot
+        self.desk = desk
+        self.config = config
+        self.outbox: dict[int, list[Pending]] = {}
+        self.invited: set[tuple[int, int]] = set()  # (trial, user) already given a deep link in a group
+        self.controls: dict[int, tuple[int, int]] = {}  # trial -> (chat, message) of the referee's keyboard
+
+    # Look-ups -----------------------------------------------------------------------------------------
+    async def account(self, member: Member) -> int | None:
+        """The member's Telegram user id, or None when he has no Telegram account (then he is skipped)."""
+        account = (await self.desk.db.members.accounts(member.id)).get(PLATFORM)
+        return int(account) if account is not None else None
+
+    def start_link(self, payload: str = "") -> str:
+        link = f"https://t.me/{self.bot.username}"
+        return f"{link}?start={payload}" if payload else link
+
+    def known_group(self, chat_id: int) -> bool:
+        groups = {self.config.club_group_id, self.config.referees_group_id, self.config.councilors_group_id} - {0}
+        return not groups or chat_id in groups
+
+    # Sending ------------------------------------------------------------------------------------------
+    async def send(self, chat_id: int, text: str, buttons: Sequence[Button] = (),
+                   entities: Sequence[MessageEntity] = (), reply_to: int | None = None) -> Message:
+        """Send plain text (no parse_mode), split to Telegram's limit; the keyboard goes under the last part.
+        Text bound for a group is defused so it cannot ping anyone. Returns the last message sent."""
+        group = chat_id < 0
+        if group and not entities:
+            text = defuse(text)
+        parts = split_text(text) if not entities else [text]
+        markup = keyboard(buttons)
+        message: Message | None = None
+        for index, part in enumerate(parts):
+            last = index == len(parts) - 1
+            message = await self.bot.send_message(
+                chat_id, part, entities=list(entities) or None, reply_markup=markup if last else None,
+                link_preview_options=_NO_PREVIEW,
+                reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True)
+                if reply_to is not None and index == 0 else None)
+        assert message is not None
+        return message
+
+    async def send_private(self, user_id: int, text: str, buttons: Sequence[Button] = (), *,
+                           trial: int | None = None, keep: bool = True) -> Message | None:
+        """Write to a member privately; None when he cannot be reached (then, with `keep`, it waits in his
+        outbox until he starts the bot)."""
+        try:
+            return await self.send(user_id, text, buttons)
+        except TelegramError as error:
+            if not unreachable(error):
+                raise
+            if keep:
+                box = self.outbox.setdefault(user_id, [])
+                box.append(Pending(text, tuple(buttons), trial))
+                del box[:-OUTBOX_LIMIT]
+            log.info("telegram user %s cannot be written to (%s)%s", user_id, error.message,
+                     "; kept for later" if keep else "")
+            return None
+
+    # ChatPort ------------------------------------------------------------------------------------------
+    async def post_call(self, post: CallPost) -> list[Notice]:
+        notices: list[Notice] = []
+        councilor = post.subject.startswith("councilor:")
+        group = (self.config.councilors_group_id if councilor else 0) or self.config.referees_group_id
+        people: list[tuple[Member, int]] = []
+        for member in post.mention:
+            account = await self.account(member)
+            if account is not None:
+                people.append((member, account))
+        if group:
+            text, entities = mention_line(defuse(post.text), [(defuse(m.nick), a) for m, a in people])
+            try:
+                message = await self.send(group, text, post.buttons, entities)
+                notices.append(Notice(PLATFORM, str(group), str(message.message_id)))
+            except TelegramError:
+                log.exception("cannot post the call %s in group %s", post.subject, group)
+        direct = list(post.direct)
+        if self.config.direct_messages:
+            direct += [m for m in post.mention if m.id not in {d.id for d in direct}]
+        for member in direct:
+            account = await self.account(member)
+            if account is None:
+                continue
+            sent = await self.send_private(account, post.text, post.buttons, keep=False)
+            if sent is not None:
+                notices.append(Notice(PLATFORM, str(account), str(sent.message_id)))
+        return notices
+
+    async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
+        """Every copy gets the new text; an edit without a keyboard removes the old one (its buttons)."""
+        for notice in notices:
+            chat_id, message_id = int(notice.place), int(notice.message)
+            try:
+                await self.bot.edit_message_text(defuse(text) if chat_id < 0 else text, chat_id, message_id,
+                                                  link_preview_options=_NO_PREVIEW)
+            except BadRequest as error:
+                if "not modified" not in error.message:
+                    log.warning("cannot edit call notice %s/%s: %s", chat_id, message_id, error.message)
+            except TelegramError as error:
+                log.warning("cannot edit call notice %s/%s: %s", chat_id, message_id, error.message)
+
+    async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
+        account = await self.account(member)
+        if account is not None:
+            await self.send_private(account, text, buttons)
+
+    async def tell_table(self, game: int, text: str) -> None:
+        """Telegram has no table: the game's players who are members here are told privately (if reachable)."""
+        summary = await self.desk.db.games.summary(game)
+        if summary is None:
+            return
+        for nick in summary.players:
+            member = await self.desk.db.members.by_nick(nick)
+            account = await self.account(member) if member is not None else None
+            if account is not None:
+                await self.send_private(account, text, keep=False)
+
+    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
+                               buttons: Sequence[Button]) -> None:
+        trial = await self.desk.db.trials.get(trial_id)
+        if trial is None:
+            return
+        for member in members:
+            await self._welcome(trial, member, text, buttons)
+
+    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
+        trial = await self.desk.db.trials.get(trial_id)
+        if trial is None:
+            return
+        for other in await self.desk.trial_members(trial):
+            if other.id != member.id:
+                await self._to_party(trial, other, text)
+        await self._welcome(trial, member, text, ())
+
+    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+                           buttons: Sequence[Button] = ()) -> None:
+        """To every party but the sender, with the sender's nickname; buttons (controls) only to the referee."""
+        trial = await self.desk.db.trials.get(trial_id)
+        if trial is None:
+            return
+        body = self.desk.t("telegram.relay", nick=sender.nick, text=text) if sender is not None else text
+        for member in await self.desk.trial_members(trial):
+            if sender is None or member.id != sender.id:
+                await self._to_party(trial, member, body, buttons if member.id == trial.referee else ())
+
+    async def close_trial_space(self, trial_id: int, text: str) -> None:
+        trial = await self.desk.db.trials.get(trial_id)
+        if trial is None:
+            return
+        controls = self.controls.pop(trial_id, None)
+        if controls is not None:
+            try:
+                await self.bot.edit_message_reply_markup(controls[0], controls[1], reply_markup=None)
+            except TelegramError as error:
+                log.info("cannot remove the controls of trial %s: %s", trial_id, error.message)
+        for member in await self.desk.trial_members(trial):
+            account = await self.account(member)
+            if account is not None:
+                await self.send_private(account, text, trial=trial.id)
+
+    # Trials ---------------------------------------------------------------------------------------------
+    async def _welcome(self, trial: Trial, member: Member, text: str, buttons: Sequence[Button]) -> None:
+        """A party's first message of the trial: the desk's text, how the relay works, and for the referee his
+        controls."""
+        referee = member.id == trial.referee
+        body = f"{text}\n\n{self.desk.t('telegram.trial_referee' if referee else 'telegram.trial_party')}"
+        account = await self.account(member)
+        if account is None:
+            return
+        sent = await self.send_private(account, body, buttons if referee else (), trial=trial.id)
+        if sent is None:
+            await self._invite(trial, member, account)
+        elif referee and buttons:
+            self.controls[trial.id] = (account, sent.message_id)
+
+    async def _to_party(self, trial: Trial, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
+        account = await self.account(member)
+        if account is None:
+            return
+        if await self.send_private(account, text, buttons, trial=trial.id) is None:
+            await self._invite(trial, member, account)
+
+    async def _invite(self, trial: Trial, member: Member, account: int) -> None:
+        """Once per trial and party: a deep link in the group where he is, mentioning him."""
+        if (trial.id, account) in self.invited:
+            return
+        roles = {p.member: p.role for p in await self.desk.db.trials.participants(trial.id)}
+        judging = roles.get(member.id) in ("referee", "councilor")
+        group = self.config.referees_group_id if judging else self.config.club_group_id
+        if not group:
+            return
+        link = self.start_link(f"{START_PREFIX}{trial.id}")
+        text, entities = with_mention(self.desk.t("telegram.invite", nick="\x00", link=link), defuse(member.nick),
+                                      account)
+        try:
+            await self.send(group, text, entities=entities)
+            self.invited.add((trial.id, account))
+        except TelegramError:
+            log.exception("cannot invite %s to trial %s in group %s", member.nick, trial.id, group)
+
+    async def deliver(self, user_id: int, member: Member | None) -> None:
+        """He has started the bot: what waited for him, in order; then, if he is a party of an open trial whose
+        messages were not waiting (the outbox is lost on restart), the trial from the database."""
+        waiting = self.outbox.pop(user_id, [])
+        for index, pending in enumerate(waiting):
+            sent = await self.send_private(user_id, pending.text, pending.buttons, trial=pending.trial, keep=False)
+            if sent is None:  # unreachable again (blocked meanwhile): keep the rest for the next start
+                self.outbox[user_id] = waiting[index:] + self.outbox.get(user_id, [])
+                return
+            trial = await self.desk.db.trials.get(pending.trial) if pending.trial is not None else None
+            if trial is not None and trial.is_open and trial.referee == member_id(member) and pending.buttons:
+                self.controls[trial.id] = (user_id, sent.message_id)
+        if member is None:
+            return
+        trial = await self.desk.db.trials.open_for_member(member.id)
+        if trial is None or any(p.trial == trial.id for p in waiting):
+            return
+        await self.replay(trial, member, user_id)
+
+    async def replay(self, trial: Trial, member: Member, user_id: int) -> None:
+        """The trial so far, from the database: who called, the transcript, and for the referee his controls."""
+        names = {m.id: m.nick for m in await self.desk.trial_members(trial)}
+        lines = [self.desk.t("telegram.replay", game=trial.game, caller=names.get(trial.caller, "—"))]
+        for message in await self.desk.db.trials.messages(trial.id):
+            nick = names.get(message.member, "—") if message.member is not None else "—"
+            lines.append(self.desk.t("telegram.relay", nick=nick, text=message.text))
+        referee = trial.referee == member.id
+        lines += ["", self.desk.t("telegram.trial_referee" if referee else "telegram.trial_party")]
+        controls = self.desk.controls(trial) if referee else ()
+        sent = await self.send_private(user_id, "\n".join(lines), controls, trial=trial.id)
+        if sent is not None and controls:
+            self.controls[trial.id] = (user_id, sent.message_id)
+
+    async def remove_keyboard(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> None:
+        """Drop the keyboard of a message whose one-shot button was used (if it still has one)."""
+        if markup is None or not markup.inline_keyboard:
+            return
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except TelegramError as error:
+            log.info("cannot remove a keyboard: %s", error.message)
+
+
+def member_id(member: Member | None) -> int | None:
+    return member.id if member is not None else None

@@ -1,0 +1,484 @@
+"""The Telegram adapter end to end: the real python-telegram-bot `Application` against the fake Bot API
+(tests/fakes/telegram_server.py) over loopback, with the real desk and database on a manual clock.
+
+Proves: /sudija in the group → the referees' group message (Sudi button, referees mentioned) and private pings →
+two presses at once → one winner, every copy edited → the trial relayed through private chats → draft, replace,
+Završi suđenje → /presude; a restart between call and press; forged callbacks refused; a party who never started
+the bot invited by deep link, his messages kept and delivered (also across a restart); leaving the club group
+ends the trial; expiry by the manual clock; the command menus; nothing a member typed is formatted or pings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from club import Club
+from fakes.chat import RecordingChat
+from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, StoredMessage
+
+from bot.app import App, build_app
+from bot.config import Config, TelegramConfig
+from bot.messages import Catalogue
+from bot.ports import LoggingGameServer, ManualClock, ManualTimers
+from bot.telegram import TelegramAdapter
+from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
+from storage.members import Member
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+sr = Catalogue("sr")
+
+
+def t(key: str, **params: object) -> str:
+    return sr.t(key, **params)
+
+
+@dataclass
+class Scene:
+    """A club on Telegram: the fake Bot API, the club group and the referees' group, users, and the App."""
+
+    fake: FakeTelegram
+    tmp: Path
+    clock: ManualClock
+    club: FakeChat
+    referees: FakeChat
+    users: dict[str, FakeUser]
+    app: App | None = None
+    adapters: list[TelegramAdapter] = field(default_factory=list)
+
+    def config(self) -> Config:
+        return Config(telegram=TelegramConfig(club_group_id=self.club.id, referees_group_id=self.referees.id,
+                                              base_url=self.fake.base_url))
+
+    async def open(self) -> App:
+        """Open (or reopen, after a restart) the App on the scene's database."""
+        self.app = await build_app(self.config(), clock=self.clock, timers=ManualTimers(),
+                                   database=str(self.tmp / "club.db"))
+        return self.app
+
+    @property
+    def a(self) -> App:
+        assert self.app is not None
+        return self.app
+
+    @asynccontextmanager
+    async def running(self, *, concurrent: bool = False) -> AsyncIterator[TelegramAdapter]:
+        """The wiring `sudija run` does: build the adapter, attach its port, start it, then start the desk."""
+        adapter = TelegramAdapter(self.a.desk, self.a.config.telegram, poll_timeout=1.0,
+                                  concurrent_updates=concurrent)
+        self.a.attach(adapter.port)
+        await adapter.start()
+        try:
+            await self.a.desk.start()
+            yield adapter
+        finally:
+            await adapter.stop()
+            self.a.chats.ports.remove(adapter.port)
+
+    async def link(self, nick: str, *roles: str) -> Member:
+        member = await self.a.db.members.link("telegram", str(self.users[nick].id), nick, self.clock.now())
+        for role in roles:
+            await self.a.db.members.set_role(member.id, role, True, None, self.clock.now())
+        return member
+
+    async def game(self, number: int, players: tuple[str, str, str] = ("ana", "marko", "petar")) -> None:
+        club = Club(self.a.db, self.a.desk, RecordingChat(), self.clock, ManualTimers(), LoggingGameServer(),
+                    self.a.config)
+        await club.game(number, players)
+
+    async def member(self, nick: str) -> Member:
+        member = await self.a.db.members.by_nick(nick)
+        assert member is not None
+        return member
+
+    def u(self, nick: str) -> FakeUser:
+        return self.users[nick]
+
+    def last(self, nick: str) -> StoredMessage:
+        return self.fake.bot_messages(self.u(nick))[-1]
+
+    def texts(self, nick: str) -> list[str]:
+        return [m.text for m in self.fake.bot_messages(self.u(nick))]
+
+    async def said(self, nick: str, count: int = 1, since: int = 0) -> list[str]:
+        """Wait until the bot wrote `count` private messages to `nick` from request `since` on; their texts."""
+        found = await self.fake.wait_for("sendMessage", chat=self.u(nick), count=count, since=since)
+        return [self.fake.message(self.u(nick), r.result["message_id"]).text for r in found]
+
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeTelegram]:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")  # httpx honours HTTP(S)_PROXY even for loopback
+    monkeypatch.setenv("SUDIJA_TELEGRAM_TOKEN", "123456789:TEST-fake-bot-token")
+    async with FakeTelegram() as server:
+        yield server
+    leaked = [task for task in asyncio.all_tasks() if task is not asyncio.current_task() and not task.done()]
+    assert leaked == [], f"leaked tasks: {leaked}"
+
+
+@pytest.fixture
+async def scene(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Scene]:
+    users = {nick: fake.user(nick.title(), started=nick != "jelena")
+             for nick in ("ana", "mira", "zoran", "jelena", "marko")}
+    club = fake.group("Klub", members=users.values())
+    referees = fake.group("Sudije", members=[users["mira"], users["zoran"]])
+    made = Scene(fake, tmp_path, ManualClock(NOW), club, referees, users)
+    await made.open()
+    await made.link("mira", "referee")
+    await made.link("zoran", "referee")
+    await made.link("jelena")
+    await made.game(100)
+    yield made
+    await made.a.close()
+
+
+async def call_game(scene: Scene, number: int = 100, caller: str = "ana") -> tuple[StoredMessage, int]:
+    """`caller` types /sudija in the club group; returns the referees' group message and the call id."""
+    fake = scene.fake
+    mark = fake.mark()
+    fake.push_command(scene.club, scene.u(caller), "sudija", str(number))
+    [posted] = await fake.wait_for("sendMessage", chat=scene.referees, since=mark)
+    call = await scene.a.db.calls.pending_for_game(number)
+    assert call is not None
+    await fake.wait_for("sendMessage", chat=scene.u(caller), since=mark)
+    return fake.message(scene.referees, posted.result["message_id"]), call.id
+
+
+@pytest.mark.parametrize("concurrent", [False, True], ids=["in_order", "concurrent_updates"])
+async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurrent: bool) -> None:
+    fake = scene.fake
+    async with scene.running(concurrent=concurrent):
+        # Linking from the group: the answer comes privately (Ana has started the bot).
+        fake.push_command(scene.club, scene.u("ana"), "nadimak", "ana")
+        assert await scene.said("ana") == [t("link.ok", nick="ana")]
+        assert (await scene.member("ana")).online  # Telegram shows no presence: a linked member is online
+
+        group_msg, call_id = await call_game(scene)
+        call = await scene.a.db.calls.get(call_id)
+        assert call is not None
+        notice = t("call.notice_out_of_game", game=100, caller="ana", until=call.deadline)
+        assert group_msg.text == f"{notice}\nmira, zoran"
+        mentions = [(e["type"], e["user"]["id"]) for e in group_msg.entities]
+        assert mentions == [("text_mention", scene.u("mira").id), ("text_mention", scene.u("zoran").id)]
+        assert group_msg.button_texts() == ["Sudi"] and group_msg.callback_data() == [f"take:{call_id}"]
+        assert scene.last("ana").text == t("call.ok", game=100, minutes=5)
+        assert scene.last("ana").button_texts() == ["Povuci poziv"]
+        pings = {nick: scene.last(nick) for nick in ("mira", "zoran")}
+        assert all(p.text == notice and p.callback_data() == [f"take:{call_id}"] for p in pings.values())
+        assert fake.messages(scene.club)[-1].text == "/sudija 100"  # nothing from the bot in the club group
+
+        # Two referees press at once: Mira in the referees' group, Zoran on his private copy.
+        first = fake.push_callback(scene.u("mira"), group_msg, f"take:{call_id}")
+        second = fake.push_callback(scene.u("zoran"), pings["zoran"], f"take:{call_id}")
+        await fake.wait_for("answerCallbackQuery", count=2)
+        answers = {"mira": fake.answer_of(first), "zoran": fake.answer_of(second)}
+        won = [nick for nick, answer in answers.items() if answer and answer["text"].startswith("Sudite")]
+        assert len(won) == 1
+        winner, loser = won[0], ({"mira", "zoran"} - set(won)).pop()
+        trial = await scene.a.db.trials.open_for_game(100)
+        assert trial is not None and trial.referee == (await scene.member(winner)).id
+        assert answers[winner] == {"callback_query_id": first if winner == "mira" else second,
+                                   "text": t("take.ok", game=100, trial=trial.id)}
+        assert answers[loser] is not None and answers[loser]["show_alert"] is True
+        assert answers[loser]["text"] == t("take.taken", game=100, referee=winner)
+        taken = t("call.notice_taken", game=100, caller="ana", referee=winner)
+        for copy in (group_msg, pings["mira"], pings["zoran"]):
+            assert copy.text == taken and copy.keyboard == []
+
+        # The trial: each party privately; the referee's controls under his message.
+        opened = t("trial.opened_out_of_game", game=100, caller="ana", referee=winner)
+        assert scene.last("ana").text == f"{opened}\n\n{t('telegram.trial_party')}"
+        controls = scene.last(winner)
+        assert controls.text == f"{opened}\n\n{t('telegram.trial_referee')}"
+        assert controls.button_texts() == ["Prikaz ruke", "Suđenja", "Završi suđenje", "Napusti suđenje"]
+        assert all(len(d.encode()) <= 64 for d in controls.callback_data())
+
+        # The relay, both ways, with the sender's nickname; the transcript is kept.
+        mark = fake.mark()
+        fake.push_message(scene.u("ana"), scene.u("ana"), "Petar je namerno napustio partiju.")
+        assert await scene.said(winner, since=mark) == ["ana: Petar je namerno napustio partiju."]
+        mark = fake.mark()
+        fake.push_message(scene.u(winner), scene.u(winner), "Kada tačno?")
+        assert await scene.said("ana", since=mark) == [f"{winner}: Kada tačno?"]
+        assert [m.text for m in await scene.a.db.trials.messages(trial.id)] == [
+            "Petar je namerno napustio partiju.", "Kada tačno?"]
+
+        # Draft, replace, Završi suđenje (the button).
+        mark = fake.mark()
+        fake.push_message(scene.u(winner), scene.u(winner), "/presuda kazna petar plavac 2 -- namerno")
+        [drafted] = await scene.said(winner, since=mark)
+        assert drafted.startswith("Nacrt presude") and "plavac 2" in drafted
+        mark = fake.mark()
+        fake.push_message(scene.u(winner), scene.u(winner), "/presuda kazna petar plavac 3 liga 2 -- namerno")
+        [replaced] = await scene.said(winner, since=mark)
+        assert "plavac 3" in replaced
+        assert not any("Nacrt" in text for text in scene.texts("ana"))  # the draft is the referee's alone
+        mark = fake.mark()
+        finish = fake.push_press(scene.u(winner), controls, "Završi suđenje")
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        assert fake.answer_of(finish) == {"callback_query_id": finish, "text": t("finish.ok", game=100)}
+        assert controls.keyboard == []
+        closed = await scene.a.db.trials.get(trial.id)
+        assert closed is not None and closed.outcome == "verdict" and closed.verdict is not None
+        assert closed.verdict["plavac_days"] == 3 and closed.verdict["league_points"] == 2
+        assert scene.last("ana").text.startswith("Suđenje za partiju 100 je završeno.")
+        assert scene.last(winner).text == scene.last("ana").text
+
+        # /presude in the group: privately for Ana (no referee named); in the group, the public view, for
+        # Jelena who never started the bot.
+        mark = fake.mark()
+        fake.push_command(scene.club, scene.u("ana"), "presude", "100")
+        [listing] = await scene.said("ana", since=mark)
+        assert listing.startswith("Suđenja u partiji 100:") and "sudi sudija," in listing and winner not in listing
+        fake.push_command(scene.club, scene.u("jelena"), "presude", "100")
+        [public] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
+        shown = fake.message(scene.club, public.result["message_id"])
+        hint = t("telegram.start_hint", link="https://t.me/sudija_test_bot")
+        assert shown.text == f"{listing}\n{hint}"
+        assert shown.reply_to is not None and shown.reply_to.sender is scene.u("jelena")
+    assert all(r.ok for r in fake.calls() if r.method != "sendMessage" or r.params["chat_id"] != scene.u("jelena").id)
+    assert not any("parse_mode" in r.params for r in fake.calls())
+
+
+async def test_restart_between_call_and_press(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, call_id = await call_game(scene)
+        zoran_copy = scene.last("zoran")
+    await scene.a.close()  # the whole process goes down: new App, new desk, new Application, same DB and fake
+    query = fake.push_press(scene.u("mira"), group_msg, "Sudi")  # pressed while the bot is down
+    await scene.open()
+    mark = fake.mark()
+    async with scene.running():
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        await fake.wait_for("sendMessage", chat=scene.u("ana"), since=mark)
+    trial = await scene.a.db.trials.open_for_game(100)
+    assert trial is not None and trial.call == call_id
+    assert fake.answer_of(query) == {"callback_query_id": query, "text": t("take.ok", game=100, trial=trial.id)}
+    taken = t("call.notice_taken", game=100, caller="ana", referee="mira")
+    assert group_msg.text == taken and zoran_copy.text == taken  # notices came back from the database
+    assert group_msg.keyboard == [] and zoran_copy.keyboard == []
+    assert len([r for r in fake.calls("sendMessage") if r.params["chat_id"] == scene.referees.id]) == 1
+
+
+async def test_forged_and_foreign_presses_are_refused(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    await scene.link("marko")
+    await scene.game(200, ("jelena", "mira", "marko"))
+    async with scene.running():
+        group_msg, call_id = await call_game(scene)
+        other = await call_game(scene, 200, caller="marko")
+        other_id = other[1]
+        mark = fake.mark()
+        presses = {
+            "non_referee": fake.push_callback(scene.u("jelena"), group_msg, f"take:{call_id}"),
+            # Mira played game 200: a Sudi on call 100's message carrying call 200's id is re-checked as such
+            "other_call": fake.push_callback(scene.u("mira"), group_msg, f"take:{other_id}", forged=True),
+            "no_such_call": fake.push_callback(scene.u("mira"), group_msg, "take:999", forged=True),
+            "withdraw_not_his": fake.push_callback(scene.u("mira"), group_msg, f"withdraw:{call_id}", forged=True),
+            "finish_no_trial": fake.push_callback(scene.u("zoran"), group_msg, "finish:1", forged=True),
+            "garbage": fake.push_callback(scene.u("zoran"), group_msg, "take:1;DROP", forged=True),
+            "unknown_action": fake.push_callback(scene.u("zoran"), group_msg, "grant:1", forged=True),
+        }
+        stranger = fake.user("Niko", started=True)
+        scene.club.members[stranger.id] = "member"
+        presses["unlinked"] = fake.push_callback(stranger, group_msg, f"take:{call_id}")
+        await fake.wait_for("answerCallbackQuery", count=len(presses), since=mark)
+    expected = {
+        "non_referee": t("take.not_referee"),
+        "other_call": t("take.played", game=200),
+        "no_such_call": t("take.unknown"),
+        "withdraw_not_his": t("withdraw.not_yours"),
+        "finish_no_trial": t("trial.not_your_trial"),
+        "garbage": t("button.unknown"),
+        "unknown_action": t("button.unknown"),
+        "unlinked": t("link.needed"),
+    }
+    for name, query in presses.items():
+        answer = fake.answer_of(query)
+        assert answer is not None and answer["text"] == expected[name] and answer["show_alert"] is True, name
+    assert [c.id for c in await scene.a.db.calls.pending()] == [call_id, other_id]
+    assert await scene.a.db.trials.open_trials() == []
+    assert group_msg.callback_data() == [f"take:{call_id}"]  # untouched
+
+
+async def test_party_who_never_started_the_bot_is_invited_and_gets_what_waited(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.game(300, ("jelena", "marko", "petar"))
+    async with scene.running():
+        mark = fake.mark()
+        fake.push_command(scene.club, scene.u("jelena"), "sudija", "300")
+        [posted] = await fake.wait_for("sendMessage", chat=scene.referees, since=mark)
+        # She cannot be written to: the answer is in the group, with how to start the bot.
+        [answer] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
+        assert fake.message(scene.club, answer.result["message_id"]).text.startswith(t("call.ok", game=300,
+                                                                                         minutes=5))
+        mark = fake.mark()
+        fake.push_press(scene.u("mira"), fake.message(scene.referees, posted.result["message_id"]), "Sudi")
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        [invite] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
+        trial = await scene.a.db.trials.open_for_game(300)
+        assert trial is not None
+        link = f"https://t.me/sudija_test_bot?start=sudjenje_{trial.id}"
+        invitation = fake.message(scene.club, invite.result["message_id"])
+        assert invitation.text == t("telegram.invite", nick="jelena", link=link)
+        assert [(e["type"], e["user"]["id"]) for e in invitation.entities] == [("text_mention",
+                                                                                 scene.u("jelena").id)]
+        assert "mira" not in invitation.text  # the club group never learns the referee's name
+        mark = fake.mark()
+        fake.push_message(scene.u("mira"), scene.u("mira"), "Jelena, opišite šta se desilo.")
+        fake.push_message(scene.u("mira"), scene.u("mira"), "Čekam.")
+        await fake.wait_for("sendMessage", where=lambda p: p["chat_id"] == scene.u("jelena").id, count=2, since=mark)
+        assert fake.messages(scene.u("jelena")) == []
+        assert [m.text for m in fake.bot_messages(scene.club)].count(invitation.text) == 1  # invited once
+
+        mark = fake.mark()
+        fake.open_deep_link(scene.u("jelena"), link)
+        got = await scene.said("jelena", count=4, since=mark)
+        opened = t("trial.opened_out_of_game", game=300, caller="jelena", referee="mira")
+        assert got == [t("telegram.welcome"), f"{opened}\n\n{t('telegram.trial_party')}",
+                       "mira: Jelena, opišite šta se desilo.", "mira: Čekam."]
+        mark = fake.mark()
+        fake.push_message(scene.u("jelena"), scene.u("jelena"), "Marko je otišao usred ruke.")
+        assert await scene.said("mira", since=mark) == ["jelena: Marko je otišao usred ruke."]
+
+
+async def test_after_a_restart_a_late_party_gets_the_trial_from_the_database(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.game(300, ("jelena", "marko", "petar"))
+    async with scene.running():
+        mark = fake.mark()
+        fake.push_command(scene.club, scene.u("jelena"), "sudija", "300")
+        [posted] = await fake.wait_for("sendMessage", chat=scene.referees, since=mark)
+        fake.push_press(scene.u("zoran"), fake.message(scene.referees, posted.result["message_id"]), "Sudi")
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        mark = fake.mark()
+        fake.push_message(scene.u("zoran"), scene.u("zoran"), "Ima li koga?")
+        await fake.wait_for("sendMessage", where=lambda p: p["chat_id"] == scene.u("jelena").id, since=mark)
+    await scene.a.close()
+    await scene.open()
+    async with scene.running():
+        mark = fake.mark()
+        fake.open_deep_link(scene.u("jelena"), "https://t.me/sudija_test_bot?start=sudjenje_1")
+        got = await scene.said("jelena", count=2, since=mark)
+    assert got[1].split("\n") == [t("telegram.replay", game=300, caller="jelena"), "zoran: Ima li koga?", "",
+                                  t("telegram.trial_party")]
+    assert fake.bot_messages(scene.u("jelena"))[-1].keyboard == []  # controls are the referee's alone
+
+
+async def test_leaving_the_club_group_ends_the_callers_trial(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        fake.push_press(scene.u("zoran"), group_msg, "Sudi")
+        await fake.wait_for("answerCallbackQuery")
+        controls = scene.last("zoran")
+        assert controls.keyboard != []
+        mark = fake.mark()
+        fake.push_chat_member(scene.referees, scene.u("mira"), "member", "left")  # not the club group: nothing
+        fake.push_chat_member(scene.club, scene.u("ana"), "member", "left")
+        [ended] = await scene.said("zoran", since=mark)
+    trial = await scene.a.db.trials.get(1)
+    assert trial is not None and trial.outcome == "interrupted" and trial.end_reason == "caller_left"
+    assert ended == t("trial.interrupted", game=100, why=t("end.caller_left"))
+    assert controls.keyboard == []
+    assert not (await scene.member("ana")).in_club and (await scene.member("mira")).in_club
+
+
+async def test_an_unanswered_call_expires_on_the_manual_clock(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        mark = fake.mark()
+        scene.clock.advance(timedelta(minutes=5))
+        await scene.a.desk.run_due()  # what the scheduler does at the deadline
+        expired = t("call.notice_expired", game=100, caller="ana")
+        assert group_msg.text == expired and group_msg.keyboard == []
+        assert scene.last("mira").text == expired and scene.last("zoran").text == expired
+        assert scene.last("ana").text == t("call.expired", game=100, minutes=5)
+        assert [r.ok for r in fake.calls("editMessageText")[0:]] == [True, True, True]
+        assert fake.mark() > mark
+
+
+async def test_withdraw_duty_and_the_command_menus(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        confirmation = scene.last("ana")
+        mark = fake.mark()
+        query = fake.push_press(scene.u("ana"), confirmation, "Povuci poziv")
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        assert fake.answer_of(query) == {"callback_query_id": query, "text": t("withdraw.ok", game=100)}
+        assert group_msg.text == t("call.notice_withdrawn", game=100, caller="ana")
+        assert confirmation.keyboard == []
+        mark = fake.mark()
+        fake.push_message(scene.u("mira"), scene.u("mira"), "/dezurstvo ne")
+        assert await scene.said("mira", since=mark) == [t("duty.off")]
+        assert not (await scene.member("mira")).on_duty
+        mark = fake.mark()
+        fake.push_command(scene.club, scene.u("mira"), "zavrsi")  # a trial control typed in the group
+        [refusal] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
+        assert fake.message(scene.club, refusal.result["message_id"]).text == t(
+            "telegram.private_only", link="https://t.me/sudija_test_bot")
+        mark = fake.mark()
+        fake.push_message(scene.u("ana"), scene.u("ana"), "Ima li nekog?")  # no trial: nothing to relay
+        assert await scene.said("ana", since=mark) == [t("telegram.not_in_trial")]
+    for language in ("sr", "en", ""):
+        assert [c["command"] for c in fake.commands_for(language_code=language)] == list(PRIVATE_COMMANDS)
+        group = fake.commands_for(language_code=language, scope={"type": "all_group_chats"})
+        assert [c["command"] for c in group] == list(GROUP_COMMANDS)
+    assert fake.commands_for(language_code="en")[0]["description"].startswith("Call a referee")
+    assert fake.commands_for(language_code="sr")[0]["description"].startswith("Pozovi sudiju")
+    assert "chat_member" in fake.allowed_updates
+
+
+async def test_typed_text_is_never_formatted_and_never_pings_in_a_group(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        await fake.wait_for("answerCallbackQuery")
+        typed = "<b>@zoran</b> & *pogledaj* _ovo_ [x](https://t.me) @all"
+        mark = fake.mark()
+        fake.push_message(scene.u("ana"), scene.u("ana"), typed)
+        assert await scene.said("mira", since=mark) == [f"ana: {typed}"]
+        assert scene.last("mira").entities == []
+        mark = fake.mark()
+        fake.push_message(scene.u("mira"), scene.u("mira"), "/presuda niko -- pitati @zoran <i>ponovo</i>")
+        await scene.said("mira", since=mark)
+        controls = next(m for m in fake.bot_messages(scene.u("mira")) if m.keyboard)
+        fake.push_press(scene.u("mira"), controls, "Završi suđenje")
+        await fake.wait_for("answerCallbackQuery", count=2)
+        mark = fake.mark()
+        fake.push_command(scene.club, scene.u("jelena"), "presude", "100")  # she never started: group answer
+        [public] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
+    shown = fake.message(scene.club, public.result["message_id"])
+    assert "pitati @\u2060zoran <i>ponovo</i>" in shown.text and shown.entities == []
+    assert not any("parse_mode" in r.params for r in fake.calls())
+
+
+async def test_long_answers_to_a_press_go_privately(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        await fake.wait_for("answerCallbackQuery")
+        controls = scene.last("mira")
+        mark = fake.mark()
+        query = fake.push_press(scene.u("mira"), controls, "Prikaz ruke")
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        [hands] = await scene.said("mira", since=mark)
+    assert fake.answer_of(query) == {"callback_query_id": query, "text": t("telegram.sent_private")}
+    assert hands.startswith("Partija 100") and len(hands) > 200
