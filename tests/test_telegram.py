@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from club import Club
 from fakes.chat import RecordingChat
-from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, StoredMessage
+from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 
 from bot.app import App, build_app
 from bot.config import Config, TelegramConfig
@@ -107,8 +107,12 @@ class Scene:
 
     async def said(self, nick: str, count: int = 1, since: int = 0) -> list[str]:
         """Wait until the bot wrote `count` private messages to `nick` from request `since` on; their texts."""
-        found = await self.fake.wait_for("sendMessage", chat=self.u(nick), count=count, since=since)
-        return [self.fake.message(self.u(nick), r.result["message_id"]).text for r in found]
+        def sent() -> list[RecordedRequest]:
+            return [r for r in self.fake.calls("sendMessage") if r.ok and r.index >= since
+                    and r.params["chat_id"] == self.u(nick).id]
+
+        await self.fake.wait_until(lambda: len(sent()) >= count)
+        return [self.fake.message(self.u(nick), r.result["message_id"]).text for r in sent()[:count]]
 
 
 @pytest.fixture
@@ -176,6 +180,8 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         first = fake.push_callback(scene.u("mira"), group_msg, f"take:{call_id}")
         second = fake.push_callback(scene.u("zoran"), pings["zoran"], f"take:{call_id}")
         await fake.wait_for("answerCallbackQuery", count=2)
+        batches = [{u.get("callback_query", {}).get("id") for u in r.result} for r in fake.calls("getUpdates") if r.ok]
+        assert any({first, second} <= batch for batch in batches)  # both came in one getUpdates answer: at once
         answers = {"mira": fake.answer_of(first), "zoran": fake.answer_of(second)}
         won = [nick for nick, answer in answers.items() if answer and answer["text"].startswith("Sudite")]
         assert len(won) == 1
@@ -482,3 +488,25 @@ async def test_long_answers_to_a_press_go_privately(scene: Scene) -> None:
         [hands] = await scene.said("mira", since=mark)
     assert fake.answer_of(query) == {"callback_query_id": query, "text": t("telegram.sent_private")}
     assert hands.startswith("Partija 100") and len(hands) > 200
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
+async def test_flood_control_is_waited_out_and_the_relay_goes_on(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    async with scene.running() as adapter:
+        adapter.port.sleep = sleep
+        group_msg, _ = await call_game(scene)
+        fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        await fake.wait_for("answerCallbackQuery")
+        mark = fake.mark()
+        fake.fail_next("sendMessage", 429, "Too Many Requests: retry after 3", retry_after=3)
+        fake.push_message(scene.u("ana"), scene.u("ana"), "Jesi li tu?")
+        assert await scene.said("mira", since=mark) == ["ana: Jesi li tu?"]
+    assert [(r.ok, r.error_code) for r in fake.calls("sendMessage")[-2:]] == [(False, 429), (True, None)]
+    assert waits == [3.0]

@@ -16,12 +16,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Sequence
+import warnings
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message, MessageEntity, ReplyParameters
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.config import TelegramConfig
 from bot.desk import Desk
@@ -35,6 +39,8 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 OUTBOX_LIMIT = 100  # messages kept per member who has not started the bot
+FLOOD_RETRIES = 2  # sends retried after Telegram's flood control (429 retry_after)
+FLOOD_WAIT_LIMIT = 30.0  # seconds; a longer wait fails the send instead
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
@@ -45,6 +51,13 @@ class Pending:
     text: str
     buttons: tuple[Button, ...]
     trial: int | None
+
+
+def retry_seconds(flood: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22 warns that retry_after will become a timedelta
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        wait = flood.retry_after
+    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
 
 
 def unreachable(error: TelegramError) -> bool:
@@ -62,6 +75,7 @@ class TelegramChat:
         self.outbox: dict[int, list[Pending]] = {}
         self.invited: set[tuple[int, int]] = set()  # (trial, user) already given a deep link in a group
         self.controls: dict[int, tuple[int, int]] = {}  # trial -> (chat, message) of the referee's keyboard
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests replace it: no real waits
 
     # Look-ups -----------------------------------------------------------------------------------------
     async def account(self, member: Member) -> int | None:
@@ -90,11 +104,17 @@ class TelegramChat:
         message: Message | None = None
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
-            message = await self.bot.send_message(
-                chat_id, part, entities=list(entities) or None, reply_markup=markup if last else None,
-                link_preview_options=_NO_PREVIEW,
-                reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True)
-                if reply_to is not None and index == 0 else None)
+            reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to and not index else None
+            for attempt in range(FLOOD_RETRIES + 1):
+                try:
+                    message = await self.bot.send_message(
+                        chat_id, part, entities=list(entities) or None, reply_markup=markup if last else None,
+                        link_preview_options=_NO_PREVIEW, reply_parameters=reply)
+                    break
+                except RetryAfter as flood:  # no rate limiter is installed: wait as Telegram asks, then retry
+                    if attempt == FLOOD_RETRIES:
+                        raise
+                    await self.sleep(min(retry_seconds(flood), FLOOD_WAIT_LIMIT))
         assert message is not None
         return message
 
@@ -105,8 +125,9 @@ class TelegramChat:
         try:
             return await self.send(user_id, text, buttons)
         except TelegramError as error:
-            if not unreachable(error):
-                raise
+            if not unreachable(error):  # flood control or the network: logged; the desk's state is in the DB
+                log.warning("cannot write to telegram user %s: %s", user_id, error.message)
+                return None
             if keep:
                 box = self.outbox.setdefault(user_id, [])
                 box.append(Pending(text, tuple(buttons), trial))
@@ -226,16 +247,16 @@ class TelegramChat:
         if account is None:
             return
         sent = await self.send_private(account, body, buttons if referee else (), trial=trial.id)
-        if sent is None:
+        if sent is None and account in self.outbox:
             await self._invite(trial, member, account)
-        elif referee and buttons:
+        elif sent is not None and referee and buttons:
             self.controls[trial.id] = (account, sent.message_id)
 
     async def _to_party(self, trial: Trial, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
         account = await self.account(member)
         if account is None:
             return
-        if await self.send_private(account, text, buttons, trial=trial.id) is None:
+        if await self.send_private(account, text, buttons, trial=trial.id) is None and account in self.outbox:
             await self._invite(trial, member, account)
 
     async def _invite(self, trial: Trial, member: Member, account: int) -> None:
