@@ -64,6 +64,8 @@ class Commands:
                    "povuci_poziv": "povuci"}
         for alias, name in aliases.items():
             self.table[alias] = self.table[name]
+        for command in correction_commands(self):
+            self.add(command)
 
     def add(self, command: Command) -> None:
         """Further commands (governance, corrections) register here."""
@@ -198,3 +200,47 @@ def parse_draft(text: str, t: Callable[..., str]) -> Draft:
     else:
         raise Usage(t("usage.draft_kind"))
     return Draft(verdict, reason.strip())
+
+
+# Corrections without a referee (bot.desk.corrections) ------------------------------------------------------
+def correction_commands(commands: Commands) -> list[Command]:
+    """/bula, /ponisti, /arbitar, /ispravka, /prihvatam, /odbijam: the players' corrections as text commands."""
+    desk = commands.desk
+
+    def hand_game(words: list[str], extra: int = 0) -> tuple[int, int | None]:
+        if not 1 <= len(words) <= 2 + extra:
+            raise Usage(desk.t("usage.hand_game"))
+        hand = _number(words[0], desk.t("usage.hand_number"))
+        game = _number(words[1], desk.t("usage.game_number")) if len(words) > 1 else None
+        return hand, game
+
+    async def bula(member: Member, words: list[str], rest: str) -> Reply:
+        return await desk.go_into_bula(member, *hand_game(words))
+
+    async def ponisti(member: Member, words: list[str], rest: str) -> Reply:
+        from bot.desk.corrections import CANCEL_CHOICES
+
+        what = words[-1].casefold() if words and words[-1].casefold() in CANCEL_CHOICES else None
+        hand, game = hand_game(words[:-1] if what else words)
+        return await desk.cancel(member, hand, game, what)
+
+    async def arbitar(member: Member, words: list[str], rest: str) -> Reply:
+        return await desk.offer_arbitar(member, *hand_game(words))
+
+    async def ispravka(member: Member, words: list[str], rest: str) -> Reply:
+        body, _, reason = rest.partition("--")
+        hand, game = hand_game(body.split())
+        return await desk.propose_ispravka(member, hand, game, reason.strip())
+
+    def answer(yes: bool) -> Callable[[Member, list[str], str], Awaitable[Reply]]:
+        async def run(member: Member, words: list[str], rest: str) -> Reply:
+            if len(words) > 1:
+                raise Usage(desk.t("usage.prihvatam" if yes else "usage.odbijam"))
+            request = _number(words[0], desk.t("usage.prihvatam" if yes else "usage.odbijam")) if words else None
+            return await desk.answer(member, request, yes)
+        return run
+
+    return [Command("bula", "usage.korekcija_bula", bula), Command("ponisti", "usage.ponisti", ponisti),
+            Command("poništi", "usage.ponisti", ponisti), Command("arbitar", "usage.arbitar", arbitar),
+            Command("ispravka", "usage.ispravka", ispravka), Command("prihvatam", "usage.prihvatam", answer(True)),
+            Command("odbijam", "usage.odbijam", answer(False))]

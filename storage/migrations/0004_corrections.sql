@@ -27,7 +27,7 @@ CREATE INDEX correction_requests_by_game ON correction_requests (game, hand);
 CREATE TABLE correction_answers (
     request  INTEGER NOT NULL REFERENCES correction_requests(id),
     seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 2),
-    member   INTEGER REFERENCES members(id),    -- who answered; NULL while unanswered or for the AI's seat
+    member   INTEGER REFERENCES members(id),    -- who answered (NULL while unanswered, or for the AI's seat)
     answer   TEXT CHECK (answer IN ('yes', 'no')),  -- NULL: not answered yet
     at       TEXT,
     PRIMARY KEY (request, seat)
