@@ -176,6 +176,8 @@ def parse_time(value: object) -> datetime:
 
 
 def format_time(moment: datetime) -> str:
+    if moment.tzinfo is UTC and moment.year >= 1000:  # the usual case, several times faster than strftime
+        return moment.isoformat()[:19] + "Z"
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -577,7 +579,9 @@ def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: di
     if type(raw_kontra) is not list or type(raw_tricks) is not list:
         raise _Slow
     kontra = tuple([seats[giver] for giver in raw_kontra])
-    tricks = tuple([_fast_cards(trick) for trick in raw_tricks])
+    tricks = tuple([tuple(map(_card_of, trick)) for trick in raw_tricks if type(trick) is list])
+    if len(tricks) != len(raw_tricks):
+        raise _Slow
     raw_score = raw.get("score")
     score = None
     if raw_score is not None:

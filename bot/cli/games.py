@@ -1,0 +1,99 @@
+"""`sudija games [--player NICK] [--db FILE] [--json] [--limit N]`: list the stored games, newest first.
+
+Text: one line per game (number, status, rated, AI, end time, hands, players in seat order). With ``--json`` a
+JSON array of objects with the stable keys ``number``, ``status``, ``rated``, ``ai``, ``players``,
+``started_at``, ``ended_at`` (null while in progress) and ``hands``. Games in progress come first, then by end
+time, newest first (`storage.games.GameStore.listing`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.config import ConfigError, load
+from rules.gamelog import format_time
+from storage.games import GameSummary
+
+JSON_KEYS = ("number", "status", "rated", "ai", "players", "started_at", "ended_at", "hands")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("games", help="list the stored games",
+                                   description="List the stored games, newest first (games in progress first).")
+    parser.add_argument("--player", default=None, metavar="NICK", help="only the games NICK played in")
+    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    parser.add_argument("--json", action="store_true", help="print a JSON array")
+    parser.add_argument("--limit", type=_positive, default=100, metavar="N", help="at most N games (default 100)")
+    parser.set_defaults(func=run)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load(getattr(args, "config", None))
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    db_path = args.db or config.database
+    if db_path != ":memory:" and not Path(db_path).exists():
+        print(f"The database {db_path} does not exist; import game logs first (sudija import PATH).", file=sys.stderr)
+        return 1
+    games, total = asyncio.run(_listing(db_path, args.player, args.limit))
+    if args.json:
+        print(json.dumps([game_json(game) for game in games], ensure_ascii=False, indent=2))
+        return 0
+    for line in table(games):
+        print(line)
+    who = f" of {args.player}" if args.player else ""
+    if len(games) == args.limit and (args.player or total > len(games)):
+        print(f"(the newest {len(games)} games{who}; --limit N shows more)")
+    elif not games:
+        print(f"No games{who} in {db_path}.")
+    return 0
+
+
+async def _listing(db_path: str, player: str | None, limit: int) -> tuple[list[GameSummary], int]:
+    from storage.database import open_database
+
+    db = await open_database(db_path)
+    try:
+        games = await db.games.listing(player, limit=limit)
+        total, _ = await db.games.count()
+    finally:
+        await db.close()
+    return games, total
+
+
+def game_json(game: GameSummary) -> dict[str, Any]:
+    return {
+        "number": game.number,
+        "status": game.status.value,
+        "rated": game.rated,
+        "ai": game.ai,
+        "players": list(game.players),
+        "started_at": format_time(game.started_at),
+        "ended_at": format_time(game.ended_at) if game.ended_at is not None else None,
+        "hands": game.hand_count,
+    }
+
+
+def table(games: list[GameSummary]) -> list[str]:
+    if not games:
+        return []
+    lines = [f"{'game':>9}  {'status':<11}  {'rated':<5}  {'ai':<3}  {'ended (UTC)':<16}  {'hands':>5}  players"]
+    for game in games:
+        ended = game.ended_at.strftime("%Y-%m-%d %H:%M") if game.ended_at is not None else "—"
+        lines.append(f"{game.number:>9}  {game.status.value:<11}  {'yes' if game.rated else 'no':<5}  "
+                     f"{'yes' if game.ai else 'no':<3}  {ended:<16}  {game.hand_count:>5}  {', '.join(game.players)}")
+    return lines

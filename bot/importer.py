@@ -1,0 +1,383 @@
+"""The import of game-log files: paths → files → games → storage, with the report (`sudija import`).
+
+A file is the unit of atomicity: when any game in it is unreadable or not a legal game, nothing of that file is
+stored and every problem is reported (the file, the place in it, the game, hand and trick, what is wrong). The
+games of a valid file are stored in one transaction by `storage.games.GameStore.store`, which also decides what
+is unchanged (the same canonical log again) and what is refused (a changed log of a game the desk refers to).
+At import the paper is computed for every game whose log records score entries (`rules.paper.cross_check`);
+where they differ, the rendered lines are stored as the game's cross-check report.
+
+Speed: decoding, parsing, validating and preparing the canonical log (`prepare_piece`) run in worker processes
+when an executor is given; the main process reads files, cuts them into pieces (`rules.logfile.plan`) and writes
+to the database, one file at a time and in file order, while the workers already prepare the next pieces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import functools
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from rules.gamelog import LogError, parse_game
+from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, place_order, plan, size_text, unpack
+from rules.paper import cross_check
+from rules.paper_render import discrepancy_lines
+from rules.validation import validate_game
+from storage.database import Database
+from storage.games import GameRow
+
+LOG_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+PIECE_BYTES = 2 << 20  # JSON Lines are cut into pieces of about this size for the workers
+PARALLEL_BYTES = 4 << 20  # below this much input, workers cost more than they save
+
+Progress = Callable[[int, int, int], None]  # (bytes done, bytes in all, hands read so far)
+
+
+class NoSuchPath(ValueError):
+    """A path given to the import does not exist (a usage error)."""
+
+
+def is_log_name(name: str) -> bool:
+    return name.lower().endswith(LOG_SUFFIXES)
+
+
+def find_files(paths: Sequence[str | Path]) -> list[Path]:
+    """The files to import: each file named, and the log files (``LOG_SUFFIXES``) under each directory, sorted.
+
+    Raises `NoSuchPath` for a path that does not exist. A file named on the command line is read whatever its
+    name; in directories only log files are taken. Each file is listed once.
+    """
+    found: list[Path] = []
+    seen: set[Path] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            candidates = sorted(p for p in path.rglob("*") if p.is_file() and is_log_name(p.name))
+        elif path.exists():
+            candidates = [path]
+        else:
+            raise NoSuchPath(f"{raw}: no such file or directory")
+        for candidate in candidates:
+            key = candidate.resolve()
+            if key not in seen:
+                seen.add(key)
+                found.append(candidate)
+    return found
+
+
+# --------------------------------------------------------------------------------------------- the workers
+
+
+@dataclass(slots=True)
+class PieceResult:
+    """What a worker made of one piece: rows ready to store (with their places) and the problems."""
+
+    rows: list[GameRow] = field(default_factory=list)
+    places: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    documents: int = 0
+    hands: int = 0
+
+
+def prepare_piece(piece: Piece, lang: str = "sr") -> PieceResult:
+    """Decode, parse, validate and prepare the games of one piece (runs in a worker process)."""
+    decoded = decode_piece(piece)
+    result = PieceResult(problems=decoded.problems, documents=len(decoded.documents))
+    for document in decoded.documents:
+        prefix = f"{document.place}: " if document.place else ""
+        try:
+            game = parse_game(document.value)
+        except LogError as exc:
+            result.problems.extend(prefix + problem for problem in exc.problems)
+            continue
+        problems = validate_game(game)
+        if problems:
+            result.problems.extend(prefix + problem for problem in problems)
+            continue
+        if result.problems:
+            continue  # the file will not be imported: do not spend time preparing the rest
+        report = None
+        if any(hand.score is not None for hand in game.hands):
+            found = cross_check(game)
+            if found:
+                report = discrepancy_lines(found, lang)
+        result.rows.append(GameRow.of(game, report))
+        result.places.append(document.place)
+        result.hands += len(game.hands)
+    return result
+
+
+# --------------------------------------------------------------------------------------------- the report
+
+
+@dataclass(slots=True)
+class FileReport:
+    path: str
+    games: int = 0  # valid games read from the file
+    hands: int = 0  # hands of the games stored (new or replaced)
+    imported: int = 0
+    unchanged: int = 0
+    refused: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    differing: int = 0  # stored games whose recorded score differs from the paper
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.refused
+
+
+@dataclass(slots=True)
+class ImportReport:
+    files: list[FileReport] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def imported(self) -> int:
+        return sum(f.imported for f in self.files)
+
+    @property
+    def hands(self) -> int:
+        return sum(f.hands for f in self.files)
+
+    @property
+    def unchanged(self) -> int:
+        return sum(f.unchanged for f in self.files)
+
+    @property
+    def refused(self) -> int:
+        return sum(len(f.refused) for f in self.files)
+
+    @property
+    def files_with_errors(self) -> int:
+        return sum(1 for f in self.files if f.problems)
+
+    @property
+    def differing(self) -> int:
+        return sum(f.differing for f in self.files)
+
+    @property
+    def exit_status(self) -> int:
+        """0 when everything was imported (or already there), 1 when anything was refused or invalid."""
+        return 0 if all(f.ok for f in self.files) else 1
+
+    def messages(self) -> list[str]:
+        """Every problem and refusal, each naming its file."""
+        lines: list[str] = []
+        for report in self.files:
+            lines.extend(f"{report.path}: {problem}" for problem in report.problems)
+            if report.problems:
+                count = _count(len(report.problems), "problem")
+                lines.append(f"{report.path}: nothing imported from this file ({count})")
+            lines.extend(f"{report.path}: refused: {why}" for why in report.refused)
+        return lines
+
+    def summary(self) -> list[str]:
+        lines = [f"Imported {_count(self.imported, 'game')} ({_count(self.hands, 'hand')}) from "
+                 f"{_count(len(self.files), 'file')}; {self.unchanged} unchanged, {self.refused} refused, "
+                 f"{_count(self.files_with_errors, 'file')} with errors."]
+        if self.differing:
+            lines.append(f"Cross-check: in {_count(self.differing, 'game')} the score recorded in the log differs from "
+                         "the paper; `sudija papir GAME` shows the differences.")
+        return lines
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+# --------------------------------------------------------------------------------------------- the import
+
+
+@dataclass(slots=True)
+class _FileJob:
+    path: Path
+    size: int
+    plan: Plan | None
+    futures: list[asyncio.Future[PieceResult]]
+    shares: list[int]  # progress bytes per piece
+
+
+def read_limited(path: Path, limits: Limits = LIMITS) -> bytes:
+    """A file's bytes, refusing (`FileProblem`) one bigger than the text limit without reading it whole."""
+    with path.open("rb") as handle:
+        data = handle.read(limits.text_bytes + 1)
+    if len(data) > limits.text_bytes:
+        raise FileProblem([f"the file is bigger than {size_text(limits.text_bytes)}; at most that much is read "
+                           "from one file: split it into smaller files"])
+    return data
+
+
+def _plan_file(path: Path, limits: Limits, piece_bytes: int) -> Plan:
+    try:
+        text = unpack(read_limited(path, limits), path.name, limits)
+    except FileProblem as exc:
+        return Plan(None, problems=list(exc.problems))
+    except OSError as exc:
+        return Plan(None, problems=[f"cannot read the file: {exc.strerror or exc}"])
+    return plan(text, path.name, limits, piece_bytes)
+
+
+async def import_files(db: Database, files: Sequence[Path], now: datetime, *,
+                       executor: concurrent.futures.Executor | None = None, in_flight: int = 6, lang: str = "sr",
+                       progress: Progress | None = None, limits: Limits = LIMITS,
+                       piece_bytes: int = PIECE_BYTES) -> ImportReport:
+    """Import `files` into `db`, each file in one transaction; the report of what happened to each.
+
+    With an `executor` (a process pool) the pieces are prepared there, a bounded number at a time; without one
+    they are prepared here, in order.
+    """
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    sizes = [_size(path) for path in files]
+    total = sum(sizes)
+    tally = [0, 0]  # bytes done, hands read
+    slots = asyncio.Semaphore(max(1, in_flight))
+    queue: asyncio.Queue[_FileJob | None] = asyncio.Queue()
+
+    def advance(share: int, hands: int) -> None:
+        tally[0] += share
+        tally[1] += hands
+        if progress is not None:
+            progress(tally[0], total, tally[1])
+
+    def finished(share: int, future: asyncio.Future[PieceResult]) -> None:
+        slots.release()
+        ok = not future.cancelled() and future.exception() is None
+        advance(share, future.result().hands if ok else 0)
+
+    async def produce() -> None:
+        for path, size in zip(files, sizes, strict=True):
+            if executor is None:
+                planned = _plan_file(path, limits, piece_bytes)
+            else:
+                planned = await asyncio.to_thread(_plan_file, path, limits, piece_bytes)
+            length = sum(len(piece.text) for piece in planned.pieces) or 1
+            job = _FileJob(path, size, planned, [], [])
+            for piece in planned.pieces:
+                share = size * len(piece.text) // length
+                await slots.acquire()
+                future: asyncio.Future[PieceResult]
+                if executor is None:
+                    future = loop.create_future()
+                    future.set_result(prepare_piece(piece, lang))
+                else:
+                    future = loop.run_in_executor(executor, prepare_piece, piece, lang)
+                future.add_done_callback(functools.partial(finished, share))
+                job.futures.append(future)
+                job.shares.append(share)
+            if not planned.pieces:
+                advance(size, 0)
+            await queue.put(job)
+        await queue.put(None)
+
+    producer = asyncio.create_task(produce())
+    report = ImportReport()
+    try:
+        while (job := await queue.get()) is not None:
+            report.files.append(await _finish_file(db, job, now))
+        await producer
+    finally:
+        if not producer.done():
+            producer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await producer
+    report.seconds = loop.time() - started
+    return report
+
+
+async def _finish_file(db: Database, job: _FileJob, now: datetime) -> FileReport:
+    report = FileReport(str(job.path))
+    assert job.plan is not None
+    problems = list(job.plan.problems)
+    rows: list[GameRow] = []
+    first_place: dict[int, str] = {}
+    for future in job.futures:
+        part = await future
+        problems.extend(part.problems)
+        for row, place in zip(part.rows, part.places, strict=True):
+            earlier = first_place.get(row.number)
+            if earlier is not None:
+                problems.append(f"{place}: game {row.number} is in the file twice (also at {earlier or 'the start'}); "
+                                "a file holds each game once")
+            else:
+                first_place[row.number] = place or "the file"
+            rows.append(row)
+    if problems:
+        report.problems = sorted(problems, key=place_order)
+        return report
+    report.games = len(rows)
+    outcome = await db.games.store(rows, now)
+    report.imported = outcome.imported
+    report.unchanged = outcome.unchanged
+    report.refused = outcome.refused
+    report.hands = outcome.hands
+    report.differing = sum(1 for row in rows if row.cross_check)
+    return report
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def worker_count(files: Sequence[Path], jobs: int | None = None) -> int:
+    """How many worker processes to use: none for small imports, else `jobs` or the number of CPUs."""
+    if jobs is not None:
+        return max(0, jobs)
+    if sum(_size(path) for path in files) < PARALLEL_BYTES:
+        return 0
+    return max(0, min(os.cpu_count() or 1, 8))
+
+
+@dataclass(slots=True)
+class Importer:
+    """The whole use case for the command line and benchmarks: files, worker processes, database, report.
+
+    The worker processes are forked before the database is opened (no database thread is copied into them).
+    """
+
+    db_path: str
+    lang: str = "sr"
+    jobs: int | None = None
+    progress: Progress | None = None
+    limits: Limits = LIMITS
+    now: Callable[[], datetime] | None = None
+
+    async def run(self, paths: Sequence[str | Path]) -> ImportReport:
+        from datetime import UTC
+
+        from storage.database import open_database
+
+        files = find_files(paths)
+        workers = worker_count(files, self.jobs)
+        executor = None
+        if workers > 1:
+            executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+            _warm_up(executor, workers)
+        try:
+            db = await open_database(self.db_path)
+            try:
+                moment = self.now() if self.now is not None else datetime.now(UTC)
+                return await import_files(db, files, moment, executor=executor, in_flight=3 * max(1, workers),
+                                          lang=self.lang,
+                                          progress=self.progress, limits=self.limits)
+            finally:
+                await db.close()
+        finally:
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _warm_up(executor: concurrent.futures.ProcessPoolExecutor, workers: int) -> None:
+    """Start every worker now, while this process has no other thread, so each is a clean fork."""
+    for future in [executor.submit(os.getpid) for _ in range(workers)]:
+        future.result()
