@@ -23,10 +23,10 @@ from fakes.chat import RecordingChat
 from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 
 from bot.app import App, build_app
-from bot.config import Config, TelegramConfig
+from bot.config import Config, ConfigError, TelegramConfig
 from bot.messages import Catalogue
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
-from bot.telegram import TelegramAdapter
+from bot.telegram import TelegramAdapter, run_telegram
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from storage.members import Member
 
@@ -510,3 +510,18 @@ async def test_flood_control_is_waited_out_and_the_relay_goes_on(scene: Scene) -
         assert await scene.said("mira", since=mark) == ["ana: Jesi li tu?"]
     assert [(r.ok, r.error_code) for r in fake.calls("sendMessage")[-2:]] == [(False, 429), (True, None)]
     assert waits == [3.0]
+
+
+async def test_run_telegram_is_the_whole_wiring_and_stops_when_cancelled(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    task = asyncio.create_task(run_telegram(scene.a))
+    await fake.wait_until(lambda: bool(fake.calls("getUpdates")))
+    group_msg, _ = await call_game(scene)  # the port was attached: the call reached the referees' group
+    assert group_msg.callback_data()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert fake.calls("getUpdates")[-1].params["timeout"] == 0  # PTB confirmed what it fetched on the way out
+    with pytest.raises(ConfigError, match="NO_SUCH_TOKEN_VARIABLE"):
+        TelegramAdapter(scene.a.desk, TelegramConfig(token_env="NO_SUCH_TOKEN_VARIABLE"))
