@@ -54,6 +54,7 @@ __all__ = [
 
 SOLVE_TT_BITS = 18
 LAYOUTS_TT_BITS = 20
+CHUNKS_PER_THREAD = 8
 ILLEGAL = 255
 
 _local = threading.local()
@@ -173,26 +174,44 @@ def _packed(layouts: Sequence[tuple[int, int, int]] | array[int]) -> array[int]:
 
 
 def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryview], bytes]) -> bytes:
-    """Split the layouts into contiguous runs, one per thread, each run on one pooled native Solver."""
+    """Solve contiguous runs of layouts on ``threads`` threads, each with one pooled native Solver.
+
+    The layouts are cut into ``CHUNKS_PER_THREAD * threads`` contiguous runs handed out in order to whichever
+    thread is free (neighbouring layouts in one run share the table; the free-for-all keeps both cores busy
+    when one part of the layouts is harder than the other).
+    """
     count = len(packed) // 3
     if count == 0:
         return b""
     threads = max(1, min(threads, count))
+    chunks = min(count, threads * CHUNKS_PER_THREAD) if threads > 1 else 1
     view = memoryview(packed).cast("B")
-    bounds = [count * k // threads for k in range(threads + 1)]
+    bounds = [count * k // chunks for k in range(chunks + 1)]
+    results: list[bytes] = [b""] * chunks
+    next_chunk = iter(range(chunks))
+    lock = threading.Lock()
 
-    def run(part: int) -> bytes:
+    def worker() -> None:
         solver = _pool.take()
         try:
-            return work(solver, view[bounds[part] * 12:bounds[part + 1] * 12])
-        except ValueError as exc:
-            raise ValueError(f"in layouts from {bounds[part]}: {exc} (counted from there)") from None
+            while True:
+                with lock:
+                    part = next(next_chunk, None)
+                if part is None:
+                    return
+                try:
+                    results[part] = work(solver, view[bounds[part] * 12:bounds[part + 1] * 12])
+                except ValueError as exc:
+                    raise ValueError(f"in layouts from {bounds[part]}: {exc} (counted from there)") from None
         finally:
             _pool.give_back(solver)
 
     if threads == 1:
-        return run(0)
-    return b"".join(_pool.executor(threads).map(run, range(threads)))
+        worker()
+    else:
+        for future in [_pool.executor(threads).submit(worker) for _ in range(threads)]:
+            future.result()
+    return b"".join(results)
 
 
 def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: int | None, betl: bool,
