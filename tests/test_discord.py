@@ -31,6 +31,7 @@ from fakes.discord_server import (
 from bot.app import App, build_app
 from bot.config import Config, DiscordConfig
 from bot.discord import SudijaBot, attach_discord
+from bot.discord.port import relaying_from_discord
 from bot.ports import ManualClock, ManualTimers
 from rules.gamelog import GameStatus
 from rules.generator import generate_game
@@ -216,4 +217,309 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         shown = await answer_of(fake, await fake.slash(m["ceca"].id, "presude", {"partija": 100}))
         assert "Kazna za petar" in shown and "plavac 3" in shown and "@everyone namerno" in shown
         assert winner not in shown
+    await app.close()
+
+
+async def open_trial(world: World, app: App, game: int, caller: str, referee: str) -> tuple[int, FakeChannel]:
+    fake, m = world.fake, world.m
+    await answer_of(fake, await fake.slash(m[caller].id, "sudija", {"partija": game}))
+    call = await pending_call_id(app, game)
+    notice = await call_message(world, call)
+    taken = await answer_of(fake, await fake.press(m[referee].id, int(notice["id"]), f"sudija:take:{call}"))
+    assert taken.startswith("Sudite"), taken
+    trial = await app.db.trials.open_for_game(game)
+    assert trial is not None
+    (thread,) = [t for t in fake.threads_in(world.trials.id) if t.name == f"Suđenje #{trial.id}"]
+    return trial.id, thread
+
+
+# ---------------------------------------------------------------------- commands
+
+
+async def test_commands_have_serbian_names_english_localizations_and_sync_to_the_guild(world: World) -> None:
+    app = await world.app()
+    async with world.running(app):
+        commands = world.fake.guild_commands
+        assert {"sudija", "povuci", "presude", "papir", "dezurstvo", "nadimak", "ruke", "sudjenja", "vecnik",
+                "promeni", "presuda", "zavrsi", "napusti"} <= set(commands)
+        assert world.fake.global_commands == {}
+        sudija = commands["sudija"]
+        assert sudija["name_localizations"]["en-US"] == "referee"
+        assert sudija["description"].startswith("Pozovi sudiju")
+        assert sudija["description_localizations"]["en-GB"].startswith("Call a referee")
+        (option,) = sudija["options"]
+        assert option["name"] == "partija" and option["name_localizations"]["en-US"] == "game"
+        assert option["autocomplete"] is True and option["required"] is False and option["type"] == 4
+        kinds = commands["presuda"]["options"][0]["choices"]
+        assert [c["value"] for c in kinds] == ["bula_change", "fall_transfer", "penalty", "settlement", "nobody",
+                                              "no_verdict"]
+        assert kinds[0]["name"] == "Promena bula" and kinds[0]["name_localizations"]["en-US"] == "Bula change"
+    await app.close()
+
+
+async def test_autocomplete_offers_the_callers_recent_games_and_the_desk_still_checks_the_number(
+        world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "sudija1")
+    await store_game(app, 100)
+    await store_game(app, 101, status=GameStatus.IN_PROGRESS)
+    await store_game(app, 102, ended_ago=timedelta(days=10))
+    await store_game(app, 103, ("marko", "petar", "ceca"))
+    async with world.running(app):
+        ix = await fake.autocomplete(m["ana"].id, "sudija", "partija", "")
+        body = await fake.wait_for_response(ix.id)
+        assert body["type"] == 8
+        assert sorted(c["value"] for c in body["data"]["choices"]) == [100, 101]
+        assert any("ana, marko, petar" in c["name"] for c in body["data"]["choices"])
+        narrowed = await fake.autocomplete(m["ana"].id, "presude", "partija", "101")
+        assert [c["value"] for c in (await fake.wait_for_response(narrowed.id))["data"]["choices"]] == [101]
+        nobody = await fake.autocomplete(m["ceca"].id, "sudija", "partija", "")  # not linked: nothing to offer
+        assert (await fake.wait_for_response(nobody.id))["data"]["choices"] == []
+        # a number typed past the suggestions is checked by the desk like any other
+        refused = await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 103}))
+        assert "niste igrali" in refused
+        assert await app.db.calls.pending_for_game(103) is None
+        assert fake.messages_in(world.referees.id) == []
+    await app.close()
+
+
+async def test_papir_and_unlinked_member(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await store_game(app, 100)
+    async with world.running(app):
+        unlinked = await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
+        assert "/nadimak" in unlinked
+        paper = fake.followups((ix := await fake.slash(m["ceca"].id, "papir", {"partija": 100})).id) or None
+        await answer_of(fake, ix)
+        paper = fake.followups(ix.id)
+        assert paper and all(p["content"].startswith("```") and len(p["content"]) <= 2000 for p in paper)
+        assert all(p["flags"] & 64 for p in paper)
+    await app.close()
+
+
+# ---------------------------------------------------------------------- buttons
+
+
+async def test_a_restart_between_the_call_and_the_press_still_works(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "sudija1", "sudija2")
+    await store_game(app, 100)
+    async with world.running(app):
+        await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
+        call = await pending_call_id(app, 100)
+        notice = await call_message(world, call)
+    await app.close()
+    assert not fake.connected
+
+    restarted = await world.app()  # a new process: same database, nothing in memory
+    async with world.running(restarted):
+        press = await fake.press(m["sudija1"].id, int(notice["id"]), f"sudija:take:{call}")
+        assert (await answer_of(fake, press)).startswith("Sudite u partiji 100")
+        assert "prihvatio sudija sudija1" in fake.message(int(notice["id"]))["content"]
+        (thread,) = fake.threads_in(world.trials.id)
+        assert fake.thread_members(thread.id) == {fake.bot_user.id, m["ana"].id, m["sudija1"].id}
+    assert len(fake.identifies) == 2
+    await restarted.close()
+
+
+async def test_a_press_by_a_non_referee_gets_an_ephemeral_refusal(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "ceca", "sudija1")
+    await store_game(app, 100)
+    async with world.running(app):
+        await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
+        call = await pending_call_id(app, 100)
+        notice = await call_message(world, call)
+        before = len(fake.messages_in(world.referees.id))
+        press = await fake.press(m["ceca"].id, int(notice["id"]), f"sudija:take:{call}")
+        assert await answer_of(fake, press) == "Samo sudije mogu prihvatiti poziv."
+        assert all(f["flags"] & 64 for f in fake.followups(press.id))
+        stranger = await fake.press(m["petar"].id, int(notice["id"]), f"sudija:take:{call}")  # not linked
+        assert "/nadimak" in await answer_of(fake, stranger)
+        # a forged payload (a custom_id naming another call): re-checked against the database, nothing happens
+        fake.message(int(notice["id"]))["components"][0]["components"][0]["custom_id"] = "sudija:take:999"
+        forged = await fake.press(m["sudija1"].id, int(notice["id"]), "sudija:take:999")
+        assert await answer_of(fake, forged) == "Taj poziv ne postoji."
+        assert await app.db.calls.pending_for_game(100) is not None
+        assert len(fake.messages_in(world.referees.id)) == before
+        refusal = fake.followups(press.id)[0]
+        assert refusal in fake.ephemeral_messages(m["ceca"].id)
+    await app.close()
+
+
+async def test_direct_messages_closed_dms_and_every_copy_edited_on_withdraw(world: World) -> None:
+    fake, m = world.fake, world.m
+    fake.close_dms(m["sudija2"].id)
+    app = await world.app(direct_messages=True)
+    await link(app, world, "ana", "sudija1", "sudija2")
+    await store_game(app, 100)
+    async with world.running(app):
+        ix = await fake.slash(m["ana"].id, "sudija", {"partija": 100})
+        await answer_of(fake, ix)
+        call = await pending_call_id(app, 100)
+        notice = await call_message(world, call)
+        dm = fake.dm_channel_id(m["sudija1"].id)
+        assert dm is not None
+        (direct,) = fake.messages_in(dm)
+        assert button_ids(direct) == [f"sudija:take:{call}"]
+        closed = fake.dm_channel_id(m["sudija2"].id)
+        assert closed is None or fake.messages_in(closed) == []  # 403 / 50007 handled: the call went out anyway
+        assert len(await app.db.calls.notices(f"call:{call}")) == 2
+
+        # the caller withdraws with the button on his own answer: every copy is edited, buttons gone
+        own = fake.followups(ix.id)[-1]
+        withdraw = await fake.press(m["ana"].id, int(own["id"]), f"sudija:withdraw:{call}")
+        assert "povučen" in await answer_of(fake, withdraw) or "povuk" in await answer_of(fake, withdraw)
+        for copy in (fake.message(int(notice["id"])), fake.message(int(direct["id"]))):
+            assert "povučen" in copy["content"] and copy["components"] == []
+    await app.close()
+
+
+async def test_expiry_on_the_manual_clock_edits_the_call_and_tells_the_caller(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "sudija1")
+    await store_game(app, 100)
+    async with world.running(app):
+        await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
+        call = await pending_call_id(app, 100)
+        notice = await call_message(world, call)
+        world.clock.advance(timedelta(minutes=app.config.call_minutes, seconds=1))
+        await app.desk.run_due()
+        edited = fake.message(int(notice["id"]))
+        assert "istekao" in edited["content"] and edited["components"] == []
+        dm = fake.dm_channel_id(m["ana"].id)
+        assert dm is not None and "Nijedan sudija" in fake.messages_in(dm)[-1]["content"]
+    await app.close()
+
+
+# ---------------------------------------------------------------------- trials
+
+
+async def test_in_game_trial_has_the_whole_table_and_the_bula_change_modal(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "marko", "petar", "sudija1")
+    await store_game(app, 200, status=GameStatus.IN_PROGRESS)
+    async with world.running(app):
+        trial_id, thread = await open_trial(world, app, 200, "marko", "sudija1")
+        assert fake.thread_members(thread.id) == {fake.bot_user.id} | {m[n].id for n in ("ana", "marko", "petar",
+                                                                                          "sudija1")}
+        controls = fake.messages_in(thread.id)[0]
+        assert [c.split(":")[1] for c in button_ids(controls)] == [
+            "hands", "history", "councilor", "finish", "leave", "nacrt_bula_change", "nacrt_fall_transfer",
+            "nacrt_no_verdict"]
+        # a player pressing the referee's draft button gets no modal
+        nosy = await fake.press(m["ana"].id, int(controls["id"]), f"sudija:nacrt_bula_change:{trial_id}")
+        body = await fake.wait_for_response(nosy.id)
+        assert body["type"] == 4 and body["data"]["flags"] & 64 and "ne sudite" in body["data"]["content"].lower()
+        press = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_bula_change:{trial_id}")
+        assert (await fake.wait_for_response(press.id))["type"] == 9
+        bad = await fake.submit_modal(press.id, {"amounts": "ana četiri", "reason": "x"})
+        assert "Broj bula" in await answer_of(fake, bad)
+        again = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_bula_change:{trial_id}")
+        await fake.wait_for_response(again.id)
+        good = await fake.submit_modal(again.id, {"hand": "3", "amounts": "ana +4, petar -2", "reason": "vređanje"})
+        assert "ana +4, petar -2" in await answer_of(fake, good)
+        hands = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:hands:{trial_id}")
+        shown = await answer_of(fake, hands)
+        assert "Ruka 1" in shown
+        done = await answer_of(fake, await fake.slash(m["sudija1"].id, "zavrsi", channel_id=thread.id))
+        assert "upisana" in done
+        changes = await app.db.paper_changes.for_game(200)
+        assert len(changes) == 1 and changes[0].hand == 3
+        assert thread.archived and thread.locked
+    await app.close()
+
+
+async def test_relay_from_another_platform_pings_nobody_and_own_messages_are_not_echoed(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "sudija1")
+    await store_game(app, 100)
+    async with world.running(app) as bot:
+        trial_id, thread = await open_trial(world, app, 100, "ana", "sudija1")
+        ana = await app.db.members.by_nick("ana")
+        assert ana is not None
+        count = len(fake.messages_in(thread.id))
+        token = relaying_from_discord.set(ana.id)
+        try:
+            await bot.chat.say_in_trial(trial_id, "already in the thread", ana)
+        finally:
+            relaying_from_discord.reset(token)
+        assert len(fake.messages_in(thread.id)) == count
+        await bot.chat.say_in_trial(trial_id, f"@everyone @here <@{m['sudija1'].id}> <@&{world.referee_role.id}>",
+                                    ana)
+        relayed = fake.messages_in(thread.id)[-1]
+        assert relayed["content"].startswith("ana: @everyone") and fake.pings[int(relayed["id"])].nobody
+    await app.close()
+
+
+# ---------------------------------------------------------------------- members: link, roles, presence, leaving
+
+
+async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    async with world.running(app) as bot:
+        ok = await answer_of(fake, await fake.slash(m["sudija1"].id, "nadimak", {"nadimak": "Sudija1"}))
+        assert ok == "Nalog je povezan sa nadimkom Sudija1."
+        member = await app.db.members.by_nick("sudija1")
+        assert member is not None and member.roles == {"referee"} and member.online
+        taken = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija1"}))
+        assert "već povezan" in taken
+        assert (await app.db.members.by_account("discord", str(m["ceca"].id))) is None
+
+        updated = bot.wait_for("member_update", check=lambda before, after: after.id == m["sudija1"].id)
+        await fake.set_roles(m["sudija1"].id, [world.councilor_role.id])
+        await asyncio.wait_for(updated, timeout=5)
+        await settle()
+        member = await app.db.members.by_nick("sudija1")
+        assert member is not None and member.roles == {"councilor"}
+    await app.close()
+
+
+async def test_roles_and_presence_are_synced_on_ready_and_presence_updates_reach_the_desk(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "sudija1", "ceca")
+    ceca = await app.db.members.by_nick("ceca")
+    assert ceca is not None
+    await app.db.members.set_role(ceca.id, "referee", True, None, NOW)  # Discord says otherwise
+    fake.members[m["sudija1"].id].status = "idle"
+    async with world.running(app) as bot:
+        sudija1 = await app.db.members.by_nick("sudija1")
+        ceca = await app.db.members.by_nick("ceca")
+        assert sudija1 is not None and sudija1.roles == {"referee"} and sudija1.online
+        assert ceca is not None and ceca.roles == frozenset() and ceca.online
+        changed = bot.wait_for("presence_update", check=lambda before, after: after.id == m["sudija1"].id)
+        await fake.set_presence(m["sudija1"].id, "offline")
+        await asyncio.wait_for(changed, timeout=5)
+        await settle()
+        sudija1 = await app.db.members.by_nick("sudija1")
+        assert sudija1 is not None and not sudija1.online
+    await app.close()
+
+
+async def test_the_caller_leaving_the_server_ends_his_trial_and_the_thread_is_locked(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "sudija1")
+    await store_game(app, 100)
+    async with world.running(app) as bot:
+        trial_id, thread = await open_trial(world, app, 100, "ana", "sudija1")
+        left = bot.wait_for("raw_member_remove", check=lambda payload: payload.user.id == m["ana"].id)
+        await fake.member_leave(m["ana"].id)
+        await asyncio.wait_for(left, timeout=5)
+        await settle()
+        trial = await app.db.trials.get(trial_id)
+        assert trial is not None and trial.outcome == "interrupted" and trial.end_reason == "caller_left"
+        assert "prekinuto" in fake.messages_in(thread.id)[-1]["content"]
+        assert thread.archived and thread.locked
+        ana = await app.db.members.by_nick("ana")
+        assert ana is not None and not ana.in_club
     await app.close()
