@@ -220,8 +220,9 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first) {
 }
 
 /* Tricks the leader's side takes for sure by cashing the leader's top cards, trumps first (never in betl):
- * in each suit the leader's cards above every other card still in play, in a side suit capped by the length
- * of every other player who holds a trump (after that he must ruff). */
+ * in each suit the leader's cards above every other card still in play (all his cards of the suit when these
+ * outlast everyone else's), in a side suit capped by the length of every other player who holds a trump
+ * (after that he must ruff). */
 static int quick_tricks(const Ctx *c, int seat) {
     uint32_t mine = c->h[seat];
     uint32_t o1 = c->h[NEXT[seat]], o2 = c->h[NEXT[NEXT[seat]]];
@@ -232,6 +233,8 @@ static int quick_tricks(const Ctx *c, int seat) {
         if (!ms) continue;
         uint32_t os = others & SUIT[s];
         int run = os ? POPCNT(ms & ~((2u << TOPBIT(os)) - 1u)) : POPCNT(ms);
+        /* once the others are out of the suit, his smaller cards of it win too */
+        if (run >= POPCNT(o1 & SUIT[s]) && run >= POPCNT(o2 & SUIT[s])) run = POPCNT(ms);
         if (trump >= 0 && s != trump) {
             if (o1 & SUIT[trump]) {
                 int l = POPCNT(o1 & SUIT[s]);
