@@ -47,6 +47,7 @@ class World:
     referee_role: FakeRole
     councilor_role: FakeRole
     referees: FakeChannel
+    councilors: FakeChannel
     trials: FakeChannel
     m: dict[str, FakeMember]
     clock: ManualClock
@@ -54,6 +55,7 @@ class World:
     def config(self, **discord_settings: Any) -> Config:
         return Config(discord=DiscordConfig(
             guild_id=self.fake.guild_id, referees_channel_id=self.referees.id, trials_channel_id=self.trials.id,
+            councilors_channel_id=self.councilors.id,
             roles={"referee": self.referee_role.id, "councilor": self.councilor_role.id}, **discord_settings))
 
     async def app(self, **discord_settings: Any) -> App:
@@ -75,12 +77,14 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     async with FakeDiscord() as fake:
         referee = fake.add_role("Sudija")  # unmarked: not hoisted, no colour
         councilor = fake.add_role("Većnik")
-        members = {nick: fake.add_member(nick, roles=[referee.id] if nick.startswith("sudija") else [])
-                   for nick in ("ana", "marko", "petar", "ceca", "sudija1", "sudija2")}
+        roles = {"sudija1": [referee.id], "sudija2": [referee.id], "vecnik": [councilor.id]}
+        members = {nick: fake.add_member(nick, roles=roles.get(nick, []))
+                   for nick in ("ana", "marko", "petar", "ceca", "sudija1", "sudija2", "vecnik")}
         referees = fake.add_text_channel("sudije", private_to=[referee.id])
+        councilors = fake.add_text_channel("vecnici", private_to=[councilor.id])
         trials = fake.add_text_channel("sudjenja")
         with pointed_at(fake):
-            yield World(fake, tmp_path, referee, councilor, referees, trials, members, ManualClock(NOW))
+            yield World(fake, tmp_path, referee, councilor, referees, councilors, trials, members, ManualClock(NOW))
         fake.assert_clean()
 
 
@@ -291,7 +295,7 @@ async def test_papir_and_unlinked_member(world: World) -> None:
     async with world.running(app):
         unlinked = await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
         assert "/nadimak" in unlinked
-        paper = fake.followups((ix := await fake.slash(m["ceca"].id, "papir", {"partija": 100})).id) or None
+        ix = await fake.slash(m["ceca"].id, "papir", {"partija": 100})
         await answer_of(fake, ix)
         paper = fake.followups(ix.id)
         assert paper and all(p["content"].startswith("```") and len(p["content"]) <= 2000 for p in paper)
@@ -522,4 +526,50 @@ async def test_the_caller_leaving_the_server_ends_his_trial_and_the_thread_is_lo
         assert thread.archived and thread.locked
         ana = await app.db.members.by_nick("ana")
         assert ana is not None and not ana.in_club
+    await app.close()
+
+
+async def test_a_councilor_called_into_an_in_game_trial_joins_the_thread(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "marko", "petar", "sudija1", "vecnik")
+    await store_game(app, 200, status=GameStatus.IN_PROGRESS)
+    async with world.running(app):
+        trial_id, thread = await open_trial(world, app, 200, "marko", "sudija1")
+        controls = fake.messages_in(thread.id)[0]
+        asked = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:councilor:{trial_id}")
+        assert "pozvani" in await answer_of(fake, asked)
+        (notice,) = fake.messages_in(world.councilors.id)
+        assert fake.pings[int(notice["id"])].users == {m["vecnik"].id}
+        assert fake.messages_in(world.referees.id)[-1]["components"] == []  # only the (taken) referee call there
+        (join,) = button_ids(notice)
+        joined = await fake.press(m["vecnik"].id, int(notice["id"]), join)
+        assert "Uključeni ste" in await answer_of(fake, joined)
+        assert m["vecnik"].id in fake.thread_members(thread.id)
+        assert "vecnik" in fake.message(int(notice["id"]))["content"] and not fake.message(int(notice["id"]))[
+            "components"]
+        dm = fake.dm_channel_id(m["vecnik"].id)  # the desk also asks councilors directly
+        assert dm is not None and fake.messages_in(dm)[0]["components"] == []  # that copy edited as well
+    await app.close()
+
+
+async def test_a_referee_offline_past_the_grace_period_ends_his_trial(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "sudija1")
+    await store_game(app, 100)
+    async with world.running(app) as bot:
+        trial_id, thread = await open_trial(world, app, 100, "ana", "sudija1")
+        changed = bot.wait_for("presence_update", check=lambda before, after: after.id == m["sudija1"].id)
+        await fake.set_presence(m["sudija1"].id, "offline")
+        await asyncio.wait_for(changed, timeout=5)
+        await settle()
+        world.clock.advance(timedelta(seconds=app.config.referee_offline_grace_seconds - 1))
+        await app.desk.run_due()
+        assert not thread.locked
+        world.clock.advance(timedelta(seconds=1))
+        await app.desk.run_due()
+        trial = await app.db.trials.get(trial_id)
+        assert trial is not None and trial.end_reason == "referee_disconnected"
+        assert thread.archived and thread.locked
     await app.close()
