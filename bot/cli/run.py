@@ -1,0 +1,79 @@
+"""`sudija run`: start the bot. Discord and/or Telegram when their tokens are set (both may run in one process
+over one database); with no token configured, the console club over the demo database (what `make run` shows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+from collections.abc import Coroutine
+from typing import Any
+
+from bot.config import Config, ConfigError, load
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "run", help="start the bot (Discord/Telegram when configured, else the console club)",
+        description="Start the bot with the platforms configured in config.toml (a token in the environment "
+                    "variable named there). With no token, the console club starts over the demo club.")
+    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load(getattr(args, "config", None))
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.db:
+        from dataclasses import replace
+
+        config = replace(config, database=args.db)
+    if config.discord.token is None and config.telegram.token is None:
+        from bot.cli.console import DEMO_DATABASE
+        from bot.console.runner import run_console
+
+        db_path = args.db or DEMO_DATABASE
+        print(f"Nema tokena za Discord ni Telegram: pokrećem konzolni klub ({db_path}). Kucajte help.",
+              file=sys.stderr)
+        return asyncio.run(run_console(config, db_path, True, sys.stdin, sys.stdout, sys.stderr))
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(serve(config))
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+async def serve(config: Config) -> None:
+    """Every configured platform over one database and one desk, until interrupted."""
+    from bot.app import build_app
+
+    app = await build_app(config)
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            runners: list[Coroutine[Any, Any, object]] = []
+            if config.discord.token is not None:
+                from bot.discord.client import attach_discord, run_discord
+
+                bot = attach_discord(app)
+                runners.append(run_discord(app, bot))
+            if config.telegram.token is not None:
+                from bot.telegram.adapter import TelegramAdapter
+
+                telegram = TelegramAdapter(app.desk, config.telegram)
+                app.attach(telegram.port)
+                await stack.enter_async_context(telegram)
+            await app.desk.start()
+            runners.append(asyncio.Event().wait())
+            await asyncio.gather(*runners)
+    finally:
+        await app.close()
