@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from rules.gamelog import LogError, parse_game
+from rules.gamelog import LogError, read_game
 from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, place_order, plan, size_text, unpack
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
@@ -93,7 +93,7 @@ def prepare_piece(piece: Piece, lang: str = "sr") -> PieceResult:
     for document in decoded.documents:
         prefix = f"{document.place}: " if document.place else ""
         try:
-            game = parse_game(document.value)
+            game, canonical = read_game(document.value)
         except LogError as exc:
             result.problems.extend(prefix + problem for problem in exc.problems)
             continue
@@ -108,7 +108,7 @@ def prepare_piece(piece: Piece, lang: str = "sr") -> PieceResult:
             found = cross_check(game)
             if found:
                 report = discrepancy_lines(found, lang)
-        result.rows.append(GameRow.of(game, report))
+        result.rows.append(GameRow.of(game, report, canonical))
         result.places.append(document.place)
         result.hands += len(game.hands)
     return result

@@ -220,7 +220,7 @@ def parse_game(doc: object) -> Game:
     """
     if type(doc) is dict:
         try:
-            return _fast_game(doc)
+            return _fast_game(doc, [True])
         except _FAST_MISSES:
             pass
     return _careful_game(doc)
@@ -452,7 +452,9 @@ def _score(r: _Reader, raw: object, players: tuple[str, str, str], where: str) -
 # An import reads hundreds of thousands of hands, so a document in the usual spelling is read with dictionary
 # look-ups and exact type checks only. Whatever the fast path does not recognise raises one of `_FAST_MISSES`
 # and the careful reader above starts over; the fast path never words a problem and never accepts a document
-# the careful reader would refuse.
+# the careful reader would refuse. On the way it notes whether the document is already canonical (exactly what
+# `game_to_doc` writes: canonical card and time spellings, every key `game_to_doc` writes and no other), so that
+# storing it needs no re-writing (`read_game`).
 
 
 class _Slow(Exception):
@@ -481,21 +483,47 @@ def _card_spellings() -> dict[str, Card]:
 
 _CARD_OF = _card_spellings()
 _card_of = _CARD_OF.__getitem__
+_canonical_card_of = {str(card): card for card in _CARD_OF.values()}.__getitem__
 _STATUS_OF = {status.value: status for status in GameStatus}
 _DECISION_OF = {decision.value: decision for decision in Decision}
 _BID_OF = {(seat, call): Bid(seat, call) for seat in range(3) for call in CALLS}
 _CONTRACT_OF = {(strain.serbian, igra): Contract(strain, igra) for strain in Strain for igra in (False, True)}
 _NO_LIST: list[Any] = []
 _NO_DICT: dict[str, Any] = {}
+_SCORE_KEYS = frozenset(("bule", "supe_left", "supe_right"))
 
 
-def _fast_cards(value: object) -> tuple[Card, ...]:
+def read_game(doc: object) -> tuple[Game, dict[str, Any] | None]:
+    """`parse_game`, and the document itself when it is already canonical (equal to ``game_to_doc(game)``).
+
+    An importer that receives the document back can store it as it is instead of writing the game out again.
+    """
+    if type(doc) is dict:
+        canonical = [True]
+        try:
+            game = _fast_game(doc, canonical)
+        except _FAST_MISSES:
+            pass
+        else:
+            return game, doc if canonical[0] else None
+    return _careful_game(doc), None
+
+
+def _fast_cards(value: object, canonical: list[bool]) -> tuple[Card, ...]:
     if type(value) is not list:
         raise _Slow
-    return tuple(map(_card_of, value))
+    try:
+        return tuple(map(_canonical_card_of, value))
+    except KeyError:
+        canonical[0] = False
+        return tuple(map(_card_of, value))
 
 
-def _fast_game(doc: dict[str, Any]) -> Game:
+def _is_canonical_time(text: object, moment: datetime | None) -> bool:
+    return moment is not None and text == format_time(moment)
+
+
+def _fast_game(doc: dict[str, Any], canonical: list[bool]) -> Game:
     if doc.get("format", FORMAT) != FORMAT:
         raise _Slow
     number = doc["game"]
@@ -519,7 +547,8 @@ def _fast_game(doc: dict[str, Any]) -> Game:
     if "talon" in seats:
         raise _Slow  # the deal's keys would be ambiguous
     status = _STATUS_OF[doc["status"]]
-    started_at = parse_time(doc["started_at"])
+    raw_start = doc["started_at"]
+    started_at = parse_time(raw_start)
     raw_end = doc.get("ended_at")
     ended_at = None if raw_end is None else parse_time(raw_end)
     if status is GameStatus.IN_PROGRESS:
@@ -538,11 +567,17 @@ def _fast_game(doc: dict[str, Any]) -> Game:
     hands_raw = doc["hands"]
     if type(hands_raw) is not list:
         raise _Slow
-    hands = tuple([_fast_hand(raw, index, players, seats) for index, raw in enumerate(hands_raw, start=1)])
+    hands = tuple([_fast_hand(raw, index, players, seats, canonical)
+                   for index, raw in enumerate(hands_raw, start=1)])
+    if canonical[0] and not (
+            "format" in doc and "abandoned_by" in doc and len(doc) == (11 if ended_at is None else 12)
+            and _is_canonical_time(raw_start, started_at) and (ended_at is None or raw_end == format_time(ended_at))):
+        canonical[0] = False
     return Game(number, rated, ai, size, refe_limit, players, status, started_at, ended_at, tuple(abandoned), hands)
 
 
-def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: dict[str, int]) -> Hand:
+def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: dict[str, int],
+               canonical: list[bool]) -> Hand:
     if type(raw) is not dict:
         raise _Slow
     n = raw["n"]
@@ -552,14 +587,19 @@ def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: di
     deal = raw["deal"]
     if type(deal) is not dict or len(deal) != 4:
         raise _Slow
-    cards = (_fast_cards(deal[players[0]]), _fast_cards(deal[players[1]]), _fast_cards(deal[players[2]]))
-    talon = _fast_cards(deal["talon"])
+    cards = (_fast_cards(deal[players[0]], canonical), _fast_cards(deal[players[1]], canonical),
+             _fast_cards(deal[players[2]], canonical))
+    talon = _fast_cards(deal["talon"], canonical)
     bids_raw = raw["bids"]
     if type(bids_raw) is not list:
         raise _Slow
     bids = tuple([_BID_OF[seats[bid["player"]], bid["call"]] for bid in bids_raw])
+    keys = 4  # the keys game_to_doc writes for this hand: n, dealer, deal, bids and those below
     raw_declarer = raw.get("declarer")
-    declarer = None if raw_declarer is None else seats[raw_declarer]
+    declarer = None
+    if raw_declarer is not None:
+        declarer = seats[raw_declarer]
+        keys += 1
     raw_contract = raw.get("contract")
     contract = None
     if raw_contract is not None:
@@ -569,7 +609,10 @@ def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: di
         if type(igra) is not bool:
             raise _Slow
         contract = _CONTRACT_OF[raw_contract["strain"], igra]
-    discards = _fast_cards(raw["discards"]) if "discards" in raw else ()
+        keys += 1
+        if len(raw_contract) != 2 or "igra" not in raw_contract:
+            canonical[0] = False
+    discards = _fast_cards(raw["discards"], canonical) if "discards" in raw else ()
     raw_defense = raw.get("defense", _NO_DICT)
     if type(raw_defense) is not dict:
         raise _Slow
@@ -579,7 +622,11 @@ def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: di
     if type(raw_kontra) is not list or type(raw_tricks) is not list:
         raise _Slow
     kontra = tuple([seats[giver] for giver in raw_kontra])
-    tricks = tuple([tuple(map(_card_of, trick)) for trick in raw_tricks if type(trick) is list])
+    try:
+        tricks = tuple([tuple(map(_canonical_card_of, trick)) for trick in raw_tricks if type(trick) is list])
+    except KeyError:
+        canonical[0] = False
+        tricks = tuple([tuple(map(_card_of, trick)) for trick in raw_tricks if type(trick) is list])
     if len(tricks) != len(raw_tricks):
         raise _Slow
     raw_score = raw.get("score")
@@ -589,8 +636,19 @@ def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: di
         score = _score(reader, raw_score, players, "")
         if reader.problems:
             raise _Slow
+        keys += 1
+        if canonical[0] and any(len(entry) != 3 or not _SCORE_KEYS.issuperset(entry) for entry in raw_score.values()):
+            canonical[0] = False
     raw_end = raw.get("ended_at")
     ended_at = None if raw_end is None else parse_time(raw_end)
+    if canonical[0]:
+        keys += (discards != ()) + (defense != {}) + (kontra != ()) + (tricks != ())
+        if ended_at is not None:
+            keys += 1
+            if raw_end != format_time(ended_at):
+                canonical[0] = False
+        if len(raw) != keys or any(len(bid) != 2 for bid in bids_raw):
+            canonical[0] = False
     return Hand(n, dealer, cards, talon, bids, declarer, contract, discards, defense, kontra, tricks, score, ended_at)
 
 
