@@ -51,6 +51,7 @@ class World:
     trials: FakeChannel
     m: dict[str, FakeMember]
     clock: ManualClock
+    apps: list[App]
 
     def config(self, **discord_settings: Any) -> Config:
         return Config(discord=DiscordConfig(
@@ -59,8 +60,10 @@ class World:
             roles={"referee": self.referee_role.id, "councilor": self.councilor_role.id}, **discord_settings))
 
     async def app(self, **discord_settings: Any) -> App:
-        return await build_app(self.config(**discord_settings), clock=self.clock, timers=ManualTimers(),
-                               database=str(self.tmp / "club.db"))
+        app = await build_app(self.config(**discord_settings), clock=self.clock, timers=ManualTimers(),
+                              database=str(self.tmp / "club.db"))
+        self.apps.append(app)
+        return app
 
     @asynccontextmanager
     async def running(self, app: App) -> AsyncIterator[SudijaBot]:
@@ -84,7 +87,13 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         councilors = fake.add_text_channel("vecnici", private_to=[councilor.id])
         trials = fake.add_text_channel("sudjenja")
         with pointed_at(fake):
-            yield World(fake, tmp_path, referee, councilor, referees, councilors, trials, members, ManualClock(NOW))
+            made = World(fake, tmp_path, referee, councilor, referees, councilors, trials, members, ManualClock(NOW),
+                         [])
+            try:
+                yield made
+            finally:
+                for app in made.apps:  # also when a test failed: an open database would keep its thread alive
+                    await app.close()
         fake.assert_clean()
 
 
@@ -197,7 +206,8 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         press = await fake.press(referee, int(controls["id"]), f"sudija:nacrt_penalty:{trial.id}")
         modal = await fake.wait_for_response(press.id)
         assert modal["type"] == 9
-        fields = [c["components"][0]["custom_id"] for c in modal["data"]["components"]]
+        fields = [c["component"]["custom_id"] for c in modal["data"]["components"]]
+        assert [c["type"] for c in modal["data"]["components"]] == [18] * 5  # labelled text inputs
         assert fields == ["culprit", "plavac", "league", "abandoned", "reason"]
         first = await fake.submit_modal(press.id, {"culprit": "petar", "plavac": "2", "reason": "namerno"})
         assert "plavac 2" in await answer_of(fake, first)
@@ -221,7 +231,6 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         shown = await answer_of(fake, await fake.slash(m["ceca"].id, "presude", {"partija": 100}))
         assert "Kazna za petar" in shown and "plavac 3" in shown and "@everyone namerno" in shown
         assert winner not in shown
-    await app.close()
 
 
 async def open_trial(world: World, app: App, game: int, caller: str, referee: str) -> tuple[int, FakeChannel]:
@@ -258,7 +267,6 @@ async def test_commands_have_serbian_names_english_localizations_and_sync_to_the
         assert [c["value"] for c in kinds] == ["bula_change", "fall_transfer", "penalty", "settlement", "nobody",
                                               "no_verdict"]
         assert kinds[0]["name"] == "Promena bula" and kinds[0]["name_localizations"]["en-US"] == "Bula change"
-    await app.close()
 
 
 async def test_autocomplete_offers_the_callers_recent_games_and_the_desk_still_checks_the_number(
@@ -285,7 +293,6 @@ async def test_autocomplete_offers_the_callers_recent_games_and_the_desk_still_c
         assert "niste igrali" in refused
         assert await app.db.calls.pending_for_game(103) is None
         assert fake.messages_in(world.referees.id) == []
-    await app.close()
 
 
 async def test_papir_and_unlinked_member(world: World) -> None:
@@ -300,7 +307,6 @@ async def test_papir_and_unlinked_member(world: World) -> None:
         paper = fake.followups(ix.id)
         assert paper and all(p["content"].startswith("```") and len(p["content"]) <= 2000 for p in paper)
         assert all(p["flags"] & 64 for p in paper)
-    await app.close()
 
 
 # ---------------------------------------------------------------------- buttons
@@ -315,8 +321,9 @@ async def test_a_restart_between_the_call_and_the_press_still_works(world: World
         await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
         call = await pending_call_id(app, 100)
         notice = await call_message(world, call)
-    await app.close()
     assert not fake.connected
+    await app.close()  # the process ends
+    world.apps.remove(app)
 
     restarted = await world.app()  # a new process: same database, nothing in memory
     async with world.running(restarted):
@@ -326,7 +333,6 @@ async def test_a_restart_between_the_call_and_the_press_still_works(world: World
         (thread,) = fake.threads_in(world.trials.id)
         assert fake.thread_members(thread.id) == {fake.bot_user.id, m["ana"].id, m["sudija1"].id}
     assert len(fake.identifies) == 2
-    await restarted.close()
 
 
 async def test_a_press_by_a_non_referee_gets_an_ephemeral_refusal(world: World) -> None:
@@ -352,7 +358,6 @@ async def test_a_press_by_a_non_referee_gets_an_ephemeral_refusal(world: World) 
         assert len(fake.messages_in(world.referees.id)) == before
         refusal = fake.followups(press.id)[0]
         assert refusal in fake.ephemeral_messages(m["ceca"].id)
-    await app.close()
 
 
 async def test_direct_messages_closed_dms_and_every_copy_edited_on_withdraw(world: World) -> None:
@@ -380,7 +385,6 @@ async def test_direct_messages_closed_dms_and_every_copy_edited_on_withdraw(worl
         assert "povučen" in await answer_of(fake, withdraw) or "povuk" in await answer_of(fake, withdraw)
         for copy in (fake.message(int(notice["id"])), fake.message(int(direct["id"]))):
             assert "povučen" in copy["content"] and copy["components"] == []
-    await app.close()
 
 
 async def test_expiry_on_the_manual_clock_edits_the_call_and_tells_the_caller(world: World) -> None:
@@ -398,7 +402,6 @@ async def test_expiry_on_the_manual_clock_edits_the_call_and_tells_the_caller(wo
         assert "istekao" in edited["content"] and edited["components"] == []
         dm = fake.dm_channel_id(m["ana"].id)
         assert dm is not None and "Nijedan sudija" in fake.messages_in(dm)[-1]["content"]
-    await app.close()
 
 
 # ---------------------------------------------------------------------- trials
@@ -437,7 +440,6 @@ async def test_in_game_trial_has_the_whole_table_and_the_bula_change_modal(world
         changes = await app.db.paper_changes.for_game(200)
         assert len(changes) == 1 and changes[0].hand == 3
         assert thread.archived and thread.locked
-    await app.close()
 
 
 async def test_relay_from_another_platform_pings_nobody_and_own_messages_are_not_echoed(world: World) -> None:
@@ -460,7 +462,6 @@ async def test_relay_from_another_platform_pings_nobody_and_own_messages_are_not
                                     ana)
         relayed = fake.messages_in(thread.id)[-1]
         assert relayed["content"].startswith("ana: @everyone") and fake.pings[int(relayed["id"])].nobody
-    await app.close()
 
 
 # ---------------------------------------------------------------------- members: link, roles, presence, leaving
@@ -484,7 +485,6 @@ async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world
         await settle()
         member = await app.db.members.by_nick("sudija1")
         assert member is not None and member.roles == {"councilor"}
-    await app.close()
 
 
 async def test_roles_and_presence_are_synced_on_ready_and_presence_updates_reach_the_desk(world: World) -> None:
@@ -506,7 +506,6 @@ async def test_roles_and_presence_are_synced_on_ready_and_presence_updates_reach
         await settle()
         sudija1 = await app.db.members.by_nick("sudija1")
         assert sudija1 is not None and not sudija1.online
-    await app.close()
 
 
 async def test_the_caller_leaving_the_server_ends_his_trial_and_the_thread_is_locked(world: World) -> None:
@@ -526,7 +525,6 @@ async def test_the_caller_leaving_the_server_ends_his_trial_and_the_thread_is_lo
         assert thread.archived and thread.locked
         ana = await app.db.members.by_nick("ana")
         assert ana is not None and not ana.in_club
-    await app.close()
 
 
 async def test_a_councilor_called_into_an_in_game_trial_joins_the_thread(world: World) -> None:
@@ -550,7 +548,6 @@ async def test_a_councilor_called_into_an_in_game_trial_joins_the_thread(world: 
             "components"]
         dm = fake.dm_channel_id(m["vecnik"].id)  # the desk also asks councilors directly
         assert dm is not None and fake.messages_in(dm)[0]["components"] == []  # that copy edited as well
-    await app.close()
 
 
 async def test_a_referee_offline_past_the_grace_period_ends_his_trial(world: World) -> None:
@@ -571,5 +568,4 @@ async def test_a_referee_offline_past_the_grace_period_ends_his_trial(world: Wor
         await app.desk.run_due()
         trial = await app.db.trials.get(trial_id)
         assert trial is not None and trial.end_reason == "referee_disconnected"
-        assert thread.archived and thread.locked
-    await app.close()
+        assert (thread.archived, thread.locked) == (True, True)

@@ -77,15 +77,18 @@ class DraftInvalid(ValueError):
     """A modal field that cannot be read; the message is shown to the referee."""
 
 
+Field = tuple[str, discord.ui.TextInput[Any]]  # the label (at most 45 characters) and its text input
+
+
 def _field(label: str, name: str, *, required: bool = True, long: bool = False, max_length: int = 100,
-           placeholder: str | None = None) -> discord.ui.TextInput[Any]:
-    return discord.ui.TextInput(label=label[:45], custom_id=name, required=required, max_length=max_length,
-                                style=discord.TextStyle.paragraph if long else discord.TextStyle.short,
-                                placeholder=placeholder)
+           placeholder: str | None = None) -> Field:
+    return label[:45], discord.ui.TextInput(custom_id=name, required=required, max_length=max_length,
+                                            placeholder=placeholder,
+                                            style=discord.TextStyle.paragraph if long else discord.TextStyle.short)
 
 
-def draft_fields(kind: str, t: Callable[..., str]) -> list[discord.ui.TextInput[Any]]:
-    """The modal's text inputs for one verdict kind (at most five)."""
+def draft_fields(kind: str, t: Callable[..., str]) -> list[Field]:
+    """The modal's labelled text inputs for one verdict kind (at most five)."""
     reason_required = kind in ("fall_transfer", "no_verdict", "nobody", "settlement")
     reason = _field(t("discord.field.reason"), "reason", required=reason_required, long=True, max_length=1000)
     if kind == "bula_change":
@@ -158,9 +161,10 @@ class DraftModal(discord.ui.Modal):
         super().__init__(title=t(f"discord.draft.{kind}")[:45], custom_id=f"nacrt:{kind}:{trial_id}", timeout=None)
         self.kind = kind
         self.t = t
-        self.inputs = draft_fields(kind, t)
-        for item in self.inputs:
-            self.add_item(item)
+        fields = draft_fields(kind, t)
+        self.inputs = [field for _, field in fields]
+        for label, field in fields:
+            self.add_item(discord.ui.Label(text=label, component=field))
 
     def values(self) -> dict[str, str]:
         return {str(i.custom_id): i.value for i in self.inputs}

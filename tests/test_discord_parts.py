@@ -1,0 +1,116 @@
+"""The Discord adapter's parts without a gateway: the draft forms and their reading, message splitting, custom
+ids, and `run_discord`'s wiring (the token from the environment variable named in the configuration)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from fakes.discord_server import FakeDiscord, pointed_at
+
+from bot.app import build_app
+from bot.config import Config, ConfigError, DiscordConfig
+from bot.discord import attach_discord, run_discord
+from bot.discord.components import (
+    CUSTOM_ID,
+    DRAFT_KINDS,
+    DeskButton,
+    DraftInvalid,
+    build_draft,
+    draft_fields,
+    parse_amounts,
+)
+from bot.discord.port import chunks
+from bot.messages import Catalogue
+from bot.ports import ManualClock, ManualTimers
+from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement
+
+t = Catalogue("sr").t
+
+
+@pytest.mark.parametrize("kind", DRAFT_KINDS)
+@pytest.mark.parametrize("language", ["sr", "en"])
+def test_every_draft_form_fits_a_discord_modal(kind: str, language: str) -> None:
+    fields = draft_fields(kind, Catalogue(language).t)
+    assert 1 <= len(fields) <= 5
+    assert all(1 <= len(label) <= 45 for label, _ in fields)
+    assert len({f.custom_id for _, f in fields}) == len(fields) and fields[-1][1].custom_id == "reason"
+    assert 1 <= len(Catalogue(language).t(f"discord.draft.{kind}")) <= 45  # the modal's title and button
+
+
+def test_drafts_are_read_from_the_forms() -> None:
+    assert build_draft("bula_change", {"hand": "3", "amounts": "ana +4, petar -2", "late": "da", "reason": " x "},
+                       t) == Draft(BulaChange({"ana": 4, "petar": -2}, 3, True), "x")
+    assert build_draft("bula_change", {"hand": "", "amounts": "ana 2"}, t).verdict == BulaChange({"ana": 2})
+    assert build_draft("fall_transfer", {"hand": "2", "culprit": "marko", "reason": "r"}, t) == \
+        Draft(FallTransfer(2, "marko"), "r")
+    assert build_draft("penalty", {"culprit": "petar", "plavac": "3", "league": "", "abandoned": "DA"},
+                       t).verdict == Penalty("petar", 3, 0, True)
+    assert build_draft("settlement", {"confirm": "potvrđujem", "reason": "r"}, t).verdict == Settlement(True)
+    assert build_draft("settlement", {"confirm": "ne", "reason": "r"}, t).verdict == Settlement(False)
+    assert build_draft("nobody", {"reason": "r"}, t).verdict == Nobody()
+    assert build_draft("no_verdict", {"reason": "r"}, t).verdict == NoVerdict()
+
+
+@pytest.mark.parametrize(("kind", "values"), [
+    ("bula_change", {"amounts": "ana"}),
+    ("bula_change", {"amounts": "ana četiri"}),
+    ("bula_change", {"hand": "treća", "amounts": "ana 4"}),
+    ("fall_transfer", {"hand": "", "culprit": "ana"}),
+    ("penalty", {"culprit": "ana", "plavac": "dva"}),
+    ("penalty", {"culprit": "ana", "league": "x"}),
+    ("unknown", {}),
+])
+def test_unreadable_forms_say_what_is_wrong(kind: str, values: dict[str, str]) -> None:
+    with pytest.raises(DraftInvalid) as problem:
+        build_draft(kind, values, t)
+    assert str(problem.value)
+
+
+def test_amounts_take_commas_or_spaces() -> None:
+    assert parse_amounts("ana +4 marko -2; petar 2", t) == {"ana": 4, "marko": -2, "petar": 2}
+
+
+def test_custom_ids_carry_action_and_id_only() -> None:
+    button = DeskButton("take", 42, "Sudi")
+    assert button.item.custom_id == "sudija:take:42"
+    match = CUSTOM_ID.fullmatch("sudija:nacrt_penalty:7")
+    assert match is not None and match["action"] == "nacrt_penalty" and match["ref"] == "7"
+    assert CUSTOM_ID.fullmatch("sudija:take:42; drop") is None
+    assert len(DeskButton("take", 10**18, "x" * 200).item.label or "") == 80
+
+
+def test_long_texts_are_split_on_lines_within_the_limit() -> None:
+    text = "\n".join(f"red {i} " + "x" * 50 for i in range(100))
+    parts = chunks(text)
+    assert all(len(p) <= 2000 for p in parts) and "\n".join(parts) == text
+    assert chunks("y" * 4500) == ["y" * 2000, "y" * 2000, "y" * 500]
+    assert chunks("") == ["—"]
+
+
+async def test_run_discord_needs_the_token_and_runs_until_closed(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    async with FakeDiscord() as fake:
+        trials = fake.add_text_channel("sudjenja")
+        config = Config(discord=DiscordConfig(token_env="TEST_SUDIJA_DISCORD", guild_id=fake.guild_id,
+                                              referees_channel_id=fake.general.id, trials_channel_id=trials.id))
+        app = await build_app(config, clock=ManualClock(), timers=ManualTimers(), database=str(tmp_path / "c.db"))
+        try:
+            monkeypatch.delenv("TEST_SUDIJA_DISCORD", raising=False)
+            with pytest.raises(ConfigError, match="TEST_SUDIJA_DISCORD"):
+                await run_discord(app)
+            monkeypatch.setenv("TEST_SUDIJA_DISCORD", fake.token)
+            with pointed_at(fake):
+                bot = attach_discord(app, guild_ready_timeout=0.05)
+                assert app.chats.port("discord") is bot.chat
+                task = asyncio.create_task(run_discord(app, bot))
+                await fake.wait_until(lambda: fake.connected, what="the bot connected")
+                await asyncio.wait_for(bot.wait_until_ready(), timeout=5)
+                await app.desk.start()
+                assert "sudija" in fake.guild_commands
+                await bot.close()
+                await asyncio.wait_for(task, timeout=5)
+        finally:
+            await app.close()
+        fake.assert_clean()
