@@ -480,6 +480,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "discord.relay": ("{nick}: {text}", "{nick}: {text}"),
     "discord.link.taken": ("Nadimak {nick} je već povezan sa drugim Discord nalogom; obratite se moderatoru.",
                            "The nickname {nick} is already linked to another Discord account; ask a moderator."),
+    "discord.failed": ("Nešto nije uspelo. Pokušajte ponovo; ako se ponovi, javite moderatoru.",
+                       "Something failed. Try again; if it happens again, tell a moderator."),
     "discord.link.bad": ("Nadimak mora imati od 1 do 32 znaka.", "A nickname has 1 to 32 characters."),
     "discord.draft.bula_change": ("Promena bula", "Bula change"),
     "discord.draft.fall_transfer": ("Odlazak u bulu umesto drugog", "Fall transferred to the culprit"),
