@@ -569,3 +569,43 @@ async def test_a_referee_offline_past_the_grace_period_ends_his_trial(world: Wor
         trial = await app.db.trials.get(trial_id)
         assert trial is not None and trial.end_reason == "referee_disconnected"
         assert (thread.archived, thread.locked) == (True, True)
+
+
+async def test_an_open_trial_survives_a_restart(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "sudija1")
+    await store_game(app, 100)
+    async with world.running(app):
+        trial_id, thread = await open_trial(world, app, 100, "ana", "sudija1")
+        controls = fake.messages_in(thread.id)[0]
+    await app.close()
+    world.apps.remove(app)
+
+    restarted = await world.app()
+    async with world.running(restarted) as bot:
+        assert bot.chat.threads == {trial_id: thread.id}  # found again by its name
+        await member_says(bot, fake, m["ana"], thread, "Jeste li tu?")
+        assert [t.text for t in await restarted.db.trials.messages(trial_id)] == ["Jeste li tu?"]
+        press = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_nobody:{trial_id}")
+        assert (await fake.wait_for_response(press.id))["type"] == 9
+        drafted = await fake.submit_modal(press.id, {"reason": "nema krivice"})
+        assert "niko nije kriv" in await answer_of(fake, drafted)
+        done = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:finish:{trial_id}")
+        assert "upisana" in await answer_of(fake, done)
+        assert "nema krivice" in fake.messages_in(thread.id)[-1]["content"]
+        assert (thread.archived, thread.locked) == (True, True)
+
+
+async def test_a_failing_use_case_is_answered_not_left_thinking(world: World,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(app.desk, "verdicts", broken)
+    async with world.running(app):
+        answer = await answer_of(fake, await fake.slash(m["ceca"].id, "presude", {"partija": 1}))
+        assert answer == "Nešto nije uspelo. Pokušajte ponovo; ako se ponovi, javite moderatoru."

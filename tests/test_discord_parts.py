@@ -4,6 +4,7 @@ ids, and `run_discord`'s wiring (the token from the environment variable named i
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from fakes.discord_server import FakeDiscord, pointed_at
 
 from bot.app import build_app
 from bot.config import Config, ConfigError, DiscordConfig
-from bot.discord import attach_discord, run_discord
+from bot.discord import run_discord, start_discord
 from bot.discord.components import (
     CUSTOM_ID,
     DRAFT_KINDS,
@@ -102,11 +103,8 @@ async def test_run_discord_needs_the_token_and_runs_until_closed(tmp_path: Path,
                 await run_discord(app)
             monkeypatch.setenv("TEST_SUDIJA_DISCORD", fake.token)
             with pointed_at(fake):
-                bot = attach_discord(app, guild_ready_timeout=0.05)
-                assert app.chats.port("discord") is bot.chat
-                task = asyncio.create_task(run_discord(app, bot))
-                await fake.wait_until(lambda: fake.connected, what="the bot connected")
-                await asyncio.wait_for(bot.wait_until_ready(), timeout=5)
+                bot, task = await start_discord(app, guild_ready_timeout=0.05)
+                assert app.chats.port("discord") is bot.chat and bot.is_ready() and not task.done()
                 await app.desk.start()
                 assert "sudija" in fake.guild_commands
                 await bot.close()
@@ -114,3 +112,22 @@ async def test_run_discord_needs_the_token_and_runs_until_closed(tmp_path: Path,
         finally:
             await app.close()
         fake.assert_clean()
+
+
+async def test_start_discord_refuses_a_server_the_bot_is_not_in(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    async with FakeDiscord() as fake:
+        config = Config(discord=DiscordConfig(token_env="TEST_SUDIJA_DISCORD", guild_id=fake.guild_id + 1,
+                                              referees_channel_id=1, trials_channel_id=2))
+        monkeypatch.setenv("TEST_SUDIJA_DISCORD", fake.token)
+        app = await build_app(config, clock=ManualClock(), timers=ManualTimers(), database=str(tmp_path / "c.db"))
+        try:
+            with pointed_at(fake), pytest.raises(ConfigError, match="guild_id = "):
+                await start_discord(app, guild_ready_timeout=0.05)
+            assert not fake.connected
+            no_channels = replace(app.config, discord=replace(config.discord, trials_channel_id=0))
+            app.config = no_channels
+            with pytest.raises(ConfigError, match="trials_channel_id"):
+                await start_discord(app)
+        finally:
+            await app.close()

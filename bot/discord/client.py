@@ -15,6 +15,7 @@ pings anyone unless a call names its referees explicitly.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -60,12 +61,19 @@ class SudijaBot(discord.Client):
         self.config = app.config
         self.tree = app_commands.CommandTree(self)
         self.chat = DiscordChat(self)
+        self.ready_once = asyncio.Event()  # set when the first ready has been handled
+        self.problem: str | None = None  # why the bot cannot serve the club, found when ready
         commands.register(self)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(DeskButton)
         await self.tree.set_translator(commands.Localizer())
-        await self.tree.sync(guild=discord.Object(self.config.discord.guild_id))
+        guild_id = self.config.discord.guild_id
+        try:
+            await self.tree.sync(guild=discord.Object(guild_id))
+        except (discord.NotFound, discord.Forbidden) as failed:
+            raise ConfigError(f"cannot register the commands on the server [discord] guild_id = {guild_id}; is the "
+                              f"bot a member of it, invited with the applications.commands scope? ({failed})") from None
 
     # Answering interactions ---------------------------------------------------------------------------------
     async def reply(self, interaction: discord.Interaction[Any], reply: Reply | None, *,
@@ -87,18 +95,24 @@ class SudijaBot(discord.Client):
     async def answer(self, interaction: discord.Interaction[Any], run: Callable[[Member], Awaitable[Reply | None]],
                      *, monospace: bool = False) -> None:
         """Defer first (the desk may be slow), then run the use case for the linked member."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        member = await self.member_of(interaction.user)
-        if member is None:
-            await self.reply(interaction, self.desk.refuse("link.needed"))
-            return
-        await self.reply(interaction, await run(member), monospace=monospace)
+        async def linked(member: Member | None) -> Reply | None:
+            return self.desk.refuse("link.needed") if member is None else await run(member)
+
+        await self.answer_anyone(interaction, linked, monospace=monospace)
 
     async def answer_anyone(self, interaction: discord.Interaction[Any],
-                            run: Callable[[Member | None], Awaitable[Reply]], *, monospace: bool = False) -> None:
-        """Like `answer`, for what an unlinked member may see too (verdicts, papers)."""
+                            run: Callable[[Member | None], Awaitable[Reply | None]], *,
+                            monospace: bool = False) -> None:
+        """Like `answer`, for what an unlinked member may see too (verdicts, papers). A failure is logged and the
+        member told, so his "thinking…" answer never hangs."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.reply(interaction, await run(await self.member_of(interaction.user)), monospace=monospace)
+        try:
+            reply = await run(await self.member_of(interaction.user))
+        except Exception:
+            log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
+            reply = self.desk.refuse("discord.failed")
+            monospace = False
+        await self.reply(interaction, reply, monospace=monospace)
 
     async def paper(self, number: int) -> Reply:
         game = await self.desk.db.games.get(number)
@@ -184,7 +198,9 @@ class SudijaBot(discord.Client):
     async def on_ready(self) -> None:
         guild = self.get_guild(self.config.discord.guild_id)
         if guild is None:
-            log.error("the bot is not in the configured guild %s", self.config.discord.guild_id)
+            self.problem = f"the bot is not a member of the server [discord] guild_id = {self.config.discord.guild_id}"
+            log.error(self.problem)
+            self.ready_once.set()
             return
         for thread in guild.threads:
             match = THREAD_ID.search(thread.name)
@@ -193,6 +209,7 @@ class SudijaBot(discord.Client):
         for discord_member in guild.members:
             if not discord_member.bot:
                 await self.sync_member(discord_member)
+        self.ready_once.set()
         log.info("Discord ready in %s as %s", guild.name, self.user)
 
     async def on_member_join(self, discord_member: discord.Member) -> None:
@@ -243,13 +260,44 @@ def attach_discord(app: App, *, guild_ready_timeout: float = 2.0) -> SudijaBot:
     return bot
 
 
+def check_config(app: App) -> str:
+    """The token, once the settings Discord cannot run without are there; else `ConfigError` saying which."""
+    settings = app.config.discord
+    token = settings.token
+    if token is None:
+        raise ConfigError(f"set the Discord bot token in the environment variable {settings.token_env}")
+    for name in ("guild_id", "referees_channel_id", "trials_channel_id"):
+        if not getattr(settings, name):
+            raise ConfigError(f"[discord] {name} is required (see docs/discord.md)")
+    return token
+
+
 async def run_discord(app: App, bot: SudijaBot | None = None) -> None:
     """Log in with the token named in `[discord] token_env` and run until the client is closed."""
-    token = app.config.discord.token
-    if token is None:
-        raise ConfigError(f"set the Discord bot token in the environment variable {app.config.discord.token_env}")
-    if not app.config.discord.guild_id:
-        raise ConfigError("[discord] guild_id is required")
+    token = check_config(app)
     client = bot or attach_discord(app)
     async with client:
         await client.start(token)
+
+
+async def start_discord(app: App, *, timeout: float = 60.0,
+                        guild_ready_timeout: float = 2.0) -> tuple[SudijaBot, asyncio.Task[None]]:
+    """Attach, connect and return once the bot is ready (its guild cached, members synced), with the task that
+    runs it. Start the desk after this, so what fell due while the bot was down is edited on Discord at once."""
+    check_config(app)
+    bot = attach_discord(app, guild_ready_timeout=guild_ready_timeout)
+    task = asyncio.create_task(run_discord(app, bot), name="sudija-discord")
+    ready = asyncio.ensure_future(bot.ready_once.wait())
+    done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if ready not in done:
+        ready.cancel()
+        if task in done:
+            task.result()  # raises why it stopped (bad token, intents not enabled, …)
+        await bot.close()
+        await asyncio.gather(task, return_exceptions=True)
+        raise TimeoutError(f"Discord was not ready within {timeout} s")
+    if bot.problem is not None:
+        await bot.close()
+        await asyncio.gather(task, return_exceptions=True)
+        raise ConfigError(bot.problem)
+    return bot, task
