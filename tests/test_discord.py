@@ -35,6 +35,8 @@ from bot.discord.port import relaying_from_discord
 from bot.ports import ManualClock, ManualTimers
 from rules.gamelog import GameStatus
 from rules.generator import generate_game
+from rules.paper import compute_paper
+from rules.paper_hand import DefenceShape
 from storage.games import PreparedGame
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -609,3 +611,49 @@ async def test_a_failing_use_case_is_answered_not_left_thinking(world: World,
     async with world.running(app):
         answer = await answer_of(fake, await fake.slash(m["ceca"].id, "presude", {"partija": 1}))
         assert answer == "Nešto nije uspelo. Pokušajte ponovo; ako se ponovi, javite moderatoru."
+
+
+# ---------------------------------------------------------------------- the players' corrections
+
+
+async def fall_game(app: App) -> tuple[int, int, str, str, str]:
+    """An in-progress game whose last completed hand had exactly one defender fall while both followed:
+    (number, hand, fallen, other defender, declarer)."""
+    for number in range(300, 3000):
+        game = generate_game(random.Random(number), number, hands=6, status=GameStatus.IN_PROGRESS,
+                             players=("ana", "marko", "petar"), start=NOW - timedelta(hours=2))
+        score = compute_paper(game).hands[4].score
+        if score is None or score.declarer is None or score.shape is not DefenceShape.BOTH:
+            continue
+        fallen = [s for s in score.fallen if s != score.declarer]
+        if len(fallen) != 1 or score.declarer in score.fallen:
+            continue
+        await app.db.games.store([PreparedGame.of(game)], NOW)
+        names = game.players
+        return number, 5, names[fallen[0]], names[3 - score.declarer - fallen[0]], names[score.declarer]
+    raise AssertionError("no such game generated")
+
+
+async def test_an_ispravka_asked_by_slash_command_and_agreed_with_the_buttons_in_direct_messages(
+        world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "marko", "petar")
+    number, hand, fallen, other, declarer = await fall_game(app)
+    async with world.running(app):
+        asked = await fake.slash(m[fallen].id, "ispravka", {"ruka": hand, "partija": number,
+                                                             "razlog": "@everyone klik na pogrešnu kartu"})
+        assert f"{fallen} -" in await answer_of(fake, asked)
+        for nick in (other, declarer):
+            dm = fake.dm_channel_id(m[nick].id)
+            assert dm is not None
+            question = fake.messages_in(dm)[0]  # then, to the second, that the first agreed
+            assert "@everyone klik na pogrešnu kartu" in question["content"]
+            assert fake.pings[int(question["id"])].nobody
+            consent = next(c for c in button_ids(question) if c.startswith("sudija:consent:"))
+            press = await fake.press(m[nick].id, int(question["id"]), consent)
+            await answer_of(fake, press)
+        assert [c.why for c in await app.db.paper_changes.for_game(number)] == ["@everyone klik na pogrešnu kartu"]
+        # the fall is corrected: the other cannot also take it
+        await answer_of(fake, await fake.slash(m[other].id, "bula", {"ruka": hand, "partija": number}))
+        assert len(await app.db.paper_changes.for_game(number)) == 1

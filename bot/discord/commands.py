@@ -3,7 +3,8 @@ before the desk's work.
 
 ``/sudija [partija]``, ``/povuci``, ``/presude partija``, ``/papir partija``, ``/dezurstvo [ukljuceno]``,
 ``/nadimak nadimak`` and the referee's ``/ruke``, ``/sudjenja``, ``/vecnik``, ``/promeni partija``,
-``/presuda vrsta`` (opens the draft modal), ``/zavrsi``, ``/napusti``. The ``partija`` options autocomplete the
+``/presuda vrsta`` (opens the draft modal), ``/zavrsi``, ``/napusti``; the players' corrections ``/bula``,
+``/ponisti``, ``/arbitar``, ``/ispravka``, ``/prihvatam``, ``/odbijam``. The ``partija`` options autocomplete the
 caller's recent games; whatever number comes back is checked by the desk like any other.
 """
 
@@ -15,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot.desk.corrections import CANCEL_CHOICES
 from bot.discord.components import DRAFT_KINDS
 from bot.messages import MESSAGES
 from bot.ports import Reply
@@ -25,14 +27,18 @@ if TYPE_CHECKING:
     from bot.discord.client import SudijaBot
 
 ENGLISH = (discord.Locale.american_english, discord.Locale.british_english)
+Hand = app_commands.Range[int, 1, 999]
 
 # Serbian name -> English localization
 NAMES = {
     "sudija": "referee", "povuci": "withdraw", "presude": "verdicts", "papir": "paper", "dezurstvo": "duty",
     "nadimak": "nickname", "ruke": "hands", "sudjenja": "trials", "vecnik": "councilor", "promeni": "change-game",
     "presuda": "verdict", "zavrsi": "finish", "napusti": "leave",
+    "bula": "go-into-bule", "ponisti": "cancel", "arbitar": "arbitar", "ispravka": "correction",
+    "prihvatam": "accept", "odbijam": "refuse",
     # options
-    "partija": "game", "ukljuceno": "on", "vrsta": "kind",
+    "partija": "game", "ukljuceno": "on", "vrsta": "kind", "ruka": "hand", "sta": "what", "razlog": "reason",
+    "zahtev": "request",
 }
 
 
@@ -154,3 +160,56 @@ def register(bot: SudijaBot) -> None:
     @tree.command(name=name("napusti"), description=text("discord.cmd.napusti"), guild=guild)
     async def napusti(interaction: discord.Interaction[Any]) -> None:
         await bot.answer(interaction, lambda m: desk.leave(m))
+
+    # The players' corrections under the paper (bot.desk.corrections) ---------------------------------------
+    @tree.command(name=name("bula"), description=text("discord.cmd.bula"), guild=guild)
+    @app_commands.rename(ruka=name("ruka"), partija=name("partija"))
+    @app_commands.describe(ruka=text("discord.opt.ruka"), partija=text("discord.opt.partija"))
+    @app_commands.autocomplete(partija=recent_games)
+    async def bula(interaction: discord.Interaction[Any], ruka: Hand, partija: int | None = None) -> None:
+        await bot.answer(interaction, lambda m: desk.go_into_bula(m, ruka, partija))
+
+    cancels = [app_commands.Choice(name=text(f"discord.cancel.{c}"), value=c) for c in CANCEL_CHOICES]
+
+    @tree.command(name=name("ponisti"), description=text("discord.cmd.ponisti"), guild=guild)
+    @app_commands.rename(ruka=name("ruka"), partija=name("partija"), sta=name("sta"))
+    @app_commands.describe(ruka=text("discord.opt.ruka"), partija=text("discord.opt.partija"),
+                           sta=text("discord.opt.sta"))
+    @app_commands.autocomplete(partija=recent_games)
+    @app_commands.choices(sta=cancels)
+    async def ponisti(interaction: discord.Interaction[Any], ruka: Hand, partija: int | None = None,
+                      sta: app_commands.Choice[str] | None = None) -> None:
+        await bot.answer(interaction, lambda m: desk.cancel(m, ruka, partija, sta.value if sta else None))
+
+    @tree.command(name=name("arbitar"), description=text("discord.cmd.arbitar"), guild=guild)
+    @app_commands.rename(ruka=name("ruka"), partija=name("partija"))
+    @app_commands.describe(ruka=text("discord.opt.ruka"), partija=text("discord.opt.partija"))
+    @app_commands.autocomplete(partija=recent_games)
+    async def arbitar(interaction: discord.Interaction[Any], ruka: Hand, partija: int | None = None) -> None:
+        await bot.answer(interaction, lambda m: desk.offer_arbitar(m, ruka, partija))
+
+    @tree.command(name=name("ispravka"), description=text("discord.cmd.ispravka"), guild=guild)
+    @app_commands.rename(ruka=name("ruka"), partija=name("partija"), razlog=name("razlog"))
+    @app_commands.describe(ruka=text("discord.opt.ruka"), partija=text("discord.opt.partija"),
+                           razlog=text("discord.opt.razlog"))
+    @app_commands.autocomplete(partija=recent_games)
+    async def ispravka(interaction: discord.Interaction[Any], ruka: Hand, partija: int | None = None,
+                       razlog: app_commands.Range[str, 0, 500] = "") -> None:
+        await bot.answer(interaction, lambda m: desk.propose_ispravka(m, ruka, partija, razlog.strip()))
+
+    for serbian, yes in (("prihvatam", True), ("odbijam", False)):
+        register_answer(bot, serbian, yes)
+
+
+def register_answer(bot: SudijaBot, serbian: str, yes: bool) -> None:
+    """/prihvatam and /odbijam [zahtev]: answer the Arbitar or an ispravka."""
+    desk = bot.desk
+
+    async def answer(interaction: discord.Interaction[Any], zahtev: int | None = None) -> None:
+        await bot.answer(interaction, lambda m: desk.answer(m, zahtev, yes))
+
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=name(serbian), description=text(f"discord.cmd.{serbian}"), callback=answer)
+    command = app_commands.rename(zahtev=name("zahtev"))(command)
+    command = app_commands.describe(zahtev=text("discord.opt.zahtev"))(command)
+    bot.tree.add_command(command, guild=discord.Object(bot.config.discord.guild_id))
