@@ -157,7 +157,7 @@ async def member_says(bot: SudijaBot, fake: FakeDiscord, who: FakeMember, thread
 async def test_call_press_race_thread_draft_replace_finish_and_presude(world: World) -> None:
     fake, m = world.fake, world.m
     app = await world.app()
-    await link(app, world, "ana", "marko", "petar", "ceca", "sudija1", "sudija2")
+    await link(app, world, "ana", "marko", "petar", "sudija1", "sudija2")  # ceca is not linked
     await store_game(app, 100)
     async with world.running(app) as bot:
         # slash command: deferred, then the caller alone sees the answer with his Povuci poziv button
@@ -194,7 +194,7 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         assert fake.thread_members(thread.id) == {fake.bot_user.id, m["ana"].id, m[winner].id}
         assert m[loser].id not in fake.thread_members(thread.id)
         (controls,) = fake.messages_in(thread.id)
-        assert button_ids(controls) == [f"sudija:{a}:{trial.id}" for a in (
+        assert button_ids(controls) == [f"sudija:{action}:{trial.id}" for action in (
             "hands", "history", "finish", "leave", "nacrt_penalty", "nacrt_settlement", "nacrt_nobody",
             "nacrt_no_verdict")]
 
@@ -216,14 +216,14 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         again = await fake.press(referee, int(controls["id"]), f"sudija:nacrt_penalty:{trial.id}")
         await fake.wait_for_response(again.id)
         second = await fake.submit_modal(again.id, {"culprit": "petar", "plavac": "3", "league": "2",
-                                                    "reason": "@everyone namerno napustio <@&1>"})
+                                                    "reason": f"@everyone namerno <@&{world.referee_role.id}>"})
         assert "plavac 3" in await answer_of(fake, second)
 
         # Završi suđenje: recorded; the last word in the thread pings nobody; the thread archived and locked
         done = await fake.press(referee, int(controls["id"]), f"sudija:finish:{trial.id}")
         assert "upisana" in await answer_of(fake, done)
         last = fake.messages_in(thread.id)[-1]
-        assert "@everyone namerno napustio" in last["content"] and fake.pings[int(last["id"])].nobody
+        assert "@everyone namerno <@&" in last["content"] and fake.pings[int(last["id"])].nobody
         assert thread.archived and thread.locked
         finished = await app.db.trials.get(trial.id)
         assert finished is not None and finished.outcome == "verdict"
