@@ -489,6 +489,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "discord.cancel.ispravka": ("ispravka", "ispravka"),
     "discord.cancel.predlog": ("predlog ispravke", "ispravka proposal"),
     "discord.cancel.arbitar": ("ponuda Arbitra", "Arbitar offer"),
+    "discord.cmd.postavi": ("Postavi člana za sudiju, većnika ili moderatora",
+                            "Appoint a referee, councilor or moderator"),
+    "discord.cmd.razresi": ("Razreši člana funkcije (uz razlog)", "Dismiss a member from a function (with a reason)"),
+    "discord.cmd.ostavka": ("Podnesi ostavku na svoju funkciju", "Resign your function"),
+    "discord.cmd.uskrati": ("Uskrati članu pravo da poziva sudiju (na dane, do datuma ili dok se ne vrati)",
+                            "Deny a member the right to call a referee (for days, until a date or until restored)"),
+    "discord.cmd.vrati": ("Vrati članu pravo da poziva sudiju", "Restore a member's right to call a referee"),
+    "discord.cmd.akti": ("Akti Kluba: postavljenja, razrešenja, uskraćivanja", "The club's acts: appointments, "
+                         "dismissals, denials"),
+    "discord.cmd.clan": ("Karton člana: funkcije, plavac, Liga, pravo poziva", "A member's card: functions, plavac, "
+                         "league, right to call"),
+    "discord.cmd.zatvori_ligu": ("(Vlasnik) Zatvori mesec Lige", "(owner) Close a league month"),
+    "discord.opt.clan": ("Nadimak člana u Klubu", "The member's club nickname"),
+    "discord.opt.funkcija": ("Funkcija", "The function"),
+    "discord.opt.dana": ("Koliko dana (bez dana i datuma: dok se ne vrati)", "For how many days (neither: until "
+                         "restored)"),
+    "discord.opt.do": ("Do datuma GGGG-MM-DD", "Until the date YYYY-MM-DD"),
+    "discord.opt.mesec": ("Mesec GGGG-MM (bez: prethodni)", "The month YYYY-MM (empty: the previous one)"),
+    "discord.function.referee": ("sudija", "referee"),
+    "discord.function.councilor": ("većnik", "councilor"),
+    "discord.function.moderator": ("moderator", "moderator"),
+    "discord.function_by_role": ("Na ovom serveru funkciju {function} daje uloga na Discordu; obratite se "
+                                 "administratoru servera.",
+                                 "On this server the function {function} comes with a Discord role; ask the "
+                                 "server's administrator."),
+    "discord.days_and_date": ("Navedite broj dana ili datum, ne oba.", "Give the days or a date, not both."),
     "discord.opt.partija": ("Broj partije", "The game's number"),
     "discord.opt.ukljuceno": ("Da: na dužnosti; ne: van dužnosti; bez vrednosti: promeni",
                               "True: on duty; false: off duty; empty: switch"),
