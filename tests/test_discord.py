@@ -55,14 +55,14 @@ class World:
     clock: ManualClock
     apps: list[App]
 
-    def config(self, **discord_settings: Any) -> Config:
-        return Config(discord=DiscordConfig(
+    def config(self, club: dict[str, Any] | None = None, **discord_settings: Any) -> Config:
+        return Config(**(club or {}), discord=DiscordConfig(
             guild_id=self.fake.guild_id, referees_channel_id=self.referees.id, trials_channel_id=self.trials.id,
             councilors_channel_id=self.councilors.id,
             roles={"referee": self.referee_role.id, "councilor": self.councilor_role.id}, **discord_settings))
 
-    async def app(self, **discord_settings: Any) -> App:
-        app = await build_app(self.config(**discord_settings), clock=self.clock, timers=ManualTimers(),
+    async def app(self, club: dict[str, Any] | None = None, **discord_settings: Any) -> App:
+        app = await build_app(self.config(club, **discord_settings), clock=self.clock, timers=ManualTimers(),
                               database=str(self.tmp / "club.db"))
         self.apps.append(app)
         return app
@@ -77,8 +77,10 @@ class World:
             yield client
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+@asynccontextmanager
+async def make_world(tmp_path: Path) -> AsyncIterator[World]:
+    """A fake server with two referees, a councilor, three players and ceca; the referees', councilors' and trials
+    channels; discord.py pointed at it. Every app a test opened is closed at the end, even when the test failed."""
     async with FakeDiscord() as fake:
         referee = fake.add_role("Sudija")  # unmarked: not hoisted, no colour
         councilor = fake.add_role("Većnik")
@@ -94,9 +96,15 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
             try:
                 yield made
             finally:
-                for app in made.apps:  # also when a test failed: an open database would keep its thread alive
+                for app in made.apps:  # an open database would keep its thread alive
                     await app.close()
         fake.assert_clean()
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with make_world(tmp_path) as made:
+        yield made
 
 
 async def link(app: App, world: World, *nicks: str) -> None:

@@ -39,6 +39,10 @@ NAMES = {
     # options
     "partija": "game", "ukljuceno": "on", "vrsta": "kind", "ruka": "hand", "sta": "what", "razlog": "reason",
     "zahtev": "request",
+    # governance (bot/discord/governance.py)
+    "postavi": "appoint", "razresi": "dismiss", "ostavka": "resign", "uskrati": "deny-calls",
+    "vrati": "restore-calls", "akti": "acts", "clan": "member", "zatvori-ligu": "close-league",
+    "funkcija": "function", "dana": "days", "do": "until", "mesec": "month",
 }
 
 
