@@ -76,14 +76,14 @@ class SudijaBot(discord.Client):
                               f"bot a member of it, invited with the applications.commands scope? ({failed})") from None
 
     # Answering interactions ---------------------------------------------------------------------------------
-    async def reply(self, interaction: discord.Interaction[Any], reply: Reply | None, *,
-                    monospace: bool = False) -> None:
-        """The desk's answer, to the member alone; long texts in several messages, the buttons on the last."""
-        text = reply.text if reply is not None else "✓"
-        parts = chunks(text, 1990 if monospace else 2000)
+    async def reply(self, interaction: discord.Interaction[Any], reply: Reply, *, monospace: bool = False) -> None:
+        """The desk's answer, to the member alone; long texts in several messages, the buttons on the last.
+        `monospace` (a paper, the hands) keeps columns aligned; a refusal is plain text."""
+        monospace = monospace and reply.ok
+        parts = chunks(reply.text, 1990 if monospace else 2000)
         for i, part in enumerate(parts):
             body = f"```\n{part}\n```" if monospace else part
-            view = view_of(reply.buttons) if reply is not None and i == len(parts) - 1 else None
+            view = view_of(reply.buttons) if i == len(parts) - 1 else None
             if view is not None:
                 await interaction.followup.send(body, ephemeral=True, view=view)
             else:
@@ -92,16 +92,16 @@ class SudijaBot(discord.Client):
     async def member_of(self, user: discord.abc.User) -> Member | None:
         return await self.desk.member_for(PLATFORM, str(user.id))
 
-    async def answer(self, interaction: discord.Interaction[Any], run: Callable[[Member], Awaitable[Reply | None]],
+    async def answer(self, interaction: discord.Interaction[Any], run: Callable[[Member], Awaitable[Reply]],
                      *, monospace: bool = False) -> None:
         """Defer first (the desk may be slow), then run the use case for the linked member."""
-        async def linked(member: Member | None) -> Reply | None:
+        async def linked(member: Member | None) -> Reply:
             return self.desk.refuse("link.needed") if member is None else await run(member)
 
         await self.answer_anyone(interaction, linked, monospace=monospace)
 
     async def answer_anyone(self, interaction: discord.Interaction[Any],
-                            run: Callable[[Member | None], Awaitable[Reply | None]], *,
+                            run: Callable[[Member | None], Awaitable[Reply]], *,
                             monospace: bool = False) -> None:
         """Like `answer`, for what an unlinked member may see too (verdicts, papers). A failure is logged and the
         member told, so his "thinking…" answer never hangs."""
@@ -111,7 +111,6 @@ class SudijaBot(discord.Client):
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")
-            monospace = False
         await self.reply(interaction, reply, monospace=monospace)
 
     async def paper(self, number: int) -> Reply:
