@@ -232,7 +232,8 @@ def test_native_solver_table_limits() -> None:
     with pytest.raises(ValueError):
         Solver(30)
     stats = Solver(10).stats()
-    assert stats["tt_bytes"] == 16 * 1024
+    assert stats["tt_entries"] == 1024
+    assert stats["tt_bytes"] == 32 * 1024
 
 
 def test_enumerate_layouts_revolving_door() -> None:

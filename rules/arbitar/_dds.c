@@ -49,14 +49,20 @@ static int TOPBIT(uint32_t x) { int n = -1; while (x) { x >>= 1; n++; } return n
 #endif
 
 #define NO_CARD 0xFF
-#define MAX_TT_BITS 23 /* 2**23 entries * 16 bytes = 128 MB at most per Solver */
+#define MAX_TT_BITS 22 /* 2**22 entries * 32 bytes = 128 MB at most per Solver */
 
 static uint8_t COMPRESS[256][256]; /* [in play][x]: the bits of x at the positions of in play, packed low */
-static uint8_t EXPAND[256][256];   /* [in play][c]: the low bits of c placed at the positions of in play */
+static uint8_t EXPAND[256][256];
+static uint8_t POP8[256];   /* [in play][c]: the low bits of c placed at the positions of in play */
 static const uint32_t SUIT[4] = {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u};
 static const int NEXT[3] = {1, 2, 0};
 
 static void init_tables(void) {
+    for (int a = 0; a < 256; a++) {
+        int n = 0;
+        for (int b = 0; b < 8; b++) n += a >> b & 1;
+        POP8[a] = (uint8_t)n;
+    }
     for (int a = 0; a < 256; a++) {
         for (int x = 0; x < 256; x++) {
             int out = 0, k = 0;
@@ -80,17 +86,25 @@ static void init_tables(void) {
     }
 }
 
-/* One table entry: the three hands in relative ranks, who leads, bounds on the declarer's tricks from here,
- * the best lead (suit * 8 + relative rank) and the generation that last touched it. */
+/* One table entry stands for a class of positions: the same leader, the same suit lengths in every hand and
+ * the same owners of the top cards of each suit down to the entry's region; the smaller cards of a suit
+ * (below the region) may lie anywhere the lengths allow. Its bounds hold for every position of the class:
+ * the search computes, with every result, the cards that result depended on (the winners of the tricks in
+ * the proof, the cards the quick-trick bounds used, equivalent cards it skipped), as in the "relevant ranks"
+ * of bridge solvers. Neighbouring layouts differ in small cards, so they share many entries. */
 typedef struct {
-    uint32_t k[3];
-    uint8_t leader_depth; /* leader << 4 | tricks left */
-    uint8_t bounds;       /* lower << 4 | upper */
-    uint8_t move;
+    uint64_t shape;  /* suit lengths of the three hands (12 nibbles) and the leader (bits 48-49) */
+    uint32_t k0, k1; /* the cards of hands 0 and 1 inside the region, relative ranks */
+    uint32_t region; /* relative ranks: the top cards of each suit that must match */
+    uint8_t depth;   /* tricks left; 0: empty */
+    uint8_t bounds;  /* lower << 4 | upper */
+    uint8_t move;    /* best lead: suit * 8 + relative rank, or NO_CARD */
     uint8_t gen;
+    uint32_t pad[2];
 } Entry;
+typedef char entry_is_32_bytes[sizeof(Entry) == 32 ? 1 : -1];
 
-#define BUCKET 4
+#define BUCKET 32 /* entries of one shape share a bucket: it must hold many */
 #ifndef TT_MIN_DEPTH
 #define TT_MIN_DEPTH 3
 #endif
@@ -124,6 +138,23 @@ static inline int trick_winner(const Ctx *c) {
     return (c->tleader + best) % 3;
 }
 
+static inline int winning_index(const Ctx *c) {
+    int best = 0;
+    if (beats(c->tcards[1], c->tcards[0], c->trump)) best = 1;
+    if (beats(c->tcards[2], c->tcards[best], c->trump)) best = 2;
+    return best;
+}
+
+/* The legal cards of seat in the current trick. */
+static inline uint32_t legal_cards(const Ctx *c, int seat) {
+    uint32_t hand = c->h[seat];
+    if (!c->nplayed) return hand;
+    uint32_t f = hand & SUIT[c->tcards[0] >> 3];
+    if (f) return f;
+    if (c->trump >= 0 && (hand & SUIT[c->trump])) return hand & SUIT[c->trump];
+    return hand;
+}
+
 static inline void normalize(const uint32_t h[3], uint32_t k[3]) {
     uint32_t all = h[0] | h[1] | h[2];
     k[0] = k[1] = k[2] = 0;
@@ -137,13 +168,69 @@ static inline void normalize(const uint32_t h[3], uint32_t k[3]) {
     }
 }
 
-static inline Entry *bucket_of(const Ctx *c, const uint32_t k[3], int leader) {
-    uint64_t x = ((uint64_t)k[0] << 32 | k[1]) * 0x9E3779B97F4A7C15ULL;
-    x ^= ((uint64_t)k[2] << 2 | (uint64_t)leader) * 0xC2B2AE3D27D4EB4FULL;
+/* Suit lengths of the three hands and the leader. */
+static inline uint64_t shape_of(const uint32_t h[3], int leader) {
+    uint64_t sh = (uint64_t)leader << 48;
+    for (int p = 0; p < 3; p++)
+        for (int su = 0; su < 4; su++) sh |= (uint64_t)POP8[(h[p] >> (8 * su)) & 0xFFu] << (4 * (4 * p + su));
+    return sh;
+}
+
+/* Hashed on the shape alone, so that every entry that may match a position lies in its bucket. */
+static inline Entry *bucket_of(const Ctx *c, uint64_t shape) {
+    uint64_t x = shape * 0x9E3779B97F4A7C15ULL;
     x ^= x >> 31;
     x *= 0xD6E8FEB86659FD93ULL;
     x ^= x >> 32;
     return c->tt + (size_t)((uint32_t)x & c->nbuckets_mask) * BUCKET;
+}
+
+/* The cards of `all` from the lowest card of `r` upwards, suit by suit. */
+static inline uint32_t closure(uint32_t all, uint32_t r) {
+    uint32_t out = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t rs = r & SUIT[s];
+        if (rs) out |= all & SUIT[s] & ~((1u << CTZ(rs)) - 1u);
+    }
+    return out;
+}
+
+/* Relative region (compressed per suit) to absolute cards of `all`, and back. */
+static inline uint32_t expand_region(uint32_t all, uint32_t rel) {
+    uint32_t out = 0;
+    for (int s = 0; s < 4; s++) {
+        int sh = 8 * s;
+        out |= (uint32_t)EXPAND[(all >> sh) & 0xFFu][(rel >> sh) & 0xFFu] << sh;
+    }
+    return out;
+}
+
+static inline uint32_t compress_region(uint32_t all, uint32_t abs) {
+    uint32_t out = 0;
+    for (int s = 0; s < 4; s++) {
+        int sh = 8 * s;
+        out |= (uint32_t)COMPRESS[(all >> sh) & 0xFFu][(abs >> sh) & 0xFFu] << sh;
+    }
+    return out;
+}
+
+/* A region that ends inside a run of equivalent legal cards of the mover is extended over the whole run: the
+ * search tried only one card of the run, so the smaller ones must stay the same cards. */
+static inline uint32_t extend_runs(uint32_t all, uint32_t r, uint32_t legal) {
+    for (int s = 0; s < 4; s++) {
+        uint32_t rs = r & SUIT[s];
+        if (!rs) continue;
+        int low = CTZ(rs);
+        if (!(legal >> low & 1)) continue;
+        uint32_t below = all & SUIT[s] & ((1u << low) - 1u);
+        while (below) {
+            int next = TOPBIT(below);
+            if (!(legal >> next & 1)) break;
+            r |= 1u << next;
+            below &= ~(1u << next);
+        }
+    }
+    return r;
 }
 
 /* The legal cards of seat, one per group of equivalent cards, best first. */
@@ -223,7 +310,7 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first) {
  * in each suit the leader's cards above every other card still in play (all his cards of the suit when these
  * outlast everyone else's), in a side suit capped by the length of every other player who holds a trump
  * (after that he must ruff). */
-static int quick_tricks(const Ctx *c, int seat) {
+static int quick_tricks(const Ctx *c, int seat, uint32_t *reg) {
     uint32_t mine = c->h[seat];
     uint32_t o1 = c->h[NEXT[seat]], o2 = c->h[NEXT[NEXT[seat]]];
     uint32_t others = o1 | o2;
@@ -233,6 +320,7 @@ static int quick_tricks(const Ctx *c, int seat) {
         if (!ms) continue;
         uint32_t os = others & SUIT[s];
         int run = os ? POPCNT(ms & ~((2u << TOPBIT(os)) - 1u)) : POPCNT(ms);
+        if (os) *reg |= ms & ~((2u << TOPBIT(os)) - 1u); /* with no other card of the suit, lengths suffice */
         /* once the others are out of the suit, his smaller cards of it win too */
         if (run >= POPCNT(o1 & SUIT[s]) && run >= POPCNT(o2 & SUIT[s])) run = POPCNT(ms);
         if (trump >= 0 && s != trump) {
@@ -250,14 +338,19 @@ static int quick_tricks(const Ctx *c, int seat) {
     return q;
 }
 
-/* Does the declarer take at least `target` tricks from the current position? */
-static int search(Ctx *c, int target) {
+/* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
+ * play here, closed upwards in each suit) the answer depends on besides the suit lengths. */
+static int search(Ctx *c, int target, uint32_t *rel) {
     int seat = (c->tleader + c->nplayed) % 3;
     int n = POPCNT(c->h[seat]);
+    *rel = 0;
     if (target <= 0) return 1;
     if (target > n) return 0;
     c->nodes++;
-    Entry *b = NULL, *hit = NULL;
+    uint32_t all = c->h[0] | c->h[1] | c->h[2];
+    for (int k = 0; k < c->nplayed; k++) all |= 1u << c->tcards[k];
+    Entry *b = NULL;
+    uint64_t shape = 0;
     uint32_t k[3] = {0, 0, 0};
     int first = -1;
     if (c->nplayed == 0) {
@@ -265,21 +358,30 @@ static int search(Ctx *c, int target) {
             c->tcards[0] = CTZ(c->h[seat]);
             c->tcards[1] = CTZ(c->h[NEXT[seat]]);
             c->tcards[2] = CTZ(c->h[NEXT[NEXT[seat]]]);
-            return trick_winner(c) == c->declarer;
+            int wi = winning_index(c);
+            *rel = closure(all, 1u << c->tcards[wi]);
+            return (c->tleader + wi) % 3 == c->declarer;
         }
         if (!c->betl) {
             int lo = 0, hi = n;
+            uint32_t lo_reg = 0, hi_reg = 0;
             if (c->trump >= 0) {
                 uint32_t T = SUIT[c->trump];
-                uint32_t all = (c->h[0] | c->h[1] | c->h[2]) & T;
-                if (all) {
+                uint32_t trumps = all & T;
+                if (trumps) {
                     /* The top trumps of one player win whenever they are played. */
-                    int top = TOPBIT(all);
+                    int top = TOPBIT(trumps);
                     int owner = (c->h[0] >> top & 1) ? 0 : (c->h[1] >> top & 1) ? 1 : 2;
-                    uint32_t rest = all & ~c->h[owner];
-                    int run = rest ? POPCNT(c->h[owner] & all & ~((2u << TOPBIT(rest)) - 1u)) : POPCNT(all);
-                    if (owner == c->declarer) lo = run;
-                    else hi = n - run;
+                    uint32_t rest = trumps & ~c->h[owner];
+                    uint32_t runs = rest ? c->h[owner] & trumps & ~((2u << TOPBIT(rest)) - 1u) : 0;
+                    int run = rest ? POPCNT(runs) : POPCNT(trumps);
+                    if (owner == c->declarer) {
+                        lo = run;
+                        lo_reg = runs;
+                    } else {
+                        hi = n - run;
+                        hi_reg = runs;
+                    }
                     /* A trump loses only to a higher trump of the other side played to the same trick, and each
                      * trump is played once: the declarer's trumps win at least their number minus the defenders'
                      * trumps above his lowest one; the defenders win at least as many tricks as the longer
@@ -288,103 +390,134 @@ static int search(Ctx *c, int target) {
                     uint32_t o1 = c->h[NEXT[c->declarer]] & T, o2 = c->h[NEXT[NEXT[c->declarer]]] & T;
                     if (dt) {
                         int sure = POPCNT(dt) - POPCNT((o1 | o2) & ~((2u << CTZ(dt)) - 1u));
-                        if (sure > lo) lo = sure;
+                        if (sure > lo) {
+                            lo = sure;
+                            lo_reg = closure(trumps, dt & (0u - dt));
+                        }
                     }
                     if (o1 | o2) {
                         int longer = POPCNT(o1) > POPCNT(o2) ? POPCNT(o1) : POPCNT(o2);
                         int sure = longer - POPCNT(dt & ~((2u << CTZ(o1 | o2)) - 1u));
-                        if (n - sure < hi) hi = n - sure;
+                        if (n - sure < hi) {
+                            hi = n - sure;
+                            hi_reg = closure(trumps, (o1 | o2) & (0u - (o1 | o2)));
+                        }
                     }
                 }
             }
-            int q = quick_tricks(c, seat);
+            uint32_t qreg = 0;
+            int q = quick_tricks(c, seat, &qreg);
             if (seat == c->declarer) {
-                if (q > lo) lo = q;
+                if (q > lo) {
+                    lo = q;
+                    lo_reg = qreg;
+                }
             } else if (n - q < hi) {
                 hi = n - q;
+                hi_reg = qreg;
             }
-            if (lo >= target) return 1;
-            if (hi < target) return 0;
+            if (lo >= target) {
+                *rel = lo_reg;
+                return 1;
+            }
+            if (hi < target) {
+                *rel = hi_reg;
+                return 0;
+            }
         }
         if (n >= TT_MIN_DEPTH) {
-        normalize(c->h, k);
-        b = bucket_of(c, k, seat);
-        uint8_t ld = (uint8_t)(seat << 4 | n);
-        for (int i = 0; i < BUCKET; i++) {
-            Entry *e = b + i;
-            if (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2] && e->leader_depth == ld) {
-                hit = e;
-                if ((e->bounds >> 4) >= target) return 1;
-                if ((e->bounds & 15) < target) return 0;
-                if (e->move != NO_CARD) {
-                    int s = e->move >> 3;
-                    unsigned a = (c->h[0] | c->h[1] | c->h[2]) >> (8 * s) & 0xFFu;
-                    unsigned bit = EXPAND[a][1u << (e->move & 7)];
-                    if (bit) first = 8 * s + CTZ(bit);
+            shape = shape_of(c->h, seat);
+            normalize(c->h, k);
+            b = bucket_of(c, shape);
+            for (int i = 0; i < BUCKET; i++) {
+                Entry *e = b + i;
+                if (e->depth != n || e->shape != shape || (k[0] & e->region) != e->k0 || (k[1] & e->region) != e->k1)
+                    continue;
+                int r = -1;
+                if ((e->bounds >> 4) >= target) r = 1;
+                else if ((e->bounds & 15) < target) r = 0;
+                if (r >= 0) {
+                    *rel = expand_region(all, e->region);
+                    return r;
                 }
-                break;
+                if (first < 0 && e->move != NO_CARD) {
+                    int s = e->move >> 3;
+                    unsigned bit = EXPAND[(all >> (8 * s)) & 0xFFu][1u << (e->move & 7)];
+                    if (bit && (c->h[seat] >> (8 * s + CTZ(bit)) & 1)) first = 8 * s + CTZ(bit);
+                }
             }
-        }
         }
     }
     int moves[12];
     int nm = gen_moves(c, seat, moves, first);
     int maxnode = c->ismax[seat];
     int result = !maxnode, best = -1;
+    uint32_t acc = 0, child;
     for (int i = 0; i < nm; i++) {
         int m = moves[i], r;
         c->h[seat] &= ~(1u << m);
         c->tcards[c->nplayed++] = m;
         if (c->nplayed == 3) {
-            int w = trick_winner(c);
+            int wi = winning_index(c);
+            int w = (c->tleader + wi) % 3;
             int saved = c->tleader;
             int t0 = c->tcards[0], t1 = c->tcards[1], t2 = c->tcards[2];
             c->tleader = w;
             c->nplayed = 0;
-            r = search(c, target - (w == c->declarer));
+            r = search(c, target - (w == c->declarer), &child);
             c->tleader = saved;
             c->nplayed = 3;
             c->tcards[0] = t0;
             c->tcards[1] = t1;
             c->tcards[2] = t2;
+            child = closure(all, child | 1u << c->tcards[wi]);
         } else {
-            r = search(c, target);
+            r = search(c, target, &child);
         }
         c->nplayed--;
         c->h[seat] |= 1u << m;
         if (r == maxnode) {
             result = r;
             best = m;
+            acc = child;
             break;
         }
+        acc |= child;
     }
+    if (best < 0) acc = extend_runs(all, closure(all, acc), legal_cards(c, seat));
+    *rel = acc;
     if (b) {
-        /* The recursion may have replaced entries of this bucket: find ours again. */
-        hit = NULL;
-        uint8_t ld = (uint8_t)(seat << 4 | n);
+        /* Store for the class of positions that agree on the region. */
+        uint32_t region = acc;
+        region = compress_region(all, region);
+        uint32_t k0 = k[0] & region, k1 = k[1] & region;
+        Entry *hit = NULL;
         for (int i = 0; i < BUCKET; i++) {
             Entry *e = b + i;
-            if (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2] && e->leader_depth == ld) {
+            if (e->depth == n && e->shape == shape && e->region == region && e->k0 == k0 && e->k1 == k1) {
                 hit = e;
                 break;
             }
         }
         if (!hit) {
-            /* Replace an entry of an older generation first, then the one with the fewest tricks left. */
+            /* Replace an empty entry, else one with few tricks left, older searches first, starting the scan
+             * at a varying place so that equal candidates take turns. */
             int worst = 0, wscore = 1 << 30;
-            for (int i = 0; i < BUCKET; i++) {
-                Entry *e = b + i;
-                int sc = (e->leader_depth & 15);
+            unsigned start = (unsigned)c->nodes;
+            for (int j = 0; j < BUCKET; j++) {
+                int i = (int)((start + (unsigned)j) % BUCKET);
+                int sc = b[i].depth * 2 + (b[i].gen == c->gen);
                 if (sc < wscore) {
                     wscore = sc;
                     worst = i;
                 }
             }
             hit = b + worst;
-            hit->k[0] = k[0];
-            hit->k[1] = k[1];
-            hit->k[2] = k[2];
-            hit->leader_depth = (uint8_t)(seat << 4 | n);
+            hit->shape = shape;
+            hit->k0 = k0;
+            hit->k1 = k1;
+            hit->region = region;
+            hit->depth = (uint8_t)n;
             hit->bounds = (uint8_t)n;
             hit->move = NO_CARD;
         }
@@ -398,8 +531,7 @@ static int search(Ctx *c, int target) {
         hit->bounds = (uint8_t)(lo << 4 | hi);
         if (best >= 0) {
             int s = best >> 3;
-            unsigned a = (c->h[0] | c->h[1] | c->h[2]) >> (8 * s) & 0xFFu;
-            unsigned cm = COMPRESS[a][1u << (best & 7)];
+            unsigned cm = COMPRESS[(all >> (8 * s)) & 0xFFu][1u << (best & 7)];
             hit->move = (uint8_t)(8 * s + CTZ(cm));
         }
     }
@@ -412,7 +544,8 @@ static int exact(Ctx *c, int lo, int hi, int guess) {
     while (lo < hi) {
         if (t <= lo) t = lo + 1;
         if (t > hi) t = hi;
-        if (search(c, t)) {
+        uint32_t rel;
+        if (search(c, t, &rel)) {
             lo = t;
             t++;
         } else {
@@ -515,8 +648,7 @@ typedef struct {
 
 static void clear_table(SolverObject *self) {
     size_t n = ((size_t)self->ctx.nbuckets_mask + 1) * BUCKET;
-    memset(self->ctx.tt, 0, n * sizeof(Entry));
-    for (size_t i = 0; i < n; i++) self->ctx.tt[i].bounds = 0x0F; /* empty: never matches (depth 0) */
+    memset(self->ctx.tt, 0, n * sizeof(Entry)); /* depth 0: empty, never matches */
     self->ctx.gen = 0;
 }
 
@@ -524,8 +656,8 @@ static int Solver_init(SolverObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"tt_bits", NULL};
     int bits = 18;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|i", kwlist, &bits)) return -1;
-    if (bits < 4 || bits > MAX_TT_BITS) {
-        PyErr_Format(PyExc_ValueError, "tt_bits must be between 4 and %d", MAX_TT_BITS);
+    if (bits < 8 || bits > MAX_TT_BITS) {
+        PyErr_Format(PyExc_ValueError, "tt_bits must be between 8 and %d", MAX_TT_BITS);
         return -1;
     }
     if (self->ctx.tt_block) {
@@ -857,7 +989,8 @@ static PyObject *Solver_reaches(SolverObject *self, PyObject *args, PyObject *kw
         }
         load(c, &p);
         c->gen++;
-        out[l] = (uint8_t)search(c, target);
+        uint32_t rel;
+        out[l] = (uint8_t)search(c, target, &rel);
     }
     Py_END_ALLOW_THREADS
     self->busy = 0;
