@@ -665,3 +665,15 @@ async def test_an_ispravka_asked_by_slash_command_and_agreed_with_the_buttons_in
         # the fall is corrected: the other cannot also take it
         await answer_of(fake, await fake.slash(m[other].id, "bula", {"ruka": hand, "partija": number}))
         assert len(await app.db.paper_changes.for_game(number)) == 1
+
+
+async def test_a_party_who_left_the_server_does_not_stop_the_trial_space(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "marko", "petar", "sudija1")
+    await store_game(app, 200, status=GameStatus.IN_PROGRESS)
+    async with world.running(app):
+        fake.members.pop(m["petar"].id)  # gone from the server without the bot hearing of it yet
+        trial_id, thread = await open_trial(world, app, 200, "ana", "sudija1")
+        assert fake.thread_members(thread.id) == {fake.bot_user.id} | {m[n].id for n in ("ana", "marko", "sudija1")}
+        assert button_ids(fake.messages_in(thread.id)[0])[0] == f"sudija:hands:{trial_id}"

@@ -194,7 +194,7 @@ class DiscordChat:
                                             auto_archive_duration=10080)
         self.threads[trial_id] = thread.id
         for account in await self._accounts(members):
-            await thread.add_user(discord.Object(account))
+            await self._add(thread, account)
         trial = await self.bot.desk.db.trials.get(trial_id)
         extra = draft_buttons(trial_id, trial.in_game, self.bot.desk.t) if trial is not None else []
         await self._send(thread, text, view_of(buttons, extra))
@@ -205,8 +205,15 @@ class DiscordChat:
             return
         account = await self.account(member)
         if account is not None:
-            await thread.add_user(discord.Object(account))
+            await self._add(thread, account)
         await self._send(thread, text)
+
+    async def _add(self, thread: discord.Thread, account: int) -> None:
+        """Add one party; one who cannot be added (he left the server meanwhile) must not stop the others."""
+        try:
+            await thread.add_user(discord.Object(account))
+        except discord.HTTPException as failed:
+            log.warning("cannot add %s to thread %s: %s", account, thread.id, failed)
 
     async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
                            buttons: Sequence[Button] = ()) -> None:
