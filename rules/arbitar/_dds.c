@@ -310,17 +310,21 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first) {
  * in each suit the leader's cards above every other card still in play (all his cards of the suit when these
  * outlast everyone else's), in a side suit capped by the length of every other player who holds a trump
  * (after that he must ruff). */
-static int quick_tricks(const Ctx *c, int seat, uint32_t *reg) {
+static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
     uint32_t mine = c->h[seat];
     uint32_t o1 = c->h[NEXT[seat]], o2 = c->h[NEXT[NEXT[seat]]];
     uint32_t others = o1 | o2;
-    int trump = c->trump, q = 0;
+    int trump = c->trump, q = 0, runs[4];
+    uint32_t regs[4];
     for (int s = 0; s < 4; s++) {
         uint32_t ms = mine & SUIT[s];
+        runs[s] = 0;
+        regs[s] = 0;
         if (!ms) continue;
         uint32_t os = others & SUIT[s];
         int run = os ? POPCNT(ms & ~((2u << TOPBIT(os)) - 1u)) : POPCNT(ms);
-        if (os) *reg |= ms & ~((2u << TOPBIT(os)) - 1u); /* with no other card of the suit, lengths suffice */
+        /* with no other card of the suit the lengths say it all; else his top cards must stay his */
+        if (os) regs[s] = ms & ~((2u << TOPBIT(os)) - 1u);
         /* once the others are out of the suit, his smaller cards of it win too */
         if (run >= POPCNT(o1 & SUIT[s]) && run >= POPCNT(o2 & SUIT[s])) run = POPCNT(ms);
         if (trump >= 0 && s != trump) {
@@ -333,8 +337,27 @@ static int quick_tricks(const Ctx *c, int seat, uint32_t *reg) {
                 if (l < run) run = l;
             }
         }
+        runs[s] = run;
         q += run;
     }
+    /* The region: only the suits needed to reach `need`, those that cost no region first, then the largest. */
+    int got = 0;
+    uint32_t r = 0;
+    for (int s = 0; s < 4; s++)
+        if (runs[s] && !regs[s]) {
+            got += runs[s];
+            runs[s] = 0;
+        }
+    while (got < need) {
+        int bs = -1;
+        for (int s = 0; s < 4; s++)
+            if (runs[s] && (bs < 0 || runs[s] > runs[bs])) bs = s;
+        if (bs < 0) break;
+        got += runs[bs];
+        r |= regs[bs];
+        runs[bs] = 0;
+    }
+    *reg = r;
     return q;
 }
 
@@ -405,17 +428,6 @@ static int search(Ctx *c, int target, uint32_t *rel) {
                     }
                 }
             }
-            uint32_t qreg = 0;
-            int q = quick_tricks(c, seat, &qreg);
-            if (seat == c->declarer) {
-                if (q > lo) {
-                    lo = q;
-                    lo_reg = qreg;
-                }
-            } else if (n - q < hi) {
-                hi = n - q;
-                hi_reg = qreg;
-            }
             if (lo >= target) {
                 *rel = lo_reg;
                 return 1;
@@ -423,6 +435,13 @@ static int search(Ctx *c, int target, uint32_t *rel) {
             if (hi < target) {
                 *rel = hi_reg;
                 return 0;
+            }
+            uint32_t qreg = 0;
+            int need = seat == c->declarer ? target : n - target + 1;
+            int q = quick_tricks(c, seat, need, &qreg);
+            if (q >= need) {
+                *rel = qreg;
+                return seat == c->declarer;
             }
         }
         if (n >= TT_MIN_DEPTH) {
