@@ -10,7 +10,7 @@ setup(
             "rules.arbitar._dds",
             sources=["rules/arbitar/_dds.c"],
             # Portable flags only (no -march=native); MSVC keeps its defaults.
-            extra_compile_args=[] if os.name == "nt" else ["-O2", "-std=c99"],
+            extra_compile_args=[] if os.name == "nt" else ["-O3", "-std=c99"],
         )
     ]
 )

@@ -233,7 +233,7 @@ def test_native_solver_table_limits() -> None:
         Solver(30)
     stats = Solver(10).stats()
     assert stats["tt_entries"] == 1024
-    assert stats["tt_bytes"] == 32 * 1024
+    assert stats["tt_bytes"] == 24 * 1024
 
 
 def test_enumerate_layouts_revolving_door() -> None:

@@ -14,17 +14,22 @@
  * Technique:
  *  - yes/no searches ("does the declarer take >= t tricks?") with alpha-beta cut-offs; exact values come from
  *    a few such zero-window searches around a guess (MTD style);
- *  - a transposition table at trick boundaries holding a lower and an upper bound and the best lead; keys use
- *    relative ranks (each suit compressed to the cards still in play), so positions that differ only in
- *    which small cards are gone share one entry, also across layouts;
+ *  - a transposition table at trick boundaries whose entries stand for classes of positions ("relevant
+ *    ranks"): every answer comes with the cards it depended on (trick winners of the proof, the cards the
+ *    quick-trick bounds used, equivalent cards skipped), closed upwards per suit; an entry matches any
+ *    position with the same leader and suit lengths whose top cards agree down to that region (relative
+ *    ranks), wherever the smaller cards lie. Buckets hold 32 entries and are chosen by the suit lengths;
+ *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
+ *    run of one player and trump-length counts as cheap bounds;
  *  - equivalent cards: of cards adjacent in rank among the cards still in play (cards on the table count as
  *    in play) only one is searched;
  *  - move ordering by the table's best lead and simple trick-winning heuristics; the last trick is counted
  *    directly;
- *  - a Solver object owns its table (bounded: 16 bytes per entry, 2**tt_bits entries, default 2**18 = 4 MB)
- *    and keeps it across calls while the strain and declarer stay the same, so a batch of layouts visited
- *    in combinatorial order reuses the endings they share. The GIL is released during every search; one
- *    Solver serves one thread at a time, several Solvers run in parallel.
+ *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**22 = 96 MB)
+ *    and keeps it across calls while the strain and declarer stay the same, so layouts visited in
+ *    revolving-door order (layouts(): one card changes hands between neighbours, small cards most often)
+ *    reuse what their neighbours proved. The GIL is released during every search; one Solver serves one
+ *    thread at a time, several Solvers run in parallel.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -49,7 +54,7 @@ static int TOPBIT(uint32_t x) { int n = -1; while (x) { x >>= 1; n++; } return n
 #endif
 
 #define NO_CARD 0xFF
-#define MAX_TT_BITS 22 /* 2**22 entries * 32 bytes = 128 MB at most per Solver */
+#define MAX_TT_BITS 22 /* 2**22 entries * 24 bytes = 96 MB at most per Solver */
 
 static uint8_t COMPRESS[256][256]; /* [in play][x]: the bits of x at the positions of in play, packed low */
 static uint8_t EXPAND[256][256];
@@ -92,25 +97,26 @@ static void init_tables(void) {
  * the search computes, with every result, the cards that result depended on (the winners of the tricks in
  * the proof, the cards the quick-trick bounds used, equivalent cards it skipped), as in the "relevant ranks"
  * of bridge solvers. Neighbouring layouts differ in small cards, so they share many entries. */
-typedef struct {
-    uint64_t shape;  /* suit lengths of the three hands (12 nibbles) and the leader (bits 48-49) */
-    uint32_t k0, k1; /* the cards of hands 0 and 1 inside the region, relative ranks */
-    uint32_t region; /* relative ranks: the top cards of each suit that must match */
-    uint8_t depth;   /* tricks left; 0: empty */
-    uint8_t bounds;  /* lower << 4 | upper */
-    uint8_t move;    /* best lead: suit * 8 + relative rank, or NO_CARD */
-    uint8_t gen;
-    uint32_t pad[2];
-} Entry;
-typedef char entry_is_32_bytes[sizeof(Entry) == 32 ? 1 : -1];
-
 #define BUCKET 32 /* entries of one shape share a bucket: it must hold many */
+
+/* A bucket of entries, stored field by field so that the scan reads little. Entry i: */
+typedef struct {
+    uint64_t shape[BUCKET];  /* suit lengths of the three hands (12 nibbles) and the leader; 0: empty */
+    uint32_t k0[BUCKET];     /* the cards of hands 0 and 1 inside the region, relative ranks */
+    uint32_t k1[BUCKET];
+    uint32_t region[BUCKET]; /* relative ranks: the top cards of each suit that must match */
+    uint8_t bounds[BUCKET];  /* lower << 4 | upper */
+    uint8_t move[BUCKET];    /* best lead: suit * 8 + relative rank, or NO_CARD */
+    uint8_t gen[BUCKET];     /* the search that last used it */
+    uint8_t depth[BUCKET];   /* tricks left */
+} Bucket;
+#define ENTRY_BYTES (sizeof(Bucket) / BUCKET)
 #ifndef TT_MIN_DEPTH
 #define TT_MIN_DEPTH 3
 #endif
 
 typedef struct {
-    Entry *tt;   /* 64-byte aligned: one bucket per cache line */
+    Bucket *tt;  /* 64-byte aligned */
     void *tt_block; /* what malloc returned */
     uint32_t nbuckets_mask;
     int trump; /* -1: none */
@@ -177,12 +183,12 @@ static inline uint64_t shape_of(const uint32_t h[3], int leader) {
 }
 
 /* Hashed on the shape alone, so that every entry that may match a position lies in its bucket. */
-static inline Entry *bucket_of(const Ctx *c, uint64_t shape) {
+static inline Bucket *bucket_of(const Ctx *c, uint64_t shape) {
     uint64_t x = shape * 0x9E3779B97F4A7C15ULL;
     x ^= x >> 31;
     x *= 0xD6E8FEB86659FD93ULL;
     x ^= x >> 32;
-    return c->tt + (size_t)((uint32_t)x & c->nbuckets_mask) * BUCKET;
+    return c->tt + ((uint32_t)x & c->nbuckets_mask);
 }
 
 /* The cards of `all` from the lowest card of `r` upwards, suit by suit. */
@@ -372,7 +378,7 @@ static int search(Ctx *c, int target, uint32_t *rel) {
     c->nodes++;
     uint32_t all = c->h[0] | c->h[1] | c->h[2];
     for (int k = 0; k < c->nplayed; k++) all |= 1u << c->tcards[k];
-    Entry *b = NULL;
+    Bucket *b = NULL;
     uint64_t shape = 0;
     uint32_t k[3] = {0, 0, 0};
     int first = -1;
@@ -449,19 +455,19 @@ static int search(Ctx *c, int target, uint32_t *rel) {
             normalize(c->h, k);
             b = bucket_of(c, shape);
             for (int i = 0; i < BUCKET; i++) {
-                Entry *e = b + i;
-                if (e->depth != n || e->shape != shape || (k[0] & e->region) != e->k0 || (k[1] & e->region) != e->k1)
-                    continue;
+                uint32_t reg = b->region[i];
+                if (b->shape[i] != shape || (k[0] & reg) != b->k0[i] || (k[1] & reg) != b->k1[i]) continue;
                 int r = -1;
-                if ((e->bounds >> 4) >= target) r = 1;
-                else if ((e->bounds & 15) < target) r = 0;
+                if ((b->bounds[i] >> 4) >= target) r = 1;
+                else if ((b->bounds[i] & 15) < target) r = 0;
                 if (r >= 0) {
-                    *rel = expand_region(all, e->region);
+                    b->gen[i] = c->gen;
+                    *rel = expand_region(all, reg);
                     return r;
                 }
-                if (first < 0 && e->move != NO_CARD) {
-                    int s = e->move >> 3;
-                    unsigned bit = EXPAND[(all >> (8 * s)) & 0xFFu][1u << (e->move & 7)];
+                if (first < 0 && b->move[i] != NO_CARD) {
+                    int s = b->move[i] >> 3;
+                    unsigned bit = EXPAND[(all >> (8 * s)) & 0xFFu][1u << (b->move[i] & 7)];
                     if (bit && (c->h[seat] >> (8 * s + CTZ(bit)) & 1)) first = 8 * s + CTZ(bit);
                 }
             }
@@ -510,48 +516,45 @@ static int search(Ctx *c, int target, uint32_t *rel) {
         uint32_t region = acc;
         region = compress_region(all, region);
         uint32_t k0 = k[0] & region, k1 = k[1] & region;
-        Entry *hit = NULL;
-        for (int i = 0; i < BUCKET; i++) {
-            Entry *e = b + i;
-            if (e->depth == n && e->shape == shape && e->region == region && e->k0 == k0 && e->k1 == k1) {
-                hit = e;
+        int hit = -1;
+        for (int i = 0; i < BUCKET; i++)
+            if (b->shape[i] == shape && b->region[i] == region && b->k0[i] == k0 && b->k1[i] == k1) {
+                hit = i;
                 break;
             }
-        }
-        if (!hit) {
+        if (hit < 0) {
             /* Replace an empty entry, else one with few tricks left, older searches first, starting the scan
              * at a varying place so that equal candidates take turns. */
-            int worst = 0, wscore = 1 << 30;
+            int wscore = 1 << 30;
             unsigned start = (unsigned)c->nodes;
             for (int j = 0; j < BUCKET; j++) {
                 int i = (int)((start + (unsigned)j) % BUCKET);
-                int sc = b[i].depth * 2 + (b[i].gen == c->gen);
+                int sc = b->shape[i] ? b->depth[i] * 2 + (b->gen[i] == c->gen) : -1;
                 if (sc < wscore) {
                     wscore = sc;
-                    worst = i;
+                    hit = i;
                 }
             }
-            hit = b + worst;
-            hit->shape = shape;
-            hit->k0 = k0;
-            hit->k1 = k1;
-            hit->region = region;
-            hit->depth = (uint8_t)n;
-            hit->bounds = (uint8_t)n;
-            hit->move = NO_CARD;
+            b->shape[hit] = shape;
+            b->k0[hit] = k0;
+            b->k1[hit] = k1;
+            b->region[hit] = region;
+            b->depth[hit] = (uint8_t)n;
+            b->bounds[hit] = (uint8_t)n;
+            b->move[hit] = NO_CARD;
         }
-        hit->gen = c->gen;
-        int lo = hit->bounds >> 4, hi = hit->bounds & 15;
+        b->gen[hit] = c->gen;
+        int lo = b->bounds[hit] >> 4, hi = b->bounds[hit] & 15;
         if (result) {
             if (target > lo) lo = target;
         } else if (target - 1 < hi) {
             hi = target - 1;
         }
-        hit->bounds = (uint8_t)(lo << 4 | hi);
+        b->bounds[hit] = (uint8_t)(lo << 4 | hi);
         if (best >= 0) {
             int s = best >> 3;
             unsigned cm = COMPRESS[(all >> (8 * s)) & 0xFFu][1u << (best & 7)];
-            hit->move = (uint8_t)(8 * s + CTZ(cm));
+            b->move[hit] = (uint8_t)(8 * s + CTZ(cm));
         }
     }
     return result;
@@ -666,8 +669,8 @@ typedef struct {
 } SolverObject;
 
 static void clear_table(SolverObject *self) {
-    size_t n = ((size_t)self->ctx.nbuckets_mask + 1) * BUCKET;
-    memset(self->ctx.tt, 0, n * sizeof(Entry)); /* depth 0: empty, never matches */
+    size_t n = (size_t)self->ctx.nbuckets_mask + 1;
+    memset(self->ctx.tt, 0, n * sizeof(Bucket)); /* shape 0: empty, never matches */
     self->ctx.gen = 0;
 }
 
@@ -685,12 +688,12 @@ static int Solver_init(SolverObject *self, PyObject *args, PyObject *kwds) {
         self->ctx.tt = NULL;
     }
     size_t entries = (size_t)1 << bits;
-    self->ctx.tt_block = malloc(entries * sizeof(Entry) + 64);
+    self->ctx.tt_block = malloc(entries / BUCKET * sizeof(Bucket) + 64);
     if (!self->ctx.tt_block) {
         PyErr_NoMemory();
         return -1;
     }
-    self->ctx.tt = (Entry *)(((uintptr_t)self->ctx.tt_block + 63) & ~(uintptr_t)63);
+    self->ctx.tt = (Bucket *)(((uintptr_t)self->ctx.tt_block + 63) & ~(uintptr_t)63);
     self->tt_bits = bits;
     self->ctx.nbuckets_mask = (uint32_t)(entries / BUCKET - 1);
     self->busy = 0;
@@ -1033,7 +1036,7 @@ static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) 
 static PyObject *Solver_stats(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
     size_t entries = ((size_t)self->ctx.nbuckets_mask + 1) * BUCKET;
     return Py_BuildValue("{s:K,s:n,s:n}", "nodes", (unsigned long long)self->ctx.nodes, "tt_entries",
-                         (Py_ssize_t)entries, "tt_bytes", (Py_ssize_t)(entries * sizeof(Entry)));
+                         (Py_ssize_t)entries, "tt_bytes", (Py_ssize_t)(entries / BUCKET * sizeof(Bucket)));
 }
 
 static PyMethodDef Solver_methods[] = {
