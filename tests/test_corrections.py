@@ -8,6 +8,7 @@ verdict each test chooses, so the tests follow the flow."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sys
@@ -511,3 +512,40 @@ async def test_an_unlinked_player_is_asked_but_cannot_answer_until_he_links(club
     await club.member(fall.declarer)
     assert (await say(commands, club, fall.declarer, "/prihvatam")).ok
     assert len(await club.db.paper_changes.for_game(fall.game.number)) == 1
+
+
+async def test_answers_pressed_at_once_apply_one_ispravka_and_run_the_arbitar_once(
+        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = fake_arbitar(monkeypatch, transfer)
+    fall = await fall_game(club)
+    commands = await join(club, *PLAYERS)
+    other, declarer = await club.get(fall.other), await club.get(fall.declarer)
+    assert (await say(commands, club, fall.fallen, f"/ispravka {fall.hand}")).ok
+    request = club.chat.to(f"dm:{fall.other}")[-1].buttons[0].ref
+    replies = await asyncio.gather(club.desk.press(other, "consent", request),
+                                   club.desk.press(declarer, "consent", request),
+                                   club.desk.press(other, "consent", request))
+    assert sum(1 for r in replies if "upisana" in r.text) == 1
+    assert len(await club.db.paper_changes.for_game(fall.game.number)) == 1
+    assert (await say(commands, club, fall.fallen, f"/ponisti {fall.hand}")).ok
+    assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
+    offer = club.chat.to(f"dm:{fall.other}")[-1].buttons[0].ref
+    both = await asyncio.gather(club.desk.press(other, "consent", offer), club.desk.press(other, "consent", offer))
+    assert len(calls) == 1 and sum(1 for r in both if r.ok) == 1
+    assert len(await club.db.paper_changes.for_game(fall.game.number)) == 1
+
+
+async def test_with_two_requests_waiting_the_answer_names_one(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_arbitar(monkeypatch, stays)
+    fall = await fall_game(club)
+    commands = await join(club, *PLAYERS)
+    assert (await say(commands, club, fall.fallen, f"/ispravka {fall.hand}")).ok
+    assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
+    which = await say(commands, club, fall.other, "/prihvatam")
+    assert not which.ok and "navedite broj" in which.text
+    requests = await club.desk.corrections_store.for_game(fall.game.number)
+    offer = next(r for r in requests if r.kind == "arbitar")
+    declined = await club.desk.press(await club.get(fall.other), "decline", offer.id)
+    assert declined.ok and "Odbili" in declined.text
+    assert (await say(commands, club, fall.other, "/prihvatam")).ok  # only the ispravka waits now
+    assert not (await say(commands, club, fall.other, "/prihvatam x")).ok
