@@ -328,3 +328,20 @@ def test_a_50_mb_line_is_refused_by_its_length(tmp_path: Path, capsys: pytest.Ca
     err = capsys.readouterr().err
     assert f"{log}: line 2: the line is 50.0 MiB long; one game's line may be at most 8.0 MiB, so it is not read" in err
     assert dump(db) == before
+
+
+def test_progress_bar_draws_and_clears() -> None:
+    import io
+
+    from bot.cli.importer import ProgressBar
+
+    stream = io.StringIO()
+    bar = ProgressBar(stream)
+    bar.update(50, 100, 1234)
+    bar.update(60, 100, 1300)  # within a tenth of a second: not redrawn
+    bar.update(100, 100, 2000)  # the end is always drawn
+    bar.close()
+    frames = stream.getvalue().split("\r")
+    assert frames[1].startswith("[" + "#" * 15 + "-" * 15 + "]  50%  1,234 hands")
+    assert frames[2].startswith("[" + "#" * 30 + "] 100%  2,000 hands")
+    assert frames[3] == "\x1b[K" and len(frames) == 4
