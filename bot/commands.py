@@ -207,8 +207,8 @@ def correction_commands(commands: Commands) -> list[Command]:
     """/bula, /ponisti, /arbitar, /ispravka, /prihvatam, /odbijam: the players' corrections as text commands."""
     desk = commands.desk
 
-    def hand_game(words: list[str], extra: int = 0) -> tuple[int, int | None]:
-        if not 1 <= len(words) <= 2 + extra:
+    def hand_game(words: list[str]) -> tuple[int, int | None]:
+        if not 1 <= len(words) <= 2:
             raise Usage(desk.t("usage.hand_game"))
         hand = _number(words[0], desk.t("usage.hand_number"))
         game = _number(words[1], desk.t("usage.game_number")) if len(words) > 1 else None
@@ -232,6 +232,11 @@ def correction_commands(commands: Commands) -> list[Command]:
         hand, game = hand_game(body.split())
         return await desk.propose_ispravka(member, hand, game, reason.strip())
 
+    async def korekcije(member: Member, words: list[str], rest: str) -> Reply:
+        if len(words) > 1:
+            raise Usage(desk.t("usage.one_game"))
+        return await desk.corrections_status(member, _number(words[0], desk.t("usage.game_number")) if words else None)
+
     def answer(yes: bool) -> Callable[[Member, list[str], str], Awaitable[Reply]]:
         async def run(member: Member, words: list[str], rest: str) -> Reply:
             if len(words) > 1:
@@ -243,4 +248,4 @@ def correction_commands(commands: Commands) -> list[Command]:
     return [Command("bula", "usage.korekcija_bula", bula), Command("ponisti", "usage.ponisti", ponisti),
             Command("poništi", "usage.ponisti", ponisti), Command("arbitar", "usage.arbitar", arbitar),
             Command("ispravka", "usage.ispravka", ispravka), Command("prihvatam", "usage.prihvatam", answer(True)),
-            Command("odbijam", "usage.odbijam", answer(False))]
+            Command("odbijam", "usage.odbijam", answer(False)), Command("korekcije", "usage.korekcije", korekcije)]

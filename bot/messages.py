@@ -379,6 +379,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "correction.not_asked": ("Predlog {request} ne čeka vaš odgovor.", "Proposal {request} is not waiting for you."),
     "correction.already_answered": ("Već ste odgovorili na predlog {request}.",
                                     "You have already answered proposal {request}."),
+    "correction.status_title": ("Korekcije partije {game}:", "Corrections in game {game}:"),
+    "correction.status_odlazak": ("ruka {hand}: {nick} je otišao u bulu umesto drugog",
+                                  "hand {hand}: {nick} went into the bule instead of the other"),
+    "correction.status_arbitar": ("ruka {hand}: Arbitar je prebacio pad na igrača {nick} (ne može se poništiti)",
+                                  "hand {hand}: the Arbitar moved the fall to {nick} (cannot be cancelled)"),
+    "correction.status_ispravka": ("ruka {hand}: ispravka — {nick} prolazi", "hand {hand}: ispravka — {nick} passes"),
+    "correction.status_offer": ("ponuda {request}, ruka {hand}: {nick} nudi Arbitra; odgovara {waiting}",
+                                "offer {request}, hand {hand}: {nick} offers the Arbitar; {waiting} answers"),
+    "correction.status_proposal": ("predlog {request}, ruka {hand}: {nick} traži ispravku; čeka se {waiting}",
+                                   "proposal {request}, hand {hand}: {nick} asks for an ispravka; waiting for "
+                                   "{waiting}"),
+    "correction.status_none": ("nema korekcija igrača ni predloga koji čekaju.",
+                               "no players' corrections and no proposals waiting."),
+    "usage.korekcije": ("/korekcije [PARTIJA] — korekcije igrača na papiru i predlozi koji čekaju odgovor",
+                        "/korekcije [GAME] — the players' corrections on the paper and the proposals waiting"),
     "usage.korekcija_bula": ("/bula RUKA [PARTIJA] — odlazak u bulu umesto drugog (igrač koji nije pao, do kraja "
                              "naredne ruke)",
                              "/bula HAND [GAME] — go into the bule instead of the other (the player who did not "

@@ -549,3 +549,24 @@ async def test_with_two_requests_waiting_the_answer_names_one(club: Club, monkey
     assert declined.ok and "Odbili" in declined.text
     assert (await say(commands, club, fall.other, "/prihvatam")).ok  # only the ispravka waits now
     assert not (await say(commands, club, fall.other, "/prihvatam x")).ok
+
+
+async def test_korekcije_lists_what_stands_and_what_waits(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_arbitar(monkeypatch, transfer)
+    fall = await fall_game(club)
+    commands = await join(club, *PLAYERS)
+    empty = await say(commands, club, fall.declarer, "/korekcije")
+    assert empty.ok and "nema korekcija" in empty.text
+    assert (await say(commands, club, fall.fallen, f"/ispravka {fall.hand}")).ok
+    assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
+    waiting = await say(commands, club, fall.declarer, f"/korekcije {fall.game.number}")
+    assert "traži ispravku" in waiting.text and "nudi Arbitra" in waiting.text
+    offer = next(r for r in await club.desk.corrections_store.for_game(fall.game.number) if r.kind == "arbitar")
+    assert (await club.desk.answer(await club.get(fall.other), offer.id, True)).ok
+    listing = await say(commands, club, fall.declarer, "/korekcije")
+    assert "Arbitar je prebacio pad na igrača " + fall.other in listing.text
+    assert "nudi Arbitra" not in listing.text
+    # The ispravka proposed for that fall lapsed when the fall moved: nothing waits any more.
+    assert not (await say(commands, club, fall.other, "/prihvatam")).ok
+    assert any("ispravke za ruku" in s.text and "više ne važi" in s.text for s in club.chat.to(f"dm:{fall.fallen}"))
+    assert "traži ispravku" not in (await say(commands, club, fall.declarer, "/korekcije")).text

@@ -241,7 +241,7 @@ class CorrectionDesk(DeskBase):
         change_id = await self.corrections_store.record_change(
             NewPaperChange(game.number, n, ODLAZAK, change.data(), member.id, now), state.ids, "odlazak_chosen",
             fallen=fallen, player=seat)
-        await self._lapse_arbitar(game, n, fallen, self.t("correction.lapsed_moved", hand=n))
+        await self._lapse_pending(game, n, fallen, (ARBITAR, ISPRAVKA), self.t("correction.lapsed_moved", hand=n))
         text = self.t("correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n,
                       game=game.number)
         await self._tell_players(game, text, skip=(seat,), buttons={fallen: (
@@ -249,16 +249,19 @@ class CorrectionDesk(DeskBase):
         return Reply(self.t("correction.odlazak_ok", fallen=game.players[fallen], hand=n, game=game.number,
                             amount=state.score.value))
 
-    async def _lapse_arbitar(self, game: Game, n: int, fallen: int, note: str) -> None:
-        """A pending Arbitar offer for a fall that has moved (or was corrected) has nothing left to decide."""
-        pending = await self.corrections_store.pending(game.number, n, ARBITAR)
-        if pending is None or pending.seat != fallen:
-            return
-        try:
-            await self.corrections_store.settle(pending.id, "lapsed", self.now(), None, game=game.number, note=note)
-        except NotPending:
-            return
-        await self._tell_players(game, self.t("correction.arbitar_lapsed", hand=n, why=note))
+    async def _lapse_pending(self, game: Game, n: int, fallen: int, kinds: Sequence[str], note: str) -> None:
+        """Pending requests about a fall that has moved (or was corrected) have nothing left to decide."""
+        for kind in kinds:
+            pending = await self.corrections_store.pending(game.number, n, kind)
+            if pending is None or pending.seat != fallen:
+                continue
+            try:
+                await self.corrections_store.settle(pending.id, "lapsed", self.now(), None, game=game.number,
+                                                    note=note)
+            except NotPending:
+                continue
+            key = "correction.arbitar_lapsed" if kind == ARBITAR else "correction.ispravka_lapsed"
+            await self._tell_players(game, self.t(key, hand=n, why=note))
 
     # Cancelling -----------------------------------------------------------------------------------------------
     async def cancel(self, member: Member, hand: int, number: int | None = None, what: str | None = None) -> Reply:
@@ -460,6 +463,8 @@ class CorrectionDesk(DeskBase):
                 continue
             except NotPending:
                 return self.refuse("correction.not_pending", request=request.id)
+            if verdict.transfers:
+                await self._lapse_pending(game, n, fallen, (ISPRAVKA,), self.t("correction.lapsed_moved", hand=n))
             return await self._announce_verdict(game, request, verdict, other, actor)
         return self.refuse("correction.busy")
 
@@ -625,12 +630,39 @@ class CorrectionDesk(DeskBase):
                 continue
             except NotPending:
                 return self.refuse("correction.not_pending", request=request.id)
-            await self._lapse_arbitar(game, n, seat, self.t("correction.lapsed_corrected", hand=n))
+            await self._lapse_pending(game, n, seat, (ARBITAR,), self.t("correction.lapsed_corrected", hand=n))
             text = self.t("correction.ispravka_applied", hand=n, effect=self._effect(game, applied, seat))
             actor_seat = game.seat_of(actor.nick) if actor is not None else None
             await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
             return Reply(text)
         return self.refuse("correction.busy")
+
+    # What stands and what waits ----------------------------------------------------------------------------
+    async def corrections_status(self, member: Member, number: int | None = None) -> Reply:
+        """/korekcije [PARTIJA]: the players' corrections standing on the paper and the requests still waiting."""
+        found = await self._correction_game(member, number)
+        if isinstance(found, Reply):
+            return found
+        game, _ = found
+        names = game.players
+        lines = [self.t("correction.status_title", game=game.number)]
+        for row in await self.db.paper_changes.rows(game.number):
+            player = row.data.get("player")
+            if row.trial is not None or not isinstance(player, int):
+                continue
+            if row.kind == ODLAZAK:
+                key = "correction.status_arbitar" if row.data.get("arbitar") else "correction.status_odlazak"
+                lines.append(self.t(key, hand=row.hand, nick=names[player]))
+            elif row.kind == ISPRAVKA_KIND:
+                lines.append(self.t("correction.status_ispravka", hand=row.hand, nick=names[player]))
+        for request in await self.corrections_store.for_game(game.number):
+            if request.pending:
+                key = "correction.status_offer" if request.kind == ARBITAR else "correction.status_proposal"
+                lines.append(self.t(key, request=request.id, hand=request.hand, nick=names[request.seat],
+                                    waiting=", ".join(names[s] for s in request.waiting)))
+        if len(lines) == 1:
+            lines.append(self.t("correction.status_none"))
+        return Reply("\n".join(lines))
 
 
 def _procedure() -> Callable[[Game, int, int], ArbitarVerdict] | None:
