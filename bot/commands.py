@@ -64,6 +64,8 @@ class Commands:
                    "povuci_poziv": "povuci"}
         for alias, name in aliases.items():
             self.table[alias] = self.table[name]
+        for command in governance_commands(self):
+            self.add(command)
         for command in correction_commands(self):
             self.add(command)
 
@@ -200,6 +202,89 @@ def parse_draft(text: str, t: Callable[..., str]) -> Draft:
     else:
         raise Usage(t("usage.draft_kind"))
     return Draft(verdict, reason.strip())
+
+
+# Governance (bot.desk.governance) ----------------------------------------------------------------------------
+def governance_commands(commands: Commands) -> list[Command]:
+    """/postavi, /razresi, /ostavka, /uskrati, /vrati, /akti, /clan, /liga: club governance as text commands."""
+    desk = commands.desk
+
+    def split(rest: str) -> tuple[list[str], str]:
+        body, _, reason = rest.partition("--")
+        return body.split(), reason.strip()
+
+    def role(word: str) -> str:
+        from bot.desk.governance import role_of
+
+        found = role_of(word)
+        if found is None:
+            raise Usage(desk.t("usage.role"))
+        return found
+
+    async def postavi(member: Member, words: list[str], rest: str) -> Reply:
+        args, reason = split(rest)
+        if len(args) != 2:
+            raise Usage(desk.t("usage.nick_role"))
+        return await desk.appoint(member, args[0], role(args[1]), reason)
+
+    async def razresi(member: Member, words: list[str], rest: str) -> Reply:
+        args, reason = split(rest)
+        if len(args) != 2:
+            raise Usage(desk.t("usage.nick_role"))
+        return await desk.dismiss(member, args[0], role(args[1]), reason)
+
+    async def ostavka(member: Member, words: list[str], rest: str) -> Reply:
+        args, reason = split(rest)
+        if len(args) != 1:
+            raise Usage(desk.t("usage.role"))
+        return await desk.resign(member, role(args[0]), reason)
+
+    async def uskrati(member: Member, words: list[str], rest: str) -> Reply:
+        from datetime import UTC, datetime, timedelta
+
+        args, reason = split(rest)
+        if not args or len(args) > 3:
+            raise Usage(desk.t("usage.uskrati"))
+        until: datetime | None = None
+        extra = [a.casefold() for a in args[1:]]
+        if len(extra) == 2 and extra[0] == "do":
+            try:
+                until = datetime.strptime(extra[1], "%Y-%m-%d").replace(tzinfo=UTC)
+            except ValueError:
+                raise Usage(desk.t("usage.date")) from None
+        elif len(extra) == 1:
+            until = desk.now() + timedelta(days=_number(extra[0], desk.t("usage.days")))
+        elif extra:
+            raise Usage(desk.t("usage.uskrati"))
+        return await desk.deny_call(member, args[0], until, reason)
+
+    async def vrati(member: Member, words: list[str], rest: str) -> Reply:
+        args, reason = split(rest)
+        if len(args) != 1:
+            raise Usage(desk.t("usage.one_nick"))
+        return await desk.restore_call(member, args[0], reason)
+
+    async def akti(member: Member, words: list[str], rest: str) -> Reply:
+        if len(words) > 1:
+            raise Usage(desk.t("usage.one_nick"))
+        return await desk.acts(member, words[0] if words else None)
+
+    async def clan(member: Member, words: list[str], rest: str) -> Reply:
+        if len(words) > 1:
+            raise Usage(desk.t("usage.one_nick"))
+        return await desk.member_status(member, words[0] if words else None)
+
+    async def liga(member: Member, words: list[str], rest: str) -> Reply:
+        args, reason = split(rest)
+        if not args or args[0].casefold() != "zatvori" or len(args) > 2:
+            raise Usage(desk.t("usage.liga"))
+        return await desk.close_league(member, args[1] if len(args) == 2 else None, reason)
+
+    return [Command("postavi", "usage.postavi", postavi), Command("razresi", "usage.razresi", razresi),
+            Command("razreši", "usage.razresi", razresi), Command("ostavka", "usage.ostavka", ostavka),
+            Command("uskrati", "usage.uskrati", uskrati), Command("vrati", "usage.vrati", vrati),
+            Command("akti", "usage.akti", akti), Command("clan", "usage.clan", clan),
+            Command("član", "usage.clan", clan), Command("liga", "usage.liga", liga)]
 
 
 # Corrections without a referee (bot.desk.corrections) ------------------------------------------------------

@@ -48,6 +48,20 @@ class TelegramConfig:
 
 
 @dataclass(frozen=True)
+class PenaltyConfig:
+    """Out-of-game verdicts and the league (`[penalties]`): limits, the settlement rule, names and the napustio
+    charge. Another club's catalogue is held by changing these."""
+
+    plavac_max_days: int = 7
+    league_max_points: int = 10
+    settlement_delay_minutes: int = 60
+    settlement_played_share: str = "2/3"  # of all bule (3 × size) played before a manual settlement
+    abandon_league_points: int = -100  # league points of an interrupted rated game for whoever is counted napustio
+    plavac_name: str = "plavac"
+    league_name: str = "Liga"
+
+
+@dataclass(frozen=True)
 class Config:
     database: str = "sudija.db"
     language: str = "sr"
@@ -61,6 +75,7 @@ class Config:
     league_grace_days: int = 3
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
+    penalties: PenaltyConfig = field(default_factory=PenaltyConfig)
 
 
 def load(path: str | Path | None = None) -> Config:
@@ -84,7 +99,8 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     try:
         if "referee_names_visible_to" in club:
             club["referee_names_visible_to"] = tuple(club["referee_names_visible_to"])
-        config = Config(**club, discord=DiscordConfig(**discord), telegram=TelegramConfig(**telegram))
+        config = Config(**club, discord=DiscordConfig(**discord), telegram=TelegramConfig(**telegram),
+                        penalties=PenaltyConfig(**dict(data.get("penalties", {}))))
     except TypeError as exc:
         raise ConfigError(f"{source}: {exc}; see config.example.toml for the settings") from None
     if config.language not in ("sr", "en"):

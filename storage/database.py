@@ -58,6 +58,11 @@ class Database:
         self.trials = TrialStore(self)
         self.paper_changes = PaperChangeStore(self)
         self.events = EventStore(self)
+        from storage.league import LeagueStore
+        from storage.penalties import PenaltyStore
+
+        self.penalties = PenaltyStore(self)
+        self.league = LeagueStore(self)
 
     async def close(self) -> None:
         await self.connection.close()

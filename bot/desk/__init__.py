@@ -12,27 +12,30 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.desk.corrections import CorrectionDesk
-from bot.desk.trials import TrialDesk
+from bot.desk.governance import GovernanceDesk
 from bot.ports import Reply
 from storage.members import Member
 
 
-class Desk(CorrectionDesk, TrialDesk):
+class Desk(CorrectionDesk, GovernanceDesk):
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, and re-arm every open deadline."""
         await self.run_due()
+        await self.resync_plavac()
         for deadline in await self.open_deadlines():
             self.timers.arm(deadline)
 
     async def open_deadlines(self) -> list[datetime]:
         deadlines = [c.deadline for c in await self.db.calls.pending()]
         deadlines += [c.deadline for c in await self.db.calls.pending_councilor_calls()]
+        deadlines += await self.penalty_deadlines()
         return sorted(deadlines)
 
     async def run_due(self) -> None:
         await self.expire_due_calls()
         await self.expire_due_councilor_calls()
         await self.interrupt_offline_referees()
+        await self.run_penalty_due()
 
     async def member_for(self, platform: str, account: str) -> Member | None:
         return await self.db.members.by_account(platform, account)

@@ -1,0 +1,177 @@
+"""Club governance: appointing and dismissing referees, councilors and moderators, resigning a function, denying
+and restoring the right to call a referee, closing a league month, the list of these acts, and a member's card.
+
+Who may do what (Opšte odredbe): the owner (config `owner`) appoints and dismisses referees and councilors (and
+moderators); a councilor admits and dismisses referees and councilors; anyone may resign his own function;
+councilors and the owner deny a member the right to call (until a date or until restored) and restore it; the
+owner closes a league month. `actor=None` is the admin at the server (`sudija clan …`), who may do everything.
+Every act is an event (who, whom, when, why) written with the act itself by `storage.members`/`storage.league`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.desk.penalties import PenaltyDesk
+from bot.ports import Reply
+from rules.penalties import month_of, parse_month, previous_months
+from storage.events import Event
+from storage.members import Member
+
+FUNCTIONS = ("referee", "councilor", "moderator")
+ROLE_WORDS = {"sudija": "referee", "sudije": "referee", "referee": "referee", "vecnik": "councilor",
+              "većnik": "councilor", "councilor": "councilor", "moderator": "moderator"}
+GOVERNANCE_EVENTS = ("role_granted", "role_removed", "call_denied", "call_restored", "league_closed")
+
+
+def role_of(word: str) -> str | None:
+    return ROLE_WORDS.get(word.casefold())
+
+
+class GovernanceDesk(PenaltyDesk):
+    def may_govern(self, actor: Member | None, role: str) -> bool:
+        """Appoint or dismiss `role`: the owner any function; a councilor referees and councilors."""
+        if actor is None or self.is_owner(actor):
+            return True
+        return role in ("referee", "councilor") and "councilor" in actor.roles
+
+    def may_deny(self, actor: Member | None) -> bool:
+        return actor is None or self.is_owner(actor) or "councilor" in actor.roles
+
+    def sees_officials(self, viewer: Member | None) -> bool:
+        """Referees are not marked in the club: only officials (config) and the server admin see who they are."""
+        if viewer is None:
+            return True
+        return bool(self.roles_of(viewer) & set(self.config.referee_names_visible_to))
+
+    async def _target(self, nick: str) -> Member | Reply:
+        member = await self.db.members.by_nick(nick)
+        if member is None:
+            return self.refuse("gov.unknown_member", nick=nick)
+        return member
+
+    async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
+        if role not in FUNCTIONS:
+            return self.refuse("gov.unknown_role", role=role)
+        if not self.may_govern(actor, role):
+            return self.refuse("gov.not_allowed_role", role=self.t(f"role.{role}"))
+        target = await self._target(nick)
+        if isinstance(target, Reply):
+            return target
+        by = actor.id if actor else None
+        if not await self.db.members.set_role(target.id, role, True, by, self.now(), reason):
+            return self.refuse("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
+        await self.chat.tell(target, self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—"))
+        fresh = await self.db.members.get(target.id)
+        if fresh is not None:
+            await self.offer_pending_calls(fresh)
+        return Reply(self.t("gov.appointed", nick=target.nick, role=self.t(f"role.{role}")))
+
+    async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
+        if role not in FUNCTIONS:
+            return self.refuse("gov.unknown_role", role=role)
+        if not self.may_govern(actor, role):
+            return self.refuse("gov.not_allowed_role", role=self.t(f"role.{role}"))
+        if not reason.strip():
+            return self.refuse("gov.reason_required")
+        target = await self._target(nick)
+        if isinstance(target, Reply):
+            return target
+        by = actor.id if actor else None
+        if not await self.db.members.set_role(target.id, role, False, by, self.now(), reason):
+            return self.refuse("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
+        await self.chat.tell(target, self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason))
+        return Reply(self.t("gov.dismissed", nick=target.nick, role=self.t(f"role.{role}")))
+
+    async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
+        if role not in FUNCTIONS:
+            return self.refuse("gov.unknown_role", role=role)
+        if not await self.db.members.set_role(member.id, role, False, member.id, self.now(), reason or "ostavka"):
+            return self.refuse("gov.not_yours", role=self.t(f"role.{role}"))
+        return Reply(self.t("gov.resigned", role=self.t(f"role.{role}")))
+
+    async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
+        if not self.may_deny(actor):
+            return self.refuse("gov.not_allowed_call")
+        if not reason.strip():
+            return self.refuse("gov.reason_required")
+        if until is not None and until <= self.now():
+            return self.refuse("gov.until_past", until=until)
+        target = await self._target(nick)
+        if isinstance(target, Reply):
+            return target
+        await self.db.members.set_call_ban(target.id, until, actor.id if actor else None, reason, self.now())
+        if until is None:
+            await self.chat.tell(target, self.t("gov.told_denied_forever", reason=reason))
+            return Reply(self.t("gov.denied_forever", nick=target.nick))
+        await self.chat.tell(target, self.t("gov.told_denied_until", until=until, reason=reason))
+        return Reply(self.t("gov.denied_until", nick=target.nick, until=until))
+
+    async def restore_call(self, actor: Member | None, nick: str, reason: str = "") -> Reply:
+        if not self.may_deny(actor):
+            return self.refuse("gov.not_allowed_call")
+        target = await self._target(nick)
+        if isinstance(target, Reply):
+            return target
+        if not await self.db.members.lift_call_ban(target.id, actor.id if actor else None, reason, self.now()):
+            return self.refuse("gov.not_denied", nick=target.nick)
+        await self.chat.tell(target, self.t("gov.told_restored"))
+        return Reply(self.t("gov.restored", nick=target.nick))
+
+    async def close_league(self, actor: Member | None, month: str | None, reason: str = "") -> Reply:
+        """An admin closes a league month (by default the previous one); its standings freeze."""
+        if actor is not None and not self.is_owner(actor):
+            return self.refuse("league.not_allowed")
+        try:
+            chosen = parse_month(month) if month else previous_months(self.now(), 1)[0]
+        except ValueError:
+            return self.refuse("league.bad_month", month=month)
+        if chosen > month_of(self.now()):
+            return self.refuse("league.future", month=chosen)
+        if not await self.close_month(chosen, actor.id if actor else None, "admin", reason):
+            return self.refuse("league.already_closed", month=chosen)
+        return Reply(self.t("league.closed", month=chosen, league=self.config.penalties.league_name))
+
+    async def acts(self, viewer: Member | None, nick: str | None = None, limit: int = 50) -> Reply:
+        """The governance acts, newest first (optionally about one member): who, whom, when, why."""
+        if not self.sees_officials(viewer):
+            return self.refuse("gov.acts_not_allowed")
+        subject: str | None = None
+        if nick is not None:
+            target = await self._target(nick)
+            if isinstance(target, Reply):
+                return target
+            subject = str(target.id)
+        events = [e for e in await self.db.events.listing(GOVERNANCE_EVENTS, limit=1000)
+                  if subject is None or e.subject == subject][:limit]
+        if not events:
+            return Reply(self.t("gov.acts_none"))
+        names = {m.id: m.nick for m in await self.db.members.all()}
+        return Reply("\n".join([self.t("gov.acts_title"), *[self.act_text(e, names) for e in events]]))
+
+    def act_text(self, event: Event, names: dict[int, str]) -> str:
+        who = names.get(event.actor, "?") if event.actor is not None else self.t("gov.admin")
+        whom = names.get(int(event.subject), "?") if event.subject and event.subject.isdigit() else \
+            (event.subject or "").removeprefix("month:")
+        data = event.data
+        role = self.t(f"role.{data['role']}") if data.get("role") in FUNCTIONS else str(data.get("role", ""))
+        if event.kind == "role_removed" and event.actor is not None and str(event.actor) == event.subject:
+            key = "act.resigned"
+        else:
+            key = f"act.{event.kind}"
+        until = data.get("until")
+        return self.t(key, at=event.at, who=who, whom=whom, role=role, until=until or "—",
+                      reason=data.get("reason") or "—")
+
+    async def member_status(self, viewer: Member | None, nick: str | None) -> Reply:
+        """/clan [NICK]: roles (to himself and officials), plavac, league this month, napustio, right to call."""
+        if nick is None:
+            if viewer is None:
+                return self.refuse("gov.unknown_member", nick="—")
+            target: Member | Reply = viewer
+        else:
+            target = await self._target(nick)
+        if isinstance(target, Reply):
+            return target
+        full = viewer is None or viewer.id == target.id or self.sees_officials(viewer)
+        return Reply(self.card_text(await self.member_card(target), full))

@@ -1,0 +1,310 @@
+"""Out-of-game verdicts taking effect: a penalty (plavac, league penalty points, napustio), (niko) and manual
+settlement; one penalty per game (an earlier one is lifted first); the plavac's end as a durable deadline; the
+monthly league (live while open, frozen when closed by an admin or after the grace); a member's card.
+
+The rules and arithmetic are `rules.penalties`'; every write of one verdict is one transaction
+(`storage.penalties.PenaltyStore.apply_effects`), marked per trial, so a verdict recorded just before a crash
+takes effect at the next start. The game server and the members are told after the write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from fractions import Fraction
+
+from bot.desk.trials import TrialDesk
+from rules.gamelog import Game, GameStatus
+from rules.paper import compute_paper
+from rules.penalties import (
+    counts_as_finished,
+    month_closes_at,
+    month_of,
+    month_open,
+    previous_months,
+    settlement_figures,
+)
+from rules.verdicts import Draft, Nobody, Penalty, Settlement, VerdictRefused, canonical_nick, verdict_from_json
+from storage.changes import NewPaperChange
+from storage.league import Standing
+from storage.members import CallBan, Member
+from storage.penalties import Effects, GameAtStake, NewPenalty
+from storage.trials import Trial
+
+MONTHS_WATCHED = 12  # months before the current one that close by themselves after the grace
+
+
+@dataclass(frozen=True)
+class MemberCard:
+    """What `sudija clan` and /clan show of a member."""
+
+    member: Member
+    roles: tuple[str, ...]
+    plavac_until: datetime | None
+    month: str
+    month_open: bool
+    standing: Standing
+    napustio_total: int
+    call_ban: CallBan | None
+    call_allowed: bool
+
+
+class PenaltyDesk(TrialDesk):
+    # Settings -------------------------------------------------------------------------------------------
+    @property
+    def league_grace(self) -> timedelta:
+        return timedelta(days=self.config.league_grace_days)
+
+    @property
+    def settlement_share(self) -> Fraction:
+        return Fraction(self.config.penalties.settlement_played_share)
+
+    @property
+    def settlement_delay(self) -> timedelta:
+        return timedelta(minutes=self.config.penalties.settlement_delay_minutes)
+
+    # Drafts: the rules beyond rules.verdicts ----------------------------------------------------------------
+    async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]:
+        verdict = draft.verdict
+        limits = self.config.penalties
+        if isinstance(verdict, Penalty):
+            if not 0 <= verdict.plavac_days <= limits.plavac_max_days:
+                raise VerdictRefused("verdict.plavac_limit", days=verdict.plavac_days, limit=limits.plavac_max_days)
+            if not 0 <= verdict.league_points <= limits.league_max_points:
+                raise VerdictRefused("verdict.league_limit", points=verdict.league_points,
+                                     limit=limits.league_max_points)
+            if verdict.abandoned and game.status is not GameStatus.INTERRUPTED:
+                raise VerdictRefused("penalty.abandoned_not_interrupted", game=game.number)
+        elif isinstance(verdict, Settlement) and game.status is GameStatus.INTERRUPTED and game.ended_at is not None:
+            paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
+            if not paper.ended:
+                figures = settlement_figures(game.bule, paper.bule_sum, game.ended_at, self.now(),
+                                             self.settlement_share, self.settlement_delay)
+                if not figures.allowed:
+                    raise VerdictRefused("settlement.refused", played=figures.played, total=figures.total,
+                                         needed=figures.needed, share=str(self.settlement_share),
+                                         elapsed=figures.elapsed, delay=figures.delay)
+        return await super().checked(draft, trial, game)
+
+    # Taking effect --------------------------------------------------------------------------------------------
+    async def after_verdict(self, trial: Trial, draft: Draft) -> None:
+        await super().after_verdict(trial, draft)
+        await self.take_effect(trial.id)
+
+    async def take_effect(self, trial_id: int) -> Effects | None:
+        """Apply a recorded out-of-game verdict once; tell the game server and the members concerned."""
+        trial = await self.db.trials.get(trial_id)
+        if trial is None or trial.outcome != "verdict" or trial.verdict is None:
+            return None
+        verdict = verdict_from_json(trial.verdict).verdict
+        if not isinstance(verdict, Penalty | Nobody | Settlement):
+            return None
+        game = await self.load_game(trial.game)
+        stake = GameAtStake(game.number, game.abandoned_by[0] if game.abandoned_by else None, game.rated,
+                            game.status is GameStatus.INTERRUPTED, game.ended_at)
+        now = self.now()
+        culprit: Member | None = None
+        new: NewPenalty | None = None
+        settle: bool | None = None
+        if isinstance(verdict, Penalty):
+            culprit = await self.db.members.ensure(canonical_nick(verdict.culprit, game.players), now)
+            new = NewPenalty(culprit.id, verdict.plavac_days, verdict.league_points, verdict.abandoned)
+        elif isinstance(verdict, Settlement):
+            settle = counts_as_finished(game.bule, self.config.settlement_finished_min_bule)
+        effects = await self.db.penalties.apply_effects(
+            trial.id, stake, now, self.league_grace, lift_earlier=not isinstance(verdict, Settlement), penalty=new,
+            culprit_nick=culprit.nick if culprit else None, nobody=isinstance(verdict, Nobody), settle=settle,
+            actor=trial.referee)
+        if effects is None:
+            return None
+        for lifted in effects.lifted:
+            member = await self.db.members.get(lifted.penalty.member)
+            if member is None:
+                continue
+            if lifted.penalty.plavac_days and lifted.plavac_before is not None:
+                await self.game_server.set_plavac(member.nick, lifted.plavac_after)
+                self.arm_plavac(lifted.plavac_after)
+            await self.chat.tell(member, self.lifted_text(game.number, lifted.penalty.plavac_days,
+                                                          lifted.penalty.league_points, lifted.plavac_before,
+                                                          lifted.plavac_after, lifted.points_returned,
+                                                          lifted.penalty.month, now))
+        if culprit is not None and effects.penalty is not None:
+            row = effects.penalty
+            if row.plavac_days:
+                await self.game_server.set_plavac(culprit.nick, effects.plavac_after)
+            await self.chat.tell(culprit, self.penalty_text(game.number, row.plavac_days, row.league_points,
+                                                            row.abandoned, effects.plavac_after, trial.reason))
+            self.arm_plavac(effects.plavac_after)
+        if settle is not None:
+            await self.game_server.close_game(game.number)
+        return effects
+
+    def arm_plavac(self, until: datetime | None) -> None:
+        if until is not None:
+            self.timers.arm(until)
+
+    def penalty_text(self, game: int, days: int, points: int, abandoned: bool, until: datetime | None,
+                     reason: str | None) -> str:
+        names = self.config.penalties
+        parts = []
+        if days:
+            parts.append(self.t("penalty.part_plavac", name=names.plavac_name, days=days, until=until))
+        if points:
+            parts.append(self.t("penalty.part_league", points=points, league=names.league_name))
+        if abandoned:
+            parts.append(self.t("penalty.part_abandoned"))
+        return self.t("penalty.imposed", game=game, what="; ".join(parts), reason=reason or "—")
+
+    def lifted_text(self, game: int, days: int, points: int, before: datetime | None, after: datetime | None,
+                    returned: bool, month: str, now: datetime) -> str:
+        names = self.config.penalties
+        parts = []
+        if days:
+            if before is None:
+                parts.append(self.t("lift.plavac_over", name=names.plavac_name))
+            elif after is None:
+                parts.append(self.t("lift.plavac_ended", name=names.plavac_name, days=days))
+            else:
+                parts.append(self.t("lift.plavac_shortened", name=names.plavac_name, days=days, until=after))
+        if points:
+            key = "lift.points_returned" if returned else "lift.points_month_closed"
+            parts.append(self.t(key, points=points, month=month, league=names.league_name))
+        return self.t("lift.notice", game=game, what=" ".join(parts) or self.t("lift.nothing"))
+
+    # Deadlines ------------------------------------------------------------------------------------------------
+    async def penalty_deadlines(self) -> list[datetime]:
+        deadlines = [p.until for p in await self.db.penalties.running_plavac()]
+        now = self.now()
+        for month in [month_of(now), *previous_months(now, 1)]:
+            if await self.db.league.closed(month) is None:
+                deadlines.append(month_closes_at(month, self.league_grace))
+        return deadlines
+
+    async def run_penalty_due(self) -> None:
+        await self.repair_effects()
+        await self.expire_plavac()
+        await self.close_due_months()
+        month = month_of(self.now())
+        if getattr(self, "_league_armed", None) != month:
+            # The current month closes by itself after the grace: wake up then (each month once per process).
+            self._league_armed = month
+            self.timers.arm(month_closes_at(month, self.league_grace))
+
+    async def repair_effects(self) -> None:
+        """Verdicts recorded whose effects were not written (a crash in between) take effect now."""
+        for trial_id in await self.db.penalties.effects_pending():
+            await self.take_effect(trial_id)
+
+    async def expire_plavac(self) -> None:
+        """A plavac that ran out ends: the game server and the member are told, once."""
+        now = self.now()
+        for plavac in await self.db.penalties.running_plavac():
+            if plavac.until > now:
+                break
+            if not await self.db.penalties.end_plavac(plavac.member, now):
+                continue
+            member = await self.db.members.get(plavac.member)
+            if member is not None:
+                await self.game_server.set_plavac(member.nick, None)
+                await self.chat.tell(member, self.t("plavac.ended", name=self.config.penalties.plavac_name))
+
+    async def resync_plavac(self) -> None:
+        """On start the game server learns every running plavac again (it may have lost them)."""
+        for plavac in await self.db.penalties.running_plavac():
+            member = await self.db.members.get(plavac.member)
+            if member is not None and plavac.until > self.now():
+                await self.game_server.set_plavac(member.nick, plavac.until)
+
+    async def close_due_months(self) -> None:
+        now = self.now()
+        for month in previous_months(now, MONTHS_WATCHED):
+            if now < month_closes_at(month, self.league_grace) or await self.db.league.closed(month) is not None:
+                continue
+            if await self.db.league.active_members(month):
+                await self.close_month(month, None, "grace")
+
+    # The league -----------------------------------------------------------------------------------------------
+    async def month_is_open(self, month: str) -> bool:
+        return month_open(month, self.now(), self.league_grace, await self.db.league.closed(month) is not None)
+
+    async def record_napustio_of(self, nick: str) -> None:
+        """Write the napustio rows of `nick`'s interrupted games not yet read from their logs."""
+        for number in await self.db.penalties.unrecorded_interrupted(nick):
+            game = await self.load_game(number)
+            await self.db.penalties.add_napustio(
+                GameAtStake(number, game.abandoned_by[0] if game.abandoned_by else None, game.rated, True,
+                            game.ended_at), self.now())
+
+    async def live_standing(self, member: Member, month: str) -> Standing:
+        """An open month: the paper results of rated finished (or settled, big enough) games, the napustio charge
+        of rated interrupted games, and the active penalty points."""
+        await self.record_napustio_of(member.nick)
+        counted = await self.db.penalties.counted_settlements()
+        games = points = 0
+        for item in await self.db.league.rated_games(month, member.nick):
+            if item.status != GameStatus.FINISHED.value and item.number not in counted:
+                continue
+            game = await self.load_game(item.number)
+            paper = compute_paper(game, await self.db.paper_changes.for_game(item.number))
+            seat = game.seat_of(member.nick)
+            if seat is None or not paper.ended:
+                continue
+            result = paper.players[seat].result
+            if result is not None:
+                games += 1
+                points += result
+        abandoned_rated = await self.db.penalties.abandoned_rated(member.nick, month)
+        return Standing(month, member.id, games, points,
+                        abandoned_rated * self.config.penalties.abandon_league_points,
+                        await self.db.penalties.active_points(member.id, month),
+                        await self.db.penalties.napustio_count(member.nick, month))
+
+    async def standing(self, member: Member, month: str) -> Standing:
+        if await self.db.league.closed(month) is not None:
+            return await self.db.league.frozen(month, member.id)
+        return await self.live_standing(member, month)
+
+    async def close_month(self, month: str, by: int | None, how: str, reason: str = "") -> bool:
+        """Freeze the month's standings and close it; False when closed already."""
+        standings = []
+        for member_id in await self.db.league.active_members(month):
+            member = await self.db.members.get(member_id)
+            if member is not None:
+                standings.append(await self.live_standing(member, month))
+        return await self.db.league.close(month, standings, self.now(), by, how, reason)
+
+    # A member's card ------------------------------------------------------------------------------------------
+    async def member_card(self, member: Member) -> MemberCard:
+        now = self.now()
+        plavac = await self.db.penalties.plavac(member.id)
+        running = plavac.until if plavac is not None and plavac.active and plavac.until > now else None
+        month = month_of(now)
+        standing = await self.standing(member, month)
+        ban = await self.db.members.call_ban(member.id)
+        allowed = ban is None or (ban.until is not None and ban.until <= now)
+        return MemberCard(member, tuple(sorted(self.roles_of(member))), running, month,
+                          await self.month_is_open(month), standing,
+                          await self.db.penalties.napustio_count(member.nick), ban, allowed)
+
+    def card_text(self, card: MemberCard, full: bool) -> str:
+        """The card as text; `full` adds the roles and the right to call (the member himself and officials)."""
+        names = self.config.penalties
+        lines = [self.t("card.title", nick=card.member.nick)]
+        if full:
+            roles = ", ".join(self.t(f"role.{r}") for r in card.roles) or self.t("card.no_roles")
+            lines.append(self.t("card.roles", roles=roles))
+        lines.append(self.t("card.plavac", name=names.plavac_name, until=card.plavac_until) if card.plavac_until
+                     else self.t("card.no_plavac", name=names.plavac_name))
+        s = card.standing
+        lines.append(self.t("card.league", league=names.league_name, month=card.month, points=s.points,
+                            games=s.games, penalty=s.penalty_points,
+                            state=self.t("card.month_open" if card.month_open else "card.month_closed")))
+        lines.append(self.t("card.napustio", total=card.napustio_total, month=s.abandoned))
+        if full:
+            if card.call_allowed:
+                lines.append(self.t("card.call_allowed"))
+            elif card.call_ban is not None and card.call_ban.until is not None:
+                lines.append(self.t("card.call_denied_until", until=card.call_ban.until))
+            else:
+                lines.append(self.t("card.call_denied"))
+        return "\n".join(lines)
