@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.config import ConfigError
-from bot.discord import commands
+from bot.discord import commands, governance
 from bot.discord.components import DRAFT_PREFIX, DeskButton, DraftInvalid, DraftModal, build_draft, view_of
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.ports import Reply
@@ -64,6 +64,7 @@ class SudijaBot(discord.Client):
         self.ready_once = asyncio.Event()  # set when the first ready has been handled
         self.problem: str | None = None  # why the bot cannot serve the club, found when ready
         commands.register(self)
+        governance.register(self)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(DeskButton)
