@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,48 @@ def test_a_malformed_line_fails_the_cli_with_its_number(tmp_path: Path, monkeypa
     out, err = capsys.readouterr()
     assert err == "line 4: " + SR.t("console.no_text", nick="marko") + "\n"
     assert "@ana !press Sudi" not in out  # nothing after the bad line ran
+
+
+def test_interactive_on_a_terminal_keeps_a_readline_history(tmp_path: Path) -> None:
+    pty = pytest.importorskip("pty")
+    import select
+
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(home)}
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the console on a pseudo-terminal
+        try:
+            os.chdir(tmp_path)
+            os.execve(sys.executable, [sys.executable, "-m", "bot", "console", "--demo"], env)
+        finally:
+            os._exit(127)  # never run the rest of the tests in the child
+
+    def read_until(wanted: str, seconds: float = 60.0) -> str:
+        seen = b""
+        deadline = time.monotonic() + seconds
+        while wanted not in seen.decode(errors="replace") and time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+        return seen.decode(errors="replace")
+
+    try:
+        assert "> " in read_until("> ")
+        os.write(fd, b"@marko /sudija\n")
+        assert "[#sudije] @ana @jelena @petar" in read_until("[Povuci poziv]")
+        os.write(fd, b"@nobody hi\n")
+        assert SR.t("console.unknown_nick", nick="nobody") in read_until("nobody (")  # told, not ended
+        os.write(fd, b"\x04")  # Ctrl-D
+        read_until("never", 5.0)
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert (home / ".sudija_console_history").read_text().split("\n")[:2] == ["@marko /sudija", "@nobody hi"]

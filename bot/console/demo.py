@@ -2,27 +2,27 @@
 
 Twelve members with console accounts (the account is the nickname), all online: three referees and two
 councilors on duty, a moderator and the owner (`OWNER`, set as the club's owner in the console's `Config`).
-Games: the example logs of ``examples/`` (validated by `rules.validation.check_game`, imported through storage
-with the import cross-check) moved in time as one block so that the table in progress, 1847320, started 45
-minutes before the clock (so 1847258 ended some three days ago, and every example lies within the 7-day
-window), plus generated games timed relative to the clock: three that ended within the last 7 days and one
-that ended 10 days ago. The examples bring the unrated game (1847302), the game with AI (1847305), the
+
+Games: the example logs of ``examples/`` (read by `rules.logfile`, validated by `rules.validation.check_game`,
+stored with the import's cross-check report), moved in time as one block so that the table in progress,
+1847320, started 45 minutes before the clock (so 1847258 ended some three days ago and every example lies within
+the 7-day window); plus generated games timed relative to the clock: three that ended within the last 7 days
+and one that ended 10 days ago. The examples bring the unrated game (1847302), the game with AI (1847305), the
 interrupted ones (1847301, 1847311) and the table in progress, whose three players are seated.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from bot.console.adapter import PLATFORM
 from bot.desk import Desk
-from rules.gamelog import Game, GameStatus
+from rules.gamelog import Game, GameStatus, LogError
 from rules.generator import generate_game
+from rules.logfile import decode
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
 from rules.validation import check_game
@@ -69,16 +69,23 @@ def shifted(game: Game, delta: timedelta) -> Game:
 
 
 def example_games(directory: Path = EXAMPLES) -> list[Game]:
-    """Every game of the example files (one game, an array, or JSON Lines), each checked as an import is."""
-    docs: list[Any] = []
+    """Every game of the example files (one game, an array, or JSON Lines, as `rules.logfile` reads them), each
+    checked by `rules.validation.check_game` as an import checks it."""
+    games: list[Game] = []
     for path in sorted(p for p in directory.iterdir() if p.is_file() and p.suffix in (".json", ".jsonl")):
-        text = path.read_text(encoding="utf-8")
-        if path.suffix == ".jsonl":
-            docs += [json.loads(line) for line in text.splitlines() if line.strip()]
-        else:
-            value = json.loads(text)
-            docs += value if isinstance(value, list) else [value]
-    return [check_game(doc) for doc in docs]
+        decoded = decode(path.read_bytes(), path.name)
+        if decoded.problems:
+            raise LogError([f"{path.name}: {problem}" for problem in decoded.problems])
+        games += [check_game(document.value) for document in decoded.documents]
+    return games
+
+
+def cross_check_report(game: Game, lang: str) -> list[str] | None:
+    """The import's cross-check report: the differences between the log's recorded score and the paper."""
+    if not any(hand.score is not None for hand in game.hands):
+        return None
+    found = cross_check(game)
+    return discrepancy_lines(found, lang) if found else None
 
 
 def demo_games(now: datetime) -> list[Game]:
@@ -113,7 +120,7 @@ async def build_demo(desk: Desk) -> list[Game]:
         await db.members.set_presence(member.id, True, now)
     games = demo_games(now)
     lang = desk.config.language
-    prepared = [PreparedGame.of(g, discrepancy_lines(cross_check(g), lang)) for g in games]
+    prepared = [PreparedGame.of(g, cross_check_report(g, lang)) for g in games]
     await db.games.store(prepared, now)
     table = next(g for g in games if g.number == TABLE)
     for nick in table.players:
