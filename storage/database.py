@@ -128,6 +128,7 @@ async def _migrate(connection: aiosqlite.Connection) -> None:
 
 
 def _statements(sql: str) -> list[str]:
-    """Split a migration into statements (no semicolons inside strings or triggers in our migrations)."""
-    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
+    """Split a migration into statements: `--` comments dropped (also at a line's end), then split on `;`
+    (our migrations keep no `--` or `;` inside strings and no triggers)."""
+    lines = [line.split("--", 1)[0] for line in sql.splitlines()]
     return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]

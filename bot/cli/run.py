@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 import sys
-from collections.abc import Coroutine
+from collections.abc import Awaitable
 from typing import Any
 
 from bot.config import Config, ConfigError, load
@@ -60,12 +60,14 @@ async def serve(config: Config) -> None:
     app = await build_app(config)
     try:
         async with contextlib.AsyncExitStack() as stack:
-            runners: list[Coroutine[Any, Any, object]] = []
+            runners: list[Awaitable[object]] = []
             if config.discord.token is not None:
-                from bot.discord.client import attach_discord, run_discord
+                from bot.discord import start_discord
 
-                bot = attach_discord(app)
-                runners.append(run_discord(app, bot))
+                # Logged in and ready before the desk starts, so the desk can edit calls that expired meanwhile.
+                bot, discord_task = await start_discord(app)
+                stack.push_async_callback(bot.close)
+                runners.append(discord_task)
             if config.telegram.token is not None:
                 from bot.telegram.adapter import TelegramAdapter
 
