@@ -570,3 +570,18 @@ async def test_korekcije_lists_what_stands_and_what_waits(club: Club, monkeypatc
     assert not (await say(commands, club, fall.other, "/prihvatam")).ok
     assert any("ispravke za ruku" in s.text and "više ne važi" in s.text for s in club.chat.to(f"dm:{fall.fallen}"))
     assert "traži ispravku" not in (await say(commands, club, fall.declarer, "/korekcije")).text
+
+
+async def test_ispravka_has_no_next_hand_limit_and_an_interrupted_game_still_takes_corrections(club: Club) -> None:
+    fall = await fall_game(club, back=1)
+    commands = await join(club, *PLAYERS)
+    assert not (await say(commands, club, fall.other, f"/bula {fall.hand}")).ok  # the next hand has ended
+    assert (await say(commands, club, fall.fallen, f"/ispravka {fall.hand}")).ok
+    for nick in (fall.other, fall.declarer):
+        assert (await say(commands, club, nick, "/prihvatam")).ok
+    assert len(await club.db.paper_changes.for_game(fall.game.number)) == 1
+    later = await fall_game(club, want=lambda f: f.game.number != fall.game.number)
+    interrupted = replace(later.game, number=later.game.number + 200000, status=GameStatus.INTERRUPTED,
+                          ended_at=NOW - timedelta(minutes=5))
+    await store(club, interrupted)
+    assert (await say(commands, club, later.other, f"/bula {later.hand} {interrupted.number}")).ok
