@@ -590,6 +590,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
                              "{points} penalty points are given back ({league} {month})."),
     "lift.points_month_closed": ("{points} kaznenih poena ostaje: {league} za {month} je zatvorena.",
                                  "{points} penalty points stay: the {league} of {month} is closed."),
+    "settlement.points_cancelled": ("Partija {game} je ručno svedena: vaših {points} kaznenih poena u Ligi te "
+                                    "partije je poništeno ({league} {month}).",
+                                    "Game {game} was settled by hand: your {points} league penalty points for it are "
+                                    "cancelled ({league} {month})."),
+    "settlement.points_month_closed": ("Partija {game} je ručno svedena, ali {league} za {month} je zatvorena: "
+                                       "{points} kaznenih poena ostaje.",
+                                       "Game {game} was settled by hand, but the {league} of {month} is closed: the "
+                                       "{points} penalty points stay."),
     "plavac.ended": ("Vaš {name} je istekao: ponovo možete igrati partije sa rejtingom.",
                      "Your {name} has run out: you may play rated games again."),
     "card.title": ("Član {nick}", "Member {nick}"),

@@ -93,6 +93,7 @@ class Lifted:
 @dataclass(frozen=True, slots=True)
 class Effects:
     lifted: list[Lifted]
+    points_cancelled: list[Lifted]  # a settlement cancels the league penalty points of the game's penalty
     penalty: PenaltyRow | None
     plavac_before: datetime | None  # of the newly punished member
     plavac_after: datetime | None
@@ -156,7 +157,7 @@ class PenaltyStore:
     async def active_points(self, member: int, month: str) -> int:
         async with self.db.connection.execute(
                 "SELECT coalesce(sum(league_points), 0) FROM penalties WHERE member = ? AND month = ?"
-                " AND lifted_at IS NULL", (member, month)) as cur:
+                " AND lifted_at IS NULL AND points_cancelled_at IS NULL", (member, month)) as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
@@ -322,10 +323,21 @@ class PenaltyStore:
                 if (counted or "").casefold() != (napustio_before or "").casefold():
                     await EventStore.add(conn, now, "napustio_moved", actor, f"game:{game.number}",
                                          before=napustio_before, after=counted, trial=trial)
+            cancelled: list[Lifted] = []
             if settle is not None:
+                rows = [_penalty(r) for r in await (await conn.execute(
+                    _PENALTY + "WHERE game = ? AND lifted_at IS NULL AND league_points > 0"
+                    " AND points_cancelled_at IS NULL ORDER BY id", (game.number,))).fetchall()]
+                for row in rows:
+                    returned = await _month_is_open(conn, row.month, now, grace)
+                    await conn.execute("UPDATE penalties SET points_cancelled_at = ?, points_returned = ? WHERE id = ?",
+                                       (now_text(now), returned, row.id))
+                    await EventStore.add(conn, now, "penalty_points_cancelled", actor, str(row.member),
+                                         game=game.number, penalty=row.id, trial=trial, points_returned=returned)
+                    cancelled.append(Lifted(row, None, None, returned))
                 await conn.execute("INSERT OR IGNORE INTO settlements (game, trial, at, counts) VALUES (?, ?, ?, ?)",
                                    (game.number, trial, now_text(now), settle))
                 await EventStore.add(conn, now, "game_settled", actor, f"game:{game.number}", trial=trial,
                                      counts=settle)
-        return Effects(lifted, new_row, plavac_before, plavac_after, napustio_before, napustio_after, napustio_open,
-                       settle)
+        return Effects(lifted, cancelled, new_row, plavac_before, plavac_after, napustio_before, napustio_after,
+                       napustio_open, settle)

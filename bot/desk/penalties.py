@@ -135,6 +135,13 @@ class PenaltyDesk(TrialDesk):
             await self.chat.tell(culprit, self.penalty_text(game.number, row.plavac_days, row.league_points,
                                                             row.abandoned, effects.plavac_after, trial.reason))
             self.arm_plavac(effects.plavac_after)
+        for cancelled in effects.points_cancelled:
+            member = await self.db.members.get(cancelled.penalty.member)
+            if member is not None:
+                key = "settlement.points_cancelled" if cancelled.points_returned else "settlement.points_month_closed"
+                await self.chat.tell(member, self.t(key, game=game.number, points=cancelled.penalty.league_points,
+                                                    month=cancelled.penalty.month,
+                                                    league=self.config.penalties.league_name))
         if settle is not None:
             await self.game_server.close_game(game.number)
         return effects

@@ -14,7 +14,8 @@ CREATE TABLE penalties (
     imposed_at       TEXT    NOT NULL,
     lifted_at        TEXT,
     lifted_by_trial  INTEGER REFERENCES trials(id),
-    points_returned  INTEGER              -- when lifted: 1 the month was open, 0 it was closed
+    points_returned  INTEGER,             -- when lifted or cancelled: 1 the month was open, 0 it was closed
+    points_cancelled_at TEXT              -- the game was settled by hand: its league penalty points are cancelled
 );
 CREATE UNIQUE INDEX penalties_one_per_trial ON penalties (trial);
 CREATE INDEX penalties_by_game ON penalties (game);

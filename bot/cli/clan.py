@@ -1,0 +1,149 @@
+"""`sudija clan NICK [--json]`: a member's card (functions, plavac, league points this month, napustio, right to
+call), and the governance acts for an admin at the server:
+
+    sudija clan NICK postavi sudija|vecnik|moderator [--razlog R]
+    sudija clan NICK razresi sudija|vecnik|moderator --razlog R
+    sudija clan NICK uskrati [--dana N | --do YYYY-MM-DD] --razlog R
+    sudija clan NICK vrati [--razlog R]
+    sudija clan --akti [NICK]            the list of acts (who, whom, when, why)
+    sudija clan --zatvori-ligu YYYY-MM   close a league month (its standings freeze)
+
+The admin acts with every right (the acts record no member as their author). The bot's chat platforms are not
+reached from here, so the member concerned is not told; the game server is not reached either.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bot.config import Config, ConfigError, load
+
+if TYPE_CHECKING:
+    from bot.desk import Desk
+    from bot.desk.penalties import MemberCard
+    from bot.ports import Reply
+    from storage.penalties import PenaltyRow
+
+ACTIONS = ("postavi", "razresi", "uskrati", "vrati")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("clan", help="a member's card, and governance acts for the admin",
+                                   description="Show a member's functions, plavac, league points this month, "
+                                               "napustio and right to call; appoint, dismiss, deny or restore.")
+    parser.add_argument("nick", nargs="?", metavar="NICK", help="the member's club nickname")
+    parser.add_argument("action", nargs="?", choices=ACTIONS, metavar="AKCIJA",
+                        help="postavi | razresi ULOGA, uskrati, vrati")
+    parser.add_argument("role", nargs="?", metavar="ULOGA", help="sudija | vecnik | moderator")
+    parser.add_argument("--razlog", default="", help="why (required to dismiss and to deny)")
+    parser.add_argument("--dana", type=int, default=None, help="deny the right to call for this many days")
+    parser.add_argument("--do", dest="until", default=None, metavar="YYYY-MM-DD", help="deny it until this date")
+    parser.add_argument("--akti", action="store_true", help="list the governance acts (of NICK, if given)")
+    parser.add_argument("--zatvori-ligu", dest="close_month", default=None, metavar="YYYY-MM",
+                        help="close a league month")
+    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    parser.add_argument("--json", action="store_true", help="print the card as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load(getattr(args, "config", None))
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.nick is None and not args.akti and args.close_month is None:
+        print("sudija clan NICK [--json] | NICK AKCIJA … | --akti [NICK] | --zatvori-ligu YYYY-MM", file=sys.stderr)
+        return 2
+    return asyncio.run(main(args, config, args.db or config.database))
+
+
+async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
+    from bot.desk import Desk
+    from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock
+    from storage.database import open_database
+
+    if db_path != ":memory:" and not Path(db_path).exists():
+        print(f"database {db_path} does not exist", file=sys.stderr)
+        return 1
+    db = await open_database(db_path)
+    try:
+        desk = Desk(db, Chats([]), LoggingGameServer(), SystemClock(), config, ManualTimers())
+        if args.close_month is not None:
+            reply = await desk.close_league(None, args.close_month, args.razlog)
+        elif args.akti:
+            reply = await desk.acts(None, args.nick)
+        elif args.action is not None:
+            reply = await act(desk, args)
+        else:
+            member = await db.members.by_nick(args.nick)
+            if member is None:
+                print(desk.t("gov.unknown_member", nick=args.nick), file=sys.stderr)
+                return 1
+            card = await desk.member_card(member)
+            if args.json:
+                print(json.dumps(card_json(card, await db.penalties.for_member(member.id)), ensure_ascii=False,
+                                 indent=2))
+            else:
+                print(desk.card_text(card, full=True))
+            return 0
+    finally:
+        await db.close()
+    print(reply.text, file=sys.stdout if reply.ok else sys.stderr)
+    return 0 if reply.ok else 1
+
+
+async def act(desk: Desk, args: argparse.Namespace) -> Reply:
+    from bot.desk.governance import role_of
+    from bot.ports import Reply
+
+    if args.action in ("postavi", "razresi"):
+        role = role_of(args.role or "")
+        if role is None:
+            return Reply(desk.t("usage.role"), ok=False)
+        if args.action == "postavi":
+            return await desk.appoint(None, args.nick, role, args.razlog)
+        return await desk.dismiss(None, args.nick, role, args.razlog)
+    if args.action == "uskrati":
+        until: datetime | None = None
+        if args.until is not None:
+            try:
+                until = datetime.strptime(args.until, "%Y-%m-%d").replace(tzinfo=UTC)
+            except ValueError:
+                return Reply(desk.t("usage.date"), ok=False)
+        elif args.dana is not None:
+            until = desk.now() + timedelta(days=args.dana)
+        return await desk.deny_call(None, args.nick, until, args.razlog)
+    return await desk.restore_call(None, args.nick, args.razlog)
+
+
+def card_json(card: MemberCard, penalties: list[PenaltyRow]) -> dict[str, Any]:
+    """The card with stable keys."""
+    s = card.standing
+    ban = card.call_ban
+    return {
+        "nick": card.member.nick,
+        "roles": list(card.roles),
+        "plavac_until": _time(card.plavac_until),
+        "league": {"month": card.month, "open": card.month_open, "points": s.points, "games": s.games,
+                   "game_points": s.game_points, "abandon_points": s.abandon_points,
+                   "penalty_points": s.penalty_points},
+        "napustio": {"total": card.napustio_total, "this_month": s.abandoned},
+        "call": {"allowed": card.call_allowed,
+                 "denied_until": _time(ban.until) if ban is not None and not card.call_allowed else None,
+                 "denied_forever": ban is not None and ban.until is None,
+                 "reason": ban.reason if ban is not None and not card.call_allowed else None},
+        "penalties": [{"game": p.game, "trial": p.trial, "plavac_days": p.plavac_days,
+                       "league_points": p.league_points, "abandoned": p.abandoned, "month": p.month,
+                       "imposed_at": _time(p.imposed_at), "lifted_at": _time(p.lifted_at)} for p in penalties],
+    }
+
+
+def _time(moment: datetime | None) -> str | None:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment is not None else None
