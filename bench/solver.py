@@ -4,18 +4,17 @@ Prints
 - native and reference positions per second on the same random positions (5 cards each, every strain, every
   leader, some mid-trick) and their ratio (target: native >= 50x the reference);
 - full 10-card deals solved per second (every card of the player on lead), trump and sans;
-- the Arbitar's trick-1 workload: two candidate cards of one defender over consecutive layouts of the 20 cards
-  he cannot see (combinatorial order), microseconds per layout with 1 and 2 threads, and the projection to all
-  184,756 layouts.
+- the Arbitar's trick-1 workload: one decision between two cards of a defender on lead at trick 1, over all
+  184,756 layouts of the 20 cards he cannot see (`solver.enumerate_layouts` order), from cold tables, with 1
+  and 2 threads: wall and cpu seconds (the machine is shared: the load is printed too).
 
-- one full trick-1 decision (all 184,756 layouts, two cards, 2 threads), trump and sans, wall time.
-
-Run: ``.venv/bin/python bench/solver.py`` (``--quick --full 0`` for a short run).
+Run: ``.venv/bin/python bench/solver.py`` (``--quick --deals 1`` for a short run).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -25,6 +24,7 @@ from rules.arbitar import dds_reference as ref
 from rules.arbitar import solver
 from rules.arbitar._dds import Solver
 
+TOTAL = 184_756  # C(20, 10): a defender on lead at trick 1 sees none of the other 20 cards
 Position = tuple[tuple[int, int, int], int | None, bool, int, int, tuple[int, ...], int]
 
 
@@ -85,7 +85,7 @@ def bench_deals(seconds: float, trump: int | None) -> float:
 def trick_one_layouts(seed: int, count: int) -> tuple[array[int], tuple[int, int]]:
     """Defender seat 1 leads to trick 1 with ten known cards; the declarer (0) and partner (2) hold the rest.
 
-    The first ``count`` layouts of `solver.enumerate_layouts` (revolving-door order, small cards moving).
+    The first ``count`` layouts of `solver.enumerate_layouts`, and two cards of the defender (lowest, highest).
     """
     rng = random.Random(seed)
     deck = list(range(32))
@@ -97,22 +97,19 @@ def trick_one_layouts(seed: int, count: int) -> tuple[array[int], tuple[int, int
     return packed[:3 * count], (own[0], own[-1])
 
 
-def bench_layouts(deals: int, count: int, threads: int) -> list[float]:
-    per_layout = []
-    for seed in range(deals):
-        for trump in (0, None):
-            packed, cards = trick_one_layouts(seed, count)
-            solver.clear_tables()  # every deal starts cold
-            start = time.perf_counter()
-            solver.solve_layouts(packed, trump, False, 0, 1, (), None, cards, threads=threads)
-            per_layout.append((time.perf_counter() - start) / count * 1e6)
-    return per_layout
+def bench_decision(seed: int, trump: int | None, threads: int) -> tuple[float, float]:
+    """One trick-1 decision over all 184,756 layouts from a cold start: (wall seconds, cpu seconds)."""
+    packed, cards = trick_one_layouts(seed, TOTAL)
+    solver.clear_tables()
+    start, cpu = time.perf_counter(), time.process_time()
+    solver.solve_layouts(packed, trump, False, 0, 1, (), None, cards, threads=threads)
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer positions and layouts")
-    parser.add_argument("--full", type=int, default=1, help="deals for the full 184,756-layout decision (0: skip)")
+    parser.add_argument("--deals", type=int, default=3, help="deals for the full 184,756-layout decision (0: skip)")
     args = parser.parse_args()
     count = 60 if args.quick else 300
     native_rate, ref_rate = bench_ratio(count)
@@ -123,23 +120,19 @@ def main() -> None:
     seconds = 1.0 if args.quick else 4.0
     for name, trump in (("trump", 0), ("sans", None)):
         print(f"full 10-card deals, {name}: {bench_deals(seconds, trump):.0f} deals/s (every card of the leader)")
-    deals, layouts = (2, 2000) if args.quick else (6, 10000)
-    total = 184_756
+    print(f"one trick-1 decision (two cards, all {TOTAL} layouts, cold tables), machine load "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores:")
     for threads in (1, 2):
-        us = bench_layouts(deals, layouts, threads)
-        mean = statistics.fmean(us)
-        print(f"trick-1 two-card comparison, {threads} thread(s), {deals} deals x trump/sans x {layouts} layouts: "
-              f"{mean:.1f} us/layout mean (min {min(us):.1f}, max {max(us):.1f}); "
-              f"all {total} layouts ~ {mean * total / 1e6:.1f} s")
-    for seed in range(args.full):
-        for name, trump in (("trump", 0), ("sans", None)):
-            packed, cards = trick_one_layouts(100 + seed, total)
-            solver.clear_tables()
-            start = time.perf_counter()
-            cpu = time.process_time()
-            solver.solve_layouts(packed, trump, False, 0, 1, (), None, cards, threads=2)
-            print(f"one full trick-1 decision, deal {seed}, {name}, all {total} layouts, 2 threads: "
-                  f"{time.perf_counter() - start:.1f} s wall, {time.process_time() - cpu:.1f} s cpu")
+        walls, cpus = [], []
+        for seed in range(args.deals):
+            for name, trump in (("trump", 0), ("sans", None)):
+                wall, cpu = bench_decision(100 + seed, trump, threads)
+                walls.append(wall)
+                cpus.append(cpu)
+                print(f"  deal {seed} {name:5s} {threads} thread(s): {wall:5.2f} s wall, {cpu:5.2f} s cpu "
+                      f"({cpu / TOTAL * 1e6:.1f} us/layout)")
+        print(f"  {threads} thread(s): mean {statistics.fmean(walls):.2f} s wall (max {max(walls):.2f}), "
+              f"mean {statistics.fmean(cpus):.2f} s cpu")
 
 
 if __name__ == "__main__":
