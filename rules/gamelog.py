@@ -652,6 +652,19 @@ def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: di
     return Hand(n, dealer, cards, talon, bids, declarer, contract, discards, defense, kontra, tricks, score, ended_at)
 
 
+def extends(old: Game, new: Game) -> bool:
+    """Whether `new` only continues `old`: the same game (number, players, settings, start), `old` not finished,
+    and every hand `old` had completed unchanged in `new` — a live feed growing a game in progress or an
+    interrupted game taken up again. Such a log may replace the stored one even after a referee was called."""
+    if (old.number, old.rated, old.ai, old.bule, old.refe_limit, old.players, old.started_at) != (
+            new.number, new.rated, new.ai, new.bule, new.refe_limit, new.players, new.started_at):
+        return False
+    if old.status is GameStatus.FINISHED:
+        return False
+    completed = [hand for hand in old.hands if hand.completed]
+    return len(new.hands) >= len(completed) and all(new.hands[i] == hand for i, hand in enumerate(completed))
+
+
 def game_to_doc(game: Game) -> dict[str, Any]:
     """The canonical JSON value of a game (what `parse_game` reads back to an equal game)."""
     names = game.players

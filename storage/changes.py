@@ -67,7 +67,8 @@ class PaperChangeStore:
     async def for_game(self, game: int) -> list[PaperChange]:
         """The game's standing changes as the paper reads them (cancelled corrections left out)."""
         async with self.db.connection.execute(
-                "SELECT c.id, c.hand, c.kind, c.data, coalesce(m.nick, ''), c.at, c.reason, c.trial"
+                "SELECT c.id, c.hand, c.kind, c.data, coalesce(json_extract(c.data, '$.who'), m.nick, ''), c.at,"
+                " c.reason, c.trial"
                 " FROM paper_changes c LEFT JOIN members m ON m.id = c.by_member"
                 " WHERE c.game = ? AND c.cancelled_at IS NULL ORDER BY c.id", (game,)) as cur:
             rows = await cur.fetchall()

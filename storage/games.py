@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules.gamelog import Game, GameStatus, format_time, game_to_doc, parse_game
+from rules.gamelog import Game, GameStatus, extends, format_time, game_to_doc, parse_game
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -140,20 +140,26 @@ class GameStore:
                         unchanged += 1
                         continue
                     why = await self._reference(number)
-                    if why is not None:
+                    if why is not None and not await self._continues(number, row):
                         refused.append(f"game {number}: the stored log differs but {why}, so it is kept; "
-                                       "a log can be replaced only before anyone calls a referee for the game")
+                                       "a log can be replaced only before anyone calls a referee for the game "
+                                       "(a game that only went on, with its finished hands unchanged, is accepted)")
                         continue
                     replaced.append((number,))
                 pending[number] = row
                 imported += 1
                 hands += row.hand_count
-            if replaced:
-                await conn.executemany("DELETE FROM games WHERE number = ?", replaced)
+            if replaced:  # the desk's rows refer to the game, so its row is updated in place, never deleted
+                await conn.executemany("DELETE FROM game_players WHERE game = ?", replaced)
             if pending:
                 await conn.executemany(
                     "INSERT INTO games (number, rated, ai, bule, refe_limit, status, started_at, ended_at,"
-                    " hand_count, digest, log, cross_check, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " hand_count, digest, log, cross_check, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+                    " ON CONFLICT (number) DO UPDATE SET rated = excluded.rated, ai = excluded.ai,"
+                    " bule = excluded.bule, refe_limit = excluded.refe_limit, status = excluded.status,"
+                    " started_at = excluded.started_at, ended_at = excluded.ended_at,"
+                    " hand_count = excluded.hand_count, digest = excluded.digest, log = excluded.log,"
+                    " cross_check = excluded.cross_check, imported_at = excluded.imported_at",
                     [(r.number, r.rated, r.ai, r.bule, r.refe_limit, r.status, r.started_at, r.ended_at, r.hand_count,
                       r.digest, r.blob,
                       json.dumps(r.cross_check, ensure_ascii=False) if r.cross_check is not None else None, stamp)
@@ -178,6 +184,11 @@ class GameStore:
                 for number, digest in await cur.fetchall():
                     found[int(number)] = str(digest)
         return found
+
+    async def _continues(self, number: int, row: GameRow) -> bool:
+        """Whether the new log only continues the stored one (a game in progress that went on)."""
+        old = await self.get(number)
+        return old is not None and extends(old, parse_game(json.loads(zlib.decompress(row.blob))))
 
     async def _reference(self, number: int) -> str | None:
         """Why the desk still needs the stored log of this game, or None."""
