@@ -7,27 +7,42 @@ It owns the public solver API (masks and ints only, so it does not depend on `ru
   included) when that card is played and everyone plays optimally afterwards (the declarer maximizes, the
   defenders minimize; the other way round in betl).
 - `solve_tricks(...) -> int`: the value of the position itself.
+- `enumerate_layouts(free, count_a, base, seat_a, seat_b)`: every layout of a defender's view (``count_a`` of
+  the free cards to one seat, the rest to the other, added to what is known), packed for the calls below, in
+  revolving-door order with the small cards changing hands most often.
 - `solve_layouts(layouts, ..., cards)`: many layouts (three hand masks each) that share the strain, the
-  declarer, the seat to move and the trick in progress, valued for a few given candidate cards in one call,
-  split over threads (the GIL is released in the native search), each thread keeping one transposition table
-  for all of its layouts. This is what the Arbitar procedure needs to compare two cards over every layout.
+  declarer, the seat to move and the trick in progress, valued for a few candidate cards in one call, split
+  over threads (the GIL is released in the native search), each thread keeping one transposition table for
+  all of its layouts. This is what the Arbitar procedure needs to compare two cards over every layout.
+- `layouts_reach(layouts, ..., target)`: one yes/no search per layout ("does the declarer take >= target
+  tricks from here?"), e.g. the consistency of a layout with the bidding from trick 1.
 
 Encoding: card index = suit * 8 + rank (S H D C = 0..3, 7 8 9 T J Q K A = 0..7); a hand is a 32-bit mask;
 seats 0, 1, 2 play in the order k -> k + 1 mod 3; `trump` is a suit index, or None in sans and betl.
 `rules.arbitar.dds_reference` defines the same values in plain Python; the tests compare them.
 
-What is built (rules/arbitar/_dds.c, C99, compiled by `pip install -e .` through setup.py):
-yes/no searches ("does the declarer take >= t tricks?") with alpha-beta cut-offs and exact values from a few
-zero-window searches around a guess (the value of the previous card or layout); a transposition table at trick
-boundaries keyed on relative ranks (cards still in play, compressed per suit), with lower and upper bounds and
-the best lead, 4-way buckets, depth-preferred replacement, positions of 3+ tricks; quick tricks (the leader's
-top cards, trumps first, capped by the lengths of players who could ruff) and the top-trump run of one player
-as cheap bounds; one searched card per group of equivalent cards; move ordering by the table's lead and
-trick-winning heuristics; the last trick counted directly. Memory: 16 bytes per table entry, 2**tt_bits
-entries (solve: 2**18 = 4 MB per thread; solve_layouts: 2**20 = 16 MB per thread; at most 2**23 = 128 MB).
+What is built (rules/arbitar/_dds.c, C99, compiled by `pip install -e .` through setup.py, -O3, no
+machine-specific flags): yes/no searches with alpha-beta cut-offs, exact values from a few zero-window searches
+around a guess (the previous card's or layout's value); a transposition table at trick boundaries whose
+entries stand for classes of positions (bridge solvers' "relevant ranks": each answer carries the cards it
+depended on, and an entry matches any position with the same leader and suit lengths whose top cards agree
+down to that region, wherever the small cards lie), 32-entry buckets chosen by the suit lengths, stored field
+by field; quick tricks (the leader's top cards, trumps first, capped by players who could ruff; a suit the
+others run out of), the top-trump run of one player and trump-length counts as cheap bounds; one searched card
+per group of equivalent cards; move ordering by the table's lead and trick-winning heuristics; the last trick
+counted directly. Memory: 24 bytes per entry, 2**tt_bits entries per Solver (solve: 2**18 = 6 MB per calling
+thread; solve_layouts / layouts_reach: 2**20 = 24 MB per worker thread, 48 MB on two threads; at most 2**22).
 
-How fast (this 2-core machine, `python bench/solver.py`): see the figures recorded in
-`BENCH_NOTES` below; re-run the bench for current numbers.
+How fast (`.venv/bin/python bench/solver.py`; this 2-core machine, shared with other work):
+BENCH_FIGURES
+
+Where the Arbitar's budget goes: a trick-1 decision needs both candidate cards' values in every layout (about
+3.2 zero-window searches per layout, ~100-150 nodes each thanks to the shared table). Neighbouring layouts
+(one small card changes hands) share the endings and, through the class entries, much of the middle game;
+about 25% of the nodes are saved by the revolving-door order with small cards moving fastest (measured
+against lexicographic order), and the class entries cut the nodes per layout a further ~2.5x. What is left
+for the procedure: check the real layout first (a card is an error only if the alternative is better there),
+skip layouts that cannot reach the 10% bar, and count only the direction it needs.
 """
 
 from __future__ import annotations
@@ -55,6 +70,7 @@ __all__ = [
 SOLVE_TT_BITS = 18
 LAYOUTS_TT_BITS = 20
 CHUNKS_PER_THREAD = 8
+MAX_THREADS = 8  # at most this many pooled tables (8 x 24 MB) are kept
 ILLEGAL = 255
 
 _local = threading.local()
@@ -124,7 +140,8 @@ class _Pool:
 
     def give_back(self, solver: Solver) -> None:
         with self._lock:
-            self._free.append(solver)
+            if len(self._free) < MAX_THREADS:
+                self._free.append(solver)
 
     def clear(self) -> None:
         with self._lock:
@@ -183,7 +200,7 @@ def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryv
     count = len(packed) // 3
     if count == 0:
         return b""
-    threads = max(1, min(threads, count))
+    threads = max(1, min(threads, count, MAX_THREADS))
     chunks = min(count, threads * CHUNKS_PER_THREAD) if threads > 1 else 1
     view = memoryview(packed).cast("B")
     bounds = [count * k // chunks for k in range(chunks + 1)]
