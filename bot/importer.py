@@ -198,10 +198,8 @@ def _count(n: int, word: str) -> str:
 @dataclass(slots=True)
 class _FileJob:
     path: Path
-    size: int
-    plan: Plan | None
+    plan: Plan
     futures: list[asyncio.Future[PieceResult]]
-    shares: list[int]  # progress bytes per piece
 
 
 def read_limited(path: Path, limits: Limits = LIMITS) -> bytes:
@@ -253,13 +251,19 @@ async def import_files(db: Database, files: Sequence[Path], now: datetime, *,
         advance(share, future.result().hands if ok else 0)
 
     async def produce() -> None:
+        try:
+            await submit_all()
+        finally:
+            queue.put_nowait(None)  # the consumer stops even when this fails; awaiting the task raises
+
+    async def submit_all() -> None:
         for path, size in zip(files, sizes, strict=True):
             if executor is None:
                 planned = _plan_file(path, limits, piece_bytes)
             else:
                 planned = await asyncio.to_thread(_plan_file, path, limits, piece_bytes)
             length = sum(len(piece.text) for piece in planned.pieces) or 1
-            job = _FileJob(path, size, planned, [], [])
+            job = _FileJob(path, planned, [])
             for piece in planned.pieces:
                 share = size * len(piece.text) // length
                 await slots.acquire()
@@ -271,11 +275,9 @@ async def import_files(db: Database, files: Sequence[Path], now: datetime, *,
                     future = loop.run_in_executor(executor, prepare_piece, piece, lang)
                 future.add_done_callback(functools.partial(finished, share))
                 job.futures.append(future)
-                job.shares.append(share)
             if not planned.pieces:
                 advance(size, 0)
-            await queue.put(job)
-        await queue.put(None)
+            queue.put_nowait(job)
 
     producer = asyncio.create_task(produce())
     report = ImportReport()
@@ -294,7 +296,6 @@ async def import_files(db: Database, files: Sequence[Path], now: datetime, *,
 
 async def _finish_file(db: Database, job: _FileJob, now: datetime) -> FileReport:
     report = FileReport(str(job.path))
-    assert job.plan is not None
     problems = list(job.plan.problems)
     rows: list[GameRow] = []
     first_place: dict[int, str] = {}

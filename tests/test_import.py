@@ -287,3 +287,20 @@ def test_fast_reader_agrees_with_the_careful_one() -> None:
             assert fast is not None and same == game_to_doc(fast)
             canonical += 1
     assert 30 < canonical < accepted < 1400
+
+
+async def test_a_failure_inside_the_import_is_raised_not_hung(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    import bot.importer
+
+    (tmp_path / "a.jsonl").write_bytes(encode([doc_of(game_of(1, 1))], "lines"))
+    (tmp_path / "b.jsonl").write_bytes(encode([doc_of(game_of(2, 2))], "lines"))
+
+    def broken(piece: Any, lang: str = "sr") -> Any:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(bot.importer, "prepare_piece", broken)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        await asyncio.wait_for(Importer(str(tmp_path / "club.db")).run([tmp_path]), 20)
+    assert await stored_games(tmp_path / "club.db") == []
