@@ -18,7 +18,7 @@
  *    ranks"): every answer comes with the cards it depended on (trick winners of the proof, the cards the
  *    quick-trick bounds used, equivalent cards skipped), closed upwards per suit; an entry matches any
  *    position with the same leader and suit lengths whose top cards agree down to that region (relative
- *    ranks), wherever the smaller cards lie. Buckets hold 32 entries and are chosen by the suit lengths;
+ *    ranks), wherever the smaller cards lie. Buckets hold 64 entries and are chosen by the suit lengths;
  *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
  *    run of one player and trump-length counts as cheap bounds;
  *  - equivalent cards: of cards adjacent in rank among the cards still in play (cards on the table count as
@@ -97,7 +97,7 @@ static void init_tables(void) {
  * the search computes, with every result, the cards that result depended on (the winners of the tricks in
  * the proof, the cards the quick-trick bounds used, equivalent cards it skipped), as in the "relevant ranks"
  * of bridge solvers. Neighbouring layouts differ in small cards, so they share many entries. */
-#define BUCKET 32 /* entries of one shape share a bucket: it must hold many */
+#define BUCKET 64 /* entries of one shape share a bucket: it must hold many */
 
 /* A bucket of entries, stored field by field so that the scan reads little. Entry i: */
 typedef struct {
@@ -621,15 +621,7 @@ static void load(Ctx *c, const Position *p) {
 }
 
 /* The legal cards of the seat to move (all of them, not only one per equivalence group). */
-static uint32_t legal_mask(const Ctx *c) {
-    int seat = (c->tleader + c->nplayed) % 3;
-    uint32_t hand = c->h[seat];
-    if (!c->nplayed) return hand;
-    uint32_t f = hand & SUIT[c->tcards[0] >> 3];
-    if (f) return f;
-    if (c->trump >= 0 && (hand & SUIT[c->trump])) return hand & SUIT[c->trump];
-    return hand;
-}
+static uint32_t legal_mask(const Ctx *c) { return legal_cards(c, (c->tleader + c->nplayed) % 3); }
 
 /* The value after the seat to move plays card m (which must be legal); the context is restored after. */
 static int value_after(Ctx *c, int m, int guess) {

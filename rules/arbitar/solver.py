@@ -26,12 +26,12 @@ machine-specific flags): yes/no searches with alpha-beta cut-offs, exact values 
 around a guess (the previous card's or layout's value); a transposition table at trick boundaries whose
 entries stand for classes of positions (bridge solvers' "relevant ranks": each answer carries the cards it
 depended on, and an entry matches any position with the same leader and suit lengths whose top cards agree
-down to that region, wherever the small cards lie), 32-entry buckets chosen by the suit lengths, stored field
+down to that region, wherever the small cards lie), 64-entry buckets chosen by the suit lengths, stored field
 by field; quick tricks (the leader's top cards, trumps first, capped by players who could ruff; a suit the
 others run out of), the top-trump run of one player and trump-length counts as cheap bounds; one searched card
 per group of equivalent cards; move ordering by the table's lead and trick-winning heuristics; the last trick
 counted directly. Memory: 24 bytes per entry, 2**tt_bits entries per Solver (solve: 2**18 = 6 MB per calling
-thread; solve_layouts / layouts_reach: 2**20 = 24 MB per worker thread, 48 MB on two threads; at most 2**22).
+thread; solve_layouts / layouts_reach: 2**21 = 48 MB per worker thread, 96 MB on two, at most 4 workers).
 
 How fast (`.venv/bin/python bench/solver.py`; this 2-core machine, shared with other work):
 BENCH_FIGURES
@@ -68,9 +68,9 @@ __all__ = [
 ]
 
 SOLVE_TT_BITS = 18
-LAYOUTS_TT_BITS = 20
+LAYOUTS_TT_BITS = 21
 CHUNKS_PER_THREAD = 8
-MAX_THREADS = 8  # at most this many pooled tables (8 x 24 MB) are kept
+MAX_THREADS = 4  # at most this many pooled tables (4 x 48 MB) are kept: the Arbitar stays under 256 MB
 ILLEGAL = 255
 
 _local = threading.local()
