@@ -116,45 +116,49 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         subset = array("I")
         subset.frombytes(b"".join(itertools.compress(records, flags)))
         packed = subset
-    cards = (moment.card, *alts)
-    width = len(cards)
-    diffs = [0] * len(alts)
-    better = [0] * len(alts)
-    worse = [0] * len(alts)
-    step = max(MIN_CHUNK, -(-consistent // CHUNKS))
-    done = 0
-    found: int | None = None
     trick_leader = moment.leader if moment.before else None
     sign = -1 if played.betl else 1  # a card is better for the defence when the declarer takes fewer tricks
-    while done < consistent:
-        upto = min(consistent, done + step)
-        values = solver.solve_layouts(packed[3 * done:3 * upto], played.trump, played.betl, played.declarer,
-                                      moment.seat, moment.before, trick_leader, cards, threads=threads)
-        stats.compared += upto - done
-        for k in range(0, len(values), width):
-            mine = values[k]
-            for j in range(1, width):
-                delta = sign * (mine - values[k + j])
-                if delta > 0:
-                    better[j - 1] += 1
-                elif delta < 0:
-                    worse[j - 1] += 1
-        done = upto
-        left = consistent - done
-        for j in range(len(alts)):
-            diffs[j] = better[j] - worse[j]
-        certain = [j for j in range(len(alts)) if _is_error(diffs[j] - left, consistent)]
-        if certain:
-            found = certain[0]
-            break
-        if all(not _is_error(diffs[j] + left, consistent) for j in range(len(alts))):
-            break
-    if found is None and done == consistent:
-        errors = [j for j in range(len(alts)) if _is_error(diffs[j], consistent)]
-        found = errors[0] if errors else None
-    shown = found if found is not None else 0
-    return CardJudgement(moment, alts[shown], real[moment.card], real[alts[shown]], total, consistent,
-                         better[shown], worse[shown], done, found is not None)
+    step = max(MIN_CHUNK, -(-consistent // CHUNKS))
+    mine = bytearray()  # the played card's values, layout by layout, as far as computed
+    first: tuple[int, int, int] | None = None  # (better, worse, examined) of the first alternative
+    for alt in alts:
+        better = worse = done = 0
+        error = False
+        while done < consistent:
+            upto = min(consistent, done + step)
+            chunk = packed[3 * done:3 * upto]
+            if len(mine) >= upto:
+                theirs = solver.solve_layouts(chunk, played.trump, played.betl, played.declarer, moment.seat,
+                                              moment.before, trick_leader, (alt,), threads=threads)
+                own = bytes(mine[done:upto])
+            else:
+                both = solver.solve_layouts(chunk, played.trump, played.betl, played.declarer, moment.seat,
+                                            moment.before, trick_leader, (moment.card, alt), threads=threads)
+                own, theirs = both[0::2], both[1::2]
+                mine.extend(own)
+            stats.compared += upto - done
+            for value, other in zip(own, theirs, strict=True):
+                if value != other:
+                    if sign * (value - other) > 0:
+                        better += 1
+                    else:
+                        worse += 1
+            done = upto
+            left = consistent - done
+            if _is_error(better - worse - left, consistent):
+                error = True  # even if every layout left favoured the played card
+                break
+            if not _is_error(better - worse + left, consistent):
+                break  # even if every layout left favoured the alternative
+        if first is None:
+            first = (better, worse, done)
+        if error:
+            return CardJudgement(moment, alt, real[moment.card], real[alt], total, consistent, better, worse, done,
+                                 True)
+    if first is None:  # no consistent layout: nothing could be seen from the player's seat
+        first = (0, 0, 0)
+    return CardJudgement(moment, alts[0], real[moment.card], real[alts[0]], total, consistent, first[0], first[1],
+                         first[2], False)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,102 @@
+"""`sudija arbitar LOG --hand N --fallen NICK [--game NUMBER] [--json]`: the Arbitar's verdict on a disputed fall.
+
+LOG is a game-log file (one game, a JSON array or JSON Lines, optionally gzip), read with `rules.logfile` and
+checked with `rules.validation.check_game`; ``--game`` picks the game when the file holds several. The
+procedure is `rules.arbitar.procedure.arbitrate`: the same hand always gets the same verdict.
+
+Text: the decision, the reason and the evidence line by line. ``--json``: the stable keys ``decision``
+(``transfer`` or ``stays``), ``to`` (the nickname who takes the fall, or null), ``step`` (1, 2; 0 when neither
+step applied), ``reason`` and ``evidence``. An unreadable file, an illegal game, an unknown hand or player, or a
+player who did not fall: a message on standard error and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rules.gamelog import Game, LogError
+from rules.logfile import decode
+from rules.validation import check_game
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("arbitar", help="the Arbitar's verdict on a disputed fall of a defender",
+                                   description="Decide a disputed odlazak u bulu the way the Arbitar does: card "
+                                               "errors by double-dummy analysis, then rezon counting.")
+    parser.add_argument("log", metavar="LOG", help="the game-log file (.json, .jsonl, optionally .gz)")
+    parser.add_argument("--hand", type=int, required=True, metavar="N", help="the hand number in the game")
+    parser.add_argument("--fallen", required=True, metavar="NICK", help="the defender who fell")
+    parser.add_argument("--game", type=int, default=None, metavar="NUMBER",
+                        help="the game number, when the file holds several games")
+    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"sudija arbitar: {message}", file=sys.stderr)
+    return 1
+
+
+def read_game(path: str, number: int | None) -> Game:
+    """The game in the file (the one numbered ``number`` when given); ValueError says why it cannot be read."""
+    file = Path(path)
+    try:
+        with file.open("rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+    decoded = decode(data, file.name)
+    documents = decoded.documents
+    if number is not None:
+        documents = [d for d in documents if isinstance(d.value, dict) and d.value.get("game") == number]
+    if not documents:
+        problems = "; ".join(decoded.problems)
+        what = f"game {number}" if number is not None else "a game"
+        raise ValueError(f"{path} holds no readable {what}" + (f" ({problems})" if problems else ""))
+    if len(documents) > 1:
+        raise ValueError(f"{path} holds {len(documents)} games: choose one with --game NUMBER")
+    try:
+        return check_game(documents[0].value)
+    except LogError as exc:
+        place = f"{documents[0].place}: " if documents[0].place else ""
+        raise ValueError(place + "; ".join(exc.problems)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from rules.arbitar.procedure import arbitrate
+
+    try:
+        game = read_game(args.log, args.game)
+    except ValueError as exc:
+        return _fail(str(exc))
+    seat = game.seat_of(args.fallen)
+    if seat is None:
+        return _fail(f"{args.fallen} is not a player of game {game.number} ({', '.join(game.players)})")
+    try:
+        verdict = arbitrate(game, args.hand, seat)
+    except ValueError as exc:
+        return _fail(str(exc))
+    shown = verdict.to_json(game.players)
+    if args.json:
+        print(json.dumps(shown, ensure_ascii=False, sort_keys=False))
+        return 0
+    fallen = game.players[seat]
+    if verdict.transfers:
+        print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad se prebacuje sa igrača {fallen} na igrača "
+              f"{shown['to']} (korak {verdict.step}).")
+    else:
+        print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad ostaje igraču {fallen} (korak {verdict.step}).")
+    print(f"Razlog: {verdict.reason}")
+    if verdict.evidence:
+        print("Dokazi:")
+        for key, value in verdict.evidence.items():
+            print(f"  {key}: {value}")
+    return 0

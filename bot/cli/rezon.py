@@ -1,0 +1,81 @@
+"""`sudija rezon`: count a follower's rezons (step 2 of the Arbitar) from his ten cards, for players and referees.
+
+``sudija rezon --trump {S,H,D,C,none} --cards "AS 9S 7S JD QH TH JC TC 9C 7C" [--talon "7H 8D"]
+[--seat first|second] [--first-followed] [--declarer-last] [--json]``
+
+``--seat first`` (the default) is the defender right after the declarer; ``--first-followed`` says, for the
+second defender, that the first followed (without it the second may follow on any cards); ``--talon`` are the
+two cards the declarer bought (none with igra); ``--declarer-last`` is the exception to the AQ rule (the
+declarer spoke last and the other two said dalje). Text: the counts and the reasoning line by line.
+``--json``: the stable keys ``rezons`` (a number, halves allowed), ``trump_tricks``, ``aces``,
+``obviously_bad``, ``meets_rules``, and ``requirement`` and ``explanation``. Bad cards: a message on standard
+error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rules.arbitar.rezon import RezonCount, count_rezons_cards
+
+TRUMPS = ("S", "H", "D", "C", "none")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("rezon", help="count a follower's rezons (the Arbitar's step 2)",
+                                   description="Count the rezons of a follower's ten cards by the club's rules "
+                                               "and say whether following meets them or is obviously bad.")
+    parser.add_argument("--trump", required=True, type=_trump, metavar="{S,H,D,C,none}",
+                        help="the trump suit (none: sans)")
+    parser.add_argument("--cards", required=True, help='the follower\'s ten cards, e.g. "AS 9S 7S JD QH TH ..."')
+    parser.add_argument("--talon", default="", help="the two talon cards the declarer bought (none with igra)")
+    parser.add_argument("--seat", choices=("first", "second"), default="first",
+                        help="first = right after the declarer (decides first); second = the other defender")
+    parser.add_argument("--first-followed", action="store_true",
+                        help="the first defender followed (matters for the second)")
+    parser.add_argument("--declarer-last", action="store_true",
+                        help="the declarer spoke last and the other two said dalje (no AQ exception)")
+    parser.add_argument("--json", action="store_true", help="print the count as JSON")
+    parser.set_defaults(func=run)
+
+
+def _trump(text: str) -> str:
+    value = text.strip()
+    if value.upper() in ("S", "H", "D", "C"):
+        return value.upper()
+    if value.lower() in ("none", "sans"):
+        return "none"
+    raise argparse.ArgumentTypeError(f"trump must be one of S, H, D, C, none, not {text!r}")
+
+
+def count_json(count: RezonCount) -> dict[str, Any]:
+    """The stable JSON of a rezon count."""
+    rezons: float | int = int(count.rezons) if count.rezons == int(count.rezons) else count.rezons
+    return {"rezons": rezons, "trump_tricks": count.trump_tricks, "aces": count.aces,
+            "obviously_bad": count.obviously_bad, "meets_rules": count.meets_rules,
+            "requirement": count.requirement, "explanation": list(count.explanation)}
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        count = count_rezons_cards(args.cards, None if args.trump == "none" else args.trump, args.talon,
+                                   args.seat, args.first_followed, args.declarer_last)
+    except ValueError as exc:
+        print(f"sudija rezon: {exc}", file=sys.stderr)
+        return 2
+    cards = args.cards.replace(",", " ").split()
+    if len(cards) != 10:
+        print(f"sudija rezon: a follower has ten cards before play, not {len(cards)}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(count_json(count), ensure_ascii=False))
+        return 0
+    verdict = ("očigledno loše praćenje" if count.obviously_bad else
+               "ispunjava pravila" if count.meets_rules else "ispod pravila, ali nije očigledno")
+    print(f"rezona: {count.rezons:g}, adutskih štihova: {count.trump_tricks}, asova: {count.aces} — {verdict}")
+    for line in count.explanation:
+        print(f"  {line}")
+    return 0
