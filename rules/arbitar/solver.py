@@ -69,7 +69,7 @@ __all__ = [
 
 SOLVE_TT_BITS = 18
 LAYOUTS_TT_BITS = 21
-CHUNKS_PER_THREAD = 8
+CHUNKS_PER_THREAD = 4
 MAX_THREADS = 4  # at most this many pooled tables (4 x 48 MB) are kept: the Arbitar stays under 256 MB
 ILLEGAL = 255
 
