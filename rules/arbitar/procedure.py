@@ -90,10 +90,11 @@ def _is_error(difference: int, consistent: int) -> bool:
 
 
 def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], real: dict[int, int],
-               stats: Stats | None = None, threads: int = THREADS) -> CardJudgement:
+               stats: Stats | None = None, threads: int = THREADS, chunk: int | None = None) -> CardJudgement:
     """Judge ``moment.card`` against ``alternatives`` (each better in the real layout, best first) by the 10% rule.
 
-    ``real`` holds the declarer's tricks in the real layout for every legal card of the moment.
+    ``real`` holds the declarer's tricks in the real layout for every legal card of the moment. ``chunk``: how
+    many consistent layouts are compared between two looks at the bar (default: a sixth, at least 2048).
     """
     stats = stats if stats is not None else Stats()
     alts = tuple(alternatives)
@@ -118,7 +119,9 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         packed = subset
     trick_leader = moment.leader if moment.before else None
     sign = -1 if played.betl else 1  # a card is better for the defence when the declarer takes fewer tricks
-    step = max(MIN_CHUNK, -(-consistent // CHUNKS))
+    step = chunk if chunk is not None else max(MIN_CHUNK, -(-consistent // CHUNKS))
+    if step < 1:
+        raise ValueError("chunk must be positive")
     mine = bytearray()  # the played card's values, layout by layout, as far as computed
     first: tuple[int, int, int] | None = None  # (better, worse, examined) of the first alternative
     for alt in alts:
