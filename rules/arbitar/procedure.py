@@ -129,13 +129,13 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         error = False
         while done < consistent:
             upto = min(consistent, done + step)
-            chunk = packed[3 * done:3 * upto]
+            part = packed[3 * done:3 * upto]
             if len(mine) >= upto:
-                theirs = solver.solve_layouts(chunk, played.trump, played.betl, played.declarer, moment.seat,
+                theirs = solver.solve_layouts(part, played.trump, played.betl, played.declarer, moment.seat,
                                               moment.before, trick_leader, (alt,), threads=threads)
                 own = bytes(mine[done:upto])
             else:
-                both = solver.solve_layouts(chunk, played.trump, played.betl, played.declarer, moment.seat,
+                both = solver.solve_layouts(part, played.trump, played.betl, played.declarer, moment.seat,
                                             moment.before, trick_leader, (moment.card, alt), threads=threads)
                 own, theirs = both[0::2], both[1::2]
                 mine.extend(own)
