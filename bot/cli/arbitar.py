@@ -59,7 +59,7 @@ def read_game(path: str, number: int | None) -> Game:
         documents = [d for d in documents if isinstance(d.value, dict) and d.value.get("game") == number]
     if not documents:
         problems = "; ".join(decoded.problems)
-        what = f"game {number}" if number is not None else "a game"
+        what = f"game {number}" if number is not None else "game"
         raise ValueError(f"{path} holds no readable {what}" + (f" ({problems})" if problems else ""))
     if len(documents) > 1:
         raise ValueError(f"{path} holds {len(documents)} games: choose one with --game NUMBER")
