@@ -17,11 +17,12 @@ from rules.arbitar import dds_reference as ref
 from rules.arbitar import solver
 from rules.arbitar.layouts import Moment, PlayedHand, played_hand, view
 from rules.arbitar.procedure import (
-    _better_alternatives,
-    _real_values,
     arbitrate,
     arbitrate_with_stats,
+    better_alternatives,
+    follower_rezons,
     judge_card,
+    real_values,
 )
 from rules.arbitar.verdict import NOT_OBVIOUS, STAYS, TRANSFER
 from rules.gamelog import Game
@@ -175,8 +176,8 @@ def test_error_too_small_to_matter() -> None:
     played = played_hand(game.hands[0])
     moment = moment_of(played, 2, 1)
     assert moment.seat == 2  # petar, the other defender
-    real = _real_values(played, moment)
-    judged = judge_card(played, moment, _better_alternatives(played, moment, real), real)
+    real = real_values(played, moment)
+    judged = judge_card(played, moment, better_alternatives(played, moment, real), real)
     assert judged.error  # a real error by the 10% rule ...
     defence_with_better = moment.defence_tricks + moment.tricks_left - judged.with_better
     assert defence_with_better < 4  # ... that could not have saved ana's pass
@@ -223,12 +224,10 @@ def test_kontra_and_zovem_skip_step2(spec: dict[str, Any], fallen: int, shape: D
     game = build(spec)
     hand = game.hands[0]
     assert hand_facts(hand).plain.shape is shape
-    from rules.arbitar.procedure import _rezons
-
     played = played_hand(hand)
     other = 3 - fallen - played.declarer
     # Step 2 would move the fall if it were looked at ...
-    assert _rezons(hand, played, other).obviously_bad and _rezons(hand, played, fallen).meets_rules
+    assert follower_rezons(hand, played, other).obviously_bad and follower_rezons(hand, played, fallen).meets_rules
     verdict = arbitrate(game, 1, fallen)
     # ... but under kontra or zovem it is not.
     assert (verdict.decision, verdict.step, verdict.reason) == (STAYS, 1, NOT_OBVIOUS)
@@ -320,8 +319,8 @@ def late_moments(count: int) -> list[tuple[PlayedHand, Moment, list[int], dict[i
             for moment in played.moments:
                 if moment.seat == played.declarer or moment.trick < 7:
                     continue
-                real = _real_values(played, moment)
-                alternatives = _better_alternatives(played, moment, real)
+                real = real_values(played, moment)
+                alternatives = better_alternatives(played, moment, real)
                 if alternatives:
                     found.append((played, moment, alternatives, real))
                     if len(found) == count:
@@ -379,8 +378,8 @@ def middle_moments(count: int, largest: int) -> list[tuple[PlayedHand, Moment, l
                     continue
                 if not 50 <= view(moment, played.declarer, played.kept).size <= largest:
                     continue
-                real = _real_values(played, moment)
-                alternatives = _better_alternatives(played, moment, real)
+                real = real_values(played, moment)
+                alternatives = better_alternatives(played, moment, real)
                 if alternatives:
                     found.append((played, moment, alternatives, real))
                     if len(found) == count:

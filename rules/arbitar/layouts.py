@@ -168,15 +168,6 @@ class View:
         """The starting hands of the same layouts, in the same order."""
         return solver.enumerate_layouts(self.free, self.count, self.start_base, self.declarer, self.partner)
 
-    def index_of(self, hands: tuple[int, int, int]) -> int:
-        """Where the layout with these current hands stands in `layouts` (for the real layout)."""
-        target = hands[self.declarer] & self.free
-        packed = self.layouts()
-        for k in range(0, len(packed), 3):
-            if packed[k + self.declarer] & self.free == target:
-                return k // 3
-        raise ValueError("the hands are not a layout of this view")
-
 
 def view(moment: Moment, declarer: int, kept: int) -> View:
     """The layouts seen from ``moment.seat`` (a defender) just before he plays ``moment.card``."""

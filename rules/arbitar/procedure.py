@@ -47,7 +47,8 @@ from rules.cards import Card, mask_of
 from rules.gamelog import Game, Hand
 from rules.paper_hand import DefenceShape, HandCase, hand_facts, left_of, right_of
 
-__all__ = ["CardJudgement", "Stats", "arbitrate", "arbitrate_with_stats", "judge_card"]
+__all__ = ["CardJudgement", "Stats", "arbitrate", "arbitrate_with_stats", "better_alternatives", "follower_rezons",
+           "judge_card", "real_values"]
 
 THREADS = 2
 MIN_CHUNK = 2048  # consistent layouts compared per call before the 10% bar is checked again
@@ -174,12 +175,13 @@ class _Candidate:
     cost: int  # layouts in the player's view
 
 
-def _real_values(played: PlayedHand, moment: Moment) -> dict[int, int]:
+def real_values(played: PlayedHand, moment: Moment) -> dict[int, int]:
+    """The declarer's tricks in the real layout from this trick on, for every legal card of the moment."""
     return solver.solve(moment.hands, played.trump, played.betl, played.declarer, moment.seat, moment.before,
                         moment.leader if moment.before else None)
 
 
-def _better_alternatives(played: PlayedHand, moment: Moment, real: dict[int, int]) -> list[int]:
+def better_alternatives(played: PlayedHand, moment: Moment, real: dict[int, int]) -> list[int]:
     """The legal cards better than the played one in the real layout, best first, one per equivalent group."""
     sign = -1 if played.betl else 1
     mine = real[moment.card]
@@ -223,7 +225,8 @@ def _declarer_last_after_passes(hand: Hand, declarer: int) -> bool:
     return len(seats_before) == 2
 
 
-def _rezons(hand: Hand, played: PlayedHand, seat: int) -> RezonCount:
+def follower_rezons(hand: Hand, played: PlayedHand, seat: int) -> RezonCount:
+    """Step 2's count for a defender: his ten dealt cards, the talon the declarer bought visible."""
     bought = 0 if hand.contract is None or hand.contract.igra else mask_of(hand.talon)
     position = "first" if seat == right_of(played.declarer) else "second"
     return count_rezons(mask_of(hand.deal[seat]), played.trump, bought, position, True,
@@ -277,8 +280,8 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
     for moment in played.moments:
         if moment.seat == declarer:
             continue
-        real = _real_values(played, moment)
-        alternatives = _better_alternatives(played, moment, real)
+        real = real_values(played, moment)
+        alternatives = better_alternatives(played, moment, real)
         if not alternatives:
             continue
         cost = view(moment, declarer, played.kept).size
@@ -292,7 +295,7 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
 
     step2: tuple[RezonCount, RezonCount] | None = None
     if shape is DefenceShape.BOTH:
-        mine, theirs = _rezons(the_hand, played, fallen), _rezons(the_hand, played, other)
+        mine, theirs = follower_rezons(the_hand, played, fallen), follower_rezons(the_hand, played, other)
         step2 = (mine, theirs)
         evidence["rezons_fallen"] = mine.rezons
         evidence["rezons_other"] = theirs.rezons
