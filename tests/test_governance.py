@@ -1,0 +1,192 @@
+"""Club governance through the desk and the text commands: who appoints and dismisses, resignation, denying and
+restoring the right to call, the list of acts, the member's card (/clan and `sudija clan NICK [--json]`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from club import NOW, Club, make_club
+
+from bot.cli import main as cli_main
+from bot.commands import Commands
+from rules.verdicts import Draft, NoVerdict, Penalty
+
+
+async def setup(club: Club) -> None:
+    club.desk.config = replace(club.config, owner="vlasnik")
+    for nick in ("vlasnik", "ana", "marko", "petar", "jelena"):
+        await club.member(nick)
+    await club.member("vecnik", "councilor")
+    await club.member("mod", "moderator")
+
+
+def told(club: Club, nick: str) -> list[str]:
+    return [s.text for s in club.chat.to(f"dm:{nick}")]
+
+
+async def test_owner_and_councilors_appoint_and_dismiss_others_may_not(club: Club) -> None:
+    await setup(club)
+    desk = club.desk
+    owner, councilor, ana = await club.get("vlasnik"), await club.get("vecnik"), await club.get("ana")
+    assert (await desk.appoint(owner, "ana", "referee", "iskusna")).ok
+    assert (await club.get("ana")).is_referee
+    assert "Postavljeni ste" in told(club, "ana")[-1]
+    assert not (await desk.appoint(owner, "ana", "referee")).ok  # already
+    assert (await desk.appoint(councilor, "marko", "councilor", "dogovor većnika")).ok
+    refused = await desk.appoint(ana, "petar", "referee")
+    assert not refused.ok and "Nemate pravo" in refused.text
+    assert not (await desk.appoint(councilor, "petar", "moderator")).ok  # moderators: the owner only
+    assert (await desk.appoint(owner, "petar", "moderator")).ok
+    assert not (await desk.dismiss(councilor, "ana", "referee", "")).ok  # a reason is required
+    assert (await desk.dismiss(councilor, "ana", "referee", "neaktivna")).ok
+    assert not (await club.get("ana")).is_referee and "Razrešeni ste" in told(club, "ana")[-1]
+    assert not (await desk.dismiss(owner, "ana", "referee", "opet")).ok  # no longer holds it
+    assert not (await desk.appoint(owner, "niko_takav", "referee")).ok
+
+
+async def test_anyone_resigns_his_own_function(club: Club) -> None:
+    await setup(club)
+    commands = Commands(club.desk)
+    vecnik = await club.get("vecnik")
+    reply = await commands.handle(vecnik, "/ostavka vecnik -- nemam vremena")
+    assert reply is not None and reply.ok
+    assert "councilor" not in (await club.get("vecnik")).roles
+    again = await commands.handle(await club.get("vecnik"), "/ostavka vecnik")
+    assert again is not None and not again.ok
+
+
+async def test_denying_and_restoring_the_right_to_call(club: Club) -> None:
+    await setup(club)
+    await club.member("sudija1", "referee")
+    await club.game(100)
+    desk, commands = club.desk, Commands(club.desk)
+    ana = await club.get("ana")
+    refused = await commands.handle(ana, "/uskrati petar 3 -- vređanje")
+    assert refused is not None and not refused.ok and "većnici i Vlasnik" in refused.text
+    denied = await commands.handle(await club.get("vecnik"), "/uskrati ana 3 -- često neopravdano zvanje")
+    assert denied is not None and denied.ok
+    assert "do 2026-12-03 12:00 UTC" in told(club, "ana")[-1]
+    call = await desk.call(await club.get("ana"), 100)
+    assert not call.ok and "2026-12-03 12:00 UTC" in call.text
+    forever = await commands.handle(await club.get("vlasnik"), "/uskrati marko -- vređanje sudije")
+    assert forever is not None and forever.ok
+    assert not (await desk.call(await club.get("marko"), 100)).ok
+    no_reason = await commands.handle(await club.get("vlasnik"), "/uskrati petar 2")
+    assert no_reason is not None and not no_reason.ok
+    restored = await commands.handle(await club.get("vecnik"), "/vrati marko -- izvinio se")
+    assert restored is not None and restored.ok
+    assert (await desk.call(await club.get("marko"), 100)).ok
+    # A ban with an end lets the member call again once the date has passed.
+    await club.advance(timedelta(days=3))
+    await desk.withdraw(await club.get("marko"), None)
+    assert (await desk.call(await club.get("ana"), 100)).ok
+
+
+async def test_every_act_is_listed_with_who_whom_when_why_for_officials_only(club: Club) -> None:
+    await setup(club)
+    commands = Commands(club.desk)
+    owner = await club.get("vlasnik")
+    for line in ("/postavi ana sudija -- dobro poznaje pravila", "/uskrati petar do 2026-12-10 -- vređanje",
+                 "/razresi ana sudija -- na lični zahtev većnika", "/vrati petar"):
+        reply = await commands.handle(owner, line)
+        assert reply is not None and reply.ok, (line, reply)
+    await commands.handle(await club.get("vecnik"), "/ostavka vecnik -- odlazim")
+    listing = await commands.handle(await club.get("mod"), "/akti")
+    assert listing is not None and listing.ok
+    lines = listing.text.splitlines()[1:]
+    assert "vecnik je podneo ostavku: većnik. Razlog: odlazim" in lines[0]
+    assert "vlasnik je vratio petar pravo poziva sudije" in lines[1]
+    assert "vlasnik je razrešio ana: sudija. Razlog: na lični zahtev većnika" in lines[2]
+    assert "vlasnik je uskratio petar pravo poziva sudije do 2026-12-10" in lines[3]
+    assert "vlasnik je postavio ana: sudija. Razlog: dobro poznaje pravila" in lines[4]
+    assert all(line.startswith("2026-11-30 12:00 UTC") for line in lines)
+    about_petar = await commands.handle(owner, "/akti petar")
+    assert about_petar is not None and len(about_petar.text.splitlines()) == 3
+    hidden = await commands.handle(await club.get("jelena"), "/akti")
+    assert hidden is not None and not hidden.ok
+
+
+async def test_moderators_see_referee_names_in_presude_as_configured(club: Club) -> None:
+    await setup(club)
+    await club.member("sudija1", "referee")
+    await club.game(100)
+    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    await club.desk.take(await club.get("sudija1"), call.id)
+    await club.desk.draft(await club.get("sudija1"), Draft(NoVerdict(), "već presuđeno"))
+    await club.desk.finish(await club.get("sudija1"))
+    assert "sudija1" in (await club.desk.verdicts(await club.get("mod"), 100)).text
+    assert "sudija1" not in (await club.desk.verdicts(await club.get("jelena"), 100)).text
+    club.desk.config = replace(club.desk.config, referee_names_visible_to=("referee", "councilor", "owner"))
+    assert "sudija1" not in (await club.desk.verdicts(await club.get("mod"), 100)).text
+
+
+async def test_clan_card_shows_roles_only_to_the_member_and_officials(club: Club) -> None:
+    await setup(club)
+    commands = Commands(club.desk)
+    own = await commands.handle(await club.get("vecnik"), "/clan")
+    assert own is not None and "Funkcije: većnik" in own.text and "Pravo da poziva sudiju: da" in own.text
+    other = await commands.handle(await club.get("jelena"), "/clan vecnik")
+    assert other is not None and "Funkcije" not in other.text and "Pravo" not in other.text
+    assert "plavac: nema" in other.text and "Napustio: 0" in other.text
+    owner_view = await commands.handle(await club.get("vlasnik"), "/clan vlasnik")
+    assert owner_view is not None and "Vlasnik" in owner_view.text
+    bad = await commands.handle(await club.get("ana"), "/liga zatvori 2026-13")
+    assert bad is not None and not bad.ok
+
+
+async def _prepared(tmp_path: Path) -> str:
+    club = await make_club(tmp_path)
+    try:
+        await club.member("ana")
+        await club.member("marko")
+        await club.member("petar", "referee", "councilor")
+        await club.member("sudija1", "referee")
+        await club.game(100, ("ana", "marko", "jelena"))
+        await club.db.members.set_call_ban((await club.get("petar")).id, NOW + timedelta(days=400), None, "test",
+                                           NOW)
+        assert (await club.desk.call(await club.get("ana"), 100)).ok
+        call = await club.db.calls.pending_for_game(100)
+        assert call is not None
+        await club.desk.take(await club.get("sudija1"), call.id)
+        await club.desk.draft(await club.get("sudija1"), Draft(Penalty("marko", plavac_days=4, league_points=6),
+                                                                "nesportski"))
+        await club.desk.finish(await club.get("sudija1"))
+    finally:
+        await club.db.close()
+    return str(tmp_path / "club.db")
+
+
+def test_sudija_clan_shows_roles_plavac_league_napustio_and_the_right_to_call(tmp_path: Path,
+                                                                             capsys: pytest.CaptureFixture[str]
+                                                                             ) -> None:
+    db = asyncio.run(_prepared(tmp_path))
+    assert cli_main(["clan", "marko", "--db", db, "--json"]) == 0
+    card = json.loads(capsys.readouterr().out)
+    now = datetime.now(UTC)
+    # The CLI runs on the real clock: the test club's plavac (from 2026-11-30 12:00) may be over already.
+    until = NOW + timedelta(days=4)
+    assert card["plavac_until"] == (until.strftime("%Y-%m-%dT%H:%M:%SZ") if until > now else None)
+    assert card["roles"] == [] and card["call"]["allowed"] is True
+    assert card["penalties"][0]["league_points"] == 6 and card["penalties"][0]["plavac_days"] == 4
+    assert set(card["league"]) >= {"month", "open", "points", "penalty_points"}
+    assert card["napustio"] == {"total": 0, "this_month": 0}
+    assert cli_main(["clan", "petar", "--db", db]) == 0
+    text = capsys.readouterr().out
+    assert "Funkcije: sudija, većnik" in text or "Funkcije: većnik, sudija" in text
+    assert "uskraćeno do" in text
+    assert cli_main(["clan", "petar", "vrati", "--db", db, "--razlog", "odslužio"]) == 0
+    assert cli_main(["clan", "ana", "postavi", "sudija", "--db", db]) == 0
+    assert cli_main(["clan", "ana", "uskrati", "--dana", "5", "--db", db, "--razlog", "test"]) == 0
+    assert cli_main(["clan", "ana", "razresi", "sudija", "--db", db]) == 1  # no reason
+    capsys.readouterr()
+    assert cli_main(["clan", "--akti", "--db", db]) == 0
+    acts = capsys.readouterr().out
+    assert "administrator je vratio petar" in acts and "administrator je postavio ana: sudija" in acts
+    assert cli_main(["clan", "nepoznat", "--db", db]) == 1
