@@ -449,6 +449,26 @@ static int search(Ctx *c, int target, uint32_t *rel) {
                 *rel = qreg;
                 return seat == c->declarer;
             }
+            if (seat != c->declarer) {
+                /* A defender on lead can first give his partner the lead: in a suit where the partner holds the
+                 * top card and the leader a card to lead, unless the declarer could ruff that first round;
+                 * then the partner's quick tricks count (his entry is one of them). */
+                int partner = 3 - seat - c->declarer;
+                uint32_t lh = c->h[seat], ph = c->h[partner], dh = c->h[c->declarer];
+                uint32_t dtrumps = c->trump >= 0 ? dh & SUIT[c->trump] : 0;
+                for (int su = 0; su < 4; su++) {
+                    uint32_t as = all & SUIT[su];
+                    if (!(lh & SUIT[su]) || !(ph >> TOPBIT(as) & 1)) continue;
+                    if (dtrumps && su != c->trump && !(dh & SUIT[su])) continue;
+                    uint32_t preg = 0;
+                    int qp = quick_tricks(c, partner, need, &preg);
+                    if (qp >= need) {
+                        *rel = closure(all, preg | 1u << TOPBIT(as));
+                        return 0;
+                    }
+                    break; /* the partner's count does not depend on the entry suit */
+                }
+            }
         }
         if (n >= TT_MIN_DEPTH) {
             shape = shape_of(c->h, seat);
