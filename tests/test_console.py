@@ -155,8 +155,8 @@ async def test_trial_spaces_show_their_buttons_to_their_members_until_closed() -
     assert chat.find_button(NIKOLA, "nikola", "Završi suđenje") is None
     await chat.add_to_trial_space(3, NIKOLA, "Većnik nikola je tu.")
     assert chat.find_button(NIKOLA, "nikola", "Završi suđenje") == finish
-    await chat.say_in_trial(3, "Karte su bile\nnamerno otkrivene", MARKO)
-    assert lines[-2:] == ["[trial 3] marko: Karte su bile", "          namerno otkrivene"]
+    await chat.say_in_trial(3, "Karte su bile\n\nnamerno otkrivene", MARKO)
+    assert lines[-3:] == ["[trial 3] marko: Karte su bile", "", "          namerno otkrivene"]
     await chat.close_trial_space(3, "Kraj.")
     assert lines[-1] == "[trial 3] Kraj."
     assert chat.find_button(ANA, "ana", "Završi suđenje") is None

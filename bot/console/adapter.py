@@ -88,7 +88,7 @@ class ConsoleChat:
         lines = body.split("\n")
         self.write(head + lines[0])
         for line in lines[1:]:
-            self.write(" " * len(head) + line)
+            self.write(" " * len(head) + line if line else "")
 
     def note(self, text: str) -> None:
         """The console's own remarks (presence, clock, the game server): in parentheses, tagged by nobody."""
