@@ -307,13 +307,14 @@ def brute_layouts(played: PlayedHand, moment: Moment) -> list[tuple[int, int, in
     return out
 
 
-def late_moments(count: int) -> list[tuple[PlayedHand, Moment, list[int], dict[int, int]]]:
+def late_moments(count: int, shapes: tuple[DefenceShape, ...]
+                 ) -> list[tuple[PlayedHand, Moment, list[int], dict[int, int]]]:
     found = []
-    for seed in range(200):
+    for seed in range(400):
         game = generate_game(random.Random(seed), seed + 1, hands=20)
         for hand in game.hands:
             score = hand_facts(hand).plain
-            if score.shape not in (DefenceShape.BOTH, DefenceShape.KONTRA, DefenceShape.ZOVEM):
+            if score.shape not in shapes:
                 continue
             played = played_hand(hand)
             for moment in played.moments:
@@ -328,10 +329,14 @@ def late_moments(count: int) -> list[tuple[PlayedHand, Moment, list[int], dict[i
     return found
 
 
+def made(played: PlayedHand, tricks: int) -> bool:
+    return tricks == 0 if played.betl else tricks >= 6
+
+
 def test_judge_card_matches_brute_force() -> None:
     """Late decisions: independent enumeration, consistency from trick 1 per layout, the reference solver."""
     checked_errors = 0
-    sample = late_moments(12)
+    sample = late_moments(12, (DefenceShape.BOTH, DefenceShape.KONTRA, DefenceShape.ZOVEM))
     assert len(sample) == 12
     for played, moment, alternatives, real in sample:
         layouts = brute_layouts(played, moment)
@@ -344,15 +349,16 @@ def test_judge_card_matches_brute_force() -> None:
             start = tuple(layout[s] | moment.played[s] for s in range(3))
             value = solver.solve_tricks((start[0], start[1], start[2]), played.trump, played.betl,
                                         played.declarer, played.leader)
-            if value >= played.target:
+            if made(played, value):
                 consistent.append(layout)
         leader = moment.leader if moment.before else None
         values = [ref.solve(layout, played.trump, played.betl, played.declarer, moment.seat, moment.before, leader)
                   for layout in consistent]
+        sign = -1 if played.betl else 1  # in betl the defence wants the declarer to take tricks
         counts = []
         for alt in alternatives:
-            better = sum(1 for v in values if v[alt] < v[moment.card])
-            worse = sum(1 for v in values if v[alt] > v[moment.card])
+            better = sum(1 for v in values if sign * (v[alt] - v[moment.card]) < 0)
+            worse = sum(1 for v in values if sign * (v[alt] - v[moment.card]) > 0)
             counts.append((better, worse))
         expected = any(b - w > 0 and 10 * (b - w) >= len(consistent) for b, w in counts)
         judged = judge_card(played, moment, alternatives, real)
@@ -387,26 +393,29 @@ def middle_moments(count: int, largest: int) -> list[tuple[PlayedHand, Moment, l
     return found
 
 
-def test_judge_card_matches_brute_force_in_the_middle_of_play() -> None:
-    """Bigger views (tricks 3-6): the pruned, batched, threaded count decides as the plain full count does."""
-    sample = middle_moments(6, 400)
-    assert len(sample) == 6
+def full_count(played: PlayedHand, moment: Moment, alternatives: list[int]) -> tuple[int, list[tuple[int, int]]]:
+    """|L| and (better, worse) per alternative, layout by layout with the plain solver, nothing skipped."""
+    leader = moment.leader if moment.before else None
+    sign = -1 if played.betl else 1
+    full: list[tuple[int, int]] = [(0, 0)] * len(alternatives)
+    consistent = 0
+    for layout in brute_layouts(played, moment):
+        start = tuple(layout[s] | moment.played[s] for s in range(3))
+        if not made(played, solver.solve_tricks((start[0], start[1], start[2]), played.trump, played.betl,
+                                                played.declarer, played.leader)):
+            continue
+        consistent += 1
+        values = solver.solve(layout, played.trump, played.betl, played.declarer, moment.seat, moment.before, leader)
+        full = [(b + (sign * (values[a] - values[moment.card]) < 0), w + (sign * (values[a] - values[moment.card]) > 0))
+                for (b, w), a in zip(full, alternatives, strict=True)]
+    return consistent, full
+
+
+def check_against_full_count(sample: list[tuple[PlayedHand, Moment, list[int], dict[int, int]]]) -> int:
+    """Judge every sampled card in one chunk and in small chunks; returns how often the early stop happened."""
     pruned = 0
     for played, moment, alternatives, real in sample:
-        layouts = brute_layouts(played, moment)
-        leader = moment.leader if moment.before else None
-        full: list[tuple[int, int]] = [(0, 0)] * len(alternatives)
-        consistent = 0
-        for layout in layouts:
-            start = tuple(layout[s] | moment.played[s] for s in range(3))
-            if solver.solve_tricks((start[0], start[1], start[2]), played.trump, played.betl, played.declarer,
-                                   played.leader) < played.target:
-                continue
-            consistent += 1
-            values = solver.solve(layout, played.trump, played.betl, played.declarer, moment.seat, moment.before,
-                                  leader)
-            full = [(b + (values[a] < values[moment.card]), w + (values[a] > values[moment.card]))
-                    for (b, w), a in zip(full, alternatives, strict=True)]
+        consistent, full = full_count(played, moment, alternatives)
         expected = any(b - w > 0 and 10 * (b - w) >= consistent for b, w in full)
         judged = judge_card(played, moment, alternatives, real)
         assert judged.consistent == consistent
@@ -417,4 +426,27 @@ def test_judge_card_matches_brute_force_in_the_middle_of_play() -> None:
         small = judge_card(played, moment, alternatives, real, threads=1, chunk=8)
         assert small.error == expected
         pruned += small.examined < consistent
-    assert pruned  # the early stop did happen
+    return pruned
+
+
+def test_judge_card_matches_brute_force_in_the_middle_of_play() -> None:
+    """Bigger views (tricks 3-6): the pruned, batched, threaded count decides as the plain full count does."""
+    sample = middle_moments(6, 400)
+    assert len(sample) == 6
+    assert check_against_full_count(sample)  # the early stop did happen
+
+
+def test_judge_card_in_betl_against_brute_force() -> None:
+    """Betl: the defence wants the declarer to take a trick; consistent layouts are those where he takes none."""
+    sample = []
+    for seed, n, trick in ((158, 8, 2),):
+        game = generate_game(random.Random(seed), seed + 1, hands=20)
+        played = played_hand(game.hands[n - 1])
+        assert played.betl
+        moment = next(m for m in played.moments if m.trick == trick and m.seat != played.declarer
+                      and better_alternatives(played, m, real_values(played, m)))
+        real = real_values(played, moment)
+        alternatives = better_alternatives(played, moment, real)
+        assert all(real[a] > real[moment.card] for a in alternatives)
+        sample.append((played, moment, alternatives, real))
+    check_against_full_count(sample)
