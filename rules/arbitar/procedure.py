@@ -53,6 +53,7 @@ __all__ = ["CardJudgement", "Stats", "arbitrate", "arbitrate_with_stats", "bette
 THREADS = 2
 MIN_CHUNK = 2048  # consistent layouts compared per call before the 10% bar is checked again
 CHUNKS = 6
+_INVERT = bytes([1, 0]) + bytes(254)
 
 
 @dataclass(slots=True)
@@ -108,15 +109,14 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
     stats.consistency += total
     reach = solver.layouts_reach(seen.starting_layouts(), played.trump, played.betl, played.declarer,
                                  played.leader, (), None, played.target, threads=threads)
-    made = b"\x00" if played.betl else b"\x01"
-    flags = [byte == made[0] for byte in reach]
-    consistent = sum(flags)
+    if played.betl:  # the contract is made when the declarer does not reach his first trick
+        reach = reach.translate(_INVERT)
+    consistent = reach.count(1)
     packed = seen.layouts()
     if consistent < total:
-        raw = memoryview(packed).cast("B")
-        records = [raw[12 * k:12 * k + 12] for k in range(total)]
+        raw = packed.tobytes()
         subset = array("I")
-        subset.frombytes(b"".join(itertools.compress(records, flags)))
+        subset.frombytes(b"".join(itertools.compress((raw[12 * k:12 * k + 12] for k in range(total)), reach)))
         packed = subset
     trick_leader = moment.leader if moment.before else None
     sign = -1 if played.betl else 1  # a card is better for the defence when the declarer takes fewer tricks
