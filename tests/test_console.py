@@ -303,3 +303,17 @@ async def test_english_club(tmp_path: Path) -> None:
     await run_console(Config(language="en"), str(tmp_path / "d.db"), True, io.StringIO("@marko /sudija\n"), out,
                       io.StringIO(), ManualClock(NOW))
     assert "[#referees] @ana @jelena @petar 🔴 Referee call for game 1847320" in out.getvalue()
+
+
+async def test_the_demo_owner_is_set_only_over_the_demo_club(tmp_path: Path) -> None:
+    _, out, _ = await _run(tmp_path / "d.db", "!who\n")
+    assert "vesna      Vlasnik · online" in out
+    db = await open_database(tmp_path / "real.db")
+    await db.members.link("console", "vesna", "vesna", NOW)
+    await db.close()
+    out_io = io.StringIO()
+    status = await run_console(Config(owner="zoran"), str(tmp_path / "real.db"), True, io.StringIO("!who\n"), out_io,
+                               io.StringIO(), ManualClock(NOW))
+    assert status == 0
+    assert "  vesna      offline\n" in out_io.getvalue()  # not a demo club: the configured owner stays
+    assert SR.t("console.demo_created", members=12, games=11, table=TABLE) not in out_io.getvalue()

@@ -107,6 +107,15 @@ async def is_empty(desk: Desk) -> bool:
     return not await desk.db.members.all()
 
 
+async def is_demo_club(desk: Desk) -> bool:
+    """Whether the database holds the demo club: every demo member linked to his console account."""
+    for nick in MEMBERS:
+        member = await desk.member_for(PLATFORM, nick)
+        if member is None or member.nick != nick:
+            return False
+    return True
+
+
 async def build_demo(desk: Desk) -> list[Game]:
     """Fill an empty database with the demo club; the games stored."""
     now = desk.now()

@@ -23,7 +23,7 @@ from bot.app import App, build_app
 from bot.commands import Commands
 from bot.config import Config
 from bot.console.adapter import PLATFORM, AccountOf, ConsoleChat
-from bot.console.demo import OWNER, TABLE, build_demo, is_empty
+from bot.console.demo import OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.console.language import ClockStep, Help, LineError, Presence, Press, Say, Sit, Who, parse_line
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
 from storage.members import Member
@@ -212,11 +212,9 @@ def _readline() -> ModuleType | None:
     return readline
 
 
-def console_config(config: Config, db_path: str, demo: bool) -> Config:
-    """The console's configuration: the given one on `db_path`; in the demo, the demo club's owner."""
-    if demo:
-        return replace(config, database=db_path, owner=OWNER)
-    return replace(config, database=db_path)
+def demo_config(config: Config) -> Config:
+    """The demo club's configuration: the given one with the demo club's owner."""
+    return replace(config, owner=OWNER)
 
 
 async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, stdout: TextIO,
@@ -224,7 +222,7 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
     """Run the console club on `db_path` (creating the demo club there when `demo` and the database is empty):
     interactive when `stdin` is a terminal, a script otherwise. Returns the exit status. The clock starts at
     the real current time unless one is given (tests)."""
-    config = console_config(config, db_path, demo)
+    config = replace(config, database=db_path)
     clock = clock or ManualClock()
     server = ConsoleGameServer()
     app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=server, database=db_path)
@@ -242,6 +240,9 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
             games = await build_demo(app.desk)
             console.chat.note(console.t("console.demo_created", members=len(await app.db.members.all()),
                                         games=len(games), table=TABLE))
+        if demo and await is_demo_club(app.desk):
+            # The demo's owner only in the demo club: a real club database keeps the configured owner.
+            app.config = app.desk.config = demo_config(app.config)
         await app.desk.start()
         interactive = stdin is sys.stdin and _isatty(stdin)
         if interactive:
