@@ -110,7 +110,6 @@ typedef struct {
     uint8_t gen[BUCKET];     /* the search that last used it */
     uint8_t depth[BUCKET];   /* tricks left */
 } Bucket;
-#define ENTRY_BYTES (sizeof(Bucket) / BUCKET)
 #ifndef TT_MIN_DEPTH
 #define TT_MIN_DEPTH 3
 #endif
