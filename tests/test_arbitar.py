@@ -450,3 +450,20 @@ def test_judge_card_in_betl_against_brute_force() -> None:
         assert all(real[a] > real[moment.card] for a in alternatives)
         sample.append((played, moment, alternatives, real))
     check_against_full_count(sample)
+
+
+def test_equivalent_cards_are_worth_the_same_in_every_layout() -> None:
+    """Cards `layouts.equivalent` groups together get the same value in every layout of the view."""
+    from rules.arbitar.layouts import equivalent
+
+    pairs = 0
+    for played, moment, _, _ in middle_moments(6, 400):
+        legal = sorted(real_values(played, moment))
+        groups = [(a, b) for a, b in itertools.combinations(legal, 2) if equivalent(a, b, moment)]
+        packed = view(moment, played.declarer, played.kept).layouts()
+        for a, b in groups:
+            values = solver.solve_layouts(packed, played.trump, played.betl, played.declarer, moment.seat,
+                                          moment.before, moment.leader if moment.before else None, (a, b))
+            assert values[0::2] == values[1::2]
+            pairs += 1
+    assert pairs
