@@ -14,8 +14,9 @@ It owns the definitions of `spec/decisions.md` ("The Arbitar") that the procedur
   of that suit to the other player, so a view is always "choose k of the free cards for the declarer"
   (`solver.enumerate_layouts`, combinatorial order). The same view gives the layouts' *starting* hands (cards
   played so far plus the current hands) for the consistency check with the bidding.
-- `equivalent(card, other, moment)`: two cards of one hand with no card still in play between them (in the
-  hands or on the table) are worth the same in every layout of the view, so only one of them is searched.
+- `equivalent(card, other, moment)`: two cards of one suit in the player's hand with no other player's card
+  still in play ranked between them (in the hands or on the table) are worth the same in every layout of the
+  view, so only one of them needs to be compared.
 
 Masks as in `rules.cards`: card index = suit * 8 + rank, a hand is a 32-bit mask.
 """
