@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import pytest
 
+from rules.arbitar import _dds, solver
 from rules.arbitar import dds_reference as ref
-from rules.arbitar import solver
 from rules.arbitar._dds import Solver
 from rules.cards import Card, parse_cards
 
@@ -226,6 +226,11 @@ def test_solve_layouts_mid_trick_and_illegal_cards() -> None:
 def test_solve_layouts_rejects_a_bad_layout() -> None:
     with pytest.raises(ValueError):
         solver.solve_layouts([(m("AS"), m("AS"), m("7S"))], None, False, 0, 0, (), None, (c("AS"),))
+
+
+def test_native_module_level_solve() -> None:
+    hands = (m("AD"), m("7D"), m("KS 8S"))
+    assert dict(_dds.solve(hands, -1, False, 0, 2, (c("QS"), c("7S")), 0)) == {c("KS"): 0, c("8S"): 2}
 
 
 def test_native_solver_table_limits() -> None:

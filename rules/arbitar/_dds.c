@@ -1189,7 +1189,21 @@ static PyObject *dds_layouts(PyObject *Py_UNUSED(module), PyObject *args) {
     return result;
 }
 
+PyDoc_STRVAR(module_solve_doc,
+             "solve(hands, trump, betl, declarer, to_move, trick=(), trick_leader=-1) -> list[tuple[int, int]]\n\n"
+             "Solver.solve with a small table of its own (2**14 entries), for one-off calls; keep a Solver\n"
+             "(or use rules.arbitar.solver) for many.");
+
+static PyObject *dds_solve(PyObject *Py_UNUSED(module), PyObject *args, PyObject *kwds) {
+    PyObject *solver = PyObject_CallFunction((PyObject *)&SolverType, "i", 14);
+    if (!solver) return NULL;
+    PyObject *result = Solver_solve((SolverObject *)solver, args, kwds);
+    Py_DECREF(solver);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))dds_solve, METH_VARARGS | METH_KEYWORDS, module_solve_doc},
     {"layouts", (PyCFunction)dds_layouts, METH_VARARGS, layouts_doc},
     {NULL, NULL, 0, NULL},
 };

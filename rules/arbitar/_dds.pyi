@@ -45,3 +45,13 @@ class Solver:
 def layouts(
     free_cards: Sequence[int], count_a: int, base: tuple[int, int, int], seat_a: int, seat_b: int
 ) -> bytes: ...
+
+def solve(
+    hands: tuple[int, int, int],
+    trump: int,
+    betl: bool,
+    declarer: int,
+    to_move: int,
+    trick: tuple[int, ...] = (),
+    trick_leader: int = -1,
+) -> list[tuple[int, int]]: ...
