@@ -145,15 +145,3 @@ def counted_abandoner(first_leaver: str | None, verdicts: Sequence[GameVerdict],
     if last.culprit is None:
         return None
     return last.culprit if last.abandoned else first_leaver
-
-
-# Escalation (for catalogues of other clubs) ------------------------------------------------------------------
-
-
-def escalated_days(base_days: int, repeat_days: int, earlier_ends: Sequence[datetime], now: datetime,
-                   window: timedelta) -> int:
-    """A suspension with escalation (e.g. 10 days, 14 for a repeat within three months of the end of the last
-    one): `repeat_days` when any earlier suspension ended within `window` before `now`."""
-    if any(now - end <= window for end in earlier_ends if end <= now) or any(end > now for end in earlier_ends):
-        return repeat_days
-    return base_days

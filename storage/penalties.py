@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from rules.penalties import month_of, month_open, plavac_after_lift, plavac_after_penalty
+from rules.penalties import (
+    GameVerdict,
+    counted_abandoner,
+    month_of,
+    month_open,
+    plavac_after_lift,
+    plavac_after_penalty,
+)
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 
@@ -307,14 +314,13 @@ class PenaltyStore:
                 assert found is not None
                 napustio_before, source, month = found[0], found[1], found[2]
                 napustio_open = await _month_is_open(conn, month, now, grace)
-                if source == "settlement" or settle is not None:
-                    counted, new_source = None, "settlement"
-                elif nobody:
-                    counted, new_source = None, "nobody"
-                elif penalty is not None and penalty.abandoned:
-                    counted, new_source = culprit_nick, "verdict"
-                elif penalty is not None:
-                    counted, new_source = game.first_leaver, "log"
+                settled = source == "settlement" or settle is not None
+                verdicts = [GameVerdict(None if nobody else culprit_nick, bool(penalty and penalty.abandoned))] \
+                    if (nobody or penalty is not None) else []
+                if settled or verdicts:
+                    counted = counted_abandoner(game.first_leaver, verdicts, settled)
+                    new_source = "settlement" if settled else "nobody" if nobody else \
+                        "verdict" if counted != game.first_leaver else "log"
                 else:
                     counted, new_source = napustio_before, source
                 napustio_after = counted
