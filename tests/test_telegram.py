@@ -525,3 +525,41 @@ async def test_run_telegram_is_the_whole_wiring_and_stops_when_cancelled(scene: 
     assert fake.calls("getUpdates")[-1].params["timeout"] == 0  # PTB confirmed what it fetched on the way out
     with pytest.raises(ConfigError, match="NO_SUCH_TOKEN_VARIABLE"):
         TelegramAdapter(scene.a.desk, TelegramConfig(token_env="NO_SUCH_TOKEN_VARIABLE"))
+
+
+async def test_a_referee_who_never_started_the_bot_gets_his_controls_when_he_does(scene: Scene) -> None:
+    fake = scene.fake
+    vuk = fake.user("Vuk")  # a referee in both groups who never pressed Start
+    scene.users["vuk"] = vuk
+    scene.club.members[vuk.id] = scene.referees.members[vuk.id] = "member"
+    await scene.link("ana")
+    await scene.link("vuk", "referee")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        assert [e["user"]["id"] for e in group_msg.entities] == [scene.u(n).id for n in ("mira", "vuk", "zoran")]
+        mark = fake.mark()
+        query = fake.push_press(vuk, group_msg, "Sudi")
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        trial = await scene.a.db.trials.open_for_game(100)
+        assert trial is not None and fake.answer_of(query) == {"callback_query_id": query,
+                                                               "text": t("take.ok", game=100, trial=trial.id)}
+        link = f"https://t.me/sudija_test_bot?start=sudjenje_{trial.id}"
+        invitation = fake.bot_messages(scene.referees)[-1]
+        assert invitation.text == t("telegram.invite", nick="vuk", link=link)
+        assert not any(link in m.text for m in fake.bot_messages(scene.club))  # referees are invited among referees
+        mark = fake.mark()
+        fake.push_message(scene.u("ana"), scene.u("ana"), "Dobar dan.")
+        await fake.wait_for("sendMessage", where=lambda p: p["chat_id"] == vuk.id, since=mark)
+        mark = fake.mark()
+        fake.open_deep_link(vuk, link)
+        got = await scene.said("vuk", count=3, since=mark)
+        assert got[1].startswith(t("trial.opened_out_of_game", game=100, caller="ana", referee="vuk"))
+        assert got[2] == "ana: Dobar dan."
+        controls = fake.bot_messages(vuk)[1]
+        assert controls.button_texts() == ["Prikaz ruke", "Suđenja", "Završi suđenje", "Napusti suđenje"]
+        mark = fake.mark()
+        fake.push_press(vuk, controls, "Napusti suđenje")
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        assert controls.keyboard == []
+    ended = await scene.a.db.trials.get(trial.id)
+    assert ended is not None and ended.outcome == "interrupted" and ended.end_reason == "referee_left"
