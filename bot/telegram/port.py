@@ -112,9 +112,10 @@ class TelegramChat:
                         link_preview_options=_NO_PREVIEW, reply_parameters=reply)
                     break
                 except RetryAfter as flood:  # no rate limiter is installed: wait as Telegram asks, then retry
-                    if attempt == FLOOD_RETRIES:
+                    wait = retry_seconds(flood)
+                    if attempt == FLOOD_RETRIES or wait > FLOOD_WAIT_LIMIT:
                         raise
-                    await self.sleep(min(retry_seconds(flood), FLOOD_WAIT_LIMIT))
+                    await self.sleep(wait)
         assert message is not None
         return message
 
