@@ -467,3 +467,19 @@ def test_equivalent_cards_are_worth_the_same_in_every_layout() -> None:
             assert values[0::2] == values[1::2]
             pairs += 1
     assert pairs
+
+
+@pytest.mark.parametrize(
+    ("dealer", "bids", "expected"),
+    [
+        (1, "dalje dalje 2", True),  # the declarer (the dealer) spoke last, after two passes
+        (2, "2 dalje dalje", False),  # he spoke first
+        (1, "dalje 2 3 mogu dalje", False),  # another player bid
+    ],
+)
+def test_declarer_last_after_passes(dealer: int, bids: str, expected: bool) -> None:
+    from rules.arbitar.procedure import declarer_last_after_passes
+
+    hand = make_hand(dealer=dealer, bids=bids, contract=None, defense="follows follows", players=PLAYERS)
+    assert hand.declarer is not None
+    assert declarer_last_after_passes(hand, hand.declarer) is expected

@@ -47,8 +47,8 @@ from rules.cards import Card, mask_of
 from rules.gamelog import Game, Hand
 from rules.paper_hand import DefenceShape, HandCase, hand_facts, left_of, right_of
 
-__all__ = ["CardJudgement", "Stats", "arbitrate", "arbitrate_with_stats", "better_alternatives", "follower_rezons",
-           "judge_card", "real_values"]
+__all__ = ["CardJudgement", "Stats", "arbitrate", "arbitrate_with_stats", "better_alternatives",
+           "declarer_last_after_passes", "follower_rezons", "judge_card", "real_values"]
 
 THREADS = 2
 MIN_CHUNK = 2048  # consistent layouts compared per call before the 10% bar is checked again
@@ -215,7 +215,7 @@ def _card_evidence(judgement: CardJudgement, players: tuple[str, str, str]) -> d
     }
 
 
-def _declarer_last_after_passes(hand: Hand, declarer: int) -> bool:
+def declarer_last_after_passes(hand: Hand, declarer: int) -> bool:
     """The AQ exception: the declarer spoke last in the auction and the other two only said dalje."""
     others = [i for i, bid in enumerate(hand.bids) if bid.seat != declarer]
     if not others or any(hand.bids[i].call != "dalje" for i in others):
@@ -230,7 +230,7 @@ def follower_rezons(hand: Hand, played: PlayedHand, seat: int) -> RezonCount:
     bought = 0 if hand.contract is None or hand.contract.igra else mask_of(hand.talon)
     position = "first" if seat == right_of(played.declarer) else "second"
     return count_rezons(mask_of(hand.deal[seat]), played.trump, bought, position, True,
-                        _declarer_last_after_passes(hand, played.declarer))
+                        declarer_last_after_passes(hand, played.declarer))
 
 
 def arbitrate(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
