@@ -311,6 +311,19 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first) {
     return n;
 }
 
+/* The most disjoint pairs (h, l) with h above l, for two sets of ranks of one suit (8-bit masks). */
+static inline int beat_pairs(uint32_t high, uint32_t low) {
+    int pending = 0, pairs = 0;
+    for (int r = 0; r < 8; r++) {
+        if (low >> r & 1) pending++;
+        else if ((high >> r & 1) && pending) {
+            pending--;
+            pairs++;
+        }
+    }
+    return pairs;
+}
+
 /* Tricks the leader's side takes for sure by cashing the leader's top cards, trumps first (never in betl):
  * in each suit the leader's cards above every other card still in play (all his cards of the suit when these
  * outlast everyone else's), in a side suit capped by the length of every other player who holds a trump
@@ -411,13 +424,14 @@ static int search(Ctx *c, int target, uint32_t *rel) {
                         hi_reg = runs;
                     }
                     /* A trump loses only to a higher trump of the other side played to the same trick, and each
-                     * trump is played once: the declarer's trumps win at least their number minus the defenders'
-                     * trumps above his lowest one; the defenders win at least as many tricks as the longer
-                     * defender has trumps, minus the declarer's trumps above their lowest one. */
+                     * trump is played once: the declarer's trumps win at least their number minus the most
+                     * (defender trump, lower declarer trump) pairs; the defenders win at least as many tricks
+                     * as the longer defender has trumps, minus the most (declarer trump, lower defender trump)
+                     * pairs. Only the trumps from the lower side's lowest one up matter. */
                     uint32_t dt = c->h[c->declarer] & T;
                     uint32_t o1 = c->h[NEXT[c->declarer]] & T, o2 = c->h[NEXT[NEXT[c->declarer]]] & T;
                     if (dt) {
-                        int sure = POPCNT(dt) - POPCNT((o1 | o2) & ~((2u << CTZ(dt)) - 1u));
+                        int sure = POPCNT(dt) - beat_pairs((o1 | o2) >> (8 * c->trump), dt >> (8 * c->trump));
                         if (sure > lo) {
                             lo = sure;
                             lo_reg = closure(trumps, dt & (0u - dt));
@@ -425,7 +439,7 @@ static int search(Ctx *c, int target, uint32_t *rel) {
                     }
                     if (o1 | o2) {
                         int longer = POPCNT(o1) > POPCNT(o2) ? POPCNT(o1) : POPCNT(o2);
-                        int sure = longer - POPCNT(dt & ~((2u << CTZ(o1 | o2)) - 1u));
+                        int sure = longer - beat_pairs(dt >> (8 * c->trump), (o1 | o2) >> (8 * c->trump));
                         if (n - sure < hi) {
                             hi = n - sure;
                             hi_reg = closure(trumps, (o1 | o2) & (0u - (o1 | o2)));
