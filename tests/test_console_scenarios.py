@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -198,6 +199,12 @@ def test_interactive_on_a_terminal_keeps_a_readline_history(tmp_path: Path) -> N
             wait_for("\x00", 0.2)  # keep draining the terminal
         return None
 
+    def give_up(signum: int, frame: object) -> None:
+        raise TimeoutError("the console on the terminal stopped answering")
+
+    # A hard bound on the whole conversation: a blocked write to the terminal must not hang the suite.
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(240)
     status: int | None = None
     try:
         assert wait_for("> ")
@@ -210,6 +217,8 @@ def test_interactive_on_a_terminal_keeps_a_readline_history(tmp_path: Path) -> N
         os.write(fd, b"\x04")  # Ctrl-D on an empty line ends the session
         status = ended(30.0)
     finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
         if status is None:
             os.kill(pid, 9)
             os.waitpid(pid, 0)
