@@ -1,0 +1,43 @@
+"""config.example.toml is a valid configuration that shows every setting; bad files get a clear message."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config, ConfigError, from_dict, load
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
+
+
+def test_the_example_loads_to_the_defaults() -> None:
+    assert load(EXAMPLE) == Config()
+
+
+def test_the_example_shows_every_setting() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    shown = set(re.findall(r"^#?\s*([a-z_]+)\s*=", text, flags=re.MULTILINE))
+    sections = {"club": Config, **{f.name: f.default_factory for f in dataclasses.fields(Config)  # type: ignore[misc]
+                                   if f.default_factory is not dataclasses.MISSING}}
+    for section, kind in sections.items():
+        names = {f.name for f in dataclasses.fields(kind) if f.name not in ("discord", "telegram", "penalties")}
+        missing = names - shown - {"roles"}
+        assert not missing, (section, missing)
+    assert tomllib.loads(text)["club"]["language"] == "sr"
+
+
+def test_bad_configuration_says_what_is_wrong(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="language must be"):
+        from_dict({"club": {"language": "de"}})
+    with pytest.raises(ConfigError, match=r"config\.example\.toml"):
+        from_dict({"club": {"colour": "red"}})
+    broken = tmp_path / "config.toml"
+    broken.write_text("[club\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="cannot read"):
+        load(broken)
+    with pytest.raises(ConfigError, match="does not exist"):
+        load(tmp_path / "missing.toml")
