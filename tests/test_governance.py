@@ -137,8 +137,14 @@ async def test_clan_card_shows_roles_only_to_the_member_and_officials(club: Club
     assert "plavac: nema" in other.text and "Napustio: 0" in other.text
     owner_view = await commands.handle(await club.get("vlasnik"), "/clan vlasnik")
     assert owner_view is not None and "Vlasnik" in owner_view.text
-    bad = await commands.handle(await club.get("ana"), "/liga zatvori 2026-13")
-    assert bad is not None and not bad.ok
+    bad = await commands.handle(await club.get("vlasnik"), "/liga zatvori 2026-13")
+    assert bad is not None and not bad.ok and "GGGG-MM" in bad.text
+    not_owner = await commands.handle(await club.get("vecnik"), "/liga zatvori 2026-10")
+    assert not_owner is not None and not not_owner.ok
+    closed = await commands.handle(await club.get("vlasnik"), "/liga zatvori 2026-10 -- kraj sezone")
+    assert closed is not None and closed.ok and await club.db.league.closed("2026-10") is not None
+    future = await commands.handle(await club.get("vlasnik"), "/liga zatvori 2027-01")
+    assert future is not None and not future.ok
 
 
 async def _prepared(tmp_path: Path) -> str:
@@ -190,3 +196,5 @@ def test_sudija_clan_shows_roles_plavac_league_napustio_and_the_right_to_call(tm
     acts = capsys.readouterr().out
     assert "administrator je vratio petar" in acts and "administrator je postavio ana: sudija" in acts
     assert cli_main(["clan", "nepoznat", "--db", db]) == 1
+    assert cli_main(["clan", "--zatvori-ligu", "2026-10", "--db", db]) == 0
+    assert cli_main(["clan", "--zatvori-ligu", "2026-10", "--db", db]) == 1  # closed already
