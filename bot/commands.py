@@ -9,6 +9,9 @@ is in one. A malformed command is answered with what is wrong and the command's 
     /presuda kazna NICK [plavac DANA] [liga POENA] [napustio] [-- obrazloženje]
     /presuda svodjenje potvrdjujem -- obrazloženje                          ručno svođenje
     /presuda niko -- obrazloženje    /presuda bez -- obrazloženje
+
+Governance (`governance_commands`): /postavi NICK ULOGA, /razresi NICK ULOGA -- razlog, /ostavka ULOGA,
+/uskrati NICK [DANA | do GGGG-MM-DD] -- razlog, /vrati NICK, /akti [NICK], /clan [NICK], /liga zatvori [GGGG-MM].
 """
 
 from __future__ import annotations
