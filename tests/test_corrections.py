@@ -19,10 +19,10 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 import pytest
-from club import NOW, Club
 
 from bot.commands import Commands
 from bot.ports import Reply
+from club import NOW, Club
 from rules.arbitar.verdict import NOT_OBVIOUS, STAYS, TRANSFER, ArbitarVerdict
 from rules.gamelog import Game, GameStatus, game_to_doc
 from rules.generator import generate_game

@@ -17,6 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from bot.app import App, build_app
+from bot.config import Config, DiscordConfig
+from bot.discord import SudijaBot, attach_discord
+from bot.discord.port import relaying_from_discord
+from bot.ports import ManualClock, ManualTimers
 from fakes.discord_server import (
     FakeChannel,
     FakeDiscord,
@@ -27,12 +33,6 @@ from fakes.discord_server import (
     run_client,
     settle,
 )
-
-from bot.app import App, build_app
-from bot.config import Config, DiscordConfig
-from bot.discord import SudijaBot, attach_discord
-from bot.discord.port import relaying_from_discord
-from bot.ports import ManualClock, ManualTimers
 from rules.gamelog import GameStatus
 from rules.generator import generate_game
 from rules.paper import compute_paper

@@ -8,7 +8,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fakes.discord_server import FakeDiscord, pointed_at
 
 from bot.app import build_app
 from bot.config import Config, ConfigError, DiscordConfig
@@ -25,6 +24,7 @@ from bot.discord.components import (
 from bot.discord.port import chunks
 from bot.messages import Catalogue
 from bot.ports import ManualClock, ManualTimers
+from fakes.discord_server import FakeDiscord, pointed_at
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement
 
 t = Catalogue("sr").t

@@ -18,6 +18,7 @@ import discord.http
 import discord.utils
 import pytest
 from discord import app_commands
+
 from fakes.discord_server import FakeDiscord, FakeDiscordError, FakeMember, pointed_at, run_client, settle
 
 ORIGINAL_BASE = discord.http.Route.BASE

@@ -17,14 +17,6 @@ from typing import Any
 
 import aiohttp
 import pytest
-from fakes.telegram_server import (
-    DEFAULT_ALLOWED_UPDATES,
-    AnyApplication,
-    FakeTelegram,
-    parse_html,
-    parse_markdown,
-    running,
-)
 from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
@@ -49,6 +41,15 @@ from telegram.ext import (
     ContextTypes,
     MessageHandler,
     filters,
+)
+
+from fakes.telegram_server import (
+    DEFAULT_ALLOWED_UPDATES,
+    AnyApplication,
+    FakeTelegram,
+    parse_html,
+    parse_markdown,
+    running,
 )
 
 Context = ContextTypes.DEFAULT_TYPE

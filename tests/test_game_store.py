@@ -7,7 +7,6 @@ from dataclasses import replace
 from datetime import timedelta
 
 from club import NOW, Club
-
 from rules.gamelog import GameStatus
 from rules.generator import generate_game
 from storage.games import PreparedGame

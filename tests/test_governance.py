@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from club import NOW, Club, make_club
 
 from bot.cli import main as cli_main
 from bot.commands import Commands
+from club import NOW, Club, make_club
 from rules.verdicts import Draft, NoVerdict, Penalty
 
 

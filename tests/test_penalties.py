@@ -9,12 +9,12 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from club import NOW, Club, make_club
-from fakes.chat import RecordingChat
 from test_paper import C, build_game, not_followed
 
 from bot.desk import Desk
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
+from club import NOW, Club, make_club
+from fakes.chat import RecordingChat
 from rules.gamelog import Game, GameStatus
 from rules.generator import generate_game
 from rules.paper import ChangeKind, compute_paper

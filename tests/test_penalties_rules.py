@@ -8,9 +8,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from club import Club, make_club
 
-from bot.config import PenaltyConfig, from_dict
+from bot.config import ConfigError, PenaltyConfig, from_dict
+from club import Club, make_club
 from rules.penalties import (
     GameVerdict,
     counted_abandoner,
@@ -84,6 +84,10 @@ def test_the_penalties_section_of_the_configuration() -> None:
     assert config.penalties == PenaltyConfig(plavac_max_days=10, league_max_points=0, plavac_name="отстранение",
                                              abandon_league_points=-50)
     assert from_dict({}).penalties == PenaltyConfig()
+    with pytest.raises(ConfigError):
+        from_dict({"penalties": {"settlement_played_share": "dve trećine"}})
+    with pytest.raises(ConfigError):
+        from_dict({"penalties": {"unknown_limit": 1}})
 
 
 async def test_the_desk_holds_the_configured_limits_and_names(tmp_path: Path) -> None:

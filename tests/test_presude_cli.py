@@ -9,12 +9,12 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from club import NOW, Club, make_club
 
 from bot.cli import main
 from bot.cli.presude import show
 from bot.messages import Catalogue
 from bot.views import render_trials
+from club import NOW, Club, make_club
 from rules.gamelog import GameStatus, format_time
 from rules.verdicts import BulaChange, Draft, NoVerdict
 

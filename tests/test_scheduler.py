@@ -6,12 +6,11 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from club import NOW
-
 from bot.app import build_app
 from bot.config import Config
 from bot.ports import ManualClock
 from bot.scheduler import SchedulerTimers
+from club import NOW
 
 
 async def test_a_past_deadline_fires_at_once_and_a_future_one_is_armed_for_its_time() -> None:

@@ -18,9 +18,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from club import Club
-from fakes.chat import RecordingChat
-from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 
 from bot.app import App, build_app
 from bot.config import Config, ConfigError, TelegramConfig
@@ -28,6 +25,9 @@ from bot.messages import Catalogue
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
 from bot.telegram import TelegramAdapter, run_telegram
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
+from club import Club
+from fakes.chat import RecordingChat
+from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
 from storage.members import Member
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
