@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,13 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
                         penalties=PenaltyConfig(**dict(data.get("penalties", {}))))
     except TypeError as exc:
         raise ConfigError(f"{source}: {exc}; see config.example.toml for the settings") from None
+    try:
+        share = Fraction(config.penalties.settlement_played_share)
+    except (ValueError, ZeroDivisionError):
+        share = Fraction(-1)
+    if not 0 <= share <= 1:
+        raise ConfigError(f"{source}: penalties.settlement_played_share must be a fraction like \"2/3\", not "
+                          f"{config.penalties.settlement_played_share!r}")
     if config.language not in ("sr", "en"):
         raise ConfigError(f"{source}: language must be 'sr' or 'en', not {config.language!r}")
     return config
