@@ -13,6 +13,8 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
+from bot.config import ConfigError
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sudija", description="Sudija, the referee bot of a preferans club.")
@@ -34,6 +36,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         status: int = args.func(args)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     return status

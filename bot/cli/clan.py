@@ -22,7 +22,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.config import Config, ConfigError, load
+from bot.cli._common import add_db_option, club_config
+from bot.config import Config
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -47,17 +48,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--akti", action="store_true", help="list the governance acts (of NICK, if given)")
     parser.add_argument("--zatvori-ligu", dest="close_month", default=None, metavar="YYYY-MM",
                         help="close a league month")
-    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the card as JSON")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load(getattr(args, "config", None))
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    config = club_config(args)
     if args.nick is None and not args.akti and args.close_month is None:
         print("sudija clan NICK [--json] | NICK AKCIJA … | --akti [NICK] | --zatvori-ligu YYYY-MM", file=sys.stderr)
         return 2

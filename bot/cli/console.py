@@ -11,7 +11,7 @@ import asyncio
 import sys
 from typing import Any
 
-from bot.config import ConfigError, load
+from bot.cli._common import club_config
 
 DEMO_DATABASE = "sudija-demo.db"
 
@@ -31,10 +31,6 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from bot.console.runner import run_console
 
-    try:
-        config = load(getattr(args, "config", None))
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    config = club_config(args)
     db_path = args.db or (DEMO_DATABASE if args.demo else config.database)
     return asyncio.run(run_console(config, db_path, args.demo, sys.stdin, sys.stdout, sys.stderr))

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, load
+from bot.cli._common import add_db_option, club_config
 from rules.gamelog import format_time
 from storage.games import GameSummary
 
@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("games", help="list the stored games",
                                    description="List the stored games, newest first (games in progress first).")
     parser.add_argument("--player", default=None, metavar="NICK", help="only the games NICK played in")
-    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print a JSON array")
     parser.add_argument("--limit", type=_positive, default=100, metavar="N", help="at most N games (default 100)")
     parser.set_defaults(func=run)
@@ -40,11 +40,7 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load(getattr(args, "config", None))
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    config = club_config(args)
     db_path = args.db or config.database
     if db_path != ":memory:" and not Path(db_path).exists():
         print(f"The database {db_path} does not exist; import game logs first (sudija import PATH).", file=sys.stderr)

@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from bot.config import ConfigError, load
+from bot.cli._common import add_db_option, club_config
 from bot.importer import Importer, NoSuchPath
 
 
@@ -26,18 +26,14 @@ def register(subparsers: Any) -> None:
         description="Import game logs: files, or directories searched for *.json, *.jsonl, *.json.gz and "
                     "*.jsonl.gz. A file with any invalid game imports nothing; every problem is listed.")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a log file or a directory of log files")
-    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    add_db_option(parser)
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: one per CPU for big imports; 0 or 1: none)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load(getattr(args, "config", None))
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    config = club_config(args)
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     importer = Importer(args.db or config.database, lang=config.language, jobs=args.jobs,
                         progress=bar.update if bar is not None else None)

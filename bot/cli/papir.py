@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, load
+from bot.cli._common import add_db_option, club_config
 from rules.paper import compute_paper
 from rules.paper_render import paper_json, paper_text
 
@@ -39,18 +39,14 @@ def register(subparsers: Any) -> None:
                                    description="Show a game's paper computed from its log and the changes "
                                                "recorded after its hands.")
     parser.add_argument("game", type=int, metavar="GAME", help="the game number, e.g. 1847258")
-    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the paper as JSON")
     parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load(getattr(args, "config", None))
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    config = club_config(args)
     db_path = args.db or config.database
     lang = args.lang or config.language
     return asyncio.run(show(args.game, db_path, as_json=args.json, lang=lang))

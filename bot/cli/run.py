@@ -12,7 +12,8 @@ import sys
 from collections.abc import Awaitable
 from typing import Any
 
-from bot.config import Config, ConfigError, load
+from bot.cli._common import add_db_option, club_config
+from bot.config import Config, ConfigError
 
 
 def register(subparsers: Any) -> None:
@@ -20,16 +21,12 @@ def register(subparsers: Any) -> None:
         "run", help="start the bot (Discord/Telegram when configured, else the console club)",
         description="Start the bot with the platforms configured in config.toml (a token in the environment "
                     "variable named there). With no token, the console club starts over the demo club.")
-    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    add_db_option(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load(getattr(args, "config", None))
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    config = club_config(args)
     if args.db:
         from dataclasses import replace
 
