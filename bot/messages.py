@@ -170,7 +170,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict.show.bula_change": ("Promena bula {where}: {amounts}", "Bula change {where}: {amounts}"),
     "verdict.show.fall_transfer": ("Odlazak u bulu umesto drugog u ruci {hand}: pad preuzima {culprit}",
                                    "Fall transferred in hand {hand}: {culprit} takes the fall"),
-    "verdict.show.plavac": ("plavac {days} d.", "plavac {days} days"),
+    "verdict.show.plavac": ("plavac {days} dana", "plavac {days} days"),
     "verdict.show.league": ("{points} kaznenih poena u Ligi", "{points} league penalty points"),
     "verdict.show.abandoned": ("napuštena partija", "abandoned game"),
     "verdict.show.penalty": ("Kazna za {culprit}: {what}", "Penalty for {culprit}: {what}"),
