@@ -95,8 +95,10 @@ class Draft:
     reason: str = ""
 
 
-def check_draft(draft: Draft, *, in_game: bool, players: tuple[str, str, str], completed_hands: int) -> None:
-    """Raise `VerdictRefused` when the draft breaks a rule that does not need the paper."""
+def check_draft(draft: Draft, *, in_game: bool, players: tuple[str, str, str], completed_hands: int,
+                plavac_limit: int = MAX_PLAVAC_DAYS, league_limit: int = MAX_LEAGUE_POINTS) -> None:
+    """Raise `VerdictRefused` when the draft breaks a rule that does not need the paper. The penalty limits are
+    the club's (7 days, 10 points) unless its configuration sets others."""
     verdict = draft.verdict
     allowed = IN_GAME_KINDS if in_game else OUT_OF_GAME_KINDS
     if verdict.kind not in allowed:
@@ -123,10 +125,10 @@ def check_draft(draft: Draft, *, in_game: bool, players: tuple[str, str, str], c
     elif isinstance(verdict, Penalty):
         if verdict.culprit.casefold() not in folded:
             raise VerdictRefused("verdict.not_a_player", nick=verdict.culprit)
-        if not 0 <= verdict.plavac_days <= MAX_PLAVAC_DAYS:
-            raise VerdictRefused("verdict.plavac_limit", days=verdict.plavac_days, limit=MAX_PLAVAC_DAYS)
-        if not 0 <= verdict.league_points <= MAX_LEAGUE_POINTS:
-            raise VerdictRefused("verdict.league_limit", points=verdict.league_points, limit=MAX_LEAGUE_POINTS)
+        if not 0 <= verdict.plavac_days <= plavac_limit:
+            raise VerdictRefused("verdict.plavac_limit", days=verdict.plavac_days, limit=plavac_limit)
+        if not 0 <= verdict.league_points <= league_limit:
+            raise VerdictRefused("verdict.league_limit", points=verdict.league_points, limit=league_limit)
         if verdict.plavac_days == 0 and verdict.league_points == 0 and not verdict.abandoned:
             raise VerdictRefused("verdict.empty_penalty")
     elif isinstance(verdict, Settlement) and not verdict.innocent_confirmed:

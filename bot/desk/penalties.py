@@ -66,13 +66,7 @@ class PenaltyDesk(TrialDesk):
     # Drafts: the rules beyond rules.verdicts ----------------------------------------------------------------
     async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]:
         verdict = draft.verdict
-        limits = self.config.penalties
         if isinstance(verdict, Penalty):
-            if not 0 <= verdict.plavac_days <= limits.plavac_max_days:
-                raise VerdictRefused("verdict.plavac_limit", days=verdict.plavac_days, limit=limits.plavac_max_days)
-            if not 0 <= verdict.league_points <= limits.league_max_points:
-                raise VerdictRefused("verdict.league_limit", points=verdict.league_points,
-                                     limit=limits.league_max_points)
             if verdict.abandoned and game.status is not GameStatus.INTERRUPTED:
                 raise VerdictRefused("penalty.abandoned_not_interrupted", game=game.number)
         elif isinstance(verdict, Settlement) and game.status is GameStatus.INTERRUPTED and game.ended_at is not None:

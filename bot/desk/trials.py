@@ -142,7 +142,9 @@ class TrialDesk(CallDesk):
     async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]:
         """Every rule a draft must meet, the paper's limits included; the paper changes it would write."""
         completed = sum(1 for h in game.hands if h.completed)
-        check_draft(draft, in_game=trial.in_game, players=game.players, completed_hands=completed)
+        limits = self.config.penalties
+        check_draft(draft, in_game=trial.in_game, players=game.players, completed_hands=completed,
+                    plavac_limit=limits.plavac_max_days, league_limit=limits.league_max_points)
         standing = await self.db.paper_changes.for_game(game.number)
         return verdict_changes(draft, game, standing, trial.referee, await self.nick(trial.referee), self.now(),
                                self.config.language)
