@@ -61,6 +61,7 @@ class Commands:
             Command("presuda", "usage.presuda", self._presuda),
             Command("zavrsi", "usage.zavrsi", self._zavrsi),
             Command("napusti", "usage.napusti", self._napusti),
+            Command("katalog", "usage.katalog", self._katalog),
         ]
         self.table = {c.name: c for c in table}
         aliases = {"suđenja": "sudjenja", "većnik": "vecnik", "završi": "zavrsi", "dežurstvo": "dezurstvo",
@@ -150,6 +151,9 @@ class Commands:
     async def _napusti(self, member: Member, words: list[str], rest: str) -> Reply:
         return await self.desk.leave(member)
 
+    async def _katalog(self, member: Member, words: list[str], rest: str) -> Reply:
+        return Reply(self.desk.catalogue_text())
+
     async def _presuda(self, member: Member, words: list[str], rest: str) -> Reply:
         return await self.desk.draft(member, parse_draft(rest, self.desk.t))
 
@@ -185,9 +189,12 @@ def parse_draft(text: str, t: Callable[..., str]) -> Draft:
         culprit, args = args[0], [a.casefold() for a in args[1:]]
         plavac = liga = 0
         abandoned = False
+        offence = ""
         i = 0
         while i < len(args):
-            if args[i] == "plavac" and i + 1 < len(args):
+            if args[i] == "po" and i + 1 < len(args):
+                offence, i = args[i + 1], i + 2
+            elif args[i] == "plavac" and i + 1 < len(args):
                 plavac, i = _number(args[i + 1], t("usage.days")), i + 2
             elif args[i] == "liga" and i + 1 < len(args):
                 liga, i = _number(args[i + 1], t("usage.points")), i + 2
@@ -195,7 +202,7 @@ def parse_draft(text: str, t: Callable[..., str]) -> Draft:
                 abandoned, i = True, i + 1
             else:
                 raise Usage(t("usage.kazna"))
-        verdict = Penalty(culprit, plavac, liga, abandoned)
+        verdict = Penalty(culprit, plavac, liga, abandoned, offence)
     elif kind in ("svodjenje", "svođenje"):
         verdict = Settlement(innocent_confirmed=bool(args) and args[0].casefold() in ("potvrdjujem", "potvrđujem"))
     elif kind == "niko":

@@ -12,6 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rules.catalogue import CatalogueEntry, CatalogueError, Escalation, parse_catalogue, parse_escalation
+
 DEFAULT_PATH = Path("config.toml")
 
 
@@ -60,6 +62,8 @@ class PenaltyConfig:
     abandon_league_points: int = -100  # league points of an interrupted rated game for whoever is counted napustio
     plavac_name: str = "plavac"
     league_name: str = "Liga"
+    catalogue: tuple[CatalogueEntry, ...] = ()  # the club's named penalties (`[[penalties.catalogue]]`)
+    escalation: Escalation = field(default_factory=Escalation)  # repeat offences cost more
 
 
 @dataclass(frozen=True)
@@ -100,8 +104,13 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     try:
         if "referee_names_visible_to" in club:
             club["referee_names_visible_to"] = tuple(club["referee_names_visible_to"])
+        penalties = dict(data.get("penalties", {}))
+        penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
+        penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))
         config = Config(**club, discord=DiscordConfig(**discord), telegram=TelegramConfig(**telegram),
-                        penalties=PenaltyConfig(**dict(data.get("penalties", {}))))
+                        penalties=PenaltyConfig(**penalties))
+    except CatalogueError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
     except TypeError as exc:
         raise ConfigError(f"{source}: {exc}; see config.example.toml for the settings") from None
     try:

@@ -72,6 +72,7 @@ class Penalty:
     plavac_days: int = 0
     league_points: int = 0
     abandoned: bool = False
+    offence: str = ""  # the club's catalogue entry it was given by, if any (`rules.catalogue`)
     kind: str = field(default="penalty", init=False)
 
 
@@ -129,7 +130,7 @@ def check_draft(draft: Draft, *, in_game: bool, players: tuple[str, str, str], c
             raise VerdictRefused("verdict.plavac_limit", days=verdict.plavac_days, limit=plavac_limit)
         if not 0 <= verdict.league_points <= league_limit:
             raise VerdictRefused("verdict.league_limit", points=verdict.league_points, limit=league_limit)
-        if verdict.plavac_days == 0 and verdict.league_points == 0 and not verdict.abandoned:
+        if verdict.plavac_days == 0 and verdict.league_points == 0 and not verdict.abandoned and not verdict.offence:
             raise VerdictRefused("verdict.empty_penalty")
     elif isinstance(verdict, Settlement) and not verdict.innocent_confirmed:
         raise VerdictRefused("verdict.settlement_confirm")
@@ -161,7 +162,7 @@ def verdict_to_json(draft: Draft) -> dict[str, Any]:
         data.update(innocent_confirmed=v.innocent_confirmed)
     elif isinstance(v, Penalty):
         data.update(culprit=v.culprit, plavac_days=v.plavac_days, league_points=v.league_points,
-                    abandoned=v.abandoned)
+                    abandoned=v.abandoned, offence=v.offence)
     return data
 
 
@@ -178,7 +179,7 @@ def verdict_from_json(data: Mapping[str, Any]) -> Draft:
         verdict = Settlement(bool(data.get("innocent_confirmed", False)))
     elif kind == "penalty":
         verdict = Penalty(str(data["culprit"]), int(data.get("plavac_days", 0)), int(data.get("league_points", 0)),
-                          bool(data.get("abandoned", False)))
+                          bool(data.get("abandoned", False)), str(data.get("offence", "")))
     elif kind == "nobody":
         verdict = Nobody()
     elif kind == "no_verdict":

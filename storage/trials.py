@@ -130,6 +130,14 @@ class TrialStore:
         rows = await self.db.connection.execute_fetchall(_TRIAL + tail, params)
         return [_trial(tuple(r)) for r in rows]
 
+    async def penalty_times(self, culprit: str, offence: str) -> list[datetime]:
+        """When recorded verdicts punished `culprit` for the catalogue's `offence` (for escalation)."""
+        rows = await self.db.connection.execute_fetchall(
+            "SELECT closed_at FROM trials WHERE outcome = 'verdict' AND json_extract(verdict, '$.kind') = 'penalty'"
+            " AND json_extract(verdict, '$.culprit') = ? COLLATE NOCASE"
+            " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE ORDER BY closed_at", (culprit, offence))
+        return [parse_stored_time(r[0]) for r in rows]
+
     async def participants(self, trial_id: int) -> list[Participant]:
         async with self.db.connection.execute(
                 "SELECT member, role, joined_at FROM trial_participants WHERE trial = ? ORDER BY joined_at, member",

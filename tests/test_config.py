@@ -21,6 +21,7 @@ def test_the_example_loads_to_the_defaults() -> None:
 def test_the_example_shows_every_setting() -> None:
     text = EXAMPLE.read_text(encoding="utf-8")
     shown = set(re.findall(r"^#?\s*([a-z_]+)\s*=", text, flags=re.MULTILINE))
+    shown |= set(re.findall(r"^#?\s*\[+[a-z_.]*?([a-z_]+)\]+", text, flags=re.MULTILINE))
     sections = {"club": Config, **{f.name: f.default_factory for f in dataclasses.fields(Config)  # type: ignore[misc]
                                    if f.default_factory is not dataclasses.MISSING}}
     for section, kind in sections.items():

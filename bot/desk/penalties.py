@@ -9,11 +9,14 @@ takes effect at the next start. The game server and the members are told after t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
 
 from bot.desk.trials import TrialDesk
+from bot.ports import Reply
+from bot.views import render_verdict
+from rules.catalogue import escalate, find
 from rules.gamelog import Game, GameStatus
 from rules.paper import compute_paper
 from rules.penalties import (
@@ -50,6 +53,44 @@ class MemberCard:
 
 
 class PenaltyDesk(TrialDesk):
+    # The club's catalogue ---------------------------------------------------------------------------------
+    async def draft(self, referee: Member, draft: Draft) -> Reply:
+        """A penalty named by the catalogue (`po PREKRŠAJ`) gets its cost, escalated for a repeat offence."""
+        verdict = draft.verdict
+        if not (isinstance(verdict, Penalty) and verdict.offence):
+            return await super().draft(referee, draft)
+        limits = self.config.penalties
+        entry = find(limits.catalogue, verdict.offence)
+        if entry is None:
+            names = ", ".join(e.name for e in limits.catalogue) or "—"
+            return self.refuse("catalogue.unknown", name=verdict.offence, names=names)
+        earlier = await self.db.trials.penalty_times(verdict.culprit, entry.name)
+        cost = escalate(entry, earlier, self.now(), limits.escalation, limits.plavac_max_days,
+                        limits.league_max_points)
+        priced = Draft(replace(verdict, offence=entry.name, plavac_days=verdict.plavac_days or cost.plavac_days,
+                               league_points=verdict.league_points or cost.league_points),
+                       draft.reason or entry.description)
+        reply = await super().draft(referee, priced)
+        notes = []
+        if reply.ok and cost.repeats:
+            notes.append(self.t("catalogue.repeat", repeats=cost.repeats, days=limits.escalation.window_days))
+        if reply.ok and cost.capped:
+            notes.append(self.t("catalogue.capped", plavac=limits.plavac_max_days, points=limits.league_max_points))
+        return Reply("\n".join([reply.text, *notes]), reply.buttons, reply.ok) if notes else reply
+
+    def catalogue_text(self) -> str:
+        limits = self.config.penalties
+        if not limits.catalogue:
+            return self.t("catalogue.empty")
+        escalation = limits.escalation
+        lines = [self.t("catalogue.title", days=escalation.window_days, factor=escalation.factor)
+                 if escalation.window_days else self.t("catalogue.title_plain")]
+        for entry in limits.catalogue:
+            cost = render_verdict(Draft(Penalty("", entry.plavac_days, entry.league_points)), self.messages)
+            lines.append(self.t("catalogue.entry", name=entry.name, cost=cost.split(": ", 1)[-1],
+                                description=entry.description or "—"))
+        return "\n".join(lines)
+
     # Settings -------------------------------------------------------------------------------------------
     @property
     def league_grace(self) -> timedelta:
