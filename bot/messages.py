@@ -173,6 +173,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict.show.plavac": ("plavac {days} dana", "plavac {days} days"),
     "verdict.show.league": ("{points} kaznenih poena u Ligi", "{points} league penalty points"),
     "verdict.show.abandoned": ("napuštena partija", "abandoned game"),
+    "verdict.show.deny_call": ("bez prava na poziv sudije {days} dana", "no right to call a referee for {days} days"),
     "verdict.show.penalty": ("Kazna za {culprit}: {what}", "Penalty for {culprit}: {what}"),
     "verdict.show.settlement": ("Ručno svođenje partije", "Manual settlement of the game"),
     "verdict.show.nobody": ("(niko) — niko nije kriv", "(niko) — nobody is guilty"),

@@ -57,6 +57,8 @@ def render_verdict(draft: Draft, m: Catalogue) -> str:
             parts.append(m.t("verdict.show.league", points=v.league_points))
         if v.abandoned:
             parts.append(m.t("verdict.show.abandoned"))
+        if v.deny_call_days:
+            parts.append(m.t("verdict.show.deny_call", days=v.deny_call_days))
         return m.t("verdict.show.penalty", culprit=v.culprit, what=", ".join(parts))
     if isinstance(v, Settlement):
         return m.t("verdict.show.settlement")

@@ -25,6 +25,7 @@ class CatalogueEntry:
     description: str = ""
     plavac_days: int = 0
     league_points: int = 0
+    deny_call_days: int = 0  # the right to call a referee denied (e.g. for unfounded calls, seed 003)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,7 @@ class Escalation:
 class Cost:
     plavac_days: int
     league_points: int
+    deny_call_days: int
     repeats: int  # earlier penalties for the same offence within the window
     capped: bool  # the escalated cost was cut to the club's limits
 
@@ -50,9 +52,10 @@ def parse_catalogue(raw: Sequence[Mapping[str, Any]]) -> tuple[CatalogueEntry, .
             raise CatalogueError(f"penalties.catalogue entry {i}: {exc}") from None
         if not entry.name or " " in entry.name:
             raise CatalogueError(f"penalties.catalogue entry {i}: 'name' must be one word, not {entry.name!r}")
-        if entry.plavac_days < 0 or entry.league_points < 0 or entry.plavac_days + entry.league_points == 0:
-            raise CatalogueError(f"penalties.catalogue entry {entry.name!r}: give plavac_days and/or league_points "
-                                 "(not negative)")
+        costs = (entry.plavac_days, entry.league_points, entry.deny_call_days)
+        if min(costs) < 0 or sum(costs) == 0:
+            raise CatalogueError(f"penalties.catalogue entry {entry.name!r}: give plavac_days, league_points "
+                                 "and/or deny_call_days (not negative)")
         if any(e.name.casefold() == entry.name.casefold() for e in entries):
             raise CatalogueError(f"penalties.catalogue: the name {entry.name!r} appears twice")
         entries.append(entry)
@@ -81,4 +84,4 @@ def escalate(entry: CatalogueEntry, earlier: Sequence[datetime], now: datetime, 
     factor = escalation.factor ** repeats
     plavac, league = entry.plavac_days * factor, entry.league_points * factor
     capped = plavac > plavac_limit or league > league_limit
-    return Cost(min(plavac, plavac_limit), min(league, league_limit), repeats, capped)
+    return Cost(min(plavac, plavac_limit), min(league, league_limit), entry.deny_call_days * factor, repeats, capped)

@@ -73,6 +73,7 @@ class Penalty:
     league_points: int = 0
     abandoned: bool = False
     offence: str = ""  # the club's catalogue entry it was given by, if any (`rules.catalogue`)
+    deny_call_days: int = 0  # the culprit's right to call a referee is denied this long (a catalogue penalty)
     kind: str = field(default="penalty", init=False)
 
 
@@ -130,7 +131,7 @@ def check_draft(draft: Draft, *, in_game: bool, players: tuple[str, str, str], c
             raise VerdictRefused("verdict.plavac_limit", days=verdict.plavac_days, limit=plavac_limit)
         if not 0 <= verdict.league_points <= league_limit:
             raise VerdictRefused("verdict.league_limit", points=verdict.league_points, limit=league_limit)
-        if verdict.plavac_days == 0 and verdict.league_points == 0 and not verdict.abandoned and not verdict.offence:
+        if not (verdict.plavac_days or verdict.league_points or verdict.abandoned or verdict.deny_call_days):
             raise VerdictRefused("verdict.empty_penalty")
     elif isinstance(verdict, Settlement) and not verdict.innocent_confirmed:
         raise VerdictRefused("verdict.settlement_confirm")
@@ -162,7 +163,7 @@ def verdict_to_json(draft: Draft) -> dict[str, Any]:
         data.update(innocent_confirmed=v.innocent_confirmed)
     elif isinstance(v, Penalty):
         data.update(culprit=v.culprit, plavac_days=v.plavac_days, league_points=v.league_points,
-                    abandoned=v.abandoned, offence=v.offence)
+                    abandoned=v.abandoned, offence=v.offence, deny_call_days=v.deny_call_days)
     return data
 
 
@@ -179,7 +180,8 @@ def verdict_from_json(data: Mapping[str, Any]) -> Draft:
         verdict = Settlement(bool(data.get("innocent_confirmed", False)))
     elif kind == "penalty":
         verdict = Penalty(str(data["culprit"]), int(data.get("plavac_days", 0)), int(data.get("league_points", 0)),
-                          bool(data.get("abandoned", False)), str(data.get("offence", "")))
+                          bool(data.get("abandoned", False)), str(data.get("offence", "")),
+                          int(data.get("deny_call_days", 0)))
     elif kind == "nobody":
         verdict = Nobody()
     elif kind == "no_verdict":

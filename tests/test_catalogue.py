@@ -34,7 +34,7 @@ def test_a_catalogue_in_the_configuration_is_checked() -> None:
         "escalation": {"window_days": 90, "factor": 2}}})
     assert [e.name for e in config.penalties.catalogue] == ["kasnjenje", "zalba"]
     for bad, words in (([{"name": "x y", "league_points": 1}], "one word"),
-                       ([{"name": "x"}], "plavac_days and/or league_points"),
+                       ([{"name": "x"}], "and/or deny_call_days"),
                        ([{"name": "x", "league_points": 1}, {"name": "X", "plavac_days": 1}], "twice"),
                        ([{"name": "x", "colour": 1}], "colour")):
         with pytest.raises(ConfigError, match=words):
@@ -84,3 +84,28 @@ async def test_the_configured_limits_replace_the_default_seven_days(club: Club) 
     assert (await commands.handle(referee, "/presuda kazna petar plavac 9")).ok  # type: ignore[union-attr]
     too_long = await commands.handle(referee, "/presuda kazna petar plavac 11")
     assert too_long is not None and "najviše 10" in too_long.text
+
+
+async def test_a_catalogue_penalty_may_deny_the_right_to_call(club: Club) -> None:
+    penalties = replace(club.config.penalties,
+                        catalogue=(CatalogueEntry("zalba", "neosnovano zvanje sudije", deny_call_days=30),))
+    club.desk.config = replace(club.config, penalties=penalties)
+    for nick in ("ana", "marko", "petar"):
+        await club.member(nick)
+    referee = await club.member("sudija1", "referee")
+    await club.game(100)
+    await club.game(101)
+    await club.desk.call(await club.get("ana"), 100)
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    await club.desk.take(referee, call.id)
+    commands = Commands(club.desk)
+    drafted = await commands.handle(referee, "/presuda kazna ana po zalba")
+    assert drafted is not None and drafted.ok and "30 dana" in drafted.text
+    assert (await club.desk.finish(referee)).ok
+    refused = await club.desk.call(await club.get("ana"), 101)
+    assert not refused.ok and "uskraćeno do 2026-12-30" in refused.text
+    trial = (await club.db.trials.for_game(100))[-1]
+    await club.desk.take_effect(trial.id)  # a restart's repair applies nothing twice
+    ban = await club.db.members.call_ban((await club.get("ana")).id)
+    assert ban is not None and ban.until == NOW.replace(hour=12) + timedelta(days=30)

@@ -68,7 +68,8 @@ class PenaltyDesk(TrialDesk):
         cost = escalate(entry, earlier, self.now(), limits.escalation, limits.plavac_max_days,
                         limits.league_max_points)
         priced = Draft(replace(verdict, offence=entry.name, plavac_days=verdict.plavac_days or cost.plavac_days,
-                               league_points=verdict.league_points or cost.league_points),
+                               league_points=verdict.league_points or cost.league_points,
+                               deny_call_days=cost.deny_call_days),
                        draft.reason or entry.description)
         reply = await super().draft(referee, priced)
         notes = []
@@ -78,6 +79,20 @@ class PenaltyDesk(TrialDesk):
             notes.append(self.t("catalogue.capped", plavac=limits.plavac_max_days, points=limits.league_max_points))
         return Reply("\n".join([reply.text, *notes]), reply.buttons, reply.ok) if notes else reply
 
+    async def deny_call_for(self, trial: Trial, verdict: Penalty) -> None:
+        """A catalogue penalty that denies the right to call: counted from the verdict, so applying it again (a
+        restart's repair) changes nothing."""
+        culprit = await self.db.members.by_nick(verdict.culprit)
+        assert trial.closed_at is not None
+        if culprit is None:
+            return
+        until = trial.closed_at + timedelta(days=verdict.deny_call_days)
+        ban = await self.db.members.call_ban(culprit.id)
+        if ban is not None and (ban.until is None or ban.until >= until):
+            return  # an equal or longer denial stands already
+        await self.db.members.set_call_ban(culprit.id, until, trial.referee, verdict.offence, self.now())
+        await self.chat.tell(culprit, self.t("call.denied_until", until=until))
+
     def catalogue_text(self) -> str:
         limits = self.config.penalties
         if not limits.catalogue:
@@ -86,7 +101,8 @@ class PenaltyDesk(TrialDesk):
         lines = [self.t("catalogue.title", days=escalation.window_days, factor=escalation.factor)
                  if escalation.window_days else self.t("catalogue.title_plain")]
         for entry in limits.catalogue:
-            cost = render_verdict(Draft(Penalty("", entry.plavac_days, entry.league_points)), self.messages)
+            cost = render_verdict(Draft(Penalty("", entry.plavac_days, entry.league_points,
+                                                deny_call_days=entry.deny_call_days)), self.messages)
             lines.append(self.t("catalogue.entry", name=entry.name, cost=cost.split(": ", 1)[-1],
                                 description=entry.description or "—"))
         return "\n".join(lines)
@@ -134,6 +150,8 @@ class PenaltyDesk(TrialDesk):
         verdict = verdict_from_json(trial.verdict).verdict
         if not isinstance(verdict, Penalty | Nobody | Settlement):
             return None
+        if isinstance(verdict, Penalty) and verdict.deny_call_days and trial.closed_at is not None:
+            await self.deny_call_for(trial, verdict)
         game = await self.load_game(trial.game)
         stake = GameAtStake(game.number, game.abandoned_by[0] if game.abandoned_by else None, game.rated,
                             game.status is GameStatus.INTERRUPTED, game.ended_at)
