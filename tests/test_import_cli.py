@@ -15,6 +15,7 @@ import random
 import shutil
 import sqlite3
 import tempfile
+import zlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -260,10 +261,20 @@ def corrupt(doc: dict[str, Any], kind: str, pick: int) -> tuple[bytes, str, str]
             text, expect = packed[:rng.randrange(10, len(packed) - 1)], "gzip data"
         elif choice == 1:
             middle = rng.randrange(10, len(packed) - 8)
-            text, expect = packed[:middle] + bytes([packed[middle] ^ 0x55]) + packed[middle + 1:], "gzip"
+            flipped = packed[:middle] + bytes([packed[middle] ^ 0x55]) + packed[middle + 1:]
+            if _gunzips_to(flipped, text):  # a flip can leave the data meaning the same (an equal back-reference)
+                flipped = packed[:middle]
+            text, expect = flipped, "gzip"
         else:
             expect = "not gzip-compressed"
     return text, name, expect
+
+
+def _gunzips_to(data: bytes, text: bytes) -> bool:
+    try:
+        return gzip.decompress(data) == text
+    except (OSError, EOFError, zlib.error):
+        return False
 
 
 KINDS = ["duplicated card", "illegal follow", "wrong leader", "missing field", "mistyped field", "out of range",
