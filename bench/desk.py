@@ -38,6 +38,9 @@ class NullChat:
     async def post_call(self, post: CallPost) -> list[Notice]:
         return [Notice(self.platform, "#referees", post.subject)]
 
+    async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:
+        return [Notice(self.platform, member.nick, post.subject)]
+
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
         return None
 

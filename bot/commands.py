@@ -37,11 +37,17 @@ class Command:
     run: Callable[[Member, list[str], str], Awaitable[Reply | None]]
 
 
-def _number(text: str, what: str) -> int:
+MAX_NUMBER = 2**31 - 1  # game numbers, hands, amounts: anything larger is a typing error
+MAX_DAYS = 36_500
+
+
+def _number(text: str, what: str, limit: int = MAX_NUMBER) -> int:
     try:
         value = int(text)
     except ValueError:
         raise Usage(f"{what}: '{text}'") from None
+    if abs(value) > limit:
+        raise Usage(f"{what}: '{text}' (≤ {limit})")
     return value
 
 
@@ -195,7 +201,7 @@ def parse_draft(text: str, t: Callable[..., str]) -> Draft:
             if args[i] == "po" and i + 1 < len(args):
                 offence, i = args[i + 1], i + 2
             elif args[i] == "plavac" and i + 1 < len(args):
-                plavac, i = _number(args[i + 1], t("usage.days")), i + 2
+                plavac, i = _number(args[i + 1], t("usage.days"), MAX_DAYS), i + 2
             elif args[i] == "liga" and i + 1 < len(args):
                 liga, i = _number(args[i + 1], t("usage.points")), i + 2
             elif args[i] == "napustio":
@@ -263,7 +269,7 @@ def governance_commands(commands: Commands) -> list[Command]:
             except ValueError:
                 raise Usage(desk.t("usage.date")) from None
         elif len(extra) == 1:
-            until = desk.now() + timedelta(days=_number(extra[0], desk.t("usage.days")))
+            until = desk.now() + timedelta(days=_number(extra[0], desk.t("usage.days"), MAX_DAYS))
         elif extra:
             raise Usage(desk.t("usage.uskrati"))
         return await desk.deny_call(member, args[0], until, reason)

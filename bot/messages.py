@@ -151,6 +151,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "end.game_closed": ("partiju je zatvorio administrator", "an administrator closed the game"),
     "end.referee_disconnected": ("sudija je izgubio vezu", "the referee disconnected"),
     "end.unknown": ("nepoznat razlog", "unknown reason"),
+    "end.referee_dismissed": ("sudija više nema sudijsku funkciju", "the referee no longer holds the function"),
+    "gov.not_self": ("Sebi ne možete dodeliti funkciju; to čini Vlasnik ili drugi većnik.",
+                     "You cannot give yourself a function; the owner or another councilor does that."),
+    "take.offline": ("Niste prijavljeni kao prisutni; poziv prihvata sudija koji je u lobiju.",
+                     "You are shown offline; a call is taken by a referee in the lobby."),
+    "verdict.same_player_twice": ("{nick} je naveden dva puta; navedite svakog igrača jednom.",
+                                  "{nick} is named twice; name each player once."),
+    "promeni.in_progress": ("Partija {game} je još u toku: van partije se sudi samo završenoj ili prekinutoj "
+                            "partiji.",
+                            "Game {game} is still in progress: out of game only a finished or interrupted game is "
+                            "judged."),
+    "promeni.caller_not_player": ("{caller} nije igrao u partiji {game}: suđenje se može preneti samo na partiju "
+                                  "pozivaoca.",
+                                  "{caller} did not play in game {game}: the trial can move only to a game of the "
+                                  "caller."),
+    "promeni.too_old": ("Partija {game} je završena ili prekinuta {ended_at}; do poziva je proteklo {consumed} "
+                        "(rok je {days} dana).",
+                        "Game {game} ended or was interrupted at {ended_at}; {consumed} had passed by the time of "
+                        "the call (the limit is {days} days)."),
+    "councilor.notice_cancelled": ("Poziv većniku za partiju {game} više ne važi: suđenje je završeno.",
+                                   "The councilor call for game {game} no longer stands: the trial is over."),
+    "number.too_big": ("Broj {value} je prevelik.", "The number {value} is too big."),
     "duty.no_function": ("Dežurstvo imaju samo sudije i većnici.", "Only referees and councilors have a duty."),
     "duty.on": ("Na dužnosti ste: dobijaćete pozive dok ste u lobiju.",
                 "You are on duty: you will get calls while in the lobby."),

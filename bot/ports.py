@@ -82,6 +82,11 @@ class ChatPort(Protocol):
 
     async def post_call(self, post: CallPost) -> list[Notice]: ...
 
+    async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:
+        """A private copy of a call for one member (a referee who came to the lobby while it was pending),
+        returned as notices so it is edited with the others."""
+        ...
+
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None: ...
 
     async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None: ...
@@ -113,6 +118,12 @@ class Chats:
         notices: list[Notice] = []
         for port in self.ports:
             notices.extend(await _safely(port.post_call(post), []))
+        return notices
+
+    async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:
+        notices: list[Notice] = []
+        for port in self.ports:
+            notices.extend(await _safely(port.offer_call(member, post), []))
         return notices
 
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:

@@ -141,4 +141,6 @@ def why_not_referee(referee: RefereeFacts | None, game: GameFacts, caller_id: in
         return "take.seated"
     if not referee.on_duty:
         return "take.off_duty"
+    if not referee.online:
+        return "take.offline"
     return None

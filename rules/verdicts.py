@@ -111,6 +111,11 @@ def check_draft(draft: Draft, *, in_game: bool, players: tuple[str, str, str], c
     if isinstance(verdict, BulaChange):
         if not verdict.amounts:
             raise VerdictRefused("verdict.no_amounts")
+        named: set[str] = set()
+        for nick in verdict.amounts:
+            if nick.casefold() in named:
+                raise VerdictRefused("verdict.same_player_twice", nick=nick)
+            named.add(nick.casefold())
         for nick, amount in verdict.amounts.items():
             if nick.casefold() not in folded:
                 raise VerdictRefused("verdict.not_a_player", nick=nick)

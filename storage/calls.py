@@ -133,6 +133,13 @@ class CallStore:
                                      (call_id, member, now_text(now)))
             return cur.rowcount > 0
 
+    async def add_councilor_ping(self, ccall_id: int, member: int, now: datetime) -> bool:
+        """Remember that `member` was told of the councilor call; False when he already was."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute("INSERT OR IGNORE INTO councilor_pings (ccall, member, at) VALUES (?, ?, ?)",
+                                     (ccall_id, member, now_text(now)))
+            return cur.rowcount > 0
+
     async def record_post(self, call_id: int, subject: str, notices: list[Notice], pinged: list[int],
                           now: datetime) -> None:
         """Every copy of a call's message and everyone it pinged, in one transaction."""

@@ -43,11 +43,13 @@ class CallBan:
 _SELECT = (
     "SELECT m.id, m.nick, m.on_duty, m.online, m.in_club, m.presence_changed_at,"
     " (SELECT group_concat(role) FROM roles r WHERE r.member = m.id),"
-    # Seated: where the live feed (or the console) last put him, else at a game whose log is in progress.
-    " coalesce((SELECT game FROM seating s WHERE s.member = m.id),"
-    " (SELECT gp.game FROM game_players gp JOIN games g ON g.number = gp.game"
+    # Seated: where the live feed (or the console) last put him — a row with no game means he stood up — and,
+    # when nothing was said about him, at a game whose log is in progress.
+    " CASE WHEN EXISTS (SELECT 1 FROM seating s WHERE s.member = m.id)"
+    " THEN (SELECT game FROM seating s WHERE s.member = m.id)"
+    " ELSE (SELECT gp.game FROM game_players gp JOIN games g ON g.number = gp.game"
     "  WHERE gp.nick = m.nick AND gp.ended_at IS NULL AND g.status = 'in_progress'"
-    "  ORDER BY g.started_at DESC LIMIT 1)) FROM members m "
+    "  ORDER BY g.started_at DESC LIMIT 1) END FROM members m "
 )
 
 
@@ -156,11 +158,8 @@ class MemberStore:
 
     async def seat(self, member_id: int, game: int | None, now: datetime) -> None:
         async with self.db.transaction() as conn:
-            if game is None:
-                await conn.execute("DELETE FROM seating WHERE member = ?", (member_id,))
-            else:
-                await conn.execute("INSERT OR REPLACE INTO seating (member, game, since) VALUES (?, ?, ?)",
-                                   (member_id, game, now_text(now)))
+            await conn.execute("INSERT OR REPLACE INTO seating (member, game, since) VALUES (?, ?, ?)",
+                               (member_id, game, now_text(now)))
 
     async def seated_at(self, game: int) -> list[Member]:
         return await self._query("WHERE m.id IN (SELECT member FROM seating WHERE game = ?) ORDER BY m.nick", (game,))

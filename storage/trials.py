@@ -149,8 +149,8 @@ class TrialStore:
         out: list[tuple[datetime, datetime]] = []
         async with self.db.connection.execute(
                 "SELECT created_at, closed_at FROM calls WHERE game = ?"
-                " UNION ALL SELECT t.opened_at, t.closed_at FROM trials t"
-                " WHERE t.id IN (SELECT trial FROM trial_games WHERE game = ?)", (game, game)) as cur:
+                " UNION ALL SELECT tg.since, coalesce(tg.until, t.closed_at) FROM trial_games tg"
+                " JOIN trials t ON t.id = tg.trial WHERE tg.game = ?", (game, game)) as cur:
             for start, end in await cur.fetchall():
                 out.append((parse_stored_time(start), parse_stored_time(end) if end else now))
         return out
@@ -171,6 +171,8 @@ class TrialStore:
                                          (game, trial_id))
                 if not cur.rowcount:
                     return False
+                await conn.execute("UPDATE trial_games SET until = ? WHERE trial = ? AND until IS NULL",
+                                   (now_text(now), trial_id))
                 await conn.execute("INSERT INTO trial_games (trial, game, since) VALUES (?, ?, ?)",
                                    (trial_id, game, now_text(now)))
                 await EventStore.add(conn, now, "trial_game_changed", actor, f"trial:{trial_id}", game=game)

@@ -155,8 +155,10 @@ async def test_promeni_moves_the_trial_under_the_call_rules_and_drops_the_draft(
     referee = await club.get("sudija1")
     await club.desk.draft(referee, Draft(Nobody(), "niko"))
     assert "učestvovao" in (await club.desk.change_game(referee, 102)).text
-    assert "niste igrali" in (await club.desk.change_game(referee, 103)).text
-    assert "zastarelo" in (await club.desk.change_game(referee, 104)).text
+    assert "ana nije igrao u partiji 103" in (await club.desk.change_game(referee, 103)).text
+    assert "do poziva je proteklo 8 d" in (await club.desk.change_game(referee, 104)).text
+    await club.game(105, status=GameStatus.IN_PROGRESS, ended_ago=None)
+    assert "još u toku" in (await club.desk.change_game(referee, 105)).text
     assert (await club.desk.change_game(referee, 101)).ok
     trial = await club.db.trials.get(trial_id)
     assert trial is not None and trial.game == 101 and trial.draft is None

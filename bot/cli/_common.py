@@ -20,3 +20,26 @@ def club_config(args: argparse.Namespace) -> Config:
 
 def add_db_option(parser: Any) -> None:
     parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+
+
+def game_number(text: str) -> int:
+    """An argparse type: a game number as SQLite can hold it (a positive whole number)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a game number: {text!r}") from None
+    if not 1 <= value <= 2**63 - 1:
+        raise argparse.ArgumentTypeError(f"a game number is a positive whole number, not {text}")
+    return value
+
+
+def days(text: str) -> int:
+    """An argparse type: a number of days from 1 to 36,500."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from None
+    if not 1 <= value <= 36_500:
+        raise argparse.ArgumentTypeError(f"days must be from 1 to 36500, not {text}")
+    return value
+

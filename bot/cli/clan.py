@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.cli._common import add_db_option, club_config
+from bot.cli._common import add_db_option, club_config, days
 from bot.config import Config
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
                         help="postavi | razresi ULOGA, uskrati, vrati")
     parser.add_argument("role", nargs="?", metavar="ULOGA", help="sudija | vecnik | moderator")
     parser.add_argument("--razlog", default="", help="why (required to dismiss and to deny)")
-    parser.add_argument("--dana", type=int, default=None, help="deny the right to call for this many days")
+    parser.add_argument("--dana", type=days, default=None, help="deny the right to call for this many days")
     parser.add_argument("--do", dest="until", default=None, metavar="YYYY-MM-DD", help="deny it until this date")
     parser.add_argument("--akti", action="store_true", help="list the governance acts (of NICK, if given)")
     parser.add_argument("--zatvori-ligu", dest="close_month", default=None, metavar="YYYY-MM",

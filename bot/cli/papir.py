@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config
+from bot.cli._common import add_db_option, club_config, game_number
 from rules.paper import compute_paper
 from rules.paper_render import paper_json, paper_text
 
@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("papir", help="show a game's paper (score sheet)",
                                    description="Show a game's paper computed from its log and the changes "
                                                "recorded after its hands.")
-    parser.add_argument("game", type=int, metavar="GAME", help="the game number, e.g. 1847258")
+    parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the paper as JSON")
     parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config
+from bot.cli._common import add_db_option, club_config, game_number
 from bot.messages import Catalogue
 from bot.views import render_trials
 from rules.gamelog import format_time
@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("presude", help="show every trial and verdict of a game",
                                    description="Show every trial of a game: its kind, caller, referee, times, "
                                                "outcome, verdict and reason, oldest first.")
-    parser.add_argument("game", type=int, metavar="GAME", help="the game number, e.g. 1847258")
+    parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the trials as JSON")
     parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")

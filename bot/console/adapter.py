@@ -129,6 +129,15 @@ class ConsoleChat:
             notices.append(Notice(PLATFORM, place, dm_id))
         return notices
 
+    async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:
+        dm = await self._dm_place(member)
+        if dm is None:
+            return []
+        place, tag = dm
+        dm_id = self._remember(place, post.buttons)
+        self.emit(tag, post.text, post.buttons)
+        return [Notice(PLATFORM, place, dm_id)]
+
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
         edited = self.messages.t("console.edited")
         for notice in notices:

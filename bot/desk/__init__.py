@@ -19,9 +19,11 @@ from storage.members import Member
 
 class Desk(CorrectionDesk, GovernanceDesk):
     async def start(self) -> None:
-        """On start: act on what fell due while the bot was down, and re-arm every open deadline."""
+        """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
+        server again what the open trials need (a crash may have come between a record and its effect)."""
         await self.run_due()
         await self.resync_plavac()
+        await self.resync_open_trials()
         for deadline in await self.open_deadlines():
             self.timers.arm(deadline)
 
@@ -29,7 +31,26 @@ class Desk(CorrectionDesk, GovernanceDesk):
         deadlines = [c.deadline for c in await self.db.calls.pending()]
         deadlines += [c.deadline for c in await self.db.calls.pending_councilor_calls()]
         deadlines += await self.penalty_deadlines()
+        deadlines += await self.offline_referee_deadlines()
         return sorted(deadlines)
+
+    async def offline_referee_deadlines(self) -> list[datetime]:
+        """When each judging referee shown offline runs out of his grace period."""
+        grace = timedelta(seconds=self.config.referee_offline_grace_seconds)
+        out = []
+        for trial in await self.db.trials.open_trials():
+            referee = await self.db.members.get(trial.referee)
+            if referee is not None and not referee.online and referee.presence_changed_at is not None:
+                out.append(referee.presence_changed_at + grace)
+        return out
+
+    async def resync_open_trials(self) -> None:
+        """Pausing a table and blocking offers are idempotent: repeat them for every open trial."""
+        for trial in await self.db.trials.open_trials():
+            if trial.in_game:
+                await self.game_server.pause_table(trial.game)
+            else:
+                await self.game_server.block_offers(await self.nick(trial.caller))
 
     async def run_due(self) -> None:
         await self.expire_due_calls()

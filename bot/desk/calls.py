@@ -105,19 +105,34 @@ class CallDesk(DeskBase):
         return self.t(key, game=call.game, caller=caller, until=call.deadline)
 
     async def offer_pending_calls(self, member: Member) -> None:
-        """A referee just became eligible (came to the lobby, went on duty, stood up, finished a trial):
-        he finds every call still pending that he may take."""
-        if not member.is_referee:
-            return
+        """A referee or councilor just became eligible (came to the lobby, went on duty, stood up, finished a
+        trial): he finds every call still pending that he may take, as a private copy edited with the others."""
         facts_self = await self.referee_facts(member)
-        for call in await self.db.calls.pending():
-            facts = await self.game_facts(call.game)
-            if facts is None or not eligible_referees([facts_self], facts, call.caller):
-                continue
-            if await self.db.calls.add_ping(call.id, member.id, self.now()):
-                caller = await self.nick(call.caller)
-                await self.chat.tell(member, self.call_text(call, caller),
-                                     (Button(self.t("button.take"), "take", call.id),))
+        if member.is_referee:
+            for call in await self.db.calls.pending():
+                facts = await self.game_facts(call.game)
+                if facts is None or not eligible_referees([facts_self], facts, call.caller):
+                    continue
+                if await self.db.calls.add_ping(call.id, member.id, self.now()):
+                    post = CallPost(f"call:{call.id}", self.call_text(call, await self.nick(call.caller)), (member,),
+                                    (Button(self.t("button.take"), "take", call.id),))
+                    for notice in await self.chat.offer_call(member, post):
+                        await self.db.calls.add_notice(post.subject, notice)
+        if "councilor" in member.roles:
+            for ccall in await self.db.calls.pending_councilor_calls():
+                trial = await self.db.trials.get(ccall.trial)
+                facts = await self.game_facts(trial.game) if trial is not None else None
+                if trial is None or facts is None or not eligible_referees([facts_self], facts, trial.caller):
+                    continue
+                subject = f"councilor:{ccall.id}"
+                if member.id in {p.member for p in await self.db.trials.participants(trial.id)}:
+                    continue
+                if not await self.db.calls.add_councilor_ping(ccall.id, member.id, self.now()):
+                    continue
+                post = CallPost(subject, self.t("councilor.notice", game=trial.game, until=ccall.deadline), (member,),
+                                (Button(self.t("button.join"), "join", ccall.id),))
+                for notice in await self.chat.offer_call(member, post):
+                    await self.db.calls.add_notice(subject, notice)
 
     async def withdraw(self, caller: Member, call_id: int | None = None) -> Reply:
         """The caller's button (or /povuci) withdraws the call while no referee has taken it."""

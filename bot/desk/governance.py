@@ -58,6 +58,8 @@ class GovernanceDesk(PenaltyDesk):
         target = await self._target(nick)
         if isinstance(target, Reply):
             return target
+        if actor is not None and actor.id == target.id and not self.is_owner(actor):
+            return self.refuse("gov.not_self")
         by = actor.id if actor else None
         if not await self.db.members.set_role(target.id, role, True, by, self.now(), reason):
             return self.refuse("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
@@ -81,6 +83,7 @@ class GovernanceDesk(PenaltyDesk):
         if not await self.db.members.set_role(target.id, role, False, by, self.now(), reason):
             return self.refuse("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
         await self.chat.tell(target, self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason))
+        await self.end_judging_without_function(target, role)
         return Reply(self.t("gov.dismissed", nick=target.nick, role=self.t(f"role.{role}")))
 
     async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
@@ -88,7 +91,16 @@ class GovernanceDesk(PenaltyDesk):
             return self.refuse("gov.unknown_role", role=role)
         if not await self.db.members.set_role(member.id, role, False, member.id, self.now(), reason or "ostavka"):
             return self.refuse("gov.not_yours", role=self.t(f"role.{role}"))
+        await self.end_judging_without_function(member, role)
         return Reply(self.t("gov.resigned", role=self.t(f"role.{role}")))
+
+    async def end_judging_without_function(self, member: Member, role: str) -> None:
+        """A referee who is no longer a referee stops judging: his open trial ends, its draft dropped."""
+        if role != "referee":
+            return
+        trial = await self.db.trials.judging(member.id)
+        if trial is not None:
+            await self.interrupt(trial, "referee_dismissed")
 
     async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
         if not self.may_deny(actor):

@@ -14,7 +14,7 @@ from bot.desk.paper_link import verdict_changes
 from bot.ports import Button, CallPost, Reply
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
-from rules.gamelog import Game
+from rules.gamelog import Game, GameStatus
 from rules.verdicts import Draft, NoVerdict, VerdictRefused, check_draft, verdict_from_json, verdict_to_json
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
@@ -102,6 +102,9 @@ class TrialDesk(CallDesk):
         trial = await self.db.trials.judging(referee.id)
         if trial is None or (trial_id is not None and trial.id != trial_id):
             return self.refuse("trial.not_your_trial")
+        if not referee.is_referee:
+            await self.interrupt(trial, "referee_dismissed")
+            return self.refuse("take.not_referee")
         return trial
 
     async def say(self, member: Member, text: str) -> Reply | None:
@@ -166,8 +169,16 @@ class TrialDesk(CallDesk):
                   if s < call.created_at]
         refusal = check_game(facts, caller.nick, call.created_at, paused, self.claim_window, number)
         if refusal is not None:
+            reason, p = refusal.reason.value, refusal.params
+            if reason == "not_your_game":
+                return self.refuse("promeni.caller_not_player", caller=caller.nick, game=number)
+            if reason == "too_old":
+                return self.refuse("promeni.too_old", game=number, ended_at=p["ended_at"], consumed=p["consumed"],
+                                   days=self.config.claim_days)
             return self.refusal_reply(refusal)
         assert facts is not None
+        if facts.status is GameStatus.IN_PROGRESS:
+            return self.refuse("promeni.in_progress", game=number)
         if facts.played_by(referee.nick):
             return self.refuse("take.played", game=number)
         if facts.number == trial.game:
@@ -201,6 +212,8 @@ class TrialDesk(CallDesk):
                         tuple(members), (Button(self.t("button.join"), "join", ccall.id),), tuple(members))
         for notice in await self.chat.post_call(post):
             await self.db.calls.add_notice(post.subject, notice)
+        for member in members:
+            await self.db.calls.add_councilor_ping(ccall.id, member.id, now)
         await self.chat.say_in_trial(trial.id, self.t("councilor.called", minutes=self.config.call_minutes))
         return Reply(self.t("councilor.ok"))
 
@@ -278,6 +291,10 @@ class TrialDesk(CallDesk):
 
     async def _wind_up(self, trial: Trial, text: str) -> None:
         await self.chat.close_trial_space(trial.id, text)
+        for ccall in await self.db.calls.councilor_calls_for(trial.id):
+            if ccall.state == "cancelled":  # cut short by this end (only a trial's end cancels one)
+                await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
+                                             self.t("councilor.notice_cancelled", game=trial.game))
         caller = await self.nick(trial.caller)
         if trial.in_game:
             await self.game_server.resume_table(trial.game)

@@ -151,6 +151,11 @@ class DiscordChat:
                 notices.append(Notice(PLATFORM, str(sent.channel.id), str(sent.id)))
         return notices
 
+    async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:
+        await self._ready()
+        sent = await self._dm(member, post.text, post.buttons)
+        return [] if sent is None else [Notice(PLATFORM, str(sent.channel.id), str(sent.id))]
+
     async def _dm(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> discord.Message | None:
         account = await self.account(member)
         if account is None:

@@ -166,6 +166,13 @@ class TelegramChat:
                 notices.append(Notice(PLATFORM, str(account), str(sent.message_id)))
         return notices
 
+    async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:
+        account = await self.account(member)
+        if account is None:
+            return []
+        sent = await self.send_private(account, post.text, post.buttons, keep=False)
+        return [] if sent is None else [Notice(PLATFORM, str(account), str(sent.message_id))]
+
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
         """Every copy gets the new text; an edit without a keyboard removes the old one (its buttons)."""
         for notice in notices:

@@ -40,6 +40,12 @@ class RecordingChat:
             out.append(Notice(self.platform, f"dm:{member.nick}", dm))
         return out
 
+    async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:
+        mid = f"m{len(self.notices) + 1}"
+        self.notices[mid] = post.text
+        self.sent.append(Sent("tell", f"dm:{member.nick}", post.text, post.buttons))
+        return [Notice(self.platform, f"dm:{member.nick}", mid)]
+
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
         for notice in notices:
             self.notices[notice.message] = text
