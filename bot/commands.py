@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from bot.desk import Desk
 from bot.ports import Reply
-from rules.paper_render import paper_text
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, Verdict
 from storage.members import Member
 
@@ -124,14 +123,7 @@ class Commands:
         return await self.desk.verdicts(member, await self._game(words))
 
     async def _papir(self, member: Member, words: list[str], rest: str) -> Reply:
-        number = await self._game(words)
-        game = await self.desk.db.games.get(number)
-        if game is None:
-            return self.desk.refuse("call.unknown_game", game=number)
-        from rules.paper import compute_paper
-
-        paper = compute_paper(game, await self.desk.db.paper_changes.for_game(number))
-        return Reply(paper_text(game, paper, self.desk.config.language))
+        return await self.desk.paper(await self._game(words))
 
     async def _dezurstvo(self, member: Member, words: list[str], rest: str) -> Reply:
         if words and words[0].casefold() not in ("da", "ne", "on", "off"):

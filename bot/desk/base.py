@@ -4,7 +4,6 @@ plus the look-ups they all need (a member, a game's facts, the referees in the l
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from bot.config import Config
@@ -13,6 +12,8 @@ from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
 from bot.views import render_trials
 from rules.eligibility import GameFacts, RefereeFacts
 from rules.gamelog import Game
+from rules.paper import compute_paper
+from rules.paper_render import paper_text
 from storage.database import Database
 from storage.members import Member
 from storage.trials import Trial
@@ -84,10 +85,6 @@ class DeskBase:
         return [(m, RefereeFacts(m.id, m.nick, m.online, m.on_duty, m.seated_game is not None, judging))
                 for m, judging in await self.db.members.with_role_judging(role)]
 
-    async def members_by_ids(self, ids: Sequence[int]) -> list[Member]:
-        found = [await self.db.members.get(i) for i in ids]
-        return [m for m in found if m is not None]
-
     async def trial_members(self, trial: Trial) -> list[Member]:
         return await self.db.members.in_trial(trial.id)
 
@@ -95,3 +92,12 @@ class DeskBase:
         trials = await self.db.trials.for_game(number)
         names = {m.id: m.nick for m in await self.db.members.all()}
         return Reply(render_trials(number, trials, names, show_referees, self.messages))
+
+    async def paper(self, number: int) -> Reply:
+        """/papir <game>: the game's paper, computed from its log and the changes attached to its hands."""
+        game = await self.db.games.get(number)
+        if game is None:
+            return self.refuse("call.unknown_game", game=number)
+        paper = compute_paper(game, await self.db.paper_changes.for_game(number))
+        return Reply(paper_text(game, paper, self.config.language))
+

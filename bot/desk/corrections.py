@@ -202,9 +202,10 @@ class CorrectionDesk(DeskBase):
                           full=_signed(applied.requested))
         return self.t("correction.ispravka_effect", nick=game.players[seat], amount=_signed(amount))
 
-    # Odlazak u bulu umesto drugog ---------------------------------------------------------------------------
-    async def go_into_bula(self, member: Member, hand: int, number: int | None = None) -> Reply:
-        """/bula RUKA: the defender who did not fall goes into the bule instead of his partner, at once."""
+    async def _on_game(self, member: Member, number: int | None,
+                       work: Callable[[Game, int], Awaitable[Reply]]) -> Reply:
+        """Run a correction on the member's game (the one named, or his table), one at a time per game, again
+        when the paper's standing changes moved underneath (another act landed first)."""
         found = await self._correction_game(member, number)
         if isinstance(found, Reply):
             return found
@@ -212,10 +213,15 @@ class CorrectionDesk(DeskBase):
         async with self._game_lock(game.number):
             for _ in range(ATTEMPTS):
                 try:
-                    return await self._go_into_bula(member, game, seat, hand)
+                    return await work(game, seat)
                 except StaleChanges:
                     continue
         return self.refuse("correction.busy")
+
+    # Odlazak u bulu umesto drugog ---------------------------------------------------------------------------
+    async def go_into_bula(self, member: Member, hand: int, number: int | None = None) -> Reply:
+        """/bula RUKA: the defender who did not fall goes into the bule instead of his partner, at once."""
+        return await self._on_game(member, number, lambda game, seat: self._go_into_bula(member, game, seat, hand))
 
     async def _go_into_bula(self, member: Member, game: Game, seat: int, n: int) -> Reply:
         closed = self._window(game, n)
@@ -267,17 +273,7 @@ class CorrectionDesk(DeskBase):
     async def cancel(self, member: Member, hand: int, number: int | None = None, what: str | None = None) -> Reply:
         """/ponisti RUKA [bula|ispravka|arbitar]: the fallen player cancels an Odlazak u bulu made for him; the
         player an Ispravka corrects cancels it; a proposer withdraws his pending offer or proposal."""
-        found = await self._correction_game(member, number)
-        if isinstance(found, Reply):
-            return found
-        game, seat = found
-        async with self._game_lock(game.number):
-            for _ in range(ATTEMPTS):
-                try:
-                    return await self._cancel(member, game, seat, hand, what)
-                except StaleChanges:
-                    continue
-        return self.refuse("correction.busy")
+        return await self._on_game(member, number, lambda game, seat: self._cancel(member, game, seat, hand, what))
 
     async def cancel_change_button(self, member: Member, change_id: int) -> Reply:
         """The Poništi button under a recorded correction; the payload is only a hint, everything is re-checked."""
@@ -352,17 +348,7 @@ class CorrectionDesk(DeskBase):
     # The Arbitar ----------------------------------------------------------------------------------------------
     async def offer_arbitar(self, member: Member, hand: int, number: int | None = None) -> Reply:
         """/arbitar RUKA: the fallen defender offers the Arbitar; the other defender is asked (the AI agrees)."""
-        found = await self._correction_game(member, number)
-        if isinstance(found, Reply):
-            return found
-        game, seat = found
-        async with self._game_lock(game.number):
-            for _ in range(ATTEMPTS):
-                try:
-                    return await self._offer_arbitar(member, game, seat, hand)
-                except StaleChanges:
-                    continue
-        return self.refuse("correction.busy")
+        return await self._on_game(member, number, lambda game, seat: self._offer_arbitar(member, game, seat, hand))
 
     async def _arbitar_blocked(self, state: HandState, fallen: int) -> Reply | None:
         """Why the Arbitar has nothing to decide for `fallen` in this hand now (None: it can decide)."""
@@ -562,12 +548,8 @@ class CorrectionDesk(DeskBase):
     # Ispravka -------------------------------------------------------------------------------------------------
     async def propose_ispravka(self, member: Member, hand: int, number: int | None = None, reason: str = "") -> Reply:
         """/ispravka RUKA [-- razlog]: the player who fell asks to be recorded as passed; the other two agree."""
-        found = await self._correction_game(member, number)
-        if isinstance(found, Reply):
-            return found
-        game, seat = found
-        async with self._game_lock(game.number):
-            return await self._propose_ispravka(member, game, seat, hand, reason)
+        return await self._on_game(member, number,
+                                   lambda game, seat: self._propose_ispravka(member, game, seat, hand, reason))
 
     def _ispravka_check(self, state: HandState, seat: int) -> tuple[AppliedChange, StoredPaperChange | None] | Reply:
         game, n = state.game, state.n

@@ -28,8 +28,6 @@ from bot.discord import commands, governance
 from bot.discord.components import DRAFT_PREFIX, DeskButton, DraftInvalid, DraftModal, build_draft, view_of
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.ports import Reply
-from rules.paper import compute_paper
-from rules.paper_render import paper_text
 from storage.members import ROLES, Member
 
 if TYPE_CHECKING:
@@ -113,13 +111,6 @@ class SudijaBot(discord.Client):
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")
         await self.reply(interaction, reply, monospace=monospace)
-
-    async def paper(self, number: int) -> Reply:
-        game = await self.desk.db.games.get(number)
-        if game is None:
-            return self.desk.refuse("call.unknown_game", game=number)
-        paper = compute_paper(game, await self.desk.db.paper_changes.for_game(number))
-        return Reply(paper_text(game, paper, self.config.language))
 
     async def on_button(self, interaction: discord.Interaction[Any], action: str, ref: int) -> None:
         if action.startswith(DRAFT_PREFIX):
