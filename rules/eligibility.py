@@ -19,17 +19,14 @@ CLAIM_WINDOW = timedelta(days=7)
 
 
 class RefusalReason(Enum):
+    """Why a game may not be judged for this caller (the refusals that depend on the desk's state — a call
+    already open, the caller's pending call, a denied right — are the desk's, checked against the database)."""
+
     UNKNOWN_GAME = "unknown_game"
     NOT_YOUR_GAME = "not_your_game"
     UNRATED = "unrated"
     WITH_AI = "with_ai"
     TOO_OLD = "too_old"
-    ALREADY_OPEN = "already_open"
-    CALLER_HAS_PENDING = "caller_has_pending"
-    CALL_DENIED = "call_denied"
-    NOTHING_ELIGIBLE = "nothing_eligible"
-    NOT_A_MEMBER = "not_a_member"
-    REFEREE_PLAYED = "referee_played"
 
 
 @dataclass(frozen=True)
