@@ -122,6 +122,9 @@ class TrialStore:
         rows = await self._trials("WHERE outcome = 'open' AND game = ?", (game,))
         return rows[0] if rows else None
 
+    async def closed_since(self, moment: datetime) -> list[Trial]:
+        return await self._trials("WHERE outcome != 'open' AND closed_at >= ? ORDER BY id", (now_text(moment),))
+
     async def judging(self, referee: int) -> Trial | None:
         rows = await self._trials("WHERE outcome = 'open' AND referee = ?", (referee,))
         return rows[0] if rows else None

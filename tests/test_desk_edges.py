@@ -143,3 +143,19 @@ async def test_a_restart_repeats_what_open_trials_need_and_rearms_the_offline_gr
     trial = await second.db.trials.open_for_game(200)
     assert trial is None
     await second.db.close()
+
+
+async def test_a_crash_between_recording_the_end_and_resuming_the_table_is_mended_at_start(tmp_path: Path) -> None:
+    first = await make_club(tmp_path)
+    await people(first)
+    await first.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None)
+    await take(first, 200)
+    trial = await first.db.trials.open_for_game(200)
+    assert trial is not None
+    # The verdict is recorded, then the process dies before the game server hears "resume".
+    assert await first.db.trials.finish(trial.id, "no_verdict", first.clock.now(), trial.referee)
+    await first.db.close()
+    second = await make_club(tmp_path)
+    assert ("resume_table", 200) in second.server.calls
+    assert ("pause_table", 200) not in second.server.calls
+    await second.db.close()

@@ -16,6 +16,8 @@ from bot.desk.governance import GovernanceDesk
 from bot.ports import Reply
 from storage.members import Member
 
+RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
+
 
 class Desk(CorrectionDesk, GovernanceDesk):
     async def start(self) -> None:
@@ -45,12 +47,22 @@ class Desk(CorrectionDesk, GovernanceDesk):
         return out
 
     async def resync_open_trials(self) -> None:
-        """Pausing a table and blocking offers are idempotent: repeat them for every open trial."""
-        for trial in await self.db.trials.open_trials():
+        """Tell the game server again what the trials need; every such call is idempotent. A crash may have come
+        between recording a trial's start or end and telling the game server: open trials keep their table
+        paused (or their caller's offers blocked), and trials that ended lately have them released."""
+        open_trials = await self.db.trials.open_trials()
+        busy_games = {t.game for t in open_trials}
+        busy_callers = {t.caller for t in open_trials if not t.in_game}
+        for trial in open_trials:
             if trial.in_game:
                 await self.game_server.pause_table(trial.game)
             else:
                 await self.game_server.block_offers(await self.nick(trial.caller))
+        for trial in await self.db.trials.closed_since(self.now() - RESYNC_WINDOW):
+            if trial.in_game and trial.game not in busy_games:
+                await self.game_server.resume_table(trial.game)
+            elif not trial.in_game and trial.caller not in busy_callers:
+                await self.game_server.unblock_offers(await self.nick(trial.caller))
 
     async def run_due(self) -> None:
         await self.expire_due_calls()
