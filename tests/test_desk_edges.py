@@ -159,3 +159,18 @@ async def test_a_crash_between_recording_the_end_and_resuming_the_table_is_mende
     assert ("resume_table", 200) in second.server.calls
     assert ("pause_table", 200) not in second.server.calls
     await second.db.close()
+
+
+async def test_a_member_in_two_trials_is_heard_in_the_one_he_typed_in(club: Club) -> None:
+    await people(club)
+    await club.member("sudija2", "referee")
+    await club.game(100)
+    await club.game(200, ("marko", "petar", "jelena"), status=GameStatus.IN_PROGRESS, ended_ago=None)
+    await take(club, 100, caller="marko")  # marko's own call, out of game: trial 1
+    await take(club, 200, caller="petar", referee="sudija2")  # his table's trial: trial 2
+    marko = await club.get("marko")
+    await club.desk.say(marko, "za sto", 2)
+    await club.desk.say(marko, "za moj poziv", 1)
+    await club.desk.say(marko, "bez oznake")
+    assert [m.text for m in await club.db.trials.messages(1)] == ["za moj poziv"]
+    assert [m.text for m in await club.db.trials.messages(2)] == ["za sto", "bez oznake"]

@@ -107,9 +107,17 @@ class TrialDesk(CallDesk):
             return self.refuse("take.not_referee")
         return trial
 
-    async def say(self, member: Member, text: str) -> Reply | None:
-        """A message typed in a trial: kept in the transcript and shown to the other parties."""
-        trial = await self.db.trials.open_for_member(member.id)
+    async def say(self, member: Member, text: str, trial_id: int | None = None) -> Reply | None:
+        """A message typed in a trial: kept in the transcript and shown to the other parties. A platform that
+        knows which trial's space it was typed in says so (a member may be in two trials: his table's and his
+        own call's); otherwise it goes to his newest open trial."""
+        trial = None
+        if trial_id is not None:
+            named = await self.db.trials.get(trial_id)
+            parties = {p.member for p in await self.db.trials.participants(trial_id)} if named else set()
+            trial = named if named is not None and named.is_open and member.id in parties else None
+        if trial is None:
+            trial = await self.db.trials.open_for_member(member.id)
         if trial is None:
             return None
         await self.db.trials.add_message(trial.id, member.id, text, self.now())

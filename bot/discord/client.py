@@ -239,7 +239,7 @@ class SudijaBot(discord.Client):
             return
         token = relaying_from_discord.set(member.id)
         try:
-            await self.desk.say(member, message.content)
+            await self.desk.say(member, message.content, self.chat.trial_of_thread(channel.id))
         finally:
             relaying_from_discord.reset(token)
 
