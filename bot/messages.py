@@ -839,6 +839,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "console.server_unblock": ("ponude igrača {nick} su ponovo dozvoljene", "{nick}'s game offers are allowed "
                                "again"),
     "console.server_close": ("partija {game} je zatvorena", "game {game} closed"),
+    "console.server_paper": ("papir partije {game} je promenjen i poslat serveru",
+                             "the paper of game {game} changed and was sent to the server"),
     "console.server_plavac": ("plavac za {nick} do {until}", "plavac for {nick} until {until}"),
     "console.server_plavac_off": ("plavac za {nick} je skinut", "{nick}'s plavac is lifted"),
     "presude.no_db": ("Baza {db} ne postoji.", "The database {db} does not exist."),

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from storage.calls import Notice
 from storage.members import Member
@@ -183,6 +183,11 @@ class GameServerPort(Protocol):
 
     async def set_plavac(self, nick: str, until: datetime | None) -> None: ...
 
+    async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
+        """A verdict or a players' correction changed the game's paper: here it is whole (`paper_json`), so the
+        game server can show and continue from it (idempotent: the newest paper wins)."""
+        ...
+
 
 class LoggingGameServer:
     """No game server configured: the bot records everything itself and these calls are only logged."""
@@ -211,6 +216,9 @@ class LoggingGameServer:
 
     async def set_plavac(self, nick: str, until: datetime | None) -> None:
         await self._record("set_plavac", (nick, until))
+
+    async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
+        await self._record("paper_changed", game)
 
 
 class Timers(Protocol):

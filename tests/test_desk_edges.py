@@ -174,3 +174,14 @@ async def test_a_member_in_two_trials_is_heard_in_the_one_he_typed_in(club: Club
     await club.desk.say(marko, "bez oznake")
     assert [m.text for m in await club.db.trials.messages(1)] == ["za moj poziv"]
     assert [m.text for m in await club.db.trials.messages(2)] == ["za sto", "bez oznake"]
+
+
+async def test_the_game_server_gets_the_paper_after_a_verdict_changes_it(club: Club) -> None:
+    await people(club)
+    await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=5)
+    await take(club, 200)
+    referee = await club.get("sudija1")
+    assert (await club.desk.draft(referee, Draft(BulaChange({"petar": 4}, 4), "vređanje"))).ok
+    assert ("paper_changed", 200) not in club.server.calls  # a draft changes nothing
+    assert (await club.desk.finish(referee)).ok
+    assert ("paper_changed", 200) in club.server.calls

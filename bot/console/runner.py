@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.app import App, build_app
 from bot.commands import Commands
@@ -62,6 +62,10 @@ class ConsoleGameServer(LoggingGameServer):
     async def close_game(self, game: int) -> None:
         await super().close_game(game)
         self._show("console.server_close", game=game)
+
+    async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
+        await super().paper_changed(game, paper)
+        self._show("console.server_paper", game=game)
 
     async def set_plavac(self, nick: str, until: datetime | None) -> None:
         await super().set_plavac(nick, until)

@@ -13,7 +13,7 @@ from bot.views import render_trials
 from rules.eligibility import GameFacts, RefereeFacts
 from rules.gamelog import Game
 from rules.paper import compute_paper
-from rules.paper_render import paper_text
+from rules.paper_render import paper_json, paper_text
 from storage.database import Database
 from storage.members import Member
 from storage.trials import Trial
@@ -100,4 +100,11 @@ class DeskBase:
             return self.refuse("call.unknown_game", game=number)
         paper = compute_paper(game, await self.db.paper_changes.for_game(number))
         return Reply(paper_text(game, paper, self.config.language))
+
+    async def paper_changed(self, number: int) -> None:
+        """Tell the game server the game's paper after a change landed (a verdict or a correction)."""
+        game = await self.db.games.get(number)
+        if game is not None:
+            paper = compute_paper(game, await self.db.paper_changes.for_game(number))
+            await self.game_server.paper_changed(number, paper_json(game, paper))
 

@@ -247,6 +247,7 @@ class CorrectionDesk(DeskBase):
         change_id = await self.corrections_store.record_change(
             NewPaperChange(game.number, n, ODLAZAK, change.data(), member.id, now), state.ids, "odlazak_chosen",
             fallen=fallen, player=seat)
+        await self.paper_changed(game.number)
         await self._lapse_pending(game, n, fallen, (ARBITAR, ISPRAVKA), self.t("correction.lapsed_moved", hand=n))
         text = self.t("correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n,
                       game=game.number)
@@ -340,6 +341,7 @@ class CorrectionDesk(DeskBase):
         if not await self.corrections_store.cancel_change(row.id, game.number, member.id, self.now(), state.ids,
                                                          event, hand=n):
             return self.refuse("correction.nothing_to_cancel", hand=n)
+        await self.paper_changed(game.number)
         seat = game.seat_of(member.nick)
         await self._tell_players(game, self.t(key, nick=member.nick, hand=n, game=game.number),
                                  skip=(seat,) if seat is not None else ())
@@ -450,6 +452,7 @@ class CorrectionDesk(DeskBase):
             except NotPending:
                 return self.refuse("correction.not_pending", request=request.id)
             if verdict.transfers:
+                await self.paper_changed(game.number)
                 await self._lapse_pending(game, n, fallen, (ISPRAVKA,), self.t("correction.lapsed_moved", hand=n))
             return await self._announce_verdict(game, request, verdict, other, actor)
         return self.refuse("correction.busy")
@@ -612,6 +615,7 @@ class CorrectionDesk(DeskBase):
                 continue
             except NotPending:
                 return self.refuse("correction.not_pending", request=request.id)
+            await self.paper_changed(game.number)
             await self._lapse_pending(game, n, seat, (ARBITAR,), self.t("correction.lapsed_corrected", hand=n))
             text = self.t("correction.ispravka_applied", hand=n, effect=self._effect(game, applied, seat))
             actor_seat = game.seat_of(actor.nick) if actor is not None else None

@@ -276,6 +276,8 @@ class TrialDesk(CallDesk):
                                            changes=changes, expected_draft=trial.draft):
             return self.refuse("trial.not_your_trial")
         await self.after_verdict(trial, draft)
+        if changes:
+            await self.paper_changed(trial.game)
         text = self.t("trial.finished", game=trial.game, verdict=render_verdict(draft, self.messages),
                       reason=draft.reason or "—")
         await self._wind_up(trial, text)
