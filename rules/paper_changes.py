@@ -115,8 +115,12 @@ def _end_label(paper: Paper, lang: str) -> str:
     return "nije kraj" if lang == "sr" else "no end"
 
 
-def check_change(game: Game, changes: Sequence[PaperChange], new: PaperChange, lang: str = "sr") -> AppliedChange:
-    """Refuse `new` with `ChangeRefused` if it may not be recorded on top of `changes`; else its effect."""
+def check_change(game: Game, changes: Sequence[PaperChange], new: PaperChange, lang: str = "sr", *,
+                 settlement_played: tuple[int, int] = SETTLEMENT_PLAYED,
+                 settlement_delay: timedelta = SETTLEMENT_DELAY) -> AppliedChange:
+    """Refuse `new` with `ChangeRefused` if it may not be recorded on top of `changes`; else its effect. The
+    settlement's conditions are the club's (2/3 of the bule played, an hour after the interruption) unless its
+    configuration sets others."""
     before = compute_paper(game, changes)
     n = new.hand
     names = game.players
@@ -148,10 +152,10 @@ def check_change(game: Game, changes: Sequence[PaperChange], new: PaperChange, l
         if n != last:
             raise _refuse(lang, "otpis_hand", last=last)
         total = 3 * game.bule
-        most = total * (SETTLEMENT_PLAYED[1] - SETTLEMENT_PLAYED[0]) // SETTLEMENT_PLAYED[1]
+        most = total * (settlement_played[1] - settlement_played[0]) // settlement_played[1]
         if before.bule_sum > most:
             raise _refuse(lang, "otpis_early", left=before.bule_sum, total=total, most=most)
-        if game.ended_at is not None and new.when - game.ended_at < SETTLEMENT_DELAY:
+        if game.ended_at is not None and new.when - game.ended_at < settlement_delay:
             raise _refuse(lang, "otpis_soon", at=game.ended_at.strftime("%Y-%m-%d %H:%M"))
     else:
         player = new.player

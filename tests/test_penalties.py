@@ -330,3 +330,13 @@ async def test_a_verdict_recorded_before_a_crash_takes_effect_at_start(club: Clu
     assert any("kaznio" in text for text in told(club, "petar"))
     await club.desk.start()
     assert len(await club.db.penalties.for_game(100)) == 1
+
+
+async def test_another_clubs_settlement_rule_comes_from_the_configuration(club: Club) -> None:
+    """Half the bule played and half an hour are enough where the configuration says so."""
+    club.desk.config = replace(club.config, penalties=replace(club.config.penalties, settlement_played_share="1/2",
+                                                             settlement_delay_minutes=30))
+    await people(club, "ana", "bojan", "ceca")
+    await settle_case(club, minutes=31, left=90)  # 90 of 180 bule played: half, not 2/3; 31 minutes, not 60
+    await open_on(club, 500)
+    assert (await club.desk.draft(await club.get("sudija1"), Draft(Settlement(True), "dogovor"))).ok

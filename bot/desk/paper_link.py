@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from rules.gamelog import Game
 from rules.paper import ChangeKind, PaperChange
@@ -14,7 +14,8 @@ from storage.changes import NewPaperChange
 
 
 def verdict_changes(draft: Draft, game: Game, standing: Sequence[PaperChange], referee: int | None,
-                    referee_nick: str, now: datetime, lang: str) -> list[NewPaperChange]:
+                    referee_nick: str, now: datetime, lang: str, *,
+                    settlement: tuple[tuple[int, int], timedelta] | None = None) -> list[NewPaperChange]:
     """The paper changes of `draft` (none for verdicts that do not touch the paper); raises `VerdictRefused`
     with the paper's own explanation when a limit would break."""
     verdict = draft.verdict
@@ -39,7 +40,11 @@ def verdict_changes(draft: Draft, game: Game, standing: Sequence[PaperChange], r
     checked: list[PaperChange] = list(standing)
     for change in changes:
         try:
-            check_change(game, checked, change, lang)
+            if settlement is None:
+                check_change(game, checked, change, lang)
+            else:
+                check_change(game, checked, change, lang, settlement_played=settlement[0],
+                             settlement_delay=settlement[1])
         except ChangeRefused as refused:
             raise VerdictRefused("paper.refused", message=refused.message) from None
         checked.append(change)

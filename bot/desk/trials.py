@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from fractions import Fraction
 
 from bot.desk.calls import CallDesk
 from bot.desk.paper_link import verdict_changes
@@ -157,8 +158,11 @@ class TrialDesk(CallDesk):
         check_draft(draft, in_game=trial.in_game, players=game.players, completed_hands=completed,
                     plavac_limit=limits.plavac_max_days, league_limit=limits.league_max_points)
         standing = await self.db.paper_changes.for_game(game.number)
+        limits = self.config.penalties
+        share = Fraction(limits.settlement_played_share)
+        settlement = ((share.numerator, share.denominator), timedelta(minutes=limits.settlement_delay_minutes))
         return verdict_changes(draft, game, standing, trial.referee, await self.nick(trial.referee), self.now(),
-                               self.config.language)
+                               self.config.language, settlement=settlement)
 
     async def change_game(self, referee: Member, number: int) -> Reply:
         """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
