@@ -232,6 +232,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "The content of hand {hand} could be judged only until the next hand ended ({completed} "
                          "are completed); if the delay was justified, mark it in the draft."),
     "paper.refused": ("{message}", "{message}"),
+    "papir.unknown": ("Partija {game} nije u bazi {db}.", "Game {game} is not in the database {db}."),
+    "papir.no_db": ("Baza {db} ne postoji; prvo uvezite logove partija.",
+                    "The database {db} does not exist; import game logs first."),
+    "papir.report": ("Razlike između upisanog rezultata u logu i izračunatog papira (provera pri uvozu):",
+                     "Differences between the score recorded in the log and the computed paper (checked at import):"),
     # Corrections without a referee (bot/desk/corrections.py)
     "button.consent": ("Prihvatam", "I agree"),
     "button.decline": ("Odbijam", "I refuse"),

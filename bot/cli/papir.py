@@ -17,21 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli._common import add_db_option, club_config, game_number
+from bot.messages import Catalogue
 from rules.paper import compute_paper
 from rules.paper_render import paper_json, paper_text
-
-_TEXT = {
-    "sr": {
-        "unknown": "Partija {game} nije u bazi {db}.",
-        "no_db": "Baza {db} ne postoji; prvo uvezite logove partija.",
-        "report": "Razlike između upisanog rezultata u logu i izračunatog papira (provera pri uvozu):",
-    },
-    "en": {
-        "unknown": "Game {game} is not in the database {db}.",
-        "no_db": "The database {db} does not exist; import game logs first.",
-        "report": "Differences between the score recorded in the log and the computed paper (checked at import):",
-    },
-}
 
 
 def register(subparsers: Any) -> None:
@@ -56,15 +44,15 @@ async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = 
     """Print the paper of game `number` from the database at `db_path`; the exit status."""
     from storage.database import open_database
 
-    words = _TEXT.get(lang, _TEXT["sr"])
+    words = Catalogue(lang)
     if db_path != ":memory:" and not Path(db_path).exists():
-        print(words["no_db"].format(db=db_path), file=sys.stderr)
+        print(words.t("papir.no_db", db=db_path), file=sys.stderr)
         return 1
     db = await open_database(db_path)
     try:
         game = await db.games.get(number)
         if game is None:
-            print(words["unknown"].format(game=number, db=db_path), file=sys.stderr)
+            print(words.t("papir.unknown", game=number, db=db_path), file=sys.stderr)
             return 1
         changes = await db.paper_changes.for_game(number)
         report = await db.games.cross_check_report(number)
@@ -74,10 +62,10 @@ async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = 
     if as_json:
         print(json.dumps(paper_json(game, paper), ensure_ascii=False, indent=2))
         if report:
-            print("\n".join([words["report"], *report]), file=sys.stderr)
+            print("\n".join([words.t("papir.report"), *report]), file=sys.stderr)
         return 0
     print(paper_text(game, paper, lang))
     if report:
         print()
-        print("\n".join([words["report"], *report]))
+        print("\n".join([words.t("papir.report"), *report]))
     return 0
