@@ -598,6 +598,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "discord.field.amounts": ("Bule: NADIMAK ±N, NADIMAK ±N", "Bule: NICK ±N, NICK ±N"),
     "discord.field.late": ("Kašnjenje opravdano? (da/ne)", "Delay justified? (da/ne)"),
     "discord.field.culprit": ("Krivac (nadimak)", "Culprit (nickname)"),
+    "discord.placeholder.culprit_offence": ("petar — ili iz kataloga: petar po kasnjenje",
+                                            "petar — or from the catalogue: petar po kasnjenje"),
     "discord.field.plavac": ("Plavac, dana (0–7)", "Plavac, days (0–7)"),
     "discord.field.league": ("Kazneni poeni u Ligi (0–10)", "League penalty points (0–10)"),
     "discord.field.abandoned": ("Napuštena partija? (da/ne)", "Abandoned game? (da/ne)"),

@@ -48,6 +48,7 @@ def test_drafts_are_read_from_the_forms() -> None:
         Draft(FallTransfer(2, "marko"), "r")
     assert build_draft("penalty", {"culprit": "petar", "plavac": "3", "league": "", "abandoned": "DA"},
                        t).verdict == Penalty("petar", 3, 0, True)
+    assert build_draft("penalty", {"culprit": "petar po kasnjenje"}, t).verdict == Penalty("petar", offence="kasnjenje")
     assert build_draft("settlement", {"confirm": "potvrđujem", "reason": "r"}, t).verdict == Settlement(True)
     assert build_draft("settlement", {"confirm": "ne", "reason": "r"}, t).verdict == Settlement(False)
     assert build_draft("nobody", {"reason": "r"}, t).verdict == Nobody()

@@ -100,7 +100,8 @@ def draft_fields(kind: str, t: Callable[..., str]) -> list[Field]:
                 _field(t("discord.field.culprit"), "culprit", max_length=32),
                 _field(t("discord.field.late"), "late", required=False, max_length=12), reason]
     if kind == "penalty":
-        return [_field(t("discord.field.culprit"), "culprit", max_length=32),
+        return [_field(t("discord.field.culprit"), "culprit", max_length=64,
+                       placeholder=t("discord.placeholder.culprit_offence")),
                 _field(t("discord.field.plavac"), "plavac", required=False, max_length=3),
                 _field(t("discord.field.league"), "league", required=False, max_length=3),
                 _field(t("discord.field.abandoned"), "abandoned", required=False, max_length=12), reason]
@@ -142,7 +143,9 @@ def build_draft(kind: str, values: dict[str, str], t: Callable[..., str]) -> Dra
     elif kind == "penalty":
         plavac = _int(get("plavac"), t("usage.days")) if get("plavac") else 0
         league = _int(get("league"), t("usage.points")) if get("league") else 0
-        verdict = Penalty(get("culprit"), plavac, league, _yes(get("abandoned")))
+        # "petar po kasnjenje": the club's catalogue names the penalty (the form holds five fields at most).
+        culprit, _, offence = get("culprit").partition(" po ")
+        verdict = Penalty(culprit.strip(), plavac, league, _yes(get("abandoned")), offence.strip())
     elif kind == "settlement":
         verdict = Settlement(innocent_confirmed=_yes(get("confirm")))
     elif kind == "nobody":
