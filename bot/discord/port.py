@@ -24,6 +24,7 @@ import discord
 
 from bot.discord.components import draft_buttons, view_of
 from bot.ports import Button, CallPost
+from bot.text_split import split_lines
 from storage.calls import Notice
 from storage.members import Member
 
@@ -42,25 +43,8 @@ relaying_from_discord: contextvars.ContextVar[int | None] = contextvars.ContextV
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:
-    """Split a long text on line boundaries into messages Discord accepts."""
-    out: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                out.append(current)
-                current = ""
-            out.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = candidate
-    if current or not out:
-        out.append(current or "—")
-    return out
+    """Split a long text on line boundaries into messages Discord accepts (never none: "—" for empty text)."""
+    return split_lines(text, limit) or ["—"]
 
 
 class DiscordChat:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, User
 
 from bot.ports import Button
+from bot.text_split import split_lines
 
 TEXT_LIMIT = 4096  # UTF-16 code units in one message
 CALLBACK_DATA_LIMIT = 64  # bytes of callback_data
@@ -64,27 +65,7 @@ def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
     """Cut a long text into messages of at most `limit` UTF-16 units, at line ends where possible."""
     if utf16_len(text) <= limit:
         return [text]
-    chunks: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while utf16_len(line) > limit:  # a single overlong line: cut it hard
-            cut = limit
-            while utf16_len(line[:cut]) > limit:
-                cut -= 1
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:cut])
-            line = line[cut:]
-        candidate = f"{current}\n{line}" if current else line
-        if utf16_len(candidate) > limit:
-            chunks.append(current)
-            current = line
-        else:
-            current = candidate
-    if current:
-        chunks.append(current)
-    return [c for c in chunks if c.strip()]
+    return [c for c in split_lines(text, limit, utf16_len) if c.strip()]
 
 
 def shorten(text: str, limit: int = ANSWER_LIMIT) -> str:
