@@ -46,9 +46,9 @@ def render_verdict(draft: Draft, m: Catalogue) -> str:
     if isinstance(v, BulaChange):
         amounts = ", ".join(f"{nick} {amount:+d}" for nick, amount in v.amounts.items())
         where = m.t("verdict.hand", hand=v.hand) if v.hand is not None else m.t("verdict.whole_game")
-        return m.t("verdict.show.bula_change", amounts=amounts, where=where)
+        return m.t("verdict.show.bule", amounts=amounts, where=where)
     if isinstance(v, FallTransfer):
-        return m.t("verdict.show.fall_transfer", hand=v.hand, culprit=v.culprit)
+        return m.t("verdict.show.bula", hand=v.hand, culprit=v.culprit)
     if isinstance(v, Penalty):
         parts = []
         if v.plavac_days:
@@ -59,13 +59,13 @@ def render_verdict(draft: Draft, m: Catalogue) -> str:
             parts.append(m.t("verdict.show.abandoned"))
         if v.deny_call_days:
             parts.append(m.t("verdict.show.deny_call", days=v.deny_call_days))
-        return m.t("verdict.show.penalty", culprit=v.culprit, what=", ".join(parts))
+        return m.t("verdict.show.kazna", culprit=v.culprit, what=", ".join(parts))
     if isinstance(v, Settlement):
-        return m.t("verdict.show.settlement")
+        return m.t("verdict.show.svodjenje")
     if isinstance(v, Nobody):
-        return m.t("verdict.show.nobody")
+        return m.t("verdict.show.niko")
     assert isinstance(v, NoVerdict)
-    return m.t("verdict.show.no_verdict")
+    return m.t("verdict.show.bez")
 
 
 def render_trials(game: int, trials: Sequence[Trial], names: Mapping[int, str], show_referees: bool,

@@ -12,11 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 MAX_BULA_CHANGE = 98
 MAX_PLAVAC_DAYS = 7
 MAX_LEAGUE_POINTS = 10
+
+
+class VerdictKind(StrEnum):
+    """The kinds of verdict, by the club's own words: the same word is typed (``/presuda bule …``), stored (the
+    verdict's ``kind``) and shown."""
+
+    BULE = "bule"  # Promena bula
+    BULA = "bula"  # Odlazak u bulu umesto drugog
+    KAZNA = "kazna"  # a penalty: plavac, league points, napustio, a catalogue entry
+    SVODJENJE = "svodjenje"  # Ručno svođenje
+    NIKO = "niko"  # (niko): nobody is guilty
+    BEZ = "bez"  # Bez presude
 
 
 class VerdictRefused(ValueError):
@@ -35,7 +48,7 @@ class BulaChange:
     amounts: Mapping[str, int]
     hand: int | None = None
     late_justified: bool = False
-    kind: str = field(default="bula_change", init=False)
+    kind: VerdictKind = field(default=VerdictKind.BULE, init=False)
 
 
 @dataclass(frozen=True)
@@ -45,14 +58,14 @@ class FallTransfer:
     hand: int
     culprit: str
     late_justified: bool = False
-    kind: str = field(default="fall_transfer", init=False)
+    kind: VerdictKind = field(default=VerdictKind.BULA, init=False)
 
 
 @dataclass(frozen=True)
 class NoVerdict:
     """Bez presude."""
 
-    kind: str = field(default="no_verdict", init=False)
+    kind: VerdictKind = field(default=VerdictKind.BEZ, init=False)
 
 
 @dataclass(frozen=True)
@@ -61,7 +74,7 @@ class Settlement:
     that it is not against the interest of an innocent player."""
 
     innocent_confirmed: bool = False
-    kind: str = field(default="settlement", init=False)
+    kind: VerdictKind = field(default=VerdictKind.SVODJENJE, init=False)
 
 
 @dataclass(frozen=True)
@@ -74,21 +87,21 @@ class Penalty:
     abandoned: bool = False
     offence: str = ""  # the club's catalogue entry it was given by, if any (`rules.catalogue`)
     deny_call_days: int = 0  # the culprit's right to call a referee is denied this long (a catalogue penalty)
-    kind: str = field(default="penalty", init=False)
+    kind: VerdictKind = field(default=VerdictKind.KAZNA, init=False)
 
 
 @dataclass(frozen=True)
 class Nobody:
     """(niko): nobody is guilty, nobody is punished; an earlier penalty for the game is lifted."""
 
-    kind: str = field(default="nobody", init=False)
+    kind: VerdictKind = field(default=VerdictKind.NIKO, init=False)
 
 
 Verdict = BulaChange | FallTransfer | NoVerdict | Settlement | Penalty | Nobody
 
-IN_GAME_KINDS = ("bula_change", "fall_transfer", "no_verdict")
-OUT_OF_GAME_KINDS = ("settlement", "penalty", "nobody", "no_verdict")
-REASON_REQUIRED = ("fall_transfer", "no_verdict", "nobody", "settlement")
+IN_GAME_KINDS = (VerdictKind.BULE, VerdictKind.BULA, VerdictKind.BEZ)
+OUT_OF_GAME_KINDS = (VerdictKind.SVODJENJE, VerdictKind.KAZNA, VerdictKind.NIKO, VerdictKind.BEZ)
+REASON_REQUIRED = (VerdictKind.BULA, VerdictKind.BEZ, VerdictKind.NIKO, VerdictKind.SVODJENJE)
 
 
 @dataclass(frozen=True)
@@ -159,7 +172,7 @@ def canonical_nick(nick: str, players: tuple[str, str, str]) -> str:
 
 def verdict_to_json(draft: Draft) -> dict[str, Any]:
     v = draft.verdict
-    data: dict[str, Any] = {"kind": v.kind, "reason": draft.reason}
+    data: dict[str, Any] = {"kind": v.kind.value, "reason": draft.reason}
     if isinstance(v, BulaChange):
         data.update(amounts=dict(v.amounts), hand=v.hand, late_justified=v.late_justified)
     elif isinstance(v, FallTransfer):
@@ -176,20 +189,20 @@ def verdict_from_json(data: Mapping[str, Any]) -> Draft:
     kind = data["kind"]
     reason = str(data.get("reason", ""))
     verdict: Verdict
-    if kind == "bula_change":
+    if kind == VerdictKind.BULE:
         verdict = BulaChange({str(k): int(a) for k, a in data["amounts"].items()}, data.get("hand"),
                              bool(data.get("late_justified", False)))
-    elif kind == "fall_transfer":
+    elif kind == VerdictKind.BULA:
         verdict = FallTransfer(int(data["hand"]), str(data["culprit"]), bool(data.get("late_justified", False)))
-    elif kind == "settlement":
+    elif kind == VerdictKind.SVODJENJE:
         verdict = Settlement(bool(data.get("innocent_confirmed", False)))
-    elif kind == "penalty":
+    elif kind == VerdictKind.KAZNA:
         verdict = Penalty(str(data["culprit"]), int(data.get("plavac_days", 0)), int(data.get("league_points", 0)),
                           bool(data.get("abandoned", False)), str(data.get("offence", "")),
                           int(data.get("deny_call_days", 0)))
-    elif kind == "nobody":
+    elif kind == VerdictKind.NIKO:
         verdict = Nobody()
-    elif kind == "no_verdict":
+    elif kind == VerdictKind.BEZ:
         verdict = NoVerdict()
     else:
         raise ValueError(f"unknown verdict kind {kind!r}")

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from storage.database import Database
 
 ROLES = ("referee", "councilor", "moderator")
+MAX_NICK = 32  # the longest club nickname, in characters
 
 
 @dataclass(frozen=True, slots=True)

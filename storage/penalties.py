@@ -247,7 +247,7 @@ class PenaltyStore:
         """Trials whose recorded verdict changes penalties, napustio or settlement but has not taken effect."""
         async with self.db.connection.execute(
                 "SELECT id FROM trials WHERE outcome = 'verdict'"
-                " AND json_extract(verdict, '$.kind') IN ('penalty', 'nobody', 'settlement')"
+                " AND json_extract(verdict, '$.kind') IN ('kazna', 'niko', 'svodjenje')"
                 " AND id NOT IN (SELECT trial FROM verdict_effects) ORDER BY id") as cur:
             return [int(r[0]) for r in await cur.fetchall()]
 

@@ -136,7 +136,7 @@ class TrialStore:
     async def penalty_times(self, culprit: str, offence: str) -> list[datetime]:
         """When recorded verdicts punished `culprit` for the catalogue's `offence` (for escalation)."""
         rows = await self.db.connection.execute_fetchall(
-            "SELECT closed_at FROM trials WHERE outcome = 'verdict' AND json_extract(verdict, '$.kind') = 'penalty'"
+            "SELECT closed_at FROM trials WHERE outcome = 'verdict' AND json_extract(verdict, '$.kind') = 'kazna'"
             " AND json_extract(verdict, '$.culprit') = ? COLLATE NOCASE"
             " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE ORDER BY closed_at", (culprit, offence))
         return [parse_stored_time(r[0]) for r in rows]

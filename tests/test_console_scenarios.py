@@ -66,7 +66,7 @@ def test_out_of_game_trial_with_a_plavac(tmp_path: Path, monkeypatch: pytest.Mon
         "reason": "napustio partiju usred devete ruke"}
     verdict = trial["verdict"]
     assert (verdict["kind"], verdict["culprit"], verdict["plavac_days"], verdict["abandoned"]) == \
-        ("penalty", "nikola", 3, True)  # the replaced draft (without napustio) was not recorded
+        ("kazna", "nikola", 3, True)  # the replaced draft (without napustio) was not recorded
     assert trial["closed_at"] is not None
     paper = _json(["papir", "1847301", "--db", str(db), "--json"], capsys)
     assert _changes(paper) == []  # a penalty does not touch the paper
@@ -82,7 +82,7 @@ def test_in_game_trial_with_a_bula_change_and_a_councilor(tmp_path: Path, monkey
     [trial] = _json(["presude", "1847320", "--db", str(db), "--json"], capsys)["trials"]
     assert (trial["kind"], trial["caller"], trial["referee"], trial["outcome"]) == \
         ("in_game", "marko", "jelena", "verdict")
-    assert trial["verdict"]["kind"] == "bula_change" and trial["verdict"]["amounts"] == {"marko": 2}
+    assert trial["verdict"]["kind"] == "bule" and trial["verdict"]["amounts"] == {"marko": 2}
     paper = _json(["papir", "1847320", "--db", str(db), "--json"], capsys)
     [(hand, change)] = _changes(paper)
     assert (hand, change["kind"], change["who"], change["trial"], change["applied"]) == \

@@ -203,8 +203,8 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         assert m[loser].id not in fake.thread_members(thread.id)
         (controls,) = fake.messages_in(thread.id)
         assert button_ids(controls) == [f"sudija:{action}:{trial.id}" for action in (
-            "hands", "history", "finish", "leave", "nacrt_penalty", "nacrt_settlement", "nacrt_nobody",
-            "nacrt_no_verdict")]
+            "hands", "history", "finish", "leave", "nacrt_kazna", "nacrt_svodjenje", "nacrt_niko",
+            "nacrt_bez")]
 
         # the caller writes in the thread: it is the transcript, and it is not echoed back
         await member_says(bot, fake, m["ana"], thread, "Petar je namerno napustio partiju.")
@@ -213,7 +213,7 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
 
         # the draft, through the button's modal; then a replacement
         referee = m[winner].id
-        press = await fake.press(referee, int(controls["id"]), f"sudija:nacrt_penalty:{trial.id}")
+        press = await fake.press(referee, int(controls["id"]), f"sudija:nacrt_kazna:{trial.id}")
         modal = await fake.wait_for_response(press.id)
         assert modal["type"] == 9
         fields = [c["component"]["custom_id"] for c in modal["data"]["components"]]
@@ -221,7 +221,7 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         assert fields == ["culprit", "plavac", "league", "abandoned", "reason"]
         first = await fake.submit_modal(press.id, {"culprit": "petar", "plavac": "2", "reason": "namerno"})
         assert "plavac 2" in await answer_of(fake, first)
-        again = await fake.press(referee, int(controls["id"]), f"sudija:nacrt_penalty:{trial.id}")
+        again = await fake.press(referee, int(controls["id"]), f"sudija:nacrt_kazna:{trial.id}")
         await fake.wait_for_response(again.id)
         second = await fake.submit_modal(again.id, {"culprit": "petar", "plavac": "3", "league": "2",
                                                     "reason": f"@everyone namerno <@&{world.referee_role.id}>"})
@@ -274,8 +274,7 @@ async def test_commands_have_serbian_names_english_localizations_and_sync_to_the
         assert option["name"] == "partija" and option["name_localizations"]["en-US"] == "game"
         assert option["autocomplete"] is True and option["required"] is False and option["type"] == 4
         kinds = commands["presuda"]["options"][0]["choices"]
-        assert [c["value"] for c in kinds] == ["bula_change", "fall_transfer", "penalty", "settlement", "nobody",
-                                              "no_verdict"]
+        assert [c["value"] for c in kinds] == ["bule", "bula", "kazna", "svodjenje", "niko", "bez"]
         assert kinds[0]["name"] == "Promena bula" and kinds[0]["name_localizations"]["en-US"] == "Bula change"
 
 
@@ -428,17 +427,17 @@ async def test_in_game_trial_has_the_whole_table_and_the_bula_change_modal(world
                                                                                           "sudija1")}
         controls = fake.messages_in(thread.id)[0]
         assert [c.split(":")[1] for c in button_ids(controls)] == [
-            "hands", "history", "councilor", "finish", "leave", "nacrt_bula_change", "nacrt_fall_transfer",
-            "nacrt_no_verdict"]
+            "hands", "history", "councilor", "finish", "leave", "nacrt_bule", "nacrt_bula",
+            "nacrt_bez"]
         # a player pressing the referee's draft button gets no modal
-        nosy = await fake.press(m["ana"].id, int(controls["id"]), f"sudija:nacrt_bula_change:{trial_id}")
+        nosy = await fake.press(m["ana"].id, int(controls["id"]), f"sudija:nacrt_bule:{trial_id}")
         body = await fake.wait_for_response(nosy.id)
         assert body["type"] == 4 and body["data"]["flags"] & 64 and "ne sudite" in body["data"]["content"].lower()
-        press = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_bula_change:{trial_id}")
+        press = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_bule:{trial_id}")
         assert (await fake.wait_for_response(press.id))["type"] == 9
         bad = await fake.submit_modal(press.id, {"amounts": "ana četiri", "reason": "x"})
         assert "Broj bula" in await answer_of(fake, bad)
-        again = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_bula_change:{trial_id}")
+        again = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_bule:{trial_id}")
         await fake.wait_for_response(again.id)
         good = await fake.submit_modal(again.id, {"hand": "3", "amounts": "ana +4, petar -2", "reason": "vređanje"})
         assert "ana +4, petar -2" in await answer_of(fake, good)
@@ -597,7 +596,7 @@ async def test_an_open_trial_survives_a_restart(world: World) -> None:
         assert bot.chat.threads == {trial_id: thread.id}  # found again by its name
         await member_says(bot, fake, m["ana"], thread, "Jeste li tu?")
         assert [t.text for t in await restarted.db.trials.messages(trial_id)] == ["Jeste li tu?"]
-        press = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_nobody:{trial_id}")
+        press = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_niko:{trial_id}")
         assert (await fake.wait_for_response(press.id))["type"] == 9
         drafted = await fake.submit_modal(press.id, {"reason": "nema krivice"})
         assert "niko nije kriv" in await answer_of(fake, drafted)

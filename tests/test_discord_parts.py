@@ -16,62 +16,61 @@ from bot.discord.components import (
     CUSTOM_ID,
     DRAFT_KINDS,
     DeskButton,
-    DraftInvalid,
     build_draft,
     draft_fields,
-    parse_amounts,
 )
 from bot.discord.port import chunks
 from bot.messages import Catalogue
 from bot.ports import ManualClock, ManualTimers
 from fakes.discord_server import FakeDiscord, pointed_at
-from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement
+from bot.registry.spec import Usage
+from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, VerdictKind
 
 t = Catalogue("sr").t
 
 
 @pytest.mark.parametrize("kind", DRAFT_KINDS)
 @pytest.mark.parametrize("language", ["sr", "en"])
-def test_every_draft_form_fits_a_discord_modal(kind: str, language: str) -> None:
+def test_every_draft_form_fits_a_discord_modal(kind: VerdictKind, language: str) -> None:
     fields = draft_fields(kind, Catalogue(language).t)
     assert 1 <= len(fields) <= 5
     assert all(1 <= len(label) <= 45 for label, _ in fields)
     assert len({f.custom_id for _, f in fields}) == len(fields) and fields[-1][1].custom_id == "reason"
-    assert 1 <= len(Catalogue(language).t(f"discord.draft.{kind}")) <= 45  # the modal's title and button
+    assert 1 <= len(Catalogue(language).t(f"choice.vrsta.{kind}")) <= 45  # the modal's title and button
 
 
 def test_drafts_are_read_from_the_forms() -> None:
-    assert build_draft("bula_change", {"hand": "3", "amounts": "ana +4, petar -2", "late": "da", "reason": " x "},
+    assert build_draft(VerdictKind.BULE, {"hand": "3", "amounts": "ana +4, petar -2", "late": "da", "reason": " x "},
                        t) == Draft(BulaChange({"ana": 4, "petar": -2}, 3, True), "x")
-    assert build_draft("bula_change", {"hand": "", "amounts": "ana 2"}, t).verdict == BulaChange({"ana": 2})
-    assert build_draft("fall_transfer", {"hand": "2", "culprit": "marko", "reason": "r"}, t) == \
+    assert build_draft(VerdictKind.BULE, {"hand": "", "amounts": "ana 2"}, t).verdict == BulaChange({"ana": 2})
+    assert build_draft(VerdictKind.BULA, {"hand": "2", "culprit": "marko", "reason": "r"}, t) == \
         Draft(FallTransfer(2, "marko"), "r")
-    assert build_draft("penalty", {"culprit": "petar", "plavac": "3", "league": "", "abandoned": "DA"},
+    assert build_draft(VerdictKind.KAZNA, {"culprit": "petar", "plavac": "3", "league": "", "abandoned": "DA"},
                        t).verdict == Penalty("petar", 3, 0, True)
-    assert build_draft("penalty", {"culprit": "petar po kasnjenje"}, t).verdict == Penalty("petar", offence="kasnjenje")
-    assert build_draft("settlement", {"confirm": "potvrđujem", "reason": "r"}, t).verdict == Settlement(True)
-    assert build_draft("settlement", {"confirm": "ne", "reason": "r"}, t).verdict == Settlement(False)
-    assert build_draft("nobody", {"reason": "r"}, t).verdict == Nobody()
-    assert build_draft("no_verdict", {"reason": "r"}, t).verdict == NoVerdict()
+    assert build_draft(VerdictKind.KAZNA, {"culprit": "petar po kasnjenje"}, t).verdict == Penalty("petar", offence="kasnjenje")
+    assert build_draft(VerdictKind.SVODJENJE, {"confirm": "potvrđujem", "reason": "r"}, t).verdict == Settlement(True)
+    assert build_draft(VerdictKind.SVODJENJE, {"confirm": "ne", "reason": "r"}, t).verdict == Settlement(False)
+    assert build_draft(VerdictKind.NIKO, {"reason": "r"}, t).verdict == Nobody()
+    assert build_draft(VerdictKind.BEZ, {"reason": "r"}, t).verdict == NoVerdict()
 
 
 @pytest.mark.parametrize(("kind", "values"), [
-    ("bula_change", {"amounts": "ana"}),
-    ("bula_change", {"amounts": "ana četiri"}),
-    ("bula_change", {"hand": "treća", "amounts": "ana 4"}),
-    ("fall_transfer", {"hand": "", "culprit": "ana"}),
-    ("penalty", {"culprit": "ana", "plavac": "dva"}),
-    ("penalty", {"culprit": "ana", "league": "x"}),
-    ("unknown", {}),
+    (VerdictKind.BULE, {"amounts": "ana"}),
+    (VerdictKind.BULE, {"amounts": "ana četiri"}),
+    (VerdictKind.BULE, {"hand": "treća", "amounts": "ana 4"}),
+    (VerdictKind.BULA, {"hand": "", "culprit": "ana"}),
+    (VerdictKind.KAZNA, {"culprit": "ana", "plavac": "dva"}),
+    (VerdictKind.KAZNA, {"culprit": "ana", "league": "x"}),
 ])
-def test_unreadable_forms_say_what_is_wrong(kind: str, values: dict[str, str]) -> None:
-    with pytest.raises(DraftInvalid) as problem:
+def test_unreadable_forms_say_what_is_wrong(kind: VerdictKind, values: dict[str, str]) -> None:
+    with pytest.raises(Usage) as problem:
         build_draft(kind, values, t)
     assert str(problem.value)
 
 
 def test_amounts_take_commas_or_spaces() -> None:
-    assert parse_amounts("ana +4 marko -2; petar 2", t) == {"ana": 4, "marko": -2, "petar": 2}
+    assert build_draft(VerdictKind.BULE, {"amounts": "ana +4 marko -2; petar 2"}, t).verdict.amounts == \
+        {"ana": 4, "marko": -2, "petar": 2}  # type: ignore[union-attr]
 
 
 def test_custom_ids_carry_action_and_id_only() -> None:

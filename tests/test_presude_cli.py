@@ -80,13 +80,13 @@ async def test_json_has_stable_keys_and_every_outcome(club: Club, tmp_path: Path
     assert second == {"id": 2, "kind": "out_of_game", "caller": "marko", "referee": "petar",
                       "opened_at": format_time(NOW + timedelta(minutes=3)),
                       "closed_at": format_time(NOW + timedelta(minutes=13)), "outcome": "no_verdict",
-                      "verdict": {"kind": "no_verdict", "reason": "nema osnova"}, "reason": "nema osnova"}
+                      "verdict": {"kind": "bez", "reason": "nema osnova"}, "reason": "nema osnova"}
 
     assert await show(200, _db(tmp_path), as_json=True) == 0
     [in_game] = json.loads(capsys.readouterr().out)["trials"]
     assert (in_game["kind"], in_game["caller"], in_game["referee"], in_game["outcome"]) == \
         ("in_game", "ivana", "ana", "verdict")
-    assert in_game["verdict"] == {"kind": "bula_change", "reason": "lažna izjava", "amounts": {"marko": 2},
+    assert in_game["verdict"] == {"kind": "bule", "reason": "lažna izjava", "amounts": {"marko": 2},
                                   "hand": None, "late_justified": False}
 
     assert await show(300, _db(tmp_path), as_json=True) == 0

@@ -19,7 +19,7 @@ from bot.telegram.format import (
     utf16_len,
     with_mention,
 )
-from bot.telegram.handlers import PRIVATE_COMMANDS, command_description
+from bot.telegram.handlers import PRIVATE_COMMANDS
 
 
 def test_callback_data_carries_only_the_action_and_the_id() -> None:
@@ -78,4 +78,4 @@ def test_defuse_stops_mentions_but_keeps_the_text_readable() -> None:
 def test_every_menu_command_has_a_description_in_both_languages(language: str) -> None:
     catalogue = Catalogue(language)
     for name in PRIVATE_COMMANDS:
-        assert 1 <= len(command_description(name, catalogue)) <= 256
+        assert 1 <= len(catalogue.t(f"cmd.{name}")) <= 256

@@ -103,7 +103,7 @@ async def act(desk: Desk, args: argparse.Namespace) -> Reply:
     if args.action in ("postavi", "razresi"):
         role = role_of(args.role or "")
         if role is None:
-            return Reply(desk.t("usage.role"), ok=False)
+            return Reply(desk.t("usage.arg.funkcija"), ok=False)
         if args.action == "postavi":
             return await desk.appoint(None, args.nick, role, args.razlog)
         return await desk.dismiss(None, args.nick, role, args.razlog)

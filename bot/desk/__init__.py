@@ -8,13 +8,15 @@ and is safe to call any number of times (the scheduler calls it at each deadline
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 
 from bot.desk.corrections import CorrectionDesk
 from bot.desk.governance import GovernanceDesk
 from bot.ports import Reply
-from storage.members import Member
+from storage.games import GameSummary
+from storage.members import MAX_NICK, ROLES, Member
+from storage.trials import Trial
 
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
@@ -72,6 +74,66 @@ class Desk(CorrectionDesk, GovernanceDesk):
 
     async def member_for(self, platform: str, account: str) -> Member | None:
         return await self.db.members.by_account(platform, account)
+
+    # Membership as the platforms report it ---------------------------------------------------------------
+    async def member(self, member_id: int) -> Member | None:
+        return await self.db.members.get(member_id)
+
+    async def judging(self, referee: Member) -> Trial | None:
+        """The trial this referee judges now, if any."""
+        return await self.db.trials.judging(referee.id)
+
+    async def open_trial_of(self, member: Member) -> Trial | None:
+        """The open trial this member takes part in (as a party or an official), if any."""
+        return await self.db.trials.open_for_member(member.id)
+
+    async def recent_games(self, member: Member) -> list[GameSummary]:
+        """The member's games in progress, then those that ended within the claim window (newest first)."""
+        summaries = list(await self.db.games.in_progress_for(member.nick))
+        return summaries + list(await self.db.games.ended_since(member.nick, self.now() - self.claim_window))
+
+    async def sync_roles(self, member: Member, held: Mapping[str, bool], source: str) -> Member:
+        """A platform that holds functions as its own roles (Discord's `[discord] roles`) says which of them the
+        member has; the desk's roles follow. Returns the member as stored now."""
+        for role, has in held.items():
+            if role in ROLES:
+                await self.db.members.set_role(member.id, role, has, None, self.now(), reason=f"{source} roles")
+        return await self.db.members.get(member.id) or member
+
+    async def joined_club(self, member: Member) -> None:
+        """The platform shows the member in the club (its server or group) again."""
+        if not member.in_club:
+            await self.db.members.set_in_club(member.id, True, self.now())
+
+    async def members_only_on(self, platform: str, not_on: str) -> list[Member]:
+        """Members linked on `platform` and not on `not_on` (Telegram marks these online: it shows no presence)."""
+        out = []
+        for member in await self.db.members.all():
+            accounts = await self.db.members.accounts(member.id)
+            if platform in accounts and not_on not in accounts:
+                out.append(member)
+        return out
+
+    async def link_account(self, platform: str, account: str, nick: str) -> Reply:
+        """/nadimak NICK: link a platform account to a club nickname that no other account of that platform holds.
+        Moving the account to another nickname takes the platform's mapped roles (Discord's `[discord] roles`)
+        from the nickname it leaves: they came from the account, not from the nickname."""
+        nick = nick.strip()
+        if not 1 <= len(nick) <= MAX_NICK or any(c.isspace() or not c.isprintable() for c in nick):
+            return self.refuse("link.bad", limit=MAX_NICK)
+        now = self.now()
+        existing = await self.db.members.by_nick(nick)
+        if existing is not None:
+            holder = (await self.db.members.accounts(existing.id)).get(platform)
+            if holder is not None and holder != account:
+                return self.refuse("link.taken", nick=existing.nick)
+        previous = await self.member_for(platform, account)
+        member = await self.db.members.link(platform, account, nick, now)
+        if previous is not None and previous.id != member.id and platform == "discord":
+            for role in self.config.discord.roles:
+                if role in ROLES:
+                    await self.db.members.set_role(previous.id, role, False, None, now, reason="discord relink")
+        return Reply(self.t("link.ok", nick=member.nick))
 
     async def press(self, member: Member, action: str, ref: int) -> Reply:
         """A button: the payload names an action and an id; both are re-checked against the database."""

@@ -24,11 +24,20 @@ import discord
 from discord import app_commands
 
 from bot.config import ConfigError
-from bot.discord import commands, governance
-from bot.discord.components import DRAFT_PREFIX, DeskButton, DraftInvalid, DraftModal, build_draft, view_of
+from bot.discord import commands
+from bot.discord.components import (
+    DRAFT_PREFIX,
+    LEGACY_DRAFT_KINDS,
+    DeskButton,
+    DraftModal,
+    build_draft,
+    view_of,
+)
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.ports import Reply
-from storage.members import ROLES, Member
+from bot.registry.spec import Usage
+from rules.verdicts import VerdictKind
+from storage.members import Member
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -62,7 +71,6 @@ class SudijaBot(discord.Client):
         self.ready_once = asyncio.Event()  # set when the first ready has been handled
         self.problem: str | None = None  # why the bot cannot serve the club, found when ready
         commands.register(self)
-        governance.register(self)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(DeskButton)
@@ -114,7 +122,8 @@ class SudijaBot(discord.Client):
 
     async def on_button(self, interaction: discord.Interaction[Any], action: str, ref: int) -> None:
         if action.startswith(DRAFT_PREFIX):
-            await self.open_draft(interaction, action.removeprefix(DRAFT_PREFIX), ref)
+            kind = action.removeprefix(DRAFT_PREFIX)
+            await self.open_draft(interaction, LEGACY_DRAFT_KINDS.get(kind, kind), ref)
             return
         await self.answer(interaction, lambda m: self.desk.press(m, action, ref))
 
@@ -125,61 +134,43 @@ class SudijaBot(discord.Client):
         if member is None:
             await interaction.response.send_message(self.desk.t("link.needed"), ephemeral=True)
             return
-        trial = await self.desk.db.trials.judging(member.id)
-        if trial is None or (trial_id is not None and trial.id != trial_id):
+        trial = await self.desk.judging(member)
+        if trial is None or (trial_id is not None and trial.id != trial_id) or kind not in set(VerdictKind):
             await interaction.response.send_message(self.desk.t("trial.not_your_trial"), ephemeral=True)
             return
-        await interaction.response.send_modal(DraftModal(kind, trial.id, self.desk.t))
+        await interaction.response.send_modal(DraftModal(VerdictKind(kind), trial.id, self.desk.t))
 
     async def on_draft(self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str]) -> None:
         async def run(member: Member) -> Reply:
             try:
-                draft = build_draft(kind, values, self.desk.t)
-            except DraftInvalid as problem:
+                draft = build_draft(VerdictKind(kind), values, self.desk.t)
+            except Usage as problem:
                 return Reply(str(problem), ok=False)
             return await self.desk.draft(member, draft)
 
         await self.answer(interaction, run)
 
-    async def link(self, user: discord.abc.User, nick: str) -> Reply:
-        """/nadimak: link this Discord account to a club nickname not linked to another Discord account."""
-        nick = nick.strip()
-        if not 1 <= len(nick) <= 32 or any(c.isspace() for c in nick):
-            return self.desk.refuse("discord.link.bad")
-        db, now = self.desk.db, self.desk.now()
-        existing = await db.members.by_nick(nick)
-        if existing is not None:
-            other = (await db.members.accounts(existing.id)).get(PLATFORM)
-            if other is not None and other != str(user.id):
-                return self.desk.refuse("discord.link.taken", nick=existing.nick)
-        previous = await self.member_of(user)
-        member = await db.members.link(PLATFORM, str(user.id), nick, now)
-        if previous is not None and previous.id != member.id:
-            for role in self.config.discord.roles:  # the roles came from this account, not from the nickname
-                if role in ROLES:
-                    await db.members.set_role(previous.id, role, False, None, now, reason="discord relink")
+    async def after_command_unlinked(self, user: discord.abc.User) -> None:
+        """An account that was not linked ran a command: if it is linked now, the desk learns its roles and
+        presence from the server at once."""
         guild = self.get_guild(self.config.discord.guild_id)
         discord_member = guild.get_member(user.id) if guild else None
         if discord_member is not None:
             await self.sync_member(discord_member)
-        return Reply(self.desk.t("link.ok", nick=member.nick))
 
     # Keeping the desk's view of members current -------------------------------------------------------
     async def sync_roles(self, discord_member: discord.Member, member: Member) -> None:
         held = {r.id for r in discord_member.roles}
-        for role, role_id in self.config.discord.roles.items():
-            if role in ROLES:
-                await self.desk.db.members.set_role(member.id, role, role_id in held, None, self.desk.now(),
-                                                    reason="discord roles")
+        roles = self.config.discord.roles
+        await self.desk.sync_roles(member, {role: role_id in held for role, role_id in roles.items()}, PLATFORM)
 
     async def sync_member(self, discord_member: discord.Member) -> None:
         member = await self.member_of(discord_member)
         if member is None:
             return
-        if not member.in_club:
-            await self.desk.db.members.set_in_club(member.id, True, self.desk.now())
+        await self.desk.joined_club(member)
         await self.sync_roles(discord_member, member)
-        fresh = await self.desk.db.members.get(member.id)
+        fresh = await self.desk.member(member.id)
         if fresh is not None:
             await self.desk.presence(fresh, is_online(discord_member.status))
 

@@ -1,85 +1,152 @@
-"""The slash commands: Serbian names, English localizations, guild-scoped, every answer ephemeral and deferred
-before the desk's work.
+"""The slash commands, generated from the command registry (`bot.registry.REGISTRY`): Serbian names with the
+catalogue's other languages as localizations, guild-scoped, each argument an option of its declared type and
+limits, every answer ephemeral and deferred before the desk's work.
 
-``/sudija [partija]``, ``/povuci``, ``/presude partija``, ``/papir partija``, ``/dezurstvo [ukljuceno]``,
-``/nadimak nadimak`` and the referee's ``/ruke``, ``/sudjenja``, ``/vecnik``, ``/promeni partija``,
-``/presuda vrsta`` (opens the draft modal), ``/zavrsi``, ``/napusti``; the players' corrections ``/bula``,
-``/ponisti``, ``/arbitar``, ``/ispravka``, ``/prihvatam``, ``/odbijam``. The ``partija`` options autocomplete the
-caller's recent games; whatever number comes back is checked by the desk like any other.
+A game option autocompletes the caller's recent games; whatever number comes back is checked by the desk like any
+other. Text options that have a form (dates, months) are read by the same reader as typed commands
+(`bot.registry.text.read_value`), so a mistake gets the same answer everywhere. A command with a form
+(``/presuda``) opens Discord's modal for the chosen kind instead (`bot.discord.components`).
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.desk.corrections import CANCEL_CHOICES
-from bot.discord.components import DRAFT_KINDS
-from bot.messages import MESSAGES
-from bot.ports import Reply
+from bot.messages import LANGUAGES, MESSAGES
+from bot.registry import REGISTRY, run
+from bot.registry.spec import Arg, ArgKind, Args, Caller, Command, Usage, Value
+from bot.registry.text import read_value
 from rules.gamelog import GameStatus
-from storage.members import Member
 
 if TYPE_CHECKING:
     from bot.discord.client import SudijaBot
 
-ENGLISH = (discord.Locale.american_english, discord.Locale.british_english)
-Hand = app_commands.Range[int, 1, 999]
-
-# Serbian name -> English localization
-NAMES = {
-    "sudija": "referee", "povuci": "withdraw", "presude": "verdicts", "papir": "paper", "dezurstvo": "duty",
-    "nadimak": "nickname", "ruke": "hands", "sudjenja": "trials", "vecnik": "councilor", "promeni": "change-game",
-    "presuda": "verdict", "zavrsi": "finish", "napusti": "leave",
-    "bula": "go-into-bule", "ponisti": "cancel", "arbitar": "arbitar", "ispravka": "correction",
-    "prihvatam": "accept", "odbijam": "refuse",
-    # options
-    "partija": "game", "ukljuceno": "on", "vrsta": "kind", "ruka": "hand", "sta": "what", "razlog": "reason",
-    "zahtev": "request",
-    # governance (bot/discord/governance.py)
-    "postavi": "appoint", "razresi": "dismiss", "ostavka": "resign", "uskrati": "deny-calls",
-    "vrati": "restore-calls", "akti": "acts", "clan": "member", "zatvori-ligu": "close-league",
-    "funkcija": "function", "dana": "days", "do": "until", "mesec": "month",
+#: The catalogue's languages as Discord's locales (Serbian is the default every other client sees).
+LOCALES: dict[str, tuple[discord.Locale, ...]] = {
+    "en": (discord.Locale.american_english, discord.Locale.british_english),
 }
+READ_AS_TEXT = frozenset({ArgKind.DATE, ArgKind.MONTH, ArgKind.NICK})
 
 
 class Localizer(app_commands.Translator):
-    """English names and descriptions for English clients; everything else sees the Serbian defaults."""
+    """The catalogue's other languages for their Discord locales; everything else sees the Serbian defaults."""
 
     async def translate(self, string: locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
-        if locale in ENGLISH:
-            english = string.extras.get("en")
-            return str(english) if english else None
+        for language, locales in LOCALES.items():
+            if locale in locales:
+                translated = string.extras.get(language)
+                return str(translated) if translated else None
         return None
 
 
-def name(serbian: str) -> locale_str:
-    return locale_str(serbian, en=NAMES[serbian])
+def localized(key: str, limit: int = 100) -> locale_str:
+    """A catalogue text as Discord's default (Serbian) with the other languages as extras."""
+    texts = MESSAGES[key]
+    return locale_str(texts[0][:limit], **{lang: texts[i][:limit] for i, lang in enumerate(LANGUAGES) if i})
 
 
-def text(key: str) -> locale_str:
-    serbian, english = MESSAGES[key]
-    return locale_str(serbian[:100], en=english[:100])
+def option_type(arg: Arg) -> Any:
+    """The annotation discord.py turns into the option's type and limits."""
+    if arg.kind in (ArgKind.GAME, ArgKind.HAND, ArgKind.NUMBER):
+        low, high = arg.limits or (1, 1)
+        annotation: Any = app_commands.Range[int, low, high]
+    elif arg.kind is ArgKind.BOOL:
+        annotation = bool
+    elif arg.kind is ArgKind.CHOICE:
+        annotation = app_commands.Choice[str]
+    else:
+        annotation = app_commands.Range[str, 1 if arg.required else 0, arg.max_length or 100]
+    return annotation if arg.required else annotation | None
+
+
+def options_of(command: Command) -> tuple[Arg, ...]:
+    """The arguments Discord asks for as options: a form collects the draft's words and reason itself."""
+    if command.form:
+        return tuple(a for a in command.args if a.kind not in (ArgKind.WORDS, ArgKind.REASON))
+    return tuple(a for a in command.args if a.kind is not ArgKind.WORDS)
+
+
+def values_of(command: Command, options: dict[str, Any], t: Any) -> Args:
+    """Discord's option values as the command's arguments (text ones read like typed words)."""
+    values: dict[str, Value] = {}
+    for arg in options_of(command):
+        given = options.get(arg.name)
+        if isinstance(given, app_commands.Choice):
+            given = given.value
+        if isinstance(given, str):
+            given = given.strip()
+            if arg.kind in READ_AS_TEXT:
+                given = read_value(arg, given, t) if given else None
+        values[arg.name] = given
+    return Args(values)
 
 
 def register(bot: SudijaBot) -> None:
-    """Add every command to the bot's tree, for its guild."""
-    tree = bot.tree
+    """Add every command of the registry to the bot's tree, for its guild."""
     guild = discord.Object(bot.config.discord.guild_id)
+    for command in REGISTRY:
+        bot.tree.add_command(app_command(bot, command), guild=guild)
+
+
+def app_command(bot: SudijaBot, command: Command) -> app_commands.Command[Any, ..., None]:
+    desk = bot.desk
+    options = options_of(command)
+
+    async def callback(interaction: discord.Interaction[Any], **given: Any) -> None:
+        if command.form:
+            (kind,) = [v.value for v in given.values() if isinstance(v, app_commands.Choice)]
+            await bot.open_draft(interaction, kind, None)
+            return
+
+        async def answer(member: Any) -> Any:
+            caller = Caller("discord", str(interaction.user.id), member)
+            try:
+                args = values_of(command, given, desk.t)
+            except Usage as problem:
+                return desk.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
+            reply = await run(desk, caller, command, args)
+            if member is None:
+                await bot.after_command_unlinked(interaction.user)
+            return reply
+
+        await bot.answer_anyone(interaction, answer, monospace=command.monospace)
+
+    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=discord.Interaction)]
+    for arg in options:
+        parameters.append(inspect.Parameter(arg.name, inspect.Parameter.KEYWORD_ONLY, annotation=option_type(arg),
+                                            default=inspect.Parameter.empty if arg.required else None))
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    if options:
+        app_commands.rename(**{a.name: localized(f"name.{a.name}", 32) for a in options})(callback)
+        app_commands.describe(**{a.name: localized(f"arg.{a.name}") for a in options})(callback)
+    choices = {a.name: [app_commands.Choice(name=localized(f"choice.{a.name}.{c}"), value=c) for c in a.choices]
+               for a in options if a.kind is ArgKind.CHOICE}
+    if choices:
+        app_commands.choices(**choices)(callback)
+    games = {a.name: recent_games(bot) for a in options if a.autocomplete}
+    if games:
+        app_commands.autocomplete(**games)(callback)
+    return app_commands.Command(name=localized(f"name.{command.name}", 32),
+                                description=localized(command.description_key), callback=callback)
+
+
+def recent_games(bot: SudijaBot) -> Any:
+    """Autocomplete for a game option: the caller's games in progress and those ended within the claim window."""
     desk = bot.desk
 
-    async def recent_games(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
+    async def complete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
         member = await desk.member_for("discord", str(interaction.user.id))
         if member is None:
             return []
-        summaries = list(await desk.db.games.in_progress_for(member.nick))
-        summaries += await desk.db.games.ended_since(member.nick, desk.now() - desk.claim_window)
         choices: list[app_commands.Choice[int]] = []
-        for s in summaries:
+        for s in await desk.recent_games(member):
             if not str(s.number).startswith(current.strip()) or any(c.value == s.number for c in choices):
                 continue
             when = desk.t("hands.in_progress") if s.status is GameStatus.IN_PROGRESS or s.ended_at is None \
@@ -88,132 +155,5 @@ def register(bot: SudijaBot) -> None:
             choices.append(app_commands.Choice(name=label[:100], value=s.number))
         return choices[:25]
 
-    @tree.command(name=name("sudija"), description=text("discord.cmd.sudija"), guild=guild)
-    @app_commands.rename(partija=name("partija"))
-    @app_commands.describe(partija=text("discord.opt.partija"))
-    @app_commands.autocomplete(partija=recent_games)
-    async def sudija(interaction: discord.Interaction[Any], partija: int | None = None) -> None:
-        await bot.answer(interaction, lambda m: desk.call(m, partija))
+    return complete
 
-    @tree.command(name=name("povuci"), description=text("discord.cmd.povuci"), guild=guild)
-    async def povuci(interaction: discord.Interaction[Any]) -> None:
-        await bot.answer(interaction, lambda m: desk.withdraw(m, None))
-
-    @tree.command(name=name("presude"), description=text("discord.cmd.presude"), guild=guild)
-    @app_commands.rename(partija=name("partija"))
-    @app_commands.describe(partija=text("discord.opt.partija"))
-    @app_commands.autocomplete(partija=recent_games)
-    async def presude(interaction: discord.Interaction[Any], partija: int) -> None:
-        await bot.answer_anyone(interaction, lambda m: desk.verdicts(m, partija))
-
-    @tree.command(name=name("papir"), description=text("discord.cmd.papir"), guild=guild)
-    @app_commands.rename(partija=name("partija"))
-    @app_commands.describe(partija=text("discord.opt.partija"))
-    @app_commands.autocomplete(partija=recent_games)
-    async def papir(interaction: discord.Interaction[Any], partija: int) -> None:
-        await bot.answer_anyone(interaction, lambda m: bot.desk.paper(partija), monospace=True)
-
-    @tree.command(name=name("dezurstvo"), description=text("discord.cmd.dezurstvo"), guild=guild)
-    @app_commands.rename(ukljuceno=name("ukljuceno"))
-    @app_commands.describe(ukljuceno=text("discord.opt.ukljuceno"))
-    async def dezurstvo(interaction: discord.Interaction[Any], ukljuceno: bool | None = None) -> None:
-        async def run(m: Member) -> Reply:
-            return await desk.set_duty(m, (not m.on_duty) if ukljuceno is None else ukljuceno)
-
-        await bot.answer(interaction, run)
-
-    @tree.command(name=name("nadimak"), description=text("discord.cmd.nadimak"), guild=guild)
-    @app_commands.rename(nadimak=name("nadimak"))
-    @app_commands.describe(nadimak=text("discord.opt.nadimak"))
-    async def nadimak(interaction: discord.Interaction[Any], nadimak: str) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await bot.reply(interaction, await bot.link(interaction.user, nadimak))
-
-    @tree.command(name=name("ruke"), description=text("discord.cmd.ruke"), guild=guild)
-    async def ruke(interaction: discord.Interaction[Any]) -> None:
-        await bot.answer(interaction, lambda m: desk.show_hands(m), monospace=True)
-
-    @tree.command(name=name("sudjenja"), description=text("discord.cmd.sudjenja"), guild=guild)
-    async def sudjenja(interaction: discord.Interaction[Any]) -> None:
-        await bot.answer(interaction, lambda m: desk.history(m))
-
-    @tree.command(name=name("vecnik"), description=text("discord.cmd.vecnik"), guild=guild)
-    async def vecnik(interaction: discord.Interaction[Any]) -> None:
-        await bot.answer(interaction, lambda m: desk.call_councilor(m))
-
-    @tree.command(name=name("promeni"), description=text("discord.cmd.promeni"), guild=guild)
-    @app_commands.rename(partija=name("partija"))
-    @app_commands.describe(partija=text("discord.opt.partija"))
-    @app_commands.autocomplete(partija=recent_games)
-    async def promeni(interaction: discord.Interaction[Any], partija: int) -> None:
-        await bot.answer(interaction, lambda m: desk.change_game(m, partija))
-
-    kinds = [app_commands.Choice(name=text(f"discord.draft.{k}"), value=k) for k in DRAFT_KINDS]
-
-    @tree.command(name=name("presuda"), description=text("discord.cmd.presuda"), guild=guild)
-    @app_commands.rename(vrsta=name("vrsta"))
-    @app_commands.describe(vrsta=text("discord.opt.vrsta"))
-    @app_commands.choices(vrsta=kinds)
-    async def presuda(interaction: discord.Interaction[Any], vrsta: app_commands.Choice[str]) -> None:
-        await bot.open_draft(interaction, vrsta.value, None)
-
-    @tree.command(name=name("zavrsi"), description=text("discord.cmd.zavrsi"), guild=guild)
-    async def zavrsi(interaction: discord.Interaction[Any]) -> None:
-        await bot.answer(interaction, lambda m: desk.finish(m))
-
-    @tree.command(name=name("napusti"), description=text("discord.cmd.napusti"), guild=guild)
-    async def napusti(interaction: discord.Interaction[Any]) -> None:
-        await bot.answer(interaction, lambda m: desk.leave(m))
-
-    # The players' corrections under the paper (bot.desk.corrections) ---------------------------------------
-    @tree.command(name=name("bula"), description=text("discord.cmd.bula"), guild=guild)
-    @app_commands.rename(ruka=name("ruka"), partija=name("partija"))
-    @app_commands.describe(ruka=text("discord.opt.ruka"), partija=text("discord.opt.partija"))
-    @app_commands.autocomplete(partija=recent_games)
-    async def bula(interaction: discord.Interaction[Any], ruka: Hand, partija: int | None = None) -> None:
-        await bot.answer(interaction, lambda m: desk.go_into_bula(m, ruka, partija))
-
-    cancels = [app_commands.Choice(name=text(f"discord.cancel.{c}"), value=c) for c in CANCEL_CHOICES]
-
-    @tree.command(name=name("ponisti"), description=text("discord.cmd.ponisti"), guild=guild)
-    @app_commands.rename(ruka=name("ruka"), partija=name("partija"), sta=name("sta"))
-    @app_commands.describe(ruka=text("discord.opt.ruka"), partija=text("discord.opt.partija"),
-                           sta=text("discord.opt.sta"))
-    @app_commands.autocomplete(partija=recent_games)
-    @app_commands.choices(sta=cancels)
-    async def ponisti(interaction: discord.Interaction[Any], ruka: Hand, partija: int | None = None,
-                      sta: app_commands.Choice[str] | None = None) -> None:
-        await bot.answer(interaction, lambda m: desk.cancel(m, ruka, partija, sta.value if sta else None))
-
-    @tree.command(name=name("arbitar"), description=text("discord.cmd.arbitar"), guild=guild)
-    @app_commands.rename(ruka=name("ruka"), partija=name("partija"))
-    @app_commands.describe(ruka=text("discord.opt.ruka"), partija=text("discord.opt.partija"))
-    @app_commands.autocomplete(partija=recent_games)
-    async def arbitar(interaction: discord.Interaction[Any], ruka: Hand, partija: int | None = None) -> None:
-        await bot.answer(interaction, lambda m: desk.offer_arbitar(m, ruka, partija))
-
-    @tree.command(name=name("ispravka"), description=text("discord.cmd.ispravka"), guild=guild)
-    @app_commands.rename(ruka=name("ruka"), partija=name("partija"), razlog=name("razlog"))
-    @app_commands.describe(ruka=text("discord.opt.ruka"), partija=text("discord.opt.partija"),
-                           razlog=text("discord.opt.razlog"))
-    @app_commands.autocomplete(partija=recent_games)
-    async def ispravka(interaction: discord.Interaction[Any], ruka: Hand, partija: int | None = None,
-                       razlog: app_commands.Range[str, 0, 500] = "") -> None:
-        await bot.answer(interaction, lambda m: desk.propose_ispravka(m, ruka, partija, razlog.strip()))
-
-    for serbian, yes in (("prihvatam", True), ("odbijam", False)):
-        register_answer(bot, serbian, yes)
-
-
-def register_answer(bot: SudijaBot, serbian: str, yes: bool) -> None:
-    """/prihvatam and /odbijam [zahtev]: answer the Arbitar or an ispravka."""
-    desk = bot.desk
-
-    async def answer(interaction: discord.Interaction[Any], zahtev: int | None = None) -> None:
-        await bot.answer(interaction, lambda m: desk.answer(m, zahtev, yes))
-
-    command: app_commands.Command[Any, ..., None] = app_commands.Command(
-        name=name(serbian), description=text(f"discord.cmd.{serbian}"), callback=answer)
-    command = app_commands.rename(zahtev=name("zahtev"))(command)
-    command = app_commands.describe(zahtev=text("discord.opt.zahtev"))(command)
-    bot.tree.add_command(command, guild=discord.Object(bot.config.discord.guild_id))

@@ -2,7 +2,8 @@
 id (``sudija:take:42``), so a press on any message ever sent works after a restart with no view kept in memory.
 
 Desk buttons (take, withdraw, join, hands, history, councilor, finish, leave) go to `Desk.press`; the draft
-buttons (``sudija:nacrt_penalty:7``) open a modal whose fields become a `rules.verdicts.Draft` for `Desk.draft`.
+buttons (``sudija:nacrt_kazna:7``) open a modal for one verdict kind whose fields are put into the one draft
+grammar (`bot.registry.drafts`) and read like a typed ``/presuda``.
 Nothing in a custom_id is trusted: the desk re-checks the presser and the stored state every time.
 """
 
@@ -15,16 +16,20 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.ports import Button
-from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, Verdict
+from bot.registry.drafts import read_draft
+from rules.verdicts import REASON_REQUIRED, Draft, VerdictKind
 
 if TYPE_CHECKING:
     from bot.discord.client import SudijaBot
 
 CUSTOM_ID = re.compile(r"sudija:(?P<action>[a-z_]+):(?P<ref>[0-9]+)")
 DRAFT_PREFIX = "nacrt_"
-IN_GAME_DRAFTS = ("bula_change", "fall_transfer", "no_verdict")
-OUT_OF_GAME_DRAFTS = ("penalty", "settlement", "nobody", "no_verdict")
-DRAFT_KINDS = ("bula_change", "fall_transfer", "penalty", "settlement", "nobody", "no_verdict")
+IN_GAME_DRAFTS = (VerdictKind.BULE, VerdictKind.BULA, VerdictKind.BEZ)
+OUT_OF_GAME_DRAFTS = (VerdictKind.KAZNA, VerdictKind.SVODJENJE, VerdictKind.NIKO, VerdictKind.BEZ)
+DRAFT_KINDS = tuple(VerdictKind)
+#: The custom_ids of draft buttons posted before the verdict kinds took the club's words.
+LEGACY_DRAFT_KINDS = {"bula_change": "bule", "fall_transfer": "bula", "penalty": "kazna", "settlement": "svodjenje",
+                      "nobody": "niko", "no_verdict": "bez"}
 YES = frozenset({"da", "d", "yes", "y", "true", "1", "potvrđujem", "potvrdjujem"})
 STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger,
           "secondary": discord.ButtonStyle.secondary, "success": discord.ButtonStyle.success}
@@ -70,11 +75,7 @@ def view_of(buttons: Sequence[Button], extra: Sequence[DeskButton] = ()) -> disc
 
 def draft_buttons(trial_id: int, in_game: bool, t: Callable[..., str]) -> list[DeskButton]:
     kinds = IN_GAME_DRAFTS if in_game else OUT_OF_GAME_DRAFTS
-    return [DeskButton(DRAFT_PREFIX + k, trial_id, t(f"discord.draft.{k}"), "secondary") for k in kinds]
-
-
-class DraftInvalid(ValueError):
-    """A modal field that cannot be read; the message is shown to the referee."""
+    return [DeskButton(DRAFT_PREFIX + k, trial_id, t(f"choice.vrsta.{k}"), "secondary") for k in kinds]
 
 
 Field = tuple[str, discord.ui.TextInput[Any]]  # the label (at most 45 characters) and its text input
@@ -87,81 +88,71 @@ def _field(label: str, name: str, *, required: bool = True, long: bool = False, 
                                             style=discord.TextStyle.paragraph if long else discord.TextStyle.short)
 
 
-def draft_fields(kind: str, t: Callable[..., str]) -> list[Field]:
+def draft_fields(kind: VerdictKind, t: Callable[..., str]) -> list[Field]:
     """The modal's labelled text inputs for one verdict kind (at most five)."""
-    reason_required = kind in ("fall_transfer", "no_verdict", "nobody", "settlement")
+    reason_required = kind in REASON_REQUIRED
     reason = _field(t("discord.field.reason"), "reason", required=reason_required, long=True, max_length=1000)
-    if kind == "bula_change":
+    if kind is VerdictKind.BULE:
         return [_field(t("discord.field.hand"), "hand", required=False, max_length=3),
                 _field(t("discord.field.amounts"), "amounts", max_length=200, placeholder="ana +4, petar -2"),
                 _field(t("discord.field.late"), "late", required=False, max_length=12), reason]
-    if kind == "fall_transfer":
+    if kind is VerdictKind.BULA:
         return [_field(t("discord.field.hand_required"), "hand", max_length=3),
                 _field(t("discord.field.culprit"), "culprit", max_length=32),
                 _field(t("discord.field.late"), "late", required=False, max_length=12), reason]
-    if kind == "penalty":
+    if kind is VerdictKind.KAZNA:
         return [_field(t("discord.field.culprit"), "culprit", max_length=64,
                        placeholder=t("discord.placeholder.culprit_offence")),
                 _field(t("discord.field.plavac"), "plavac", required=False, max_length=3),
                 _field(t("discord.field.league"), "league", required=False, max_length=3),
                 _field(t("discord.field.abandoned"), "abandoned", required=False, max_length=12), reason]
-    if kind == "settlement":
+    if kind is VerdictKind.SVODJENJE:
         return [_field(t("discord.field.confirm"), "confirm", max_length=20), reason]
     return [reason]
-
-
-def _int(text: str, usage: str) -> int:
-    try:
-        return int(text.strip().replace("+", "", 1) if text.strip().startswith("+") else text.strip())
-    except ValueError:
-        raise DraftInvalid(f"{usage}: '{text.strip()}'") from None
 
 
 def _yes(text: str) -> bool:
     return text.strip().casefold() in YES
 
 
-def parse_amounts(text: str, t: Callable[..., str]) -> dict[str, int]:
-    """``ana +4, petar -2`` (commas optional) into {nick: amount}."""
-    words = text.replace(",", " ").replace(";", " ").split()
-    if not words or len(words) % 2:
-        raise DraftInvalid(t("usage.amounts"))
-    return {nick: _int(amount, t("usage.amount")) for nick, amount in zip(words[::2], words[1::2], strict=True)}
-
-
-def build_draft(kind: str, values: dict[str, str], t: Callable[..., str]) -> Draft:
-    """The modal's fields as a verdict draft; the desk checks every rule of the draft itself."""
+def draft_words(kind: VerdictKind, values: dict[str, str]) -> list[str]:
+    """The modal's fields as the words of a typed draft (``ruka 3 ana +4 petar -2 kasno``)."""
     def get(name: str) -> str:
         return values.get(name, "").strip()
 
-    verdict: Verdict
-    if kind == "bula_change":
-        hand = _int(get("hand"), t("usage.hand_number")) if get("hand") else None
-        verdict = BulaChange(parse_amounts(get("amounts"), t), hand, _yes(get("late")))
-    elif kind == "fall_transfer":
-        verdict = FallTransfer(_int(get("hand"), t("usage.hand_number")), get("culprit"), _yes(get("late")))
-    elif kind == "penalty":
-        plavac = _int(get("plavac"), t("usage.days")) if get("plavac") else 0
-        league = _int(get("league"), t("usage.points")) if get("league") else 0
+    words: list[str] = []
+    if kind is VerdictKind.BULE:
+        if get("hand"):
+            words += ["ruka", get("hand")]
+        words += get("amounts").replace(",", " ").replace(";", " ").split()
+    elif kind is VerdictKind.BULA:
+        words += [w for w in (get("hand"), get("culprit")) if w]
+    elif kind is VerdictKind.KAZNA:
         # "petar po kasnjenje": the club's catalogue names the penalty (the form holds five fields at most).
-        culprit, _, offence = get("culprit").partition(" po ")
-        verdict = Penalty(culprit.strip(), plavac, league, _yes(get("abandoned")), offence.strip())
-    elif kind == "settlement":
-        verdict = Settlement(innocent_confirmed=_yes(get("confirm")))
-    elif kind == "nobody":
-        verdict = Nobody()
-    elif kind == "no_verdict":
-        verdict = NoVerdict()
-    else:
-        raise DraftInvalid(t("usage.draft_kind"))
-    return Draft(verdict, get("reason"))
+        words += get("culprit").split()
+        if get("plavac"):
+            words += ["plavac", get("plavac")]
+        if get("league"):
+            words += ["liga", get("league")]
+        if _yes(get("abandoned")):
+            words.append("napustio")
+    elif kind is VerdictKind.SVODJENJE and _yes(get("confirm")):
+        words.append("potvrdjujem")
+    if kind in (VerdictKind.BULE, VerdictKind.BULA) and _yes(get("late")):
+        words.append("kasno")
+    return words
+
+
+def build_draft(kind: VerdictKind, values: dict[str, str], t: Callable[..., str]) -> Draft:
+    """The modal's fields read by the one draft grammar; `Usage` says what is wrong. The desk checks every rule."""
+    return read_draft(kind, draft_words(kind, values), values.get("reason", ""), t)
 
 
 class DraftModal(discord.ui.Modal):
     """The referee fills in one kind of verdict; submitting calls `Desk.draft` (which checks everything)."""
 
-    def __init__(self, kind: str, trial_id: int, t: Callable[..., str]) -> None:
-        super().__init__(title=t(f"discord.draft.{kind}")[:45], custom_id=f"nacrt:{kind}:{trial_id}", timeout=None)
+    def __init__(self, kind: VerdictKind, trial_id: int, t: Callable[..., str]) -> None:
+        super().__init__(title=t(f"choice.vrsta.{kind}")[:45], custom_id=f"nacrt:{kind}:{trial_id}", timeout=None)
         self.kind = kind
         self.t = t
         fields = draft_fields(kind, t)

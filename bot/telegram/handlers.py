@@ -34,6 +34,8 @@ from bot.commands import Commands
 from bot.desk import Desk
 from bot.messages import LANGUAGES, Catalogue
 from bot.ports import Reply
+from bot.registry import REGISTRY
+from bot.registry.spec import Caller, Place
 from bot.telegram.format import ANSWER_LIMIT, TOAST_LIMIT, parse_callback, shorten
 from bot.telegram.port import PLATFORM, TelegramChat
 from storage.members import Member
@@ -43,22 +45,11 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
-#: Commands offered in the groups' command menu (and accepted there).
-GROUP_COMMANDS = ("sudija", "povuci", "presude", "papir", "dezurstvo", "nadimak", "pomoc")
-#: Commands of the private chat's menu: the group's plus the referee's trial controls.
-PRIVATE_COMMANDS = (*GROUP_COMMANDS, "ruke", "sudjenja", "vecnik", "promeni", "presuda", "zavrsi", "napusti")
-#: Trial controls answer with what only the trial may see: never in a group.
-PRIVATE_ONLY = frozenset({"ruke", "sudjenja", "suđenja", "vecnik", "većnik", "promeni", "presuda", "zavrsi",
-                          "završi", "napusti"})
+#: The groups' menu: the registry's commands that work in the club's chat; the private chat's menu: all of them.
+GROUP_COMMANDS = tuple(c.name for c in REGISTRY if Place.CLUB in c.places)
+PRIVATE_COMMANDS = tuple(c.name for c in REGISTRY if Place.PRIVATE in c.places)
 ONE_SHOT = frozenset({"withdraw"})  # a used button of this kind leaves the pressed message
 _COMMAND = re.compile(r"/([^\s@]+)(?:@(\S*))?(?:\s+(.*))?", re.DOTALL)
-_NICK = re.compile(r"\w[\w.\-]{1,31}")
-
-
-def command_description(name: str, catalogue: Catalogue) -> str:
-    """The command menu's text; the desk's commands share their descriptions with the Discord adapter's."""
-    key = f"telegram.cmd.{name}" if name in ("nadimak", "pomoc") else f"discord.cmd.{name}"
-    return catalogue.t(key)
 
 
 def _present(status: ChatMember) -> bool:
@@ -97,17 +88,16 @@ class TelegramHandlers:
         bot = self.port.bot
         for language in (*LANGUAGES, ""):
             catalogue = Catalogue(language or self.desk.config.language)
-            private = [BotCommand(n, command_description(n, catalogue)) for n in PRIVATE_COMMANDS]
-            group = [BotCommand(n, command_description(n, catalogue)) for n in GROUP_COMMANDS]
+            private = [BotCommand(n, catalogue.t(f"cmd.{n}")) for n in PRIVATE_COMMANDS]
+            group = [BotCommand(n, catalogue.t(f"cmd.{n}")) for n in GROUP_COMMANDS]
             await bot.set_my_commands(private, language_code=language or None)
             await bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(), language_code=language or None)
 
     async def mark_present(self) -> None:
         """Members known only on Telegram are online (Telegram shows no presence); a member also on Discord
         gets his presence from Discord."""
-        for member in await self.desk.db.members.all():
-            accounts = await self.desk.db.members.accounts(member.id)
-            if PLATFORM in accounts and "discord" not in accounts and not member.online:
+        for member in await self.desk.members_only_on(PLATFORM, not_on="discord"):
+            if not member.online:
                 await self.desk.presence(member, True)
 
     async def present(self, member: Member) -> Member:
@@ -115,7 +105,7 @@ class TelegramHandlers:
         if member.online:
             return member
         await self.desk.presence(member, True)
-        return await self.desk.db.members.get(member.id) or member
+        return await self.desk.member(member.id) or member
 
     # Messages ------------------------------------------------------------------------------------------
     async def on_message(self, update: Update, context: Context) -> None:
@@ -138,24 +128,23 @@ class TelegramHandlers:
         member = await self.desk.member_for(PLATFORM, str(user.id))
         if name == "start" and private:
             await self.start(where, member)
-        elif name == "nadimak":
-            await self.show(where, await self.link(user.id, rest.strip()))
-        elif name in ("pomoc", "pomoć", "help"):
-            await self.show(where, Reply(f"{self.commands.help_text()}\n{self.desk.t('usage.nadimak')}"))
-        elif name in self.commands.table:
-            if not private and name in PRIVATE_ONLY:
-                await self.port.send(chat.id, self.desk.t("telegram.private_only", link=self.port.start_link()),
-                                     reply_to=message.message_id)
-                return
-            if member is None:
-                await self.show(where, self.desk.refuse("link.needed"))
-                return
+            return
+        typed, command, _ = self.commands.find(text)
+        if command is None:
+            if private:
+                await self.show(where, self.desk.refuse("command.unknown", name=typed))
+            return
+        if not private and Place.CLUB not in command.places:
+            await self.port.send(chat.id, self.desk.t("telegram.private_only", link=self.port.start_link()),
+                                 reply_to=message.message_id)
+            return
+        if member is not None:
             member = await self.present(member)
-            reply = await self.commands.handle(member, text)
-            if reply is not None:
-                await self.show(where, reply, name=name, rest=rest)
-        elif private:
-            await self.show(where, self.desk.refuse("command.unknown", name=name))
+        reply = await self.commands.handle_as(Caller(PLATFORM, str(user.id), member), text)
+        if member is None and (linked := await self.desk.member_for(PLATFORM, str(user.id))) is not None:
+            await self.present(linked)  # he has just linked the account
+        if reply is not None:
+            await self.show(where, reply, name=command.name, rest=rest)
 
     async def private_text(self, where: Where, text: str) -> None:
         """A private message: a word in the member's trial (relayed by the desk through the port), or a hint."""
@@ -164,7 +153,7 @@ class TelegramHandlers:
             await self.show(where, self.desk.refuse("link.needed"))
             return
         member = await self.present(member)
-        if await self.desk.db.trials.open_for_member(member.id) is None:
+        if await self.desk.open_trial_of(member) is None:
             await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
             return
         reply = await self.desk.say(member, text)
@@ -180,19 +169,6 @@ class TelegramHandlers:
             member = await self.present(member)
         await self.port.send(where.chat, text)
         await self.port.deliver(where.user, member)
-
-    async def link(self, user_id: int, nick: str) -> Reply:
-        """/nadimak NICK: link this Telegram account to a club nickname, unless another account holds it."""
-        if not _NICK.fullmatch(nick):
-            return self.desk.refuse("telegram.link.bad")
-        existing = await self.desk.db.members.by_nick(nick)
-        if existing is not None:
-            holder = (await self.desk.db.members.accounts(existing.id)).get(PLATFORM)
-            if holder is not None and holder != str(user_id):
-                return self.desk.refuse("telegram.link.taken", nick=existing.nick)
-        member = await self.desk.db.members.link(PLATFORM, str(user_id), nick, self.desk.now())
-        member = await self.present(member)
-        return Reply(self.desk.t("link.ok", nick=member.nick))
 
     async def show(self, where: Where, reply: Reply, *, name: str = "", rest: str = "") -> None:
         """The desk's answer to the member alone: in the private chat; from a group, privately if he can be
@@ -265,7 +241,7 @@ class TelegramHandlers:
         if was:
             await self.desk.member_left_club(member)
         else:
-            await self.desk.db.members.set_in_club(member.id, True, self.desk.now())
+            await self.desk.joined_club(member)
 
     async def on_error(self, update: object, context: Context) -> None:
         log.error("telegram update %s failed", update, exc_info=context.error)

@@ -1,0 +1,45 @@
+"""The command registry: every command of the club, declared once (`bot.registry.spec.Command`), one module per
+concern. The text parser (`bot.commands`), Telegram's menus, Discord's command tree and the console's help are
+generated from `REGISTRY`; `run` is the one door through which every front end reaches a use case.
+
+To add a command: declare it in the concern's module (its name, arguments, audience, places and the use case it
+runs) and give it its catalogue entries (``name.``, ``cmd.``, ``usage.``, and ``name.``/``arg.`` for each new
+argument) — `tests/test_registry.py` fails until every platform offers it with the same arguments and every
+language has its texts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.ports import Reply
+from bot.registry import calls, corrections, governance, links, trials
+from bot.registry.spec import Args, Audience, Caller, Command, Usage
+
+if TYPE_CHECKING:
+    from bot.desk import Desk
+
+
+
+async def pomoc(desk: Desk, caller: Caller, args: Args) -> Reply:
+    """/pomoc: the usage line of every command."""
+    return Reply("\n".join(desk.t(c.usage_key) for c in REGISTRY))
+
+
+REGISTRY: tuple[Command, ...] = (*calls.COMMANDS, *trials.COMMANDS, *corrections.COMMANDS, *governance.COMMANDS,
+                                 *links.COMMANDS,
+                                 Command("pomoc", pomoc, audience=Audience.ANYONE, aliases=("pomoć", "help")))
+BY_NAME: dict[str, Command] = {c.name: c for c in REGISTRY}
+
+
+async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply:
+    """Run a command for whoever typed it: an account not linked yet may use only what is for anyone."""
+    if caller.member is None and command.audience is not Audience.ANYONE:
+        return desk.refuse("link.needed")
+    try:
+        return await command.run(desk, caller, args)
+    except Usage as problem:
+        return desk.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
+
+
+__all__ = ["BY_NAME", "REGISTRY", "Args", "Caller", "Command", "run"]

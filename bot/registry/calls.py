@@ -1,0 +1,51 @@
+"""The calls' commands: calling a referee, withdrawing the call, the duty toggle, and what anyone may read (a
+game's verdicts and paper, the penalty catalogue)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.ports import Reply
+from bot.registry.spec import Arg, ArgKind, Args, Audience, Caller, Command, Place, member_of
+
+if TYPE_CHECKING:
+    from bot.desk import Desk
+
+GAME = Arg("partija", ArgKind.GAME, autocomplete=True)
+OPTIONAL_GAME = Arg("partija", ArgKind.GAME, required=False, autocomplete=True)
+
+
+async def sudija(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.call(member_of(caller), args.opt_number("partija"))
+
+
+async def povuci(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.withdraw(member_of(caller), None)
+
+
+async def presude(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.verdicts(caller.member, args.number("partija"))
+
+
+async def papir(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.paper(args.number("partija"))
+
+
+async def dezurstvo(desk: Desk, caller: Caller, args: Args) -> Reply:
+    member = member_of(caller)
+    on = args.opt_flag("ukljuceno")
+    return await desk.set_duty(member, (not member.on_duty) if on is None else on)
+
+
+async def katalog(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return Reply(desk.catalogue_text())
+
+
+COMMANDS = (
+    Command("sudija", sudija, (OPTIONAL_GAME,)),
+    Command("povuci", povuci, aliases=("povuci_poziv",)),
+    Command("presude", presude, (GAME,), audience=Audience.ANYONE),
+    Command("papir", papir, (GAME,), audience=Audience.ANYONE, monospace=True),
+    Command("dezurstvo", dezurstvo, (Arg("ukljuceno", ArgKind.BOOL, required=False),), aliases=("dežurstvo",)),
+    Command("katalog", katalog, audience=Audience.ANYONE, places=frozenset({Place.CLUB, Place.PRIVATE})),
+)

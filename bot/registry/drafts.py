@@ -1,0 +1,85 @@
+"""The one grammar of a verdict draft, typed (``/presuda bule ruka 3 ana +4 -- vređanje``) or assembled from a
+form's fields (Discord's modal), read into a `rules.verdicts.Draft`:
+
+    bule [ruka N] NICK ±N [NICK ±N …] [kasno]        Promena bula (no hand: the game as a whole)
+    bula RUKA KRIVAC [kasno]                          Odlazak u bulu umesto drugog
+    kazna NICK [po PREKRŠAJ] [plavac DANA] [liga POENA] [napustio]
+    svodjenje [potvrdjujem]    niko    bez             ručno svođenje, (niko), Bez presude
+
+followed by ``-- obrazloženje``. The desk checks the draft against the club's rules; this only reads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.registry.spec import MAX_DAYS, MAX_NUMBER, Usage
+from bot.registry.text import fold, read_number
+from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, Verdict, VerdictKind
+
+Translate = Callable[..., str]
+LATE = "kasno"
+CONFIRM = "potvrdjujem"
+
+
+def parse_draft(text: str, t: Translate) -> Draft:
+    """A whole typed draft: the kind, its words, and the reason after ``--``."""
+    body, _, reason = text.partition("--")
+    words = body.split()
+    if not words:
+        raise Usage(t("usage.arg.vrsta"))
+    kind = next((k for k in VerdictKind if fold(k.value) == fold(words[0])), None)
+    if kind is None:
+        raise Usage(t("usage.arg.vrsta"))
+    return read_draft(kind, words[1:], reason, t)
+
+
+def read_draft(kind: VerdictKind, words: Sequence[str], reason: str, t: Translate) -> Draft:
+    late = any(fold(w) == LATE for w in words)
+    args = [w for w in words if fold(w) != LATE]
+    verdict: Verdict
+    if kind is VerdictKind.BULE:
+        hand = None
+        if len(args) >= 2 and fold(args[0]) == "ruka":
+            hand = read_number(args[1], t("usage.hand_number"), 1, MAX_NUMBER)
+            args = args[2:]
+        if not args or len(args) % 2:
+            raise Usage(t("usage.amounts"))
+        amounts = {nick: read_number(amount, t("usage.amount"), -MAX_NUMBER, MAX_NUMBER)
+                   for nick, amount in zip(args[::2], args[1::2], strict=True)}
+        verdict = BulaChange(amounts, hand, late)
+    elif kind is VerdictKind.BULA:
+        if len(args) != 2:
+            raise Usage(t("usage.draft_bula"))
+        verdict = FallTransfer(read_number(args[0], t("usage.hand_number"), 1, MAX_NUMBER), args[1], late)
+    elif kind is VerdictKind.KAZNA:
+        verdict = _penalty(args, t)
+    elif kind is VerdictKind.SVODJENJE:
+        verdict = Settlement(innocent_confirmed=bool(args) and fold(args[0]) == CONFIRM)
+    elif kind is VerdictKind.NIKO:
+        verdict = Nobody()
+    else:
+        verdict = NoVerdict()
+    return Draft(verdict, reason.strip())
+
+
+def _penalty(args: Sequence[str], t: Translate) -> Penalty:
+    if not args:
+        raise Usage(t("usage.kazna"))
+    culprit, rest = args[0], [fold(a) for a in args[1:]]
+    plavac = liga = 0
+    abandoned = False
+    offence = ""
+    i = 0
+    while i < len(rest):
+        if rest[i] == "po" and i + 1 < len(rest):
+            offence, i = args[1 + i + 1], i + 2
+        elif rest[i] == "plavac" and i + 1 < len(rest):
+            plavac, i = read_number(rest[i + 1], t("usage.days"), 0, MAX_DAYS), i + 2
+        elif rest[i] == "liga" and i + 1 < len(rest):
+            liga, i = read_number(rest[i + 1], t("usage.points"), 0, MAX_NUMBER), i + 2
+        elif rest[i] == "napustio":
+            abandoned, i = True, i + 1
+        else:
+            raise Usage(t("usage.kazna"))
+    return Penalty(culprit, plavac, liga, abandoned, offence.casefold())

@@ -1,0 +1,88 @@
+"""The club's governance: appointing, dismissing, resigning, denying and restoring the right to call, the acts, a
+member's card, closing a league month. The desk decides who may do what."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+from typing import TYPE_CHECKING
+
+from bot.ports import Reply
+from bot.registry.spec import MAX_DAYS, Arg, ArgKind, Args, Audience, Caller, Command, member_of
+from storage.members import ROLES
+
+if TYPE_CHECKING:
+    from bot.desk import Desk
+
+NICK = Arg("clan", ArgKind.NICK)
+OPTIONAL_NICK = Arg("clan", ArgKind.NICK, required=False)
+FUNCTION = Arg("funkcija", ArgKind.CHOICE, choices=ROLES)
+REASON = Arg("razlog", ArgKind.REASON, required=False)
+REQUIRED_REASON = Arg("razlog", ArgKind.REASON)
+
+
+def managed_elsewhere(desk: Desk, role: str) -> Reply | None:
+    """A function that a platform's role mapping holds (Discord's `[discord] roles`) is given and taken there: the
+    platform's roles are copied into the desk, so a command would be undone at the next sync."""
+    if role in desk.config.discord.roles:
+        return desk.refuse("discord.function_by_role", function=desk.t(f"choice.funkcija.{role}"))
+    return None
+
+
+async def postavi(desk: Desk, caller: Caller, args: Args) -> Reply:
+    role = args.text("funkcija")
+    return managed_elsewhere(desk, role) or await desk.appoint(member_of(caller), args.text("clan"), role,
+                                                               args.text("razlog"))
+
+
+async def razresi(desk: Desk, caller: Caller, args: Args) -> Reply:
+    role = args.text("funkcija")
+    return managed_elsewhere(desk, role) or await desk.dismiss(member_of(caller), args.text("clan"), role,
+                                                               args.text("razlog"))
+
+
+async def ostavka(desk: Desk, caller: Caller, args: Args) -> Reply:
+    role = args.text("funkcija")
+    return managed_elsewhere(desk, role) or await desk.resign(member_of(caller), role, args.text("razlog"))
+
+
+async def uskrati(desk: Desk, caller: Caller, args: Args) -> Reply:
+    days, until_day = args.opt_number("dana"), args.opt_day("do")
+    if days is not None and until_day is not None:
+        return desk.refuse("usage.days_and_date")
+    until: datetime | None = None
+    if days is not None:
+        until = desk.now() + timedelta(days=days)
+    elif until_day is not None:
+        until = datetime.combine(until_day, time(), tzinfo=UTC)
+    return await desk.deny_call(member_of(caller), args.text("clan"), until, args.text("razlog"))
+
+
+async def vrati(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.restore_call(member_of(caller), args.text("clan"), args.text("razlog"))
+
+
+async def akti(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.acts(member_of(caller), args.opt_text("clan"))
+
+
+async def clan(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.member_status(member_of(caller), args.opt_text("clan"))
+
+
+async def zatvori_ligu(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.close_league(member_of(caller), args.opt_text("mesec"), args.text("razlog"))
+
+
+COMMANDS = (
+    Command("postavi", postavi, (NICK, FUNCTION, REASON), audience=Audience.OFFICIAL),
+    Command("razresi", razresi, (NICK, FUNCTION, REQUIRED_REASON), audience=Audience.OFFICIAL, aliases=("razreši",)),
+    Command("ostavka", ostavka, (FUNCTION, REASON)),
+    Command("uskrati", uskrati, (NICK, Arg("dana", ArgKind.NUMBER, required=False, high=MAX_DAYS),
+                                 Arg("do", ArgKind.DATE, required=False, keyword="do"), REQUIRED_REASON),
+            audience=Audience.OFFICIAL),
+    Command("vrati", vrati, (NICK, REASON), audience=Audience.OFFICIAL),
+    Command("akti", akti, (OPTIONAL_NICK,)),
+    Command("clan", clan, (OPTIONAL_NICK,), aliases=("član",)),
+    Command("zatvori_ligu", zatvori_ligu, (Arg("mesec", ArgKind.MONTH, required=False), REASON),
+            audience=Audience.OFFICIAL, aliases=("liga zatvori",)),
+)

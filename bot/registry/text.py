@@ -1,0 +1,136 @@
+"""Reading a typed command line by its declaration (the console club and Telegram), and the help it generates.
+
+A line is ``/NAME ARG … [KEYWORD VALUE] [-- reason]``. Positional arguments come in their declared order; an
+optional one whose word does not fit its type is skipped when a later argument may take the word
+(``/ponisti 3 bula``: no game, then what to cancel). Numbers are checked against their limits; a mistake raises
+`Usage` naming the argument and the word, and the command's usage line follows it in the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+from bot.messages import MESSAGES
+from bot.registry.spec import Arg, ArgKind, Args, Command, Usage, Value
+
+Translate = Callable[..., str]
+
+YES = frozenset({"da", "on", "yes"})
+NO = frozenset({"ne", "off", "no"})
+NUMBER_LABELS = {ArgKind.GAME: "usage.game_number", ArgKind.HAND: "usage.hand_number"}
+
+
+def read_number(word: str, label: str, low: int, high: int) -> int:
+    """A whole number written in ASCII digits (an optional sign) within [low, high], else `Usage`."""
+    body = word[1:] if word[:1] in "+-" else word
+    if not body or len(body) > 12 or not (body.isascii() and body.isdigit()):
+        raise Usage(f"{label}: '{word[:20]}'")
+    value = int(word)
+    if not low <= value <= high:
+        raise Usage(f"{label}: '{word}' ({low} … {high})")
+    return value
+
+
+def read_value(arg: Arg, word: str, t: Translate) -> Value:
+    """One word as the argument's type."""
+    kind = arg.kind
+    if kind in (ArgKind.GAME, ArgKind.HAND, ArgKind.NUMBER):
+        low, high = arg.limits or (1, 1)
+        return read_number(word, t(NUMBER_LABELS.get(kind, f"usage.arg.{arg.name}")), low, high)
+    if kind is ArgKind.NICK:
+        if len(word) > (arg.max_length or 32):
+            raise Usage(t("usage.nick_too_long", limit=arg.max_length))
+        return word
+    if kind is ArgKind.CHOICE:
+        folded = fold(word)
+        for choice in arg.choices:
+            names = (choice, *MESSAGES.get(f"choice.{arg.name}.{choice}", ()))
+            if any(fold(n) == folded for n in names):
+                return choice
+        raise Usage(t(f"usage.arg.{arg.name}"))
+    if kind is ArgKind.BOOL:
+        if word.casefold() in YES:
+            return True
+        if word.casefold() in NO:
+            return False
+        raise Usage(t("usage.yes_no"))
+    if kind is ArgKind.DATE:
+        try:
+            return datetime.strptime(word, "%Y-%m-%d").date()
+        except ValueError:
+            raise Usage(t("usage.date")) from None
+    if kind is ArgKind.MONTH:
+        try:
+            datetime.strptime(word, "%Y-%m")
+        except ValueError:
+            raise Usage(t("usage.month")) from None
+        return word
+    raise AssertionError(f"{kind} is not one word")
+
+
+def fits(arg: Arg, word: str, t: Translate) -> bool:
+    try:
+        read_value(arg, word, t)
+    except Usage:
+        return False
+    return True
+
+
+FOLD = str.maketrans({"č": "c", "ć": "c", "š": "s", "ž": "z", "đ": "dj"})
+
+
+def fold(word: str) -> str:
+    """Case and the Serbian diacritics do not matter in typed words (``većnik`` = ``vecnik``)."""
+    return word.casefold().translate(FOLD)
+
+
+def read_args(command: Command, rest: str, t: Translate) -> Args:
+    """The words after the command's name as its declared arguments, or `Usage` saying what is wrong."""
+    reason_arg = command.reason
+    body, _, reason = rest.partition("--") if reason_arg is not None else (rest, "", "")
+    words = body.split()
+    values: dict[str, Value] = {}
+    for arg in command.keywords:
+        at = next((i for i, w in enumerate(words) if fold(w) == arg.keyword), None)
+        if at is None:
+            values[arg.name] = None
+            continue
+        if at + 1 >= len(words):
+            raise Usage(t(f"usage.arg.{arg.name}"))
+        values[arg.name] = read_value(arg, words[at + 1], t)
+        del words[at:at + 2]
+    positional = command.positional
+    i = 0
+    for n, arg in enumerate(positional):
+        if arg.kind is ArgKind.WORDS:
+            values[arg.name] = tuple(words[i:])
+            i = len(words)
+            continue
+        if i >= len(words):
+            if arg.required:
+                raise Usage(t("usage.missing", what=t(f"arg.{arg.name}")))
+            values[arg.name] = None
+            continue
+        word = words[i]
+        later = positional[n + 1:]
+        if not arg.required and not fits(arg, word, t) and any(fits(a, word, t) for a in later):
+            values[arg.name] = None
+            continue
+        values[arg.name] = read_value(arg, word, t)
+        i += 1
+    if i < len(words):
+        raise Usage(t("usage.too_many", words=" ".join(words[i:])[:60]))
+    if reason_arg is not None:
+        text = reason.strip()
+        if reason_arg.required and not text:
+            raise Usage(t("usage.reason_needed"))
+        if len(text) > (reason_arg.max_length or 1000):
+            raise Usage(t("usage.reason_too_long", limit=reason_arg.max_length))
+        values[reason_arg.name] = text
+    return Args(values)
+
+
+def help_lines(commands: Iterable[Command], t: Translate) -> list[str]:
+    """The usage line of every command, in declaration order."""
+    return [t(c.usage_key) for c in commands]

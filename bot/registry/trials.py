@@ -1,0 +1,63 @@
+"""The referee's trial controls: the hands, earlier trials, calling a councilor, changing the trial's game, the
+verdict draft, and Završi suđenje / leaving. They answer with what only the trial may see: private places only."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.ports import Reply
+from bot.registry.drafts import read_draft
+from bot.registry.spec import Arg, ArgKind, Args, Audience, Caller, Command, Place, Run, member_of
+from rules.verdicts import VerdictKind
+
+if TYPE_CHECKING:
+    from bot.desk import Desk
+
+PRIVATE = frozenset({Place.PRIVATE})
+
+
+async def ruke(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.show_hands(member_of(caller))
+
+
+async def sudjenja(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.history(member_of(caller))
+
+
+async def vecnik(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.call_councilor(member_of(caller))
+
+
+async def promeni(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.change_game(member_of(caller), args.number("partija"))
+
+
+async def presuda(desk: Desk, caller: Caller, args: Args) -> Reply:
+    draft = read_draft(VerdictKind(args.text("vrsta")), args.words("nacrt"), args.text("razlog"), desk.t)
+    return await desk.draft(member_of(caller), draft)
+
+
+async def zavrsi(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.finish(member_of(caller))
+
+
+async def napusti(desk: Desk, caller: Caller, args: Args) -> Reply:
+    return await desk.leave(member_of(caller))
+
+
+def _referee(name: str, run: Run, *args: Arg, aliases: tuple[str, ...] = (), monospace: bool = False,
+             form: bool = False) -> Command:
+    return Command(name, run, tuple(args), audience=Audience.REFEREE, places=PRIVATE, aliases=aliases,
+                   monospace=monospace, form=form)
+
+
+COMMANDS = (
+    _referee("ruke", ruke, monospace=True),
+    _referee("sudjenja", sudjenja, aliases=("suđenja",)),
+    _referee("vecnik", vecnik, aliases=("većnik",)),
+    _referee("promeni", promeni, Arg("partija", ArgKind.GAME, autocomplete=True)),
+    _referee("presuda", presuda, Arg("vrsta", ArgKind.CHOICE, choices=tuple(VerdictKind)),
+             Arg("nacrt", ArgKind.WORDS, required=False), Arg("razlog", ArgKind.REASON, required=False), form=True),
+    _referee("zavrsi", zavrsi, aliases=("završi",)),
+    _referee("napusti", napusti),
+)
