@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot.desk import Desk
 from bot.ports import Reply
-from bot.registry import REGISTRY, run
+from bot.registry import REGISTRY, admits, run
 from bot.registry.drafts import parse_draft
 from bot.registry.spec import Caller, Command, Usage
 from bot.registry.text import fold, read_args
@@ -60,6 +60,8 @@ class Commands:
         return await self.run(caller, command, rest)
 
     async def run(self, caller: Caller, command: Command, rest: str) -> Reply:
+        if not admits(caller, command):
+            return self.desk.refuse("link.needed")
         try:
             args = read_args(command, rest, self.desk.t)
         except Usage as problem:

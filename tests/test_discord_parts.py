@@ -22,8 +22,8 @@ from bot.discord.components import (
 from bot.discord.port import chunks
 from bot.messages import Catalogue
 from bot.ports import ManualClock, ManualTimers
-from fakes.discord_server import FakeDiscord, pointed_at
 from bot.registry.spec import Usage
+from fakes.discord_server import FakeDiscord, pointed_at
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, VerdictKind
 
 t = Catalogue("sr").t
@@ -47,7 +47,8 @@ def test_drafts_are_read_from_the_forms() -> None:
         Draft(FallTransfer(2, "marko"), "r")
     assert build_draft(VerdictKind.KAZNA, {"culprit": "petar", "plavac": "3", "league": "", "abandoned": "DA"},
                        t).verdict == Penalty("petar", 3, 0, True)
-    assert build_draft(VerdictKind.KAZNA, {"culprit": "petar po kasnjenje"}, t).verdict == Penalty("petar", offence="kasnjenje")
+    assert build_draft(VerdictKind.KAZNA, {"culprit": "petar po kasnjenje"}, t).verdict == \
+        Penalty("petar", offence="kasnjenje")
     assert build_draft(VerdictKind.SVODJENJE, {"confirm": "potvrđujem", "reason": "r"}, t).verdict == Settlement(True)
     assert build_draft(VerdictKind.SVODJENJE, {"confirm": "ne", "reason": "r"}, t).verdict == Settlement(False)
     assert build_draft(VerdictKind.NIKO, {"reason": "r"}, t).verdict == Nobody()

@@ -32,9 +32,14 @@ REGISTRY: tuple[Command, ...] = (*calls.COMMANDS, *trials.COMMANDS, *corrections
 BY_NAME: dict[str, Command] = {c.name: c for c in REGISTRY}
 
 
+def admits(caller: Caller, command: Command) -> bool:
+    """An account not linked yet may use only what is for anyone (front ends ask before reading arguments)."""
+    return caller.member is not None or command.audience is Audience.ANYONE
+
+
 async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply:
-    """Run a command for whoever typed it: an account not linked yet may use only what is for anyone."""
-    if caller.member is None and command.audience is not Audience.ANYONE:
+    """Run a command for whoever typed it, if `admits` lets him."""
+    if not admits(caller, command):
         return desk.refuse("link.needed")
     try:
         return await command.run(desk, caller, args)
@@ -42,4 +47,4 @@ async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply
         return desk.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
 
 
-__all__ = ["BY_NAME", "REGISTRY", "Args", "Caller", "Command", "run"]
+__all__ = ["BY_NAME", "REGISTRY", "Args", "Caller", "Command", "admits", "run"]
