@@ -5,12 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench lock clean
 
-$(STAMP): pyproject.toml $(wildcard setup.py) $(wildcard rules/arbitar/*.c)
+$(STAMP): pyproject.toml requirements.lock $(wildcard setup.py) $(wildcard rules/arbitar/*.c)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[test]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -23,6 +23,15 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+# Refresh requirements.lock: the newest versions pyproject.toml allows, installed into a fresh venv and pinned.
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	{ echo "# Every package the tests ran with, pinned: \`make\` installs within these (pip -c)."; \
+	  echo "# Refresh after changing pyproject.toml's dependencies: make lock"; \
+	  .lock-venv/bin/python -m pip freeze --exclude-editable | grep -v '^sudija'; } > requirements.lock
+	rm -rf .lock-venv
 
 clean:
 	rm -rf $(VENV) build *.egg-info
