@@ -15,7 +15,7 @@ from bot.registry import REGISTRY, admits, run
 from bot.registry.drafts import parse_draft
 from bot.registry.spec import Caller, Command, Usage
 from bot.registry.text import fold, read_args
-from storage.members import Member
+from rules.members import Member
 
 TEXT_PLATFORM = "text"  # the caller of `handle`: a member the front end has already identified
 

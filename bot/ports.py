@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
-from storage.calls import Notice
-from storage.members import Member
+from rules.members import Member
+from rules.notices import Notice
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import aiosqlite
 
+from rules.notices import Notice
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 
@@ -38,13 +39,6 @@ class CouncilorCall:
     state: str  # pending, taken, expired, cancelled
     councilor: int | None
     closed_at: datetime | None
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    platform: str
-    place: str
-    message: str
 
 
 class AlreadyPending(Exception):

@@ -6,31 +6,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from rules.members import MAX_NICK, ROLES, Member
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 
 if TYPE_CHECKING:
     from storage.database import Database
 
-ROLES = ("referee", "councilor", "moderator")
-MAX_NICK = 32  # the longest club nickname, in characters
-
-
-@dataclass(frozen=True, slots=True)
-class Member:
-    id: int
-    nick: str
-    roles: frozenset[str]
-    on_duty: bool
-    online: bool
-    in_club: bool
-    presence_changed_at: datetime | None
-    seated_game: int | None
-
-    @property
-    def is_referee(self) -> bool:
-        return "referee" in self.roles
-
+__all__ = ["MAX_NICK", "ROLES", "CallBan", "Member", "MemberStore"]
 
 @dataclass(frozen=True, slots=True)
 class CallBan:

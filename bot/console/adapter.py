@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from bot.messages import Catalogue
 from bot.ports import Button, CallPost, Reply
-from storage.calls import Notice
-from storage.members import Member
+from rules.members import Member
+from rules.notices import Notice
 
 PLATFORM = "console"
 

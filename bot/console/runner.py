@@ -26,7 +26,7 @@ from bot.console.adapter import PLATFORM, AccountOf, ConsoleChat
 from bot.console.demo import OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.console.language import ClockStep, Help, LineError, Presence, Press, Say, Sit, Who, parse_line
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
-from storage.members import Member
+from rules.members import Member
 
 HISTORY = Path.home() / ".sudija_console_history"
 

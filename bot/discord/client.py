@@ -36,8 +36,8 @@ from bot.discord.components import (
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.ports import Reply
 from bot.registry.spec import Usage
+from rules.members import Member
 from rules.verdicts import VerdictKind
-from storage.members import Member
 
 if TYPE_CHECKING:
     from bot.app import App

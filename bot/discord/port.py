@@ -25,8 +25,8 @@ import discord
 from bot.discord.components import draft_buttons, view_of
 from bot.ports import Button, CallPost
 from bot.text_split import split_lines
-from storage.calls import Notice
-from storage.members import Member
+from rules.members import Member
+from rules.notices import Notice
 
 if TYPE_CHECKING:
     from bot.discord.client import SudijaBot

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from bot.ports import Reply
 from bot.registry.spec import MAX_DAYS, Arg, ArgKind, Args, Audience, Caller, Command, member_of
-from storage.members import ROLES
+from rules.members import ROLES
 
 if TYPE_CHECKING:
     from bot.desk import Desk

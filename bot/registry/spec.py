@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from bot.ports import Reply
-from storage.members import MAX_NICK, Member
+from rules.members import MAX_NICK, Member
 
 if TYPE_CHECKING:
     from bot.desk import Desk

@@ -38,7 +38,7 @@ from bot.registry import REGISTRY
 from bot.registry.spec import Caller, Place
 from bot.telegram.format import ANSWER_LIMIT, TOAST_LIMIT, parse_callback, shorten
 from bot.telegram.port import PLATFORM, TelegramChat
-from storage.members import Member
+from rules.members import Member
 
 log = logging.getLogger(__name__)
 

@@ -31,8 +31,8 @@ from bot.config import TelegramConfig
 from bot.desk import Desk
 from bot.ports import Button, CallPost
 from bot.telegram.format import START_PREFIX, defuse, keyboard, mention_line, split_text, with_mention
-from storage.calls import Notice
-from storage.members import Member
+from rules.members import Member
+from rules.notices import Notice
 from storage.trials import Trial
 
 log = logging.getLogger(__name__)

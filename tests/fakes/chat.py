@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.ports import Button, CallPost
-from storage.calls import Notice
-from storage.members import Member
+from rules.members import Member
+from rules.notices import Notice
 
 
 @dataclass

@@ -1,0 +1,36 @@
+"""A club member as the rules and every layer see him: his nickname, functions, duty, presence and seat. The
+repositories (`storage.members`) build these; the desk decides with them; the chat ports show them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    """A club function (the SQL CHECK on `roles.role` allows exactly these). The owner is configuration."""
+
+    REFEREE = "referee"  # sudija
+    COUNCILOR = "councilor"  # većnik
+    MODERATOR = "moderator"
+
+
+ROLES: tuple[str, ...] = tuple(Role)
+MAX_NICK = 32  # the longest club nickname, in characters
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    id: int
+    nick: str
+    roles: frozenset[str]
+    on_duty: bool
+    online: bool
+    in_club: bool
+    presence_changed_at: datetime | None
+    seated_game: int | None
+
+    @property
+    def is_referee(self) -> bool:
+        return Role.REFEREE in self.roles
