@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
-from rules.members import Member
+from rules.members import Member, PartyRole
 from rules.notices import Notice
 
 log = logging.getLogger(__name__)
@@ -64,6 +64,34 @@ class Reply:
     ok: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class Party:
+    member: Member
+    role: PartyRole
+
+
+@dataclass(frozen=True, slots=True)
+class TrialSpace:
+    """A trial's private space as a platform must show it: the trial, and who is in it as what."""
+
+    id: int
+    game: int
+    in_game: bool
+    is_open: bool
+    parties: tuple[Party, ...]
+
+    @property
+    def members(self) -> tuple[Member, ...]:
+        return tuple(p.member for p in self.parties)
+
+    def role_of(self, member_id: int) -> PartyRole | None:
+        return next((p.role for p in self.parties if p.member.id == member_id), None)
+
+    def holding(self, role: PartyRole) -> Member | None:
+        """The (first) member in this role: the caller, the referee."""
+        return next((p.member for p in self.parties if p.role is role), None)
+
+
 @dataclass(frozen=True)
 class CallPost:
     """A call's message for the referees' (or councilors') channel."""
@@ -91,17 +119,21 @@ class ChatPort(Protocol):
 
     async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None: ...
 
-    async def tell_table(self, game: int, text: str) -> None: ...
+    async def tell_table(self, game: int, players: Sequence[Member], text: str) -> None:
+        """Everyone at the game's table (spectators too, where the platform has a table); `players` are the
+        table's players who are members."""
+        ...
 
-    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
-                               buttons: Sequence[Button]) -> None: ...
+    async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None: ...
 
-    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None: ...
+    async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
+        """`member` has joined `space` (which lists him already)."""
+        ...
 
-    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
                            buttons: Sequence[Button] = ()) -> None: ...
 
-    async def close_trial_space(self, trial_id: int, text: str) -> None: ...
+    async def close_trial_space(self, space: TrialSpace, text: str) -> None: ...
 
 
 class Chats:
@@ -136,27 +168,26 @@ class Chats:
         for port in self.ports:
             await _safely(port.tell(member, text, buttons), None)
 
-    async def tell_table(self, game: int, text: str) -> None:
+    async def tell_table(self, game: int, players: Sequence[Member], text: str) -> None:
         for port in self.ports:
-            await _safely(port.tell_table(game, text), None)
+            await _safely(port.tell_table(game, players, text), None)
 
-    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
-                               buttons: Sequence[Button]) -> None:
+    async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
         for port in self.ports:
-            await _safely(port.open_trial_space(trial_id, members, text, buttons), None)
+            await _safely(port.open_trial_space(space, text, buttons), None)
 
-    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
+    async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
         for port in self.ports:
-            await _safely(port.add_to_trial_space(trial_id, member, text), None)
+            await _safely(port.add_to_trial_space(space, member, text), None)
 
-    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
                            buttons: Sequence[Button] = ()) -> None:
         for port in self.ports:
-            await _safely(port.say_in_trial(trial_id, text, sender, buttons), None)
+            await _safely(port.say_in_trial(space, text, sender, buttons), None)
 
-    async def close_trial_space(self, trial_id: int, text: str) -> None:
+    async def close_trial_space(self, space: TrialSpace, text: str) -> None:
         for port in self.ports:
-            await _safely(port.close_trial_space(trial_id, text), None)
+            await _safely(port.close_trial_space(space, text), None)
 
 
 async def _safely(awaitable: Awaitable[T], fallback: T) -> T:

@@ -17,6 +17,15 @@ class Role(StrEnum):
 
 
 ROLES: tuple[str, ...] = tuple(Role)
+
+
+class PartyRole(StrEnum):
+    """What a member is in a trial (the SQL CHECK on `trial_participants.role` allows exactly these)."""
+
+    CALLER = "caller"
+    PLAYER = "player"  # in game: the table's other players
+    REFEREE = "referee"
+    COUNCILOR = "councilor"
 MAX_NICK = 32  # the longest club nickname, in characters
 
 
@@ -30,7 +39,12 @@ class Member:
     in_club: bool
     presence_changed_at: datetime | None
     seated_game: int | None
+    accounts: tuple[tuple[str, str], ...] = ()  # (platform, the platform's user id) for each linked platform
 
     @property
     def is_referee(self) -> bool:
         return Role.REFEREE in self.roles
+
+    def account(self, platform: str) -> str | None:
+        """His user id on `platform`, if he is linked there."""
+        return next((account for p, account in self.accounts if p == platform), None)

@@ -33,16 +33,21 @@ _SELECT = (
     " THEN (SELECT game FROM seating s WHERE s.member = m.id)"
     " ELSE (SELECT gp.game FROM game_players gp JOIN games g ON g.number = gp.game"
     "  WHERE gp.nick = m.nick AND gp.ended_at IS NULL AND g.status = 'in_progress'"
-    "  ORDER BY g.started_at DESC LIMIT 1) END FROM members m "
+    "  ORDER BY g.started_at DESC LIMIT 1) END,"
+    " (SELECT group_concat(a.platform || char(31) || a.account, char(30)) FROM accounts a WHERE a.member = m.id)"
+    " FROM members m "
 )
 
 
 def _member(row: tuple[object, ...]) -> Member:
-    mid, nick, on_duty, online, in_club, changed, roles, seated = row
+    mid, nick, on_duty, online, in_club, changed, roles, seated, accounts = row
+    pairs = (pair.partition("\x1f") for pair in str(accounts).split("\x1e")) if accounts else ()
+    linked = tuple(sorted((platform, account) for platform, _, account in pairs))
     return Member(int(str(mid)), str(nick), frozenset(str(roles).split(",")) if roles else frozenset(),
                   bool(on_duty), bool(online), bool(in_club),
                   parse_stored_time(str(changed)) if changed else None,
-                  int(str(seated)) if seated is not None else None)
+                  int(str(seated)) if seated is not None else None,
+                  linked)
 
 
 class MemberStore:

@@ -26,10 +26,10 @@ from bot.console.language import (
 )
 from bot.console.runner import run_console
 from bot.messages import Catalogue
-from bot.ports import Button, CallPost, ManualClock, Reply
+from bot.ports import Button, CallPost, ManualClock, Party, Reply, TrialSpace
 from rules.gamelog import GameStatus
+from rules.members import Member, PartyRole
 from storage.database import open_database
-from storage.members import Member
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 SR = Catalogue("sr")
@@ -99,7 +99,8 @@ def test_button_labels_fold_case_and_diacritics() -> None:
 # The adapter -----------------------------------------------------------------------------------------------
 
 def _member(mid: int, nick: str, *roles: str) -> Member:
-    return Member(mid, nick, frozenset(roles), True, True, True, None, None)
+    accounts = () if nick == "ghost" else (("console", nick),)
+    return Member(mid, nick, frozenset(roles), True, True, True, None, None, accounts)
 
 
 ANA = _member(1, "ana", "referee")
@@ -110,11 +111,7 @@ GHOST = _member(4, "ghost", "referee")  # a member with no console account
 
 def _chat() -> tuple[ConsoleChat, list[str]]:
     lines: list[str] = []
-
-    async def account_of(member: Member) -> str | None:
-        return None if member.nick == "ghost" else member.nick
-
-    return ConsoleChat(lines.append, SR, account_of), lines
+    return ConsoleChat(lines.append, SR), lines
 
 
 async def test_a_call_is_printed_in_the_channel_with_mentions_and_its_button() -> None:
@@ -149,22 +146,24 @@ async def test_members_without_a_console_account_are_skipped() -> None:
 async def test_trial_spaces_show_their_buttons_to_their_members_until_closed() -> None:
     chat, lines = _chat()
     finish = Button("Završi suđenje", "finish", 3)
-    await chat.open_trial_space(3, [ANA, MARKO, GHOST], "Suđenje.", [finish])
+    space = TrialSpace(3, 1847258, False, True, (Party(ANA, PartyRole.REFEREE), Party(MARKO, PartyRole.CALLER),
+                                                  Party(GHOST, PartyRole.PLAYER)))
+    await chat.open_trial_space(space, "Suđenje.", [finish])
     assert lines == ["[trial 3] Suđenje.  [Završi suđenje]", "[trial 3] u prostoru: ana, marko"]
     assert chat.find_button(MARKO, "marko", "zavrsi sudjenje") == finish
     assert chat.find_button(NIKOLA, "nikola", "Završi suđenje") is None
-    await chat.add_to_trial_space(3, NIKOLA, "Većnik nikola je tu.")
+    await chat.add_to_trial_space(space, NIKOLA, "Većnik nikola je tu.")
     assert chat.find_button(NIKOLA, "nikola", "Završi suđenje") == finish
-    await chat.say_in_trial(3, "Karte su bile\n\nnamerno otkrivene", MARKO)
+    await chat.say_in_trial(space, "Karte su bile\n\nnamerno otkrivene", MARKO)
     assert lines[-3:] == ["[trial 3] marko: Karte su bile", "", "          namerno otkrivene"]
-    await chat.close_trial_space(3, "Kraj.")
+    await chat.close_trial_space(space, "Kraj.")
     assert lines[-1] == "[trial 3] Kraj."
     assert chat.find_button(ANA, "ana", "Završi suđenje") is None
 
 
 async def test_tables_and_replies_are_tagged() -> None:
     chat, lines = _chat()
-    await chat.tell_table(1847320, "Igra je zaustavljena.")
+    await chat.tell_table(1847320, [], "Igra je zaustavljena.")
     chat.show_reply("marko", Reply("Pozvan je sudija.", (Button("Povuci poziv", "withdraw", 4, "danger"),)))
     assert lines == ["[table 1847320] Igra je zaustavljena.", "[dm marko] Pozvan je sudija.  [Povuci poziv]"]
     assert chat.find_button(MARKO, "marko", "povuci poziv") == Button("Povuci poziv", "withdraw", 4, "danger")

@@ -461,13 +461,15 @@ async def test_relay_from_another_platform_pings_nobody_and_own_messages_are_not
         ana = await app.db.members.by_nick("ana")
         assert ana is not None
         count = len(fake.messages_in(thread.id))
+        space = await app.desk.trial_space_by_id(trial_id)
+        assert space is not None
         token = relaying_from_discord.set(ana.id)
         try:
-            await bot.chat.say_in_trial(trial_id, "already in the thread", ana)
+            await bot.chat.say_in_trial(space, "already in the thread", ana)
         finally:
             relaying_from_discord.reset(token)
         assert len(fake.messages_in(thread.id)) == count
-        await bot.chat.say_in_trial(trial_id, f"@everyone @here <@{m['sudija1'].id}> <@&{world.referee_role.id}>",
+        await bot.chat.say_in_trial(space, f"@everyone @here <@{m['sudija1'].id}> <@&{world.referee_role.id}>",
                                     ana)
         relayed = fake.messages_in(thread.id)[-1]
         assert relayed["content"].startswith("ana: @everyone") and fake.pings[int(relayed["id"])].nobody

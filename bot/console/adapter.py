@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import unicodedata
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.messages import Catalogue
-from bot.ports import Button, CallPost, Reply
+from bot.ports import Button, CallPost, Reply, TrialSpace
 from rules.members import Member
 from rules.notices import Notice
 
@@ -53,19 +53,15 @@ class Screen:
     spaces: dict[int, set[int]] = field(default_factory=dict)  # open trial spaces: trial id -> member ids
 
 
-AccountOf = Callable[[Member], Awaitable[str | None]]
-
-
 class ConsoleChat:
-    """The console platform. `write` receives each printed line; `account_of` gives a member's console account
-    (None: not on this platform, so skipped like on any platform)."""
+    """The console platform. `write` receives each printed line; a member without a console account is skipped,
+    as on any platform."""
 
     platform = PLATFORM
 
-    def __init__(self, write: Callable[[str], None], messages: Catalogue, account_of: AccountOf) -> None:
+    def __init__(self, write: Callable[[str], None], messages: Catalogue) -> None:
         self.write = write
         self.messages = messages
-        self.account_of = account_of
         self.screen = Screen()
         self._session = uuid.uuid4().hex[:8]
         self._count = 0
@@ -106,21 +102,25 @@ class ConsoleChat:
         kind, _, rest = place.partition(":")
         return f"{kind} {rest}" if rest else place
 
-    async def _dm_place(self, member: Member) -> tuple[str, str] | None:
-        account = await self.account_of(member)
+    @staticmethod
+    def account_of(member: Member) -> str | None:
+        return member.account(PLATFORM)
+
+    def _dm_place(self, member: Member) -> tuple[str, str] | None:
+        account = self.account_of(member)
         if account is None:
             return None
         return f"dm:{account}", f"dm {account}"
 
     # The chat port ---------------------------------------------------------------------------------------
     async def post_call(self, post: CallPost) -> list[Notice]:
-        mentions = [f"@{acc}" for acc in [await self.account_of(m) for m in post.mention] if acc is not None]
+        mentions = [f"@{acc}" for acc in [self.account_of(m) for m in post.mention] if acc is not None]
         text = " ".join([*mentions, post.text])
         mid = self._remember(self.channel, post.buttons)
         self.emit(self.channel, text, post.buttons)
         notices = [Notice(PLATFORM, self.channel, mid)]
         for member in post.direct:
-            dm = await self._dm_place(member)
+            dm = self._dm_place(member)
             if dm is None:
                 continue
             place, tag = dm
@@ -130,7 +130,7 @@ class ConsoleChat:
         return notices
 
     async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:
-        dm = await self._dm_place(member)
+        dm = self._dm_place(member)
         if dm is None:
             return []
         place, tag = dm
@@ -147,7 +147,7 @@ class ConsoleChat:
             self.emit(self._tag(notice.place), f"{edited} {text}")
 
     async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
-        dm = await self._dm_place(member)
+        dm = self._dm_place(member)
         if dm is None:
             return
         place, tag = dm
@@ -159,42 +159,40 @@ class ConsoleChat:
         self._remember(f"dm:{account}", reply.buttons)
         self.emit(f"dm {account}", reply.text, reply.buttons)
 
-    async def tell_table(self, game: int, text: str) -> None:
+    async def tell_table(self, game: int, players: Sequence[Member], text: str) -> None:
         self.emit(f"table {game}", text)
 
-    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
-                               buttons: Sequence[Button]) -> None:
+    async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
         present: list[str] = []
-        space: set[int] = set()
-        for member in members:
-            account = await self.account_of(member)
+        seen: set[int] = set()
+        for member in space.members:
+            account = self.account_of(member)
             if account is not None:
                 present.append(account)
-                space.add(member.id)
-        self.screen.spaces[trial_id] = space
-        self._remember(f"trial:{trial_id}", buttons)
-        self.emit(f"trial {trial_id}", text, buttons)
-        self.emit(f"trial {trial_id}", self.messages.t("console.space_members", members=", ".join(present)))
+                seen.add(member.id)
+        self.screen.spaces[space.id] = seen
+        self._remember(f"trial:{space.id}", buttons)
+        self.emit(f"trial {space.id}", text, buttons)
+        self.emit(f"trial {space.id}", self.messages.t("console.space_members", members=", ".join(present)))
 
-    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
-        if await self.account_of(member) is not None:
-            self.screen.spaces.setdefault(trial_id, set()).add(member.id)
-        self.emit(f"trial {trial_id}", text)
+    async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
+        if self.account_of(member) is not None:
+            self.screen.spaces.setdefault(space.id, set()).add(member.id)
+        self.emit(f"trial {space.id}", text)
 
-    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
                            buttons: Sequence[Button] = ()) -> None:
-        self._remember(f"trial:{trial_id}", buttons)
+        self._remember(f"trial:{space.id}", buttons)
         if sender is not None:
-            account = await self.account_of(sender)
-            text = f"{account or sender.nick}: {text}"
-        self.emit(f"trial {trial_id}", text, buttons)
+            text = f"{self.account_of(sender) or sender.nick}: {text}"
+        self.emit(f"trial {space.id}", text, buttons)
 
-    async def close_trial_space(self, trial_id: int, text: str) -> None:
-        self.screen.spaces.pop(trial_id, None)
+    async def close_trial_space(self, space: TrialSpace, text: str) -> None:
+        self.screen.spaces.pop(space.id, None)
         for shown in self.screen.shown:
-            if shown.place == f"trial:{trial_id}":
+            if shown.place == f"trial:{space.id}":
                 shown.enabled = False
-        self.emit(f"trial {trial_id}", text)
+        self.emit(f"trial {space.id}", text)
 
     # Buttons -------------------------------------------------------------------------------------------
     def sees(self, member: Member, account: str, place: str) -> bool:

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from bot.app import App, build_app
 from bot.commands import Commands
 from bot.config import Config
-from bot.console.adapter import PLATFORM, AccountOf, ConsoleChat
+from bot.console.adapter import PLATFORM, ConsoleChat
 from bot.console.demo import OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.console.language import ClockStep, Help, LineError, Presence, Press, Say, Sit, Who, parse_line
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
@@ -236,7 +236,7 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
         stdout.flush()
 
     try:
-        console = Console(app, ConsoleChat(write, app.desk.messages, _account_of(app)), clock)
+        console = Console(app, ConsoleChat(write, app.desk.messages), clock)
         server.chat = console.chat
         app.attach(console.chat)
         console.chat.write(console.t("console.banner", db=db_path, now=clock.now()))
@@ -254,12 +254,6 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
         return await console.run_script(stdin, stderr or sys.stderr)
     finally:
         await app.close()
-
-
-def _account_of(app: App) -> AccountOf:
-    async def account_of(member: Member) -> str | None:
-        return (await app.db.members.accounts(member.id)).get(PLATFORM)
-    return account_of
 
 
 def _isatty(stream: TextIO) -> bool:

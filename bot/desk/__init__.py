@@ -16,7 +16,7 @@ from bot.desk.governance import GovernanceDesk
 from bot.ports import Reply
 from storage.games import GameSummary
 from storage.members import MAX_NICK, ROLES, Member
-from storage.trials import Trial
+from storage.trials import Trial, TrialMessage
 
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
@@ -86,6 +86,10 @@ class Desk(CorrectionDesk, GovernanceDesk):
     async def open_trial_of(self, member: Member) -> Trial | None:
         """The open trial this member takes part in (as a party or an official), if any."""
         return await self.db.trials.open_for_member(member.id)
+
+    async def transcript(self, trial_id: int) -> list[TrialMessage]:
+        """Every message typed in the trial's space, in order."""
+        return await self.db.trials.messages(trial_id)
 
     async def recent_games(self, member: Member) -> list[GameSummary]:
         """The member's games in progress, then those that ended within the claim window (newest first)."""

@@ -8,14 +8,14 @@ from datetime import datetime, timedelta
 
 from bot.config import Config
 from bot.messages import Catalogue
-from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
+from bot.ports import Chats, Clock, GameServerPort, Party, Reply, Timers, TrialSpace
 from bot.views import render_trials
 from rules.eligibility import GameFacts, RefereeFacts
 from rules.gamelog import Game
+from rules.members import Member, PartyRole
 from rules.paper import compute_paper
 from rules.paper_render import paper_json, paper_text
 from storage.database import Database
-from storage.members import Member
 from storage.trials import Trial
 
 
@@ -87,6 +87,23 @@ class DeskBase:
 
     async def trial_members(self, trial: Trial) -> list[Member]:
         return await self.db.members.in_trial(trial.id)
+
+    async def trial_space(self, trial: Trial) -> TrialSpace:
+        """The trial as its private space shows it: every party with his role, in the order they joined."""
+        members = {m.id: m for m in await self.db.members.in_trial(trial.id)}
+        parties = tuple(Party(members[p.member], PartyRole(p.role)) for p in await self.db.trials.participants(trial.id)
+                        if p.member in members)
+        return TrialSpace(trial.id, trial.game, trial.in_game, trial.is_open, parties)
+
+    async def trial_space_by_id(self, trial_id: int) -> TrialSpace | None:
+        trial = await self.db.trials.get(trial_id)
+        return None if trial is None else await self.trial_space(trial)
+
+    async def tell_table(self, game: int, text: str) -> None:
+        """Everyone at the game's table; the chat platforms get the table's players who are members."""
+        facts = await self.game_facts(game)
+        players = [m for m in [await self.db.members.by_nick(n) for n in (facts.players if facts else ())] if m]
+        await self.chat.tell_table(game, players, text)
 
     async def verdict_list(self, number: int, show_referees: bool) -> Reply:
         trials = await self.db.trials.for_game(number)

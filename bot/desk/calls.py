@@ -55,7 +55,7 @@ class CallDesk(DeskBase):
         self.timers.arm(call.deadline)
         await self._notify_referees(call, facts)
         if in_game:
-            await self.chat.tell_table(call.game, self.t("table.called", nick=caller.nick))
+            await self.tell_table(call.game, self.t("table.called", nick=caller.nick))
         return Reply(self.t("call.ok", game=call.game, minutes=self.config.call_minutes),
                      (Button(self.t("button.withdraw"), "withdraw", call.id, "danger"),))
 
@@ -149,7 +149,7 @@ class CallDesk(DeskBase):
         await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
                                      self.t("call.notice_withdrawn", game=call.game, caller=caller.nick))
         if call.in_game:
-            await self.chat.tell_table(call.game, self.t("table.withdrawn", nick=caller.nick))
+            await self.tell_table(call.game, self.t("table.withdrawn", nick=caller.nick))
         return Reply(self.t("withdraw.ok", game=call.game))
 
     async def expire_due_calls(self) -> None:
@@ -167,4 +167,4 @@ class CallDesk(DeskBase):
                 await self.chat.tell(caller, self.t("call.expired", game=call.game,
                                                     minutes=self.config.call_minutes))
             if call.in_game:
-                await self.chat.tell_table(call.game, self.t("table.expired"))
+                await self.tell_table(call.game, self.t("table.expired"))

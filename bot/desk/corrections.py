@@ -193,7 +193,7 @@ class CorrectionDesk(DeskBase):
             if member is not None and seat not in skip:
                 await self.chat.tell(member, text, (buttons or {}).get(seat, ()))
         if game.status is GameStatus.IN_PROGRESS:
-            await self.chat.tell_table(game.number, text)
+            await self.tell_table(game.number, text)
 
     def _effect(self, game: Game, applied: AppliedChange, seat: int) -> str:
         amount = applied.entries[seat].bule

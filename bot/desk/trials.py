@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from bot.desk.calls import CallDesk
 from bot.desk.paper_link import verdict_changes
-from bot.ports import Button, CallPost, Reply
+from bot.ports import Button, CallPost, Reply, TrialSpace
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
@@ -77,19 +77,19 @@ class TrialDesk(CallDesk):
         return parties
 
     async def open_trial(self, trial: Trial) -> None:
-        members = await self.trial_members(trial)
         caller = await self.nick(trial.caller)
         referee = await self.nick(trial.referee)
         key = "trial.opened_in_game" if trial.in_game else "trial.opened_out_of_game"
-        await self.chat.open_trial_space(trial.id, members, self.t(key, game=trial.game, caller=caller,
-                                                                   referee=referee), self.controls(trial))
+        space = await self.trial_space(trial)
+        await self.chat.open_trial_space(space, self.t(key, game=trial.game, caller=caller, referee=referee),
+                                         self.controls(trial))
         if trial.in_game:
             await self.game_server.pause_table(trial.game)
-            await self.chat.tell_table(trial.game, self.t("table.paused"))
+            await self.tell_table(trial.game, self.t("table.paused"))
         else:
             await self.game_server.block_offers(caller)
 
-    def controls(self, trial: Trial) -> tuple[Button, ...]:
+    def controls(self, trial: Trial | TrialSpace) -> tuple[Button, ...]:
         buttons = [Button(self.t("button.hands"), "hands", trial.id, "secondary"),
                    Button(self.t("button.history"), "history", trial.id, "secondary")]
         if trial.in_game:
@@ -122,7 +122,7 @@ class TrialDesk(CallDesk):
         if trial is None:
             return None
         await self.db.trials.add_message(trial.id, member.id, text, self.now())
-        await self.chat.say_in_trial(trial.id, text, member)
+        await self.chat.say_in_trial(await self.trial_space(trial), text, member)
         return None
 
     async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
@@ -199,7 +199,7 @@ class TrialDesk(CallDesk):
             return self.refuse("call.already_open", game=number)
         if not await self.db.trials.change_game(trial.id, number, referee.id, self.now()):
             return self.refuse("call.already_open", game=number)
-        await self.chat.say_in_trial(trial.id, self.t("promeni.done", game=number))
+        await self.chat.say_in_trial(await self.trial_space(trial), self.t("promeni.done", game=number))
         return Reply(self.t("promeni.ok", game=number))
 
     async def call_councilor(self, referee: Member, trial_id: int | None = None) -> Reply:
@@ -226,7 +226,8 @@ class TrialDesk(CallDesk):
             await self.db.calls.add_notice(post.subject, notice)
         for member in members:
             await self.db.calls.add_councilor_ping(ccall.id, member.id, now)
-        await self.chat.say_in_trial(trial.id, self.t("councilor.called", minutes=self.config.call_minutes))
+        await self.chat.say_in_trial(await self.trial_space(trial),
+                                     self.t("councilor.called", minutes=self.config.call_minutes))
         return Reply(self.t("councilor.ok"))
 
     async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
@@ -248,7 +249,8 @@ class TrialDesk(CallDesk):
             return self.refuse("councilor.gone", councilor=await self.nick(fresh.councilor if fresh else None))
         await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
                                      self.t("councilor.notice_taken", game=trial.game, councilor=councilor.nick))
-        await self.chat.add_to_trial_space(trial.id, councilor, self.t("councilor.joined", nick=councilor.nick))
+        await self.chat.add_to_trial_space(await self.trial_space(trial), councilor,
+                                           self.t("councilor.joined", nick=councilor.nick))
         return Reply(self.t("councilor.join_ok", trial=trial.id, game=trial.game))
 
     async def expire_due_councilor_calls(self) -> None:
@@ -260,7 +262,7 @@ class TrialDesk(CallDesk):
             await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
                                          self.t("councilor.notice_expired", game=trial.game if trial else "?"))
             if trial is not None and trial.is_open:
-                await self.chat.say_in_trial(trial.id, self.t("councilor.expired"))
+                await self.chat.say_in_trial(await self.trial_space(trial), self.t("councilor.expired"))
 
     async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Završi suđenje: record the draft (or Bez presude) and, in game, let play go on."""
@@ -304,7 +306,7 @@ class TrialDesk(CallDesk):
         await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(f"end.{why}")))
 
     async def _wind_up(self, trial: Trial, text: str) -> None:
-        await self.chat.close_trial_space(trial.id, text)
+        await self.chat.close_trial_space(await self.trial_space(trial), text)
         for ccall in await self.db.calls.councilor_calls_for(trial.id):
             if ccall.state == "cancelled":  # cut short by this end (only a trial's end cancels one)
                 await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
@@ -312,7 +314,7 @@ class TrialDesk(CallDesk):
         caller = await self.nick(trial.caller)
         if trial.in_game:
             await self.game_server.resume_table(trial.game)
-            await self.chat.tell_table(trial.game, self.t("table.resumed"))
+            await self.tell_table(trial.game, self.t("table.resumed"))
         else:
             await self.game_server.unblock_offers(caller)
         referee = await self.db.members.get(trial.referee)

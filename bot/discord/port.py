@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.components import draft_buttons, view_of
-from bot.ports import Button, CallPost
+from bot.ports import Button, CallPost, TrialSpace
 from bot.text_split import split_lines
 from rules.members import Member
 from rules.notices import Notice
@@ -59,13 +59,13 @@ class DiscordChat:
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
 
-    async def account(self, member: Member) -> int | None:
-        accounts = await self.bot.desk.db.members.accounts(member.id)
-        return int(accounts[PLATFORM]) if PLATFORM in accounts else None
+    @staticmethod
+    def account(member: Member) -> int | None:
+        account = member.account(PLATFORM)
+        return int(account) if account is not None else None
 
-    async def _accounts(self, members: Sequence[Member]) -> list[int]:
-        found = [await self.account(m) for m in members]
-        return [a for a in found if a is not None]
+    def _accounts(self, members: Sequence[Member]) -> list[int]:
+        return [a for a in (self.account(m) for m in members) if a is not None]
 
     async def _thread(self, trial_id: int) -> discord.Thread | None:
         await self._ready()
@@ -113,7 +113,7 @@ class DiscordChat:
         channel_id = self.config.referees_channel_id
         if post.subject.startswith("councilor:") and self.config.councilors_channel_id:
             channel_id = self.config.councilors_channel_id
-        users = await self._accounts(post.mention)
+        users = self._accounts(post.mention)
         mentions = " ".join(f"<@{u}>" for u in users)
         text = f"{post.text}\n{mentions}" if mentions else post.text
         only_them = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
@@ -141,7 +141,7 @@ class DiscordChat:
         return [] if sent is None else [Notice(PLATFORM, str(sent.channel.id), str(sent.id))]
 
     async def _dm(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> discord.Message | None:
-        account = await self.account(member)
+        account = self.account(member)
         if account is None:
             return None
         try:
@@ -166,12 +166,12 @@ class DiscordChat:
         await self._ready()
         await self._dm(member, text, buttons)
 
-    async def tell_table(self, game: int, text: str) -> None:
+    async def tell_table(self, game: int, players: Sequence[Member], text: str) -> None:
         """Tables live on the game server, which shows its own notices; Discord has no place for a table."""
         log.debug("table %s: %s", game, text)
 
-    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
-                               buttons: Sequence[Button]) -> None:
+    async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
+        trial_id = space.id
         await self._ready()
         parent = self.bot.get_channel(self.config.trials_channel_id)
         if not isinstance(parent, discord.TextChannel):
@@ -182,17 +182,16 @@ class DiscordChat:
                                             type=discord.ChannelType.private_thread, invitable=False,
                                             auto_archive_duration=10080)
         self.threads[trial_id] = thread.id
-        for account in await self._accounts(members):
+        for account in self._accounts(space.members):
             await self._add(thread, account)
-        trial = await self.bot.desk.db.trials.get(trial_id)
-        extra = draft_buttons(trial_id, trial.in_game, self.bot.desk.t) if trial is not None else []
+        extra = draft_buttons(trial_id, space.in_game, self.bot.desk.t)
         await self._send(thread, text, view_of(buttons, extra))
 
-    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
-        thread = await self._thread(trial_id)
+    async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
+        thread = await self._thread(space.id)
         if thread is None:
             return
-        account = await self.account(member)
+        account = self.account(member)
         if account is not None:
             await self._add(thread, account)
         await self._send(thread, text)
@@ -204,20 +203,20 @@ class DiscordChat:
         except discord.HTTPException as failed:
             log.warning("cannot add %s to thread %s: %s", account, thread.id, failed)
 
-    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
                            buttons: Sequence[Button] = ()) -> None:
         if sender is not None and relaying_from_discord.get() == sender.id:
             return  # he wrote it in the thread himself: it is there already
-        thread = await self._thread(trial_id)
+        thread = await self._thread(space.id)
         if thread is None:
             return
         shown = self.bot.desk.t("discord.relay", nick=sender.nick, text=text) if sender is not None else text
         await self._send(thread, shown, view_of(buttons))
 
-    async def close_trial_space(self, trial_id: int, text: str) -> None:
-        thread = await self._thread(trial_id)
+    async def close_trial_space(self, space: TrialSpace, text: str) -> None:
+        thread = await self._thread(space.id)
         if thread is None:
             return
         await self._send(thread, text)  # first: a locked archived thread takes no more messages
         await thread.edit(archived=True, locked=True)
-        self.threads.pop(trial_id, None)
+        self.threads.pop(space.id, None)

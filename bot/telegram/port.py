@@ -29,11 +29,10 @@ from telegram.warnings import PTBDeprecationWarning
 
 from bot.config import TelegramConfig
 from bot.desk import Desk
-from bot.ports import Button, CallPost
+from bot.ports import Button, CallPost, TrialSpace
 from bot.telegram.format import START_PREFIX, defuse, keyboard, mention_line, split_text, with_mention
-from rules.members import Member
+from rules.members import Member, PartyRole
 from rules.notices import Notice
-from storage.trials import Trial
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +77,10 @@ class TelegramChat:
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests replace it: no real waits
 
     # Look-ups -----------------------------------------------------------------------------------------
-    async def account(self, member: Member) -> int | None:
+    @staticmethod
+    def account(member: Member) -> int | None:
         """The member's Telegram user id, or None when he has no Telegram account (then he is skipped)."""
-        account = (await self.desk.db.members.accounts(member.id)).get(PLATFORM)
+        account = member.account(PLATFORM)
         return int(account) if account is not None else None
 
     def start_link(self, payload: str = "") -> str:
@@ -144,7 +144,7 @@ class TelegramChat:
         group = (self.config.councilors_group_id if councilor else 0) or self.config.referees_group_id
         people: list[tuple[Member, int]] = []
         for member in post.mention:
-            account = await self.account(member)
+            account = self.account(member)
             if account is not None:
                 people.append((member, account))
         if group:
@@ -158,7 +158,7 @@ class TelegramChat:
         if self.config.direct_messages:
             direct += [m for m in post.mention if m.id not in {d.id for d in direct}]
         for member in direct:
-            account = await self.account(member)
+            account = self.account(member)
             if account is None:
                 continue
             sent = await self.send_private(account, post.text, post.buttons, keep=False)
@@ -167,7 +167,7 @@ class TelegramChat:
         return notices
 
     async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:
-        account = await self.account(member)
+        account = self.account(member)
         if account is None:
             return []
         sent = await self.send_private(account, post.text, post.buttons, keep=False)
@@ -187,103 +187,86 @@ class TelegramChat:
                 log.warning("cannot edit call notice %s/%s: %s", chat_id, message_id, error.message)
 
     async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
-        account = await self.account(member)
+        account = self.account(member)
         if account is not None:
             await self.send_private(account, text, buttons)
 
-    async def tell_table(self, game: int, text: str) -> None:
+    async def tell_table(self, game: int, players: Sequence[Member], text: str) -> None:
         """Telegram has no table: the game's players who are members here are told privately (if reachable)."""
-        summary = await self.desk.db.games.summary(game)
-        if summary is None:
-            return
-        for nick in summary.players:
-            member = await self.desk.db.members.by_nick(nick)
-            account = await self.account(member) if member is not None else None
+        for member in players:
+            account = self.account(member)
             if account is not None:
                 await self.send_private(account, text, keep=False)
 
-    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
-                               buttons: Sequence[Button]) -> None:
-        trial = await self.desk.db.trials.get(trial_id)
-        if trial is None:
-            return
-        for member in members:
-            await self._welcome(trial, member, text, buttons)
+    async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
+        for member in space.members:
+            await self._welcome(space, member, text, buttons)
 
-    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
-        trial = await self.desk.db.trials.get(trial_id)
-        if trial is None:
-            return
-        for other in await self.desk.trial_members(trial):
+    async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
+        for other in space.members:
             if other.id != member.id:
-                await self._to_party(trial, other, text)
-        await self._welcome(trial, member, text, ())
+                await self._to_party(space, other, text)
+        await self._welcome(space, member, text, ())
 
-    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
                            buttons: Sequence[Button] = ()) -> None:
         """To every party but the sender, with the sender's nickname; buttons (controls) only to the referee."""
-        trial = await self.desk.db.trials.get(trial_id)
-        if trial is None:
-            return
         body = self.desk.t("telegram.relay", nick=sender.nick, text=text) if sender is not None else text
-        for member in await self.desk.trial_members(trial):
+        for member in space.members:
             if sender is None or member.id != sender.id:
-                await self._to_party(trial, member, body, buttons if member.id == trial.referee else ())
+                referee = space.role_of(member.id) is PartyRole.REFEREE
+                await self._to_party(space, member, body, buttons if referee else ())
 
-    async def close_trial_space(self, trial_id: int, text: str) -> None:
-        trial = await self.desk.db.trials.get(trial_id)
-        if trial is None:
-            return
-        controls = self.controls.pop(trial_id, None)
+    async def close_trial_space(self, space: TrialSpace, text: str) -> None:
+        controls = self.controls.pop(space.id, None)
         if controls is not None:
             try:
                 await self.bot.edit_message_reply_markup(controls[0], controls[1], reply_markup=None)
             except TelegramError as error:
-                log.info("cannot remove the controls of trial %s: %s", trial_id, error.message)
-        for member in await self.desk.trial_members(trial):
-            account = await self.account(member)
+                log.info("cannot remove the controls of trial %s: %s", space.id, error.message)
+        for member in space.members:
+            account = self.account(member)
             if account is not None:
-                await self.send_private(account, text, trial=trial.id)
+                await self.send_private(account, text, trial=space.id)
 
     # Trials ---------------------------------------------------------------------------------------------
-    async def _welcome(self, trial: Trial, member: Member, text: str, buttons: Sequence[Button]) -> None:
+    async def _welcome(self, space: TrialSpace, member: Member, text: str, buttons: Sequence[Button]) -> None:
         """A party's first message of the trial: the desk's text, how the relay works, and for the referee his
         controls."""
-        referee = member.id == trial.referee
+        referee = space.role_of(member.id) is PartyRole.REFEREE
         body = f"{text}\n\n{self.desk.t('telegram.trial_referee' if referee else 'telegram.trial_party')}"
-        account = await self.account(member)
+        account = self.account(member)
         if account is None:
             return
-        sent = await self.send_private(account, body, buttons if referee else (), trial=trial.id)
+        sent = await self.send_private(account, body, buttons if referee else (), trial=space.id)
         if sent is None and account in self.outbox:
-            await self._invite(trial, member, account)
+            await self._invite(space, member, account)
         elif sent is not None and referee and buttons:
-            self.controls[trial.id] = (account, sent.message_id)
+            self.controls[space.id] = (account, sent.message_id)
 
-    async def _to_party(self, trial: Trial, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
-        account = await self.account(member)
+    async def _to_party(self, space: TrialSpace, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
+        account = self.account(member)
         if account is None:
             return
-        if await self.send_private(account, text, buttons, trial=trial.id) is None and account in self.outbox:
-            await self._invite(trial, member, account)
+        if await self.send_private(account, text, buttons, trial=space.id) is None and account in self.outbox:
+            await self._invite(space, member, account)
 
-    async def _invite(self, trial: Trial, member: Member, account: int) -> None:
+    async def _invite(self, space: TrialSpace, member: Member, account: int) -> None:
         """Once per trial and party: a deep link in the group where he is, mentioning him."""
-        if (trial.id, account) in self.invited:
+        if (space.id, account) in self.invited:
             return
-        roles = {p.member: p.role for p in await self.desk.db.trials.participants(trial.id)}
-        judging = roles.get(member.id) in ("referee", "councilor")
+        judging = space.role_of(member.id) in (PartyRole.REFEREE, PartyRole.COUNCILOR)
         group = self.config.referees_group_id if judging else self.config.club_group_id
         if not group:
             return
-        link = self.start_link(f"{START_PREFIX}{trial.id}")
+        link = self.start_link(f"{START_PREFIX}{space.id}")
         text, entities = with_mention(self.desk.t("telegram.invite", nick="\x00", link=link), defuse(member.nick),
                                       account)
         try:
             await self.send(group, text, entities=entities)
-            self.invited.add((trial.id, account))
+            self.invited.add((space.id, account))
         except TelegramError:
-            log.exception("cannot invite %s to trial %s in group %s", member.nick, trial.id, group)
+            log.exception("cannot invite %s to trial %s in group %s", member.nick, space.id, group)
 
     async def deliver(self, user_id: int, member: Member | None) -> None:
         """He has started the bot: what waited for him, in order; then, if he is a party of an open trial whose
@@ -294,29 +277,31 @@ class TelegramChat:
             if sent is None:  # unreachable again (blocked meanwhile): keep the rest for the next start
                 self.outbox[user_id] = waiting[index:] + self.outbox.get(user_id, [])
                 return
-            trial = await self.desk.db.trials.get(pending.trial) if pending.trial is not None else None
-            if trial is not None and trial.is_open and trial.referee == member_id(member) and pending.buttons:
-                self.controls[trial.id] = (user_id, sent.message_id)
+            space = await self.desk.trial_space_by_id(pending.trial) if pending.trial is not None else None
+            if space is not None and space.is_open and member is not None and pending.buttons \
+                    and space.role_of(member.id) is PartyRole.REFEREE:
+                self.controls[space.id] = (user_id, sent.message_id)
         if member is None:
             return
-        trial = await self.desk.db.trials.open_for_member(member.id)
+        trial = await self.desk.open_trial_of(member)
         if trial is None or any(p.trial == trial.id for p in waiting):
             return
-        await self.replay(trial, member, user_id)
+        await self.replay(await self.desk.trial_space(trial), member, user_id)
 
-    async def replay(self, trial: Trial, member: Member, user_id: int) -> None:
+    async def replay(self, space: TrialSpace, member: Member, user_id: int) -> None:
         """The trial so far, from the database: who called, the transcript, and for the referee his controls."""
-        names = {m.id: m.nick for m in await self.desk.trial_members(trial)}
-        lines = [self.desk.t("telegram.replay", game=trial.game, caller=names.get(trial.caller, "—"))]
-        for message in await self.desk.db.trials.messages(trial.id):
+        names = {m.id: m.nick for m in space.members}
+        caller = space.holding(PartyRole.CALLER)
+        lines = [self.desk.t("telegram.replay", game=space.game, caller=caller.nick if caller else "—")]
+        for message in await self.desk.transcript(space.id):
             nick = names.get(message.member, "—") if message.member is not None else "—"
             lines.append(self.desk.t("telegram.relay", nick=nick, text=message.text))
-        referee = trial.referee == member.id
+        referee = space.role_of(member.id) is PartyRole.REFEREE
         lines += ["", self.desk.t("telegram.trial_referee" if referee else "telegram.trial_party")]
-        controls = self.desk.controls(trial) if referee else ()
-        sent = await self.send_private(user_id, "\n".join(lines), controls, trial=trial.id)
+        controls = self.desk.controls(space) if referee else ()
+        sent = await self.send_private(user_id, "\n".join(lines), controls, trial=space.id)
         if sent is not None and controls:
-            self.controls[trial.id] = (user_id, sent.message_id)
+            self.controls[space.id] = (user_id, sent.message_id)
 
     async def remove_keyboard(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> None:
         """Drop the keyboard of a message whose one-shot button was used (if it still has one)."""
@@ -328,5 +313,3 @@ class TelegramChat:
             log.info("cannot remove a keyboard: %s", error.message)
 
 
-def member_id(member: Member | None) -> int | None:
-    return member.id if member is not None else None

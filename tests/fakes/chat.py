@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.ports import Button, CallPost
+from bot.ports import Button, CallPost, TrialSpace
 from rules.members import Member
 from rules.notices import Notice
 
@@ -54,27 +54,28 @@ class RecordingChat:
     async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
         self.sent.append(Sent("tell", f"dm:{member.nick}", text, tuple(buttons)))
 
-    async def tell_table(self, game: int, text: str) -> None:
-        self.sent.append(Sent("table", f"table:{game}", text))
+    async def tell_table(self, game: int, players: Sequence[Member], text: str) -> None:
+        self.sent.append(Sent("table", f"table:{game}", text, members=tuple(m.nick for m in players)))
 
-    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
-                               buttons: Sequence[Button]) -> None:
-        self.spaces[trial_id] = sorted(m.nick for m in members)
-        self.sent.append(Sent("open", f"trial:{trial_id}", text, tuple(buttons),
+    async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
+        members = space.members
+        self.spaces[space.id] = sorted(m.nick for m in members)
+        self.sent.append(Sent("open", f"trial:{space.id}", text, tuple(buttons),
                               members=tuple(sorted(m.nick for m in members))))
 
-    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
-        self.spaces.setdefault(trial_id, []).append(member.nick)
-        self.sent.append(Sent("add", f"trial:{trial_id}", text, members=(member.nick,)))
+    async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
+        assert space.role_of(member.id) is not None, "the space lists whoever joins it"
+        self.spaces.setdefault(space.id, []).append(member.nick)
+        self.sent.append(Sent("add", f"trial:{space.id}", text, members=(member.nick,)))
 
-    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
                            buttons: Sequence[Button] = ()) -> None:
         prefix = f"{sender.nick}: " if sender else ""
-        self.sent.append(Sent("say", f"trial:{trial_id}", prefix + text, tuple(buttons)))
+        self.sent.append(Sent("say", f"trial:{space.id}", prefix + text, tuple(buttons)))
 
-    async def close_trial_space(self, trial_id: int, text: str) -> None:
-        self.closed.add(trial_id)
-        self.sent.append(Sent("close", f"trial:{trial_id}", text))
+    async def close_trial_space(self, space: TrialSpace, text: str) -> None:
+        self.closed.add(space.id)
+        self.sent.append(Sent("close", f"trial:{space.id}", text))
 
     # Assertions helpers
     def to(self, where: str) -> list[Sent]:
