@@ -11,7 +11,6 @@ import pytest
 
 from bot.config import Config
 from bot.console.adapter import ConsoleChat, fold_label
-from bot.console.demo import GENERATED, MEMBERS, OWNER, ROLES, TABLE, demo_games
 from bot.console.language import (
     ClockStep,
     Help,
@@ -25,6 +24,7 @@ from bot.console.language import (
     parse_step,
 )
 from bot.console.runner import run_console
+from bot.demo import GENERATED, MEMBERS, OWNER, ROLES, TABLE, demo_games
 from bot.messages import Catalogue
 from bot.ports import Button, CallPost, ManualClock, Party, Reply, TrialSpace
 from rules.gamelog import GameStatus

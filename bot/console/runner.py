@@ -23,8 +23,8 @@ from bot.app import App, build_app
 from bot.commands import Commands
 from bot.config import Config
 from bot.console.adapter import PLATFORM, ConsoleChat
-from bot.console.demo import OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.console.language import ClockStep, Help, LineError, Presence, Press, Say, Sit, Who, parse_line
+from bot.demo import MEMBERS, OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
 from rules.members import Member
 
@@ -127,7 +127,7 @@ class Console:
         else:
             assert isinstance(action, Sit)
             member = await self.member(action.nick)
-            if action.game is not None and await self.desk.db.games.summary(action.game) is None:
+            if action.game is not None and await self.desk.game_facts(action.game) is None:
                 raise LineError("call.unknown_game", game=action.game)
             if action.game is None:
                 self.chat.note(self.t("console.stands", nick=member.nick))
@@ -140,16 +140,15 @@ class Console:
         reply = await self.commands.handle(member, action.text)
         if reply is not None:
             self.chat.show_reply(action.nick, reply)
-        elif not action.text.startswith("/") and await self.desk.db.trials.open_for_member(member.id) is None:
+        elif not action.text.startswith("/") and await self.desk.open_trial_of(member) is None:
             self.chat.note(self.t("console.unheard", nick=member.nick))
 
     async def who(self) -> None:
-        db = self.desk.db
         self.chat.write(self.t("console.who_title", now=self.clock.now()))
-        for member in await db.members.all():
+        for member in await self.desk.members():
             roles = sorted(self.desk.roles_of(member))
             parts = [", ".join(self.t(f"console.role_{r}") for r in roles)] if roles else []
-            if (await db.members.accounts(member.id)).get(PLATFORM) is None:
+            if member.account(PLATFORM) is None:
                 parts.append(self.t("console.who_no_console"))
             if not member.in_club:
                 parts.append(self.t("console.who_left"))
@@ -158,11 +157,11 @@ class Console:
                 parts.append(self.t("console.who_on_duty"))
             if member.seated_game is not None:
                 parts.append(self.t("console.who_seated", game=member.seated_game))
-            judging = await db.trials.judging(member.id)
+            judging = await self.desk.judging(member)
             if judging is not None:
                 parts.append(self.t("console.who_judging", trial=judging.id, game=judging.game))
             else:
-                trial = await db.trials.open_for_member(member.id)
+                trial = await self.desk.open_trial_of(member)
                 if trial is not None:
                     parts.append(self.t("console.who_in_trial", trial=trial.id, game=trial.game))
             self.chat.write(f"  {member.nick:<10} " + " · ".join(parts))
@@ -241,10 +240,10 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
         app.attach(console.chat)
         console.chat.write(console.t("console.banner", db=db_path, now=clock.now()))
         if demo and await is_empty(app.desk):
-            games = await build_demo(app.desk)
-            console.chat.note(console.t("console.demo_created", members=len(await app.db.members.all()),
+            games = await build_demo(app.desk, PLATFORM)
+            console.chat.note(console.t("console.demo_created", members=len(MEMBERS),
                                         games=len(games), table=TABLE))
-        if demo and await is_demo_club(app.desk):
+        if demo and await is_demo_club(app.desk, PLATFORM):
             # The demo's owner only in the demo club: a real club database keeps the configured owner.
             app.config = app.desk.config = demo_config(app.config)
         await app.desk.start()

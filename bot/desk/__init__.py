@@ -79,6 +79,10 @@ class Desk(CorrectionDesk, GovernanceDesk):
     async def member(self, member_id: int) -> Member | None:
         return await self.db.members.get(member_id)
 
+    async def members(self) -> list[Member]:
+        """Every member of the club's records, by nickname."""
+        return await self.db.members.all()
+
     async def judging(self, referee: Member) -> Trial | None:
         """The trial this referee judges now, if any."""
         return await self.db.trials.judging(referee.id)
@@ -111,12 +115,8 @@ class Desk(CorrectionDesk, GovernanceDesk):
 
     async def members_only_on(self, platform: str, not_on: str) -> list[Member]:
         """Members linked on `platform` and not on `not_on` (Telegram marks these online: it shows no presence)."""
-        out = []
-        for member in await self.db.members.all():
-            accounts = await self.db.members.accounts(member.id)
-            if platform in accounts and not_on not in accounts:
-                out.append(member)
-        return out
+        return [m for m in await self.db.members.all()
+                if m.account(platform) is not None and m.account(not_on) is None]
 
     async def link_account(self, platform: str, account: str, nick: str) -> Reply:
         """/nadimak NICK: link a platform account to a club nickname that no other account of that platform holds.

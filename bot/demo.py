@@ -1,4 +1,5 @@
-"""The demo club: built once, on the first start of the console over an empty database.
+"""The demo club: built once, on the first start of the console over an empty database (its members' accounts
+are on the platform the front end names: the console's).
 
 Twelve members with console accounts (the account is the nickname), all online: three referees and two
 councilors on duty, a moderator and the owner (`OWNER`, set as the club's owner in the console's `Config`).
@@ -18,7 +19,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from bot.console.adapter import PLATFORM
 from bot.desk import Desk
 from rules.gamelog import Game, GameStatus, LogError
 from rules.generator import generate_game
@@ -28,7 +28,7 @@ from rules.paper_render import discrepancy_lines
 from rules.validation import check_game
 from storage.games import PreparedGame
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 OWNER = "vesna"
 MEMBERS = ("marko", "ana", "petar", "jelena", "nikola", "milica", "dragan", "sanja", "vesna", "bojan", "zoran",
@@ -107,21 +107,21 @@ async def is_empty(desk: Desk) -> bool:
     return not await desk.db.members.all()
 
 
-async def is_demo_club(desk: Desk) -> bool:
-    """Whether the database holds the demo club: every demo member linked to his console account."""
+async def is_demo_club(desk: Desk, platform: str) -> bool:
+    """Whether the database holds the demo club: every demo member linked to his account on `platform`."""
     for nick in MEMBERS:
-        member = await desk.member_for(PLATFORM, nick)
+        member = await desk.member_for(platform, nick)
         if member is None or member.nick != nick:
             return False
     return True
 
 
-async def build_demo(desk: Desk) -> list[Game]:
-    """Fill an empty database with the demo club; the games stored."""
+async def build_demo(desk: Desk, platform: str) -> list[Game]:
+    """Fill an empty database with the demo club, each member linked on `platform`; the games stored."""
     now = desk.now()
     db = desk.db
     for nick in MEMBERS:
-        member = await db.members.link(PLATFORM, nick, nick, now)
+        member = await db.members.link(platform, nick, nick, now)
         for role in ROLES.get(nick, ()):
             await db.members.set_role(member.id, role, True, None, now, "demo")
         if {"referee", "councilor"} & set(ROLES.get(nick, ())):
