@@ -9,6 +9,7 @@ from rules.cards import display_hand
 from rules.gamelog import Game
 from rules.play import replay
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, verdict_from_json
+from storage.states import TrialOutcome
 from storage.trials import Trial
 
 
@@ -78,9 +79,9 @@ def render_trials(game: int, trials: Sequence[Trial], names: Mapping[int, str], 
         head = m.t("presude.trial", id=trial.id, kind=m.t("kind.in_game" if trial.in_game else "kind.out_of_game"),
                    caller=names.get(trial.caller, "?"), referee=referee, opened=trial.opened_at)
         lines.append(head)
-        if trial.outcome == "open":
+        if trial.outcome is TrialOutcome.OPEN:
             lines.append("   " + m.t("presude.open"))
-        elif trial.outcome == "interrupted":
+        elif trial.outcome is TrialOutcome.INTERRUPTED:
             lines.append("   " + m.t("presude.interrupted", why=m.t(f"end.{trial.end_reason or 'unknown'}")))
         else:
             assert trial.verdict is not None

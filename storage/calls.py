@@ -12,6 +12,7 @@ import aiosqlite
 from rules.notices import Notice
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.states import CallState, CouncilorCallState
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -25,7 +26,7 @@ class Call:
     in_game: bool
     created_at: datetime
     deadline: datetime
-    state: str  # pending, taken, withdrawn, expired
+    state: CallState
     referee: int | None
     closed_at: datetime | None
 
@@ -36,7 +37,7 @@ class CouncilorCall:
     trial: int
     created_at: datetime
     deadline: datetime
-    state: str  # pending, taken, expired, cancelled
+    state: CouncilorCallState
     councilor: int | None
     closed_at: datetime | None
 
@@ -52,14 +53,14 @@ def _t(text: object) -> datetime | None:
 def _call(row: tuple[object, ...]) -> Call:
     created, deadline = _t(row[4]), _t(row[5])
     assert created is not None and deadline is not None
-    return Call(int(str(row[0])), int(str(row[1])), int(str(row[2])), bool(row[3]), created, deadline, str(row[6]),
-                int(str(row[7])) if row[7] is not None else None, _t(row[8]))
+    return Call(int(str(row[0])), int(str(row[1])), int(str(row[2])), bool(row[3]), created, deadline,
+                CallState(str(row[6])), int(str(row[7])) if row[7] is not None else None, _t(row[8]))
 
 
 def _councilor_call(row: tuple[object, ...]) -> CouncilorCall:
     created, deadline = _t(row[2]), _t(row[3])
     assert created is not None and deadline is not None
-    return CouncilorCall(int(str(row[0])), int(str(row[1])), created, deadline, str(row[4]),
+    return CouncilorCall(int(str(row[0])), int(str(row[1])), created, deadline, CouncilorCallState(str(row[4])),
                          int(str(row[5])) if row[5] is not None else None, _t(row[6]))
 
 

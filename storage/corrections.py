@@ -23,12 +23,13 @@ import aiosqlite
 from storage.changes import NewPaperChange, insert_change
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.states import CorrectionKind, RequestState
 
 if TYPE_CHECKING:
     from storage.database import Database
 
-ARBITAR = "arbitar"
-ISPRAVKA = "ispravka"
+ARBITAR = CorrectionKind.ARBITAR
+ISPRAVKA = CorrectionKind.ISPRAVKA
 YES = "yes"
 NO = "no"
 
@@ -58,13 +59,13 @@ class CorrectionRequest:
     id: int
     game: int
     hand: int
-    kind: str  # ARBITAR or ISPRAVKA
+    kind: CorrectionKind
     by_member: int
     seat: int  # the proposer's seat: the player who fell
     reason: str
     replaces: int | None
     created_at: datetime
-    state: str
+    state: RequestState
     closed_at: datetime | None
     closed_by: int | None
     change: int | None
@@ -74,7 +75,7 @@ class CorrectionRequest:
 
     @property
     def pending(self) -> bool:
-        return self.state == "pending"
+        return self.state is RequestState.PENDING
 
     @property
     def waiting(self) -> tuple[int, ...]:
@@ -111,8 +112,9 @@ class CorrectionStore:
             answers = await conn.execute_fetchall(
                 "SELECT seat, member, answer, at FROM correction_answers WHERE request = ? ORDER BY seat", (r[0],))
             out.append(CorrectionRequest(
-                int(r[0]), int(r[1]), int(r[2]), str(r[3]), int(r[4]), int(r[5]), str(r[6] or ""),
-                int(r[7]) if r[7] is not None else None, parse_stored_time(str(r[8])), str(r[9]), _time(r[10]),
+                int(r[0]), int(r[1]), int(r[2]), CorrectionKind(str(r[3])), int(r[4]), int(r[5]), str(r[6] or ""),
+                int(r[7]) if r[7] is not None else None, parse_stored_time(str(r[8])), RequestState(str(r[9])),
+                _time(r[10]),
                 int(r[11]) if r[11] is not None else None, int(r[12]) if r[12] is not None else None,
                 json.loads(r[13]) if r[13] else None, str(r[14] or ""),
                 tuple(Answer(int(a[0]), int(a[1]) if a[1] is not None else None,

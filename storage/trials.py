@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
+from rules.members import PartyRole
 from storage.changes import NewPaperChange, insert_change
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.states import TrialOutcome
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -28,7 +30,7 @@ class Trial:
     referee: int
     opened_at: datetime
     closed_at: datetime | None
-    outcome: str  # open, verdict, no_verdict, interrupted
+    outcome: TrialOutcome
     end_reason: str | None
     draft: dict[str, Any] | None
     verdict: dict[str, Any] | None
@@ -36,13 +38,13 @@ class Trial:
 
     @property
     def is_open(self) -> bool:
-        return self.outcome == "open"
+        return self.outcome is TrialOutcome.OPEN
 
 
 @dataclass(frozen=True, slots=True)
 class Participant:
     member: int
-    role: str
+    role: PartyRole
     joined_at: datetime
 
 
@@ -65,7 +67,7 @@ _TRIAL = ("SELECT id, call, game, in_game, caller, referee, opened_at, closed_at
 
 def _trial(row: tuple[Any, ...]) -> Trial:
     return Trial(row[0], row[1], row[2], bool(row[3]), row[4], row[5], parse_stored_time(row[6]),
-                 parse_stored_time(row[7]) if row[7] else None, row[8], row[9],
+                 parse_stored_time(row[7]) if row[7] else None, TrialOutcome(row[8]), row[9],
                  json.loads(row[10]) if row[10] else None, json.loads(row[11]) if row[11] else None, row[12])
 
 
@@ -145,7 +147,7 @@ class TrialStore:
         async with self.db.connection.execute(
                 "SELECT member, role, joined_at FROM trial_participants WHERE trial = ? ORDER BY joined_at, member",
                 (trial_id,)) as cur:
-            return [Participant(r[0], r[1], parse_stored_time(r[2])) for r in await cur.fetchall()]
+            return [Participant(r[0], PartyRole(r[1]), parse_stored_time(r[2])) for r in await cur.fetchall()]
 
     async def pause_intervals(self, game: int, now: datetime) -> list[tuple[datetime, datetime]]:
         """When the game's 7-day clock stood still: calls pending and trials on (open ones up to `now`)."""
@@ -193,7 +195,7 @@ class TrialStore:
                 "SELECT member, text, at FROM trial_messages WHERE trial = ? ORDER BY id", (trial_id,)) as cur:
             return [TrialMessage(r[0], r[1], parse_stored_time(r[2])) for r in await cur.fetchall()]
 
-    async def finish(self, trial_id: int, outcome: str, now: datetime, actor: int | None, *,
+    async def finish(self, trial_id: int, outcome: TrialOutcome, now: datetime, actor: int | None, *,
                      verdict: dict[str, Any] | None = None, reason: str | None = None,
                      end_reason: str | None = None, changes: list[NewPaperChange] | None = None,
                      expected_draft: dict[str, Any] | None = None) -> bool:

@@ -20,6 +20,7 @@ from rules.eligibility import (
 from rules.gamelog import GameStatus
 from storage.calls import AlreadyPending, Call
 from storage.members import Member
+from storage.states import CallState
 
 
 class CallDesk(DeskBase):
@@ -142,7 +143,7 @@ class CallDesk(DeskBase):
             return self.refuse("withdraw.none")
         if call.caller != caller.id:
             return self.refuse("withdraw.not_yours")
-        if call.state != "pending":
+        if call.state is not CallState.PENDING:
             return self.refuse(f"withdraw.{call.state}", referee=await self.nick(call.referee))
         if not await self.db.calls.close(call.id, "withdrawn", self.now(), caller.id):
             return self.refuse("withdraw.too_late")

@@ -46,6 +46,7 @@ from storage.corrections import (
     StaleChanges,
 )
 from storage.members import Member
+from storage.states import RequestState
 
 if TYPE_CHECKING:
     from rules.arbitar.verdict import ArbitarVerdict
@@ -379,9 +380,9 @@ class CorrectionDesk(DeskBase):
         if blocked is not None:
             return blocked
         earlier = [r for r in await self.corrections_store.for_game(game.number, n) if r.kind == ARBITAR]
-        if any(r.state == "decided" for r in earlier):
+        if any(r.state is RequestState.DECIDED for r in earlier):
             return self.refuse("correction.arbitar_decided", hand=n)
-        if any(r.state == "refused" for r in earlier):
+        if any(r.state is RequestState.REFUSED for r in earlier):
             return self.refuse("correction.arbitar_refused_before", hand=n)
         if _procedure() is None:
             return self.refuse("correction.arbitar_unavailable")

@@ -32,6 +32,7 @@ from storage.changes import NewPaperChange
 from storage.league import Standing
 from storage.members import CallBan, Member
 from storage.penalties import Effects, GameAtStake, NewPenalty
+from storage.states import TrialOutcome
 from storage.trials import Trial
 
 MONTHS_WATCHED = 12  # months before the current one that close by themselves after the grace
@@ -145,7 +146,7 @@ class PenaltyDesk(TrialDesk):
     async def take_effect(self, trial_id: int) -> Effects | None:
         """Apply a recorded out-of-game verdict once; tell the game server and the members concerned."""
         trial = await self.db.trials.get(trial_id)
-        if trial is None or trial.outcome != "verdict" or trial.verdict is None:
+        if trial is None or trial.outcome is not TrialOutcome.VERDICT or trial.verdict is None:
             return None
         verdict = verdict_from_json(trial.verdict).verdict
         if not isinstance(verdict, Penalty | Nobody | Settlement):

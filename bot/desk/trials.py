@@ -20,6 +20,7 @@ from rules.verdicts import Draft, NoVerdict, VerdictRefused, check_draft, verdic
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
 from storage.members import Member
+from storage.states import CallState, CouncilorCallState, TrialOutcome
 from storage.trials import TakeResult, Trial
 
 
@@ -44,7 +45,7 @@ class TrialDesk(CallDesk):
             return self.refuse("take.unknown")
         if not referee.is_referee:
             return self.refuse("take.not_referee")
-        if call.state != "pending":
+        if call.state is not CallState.PENDING:
             return self.refuse(f"take.{call.state}", referee=await self.nick(call.referee), game=call.game)
         facts = await self.game_facts(call.game)
         assert facts is not None
@@ -240,7 +241,7 @@ class TrialDesk(CallDesk):
         assert trial is not None
         facts = await self.game_facts(trial.game)
         assert facts is not None
-        if ccall.state != "pending":
+        if ccall.state is not CouncilorCallState.PENDING:
             return self.refuse("councilor.gone", councilor=await self.nick(ccall.councilor))
         if facts.played_by(councilor.nick) or councilor.id == trial.referee:
             return self.refuse("take.played", game=trial.game)
@@ -276,7 +277,7 @@ class TrialDesk(CallDesk):
             changes = await self.checked(draft, trial, game) if trial.draft else []
         except VerdictRefused as refused:
             return self.refuse("finish.draft_invalid", why=self.t(refused.key, **refused.params))
-        outcome = "no_verdict" if isinstance(draft.verdict, NoVerdict) else "verdict"
+        outcome = TrialOutcome.NO_VERDICT if isinstance(draft.verdict, NoVerdict) else TrialOutcome.VERDICT
         if not await self.db.trials.finish(trial.id, outcome, self.now(), referee.id,
                                            verdict=verdict_to_json(draft), reason=draft.reason or None,
                                            changes=changes, expected_draft=trial.draft):
@@ -301,14 +302,14 @@ class TrialDesk(CallDesk):
 
     async def interrupt(self, trial: Trial, why: str) -> None:
         """Any end but Završi suđenje: nothing is recorded but the trial itself; the players may call again."""
-        if not await self.db.trials.finish(trial.id, "interrupted", self.now(), None, end_reason=why):
+        if not await self.db.trials.finish(trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why):
             return
         await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(f"end.{why}")))
 
     async def _wind_up(self, trial: Trial, text: str) -> None:
         await self.chat.close_trial_space(await self.trial_space(trial), text)
         for ccall in await self.db.calls.councilor_calls_for(trial.id):
-            if ccall.state == "cancelled":  # cut short by this end (only a trial's end cancels one)
+            if ccall.state is CouncilorCallState.CANCELLED:  # cut short by this end (only a trial's end cancels one)
                 await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
                                              self.t("councilor.notice_cancelled", game=trial.game))
         caller = await self.nick(trial.caller)

@@ -1,0 +1,52 @@
+"""The states the database records, as enums whose values are exactly what the SQL CHECK constraints allow
+(`tests/test_states.py` holds the two together). Records carry these; the desk compares with them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class CallState(StrEnum):
+    """A call to the referees (`calls.state`)."""
+
+    PENDING = "pending"
+    TAKEN = "taken"  # a referee pressed Sudi first
+    WITHDRAWN = "withdrawn"  # the caller took it back (Povuci poziv)
+    EXPIRED = "expired"  # nobody took it within its time
+
+
+class CouncilorCallState(StrEnum):
+    """A referee's call for a councilor (`councilor_calls.state`)."""
+
+    PENDING = "pending"
+    TAKEN = "taken"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"  # the trial ended first
+
+
+class TrialOutcome(StrEnum):
+    """How a trial stands or ended (`trials.outcome`)."""
+
+    OPEN = "open"
+    VERDICT = "verdict"  # Završi suđenje recorded a verdict
+    NO_VERDICT = "no_verdict"  # Završi suđenje recorded Bez presude
+    INTERRUPTED = "interrupted"  # any other end: nothing recorded but the trial
+
+
+class CorrectionKind(StrEnum):
+    """A players' correction that needs the others' consent (`correction_requests.kind`)."""
+
+    ARBITAR = "arbitar"
+    ISPRAVKA = "ispravka"
+
+
+class RequestState(StrEnum):
+    """A correction request (`correction_requests.state`)."""
+
+    PENDING = "pending"
+    APPLIED = "applied"  # agreed: the change is on the paper
+    DECIDED = "decided"  # agreed: the Arbitar decided (the fall moved or stayed)
+    REFUSED = "refused"
+    REPLACED = "replaced"  # a newer request for the same hand took its place
+    WITHDRAWN = "withdrawn"
+    LAPSED = "lapsed"  # its window closed unanswered
