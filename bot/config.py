@@ -13,6 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from rules.catalogue import CatalogueEntry, CatalogueError, Escalation, parse_catalogue, parse_escalation
+from rules.limits import (
+    CALL_MINUTES,
+    CLAIM_DAYS,
+    MAX_LEAGUE_POINTS,
+    MAX_PLAVAC_DAYS,
+    SETTLEMENT_DELAY,
+    SETTLEMENT_PLAYED_SHARE,
+)
 
 DEFAULT_PATH = Path("config.toml")
 
@@ -55,10 +63,10 @@ class PenaltyConfig:
     """Out-of-game verdicts and the league (`[penalties]`): limits, the settlement rule, names and the napustio
     charge. Another club's catalogue is held by changing these."""
 
-    plavac_max_days: int = 7
-    league_max_points: int = 10
-    settlement_delay_minutes: int = 60
-    settlement_played_share: str = "2/3"  # of all bule (3 × size) played before a manual settlement
+    plavac_max_days: int = MAX_PLAVAC_DAYS
+    league_max_points: int = MAX_LEAGUE_POINTS
+    settlement_delay_minutes: int = int(SETTLEMENT_DELAY.total_seconds()) // 60
+    settlement_played_share: str = str(SETTLEMENT_PLAYED_SHARE)  # of all bule (3 × size) played before a settlement
     abandon_league_points: int = -100  # league points of an interrupted rated game for whoever is counted napustio
     plavac_name: str = "plavac"
     league_name: str = "Liga"
@@ -71,8 +79,8 @@ class Config:
     database: str = "sudija.db"
     language: str = "sr"
     owner: str | None = None  # the owner's club nickname
-    call_minutes: int = 5
-    claim_days: int = 7
+    call_minutes: int = CALL_MINUTES
+    claim_days: int = CLAIM_DAYS
     referee_offline_grace_seconds: int = 120
     referee_names_visible_to: tuple[str, ...] = ("moderator", "referee", "councilor", "owner")
     direct_messages: bool = False

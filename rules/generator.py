@@ -24,8 +24,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from rules.auction import Auction, AuctionError
-from rules.cards import DECK, Card, parse_cards
+from rules.cards import DECK, Card, Suit, parse_cards
 from rules.gamelog import Bid, Contract, Decision, Game, GameStatus, Hand, Strain
+from rules.play import legal_mask
 from rules.validation import validate_game, validate_hand
 
 CLUB_PLAYERS = ("marko", "ana", "petar", "jelena", "nikola", "milica", "dragan", "sanja", "vesna", "bojan",
@@ -67,16 +68,8 @@ def _suit_bits(mask: int, suit: int) -> int:
 
 
 def _legal(hold: int, led: int, trump: int) -> int:
-    if led < 0:
-        return hold
-    same = hold & (0xFF << (led * 8))
-    if same:
-        return same
-    if trump >= 0:
-        trumps = hold & (0xFF << (trump * 8))
-        if trumps:
-            return trumps
-    return hold
+    """`rules.play.legal_mask` for the generator's suit indices (−1: none)."""
+    return legal_mask(hold, None if led < 0 else Suit(led), None if trump < 0 else Suit(trump))
 
 
 # --- hand strength ------------------------------------------------------------------------------------------

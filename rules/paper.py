@@ -19,10 +19,9 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from rules.gamelog import Game, GameStatus, ScoreEntry, parse_time
+from rules.limits import MIN_BULE_LEFT
 from rules.paper_hand import ZERO_ENTRIES, Entry, HandCase, HandFacts, HandScore, hand_facts
 
-MIN_BULE_LEFT = 2  # a change never leaves fewer bule on the paper (it may not end the game)
-MAX_BULA_CHANGE = 98
 RESULT_FACTOR = 10  # result = supe written − supe against − 10 × final bule
 
 

@@ -22,9 +22,8 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from rules.gamelog import Game, GameStatus
+from rules.limits import MAX_BULA_CHANGE, MIN_BULE_LEFT, SETTLEMENT_DELAY, SETTLEMENT_PLAYED_SHARE
 from rules.paper import (
-    MAX_BULA_CHANGE,
-    MIN_BULE_LEFT,
     AppliedChange,
     ChangeKind,
     Paper,
@@ -32,8 +31,7 @@ from rules.paper import (
     compute_paper,
 )
 
-SETTLEMENT_DELAY = timedelta(hours=1)
-SETTLEMENT_PLAYED = (2, 3)  # at least 2/3 of all bule played
+SETTLEMENT_PLAYED = (SETTLEMENT_PLAYED_SHARE.numerator, SETTLEMENT_PLAYED_SHARE.denominator)
 
 _MESSAGES: dict[str, dict[str, str]] = {
     "sr": {

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
+from rules.limits import SETTLEMENT_DELAY, SETTLEMENT_PLAYED_SHARE
+
 # Manual settlement -----------------------------------------------------------------------------------------
 
 
@@ -43,7 +45,8 @@ class SettlementFigures:
 
 
 def settlement_figures(size: int, bule_left: int, interrupted_at: datetime, now: datetime,
-                       share: Fraction = Fraction(2, 3), delay: timedelta = timedelta(hours=1)) -> SettlementFigures:
+                       share: Fraction = SETTLEMENT_PLAYED_SHARE,
+                       delay: timedelta = SETTLEMENT_DELAY) -> SettlementFigures:
     """The settlement figures of a game of `size` bule per player with `bule_left` bule still on the paper."""
     total = 3 * size
     needed = -(-total * share.numerator // share.denominator)  # ceiling: "at least 2/3"

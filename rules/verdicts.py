@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-MAX_BULA_CHANGE = 98
-MAX_PLAVAC_DAYS = 7
-MAX_LEAGUE_POINTS = 10
+from rules.limits import MAX_BULA_CHANGE, MAX_LEAGUE_POINTS, MAX_PLAVAC_DAYS
+
+__all__ = ["MAX_BULA_CHANGE", "MAX_LEAGUE_POINTS", "MAX_PLAVAC_DAYS"]  # where the desk and the tests look for them
 
 
 class VerdictKind(StrEnum):
