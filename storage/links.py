@@ -84,13 +84,13 @@ class LinkStore:
         return found
 
     async def get(self, request_id: int) -> LinkRequest | None:
-        rows = await self.db.connection.execute_fetchall(
-            f"SELECT {_COLUMNS} FROM link_requests WHERE id = ?", (request_id,))
+        rows = list(await self.db.connection.execute_fetchall(
+            f"SELECT {_COLUMNS} FROM link_requests WHERE id = ?", (request_id,)))
         return _request(tuple(rows[0])) if rows else None
 
     async def for_account(self, platform: str, account: str) -> LinkRequest | None:
-        rows = await self.db.connection.execute_fetchall(
-            f"SELECT {_COLUMNS} FROM link_requests WHERE platform = ? AND account = ?", (platform, account))
+        rows = list(await self.db.connection.execute_fetchall(
+            f"SELECT {_COLUMNS} FROM link_requests WHERE platform = ? AND account = ?", (platform, account)))
         return _request(tuple(rows[0])) if rows else None
 
     async def pending(self) -> list[LinkRequest]:
@@ -98,8 +98,8 @@ class LinkStore:
         return [_request(tuple(r)) for r in rows]
 
     async def lock(self, platform: str, account: str) -> LinkLock:
-        rows = await self.db.connection.execute_fetchall(
-            "SELECT failures, locked_until FROM link_locks WHERE platform = ? AND account = ?", (platform, account))
+        rows = list(await self.db.connection.execute_fetchall(
+            "SELECT failures, locked_until FROM link_locks WHERE platform = ? AND account = ?", (platform, account)))
         if not rows:
             return LinkLock(0, None)
         failures, until = rows[0]
