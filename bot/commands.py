@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.desk import Desk
+from bot.desk.links import APPROVE_WORDS, DENY_WORDS
 from bot.ports import Reply
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, Verdict
 from storage.members import Member
@@ -41,10 +42,10 @@ MAX_DAYS = 36_500
 
 
 def _number(text: str, what: str, limit: int = MAX_NUMBER) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise Usage(f"{what}: '{text}'") from None
+    digits = text[1:] if text[:1] in "+-" else text
+    if not (digits.isascii() and digits.isdigit()):  # int() would also take '١٢', '１２' and '1_2'
+        raise Usage(f"{what}: '{text[:40]}'")
+    value = int(text)
     if abs(value) > limit:
         raise Usage(f"{what}: '{text}' (≤ {limit})")
     return value
@@ -77,6 +78,8 @@ class Commands:
             self.add(command)
         for command in correction_commands(self):
             self.add(command)
+        for command in link_commands(self):
+            self.add(command)
 
     def add(self, command: Command) -> None:
         """Further commands (governance, corrections) register here."""
@@ -91,6 +94,9 @@ class Commands:
         return "\n".join(seen)
 
     async def handle(self, member: Member, text: str) -> Reply | None:
+        refused = self.desk.gate(member)  # a member who left the club may no longer act
+        if refused is not None:
+            return refused
         line = text.strip()
         if not line.startswith("/"):
             return await self.desk.say(member, text) if line else None
@@ -342,3 +348,29 @@ def correction_commands(commands: Commands) -> list[Command]:
             Command("poništi", "usage.ponisti", ponisti), Command("arbitar", "usage.arbitar", arbitar),
             Command("ispravka", "usage.ispravka", ispravka), Command("prihvatam", "usage.prihvatam", answer(True)),
             Command("odbijam", "usage.odbijam", answer(False)), Command("korekcije", "usage.korekcije", korekcije)]
+
+
+# Proven identity (bot.desk.links) ---------------------------------------------------------------------------
+def link_commands(commands: Commands) -> list[Command]:
+    """/povezi and /odvezi: the moderators' and the owner's side of linking (/nadimak is the adapters': it is
+    the one thing an account that is no member yet may do)."""
+    desk = commands.desk
+
+    async def povezi(member: Member, words: list[str], rest: str) -> Reply:
+        body, _, reason = rest.partition("--")
+        args = body.split()
+        if not args:
+            return await desk.link_requests(member)
+        if len(args) != 2 or args[1].casefold() not in APPROVE_WORDS | DENY_WORDS:
+            raise Usage(desk.t("usage.povezi"))
+        return await desk.decide_link_by_nick(member, args[0], args[1].casefold() in APPROVE_WORDS, reason.strip())
+
+    async def odvezi(member: Member, words: list[str], rest: str) -> Reply:
+        body, _, reason = rest.partition("--")
+        args = body.split()
+        if not 1 <= len(args) <= 2:
+            raise Usage(desk.t("usage.odvezi"))
+        return await desk.unlink(member, args[0], args[1] if len(args) == 2 else None, reason.strip())
+
+    return [Command("povezi", "usage.povezi", povezi), Command("poveži", "usage.povezi", povezi),
+            Command("odvezi", "usage.odvezi", odvezi)]

@@ -94,3 +94,13 @@ def shown(text: str) -> str:
         else:
             out.append(char)
     return "".join(out)
+
+
+def plain(text: str, limit: int = 64) -> str:
+    """Free text shown on one line (a platform's display name): every character `check_nick` refuses except the
+    plain space becomes U+FFFD, so it can neither break the line nor ping or format anything."""
+    out = []
+    for char in unicodedata.normalize("NFC", text)[:limit]:
+        refused = unicodedata.category(char) in REFUSED_CATEGORIES and char != " "
+        out.append("\ufffd" if refused or char in MARKUP else char)
+    return "".join(out)

@@ -12,17 +12,18 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.desk.corrections import CorrectionDesk
-from bot.desk.governance import GovernanceDesk
+from bot.desk.links import MAX_REF, LinkDesk
 from bot.ports import Reply
 from storage.members import Member
 
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
 
-class Desk(CorrectionDesk, GovernanceDesk):
+class Desk(CorrectionDesk, LinkDesk):
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect)."""
+        await self.ensure_owner_links()
         await self.run_due()
         await self.resync_plavac()
         await self.resync_open_trials()
@@ -74,7 +75,13 @@ class Desk(CorrectionDesk, GovernanceDesk):
         return await self.db.members.by_account(platform, account)
 
     async def press(self, member: Member, action: str, ref: int) -> Reply:
-        """A button: the payload names an action and an id; both are re-checked against the database."""
+        """A button: the payload names an action and an id; both are re-checked against the database (an id no
+        row can have is refused before any look-up), and the presser must still be in the club."""
+        refused = self.gate(member)
+        if refused is not None:
+            return refused
+        if not 0 < ref <= MAX_REF:
+            return self.refuse("button.unknown")
         actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {
             "take": self.take,
             "withdraw": self.withdraw,
@@ -86,12 +93,17 @@ class Desk(CorrectionDesk, GovernanceDesk):
             "leave": self.leave,
         }
         actions.update(self.correction_actions())
+        actions.update(self.link_actions())
         handler = actions.get(action)
         if handler is None:
             return self.refuse("button.unknown")
         return await handler(member, ref)
 
-    async def presence(self, member: Member, online: bool) -> None:
+    async def presence(self, member: Member, online: bool, platform: str | None = None) -> None:
+        """Presence on `platform` (None: the member's own, as the console says); he is online when he is online
+        on any platform he is linked on."""
+        if platform is not None:
+            online = await self.db.members.set_account_presence(member.id, platform, online)
         if not await self.db.members.set_presence(member.id, online, self.now()):
             return
         if online:

@@ -320,13 +320,27 @@ class TrialDesk(CallDesk):
             await self.offer_pending_calls(referee)
 
     # Events from the platforms and the game server ---------------------------------------------------
-    async def member_left_club(self, member: Member) -> None:
+    async def member_left_club(self, member: Member, platform: str | None = None) -> None:
+        """He left the server or group of `platform`: he leaves the club only when he is gone from every platform
+        he is linked on (`platform` None: from the club itself, as the console says)."""
+        if platform is not None and await self.db.members.set_account_present(member.id, platform, False):
+            return
         await self.db.members.set_in_club(member.id, False, self.now())
-        trial = await self.db.trials.open_for_member(member.id)
-        if trial is not None and not trial.in_game and trial.caller == member.id:
-            await self.interrupt(trial, "caller_left")
-        elif trial is not None and trial.referee == member.id:
-            await self.interrupt(trial, "referee_left")
+        await self.end_trials_of(member)
+
+    async def member_joined(self, member: Member, platform: str) -> None:
+        await self.db.members.set_account_present(member.id, platform, True)
+        if not member.in_club:
+            await self.db.members.set_in_club(member.id, True, self.now())
+
+    async def end_trials_of(self, member: Member) -> None:
+        """Every open trial he judges, and every out-of-game trial he called, ends as interrupted — all of them,
+        also when he is a party of another trial at the same time."""
+        for trial in await self.db.trials.open_trials():
+            if trial.referee == member.id:
+                await self.interrupt(trial, "referee_left")
+            elif not trial.in_game and trial.caller == member.id:
+                await self.interrupt(trial, "caller_left")
 
     async def game_closed(self, number: int) -> None:
         trial = await self.db.trials.open_for_game(number)
