@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.config import ConfigError
-from bot.discord import commands, governance
+from bot.discord import commands, governance, links
 from bot.discord.components import DRAFT_PREFIX, DeskButton, DraftInvalid, DraftModal, build_draft, view_of
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.ports import Reply
@@ -63,6 +63,7 @@ class SudijaBot(discord.Client):
         self.problem: str | None = None  # why the bot cannot serve the club, found when ready
         commands.register(self)
         governance.register(self)
+        links.register(self)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(DeskButton)
@@ -93,20 +94,13 @@ class SudijaBot(discord.Client):
 
     async def answer(self, interaction: discord.Interaction[Any], run: Callable[[Member], Awaitable[Reply]],
                      *, monospace: bool = False) -> None:
-        """Defer first (the desk may be slow), then run the use case for the linked member."""
-        async def linked(member: Member | None) -> Reply:
-            return self.desk.refuse("link.needed") if member is None else await run(member)
-
-        await self.answer_anyone(interaction, linked, monospace=monospace)
-
-    async def answer_anyone(self, interaction: discord.Interaction[Any],
-                            run: Callable[[Member | None], Awaitable[Reply]], *,
-                            monospace: bool = False) -> None:
-        """Like `answer`, for what an unlinked member may see too (verdicts, papers). A failure is logged and the
-        member told, so his "thinking…" answer never hangs."""
+        """Defer first (the desk may be slow), then run the use case for the member the account proves to be;
+        an unproven account (or a member who left) gets the desk's refusal. A failure is logged and the member
+        told, so his "thinking…" answer never hangs."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            reply = await run(await self.member_of(interaction.user))
+            actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
+            reply = actor if isinstance(actor, Reply) else await run(actor)
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")
@@ -121,9 +115,9 @@ class SudijaBot(discord.Client):
     async def open_draft(self, interaction: discord.Interaction[Any], kind: str, trial_id: int | None) -> None:
         """A modal must be the first answer, so only a quick look decides whether to show it; the desk checks
         the submitted draft in full."""
-        member = await self.member_of(interaction.user)
-        if member is None:
-            await interaction.response.send_message(self.desk.t("link.needed"), ephemeral=True)
+        member = await self.desk.actor(PLATFORM, str(interaction.user.id))
+        if isinstance(member, Reply):
+            await interaction.response.send_message(member.text, ephemeral=True)
             return
         trial = await self.desk.db.trials.judging(member.id)
         if trial is None or (trial_id is not None and trial.id != trial_id):
@@ -141,28 +135,9 @@ class SudijaBot(discord.Client):
 
         await self.answer(interaction, run)
 
-    async def link(self, user: discord.abc.User, nick: str) -> Reply:
-        """/nadimak: link this Discord account to a club nickname not linked to another Discord account."""
-        nick = nick.strip()
-        if not 1 <= len(nick) <= 32 or any(c.isspace() for c in nick):
-            return self.desk.refuse("discord.link.bad")
-        db, now = self.desk.db, self.desk.now()
-        existing = await db.members.by_nick(nick)
-        if existing is not None:
-            other = (await db.members.accounts(existing.id)).get(PLATFORM)
-            if other is not None and other != str(user.id):
-                return self.desk.refuse("discord.link.taken", nick=existing.nick)
-        previous = await self.member_of(user)
-        member = await db.members.link(PLATFORM, str(user.id), nick, now)
-        if previous is not None and previous.id != member.id:
-            for role in self.config.discord.roles:  # the roles came from this account, not from the nickname
-                if role in ROLES:
-                    await db.members.set_role(previous.id, role, False, None, now, reason="discord relink")
-        guild = self.get_guild(self.config.discord.guild_id)
-        discord_member = guild.get_member(user.id) if guild else None
-        if discord_member is not None:
-            await self.sync_member(discord_member)
-        return Reply(self.desk.t("link.ok", nick=member.nick))
+    async def link(self, user: discord.abc.User, nick: str, code: str | None = None) -> Reply:
+        """/nadimak: the desk decides (bot.desk.links); the adapter says only who asked and what he typed."""
+        return await self.desk.ask_link(PLATFORM, str(user.id), user.display_name, nick, code)
 
     # Keeping the desk's view of members current -------------------------------------------------------
     async def sync_roles(self, discord_member: discord.Member, member: Member) -> None:
@@ -173,15 +148,30 @@ class SudijaBot(discord.Client):
                                                     reason="discord roles")
 
     async def sync_member(self, discord_member: discord.Member) -> None:
+        """Roles, membership and presence of a proven link only: a request moves nothing."""
         member = await self.member_of(discord_member)
         if member is None:
             return
-        if not member.in_club:
-            await self.desk.db.members.set_in_club(member.id, True, self.desk.now())
+        await self.desk.member_joined(member, PLATFORM)
         await self.sync_roles(discord_member, member)
         fresh = await self.desk.db.members.get(member.id)
         if fresh is not None:
-            await self.desk.presence(fresh, is_online(discord_member.status))
+            await self.desk.presence(fresh, is_online(discord_member.status), PLATFORM)
+
+    async def member_linked(self, member: Member) -> None:
+        """A link was proven: the account's Discord roles now speak for this member (and for no other)."""
+        account = next((a for a in member.accounts if a.startswith(f"{PLATFORM}:")), None)
+        guild = self.get_guild(self.config.discord.guild_id)
+        discord_member = guild.get_member(int(account.split(":", 1)[1])) if guild and account else None
+        if discord_member is not None:
+            await self.sync_member(discord_member)
+
+    async def member_unlinked(self, member: Member) -> None:
+        """The roles he held through that Discord account go with the link: never left behind, never moved."""
+        for role in self.config.discord.roles:
+            if role in ROLES:
+                await self.desk.db.members.set_role(member.id, role, False, None, self.desk.now(),
+                                                    reason="discord unlink")
 
     def _ours(self, guild: discord.Guild | None) -> bool:
         return guild is not None and guild.id == self.config.discord.guild_id
@@ -218,14 +208,14 @@ class SudijaBot(discord.Client):
             return
         member = await self.member_of(after)
         if member is not None:
-            await self.desk.presence(member, is_online(after.status))
+            await self.desk.presence(member, is_online(after.status), PLATFORM)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         if payload.guild_id != self.config.discord.guild_id:
             return
         member = await self.member_of(payload.user)
         if member is not None:
-            await self.desk.member_left_club(member)
+            await self.desk.member_left_club(member, PLATFORM)
 
     async def on_message(self, message: discord.Message) -> None:
         """A member's message in a trial thread is the trial's transcript (it is in the thread already)."""
@@ -234,8 +224,8 @@ class SudijaBot(discord.Client):
             return
         if channel.parent_id != self.config.discord.trials_channel_id or not message.content:
             return
-        member = await self.member_of(message.author)
-        if member is None:
+        member = await self.desk.actor(PLATFORM, str(message.author.id))
+        if isinstance(member, Reply):
             return
         token = relaying_from_discord.set(member.id)
         try:

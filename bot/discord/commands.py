@@ -43,6 +43,8 @@ NAMES = {
     "postavi": "appoint", "razresi": "dismiss", "ostavka": "resign", "uskrati": "deny-calls",
     "vrati": "restore-calls", "akti": "acts", "clan": "member", "zatvori-ligu": "close-league",
     "funkcija": "function", "dana": "days", "do": "until", "mesec": "month",
+    # proven identity (bot/discord/links.py)
+    "povezi": "link-requests", "odvezi": "unlink", "kod": "code", "odluka": "decision", "platforma": "platform",
 }
 
 
@@ -104,14 +106,14 @@ def register(bot: SudijaBot) -> None:
     @app_commands.describe(partija=text("discord.opt.partija"))
     @app_commands.autocomplete(partija=recent_games)
     async def presude(interaction: discord.Interaction[Any], partija: int) -> None:
-        await bot.answer_anyone(interaction, lambda m: desk.verdicts(m, partija))
+        await bot.answer(interaction, lambda m: desk.verdicts(m, partija))
 
     @tree.command(name=name("papir"), description=text("discord.cmd.papir"), guild=guild)
     @app_commands.rename(partija=name("partija"))
     @app_commands.describe(partija=text("discord.opt.partija"))
     @app_commands.autocomplete(partija=recent_games)
     async def papir(interaction: discord.Interaction[Any], partija: int) -> None:
-        await bot.answer_anyone(interaction, lambda m: bot.desk.paper(partija), monospace=True)
+        await bot.answer(interaction, lambda m: bot.desk.paper(partija), monospace=True)
 
     @tree.command(name=name("dezurstvo"), description=text("discord.cmd.dezurstvo"), guild=guild)
     @app_commands.rename(ukljuceno=name("ukljuceno"))
@@ -123,11 +125,12 @@ def register(bot: SudijaBot) -> None:
         await bot.answer(interaction, run)
 
     @tree.command(name=name("nadimak"), description=text("discord.cmd.nadimak"), guild=guild)
-    @app_commands.rename(nadimak=name("nadimak"))
-    @app_commands.describe(nadimak=text("discord.opt.nadimak"))
-    async def nadimak(interaction: discord.Interaction[Any], nadimak: str) -> None:
+    @app_commands.rename(nadimak=name("nadimak"), kod=name("kod"))
+    @app_commands.describe(nadimak=text("discord.opt.nadimak"), kod=text("discord.opt.kod"))
+    async def nadimak(interaction: discord.Interaction[Any], nadimak: app_commands.Range[str, 1, 100],
+                      kod: app_commands.Range[str, 1, 20] | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await bot.reply(interaction, await bot.link(interaction.user, nadimak))
+        await bot.reply(interaction, await bot.link(interaction.user, nadimak, kod))
 
     @tree.command(name=name("ruke"), description=text("discord.cmd.ruke"), guild=guild)
     async def ruke(interaction: discord.Interaction[Any]) -> None:

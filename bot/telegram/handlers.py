@@ -45,14 +45,14 @@ AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
 #: Commands offered in the groups' command menu (and accepted there).
 GROUP_COMMANDS = ("sudija", "povuci", "presude", "papir", "dezurstvo", "nadimak", "pomoc")
-#: Commands of the private chat's menu: the group's plus the referee's trial controls.
-PRIVATE_COMMANDS = (*GROUP_COMMANDS, "ruke", "sudjenja", "vecnik", "promeni", "presuda", "zavrsi", "napusti")
+#: Commands of the private chat's menu: the group's plus the referee's trial controls and the moderators' links.
+PRIVATE_COMMANDS = (*GROUP_COMMANDS, "ruke", "sudjenja", "vecnik", "promeni", "presuda", "zavrsi", "napusti",
+                    "povezi", "odvezi")
 #: Trial controls answer with what only the trial may see: never in a group.
 PRIVATE_ONLY = frozenset({"ruke", "sudjenja", "suđenja", "vecnik", "većnik", "promeni", "presuda", "zavrsi",
                           "završi", "napusti"})
 ONE_SHOT = frozenset({"withdraw"})  # a used button of this kind leaves the pressed message
 _COMMAND = re.compile(r"/([^\s@]+)(?:@(\S*))?(?:\s+(.*))?", re.DOTALL)
-_NICK = re.compile(r"\w[\w.\-]{1,31}")
 
 
 def command_description(name: str, catalogue: Catalogue) -> str:
@@ -108,13 +108,11 @@ class TelegramHandlers:
         for member in await self.desk.db.members.all():
             accounts = await self.desk.db.members.accounts(member.id)
             if PLATFORM in accounts and "discord" not in accounts and not member.online:
-                await self.desk.presence(member, True)
+                await self.desk.presence(member, True, PLATFORM)
 
     async def present(self, member: Member) -> Member:
-        """He acts on Telegram, so he is online; returns the member as stored now."""
-        if member.online:
-            return member
-        await self.desk.presence(member, True)
+        """He acts on Telegram, so he is online here (online anywhere: online); the member as stored now."""
+        await self.desk.presence(member, True, PLATFORM)
         return await self.desk.db.members.get(member.id) or member
 
     # Messages ------------------------------------------------------------------------------------------
@@ -139,7 +137,7 @@ class TelegramHandlers:
         if name == "start" and private:
             await self.start(where, member)
         elif name == "nadimak":
-            await self.show(where, await self.link(user.id, rest.strip()))
+            await self.show(where, await self.link(user.id, user.full_name, rest))
         elif name in ("pomoc", "pomoć", "help"):
             await self.show(where, Reply(f"{self.commands.help_text()}\n{self.desk.t('usage.nadimak')}"))
         elif name in self.commands.table:
@@ -147,10 +145,11 @@ class TelegramHandlers:
                 await self.port.send(chat.id, self.desk.t("telegram.private_only", link=self.port.start_link()),
                                      reply_to=message.message_id)
                 return
-            if member is None:
-                await self.show(where, self.desk.refuse("link.needed"))
+            actor = await self.desk.actor(PLATFORM, str(user.id))
+            if isinstance(actor, Reply):
+                await self.show(where, actor)
                 return
-            member = await self.present(member)
+            member = await self.present(actor)
             reply = await self.commands.handle(member, text)
             if reply is not None:
                 await self.show(where, reply, name=name, rest=rest)
@@ -159,11 +158,11 @@ class TelegramHandlers:
 
     async def private_text(self, where: Where, text: str) -> None:
         """A private message: a word in the member's trial (relayed by the desk through the port), or a hint."""
-        member = await self.desk.member_for(PLATFORM, str(where.user))
-        if member is None:
-            await self.show(where, self.desk.refuse("link.needed"))
+        actor = await self.desk.actor(PLATFORM, str(where.user))
+        if isinstance(actor, Reply):
+            await self.show(where, actor)
             return
-        member = await self.present(member)
+        member = await self.present(actor)
         if await self.desk.db.trials.open_for_member(member.id) is None:
             await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
             return
@@ -181,18 +180,18 @@ class TelegramHandlers:
         await self.port.send(where.chat, text)
         await self.port.deliver(where.user, member)
 
-    async def link(self, user_id: int, nick: str) -> Reply:
-        """/nadimak NICK: link this Telegram account to a club nickname, unless another account holds it."""
-        if not _NICK.fullmatch(nick):
-            return self.desk.refuse("telegram.link.bad")
-        existing = await self.desk.db.members.by_nick(nick)
-        if existing is not None:
-            holder = (await self.desk.db.members.accounts(existing.id)).get(PLATFORM)
-            if holder is not None and holder != str(user_id):
-                return self.desk.refuse("telegram.link.taken", nick=existing.nick)
-        member = await self.desk.db.members.link(PLATFORM, str(user_id), nick, self.desk.now())
-        member = await self.present(member)
-        return Reply(self.desk.t("link.ok", nick=member.nick))
+    async def link(self, user_id: int, display: str, rest: str) -> Reply:
+        """/nadimak NICK [CODE]: the desk decides (bot.desk.links); a proven link makes him present here."""
+        words = rest.split()
+        if not 1 <= len(words) <= 2:
+            return self.desk.refuse("command.usage", problem=rest.strip()[:40] or "—",
+                                    usage=self.desk.t("usage.nadimak"))
+        code = words[1] if len(words) > 1 else None
+        reply = await self.desk.ask_link(PLATFORM, str(user_id), display, words[0], code)
+        member = await self.desk.member_for(PLATFORM, str(user_id))
+        if member is not None:
+            await self.present(member)
+        return reply
 
     async def show(self, where: Where, reply: Reply, *, name: str = "", rest: str = "") -> None:
         """The desk's answer to the member alone: in the private chat; from a group, privately if he can be
@@ -225,13 +224,13 @@ class TelegramHandlers:
 
     async def press(self, query: CallbackQuery) -> Reply:
         """The payload names an action and an id; `Desk.press` re-checks both and the presser's roles."""
-        member = await self.desk.member_for(PLATFORM, str(query.from_user.id))
-        if member is None:
-            return self.desk.refuse("link.needed")
+        actor = await self.desk.actor(PLATFORM, str(query.from_user.id))
+        if isinstance(actor, Reply):
+            return actor
         parsed = parse_callback(query.data)
         if parsed is None:
             return self.desk.refuse("button.unknown")
-        member = await self.present(member)
+        member = await self.present(actor)
         reply = await self.desk.press(member, *parsed)
         if reply.ok and parsed[0] in ONE_SHOT and isinstance(query.message, Message):
             await self.port.remove_keyboard(query.message.chat.id, query.message.message_id,
@@ -263,9 +262,9 @@ class TelegramHandlers:
         if member is None:
             return
         if was:
-            await self.desk.member_left_club(member)
+            await self.desk.member_left_club(member, PLATFORM)
         else:
-            await self.desk.db.members.set_in_club(member.id, True, self.desk.now())
+            await self.desk.member_joined(member, PLATFORM)
 
     async def on_error(self, update: object, context: Context) -> None:
         log.error("telegram update %s failed", update, exc_info=context.error)
