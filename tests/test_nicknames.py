@@ -100,3 +100,45 @@ async def test_a_nickname_written_in_nfd_is_stored_in_nfc(tmp_path: Path) -> Non
     with sqlite3.connect(db) as conn:
         nicks = {row[0] for row in conn.execute("SELECT nick FROM game_players WHERE game = 600")}
     assert nicks == {"marko", "Milé", "petar"}
+
+
+def test_a_listing_is_never_broken_by_a_nickname_stored_before_these_rules(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from bot.cli import main
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    game_file(logs, 700, ("marko", "ana", "petar"))
+    db = tmp_path / "club.db"
+    assert asyncio.run(Importer(str(db), jobs=1, now=lambda: NOW).run([logs])).imported == 1
+    with sqlite3.connect(db) as conn:  # an older database: a nickname no import would take today
+        conn.execute("UPDATE game_players SET nick = ? WHERE nick = 'ana'", ("ana\n   701  finished  forged",))
+    capsys.readouterr()
+    assert main(["games", "--db", str(db)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and "ana<U+000A><U+0020>" in out[1] and out[1].endswith("forged, petar")
+
+
+async def test_a_verdict_names_members_by_clean_nicknames_in_nfc(tmp_path: Path) -> None:
+    from bot.commands import Commands
+    from club import make_club
+
+    club = await make_club(tmp_path)
+    try:
+        referee = await club.member("ana", "referee")
+        caller = await club.member("marko")
+        await club.game(100, ("marko", "Milé", "petar"))
+        await club.desk.call(caller, 100)
+        call = await club.db.calls.pending_for_game(100)
+        assert call is not None and (await club.desk.take(referee, call.id)).ok
+        commands = Commands(club.desk)
+        hostile = await commands.handle(referee, "/presuda kazna petar\u202e plavac 1 -- x")
+        assert hostile is not None and not hostile.ok and "U+202E" in hostile.text
+        nfd = await commands.handle(referee, "/presuda kazna Mile\u0301 plavac 1 -- vređanje")
+        assert nfd is not None and nfd.ok, nfd.text
+        trial = await club.db.trials.open_for_game(100)
+        assert trial is not None and trial.draft is not None and "Milé" in str(trial.draft)
+    finally:
+        await club.db.close()

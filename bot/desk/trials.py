@@ -7,6 +7,7 @@ Only `finish` records anything about the verdict; every other end records the tr
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import timedelta
 from fractions import Fraction
 
@@ -16,11 +17,32 @@ from bot.ports import Button, CallPost, Reply
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
-from rules.verdicts import Draft, NoVerdict, VerdictRefused, check_draft, verdict_from_json, verdict_to_json
+from rules.nicknames import NickRefused, check_nick
+from rules.verdicts import (
+    BulaChange,
+    Draft,
+    FallTransfer,
+    NoVerdict,
+    Penalty,
+    VerdictRefused,
+    check_draft,
+    verdict_from_json,
+    verdict_to_json,
+)
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
 from storage.members import Member
 from storage.trials import TakeResult, Trial
+
+
+def named_in_nfc(draft: Draft) -> Draft:
+    """The draft with every nickname it names checked and in NFC (rules.nicknames), as the game's players are."""
+    verdict = draft.verdict
+    if isinstance(verdict, BulaChange):
+        verdict = replace(verdict, amounts={check_nick(nick): amount for nick, amount in verdict.amounts.items()})
+    elif isinstance(verdict, (FallTransfer, Penalty)):
+        verdict = replace(verdict, culprit=check_nick(verdict.culprit))
+    return replace(draft, verdict=verdict)
 
 
 class TrialDesk(CallDesk):
@@ -143,6 +165,10 @@ class TrialDesk(CallDesk):
         trial = await self._judged_by(referee, None)
         if isinstance(trial, Reply):
             return trial
+        try:
+            draft = named_in_nfc(draft)
+        except NickRefused as problem:
+            return self.refuse("nick.bad", problem=str(problem))
         game = await self.load_game(trial.game)
         try:
             await self.checked(draft, trial, game)
