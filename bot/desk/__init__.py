@@ -1,6 +1,7 @@
 """The referee desk: every use case of the referee system, independent of any chat platform.
 
-Adapters resolve who acted (`member_for`), then call a use case (`call`, `withdraw`, `take`, `draft`, `finish`,
+Adapters resolve who acted (`actor`: the member an account proves to be and who is still in the club, or the
+refusal to show; see `bot.desk.links`), then call a use case (`call`, `withdraw`, `take`, `draft`, `finish`,
 …) or `press` for a button, and show the returned `Reply` to that member alone. Everything else the desk says
 goes out through the `Chats` port. Deadlines live in the database; `run_due` acts on every one that has passed
 and is safe to call any number of times (the scheduler calls it at each deadline and once at start).

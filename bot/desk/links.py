@@ -253,7 +253,7 @@ class LinkDesk(GovernanceDesk):
 
     async def ensure_owner_links(self) -> None:
         """At start: the owner's configured accounts are linked to his nickname (configuration is the proof)."""
-        if self.config.owner is None:
+        if self.config.owner is None or not self.config.owner_accounts:
             return
         owner = await self.db.members.ensure(self.config.owner, self.now())
         for entry in self.config.owner_accounts:

@@ -1,10 +1,12 @@
 """`SudijaBot`, the discord.py client of the desk: gateway events in, interactions answered, the port out.
 
-Inbound it only translates: a slash command, a button or a modal becomes one desk use case for the member linked
-to the Discord account (`/nadimak` links it; an unlinked member is told how); messages typed in a trial thread
-become `Desk.say` (the transcript); presence changes `Desk.presence`; a member leaving the server
-`Desk.member_left_club`. The configured role mapping (`[discord] roles`) is the truth for referee, councilor
-and moderator: it is copied into the desk's roles on ready, on every member update and when a member links.
+Inbound it only translates: a slash command, a button or a modal becomes one desk use case for the member the
+Discord account proves to be (`Desk.actor`; `/nadimak` asks the desk for a link, `/povezi` and `/odvezi` are in
+`bot.discord.links`; an unproven account is told how to link); messages typed in a trial thread become
+`Desk.say` (the transcript); presence changes `Desk.presence` on this platform; a member leaving the server
+`Desk.member_left_club` for this platform. The configured role mapping (`[discord] roles`) is the truth for
+referee, councilor and moderator: it is copied into the desk's roles of proven links only — on ready, on every
+member update and when a link is proven — and taken away when the link is removed.
 
 discord.py details this relies on: `setup_hook` runs after login and before the gateway connects, so the dynamic
 buttons are registered and the guild's commands synced before any interaction can arrive; `ready` comes only

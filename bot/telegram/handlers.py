@@ -1,6 +1,8 @@
 """What members do on Telegram, turned into desk use cases: typed commands (through `bot.commands.Commands`),
 button presses (callback queries → `Desk.press`), private messages (a trial's relay → `Desk.say`), ``/start``
-(deliver what waited), ``/nadimak`` (linking) and members leaving the club group (`Desk.member_left_club`).
+(deliver what waited), ``/nadimak NICK [CODE]`` (asking the desk for a link, `bot.desk.links`; every other
+command and press goes through `Desk.actor`, so an unproven account is told how to link) and members leaving
+the club group (`Desk.member_left_club` for this platform).
 
 Where the answer goes: the desk's `Reply` is for the member alone. A command typed in a private chat is
 answered there; one typed in a group is answered privately, and only if the member has never started the bot,
