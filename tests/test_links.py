@@ -235,8 +235,11 @@ async def test_a_leaving_member_ends_every_trial_he_is_in(plain: Club) -> None:
     other = await plain.db.calls.pending_for_game(200)
     assert other is not None and (await desk.take(await plain.get("petar"), other.id)).ok
     assert len(await plain.db.trials.open_trials()) == 2
+    await plain.game(300, ("petar", "ana", "mod"))
+    assert (await desk.call(await plain.get("petar"), 300)).ok  # and a call of his is pending
     await desk.member_left_club(await plain.get("petar"))
     assert await plain.db.trials.open_trials() == []
+    assert await plain.db.calls.pending_by_caller(petar.id) is None  # withdrawn: nobody takes it now
     reasons = sorted([(await plain.db.trials.for_game(g))[0].end_reason or "" for g in (100, 200)])
     assert reasons == ["caller_left", "referee_left"]
 
@@ -279,3 +282,32 @@ def test_sudija_run_refuses_a_club_whose_owner_has_no_account_on_an_enabled_plat
     assert done.returncode == 2, done.stderr
     assert "owner_accounts" in done.stderr and "telegram:" in done.stderr
     assert not (tmp_path / "sudija.db").exists()  # refused before anything opened
+
+
+async def test_links_claimed_before_proofs_existed_become_requests(tmp_path: Path) -> None:
+    """Migration 0006: a Discord or Telegram link of an older database was a claim, so it becomes a pending request
+    (a moderator approves it, or the member proves it); the console's links were the admin's and stay."""
+    from storage.database import _statements, migrations
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                     " applied_at TEXT NOT NULL)")
+        for version, name, sql in migrations():
+            if version >= 6:
+                break
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, "2026-11-01"))
+        conn.execute("INSERT INTO members (nick, created_at) VALUES ('vesna', 'x'), ('ana', 'x')")
+        conn.execute("INSERT INTO accounts (platform, account, member) VALUES ('telegram', '66', 1),"
+                     " ('console', 'ana', 2)")
+    db = await open_database(path)
+    try:
+        assert await db.members.by_account("telegram", "66") is None
+        request = await db.links.for_account("telegram", "66")
+        assert request is not None and request.nick == "vesna" and request.code_hash is None
+        ana = await db.members.by_account("console", "ana")
+        assert ana is not None and ana.accounts == {"console:ana"}
+    finally:
+        await db.close()

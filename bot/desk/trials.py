@@ -361,7 +361,11 @@ class TrialDesk(CallDesk):
 
     async def end_trials_of(self, member: Member) -> None:
         """Every open trial he judges, and every out-of-game trial he called, ends as interrupted — all of them,
-        also when he is a party of another trial at the same time."""
+        also when he is a party of another trial at the same time; a call of his still pending is withdrawn (no
+        referee should take a call nobody can speak for any more)."""
+        pending = await self.db.calls.pending_by_caller(member.id)
+        if pending is not None:
+            await self.withdraw(member, pending.id)
         for trial in await self.db.trials.open_trials():
             if trial.referee == member.id:
                 await self.interrupt(trial, "referee_left")
