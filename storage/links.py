@@ -176,6 +176,19 @@ class LinkStore:
                                      account=account, reason=reason)
         return [str(r[0]) for r in rows]
 
+    async def unlink_account(self, platform: str, account: str, now: datetime, reason: str) -> bool:
+        """Remove one account's link (the configuration no longer names it); False when there was none."""
+        async with self.db.transaction() as conn:
+            async with conn.execute("SELECT member FROM accounts WHERE platform = ? AND account = ?",
+                                    (platform, account)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return False
+            await conn.execute("DELETE FROM accounts WHERE platform = ? AND account = ?", (platform, account))
+            await EventStore.add(conn, now, "account_unlinked", None, str(row[0]), platform=platform, account=account,
+                                 reason=reason)
+        return True
+
     async def link_configured(self, member_id: int, platform: str, account: str, now: datetime) -> bool:
         """The owner's account named in the configuration: linked to him (any other link of that account, or of
         his nickname on that platform, removed); False when it already was."""

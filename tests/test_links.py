@@ -90,6 +90,12 @@ async def test_the_owner_is_linked_by_the_configuration_and_nobody_asks_for_his_
     assert impostor.nick == "vesna" and not desk.is_owner(replace(impostor, accounts=frozenset({"console:vesna2"})))
     mod = await plain.get("mod")
     assert not (await desk.unlink(mod, "vesna")).ok  # the configuration's link stays
+    # the configuration names another account: at the next start the old one no longer speaks for the owner
+    desk.config = replace(desk.config, owner_accounts=("discord:9001",))
+    await desk.start()
+    assert await desk.member_for("telegram", "9000") is None and await desk.member_for("console", "vesna2") is None
+    owner = await desk.member_for("discord", "9001")
+    assert owner is not None and desk.is_owner(owner) and owner.accounts == {"discord:9001"}
 
 
 async def test_a_stranger_asking_for_a_referee_or_a_player_gets_only_a_pending_request(plain: Club) -> None:

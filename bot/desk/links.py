@@ -259,6 +259,10 @@ class LinkDesk(GovernanceDesk):
         for entry in self.config.owner_accounts:
             platform, _, account = entry.partition(":")
             await self.db.links.link_configured(owner.id, platform, account, self.now())
+        fresh = await self.db.members.get(owner.id) or owner
+        for entry in sorted(fresh.accounts - set(self.config.owner_accounts)):  # no longer configured: unlinked
+            platform, _, account = entry.partition(":")
+            await self.db.links.unlink_account(platform, account, self.now(), "configuration")
 
     def link_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
         return {"link_approve": lambda m, ref: self.decide_link(m, ref, True),
