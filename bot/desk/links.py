@@ -124,7 +124,8 @@ class LinkDesk(GovernanceDesk):
         await self.db.links.ask(platform, account, nick, display, now,
                                 (code_hash(salt, platform, account, nick, new_code), salt, expires))
         await self.game_server.deliver_link_code(nick, new_code)
-        await self._tell_approvers(await self._request_of(platform, account))
+        if request is None or request.nick.casefold() != nick.casefold():  # a new request: the approvers learn it
+            await self._tell_approvers(await self._request_of(platform, account))
         return Reply(self.t("link.code_sent", nick=nick, minutes=CODE_MINUTES))
 
     async def _request_of(self, platform: str, account: str) -> LinkRequest:
