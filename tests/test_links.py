@@ -141,6 +141,8 @@ async def test_the_code_path_wrong_expired_reused_another_accounts_and_the_locko
     # a fresh code proves it; the same code a second time is no proof any more
     await desk.ask_link("discord", "111", "Jovan", "jovan")
     fresh = server.last_code("jovan")
+    told = [x for x in club.chat.sent if x.where == "dm:mod" and "jovan" in x.text]
+    assert len(told) == 2  # one per request (accounts 111 and 222), not one per code
     proven = await desk.ask_link("discord", "111", "Jovan", "jovan", fresh)
     assert proven.ok and proven.text == "Nalog je povezan sa nadimkom jovan."
     jovan = await desk.member_for("discord", "111")
