@@ -46,13 +46,16 @@ class Commands:
         return "\n".join(self.desk.t(c.usage_key) for c in self.commands)
 
     async def handle(self, member: Member, text: str) -> Reply | None:
-        return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), member), text)
+        """A line from a member the front end has identified; one who left the club may no longer act."""
+        refused = self.desk.gate(member)
+        caller = Caller(TEXT_PLATFORM, str(member.id), None if refused else member, refusal=refused)
+        return await self.handle_as(caller, text)
 
     async def handle_as(self, caller: Caller, text: str) -> Reply | None:
         line = text.strip()
         if not line.startswith("/"):
             if caller.member is None or not line:
-                return None
+                return caller.refusal if line else None
             return await self.desk.say(caller.member, text)
         name, command, rest = self.find(line)
         if command is None:
@@ -61,7 +64,7 @@ class Commands:
 
     async def run(self, caller: Caller, command: Command, rest: str) -> Reply:
         if not admits(caller, command):
-            return self.desk.refuse("link.needed")
+            return caller.refusal or self.desk.refuse("link.needed")
         try:
             args = read_args(command, rest, self.desk.t)
         except Usage as problem:

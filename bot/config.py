@@ -79,6 +79,7 @@ class Config:
     database: str = "sudija.db"
     language: str = "sr"
     owner: str | None = None  # the owner's club nickname
+    owner_accounts: tuple[str, ...] = ()  # the owner's chat accounts, "discord:<user id>", "telegram:<user id>"
     call_minutes: int = CALL_MINUTES
     claim_days: int = CLAIM_DAYS
     referee_offline_grace_seconds: int = 120
@@ -105,6 +106,51 @@ def load(path: str | Path | None = None) -> Config:
     return from_dict(data, str(file))
 
 
+OWNER_PLATFORMS = ("discord", "telegram", "console")
+
+
+def _owner_accounts(value: object, source: str) -> tuple[str, ...]:
+    """`owner_accounts = ["discord:<user id>", "telegram:<user id>"]`: each a platform and its numeric user id."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f'{source}: club.owner_accounts must be a list like ["discord:123456789012345678", '
+                          f'"telegram:123456789"]')
+    accounts = []
+    for entry in value:
+        platform, _, account = entry.strip().partition(":")
+        if platform not in OWNER_PLATFORMS or not account or (platform != "console" and not
+                                                               (account.isascii() and account.isdigit())):
+            raise ConfigError(f"{source}: club.owner_accounts: {entry!r} is not \"discord:<user id>\" or "
+                              f"\"telegram:<user id>\" (the numeric id the platform shows for the owner's account)")
+        accounts.append(f"{platform}:{account}")
+    platforms = [a.split(":", 1)[0] for a in accounts]
+    if len(set(platforms)) != len(platforms):
+        raise ConfigError(f"{source}: club.owner_accounts names two accounts on one platform; the owner has one each")
+    return tuple(accounts)
+
+
+def _owner_nick(value: object, source: str) -> str:
+    from rules.nicknames import NickRefused, check_nick
+
+    try:
+        return check_nick(value)
+    except NickRefused as problem:
+        raise ConfigError(f"{source}: club.owner: {problem}") from None
+
+
+def check_owner(config: Config, platforms: list[str]) -> None:
+    """At start: the owner's powers need his nickname and his account, so a club served on `platforms` must name
+    the owner (`[club] owner`) and his account on at least one of them (`[club] owner_accounts`)."""
+    example = ", ".join(f'"{p}:<{p} user id of the owner>"' for p in platforms)
+    if config.owner is None:
+        raise ConfigError(f"[club] owner is not set: put the owner's club nickname there (owner = \"vesna\") and his "
+                          f"accounts in [club] owner_accounts = [{example}] (see docs/discord.md, docs/telegram.md)")
+    if not any(a.split(":", 1)[0] in platforms for a in config.owner_accounts):
+        raise ConfigError(f"[club] owner_accounts names no account of the owner {config.owner} on "
+                          f"{' or '.join(platforms)}: put owner_accounts = [{example}] in [club] (the numeric user "
+                          f"id: on Discord, Developer Mode → right-click the owner → Copy User ID; on Telegram, the "
+                          f"id a bot such as @userinfobot shows him); see docs/discord.md, docs/telegram.md")
+
+
 def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     club = dict(data.get("club", {}))
     discord = dict(data.get("discord", {}))
@@ -112,6 +158,10 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     try:
         if "referee_names_visible_to" in club:
             club["referee_names_visible_to"] = tuple(club["referee_names_visible_to"])
+        if "owner_accounts" in club:
+            club["owner_accounts"] = _owner_accounts(club["owner_accounts"], source)
+        if club.get("owner") is not None:
+            club["owner"] = _owner_nick(club["owner"], source)
         penalties = dict(data.get("penalties", {}))
         penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
         penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))

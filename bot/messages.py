@@ -601,8 +601,106 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "discord.field.abandoned": ("Napuštena partija? (da/ne)", "Abandoned game? (da/ne)"),
     "discord.field.confirm": ("Nije protiv nevinog igrača? (potvrđujem)", "Not against an innocent? (potvrđujem)"),
     "discord.field.reason": ("Obrazloženje", "Reason"),
-    "link.needed": ("Vaš nalog nije povezan sa nadimkom u Klubu. Povežite ga: /nadimak VAŠ_NADIMAK",
-                    "Your account is not linked to a club nickname. Link it: /nadimak YOUR_NICKNAME"),
+    "link.needed": ("Nalog nije povezan sa nadimkom u Klubu i može samo da traži povezivanje: /nadimak NADIMAK. "
+                    "Dokaz: kod iz igre (/nadimak NADIMAK KOD) ili odobrenje moderatora.",
+                    "Your account is not linked to a club nickname and can only ask: /nadimak NICKNAME. Proof: the "
+                    "code from the game (/nadimak NICKNAME CODE) or a moderator's approval."),
+    # Proven identity (bot.desk.links)
+    "link.pending_only": ("Vaš zahtev za nadimak {nick} još nije dokazan, pa nalog ne može ništa drugo. {how}",
+                          "Your request for the nickname {nick} is not proven yet, so the account can do nothing "
+                          "else. {how}"),
+    "link.how_code": ("Upišite /nadimak NADIMAK KOD sa kodom koji vam je igrački server pokazao u igri, ili sačekajte "
+                      "odobrenje moderatora ili Vlasnika.",
+                      "Type /nadimak NICKNAME CODE with the code the game server showed you in the game, or wait "
+                      "for a moderator's or the owner's approval."),
+    "link.how_approval": ("Sačekajte da moderator ili Vlasnik odobri zahtev (/povezi).",
+                          "Wait for a moderator or the owner to approve the request (/povezi)."),
+    "member.left": ("Niste više član Kluba (napustili ste ga na svim platformama): ne možete pozivati sudiju, "
+                    "pritiskati dugmad ni davati saglasnost.",
+                    "You are no longer a member of the club (you left it on every platform): you cannot call a "
+                    "referee, press buttons or consent."),
+    "nick.bad": ("Taj nadimak ne može biti nadimak u Klubu: {problem}.",
+                 "That cannot be a club nickname: {problem}."),
+    "link.already": ("Nalog je već povezan sa nadimkom {nick}.", "Your account is already linked to {nick}."),
+    "link.relink": ("Nalog je povezan sa nadimkom {nick}. Drugi nadimak: neka moderator prvo odveže nalog "
+                    "(/odvezi), pa zatražite novi uz isti dokaz.",
+                    "Your account is linked to {nick}. For another nickname a moderator unlinks it first "
+                    "(/odvezi); then ask again, with the same proof."),
+    "link.owner_is_configured": ("Nalozi Vlasnika ({nick}) zadaju se u podešavanjima Kluba (owner_accounts), ne "
+                                 "povezivanjem. Ništa nije sačuvano.",
+                                 "The owner's ({nick}) accounts are set in the club's configuration "
+                                 "(owner_accounts), never by linking. Nothing was stored."),
+    "link.taken": ("Nadimak {nick} je već povezan sa drugim nalogom na ovoj platformi; obratite se moderatoru. "
+                   "Ništa nije sačuvano.",
+                   "The nickname {nick} is already linked to another account on this platform; ask a moderator. "
+                   "Nothing was stored."),
+    "link.locked": ("Previše pogrešnih kodova: novi pokušaj posle {until}.",
+                    "Too many wrong codes: try again after {until}."),
+    "link.asked": ("Zahtev za nadimak {nick} čeka odobrenje moderatora ili Vlasnika. Do tada nalog ne može ništa "
+                   "osim da traži povezivanje.",
+                   "Your request for the nickname {nick} waits for a moderator's or the owner's approval. Until "
+                   "then the account can do nothing but ask."),
+    "link.code_sent": ("Igrački server je poslao jednokratni kod nadimku {nick} (vidi se u igri). Upišite /nadimak "
+                       "{nick} KOD u roku od {minutes} minuta. Može i odobrenje moderatora.",
+                       "The game server sent a one-time code to {nick} (shown in the game). Type /nadimak {nick} "
+                       "CODE within {minutes} minutes. A moderator's approval also proves it."),
+    "link.code_already_sent": ("Kod za {nick} je već poslat i važi do {until}: upišite /nadimak {nick} KOD.",
+                               "A code for {nick} was already sent and is valid until {until}: type /nadimak "
+                               "{nick} CODE."),
+    "link.no_codes": ("Ovaj Klub nema vezu sa igračkim serverom, pa nema kodova. {how}",
+                      "This club has no game-server link, so there are no codes. {how}"),
+    "link.wrong_code": ("Kod nije ispravan za ovaj nalog i nadimak. Preostalo pokušaja: {left}.",
+                        "That code is not right for this account and nickname. Tries left: {left}."),
+    "link.code_expired": ("Kod je istekao. Zatražite novi: /nadimak {nick}",
+                          "The code has expired. Ask for a new one: /nadimak {nick}"),
+    "link.request_gone": ("Taj zahtev za povezivanje više ne postoji.", "That link request no longer exists."),
+    "link.told_approved": ("Moderator je odobrio povezivanje: nalog je povezan sa nadimkom {nick}.",
+                           "A moderator approved the link: your account is linked to {nick}."),
+    "link.approved": ("Odobreno: {nick} je povezan na platformi {platform}.",
+                      "Approved: {nick} is linked on {platform}."),
+    "link.denied": ("Odbijeno: zahtev za {nick} ({platform}).", "Denied: the request for {nick} ({platform})."),
+    "button.link_approve": ("Odobri", "Approve"),
+    "button.link_deny": ("Odbij", "Deny"),
+    "link.request_line": ("#{id} {nick} — {platform} nalog {account} ({display}), {at}",
+                          "#{id} {nick} — {platform} account {account} ({display}), {at}"),
+    "link.told_request": ("Novi zahtev za povezivanje: {line}", "A new link request: {line}"),
+    "link.requests_title": ("Zahtevi za povezivanje (/povezi NADIMAK odobri|odbij):",
+                            "Link requests (/povezi NICKNAME odobri|odbij):"),
+    "link.no_requests": ("Nema zahteva za povezivanje.", "There are no link requests."),
+    "link.not_allowed": ("Povezivanje odobravaju, odbijaju i ukidaju samo moderatori i Vlasnik.",
+                         "Only moderators and the owner approve, deny and remove links."),
+    "link.no_request_for": ("Nema zahteva za nadimak {nick}.", "There is no request for {nick}."),
+    "link.several": ("Za {nick} ima više zahteva; izaberite broj: /povezi #BROJ odobri|odbij\n{lines}",
+                     "There are several requests for {nick}; choose one: /povezi #NUMBER odobri|odbij\n{lines}"),
+    "link.bad_platform": ("Platforma {platform} ne postoji; može: {platforms}.",
+                          "There is no platform {platform}; one of: {platforms}."),
+    "link.not_linked": ("{nick} nije povezan (na toj platformi).", "{nick} is not linked (on that platform)."),
+    "link.unlinked": ("{nick} je odvezan: {platforms}.", "{nick} is unlinked: {platforms}."),
+    "link.by_configuration": ("podešavanja Kluba", "the club's configuration"),
+    "proof.code": ("kodom iz igre", "by the code from the game"),
+    "proof.approval": ("odobrenjem", "by approval"),
+    "proof.configuration": ("podešavanjima", "by the configuration"),
+    "proof.admin": ("na serveru", "at the server"),
+    "act.account_linked": ("{at} — {who} je povezao {whom} ({platform}), {how}",
+                           "{at} — {who} linked {whom} ({platform}), {how}"),
+    "act.account_unlinked": ("{at} — {who} je odvezao {whom} ({platform}). Razlog: {reason}",
+                             "{at} — {who} unlinked {whom} ({platform}). Reason: {reason}"),
+    "act.link_denied": ("{at} — {who} je odbio zahtev za {whom} ({platform}). Razlog: {reason}",
+                        "{at} — {who} denied the request for {whom} ({platform}). Reason: {reason}"),
+    "cmd.povezi": ("(Moderator, Vlasnik) Zahtevi za povezivanje: spisak, odobri ili odbij",
+                           "(moderator, owner) Link requests: list, approve or deny"),
+    "cmd.odvezi": ("(Moderator, Vlasnik) Ukini povezivanje naloga sa nadimkom",
+                           "(moderator, owner) Remove an account's link to a nickname"),
+    "arg.kod": ("Jednokratni kod koji vam je igrački server pokazao u igri",
+                        "The one-time code the game server showed you in the game"),
+    "arg.nadimak_request": ("Nadimak iz zahteva (ili #broj zahteva)",
+                                    "The requested nickname (or #request number)"),
+    "arg.odluka": ("Odobri ili odbij", "Approve or deny"),
+    "arg.platforma": ("Samo na ovoj platformi (inače na svim)", "Only on this platform (else on all)"),
+    "usage.povezi": ("/povezi [NADIMAK|#BROJ odobri|odbij] [-- razlog] — (moderator, Vlasnik) zahtevi za povezivanje",
+                     "/povezi [NICKNAME|#NUMBER odobri|odbij] [-- reason] — (moderator, owner) link requests"),
+    "usage.odvezi": ("/odvezi NADIMAK [discord|telegram] [-- razlog] — (moderator, Vlasnik) ukini povezivanje",
+                     "/odvezi NICKNAME [discord|telegram] [-- reason] — (moderator, owner) remove a link"),
     "link.ok": ("Nalog je povezan sa nadimkom {nick}.", "Your account is linked to the nickname {nick}."),
     # Out-of-game verdicts taking effect (bot.desk.penalties) and club governance (bot.desk.governance)
     "penalty.abandoned_not_interrupted": ("Partija {game} nije prekinuta: napuštena partija se dodeljuje samo u "
@@ -731,12 +829,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "usage.date": ("Datum se piše GGGG-MM-DD", "A date is written YYYY-MM-DD"),
     # Telegram adapter (bot/telegram/): its own framing around what the desk says
     "cmd.pomoc": ("Spisak komandi", "The list of commands"),
-    "usage.nadimak": ("/nadimak NADIMAK — poveži svoj nalog sa nadimkom u Klubu",
-                      "/nadimak NICKNAME — link your account to your club nickname"),
-    "link.bad": ("Nadimak je jedna reč od 1 do {limit} znakova, na primer: /nadimak Ana_77",
-                 "A nickname is one word of 1 to {limit} characters, for example: /nadimak Ana_77"),
-    "link.taken": ("Nadimak {nick} je već povezan sa drugim nalogom na ovoj platformi; obratite se moderatoru.",
-                   "The nickname {nick} is already linked to another account on this platform; ask a moderator."),
+    "usage.nadimak": ("/nadimak NADIMAK [KOD] — zatraži povezivanje naloga sa nadimkom u Klubu (kod iz igre ga "
+                      "dokazuje)",
+                      "/nadimak NICKNAME [CODE] — ask to link your account to your club nickname (the code from "
+                      "the game proves it)"),
     "telegram.welcome": ("Zdravo! Ovde vam Sudija piše privatno: pozive, suđenja i odgovore. Komande: /pomoc",
                          "Hello! Sudija writes to you here in private: calls, trials and answers. Commands: /pomoc"),
     "telegram.not_in_trial": ("Niste u suđenju, pa ovu poruku nemam kome da prosledim. Komande: /pomoc",
@@ -871,11 +967,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "The players' corrections on the paper and proposals awaiting an answer"),
     "arg.nacrt": ("Nacrt: bule [ruka N] NADIMAK ±N … | bula RUKA KRIVAC | kazna NADIMAK …",
                   "The draft: bule [ruka N] NICK ±N … | bula HAND CULPRIT | kazna NICK …"),
+    "name.povezi": ("povezi", "link-requests"), "name.odvezi": ("odvezi", "unlink"), "name.kod": ("kod", "code"),
+    "name.odluka": ("odluka", "decision"),
+    "name.platforma": ("platforma", "platform"),
+    "choice.odluka.odobri": ("odobri", "approve"), "choice.odluka.odbij": ("odbij", "deny"),
+    "choice.platforma.discord": ("Discord", "Discord"), "choice.platforma.telegram": ("Telegram", "Telegram"),
+    "choice.platforma.console": ("konzola", "console"),
+    "usage.arg.odluka": ("Odluka je odobri ili odbij", "The decision is odobri or odbij"),
+    "usage.arg.platforma": ("Platforma je discord, telegram ili console", "The platform is discord, telegram or "
+                            "console"),
+    "usage.word_too_long": ("Reč je duža od {limit} znakova.", "The word is longer than {limit} characters."),
     "usage.missing": ("Nedostaje: {what}", "Missing: {what}"),
     "usage.too_many": ("Višak reči: {words}", "Extra words: {words}"),
     "usage.reason_needed": ("Posle -- navedite razlog.", "Give the reason after --."),
     "usage.reason_too_long": ("Razlog je duži od {limit} znakova.", "The reason is longer than {limit} characters."),
-    "usage.nick_too_long": ("Nadimak je duži od {limit} znakova.", "The nickname is longer than {limit} characters."),
     "usage.month": ("Mesec se piše GGGG-MM", "A month is written YYYY-MM"),
     "usage.arg.sta": ("Poništava se bula, ispravka, predlog ili arbitar", "What is cancelled: bula, ispravka, "
                       "predlog or arbitar"),

@@ -189,6 +189,20 @@ class Chats:
         for port in self.ports:
             await _safely(port.close_trial_space(space, text), None)
 
+    async def linked(self, member: Member, platform: str) -> None:
+        """A proven link was written: the platform may sync what it owns (Discord: the mapped roles)."""
+        for port in self.ports:
+            hook = getattr(port, "member_linked", None)
+            if port.platform == platform and hook is not None:
+                await _safely(hook(member), None)
+
+    async def unlinked(self, member: Member, platform: str) -> None:
+        """A link was removed: what the platform gave the member through that account goes with it."""
+        for port in self.ports:
+            hook = getattr(port, "member_unlinked", None)
+            if port.platform == platform and hook is not None:
+                await _safely(hook(member), None)
+
 
 async def _safely(awaitable: Awaitable[T], fallback: T) -> T:
     """A platform that fails must not stop the desk: the database already holds the truth; log and go on."""
@@ -217,6 +231,14 @@ class GameServerPort(Protocol):
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         """A verdict or a players' correction changed the game's paper: here it is whole (`paper_json`), so the
         game server can show and continue from it (idempotent: the newest paper wins)."""
+        ...
+
+    #: Whether `deliver_link_code` reaches the member in the game client; when False (no game server), linking is
+    #: proven by a moderator's or the owner's approval alone and codes are not offered.
+    delivers_link_codes: bool
+
+    async def deliver_link_code(self, nick: str, code: str) -> None:
+        """Show a one-time link code to `nick` in the game client (bot.desk.links)."""
         ...
 
 
@@ -250,6 +272,11 @@ class LoggingGameServer:
 
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         await self._record("paper_changed", game)
+
+    delivers_link_codes = False  # nobody sees a code it would deliver: approval is the proof
+
+    async def deliver_link_code(self, nick: str, code: str) -> None:
+        await self._record("deliver_link_code", nick)  # never the code itself: the log is no delivery
 
 
 class Timers(Protocol):

@@ -8,6 +8,7 @@ files and gzip are `rules.logfile`'s. The format is documented in ``docs/game-lo
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -15,6 +16,7 @@ from enum import Enum
 from typing import Any
 
 from rules.cards import Card, Suit
+from rules.nicknames import NickRefused, check_nick, is_clean
 
 FORMAT = "sudija-game-log/1"
 
@@ -230,6 +232,7 @@ def _careful_game(doc: object) -> Game:
     """The careful reader: collects every structural problem, in words for people."""
     if not isinstance(doc, dict):
         raise LogError([f"a game must be a JSON object, not {json_repr(doc)}"])
+    doc = _nfc_players(doc)
     number = doc.get("game")
     label = f"game {number}" if isinstance(number, int) and not isinstance(number, bool) else "game ?"
     r = _Reader(label)
@@ -285,12 +288,43 @@ def _careful_game(doc: object) -> Game:
                 hands=tuple(hands))
 
 
+def _nfc_players(doc: dict[str, Any]) -> dict[str, Any]:
+    """Nicknames are stored in NFC (rules.nicknames): when a player's nickname is written otherwise, every text
+    of the document (the deal's keys, the bids, the score …) is normalised with it, so they still match."""
+    raw = doc.get("players")
+    if not isinstance(raw, list) or all(not isinstance(p, str) or unicodedata.is_normalized("NFC", p) for p in raw):
+        return doc
+
+    def nfc(value: Any) -> Any:
+        if isinstance(value, str):
+            return unicodedata.normalize("NFC", value)
+        if isinstance(value, list):
+            return [nfc(v) for v in value]
+        if isinstance(value, dict):
+            return {nfc(k): nfc(v) for k, v in value.items()}
+        return value
+
+    try:
+        return dict(nfc(doc))
+    except RecursionError:
+        return doc  # nested beyond reason: the reader refuses it for what it is
+
+
 def _players(r: _Reader, doc: Mapping[str, Any], where: str) -> tuple[str, str, str] | None:
     raw = r.get(doc, "players", list, where)
     if raw is None:
         return None
     if len(raw) != 3 or not all(isinstance(p, str) and p.strip() for p in raw):
         r.fail(where, f"'players' must list exactly three nicknames, got {json_repr(raw)}")
+        return None
+    refused = False
+    for seat, nick in enumerate(raw, start=1):
+        try:
+            check_nick(nick)
+        except NickRefused as problem:
+            r.fail(where, f"player {seat} {ascii(nick)[:60]}: {problem}")
+            refused = True
+    if refused:
         return None
     if len({p.casefold() for p in raw}) != 3:
         r.fail(where, f"the three players must be different people, got {json_repr(raw)}")
@@ -542,6 +576,8 @@ def _fast_game(doc: dict[str, Any], canonical: list[bool]) -> Game:
     if (type(p0) is not str or type(p1) is not str or type(p2) is not str or not p0.strip() or not p1.strip()
             or not p2.strip() or len({p0.casefold(), p1.casefold(), p2.casefold()}) != 3):
         raise _Slow
+    if not (is_clean(p0) and is_clean(p1) and is_clean(p2)):
+        raise _Slow  # the careful reader names the character, or normalises the document to NFC
     players = (p0, p1, p2)
     seats = {p0: 0, p1: 1, p2: 2}
     if "talon" in seats:

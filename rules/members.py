@@ -39,7 +39,7 @@ class Member:
     in_club: bool
     presence_changed_at: datetime | None
     seated_game: int | None
-    accounts: tuple[tuple[str, str], ...] = ()  # (platform, the platform's user id) for each linked platform
+    accounts: frozenset[str] = frozenset()  # proven links, as 'platform:account' (the platform's user id)
 
     @property
     def is_referee(self) -> bool:
@@ -47,4 +47,5 @@ class Member:
 
     def account(self, platform: str) -> str | None:
         """His user id on `platform`, if he is linked there."""
-        return next((account for p, account in self.accounts if p == platform), None)
+        prefix = f"{platform}:"
+        return next((a.removeprefix(prefix) for a in sorted(self.accounts) if a.startswith(prefix)), None)

@@ -63,6 +63,9 @@ class Database:
 
         self.penalties = PenaltyStore(self)
         self.league = LeagueStore(self)
+        from storage.links import LinkStore
+
+        self.links = LinkStore(self)
 
     async def close(self) -> None:
         await self.connection.close()

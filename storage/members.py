@@ -34,20 +34,18 @@ _SELECT = (
     " ELSE (SELECT gp.game FROM game_players gp JOIN games g ON g.number = gp.game"
     "  WHERE gp.nick = m.nick AND gp.ended_at IS NULL AND g.status = 'in_progress'"
     "  ORDER BY g.started_at DESC LIMIT 1) END,"
-    " (SELECT group_concat(a.platform || char(31) || a.account, char(30)) FROM accounts a WHERE a.member = m.id)"
+    " (SELECT group_concat(a.platform || ':' || a.account, char(31)) FROM accounts a WHERE a.member = m.id)"
     " FROM members m "
 )
 
 
 def _member(row: tuple[object, ...]) -> Member:
     mid, nick, on_duty, online, in_club, changed, roles, seated, accounts = row
-    pairs = (pair.partition("\x1f") for pair in str(accounts).split("\x1e")) if accounts else ()
-    linked = tuple(sorted((platform, account) for platform, _, account in pairs))
     return Member(int(str(mid)), str(nick), frozenset(str(roles).split(",")) if roles else frozenset(),
                   bool(on_duty), bool(online), bool(in_club),
                   parse_stored_time(str(changed)) if changed else None,
                   int(str(seated)) if seated is not None else None,
-                  linked)
+                  frozenset(str(accounts).split("\x1f")) if accounts else frozenset())
 
 
 class MemberStore:
@@ -103,13 +101,41 @@ class MemberStore:
         return member
 
     async def link(self, platform: str, account: str, nick: str, now: datetime) -> Member:
-        """Link a chat account to a club nickname (creating the member), replacing an earlier link of the account."""
+        """The server admin's link (the console's demo club, `sudija clan`, tests): a chat account to a club
+        nickname (creating the member), replacing an earlier link of the account. Members link themselves
+        through `storage.links` with a proof."""
         member = await self.ensure(nick, now)
         async with self.db.transaction() as conn:
-            await conn.execute("INSERT OR REPLACE INTO accounts (platform, account, member) VALUES (?, ?, ?)",
+            await conn.execute("DELETE FROM accounts WHERE platform = ? AND (account = ? OR member = ?)",
                                (platform, account, member.id))
-            await EventStore.add(conn, now, "account_linked", member.id, nick, platform=platform, account=account)
-        return member
+            await conn.execute("INSERT INTO accounts (platform, account, member, proof, linked_at)"
+                               " VALUES (?, ?, ?, 'admin', ?)", (platform, account, member.id, now_text(now)))
+            await EventStore.add(conn, now, "account_linked", None, str(member.id), platform=platform,
+                                 account=account, proof="admin")
+        fresh = await self.get(member.id)
+        assert fresh is not None
+        return fresh
+
+    async def set_account_presence(self, member_id: int, platform: str, online: bool) -> bool:
+        """Presence on one platform; True when the member is online on any platform he is linked on."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE accounts SET online = ? WHERE member = ? AND platform = ?",
+                               (online, member_id, platform))
+            async with conn.execute("SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND online)",
+                                    (member_id,)) as cur:
+                row = await cur.fetchone()
+        return bool(row and row[0])
+
+    async def set_account_present(self, member_id: int, platform: str, present: bool) -> bool:
+        """In the club on one platform (joined / left its server or group); True when he is still in the club
+        on some platform he is linked on."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE accounts SET present = ? WHERE member = ? AND platform = ?",
+                               (present, member_id, platform))
+            async with conn.execute("SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND present)",
+                                    (member_id,)) as cur:
+                row = await cur.fetchone()
+        return bool(row and row[0])
 
     async def set_role(self, member_id: int, role: str, granted: bool, by: int | None, now: datetime,
                        reason: str = "") -> bool:

@@ -99,7 +99,7 @@ def test_button_labels_fold_case_and_diacritics() -> None:
 # The adapter -----------------------------------------------------------------------------------------------
 
 def _member(mid: int, nick: str, *roles: str) -> Member:
-    accounts = () if nick == "ghost" else (("console", nick),)
+    accounts = frozenset() if nick == "ghost" else frozenset({f"console:{nick}"})
     return Member(mid, nick, frozenset(roles), True, True, True, None, None, accounts)
 
 

@@ -237,10 +237,12 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         assert finished is not None and finished.outcome == "verdict"
         assert finished.verdict is not None and finished.verdict["plavac_days"] == 3
 
-        # /presude: the verdict, to anybody (even unlinked), the referee's name hidden from members
-        shown = await answer_of(fake, await fake.slash(m["ceca"].id, "presude", {"partija": 100}))
+        # /presude: the verdict, to any member, the referee's name hidden from members; an unproven account
+        # (ceca) can do nothing but ask to be linked
+        shown = await answer_of(fake, await fake.slash(m["marko"].id, "presude", {"partija": 100}))
         assert "Kazna za petar" in shown and "plavac 3" in shown and "@everyone namerno" in shown
         assert winner not in shown
+        assert "/nadimak" in await answer_of(fake, await fake.slash(m["ceca"].id, "presude", {"partija": 100}))
 
 
 async def open_trial(world: World, app: App, game: int, caller: str, referee: str) -> tuple[int, FakeChannel]:
@@ -307,10 +309,12 @@ async def test_autocomplete_offers_the_callers_recent_games_and_the_desk_still_c
 async def test_papir_and_unlinked_member(world: World) -> None:
     fake, m = world.fake, world.m
     app = await world.app()
+    await link(app, world, "ceca")
     await store_game(app, 100)
     async with world.running(app):
         unlinked = await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
         assert "/nadimak" in unlinked
+        assert "/nadimak" in await answer_of(fake, await fake.slash(m["ana"].id, "papir", {"partija": 100}))
         ix = await fake.slash(m["ceca"].id, "papir", {"partija": 100})
         await answer_of(fake, ix)
         paper = fake.followups(ix.id)
@@ -481,9 +485,17 @@ async def test_relay_from_another_platform_pings_nobody_and_own_messages_are_not
 async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world: World) -> None:
     fake, m = world.fake, world.m
     app = await world.app()
+    await link(app, world, "vecnik")
+    vecnik = await app.db.members.by_nick("vecnik")
+    assert vecnik is not None
+    await app.db.members.set_role(vecnik.id, "moderator", True, None, NOW)  # a desk function, not a Discord role
     async with world.running(app) as bot:
-        ok = await answer_of(fake, await fake.slash(m["sudija1"].id, "nadimak", {"nadimak": "Sudija1"}))
-        assert ok == "Nalog je povezan sa nadimkom Sudija1."
+        asked = await answer_of(fake, await fake.slash(m["sudija1"].id, "nadimak", {"nadimak": "Sudija1"}))
+        assert asked.startswith("Zahtev za nadimak Sudija1 čeka odobrenje")
+        assert await app.db.members.by_nick("sudija1") is None  # only asked: nobody, no role, no account
+        approved = await answer_of(fake, await fake.slash(m["vecnik"].id, "povezi", {
+            "nadimak": "sudija1", "odluka": "odobri"}))
+        assert approved == "Odobreno: Sudija1 je povezan na platformi discord."
         member = await app.db.members.by_nick("sudija1")
         assert member is not None and member.roles == {"referee"} and member.online
         taken = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija1"}))
@@ -617,6 +629,7 @@ async def test_a_failing_use_case_is_answered_not_left_thinking(world: World,
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(app.desk, "verdicts", broken)
+    await link(app, world, "ceca")
     async with world.running(app):
         answer = await answer_of(fake, await fake.slash(m["ceca"].id, "presude", {"partija": 1}))
         assert answer == "Nešto nije uspelo. Pokušajte ponovo; ako se ponovi, javite moderatoru."

@@ -50,8 +50,8 @@ async def test_a_councilor_denies_and_restores_the_right_to_call(world: World) -
 
 async def test_a_function_that_comes_with_a_discord_role_is_not_appointed_by_command(world: World) -> None:
     fake, m = world.fake, world.m
-    app = await world.app({"owner": "marko"})
-    await link(app, world, "marko", "ceca")
+    app = await world.app({"owner": "marko", "owner_accounts": (f"discord:{m['marko'].id}",)})
+    await link(app, world, "ceca")  # marko, the owner, is linked by the configuration at start
     async with world.running(app):
         by_role = await answer_of(fake, await fake.slash(m["marko"].id, "postavi", {
             "clan": "ceca", "funkcija": "referee"}))

@@ -18,7 +18,7 @@ from rules.verdicts import Draft, NoVerdict, Penalty
 
 
 async def setup(club: Club) -> None:
-    club.desk.config = replace(club.config, owner="vlasnik")
+    club.desk.config = replace(club.config, owner="vlasnik", owner_accounts=("test:vlasnik",))
     for nick in ("vlasnik", "ana", "marko", "petar", "jelena"):
         await club.member(nick)
     await club.member("vecnik", "councilor")
@@ -106,7 +106,8 @@ async def test_every_act_is_listed_with_who_whom_when_why_for_officials_only(clu
     assert "vlasnik je postavio ana: sudija. Razlog: dobro poznaje pravila" in lines[4]
     assert all(line.startswith("2026-11-30 12:00 UTC") for line in lines)
     about_petar = await commands.handle(owner, "/akti petar")
-    assert about_petar is not None and len(about_petar.text.splitlines()) == 3
+    assert about_petar is not None and len(about_petar.text.splitlines()) == 4  # with his link (test set-up)
+    assert "administrator je povezao petar (test), na serveru" in about_petar.text.splitlines()[-1]
     hidden = await commands.handle(await club.get("jelena"), "/akti")
     assert hidden is not None and not hidden.ok
 

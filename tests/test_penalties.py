@@ -169,7 +169,7 @@ async def test_a_new_plavac_adds_to_a_running_one_and_lifting_shortens_it(club: 
 async def test_points_of_a_closed_league_month_stay_and_the_message_says_so(club: Club) -> None:
     await people(club)
     await club.member("vlasnik")
-    club.desk.config = replace(club.config, owner="vlasnik")
+    club.desk.config = replace(club.config, owner="vlasnik", owner_accounts=("test:vlasnik",))
     await club.game(100)
     await judge(club, 100, Draft(Penalty("petar", league_points=5), ""))
     await club.advance(timedelta(days=2))  # 2 December: November is still open (grace 3 days)

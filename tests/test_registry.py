@@ -56,7 +56,7 @@ def problems_of(commands: tuple[Command, ...]) -> list[str]:
             found.append(f"{command.usage_key}: does not show /{command.name}")
         for arg in command.args:
             need(f"name.{arg.name}", name=True)
-            need(f"arg.{arg.name}", limit=100)
+            need(arg.description_key, limit=100)
             for choice in arg.choices:
                 need(f"choice.{arg.name}.{choice}", limit=100)
             if arg.kind is ArgKind.NUMBER or arg.kind is ArgKind.CHOICE or arg.keyword:

@@ -157,9 +157,16 @@ async def call_game(scene: Scene, number: int = 100, caller: str = "ana") -> tup
 async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurrent: bool) -> None:
     fake = scene.fake
     async with scene.running(concurrent=concurrent):
-        # Linking from the group: the answer comes privately (Ana has started the bot).
+        # Linking from the group only asks; the answer comes privately (Ana has started the bot). A moderator
+        # (mira) approves it in her private chat.
+        mira = await scene.member("mira")
+        await scene.a.db.members.set_role(mira.id, "moderator", True, None, NOW)
         fake.push_command(scene.club, scene.u("ana"), "nadimak", "ana")
-        assert await scene.said("ana") == [t("link.ok", nick="ana")]
+        assert await scene.said("ana") == [t("link.asked", nick="ana")]
+        mark = fake.mark()
+        fake.push_command(scene.u("mira"), scene.u("mira"), "povezi", "ana", "odobri")
+        await fake.wait_for("sendMessage", chat=scene.u("ana"), since=mark)
+        assert scene.last("ana").text == t("link.told_approved", nick="ana")
         assert (await scene.member("ana")).online  # Telegram shows no presence: a linked member is online
 
         group_msg, call_id = await call_game(scene)

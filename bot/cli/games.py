@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.cli._common import add_db_option, club_config
 from rules.gamelog import format_time
+from rules.nicknames import shown
 from storage.games import GameSummary
 
 JSON_KEYS = ("number", "status", "rated", "ai", "players", "started_at", "ended_at", "hands")
@@ -90,6 +91,7 @@ def table(games: list[GameSummary]) -> list[str]:
     lines = [f"{'game':>9}  {'status':<11}  {'rated':<5}  {'ai':<3}  {'ended (UTC)':<16}  {'hands':>5}  players"]
     for game in games:
         ended = game.ended_at.strftime("%Y-%m-%d %H:%M") if game.ended_at is not None else "—"
+        players = ", ".join(shown(p) for p in game.players)  # a nickname never breaks or forges a line
         lines.append(f"{game.number:>9}  {game.status.value:<11}  {'yes' if game.rated else 'no':<5}  "
-                     f"{'yes' if game.ai else 'no':<3}  {ended:<16}  {game.hand_count:>5}  {', '.join(game.players)}")
+                     f"{'yes' if game.ai else 'no':<3}  {ended:<16}  {game.hand_count:>5}  {players}")
     return lines

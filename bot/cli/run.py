@@ -53,7 +53,11 @@ def run(args: argparse.Namespace) -> int:
 async def serve(config: Config) -> None:
     """Every configured platform over one database and one desk, until interrupted."""
     from bot.app import build_app
+    from bot.config import check_owner
 
+    platforms = [name for name, settings in (("discord", config.discord), ("telegram", config.telegram))
+                 if settings.token is not None]
+    check_owner(config, platforms)  # before anything opens: the owner is configuration
     app = await build_app(config)
     try:
         async with contextlib.AsyncExitStack() as stack:

@@ -216,8 +216,8 @@ def _readline() -> ModuleType | None:
 
 
 def demo_config(config: Config) -> Config:
-    """The demo club's configuration: the given one with the demo club's owner."""
-    return replace(config, owner=OWNER)
+    """The demo club's configuration: the given one with the demo club's owner, nickname and console account."""
+    return replace(config, owner=OWNER, owner_accounts=(f"{PLATFORM}:{OWNER}",))
 
 
 async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, stdout: TextIO,

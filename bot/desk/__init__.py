@@ -1,6 +1,7 @@
 """The referee desk: every use case of the referee system, independent of any chat platform.
 
-Adapters resolve who acted (`member_for`), then call a use case (`call`, `withdraw`, `take`, `draft`, `finish`,
+Adapters resolve who acted (`actor`: the member an account proves to be and who is still in the club, or the
+refusal to show; see `bot.desk.links`), then call a use case (`call`, `withdraw`, `take`, `draft`, `finish`,
 …) or `press` for a button, and show the returned `Reply` to that member alone. Everything else the desk says
 goes out through the `Chats` port. Deadlines live in the database; `run_due` acts on every one that has passed
 and is safe to call any number of times (the scheduler calls it at each deadline and once at start).
@@ -12,19 +13,20 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 
 from bot.desk.corrections import CorrectionDesk
-from bot.desk.governance import GovernanceDesk
+from bot.desk.links import MAX_REF, LinkDesk
 from bot.ports import Reply
 from storage.games import GameSummary
-from storage.members import MAX_NICK, ROLES, Member
+from storage.members import ROLES, Member
 from storage.trials import Trial, TrialMessage
 
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
 
-class Desk(CorrectionDesk, GovernanceDesk):
+class Desk(CorrectionDesk, LinkDesk):
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect)."""
+        await self.ensure_owner_links()
         await self.run_due()
         await self.resync_plavac()
         await self.resync_open_trials()
@@ -108,39 +110,19 @@ class Desk(CorrectionDesk, GovernanceDesk):
                 await self.db.members.set_role(member.id, role, has, None, self.now(), reason=f"{source} roles")
         return await self.db.members.get(member.id) or member
 
-    async def joined_club(self, member: Member) -> None:
-        """The platform shows the member in the club (its server or group) again."""
-        if not member.in_club:
-            await self.db.members.set_in_club(member.id, True, self.now())
-
     async def members_only_on(self, platform: str, not_on: str) -> list[Member]:
         """Members linked on `platform` and not on `not_on` (Telegram marks these online: it shows no presence)."""
         return [m for m in await self.db.members.all()
                 if m.account(platform) is not None and m.account(not_on) is None]
 
-    async def link_account(self, platform: str, account: str, nick: str) -> Reply:
-        """/nadimak NICK: link a platform account to a club nickname that no other account of that platform holds.
-        Moving the account to another nickname takes the platform's mapped roles (Discord's `[discord] roles`)
-        from the nickname it leaves: they came from the account, not from the nickname."""
-        nick = nick.strip()
-        if not 1 <= len(nick) <= MAX_NICK or any(c.isspace() or not c.isprintable() for c in nick):
-            return self.refuse("link.bad", limit=MAX_NICK)
-        now = self.now()
-        existing = await self.db.members.by_nick(nick)
-        if existing is not None:
-            holder = (await self.db.members.accounts(existing.id)).get(platform)
-            if holder is not None and holder != account:
-                return self.refuse("link.taken", nick=existing.nick)
-        previous = await self.member_for(platform, account)
-        member = await self.db.members.link(platform, account, nick, now)
-        if previous is not None and previous.id != member.id and platform == "discord":
-            for role in self.config.discord.roles:
-                if role in ROLES:
-                    await self.db.members.set_role(previous.id, role, False, None, now, reason="discord relink")
-        return Reply(self.t("link.ok", nick=member.nick))
-
     async def press(self, member: Member, action: str, ref: int) -> Reply:
-        """A button: the payload names an action and an id; both are re-checked against the database."""
+        """A button: the payload names an action and an id; both are re-checked against the database (an id no
+        row can have is refused before any look-up), and the presser must still be in the club."""
+        refused = self.gate(member)
+        if refused is not None:
+            return refused
+        if not 0 < ref <= MAX_REF:
+            return self.refuse("button.unknown")
         actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {
             "take": self.take,
             "withdraw": self.withdraw,
@@ -152,12 +134,17 @@ class Desk(CorrectionDesk, GovernanceDesk):
             "leave": self.leave,
         }
         actions.update(self.correction_actions())
+        actions.update(self.link_actions())
         handler = actions.get(action)
         if handler is None:
             return self.refuse("button.unknown")
         return await handler(member, ref)
 
-    async def presence(self, member: Member, online: bool) -> None:
+    async def presence(self, member: Member, online: bool, platform: str | None = None) -> None:
+        """Presence on `platform` (None: the member's own, as the console says); he is online when he is online
+        on any platform he is linked on."""
+        if platform is not None:
+            online = await self.db.members.set_account_presence(member.id, platform, online)
         if not await self.db.members.set_presence(member.id, online, self.now()):
             return
         if online:

@@ -49,7 +49,9 @@ class DeskBase:
         return Reply(self.t(key, **params), ok=False)
 
     def is_owner(self, member: Member) -> bool:
-        return self.config.owner is not None and member.nick.casefold() == self.config.owner.casefold()
+        """The owner's powers need both: the configured nickname and one of the configured accounts."""
+        return (self.config.owner is not None and member.nick.casefold() == self.config.owner.casefold()
+                and not member.accounts.isdisjoint(self.config.owner_accounts))
 
     def roles_of(self, member: Member) -> set[str]:
         roles = set(member.roles)

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from bot.desk.penalties import PenaltyDesk
 from bot.ports import Reply
+from rules.nicknames import NickRefused, check_nick
 from rules.penalties import month_of, parse_month, previous_months
 from storage.events import Event
 from storage.members import Member
@@ -21,7 +22,8 @@ from storage.members import Member
 FUNCTIONS = ("referee", "councilor", "moderator")
 ROLE_WORDS = {"sudija": "referee", "sudije": "referee", "referee": "referee", "vecnik": "councilor",
               "većnik": "councilor", "councilor": "councilor", "moderator": "moderator"}
-GOVERNANCE_EVENTS = ("role_granted", "role_removed", "call_denied", "call_restored", "league_closed")
+GOVERNANCE_EVENTS = ("role_granted", "role_removed", "call_denied", "call_restored", "league_closed",
+                     "account_linked", "account_unlinked", "link_denied")  # the last three: bot.desk.links
 
 
 def role_of(word: str) -> str | None:
@@ -44,7 +46,12 @@ class GovernanceDesk(PenaltyDesk):
             return True
         return bool(self.roles_of(viewer) & set(self.config.referee_names_visible_to))
 
-    async def _target(self, nick: str) -> Member | Reply:
+    async def _target(self, typed: str) -> Member | Reply:
+        """The member a command names; a nickname that cannot be one (rules.nicknames) is refused as such."""
+        try:
+            nick = check_nick(typed)
+        except NickRefused as problem:
+            return self.refuse("nick.bad", problem=str(problem))
         member = await self.db.members.by_nick(nick)
         if member is None:
             return self.refuse("gov.unknown_member", nick=nick)

@@ -7,6 +7,7 @@ Only `finish` records anything about the verdict; every other end records the tr
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import timedelta
 from fractions import Fraction
 
@@ -16,12 +17,33 @@ from bot.ports import Button, CallPost, Reply, TrialSpace
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
-from rules.verdicts import Draft, NoVerdict, VerdictRefused, check_draft, verdict_from_json, verdict_to_json
+from rules.nicknames import NickRefused, check_nick
+from rules.verdicts import (
+    BulaChange,
+    Draft,
+    FallTransfer,
+    NoVerdict,
+    Penalty,
+    VerdictRefused,
+    check_draft,
+    verdict_from_json,
+    verdict_to_json,
+)
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
 from storage.members import Member
 from storage.states import CallState, CouncilorCallState, TrialOutcome
 from storage.trials import TakeResult, Trial
+
+
+def named_in_nfc(draft: Draft) -> Draft:
+    """The draft with every nickname it names checked and in NFC (rules.nicknames), as the game's players are."""
+    verdict = draft.verdict
+    if isinstance(verdict, BulaChange):
+        verdict = replace(verdict, amounts={check_nick(nick): amount for nick, amount in verdict.amounts.items()})
+    elif isinstance(verdict, (FallTransfer, Penalty)):
+        verdict = replace(verdict, culprit=check_nick(verdict.culprit))
+    return replace(draft, verdict=verdict)
 
 
 class TrialDesk(CallDesk):
@@ -144,6 +166,10 @@ class TrialDesk(CallDesk):
         trial = await self._judged_by(referee, None)
         if isinstance(trial, Reply):
             return trial
+        try:
+            draft = named_in_nfc(draft)
+        except NickRefused as problem:
+            return self.refuse("nick.bad", problem=str(problem))
         game = await self.load_game(trial.game)
         try:
             await self.checked(draft, trial, game)
@@ -323,13 +349,31 @@ class TrialDesk(CallDesk):
             await self.offer_pending_calls(referee)
 
     # Events from the platforms and the game server ---------------------------------------------------
-    async def member_left_club(self, member: Member) -> None:
+    async def member_left_club(self, member: Member, platform: str | None = None) -> None:
+        """He left the server or group of `platform`: he leaves the club only when he is gone from every platform
+        he is linked on (`platform` None: from the club itself, as the console says)."""
+        if platform is not None and await self.db.members.set_account_present(member.id, platform, False):
+            return
         await self.db.members.set_in_club(member.id, False, self.now())
-        trial = await self.db.trials.open_for_member(member.id)
-        if trial is not None and not trial.in_game and trial.caller == member.id:
-            await self.interrupt(trial, "caller_left")
-        elif trial is not None and trial.referee == member.id:
-            await self.interrupt(trial, "referee_left")
+        await self.end_trials_of(member)
+
+    async def member_joined(self, member: Member, platform: str) -> None:
+        await self.db.members.set_account_present(member.id, platform, True)
+        if not member.in_club:
+            await self.db.members.set_in_club(member.id, True, self.now())
+
+    async def end_trials_of(self, member: Member) -> None:
+        """Every open trial he judges, and every out-of-game trial he called, ends as interrupted — all of them,
+        also when he is a party of another trial at the same time; a call of his still pending is withdrawn (no
+        referee should take a call nobody can speak for any more)."""
+        pending = await self.db.calls.pending_by_caller(member.id)
+        if pending is not None:
+            await self.withdraw(member, pending.id)
+        for trial in await self.db.trials.open_trials():
+            if trial.referee == member.id:
+                await self.interrupt(trial, "referee_left")
+            elif not trial.in_game and trial.caller == member.id:
+                await self.interrupt(trial, "caller_left")
 
     async def game_closed(self, number: int) -> None:
         trial = await self.db.trials.open_for_game(number)

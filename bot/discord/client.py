@@ -1,10 +1,12 @@
 """`SudijaBot`, the discord.py client of the desk: gateway events in, interactions answered, the port out.
 
-Inbound it only translates: a slash command, a button or a modal becomes one desk use case for the member linked
-to the Discord account (`/nadimak` links it; an unlinked member is told how); messages typed in a trial thread
-become `Desk.say` (the transcript); presence changes `Desk.presence`; a member leaving the server
-`Desk.member_left_club`. The configured role mapping (`[discord] roles`) is the truth for referee, councilor
-and moderator: it is copied into the desk's roles on ready, on every member update and when a member links.
+Inbound it only translates: a slash command, a button or a modal becomes one desk use case for the member the
+Discord account proves to be (`Desk.actor`; `/nadimak` asks the desk for a link, `/povezi` and `/odvezi` are in
+`bot.discord.links`; an unproven account is told how to link); messages typed in a trial thread become
+`Desk.say` (the transcript); presence changes `Desk.presence` on this platform; a member leaving the server
+`Desk.member_left_club` for this platform. The configured role mapping (`[discord] roles`) is the truth for
+referee, councilor and moderator: it is copied into the desk's roles of proven links only — on ready, on every
+member update and when a link is proven — and taken away when the link is removed.
 
 discord.py details this relies on: `setup_hook` runs after login and before the gateway connects, so the dynamic
 buttons are registered and the guild's commands synced before any interaction can arrive; `ready` comes only
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import registry
 from bot.config import ConfigError
 from bot.discord import commands
 from bot.discord.components import (
@@ -35,7 +38,7 @@ from bot.discord.components import (
 )
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.ports import Reply
-from bot.registry.spec import Usage
+from bot.registry.spec import Args, Caller, Command, Usage
 from rules.members import Member
 from rules.verdicts import VerdictKind
 
@@ -101,20 +104,13 @@ class SudijaBot(discord.Client):
 
     async def answer(self, interaction: discord.Interaction[Any], run: Callable[[Member], Awaitable[Reply]],
                      *, monospace: bool = False) -> None:
-        """Defer first (the desk may be slow), then run the use case for the linked member."""
-        async def linked(member: Member | None) -> Reply:
-            return self.desk.refuse("link.needed") if member is None else await run(member)
-
-        await self.answer_anyone(interaction, linked, monospace=monospace)
-
-    async def answer_anyone(self, interaction: discord.Interaction[Any],
-                            run: Callable[[Member | None], Awaitable[Reply]], *,
-                            monospace: bool = False) -> None:
-        """Like `answer`, for what an unlinked member may see too (verdicts, papers). A failure is logged and the
-        member told, so his "thinking…" answer never hangs."""
+        """Defer first (the desk may be slow), then run the use case for the member the account proves to be;
+        an unproven account (or a member who left) gets the desk's refusal. A failure is logged and the member
+        told, so his "thinking…" answer never hangs."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            reply = await run(await self.member_of(interaction.user))
+            actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
+            reply = actor if isinstance(actor, Reply) else await run(actor)
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")
@@ -130,9 +126,9 @@ class SudijaBot(discord.Client):
     async def open_draft(self, interaction: discord.Interaction[Any], kind: str, trial_id: int | None) -> None:
         """A modal must be the first answer, so only a quick look decides whether to show it; the desk checks
         the submitted draft in full."""
-        member = await self.member_of(interaction.user)
-        if member is None:
-            await interaction.response.send_message(self.desk.t("link.needed"), ephemeral=True)
+        member = await self.desk.actor(PLATFORM, str(interaction.user.id))
+        if isinstance(member, Reply):
+            await interaction.response.send_message(member.text, ephemeral=True)
             return
         trial = await self.desk.judging(member)
         if trial is None or (trial_id is not None and trial.id != trial_id) or kind not in set(VerdictKind):
@@ -150,13 +146,25 @@ class SudijaBot(discord.Client):
 
         await self.answer(interaction, run)
 
-    async def after_command_unlinked(self, user: discord.abc.User) -> None:
-        """An account that was not linked ran a command: if it is linked now, the desk learns its roles and
-        presence from the server at once."""
-        guild = self.get_guild(self.config.discord.guild_id)
-        discord_member = guild.get_member(user.id) if guild else None
-        if discord_member is not None:
-            await self.sync_member(discord_member)
+    async def run_command(self, interaction: discord.Interaction[Any], command: Command,
+                          values: Callable[[], Args]) -> None:
+        """A registry command: defer first (the desk may be slow), then run it for whoever the account proves to
+        be (an unproven account or a member who left gets the desk's refusal unless the command is for anyone)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
+            caller = Caller(PLATFORM, str(interaction.user.id), None if isinstance(actor, Reply) else actor,
+                            refusal=actor if isinstance(actor, Reply) else None,
+                            display=interaction.user.display_name)
+            try:
+                reply = await registry.run(self.desk, caller, command, values())
+            except Usage as problem:
+                reply = self.desk.refuse("command.usage", problem=str(problem),
+                                         usage=self.desk.t(command.usage_key))
+        except Exception:
+            log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
+            reply = self.desk.refuse("discord.failed")
+        await self.reply(interaction, reply, monospace=command.monospace)
 
     # Keeping the desk's view of members current -------------------------------------------------------
     async def sync_roles(self, discord_member: discord.Member, member: Member) -> None:
@@ -165,14 +173,27 @@ class SudijaBot(discord.Client):
         await self.desk.sync_roles(member, {role: role_id in held for role, role_id in roles.items()}, PLATFORM)
 
     async def sync_member(self, discord_member: discord.Member) -> None:
+        """Roles, membership and presence of a proven link only: a request moves nothing."""
         member = await self.member_of(discord_member)
         if member is None:
             return
-        await self.desk.joined_club(member)
+        await self.desk.member_joined(member, PLATFORM)
         await self.sync_roles(discord_member, member)
         fresh = await self.desk.member(member.id)
         if fresh is not None:
-            await self.desk.presence(fresh, is_online(discord_member.status))
+            await self.desk.presence(fresh, is_online(discord_member.status), PLATFORM)
+
+    async def member_linked(self, member: Member) -> None:
+        """A link was proven: the account's Discord roles now speak for this member (and for no other)."""
+        account = next((a for a in member.accounts if a.startswith(f"{PLATFORM}:")), None)
+        guild = self.get_guild(self.config.discord.guild_id)
+        discord_member = guild.get_member(int(account.split(":", 1)[1])) if guild and account else None
+        if discord_member is not None:
+            await self.sync_member(discord_member)
+
+    async def member_unlinked(self, member: Member) -> None:
+        """The roles he held through that Discord account go with the link: never left behind, never moved."""
+        await self.desk.sync_roles(member, dict.fromkeys(self.config.discord.roles, False), "discord unlink")
 
     def _ours(self, guild: discord.Guild | None) -> bool:
         return guild is not None and guild.id == self.config.discord.guild_id
@@ -209,14 +230,14 @@ class SudijaBot(discord.Client):
             return
         member = await self.member_of(after)
         if member is not None:
-            await self.desk.presence(member, is_online(after.status))
+            await self.desk.presence(member, is_online(after.status), PLATFORM)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         if payload.guild_id != self.config.discord.guild_id:
             return
         member = await self.member_of(payload.user)
         if member is not None:
-            await self.desk.member_left_club(member)
+            await self.desk.member_left_club(member, PLATFORM)
 
     async def on_message(self, message: discord.Message) -> None:
         """A member's message in a trial thread is the trial's transcript (it is in the thread already)."""
@@ -225,8 +246,8 @@ class SudijaBot(discord.Client):
             return
         if channel.parent_id != self.config.discord.trials_channel_id or not message.content:
             return
-        member = await self.member_of(message.author)
-        if member is None:
+        member = await self.desk.actor(PLATFORM, str(message.author.id))
+        if isinstance(member, Reply):
             return
         token = relaying_from_discord.set(member.id)
         try:

@@ -18,8 +18,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.messages import LANGUAGES, MESSAGES
-from bot.registry import REGISTRY, run
-from bot.registry.spec import Arg, ArgKind, Args, Caller, Command, Usage, Value
+from bot.registry import REGISTRY
+from bot.registry.spec import Arg, ArgKind, Args, Command, Value
 from bot.registry.text import read_value
 from rules.gamelog import GameStatus
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 LOCALES: dict[str, tuple[discord.Locale, ...]] = {
     "en": (discord.Locale.american_english, discord.Locale.british_english),
 }
-READ_AS_TEXT = frozenset({ArgKind.DATE, ArgKind.MONTH, ArgKind.NICK})
+READ_AS_TEXT = frozenset({ArgKind.DATE, ArgKind.MONTH, ArgKind.NICK, ArgKind.WORD})
 
 
 class Localizer(app_commands.Translator):
@@ -103,19 +103,7 @@ def app_command(bot: SudijaBot, command: Command) -> app_commands.Command[Any, .
             (kind,) = [v.value for v in given.values() if isinstance(v, app_commands.Choice)]
             await bot.open_draft(interaction, kind, None)
             return
-
-        async def answer(member: Any) -> Any:
-            caller = Caller("discord", str(interaction.user.id), member)
-            try:
-                args = values_of(command, given, desk.t)
-            except Usage as problem:
-                return desk.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
-            reply = await run(desk, caller, command, args)
-            if member is None:
-                await bot.after_command_unlinked(interaction.user)
-            return reply
-
-        await bot.answer_anyone(interaction, answer, monospace=command.monospace)
+        await bot.run_command(interaction, command, lambda: values_of(command, given, desk.t))
 
     parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                     annotation=discord.Interaction)]
@@ -125,7 +113,7 @@ def app_command(bot: SudijaBot, command: Command) -> app_commands.Command[Any, .
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     if options:
         app_commands.rename(**{a.name: localized(f"name.{a.name}", 32) for a in options})(callback)
-        app_commands.describe(**{a.name: localized(f"arg.{a.name}") for a in options})(callback)
+        app_commands.describe(**{a.name: localized(a.description_key) for a in options})(callback)
     choices = {a.name: [app_commands.Choice(name=localized(f"choice.{a.name}.{c}"), value=c) for c in a.choices]
                for a in options if a.kind is ArgKind.CHOICE}
     if choices:

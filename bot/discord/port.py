@@ -56,6 +56,12 @@ class DiscordChat:
         self.threads: dict[int, int] = {}  # trial id -> thread id
 
     # Look-ups -------------------------------------------------------------------------------------------
+    async def member_linked(self, member: Member) -> None:
+        await self.bot.member_linked(member)
+
+    async def member_unlinked(self, member: Member) -> None:
+        await self.bot.member_unlinked(member)
+
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
 

@@ -40,7 +40,7 @@ def admits(caller: Caller, command: Command) -> bool:
 async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply:
     """Run a command for whoever typed it, if `admits` lets him."""
     if not admits(caller, command):
-        return desk.refuse("link.needed")
+        return caller.refusal or desk.refuse("link.needed")
     try:
         return await command.run(desk, caller, args)
     except Usage as problem:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.ports import Reply
-from bot.registry.spec import Arg, ArgKind, Args, Audience, Caller, Command, Place, member_of
+from bot.registry.spec import Arg, ArgKind, Args, Caller, Command, member_of
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -44,8 +44,8 @@ async def katalog(desk: Desk, caller: Caller, args: Args) -> Reply:
 COMMANDS = (
     Command("sudija", sudija, (OPTIONAL_GAME,)),
     Command("povuci", povuci, aliases=("povuci_poziv",)),
-    Command("presude", presude, (GAME,), audience=Audience.ANYONE),
-    Command("papir", papir, (GAME,), audience=Audience.ANYONE, monospace=True),
+    Command("presude", presude, (GAME,)),
+    Command("papir", papir, (GAME,), monospace=True),
     Command("dezurstvo", dezurstvo, (Arg("ukljuceno", ArgKind.BOOL, required=False),), aliases=("dežurstvo",)),
-    Command("katalog", katalog, audience=Audience.ANYONE, places=frozenset({Place.CLUB, Place.PRIVATE})),
+    Command("katalog", katalog),
 )

@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from bot.ports import Reply
-from rules.members import MAX_NICK, Member
+from rules.members import Member
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -29,6 +29,7 @@ MAX_NUMBER = 2**31 - 1  # game numbers, hands, amounts: anything larger is a typ
 MAX_HAND = 999
 MAX_DAYS = 3_650
 MAX_REASON = 1_000
+NICK_AS_TYPED = 100  # a typed nickname is read up to this; `rules.nicknames` says what is wrong with a longer one
 
 
 class ArgKind(StrEnum):
@@ -43,6 +44,7 @@ class ArgKind(StrEnum):
     DATE = "date"  # GGGG-MM-DD
     MONTH = "month"  # GGGG-MM
     REASON = "reason"  # free text after `--` (a Discord text option)
+    WORD = "word"  # one word as typed (a link code)
     WORDS = "words"  # the rest of the line before `--`, read by the command itself (a verdict draft)
 
 
@@ -77,6 +79,11 @@ class Arg:
     choices: tuple[str, ...] = ()  # CHOICE: the values (each also a catalogue key `choice.<arg>.<value>`)
     keyword: str | None = None  # typed as `KEYWORD VALUE` (``do 2026-12-31``) instead of by position
     autocomplete: bool = False  # GAME: offer the caller's recent games
+    about: str | None = None  # the description's catalogue key when one name means a different thing here
+
+    @property
+    def description_key(self) -> str:
+        return self.about or f"arg.{self.name}"
 
     @property
     def limits(self) -> tuple[int, int] | None:
@@ -90,8 +97,8 @@ class Arg:
 
     @property
     def max_length(self) -> int | None:
-        return {ArgKind.NICK: MAX_NICK, ArgKind.REASON: MAX_REASON, ArgKind.WORDS: 400, ArgKind.DATE: 10,
-                ArgKind.MONTH: 7}.get(self.kind)
+        return {ArgKind.NICK: NICK_AS_TYPED, ArgKind.REASON: MAX_REASON, ArgKind.WORDS: 400, ArgKind.DATE: 10,
+                ArgKind.MONTH: 7, ArgKind.WORD: 20}.get(self.kind)
 
 
 Value = int | str | bool | date | tuple[str, ...] | None
@@ -137,11 +144,14 @@ class Args:
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who typed the command: the platform account, and the member it is linked to (None if not linked)."""
+    """Who typed the command: the platform account, and the member it proves to be — None when it is not linked
+    (or the member may not act: he left the club), with `refusal` saying why."""
 
     platform: str
     account: str
     member: Member | None
+    refusal: Reply | None = None
+    display: str = ""  # the account's display name on the platform (shown to whoever approves a link)
 
 
 Run = Callable[["Desk", Caller, Args], Awaitable[Reply]]

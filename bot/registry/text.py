@@ -38,9 +38,9 @@ def read_value(arg: Arg, word: str, t: Translate) -> Value:
     if kind in (ArgKind.GAME, ArgKind.HAND, ArgKind.NUMBER):
         low, high = arg.limits or (1, 1)
         return read_number(word, t(NUMBER_LABELS.get(kind, f"usage.arg.{arg.name}")), low, high)
-    if kind is ArgKind.NICK:
+    if kind in (ArgKind.NICK, ArgKind.WORD):
         if len(word) > (arg.max_length or 32):
-            raise Usage(t("usage.nick_too_long", limit=arg.max_length))
+            raise Usage(t("usage.word_too_long", limit=arg.max_length))
         return word
     if kind is ArgKind.CHOICE:
         folded = fold(word)
@@ -109,7 +109,7 @@ def read_args(command: Command, rest: str, t: Translate) -> Args:
             continue
         if i >= len(words):
             if arg.required:
-                raise Usage(t("usage.missing", what=t(f"arg.{arg.name}")))
+                raise Usage(t("usage.missing", what=t(arg.description_key)))
             values[arg.name] = None
             continue
         word = words[i]

@@ -1,6 +1,8 @@
 """What members do on Telegram, turned into desk use cases: typed commands (through `bot.commands.Commands`),
 button presses (callback queries → `Desk.press`), private messages (a trial's relay → `Desk.say`), ``/start``
-(deliver what waited), ``/nadimak`` (linking) and members leaving the club group (`Desk.member_left_club`).
+(deliver what waited), ``/nadimak NICK [CODE]`` (asking the desk for a link, `bot.desk.links`; every other
+command and press goes through `Desk.actor`, so an unproven account is told how to link) and members leaving
+the club group (`Desk.member_left_club` for this platform).
 
 Where the answer goes: the desk's `Reply` is for the member alone. A command typed in a private chat is
 answered there; one typed in a group is answered privately, and only if the member has never started the bot,
@@ -98,13 +100,11 @@ class TelegramHandlers:
         gets his presence from Discord."""
         for member in await self.desk.members_only_on(PLATFORM, not_on="discord"):
             if not member.online:
-                await self.desk.presence(member, True)
+                await self.desk.presence(member, True, PLATFORM)
 
     async def present(self, member: Member) -> Member:
-        """He acts on Telegram, so he is online; returns the member as stored now."""
-        if member.online:
-            return member
-        await self.desk.presence(member, True)
+        """He acts on Telegram, so he is online here (online anywhere: online); the member as stored now."""
+        await self.desk.presence(member, True, PLATFORM)
         return await self.desk.member(member.id) or member
 
     # Messages ------------------------------------------------------------------------------------------
@@ -138,21 +138,23 @@ class TelegramHandlers:
             await self.port.send(chat.id, self.desk.t("telegram.private_only", link=self.port.start_link()),
                                  reply_to=message.message_id)
             return
-        if member is not None:
-            member = await self.present(member)
-        reply = await self.commands.handle_as(Caller(PLATFORM, str(user.id), member), text)
-        if member is None and (linked := await self.desk.member_for(PLATFORM, str(user.id))) is not None:
-            await self.present(linked)  # he has just linked the account
+        actor = await self.desk.actor(PLATFORM, str(user.id))
+        proven = None if isinstance(actor, Reply) else await self.present(actor)
+        caller = Caller(PLATFORM, str(user.id), proven, refusal=actor if isinstance(actor, Reply) else None,
+                        display=user.full_name)
+        reply = await self.commands.handle_as(caller, text)
+        if proven is None and (linked := await self.desk.member_for(PLATFORM, str(user.id))) is not None:
+            await self.present(linked)  # the account has just been proven (a code)
         if reply is not None:
             await self.show(where, reply, name=command.name, rest=rest)
 
     async def private_text(self, where: Where, text: str) -> None:
         """A private message: a word in the member's trial (relayed by the desk through the port), or a hint."""
-        member = await self.desk.member_for(PLATFORM, str(where.user))
-        if member is None:
-            await self.show(where, self.desk.refuse("link.needed"))
+        actor = await self.desk.actor(PLATFORM, str(where.user))
+        if isinstance(actor, Reply):
+            await self.show(where, actor)
             return
-        member = await self.present(member)
+        member = await self.present(actor)
         if await self.desk.open_trial_of(member) is None:
             await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
             return
@@ -201,13 +203,13 @@ class TelegramHandlers:
 
     async def press(self, query: CallbackQuery) -> Reply:
         """The payload names an action and an id; `Desk.press` re-checks both and the presser's roles."""
-        member = await self.desk.member_for(PLATFORM, str(query.from_user.id))
-        if member is None:
-            return self.desk.refuse("link.needed")
+        actor = await self.desk.actor(PLATFORM, str(query.from_user.id))
+        if isinstance(actor, Reply):
+            return actor
         parsed = parse_callback(query.data)
         if parsed is None:
             return self.desk.refuse("button.unknown")
-        member = await self.present(member)
+        member = await self.present(actor)
         reply = await self.desk.press(member, *parsed)
         if reply.ok and parsed[0] in ONE_SHOT and isinstance(query.message, Message):
             await self.port.remove_keyboard(query.message.chat.id, query.message.message_id,
@@ -239,9 +241,9 @@ class TelegramHandlers:
         if member is None:
             return
         if was:
-            await self.desk.member_left_club(member)
+            await self.desk.member_left_club(member, PLATFORM)
         else:
-            await self.desk.joined_club(member)
+            await self.desk.member_joined(member, PLATFORM)
 
     async def on_error(self, update: object, context: Context) -> None:
         log.error("telegram update %s failed", update, exc_info=context.error)

@@ -83,6 +83,10 @@ class TelegramChat:
         account = member.account(PLATFORM)
         return int(account) if account is not None else None
 
+    async def member_linked(self, member: Member) -> None:
+        """A proven link: Telegram shows no presence, so a member linked here counts as online (decisions.md)."""
+        await self.desk.presence(member, True, PLATFORM)
+
     def start_link(self, payload: str = "") -> str:
         link = f"https://t.me/{self.bot.username}"
         return f"{link}?start={payload}" if payload else link

@@ -1,0 +1,290 @@
+"""Proven identity: who an account is, decided here and nowhere else (decisions.md, "Where the game lives").
+
+A chat account becomes a member only by proof. ``/nadimak NICK`` only asks: a pending request is stored. The
+proof is either a one-time code the game server delivers to that nickname (when the club has a game-server
+link: the port says so with `delivers_link_codes`; the member then types ``/nadimak NICK CODE``; a code is
+single-use, expires after `CODE_MINUTES`, is bound to the asking account and stored hashed; `WRONG_CODES` wrong
+codes lock the account's tries for `LOCK_TIME`), or a moderator's or the owner's approval (``/povezi`` lists the
+requests with Approve / Deny buttons; ``/povezi NICK odobri|odbij``). With the logging stand-in (no game
+server) codes are not offered and approval is the proof. Until proven an account can do nothing but ask
+(`actor` answers every other command and button with how to link).
+
+The owner is configuration: `[club] owner` and `owner_accounts`; his accounts are linked at start and his
+nickname can be neither asked for nor unlinked. One account per nickname per platform, one nickname per
+account: an account linked to a nickname is unlinked by a moderator or the owner (``/odvezi NICK
+[platform]``) before it asks for another, with the same proof. Every link, approval, denial and unlink is a
+governance act listed by ``/akti``. Adapters pass only what the platform said: the platform, the account id, the
+display name and the typed nickname and code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+
+from bot.desk.governance import GovernanceDesk
+from bot.ports import Button, Reply
+from rules.nicknames import NickRefused, check_nick, plain
+from storage.events import Event
+from storage.links import LinkConflict, LinkRequest
+from storage.members import Member
+
+CODE_MINUTES = 10
+WRONG_CODES = 5
+LOCK_TIME = timedelta(hours=1)
+CODE_DIGITS = 6
+PLATFORMS = ("discord", "telegram", "console")
+LINK_EVENTS = ("account_linked", "account_unlinked", "link_denied")
+APPROVE_WORDS = frozenset({"odobri", "odobravam", "approve", "da"})
+DENY_WORDS = frozenset({"odbij", "odbijam", "deny", "ne"})
+MAX_REF = 2**63 - 1  # a button's id beyond this is no row of ours (SQLite integers are 64-bit)
+
+
+def code_hash(salt: str, platform: str, account: str, nick: str, code: str) -> str:
+    """The stored form of a code: bound to the asking account and the nickname asked for."""
+    text = f"{salt}:{platform}:{account}:{nick.casefold()}:{code}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class LinkDesk(GovernanceDesk):
+    # Who is acting ------------------------------------------------------------------------------------
+    @property
+    def delivers_link_codes(self) -> bool:
+        """Whether the club's game server delivers link codes (the logging stand-in does not)."""
+        return bool(getattr(self.game_server, "delivers_link_codes", False))
+
+    async def actor(self, platform: str, account: str) -> Member | Reply:
+        """The member an account proves to be, fit to act; otherwise the refusal saying why (how to link, or
+        that he left the club)."""
+        member = await self.db.members.by_account(platform, account)
+        if member is None:
+            request = await self.db.links.for_account(platform, account)
+            if request is not None:
+                return self.refuse("link.pending_only", nick=request.nick, how=self.proof_hint())
+            return self.refuse("link.needed")
+        return self.gate(member) or member
+
+    def gate(self, member: Member) -> Reply | None:
+        """What every command and button checks first: a member who left the club may no longer act."""
+        if not member.in_club:
+            return self.refuse("member.left")
+        return None
+
+    def proof_hint(self) -> str:
+        return self.t("link.how_code" if self.delivers_link_codes else "link.how_approval")
+
+    def may_link(self, actor: Member) -> bool:
+        """Approve, deny and unlink: a moderator or the owner."""
+        return self.is_owner(actor) or "moderator" in actor.roles
+
+    def owns_nick(self, nick: str) -> bool:
+        return self.config.owner is not None and nick.casefold() == self.config.owner.casefold()
+
+    # Asking and proving --------------------------------------------------------------------------------
+    async def ask_link(self, platform: str, account: str, display: str, typed_nick: str,
+                       code: str | None = None) -> Reply:
+        """/nadimak NICK [CODE]: ask for a nickname, or prove the request with the code the game delivered."""
+        try:
+            nick = check_nick(typed_nick.strip())
+        except NickRefused as problem:
+            return self.refuse("nick.bad", problem=str(problem))
+        linked = await self.db.members.by_account(platform, account)
+        if linked is not None:
+            if linked.nick.casefold() == nick.casefold():
+                return self.refuse("link.already", nick=linked.nick)
+            return self.refuse("link.relink", nick=linked.nick)
+        if self.owns_nick(nick):
+            return self.refuse("link.owner_is_configured", nick=nick)
+        holder = await self.db.members.by_nick(nick)
+        if holder is not None and any(a.startswith(f"{platform}:") for a in holder.accounts):
+            return self.refuse("link.taken", nick=holder.nick)
+        now = self.now()
+        lock = await self.db.links.lock(platform, account)
+        if lock.locked_until is not None and lock.locked_until > now:
+            return self.refuse("link.locked", until=lock.locked_until)
+        if code is not None:
+            return await self._prove_by_code(platform, account, nick, code.strip())
+        request = await self.db.links.for_account(platform, account)
+        display = plain(display.strip())
+        if not self.delivers_link_codes:
+            if request is not None and request.nick.casefold() == nick.casefold():
+                return Reply(self.t("link.asked", nick=request.nick))  # asked already: the approvers know
+            await self.db.links.ask(platform, account, nick, display, now, None)
+            await self._tell_approvers(await self._request_of(platform, account))
+            return Reply(self.t("link.asked", nick=nick))
+        if (request is not None and request.nick.casefold() == nick.casefold() and request.code_expires is not None
+                and request.code_expires > now):
+            return Reply(self.t("link.code_already_sent", nick=nick, until=request.code_expires))
+        new_code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
+        salt = secrets.token_hex(16)
+        expires = now + timedelta(minutes=CODE_MINUTES)
+        await self.db.links.ask(platform, account, nick, display, now,
+                                (code_hash(salt, platform, account, nick, new_code), salt, expires))
+        await self.game_server.deliver_link_code(nick, new_code)
+        if request is None or request.nick.casefold() != nick.casefold():  # a new request: the approvers learn it
+            await self._tell_approvers(await self._request_of(platform, account))
+        return Reply(self.t("link.code_sent", nick=nick, minutes=CODE_MINUTES))
+
+    async def _request_of(self, platform: str, account: str) -> LinkRequest:
+        request = await self.db.links.for_account(platform, account)
+        assert request is not None
+        return request
+
+    async def _prove_by_code(self, platform: str, account: str, nick: str, code: str) -> Reply:
+        if not self.delivers_link_codes:
+            return self.refuse("link.no_codes", how=self.proof_hint())
+        now = self.now()
+        request = await self.db.links.for_account(platform, account)
+        matches = (request is not None and request.nick.casefold() == nick.casefold()
+                   and request.code_hash is not None and request.code_salt is not None
+                   and hmac.compare_digest(request.code_hash,
+                                           code_hash(request.code_salt, platform, account, nick, code)))
+        if not matches or request is None:
+            lock = await self.db.links.wrong_code(platform, account, now, WRONG_CODES, now + LOCK_TIME)
+            if lock.locked_until is not None and lock.locked_until > now:
+                return self.refuse("link.locked", until=lock.locked_until)
+            return self.refuse("link.wrong_code", left=WRONG_CODES - lock.failures)
+        if request.code_expires is None or request.code_expires <= now:
+            return self.refuse("link.code_expired", nick=nick)
+        return await self._prove(request, "code", None)
+
+    async def _prove(self, request: LinkRequest, proof: str, by: Member | None) -> Reply:
+        try:
+            member_id = await self.db.links.prove(request, proof, by.id if by else None, self.now())
+        except LinkConflict as conflict:
+            if conflict.what == "request":
+                return self.refuse("link.request_gone")
+            return self.refuse("link.taken", nick=request.nick)
+        member = await self.db.members.get(member_id)
+        assert member is not None
+        await self.chat.linked(member, request.platform)
+        fresh = await self.db.members.get(member_id) or member
+        if by is not None:
+            await self.chat.tell(fresh, self.t("link.told_approved", nick=fresh.nick))
+        await self.offer_pending_calls(fresh)
+        return Reply(self.t("link.ok", nick=fresh.nick) if by is None else
+                     self.t("link.approved", nick=fresh.nick, platform=request.platform))
+
+    # Approving, denying, unlinking ---------------------------------------------------------------------
+    def request_buttons(self, request: LinkRequest) -> tuple[Button, ...]:
+        return (Button(self.t("button.link_approve"), "link_approve", request.id, "primary"),
+                Button(self.t("button.link_deny"), "link_deny", request.id, "danger"))
+
+    def request_line(self, request: LinkRequest) -> str:
+        return self.t("link.request_line", id=request.id, nick=request.nick, platform=request.platform,
+                      account=request.account, display=plain(request.display) or "—", at=request.asked_at)
+
+    async def _tell_approvers(self, request: LinkRequest) -> None:
+        approvers = list(await self.db.members.with_role("moderator"))
+        if self.config.owner is not None:
+            owner = await self.db.members.by_nick(self.config.owner)
+            if owner is not None and owner.id not in {a.id for a in approvers}:
+                approvers.append(owner)
+        for approver in approvers:
+            await self.chat.tell(approver, self.t("link.told_request", line=self.request_line(request)),
+                                 self.request_buttons(request))
+
+    async def link_requests(self, actor: Member) -> Reply:
+        """/povezi: the pending requests, each with its Approve / Deny buttons (moderators and the owner)."""
+        if not self.may_link(actor):
+            return self.refuse("link.not_allowed")
+        requests = await self.db.links.pending()
+        if not requests:
+            return Reply(self.t("link.no_requests"))
+        buttons = tuple(b for r in requests[:10] for b in self.request_buttons(r))
+        lines = [self.t("link.requests_title"), *[self.request_line(r) for r in requests]]
+        return Reply("\n".join(lines), buttons)
+
+    async def decide_link(self, actor: Member, request_id: int, approve: bool, reason: str = "") -> Reply:
+        """Approve or deny one request (a button's id or the text form): re-read from the database."""
+        if not self.may_link(actor):
+            return self.refuse("link.not_allowed")
+        request = await self.db.links.get(request_id) if 0 < request_id <= MAX_REF else None
+        if request is None:
+            return self.refuse("link.request_gone")
+        if approve:
+            if self.owns_nick(request.nick):
+                return self.refuse("link.owner_is_configured", nick=request.nick)
+            return await self._prove(request, "approval", actor)
+        if not await self.db.links.deny(request, actor.id, self.now(), reason):
+            return self.refuse("link.request_gone")
+        return Reply(self.t("link.denied", nick=request.nick, platform=request.platform))
+
+    async def decide_link_by_nick(self, actor: Member, typed: str, approve: bool, reason: str = "") -> Reply:
+        """/povezi NICK odobri|odbij, or /povezi #ID …, when one nickname has requests from several accounts."""
+        if not self.may_link(actor):
+            return self.refuse("link.not_allowed")
+        if typed.startswith("#") and typed[1:].isascii() and typed[1:].isdigit() and len(typed) <= 20:
+            return await self.decide_link(actor, int(typed[1:]), approve, reason)
+        try:
+            nick = check_nick(typed)
+        except NickRefused as problem:
+            return self.refuse("nick.bad", problem=str(problem))
+        found = [r for r in await self.db.links.pending() if r.nick.casefold() == nick.casefold()]
+        if not found:
+            return self.refuse("link.no_request_for", nick=nick)
+        if len(found) > 1:
+            return self.refuse("link.several", nick=nick, lines="\n".join(self.request_line(r) for r in found))
+        return await self.decide_link(actor, found[0].id, approve, reason)
+
+    async def unlink(self, actor: Member, typed_nick: str, platform: str | None = None, reason: str = "") -> Reply:
+        """/odvezi NICK [platform]: a moderator or the owner removes a member's link (every platform by default)."""
+        if not self.may_link(actor):
+            return self.refuse("link.not_allowed")
+        if platform is not None and platform.casefold() not in PLATFORMS:
+            return self.refuse("link.bad_platform", platform=platform[:20], platforms=", ".join(PLATFORMS))
+        target = await self._target(typed_nick)
+        if isinstance(target, Reply):
+            return target
+        if self.owns_nick(target.nick):
+            return self.refuse("link.owner_is_configured", nick=target.nick)
+        gone = await self.db.links.unlink(target.id, platform.casefold() if platform else None, actor.id,
+                                          self.now(), reason)
+        if not gone:
+            return self.refuse("link.not_linked", nick=target.nick)
+        for each in gone:
+            await self.chat.unlinked(target, each)
+        fresh = await self.db.members.get(target.id)
+        if fresh is not None and not fresh.accounts:
+            await self.end_trials_of(fresh)  # no account left to speak for him in a trial
+        return Reply(self.t("link.unlinked", nick=target.nick, platforms=", ".join(gone)))
+
+    async def ensure_owner_links(self) -> None:
+        """At start: the owner's configured accounts are linked to his nickname (configuration is the proof)."""
+        if self.config.owner is None or not self.config.owner_accounts:
+            return
+        owner = await self.db.members.ensure(self.config.owner, self.now())
+        for entry in self.config.owner_accounts:
+            platform, _, account = entry.partition(":")
+            await self.db.links.link_configured(owner.id, platform, account, self.now())
+        fresh = await self.db.members.get(owner.id) or owner
+        for entry in sorted(fresh.accounts - set(self.config.owner_accounts)):  # no longer configured: unlinked
+            platform, _, account = entry.partition(":")
+            await self.db.links.unlink_account(platform, account, self.now(), "configuration")
+
+    def link_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+        return {"link_approve": lambda m, ref: self.decide_link(m, ref, True),
+                "link_deny": lambda m, ref: self.decide_link(m, ref, False)}
+
+    # The acts --------------------------------------------------------------------------------------------
+    def act_text(self, event: Event, names: dict[int, str]) -> str:
+        if event.kind not in LINK_EVENTS:
+            return super().act_text(event, names)
+        data = event.data
+        whom = names.get(int(event.subject), "?") if event.subject and event.subject.isdigit() else \
+            (event.subject or "").removeprefix("nick:")
+        proof = str(data.get("proof") or "")
+        if event.actor is not None:
+            who = names.get(event.actor, "?")
+        elif proof == "code":
+            who = whom
+        elif proof == "configuration" or data.get("reason") == "configuration":
+            who = self.t("link.by_configuration")
+        else:
+            who = self.t("gov.admin")
+        how = self.t(f"proof.{proof}") if proof in ("code", "approval", "configuration", "admin") else "—"
+        return self.t(f"act.{event.kind}", at=event.at, who=who, whom=whom, platform=data.get("platform", "?"),
+                      how=how, reason=data.get("reason") or "—")
