@@ -11,6 +11,7 @@ from bot.messages import Catalogue
 from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
 from bot.views import render_trials
 from rules.eligibility import GameFacts, RefereeFacts
+from rules.fall_moves import FallMove, fall_move
 from rules.gamelog import Game
 from rules.paper import compute_paper
 from rules.paper_render import paper_json, paper_text
@@ -74,6 +75,15 @@ class DeskBase:
         game = await self.db.games.get(number)
         assert game is not None, f"game {number} vanished from the database"
         return game
+
+    async def fall_moves(self, number: int) -> list[FallMove]:
+        """The game's standing fall moves from every source (`rules.fall_moves`), read from the stored changes."""
+        moves = []
+        for row in await self.db.paper_changes.rows(number):
+            move = fall_move(row.kind, row.data, row.trial, row.id, row.hand)
+            if move is not None:
+                moves.append(move)
+        return moves
 
     async def referee_facts(self, member: Member) -> RefereeFacts:
         judging = await self.db.trials.judging(member.id) is not None

@@ -31,10 +31,12 @@ from typing import TYPE_CHECKING
 
 from bot.desk.base import DeskBase
 from bot.ports import Button, Reply
+from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
 from rules.paper import NOTE_REDUCED, AppliedChange, ChangeKind, Paper, PaperChange, compute_paper
 from rules.paper_changes import ChangeRefused, check_change
 from rules.paper_hand import HandScore
+from rules.verdict_place import is_late
 from storage.changes import NewPaperChange, StoredPaperChange
 from storage.corrections import (
     ARBITAR,
@@ -73,6 +75,7 @@ class HandState:
     standing: tuple[PaperChange, ...]
     ids: tuple[int, ...]
     rows: tuple[StoredPaperChange, ...]  # the hand's standing changes
+    moves: tuple[FallMove, ...] = ()  # the game's standing fall moves, from every source
 
     @property
     def declarer(self) -> int:
@@ -157,7 +160,13 @@ class CorrectionDesk(DeskBase):
         if score.declarer is None or score.passed is None or not score.fallen:
             return self.refuse("correction.nobody_fell", hand=n)
         rows = tuple(r for r in await self.db.paper_changes.rows(game.number) if r.hand == n)
-        return HandState(game, n, paper, score, standing, tuple(c.id for c in standing if c.id is not None), rows)
+        return HandState(game, n, paper, score, standing, tuple(c.id for c in standing if c.id is not None), rows,
+                         tuple(await self.fall_moves(game.number)))
+
+    def _fall_move_refused(self, state: HandState, source: FallSource, replacing: int | None = None) -> Reply | None:
+        """One fall move per hand, whichever source came first (`rules.fall_moves`)."""
+        refusal = refuse_fall_move(state.moves, state.n, source, replacing)
+        return None if refusal is None else self.refuse(refusal.key, hand=state.n)
 
     def _game_open(self, game: Game) -> Reply | None:
         if game.status is GameStatus.FINISHED:
@@ -169,7 +178,7 @@ class CorrectionDesk(DeskBase):
         closed = self._game_open(game)
         if closed is not None:
             return closed
-        if n < len(game.hands) and game.hands[n].completed:
+        if is_late(n, sum(1 for h in game.hands if h.completed)):
             return self.refuse("correction.too_late", hand=n, next=n + 1)
         return None
 
@@ -237,8 +246,9 @@ class CorrectionDesk(DeskBase):
         fallen = state.other_defender(seat)
         if fallen not in state.score.fallen:
             return self.refuse("correction.partner_did_not_fall", hand=n, nick=game.players[fallen])
-        if state.corrected(fallen):
-            return self.refuse("correction.fall_corrected", hand=n, nick=game.players[fallen])
+        moved = self._fall_move_refused(state, FallSource.PLAYER)
+        if moved is not None:
+            return moved
         now = self.now()
         change = PaperChange(ChangeKind.ODLAZAK_U_BULU, n, member.nick, now, player=seat)
         applied = self._check(game, state.standing, change)
@@ -362,10 +372,9 @@ class CorrectionDesk(DeskBase):
             return self.refuse("correction.arbitar_declarer", hand=n)
         if fallen not in state.score.fallen:
             return self.refuse("correction.arbitar_not_fallen", hand=n)
-        if state.odlazak() is not None:
-            return self.refuse("correction.fall_moved", hand=n)
-        if state.corrected(fallen):
-            return self.refuse("correction.fall_corrected", hand=n, nick=game.players[fallen])
+        moved = self._fall_move_refused(state, FallSource.ARBITAR)
+        if moved is not None:
+            return moved
         transfer = PaperChange(ChangeKind.ODLAZAK_U_BULU, n, ARBITAR_NAME, self.now(),
                                player=state.other_defender(fallen))
         checked = self._check(game, state.standing, transfer)
@@ -564,6 +573,9 @@ class CorrectionDesk(DeskBase):
         replaced = state.ispravka()
         if replaced is not None and replaced.trial is not None:
             return self.refuse("correction.referee_imposed", hand=n)
+        moved = self._fall_move_refused(state, FallSource.ISPRAVKA, replaced.id if replaced else None)
+        if moved is not None:
+            return moved
         change = PaperChange(ChangeKind.ISPRAVKA, n, game.players[seat], self.now(), player=seat)
         applied = self._check(game, state.without(replaced.id if replaced else None), change)
         if isinstance(applied, Reply):

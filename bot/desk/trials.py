@@ -162,7 +162,8 @@ class TrialDesk(CallDesk):
         share = Fraction(limits.settlement_played_share)
         settlement = ((share.numerator, share.denominator), timedelta(minutes=limits.settlement_delay_minutes))
         return verdict_changes(draft, game, standing, trial.referee, await self.nick(trial.referee), self.now(),
-                               self.config.language, settlement=settlement)
+                               self.config.language, settlement=settlement,
+                               moves=await self.fall_moves(game.number))
 
     async def change_game(self, referee: Member, number: int) -> Reply:
         """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
