@@ -120,10 +120,15 @@ class Commands:
         return _number(words[0], self.desk.t("usage.game_number"))
 
     async def _presude(self, member: Member, words: list[str], rest: str) -> Reply:
-        return await self.desk.verdicts(member, await self._game(words))
+        """/presude GAME [TRIAL [PAGE]]: with a trial number, that trial's conversation, page by page."""
+        if not 1 <= len(words) <= 3:
+            raise Usage(self.desk.t("usage.presude_page"))
+        numbers = [_number(w, self.desk.t("usage.game_number")) for w in words]
+        page = numbers[2] if len(numbers) > 2 else 1
+        return await self.desk.verdicts(member, numbers[0], numbers[1] if len(numbers) > 1 else None, page)
 
     async def _papir(self, member: Member, words: list[str], rest: str) -> Reply:
-        return await self.desk.paper(await self._game(words))
+        return await self.desk.paper(await self._game(words), member)
 
     async def _dezurstvo(self, member: Member, words: list[str], rest: str) -> Reply:
         if words and words[0].casefold() not in ("da", "ne", "on", "off"):

@@ -906,6 +906,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "ceo razgovor, po stranama",
                            "/presude <game number> [trial [page]] — the game's trials; with a trial number its whole "
                            "conversation, page by page"),
+    "cli.unknown_member": ("Član {nick} nije u bazi.", "Member {nick} is not in the database."),
     "hands.changes": ("  promene uz ruku {n}:", "  changes attached to hand {n}:"),
     "hands.change": ("    + {text}", "    + {text}"),
 }

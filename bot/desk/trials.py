@@ -16,6 +16,7 @@ from bot.ports import Button, CallPost, Reply
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
+from rules.paper import compute_paper
 from rules.verdicts import Draft, NoVerdict, VerdictRefused, check_draft, verdict_from_json, verdict_to_json
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
@@ -130,7 +131,9 @@ class TrialDesk(CallDesk):
         trial = await self._judged_by(referee, trial_id)
         if isinstance(trial, Reply):
             return trial
-        return Reply(render_hands(await self.load_game(trial.game), self.messages))
+        game = await self.load_game(trial.game)
+        paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
+        return Reply(render_hands(game, self.messages, paper))
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self._judged_by(referee, trial_id)

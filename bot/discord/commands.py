@@ -111,7 +111,7 @@ def register(bot: SudijaBot) -> None:
     @app_commands.describe(partija=text("discord.opt.partija"))
     @app_commands.autocomplete(partija=recent_games)
     async def papir(interaction: discord.Interaction[Any], partija: int) -> None:
-        await bot.answer_anyone(interaction, lambda m: bot.desk.paper(partija), monospace=True)
+        await bot.answer_anyone(interaction, lambda m: bot.desk.paper(partija, m), monospace=True)
 
     @tree.command(name=name("dezurstvo"), description=text("discord.cmd.dezurstvo"), guild=guild)
     @app_commands.rename(ukljuceno=name("ukljuceno"))
