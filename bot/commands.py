@@ -21,7 +21,17 @@ from dataclasses import dataclass
 
 from bot.desk import Desk
 from bot.ports import Reply
-from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, Verdict
+from rules.verdicts import (
+    BulaChange,
+    Draft,
+    FallTransfer,
+    Nobody,
+    NoVerdict,
+    Penalty,
+    Settlement,
+    Verdict,
+    twice_named,
+)
 from storage.members import Member
 
 
@@ -178,6 +188,9 @@ def parse_draft(text: str, t: Callable[..., str]) -> Draft:
             args = args[2:]
         if not args or len(args) % 2:
             raise Usage(t("usage.amounts"))
+        twice = twice_named(args[::2])
+        if twice is not None:
+            raise Usage(t("verdict.same_player_twice", nick=twice))
         amounts = {}
         for nick, amount in zip(args[::2], args[1::2], strict=True):
             amounts[nick] = _number(amount, t("usage.amount"))

@@ -874,6 +874,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "hand takes no other fall move."),
     "draft.trial_ended": ("Suđenje {trial} je završeno; nacrt nije sačuvan.",
                           "Trial {trial} has ended; the draft was not saved."),
+    "promeni.trial_ended": ("Suđenje {trial} je završeno; partija nije promenjena.",
+                            "Trial {trial} has ended; the game was not changed."),
     "promeni.moved_meanwhile": ("Suđenje se u međuvremenu već odnosi na partiju {game}; nacrt presude je odbačen.",
                                 "Meanwhile the trial has moved to game {game}; the draft was dropped."),
     "penalty.abandoned_settled": ("Partija {game} je ručno svedena i vodi se kao završena: napuštena partija se "

@@ -11,7 +11,7 @@ The paper limits (at least 2 bule stay) are `rules.paper`'s; the settlement cond
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,6 +151,17 @@ def _check_hand(hand: int, completed_hands: int, late_justified: bool) -> None:
     # "Presude koje se odnose na sadržaj određene ruke mogu biti donete samo pre kraja naredne ruke."
     if is_late(hand, completed_hands) and not late_justified:
         raise VerdictRefused("verdict.too_late", hand=hand, completed=completed_hands)
+
+
+def twice_named(nicks: Iterable[str]) -> str | None:
+    """The first nickname named a second time (whatever the letter case), or None: a typed draft is checked
+    before its amounts become a mapping, where a repeated name would silently replace the first amount."""
+    seen: set[str] = set()
+    for nick in nicks:
+        if nick.casefold() in seen:
+            return nick
+        seen.add(nick.casefold())
+    return None
 
 
 def canonical_nick(nick: str, players: tuple[str, str, str]) -> str:

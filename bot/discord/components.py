@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.ports import Button
-from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, Verdict
+from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, Verdict, twice_named
 
 if TYPE_CHECKING:
     from bot.discord.client import SudijaBot
@@ -126,6 +126,9 @@ def parse_amounts(text: str, t: Callable[..., str]) -> dict[str, int]:
     words = text.replace(",", " ").replace(";", " ").split()
     if not words or len(words) % 2:
         raise DraftInvalid(t("usage.amounts"))
+    twice = twice_named(words[::2])
+    if twice is not None:
+        raise DraftInvalid(t("verdict.same_player_twice", nick=twice))
     return {nick: _int(amount, t("usage.amount")) for nick, amount in zip(words[::2], words[1::2], strict=True)}
 
 
