@@ -480,7 +480,9 @@ class CorrectionDesk(DeskBase):
                           step=verdict.step, evidence=evidence)
             if NOT_OBVIOUS in verdict.reason and game.judgeable:
                 text += "\n" + self.t("correction.may_call_referee", game=game.number)
-        actor_seat = game.seat_of(actor.nick) if actor is not None else None
+        # The verdict reaches each member once: the one the reply goes to (the player who accepted, or the
+        # offerer when the AI accepted for him) is not told again.
+        actor_seat = game.seat_of(actor.nick) if actor is not None else request.seat
         await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
         return Reply(text)
 

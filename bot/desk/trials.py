@@ -253,6 +253,9 @@ class TrialDesk(CallDesk):
             await self.db.calls.add_notice(post.subject, notice)
         for member in members:
             await self.db.calls.add_councilor_ping(ccall.id, member.id, now)
+        if not members:  # the call still lives its minutes: a councilor who comes to the lobby gets it
+            await self.chat.say_in_trial(trial.id, self.t("councilor.called_none", minutes=self.config.call_minutes))
+            return Reply(self.t("councilor.ok_none", minutes=self.config.call_minutes))
         await self.chat.say_in_trial(trial.id, self.t("councilor.called", minutes=self.config.call_minutes))
         return Reply(self.t("councilor.ok"))
 
