@@ -908,6 +908,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                            "ceo razgovor, po stranama",
                            "/presude <game number> [trial [page]] — the game's trials; with a trial number its whole "
                            "conversation, page by page"),
+    "console.help_down": ("  !down +5m             bot nije radio toliko: sat ide dalje, a nijedan rok se ne obrađuje",
+                          "  !down +5m             the bot was down that long: the clock moves, no deadline is "
+                          "acted on"),
+    "console.clock_down": ("Sat je sada {now}; bot nije radio, pa nijedan rok nije obrađen.",
+                           "The clock is now {now}; the bot was down, so no deadline was acted on."),
     "cli.unknown_member": ("Član {nick} nije u bazi.", "Member {nick} is not in the database."),
     "hands.changes": ("  promene uz ruku {n}:", "  changes attached to hand {n}:"),
     "hands.change": ("    + {text}", "    + {text}"),
