@@ -913,6 +913,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "acted on"),
     "console.clock_down": ("Sat je sada {now}; bot nije radio, pa nijedan rok nije obrađen.",
                            "The clock is now {now}; the bot was down, so no deadline was acted on."),
+    "discord.opt.sudjenje": ("Broj suđenja: njegov ceo razgovor, po stranama", "The trial's number: its whole "
+                             "conversation, page by page"),
+    "discord.opt.strana": ("Strana razgovora (od 1)", "The page of the conversation (from 1)"),
     "cli.unknown_member": ("Član {nick} nije u bazi.", "Member {nick} is not in the database."),
     "hands.changes": ("  promene uz ruku {n}:", "  changes attached to hand {n}:"),
     "hands.change": ("    + {text}", "    + {text}"),

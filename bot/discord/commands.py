@@ -38,7 +38,7 @@ NAMES = {
     "prihvatam": "accept", "odbijam": "refuse",
     # options
     "partija": "game", "ukljuceno": "on", "vrsta": "kind", "ruka": "hand", "sta": "what", "razlog": "reason",
-    "zahtev": "request",
+    "zahtev": "request", "sudjenje": "trial", "strana": "page",
     # governance (bot/discord/governance.py)
     "postavi": "appoint", "razresi": "dismiss", "ostavka": "resign", "uskrati": "deny-calls",
     "vrati": "restore-calls", "akti": "acts", "clan": "member", "zatvori-ligu": "close-league",
@@ -100,11 +100,13 @@ def register(bot: SudijaBot) -> None:
         await bot.answer(interaction, lambda m: desk.withdraw(m, None))
 
     @tree.command(name=name("presude"), description=text("discord.cmd.presude"), guild=guild)
-    @app_commands.rename(partija=name("partija"))
-    @app_commands.describe(partija=text("discord.opt.partija"))
+    @app_commands.rename(partija=name("partija"), sudjenje=name("sudjenje"), strana=name("strana"))
+    @app_commands.describe(partija=text("discord.opt.partija"), sudjenje=text("discord.opt.sudjenje"),
+                           strana=text("discord.opt.strana"))
     @app_commands.autocomplete(partija=recent_games)
-    async def presude(interaction: discord.Interaction[Any], partija: int) -> None:
-        await bot.answer_anyone(interaction, lambda m: desk.verdicts(m, partija))
+    async def presude(interaction: discord.Interaction[Any], partija: int, sudjenje: int | None = None,
+                      strana: app_commands.Range[int, 1, 10_000] = 1) -> None:
+        await bot.answer_anyone(interaction, lambda m: desk.verdicts(m, partija, sudjenje, strana))
 
     @tree.command(name=name("papir"), description=text("discord.cmd.papir"), guild=guild)
     @app_commands.rename(partija=name("partija"))
