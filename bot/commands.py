@@ -132,7 +132,7 @@ class Commands:
     async def _presude(self, member: Member, words: list[str], rest: str) -> Reply:
         """/presude GAME [TRIAL [PAGE]]: with a trial number, that trial's conversation, page by page."""
         if not 1 <= len(words) <= 3:
-            raise Usage(self.desk.t("usage.presude_page"))
+            raise Usage(self.desk.t("usage.one_game"))
         numbers = [_number(w, self.desk.t("usage.game_number")) for w in words]
         page = numbers[2] if len(numbers) > 2 else 1
         return await self.desk.verdicts(member, numbers[0], numbers[1] if len(numbers) > 1 else None, page)

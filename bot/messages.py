@@ -450,8 +450,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "/sudija [game number] — call a referee (no number: your table or your last game)"),
     "usage.povuci": ("/povuci — povuci svoj poziv dok ga sudija nije prihvatio",
                      "/povuci — withdraw your call while no referee has taken it"),
-    "usage.presude": ("/presude <broj partije> — sva suđenja i presude partije",
-                      "/presude <game number> — every trial and verdict of the game"),
+    "usage.presude": ("/presude <broj partije> [suđenje [strana]] — sva suđenja i presude partije; sa brojem "
+                      "suđenja njegov ceo razgovor, po stranama",
+                      "/presude <game number> [trial [page]] — every trial and verdict of the game; with a trial "
+                      "number its whole conversation, page by page"),
     "usage.papir": ("/papir <broj partije> — papir partije", "/papir <game number> — the game's paper"),
     "usage.dezurstvo": ("/dezurstvo [da|ne] — sudija ili većnik uključuje ili isključuje dežurstvo",
                         "/dezurstvo [da|ne] — a referee or councilor switches duty on or off"),
@@ -904,10 +906,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "presude.label_referee": ("sudija", "referee"),
     "presude.label_councilor": ("većnik", "councilor"),
     "presude.label_unknown": ("—", "—"),
-    "usage.presude_page": ("/presude <broj partije> [suđenje [strana]] — suđenja partije; sa brojem suđenja njegov "
-                           "ceo razgovor, po stranama",
-                           "/presude <game number> [trial [page]] — the game's trials; with a trial number its whole "
-                           "conversation, page by page"),
     "console.help_down": ("  !down +5m             bot nije radio toliko: sat ide dalje, a nijedan rok se ne obrađuje",
                           "  !down +5m             the bot was down that long: the clock moves, no deadline is "
                           "acted on"),

@@ -452,6 +452,26 @@ async def test_a_draft_after_zavrsi_sudjenje_is_answered_that_it_was_not_saved(c
     assert stored.verdict["kind"] == "no_verdict" or stored.verdict["plavac_days"] == 1  # never the late draft
 
 
+async def test_a_draft_whose_trial_ends_between_its_check_and_its_write_is_not_claimed_saved(
+        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    await people(club)
+    await club.game(100)
+    trial = await take(club, 100)
+    referee = await club.get("sudija1")
+    checked = club.desk.checked
+
+    async def finished_meanwhile(*args: Any) -> Any:
+        result = await checked(*args)
+        assert (await club.desk.finish(referee)).ok  # Završi suđenje lands first
+        return result
+
+    monkeypatch.setattr(club.desk, "checked", finished_meanwhile)
+    reply = await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=1), "x"))
+    assert not reply.ok and reply.text == SR.t("draft.trial_ended", trial=trial)
+    stored = await club.db.trials.get(trial)
+    assert stored is not None and stored.outcome == "no_verdict" and stored.draft is None
+
+
 async def test_a_draft_naming_a_member_twice_is_refused_whatever_the_letter_case(club: Club) -> None:
     commands = await people(club)
     await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=5)
