@@ -538,11 +538,18 @@ async def test_read_commands_leave_the_database_byte_identical(club: Club, tmp_p
     card = await club.desk.member_card(await club.get("petar"))
     assert card.napustio_total == 1  # counted, as the log gives it, without writing
     assert await club.db.penalties.napustio(400) is None
+    await take(club, 100, caller="marko")  # the referee's own read controls, in an open trial
+    for line in ("/ruke", "/sudjenja", "/presude 100 1"):
+        before, changes = await dump(club), club.db.connection.total_changes
+        reply = await commands.handle(await club.get("sudija1"), line)
+        assert reply is not None and reply.ok, line
+        assert (await dump(club), club.db.connection.total_changes) == (before, changes), line
     path = tmp_path / "club.db"
     await club.db.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     monkeypatch.chdir(tmp_path)
     for args in (["clan", "petar", "--db", str(path)], ["clan", "petar", "--db", str(path), "--json"],
-                 ["papir", "100", "--db", str(path), "--json"], ["presude", "100", "--db", str(path), "--json"]):
+                 ["papir", "100", "--db", str(path), "--json"], ["presude", "100", "--db", str(path), "--json"],
+                 ["games", "--db", str(path), "--json"], ["papir", "100", "--db", str(path), "--as", "ana"]):
         before_bytes, before_dump = path.read_bytes(), await dump(club)
         assert await cli(args) == 0, args
         capsys.readouterr()
