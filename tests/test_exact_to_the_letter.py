@@ -483,6 +483,16 @@ async def test_a_draft_naming_a_member_twice_is_refused_whatever_the_letter_case
     assert trial is not None and trial.draft is None
 
 
+def test_the_discord_form_refuses_a_member_named_twice_too() -> None:
+    from bot.discord.components import DraftInvalid, parse_amounts
+
+    assert parse_amounts("ana +2, petar -4", SR.t) == {"ana": 2, "petar": -4}
+    for text in ("ana +2, ana +4", "ana +2 ANA +4"):
+        with pytest.raises(DraftInvalid) as refused:
+            parse_amounts(text, SR.t)
+        assert "dva puta" in str(refused.value)
+
+
 async def test_two_promeni_in_the_same_instant_give_truthful_answers(club: Club) -> None:
     await people(club)
     await club.game(100)
