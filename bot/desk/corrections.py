@@ -17,7 +17,10 @@ Who acts is resolved from the nicknames in the game log (`Game.seat_of`); a play
 cannot act. In a game with AI, a seat whose nickname is no club member is the AI's: it never proposes and it
 agrees to whatever it is asked, so the humans' corrections work there too. Every act is one transaction with its
 events (`storage.corrections`). The window for Odlazak u bulu and the Arbitar closes when the hand after the
-one concerned ends; every correction also closes when the game has finished (an interrupted game may go on).
+one concerned ends (`rules.verdict_place`); every correction also closes when the game has finished (an
+interrupted game may go on). A hand has at most one fall move from any source — an Ispravka, a player's odlazak,
+the Arbitar's transfer, a referee's verdict — whichever came first (`rules.fall_moves`, asked here and by the
+verdict path); the refusal names the standing move and whether it can be cancelled.
 """
 
 from __future__ import annotations
@@ -90,11 +93,6 @@ class HandState:
 
     def ispravka(self) -> StoredPaperChange | None:
         return next((r for r in self.rows if r.kind == ISPRAVKA_KIND), None)
-
-    def corrected(self, seat: int) -> bool:
-        """The fall of `seat` in this hand is already corrected by a standing Ispravka."""
-        row = self.ispravka()
-        return row is not None and row.data.get("player") == seat
 
     def without(self, change_id: int | None) -> list[PaperChange]:
         return [c for c in self.standing if c.id != change_id]
