@@ -61,6 +61,20 @@ GENERATED = (
 )
 
 
+OVER = 1847333  # still in progress on the game server, but its last hand took the bule to zero: the paper ended
+OVER_PLAYERS = ("dragan", "zoran", "bojan")
+
+
+def over_game(now: datetime) -> Game:
+    """A generated table (10 bule) whose seventh and last hand ended the paper ten minutes before `now`; the game
+    server has not said yet that the game is over, so an in-game call can still reach it (issue 15, item 4)."""
+    game = generate_game(random.Random(10), OVER, hands=7, bule=10, refe_limit=0, players=OVER_PLAYERS,
+                         status=GameStatus.IN_PROGRESS, open_last=False)
+    last = game.hands[-1].ended_at
+    assert last is not None
+    return shifted(game, now - timedelta(minutes=10) - last)
+
+
 def shifted(game: Game, delta: timedelta) -> Game:
     """The same game, every time in it moved by `delta`."""
     hands = tuple(replace(h, ended_at=h.ended_at + delta if h.ended_at else None) for h in game.hands)
@@ -100,6 +114,7 @@ def demo_games(now: datetime) -> list[Game]:
                              players=spec.players, status=GameStatus.FINISHED)
         assert game.ended_at is not None
         games.append(shifted(game, now - spec.ended_ago - game.ended_at))
+    games.append(over_game(now))
     return games
 
 

@@ -450,8 +450,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "/sudija [game number] — call a referee (no number: your table or your last game)"),
     "usage.povuci": ("/povuci — povuci svoj poziv dok ga sudija nije prihvatio",
                      "/povuci — withdraw your call while no referee has taken it"),
-    "usage.presude": ("/presude <broj partije> — sva suđenja i presude partije",
-                      "/presude <game number> — every trial and verdict of the game"),
+    "usage.presude": ("/presude <broj partije> [suđenje [strana]] — sva suđenja i presude partije; sa brojem "
+                      "suđenja njegov ceo razgovor, po stranama",
+                      "/presude <game number> [trial [page]] — every trial and verdict of the game; with a trial "
+                      "number its whole conversation, page by page"),
     "usage.papir": ("/papir <broj partije> — papir partije", "/papir <game number> — the game's paper"),
     "usage.dezurstvo": ("/dezurstvo [da|ne] — sudija ili većnik uključuje ili isključuje dežurstvo",
                         "/dezurstvo [da|ne] — a referee or councilor switches duty on or off"),
@@ -977,6 +979,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "usage.arg.platforma": ("Platforma je discord, telegram ili console", "The platform is discord, telegram or "
                             "console"),
     "usage.word_too_long": ("Reč je duža od {limit} znakova.", "The word is longer than {limit} characters."),
+    "name.sudjenje": ("sudjenje", "trial"), "name.strana": ("strana", "page"),
+    "arg.sudjenje": ("Broj suđenja (bez: sva suđenja partije)", "The trial's number (empty: every trial of the game)"),
+    "arg.strana": ("Strana razgovora tog suđenja", "The page of that trial's conversation"),
+    "usage.arg.sudjenje": ("Broj suđenja mora biti ceo broj", "The trial's number must be a whole number"),
+    "usage.arg.strana": ("Broj strane mora biti ceo broj", "The page's number must be a whole number"),
     "usage.missing": ("Nedostaje: {what}", "Missing: {what}"),
     "usage.too_many": ("Višak reči: {words}", "Extra words: {words}"),
     "usage.reason_needed": ("Posle -- navedite razlog.", "Give the reason after --."),
@@ -988,6 +995,67 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "usage.arg.zahtev": ("Broj zahteva mora biti ceo broj", "The request's number must be a whole number"),
     "usage.arg.do": ("Posle 'do' navedite datum GGGG-MM-DD", "After 'do' give a date YYYY-MM-DD"),
     "usage.pomoc": ("/pomoc — spisak komandi", "/pomoc — the list of commands"),
+    # Issue 15: exact to the letter ------------------------------------------------------------------------
+    "fall_move.ispravka": ("Pad u ruci {hand} je već ispravljen (Ispravka igrača); jedna ruka ima najviše jedno "
+                           "pomeranje pada. Ispravka se može poništiti (/ponisti {hand} ispravka), pa tek onda "
+                           "upisati drugo.",
+                           "The fall in hand {hand} is already corrected (the players' Ispravka); a hand has at "
+                           "most one fall move. The Ispravka can be cancelled (/ponisti {hand} ispravka), and only "
+                           "then another written."),
+    "fall_move.odlazak": ("Pad u ruci {hand} je već prebačen odlaskom u bulu koji je izabrao igrač; jedna ruka ima "
+                          "najviše jedno pomeranje pada. Igrač koji je pao ga može poništiti (/ponisti {hand} "
+                          "bula), pa tek onda upisati drugo.",
+                          "The fall in hand {hand} already moved by a player's odlazak u bulu; a hand has at most "
+                          "one fall move. The player who fell can cancel it (/ponisti {hand} bula), and only then "
+                          "another written."),
+    "fall_move.arbitar": ("Pad u ruci {hand} je prebacio Arbitar; presuda Arbitra se ne može poništiti, pa u toj "
+                          "ruci nema drugog pomeranja pada.",
+                          "The Arbitar moved the fall in hand {hand}; the Arbitar's verdict cannot be cancelled, so "
+                          "that hand takes no other fall move."),
+    "fall_move.sudija": ("Pad u ruci {hand} je pomerio sudija presudom; presuda se ne može poništiti, pa u toj ruci "
+                         "nema drugog pomeranja pada.",
+                         "A referee's verdict moved the fall in hand {hand}; a verdict cannot be cancelled, so that "
+                         "hand takes no other fall move."),
+    "draft.trial_ended": ("Suđenje {trial} je završeno; nacrt nije sačuvan.",
+                          "Trial {trial} has ended; the draft was not saved."),
+    "promeni.trial_ended": ("Suđenje {trial} je završeno; partija nije promenjena.",
+                            "Trial {trial} has ended; the game was not changed."),
+    "promeni.moved_meanwhile": ("Suđenje se u međuvremenu već odnosi na partiju {game}; nacrt presude je odbačen.",
+                                "Meanwhile the trial has moved to game {game}; the draft was dropped."),
+    "penalty.abandoned_settled": ("Partija {game} je ručno svedena i vodi se kao završena: napuštena partija se "
+                                  "ne dodeljuje (napustio se ne menja).",
+                                  "Game {game} was settled and counts as finished: nobody can be given its "
+                                  "abandonment (napustio does not change)."),
+    "councilor.called_none": ("Pozvan je većnik, ali nijedan većnik trenutno nije u lobiju; poziv ipak važi {minutes} "
+                              "minuta (javiće se većnik koji dođe u lobi), a ako se niko ne javi, sudija odlučuje "
+                              "sam.",
+                              "A councilor was called, but no councilor is in the lobby now; the call still lives "
+                              "{minutes} minutes (a councilor who comes to the lobby gets it), and if nobody answers "
+                              "the referee decides alone."),
+    "councilor.ok_none": ("Nijedan većnik trenutno nije u lobiju; poziv važi {minutes} minuta.",
+                          "No councilor is in the lobby now; the call lives {minutes} minutes."),
+    "presude.transcript": ("   razgovor:", "   conversation:"),
+    "presude.no_messages": ("   (razgovor je prazan)", "   (no messages)"),
+    "presude.message": ("     {at} {author}: {text}", "     {at} {author}: {text}"),
+    "presude.more": ("     … još {more} poruka: /presude {game} {trial} {page}",
+                     "     … {more} more messages: /presude {game} {trial} {page}"),
+    "presude.page": ("Suđenje #{trial} u partiji {game}: poruke {first}–{last} od {total} (strana {page} od "
+                     "{pages})", "Trial #{trial} of game {game}: messages {first}–{last} of {total} (page {page} of "
+                                 "{pages})"),
+    "presude.no_trial": ("Partija {game} nema suđenje {trial}.", "Game {game} has no trial {trial}."),
+    "presude.no_page": ("Suđenje {trial} ima {pages} strana razgovora.", "Trial {trial} has {pages} pages of "
+                                                                        "conversation."),
+    "presude.label_referee": ("sudija", "referee"),
+    "presude.label_councilor": ("većnik", "councilor"),
+    "presude.label_unknown": ("—", "—"),
+    "console.help_down": ("  !down +5m             bot nije radio toliko: sat ide dalje, a nijedan rok se ne obrađuje",
+                          "  !down +5m             the bot was down that long: the clock moves, no deadline is "
+                          "acted on"),
+    "console.clock_down": ("Sat je sada {now}; bot nije radio, pa nijedan rok nije obrađen.",
+                           "The clock is now {now}; the bot was down, so no deadline was acted on."),
+    "cli.unknown_member": ("Član {nick} nije u bazi.", "Member {nick} is not in the database."),
+    "hands.changes": ("  promene uz ruku {n}:", "  changes attached to hand {n}:"),
+    "hands.change": ("    + {text}", "    + {text}"),
 }
 
 LANGUAGES = ("sr", "en")

@@ -1,45 +1,87 @@
-"""Text the desk shows that is built from data: a game's hands trick by trick, a verdict, a game's trials."""
+"""Text the desk shows that is built from data: a game's hands trick by trick (with the changes attached to each
+hand), a verdict, a game's trials with their whole conversation (paged), each line labelled by its author's
+function for those who may not see referees' and councilors' names."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 from bot.messages import Catalogue
 from rules.cards import display_hand
 from rules.gamelog import Game
+from rules.paper import Paper
+from rules.paper_render import change_text
 from rules.play import replay
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, verdict_from_json
 from storage.states import TrialOutcome
 from storage.trials import Trial
 
+PAGE_SIZE = 20  # transcript messages per page of /presude
 
-def render_hands(game: Game, m: Catalogue) -> str:
-    """Prikaz ruke: every hand with all cards, the auction, the contract and the tricks (winner marked)."""
+
+@dataclass(frozen=True, slots=True)
+class TranscriptLine:
+    """One message of a trial's conversation as a viewer sees it: its time, its author's label, its text."""
+
+    at: datetime
+    author: str
+    text: str
+
+
+def author_label(member: int | None, roles: Mapping[int, str], names: Mapping[int, str], show_names: bool,
+                 m: Catalogue) -> str:
+    """The author of a trial message: his nickname, or "sudija" / "većnik" for the referee and a councilor when
+    the viewer may not see their names."""
+    role = roles.get(member) if member is not None else None
+    if not show_names and role in ("referee", "councilor"):
+        return m.t(f"presude.label_{role}")
+    if member is None:
+        return m.t("presude.label_unknown")
+    return names.get(member, m.t("presude.label_unknown"))
+
+
+def render_hands(game: Game, m: Catalogue, paper: Paper | None = None) -> str:
+    """Prikaz ruke: every hand with all cards, the auction, the contract and the tricks (winner marked), and the
+    changes attached to each hand, as the hand list of the paper shows them."""
     names = game.players
     lines = [m.t("hands.title", game=game.number, players=", ".join(names))]
     for hand in game.hands:
-        status = "" if hand.completed else " " + m.t("hands.in_progress")
-        lines.append(m.t("hands.hand", n=hand.n, dealer=names[hand.dealer]) + status)
-        for seat in range(3):
-            lines.append(f"  {names[seat]:>12}: {display_hand(hand.deal[seat])}")
-        lines.append(f"  {'talon':>12}: {display_hand(hand.talon)}")
-        if hand.bids:
-            lines.append("  " + m.t("hands.bids") + ": " + ", ".join(f"{names[b.seat]} {b.call}" for b in hand.bids))
-        if hand.declarer is None or hand.contract is None:
-            lines.append("  " + m.t("hands.all_pass"))
-            continue
-        lines.append("  " + m.t("hands.contract", declarer=names[hand.declarer], contract=hand.contract.describe()))
-        if hand.discards:
-            lines.append("  " + m.t("hands.discards") + ": " + display_hand(hand.discards))
-        if hand.defense:
-            lines.append("  " + ", ".join(f"{names[s]}: {m.t('decision.' + d.value)}"
-                                          for s, d in sorted(hand.defense.items())))
-        if hand.kontra:
-            lines.append("  kontra: " + " → ".join(names[s] for s in hand.kontra))
-        for trick in replay(hand).tricks:
-            cards = "  ".join(f"{names[trick.seat_of(i)]} {c.display()}" for i, c in enumerate(trick.cards))
-            lines.append(f"    {trick.number:>2}. {cards}  → {names[trick.winner]}")
+        lines += _hand_block(game, hand.n, m)
+        on_paper = paper.hand(hand.n) if paper is not None else None
+        if on_paper is not None and on_paper.changes:
+            lines.append(m.t("hands.changes", n=hand.n))
+            lines += [m.t("hands.change", text=change_text(names, a, m.language)) for a in on_paper.changes]
     return "\n".join(lines)
+
+
+def _hand_block(game: Game, n: int, m: Catalogue) -> list[str]:
+    names = game.players
+    hand = game.hands[n - 1]
+    lines: list[str] = []
+    status = "" if hand.completed else " " + m.t("hands.in_progress")
+    lines.append(m.t("hands.hand", n=hand.n, dealer=names[hand.dealer]) + status)
+    for seat in range(3):
+        lines.append(f"  {names[seat]:>12}: {display_hand(hand.deal[seat])}")
+    lines.append(f"  {'talon':>12}: {display_hand(hand.talon)}")
+    if hand.bids:
+        lines.append("  " + m.t("hands.bids") + ": " + ", ".join(f"{names[b.seat]} {b.call}" for b in hand.bids))
+    if hand.declarer is None or hand.contract is None:
+        lines.append("  " + m.t("hands.all_pass"))
+        return lines
+    lines.append("  " + m.t("hands.contract", declarer=names[hand.declarer], contract=hand.contract.describe()))
+    if hand.discards:
+        lines.append("  " + m.t("hands.discards") + ": " + display_hand(hand.discards))
+    if hand.defense:
+        lines.append("  " + ", ".join(f"{names[s]}: {m.t('decision.' + d.value)}"
+                                      for s, d in sorted(hand.defense.items())))
+    if hand.kontra:
+        lines.append("  kontra: " + " → ".join(names[s] for s in hand.kontra))
+    for trick in replay(hand).tricks:
+        cards = "  ".join(f"{names[trick.seat_of(i)]} {c.display()}" for i, c in enumerate(trick.cards))
+        lines.append(f"    {trick.number:>2}. {cards}  → {names[trick.winner]}")
+    return lines
 
 
 def render_verdict(draft: Draft, m: Catalogue) -> str:
@@ -70,7 +112,10 @@ def render_verdict(draft: Draft, m: Catalogue) -> str:
 
 
 def render_trials(game: int, trials: Sequence[Trial], names: Mapping[int, str], show_referees: bool,
-                  m: Catalogue) -> str:
+                  m: Catalogue, transcripts: Mapping[int, Sequence[TranscriptLine]] | None = None,
+                  page_size: int | None = PAGE_SIZE) -> str:
+    """Every trial of the game; with `transcripts`, each with its conversation (the first `page_size` messages,
+    then where the rest is: `/presude GAME TRIAL 2`; None: all of it)."""
     if not trials:
         return m.t("presude.none", game=game)
     lines = [m.t("presude.title", game=game)]
@@ -88,4 +133,33 @@ def render_trials(game: int, trials: Sequence[Trial], names: Mapping[int, str], 
             draft = verdict_from_json(trial.verdict)
             lines.append("   " + render_verdict(draft, m))
             lines.append("   " + m.t("presude.reason", reason=draft.reason or "—"))
+        if transcripts is not None:
+            said = transcripts.get(trial.id, ())
+            shown = said if page_size is None else said[:page_size]
+            lines.append(m.t("presude.transcript"))
+            lines += _message_lines(shown, m) if shown else [m.t("presude.no_messages")]
+            if len(said) > len(shown):
+                lines.append(m.t("presude.more", more=len(said) - len(shown), game=game, trial=trial.id, page=2))
     return "\n".join(lines)
+
+
+def transcript_pages(count: int, page_size: int = PAGE_SIZE) -> int:
+    return max(1, -(-count // page_size))
+
+
+def render_transcript_page(game: int, trial: Trial, said: Sequence[TranscriptLine], page: int, m: Catalogue,
+                           page_size: int = PAGE_SIZE) -> str:
+    """Page `page` (from 1) of a trial's conversation; the caller checks that the page exists."""
+    start = (page - 1) * page_size
+    shown = said[start:start + page_size]
+    lines = [m.t("presude.page", trial=trial.id, game=game, first=start + 1 if shown else 0,
+                 last=start + len(shown), total=len(said), page=page, pages=transcript_pages(len(said), page_size))]
+    lines += _message_lines(shown, m) if shown else [m.t("presude.no_messages")]
+    if start + len(shown) < len(said):
+        lines.append(m.t("presude.more", more=len(said) - start - len(shown), game=game, trial=trial.id,
+                         page=page + 1))
+    return "\n".join(lines)
+
+
+def _message_lines(said: Sequence[TranscriptLine], m: Catalogue) -> list[str]:
+    return [m.t("presude.message", at=line.at, author=line.author, text=line.text) for line in said]

@@ -204,6 +204,9 @@ NOTE_ENDED = "game_ended"
 NOTE_SETTLED = "already_settled"
 
 
+_FALL_MOVES = (ChangeKind.ODLAZAK_U_BULU, ChangeKind.ISPRAVKA)
+
+
 def _not_applied(change: PaperChange, bule: Sequence[int], note: str) -> AppliedChange:
     return AppliedChange(change, ZERO_ENTRIES, applied=False, note=note, bule_sum_after=sum(bule))
 
@@ -224,6 +227,8 @@ def _apply(change: PaperChange, score: HandScore, done: list[AppliedChange], bul
             return _not_applied(change, bule, NOTE_NO_PLAYER)
         if any(a.applied and a.change.kind is kind for a in done):
             return _not_applied(change, bule, NOTE_TWICE)
+        if any(a.applied and a.change.kind in _FALL_MOVES for a in done):
+            return _not_applied(change, bule, NOTE_MOVED)  # one fall move per hand, in either order
         if kind is ChangeKind.ODLAZAK_U_BULU:
             if player == declarer:
                 return _not_applied(change, bule, NOTE_DECLARER)
@@ -235,9 +240,6 @@ def _apply(change: PaperChange, score: HandScore, done: list[AppliedChange], bul
         else:  # ISPRAVKA
             if player not in score.fallen:
                 return _not_applied(change, bule, NOTE_NOT_FALLEN)
-            if any(a.applied and a.change.kind is ChangeKind.ODLAZAK_U_BULU and a.entries[player].bule < 0
-                   for a in done):
-                return _not_applied(change, bule, NOTE_MOVED)
             requested = -2 * score.value if player == declarer else -score.value
             amount = requested
             total = sum(bule)

@@ -5,8 +5,9 @@
 returns the change as the paper would apply it (`AppliedChange`), whose note says, for instance, that an
 Ispravka was reduced so that 2 bule stay. The limits, from the club rules and spec/scoring.md:
 
-* every change attaches to a finished hand that the paper scores (not one after the game's end), and nothing
-  changes once the game has been settled;
+* every change attaches to a finished hand that the paper scores (not one after the game's end); once the paper
+  has ended (the bule reached zero, or a settlement) no bula change and no fall move attaches to any hand;
+* one fall move per hand: an Ispravka and an Odlazak u bulu exclude each other in either order;
 * Promena bula: an even number from −98 to 98 per player, not all zero; after it at least 2 bule stay on the
   paper (it may never end the game), unless the game had already ended with that hand;
 * Odlazak u bulu umesto drugog: `player` is the other defender of a defender who fell; one per hand;
@@ -30,6 +31,7 @@ from rules.paper import (
     PaperChange,
     compute_paper,
 )
+from rules.verdict_place import paper_over
 
 SETTLEMENT_PLAYED = (SETTLEMENT_PLAYED_SHARE.numerator, SETTLEMENT_PLAYED_SHARE.denominator)
 
@@ -39,6 +41,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "not_finished": "Ruka {hand} nije završena; promena se upisuje samo uz završenu ruku.",
         "after_end": "Partija {game} se završila posle ruke {end}; ruka {hand} se ne računa na papiru.",
         "settled": "Partija {game} je ručno svedena; posle svođenja se papir više ne menja.",
+        "paper_over": "Papir partije {game} je završen (bule su stigle do nule posle ruke {end}): nijedna promena "
+                      "bula ni odlazak u bulu se više ne upisuju uz njene ruke.",
+        "fall_moved_twice": "Pad u ruci {hand} je već pomeren (ispravka ili odlazak u bulu); jedna ruka ima "
+                            "najviše jedno pomeranje pada.",
         "empty": "Promena bula mora promeniti bule bar jednom igraču.",
         "odd": "{player}: promena bula mora biti paran broj, a ne {amount}.",
         "range": "{player}: promena bula je od −{limit} do {limit} bula po igraču, a ne {amount}.",
@@ -66,6 +72,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "not_finished": "Hand {hand} is not finished; a change attaches only to a finished hand.",
         "after_end": "Game {game} ended after hand {end}; hand {hand} does not count on the paper.",
         "settled": "Game {game} was settled by write-off; the paper no longer changes.",
+        "paper_over": "The paper of game {game} has ended (the bule reached zero after hand {end}): no bule change "
+                      "and no fall move attaches to its hands any more.",
+        "fall_moved_twice": "The fall in hand {hand} has already been moved (an ispravka or an odlazak u bulu); a "
+                            "hand has at most one fall move.",
         "empty": "A bule change must change somebody's bule.",
         "odd": "{player}: a bule change must be an even number, not {amount}.",
         "range": "{player}: a bule change is from −{limit} to {limit} per player, not {amount}.",
@@ -124,6 +134,8 @@ def check_change(game: Game, changes: Sequence[PaperChange], new: PaperChange, l
     names = game.players
     if before.settled:
         raise _refuse(lang, "settled", game=game.number)
+    if new.kind is not ChangeKind.OTPIS and paper_over(before):
+        raise _refuse(lang, "paper_over", game=game.number, end=before.end_hand)
     if not 1 <= n <= len(game.hands):
         raise _refuse(lang, "no_hand", hand=n, game=game.number, count=len(game.hands))
     paper_hand = before.hands[n - 1]
@@ -163,6 +175,10 @@ def check_change(game: Game, changes: Sequence[PaperChange], new: PaperChange, l
         if declarer is None or score.passed is None:
             raise _refuse(lang, "no_declarer", hand=n)
         earlier = [c for c in paper_hand.changes if c.applied]
+        # One fall move per hand, either order (rules.fall_moves decides for the desk with the sources named).
+        if any(c.change.kind in (ChangeKind.ODLAZAK_U_BULU, ChangeKind.ISPRAVKA) and c.change.kind is not kind
+               for c in earlier):
+            raise _refuse(lang, "fall_moved_twice", hand=n)
         if kind is ChangeKind.ODLAZAK_U_BULU:
             if player == declarer:
                 raise _refuse(lang, "declarer", player=names[player], hand=n)

@@ -9,6 +9,7 @@ results once the game has ended.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from rules.gamelog import Game
@@ -17,6 +18,7 @@ from rules.paper import (
     AppliedChange,
     Discrepancy,
     Paper,
+    PaperChange,
     PaperHand,
 )
 from rules.paper_hand import DefenceShape, Entry, HandCase, HandScore
@@ -135,11 +137,18 @@ def score_text(names: Sequence[str], score: HandScore, lang: str = "sr") -> str:
     return f"{head}{shape} — {outcome} ({tricks_text(score.declarer_tricks, lang)}), V={score.value}"
 
 
+def anonymised(changes: Sequence[PaperChange]) -> list[PaperChange]:
+    """The changes as members outside `referee_names_visible_to` and the game server see them: a verdict's change
+    shows its trial number, never the referee's name (decisions.md, Trials)."""
+    return [replace(c, who="") if c.trial is not None else c for c in changes]
+
+
 def change_text(names: Sequence[str], applied: AppliedChange, lang: str = "sr") -> str:
     """A change attached to a hand: its kind, who made it (and in which trial), its entries, why, its note."""
     w = _w(lang)
     change = applied.change
-    who = change.who + (f", {w['trial']} {change.trial}" if change.trial is not None else "")
+    trial = f"{w['trial']} {change.trial}" if change.trial is not None else ""
+    who = ", ".join(part for part in (change.who, trial) if part)
     text = f"{w[change.kind.value]} ({who}): {entries_text(names, applied.entries, lang)}"
     if change.why:
         text += f" — {change.why}"
@@ -229,7 +238,8 @@ def paper_json(game: Game, paper: Paper) -> dict[str, Any]:
         for applied in paper_hand.changes:
             change = applied.change
             changes.append({
-                "id": change.id, "kind": change.kind.value, "who": change.who, "when": change.when.isoformat(),
+                "id": change.id, "kind": change.kind.value, "who": change.who or None,
+                "when": change.when.isoformat(),
                 "why": change.why, "trial": change.trial, "applied": applied.applied, "note": applied.note or None,
                 "entries": [_entry_json(names[s], applied.entries[s]) for s in range(3)],
             })

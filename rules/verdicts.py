@@ -4,18 +4,20 @@ In game (Presuda tokom partije): Promena bula (an even change of −98…98 for 
 completed hand or the game as a whole), Odlazak u bulu umesto drugog (a defender's fall moves to the player who
 caused it), or Bez presude. Out of game (Presuda van partije): manual settlement of an interrupted game, a
 penalty (plavac up to 7 days and/or up to 10 league penalty points), (niko), or Bez presude. A verdict about the
-content of a hand may be given only before the next hand ends, unless the referee marks the delay justified.
+content of a hand may be given only before the next hand ends (refused once it has ended), unless the referee marks
+the delay justified (`rules.verdict_place`).
 The paper limits (at least 2 bule stay) are `rules.paper`'s; the settlement conditions are `rules.penalties`'.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from rules.limits import MAX_BULA_CHANGE, MAX_LEAGUE_POINTS, MAX_PLAVAC_DAYS
+from rules.verdict_place import is_late
 
 __all__ = ["MAX_BULA_CHANGE", "MAX_LEAGUE_POINTS", "MAX_PLAVAC_DAYS"]  # where the desk and the tests look for them
 
@@ -159,8 +161,19 @@ def _check_hand(hand: int, completed_hands: int, late_justified: bool) -> None:
     if hand < 1 or hand > completed_hands:
         raise VerdictRefused("verdict.hand_not_completed", hand=hand, completed=completed_hands)
     # "Presude koje se odnose na sadržaj određene ruke mogu biti donete samo pre kraja naredne ruke."
-    if completed_hands > hand + 1 and not late_justified:
+    if is_late(hand, completed_hands) and not late_justified:
         raise VerdictRefused("verdict.too_late", hand=hand, completed=completed_hands)
+
+
+def twice_named(nicks: Iterable[str]) -> str | None:
+    """The first nickname named a second time (whatever the letter case), or None: a typed draft is checked
+    before its amounts become a mapping, where a repeated name would silently replace the first amount."""
+    seen: set[str] = set()
+    for nick in nicks:
+        if nick.casefold() in seen:
+            return nick
+        seen.add(nick.casefold())
+    return None
 
 
 def canonical_nick(nick: str, players: tuple[str, str, str]) -> str:

@@ -77,12 +77,13 @@ class TrialStore:
 
     async def take(self, call_id: int, referee: int, now: datetime,
                    parties: list[tuple[int, str]]) -> tuple[str, Trial | None]:
-        """Sudi: exactly one presser turns the pending call into a trial; all in one transaction."""
+        """Sudi: exactly one presser turns the pending call into a trial, only before its deadline; all in one
+        transaction."""
         try:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
-                    "UPDATE calls SET state = 'taken', referee = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
-                    (referee, now_text(now), call_id))
+                    "UPDATE calls SET state = 'taken', referee = ?, closed_at = ? WHERE id = ? AND state = 'pending'"
+                    " AND deadline > ?", (referee, now_text(now), call_id, now_text(now)))
                 if not cur.rowcount:
                     return TakeResult.GONE, None
                 row = await (await conn.execute("SELECT game, caller, in_game FROM calls WHERE id = ?",
@@ -126,6 +127,11 @@ class TrialStore:
 
     async def closed_since(self, moment: datetime) -> list[Trial]:
         return await self._trials("WHERE outcome != 'open' AND closed_at >= ? ORDER BY id", (now_text(moment),))
+
+    async def last_judged(self, referee: int) -> Trial | None:
+        """The newest trial `referee` judged (open or not)."""
+        rows = await self._trials("WHERE referee = ? ORDER BY id DESC LIMIT 1", (referee,))
+        return rows[0] if rows else None
 
     async def judging(self, referee: int) -> Trial | None:
         rows = await self._trials("WHERE outcome = 'open' AND referee = ?", (referee,))

@@ -181,7 +181,7 @@ async def _run(db: Path, script: str, clock: datetime = NOW) -> tuple[int, str, 
 async def test_the_demo_club_has_its_members_roles_games_and_table(tmp_path: Path) -> None:
     status, out, _ = await _run(tmp_path / "demo.db", "!who\n")
     assert status == 0
-    assert SR.t("console.demo_created", members=12, games=11, table=TABLE) in out
+    assert SR.t("console.demo_created", members=12, games=12, table=TABLE) in out
     db = await open_database(tmp_path / "demo.db")
     try:
         members = {m.nick: m for m in await db.members.all()}
@@ -278,7 +278,7 @@ async def test_a_restart_keeps_the_club_and_edits_the_stored_notices(tmp_path: P
     await _run(db, "@marko /sudija\n")
     status, out, _ = await _run(db, "!who\n", NOW + timedelta(minutes=10))
     assert status == 0
-    assert SR.t("console.demo_created", members=12, games=11, table=TABLE) not in out  # built once
+    assert SR.t("console.demo_created", members=12, games=12, table=TABLE) not in out  # built once
     assert "[#sudije] (izmena) " + SR.t("call.notice_expired", game=TABLE, caller="marko") in out
     assert "[dm marko] " + SR.t("call.expired", game=TABLE, minutes=5) in out
 
@@ -315,4 +315,4 @@ async def test_the_demo_owner_is_set_only_over_the_demo_club(tmp_path: Path) -> 
                                io.StringIO(), ManualClock(NOW))
     assert status == 0
     assert "  vesna      offline\n" in out_io.getvalue()  # not a demo club: the configured owner stays
-    assert SR.t("console.demo_created", members=12, games=11, table=TABLE) not in out_io.getvalue()
+    assert SR.t("console.demo_created", members=12, games=12, table=TABLE) not in out_io.getvalue()

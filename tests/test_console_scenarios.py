@@ -1,6 +1,7 @@
-"""The scripted sessions of examples/scenarios run through the real command line (`sudija console --demo` with
-standard input replaced), and the state they leave checked through `sudija presude --json` and `sudija papir
---json`; plus the walkthrough piped into `python -m bot console --demo` in a fresh directory."""
+"""The scripted sessions of examples/scenarios (among them one per item 1-8 of issue 15) run through the real
+command line (`sudija console --demo` with standard input replaced), and the state they leave checked through
+`sudija presude --json` and `sudija papir --json`; plus the walkthrough piped into `python -m bot console --demo`
+in a fresh directory."""
 
 from __future__ import annotations
 
@@ -46,8 +47,10 @@ def _scenario(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 def test_every_scenario_file_is_covered() -> None:
     assert sorted(p.name for p in SCENARIOS.glob("*.txt")) == [
-        "call_expires.txt", "in_game_bula_councilor.txt", "out_of_game_plavac.txt", "refused_call.txt",
-        "walkthrough.txt"]
+        "anonymous_referee.txt", "call_expires.txt", "in_game_bula_councilor.txt", "late_verdict_last_hand.txt",
+        "one_fall_move_per_hand.txt", "out_of_game_plavac.txt", "paper_over.txt", "refused_call.txt",
+        "sudi_after_deadline.txt", "sudija_away_from_table.txt", "verdict_window.txt", "walkthrough.txt",
+        "whole_conversation.txt"]
 
 
 def _changes(paper: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -124,6 +127,105 @@ def test_the_walkthrough(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
         ("ana", {"ivana": 2}, "gledanje u tuđe karte, prvi put")  # the replacing draft
     [(hand, change)] = _changes(_json(["papir", "1847320", "--db", str(db), "--json"], capsys))
     assert (hand, change["kind"], change["who"]) == (5, "promena_bula", "ana")
+
+
+# Issue 15: one scenario per item 1-8, each checked through `presude --json` / `papir --json` ------------------
+
+
+def _one_trial(game: int, db: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
+    [trial] = _json(["presude", str(game), "--db", str(db), "--json", *extra], capsys)["trials"]
+    result: dict[str, Any] = trial
+    return result
+
+
+def test_one_fall_move_per_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("one_fall_move_per_hand.txt", tmp_path, monkeypatch, capsys)
+    assert "[dm ana] " + SR.t("fall_move.ispravka", hand=4) in out
+    [(hand, change)] = _changes(_json(["papir", "1847320", "--db", str(db), "--json"], capsys))
+    assert (hand, change["kind"], change["trial"], change["applied"]) == (4, "ispravka", None, True)
+    assert {e["player"]: e["bule"] for e in change["entries"]} == {"ivana": 0, "marko": 0, "sanja": -32}
+    trial = _one_trial(1847320, db, capsys)
+    assert (trial["outcome"], trial["verdict"]["kind"]) == ("no_verdict", "bez")
+
+
+def test_the_window_closes_when_the_next_hand_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("verdict_window.txt", tmp_path, monkeypatch, capsys)
+    assert "[dm jelena] " + SR.t("verdict.too_late", hand=4, completed=5) in out
+    [(hand, change)] = _changes(_json(["papir", "1847320", "--db", str(db), "--json"], capsys))
+    assert (hand, change["kind"]) == (5, "promena_bula")
+    trial = _one_trial(1847320, db, capsys)
+    assert (trial["verdict"]["hand"], trial["verdict"]["amounts"]) == (5, {"sanja": 2})
+
+
+def test_a_justified_late_verdict_goes_on_the_last_completed_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    _, db = _scenario("late_verdict_last_hand.txt", tmp_path, monkeypatch, capsys)
+    [(hand, change)] = _changes(_json(["papir", "1847320", "--db", str(db), "--json"], capsys))
+    assert (hand, change["kind"], change["applied"]) == (5, "promena_bula", True)  # "u prethodnoj ruci"
+    assert {e["player"]: e["bule"] for e in change["entries"]} == {"ivana": 4, "marko": 0, "sanja": 0}
+    trial = _one_trial(1847320, db, capsys)
+    assert (trial["verdict"]["hand"], trial["verdict"]["late_justified"]) == (3, True)
+
+
+def test_nothing_attaches_after_the_paper_has_ended(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("paper_over.txt", tmp_path, monkeypatch, capsys)
+    refused = "[dm ana] Papir partije 1847333 je završen (bule su stigle do nule posle ruke 7)"
+    assert out.count(refused) == 2
+    paper = _json(["papir", "1847333", "--db", str(db), "--json"], capsys)
+    assert paper["ended"] is True and _changes(paper) == []
+    assert _one_trial(1847333, db, capsys)["outcome"] == "no_verdict"
+
+
+def test_the_referee_stays_anonymous_on_the_paper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("anonymous_referee.txt", tmp_path, monkeypatch, capsys)
+    marko = out.split("> @marko /papir 1847320")[1].split("> @dragan")[0]
+    dragan = out.split("> @dragan /papir 1847320")[1]
+    assert "+ Promena bula (suđenje 1): sanja bule +2" in marko and "jelena" not in marko
+    assert "+ Promena bula (jelena, suđenje 1): sanja bule +2" in dragan
+    for viewer, who in (("marko", None), ("dragan", "jelena")):
+        [(hand, change)] = _changes(_json(["papir", "1847320", "--db", str(db), "--json", "--as", viewer], capsys))
+        assert (hand, change["who"], change["trial"]) == (5, who, 1)
+    assert _one_trial(1847320, db, capsys, "--as", "marko")["referee"] is None
+    assert _one_trial(1847320, db, capsys, "--as", "dragan")["referee"] == "jelena"
+
+
+def test_the_whole_conversation_is_kept_and_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("whole_conversation.txt", tmp_path, monkeypatch, capsys)
+    sanja = out.split("> @sanja /presude 1847320\n")[1]
+    assert "sudija: Marko, da li je to tačno?" in sanja and "većnik: Po mom mišljenju" in sanja
+    assert "jelena" not in sanja and "nikola" not in sanja
+    assert "poruke 1–4 od 4 (strana 1 od 1)" in sanja
+    texts = ["Marko je rekao da nema adut, a imao ga je.", "Marko, da li je to tačno?",
+             "Nije, pogrešno ste razumeli.", "Po mom mišljenju nema dovoljno osnova."]
+    for viewer, authors in ((("--as", "sanja"), ["sanja", "sudija", "marko", "većnik"]),
+                            ((), ["sanja", "jelena", "marko", "nikola"])):
+        messages = _one_trial(1847320, db, capsys, *viewer)["messages"]
+        assert [m["author"] for m in messages] == authors and [m["text"] for m in messages] == texts
+        assert all(m["at"].endswith("Z") for m in messages)
+
+
+def test_sudija_without_a_number_away_from_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("sudija_away_from_table.txt", tmp_path, monkeypatch, capsys)
+    assert "[dm marko] " + SR.t("call.ok", game=1847258, minutes=5) in out
+    assert _json(["presude", "1847320", "--db", str(db), "--json"], capsys) == {"game": 1847320, "trials": []}
+    trial = _one_trial(1847258, db, capsys)
+    assert (trial["kind"], trial["caller"], trial["referee"]) == ("out_of_game", "marko", "jelena")
+
+
+def test_a_sudi_press_after_the_deadline_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out, db = _scenario("sudi_after_deadline.txt", tmp_path, monkeypatch, capsys)
+    assert "[dm jelena] " + SR.t("take.expired", game=1847310) in out
+    assert "[dm bojan] " + SR.t("call.expired", game=1847310, minutes=5) in out
+    assert "[dm bojan] " + SR.t("call.ok", game=1847310, minutes=5) in out.split("> @jelena !press Sudi")[1]
+    assert _json(["presude", "1847310", "--db", str(db), "--json"], capsys) == {"game": 1847310, "trials": []}
+    assert _changes(_json(["papir", "1847310", "--db", str(db), "--json"], capsys)) == []
 
 
 def test_a_pipe_into_python_m_bot_console_demo_in_a_fresh_directory(tmp_path: Path) -> None:

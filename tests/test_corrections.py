@@ -175,7 +175,7 @@ async def test_the_player_who_did_not_fall_goes_into_the_bule_at_once(club: Club
     assert any(fall.other in s.text for s in club.chat.to(f"table:{game.number}"))
     assert "odlazak_chosen" in await events(club)
     twice = await say(commands, club, fall.other, f"/bula {n}")
-    assert not twice.ok and "već ima odlazak" in twice.text
+    assert not twice.ok and "već prebačen odlaskom" in twice.text
 
 
 async def test_the_fallen_player_cancels_and_the_other_may_go_again(club: Club) -> None:

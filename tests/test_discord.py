@@ -242,6 +242,10 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         shown = await answer_of(fake, await fake.slash(m["marko"].id, "presude", {"partija": 100}))
         assert "Kazna za petar" in shown and "plavac 3" in shown and "@everyone namerno" in shown
         assert winner not in shown
+        # the caller (a player) sees the conversation too, and a trial's page of it by its number
+        page = await answer_of(fake, await fake.slash(m["ana"].id, "presude",
+                                                      {"partija": 100, "sudjenje": trial.id, "strana": 1}))
+        assert page.startswith(f"Suđenje #{trial.id} u partiji 100: poruke") and winner not in page
         assert "/nadimak" in await answer_of(fake, await fake.slash(m["ceca"].id, "presude", {"partija": 100}))
 
 

@@ -103,11 +103,19 @@ def test_change_may_not_move_the_end() -> None:
     hands = [not_followed(1, ANA, C("karo")), not_followed(2, CECA, C("sans", True)), not_followed(3, BOJAN, C("sans"))]
     small = build_game(hands, size=10, refe_limit=0)
     assert compute_paper(small).end_hand == 3
+    running = build_game(hands[:2], size=10, refe_limit=0)  # 8 bule left after hand 2: not ended
     with pytest.raises(ChangeRefused) as refused:
-        check_change(small, [], promena(1, (0, -12, 0)))  # 12 bule stay, but hand 2 would end the game
-    assert refused.value.key == "end_moved" and "ruka 3 → ruka 2" in str(refused.value)
-    applied = check_change(small, [], promena(3, (2, 0, 0)))  # hand 3 ended the game: no 2-bule limit there
-    assert applied.applied and compute_paper(small, [applied.change]).end_hand == 3
+        check_change(running, [], promena(1, (0, -12, 0)))  # 12 bule stay, but hand 2 would end the game
+    assert refused.value.key == "end_moved" and "nije kraj → ruka 2" in str(refused.value)
+    # Once the paper has ended (hand 3), no change attaches to any of its hands, the final one included
+    # (decisions.md: after a game's paper has ended): it would only be diluted by the write-off.
+    for n in (1, 3):
+        with pytest.raises(ChangeRefused) as refused:
+            check_change(small, [], promena(n, (2, 0, 0)))
+        assert refused.value.key == "paper_over" and "posle ruke 3" in str(refused.value)
+    with pytest.raises(ChangeRefused) as refused:
+        check_change(small, [], promena(3, (-2, 0, 0)))
+    assert refused.value.key == "paper_over"
 
 
 def test_odlazak_u_bulu_moves_the_fall(game: Game) -> None:
@@ -157,7 +165,10 @@ def test_ispravka_refusals(game: Game) -> None:
     assert refused.value.key == "ispravka_twice"
     with pytest.raises(ChangeRefused) as refused:
         check_change(game, [odlazak(2, BOJAN)], ispravka(2, CECA))
-    assert refused.value.key == "moved"
+    assert refused.value.key == "fall_moved_twice"
+    with pytest.raises(ChangeRefused) as refused:  # and the other order (one fall move per hand)
+        check_change(game, [ispravka(2, CECA)], odlazak(2, BOJAN))
+    assert refused.value.key == "fall_moved_twice"
 
 
 def test_ispravka_reduced_to_leave_two_bule() -> None:

@@ -95,8 +95,8 @@ def text_cells() -> list[tuple[str, str, str]]:
     numbered = ("sudija", "presude", "papir", "promeni", "korekcije", "bula", "ponisti", "arbitar", "ispravka",
                 "prihvatam", "odbijam")
     named = ("postavi", "razresi", "uskrati", "vrati", "akti", "clan", "odvezi", "povezi_odluka", "nadimak")
-    bare = ("povuci", "dezurstvo", "ruke", "sudjenja", "vecnik", "zavrsi", "napusti", "katalog", "ostavka", "zatvori_ligu",
-            "povezi", "presuda")
+    bare = ("povuci", "dezurstvo", "ruke", "sudjenja", "vecnik", "zavrsi", "napusti", "katalog", "ostavka",
+            "zatvori_ligu", "povezi", "presuda")
     for role in ROLES:
         cells += [(c, role, p) for c in numbered for p in PAYLOADS]
         cells += [(c, role, p) for c in named for p in NICK_PAYLOADS]

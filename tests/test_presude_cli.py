@@ -18,7 +18,7 @@ from club import NOW, Club, make_club
 from rules.gamelog import GameStatus, format_time
 from rules.verdicts import BulaChange, Draft, NoVerdict
 
-KEYS = ["id", "kind", "caller", "referee", "opened_at", "closed_at", "outcome", "verdict", "reason"]
+KEYS = ["id", "kind", "caller", "referee", "opened_at", "closed_at", "outcome", "verdict", "reason", "messages"]
 
 
 async def _judged_club(club: Club) -> None:
@@ -76,11 +76,12 @@ async def test_json_has_stable_keys_and_every_outcome(club: Club, tmp_path: Path
     assert list(first) == KEYS and list(second) == KEYS
     assert first == {"id": 1, "kind": "out_of_game", "caller": "marko", "referee": "ana",
                      "opened_at": format_time(NOW), "closed_at": format_time(NOW + timedelta(minutes=3)),
-                     "outcome": "interrupted", "verdict": None, "reason": None}
+                     "outcome": "interrupted", "verdict": None, "reason": None, "messages": []}
     assert second == {"id": 2, "kind": "out_of_game", "caller": "marko", "referee": "petar",
                       "opened_at": format_time(NOW + timedelta(minutes=3)),
                       "closed_at": format_time(NOW + timedelta(minutes=13)), "outcome": "no_verdict",
-                      "verdict": {"kind": "bez", "reason": "nema osnova"}, "reason": "nema osnova"}
+                      "verdict": {"kind": "bez", "reason": "nema osnova"}, "reason": "nema osnova",
+                      "messages": []}
 
     assert await show(200, _db(tmp_path), as_json=True) == 0
     [in_game] = json.loads(capsys.readouterr().out)["trials"]
@@ -101,7 +102,8 @@ async def test_text_is_the_desks_render_with_referee_names(club: Club, tmp_path:
     names = {m.id: m.nick for m in await club.db.members.all()}
     for lang in ("sr", "en"):
         assert await show(100, _db(tmp_path), lang=lang) == 0
-        assert capsys.readouterr().out == render_trials(100, trials, names, True, Catalogue(lang)) + "\n"
+        assert capsys.readouterr().out == render_trials(100, trials, names, True, Catalogue(lang),
+                                                        {t.id: [] for t in trials}, page_size=None) + "\n"
     assert await show(100, _db(tmp_path)) == 0
     out = capsys.readouterr().out
     assert "petar" in out and "nema osnova" in out

@@ -252,7 +252,10 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         [public] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
         shown = fake.message(scene.club, public.result["message_id"])
         hint = t("telegram.start_hint", link="https://t.me/sudija_test_bot")
-        assert shown.text == f"{listing}\n{hint}"
+        public_view = "\n".join(line for line in listing.split("\n")  # the conversation only to players
+                                if not line.startswith("     ") and line != t("presude.transcript"))
+        assert "Kada tačno?" in listing and "Kada tačno?" not in public_view
+        assert shown.text == f"{public_view}\n{hint}"
         assert shown.reply_to is not None and shown.reply_to.sender is scene.u("jelena")
     assert all(r.ok for r in fake.calls() if r.method != "sendMessage" or r.params["chat_id"] != scene.u("jelena").id)
     assert not any("parse_mode" in r.params for r in fake.calls())

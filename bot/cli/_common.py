@@ -22,6 +22,22 @@ def add_db_option(parser: Any) -> None:
     parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
 
 
+def add_viewer_option(parser: Any) -> None:
+    parser.add_argument("--as", dest="viewer", default=None, metavar="NICK",
+                        help="show it as this member sees it: referees' and councilors' names only for the roles "
+                             "in referee_names_visible_to (default: the operator's view, with names)")
+
+
+def sees_names(config: Config, nick: str | None, roles: frozenset[str] | None) -> bool:
+    """The operator (no `--as`) sees names; a member only when one of his roles (the owner's too) is visible."""
+    if nick is None:
+        return True
+    held = set(roles or ())
+    if config.owner is not None and nick.casefold() == config.owner.casefold():
+        held.add("owner")
+    return bool(held & set(config.referee_names_visible_to))
+
+
 def game_number(text: str) -> int:
     """An argparse type: a game number as SQLite can hold it (a positive whole number)."""
     try:

@@ -1,4 +1,6 @@
-"""`sudija papir GAME [--db FILE] [--json]`: show a game's paper (papir) computed from its stored log and changes.
+"""`sudija papir GAME [--db FILE] [--json] [--as NICK]`: show a game's paper (papir) computed from its stored log
+and changes. With ``--as NICK`` the paper is shown as that member sees it: a verdict's change carries its trial
+number and no referee's name (``who`` is null) unless his roles are in ``referee_names_visible_to``.
 
 Text (Serbian by default, the club's language from the configuration, or ``--lang``): the players' columns, the
 hand list with each hand's entries and attached changes, the results once the game has ended, and the
@@ -16,10 +18,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, game_number
+from bot.cli._common import add_db_option, add_viewer_option, club_config, game_number, sees_names
+from bot.config import Config
 from bot.messages import Catalogue
 from rules.paper import compute_paper
-from rules.paper_render import paper_json, paper_text
+from rules.paper_render import anonymised, paper_json, paper_text
 
 
 def register(subparsers: Any) -> None:
@@ -30,6 +33,7 @@ def register(subparsers: Any) -> None:
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the paper as JSON")
     parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    add_viewer_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -37,10 +41,11 @@ def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     db_path = args.db or config.database
     lang = args.lang or config.language
-    return asyncio.run(show(args.game, db_path, as_json=args.json, lang=lang))
+    return asyncio.run(show(args.game, db_path, as_json=args.json, lang=lang, viewer=args.viewer, config=config))
 
 
-async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr") -> int:
+async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
+               config: Config | None = None) -> int:
     """Print the paper of game `number` from the database at `db_path`; the exit status."""
     from storage.database import open_database
 
@@ -56,6 +61,13 @@ async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = 
             return 1
         changes = await db.paper_changes.for_game(number)
         report = await db.games.cross_check_report(number)
+        if viewer is not None:
+            member = await db.members.by_nick(viewer)
+            if member is None:
+                print(words.t("cli.unknown_member", nick=viewer), file=sys.stderr)
+                return 1
+            if not sees_names(config or Config(), member.nick, member.roles):
+                changes = anonymised(changes)
     finally:
         await db.close()
     paper = compute_paper(game, changes)

@@ -1,9 +1,13 @@
-"""`sudija presude GAME [--db FILE] [--json]`: every trial of a game with its outcome, verdict and reason.
+"""`sudija presude GAME [--db FILE] [--json] [--as NICK]`: every trial of a game with its outcome, verdict, reason
+and whole conversation.
 
-Text: the desk's own rendering (`bot.views.render_trials`) with the referees' names. ``--json``: stable keys —
-``game`` and ``trials``, each trial with ``id``, ``kind`` (in_game / out_of_game), ``caller``, ``referee``
+Text: the desk's own rendering (`bot.views.render_trials`) with every message of each trial. ``--json``: stable
+keys — ``game`` and ``trials``, each trial with ``id``, ``kind`` (in_game / out_of_game), ``caller``, ``referee``
 (nicknames), ``opened_at``, ``closed_at`` (ISO 8601 UTC, null while open), ``outcome`` (verdict / no_verdict /
-interrupted / open), ``verdict`` (the stored verdict JSON, or null) and ``reason``. An unknown game or a missing
+interrupted / open), ``verdict`` (the stored verdict JSON, or null), ``reason`` and ``messages`` (every message:
+``at``, ``author`` — the author's label — and ``text``). The operator sees names; with ``--as NICK`` it is shown as
+that member sees it: unless his roles are in ``referee_names_visible_to``, ``referee`` is null and the referee's
+and councilors' messages are labelled by function ("sudija" / "većnik"). An unknown game, member or a missing
 database: a message on standard error and exit status 1.
 """
 
@@ -16,9 +20,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, game_number
+from bot.cli._common import add_db_option, add_viewer_option, club_config, game_number, sees_names
+from bot.config import Config
 from bot.messages import Catalogue
-from bot.views import render_trials
+from bot.views import TranscriptLine, author_label, render_trials
 from rules.gamelog import format_time
 from storage.trials import Trial
 
@@ -31,30 +36,34 @@ def register(subparsers: Any) -> None:
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the trials as JSON")
     parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    add_viewer_option(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     return asyncio.run(show(args.game, args.db or config.database, as_json=args.json,
-                            lang=args.lang or config.language))
+                            lang=args.lang or config.language, viewer=args.viewer, config=config))
 
 
-def trial_json(trial: Trial, names: dict[int, str]) -> dict[str, Any]:
+def trial_json(trial: Trial, names: dict[int, str], said: list[TranscriptLine] | None = None,
+               show_names: bool = True) -> dict[str, Any]:
     return {
         "id": trial.id,
         "kind": "in_game" if trial.in_game else "out_of_game",
         "caller": names.get(trial.caller),
-        "referee": names.get(trial.referee),
+        "referee": names.get(trial.referee) if show_names else None,
         "opened_at": format_time(trial.opened_at),
         "closed_at": format_time(trial.closed_at) if trial.closed_at else None,
         "outcome": trial.outcome,
         "verdict": trial.verdict,
         "reason": trial.reason,
+        "messages": [{"at": format_time(line.at), "author": line.author, "text": line.text} for line in said or ()],
     }
 
 
-async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr") -> int:
+async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
+               config: Config | None = None) -> int:
     """Print the trials of game `number` from the database at `db_path`; the exit status."""
     from storage.database import open_database
 
@@ -68,12 +77,25 @@ async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = 
             print(messages.t("call.unknown_game", game=number), file=sys.stderr)
             return 1
         trials = await db.trials.for_game(number)
-        names = {m.id: m.nick for m in await db.members.all()}
+        members = await db.members.all()
+        names = {m.id: m.nick for m in members}
+        show_names = True
+        if viewer is not None:
+            member = next((m for m in members if m.nick.casefold() == viewer.casefold()), None)
+            if member is None:
+                print(messages.t("cli.unknown_member", nick=viewer), file=sys.stderr)
+                return 1
+            show_names = sees_names(config or Config(), member.nick, member.roles)
+        said: dict[int, list[TranscriptLine]] = {}
+        for trial in trials:
+            roles = {p.member: p.role for p in await db.trials.participants(trial.id)}
+            said[trial.id] = [TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, messages),
+                                             msg.text) for msg in await db.trials.messages(trial.id)]
     finally:
         await db.close()
     if as_json:
-        print(json.dumps({"game": number, "trials": [trial_json(t, names) for t in trials]},
+        print(json.dumps({"game": number, "trials": [trial_json(t, names, said[t.id], show_names) for t in trials]},
                          ensure_ascii=False, indent=2))
     else:
-        print(render_trials(number, trials, names, True, messages))
+        print(render_trials(number, trials, names, show_names, messages, said, page_size=None))
     return 0

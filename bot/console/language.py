@@ -5,6 +5,8 @@
     @NICK !online | !offline presence
     @NICK !sit GAME | !stand a seat at a table (what the game server's live feed would say)
     !clock [+5m]             advance the bot's clock (s, m, h, d; several units: +1h30m); bare: show it
+    !down +5m                the bot was down that long: the clock moves and no deadline is acted on (presses
+                             queued meanwhile come next)
     !who                     who is where
     help                     the instructions
 Blank lines and ``#`` comments are nothing. A line that cannot be read raises `LineError`, whose `key` and
@@ -54,6 +56,7 @@ class Sit:
 @dataclass(frozen=True)
 class ClockStep:
     delta: timedelta | None  # None: only show the clock
+    wake: bool = True  # False (!down): the bot was down, no timer ran
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,8 @@ def parse_line(line: str) -> Action | None:
             return Who()
         if name == "clock":
             return ClockStep(parse_step(rest) if rest else None)
+        if name == "down":
+            return ClockStep(parse_step(rest), wake=False)
         if name in ("press", "online", "offline", "sit", "stand"):
             raise LineError("console.bad_line", line=text)
         raise LineError("console.unknown_action", name=name)

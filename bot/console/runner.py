@@ -101,6 +101,7 @@ class Console:
             return
         if isinstance(action, Help):
             self.chat.write(self.t("console.help"))
+            self.chat.write(self.t("console.help_down"))
             self.chat.write(self.t("console.commands"))
             for usage in self.commands.help_text().split("\n"):
                 self.chat.write("  " + usage)
@@ -109,6 +110,9 @@ class Console:
         elif isinstance(action, ClockStep):
             if action.delta is not None:
                 self.clock.advance(action.delta)
+            if not action.wake:  # the bot was down: no timer ran, nothing was acted on
+                self.chat.note(self.t("console.clock_down", now=self.clock.now()))
+                return
             self.chat.note(self.t("console.clock", now=self.clock.now()))
             await self.desk.run_due()
         elif isinstance(action, Say):

@@ -93,7 +93,7 @@ class Desk(CorrectionDesk, LinkDesk):
         """The open trial this member takes part in (as a party or an official), if any."""
         return await self.db.trials.open_for_member(member.id)
 
-    async def transcript(self, trial_id: int) -> list[TrialMessage]:
+    async def messages_of(self, trial_id: int) -> list[TrialMessage]:
         """Every message typed in the trial's space, in order."""
         return await self.db.trials.messages(trial_id)
 
@@ -172,10 +172,16 @@ class Desk(CorrectionDesk, LinkDesk):
             if fresh is not None:
                 await self.offer_pending_calls(fresh)
 
-    async def verdicts(self, member: Member | None, number: int) -> Reply:
-        """/presude <game>: every trial of the game with its outcome, verdict and reason, newest last."""
-        if await self.db.games.summary(number) is None:
+    async def verdicts(self, member: Member | None, number: int, trial: int | None = None, page: int = 1) -> Reply:
+        """/presude <game> [trial [page]]: every trial of the game with its outcome, verdict and reason, newest
+        last; to the game's players and the club's officials each with its whole conversation (long ones paged:
+        `/presude GAME TRIAL PAGE`)."""
+        summary = await self.db.games.summary(number)
+        if summary is None:
             return self.refuse("call.unknown_game", game=number)
-        visible = set(self.config.referee_names_visible_to)
-        show = member is not None and bool(self.roles_of(member) & visible)
-        return await self.verdict_list(number, show_referees=show)
+        show = self.sees_referee_names(member)
+        officials = {"referee", "councilor", "moderator", "owner"}
+        transcripts = member is not None and (bool(self.roles_of(member) & officials) or
+                                              any(p.casefold() == member.nick.casefold() for p in summary.players))
+        return await self.verdict_list(number, show_referees=show, transcripts=transcripts, trial_id=trial,
+                                       page=page)

@@ -9,12 +9,13 @@ from datetime import datetime, timedelta
 from bot.config import Config
 from bot.messages import Catalogue
 from bot.ports import Chats, Clock, GameServerPort, Party, Reply, Timers, TrialSpace
-from bot.views import render_trials
+from bot.views import TranscriptLine, author_label, render_transcript_page, render_trials, transcript_pages
 from rules.eligibility import GameFacts, RefereeFacts
+from rules.fall_moves import FallMove, fall_move
 from rules.gamelog import Game
 from rules.members import Member, PartyRole
 from rules.paper import compute_paper
-from rules.paper_render import paper_json, paper_text
+from rules.paper_render import anonymised, paper_json, paper_text
 from storage.database import Database
 from storage.trials import Trial
 
@@ -77,6 +78,15 @@ class DeskBase:
         assert game is not None, f"game {number} vanished from the database"
         return game
 
+    async def fall_moves(self, number: int) -> list[FallMove]:
+        """The game's standing fall moves from every source (`rules.fall_moves`), read from the stored changes."""
+        moves = []
+        for row in await self.db.paper_changes.rows(number):
+            move = fall_move(row.kind, row.data, row.trial, row.id, row.hand)
+            if move is not None:
+                moves.append(move)
+        return moves
+
     async def referee_facts(self, member: Member) -> RefereeFacts:
         judging = await self.db.trials.judging(member.id) is not None
         return RefereeFacts(member.id, member.nick, member.online, member.on_duty, member.seated_game is not None,
@@ -107,23 +117,51 @@ class DeskBase:
         players = [m for m in [await self.db.members.by_nick(n) for n in (facts.players if facts else ())] if m]
         await self.chat.tell_table(game, players, text)
 
-    async def verdict_list(self, number: int, show_referees: bool) -> Reply:
+    async def verdict_list(self, number: int, show_referees: bool, transcripts: bool = True,
+                           trial_id: int | None = None, page: int = 1) -> Reply:
+        """The game's trials (with their conversations when `transcripts`); with `trial_id`, page `page` of that
+        trial's conversation."""
         trials = await self.db.trials.for_game(number)
         names = {m.id: m.nick for m in await self.db.members.all()}
-        return Reply(render_trials(number, trials, names, show_referees, self.messages))
+        if trial_id is not None:
+            trial = next((t for t in trials if t.id == trial_id), None)
+            if trial is None or not transcripts:
+                return self.refuse("presude.no_trial", game=number, trial=trial_id)
+            said = await self.transcript(trial.id, names, show_referees)
+            pages = transcript_pages(len(said))
+            if not 1 <= page <= pages:
+                return self.refuse("presude.no_page", trial=trial.id, pages=pages)
+            return Reply(render_transcript_page(number, trial, said, page, self.messages))
+        said_by = {t.id: await self.transcript(t.id, names, show_referees) for t in trials} if transcripts else None
+        return Reply(render_trials(number, trials, names, show_referees, self.messages, said_by))
 
-    async def paper(self, number: int) -> Reply:
-        """/papir <game>: the game's paper, computed from its log and the changes attached to its hands."""
+    async def transcript(self, trial_id: int, names: dict[int, str], show_names: bool) -> list[TranscriptLine]:
+        """A trial's whole conversation, each line labelled by its author (by function for the referee and a
+        councilor when the viewer may not see their names)."""
+        roles = {p.member: p.role for p in await self.db.trials.participants(trial_id)}
+        return [TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, self.messages), msg.text)
+                for msg in await self.db.trials.messages(trial_id)]
+
+    def sees_referee_names(self, viewer: Member | None) -> bool:
+        """Only the roles in `referee_names_visible_to` see who judged (in /presude, on the paper)."""
+        return viewer is not None and bool(self.roles_of(viewer) & set(self.config.referee_names_visible_to))
+
+    async def paper(self, number: int, viewer: Member | None = None) -> Reply:
+        """/papir <game>: the game's paper, computed from its log and the changes attached to its hands; a
+        verdict's change shows its trial number, and the referee's name only to those who may see it."""
         game = await self.db.games.get(number)
         if game is None:
             return self.refuse("call.unknown_game", game=number)
-        paper = compute_paper(game, await self.db.paper_changes.for_game(number))
+        changes = await self.db.paper_changes.for_game(number)
+        if not self.sees_referee_names(viewer):
+            changes = anonymised(changes)
+        paper = compute_paper(game, changes)
         return Reply(paper_text(game, paper, self.config.language))
 
     async def paper_changed(self, number: int) -> None:
         """Tell the game server the game's paper after a change landed (a verdict or a correction)."""
         game = await self.db.games.get(number)
         if game is not None:
-            paper = compute_paper(game, await self.db.paper_changes.for_game(number))
+            paper = compute_paper(game, anonymised(await self.db.paper_changes.for_game(number)))
             await self.game_server.paper_changed(number, paper_json(game, paper))
 

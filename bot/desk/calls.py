@@ -70,14 +70,12 @@ class CallDesk(DeskBase):
         return self.refuse(f"call.{refusal.reason.value}", **p)
 
     async def _default_game(self, caller: Member) -> GameFacts | None:
-        """Without a number: the table he sits at, else his last rated game without AI within the window."""
+        """Without a number: the table he sits at, else his last rated game without AI that ended or was
+        interrupted within the window; a game still in progress is reached only from its table."""
         if caller.seated_game is not None:
             seated = await self.game_facts(caller.seated_game)
             if seated is not None:
                 return seated
-        for summary in await self.db.games.in_progress_for(caller.nick):
-            if summary.judgeable:
-                return await self.game_facts(summary.number)
         now = self.now()
         # Pauses can stretch a window, so look further back than 7 days and let the rule decide.
         for summary in await self.db.games.ended_since(caller.nick, now - 4 * self.claim_window):
@@ -85,6 +83,8 @@ class CallDesk(DeskBase):
                 continue
             facts = await self.game_facts(summary.number)
             assert facts is not None
+            if facts.status is GameStatus.IN_PROGRESS:
+                continue
             if within_window(facts, now, await self.db.trials.pause_intervals(facts.number, now),
                              self.claim_window):
                 return facts
@@ -158,14 +158,21 @@ class CallDesk(DeskBase):
         for call in await self.db.calls.pending():
             if call.deadline > now:
                 continue
-            if not await self.db.calls.close(call.id, "expired", now, None):
-                continue  # another wake-up got there first
-            caller = await self.db.members.get(call.caller)
-            await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
-                                         self.t("call.notice_expired", game=call.game,
-                                                caller=caller.nick if caller else "—"))
-            if caller is not None:
-                await self.chat.tell(caller, self.t("call.expired", game=call.game,
-                                                    minutes=self.config.call_minutes))
-            if call.in_game:
-                await self.tell_table(call.game, self.t("table.expired"))
+            await self.expire_call(call)
+
+    async def expire_call(self, call: Call) -> bool:
+        """The call's deadline has passed: it expires now (whether or not a timer fired); False when another
+        wake-up or press got there first."""
+        now = self.now()
+        if not await self.db.calls.close(call.id, "expired", now, None):
+            return False
+        caller = await self.db.members.get(call.caller)
+        await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
+                                     self.t("call.notice_expired", game=call.game,
+                                            caller=caller.nick if caller else "—"))
+        if caller is not None:
+            await self.chat.tell(caller, self.t("call.expired", game=call.game,
+                                                minutes=self.config.call_minutes))
+        if call.in_game:
+            await self.tell_table(call.game, self.t("table.expired"))
+        return True

@@ -17,7 +17,10 @@ Who acts is resolved from the nicknames in the game log (`Game.seat_of`); a play
 cannot act. In a game with AI, a seat whose nickname is no club member is the AI's: it never proposes and it
 agrees to whatever it is asked, so the humans' corrections work there too. Every act is one transaction with its
 events (`storage.corrections`). The window for Odlazak u bulu and the Arbitar closes when the hand after the
-one concerned ends; every correction also closes when the game has finished (an interrupted game may go on).
+one concerned ends (`rules.verdict_place`); every correction also closes when the game has finished (an
+interrupted game may go on). A hand has at most one fall move from any source — an Ispravka, a player's odlazak,
+the Arbitar's transfer, a referee's verdict — whichever came first (`rules.fall_moves`, asked here and by the
+verdict path); the refusal names the standing move and whether it can be cancelled.
 """
 
 from __future__ import annotations
@@ -31,10 +34,12 @@ from typing import TYPE_CHECKING
 
 from bot.desk.base import DeskBase
 from bot.ports import Button, Reply
+from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
 from rules.paper import NOTE_REDUCED, AppliedChange, ChangeKind, Paper, PaperChange, compute_paper
 from rules.paper_changes import ChangeRefused, check_change
 from rules.paper_hand import HandScore
+from rules.verdict_place import is_late
 from storage.changes import NewPaperChange, StoredPaperChange
 from storage.corrections import (
     ARBITAR,
@@ -74,6 +79,7 @@ class HandState:
     standing: tuple[PaperChange, ...]
     ids: tuple[int, ...]
     rows: tuple[StoredPaperChange, ...]  # the hand's standing changes
+    moves: tuple[FallMove, ...] = ()  # the game's standing fall moves, from every source
 
     @property
     def declarer(self) -> int:
@@ -88,11 +94,6 @@ class HandState:
 
     def ispravka(self) -> StoredPaperChange | None:
         return next((r for r in self.rows if r.kind == ISPRAVKA_KIND), None)
-
-    def corrected(self, seat: int) -> bool:
-        """The fall of `seat` in this hand is already corrected by a standing Ispravka."""
-        row = self.ispravka()
-        return row is not None and row.data.get("player") == seat
 
     def without(self, change_id: int | None) -> list[PaperChange]:
         return [c for c in self.standing if c.id != change_id]
@@ -158,7 +159,13 @@ class CorrectionDesk(DeskBase):
         if score.declarer is None or score.passed is None or not score.fallen:
             return self.refuse("correction.nobody_fell", hand=n)
         rows = tuple(r for r in await self.db.paper_changes.rows(game.number) if r.hand == n)
-        return HandState(game, n, paper, score, standing, tuple(c.id for c in standing if c.id is not None), rows)
+        return HandState(game, n, paper, score, standing, tuple(c.id for c in standing if c.id is not None), rows,
+                         tuple(await self.fall_moves(game.number)))
+
+    def _fall_move_refused(self, state: HandState, source: FallSource, replacing: int | None = None) -> Reply | None:
+        """One fall move per hand, whichever source came first (`rules.fall_moves`)."""
+        refusal = refuse_fall_move(state.moves, state.n, source, replacing)
+        return None if refusal is None else self.refuse(refusal.key, hand=state.n)
 
     def _game_open(self, game: Game) -> Reply | None:
         if game.status is GameStatus.FINISHED:
@@ -170,7 +177,7 @@ class CorrectionDesk(DeskBase):
         closed = self._game_open(game)
         if closed is not None:
             return closed
-        if n < len(game.hands) and game.hands[n].completed:
+        if is_late(n, sum(1 for h in game.hands if h.completed)):
             return self.refuse("correction.too_late", hand=n, next=n + 1)
         return None
 
@@ -238,8 +245,9 @@ class CorrectionDesk(DeskBase):
         fallen = state.other_defender(seat)
         if fallen not in state.score.fallen:
             return self.refuse("correction.partner_did_not_fall", hand=n, nick=game.players[fallen])
-        if state.corrected(fallen):
-            return self.refuse("correction.fall_corrected", hand=n, nick=game.players[fallen])
+        moved = self._fall_move_refused(state, FallSource.PLAYER)
+        if moved is not None:
+            return moved
         now = self.now()
         change = PaperChange(ChangeKind.ODLAZAK_U_BULU, n, member.nick, now, player=seat)
         applied = self._check(game, state.standing, change)
@@ -363,10 +371,9 @@ class CorrectionDesk(DeskBase):
             return self.refuse("correction.arbitar_declarer", hand=n)
         if fallen not in state.score.fallen:
             return self.refuse("correction.arbitar_not_fallen", hand=n)
-        if state.odlazak() is not None:
-            return self.refuse("correction.fall_moved", hand=n)
-        if state.corrected(fallen):
-            return self.refuse("correction.fall_corrected", hand=n, nick=game.players[fallen])
+        moved = self._fall_move_refused(state, FallSource.ARBITAR)
+        if moved is not None:
+            return moved
         transfer = PaperChange(ChangeKind.ODLAZAK_U_BULU, n, ARBITAR_NAME, self.now(),
                                player=state.other_defender(fallen))
         checked = self._check(game, state.standing, transfer)
@@ -472,7 +479,9 @@ class CorrectionDesk(DeskBase):
                           step=verdict.step, evidence=evidence)
             if NOT_OBVIOUS in verdict.reason and game.judgeable:
                 text += "\n" + self.t("correction.may_call_referee", game=game.number)
-        actor_seat = game.seat_of(actor.nick) if actor is not None else None
+        # The verdict reaches each member once: the one the reply goes to (the player who accepted, or the
+        # offerer when the AI accepted for him) is not told again.
+        actor_seat = game.seat_of(actor.nick) if actor is not None else request.seat
         await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
         return Reply(text)
 
@@ -565,6 +574,9 @@ class CorrectionDesk(DeskBase):
         replaced = state.ispravka()
         if replaced is not None and replaced.trial is not None:
             return self.refuse("correction.referee_imposed", hand=n)
+        moved = self._fall_move_refused(state, FallSource.ISPRAVKA, replaced.id if replaced else None)
+        if moved is not None:
+            return moved
         change = PaperChange(ChangeKind.ISPRAVKA, n, game.players[seat], self.now(), player=seat)
         applied = self._check(game, state.without(replaced.id if replaced else None), change)
         if isinstance(applied, Reply):

@@ -127,6 +127,10 @@ class PenaltyDesk(TrialDesk):
         if isinstance(verdict, Penalty):
             if verdict.abandoned and game.status is not GameStatus.INTERRUPTED:
                 raise VerdictRefused("penalty.abandoned_not_interrupted", game=game.number)
+            if verdict.abandoned and (await self.db.penalties.settled(game.number) is not None or
+                                      compute_paper(game, await self.db.paper_changes.for_game(game.number)).settled):
+                # A settled game counts as finished: nobody abandoned it (never announced and then not counted).
+                raise VerdictRefused("penalty.abandoned_settled", game=game.number)
         elif isinstance(verdict, Settlement) and game.status is GameStatus.INTERRUPTED and game.ended_at is not None:
             paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
             if not paper.ended:
@@ -156,7 +160,9 @@ class PenaltyDesk(TrialDesk):
         game = await self.load_game(trial.game)
         stake = GameAtStake(game.number, game.abandoned_by[0] if game.abandoned_by else None, game.rated,
                             game.status is GameStatus.INTERRUPTED, game.ended_at)
-        now = self.now()
+        # Effects run from the moment the trial was finished, also when applied late (after a crash and restart):
+        # the plavac counts from then and the points go to that month's league.
+        now = trial.closed_at or self.now()
         culprit: Member | None = None
         new: NewPenalty | None = None
         settle: bool | None = None
@@ -296,10 +302,33 @@ class PenaltyDesk(TrialDesk):
                 GameAtStake(number, game.abandoned_by[0] if game.abandoned_by else None, game.rated, True,
                             game.ended_at), self.now())
 
+    async def unrecorded_napustio(self, nick: str) -> list[GameAtStake]:
+        """`nick`'s interrupted games whose napustio row is not written yet, as their logs give it (read only:
+        a read command never writes; the rows are written when a verdict or a month's close needs them)."""
+        out = []
+        for number in await self.db.penalties.unrecorded_interrupted(nick):
+            game = await self.load_game(number)
+            if game.ended_at is not None:
+                out.append(GameAtStake(number, game.abandoned_by[0] if game.abandoned_by else None, game.rated, True,
+                                       game.ended_at))
+        return out
+
+    async def napustio_of(self, nick: str, month: str | None = None, rated_only: bool = False) -> int:
+        """How many games `nick` is counted as having abandoned (in `month`; rated ones only), the games not yet
+        recorded counted as their logs give them."""
+        if rated_only:
+            assert month is not None
+            stored = await self.db.penalties.abandoned_rated(nick, month)
+        else:
+            stored = await self.db.penalties.napustio_count(nick, month)
+        extra = sum(1 for g in await self.unrecorded_napustio(nick)
+                    if g.first_leaver == nick and g.ended_at is not None
+                    and (month is None or month_of(g.ended_at) == month) and (g.rated or not rated_only))
+        return stored + extra
+
     async def live_standing(self, member: Member, month: str) -> Standing:
         """An open month: the paper results of rated finished (or settled, big enough) games, the napustio charge
-        of rated interrupted games, and the active penalty points."""
-        await self.record_napustio_of(member.nick)
+        of rated interrupted games, and the active penalty points. It only reads."""
         counted = await self.db.penalties.counted_settlements()
         games = points = 0
         for item in await self.db.league.rated_games(month, member.nick):
@@ -314,11 +343,11 @@ class PenaltyDesk(TrialDesk):
             if result is not None:
                 games += 1
                 points += result
-        abandoned_rated = await self.db.penalties.abandoned_rated(member.nick, month)
+        abandoned_rated = await self.napustio_of(member.nick, month, rated_only=True)
         return Standing(month, member.id, games, points,
                         abandoned_rated * self.config.penalties.abandon_league_points,
                         await self.db.penalties.active_points(member.id, month),
-                        await self.db.penalties.napustio_count(member.nick, month))
+                        await self.napustio_of(member.nick, month))
 
     async def standing(self, member: Member, month: str) -> Standing:
         if await self.db.league.closed(month) is not None:
@@ -331,6 +360,7 @@ class PenaltyDesk(TrialDesk):
         for member_id in await self.db.league.active_members(month):
             member = await self.db.members.get(member_id)
             if member is not None:
+                await self.record_napustio_of(member.nick)  # closing writes what the standings were read from
                 standings.append(await self.live_standing(member, month))
         return await self.db.league.close(month, standings, self.now(), by, how, reason)
 
@@ -345,7 +375,7 @@ class PenaltyDesk(TrialDesk):
         allowed = ban is None or (ban.until is not None and ban.until <= now)
         return MemberCard(member, tuple(sorted(self.roles_of(member))), running, month,
                           await self.month_is_open(month), standing,
-                          await self.db.penalties.napustio_count(member.nick), ban, allowed)
+                          await self.napustio_of(member.nick), ban, allowed)
 
     def card_text(self, card: MemberCard, full: bool) -> str:
         """The card as text; `full` adds the roles and the right to call (the member himself and officials)."""

@@ -18,6 +18,7 @@ from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
 from rules.nicknames import NickRefused, check_nick
+from rules.paper import compute_paper
 from rules.verdicts import (
     BulaChange,
     Draft,
@@ -67,6 +68,11 @@ class TrialDesk(CallDesk):
             return self.refuse("take.unknown")
         if not referee.is_referee:
             return self.refuse("take.not_referee")
+        if call.state is CallState.PENDING and call.deadline <= self.now():
+            # The deadline is the law: a press after it (a timer that never ran, a press queued while the bot
+            # was down) expires the call then and there.
+            await self.expire_call(call)
+            return self.refuse("take.expired", game=call.game)
         if call.state is not CallState.PENDING:
             return self.refuse(f"take.{call.state}", referee=await self.nick(call.referee), game=call.game)
         facts = await self.game_facts(call.game)
@@ -81,6 +87,9 @@ class TrialDesk(CallDesk):
         if result == TakeResult.GONE or trial is None:
             fresh = await self.db.calls.get(call.id)
             assert fresh is not None
+            if fresh.state == "pending":  # the deadline passed between the check and the take
+                await self.expire_call(fresh)
+                return self.refuse("take.expired", game=call.game)
             return self.refuse(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
         caller = await self.nick(call.caller)
         await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
@@ -153,7 +162,9 @@ class TrialDesk(CallDesk):
         trial = await self._judged_by(referee, trial_id)
         if isinstance(trial, Reply):
             return trial
-        return Reply(render_hands(await self.load_game(trial.game), self.messages))
+        game = await self.load_game(trial.game)
+        paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
+        return Reply(render_hands(game, self.messages, paper))
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self._judged_by(referee, trial_id)
@@ -162,9 +173,13 @@ class TrialDesk(CallDesk):
         return await self.verdict_list(trial.game, show_referees=True)
 
     async def draft(self, referee: Member, draft: Draft) -> Reply:
-        """Draft (or replace) the verdict; checked now and again at Završi suđenje."""
+        """Draft (or replace) the verdict; checked now and again at Završi suđenje. A draft that arrives after
+        the trial ended (Završi suđenje won the race) is answered so: it was not saved."""
         trial = await self._judged_by(referee, None)
         if isinstance(trial, Reply):
+            last = await self.db.trials.last_judged(referee.id)
+            if last is not None and not last.is_open and referee.is_referee:
+                return self.refuse("draft.trial_ended", trial=last.id)
             return trial
         try:
             draft = named_in_nfc(draft)
@@ -175,7 +190,8 @@ class TrialDesk(CallDesk):
             await self.checked(draft, trial, game)
         except VerdictRefused as refused:
             return self.refuse(refused.key, **refused.params)
-        await self.db.trials.set_draft(trial.id, verdict_to_json(draft), referee.id, self.now())
+        if not await self.db.trials.set_draft(trial.id, verdict_to_json(draft), referee.id, self.now()):
+            return self.refuse("draft.trial_ended", trial=trial.id)
         return Reply(self.t("draft.saved", verdict=render_verdict(draft, self.messages)))
 
     async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]:
@@ -189,11 +205,17 @@ class TrialDesk(CallDesk):
         share = Fraction(limits.settlement_played_share)
         settlement = ((share.numerator, share.denominator), timedelta(minutes=limits.settlement_delay_minutes))
         return verdict_changes(draft, game, standing, trial.referee, await self.nick(trial.referee), self.now(),
-                               self.config.language, settlement=settlement)
+                               self.config.language, settlement=settlement,
+                               moves=await self.fall_moves(game.number))
 
     async def change_game(self, referee: Member, number: int) -> Reply:
         """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
-        the draft is dropped."""
+        the draft is dropped. A referee's Promeni are queued, so two at once are answered from what stands."""
+        locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_promeni_locks", {})
+        async with locks.setdefault(referee.id, asyncio.Lock()):
+            return await self._change_game(referee, number)
+
+    async def _change_game(self, referee: Member, number: int) -> Reply:
         trial = await self._judged_by(referee, None)
         if isinstance(trial, Reply):
             return trial
@@ -225,6 +247,11 @@ class TrialDesk(CallDesk):
         if await self.db.calls.pending_for_game(number):
             return self.refuse("call.already_open", game=number)
         if not await self.db.trials.change_game(trial.id, number, referee.id, self.now()):
+            fresh = await self.db.trials.get(trial.id)
+            if fresh is not None and not fresh.is_open:
+                return self.refuse("promeni.trial_ended", trial=trial.id)
+            if fresh is not None and fresh.game == number:
+                return self.refuse("promeni.moved_meanwhile", game=number)
             return self.refuse("call.already_open", game=number)
         await self.chat.say_in_trial(await self.trial_space(trial), self.t("promeni.done", game=number))
         return Reply(self.t("promeni.ok", game=number))
@@ -253,8 +280,11 @@ class TrialDesk(CallDesk):
             await self.db.calls.add_notice(post.subject, notice)
         for member in members:
             await self.db.calls.add_councilor_ping(ccall.id, member.id, now)
-        await self.chat.say_in_trial(await self.trial_space(trial),
-                                     self.t("councilor.called", minutes=self.config.call_minutes))
+        space = await self.trial_space(trial)
+        if not members:  # the call still lives its minutes: a councilor who comes to the lobby gets it
+            await self.chat.say_in_trial(space, self.t("councilor.called_none", minutes=self.config.call_minutes))
+            return Reply(self.t("councilor.ok_none", minutes=self.config.call_minutes))
+        await self.chat.say_in_trial(space, self.t("councilor.called", minutes=self.config.call_minutes))
         return Reply(self.t("councilor.ok"))
 
     async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:

@@ -15,7 +15,18 @@ from collections.abc import Callable, Sequence
 
 from bot.registry.spec import MAX_DAYS, MAX_NUMBER, Usage
 from bot.registry.text import fold, read_number
-from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, Verdict, VerdictKind
+from rules.verdicts import (
+    BulaChange,
+    Draft,
+    FallTransfer,
+    Nobody,
+    NoVerdict,
+    Penalty,
+    Settlement,
+    Verdict,
+    VerdictKind,
+    twice_named,
+)
 
 Translate = Callable[..., str]
 LATE = "kasno"
@@ -45,6 +56,9 @@ def read_draft(kind: VerdictKind, words: Sequence[str], reason: str, t: Translat
             args = args[2:]
         if not args or len(args) % 2:
             raise Usage(t("usage.amounts"))
+        twice = twice_named(args[::2])
+        if twice is not None:
+            raise Usage(t("verdict.same_player_twice", nick=twice))
         amounts = {nick: read_number(amount, t("usage.amount"), -MAX_NUMBER, MAX_NUMBER)
                    for nick, amount in zip(args[::2], args[1::2], strict=True)}
         verdict = BulaChange(amounts, hand, late)

@@ -182,6 +182,8 @@ class TelegramHandlers:
             return
         if name == "presude" and reply.ok:  # the member's view may name referees: the group gets the public one
             reply = await self.desk.verdicts(None, int(rest.split()[0]))
+        elif name == "papir" and reply.ok:  # the same for the paper (a verdict's change names its referee)
+            reply = await self.desk.paper(int(rest.split()[0]))
         hint = self.desk.t("telegram.start_hint", link=self.port.start_link())
         await self.port.send(where.chat, f"{reply.text}\n{hint}", reply.buttons, reply_to=where.message)
 

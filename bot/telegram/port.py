@@ -297,7 +297,7 @@ class TelegramChat:
         names = {m.id: m.nick for m in space.members}
         caller = space.holding(PartyRole.CALLER)
         lines = [self.desk.t("telegram.replay", game=space.game, caller=caller.nick if caller else "—")]
-        for message in await self.desk.transcript(space.id):
+        for message in await self.desk.messages_of(space.id):
             nick = names.get(message.member, "—") if message.member is not None else "—"
             lines.append(self.desk.t("telegram.relay", nick=nick, text=message.text))
         referee = space.role_of(member.id) is PartyRole.REFEREE
