@@ -484,9 +484,9 @@ async def test_a_draft_naming_a_member_twice_is_refused_whatever_the_letter_case
 
 
 def test_the_discord_form_refuses_a_member_named_twice_too() -> None:
-    from bot.discord.components import build_draft  # noqa: PLC0415 (the adapter only here)
-    from bot.registry.spec import Usage  # noqa: PLC0415
-    from rules.verdicts import BulaChange, VerdictKind  # noqa: PLC0415
+    from bot.discord.components import build_draft
+    from bot.registry.spec import Usage
+    from rules.verdicts import BulaChange, VerdictKind
 
     assert build_draft(VerdictKind.BULE, {"amounts": "ana +2, petar -4"}, SR.t).verdict == \
         BulaChange({"ana": 2, "petar": -4})
