@@ -18,6 +18,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -36,6 +37,8 @@ from storage.games import GameRow
 LOG_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 PIECE_BYTES = 2 << 20  # JSON Lines are cut into pieces of about this size for the workers
 PARALLEL_BYTES = 4 << 20  # below this much input, workers cost more than they save
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int, int], None]  # (bytes done, bytes in all, hands read so far)
 
@@ -94,10 +97,14 @@ def prepare_piece(piece: Piece, lang: str = "sr") -> PieceResult:
         prefix = f"{document.place}: " if document.place else ""
         try:
             game, canonical = read_game(document.value)
+            problems = validate_game(game)
         except LogError as exc:
             result.problems.extend(prefix + problem for problem in exc.problems)
             continue
-        problems = validate_game(game)
+        except (RecursionError, OverflowError, ValueError, TypeError) as exc:  # a shape no check foresaw yet
+            log.exception("a game the reader did not expect at %s", document.place or "the file")
+            result.problems.append(f"{prefix}the game cannot be read ({type(exc).__name__}); it is not imported")
+            continue
         if problems:
             result.problems.extend(prefix + problem for problem in problems)
             continue
