@@ -235,8 +235,8 @@ async def import_files(db: Database, files: Sequence[Path], now: datetime, *,
                        piece_bytes: int = PIECE_BYTES) -> ImportReport:
     """Import `files` into `db`, each file in one transaction; the report of what happened to each.
 
-    With an `executor` (a process pool) the pieces are prepared there, a bounded number at a time; without one
-    they are prepared here, in order.
+    With an `executor` (a process pool) the pieces are prepared there, a bounded number at a time, while the
+    main process writes; without one they are prepared here, in order, each file before its transaction.
     """
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -265,29 +265,38 @@ async def import_files(db: Database, files: Sequence[Path], now: datetime, *,
 
     async def submit_all() -> None:
         for path, size in zip(files, sizes, strict=True):
-            if executor is None:
-                planned = _plan_file(path, limits, piece_bytes)
-            else:
-                planned = await asyncio.to_thread(_plan_file, path, limits, piece_bytes)
+            planned = await asyncio.to_thread(_plan_file, path, limits, piece_bytes)
             length = sum(len(piece.text) for piece in planned.pieces) or 1
             job = _FileJob(path, planned, [])
             for piece in planned.pieces:
                 share = size * len(piece.text) // length
                 await slots.acquire()
-                future: asyncio.Future[PieceResult]
-                if executor is None:
-                    future = loop.create_future()
-                    future.set_result(prepare_piece(piece, lang))
-                else:
-                    future = loop.run_in_executor(executor, prepare_piece, piece, lang)
+                future = loop.run_in_executor(executor, prepare_piece, piece, lang)
                 future.add_done_callback(functools.partial(finished, share))
                 job.futures.append(future)
             if not planned.pieces:
                 advance(size, 0)
             queue.put_nowait(job)
 
-    producer = asyncio.create_task(produce())
     report = ImportReport()
+    if executor is None:
+        # One thing at a time: a file is read, parsed and validated before its transaction begins, and the next
+        # file only after it committed, so the write lock is held for the short write alone.
+        for path, size in zip(files, sizes, strict=True):
+            planned = _plan_file(path, limits, piece_bytes)
+            length = sum(len(piece.text) for piece in planned.pieces) or 1
+            job = _FileJob(path, planned, [])
+            for piece in planned.pieces:
+                future = loop.create_future()
+                future.set_result(prepare_piece(piece, lang))
+                advance(size * len(piece.text) // length, future.result().hands)
+                job.futures.append(future)
+            if not planned.pieces:
+                advance(size, 0)
+            report.files.append(await _finish_file(db, job, now))
+        report.seconds = loop.time() - started
+        return report
+    producer = asyncio.create_task(produce())
     try:
         while (job := await queue.get()) is not None:
             report.files.append(await _finish_file(db, job, now))
@@ -350,7 +359,8 @@ def worker_count(files: Sequence[Path], jobs: int | None = None) -> int:
 class Importer:
     """The whole use case for the command line and benchmarks: files, worker processes, database, report.
 
-    The worker processes are forked before the database is opened (no database thread is copied into them).
+    The worker processes are forked before the database is opened (no database thread is copied into them), and
+    each dies with this process (`die_with_parent`), so a killed import leaves no worker behind.
     """
 
     db_path: str
@@ -369,7 +379,8 @@ class Importer:
         workers = worker_count(files, self.jobs)
         executor = None
         if workers > 1:
-            executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+            executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                                              initializer=die_with_parent, initargs=(os.getpid(),))
             _warm_up(executor, workers)
         try:
             db = await open_database(self.db_path)
@@ -383,6 +394,32 @@ class Importer:
         finally:
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """Run first in each worker: when the import's process dies (even by `kill -9`) the worker dies too.
+
+    Linux delivers SIGKILL to the worker when its parent goes (``PR_SET_PDEATHSIG``); elsewhere a watchdog thread
+    notices that the parent changed. A parent that died before this ran is noticed at once.
+    """
+    import signal
+    import threading
+    import time
+
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
 def _warm_up(executor: concurrent.futures.ProcessPoolExecutor, workers: int) -> None:
