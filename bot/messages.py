@@ -851,6 +851,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "console.server_plavac": ("plavac za {nick} do {until}", "plavac for {nick} until {until}"),
     "console.server_plavac_off": ("plavac za {nick} je skinut", "{nick}'s plavac is lifted"),
     "presude.no_db": ("Baza {db} ne postoji.", "The database {db} does not exist."),
+    # A busy database (another process holds the write lock past the bound) and the console club's own clock.
+    "db.busy": ("Evidencija Kluba je upravo zauzeta; ništa nije promenjeno. Pokušajte ponovo za trenutak.",
+                "The club's records are busy right now; nothing was changed. Please try again in a moment."),
+    "console.clock_range": ("Sat se pomera najviše {days} dana odjednom i ne dalje od 9999. godine; {step} je "
+                            "previše.",
+                            "The clock moves at most {days} days at a time and not past the year 9999; {step} is too "
+                            "far."),
+    "console.clock_resumed": ("sat kluba nastavlja od {now} (sačuvan u bazi)",
+                              "the club's clock resumes at {now} (kept in the database)"),
+    "backup.done": ("Rezervna kopija baze {db} je u {target} ({size}).",
+                    "The database {db} is backed up to {target} ({size})."),
+    "backup.exists": ("{target} već postoji; navedite novu datoteku (postojeća se ne prepisuje).",
+                      "{target} already exists; name a new file (an existing one is never overwritten)."),
+    "backup.failed": ("Rezervna kopija nije napravljena: {why}", "No backup was made: {why}"),
 }
 
 LANGUAGES = ("sr", "en")

@@ -28,6 +28,7 @@ from bot.discord import commands, governance
 from bot.discord.components import DRAFT_PREFIX, DeskButton, DraftInvalid, DraftModal, build_draft, view_of
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.ports import Reply
+from storage.database import DatabaseBusy
 from storage.members import ROLES, Member
 
 if TYPE_CHECKING:
@@ -107,6 +108,8 @@ class SudijaBot(discord.Client):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             reply = await run(await self.member_of(interaction.user))
+        except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
+            reply = self.desk.refuse("db.busy")
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")

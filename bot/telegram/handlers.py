@@ -36,6 +36,7 @@ from bot.messages import LANGUAGES, Catalogue
 from bot.ports import Reply
 from bot.telegram.format import ANSWER_LIMIT, TOAST_LIMIT, parse_callback, shorten
 from bot.telegram.port import PLATFORM, TelegramChat
+from storage.database import DatabaseBusy
 from storage.members import Member
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,10 @@ class TelegramHandlers:
                 await self.show(where, self.desk.refuse("link.needed"))
                 return
             member = await self.present(member)
-            reply = await self.commands.handle(member, text)
+            try:
+                reply = await self.commands.handle(member, text)
+            except DatabaseBusy:
+                reply = self.desk.refuse("db.busy")
             if reply is not None:
                 await self.show(where, reply, name=name, rest=rest)
         elif private:
@@ -215,7 +219,10 @@ class TelegramHandlers:
             return
         answered = False
         try:
-            reply = await self.press(query)
+            try:
+                reply = await self.press(query)
+            except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
+                reply = self.desk.refuse("db.busy")
             await self.answer(query, reply)
             answered = True
         finally:
