@@ -97,6 +97,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "You are off duty; switch duty on to take calls."),
     "take.taken": ("Poziv za partiju {game} je već prihvatio sudija {referee}.",
                    "Referee {referee} has already taken the call for game {game}."),
+    "take.in_progress": ("Poziv za partiju {game} upravo prihvata sudija {referee}.",
+                         "Referee {referee} is taking the call for game {game} right now."),
     "take.withdrawn": ("Poziv za partiju {game} je povučen.", "The call for game {game} was withdrawn."),
     "take.expired": ("Poziv za partiju {game} je istekao.", "The call for game {game} has expired."),
     "take.ok": ("Sudite u partiji {game} (suđenje {trial}).", "You are judging game {game} (trial {trial})."),

@@ -1,7 +1,9 @@
 """The database handle: opening SQLite through aiosqlite (WAL, foreign keys) and applying migrations.
 
-Durability: ``synchronous = FULL``, so a transaction whose result a member is told survives a power loss, not
-only a killed process (WAL with NORMAL may lose the last commits then); `bench/desk.py` measures its cost. A write
+Durability: every transaction runs with ``synchronous = FULL`` (its commit is on disk before a member is told
+anything: it survives a power loss, not only a killed process), except the bookkeeping no member is told of
+(which copies of a message were posted, who was pinged), written with ``durable=False`` under NORMAL: in WAL
+mode the next FULL commit syncs those frames too. `bench/desk.py` measures the cost. A write
 waits up to ``busy_timeout`` for another process (an import, the CLI) holding the write lock, then raises
 `DatabaseBusy`, which the adapters answer with "try again in a moment".
 
@@ -69,6 +71,8 @@ class Database:
         self.connection = connection
         self.path = path
         self._write_lock = asyncio.Lock()
+        self._synchronous = "FULL"  # what open_database set
+        self.durable_commits = True  # False: every commit NORMAL (only a benchmark's baseline does this)
         from storage.calls import CallStore
         from storage.changes import PaperChangeStore
         from storage.events import EventStore
@@ -92,13 +96,18 @@ class Database:
         await self.connection.close()
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, durable: bool = True) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any exception: a write either happens whole or not at all.
 
         One connection serves the whole process, so transactions are taken one at a time (an asyncio lock);
-        SQLite's own locking keeps other processes (the CLI) out meanwhile.
+        SQLite's own locking keeps other processes (the CLI) out meanwhile. `durable` (the default): the commit
+        is synced to disk (FULL) before this returns; False only for bookkeeping no member is told of.
         """
         async with self._write_lock:
+            wanted = "FULL" if durable and self.durable_commits else "NORMAL"
+            if wanted != self._synchronous:
+                await self.connection.execute(f"PRAGMA synchronous = {wanted}")
+                self._synchronous = wanted
             try:
                 await self.connection.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
