@@ -275,4 +275,9 @@ class TelegramHandlers:
             await self.desk.db.members.set_in_club(member.id, True, self.desk.now())
 
     async def on_error(self, update: object, context: Context) -> None:
+        if isinstance(context.error, DatabaseBusy) and isinstance(update, Update) and update.effective_chat:
+            log.warning("telegram update %s met a busy database: %s", update.update_id, context.error)
+            with contextlib.suppress(TelegramError):  # nothing changed: the member is told to try again
+                await self.port.send(update.effective_chat.id, self.desk.t("db.busy"))
+            return
         log.error("telegram update %s failed", update, exc_info=context.error)
