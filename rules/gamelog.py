@@ -453,8 +453,11 @@ def _score(r: _Reader, raw: object, players: tuple[str, str, str], where: str) -
         values = {}
         for key in ("bule", "supe_left", "supe_right"):
             value = entry.get(key, 0)
-            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
+            if isinstance(value, bool) or not isinstance(value, int):
                 r.fail(where, f"{nick}'s score '{key}' must be a whole number, not {json_repr(value)}")
+                value = 0
+            elif abs(value) > 1_000_000:
+                r.fail(where, f"{nick}'s score '{key}' must be from -1000000 to 1000000, not {number_text(value)}")
                 value = 0
             values[key] = value
         score[seat] = ScoreEntry(**values)

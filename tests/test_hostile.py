@@ -34,7 +34,8 @@ EXPECTED = {
     "time_beyond_9999.jsonl": "line 1: game 7005: 'ended_at': time '9999-12-31T23:59:59-01:00' is out of range",
     "card_5000_chars.jsonl": "line 1: game 7006, hand 1: the deal of",
     "game_number_negative.jsonl": "line 1: game -5: the game number must be positive",
-    "score_10_30.jsonl": "line 1: game 7008, hand 1:",
+    "score_10_30.jsonl": "line 1: game 7008, hand 1: nikola's score 'bule' must be from -1000000 to 1000000, not "
+                         "100000000000… (31 digits)",
     "game_number_float.jsonl": "line 1: game ?: the field 'game' must be a whole number, not inf",
     "not_json.jsonl": "line 1, column 25: not valid JSON",
     # made at test time (too big to keep in the repository)
