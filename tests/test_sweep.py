@@ -183,3 +183,20 @@ async def test_a_deadline_passing_while_another_process_holds_the_write_lock_is_
 
 async def _at_least(sweeper: Sweeper, failures: int) -> bool:
     return sweeper.failures >= failures
+
+
+async def test_the_running_bot_sweeps_beside_its_timers_and_stops_sweeping_when_closed(tmp_path: Path) -> None:
+    from bot.app import build_app
+
+    app = await build_app(Config(), clock=ManualClock(NOW), database=str(tmp_path / "club.db"))
+    sweeper = app.sweeper
+    assert sweeper is not None and sweeper._task is not None and not sweeper._task.done()
+    task = sweeper._task
+    await app.close()
+    assert task.done() and app.sweeper is not None and app.sweeper._task is None
+    manual = await build_app(Config(), clock=ManualClock(NOW), timers=ManualTimers(),
+                             database=str(tmp_path / "club.db"))
+    try:
+        assert manual.sweeper is None  # tests drive the clock and run_due themselves
+    finally:
+        await manual.close()
