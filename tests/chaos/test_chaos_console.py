@@ -1,17 +1,19 @@
 """Chaos: a real console bot over a file database runs scripted club evenings (calls, Sudi, trial messages,
 drafts, verdicts, withdrawals, expiries) and is killed with SIGKILL at seeded random points — between lines or
-in the middle of one, after a random part of its output — and restarted, again and again.
+in the middle of one, after a random part of its output — and restarted, again and again; now and then another
+process imports a game log beside it.
 
 After each kill and each restart the invariants hold: no acknowledged call, press, draft, verdict or withdrawal
-is lost; every call ends at most once and every ended call exactly once (one closing event, matching its state);
-every deadline due by the club's stored clock is acted on within 10 s of the restart; `integrity_check` and
-`foreign_key_check` are clean. `make test` runs a short form (a few kills); `make chaos` the long one
-(``CHAOS_KILLS=200``). ``CHAOS_SEED`` picks the seed.
+(nor any game an import reported) is lost; every call ends at most once and every ended call exactly once (one
+closing event, matching its state); every deadline due by the club's stored clock is acted on within 10 s of the
+restart; `integrity_check` and `foreign_key_check` are clean. `make test` runs a short form (a few kills);
+`make chaos` the long one (``CHAOS_KILLS=200``). ``CHAOS_SEED`` picks the seed.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import queue
 import random
@@ -26,6 +28,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from rules.gamelog import GameStatus, game_to_doc
+from rules.generator import generate_game
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = int(os.environ.get("CHAOS_KILLS", "4"))
@@ -198,12 +203,37 @@ def evenings() -> Iterator[str]:
     return itertools.cycle(EVENING)
 
 
+def import_beside(db: Path, number: int, imported: list[int]) -> None:
+    """`sudija import` of one new game in another process while the bot runs; exit 0 is its acknowledgement."""
+    game = generate_game(random.Random(number), number, hands=3, status=GameStatus.FINISHED,
+                         players=("ana", "bojan", "milica"))
+    path = db.parent / f"night{number}.jsonl"
+    path.write_text(json.dumps(game_to_doc(game)) + "\n", encoding="utf-8")
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("SUDIJA_")}, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "bot", "import", str(path), "--db", str(db), "--jobs", "0"],
+                          capture_output=True, text=True, cwd=db.parent, env=env, timeout=120)
+    assert "Traceback" not in done.stderr, done.stderr
+    if done.returncode == 0:
+        imported.append(number)
+
+
+def check_imports(db: Path, imported: list[int]) -> None:
+    connection = sqlite3.connect(db)
+    try:
+        stored = {r[0] for r in connection.execute("SELECT number FROM games")}
+    finally:
+        connection.close()
+    assert set(imported) <= stored, ("an acknowledged import lost", set(imported) - stored)
+
+
 def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Path) -> None:
     rng = random.Random(SEED)
     db = tmp_path / "club.db"
     acks = Acks()
     script = evenings()
     kills = restarts = marks = 0
+    imported: list[int] = []
+    numbers = itertools.count(990_001)
     demo = True
     while kills < KILLS:
         bot = Bot(db, demo, acks)
@@ -218,6 +248,9 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Path) -> 
                 assert bot.read(until=f"# ready {marks}"), "\n".join(bot.seen[-20:])
                 assert time.monotonic() - bot.started < RESTART_BOUND  # started and acted on what fell due
                 check(db, acks, restarted=True)
+                check_imports(db, imported)
+            if not demo and rng.random() < 0.25:
+                import_beside(db, next(numbers), imported)
             alive = True
             for _ in range(rng.randint(1, 8)):
                 marks += 1
@@ -237,7 +270,9 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Path) -> 
                 bot.kill()
             restarts += 1
             check(db, acks, restarted=False)
+            check_imports(db, imported)
         finally:
             bot.close()
     assert restarts >= KILLS
     assert sum(acks.calls.values()) > 0 and acks.takes, "the evenings did nothing"
+    assert imported or KILLS < 20, "no import ran beside the bot"
