@@ -86,3 +86,10 @@ async def test_the_console_answers_a_locked_database_with_a_message_not_a_traceb
     assert out.count(SR.t("db.busy")) >= 2  # the call and the clock move were each answered
     status, out, err = await run(db, "@marko /sudija\n", ManualClock(NOW))
     assert status == 0 and "[dm marko] Pozvan je sudija" in out  # nothing half-done was left behind
+
+
+@pytest.mark.parametrize("line", ["@ana !sit 99999999999999999999", "@ana !sit " + "7" * 5000])
+def test_a_table_number_beyond_2_53_is_refused_by_the_console_not_by_sqlite(line: str) -> None:
+    with pytest.raises(LineError) as caught:
+        parse_line(line)
+    assert caught.value.key == "console.sit_game"
