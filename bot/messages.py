@@ -97,6 +97,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "You are off duty; switch duty on to take calls."),
     "take.taken": ("Poziv za partiju {game} je već prihvatio sudija {referee}.",
                    "Referee {referee} has already taken the call for game {game}."),
+    "take.in_progress": ("Poziv za partiju {game} upravo prihvata sudija {referee}.",
+                         "Referee {referee} is taking the call for game {game} right now."),
     "take.withdrawn": ("Poziv za partiju {game} je povučen.", "The call for game {game} was withdrawn."),
     "take.expired": ("Poziv za partiju {game} je istekao.", "The call for game {game} has expired."),
     "take.ok": ("Sudite u partiji {game} (suđenje {trial}).", "You are judging game {game} (trial {trial})."),
@@ -1056,6 +1058,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.unknown_member": ("Član {nick} nije u bazi.", "Member {nick} is not in the database."),
     "hands.changes": ("  promene uz ruku {n}:", "  changes attached to hand {n}:"),
     "hands.change": ("    + {text}", "    + {text}"),
+    # A busy database (another process holds the write lock past the bound) and the console club's own clock.
+    "db.busy": ("Evidencija Kluba je upravo zauzeta; ništa nije promenjeno. Pokušajte ponovo za trenutak.",
+                "The club's records are busy right now; nothing was changed. Please try again in a moment."),
+    "console.clock_range": ("Sat se pomera najviše {days} dana odjednom i ne dalje od 9999. godine; {step} je "
+                            "previše.",
+                            "The clock moves at most {days} days at a time and not past the year 9999; {step} is too "
+                            "far."),
+    "console.clock_resumed": ("sat kluba nastavlja od {now} (sačuvan u bazi)",
+                              "the club's clock resumes at {now} (kept in the database)"),
+    "backup.done": ("Rezervna kopija baze {db} je u {target} ({size}).",
+                    "The database {db} is backed up to {target} ({size})."),
+    "backup.exists": ("{target} već postoji; navedite novu datoteku (postojeća se ne prepisuje).",
+                      "{target} already exists; name a new file (an existing one is never overwritten)."),
+    "backup.failed": ("Rezervna kopija nije napravljena: {why}", "No backup was made: {why}"),
 }
 
 LANGUAGES = ("sr", "en")

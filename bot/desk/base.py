@@ -31,6 +31,7 @@ class DeskBase:
         self.timers = timers
         self.messages = Catalogue(config.language)
         self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
+        self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
 
     @property
     def call_time(self) -> timedelta:

@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 
 from bot import registry
+from bot.app import DatabaseBusy
 from bot.config import ConfigError
 from bot.discord import commands
 from bot.discord.components import (
@@ -111,6 +112,8 @@ class SudijaBot(discord.Client):
         try:
             actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
             reply = actor if isinstance(actor, Reply) else await run(actor)
+        except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
+            reply = self.desk.refuse("db.busy")
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")

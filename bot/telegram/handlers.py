@@ -32,6 +32,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, ContextTypes, MessageHandler, filters
 
+from bot.app import DatabaseBusy
 from bot.commands import Commands
 from bot.desk import Desk
 from bot.messages import LANGUAGES, Catalogue
@@ -142,7 +143,10 @@ class TelegramHandlers:
         proven = None if isinstance(actor, Reply) else await self.present(actor)
         caller = Caller(PLATFORM, str(user.id), proven, refusal=actor if isinstance(actor, Reply) else None,
                         display=user.full_name)
-        reply = await self.commands.handle_as(caller, text)
+        try:
+            reply = await self.commands.handle_as(caller, text)
+        except DatabaseBusy:
+            reply = self.desk.refuse("db.busy")
         if proven is None and (linked := await self.desk.member_for(PLATFORM, str(user.id))) is not None:
             await self.present(linked)  # the account has just been proven (a code)
         if reply is not None:
@@ -195,7 +199,10 @@ class TelegramHandlers:
             return
         answered = False
         try:
-            reply = await self.press(query)
+            try:
+                reply = await self.press(query)
+            except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
+                reply = self.desk.refuse("db.busy")
             await self.answer(query, reply)
             answered = True
         finally:
@@ -248,4 +255,9 @@ class TelegramHandlers:
             await self.desk.member_joined(member, PLATFORM)
 
     async def on_error(self, update: object, context: Context) -> None:
+        if isinstance(context.error, DatabaseBusy) and isinstance(update, Update) and update.effective_chat:
+            log.warning("telegram update %s met a busy database: %s", update.update_id, context.error)
+            with contextlib.suppress(TelegramError):  # nothing changed: the member is told to try again
+                await self.port.send(update.effective_chat.id, self.desk.t("db.busy"))
+            return
         log.error("telegram update %s failed", update, exc_info=context.error)
