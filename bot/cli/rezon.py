@@ -5,8 +5,9 @@
 
 ``--seat first`` (the default) is the defender right after the declarer; ``--first-followed`` says, for the
 second defender, that the first followed (without it the second may follow on any cards); ``--talon`` are the
-two cards the declarer bought (none with igra; any other number of cards is refused); ``--declarer-last`` is the exception to the AQ rule (the
-declarer spoke last and the other two said dalje). Text: the counts and the reasoning line by line.
+two cards the declarer bought (none with igra; any other number of cards is refused); ``--declarer-last`` is
+the exception to the AQ rule (the declarer spoke last and the other two said dalje). Text: the counts and the
+reasoning line by line.
 ``--json``: the stable keys ``rezons`` (a number, halves allowed), ``trump_tricks``, ``aces``,
 ``obviously_bad``, ``meets_rules``, and ``requirement`` and ``explanation``. Bad cards: a message on standard
 error and exit status 2.

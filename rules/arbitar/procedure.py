@@ -44,11 +44,12 @@ from rules.arbitar.layouts import Moment, PlayedHand, equivalent, played_hand, v
 from rules.arbitar.rezon import RezonCount, count_rezons
 from rules.arbitar.verdict import NOT_OBVIOUS, STAYS, TRANSFER, ArbitarVerdict
 from rules.cards import Card, mask_of
-from rules.gamelog import Game, Hand
+from rules.gamelog import Decision, Game, Hand
 from rules.paper_hand import DefenceShape, HandCase, hand_facts, left_of, right_of
 
 __all__ = ["CardJudgement", "Stats", "arbitrate", "arbitrate_with_stats", "better_alternatives",
-           "declarer_last_after_passes", "follower_rezons", "judge_card", "real_values"]
+           "declarer_last_after_passes", "follower_rezons", "judge_card", "played_own_cards", "real_values",
+           "value_cap"]
 
 THREADS = 2
 MIN_CHUNK = 2048  # consistent layouts compared per call before the 10% bar is checked again
@@ -68,18 +69,27 @@ class Stats:
 
 @dataclass(frozen=True, slots=True)
 class CardJudgement:
-    """Whether one played card is an error by the 10% rule, with the counts that decided it."""
+    """Whether one played card is an error by the 10% rule, with the counts that decided it.
+
+    With ``examined == consistent`` (always so for an error, see `judge_card`) the counts are exact over all
+    consistent layouts and ``better_count + worse_count + equal_count == consistent``.
+    """
 
     moment: Moment
-    better: int  # the alternative the evidence names (the first that met the bar, else the best in reality)
-    with_card: int  # the declarer's tricks from this trick on, real layout, after the played card
+    better: int  # the alternative the evidence names (an error: the largest count difference, ties the lower card)
+    with_card: int  # the declarer's tricks from this trick on, real layout, after the played card (capped in betl)
     with_better: int  # the same after the better card
     layouts: int  # layouts seen from the player
     consistent: int  # of them consistent with the bidding (|L|)
     better_count: int  # consistent layouts where the alternative is better (over `examined`)
     worse_count: int  # consistent layouts where the played card is better (over `examined`)
-    examined: int  # consistent layouts compared before the outcome was certain
+    examined: int  # consistent layouts compared
     error: bool
+
+    @property
+    def equal_count(self) -> int:
+        """Compared layouts where the two cards are worth the same."""
+        return self.examined - self.better_count - self.worse_count
 
     @property
     def bar(self) -> int:
@@ -91,12 +101,36 @@ def _is_error(difference: int, consistent: int) -> bool:
     return difference > 0 and 10 * difference >= consistent
 
 
+def value_cap(played: PlayedHand, moment: Moment) -> int | None:
+    """Betl stops at the declarer's first trick: values from this trick on are capped at the tricks he still
+    lacks for that (1, or 0 once he has one); None outside betl."""
+    if not played.betl:
+        return None
+    return max(0, 1 - moment.declarer_tricks)
+
+
+def _counts(own: bytes, theirs: bytes, sign: int) -> tuple[int, int]:
+    """(layouts where the alternative is better for the defence, layouts where the played card is)."""
+    better = worse = 0
+    for value, other in zip(own, theirs, strict=True):
+        if value != other:
+            if sign * (value - other) > 0:
+                better += 1
+            else:
+                worse += 1
+    return better, worse
+
+
 def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], real: dict[int, int],
                stats: Stats | None = None, threads: int = THREADS, chunk: int | None = None) -> CardJudgement:
     """Judge ``moment.card`` against ``alternatives`` (each better in the real layout, best first) by the 10% rule.
 
-    ``real`` holds the declarer's tricks in the real layout for every legal card of the moment. ``chunk``: how
-    many consistent layouts are compared between two looks at the bar (default: a sixth, at least 2048).
+    ``real`` holds the declarer's tricks in the real layout for every legal card of the moment (capped in betl,
+    `value_cap`). ``chunk``: how many consistent layouts are compared between two looks at the bar (default: a
+    sixth, at least 2048). The comparison of an alternative stops as soon as the layouts left cannot move it
+    across the bar either way; once the card is found an error, every alternative is counted in full over all
+    consistent layouts and the evidence names the one with the largest difference (ties: the lower card). A
+    card that is not an error shows the counts of its first alternative as far as they were made.
     """
     stats = stats if stats is not None else Stats()
     alts = tuple(alternatives)
@@ -119,35 +153,40 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         subset.frombytes(b"".join(itertools.compress((raw[12 * k:12 * k + 12] for k in range(total)), reach)))
         packed = subset
     trick_leader = moment.leader if moment.before else None
+    cap = value_cap(played, moment)
     sign = -1 if played.betl else 1  # a card is better for the defence when the declarer takes fewer tricks
     step = chunk if chunk is not None else max(MIN_CHUNK, -(-consistent // CHUNKS))
     if step < 1:
         raise ValueError("chunk must be positive")
-    mine = bytearray()  # the played card's values, layout by layout, as far as computed
+    values: dict[int, bytearray] = {card: bytearray() for card in (moment.card, *alts)}
+
+    def extend(cards: tuple[int, ...], upto: int) -> None:
+        """Value ``cards`` (all computed as far as the first one) on the consistent layouts up to ``upto``."""
+        done = len(values[cards[0]])
+        if upto <= done:
+            return
+        got = solver.solve_layouts(packed[3 * done:3 * upto], played.trump, played.betl, played.declarer,
+                                   moment.seat, moment.before, trick_leader, cards, threads=threads, cap=cap)
+        stats.compared += upto - done
+        for k, card in enumerate(cards):
+            values[card].extend(got[k::len(cards)])
+
+    mine = values[moment.card]
     first: tuple[int, int, int] | None = None  # (better, worse, examined) of the first alternative
+    error = False
     for alt in alts:
-        better = worse = done = 0
-        error = False
+        done = 0
+        better = worse = 0
         while done < consistent:
             upto = min(consistent, done + step)
-            part = packed[3 * done:3 * upto]
-            if len(mine) >= upto:
-                theirs = solver.solve_layouts(part, played.trump, played.betl, played.declarer, moment.seat,
-                                              moment.before, trick_leader, (alt,), threads=threads)
-                own = bytes(mine[done:upto])
+            if len(mine) < upto:
+                if len(values[alt]) != len(mine):
+                    extend((alt,), len(mine))
+                extend((moment.card, alt), upto)
             else:
-                both = solver.solve_layouts(part, played.trump, played.betl, played.declarer, moment.seat,
-                                            moment.before, trick_leader, (moment.card, alt), threads=threads)
-                own, theirs = both[0::2], both[1::2]
-                mine.extend(own)
-            stats.compared += upto - done
-            for value, other in zip(own, theirs, strict=True):
-                if value != other:
-                    if sign * (value - other) > 0:
-                        better += 1
-                    else:
-                        worse += 1
-            done = upto
+                extend((alt,), upto)
+            b, w = _counts(bytes(mine[done:upto]), bytes(values[alt][done:upto]), sign)
+            better, worse, done = better + b, worse + w, upto
             left = consistent - done
             if _is_error(better - worse - left, consistent):
                 error = True  # even if every layout left favoured the played card
@@ -157,12 +196,23 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         if first is None:
             first = (better, worse, done)
         if error:
-            return CardJudgement(moment, alt, real[moment.card], real[alt], total, consistent, better, worse, done,
-                                 True)
-    if first is None:  # no consistent layout: nothing could be seen from the player's seat
-        first = (0, 0, 0)
-    return CardJudgement(moment, alts[0], real[moment.card], real[alts[0]], total, consistent, first[0], first[1],
-                         first[2], False)
+            break
+    if not error:
+        if first is None:  # no consistent layout: nothing could be seen from the player's seat
+            first = (0, 0, 0)
+        return CardJudgement(moment, alts[0], real[moment.card], real[alts[0]], total, consistent, first[0],
+                             first[1], first[2], False)
+    # An error: every alternative counted in full, the largest difference shown (ties: the lower card).
+    extend((moment.card,), consistent)
+    full: list[tuple[int, int, int]] = []
+    for alt in alts:
+        extend((alt,), consistent)
+        b, w = _counts(bytes(mine), bytes(values[alt]), sign)
+        full.append((b - w, -alt, b))
+    difference, negated, better = max(full)
+    shown = -negated
+    return CardJudgement(moment, shown, real[moment.card], real[shown], total, consistent, better,
+                         better - difference, consistent, True)
 
 
 @dataclass(slots=True)
@@ -172,17 +222,22 @@ class _Candidate:
     moment: Moment
     real: dict[int, int]
     alternatives: tuple[int, ...]
-    cost: int  # layouts in the player's view
 
 
 def real_values(played: PlayedHand, moment: Moment) -> dict[int, int]:
-    """The declarer's tricks in the real layout from this trick on, for every legal card of the moment."""
-    return solver.solve(moment.hands, played.trump, played.betl, played.declarer, moment.seat, moment.before,
-                        moment.leader if moment.before else None)
+    """The declarer's tricks in the real layout from this trick on, for every legal card of the moment (in betl
+    capped at the first trick he still lacks, `value_cap`)."""
+    values = solver.solve(moment.hands, played.trump, played.betl, played.declarer, moment.seat, moment.before,
+                          moment.leader if moment.before else None)
+    cap = value_cap(played, moment)
+    if cap is None:
+        return values
+    return {card: min(value, cap) for card, value in values.items()}
 
 
 def better_alternatives(played: PlayedHand, moment: Moment, real: dict[int, int]) -> list[int]:
-    """The legal cards better than the played one in the real layout, best first, one per equivalent group."""
+    """The legal cards better than the played one in the real layout, best first, one per equivalent group
+    (the lowest card of the group)."""
     sign = -1 if played.betl else 1
     mine = real[moment.card]
     better = sorted((c for c in real if sign * (real[c] - mine) < 0), key=lambda c: (sign * real[c], c))
@@ -210,6 +265,7 @@ def _card_evidence(judgement: CardJudgement, players: tuple[str, str, str]) -> d
         "consistent_layouts": judgement.consistent,
         "better_card_better": judgement.better_count,
         "played_card_better": judgement.worse_count,
+        "equal_layouts": judgement.equal_count,
         "compared_layouts": judgement.examined,
         "bar": judgement.bar,
     }
@@ -233,6 +289,18 @@ def follower_rezons(hand: Hand, played: PlayedHand, seat: int) -> RezonCount:
                         declarer_last_after_passes(hand, played.declarer))
 
 
+def played_own_cards(hand: Hand, shape: DefenceShape | None, seat: int) -> bool:
+    """Whether defender ``seat`` played his own cards (decisions.md: only he can receive a fall).
+
+    Both following, zovem (the called player plays his hand) and betl: both did. One follower alone: only the
+    follower; the other's cards were played by him. Kontra: a defender who passed had his cards played by the
+    kontra giver.
+    """
+    if shape is DefenceShape.ALONE or shape is DefenceShape.KONTRA:
+        return hand.defense.get(seat, Decision.PASSES) is not Decision.PASSES
+    return True
+
+
 def arbitrate(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     """The Arbitar's verdict on the fall of seat ``fallen`` in hand number ``hand`` of ``game``.
 
@@ -240,6 +308,19 @@ def arbitrate(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     declarer or did not fall.
     """
     return arbitrate_with_stats(game, hand, fallen)[0]
+
+
+def _earliest_error(played: PlayedHand, candidates: list[_Candidate], stats: Stats, threads: int
+                    ) -> tuple[CardJudgement | None, CardJudgement | None]:
+    """(the earliest card in play order that is an error, the first one judged not to be), judging in order."""
+    refuted: CardJudgement | None = None
+    for candidate in candidates:
+        judged = judge_card(played, candidate.moment, candidate.alternatives, candidate.real, stats, threads)
+        if judged.error:
+            return judged, refuted
+        if refuted is None:
+            refuted = judged
+    return None, refuted
 
 
 def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THREADS
@@ -263,9 +344,9 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
     shape = score.shape
     defence = score.defence_tricks[right_of(declarer)] + score.defence_tricks[left_of(declarer)]
     evidence: dict[str, Any] = {"defence_tricks": defence}
-    if shape is DefenceShape.ALONE:
+    if not played_own_cards(the_hand, shape, other):
         evidence["note"] = f"{players[other]} nije pratio: njegove karte je igrao {players[fallen]}"
-        return ArbitarVerdict(STAYS, None, 0, NOT_OBVIOUS, evidence), stats
+        return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence), stats
     played = played_hand(the_hand)
     needed = 5 if shape is DefenceShape.KONTRA else 4
     evidence["needed"] = 1 if played.betl else needed
@@ -277,20 +358,19 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
 
     ruining: list[_Candidate] = []
     own: list[_Candidate] = []
-    for moment in played.moments:
+    for moment in played.moments:  # play order
         if moment.seat == declarer:
             continue
         real = real_values(played, moment)
         alternatives = better_alternatives(played, moment, real)
         if not alternatives:
             continue
-        cost = view(moment, declarer, played.kept).size
         if moment.seat == other:
             hurting = tuple(a for a in alternatives if ruins(moment, real[a]))
             if hurting:
-                ruining.append(_Candidate(moment, real, hurting, cost))
+                ruining.append(_Candidate(moment, real, hurting))
         else:
-            own.append(_Candidate(moment, real, tuple(alternatives), cost))
+            own.append(_Candidate(moment, real, tuple(alternatives)))
     evidence["ruining_candidates"] = len(ruining)
 
     step2: tuple[RezonCount, RezonCount] | None = None
@@ -305,33 +385,17 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
         evidence["other_obviously_bad"] = theirs.obviously_bad
     step2_due = step2 is not None and step2[1].obviously_bad and step2[0].meets_rules
 
-    # Cheapest first; the verdict needs: some ruining error of the other (R), and whether the fallen erred (F)
-    # once a transfer is due (R, or step 2). One fallen error settles it; one ruining error settles R.
-    ruin_queue = sorted(ruining, key=lambda c: (c.cost, c.moment.trick, c.moment.position))
-    own_queue = sorted(own, key=lambda c: (c.cost, c.moment.trick, c.moment.position))
-    ruin_found: CardJudgement | None = None
-    ruin_refuted: CardJudgement | None = None
-    own_found: CardJudgement | None = None
-    while True:
-        ruin_open = ruin_found is None and bool(ruin_queue)
-        if not (ruin_found is not None or step2_due or ruin_open):
-            break  # no transfer is possible any more: the fallen player's own cards do not matter
-        if not own_queue and not ruin_open:
-            break
-        take_own = bool(own_queue) and (not ruin_open or own_queue[0].cost <= ruin_queue[0].cost)
-        candidate = own_queue.pop(0) if take_own else ruin_queue.pop(0)
-        judged = judge_card(played, candidate.moment, candidate.alternatives, candidate.real, stats, threads)
-        if take_own:
-            if judged.error:
-                own_found = judged
-                break
-        elif judged.error:
-            ruin_found = judged
-        elif ruin_refuted is None:
-            ruin_refuted = judged
-
+    # The other defender's ruining errors, then the fallen player's own cards: an error of his is always
+    # reported and keeps the fall with him (step 1), whatever the other did.
+    ruin_found, ruin_refuted = _earliest_error(played, ruining, stats, threads)
+    own_found, _ = _earliest_error(played, own, stats, threads)
+    if ruin_found is None and ruin_refuted is not None:
+        refuted = _card_evidence(ruin_refuted, players)
+        evidence.update({f"checked_{key}": value for key, value in refuted.items()})
     if own_found is not None:
         evidence.update(_card_evidence(own_found, players))
+        if ruin_found is not None:
+            evidence.update({f"other_{key}": value for key, value in _card_evidence(ruin_found, players).items()})
         reason = (f"I {players[fallen]} je pogrešio: u {own_found.moment.trick}. štihu "
                   f"{_show(own_found.moment.card)} umesto {_show(own_found.better)}; pad ostaje njemu.")
         return ArbitarVerdict(STAYS, None, 1, reason, evidence), stats
@@ -346,7 +410,4 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
                   f"{step2[1].aces} asova), a praćenje igrača {players[fallen]} ispunjava pravila i on nije "
                   f"pogrešio u kartama.")
         return ArbitarVerdict(TRANSFER, other, 2, reason, evidence), stats
-    if ruin_refuted is not None:
-        refuted = _card_evidence(ruin_refuted, players)
-        evidence.update({f"checked_{key}": value for key, value in refuted.items()})
-    return ArbitarVerdict(STAYS, None, 2 if step2 is not None else 1, NOT_OBVIOUS, evidence), stats
+    return ArbitarVerdict(STAYS, None, 2 if step2 is not None else None, NOT_OBVIOUS, evidence), stats

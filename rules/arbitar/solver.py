@@ -76,19 +76,46 @@ __all__ = [
 SOLVE_TT_BITS = 18
 LAYOUTS_TT_BITS = 21
 CHUNKS_PER_THREAD = 4
-MAX_THREADS = 4  # at most this many pooled tables (4 x 48 MB) are kept: the Arbitar stays under 256 MB
+MAX_THREADS = 4  # at most this many layout tables (4 x 48 MB) exist at once
+MAX_SOLVE_TABLES = 4  # and at most this many `solve` tables (4 x 6 MB): the Arbitar stays under 256 MB in all
 ILLEGAL = 255
 
-_local = threading.local()
+
+class _Tables:
+    """A bounded set of native Solvers of one table size: at most ``limit`` exist; a caller waits for a free one.
+
+    A Solver serves one thread at a time; tables are kept between calls (the next call of the same strain and
+    declarer starts warm) until `clear`.
+    """
+
+    def __init__(self, bits: int, limit: int) -> None:
+        self._bits = bits
+        self._lock = threading.Lock()
+        self._permits = threading.BoundedSemaphore(limit)
+        self._free: list[Solver] = []
+
+    def take(self) -> Solver:
+        self._permits.acquire()
+        try:
+            with self._lock:
+                if self._free:
+                    return self._free.pop()
+            return Solver(self._bits)
+        except BaseException:
+            self._permits.release()
+            raise
+
+    def give_back(self, solver: Solver) -> None:
+        with self._lock:
+            self._free.append(solver)
+        self._permits.release()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._free.clear()
 
 
-def _solver() -> Solver:
-    """The calling thread's own solver (a Solver serves one thread at a time)."""
-    solver: Solver | None = getattr(_local, "solver", None)
-    if solver is None:
-        solver = Solver(SOLVE_TT_BITS)
-        _local.solver = solver
-    return solver
+_solve_tables = _Tables(SOLVE_TT_BITS, MAX_SOLVE_TABLES)
 
 
 def _native_args(trump: int | None, betl: bool, trick: tuple[int, ...],
@@ -108,7 +135,11 @@ def solve(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: 
     seats; ``to_move`` must be the seat after them. Raises ValueError for an inconsistent position.
     """
     native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
-    pairs = _solver().solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
+    native = _solve_tables.take()
+    try:
+        pairs = native.solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
+    finally:
+        _solve_tables.give_back(native)
     return dict(pairs)
 
 
@@ -123,13 +154,13 @@ def solve_tricks(hands: tuple[int, int, int], trump: int | None, betl: bool, dec
 
 
 class _Pool:
-    """Worker threads, each with its own native Solver reused across calls."""
+    """Worker threads, each taking a native Solver from the bounded layout tables for its run of layouts."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
         self._workers = 0
-        self._free: list[Solver] = []
+        self.tables = _Tables(LAYOUTS_TT_BITS, MAX_THREADS)
 
     def executor(self, workers: int) -> ThreadPoolExecutor:
         with self._lock:
@@ -141,25 +172,22 @@ class _Pool:
             return self._executor
 
     def take(self) -> Solver:
-        with self._lock:
-            return self._free.pop() if self._free else Solver(LAYOUTS_TT_BITS)
+        return self.tables.take()
 
     def give_back(self, solver: Solver) -> None:
-        with self._lock:
-            if len(self._free) < MAX_THREADS:
-                self._free.append(solver)
+        self.tables.give_back(solver)
 
     def clear(self) -> None:
-        with self._lock:
-            self._free.clear()
+        self.tables.clear()
 
 
 _pool = _Pool()
 
 
 def clear_tables() -> None:
-    """Forget the tables kept between `solve_layouts` calls (memory back; the next call starts cold)."""
+    """Forget the tables kept between calls (memory back; the next call starts cold)."""
     _pool.clear()
+    _solve_tables.clear()
 
 
 def pack_layouts(layouts: Sequence[tuple[int, int, int]]) -> array[int]:
@@ -239,19 +267,22 @@ def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryv
 
 def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: int | None, betl: bool,
                   declarer: int, to_move: int, trick: tuple[int, ...], trick_leader: int | None,
-                  cards: tuple[int, ...], threads: int = 2) -> bytes:
+                  cards: tuple[int, ...], threads: int = 2, cap: int | None = None) -> bytes:
     """Value the given candidate cards of ``to_move`` in every layout, in one call.
 
     Returns ``len(layouts) * len(cards)`` bytes, layout after layout: the declarer's tricks from here after
     that card, or ``ILLEGAL`` (255) when the card is not a legal play in that layout. The layouts are split
     into ``threads`` contiguous runs, each solved by one native Solver whose table is shared by its run, so
-    give the layouts in an order where neighbours share cards (`enumerate_layouts`).
+    give the layouts in an order where neighbours share cards (`enumerate_layouts`). With ``cap`` every value is
+    capped at ``cap`` tricks (``min(value, cap)``): betl, where play stops at the declarer's first trick, needs
+    only cap 1, one yes/no search per card.
     """
     native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
     packed = _packed(layouts)
 
     def work(solver: Solver, chunk: memoryview) -> bytes:
-        return solver.batch(chunk, native_trump, betl, declarer, to_move, native_trick, leader, cards)
+        return solver.batch(chunk, native_trump, betl, declarer, to_move, native_trick, leader, cards,
+                            -1 if cap is None else cap)
 
     return _run_split(packed, threads, work)
 
