@@ -279,7 +279,7 @@ def test_layouts_reach_agrees_with_the_value() -> None:
                                                (to_move + 2) % 3)
             rows = [(layouts[i], layouts[i + 1], layouts[i + 2]) for i in range(0, len(layouts), 3)][:40]
             values = [solver.solve_tricks(h, trump, betl, 0, to_move, trick, 2) for h in rows]
-            for target in (2, 3, 4):
+            for target in (1, 2, 3, 4):
                 got = solver.layouts_reach(rows, trump, betl, 0, to_move, trick, 2, target)
                 assert got == bytes(1 if v >= target else 0 for v in values)
 

@@ -63,7 +63,7 @@ class Stats:
 
     decisions: int = 0  # candidate cards judged over layouts
     layouts: int = 0  # layouts enumerated (views of those cards)
-    consistency: int = 0  # yes/no searches from trick 1
+    consistency: int = 0  # yes/no searches from trick 1 (a player's layouts are searched once per hand)
     compared: int = 0  # layouts where the played card and its alternatives were valued
 
 
@@ -121,14 +121,39 @@ def _counts(own: bytes, theirs: bytes, sign: int) -> tuple[int, int]:
     return better, worse
 
 
+def _consistency(played: PlayedHand, starting: array[int], known: dict[int, bool], stats: Stats,
+                 threads: int) -> bytes:
+    """One byte per layout: 1 when the declarer makes his contract double-dummy from trick 1 with the layout's
+    starting hands. Layouts in ``known`` (by the declarer's starting hand) are not searched again."""
+    hands = starting[played.declarer::3].tolist()
+    missing = [k for k, hand in enumerate(hands) if hand not in known]
+    if missing:
+        if len(missing) == len(hands):
+            todo = starting
+        else:
+            raw = starting.tobytes()
+            todo = array("I")
+            todo.frombytes(b"".join(raw[12 * k:12 * k + 12] for k in missing))
+        stats.consistency += len(missing)
+        reach = solver.layouts_reach(todo, played.trump, played.betl, played.declarer, played.leader, (), None,
+                                     played.target, threads=threads)
+        made = 0 if played.betl else 1  # betl: the contract is made when the declarer does not reach a trick
+        for k, value in zip(missing, reach, strict=True):
+            known[hands[k]] = value == made
+    return bytes(known[hand] for hand in hands)
+
+
 def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], real: dict[int, int],
-               stats: Stats | None = None, threads: int = THREADS, chunk: int | None = None) -> CardJudgement:
+               stats: Stats | None = None, threads: int = THREADS, chunk: int | None = None,
+               known: dict[int, bool] | None = None) -> CardJudgement:
     """Judge ``moment.card`` against ``alternatives`` (each better in the real layout, best first) by the 10% rule.
 
     ``real`` holds the declarer's tricks in the real layout for every legal card of the moment (capped in betl,
-    `value_cap`). ``chunk``: how many consistent layouts are compared between two looks at the bar (default: a
-    sixth, at least 2048). The comparison of an alternative stops as soon as the layouts left cannot move it
-    across the bar either way; once the card is found an error, every alternative is counted in full over all
+    `value_cap`). ``known``: the consistency of layouts already searched for this player in this hand, by the
+    declarer's starting hand (his later views are parts of his earlier ones), filled in here. ``chunk``: how
+    many consistent layouts are compared between two looks at the bar (default: a sixth, at least 2048). Every
+    alternative is compared at once, chunk by chunk; one stops as soon as the layouts left cannot move it
+    across the bar either way. Once the card is found an error, every alternative is counted in full over all
     consistent layouts and the evidence names the one with the largest difference (ties: the lower card). A
     card that is not an error shows the counts of its first alternative as far as they were made.
     """
@@ -140,11 +165,7 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
     total = seen.size
     stats.decisions += 1
     stats.layouts += total
-    stats.consistency += total
-    reach = solver.layouts_reach(seen.starting_layouts(), played.trump, played.betl, played.declarer,
-                                 played.leader, (), None, played.target, threads=threads)
-    if played.betl:  # the contract is made when the declarer does not reach his first trick
-        reach = reach.translate(_INVERT)
+    reach = _consistency(played, seen.starting_layouts(), known if known is not None else {}, stats, threads)
     consistent = reach.count(1)
     packed = seen.layouts()
     if consistent < total:
@@ -161,7 +182,7 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
     values: dict[int, bytearray] = {card: bytearray() for card in (moment.card, *alts)}
 
     def extend(cards: tuple[int, ...], upto: int) -> None:
-        """Value ``cards`` (all computed as far as the first one) on the consistent layouts up to ``upto``."""
+        """Value ``cards`` (all computed as far as each other) on the consistent layouts up to ``upto``."""
         done = len(values[cards[0]])
         if upto <= done:
             return
@@ -171,42 +192,42 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         for k, card in enumerate(cards):
             values[card].extend(got[k::len(cards)])
 
+    def complete(cards: tuple[int, ...]) -> None:
+        """Value ``cards`` on every consistent layout, those computed as far as each other together."""
+        for length in sorted({len(values[card]) for card in cards}):
+            extend(tuple(card for card in cards if len(values[card]) == length), consistent)
+
+    # Every alternative is compared at once, chunk by chunk (one search of the layout serves all of them); an
+    # alternative is dropped once the layouts left cannot bring it to the bar, and the first that reaches the
+    # bar makes the card an error.
     mine = values[moment.card]
-    first: tuple[int, int, int] | None = None  # (better, worse, examined) of the first alternative
+    counts = {alt: [0, 0, 0] for alt in alts}  # better, worse, examined
+    open_alts = list(alts)
+    done = 0
     error = False
-    for alt in alts:
-        done = 0
-        better = worse = 0
-        while done < consistent:
-            upto = min(consistent, done + step)
-            if len(mine) < upto:
-                if len(values[alt]) != len(mine):
-                    extend((alt,), len(mine))
-                extend((moment.card, alt), upto)
-            else:
-                extend((alt,), upto)
+    while done < consistent and open_alts and not error:
+        upto = min(consistent, done + step)
+        extend((moment.card, *open_alts), upto)
+        left = consistent - upto
+        for alt in tuple(open_alts):
             b, w = _counts(bytes(mine[done:upto]), bytes(values[alt][done:upto]), sign)
-            better, worse, done = better + b, worse + w, upto
-            left = consistent - done
-            if _is_error(better - worse - left, consistent):
+            count = counts[alt]
+            count[0] += b
+            count[1] += w
+            count[2] = upto
+            if _is_error(count[0] - count[1] - left, consistent):
                 error = True  # even if every layout left favoured the played card
-                break
-            if not _is_error(better - worse + left, consistent):
-                break  # even if every layout left favoured the alternative
-        if first is None:
-            first = (better, worse, done)
-        if error:
-            break
+            elif not _is_error(count[0] - count[1] + left, consistent):
+                open_alts.remove(alt)  # even if every layout left favoured the alternative
+        done = upto
     if not error:
-        if first is None:  # no consistent layout: nothing could be seen from the player's seat
-            first = (0, 0, 0)
+        first = counts[alts[0]]
         return CardJudgement(moment, alts[0], real[moment.card], real[alts[0]], total, consistent, first[0],
                              first[1], first[2], False)
     # An error: every alternative counted in full, the largest difference shown (ties: the lower card).
-    extend((moment.card,), consistent)
+    complete((moment.card, *alts))
     full: list[tuple[int, int, int]] = []
     for alt in alts:
-        extend((alt,), consistent)
         b, w = _counts(bytes(mine), bytes(values[alt]), sign)
         full.append((b - w, -alt, b))
     difference, negated, better = max(full)
@@ -310,12 +331,15 @@ def arbitrate(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     return arbitrate_with_stats(game, hand, fallen)[0]
 
 
-def _earliest_error(played: PlayedHand, candidates: list[_Candidate], stats: Stats, threads: int
-                    ) -> tuple[CardJudgement | None, CardJudgement | None]:
-    """(the earliest card in play order that is an error, the first one judged not to be), judging in order."""
+def _earliest_error(played: PlayedHand, candidates: list[_Candidate], stats: Stats, threads: int,
+                    known: dict[int, bool]) -> tuple[CardJudgement | None, CardJudgement | None]:
+    """(the earliest card in play order that is an error, the first one judged not to be), judging in order.
+
+    ``known``: the consistency of the layouts of this player's views searched so far (see `judge_card`)."""
     refuted: CardJudgement | None = None
     for candidate in candidates:
-        judged = judge_card(played, candidate.moment, candidate.alternatives, candidate.real, stats, threads)
+        judged = judge_card(played, candidate.moment, candidate.alternatives, candidate.real, stats, threads,
+                            known=known)
         if judged.error:
             return judged, refuted
         if refuted is None:
@@ -387,8 +411,8 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
 
     # The other defender's ruining errors, then the fallen player's own cards: an error of his is always
     # reported and keeps the fall with him (step 1), whatever the other did.
-    ruin_found, ruin_refuted = _earliest_error(played, ruining, stats, threads)
-    own_found, _ = _earliest_error(played, own, stats, threads)
+    ruin_found, ruin_refuted = _earliest_error(played, ruining, stats, threads, {})
+    own_found, _ = _earliest_error(played, own, stats, threads, {})
     if ruin_found is None and ruin_refuted is not None:
         refuted = _card_evidence(ruin_refuted, players)
         evidence.update({f"checked_{key}": value for key, value in refuted.items()})
