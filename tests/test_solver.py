@@ -382,3 +382,16 @@ def test_the_table_pools_are_bounded() -> None:
     assert tables.take() is first  # the table kept is handed out again, no new one made
     tables.give_back(first)
     tables.give_back(second)
+
+
+def test_relative_values_compare_as_the_exact_ones() -> None:
+    layouts = full_deal_layouts(12, 40)
+    cards = tuple(card for card in range(32) if layouts[1] >> card & 1)[:4]
+    for trump, betl, cap in ((0, False, None), (None, False, None), (None, True, 1)):
+        exact = solver.solve_layouts(layouts, trump, betl, 0, 1, (), None, cards, threads=1, cap=cap)
+        rel = solver.solve_layouts(layouts, trump, betl, 0, 1, (), None, cards, threads=1, cap=cap, relative=True)
+        assert rel[0::4] == exact[0::4]  # the first card: exact
+        for k in range(1, 4):
+            for first, a, b in zip(exact[0::4], exact[k::4], rel[k::4], strict=True):
+                assert (a > first) - (a < first) == (b > first) - (b < first)
+                assert abs(b - first) <= 1

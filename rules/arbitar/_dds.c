@@ -724,15 +724,18 @@ static void load(Ctx *c, const Position *p) {
 /* The legal cards of the seat to move (all of them, not only one per equivalence group). */
 static uint32_t legal_mask(const Ctx *c) { return legal_cards(c, (c->tleader + c->nplayed) % 3); }
 
-/* The value after the seat to move plays card m (which must be legal), capped at cap tricks when cap >= 0
- * (min(value, cap)); the context is restored after. */
-static int value_after(Ctx *c, int m, int guess, int cap) {
+/* The value after the seat to move plays card m (which must be legal), clamped to [floor, cap] (cap < 0: no
+ * cap; exact() returns the clamped value when the true one lies outside its range); the context is restored
+ * after. */
+static int value_after(Ctx *c, int m, int guess, int floor, int cap) {
     int seat = (c->tleader + c->nplayed) % 3;
     int saved_leader = c->tleader, saved_np = c->nplayed;
     int t0 = c->tcards[0], t1 = c->tcards[1];
     int left = POPCNT(c->h[seat]); /* tricks left counting the current one */
     int won = 0, v;
     if (cap < 0 || cap > left) cap = left;
+    if (floor < 0) floor = 0;
+    if (floor > cap) floor = cap;
     c->h[seat] &= ~(1u << m);
     c->tcards[c->nplayed++] = m;
     if (c->nplayed == 3) {
@@ -740,9 +743,13 @@ static int value_after(Ctx *c, int m, int guess, int cap) {
         won = w == c->declarer;
         c->tleader = w;
         c->nplayed = 0;
-        v = won >= cap ? cap : won + exact(c, 0, cap - won < left - 1 ? cap - won : left - 1, guess - won);
+        int lo = floor - won < 0 ? 0 : floor - won, hi = cap - won < left - 1 ? cap - won : left - 1;
+        if (won >= cap) v = cap;
+        else if (lo >= hi) v = won + hi;
+        else v = won + exact(c, lo, hi, guess - won);
+        if (v < floor) v = floor;
     } else {
-        v = exact(c, 0, cap, guess);
+        v = exact(c, floor, cap, guess);
     }
     c->h[seat] |= 1u << m;
     c->tleader = saved_leader;
@@ -974,7 +981,7 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kwds
         if (above && i + 1 < nc && cards[i + 1] == CTZ(above)) {
             values[i] = values[i + 1];
         } else {
-            values[i] = value_after(c, m, guess, -1);
+            values[i] = value_after(c, m, guess, 0, -1);
             guess = values[i];
         }
     }
@@ -1006,24 +1013,28 @@ static Py_ssize_t check_layouts(const uint32_t *lay, Py_ssize_t nl, const Positi
 }
 
 PyDoc_STRVAR(batch_doc,
-             "batch(layouts, trump, betl, declarer, to_move, trick, trick_leader, cards, cap=-1) -> bytes\n\n"
+             "batch(layouts, trump, betl, declarer, to_move, trick, trick_leader, cards, cap=-1, relative=False)\n"
+             "-> bytes\n\n"
              "layouts: a buffer of native uint32, three hand masks per layout (array('I') or bytes).\n"
              "All layouts share the strain, declarer, seat to move and trick in progress. For each layout and\n"
              "each card of `cards` (in that order) one byte: the declarer's tricks from here after that card,\n"
              "or 255 when the card is not a legal play in that layout. With cap >= 0 the value is capped at cap\n"
              "tricks (min(value, cap): e.g. betl, where play stops at the declarer's first trick, needs cap 1 and\n"
-             "then one yes/no search per card). The table is shared across layouts, so give them in an order\n"
+             "then one yes/no search per card). With relative, the values of the cards after the first (when\n"
+             "it is legal) are clamped to within one trick of the first card's value: enough to tell whether each\n"
+             "is better, worse or the same, in one or two yes/no searches. The table is shared across layouts, so\n"
+             "give them in an order\n"
              "where neighbours share cards (e.g. combinatorial order). The input is checked in full before the\n"
              "Solver is used.");
 
 static PyObject *Solver_batch(SolverObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"layouts", "trump", "betl", "declarer", "to_move", "trick", "trick_leader", "cards",
-                             "cap", NULL};
+                             "cap", "relative", NULL};
     Py_buffer buf;
     PyObject *trick, *cards_obj;
-    int trump, betl, declarer, to_move, trick_leader, cap = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*ipiiOiO|i", kwlist, &buf, &trump, &betl, &declarer, &to_move,
-                                     &trick, &trick_leader, &cards_obj, &cap))
+    int trump, betl, declarer, to_move, trick_leader, cap = -1, relative = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*ipiiOiO|ip", kwlist, &buf, &trump, &betl, &declarer, &to_move,
+                                     &trick, &trick_leader, &cards_obj, &cap, &relative))
         return NULL;
     PyObject *result = NULL;
     Position proto;
@@ -1082,17 +1093,21 @@ static PyObject *Solver_batch(SolverObject *self, PyObject *args, PyObject *kwds
         c->gen++;
         uint32_t legal = legal_mask(c);
         if (guess < 0) guess = c->betl ? 1 : (POPCNT(c->h[to_move]) + 1) / 2;
-        int g = guess;
+        int g = guess, first = -1;
         for (int i = 0; i < ncards; i++) {
             int m = cards[i];
             if (!(legal >> m & 1)) {
                 out[l * ncards + i] = 255;
                 continue;
             }
-            int v = value_after(c, m, g, cap);
+            int v;
+            if (relative && i > 0 && first >= 0)
+                v = value_after(c, m, first, first - 1, cap >= 0 && cap < first + 1 ? cap : first + 1);
+            else
+                v = value_after(c, m, g, 0, cap);
             out[l * ncards + i] = (uint8_t)v;
             g = v;
-            if (i == 0) guess = v;
+            if (i == 0) guess = first = v;
         }
     }
     Py_END_ALLOW_THREADS

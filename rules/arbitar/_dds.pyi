@@ -29,6 +29,7 @@ class Solver:
         trick_leader: int,
         cards: tuple[int, ...],
         cap: int = -1,
+        relative: bool = False,
     ) -> bytes: ...
     def reaches(
         self,

@@ -2,33 +2,44 @@
 
 It owns "Kako Arbitar odlučuje" of the club text with the definitions of `spec/decisions.md` ("The Arbitar"):
 
+Only a defender who played his own cards can receive a fall: when the other defender passed and his cards were
+played by the fallen one (one follower alone; kontra with a partner who passed), the fall stays, with no step
+(`played_own_cards`).
+
 Step 1, the cards of both defenders, trick by trick. A card ``c`` that defender D played is an *error* when
 some legal alternative ``a`` gives the declarer fewer tricks than ``c`` double-dummy in the real layout, and
 over the layouts D could not see (`rules.arbitar.layouts.view`) that are *consistent with the bidding* (the
 declarer makes his contract double-dummy from the first trick with that layout's starting hands) the number
 where ``a`` is better minus the number where ``c`` is better is at least 10% of them (and above zero: with no
-consistent layout nothing could be seen). Exact counts over all layouts, no sampling. An error of the other
+consistent layout nothing could be seen). Exact counts over all layouts, no sampling. In betl the defence aims
+at one declarer trick and play stops there, so every value is capped at the declarer's first trick
+(`value_cap`): a card is better or worse only when it changes whether he takes a trick. An error of the other
 defender *ruined* the fallen player's pass when with the better card the defence's tricks in the real layout
-reach what the fallen player needed (4 together; 5 under kontra; in betl, the declarer's first trick). If
-such an error exists and the fallen player made no error, the fall moves (step 1); if the fallen player erred,
-it stays with him.
+reach what the fallen player needed (4 together; 5 under kontra; in betl, the declarer's first trick). The
+fallen player's own cards are always judged: an error of his keeps the fall with him (step 1) and is shown.
+Otherwise a ruining error of the other moves the fall (step 1).
 
 Step 2, only when both defenders followed without kontra and without zovem: the rezons of both from their ten
 cards before play, the talon visible (`rules.arbitar.rezon`). The fall moves only when the other defender's
 following is obviously bad, the fallen player's following meets the rules and he made no step-1 error.
 Everything else is left to a referee's judgement: "nije očigledna greška", the fall stays.
 
-How it stays fast and exact (`spec` target: p95 under 0.5 s a hand on two cores, `bench/arbitar.py`):
+The verdict's ``step`` is the step that decided (2 when step 2 was looked at, 1 when step 1 found an error,
+None when neither applied). The card shown is the earliest erring card in play order (of the fallen player,
+else of the other defender); its better card is the alternative with the largest count difference (ties: the
+lower card), and its counts (better, worse, equal) are over every consistent layout.
+
+How it stays fast and exact (target: p95 0.5 s a hand on two cores, `bench/arbitar.py`):
 
 - Only cards that lost a trick in the real layout are candidates (one `solver.solve` per defender card), and
-  only the checks that can change the verdict are made, cheapest view first: the other defender's ruining
-  candidates; the fallen player's candidates only when a transfer is otherwise due (one error of his settles
-  it). Alternatives equivalent to each other (`layouts.equivalent`) are compared once.
-- Per candidate: the consistency of every layout first (one yes/no search from trick 1 each, cheap), then
-  the played card and its better alternatives compared only on the consistent layouts, in combinatorial
-  order (neighbours share the solver's table), on both cores (`solver.solve_layouts`), in chunks: the
-  comparison stops as soon as the layouts left cannot move the count across the 10% bar either way. The
-  chunking depends only on the counts, so the verdict and its evidence are the same bytes every time.
+  alternatives equivalent to each other (`layouts.equivalent`) are compared once.
+- Per candidate: the consistency of every layout first (one yes/no search from trick 1 each; a player's later
+  views are parts of his earlier ones, so each of his layouts is searched once a hand), then the played card
+  and all its better alternatives compared together on the consistent layouts, in revolving-door order
+  (neighbours share the solver's table), on both cores (`solver.solve_layouts`), in chunks: an alternative is
+  dropped as soon as the layouts left cannot bring it to the 10% bar, and the card is an error as soon as one
+  reaches it; the card shown is then counted in full. The chunking depends only on the counts, so the verdict
+  and its evidence are the same bytes every time.
 """
 
 from __future__ import annotations
@@ -180,34 +191,40 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
     if step < 1:
         raise ValueError("chunk must be positive")
     values: dict[int, bytearray] = {card: bytearray() for card in (moment.card, *alts)}
+    mine = values[moment.card]
 
-    def extend(cards: tuple[int, ...], upto: int) -> None:
-        """Value ``cards`` (all computed as far as each other) on the consistent layouts up to ``upto``."""
-        done = len(values[cards[0]])
+    def extend(alternatives: tuple[int, ...], upto: int) -> None:
+        """Value the played card and ``alternatives`` (all computed as far as the first) on the consistent
+        layouts up to ``upto``. The alternatives are valued relative to the played card (`solver.solve_layouts`
+        ``relative``): whether each is better, worse or the same is all the counts need."""
+        cards = (moment.card, *alternatives)
+        done = len(values[alternatives[0]]) if alternatives else len(mine)
         if upto <= done:
             return
         got = solver.solve_layouts(packed[3 * done:3 * upto], played.trump, played.betl, played.declarer,
-                                   moment.seat, moment.before, trick_leader, cards, threads=threads, cap=cap)
+                                   moment.seat, moment.before, trick_leader, cards, threads=threads, cap=cap,
+                                   relative=True)
         stats.compared += upto - done
-        for k, card in enumerate(cards):
+        if len(mine) < upto:
+            mine.extend(got[0::len(cards)][len(mine) - done:])
+        for k, card in enumerate(alternatives, start=1):
             values[card].extend(got[k::len(cards)])
 
-    def complete(cards: tuple[int, ...]) -> None:
-        """Value ``cards`` on every consistent layout, those computed as far as each other together."""
-        for length in sorted({len(values[card]) for card in cards}):
-            extend(tuple(card for card in cards if len(values[card]) == length), consistent)
+    def complete() -> None:
+        """Value every alternative on every consistent layout, those computed as far as each other together."""
+        for length in sorted({len(values[alt]) for alt in alts}):
+            extend(tuple(alt for alt in alts if len(values[alt]) == length), consistent)
 
     # Every alternative is compared at once, chunk by chunk (one search of the layout serves all of them); an
     # alternative is dropped once the layouts left cannot bring it to the bar, and the first that reaches the
     # bar makes the card an error.
-    mine = values[moment.card]
     counts = {alt: [0, 0, 0] for alt in alts}  # better, worse, examined
     open_alts = list(alts)
     done = 0
     error = False
     while done < consistent and open_alts and not error:
         upto = min(consistent, done + step)
-        extend((moment.card, *open_alts), upto)
+        extend(tuple(open_alts), upto)
         left = consistent - upto
         for alt in tuple(open_alts):
             b, w = _counts(bytes(mine[done:upto]), bytes(values[alt][done:upto]), sign)
@@ -225,7 +242,7 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         return CardJudgement(moment, alts[0], real[moment.card], real[alts[0]], total, consistent, first[0],
                              first[1], first[2], False)
     # An error: every alternative counted in full, the largest difference shown (ties: the lower card).
-    complete((moment.card, *alts))
+    complete()
     full: list[tuple[int, int, int]] = []
     for alt in alts:
         b, w = _counts(bytes(mine), bytes(values[alt]), sign)

@@ -26,12 +26,19 @@ machine-specific flags): yes/no searches with alpha-beta cut-offs, exact values 
 around a guess (the previous card's or layout's value); a transposition table at trick boundaries whose
 entries stand for classes of positions (bridge solvers' "relevant ranks": each answer carries the cards it
 depended on, and an entry matches any position with the same leader and suit lengths whose top cards agree
-down to that region, wherever the small cards lie), 64-entry buckets chosen by the suit lengths, stored field
+down to that region, wherever the small cards lie), 16-entry buckets chosen by the suit lengths, stored field
 by field; quick tricks (the leader's top cards, trumps first, capped by players who could ruff; a suit the
-others run out of), the top-trump run of one player and trump-length counts as cheap bounds; one searched card
-per group of equivalent cards; move ordering by the table's lead and trick-winning heuristics; the last trick
-counted directly. Memory: 24 bytes per entry, 2**tt_bits entries per Solver (solve: 2**18 = 6 MB per calling
-thread; solve_layouts / layouts_reach: 2**21 = 48 MB per worker thread, 96 MB on two, at most 4 workers).
+others run out of), the top-trump run of one player and trump-length counts as cheap bounds; in betl, a trick
+the declarer is already forced to take ends a "does he take a trick?" search at once, and values can be capped
+(``cap``: betl needs only that yes/no search per card); one searched card per group of equivalent cards; move
+ordering by the table's lead and trick-winning heuristics (betl's own: the declarer ducks, the defenders play
+under him); the last trick counted directly. A call's input is parsed and checked in full before its Solver
+is taken, so a refused call never touches a table another thread is searching.
+
+Memory, bounded: 24 bytes per entry, 2**tt_bits entries per Solver; at most `MAX_SOLVE_TABLES` (4) `solve`
+tables of 2**18 entries (6 MB each) and at most `MAX_THREADS` (4) layout tables of 2**21 entries (48 MB each)
+exist at once (a caller waits for a free one), 216 MB in all; the native module itself refuses any table
+that would take all the tables of the process past 256 MB.
 
 How fast (`.venv/bin/python bench/solver.py`; this 2-core AMD EPYC machine, shared with other work, so wall
 times vary by +-30%; measured 2026-11-30):
@@ -267,7 +274,7 @@ def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryv
 
 def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: int | None, betl: bool,
                   declarer: int, to_move: int, trick: tuple[int, ...], trick_leader: int | None,
-                  cards: tuple[int, ...], threads: int = 2, cap: int | None = None) -> bytes:
+                  cards: tuple[int, ...], threads: int = 2, cap: int | None = None, relative: bool = False) -> bytes:
     """Value the given candidate cards of ``to_move`` in every layout, in one call.
 
     Returns ``len(layouts) * len(cards)`` bytes, layout after layout: the declarer's tricks from here after
@@ -275,14 +282,16 @@ def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: i
     into ``threads`` contiguous runs, each solved by one native Solver whose table is shared by its run, so
     give the layouts in an order where neighbours share cards (`enumerate_layouts`). With ``cap`` every value is
     capped at ``cap`` tricks (``min(value, cap)``): betl, where play stops at the declarer's first trick, needs
-    only cap 1, one yes/no search per card.
+    only cap 1, one yes/no search per card. With ``relative`` the cards after the first are valued only as far
+    as comparing them with the first needs: clamped to within one trick of its value (one or two yes/no
+    searches each instead of an exact value).
     """
     native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
     packed = _packed(layouts)
 
     def work(solver: Solver, chunk: memoryview) -> bytes:
         return solver.batch(chunk, native_trump, betl, declarer, to_move, native_trick, leader, cards,
-                            -1 if cap is None else cap)
+                            -1 if cap is None else cap, relative)
 
     return _run_split(packed, threads, work)
 
