@@ -466,7 +466,7 @@ def test_judge_card_in_betl_against_brute_force() -> None:
             for moment in played.moments:
                 if moment.seat == played.declarer or not 4 <= moment.trick <= 6:
                     continue
-                if not 20 <= view(moment, played.declarer, played.kept).size <= 150:
+                if not 20 <= view(moment, played.declarer, played.kept).size <= 80:
                     continue
                 real = real_values(played, moment)
                 assert all(value <= 1 for value in real.values())
