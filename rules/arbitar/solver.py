@@ -40,22 +40,22 @@ tables of 2**18 entries (6 MB each) and at most `MAX_THREADS` (4) layout tables 
 exist at once (a caller waits for a free one), 216 MB in all; the native module itself refuses any table
 that would take all the tables of the process past 256 MB.
 
-How fast (`.venv/bin/python bench/solver.py`; this 2-core AMD EPYC machine, shared with other work, so wall
-times vary by +-30%; measured 2026-11-30):
-- same random 5-card positions (all strains, leaders, mid-trick): native ~75,000 positions/s, the reference
-  ~58/s: ratio ~1,300x (target >= 50x);
-- full 10-card deals, every card of the player on lead valued: ~800-1,050 deals/s in trump, ~550-700 in sans;
-- one trick-1 decision (two candidate cards of a defender on lead, all 184,756 layouts, cold tables): one
-  thread 1.7-4.0 s (9-21 us a layout); two threads on an idle machine 1.2-2.4 s wall (2.3-4.3 s cpu).
-  The issue's target for the whole procedure is 0.5 s at the 95th percentile: see below.
+How fast (`.venv/bin/python bench/solver.py --decisions 0`, three runs in turn with the code before issue 14;
+this 2-core AMD EPYC machine is shared, so wall times vary by 2x between runs and the ratios, measured side by
+side in one run, are what to quote; 2026-12-01):
+- same random 5-card positions (all strains, leaders, mid-trick): native ~1,300x the reference (target 50x);
+- full 10-card deals, every lead valued, empty table per deal, 400 deals per strain, median of three runs:
+  trump 0.46 ms median (0.76 ms mean), 1.5x faster than the baseline solver; sans 0.67 ms (1.04 ms mean),
+  1.9x; betl 9.7 ms (16.7 ms mean), 1.4x (it was 0.5x: 2.8 times faster than before); 0 mismatches. The
+  issue's targets (0.5 ms mean trump and sans, 2 ms betl, 2x the baseline on every strain) are not all met.
 
-Where the Arbitar's budget goes: a trick-1 decision needs both candidate cards' values in every layout (about
-3.2 zero-window searches per layout, ~100-150 nodes each thanks to the shared table). Neighbouring layouts
-(one small card changes hands) share the endings and, through the class entries, much of the middle game;
-about 25% of the nodes are saved by the revolving-door order with small cards moving fastest (measured
-against lexicographic order), and the class entries cut the nodes per layout a further ~2.5x. What is left
-for the procedure: check the real layout first (a card is an error only if the alternative is better there),
-skip layouts that cannot reach the 10% bar, and count only the direction it needs.
+Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
+opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
+bidding (a yes/no search from trick 1, 3-8 us) before the cards are compared on the consistent ones (about 10%
+to 20% of them, 10-40 us a layout for the played card and its alternatives). Neighbouring layouts (one small
+card changes hands) share the endings and, through the class entries, much of the middle game; about 25% of
+the nodes are saved by the revolving-door order with small cards moving fastest (measured against
+lexicographic order), and the class entries cut the nodes per layout a further ~2.5x.
 """
 
 from __future__ import annotations
