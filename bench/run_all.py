@@ -27,7 +27,7 @@ QUICK = [
     ("import", ["--hands", "20000"]),
     ("paper", ["--quick"]),
     ("desk", ["--calls", "200"]),
-    ("solver", ["--quick", "--deals", "1"]),
+    ("solver", ["--quick"]),
     ("arbitar", ["--quick"]),
     ("memory", ["--games", "5000"]),
 ]

@@ -5,9 +5,9 @@ checked with `rules.validation.check_game`; ``--game`` picks the game when the f
 procedure is `rules.arbitar.procedure.arbitrate`: the same hand always gets the same verdict.
 
 Text: the decision, the reason and the evidence line by line. ``--json``: the stable keys ``decision``
-(``transfer`` or ``stays``), ``to`` (the nickname who takes the fall, or null), ``step`` (1, 2; 0 when neither
-step applied), ``reason`` and ``evidence``. An unreadable file, an illegal game, an unknown hand or player, or a
-player who did not fall: a message on standard error and exit status 1.
+(``transfer`` or ``stays``), ``to`` (the nickname who takes the fall, or null), ``step`` (the step that decided,
+1 or 2; null when neither applied), ``reason`` and ``evidence``. An unreadable file, an illegal game, an unknown
+hand or player, or a player who did not fall: a message on standard error and exit status 1.
 """
 
 from __future__ import annotations
@@ -89,11 +89,12 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(shown, ensure_ascii=False, sort_keys=False))
         return 0
     fallen = game.players[seat]
+    step = verdict.step if verdict.step is not None else "—"  # neither step applied
     if verdict.transfers:
         print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad se prebacuje sa igrača {fallen} na igrača "
-              f"{shown['to']} (korak {verdict.step}).")
+              f"{shown['to']} (korak {step}).")
     else:
-        print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad ostaje igraču {fallen} (korak {verdict.step}).")
+        print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad ostaje igraču {fallen} (korak {step}).")
     print(f"Razlog: {verdict.reason}")
     if verdict.evidence:
         print("Dokazi:")

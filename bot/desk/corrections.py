@@ -471,12 +471,13 @@ class CorrectionDesk(DeskBase):
 
         n, fallen = request.hand, request.seat
         evidence = "; ".join(f"{k}: {v}" for k, v in verdict.evidence.items()) or "—"
+        step = verdict.step if verdict.step is not None else "—"  # neither step applied
         if verdict.transfers:
             text = self.t("correction.arbitar_transfer", hand=n, fallen=game.players[fallen],
-                          other=game.players[other], reason=verdict.reason, step=verdict.step, evidence=evidence)
+                          other=game.players[other], reason=verdict.reason, step=step, evidence=evidence)
         else:
             text = self.t("correction.arbitar_stays", hand=n, fallen=game.players[fallen], reason=verdict.reason,
-                          step=verdict.step, evidence=evidence)
+                          step=step, evidence=evidence)
             if NOT_OBVIOUS in verdict.reason and game.judgeable:
                 text += "\n" + self.t("correction.may_call_referee", game=game.number)
         # The verdict reaches each member once: the one the reply goes to (the player who accepted, or the
