@@ -17,7 +17,9 @@ at one declarer trick and play stops there, so every value is capped at the decl
 defender *ruined* the fallen player's pass when with the better card the defence's tricks in the real layout
 reach what the fallen player needed (4 together; 5 under kontra; in betl, the declarer's first trick). The
 fallen player's own cards are always judged: an error of his keeps the fall with him (step 1) and is shown.
-Otherwise a ruining error of the other moves the fall (step 1).
+Otherwise a ruining error of the other moves the fall (step 1). The hand's opening lead (polaz) is the
+referee's to judge (`is_opening_lead`): the other's never moves a fall, and the fallen player's own is judged
+only before a fall would move — an error there leaves the fall with him, "nije očigledna greška".
 
 Step 2, only when both defenders followed without kontra and without zovem: the rezons of both from their ten
 cards before play, the talon visible (`rules.arbitar.rezon`). The fall moves only when the other defender's
@@ -339,6 +341,14 @@ def played_own_cards(hand: Hand, shape: DefenceShape | None, seat: int) -> bool:
     return True
 
 
+def is_opening_lead(moment: Moment) -> bool:
+    """The hand's first card (polaz). The club's rules leave it to the referee ("Sve što pravila ostavljaju
+    proceni sudije (… polaz …) Arbitar ne presuđuje: tada odgovara „nije očigledna greška“, pad ostaje"): the other
+    defender's polaz never moves a fall, and a fall that would move is left with the fallen player, "nije
+    očigledna greška", when his own polaz was an error."""
+    return moment.trick == 1 and moment.position == 0
+
+
 def arbitrate(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     """The Arbitar's verdict on the fall of seat ``fallen`` in hand number ``hand`` of ``game``.
 
@@ -399,14 +409,19 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
 
     ruining: list[_Candidate] = []
     own: list[_Candidate] = []
+    own_lead: list[_Candidate] = []  # the fallen player's opening lead, judged only before a transfer
     for moment in played.moments:  # play order
         if moment.seat == declarer:
             continue
+        if is_opening_lead(moment) and moment.seat == other:
+            continue  # the other's polaz is the referee's to judge: it never moves a fall
         real = real_values(played, moment)
         alternatives = better_alternatives(played, moment, real)
         if not alternatives:
             continue
-        if moment.seat == other:
+        if is_opening_lead(moment):
+            own_lead.append(_Candidate(moment, real, tuple(alternatives)))
+        elif moment.seat == other:
             hurting = tuple(a for a in alternatives if ruins(moment, real[a]))
             if hurting:
                 ruining.append(_Candidate(moment, real, hurting))
@@ -440,6 +455,11 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
         reason = (f"I {players[fallen]} je pogrešio: u {own_found.moment.trick}. štihu "
                   f"{_show(own_found.moment.card)} umesto {_show(own_found.better)}; pad ostaje njemu.")
         return ArbitarVerdict(STAYS, None, 1, reason, evidence), stats
+    if (ruin_found is not None or step2_due) and own_lead:
+        lead_found, _ = _earliest_error(played, own_lead, stats, threads, {})
+        if lead_found is not None:  # his own polaz may have lost the pass: only a referee can weigh that
+            evidence.update({f"lead_{key}": value for key, value in _card_evidence(lead_found, players).items()})
+            return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence), stats
     if ruin_found is not None:
         evidence.update(_card_evidence(ruin_found, players))
         reason = (f"Greška igrača {players[other]} u {ruin_found.moment.trick}. štihu "
