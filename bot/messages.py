@@ -766,6 +766,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # The console club (bot/console): its own framing around what the desk says.
     "console.channel": ("#sudije", "#referees"),
     "console.edited": ("(izmena)", "(edited)"),
+    "console.picture": ("slika: {path}", "picture: {path}"),
     "console.space_members": ("u prostoru: {members}", "in the space: {members}"),
     "console.banner": ("Sudija — konzolni klub (baza {db}), sat: {now}. Uputstvo: help. Kraj: Ctrl-D.",
                        "Sudija — the console club (database {db}), clock: {now}. Instructions: help. Quit: Ctrl-D."),

@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import io
 import random
 from datetime import UTC, datetime
 
@@ -71,7 +73,7 @@ def test_paper_of_twenty_hands_is_legible_at_discord_preview_width() -> None:
 def test_long_nicknames_are_cut_to_their_cells() -> None:
     game = twenty_hands()
     long_names = ("a" * 32, "Ђорђе" * 6, "W" * 32)
-    game = Game(**{**{f: getattr(game, f) for f in game.__dataclass_fields__}, "players": long_names})
+    game = dataclasses.replace(game, players=long_names)
     canvas = render_paper(game, compute_paper(game))
     assert all(p.fits for p in canvas.placed)
     assert any(p.text.endswith("…") for p in canvas.placed)
@@ -105,7 +107,7 @@ def test_hand_golden_per_strain(contract: str) -> None:
     data = check_png(canvas)
     assert render_hand(game, game.hands[0]).png() == data
     assert pixels(canvas) == GOLDEN[f"hand-{contract}"]
-    image = Image.open(__import__("io").BytesIO(data))
+    image = Image.open(io.BytesIO(data))
     assert image.size == (canvas.width, canvas.height) and image.mode == "RGB"
 
 

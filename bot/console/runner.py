@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import sys
+import tempfile
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -236,7 +237,7 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
         stdout.flush()
 
     try:
-        console = Console(app, ConsoleChat(write, app.desk.messages, _account_of(app)), clock)
+        console = Console(app, ConsoleChat(write, app.desk.messages, _account_of(app), picture_dir(db_path)), clock)
         server.chat = console.chat
         app.attach(console.chat)
         console.chat.write(console.t("console.banner", db=db_path, now=clock.now()))
@@ -254,6 +255,15 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
         return await console.run_script(stdin, stderr or sys.stderr)
     finally:
         await app.close()
+
+
+def picture_dir(db_path: str) -> Path:
+    """Where the console writes the pictures it is sent: ``<database>-slike/`` beside the database (in the
+    temporary directory for a database in memory)."""
+    if db_path == ":memory:":
+        return Path(tempfile.gettempdir()) / "sudija-slike"
+    path = Path(db_path)
+    return path.with_name(path.stem + "-slike")
 
 
 def _account_of(app: App) -> AccountOf:

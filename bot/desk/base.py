@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from bot.config import Config
 from bot.messages import Catalogue
+from bot.pictures.attach import paper_pictures
 from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
 from bot.views import render_trials
 from rules.eligibility import GameFacts, RefereeFacts
@@ -99,7 +100,8 @@ class DeskBase:
         if game is None:
             return self.refuse("call.unknown_game", game=number)
         paper = compute_paper(game, await self.db.paper_changes.for_game(number))
-        return Reply(paper_text(game, paper, self.config.language))
+        return Reply(paper_text(game, paper, self.config.language),
+                     pictures=await paper_pictures(game, paper, self.config.language))
 
     async def paper_changed(self, number: int) -> None:
         """Tell the game server the game's paper after a change landed (a verdict or a correction)."""

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from bot.desk.calls import CallDesk
 from bot.desk.paper_link import verdict_changes
+from bot.pictures.attach import hand_pictures
 from bot.ports import Button, CallPost, Reply
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
@@ -130,7 +131,8 @@ class TrialDesk(CallDesk):
         trial = await self._judged_by(referee, trial_id)
         if isinstance(trial, Reply):
             return trial
-        return Reply(render_hands(await self.load_game(trial.game), self.messages))
+        game = await self.load_game(trial.game)
+        return Reply(render_hands(game, self.messages), pictures=await hand_pictures(game, self.config.language))
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self._judged_by(referee, trial_id)

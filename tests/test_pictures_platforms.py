@@ -1,0 +1,128 @@
+"""The pictures reach the platforms as attachments through the real libraries: on Discord the paper and the hands
+as files shown in embeds under the reply's text (discord.py against the fake Discord, which checks the uploads
+against Discord's limits), on Telegram as photos after the text (python-telegram-bot against the fake Bot API,
+which checks Telegram's photo limits); a picture the platform refuses leaves the text alone."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from test_discord import NOW, World, link, make_world, store_game
+from test_telegram import Scene, fake, scene  # noqa: F401  (fixtures)
+
+import fakes.discord_server as discord_fake
+from bot.pictures.paper import paper_png
+from bot.ports import Picture
+from bot.telegram.pictures import fits_as_photo, png_size, send_pictures
+from fakes.telegram_server import FakeTelegram
+from rules.generator import generate_game
+from rules.paper import compute_paper
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with make_world(tmp_path) as made:
+        yield made
+
+
+def expected_paper(number: int) -> bytes:
+    end = NOW - timedelta(hours=1)
+    game = generate_game(random.Random(number), number, hands=4, players=("ana", "marko", "petar"),
+                         start=end - timedelta(hours=2))
+    game = dataclasses.replace(game, ended_at=end)
+    return paper_png(game, compute_paper(game))
+
+
+async def test_discord_papir_has_the_paper_as_an_attachment_in_an_embed(world: World) -> None:
+    dc, m = world.fake, world.m
+    app = await world.app()
+    await store_game(app, 100)
+    async with world.running(app):
+        await link(app, world, "ceca")
+        ix = await dc.slash(m["ceca"].id, "papir", {"partija": 100})
+        await dc.wait_for_response(ix.id)
+        await dc.wait_until(lambda: any(msg["attachments"] for msg in dc.followups(ix.id)))
+        [last] = [msg for msg in dc.followups(ix.id) if msg["attachments"]]
+        assert last["content"].startswith("```") and "Papir partije 100" in "".join(
+            msg["content"] for msg in dc.followups(ix.id))
+        assert last["flags"] & 64  # only for him, like the text
+        [attachment] = last["attachments"]
+        assert attachment["filename"] == "papir-100.png" and attachment["content_type"] == "image/png"
+        assert (attachment["width"], attachment["height"])[0] == 550
+        [embed] = last["embeds"]
+        assert embed["title"] == "Papir partije 100" and embed["image"]["url"] == attachment["url"]
+        data = dc.uploads[int(attachment["id"])]
+        assert data == expected_paper(100) and data.startswith(PNG)
+
+
+async def test_discord_refusing_the_files_still_shows_the_text(world: World, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    dc, m = world.fake, world.m
+    monkeypatch.setattr(discord_fake, "ATTACHMENT_SIZE_LIMIT", 1000)  # a paper is larger: Discord says 413
+    app = await world.app()
+    await store_game(app, 100)
+    async with world.running(app):
+        ix = await dc.slash(m["ceca"].id, "papir", {"partija": 100})
+        await dc.wait_for_response(ix.id)
+        await dc.wait_until(lambda: any("Papir partije 100" in msg["content"] for msg in dc.followups(ix.id)))
+        assert any(r.status == 413 for r in dc.requests)
+        assert all(not msg["attachments"] for msg in dc.followups(ix.id))
+
+
+async def test_telegram_papir_sends_the_paper_as_a_photo_after_the_text(scene: Scene) -> None:  # noqa: F811
+    server = scene.fake
+    async with scene.running():
+        server.push_command(scene.club, scene.u("ana"), "papir", "100")
+        await server.wait_until(lambda: any(r.ok for r in server.calls("sendPhoto")))
+        [photo] = [m for m in server.bot_messages(scene.u("ana")) if m.photo]
+        texts = [m for m in server.bot_messages(scene.u("ana")) if not m.photo]
+        assert texts and texts[0].text.startswith("Papir partije 100")
+        assert texts[-1].message_id < photo.message_id  # the text first, the picture after it
+        assert photo.text == "Papir partije 100"  # the caption
+        assert photo.photo is not None and photo.photo[-1]["width"] == 550
+        data = server.files[photo.photo[-1]["file_id"]]
+        assert data.startswith(PNG) and len(data) < 300 * 1024
+
+
+async def test_telegram_limits_send_a_too_long_picture_as_a_document(fake: FakeTelegram) -> None:  # noqa: F811
+    from PIL import Image
+
+    from bot.pictures.draw import encode
+
+    user = fake.user("Ana", started=True)
+    tall = encode(Image.new("RGB", (100, 2500), (255, 255, 255)))  # sides 25 : 1, Telegram refuses the photo
+    small = encode(Image.new("RGB", (200, 100), (255, 255, 255)))
+    assert png_size(tall) == (100, 2500) and not fits_as_photo(tall) and fits_as_photo(small)
+    bot = fake.application_builder().build().bot
+    async with bot:
+        sent = await send_pictures(bot, user.id, [Picture("a.png", small, "mala"), Picture("b.png", tall, "duga")])
+        assert sent == 2
+        # the fake refuses what Telegram refuses: the same tall picture as a photo
+        from telegram import InputFile
+        from telegram.error import BadRequest
+
+        with pytest.raises(BadRequest, match=r"(?i)photo_invalid_dimensions"):
+            await bot.send_photo(user.id, InputFile(tall, filename="b.png"))
+    [photo, document] = [m for m in fake.bot_messages(user)]
+    assert photo.photo is not None and photo.text == "mala"
+    assert document.document is not None and document.document["file_name"] == "b.png"
+    assert fake.files[document.document["file_id"]] == tall
+
+
+async def test_the_console_writes_the_pictures_and_prints_their_paths(tmp_path: Path) -> None:
+    from test_console import _run
+
+    from bot.console.demo import TABLE
+
+    status, out, err = await _run(tmp_path / "club.db", f"@marko /papir {TABLE}\n")
+    assert (status, err) == (0, "")
+    path = tmp_path / "club-slike" / f"papir-{TABLE}.png"
+    assert f"  (slika: {path})" in out and f"Papir partije {TABLE}" in out
+    assert path.read_bytes().startswith(PNG)
