@@ -867,6 +867,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "name.razlog": ("razlog", "reason"), "name.zahtev": ("zahtev", "request"),
     "name.funkcija": ("funkcija", "function"),
     "name.dana": ("dana", "days"), "name.do": ("do", "until"), "name.mesec": ("mesec", "month"),
+    "name.statistika": ("statistika", "figures"), "name.od": ("od", "from"),
+    "cmd.statistika": ("(Većnici) Brojke sudijskog stola: pozivi, čekanje na Sudi, suđenja po sudiji",
+                       "(councilors) The referee desk's figures: calls, waiting for Sudi, trials per referee"),
+    "usage.statistika": ("/statistika [od GGGG-MM-DD] [do GGGG-MM-DD]", "/statistika [od YYYY-MM-DD] [do YYYY-MM-DD]"),
+    "arg.od": ("Od datuma GGGG-MM-DD", "From the date YYYY-MM-DD"),
+    "statistika.only_councilors": ("Brojke sudijskog stola vide samo većnici.",
+                                   "Only councilors see the referee desk's figures."),
+    "statistika.bad_period": ("Period počinje ({start}) posle kraja ({end}).",
+                              "The period starts ({start}) after its end ({end})."),
     "cmd.katalog": ("Katalog kazni Kluba", "The club's penalty catalogue"),
     "cmd.korekcije": ("Korekcije igrača na papiru i predlozi koji čekaju odgovor",
                       "The players' corrections on the paper and proposals awaiting an answer"),
@@ -883,6 +892,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "usage.arg.dana": ("Broj dana mora biti ceo broj", "The number of days must be a whole number"),
     "usage.arg.zahtev": ("Broj zahteva mora biti ceo broj", "The request's number must be a whole number"),
     "usage.arg.do": ("Posle 'do' navedite datum GGGG-MM-DD", "After 'do' give a date YYYY-MM-DD"),
+    "usage.arg.od": ("Posle 'od' navedite datum GGGG-MM-DD", "After 'od' give a date YYYY-MM-DD"),
     "usage.pomoc": ("/pomoc — spisak komandi", "/pomoc — the list of commands"),
 }
 
