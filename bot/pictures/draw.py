@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 from rules.cards import Card, Suit
 
 FONTS = Path(__file__).parent / "fonts"
-PNG_COMPRESS_LEVEL = 3
+PNG_COMPRESS_LEVEL = 1
 MAX_PNG_BYTES = 300 * 1024  # every picture stays under this (Telegram's and Discord's limits are far above it)
 
 WHITE = (255, 255, 255)
@@ -137,7 +137,7 @@ class Canvas:
         ascent, descent = face.getmetrics()
         y = top + (bottom - top - (ascent + descent)) // 2
         x_draw = x - x0
-        self.draw.text((x_draw, y), shown, font=face, fill=colour)
+        self.image.paste(colour, (x_draw + x0, y + y0), glyphs(shown, face))
         self.placed.append(Placed(shown, cell, (x_draw + x0, y + y0, x_draw + x1, y + y1)))
 
     def rect(self, box: Box, fill: Colour | None = None, outline: Colour | None = None, width: int = 1) -> None:
@@ -149,21 +149,50 @@ class Canvas:
     def card(self, x: int, y: int, card: Card, *, frame: Colour | None = None, faded: bool = False,
              size: int = 15) -> Box:
         """A small playing card with its top-left corner at (x, y): rank over suit, red for hearts and diamonds."""
-        w, h = card_size(size)
-        box = (x, y, x + w, y + h)
-        self.rect(box, fill=LIGHT if faded else WHITE, outline=frame or RULE, width=3 if frame else 1)
-        colour = RED if card.suit in (Suit.H, Suit.D) else INK
-        if faded:
-            colour = GREY
-        rank = "10" if card.rank_char == "T" else card.rank_char
-        face = font(size, bold=True)
-        self.text((x, y + 1, x + w, y + h // 2 + 1), rank, face, colour, align="centre", pad=1)
-        self.text((x, y + h // 2 - 1, x + w, y + h - 1), card.suit.symbol, font(size), colour, align="centre",
-                  pad=1)
-        return box
+        sprite, texts = card_sprite(card, frame, faded, size)
+        self.image.paste(sprite, (x, y))
+        for text, cell, ink in texts:
+            self.placed.append(Placed(text, _moved(cell, x, y), _moved(ink, x, y)))
+        w, h = sprite.size
+        return x, y, x + w, y + h
 
     def png(self) -> bytes:
         return encode(self.image)
+
+
+_GLYPHS: dict[tuple[int, str], Image.Image] = {}
+
+
+def glyphs(text: str, face: ImageFont.FreeTypeFont) -> Image.Image:
+    """The coverage mask of `text` (cached): pasted in a colour through it, it draws the text where it goes."""
+    key = (id(face), text)
+    found = _GLYPHS.get(key)
+    if found is None:
+        x0, y0, x1, y1 = bbox(text, face)
+        found = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+        ImageDraw.Draw(found).text((-x0, -y0), text, font=face, fill=255)
+        if len(_GLYPHS) > 20_000:
+            _GLYPHS.clear()
+        _GLYPHS[key] = found
+    return found
+
+
+def _moved(box: Box, dx: int, dy: int) -> Box:
+    return box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy
+
+
+@lru_cache(maxsize=1024)
+def card_sprite(card: Card, frame: Colour | None, faded: bool, size: int
+                ) -> tuple[Image.Image, tuple[tuple[str, Box, Box], ...]]:
+    """A card drawn once (and its texts with their cells, relative to its corner); pictures paste it."""
+    w, h = card_size(size)
+    canvas = Canvas(w + 1, h + 1, WHITE)
+    canvas.rect((0, 0, w, h), fill=LIGHT if faded else WHITE, outline=frame or RULE, width=3 if frame else 1)
+    colour = GREY if faded else (RED if card.suit in (Suit.H, Suit.D) else INK)
+    rank = "10" if card.rank_char == "T" else card.rank_char
+    canvas.text((0, 1, w, h // 2 + 1), rank, font(size, bold=True), colour, align="centre", pad=1)
+    canvas.text((0, h // 2 - 1, w, h - 1), card.suit.symbol, font(size), colour, align="centre", pad=1)
+    return canvas.image, tuple((p.text, p.cell, p.ink) for p in canvas.placed)
 
 
 def card_size(size: int = 15) -> tuple[int, int]:
