@@ -19,6 +19,7 @@ import fakes.discord_server as discord_fake
 from bot.pictures.paper import paper_png
 from bot.ports import Picture
 from bot.telegram.pictures import fits_as_photo, png_size, send_pictures
+from club import Club
 from fakes.telegram_server import FakeTelegram
 from rules.generator import generate_game
 from rules.paper import compute_paper
@@ -126,3 +127,30 @@ async def test_the_console_writes_the_pictures_and_prints_their_paths(tmp_path: 
     path = tmp_path / "club-slike" / f"papir-{TABLE}.png"
     assert f"  (slika: {path})" in out and f"Papir partije {TABLE}" in out
     assert path.read_bytes().startswith(PNG)
+
+
+async def test_the_arbitars_verdict_comes_with_its_picture(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_corrections import PLAYERS, fake_arbitar, fall_game, join, say, transfer
+
+    fake_arbitar(monkeypatch, transfer)
+    fall = await fall_game(club)
+    commands = await join(club, *PLAYERS)
+    assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
+    decided = await say(commands, club, fall.other, "/prihvatam")
+    assert decided.ok and "prebacuje" in decided.text
+    [picture] = decided.pictures
+    assert picture.name == f"arbitar-{fall.game.number}-{fall.hand}.png" and picture.png.startswith(PNG)
+    assert picture.title == f"Arbitar · partija {fall.game.number} · ruka {fall.hand}"
+
+
+async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(club: Club,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.pictures.paper
+
+    def broken(*args: object) -> bytes:
+        raise RuntimeError("no fonts")
+
+    monkeypatch.setattr(bot.pictures.paper, "paper_png", broken)
+    await club.game(100)
+    reply = await club.desk.paper(100)
+    assert reply.ok and reply.text.startswith("Papir partije 100") and reply.pictures == ()

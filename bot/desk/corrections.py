@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.desk.base import DeskBase
+from bot.pictures.attach import verdict_pictures
 from bot.ports import Button, Reply
 from rules.gamelog import Game, GameStatus
 from rules.paper import NOTE_REDUCED, AppliedChange, ChangeKind, Paper, PaperChange, compute_paper
@@ -473,7 +474,7 @@ class CorrectionDesk(DeskBase):
                 text += "\n" + self.t("correction.may_call_referee", game=game.number)
         actor_seat = game.seat_of(actor.nick) if actor is not None else None
         await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
-        return Reply(text)
+        return Reply(text, pictures=await verdict_pictures(game, n, fallen, verdict, self.config.language))
 
     async def _lapse(self, request: CorrectionRequest, game: Game, why: str) -> Reply:
         try:
