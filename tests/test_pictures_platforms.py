@@ -21,6 +21,7 @@ from bot.ports import Picture
 from bot.telegram.pictures import fits_as_photo, png_size, send_pictures
 from club import Club
 from fakes.telegram_server import FakeTelegram
+from rules.gamelog import GameStatus
 from rules.generator import generate_game
 from rules.paper import compute_paper
 
@@ -154,3 +155,33 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(club: 
     await club.game(100)
     reply = await club.desk.paper(100)
     assert reply.ok and reply.text.startswith("Papir partije 100") and reply.pictures == ()
+
+
+async def test_discord_prikaz_ruke_has_every_hand_as_a_file(world: World) -> None:
+    from test_discord import open_trial
+
+    dc, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "marko", "petar", "sudija1")
+    await store_game(app, 200, status=GameStatus.IN_PROGRESS)
+    async with world.running(app):
+        trial_id, thread = await open_trial(world, app, 200, "marko", "sudija1")
+        controls = dc.messages_in(thread.id)[0]
+        press = await dc.press(m["sudija1"].id, int(controls["id"]), f"sudija:hands:{trial_id}")
+        await dc.wait_for_response(press.id)
+        await dc.wait_until(lambda: any(msg["attachments"] for msg in dc.followups(press.id)))
+        [shown] = [msg for msg in dc.followups(press.id) if msg["attachments"]]
+        names = [a["filename"] for a in shown["attachments"]]
+        assert names == [f"ruka-200-{n}.png" for n in range(1, 5)]
+        assert [e["title"] for e in shown["embeds"]] == [f"Partija 200 · ruka {n}" for n in range(1, 5)]
+        assert all(dc.uploads[int(a["id"])].startswith(PNG) for a in shown["attachments"])
+        assert shown["flags"] & 64  # for the referee alone
+
+
+def test_discord_takes_at_most_ten_files_a_message() -> None:
+    from bot.discord.pictures import MAX_FILES, picture_attachments
+
+    pictures = [Picture(f"p{i}.png", PNG, f"slika {i}") for i in range(12)]
+    files, embeds = picture_attachments(pictures)
+    assert len(files) == len(embeds) == MAX_FILES == discord_fake.MAX_ATTACHMENTS
+    assert [e.image.url for e in embeds] == [f"attachment://p{i}.png" for i in range(10)]
