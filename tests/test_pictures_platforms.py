@@ -185,3 +185,25 @@ def test_discord_takes_at_most_ten_files_a_message() -> None:
     files, embeds = picture_attachments(pictures)
     assert len(files) == len(embeds) == MAX_FILES == discord_fake.MAX_ATTACHMENTS
     assert [e.image.url for e in embeds] == [f"attachment://p{i}.png" for i in range(10)]
+
+
+async def test_telegram_prikaz_ruke_sends_the_hands_privately_as_photos(scene: Scene) -> None:  # noqa: F811
+    from test_telegram import call_game
+
+    server = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        server.push_press(scene.u("mira"), group_msg, "Sudi")
+        await server.wait_for("answerCallbackQuery")
+        controls = scene.last("mira")
+        mark = server.mark()
+        server.push_press(scene.u("mira"), controls, "Prikaz ruke")
+        game = await scene.a.db.games.get(100)
+        assert game is not None
+        count = len(game.hands)
+        await server.wait_until(lambda: len([r for r in server.calls("sendPhoto") if r.index >= mark and r.ok])
+                                == count)
+    photos = [m for m in server.bot_messages(scene.u("mira")) if m.photo]
+    assert [p.text for p in photos] == [f"Partija 100 · ruka {n}" for n in range(1, count + 1)]
+    assert all(server.files[p.photo[-1]["file_id"]].startswith(PNG) for p in photos if p.photo)
