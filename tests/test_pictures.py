@@ -167,3 +167,12 @@ GOLDEN: dict[str, str] = {
     "arbitar-sans": "600x347:34b33edc58ba5e9a",
     "arbitar-betl": "600x347:b2f5c588fecf8705",
 }
+
+
+def test_a_long_games_paper_stays_under_the_limits() -> None:
+    game = generate_game(random.Random(7), 5, hands=200)
+    canvas = render_paper(game, compute_paper(game))
+    data = check_png(canvas)
+    assert all(p.fits for p in canvas.placed)
+    assert canvas.width + canvas.height <= 10_000  # Telegram still takes it as a photo
+    assert len(data) < draw.MAX_PNG_BYTES
