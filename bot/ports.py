@@ -65,6 +65,16 @@ class Picture:
     title: str
 
 
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file that goes with a reply (a trial's record): its bytes, file name, media type and a short title."""
+
+    name: str
+    data: bytes
+    mime: str
+    title: str
+
+
 @dataclass(frozen=True)
 class Reply:
     """What the desk answers the member who acted; shown only to him (ephemeral where the platform can)."""
@@ -73,6 +83,7 @@ class Reply:
     buttons: tuple[Button, ...] = ()
     ok: bool = True
     pictures: tuple[Picture, ...] = ()
+    documents: tuple[Document, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from test_discord import NOW, World, link, make_world, store_game
 from test_telegram import Scene, fake, scene  # noqa: F401  (fixtures)
 
 import fakes.discord_server as discord_fake
+from bot.app import App
 from bot.pictures.paper import paper_png
 from bot.ports import Picture
 from bot.telegram.pictures import fits_as_photo, png_size, send_pictures
@@ -207,3 +208,66 @@ async def test_telegram_prikaz_ruke_sends_the_hands_privately_as_photos(scene: S
     photos = [m for m in server.bot_messages(scene.u("mira")) if m.photo]
     assert [p.text for p in photos] == [f"Partija 100 · ruka {n}" for n in range(1, count + 1)]
     assert all(server.files[p.photo[-1]["file_id"]].startswith(PNG) for p in photos if p.photo)
+
+
+async def finished_trial(app: App, caller: str, referee: str, game: int) -> int:
+    """A trial of `game` straight through storage: called, taken, two messages, closed without a verdict."""
+    db = app.db
+    members = {n: await db.members.by_nick(n) for n in (caller, referee)}
+    who = {n: m.id for n, m in members.items() if m is not None}
+    call = await db.calls.create(game, who[caller], False, NOW, NOW + timedelta(minutes=5))
+    _, trial = await db.trials.take(call.id, who[referee], NOW + timedelta(minutes=1), [(who[caller], "caller")])
+    assert trial is not None
+    await db.trials.add_message(trial.id, who[caller], "Molim proveru.", NOW + timedelta(minutes=2))
+    await db.trials.add_message(trial.id, who[referee], "Nema osnova.", NOW + timedelta(minutes=3))
+    verdict = {"kind": "bez", "reason": "nema osnova"}
+    assert await db.trials.finish(trial.id, "no_verdict", NOW + timedelta(minutes=4), who[referee], verdict=verdict,
+                                  reason="nema osnova")
+    return trial.id
+
+
+async def test_discord_zapisnik_is_a_file_for_the_caller_alone(world: World) -> None:
+    from bot.records.zapisnik import verify_html
+
+    dc, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "marko", "petar", "sudija1")
+    await store_game(app, 100)
+    async with world.running(app):
+        trial = await finished_trial(app, "marko", "sudija1", 100)
+        ix = await dc.slash(m["marko"].id, "zapisnik", {"sudjenje": trial})
+        await dc.wait_for_response(ix.id)
+        await dc.wait_until(lambda: any(msg["attachments"] for msg in dc.followups(ix.id)))
+        [shown] = [msg for msg in dc.followups(ix.id) if msg["attachments"]]
+        [attachment] = shown["attachments"]
+        assert attachment["filename"] == f"zapisnik-{trial}.html" and shown["embeds"] == []
+        assert shown["flags"] & 64 and "SHA-256" in shown["content"]
+        data = dc.uploads[int(attachment["id"])]
+        assert verify_html(data).ok and b"sudija1" not in data and b"Molim proveru." in data
+
+
+async def test_telegram_documents_go_privately(fake: FakeTelegram) -> None:  # noqa: F811
+    from bot.ports import Document, Reply
+    from bot.telegram.pictures import send_attachments
+
+    user = fake.user("Ana", started=True)
+    bot = fake.application_builder().build().bot
+    reply = Reply("zapisnik", documents=(Document("zapisnik-1.html", b"<!DOCTYPE html>", "text/html", "Zapisnik 1"),))
+    async with bot:
+        await send_attachments(bot, user.id, reply)
+    [message] = fake.bot_messages(user)
+    assert message.document is not None and message.document["file_name"] == "zapisnik-1.html"
+    assert message.text == "Zapisnik 1" and fake.files[message.document["file_id"]] == b"<!DOCTYPE html>"
+
+
+async def test_telegram_never_posts_a_record_in_the_group(scene: Scene) -> None:  # noqa: F811
+    server = scene.fake
+    trial = await finished_trial(scene.a, "jelena", "mira", 100)
+    async with scene.running():
+        mark = server.mark()
+        server.push_command(scene.club, scene.u("jelena"), "zapisnik", str(trial))  # she never started the bot
+        [answer] = await server.wait_for("sendMessage", chat=scene.club, since=mark)
+        await server.wait_delivered()
+    assert "privatnom" in server.message(scene.club, answer.result["message_id"]).text  # asked in private only
+    assert [r for r in server.calls("sendDocument") if r.index >= mark] == []
+    assert all(m.document is None for m in server.messages(scene.club))

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -180,3 +181,41 @@ def test_the_record_renders_in_headless_chromium_without_any_request(trial: int,
     leaky.write_text('<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"></body></html>')
     _, caught = open_in_chromium(leaky, tmp_path / "second")
     assert caught == {"http://example.invalid/x.png"}
+
+
+async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) -> None:
+    from bot.records.zapisnik import verify_html
+    from bot.registry import BY_NAME, run
+    from bot.registry.spec import Args, Caller
+
+    trial_id = await judged(club)
+    command = BY_NAME["zapisnik"]
+
+    async def ask(nick: str, number: int = trial_id) -> Any:
+        member = await club.get(nick)
+        return await run(club.desk, Caller("test", nick, member), command, Args({"sudjenje": number}))
+
+    caller = await ask("ivana")
+    assert caller.ok and "4 poruka" in caller.text
+    [document] = caller.documents
+    assert document.name == f"zapisnik-{trial_id}.html" and document.mime == "text/html"
+    assert b"sudijaPera" not in document.data  # a party outside referee_names_visible_to: the members' view
+    result = verify_html(document.data)
+    assert result.ok and result.seal is not None and result.seal in caller.text
+    referee = await ask("sudijaPera")
+    assert referee.ok and b"sudijaPera" in referee.documents[0].data  # the officials' view
+    await club.member("mod", "moderator")
+    assert (await ask("mod")).ok
+    await club.member("stranac")
+    stranger = await ask("stranac")
+    assert not stranger.ok and "stranke" in stranger.text and stranger.documents == ()
+    assert not (await ask("ivana", 999)).ok
+    # a trial still on has no record yet
+    await club.game(300, ("marko", "ivana", "sanja"))
+    sanja = await club.get("sanja")
+    assert (await club.desk.call(sanja, 300)).ok
+    call = await club.db.calls.pending_by_caller(sanja.id)
+    assert call is not None
+    assert (await club.desk.take(await club.get("sudijaPera"), call.id)).ok
+    still_on = await ask("sanja", trial_id + 1)
+    assert not still_on.ok and "u toku" in still_on.text

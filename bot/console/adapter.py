@@ -161,11 +161,11 @@ class ConsoleChat:
         """What the desk answered the member who acted: private to him, so printed as his DM."""
         self._remember(f"dm:{account}", reply.buttons)
         self.emit(f"dm {account}", reply.text, reply.buttons)
-        if self.picture_dir is not None and reply.pictures:
+        if self.picture_dir is not None and (reply.pictures or reply.documents):
             self.picture_dir.mkdir(parents=True, exist_ok=True)
-            for picture in reply.pictures:
-                path = self.picture_dir / picture.name
-                path.write_bytes(picture.png)
+            for name, data in [(p.name, p.png) for p in reply.pictures] + [(d.name, d.data) for d in reply.documents]:
+                path = self.picture_dir / name
+                path.write_bytes(data)
                 self.note(self.messages.t("console.picture", path=path))
 
     async def tell_table(self, game: int, text: str) -> None:

@@ -33,7 +33,7 @@ from bot.discord.components import (
     build_draft,
     view_of,
 )
-from bot.discord.pictures import picture_attachments
+from bot.discord.pictures import reply_attachments
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.ports import Reply
 from bot.registry.spec import Usage
@@ -94,8 +94,8 @@ class SudijaBot(discord.Client):
             last = i == len(parts) - 1
             view = view_of(reply.buttons) if last else None
             extra: dict[str, Any] = {} if view is None else {"view": view}
-            if last and reply.pictures and reply.ok:
-                files, embeds = picture_attachments(reply.pictures)
+            if last and (reply.pictures or reply.documents) and reply.ok:
+                files, embeds = reply_attachments(reply)
                 try:  # the pictures in embeds under the last part; if Discord refuses them, the text says it all
                     await interaction.followup.send(body, ephemeral=True, files=files, embeds=embeds, **extra)
                     continue

@@ -1,7 +1,8 @@
-"""The desk's pictures on Telegram: each one a photo (sendPhoto) with its title as the caption, after the reply's
-text. A picture Telegram would refuse as a photo (width + height above 10,000 pixels, or one side more than 20
-times the other: a very long game's paper) goes as a PNG document instead. A picture that cannot be sent is
-logged and skipped: the text before it already said everything."""
+"""The desk's pictures and documents on Telegram (`send_attachments`): each picture a photo (sendPhoto) with its
+title as the caption, after the reply's text; each document a file (sendDocument). A picture Telegram would
+refuse as a photo (width + height above 10,000 pixels, or one side more than 20 times the other: a very long
+game's paper) goes as a PNG document instead. What cannot be sent is logged and skipped: the text before it
+already said everything."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from telegram import Bot, InputFile
 from telegram.error import TelegramError
 
-from bot.ports import Picture
+from bot.ports import Document, Picture, Reply
 
 log = logging.getLogger(__name__)
 
@@ -50,3 +51,22 @@ async def send_pictures(bot: Bot, chat_id: int, pictures: Sequence[Picture]) -> 
         except TelegramError as error:
             log.warning("cannot send picture %s to telegram chat %s: %s", picture.name, chat_id, error.message)
     return sent
+
+
+async def send_documents(bot: Bot, chat_id: int, documents: Sequence[Document]) -> int:
+    """Send `documents` (sendDocument, the title as the caption); how many were sent."""
+    sent = 0
+    for document in documents:
+        try:
+            await bot.send_document(chat_id, InputFile(document.data, filename=document.name),
+                                    caption=document.title[:CAPTION_LIMIT])
+            sent += 1
+        except TelegramError as error:
+            log.warning("cannot send %s to telegram chat %s: %s", document.name, chat_id, error.message)
+    return sent
+
+
+async def send_attachments(bot: Bot, chat_id: int, reply: Reply) -> None:
+    """A reply's pictures, then its documents, after its text."""
+    await send_pictures(bot, chat_id, reply.pictures)
+    await send_documents(bot, chat_id, reply.documents)
