@@ -210,12 +210,17 @@ async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) ->
     stranger = await ask("stranac")
     assert not stranger.ok and "stranke" in stranger.text and stranger.documents == ()
     assert not (await ask("ivana", 999)).ok
-    # a trial still on has no record yet
+    # an out-of-game trial: a player of the game who took no part in it gets the record too, once it has ended
     await club.game(300, ("marko", "ivana", "sanja"))
     sanja = await club.get("sanja")
     assert (await club.desk.call(sanja, 300)).ok
     call = await club.db.calls.pending_by_caller(sanja.id)
     assert call is not None
     assert (await club.desk.take(await club.get("sudijaPera"), call.id)).ok
-    still_on = await ask("sanja", trial_id + 1)
+    assert {p.member for p in await club.db.trials.participants(trial_id + 1)} == {
+        sanja.id, (await club.get("sudijaPera")).id}
+    still_on = await ask("ivana", trial_id + 1)
     assert not still_on.ok and "u toku" in still_on.text
+    assert (await club.desk.leave(await club.get("sudijaPera"))).ok
+    assert (await ask("ivana", trial_id + 1)).ok
+    assert not (await ask("stranac", trial_id + 1)).ok

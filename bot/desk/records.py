@@ -1,7 +1,8 @@
-"""/zapisnik SUĐENJE: a finished trial's record (`bot.records`) as an HTML file for its parties and the club's
-officials. Members outside `referee_names_visible_to` get the members' view (the referee and the councilors by
-function, decisions.md); the others get the officials' view. The record is sealed by its SHA-256 chain, whose
-last link the reply states, so a copy can be checked with `sudija zapisnik --verify`."""
+"""/zapisnik SUĐENJE: a finished trial's record (`bot.records`) as an HTML file for its parties, the game's players
+and the club's officials (decisions.md: the transcript is shown to the game's players and the officials).
+Members outside `referee_names_visible_to` get the members' view (the referee and the councilors by function);
+the others get the officials' view. The record is sealed by its SHA-256 chain, whose last link the reply states,
+so a copy can be checked with `sudija zapisnik --verify`."""
 
 from __future__ import annotations
 
@@ -25,7 +26,9 @@ async def trial_record(desk: Desk, member: Member, trial_id: int) -> Reply:
         return desk.refuse("zapisnik.unknown", trial=trial_id)
     roles = desk.roles_of(member)
     parties = {p.member for p in await desk.db.trials.participants(trial_id)} | {trial.caller, trial.referee}
-    if member.id not in parties and not roles & OFFICIALS:
+    summary = await desk.db.games.summary(trial.game)
+    players = {nick.casefold() for nick in summary.players} if summary is not None else set()
+    if member.id not in parties and member.nick.casefold() not in players and not roles & OFFICIALS:
         return desk.refuse("zapisnik.not_yours", trial=trial_id)
     if trial.is_open:
         return desk.refuse("zapisnik.open", trial=trial_id)
