@@ -96,7 +96,7 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
                 line += f" ({w['not_applied']})"
             legend.append(line)
     legend_lines = [part for line in legend for part in wrap(line, small, WIDTH - 2 * MARGIN - 6)]
-    rows = sum(1 + len(h.changes) for h in paper.hands)
+    rows = 1 + sum(1 + len(h.changes) for h in paper.hands)
     status_lines = 2 if paper.ended and paper.write_off is not None and any(paper.write_off) else 1
     height = (MARGIN + 44 + 2 * ROW_H + rows * ROW_H + 3 * ROW_H + (ROW_H if paper.ended else 0)
               + status_lines * ROW_H + len(legend_lines) * (ROW_H - 2) + MARGIN + 6)
@@ -117,6 +117,9 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
             canvas.text(box, label, small, GREY, align="centre")
     y += 2 * ROW_H
     top_of_rows = y
+    for seat in range(3):  # the sheet starts with the game's bule written in every bule column
+        canvas.text(_cells(seat, y)[1], str(paper.size), cell, GREY, align="right")
+    y += ROW_H
     left_supe = [0, 0, 0]
     right_supe = [0, 0, 0]
     for paper_hand in paper.hands:
