@@ -119,6 +119,27 @@ async def test_telegram_limits_send_a_too_long_picture_as_a_document(fake: FakeT
     assert fake.files[document.document["file_id"]] == tall
 
 
+async def test_telegram_albums_hold_ten_photos_at_most(fake: FakeTelegram) -> None:  # noqa: F811
+    from PIL import Image
+
+    from bot.pictures.draw import encode
+
+    user = fake.user("Ana", started=True)
+    png = encode(Image.new("RGB", (120, 80), (255, 255, 255)))
+    tall = encode(Image.new("RGB", (100, 2500), (255, 255, 255)))
+    pictures = [Picture(f"{i}.png", png, f"slika {i}") for i in range(12)]
+    pictures.insert(5, Picture("tall.png", tall, "duga"))
+    bot = fake.application_builder().build().bot
+    async with bot:
+        assert await send_pictures(bot, user.id, pictures) == 13
+    assert [len(r.params["media"]) for r in fake.calls("sendMediaGroup")] == [5, 7]  # the document splits them
+    assert [m.text for m in fake.bot_messages(user)] == [p.title for p in pictures]  # in their order
+    assert len(fake.calls("sendDocument")) == 1
+    async with bot:
+        assert await send_pictures(bot, user.id, pictures[:5] + pictures[6:]) == 12
+    assert [len(r.params["media"]) for r in fake.calls("sendMediaGroup")][2:] == [10, 2]
+
+
 async def test_the_console_writes_the_pictures_and_prints_their_paths(tmp_path: Path) -> None:
     from test_console import _run
 
@@ -188,7 +209,7 @@ def test_discord_takes_at_most_ten_files_a_message() -> None:
     assert [e.image.url for e in embeds] == [f"attachment://p{i}.png" for i in range(10)]
 
 
-async def test_telegram_prikaz_ruke_sends_the_hands_privately_as_photos(scene: Scene) -> None:  # noqa: F811
+async def test_telegram_prikaz_ruke_sends_the_hands_privately_as_an_album(scene: Scene) -> None:  # noqa: F811
     from test_telegram import call_game
 
     server = scene.fake
@@ -203,10 +224,10 @@ async def test_telegram_prikaz_ruke_sends_the_hands_privately_as_photos(scene: S
         game = await scene.a.db.games.get(100)
         assert game is not None
         count = len(game.hands)
-        await server.wait_until(lambda: len([r for r in server.calls("sendPhoto") if r.index >= mark and r.ok])
-                                == count)
+        await server.wait_until(lambda: any(r.ok for r in server.calls("sendMediaGroup") if r.index >= mark))
     photos = [m for m in server.bot_messages(scene.u("mira")) if m.photo]
     assert [p.text for p in photos] == [f"Partija 100 · ruka {n}" for n in range(1, count + 1)]
+    assert len({p.media_group_id for p in photos}) == 1 and photos[0].media_group_id is not None  # one album
     assert all(server.files[p.photo[-1]["file_id"]].startswith(PNG) for p in photos if p.photo)
 
 

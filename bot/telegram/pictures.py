@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from telegram import Bot, InputFile
+from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.error import TelegramError
 
 from bot.ports import Document, Picture, Reply
@@ -20,6 +20,7 @@ CAPTION_LIMIT = 1024  # characters of a photo's caption
 PHOTO_MAX_BYTES = 10 * 1024 * 1024
 PHOTO_MAX_SIDES = 10_000  # width + height
 PHOTO_MAX_RATIO = 20
+ALBUM_LIMIT = 10  # photos in one media group
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -37,20 +38,44 @@ def fits_as_photo(png: bytes) -> bool:
 
 
 async def send_pictures(bot: Bot, chat_id: int, pictures: Sequence[Picture]) -> int:
-    """Send `pictures` to `chat_id`; how many were sent."""
+    """Send `pictures` to `chat_id` in their order: photos that come together as albums of up to ten
+    (sendMediaGroup; a single one by sendPhoto), a picture too long for a photo as a document; how many were
+    sent."""
     sent = 0
+    album: list[Picture] = []
     for picture in pictures:
-        caption = picture.title[:CAPTION_LIMIT]
-        upload = InputFile(picture.png, filename=picture.name)
+        if fits_as_photo(picture.png):
+            album.append(picture)
+            if len(album) == ALBUM_LIMIT:
+                sent += await _send_album(bot, chat_id, album)
+                album = []
+            continue
+        if album:
+            sent += await _send_album(bot, chat_id, album)
+            album = []
         try:
-            if fits_as_photo(picture.png):
-                await bot.send_photo(chat_id, upload, caption=caption)
-            else:
-                await bot.send_document(chat_id, upload, caption=caption)
+            await bot.send_document(chat_id, InputFile(picture.png, filename=picture.name),
+                                    caption=picture.title[:CAPTION_LIMIT])
             sent += 1
         except TelegramError as error:
             log.warning("cannot send picture %s to telegram chat %s: %s", picture.name, chat_id, error.message)
+    if album:
+        sent += await _send_album(bot, chat_id, album)
     return sent
+
+
+async def _send_album(bot: Bot, chat_id: int, album: Sequence[Picture]) -> int:
+    try:
+        if len(album) == 1:
+            await bot.send_photo(chat_id, InputFile(album[0].png, filename=album[0].name),
+                                 caption=album[0].title[:CAPTION_LIMIT])
+        else:
+            await bot.send_media_group(chat_id, [
+                InputMediaPhoto(p.png, filename=p.name, caption=p.title[:CAPTION_LIMIT]) for p in album])
+    except TelegramError as error:
+        log.warning("cannot send %d pictures to telegram chat %s: %s", len(album), chat_id, error.message)
+        return 0
+    return len(album)
 
 
 async def send_documents(bot: Bot, chat_id: int, documents: Sequence[Document]) -> int:

@@ -47,9 +47,9 @@ python-telegram-bot 22 notes (proven in tests/test_fake_telegram.py):
   ``MY_CHAT_MEMBER``; pass ``ChatMemberHandler.CHAT_MEMBER`` for other members.
 * httpx honours ``HTTP(S)_PROXY`` even for 127.0.0.1: set ``NO_PROXY=127.0.0.1`` in tests.
 
-Media: ``sendPhoto`` (PNG or JPEG uploads, checked against Telegram's 10 MB and dimension limits; the
-message carries its sizes and caption) and ``sendDocument`` (up to 50 MB); the bytes are kept in
-``files``.
+Media: ``sendPhoto`` and ``sendMediaGroup`` (albums of 2-10 photos; PNG or JPEG uploads, checked against
+Telegram's 10 MB and dimension limits; each message carries its sizes and caption) and ``sendDocument`` (up to
+50 MB); the bytes are kept in ``files``.
 
 Not modelled: other media (albums, video, voice), inline mode and inline messages, webhooks, forum topics,
 the time limit on answering callback queries, and flood control (inject it with :meth:`FakeTelegram.fail_next`).
@@ -516,6 +516,7 @@ class StoredMessage:
     history: list[str] = field(default_factory=list)
     photo: list[JSON] | None = None  # a photo message: its sizes (``text`` then holds the caption)
     document: JSON | None = None  # a document message (``text`` then holds the caption)
+    media_group_id: str | None = None  # one photo of an album (sendMediaGroup)
 
     @property
     def keyboard(self) -> list[list[JSON]]:
@@ -546,6 +547,8 @@ class StoredMessage:
             data["photo"] = self.photo
         if self.document is not None:
             data["document"] = self.document
+        if self.media_group_id is not None:
+            data["media_group_id"] = self.media_group_id
         if not media:
             data["text"] = self.text
         elif self.text:
@@ -651,6 +654,7 @@ class FakeTelegram:
                 ("getWebhookInfo", self._get_webhook_info),
                 ("sendMessage", self._send_message),
                 ("sendPhoto", self._send_photo),
+                ("sendMediaGroup", self._send_media_group),
                 ("sendDocument", self._send_document),
                 ("editMessageText", self._edit_message_text),
                 ("editMessageReplyMarkup", self._edit_message_reply_markup),
@@ -1115,6 +1119,16 @@ class FakeTelegram:
         chat = self._writable_chat(params.get("chat_id"))
         caption, entities = self._caption(params)
         file_id, data, _ = self._upload(params, "photo", 10 * 1024 * 1024)
+        sizes = self._photo_sizes(file_id, data)
+        message = self._store(chat, self.bot, caption, entities=entities, raw_text=params.get("caption") or "",
+                              parse_mode=params.get("parse_mode"),
+                              reply_markup=_checked_markup(params.get("reply_markup")),
+                              reply_to=self._reply_target(chat, params))
+        message.photo = sizes
+        return message.to_api()
+
+    def _photo_sizes(self, file_id: str, data: bytes) -> list[JSON]:
+        """Telegram's checks of a photo and the sizes it keeps (the longest side scaled to at most 1280)."""
         width, height = _image_size(data)
         if not width or not height:
             raise BotApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
@@ -1128,13 +1142,35 @@ class FakeTelegram:
                           "file_size": len(data)})
             if scale == 1.0:
                 break
-        message = self._store(chat, self.bot, caption, entities=entities, raw_text=params.get("caption") or "",
-                              parse_mode=params.get("parse_mode"),
-                              reply_markup=_checked_markup(params.get("reply_markup")),
-                              reply_to=self._reply_target(chat, params))
-        message.photo = sizes
         self.files.update({size["file_id"]: data for size in sizes})
-        return message.to_api()
+        return sizes
+
+    def _send_media_group(self, params: JSON) -> list[JSON]:
+        """sendMediaGroup (an album) of 2-10 photos, each uploaded as ``attach://<name>`` and checked like
+        sendPhoto; every message shares the group's ``media_group_id``."""
+        chat = self._writable_chat(params.get("chat_id"))
+        media = params.get("media")
+        if isinstance(media, str):
+            media = json.loads(media)
+        if not isinstance(media, list) or not 2 <= len(media) <= 10:
+            raise BotApiError(400, "Bad Request: wrong number of messages to send")
+        group = f"album-{len(self.files) + 1}"
+        out = []
+        for item in media:
+            if not isinstance(item, dict) or item.get("type") != "photo":
+                raise BotApiError(400, "Bad Request: the fake models albums of photos only")
+            ref = str(item.get("media") or "")
+            if not ref.startswith("attach://") or ref.removeprefix("attach://") not in params:
+                raise BotApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            file_id, data, _ = self._upload(params, ref.removeprefix("attach://"), 10 * 1024 * 1024)
+            sizes = self._photo_sizes(file_id, data)
+            caption, entities = self._caption(item)
+            message = self._store(chat, self.bot, caption, entities=entities, raw_text=item.get("caption") or "",
+                                  parse_mode=item.get("parse_mode"))
+            message.photo = sizes
+            message.media_group_id = group
+            out.append(message.to_api())
+        return out
 
     def _send_document(self, params: JSON) -> JSON:
         """sendDocument: any file up to 50 MB, with its name and type."""
