@@ -7,7 +7,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from bot.ports import Reply
-from bot.registry.spec import MAX_DAYS, Arg, ArgKind, Args, Audience, Caller, Command, member_of
+from bot.registry.spec import MAX_DAYS, Arg, ArgKind, Args, Audience, Caller, Command, Place, member_of
 from rules.members import ROLES
 
 if TYPE_CHECKING:
@@ -93,5 +93,5 @@ COMMANDS = (
             audience=Audience.OFFICIAL, aliases=("liga zatvori",)),
     Command("statistika", statistika, (Arg("od", ArgKind.DATE, required=False, keyword="od"),
                                        Arg("do", ArgKind.DATE, required=False, keyword="do")),
-            audience=Audience.OFFICIAL),
+            audience=Audience.OFFICIAL, places=frozenset({Place.PRIVATE})),  # the council's figures stay private
 )
