@@ -156,7 +156,8 @@ def open_in_chromium(page: Path, work: Path) -> tuple[str, set[str]]:
     assert CHROMIUM is not None
     netlog = work / "net.json"
     result = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+         "--disable-extensions",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          f"--user-data-dir={work / 'profile'}", "--host-resolver-rules=MAP * ~NOTFOUND",
          f"--log-net-log={netlog}", "--dump-dom", page.as_uri()],
