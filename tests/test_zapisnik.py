@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from bot.records.zapisnik import CSP
 from club import Club, make_club
 from rules.gamelog import GameStatus
 from rules.verdicts import BulaChange, Draft
@@ -89,6 +90,7 @@ def test_members_view_hides_the_referee_and_the_councilor(trial: int, tmp_path: 
     assert "<td>+2</td>" in document  # marko's bule in the effect on the paper
     assert document.count('src="data:image/png;base64,') == 1 + 4  # the paper and the game's four hands
     assert not re.search(r'(src|href)="(?!data:)', document)  # nothing to fetch
+    assert f'<meta http-equiv="Content-Security-Policy" content="{CSP}">' in document  # nor may anything be
     seal = printed.split("SHA-256: ")[1].strip()
     assert f'id="seal" data-link="{seal}">{seal}<' in document
 

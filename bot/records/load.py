@@ -3,15 +3,29 @@ transcript, the verdict in words, the paper with and without the trial's changes
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.messages import Catalogue
 from bot.pictures.words import words as picture_words
 from bot.records.zapisnik import WORDS, Effect, Line, TrialRecord
-from rules.gamelog import format_time
-from rules.paper import compute_paper
+from rules.gamelog import Game, format_time
+from rules.paper import Paper, compute_paper
 from rules.verdicts import verdict_from_json
 from storage.database import Database
 
 ANONYMOUS = {"referee": "sudija", "councilor": "većnik"}  # the club's words, in every view's chained data
+
+
+def _pictures(game: Game, paper: Paper, lang: str) -> list[tuple[str, bytes]]:
+    """The paper's picture and every hand's, with their captions."""
+    from bot.pictures.hand import render_hand
+    from bot.pictures.paper import paper_png
+
+    pw = picture_words(lang)
+    out = [(pw["paper"].format(game=game.number), paper_png(game, paper, lang))]
+    for hand in game.hands:
+        out.append((pw["hands_title"].format(game=game.number, n=hand.n), render_hand(game, hand, lang).png()))
+    return out
 
 
 async def load_record(db: Database, trial_id: int, *, officials: bool, lang: str = "sr",
@@ -68,15 +82,8 @@ async def load_record(db: Database, trial_id: int, *, officials: bool, lang: str
                    (a.entries[0].bule, a.entries[1].bule, a.entries[2].bule)) for a in applied),
             (without.players[0].bule, without.players[1].bule, without.players[2].bule),
             (with_trial.players[0].bule, with_trial.players[1].bule, with_trial.players[2].bule))
-        if pictures:
-            from bot.pictures.hand import render_hand
-            from bot.pictures.paper import paper_png
-
-            pw = picture_words(lang)
-            captions.append((pw["paper"].format(game=game.number), paper_png(game, with_trial, lang)))
-            for hand in game.hands:
-                captions.append((pw["hands_title"].format(game=game.number, n=hand.n),
-                                 render_hand(game, hand, lang).png()))
+        if pictures:  # in a worker thread: a long game's hands take a while, the event loop must not wait
+            captions = await asyncio.to_thread(_pictures, game, with_trial, lang)
     referee = names.get(trial.referee, "?") if officials else ANONYMOUS["referee"]
     return TrialRecord(
         trial=trial.id, game=trial.game, players=players, game_status=status,
