@@ -64,6 +64,8 @@ def test_paper_of_twenty_hands_is_legible_at_discord_preview_width() -> None:
     misfits = [p for p in canvas.placed if not p.fits]
     assert misfits == []
     texts = [p.text for p in canvas.placed]
+    figures = [p for p in canvas.placed if any(ch.isdigit() for ch in p.text)]
+    assert min(p.ink[3] - p.ink[1] for p in figures) >= 8  # every number at least 8 pixels tall, unscaled
     hand_column = [p.text for p in canvas.placed if p.cell[0] == MARGIN and p.cell[2] == MARGIN + HAND_W]
     assert hand_column == ["#", *(str(n) for n in range(1, 21))]
     assert all(name in texts for name in game.players)
