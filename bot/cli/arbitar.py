@@ -35,6 +35,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", type=int, default=None, metavar="NUMBER",
                         help="the game number, when the file holds several games")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument("--png", default=None, metavar="FILE", help="also write the verdict as a picture (PNG)")
     parser.set_defaults(func=run)
 
 
@@ -85,6 +86,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     shown = verdict.to_json(game.players)
+    if args.png is not None:
+        from bot.cli._pictures import write_png
+        from bot.pictures.arbitar import verdict_png
+
+        if not write_png(args.png, verdict_png(game, args.hand, seat, verdict), to_stderr=args.json):
+            return 1
     if args.json:
         print(json.dumps(shown, ensure_ascii=False, sort_keys=False))
         return 0

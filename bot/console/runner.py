@@ -14,6 +14,7 @@ import contextlib
 import os
 import sqlite3
 import sys
+import tempfile
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -259,7 +260,7 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
         stdout.flush()
 
     try:
-        console = Console(app, ConsoleChat(write, app.desk.messages), clock)
+        console = Console(app, ConsoleChat(write, app.desk.messages, picture_dir(db_path)), clock)
         server.chat = console.chat
         app.attach(console.chat)
         resumed = await app.desk.stored_clock() if given is None else None
@@ -290,6 +291,15 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
         return await console.run_script(stdin, stderr or sys.stderr)
     finally:
         await app.close()
+
+
+def picture_dir(db_path: str) -> Path:
+    """Where the console writes the pictures it is sent: ``<database>-slike/`` beside the database (in the
+    temporary directory for a database in memory)."""
+    if db_path == ":memory:":
+        return Path(tempfile.gettempdir()) / "sudija-slike"
+    path = Path(db_path)
+    return path.with_name(path.stem + "-slike")
 
 
 def _isatty(stream: TextIO) -> bool:

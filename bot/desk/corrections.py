@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.desk.base import DeskBase
+from bot.pictures.attach import verdict_pictures
 from bot.ports import Button, Reply
 from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
@@ -484,7 +485,7 @@ class CorrectionDesk(DeskBase):
         # offerer when the AI accepted for him) is not told again.
         actor_seat = game.seat_of(actor.nick) if actor is not None else request.seat
         await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
-        return Reply(text)
+        return Reply(text, pictures=await verdict_pictures(game, n, fallen, verdict, self.config.language))
 
     async def _lapse(self, request: CorrectionRequest, game: Game, why: str) -> Reply:
         try:

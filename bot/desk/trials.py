@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from bot.desk.calls import CallDesk
 from bot.desk.paper_link import verdict_changes
+from bot.pictures.attach import hand_pictures
 from bot.ports import Button, CallPost, Reply, TrialSpace
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
@@ -184,7 +185,8 @@ class TrialDesk(CallDesk):
             return trial
         game = await self.load_game(trial.game)
         paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
-        return Reply(render_hands(game, self.messages, paper))
+        return Reply(render_hands(game, self.messages, paper),
+                     pictures=await hand_pictures(game, self.config.language))
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self._judged_by(referee, trial_id)

@@ -40,6 +40,7 @@ from bot.ports import Reply
 from bot.registry import REGISTRY
 from bot.registry.spec import Caller, Place
 from bot.telegram.format import ANSWER_LIMIT, TOAST_LIMIT, parse_callback, shorten
+from bot.telegram.pictures import send_attachments, send_pictures
 from bot.telegram.port import PLATFORM, TelegramChat
 from rules.members import Member
 
@@ -181,8 +182,10 @@ class TelegramHandlers:
         written to, else in the group with the public view."""
         if where.private:
             await self.port.send(where.chat, reply.text, reply.buttons)
+            await send_attachments(self.port.bot, where.chat, reply)
             return
         if await self.port.send_private(where.user, reply.text, reply.buttons, keep=False) is not None:
+            await send_attachments(self.port.bot, where.user, reply)
             return
         if name == "presude" and reply.ok:  # the member's view may name referees: the group gets the public one
             reply = await self.desk.verdicts(None, int(rest.split()[0]))
@@ -190,6 +193,7 @@ class TelegramHandlers:
             reply = await self.desk.paper(int(rest.split()[0]))
         hint = self.desk.t("telegram.start_hint", link=self.port.start_link())
         await self.port.send(where.chat, f"{reply.text}\n{hint}", reply.buttons, reply_to=where.message)
+        await send_pictures(self.port.bot, where.chat, reply.pictures)  # a document (a record) never goes to a group
 
     # Buttons -------------------------------------------------------------------------------------------
     async def on_callback(self, update: Update, context: Context) -> None:
@@ -227,9 +231,10 @@ class TelegramHandlers:
 
     async def answer(self, query: CallbackQuery, reply: Reply) -> None:
         text = reply.text
-        if len(text) > ANSWER_LIMIT or reply.buttons:
+        if len(text) > ANSWER_LIMIT or reply.buttons or reply.pictures or reply.documents:
             if await self.port.send_private(query.from_user.id, text, reply.buttons, keep=False) is not None:
                 await query.answer(self.desk.t("telegram.sent_private"))
+                await send_attachments(self.port.bot, query.from_user.id, reply)
                 return
             await query.answer(shorten(text), show_alert=True)
             return
