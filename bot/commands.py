@@ -77,6 +77,8 @@ class Commands:
             self.add(command)
         for command in correction_commands(self):
             self.add(command)
+        for command in korekcija_commands(self):
+            self.add(command)
 
     def add(self, command: Command) -> None:
         """Further commands (governance, corrections) register here."""
@@ -342,3 +344,24 @@ def correction_commands(commands: Commands) -> list[Command]:
             Command("poništi", "usage.ponisti", ponisti), Command("arbitar", "usage.arbitar", arbitar),
             Command("ispravka", "usage.ispravka", ispravka), Command("prihvatam", "usage.prihvatam", answer(True)),
             Command("odbijam", "usage.odbijam", answer(False)), Command("korekcije", "usage.korekcije", korekcije)]
+
+
+# Korekcija of a wrong click over the game-server link (bot.gameserver.korekcija) ---------------------------------
+def korekcija_commands(commands: Commands) -> list[Command]:
+    """/korekcija [GAME] asks; /korekcija da|ne [REQUEST] consents or refuses."""
+    from bot.gameserver.korekcija import korekcija_of
+
+    desk = commands.desk
+    korekcija = korekcija_of(desk)
+
+    async def run(member: Member, words: list[str], rest: str) -> Reply:
+        if words and words[0].casefold() in ("da", "ne"):
+            if len(words) > 2:
+                raise Usage(desk.t("usage.yes_no_request"))
+            request = _number(words[1], desk.t("usage.yes_no_request")) if len(words) == 2 else None
+            return await korekcija.answer(member, request, words[0].casefold() == "da")
+        if len(words) > 1:
+            raise Usage(desk.t("usage.one_game"))
+        return await korekcija.request(member, _number(words[0], desk.t("usage.game_number")) if words else None)
+
+    return [Command("korekcija", "usage.korekcija", run)]

@@ -188,6 +188,10 @@ class GameServerPort(Protocol):
         game server can show and continue from it (idempotent: the newest paper wins)."""
         ...
 
+    async def deliver_link_code(self, nick: str, code: str) -> None:
+        """Show a one-time link code to `nick` in the game client (proven identity)."""
+        ...
+
 
 class LoggingGameServer:
     """No game server configured: the bot records everything itself and these calls are only logged."""
@@ -219,6 +223,9 @@ class LoggingGameServer:
 
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         await self._record("paper_changed", game)
+
+    async def deliver_link_code(self, nick: str, code: str) -> None:
+        await self._record("deliver_link_code", nick)
 
 
 class Timers(Protocol):

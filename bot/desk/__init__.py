@@ -86,6 +86,7 @@ class Desk(CorrectionDesk, GovernanceDesk):
             "leave": self.leave,
         }
         actions.update(self.correction_actions())
+        actions.update(self.extra_actions)
         handler = actions.get(action)
         if handler is None:
             return self.refuse("button.unknown")

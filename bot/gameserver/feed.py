@@ -1,0 +1,247 @@
+"""The live feed: one event from the game server checked against what is stored, taken durably, then told to the
+desk (seating, a stood-up referee's pending calls, an administrator closing a game with a trial on).
+
+`LiveFeed.apply(body)` is the whole use case behind the endpoint: it returns the answer (HTTP status and JSON)
+and changes nothing unless it answers 200 with ``accepted``. A hand is validated and cross-checked as a file
+import is (`rules.validation.validate_game`, `rules.paper.cross_check`) on the stored game with the hand added.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.gameserver.protocol import Event, ProtocolError, decode, parse_event
+from rules.gamelog import Game, GameStatus, LogError, game_to_doc, parse_time, read_game
+from rules.paper import cross_check
+from rules.paper_render import discrepancy_lines
+from rules.validation import validate_game
+from storage.games import GameRow
+from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+    from bot.desk import Desk
+
+log = logging.getLogger(__name__)
+Answer = tuple[int, dict[str, Any]]
+
+
+def _all(*effects: Effect) -> Effect:
+    async def effect(conn: aiosqlite.Connection) -> None:
+        for one in effects:
+            await one(conn)
+    return effect
+
+
+def _time(value: str, field: str) -> datetime:
+    try:
+        return parse_time(value)
+    except ValueError as exc:
+        raise ProtocolError(422, field, f"'{field}': {exc}") from None
+
+
+def _nick(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 64 or not value.isprintable():
+        raise ProtocolError(422, field, f"'{field}' must be a nickname (printable text, at most 64 characters)")
+    return value
+
+
+class LiveFeed:
+    def __init__(self, desk: Desk, now: Callable[[], datetime] | None = None) -> None:
+        self.desk = desk
+        self.store = LiveFeedStore(desk.db)
+        self.now = now or desk.now
+        self.listeners: list[Callable[[Event], Awaitable[None]]] = []  # told after an event is taken (korekcija)
+
+    async def apply(self, body: bytes) -> Answer:
+        """Check, take and act on one signed request's body (the signature is the endpoint's business)."""
+        try:
+            event = parse_event(decode(body))
+            return await self._apply(event, body)
+        except ProtocolError as problem:
+            return problem.status, problem.body()
+
+    async def _apply(self, event: Event, body: bytes) -> Answer:
+        game = event.game
+        if game is not None:
+            last = await self.store.last_seq(game)
+            if event.seq is not None and event.seq != last + 1 and not await self._seen(event.id):
+                return self._gap(last)
+        prepared = await self._prepare(event)
+        if isinstance(prepared, tuple):
+            return prepared
+        effect, after = prepared
+        try:
+            result = await self.store.take(event.id, event.type, game, event.seq, body.decode("utf-8"), self.now(),
+                                           effect)
+        except EffectRefused as refused:
+            return 409, {"ok": False, "error": refused.message, "field": refused.field}
+        if result.taken is Taken.DUPLICATE:
+            return 200, {"ok": True, "duplicate": True, "last_seq": result.last_seq}
+        if result.taken is Taken.GAP:
+            return self._gap(result.last_seq)
+        try:
+            await after()
+            for listener in self.listeners:
+                await listener(event)
+        except Exception:  # the event is taken; what the desk does next must not make the server resend it
+            log.exception("the desk failed on game-server event %s", event.id)
+        return 200, {"ok": True, "last_seq": result.last_seq}
+
+    async def _seen(self, event_id: str) -> bool:
+        return await self.store.seen(event_id)
+
+    @staticmethod
+    def _gap(last: int) -> Answer:
+        return 409, {"ok": False, "error": f"the game's sequence goes on from {last + 1}; send the events after "
+                                           f"{last} again, in order", "field": "seq", "last_seq": last}
+
+    async def _prepare(self, event: Event) -> tuple[Effect | None, Callable[[], Awaitable[None]]] | Answer:
+        """The event's effect (run in the transaction that records it) and what the desk does afterwards."""
+        if await self._seen(event.id):
+            return None, _nothing
+        now = self.now()
+        data = event.data
+        if event.type == "game_started":
+            return await self._game_started(event, now)
+        if event.game is not None:
+            assert event.game is not None
+            stored = await self.desk.db.games.get(event.game)
+            if stored is None:
+                raise ProtocolError(404, "game", f"game {event.game} is unknown: its game_started event comes first")
+            return await self._on_game(event, stored, now)
+        nick = _nick(data["nick"], "data.nick")
+        if event.type in ("offer_made", "offer_withdrawn"):
+            offer = data["offer"]
+            if not offer or len(offer) > 100:
+                raise ProtocolError(422, "data.offer", "'data.offer' must be the offer's id (1 to 100 characters)")
+            made = event.type == "offer_made"
+            return LiveFeedStore.offer(nick, offer, made, now), _nothing
+        code = data["code"]
+        if not 4 <= len(code) <= 32 or not code.isalnum():
+            raise ProtocolError(422, "data.code", "'data.code' must be 4 to 32 letters or digits")
+        return LiveFeedStore.link_code(nick, code, now), _nothing
+
+    async def _game_started(self, event: Event, now: datetime) -> tuple[Effect, Callable[[], Awaitable[None]]]:
+        assert event.game is not None
+        data = event.data
+        players = data["players"]
+        if len(players) != 3:
+            raise ProtocolError(422, "data.players", "'data.players' must list the three nicknames in seat order")
+        for i, nick in enumerate(players):
+            _nick(nick, f"data.players[{i}]")
+        doc = {"game": event.game, "rated": data["rated"], "ai": data["ai"], "bule": data["bule"],
+               "refe_limit": data["refe_limit"], "players": players, "status": "in_progress",
+               "started_at": data["started_at"], "hands": []}
+        game = self._valid(doc, "data")
+        stored = await self.desk.db.games.get(event.game)
+        if stored is not None:
+            if stored.players != game.players or stored.status is not GameStatus.IN_PROGRESS:
+                raise ProtocolError(409, "game", f"game {event.game} is already stored with other players or ended")
+            return _all(), _nothing  # an imported game in progress whose live feed begins now
+        return LiveFeedStore.store_game(GameRow.of(game), None, now), _nothing
+
+    async def _on_game(self, event: Event, stored: Game, now: datetime
+                       ) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
+        data = event.data
+        number = stored.number
+        kind = event.type
+        if kind in ("player_sat", "player_stood"):
+            nick = _nick(data["nick"], "data.nick")
+            seat = stored.seat_of(nick)
+            if seat is None:
+                raise ProtocolError(422, "data.nick", f"{nick} is not a player of game {number}")
+            nick = stored.players[seat]
+            where = number if kind == "player_sat" else None
+            if where is not None and stored.status is not GameStatus.IN_PROGRESS:
+                raise ProtocolError(409, "game", f"game {number} has ended; nobody sits at it")
+
+            async def seated() -> None:
+                member = await self.desk.db.members.by_nick(nick)
+                if member is not None:
+                    await self.desk.seat(member, where)
+            return LiveFeedStore.seat(nick, where, now), seated
+        if stored.status is not GameStatus.IN_PROGRESS:
+            raise ProtocolError(409, "game", f"game {number} has ended ({stored.status.value}); it takes no events")
+        completed = sum(1 for h in stored.hands if h.completed)
+        if kind == "move_played":
+            hand, move = data["hand"], data["move"]
+            if hand != completed + 1:
+                raise ProtocolError(422, "data.hand", f"hand {hand} is not in progress in game {number} "
+                                                      f"(hand {completed + 1} is)")
+            if move < 1:
+                raise ProtocolError(422, "data.move", "'data.move' counts the hand's moves from 1")
+            player = _nick(data["player"], "data.player")
+            seat = stored.seat_of(player)
+            if seat is None:
+                raise ProtocolError(422, "data.player", f"{player} is not a player of game {number}")
+            what = str(data["what"])[:100]
+            return LiveFeedStore.move(number, hand, move, stored.players[seat], what, now), _nothing
+        if kind == "korekcija_done":
+            return LiveFeedStore.undone(number, data["hand"], data["move"], now), _nothing
+        digest = await self.store.digest(number)
+        if kind == "hand_finished":
+            hand_doc = data["hand"]
+            doc = game_to_doc(replace(stored, hands=tuple(h for h in stored.hands if h.completed)))
+            doc["hands"].append(hand_doc)
+            game = self._valid(doc, "data.hand")
+            if game.hands[-1].ended_at is None:
+                raise ProtocolError(422, "data.hand.ended_at", "a finished hand has its 'ended_at'")
+            report = None
+            if any(h.score is not None for h in game.hands):
+                found = cross_check(game)
+                report = discrepancy_lines(found, self.desk.config.language) if found else None
+            row = GameRow.of(game, report)
+            return _all(LiveFeedStore.store_game(row, digest, now),
+                        LiveFeedStore.hand_done(number, completed + 1, now)), _nothing
+        # The game ends: finished, interrupted, or closed by an administrator.
+        ended_at = _time(data["ended_at"], "data.ended_at")
+        abandoned: tuple[str, ...] = ()
+        status = GameStatus.FINISHED if kind == "game_finished" else GameStatus.INTERRUPTED
+        if kind == "game_interrupted":
+            for i, nick in enumerate(data["abandoned_by"]):
+                seat = stored.seat_of(_nick(nick, f"data.abandoned_by[{i}]"))
+                if seat is None:
+                    raise ProtocolError(422, f"data.abandoned_by[{i}]", f"{nick} is not a player of game {number}")
+                abandoned += (stored.players[seat],)
+        hands = stored.hands if status is GameStatus.INTERRUPTED else tuple(h for h in stored.hands if h.completed)
+        ended = replace(stored, status=status, ended_at=ended_at, abandoned_by=abandoned, hands=hands)
+        problems = validate_game(ended)
+        if problems:
+            raise ProtocolError(422, "data", "; ".join(problems[:5]))
+        seated = await self.desk.db.members.seated_at(number)
+
+        async def ended_game() -> None:
+            if kind == "game_closed":
+                await self.desk.game_closed(number)
+            for member in seated:
+                await self.desk.seat(member, None)
+        return _all(LiveFeedStore.store_game(GameRow.of(ended), digest, now),
+                    LiveFeedStore.stand_all(number, now)), ended_game
+
+    @staticmethod
+    def _valid(doc: dict[str, Any], field: str) -> Game:
+        try:
+            game, _ = read_game(doc)
+        except LogError as exc:
+            raise ProtocolError(422, field, "; ".join(exc.problems[:5])) from None
+        problems = validate_game(game)
+        if problems:
+            raise ProtocolError(422, field, "; ".join(problems[:5]))
+        return game
+
+    async def resync(self) -> None:
+        """On start: a game closed by an administrator while the bot was down (or before the desk heard it)
+        ends its in-game trial."""
+        for trial in await self.desk.db.trials.open_trials():
+            if trial.in_game and await self.store.closed_by_admin(trial.game):
+                await self.desk.game_closed(trial.game)
+
+
+async def _nothing() -> None:
+    return None
