@@ -72,10 +72,7 @@ class LiveFeed:
             last = await self.store.last_seq(game)
             if event.seq is not None and event.seq != last + 1 and not await self._seen(event.id):
                 return self._gap(last)
-        prepared = await self._prepare(event)
-        if isinstance(prepared, tuple):
-            return prepared
-        effect, after = prepared
+        effect, after = await self._prepare(event)
         try:
             result = await self.store.take(event.id, event.type, game, event.seq, body.decode("utf-8"), self.now(),
                                            effect)
@@ -101,7 +98,7 @@ class LiveFeed:
         return 409, {"ok": False, "error": f"the game's sequence goes on from {last + 1}; send the events after "
                                            f"{last} again, in order", "field": "seq", "last_seq": last}
 
-    async def _prepare(self, event: Event) -> tuple[Effect | None, Callable[[], Awaitable[None]]] | Answer:
+    async def _prepare(self, event: Event) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
         """The event's effect (run in the transaction that records it) and what the desk does afterwards."""
         if await self._seen(event.id):
             return None, _nothing
