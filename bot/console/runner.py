@@ -29,6 +29,7 @@ from bot.ports import LoggingGameServer, ManualClock, ManualTimers
 from storage.members import Member
 
 HISTORY = Path.home() / ".sudija_console_history"
+DRAIN_SECONDS = 10.0  # how long a script run waits at its end for the outbox to reach the game server
 
 
 class ConsoleGameServer(LoggingGameServer):
@@ -229,7 +230,9 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
     config = replace(config, database=db_path)
     clock = clock or ManualClock()
     server = ConsoleGameServer()
-    app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=server, database=db_path)
+    linked = config.gameserver.enabled  # a real game server (or `sudija gameserver --demo`) takes the commands
+    app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=None if linked else server,
+                          database=db_path)
 
     def write(text: str) -> None:
         stdout.write(text + "\n")
@@ -248,10 +251,14 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
             # The demo's owner only in the demo club: a real club database keeps the configured owner.
             app.config = app.desk.config = demo_config(app.config)
         await app.desk.start()
+        await app.start_link()
         interactive = stdin is sys.stdin and _isatty(stdin)
         if interactive:
             return await console.run_interactive()
-        return await console.run_script(stdin, stderr or sys.stderr)
+        status = await console.run_script(stdin, stderr or sys.stderr)
+        if app.link is not None:  # a script's commands reach the game server before the console exits
+            await app.link.worker.drain(DRAIN_SECONDS)
+        return status
     finally:
         await app.close()
 
