@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -223,7 +224,8 @@ def demo_config(config: Config) -> Config:
 
 
 async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, stdout: TextIO,
-                      stderr: TextIO | None = None, clock: ManualClock | None = None) -> int:
+                      stderr: TextIO | None = None, clock: ManualClock | None = None,
+                      ready: Callable[[App], Awaitable[None]] | None = None) -> int:
     """Run the console club on `db_path` (creating the demo club there when `demo` and the database is empty):
     interactive when `stdin` is a terminal, a script otherwise. Returns the exit status. The clock starts at
     the real current time unless one is given (tests)."""
@@ -252,6 +254,8 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
             app.config = app.desk.config = demo_config(app.config)
         await app.desk.start()
         await app.start_link()
+        if ready is not None:  # e.g. the reference game server starts its tables (`sudija gameserver --demo`)
+            await ready(app)
         interactive = stdin is sys.stdin and _isatty(stdin)
         if interactive:
             return await console.run_interactive()
