@@ -10,7 +10,8 @@ failed left nothing behind.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -22,14 +23,19 @@ from storage.games import GameRow
 from storage.outbox import OutboxStore
 
 if TYPE_CHECKING:
-    import aiosqlite
 
     from storage.database import Database
 
 
 async def _rows(db: Database, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
-    async with db.connection.execute(sql, params) as cur:
-        return list(await cur.fetchall())
+    return list(await db.connection.execute_fetchall(sql, params))
+
+
+def _last_seq(conn: sqlite3.Connection, game: int | None) -> int:
+    if game is None:
+        return 0
+    row = conn.execute("SELECT max(seq) FROM gs_events WHERE game = ?", (game,)).fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
 
 
 class Taken(Enum):
@@ -53,7 +59,7 @@ class EffectRefused(Exception):
         self.message = message
 
 
-Effect = Callable[["aiosqlite.Connection"], Awaitable[None]]
+Effect = Callable[[sqlite3.Connection], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,30 +95,25 @@ class LiveFeedStore:
                    effect: Effect | None = None) -> TakeResult:
         """Take one event: a replayed id is DUPLICATE, a sequence number that is not the game's next is GAP,
         otherwise the effect runs and the event is recorded, all in one transaction (`EffectRefused` from the
-        effect rolls everything back and propagates)."""
-        async with self.db.transaction() as conn:
-            async with conn.execute("SELECT 1 FROM gs_events WHERE id = ?", (event_id,)) as cur:
-                if await cur.fetchone() is not None:
-                    return TakeResult(Taken.DUPLICATE, await self._last_seq(conn, game))
-            last = await self._last_seq(conn, game)
+        effect rolls everything back and propagates). The whole transaction is one hop to the database thread."""
+        stamp = now_text(now)
+
+        def run(conn: sqlite3.Connection) -> TakeResult:
+            if conn.execute("SELECT 1 FROM gs_events WHERE id = ?", (event_id,)).fetchone() is not None:
+                return TakeResult(Taken.DUPLICATE, _last_seq(conn, game))
+            last = _last_seq(conn, game)
             if game is not None and seq != last + 1:
                 return TakeResult(Taken.GAP, last)
             if effect is not None:
-                await effect(conn)
-            await conn.execute("INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)",
-                               (event_id, kind, game, seq, now_text(now), body))
+                effect(conn)
+            conn.execute("INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)",
+                         (event_id, kind, game, seq, stamp, body))
             return TakeResult(Taken.ACCEPTED, seq or 0)
-
-    @staticmethod
-    async def _last_seq(conn: aiosqlite.Connection, game: int | None) -> int:
-        if game is None:
-            return 0
-        async with conn.execute("SELECT max(seq) FROM gs_events WHERE game = ?", (game,)) as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row and row[0] is not None else 0
+        return await self.db.run_transaction(run)
 
     async def last_seq(self, game: int) -> int:
-        return await self._last_seq(self.db.connection, game)
+        rows = await _rows(self.db, "SELECT max(seq) FROM gs_events WHERE game = ?", (game,))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else 0
 
     async def seen(self, event_id: str) -> bool:
         return bool(await _rows(self.db, "SELECT 1 FROM gs_events WHERE id = ?", (event_id,)))
@@ -122,104 +123,116 @@ class LiveFeedStore:
         return int(rows[0][0])
 
     async def closed_by_admin(self, game: int) -> bool:
-        rows = await _rows(self.db,
-            "SELECT 1 FROM gs_events WHERE game = ? AND type = 'game_closed' LIMIT 1", (game,))
+        rows = await _rows(self.db, "SELECT 1 FROM gs_events WHERE game = ? AND type = 'game_closed' LIMIT 1",
+                           (game,))
         return bool(rows)
 
     async def digest(self, game: int) -> str | None:
         rows = await _rows(self.db, "SELECT digest FROM games WHERE number = ?", (game,))
         return str(rows[0][0]) if rows else None
 
-    # Effects (each runs inside `take`'s transaction) ---------------------------------------------------------
+    # Effects (each runs inside `take`'s transaction, on the database thread) ----------------------------------
     @staticmethod
     def store_game(row: GameRow, expected_digest: str | None, now: datetime) -> Effect:
         """Write the game's log (new, or grown from the stored one whose digest was `expected_digest`)."""
-        async def effect(conn: aiosqlite.Connection) -> None:
-            async with conn.execute("SELECT digest FROM games WHERE number = ?", (row.number,)) as cur:
-                found = await cur.fetchone()
+        stamp = now_text(now)
+        report = json.dumps(row.cross_check, ensure_ascii=False) if row.cross_check is not None else None
+
+        def effect(conn: sqlite3.Connection) -> None:
+            found = conn.execute("SELECT digest, ended_at FROM games WHERE number = ?", (row.number,)).fetchone()
             if (found[0] if found else None) != expected_digest:
                 raise EffectRefused("game", f"game {row.number} changed meanwhile; send the event again")
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO games (number, rated, ai, bule, refe_limit, status, started_at, ended_at, hand_count,"
                 " digest, log, cross_check, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
                 " ON CONFLICT (number) DO UPDATE SET status = excluded.status, ended_at = excluded.ended_at,"
                 " hand_count = excluded.hand_count, digest = excluded.digest, log = excluded.log,"
                 " cross_check = excluded.cross_check, imported_at = excluded.imported_at",
                 (row.number, row.rated, row.ai, row.bule, row.refe_limit, row.status, row.started_at, row.ended_at,
-                 row.hand_count, row.digest, row.blob,
-                 json.dumps(row.cross_check, ensure_ascii=False) if row.cross_check is not None else None,
-                 now_text(now)))
+                 row.hand_count, row.digest, row.blob, report, stamp))
             if found is None:
-                await conn.executemany("INSERT INTO game_players (game, seat, nick, ended_at) VALUES (?,?,?,?)",
-                                       [(row.number, seat, nick, row.ended_at)
-                                        for seat, nick in enumerate(row.players)])
-            else:
-                await conn.execute("UPDATE game_players SET ended_at = ? WHERE game = ?", (row.ended_at, row.number))
+                conn.executemany("INSERT INTO game_players (game, seat, nick, ended_at) VALUES (?,?,?,?)",
+                                 [(row.number, seat, nick, row.ended_at) for seat, nick in enumerate(row.players)])
+            elif found[1] != row.ended_at:
+                conn.execute("UPDATE game_players SET ended_at = ? WHERE game = ?", (row.ended_at, row.number))
         return effect
 
     @staticmethod
     def hand_done(game: int, hand: int, now: datetime) -> Effect:
         """A hand ended: korekcija requests on it lapse."""
-        async def effect(conn: aiosqlite.Connection) -> None:
-            await conn.execute("INSERT OR IGNORE INTO gs_hands_done (game, hand) VALUES (?, ?)", (game, hand))
-            await conn.execute("UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ? AND hand = ?"
-                               " AND state IN ('pending', 'agreed')", (now_text(now), game, hand))
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT OR IGNORE INTO gs_hands_done (game, hand) VALUES (?, ?)", (game, hand))
+            conn.execute("UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ? AND hand = ?"
+                         " AND state IN ('pending', 'agreed')", (stamp, game, hand))
         return effect
 
     @staticmethod
     def seat(nick: str, game: int | None, now: datetime) -> Effect:
         """Where a member sits (None: he stood up); a nickname that is no member is not recorded."""
-        async def effect(conn: aiosqlite.Connection) -> None:
-            await conn.execute("INSERT OR REPLACE INTO seating (member, game, since)"
-                               " SELECT id, ?, ? FROM members WHERE nick = ?", (game, now_text(now), nick))
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT OR REPLACE INTO seating (member, game, since) SELECT id, ?, ? FROM members"
+                         " WHERE nick = ?", (game, stamp, nick))
         return effect
 
     @staticmethod
     def stand_all(game: int, now: datetime) -> Effect:
         """The game ended: everyone seated at it stands up."""
-        async def effect(conn: aiosqlite.Connection) -> None:
-            await conn.execute("UPDATE seating SET game = NULL, since = ? WHERE game = ?", (now_text(now), game))
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE seating SET game = NULL, since = ? WHERE game = ?", (stamp, game))
         return effect
 
     @staticmethod
     def move(game: int, hand: int, move: int, player: str, what: str, now: datetime) -> Effect:
         """A move of the hand in progress; a pending korekcija of an earlier move lapses (no longer the last)."""
-        async def effect(conn: aiosqlite.Connection) -> None:
-            await conn.execute("INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
-                               (game, hand, move, player, what, now_text(now)))
-            await conn.execute("UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ?"
-                               " AND state IN ('pending', 'agreed')", (now_text(now), game))
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
+                         (game, hand, move, player, what, stamp))
+            conn.execute("UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ?"
+                         " AND state IN ('pending', 'agreed')", (stamp, game))
         return effect
 
     @staticmethod
     def undone(game: int, hand: int, move: int, now: datetime) -> Effect:
         """The game server took a move back (korekcija done)."""
-        async def effect(conn: aiosqlite.Connection) -> None:
-            async with conn.execute("SELECT id FROM gs_moves WHERE game = ? AND hand = ? AND move = ? AND undone = 0"
-                                    " ORDER BY id DESC LIMIT 1", (game, hand, move)) as cur:
-                row = await cur.fetchone()
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            row = conn.execute("SELECT id FROM gs_moves WHERE game = ? AND hand = ? AND move = ? AND undone = 0"
+                               " ORDER BY id DESC LIMIT 1", (game, hand, move)).fetchone()
             if row is None:
                 raise EffectRefused("data.move", f"game {game}, hand {hand} has no move {move} to take back")
-            await conn.execute("UPDATE gs_moves SET undone = 1 WHERE id = ?", (row[0],))
-            await conn.execute("UPDATE korekcije SET state = 'done', closed_at = ? WHERE move_row = ?"
-                               " AND state IN ('pending', 'agreed')", (now_text(now), row[0]))
+            conn.execute("UPDATE gs_moves SET undone = 1 WHERE id = ?", (row[0],))
+            conn.execute("UPDATE korekcije SET state = 'done', closed_at = ? WHERE move_row = ?"
+                         " AND state IN ('pending', 'agreed')", (stamp, row[0]))
         return effect
 
     @staticmethod
     def offer(nick: str, offer: str, made: bool, now: datetime) -> Effect:
-        async def effect(conn: aiosqlite.Connection) -> None:
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
             if made:
-                await conn.execute("INSERT OR REPLACE INTO gs_offers (nick, offer, made_at) VALUES (?, ?, ?)",
-                                   (nick, offer, now_text(now)))
+                conn.execute("INSERT OR REPLACE INTO gs_offers (nick, offer, made_at) VALUES (?, ?, ?)",
+                             (nick, offer, stamp))
             else:
-                await conn.execute("DELETE FROM gs_offers WHERE nick = ? AND offer = ?", (nick, offer))
+                conn.execute("DELETE FROM gs_offers WHERE nick = ? AND offer = ?", (nick, offer))
         return effect
 
     @staticmethod
     def link_code(nick: str, code: str, now: datetime) -> Effect:
-        async def effect(conn: aiosqlite.Connection) -> None:
-            await conn.execute("INSERT OR REPLACE INTO gs_link_codes (nick, code, issued_at) VALUES (?, ?, ?)",
-                               (nick, code, now_text(now)))
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT OR REPLACE INTO gs_link_codes (nick, code, issued_at) VALUES (?, ?, ?)",
+                         (nick, code, stamp))
         return effect
 
     # The live state, read ------------------------------------------------------------------------------------

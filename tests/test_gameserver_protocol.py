@@ -17,6 +17,8 @@ from bot.config import ConfigError, GameServerConfig, from_dict
 from bot.gameserver.link import link_secret
 from bot.gameserver.outbox import Backoff
 from bot.gameserver.protocol import COMMANDS, EVENTS, command_doc, parse_command, parse_event, signature
+from storage.games import canonical_log
+from storage.gameserver import LiveFeedStore
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "docs" / "game-server.schema.json").read_text(encoding="utf-8"))
@@ -70,6 +72,9 @@ async def test_what_the_reference_server_and_the_bot_send_conforms_to_the_schema
         assert all(status == 200 for status, _ in linked.ref.answers), linked.ref.answers
         assert {doc["type"] for doc in table.sent} >= {"game_started", "player_sat", "move_played",
                                                         "hand_finished", "game_finished", "player_stood"}
+        stored = await linked.db.games.get(900)
+        assert stored == table.game  # the live feed stored exactly the game the table played
+        assert await LiveFeedStore(linked.db).digest(900) == canonical_log(stored)[0]  # in its canonical form
         for doc in table.sent:
             assert schema_problems(doc, {"$ref": f"#/$defs/event_{doc['type']}", **SCHEMA}) == [], doc
         port = linked.desk.game_server

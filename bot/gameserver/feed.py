@@ -9,22 +9,21 @@ import is (`rules.validation.validate_game`, `rules.paper.cross_check`) on the s
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.gameserver.protocol import Event, ProtocolError, decode, parse_event
-from rules.gamelog import Game, GameStatus, LogError, game_to_doc, parse_time, read_game
+from rules.gamelog import Game, GameStatus, LogError, format_time, game_to_doc, parse_game, parse_time, read_game
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
-from rules.validation import validate_game
+from rules.validation import validate_game, validate_next_hand
 from storage.games import GameRow
 from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken
 
 if TYPE_CHECKING:
-    import aiosqlite
-
     from bot.desk import Desk
 
 log = logging.getLogger(__name__)
@@ -32,9 +31,9 @@ Answer = tuple[int, dict[str, Any]]
 
 
 def _all(*effects: Effect) -> Effect:
-    async def effect(conn: aiosqlite.Connection) -> None:
+    def effect(conn: sqlite3.Connection) -> None:
         for one in effects:
-            await one(conn)
+            one(conn)
     return effect
 
 
@@ -57,6 +56,15 @@ class LiveFeed:
         self.store = LiveFeedStore(desk.db)
         self.now = now or desk.now
         self.listeners: list[Callable[[Event], Awaitable[None]]] = []  # told after an event is taken (korekcija)
+        # The games in progress as last written by this feed (digest, game) and each game's last sequence
+        # number: a hand is checked without reading the game back. The transaction still compares the digest,
+        # so a game changed elsewhere (a file import) is refused once and then read afresh.
+        self._games: dict[int, tuple[str, Game]] = {}
+        self._last: dict[int, int] = {}
+        self._pending: tuple[str, Game] | None = None
+        self._digest: str | None = None
+        self._docs: dict[int, tuple[str, dict[str, Any]]] = {}  # the cached games' canonical documents
+        self._pending_doc: tuple[str, dict[str, Any]] | None = None
 
     async def apply(self, body: bytes) -> Answer:
         """Check, take and act on one signed request's body (the signature is the endpoint's business)."""
@@ -68,16 +76,37 @@ class LiveFeed:
 
     async def _apply(self, event: Event, body: bytes) -> Answer:
         game = event.game
+        effect: Effect | None = None
+        after = _nothing
+        self._pending = self._pending_doc = None
         if game is not None:
-            last = await self.store.last_seq(game)
-            if event.seq is not None and event.seq != last + 1 and not await self._seen(event.id):
-                return self._gap(last)
-        effect, after = await self._prepare(event)
+            last = self._last.get(game)
+            if last is None:
+                last = await self.store.last_seq(game)
+            if event.seq != last + 1:
+                if not await self._seen(event.id):
+                    return self._gap(last)
+            else:
+                effect, after = await self._prepare(event)
+        else:
+            effect, after = await self._prepare(event)
         try:
             result = await self.store.take(event.id, event.type, game, event.seq, body.decode("utf-8"), self.now(),
                                            effect)
         except EffectRefused as refused:
+            if game is not None:
+                self._games.pop(game, None)
+                self._docs.pop(game, None)
             return 409, {"ok": False, "error": refused.message, "field": refused.field}
+        if game is not None:
+            self._last[game] = result.last_seq
+            if result.taken is Taken.ACCEPTED and self._pending is not None:
+                self._games[game] = self._pending
+                if self._pending_doc is not None:
+                    self._docs[game] = self._pending_doc
+                if self._pending[1].status is not GameStatus.IN_PROGRESS:
+                    self._games.pop(game, None)
+                    self._docs.pop(game, None)
         if result.taken is Taken.DUPLICATE:
             return 200, {"ok": True, "duplicate": True, "last_seq": result.last_seq}
         if result.taken is Taken.GAP:
@@ -90,6 +119,21 @@ class LiveFeed:
             log.exception("the desk failed on game-server event %s", event.id)
         return 200, {"ok": True, "last_seq": result.last_seq}
 
+    async def _stored(self, number: int) -> Game | None:
+        """The stored game (a game in progress from the cache: the transaction's digest check catches a game
+        changed elsewhere, and the next try reads it afresh); `self._digest` is its digest."""
+        cached = self._games.get(number)
+        if cached is not None:
+            self._digest = cached[0]
+            return cached[1]
+        digest = self._digest = await self.store.digest(number)
+        if digest is None:
+            return None
+        game = await self.desk.db.games.get(number)
+        if game is not None and game.status is GameStatus.IN_PROGRESS:
+            self._games[number] = (digest, game)
+        return game
+
     async def _seen(self, event_id: str) -> bool:
         return await self.store.seen(event_id)
 
@@ -100,15 +144,13 @@ class LiveFeed:
 
     async def _prepare(self, event: Event) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
         """The event's effect (run in the transaction that records it) and what the desk does afterwards."""
-        if await self._seen(event.id):
-            return None, _nothing
         now = self.now()
         data = event.data
         if event.type == "game_started":
             return await self._game_started(event, now)
         if event.game is not None:
             assert event.game is not None
-            stored = await self.desk.db.games.get(event.game)
+            stored = await self._stored(event.game)
             if stored is None:
                 raise ProtocolError(404, "game", f"game {event.game} is unknown: its game_started event comes first")
             return await self._on_game(event, stored, now)
@@ -141,7 +183,11 @@ class LiveFeed:
             if stored.players != game.players or stored.status is not GameStatus.IN_PROGRESS:
                 raise ProtocolError(409, "game", f"game {event.game} is already stored with other players or ended")
             return _all(), _nothing  # an imported game in progress whose live feed begins now
-        return LiveFeedStore.store_game(GameRow.of(game), None, now), _nothing
+        doc = game_to_doc(game)
+        row = GameRow.of(game, None, doc)
+        self._pending = (row.digest, game)
+        self._pending_doc = (row.digest, doc)
+        return LiveFeedStore.store_game(row, None, now), _nothing
 
     async def _on_game(self, event: Event, stored: Game, now: datetime
                        ) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
@@ -181,19 +227,22 @@ class LiveFeed:
             return LiveFeedStore.move(number, hand, move, stored.players[seat], what, now), _nothing
         if kind == "korekcija_done":
             return LiveFeedStore.undone(number, data["hand"], data["move"], now), _nothing
-        digest = await self.store.digest(number)
+        digest = self._digest
         if kind == "hand_finished":
-            hand_doc = data["hand"]
-            doc = game_to_doc(replace(stored, hands=tuple(h for h in stored.hands if h.completed)))
-            doc["hands"].append(hand_doc)
-            game = self._valid(doc, "data.hand")
-            if game.hands[-1].ended_at is None:
-                raise ProtocolError(422, "data.hand.ended_at", "a finished hand has its 'ended_at'")
+            game = self._next_hand(stored, data["hand"])
             report = None
             if any(h.score is not None for h in game.hands):
                 found = cross_check(game)
                 report = discrepancy_lines(found, self.desk.config.language) if found else None
-            row = GameRow.of(game, report)
+            cached = self._docs.get(number)
+            if cached is not None and cached[0] == digest:  # the stored document and this hand's
+                doc = {**cached[1], "hands": [*cached[1]["hands"],
+                                              game_to_doc(replace(game, hands=game.hands[-1:]))["hands"][0]]}
+            else:
+                doc = game_to_doc(game)
+            row = GameRow.of(game, report, doc)
+            self._pending = (row.digest, game)
+            self._pending_doc = (row.digest, doc)
             return _all(LiveFeedStore.store_game(row, digest, now),
                         LiveFeedStore.hand_done(number, completed + 1, now)), _nothing
         # The game ends: finished, interrupted, or closed by an administrator.
@@ -218,8 +267,31 @@ class LiveFeed:
                 await self.desk.game_closed(number)
             for member in seated:
                 await self.desk.seat(member, None)
+        self._pending = (digest or "", ended)
         return _all(LiveFeedStore.store_game(GameRow.of(ended), digest, now),
                     LiveFeedStore.stand_all(number, now)), ended_game
+
+    @staticmethod
+    def _next_hand(stored: Game, hand_doc: dict[str, Any]) -> Game:
+        """The stored game (its completed hands) with `hand_doc` added, checked as an import checks a game: the
+        hand read by the log reader and validated by the import's rules for the next hand."""
+        n = hand_doc.get("n")
+        if type(n) is not int:
+            raise ProtocolError(422, "data.hand.n", "'data.hand.n' must be the hand's number")
+        header = {"game": stored.number, "rated": stored.rated, "ai": stored.ai, "bule": stored.bule,
+                  "refe_limit": stored.refe_limit, "players": list(stored.players), "status": "in_progress",
+                  "started_at": format_time(stored.started_at), "hands": [{**hand_doc, "n": 1}]}
+        try:
+            hand = replace(parse_game(header).hands[0], n=n)
+        except LogError as exc:
+            raise ProtocolError(422, "data.hand", "; ".join(exc.problems[:5])) from None
+        if hand.ended_at is None:
+            raise ProtocolError(422, "data.hand.ended_at", "a finished hand has its 'ended_at'")
+        before = replace(stored, hands=tuple(h for h in stored.hands if h.completed))
+        problems = validate_next_hand(before, hand)
+        if problems:
+            raise ProtocolError(422, "data.hand", "; ".join(problems[:5]))
+        return replace(before, hands=(*before.hands, hand))
 
     @staticmethod
     def _valid(doc: dict[str, Any], field: str) -> Game:
