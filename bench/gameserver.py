@@ -5,7 +5,10 @@ events acknowledged per second and the p50/p99 acknowledgement latency (target: 
 on 2 cores). The tables run in a separate process, so the bot's event loop has a core of its own; every event is
 signed, validated (a hand as a file import validates it), committed to SQLite and then acknowledged.
 
-    .venv/bin/python bench/gameserver.py [--tables 50] [--hands 30] [--moves]
+    .venv/bin/python bench/gameserver.py [--tables 50] [--hands 30] [--moves] [--rate 1000]
+
+Without --rate every table posts as fast as it is acknowledged (the throughput); with --rate the tables together
+offer that many events per second, each at its own jittered pace (the latency at that load).
 """
 
 from __future__ import annotations
@@ -59,7 +62,8 @@ def table_events(game: Game, moves: bool) -> list[dict[str, object]]:
     return docs
 
 
-def load(url: str, tables: int, hands: int, moves: bool, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+def load(url: str, tables: int, hands: int, moves: bool, rate: float,
+         out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
     """The child process: build the tables' events, then post them, 50 tables side by side."""
     import aiohttp
 
@@ -78,8 +82,13 @@ def load(url: str, tables: int, hands: int, moves: bool, out: multiprocessing.Qu
         failures = 0
         connector = aiohttp.TCPConnector(limit=tables)
         async with aiohttp.ClientSession(connector=connector) as session:
-            async def table(bodies: list[bytes]) -> None:
+            gap = tables / rate if rate else 0.0  # each table's pace for the offered load `rate`
+
+            async def table(index: int, bodies: list[bytes]) -> None:
                 nonlocal failures
+                pace = random.Random(index)
+                if gap:
+                    await asyncio.sleep(pace.uniform(0, gap))
                 for body in bodies:
                     began = time.perf_counter()
                     async with session.post(url, data=body, headers=signed_headers(SECRET, body, clock.now())) as r:
@@ -87,8 +96,10 @@ def load(url: str, tables: int, hands: int, moves: bool, out: multiprocessing.Qu
                         if r.status != 200:
                             failures += 1
                     latencies.append(time.perf_counter() - began)
+                    if gap:
+                        await asyncio.sleep(max(0.0, pace.uniform(0.5, 1.5) * gap - (time.perf_counter() - began)))
             began = time.perf_counter()
-            await asyncio.gather(*(table(bodies) for bodies in all_events))
+            await asyncio.gather(*(table(i, bodies) for i, bodies in enumerate(all_events)))
             return latencies, time.perf_counter() - began, failures
 
     out.put(asyncio.run(run()))
@@ -113,6 +124,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--hands", type=int, default=30, help="hands per table's game (default 30)")
     parser.add_argument("--moves", action="store_true", help="also post every move (move_played)")
+    parser.add_argument("--rate", type=float, default=0.0, metavar="EVENTS_PER_S",
+                        help="offer this many events per second in all (default 0: as fast as acknowledged)")
     args = parser.parse_args()
     context = multiprocessing.get_context("fork")
     with tempfile.TemporaryDirectory() as directory:
@@ -122,7 +135,7 @@ def main() -> int:
         port = ports.get(timeout=60)
         results: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
         tables = context.Process(target=load, args=(f"http://127.0.0.1:{port}/v1/events", args.tables, args.hands,
-                                                    args.moves, results))
+                                                    args.moves, args.rate, results))
         tables.start()
         latencies, seconds, failures = results.get(timeout=1800)
         tables.join()
@@ -133,7 +146,9 @@ def main() -> int:
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[min(count - 1, int(count * 0.99))] * 1000
     rate = count / seconds
-    print(f"gameserver: {args.tables} tables, {count} events ({'with' if args.moves else 'without'} moves) in "
+    offered = f"offered {args.rate:,.0f}/s" if args.rate else "as fast as acknowledged"
+    print(f"gameserver: {args.tables} tables, {count} events ({'with' if args.moves else 'without'} moves, "
+          f"{offered}) in "
           f"{seconds:.2f} s: {rate:,.0f} events/s acknowledged; ack latency p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
           f"{failures} refused")
     ok = failures == 0 and rate >= 1000 and p99 <= 20

@@ -9,14 +9,17 @@ failed left nothing behind.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from rules.gamelog import Game
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.games import GameRow
@@ -31,11 +34,33 @@ async def _rows(db: Database, sql: str, params: tuple[object, ...] = ()) -> list
     return list(await db.connection.execute_fetchall(sql, params))
 
 
+def _take_one(conn: sqlite3.Connection, event_id: str, kind: str, game: int | None, seq: int | None, body: str,
+              effect: Effect | None, stamp: str) -> TakeResult:
+    if conn.execute("SELECT 1 FROM gs_events WHERE id = ?", (event_id,)).fetchone() is not None:
+        return TakeResult(Taken.DUPLICATE, _last_seq(conn, game))
+    last = _last_seq(conn, game)
+    if game is not None and seq != last + 1:
+        return TakeResult(Taken.GAP, last)
+    if effect is not None:
+        effect(conn)
+    conn.execute("INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)",
+                 (event_id, kind, game, seq, stamp, body))
+    return TakeResult(Taken.ACCEPTED, seq or 0)
+
+
 def _last_seq(conn: sqlite3.Connection, game: int | None) -> int:
     if game is None:
         return 0
     row = conn.execute("SELECT max(seq) FROM gs_events WHERE game = ?", (game,)).fetchone()
     return int(row[0]) if row and row[0] is not None else 0
+
+
+def live_row(game: Game, report: list[str] | None, doc: dict[str, Any]) -> GameRow:
+    """The row of a game the live feed grew, `doc` being ``game_to_doc(game)``: the same canonical text and
+    digest as `storage.games.canonical_log`, compressed faster (zlib level 1; every level reads back alike),
+    since a game in progress is rewritten at every hand."""
+    raw = json.dumps(doc, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode("utf-8")
+    return GameRow.with_log(game, hashlib.sha256(raw).hexdigest(), zlib.compress(raw, 1), report)
 
 
 class Taken(Enum):
@@ -99,16 +124,26 @@ class LiveFeedStore:
         stamp = now_text(now)
 
         def run(conn: sqlite3.Connection) -> TakeResult:
-            if conn.execute("SELECT 1 FROM gs_events WHERE id = ?", (event_id,)).fetchone() is not None:
-                return TakeResult(Taken.DUPLICATE, _last_seq(conn, game))
-            last = _last_seq(conn, game)
-            if game is not None and seq != last + 1:
-                return TakeResult(Taken.GAP, last)
-            if effect is not None:
-                effect(conn)
-            conn.execute("INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)",
-                         (event_id, kind, game, seq, stamp, body))
-            return TakeResult(Taken.ACCEPTED, seq or 0)
+            return _take_one(conn, event_id, kind, game, seq, body, effect, stamp)
+        return await self.db.run_transaction(run)
+
+    async def take_many(self, events: list[tuple[str, str, int | None, int | None, str, Effect | None]],
+                        now: datetime) -> list[TakeResult | EffectRefused]:
+        """`take` for many events (id, type, game, seq, body, effect) in one transaction, each in a savepoint:
+        one whose effect is refused is rolled back alone and answered with its `EffectRefused`."""
+        stamp = now_text(now)
+
+        def run(conn: sqlite3.Connection) -> list[TakeResult | EffectRefused]:
+            out: list[TakeResult | EffectRefused] = []
+            for event_id, kind, game, seq, body, effect in events:
+                conn.execute("SAVEPOINT event")
+                try:
+                    out.append(_take_one(conn, event_id, kind, game, seq, body, effect, stamp))
+                except EffectRefused as refused:
+                    conn.execute("ROLLBACK TO event")
+                    out.append(refused)
+                conn.execute("RELEASE event")
+            return out
         return await self.db.run_transaction(run)
 
     async def last_seq(self, game: int) -> int:

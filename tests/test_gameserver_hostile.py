@@ -3,6 +3,7 @@ naming the field (or, for a replay, acknowledged) and nothing is stored."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 from collections.abc import AsyncIterator
@@ -162,3 +163,24 @@ async def test_a_hand_that_does_not_fit_the_stored_game_is_refused(started: Link
     again = json.loads(encode(event("hand_finished", {"hand": hands[0]}, 6)))  # the same hand again: hand 2?
     status, answer = await post(linked, encode(again))
     assert status == 422 and answer["field"] == "data.hand"
+
+
+async def test_events_arriving_together_are_taken_together_and_one_refused_spoils_none(started: Linked) -> None:
+    linked = started
+    other = linked.table(701, ("jelena", "zoran", "ivana"))
+    await other.step()
+    before = await LiveFeedStore(linked.db).event_count()
+    bodies = [
+        encode(event("player_stood", {"nick": "ana"}, 5)),
+        encode(event("player_sat", {"nick": "ana"}, 6)),  # the same game: waits for the one before
+        encode(event("korekcija_done", {"hand": 1, "move": 9}, 5, game=701)),  # no such move: refused alone
+        encode(event("player_stood", {"nick": "zoran"}, 5, game=701, event_id="z5")),
+        encode({"v": 1, "id": "free-1", "type": "offer_made", "data": {"nick": "ana", "offer": "o9"}}),
+    ]
+    answers = await asyncio.gather(*(post(linked, body) for body in bodies))
+    assert [status for status, _ in answers] == [200, 200, 409, 200, 200], answers
+    assert answers[2][1]["field"] == "data.move"
+    assert await LiveFeedStore(linked.db).event_count() == before + 4
+    assert (await linked.get("ana")).seated_game == 700
+    assert await LiveFeedStore(linked.db).offers("ana") == ["o9"]
+    assert await LiveFeedStore(linked.db).last_seq(701) == 5

@@ -8,10 +8,12 @@ import is (`rules.validation.validate_game`, `rules.paper.cross_check`) on the s
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -21,13 +23,28 @@ from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game, validate_next_hand
 from storage.games import GameRow
-from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken
+from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult, live_row
 
 if TYPE_CHECKING:
     from bot.desk import Desk
 
 log = logging.getLogger(__name__)
 Answer = tuple[int, dict[str, Any]]
+BATCH = 200  # events taken in one transaction at most
+_FAILED: Answer = (500, {"ok": False, "error": "the bot could not take the event; send it again", "field": "body"})
+
+
+@dataclass(slots=True)
+class _Work:
+    """One checked event waiting for its batch's transaction."""
+
+    event: Event
+    body: bytes
+    future: asyncio.Future[Answer]
+    effect: Effect | None
+    after: Callable[[], Awaitable[None]]
+    pending: tuple[str, Game] | None  # the game as it will be stored (for the cache)
+    pending_doc: tuple[str, dict[str, Any]] | None
 
 
 def _all(*effects: Effect) -> Effect:
@@ -65,19 +82,52 @@ class LiveFeed:
         self._digest: str | None = None
         self._docs: dict[int, tuple[str, dict[str, Any]]] = {}  # the cached games' canonical documents
         self._pending_doc: tuple[str, dict[str, Any]] | None = None
+        self._queue: collections.deque[tuple[bytes, asyncio.Future[Answer]]] = collections.deque()
+        self._worker: asyncio.Task[None] | None = None
 
     async def apply(self, body: bytes) -> Answer:
-        """Check, take and act on one signed request's body (the signature is the endpoint's business)."""
-        try:
-            event = parse_event(decode(body))
-            return await self._apply(event, body)
-        except ProtocolError as problem:
-            return problem.status, problem.body()
+        """Check, take and act on one signed request's body (the signature is the endpoint's business).
 
-    async def _apply(self, event: Event, body: bytes) -> Answer:
+        Requests arriving together are taken together (group commit): each is checked in arrival order, then
+        all are written in one transaction, each in its own savepoint (one that fails leaves the others), and
+        each is answered once that transaction committed. Two events of one game never share a batch."""
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._queue.append((body, future))
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.get_running_loop().create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        while self._queue:
+            batch: list[_Work] = []
+            games: set[int] = set()
+            deferred: list[tuple[bytes, asyncio.Future[Answer]]] = []
+            while self._queue and len(batch) < BATCH:
+                body, future = self._queue.popleft()
+                try:
+                    event = parse_event(decode(body))
+                    if event.game is not None and event.game in games:
+                        deferred.append((body, future))  # after this batch: it needs the earlier one's result
+                        continue
+                    work = await self._check(event, body, future)
+                except ProtocolError as problem:
+                    future.set_result((problem.status, problem.body()))
+                    continue
+                except Exception:
+                    log.exception("the game-server event could not be checked")
+                    future.set_result(_FAILED)
+                    continue
+                if work is not None:
+                    batch.append(work)
+                    if event.game is not None:
+                        games.add(event.game)
+            self._queue.extendleft(reversed(deferred))
+            if batch:
+                await self._take(batch)
+
+    async def _check(self, event: Event, body: bytes, future: asyncio.Future[Answer]) -> _Work | None:
+        """The event's work for the batch, or None when it is answered already (a gap)."""
         game = event.game
-        effect: Effect | None = None
-        after = _nothing
         self._pending = self._pending_doc = None
         if game is not None:
             last = self._last.get(game)
@@ -85,39 +135,59 @@ class LiveFeed:
                 last = await self.store.last_seq(game)
             if event.seq != last + 1:
                 if not await self._seen(event.id):
-                    return self._gap(last)
-            else:
-                effect, after = await self._prepare(event)
-        else:
-            effect, after = await self._prepare(event)
+                    future.set_result(self._gap(last))
+                    return None
+                return _Work(event, body, future, None, _nothing, None, None)
+        effect, after = await self._prepare(event)
+        return _Work(event, body, future, effect, after, self._pending, self._pending_doc)
+
+    async def _take(self, batch: list[_Work]) -> None:
         try:
-            result = await self.store.take(event.id, event.type, game, event.seq, body.decode("utf-8"), self.now(),
-                                           effect)
-        except EffectRefused as refused:
+            results = await self.store.take_many(
+                [(w.event.id, w.event.type, w.event.game, w.event.seq, w.body.decode("utf-8"), w.effect)
+                 for w in batch], self.now())
+        except Exception:
+            log.exception("the game-server events could not be stored")
+            for work in batch:
+                if work.event.game is not None:
+                    self._forget(work.event.game)
+                work.future.set_result(_FAILED)
+            return
+        answers = [self._answer(work, result) for work, result in zip(batch, results, strict=True)]
+        for work, result, answer in zip(batch, results, answers, strict=True):
+            if isinstance(result, TakeResult) and result.taken is Taken.ACCEPTED:
+                try:  # the desk acts before the answer, so the game server knows the bot has heard it
+                    await work.after()
+                    for listener in self.listeners:
+                        await listener(work.event)
+                except Exception:  # the event is taken; what the desk does next must not make it come again
+                    log.exception("the desk failed on game-server event %s", work.event.id)
+            work.future.set_result(answer)
+
+    def _answer(self, work: _Work, result: TakeResult | EffectRefused) -> Answer:
+        game = work.event.game
+        if isinstance(result, EffectRefused):
             if game is not None:
-                self._games.pop(game, None)
-                self._docs.pop(game, None)
-            return 409, {"ok": False, "error": refused.message, "field": refused.field}
+                self._forget(game)
+            return 409, {"ok": False, "error": result.message, "field": result.field}
         if game is not None:
             self._last[game] = result.last_seq
-            if result.taken is Taken.ACCEPTED and self._pending is not None:
-                self._games[game] = self._pending
-                if self._pending_doc is not None:
-                    self._docs[game] = self._pending_doc
-                if self._pending[1].status is not GameStatus.IN_PROGRESS:
-                    self._games.pop(game, None)
-                    self._docs.pop(game, None)
+            if result.taken is Taken.ACCEPTED and work.pending is not None:
+                self._games[game] = work.pending
+                if work.pending_doc is not None:
+                    self._docs[game] = work.pending_doc
+                if work.pending[1].status is not GameStatus.IN_PROGRESS:
+                    self._forget(game)
         if result.taken is Taken.DUPLICATE:
             return 200, {"ok": True, "duplicate": True, "last_seq": result.last_seq}
         if result.taken is Taken.GAP:
             return self._gap(result.last_seq)
-        try:
-            await after()
-            for listener in self.listeners:
-                await listener(event)
-        except Exception:  # the event is taken; what the desk does next must not make the server resend it
-            log.exception("the desk failed on game-server event %s", event.id)
         return 200, {"ok": True, "last_seq": result.last_seq}
+
+    def _forget(self, game: int) -> None:
+        self._games.pop(game, None)
+        self._docs.pop(game, None)
+        self._last.pop(game, None)
 
     async def _stored(self, number: int) -> Game | None:
         """The stored game (a game in progress from the cache: the transaction's digest check catches a game
@@ -240,7 +310,7 @@ class LiveFeed:
                                               game_to_doc(replace(game, hands=game.hands[-1:]))["hands"][0]]}
             else:
                 doc = game_to_doc(game)
-            row = GameRow.of(game, report, doc)
+            row = live_row(game, report, doc)
             self._pending = (row.digest, game)
             self._pending_doc = (row.digest, doc)
             return _all(LiveFeedStore.store_game(row, digest, now),

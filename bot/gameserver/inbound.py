@@ -21,8 +21,6 @@ log = logging.getLogger(__name__)
 def events_app(feed: LiveFeed, secret: bytes, clock: Callable[[], datetime],
                window: int = WINDOW_SECONDS) -> web.Application:
     """The aiohttp application of the endpoint (served by `serve_events`, or by a test server)."""
-    lock = asyncio.Lock()  # events are taken one at a time: one game's sequence stays in order
-
     async def events(request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY:
             return _error(ProtocolError(413, "body", f"the body is larger than {MAX_BODY} bytes"))
@@ -36,13 +34,12 @@ def events_app(feed: LiveFeed, secret: bytes, clock: Callable[[], datetime],
             verify(secret, request.headers, body, clock(), window)
         except ProtocolError as problem:
             return _error(problem)
-        async with lock:
-            try:
-                status, answer = await feed.apply(body)
-            except Exception:
-                log.exception("the game-server event could not be taken")
-                status, answer = 500, {"ok": False, "error": "the bot could not take the event; send it again",
-                                       "field": "body"}
+        try:
+            status, answer = await feed.apply(body)  # the feed takes events in order, in batches
+        except Exception:
+            log.exception("the game-server event could not be taken")
+            status, answer = 500, {"ok": False, "error": "the bot could not take the event; send it again",
+                                   "field": "body"}
         return web.json_response(answer, status=status)
 
     async def healthz(request: web.Request) -> web.Response:
