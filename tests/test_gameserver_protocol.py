@@ -116,3 +116,31 @@ def test_the_link_configuration_is_checked(monkeypatch: pytest.MonkeyPatch) -> N
         link_secret(config)
     monkeypatch.setenv("SUDIJA_TEST_NO_SUCH", "s3cret")
     assert link_secret(config) == b"s3cret"
+
+
+async def test_a_port_taken_is_a_clear_message(tmp_path: Path) -> None:
+    import socket
+
+    from bot.config import Config
+    from bot.desk import Desk
+    from bot.gameserver.link import GameServerLink
+    from bot.gameserver.outbox import HttpGameServer
+    from bot.ports import Chats, ManualClock, ManualTimers
+    from storage.database import open_database
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        config = GameServerConfig(url="http://127.0.0.1:9", host="127.0.0.1", port=port)
+        db = await open_database(tmp_path / "club.db")
+        try:
+            clock = ManualClock()
+            desk = Desk(db, Chats([]), HttpGameServer(db, clock.now), clock, Config(gameserver=config),
+                        ManualTimers())
+            link = GameServerLink(desk, config, b"s", clock=clock.now)
+            with pytest.raises(ConfigError, match="cannot listen"):
+                await link.start()
+            await link.stop()
+        finally:
+            await db.close()

@@ -50,7 +50,11 @@ class GameServerLink:
         """Listen for events (unless `listen` is False: a test serves `self.app` itself), send what the outbox
         holds, and act on what the feed said while the desk was not listening."""
         if listen:
-            self._runner = await serve_events(self.app, self.config.host, self.config.port)
+            try:
+                self._runner = await serve_events(self.app, self.config.host, self.config.port)
+            except OSError as exc:
+                raise ConfigError(f"the game-server link cannot listen on {self.config.host}:{self.config.port} "
+                                  f"(gameserver.host / gameserver.port): {exc.strerror or exc}") from None
         await self.feed.resync()
         self.worker.start()
         self.worker.wake()
