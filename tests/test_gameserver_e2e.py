@@ -267,3 +267,23 @@ async def test_a_refused_command_is_kept_as_a_failure_and_the_queue_goes_on(link
     assert await asyncio.to_thread(main, ["outbox", "--db", str(tmp_path / "club.db"), "--failed"]) == 0
     out = capsys.readouterr().out
     assert "pause_table" in out and "404" in out and "999" in out
+
+
+async def test_in_a_game_with_ai_the_ai_seat_consents(linked: Linked) -> None:
+    await players(linked)
+    table = linked.table(511, ("ana", "robot_mile", "marko"), ai=True)
+    await table.step()
+    feed = LiveFeedStore(linked.db)
+    while True:
+        await table.step()
+        last = await feed.last_move(511)
+        if last is not None and last.player != "robot_mile":
+            break
+    human = "marko" if last.player == "ana" else "ana"
+    commands = Commands(linked.desk)
+    asked = await commands.handle(await linked.get(last.player), "/korekcija")
+    assert asked is not None and asked.ok, asked.text
+    assert await linked.flush() == 0  # the AI agreed at once; the other player has not yet
+    agreed = await commands.handle(await linked.get(human), "/korekcija da")
+    assert agreed is not None and agreed.ok, agreed.text
+    assert await linked.flush() == 1 and [k for _, k, _ in linked.ref.received] == ["undo_move"]
