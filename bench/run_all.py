@@ -22,6 +22,7 @@ FULL = [
     ("solver", []),
     ("arbitar", []),
     ("memory", ["--games", "100000"]),
+    ("gameserver", ["--moves", "--hands", "10"]),
 ]
 QUICK = [
     ("import", ["--hands", "20000"]),
@@ -30,6 +31,7 @@ QUICK = [
     ("solver", ["--quick", "--deals", "1"]),
     ("arbitar", ["--quick"]),
     ("memory", ["--games", "5000"]),
+    ("gameserver", ["--tables", "20", "--hands", "5"]),
 ]
 
 

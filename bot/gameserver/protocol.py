@@ -90,7 +90,7 @@ def verify(secret: bytes, headers: Any, body: bytes, now: datetime, window: int 
         raise ProtocolError(401, TIMESTAMP_HEADER, f"the request has no {TIMESTAMP_HEADER} header")
     if not given:
         raise ProtocolError(401, SIGNATURE_HEADER, f"the request has no {SIGNATURE_HEADER} header")
-    if not stamp.isdigit() or len(stamp) > 12:
+    if not (stamp.isascii() and stamp.isdigit()) or len(stamp) > 12:
         raise ProtocolError(401, TIMESTAMP_HEADER, f"{TIMESTAMP_HEADER} must be whole Unix seconds")
     if abs(int(stamp) - now.timestamp()) > window:
         raise ProtocolError(401, TIMESTAMP_HEADER,
