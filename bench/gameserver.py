@@ -136,9 +136,10 @@ def main() -> int:
     parser.add_argument("--moves", action="store_true", help="also post every move (move_played)")
     parser.add_argument("--rate", type=float, default=0.0, metavar="EVENTS_PER_S",
                         help="offer this many events per second in all (default 0: as fast as acknowledged)")
+    parser.add_argument("--dir", default=None, help="where the bench's database goes (default: the temp directory)")
     args = parser.parse_args()
     context = multiprocessing.get_context("fork")
-    with tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory(dir=args.dir) as directory:
         ports: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
         bot = context.Process(target=lambda: asyncio.run(serve(Path(directory), ports)), daemon=True)
         bot.start()

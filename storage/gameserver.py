@@ -55,11 +55,20 @@ def _last_seq(conn: sqlite3.Connection, game: int | None) -> int:
     return int(row[0]) if row and row[0] is not None else 0
 
 
-def live_row(game: Game, report: list[str] | None, doc: dict[str, Any]) -> GameRow:
-    """The row of a game the live feed grew, `doc` being ``game_to_doc(game)``: the same canonical text and
-    digest as `storage.games.canonical_log`, compressed faster (zlib level 1; every level reads back alike),
-    since a game in progress is rewritten at every hand."""
-    raw = json.dumps(doc, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode("utf-8")
+def hand_text(hand_doc: dict[str, Any]) -> str:
+    """One hand's canonical JSON text, as it stands inside its game's canonical text."""
+    return json.dumps(hand_doc, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+def live_row(game: Game, report: list[str] | None, head: dict[str, Any], hand_texts: list[str]) -> GameRow:
+    """The row of a game the live feed grew: `head` is ``game_to_doc(game)`` without its hands and `hand_texts`
+    its hands' `hand_text`s, so a new hand costs the text of that hand alone. The same canonical text and digest
+    as `storage.games.canonical_log`; compressed faster (zlib level 1; every level reads back alike), since a
+    game in progress is written again at every hand."""
+    text = json.dumps({**head, "hands": []}, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    # Only the top-level key can read so: a nickname's quotes are escaped, and the hands list is empty here.
+    text = text.replace('"hands":[]', '"hands":[' + ",".join(hand_texts) + "]", 1)
+    raw = text.encode("utf-8")
     return GameRow.with_log(game, hashlib.sha256(raw).hexdigest(), zlib.compress(raw, 1), report)
 
 

@@ -144,3 +144,19 @@ async def test_a_port_taken_is_a_clear_message(tmp_path: Path) -> None:
             await link.stop()
         finally:
             await db.close()
+
+
+def test_the_live_row_is_the_canonical_log_whatever_the_nicknames() -> None:
+    import zlib
+    from datetime import UTC, datetime
+
+    from bot.gameserver.feed import _texts
+    from rules.generator import generate_game
+    from storage.gameserver import live_row
+
+    for players in (("ana", "marko", "petar"), ('"hands":[]', "hands", 'x"y\\z')):
+        game = generate_game(random.Random(5), 77, hands=6, players=players, start=datetime(2026, 12, 1, tzinfo=UTC))
+        head, texts = _texts(game)
+        row = live_row(game, None, head, texts)
+        digest, blob = canonical_log(game)
+        assert row.digest == digest and zlib.decompress(row.blob) == zlib.decompress(blob)

@@ -23,7 +23,7 @@ from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game, validate_next_hand
 from storage.games import GameRow
-from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult, live_row
+from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult, hand_text, live_row
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -44,7 +44,7 @@ class _Work:
     effect: Effect | None
     after: Callable[[], Awaitable[None]]
     pending: tuple[str, Game] | None  # the game as it will be stored (for the cache)
-    pending_doc: tuple[str, dict[str, Any]] | None
+    pending_doc: tuple[str, dict[str, Any], list[str]] | None
 
 
 def _all(*effects: Effect) -> Effect:
@@ -80,8 +80,8 @@ class LiveFeed:
         self._last: dict[int, int] = {}
         self._pending: tuple[str, Game] | None = None
         self._digest: str | None = None
-        self._docs: dict[int, tuple[str, dict[str, Any]]] = {}  # the cached games' canonical documents
-        self._pending_doc: tuple[str, dict[str, Any]] | None = None
+        self._docs: dict[int, tuple[str, dict[str, Any], list[str]]] = {}  # the cached games' canonical documents
+        self._pending_doc: tuple[str, dict[str, Any], list[str]] | None = None
         self._queue: collections.deque[tuple[bytes, asyncio.Future[Answer]]] = collections.deque()
         self._worker: asyncio.Task[None] | None = None
 
@@ -253,10 +253,10 @@ class LiveFeed:
             if stored.players != game.players or stored.status is not GameStatus.IN_PROGRESS:
                 raise ProtocolError(409, "game", f"game {event.game} is already stored with other players or ended")
             return _all(), _nothing  # an imported game in progress whose live feed begins now
-        doc = game_to_doc(game)
-        row = GameRow.of(game, None, doc)
+        head, texts = _texts(game)
+        row = live_row(game, None, head, texts)
         self._pending = (row.digest, game)
-        self._pending_doc = (row.digest, doc)
+        self._pending_doc = (row.digest, head, texts)
         return LiveFeedStore.store_game(row, None, now), _nothing
 
     async def _on_game(self, event: Event, stored: Game, now: datetime
@@ -305,14 +305,14 @@ class LiveFeed:
                 found = cross_check(game)
                 report = discrepancy_lines(found, self.desk.config.language) if found else None
             cached = self._docs.get(number)
-            if cached is not None and cached[0] == digest:  # the stored document and this hand's
-                doc = {**cached[1], "hands": [*cached[1]["hands"],
-                                              game_to_doc(replace(game, hands=game.hands[-1:]))["hands"][0]]}
+            if cached is not None and cached[0] == digest:  # the stored texts and this hand's
+                head = cached[1]
+                texts = [*cached[2], hand_text(game_to_doc(replace(game, hands=game.hands[-1:]))["hands"][0])]
             else:
-                doc = game_to_doc(game)
-            row = live_row(game, report, doc)
+                head, texts = _texts(game)
+            row = live_row(game, report, head, texts)
             self._pending = (row.digest, game)
-            self._pending_doc = (row.digest, doc)
+            self._pending_doc = (row.digest, head, texts)
             return _all(LiveFeedStore.store_game(row, digest, now),
                         LiveFeedStore.hand_done(number, completed + 1, now)), _nothing
         # The game ends: finished, interrupted, or closed by an administrator.
@@ -380,6 +380,12 @@ class LiveFeed:
         for trial in await self.desk.db.trials.open_trials():
             if trial.in_game and await self.store.closed_by_admin(trial.game):
                 await self.desk.game_closed(trial.game)
+
+
+def _texts(game: Game) -> tuple[dict[str, Any], list[str]]:
+    """A game's canonical document without its hands, and each hand's canonical text."""
+    doc = game_to_doc(game)
+    return {k: v for k, v in doc.items() if k != "hands"}, [hand_text(h) for h in doc["hands"]]
 
 
 async def _nothing() -> None:
