@@ -83,22 +83,24 @@ def load(url: str, tables: int, hands: int, moves: bool, rate: float,
         failures = 0
         connector = aiohttp.TCPConnector(limit=tables)
         async with aiohttp.ClientSession(connector=connector) as session:
-            gap = tables / rate if rate else 0.0  # each table's pace for the offered load `rate`
+            # Each table paces itself so that all end together and the tables offer `rate` events/s in all.
+            duration = sum(len(bodies) for bodies in all_events) / rate if rate else 0.0
 
             async def table(index: int, bodies: list[bytes]) -> None:
                 nonlocal failures
                 pace = random.Random(index)
-                if gap:
-                    await asyncio.sleep(pace.uniform(0, gap))
-                for body in bodies:
+                gap = duration / len(bodies)
+                start = time.perf_counter() + pace.uniform(0, gap)
+                for k, body in enumerate(bodies):
+                    if gap:  # on a fixed schedule (jittered), so a slow answer does not lower the offered load
+                        await asyncio.sleep(max(0.0, start + (k + pace.uniform(-0.25, 0.25)) * gap
+                                                - time.perf_counter()))
                     began = time.perf_counter()
                     async with session.post(url, data=body, headers=signed_headers(SECRET, body, clock.now())) as r:
                         await r.read()
                         if r.status != 200:
                             failures += 1
                     latencies.append(time.perf_counter() - began)
-                    if gap:
-                        await asyncio.sleep(max(0.0, pace.uniform(0.5, 1.5) * gap - (time.perf_counter() - began)))
             began = time.perf_counter()
             await asyncio.gather(*(table(i, bodies) for i, bodies in enumerate(all_events)))
             return latencies, time.perf_counter() - began, failures
@@ -168,8 +170,13 @@ def main() -> int:
         print(f"the bot's process used {cpu:.2f} s of CPU: {cpu / count * 1000:.2f} ms per event, i.e. "
               f"{count / cpu:,.0f} events per CPU-second (load average now {os.getloadavg()[0]:.1f} "
               f"on {os.cpu_count()} cores)")
-    ok = failures == 0 and rate >= 1000 and p99 <= 20
-    print("target (≥ 1,000 events/s, p99 ≤ 20 ms):", "met" if ok else "NOT met")
+    if args.rate:  # the latency at an offered load: met when the bot kept up with ≥ 1,000 events/s
+        ok = failures == 0 and args.rate >= 1000 and rate >= 0.98 * args.rate and p99 <= 20
+        print(f"target (p99 ≤ 20 ms with ≥ 1,000 events/s acknowledged): {'met' if ok else 'NOT met'}")
+    else:
+        ok = failures == 0 and rate >= 1000
+        print(f"throughput target (≥ 1,000 events/s acknowledged): {'met' if ok else 'NOT met'}"
+              + ("" if p99 <= 20 else f"; p99 {p99:.0f} ms with every table posting flat out (see --rate)"))
     return 0 if failures == 0 else 1
 
 
