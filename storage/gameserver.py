@@ -2,9 +2,9 @@
 live state they carry (the games' logs, seating, the moves of hands in progress, pending game offers, link
 codes) and the korekcija requests.
 
-`LiveFeedStore.take` is the one door for an event: in one transaction it refuses a replay or a gap, applies the
-event's effect and records the event, so an event acknowledged to the game server is durable and an event that
-failed left nothing behind.
+`LiveFeedStore.take_many` is the one door for events: in one transaction, each in its own savepoint, it refuses a
+replay or a gap, applies the event's effect and records the event, so an event acknowledged to the game server is
+durable and an event that failed left nothing behind.
 """
 
 from __future__ import annotations
@@ -125,21 +125,12 @@ class LiveFeedStore:
         self.db = db
 
     # Events -----------------------------------------------------------------------------------------------
-    async def take(self, event_id: str, kind: str, game: int | None, seq: int | None, body: str, now: datetime,
-                   effect: Effect | None = None) -> TakeResult:
-        """Take one event: a replayed id is DUPLICATE, a sequence number that is not the game's next is GAP,
-        otherwise the effect runs and the event is recorded, all in one transaction (`EffectRefused` from the
-        effect rolls everything back and propagates). The whole transaction is one hop to the database thread."""
-        stamp = now_text(now)
-
-        def run(conn: sqlite3.Connection) -> TakeResult:
-            return _take_one(conn, event_id, kind, game, seq, body, effect, stamp)
-        return await self.db.run_transaction(run)
-
     async def take_many(self, events: list[tuple[str, str, int | None, int | None, str, Effect | None]],
                         now: datetime) -> list[TakeResult | EffectRefused]:
-        """`take` for many events (id, type, game, seq, body, effect) in one transaction, each in a savepoint:
-        one whose effect is refused is rolled back alone and answered with its `EffectRefused`."""
+        """Take events (id, type, game, seq, body, effect) in one transaction, each in a savepoint: a replayed id is
+        DUPLICATE, a sequence number that is not the game's next is GAP, otherwise the effect runs and the event
+        is recorded; one whose effect is refused (`EffectRefused`) is rolled back alone and answered with it. The
+        whole transaction is one hop to the database thread."""
         stamp = now_text(now)
 
         def run(conn: sqlite3.Connection) -> list[TakeResult | EffectRefused]:
@@ -175,7 +166,7 @@ class LiveFeedStore:
         rows = await _rows(self.db, "SELECT digest FROM games WHERE number = ?", (game,))
         return str(rows[0][0]) if rows else None
 
-    # Effects (each runs inside `take`'s transaction, on the database thread) ----------------------------------
+    # Effects (each runs inside `take_many`'s transaction, on the database thread) ----------------------------------
     @staticmethod
     def store_game(row: GameRow, expected_digest: str | None, now: datetime) -> Effect:
         """Write the game's log (new, or grown from the stored one whose digest was `expected_digest`)."""

@@ -184,3 +184,12 @@ async def test_events_arriving_together_are_taken_together_and_one_refused_spoil
     assert (await linked.get("ana")).seated_game == 700
     assert await LiveFeedStore(linked.db).offers("ana") == ["o9"]
     assert await LiveFeedStore(linked.db).last_seq(701) == 5
+
+
+async def test_a_body_too_large_is_refused_unread(started: Linked) -> None:
+    linked = started
+    before = await state(linked)
+    body = encode(event("player_stood", {"nick": "ana" + " " * (1 << 20)}, 5))
+    status, answer = await post(linked, body)
+    assert status == 413 and answer["field"] == "body"
+    assert await state(linked) == before
