@@ -5,7 +5,7 @@ reference server's commands endpoint are real aiohttp servers; the outbox worker
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
@@ -76,14 +76,12 @@ def live_game(number: int, players: tuple[str, str, str], hands: int, *, rated: 
     return game
 
 
-async def make_linked(tmp_path: Path, *, start_ref: bool = True, **settings: object) -> Linked:
+async def make_linked(tmp_path: Path, **settings: object) -> Linked:
     told: list[str] = []
     clock = ManualClock(NOW)
     ref = ReferenceGameServer("http://127.0.0.1:1", SECRET, clock.now, say=told.append)
     ref_server = TestServer(ref.app(), host="127.0.0.1")
     await ref_server.start_server()
-    if not start_ref:
-        await ref_server.runner.cleanup()  # down: the port is known but nothing listens
     url = str(ref_server.make_url("/"))
     config = Config(gameserver=GameServerConfig(url=url), **settings)  # type: ignore[arg-type]
     db = await open_database(tmp_path / "club.db")
@@ -96,7 +94,3 @@ async def make_linked(tmp_path: Path, *, start_ref: bool = True, **settings: obj
     await bot_server.start_server()
     ref.events_url = str(bot_server.make_url("/v1/events"))
     return Linked(db, desk, chat, clock, link, ref, bot_server, ref_server, told)
-
-
-def with_players(game: Game, players: tuple[str, str, str]) -> Game:
-    return replace(game, players=players)
