@@ -16,6 +16,11 @@ $(STAMP): pyproject.toml requirements.lock $(wildcard setup.py) $(wildcard rules
 run: $(STAMP)
 	$(BIN)/sudija run
 
+# The console club linked to the reference game server: a live table, pauses, korekcija (docs/game-server.md).
+.PHONY: demo
+demo: $(STAMP)
+	$(BIN)/sudija gameserver --demo
+
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy

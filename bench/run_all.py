@@ -23,6 +23,7 @@ FULL = [
     ("arbitar", []),
     ("memory", ["--games", "100000"]),
     ("render", []),
+    ("gameserver", ["--moves", "--hands", "10"]),
 ]
 QUICK = [
     ("import", ["--hands", "20000"]),
@@ -32,6 +33,7 @@ QUICK = [
     ("arbitar", ["--quick"]),
     ("memory", ["--games", "5000"]),
     ("render", ["--quick"]),
+    ("gameserver", ["--tables", "20", "--hands", "5"]),
 ]
 
 

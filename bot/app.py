@@ -7,6 +7,7 @@ may run in one process over one database); with none, the console club starts.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.config import Config
 from bot.desk import Desk
@@ -19,6 +20,9 @@ from storage.database import BUSY_TIMEOUT_MS, Database, DatabaseBusy, is_busy, o
 #: bound, and nothing was written (`is_busy` tells such an error when the database is being opened).
 __all__ = ["BUSY_TIMEOUT_MS", "App", "DatabaseBusy", "build_app", "is_busy"]
 
+if TYPE_CHECKING:
+    from bot.gameserver.link import GameServerLink
+
 
 @dataclass
 class App:
@@ -29,6 +33,17 @@ class App:
     clock: Clock
     timers: Timers
     sweeper: Sweeper | None = None
+    link: GameServerLink | None = None
+
+    async def start_link(self) -> None:
+        """With `[gameserver]` configured: listen for the game server's events and send the outbox (after the
+        desk has started, so what the feed says finds the desk ready)."""
+        from bot.gameserver.link import GameServerLink, link_secret
+        from bot.gameserver.outbox import HttpGameServer
+
+        if self.link is None and isinstance(self.desk.game_server, HttpGameServer):
+            self.link = GameServerLink(self.desk, self.config.gameserver, link_secret(self.config.gameserver))
+            await self.link.start()
 
     def attach(self, port: ChatPort) -> None:
         """Adapters are built with the desk and then attached, so the desk can reach them."""
@@ -37,6 +52,8 @@ class App:
     async def close(self) -> None:
         if self.sweeper is not None:
             await self.sweeper.stop()
+        if self.link is not None:
+            await self.link.stop()
         if isinstance(self.timers, SchedulerTimers):
             self.timers.shutdown()
         await self.db.close()
@@ -55,6 +72,12 @@ async def build_app(config: Config, *, clock: Clock | None = None, timers: Timer
     if timers is None:
         scheduler = SchedulerTimers()
         timers = scheduler
+    if game_server is None and config.gameserver.enabled:
+        from bot.gameserver.link import link_secret
+        from bot.gameserver.outbox import HttpGameServer
+
+        link_secret(config.gameserver)  # no secret: refuse to start rather than run unlinked
+        game_server = HttpGameServer(db, SystemClock().now)
     desk = Desk(db, chats, game_server or LoggingGameServer(), clock, config, timers)
     if isinstance(timers, SchedulerTimers):
         timers.bind(desk.run_due)

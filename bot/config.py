@@ -75,6 +75,27 @@ class PenaltyConfig:
 
 
 @dataclass(frozen=True)
+class GameServerConfig:
+    """The game-server link (`[gameserver]`, docs/game-server.md); off while `url` is empty."""
+
+    url: str = ""  # the game server's base URL; commands go to {url}/v1/commands
+    host: str = "127.0.0.1"  # where the bot listens for the game server's events (POST /v1/events)
+    port: int = 8710
+    secret_env: str = "SUDIJA_GAMESERVER_SECRET"  # the shared secret is read from this environment variable
+    timestamp_window_seconds: int = 300
+    retry_initial_seconds: float = 1.0
+    retry_max_seconds: float = 300.0
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.url)
+
+    @property
+    def secret(self) -> str | None:
+        return os.environ.get(self.secret_env) or None
+
+
+@dataclass(frozen=True)
 class Config:
     database: str = "sudija.db"
     language: str = "sr"
@@ -90,6 +111,7 @@ class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     penalties: PenaltyConfig = field(default_factory=PenaltyConfig)
+    gameserver: GameServerConfig = field(default_factory=GameServerConfig)
 
 
 def load(path: str | Path | None = None) -> Config:
@@ -166,7 +188,8 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
         penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))
         config = Config(**club, discord=DiscordConfig(**discord), telegram=TelegramConfig(**telegram),
-                        penalties=PenaltyConfig(**penalties))
+                        penalties=PenaltyConfig(**penalties),
+                        gameserver=GameServerConfig(**dict(data.get("gameserver", {}))))
     except CatalogueError as exc:
         raise ConfigError(f"{source}: {exc}") from None
     except TypeError as exc:
@@ -178,6 +201,11 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     if not 0 <= share <= 1:
         raise ConfigError(f"{source}: penalties.settlement_played_share must be a fraction like \"2/3\", not "
                           f"{config.penalties.settlement_played_share!r}")
+    link = config.gameserver
+    if link.enabled and not link.url.startswith(("http://", "https://")):
+        raise ConfigError(f"{source}: gameserver.url must start with http:// or https://, not {link.url!r}")
+    if not 0 < link.port < 65536:
+        raise ConfigError(f"{source}: gameserver.port must be from 1 to 65535, not {link.port}")
     if config.language not in ("sr", "en"):
         raise ConfigError(f"{source}: language must be 'sr' or 'en', not {config.language!r}")
     return config

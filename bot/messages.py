@@ -1012,6 +1012,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
                              "The trial's number (empty: every trial of the game)"),
     "arg.strana": ("Strana razgovora tog suđenja", "The page of that trial's conversation"),
     "usage.arg.strana": ("Broj strane mora biti ceo broj", "The page's number must be a whole number"),
+    "name.korekcija": ("korekcija", "undo-move"), "name.odgovor": ("odgovor", "answer"),
+    "name.broj": ("broj", "number"),
+    "cmd.korekcija": ("Korekcija: vrati svoj pogrešan poslednji potez (ili odgovori da/ne na tuđi zahtev)",
+                      "Korekcija: undo your wrong last move (or answer yes/no to another's request)"),
+    "arg.odgovor": ("Da ili ne: odgovor na zahtev drugog igrača (bez: tražite korekciju)",
+                    "Yes or no: the answer to another player's request (empty: ask for a korekcija)"),
+    "arg.broj": ("Broj partije (kad tražite) ili zahteva (kad odgovarate)",
+                 "The game's number (asking) or the request's (answering)"),
+    "choice.odgovor.da": ("da", "yes"), "choice.odgovor.ne": ("ne", "no"),
+    "usage.arg.odgovor": ("Odgovor je da ili ne", "The answer is da or ne"),
+    "usage.arg.broj": ("Broj mora biti ceo broj", "The number must be a whole number"),
     "usage.missing": ("Nedostaje: {what}", "Missing: {what}"),
     "usage.too_many": ("Višak reči: {words}", "Extra words: {words}"),
     "usage.reason_needed": ("Posle -- navedite razlog.", "Give the reason after --."),
@@ -1099,6 +1110,60 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "backup.exists": ("{target} već postoji; navedite novu datoteku (postojeća se ne prepisuje).",
                       "{target} already exists; name a new file (an existing one is never overwritten)."),
     "backup.failed": ("Rezervna kopija nije napravljena: {why}", "No backup was made: {why}"),
+    # The game-server link (bot.gameserver): korekcija of a wrong click, the outbox listing -------------------
+    "usage.korekcija": ("/korekcija [PARTIJA] — vraćanje vašeg poslednjeg poteza ruke u toku (pogrešan klik), ako se "
+                        "druga dva igrača slože; /korekcija da|ne [ZAHTEV] — pristanak ili odbijanje",
+                        "/korekcija [GAME] — take back your last move of the hand in progress (a wrong click) if "
+                        "the other two agree; /korekcija da|ne [REQUEST] — consent or refuse"),
+    "button.korekcija_yes": ("Slažem se", "I agree"),
+    "button.korekcija_no": ("Ne slažem se", "I refuse"),
+    "korekcija.no_link": ("Korekcija poteza nije moguća: bot nije povezan sa serverom igre, pa potez ne može da se "
+                          "vrati.",
+                          "A move cannot be taken back: the bot has no link to the game server."),
+    "korekcija.no_table": ("Ne sedite za stolom: korekcija se traži za stolom, odmah posle pogrešnog poteza.",
+                           "You are not at a table: a korekcija is asked at the table, right after the wrong move."),
+    "korekcija.not_player": ("U partiji {game} ne igrate.", "You do not play in game {game}."),
+    "korekcija.hand_over": ("U partiji {game} nema ruke u toku: korekcija važi samo za poslednji potez ruke u toku.",
+                            "Game {game} has no hand in progress: a korekcija is only for the last move of the "
+                            "hand in progress."),
+    "korekcija.not_last": ("Vaš potez više nije poslednji u partiji {game} (poslednji je odigrao {nick}): korekcija "
+                           "se traži odmah posle pogrešnog poteza.",
+                           "Your move is no longer the last in game {game} ({nick} played the last one): a "
+                           "korekcija is asked right after the wrong move."),
+    "korekcija.once": ("Za ovaj potez u partiji {game} korekcija je već tražena; za jedan potez traži se samo jednom.",
+                       "A korekcija was already asked for this move in game {game}; it is asked only once per move."),
+    "korekcija.requested": ("Tražili ste korekciju poteza ({what}) u partiji {game}; čeka se pristanak druga dva "
+                            "igrača.",
+                            "You asked to take back your move ({what}) in game {game}; waiting for the other two "
+                            "players to agree."),
+    "korekcija.asked": ("{nick} traži korekciju poteza ({what}) u partiji {game} (zahtev {request}). Slažete li se?",
+                        "{nick} asks to take back the move ({what}) in game {game} (request {request}). Do you "
+                        "agree?"),
+    "korekcija.agreed": ("Korekcija poteza ({what}) u partiji {game} je prihvaćena; server igre vraća potez.",
+                         "The korekcija of the move ({what}) in game {game} is agreed; the game server takes it back."),
+    "korekcija.agreed_all": ("Oba igrača su se složila: server igre vraća potez u partiji {game}.",
+                             "Both players agreed: the game server takes the move back in game {game}."),
+    "korekcija.consent_recorded": ("Vaš pristanak je zabeležen; čeka se drugi igrač (partija {game}).",
+                                   "Your consent is recorded; waiting for the other player (game {game})."),
+    "korekcija.refused": ("{nick} se ne slaže: potez u partiji {game} ostaje.",
+                          "{nick} refuses: the move in game {game} stands."),
+    "korekcija.you_refused": ("Odbili ste korekciju; potez u partiji {game} ostaje.",
+                              "You refused the korekcija; the move in game {game} stands."),
+    "korekcija.none": ("Nema korekcije koja čeka vaš odgovor.", "No korekcija is waiting for your answer."),
+    "korekcija.not_asked": ("Ova korekcija ne traži vaš odgovor.", "This korekcija does not wait for your answer."),
+    "korekcija.state_refused": ("Ta korekcija u partiji {game} je već odbijena.",
+                                "That korekcija in game {game} was already refused."),
+    "korekcija.state_agreed": ("Ta korekcija u partiji {game} je već prihvaćena.",
+                               "That korekcija in game {game} was already agreed."),
+    "korekcija.state_done": ("Taj potez u partiji {game} je već vraćen.",
+                             "That move in game {game} was already taken back."),
+    "korekcija.state_lapsed": ("Ta korekcija u partiji {game} više ne važi: odigran je novi potez ili je ruka "
+                               "završena.",
+                               "That korekcija in game {game} no longer stands: a new move was played or the hand "
+                               "ended."),
+    "korekcija.done": ("Potez je vraćen (partija {game}, ruka {hand}); igra se nastavlja.",
+                       "The move was taken back (game {game}, hand {hand}); play goes on."),
+    "usage.yes_no_request": ("da ili ne, pa broj zahteva ako ih ima više", "da or ne, then the request's number"),
 }
 
 LANGUAGES = ("sr", "en")

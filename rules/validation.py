@@ -437,3 +437,43 @@ def _wrong_hand(card: Card, bit: int, seat: int, position: int, number: int, lea
         return f"{names[seat]} plays {shown}, which is in the talon (igra is played without it)"
     return f"{names[seat]} plays {shown}, which was already played"
 
+
+
+def validate_next_hand(game: Game, hand: Hand) -> list[str]:
+    """The problems of `hand` as the next hand of `game` (a live feed appending one hand to a stored, legal game):
+    what `validate_game` reports for the game with the hand added, without checking the earlier hands again."""
+    label = f"game {game.number}"
+    names = game.players
+    index = len(game.hands)
+    where = f"{label}, hand {index + 1}"
+    problems: list[str] = []
+    if game.status is GameStatus.FINISHED:
+        problems.append(f"{label}: the game is finished; no hand can be added")
+    if hand.n != index + 1:
+        problems.append(f"{where}: the hand is numbered {hand.n}; hands are numbered 1, 2, 3 … in order")
+    previous_end = game.started_at
+    if game.hands:
+        last = game.hands[-1]
+        if hand.dealer != (last.dealer + 1) % 3:
+            expected = names[(last.dealer + 1) % 3]
+            problems.append(f"{where}: {names[hand.dealer]} deals, but the deal passes in seat order and it is "
+                            f"{expected}'s turn to deal (after {names[last.dealer]})")
+        if last.ended_at is None:
+            problems.append(f"{label}, hand {index}: the hand has no end time ('ended_at'); only the last hand of "
+                            "a game may be unfinished")
+        ends = [h.ended_at for h in game.hands if h.ended_at is not None]
+        if ends:
+            previous_end = max(ends)
+    ended = hand.ended_at
+    if ended is not None:
+        if ended < game.started_at:
+            problems.append(f"{where}: the hand ends at {format_time(ended)}, before the game started "
+                            f"({format_time(game.started_at)})")
+        elif ended < previous_end:
+            problems.append(f"{where}: the hand ends at {format_time(ended)}, before the previous hand "
+                            f"ended ({format_time(previous_end)})")
+        if game.ended_at is not None and ended > game.ended_at:
+            problems.append(f"{where}: the hand ends at {format_time(ended)}, after the game ended "
+                            f"({format_time(game.ended_at)})")
+    _check_hand(hand, names, where, ended is not None, problems)
+    return problems

@@ -76,6 +76,7 @@ async def serve(config: Config) -> None:
                 app.attach(telegram.port)
                 await stack.enter_async_context(telegram)
             await app.desk.start()
+            await app.start_link()
             runners.append(asyncio.Event().wait())
             await asyncio.gather(*runners)
     finally:

@@ -15,6 +15,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +34,7 @@ from rules.members import Member
 
 HISTORY = Path.home() / ".sudija_console_history"
 CLOCK_CEILING = datetime(9000, 1, 1, tzinfo=UTC)  # far enough from 9999 for every deadline computed from the clock
+DRAIN_SECONDS = 10.0  # how long a script run waits at its end for the outbox to reach the game server
 
 
 class ConsoleGameServer(LoggingGameServer):
@@ -237,7 +239,8 @@ def demo_config(config: Config) -> Config:
 
 async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, stdout: TextIO,
                       stderr: TextIO | None = None, clock: ManualClock | None = None,
-                      busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> int:
+                      busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+                      ready: Callable[[App], Awaitable[None]] | None = None) -> int:
     """Run the console club on `db_path` (creating the demo club there when `demo` and the database is empty):
     interactive when `stdin` is a terminal, a script otherwise. Returns the exit status. The club's clock is
     kept in its database: a club resumes at its own time; a new one starts at the real current time, or at the
@@ -246,9 +249,10 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
     given = clock
     clock = clock or ManualClock()
     server = ConsoleGameServer()
+    linked = config.gameserver.enabled  # a real game server (or `sudija gameserver --demo`) takes the commands
     try:
-        app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=server, database=db_path,
-                              sweep=True, busy_timeout_ms=busy_timeout_ms)
+        app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=None if linked else server,
+                              database=db_path, sweep=True, busy_timeout_ms=busy_timeout_ms)
     except sqlite3.OperationalError as exc:
         if not is_busy(exc):
             raise
@@ -285,10 +289,16 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
             await app.desk.start()
         except DatabaseBusy:  # the safety sweep acts on what fell due once the lock is released
             console.chat.note(console.t("db.busy"))
+        await app.start_link()
+        if ready is not None:  # e.g. the reference game server starts its tables (`sudija gameserver --demo`)
+            await ready(app)
         interactive = stdin is sys.stdin and _isatty(stdin)
         if interactive:
             return await console.run_interactive()
-        return await console.run_script(stdin, stderr or sys.stderr)
+        status = await console.run_script(stdin, stderr or sys.stderr)
+        if app.link is not None:  # a script's commands reach the game server before the console exits
+            await app.link.worker.drain(DRAIN_SECONDS)
+        return status
     finally:
         await app.close()
 

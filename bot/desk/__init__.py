@@ -143,6 +143,7 @@ class Desk(CorrectionDesk, LinkDesk):
         }
         actions.update(self.correction_actions())
         actions.update(self.link_actions())
+        actions.update(self.extra_actions)
         handler = actions.get(action)
         if handler is None:
             return self.refuse("button.unknown")

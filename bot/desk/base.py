@@ -4,6 +4,7 @@ plus the look-ups they all need (a member, a game's facts, the referees in the l
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.config import Config
@@ -33,6 +34,8 @@ class DeskBase:
         self.messages = Catalogue(config.language)
         self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
         self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
+        # Buttons of parts beyond the desk's mixins (the game-server link's korekcija), for `Desk.press`.
+        self.extra_actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {}
 
     @property
     def call_time(self) -> timedelta:

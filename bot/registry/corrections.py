@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.desk.corrections import CANCEL_CHOICES
+from bot.gameserver.korekcija import korekcija_of
 from bot.ports import Reply
 from bot.registry.spec import Arg, ArgKind, Args, Caller, Command, member_of
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
 HAND = Arg("ruka", ArgKind.HAND)
 GAME = Arg("partija", ArgKind.GAME, required=False, autocomplete=True)
 REQUEST = Arg("zahtev", ArgKind.NUMBER, required=False)
+YES, NO = "da", "ne"
 
 
 async def bula(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -43,6 +45,15 @@ async def odbijam(desk: Desk, caller: Caller, args: Args) -> Reply:
     return await desk.answer(member_of(caller), args.opt_number("zahtev"), False)
 
 
+async def korekcija(desk: Desk, caller: Caller, args: Args) -> Reply:
+    """/korekcija [PARTIJA] asks to undo one's last move; /korekcija da|ne [ZAHTEV] answers another's request."""
+    answer, number = args.opt_text("odgovor"), args.opt_number("broj")
+    service = korekcija_of(desk)
+    if answer is None:
+        return await service.request(member_of(caller), number)
+    return await service.answer(member_of(caller), number, answer == YES)
+
+
 async def korekcije(desk: Desk, caller: Caller, args: Args) -> Reply:
     return await desk.corrections_status(member_of(caller), args.opt_number("partija"))
 
@@ -55,5 +66,7 @@ COMMANDS = (
     Command("ispravka", ispravka, (HAND, GAME, Arg("razlog", ArgKind.REASON, required=False))),
     Command("prihvatam", prihvatam, (REQUEST,)),
     Command("odbijam", odbijam, (REQUEST,)),
+    Command("korekcija", korekcija, (Arg("odgovor", ArgKind.CHOICE, required=False, choices=(YES, NO)),
+                                     Arg("broj", ArgKind.NUMBER, required=False))),
     Command("korekcije", korekcije, (GAME,)),
 )

@@ -1,0 +1,65 @@
+"""`sudija outbox [--failed | --pending] [--db FILE] [--limit N]`: the commands to the game server, newest first —
+what is waiting (with its tries and the last error), what was sent, and what the game server refused (a 4xx
+answer, kept for an officer to see)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.cli._common import add_db_option, club_config
+from rules.gamelog import format_time
+from storage.outbox import Command
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("outbox", help="list the commands to the game server (waiting, sent, refused)",
+                                   description="List the outbox of commands to the game server, newest first.")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--failed", action="store_true", help="only the commands the game server refused")
+    which.add_argument("--pending", action="store_true", help="only the commands still waiting to be sent")
+    add_db_option(parser)
+    parser.add_argument("--limit", type=int, default=100, metavar="N", help="at most N commands (default 100)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = club_config(args)
+    db_path = args.db or config.database
+    if not Path(db_path).exists():
+        print(f"The database {db_path} does not exist.", file=sys.stderr)
+        return 1
+    state = "failed" if args.failed else "pending" if args.pending else None
+    commands, counts = asyncio.run(_listing(db_path, state, max(1, args.limit)))
+    print(f"Outbox: {counts.get('pending', 0)} waiting, {counts.get('sent', 0)} sent, "
+          f"{counts.get('failed', 0)} refused by the game server.")
+    for command in commands:
+        print(line(command))
+    return 0
+
+
+def line(command: Command) -> str:
+    data = json.dumps({k: v for k, v in command.payload.items() if k != "paper"}, ensure_ascii=False)
+    text = (f"#{command.id} {format_time(command.created_at)} {command.state:7} {command.kind} {data} "
+            f"({command.attempts} tries)")
+    if command.state == "pending" and command.attempts:
+        text += f", next try {format_time(command.next_at)}"
+    if command.last_error:
+        text += f" — {command.last_error}"
+    return text
+
+
+async def _listing(db_path: str, state: str | None, limit: int) -> tuple[list[Command], dict[str, int]]:
+    from storage.database import open_database
+    from storage.outbox import OutboxStore
+
+    db = await open_database(db_path)
+    try:
+        store = OutboxStore(db)
+        return await store.listing(state, limit), await store.counts()
+    finally:
+        await db.close()

@@ -1,0 +1,392 @@
+"""The live feed: one event from the game server checked against what is stored, taken durably, then told to the
+desk (seating, a stood-up referee's pending calls, an administrator closing a game with a trial on).
+
+`LiveFeed.apply(body)` is the whole use case behind the endpoint: it returns the answer (HTTP status and JSON)
+and changes nothing unless it answers 200 with ``accepted``. A hand is validated and cross-checked as a file
+import is (`rules.validation.validate_game`, `rules.paper.cross_check`) on the stored game with the hand added.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.gameserver.protocol import Event, ProtocolError, decode, parse_event
+from rules.gamelog import Game, GameStatus, LogError, format_time, game_to_doc, parse_game, parse_time, read_game
+from rules.paper import cross_check
+from rules.paper_render import discrepancy_lines
+from rules.validation import validate_game, validate_next_hand
+from storage.games import GameRow
+from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult, hand_text, live_row
+
+if TYPE_CHECKING:
+    from bot.desk import Desk
+
+log = logging.getLogger(__name__)
+Answer = tuple[int, dict[str, Any]]
+BATCH = 200  # events taken in one transaction at most
+_FAILED: Answer = (500, {"ok": False, "error": "the bot could not take the event; send it again", "field": "body"})
+
+
+@dataclass(slots=True)
+class _Work:
+    """One checked event waiting for its batch's transaction."""
+
+    event: Event
+    body: bytes
+    future: asyncio.Future[Answer]
+    effect: Effect | None
+    after: Callable[[], Awaitable[None]]
+    pending: tuple[str, Game] | None  # the game as it will be stored (for the cache)
+    pending_doc: tuple[str, dict[str, Any], list[str]] | None
+
+
+def _all(*effects: Effect) -> Effect:
+    def effect(conn: sqlite3.Connection) -> None:
+        for one in effects:
+            one(conn)
+    return effect
+
+
+def _time(value: str, field: str) -> datetime:
+    try:
+        return parse_time(value)
+    except ValueError as exc:
+        raise ProtocolError(422, field, f"'{field}': {exc}") from None
+
+
+def _nick(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > 64 or not value.isprintable():
+        raise ProtocolError(422, field, f"'{field}' must be a nickname (printable text, at most 64 characters)")
+    return value
+
+
+class LiveFeed:
+    def __init__(self, desk: Desk, now: Callable[[], datetime] | None = None) -> None:
+        self.desk = desk
+        self.store = LiveFeedStore(desk.db)
+        self.now = now or desk.now
+        self.listeners: list[Callable[[Event], Awaitable[None]]] = []  # told after an event is taken (korekcija)
+        # The games in progress as last written by this feed (digest, game) and each game's last sequence
+        # number: a hand is checked without reading the game back. The transaction still compares the digest,
+        # so a game changed elsewhere (a file import) is refused once and then read afresh.
+        self._games: dict[int, tuple[str, Game]] = {}
+        self._last: dict[int, int] = {}
+        self._pending: tuple[str, Game] | None = None
+        self._digest: str | None = None
+        self._docs: dict[int, tuple[str, dict[str, Any], list[str]]] = {}  # the cached games' canonical documents
+        self._pending_doc: tuple[str, dict[str, Any], list[str]] | None = None
+        self._queue: collections.deque[tuple[bytes, asyncio.Future[Answer]]] = collections.deque()
+        self._worker: asyncio.Task[None] | None = None
+
+    async def apply(self, body: bytes) -> Answer:
+        """Check, take and act on one signed request's body (the signature is the endpoint's business).
+
+        Requests arriving together are taken together (group commit): each is checked in arrival order, then
+        all are written in one transaction, each in its own savepoint (one that fails leaves the others), and
+        each is answered once that transaction committed. Two events of one game never share a batch."""
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._queue.append((body, future))
+        if self._worker is None or self._worker.done():
+            self._worker = asyncio.get_running_loop().create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        while self._queue:
+            batch: list[_Work] = []
+            games: set[int] = set()
+            deferred: list[tuple[bytes, asyncio.Future[Answer]]] = []
+            while self._queue and len(batch) < BATCH:
+                body, future = self._queue.popleft()
+                try:
+                    event = parse_event(decode(body))
+                    if event.game is not None and event.game in games:
+                        deferred.append((body, future))  # after this batch: it needs the earlier one's result
+                        continue
+                    work = await self._check(event, body, future)
+                except ProtocolError as problem:
+                    future.set_result((problem.status, problem.body()))
+                    continue
+                except Exception:
+                    log.exception("the game-server event could not be checked")
+                    future.set_result(_FAILED)
+                    continue
+                if work is not None:
+                    batch.append(work)
+                    if event.game is not None:
+                        games.add(event.game)
+            self._queue.extendleft(reversed(deferred))
+            if batch:
+                await self._take(batch)
+
+    async def _check(self, event: Event, body: bytes, future: asyncio.Future[Answer]) -> _Work | None:
+        """The event's work for the batch, or None when it is answered already (a gap)."""
+        game = event.game
+        self._pending = self._pending_doc = None
+        if game is not None:
+            last = self._last.get(game)
+            if last is None:
+                last = await self.store.last_seq(game)
+            if event.seq != last + 1:
+                if not await self._seen(event.id):
+                    future.set_result(self._gap(last))
+                    return None
+                return _Work(event, body, future, None, _nothing, None, None)
+        effect, after = await self._prepare(event)
+        return _Work(event, body, future, effect, after, self._pending, self._pending_doc)
+
+    async def _take(self, batch: list[_Work]) -> None:
+        try:
+            results = await self.store.take_many(
+                [(w.event.id, w.event.type, w.event.game, w.event.seq, w.body.decode("utf-8"), w.effect)
+                 for w in batch], self.now())
+        except Exception:
+            log.exception("the game-server events could not be stored")
+            for work in batch:
+                if work.event.game is not None:
+                    self._forget(work.event.game)
+                work.future.set_result(_FAILED)
+            return
+        answers = [self._answer(work, result) for work, result in zip(batch, results, strict=True)]
+        for work, result, answer in zip(batch, results, answers, strict=True):
+            if isinstance(result, TakeResult) and result.taken is Taken.ACCEPTED:
+                try:  # the desk acts before the answer, so the game server knows the bot has heard it
+                    await work.after()
+                    for listener in self.listeners:
+                        await listener(work.event)
+                except Exception:  # the event is taken; what the desk does next must not make it come again
+                    log.exception("the desk failed on game-server event %s", work.event.id)
+            work.future.set_result(answer)
+
+    def _answer(self, work: _Work, result: TakeResult | EffectRefused) -> Answer:
+        game = work.event.game
+        if isinstance(result, EffectRefused):
+            if game is not None:
+                self._forget(game)
+            return 409, {"ok": False, "error": result.message, "field": result.field}
+        if game is not None:
+            self._last[game] = result.last_seq
+            if result.taken is Taken.ACCEPTED and work.pending is not None:
+                self._games[game] = work.pending
+                if work.pending_doc is not None:
+                    self._docs[game] = work.pending_doc
+                if work.pending[1].status is not GameStatus.IN_PROGRESS:
+                    self._forget(game)
+        if result.taken is Taken.DUPLICATE:
+            return 200, {"ok": True, "duplicate": True, "last_seq": result.last_seq}
+        if result.taken is Taken.GAP:
+            return self._gap(result.last_seq)
+        return 200, {"ok": True, "last_seq": result.last_seq}
+
+    def _forget(self, game: int) -> None:
+        self._games.pop(game, None)
+        self._docs.pop(game, None)
+        self._last.pop(game, None)
+
+    async def _stored(self, number: int) -> Game | None:
+        """The stored game (a game in progress from the cache: the transaction's digest check catches a game
+        changed elsewhere, and the next try reads it afresh); `self._digest` is its digest."""
+        cached = self._games.get(number)
+        if cached is not None:
+            self._digest = cached[0]
+            return cached[1]
+        digest = self._digest = await self.store.digest(number)
+        if digest is None:
+            return None
+        game = await self.desk.db.games.get(number)
+        if game is not None and game.status is GameStatus.IN_PROGRESS:
+            self._games[number] = (digest, game)
+        return game
+
+    async def _seen(self, event_id: str) -> bool:
+        return await self.store.seen(event_id)
+
+    @staticmethod
+    def _gap(last: int) -> Answer:
+        return 409, {"ok": False, "error": f"the game's sequence goes on from {last + 1}; send the events after "
+                                           f"{last} again, in order", "field": "seq", "last_seq": last}
+
+    async def _prepare(self, event: Event) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
+        """The event's effect (run in the transaction that records it) and what the desk does afterwards."""
+        now = self.now()
+        data = event.data
+        if event.type == "game_started":
+            return await self._game_started(event, now)
+        if event.game is not None:
+            assert event.game is not None
+            stored = await self._stored(event.game)
+            if stored is None:
+                raise ProtocolError(404, "game", f"game {event.game} is unknown: its game_started event comes first")
+            return await self._on_game(event, stored, now)
+        nick = _nick(data["nick"], "data.nick")
+        if event.type in ("offer_made", "offer_withdrawn"):
+            offer = data["offer"]
+            if not offer or len(offer) > 100:
+                raise ProtocolError(422, "data.offer", "'data.offer' must be the offer's id (1 to 100 characters)")
+            made = event.type == "offer_made"
+            return LiveFeedStore.offer(nick, offer, made, now), _nothing
+        code = data["code"]
+        if not 4 <= len(code) <= 32 or not code.isalnum():
+            raise ProtocolError(422, "data.code", "'data.code' must be 4 to 32 letters or digits")
+        return LiveFeedStore.link_code(nick, code, now), _nothing
+
+    async def _game_started(self, event: Event, now: datetime) -> tuple[Effect, Callable[[], Awaitable[None]]]:
+        assert event.game is not None
+        data = event.data
+        players = data["players"]
+        if len(players) != 3:
+            raise ProtocolError(422, "data.players", "'data.players' must list the three nicknames in seat order")
+        for i, nick in enumerate(players):
+            _nick(nick, f"data.players[{i}]")
+        doc = {"game": event.game, "rated": data["rated"], "ai": data["ai"], "bule": data["bule"],
+               "refe_limit": data["refe_limit"], "players": players, "status": "in_progress",
+               "started_at": data["started_at"], "hands": []}
+        game = self._valid(doc, "data")
+        stored = await self.desk.db.games.get(event.game)
+        if stored is not None:
+            if stored.players != game.players or stored.status is not GameStatus.IN_PROGRESS:
+                raise ProtocolError(409, "game", f"game {event.game} is already stored with other players or ended")
+            return _all(), _nothing  # an imported game in progress whose live feed begins now
+        head, texts = _texts(game)
+        row = live_row(game, None, head, texts)
+        self._pending = (row.digest, game)
+        self._pending_doc = (row.digest, head, texts)
+        return LiveFeedStore.store_game(row, None, now), _nothing
+
+    async def _on_game(self, event: Event, stored: Game, now: datetime
+                       ) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
+        data = event.data
+        number = stored.number
+        kind = event.type
+        if kind in ("player_sat", "player_stood"):
+            nick = _nick(data["nick"], "data.nick")
+            seat = stored.seat_of(nick)
+            if seat is None:
+                raise ProtocolError(422, "data.nick", f"{nick} is not a player of game {number}")
+            nick = stored.players[seat]
+            where = number if kind == "player_sat" else None
+            if where is not None and stored.status is not GameStatus.IN_PROGRESS:
+                raise ProtocolError(409, "game", f"game {number} has ended; nobody sits at it")
+
+            async def seated() -> None:
+                member = await self.desk.db.members.by_nick(nick)
+                if member is not None:
+                    await self.desk.seat(member, where)
+            return LiveFeedStore.seat(nick, where, now), seated
+        if stored.status is not GameStatus.IN_PROGRESS:
+            raise ProtocolError(409, "game", f"game {number} has ended ({stored.status.value}); it takes no events")
+        completed = sum(1 for h in stored.hands if h.completed)
+        if kind == "move_played":
+            hand, move = data["hand"], data["move"]
+            if hand != completed + 1:
+                raise ProtocolError(422, "data.hand", f"hand {hand} is not in progress in game {number} "
+                                                      f"(hand {completed + 1} is)")
+            if move < 1:
+                raise ProtocolError(422, "data.move", "'data.move' counts the hand's moves from 1")
+            player = _nick(data["player"], "data.player")
+            seat = stored.seat_of(player)
+            if seat is None:
+                raise ProtocolError(422, "data.player", f"{player} is not a player of game {number}")
+            what = str(data["what"])[:100]
+            return LiveFeedStore.move(number, hand, move, stored.players[seat], what, now), _nothing
+        if kind == "korekcija_done":
+            return LiveFeedStore.undone(number, data["hand"], data["move"], now), _nothing
+        digest = self._digest
+        if kind == "hand_finished":
+            game = self._next_hand(stored, data["hand"])
+            report = None
+            if any(h.score is not None for h in game.hands):
+                found = cross_check(game)
+                report = discrepancy_lines(found, self.desk.config.language) if found else None
+            cached = self._docs.get(number)
+            if cached is not None and cached[0] == digest:  # the stored texts and this hand's
+                head = cached[1]
+                texts = [*cached[2], hand_text(game_to_doc(replace(game, hands=game.hands[-1:]))["hands"][0])]
+            else:
+                head, texts = _texts(game)
+            row = live_row(game, report, head, texts)
+            self._pending = (row.digest, game)
+            self._pending_doc = (row.digest, head, texts)
+            return _all(LiveFeedStore.store_game(row, digest, now),
+                        LiveFeedStore.hand_done(number, completed + 1, now)), _nothing
+        # The game ends: finished, interrupted, or closed by an administrator.
+        ended_at = _time(data["ended_at"], "data.ended_at")
+        abandoned: tuple[str, ...] = ()
+        status = GameStatus.FINISHED if kind == "game_finished" else GameStatus.INTERRUPTED
+        if kind == "game_interrupted":
+            for i, nick in enumerate(data["abandoned_by"]):
+                seat = stored.seat_of(_nick(nick, f"data.abandoned_by[{i}]"))
+                if seat is None:
+                    raise ProtocolError(422, f"data.abandoned_by[{i}]", f"{nick} is not a player of game {number}")
+                abandoned += (stored.players[seat],)
+        hands = stored.hands if status is GameStatus.INTERRUPTED else tuple(h for h in stored.hands if h.completed)
+        ended = replace(stored, status=status, ended_at=ended_at, abandoned_by=abandoned, hands=hands)
+        problems = validate_game(ended)
+        if problems:
+            raise ProtocolError(422, "data", "; ".join(problems[:5]))
+        at_table = await self.desk.db.members.seated_at(number)
+
+        async def ended_game() -> None:
+            if kind == "game_closed":
+                await self.desk.game_closed(number)
+            for member in at_table:
+                await self.desk.seat(member, None)
+        self._pending = (digest or "", ended)
+        return _all(LiveFeedStore.store_game(GameRow.of(ended), digest, now),
+                    LiveFeedStore.stand_all(number, now)), ended_game
+
+    @staticmethod
+    def _next_hand(stored: Game, hand_doc: dict[str, Any]) -> Game:
+        """The stored game (its completed hands) with `hand_doc` added, checked as an import checks a game: the
+        hand read by the log reader and validated by the import's rules for the next hand."""
+        n = hand_doc.get("n")
+        if type(n) is not int:
+            raise ProtocolError(422, "data.hand.n", "'data.hand.n' must be the hand's number")
+        header = {"game": stored.number, "rated": stored.rated, "ai": stored.ai, "bule": stored.bule,
+                  "refe_limit": stored.refe_limit, "players": list(stored.players), "status": "in_progress",
+                  "started_at": format_time(stored.started_at), "hands": [{**hand_doc, "n": 1}]}
+        try:
+            hand = replace(parse_game(header).hands[0], n=n)
+        except LogError as exc:
+            raise ProtocolError(422, "data.hand", "; ".join(exc.problems[:5])) from None
+        if hand.ended_at is None:
+            raise ProtocolError(422, "data.hand.ended_at", "a finished hand has its 'ended_at'")
+        before = replace(stored, hands=tuple(h for h in stored.hands if h.completed))
+        problems = validate_next_hand(before, hand)
+        if problems:
+            raise ProtocolError(422, "data.hand", "; ".join(problems[:5]))
+        return replace(before, hands=(*before.hands, hand))
+
+    @staticmethod
+    def _valid(doc: dict[str, Any], field: str) -> Game:
+        try:
+            game, _ = read_game(doc)
+        except LogError as exc:
+            raise ProtocolError(422, field, "; ".join(exc.problems[:5])) from None
+        problems = validate_game(game)
+        if problems:
+            raise ProtocolError(422, field, "; ".join(problems[:5]))
+        return game
+
+    async def resync(self) -> None:
+        """On start: a game closed by an administrator while the bot was down (or before the desk heard it)
+        ends its in-game trial."""
+        for trial in await self.desk.db.trials.open_trials():
+            if trial.in_game and await self.store.closed_by_admin(trial.game):
+                await self.desk.game_closed(trial.game)
+
+
+def _texts(game: Game) -> tuple[dict[str, Any], list[str]]:
+    """A game's canonical document without its hands, and each hand's canonical text."""
+    doc = game_to_doc(game)
+    return {k: v for k, v in doc.items() if k != "hands"}, [hand_text(h) for h in doc["hands"]]
+
+
+async def _nothing() -> None:
+    return None

@@ -1,0 +1,173 @@
+"""Korekcija of a wrong click ("vraćanje poslednjeg poteza ruke u toku"): the player whose move is the last of the
+hand in progress asks to take it back; the other two consent or refuse; with both consents the game server is
+told to undo it (`undo_move`, written to the outbox in the transaction that records the second consent). Asked
+once per move; refused, with the reason, when his move is no longer the last, the hand is over, or no game
+server is linked. The live feed's moves say what the last move is (`storage.gameserver`).
+
+In a game with AI, a seat whose nickname is no club member is the AI's and consents to whatever it is asked
+(as with the other corrections). One `KorekcijaDesk` belongs to each desk (`korekcija_of`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.gameserver.outbox import undo_command
+from bot.gameserver.protocol import Event
+from bot.ports import Button, Reply
+from rules.gamelog import Game, GameStatus
+from storage.gameserver import Korekcija, LiveFeedStore
+from storage.members import Member
+
+if TYPE_CHECKING:
+    from bot.desk import Desk
+    from bot.gameserver.feed import LiveFeed
+
+
+def korekcija_of(desk: Desk) -> KorekcijaDesk:
+    """The desk's korekcija part, made (and its buttons registered) on first use."""
+    found = desk.__dict__.get("_korekcija")
+    if found is None:
+        found = desk.__dict__["_korekcija"] = KorekcijaDesk(desk)
+    assert isinstance(found, KorekcijaDesk)
+    return found
+
+
+class KorekcijaDesk:
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+        self.store = LiveFeedStore(desk.db)
+        desk.extra_actions["korekcija_yes"] = self._yes_button
+        desk.extra_actions["korekcija_no"] = self._no_button
+        desk.__dict__.setdefault("_korekcija", self)
+
+    def attach(self, feed: LiveFeed) -> None:
+        feed.listeners.append(self.on_event)
+
+    @property
+    def linked(self) -> bool:
+        return bool(getattr(self.desk.game_server, "linked", False))
+
+    async def _yes_button(self, member: Member, ref: int) -> Reply:
+        return await self.answer(member, ref, True)
+
+    async def _no_button(self, member: Member, ref: int) -> Reply:
+        return await self.answer(member, ref, False)
+
+    async def _table(self, member: Member, number: int | None) -> Game | Reply:
+        desk = self.desk
+        if number is None:
+            number = member.seated_game
+        if number is None:
+            playing = await desk.db.games.in_progress_for(member.nick)
+            if not playing:
+                return desk.refuse("korekcija.no_table")
+            number = playing[0].number
+        game = await desk.db.games.get(number)
+        if game is None:
+            return desk.refuse("call.unknown_game", game=number)
+        if game.seat_of(member.nick) is None:
+            return desk.refuse("korekcija.not_player", game=number)
+        if game.status is not GameStatus.IN_PROGRESS:
+            return desk.refuse("korekcija.hand_over", game=number)
+        return game
+
+    async def _others(self, game: Game, requester: str) -> list[tuple[str, Member | None]]:
+        """The two other seats: each nickname with its member (None: the AI's seat, or no member)."""
+        out = []
+        for nick in game.players:
+            if nick.casefold() != requester.casefold():
+                out.append((nick, await self.desk.db.members.by_nick(nick)))
+        return out
+
+    async def request(self, member: Member, number: int | None = None) -> Reply:
+        """/korekcija: take back my last move of the hand in progress, if the other two agree."""
+        desk = self.desk
+        if not self.linked:
+            return desk.refuse("korekcija.no_link")
+        game = await self._table(member, number)
+        if isinstance(game, Reply):
+            return game
+        move = await self.store.last_move(game.number)
+        if move is None:
+            return desk.refuse("korekcija.hand_over", game=game.number)
+        if move.player.casefold() != member.nick.casefold():
+            return desk.refuse("korekcija.not_last", game=game.number, nick=move.player)
+        if await self.store.korekcija_for_move(move.row) is not None:
+            return desk.refuse("korekcija.once", game=game.number)
+        request = await self.store.request_korekcija(move, member.id, desk.now())
+        if request is None:
+            return desk.refuse("korekcija.once", game=game.number)
+        others = await self._others(game, member.nick)
+        for nick, other in others:
+            if other is None and game.ai:
+                await self._record(request, game, nick, True)
+        fresh = await self.store.korekcija(request)
+        if fresh is not None and fresh.state == "agreed":
+            return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
+        buttons = (Button(desk.t("button.korekcija_yes"), "korekcija_yes", request),
+                   Button(desk.t("button.korekcija_no"), "korekcija_no", request, "danger"))
+        for _nick, other in others:
+            if other is not None:
+                await desk.chat.tell(other, desk.t("korekcija.asked", nick=member.nick, game=game.number,
+                                                   what=move.what, request=request), buttons)
+        return Reply(desk.t("korekcija.requested", game=game.number, what=move.what))
+
+    async def _record(self, request: int, game: Game, nick: str, yes: bool) -> str | None:
+        korekcija = await self.store.korekcija(request)
+        assert korekcija is not None
+        state = await self.store.answer_korekcija(request, nick, yes, 2, self.desk.now(),
+                                                  undo_command(game.number, korekcija.hand, korekcija.move))
+        if state == "agreed":
+            wake = getattr(self.desk.game_server, "wake", None)
+            if callable(wake):
+                wake()
+        return state
+
+    async def answer(self, member: Member, request_id: int | None, yes: bool) -> Reply:
+        """A consent (yes) or a refusal of the other players to a pending korekcija."""
+        desk = self.desk
+        korekcija: Korekcija | None
+        if request_id is None:
+            game = await self._table(member, None)
+            if isinstance(game, Reply):
+                return game
+            korekcija = await self.store.pending_korekcija(game.number)
+        else:
+            korekcija = await self.store.korekcija(request_id)
+        if korekcija is None:
+            return desk.refuse("korekcija.none")
+        stored = await desk.db.games.get(korekcija.game)
+        if stored is None or stored.seat_of(member.nick) is None or member.id == korekcija.requester:
+            return desk.refuse("korekcija.not_asked")
+        if korekcija.state != "pending":
+            return desk.refuse(f"korekcija.state_{korekcija.state}", game=korekcija.game)
+        nick = stored.players[stored.seat_of(member.nick) or 0]
+        state = await self._record(korekcija.id, stored, nick, yes)
+        if state is None:
+            fresh = await self.store.korekcija(korekcija.id)
+            return desk.refuse(f"korekcija.state_{fresh.state if fresh else 'lapsed'}", game=korekcija.game)
+        requester = await desk.db.members.get(korekcija.requester)
+        if state == "refused":
+            if requester is not None:
+                await desk.chat.tell(requester, desk.t("korekcija.refused", nick=member.nick, game=korekcija.game))
+            return Reply(desk.t("korekcija.you_refused", game=korekcija.game))
+        if state == "agreed":
+            if requester is not None:
+                await desk.chat.tell(requester, desk.t("korekcija.agreed_all", game=korekcija.game))
+            return Reply(desk.t("korekcija.agreed_all", game=korekcija.game))
+        return Reply(desk.t("korekcija.consent_recorded", game=korekcija.game))
+
+    async def on_event(self, event: Event) -> None:
+        """The game server took the move back: the players hear it."""
+        if event.type != "korekcija_done" or event.game is None:
+            return
+        game = await self.desk.db.games.get(event.game)
+        if game is None:
+            return
+        text = self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
+        for nick in game.players:
+            member = await self.desk.db.members.by_nick(nick)
+            if member is not None:
+                await self.desk.chat.tell(member, text)
+        await self.desk.tell_table(event.game, text)

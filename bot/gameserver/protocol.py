@@ -1,0 +1,185 @@
+"""The wire format of the game-server link, v1: signatures, the event envelope and each event's fields, and the
+commands. Pure functions; the HTTP sides are `bot.gameserver.inbound`, `.outbox` and `.reference`.
+
+A request (either way) is signed: ``X-Sudija-Timestamp`` is the sending time in whole Unix seconds, and
+``X-Sudija-Signature`` is ``sha256=`` and the hex HMAC-SHA256, keyed with the shared secret, of the timestamp,
+a full stop and the raw body (``b"1764590400." + body``). The receiver refuses a timestamp more than the window
+(300 s) away from its clock and compares signatures in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+VERSION = 1
+TIMESTAMP_HEADER = "X-Sudija-Timestamp"
+SIGNATURE_HEADER = "X-Sudija-Signature"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+WINDOW_SECONDS = 300
+MAX_BODY = 1 << 20  # a hand is a few kilobytes; a bigger request is refused unread
+
+# Each event type and the fields of its `data` (name → JSON type); `game` / `seq` are in the envelope.
+EVENTS: dict[str, dict[str, str]] = {
+    "game_started": {"rated": "boolean", "ai": "boolean", "bule": "integer", "refe_limit": "integer",
+                     "players": "array", "started_at": "string"},
+    "player_sat": {"nick": "string"},
+    "player_stood": {"nick": "string"},
+    "move_played": {"hand": "integer", "move": "integer", "player": "string", "what": "string"},
+    "hand_finished": {"hand": "object"},
+    "game_finished": {"ended_at": "string"},
+    "game_interrupted": {"ended_at": "string", "abandoned_by": "array"},
+    "game_closed": {"ended_at": "string"},
+    "korekcija_done": {"hand": "integer", "move": "integer"},
+    "offer_made": {"nick": "string", "offer": "string"},
+    "offer_withdrawn": {"nick": "string", "offer": "string"},
+    "link_code_issued": {"nick": "string", "code": "string"},
+}
+GAME_EVENTS = frozenset(EVENTS) - {"offer_made", "offer_withdrawn", "link_code_issued"}
+
+# Each command (posted to ``{game server}/v1/commands``) and the fields of its `data`.
+COMMANDS: dict[str, dict[str, str]] = {
+    "pause_table": {"game": "integer"},
+    "resume_table": {"game": "integer"},
+    "block_offers": {"nick": "string"},
+    "unblock_offers": {"nick": "string"},
+    "close_game": {"game": "integer"},
+    "set_plavac": {"nick": "string", "until": "string|null"},
+    "paper_changed": {"game": "integer", "paper": "object"},
+    "undo_move": {"game": "integer", "hand": "integer", "move": "integer"},
+    "deliver_link_code": {"nick": "string", "code": "string"},
+}
+
+_TYPES: dict[str, type | tuple[type, ...]] = {"boolean": bool, "integer": int, "string": str, "array": list,
+                                              "object": dict}
+
+
+class ProtocolError(ValueError):
+    """A request that breaks the protocol: `status` is the HTTP answer, `field` names what is wrong."""
+
+    def __init__(self, status: int, field: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.field = field
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"ok": False, "error": self.message, "field": self.field, **self.extra}
+
+
+def signature(secret: bytes, timestamp: str, body: bytes) -> str:
+    return "sha256=" + hmac.new(secret, timestamp.encode("ascii") + b"." + body, hashlib.sha256).hexdigest()
+
+
+def signed_headers(secret: bytes, body: bytes, now: datetime) -> dict[str, str]:
+    stamp = str(int(now.timestamp()))
+    return {TIMESTAMP_HEADER: stamp, SIGNATURE_HEADER: signature(secret, stamp, body),
+            "Content-Type": "application/json"}
+
+
+def verify(secret: bytes, headers: Any, body: bytes, now: datetime, window: int = WINDOW_SECONDS) -> None:
+    """Raise `ProtocolError` (401) unless the request is signed with `secret` within the window."""
+    stamp = headers.get(TIMESTAMP_HEADER)
+    given = headers.get(SIGNATURE_HEADER)
+    if not stamp:
+        raise ProtocolError(401, TIMESTAMP_HEADER, f"the request has no {TIMESTAMP_HEADER} header")
+    if not given:
+        raise ProtocolError(401, SIGNATURE_HEADER, f"the request has no {SIGNATURE_HEADER} header")
+    if not (stamp.isascii() and stamp.isdigit()) or len(stamp) > 12:
+        raise ProtocolError(401, TIMESTAMP_HEADER, f"{TIMESTAMP_HEADER} must be whole Unix seconds")
+    if abs(int(stamp) - now.timestamp()) > window:
+        raise ProtocolError(401, TIMESTAMP_HEADER,
+                            f"{TIMESTAMP_HEADER} is more than {window} s away from the receiver's clock")
+    if not hmac.compare_digest(signature(secret, stamp, body).encode(), given.encode("utf-8", "replace")):
+        raise ProtocolError(401, SIGNATURE_HEADER, "the signature does not match the body and timestamp")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    id: str
+    type: str
+    game: int | None
+    seq: int | None
+    at: str | None
+    data: dict[str, Any]
+
+
+def decode(body: bytes) -> Any:
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ProtocolError(400, "body", f"the body is not JSON: {exc}") from None
+
+
+def _typed(value: Any, kind: str) -> bool:
+    if kind == "string|null":
+        return value is None or isinstance(value, str)
+    if kind == "integer" and isinstance(value, bool):
+        return False
+    return isinstance(value, _TYPES[kind])
+
+
+def check_fields(data: Any, fields: dict[str, str], prefix: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ProtocolError(422, prefix, f"'{prefix}' must be an object")
+    for name, kind in fields.items():
+        if name not in data:
+            raise ProtocolError(422, f"{prefix}.{name}", f"'{prefix}.{name}' is missing")
+        if not _typed(data[name], kind):
+            raise ProtocolError(422, f"{prefix}.{name}", f"'{prefix}.{name}' must be {kind.replace('|', ' or ')}")
+    return data
+
+
+def parse_event(doc: Any) -> Event:
+    """The envelope and `data` of one event, checked field by field (`ProtocolError` 422 names the field)."""
+    if not isinstance(doc, dict):
+        raise ProtocolError(422, "body", "an event is a JSON object")
+    if doc.get("v") != VERSION:
+        raise ProtocolError(422, "v", f"'v' must be {VERSION} (this bot speaks protocol v{VERSION})")
+    event_id = doc.get("id")
+    if not isinstance(event_id, str) or not 1 <= len(event_id) <= 100:
+        raise ProtocolError(422, "id", "'id' must be text of 1 to 100 characters")
+    kind = doc.get("type")
+    if kind not in EVENTS:
+        raise ProtocolError(422, "type", f"'type' must be one of {', '.join(EVENTS)}")
+    game = seq = None
+    if kind in GAME_EVENTS:
+        game, seq = doc.get("game"), doc.get("seq")
+        if not _typed(game, "integer") or game is None or game < 1:
+            raise ProtocolError(422, "game", "'game' must be the game's number (a whole number ≥ 1)")
+        if not _typed(seq, "integer") or seq is None or seq < 1:
+            raise ProtocolError(422, "seq", "'seq' must be the game's sequence number (a whole number ≥ 1)")
+    at = doc.get("at")
+    if at is not None and not isinstance(at, str):
+        raise ProtocolError(422, "at", "'at' must be a time like 2026-11-25T21:10:00Z")
+    data = check_fields(doc.get("data"), EVENTS[kind], "data")
+    return Event(event_id, kind, game, seq, at, data)
+
+
+def command_doc(kind: str, data: dict[str, Any], key: str) -> dict[str, Any]:
+    """The body of one command as posted to the game server."""
+    return {"v": VERSION, "id": key, "type": kind, "data": data}
+
+
+def parse_command(doc: Any) -> tuple[str, str, dict[str, Any]]:
+    """(id, type, data) of a command (what a game server checks; the reference server uses it)."""
+    if not isinstance(doc, dict):
+        raise ProtocolError(422, "body", "a command is a JSON object")
+    if doc.get("v") != VERSION:
+        raise ProtocolError(422, "v", f"'v' must be {VERSION}")
+    key = doc.get("id")
+    if not isinstance(key, str) or not key:
+        raise ProtocolError(422, "id", "'id' must be the command's idempotency key")
+    kind = doc.get("type")
+    if kind not in COMMANDS:
+        raise ProtocolError(422, "type", f"'type' must be one of {', '.join(COMMANDS)}")
+    return key, kind, check_fields(doc.get("data"), COMMANDS[kind], "data")
+
+
+def encode(doc: Any) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -1,0 +1,374 @@
+"""What the game-server link stores: the events taken (idempotent by id, ordered per game by sequence number), the
+live state they carry (the games' logs, seating, the moves of hands in progress, pending game offers, link
+codes) and the korekcija requests.
+
+`LiveFeedStore.take_many` is the one door for events: in one transaction, each in its own savepoint, it refuses a
+replay or a gap, applies the event's effect and records the event, so an event acknowledged to the game server is
+durable and an event that failed left nothing behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from rules.gamelog import Game
+from storage.database import now_text, parse_stored_time
+from storage.events import EventStore
+from storage.games import GameRow
+from storage.outbox import OutboxStore
+
+if TYPE_CHECKING:
+
+    from storage.database import Database
+
+
+async def _rows(db: Database, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
+    return list(await db.connection.execute_fetchall(sql, params))
+
+
+def _take_one(conn: sqlite3.Connection, event_id: str, kind: str, game: int | None, seq: int | None, body: str,
+              effect: Effect | None, stamp: str) -> TakeResult:
+    if conn.execute("SELECT 1 FROM gs_events WHERE id = ?", (event_id,)).fetchone() is not None:
+        return TakeResult(Taken.DUPLICATE, _last_seq(conn, game))
+    last = _last_seq(conn, game)
+    if game is not None and seq != last + 1:
+        return TakeResult(Taken.GAP, last)
+    if effect is not None:
+        effect(conn)
+    conn.execute("INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)",
+                 (event_id, kind, game, seq, stamp, body))
+    return TakeResult(Taken.ACCEPTED, seq or 0)
+
+
+def _last_seq(conn: sqlite3.Connection, game: int | None) -> int:
+    if game is None:
+        return 0
+    row = conn.execute("SELECT max(seq) FROM gs_events WHERE game = ?", (game,)).fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def hand_text(hand_doc: dict[str, Any]) -> str:
+    """One hand's canonical JSON text, as it stands inside its game's canonical text."""
+    return json.dumps(hand_doc, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+
+def live_row(game: Game, report: list[str] | None, head: dict[str, Any], hand_texts: list[str]) -> GameRow:
+    """The row of a game the live feed grew: `head` is ``game_to_doc(game)`` without its hands and `hand_texts`
+    its hands' `hand_text`s, so a new hand costs the text of that hand alone. The same canonical text and digest
+    as `storage.games.canonical_log`; compressed faster (zlib level 1; every level reads back alike), since a
+    game in progress is written again at every hand."""
+    text = json.dumps({**head, "hands": []}, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    # Only the top-level key can read so: a nickname's quotes are escaped, and the hands list is empty here.
+    text = text.replace('"hands":[]', '"hands":[' + ",".join(hand_texts) + "]", 1)
+    raw = text.encode("utf-8")
+    return GameRow.with_log(game, hashlib.sha256(raw).hexdigest(), zlib.compress(raw, 1), report)
+
+
+class Taken(Enum):
+    ACCEPTED = "accepted"
+    DUPLICATE = "duplicate"  # the id was taken before: acknowledged, nothing done
+    GAP = "gap"  # the game's sequence number is not the next one: the game server resends from last_seq + 1
+
+
+@dataclass(frozen=True, slots=True)
+class TakeResult:
+    taken: Taken
+    last_seq: int = 0
+
+
+class EffectRefused(Exception):
+    """The event does not fit what is stored (found inside the transaction): nothing is written."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+Effect = Callable[[sqlite3.Connection], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    row: int
+    game: int
+    hand: int
+    move: int
+    player: str
+    what: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Korekcija:
+    id: int
+    game: int
+    hand: int
+    move: int
+    move_row: int
+    requester: int
+    created_at: datetime
+    state: str
+    answers: dict[str, bool]
+
+
+class LiveFeedStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # Events -----------------------------------------------------------------------------------------------
+    async def take_many(self, events: list[tuple[str, str, int | None, int | None, str, Effect | None]],
+                        now: datetime) -> list[TakeResult | EffectRefused]:
+        """Take events (id, type, game, seq, body, effect) in one transaction, each in a savepoint: a replayed id is
+        DUPLICATE, a sequence number that is not the game's next is GAP, otherwise the effect runs and the event
+        is recorded; one whose effect is refused (`EffectRefused`) is rolled back alone and answered with it. The
+        whole transaction is one hop to the database thread."""
+        stamp = now_text(now)
+
+        def run(conn: sqlite3.Connection) -> list[TakeResult | EffectRefused]:
+            out: list[TakeResult | EffectRefused] = []
+            for event_id, kind, game, seq, body, effect in events:
+                conn.execute("SAVEPOINT event")
+                try:
+                    out.append(_take_one(conn, event_id, kind, game, seq, body, effect, stamp))
+                except EffectRefused as refused:
+                    conn.execute("ROLLBACK TO event")
+                    out.append(refused)
+                conn.execute("RELEASE event")
+            return out
+        return await self.db.run_transaction(run)
+
+    async def last_seq(self, game: int) -> int:
+        rows = await _rows(self.db, "SELECT max(seq) FROM gs_events WHERE game = ?", (game,))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else 0
+
+    async def seen(self, event_id: str) -> bool:
+        return bool(await _rows(self.db, "SELECT 1 FROM gs_events WHERE id = ?", (event_id,)))
+
+    async def event_count(self) -> int:
+        rows = await _rows(self.db, "SELECT count(*) FROM gs_events")
+        return int(rows[0][0])
+
+    async def closed_by_admin(self, game: int) -> bool:
+        rows = await _rows(self.db, "SELECT 1 FROM gs_events WHERE game = ? AND type = 'game_closed' LIMIT 1",
+                           (game,))
+        return bool(rows)
+
+    async def digest(self, game: int) -> str | None:
+        rows = await _rows(self.db, "SELECT digest FROM games WHERE number = ?", (game,))
+        return str(rows[0][0]) if rows else None
+
+    # Effects (each runs inside `take_many`'s transaction, on the database thread) ----------------------------------
+    @staticmethod
+    def store_game(row: GameRow, expected_digest: str | None, now: datetime) -> Effect:
+        """Write the game's log (new, or grown from the stored one whose digest was `expected_digest`)."""
+        stamp = now_text(now)
+        report = json.dumps(row.cross_check, ensure_ascii=False) if row.cross_check is not None else None
+
+        def effect(conn: sqlite3.Connection) -> None:
+            found = conn.execute("SELECT digest, ended_at FROM games WHERE number = ?", (row.number,)).fetchone()
+            if (found[0] if found else None) != expected_digest:
+                raise EffectRefused("game", f"game {row.number} changed meanwhile; send the event again")
+            conn.execute(
+                "INSERT INTO games (number, rated, ai, bule, refe_limit, status, started_at, ended_at, hand_count,"
+                " digest, log, cross_check, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+                " ON CONFLICT (number) DO UPDATE SET status = excluded.status, ended_at = excluded.ended_at,"
+                " hand_count = excluded.hand_count, digest = excluded.digest, log = excluded.log,"
+                " cross_check = excluded.cross_check, imported_at = excluded.imported_at",
+                (row.number, row.rated, row.ai, row.bule, row.refe_limit, row.status, row.started_at, row.ended_at,
+                 row.hand_count, row.digest, row.blob, report, stamp))
+            if found is None:
+                conn.executemany("INSERT INTO game_players (game, seat, nick, ended_at) VALUES (?,?,?,?)",
+                                 [(row.number, seat, nick, row.ended_at) for seat, nick in enumerate(row.players)])
+            elif found[1] != row.ended_at:
+                conn.execute("UPDATE game_players SET ended_at = ? WHERE game = ?", (row.ended_at, row.number))
+        return effect
+
+    @staticmethod
+    def hand_done(game: int, hand: int, now: datetime) -> Effect:
+        """A hand ended: korekcija requests on it lapse."""
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT OR IGNORE INTO gs_hands_done (game, hand) VALUES (?, ?)", (game, hand))
+            conn.execute("UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ? AND hand = ?"
+                         " AND state IN ('pending', 'agreed')", (stamp, game, hand))
+        return effect
+
+    @staticmethod
+    def seat(nick: str, game: int | None, now: datetime) -> Effect:
+        """Where a member sits (None: he stood up); a nickname that is no member is not recorded."""
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT OR REPLACE INTO seating (member, game, since) SELECT id, ?, ? FROM members"
+                         " WHERE nick = ?", (game, stamp, nick))
+        return effect
+
+    @staticmethod
+    def stand_all(game: int, now: datetime) -> Effect:
+        """The game ended: everyone seated at it stands up."""
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE seating SET game = NULL, since = ? WHERE game = ?", (stamp, game))
+        return effect
+
+    @staticmethod
+    def move(game: int, hand: int, move: int, player: str, what: str, now: datetime) -> Effect:
+        """A move of the hand in progress; a pending korekcija of an earlier move lapses (no longer the last)."""
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
+                         (game, hand, move, player, what, stamp))
+            conn.execute("UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ?"
+                         " AND state IN ('pending', 'agreed')", (stamp, game))
+        return effect
+
+    @staticmethod
+    def undone(game: int, hand: int, move: int, now: datetime) -> Effect:
+        """The game server took a move back (korekcija done)."""
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            row = conn.execute("SELECT id FROM gs_moves WHERE game = ? AND hand = ? AND move = ? AND undone = 0"
+                               " ORDER BY id DESC LIMIT 1", (game, hand, move)).fetchone()
+            if row is None:
+                raise EffectRefused("data.move", f"game {game}, hand {hand} has no move {move} to take back")
+            conn.execute("UPDATE gs_moves SET undone = 1 WHERE id = ?", (row[0],))
+            conn.execute("UPDATE korekcije SET state = 'done', closed_at = ? WHERE move_row = ?"
+                         " AND state IN ('pending', 'agreed')", (stamp, row[0]))
+        return effect
+
+    @staticmethod
+    def offer(nick: str, offer: str, made: bool, now: datetime) -> Effect:
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            if made:
+                conn.execute("INSERT OR REPLACE INTO gs_offers (nick, offer, made_at) VALUES (?, ?, ?)",
+                             (nick, offer, stamp))
+            else:
+                conn.execute("DELETE FROM gs_offers WHERE nick = ? AND offer = ?", (nick, offer))
+        return effect
+
+    @staticmethod
+    def link_code(nick: str, code: str, now: datetime) -> Effect:
+        stamp = now_text(now)
+
+        def effect(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT OR REPLACE INTO gs_link_codes (nick, code, issued_at) VALUES (?, ?, ?)",
+                         (nick, code, stamp))
+        return effect
+
+    # The live state, read ------------------------------------------------------------------------------------
+    async def last_move(self, game: int) -> Move | None:
+        """The last move of the game's hand in progress that stands (None once that hand ended)."""
+        rows = await _rows(self.db,
+            "SELECT id, game, hand, move, player, what, at FROM gs_moves WHERE game = ? AND undone = 0"
+            " ORDER BY id DESC LIMIT 1", (game,))
+        if not rows:
+            return None
+        r = rows[0]
+        done = await _rows(self.db,
+            "SELECT 1 FROM gs_hands_done WHERE game = ? AND hand = ?", (game, r[2]))
+        if done:
+            return None
+        return Move(int(r[0]), int(r[1]), int(r[2]), int(r[3]), str(r[4]), str(r[5]), parse_stored_time(r[6]))
+
+    async def hand_finished(self, game: int, hand: int) -> bool:
+        rows = await _rows(self.db,
+            "SELECT 1 FROM gs_hands_done WHERE game = ? AND hand = ?", (game, hand))
+        return bool(rows)
+
+    async def offers(self, nick: str) -> list[str]:
+        rows = await _rows(self.db,
+            "SELECT offer FROM gs_offers WHERE nick = ? ORDER BY made_at, offer", (nick,))
+        return [str(r[0]) for r in rows]
+
+    async def use_link_code(self, nick: str, code: str, now: datetime) -> bool:
+        """Spend a code the game server showed to `nick`: True once, for a code issued and not yet used."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute("UPDATE gs_link_codes SET used_at = ? WHERE nick = ? AND code = ?"
+                                     " AND used_at IS NULL", (now_text(now), nick, code))
+            return cur.rowcount > 0
+
+    # Korekcija requests ----------------------------------------------------------------------------------------
+    async def korekcija_for_move(self, move_row: int) -> Korekcija | None:
+        rows = await _rows(self.db,
+            "SELECT id FROM korekcije WHERE move_row = ?", (move_row,))
+        return await self.korekcija(int(rows[0][0])) if rows else None
+
+    async def korekcija(self, request: int) -> Korekcija | None:
+        rows = await _rows(self.db,
+            "SELECT id, game, hand, move, move_row, requester, created_at, state FROM korekcije WHERE id = ?",
+            (request,))
+        if not rows:
+            return None
+        r = rows[0]
+        answers = await _rows(self.db,
+            "SELECT player, yes FROM korekcija_answers WHERE request = ?", (request,))
+        return Korekcija(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), parse_stored_time(r[6]),
+                         str(r[7]), {str(a[0]): bool(a[1]) for a in answers})
+
+    async def pending_korekcija(self, game: int) -> Korekcija | None:
+        rows = await _rows(self.db,
+            "SELECT id FROM korekcije WHERE game = ? AND state = 'pending' ORDER BY id DESC LIMIT 1", (game,))
+        return await self.korekcija(int(rows[0][0])) if rows else None
+
+    async def request_korekcija(self, move: Move, requester: int, now: datetime) -> int | None:
+        """A new request for this move, unless the move was already asked about (once per move) or is no
+        longer the last standing one: None then."""
+        async with self.db.transaction() as conn:
+            async with conn.execute("SELECT id FROM gs_moves WHERE game = ? AND undone = 0 ORDER BY id DESC LIMIT 1",
+                                    (move.game,)) as cur:
+                last = await cur.fetchone()
+            if last is None or int(last[0]) != move.row:
+                return None
+            cur2 = await conn.execute(
+                "INSERT OR IGNORE INTO korekcije (game, hand, move, move_row, requester, created_at)"
+                " VALUES (?,?,?,?,?,?)", (move.game, move.hand, move.move, move.row, requester, now_text(now)))
+            if cur2.rowcount == 0:
+                return None
+            await EventStore.add(conn, now, "korekcija_requested", requester, str(move.game), hand=move.hand,
+                                 move=move.move)
+            return cur2.lastrowid
+
+    async def answer_korekcija(self, request: int, player: str, yes: bool, needed: int, now: datetime,
+                               command: tuple[str, str, dict[str, Any]] | None) -> str | None:
+        """Record a player's answer to a pending request; the request's new state ('pending', 'refused',
+        'agreed'), or None when it was no longer pending. On agreement `command` (queue, kind, payload) is
+        written to the outbox in the same transaction."""
+        async with self.db.transaction() as conn:
+            async with conn.execute("SELECT state, requester, game FROM korekcije WHERE id = ?", (request,)) as cur:
+                row = await cur.fetchone()
+            if row is None or row[0] != "pending":
+                return None
+            await conn.execute("INSERT OR REPLACE INTO korekcija_answers (request, player, yes, at) VALUES (?,?,?,?)",
+                               (request, player, yes, now_text(now)))
+            async with conn.execute("SELECT count(*), sum(yes) FROM korekcija_answers WHERE request = ?",
+                                    (request,)) as cur:
+                counts = await cur.fetchone()
+            assert counts is not None
+            answered, agreed = int(counts[0]), int(counts[1] or 0)
+            state = "pending"
+            if answered > agreed:
+                state = "refused"
+            elif agreed >= needed:
+                state = "agreed"
+            if state != "pending":
+                await conn.execute("UPDATE korekcije SET state = ?, closed_at = ? WHERE id = ?",
+                                   (state, now_text(now) if state == "refused" else None, request))
+                await EventStore.add(conn, now, f"korekcija_{state}", None, str(row[2]), request=request)
+            if state == "agreed" and command is not None:
+                await OutboxStore.add(conn, command[0], command[1], command[2], now)
+            return state
