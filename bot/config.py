@@ -21,6 +21,7 @@ from rules.limits import (
     SETTLEMENT_DELAY,
     SETTLEMENT_PLAYED_SHARE,
 )
+from rules.nicknames import NickRefused, check_nick
 
 DEFAULT_PATH = Path("config.toml")
 
@@ -151,8 +152,6 @@ def _owner_accounts(value: object, source: str) -> tuple[str, ...]:
 
 
 def _owner_nick(value: object, source: str) -> str:
-    from rules.nicknames import NickRefused, check_nick
-
     try:
         return check_nick(value)
     except NickRefused as problem:

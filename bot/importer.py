@@ -17,13 +17,17 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import functools
 import logging
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rules.gamelog import LogError, read_game
@@ -31,7 +35,7 @@ from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game
-from storage.database import Database
+from storage.database import Database, open_database
 from storage.games import GameRow
 
 LOG_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
@@ -371,10 +375,6 @@ class Importer:
     now: Callable[[], datetime] | None = None
 
     async def run(self, paths: Sequence[str | Path]) -> ImportReport:
-        from datetime import UTC
-
-        from storage.database import open_database
-
         files = find_files(paths)
         workers = worker_count(files, self.jobs)
         executor = None
@@ -402,13 +402,7 @@ def die_with_parent(parent: int) -> None:
     Linux delivers SIGKILL to the worker when its parent goes (``PR_SET_PDEATHSIG``); elsewhere a watchdog thread
     notices that the parent changed. A parent that died before this ran is noticed at once.
     """
-    import signal
-    import threading
-    import time
-
     with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
     if os.getppid() != parent:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
-from rules.cards import Card, Suit
+from rules.cards import DECK, RANKS, Card, Suit
 from rules.limits import MAX_DEPTH, MAX_INT, depth_problem, number_text, shown, too_deep
 from rules.members import MAX_NICK
 from rules.nicknames import NickRefused, check_nick, is_clean
@@ -512,8 +512,6 @@ _FAST_MISSES = (_Slow, KeyError, TypeError, ValueError, AttributeError, IndexErr
 
 def _card_spellings() -> dict[str, Card]:
     """Every exact spelling the fast path reads: rank (``10`` too, any case) then suit letter or symbol."""
-    from rules.cards import DECK, RANKS
-
     table: dict[str, Card] = {}
     for card in DECK:
         ranks = [RANKS[card.rank], RANKS[card.rank].lower()] + (["10"] if RANKS[card.rank] == "T" else [])

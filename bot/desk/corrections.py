@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from bot.desk.base import DeskBase
 from bot.pictures.attach import verdict_pictures
 from bot.ports import Button, Reply
+from rules.arbitar.verdict import NOT_OBVIOUS
 from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
 from rules.paper import NOTE_REDUCED, AppliedChange, ChangeKind, Paper, PaperChange, compute_paper
@@ -468,8 +469,6 @@ class CorrectionDesk(DeskBase):
 
     async def _announce_verdict(self, game: Game, request: CorrectionRequest, verdict: ArbitarVerdict, other: int,
                                 actor: Member | None) -> Reply:
-        from rules.arbitar.verdict import NOT_OBVIOUS
-
         n, fallen = request.hand, request.seat
         evidence = "; ".join(f"{k}: {v}" for k, v in verdict.evidence.items()) or "—"
         step = verdict.step if verdict.step is not None else "—"  # neither step applied
