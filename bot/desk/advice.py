@@ -81,9 +81,9 @@ class AdviceDesk(TrialDesk):
         return {"advice": self.advice_button}
 
     def _advice_gate(self) -> asyncio.Semaphore:
-        gate: asyncio.Semaphore | None = self.__dict__.get("_advice_gate")
+        gate: asyncio.Semaphore | None = self.__dict__.get("_advice_semaphore")
         if gate is None:
-            gate = self.__dict__["_advice_gate"] = asyncio.Semaphore(1)
+            gate = self.__dict__["_advice_semaphore"] = asyncio.Semaphore(1)
         return gate
 
     async def _analysis(self, game: Game, hand: int, seat: int, analyser: Analyser) -> FallAnalysis:
