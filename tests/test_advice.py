@@ -24,7 +24,7 @@ from club import Club
 from rules.arbitar.verdict import NOT_OBVIOUS, STAYS, ArbitarVerdict
 from rules.gamelog import Game, GameStatus, game_to_doc
 from rules.generator import make_game, make_hand
-from rules.verdicts import BulaChange, Draft, FallTransfer
+from rules.verdicts import BulaChange, Draft, FallTransfer, Penalty
 from storage.games import PreparedGame
 
 GAME = 300
@@ -257,3 +257,21 @@ async def test_the_desk_answers_others_while_an_analysis_runs(club: Club) -> Non
         "Arbitar: pad ostaje — nije očigledna greška")
     assert (await club.desk.advice(referee, 2)).text == advice.text
     assert asked == [(GAME, 2, 1)]
+
+
+async def test_promeni_briefs_the_referee_on_the_new_games_earlier_verdict(club: Club) -> None:
+    await members(club)
+    await club.game(340)
+    await club.game(341)
+    first = await open_trial(club, 340, caller="ana")
+    referee = await club.get("sudija1")
+    assert (await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=2), "namerno napuštanje"))).ok
+    assert (await club.desk.finish(referee)).ok
+    await open_trial(club, 341, caller="ana", referee="sudija2")
+    assert not [s for s in club.chat.to("dm:sudija2") if "Pre presude" in s.text]  # game 341 carries nothing
+    moved = await club.desk.change_game(await club.get("sudija2"), 340)
+    assert moved.ok, moved.text
+    [brief] = [s for s in club.chat.to("dm:sudija2") if "Pre presude" in s.text]
+    assert any(line.startswith(f"⚠ partija je već presuđena u suđenju {first}: Kazna za petar")
+               and "namerno napuštanje" in line for line in brief.text.splitlines())
+    nobody_else_saw(club, "Pre presude", "već presuđena", referee="sudija2")
