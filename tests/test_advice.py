@@ -241,6 +241,7 @@ async def test_the_desk_answers_others_while_an_analysis_runs(club: Club) -> Non
     club.desk.advice_analyser = slow  # type: ignore[attr-defined]
     referee = await club.get("sudija1")
     analysis = asyncio.create_task(club.desk.advice(referee, 2))
+    twice = asyncio.create_task(club.desk.advice(referee, 2))  # the same fall asked again meanwhile: one analysis
     try:
         await asyncio.wait_for(started.wait(), timeout=30)
         called = await club.desk.call(await club.get("jelena"), 330)  # /sudija from another member
@@ -251,6 +252,7 @@ async def test_the_desk_answers_others_while_an_analysis_runs(club: Club) -> Non
     finally:
         release.set()
     advice = await analysis
+    assert (await twice).text == advice.text
     assert advice.ok and "Arbitar: pad ostaje — nije očigledna greška" in advice.text
     # asked once: the draft's difference and a second ask reuse the analysis
     assert (await club.desk.draft(referee, Draft(FallTransfer(2, "petar"), "bez rezona"))).text.endswith(
@@ -275,3 +277,29 @@ async def test_promeni_briefs_the_referee_on_the_new_games_earlier_verdict(club:
     assert any(line.startswith(f"⚠ partija je već presuđena u suđenju {first}: Kazna za petar")
                and "namerno napuštanje" in line for line in brief.text.splitlines())
     nobody_else_saw(club, "Pre presude", "već presuđena", referee="sudija2")
+
+
+async def test_a_failing_or_missing_arbitar_says_so_and_is_asked_again(club: Club,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    await members(club)
+    await store_fall_game(club)
+    await open_trial(club, GAME, caller="marko")
+    referee = await club.get("sudija1")
+    calls: list[int] = []
+
+    def broken(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
+        calls.append(hand)
+        raise RuntimeError("solver crashed")
+
+    club.desk.advice_analyser = broken  # type: ignore[attr-defined]
+    for _ in range(2):
+        failed = await club.desk.advice(referee, 1)
+        assert failed.ok and "  Arbitar nije mogao da analizira pad igrača marko." in failed.text.splitlines()
+    assert calls == [1, 1]  # a failure is not kept
+    drafted = await club.desk.draft(referee, Draft(FallTransfer(2, "petar"), "bez rezona"))
+    assert drafted.ok and "Savet Arbitra" not in drafted.text  # no advice, no difference: the draft stands
+
+    club.desk.advice_analyser = None  # type: ignore[attr-defined]
+    monkeypatch.setattr("bot.desk.advice._procedure", lambda: None)
+    missing = await club.desk.advice(referee, 1)
+    assert not missing.ok and missing.text == "Arbitar nije dostupan na ovom serveru."
