@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lock clean
+.PHONY: run test bench chaos lock clean
 
 $(STAMP): pyproject.toml requirements.lock $(wildcard setup.py) $(wildcard rules/arbitar/*.c)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# The long chaos run: a console bot SIGKILLed at 200 seeded random points (`make test` runs a few).
+chaos: $(STAMP)
+	CHAOS_KILLS=$${CHAOS_KILLS:-200} $(BIN)/pytest tests/chaos
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

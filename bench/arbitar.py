@@ -1,19 +1,24 @@
-"""Benchmark of the Arbitar's procedure over generated disputed hands (both defenders followed, one fell).
+"""Benchmark of the Arbitar's procedure over a fixed, seeded set of disputed hands of every defence shape.
 
-Hands: trump hands from `rules.generator.generate_game` (the heuristic auction and play), and sans hands
-built with `make_hand` on deals where one player holds a strong sans hand (he is made the declarer, both
-defenders follow, the heuristic plays with a little noise); only hands where a defender fell are kept. Each
-hand is judged once, for the first defender who fell (seat order).
+Shapes (`rules.paper_hand.DefenceShape`, and who played whose cards):
+- ``both-trump``, ``both-sans``: both defenders followed (trump hands from `generate_game`; sans hands built with
+  `make_hand` on deals where one player holds a strong sans hand);
+- ``alone``: one follower alone (he played the other's cards too); ``zovem``: the caller and the called player;
+- ``kontra-both``: kontra with both defenders playing their own cards; ``kontra-passer``: kontra with a partner
+  who passed (the kontra giver played both hands);
+- ``betl-kontra``: betl with kontra (the only betl where a defender can fall: the kontra giver, when the
+  declarer passes);
+- ``slowest``: the 20 hands with the most work among a seeded search over 5,000 further random disputed hands of
+  every shape (the work estimated without judging: the layouts seen for every card that lost a trick in the real
+  layout, as the procedure enumerates them).
 
-Prints
-- p50, p95 and max seconds per hand (target on this 2-core machine: p95 < 0.5 s, max < 3 s), by strain too;
-- layouts examined: the layouts enumerated for the judged cards, the yes/no consistency searches and the
-  layouts where the two cards were compared;
-- the verdicts (decision and step);
-- the native/pure-Python solver speed ratio on the same positions: late-play positions of these hands (the
-  endings the reference solver can handle), solved by both, compared value by value.
+Every hand is judged once, for the first defender who fell (seat order), with empty tables at the start.
 
-Run: ``.venv/bin/python bench/arbitar.py`` (``--hands 200 --sans 50`` by default; ``--quick`` for 40 hands).
+Prints p50, p95 and max seconds per hand per shape and overall (targets on this 2-core machine: p95 <= 0.5 s,
+max <= 3 s), the layouts counted (the layouts enumerated for the judged cards, the consistency searches, the
+layouts compared), and the verdict mix (decision and step), per shape and overall.
+
+Run: ``.venv/bin/python bench/arbitar.py`` (``--quick`` for a short run: fewer hands, a search over 500).
 """
 
 from __future__ import annotations
@@ -25,101 +30,168 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 
-from rules.arbitar import dds_reference as ref
 from rules.arbitar import solver
-from rules.arbitar._dds import Solver
-from rules.arbitar.layouts import played_hand
-from rules.arbitar.procedure import arbitrate_with_stats
+from rules.arbitar.layouts import played_hand, view
+from rules.arbitar.procedure import arbitrate_with_stats, better_alternatives, real_values
 from rules.cards import cards_of
-from rules.gamelog import Game, Hand
-from rules.generator import best_discards, generate_game, make_game, make_hand, sans_estimate
+from rules.gamelog import Decision, Game, Hand, Strain
+from rules.generator import (
+    best_discards,
+    betl_estimate,
+    generate_game,
+    make_game,
+    make_hand,
+    sans_estimate,
+    trump_estimate,
+)
 from rules.paper_hand import DefenceShape, HandCase, hand_facts
 
-Disputed = tuple[Game, int, int, str]  # game, hand number, fallen seat, strain name
+Disputed = tuple[Game, int, int, str]  # game, hand number, fallen seat, shape name
+SHAPES = ("both-trump", "both-sans", "alone", "zovem", "kontra-both", "kontra-passer", "betl-kontra")
+COUNTS = {"both-trump": 90, "both-sans": 50, "alone": 30, "zovem": 30, "kontra-both": 40, "kontra-passer": 30,
+          "betl-kontra": 40}
 
 
 def _fallen(hand: Hand) -> int | None:
     facts = hand_facts(hand)
-    score = facts.plain
-    if facts.case is not HandCase.PLAYED or score.shape is not DefenceShape.BOTH:
+    if facts.case is not HandCase.PLAYED:
         return None
-    fallen = [seat for seat in score.fallen if seat != hand.declarer]
+    fallen = [seat for seat in facts.plain.fallen if seat != hand.declarer]
     return fallen[0] if fallen else None
 
 
-def trump_hands(count: int) -> Iterator[Disputed]:
-    """Disputed trump hands from generated games, in a fixed order."""
-    found = 0
-    seed = 0
-    while found < count:
+def shape_of(hand: Hand) -> str | None:
+    """The bench's shape name of a played hand."""
+    score = hand_facts(hand).plain
+    shape = score.shape
+    if shape is DefenceShape.BOTH:
+        return "both-sans" if hand.contract is not None and hand.contract.strain is Strain.SANS else "both-trump"
+    if shape is DefenceShape.ALONE:
+        return "alone"
+    if shape is DefenceShape.ZOVEM:
+        return "zovem"
+    if shape is DefenceShape.KONTRA:
+        passed = any(hand.defense.get(s, Decision.PASSES) is Decision.PASSES for s in range(3) if s != hand.declarer)
+        return "kontra-passer" if passed else "kontra-both"
+    if shape is DefenceShape.BETL:
+        return "betl-kontra" if hand.kontra else None
+    return None
+
+
+def generated(seed: int) -> Iterator[Disputed]:
+    """Disputed hands of generated games (mostly both following, alone and zovem), in a fixed order."""
+    while True:
         game = generate_game(random.Random(seed), seed + 1, hands=30)
         seed += 1
         for hand in game.hands:
             fallen = _fallen(hand)
-            if fallen is None or hand.contract is None or hand.contract.strain.trump is None:
+            shape = shape_of(hand) if fallen is not None else None
+            if fallen is not None and shape is not None:
+                yield game, hand.n, fallen, shape
+
+
+def _deal(rng: random.Random) -> tuple[list[int], int]:
+    deck = list(range(32))
+    rng.shuffle(deck)
+    return [sum(1 << c for c in deck[k * 10:(k + 1) * 10]) for k in range(3)], (1 << deck[30]) | (1 << deck[31])
+
+
+def _text(mask: int) -> str:
+    return " ".join(str(c) for c in cards_of(mask))
+
+
+def built(shape: str, seed: int) -> Iterator[Disputed]:
+    """Disputed hands of one of the built shapes (sans, kontra, betl with kontra), played by the heuristic."""
+    rng = random.Random(seed)
+    number = 1
+    while True:
+        masks, talon = _deal(rng)
+        play_rng = random.Random(rng.randrange(1 << 30))
+        if shape == "both-sans":
+            declarer = max(range(3), key=lambda s: sans_estimate(masks[s] | talon))
+            if sans_estimate(masks[declarer] | talon) < 6.5:
                 continue
-            yield game, hand.n, fallen, "trump"
-            found += 1
-            if found == count:
-                return
-
-
-def sans_hands(count: int) -> Iterator[Disputed]:
-    """Disputed sans hands: a strong sans hand declares, both defenders follow, heuristic play with noise."""
-    found = 0
-    rng = random.Random(7)
-    while found < count:
-        deck = list(range(32))
-        rng.shuffle(deck)
-        masks = [sum(1 << c for c in deck[k * 10:(k + 1) * 10]) for k in range(3)]
-        talon = (1 << deck[30]) | (1 << deck[31])
-        declarer = max(range(3), key=lambda s: sans_estimate(masks[s] | talon))
-        if sans_estimate(masks[declarer] | talon) < 6.5:
+            contract, level, bid, defense, kontra = "sans", 7, "7", "follows follows", ()
+        elif shape == "betl-kontra":
+            declarer = max(range(3), key=lambda s: betl_estimate(masks[s] | talon))
+            if betl_estimate(masks[declarer] | talon) < 6.5:
+                continue
+            giver = (declarer + 1 + rng.randrange(2)) % 3
+            contract, level, bid, defense, kontra = "betl", 6, "6", "follows follows", (giver,)
+        else:
+            best = max(((s, t) for s in range(3) for t in range(4)),
+                       key=lambda st: trump_estimate(masks[st[0]] | talon, st[1]))
+            declarer, trump = best
+            if trump_estimate(masks[declarer] | talon, trump) < 6.0:
+                continue
+            contract = ("pik", "herc", "karo", "tref")[trump]
+            level = 2 + trump
+            bid = str(level)
+            giver = (declarer + 1 + rng.randrange(2)) % 3
+            if shape == "kontra-both":
+                defense = "follows follows"
+            else:
+                defense = "follows passes" if giver == (declarer + 1) % 3 else "passes follows"
+            kontra = (giver,)
+        discards = best_discards(masks[declarer] | talon, level)
+        deal = [_text(m) for m in (*masks, talon)]
+        try:
+            hand = make_hand(deal, dealer=(declarer + 2) % 3, bids=f"{bid} dalje dalje", contract=contract,
+                             discards=_text(discards), defense=defense, kontra=kontra, rng=play_rng, noise=0.05,
+                             stop=rng.random() < 0.5, n=1)
+        except ValueError:
             continue
-        discards = best_discards(masks[declarer] | talon, 7)
-        deal = [" ".join(str(c) for c in cards_of(m)) for m in (*masks, talon)]
-        text = " ".join(str(c) for c in cards_of(discards))
-        hand = make_hand(deal, dealer=(declarer + 2) % 3, bids="7 dalje dalje", contract="sans", discards=text,
-                         defense="follows follows", rng=random.Random(rng.randrange(1 << 30)), noise=0.04,
-                         stop=False)
         fallen = _fallen(hand)
-        if fallen is None:
+        if fallen is None or shape_of(hand) != shape:
             continue
-        yield make_game([hand], number=1000 + found), 1, fallen, "sans"
-        found += 1
+        yield make_game([hand], number=10_000 + number), 1, fallen, shape
+        number += 1
 
 
-def ratio_positions(disputed: list[Disputed], per_hand: int = 2, cards_left: int = 5
-                    ) -> list[tuple[tuple[int, int, int], int | None, bool, int, int, tuple[int, ...], int | None]]:
-    """Positions from the hands' own play with ``cards_left`` cards in the mover's hand (reference-sized)."""
+def source(shape: str, seed: int) -> Iterator[Disputed]:
+    if shape in ("both-trump", "alone", "zovem"):
+        return (d for d in generated(seed) if d[3] == shape)
+    return built(shape, seed)
+
+
+def take(iterator: Iterator[Disputed], count: int) -> list[Disputed]:
     out = []
-    for game, n, _, _ in disputed:
-        hand = next(h for h in game.hands if h.n == n)
-        played = played_hand(hand)
-        moments = [m for m in played.moments if m.hands[m.seat].bit_count() == cards_left]
-        for moment in moments[:per_hand]:
-            out.append((moment.hands, played.trump, played.betl, played.declarer, moment.seat, moment.before,
-                        moment.leader if moment.before else None))
+    for item in iterator:
+        out.append(item)
+        if len(out) == count:
+            break
     return out
 
 
-def solver_ratio(disputed: list[Disputed]) -> tuple[float, float, int]:
-    positions = ratio_positions(disputed)
-    start = time.perf_counter()
-    expected = [ref.solve(*p) for p in positions]
-    ref_rate = len(positions) / (time.perf_counter() - start)
-    native = Solver(12)
-    rounds = 20
-    start = time.perf_counter()
-    for _ in range(rounds):
-        for hands, trump, betl, declarer, to_move, trick, leader in positions:
-            native.clear()  # from scratch, like the reference
-            native.solve(hands, -1 if trump is None else trump, betl, declarer, to_move, trick,
-                         -1 if leader is None else leader)
-    native_rate = rounds * len(positions) / (time.perf_counter() - start)
-    got = [solver.solve(*p) for p in positions]
-    mismatches = sum(1 for a, b in zip(got, expected, strict=True) if a != b)
-    return native_rate, ref_rate, mismatches
+def work(disputed: Disputed) -> int:
+    """The layouts the procedure would enumerate for the cards that lost a trick in the real layout."""
+    game, n, _, _ = disputed
+    hand = next(h for h in game.hands if h.n == n)
+    score = hand_facts(hand).plain
+    if score.shape is DefenceShape.ALONE or shape_of(hand) == "kontra-passer":
+        return 0
+    played = played_hand(hand)
+    total = 0
+    for moment in played.moments:
+        if moment.seat == played.declarer:
+            continue
+        if better_alternatives(played, moment, real_values(played, moment)):
+            total += view(moment, played.declarer, played.kept).size
+    return total
+
+
+def slowest(count: int, searched: int, seed: int) -> list[Disputed]:
+    """The ``count`` hands with the most work among ``searched`` random disputed hands of every shape."""
+    rng = random.Random(seed)
+    streams: dict[str, Iterator[Disputed]] = {shape: source(shape, seed + k) for k, shape in enumerate(SHAPES)}
+    weights = [COUNTS[s] for s in SHAPES]
+    scored: list[tuple[int, int, Disputed]] = []
+    for k in range(searched):
+        shape = rng.choices(SHAPES, weights)[0]
+        disputed = next(streams[shape])
+        scored.append((work(disputed), -k, disputed))
+    scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    return [(game, n, fallen, "slowest") for _, _, (game, n, fallen, _) in scored[:count]]
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -127,50 +199,59 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def row(name: str, values: list[float]) -> str:
+    return (f"  {name:13} {len(values):4d}  p50 {percentile(values, 0.5):6.3f} s  p95 {percentile(values, 0.95):6.3f} s"
+            f"  max {max(values):6.3f} s  mean {statistics.fmean(values):6.3f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=200, help="trump hands")
-    parser.add_argument("--sans", type=int, default=50, help="sans hands")
-    parser.add_argument("--quick", action="store_true", help="30 trump and 10 sans hands")
+    parser.add_argument("--quick", action="store_true", help="a fifth of the hands, a search over 500")
+    parser.add_argument("--search", type=int, default=None, help="random disputed hands searched (default 5000)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--slow", type=float, default=1.0, help="list hands slower than this many seconds")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    trump_count, sans_count = (30, 10) if args.quick else (args.hands, args.sans)
-    disputed = list(trump_hands(trump_count)) + list(sans_hands(sans_count))
-    times: dict[str, list[float]] = {"trump": [], "sans": []}
-    verdicts: Counter[str] = Counter()
-    layouts = consistency = compared = decisions = most = 0
+    scale = 5 if args.quick else 1
+    searched = args.search if args.search is not None else (500 if args.quick else 5000)
+    start = time.perf_counter()
+    disputed: list[Disputed] = []
+    for k, shape in enumerate(SHAPES):
+        disputed += take(source(shape, 1000 * args.seed + k), -(-COUNTS[shape] // scale))
+    disputed += slowest(20, searched, 1000 * args.seed + 100)
+    print(f"{len(disputed)} disputed hands built and the slowest searched among {searched} in "
+          f"{time.perf_counter() - start:.0f} s; judging with {args.threads} threads")
+    times: dict[str, list[float]] = {}
+    verdicts: dict[str, Counter[str]] = {}
+    counted: Counter[str] = Counter()
     solver.clear_tables()
-    for game, n, fallen, strain in disputed:
-        start = time.perf_counter()
+    for game, n, fallen, shape in disputed:
+        begin = time.perf_counter()
         verdict, stats = arbitrate_with_stats(game, n, fallen, threads=args.threads)
-        elapsed = time.perf_counter() - start
-        times[strain].append(elapsed)
-        verdicts[f"{verdict.decision} (step {verdict.step})"] += 1
-        layouts += stats.layouts
-        most = max(most, stats.layouts)
-        consistency += stats.consistency
-        compared += stats.compared
-        decisions += stats.decisions
+        elapsed = time.perf_counter() - begin
+        times.setdefault(shape, []).append(elapsed)
+        verdicts.setdefault(shape, Counter())[f"{verdict.decision} (step {verdict.step})"] += 1
+        counted.update({"cards judged": stats.decisions, "layouts": stats.layouts,
+                        "consistency searches": stats.consistency, "layouts compared": stats.compared})
+        counted["most layouts in a hand"] = max(counted["most layouts in a hand"], stats.layouts)
         if elapsed > args.slow:
-            print(f"  slow: game {game.number} hand {n} ({strain}) {elapsed:.2f} s, {stats}")
-    every = times["trump"] + times["sans"]
-    print(f"{len(every)} disputed hands ({len(times['trump'])} trump, {len(times['sans'])} sans), "
-          f"{args.threads} threads:")
-    for name, values in (("all", every), ("trump", times["trump"]), ("sans", times["sans"])):
-        if values:
-            print(f"  {name:5}  p50 {percentile(values, 0.5):.3f} s  p95 {percentile(values, 0.95):.3f} s  "
-                  f"max {max(values):.3f} s  mean {statistics.fmean(values):.3f} s")
-    met = percentile(every, 0.95) < 0.5 and max(every) < 3
-    print(f"  target: p95 < 0.5 s, max < 3 s -> {'met' if met else 'NOT met'}")
-    print(f"layouts examined: {decisions} cards judged over layouts, {layouts} layouts enumerated, "
-          f"{consistency} consistency searches, {compared} layouts compared; per hand: mean "
-          f"{layouts / len(every):.0f}, max {most} layouts")
-    print("verdicts: " + ", ".join(f"{k}: {v}" for k, v in sorted(verdicts.items())))
-    native_rate, ref_rate, mismatches = solver_ratio(disputed)
-    print(f"solver on the same positions (5-card endings of these hands): native {native_rate:.0f}/s, "
-          f"reference {ref_rate:.1f}/s, ratio {native_rate / ref_rate:.0f}x, {mismatches} mismatches")
-
+            print(f"  slow: game {game.number} hand {n} ({shape}) {elapsed:.2f} s, {stats}")
+    every = [t for values in times.values() for t in values]
+    print(f"seconds per disputed hand, {args.threads} threads:")
+    for shape in (*SHAPES, "slowest"):
+        if shape in times:
+            print(row(shape, times[shape]))
+    print(row("all", every))
+    met = percentile(every, 0.95) <= 0.5 and max(every) <= 3
+    print(f"  target: p95 <= 0.5 s, max <= 3 s -> {'met' if met else 'NOT met'}")
+    print("layouts counted: " + ", ".join(f"{k} {v}" for k, v in counted.items())
+          + f"; per hand: mean {counted['layouts'] / len(every):.0f}")
+    total: Counter[str] = Counter()
+    for shape in (*SHAPES, "slowest"):
+        if shape in verdicts:
+            total.update(verdicts[shape])
+            print(f"  verdicts {shape:13} " + ", ".join(f"{k}: {v}" for k, v in sorted(verdicts[shape].items())))
+    print("verdicts, all: " + ", ".join(f"{k}: {v}" for k, v in sorted(total.items())))
 
 if __name__ == "__main__":
     main()

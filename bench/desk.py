@@ -2,7 +2,11 @@
 every call at once. Prints p50/p99 latency of /sudija and of Sudi (target: p99 under 20 ms each) and checks
 that every call has exactly one winner.
 
-    .venv/bin/python bench/desk.py [--calls 1000] [--referees 50]
+The figures are with the durability the bot runs with: ``synchronous = FULL`` for every commit whose result a
+member is told (`storage.database`). ``--compare`` runs the same again with every commit NORMAL (safe against a
+killed process only) and prints what FULL costs.
+
+    .venv/bin/python bench/desk.py [--calls 1000] [--referees 50] [--compare]
 """
 
 from __future__ import annotations
@@ -70,10 +74,18 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def main(calls: int, referees: int) -> int:
+async def main(calls: int, referees: int, compare: bool = False) -> int:
+    status = await run(calls, referees, durable=True)
+    if compare:
+        status |= await run(calls, referees, durable=False)
+    return status
+
+
+async def run(calls: int, referees: int, durable: bool) -> int:
     now = datetime.now(UTC).replace(microsecond=0)
     with tempfile.TemporaryDirectory() as tmp:
         db = await open_database(Path(tmp) / "bench.db")
+        db.durable_commits = durable
         clock = ManualClock(now)
         desk = Desk(db, Chats([NullChat()]), LoggingGameServer(), clock, Config(), ManualTimers())
         template = generate_game(random.Random(1), 1, hands=4, players=("a", "b", "c"), start=now - timedelta(hours=3))
@@ -119,7 +131,8 @@ async def main(calls: int, referees: int) -> int:
         elapsed = time.perf_counter() - started
         await db.close()
     one_winner = all(n == 1 for n in winners_per_call)
-    print(f"calls: {calls}, referees pressing each call: {referees}, wall time {elapsed:.1f} s")
+    mode = "synchronous=FULL (as the bot runs)" if durable else "synchronous=NORMAL (baseline: no power-loss safety)"
+    print(f"{mode}; calls: {calls}, referees pressing each call: {referees}, wall time {elapsed:.1f} s")
     for name, values in (("/sudija", call_ms), ("Sudi", take_ms)):
         p50, p99 = percentile(values, 0.50), percentile(values, 0.99)
         print(f"{name:8} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  mean {statistics.fmean(values):6.2f} ms"
@@ -132,5 +145,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--referees", type=int, default=50)
+    parser.add_argument("--compare", action="store_true", help="also run with every commit NORMAL, for the cost")
     args = parser.parse_args()
-    sys.exit(asyncio.run(main(args.calls, args.referees)))
+    sys.exit(asyncio.run(main(args.calls, args.referees, args.compare)))

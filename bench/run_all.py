@@ -22,21 +22,24 @@ FULL = [
     ("solver", []),
     ("arbitar", []),
     ("memory", ["--games", "100000"]),
+    ("render", []),
 ]
 QUICK = [
     ("import", ["--hands", "20000"]),
     ("paper", ["--quick"]),
     ("desk", ["--calls", "200"]),
-    ("solver", ["--quick", "--deals", "1"]),
+    ("solver", ["--quick"]),
     ("arbitar", ["--quick"]),
     ("memory", ["--games", "5000"]),
+    ("render", ["--quick"]),
 ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes")
-    parser.add_argument("names", nargs="*", help="only these benchmarks (import, paper, desk, solver, arbitar, memory)")
+    parser.add_argument("names", nargs="*",
+                        help="only these benchmarks (import, paper, desk, solver, arbitar, memory, render)")
     args = parser.parse_args()
     failed = []
     for name, options in QUICK if args.quick else FULL:

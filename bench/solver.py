@@ -1,30 +1,43 @@
-"""Benchmark of the Arbitar's double-dummy solvers: native against the pure-Python reference, full deals, layouts.
+"""Benchmark of the Arbitar's double-dummy solver: native against the pure-Python reference, full deals side by side
+with the plain baseline solver, and the Arbitar's trick-1 workload.
 
 Prints
 - native and reference positions per second on the same random positions (5 cards each, every strain, every
   leader, some mid-trick) and their ratio (target: native >= 50x the reference);
-- full 10-card deals solved per second (every card of the player on lead), trump and sans;
+- full 10-card deals per strain (trump, sans, betl): every lead of the player on lead valued, from an empty table
+  (cleared outside the timed part), by the native solver and, side by side on the same deals in one run (deal
+  by deal, in turn), by the plain baseline solver built from ``../shared/bench/baseline-solver/`` (`--baseline
+  DIR`; the column is skipped, with a message, when the folder or a C compiler is missing): mean and median
+  milliseconds per deal for both, the ratio baseline / native, and the value mismatches (every lead the
+  baseline values is compared; must be 0). Targets: <= 0.5 ms mean for trump and sans, <= 2 ms for betl, and
+  >= 2x faster than the baseline on every strain;
 - the Arbitar's trick-1 workload: one decision between two cards of a defender on lead at trick 1, over all
-  184,756 layouts of the 20 cards he cannot see (`solver.enumerate_layouts` order), from cold tables, with 1
-  and 2 threads: wall and cpu seconds (the machine is shared: the load is printed too).
+  184,756 layouts of the 20 cards he cannot see, from cold tables, with 1 and 2 threads (``--decisions``).
 
-Run: ``.venv/bin/python bench/solver.py`` (``--quick --deals 1`` for a short run).
+Run: ``.venv/bin/python bench/solver.py`` (``--quick`` for a short run).
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import random
+import shutil
 import statistics
+import subprocess
+import tempfile
 import time
 from array import array
+from pathlib import Path
 
 from rules.arbitar import dds_reference as ref
 from rules.arbitar import solver
 from rules.arbitar._dds import Solver
 
 TOTAL = 184_756  # C(20, 10): a defender on lead at trick 1 sees none of the other 20 cards
+BASELINE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "baseline-solver"
+STRAINS: tuple[tuple[str, int, bool], ...] = (("trump", 0, False), ("sans", -1, False), ("betl", -1, True))
 Position = tuple[tuple[int, int, int], int | None, bool, int, int, tuple[int, ...], int]
 
 
@@ -68,18 +81,83 @@ def bench_ratio(count: int) -> tuple[float, float]:
     return native_rate, ref_rate
 
 
-def bench_deals(seconds: float, trump: int | None) -> float:
-    rng = random.Random(2)
-    native = Solver(18)
-    done = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+class Baseline:
+    """The plain baseline solver (shared/bench/baseline-solver), built into a temporary shared library."""
+
+    def __init__(self, folder: Path) -> None:
+        compiler = shutil.which("cc") or shutil.which("gcc")
+        if compiler is None:
+            raise OSError("no C compiler (cc) on PATH")
+        self._dir = tempfile.TemporaryDirectory(prefix="baseline-solver-")
+        library = Path(self._dir.name) / "libbaseline.so"
+        subprocess.run([compiler, "-O3", "-std=gnu99", "-shared", "-fPIC", "-o", str(library), "harness.c"],
+                       cwd=folder, check=True, capture_output=True)
+        lib = ctypes.CDLL(str(library))
+        lib.h_setup.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
+        lib.h_clear.argtypes = []
+        lib.h_all.argtypes = [ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_int,
+                              ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]
+        lib.h_all.restype = ctypes.c_int
+        self._lib = lib
+        self._cards = (ctypes.c_int * 12)()
+        self._values = (ctypes.c_int * 12)()
+
+    def setup(self, trump: int, betl: bool, declarer: int) -> None:
+        self._lib.h_setup(trump, int(betl), declarer, 20)
+
+    def clear(self) -> None:
+        self._lib.h_clear()
+
+    def all_leads(self, hands: tuple[int, int, int], leader: int) -> dict[int, int]:
+        n = self._lib.h_all(hands[0], hands[1], hands[2], leader, self._cards, self._values)
+        return {self._cards[i]: self._values[i] for i in range(n)}
+
+
+def deals(count: int, seed: int) -> list[tuple[tuple[int, int, int], int]]:
+    """Random full deals (ten cards each; the talon aside) and the seat on lead."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
         deck = list(range(32))
         rng.shuffle(deck)
         hands = tuple(sum(1 << c for c in deck[i * 10:(i + 1) * 10]) for i in range(3))
-        native.solve((hands[0], hands[1], hands[2]), -1 if trump is None else trump, False, 0, rng.randrange(3))
-        done += 1
-    return done / (time.perf_counter() - start)
+        out.append(((hands[0], hands[1], hands[2]), rng.randrange(3)))
+    return out
+
+
+def bench_full_deals(count: int, baseline: Baseline | None) -> None:
+    """Every lead of every deal valued by both solvers, in turn, each from an empty table."""
+    native = Solver(solver.SOLVE_TT_BITS)
+    print(f"full 10-card deals, every lead valued, empty table per deal, {count} deals per strain "
+          f"(machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):")
+    head = f"  {'strain':6} {'native mean':>12} {'median':>8}"
+    if baseline is not None:
+        head += f" {'baseline mean':>14} {'median':>8} {'ratio mean':>11} {'median':>7} {'mismatches':>11}"
+    print(head + "   (ms per deal)")
+    for name, trump, betl in STRAINS:
+        ours: list[float] = []
+        theirs: list[float] = []
+        mismatches = 0
+        if baseline is not None:
+            baseline.setup(trump, betl, 0)
+        for hands, leader in deals(count, 2):
+            native.clear()
+            start = time.perf_counter()
+            values = dict(native.solve(hands, trump, betl, 0, leader))
+            ours.append(time.perf_counter() - start)
+            if baseline is None:
+                continue
+            baseline.clear()
+            start = time.perf_counter()
+            other = baseline.all_leads(hands, leader)
+            theirs.append(time.perf_counter() - start)
+            mismatches += sum(1 for card, value in other.items() if values.get(card) != value)
+        line = f"  {name:6} {1e3 * statistics.fmean(ours):12.3f} {1e3 * statistics.median(ours):8.3f}"
+        if baseline is not None:
+            line += (f" {1e3 * statistics.fmean(theirs):14.3f} {1e3 * statistics.median(theirs):8.3f}"
+                     f" {statistics.fmean(theirs) / statistics.fmean(ours):10.2f}x"
+                     f" {statistics.median(theirs) / statistics.median(ours):6.2f}x {mismatches:11d}")
+        print(line)
 
 
 def trick_one_layouts(seed: int, count: int) -> tuple[array[int], tuple[int, int]]:
@@ -108,8 +186,11 @@ def bench_decision(seed: int, trump: int | None, threads: int) -> tuple[float, f
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer positions and layouts")
-    parser.add_argument("--deals", type=int, default=3, help="deals for the full 184,756-layout decision (0: skip)")
+    parser.add_argument("--quick", action="store_true", help="fewer positions and deals, no trick-1 decision")
+    parser.add_argument("--deals", type=int, default=None, help="full deals per strain (default 400, quick 100)")
+    parser.add_argument("--decisions", type=int, default=None,
+                        help="deals for the full 184,756-layout decision (default 1, quick 0)")
+    parser.add_argument("--baseline", type=Path, default=BASELINE_DIR, help="the baseline solver's folder")
     args = parser.parse_args()
     count = 60 if args.quick else 300
     native_rate, ref_rate = bench_ratio(count)
@@ -117,22 +198,28 @@ def main() -> None:
     print(f"  native     {native_rate:12.0f} positions/s")
     print(f"  reference  {ref_rate:12.1f} positions/s")
     print(f"  ratio      {native_rate / ref_rate:12.0f}x  (target >= 50x)")
-    seconds = 1.0 if args.quick else 4.0
-    for name, trump in (("trump", 0), ("sans", None)):
-        print(f"full 10-card deals, {name}: {bench_deals(seconds, trump):.0f} deals/s (every card of the leader)")
-    print(f"one trick-1 decision (two cards, all {TOTAL} layouts, cold tables), machine load "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores:")
-    for threads in (1, 2):
+    baseline: Baseline | None = None
+    if not (args.baseline / "harness.c").is_file():
+        print(f"baseline solver: {args.baseline} is missing, so its column is skipped")
+    else:
+        try:
+            baseline = Baseline(args.baseline)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            print(f"baseline solver: cannot build it ({exc}), so its column is skipped")
+    bench_full_deals(args.deals if args.deals is not None else (100 if args.quick else 400), baseline)
+    decisions = args.decisions if args.decisions is not None else (0 if args.quick else 1)
+    if decisions:
+        print(f"one trick-1 decision (two cards, all {TOTAL} layouts, cold tables), machine load "
+              f"{os.getloadavg()[0]:.1f}:")
+    for threads in (1, 2) if decisions else ():
         walls, cpus = [], []
-        for seed in range(args.deals):
+        for seed in range(decisions):
             for name, trump in (("trump", 0), ("sans", None)):
                 wall, cpu = bench_decision(100 + seed, trump, threads)
                 walls.append(wall)
                 cpus.append(cpu)
                 print(f"  deal {seed} {name:5s} {threads} thread(s): {wall:5.2f} s wall, {cpu:5.2f} s cpu "
                       f"({cpu / TOTAL * 1e6:.1f} us/layout)")
-        print(f"  {threads} thread(s): mean {statistics.fmean(walls):.2f} s wall (max {max(walls):.2f}), "
-              f"mean {statistics.fmean(cpus):.2f} s cpu")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,12 @@ from bot.config import Config
 from bot.desk import Desk
 from bot.ports import ChatPort, Chats, Clock, GameServerPort, LoggingGameServer, SystemClock, Timers
 from bot.scheduler import SchedulerTimers
-from storage.database import Database, open_database
+from bot.sweep import Sweeper
+from storage.database import BUSY_TIMEOUT_MS, Database, DatabaseBusy, is_busy, open_database
+
+#: What a front end catches and answers "try again in a moment": another process held the write lock past the
+#: bound, and nothing was written (`is_busy` tells such an error when the database is being opened).
+__all__ = ["BUSY_TIMEOUT_MS", "App", "DatabaseBusy", "build_app", "is_busy"]
 
 
 @dataclass
@@ -23,21 +28,28 @@ class App:
     chats: Chats
     clock: Clock
     timers: Timers
+    sweeper: Sweeper | None = None
 
     def attach(self, port: ChatPort) -> None:
         """Adapters are built with the desk and then attached, so the desk can reach them."""
         self.chats.ports.append(port)
 
     async def close(self) -> None:
+        if self.sweeper is not None:
+            await self.sweeper.stop()
         if isinstance(self.timers, SchedulerTimers):
             self.timers.shutdown()
         await self.db.close()
 
 
 async def build_app(config: Config, *, clock: Clock | None = None, timers: Timers | None = None,
-                    game_server: GameServerPort | None = None, database: str | None = None) -> App:
-    """Open the database and build the desk. Call `App.attach` for each adapter, then `desk.start()`."""
-    db = await open_database(database or config.database)
+                    game_server: GameServerPort | None = None, database: str | None = None,
+                    sweep: bool | None = None, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> App:
+    """Open the database and build the desk. Call `App.attach` for each adapter, then `desk.start()`.
+
+    `sweep` starts the safety sweep (`bot.sweep`); by default it runs whenever the real timers do.
+    """
+    db = await open_database(database or config.database, busy_timeout_ms=busy_timeout_ms)
     chats = Chats([])
     clock = clock or SystemClock()
     if timers is None:
@@ -47,4 +59,8 @@ async def build_app(config: Config, *, clock: Clock | None = None, timers: Timer
     if isinstance(timers, SchedulerTimers):
         timers.bind(desk.run_due)
         timers.start()
-    return App(config, db, desk, chats, clock, timers)
+    sweeper = None
+    if sweep if sweep is not None else isinstance(timers, SchedulerTimers):
+        sweeper = Sweeper(desk)
+        sweeper.start()
+    return App(config, db, desk, chats, clock, timers, sweeper)

@@ -18,6 +18,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -36,6 +37,8 @@ from storage.games import GameRow
 LOG_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 PIECE_BYTES = 2 << 20  # JSON Lines are cut into pieces of about this size for the workers
 PARALLEL_BYTES = 4 << 20  # below this much input, workers cost more than they save
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int, int], None]  # (bytes done, bytes in all, hands read so far)
 
@@ -94,10 +97,14 @@ def prepare_piece(piece: Piece, lang: str = "sr") -> PieceResult:
         prefix = f"{document.place}: " if document.place else ""
         try:
             game, canonical = read_game(document.value)
+            problems = validate_game(game)
         except LogError as exc:
             result.problems.extend(prefix + problem for problem in exc.problems)
             continue
-        problems = validate_game(game)
+        except (RecursionError, OverflowError, ValueError, TypeError) as exc:  # a shape no check foresaw yet
+            log.exception("a game the reader did not expect at %s", document.place or "the file")
+            result.problems.append(f"{prefix}the game cannot be read ({type(exc).__name__}); it is not imported")
+            continue
         if problems:
             result.problems.extend(prefix + problem for problem in problems)
             continue
@@ -228,8 +235,8 @@ async def import_files(db: Database, files: Sequence[Path], now: datetime, *,
                        piece_bytes: int = PIECE_BYTES) -> ImportReport:
     """Import `files` into `db`, each file in one transaction; the report of what happened to each.
 
-    With an `executor` (a process pool) the pieces are prepared there, a bounded number at a time; without one
-    they are prepared here, in order.
+    With an `executor` (a process pool) the pieces are prepared there, a bounded number at a time, while the
+    main process writes; without one they are prepared here, in order, each file before its transaction.
     """
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -258,32 +265,41 @@ async def import_files(db: Database, files: Sequence[Path], now: datetime, *,
 
     async def submit_all() -> None:
         for path, size in zip(files, sizes, strict=True):
-            if executor is None:
-                planned = _plan_file(path, limits, piece_bytes)
-            else:
-                planned = await asyncio.to_thread(_plan_file, path, limits, piece_bytes)
+            planned = await asyncio.to_thread(_plan_file, path, limits, piece_bytes)
             length = sum(len(piece.text) for piece in planned.pieces) or 1
             job = _FileJob(path, planned, [])
             for piece in planned.pieces:
                 share = size * len(piece.text) // length
                 await slots.acquire()
-                future: asyncio.Future[PieceResult]
-                if executor is None:
-                    future = loop.create_future()
-                    future.set_result(prepare_piece(piece, lang))
-                else:
-                    future = loop.run_in_executor(executor, prepare_piece, piece, lang)
+                future = loop.run_in_executor(executor, prepare_piece, piece, lang)
                 future.add_done_callback(functools.partial(finished, share))
                 job.futures.append(future)
             if not planned.pieces:
                 advance(size, 0)
             queue.put_nowait(job)
 
-    producer = asyncio.create_task(produce())
     report = ImportReport()
-    try:
-        while (job := await queue.get()) is not None:
+    if executor is None:
+        # One thing at a time: a file is read, parsed and validated before its transaction begins, and the next
+        # file only after it committed, so the write lock is held for the short write alone.
+        for path, size in zip(files, sizes, strict=True):
+            planned = _plan_file(path, limits, piece_bytes)
+            length = sum(len(piece.text) for piece in planned.pieces) or 1
+            job = _FileJob(path, planned, [])
+            for piece in planned.pieces:
+                future = loop.create_future()
+                future.set_result(prepare_piece(piece, lang))
+                advance(size * len(piece.text) // length, future.result().hands)
+                job.futures.append(future)
+            if not planned.pieces:
+                advance(size, 0)
             report.files.append(await _finish_file(db, job, now))
+        report.seconds = loop.time() - started
+        return report
+    producer = asyncio.create_task(produce())
+    try:
+        while (queued := await queue.get()) is not None:
+            report.files.append(await _finish_file(db, queued, now))
         await producer
     finally:
         if not producer.done():
@@ -343,7 +359,8 @@ def worker_count(files: Sequence[Path], jobs: int | None = None) -> int:
 class Importer:
     """The whole use case for the command line and benchmarks: files, worker processes, database, report.
 
-    The worker processes are forked before the database is opened (no database thread is copied into them).
+    The worker processes are forked before the database is opened (no database thread is copied into them), and
+    each dies with this process (`die_with_parent`), so a killed import leaves no worker behind.
     """
 
     db_path: str
@@ -362,7 +379,8 @@ class Importer:
         workers = worker_count(files, self.jobs)
         executor = None
         if workers > 1:
-            executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+            executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                                              initializer=die_with_parent, initargs=(os.getpid(),))
             _warm_up(executor, workers)
         try:
             db = await open_database(self.db_path)
@@ -376,6 +394,32 @@ class Importer:
         finally:
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """Run first in each worker: when the import's process dies (even by `kill -9`) the worker dies too.
+
+    Linux delivers SIGKILL to the worker when its parent goes (``PR_SET_PDEATHSIG``); elsewhere a watchdog thread
+    notices that the parent changed. A parent that died before this ran is noticed at once.
+    """
+    import signal
+    import threading
+    import time
+
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
 def _warm_up(executor: concurrent.futures.ProcessPoolExecutor, workers: int) -> None:

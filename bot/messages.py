@@ -95,6 +95,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "takes {with_card} tricks from there, {with_better} with the better card; of {layouts} "
                           "layouts {consistent} fit the bidding: the better card is better in {better_count}, the "
                           "card played in {worse_count} (bar {bar})."),
+    "advice.card_lead": ("{player}: polaz u {trick}. štihu {card} umesto {better} — polaz procenjuje sudija; od "
+                         "{consistent} rasporeda koji odgovaraju licitaciji bolja karta je bolja u {better_count}, "
+                         "odigrana u {worse_count} (prag {bar}).",
+                         "{player}: the opening lead at trick {trick}, {card} instead of {better} — the referee weighs "
+                         "the lead; of {consistent} layouts that fit the bidding the better card is better in "
+                         "{better_count}, the card played in {worse_count} (bar {bar})."),
     "advice.card_checked": ("{player}: {card} u {trick}. štihu (umesto {better}) nije greška po pravilu 10% — od "
                             "{consistent} rasporeda koji odgovaraju licitaciji bolja karta je bolja u "
                             "{better_count}, odigrana u {worse_count} (prag {bar}).",
@@ -174,6 +180,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "You are off duty; switch duty on to take calls."),
     "take.taken": ("Poziv za partiju {game} je već prihvatio sudija {referee}.",
                    "Referee {referee} has already taken the call for game {game}."),
+    "take.in_progress": ("Poziv za partiju {game} upravo prihvata sudija {referee}.",
+                         "Referee {referee} is taking the call for game {game} right now."),
     "take.withdrawn": ("Poziv za partiju {game} je povučen.", "The call for game {game} was withdrawn."),
     "take.expired": ("Poziv za partiju {game} je istekao.", "The call for game {game} has expired."),
     "take.ok": ("Sudite u partiji {game} (suđenje {trial}).", "You are judging game {game} (trial {trial})."),
@@ -941,6 +949,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # The console club (bot/console): its own framing around what the desk says.
     "console.channel": ("#sudije", "#referees"),
     "console.edited": ("(izmena)", "(edited)"),
+    "console.picture": ("slika: {path}", "picture: {path}"),
     "console.space_members": ("u prostoru: {members}", "in the space: {members}"),
     "console.banner": ("Sudija — konzolni klub (baza {db}), sat: {now}. Uputstvo: help. Kraj: Ctrl-D.",
                        "Sudija — the console club (database {db}), clock: {now}. Instructions: help. Quit: Ctrl-D."),
@@ -1041,6 +1050,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "name.razlog": ("razlog", "reason"), "name.zahtev": ("zahtev", "request"),
     "name.funkcija": ("funkcija", "function"),
     "name.dana": ("dana", "days"), "name.do": ("do", "until"), "name.mesec": ("mesec", "month"),
+    "name.statistika": ("statistika", "figures"), "name.od": ("od", "from"),
+    "name.zapisnik": ("zapisnik", "record"), "name.sudjenje": ("sudjenje", "trial"),
+    "cmd.zapisnik": ("Zapisnik završenog suđenja kao HTML datoteka (za stranke i službena lica)",
+                     "A finished trial's record as an HTML file (for its parties and the officials)"),
+    "usage.zapisnik": ("/zapisnik BROJ_SUĐENJA", "/zapisnik TRIAL_NUMBER"),
+    "arg.sudjenje": ("Broj suđenja", "The trial's number"),
+    "usage.arg.sudjenje": ("Broj suđenja mora biti ceo broj", "The trial's number must be a whole number"),
+    "zapisnik.unknown": ("Suđenje {trial} ne postoji.", "There is no trial {trial}."),
+    "zapisnik.not_yours": ("Zapisnik suđenja {trial} dobijaju samo njegove stranke i službena lica.",
+                           "Only the parties of trial {trial} and the officials get its record."),
+    "zapisnik.open": ("Suđenje {trial} je još u toku: zapisnik se izdaje kad se završi.",
+                      "Trial {trial} is still on: its record is given once it has ended."),
+    "zapisnik.title": ("Zapisnik suđenja {trial} (partija {game})", "Record of trial {trial} (game {game})"),
+    "zapisnik.ready": ("Zapisnik suđenja {trial} (partija {game}): {messages} poruka. SHA-256 poslednje karike: "
+                       "{seal} (provera: sudija zapisnik --verify DATOTEKA).",
+                       "Record of trial {trial} (game {game}): {messages} messages. SHA-256 of the last link: "
+                       "{seal} (check: sudija zapisnik --verify FILE)."),
+    "cmd.statistika": ("(Većnici) Brojke sudijskog stola: pozivi, čekanje na Sudi, suđenja po sudiji",
+                       "(councilors) The referee desk's figures: calls, waiting for Sudi, trials per referee"),
+    "usage.statistika": ("/statistika [od GGGG-MM-DD] [do GGGG-MM-DD]", "/statistika [od YYYY-MM-DD] [do YYYY-MM-DD]"),
+    "arg.od": ("Od datuma GGGG-MM-DD", "From the date YYYY-MM-DD"),
+    "statistika.only_councilors": ("Brojke sudijskog stola vide samo većnici.",
+                                   "Only councilors see the referee desk's figures."),
+    "statistika.bad_period": ("Period počinje ({start}) posle kraja ({end}).",
+                              "The period starts ({start}) after its end ({end})."),
     "cmd.katalog": ("Katalog kazni Kluba", "The club's penalty catalogue"),
     "cmd.korekcije": ("Korekcije igrača na papiru i predlozi koji čekaju odgovor",
                       "The players' corrections on the paper and proposals awaiting an answer"),
@@ -1056,10 +1090,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "usage.arg.platforma": ("Platforma je discord, telegram ili console", "The platform is discord, telegram or "
                             "console"),
     "usage.word_too_long": ("Reč je duža od {limit} znakova.", "The word is longer than {limit} characters."),
-    "name.sudjenje": ("sudjenje", "trial"), "name.strana": ("strana", "page"),
-    "arg.sudjenje": ("Broj suđenja (bez: sva suđenja partije)", "The trial's number (empty: every trial of the game)"),
+    "name.strana": ("strana", "page"),
+    "arg.sudjenje_presude": ("Broj suđenja (bez: sva suđenja partije)",
+                             "The trial's number (empty: every trial of the game)"),
     "arg.strana": ("Strana razgovora tog suđenja", "The page of that trial's conversation"),
-    "usage.arg.sudjenje": ("Broj suđenja mora biti ceo broj", "The trial's number must be a whole number"),
     "usage.arg.strana": ("Broj strane mora biti ceo broj", "The page's number must be a whole number"),
     "usage.missing": ("Nedostaje: {what}", "Missing: {what}"),
     "usage.too_many": ("Višak reči: {words}", "Extra words: {words}"),
@@ -1071,6 +1105,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "usage.arg.dana": ("Broj dana mora biti ceo broj", "The number of days must be a whole number"),
     "usage.arg.zahtev": ("Broj zahteva mora biti ceo broj", "The request's number must be a whole number"),
     "usage.arg.do": ("Posle 'do' navedite datum GGGG-MM-DD", "After 'do' give a date YYYY-MM-DD"),
+    "usage.arg.od": ("Posle 'od' navedite datum GGGG-MM-DD", "After 'od' give a date YYYY-MM-DD"),
     "usage.pomoc": ("/pomoc — spisak komandi", "/pomoc — the list of commands"),
     # Issue 15: exact to the letter ------------------------------------------------------------------------
     "fall_move.ispravka": ("Pad u ruci {hand} je već ispravljen (Ispravka igrača); jedna ruka ima najviše jedno "
@@ -1133,6 +1168,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.unknown_member": ("Član {nick} nije u bazi.", "Member {nick} is not in the database."),
     "hands.changes": ("  promene uz ruku {n}:", "  changes attached to hand {n}:"),
     "hands.change": ("    + {text}", "    + {text}"),
+    # A busy database (another process holds the write lock past the bound) and the console club's own clock.
+    "db.busy": ("Evidencija Kluba je upravo zauzeta; ništa nije promenjeno. Pokušajte ponovo za trenutak.",
+                "The club's records are busy right now; nothing was changed. Please try again in a moment."),
+    "console.clock_range": ("Sat se pomera najviše {days} dana odjednom i ne dalje od 9999. godine; {step} je "
+                            "previše.",
+                            "The clock moves at most {days} days at a time and not past the year 9999; {step} is too "
+                            "far."),
+    "console.clock_resumed": ("sat kluba nastavlja od {now} (sačuvan u bazi)",
+                              "the club's clock resumes at {now} (kept in the database)"),
+    "backup.done": ("Rezervna kopija baze {db} je u {target} ({size}).",
+                    "The database {db} is backed up to {target} ({size})."),
+    "backup.exists": ("{target} već postoji; navedite novu datoteku (postojeća se ne prepisuje).",
+                      "{target} already exists; name a new file (an existing one is never overwritten)."),
+    "backup.failed": ("Rezervna kopija nije napravljena: {why}", "No backup was made: {why}"),
 }
 
 LANGUAGES = ("sr", "en")

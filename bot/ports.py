@@ -55,6 +55,26 @@ class Button:
     style: str = "primary"  # primary, danger, secondary
 
 
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture that goes with a reply (`bot.pictures`): PNG bytes, a file name, a short title (its caption).
+    The reply's text says the same in words, so a platform that cannot show the picture loses nothing."""
+
+    name: str
+    png: bytes
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A file that goes with a reply (a trial's record): its bytes, file name, media type and a short title."""
+
+    name: str
+    data: bytes
+    mime: str
+    title: str
+
+
 @dataclass(frozen=True)
 class Reply:
     """What the desk answers the member who acted; shown only to him (ephemeral where the platform can)."""
@@ -62,6 +82,8 @@ class Reply:
     text: str
     buttons: tuple[Button, ...] = ()
     ok: bool = True
+    pictures: tuple[Picture, ...] = ()
+    documents: tuple[Document, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,14 +2,17 @@
 
 The database is the truth: a job only says "look now"; `Desk.run_due` reads what is due and is idempotent, so a
 lost job, a duplicate or a restart costs nothing. On start the desk acts at once on what fell due while the bot
-was down and re-arms every open deadline (`Desk.start`).
+was down and re-arms every open deadline (`Desk.start`). A wake-up that fails (the database locked by another
+process for longer than the busy timeout) is retried with backoff — `retry_base` seconds, doubling up to
+`retry_max` — until it succeeds, so no deadline is lost; the safety sweep (`bot.sweep`) watches beside it.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -17,9 +20,14 @@ log = logging.getLogger(__name__)
 
 
 class SchedulerTimers:
-    def __init__(self, scheduler: AsyncIOScheduler | None = None) -> None:
+    def __init__(self, scheduler: AsyncIOScheduler | None = None, retry_base: float = 1.0,
+                 retry_max: float = 60.0) -> None:
         self.scheduler = scheduler or AsyncIOScheduler(timezone="UTC")
         self._wake: Callable[[], Awaitable[None]] | None = None
+        self.retry_base = retry_base
+        self.retry_max = retry_max
+        self.failures = 0  # wake-ups that failed and were scheduled again
+        self._retries = itertools.count(1)
 
     def bind(self, wake: Callable[[], Awaitable[None]]) -> None:
         """What to run at a deadline (the desk's `run_due`)."""
@@ -40,9 +48,19 @@ class SchedulerTimers:
         self.scheduler.add_job(self._run, "date", run_date=at, id=f"due-{at.timestamp():.6f}",
                                replace_existing=True, misfire_grace_time=None, coalesce=True)
 
-    async def _run(self) -> None:
+    def retry_delay(self, attempt: int) -> float:
+        """Seconds before retry number `attempt` (1, 2, …): the base, doubled each time, at most `retry_max`."""
+        return float(min(self.retry_max, self.retry_base * 2 ** min(attempt - 1, 30)))
+
+    async def _run(self, attempt: int = 0) -> None:
         assert self._wake is not None
         try:
             await self._wake()
-        except Exception:
-            log.exception("a timer's wake-up failed; the next deadline or restart retries it")
+        except Exception as exc:
+            self.failures += 1
+            delay = self.retry_delay(attempt + 1)
+            log.warning("a timer's wake-up failed (%s: %s); retrying in %.1f s", type(exc).__name__, exc, delay)
+            if self.scheduler.running:
+                self.scheduler.add_job(self._run, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
+                                       args=(attempt + 1,), id=f"retry-{next(self._retries)}",
+                                       misfire_grace_time=None, coalesce=True)

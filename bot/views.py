@@ -58,7 +58,7 @@ def render_hands(game: Game, m: Catalogue, paper: Paper | None = None) -> str:
 
 def _hand_block(game: Game, n: int, m: Catalogue) -> list[str]:
     names = game.players
-    hand = game.hands[n - 1]
+    hand = next(h for h in game.hands if h.n == n)
     lines: list[str] = []
     status = "" if hand.completed else " " + m.t("hands.in_progress")
     lines.append(m.t("hands.hand", n=hand.n, dealer=names[hand.dealer]) + status)

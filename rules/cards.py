@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
+from rules.limits import shown as _shown
+
 
 class Suit(IntEnum):
     """The four suits; the value is the index used in card masks."""
@@ -36,7 +38,7 @@ class Suit(IntEnum):
         if found is None:  # not `or`: Suit.S is 0, which is falsy
             found = _SUIT_INPUT.get(key.lower())
         if found is None:
-            raise ValueError(f"unknown suit {text!r}: use S, H, D, C (♠ ♥ ♦ ♣, or pik, herc, karo, tref)")
+            raise ValueError(f"unknown suit {_shown(text)}: use S, H, D, C (♠ ♥ ♦ ♣, or pik, herc, karo, tref)")
         return found
 
 
@@ -87,18 +89,18 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Read ``AS``, ``10H``, ``TH``, ``Q♦``; rank first, then suit (letter or symbol)."""
         if not isinstance(text, str):
-            raise ValueError(f"a card must be text like 'AS' or '10♥', not {text!r}")
+            raise ValueError(f"a card must be text like 'AS' or '10♥', not {_shown(text)}")
         raw = text.strip()
         upper = raw.upper()
         rank_part, suit_part = (upper[:2], raw[2:]) if upper.startswith("10") else (upper[:1], raw[1:])
         if rank_part == "10":
             rank_part = "T"
         if len(rank_part) != 1 or rank_part not in RANKS or not suit_part:
-            raise ValueError(f"not a card: {text!r} (write rank then suit, e.g. AS, 10H, Q♦)")
+            raise ValueError(f"not a card: {_shown(text)} (write rank then suit, e.g. AS, 10H, Q♦)")
         try:
             suit = Suit.parse(suit_part)
         except ValueError:
-            raise ValueError(f"not a card: {text!r} (suit must be S, H, D, C or ♠ ♥ ♦ ♣)") from None
+            raise ValueError(f"not a card: {_shown(text)} (suit must be S, H, D, C or ♠ ♥ ♦ ♣)") from None
         return cls(suit, RANKS.index(rank_part))
 
     def __str__(self) -> str:

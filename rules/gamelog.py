@@ -16,6 +16,8 @@ from enum import Enum
 from typing import Any
 
 from rules.cards import Card, Suit
+from rules.limits import MAX_DEPTH, MAX_INT, depth_problem, number_text, shown, too_deep
+from rules.members import MAX_NICK
 from rules.nicknames import NickRefused, check_nick, is_clean
 
 FORMAT = "sudija-game-log/1"
@@ -58,7 +60,7 @@ class Strain(Enum):
             trump = strain.trump
             if trump is not None and key in (trump.name.lower(), trump.symbol):
                 return strain
-        raise ValueError(f"unknown contract {text!r}: use pik, karo, herc, tref, betl or sans")
+        raise ValueError(f"unknown contract {shown(text)}: use pik, karo, herc, tref, betl or sans")
 
 
 _TRUMPS = {Strain.PIK: Suit.S, Strain.KARO: Suit.D, Strain.HERC: Suit.H, Strain.TREF: Suit.C}
@@ -167,14 +169,17 @@ class LogError(ValueError):
 def parse_time(value: object) -> datetime:
     """An ISO 8601 time with a zone (``2026-11-25T21:10:00Z``), returned in UTC."""
     if not isinstance(value, str):
-        raise ValueError(f"expected a time like 2026-11-25T21:10:00Z, got {value!r}")
+        raise ValueError(f"expected a time like 2026-11-25T21:10:00Z, got {shown(value)}")
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise ValueError(f"not a time: {value!r} (write it like 2026-11-25T21:10:00Z)") from None
+        raise ValueError(f"not a time: {shown(value)} (write it like 2026-11-25T21:10:00Z)") from None
     if moment.tzinfo is None:
-        raise ValueError(f"time {value!r} has no zone: add Z for UTC or an offset like +01:00")
-    return moment.astimezone(UTC)
+        raise ValueError(f"time {shown(value)} has no zone: add Z for UTC or an offset like +01:00")
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # e.g. 9999-12-31T23:59:59-01:00 lies beyond the year 9999 in UTC
+        raise ValueError(f"time {shown(value)} is out of range (years 1 to 9999 in UTC)") from None
 
 
 def format_time(moment: datetime) -> str:
@@ -209,8 +214,7 @@ class _Reader:
 
 
 def json_repr(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return shown(value)
 
 
 def parse_game(doc: object) -> Game:
@@ -220,12 +224,7 @@ def parse_game(doc: object) -> Game:
     bookkeeping); anything it does not recognise at once is re-read by the careful reader, which words every
     problem. Both give equal games for the documents the fast path accepts.
     """
-    if type(doc) is dict:
-        try:
-            return _fast_game(doc, [True])
-        except _FAST_MISSES:
-            pass
-    return _careful_game(doc)
+    return read_game(doc)[0]
 
 
 def _careful_game(doc: object) -> Game:
@@ -234,7 +233,14 @@ def _careful_game(doc: object) -> Game:
         raise LogError([f"a game must be a JSON object, not {json_repr(doc)}"])
     doc = _nfc_players(doc)
     number = doc.get("game")
-    label = f"game {number}" if isinstance(number, int) and not isinstance(number, bool) else "game ?"
+    label = (f"game {number_text(number)}" if isinstance(number, int) and not isinstance(number, bool)
+             else "game ?")
+    deep = too_deep(doc)
+    if deep is not None:
+        deep_hand, name = depth_problem(deep)
+        where = label if deep_hand is None else f"{label}, hand {deep_hand}"
+        raise LogError([f"{where}: the field '{shown(name)[1:-1]}' is nested more than {MAX_DEPTH} levels deep; "
+                        "a game log is nested six levels at most, so the game is not read"])
     r = _Reader(label)
     fmt = doc.get("format", FORMAT)
     if fmt != FORMAT:
@@ -242,6 +248,9 @@ def _careful_game(doc: object) -> Game:
     number = r.get(doc, "game", int, label)
     if number is not None and number <= 0:
         r.fail(label, "the game number must be positive")
+    elif number is not None and number > MAX_INT:
+        r.fail(label, f"the field 'game' is {number_text(number)}, beyond 2^53 (9007199254740992), the largest "
+                      "game number a log may hold")
     rated = r.get(doc, "rated", bool, label)
     ai = r.get(doc, "ai", bool, label)
     size = r.get(doc, "bule", int, label)
@@ -374,7 +383,7 @@ def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], ga
     before = len(r.problems)
     n = r.get(raw, "n", int, where)
     if n is not None and n != index:
-        r.fail(where, f"hands must be numbered 1, 2, 3 … in order; this one says n = {n}")
+        r.fail(where, f"hands must be numbered 1, 2, 3 … in order; this one says n = {number_text(n)}")
     dealer = _seat(r, raw.get("dealer"), players, where, "the dealer")
     deal_raw = r.get(raw, "deal", dict, where)
     deal: list[tuple[Card, ...]] = []
@@ -474,8 +483,11 @@ def _score(r: _Reader, raw: object, players: tuple[str, str, str], where: str) -
         values = {}
         for key in ("bule", "supe_left", "supe_right"):
             value = entry.get(key, 0)
-            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1_000_000:
+            if isinstance(value, bool) or not isinstance(value, int):
                 r.fail(where, f"{nick}'s score '{key}' must be a whole number, not {json_repr(value)}")
+                value = 0
+            elif abs(value) > 1_000_000:
+                r.fail(where, f"{nick}'s score '{key}' must be from -1000000 to 1000000, not {number_text(value)}")
                 value = 0
             values[key] = value
         score[seat] = ScoreEntry(**values)
@@ -539,7 +551,10 @@ def read_game(doc: object) -> tuple[Game, dict[str, Any] | None]:
         except _FAST_MISSES:
             pass
         else:
-            return game, doc if canonical[0] else None
+            if canonical[0]:
+                return game, doc
+            if too_deep(doc) is None:  # a value nested too deep in a field the game does not read is refused too
+                return game, None
     return _careful_game(doc), None
 
 
@@ -565,7 +580,7 @@ def _fast_game(doc: dict[str, Any], canonical: list[bool]) -> Game:
     ai = doc["ai"]
     size = doc["bule"]
     refe_limit = doc["refe_limit"]
-    if (type(number) is not int or number <= 0 or type(rated) is not bool or type(ai) is not bool
+    if (type(number) is not int or number <= 0 or number > MAX_INT or type(rated) is not bool or type(ai) is not bool
             or type(size) is not int or not 2 <= size <= 10_000 or size % 2 or type(refe_limit) is not int
             or not 0 <= refe_limit <= 100):
         raise _Slow
@@ -574,7 +589,8 @@ def _fast_game(doc: dict[str, Any], canonical: list[bool]) -> Game:
         raise _Slow
     p0, p1, p2 = raw_players
     if (type(p0) is not str or type(p1) is not str or type(p2) is not str or not p0.strip() or not p1.strip()
-            or not p2.strip() or len({p0.casefold(), p1.casefold(), p2.casefold()}) != 3):
+            or not p2.strip() or len({p0.casefold(), p1.casefold(), p2.casefold()}) != 3
+            or len(p0) > MAX_NICK or len(p1) > MAX_NICK or len(p2) > MAX_NICK):
         raise _Slow
     if not (is_clean(p0) and is_clean(p1) and is_clean(p2)):
         raise _Slow  # the careful reader names the character, or normalises the document to NFC

@@ -26,6 +26,8 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rules.limits import MAX_DEPTH, MAX_DIGITS
+
 GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
 _WHITESPACE = b" \t\r\n"
@@ -186,7 +188,7 @@ def _looks_like_lines(text: bytes, body_start: int, limits: Limits) -> bool:
         return False  # one line only: one document
     try:
         json.loads(text[body_start:end])
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return True
 
@@ -237,6 +239,9 @@ def decode_piece(piece: Piece) -> Decoded:
     except json.JSONDecodeError as exc:
         decoded.problems.append(_not_json(text, exc, f"line {exc.lineno + piece.first_line - 1}", multiline=True))
         return decoded
+    except (RecursionError, ValueError) as exc:
+        decoded.problems.append(_unreadable(exc, "the file"))
+        return decoded
     if piece.form == "array":
         if not isinstance(value, list):  # pragma: no cover - the text starts with "[", so it is a list
             decoded.problems.append("the file must be an array of games")
@@ -264,6 +269,8 @@ def _decode_lines(data: bytes, first_line: int) -> Decoded:
             documents.append(Document(f"line {number}", loads(line)))
         except json.JSONDecodeError as exc:
             decoded.problems.append(_not_json(line, exc, f"line {number}"))
+        except (RecursionError, ValueError) as exc:
+            decoded.problems.append(_unreadable(exc, f"line {number}"))
     return decoded
 
 
@@ -282,6 +289,8 @@ def _decode_lines_slowly(data: bytes, first_line: int) -> Decoded:
             decoded.documents.append(Document(f"line {number}", json.loads(line)))
         except json.JSONDecodeError as exc:
             decoded.problems.append(_not_json(line, exc, f"line {number}"))
+        except (RecursionError, ValueError) as exc:
+            decoded.problems.append(_unreadable(exc, f"line {number}"))
     return decoded
 
 
@@ -291,6 +300,15 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int) -> str:
     column = exc.start - (before.rfind(b"\n") + 1) + 1
     return (f"line {line}, column {column}: the text is not UTF-8 (byte {data[exc.start]:#04x}); game logs are "
             "UTF-8 text")
+
+
+def _unreadable(exc: Exception, place: str) -> str:
+    """A JSON text the reader refuses although its syntax is right: nested too deep, or a number too long."""
+    if isinstance(exc, RecursionError):
+        return (f"{place}: the JSON is nested more than {MAX_DEPTH} levels deep (arrays or objects inside one "
+                "another); a game log is nested six levels at most, so it is not read")
+    return (f"{place}: a number in it has more than {MAX_DIGITS:,} digits; a game log holds no number beyond 2^53, "
+            "so it is not read")
 
 
 def _not_json(text: str, exc: json.JSONDecodeError, place: str, multiline: bool = False) -> str:

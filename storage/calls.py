@@ -123,14 +123,14 @@ class CallStore:
 
     async def add_ping(self, call_id: int, member: int, now: datetime) -> bool:
         """Remember that `member` was notified of the call; False when he already was."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(durable=False) as conn:
             cur = await conn.execute("INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
                                      (call_id, member, now_text(now)))
             return cur.rowcount > 0
 
     async def add_councilor_ping(self, ccall_id: int, member: int, now: datetime) -> bool:
         """Remember that `member` was told of the councilor call; False when he already was."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(durable=False) as conn:
             cur = await conn.execute("INSERT OR IGNORE INTO councilor_pings (ccall, member, at) VALUES (?, ?, ?)",
                                      (ccall_id, member, now_text(now)))
             return cur.rowcount > 0
@@ -138,7 +138,7 @@ class CallStore:
     async def record_post(self, call_id: int, subject: str, notices: list[Notice], pinged: list[int],
                           now: datetime) -> None:
         """Every copy of a call's message and everyone it pinged, in one transaction."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(durable=False) as conn:
             await conn.executemany("INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
                                    [(subject, n.platform, n.place, n.message) for n in notices])
             await conn.executemany("INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
@@ -149,7 +149,7 @@ class CallStore:
             return {int(r[0]) for r in await cur.fetchall()}
 
     async def add_notice(self, subject: str, notice: Notice) -> None:
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(durable=False) as conn:
             await conn.execute("INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
                                (subject, notice.platform, notice.place, notice.message))
 

@@ -1,5 +1,12 @@
 """The database handle: opening SQLite through aiosqlite (WAL, foreign keys) and applying migrations.
 
+Durability: every transaction runs with ``synchronous = FULL`` (its commit is on disk before a member is told
+anything: it survives a power loss, not only a killed process), except the bookkeeping no member is told of
+(which copies of a message were posted, who was pinged), written with ``durable=False`` under NORMAL: in WAL
+mode the next FULL commit syncs those frames too. `bench/desk.py` measures the cost. A write
+waits up to ``busy_timeout`` for another process (an import, the CLI) holding the write lock, then raises
+`DatabaseBusy`, which the adapters answer with "try again in a moment".
+
 Migrations are the numbered ``migrations/NNNN_name.sql`` files, applied once each in order at start and
 recorded in ``schema_migrations``; a new migration is a new file, never an edit of an old one. The repositories
 (`storage.games`, `storage.desk`, …) hang off `Database`; everything that touches SQL lives in this package.
@@ -9,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from importlib import resources
@@ -17,6 +25,24 @@ from pathlib import Path
 import aiosqlite
 
 MIGRATIONS_PACKAGE = "storage.migrations"
+BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's write lock
+
+
+class DatabaseBusy(sqlite3.OperationalError):
+    """Another process held the write lock for longer than the busy timeout; nothing was written."""
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether an SQLite error says the database is locked or busy (another connection holds it)."""
+    if isinstance(exc, DatabaseBusy):
+        return True
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    text = str(exc).lower()
+    return "database is locked" in text or "database is busy" in text
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -45,6 +71,8 @@ class Database:
         self.connection = connection
         self.path = path
         self._write_lock = asyncio.Lock()
+        self._synchronous = "FULL"  # what open_database set
+        self.durable_commits = True  # False: every commit NORMAL (only a benchmark's baseline does this)
         from storage.calls import CallStore
         from storage.changes import PaperChangeStore
         from storage.events import EventStore
@@ -71,14 +99,24 @@ class Database:
         await self.connection.close()
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, durable: bool = True) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any exception: a write either happens whole or not at all.
 
         One connection serves the whole process, so transactions are taken one at a time (an asyncio lock);
-        SQLite's own locking keeps other processes (the CLI) out meanwhile.
+        SQLite's own locking keeps other processes (the CLI) out meanwhile. `durable` (the default): the commit
+        is synced to disk (FULL) before this returns; False only for bookkeeping no member is told of.
         """
         async with self._write_lock:
-            await self.connection.execute("BEGIN IMMEDIATE")
+            wanted = "FULL" if durable and self.durable_commits else "NORMAL"
+            if wanted != self._synchronous:
+                await self.connection.execute(f"PRAGMA synchronous = {wanted}")
+                self._synchronous = wanted
+            try:
+                await self.connection.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if is_busy(exc):
+                    raise DatabaseBusy(str(exc)) from exc
+                raise
             try:
                 yield self.connection
             except BaseException:
@@ -88,7 +126,7 @@ class Database:
                 await self.connection.commit()
 
 
-async def open_database(path: str | Path) -> Database:
+async def open_database(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Database:
     """Open (creating if needed) the database at `path` and bring its schema up to date."""
     text = str(path)
     if text != ":memory:":
@@ -97,8 +135,8 @@ async def open_database(path: str | Path) -> Database:
     try:
         await connection.execute("PRAGMA foreign_keys = ON")
         await connection.execute("PRAGMA journal_mode = WAL")
-        await connection.execute("PRAGMA synchronous = NORMAL")
-        await connection.execute("PRAGMA busy_timeout = 5000")
+        await connection.execute("PRAGMA synchronous = FULL")
+        await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         await _migrate(connection)
     except BaseException:
         await connection.close()

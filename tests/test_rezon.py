@@ -223,10 +223,29 @@ def test_no_trump_two_aces_still_need_the_positional_rezons() -> None:
     assert not r.meets_rules and r.obviously_bad
 
 
-def test_sans_has_no_trump_rule() -> None:
+def test_sans_needs_two_aces_too() -> None:
+    """decisions.md: in sans there is no trump at all, so a follower needs at least 2 aces."""
     r = count_rezons_cards("AS 9S 8S KD 8D 7D KC 10C 9C 7C", None, talon="8C 8H", position="first")
     assert r.aces == 1 and r.rezons == 3
+    assert not r.meets_rules and r.obviously_bad
+    r = count_rezons_cards("AS 9S 8S AD 8D 7D KC 10C 9C 7C", None, talon="8C 8H", position="first")
+    assert r.aces == 2 and r.meets_rules and not r.obviously_bad
+    none = count_rezons_cards("KS 9S 8S KD 8D 7D KC 10C 9C 7C", None, position="second")
+    assert none.aces == 0 and not none.meets_rules and none.obviously_bad
+
+
+def test_sans_second_after_a_pass_still_may_follow_on_anything() -> None:
+    r = count_rezons_cards("KS 9S 8S KD 8D 7D KC 10C 9C 7C", None, position="second", first_followed=False)
     assert r.meets_rules and not r.obviously_bad
+
+
+def test_second_trump_trick_and_half_rezon_ace_does_not_meet() -> None:
+    """decisions.md: "1 adutski štih i jedan rezon sa A" needs a full rezon; a six-card ace suit counts half."""
+    half = count_rezons_cards("AH 7H AS QS 10S 9S 8S 7S 9D 8D", "H", position="second")
+    assert half.trump_tricks == 1 and half.suit_rezons[0] == 0.5
+    assert not half.meets_rules
+    bought = count_rezons_cards("AH 7H AS QS 10S 9S 8S 7S 9D 8D", "H", talon="JS 7C", position="second")
+    assert bought.suit_rezons[0] == 1.0 and bought.meets_rules  # a lower card bought: a full rezon
 
 
 # --- AQ in a suit where the declarer bought two cards ------------------------------------------------------

@@ -66,11 +66,23 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         ["--trump", "H", "--cards", "AS 9S 7S"],  # not ten cards
         ["--trump", "H", "--cards", "AS AS 7S JD QH TH JC TC 9C 7C"],  # a card twice
         ["--trump", "H", "--cards", "XS 9S 7S JD QH TH JC TC 9C 7C"],  # not a card
+        ["--trump", "H", "--cards", "AS 9S 7S JD QH TH JC TC 9C 7C", "--talon", "8D"],  # a talon of one card
+        ["--trump", "H", "--cards", "AS 9S 7S JD QH TH JC TC 9C 7C", "--talon", "8D 9D KD"],  # of three
+        ["--trump", "H", "--cards", "AS 9S 7S JD QH TH JC TC 9C 7C", "--talon", "8D AS"],  # a card of the hand
     ],
 )
 def test_bad_cards(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     assert main(["rezon", *args]) == 2
-    assert capsys.readouterr().err.startswith("sudija rezon: ")
+    captured = capsys.readouterr()
+    assert captured.err.startswith("sudija rezon: ") and captured.out == ""
+
+
+def test_talon_of_two_or_none(capsys: pytest.CaptureFixture[str]) -> None:
+    cards = "AS 9S 7S JD QH TH JC TC 9C 7C"
+    assert run_json(capsys, "--trump", "H", "--cards", cards)["rezons"] == 1  # igra: no talon
+    assert run_json(capsys, "--trump", "H", "--cards", cards, "--talon", "8D 9D")["rezons"] == 1
+    assert main(["rezon", "--trump", "H", "--cards", cards, "--talon", "8D"]) == 2
+    assert "the talon is two cards" in capsys.readouterr().err
 
 
 def test_bad_trump_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

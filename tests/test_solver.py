@@ -279,7 +279,7 @@ def test_layouts_reach_agrees_with_the_value() -> None:
                                                (to_move + 2) % 3)
             rows = [(layouts[i], layouts[i + 1], layouts[i + 2]) for i in range(0, len(layouts), 3)][:40]
             values = [solver.solve_tricks(h, trump, betl, 0, to_move, trick, 2) for h in rows]
-            for target in (2, 3, 4):
+            for target in (1, 2, 3, 4):
                 got = solver.layouts_reach(rows, trump, betl, 0, to_move, trick, 2, target)
                 assert got == bytes(1 if v >= target else 0 for v in values)
 
@@ -302,3 +302,96 @@ def test_layout_batches_match_the_reference() -> None:
             got = {card: values[k * len(cards) + j] for j, card in enumerate(cards)
                    if values[k * len(cards) + j] != solver.ILLEGAL}
             assert got == expected
+
+
+# --- input checked before the table is taken; bounded tables ------------------------------------------------
+
+def full_deal_layouts(seed: int, count: int) -> array[int]:
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    mover = sum(1 << card for card in deck[:10])
+    unseen = sum(1 << card for card in deck[10:30])
+    return solver.enumerate_layouts(unseen, 10, (0, mover, 0), 0, 2)[:3 * count]
+
+
+def test_a_refused_call_from_another_thread_does_not_disturb_a_running_search() -> None:
+    import threading
+
+    layouts = full_deal_layouts(21, 4000)
+    cards = tuple(card for card in range(32) if layouts[1] >> card & 1)[:2]
+    native = Solver(16)
+    results: list[bytes] = []
+    worker = threading.Thread(target=lambda: results.append(native.batch(layouts, 0, False, 0, 1, (), -1, cards)))
+    refused = 0
+    worker.start()
+    while worker.is_alive():
+        # Another strain and declarer (the old code switched the running search's context before refusing) ...
+        with pytest.raises((RuntimeError, ValueError)) as caught:
+            native.batch(layouts[:3], 2, False, 1, 1, (), -1, (40,))  # ... and a bad card index
+        refused += caught.type is ValueError
+        try:
+            native.batch(layouts[:3], 2, False, 1, 1, (), -1, (3,))
+        except RuntimeError:
+            refused += 1
+    worker.join()
+    assert refused > 0
+    fresh = Solver(16).batch(layouts, 0, False, 0, 1, (), -1, cards)
+    assert results == [fresh]
+
+
+def test_a_bad_layout_is_refused_before_any_search() -> None:
+    native = Solver(10)
+    good = full_deal_layouts(3, 5)
+    bad = array("I", good)
+    bad[3 * 4] |= bad[3 * 4 + 1]  # the last layout gives the mover's cards to seat 0 too
+    with pytest.raises(ValueError, match="layout 4"):
+        native.batch(bad, 0, False, 0, 1, (), -1, (3,))
+    assert native.stats()["nodes"] == 0  # nothing was searched
+    with pytest.raises(ValueError, match="cap"):
+        native.batch(good, 0, False, 0, 1, (), -1, (3,), 11)
+
+
+def test_capped_values() -> None:
+    layouts = full_deal_layouts(8, 30)
+    cards = tuple(card for card in range(32) if layouts[1] >> card & 1)[:3]
+    full = solver.solve_layouts(layouts, None, True, 0, 1, (), None, cards, threads=1)
+    capped = solver.solve_layouts(layouts, None, True, 0, 1, (), None, cards, threads=1, cap=1)
+    assert capped == bytes(v if v == solver.ILLEGAL else min(v, 1) for v in full)
+    assert any(v not in (0, 1, solver.ILLEGAL) for v in full)  # the cap did cap something
+
+
+def test_all_tables_together_are_bounded() -> None:
+    solver.clear_tables()
+    import gc
+
+    gc.collect()
+    held = []
+    with pytest.raises(MemoryError):
+        for _ in range(8):
+            held.append(Solver(21))  # 48 MB each
+    assert held and held[0].stats()["all_tables_bytes"] <= _dds.MAX_TOTAL_TT_BYTES
+    held.clear()
+
+
+def test_the_table_pools_are_bounded() -> None:
+    tables = solver._Tables(8, 2)
+    first, second = tables.take(), tables.take()
+    assert not tables._permits.acquire(blocking=False)  # a third caller would wait for one to come back
+    tables.give_back(first)
+    assert tables.take() is first  # the table kept is handed out again, no new one made
+    tables.give_back(first)
+    tables.give_back(second)
+
+
+def test_relative_values_compare_as_the_exact_ones() -> None:
+    layouts = full_deal_layouts(12, 40)
+    cards = tuple(card for card in range(32) if layouts[1] >> card & 1)[:4]
+    for trump, betl, cap in ((0, False, None), (None, False, None), (None, True, 1)):
+        exact = solver.solve_layouts(layouts, trump, betl, 0, 1, (), None, cards, threads=1, cap=cap)
+        rel = solver.solve_layouts(layouts, trump, betl, 0, 1, (), None, cards, threads=1, cap=cap, relative=True)
+        assert rel[0::4] == exact[0::4]  # the first card: exact
+        for k in range(1, 4):
+            for first, a, b in zip(exact[0::4], exact[k::4], rel[k::4], strict=True):
+                assert (a > first) - (a < first) == (b > first) - (b < first)
+                assert abs(b - first) <= 1

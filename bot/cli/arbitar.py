@@ -5,9 +5,9 @@ checked with `rules.validation.check_game`; ``--game`` picks the game when the f
 procedure is `rules.arbitar.procedure.arbitrate`: the same hand always gets the same verdict.
 
 Text: the decision, the reason and the evidence line by line. ``--json``: the stable keys ``decision``
-(``transfer`` or ``stays``), ``to`` (the nickname who takes the fall, or null), ``step`` (1, 2; 0 when neither
-step applied), ``reason`` and ``evidence``. An unreadable file, an illegal game, an unknown hand or player, or a
-player who did not fall: a message on standard error and exit status 1.
+(``transfer`` or ``stays``), ``to`` (the nickname who takes the fall, or null), ``step`` (the step that decided,
+1 or 2; null when neither applied), ``reason`` and ``evidence``. An unreadable file, an illegal game, an unknown
+hand or player, or a player who did not fall: a message on standard error and exit status 1.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", type=int, default=None, metavar="NUMBER",
                         help="the game number, when the file holds several games")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument("--png", default=None, metavar="FILE", help="also write the verdict as a picture (PNG)")
     parser.set_defaults(func=run)
 
 
@@ -85,15 +86,22 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     shown = verdict.to_json(game.players)
+    if args.png is not None:
+        from bot.cli._pictures import write_png
+        from bot.pictures.arbitar import verdict_png
+
+        if not write_png(args.png, verdict_png(game, args.hand, seat, verdict), to_stderr=args.json):
+            return 1
     if args.json:
         print(json.dumps(shown, ensure_ascii=False, sort_keys=False))
         return 0
     fallen = game.players[seat]
+    step = verdict.step if verdict.step is not None else "—"  # neither step applied
     if verdict.transfers:
         print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad se prebacuje sa igrača {fallen} na igrača "
-              f"{shown['to']} (korak {verdict.step}).")
+              f"{shown['to']} (korak {step}).")
     else:
-        print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad ostaje igraču {fallen} (korak {verdict.step}).")
+        print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad ostaje igraču {fallen} (korak {step}).")
     print(f"Razlog: {verdict.reason}")
     if verdict.evidence:
         print("Dokazi:")

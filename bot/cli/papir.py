@@ -34,6 +34,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the paper as JSON")
     parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
     add_viewer_option(parser)
+    parser.add_argument("--png", default=None, metavar="FILE", help="also write the paper as a picture (PNG)")
     parser.set_defaults(func=run)
 
 
@@ -41,11 +42,12 @@ def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     db_path = args.db or config.database
     lang = args.lang or config.language
-    return asyncio.run(show(args.game, db_path, as_json=args.json, lang=lang, viewer=args.viewer, config=config))
+    return asyncio.run(show(args.game, db_path, as_json=args.json, lang=lang, viewer=args.viewer, config=config,
+                            png=args.png))
 
 
 async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
-               config: Config | None = None) -> int:
+               config: Config | None = None, png: str | None = None) -> int:
     """Print the paper of game `number` from the database at `db_path`; the exit status."""
     from storage.database import open_database
 
@@ -71,6 +73,12 @@ async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = 
     finally:
         await db.close()
     paper = compute_paper(game, changes)
+    if png is not None:
+        from bot.cli._pictures import write_png
+        from bot.pictures.paper import paper_png
+
+        if not write_png(png, paper_png(game, paper, lang), to_stderr=as_json):
+            return 1
     if as_json:
         print(json.dumps(paper_json(game, paper), ensure_ascii=False, indent=2))
         if report:

@@ -5,8 +5,9 @@
 
 ``--seat first`` (the default) is the defender right after the declarer; ``--first-followed`` says, for the
 second defender, that the first followed (without it the second may follow on any cards); ``--talon`` are the
-two cards the declarer bought (none with igra); ``--declarer-last`` is the exception to the AQ rule (the
-declarer spoke last and the other two said dalje). Text: the counts and the reasoning line by line.
+two cards the declarer bought (none with igra; any other number of cards is refused); ``--declarer-last`` is
+the exception to the AQ rule (the declarer spoke last and the other two said dalje). Text: the counts and the
+reasoning line by line.
 ``--json``: the stable keys ``rezons`` (a number, halves allowed), ``trump_tricks``, ``aces``,
 ``obviously_bad``, ``meets_rules``, and ``requirement`` and ``explanation``. Bad cards: a message on standard
 error and exit status 2.
@@ -60,15 +61,19 @@ def count_json(count: RezonCount) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    cards = args.cards.replace(",", " ").split()
+    talon = args.talon.replace(",", " ").split()
+    if len(cards) != 10:
+        print(f"sudija rezon: a follower has ten cards before play, not {len(cards)}", file=sys.stderr)
+        return 2
+    if talon and len(talon) != 2:
+        print(f"sudija rezon: the talon is two cards (or none with igra), not {len(talon)}", file=sys.stderr)
+        return 2
     try:
-        count = count_rezons_cards(args.cards, None if args.trump == "none" else args.trump, args.talon,
+        count = count_rezons_cards(cards, None if args.trump == "none" else args.trump, talon,
                                    args.seat, args.first_followed, args.declarer_last)
     except ValueError as exc:
         print(f"sudija rezon: {exc}", file=sys.stderr)
-        return 2
-    cards = args.cards.replace(",", " ").split()
-    if len(cards) != 10:
-        print(f"sudija rezon: a follower has ten cards before play, not {len(cards)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(count_json(count), ensure_ascii=False))

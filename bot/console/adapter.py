@@ -15,6 +15,7 @@ import unicodedata
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bot.messages import Catalogue
 from bot.ports import Button, CallPost, Reply, TrialSpace
@@ -59,9 +60,10 @@ class ConsoleChat:
 
     platform = PLATFORM
 
-    def __init__(self, write: Callable[[str], None], messages: Catalogue) -> None:
+    def __init__(self, write: Callable[[str], None], messages: Catalogue, picture_dir: Path | None = None) -> None:
         self.write = write
         self.messages = messages
+        self.picture_dir = picture_dir  # where a reply's pictures are written (None: not written)
         self.screen = Screen()
         self._session = uuid.uuid4().hex[:8]
         self._count = 0
@@ -158,6 +160,12 @@ class ConsoleChat:
         """What the desk answered the member who acted: private to him, so printed as his DM."""
         self._remember(f"dm:{account}", reply.buttons)
         self.emit(f"dm {account}", reply.text, reply.buttons)
+        if self.picture_dir is not None and (reply.pictures or reply.documents):
+            self.picture_dir.mkdir(parents=True, exist_ok=True)
+            for name, data in [(p.name, p.png) for p in reply.pictures] + [(d.name, d.data) for d in reply.documents]:
+                path = self.picture_dir / name
+                path.write_bytes(data)
+                self.note(self.messages.t("console.picture", path=path))
 
     async def tell_table(self, game: int, players: Sequence[Member], text: str) -> None:
         self.emit(f"table {game}", text)

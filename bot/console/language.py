@@ -77,15 +77,23 @@ _PART = re.compile(r"(\d+)([smhd])")
 _ACTION = re.compile(r"!([A-Za-z]+)(?:\s+(.*))?")
 
 
+MAX_STEP_DAYS = 3660  # one !clock move: at most about ten years
+_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
 def parse_step(text: str) -> timedelta:
-    """``+5m``, ``90s``, ``+1h30m``, ``+2d`` → a timedelta."""
+    """``+5m``, ``90s``, ``+1h30m``, ``+2d`` → a timedelta; more than `MAX_STEP_DAYS` in all is refused."""
     match = _STEP.fullmatch(text.strip())
     if match is None:
         raise LineError("console.bad_clock")
-    delta = timedelta()
+    seconds = 0
     for amount, unit in _PART.findall(match.group(1)):
-        delta += timedelta(**{_UNITS[unit]: int(amount)})
-    return delta
+        if len(amount) > 12:
+            raise LineError("console.clock_range", days=MAX_STEP_DAYS, step=text.strip()[:40])
+        seconds += int(amount) * _SECONDS[unit]
+    if seconds > MAX_STEP_DAYS * 86400:
+        raise LineError("console.clock_range", days=MAX_STEP_DAYS, step=text.strip()[:40])
+    return timedelta(seconds=seconds)
 
 
 def parse_line(line: str) -> Action | None:
@@ -132,7 +140,7 @@ def _member_line(text: str) -> Action:
         _nothing_after(name, arg)
         return Presence(nick, name == "online")
     if name == "sit":
-        if not arg.isdigit():
+        if not arg.isdigit() or len(arg) > 16 or int(arg) > 2**53:
             raise LineError("console.sit_game")
         return Sit(nick, int(arg))
     if name == "stand":

@@ -12,23 +12,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sqlite3
 import sys
+import tempfile
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
-from bot.app import App, build_app
+from bot.app import BUSY_TIMEOUT_MS, App, DatabaseBusy, build_app, is_busy
 from bot.commands import Commands
 from bot.config import Config
 from bot.console.adapter import PLATFORM, ConsoleChat
-from bot.console.language import ClockStep, Help, LineError, Presence, Press, Say, Sit, Who, parse_line
+from bot.console.language import MAX_STEP_DAYS, ClockStep, Help, LineError, Presence, Press, Say, Sit, Who, parse_line
 from bot.demo import MEMBERS, OWNER, TABLE, build_demo, is_demo_club, is_empty
+from bot.messages import Catalogue
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
 from rules.members import Member
 
 HISTORY = Path.home() / ".sudija_console_history"
+CLOCK_CEILING = datetime(9000, 1, 1, tzinfo=UTC)  # far enough from 9999 for every deadline computed from the clock
 
 
 class ConsoleGameServer(LoggingGameServer):
@@ -109,6 +113,9 @@ class Console:
             await self.who()
         elif isinstance(action, ClockStep):
             if action.delta is not None:
+                if self.clock.now() > CLOCK_CEILING - action.delta:
+                    raise LineError("console.clock_range", days=MAX_STEP_DAYS, step=line.strip()[:40])
+                await self.desk.store_clock(self.clock.now() + action.delta)  # kept first: a restart resumes
                 self.clock.advance(action.delta)
             if not action.wake:  # the bot was down: no timer ran, nothing was acted on
                 self.chat.note(self.t("console.clock_down", now=self.clock.now()))
@@ -184,6 +191,8 @@ class Console:
                 stderr.write(self.t("console.line_error", line=number, problem=problem) + "\n")
                 stderr.flush()
                 return 1
+            except DatabaseBusy:  # another process holds the write lock: said, and the script goes on
+                self.chat.note(self.t("db.busy"))
         return 0
 
     async def run_interactive(self) -> int:
@@ -201,6 +210,8 @@ class Console:
                 await self.execute(line)
             except LineError as error:
                 self.chat.write(self.t(error.key, **error.params))
+            except DatabaseBusy:
+                self.chat.note(self.t("db.busy"))
         if readline is not None:
             with contextlib.suppress(OSError):
                 readline.write_history_file(HISTORY)
@@ -225,24 +236,44 @@ def demo_config(config: Config) -> Config:
 
 
 async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, stdout: TextIO,
-                      stderr: TextIO | None = None, clock: ManualClock | None = None) -> int:
+                      stderr: TextIO | None = None, clock: ManualClock | None = None,
+                      busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> int:
     """Run the console club on `db_path` (creating the demo club there when `demo` and the database is empty):
-    interactive when `stdin` is a terminal, a script otherwise. Returns the exit status. The clock starts at
-    the real current time unless one is given (tests)."""
+    interactive when `stdin` is a terminal, a script otherwise. Returns the exit status. The club's clock is
+    kept in its database: a club resumes at its own time; a new one starts at the real current time, or at the
+    clock given (tests). Another process holding the database is answered with a message, never a traceback."""
     config = replace(config, database=db_path)
+    given = clock
     clock = clock or ManualClock()
     server = ConsoleGameServer()
-    app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=server, database=db_path)
+    try:
+        app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=server, database=db_path,
+                              sweep=True, busy_timeout_ms=busy_timeout_ms)
+    except sqlite3.OperationalError as exc:
+        if not is_busy(exc):
+            raise
+        (stderr or sys.stderr).write(Catalogue(config.language).t("db.busy") + "\n")
+        return 1
 
     def write(text: str) -> None:
         stdout.write(text + "\n")
         stdout.flush()
 
     try:
-        console = Console(app, ConsoleChat(write, app.desk.messages), clock)
+        console = Console(app, ConsoleChat(write, app.desk.messages, picture_dir(db_path)), clock)
         server.chat = console.chat
         app.attach(console.chat)
+        resumed = await app.desk.stored_clock() if given is None else None
+        if resumed is not None:
+            clock.set(resumed)
         console.chat.write(console.t("console.banner", db=db_path, now=clock.now()))
+        if resumed is not None:
+            console.chat.note(console.t("console.clock_resumed", now=resumed))
+        else:
+            try:
+                await app.desk.store_clock(clock.now())
+            except DatabaseBusy:
+                console.chat.note(console.t("db.busy"))
         if demo and await is_empty(app.desk):
             games = await build_demo(app.desk, PLATFORM)
             console.chat.note(console.t("console.demo_created", members=len(MEMBERS),
@@ -250,13 +281,25 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
         if demo and await is_demo_club(app.desk, PLATFORM):
             # The demo's owner only in the demo club: a real club database keeps the configured owner.
             app.config = app.desk.config = demo_config(app.config)
-        await app.desk.start()
+        try:
+            await app.desk.start()
+        except DatabaseBusy:  # the safety sweep acts on what fell due once the lock is released
+            console.chat.note(console.t("db.busy"))
         interactive = stdin is sys.stdin and _isatty(stdin)
         if interactive:
             return await console.run_interactive()
         return await console.run_script(stdin, stderr or sys.stderr)
     finally:
         await app.close()
+
+
+def picture_dir(db_path: str) -> Path:
+    """Where the console writes the pictures it is sent: ``<database>-slike/`` beside the database (in the
+    temporary directory for a database in memory)."""
+    if db_path == ":memory:":
+        return Path(tempfile.gettempdir()) / "sudija-slike"
+    path = Path(db_path)
+    return path.with_name(path.stem + "-slike")
 
 
 def _isatty(stream: TextIO) -> bool:

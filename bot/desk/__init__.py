@@ -16,6 +16,7 @@ from bot.desk.advice import AdviceDesk
 from bot.desk.corrections import CorrectionDesk
 from bot.desk.links import MAX_REF, LinkDesk
 from bot.ports import Reply
+from storage.clock import store_clock, stored_clock
 from storage.games import GameSummary
 from storage.members import ROLES, Member
 from storage.trials import Trial, TrialMessage
@@ -79,6 +80,13 @@ class Desk(AdviceDesk, CorrectionDesk, LinkDesk):
         return await self.db.members.by_account(platform, account)
 
     # Membership as the platforms report it ---------------------------------------------------------------
+    async def stored_clock(self) -> datetime | None:
+        """The club's own time kept in its database (the console club resumes at it), if any."""
+        return await stored_clock(self.db)
+
+    async def store_clock(self, moment: datetime) -> None:
+        await store_clock(self.db, moment)
+
     async def member(self, member_id: int) -> Member | None:
         return await self.db.members.get(member_id)
 

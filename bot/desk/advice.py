@@ -24,6 +24,7 @@ import importlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.desk.advice_text import FallAnalysis, decision_line, render_advice, render_briefing
@@ -187,7 +188,7 @@ class AdviceDesk(TrialDesk):
         hands = [h.n for h in game.hands if defender_falls(h)][-SHOWN_BUTTONS:]
         buttons = tuple(Button(self.t("button.advice", hand=n), "advice", trial.id * ADVICE_REF + n, "secondary")
                         for n in hands)
-        return Reply(reply.text, reply.buttons + buttons, reply.ok)
+        return replace(reply, buttons=reply.buttons + buttons)  # its pictures too
 
     # The difference in a draft ------------------------------------------------------------------------------
     async def draft(self, referee: Member, draft: Draft) -> Reply:
@@ -200,7 +201,7 @@ class AdviceDesk(TrialDesk):
         lines = await self._differences(trial, verdict_from_json(trial.draft))
         if not lines:
             return reply
-        return Reply("\n".join([reply.text, self.t("advice.draft_note"), *lines]), reply.buttons, reply.ok)
+        return replace(reply, text="\n".join([reply.text, self.t("advice.draft_note"), *lines]))
 
     async def _differences(self, trial: Trial, draft: Draft) -> list[str]:
         """The Arbitar's line for every fall of the drafted hand he would judge otherwise than the draft does."""

@@ -33,16 +33,24 @@ def arbitar_lines(game: Game, hand: int, fallen: int, verdict: ArbitarVerdict) -
     """Exactly what `sudija arbitar` prints in text form for this verdict."""
     shown = verdict.to_json(game.players)
     name = game.players[fallen]
+    step = verdict.step if verdict.step is not None else "—"  # neither step applied
     if verdict.transfers:
         head = (f"Arbitar, partija {game.number}, ruka {hand}: pad se prebacuje sa igrača {name} na igrača "
-                f"{shown['to']} (korak {verdict.step}).")
+                f"{shown['to']} (korak {step}).")
     else:
-        head = f"Arbitar, partija {game.number}, ruka {hand}: pad ostaje igraču {name} (korak {verdict.step})."
+        head = f"Arbitar, partija {game.number}, ruka {hand}: pad ostaje igraču {name} (korak {step})."
     lines = [head, f"Razlog: {verdict.reason}"]
     if verdict.evidence:
         lines.append("Dokazi:")
         lines += [f"  {key}: {value}" for key, value in verdict.evidence.items()]
     return lines
+
+
+#: The card evidence the Arbitar may give, by key prefix: the decisive card, the other defender's ruining error
+#: when the fallen player erred too, the fallen player's own opening lead (left to the referee), a card checked
+#: and cleared by the 10% rule.
+CARD_EVIDENCE = (("", "advice.card_error"), ("other_", "advice.card_error"), ("lead_", "advice.card_lead"),
+                 ("checked_", "advice.card_checked"))
 
 
 def _card_line(evidence: Mapping[str, Any], prefix: str, m: Catalogue, key: str) -> str | None:
@@ -97,12 +105,12 @@ def render_advice(game: Game, hand: int, declarer: int, analyses: Sequence[FallA
         lines.append("  " + decision_line(game, analysis, m))
         evidence = verdict.evidence
         lines.append("  " + m.t("advice.cards"))
-        decisive = _card_line(evidence, "", m, "advice.card_error")
-        checked = _card_line(evidence, "checked_", m, "advice.card_checked")
-        named = {evidence.get("player"), evidence.get("checked_player")}
-        for line in (decisive, checked):
+        named = set()
+        for prefix, key in CARD_EVIDENCE:
+            line = _card_line(evidence, prefix, m, key)
             if line is not None:
                 lines.append("    " + line)
+                named.add(evidence.get(prefix + "player"))
         for nick in (fallen, other):
             if nick not in named:
                 lines.append("    " + m.t("advice.no_card_error", player=nick))

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from bot.config import Config
 from bot.messages import Catalogue
+from bot.pictures.attach import paper_pictures
 from bot.ports import Chats, Clock, GameServerPort, Party, Reply, Timers, TrialSpace
 from bot.views import TranscriptLine, author_label, render_transcript_page, render_trials, transcript_pages
 from rules.eligibility import GameFacts, RefereeFacts
@@ -31,6 +32,7 @@ class DeskBase:
         self.timers = timers
         self.messages = Catalogue(config.language)
         self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
+        self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
 
     @property
     def call_time(self) -> timedelta:
@@ -156,7 +158,8 @@ class DeskBase:
         if not self.sees_referee_names(viewer):
             changes = anonymised(changes)
         paper = compute_paper(game, changes)
-        return Reply(paper_text(game, paper, self.config.language))
+        return Reply(paper_text(game, paper, self.config.language),
+                     pictures=await paper_pictures(game, paper, self.config.language))
 
     async def paper_changed(self, number: int) -> None:
         """Tell the game server the game's paper after a change landed (a verdict or a correction)."""

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.desk.base import DeskBase
+from bot.pictures.attach import verdict_pictures
 from bot.ports import Button, Reply
 from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
@@ -471,19 +472,20 @@ class CorrectionDesk(DeskBase):
 
         n, fallen = request.hand, request.seat
         evidence = "; ".join(f"{k}: {v}" for k, v in verdict.evidence.items()) or "—"
+        step = verdict.step if verdict.step is not None else "—"  # neither step applied
         if verdict.transfers:
             text = self.t("correction.arbitar_transfer", hand=n, fallen=game.players[fallen],
-                          other=game.players[other], reason=verdict.reason, step=verdict.step, evidence=evidence)
+                          other=game.players[other], reason=verdict.reason, step=step, evidence=evidence)
         else:
             text = self.t("correction.arbitar_stays", hand=n, fallen=game.players[fallen], reason=verdict.reason,
-                          step=verdict.step, evidence=evidence)
+                          step=step, evidence=evidence)
             if NOT_OBVIOUS in verdict.reason and game.judgeable:
                 text += "\n" + self.t("correction.may_call_referee", game=game.number)
         # The verdict reaches each member once: the one the reply goes to (the player who accepted, or the
         # offerer when the AI accepted for him) is not told again.
         actor_seat = game.seat_of(actor.nick) if actor is not None else request.seat
         await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
-        return Reply(text)
+        return Reply(text, pictures=await verdict_pictures(game, n, fallen, verdict, self.config.language))
 
     async def _lapse(self, request: CorrectionRequest, game: Game, why: str) -> Reply:
         try:

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from bot.desk.calls import CallDesk
 from bot.desk.paper_link import verdict_changes
+from bot.pictures.attach import hand_pictures
 from bot.ports import Button, CallPost, Reply, TrialSpace
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
@@ -51,18 +52,35 @@ class TrialDesk(CallDesk):
     async def take(self, referee: Member, call_id: int) -> Reply:
         """Sudi: the first eligible referee wins, atomically; the others are told who took it.
 
-        The database decides the winner (a conditional UPDATE); presses on the same call are also queued in
-        memory so that, once one has won, the rest are answered from the stored state without redoing his work.
+        The database decides the winner (a conditional UPDATE). Presses on one call are checked one at a time
+        (reads only); as soon as one presser has passed every check he holds the claim, and every press still
+        waiting — or arriving while his write goes on — is refused at once, without a read or a write, naming
+        him. A claim that fails (the database busy) is dropped, and the call stays open to the next press.
         """
+        claimant = self._take_claims.get(call_id)
+        if claimant is not None:
+            return self.refuse("take.in_progress", referee=claimant[0], game=claimant[1])
         lock = self._take_locks.setdefault(call_id, asyncio.Lock())
         try:
             async with lock:
-                return await self._take(referee, call_id)
+                claimant = self._take_claims.get(call_id)
+                if claimant is not None:
+                    return self.refuse("take.in_progress", referee=claimant[0], game=claimant[1])
+                checked = await self._check_take(referee, call_id)
+                if isinstance(checked, Reply):
+                    return checked
+                self._take_claims[call_id] = (referee.nick, checked[0].game)
         finally:
             if not lock.locked() and self._take_locks.get(call_id) is lock:
                 del self._take_locks[call_id]
+        try:
+            return await self._take(referee, *checked)
+        finally:
+            self._take_claims.pop(call_id, None)
 
-    async def _take(self, referee: Member, call_id: int) -> Reply:
+    async def _check_take(self, referee: Member, call_id: int) -> Reply | tuple[Call, list[tuple[int, str]]]:
+        """Everything a press must pass before its write, read from the database: a refusal, or the call and
+        the trial's parties."""
         call = await self.db.calls.get(call_id)
         if call is None:
             return self.refuse("take.unknown")
@@ -80,8 +98,11 @@ class TrialDesk(CallDesk):
         why = why_not_referee(await self.referee_facts(referee), facts, call.caller)
         if why is not None:
             return self.refuse(why, game=call.game)
-        parties = await self._parties(call, facts)
+        return call, await self._parties(call, facts)
+
+    async def _take(self, referee: Member, call: Call, parties: list[tuple[int, str]]) -> Reply:
         result, trial = await self.db.trials.take(call.id, referee.id, self.now(), parties)
+        self._take_claims.pop(call.id, None)  # written: from now on the stored state answers every press
         if result == TakeResult.JUDGING:
             return self.refuse("take.judging")
         if result == TakeResult.GONE or trial is None:
@@ -164,7 +185,8 @@ class TrialDesk(CallDesk):
             return trial
         game = await self.load_game(trial.game)
         paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
-        return Reply(render_hands(game, self.messages, paper))
+        return Reply(render_hands(game, self.messages, paper),
+                     pictures=await hand_pictures(game, self.config.language))
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self._judged_by(referee, trial_id)

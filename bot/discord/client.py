@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 
 from bot import registry
+from bot.app import DatabaseBusy
 from bot.config import ConfigError
 from bot.discord import commands
 from bot.discord.components import (
@@ -36,6 +37,7 @@ from bot.discord.components import (
     build_draft,
     view_of,
 )
+from bot.discord.pictures import reply_attachments
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.ports import Reply
 from bot.registry.spec import Args, Caller, Command, Usage
@@ -93,11 +95,17 @@ class SudijaBot(discord.Client):
         parts = chunks(reply.text, 1990 if monospace else 2000)
         for i, part in enumerate(parts):
             body = f"```\n{part}\n```" if monospace else part
-            view = view_of(reply.buttons) if i == len(parts) - 1 else None
-            if view is not None:
-                await interaction.followup.send(body, ephemeral=True, view=view)
-            else:
-                await interaction.followup.send(body, ephemeral=True)
+            last = i == len(parts) - 1
+            view = view_of(reply.buttons) if last else None
+            extra: dict[str, Any] = {} if view is None else {"view": view}
+            if last and (reply.pictures or reply.documents) and reply.ok:
+                files, embeds = reply_attachments(reply)
+                try:  # the pictures in embeds under the last part; if Discord refuses them, the text says it all
+                    await interaction.followup.send(body, ephemeral=True, files=files, embeds=embeds, **extra)
+                    continue
+                except discord.HTTPException as failed:
+                    log.warning("Discord refused the pictures of interaction %s: %s", interaction.id, failed)
+            await interaction.followup.send(body, ephemeral=True, **extra)
 
     async def member_of(self, user: discord.abc.User) -> Member | None:
         return await self.desk.member_for(PLATFORM, str(user.id))
@@ -111,6 +119,8 @@ class SudijaBot(discord.Client):
         try:
             actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
             reply = actor if isinstance(actor, Reply) else await run(actor)
+        except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
+            reply = self.desk.refuse("db.busy")
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")

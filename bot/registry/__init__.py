@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bot.ports import Reply
 from bot.registry import advice, calls, corrections, governance, links, trials
 from bot.registry.spec import Args, Audience, Caller, Command, Usage
+from storage.database import DatabaseBusy
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -45,6 +46,8 @@ async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply
         return await command.run(desk, caller, args)
     except Usage as problem:
         return desk.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
+    except DatabaseBusy:  # another process held the write lock past the bound: nothing was written
+        return desk.refuse("db.busy")
 
 
 __all__ = ["BY_NAME", "REGISTRY", "Args", "Caller", "Command", "admits", "run"]

@@ -46,7 +46,7 @@ async def katalog(desk: Desk, caller: Caller, args: Args) -> Reply:
 COMMANDS = (
     Command("sudija", sudija, (OPTIONAL_GAME,)),
     Command("povuci", povuci, aliases=("povuci_poziv",)),
-    Command("presude", presude, (GAME, Arg("sudjenje", ArgKind.NUMBER, required=False),
+    Command("presude", presude, (GAME, Arg("sudjenje", ArgKind.NUMBER, required=False, about="arg.sudjenje_presude"),
                                  Arg("strana", ArgKind.NUMBER, required=False, high=10_000))),
     Command("papir", papir, (GAME,), monospace=True),
     Command("dezurstvo", dezurstvo, (Arg("ukljuceno", ArgKind.BOOL, required=False),), aliases=("dežurstvo",)),

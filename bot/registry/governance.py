@@ -7,7 +7,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from bot.ports import Reply
-from bot.registry.spec import MAX_DAYS, Arg, ArgKind, Args, Audience, Caller, Command, member_of
+from bot.registry.spec import MAX_DAYS, Arg, ArgKind, Args, Audience, Caller, Command, Place, member_of
 from rules.members import ROLES
 
 if TYPE_CHECKING:
@@ -73,6 +73,12 @@ async def zatvori_ligu(desk: Desk, caller: Caller, args: Args) -> Reply:
     return await desk.close_league(member_of(caller), args.opt_text("mesec"), args.text("razlog"))
 
 
+async def statistika(desk: Desk, caller: Caller, args: Args) -> Reply:
+    from bot.desk.statistics import statistics
+
+    return await statistics(desk, member_of(caller), args.opt_day("od"), args.opt_day("do"))
+
+
 COMMANDS = (
     Command("postavi", postavi, (NICK, FUNCTION, REASON), audience=Audience.OFFICIAL),
     Command("razresi", razresi, (NICK, FUNCTION, REQUIRED_REASON), audience=Audience.OFFICIAL, aliases=("razreši",)),
@@ -85,4 +91,7 @@ COMMANDS = (
     Command("clan", clan, (OPTIONAL_NICK,), aliases=("član",)),
     Command("zatvori_ligu", zatvori_ligu, (Arg("mesec", ArgKind.MONTH, required=False), REASON),
             audience=Audience.OFFICIAL, aliases=("liga zatvori",)),
+    Command("statistika", statistika, (Arg("od", ArgKind.DATE, required=False, keyword="od"),
+                                       Arg("do", ArgKind.DATE, required=False, keyword="do")),
+            audience=Audience.OFFICIAL, places=frozenset({Place.PRIVATE})),  # the council's figures stay private
 )

@@ -45,6 +45,12 @@ async def napusti(desk: Desk, caller: Caller, args: Args) -> Reply:
     return await desk.leave(member_of(caller))
 
 
+async def zapisnik(desk: Desk, caller: Caller, args: Args) -> Reply:
+    from bot.desk.records import trial_record
+
+    return await trial_record(desk, member_of(caller), args.number("sudjenje"))
+
+
 def _referee(name: str, run: Run, *args: Arg, aliases: tuple[str, ...] = (), monospace: bool = False,
              form: bool = False) -> Command:
     return Command(name, run, tuple(args), audience=Audience.REFEREE, places=PRIVATE, aliases=aliases,
@@ -60,4 +66,5 @@ COMMANDS = (
              Arg("nacrt", ArgKind.WORDS, required=False), Arg("razlog", ArgKind.REASON, required=False), form=True),
     _referee("zavrsi", zavrsi, aliases=("završi",)),
     _referee("napusti", napusti),
+    Command("zapisnik", zapisnik, (Arg("sudjenje", ArgKind.NUMBER),), places=PRIVATE),
 )

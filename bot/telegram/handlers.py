@@ -32,6 +32,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, ContextTypes, MessageHandler, filters
 
+from bot.app import DatabaseBusy
 from bot.commands import Commands
 from bot.desk import Desk
 from bot.messages import LANGUAGES, Catalogue
@@ -39,6 +40,7 @@ from bot.ports import Reply
 from bot.registry import REGISTRY
 from bot.registry.spec import Caller, Place
 from bot.telegram.format import ANSWER_LIMIT, TOAST_LIMIT, parse_callback, shorten
+from bot.telegram.pictures import send_attachments, send_pictures
 from bot.telegram.port import PLATFORM, TelegramChat
 from rules.members import Member
 
@@ -142,7 +144,10 @@ class TelegramHandlers:
         proven = None if isinstance(actor, Reply) else await self.present(actor)
         caller = Caller(PLATFORM, str(user.id), proven, refusal=actor if isinstance(actor, Reply) else None,
                         display=user.full_name)
-        reply = await self.commands.handle_as(caller, text)
+        try:
+            reply = await self.commands.handle_as(caller, text)
+        except DatabaseBusy:
+            reply = self.desk.refuse("db.busy")
         if proven is None and (linked := await self.desk.member_for(PLATFORM, str(user.id))) is not None:
             await self.present(linked)  # the account has just been proven (a code)
         if reply is not None:
@@ -177,8 +182,10 @@ class TelegramHandlers:
         written to, else in the group with the public view."""
         if where.private:
             await self.port.send(where.chat, reply.text, reply.buttons)
+            await send_attachments(self.port.bot, where.chat, reply)
             return
         if await self.port.send_private(where.user, reply.text, reply.buttons, keep=False) is not None:
+            await send_attachments(self.port.bot, where.user, reply)
             return
         if name == "presude" and reply.ok:  # the member's view may name referees: the group gets the public one
             reply = await self.desk.verdicts(None, int(rest.split()[0]))
@@ -186,6 +193,7 @@ class TelegramHandlers:
             reply = await self.desk.paper(int(rest.split()[0]))
         hint = self.desk.t("telegram.start_hint", link=self.port.start_link())
         await self.port.send(where.chat, f"{reply.text}\n{hint}", reply.buttons, reply_to=where.message)
+        await send_pictures(self.port.bot, where.chat, reply.pictures)  # a document (a record) never goes to a group
 
     # Buttons -------------------------------------------------------------------------------------------
     async def on_callback(self, update: Update, context: Context) -> None:
@@ -195,7 +203,10 @@ class TelegramHandlers:
             return
         answered = False
         try:
-            reply = await self.press(query)
+            try:
+                reply = await self.press(query)
+            except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
+                reply = self.desk.refuse("db.busy")
             await self.answer(query, reply)
             answered = True
         finally:
@@ -220,9 +231,10 @@ class TelegramHandlers:
 
     async def answer(self, query: CallbackQuery, reply: Reply) -> None:
         text = reply.text
-        if len(text) > ANSWER_LIMIT or reply.buttons:
+        if len(text) > ANSWER_LIMIT or reply.buttons or reply.pictures or reply.documents:
             if await self.port.send_private(query.from_user.id, text, reply.buttons, keep=False) is not None:
                 await query.answer(self.desk.t("telegram.sent_private"))
+                await send_attachments(self.port.bot, query.from_user.id, reply)
                 return
             await query.answer(shorten(text), show_alert=True)
             return
@@ -248,4 +260,9 @@ class TelegramHandlers:
             await self.desk.member_joined(member, PLATFORM)
 
     async def on_error(self, update: object, context: Context) -> None:
+        if isinstance(context.error, DatabaseBusy) and isinstance(update, Update) and update.effective_chat:
+            log.warning("telegram update %s met a busy database: %s", update.update_id, context.error)
+            with contextlib.suppress(TelegramError):  # nothing changed: the member is told to try again
+                await self.port.send(update.effective_chat.id, self.desk.t("db.busy"))
+            return
         log.error("telegram update %s failed", update, exc_info=context.error)

@@ -18,9 +18,10 @@
  *    ranks"): every answer comes with the cards it depended on (trick winners of the proof, the cards the
  *    quick-trick bounds used, equivalent cards skipped), closed upwards per suit; an entry matches any
  *    position with the same leader and suit lengths whose top cards agree down to that region (relative
- *    ranks), wherever the smaller cards lie. Buckets hold 64 entries and are chosen by the suit lengths;
+ *    ranks), wherever the smaller cards lie. Buckets hold 16 entries and are chosen by the suit lengths;
  *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
- *    run of one player and trump-length counts as cheap bounds;
+ *    run of one player and trump-length counts as cheap bounds; in betl, a trick the declarer is already
+ *    forced to take answers "does he take a trick?" at once, and move ordering follows betl's aims;
  *  - equivalent cards: of cards adjacent in rank among the cards still in play (cards on the table count as
  *    in play) only one is searched;
  *  - move ordering by the table's best lead and simple trick-winning heuristics; the last trick is counted
@@ -55,6 +56,9 @@ static int TOPBIT(uint32_t x) { int n = -1; while (x) { x >>= 1; n++; } return n
 
 #define NO_CARD 0xFF
 #define MAX_TT_BITS 22 /* 2**22 entries * 24 bytes = 96 MB at most per Solver */
+/* All the Solvers of the process together: a new table that would pass this is refused (MemoryError). */
+#define MAX_TOTAL_TT_BYTES ((size_t)256 << 20)
+static size_t total_tt_bytes = 0; /* changed only with the GIL held (init, dealloc) */
 
 static uint8_t COMPRESS[256][256]; /* [in play][x]: the bits of x at the positions of in play, packed low */
 static uint8_t EXPAND[256][256];
@@ -97,7 +101,9 @@ static void init_tables(void) {
  * the search computes, with every result, the cards that result depended on (the winners of the tricks in
  * the proof, the cards the quick-trick bounds used, equivalent cards it skipped), as in the "relevant ranks"
  * of bridge solvers. Neighbouring layouts differ in small cards, so they share many entries. */
-#define BUCKET 64 /* entries of one shape share a bucket: it must hold many */
+#ifndef BUCKET
+#define BUCKET 16 /* entries of one shape share a bucket (measured: 16 beats 32 and 64 by 5-10%) */
+#endif
 
 /* A bucket of entries, stored field by field so that the scan reads little. Entry i: */
 typedef struct {
@@ -238,6 +244,36 @@ static inline uint32_t extend_runs(uint32_t all, uint32_t r, uint32_t legal) {
     return r;
 }
 
+/* Move ordering in betl, where the declarer wants to lose every trick and the defenders want him to win one:
+ * the declarer ducks with his highest card under the winner (or unloads his highest card when void or when he
+ * must win as last to play); a defender leads low where the declarer holds only higher cards, plays under the
+ * declarer's winning card, low before the declarer plays, and unloads high cards otherwise. */
+static int betl_score(const Ctx *c, int seat, int m, int np, int winner, int wseat) {
+    int rank = m & 7, s = m >> 3, decl = c->declarer;
+    uint32_t ds = c->h[decl] & SUIT[s];
+    if (!np) {
+        if (seat == decl) {
+            uint32_t lower = (c->h[NEXT[seat]] | c->h[NEXT[NEXT[seat]]]) & SUIT[s] & ~((2u << m) - 1u);
+            return lower ? 150 - rank : 50 - rank; /* a lead someone can overtake first, low first */
+        }
+        if (!ds) return 40 - rank;
+        return CTZ(ds) > m ? 200 - rank : 120 - rank;
+    }
+    int led = c->tcards[0] >> 3;
+    if (s != led) return 150 + rank; /* a discard: the highest first */
+    int wins = beats(m, winner, -1);
+    if (seat == decl) {
+        if (!wins) return 200 + rank;
+        return np == 2 ? 100 + rank : 100 - rank;
+    }
+    if (wseat == decl) return wins ? 50 - rank : 200 + rank;
+    /* the declarer has not played yet (np == 1), or has and is already beaten */
+    int decl_played = 0;
+    for (int k = 0; k < np; k++)
+        if ((c->tleader + k) % 3 == decl) decl_played = 1;
+    return decl_played ? 100 + rank : 200 - rank;
+}
+
 /* The legal cards of seat, one per group of equivalent cards, best first. */
 static int gen_moves(const Ctx *c, int seat, int *out, int first) {
     uint32_t hand = c->h[seat];
@@ -279,6 +315,7 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first) {
         reps &= reps - 1;
         int rank = m & 7, s = m >> 3, sc;
         if (m == first) sc = 1000;
+        else if (c->betl) sc = betl_score(c, seat, m, np, winner, wseat);
         else if (!np) {
             uint32_t higher = others & SUIT[s] & ~((2u << m) - 1u);
             if (!higher) {
@@ -482,6 +519,34 @@ static int search(Ctx *c, int target, uint32_t *rel) {
                     break; /* the partner's count does not depend on the entry suit */
                 }
             }
+        } else if (target == 1) {
+            /* Betl, "does the declarer take a trick?": he is forced to take this one when he leads and every
+             * suit he holds has his lowest card above all the others' cards of it, or when a defender leads a
+             * suit he holds in which the declarer's cards are all above every defender card of it. */
+            int decl = c->declarer;
+            uint32_t dh = c->h[decl], others = all & ~dh;
+            if (seat == decl) {
+                uint32_t used = 0;
+                int forced = 1;
+                for (int su = 0; su < 4 && forced; su++) {
+                    uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
+                    if (!ds) continue;
+                    used |= SUIT[su];
+                    if (os && CTZ(ds) < TOPBIT(os)) forced = 0;
+                }
+                if (forced) {
+                    *rel = all & used;
+                    return 1;
+                }
+            } else {
+                for (int su = 0; su < 4; su++) {
+                    uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
+                    if (ds && (c->h[seat] & SUIT[su]) && CTZ(ds) > TOPBIT(os)) {
+                        *rel = all & SUIT[su];
+                        return 1;
+                    }
+                }
+            }
         }
         if (n >= TT_MIN_DEPTH) {
             shape = shape_of(c->h, seat);
@@ -618,6 +683,9 @@ typedef struct {
     int tleader;
     int ntrick;
     int trick[2];
+    int trump;    /* -1: none */
+    int betl;
+    int declarer;
 } Position;
 
 /* Returns NULL when the position is consistent, else a message. */
@@ -656,13 +724,18 @@ static void load(Ctx *c, const Position *p) {
 /* The legal cards of the seat to move (all of them, not only one per equivalence group). */
 static uint32_t legal_mask(const Ctx *c) { return legal_cards(c, (c->tleader + c->nplayed) % 3); }
 
-/* The value after the seat to move plays card m (which must be legal); the context is restored after. */
-static int value_after(Ctx *c, int m, int guess) {
+/* The value after the seat to move plays card m (which must be legal), clamped to [floor, cap] (cap < 0: no
+ * cap; exact() returns the clamped value when the true one lies outside its range); the context is restored
+ * after. */
+static int value_after(Ctx *c, int m, int guess, int floor, int cap) {
     int seat = (c->tleader + c->nplayed) % 3;
     int saved_leader = c->tleader, saved_np = c->nplayed;
     int t0 = c->tcards[0], t1 = c->tcards[1];
     int left = POPCNT(c->h[seat]); /* tricks left counting the current one */
     int won = 0, v;
+    if (cap < 0 || cap > left) cap = left;
+    if (floor < 0) floor = 0;
+    if (floor > cap) floor = cap;
     c->h[seat] &= ~(1u << m);
     c->tcards[c->nplayed++] = m;
     if (c->nplayed == 3) {
@@ -670,9 +743,13 @@ static int value_after(Ctx *c, int m, int guess) {
         won = w == c->declarer;
         c->tleader = w;
         c->nplayed = 0;
-        v = won + exact(c, 0, left - 1, guess - won);
+        int lo = floor - won < 0 ? 0 : floor - won, hi = cap - won < left - 1 ? cap - won : left - 1;
+        if (won >= cap) v = cap;
+        else if (lo >= hi) v = won + hi;
+        else v = won + exact(c, lo, hi, guess - won);
+        if (v < floor) v = floor;
     } else {
-        v = exact(c, 0, left, guess);
+        v = exact(c, floor, cap, guess);
     }
     c->h[seat] |= 1u << m;
     c->tleader = saved_leader;
@@ -680,6 +757,12 @@ static int value_after(Ctx *c, int m, int guess) {
     c->tcards[0] = t0;
     c->tcards[1] = t1;
     return v;
+}
+
+/* Does the declarer take at least target tricks from the loaded position (the trick in progress included)? */
+static int reach(Ctx *c, int target) {
+    uint32_t rel;
+    return search(c, target, &rel);
 }
 
 /* ---------------------------------------------------------------------------------------------------- */
@@ -699,6 +782,17 @@ static void clear_table(SolverObject *self) {
     self->ctx.gen = 0;
 }
 
+static size_t table_bytes(int bits) { return ((size_t)1 << bits) / BUCKET * sizeof(Bucket) + 64; }
+
+static void free_table(SolverObject *self) {
+    if (self->ctx.tt_block) {
+        free(self->ctx.tt_block);
+        total_tt_bytes -= table_bytes(self->tt_bits);
+        self->ctx.tt_block = NULL;
+        self->ctx.tt = NULL;
+    }
+}
+
 static int Solver_init(SolverObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"tt_bits", NULL};
     int bits = 18;
@@ -707,20 +801,26 @@ static int Solver_init(SolverObject *self, PyObject *args, PyObject *kwds) {
         PyErr_Format(PyExc_ValueError, "tt_bits must be between 8 and %d", MAX_TT_BITS);
         return -1;
     }
-    if (self->ctx.tt_block) {
-        free(self->ctx.tt_block);
-        self->ctx.tt_block = NULL;
-        self->ctx.tt = NULL;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Solver is in use by another thread");
+        return -1;
     }
-    size_t entries = (size_t)1 << bits;
-    self->ctx.tt_block = malloc(entries / BUCKET * sizeof(Bucket) + 64);
+    free_table(self);
+    size_t bytes = table_bytes(bits);
+    if (total_tt_bytes + bytes > MAX_TOTAL_TT_BYTES) {
+        PyErr_Format(PyExc_MemoryError, "solver tables would pass %zu MB in all (%zu MB in use)",
+                     MAX_TOTAL_TT_BYTES >> 20, total_tt_bytes >> 20);
+        return -1;
+    }
+    self->ctx.tt_block = malloc(bytes);
     if (!self->ctx.tt_block) {
         PyErr_NoMemory();
         return -1;
     }
+    total_tt_bytes += bytes;
     self->ctx.tt = (Bucket *)(((uintptr_t)self->ctx.tt_block + 63) & ~(uintptr_t)63);
     self->tt_bits = bits;
-    self->ctx.nbuckets_mask = (uint32_t)(entries / BUCKET - 1);
+    self->ctx.nbuckets_mask = (uint32_t)(((size_t)1 << bits) / BUCKET - 1);
     self->busy = 0;
     self->have_context = 0;
     self->ctx.nodes = 0;
@@ -729,11 +829,12 @@ static int Solver_init(SolverObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static void Solver_dealloc(SolverObject *self) {
-    free(self->ctx.tt_block);
+    free_table(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Parse the arguments shared by solve and batch; set the strain context (clearing the table on change). */
+/* Parse and check the arguments shared by solve, batch and reaches into p. Nothing of the Solver changes here:
+ * a call refused for its input never touches a table another thread may be searching. */
 static int parse_common(SolverObject *self, int trump, int betl, int declarer, int to_move, PyObject *trick,
                         int trick_leader, Position *p) {
     if (!self->ctx.tt) {
@@ -782,16 +883,23 @@ static int parse_common(SolverObject *self, int trump, int betl, int declarer, i
     }
     p->to_move = to_move;
     p->tleader = trick_leader;
-    if (!self->have_context || self->ctx.trump != trump || self->ctx.betl != (betl != 0) ||
-        self->ctx.declarer != declarer) {
+    p->trump = trump;
+    p->betl = betl != 0;
+    p->declarer = declarer;
+    return 0;
+}
+
+/* Set the strain context of a Solver taken by this call (acquire() first), clearing its table on a change. */
+static void set_context(SolverObject *self, const Position *p) {
+    if (!self->have_context || self->ctx.trump != p->trump || self->ctx.betl != p->betl ||
+        self->ctx.declarer != p->declarer) {
         clear_table(self);
-        self->ctx.trump = trump;
-        self->ctx.betl = betl != 0;
-        self->ctx.declarer = declarer;
-        for (int i = 0; i < 3; i++) self->ctx.ismax[i] = (i == declarer) != (betl != 0);
+        self->ctx.trump = p->trump;
+        self->ctx.betl = p->betl;
+        self->ctx.declarer = p->declarer;
+        for (int i = 0; i < 3; i++) self->ctx.ismax[i] = (i == p->declarer) != p->betl;
         self->have_context = 1;
     }
-    return 0;
 }
 
 static int parse_hands(PyObject *hands, Position *p) {
@@ -852,6 +960,7 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kwds
         return NULL;
     }
     if (acquire(self)) return NULL;
+    set_context(self, &p);
     int cards[32], values[32], nc = 0;
     Py_BEGIN_ALLOW_THREADS
     Ctx *c = &self->ctx;
@@ -860,7 +969,7 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kwds
     uint32_t legal = legal_mask(c);
     uint32_t inplay = c->h[0] | c->h[1] | c->h[2];
     for (int k = 0; k < c->nplayed; k++) inplay |= 1u << c->tcards[k];
-    int guess = (POPCNT(c->h[p.to_move]) + 1) / 2;
+    int guess = c->betl ? 1 : (POPCNT(c->h[p.to_move]) + 1) / 2; /* betl values are mostly small */
     while (legal) {
         cards[nc++] = CTZ(legal);
         legal &= legal - 1;
@@ -872,7 +981,7 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kwds
         if (above && i + 1 < nc && cards[i + 1] == CTZ(above)) {
             values[i] = values[i + 1];
         } else {
-            values[i] = value_after(c, m, guess);
+            values[i] = value_after(c, m, guess, 0, -1);
             guess = values[i];
         }
     }
@@ -891,28 +1000,51 @@ static PyObject *Solver_solve(SolverObject *self, PyObject *args, PyObject *kwds
     return out;
 }
 
+/* Check every layout of a buffer (three native uint32 masks each) against the prototype position, before the
+ * Solver is taken: returns the index of the first bad layout and its message, or -1. */
+static Py_ssize_t check_layouts(const uint32_t *lay, Py_ssize_t nl, const Position *proto, const char **msg) {
+    for (Py_ssize_t l = 0; l < nl; l++) {
+        Position p = *proto;
+        memcpy(p.h, lay + 3 * l, sizeof p.h);
+        *msg = check_position(&p);
+        if (*msg) return l;
+    }
+    return -1;
+}
+
 PyDoc_STRVAR(batch_doc,
-             "batch(layouts, trump, betl, declarer, to_move, trick, trick_leader, cards) -> bytes\n\n"
+             "batch(layouts, trump, betl, declarer, to_move, trick, trick_leader, cards, cap=-1, relative=False)\n"
+             "-> bytes\n\n"
              "layouts: a buffer of native uint32, three hand masks per layout (array('I') or bytes).\n"
              "All layouts share the strain, declarer, seat to move and trick in progress. For each layout and\n"
              "each card of `cards` (in that order) one byte: the declarer's tricks from here after that card,\n"
-             "or 255 when the card is not a legal play in that layout. The table is shared across layouts, so\n"
-             "give them in an order where neighbours share cards (e.g. combinatorial order).");
+             "or 255 when the card is not a legal play in that layout. With cap >= 0 the value is capped at cap\n"
+             "tricks (min(value, cap): e.g. betl, where play stops at the declarer's first trick, needs cap 1 and\n"
+             "then one yes/no search per card). With relative, the values of the cards after the first (when\n"
+             "it is legal) are clamped to within one trick of the first card's value: enough to tell whether each\n"
+             "is better, worse or the same, in one or two yes/no searches. The table is shared across layouts, so\n"
+             "give them in an order\n"
+             "where neighbours share cards (e.g. combinatorial order). The input is checked in full before the\n"
+             "Solver is used.");
 
 static PyObject *Solver_batch(SolverObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"layouts", "trump", "betl", "declarer", "to_move", "trick", "trick_leader", "cards",
-                             NULL};
+                             "cap", "relative", NULL};
     Py_buffer buf;
     PyObject *trick, *cards_obj;
-    int trump, betl, declarer, to_move, trick_leader;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*ipiiOiO", kwlist, &buf, &trump, &betl, &declarer, &to_move,
-                                     &trick, &trick_leader, &cards_obj))
+    int trump, betl, declarer, to_move, trick_leader, cap = -1, relative = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*ipiiOiO|ip", kwlist, &buf, &trump, &betl, &declarer, &to_move,
+                                     &trick, &trick_leader, &cards_obj, &cap, &relative))
         return NULL;
     PyObject *result = NULL;
     Position proto;
     int cards[32], ncards = 0;
     if (buf.len % 12 != 0) {
         PyErr_SetString(PyExc_ValueError, "layouts must hold three uint32 masks per layout");
+        goto done;
+    }
+    if (cap < -1 || cap > 10) {
+        PyErr_SetString(PyExc_ValueError, "cap is -1 (none) or 0..10 tricks");
         goto done;
     }
     if (parse_common(self, trump, betl, declarer, to_move, trick, trick_leader, &proto)) goto done;
@@ -936,54 +1068,50 @@ static PyObject *Solver_batch(SolverObject *self, PyObject *args, PyObject *kwds
     ncards = (int)nc;
     Py_DECREF(seq);
     Py_ssize_t nl = buf.len / 12;
+    const uint32_t *lay = (const uint32_t *)buf.buf;
+    const char *msg = NULL;
+    Py_ssize_t bad = check_layouts(lay, nl, &proto, &msg);
+    if (bad >= 0) {
+        PyErr_Format(PyExc_ValueError, "layout %zd: %s", bad, msg);
+        goto done;
+    }
     result = PyBytes_FromStringAndSize(NULL, nl * ncards);
     if (!result) goto done;
     if (acquire(self)) {
         Py_CLEAR(result);
         goto done;
     }
+    set_context(self, &proto);
     uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
-    const uint32_t *lay = (const uint32_t *)buf.buf;
-    Py_ssize_t bad = -1;
-    const char *msg = NULL;
     Py_BEGIN_ALLOW_THREADS
     Ctx *c = &self->ctx;
     int guess = -1;
     for (Py_ssize_t l = 0; l < nl; l++) {
         Position p = proto;
-        uint32_t tmp[3];
-        memcpy(tmp, lay + 3 * l, sizeof tmp);
-        p.h[0] = tmp[0];
-        p.h[1] = tmp[1];
-        p.h[2] = tmp[2];
-        msg = check_position(&p);
-        if (msg) {
-            bad = l;
-            break;
-        }
+        memcpy(p.h, lay + 3 * l, sizeof p.h);
         load(c, &p);
         c->gen++;
         uint32_t legal = legal_mask(c);
-        if (guess < 0) guess = (POPCNT(c->h[to_move]) + 1) / 2;
-        int g = guess;
+        if (guess < 0) guess = c->betl ? 1 : (POPCNT(c->h[to_move]) + 1) / 2;
+        int g = guess, first = -1;
         for (int i = 0; i < ncards; i++) {
             int m = cards[i];
             if (!(legal >> m & 1)) {
                 out[l * ncards + i] = 255;
                 continue;
             }
-            int v = value_after(c, m, g);
+            int v;
+            if (relative && i > 0 && first >= 0)
+                v = value_after(c, m, first, first - 1, cap >= 0 && cap < first + 1 ? cap : first + 1);
+            else
+                v = value_after(c, m, g, 0, cap);
             out[l * ncards + i] = (uint8_t)v;
             g = v;
-            if (i == 0) guess = v;
+            if (i == 0) guess = first = v;
         }
     }
     Py_END_ALLOW_THREADS
     self->busy = 0;
-    if (msg) {
-        Py_CLEAR(result);
-        PyErr_Format(PyExc_ValueError, "layout %zd: %s", bad, msg);
-    }
 done:
     PyBuffer_Release(&buf);
     return result;
@@ -995,7 +1123,7 @@ PyDoc_STRVAR(reaches_doc,
              "For each layout (three native uint32 masks) one byte: 1 when the declarer takes at least `target`\n"
              "tricks from this position (the current trick included) under best play by everyone, else 0.\n"
              "One yes/no search per layout: e.g. whether the declarer can make his contract from trick 1\n"
-             "(target 6; in betl, `not reaches(..., 1)`).");
+             "(target 6; in betl, `not reaches(..., 1)`). The input is checked in full before the Solver is used.");
 
 static PyObject *Solver_reaches(SolverObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"layouts", "trump", "betl", "declarer", "to_move", "trick", "trick_leader", "target",
@@ -1012,45 +1140,48 @@ static PyObject *Solver_reaches(SolverObject *self, PyObject *args, PyObject *kw
         PyErr_SetString(PyExc_ValueError, "layouts must hold three uint32 masks per layout");
         goto done;
     }
+    if (target < 0 || target > 11) {
+        PyErr_SetString(PyExc_ValueError, "target is 0..11 tricks");
+        goto done;
+    }
     if (parse_common(self, trump, betl, declarer, to_move, trick, trick_leader, &proto)) goto done;
     Py_ssize_t nl = buf.len / 12;
+    const uint32_t *lay = (const uint32_t *)buf.buf;
+    const char *msg = NULL;
+    Py_ssize_t bad = check_layouts(lay, nl, &proto, &msg);
+    if (bad >= 0) {
+        PyErr_Format(PyExc_ValueError, "layout %zd: %s", bad, msg);
+        goto done;
+    }
     result = PyBytes_FromStringAndSize(NULL, nl);
     if (!result) goto done;
     if (acquire(self)) {
         Py_CLEAR(result);
         goto done;
     }
+    set_context(self, &proto);
     uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
-    const uint32_t *lay = (const uint32_t *)buf.buf;
-    Py_ssize_t bad = -1;
-    const char *msg = NULL;
     Py_BEGIN_ALLOW_THREADS
     Ctx *c = &self->ctx;
     for (Py_ssize_t l = 0; l < nl; l++) {
         Position p = proto;
         memcpy(p.h, lay + 3 * l, sizeof p.h);
-        msg = check_position(&p);
-        if (msg) {
-            bad = l;
-            break;
-        }
         load(c, &p);
         c->gen++;
-        uint32_t rel;
-        out[l] = (uint8_t)search(c, target, &rel);
+        out[l] = (uint8_t)reach(c, target);
     }
     Py_END_ALLOW_THREADS
     self->busy = 0;
-    if (msg) {
-        Py_CLEAR(result);
-        PyErr_Format(PyExc_ValueError, "layout %zd: %s", bad, msg);
-    }
 done:
     PyBuffer_Release(&buf);
     return result;
 }
 
 static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (!self->ctx.tt) {
+        PyErr_SetString(PyExc_RuntimeError, "Solver not initialised");
+        return NULL;
+    }
     if (acquire(self)) return NULL;
     clear_table(self);
     self->have_context = 0;
@@ -1060,8 +1191,9 @@ static PyObject *Solver_clear(SolverObject *self, PyObject *Py_UNUSED(ignored)) 
 
 static PyObject *Solver_stats(SolverObject *self, PyObject *Py_UNUSED(ignored)) {
     size_t entries = ((size_t)self->ctx.nbuckets_mask + 1) * BUCKET;
-    return Py_BuildValue("{s:K,s:n,s:n}", "nodes", (unsigned long long)self->ctx.nodes, "tt_entries",
-                         (Py_ssize_t)entries, "tt_bytes", (Py_ssize_t)(entries / BUCKET * sizeof(Bucket)));
+    return Py_BuildValue("{s:K,s:n,s:n,s:n}", "nodes", (unsigned long long)self->ctx.nodes, "tt_entries",
+                         (Py_ssize_t)entries, "tt_bytes", (Py_ssize_t)(entries / BUCKET * sizeof(Bucket)),
+                         "all_tables_bytes", (Py_ssize_t)total_tt_bytes);
 }
 
 static PyMethodDef Solver_methods[] = {
@@ -1238,7 +1370,8 @@ PyMODINIT_FUNC PyInit__dds(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddIntConstant(m, "MAX_TT_BITS", MAX_TT_BITS) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_TT_BITS", MAX_TT_BITS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_TOTAL_TT_BYTES", (long)MAX_TOTAL_TT_BYTES) < 0) {
         Py_DECREF(m);
         return NULL;
     }

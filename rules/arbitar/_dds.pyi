@@ -4,6 +4,7 @@ from array import array
 from collections.abc import Sequence
 
 MAX_TT_BITS: int
+MAX_TOTAL_TT_BYTES: int
 
 class Solver:
     def __init__(self, tt_bits: int = 18) -> None: ...
@@ -27,6 +28,8 @@ class Solver:
         trick: tuple[int, ...],
         trick_leader: int,
         cards: tuple[int, ...],
+        cap: int = -1,
+        relative: bool = False,
     ) -> bytes: ...
     def reaches(
         self,

@@ -2,33 +2,46 @@
 
 It owns "Kako Arbitar odlučuje" of the club text with the definitions of `spec/decisions.md` ("The Arbitar"):
 
+Only a defender who played his own cards can receive a fall: when the other defender passed and his cards were
+played by the fallen one (one follower alone; kontra with a partner who passed), the fall stays, with no step
+(`played_own_cards`).
+
 Step 1, the cards of both defenders, trick by trick. A card ``c`` that defender D played is an *error* when
 some legal alternative ``a`` gives the declarer fewer tricks than ``c`` double-dummy in the real layout, and
 over the layouts D could not see (`rules.arbitar.layouts.view`) that are *consistent with the bidding* (the
 declarer makes his contract double-dummy from the first trick with that layout's starting hands) the number
 where ``a`` is better minus the number where ``c`` is better is at least 10% of them (and above zero: with no
-consistent layout nothing could be seen). Exact counts over all layouts, no sampling. An error of the other
+consistent layout nothing could be seen). Exact counts over all layouts, no sampling. In betl the defence aims
+at one declarer trick and play stops there, so every value is capped at the declarer's first trick
+(`value_cap`): a card is better or worse only when it changes whether he takes a trick. An error of the other
 defender *ruined* the fallen player's pass when with the better card the defence's tricks in the real layout
-reach what the fallen player needed (4 together; 5 under kontra; in betl, the declarer's first trick). If
-such an error exists and the fallen player made no error, the fall moves (step 1); if the fallen player erred,
-it stays with him.
+reach what the fallen player needed (4 together; 5 under kontra; in betl, the declarer's first trick). The
+fallen player's own cards are always judged: an error of his keeps the fall with him (step 1) and is shown.
+Otherwise a ruining error of the other moves the fall (step 1). The hand's opening lead (polaz) is the
+referee's to judge (`is_opening_lead`): the other's never moves a fall, and the fallen player's own is judged
+only before a fall would move — an error there leaves the fall with him, "nije očigledna greška".
 
 Step 2, only when both defenders followed without kontra and without zovem: the rezons of both from their ten
 cards before play, the talon visible (`rules.arbitar.rezon`). The fall moves only when the other defender's
 following is obviously bad, the fallen player's following meets the rules and he made no step-1 error.
 Everything else is left to a referee's judgement: "nije očigledna greška", the fall stays.
 
-How it stays fast and exact (`spec` target: p95 under 0.5 s a hand on two cores, `bench/arbitar.py`):
+The verdict's ``step`` is the step that decided (2 when step 2 was looked at, 1 when step 1 found an error,
+None when neither applied). The card shown is the earliest erring card in play order (of the fallen player,
+else of the other defender); its better card is the alternative with the largest count difference (ties: the
+lower card), and its counts (better, worse, equal) are over every consistent layout.
+
+How it stays fast and exact (target: p95 0.5 s a hand on two cores, `bench/arbitar.py`):
 
 - Only cards that lost a trick in the real layout are candidates (one `solver.solve` per defender card), and
-  only the checks that can change the verdict are made, cheapest view first: the other defender's ruining
-  candidates; the fallen player's candidates only when a transfer is otherwise due (one error of his settles
-  it). Alternatives equivalent to each other (`layouts.equivalent`) are compared once.
-- Per candidate: the consistency of every layout first (one yes/no search from trick 1 each, cheap), then
-  the played card and its better alternatives compared only on the consistent layouts, in combinatorial
-  order (neighbours share the solver's table), on both cores (`solver.solve_layouts`), in chunks: the
-  comparison stops as soon as the layouts left cannot move the count across the 10% bar either way. The
-  chunking depends only on the counts, so the verdict and its evidence are the same bytes every time.
+  alternatives equivalent to each other (`layouts.equivalent`) are compared once.
+- Per candidate: the consistency of every layout first (one yes/no search from trick 1 each; a player's later
+  views are parts of his earlier ones, so each of his layouts is searched once a hand), then the played card
+  and all its better alternatives compared together on the consistent layouts, in revolving-door order
+  (neighbours share the solver's table), on both cores (`solver.solve_layouts`), in chunks: an alternative is
+  dropped as soon as the layouts left cannot bring it to the 10% bar, and the card is an error as soon as one
+  reaches it; the card shown is then counted in full. The chunking depends only on the counts, so the verdict
+  and its evidence are the same bytes every time.
 """
 
 from __future__ import annotations
@@ -44,11 +57,12 @@ from rules.arbitar.layouts import Moment, PlayedHand, equivalent, played_hand, v
 from rules.arbitar.rezon import RezonCount, count_rezons
 from rules.arbitar.verdict import NOT_OBVIOUS, STAYS, TRANSFER, ArbitarVerdict
 from rules.cards import Card, mask_of
-from rules.gamelog import Game, Hand
+from rules.gamelog import Decision, Game, Hand
 from rules.paper_hand import DefenceShape, HandCase, hand_facts, left_of, right_of
 
 __all__ = ["CardJudgement", "Stats", "arbitrate", "arbitrate_with_stats", "better_alternatives",
-           "declarer_last_after_passes", "follower_rezons", "judge_card", "real_values"]
+           "declarer_last_after_passes", "follower_rezons", "judge_card", "played_own_cards", "real_values",
+           "value_cap"]
 
 THREADS = 2
 MIN_CHUNK = 2048  # consistent layouts compared per call before the 10% bar is checked again
@@ -62,24 +76,33 @@ class Stats:
 
     decisions: int = 0  # candidate cards judged over layouts
     layouts: int = 0  # layouts enumerated (views of those cards)
-    consistency: int = 0  # yes/no searches from trick 1
+    consistency: int = 0  # yes/no searches from trick 1 (a player's layouts are searched once per hand)
     compared: int = 0  # layouts where the played card and its alternatives were valued
 
 
 @dataclass(frozen=True, slots=True)
 class CardJudgement:
-    """Whether one played card is an error by the 10% rule, with the counts that decided it."""
+    """Whether one played card is an error by the 10% rule, with the counts that decided it.
+
+    With ``examined == consistent`` (always so for an error, see `judge_card`) the counts are exact over all
+    consistent layouts and ``better_count + worse_count + equal_count == consistent``.
+    """
 
     moment: Moment
-    better: int  # the alternative the evidence names (the first that met the bar, else the best in reality)
-    with_card: int  # the declarer's tricks from this trick on, real layout, after the played card
+    better: int  # the alternative the evidence names (an error: the largest count difference, ties the lower card)
+    with_card: int  # the declarer's tricks from this trick on, real layout, after the played card (capped in betl)
     with_better: int  # the same after the better card
     layouts: int  # layouts seen from the player
     consistent: int  # of them consistent with the bidding (|L|)
     better_count: int  # consistent layouts where the alternative is better (over `examined`)
     worse_count: int  # consistent layouts where the played card is better (over `examined`)
-    examined: int  # consistent layouts compared before the outcome was certain
+    examined: int  # consistent layouts compared
     error: bool
+
+    @property
+    def equal_count(self) -> int:
+        """Compared layouts where the two cards are worth the same."""
+        return self.examined - self.better_count - self.worse_count
 
     @property
     def bar(self) -> int:
@@ -91,12 +114,61 @@ def _is_error(difference: int, consistent: int) -> bool:
     return difference > 0 and 10 * difference >= consistent
 
 
+def value_cap(played: PlayedHand, moment: Moment) -> int | None:
+    """Betl stops at the declarer's first trick: values from this trick on are capped at the tricks he still
+    lacks for that (1, or 0 once he has one); None outside betl."""
+    if not played.betl:
+        return None
+    return max(0, 1 - moment.declarer_tricks)
+
+
+def _counts(own: bytes, theirs: bytes, sign: int) -> tuple[int, int]:
+    """(layouts where the alternative is better for the defence, layouts where the played card is)."""
+    better = worse = 0
+    for value, other in zip(own, theirs, strict=True):
+        if value != other:
+            if sign * (value - other) > 0:
+                better += 1
+            else:
+                worse += 1
+    return better, worse
+
+
+def _consistency(played: PlayedHand, starting: array[int], known: dict[int, bool], stats: Stats,
+                 threads: int) -> bytes:
+    """One byte per layout: 1 when the declarer makes his contract double-dummy from trick 1 with the layout's
+    starting hands. Layouts in ``known`` (by the declarer's starting hand) are not searched again."""
+    hands = starting[played.declarer::3].tolist()
+    missing = [k for k, hand in enumerate(hands) if hand not in known]
+    if missing:
+        if len(missing) == len(hands):
+            todo = starting
+        else:
+            raw = starting.tobytes()
+            todo = array("I")
+            todo.frombytes(b"".join(raw[12 * k:12 * k + 12] for k in missing))
+        stats.consistency += len(missing)
+        reach = solver.layouts_reach(todo, played.trump, played.betl, played.declarer, played.leader, (), None,
+                                     played.target, threads=threads)
+        made = 0 if played.betl else 1  # betl: the contract is made when the declarer does not reach a trick
+        for k, value in zip(missing, reach, strict=True):
+            known[hands[k]] = value == made
+    return bytes(known[hand] for hand in hands)
+
+
 def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], real: dict[int, int],
-               stats: Stats | None = None, threads: int = THREADS, chunk: int | None = None) -> CardJudgement:
+               stats: Stats | None = None, threads: int = THREADS, chunk: int | None = None,
+               known: dict[int, bool] | None = None) -> CardJudgement:
     """Judge ``moment.card`` against ``alternatives`` (each better in the real layout, best first) by the 10% rule.
 
-    ``real`` holds the declarer's tricks in the real layout for every legal card of the moment. ``chunk``: how
-    many consistent layouts are compared between two looks at the bar (default: a sixth, at least 2048).
+    ``real`` holds the declarer's tricks in the real layout for every legal card of the moment (capped in betl,
+    `value_cap`). ``known``: the consistency of layouts already searched for this player in this hand, by the
+    declarer's starting hand (his later views are parts of his earlier ones), filled in here. ``chunk``: how
+    many consistent layouts are compared between two looks at the bar (default: a sixth, at least 2048). Every
+    alternative is compared at once, chunk by chunk; one stops as soon as the layouts left cannot move it
+    across the bar either way. Once the card is found an error, every alternative is counted in full over all
+    consistent layouts and the evidence names the one with the largest difference (ties: the lower card). A
+    card that is not an error shows the counts of its first alternative as far as they were made.
     """
     stats = stats if stats is not None else Stats()
     alts = tuple(alternatives)
@@ -106,11 +178,7 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
     total = seen.size
     stats.decisions += 1
     stats.layouts += total
-    stats.consistency += total
-    reach = solver.layouts_reach(seen.starting_layouts(), played.trump, played.betl, played.declarer,
-                                 played.leader, (), None, played.target, threads=threads)
-    if played.betl:  # the contract is made when the declarer does not reach his first trick
-        reach = reach.translate(_INVERT)
+    reach = _consistency(played, seen.starting_layouts(), known if known is not None else {}, stats, threads)
     consistent = reach.count(1)
     packed = seen.layouts()
     if consistent < total:
@@ -119,50 +187,72 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         subset.frombytes(b"".join(itertools.compress((raw[12 * k:12 * k + 12] for k in range(total)), reach)))
         packed = subset
     trick_leader = moment.leader if moment.before else None
+    cap = value_cap(played, moment)
     sign = -1 if played.betl else 1  # a card is better for the defence when the declarer takes fewer tricks
     step = chunk if chunk is not None else max(MIN_CHUNK, -(-consistent // CHUNKS))
     if step < 1:
         raise ValueError("chunk must be positive")
-    mine = bytearray()  # the played card's values, layout by layout, as far as computed
-    first: tuple[int, int, int] | None = None  # (better, worse, examined) of the first alternative
-    for alt in alts:
-        better = worse = done = 0
-        error = False
-        while done < consistent:
-            upto = min(consistent, done + step)
-            part = packed[3 * done:3 * upto]
-            if len(mine) >= upto:
-                theirs = solver.solve_layouts(part, played.trump, played.betl, played.declarer, moment.seat,
-                                              moment.before, trick_leader, (alt,), threads=threads)
-                own = bytes(mine[done:upto])
-            else:
-                both = solver.solve_layouts(part, played.trump, played.betl, played.declarer, moment.seat,
-                                            moment.before, trick_leader, (moment.card, alt), threads=threads)
-                own, theirs = both[0::2], both[1::2]
-                mine.extend(own)
-            stats.compared += upto - done
-            for value, other in zip(own, theirs, strict=True):
-                if value != other:
-                    if sign * (value - other) > 0:
-                        better += 1
-                    else:
-                        worse += 1
-            done = upto
-            left = consistent - done
-            if _is_error(better - worse - left, consistent):
+    values: dict[int, bytearray] = {card: bytearray() for card in (moment.card, *alts)}
+    mine = values[moment.card]
+
+    def extend(alternatives: tuple[int, ...], upto: int) -> None:
+        """Value the played card and ``alternatives`` (all computed as far as the first) on the consistent
+        layouts up to ``upto``. The alternatives are valued relative to the played card (`solver.solve_layouts`
+        ``relative``): whether each is better, worse or the same is all the counts need."""
+        cards = (moment.card, *alternatives)
+        done = len(values[alternatives[0]]) if alternatives else len(mine)
+        if upto <= done:
+            return
+        got = solver.solve_layouts(packed[3 * done:3 * upto], played.trump, played.betl, played.declarer,
+                                   moment.seat, moment.before, trick_leader, cards, threads=threads, cap=cap,
+                                   relative=True)
+        stats.compared += upto - done
+        if len(mine) < upto:
+            mine.extend(got[0::len(cards)][len(mine) - done:])
+        for k, card in enumerate(alternatives, start=1):
+            values[card].extend(got[k::len(cards)])
+
+    def complete() -> None:
+        """Value every alternative on every consistent layout, those computed as far as each other together."""
+        for length in sorted({len(values[alt]) for alt in alts}):
+            extend(tuple(alt for alt in alts if len(values[alt]) == length), consistent)
+
+    # Every alternative is compared at once, chunk by chunk (one search of the layout serves all of them); an
+    # alternative is dropped once the layouts left cannot bring it to the bar, and the first that reaches the
+    # bar makes the card an error.
+    counts = {alt: [0, 0, 0] for alt in alts}  # better, worse, examined
+    open_alts = list(alts)
+    done = 0
+    error = False
+    while done < consistent and open_alts and not error:
+        upto = min(consistent, done + step)
+        extend(tuple(open_alts), upto)
+        left = consistent - upto
+        for alt in tuple(open_alts):
+            b, w = _counts(bytes(mine[done:upto]), bytes(values[alt][done:upto]), sign)
+            count = counts[alt]
+            count[0] += b
+            count[1] += w
+            count[2] = upto
+            if _is_error(count[0] - count[1] - left, consistent):
                 error = True  # even if every layout left favoured the played card
-                break
-            if not _is_error(better - worse + left, consistent):
-                break  # even if every layout left favoured the alternative
-        if first is None:
-            first = (better, worse, done)
-        if error:
-            return CardJudgement(moment, alt, real[moment.card], real[alt], total, consistent, better, worse, done,
-                                 True)
-    if first is None:  # no consistent layout: nothing could be seen from the player's seat
-        first = (0, 0, 0)
-    return CardJudgement(moment, alts[0], real[moment.card], real[alts[0]], total, consistent, first[0], first[1],
-                         first[2], False)
+            elif not _is_error(count[0] - count[1] + left, consistent):
+                open_alts.remove(alt)  # even if every layout left favoured the alternative
+        done = upto
+    if not error:
+        first = counts[alts[0]]
+        return CardJudgement(moment, alts[0], real[moment.card], real[alts[0]], total, consistent, first[0],
+                             first[1], first[2], False)
+    # An error: every alternative counted in full, the largest difference shown (ties: the lower card).
+    complete()
+    full: list[tuple[int, int, int]] = []
+    for alt in alts:
+        b, w = _counts(bytes(mine), bytes(values[alt]), sign)
+        full.append((b - w, -alt, b))
+    difference, negated, better = max(full)
+    shown = -negated
+    return CardJudgement(moment, shown, real[moment.card], real[shown], total, consistent, better,
+                         better - difference, consistent, True)
 
 
 @dataclass(slots=True)
@@ -172,17 +262,22 @@ class _Candidate:
     moment: Moment
     real: dict[int, int]
     alternatives: tuple[int, ...]
-    cost: int  # layouts in the player's view
 
 
 def real_values(played: PlayedHand, moment: Moment) -> dict[int, int]:
-    """The declarer's tricks in the real layout from this trick on, for every legal card of the moment."""
-    return solver.solve(moment.hands, played.trump, played.betl, played.declarer, moment.seat, moment.before,
-                        moment.leader if moment.before else None)
+    """The declarer's tricks in the real layout from this trick on, for every legal card of the moment (in betl
+    capped at the first trick he still lacks, `value_cap`)."""
+    values = solver.solve(moment.hands, played.trump, played.betl, played.declarer, moment.seat, moment.before,
+                          moment.leader if moment.before else None)
+    cap = value_cap(played, moment)
+    if cap is None:
+        return values
+    return {card: min(value, cap) for card, value in values.items()}
 
 
 def better_alternatives(played: PlayedHand, moment: Moment, real: dict[int, int]) -> list[int]:
-    """The legal cards better than the played one in the real layout, best first, one per equivalent group."""
+    """The legal cards better than the played one in the real layout, best first, one per equivalent group
+    (the lowest card of the group)."""
     sign = -1 if played.betl else 1
     mine = real[moment.card]
     better = sorted((c for c in real if sign * (real[c] - mine) < 0), key=lambda c: (sign * real[c], c))
@@ -210,6 +305,7 @@ def _card_evidence(judgement: CardJudgement, players: tuple[str, str, str]) -> d
         "consistent_layouts": judgement.consistent,
         "better_card_better": judgement.better_count,
         "played_card_better": judgement.worse_count,
+        "equal_layouts": judgement.equal_count,
         "compared_layouts": judgement.examined,
         "bar": judgement.bar,
     }
@@ -233,6 +329,26 @@ def follower_rezons(hand: Hand, played: PlayedHand, seat: int) -> RezonCount:
                         declarer_last_after_passes(hand, played.declarer))
 
 
+def played_own_cards(hand: Hand, shape: DefenceShape | None, seat: int) -> bool:
+    """Whether defender ``seat`` played his own cards (decisions.md: only he can receive a fall).
+
+    Both following, zovem (the called player plays his hand) and betl: both did. One follower alone: only the
+    follower; the other's cards were played by him. Kontra: a defender who passed had his cards played by the
+    kontra giver.
+    """
+    if shape is DefenceShape.ALONE or shape is DefenceShape.KONTRA:
+        return hand.defense.get(seat, Decision.PASSES) is not Decision.PASSES
+    return True
+
+
+def is_opening_lead(moment: Moment) -> bool:
+    """The hand's first card (polaz). The club's rules leave it to the referee ("Sve što pravila ostavljaju
+    proceni sudije (… polaz …) Arbitar ne presuđuje: tada odgovara „nije očigledna greška“, pad ostaje"): the other
+    defender's polaz never moves a fall, and a fall that would move is left with the fallen player, "nije
+    očigledna greška", when his own polaz was an error."""
+    return moment.trick == 1 and moment.position == 0
+
+
 def arbitrate(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     """The Arbitar's verdict on the fall of seat ``fallen`` in hand number ``hand`` of ``game``.
 
@@ -240,6 +356,22 @@ def arbitrate(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     declarer or did not fall.
     """
     return arbitrate_with_stats(game, hand, fallen)[0]
+
+
+def _earliest_error(played: PlayedHand, candidates: list[_Candidate], stats: Stats, threads: int,
+                    known: dict[int, bool]) -> tuple[CardJudgement | None, CardJudgement | None]:
+    """(the earliest card in play order that is an error, the first one judged not to be), judging in order.
+
+    ``known``: the consistency of the layouts of this player's views searched so far (see `judge_card`)."""
+    refuted: CardJudgement | None = None
+    for candidate in candidates:
+        judged = judge_card(played, candidate.moment, candidate.alternatives, candidate.real, stats, threads,
+                            known=known)
+        if judged.error:
+            return judged, refuted
+        if refuted is None:
+            refuted = judged
+    return None, refuted
 
 
 def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THREADS
@@ -263,9 +395,9 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
     shape = score.shape
     defence = score.defence_tricks[right_of(declarer)] + score.defence_tricks[left_of(declarer)]
     evidence: dict[str, Any] = {"defence_tricks": defence}
-    if shape is DefenceShape.ALONE:
+    if not played_own_cards(the_hand, shape, other):
         evidence["note"] = f"{players[other]} nije pratio: njegove karte je igrao {players[fallen]}"
-        return ArbitarVerdict(STAYS, None, 0, NOT_OBVIOUS, evidence), stats
+        return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence), stats
     played = played_hand(the_hand)
     needed = 5 if shape is DefenceShape.KONTRA else 4
     evidence["needed"] = 1 if played.betl else needed
@@ -277,20 +409,24 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
 
     ruining: list[_Candidate] = []
     own: list[_Candidate] = []
-    for moment in played.moments:
+    own_lead: list[_Candidate] = []  # the fallen player's opening lead, judged only before a transfer
+    for moment in played.moments:  # play order
         if moment.seat == declarer:
             continue
+        if is_opening_lead(moment) and moment.seat == other:
+            continue  # the other's polaz is the referee's to judge: it never moves a fall
         real = real_values(played, moment)
         alternatives = better_alternatives(played, moment, real)
         if not alternatives:
             continue
-        cost = view(moment, declarer, played.kept).size
-        if moment.seat == other:
+        if is_opening_lead(moment):
+            own_lead.append(_Candidate(moment, real, tuple(alternatives)))
+        elif moment.seat == other:
             hurting = tuple(a for a in alternatives if ruins(moment, real[a]))
             if hurting:
-                ruining.append(_Candidate(moment, real, hurting, cost))
+                ruining.append(_Candidate(moment, real, hurting))
         else:
-            own.append(_Candidate(moment, real, tuple(alternatives), cost))
+            own.append(_Candidate(moment, real, tuple(alternatives)))
     evidence["ruining_candidates"] = len(ruining)
 
     step2: tuple[RezonCount, RezonCount] | None = None
@@ -305,36 +441,25 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
         evidence["other_obviously_bad"] = theirs.obviously_bad
     step2_due = step2 is not None and step2[1].obviously_bad and step2[0].meets_rules
 
-    # Cheapest first; the verdict needs: some ruining error of the other (R), and whether the fallen erred (F)
-    # once a transfer is due (R, or step 2). One fallen error settles it; one ruining error settles R.
-    ruin_queue = sorted(ruining, key=lambda c: (c.cost, c.moment.trick, c.moment.position))
-    own_queue = sorted(own, key=lambda c: (c.cost, c.moment.trick, c.moment.position))
-    ruin_found: CardJudgement | None = None
-    ruin_refuted: CardJudgement | None = None
-    own_found: CardJudgement | None = None
-    while True:
-        ruin_open = ruin_found is None and bool(ruin_queue)
-        if not (ruin_found is not None or step2_due or ruin_open):
-            break  # no transfer is possible any more: the fallen player's own cards do not matter
-        if not own_queue and not ruin_open:
-            break
-        take_own = bool(own_queue) and (not ruin_open or own_queue[0].cost <= ruin_queue[0].cost)
-        candidate = own_queue.pop(0) if take_own else ruin_queue.pop(0)
-        judged = judge_card(played, candidate.moment, candidate.alternatives, candidate.real, stats, threads)
-        if take_own:
-            if judged.error:
-                own_found = judged
-                break
-        elif judged.error:
-            ruin_found = judged
-        elif ruin_refuted is None:
-            ruin_refuted = judged
-
+    # The other defender's ruining errors, then the fallen player's own cards: an error of his is always
+    # reported and keeps the fall with him (step 1), whatever the other did.
+    ruin_found, ruin_refuted = _earliest_error(played, ruining, stats, threads, {})
+    own_found, _ = _earliest_error(played, own, stats, threads, {})
+    if ruin_found is None and ruin_refuted is not None:
+        refuted = _card_evidence(ruin_refuted, players)
+        evidence.update({f"checked_{key}": value for key, value in refuted.items()})
     if own_found is not None:
         evidence.update(_card_evidence(own_found, players))
+        if ruin_found is not None:
+            evidence.update({f"other_{key}": value for key, value in _card_evidence(ruin_found, players).items()})
         reason = (f"I {players[fallen]} je pogrešio: u {own_found.moment.trick}. štihu "
                   f"{_show(own_found.moment.card)} umesto {_show(own_found.better)}; pad ostaje njemu.")
         return ArbitarVerdict(STAYS, None, 1, reason, evidence), stats
+    if (ruin_found is not None or step2_due) and own_lead:
+        lead_found, _ = _earliest_error(played, own_lead, stats, threads, {})
+        if lead_found is not None:  # his own polaz may have lost the pass: only a referee can weigh that
+            evidence.update({f"lead_{key}": value for key, value in _card_evidence(lead_found, players).items()})
+            return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence), stats
     if ruin_found is not None:
         evidence.update(_card_evidence(ruin_found, players))
         reason = (f"Greška igrača {players[other]} u {ruin_found.moment.trick}. štihu "
@@ -346,7 +471,4 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
                   f"{step2[1].aces} asova), a praćenje igrača {players[fallen]} ispunjava pravila i on nije "
                   f"pogrešio u kartama.")
         return ArbitarVerdict(TRANSFER, other, 2, reason, evidence), stats
-    if ruin_refuted is not None:
-        refuted = _card_evidence(ruin_refuted, players)
-        evidence.update({f"checked_{key}": value for key, value in refuted.items()})
-    return ArbitarVerdict(STAYS, None, 2 if step2 is not None else 1, NOT_OBVIOUS, evidence), stats
+    return ArbitarVerdict(STAYS, None, 2 if step2 is not None else None, NOT_OBVIOUS, evidence), stats

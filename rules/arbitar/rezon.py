@@ -17,11 +17,12 @@ Counting (club text, with the interpretations this module makes written out):
   In a suit of more than 3 cards it is half a rezon, unless the declarer bought (took from the talon) a card
   of that suit lower than the follower's top card there (his A or K). At most one rezon per suit.
 - Rezons = trump tricks + side-suit rezons, in halves. Aces = all aces in the hand, the trump ace included.
-- "No trump at all" (at least 2 aces) applies in a trump game to a follower without a trump card; in sans
-  nobody holds trumps and the rule does not apply (only the rezon count does).
+- "No trump at all" (at least 2 aces) applies to a follower without a trump card, and in sans to everyone (there
+  is no trump at all, `spec/decisions.md`): fewer than 2 aces does not meet the rules and is obviously bad.
 - Positional requirement. First defender (the seat right after the declarer, "desno od odigravača"): at least
   2 rezons. Second defender when the first followed: 3 rezons, or 2 trump tricks, or 1 trump trick + 2 more
-  rezons, or 1 trump trick + a side suit holding its A (a rezon with an A), or 2 aces in suits no longer than 4
+  rezons, or 1 trump trick + a full rezon in a side suit holding its A (an ace suit that counts only half a
+  rezon does not qualify, `spec/decisions.md`), or 2 aces in suits no longer than 4
   cards with at least one bought card in those suits (that last alternative needs no trump trick). Second
   defender when the first did not follow: any cards; this overrides the no-trump ace rule too (the text says
   "may follow on any cards").
@@ -151,7 +152,7 @@ def count_rezons(hand: int, trump: int | None, talon: int = 0, position: Positio
     rezons = tricks + side
     aces = (hand & ACES_MASK).bit_count()
     has_trump = trump is not None and _suit_bits(hand, trump) != 0
-    no_trump_rule = trump is not None and not has_trump
+    no_trump_rule = not has_trump  # in sans nobody has a trump: the 2-ace rule applies to every follower
     notes.append(f"ukupno rezona: {rezons:g}, asova: {aces}")
 
     aq_suits = [
@@ -178,21 +179,22 @@ def count_rezons(hand: int, trump: int | None, talon: int = 0, position: Positio
         notes.append(f"prvi pratilac traži 2 rezona: {'ispunjeno' if positional else 'nije ispunjeno'}")
     else:
         requirement = "second"
-        side_aces = [s for s in range(4) if s != trump and _suit_bits(hand, s) >> ACE & 1]
+        side_aces = [s for s in range(4) if s != trump and _suit_bits(hand, s) >> ACE & 1 and per_suit[s] == 1.0]
         short_aces = [s for s in range(4) if _suit_bits(hand, s) >> ACE & 1 and _suit_bits(hand, s).bit_count() <= 4]
         bought_in_short = any(_suit_bits(talon, s) for s in short_aces)
         alternatives = {
             "3 rezona": rezons >= 3,
             "2 adutska štiha": tricks >= 2,
             "1 adutski štih i 2 dodatna rezona": tricks >= 1 and rezons - 1 >= 2,
-            "1 adutski štih i rezon sa A": tricks >= 1 and bool(side_aces),
+            "1 adutski štih i ceo rezon sa A": tricks >= 1 and bool(side_aces),
             "2 A u bojama do 4 karte sa kupljenom kartom": len(short_aces) >= 2 and bought_in_short,
         }
         met = [name for name, ok in alternatives.items() if ok]
         positional = bool(met)
         notes.append("drugi pratilac (prvi je pratio): " + (", ".join(met) if met else "nijedan uslov nije ispunjen"))
     if no_trump_rule and requirement != "second-after-pass":
-        notes.append(f"bez aduta traži se bar 2 A: {'ima' if aces >= 2 else 'nema'}")
+        where = "u sansu nema aduta" if trump is None else "bez aduta"
+        notes.append(f"{where}: traži se bar 2 A: {'ima' if aces >= 2 else 'nema'}")
         positional = positional and aces >= 2
     meets = positional or aq_ok
     if aq_ok and not positional:

@@ -26,29 +26,36 @@ machine-specific flags): yes/no searches with alpha-beta cut-offs, exact values 
 around a guess (the previous card's or layout's value); a transposition table at trick boundaries whose
 entries stand for classes of positions (bridge solvers' "relevant ranks": each answer carries the cards it
 depended on, and an entry matches any position with the same leader and suit lengths whose top cards agree
-down to that region, wherever the small cards lie), 64-entry buckets chosen by the suit lengths, stored field
+down to that region, wherever the small cards lie), 16-entry buckets chosen by the suit lengths, stored field
 by field; quick tricks (the leader's top cards, trumps first, capped by players who could ruff; a suit the
-others run out of), the top-trump run of one player and trump-length counts as cheap bounds; one searched card
-per group of equivalent cards; move ordering by the table's lead and trick-winning heuristics; the last trick
-counted directly. Memory: 24 bytes per entry, 2**tt_bits entries per Solver (solve: 2**18 = 6 MB per calling
-thread; solve_layouts / layouts_reach: 2**21 = 48 MB per worker thread, 96 MB on two, at most 4 workers).
+others run out of), the top-trump run of one player and trump-length counts as cheap bounds; in betl, a trick
+the declarer is already forced to take ends a "does he take a trick?" search at once, and values can be capped
+(``cap``: betl needs only that yes/no search per card); one searched card per group of equivalent cards; move
+ordering by the table's lead and trick-winning heuristics (betl's own: the declarer ducks, the defenders play
+under him); the last trick counted directly. A call's input is parsed and checked in full before its Solver
+is taken, so a refused call never touches a table another thread is searching.
 
-How fast (`.venv/bin/python bench/solver.py`; this 2-core AMD EPYC machine, shared with other work, so wall
-times vary by +-30%; measured 2026-11-30):
-- same random 5-card positions (all strains, leaders, mid-trick): native ~75,000 positions/s, the reference
-  ~58/s: ratio ~1,300x (target >= 50x);
-- full 10-card deals, every card of the player on lead valued: ~800-1,050 deals/s in trump, ~550-700 in sans;
-- one trick-1 decision (two candidate cards of a defender on lead, all 184,756 layouts, cold tables): one
-  thread 1.7-4.0 s (9-21 us a layout); two threads on an idle machine 1.2-2.4 s wall (2.3-4.3 s cpu).
-  The issue's target for the whole procedure is 0.5 s at the 95th percentile: see below.
+Memory, bounded: 24 bytes per entry, 2**tt_bits entries per Solver; at most `MAX_SOLVE_TABLES` (4) `solve`
+tables of 2**18 entries (6 MB each) and at most `MAX_THREADS` (4) layout tables of 2**21 entries (48 MB each)
+exist at once (a caller waits for a free one), 216 MB in all; the native module itself refuses any table
+that would take all the tables of the process past 256 MB.
 
-Where the Arbitar's budget goes: a trick-1 decision needs both candidate cards' values in every layout (about
-3.2 zero-window searches per layout, ~100-150 nodes each thanks to the shared table). Neighbouring layouts
-(one small card changes hands) share the endings and, through the class entries, much of the middle game;
-about 25% of the nodes are saved by the revolving-door order with small cards moving fastest (measured
-against lexicographic order), and the class entries cut the nodes per layout a further ~2.5x. What is left
-for the procedure: check the real layout first (a card is an error only if the alternative is better there),
-skip layouts that cannot reach the 10% bar, and count only the direction it needs.
+How fast (`.venv/bin/python bench/solver.py --decisions 0`, three runs in turn with the code before issue 14;
+this 2-core AMD EPYC machine is shared, so wall times vary by 2x between runs and the ratios, measured side by
+side in one run, are what to quote; 2026-12-01):
+- same random 5-card positions (all strains, leaders, mid-trick): native ~1,300x the reference (target 50x);
+- full 10-card deals, every lead valued, empty table per deal, 400 deals per strain, median of three runs:
+  trump 0.46 ms median (0.76 ms mean), 1.5x faster than the baseline solver; sans 0.67 ms (1.04 ms mean),
+  1.9x; betl 9.7 ms (16.7 ms mean), 1.4x (it was 0.5x: 2.8 times faster than before); 0 mismatches. The
+  issue's targets (0.5 ms mean trump and sans, 2 ms betl, 2x the baseline on every strain) are not all met.
+
+Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
+opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
+bidding (a yes/no search from trick 1, 3-8 us) before the cards are compared on the consistent ones (about 10%
+to 20% of them, 10-40 us a layout for the played card and its alternatives). Neighbouring layouts (one small
+card changes hands) share the endings and, through the class entries, much of the middle game; about 25% of
+the nodes are saved by the revolving-door order with small cards moving fastest (measured against
+lexicographic order), and the class entries cut the nodes per layout a further ~2.5x.
 """
 
 from __future__ import annotations
@@ -76,19 +83,46 @@ __all__ = [
 SOLVE_TT_BITS = 18
 LAYOUTS_TT_BITS = 21
 CHUNKS_PER_THREAD = 4
-MAX_THREADS = 4  # at most this many pooled tables (4 x 48 MB) are kept: the Arbitar stays under 256 MB
+MAX_THREADS = 4  # at most this many layout tables (4 x 48 MB) exist at once
+MAX_SOLVE_TABLES = 4  # and at most this many `solve` tables (4 x 6 MB): the Arbitar stays under 256 MB in all
 ILLEGAL = 255
 
-_local = threading.local()
+
+class _Tables:
+    """A bounded set of native Solvers of one table size: at most ``limit`` exist; a caller waits for a free one.
+
+    A Solver serves one thread at a time; tables are kept between calls (the next call of the same strain and
+    declarer starts warm) until `clear`.
+    """
+
+    def __init__(self, bits: int, limit: int) -> None:
+        self._bits = bits
+        self._lock = threading.Lock()
+        self._permits = threading.BoundedSemaphore(limit)
+        self._free: list[Solver] = []
+
+    def take(self) -> Solver:
+        self._permits.acquire()
+        try:
+            with self._lock:
+                if self._free:
+                    return self._free.pop()
+            return Solver(self._bits)
+        except BaseException:
+            self._permits.release()
+            raise
+
+    def give_back(self, solver: Solver) -> None:
+        with self._lock:
+            self._free.append(solver)
+        self._permits.release()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._free.clear()
 
 
-def _solver() -> Solver:
-    """The calling thread's own solver (a Solver serves one thread at a time)."""
-    solver: Solver | None = getattr(_local, "solver", None)
-    if solver is None:
-        solver = Solver(SOLVE_TT_BITS)
-        _local.solver = solver
-    return solver
+_solve_tables = _Tables(SOLVE_TT_BITS, MAX_SOLVE_TABLES)
 
 
 def _native_args(trump: int | None, betl: bool, trick: tuple[int, ...],
@@ -108,7 +142,11 @@ def solve(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: 
     seats; ``to_move`` must be the seat after them. Raises ValueError for an inconsistent position.
     """
     native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
-    pairs = _solver().solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
+    native = _solve_tables.take()
+    try:
+        pairs = native.solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
+    finally:
+        _solve_tables.give_back(native)
     return dict(pairs)
 
 
@@ -123,13 +161,13 @@ def solve_tricks(hands: tuple[int, int, int], trump: int | None, betl: bool, dec
 
 
 class _Pool:
-    """Worker threads, each with its own native Solver reused across calls."""
+    """Worker threads, each taking a native Solver from the bounded layout tables for its run of layouts."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
         self._workers = 0
-        self._free: list[Solver] = []
+        self.tables = _Tables(LAYOUTS_TT_BITS, MAX_THREADS)
 
     def executor(self, workers: int) -> ThreadPoolExecutor:
         with self._lock:
@@ -141,25 +179,22 @@ class _Pool:
             return self._executor
 
     def take(self) -> Solver:
-        with self._lock:
-            return self._free.pop() if self._free else Solver(LAYOUTS_TT_BITS)
+        return self.tables.take()
 
     def give_back(self, solver: Solver) -> None:
-        with self._lock:
-            if len(self._free) < MAX_THREADS:
-                self._free.append(solver)
+        self.tables.give_back(solver)
 
     def clear(self) -> None:
-        with self._lock:
-            self._free.clear()
+        self.tables.clear()
 
 
 _pool = _Pool()
 
 
 def clear_tables() -> None:
-    """Forget the tables kept between `solve_layouts` calls (memory back; the next call starts cold)."""
+    """Forget the tables kept between calls (memory back; the next call starts cold)."""
     _pool.clear()
+    _solve_tables.clear()
 
 
 def pack_layouts(layouts: Sequence[tuple[int, int, int]]) -> array[int]:
@@ -239,19 +274,24 @@ def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryv
 
 def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: int | None, betl: bool,
                   declarer: int, to_move: int, trick: tuple[int, ...], trick_leader: int | None,
-                  cards: tuple[int, ...], threads: int = 2) -> bytes:
+                  cards: tuple[int, ...], threads: int = 2, cap: int | None = None, relative: bool = False) -> bytes:
     """Value the given candidate cards of ``to_move`` in every layout, in one call.
 
     Returns ``len(layouts) * len(cards)`` bytes, layout after layout: the declarer's tricks from here after
     that card, or ``ILLEGAL`` (255) when the card is not a legal play in that layout. The layouts are split
     into ``threads`` contiguous runs, each solved by one native Solver whose table is shared by its run, so
-    give the layouts in an order where neighbours share cards (`enumerate_layouts`).
+    give the layouts in an order where neighbours share cards (`enumerate_layouts`). With ``cap`` every value is
+    capped at ``cap`` tricks (``min(value, cap)``): betl, where play stops at the declarer's first trick, needs
+    only cap 1, one yes/no search per card. With ``relative`` the cards after the first are valued only as far
+    as comparing them with the first needs: clamped to within one trick of its value (one or two yes/no
+    searches each instead of an exact value).
     """
     native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
     packed = _packed(layouts)
 
     def work(solver: Solver, chunk: memoryview) -> bytes:
-        return solver.batch(chunk, native_trump, betl, declarer, to_move, native_trick, leader, cards)
+        return solver.batch(chunk, native_trump, betl, declarer, to_move, native_trick, leader, cards,
+                            -1 if cap is None else cap, relative)
 
     return _run_split(packed, threads, work)
 

@@ -15,7 +15,7 @@ NOT_OBVIOUS = "nije očigledna greška"
 class ArbitarVerdict:
     decision: str  # TRANSFER or STAYS
     to: int | None  # the seat who takes the fall (TRANSFER), else None
-    step: int  # 1 (card errors) or 2 (following without rezon); 0 when neither step applied
+    step: int | None  # the step that decided: 1 (card errors) or 2 (following without rezon); None when neither
     reason: str  # for people; NOT_OBVIOUS where the rules leave judgement to a referee
     evidence: dict[str, Any] = field(default_factory=dict)
 
@@ -24,6 +24,6 @@ class ArbitarVerdict:
         return self.decision == TRANSFER
 
     def to_json(self, players: tuple[str, str, str]) -> dict[str, Any]:
-        """Stable keys: decision, to (a nickname or null), step, reason, evidence."""
+        """Stable keys: decision, to (a nickname or null), step (1, 2 or null), reason, evidence."""
         return {"decision": self.decision, "to": players[self.to] if self.to is not None else None,
                 "step": self.step, "reason": self.reason, "evidence": self.evidence}

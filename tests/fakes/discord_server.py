@@ -4,7 +4,8 @@ This module owns the loopback stand-in for Discord used by the end-to-end tests 
 aiohttp server started inside the test's event loop on an ephemeral port, serving
 
 * the REST routes a bot with application commands uses (login, application info, command sync, channel
-  messages with components and allowed_mentions, interaction callbacks and followup webhooks, private
+  messages with components, allowed_mentions and uploaded files (checked against Discord's attachment
+  limits, kept in ``uploads``), interaction callbacks and followup webhooks, private
   threads and their members, DMs with a configurable "closed DMs" error, ...), and
 * a gateway websocket (HELLO, IDENTIFY, heartbeats, READY, GUILD_CREATE, member chunks, RESUME) compressed the
   way the installed discord.py asks for (``zlib-stream``, or ``zstd-stream`` when a zstd module is present),
@@ -71,6 +72,8 @@ __all__ = [
 ]
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
+MAX_ATTACHMENTS = 10  # files a message may carry
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # bytes a file may have (a server without boosts)
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
 
@@ -420,6 +423,7 @@ class FakeDiscord:
         self.ephemeral_owner: dict[int, int] = {}  # ephemeral message id -> the user who sees it
         self.edits: dict[int, list[dict[str, Any]]] = {}
         self.pings: dict[int, Pings] = {}
+        self.uploads: dict[int, bytes] = {}  # attachment id -> the uploaded file's bytes
         self.interactions: dict[int, FakeInteraction] = {}
         self._interactions_by_token: dict[str, FakeInteraction] = {}
         self.global_commands: dict[str, dict[str, Any]] = {}
@@ -939,8 +943,10 @@ class FakeDiscord:
         content = body.get("content")
         if content is not None and len(str(content)) > 2000:
             raise _invalid("content: must be 2000 or fewer in length")
-        if not partial and not (content or body.get("embeds") or body.get("components") or body.get("poll")):
+        if not partial and not (content or body.get("embeds") or body.get("components") or body.get("poll")
+                                or body.get("_files")):
             raise _HttpError(400, 50006, "Cannot send an empty message")
+        self._validate_uploads(body)
         allowed = body.get("allowed_mentions")
         if allowed:
             parse = set(allowed.get("parse", []))
@@ -953,6 +959,61 @@ class FakeDiscord:
         components = body.get("components")
         if components:
             self._validate_components(components, modal=False)
+
+    def _validate_uploads(self, body: dict[str, Any]) -> None:
+        """Discord's limits on files: at most 10 a message, each within the attachment size limit, each named;
+        an embed may show only a file uploaded with it (``attachment://name``); at most 10 embeds."""
+        files = body.get("_files") or []
+        embeds = body.get("embeds") or []
+        if len(embeds) > 10:
+            raise _invalid("embeds: must be 10 or fewer in length")
+        if len(files) > MAX_ATTACHMENTS:
+            raise _invalid(f"files: must be {MAX_ATTACHMENTS} or fewer in length")
+        names = set()
+        for upload in files:
+            if not re.fullmatch(r"files\[\d+\]", str(upload["field"])):
+                raise _invalid(f"unexpected form field {upload['field']!r}")
+            if not upload["filename"]:
+                raise _invalid("files: a file must have a name")
+            if len(upload["data"]) > ATTACHMENT_SIZE_LIMIT:
+                raise _HttpError(413, 40005, "Request entity too large")
+            names.add(upload["filename"])
+        for embed in embeds:
+            url = str((embed.get("image") or {}).get("url") or "")
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                raise _invalid(f"embeds: {url} names no uploaded file")
+        for listed in body.get("attachments") or []:
+            if "filename" in listed and listed["filename"] not in names and "_files" in body:
+                raise _invalid(f"attachments: {listed['filename']} was not uploaded")
+
+    def _uploaded(self, channel_id: int, body: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The message's attachments made from its uploads, and its embeds with ``attachment://`` resolved."""
+        attachments: list[dict[str, Any]] = []
+        urls: dict[str, str] = {}
+        for upload in body.get("_files") or []:
+            attachment_id = self.snowflake()
+            data: bytes = upload["data"]
+            url = f"https://cdn.discordapp.com/attachments/{channel_id}/{attachment_id}/{upload['filename']}"
+            attachment: dict[str, Any] = {
+                "id": str(attachment_id), "filename": upload["filename"], "size": len(data), "url": url,
+                "proxy_url": url.replace("cdn.discordapp.com", "media.discordapp.net"),
+                "content_type": upload["content_type"],
+            }
+            if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24:  # Discord sniffs the type and size
+                attachment["content_type"] = "image/png"
+                attachment["width"] = int.from_bytes(data[16:20], "big")
+                attachment["height"] = int.from_bytes(data[20:24], "big")
+            self.uploads[attachment_id] = data
+            urls[upload["filename"]] = url
+            attachments.append(attachment)
+        embeds = []
+        for embed in body.get("embeds") or []:
+            image = embed.get("image") or {}
+            url = str(image.get("url") or "")
+            if url.startswith("attachment://"):
+                embed = {**embed, "image": {**image, "url": urls[url.removeprefix("attachment://")]}}
+            embeds.append(embed)
+        return attachments, embeds
 
     def _validate_components(self, components: list[dict[str, Any]], *, modal: bool) -> None:
         if len(components) > (5 if modal else 40):
@@ -1007,6 +1068,7 @@ class FakeDiscord:
         msg_id = self.snowflake()
         channel = self.channels[channel_id]
         flags = int(body.get("flags") or 0) | extra_flags
+        attachments, embeds = self._uploaded(channel_id, body)
         msg: dict[str, Any] = {
             "id": str(msg_id),
             "channel_id": str(channel_id),
@@ -1019,8 +1081,8 @@ class FakeDiscord:
             "mention_everyone": pings.everyone,
             "mentions": [self._user_payload_with_member(u) for u in sorted(pings.users)],
             "mention_roles": [str(r) for r in sorted(pings.roles)],
-            "attachments": [],
-            "embeds": list(body.get("embeds") or []),
+            "attachments": attachments,
+            "embeds": embeds,
             "components": list(body.get("components") or []),
             "pinned": False,
             "flags": flags,
@@ -1058,6 +1120,9 @@ class FakeDiscord:
         self._validate_message_body(body, partial=True)
         msg_id = int(msg["id"])
         self.edits.setdefault(msg_id, []).append(body)
+        if body.get("_files"):
+            attachments, embeds = self._uploaded(int(msg["channel_id"]), body)
+            body = {k: v for k, v in body.items() if k != "_files"} | {"attachments": attachments, "embeds": embeds}
         for key in ("content", "embeds", "components", "attachments"):
             if key in body:
                 value = body[key]
@@ -1390,7 +1455,7 @@ class FakeDiscord:
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)} if channel.type != 1 else {},
             "context": 0 if channel.type != 1 else 1,
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
         if channel.type == 1:
             payload["user"] = self.users[user_id].payload()
@@ -2310,9 +2375,18 @@ async def _read_body(request: web.Request) -> JSON:
     if ctype.startswith("multipart/"):
         form = await request.post()
         payload = form.get("payload_json")
+        files = [
+            {"field": key, "filename": value.filename, "content_type": value.content_type,
+             "data": value.file.read()}
+            for key, value in form.items()
+            if isinstance(value, web.FileField)
+        ]
         if isinstance(payload, str):
-            return json.loads(payload)
-        return None
+            data = json.loads(payload)
+            if files and isinstance(data, dict):
+                data["_files"] = files  # the uploads, kept beside the JSON part (Discord's multipart form)
+            return data
+        return {"_files": files} if files else None
     text = await request.text()
     return json.loads(text) if text else None
 

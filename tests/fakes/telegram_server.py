@@ -47,8 +47,12 @@ python-telegram-bot 22 notes (proven in tests/test_fake_telegram.py):
   ``MY_CHAT_MEMBER``; pass ``ChatMemberHandler.CHAT_MEMBER`` for other members.
 * httpx honours ``HTTP(S)_PROXY`` even for 127.0.0.1: set ``NO_PROXY=127.0.0.1`` in tests.
 
-Not modelled: media and files, inline mode and inline messages, webhooks, forum topics, the time limit
-on answering callback queries, and flood control (inject it with :meth:`FakeTelegram.fail_next`).
+Media: ``sendPhoto`` and ``sendMediaGroup`` (albums of 2-10 photos; PNG or JPEG uploads, checked against
+Telegram's 10 MB and dimension limits; each message carries its sizes and caption) and ``sendDocument`` (up to
+50 MB); the bytes are kept in ``files``.
+
+Not modelled: other media (albums, video, voice), inline mode and inline messages, webhooks, forum topics,
+the time limit on answering callback queries, and flood control (inject it with :meth:`FakeTelegram.fail_next`).
 """
 
 from __future__ import annotations
@@ -510,6 +514,9 @@ class StoredMessage:
     edit_date: int | None = None
     deleted: bool = False
     history: list[str] = field(default_factory=list)
+    photo: list[JSON] | None = None  # a photo message: its sizes (``text`` then holds the caption)
+    document: JSON | None = None  # a document message (``text`` then holds the caption)
+    media_group_id: str | None = None  # one photo of an album (sendMediaGroup)
 
     @property
     def keyboard(self) -> list[list[JSON]]:
@@ -534,10 +541,20 @@ class StoredMessage:
             "date": self.date,
             "chat": self.chat.to_api(),
             "from": self.sender.to_api(),
-            "text": self.text,
         }
+        media = self.photo is not None or self.document is not None
+        if self.photo is not None:
+            data["photo"] = self.photo
+        if self.document is not None:
+            data["document"] = self.document
+        if self.media_group_id is not None:
+            data["media_group_id"] = self.media_group_id
+        if not media:
+            data["text"] = self.text
+        elif self.text:
+            data["caption"] = self.text
         if self.entities:
-            data["entities"] = self.entities
+            data["caption_entities" if media else "entities"] = self.entities
         if self.reply_markup and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = self.reply_markup
         if self.link_preview_options is not None:
@@ -614,6 +631,7 @@ class FakeTelegram:
         self.delivered_update_ids: list[int] = []
         self.dropped_updates: list[JSON] = []
         self._messages: dict[int, dict[int, StoredMessage]] = {}
+        self.files: dict[str, bytes] = {}  # file_id -> the uploaded bytes (photos and documents)
         self._next_message_id: dict[int, int] = {}
         self._update_ids = itertools.count(1)
         self._user_ids = itertools.count(1001)
@@ -635,6 +653,9 @@ class FakeTelegram:
                 ("deleteWebhook", self._delete_webhook),
                 ("getWebhookInfo", self._get_webhook_info),
                 ("sendMessage", self._send_message),
+                ("sendPhoto", self._send_photo),
+                ("sendMediaGroup", self._send_media_group),
+                ("sendDocument", self._send_document),
                 ("editMessageText", self._edit_message_text),
                 ("editMessageReplyMarkup", self._edit_message_reply_markup),
                 ("deleteMessage", self._delete_message),
@@ -1066,6 +1087,106 @@ class FakeTelegram:
         )
         return message.to_api()
 
+    def _upload(self, params: JSON, key: str, limit: int) -> tuple[str, bytes, JSON]:
+        """An uploaded file of a media method: (file id, bytes, the upload's description); Telegram's errors for
+        a missing, empty or too large file. A file id or URL instead of an upload is not modelled."""
+        upload = params.get(key)
+        if isinstance(upload, str) and upload in self.files:
+            return upload, self.files[upload], {"filename": upload}
+        if not isinstance(upload, dict) or "data" not in upload:
+            raise BotApiError(400, f"Bad Request: there is no {key} in the request")
+        data: bytes = upload["data"]
+        if not data:
+            raise BotApiError(400, "Bad Request: file must be non-empty")
+        if len(data) > limit:
+            raise BotApiError(400, "Bad Request: file is too big")
+        file_id = f"{key}-{len(self.files) + 1}"
+        self.files[file_id] = data
+        return file_id, data, upload
+
+    def _caption(self, params: JSON) -> tuple[str, list[JSON]]:
+        raw = params.get("caption") or ""
+        if not isinstance(raw, str):
+            raise BotApiError(400, "Bad Request: caption must be a string")
+        text, entities = render_text(raw, params.get("parse_mode"), params.get("caption_entities"))
+        if utf16_len(text) > 1024:
+            raise BotApiError(400, "Bad Request: message caption is too long")
+        return text, entities
+
+    def _send_photo(self, params: JSON) -> JSON:
+        """sendPhoto: at most 10 MB, a PNG or JPEG whose width + height is at most 10000 and whose sides differ
+        at most 20 times; the message carries the photo's sizes (scaled so the longest side is at most 1280)."""
+        chat = self._writable_chat(params.get("chat_id"))
+        caption, entities = self._caption(params)
+        file_id, data, _ = self._upload(params, "photo", 10 * 1024 * 1024)
+        sizes = self._photo_sizes(file_id, data)
+        message = self._store(chat, self.bot, caption, entities=entities, raw_text=params.get("caption") or "",
+                              parse_mode=params.get("parse_mode"),
+                              reply_markup=_checked_markup(params.get("reply_markup")),
+                              reply_to=self._reply_target(chat, params))
+        message.photo = sizes
+        return message.to_api()
+
+    def _photo_sizes(self, file_id: str, data: bytes) -> list[JSON]:
+        """Telegram's checks of a photo and the sizes it keeps (the longest side scaled to at most 1280)."""
+        width, height = _image_size(data)
+        if not width or not height:
+            raise BotApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        if width + height > 10_000 or max(width, height) > 20 * min(width, height):
+            raise BotApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        sizes = []
+        for side in (90, 320, 800, 1280):
+            scale = min(1.0, side / max(width, height))
+            sizes.append({"file_id": f"{file_id}-{side}", "file_unique_id": f"u{file_id}-{side}",
+                          "width": max(1, round(width * scale)), "height": max(1, round(height * scale)),
+                          "file_size": len(data)})
+            if scale == 1.0:
+                break
+        self.files.update({size["file_id"]: data for size in sizes})
+        return sizes
+
+    def _send_media_group(self, params: JSON) -> list[JSON]:
+        """sendMediaGroup (an album) of 2-10 photos, each uploaded as ``attach://<name>`` and checked like
+        sendPhoto; every message shares the group's ``media_group_id``."""
+        chat = self._writable_chat(params.get("chat_id"))
+        media = params.get("media")
+        if isinstance(media, str):
+            media = json.loads(media)
+        if not isinstance(media, list) or not 2 <= len(media) <= 10:
+            raise BotApiError(400, "Bad Request: wrong number of messages to send")
+        group = f"album-{len(self.files) + 1}"
+        out = []
+        for item in media:
+            if not isinstance(item, dict) or item.get("type") != "photo":
+                raise BotApiError(400, "Bad Request: the fake models albums of photos only")
+            ref = str(item.get("media") or "")
+            if not ref.startswith("attach://") or ref.removeprefix("attach://") not in params:
+                raise BotApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            file_id, data, _ = self._upload(params, ref.removeprefix("attach://"), 10 * 1024 * 1024)
+            sizes = self._photo_sizes(file_id, data)
+            caption, entities = self._caption(item)
+            message = self._store(chat, self.bot, caption, entities=entities, raw_text=item.get("caption") or "",
+                                  parse_mode=item.get("parse_mode"))
+            message.photo = sizes
+            message.media_group_id = group
+            out.append(message.to_api())
+        return out
+
+    def _send_document(self, params: JSON) -> JSON:
+        """sendDocument: any file up to 50 MB, with its name and type."""
+        chat = self._writable_chat(params.get("chat_id"))
+        caption, entities = self._caption(params)
+        file_id, data, upload = self._upload(params, "document", 50 * 1024 * 1024)
+        message = self._store(chat, self.bot, caption, entities=entities, raw_text=params.get("caption") or "",
+                              parse_mode=params.get("parse_mode"),
+                              reply_markup=_checked_markup(params.get("reply_markup")),
+                              reply_to=self._reply_target(chat, params))
+        message.document = {"file_id": file_id, "file_unique_id": f"u{file_id}",
+                            "file_name": upload.get("filename") or "file",
+                            "mime_type": upload.get("content_type") or "application/octet-stream",
+                            "file_size": len(data)}
+        return message.to_api()
+
     def _edit_message_text(self, params: JSON) -> JSON:
         message = self._editable(params)
         raw = _text_param(params)
@@ -1314,13 +1435,31 @@ async def _read_params(request: web.Request) -> tuple[JSON, str]:
                 if isinstance(value, str):
                     params[key] = _decode(key, value)
                 elif isinstance(value, web.FileField):
-                    params[key] = {"filename": value.filename, "size": len(value.file.read())}
+                    data = value.file.read()
+                    params[key] = {"filename": value.filename, "content_type": value.content_type,
+                                   "size": len(data), "data": data}
                 else:
                     params[key] = {"size": len(value)}
             encoding = "form" if request.content_type.endswith("urlencoded") else "multipart"
     if "callback_query_id" in params:
         params["callback_query_id"] = str(params["callback_query_id"])
     return params, encoding
+
+
+def _image_size(data: bytes) -> tuple[int, int]:
+    """Width and height of a PNG or a JPEG (baseline or progressive); (0, 0) for anything else."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24 and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data.startswith(b"\xff\xd8"):
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                return 0, 0
+            marker, length = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
+            if marker in (0xC0, 0xC1, 0xC2):
+                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+            i += 2 + length
+    return 0, 0
 
 
 def _decode(key: str, value: str) -> Any:

@@ -1,0 +1,18 @@
+"""Writing a picture from the command line: the file, and its path printed (on standard error when standard
+output must stay pure JSON); a file that cannot be written is a message and exit status 1, never a traceback."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def write_png(path: str, data: bytes, *, to_stderr: bool = False) -> bool:
+    """Write `data` to `path` and print the path; False (after a message) when it cannot be written."""
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        print(f"sudija: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    print(f"PNG: {path}", file=sys.stderr if to_stderr else sys.stdout)
+    return True

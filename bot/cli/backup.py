@@ -1,0 +1,41 @@
+"""`sudija backup FILE [--db DB]`: a consistent copy of the club's database, safe to take while the bot runs.
+
+The work is `storage.backup` (SQLite's online backup API, checked and renamed into place). An existing FILE is
+never overwritten. Exit status: 0 when the copy is made, 1 when it cannot be (the message says why).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from bot.cli._common import add_db_option, club_config
+from bot.messages import Catalogue
+from rules.logfile import size_text
+from storage.backup import BackupError, backup
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("backup", help="copy the database consistently (also while the bot runs)",
+                                   description="Copy the club's database to FILE with SQLite's online backup: "
+                                               "one consistent state, checked, never overwriting FILE.")
+    parser.add_argument("file", metavar="FILE", help="the new backup file")
+    add_db_option(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = club_config(args)
+    messages = Catalogue(config.language)
+    db = args.db or config.database
+    try:
+        result = backup(db, args.file)
+    except FileExistsError:
+        print(messages.t("backup.exists", target=args.file), file=sys.stderr)
+        return 1
+    except (BackupError, OSError) as exc:
+        print(messages.t("backup.failed", why=str(exc)), file=sys.stderr)
+        return 1
+    print(messages.t("backup.done", db=db, target=result.target, size=size_text(result.size)))
+    return 0

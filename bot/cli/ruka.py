@@ -1,0 +1,62 @@
+"""`sudija ruka GAME N [--db FILE] --png FILE`: one hand of a stored game as the picture Prikaz ruke shows (the
+three hands, the talon and the discards, the auction, the tricks in order with who led and who won), and the
+same hand as text on standard output. An unknown game or hand, or a missing database: a message on standard
+error and exit status 1."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.cli._common import add_db_option, club_config, game_number
+from bot.cli._pictures import write_png
+from bot.messages import Catalogue
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("ruka", help="show one hand of a game as a picture (Prikaz ruke)",
+                                   description="Write one hand of a stored game as a PNG picture and print it as "
+                                               "text.")
+    parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
+    parser.add_argument("hand", type=int, metavar="N", help="the hand number in the game")
+    add_db_option(parser)
+    parser.add_argument("--png", required=True, metavar="FILE", help="the picture file to write")
+    parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = club_config(args)
+    return asyncio.run(show(args.game, args.hand, args.db or config.database, args.png,
+                            args.lang or config.language))
+
+
+async def show(number: int, n: int, db_path: str, png: str, lang: str) -> int:
+    from bot.pictures.hand import hand_png
+    from bot.views import render_hands
+    from storage.database import open_database
+
+    words = Catalogue(lang)
+    if db_path != ":memory:" and not Path(db_path).exists():
+        print(words.t("papir.no_db", db=db_path), file=sys.stderr)
+        return 1
+    db = await open_database(db_path)
+    try:
+        game = await db.games.get(number)
+    finally:
+        await db.close()
+    if game is None:
+        print(words.t("papir.unknown", game=number, db=db_path), file=sys.stderr)
+        return 1
+    hand = next((h for h in game.hands if h.n == n), None)
+    if hand is None:
+        print(f"sudija ruka: game {number} has no hand {n} (it has {len(game.hands)})", file=sys.stderr)
+        return 1
+    if not write_png(png, hand_png(game, n, lang)):
+        return 1
+    print(render_hands(dataclasses.replace(game, hands=(hand,)), words))
+    return 0

@@ -1,0 +1,81 @@
+"""`sudija statistika [--od DATE] [--do DATE] [--json | --csv] [--png FILE]`: the council's figures about the
+referee desk (`rules.statistics`): calls per week, the time from a call to Sudi (p50, p95), the calls that expired
+and at which hours, trials and verdicts per referee by kind, interrupted trials; the days in the club's time zone,
+both included. Text by default; ``--json`` (stable keys of `rules.statistics.figures_json`) or ``--csv``
+(``section,key,value``); ``--png`` also writes the chart (calls and expiries by hour and by week). A bad date,
+a period that ends before it starts, a missing database: a message and exit status 1 (2 for argparse's)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from bot.cli._common import add_db_option, club_config
+from bot.messages import Catalogue
+
+
+def day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("statistika", help="the referee desk's figures for the councilors",
+                                   description="Calls, waiting for Sudi, expired calls, trials and verdicts per "
+                                               "referee, interrupted trials, for a period.")
+    parser.add_argument("--od", type=day, default=None, metavar="DATE", help="from this day (YYYY-MM-DD)")
+    parser.add_argument("--do", type=day, default=None, metavar="DATE", help="to this day, included")
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print the figures as JSON")
+    form.add_argument("--csv", action="store_true", help="print the figures as CSV (section,key,value)")
+    parser.add_argument("--png", default=None, metavar="FILE", help="also write the chart as a PNG")
+    parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    add_db_option(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = club_config(args)
+    if args.od is not None and args.do is not None and args.od > args.do:
+        print(Catalogue(args.lang or config.language).t("statistika.bad_period", start=args.od, end=args.do),
+              file=sys.stderr)
+        return 1
+    return asyncio.run(show(args.db or config.database, args.od, args.do, form="json" if args.json else
+                            "csv" if args.csv else "text", png=args.png, lang=args.lang or config.language))
+
+
+async def show(db_path: str, start: date | None, end: date | None, *, form: str = "text", png: str | None = None,
+               lang: str = "sr") -> int:
+    from bot.desk.statistics import club_zone, council_figures, figures_text
+    from rules.statistics import figures_csv, figures_json
+    from storage.database import open_database
+
+    if db_path != ":memory:" and not Path(db_path).exists():
+        print(Catalogue(lang).t("papir.no_db", db=db_path), file=sys.stderr)
+        return 1
+    db = await open_database(db_path)
+    try:
+        figures = await council_figures(db, start, end, club_zone())
+    finally:
+        await db.close()
+    if png is not None:
+        from bot.cli._pictures import write_png
+        from bot.pictures.chart import chart_png
+
+        if not write_png(png, chart_png(figures, lang), to_stderr=form != "text"):
+            return 1
+    if form == "json":
+        doc = figures_json(figures, start.isoformat() if start else None, end.isoformat() if end else None)
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+    elif form == "csv":
+        sys.stdout.write(figures_csv(figures))
+    else:
+        print(figures_text(figures, lang, start, end))
+    return 0

@@ -1,0 +1,119 @@
+"""`sudija zapisnik TRIAL --html [--out FILE] [--officials]` and `sudija zapisnik --verify FILE`: a trial's record.
+
+The export is one self-contained HTML file (`bot.records.zapisnik`): the game, the call, who took it and when,
+the whole transcript, the verdict and its effect on the paper, the pictures inlined, and the SHA-256 chain over
+the messages with its last link printed at the end of the file and on the terminal. By default it is the
+members' view (referees and councilors by function, decisions.md); ``--officials`` names them. Without
+``--out`` the HTML goes to standard output (and the seal to standard error).
+
+``--verify FILE`` recomputes the chain and the file's digest: exit 0 and the seal when nothing was changed,
+exit 1 with what is wrong otherwise (a changed byte anywhere, a broken chain). Unknown trial, missing database,
+unreadable file: a message and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.cli._common import add_db_option, club_config
+from bot.messages import Catalogue
+
+MAX_RECORD_BYTES = 256 * 1024 * 1024
+
+
+def trial_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a trial number: {text!r}") from None
+    if not 1 <= value <= 2**63 - 1:
+        raise argparse.ArgumentTypeError(f"a trial number is a positive whole number, not {text}")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("zapisnik", help="export a trial's record as HTML, or verify one",
+                                   description="Export one trial as a self-contained HTML record sealed by a "
+                                               "SHA-256 chain, or verify such a file.")
+    parser.add_argument("trial", type=trial_number, nargs="?", metavar="TRIAL", help="the trial's number")
+    parser.add_argument("--html", action="store_true", help="export the record as HTML")
+    parser.add_argument("--out", default=None, metavar="FILE", help="the file to write (default: standard output)")
+    parser.add_argument("--officials", action="store_true",
+                        help="the officials' view: name the referee and the councilors")
+    parser.add_argument("--verify", default=None, metavar="FILE", help="verify a record file")
+    parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    add_db_option(parser)
+    parser.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"sudija zapisnik: {message}", file=sys.stderr)
+    return 1
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.verify is not None:
+        if args.trial is not None or args.html:
+            return _fail("--verify FILE takes no trial and no --html")
+        return verify(args.verify)
+    if args.trial is None or not args.html:
+        return _fail("give a trial and --html (sudija zapisnik TRIAL --html [--out FILE]), or --verify FILE")
+    config = club_config(args)
+    return asyncio.run(export(args.trial, args.db or config.database, out=args.out, officials=args.officials,
+                              lang=args.lang or config.language))
+
+
+async def export(trial: int, db_path: str, *, out: str | None, officials: bool, lang: str) -> int:
+    from bot.records.load import load_record
+    from bot.records.zapisnik import render_html
+    from storage.database import open_database
+
+    words = Catalogue(lang)
+    if db_path != ":memory:" and not Path(db_path).exists():
+        print(words.t("papir.no_db", db=db_path), file=sys.stderr)
+        return 1
+    db = await open_database(db_path)
+    try:
+        record = await load_record(db, trial, officials=officials, lang=lang)
+    finally:
+        await db.close()
+    if record is None:
+        return _fail(f"there is no trial {trial} in {db_path}")
+    document = render_html(record)
+    from bot.records.chain import chain
+
+    seal = chain(record.facts(), record.chained_messages())[-1]
+    if out is None:
+        sys.stdout.write(document)
+        print(f"SHA-256: {seal}", file=sys.stderr)
+        return 0
+    try:
+        Path(out).write_text(document, encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"cannot write {out}: {exc.strerror or exc}")
+    print(f"{out}: {len(record.lines)} poruka, SHA-256: {seal}")
+    return 0
+
+
+def verify(path: str) -> int:
+    from bot.records.zapisnik import verify_html
+
+    try:
+        with open(path, "rb") as stream:
+            raw = stream.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        return _fail(f"cannot read {path}: {exc.strerror or exc}")
+    if len(raw) > MAX_RECORD_BYTES:
+        return _fail(f"{path} is larger than a record can be")
+    result = verify_html(raw)
+    if not result.ok:
+        print(f"{path}: IZMENJEN / CHANGED", file=sys.stderr)
+        for problem in result.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 1
+    print(f"{path}: ispravan / intact — {result.messages} poruka, SHA-256: {result.seal}")
+    return 0

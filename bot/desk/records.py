@@ -1,0 +1,43 @@
+"""/zapisnik SUĐENJE: a finished trial's record (`bot.records`) as an HTML file for its parties, the game's players
+and the club's officials (decisions.md: the transcript is shown to the game's players and the officials).
+Members outside `referee_names_visible_to` get the members' view (the referee and the councilors by function);
+the others get the officials' view. The record is sealed by its SHA-256 chain, whose last link the reply states,
+so a copy can be checked with `sudija zapisnik --verify`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.ports import Document, Reply
+from bot.records.chain import chain
+from bot.records.load import load_record
+from bot.records.zapisnik import render_html
+from rules.members import Member
+
+if TYPE_CHECKING:
+    from bot.desk import Desk
+
+OFFICIALS = frozenset({"moderator", "councilor", "owner"})
+
+
+async def trial_record(desk: Desk, member: Member, trial_id: int) -> Reply:
+    trial = await desk.db.trials.get(trial_id)
+    if trial is None:
+        return desk.refuse("zapisnik.unknown", trial=trial_id)
+    roles = desk.roles_of(member)
+    parties = {p.member for p in await desk.db.trials.participants(trial_id)} | {trial.caller, trial.referee}
+    summary = await desk.db.games.summary(trial.game)
+    players = {nick.casefold() for nick in summary.players} if summary is not None else set()
+    if member.id not in parties and member.nick.casefold() not in players and not roles & OFFICIALS:
+        return desk.refuse("zapisnik.not_yours", trial=trial_id)
+    if trial.is_open:
+        return desk.refuse("zapisnik.open", trial=trial_id)
+    officials = bool(roles & set(desk.config.referee_names_visible_to))
+    lang = desk.config.language
+    record = await load_record(desk.db, trial_id, officials=officials, lang=lang)
+    assert record is not None
+    seal = chain(record.facts(), record.chained_messages())[-1]
+    title = desk.t("zapisnik.title", trial=trial_id, game=trial.game)
+    document = Document(f"zapisnik-{trial_id}.html", render_html(record).encode("utf-8"), "text/html", title)
+    return Reply(desk.t("zapisnik.ready", trial=trial_id, game=trial.game, messages=len(record.lines), seal=seal),
+                 documents=(document,))

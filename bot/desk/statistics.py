@@ -1,0 +1,97 @@
+"""The council's figures (`/statistika [od DATUM] [do DATUM]`, `sudija statistika`): the period in the club's time
+zone, the facts from storage, the figures (`rules.statistics`) in words and as a chart.
+
+Only councilors (and the owner) see them: they decide on admitting and dismissing referees.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.ports import Picture, Reply
+from rules.members import Member
+from rules.statistics import Figures, compute
+from storage.statistics import period_facts
+
+if TYPE_CHECKING:
+    from bot.desk import Desk
+    from storage.database import Database
+
+CLUB_ZONE = "Europe/Belgrade"  # decisions.md: the club's time zone by default
+
+
+def club_zone(name: str = CLUB_ZONE) -> tzinfo:
+    """The club's zone; UTC where the system has no time-zone data."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def period(start: date | None, end: date | None, zone: tzinfo) -> tuple[datetime | None, datetime | None]:
+    """``od``…``do`` as instants: from the start day's midnight to the midnight after the end day (both included)."""
+    low = datetime.combine(start, time(), tzinfo=zone) if start is not None else None
+    high = datetime.combine(end + timedelta(days=1), time(), tzinfo=zone) if end is not None else None
+    return low, high
+
+
+async def council_figures(db: Database, start: date | None, end: date | None, zone: tzinfo) -> Figures:
+    low, high = period(start, end, zone)
+    calls, trials = await period_facts(db, low, high)
+    return compute(calls, trials, zone)
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes} min {secs:02d} s"
+
+
+_WORDS = {
+    "sr": {"title": "Statistika sudijskog stola{period}", "calls": "Pozivi: {total} (preuzeto {taken}, povučeno "
+           "{withdrawn}, isteklo {expired}, na čekanju {pending})", "wait": "Od poziva do Sudi: medijana {p50}, "
+           "95% {p95}", "expired_hours": "Istekli pozivi po satu: {hours}", "weeks": "Pozivi po nedelji: {weeks}",
+           "trials": "Suđenja: {total}, prekinuto {interrupted}{reasons}", "referee": "  {nick}: {trials} suđenja "
+           "({kinds})", "none": "nema", "from": " od {start}", "to": " do {end}"},
+    "en": {"title": "The referee desk's figures{period}", "calls": "Calls: {total} (taken {taken}, withdrawn "
+           "{withdrawn}, expired {expired}, pending {pending})", "wait": "From the call to Sudi: median {p50}, "
+           "95% {p95}", "expired_hours": "Expired calls by hour: {hours}", "weeks": "Calls per week: {weeks}",
+           "trials": "Trials: {total}, interrupted {interrupted}{reasons}", "referee": "  {nick}: {trials} trials "
+           "({kinds})", "none": "none", "from": " from {start}", "to": " to {end}"},
+}
+
+
+def figures_text(figures: Figures, lang: str, start: date | None, end: date | None) -> str:
+    w = _WORDS.get(lang, _WORDS["sr"])
+    span = (w["from"].format(start=start) if start else "") + (w["to"].format(end=end) if end else "")
+    hours = ", ".join(f"{h}h: {n}" for h, n in enumerate(figures.expired_by_hour) if n) or w["none"]
+    weeks = ", ".join(f"{k}: {n}" for k, n in figures.calls_per_week.items()) or w["none"]
+    reasons = ", ".join(f"{k} {n}" for k, n in figures.interrupted_by_reason.items())
+    lines = [w["title"].format(period=span),
+             w["calls"].format(total=figures.calls, taken=figures.taken, withdrawn=figures.withdrawn,
+                               expired=figures.expired, pending=figures.pending),
+             w["wait"].format(p50=_duration(figures.to_sudi_p50), p95=_duration(figures.to_sudi_p95)),
+             w["expired_hours"].format(hours=hours), w["weeks"].format(weeks=weeks),
+             w["trials"].format(total=figures.trials, interrupted=figures.interrupted,
+                                reasons=f" ({reasons})" if reasons else "")]
+    for nick, ref in figures.referees.items():
+        kinds = ", ".join(f"{k} {n}" for k, n in ref.by_kind.items())
+        lines.append(w["referee"].format(nick=nick, trials=ref.trials, kinds=kinds))
+    return "\n".join(lines)
+
+
+async def statistics(desk: Desk, member: Member, start: date | None, end: date | None) -> Reply:
+    """/statistika: the figures for a councilor (or the owner), with the chart; anyone else is refused."""
+    if not ({"councilor", "owner"} & desk.roles_of(member)):
+        return desk.refuse("statistika.only_councilors")
+    if start is not None and end is not None and start > end:
+        return desk.refuse("statistika.bad_period", start=start, end=end)
+    from bot.pictures.chart import chart_png
+
+    lang = desk.config.language
+    figures = await council_figures(desk.db, start, end, club_zone())
+    text = figures_text(figures, lang, start, end)
+    return Reply(text, pictures=(Picture("statistika.png", chart_png(figures, lang), text.split("\n")[0]),))

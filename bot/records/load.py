@@ -1,0 +1,96 @@
+"""Gathering a trial's record from the database: the trial, its call, its parties and their functions, the
+transcript, the verdict in words, the paper with and without the trial's changes, and the pictures."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.messages import Catalogue
+from bot.pictures.words import words as picture_words
+from bot.records.zapisnik import WORDS, Effect, Line, TrialRecord
+from rules.gamelog import Game, format_time
+from rules.members import PartyRole
+from rules.paper import Paper, compute_paper
+from rules.verdicts import verdict_from_json
+from storage.database import Database
+
+ANONYMOUS = {"referee": "sudija", "councilor": "većnik"}  # the club's words, in every view's chained data
+
+
+def _pictures(game: Game, paper: Paper, lang: str) -> list[tuple[str, bytes]]:
+    """The paper's picture and every hand's, with their captions."""
+    from bot.pictures.hand import render_hand
+    from bot.pictures.paper import paper_png
+
+    pw = picture_words(lang)
+    out = [(pw["paper"].format(game=game.number), paper_png(game, paper, lang))]
+    for hand in game.hands:
+        out.append((pw["hands_title"].format(game=game.number, n=hand.n), render_hand(game, hand, lang).png()))
+    return out
+
+
+async def load_record(db: Database, trial_id: int, *, officials: bool, lang: str = "sr",
+                      pictures: bool = True) -> TrialRecord | None:
+    """Trial `trial_id`'s record in the members' view (referees and councilors by function) or, with
+    `officials`, naming them; None when there is no such trial."""
+    from bot.views import render_verdict
+
+    trial = await db.trials.get(trial_id)
+    if trial is None:
+        return None
+    words = WORDS.get(lang, WORDS["sr"])
+    messages = Catalogue(lang)
+    game = await db.games.get(trial.game)
+    call = await db.calls.get(trial.call)
+    names = {m.id: m.nick for m in await db.members.all()}
+    roles = {p.member: p.role for p in await db.trials.participants(trial_id)}
+    roles.setdefault(trial.referee, PartyRole.REFEREE)
+    roles.setdefault(trial.caller, PartyRole.CALLER)
+
+    def shown(member: int | None) -> tuple[str, str, str]:
+        """(who as this view shows him, his function, who in the chained data)."""
+        if member is None:
+            return "Sudija (bot)", "bot", "bot"
+        role = roles.get(member, "player")
+        nick = names.get(member, f"#{member}")
+        if role in ANONYMOUS:
+            return (nick if officials else ANONYMOUS[role]), role, ANONYMOUS[role]
+        return nick, role, nick
+
+    lines = []
+    for message in await db.trials.messages(trial_id):
+        who, role, chained = shown(message.member)
+        lines.append(Line(format_time(message.at), who, role, chained, message.text))
+    outcome_text = words.get("verdict_o" if trial.outcome == "verdict" else trial.outcome, trial.outcome)
+    if trial.outcome == "interrupted":
+        outcome_text += " — " + messages.t(f"end.{trial.end_reason or 'unknown'}")
+    verdict_text = "—"
+    if trial.verdict is not None:
+        verdict_text = render_verdict(verdict_from_json(trial.verdict), messages)
+    effect = None
+    captions: list[tuple[str, bytes]] = []
+    players: tuple[str, str, str] = ("?", "?", "?")
+    status = "?"
+    if game is not None:
+        players, status = game.players, game.status.value
+        changes = await db.paper_changes.for_game(game.number)
+        with_trial = compute_paper(game, changes)
+        without = compute_paper(game, [c for c in changes if c.trial != trial_id])
+        applied = [a for h in with_trial.hands for a in h.changes if a.change.trial == trial_id]
+        kinds = picture_words(lang)
+        effect = Effect(
+            tuple((kinds.get(a.change.kind.value, a.change.kind.value), a.change.hand,
+                   (a.entries[0].bule, a.entries[1].bule, a.entries[2].bule)) for a in applied),
+            (without.players[0].bule, without.players[1].bule, without.players[2].bule),
+            (with_trial.players[0].bule, with_trial.players[1].bule, with_trial.players[2].bule))
+        if pictures:  # in a worker thread: a long game's hands take a while, the event loop must not wait
+            captions = await asyncio.to_thread(_pictures, game, with_trial, lang)
+    referee = names.get(trial.referee, "?") if officials else ANONYMOUS["referee"]
+    return TrialRecord(
+        trial=trial.id, game=trial.game, players=players, game_status=status,
+        kind=messages.t("kind.in_game" if trial.in_game else "kind.out_of_game"),
+        call_at=format_time(call.created_at) if call else "?", caller=names.get(trial.caller, "?"),
+        taken_by=referee, taken_at=format_time(trial.opened_at),
+        closed_at=format_time(trial.closed_at) if trial.closed_at else None, outcome=trial.outcome,
+        outcome_text=outcome_text, verdict_text=verdict_text, reason=trial.reason or "", lines=tuple(lines),
+        effect=effect, pictures=tuple(captions), officials=officials, lang=lang, verdict_json=trial.verdict)

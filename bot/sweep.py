@@ -1,0 +1,81 @@
+"""The safety sweep beside the precise timers: every few seconds one indexed query asks for the earliest open
+deadline (`storage.deadlines`); when it has passed by the desk's clock, `Desk.run_due` acts on everything due.
+
+So a due deadline is acted on within seconds whatever happened to its timer (lost, failed on a locked database,
+never armed after a crash). Every `full_every`-th sweep runs `run_due` anyway, for what the query does not cover
+(a league month's close, a referee offline past his grace). A sweep that fails (the database locked by another
+process) is logged in one line and simply tried again at the next one. The sleep is injectable for tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Protocol
+
+from storage.database import Database, is_busy
+from storage.deadlines import earliest_deadline
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 3.0
+FULL_EVERY = 20  # one full run_due per minute at the default interval
+
+
+class _Desk(Protocol):
+    db: Database
+
+    def now(self) -> datetime: ...
+
+    async def run_due(self) -> None: ...
+
+
+class Sweeper:
+    def __init__(self, desk: _Desk, interval: float = SWEEP_SECONDS, full_every: int = FULL_EVERY,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.desk = desk
+        self.interval = interval
+        self.full_every = max(1, full_every)
+        self.sleep = sleep
+        self.sweeps = 0  # sweeps done (each one query, at least)
+        self.runs = 0  # sweeps that ran run_due to the end
+        self.failures = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def sweep(self) -> bool:
+        """One sweep: True when `run_due` ran (something was due, or it was the periodic full run)."""
+        self.sweeps += 1
+        due = await earliest_deadline(self.desk.db)
+        now = self.desk.now()
+        if not (due is not None and due <= now) and self.sweeps % self.full_every:
+            return False
+        await self.desk.run_due()
+        self.runs += 1
+        return True
+
+    async def run(self) -> None:
+        """Sweep forever (until cancelled); a failed sweep never stops the next one."""
+        while True:
+            await self.sleep(self.interval)
+            try:
+                await self.sweep()
+            except Exception as exc:
+                self.failures += 1
+                if is_busy(exc):
+                    log.warning("the safety sweep found the database busy (%s); the next sweep tries again", exc)
+                else:
+                    log.exception("the safety sweep failed; the next sweep tries again")
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self.run(), name="safety-sweep")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -1,0 +1,105 @@
+"""The import and the write lock: without a worker pool each file is parsed and validated before its short
+transaction (never while the lock is held), and the worker processes of a pool die with the import's process."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.importer as importer
+from bot.importer import find_files, import_files
+from rules.gamelog import GameStatus, game_to_doc
+from rules.generator import generate_game
+from storage.database import open_database
+
+ROOT = Path(__file__).resolve().parent.parent
+NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+
+
+def write_files(folder: Path, count: int) -> list[Path]:
+    paths = []
+    for i in range(count):
+        game = generate_game(random.Random(i), 9000 + i, hands=3, status=GameStatus.FINISHED)
+        path = folder / f"night{i}.jsonl"
+        path.write_text(json.dumps(game_to_doc(game)) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+async def test_without_a_pool_no_file_is_parsed_while_the_write_lock_is_held(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    files = write_files(tmp_path, 12)
+    db = await open_database(tmp_path / "club.db")
+    seen: list[bool] = []
+    real = importer.prepare_piece
+
+    def watched(piece: Any, lang: str = "sr") -> Any:
+        seen.append(db.connection.in_transaction or db._write_lock.locked())
+        return real(piece, lang)
+
+    monkeypatch.setattr(importer, "prepare_piece", watched)
+    try:
+        report = await import_files(db, find_files([tmp_path]), NOW)
+    finally:
+        await db.close()
+    assert report.imported == 12 and len(files) == 12
+    assert seen == [False] * 12
+
+
+def children_of(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
+def test_kill_9_of_sudija_import_leaves_no_worker_running(tmp_path: Path) -> None:
+    fifo = tmp_path / "night.jsonl"
+    os.mkfifo(fifo)  # reading it blocks: the import waits there with its workers started
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "bot", "import", str(fifo), "--jobs", "2",
+                                "--db", str(tmp_path / "club.db")], cwd=tmp_path, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while len(workers) < 2 and time.monotonic() < deadline:
+            workers = children_of(process.pid)
+            time.sleep(0.05)
+        assert len(workers) >= 2, workers
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in workers)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        for pid in children_of(process.pid):
+            os.kill(pid, signal.SIGKILL)

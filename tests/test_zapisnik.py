@@ -1,0 +1,229 @@
+"""`sudija zapisnik TRIAL --html` and `--verify`: the record of an in-game trial with a councilor, a transcript and
+a bula change, in the members' view (referee and councilor by function) and the officials' view; the chain is the
+same in both; `--verify` passes the file and finds a one-byte change anywhere; the page opened in headless
+Chromium (Debian's package) renders every message and requests nothing from the network."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from bot.records.zapisnik import CSP
+from club import Club, make_club
+from rules.gamelog import GameStatus
+from rules.verdicts import BulaChange, Draft
+
+MESSAGES = ["Marko je namerno kasnio <b>tri</b> puta & više", "Nisam, veza mi je pala.",
+            "Proveriću dnevnik partije.", "Slažem se: kazna je opravdana. 😀"]
+
+
+async def judged(club: Club) -> int:
+    """An in-game trial of game 200: ivana calls, sudijaPera judges, vecnikVera joins, four messages, a verdict."""
+    referee = await club.member("sudijaPera", "referee")
+    councilor = await club.member("vecnikVera", "councilor")
+    marko, ivana, sanja = [await club.member(n) for n in ("marko", "ivana", "sanja")]
+    await club.game(200, ("marko", "ivana", "sanja"), status=GameStatus.IN_PROGRESS)
+    assert (await club.desk.call(ivana, 200)).ok
+    call = await club.db.calls.pending_by_caller(ivana.id)
+    assert call is not None
+    assert (await club.desk.take(referee, call.id)).ok
+    trial = await club.db.trials.judging(referee.id)
+    assert trial is not None
+    assert (await club.desk.call_councilor(referee)).ok
+    [ccall] = await club.db.calls.pending_councilor_calls()
+    assert (await club.desk.join_as_councilor(councilor, ccall.id)).ok
+    await club.desk.say(ivana, MESSAGES[0])
+    await club.desk.say(marko, MESSAGES[1])
+    await club.desk.say(referee, MESSAGES[2])
+    await club.desk.say(councilor, MESSAGES[3])
+    assert sanja.nick == "sanja"
+    assert (await club.desk.draft(referee, Draft(BulaChange({"marko": 2}), "kašnjenje"))).ok
+    assert (await club.desk.finish(referee)).ok
+    return trial.id
+
+
+@pytest.fixture
+def trial(tmp_path: Path) -> int:
+    """The club's database in tmp_path/club.db (closed again) and the trial's number."""
+    async def build() -> int:
+        club = await make_club(tmp_path)
+        try:
+            return await judged(club)
+        finally:
+            await club.db.close()
+
+    return asyncio.run(build())
+
+
+def export(tmp_path: Path, trial: int, *extra: str) -> tuple[Path, str]:
+    out = tmp_path / f"zapisnik-{trial}{'-officials' if extra else ''}.html"
+    assert main(["zapisnik", str(trial), "--html", "--db", str(tmp_path / "club.db"), "--out", str(out),
+                 *extra]) == 0
+    return out, out.read_text(encoding="utf-8")
+
+
+def data_of(document: str) -> dict[str, object]:
+    block = re.search(r'<script type="application/json" id="zapisnik-data">(.*?)</script>', document, re.S)
+    assert block is not None
+    parsed: dict[str, object] = json.loads(block.group(1))
+    return parsed
+
+
+def test_members_view_hides_the_referee_and_the_councilor(trial: int, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path, document = export(tmp_path, trial)
+    printed = capsys.readouterr().out
+    assert f"{path}: 4 poruka, SHA-256: " in printed
+    assert "sudijaPera" not in document and "vecnikVera" not in document
+    assert '<span class="who">sudija</span>' in document and '<span class="who">većnik</span>' in document
+    assert '<span class="who">ivana</span>' in document and '<span class="who">marko</span>' in document
+    assert "Marko je namerno kasnio &lt;b&gt;tri&lt;/b&gt; puta &amp; više" in document  # escaped, not markup
+    assert "Promena bula" in document and "<td>promena bula, ruka" in document
+    assert "<td>+2</td>" in document  # marko's bule in the effect on the paper
+    assert document.count('src="data:image/png;base64,') == 1 + 4  # the paper and the game's four hands
+    assert not re.search(r'(src|href)="(?!data:)', document)  # nothing to fetch
+    assert f'<meta http-equiv="Content-Security-Policy" content="{CSP}">' in document  # nor may anything be
+    seal = printed.split("SHA-256: ")[1].strip()
+    assert f'id="seal" data-link="{seal}">{seal}<' in document
+
+
+def test_officials_view_names_them_and_carries_the_same_chain(trial: int, tmp_path: Path) -> None:
+    _, members = export(tmp_path, trial)
+    _, officials = export(tmp_path, trial, "--officials")
+    assert '<span class="who">sudijaPera</span>' in officials and '<span class="who">vecnikVera</span>' in officials
+    assert "sudijaPera, " in officials  # who took the call
+    assert data_of(members)["links"] == data_of(officials)["links"]
+
+
+def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(trial: int, tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path, document = export(tmp_path, trial)
+    capsys.readouterr()
+    assert main(["zapisnik", "--verify", str(path)]) == 0
+    assert "ispravan" in capsys.readouterr().out
+    raw = path.read_bytes()
+    for needle in (b"Nisam, veza", b"Partija", b"kasnio", b"<style>"):  # a message, a header, the data, the style
+        at = raw.index(needle) + 1
+        changed = raw[:at] + bytes([raw[at] ^ 1]) + raw[at + 1:]
+        assert len(changed) == len(raw) and changed != raw
+        bad = tmp_path / "bad.html"
+        bad.write_bytes(changed)
+        assert main(["zapisnik", "--verify", str(bad)]) == 1, needle
+        assert "IZMENJEN" in capsys.readouterr().err
+    # a message changed consistently in the data and on the page (the digest recomputed): the chain still breaks
+    forged = document.replace("Nisam, veza mi je pala.", "Jesam, veza mi je pala.")
+    import hashlib
+
+    from bot.records.zapisnik import DIGEST_ZERO
+    digest = re.search(r'sha256:([0-9a-f]{64})', forged)
+    assert digest is not None
+    zeroed = forged.replace(digest.group(1), DIGEST_ZERO, 1)
+    forged = zeroed.replace(DIGEST_ZERO, hashlib.sha256(zeroed.encode()).hexdigest(), 1)
+    bad.write_text(forged, encoding="utf-8")
+    assert main(["zapisnik", "--verify", str(bad)]) == 1
+    assert "the chain breaks at message 2" in capsys.readouterr().err
+
+
+def test_bad_input_is_a_message_not_a_traceback(trial: int, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "club.db")
+    assert main(["zapisnik", "99", "--html", "--db", db]) == 1
+    assert "there is no trial 99" in capsys.readouterr().err
+    assert main(["zapisnik", "1", "--db", db]) == 1
+    assert "give a trial and --html" in capsys.readouterr().err
+    assert main(["zapisnik", "--verify", str(tmp_path / "none.html")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+    junk = tmp_path / "junk.html"
+    junk.write_bytes(b"\xff\xfe not a record")
+    assert main(["zapisnik", "--verify", str(junk)]) == 1
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Chromium's own services (time, updates, accounts, dictionaries): requests of the browser, not of the page
+_BROWSER_HOSTS = re.compile(r"https?://([a-z0-9.-]+\.)?(google\.com|googleapis\.com|gvt1\.com|gstatic\.com)/")
+
+
+def open_in_chromium(page: Path, work: Path) -> tuple[str, set[str]]:
+    """The DOM Chromium rendered, and every URL it requested that is not the page, a data: URI or Chromium's own
+    service (every host name is unresolvable: nothing can leave the machine)."""
+    assert CHROMIUM is not None
+    netlog = work / "net.json"
+    result = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+         "--disable-extensions",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={work / 'profile'}", "--host-resolver-rules=MAP * ~NOTFOUND",
+         f"--log-net-log={netlog}", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    urls = set(re.findall(r'"url":"([^"]*)"', netlog.read_text(encoding="utf-8", errors="replace")))
+    external = {u for u in urls if not u.startswith(("file:", "data:")) and not _BROWSER_HOSTS.match(u)}
+    return result.stdout, external
+
+
+@pytest.mark.skipif(CHROMIUM is None,
+                    reason="Chromium is not installed (apt-get install chromium); .ci/run installs it")
+def test_the_record_renders_in_headless_chromium_without_any_request(trial: int, tmp_path: Path) -> None:
+    path, _ = export(tmp_path, trial)
+    dom, external = open_in_chromium(path, tmp_path)
+    assert external == set()
+    for text in MESSAGES:
+        assert text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in dom
+    assert dom.count("<li class=\"msg") == len(MESSAGES)
+    # the check can fail: a page with an external picture is caught
+    leaky = tmp_path / "leaky.html"
+    leaky.write_text('<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"></body></html>')
+    _, caught = open_in_chromium(leaky, tmp_path / "second")
+    assert caught == {"http://example.invalid/x.png"}
+
+
+async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) -> None:
+    from bot.records.zapisnik import verify_html
+    from bot.registry import BY_NAME, run
+    from bot.registry.spec import Args, Caller
+
+    trial_id = await judged(club)
+    command = BY_NAME["zapisnik"]
+
+    async def ask(nick: str, number: int = trial_id) -> Any:
+        member = await club.get(nick)
+        return await run(club.desk, Caller("test", nick, member), command, Args({"sudjenje": number}))
+
+    caller = await ask("ivana")
+    assert caller.ok and "4 poruka" in caller.text
+    [document] = caller.documents
+    assert document.name == f"zapisnik-{trial_id}.html" and document.mime == "text/html"
+    assert b"sudijaPera" not in document.data  # a party outside referee_names_visible_to: the members' view
+    result = verify_html(document.data)
+    assert result.ok and result.seal is not None and result.seal in caller.text
+    referee = await ask("sudijaPera")
+    assert referee.ok and b"sudijaPera" in referee.documents[0].data  # the officials' view
+    await club.member("mod", "moderator")
+    assert (await ask("mod")).ok
+    await club.member("stranac")
+    stranger = await ask("stranac")
+    assert not stranger.ok and "stranke" in stranger.text and stranger.documents == ()
+    assert not (await ask("ivana", 999)).ok
+    # an out-of-game trial: a player of the game who took no part in it gets the record too, once it has ended
+    await club.game(300, ("marko", "ivana", "sanja"))
+    sanja = await club.get("sanja")
+    assert (await club.desk.call(sanja, 300)).ok
+    call = await club.db.calls.pending_by_caller(sanja.id)
+    assert call is not None
+    assert (await club.desk.take(await club.get("sudijaPera"), call.id)).ok
+    assert {p.member for p in await club.db.trials.participants(trial_id + 1)} == {
+        sanja.id, (await club.get("sudijaPera")).id}
+    still_on = await ask("ivana", trial_id + 1)
+    assert not still_on.ok and "u toku" in still_on.text
+    assert (await club.desk.leave(await club.get("sudijaPera"))).ok
+    assert (await ask("ivana", trial_id + 1)).ok
+    assert not (await ask("stranac", trial_id + 1)).ok
