@@ -20,6 +20,8 @@ from test_desk_trials import members, open_trial
 
 from bot.cli import main
 from bot.desk.advice import ADVICE_REF, defender_falls
+from bot.desk.advice_text import FallAnalysis, arbitar_lines, render_advice
+from bot.messages import Catalogue
 from club import Club
 from rules.arbitar.verdict import NOT_OBVIOUS, STAYS, ArbitarVerdict
 from rules.gamelog import Game, GameStatus, game_to_doc
@@ -303,3 +305,27 @@ async def test_a_failing_or_missing_arbitar_says_so_and_is_asked_again(club: Clu
     monkeypatch.setattr("bot.desk.advice._procedure", lambda: None)
     missing = await club.desk.advice(referee, 1)
     assert not missing.ok and missing.text == "Arbitar nije dostupan na ovom serveru."
+
+
+def test_every_card_the_arbitar_names_is_shown_with_its_counts() -> None:
+    """The decisive card, the other defender's error when the fallen player erred too, the fallen player's polaz
+    and a card checked and cleared: each its line; a step that decided nothing as sudija arbitar shows it."""
+    def card(player: str, trick: int) -> dict[str, Any]:
+        return {"player": player, "trick": trick, "card": "Q♠", "better_card": "Q♦", "declarer_tricks_with_card": 3,
+                "declarer_tricks_with_better": 2, "layouts": 40, "consistent_layouts": 30,
+                "better_card_better": 9, "played_card_better": 1, "compared_layouts": 30, "bar": 3}
+
+    evidence: dict[str, Any] = {"defence_tricks": 3}
+    for prefix, player, trick in (("", "marko", 4), ("other_", "petar", 8), ("lead_", "marko", 1),
+                                  ("checked_", "petar", 6)):
+        evidence.update({prefix + k: v for k, v in card(player, trick).items()})
+    game = fall_game()
+    verdict = ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence)
+    lines = render_advice(game, 1, 0, [FallAnalysis(1, verdict)], Catalogue("sr")).splitlines()
+    assert [line.split(" — ")[0] for line in lines if line.startswith("    ")] == [
+        "    marko: u 4. štihu Q♠ umesto Q♦", "    petar: u 8. štihu Q♠ umesto Q♦",
+        "    marko: polaz u 1. štihu Q♠ umesto Q♦", "    petar: Q♠ u 6. štihu (umesto Q♦) nije greška po pravilu 10%"]
+    assert "  Rezoni (korak 2): ne gledaju se — nisu pratila oba protivnika bez kontre i bez zovem." in lines
+    head = arbitar_lines(game, 1, 1, verdict)[0]
+    assert head == f"Arbitar, partija {GAME}, ruka 1: pad ostaje igraču marko (korak —)."
+    assert contains_block(lines, arbitar_lines(game, 1, 1, verdict))
