@@ -69,6 +69,89 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.withdraw": ("Povuci poziv", "Withdraw call"),
     "button.take": ("Sudi", "Sudi"),
     "button.hands": ("Prikaz ruke", "Show hands"),
+    # The referee's second opinion (bot.desk.advice): the briefing, the Arbitar's advice, a draft's difference.
+    "button.advice": ("Analiza ruke {hand}", "Analyse hand {hand}"),
+    "name.analiza": ("analiza", "analysis"),
+    "cmd.analiza": ("(sudija) Savet Arbitra o padu u ruci: samo za vas, nije presuda",
+                    "(referee) The Arbitar's advice on a fall in a hand: for you alone, not a verdict"),
+    "usage.analiza": ("/analiza RUKA — (sudija) analiza Arbitra za pad odbrambenog igrača u ruci: savet samo za "
+                      "vas, ne upisuje se i igrači ga ne vide",
+                      "/analiza HAND — (referee) the Arbitar's analysis of a defender's fall in the hand: advice "
+                      "for you alone, never recorded, never shown to the players"),
+    "advice.title": ("Savet Arbitra, partija {game}, ruka {hand} — samo savet: ne upisuje se kao presuda i igrači "
+                     "ga ne vide.",
+                     "The Arbitar's advice, game {game}, hand {hand} — advice only: never recorded as a verdict, "
+                     "never shown to the players."),
+    "advice.fallen": ("Pad igrača {nick}:", "The fall of {nick}:"),
+    "advice.decides_stays": ("Arbitar: pad ostaje — {reason}", "Arbitar: the fall stays — {reason}"),
+    "advice.decides_transfer": ("Arbitar: pad prelazi na {to} — {reason}",
+                                "Arbitar: the fall moves to {to} — {reason}"),
+    "advice.cards": ("Greške u kartama (korak 1):", "Card errors (step 1):"),
+    "advice.card_error": ("{player}: u {trick}. štihu {card} umesto {better} — u stvarnom rasporedu odigravač nosi "
+                          "{with_card} štiha od tog štiha, sa boljom kartom {with_better}; od {layouts} rasporeda "
+                          "{consistent} odgovara licitaciji: bolja karta je bolja u {better_count}, odigrana u "
+                          "{worse_count} (prag {bar}).",
+                          "{player}: at trick {trick} {card} instead of {better} — in the real layout the declarer "
+                          "takes {with_card} tricks from there, {with_better} with the better card; of {layouts} "
+                          "layouts {consistent} fit the bidding: the better card is better in {better_count}, the "
+                          "card played in {worse_count} (bar {bar})."),
+    "advice.card_lead": ("{player}: polaz u {trick}. štihu {card} umesto {better} — polaz procenjuje sudija; od "
+                         "{consistent} rasporeda koji odgovaraju licitaciji bolja karta je bolja u {better_count}, "
+                         "odigrana u {worse_count} (prag {bar}).",
+                         "{player}: the opening lead at trick {trick}, {card} instead of {better} — the referee weighs "
+                         "the lead; of {consistent} layouts that fit the bidding the better card is better in "
+                         "{better_count}, the card played in {worse_count} (bar {bar})."),
+    "advice.card_checked": ("{player}: {card} u {trick}. štihu (umesto {better}) nije greška po pravilu 10% — od "
+                            "{consistent} rasporeda koji odgovaraju licitaciji bolja karta je bolja u "
+                            "{better_count}, odigrana u {worse_count} (prag {bar}).",
+                            "{player}: {card} at trick {trick} (instead of {better}) is no error by the 10% rule — "
+                            "of {consistent} layouts that fit the bidding the better card is better in "
+                            "{better_count}, the card played in {worse_count} (bar {bar})."),
+    "advice.no_card_error": ("{player}: Arbitar nije našao grešku u kartama koja odlučuje.",
+                             "{player}: the Arbitar found no card error that decides."),
+    "advice.rezons": ("Rezoni (korak 2): {fallen} {rf} (asova {af}) — {meets}; {other} {ro} (asova {ao}) — {bad}.",
+                      "Rezons (step 2): {fallen} {rf} ({af} aces) — {meets}; {other} {ro} ({ao} aces) — {bad}."),
+    "advice.meets": ("ispunjava pravila", "meets the rules"),
+    "advice.below_rules": ("ne ispunjava pravila", "below the rules"),
+    "advice.obviously_bad": ("očigledno loše praćenje", "obviously bad following"),
+    "advice.not_obviously_bad": ("nije očigledno loše praćenje", "not obviously bad following"),
+    "advice.no_step2": ("Rezoni (korak 2): ne gledaju se — nisu pratila oba protivnika bez kontre i bez zovem.",
+                        "Rezons (step 2): not looked at — the defenders did not both follow without kontra or "
+                        "zovem."),
+    "advice.output": ("Izlaz Arbitra (isti kao sudija arbitar):", "The Arbitar's output (as sudija arbitar):"),
+    "advice.failed": ("Arbitar nije mogao da analizira pad igrača {nick}.",
+                      "The Arbitar could not analyse the fall of {nick}."),
+    "advice.footer": ("Presudu donosite vi; savet Arbitra je ne obavezuje.",
+                      "The verdict is yours; the Arbitar's advice does not bind it."),
+    "advice.no_hand": ("Partija {game} nema ruku {hand}.", "Game {game} has no hand {hand}."),
+    "advice.not_completed": ("Ruka {hand} još nije završena: Arbitar analizira samo završene ruke.",
+                             "Hand {hand} is not finished yet: the Arbitar analyses finished hands only."),
+    "advice.no_fall": ("U ruci {hand} nije pao nijedan odbrambeni igrač: Arbitar nema šta da analizira.",
+                       "No defender fell in hand {hand}: the Arbitar has nothing to analyse."),
+    "advice.unavailable": ("Arbitar nije dostupan na ovom serveru.", "The Arbitar is not available on this server."),
+    "advice.draft_note": ("Savet Arbitra drugačiji je od nacrta (nacrt ostaje kakav ste ga sastavili):",
+                          "The Arbitar's advice differs from the draft (the draft stands as you made it):"),
+    "brief.title": ("Pre presude pregledajte šta partija {game} već nosi (vidite samo vi):",
+                    "Before judging, review what game {game} already carries (only you see this):"),
+    "brief.judged_hand": ("ruka {hand} je već presuđena u suđenju {trial}: {verdict} (obrazloženje: {reason})",
+                          "hand {hand} was already judged in trial {trial}: {verdict} (reason: {reason})"),
+    "brief.judged_game": ("partija je već presuđena u suđenju {trial}: {verdict} (obrazloženje: {reason})",
+                          "the game was already judged in trial {trial}: {verdict} (reason: {reason})"),
+    "brief.ispravka": ("ruka {hand} nosi ispravku igrača: {nick} je upisan kao da je prošao",
+                       "hand {hand} carries the players' ispravka: {nick} is recorded as passed"),
+    "brief.odlazak": ("ruka {hand} nosi odlazak u bulu igrača: {nick} je otišao u bulu umesto drugog",
+                      "hand {hand} carries a player's odlazak u bulu: {nick} took the fall instead of the other"),
+    "brief.arbitar": ("ruka {hand} nosi presudu Arbitra: pad je prebačen na {nick}",
+                      "hand {hand} carries the Arbitar's verdict: the fall moved to {nick}"),
+    "brief.rule": ("O presuđenom incidentu se ne sudi ponovo: obavestite igrače da ponovljeno suđenje nije moguće, "
+                   "osim ako je ranija presuda nenamerno pogrešna.",
+                   "An incident already judged is not judged again: tell the players a second trial is not "
+                   "possible, unless the earlier verdict was unintentionally wrong."),
+    "brief.history": ("Ranija suđenja ove partije:", "The game's earlier trials:"),
+    "brief.trial": ("suđenje {trial} ({kind}, {opened}): {verdict}; obrazloženje: {reason}",
+                    "trial {trial} ({kind}, {opened}): {verdict}; reason: {reason}"),
+    "brief.trial_interrupted": ("suđenje {trial} ({kind}, {opened}): prekinuto — {why}",
+                                "trial {trial} ({kind}, {opened}): interrupted — {why}"),
     "button.history": ("Suđenja", "Trials"),
     "button.councilor": ("Pozovi većnika", "Call a councilor"),
     "button.finish": ("Završi suđenje", "Završi suđenje"),

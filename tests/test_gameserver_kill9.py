@@ -70,7 +70,7 @@ async def test_a_command_survives_kill_9_and_is_delivered_once_after_the_restart
     assert [s for k, s, _ in pending(db) if k == "pause_table"] == ["pending"]
     received: list[str] = []
     ref = ReferenceGameServer("http://127.0.0.1:1", SECRET, SystemClock().now, say=received.append)
-    from bot.demo import TABLE, demo_games  # noqa: PLC0415 (imported where the test needs it)
+    from bot.demo import TABLE, demo_games
 
     ref.add_table(next(g for g in demo_games(SystemClock().now()) if g.number == TABLE))
     server = TestServer(ref.app(), host="127.0.0.1", port=server_port)

@@ -25,6 +25,7 @@ import pytest
 from bot.commands import Commands
 from bot.config import Config
 from bot.desk import Desk
+from bot.desk.advice import ADVICE_REF
 from bot.discord.components import CUSTOM_ID
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers, Reply
 from bot.telegram.format import parse_callback
@@ -58,6 +59,7 @@ ALLOWED: dict[str, set[str]] = {
     "sudija": {"owner", "councilor", "referee", "trial_referee", "moderator"},  # the player's call C is pending
     "presude": MEMBERS, "papir": MEMBERS, "korekcije": MEMBERS, "clan": MEMBERS, "katalog": MEMBERS,
     "promeni": {"trial_referee"}, "ruke": {"trial_referee"}, "sudjenja": {"trial_referee"},
+    "analiza": {"trial_referee"},  # hand 1 of T1's game has a defender's fall
     "zavrsi": {"trial_referee"}, "napusti": {"trial_referee"}, "presuda": {"trial_referee"},
     "bula": set(), "ponisti": set(), "arbitar": set(), "ispravka": set(),  # no fall in a completed hand of his
     "prihvatam": set(), "odbijam": set(), "vecnik": set(),  # no request waits; a councilor only in game
@@ -73,7 +75,7 @@ ALLOWED: dict[str, set[str]] = {
     # buttons
     "take": {"referee"}, "withdraw": {"player"}, "join": set(), "councilor": set(),
     "hands": {"trial_referee"}, "history": {"trial_referee"}, "finish": {"trial_referee"},
-    "leave": {"trial_referee"}, "consent": set(), "decline": set(), "cancel_change": set(),
+    "leave": {"trial_referee"}, "advice": {"trial_referee"}, "consent": set(), "decline": set(), "cancel_change": set(),
     "link_approve": {"owner", "moderator"}, "link_deny": {"owner", "moderator"},
 }
 #: Commands whose "other" payload (another game: T1's) is as allowed as the own one (any member reads verdicts
@@ -96,7 +98,7 @@ def text_cells() -> list[tuple[str, str, str]]:
     """(command, role, payload) of every text command."""
     cells = []
     numbered = ("sudija", "presude", "papir", "promeni", "korekcije", "bula", "ponisti", "arbitar", "ispravka",
-                "prihvatam", "odbijam", "zapisnik", "korekcija")
+                "prihvatam", "odbijam", "zapisnik", "korekcija", "analiza")
     named = ("postavi", "razresi", "uskrati", "vrati", "akti", "clan", "odvezi", "povezi_odluka", "nadimak")
     bare = ("povuci", "dezurstvo", "ruke", "sudjenja", "vecnik", "zavrsi", "napusti", "katalog", "ostavka",
             "zatvori_ligu", "povezi", "presuda", "statistika")
@@ -109,7 +111,7 @@ def text_cells() -> list[tuple[str, str, str]]:
 
 def button_cells() -> list[tuple[str, str, str]]:
     return [(b, role, p) for b in ("take", "withdraw", "join", "councilor", "hands", "history", "finish", "leave",
-                                   "consent", "decline", "cancel_change", "link_approve", "link_deny",
+                                   "advice", "consent", "decline", "cancel_change", "link_approve", "link_deny",
                                    "korekcija_yes", "korekcija_no")
             for role in ROLES for p in PAYLOADS]
 
@@ -125,6 +127,8 @@ def command_line(command: str, role: str, payload: str) -> str:
         return f"/{command} 1 {number_of(payload, own, 100)}"
     if command in ("prihvatam", "odbijam", "zapisnik", "korekcija"):
         return f"/{command} {number_of(payload, 1, 2)}"
+    if command == "analiza":  # hand 1 of T1's game has a defender's fall, hand 2 none
+        return f"/analiza {number_of(payload, 1, 2)}"
     if command == "postavi":
         return f"/postavi {nick_of(payload, 'marko')} sudija"
     if command == "razresi":
@@ -210,7 +214,7 @@ async def build(path: Path) -> Ids:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Ids]:
-    import asyncio  # noqa: PLC0415 (imported where the test needs it)
+    import asyncio
 
     path = tmp_path_factory.mktemp("matrix") / "template.db"
     ids = asyncio.run(build(path))
@@ -239,6 +243,9 @@ async def actor_of(club: Club, role: str) -> Member | Reply:
 def button_ref(button: str, payload: str, ids: Ids) -> int | None:
     own = {"take": ids.call, "withdraw": ids.call, "link_approve": ids.request, "link_deny": ids.request,
            "join": 1, "consent": 1, "decline": 1, "cancel_change": 1}.get(button, ids.t1)
+    if button == "advice":  # an analysis button: trial id * ADVICE_REF + hand (hand 1 of games 100 and 140)
+        own, other = ids.t1 * ADVICE_REF + 1, ids.t2 * ADVICE_REF + 1
+        return {"own": own, "other": other, "huge": 2**63, "negative": -1}.get(payload)
     other = {"take": ids.t2_call, "withdraw": ids.t2_call, "link_approve": ids.request + 1000,
              "link_deny": ids.request + 1000}.get(button, ids.t2)
     refs = {"own": own, "other": other, "huge": 2**63, "negative": -1}
@@ -304,7 +311,7 @@ async def test_the_permission_matrix(template: tuple[Path, Ids], shared: Club, t
             wrong.append(f"{command} × {role} × {payload}: refused, should be allowed: {reply.text[:100]}")
     assert not wrong, "\n".join(wrong)
     print(f"matrix: {len(CELLS)} cells, {allowed} allowed")
-    assert len(CELLS) == 1620 and allowed == 102, (len(CELLS), allowed)
+    assert len(CELLS) == 1710 and allowed == 104, (len(CELLS), allowed)
 
 
 async def test_every_command_and_button_is_in_the_matrix(shared: Club) -> None:
@@ -316,6 +323,6 @@ async def test_every_command_and_button_is_in_the_matrix(shared: Club) -> None:
     assert commands <= covered, sorted(commands - covered)
     buttons = set(shared.desk.correction_actions()) | set(shared.desk.link_actions()) | {
         "take", "withdraw", "join", "hands", "history", "councilor", "finish", "leave"}
-    buttons |= set(shared.desk.extra_actions)
+    buttons |= set(shared.desk.extra_actions) | set(shared.desk.advice_actions())
     assert buttons <= covered, sorted(buttons - covered)
     assert set(ALLOWED) == (covered - {"pomoc"}) | {"povezi_odluka"}

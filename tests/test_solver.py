@@ -316,7 +316,7 @@ def full_deal_layouts(seed: int, count: int) -> array[int]:
 
 
 def test_a_refused_call_from_another_thread_does_not_disturb_a_running_search() -> None:
-    import threading  # noqa: PLC0415 (imported where the test needs it)
+    import threading
 
     layouts = full_deal_layouts(21, 4000)
     cards = tuple(card for card in range(32) if layouts[1] >> card & 1)[:2]
@@ -363,7 +363,7 @@ def test_capped_values() -> None:
 
 def test_all_tables_together_are_bounded() -> None:
     solver.clear_tables()
-    import gc  # noqa: PLC0415 (imported where the test needs it)
+    import gc
 
     gc.collect()
     held = []

@@ -186,7 +186,7 @@ async def _at_least(sweeper: Sweeper, failures: int) -> bool:
 
 
 async def test_the_running_bot_sweeps_beside_its_timers_and_stops_sweeping_when_closed(tmp_path: Path) -> None:
-    from bot.app import build_app  # noqa: PLC0415 (imported where the test needs it)
+    from bot.app import build_app
 
     app = await build_app(Config(), clock=ManualClock(NOW), database=str(tmp_path / "club.db"))
     sweeper = app.sweeper

@@ -62,9 +62,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
-    from bot.desk import Desk  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.desk import Desk
+    from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock
+    from storage.database import open_database
 
     if db_path != ":memory:" and not Path(db_path).exists():
         print(f"database {db_path} does not exist", file=sys.stderr)
@@ -97,8 +97,8 @@ async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
 
 
 async def act(desk: Desk, args: argparse.Namespace) -> Reply:
-    from bot.desk.governance import role_of  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from bot.ports import Reply  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.desk.governance import role_of
+    from bot.ports import Reply
 
     if args.action in ("postavi", "razresi"):
         role = role_of(args.role or "")

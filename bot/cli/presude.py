@@ -65,7 +65,7 @@ def trial_json(trial: Trial, names: dict[int, str], said: list[TranscriptLine] |
 async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
                config: Config | None = None) -> int:
     """Print the trials of game `number` from the database at `db_path`; the exit status."""
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from storage.database import open_database
 
     messages = Catalogue(lang)
     if db_path != ":memory:" and not Path(db_path).exists():

@@ -36,9 +36,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def show(number: int, n: int, db_path: str, png: str, lang: str) -> int:
-    from bot.pictures.hand import hand_png  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from bot.views import render_hands  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.pictures.hand import hand_png
+    from bot.views import render_hands
+    from storage.database import open_database
 
     words = Catalogue(lang)
     if db_path != ":memory:" and not Path(db_path).exists():

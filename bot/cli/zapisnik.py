@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def export(trial: int, db_path: str, *, out: str | None, officials: bool, lang: str) -> int:
-    from bot.records.load import load_record  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from bot.records.zapisnik import render_html  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.records.load import load_record
+    from bot.records.zapisnik import render_html
+    from storage.database import open_database
 
     words = Catalogue(lang)
     if db_path != ":memory:" and not Path(db_path).exists():
@@ -84,7 +84,7 @@ async def export(trial: int, db_path: str, *, out: str | None, officials: bool, 
     if record is None:
         return _fail(f"there is no trial {trial} in {db_path}")
     document = render_html(record)
-    from bot.records.chain import chain  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.records.chain import chain
 
     seal = chain(record.facts(), record.chained_messages())[-1]
     if out is None:
@@ -100,7 +100,7 @@ async def export(trial: int, db_path: str, *, out: str | None, officials: bool, 
 
 
 def verify(path: str) -> int:
-    from bot.records.zapisnik import verify_html  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.records.zapisnik import verify_html
 
     try:
         with open(path, "rb") as stream:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 
+from bot.desk.advice import AdviceDesk
 from bot.desk.corrections import CorrectionDesk
 from bot.desk.links import MAX_REF, LinkDesk
 from bot.ports import Reply
@@ -23,7 +24,7 @@ from storage.trials import Trial, TrialMessage
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
 
-class Desk(CorrectionDesk, LinkDesk):
+class Desk(AdviceDesk, CorrectionDesk, LinkDesk):
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect)."""
@@ -144,6 +145,7 @@ class Desk(CorrectionDesk, LinkDesk):
         actions.update(self.correction_actions())
         actions.update(self.link_actions())
         actions.update(self.extra_actions)
+        actions.update(self.advice_actions())
         handler = actions.get(action)
         if handler is None:
             return self.refuse("button.unknown")

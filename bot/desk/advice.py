@@ -1,0 +1,237 @@
+"""The referee's second opinion: what he must review before judging, and the Arbitar's analysis as advice.
+
+* **The briefing** (`brief`): when a trial opens (and when Promeni… moves it to another game), the referee — and
+  a councilor when he joins — gets privately (`Chats.tell`, never the trial's space the players see) the game's
+  earlier trials with their outcomes, verdicts and reasons, and a warning for every hand that already carries a
+  verdict or a players' correction (an ispravka, a player's odlazak u bulu, the Arbitar's transfer) and for every
+  verdict on the game as a whole: an incident already judged is not judged again (club rules).
+* **Advice on a fall** (`advice`, ``/analiza RUKA`` and the buttons Prikaz ruke carries): for a completed hand in
+  which a defender fell, the Arbitar's verdict on each fallen defender's fall (`rules.arbitar.procedure.arbitrate`,
+  the public function `sudija arbitar` calls, nothing of its internals), shown as advice to the judging referee
+  alone: never recorded, never in the trial's space.
+* **The difference in a draft** (`draft`): a draft of odlazak u bulu, or a bula change on a hand, that the Arbitar
+  would judge differently gets the Arbitar's line in its confirmation; the draft is saved as the referee made it.
+
+The procedure runs off the event loop (`asyncio.to_thread`: the native solver releases the GIL in its searches),
+one analysis at a time (the procedure already uses both cores), each fall's result kept in memory: a completed
+hand never changes. Tests inject a slow analyser (`advice_analyser`) to show the desk answers meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.desk.advice_text import FallAnalysis, decision_line, render_advice, render_briefing
+from bot.desk.trials import TrialDesk
+from bot.ports import Button, Reply
+from bot.registry.spec import MAX_HAND
+from rules.gamelog import Game, Hand
+from rules.paper_hand import HandCase, hand_facts
+from rules.verdicts import BulaChange, Draft, FallTransfer, verdict_from_json
+from storage.members import Member
+from storage.trials import Trial
+
+if TYPE_CHECKING:
+    from rules.arbitar.verdict import ArbitarVerdict
+
+log = logging.getLogger(__name__)
+
+Analyser = Callable[[Game, int, int], "ArbitarVerdict"]
+ADVICE_REF = MAX_HAND + 1  # an analysis button's id: trial id * ADVICE_REF + hand
+SHOWN_BUTTONS = 5  # the latest hands with a defender's fall get a button beside Prikaz ruke (one Discord row)
+CACHED = 256  # analyses kept in memory
+
+
+def defender_falls(hand: Hand) -> list[int]:
+    """The seats of the defenders who fell in a completed, played hand (none otherwise)."""
+    if not hand.completed or hand.declarer is None:
+        return []
+    facts = hand_facts(hand)
+    if facts.case is not HandCase.PLAYED:
+        return []
+    return [seat for seat in facts.plain.fallen if seat != hand.declarer]
+
+
+def _procedure() -> Analyser | None:
+    """The Arbitar's public procedure, imported when first needed (None while it is not installed)."""
+    try:
+        module = importlib.import_module("rules.arbitar.procedure")
+    except ImportError:
+        return None
+    arbitrate: Analyser = module.arbitrate
+    return arbitrate
+
+
+class AdviceDesk(TrialDesk):
+    """The second-opinion part of the desk (a mixin over `TrialDesk`; `bot.desk.Desk` puts it first)."""
+
+    # Plumbing -----------------------------------------------------------------------------------------------
+    @property
+    def analyser(self) -> Analyser | None:
+        injected: Analyser | None = self.__dict__.get("advice_analyser")
+        return injected if injected is not None else _procedure()
+
+    def advice_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+        """Buttons of the advice, for `Desk.press`: the analysis of one hand of one trial."""
+        return {"advice": self.advice_button}
+
+    def _advice_gate(self) -> asyncio.Semaphore:
+        gate: asyncio.Semaphore | None = self.__dict__.get("_advice_semaphore")
+        if gate is None:
+            gate = self.__dict__["_advice_semaphore"] = asyncio.Semaphore(1)
+        return gate
+
+    async def _analysis(self, game: Game, hand: int, seat: int, analyser: Analyser) -> FallAnalysis:
+        """One fall's analysis, computed once (also when asked twice at once) and kept."""
+        cache: OrderedDict[tuple[object, ...], asyncio.Future[FallAnalysis]] = \
+            self.__dict__.setdefault("_advice_cache", OrderedDict())
+        key = (game.number, hand, seat, analyser)
+        future = cache.get(key)
+        if future is None:
+            future = asyncio.ensure_future(self._run_analysis(game, hand, seat, analyser))
+            cache[key] = future
+            while len(cache) > CACHED:
+                cache.popitem(last=False)
+        analysis = await asyncio.shield(future)
+        if analysis.verdict is None and cache.get(key) is future:
+            del cache[key]  # a failure is not kept: the next ask tries again
+        return analysis
+
+    async def _run_analysis(self, game: Game, hand: int, seat: int, analyser: Analyser) -> FallAnalysis:
+        async with self._advice_gate():
+            try:
+                verdict = await asyncio.to_thread(analyser, game, hand, seat)
+            except Exception:
+                log.exception("the Arbitar's advice failed on game %s hand %s seat %s", game.number, hand, seat)
+                return FallAnalysis(seat, None)
+        return FallAnalysis(seat, verdict)
+
+    async def analyses(self, game: Game, hand: Hand) -> list[FallAnalysis] | None:
+        """The analysis of every defender's fall in the hand (None when the Arbitar is not installed)."""
+        analyser = self.analyser
+        if analyser is None:
+            return None
+        return [await self._analysis(game, hand.n, seat, analyser) for seat in defender_falls(hand)]
+
+    # The briefing -------------------------------------------------------------------------------------------
+    async def brief(self, trial: Trial, official_id: int) -> None:
+        """Tell the official privately what the game already carries (nothing when it carries nothing)."""
+        official = await self.db.members.get(official_id)
+        facts = await self.game_facts(trial.game)
+        if official is None or facts is None:
+            return
+        earlier = [t for t in await self.db.trials.for_game(trial.game) if t.id != trial.id]
+        text = render_briefing(trial.game, facts.players, earlier, await self.fall_moves(trial.game), self.messages)
+        if text is not None:
+            await self.chat.tell(official, text)
+
+    async def open_trial(self, trial: Trial) -> None:
+        await super().open_trial(trial)
+        await self.brief(trial, trial.referee)
+
+    async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
+        reply = await super().join_as_councilor(councilor, ccall_id)
+        if reply.ok:
+            ccall = await self.db.calls.councilor_call(ccall_id)
+            trial = await self.db.trials.get(ccall.trial) if ccall is not None else None
+            if trial is not None:
+                await self.brief(trial, councilor.id)
+        return reply
+
+    async def change_game(self, referee: Member, number: int) -> Reply:
+        reply = await super().change_game(referee, number)
+        if reply.ok:
+            trial = await self.db.trials.judging(referee.id)
+            if trial is not None and trial.game == number:
+                await self.brief(trial, referee.id)
+        return reply
+
+    # Advice on a fall ---------------------------------------------------------------------------------------
+    async def advice(self, referee: Member, hand: int, trial_id: int | None = None) -> Reply:
+        """/analiza RUKA: the Arbitar's analysis of the hand's falls, for the judging referee alone."""
+        trial = await self._judged_by(referee, trial_id)
+        if isinstance(trial, Reply):
+            return trial
+        game = await self.load_game(trial.game)
+        the_hand = next((h for h in game.hands if h.n == hand), None)
+        if the_hand is None:
+            return self.refuse("advice.no_hand", game=game.number, hand=hand)
+        if not the_hand.completed:
+            return self.refuse("advice.not_completed", hand=hand)
+        if not defender_falls(the_hand):
+            return self.refuse("advice.no_fall", hand=hand)
+        analyses = await self.analyses(game, the_hand)
+        if analyses is None:
+            return self.refuse("advice.unavailable")
+        assert the_hand.declarer is not None
+        return Reply(render_advice(game, hand, the_hand.declarer, analyses, self.messages))
+
+    async def advice_button(self, member: Member, ref: int) -> Reply:
+        trial_id, hand = divmod(ref, ADVICE_REF)
+        if hand == 0 or trial_id == 0:
+            return self.refuse("button.unknown")
+        return await self.advice(member, hand, trial_id)
+
+    async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
+        """Prikaz ruke, with a button for the Arbitar's analysis beside it for the latest hands with a fall."""
+        reply = await super().show_hands(referee, trial_id)
+        trial = await self.db.trials.judging(referee.id) if reply.ok else None
+        if trial is None:
+            return reply
+        game = await self.load_game(trial.game)
+        hands = [h.n for h in game.hands if defender_falls(h)][-SHOWN_BUTTONS:]
+        buttons = tuple(Button(self.t("button.advice", hand=n), "advice", trial.id * ADVICE_REF + n, "secondary")
+                        for n in hands)
+        return replace(reply, buttons=reply.buttons + buttons)  # its pictures too
+
+    # The difference in a draft ------------------------------------------------------------------------------
+    async def draft(self, referee: Member, draft: Draft) -> Reply:
+        reply = await super().draft(referee, draft)
+        if not reply.ok:
+            return reply
+        trial = await self.db.trials.judging(referee.id)
+        if trial is None or trial.draft is None:
+            return reply
+        lines = await self._differences(trial, verdict_from_json(trial.draft))
+        if not lines:
+            return reply
+        return replace(reply, text="\n".join([reply.text, self.t("advice.draft_note"), *lines]))
+
+    async def _differences(self, trial: Trial, draft: Draft) -> list[str]:
+        """The Arbitar's line for every fall of the drafted hand he would judge otherwise than the draft does."""
+        verdict = draft.verdict
+        if not isinstance(verdict, (FallTransfer, BulaChange)) or verdict.hand is None:
+            return []
+        game = await self.load_game(trial.game)
+        the_hand = next((h for h in game.hands if h.n == verdict.hand), None)
+        if the_hand is None or not defender_falls(the_hand):
+            return []
+        analyses = await self.analyses(game, the_hand)
+        lines = []
+        for analysis in analyses or []:
+            advice = analysis.verdict
+            if advice is None:
+                continue
+            arbitar_to = advice.to if advice.transfers else None
+            if isinstance(verdict, FallTransfer):
+                culprit = game.seat_of(verdict.culprit)
+                if culprit == analysis.fallen:
+                    continue  # the draft does not move this player's fall
+                differs = arbitar_to != culprit
+            else:
+                amounts = [0, 0, 0]
+                for nick, amount in verdict.amounts.items():
+                    seat = game.seat_of(nick)
+                    if seat is not None:
+                        amounts[seat] = amount
+                eases = amounts[analysis.fallen] < 0
+                differs = eases if arbitar_to is None else not (eases and amounts[arbitar_to] > 0)
+            if differs:
+                lines.append(decision_line(game, analysis, self.messages))
+        return lines
