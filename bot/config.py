@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rules.appeals import AppealConfigError, AppealRules, parse_appeal_rules
 from rules.catalogue import CatalogueEntry, CatalogueError, Escalation, parse_catalogue, parse_escalation
 from rules.limits import (
     CALL_MINUTES,
@@ -75,6 +76,51 @@ class PenaltyConfig:
 
 
 @dataclass(frozen=True)
+class GovernanceConfig:
+    """The councilors' votes (`[governance]`): how long a vote runs and the share of all councilors it needs."""
+
+    vote_days: int = 7
+    majority: str = "1/2"  # carried by MORE than this share of all councilors (1/2: a strict majority)
+
+
+PACKS_DIR = Path(__file__).resolve().parent.parent / "packs"
+
+
+def read_pack(name: str, source: str) -> dict[str, Any]:
+    """A rule pack: `packs/<name>.toml`, the settings of one club's rules (see packs/README.md)."""
+    if not name or not name.replace("_", "").replace("-", "").isalnum():
+        raise ConfigError(f"{source}: club.pack must be a pack's name like \"prvi_klub\", not {name!r}")
+    file = PACKS_DIR / f"{name}.toml"
+    if not file.exists():
+        known = ", ".join(sorted(p.stem for p in PACKS_DIR.glob("*.toml"))) or "—"
+        raise ConfigError(f"{source}: club.pack {name!r}: there is no such pack (known: {known})")
+    try:
+        return tomllib.loads(file.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read the pack {file}: {exc}") from None
+
+
+def with_pack(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """The file's settings over its pack's: each section of the pack, with what the file sets replacing it."""
+    name = data.get("club", {}).get("pack")
+    if name is None:
+        return data
+    merged: dict[str, Any] = {k: dict(v) if isinstance(v, dict) else v for k, v in read_pack(str(name), source).items()}
+    for section, values in data.items():
+        if isinstance(values, dict) and isinstance(merged.get(section), dict):
+            inner = dict(merged[section])
+            for key, value in values.items():
+                if isinstance(value, dict) and isinstance(inner.get(key), dict):
+                    inner[key] = {**inner[key], **value}
+                else:
+                    inner[key] = value
+            merged[section] = inner
+        else:
+            merged[section] = values
+    return merged
+
+
+@dataclass(frozen=True)
 class Config:
     database: str = "sudija.db"
     language: str = "sr"
@@ -90,6 +136,9 @@ class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     penalties: PenaltyConfig = field(default_factory=PenaltyConfig)
+    pack: str | None = None  # a rule pack (packs/<name>.toml) whose settings this file's settings override
+    governance: GovernanceConfig = field(default_factory=GovernanceConfig)
+    appeals: AppealRules = field(default_factory=AppealRules)
 
 
 def load(path: str | Path | None = None) -> Config:
@@ -152,6 +201,7 @@ def check_owner(config: Config, platforms: list[str]) -> None:
 
 
 def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
+    data = with_pack(data, source)
     club = dict(data.get("club", {}))
     discord = dict(data.get("discord", {}))
     telegram = dict(data.get("telegram", {}))
@@ -166,8 +216,9 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
         penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))
         config = Config(**club, discord=DiscordConfig(**discord), telegram=TelegramConfig(**telegram),
-                        penalties=PenaltyConfig(**penalties))
-    except CatalogueError as exc:
+                        penalties=PenaltyConfig(**penalties), governance=GovernanceConfig(**data.get("governance", {})),
+                        appeals=parse_appeal_rules(data.get("appeals", {})))
+    except (CatalogueError, AppealConfigError) as exc:
         raise ConfigError(f"{source}: {exc}") from None
     except TypeError as exc:
         raise ConfigError(f"{source}: {exc}; see config.example.toml for the settings") from None
@@ -178,6 +229,15 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     if not 0 <= share <= 1:
         raise ConfigError(f"{source}: penalties.settlement_played_share must be a fraction like \"2/3\", not "
                           f"{config.penalties.settlement_played_share!r}")
+    from rules.votes import parse_majority
+
+    try:
+        parse_majority(config.governance.majority)
+    except (ValueError, ZeroDivisionError):
+        raise ConfigError(f"{source}: governance.majority must be a share below 1 like \"1/2\" or \"2/3\", not "
+                          f"{config.governance.majority!r}") from None
+    if config.governance.vote_days < 1:
+        raise ConfigError(f"{source}: governance.vote_days must be at least 1")
     if config.language not in ("sr", "en"):
         raise ConfigError(f"{source}: language must be 'sr' or 'en', not {config.language!r}")
     return config

@@ -1058,6 +1058,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hands.change": ("    + {text}", "    + {text}"),
 }
 
+from bot.messages_councils import COUNCIL_MESSAGES  # noqa: E402  (votes and appeals, issue 19)
+
+assert not MESSAGES.keys() & COUNCIL_MESSAGES.keys(), MESSAGES.keys() & COUNCIL_MESSAGES.keys()
+MESSAGES.update(COUNCIL_MESSAGES)
+
 LANGUAGES = ("sr", "en")
 
 
