@@ -185,7 +185,7 @@ class AppealDesk(VoteDesk):
                                                 game=trial.game, appellant=appellant, councilor=councilor.nick,
                                                 text=appeal.text or "—"),
                                          self.controls(hearing))
-        seen = await self.verdict_list(trial.game, show_referees=True, transcripts=True, trial_id=trial.id)
+        seen = await self.verdict_list(trial.game, show_referees=True, transcripts=True)  # verdicts, talks
         return Reply("\n".join([self.t("appeal.take_ok", appeal=appeal.id, trial=trial.id, hearing=hearing_id,
                                        until=appeal.review_deadline), seen.text]))
 
