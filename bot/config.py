@@ -22,6 +22,7 @@ from rules.limits import (
     SETTLEMENT_DELAY,
     SETTLEMENT_PLAYED_SHARE,
 )
+from rules.penalty_model import PenaltyModelError, PenaltyRule, parse_rules
 
 DEFAULT_PATH = Path("config.toml")
 
@@ -73,6 +74,7 @@ class PenaltyConfig:
     league_name: str = "Liga"
     catalogue: tuple[CatalogueEntry, ...] = ()  # the club's named penalties (`[[penalties.catalogue]]`)
     escalation: Escalation = field(default_factory=Escalation)  # repeat offences cost more
+    rules: tuple[PenaltyRule, ...] = ()  # the general model (`[[penalties.rules]]`, rules.penalty_model)
 
 
 @dataclass(frozen=True)
@@ -215,10 +217,11 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         penalties = dict(data.get("penalties", {}))
         penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
         penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))
+        penalties["rules"] = parse_rules(penalties.get("rules", []))
         config = Config(**club, discord=DiscordConfig(**discord), telegram=TelegramConfig(**telegram),
                         penalties=PenaltyConfig(**penalties), governance=GovernanceConfig(**data.get("governance", {})),
                         appeals=parse_appeal_rules(data.get("appeals", {})))
-    except (CatalogueError, AppealConfigError) as exc:
+    except (CatalogueError, AppealConfigError, PenaltyModelError) as exc:
         raise ConfigError(f"{source}: {exc}") from None
     except TypeError as exc:
         raise ConfigError(f"{source}: {exc}; see config.example.toml for the settings") from None

@@ -1,0 +1,178 @@
+"""The rule packs (packs/*.toml), each run through scenarios written from its own text: `config.toml` includes the
+pack by name, the desk runs on what it loads. The first club's: only the lifting of a wrongly given penalty; the
+federation's catalogue: warnings, then per-minute shares of a top, assigned results, 50% then 100%; the Russian
+site's: appeal windows of 30 and 90 days, an appeal restriction that refuses the next appeal, suspensions growing
+10 → 14 days within three months of the end of the last one."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from test_penalties import judge
+
+from bot.config import Config, ConfigError, load
+from club import NOW, Club
+from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, PenaltyRule, find_rule, price
+from rules.verdicts import Draft, Nobody, Penalty
+
+
+def with_pack(tmp_path: Path, name: str, extra: str = "") -> Config:
+    file = tmp_path / "config.toml"
+    file.write_text(f'[club]\npack = "{name}"\n{extra}', encoding="utf-8")
+    return load(file)
+
+
+def rule(config: Config, name: str) -> PenaltyRule:
+    found = find_rule(config.penalties.rules, name)
+    assert found is not None, name
+    return found
+
+
+async def recorded(club: Club, config: Config, number: int = 100) -> int:
+    club.desk.config = config
+    for nick in ("ana", "marko", "petar"):
+        if await club.db.members.by_nick(nick) is None:
+            await club.member(nick)
+    if await club.db.members.by_nick("sudija1") is None:
+        await club.member("sudija1", "referee")
+        for nick in ("v1", "v2", "v3"):
+            await club.member(nick, "councilor")
+    await club.game(number)
+    await judge(club, number, Draft(Penalty("petar", plavac_days=3), "vređanje"))
+    return (await club.db.trials.for_game(number))[-1].id
+
+
+# The first club ----------------------------------------------------------------------------------------------
+
+
+def test_the_first_clubs_pack_is_the_defaults(tmp_path: Path) -> None:
+    assert with_pack(tmp_path, "prvi_klub") == Config(pack="prvi_klub")
+
+
+async def test_first_club_an_appeal_can_only_lift_a_penalty_given_to_an_innocent_player(club: Club,
+                                                                                       tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "prvi_klub")
+    trial = await recorded(club, config)
+    desk = club.desk
+    assert (await desk.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
+    v1 = await club.get("v1")
+    assert (await desk.press(v1, "appeal_take", 1)).ok
+    assert (await desk.draft(v1, Draft(Penalty("petar", plavac_days=5), "još strože"))).ok
+    refused = await desk.finish(v1)
+    assert not refused.ok and "samo ukinuti kazna data nevinom igraču" in refused.text
+    assert (await desk.draft(v1, Draft(Nobody(), "sudija je kaznio nevinog igrača"))).ok
+    assert (await desk.finish(v1)).ok
+    card = await desk.member_card(await club.get("petar"))
+    assert card.plavac_until is None  # lifted
+
+
+# The bridge federation ---------------------------------------------------------------------------------------
+
+
+def test_federation_a_first_lateness_is_a_warning_then_ten_percent_a_minute_after_the_first(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "nsbk")
+    late = rule(config, "kasnjenje")
+    first = price(late, [], NOW, units=3)
+    assert first.kind is PenaltyKind.WARNING and first.repeat == 0
+    second = price(late, [Earlier(NOW)], NOW + timedelta(hours=1), units=4)  # 4 minutes: 3 after the first
+    assert second.kind is PenaltyKind.TOP_SHARE and second.amount == 30
+    assert price(rule(config, "kasnjenje_imp"), [Earlier(NOW)], NOW + timedelta(hours=1), units=4).amount == 3
+    with pytest.raises(PenaltyRefused) as missing:
+        price(late, [Earlier(NOW)], NOW + timedelta(hours=1))
+    assert missing.value.key == "penalty_model.units_needed" and missing.value.params["unit"] == "minut"
+    # the next tournament starts afresh: a warning again
+    assert price(late, [Earlier(NOW)], NOW + timedelta(days=7), units=4).kind is PenaltyKind.WARNING
+
+
+def test_federation_an_unplayed_board_is_an_assigned_forty_sixty(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "nsbk")
+    assigned = price(rule(config, "neodigran_bord"), [], NOW)
+    assert (assigned.kind, assigned.amount, assigned.innocent) == (PenaltyKind.ASSIGNED_RESULT, 40, 60)
+    assert price(rule(config, "greska_upisa"), [], NOW).amount == 25
+    assert price(rule(config, "uvreda_sudije"), [], NOW).kind is PenaltyKind.REFERRAL
+
+
+def test_federation_unsportsmanlike_conduct_is_at_least_fifty_then_a_hundred(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "nsbk")
+    conduct = rule(config, "nesportsko")
+    assert price(conduct, [], NOW).amount == 50
+    assert price(conduct, [], NOW, chosen=70).amount == 70  # "bar 50%": the referee may give more
+    with pytest.raises(PenaltyRefused) as below:
+        price(conduct, [], NOW, chosen=40)
+    assert below.value.key == "penalty_model.out_of_range" and (below.value.params["low"],
+                                                               below.value.params["high"]) == (50, 100)
+    assert price(conduct, [Earlier(NOW)], NOW + timedelta(minutes=30)).amount == 100
+    with pytest.raises(PenaltyRefused) as fixed:
+        price(conduct, [Earlier(NOW)], NOW + timedelta(minutes=30), chosen=60)
+    assert fixed.value.params["amount"] == 100
+
+
+# The Russian site ----------------------------------------------------------------------------------------------
+
+
+async def test_russian_site_an_appeal_on_day_29_is_heard_on_day_31_refused(club: Club, tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt")
+    trial = await recorded(club, config)
+    club.clock.advance(timedelta(days=29))
+    assert (await club.desk.file_appeal(await club.get("petar"), trial, "apelacija", "")).ok
+    club.clock.advance(timedelta(days=2))  # day 31, the other party
+    late = await club.desk.file_appeal(await club.get("ana"), trial, "apelacija", "")
+    assert not late.ok and "30 dana" in late.text
+
+
+async def test_russian_site_a_collusion_appeal_on_day_89_is_heard(club: Club, tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt")
+    trial = await recorded(club, config)
+    club.clock.advance(timedelta(days=89))
+    assert not (await club.desk.file_appeal(await club.get("ana"), trial, "timska", "")).ok  # 30 days for that
+    assert (await club.desk.file_appeal(await club.get("petar"), trial, "sgovor", "dogovor ana i marko")).ok
+
+
+async def test_russian_site_a_rejected_appeal_restricts_the_next_one(club: Club, tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt")
+    trial = await recorded(club, config)
+    second = await recorded(club, config, 101)
+    desk = club.desk
+    assert (await desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    v1 = await club.get("v1")
+    assert (await desk.press(v1, "appeal_take", 1)).ok
+    assert (await desk.decide_appeal(v1, 1, "odbijena", None, "ne spada pod pravila kažnjavanja")).ok
+    appeal = await club.db.appeals.get(1)
+    assert appeal is not None and appeal.restriction_days == 30  # "умиротворитель на 30 дней"
+    refused = await desk.file_appeal(await club.get("petar"), second, None, "")
+    assert not refused.ok and "Ograničeno" in refused.text
+    club.clock.advance(timedelta(days=30, minutes=1))
+    assert (await desk.file_appeal(await club.get("petar"), second, "sgovor", "")).ok  # over: he appeals again
+
+
+def test_russian_site_a_repeat_within_three_months_escalates_ten_to_fourteen_not_after_four(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt")
+    misere = rule(config, "pustanje_misera")
+    assert price(misere, [], NOW).amount == 10
+    served = Earlier(NOW, NOW + timedelta(days=10))
+    repeat = price(misere, [served], NOW + timedelta(days=10 + 89))  # three months from serving it
+    assert (repeat.kind, repeat.amount, repeat.repeat) == (PenaltyKind.SUSPENSION_DAYS, 14, 1)
+    assert price(misere, [served], NOW + timedelta(days=10 + 122)).amount == 10  # four months: no repeat
+    # after a repeat the probation is six months
+    second = Earlier(NOW + timedelta(days=99), NOW + timedelta(days=113))
+    assert price(misere, [served, second], NOW + timedelta(days=113 + 150)).amount == 14
+    assert price(misere, [served, second], NOW + timedelta(days=113 + 200)).amount == 10
+    restriction = rule(config, "neosnovana_zalba")
+    with pytest.raises(PenaltyRefused):
+        price(restriction, [], NOW, chosen=400)
+    assert price(restriction, [], NOW, chosen=365).amount == 365
+
+
+# Including a pack ----------------------------------------------------------------------------------------------
+
+
+def test_the_file_overrides_its_pack_and_an_unknown_pack_is_named(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt", "[appeals]\nreview_days = 60\n")
+    assert config.appeals.review_days == 60 and [k.name for k in config.appeals.kinds][-1] == "sgovor"
+    assert config.appeals.restriction_max_days == 365
+    with pytest.raises(ConfigError, match=r"no such pack.*nsbk, prvi_klub, ruski_sajt"):
+        with_pack(tmp_path, "treci")
+    with pytest.raises(ConfigError, match="pack's name"):
+        with_pack(tmp_path, "../etc")
