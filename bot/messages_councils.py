@@ -201,6 +201,27 @@ COUNCIL_MESSAGES: dict[str, tuple[str, str]] = {
         "councilor {councilor}; hearing: trial #{hearing}; reason: {reason}",
     ),
     "appeal.list_restriction": ("    ograničenje prava žalbe: {days} dana", "    appeal restriction: {days} days"),
+    # The general penalty model ---------------------------------------------------------------------------------
+    "penalty_model.out_of_range": (
+        "Kazna {name} ({kind}) je od {low} do {high}.",
+        "The penalty {name} ({kind}) is {low} to {high}.",
+    ),
+    "penalty_model.fixed": (
+        "Kazna {name} je {amount} ({kind}); ne bira se.",
+        "The penalty {name} is {amount} ({kind}); it is not chosen.",
+    ),
+    "penalty_model.units_needed": (
+        "Kazna {name} se računa po jedinici ({unit}); navedite koliko.",
+        "The penalty {name} is counted per {unit}; say how many.",
+    ),
+    "penalty_model.not_applicable": (
+        "Kazna {name} ({kind}) se u ovoj igri ne može izreći.",
+        "The penalty {name} ({kind}) cannot be given in this game.",
+    ),
+    "penalty_model.repeat": (
+        "Ponovljeni prekršaj ({name}, ponavljanje {repeat}): strožija kazna.",
+        "A repeated offence ({name}, repeat {repeat}): a stricter penalty.",
+    ),
     # Commands --------------------------------------------------------------------------------------------------
     "name.glasaj": ("glasaj", "vote"),
     "cmd.glasaj": ("Većnik glasa o predlogu (da ili ne)", "A councilor votes on a proposal (yes or no)"),

@@ -144,7 +144,7 @@ def parse_rules(raw: Sequence[Mapping[str, Any]]) -> tuple[PenaltyRule, ...]:
         for j, raw_step in enumerate(data.pop("steps", []), start=1):
             step_data = dict(raw_step)
             try:
-                step_data["kind"] = PenaltyKind(step_data.get("kind"))
+                step_data["kind"] = PenaltyKind(str(step_data.get("kind")))
                 step = Step(**step_data)
             except ValueError:
                 raise PenaltyModelError(f"{where}, step {j}: kind must be one of "

@@ -386,3 +386,21 @@ class AppealStore:
         until = _t(rows[0][1])
         assert until is not None
         return AppealBan(int(rows[0][0]), until, rows[0][2])
+
+
+async def offence_history(db: Database, culprit: str, offence: str) -> list[tuple[datetime, int]]:
+    """When recorded verdicts punished `culprit` under the catalogue's `offence`, each with its plavac days (a
+    suspension runs to its end: the general penalty model counts some windows from there)."""
+    rows = await db.connection.execute_fetchall(
+        "SELECT closed_at, coalesce(json_extract(verdict, '$.plavac_days'), 0) FROM trials"
+        " WHERE outcome = 'verdict' AND json_extract(verdict, '$.kind') = 'kazna'"
+        " AND json_extract(verdict, '$.culprit') = ? COLLATE NOCASE"
+        " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE ORDER BY closed_at",
+        (culprit, offence),
+    )
+    out: list[tuple[datetime, int]] = []
+    for row in rows:
+        at = _t(row[0])
+        assert at is not None
+        out.append((at, int(row[1])))
+    return out

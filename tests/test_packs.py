@@ -176,3 +176,46 @@ def test_the_file_overrides_its_pack_and_an_unknown_pack_is_named(tmp_path: Path
         with_pack(tmp_path, "treci")
     with pytest.raises(ConfigError, match="pack's name"):
         with_pack(tmp_path, "../etc")
+
+
+async def test_russian_site_the_referee_suspends_by_the_rule_and_a_repeat_costs_fourteen(club: Club,
+                                                                                       tmp_path: Path) -> None:
+    """Through the verdict: `kazna petar po pustanje_misera` is 10 days of suspension; the next one, within three
+    months of its end, 14; a figure of the referee's own is refused (the rule fixes it)."""
+    config = with_pack(tmp_path, "ruski_sajt")
+    club.desk.config = config
+    for nick in ("ana", "marko", "petar"):
+        await club.member(nick)
+    await club.member("sudija1", "referee")
+    await club.game(100)
+    await judge(club, 100, Draft(Penalty("petar", offence="pustanje_misera"), "pustio miser"))
+    first = (await club.db.trials.for_game(100))[-1]
+    assert first.verdict is not None and first.verdict["plavac_days"] == 10
+    club.clock.advance(timedelta(days=10 + 60))
+    await club.game(101)
+    reply = await club.desk.call(await club.get("ana"), 101)
+    assert reply.ok
+    call = await club.db.calls.pending_for_game(101)
+    assert call is not None and (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    fixed = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", plavac_days=3,
+                                                                           offence="pustanje_misera"), "opet"))
+    assert not fixed.ok and "ne bira se" in fixed.text
+    repeat = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", offence="pustanje_misera"),
+                                                                    "opet"))
+    assert repeat.ok and "Ponovljeni prekršaj" in repeat.text and "14" in repeat.text
+    assert (await club.desk.finish(await club.get("sudija1"))).ok
+    second = (await club.db.trials.for_game(101))[-1]
+    assert second.verdict is not None and second.verdict["plavac_days"] == 14
+
+
+async def test_a_bridge_kind_is_refused_in_a_preferans_verdict(club: Club, tmp_path: Path) -> None:
+    club.desk.config = with_pack(tmp_path, "nsbk")
+    for nick in ("ana", "marko", "petar"):
+        await club.member(nick)
+    await club.member("sudija1", "referee")
+    await club.game(100)
+    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None and (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    refused = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", offence="neodigran_bord"), "x"))
+    assert not refused.ok and "ne može izreći" in refused.text and "assigned_result" in refused.text

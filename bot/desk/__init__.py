@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 
-from bot.desk.appeals import AppealDesk
+from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
 from bot.desk.links import MAX_REF
 from bot.ports import Reply
@@ -23,7 +23,7 @@ from storage.trials import Trial, TrialMessage
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
 
-class Desk(CorrectionDesk, AppealDesk):
+class Desk(CorrectionDesk, RuleCatalogueDesk):
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect)."""

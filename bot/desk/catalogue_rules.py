@@ -1,0 +1,58 @@
+"""The general penalty model (`rules.penalty_model`, `[[penalties.rules]]`) in the referee's verdict: a penalty
+named by a rule (`/presuda kazna NICK po PRAVILO`) gets the rule's price for this culprit now — his earlier
+penalties under the same rule make it a repeat — in the kinds this game applies: suspension days (the plavac),
+league points, call restriction days. The referee may name an amount himself where the rule gives a range (`plavac
+DANA`, `liga POENA`); a figure out of the range, a rule counted per unit, or a kind the game cannot apply (shares of
+a top, IMPs, assigned results: a bridge club's) is refused, naming the limit. The first club's own catalogue
+(`[[penalties.catalogue]]`, `bot.desk.penalties`) is untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from bot.desk.appeals import AppealDesk
+from bot.desk.trials import TrialDesk
+from bot.ports import Reply
+from rules.catalogue import find
+from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, find_rule, price
+from rules.verdicts import Draft, Penalty
+from storage.councils import offence_history
+from storage.members import Member
+
+APPLIED = {PenaltyKind.SUSPENSION_DAYS: "plavac_days", PenaltyKind.LEAGUE_POINTS: "league_points",
+           PenaltyKind.CALL_RESTRICTION_DAYS: "deny_call_days"}
+
+
+class RuleCatalogueDesk(AppealDesk):
+    async def draft(self, referee: Member, draft: Draft) -> Reply:
+        verdict = draft.verdict
+        limits = self.config.penalties
+        if not (isinstance(verdict, Penalty) and verdict.offence) or find(limits.catalogue, verdict.offence):
+            return await super().draft(referee, draft)
+        rule = find_rule(limits.rules, verdict.offence)
+        if rule is None:
+            return await super().draft(referee, draft)  # the catalogue's own refusal names what there is
+        earlier = [Earlier(at, at + timedelta(days=days) if days else None)
+                   for at, days in await offence_history(self.db, verdict.culprit, rule.name)]
+        step = rule.steps[0]
+        field = APPLIED.get(step.kind)
+        chosen = getattr(verdict, field) or None if field else None
+        try:
+            priced = price(rule, earlier, self.now(), chosen=chosen)
+        except PenaltyRefused as refused:
+            return self.refuse(refused.key, **refused.params)
+        target = APPLIED.get(priced.kind)
+        if target is None:
+            return self.refuse("penalty_model.not_applicable", name=rule.name, kind=str(priced.kind))
+        costs = {name: 0 for name in APPLIED.values()}
+        costs[target] = priced.amount
+        drafted = Draft(replace(verdict, offence=rule.name, **costs), draft.reason or rule.description)
+        # The rule's price is the catalogue's step here: PenaltyDesk.draft would look the name up in the other
+        # catalogue, so the trial's own draft rules (limits, the paper) are applied directly.
+        reply = await TrialDesk.draft(self, referee, drafted)
+        if reply.ok and priced.repeat:
+            return Reply(f"{reply.text}\n{self.t('penalty_model.repeat', repeat=priced.repeat, name=rule.name)}",
+                         reply.buttons, reply.ok)
+        return reply
