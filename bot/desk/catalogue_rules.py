@@ -46,9 +46,10 @@ class RuleCatalogueDesk(AppealDesk):
         target = APPLIED.get(priced.kind)
         if target is None:
             return self.refuse("penalty_model.not_applicable", name=rule.name, kind=str(priced.kind))
-        costs = {name: 0 for name in APPLIED.values()}
-        costs[target] = priced.amount
-        drafted = Draft(replace(verdict, offence=rule.name, **costs), draft.reason or rule.description)
+        amount = {name: priced.amount if name == target else 0 for name in APPLIED.values()}
+        drafted = Draft(replace(verdict, offence=rule.name, plavac_days=amount["plavac_days"],
+                                league_points=amount["league_points"], deny_call_days=amount["deny_call_days"]),
+                        draft.reason or rule.description)
         # The rule's price is the catalogue's step here: PenaltyDesk.draft would look the name up in the other
         # catalogue, so the trial's own draft rules (limits, the paper) are applied directly.
         reply = await TrialDesk.draft(self, referee, drafted)
