@@ -18,6 +18,7 @@ from bot.desk.links import LinkDesk
 from bot.ports import Button, CallPost, Reply
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
 from storage.councils import AlreadyOpen, Vote
+from storage.database import parse_stored_time
 from storage.events import Event
 from storage.members import Member
 from storage.states import VoteAction, VoteState
@@ -197,7 +198,9 @@ class VoteDesk(LinkDesk):
             params.update(role=self.t(f"role.{data.get('role', 'referee')}"),
                           action=self.t(f"vote.action_{data.get('action', 'appoint')}"))
         if event.kind == "vote_opened":
-            params.update(reason=data.get("reason") or "—", until=data.get("until") or "—")
+            until = data.get("until")
+            params.update(reason=data.get("reason") or "—",
+                          until=parse_stored_time(until) if isinstance(until, str) else "—")
         if event.kind == "vote_closed":
             params.update(state=self.t(f"vote.state_{data.get('state', 'failed')}"), yes=data.get("yes", 0),
                           no=data.get("no", 0), electorate=data.get("electorate", 0))
