@@ -219,3 +219,14 @@ async def test_a_bridge_kind_is_refused_in_a_preferans_verdict(club: Club, tmp_p
     assert call is not None and (await club.desk.take(await club.get("sudija1"), call.id)).ok
     refused = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", offence="neodigran_bord"), "x"))
     assert not refused.ok and "ne može izreći" in refused.text and "assigned_result" in refused.text
+
+
+async def test_the_catalogue_shows_a_packs_rules_and_appeal_kinds(club: Club, tmp_path: Path) -> None:
+    club.desk.config = with_pack(tmp_path, "nsbk")
+    text = club.desk.catalogue_text()
+    assert "kasnjenje: opomena → % topa 0 + 10 po jedinici (minut) posle 1 (ponavljanje u roku od 1 dana)" in text
+    assert "neodigran_bord: dodeljeni rezultat % 40/60" in text and "nesportsko: % topa 50–100 → % topa 100" in text
+    club.desk.config = with_pack(tmp_path, "ruski_sajt")
+    text = club.desk.catalogue_text()
+    assert "apelacija 30 dana, timska 30 dana, sgovor 90 dana; odluka u roku od 90 dana" in text
+    assert "pustanje_misera: suspenzija (dana) 10 → suspenzija (dana) 14" in text

@@ -17,8 +17,10 @@ appellant in a private space — the hearing, a trial of the same game he judges
   verdict, and where configured the appellant gets an appeal restriction, which refuses his next appeals but
   neither calls nor play.
 
-The review deadline (`review_days`) has a reminder to the councilors. `/presude` lists every appeal with the trial
-it concerns. The hearing ending otherwise (the councilor left or disconnected) puts the appeal back for Preuzmi.
+The hearing is an out-of-game trial in every other way: the appellant's game offers are blocked while it is on,
+its conversation is its transcript. The review deadline (`review_days`) has a reminder to the councilors.
+`/presude` lists every appeal with the trial it concerns. The hearing ending otherwise (the councilor left or
+disconnected) puts the appeal back for Preuzmi.
 """
 
 from __future__ import annotations
@@ -180,6 +182,7 @@ class AppealDesk(VoteDesk):
         hearing = await self.db.trials.get(hearing_id)
         assert hearing is not None
         appellant = await self.nick(appeal.appellant)
+        await self.game_server.block_offers(appellant)  # as in any out-of-game trial: he is there to be heard
         await self.chat.open_trial_space(await self.trial_space(hearing),
                                          self.t("appeal.hearing_opened", appeal=appeal.id, trial=trial.id,
                                                 game=trial.game, appellant=appellant, councilor=councilor.nick,

@@ -16,7 +16,7 @@ from bot.desk.appeals import AppealDesk
 from bot.desk.trials import TrialDesk
 from bot.ports import Reply
 from rules.catalogue import find
-from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, find_rule, price
+from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, Step, find_rule, price
 from rules.verdicts import Draft, Penalty
 from storage.councils import offence_history
 from storage.members import Member
@@ -26,6 +26,32 @@ APPLIED = {PenaltyKind.SUSPENSION_DAYS: "plavac_days", PenaltyKind.LEAGUE_POINTS
 
 
 class RuleCatalogueDesk(AppealDesk):
+    def catalogue_text(self) -> str:
+        """/katalog: the club's catalogue, then the rules of the general model and the kinds of appeal."""
+        lines = [super().catalogue_text()]
+        rules = self.config.penalties.rules
+        if rules:
+            lines.append(self.t("penalty_model.title"))
+            for rule in rules:
+                steps = " → ".join(self.step_text(step, rule.unit) for step in rule.steps)
+                repeat = self.t("penalty_model.window", days=rule.window_days) if rule.window_days else ""
+                lines.append(self.t("penalty_model.entry", name=rule.name, steps=steps, repeat=repeat,
+                                    description=rule.description or "—"))
+        kinds = ", ".join(self.t("appeal.kind_entry", name=k.name, days=k.days) for k in self.config.appeals.kinds)
+        lines.append(self.t("appeal.kinds", kinds=kinds, review=self.config.appeals.review_days))
+        return "\n".join(lines)
+
+    def step_text(self, step: Step, unit: str) -> str:
+        kind = self.t(f"penalty_kind.{step.kind}")
+        if step.ranged:
+            return f"{kind} {step.low}–{step.high}"
+        if step.per_unit:
+            return self.t("penalty_model.per_unit", kind=kind, amount=step.amount, per=step.per_unit,
+                          unit=unit or "—", free=step.free_units)
+        if step.kind is PenaltyKind.ASSIGNED_RESULT:
+            return f"{kind} {step.amount}/{step.innocent}"
+        return f"{kind} {step.amount}" if step.amount else kind
+
     async def draft(self, referee: Member, draft: Draft) -> Reply:
         verdict = draft.verdict
         limits = self.config.penalties
