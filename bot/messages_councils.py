@@ -240,6 +240,7 @@ COUNCIL_MESSAGES: dict[str, tuple[str, str]] = {
     "penalty_kind.referral": ("prijava komisiji", "referral to a committee"),
     "appeal.kinds": ("Žalbe (/zalba SUĐENJE VRSTA), rok od presude: {kinds}; odluka u roku od {review} dana.",
                      "Appeals (/zalba TRIAL KIND), time from the verdict: {kinds}; decided within {review} days."),
+    "appeal.not_appealable": ("Ne razmatra se: {what}.", "Never reviewed: {what}."),
     "appeal.kind_entry": ("{name} {days} dana", "{name} {days} days"),
     # Commands --------------------------------------------------------------------------------------------------
     "name.glasaj": ("glasaj", "vote"),

@@ -200,3 +200,32 @@ async def test_an_unrecorded_trial_or_a_hearing_cannot_be_appealed(club: Club) -
     assert (await desk.decide_appeal(v1, 1, "nedopustena", None, "nije predmet žalbe")).ok
     of_hearing = await desk.file_appeal(await club.get("petar"), appeal.hearing, None, "")
     assert not of_hearing.ok and "nema žalbe" in of_hearing.text
+
+
+async def test_the_appeals_deadlines_survive_a_restart(club: Club) -> None:
+    trial = await setup(club)
+    v3 = await club.get("v3")
+    await club.desk.presence(v3, False)
+    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    appeal = (await club.db.appeals.undecided())[0]
+    assert appeal.ping_at in await club.desk.open_deadlines()
+    club.clock.advance(timedelta(days=13))  # down past the ping and the reminder
+    await club.desk.start()
+    assert any("čeka više od 5 min" in t for t in told(club, "v3"))
+    assert len([s for s in club.chat.of("post") if "Podsetnik" in s.text and s.where == "#referees"]) == 1
+
+
+async def test_a_councilor_dismissed_by_vote_stops_hearing_and_the_appeal_waits_again(club: Club) -> None:
+    trial = await setup(club, councilors=4)
+    desk = club.desk
+    assert (await desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    v1 = await club.get("v1")
+    assert (await desk.press(v1, "appeal_take", 1)).ok
+    assert (await desk.dismiss(await club.get("v2"), "v1", "councilor", "pristrasan")).ok
+    vote = (await club.db.votes.open_votes())[0]
+    for nick in ("v3", "v4"):
+        await desk.press(await club.get(nick), "vote_yes", vote.id)
+    assert "councilor" not in (await club.get("v1")).roles
+    appeal = await club.db.appeals.get(1)
+    assert appeal is not None and appeal.state is AppealState.FILED
+    assert (await desk.press(await club.get("v3"), "appeal_take", 1)).ok

@@ -309,6 +309,15 @@ class AppealDesk(VoteDesk):
         for notice in await self.chat.post_call(post):
             await self.db.calls.add_notice(post.subject, notice)
 
+    async def end_judging_without_function(self, member: Member, role: str) -> None:
+        """A councilor who is no longer one stops hearing an appeal: the hearing ends and the appeal waits again."""
+        await super().end_judging_without_function(member, role)
+        if role != "councilor":
+            return
+        trial = await self.db.trials.judging(member.id)
+        if trial is not None and await self.db.appeals.by_hearing(trial.id) is not None:
+            await self.interrupt(trial, "referee_dismissed")
+
     # Deadlines -----------------------------------------------------------------------------------------------
     async def appeal_deadlines(self) -> list[datetime]:
         out = []

@@ -39,6 +39,8 @@ class RuleCatalogueDesk(AppealDesk):
                                     description=rule.description or "—"))
         kinds = ", ".join(self.t("appeal.kind_entry", name=k.name, days=k.days) for k in self.config.appeals.kinds)
         lines.append(self.t("appeal.kinds", kinds=kinds, review=self.config.appeals.review_days))
+        if self.config.appeals.not_appealable:
+            lines.append(self.t("appeal.not_appealable", what="; ".join(self.config.appeals.not_appealable)))
         return "\n".join(lines)
 
     def step_text(self, step: Step, unit: str) -> str:
