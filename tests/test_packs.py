@@ -224,6 +224,7 @@ async def test_a_bridge_kind_is_refused_in_a_preferans_verdict(club: Club, tmp_p
 async def test_the_catalogue_shows_a_packs_rules_and_appeal_kinds(club: Club, tmp_path: Path) -> None:
     club.desk.config = with_pack(tmp_path, "nsbk")
     text = club.desk.catalogue_text()
+    assert "nema katalog" not in text  # its rules are the catalogue
     assert "kasnjenje: opomena → % topa 0 + 10 po jedinici (minut) posle 1 (ponavljanje u roku od 1 dana)" in text
     assert "neodigran_bord: dodeljeni rezultat % 40/60" in text and "nesportsko: % topa 50–100 → % topa 100" in text
     club.desk.config = with_pack(tmp_path, "ruski_sajt")

@@ -28,8 +28,8 @@ APPLIED = {PenaltyKind.SUSPENSION_DAYS: "plavac_days", PenaltyKind.LEAGUE_POINTS
 class RuleCatalogueDesk(AppealDesk):
     def catalogue_text(self) -> str:
         """/katalog: the club's catalogue, then the rules of the general model and the kinds of appeal."""
-        lines = [super().catalogue_text()]
         rules = self.config.penalties.rules
+        lines = [super().catalogue_text()] if self.config.penalties.catalogue or not rules else []
         if rules:
             lines.append(self.t("penalty_model.title"))
             for rule in rules:
