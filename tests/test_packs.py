@@ -231,3 +231,24 @@ async def test_the_catalogue_shows_a_packs_rules_and_appeal_kinds(club: Club, tm
     text = club.desk.catalogue_text()
     assert "apelacija 30 dana, timska 30 dana, sgovor 90 dana; odluka u roku od 90 dana" in text
     assert "pustanje_misera: suspenzija (dana) 10 → suspenzija (dana) 14" in text
+
+
+def test_a_wrong_setting_is_refused_naming_it() -> None:
+    from bot.config import from_dict
+
+    cases = [
+        ({"governance": {"majority": "1"}}, "governance.majority"),
+        ({"governance": {"vote_days": 0}}, "governance.vote_days"),
+        ({"appeals": {"kinds": [{"name": "zalba", "days": 0}]}}, "appeals.kinds entry 1"),
+        ({"appeals": {"kinds": []}}, "at least one kind"),
+        ({"appeals": {"may_change": "sve"}}, "appeals.may_change"),
+        ({"appeals": {"rejected_restriction_days": 10, "restriction_min_days": 30, "restriction_max_days": 365}},
+         "rejected_restriction_days = 10 is outside"),
+        ({"penalties": {"rules": [{"name": "x", "steps": [{"kind": "kazna"}]}]}}, "kind must be one of warning"),
+        ({"penalties": {"rules": [{"name": "x"}]}}, "at least one"),
+        ({"penalties": {"rules": [{"name": "x", "steps": [{"kind": "top_share", "amount": 10, "low": 50,
+                                                            "high": 100}]}]}}, "outside 50 … 100"),
+    ]
+    for data, message in cases:
+        with pytest.raises(ConfigError, match=message):
+            from_dict(data)
