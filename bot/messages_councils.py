@@ -125,6 +125,10 @@ COUNCIL_MESSAGES: dict[str, tuple[str, str]] = {
         "Za partiju {game} je sada u toku suđenje; preuzmite žalbu kad se završi.",
         "A trial of game {game} is on now; take the appeal when it ends.",
     ),
+    "appeal.game_in_progress": (
+        "Partija {game} se još igra; žalba se preuzima kad se završi.",
+        "Game {game} is still being played; the appeal is taken when it ends.",
+    ),
     "appeal.notice_taken": (
         "Žalbu #{appeal} na suđenje #{trial} je preuzeo {councilor}.",
         "{councilor} took appeal #{appeal} against trial #{trial}.",

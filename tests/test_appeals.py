@@ -229,3 +229,23 @@ async def test_a_councilor_dismissed_by_vote_stops_hearing_and_the_appeal_waits_
     appeal = await club.db.appeals.get(1)
     assert appeal is not None and appeal.state is AppealState.FILED
     assert (await desk.press(await club.get("v3"), "appeal_take", 1)).ok
+
+
+async def test_an_in_game_verdict_is_appealed_by_a_player_and_heard_after_the_game(club: Club) -> None:
+    from rules.gamelog import GameStatus
+    from rules.verdicts import BulaChange
+
+    for nick in ("ana", "marko", "petar"):
+        await club.member(nick)
+    await club.member("sudija1", "referee")
+    await club.member("v1", "councilor")
+    await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=5)
+    assert (await club.desk.call(await club.get("marko"), 200)).ok
+    call = await club.db.calls.pending_for_game(200)
+    assert call is not None and (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    assert (await club.desk.draft(await club.get("sudija1"), Draft(BulaChange({"petar": 4}, hand=4), "x"))).ok
+    assert (await club.desk.finish(await club.get("sudija1"))).ok
+    trial = (await club.db.trials.for_game(200))[-1]
+    assert (await club.desk.file_appeal(await club.get("petar"), trial.id, None, "")).ok  # a player at the table
+    refused = await club.desk.press(await club.get("v1"), "appeal_take", 1)
+    assert not refused.ok and "još igra" in refused.text  # a hearing would keep the table from calling

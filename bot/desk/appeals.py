@@ -35,6 +35,7 @@ from bot.desk.votes import VoteDesk
 from bot.ports import Button, CallPost, Reply
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
+from rules.gamelog import GameStatus
 from rules.verdicts import (
     BulaChange,
     Draft,
@@ -167,6 +168,10 @@ class AppealDesk(VoteDesk):
             return self.refuse("take.judging")
         if await self.db.trials.open_for_game(trial.game) is not None:
             return self.refuse("appeal.game_busy", game=trial.game)
+        facts = await self.game_facts(trial.game)
+        if facts is not None and facts.status is GameStatus.IN_PROGRESS:
+            # A hearing is a trial of the game: while the table plays it would keep the table from calling.
+            return self.refuse("appeal.game_in_progress", game=trial.game)
         try:
             hearing_id = await self.db.appeals.take(appeal.id, councilor.id, trial.game, appeal.appellant,
                                                     self.now())
