@@ -196,6 +196,10 @@ COUNCIL_MESSAGES: dict[str, tuple[str, str]] = {
         "Podsetnik: o žalbi #{appeal} na suđenje #{trial} treba odlučiti do {until}.",
         "Reminder: appeal #{appeal} against trial #{trial} must be decided by {until}.",
     ),
+    "appeal.overdue": (
+        "Rok za odluku o žalbi #{appeal} na suđenje #{trial} je istekao {until}; žalba još čeka odluku.",
+        "The time to decide appeal #{appeal} against trial #{trial} ran out at {until}; it still awaits a decision.",
+    ),
     "appeal.list_title": ("Žalbe:", "Appeals:"),
     "appeal.councilor_label": ("većnik", "councilor"),
     "appeal.list_line": (

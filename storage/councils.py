@@ -66,6 +66,7 @@ class Appeal:
     decided_at: datetime | None
     reason: str | None
     restriction_days: int
+    overdue: bool
 
     @property
     def decided(self) -> bool:
@@ -82,7 +83,7 @@ class AppealBan:
 _VOTE = "SELECT id, proposer, subject, role, action, reason, opened_at, deadline, state, closed_at FROM votes "
 _APPEAL = (
     "SELECT id, trial, appellant, kind, text, filed_at, ping_at, pinged, review_deadline, reminded, state,"
-    " councilor, taken_at, hearing, decided_at, reason, restriction_days FROM appeals "
+    " councilor, taken_at, hearing, decided_at, reason, restriction_days, overdue FROM appeals "
 )
 
 
@@ -124,6 +125,7 @@ def _appeal(r: tuple[object, ...]) -> Appeal:
         _t(r[14]),
         str(r[15]) if r[15] is not None else None,
         int(str(r[16])),
+        bool(r[17]),
     )
 
 
@@ -369,8 +371,8 @@ class AppealStore:
             return cur.rowcount > 0
 
     async def mark(self, appeal_id: int, column: str) -> bool:
-        """Mark the 5-minute ping or the review reminder as sent, once."""
-        assert column in ("pinged", "reminded")
+        """Mark the 5-minute ping, the review reminder or the overdue notice as sent, once."""
+        assert column in ("pinged", "reminded", "overdue")
         async with self.db.transaction() as conn:
             cur = await conn.execute(f"UPDATE appeals SET {column} = 1 WHERE id = ? AND {column} = 0", (appeal_id,))
             return cur.rowcount > 0

@@ -168,6 +168,9 @@ async def test_nobody_takes_it_within_the_minutes_then_the_review_deadline_remin
     assert len(reminders) == 1
     await club.advance(timedelta(hours=1))
     assert len([s for s in club.chat.of("post") if "Podsetnik" in s.text and s.where == "#referees"]) == 1
+    await club.advance(timedelta(days=2))  # the review deadline: the councilors are told once
+    await club.advance(timedelta(days=1))
+    assert len([s for s in club.chat.of("post") if "je istekao" in s.text]) == 1
 
 
 async def test_a_councilor_arriving_later_is_offered_it_and_a_hearing_left_waits_again(club: Club) -> None:

@@ -331,6 +331,8 @@ class AppealDesk(VoteDesk):
                 out.append(appeal.ping_at)
             if not appeal.reminded:
                 out.append(self.reminder_at(appeal))
+            if not appeal.overdue:
+                out.append(appeal.review_deadline)
         return out
 
     async def run_appeals_due(self) -> None:
@@ -355,6 +357,11 @@ class AppealDesk(VoteDesk):
                                 self.t("appeal.reminder", appeal=appeal.id, trial=trial.id,
                                        until=appeal.review_deadline), tuple(people), (), tuple(people))
                 await self.chat.post_call(post)
+            if not appeal.overdue and appeal.review_deadline <= now \
+                    and await self.db.appeals.mark(appeal.id, "overdue"):
+                await self.chat.post_call(CallPost(f"councilor:appeal-overdue:{appeal.id}",
+                                                   self.t("appeal.overdue", appeal=appeal.id, trial=trial.id,
+                                                          until=appeal.review_deadline), (), ()))
 
     # /presude ------------------------------------------------------------------------------------------------
     async def verdict_list(self, number: int, show_referees: bool, transcripts: bool = True,

@@ -33,6 +33,7 @@ CREATE TABLE appeals (
     pinged          INTEGER NOT NULL DEFAULT 0,
     review_deadline TEXT    NOT NULL,
     reminded        INTEGER NOT NULL DEFAULT 0,
+    overdue         INTEGER NOT NULL DEFAULT 0,                -- the councilors were told the deadline passed
     state           TEXT    NOT NULL DEFAULT 'filed'
                     CHECK (state IN ('filed', 'taken', 'upheld', 'rejected', 'inadmissible')),
     councilor       INTEGER REFERENCES members(id),
