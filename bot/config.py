@@ -21,6 +21,8 @@ from rules.limits import (
     MAX_PLAVAC_DAYS,
     SETTLEMENT_DELAY,
     SETTLEMENT_PLAYED_SHARE,
+    VOTE_DAYS,
+    VOTE_MAJORITY,
 )
 from rules.penalty_model import PenaltyModelError, PenaltyRule, parse_rules
 
@@ -81,8 +83,8 @@ class PenaltyConfig:
 class GovernanceConfig:
     """The councilors' votes (`[governance]`): how long a vote runs and the share of all councilors it needs."""
 
-    vote_days: int = 7
-    majority: str = "1/2"  # carried by MORE than this share of all councilors (1/2: a strict majority)
+    vote_days: int = VOTE_DAYS
+    majority: str = str(VOTE_MAJORITY)  # carried by MORE than this share of all councilors (1/2: a strict majority)
 
 
 PACKS_DIR = Path(__file__).resolve().parent.parent / "packs"

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from rules.limits import APPEAL_DAYS, APPEAL_REMIND_DAYS, APPEAL_REVIEW_DAYS
+
 MAY_CHANGE = ("lift", "any")
 
 
@@ -31,9 +33,9 @@ class AppealKind:
 
 @dataclass(frozen=True)
 class AppealRules:
-    kinds: tuple[AppealKind, ...] = (AppealKind("zalba", 7, "žalba na presudu"),)  # the first is the default
-    review_days: int = 14  # the councilors decide within this many days of the filing
-    remind_days: int = 2  # this many days before the review deadline the councilors are reminded
+    kinds: tuple[AppealKind, ...] = (AppealKind("zalba", APPEAL_DAYS, "žalba na presudu"),)  # the first: default
+    review_days: int = APPEAL_REVIEW_DAYS  # the councilors decide within this many days of the filing
+    remind_days: int = APPEAL_REMIND_DAYS  # this many days before the review deadline the councilors are reminded
     may_change: str = "lift"  # "lift": an upheld appeal only lifts a penalty (niko); "any": any new verdict
     rejected_restriction_days: int = 0  # an appeal restriction for a rejected (unfounded) appeal; 0: none
     inadmissible_restriction_days: int = 0  # … for an inadmissible one

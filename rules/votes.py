@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from rules.limits import MIN_AYES
+
 
 class Outcome(StrEnum):
     UNDECIDED = "undecided"
@@ -37,7 +39,7 @@ class Tally:
 def needed_ayes(electorate: int, majority: Fraction) -> int:
     """More than `majority` of all `electorate` councilors, and never fewer than two: a single councilor never
     appoints or dismisses anyone ("dogovorom")."""
-    return max(2, (electorate * majority.numerator) // majority.denominator + 1)
+    return max(MIN_AYES, (electorate * majority.numerator) // majority.denominator + 1)
 
 
 def tally(ballots: Mapping[int, bool], councilors: Set[int], subject: int, majority: Fraction) -> Tally:
