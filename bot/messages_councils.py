@@ -200,6 +200,18 @@ COUNCIL_MESSAGES: dict[str, tuple[str, str]] = {
         "Rok za odluku o žalbi #{appeal} na suđenje #{trial} je istekao {until}; žalba još čeka odluku.",
         "The time to decide appeal #{appeal} against trial #{trial} ran out at {until}; it still awaits a decision.",
     ),
+    "appeal.list_not_allowed": (
+        "Otvorene žalbe vide većnici i Vlasnik.",
+        "Councilors and the owner see the open appeals.",
+    ),
+    "appeal.none_open": ("Nema otvorenih žalbi.", "No appeal is open."),
+    "appeal.open_title": ("Otvorene žalbe:", "Open appeals:"),
+    "appeal.open_line": (
+        "  #{appeal} na suđenje #{trial} (partija {game}, {kind}), {appellant}: {state}, većnik {councilor}; odluka do "
+        "{until}",
+        "  #{appeal} against trial #{trial} (game {game}, {kind}), {appellant}: {state}, councilor {councilor}; "
+        "decision by {until}",
+    ),
     "appeal.list_title": ("Žalbe:", "Appeals:"),
     "appeal.councilor_label": ("većnik", "councilor"),
     "appeal.list_line": (
@@ -230,12 +242,16 @@ COUNCIL_MESSAGES: dict[str, tuple[str, str]] = {
         "Ponovljeni prekršaj ({name}, ponavljanje {repeat}): strožija kazna.",
         "A repeated offence ({name}, repeat {repeat}): a stricter penalty.",
     ),
-    "penalty_model.title": ("Pravila kažnjavanja (prvi prekršaj → ponovljeni …):",
-                            "Penalty rules (first offence → repeats …):"),
+    "penalty_model.title": (
+        "Pravila kažnjavanja (prvi prekršaj → ponovljeni …):",
+        "Penalty rules (first offence → repeats …):",
+    ),
     "penalty_model.entry": ("  {name}: {steps}{repeat} — {description}", "  {name}: {steps}{repeat} — {description}"),
     "penalty_model.window": (" (ponavljanje u roku od {days} dana)", " (a repeat within {days} days)"),
-    "penalty_model.per_unit": ("{kind} {amount} + {per} po jedinici ({unit}) posle {free}",
-                               "{kind} {amount} + {per} per {unit} after {free}"),
+    "penalty_model.per_unit": (
+        "{kind} {amount} + {per} po jedinici ({unit}) posle {free}",
+        "{kind} {amount} + {per} per {unit} after {free}",
+    ),
     "penalty_kind.warning": ("opomena", "warning"),
     "penalty_kind.bule": ("bule", "bule"),
     "penalty_kind.league_points": ("poeni u Ligi", "league points"),
@@ -246,8 +262,10 @@ COUNCIL_MESSAGES: dict[str, tuple[str, str]] = {
     "penalty_kind.call_restriction_days": ("zabrana poziva sudije (dana)", "no calling a referee (days)"),
     "penalty_kind.appeal_restriction_days": ("ograničenje prava žalbe (dana)", "appeal restriction (days)"),
     "penalty_kind.referral": ("prijava komisiji", "referral to a committee"),
-    "appeal.kinds": ("Žalbe (/zalba SUĐENJE VRSTA), rok od presude: {kinds}; odluka u roku od {review} dana.",
-                     "Appeals (/zalba TRIAL KIND), time from the verdict: {kinds}; decided within {review} days."),
+    "appeal.kinds": (
+        "Žalbe (/zalba SUĐENJE VRSTA), rok od presude: {kinds}; odluka u roku od {review} dana.",
+        "Appeals (/zalba TRIAL KIND), time from the verdict: {kinds}; decided within {review} days.",
+    ),
     "appeal.not_appealable": ("Ne razmatra se: {what}.", "Never reviewed: {what}."),
     "appeal.kind_entry": ("{name} {days} dana", "{name} {days} days"),
     # Commands --------------------------------------------------------------------------------------------------
@@ -277,6 +295,12 @@ COUNCIL_MESSAGES: dict[str, tuple[str, str]] = {
     "usage.preuzmi": (
         "/preuzmi ŽALBA — većnik koji nije učestvovao u suđenju preuzima žalbu",
         "/preuzmi APPEAL — a councilor who took no part in the trial takes the appeal",
+    ),
+    "name.zalbe": ("zalbe", "appeals"),
+    "cmd.zalbe": ("Otvorene žalbe (većnici)", "The open appeals (councilors)"),
+    "usage.zalbe": (
+        "/zalbe — žalbe koje čekaju većnika ili se razmatraju",
+        "/zalbe — the appeals waiting or under review",
     ),
     "arg.zalba": ("Broj žalbe", "The appeal's number"),
     "usage.arg.zalba": ("Broj žalbe mora biti ceo broj", "The appeal's number must be a whole number"),

@@ -63,6 +63,11 @@ async def test_the_culprit_appeals_once_and_the_councilors_are_pinged(club: Club
     assert set(post.mention) == {"v1", "v2", "v3", "vecnik0"}  # the councilors in the lobby
     again = await commands.handle(petar, f"/zalba {trial}")
     assert again is not None and not again.ok and "Već ste" in again.text
+    listing = await commands.handle(await club.get("v1"), "/zalbe")
+    assert listing is not None and "#1 na suđenje #1 (partija 100, zalba), petar: čeka većnika" in listing.text
+    assert [b.action for b in listing.buttons] == ["appeal_take"]
+    hidden = await commands.handle(petar, "/zalbe")
+    assert hidden is not None and not hidden.ok
 
 
 async def test_twenty_councilors_press_preuzmi_at_once_and_one_wins(club: Club) -> None:

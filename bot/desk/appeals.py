@@ -363,6 +363,26 @@ class AppealDesk(VoteDesk):
                                                    self.t("appeal.overdue", appeal=appeal.id, trial=trial.id,
                                                           until=appeal.review_deadline), (), ()))
 
+    async def open_appeals(self, viewer: Member) -> Reply:
+        """/zalbe: the appeals waiting for a councilor or under review, each with its deadline (councilors and the
+        owner)."""
+        if "councilor" not in viewer.roles and not self.is_owner(viewer):
+            return self.refuse("appeal.list_not_allowed")
+        appeals = await self.db.appeals.undecided()
+        if not appeals:
+            return Reply(self.t("appeal.none_open"))
+        lines = [self.t("appeal.open_title")]
+        for appeal in appeals:
+            trial = await self.db.trials.get(appeal.trial)
+            lines.append(self.t("appeal.open_line", appeal=appeal.id, trial=appeal.trial,
+                                game=trial.game if trial else "?", kind=appeal.kind,
+                                appellant=await self.nick(appeal.appellant),
+                                state=self.t(f"appeal.state_{appeal.state}"),
+                                councilor=await self.nick(appeal.councilor) if appeal.councilor else "—",
+                                until=appeal.review_deadline))
+        buttons = tuple(b for a in appeals if a.state is AppealState.FILED for b in self.appeal_buttons(a))[:5]
+        return Reply("\n".join(lines), buttons)
+
     # /presude ------------------------------------------------------------------------------------------------
     async def verdict_list(self, number: int, show_referees: bool, transcripts: bool = True,
                            trial_id: int | None = None, page: int = 1) -> Reply:
