@@ -89,6 +89,11 @@ def test_an_appeal_lifts_a_wrong_penalty_and_the_councilors_vote(tmp_path: Path,
     first, hearing = result["trials"]
     assert (first["verdict"]["kind"], first["verdict"]["plavac_days"]) == ("kazna", 3)  # never edited
     assert (hearing["caller"], hearing["referee"], hearing["verdict"]["kind"]) == ("nikola", "sanja", "niko")
+    [appeal] = result["appeals"]
+    assert {k: appeal[k] for k in ("trial", "appellant", "state", "councilor", "hearing")} == {
+        "trial": first["id"], "appellant": "nikola", "state": "upheld", "councilor": "sanja", "hearing": hearing["id"]}
+    anonymous = _json(["presude", "1847301", "--db", str(db), "--json", "--as", "marko"], capsys)
+    assert anonymous["appeals"][0]["councilor"] is None
 
 
 def test_in_game_trial_with_a_bula_change_and_a_councilor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
