@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rules.appeals import AppealConfigError, AppealRules, parse_appeal_rules
 from rules.catalogue import CatalogueEntry, CatalogueError, Escalation, parse_catalogue, parse_escalation
 from rules.limits import (
     CALL_MINUTES,
@@ -20,8 +21,11 @@ from rules.limits import (
     MAX_PLAVAC_DAYS,
     SETTLEMENT_DELAY,
     SETTLEMENT_PLAYED_SHARE,
+    VOTE_DAYS,
+    VOTE_MAJORITY,
 )
 from rules.nicknames import NickRefused, check_nick
+from rules.penalty_model import PenaltyModelError, PenaltyRule, parse_rules
 
 DEFAULT_PATH = Path("config.toml")
 
@@ -73,6 +77,52 @@ class PenaltyConfig:
     league_name: str = "Liga"
     catalogue: tuple[CatalogueEntry, ...] = ()  # the club's named penalties (`[[penalties.catalogue]]`)
     escalation: Escalation = field(default_factory=Escalation)  # repeat offences cost more
+    rules: tuple[PenaltyRule, ...] = ()  # the general model (`[[penalties.rules]]`, rules.penalty_model)
+
+
+@dataclass(frozen=True)
+class GovernanceConfig:
+    """The councilors' votes (`[governance]`): how long a vote runs and the share of all councilors it needs."""
+
+    vote_days: int = VOTE_DAYS
+    majority: str = str(VOTE_MAJORITY)  # carried by MORE than this share of all councilors (1/2: a strict majority)
+
+
+PACKS_DIR = Path(__file__).resolve().parent.parent / "packs"
+
+
+def read_pack(name: str, source: str) -> dict[str, Any]:
+    """A rule pack: `packs/<name>.toml`, the settings of one club's rules (see packs/README.md)."""
+    if not name or not name.replace("_", "").replace("-", "").isalnum():
+        raise ConfigError(f"{source}: club.pack must be a pack's name like \"prvi_klub\", not {name!r}")
+    file = PACKS_DIR / f"{name}.toml"
+    if not file.exists():
+        known = ", ".join(sorted(p.stem for p in PACKS_DIR.glob("*.toml"))) or "—"
+        raise ConfigError(f"{source}: club.pack {name!r}: there is no such pack (known: {known})")
+    try:
+        return tomllib.loads(file.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read the pack {file}: {exc}") from None
+
+
+def with_pack(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """The file's settings over its pack's: each section of the pack, with what the file sets replacing it."""
+    name = data.get("club", {}).get("pack")
+    if name is None:
+        return data
+    merged: dict[str, Any] = {k: dict(v) if isinstance(v, dict) else v for k, v in read_pack(str(name), source).items()}
+    for section, values in data.items():
+        if isinstance(values, dict) and isinstance(merged.get(section), dict):
+            inner = dict(merged[section])
+            for key, value in values.items():
+                if isinstance(value, dict) and isinstance(inner.get(key), dict):
+                    inner[key] = {**inner[key], **value}
+                else:
+                    inner[key] = value
+            merged[section] = inner
+        else:
+            merged[section] = values
+    return merged
 
 
 @dataclass(frozen=True)
@@ -113,6 +163,9 @@ class Config:
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     penalties: PenaltyConfig = field(default_factory=PenaltyConfig)
     gameserver: GameServerConfig = field(default_factory=GameServerConfig)
+    pack: str | None = None  # a rule pack (packs/<name>.toml) whose settings this file's settings override
+    governance: GovernanceConfig = field(default_factory=GovernanceConfig)
+    appeals: AppealRules = field(default_factory=AppealRules)
 
 
 def load(path: str | Path | None = None) -> Config:
@@ -173,6 +226,7 @@ def check_owner(config: Config, platforms: list[str]) -> None:
 
 
 def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
+    data = with_pack(data, source)
     club = dict(data.get("club", {}))
     discord = dict(data.get("discord", {}))
     telegram = dict(data.get("telegram", {}))
@@ -186,10 +240,12 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         penalties = dict(data.get("penalties", {}))
         penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
         penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))
+        penalties["rules"] = parse_rules(penalties.get("rules", []))
         config = Config(**club, discord=DiscordConfig(**discord), telegram=TelegramConfig(**telegram),
-                        penalties=PenaltyConfig(**penalties),
+                        penalties=PenaltyConfig(**penalties), governance=GovernanceConfig(**data.get("governance", {})),
+                        appeals=parse_appeal_rules(data.get("appeals", {})),
                         gameserver=GameServerConfig(**dict(data.get("gameserver", {}))))
-    except CatalogueError as exc:
+    except (CatalogueError, AppealConfigError, PenaltyModelError) as exc:
         raise ConfigError(f"{source}: {exc}") from None
     except TypeError as exc:
         raise ConfigError(f"{source}: {exc}; see config.example.toml for the settings") from None
@@ -205,6 +261,15 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         raise ConfigError(f"{source}: gameserver.url must start with http:// or https://, not {link.url!r}")
     if not 0 < link.port < 65536:
         raise ConfigError(f"{source}: gameserver.port must be from 1 to 65535, not {link.port}")
+    from rules.votes import parse_majority
+
+    try:
+        parse_majority(config.governance.majority)
+    except (ValueError, ZeroDivisionError):
+        raise ConfigError(f"{source}: governance.majority must be a share below 1 like \"1/2\" or \"2/3\", not "
+                          f"{config.governance.majority!r}") from None
+    if config.governance.vote_days < 1:
+        raise ConfigError(f"{source}: governance.vote_days must be at least 1")
     if config.language not in ("sr", "en"):
         raise ConfigError(f"{source}: language must be 'sr' or 'en', not {config.language!r}")
     return config

@@ -1249,6 +1249,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "usage.yes_no_request": ("da ili ne, pa broj zahteva ako ih ima više", "da or ne, then the request's number"),
 }
 
+from bot.messages_councils import COUNCIL_MESSAGES  # noqa: E402  (votes and appeals, issue 19)
+
+assert not MESSAGES.keys() & COUNCIL_MESSAGES.keys(), MESSAGES.keys() & COUNCIL_MESSAGES.keys()
+MESSAGES.update(COUNCIL_MESSAGES)
+
 LANGUAGES = ("sr", "en")
 
 

@@ -26,6 +26,12 @@ SETTLEMENT_PLAYED_SHARE = Fraction(2, 3)  # ručno svođenje: at least 2/3 of al
 SETTLEMENT_DELAY = timedelta(hours=1)  # … and at least an hour after the interruption
 CLAIM_DAYS = 7  # the right to a trial lapses 7 days after the game ended
 CALL_MINUTES = 5  # a call lives 5 minutes
+VOTE_DAYS = 7  # a councilors' vote runs 7 days (decisions: Trials, governance)
+VOTE_MAJORITY = Fraction(1, 2)  # carried by more than half of all councilors
+MIN_AYES = 2  # "dogovorom": a single councilor never appoints or dismisses anyone
+APPEAL_DAYS = CLAIM_DAYS  # the first club's appeal window (a product decision: as long as the claim)
+APPEAL_REVIEW_DAYS = 14  # the councilors decide an appeal within 14 days (a product decision)
+APPEAL_REMIND_DAYS = 2  # … and are reminded 2 days before
 
 # Input bounds ------------------------------------------------------------------------------------------------
 MAX_INT = 2**53  # the largest whole number a game log may hold (game numbers included)

@@ -97,6 +97,10 @@ class Database:
         from storage.links import LinkStore
 
         self.links = LinkStore(self)
+        from storage.councils import AppealStore, VoteStore
+
+        self.votes = VoteStore(self)
+        self.appeals = AppealStore(self)
 
     async def close(self) -> None:
         await self.connection.close()

@@ -50,3 +50,28 @@ class RequestState(StrEnum):
     REPLACED = "replaced"  # a newer request for the same hand took its place
     WITHDRAWN = "withdrawn"
     LAPSED = "lapsed"  # its window closed unanswered
+
+
+class VoteState(StrEnum):
+    """A councilors' vote on a proposal (`votes.state`)."""
+
+    OPEN = "open"
+    CARRIED = "carried"  # the configured majority of all councilors voted for it
+    FAILED = "failed"  # it can no longer be, or was not, carried by its deadline
+
+
+class VoteAction(StrEnum):
+    """What a vote's proposal does to its subject (`votes.action`)."""
+
+    APPOINT = "appoint"
+    DISMISS = "dismiss"
+
+
+class AppealState(StrEnum):
+    """An appeal against a recorded trial (`appeals.state`)."""
+
+    FILED = "filed"  # waiting for a councilor to press Preuzmi
+    TAKEN = "taken"  # a councilor hears it
+    UPHELD = "upheld"  # a new verdict supersedes the old one
+    REJECTED = "rejected"  # unfounded
+    INADMISSIBLE = "inadmissible"  # not something an appeal may bring

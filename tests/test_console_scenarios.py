@@ -47,7 +47,8 @@ def _scenario(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 def test_every_scenario_file_is_covered() -> None:
     assert sorted(p.name for p in SCENARIOS.glob("*.txt")) == [
-        "anonymous_referee.txt", "call_expires.txt", "in_game_bula_councilor.txt", "late_verdict_last_hand.txt",
+        "anonymous_referee.txt", "appeal_and_vote.txt", "call_expires.txt", "in_game_bula_councilor.txt",
+        "late_verdict_last_hand.txt",
         "one_fall_move_per_hand.txt", "out_of_game_plavac.txt", "paper_over.txt", "refused_call.txt",
         "sudi_after_deadline.txt", "sudija_away_from_table.txt", "verdict_window.txt", "walkthrough.txt",
         "whole_conversation.txt"]
@@ -73,6 +74,26 @@ def test_out_of_game_trial_with_a_plavac(tmp_path: Path, monkeypatch: pytest.Mon
     assert trial["closed_at"] is not None
     paper = _json(["papir", "1847301", "--db", str(db), "--json"], capsys)
     assert _changes(paper) == []  # a penalty does not touch the paper
+
+
+def test_an_appeal_lifts_a_wrong_penalty_and_the_councilors_vote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 in the console club: an appeal taken by the one councilor who took no part, upheld by (niko), and a
+    proposal carried by two of the three councilors."""
+    out, db = _scenario("appeal_and_vote.txt", tmp_path, monkeypatch, capsys)
+    assert "[dm milica] " + SR.t("appeal.took_part", trial=1) in out
+    assert "[dm nikola] " + SR.t("appeal.told_decided", appeal=1, trial=1, state=SR.t("appeal.state_upheld"),
+                                 reason="kažnjen je nevin igrač: prekid veze") in out
+    assert "[dm bojan] Postavljeni ste za funkciju: sudija." in out
+    result = _json(["presude", "1847301", "--db", str(db), "--json"], capsys)
+    first, hearing = result["trials"]
+    assert (first["verdict"]["kind"], first["verdict"]["plavac_days"]) == ("kazna", 3)  # never edited
+    assert (hearing["caller"], hearing["referee"], hearing["verdict"]["kind"]) == ("nikola", "sanja", "niko")
+    [appeal] = result["appeals"]
+    assert {k: appeal[k] for k in ("trial", "appellant", "state", "councilor", "hearing")} == {
+        "trial": first["id"], "appellant": "nikola", "state": "upheld", "councilor": "sanja", "hearing": hearing["id"]}
+    anonymous = _json(["presude", "1847301", "--db", str(db), "--json", "--as", "marko"], capsys)
+    assert anonymous["appeals"][0]["councilor"] is None
 
 
 def test_in_game_trial_with_a_bula_change_and_a_councilor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

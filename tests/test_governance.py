@@ -37,13 +37,18 @@ async def test_owner_and_councilors_appoint_and_dismiss_others_may_not(club: Clu
     assert (await club.get("ana")).is_referee
     assert "Postavljeni ste" in told(club, "ana")[-1]
     assert not (await desk.appoint(owner, "ana", "referee")).ok  # already
-    assert (await desk.appoint(councilor, "marko", "councilor", "dogovor većnika")).ok
+    alone = await desk.appoint(councilor, "marko", "councilor", "dogovor većnika")
+    assert not alone.ok and "dogovorom" in alone.text  # a single councilor never decides (bot.desk.votes)
+    assert (await desk.appoint(owner, "marko", "councilor", "dogovor većnika")).ok
     refused = await desk.appoint(ana, "petar", "referee")
     assert not refused.ok and "Nemate pravo" in refused.text
     assert not (await desk.appoint(councilor, "petar", "moderator")).ok  # moderators: the owner only
     assert (await desk.appoint(owner, "petar", "moderator")).ok
     assert not (await desk.dismiss(councilor, "ana", "referee", "")).ok  # a reason is required
-    assert (await desk.dismiss(councilor, "ana", "referee", "neaktivna")).ok
+    assert (await desk.dismiss(councilor, "ana", "referee", "neaktivna")).ok  # a proposal: the councilors vote
+    assert (await club.get("ana")).is_referee
+    vote = (await club.db.votes.open_votes())[0]
+    assert (await desk.cast(await club.get("marko"), vote.id, True)).ok
     assert not (await club.get("ana")).is_referee and "Razrešeni ste" in told(club, "ana")[-1]
     assert not (await desk.dismiss(owner, "ana", "referee", "opet")).ok  # no longer holds it
     assert not (await desk.appoint(owner, "niko_takav", "referee")).ok

@@ -63,6 +63,8 @@ ALLOWED: dict[str, set[str]] = {
     "zavrsi": {"trial_referee"}, "napusti": {"trial_referee"}, "presuda": {"trial_referee"},
     "bula": set(), "ponisti": set(), "arbitar": set(), "ispravka": set(),  # no fall in a completed hand of his
     "prihvatam": set(), "odbijam": set(), "vecnik": set(),  # no request waits; a councilor only in game
+    "glasaj": set(), "zalba": set(), "preuzmi": set(), "resi": set(),  # no vote, no recorded trial, no appeal
+    "zalbe": {"councilor", "owner"},
     "postavi": {"owner", "councilor"}, "razresi": {"owner", "councilor"}, "uskrati": {"owner", "councilor"},
     "vrati": {"owner", "councilor"}, "akti": OFFICIALS, "zatvori_ligu": {"owner"},
     "ostavka": {"councilor", "referee", "trial_referee", "moderator"},
@@ -77,6 +79,7 @@ ALLOWED: dict[str, set[str]] = {
     "hands": {"trial_referee"}, "history": {"trial_referee"}, "finish": {"trial_referee"},
     "leave": {"trial_referee"}, "advice": {"trial_referee"}, "consent": set(), "decline": set(), "cancel_change": set(),
     "link_approve": {"owner", "moderator"}, "link_deny": {"owner", "moderator"},
+    "vote_yes": set(), "vote_no": set(), "appeal_take": set(),
 }
 #: Commands whose "other" payload (another game: T1's) is as allowed as the own one (any member reads verdicts
 #: and papers; the player played T1's game, so its corrections are his to see).
@@ -98,10 +101,10 @@ def text_cells() -> list[tuple[str, str, str]]:
     """(command, role, payload) of every text command."""
     cells = []
     numbered = ("sudija", "presude", "papir", "promeni", "korekcije", "bula", "ponisti", "arbitar", "ispravka",
-                "prihvatam", "odbijam", "zapisnik", "korekcija", "analiza")
+                "prihvatam", "odbijam", "zapisnik", "korekcija", "analiza", "glasaj", "zalba", "preuzmi", "resi")
     named = ("postavi", "razresi", "uskrati", "vrati", "akti", "clan", "odvezi", "povezi_odluka", "nadimak")
     bare = ("povuci", "dezurstvo", "ruke", "sudjenja", "vecnik", "zavrsi", "napusti", "katalog", "ostavka",
-            "zatvori_ligu", "povezi", "presuda", "statistika")
+            "zatvori_ligu", "povezi", "presuda", "statistika", "zalbe")
     for role in ROLES:
         cells += [(c, role, p) for c in numbered for p in PAYLOADS]
         cells += [(c, role, p) for c in named for p in NICK_PAYLOADS]
@@ -112,7 +115,7 @@ def text_cells() -> list[tuple[str, str, str]]:
 def button_cells() -> list[tuple[str, str, str]]:
     return [(b, role, p) for b in ("take", "withdraw", "join", "councilor", "hands", "history", "finish", "leave",
                                    "advice", "consent", "decline", "cancel_change", "link_approve", "link_deny",
-                                   "korekcija_yes", "korekcija_no")
+                                   "korekcija_yes", "korekcija_no", "vote_yes", "vote_no", "appeal_take")
             for role in ROLES for p in PAYLOADS]
 
 
@@ -129,6 +132,14 @@ def command_line(command: str, role: str, payload: str) -> str:
         return f"/{command} {number_of(payload, 1, 2)}"
     if command == "analiza":  # hand 1 of T1's game has a defender's fall, hand 2 none
         return f"/analiza {number_of(payload, 1, 2)}"
+    if command == "glasaj":
+        return f"/glasaj {number_of(payload, 1, 2)} da"
+    if command == "zalba":
+        return f"/zalba {number_of(payload, 1, 2)} -- matrica"
+    if command == "preuzmi":
+        return f"/preuzmi {number_of(payload, 1, 2)}"
+    if command == "resi":
+        return f"/resi {number_of(payload, 1, 2)} odbijena -- matrica"
     if command == "postavi":
         return f"/postavi {nick_of(payload, 'marko')} sudija"
     if command == "razresi":
@@ -175,6 +186,7 @@ async def build(path: Path) -> Ids:
     desk = club.desk
     await club.member("vesna")
     await club.member("vecnik", "councilor")
+    await club.member("vecnik2", "councilor")  # a councilor's /postavi and /razresi are proposals: two may vote
     await club.member("sudija", "referee")
     await club.member("sudac", "referee")
     await club.member("sudac2", "referee")
@@ -311,17 +323,18 @@ async def test_the_permission_matrix(template: tuple[Path, Ids], shared: Club, t
             wrong.append(f"{command} × {role} × {payload}: refused, should be allowed: {reply.text[:100]}")
     assert not wrong, "\n".join(wrong)
     print(f"matrix: {len(CELLS)} cells, {allowed} allowed")
-    assert len(CELLS) == 1710 and allowed == 104, (len(CELLS), allowed)
+    assert len(CELLS) == 2034 and allowed == 106, (len(CELLS), allowed)
 
 
 async def test_every_command_and_button_is_in_the_matrix(shared: Club) -> None:
     """A new command or button must be given its row here."""
     aliases = {"suđenja", "većnik", "završi", "dežurstvo", "povuci_poziv", "razreši", "član", "poništi", "poveži",
-               "liga zatvori", "pomoć", "help"}
+               "liga zatvori", "pomoć", "help", "žalba", "reši", "žalbe"}
     covered = {command for _, command, _, _ in CELLS} | {"povezi", "pomoc"}  # /pomoc: anyone, reads nothing
     commands = set(Commands(shared.desk).table) - aliases
     assert commands <= covered, sorted(commands - covered)
-    buttons = set(shared.desk.correction_actions()) | set(shared.desk.link_actions()) | {
+    buttons = set(shared.desk.correction_actions()) | set(shared.desk.link_actions()) | set(
+        shared.desk.vote_actions()) | set(shared.desk.appeal_actions()) | {
         "take", "withdraw", "join", "hands", "history", "councilor", "finish", "leave"}
     buttons |= set(shared.desk.extra_actions) | set(shared.desk.advice_actions())
     assert buttons <= covered, sorted(buttons - covered)

@@ -10,7 +10,16 @@ import pytest
 
 from rules.members import PartyRole, Role
 from storage.database import open_database
-from storage.states import CallState, CorrectionKind, CouncilorCallState, RequestState, TrialOutcome
+from storage.states import (
+    AppealState,
+    CallState,
+    CorrectionKind,
+    CouncilorCallState,
+    RequestState,
+    TrialOutcome,
+    VoteAction,
+    VoteState,
+)
 
 COLUMNS: list[tuple[str, str, type[StrEnum]]] = [
     ("calls", "state", CallState),
@@ -20,6 +29,9 @@ COLUMNS: list[tuple[str, str, type[StrEnum]]] = [
     ("roles", "role", Role),
     ("correction_requests", "kind", CorrectionKind),
     ("correction_requests", "state", RequestState),
+    ("votes", "state", VoteState),
+    ("votes", "action", VoteAction),
+    ("appeals", "state", AppealState),
 ]
 
 

@@ -7,8 +7,11 @@ keys — ``game`` and ``trials``, each trial with ``id``, ``kind`` (in_game / ou
 interrupted / open), ``verdict`` (the stored verdict JSON, or null), ``reason`` and ``messages`` (every message:
 ``at``, ``author`` — the author's label — and ``text``). The operator sees names; with ``--as NICK`` it is shown as
 that member sees it: unless his roles are in ``referee_names_visible_to``, ``referee`` is null and the referee's
-and councilors' messages are labelled by function ("sudija" / "većnik"). An unknown game, member or a missing
-database: a message on standard error and exit status 1.
+and councilors' messages are labelled by function ("sudija" / "većnik"). ``appeals`` (only when there are
+any): every appeal against the game's trials (``id``, ``trial``, ``kind``, ``appellant``, ``filed_at``,
+``state``, ``councilor`` — null where the referee is —, ``hearing``, ``decided_at``, ``reason``,
+``restriction_days``). An unknown game, member or a missing database: a message on standard error and exit
+status 1.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from bot.config import Config
 from bot.messages import Catalogue
 from bot.views import TranscriptLine, author_label, render_trials
 from rules.gamelog import format_time
+from storage.councils import Appeal
 from storage.trials import Trial
 
 
@@ -62,6 +66,16 @@ def trial_json(trial: Trial, names: dict[int, str], said: list[TranscriptLine] |
     }
 
 
+def appeal_json(appeal: Appeal, names: dict[int, str], show_names: bool = True) -> dict[str, Any]:
+    return {
+        "id": appeal.id, "trial": appeal.trial, "kind": appeal.kind, "appellant": names.get(appeal.appellant),
+        "filed_at": format_time(appeal.filed_at), "state": appeal.state,
+        "councilor": names.get(appeal.councilor) if show_names and appeal.councilor is not None else None,
+        "hearing": appeal.hearing, "decided_at": format_time(appeal.decided_at) if appeal.decided_at else None,
+        "reason": appeal.reason, "restriction_days": appeal.restriction_days,
+    }
+
+
 async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
                config: Config | None = None) -> int:
     """Print the trials of game `number` from the database at `db_path`; the exit status."""
@@ -86,6 +100,7 @@ async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = 
                 print(messages.t("cli.unknown_member", nick=viewer), file=sys.stderr)
                 return 1
             show_names = sees_names(config or Config(), member.nick, member.roles)
+        appeals = await db.appeals.for_trials([t.id for t in trials])
         said: dict[int, list[TranscriptLine]] = {}
         for trial in trials:
             roles = {p.member: p.role for p in await db.trials.participants(trial.id)}
@@ -94,8 +109,11 @@ async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = 
     finally:
         await db.close()
     if as_json:
-        print(json.dumps({"game": number, "trials": [trial_json(t, names, said[t.id], show_names) for t in trials]},
-                         ensure_ascii=False, indent=2))
+        shown: dict[str, Any] = {"game": number,
+                                 "trials": [trial_json(t, names, said[t.id], show_names) for t in trials]}
+        if appeals:
+            shown["appeals"] = [appeal_json(a, names, show_names) for a in appeals]
+        print(json.dumps(shown, ensure_ascii=False, indent=2))
     else:
         print(render_trials(number, trials, names, show_names, messages, said, page_size=None))
     return 0

@@ -13,8 +13,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 
 from bot.desk.advice import AdviceDesk
+from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
-from bot.desk.links import MAX_REF, LinkDesk
+from bot.desk.links import MAX_REF
 from bot.ports import Reply
 from storage.clock import store_clock, stored_clock
 from storage.games import GameSummary
@@ -24,7 +25,7 @@ from storage.trials import Trial, TrialMessage
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
 
-class Desk(AdviceDesk, CorrectionDesk, LinkDesk):
+class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect)."""
@@ -40,6 +41,7 @@ class Desk(AdviceDesk, CorrectionDesk, LinkDesk):
         deadlines += [c.deadline for c in await self.db.calls.pending_councilor_calls()]
         deadlines += await self.penalty_deadlines()
         deadlines += await self.offline_referee_deadlines()
+        deadlines += await self.vote_deadlines() + await self.appeal_deadlines()
         return sorted(deadlines)
 
     async def offline_referee_deadlines(self) -> list[datetime]:
@@ -75,6 +77,8 @@ class Desk(AdviceDesk, CorrectionDesk, LinkDesk):
         await self.expire_due_councilor_calls()
         await self.interrupt_offline_referees()
         await self.run_penalty_due()
+        await self.settle_votes()
+        await self.run_appeals_due()
 
     async def member_for(self, platform: str, account: str) -> Member | None:
         return await self.db.members.by_account(platform, account)
@@ -146,6 +150,8 @@ class Desk(AdviceDesk, CorrectionDesk, LinkDesk):
         actions.update(self.link_actions())
         actions.update(self.extra_actions)
         actions.update(self.advice_actions())
+        actions.update(self.vote_actions())
+        actions.update(self.appeal_actions())
         handler = actions.get(action)
         if handler is None:
             return self.refuse("button.unknown")

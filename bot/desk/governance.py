@@ -2,7 +2,8 @@
 and restoring the right to call a referee, closing a league month, the list of these acts, and a member's card.
 
 Who may do what (Opšte odredbe): the owner (config `owner`) appoints and dismisses referees and councilors (and
-moderators); a councilor admits and dismisses referees and councilors; anyone may resign his own function;
+moderators); a councilor's admission or dismissal of a referee or councilor is a proposal the councilors vote on
+(`bot.desk.votes`); anyone may resign his own function;
 councilors and the owner deny a member the right to call (until a date or until restored) and restore it; the
 owner closes a league month. `actor=None` is the admin at the server (`sudija clan …`), who may do everything.
 Every act is an event (who, whom, when, why) written with the act itself by `storage.members`/`storage.league`.
@@ -23,7 +24,8 @@ FUNCTIONS = ("referee", "councilor", "moderator")
 ROLE_WORDS = {"sudija": "referee", "sudije": "referee", "referee": "referee", "vecnik": "councilor",
               "većnik": "councilor", "councilor": "councilor", "moderator": "moderator"}
 GOVERNANCE_EVENTS = ("role_granted", "role_removed", "call_denied", "call_restored", "league_closed",
-                     "account_linked", "account_unlinked", "link_denied")  # the last three: bot.desk.links
+                     "account_linked", "account_unlinked", "link_denied",  # these three: bot.desk.links
+                     "vote_opened", "vote_cast", "vote_closed")  # bot.desk.votes
 
 
 def role_of(word: str) -> str | None:

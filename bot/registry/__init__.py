@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.ports import Reply
-from bot.registry import advice, calls, corrections, governance, links, trials
+from bot.registry import advice, calls, corrections, councils, governance, links, trials
 from bot.registry.spec import Args, Audience, Caller, Command, Usage
 from storage.database import DatabaseBusy
 
@@ -28,7 +28,7 @@ async def pomoc(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 REGISTRY: tuple[Command, ...] = (*calls.COMMANDS, *trials.COMMANDS, *corrections.COMMANDS, *governance.COMMANDS,
-                                 *links.COMMANDS, *advice.COMMANDS,
+                                 *links.COMMANDS, *advice.COMMANDS, *councils.COMMANDS,
                                  Command("pomoc", pomoc, audience=Audience.ANYONE, aliases=("pomoć", "help")))
 BY_NAME: dict[str, Command] = {c.name: c for c in REGISTRY}
 

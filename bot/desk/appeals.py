@@ -1,0 +1,408 @@
+"""Appeals: "Eventualne žalbe rešavaju većnici".
+
+A party of a recorded trial (its caller, a player at its table, or a member its verdict names) files one appeal
+against it (`/zalba SUĐENJE [KIND] [-- text]`) within the window of the appeal's kind (`[appeals]`, counted from
+when the verdict was recorded), unless an appeal restriction stands against him. The appeal goes to the
+councilors' channel with a **Preuzmi** button — a claim like Sudi: exactly one councilor wins however many press,
+the councilors in the lobby are pinged, one who arrives later is offered it, and when nobody took it within the
+call's minutes every eligible councilor is told; a councilor who took part in that trial (or is named by it) is
+never offered it and may not take it. The winner sees the trial with its transcript and verdict and hears the
+appellant in a private space — the hearing, a trial of the same game he judges — and decides:
+
+- upheld: he drafts the new verdict in the hearing (`/presuda`) and ends it (Završi suđenje or `/resi … usvojena`);
+  the hearing's verdict supersedes the old one by the one-penalty rule, the old record is never edited. Where the
+  club allows only the lifting of a wrongly given penalty (`may_change = "lift"`), the new verdict is (niko) and the
+  appealed verdict must have been a penalty;
+- rejected or inadmissible (`/resi … odbijena|nedopustena [dana N] -- reason`): the hearing ends without a
+  verdict, and where configured the appellant gets an appeal restriction, which refuses his next appeals but
+  neither calls nor play.
+
+The hearing is an out-of-game trial in every other way: the appellant's game offers are blocked while it is on,
+its conversation is its transcript. The review deadline (`review_days`) has a reminder to the councilors.
+`/presude` lists every appeal with the trial it concerns. The hearing ending otherwise (the councilor left or
+disconnected) puts the appeal back for Preuzmi.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+import aiosqlite
+
+from bot.desk.votes import VoteDesk
+from bot.ports import Button, CallPost, Reply
+from bot.views import render_verdict
+from rules.appeals import kinds_text, restriction_days, within_window
+from rules.gamelog import GameStatus
+from rules.verdicts import (
+    BulaChange,
+    Draft,
+    FallTransfer,
+    Nobody,
+    NoVerdict,
+    Penalty,
+    verdict_from_json,
+    verdict_to_json,
+)
+from storage.councils import AlreadyOpen, Appeal
+from storage.members import Member
+from storage.states import AppealState, TrialOutcome
+from storage.trials import Trial
+
+OUTCOMES = {"usvojena": AppealState.UPHELD, "odbijena": AppealState.REJECTED,
+            "nedopustena": AppealState.INADMISSIBLE}
+
+
+class AppealDesk(VoteDesk):
+    # Filing --------------------------------------------------------------------------------------------------
+    async def named_in(self, trial: Trial) -> set[int]:
+        """The members the trial's verdict names (a penalty's culprit, a bula change's players)."""
+        if trial.verdict is None:
+            return set()
+        verdict = verdict_from_json(trial.verdict).verdict
+        nicks: list[str] = []
+        if isinstance(verdict, Penalty | FallTransfer):
+            nicks.append(verdict.culprit)
+        elif isinstance(verdict, BulaChange):
+            nicks += list(verdict.amounts)
+        members = [await self.db.members.by_nick(n) for n in nicks]
+        return {m.id for m in members if m is not None}
+
+    async def parties_of(self, trial: Trial) -> set[int]:
+        """Who may appeal: the trial's caller and players, and whoever its verdict names."""
+        return ({p.member for p in await self.db.trials.participants(trial.id) if p.role in ("caller", "player")}
+                | await self.named_in(trial))
+
+    async def took_part(self, trial: Trial) -> set[int]:
+        """Who may not hear an appeal against it: everyone in that trial (referee, councilor, parties) and whoever
+        its verdict names."""
+        return {p.member for p in await self.db.trials.participants(trial.id)} | await self.named_in(trial)
+
+    async def file_appeal(self, member: Member, trial_id: int, kind_name: str | None, text: str) -> Reply:
+        now = self.now()
+        rules = self.config.appeals
+        ban = await self.db.appeals.ban(member.id)
+        if ban is not None and ban.until > now:
+            return self.refuse("appeal.restricted", until=ban.until)
+        trial = await self.db.trials.get(trial_id)
+        if trial is None:
+            return self.refuse("appeal.unknown_trial", trial=trial_id)
+        if trial.outcome not in (TrialOutcome.VERDICT, TrialOutcome.NO_VERDICT) or trial.closed_at is None:
+            return self.refuse("appeal.not_recorded", trial=trial_id)
+        if await self.db.appeals.by_hearing(trial.id) is not None:
+            return self.refuse("appeal.of_a_hearing", trial=trial_id)
+        if member.id not in await self.parties_of(trial):
+            return self.refuse("appeal.not_a_party", trial=trial_id)
+        kind = rules.kind(kind_name)
+        if kind is None:
+            return self.refuse("appeal.unknown_kind", kind=kind_name, kinds=kinds_text(rules.kinds))
+        window = within_window(kind, trial.closed_at, now)
+        if not window.allowed:
+            return self.refuse("appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days,
+                               deadline=window.deadline)
+        try:
+            appeal = await self.db.appeals.file(trial.id, member.id, kind.name, text.strip(), now,
+                                                now + self.call_time, now + timedelta(days=rules.review_days))
+        except AlreadyOpen:
+            return self.refuse("appeal.already", trial=trial_id)
+        for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
+            self.timers.arm(deadline)
+        eligible = await self.eligible_councilors(appeal, trial, lobby_only=True)
+        post = CallPost(f"councilor:appeal:{appeal.id}", await self.appeal_text(appeal, trial), tuple(eligible),
+                        self.appeal_buttons(appeal), tuple(eligible) if self.config.direct_messages else ())
+        for notice in await self.chat.post_call(post):
+            await self.db.calls.add_notice(post.subject, notice)
+        for councilor in eligible:
+            await self.db.appeals.add_ping(appeal.id, councilor.id, now)
+        return Reply(self.t("appeal.filed", appeal=appeal.id, trial=trial.id, kind=kind.name,
+                            until=appeal.review_deadline))
+
+    def reminder_at(self, appeal: Appeal) -> datetime:
+        return appeal.review_deadline - timedelta(days=self.config.appeals.remind_days)
+
+    def appeal_buttons(self, appeal: Appeal) -> tuple[Button, ...]:
+        return (Button(self.t("button.appeal_take"), "appeal_take", appeal.id),)
+
+    async def appeal_text(self, appeal: Appeal, trial: Trial) -> str:
+        return self.t("appeal.notice", appeal=appeal.id, trial=trial.id, game=trial.game, kind=appeal.kind,
+                      appellant=await self.nick(appeal.appellant), text=appeal.text or "—")
+
+    async def eligible_councilors(self, appeal: Appeal, trial: Trial, lobby_only: bool) -> list[Member]:
+        """The councilors who may take the appeal (in the lobby: online, on duty, not seated, not judging)."""
+        excluded = await self.took_part(trial) | {appeal.appellant}
+        out = []
+        for member, facts in await self.lobby("councilor"):
+            if member.id in excluded:
+                continue
+            if lobby_only and not (facts.online and facts.on_duty and not facts.seated and not facts.judging):
+                continue
+            out.append(member)
+        return out
+
+    # Preuzmi -------------------------------------------------------------------------------------------------
+    def appeal_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+        return {"appeal_take": self.take_appeal}
+
+    async def take_appeal(self, councilor: Member, appeal_id: int) -> Reply:
+        """Preuzmi: exactly one councilor wins (the database decides; presses on one appeal are queued so the
+        rest are answered from what stands)."""
+        locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_appeal_locks", {})
+        async with locks.setdefault(appeal_id, asyncio.Lock()):
+            return await self._take_appeal(councilor, appeal_id)
+
+    async def _take_appeal(self, councilor: Member, appeal_id: int) -> Reply:
+        appeal = await self.db.appeals.get(appeal_id)
+        if appeal is None:
+            return self.refuse("appeal.unknown", appeal=appeal_id)
+        if "councilor" not in councilor.roles:
+            return self.refuse("appeal.not_councilor")
+        trial = await self.db.trials.get(appeal.trial)
+        assert trial is not None
+        if councilor.id in await self.took_part(trial) | {appeal.appellant}:
+            return self.refuse("appeal.took_part", trial=trial.id)
+        if appeal.state is not AppealState.FILED:
+            return self.refuse("appeal.gone", appeal=appeal.id, councilor=await self.nick(appeal.councilor))
+        if await self.db.trials.judging(councilor.id) is not None:
+            return self.refuse("take.judging")
+        if await self.db.trials.open_for_game(trial.game) is not None:
+            return self.refuse("appeal.game_busy", game=trial.game)
+        facts = await self.game_facts(trial.game)
+        if facts is not None and facts.status is GameStatus.IN_PROGRESS:
+            # A hearing is a trial of the game: while the table plays it would keep the table from calling.
+            return self.refuse("appeal.game_in_progress", game=trial.game)
+        try:
+            hearing_id = await self.db.appeals.take(appeal.id, councilor.id, trial.game, appeal.appellant,
+                                                    self.now())
+        except aiosqlite.IntegrityError:
+            return self.refuse("appeal.game_busy", game=trial.game)
+        if hearing_id is None:
+            fresh = await self.db.appeals.get(appeal.id)
+            return self.refuse("appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh
+                                                                                         else None))
+        await self.chat.edit_notices(await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
+                                     self.t("appeal.notice_taken", appeal=appeal.id, trial=trial.id,
+                                            councilor=councilor.nick))
+        hearing = await self.db.trials.get(hearing_id)
+        assert hearing is not None
+        appellant = await self.nick(appeal.appellant)
+        await self.game_server.block_offers(appellant)  # as in any out-of-game trial: he is there to be heard
+        await self.chat.open_trial_space(await self.trial_space(hearing),
+                                         self.t("appeal.hearing_opened", appeal=appeal.id, trial=trial.id,
+                                                game=trial.game, appellant=appellant, councilor=councilor.nick,
+                                                text=appeal.text or "—"),
+                                         self.controls(hearing))
+        seen = await self.verdict_list(trial.game, show_referees=True, transcripts=True)  # verdicts, talks
+        return Reply("\n".join([self.t("appeal.take_ok", appeal=appeal.id, trial=trial.id, hearing=hearing_id,
+                                       until=appeal.review_deadline), seen.text]))
+
+    async def offer_pending_calls(self, member: Member) -> None:
+        """A councilor who arrives in the lobby is also offered every appeal waiting that he may take."""
+        await super().offer_pending_calls(member)
+        if "councilor" not in member.roles:
+            return
+        for appeal in await self.db.appeals.undecided():
+            if appeal.state is not AppealState.FILED:
+                continue
+            trial = await self.db.trials.get(appeal.trial)
+            if trial is None or member.id not in {m.id for m in await self.eligible_councilors(appeal, trial, True)}:
+                continue
+            if not await self.db.appeals.add_ping(appeal.id, member.id, self.now()):
+                continue
+            post = CallPost(f"councilor:appeal:{appeal.id}", await self.appeal_text(appeal, trial), (member,),
+                            self.appeal_buttons(appeal))
+            for notice in await self.chat.offer_call(member, post):
+                await self.db.calls.add_notice(post.subject, notice)
+
+    # The hearing ---------------------------------------------------------------------------------------------
+    async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial | Reply:
+        """A councilor judges his hearing without being a referee."""
+        trial = await self.db.trials.judging(referee.id)
+        if trial is not None and (trial_id is None or trial.id == trial_id):
+            appeal = await self.db.appeals.by_hearing(trial.id)
+            if appeal is not None:
+                if "councilor" not in referee.roles:
+                    await self.interrupt(trial, "referee_dismissed")
+                    return self.refuse("appeal.not_councilor")
+                return trial
+        return await super()._judged_by(referee, trial_id)
+
+    async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
+        """Završi suđenje in a hearing upholds the appeal: its draft is the new verdict."""
+        trial = await self.db.trials.judging(referee.id)
+        appeal = await self.db.appeals.by_hearing(trial.id) if trial is not None else None
+        if trial is None or appeal is None or (trial_id is not None and trial.id != trial_id):
+            return await super().finish(referee, trial_id)
+        if not trial.draft:
+            return self.refuse("appeal.upheld_needs_draft", appeal=appeal.id)
+        draft = verdict_from_json(trial.draft)
+        if self.config.appeals.may_change == "lift":
+            appealed = await self.db.trials.get(appeal.trial)
+            old = verdict_from_json(appealed.verdict).verdict if appealed and appealed.verdict else NoVerdict()
+            if not isinstance(draft.verdict, Nobody) or not isinstance(old, Penalty):
+                return self.refuse("appeal.lift_only")
+        reply = await super().finish(referee, trial.id)
+        if not reply.ok:
+            return reply
+        reason = draft.reason or "—"
+        await self.db.appeals.decide(appeal.id, AppealState.UPHELD, referee.id, reason, self.now())
+        await self.tell_decision(appeal, AppealState.UPHELD, reason, 0, None,
+                                 render_verdict(draft, self.messages))
+        return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t("appeal.state_upheld")))
+
+    async def decide_appeal(self, councilor: Member, appeal_id: int, result: str, days: int | None,
+                            reason: str) -> Reply:
+        """/resi ŽALBA usvojena|odbijena|nedopustena [dana N] -- razlog."""
+        state = OUTCOMES.get(result)
+        appeal = await self.db.appeals.get(appeal_id)
+        if appeal is None or state is None:
+            return self.refuse("appeal.unknown", appeal=appeal_id)
+        if appeal.state is not AppealState.TAKEN or appeal.councilor != councilor.id or appeal.hearing is None:
+            return self.refuse("appeal.not_yours", appeal=appeal_id)
+        if state is AppealState.UPHELD:
+            return await self.finish(councilor, appeal.hearing)
+        if not reason.strip():
+            return self.refuse("gov.reason_required")
+        chosen = restriction_days(self.config.appeals, state is AppealState.INADMISSIBLE, days)
+        rules = self.config.appeals
+        if isinstance(chosen, str):
+            return self.refuse(chosen, low=rules.restriction_min_days, high=rules.restriction_max_days)
+        hearing = await self.db.trials.get(appeal.hearing)
+        assert hearing is not None
+        now = self.now()
+        until = now + timedelta(days=chosen) if chosen else None
+        if not await self.db.trials.finish(hearing.id, TrialOutcome.NO_VERDICT, now, councilor.id,
+                                           verdict=verdict_to_json(Draft(NoVerdict(), reason)), reason=reason):
+            return self.refuse("appeal.not_yours", appeal=appeal_id)
+        await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen)
+        text = self.t("appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"),
+                      reason=reason)
+        await self._wind_up(hearing, text)
+        await self.tell_decision(appeal, state, reason, chosen, until, None)
+        return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
+
+    async def tell_decision(self, appeal: Appeal, state: AppealState, reason: str, days: int,
+                            until: datetime | None, verdict: str | None) -> None:
+        appellant = await self.db.members.get(appeal.appellant)
+        text = self.t("appeal.told_decided", appeal=appeal.id, trial=appeal.trial,
+                      state=self.t(f"appeal.state_{state}"), reason=reason)
+        if verdict:
+            text += "\n" + self.t("appeal.told_new_verdict", verdict=verdict)
+        if until is not None:
+            text += "\n" + self.t("appeal.told_restricted", days=days, until=until)
+        if appellant is not None:
+            await self.chat.tell(appellant, text)
+        await self.chat.edit_notices(await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
+                                     self.t("appeal.notice_decided", appeal=appeal.id, trial=appeal.trial,
+                                            state=self.t(f"appeal.state_{state}")))
+
+    async def interrupt(self, trial: Trial, why: str) -> None:
+        """A hearing that ends without a decision puts its appeal back for Preuzmi."""
+        await super().interrupt(trial, why)
+        appeal = await self.db.appeals.by_hearing(trial.id)
+        if appeal is None or not await self.db.appeals.reopen(appeal.id, self.now()):
+            return
+        fresh = await self.db.appeals.get(appeal.id)
+        appealed = await self.db.trials.get(appeal.trial)
+        if fresh is None or appealed is None:
+            return
+        self.timers.arm(fresh.ping_at)
+        eligible = await self.eligible_councilors(fresh, appealed, lobby_only=True)
+        post = CallPost(f"councilor:appeal:{fresh.id}", await self.appeal_text(fresh, appealed), tuple(eligible),
+                        self.appeal_buttons(fresh))
+        for notice in await self.chat.post_call(post):
+            await self.db.calls.add_notice(post.subject, notice)
+
+    async def end_judging_without_function(self, member: Member, role: str) -> None:
+        """A councilor who is no longer one stops hearing an appeal: the hearing ends and the appeal waits again."""
+        await super().end_judging_without_function(member, role)
+        if role != "councilor":
+            return
+        trial = await self.db.trials.judging(member.id)
+        if trial is not None and await self.db.appeals.by_hearing(trial.id) is not None:
+            await self.interrupt(trial, "referee_dismissed")
+
+    # Deadlines -----------------------------------------------------------------------------------------------
+    async def appeal_deadlines(self) -> list[datetime]:
+        out = []
+        for appeal in await self.db.appeals.undecided():
+            if appeal.state is AppealState.FILED and not appeal.pinged:
+                out.append(appeal.ping_at)
+            if not appeal.reminded:
+                out.append(self.reminder_at(appeal))
+            if not appeal.overdue:
+                out.append(appeal.review_deadline)
+        return out
+
+    async def run_appeals_due(self) -> None:
+        now = self.now()
+        for appeal in await self.db.appeals.undecided():
+            trial = await self.db.trials.get(appeal.trial)
+            if trial is None:
+                continue
+            if appeal.state is AppealState.FILED and not appeal.pinged and appeal.ping_at <= now \
+                    and await self.db.appeals.mark(appeal.id, "pinged"):
+                # Nobody took it within the call's minutes: every councilor who may take it is told.
+                for councilor in await self.eligible_councilors(appeal, trial, lobby_only=False):
+                    await self.db.appeals.add_ping(appeal.id, councilor.id, now)
+                    await self.chat.tell(councilor, self.t("appeal.waiting", appeal=appeal.id, trial=trial.id,
+                                                           minutes=self.config.call_minutes),
+                                         self.appeal_buttons(appeal))
+            if not appeal.reminded and self.reminder_at(appeal) <= now \
+                    and await self.db.appeals.mark(appeal.id, "reminded"):
+                people = ([m for m in [await self.db.members.get(appeal.councilor)] if m] if appeal.councilor
+                          else await self.eligible_councilors(appeal, trial, lobby_only=False))
+                post = CallPost(f"councilor:appeal-reminder:{appeal.id}",
+                                self.t("appeal.reminder", appeal=appeal.id, trial=trial.id,
+                                       until=appeal.review_deadline), tuple(people), (), tuple(people))
+                await self.chat.post_call(post)
+            if not appeal.overdue and appeal.review_deadline <= now \
+                    and await self.db.appeals.mark(appeal.id, "overdue"):
+                await self.chat.post_call(CallPost(f"councilor:appeal-overdue:{appeal.id}",
+                                                   self.t("appeal.overdue", appeal=appeal.id, trial=trial.id,
+                                                          until=appeal.review_deadline), (), ()))
+
+    async def open_appeals(self, viewer: Member) -> Reply:
+        """/zalbe: the appeals waiting for a councilor or under review, each with its deadline (councilors and the
+        owner)."""
+        if "councilor" not in viewer.roles and not self.is_owner(viewer):
+            return self.refuse("appeal.list_not_allowed")
+        appeals = await self.db.appeals.undecided()
+        if not appeals:
+            return Reply(self.t("appeal.none_open"))
+        lines = [self.t("appeal.open_title")]
+        for appeal in appeals:
+            trial = await self.db.trials.get(appeal.trial)
+            lines.append(self.t("appeal.open_line", appeal=appeal.id, trial=appeal.trial,
+                                game=trial.game if trial else "?", kind=appeal.kind,
+                                appellant=await self.nick(appeal.appellant),
+                                state=self.t(f"appeal.state_{appeal.state}"),
+                                councilor=await self.nick(appeal.councilor) if appeal.councilor else "—",
+                                until=appeal.review_deadline))
+        buttons = tuple(b for a in appeals if a.state is AppealState.FILED for b in self.appeal_buttons(a))[:5]
+        return Reply("\n".join(lines), buttons)
+
+    # /presude ------------------------------------------------------------------------------------------------
+    async def verdict_list(self, number: int, show_referees: bool, transcripts: bool = True,
+                           trial_id: int | None = None, page: int = 1) -> Reply:
+        """The game's trials, then every appeal against them with its decision and the trial it concerns."""
+        reply = await super().verdict_list(number, show_referees, transcripts, trial_id, page)
+        if trial_id is not None or not reply.ok:
+            return reply
+        trials = await self.db.trials.for_game(number)
+        appeals = await self.db.appeals.for_trials([t.id for t in trials])
+        if not appeals:
+            return reply
+        lines = [reply.text, self.t("appeal.list_title")]
+        for appeal in appeals:
+            councilor = await self.nick(appeal.councilor) if show_referees and appeal.councilor else \
+                self.t("appeal.councilor_label")
+            lines.append(self.t("appeal.list_line", appeal=appeal.id, trial=appeal.trial, kind=appeal.kind,
+                                appellant=await self.nick(appeal.appellant), filed=appeal.filed_at,
+                                state=self.t(f"appeal.state_{appeal.state}"), reason=appeal.reason or "—",
+                                hearing=appeal.hearing or "—",
+                                councilor=councilor if appeal.councilor else "—"))
+            if appeal.restriction_days:
+                lines.append(self.t("appeal.list_restriction", days=appeal.restriction_days))
+        return Reply("\n".join(lines), reply.buttons, reply.ok)

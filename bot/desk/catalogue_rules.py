@@ -1,0 +1,87 @@
+"""The general penalty model (`rules.penalty_model`, `[[penalties.rules]]`) in the referee's verdict: a penalty
+named by a rule (`/presuda kazna NICK po PRAVILO`) gets the rule's price for this culprit now — his earlier
+penalties under the same rule make it a repeat — in the kinds this game applies: suspension days (the plavac),
+league points, call restriction days. The referee may name an amount himself where the rule gives a range (`plavac
+DANA`, `liga POENA`); a figure out of the range, a rule counted per unit, or a kind the game cannot apply (shares of
+a top, IMPs, assigned results: a bridge club's) is refused, naming the limit. The first club's own catalogue
+(`[[penalties.catalogue]]`, `bot.desk.penalties`) is untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from bot.desk.appeals import AppealDesk
+from bot.desk.trials import TrialDesk
+from bot.ports import Reply
+from rules.catalogue import find
+from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, Step, find_rule, price
+from rules.verdicts import Draft, Penalty
+from storage.councils import offence_history
+from storage.members import Member
+
+APPLIED = {PenaltyKind.SUSPENSION_DAYS: "plavac_days", PenaltyKind.LEAGUE_POINTS: "league_points",
+           PenaltyKind.CALL_RESTRICTION_DAYS: "deny_call_days"}
+
+
+class RuleCatalogueDesk(AppealDesk):
+    def catalogue_text(self) -> str:
+        """/katalog: the club's catalogue, then the rules of the general model and the kinds of appeal."""
+        rules = self.config.penalties.rules
+        lines = [super().catalogue_text()] if self.config.penalties.catalogue or not rules else []
+        if rules:
+            lines.append(self.t("penalty_model.title"))
+            for rule in rules:
+                steps = " → ".join(self.step_text(step, rule.unit) for step in rule.steps)
+                repeat = self.t("penalty_model.window", days=rule.window_days) if rule.window_days else ""
+                lines.append(self.t("penalty_model.entry", name=rule.name, steps=steps, repeat=repeat,
+                                    description=rule.description or "—"))
+        kinds = ", ".join(self.t("appeal.kind_entry", name=k.name, days=k.days) for k in self.config.appeals.kinds)
+        lines.append(self.t("appeal.kinds", kinds=kinds, review=self.config.appeals.review_days))
+        if self.config.appeals.not_appealable:
+            lines.append(self.t("appeal.not_appealable", what="; ".join(self.config.appeals.not_appealable)))
+        return "\n".join(lines)
+
+    def step_text(self, step: Step, unit: str) -> str:
+        kind = self.t(f"penalty_kind.{step.kind}")
+        if step.ranged:
+            return f"{kind} {step.low}–{step.high}"
+        if step.per_unit:
+            return self.t("penalty_model.per_unit", kind=kind, amount=step.amount, per=step.per_unit,
+                          unit=unit or "—", free=step.free_units)
+        if step.kind is PenaltyKind.ASSIGNED_RESULT:
+            return f"{kind} {step.amount}/{step.innocent}"
+        return f"{kind} {step.amount}" if step.amount else kind
+
+    async def draft(self, referee: Member, draft: Draft) -> Reply:
+        verdict = draft.verdict
+        limits = self.config.penalties
+        if not (isinstance(verdict, Penalty) and verdict.offence) or find(limits.catalogue, verdict.offence):
+            return await super().draft(referee, draft)
+        rule = find_rule(limits.rules, verdict.offence)
+        if rule is None:
+            return await super().draft(referee, draft)  # the catalogue's own refusal names what there is
+        earlier = [Earlier(at, at + timedelta(days=days) if days else None)
+                   for at, days in await offence_history(self.db, verdict.culprit, rule.name)]
+        step = rule.steps[0]
+        field = APPLIED.get(step.kind)
+        chosen = getattr(verdict, field) or None if field else None
+        try:
+            priced = price(rule, earlier, self.now(), chosen=chosen)
+        except PenaltyRefused as refused:
+            return self.refuse(refused.key, **refused.params)
+        target = APPLIED.get(priced.kind)
+        if target is None:
+            return self.refuse("penalty_model.not_applicable", name=rule.name, kind=str(priced.kind))
+        amount = {name: priced.amount if name == target else 0 for name in APPLIED.values()}
+        drafted = Draft(replace(verdict, offence=rule.name, plavac_days=amount["plavac_days"],
+                                league_points=amount["league_points"], deny_call_days=amount["deny_call_days"]),
+                        draft.reason or rule.description)
+        # The rule's price is the catalogue's step here: PenaltyDesk.draft would look the name up in the other
+        # catalogue, so the trial's own draft rules (limits, the paper) are applied directly.
+        reply = await TrialDesk.draft(self, referee, drafted)
+        if reply.ok and priced.repeat:
+            return Reply(f"{reply.text}\n{self.t('penalty_model.repeat', repeat=priced.repeat, name=rule.name)}",
+                         reply.buttons, reply.ok)
+        return reply

@@ -1,0 +1,207 @@
+"""The councilors' votes: "Većnici dogovorom odlučuju o prijemu i razrešenju sudija i većnika".
+
+A councilor who appoints or dismisses a referee or councilor (`/postavi`, `/razresi`) proposes it: a vote of all
+councilors opens for `governance.vote_days`, announced in the councilors' channel with Da / Ne buttons (and
+`/glasaj`), each ballot changeable until the vote closes. It closes as soon as its outcome is certain or at its
+deadline (a durable deadline acted on by `run_due`), carried by the configured majority of all councilors
+(`rules.votes`); then the act is done. A single councilor never appoints or dismisses anyone: a proposal needs
+at least two ayes. The owner appoints alone, and dismisses alone only with the grave violation stated as the
+reason; the admin at the server (`actor=None`) acts alone. Every ballot and every vote is an event in `/akti`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+
+from bot.desk.links import LinkDesk
+from bot.ports import Button, CallPost, Reply
+from rules.votes import Outcome, Tally, outcome, parse_majority, tally
+from storage.councils import AlreadyOpen, Vote
+from storage.database import parse_stored_time
+from storage.events import Event
+from storage.members import Member
+from storage.states import VoteAction, VoteState
+
+VOTE_EVENTS = ("vote_opened", "vote_cast", "vote_closed")
+VOTED_ROLES = ("referee", "councilor")
+
+
+class VoteDesk(LinkDesk):
+    def by_vote(self, actor: Member | None, role: str) -> bool:
+        """A councilor's act on a referee or councilor is a proposal to vote on; the owner and the admin act."""
+        return (actor is not None and not self.is_owner(actor) and role in VOTED_ROLES
+                and "councilor" in actor.roles)
+
+    async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
+        if not self.by_vote(actor, role):
+            return await super().appoint(actor, nick, role, reason)
+        assert actor is not None
+        return await self.propose(actor, nick, role, VoteAction.APPOINT, reason)
+
+    async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
+        if not self.by_vote(actor, role):
+            reply = await super().dismiss(actor, nick, role, reason)
+            if reply.ok and actor is not None and self.is_owner(actor):
+                return Reply(f"{reply.text}\n{self.t('vote.owner_grave', reason=reason)}")
+            return reply
+        assert actor is not None
+        return await self.propose(actor, nick, role, VoteAction.DISMISS, reason)
+
+    async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
+        reply = await super().resign(member, role, reason)
+        if reply.ok:
+            await self.settle_votes()  # the electorate changed
+        return reply
+
+    # Proposing -------------------------------------------------------------------------------------------
+    async def councilor_ids(self) -> set[int]:
+        return {m.id for m in await self.db.members.with_role("councilor") if m.in_club}
+
+    async def propose(self, proposer: Member, nick: str, role: str, action: VoteAction, reason: str) -> Reply:
+        target = await self._target(nick)
+        if isinstance(target, Reply):
+            return target
+        if target.id == proposer.id:
+            return self.refuse("gov.not_self" if action is VoteAction.APPOINT else "vote.not_self_proposal")
+        if action is VoteAction.DISMISS and not reason.strip():
+            return self.refuse("gov.reason_required")
+        reason = reason.strip() or "—"
+        holds = role in target.roles
+        if action is VoteAction.APPOINT and holds:
+            return self.refuse("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
+        if action is VoteAction.DISMISS and not holds:
+            return self.refuse("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
+        electorate = await self.councilor_ids() - {target.id}
+        if len(electorate) < 2:
+            return self.refuse("vote.too_few", count=len(electorate))
+        now = self.now()
+        deadline = now + timedelta(days=self.config.governance.vote_days)
+        try:
+            vote = await self.db.votes.open_vote(proposer.id, target.id, role, action, reason, now, deadline)
+        except AlreadyOpen:
+            return self.refuse("vote.already_open", nick=target.nick, role=self.t(f"role.{role}"))
+        self.timers.arm(deadline)
+        voters = tuple(m for m in await self.db.members.with_role("councilor") if m.id in electorate)
+        post = CallPost(f"councilor:vote:{vote.id}", await self.vote_text(vote), voters, self.vote_buttons(vote),
+                        voters)
+        for notice in await self.chat.post_call(post):
+            await self.db.calls.add_notice(post.subject, notice)
+        closed = await self.settle(vote)
+        t = await self.vote_tally(vote)
+        return Reply(self.t("vote.opened", vote=vote.id, nick=target.nick, role=self.t(f"role.{role}"),
+                            action=self.t(f"vote.action_{action}"), until=deadline, needed=t.needed,
+                            electorate=t.electorate) + (f"\n{closed}" if closed else ""))
+
+    def vote_buttons(self, vote: Vote) -> tuple[Button, ...]:
+        return (Button(self.t("button.vote_yes"), "vote_yes", vote.id),
+                Button(self.t("button.vote_no"), "vote_no", vote.id, "danger"))
+
+    async def vote_text(self, vote: Vote) -> str:
+        return self.t("vote.notice", vote=vote.id, proposer=await self.nick(vote.proposer),
+                      nick=await self.nick(vote.subject), role=self.t(f"role.{vote.role}"),
+                      action=self.t(f"vote.action_{vote.action}"), reason=vote.reason, until=vote.deadline)
+
+    # Voting ------------------------------------------------------------------------------------------------
+    def vote_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+        return {"vote_yes": self.vote_yes, "vote_no": self.vote_no}
+
+    async def vote_yes(self, member: Member, vote_id: int) -> Reply:
+        return await self.cast(member, vote_id, True)
+
+    async def vote_no(self, member: Member, vote_id: int) -> Reply:
+        return await self.cast(member, vote_id, False)
+
+    async def cast(self, member: Member, vote_id: int, yes: bool) -> Reply:
+        """Da / Ne (or /glasaj): a councilor's ballot, changeable until the vote closes."""
+        vote = await self.db.votes.get(vote_id)
+        if vote is None:
+            return self.refuse("vote.unknown", vote=vote_id)
+        if "councilor" not in member.roles:
+            return self.refuse("vote.not_councilor")
+        if member.id == vote.subject:
+            return self.refuse("vote.not_on_himself")
+        if vote.is_open and vote.deadline <= self.now():
+            await self.settle(vote)  # the deadline is the law, whether or not a timer fired
+            vote = await self.db.votes.get(vote_id) or vote
+        if not vote.is_open or not await self.db.votes.cast(vote.id, member.id, yes, self.now()):
+            fresh = await self.db.votes.get(vote_id) or vote
+            return self.refuse("vote.closed", vote=vote_id, state=self.t(f"vote.state_{fresh.state}"))
+        closed = await self.settle(vote)
+        t = await self.vote_tally(vote)
+        text = self.t("vote.cast", vote=vote.id, ballot=self.t("vote.yes" if yes else "vote.no"), yes=t.yes,
+                      no=t.no, electorate=t.electorate, needed=t.needed)
+        return Reply(f"{text}\n{closed}" if closed else text)
+
+    async def vote_tally(self, vote: Vote) -> Tally:
+        return tally(await self.db.votes.ballots(vote.id), await self.councilor_ids(), vote.subject,
+                     parse_majority(self.config.governance.majority))
+
+    # Closing -----------------------------------------------------------------------------------------------
+    async def settle_votes(self) -> None:
+        for vote in await self.db.votes.open_votes():
+            await self.settle(vote)
+
+    async def settle(self, vote: Vote) -> str | None:
+        """Close the vote when its outcome is certain (or its deadline passed) and do what it decided; the text
+        announcing the result, None while it stays open."""
+        t = await self.vote_tally(vote)
+        result = outcome(t, self.now() >= vote.deadline)
+        if result is Outcome.UNDECIDED:
+            return None
+        state = VoteState.CARRIED if result is Outcome.CARRIED else VoteState.FAILED
+        if not await self.db.votes.close(vote.id, state, self.now(), t.yes, t.no, t.electorate):
+            return None
+        subject = await self.db.members.get(vote.subject)
+        nick = subject.nick if subject else "?"
+        text = self.t(f"vote.closed_{state}", vote=vote.id, nick=nick, role=self.t(f"role.{vote.role}"),
+                      action=self.t(f"vote.action_{vote.action}"), yes=t.yes, no=t.no, electorate=t.electorate,
+                      needed=t.needed)
+        await self.chat.edit_notices(await self.db.calls.notices(f"councilor:vote:{vote.id}"), text)
+        proposer = await self.db.members.get(vote.proposer)
+        if proposer is not None:
+            await self.chat.tell(proposer, text)
+        if state is VoteState.CARRIED and subject is not None:
+            await self.carry_out(vote, subject)
+        await self.settle_votes()  # a dismissed councilor leaves the other votes' electorate
+        return text
+
+    async def carry_out(self, vote: Vote, subject: Member) -> None:
+        appoint = vote.action is VoteAction.APPOINT
+        why = self.t("vote.act_reason", vote=vote.id, reason=vote.reason)
+        if not await self.db.members.set_role(subject.id, vote.role, appoint, vote.proposer, self.now(), why):
+            return  # he resigned or was appointed meanwhile: nothing left to do
+        role = self.t(f"role.{vote.role}")
+        if appoint:
+            await self.chat.tell(subject, self.t("gov.told_appointed", role=role, reason=why))
+            fresh = await self.db.members.get(subject.id)
+            if fresh is not None:
+                await self.offer_pending_calls(fresh)
+        else:
+            await self.chat.tell(subject, self.t("gov.told_dismissed", role=role, reason=why))
+            await self.end_judging_without_function(subject, vote.role)
+
+    async def vote_deadlines(self) -> list[datetime]:
+        return [v.deadline for v in await self.db.votes.open_votes()]
+
+    # The acts ------------------------------------------------------------------------------------------------
+    def act_text(self, event: Event, names: dict[int, str]) -> str:
+        if event.kind not in VOTE_EVENTS:
+            return super().act_text(event, names)
+        data = event.data
+        whom = names.get(int(event.subject), "?") if event.subject and event.subject.isdigit() else "?"
+        who = names.get(event.actor, "?") if event.actor is not None else ""
+        params: dict[str, object] = {"at": event.at, "who": who, "whom": whom, "vote": data.get("vote", "?")}
+        if event.kind == "vote_cast":
+            params["ballot"] = self.t("vote.yes" if data.get("yes") else "vote.no")
+        else:
+            params.update(role=self.t(f"role.{data.get('role', 'referee')}"),
+                          action=self.t(f"vote.action_{data.get('action', 'appoint')}"))
+        if event.kind == "vote_opened":
+            until = data.get("until")
+            params.update(reason=data.get("reason") or "—",
+                          until=parse_stored_time(until) if isinstance(until, str) else "—")
+        if event.kind == "vote_closed":
+            params.update(state=self.t(f"vote.state_{data.get('state', 'failed')}"), yes=data.get("yes", 0),
+                          no=data.get("no", 0), electorate=data.get("electorate", 0))
+        return self.t(f"act.{event.kind}", **params)

@@ -1,0 +1,408 @@
+"""The councilors' business: votes on admitting and dismissing referees and councilors with every ballot, appeals
+against recorded trials (filing, the one-winner claim, the hearing, the decision) and appeal restrictions.
+
+Every act writes its event (`storage.events`) in the same transaction, so `/akti` and `/presude` list what was done.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import aiosqlite
+
+from storage.database import now_text, parse_stored_time
+from storage.events import EventStore
+from storage.states import AppealState, VoteAction, VoteState
+
+if TYPE_CHECKING:
+    from storage.database import Database
+
+
+class AlreadyOpen(Exception):
+    """A unique index refused the row: a vote on the same subject and function is open, or the party already
+    appealed against that trial."""
+
+
+def _t(text: object) -> datetime | None:
+    return parse_stored_time(str(text)) if text else None
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    id: int
+    proposer: int
+    subject: int
+    role: str
+    action: VoteAction
+    reason: str
+    opened_at: datetime
+    deadline: datetime
+    state: VoteState
+    closed_at: datetime | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.state is VoteState.OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class Appeal:
+    id: int
+    trial: int
+    appellant: int
+    kind: str
+    text: str
+    filed_at: datetime
+    ping_at: datetime
+    pinged: bool
+    review_deadline: datetime
+    reminded: bool
+    state: AppealState
+    councilor: int | None
+    taken_at: datetime | None
+    hearing: int | None
+    decided_at: datetime | None
+    reason: str | None
+    restriction_days: int
+    overdue: bool
+
+    @property
+    def decided(self) -> bool:
+        return self.state in (AppealState.UPHELD, AppealState.REJECTED, AppealState.INADMISSIBLE)
+
+
+@dataclass(frozen=True, slots=True)
+class AppealBan:
+    member: int
+    until: datetime
+    reason: str | None
+
+
+_VOTE = "SELECT id, proposer, subject, role, action, reason, opened_at, deadline, state, closed_at FROM votes "
+_APPEAL = (
+    "SELECT id, trial, appellant, kind, text, filed_at, ping_at, pinged, review_deadline, reminded, state,"
+    " councilor, taken_at, hearing, decided_at, reason, restriction_days, overdue FROM appeals "
+)
+
+
+def _vote(r: tuple[object, ...]) -> Vote:
+    opened, deadline = _t(r[6]), _t(r[7])
+    assert opened is not None and deadline is not None
+    return Vote(
+        int(str(r[0])),
+        int(str(r[1])),
+        int(str(r[2])),
+        str(r[3]),
+        VoteAction(str(r[4])),
+        str(r[5]),
+        opened,
+        deadline,
+        VoteState(str(r[8])),
+        _t(r[9]),
+    )
+
+
+def _appeal(r: tuple[object, ...]) -> Appeal:
+    filed, ping, review = _t(r[5]), _t(r[6]), _t(r[8])
+    assert filed is not None and ping is not None and review is not None
+    return Appeal(
+        int(str(r[0])),
+        int(str(r[1])),
+        int(str(r[2])),
+        str(r[3]),
+        str(r[4]),
+        filed,
+        ping,
+        bool(r[7]),
+        review,
+        bool(r[9]),
+        AppealState(str(r[10])),
+        int(str(r[11])) if r[11] is not None else None,
+        _t(r[12]),
+        int(str(r[13])) if r[13] is not None else None,
+        _t(r[14]),
+        str(r[15]) if r[15] is not None else None,
+        int(str(r[16])),
+        bool(r[17]),
+    )
+
+
+class VoteStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def get(self, vote_id: int) -> Vote | None:
+        rows = list(await self.db.connection.execute_fetchall(_VOTE + "WHERE id = ?", (vote_id,)))
+        return _vote(tuple(rows[0])) if rows else None
+
+    async def open_votes(self) -> list[Vote]:
+        rows = list(await self.db.connection.execute_fetchall(_VOTE + "WHERE state = 'open' ORDER BY deadline", ()))
+        return [_vote(tuple(r)) for r in rows]
+
+    async def open_vote(
+        self, proposer: int, subject: int, role: str, action: VoteAction, reason: str, now: datetime, deadline: datetime
+    ) -> Vote:
+        """A proposal opens a vote, with the proposer's own ballot for it."""
+        try:
+            async with self.db.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO votes (proposer, subject, role, action, reason, opened_at, deadline)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (proposer, subject, role, action, reason, now_text(now), now_text(deadline)),
+                )
+                vote_id = int(cur.lastrowid or 0)
+                await conn.execute(
+                    "INSERT INTO ballots (vote, member, yes, at) VALUES (?, ?, 1, ?)",
+                    (vote_id, proposer, now_text(now)),
+                )
+                await EventStore.add(
+                    conn,
+                    now,
+                    "vote_opened",
+                    proposer,
+                    str(subject),
+                    vote=vote_id,
+                    role=role,
+                    action=str(action),
+                    reason=reason,
+                    until=now_text(deadline),
+                )
+        except aiosqlite.IntegrityError:
+            raise AlreadyOpen("vote") from None
+        vote = await self.get(vote_id)
+        assert vote is not None
+        return vote
+
+    async def cast(self, vote_id: int, member: int, yes: bool, now: datetime) -> bool:
+        """A councilor's ballot, replacing his earlier one; False when the vote is no longer open."""
+        async with self.db.transaction() as conn:
+            row = await (await conn.execute("SELECT state, subject FROM votes WHERE id = ?", (vote_id,))).fetchone()
+            if row is None or row[0] != "open":
+                return False
+            await conn.execute(
+                "INSERT INTO ballots (vote, member, yes, at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (vote, member) DO UPDATE SET yes = excluded.yes, at = excluded.at",
+                (vote_id, member, int(yes), now_text(now)),
+            )
+            await EventStore.add(conn, now, "vote_cast", member, str(row[1]), vote=vote_id, yes=yes)
+        return True
+
+    async def ballots(self, vote_id: int) -> dict[int, bool]:
+        rows = list(
+            await self.db.connection.execute_fetchall("SELECT member, yes FROM ballots WHERE vote = ?", (vote_id,))
+        )
+        return {int(r[0]): bool(r[1]) for r in rows}
+
+    async def close(self, vote_id: int, state: VoteState, now: datetime, yes: int, no: int, electorate: int) -> bool:
+        """Close an open vote once; False when another wake-up closed it first."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE votes SET state = ?, closed_at = ? WHERE id = ? AND state = 'open'",
+                (state, now_text(now), vote_id),
+            )
+            if not cur.rowcount:
+                return False
+            row = await (
+                await conn.execute("SELECT subject, role, action FROM votes WHERE id = ?", (vote_id,))
+            ).fetchone()
+            assert row is not None
+            await EventStore.add(
+                conn,
+                now,
+                "vote_closed",
+                None,
+                str(row[0]),
+                vote=vote_id,
+                role=row[1],
+                action=row[2],
+                state=str(state),
+                yes=yes,
+                no=no,
+                electorate=electorate,
+            )
+        return True
+
+
+class AppealStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def get(self, appeal_id: int) -> Appeal | None:
+        rows = list(await self.db.connection.execute_fetchall(_APPEAL + "WHERE id = ?", (appeal_id,)))
+        return _appeal(tuple(rows[0])) if rows else None
+
+    async def _many(self, tail: str, params: tuple[object, ...]) -> list[Appeal]:
+        rows = list(await self.db.connection.execute_fetchall(_APPEAL + tail, params))
+        return [_appeal(tuple(r)) for r in rows]
+
+    async def by_hearing(self, trial_id: int) -> Appeal | None:
+        rows = await self._many("WHERE hearing = ? ORDER BY id DESC LIMIT 1", (trial_id,))
+        return rows[0] if rows else None
+
+    async def for_trials(self, trial_ids: list[int]) -> list[Appeal]:
+        if not trial_ids:
+            return []
+        return await self._many(f"WHERE trial IN ({','.join('?' * len(trial_ids))}) ORDER BY id", tuple(trial_ids))
+
+    async def undecided(self) -> list[Appeal]:
+        return await self._many("WHERE state IN ('filed', 'taken') ORDER BY id", ())
+
+    async def file(
+        self,
+        trial: int,
+        appellant: int,
+        kind: str,
+        text: str,
+        now: datetime,
+        ping_at: datetime,
+        review_deadline: datetime,
+    ) -> Appeal:
+        try:
+            async with self.db.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO appeals (trial, appellant, kind, text, filed_at, ping_at, review_deadline)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (trial, appellant, kind, text, now_text(now), now_text(ping_at), now_text(review_deadline)),
+                )
+                appeal_id = int(cur.lastrowid or 0)
+                await EventStore.add(
+                    conn, now, "appeal_filed", appellant, f"trial:{trial}", appeal=appeal_id, appeal_kind=kind
+                )
+        except aiosqlite.IntegrityError:
+            raise AlreadyOpen("appeal") from None
+        appeal = await self.get(appeal_id)
+        assert appeal is not None
+        return appeal
+
+    async def take(self, appeal_id: int, councilor: int, game: int, appellant: int, now: datetime) -> int | None:
+        """Preuzmi: exactly one councilor turns the filed appeal into his hearing — a trial of the game between the
+        appellant and him (a call row taken at once, so the trial has what every trial has). The hearing's id, or
+        None when the appeal was no longer filed; `aiosqlite.IntegrityError` when he already judges a trial."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE appeals SET state = 'taken', councilor = ?, taken_at = ? WHERE id = ? AND state = 'filed'",
+                (councilor, now_text(now), appeal_id),
+            )
+            if not cur.rowcount:
+                return None
+            at = now_text(now)
+            cur = await conn.execute(
+                "INSERT INTO calls (game, caller, in_game, created_at, deadline, state, referee, closed_at)"
+                " VALUES (?, ?, 0, ?, ?, 'taken', ?, ?)",
+                (game, appellant, at, at, councilor, at),
+            )
+            call_id = int(cur.lastrowid or 0)
+            cur = await conn.execute(
+                "INSERT INTO trials (call, game, in_game, caller, referee, opened_at) VALUES (?, ?, 0, ?, ?, ?)",
+                (call_id, game, appellant, councilor, at),
+            )
+            hearing = int(cur.lastrowid or 0)
+            await conn.execute("INSERT INTO trial_games (trial, game, since) VALUES (?, ?, ?)", (hearing, game, at))
+            for member, role in ((councilor, "referee"), (appellant, "caller")):
+                await conn.execute(
+                    "INSERT INTO trial_participants (trial, member, role, joined_at) VALUES (?, ?, ?, ?)",
+                    (hearing, member, role, at),
+                )
+            await conn.execute("UPDATE appeals SET hearing = ? WHERE id = ?", (hearing, appeal_id))
+            await EventStore.add(conn, now, "appeal_taken", councilor, f"appeal:{appeal_id}", trial=hearing)
+        return hearing
+
+    async def reopen(self, appeal_id: int, now: datetime) -> bool:
+        """The hearing ended without a decision (the councilor left or disconnected): the appeal waits again."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE appeals SET state = 'filed', councilor = NULL, taken_at = NULL, hearing = NULL, pinged = 0,"
+                " ping_at = ? WHERE id = ? AND state = 'taken'",
+                (now_text(now), appeal_id),
+            )
+            if cur.rowcount:
+                await EventStore.add(conn, now, "appeal_reopened", None, f"appeal:{appeal_id}")
+            return cur.rowcount > 0
+
+    async def decide(
+        self,
+        appeal_id: int,
+        state: AppealState,
+        councilor: int,
+        reason: str,
+        now: datetime,
+        restriction_until: datetime | None = None,
+        restriction_days: int = 0,
+    ) -> bool:
+        """The councilor's decision, once; a restriction (blocking further appeals) is written with it."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE appeals SET state = ?, decided_at = ?, reason = ?, restriction_days = ?"
+                " WHERE id = ? AND state = 'taken' AND councilor = ?",
+                (state, now_text(now), reason, restriction_days, appeal_id, councilor),
+            )
+            if not cur.rowcount:
+                return False
+            row = await (await conn.execute("SELECT appellant FROM appeals WHERE id = ?", (appeal_id,))).fetchone()
+            assert row is not None
+            if restriction_until is not None:
+                await conn.execute(
+                    "INSERT INTO appeal_bans (member, until, by, reason, at) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT (member) DO UPDATE SET until = max(until, excluded.until), by = excluded.by,"
+                    " reason = excluded.reason, at = excluded.at",
+                    (row[0], now_text(restriction_until), councilor, reason, now_text(now)),
+                )
+            await EventStore.add(
+                conn,
+                now,
+                "appeal_decided",
+                councilor,
+                f"appeal:{appeal_id}",
+                state=str(state),
+                reason=reason,
+                restriction_days=restriction_days,
+            )
+        return True
+
+    async def add_ping(self, appeal_id: int, member: int, now: datetime) -> bool:
+        """Remember that `member` was told of the appeal; False when he already was."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "INSERT OR IGNORE INTO appeal_pings (appeal, member, at) VALUES (?, ?, ?)",
+                (appeal_id, member, now_text(now)),
+            )
+            return cur.rowcount > 0
+
+    async def mark(self, appeal_id: int, column: str) -> bool:
+        """Mark the 5-minute ping, the review reminder or the overdue notice as sent, once."""
+        assert column in ("pinged", "reminded", "overdue")
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(f"UPDATE appeals SET {column} = 1 WHERE id = ? AND {column} = 0", (appeal_id,))
+            return cur.rowcount > 0
+
+    async def ban(self, member: int) -> AppealBan | None:
+        rows = list(
+            await self.db.connection.execute_fetchall(
+                "SELECT member, until, reason FROM appeal_bans WHERE member = ?", (member,)
+            )
+        )
+        if not rows:
+            return None
+        until = _t(rows[0][1])
+        assert until is not None
+        return AppealBan(int(rows[0][0]), until, rows[0][2])
+
+
+async def offence_history(db: Database, culprit: str, offence: str) -> list[tuple[datetime, int]]:
+    """When recorded verdicts punished `culprit` under the catalogue's `offence`, each with its plavac days (a
+    suspension runs to its end: the general penalty model counts some windows from there)."""
+    rows = await db.connection.execute_fetchall(
+        "SELECT closed_at, coalesce(json_extract(verdict, '$.plavac_days'), 0) FROM trials"
+        " WHERE outcome = 'verdict' AND json_extract(verdict, '$.kind') = 'kazna'"
+        " AND json_extract(verdict, '$.culprit') = ? COLLATE NOCASE"
+        " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE ORDER BY closed_at",
+        (culprit, offence),
+    )
+    out: list[tuple[datetime, int]] = []
+    for row in rows:
+        at = _t(row[0])
+        assert at is not None
+        out.append((at, int(row[1])))
+    return out

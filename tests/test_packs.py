@@ -1,0 +1,254 @@
+"""The rule packs (packs/*.toml), each run through scenarios written from its own text: `config.toml` includes the
+pack by name, the desk runs on what it loads. The first club's: only the lifting of a wrongly given penalty; the
+federation's catalogue: warnings, then per-minute shares of a top, assigned results, 50% then 100%; the Russian
+site's: appeal windows of 30 and 90 days, an appeal restriction that refuses the next appeal, suspensions growing
+10 → 14 days within three months of the end of the last one."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from test_penalties import judge
+
+from bot.config import Config, ConfigError, load
+from club import NOW, Club
+from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, PenaltyRule, find_rule, price
+from rules.verdicts import Draft, Nobody, Penalty
+
+
+def with_pack(tmp_path: Path, name: str, extra: str = "") -> Config:
+    file = tmp_path / "config.toml"
+    file.write_text(f'[club]\npack = "{name}"\n{extra}', encoding="utf-8")
+    return load(file)
+
+
+def rule(config: Config, name: str) -> PenaltyRule:
+    found = find_rule(config.penalties.rules, name)
+    assert found is not None, name
+    return found
+
+
+async def recorded(club: Club, config: Config, number: int = 100) -> int:
+    club.desk.config = config
+    for nick in ("ana", "marko", "petar"):
+        if await club.db.members.by_nick(nick) is None:
+            await club.member(nick)
+    if await club.db.members.by_nick("sudija1") is None:
+        await club.member("sudija1", "referee")
+        for nick in ("v1", "v2", "v3"):
+            await club.member(nick, "councilor")
+    await club.game(number)
+    await judge(club, number, Draft(Penalty("petar", plavac_days=3), "vređanje"))
+    return (await club.db.trials.for_game(number))[-1].id
+
+
+# The first club ----------------------------------------------------------------------------------------------
+
+
+def test_the_first_clubs_pack_is_the_defaults(tmp_path: Path) -> None:
+    assert with_pack(tmp_path, "prvi_klub") == Config(pack="prvi_klub")
+
+
+async def test_first_club_an_appeal_can_only_lift_a_penalty_given_to_an_innocent_player(club: Club,
+                                                                                       tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "prvi_klub")
+    trial = await recorded(club, config)
+    desk = club.desk
+    assert (await desk.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
+    v1 = await club.get("v1")
+    assert (await desk.press(v1, "appeal_take", 1)).ok
+    assert (await desk.draft(v1, Draft(Penalty("petar", plavac_days=5), "još strože"))).ok
+    refused = await desk.finish(v1)
+    assert not refused.ok and "samo ukinuti kazna data nevinom igraču" in refused.text
+    assert (await desk.draft(v1, Draft(Nobody(), "sudija je kaznio nevinog igrača"))).ok
+    assert (await desk.finish(v1)).ok
+    card = await desk.member_card(await club.get("petar"))
+    assert card.plavac_until is None  # lifted
+
+
+# The bridge federation ---------------------------------------------------------------------------------------
+
+
+def test_federation_a_first_lateness_is_a_warning_then_ten_percent_a_minute_after_the_first(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "nsbk")
+    late = rule(config, "kasnjenje")
+    first = price(late, [], NOW, units=3)
+    assert first.kind is PenaltyKind.WARNING and first.repeat == 0
+    second = price(late, [Earlier(NOW)], NOW + timedelta(hours=1), units=4)  # 4 minutes: 3 after the first
+    assert second.kind is PenaltyKind.TOP_SHARE and second.amount == 30
+    assert price(rule(config, "kasnjenje_imp"), [Earlier(NOW)], NOW + timedelta(hours=1), units=4).amount == 3
+    with pytest.raises(PenaltyRefused) as missing:
+        price(late, [Earlier(NOW)], NOW + timedelta(hours=1))
+    assert missing.value.key == "penalty_model.units_needed" and missing.value.params["unit"] == "minut"
+    # the next tournament starts afresh: a warning again
+    assert price(late, [Earlier(NOW)], NOW + timedelta(days=7), units=4).kind is PenaltyKind.WARNING
+
+
+def test_federation_an_unplayed_board_is_an_assigned_forty_sixty(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "nsbk")
+    assigned = price(rule(config, "neodigran_bord"), [], NOW)
+    assert (assigned.kind, assigned.amount, assigned.innocent) == (PenaltyKind.ASSIGNED_RESULT, 40, 60)
+    assert price(rule(config, "greska_upisa"), [], NOW).amount == 25
+    assert price(rule(config, "uvreda_sudije"), [], NOW).kind is PenaltyKind.REFERRAL
+
+
+def test_federation_unsportsmanlike_conduct_is_at_least_fifty_then_a_hundred(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "nsbk")
+    conduct = rule(config, "nesportsko")
+    assert price(conduct, [], NOW).amount == 50
+    assert price(conduct, [], NOW, chosen=70).amount == 70  # "bar 50%": the referee may give more
+    with pytest.raises(PenaltyRefused) as below:
+        price(conduct, [], NOW, chosen=40)
+    assert below.value.key == "penalty_model.out_of_range" and (below.value.params["low"],
+                                                               below.value.params["high"]) == (50, 100)
+    assert price(conduct, [Earlier(NOW)], NOW + timedelta(minutes=30)).amount == 100
+    with pytest.raises(PenaltyRefused) as fixed:
+        price(conduct, [Earlier(NOW)], NOW + timedelta(minutes=30), chosen=60)
+    assert fixed.value.params["amount"] == 100
+
+
+# The Russian site ----------------------------------------------------------------------------------------------
+
+
+async def test_russian_site_an_appeal_on_day_29_is_heard_on_day_31_refused(club: Club, tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt")
+    trial = await recorded(club, config)
+    club.clock.advance(timedelta(days=29))
+    assert (await club.desk.file_appeal(await club.get("petar"), trial, "apelacija", "")).ok
+    club.clock.advance(timedelta(days=2))  # day 31, the other party
+    late = await club.desk.file_appeal(await club.get("ana"), trial, "apelacija", "")
+    assert not late.ok and "30 dana" in late.text
+
+
+async def test_russian_site_a_collusion_appeal_on_day_89_is_heard(club: Club, tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt")
+    trial = await recorded(club, config)
+    club.clock.advance(timedelta(days=89))
+    assert not (await club.desk.file_appeal(await club.get("ana"), trial, "timska", "")).ok  # 30 days for that
+    assert (await club.desk.file_appeal(await club.get("petar"), trial, "sgovor", "dogovor ana i marko")).ok
+
+
+async def test_russian_site_a_rejected_appeal_restricts_the_next_one(club: Club, tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt")
+    trial = await recorded(club, config)
+    second = await recorded(club, config, 101)
+    desk = club.desk
+    assert (await desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    v1 = await club.get("v1")
+    assert (await desk.press(v1, "appeal_take", 1)).ok
+    assert (await desk.decide_appeal(v1, 1, "odbijena", None, "ne spada pod pravila kažnjavanja")).ok
+    appeal = await club.db.appeals.get(1)
+    assert appeal is not None and appeal.restriction_days == 30  # "умиротворитель на 30 дней"
+    refused = await desk.file_appeal(await club.get("petar"), second, None, "")
+    assert not refused.ok and "Ograničeno" in refused.text
+    club.clock.advance(timedelta(days=30, minutes=1))
+    assert (await desk.file_appeal(await club.get("petar"), second, "sgovor", "")).ok  # over: he appeals again
+
+
+def test_russian_site_a_repeat_within_three_months_escalates_ten_to_fourteen_not_after_four(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt")
+    misere = rule(config, "pustanje_misera")
+    assert price(misere, [], NOW).amount == 10
+    served = Earlier(NOW, NOW + timedelta(days=10))
+    repeat = price(misere, [served], NOW + timedelta(days=10 + 89))  # three months from serving it
+    assert (repeat.kind, repeat.amount, repeat.repeat) == (PenaltyKind.SUSPENSION_DAYS, 14, 1)
+    assert price(misere, [served], NOW + timedelta(days=10 + 122)).amount == 10  # four months: no repeat
+    # after a repeat the probation is six months
+    second = Earlier(NOW + timedelta(days=99), NOW + timedelta(days=113))
+    assert price(misere, [served, second], NOW + timedelta(days=113 + 150)).amount == 14
+    assert price(misere, [served, second], NOW + timedelta(days=113 + 200)).amount == 10
+    restriction = rule(config, "neosnovana_zalba")
+    with pytest.raises(PenaltyRefused):
+        price(restriction, [], NOW, chosen=400)
+    assert price(restriction, [], NOW, chosen=365).amount == 365
+
+
+# Including a pack ----------------------------------------------------------------------------------------------
+
+
+def test_the_file_overrides_its_pack_and_an_unknown_pack_is_named(tmp_path: Path) -> None:
+    config = with_pack(tmp_path, "ruski_sajt", "[appeals]\nreview_days = 60\n")
+    assert config.appeals.review_days == 60 and [k.name for k in config.appeals.kinds][-1] == "sgovor"
+    assert config.appeals.restriction_max_days == 365
+    with pytest.raises(ConfigError, match=r"no such pack.*nsbk, prvi_klub, ruski_sajt"):
+        with_pack(tmp_path, "treci")
+    with pytest.raises(ConfigError, match="pack's name"):
+        with_pack(tmp_path, "../etc")
+
+
+async def test_russian_site_the_referee_suspends_by_the_rule_and_a_repeat_costs_fourteen(club: Club,
+                                                                                       tmp_path: Path) -> None:
+    """Through the verdict: `kazna petar po pustanje_misera` is 10 days of suspension; the next one, within three
+    months of its end, 14; a figure of the referee's own is refused (the rule fixes it)."""
+    config = with_pack(tmp_path, "ruski_sajt")
+    club.desk.config = config
+    for nick in ("ana", "marko", "petar"):
+        await club.member(nick)
+    await club.member("sudija1", "referee")
+    await club.game(100)
+    await judge(club, 100, Draft(Penalty("petar", offence="pustanje_misera"), "pustio miser"))
+    first = (await club.db.trials.for_game(100))[-1]
+    assert first.verdict is not None and first.verdict["plavac_days"] == 10
+    club.clock.advance(timedelta(days=10 + 60))
+    await club.game(101)
+    reply = await club.desk.call(await club.get("ana"), 101)
+    assert reply.ok
+    call = await club.db.calls.pending_for_game(101)
+    assert call is not None and (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    fixed = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", plavac_days=3,
+                                                                           offence="pustanje_misera"), "opet"))
+    assert not fixed.ok and "ne bira se" in fixed.text
+    repeat = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", offence="pustanje_misera"),
+                                                                    "opet"))
+    assert repeat.ok and "Ponovljeni prekršaj" in repeat.text and "14" in repeat.text
+    assert (await club.desk.finish(await club.get("sudija1"))).ok
+    second = (await club.db.trials.for_game(101))[-1]
+    assert second.verdict is not None and second.verdict["plavac_days"] == 14
+
+
+async def test_a_bridge_kind_is_refused_in_a_preferans_verdict(club: Club, tmp_path: Path) -> None:
+    club.desk.config = with_pack(tmp_path, "nsbk")
+    for nick in ("ana", "marko", "petar"):
+        await club.member(nick)
+    await club.member("sudija1", "referee")
+    await club.game(100)
+    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None and (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    refused = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", offence="neodigran_bord"), "x"))
+    assert not refused.ok and "ne može izreći" in refused.text and "assigned_result" in refused.text
+
+
+async def test_the_catalogue_shows_a_packs_rules_and_appeal_kinds(club: Club, tmp_path: Path) -> None:
+    club.desk.config = with_pack(tmp_path, "nsbk")
+    text = club.desk.catalogue_text()
+    assert "nema katalog" not in text  # its rules are the catalogue
+    assert "kasnjenje: opomena → % topa 0 + 10 po jedinici (minut) posle 1 (ponavljanje u roku od 1 dana)" in text
+    assert "neodigran_bord: dodeljeni rezultat % 40/60" in text and "nesportsko: % topa 50–100 → % topa 100" in text
+    club.desk.config = with_pack(tmp_path, "ruski_sajt")
+    text = club.desk.catalogue_text()
+    assert "apelacija 30 dana, timska 30 dana, sgovor 90 dana; odluka u roku od 90 dana" in text
+    assert "pustanje_misera: suspenzija (dana) 10 → suspenzija (dana) 14" in text
+
+
+def test_a_wrong_setting_is_refused_naming_it() -> None:
+    from bot.config import from_dict
+
+    cases = [
+        ({"governance": {"majority": "1"}}, "governance.majority"),
+        ({"governance": {"vote_days": 0}}, "governance.vote_days"),
+        ({"appeals": {"kinds": [{"name": "zalba", "days": 0}]}}, "appeals.kinds entry 1"),
+        ({"appeals": {"kinds": []}}, "at least one kind"),
+        ({"appeals": {"may_change": "sve"}}, "appeals.may_change"),
+        ({"appeals": {"rejected_restriction_days": 10, "restriction_min_days": 30, "restriction_max_days": 365}},
+         "rejected_restriction_days = 10 is outside"),
+        ({"penalties": {"rules": [{"name": "x", "steps": [{"kind": "kazna"}]}]}}, "kind must be one of warning"),
+        ({"penalties": {"rules": [{"name": "x"}]}}, "at least one"),
+        ({"penalties": {"rules": [{"name": "x", "steps": [{"kind": "top_share", "amount": 10, "low": 50,
+                                                            "high": 100}]}]}}, "outside 50 … 100"),
+    ]
+    for data, message in cases:
+        with pytest.raises(ConfigError, match=message):
+            from_dict(data)
