@@ -38,8 +38,8 @@ class App:
     async def start_link(self) -> None:
         """With `[gameserver]` configured: listen for the game server's events and send the outbox (after the
         desk has started, so what the feed says finds the desk ready)."""
-        from bot.gameserver.link import GameServerLink, link_secret
-        from bot.gameserver.outbox import HttpGameServer
+        from bot.gameserver.link import GameServerLink, link_secret  # noqa: PLC0415 (the link only when configured)
+        from bot.gameserver.outbox import HttpGameServer  # noqa: PLC0415 (the link only when configured)
 
         if self.link is None and isinstance(self.desk.game_server, HttpGameServer):
             self.link = GameServerLink(self.desk, self.config.gameserver, link_secret(self.config.gameserver))
@@ -73,8 +73,8 @@ async def build_app(config: Config, *, clock: Clock | None = None, timers: Timer
         scheduler = SchedulerTimers()
         timers = scheduler
     if game_server is None and config.gameserver.enabled:
-        from bot.gameserver.link import link_secret
-        from bot.gameserver.outbox import HttpGameServer
+        from bot.gameserver.link import link_secret  # noqa: PLC0415 (the link only when configured)
+        from bot.gameserver.outbox import HttpGameServer  # noqa: PLC0415 (the link only when configured)
 
         link_secret(config.gameserver)  # no secret: refuse to start rather than run unlinked
         game_server = HttpGameServer(db, SystemClock().now)

@@ -26,6 +26,7 @@ from rules.limits import (
 )
 from rules.nicknames import NickRefused, check_nick
 from rules.penalty_model import PenaltyModelError, PenaltyRule, parse_rules
+from rules.votes import parse_majority
 
 DEFAULT_PATH = Path("config.toml")
 
@@ -261,8 +262,6 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         raise ConfigError(f"{source}: gameserver.url must start with http:// or https://, not {link.url!r}")
     if not 0 < link.port < 65536:
         raise ConfigError(f"{source}: gameserver.port must be from 1 to 65535, not {link.port}")
-    from rules.votes import parse_majority
-
     try:
         parse_majority(config.governance.majority)
     except (ValueError, ZeroDivisionError):

@@ -56,7 +56,7 @@ class SchedulerTimers:
         assert self._wake is not None
         try:
             await self._wake()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (a failed wake-up is logged and retried)
             self.failures += 1
             delay = self.retry_delay(attempt + 1)
             log.warning("a timer's wake-up failed (%s: %s); retrying in %.1f s", type(exc).__name__, exc, delay)

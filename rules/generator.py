@@ -665,7 +665,7 @@ _MAX_HANDS = 2000  # a safety net for hands=None: no game this generator deals c
 def _paper_end(number: int, names: tuple[str, str, str], bule: int, refe_limit: int, start: datetime,
                hands: Sequence[Hand]) -> int | None:
     """The hand after which the paper ends a game made of `hands`, or None while it goes on."""
-    from rules.paper import compute_paper
+    from rules.paper import compute_paper  # noqa: PLC0415 (not needed for fixed sizes)
 
     game = Game(number=number, rated=True, ai=False, bule=bule, refe_limit=refe_limit, players=names,
                 status=GameStatus.IN_PROGRESS, started_at=start, ended_at=None, abandoned_by=(),

@@ -240,8 +240,8 @@ async def test_a_councilor_dismissed_by_vote_stops_hearing_and_the_appeal_waits_
 
 
 async def test_an_in_game_verdict_is_appealed_by_a_player_and_heard_after_the_game(club: Club) -> None:
-    from rules.gamelog import GameStatus
-    from rules.verdicts import BulaChange
+    from rules.gamelog import GameStatus  # noqa: PLC0415 (imported where the test needs it)
+    from rules.verdicts import BulaChange  # noqa: PLC0415 (imported where the test needs it)
 
     for nick in ("ana", "marko", "petar"):
         await club.member(nick)

@@ -480,7 +480,7 @@ def test_judge_card_in_betl_against_brute_force() -> None:
 
 def test_equivalent_cards_are_worth_the_same_in_every_layout() -> None:
     """Cards `layouts.equivalent` groups together get the same value in every layout of the view."""
-    from rules.arbitar.layouts import equivalent
+    from rules.arbitar.layouts import equivalent  # noqa: PLC0415 (imported where the test needs it)
 
     pairs = 0
     for played, moment, _, _ in middle_moments(6, 400):
@@ -504,7 +504,7 @@ def test_equivalent_cards_are_worth_the_same_in_every_layout() -> None:
     ],
 )
 def test_declarer_last_after_passes(dealer: int, bids: str, expected: bool) -> None:
-    from rules.arbitar.procedure import declarer_last_after_passes
+    from rules.arbitar.procedure import declarer_last_after_passes  # noqa: PLC0415 (imported where the test needs it)
 
     hand = make_hand(dealer=dealer, bids=bids, contract=None, defense="follows follows", players=PLAYERS)
     assert hand.declarer is not None

@@ -279,7 +279,7 @@ def test_a_malformed_line_fails_the_cli_with_its_number(tmp_path: Path, monkeypa
 
 def test_interactive_on_a_terminal_keeps_a_readline_history(tmp_path: Path) -> None:
     pty = pytest.importorskip("pty")
-    import select
+    import select  # noqa: PLC0415 (imported where the test needs it)
 
     home = tmp_path / "home"
     home.mkdir()

@@ -190,7 +190,7 @@ async def test_fall_transfer_in_game(club: Club) -> None:
     game = await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=8)
     await open_trial(club, 200)
     referee = await club.get("sudija1")
-    from rules.paper import compute_paper
+    from rules.paper import compute_paper  # noqa: PLC0415 (imported where the test needs it)
 
     paper = compute_paper(game)
     completed = [h for h in game.hands if h.completed]

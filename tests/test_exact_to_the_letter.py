@@ -179,7 +179,7 @@ def test_the_window_closes_when_the_next_hand_ends() -> None:
     assert not within_window(4, 5) and is_late(4, 5)  # hand 5 just ended
     assert not within_window(5, 4)  # not finished yet
     assert verdict_hand(4, 4) == 4 and verdict_hand(None, 7) == 7 and verdict_hand(2, 7, True) == 7
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="outside its window"):
         verdict_hand(2, 7)
 
 
@@ -484,9 +484,9 @@ async def test_a_draft_naming_a_member_twice_is_refused_whatever_the_letter_case
 
 
 def test_the_discord_form_refuses_a_member_named_twice_too() -> None:
-    from bot.discord.components import build_draft
-    from bot.registry.spec import Usage
-    from rules.verdicts import BulaChange, VerdictKind
+    from bot.discord.components import build_draft  # noqa: PLC0415 (imported where the test needs it)
+    from bot.registry.spec import Usage  # noqa: PLC0415 (imported where the test needs it)
+    from rules.verdicts import BulaChange, VerdictKind  # noqa: PLC0415 (imported where the test needs it)
 
     assert build_draft(VerdictKind.BULE, {"amounts": "ana +2, petar -4"}, SR.t).verdict == \
         BulaChange({"ana": 2, "petar": -4})
@@ -518,7 +518,7 @@ async def test_napustio_on_a_settled_game_is_refused_with_the_reason(club: Club)
     for nick in ("sudija1", "sudija2"):
         await club.member(nick, "referee")
     await settle_case(club, minutes=120, left=40)
-    from rules.verdicts import Settlement
+    from rules.verdicts import Settlement  # noqa: PLC0415 (imported where the test needs it)
 
     await judge(club, 500, Draft(Settlement(True), "dogovor"), caller="bojan", referee="sudija2")
     await take(club, 500, caller="ana")

@@ -625,7 +625,7 @@ async def test_interaction_can_be_acknowledged_only_once_and_only_in_time(
 def test_pointed_at_restores_on_error() -> None:
     server = FakeDiscord()
     server.port = 1
-    with pytest.raises(RuntimeError), pointed_at(server):
+    with pytest.raises(RuntimeError), pointed_at(server):  # noqa: PT012 (the setup belongs to the case)
         assert discord.http.Route.BASE == "http://127.0.0.1:1/api/v10"
         assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:1/gateway"
         raise RuntimeError("boom")

@@ -92,7 +92,7 @@ async def test_the_administrator_closing_the_game_interrupts_its_trial(linked: L
     referee = await linked.get("sudija1")
     assert (await linked.desk.take(referee, call.id)).ok
     await linked.flush()
-    from rules.verdicts import BulaChange, Draft
+    from rules.verdicts import BulaChange, Draft  # noqa: PLC0415 (imported where the test needs it)
 
     drafted = await linked.desk.draft(referee, Draft(BulaChange({"ana": 2}, None), "test"))
     assert drafted.ok, drafted.text
@@ -208,7 +208,7 @@ async def test_korekcija_refused_asked_twice_too_late_or_without_a_link(linked: 
 
 
 async def test_korekcija_without_a_game_server_is_refused(tmp_path: Path) -> None:
-    from club import make_club
+    from club import make_club  # noqa: PLC0415 (imported where the test needs it)
 
     club = await make_club(tmp_path)
     try:
@@ -262,7 +262,7 @@ async def test_a_refused_command_is_kept_as_a_failure_and_the_queue_goes_on(link
     assert [c.kind for c in failed] == ["pause_table"] and failed[0].last_error is not None
     assert failed[0].last_error.startswith("404")
     assert linked.ref.tables[509].paused
-    from bot.cli import main
+    from bot.cli import main  # noqa: PLC0415 (imported where the test needs it)
 
     assert await asyncio.to_thread(main, ["outbox", "--db", str(tmp_path / "club.db"), "--failed"]) == 0
     out = capsys.readouterr().out

@@ -53,7 +53,7 @@ async def test_a_command_survives_kill_9_and_is_delivered_once_after_the_restart
     server_port = free_port()
     config = write_config(tmp_path, server_port)
     db = tmp_path / "club.db"
-    first = subprocess.Popen([sys.executable, "-m", "bot", "--config", str(config), "console", "--demo", "--db",
+    first = subprocess.Popen([sys.executable, "-m", "bot", "--config", str(config), "console", "--demo", "--db",  # noqa: ASYNC220 (the child runs beside the test)
                               str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True, cwd=tmp_path, env=environment())
     try:
@@ -70,7 +70,7 @@ async def test_a_command_survives_kill_9_and_is_delivered_once_after_the_restart
     assert [s for k, s, _ in pending(db) if k == "pause_table"] == ["pending"]
     received: list[str] = []
     ref = ReferenceGameServer("http://127.0.0.1:1", SECRET, SystemClock().now, say=received.append)
-    from bot.demo import TABLE, demo_games
+    from bot.demo import TABLE, demo_games  # noqa: PLC0415 (imported where the test needs it)
 
     ref.add_table(next(g for g in demo_games(SystemClock().now()) if g.number == TABLE))
     server = TestServer(ref.app(), host="127.0.0.1", port=server_port)

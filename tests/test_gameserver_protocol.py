@@ -119,14 +119,14 @@ def test_the_link_configuration_is_checked(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 async def test_a_port_taken_is_a_clear_message(tmp_path: Path) -> None:
-    import socket
+    import socket  # noqa: PLC0415 (imported where the test needs it)
 
-    from bot.config import Config
-    from bot.desk import Desk
-    from bot.gameserver.link import GameServerLink
-    from bot.gameserver.outbox import HttpGameServer
-    from bot.ports import Chats, ManualClock, ManualTimers
-    from storage.database import open_database
+    from bot.config import Config  # noqa: PLC0415 (imported where the test needs it)
+    from bot.desk import Desk  # noqa: PLC0415 (imported where the test needs it)
+    from bot.gameserver.link import GameServerLink  # noqa: PLC0415 (imported where the test needs it)
+    from bot.gameserver.outbox import HttpGameServer  # noqa: PLC0415 (imported where the test needs it)
+    from bot.ports import Chats, ManualClock, ManualTimers  # noqa: PLC0415 (imported where the test needs it)
+    from storage.database import open_database  # noqa: PLC0415 (imported where the test needs it)
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -147,12 +147,12 @@ async def test_a_port_taken_is_a_clear_message(tmp_path: Path) -> None:
 
 
 def test_the_live_row_is_the_canonical_log_whatever_the_nicknames() -> None:
-    import zlib
-    from datetime import UTC, datetime
+    import zlib  # noqa: PLC0415 (imported where the test needs it)
+    from datetime import UTC, datetime  # noqa: PLC0415 (imported where the test needs it)
 
-    from bot.gameserver.feed import _texts
-    from rules.generator import generate_game
-    from storage.gameserver import live_row
+    from bot.gameserver.feed import _texts  # noqa: PLC0415 (imported where the test needs it)
+    from rules.generator import generate_game  # noqa: PLC0415 (imported where the test needs it)
+    from storage.gameserver import live_row  # noqa: PLC0415 (imported where the test needs it)
 
     for players in (("ana", "marko", "petar"), ('"hands":[]', "hands", 'x"y\\z')):
         game = generate_game(random.Random(5), 77, hands=6, players=players, start=datetime(2026, 12, 1, tzinfo=UTC))

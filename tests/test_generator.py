@@ -191,7 +191,7 @@ def test_generate_hand_is_a_random_legal_hand() -> None:
 
 
 def test_hands_none_plays_until_the_paper_ends_the_game() -> None:
-    from rules.paper import compute_paper
+    from rules.paper import compute_paper  # noqa: PLC0415 (imported where the test needs it)
 
     for seed in range(6):
         finished = generate_game(random.Random(seed), 500 + seed, hands=None, bule=20)

@@ -68,7 +68,7 @@ def make_big_files(folder: Path) -> None:
 
 
 async def import_into(db_file: Path, paths: list[Path], limits: Any = None) -> Any:
-    from rules.logfile import Limits
+    from rules.logfile import Limits  # noqa: PLC0415 (imported where the test needs it)
 
     importer = Importer(str(db_file), jobs=0, now=lambda: NOW, limits=limits or Limits(text_bytes=2 << 20))
     return await importer.run(paths)

@@ -264,7 +264,7 @@ def _mutations(doc: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 def test_fast_reader_agrees_with_the_careful_one() -> None:
     """On mutated documents: the same game or the same refusal, and a document is called canonical only when it
     is exactly what `game_to_doc` writes (so storing it as it is gives the same digest)."""
-    from rules.gamelog import _careful_game, read_game
+    from rules.gamelog import _careful_game, read_game  # noqa: PLC0415 (imported where the test needs it)
 
     rng = random.Random(11)
     docs = [json.loads(json.dumps(doc_of(game_of(seed, seed + 1)))) for seed in range(8)]
@@ -290,9 +290,9 @@ def test_fast_reader_agrees_with_the_careful_one() -> None:
 
 
 async def test_a_failure_inside_the_import_is_raised_not_hung(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import asyncio
+    import asyncio  # noqa: PLC0415 (imported where the test needs it)
 
-    import bot.importer
+    import bot.importer  # noqa: PLC0415 (imported where the test needs it)
 
     (tmp_path / "a.jsonl").write_bytes(encode([doc_of(game_of(1, 1))], "lines"))
     (tmp_path / "b.jsonl").write_bytes(encode([doc_of(game_of(2, 2))], "lines"))

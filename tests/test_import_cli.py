@@ -343,9 +343,9 @@ def test_a_50_mb_line_is_refused_by_its_length(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_progress_bar_draws_and_clears() -> None:
-    import io
+    import io  # noqa: PLC0415 (imported where the test needs it)
 
-    from bot.cli.importer import ProgressBar
+    from bot.cli.importer import ProgressBar  # noqa: PLC0415 (imported where the test needs it)
 
     stream = io.StringIO()
     bar = ProgressBar(stream)

@@ -295,7 +295,7 @@ def test_sudija_run_refuses_a_club_whose_owner_has_no_account_on_an_enabled_plat
 async def test_links_claimed_before_proofs_existed_become_requests(tmp_path: Path) -> None:
     """Migration 0006: a Discord or Telegram link of an older database was a claim, so it becomes a pending request
     (a moderator approves it, or the member proves it); the console's links were the admin's and stay."""
-    from storage.database import _statements, migrations
+    from storage.database import _statements, migrations  # noqa: PLC0415 (imported where the test needs it)
 
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as conn:

@@ -7,7 +7,6 @@ once; the code path when the game server delivers codes; a moderator's /odvezi s
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -20,7 +19,7 @@ from fakes.telegram_server import FakeTelegram, FakeUser
 
 
 @pytest.fixture
-async def club(scene: Scene, fake: FakeTelegram) -> AsyncIterator[tuple[Scene, FakeUser, FakeUser]]:
+async def club(scene: Scene, fake: FakeTelegram) -> tuple[Scene, FakeUser, FakeUser]:
     """vesna, the owner, by her configured account; mira, a referee, is also a moderator; a stranger."""
     vesna = fake.user("Vesna", started=True)
     stranger = fake.user("Niko", started=True)
@@ -30,7 +29,7 @@ async def club(scene: Scene, fake: FakeTelegram) -> AsyncIterator[tuple[Scene, F
     scene.a.config = scene.a.desk.config = config
     mira = await scene.member("mira")
     await scene.a.db.members.set_role(mira.id, "moderator", True, None, NOW)
-    yield scene, vesna, stranger
+    return scene, vesna, stranger
 
 
 async def private_answer(scene: Scene, user: FakeUser, command: str, *args: str) -> str:

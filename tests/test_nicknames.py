@@ -104,9 +104,9 @@ async def test_a_nickname_written_in_nfd_is_stored_in_nfc(tmp_path: Path) -> Non
 
 def test_a_listing_is_never_broken_by_a_nickname_stored_before_these_rules(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import asyncio
+    import asyncio  # noqa: PLC0415 (imported where the test needs it)
 
-    from bot.cli import main
+    from bot.cli import main  # noqa: PLC0415 (imported where the test needs it)
 
     logs = tmp_path / "logs"
     logs.mkdir()
@@ -122,8 +122,8 @@ def test_a_listing_is_never_broken_by_a_nickname_stored_before_these_rules(
 
 
 async def test_a_verdict_names_members_by_clean_nicknames_in_nfc(tmp_path: Path) -> None:
-    from bot.commands import Commands
-    from club import make_club
+    from bot.commands import Commands  # noqa: PLC0415 (imported where the test needs it)
+    from club import make_club  # noqa: PLC0415 (imported where the test needs it)
 
     club = await make_club(tmp_path)
     try:

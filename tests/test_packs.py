@@ -234,7 +234,7 @@ async def test_the_catalogue_shows_a_packs_rules_and_appeal_kinds(club: Club, tm
 
 
 def test_a_wrong_setting_is_refused_naming_it() -> None:
-    from bot.config import from_dict
+    from bot.config import from_dict  # noqa: PLC0415 (imported where the test needs it)
 
     cases = [
         ({"governance": {"majority": "1"}}, "governance.majority"),

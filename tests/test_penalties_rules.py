@@ -56,7 +56,7 @@ def test_plavac_arithmetic() -> None:
 
 def test_league_months() -> None:
     assert month_of(T) == "2026-11" and parse_month("2026-1") == "2026-01"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unconverted data"):
         parse_month("2026-13")
     assert month_end("2026-12") == datetime(2027, 1, 1, tzinfo=UTC)
     grace = 3 * DAY

@@ -226,7 +226,7 @@ async def build(path: Path) -> Ids:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Ids]:
-    import asyncio
+    import asyncio  # noqa: PLC0415 (imported where the test needs it)
 
     path = tmp_path_factory.mktemp("matrix") / "template.db"
     ids = asyncio.run(build(path))

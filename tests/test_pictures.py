@@ -122,7 +122,7 @@ def test_every_hand_of_a_game_fits() -> None:
 
 
 def test_arbitar_golden_trump_from_the_procedure() -> None:
-    from rules.arbitar.procedure import arbitrate
+    from rules.arbitar.procedure import arbitrate  # noqa: PLC0415 (imported where the test needs it)
 
     game = build(RUINED_BOTH)
     verdict = arbitrate(game, 1, 1)
@@ -139,7 +139,7 @@ def test_arbitar_golden_sans_and_betl(contract: str) -> None:
     game = strain_game(contract)
     hand = game.hands[0]
     last = len(hand.tricks)
-    from rules.play import replay
+    from rules.play import replay  # noqa: PLC0415 (imported where the test needs it)
 
     trick = replay(hand).tricks[last - 1]
     position = next(i for i in range(3) if trick.seat_of(i) != hand.declarer)

@@ -97,9 +97,9 @@ async def test_telegram_papir_sends_the_paper_as_a_photo_after_the_text(scene: S
 
 
 async def test_telegram_limits_send_a_too_long_picture_as_a_document(fake: FakeTelegram) -> None:  # noqa: F811
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 (imported where the test needs it)
 
-    from bot.pictures.draw import encode
+    from bot.pictures.draw import encode  # noqa: PLC0415 (imported where the test needs it)
 
     user = fake.user("Ana", started=True)
     tall = encode(Image.new("RGB", (100, 2500), (255, 255, 255)))  # sides 25 : 1, Telegram refuses the photo
@@ -110,8 +110,8 @@ async def test_telegram_limits_send_a_too_long_picture_as_a_document(fake: FakeT
         sent = await send_pictures(bot, user.id, [Picture("a.png", small, "mala"), Picture("b.png", tall, "duga")])
         assert sent == 2
         # the fake refuses what Telegram refuses: the same tall picture as a photo
-        from telegram import InputFile
-        from telegram.error import BadRequest
+        from telegram import InputFile  # noqa: PLC0415 (imported where the test needs it)
+        from telegram.error import BadRequest  # noqa: PLC0415 (imported where the test needs it)
 
         with pytest.raises(BadRequest, match=r"(?i)photo_invalid_dimensions"):
             await bot.send_photo(user.id, InputFile(tall, filename="b.png"))
@@ -122,9 +122,9 @@ async def test_telegram_limits_send_a_too_long_picture_as_a_document(fake: FakeT
 
 
 async def test_telegram_albums_hold_ten_photos_at_most(fake: FakeTelegram) -> None:  # noqa: F811
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 (imported where the test needs it)
 
-    from bot.pictures.draw import encode
+    from bot.pictures.draw import encode  # noqa: PLC0415 (imported where the test needs it)
 
     user = fake.user("Ana", started=True)
     png = encode(Image.new("RGB", (120, 80), (255, 255, 255)))
@@ -143,9 +143,9 @@ async def test_telegram_albums_hold_ten_photos_at_most(fake: FakeTelegram) -> No
 
 
 async def test_the_console_writes_the_pictures_and_prints_their_paths(tmp_path: Path) -> None:
-    from test_console import _run
+    from test_console import _run  # noqa: PLC0415 (imported where the test needs it)
 
-    from bot.demo import TABLE
+    from bot.demo import TABLE  # noqa: PLC0415 (imported where the test needs it)
 
     status, out, err = await _run(tmp_path / "club.db", f"@marko /papir {TABLE}\n")
     assert (status, err) == (0, "")
@@ -155,7 +155,7 @@ async def test_the_console_writes_the_pictures_and_prints_their_paths(tmp_path: 
 
 
 async def test_the_arbitars_verdict_comes_with_its_picture(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
-    from test_corrections import PLAYERS, fake_arbitar, fall_game, join, say, transfer
+    from test_corrections import PLAYERS, fake_arbitar, fall_game, join, say, transfer  # noqa: PLC0415 (imported where the test needs it)
 
     fake_arbitar(monkeypatch, transfer)
     fall = await fall_game(club)
@@ -170,7 +170,7 @@ async def test_the_arbitars_verdict_comes_with_its_picture(club: Club, monkeypat
 
 async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(club: Club,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.pictures.paper
+    import bot.pictures.paper  # noqa: PLC0415 (imported where the test needs it)
 
     def broken(*args: object) -> bytes:
         raise RuntimeError("no fonts")
@@ -182,7 +182,7 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(club: 
 
 
 async def test_discord_prikaz_ruke_has_every_hand_as_a_file(world: World) -> None:
-    from test_discord import open_trial
+    from test_discord import open_trial  # noqa: PLC0415 (imported where the test needs it)
 
     dc, m = world.fake, world.m
     app = await world.app()
@@ -203,7 +203,7 @@ async def test_discord_prikaz_ruke_has_every_hand_as_a_file(world: World) -> Non
 
 
 def test_discord_takes_at_most_ten_files_a_message() -> None:
-    from bot.discord.pictures import MAX_FILES, picture_attachments
+    from bot.discord.pictures import MAX_FILES, picture_attachments  # noqa: PLC0415 (imported where the test needs it)
 
     pictures = [Picture(f"p{i}.png", PNG, f"slika {i}") for i in range(12)]
     files, embeds = picture_attachments(pictures)
@@ -212,7 +212,7 @@ def test_discord_takes_at_most_ten_files_a_message() -> None:
 
 
 async def test_telegram_prikaz_ruke_sends_the_hands_privately_as_an_album(scene: Scene) -> None:  # noqa: F811
-    from test_telegram import call_game
+    from test_telegram import call_game  # noqa: PLC0415 (imported where the test needs it)
 
     server = scene.fake
     await scene.link("ana")
@@ -250,7 +250,7 @@ async def finished_trial(app: App, caller: str, referee: str, game: int) -> int:
 
 
 async def test_discord_zapisnik_is_a_file_for_the_caller_alone(world: World) -> None:
-    from bot.records.zapisnik import verify_html
+    from bot.records.zapisnik import verify_html  # noqa: PLC0415 (imported where the test needs it)
 
     dc, m = world.fake, world.m
     app = await world.app()
@@ -270,8 +270,8 @@ async def test_discord_zapisnik_is_a_file_for_the_caller_alone(world: World) -> 
 
 
 async def test_telegram_documents_go_privately(fake: FakeTelegram) -> None:  # noqa: F811
-    from bot.ports import Document, Reply
-    from bot.telegram.pictures import send_attachments
+    from bot.ports import Document, Reply  # noqa: PLC0415 (imported where the test needs it)
+    from bot.telegram.pictures import send_attachments  # noqa: PLC0415 (imported where the test needs it)
 
     user = fake.user("Ana", started=True)
     bot = fake.application_builder().build().bot

@@ -152,7 +152,7 @@ def _seen_option(option: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("command", REGISTRY, ids=[c.name for c in REGISTRY])
 def test_discord_options_follow_the_declaration(command: Command) -> None:
     """The declaration's arguments, as Discord is asked to show them (checked against the synced tree below)."""
-    from bot.discord.commands import options_of
+    from bot.discord.commands import options_of  # noqa: PLC0415 (imported where the test needs it)
 
     options = options_of(command)
     assert all(a.kind is not ArgKind.WORDS for a in options)
@@ -161,7 +161,7 @@ def test_discord_options_follow_the_declaration(command: Command) -> None:
 
 
 async def test_the_discord_tree_is_the_registry(tmp_path: Path) -> None:
-    from bot.discord.commands import options_of
+    from bot.discord.commands import options_of  # noqa: PLC0415 (imported where the test needs it)
 
     async with make_world(tmp_path) as world:
         app = await world.app()

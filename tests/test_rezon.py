@@ -300,10 +300,10 @@ def test_explanation_names_the_rezons() -> None:
     [("AS AS", ""), ("AS 9S", "AS 7D"), ("XS", ""), ("AS", "1D")],
 )
 def test_bad_input_is_rejected(hand: str, talon: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"card given twice|disjoint|not a card"):
         count_rezons_cards(hand, "H", talon=talon)
 
 
 def test_bad_position_is_rejected() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a valid Position"):
         count_rezons_cards("AS", "H", position="third")

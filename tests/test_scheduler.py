@@ -34,16 +34,16 @@ async def test_a_past_deadline_fires_at_once_and_a_future_one_is_armed_for_its_t
 
 
 async def test_the_app_expires_a_call_that_fell_due_while_the_bot_was_down(tmp_path: Path) -> None:
-    from dataclasses import replace
+    from dataclasses import replace  # noqa: PLC0415 (imported where the test needs it)
 
-    from rules.generator import generate_game
-    from storage.games import PreparedGame
+    from rules.generator import generate_game  # noqa: PLC0415 (imported where the test needs it)
+    from storage.games import PreparedGame  # noqa: PLC0415 (imported where the test needs it)
 
     db_path = str(tmp_path / "club.db")
     clock = ManualClock(NOW)
     app = await build_app(Config(), clock=clock, database=db_path)
     ana = await app.db.members.link("test", "ana", "ana", NOW)
-    import random
+    import random  # noqa: PLC0415 (imported where the test needs it)
 
     game = generate_game(random.Random(5), 500, hands=3, players=("ana", "marko", "petar"),
                          start=NOW - timedelta(hours=3))

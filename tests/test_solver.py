@@ -112,17 +112,19 @@ def test_solve_tricks_takes_the_movers_best() -> None:
         ((m("AS"), m("7S"), m("8S")), 2, (c("9S"),), 0),  # to_move is not the next seat
         ((m("AS"), m("7S"), m("8S")), 1, (c("AS"),), 0),  # a trick card still in a hand
     ],
+    ids=["card twice", "sizes differ", "no leader", "wrong seat", "trick card in a hand"],
 )
 def test_inconsistent_positions_are_rejected(hands: tuple[int, int, int], to_move: int,
                                              trick: tuple[int, ...], leader: int | None) -> None:
-    with pytest.raises(ValueError):
+    why = r"card|hand sizes|leader|to_move"
+    with pytest.raises(ValueError, match=why):
         ref.solve(hands, None, False, 0, to_move, trick, leader)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=why):
         solver.solve(hands, None, False, 0, to_move, trick, leader)
 
 
 def test_betl_with_trump_is_rejected() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="betl is played without trumps"):
         solver.solve((m("AS"), m("7S"), m("8S")), 0, True, 0, 0)
 
 
@@ -224,7 +226,7 @@ def test_solve_layouts_mid_trick_and_illegal_cards() -> None:
 
 
 def test_solve_layouts_rejects_a_bad_layout() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a card appears in two hands"):
         solver.solve_layouts([(m("AS"), m("AS"), m("7S"))], None, False, 0, 0, (), None, (c("AS"),))
 
 
@@ -234,7 +236,7 @@ def test_native_module_level_solve() -> None:
 
 
 def test_native_solver_table_limits() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="tt_bits must be between 8 and 22"):
         Solver(30)
     stats = Solver(10).stats()
     assert stats["tt_entries"] == 1024
@@ -259,9 +261,9 @@ def test_enumerate_layouts_revolving_door() -> None:
         assert (first & ~kept).bit_count() == 5
     for (a, _, _), (b, _, _) in itertools.pairwise(layouts):
         assert (a ^ b).bit_count() == 2  # one card changed hands
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="count_a must be between"):
         solver.enumerate_layouts(free, 13, (kept, known, 0), 0, 2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="free cards must be distinct"):
         solver.enumerate_layouts(free | kept, 5, (kept, known, 0), 0, 2)
 
 
@@ -316,7 +318,7 @@ def full_deal_layouts(seed: int, count: int) -> array[int]:
 
 
 def test_a_refused_call_from_another_thread_does_not_disturb_a_running_search() -> None:
-    import threading
+    import threading  # noqa: PLC0415 (imported where the test needs it)
 
     layouts = full_deal_layouts(21, 4000)
     cards = tuple(card for card in range(32) if layouts[1] >> card & 1)[:2]
@@ -363,11 +365,11 @@ def test_capped_values() -> None:
 
 def test_all_tables_together_are_bounded() -> None:
     solver.clear_tables()
-    import gc
+    import gc  # noqa: PLC0415 (imported where the test needs it)
 
     gc.collect()
     held = []
-    with pytest.raises(MemoryError):
+    with pytest.raises(MemoryError):  # noqa: PT012 (the setup belongs to the case)
         for _ in range(8):
             held.append(Solver(21))  # 48 MB each
     assert held and held[0].stats()["all_tables_bytes"] <= _dds.MAX_TOTAL_TT_BYTES

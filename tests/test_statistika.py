@@ -237,8 +237,8 @@ def test_the_chart_fits_its_texts() -> None:
 
 
 async def test_statistika_command_for_councilors_only(club: Club) -> None:
-    from bot.registry import BY_NAME, run
-    from bot.registry.spec import Args, Caller
+    from bot.registry import BY_NAME, run  # noqa: PLC0415 (imported where the test needs it)
+    from bot.registry.spec import Args, Caller  # noqa: PLC0415 (imported where the test needs it)
 
     councilor = await club.member("vecnik", "councilor")
     referee = await club.member("sudija", "referee")

@@ -148,7 +148,7 @@ async def test_a_deadline_passing_while_another_process_holds_the_write_lock_is_
     await club.game(500)
     await club.game(501, ("marko", "ana", "petar"))
     assert (await desk.call(ana, 500)).ok
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "club.db")], stdin=subprocess.PIPE,
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "club.db")], stdin=subprocess.PIPE,  # noqa: ASYNC220 (the child runs beside the test)
                               stdout=subprocess.PIPE, text=True)
     sweeper = Sweeper(desk, interval=0.02)
     try:
@@ -186,7 +186,7 @@ async def _at_least(sweeper: Sweeper, failures: int) -> bool:
 
 
 async def test_the_running_bot_sweeps_beside_its_timers_and_stops_sweeping_when_closed(tmp_path: Path) -> None:
-    from bot.app import build_app
+    from bot.app import build_app  # noqa: PLC0415 (imported where the test needs it)
 
     app = await build_app(Config(), clock=ManualClock(NOW), database=str(tmp_path / "club.db"))
     sweeper = app.sweeper

@@ -30,7 +30,7 @@ STRONG = ["AS KS QS JS TS AH KH AD KD AC", "9S 8S 7S QH JH QD JD QC JC TC", "TH 
 
 
 def _game(seed: int = 7, hands: int = 12, status: GameStatus = GameStatus.FINISHED) -> Game:
-    from rules.generator import generate_game
+    from rules.generator import generate_game  # noqa: PLC0415 (imported where the test needs it)
 
     return generate_game(random.Random(seed), 1847258, hands=hands, status=status, players=PLAYERS)
 
@@ -263,7 +263,7 @@ def _illegal_swaps(game: Game, index: int) -> list[tuple[int, int, int, int]]:
     """(trick, position, later trick, position) pairs of the same player whose swap breaks follow/trump."""
     hand = game.hands[index]
     assert hand.contract is not None and hand.declarer is not None
-    from rules.play import replay
+    from rules.play import replay  # noqa: PLC0415 (imported where the test needs it)
 
     result = replay(hand)
     trump = hand.contract.strain.trump
@@ -410,7 +410,7 @@ def test_suit_masks_agree_with_play_rules() -> None:
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 5_000), data=st.data())
 def test_validator_agrees_with_rules_play_on_shuffled_tricks(seed: int, data: st.DataObject) -> None:
-    from rules.play import play_complete, replay
+    from rules.play import play_complete, replay  # noqa: PLC0415 (imported where the test needs it)
 
     game = _game(seed, 6)
     played = [h for h in game.hands if h.tricks]

@@ -120,9 +120,9 @@ def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(trial: int, tm
         assert "IZMENJEN" in capsys.readouterr().err
     # a message changed consistently in the data and on the page (the digest recomputed): the chain still breaks
     forged = document.replace("Nisam, veza mi je pala.", "Jesam, veza mi je pala.")
-    import hashlib
+    import hashlib  # noqa: PLC0415 (imported where the test needs it)
 
-    from bot.records.zapisnik import DIGEST_ZERO
+    from bot.records.zapisnik import DIGEST_ZERO  # noqa: PLC0415 (imported where the test needs it)
     digest = re.search(r'sha256:([0-9a-f]{64})', forged)
     assert digest is not None
     zeroed = forged.replace(digest.group(1), DIGEST_ZERO, 1)
@@ -187,9 +187,9 @@ def test_the_record_renders_in_headless_chromium_without_any_request(trial: int,
 
 
 async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) -> None:
-    from bot.records.zapisnik import verify_html
-    from bot.registry import BY_NAME, run
-    from bot.registry.spec import Args, Caller
+    from bot.records.zapisnik import verify_html  # noqa: PLC0415 (imported where the test needs it)
+    from bot.registry import BY_NAME, run  # noqa: PLC0415 (imported where the test needs it)
+    from bot.registry.spec import Args, Caller  # noqa: PLC0415 (imported where the test needs it)
 
     trial_id = await judged(club)
     command = BY_NAME["zapisnik"]

@@ -72,7 +72,7 @@ def read_game(path: str, number: int | None) -> Game:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rules.arbitar.procedure import arbitrate
+    from rules.arbitar.procedure import arbitrate  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     try:
         game = read_game(args.log, args.game)
@@ -87,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     shown = verdict.to_json(game.players)
     if args.png is not None:
-        from bot.cli._pictures import write_png
-        from bot.pictures.arbitar import verdict_png
+        from bot.cli._pictures import write_png  # noqa: PLC0415 (a sub-command loads only what it runs)
+        from bot.pictures.arbitar import verdict_png  # noqa: PLC0415 (a sub-command loads only what it runs)
 
         if not write_png(args.png, verdict_png(game, args.hand, seat, verdict), to_stderr=args.json):
             return 1

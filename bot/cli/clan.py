@@ -62,11 +62,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
-    from bot.desk import Desk
-    from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock
-    from storage.database import open_database
+    from bot.desk import Desk  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    if db_path != ":memory:" and not Path(db_path).exists():
+    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
         print(f"database {db_path} does not exist", file=sys.stderr)
         return 1
     db = await open_database(db_path)
@@ -97,8 +97,8 @@ async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
 
 
 async def act(desk: Desk, args: argparse.Namespace) -> Reply:
-    from bot.desk.governance import role_of
-    from bot.ports import Reply
+    from bot.desk.governance import role_of  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.ports import Reply  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     if args.action in ("postavi", "razresi"):
         role = role_of(args.role or "")

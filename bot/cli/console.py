@@ -29,7 +29,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.console.runner import run_console
+    from bot.console.runner import run_console  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     config = club_config(args)
     db_path = args.db or (DEMO_DATABASE if args.demo else config.database)

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _listing(db_path: str, player: str | None, limit: int) -> tuple[list[GameSummary], int]:
-    from storage.database import open_database
+    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     db = await open_database(db_path)
     try:

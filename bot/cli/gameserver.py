@@ -47,8 +47,8 @@ def _free_port() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.cli.console import DEMO_DATABASE
-    from bot.config import GameServerConfig
+    from bot.cli.console import DEMO_DATABASE  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.config import GameServerConfig  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     base = club_config(args)
     secret = secrets.token_hex(16)
@@ -63,13 +63,13 @@ def run(args: argparse.Namespace) -> int:
 
 async def _run(config: Any, db_path: str, secret: bytes, server_port: int, bot_port: int, interval: float,
                steps: int) -> int:
-    from aiohttp import web
+    from aiohttp import web  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    from bot.app import App
-    from bot.console.runner import run_console
-    from bot.gameserver.reference import ReferenceGameServer
-    from bot.ports import SystemClock
-    from rules.generator import generate_game
+    from bot.app import App  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.console.runner import run_console  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.gameserver.reference import ReferenceGameServer  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.ports import SystemClock  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from rules.generator import generate_game  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     clock = SystemClock()
 

@@ -54,8 +54,8 @@ def line(command: Command) -> str:
 
 
 async def _listing(db_path: str, state: str | None, limit: int) -> tuple[list[Command], dict[str, int]]:
-    from storage.database import open_database
-    from storage.outbox import OutboxStore
+    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from storage.outbox import OutboxStore  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     db = await open_database(db_path)
     try:

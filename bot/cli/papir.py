@@ -49,10 +49,10 @@ def run(args: argparse.Namespace) -> int:
 async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
                config: Config | None = None, png: str | None = None) -> int:
     """Print the paper of game `number` from the database at `db_path`; the exit status."""
-    from storage.database import open_database
+    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    if db_path != ":memory:" and not Path(db_path).exists():
+    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
         print(words.t("papir.no_db", db=db_path), file=sys.stderr)
         return 1
     db = await open_database(db_path)
@@ -74,8 +74,8 @@ async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = 
         await db.close()
     paper = compute_paper(game, changes)
     if png is not None:
-        from bot.cli._pictures import write_png
-        from bot.pictures.paper import paper_png
+        from bot.cli._pictures import write_png  # noqa: PLC0415 (a sub-command loads only what it runs)
+        from bot.pictures.paper import paper_png  # noqa: PLC0415 (a sub-command loads only what it runs)
 
         if not write_png(png, paper_png(game, paper, lang), to_stderr=as_json):
             return 1

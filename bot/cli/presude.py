@@ -79,10 +79,10 @@ def appeal_json(appeal: Appeal, names: dict[int, str], show_names: bool = True) 
 async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
                config: Config | None = None) -> int:
     """Print the trials of game `number` from the database at `db_path`; the exit status."""
-    from storage.database import open_database
+    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     messages = Catalogue(lang)
-    if db_path != ":memory:" and not Path(db_path).exists():
+    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
         print(messages.t("presude.no_db", db=db_path), file=sys.stderr)
         return 1
     db = await open_database(db_path)

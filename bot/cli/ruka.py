@@ -36,12 +36,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def show(number: int, n: int, db_path: str, png: str, lang: str) -> int:
-    from bot.pictures.hand import hand_png
-    from bot.views import render_hands
-    from storage.database import open_database
+    from bot.pictures.hand import hand_png  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.views import render_hands  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    if db_path != ":memory:" and not Path(db_path).exists():
+    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
         print(words.t("papir.no_db", db=db_path), file=sys.stderr)
         return 1
     db = await open_database(db_path)

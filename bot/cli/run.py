@@ -28,12 +28,12 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     if args.db:
-        from dataclasses import replace
+        from dataclasses import replace  # noqa: PLC0415 (a sub-command loads only what it runs)
 
         config = replace(config, database=args.db)
     if config.discord.token is None and config.telegram.token is None:
-        from bot.cli.console import DEMO_DATABASE
-        from bot.console.runner import run_console
+        from bot.cli.console import DEMO_DATABASE  # noqa: PLC0415 (a sub-command loads only what it runs)
+        from bot.console.runner import run_console  # noqa: PLC0415 (a sub-command loads only what it runs)
 
         db_path = args.db or DEMO_DATABASE
         print(f"Nema tokena za Discord ni Telegram: pokrećem konzolni klub ({db_path}). Kucajte help.",
@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
 
 async def serve(config: Config) -> None:
     """Every configured platform over one database and one desk, until interrupted."""
-    from bot.app import build_app
-    from bot.config import check_owner
+    from bot.app import build_app  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.config import check_owner  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     platforms = [name for name, settings in (("discord", config.discord), ("telegram", config.telegram))
                  if settings.token is not None]
@@ -63,14 +63,14 @@ async def serve(config: Config) -> None:
         async with contextlib.AsyncExitStack() as stack:
             runners: list[Awaitable[object]] = []
             if config.discord.token is not None:
-                from bot.discord import start_discord
+                from bot.discord import start_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
 
                 # Logged in and ready before the desk starts, so the desk can edit calls that expired meanwhile.
                 bot, discord_task = await start_discord(app)
                 stack.push_async_callback(bot.close)
                 runners.append(discord_task)
             if config.telegram.token is not None:
-                from bot.telegram.adapter import TelegramAdapter
+                from bot.telegram.adapter import TelegramAdapter  # noqa: PLC0415 (a sub-command loads only what it runs)
 
                 telegram = TelegramAdapter(app.desk, config.telegram)
                 app.attach(telegram.port)

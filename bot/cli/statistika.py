@@ -53,11 +53,11 @@ def run(args: argparse.Namespace) -> int:
 
 async def show(db_path: str, start: date | None, end: date | None, *, form: str = "text", png: str | None = None,
                lang: str = "sr") -> int:
-    from bot.desk.statistics import club_zone, council_figures, figures_text
-    from rules.statistics import figures_csv, figures_json
-    from storage.database import open_database
+    from bot.desk.statistics import club_zone, council_figures, figures_text  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from rules.statistics import figures_csv, figures_json  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    if db_path != ":memory:" and not Path(db_path).exists():
+    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
         print(Catalogue(lang).t("papir.no_db", db=db_path), file=sys.stderr)
         return 1
     db = await open_database(db_path)
@@ -66,8 +66,8 @@ async def show(db_path: str, start: date | None, end: date | None, *, form: str 
     finally:
         await db.close()
     if png is not None:
-        from bot.cli._pictures import write_png
-        from bot.pictures.chart import chart_png
+        from bot.cli._pictures import write_png  # noqa: PLC0415 (a sub-command loads only what it runs)
+        from bot.pictures.chart import chart_png  # noqa: PLC0415 (a sub-command loads only what it runs)
 
         if not write_png(png, chart_png(figures, lang), to_stderr=form != "text"):
             return 1

@@ -68,12 +68,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def export(trial: int, db_path: str, *, out: str | None, officials: bool, lang: str) -> int:
-    from bot.records.load import load_record
-    from bot.records.zapisnik import render_html
-    from storage.database import open_database
+    from bot.records.load import load_record  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.records.zapisnik import render_html  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    if db_path != ":memory:" and not Path(db_path).exists():
+    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
         print(words.t("papir.no_db", db=db_path), file=sys.stderr)
         return 1
     db = await open_database(db_path)
@@ -84,7 +84,7 @@ async def export(trial: int, db_path: str, *, out: str | None, officials: bool, 
     if record is None:
         return _fail(f"there is no trial {trial} in {db_path}")
     document = render_html(record)
-    from bot.records.chain import chain
+    from bot.records.chain import chain  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     seal = chain(record.facts(), record.chained_messages())[-1]
     if out is None:
@@ -92,7 +92,7 @@ async def export(trial: int, db_path: str, *, out: str | None, officials: bool, 
         print(f"SHA-256: {seal}", file=sys.stderr)
         return 0
     try:
-        Path(out).write_text(document, encoding="utf-8")
+        Path(out).write_text(document, encoding="utf-8")  # noqa: ASYNC240 (a one-shot command: nothing else waits)
     except OSError as exc:
         return _fail(f"cannot write {out}: {exc.strerror or exc}")
     print(f"{out}: {len(record.lines)} poruka, SHA-256: {seal}")
@@ -100,7 +100,7 @@ async def export(trial: int, db_path: str, *, out: str | None, officials: bool, 
 
 
 def verify(path: str) -> int:
-    from bot.records.zapisnik import verify_html
+    from bot.records.zapisnik import verify_html  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     try:
         with open(path, "rb") as stream:

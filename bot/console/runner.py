@@ -223,7 +223,7 @@ class Console:
 def _readline() -> ModuleType | None:
     """The readline module with the history loaded, where the platform has one."""
     try:
-        import readline
+        import readline  # noqa: PLC0415 (readline is optional)
     except ImportError:
         return None
     with contextlib.suppress(OSError):

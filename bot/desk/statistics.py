@@ -89,7 +89,7 @@ async def statistics(desk: Desk, member: Member, start: date | None, end: date |
         return desk.refuse("statistika.only_councilors")
     if start is not None and end is not None and start > end:
         return desk.refuse("statistika.bad_period", start=start, end=end)
-    from bot.pictures.chart import chart_png
+    from bot.pictures.chart import chart_png  # noqa: PLC0415 (Pillow only when drawn)
 
     lang = desk.config.language
     figures = await council_figures(desk.db, start, end, club_zone())

@@ -293,7 +293,7 @@ async def run_discord(app: App, bot: SudijaBot | None = None) -> None:
         await client.start(token)
 
 
-async def start_discord(app: App, *, timeout: float = 60.0,
+async def start_discord(app: App, *, timeout: float = 60.0,  # noqa: ASYNC109 (the bound on the wait for ready)
                         guild_ready_timeout: float = 2.0) -> tuple[SudijaBot, asyncio.Task[None]]:
     """Attach, connect and return once the bot is ready (its guild cached, members synced), with the task that
     runs it. Start the desk after this, so what fell due while the bot was down is edited on Discord at once."""

@@ -18,16 +18,16 @@ MAX_HAND_PICTURES = 10  # Discord takes at most ten files a message; the text sh
 
 
 def _paper(game: Game, paper: Paper, lang: str) -> Picture:
-    from bot.pictures.paper import paper_png
-    from bot.pictures.words import words
+    from bot.pictures.paper import paper_png  # noqa: PLC0415 (Pillow only when drawn)
+    from bot.pictures.words import words  # noqa: PLC0415 (Pillow only when drawn)
 
     return Picture(f"papir-{game.number}.png", paper_png(game, paper, lang),
                    words(lang)["paper"].format(game=game.number))
 
 
 def _hands(game: Game, lang: str) -> tuple[Picture, ...]:
-    from bot.pictures.hand import render_hand
-    from bot.pictures.words import words
+    from bot.pictures.hand import render_hand  # noqa: PLC0415 (Pillow only when drawn)
+    from bot.pictures.words import words  # noqa: PLC0415 (Pillow only when drawn)
 
     title = words(lang)["hands_title"]
     return tuple(Picture(f"ruka-{game.number}-{hand.n}.png", render_hand(game, hand, lang).png(),
@@ -55,8 +55,8 @@ async def hand_pictures(game: Game, lang: str) -> tuple[Picture, ...]:
 
 
 def _verdict(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lang: str) -> Picture:
-    from bot.pictures.arbitar import verdict_png
-    from bot.pictures.words import words
+    from bot.pictures.arbitar import verdict_png  # noqa: PLC0415 (Pillow only when drawn)
+    from bot.pictures.words import words  # noqa: PLC0415 (Pillow only when drawn)
 
     return Picture(f"arbitar-{game.number}-{n}.png", verdict_png(game, n, fallen, verdict, lang),
                    words(lang)["arbitar"].format(game=game.number, n=n))

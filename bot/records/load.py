@@ -19,8 +19,8 @@ ANONYMOUS = {"referee": "sudija", "councilor": "većnik"}  # the club's words, i
 
 def _pictures(game: Game, paper: Paper, lang: str) -> list[tuple[str, bytes]]:
     """The paper's picture and every hand's, with their captions."""
-    from bot.pictures.hand import render_hand
-    from bot.pictures.paper import paper_png
+    from bot.pictures.hand import render_hand  # noqa: PLC0415 (Pillow only when drawn)
+    from bot.pictures.paper import paper_png  # noqa: PLC0415 (Pillow only when drawn)
 
     pw = picture_words(lang)
     out = [(pw["paper"].format(game=game.number), paper_png(game, paper, lang))]
@@ -33,7 +33,7 @@ async def load_record(db: Database, trial_id: int, *, officials: bool, lang: str
                       pictures: bool = True) -> TrialRecord | None:
     """Trial `trial_id`'s record in the members' view (referees and councilors by function) or, with
     `officials`, naming them; None when there is no such trial."""
-    from bot.views import render_verdict
+    from bot.views import render_verdict  # noqa: PLC0415 (Pillow only when drawn)
 
     trial = await db.trials.get(trial_id)
     if trial is None:

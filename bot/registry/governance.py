@@ -74,7 +74,7 @@ async def zatvori_ligu(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def statistika(desk: Desk, caller: Caller, args: Args) -> Reply:
-    from bot.desk.statistics import statistics
+    from bot.desk.statistics import statistics  # noqa: PLC0415 (pictures only when asked)
 
     return await statistics(desk, member_of(caller), args.opt_day("od"), args.opt_day("do"))
 

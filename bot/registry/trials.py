@@ -46,7 +46,7 @@ async def napusti(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def zapisnik(desk: Desk, caller: Caller, args: Args) -> Reply:
-    from bot.desk.records import trial_record
+    from bot.desk.records import trial_record  # noqa: PLC0415 (pictures only when asked)
 
     return await trial_record(desk, member_of(caller), args.number("sudjenje"))
 
