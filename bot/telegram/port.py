@@ -16,16 +16,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import warnings
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message, MessageEntity, ReplyParameters
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
-from telegram.warnings import PTBDeprecationWarning
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.config import TelegramConfig
 from bot.desk import Desk
@@ -38,8 +34,6 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 OUTBOX_LIMIT = 100  # messages kept per member who has not started the bot
-FLOOD_RETRIES = 2  # sends retried after Telegram's flood control (429 retry_after)
-FLOOD_WAIT_LIMIT = 30.0  # seconds; a longer wait fails the send instead
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
@@ -50,13 +44,6 @@ class Pending:
     text: str
     buttons: tuple[Button, ...]
     trial: int | None
-
-
-def retry_seconds(flood: RetryAfter) -> float:
-    with warnings.catch_warnings():  # PTB 22 warns that retry_after will become a timedelta
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        wait = flood.retry_after
-    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
 
 
 def unreachable(error: TelegramError) -> bool:
@@ -74,7 +61,6 @@ class TelegramChat:
         self.outbox: dict[int, list[Pending]] = {}
         self.invited: set[tuple[int, int]] = set()  # (trial, user) already given a deep link in a group
         self.controls: dict[int, tuple[int, int]] = {}  # trial -> (chat, message) of the referee's keyboard
-        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests replace it: no real waits
 
     # Look-ups -----------------------------------------------------------------------------------------
     @staticmethod
@@ -109,17 +95,10 @@ class TelegramChat:
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
             reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to and not index else None
-            for attempt in range(FLOOD_RETRIES + 1):
-                try:
-                    message = await self.bot.send_message(
-                        chat_id, part, entities=list(entities) or None, reply_markup=markup if last else None,
-                        link_preview_options=_NO_PREVIEW, reply_parameters=reply)
-                    break
-                except RetryAfter as flood:  # no rate limiter is installed: wait as Telegram asks, then retry
-                    wait = retry_seconds(flood)
-                    if attempt == FLOOD_RETRIES or wait > FLOOD_WAIT_LIMIT:
-                        raise
-                    await self.sleep(wait)
+            # Flood control (429 retry_after) is waited out by the application's rate limiter (limiter.py).
+            message = await self.bot.send_message(
+                chat_id, part, entities=list(entities) or None, reply_markup=markup if last else None,
+                link_preview_options=_NO_PREVIEW, reply_parameters=reply)
         assert message is not None
         return message
 
@@ -140,6 +119,32 @@ class TelegramChat:
             log.info("telegram user %s cannot be written to (%s)%s", user_id, error.message,
                      "; kept for later" if keep else "")
             return None
+
+    async def answer_privately(self, user_id: int, name: str, text: str, buttons: Sequence[Button] = (), *,
+                               group: int | None = None, reply_to: int | None = None) -> bool:
+        """The desk's answer to one member, privately. One who never started the bot (or blocked it) keeps it
+        in his outbox for /start, and the group he acted in gets one neutral line with a deep link, naming
+        neither the game nor the call — once, while his outbox waits. True when it was delivered now."""
+        waiting = bool(self.outbox.get(user_id))
+        if await self.send_private(user_id, text, buttons) is not None:
+            return True
+        if group is not None and not waiting and user_id in self.outbox:
+            line, entities = with_mention(self.desk.t("telegram.answer_waiting", nick="\x00", link=self.start_link()),
+                                          defuse(name) or "…", user_id)
+            try:
+                await self.send(group, line, entities=entities, reply_to=reply_to)
+            except TelegramError as error:
+                log.warning("cannot point %s to the private chat in %s: %s", user_id, group, error.message)
+        return False
+
+    async def delete_command(self, chat_id: int, message_id: int) -> bool:
+        """Remove a member's command from a group, so the others learn nothing of it (the bot needs the
+        administrator right "Delete messages" there; without it the line stays and nothing else happens)."""
+        try:
+            return await self.bot.delete_message(chat_id, message_id)
+        except TelegramError as error:
+            log.info("cannot delete command %s in %s: %s", message_id, chat_id, error.message)
+            return False
 
     # ChatPort ------------------------------------------------------------------------------------------
     async def post_call(self, post: CallPost) -> list[Notice]:
