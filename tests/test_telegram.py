@@ -18,6 +18,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from telegram import Update
+from telegram.error import BadRequest, RetryAfter
+from telegram.ext import CallbackQueryHandler
 
 from bot.app import App, build_app
 from bot.config import Config, ConfigError, TelegramConfig
@@ -28,7 +31,7 @@ from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.telegram.limiter import ClubRateLimiter
 from club import Club
 from fakes.chat import RecordingChat
-from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
+from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage, running
 from storage.members import Member
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -52,9 +55,13 @@ class Scene:
     app: App | None = None
     adapters: list[TelegramAdapter] = field(default_factory=list)
     waits: list[float] = field(default_factory=list)  # the rate limiter's flood waits, never slept for real
+    fake_now: float = NOW.timestamp()  # the fake Bot API's clock: deadlines and flood control run on it
 
     async def sleep(self, seconds: float) -> None:
+        """The rate limiter's wait: it moves the fake's clock instead of waiting."""
         self.waits.append(seconds)
+        self.fake_now += seconds
+        await asyncio.sleep(0)
 
     def config(self) -> Config:
         return Config(telegram=TelegramConfig(club_group_id=self.club.id, referees_group_id=self.referees.id,
@@ -163,6 +170,7 @@ async def scene(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Scene]:
     club = fake.group("Klub", members=users.values())
     referees = fake.group("Sudije", members=[users["mira"], users["zoran"]])
     made = Scene(fake, tmp_path, ManualClock(NOW), club, referees, users)
+    fake.clock = lambda: made.fake_now
     await made.open()
     await made.link("mira", "referee")
     await made.link("zoran", "referee")
@@ -616,3 +624,143 @@ async def test_a_referee_who_never_started_the_bot_gets_his_controls_when_he_doe
         await fake.wait_until(lambda: controls.keyboard == [])
     ended = await scene.a.db.trials.get(trial.id)
     assert ended is not None and ended.outcome == "interrupted" and ended.end_reason == "referee_left"
+
+
+# Telegram as strict as it is: the answer deadline, late presses, flood control, rights, 24 hours --------------
+
+async def test_a_press_is_answered_before_the_work_so_slow_work_misses_no_deadline(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    desk = scene.a.desk
+    real_press = desk.press
+
+    async def slow_press(*args: object) -> object:
+        scene.fake_now += 20  # the work outlasts Telegram's answer deadline (15 s)
+        return await real_press(*args)  # type: ignore[arg-type]
+
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        desk.press = slow_press  # type: ignore[method-assign]
+        query = fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        took = await scene.pressed("mira", query, lambda x: x.startswith("Sudite"))
+    assert took.startswith("Sudite u partiji 100") and not fake.callback_queries[query].late
+
+
+async def test_a_client_that_answers_after_the_work_misses_the_deadline(fake: FakeTelegram) -> None:
+    """The deliberately wrong client: it answers the press only after 20 s of work — Telegram refuses it."""
+    now = [NOW.timestamp()]
+    fake.clock = lambda: now[0]
+    ana = fake.user("Ana", started=True)
+    failures: list[str] = []
+
+    async def on_press(update: Update, context: object) -> None:
+        assert update.callback_query is not None
+        now[0] += 20
+        try:
+            await update.callback_query.answer("gotovo")
+        except BadRequest as refused:
+            failures.append(refused.message)
+
+    application = fake.application_builder().build()
+    application.add_handler(CallbackQueryHandler(on_press))
+    message = fake._store(fake.private_chat(ana), fake.bot, "x",
+                          reply_markup={"inline_keyboard": [[{"text": "Sudi", "callback_data": "take:1"}]]})
+    async with running(application):
+        query = fake.push_callback(ana, message, "take:1")
+        await fake.wait_for("answerCallbackQuery")
+    assert fake.callback_queries[query].late and failures and "too old" in failures[0]
+
+
+async def test_a_press_too_old_for_telegram_is_still_answered_by_a_message(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+    query = fake.push_press(scene.u("mira"), group_msg, "Sudi")  # pressed while the bot is down
+    scene.fake_now += 60
+    async with scene.running():
+        await fake.wait_for("answerCallbackQuery")
+        took = await scene.got("mira", lambda x: x.startswith("Sudite"))
+    assert fake.callback_queries[query].late  # Telegram refused the answer: the message is the answer
+    assert took.text.startswith("Sudite u partiji 100")
+
+
+async def test_a_press_older_than_a_day_never_arrives(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+    fake.push_press(scene.u("mira"), group_msg, "Sudi")
+    scene.fake_now += 25 * 3600  # the bot was down for more than a day: Telegram dropped the press
+    scene.clock.advance(timedelta(hours=25))
+    async with scene.running():
+        await fake.wait_until(lambda: len(fake.dropped_updates) == 1)
+    assert "callback_query" in fake.dropped_updates[0] and fake.calls("answerCallbackQuery") == []
+    assert group_msg.text == t("call.notice_expired", game=100, caller="ana") and group_msg.keyboard == []
+
+
+async def test_without_the_right_to_delete_the_command_stays_and_the_answer_is_private(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    scene.club.can_delete = False
+    async with scene.running():
+        mark = fake.mark()
+        command = fake.push_command(scene.club, scene.u("ana"), "sudija", "100")
+        await scene.got("ana", t("call.ok", game=100, minutes=5), since=mark)
+        [refused] = await fake.wait_for("deleteMessage", since=mark)
+    assert refused.ok is False and not command.deleted and fake.bot_messages(scene.club) == []
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
+async def test_a_flood_storm_leaves_every_call_message_as_the_database_says_and_every_press_answered(
+        scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    await scene.link("marko")
+    await scene.game(200, ("jelena", "petar", "marko"))
+    async with scene.running() as adapter:
+        first, first_id = await call_game(scene)
+        second, second_id = await call_game(scene, 200, caller="marko")
+        pings = {nick: [m for m in fake.bot_messages(scene.u(nick)) if m.callback_data()] for nick in ("mira", "zoran")}
+        mark = fake.mark()
+        fake.flood(30, retry_after=5)  # Telegram answers 429 to everything for 30 s (on the fake's clock)
+        presses = [("mira", fake.push_press(scene.u("mira"), first, "Sudi")),
+                   ("zoran", fake.push_press(scene.u("zoran"), pings["zoran"][0], "Sudi")),
+                   ("zoran", fake.push_press(scene.u("zoran"), second, "Sudi")),
+                   ("ana", fake.push_press(scene.u("ana"), first, "Sudi"))]
+        for _nick, query in presses:
+            await fake.wait_until(lambda q=query: fake.callback_queries[q].answer is not None  # type: ignore[misc]
+                                  or fake.callback_queries[q].late, timeout=20)
+        outcomes = ("Sudite", "Poziv za partiju", "Samo sudije")
+
+        def results(nick: str) -> list[str]:
+            return [fake.message(scene.u(nick), r.result["message_id"]).text for r in fake.calls("sendMessage")
+                    if r.ok and r.index >= mark and r.params["chat_id"] == scene.u(nick).id
+                    and r.params["text"].startswith(outcomes)]
+
+        # every press answered: each presser got his outcome privately, also those Telegram refused to answer
+        await fake.wait_until(lambda: [len(results(n)) for n in ("mira", "zoran", "ana")] == [1, 2, 1], timeout=20)
+        await fake.wait_until(lambda: all(m.keyboard == [] for m in (first, second, *pings["mira"],
+                                                                     *pings["zoran"])), timeout=20)
+    assert adapter.rate_limiter.floods > 0 and sum(scene.waits) >= 30
+    for call_id, message in ((first_id, first), (second_id, second)):
+        call = await scene.a.db.calls.get(call_id)
+        assert call is not None and call.state == "taken"
+        trial = await scene.a.db.trials.open_for_game(call.game)
+        assert trial is not None
+        referee = await scene.a.db.members.get(trial.referee)
+        assert referee is not None
+        caller = "ana" if call.game == 100 else "marko"
+        assert message.text == t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick)
+
+
+async def test_a_client_without_the_rate_limiter_fails_in_a_flood(fake: FakeTelegram) -> None:
+    """The deliberately wrong client: no rate limiter, so a 429 is an error, not a wait."""
+    now = [NOW.timestamp()]
+    fake.clock = lambda: now[0]
+    ana = fake.user("Ana", started=True)
+    application = fake.application_builder().build()
+    async with application:
+        fake.flood(30, retry_after=5)
+        with pytest.raises(RetryAfter):
+            await application.bot.send_message(ana.id, "zdravo")
