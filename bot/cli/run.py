@@ -53,10 +53,12 @@ def run(args: argparse.Namespace) -> int:
 async def serve(config: Config, *, stop: asyncio.Event | None = None) -> None:
     """Every configured platform over one database and one desk, until SIGTERM or SIGINT (or `stop` is set):
     then the adapters stop in order (Telegram confirms the updates it fetched, so nothing is handled twice after
-    a restart) and the database closes. One bot per database: a second process is refused (bot/dblock.py)."""
+    a restart) and the database closes. One bot per database: a second process is refused (bot/dblock.py).
+    Before the desk starts, the setup is checked as `sudija check` does; a fatal finding stops the start."""
     from bot.app import build_app
     from bot.config import check_owner
     from bot.dblock import DatabaseLock
+    from bot.setup import Report, SetupError
 
     platforms = [name for name, settings in (("discord", config.discord), ("telegram", config.telegram))
                  if settings.token is not None]
@@ -72,6 +74,7 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None) -> None:
         app = await build_app(config)
         try:
             async with contextlib.AsyncExitStack() as stack:
+                report = Report()  # `sudija check` once the platforms are connected, before the desk acts
                 runners: list[asyncio.Future[Any]] = []
                 if config.discord.token is not None:
                     from bot.discord import start_discord
@@ -80,18 +83,28 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None) -> None:
                     bot, discord_task = await start_discord(app)
                     stack.push_async_callback(bot.close)
                     runners.append(discord_task)
+                    from bot.discord.check import discord_findings
+
+                    report.add("discord", discord_findings(bot, config))
                 if config.telegram.token is not None:
                     from bot.telegram.adapter import TelegramAdapter
+                    from bot.telegram.check import telegram_findings
 
                     telegram = TelegramAdapter(app.desk, config.telegram)
                     app.attach(telegram.port)
                     await stack.enter_async_context(telegram)
+                    report.add("telegram", await telegram_findings(telegram.application.bot, config))
+                log = logging.getLogger(__name__)
+                for finding in report.findings:
+                    (log.error if finding.fatal else log.warning)("%s", finding.line())
+                if report.fatal:  # a call would go nowhere, a trial could not open: say what to change, and stop
+                    raise SetupError(report)
                 await app.desk.start()
                 runners.append(asyncio.ensure_future(stop.wait()))
                 done, _ = await asyncio.wait(runners, return_when=asyncio.FIRST_COMPLETED)
                 for task in done:
                     task.result()  # a platform that stopped by itself says why
-                logging.getLogger(__name__).info("stopping")
+                log.info("stopping")
         finally:
             await app.close()
     finally:
