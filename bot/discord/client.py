@@ -29,11 +29,13 @@ from bot import registry
 from bot.config import ConfigError
 from bot.discord import commands
 from bot.discord.components import (
+    DRAFT_FORM,
     DRAFT_PREFIX,
     LEGACY_DRAFT_KINDS,
     DeskButton,
     DraftModal,
     build_draft,
+    form_values,
     view_of,
 )
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
     from bot.app import App
 
 log = logging.getLogger(__name__)
+TOKEN_GONE = frozenset({50027, 10015})  # Invalid Webhook Token, Unknown Webhook: the 15 minutes are over
 
 
 def intents() -> discord.Intents:
@@ -94,10 +97,18 @@ class SudijaBot(discord.Client):
         for i, part in enumerate(parts):
             body = f"```\n{part}\n```" if monospace else part
             view = view_of(reply.buttons) if i == len(parts) - 1 else None
-            if view is not None:
-                await interaction.followup.send(body, ephemeral=True, view=view)
-            else:
-                await interaction.followup.send(body, ephemeral=True)
+            try:
+                if view is not None:
+                    await interaction.followup.send(body, ephemeral=True, view=view)
+                else:
+                    await interaction.followup.send(body, ephemeral=True)
+            except discord.HTTPException as stale:
+                if stale.code not in TOKEN_GONE:
+                    raise
+                # the work outlasted the interaction's 15-minute token: the answer goes by direct message
+                log.warning("interaction %s expired before its answer; sending it by DM", interaction.id)
+                await self.chat.direct(interaction.user.id, reply.text, reply.buttons)
+                return
 
     async def member_of(self, user: discord.abc.User) -> Member | None:
         return await self.desk.member_for(PLATFORM, str(user.id))
@@ -136,8 +147,24 @@ class SudijaBot(discord.Client):
             return
         await interaction.response.send_modal(DraftModal(VerdictKind(kind), trial.id, self.desk.t))
 
-    async def on_draft(self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str]) -> None:
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A draft form's submit, read from the interaction itself: also a form opened before a restart (no
+        modal object lives for it then) is answered."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: Any = interaction.data or {}
+        match = DRAFT_FORM.fullmatch(str(data.get("custom_id", "")))
+        if match is None:
+            return
+        kind = LEGACY_DRAFT_KINDS.get(match["kind"], match["kind"])
+        await self.on_draft(interaction, kind, form_values(data.get("components")), int(match["trial"]))
+
+    async def on_draft(self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str],
+                       trial_id: int | None = None) -> None:
         async def run(member: Member) -> Reply:
+            trial = await self.desk.judging(member)
+            if kind not in set(VerdictKind) or trial is None or (trial_id is not None and trial.id != trial_id):
+                return self.desk.refuse("trial.not_your_trial")  # the form's trial ended meanwhile
             try:
                 draft = build_draft(VerdictKind(kind), values, self.desk.t)
             except Usage as problem:

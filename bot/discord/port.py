@@ -170,13 +170,19 @@ class DiscordChat:
         account = self.account(member)
         if account is None:
             return None
+        return await self.direct(account, text, buttons, member.nick)
+
+    async def direct(self, account: int, text: str, buttons: Sequence[Button] = (),
+                     nick: str = "") -> discord.Message | None:
+        """A direct message to a Discord account; None when his DMs are closed or the account is gone."""
+        member = nick or str(account)
         try:
             user = self.bot.get_user(account) or await self.bot.fetch_user(account)
             return await self._send(user, text, view_of(buttons))
         except discord.Forbidden as closed:  # 50007: the member does not take DMs from the server's members
-            log.info("no direct message to %s (%s): %s", member.nick, account, closed.text)
+            log.info("no direct message to %s (%s): %s", member, account, closed.text)
         except discord.NotFound:
-            log.info("Discord account %s of %s no longer exists", account, member.nick)
+            log.info("Discord account %s of %s no longer exists", account, member)
         return None
 
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
