@@ -754,6 +754,7 @@ async def test_a_flood_storm_leaves_every_call_message_as_the_database_says_and_
         assert message.text == t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick)
 
 
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
 async def test_a_client_without_the_rate_limiter_fails_in_a_flood(fake: FakeTelegram) -> None:
     """The deliberately wrong client: no rate limiter, so a 429 is an error, not a wait."""
     now = [NOW.timestamp()]
@@ -764,3 +765,22 @@ async def test_a_client_without_the_rate_limiter_fails_in_a_flood(fake: FakeTele
         fake.flood(30, retry_after=5)
         with pytest.raises(RetryAfter):
             await application.bot.send_message(ana.id, "zdravo")
+
+
+async def test_the_referees_controls_are_removed_at_the_end_also_after_a_restart(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        query = fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        await scene.pressed("mira", query, lambda x: x.startswith("Sudite"))
+        controls = next(m for m in fake.bot_messages(scene.u("mira")) if m.keyboard)
+    await scene.a.close()  # the process goes down mid-trial: nothing of the trial lives in memory now
+    await scene.open()
+    async with scene.running():
+        mark = fake.mark()
+        fake.push_message(scene.u("mira"), scene.u("mira"), "/napusti")
+        await scene.said("mira", since=mark)
+        await fake.wait_until(lambda: controls.keyboard == [])
+    trial = await scene.a.db.trials.get(1)
+    assert trial is not None and trial.outcome == "interrupted"

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from bot.desk.corrections import CorrectionDesk
 from bot.desk.links import MAX_REF, LinkDesk
 from bot.ports import Reply
+from rules.notices import Notice
 from storage.games import GameSummary
 from storage.members import ROLES, Member
 from storage.trials import Trial, TrialMessage
@@ -92,6 +93,15 @@ class Desk(CorrectionDesk, LinkDesk):
     async def open_trial_of(self, member: Member) -> Trial | None:
         """The open trial this member takes part in (as a party or an official), if any."""
         return await self.db.trials.open_for_member(member.id)
+
+    async def keep_controls(self, trial_id: int, notice: Notice) -> None:
+        """Where a platform showed a trial's controls (buttons), so they can be removed when the trial ends,
+        also after a restart (kept with the calls' notices, subject ``controls:<trial>``)."""
+        await self.db.calls.add_notice(f"controls:{trial_id}", notice)
+
+    async def controls_of(self, trial_id: int, platform: str) -> list[Notice]:
+        """Every place this platform showed the trial's controls, oldest first."""
+        return [n for n in await self.db.calls.notices(f"controls:{trial_id}") if n.platform == platform]
 
     async def messages_of(self, trial_id: int) -> list[TrialMessage]:
         """Every message typed in the trial's space, in order."""

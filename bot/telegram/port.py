@@ -3,7 +3,8 @@
 * Calls go to the referees' group (councilor calls to the councilors' group, if configured) with the desk's
   buttons as an inline keyboard and the eligible members mentioned, and privately to each of them who has
   started the bot. Every copy is a `Notice(platform, chat id, message id)`, stored by the desk, so every copy
-  is edited (and its keyboard removed) when the call is taken, withdrawn or expires, even after a restart.
+  is edited (and its keyboard removed) when the call is taken, withdrawn or expires, even after a restart. A
+  trial's controls are kept the same way (`Desk.keep_controls`) and removed at its end, also after a restart.
 * A trial is a relay through private chats: each party gets the desk's texts privately, every message one of
   them writes reaches the others as ``nick: text``; the referee's controls are an inline keyboard under his
   opening message (removed when the trial closes).
@@ -60,7 +61,6 @@ class TelegramChat:
         self.config = config
         self.outbox: dict[int, list[Pending]] = {}
         self.invited: set[tuple[int, int]] = set()  # (trial, user) already given a deep link in a group
-        self.controls: dict[int, tuple[int, int]] = {}  # trial -> (chat, message) of the referee's keyboard
 
     # Look-ups -----------------------------------------------------------------------------------------
     @staticmethod
@@ -227,10 +227,9 @@ class TelegramChat:
                 await self._to_party(space, member, body, buttons if referee else ())
 
     async def close_trial_space(self, space: TrialSpace, text: str) -> None:
-        controls = self.controls.pop(space.id, None)
-        if controls is not None:
+        for controls in await self.desk.controls_of(space.id, PLATFORM):  # from the database: also after a restart
             try:
-                await self.bot.edit_message_reply_markup(controls[0], controls[1], reply_markup=None)
+                await self.bot.edit_message_reply_markup(int(controls.place), int(controls.message), reply_markup=None)
             except TelegramError as error:
                 log.info("cannot remove the controls of trial %s: %s", space.id, error.message)
         for member in space.members:
@@ -251,14 +250,21 @@ class TelegramChat:
         if sent is None and account in self.outbox:
             await self._invite(space, member, account)
         elif sent is not None and referee and buttons:
-            self.controls[space.id] = (account, sent.message_id)
+            await self._keep_controls(space.id, account, sent)
+
+    async def _keep_controls(self, trial_id: int, chat_id: int, sent: Message) -> None:
+        """A message with the trial's buttons: the desk keeps where it is, so the trial's end removes them."""
+        await self.desk.keep_controls(trial_id, Notice(PLATFORM, str(chat_id), str(sent.message_id)))
 
     async def _to_party(self, space: TrialSpace, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
         account = self.account(member)
         if account is None:
             return
-        if await self.send_private(account, text, buttons, trial=space.id) is None and account in self.outbox:
+        sent = await self.send_private(account, text, buttons, trial=space.id)
+        if sent is None and account in self.outbox:
             await self._invite(space, member, account)
+        elif sent is not None and buttons:
+            await self._keep_controls(space.id, account, sent)
 
     async def _invite(self, space: TrialSpace, member: Member, account: int) -> None:
         """Once per trial and party: a deep link in the group where he is, mentioning him."""
@@ -289,7 +295,7 @@ class TelegramChat:
             space = await self.desk.trial_space_by_id(pending.trial) if pending.trial is not None else None
             if space is not None and space.is_open and member is not None and pending.buttons \
                     and space.role_of(member.id) is PartyRole.REFEREE:
-                self.controls[space.id] = (user_id, sent.message_id)
+                await self._keep_controls(space.id, user_id, sent)
         if member is None:
             return
         trial = await self.desk.open_trial_of(member)
@@ -310,7 +316,7 @@ class TelegramChat:
         controls = self.desk.controls(space) if referee else ()
         sent = await self.send_private(user_id, "\n".join(lines), controls, trial=space.id)
         if sent is not None and controls:
-            self.controls[space.id] = (user_id, sent.message_id)
+            await self._keep_controls(space.id, user_id, sent)
 
     async def remove_keyboard(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> None:
         """Drop the keyboard of a message whose one-shot button was used (if it still has one)."""
