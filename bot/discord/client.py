@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from bot.app import App
 
 log = logging.getLogger(__name__)
+WORK_SLOTS = 8  # desk jobs at once after their answers: a burst of presses is acknowledged before it is worked
 TOKEN_GONE = frozenset({50027, 10015})  # Invalid Webhook Token, Unknown Webhook: the 15 minutes are over
 
 
@@ -76,6 +77,7 @@ class SudijaBot(discord.Client):
         self.chat = DiscordChat(self)
         self.ready_once = asyncio.Event()  # set when the first ready has been handled
         self.problem: str | None = None  # why the bot cannot serve the club, found when ready
+        self.work = asyncio.Semaphore(WORK_SLOTS)  # the gateway and the answers keep their share of the loop
         commands.register(self)
 
     async def setup_hook(self) -> None:
@@ -120,8 +122,9 @@ class SudijaBot(discord.Client):
         told, so his "thinking…" answer never hangs."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
-            reply = actor if isinstance(actor, Reply) else await run(actor)
+            async with self.work:
+                actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
+                reply = actor if isinstance(actor, Reply) else await run(actor)
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")
@@ -179,15 +182,16 @@ class SudijaBot(discord.Client):
         be (an unproven account or a member who left gets the desk's refusal unless the command is for anyone)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
-            caller = Caller(PLATFORM, str(interaction.user.id), None if isinstance(actor, Reply) else actor,
-                            refusal=actor if isinstance(actor, Reply) else None,
-                            display=interaction.user.display_name)
-            try:
-                reply = await registry.run(self.desk, caller, command, values())
-            except Usage as problem:
-                reply = self.desk.refuse("command.usage", problem=str(problem),
-                                         usage=self.desk.t(command.usage_key))
+            async with self.work:
+                actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
+                caller = Caller(PLATFORM, str(interaction.user.id), None if isinstance(actor, Reply) else actor,
+                                refusal=actor if isinstance(actor, Reply) else None,
+                                display=interaction.user.display_name)
+                try:
+                    reply = await registry.run(self.desk, caller, command, values())
+                except Usage as problem:
+                    reply = self.desk.refuse("command.usage", problem=str(problem),
+                                             usage=self.desk.t(command.usage_key))
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")

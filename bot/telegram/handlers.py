@@ -53,6 +53,7 @@ AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 GROUP_COMMANDS = tuple(c.name for c in REGISTRY if Place.CLUB in c.places)
 PRIVATE_COMMANDS = tuple(c.name for c in REGISTRY if Place.PRIVATE in c.places)
 ONE_SHOT = frozenset({"withdraw"})  # a used button of this kind leaves the pressed message
+WORK_SLOTS = 8  # presses worked at once after their answers, so the answers to a burst are not held behind it
 _COMMAND = re.compile(r"/([^\s@]+)(?:@(\S*))?(?:\s+(.*))?", re.DOTALL)
 
 
@@ -77,6 +78,7 @@ class TelegramHandlers:
         self.desk = desk
         self.commands = commands
         self.port = port
+        self.work = asyncio.Semaphore(WORK_SLOTS)
         self.order: dict[int, asyncio.Lock] = {}  # per Telegram user: his messages in the order he wrote them
 
     def install(self, application: AnyApplication) -> None:
@@ -208,7 +210,8 @@ class TelegramHandlers:
         except TelegramError as error:  # too late (query too old) or flood control: the message still follows
             log.info("callback %s not answered in time: %s", query.id, error.message)
         try:
-            reply = await self.press(query)
+            async with self.work:  # a burst of presses is answered before it is worked
+                reply = await self.press(query)
         except Exception:
             log.exception("telegram press %s by %s failed", query.data, query.from_user.id)
             reply = Reply(self.desk.t("telegram.error"), ok=False)
