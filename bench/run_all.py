@@ -22,6 +22,7 @@ FULL = [
     ("solver", []),
     ("arbitar", []),
     ("memory", ["--games", "100000"]),
+    ("platforms", ["--members", "200"]),
 ]
 QUICK = [
     ("import", ["--hands", "20000"]),
@@ -30,13 +31,15 @@ QUICK = [
     ("solver", ["--quick", "--deals", "1"]),
     ("arbitar", ["--quick"]),
     ("memory", ["--games", "5000"]),
+    ("platforms", ["--members", "50"]),
 ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes")
-    parser.add_argument("names", nargs="*", help="only these benchmarks (import, paper, desk, solver, arbitar, memory)")
+    parser.add_argument("names", nargs="*", help="only these benchmarks (import, paper, desk, solver, arbitar, memory, "
+                                                  "platforms)")
     args = parser.parse_args()
     failed = []
     for name, options in QUICK if args.quick else FULL:

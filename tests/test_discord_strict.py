@@ -133,3 +133,25 @@ async def test_a_rate_limited_call_is_retried_and_a_client_that_ignores_429_lose
         assert answer.headers["X-RateLimit-Remaining"] == "0" and answer.headers["X-RateLimit-Reset-After"] == "2.500"
         assert answer.headers["Retry-After"] == "3"
     assert len(fake.messages_in(world.referees.id)) == before
+
+
+async def test_a_press_is_acknowledged_before_slow_work_so_the_3_second_deadline_holds(world: World) -> None:
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "marko", "petar", "sudija1", "sudija2")
+    await store_game(app, 100)
+    real = app.desk.press
+
+    async def slow(*args: object) -> object:
+        for ix in list(fake.interactions.values()):
+            fake.age_interaction(ix.id, 10)  # the work takes 10 s: far past Discord's 3 s to acknowledge
+        return await real(*args)  # type: ignore[arg-type]
+
+    async with world.running(app):
+        await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
+        notice = await call_message(world, await pending_call_id(app, 100))
+        app.desk.press = slow  # type: ignore[method-assign]
+        press = await fake.press(m["sudija1"].id, int(notice["id"]), notice["components"][0]["components"][0][
+            "custom_id"])
+        taken = await answer_of(fake, press)
+    assert taken.startswith("Sudite") and fake.interaction(press.id).rejected == []

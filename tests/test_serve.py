@@ -43,3 +43,17 @@ async def test_one_bot_per_database_and_a_clean_stop(fake: FakeTelegram, tmp_pat
     assert fake.calls("getUpdates")[-1].params["timeout"] == 0  # PTB confirmed what it fetched on the way out
     with DatabaseLock(settings.database):  # released: the next bot may start
         pass
+
+
+async def test_sigterm_stops_the_bot_cleanly(fake: FakeTelegram, tmp_path: Path) -> None:
+    import os
+    import signal
+
+    settings = config(fake, tmp_path)
+    running = asyncio.create_task(serve(settings))
+    await fake.wait_until(lambda: bool(fake.calls("getUpdates")))
+    os.kill(os.getpid(), signal.SIGTERM)  # what systemd or docker stop sends
+    await asyncio.wait_for(running, 10)
+    assert fake.calls("getUpdates")[-1].params["timeout"] == 0
+    with DatabaseLock(settings.database):
+        pass

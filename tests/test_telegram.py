@@ -784,3 +784,52 @@ async def test_the_referees_controls_are_removed_at_the_end_also_after_a_restart
         await fake.wait_until(lambda: controls.keyboard == [])
     trial = await scene.a.db.trials.get(1)
     assert trial is not None and trial.outcome == "interrupted"
+
+
+async def test_a_call_naming_more_referees_than_one_message_holds_pings_every_one(scene: Scene) -> None:
+    from bot.ports import Button, CallPost
+    from rules.members import Member as Person
+
+    fake = scene.fake
+    people = [fake.user(f"Sudija{i:03d}") for i in range(300)]
+    referees = [Person(i + 1000, f"sudija_sa_dugim_imenom_{i:03d}", frozenset({"referee"}), True, True, True, None,
+                       None, frozenset({f"telegram:{u.id}"})) for i, u in enumerate(people)]
+    async with scene.running() as adapter:
+        mark = fake.mark()
+        notices = await adapter.port.post_call(CallPost("call:1", "Pozvan je sudija za partiju 100.",
+                                                        tuple(referees), (Button("Sudi", "take", 1),)))
+    posted = [fake.message(scene.referees, r.result["message_id"]) for r in fake.calls("sendMessage")
+              if r.index >= mark and r.ok and r.params["chat_id"] == scene.referees.id]
+    assert len(posted) > 2 and posted[0].callback_data() == ["take:1"]  # the notice with its button first
+    assert [n.message for n in notices if n.place == str(scene.referees.id)] == [str(posted[0].message_id)]
+    pinged = [e["user"]["id"] for m in posted for e in m.entities if e["type"] == "text_mention"]
+    assert pinged == [u.id for u in people]  # every one, once, in order
+    for message in posted[1:]:
+        for entity in message.entities:
+            assert message.text[entity["offset"]:entity["offset"] + entity["length"]].startswith("sudija_sa")
+
+
+async def test_a_presser_who_blocked_the_bot_gets_one_neutral_line_and_the_answer_on_start(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running() as adapter:
+        group_msg, _ = await call_game(scene)
+        fake.block(scene.u("zoran"))  # Telegram now answers 403 "bot was blocked by the user"
+        mark = fake.mark()
+        query = fake.push_press(scene.u("zoran"), group_msg, "Sudi")
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        zoran = scene.u("zoran").id
+        await fake.wait_until(lambda: len(adapter.port.outbox.get(zoran, [])) >= 2)  # the trial, and the answer
+        refused = [r for r in fake.calls("sendMessage") if r.index >= mark and r.params["chat_id"] == zoran]
+        assert refused and all(r.description == "Forbidden: bot was blocked by the user" for r in refused)
+        lines = [fake.message(scene.referees, r.result["message_id"]) for r in fake.calls("sendMessage")
+                 if r.index >= mark and r.ok and r.params["chat_id"] == scene.referees.id]
+        assert len(lines) == 1 and lines[0].entities[0]["user"]["id"] == zoran  # one line, mentioning him
+        assert "100" not in lines[0].text and fake.answer_of(query) == {"callback_query_id": query,
+                                                                        "text": t("telegram.pressed")}
+        mark = fake.mark()
+        fake.open_deep_link(scene.u("zoran"), "https://t.me/sudija_test_bot?start=x")  # unblocks, starts
+        got = await scene.said("zoran", count=2, since=mark)
+    trial = await scene.a.db.trials.open_for_game(100)
+    assert trial is not None
+    assert t("take.ok", game=100, trial=trial.id) in got or any(x.startswith("Suđenje za partiju 100") for x in got)

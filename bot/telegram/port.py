@@ -27,7 +27,17 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from bot.config import TelegramConfig
 from bot.desk import Desk
 from bot.ports import Button, CallPost, TrialSpace
-from bot.telegram.format import START_PREFIX, defuse, keyboard, mention_line, split_text, with_mention
+from bot.telegram.format import (
+    START_PREFIX,
+    TEXT_LIMIT,
+    defuse,
+    keyboard,
+    mention_line,
+    mention_parts,
+    split_text,
+    utf16_len,
+    with_mention,
+)
 from rules.members import Member, PartyRole
 from rules.notices import Notice
 
@@ -45,6 +55,10 @@ class Pending:
     text: str
     buttons: tuple[Button, ...]
     trial: int | None
+
+
+def _shifted(entity: MessageEntity, by: int) -> MessageEntity:
+    return MessageEntity(entity.type, entity.offset + by, entity.length, user=entity.user)
 
 
 def unreachable(error: TelegramError) -> bool:
@@ -157,9 +171,16 @@ class TelegramChat:
             if account is not None:
                 people.append((member, account))
         if group:
-            text, entities = mention_line(defuse(post.text), [(defuse(m.nick), a) for m, a in people])
+            named = [(defuse(m.nick), a) for m, a in people]
+            text, entities = mention_line(defuse(post.text), named)
             try:
-                message = await self.send(group, text, post.buttons, entities)
+                if utf16_len(text) <= TEXT_LIMIT:
+                    message = await self.send(group, text, post.buttons, entities)
+                else:  # too long for one message: the notice, then its mentions — every referee is pinged
+                    message = await self.send(group, defuse(post.text), post.buttons)
+                    for part in mention_parts(named):
+                        line, mentions = mention_line("", part)
+                        await self.send(group, line.lstrip("\n"), entities=[_shifted(e, -1) for e in mentions])
                 notices.append(Notice(PLATFORM, str(group), str(message.message_id)))
             except TelegramError:
                 log.exception("cannot post the call %s in group %s", post.subject, group)
