@@ -141,3 +141,27 @@ async def test_an_administrator_without_the_right_to_delete_is_a_warning(fake: F
 
 def test_a_report_of_nothing_says_so() -> None:
     assert Report().text().startswith("nothing to check")
+
+
+async def test_the_check_command_prints_what_to_change_and_fails_on_a_fatal_finding(fake: FakeTelegram,
+                                                                                    tmp_path: Path) -> None:
+    import os
+    import sys
+
+    club = fake.group("Klub", bot_status="member")
+    (tmp_path / "config.toml").write_text(
+        f'[club]\nowner = "vesna"\nowner_accounts = ["telegram:9001"]\n\n'
+        f'[telegram]\nclub_group_id = {club.id}\nreferees_group_id = -1009999\nbase_url = "{fake.base_url}"\n',
+        encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), "SUDIJA_TELEGRAM_TOKEN": TOKEN, "NO_PROXY": "127.0.0.1"}
+    env.pop("SUDIJA_DISCORD_TOKEN", None)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--config", str(tmp_path / "config.toml"), "check", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    text = out.decode()
+    assert process.returncode == 1, err.decode()
+    assert text.splitlines()[0] == "checked telegram: 2 fatal, 1 warning(s)"
+    assert f"FATAL telegram: [telegram] club_group_id = {club.id} (Klub): the bot is not an administrator" in text
+    assert "FATAL telegram: [telegram] referees_group_id = -1009999: Telegram says" in text
