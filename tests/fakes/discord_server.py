@@ -6,7 +6,8 @@ aiohttp server started inside the test's event loop on an ephemeral port, servin
 * the REST routes a bot with application commands uses (login, application info, command sync, channel
   messages with components and allowed_mentions, interaction callbacks and followup webhooks, private
   threads and their members, DMs with a configurable "closed DMs" error, ...), and
-* a gateway websocket (HELLO, IDENTIFY, heartbeats, READY, GUILD_CREATE, member chunks, RESUME) compressed the
+* a gateway websocket (HELLO, IDENTIFY, heartbeats, READY, GUILD_CREATE, member chunks, RESUME with the replay of
+  what was dispatched while the connection was down) compressed the
   way the installed discord.py asks for (``zlib-stream``, or ``zstd-stream`` when a zstd module is present),
   through which a test pushes dispatch events: presences, slash commands, autocomplete, button presses,
   modal submits, user messages, thread events, members leaving.
@@ -460,6 +461,7 @@ class FakeDiscord:
 
         self._sessions: list[_Session] = []
         self._known_sessions: dict[str, int] = {}  # session_id -> intents, for RESUME
+        self._missed: dict[str, list[tuple[str, Any]]] = {}  # session_id -> events dispatched while it was away
         self._connections = 0
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -1253,6 +1255,8 @@ class FakeDiscord:
         session.seq = int(data.get("seq") or 0)
         session.identified = True
         await self._send_dispatch(session, "RESUMED", {"_trace": ["fake-discord"]})
+        for event, payload in self._missed.pop(sid, []):  # what happened while it was away, in order
+            await self._send_dispatch(session, event, payload)
 
     async def _request_members(self, session: _Session, data: dict[str, Any]) -> None:
         user_ids = data.get("user_ids")
@@ -1330,8 +1334,18 @@ class FakeDiscord:
         return True
 
     async def dispatch(self, event: str, data: Any) -> int:
-        """Send a DISPATCH event to every identified connection whose intents allow it; return how many."""
+        """Send a DISPATCH event to every identified connection whose intents allow it; return how many. A
+        session whose connection dropped gets it replayed when it resumes (as Discord replays missed events)."""
         delivered = 0
+        live = {s.session_id for s in self._sessions if s.identified and not s.closed}
+        for sid, intents in self._known_sessions.items():
+            if sid not in live and event not in ("READY", "RESUMED", "INTERACTION_CREATE"):
+                away = _Session(0, None, None, intents=intents)  # type: ignore[arg-type]
+                if self._event_allowed(away, event, data):
+                    payload = data
+                    if event in ("MESSAGE_CREATE", "MESSAGE_UPDATE") and isinstance(data, dict) and "id" in data:
+                        payload = self._visible(data, content_allowed=bool(intents & Intents.MESSAGE_CONTENT))
+                    self._missed.setdefault(sid, []).append((event, payload))
         for session in list(self._sessions):
             if not session.identified or session.closed:
                 continue
