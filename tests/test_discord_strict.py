@@ -155,3 +155,39 @@ async def test_a_press_is_acknowledged_before_slow_work_so_the_3_second_deadline
             "custom_id"])
         taken = await answer_of(fake, press)
     assert taken.startswith("Sudite") and fake.interaction(press.id).rejected == []
+
+
+async def test_component_and_length_limits_the_adapter_keeps_and_a_wrong_client_breaks(world: World) -> None:
+    from bot.discord.components import DeskButton, view_of
+    from bot.ports import Button
+
+    fake = world.fake
+    app = await world.app()
+    async with world.running(app) as bot:
+        channel = bot.get_partial_messageable(world.referees.id)
+        # the adapter: a long text in messages of at most 2,000 characters, a long label cut to 80
+        long_line = "riječ " * 1000
+        last = await bot.chat._send(channel, long_line, view_of([Button("x" * 100, "take", 1)]))
+        sent = fake.messages_in(world.referees.id)
+        assert len(sent) == 3 and all(len(m["content"]) <= 2000 for m in sent)  # 6,000 characters
+        assert sent[-1]["id"] == str(last.id)
+        assert sent[-1]["components"][0]["components"][0]["label"] == "x" * 80
+        assert len(DeskButton("take", 10**18).item.custom_id or "") <= 100
+        # a wrong client: each limit broken is 400 Invalid Form Body (50035), nothing posted
+        with pytest.raises(discord.HTTPException) as too_long:
+            await channel.send("x" * 2001)
+        assert too_long.value.code == 50035
+    button = {"type": 2, "style": 1, "label": "Sudi", "custom_id": "a"}
+    wrong = {
+        "six in a row": [{"type": 1, "components": [{**button, "custom_id": str(i)} for i in range(6)]}],
+        "custom_id of 101": [{"type": 1, "components": [{**button, "custom_id": "c" * 101}]}],
+        "label of 81": [{"type": 1, "components": [{**button, "label": "l" * 81}]}],
+    }
+    before = len(fake.messages_in(world.referees.id))
+    async with aiohttp.ClientSession() as http:
+        for name, components in wrong.items():
+            async with http.post(f"{fake.api_base}/channels/{world.referees.id}/messages",
+                                 json={"content": "x", "components": components},
+                                 headers={"Authorization": f"Bot {fake.token}"}) as answer:
+                assert answer.status == 400 and (await answer.json())["code"] == 50035, name
+    assert len(fake.messages_in(world.referees.id)) == before
