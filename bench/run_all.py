@@ -24,6 +24,7 @@ FULL = [
     ("memory", ["--games", "100000"]),
     ("render", []),
     ("gameserver", ["--moves", "--hands", "10"]),
+    ("platforms", ["--members", "200"]),
 ]
 QUICK = [
     ("import", ["--hands", "20000"]),
@@ -34,14 +35,15 @@ QUICK = [
     ("memory", ["--games", "5000"]),
     ("render", ["--quick"]),
     ("gameserver", ["--tables", "20", "--hands", "5"]),
+    ("platforms", ["--members", "50"]),
 ]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes")
-    parser.add_argument("names", nargs="*",
-                        help="only these benchmarks (import, paper, desk, solver, arbitar, memory, render)")
+    parser.add_argument("names", nargs="*", help="only these benchmarks (import, paper, desk, solver, arbitar, memory, "
+                                                  "render, gameserver, platforms)")
     args = parser.parse_args()
     failed = []
     for name, options in QUICK if args.quick else FULL:

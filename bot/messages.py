@@ -946,6 +946,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "telegram.replay": ("Suđenje za partiju {game} je u toku (pozvao {caller}). Dosadašnje poruke:",
                         "The trial for game {game} is on (called by {caller}). The messages so far:"),
     "telegram.relay": ("{nick}: {text}", "{nick}: {text}"),
+    "telegram.pressed": ("Primljeno — odgovor stiže u privatnoj poruci.", "Received — the answer comes in private."),
+    "telegram.answer_waiting": ("{nick}, odgovor vas čeka u privatnom razgovoru sa botom: {link}",
+                                "{nick}, your answer is waiting in a private chat with the bot: {link}"),
     # The console club (bot/console): its own framing around what the desk says.
     "console.channel": ("#sudije", "#referees"),
     "console.edited": ("(izmena)", "(edited)"),

@@ -27,7 +27,8 @@ async def test_a_press_and_a_command_meeting_a_busy_database_are_answered_try_ag
         query = fake.push_callback(scene.u("mira"), group_msg, f"take:{call_id}")
         await fake.wait_for("answerCallbackQuery", since=mark)
         answer = fake.answer_of(query)
-        assert answer is not None and answer["text"] == t("db.busy")
+        assert answer is not None and answer["text"] == t("telegram.pressed")  # at once; the result privately
+        await fake.wait_until(lambda: t("db.busy") in scene.texts("mira"))
         monkeypatch.setattr(scene.a.desk, "withdraw", busy)
         mark = fake.mark()
         fake.push_command(scene.club, scene.u("ana"), "povuci")

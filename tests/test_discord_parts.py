@@ -132,3 +132,17 @@ async def test_start_discord_refuses_a_server_the_bot_is_not_in(tmp_path: Path,
                 await start_discord(app)
         finally:
             await app.close()
+
+
+def test_a_long_call_notice_keeps_every_mention() -> None:
+    from bot.discord.port import LIMIT, with_mentions  # noqa: PLC0415 (imported where the test needs it)
+
+    users = [10**17 + i for i in range(120)]  # 120 referees: far more mentions than one message holds
+    notice = "Pozvan je sudija za partiju 100. " * 40
+    parts = with_mentions(notice, users)
+    assert len(parts) > 1 and all(len(text) <= LIMIT for text, _ in parts)
+    assert parts[0][0].startswith(notice.strip()[:100])
+    assert [u for _, named in parts for u in named] == users  # every one named, once, in order
+    for text, named in parts:
+        assert text.count("<@") == len(named) and all(f"<@{u}>" in text for u in named)
+    assert with_mentions("kratko", [1, 2]) == [("kratko\n<@1> <@2>", [1, 2])]

@@ -549,8 +549,14 @@ async def test_dropped_connection_resumes_and_keeps_working(
 ) -> None:
     async with run_client(ProofBot(fake.guild_id), fake, reconnect=True) as bot:
         resumed = bot.wait_for("resumed")
+        seen = bot.wait_for("raw_member_remove")
         await fake.disconnect_clients(4000)
+        await fake.member_leave(members["ceca"].id)  # while the bot is away: replayed when it resumes
         await asyncio.wait_for(resumed, timeout=5)
+        assert (await asyncio.wait_for(seen, timeout=5)).user.id == members["ceca"].id
+        order = [f.payload.get("t") for f in fake.gateway_sent if f.payload.get("t") in ("RESUMED",
+                                                                                          "GUILD_MEMBER_REMOVE")]
+        assert order == ["RESUMED", "GUILD_MEMBER_REMOVE"]  # replayed on resuming, not sent into the void
         (resume,) = fake.received_ops(6)
         ready = next(f.payload for f in fake.gateway_sent if f.payload.get("t") == "READY")
         assert resume["d"]["session_id"] == ready["d"]["session_id"]

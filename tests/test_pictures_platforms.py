@@ -219,8 +219,10 @@ async def test_telegram_prikaz_ruke_sends_the_hands_privately_as_an_album(scene:
     async with scene.running():
         group_msg, _ = await call_game(scene)
         server.push_press(scene.u("mira"), group_msg, "Sudi")
-        await server.wait_for("answerCallbackQuery")
-        controls = scene.last("mira")
+        await server.wait_until(lambda: any(b["text"] == "Prikaz ruke" for m in server.bot_messages(scene.u("mira"))
+                                            for b in m.buttons()))
+        controls = next(m for m in reversed(server.bot_messages(scene.u("mira")))
+                        if any(b["text"] == "Prikaz ruke" for b in m.buttons()))
         mark = server.mark()
         server.push_press(scene.u("mira"), controls, "Prikaz ruke")
         game = await scene.a.db.games.get(100)

@@ -11,13 +11,16 @@ ends the trial; expiry by the manual clock; the command menus; nothing a member 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from telegram import Update
+from telegram.error import BadRequest, RetryAfter
+from telegram.ext import CallbackQueryHandler
 
 from bot.app import App, build_app
 from bot.config import Config, ConfigError, TelegramConfig
@@ -25,9 +28,10 @@ from bot.messages import Catalogue
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
 from bot.telegram import TelegramAdapter, run_telegram
 from bot.telegram.handlers import GROUP_COMMANDS, PRIVATE_COMMANDS
+from bot.telegram.limiter import ClubRateLimiter
 from club import Club
 from fakes.chat import RecordingChat
-from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage
+from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage, running
 from storage.members import Member
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -50,6 +54,14 @@ class Scene:
     users: dict[str, FakeUser]
     app: App | None = None
     adapters: list[TelegramAdapter] = field(default_factory=list)
+    waits: list[float] = field(default_factory=list)  # the rate limiter's flood waits, never slept for real
+    fake_now: float = NOW.timestamp()  # the fake Bot API's clock: deadlines and flood control run on it
+
+    async def sleep(self, seconds: float) -> None:
+        """The rate limiter's wait: it moves the fake's clock instead of waiting."""
+        self.waits.append(seconds)
+        self.fake_now += seconds
+        await asyncio.sleep(0)
 
     def config(self) -> Config:
         return Config(telegram=TelegramConfig(club_group_id=self.club.id, referees_group_id=self.referees.id,
@@ -69,8 +81,10 @@ class Scene:
     @asynccontextmanager
     async def running(self, *, concurrent: bool = False) -> AsyncIterator[TelegramAdapter]:
         """The wiring `sudija run` does: build the adapter, attach its port, start it, then start the desk."""
+        # flood waits move the fake's clock; no throttling in real time (tests never wait for real)
+        limiter = ClubRateLimiter(sleep=self.sleep, overall_max_rate=0, group_max_rate=0)
         adapter = TelegramAdapter(self.a.desk, self.a.config.telegram, poll_timeout=1.0,
-                                  concurrent_updates=concurrent)
+                                  concurrent_updates=concurrent, rate_limiter=limiter)
         self.a.attach(adapter.port)
         await adapter.start()
         try:
@@ -115,6 +129,32 @@ class Scene:
         return [self.fake.message(self.u(nick), r.result["message_id"]).text for r in sent()[:count]]
 
 
+    async def got(self, nick: str, wanted: str | Callable[[str], bool], since: int = 0) -> StoredMessage:
+        """Wait until the bot wrote `nick` privately (from request `since` on) a message that is `wanted`."""
+        def match(text: str) -> bool:
+            return wanted(text) if callable(wanted) else text == wanted
+
+        def found() -> StoredMessage | None:
+            for r in self.fake.calls("sendMessage"):
+                if r.ok and r.index >= since and r.params["chat_id"] == self.u(nick).id:
+                    message = self.fake.message(self.u(nick), r.result["message_id"])
+                    if match(message.text):
+                        return message
+            return None
+
+        await self.fake.wait_until(lambda: found() is not None)
+        message = found()
+        assert message is not None
+        return message
+
+    async def pressed(self, nick: str, query: str, wanted: str | Callable[[str], bool], since: int = 0) -> str:
+        """A press is answered at once with the short line; the desk's answer then comes privately: its text."""
+        await self.fake.wait_for("answerCallbackQuery", where=lambda p: p["callback_query_id"] == query,
+                                 since=since)
+        assert self.fake.answer_of(query) == {"callback_query_id": query, "text": t("telegram.pressed")}
+        return (await self.got(nick, wanted, since)).text
+
+
 @pytest.fixture
 async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeTelegram]:
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")  # httpx honours HTTP(S)_PROXY even for loopback
@@ -132,6 +172,7 @@ async def scene(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Scene]:
     club = fake.group("Klub", members=users.values())
     referees = fake.group("Sudije", members=[users["mira"], users["zoran"]])
     made = Scene(fake, tmp_path, ManualClock(NOW), club, referees, users)
+    fake.clock = lambda: made.fake_now
     await made.open()
     await made.link("mira", "referee")
     await made.link("zoran", "referee")
@@ -181,25 +222,26 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         assert scene.last("ana").button_texts() == ["Povuci poziv"]
         pings = {nick: scene.last(nick) for nick in ("mira", "zoran")}
         assert all(p.text == notice and p.callback_data() == [f"take:{call_id}"] for p in pings.values())
-        assert fake.messages(scene.club)[-1].text == "/sudija 100"  # nothing from the bot in the club group
+        await fake.wait_for("deleteMessage", count=2)
+        assert fake.messages(scene.club) == []  # the command deleted, nothing from the bot in the club group
 
-        # Two referees press at once: Mira in the referees' group, Zoran on his private copy.
+        # Two referees press at once: Mira in the referees' group, Zoran on his private copy. Each press is
+        # answered at once with the short line; the outcome comes privately.
+        mark = fake.mark()
         first = fake.push_callback(scene.u("mira"), group_msg, f"take:{call_id}")
         second = fake.push_callback(scene.u("zoran"), pings["zoran"], f"take:{call_id}")
-        await fake.wait_for("answerCallbackQuery", count=2)
+        outcome = {nick: await scene.pressed(nick, query, lambda x: x.startswith(("Sudite", "Poziv")), since=mark)
+                   for nick, query in (("mira", first), ("zoran", second))}
         batches = [{u.get("callback_query", {}).get("id") for u in r.result} for r in fake.calls("getUpdates") if r.ok]
         assert any({first, second} <= batch for batch in batches)  # both came in one getUpdates answer: at once
-        answers = {"mira": fake.answer_of(first), "zoran": fake.answer_of(second)}
-        won = [nick for nick, answer in answers.items() if answer and answer["text"].startswith("Sudite")]
+        won = [nick for nick, text in outcome.items() if text.startswith("Sudite")]
         assert len(won) == 1
         winner, loser = won[0], ({"mira", "zoran"} - set(won)).pop()
         trial = await scene.a.db.trials.open_for_game(100)
         assert trial is not None and trial.referee == (await scene.member(winner)).id
-        assert answers[winner] == {"callback_query_id": first if winner == "mira" else second,
-                                   "text": t("take.ok", game=100, trial=trial.id)}
-        assert answers[loser] is not None and answers[loser]["show_alert"] is True
-        assert answers[loser]["text"] in (t("take.taken", game=100, referee=winner),  # after the winner's write
-                                          t("take.in_progress", game=100, referee=winner))  # during it
+        assert outcome[winner] == t("take.ok", game=100, trial=trial.id)
+        assert outcome[loser] in (t("take.taken", game=100, referee=winner),  # after the winner's write
+                                  t("take.in_progress", game=100, referee=winner))  # during it
         taken = t("call.notice_taken", game=100, caller="ana", referee=winner)
         for copy in (group_msg, pings["mira"], pings["zoran"]):
             assert copy.text == taken and copy.keyboard == []
@@ -207,7 +249,7 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         # The trial: each party privately; the referee's controls under his message.
         opened = t("trial.opened_out_of_game", game=100, caller="ana", referee=winner)
         assert scene.last("ana").text == f"{opened}\n\n{t('telegram.trial_party')}"
-        controls = scene.last(winner)
+        controls = next(m for m in fake.bot_messages(scene.u(winner)) if m.text.startswith(opened))
         assert controls.text == f"{opened}\n\n{t('telegram.trial_referee')}"
         assert controls.button_texts() == ["Prikaz ruke", "Suđenja", "Završi suđenje", "Napusti suđenje"]
         assert all(len(d.encode()) <= 64 for d in controls.callback_data())
@@ -234,30 +276,34 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         assert not any("Nacrt" in text for text in scene.texts("ana"))  # the draft is the referee's alone
         mark = fake.mark()
         finish = fake.push_press(scene.u(winner), controls, "Završi suđenje")
-        await fake.wait_for("answerCallbackQuery", since=mark)
-        assert fake.answer_of(finish) == {"callback_query_id": finish, "text": t("finish.ok", game=100)}
+        assert await scene.pressed(winner, finish, t("finish.ok", game=100), since=mark) == t("finish.ok", game=100)
         assert controls.keyboard == []
         closed = await scene.a.db.trials.get(trial.id)
         assert closed is not None and closed.outcome == "verdict" and closed.verdict is not None
         assert closed.verdict["plavac_days"] == 3 and closed.verdict["league_points"] == 2
         assert scene.last("ana").text.startswith("Suđenje za partiju 100 je završeno.")
-        assert scene.last(winner).text == scene.last("ana").text
+        assert scene.last("ana").text in scene.texts(winner)
 
-        # /presude in the group: privately for Ana (no referee named); in the group, the public view, for
-        # Jelena who never started the bot.
+        # /presude in the group: privately for Ana (no referee named), and her command is gone from the group;
+        # Jelena, who never started the bot, gets one neutral line there and the answer when she starts it.
         mark = fake.mark()
-        fake.push_command(scene.club, scene.u("ana"), "presude", "100")
+        command = fake.push_command(scene.club, scene.u("ana"), "presude", "100")
         [listing] = await scene.said("ana", since=mark)
         assert listing.startswith("Suđenja u partiji 100:") and "sudi sudija," in listing and winner not in listing
+        await fake.wait_for("deleteMessage", since=mark)
+        assert command.deleted
         fake.push_command(scene.club, scene.u("jelena"), "presude", "100")
         [public] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
         shown = fake.message(scene.club, public.result["message_id"])
-        hint = t("telegram.start_hint", link="https://t.me/sudija_test_bot")
-        public_view = "\n".join(line for line in listing.split("\n")  # the conversation only to players
-                                if not line.startswith("     ") and line != t("presude.transcript"))
-        assert "Kada tačno?" in listing and "Kada tačno?" not in public_view
-        assert shown.text == f"{public_view}\n{hint}"
-        assert shown.reply_to is not None and shown.reply_to.sender is scene.u("jelena")
+        assert shown.text == t("telegram.answer_waiting", nick="Jelena", link="https://t.me/sudija_test_bot")
+        assert shown.entities[0]["user"]["id"] == scene.u("jelena").id
+        assert "100" not in shown.text and winner not in shown.text
+        await fake.wait_for("deleteMessage", count=2, since=mark)
+        assert [m.sender for m in fake.messages(scene.club)] == [fake.bot]  # no command, no call: one neutral line
+        mark = fake.mark()
+        fake.open_deep_link(scene.u("jelena"), "https://t.me/sudija_test_bot?start=x")
+        got = await scene.said("jelena", count=2, since=mark)
+        assert got[1].startswith("Suđenja u partiji 100:")
     assert all(r.ok for r in fake.calls() if r.method != "sendMessage" or r.params["chat_id"] != scene.u("jelena").id)
     assert not any("parse_mode" in r.params for r in fake.calls())
 
@@ -273,11 +319,11 @@ async def test_restart_between_call_and_press(scene: Scene) -> None:
     await scene.open()
     mark = fake.mark()
     async with scene.running():
-        await fake.wait_for("answerCallbackQuery", since=mark)
         await fake.wait_for("sendMessage", chat=scene.u("ana"), since=mark)
+        took = await scene.pressed("mira", query, lambda x: x.startswith("Sudite"), since=mark)
     trial = await scene.a.db.trials.open_for_game(100)
     assert trial is not None and trial.call == call_id
-    assert fake.answer_of(query) == {"callback_query_id": query, "text": t("take.ok", game=100, trial=trial.id)}
+    assert took == t("take.ok", game=100, trial=trial.id)
     taken = t("call.notice_taken", game=100, caller="ana", referee="mira")
     assert group_msg.text == taken and zoran_copy.text == taken  # notices came back from the database
     assert group_msg.keyboard == [] and zoran_copy.keyboard == []
@@ -289,7 +335,7 @@ async def test_forged_and_foreign_presses_are_refused(scene: Scene) -> None:
     await scene.link("ana")
     await scene.link("marko")
     await scene.game(200, ("jelena", "mira", "marko"))
-    async with scene.running():
+    async with scene.running() as adapter:
         group_msg, call_id = await call_game(scene)
         other = await call_game(scene, 200, caller="marko")
         other_id = other[1]
@@ -308,19 +354,26 @@ async def test_forged_and_foreign_presses_are_refused(scene: Scene) -> None:
         scene.club.members[stranger.id] = "member"
         presses["unlinked"] = fake.push_callback(stranger, group_msg, f"take:{call_id}")
         await fake.wait_for("answerCallbackQuery", count=len(presses), since=mark)
-    expected = {
-        "non_referee": t("take.not_referee"),
-        "other_call": t("take.played", game=200),
-        "no_such_call": t("take.unknown"),
-        "withdraw_not_his": t("withdraw.not_yours"),
-        "finish_no_trial": t("trial.not_your_trial"),
-        "garbage": t("button.unknown"),
-        "unknown_action": t("button.unknown"),
-        "unlinked": t("link.needed"),
-    }
-    for name, query in presses.items():
-        answer = fake.answer_of(query)
-        assert answer is not None and answer["text"] == expected[name] and answer["show_alert"] is True, name
+        pressers = {"non_referee": "jelena", "other_call": "mira", "no_such_call": "mira", "withdraw_not_his": "mira",
+                    "finish_no_trial": "zoran", "garbage": "zoran", "unknown_action": "zoran"}
+        scene.users["niko"] = stranger
+        pressers["unlinked"] = "niko"
+        expected = {
+            "other_call": t("take.played", game=200),
+            "no_such_call": t("take.unknown"),
+            "withdraw_not_his": t("withdraw.not_yours"),
+            "finish_no_trial": t("trial.not_your_trial"),
+            "garbage": t("button.unknown"),
+            "unknown_action": t("button.unknown"),
+            "unlinked": t("link.needed"),
+        }
+        for name, wanted in expected.items():
+            assert await scene.pressed(pressers[name], presses[name], wanted, since=mark), name
+        # Jelena never started the bot: her refusal waits for her /start, and the referees' group, where she
+        # pressed, gets one neutral line pointing her to the private chat
+        assert fake.answer_of(presses["non_referee"])["text"] == t("telegram.pressed")  # type: ignore[index]
+        await fake.wait_until(lambda: any(m.text.startswith("Jelena,") for m in fake.bot_messages(scene.referees)))
+        assert [p.text for p in adapter.port.outbox[scene.u("jelena").id]] == [t("take.not_referee")]
     assert [c.id for c in await scene.a.db.calls.pending()] == [call_id, other_id]
     assert await scene.a.db.trials.open_trials() == []
     assert group_msg.callback_data() == [f"take:{call_id}"]  # untouched
@@ -333,10 +386,10 @@ async def test_party_who_never_started_the_bot_is_invited_and_gets_what_waited(s
         mark = fake.mark()
         fake.push_command(scene.club, scene.u("jelena"), "sudija", "300")
         [posted] = await fake.wait_for("sendMessage", chat=scene.referees, since=mark)
-        # She cannot be written to: the answer is in the group, with how to start the bot.
+        # She cannot be written to: one neutral line in the group (no game, no call), the answer kept for later.
         [answer] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
-        assert fake.message(scene.club, answer.result["message_id"]).text.startswith(t("call.ok", game=300,
-                                                                                         minutes=5))
+        assert fake.message(scene.club, answer.result["message_id"]).text == t(
+            "telegram.answer_waiting", nick="Jelena", link="https://t.me/sudija_test_bot")
         mark = fake.mark()
         fake.push_press(scene.u("mira"), fake.message(scene.referees, posted.result["message_id"]), "Sudi")
         await fake.wait_for("answerCallbackQuery", since=mark)
@@ -354,13 +407,15 @@ async def test_party_who_never_started_the_bot_is_invited_and_gets_what_waited(s
         fake.push_message(scene.u("mira"), scene.u("mira"), "Čekam.")
         await fake.wait_for("sendMessage", where=lambda p: p["chat_id"] == scene.u("jelena").id, count=2, since=mark)
         assert fake.messages(scene.u("jelena")) == []
-        assert [m.text for m in fake.bot_messages(scene.club)].count(invitation.text) == 1  # invited once
+        assert [m.text for m in fake.bot_messages(scene.club)] == [t(
+            "telegram.answer_waiting", nick="Jelena", link="https://t.me/sudija_test_bot"), invitation.text]
 
         mark = fake.mark()
         fake.open_deep_link(scene.u("jelena"), link)
-        got = await scene.said("jelena", count=4, since=mark)
+        got = await scene.said("jelena", count=5, since=mark)
         opened = t("trial.opened_out_of_game", game=300, caller="jelena", referee="mira")
-        assert got == [t("telegram.welcome"), f"{opened}\n\n{t('telegram.trial_party')}",
+        assert got == [t("telegram.welcome"), t("call.ok", game=300, minutes=5),
+                       f"{opened}\n\n{t('telegram.trial_party')}",
                        "mira: Jelena, opišite šta se desilo.", "mira: Čekam."]
         mark = fake.mark()
         fake.push_message(scene.u("jelena"), scene.u("jelena"), "Marko je otišao usred ruke.")
@@ -395,9 +450,9 @@ async def test_leaving_the_club_group_ends_the_callers_trial(scene: Scene) -> No
     await scene.link("ana")
     async with scene.running():
         group_msg, _ = await call_game(scene)
-        fake.push_press(scene.u("zoran"), group_msg, "Sudi")
-        await fake.wait_for("answerCallbackQuery")
-        controls = scene.last("zoran")
+        query = fake.push_press(scene.u("zoran"), group_msg, "Sudi")
+        await scene.pressed("zoran", query, lambda x: x.startswith("Sudite"))
+        controls = next(m for m in fake.bot_messages(scene.u("zoran")) if m.keyboard)
         assert controls.keyboard != []
         mark = fake.mark()
         fake.push_chat_member(scene.referees, scene.u("mira"), "member", "left")  # not the club group: nothing
@@ -434,8 +489,7 @@ async def test_withdraw_duty_and_the_command_menus(scene: Scene) -> None:
         confirmation = scene.last("ana")
         mark = fake.mark()
         query = fake.push_press(scene.u("ana"), confirmation, "Povuci poziv")
-        await fake.wait_for("answerCallbackQuery", since=mark)
-        assert fake.answer_of(query) == {"callback_query_id": query, "text": t("withdraw.ok", game=100)}
+        await scene.pressed("ana", query, t("withdraw.ok", game=100), since=mark)
         assert group_msg.text == t("call.notice_withdrawn", game=100, caller="ana")
         assert confirmation.keyboard == []
         mark = fake.mark()
@@ -443,10 +497,10 @@ async def test_withdraw_duty_and_the_command_menus(scene: Scene) -> None:
         assert await scene.said("mira", since=mark) == [t("duty.off")]
         assert not (await scene.member("mira")).on_duty
         mark = fake.mark()
-        fake.push_command(scene.club, scene.u("mira"), "zavrsi")  # a trial control typed in the group
-        [refusal] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
-        assert fake.message(scene.club, refusal.result["message_id"]).text == t(
-            "telegram.private_only", link="https://t.me/sudija_test_bot")
+        typed = fake.push_command(scene.club, scene.u("mira"), "zavrsi")  # a trial control typed in the group
+        assert await scene.said("mira", since=mark) == [t("telegram.private_only", link="https://t.me/sudija_test_bot")]
+        await fake.wait_for("deleteMessage", since=mark)
+        assert typed.deleted and fake.bot_messages(scene.club) == []
         mark = fake.mark()
         fake.push_message(scene.u("ana"), scene.u("ana"), "Ima li nekog?")  # no trial: nothing to relay
         assert await scene.said("ana", since=mark) == [t("telegram.not_in_trial")]
@@ -464,8 +518,8 @@ async def test_typed_text_is_never_formatted_and_never_pings_in_a_group(scene: S
     await scene.link("ana")
     async with scene.running():
         group_msg, _ = await call_game(scene)
-        fake.push_press(scene.u("mira"), group_msg, "Sudi")
-        await fake.wait_for("answerCallbackQuery")
+        query = fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        await scene.pressed("mira", query, lambda x: x.startswith("Sudite"))
         typed = "<b>@zoran</b> & *pogledaj* _ovo_ [x](https://t.me) @all"
         mark = fake.mark()
         fake.push_message(scene.u("ana"), scene.u("ana"), typed)
@@ -477,11 +531,16 @@ async def test_typed_text_is_never_formatted_and_never_pings_in_a_group(scene: S
         controls = next(m for m in fake.bot_messages(scene.u("mira")) if m.keyboard)
         fake.push_press(scene.u("mira"), controls, "Završi suđenje")
         await fake.wait_for("answerCallbackQuery", count=2)
+        await scene.got("mira", t("finish.ok", game=100))
         mark = fake.mark()
-        fake.push_command(scene.club, scene.u("jelena"), "presude", "100")  # she never started: group answer
+        fake.push_command(scene.club, scene.u("jelena"), "presude", "100")  # she never started: a neutral line
         [public] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
+        mark = fake.mark()
+        fake.push_command(scene.u("ana"), scene.u("ana"), "presude", "100")
+        [listing] = await scene.said("ana", since=mark)
     shown = fake.message(scene.club, public.result["message_id"])
-    assert "pitati @\u2060zoran <i>ponovo</i>" in shown.text and shown.entities == []
+    assert "zoran" not in shown.text and [e["type"] for e in shown.entities] == ["text_mention"]
+    assert "pitati @zoran <i>ponovo</i>" in listing and scene.last("ana").entities == []  # private: as typed
     assert not any("parse_mode" in r.params for r in fake.calls())
 
 
@@ -490,37 +549,30 @@ async def test_long_answers_to_a_press_go_privately(scene: Scene) -> None:
     await scene.link("ana")
     async with scene.running():
         group_msg, _ = await call_game(scene)
-        fake.push_press(scene.u("mira"), group_msg, "Sudi")
-        await fake.wait_for("answerCallbackQuery")
-        controls = scene.last("mira")
+        query = fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        await scene.pressed("mira", query, lambda x: x.startswith("Sudite"))
+        controls = next(m for m in fake.bot_messages(scene.u("mira")) if m.keyboard)
         mark = fake.mark()
         query = fake.push_press(scene.u("mira"), controls, "Prikaz ruke")
-        await fake.wait_for("answerCallbackQuery", since=mark)
-        [hands] = await scene.said("mira", since=mark)
-    assert fake.answer_of(query) == {"callback_query_id": query, "text": t("telegram.sent_private")}
-    assert hands.startswith("Partija 100") and len(hands) > 200
+        hands = await scene.pressed("mira", query, lambda x: x.startswith("Partija 100"), since=mark)
+    assert len(hands) > 200
 
 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
 async def test_flood_control_is_waited_out_and_the_relay_goes_on(scene: Scene) -> None:
     fake = scene.fake
     await scene.link("ana")
-    waits: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        waits.append(seconds)
-
     async with scene.running() as adapter:
-        adapter.port.sleep = sleep
         group_msg, _ = await call_game(scene)
-        fake.push_press(scene.u("mira"), group_msg, "Sudi")
-        await fake.wait_for("answerCallbackQuery")
+        query = fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        await scene.pressed("mira", query, lambda x: x.startswith("Sudite"))
         mark = fake.mark()
         fake.fail_next("sendMessage", 429, "Too Many Requests: retry after 3", retry_after=3)
         fake.push_message(scene.u("ana"), scene.u("ana"), "Jesi li tu?")
         assert await scene.said("mira", since=mark) == ["ana: Jesi li tu?"]
     assert [(r.ok, r.error_code) for r in fake.calls("sendMessage")[-2:]] == [(False, 429), (True, None)]
-    assert waits == [3.0]
+    assert scene.waits == [3.1]  # the rate limiter waited as Telegram asked (on the test's clock)
+    assert adapter.rate_limiter.floods == 1
 
 
 async def test_run_telegram_is_the_whole_wiring_and_stops_when_cancelled(scene: Scene) -> None:
@@ -545,17 +597,18 @@ async def test_a_referee_who_never_started_the_bot_gets_his_controls_when_he_doe
     scene.club.members[vuk.id] = scene.referees.members[vuk.id] = "member"
     await scene.link("ana")
     await scene.link("vuk", "referee")
-    async with scene.running():
+    async with scene.running() as adapter:
         group_msg, _ = await call_game(scene)
         assert [e["user"]["id"] for e in group_msg.entities] == [scene.u(n).id for n in ("mira", "vuk", "zoran")]
         mark = fake.mark()
         query = fake.push_press(vuk, group_msg, "Sudi")
         await fake.wait_for("answerCallbackQuery", since=mark)
+        assert fake.answer_of(query) == {"callback_query_id": query, "text": t("telegram.pressed")}
+        await fake.wait_until(lambda: vuk.id in adapter.port.outbox and len(adapter.port.outbox[vuk.id]) == 2)
         trial = await scene.a.db.trials.open_for_game(100)
-        assert trial is not None and fake.answer_of(query) == {"callback_query_id": query,
-                                                               "text": t("take.ok", game=100, trial=trial.id)}
+        assert trial is not None
         link = f"https://t.me/sudija_test_bot?start=sudjenje_{trial.id}"
-        invitation = fake.bot_messages(scene.referees)[-1]
+        invitation = fake.bot_messages(scene.referees)[-1]  # one line: the invitation (no second hint)
         assert invitation.text == t("telegram.invite", nick="vuk", link=link)
         assert not any(link in m.text for m in fake.bot_messages(scene.club))  # referees are invited among referees
         mark = fake.mark()
@@ -563,14 +616,225 @@ async def test_a_referee_who_never_started_the_bot_gets_his_controls_when_he_doe
         await fake.wait_for("sendMessage", where=lambda p: p["chat_id"] == vuk.id, since=mark)
         mark = fake.mark()
         fake.open_deep_link(vuk, link)
-        got = await scene.said("vuk", count=3, since=mark)
+        got = await scene.said("vuk", count=4, since=mark)
         assert got[1].startswith(t("trial.opened_out_of_game", game=100, caller="ana", referee="vuk"))
-        assert got[2] == "ana: Dobar dan."
+        assert got[2] == t("take.ok", game=100, trial=trial.id) and got[3] == "ana: Dobar dan."
         controls = fake.bot_messages(vuk)[1]
         assert controls.button_texts() == ["Prikaz ruke", "Suđenja", "Završi suđenje", "Napusti suđenje"]
         mark = fake.mark()
-        fake.push_press(vuk, controls, "Napusti suđenje")
-        await fake.wait_for("answerCallbackQuery", since=mark)
-        assert controls.keyboard == []
+        query = fake.push_press(vuk, controls, "Napusti suđenje")
+        await scene.pressed("vuk", query, lambda x: True, since=mark)
+        await fake.wait_until(lambda: controls.keyboard == [])
     ended = await scene.a.db.trials.get(trial.id)
     assert ended is not None and ended.outcome == "interrupted" and ended.end_reason == "referee_left"
+
+
+# Telegram as strict as it is: the answer deadline, late presses, flood control, rights, 24 hours --------------
+
+async def test_a_press_is_answered_before_the_work_so_slow_work_misses_no_deadline(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    desk = scene.a.desk
+    real_press = desk.press
+
+    async def slow_press(*args: object) -> object:
+        scene.fake_now += 20  # the work outlasts Telegram's answer deadline (15 s)
+        return await real_press(*args)  # type: ignore[arg-type]
+
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        desk.press = slow_press  # type: ignore[method-assign]
+        query = fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        took = await scene.pressed("mira", query, lambda x: x.startswith("Sudite"))
+    assert took.startswith("Sudite u partiji 100") and not fake.callback_queries[query].late
+
+
+async def test_a_client_that_answers_after_the_work_misses_the_deadline(fake: FakeTelegram) -> None:
+    """The deliberately wrong client: it answers the press only after 20 s of work — Telegram refuses it."""
+    now = [NOW.timestamp()]
+    fake.clock = lambda: now[0]
+    ana = fake.user("Ana", started=True)
+    failures: list[str] = []
+
+    async def on_press(update: Update, context: object) -> None:
+        assert update.callback_query is not None
+        now[0] += 20
+        try:
+            await update.callback_query.answer("gotovo")
+        except BadRequest as refused:
+            failures.append(refused.message)
+
+    application = fake.application_builder().build()
+    application.add_handler(CallbackQueryHandler(on_press))
+    message = fake._store(fake.private_chat(ana), fake.bot, "x",
+                          reply_markup={"inline_keyboard": [[{"text": "Sudi", "callback_data": "take:1"}]]})
+    async with running(application):
+        query = fake.push_callback(ana, message, "take:1")
+        await fake.wait_for("answerCallbackQuery")
+    assert fake.callback_queries[query].late and failures and "too old" in failures[0]
+
+
+async def test_a_press_too_old_for_telegram_is_still_answered_by_a_message(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+    query = fake.push_press(scene.u("mira"), group_msg, "Sudi")  # pressed while the bot is down
+    scene.fake_now += 60
+    async with scene.running():
+        await fake.wait_for("answerCallbackQuery")
+        took = await scene.got("mira", lambda x: x.startswith("Sudite"))
+    assert fake.callback_queries[query].late  # Telegram refused the answer: the message is the answer
+    assert took.text.startswith("Sudite u partiji 100")
+
+
+async def test_a_press_older_than_a_day_never_arrives(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+    fake.push_press(scene.u("mira"), group_msg, "Sudi")
+    scene.fake_now += 25 * 3600  # the bot was down for more than a day: Telegram dropped the press
+    scene.clock.advance(timedelta(hours=25))
+    async with scene.running():
+        await fake.wait_until(lambda: len(fake.dropped_updates) == 1)
+    assert "callback_query" in fake.dropped_updates[0] and fake.calls("answerCallbackQuery") == []
+    assert group_msg.text == t("call.notice_expired", game=100, caller="ana") and group_msg.keyboard == []
+
+
+async def test_without_the_right_to_delete_the_command_stays_and_the_answer_is_private(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    scene.club.can_delete = False
+    async with scene.running():
+        mark = fake.mark()
+        command = fake.push_command(scene.club, scene.u("ana"), "sudija", "100")
+        await scene.got("ana", t("call.ok", game=100, minutes=5), since=mark)
+        [refused] = await fake.wait_for("deleteMessage", since=mark)
+    assert refused.ok is False and not command.deleted and fake.bot_messages(scene.club) == []
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
+async def test_a_flood_storm_leaves_every_call_message_as_the_database_says_and_every_press_answered(
+        scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    await scene.link("marko")
+    await scene.game(200, ("jelena", "petar", "marko"))
+    async with scene.running() as adapter:
+        first, first_id = await call_game(scene)
+        second, second_id = await call_game(scene, 200, caller="marko")
+        pings = {nick: [m for m in fake.bot_messages(scene.u(nick)) if m.callback_data()] for nick in ("mira", "zoran")}
+        mark = fake.mark()
+        # Telegram answers 429 to every call but the polling for 30 s (on the fake's clock); python-telegram-bot's
+        # updater waits out a 429 on getUpdates by itself, in real time, so the storm spares it here
+        fake.flood(30, retry_after=5, spare=["getUpdates"])
+        presses = [("mira", fake.push_press(scene.u("mira"), first, "Sudi")),
+                   ("zoran", fake.push_press(scene.u("zoran"), pings["zoran"][0], "Sudi")),
+                   ("zoran", fake.push_press(scene.u("zoran"), second, "Sudi")),
+                   ("ana", fake.push_press(scene.u("ana"), first, "Sudi"))]
+        for _nick, query in presses:
+            await fake.wait_until(lambda q=query: fake.callback_queries[q].answer is not None  # type: ignore[misc]
+                                  or fake.callback_queries[q].late, timeout=20)
+        outcomes = ("Sudite", "Poziv za partiju", "Samo sudije")
+
+        def results(nick: str) -> list[str]:
+            return [fake.message(scene.u(nick), r.result["message_id"]).text for r in fake.calls("sendMessage")
+                    if r.ok and r.index >= mark and r.params["chat_id"] == scene.u(nick).id
+                    and r.params["text"].startswith(outcomes)]
+
+        # every press answered: each presser got his outcome privately, also those Telegram refused to answer
+        await fake.wait_until(lambda: [len(results(n)) for n in ("mira", "zoran", "ana")] == [1, 2, 1], timeout=20)
+        await fake.wait_until(lambda: all(m.keyboard == [] for m in (first, second, *pings["mira"],
+                                                                     *pings["zoran"])), timeout=20)
+    assert adapter.rate_limiter.floods > 0 and sum(scene.waits) >= 30
+    for call_id, message in ((first_id, first), (second_id, second)):
+        call = await scene.a.db.calls.get(call_id)
+        assert call is not None and call.state == "taken"
+        trial = await scene.a.db.trials.open_for_game(call.game)
+        assert trial is not None
+        referee = await scene.a.db.members.get(trial.referee)
+        assert referee is not None
+        caller = "ana" if call.game == 100 else "marko"
+        assert message.text == t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick)
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
+async def test_a_client_without_the_rate_limiter_fails_in_a_flood(fake: FakeTelegram) -> None:
+    """The deliberately wrong client: no rate limiter, so a 429 is an error, not a wait."""
+    now = [NOW.timestamp()]
+    fake.clock = lambda: now[0]
+    ana = fake.user("Ana", started=True)
+    application = fake.application_builder().build()
+    async with application:
+        fake.flood(30, retry_after=5)
+        with pytest.raises(RetryAfter):
+            await application.bot.send_message(ana.id, "zdravo")
+
+
+async def test_the_referees_controls_are_removed_at_the_end_also_after_a_restart(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        query = fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        await scene.pressed("mira", query, lambda x: x.startswith("Sudite"))
+        controls = next(m for m in fake.bot_messages(scene.u("mira")) if m.keyboard)
+    await scene.a.close()  # the process goes down mid-trial: nothing of the trial lives in memory now
+    await scene.open()
+    async with scene.running():
+        mark = fake.mark()
+        fake.push_message(scene.u("mira"), scene.u("mira"), "/napusti")
+        await scene.said("mira", since=mark)
+        await fake.wait_until(lambda: controls.keyboard == [])
+    trial = await scene.a.db.trials.get(1)
+    assert trial is not None and trial.outcome == "interrupted"
+
+
+async def test_a_call_naming_more_referees_than_one_message_holds_pings_every_one(scene: Scene) -> None:
+    from bot.ports import Button, CallPost  # noqa: PLC0415 (imported where the test needs it)
+    from rules.members import Member as Person  # noqa: PLC0415 (imported where the test needs it)
+
+    fake = scene.fake
+    people = [fake.user(f"Sudija{i:03d}") for i in range(300)]
+    referees = [Person(i + 1000, f"sudija_sa_dugim_imenom_{i:03d}", frozenset({"referee"}), True, True, True, None,
+                       None, frozenset({f"telegram:{u.id}"})) for i, u in enumerate(people)]
+    async with scene.running() as adapter:
+        mark = fake.mark()
+        notices = await adapter.port.post_call(CallPost("call:1", "Pozvan je sudija za partiju 100.",
+                                                        tuple(referees), (Button("Sudi", "take", 1),)))
+    posted = [fake.message(scene.referees, r.result["message_id"]) for r in fake.calls("sendMessage")
+              if r.index >= mark and r.ok and r.params["chat_id"] == scene.referees.id]
+    assert len(posted) > 2 and posted[0].callback_data() == ["take:1"]  # the notice with its button first
+    assert [n.message for n in notices if n.place == str(scene.referees.id)] == [str(posted[0].message_id)]
+    pinged = [e["user"]["id"] for m in posted for e in m.entities if e["type"] == "text_mention"]
+    assert pinged == [u.id for u in people]  # every one, once, in order
+    for message in posted[1:]:
+        for entity in message.entities:
+            assert message.text[entity["offset"]:entity["offset"] + entity["length"]].startswith("sudija_sa")
+
+
+async def test_a_presser_who_blocked_the_bot_gets_one_neutral_line_and_the_answer_on_start(scene: Scene) -> None:
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running() as adapter:
+        group_msg, _ = await call_game(scene)
+        fake.block(scene.u("zoran"))  # Telegram now answers 403 "bot was blocked by the user"
+        mark = fake.mark()
+        query = fake.push_press(scene.u("zoran"), group_msg, "Sudi")
+        await fake.wait_for("answerCallbackQuery", since=mark)
+        zoran = scene.u("zoran").id
+        await fake.wait_until(lambda: len(adapter.port.outbox.get(zoran, [])) >= 2)  # the trial, and the answer
+        refused = [r for r in fake.calls("sendMessage") if r.index >= mark and r.params["chat_id"] == zoran]
+        assert refused and all(r.description == "Forbidden: bot was blocked by the user" for r in refused)
+        lines = [fake.message(scene.referees, r.result["message_id"]) for r in fake.calls("sendMessage")
+                 if r.index >= mark and r.ok and r.params["chat_id"] == scene.referees.id]
+        assert len(lines) == 1 and lines[0].entities[0]["user"]["id"] == zoran  # one line, mentioning him
+        assert "100" not in lines[0].text and fake.answer_of(query) == {"callback_query_id": query,
+                                                                        "text": t("telegram.pressed")}
+        mark = fake.mark()
+        fake.open_deep_link(scene.u("zoran"), "https://t.me/sudija_test_bot?start=x")  # unblocks, starts
+        got = await scene.said("zoran", count=2, since=mark)
+    trial = await scene.a.db.trials.open_for_game(100)
+    assert trial is not None
+    assert t("take.ok", game=100, trial=trial.id) in got or any(x.startswith("Suđenje za partiju 100") for x in got)

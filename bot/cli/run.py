@@ -8,8 +8,8 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
-from collections.abc import Awaitable
 from typing import Any
 
 from bot.cli._common import add_db_option, club_config
@@ -50,34 +50,66 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def serve(config: Config) -> None:
-    """Every configured platform over one database and one desk, until interrupted."""
+async def serve(config: Config, *, stop: asyncio.Event | None = None) -> None:
+    """Every configured platform over one database and one desk, until SIGTERM or SIGINT (or `stop` is set):
+    then the adapters stop in order (Telegram confirms the updates it fetched, so nothing is handled twice after
+    a restart) and the database closes. One bot per database: a second process is refused (bot/dblock.py).
+    Before the desk starts, the setup is checked as `sudija check` does; a fatal finding stops the start."""
     from bot.app import build_app  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.config import check_owner  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.setup import Report, SetupError  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     platforms = [name for name, settings in (("discord", config.discord), ("telegram", config.telegram))
                  if settings.token is not None]
     check_owner(config, platforms)  # before anything opens: the owner is configuration
-    app = await build_app(config)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            loop.add_signal_handler(signum, stop.set)
+    lock = DatabaseLock(config.database)
+    lock.acquire()
     try:
-        async with contextlib.AsyncExitStack() as stack:
-            runners: list[Awaitable[object]] = []
-            if config.discord.token is not None:
-                from bot.discord import start_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
+        app = await build_app(config)
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                report = Report()  # `sudija check` once the platforms are connected, before the desk acts
+                runners: list[asyncio.Future[Any]] = []
+                if config.discord.token is not None:
+                    from bot.discord import start_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-                # Logged in and ready before the desk starts, so the desk can edit calls that expired meanwhile.
-                bot, discord_task = await start_discord(app)
-                stack.push_async_callback(bot.close)
-                runners.append(discord_task)
-            if config.telegram.token is not None:
-                from bot.telegram.adapter import TelegramAdapter  # noqa: PLC0415 (a sub-command loads only what it runs)
+                    # Logged in and ready before the desk starts, so the desk can edit calls that expired meanwhile.
+                    bot, discord_task = await start_discord(app)
+                    stack.push_async_callback(bot.close)
+                    runners.append(discord_task)
+                    from bot.discord.check import discord_findings  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-                telegram = TelegramAdapter(app.desk, config.telegram)
-                app.attach(telegram.port)
-                await stack.enter_async_context(telegram)
-            await app.desk.start()
-            await app.start_link()
-            runners.append(asyncio.Event().wait())
-            await asyncio.gather(*runners)
+                    report.add("discord", discord_findings(bot, config))
+                if config.telegram.token is not None:
+                    from bot.telegram.adapter import TelegramAdapter  # noqa: PLC0415 (a sub-command loads only what it runs)
+                    from bot.telegram.check import telegram_findings  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+                    telegram = TelegramAdapter(app.desk, config.telegram)
+                    app.attach(telegram.port)
+                    await stack.enter_async_context(telegram)
+                    report.add("telegram", await telegram_findings(telegram.application.bot, config))
+                log = logging.getLogger(__name__)
+                for finding in report.findings:
+                    (log.error if finding.fatal else log.warning)("%s", finding.line())
+                if report.fatal:  # a call would go nowhere, a trial could not open: say what to change, and stop
+                    raise SetupError(report)
+                await app.desk.start()
+                await app.start_link()
+                runners.append(asyncio.ensure_future(stop.wait()))
+                done, _ = await asyncio.wait(runners, return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    task.result()  # a platform that stopped by itself says why
+                log.info("stopping")
+        finally:
+            await app.close()
     finally:
-        await app.close()
+        lock.release()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signum)

@@ -17,6 +17,7 @@ from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
 from bot.desk.links import MAX_REF
 from bot.ports import Reply
+from rules.notices import Notice
 from storage.clock import store_clock, stored_clock
 from storage.games import GameSummary
 from storage.members import ROLES, Member
@@ -105,6 +106,15 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
     async def open_trial_of(self, member: Member) -> Trial | None:
         """The open trial this member takes part in (as a party or an official), if any."""
         return await self.db.trials.open_for_member(member.id)
+
+    async def keep_controls(self, trial_id: int, notice: Notice) -> None:
+        """Where a platform showed a trial's controls (buttons), so they can be removed when the trial ends,
+        also after a restart (kept with the calls' notices, subject ``controls:<trial>``)."""
+        await self.db.calls.add_notice(f"controls:{trial_id}", notice)
+
+    async def controls_of(self, trial_id: int, platform: str) -> list[Notice]:
+        """Every place this platform showed the trial's controls, oldest first."""
+        return [n for n in await self.db.calls.notices(f"controls:{trial_id}") if n.platform == platform]
 
     async def messages_of(self, trial_id: int) -> list[TrialMessage]:
         """Every message typed in the trial's space, in order."""

@@ -30,11 +30,13 @@ from bot.app import DatabaseBusy
 from bot.config import ConfigError
 from bot.discord import commands
 from bot.discord.components import (
+    DRAFT_FORM,
     DRAFT_PREFIX,
     LEGACY_DRAFT_KINDS,
     DeskButton,
     DraftModal,
     build_draft,
+    form_values,
     view_of,
 )
 from bot.discord.pictures import reply_attachments
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
     from bot.app import App
 
 log = logging.getLogger(__name__)
+WORK_SLOTS = 8  # desk jobs at once after their answers: a burst of presses is acknowledged before it is worked
+TOKEN_GONE = frozenset({50027, 10015})  # Invalid Webhook Token, Unknown Webhook: the 15 minutes are over
 
 
 def intents() -> discord.Intents:
@@ -75,6 +79,7 @@ class SudijaBot(discord.Client):
         self.chat = DiscordChat(self)
         self.ready_once = asyncio.Event()  # set when the first ready has been handled
         self.problem: str | None = None  # why the bot cannot serve the club, found when ready
+        self.work = asyncio.Semaphore(WORK_SLOTS)  # the gateway and the answers keep their share of the loop
         commands.register(self)
 
     async def setup_hook(self) -> None:
@@ -98,14 +103,24 @@ class SudijaBot(discord.Client):
             last = i == len(parts) - 1
             view = view_of(reply.buttons) if last else None
             extra: dict[str, Any] = {} if view is None else {"view": view}
-            if last and (reply.pictures or reply.documents) and reply.ok:
-                files, embeds = reply_attachments(reply)
-                try:  # the pictures in embeds under the last part; if Discord refuses them, the text says it all
-                    await interaction.followup.send(body, ephemeral=True, files=files, embeds=embeds, **extra)
-                    continue
-                except discord.HTTPException as failed:
-                    log.warning("Discord refused the pictures of interaction %s: %s", interaction.id, failed)
-            await interaction.followup.send(body, ephemeral=True, **extra)
+            try:
+                if last and (reply.pictures or reply.documents) and reply.ok:
+                    files, embeds = reply_attachments(reply)
+                    try:  # the pictures in embeds under the last part; if Discord refuses them, the text says it all
+                        await interaction.followup.send(body, ephemeral=True, files=files, embeds=embeds, **extra)
+                        continue
+                    except discord.HTTPException as failed:
+                        if failed.code in TOKEN_GONE:
+                            raise
+                        log.warning("Discord refused the pictures of interaction %s: %s", interaction.id, failed)
+                await interaction.followup.send(body, ephemeral=True, **extra)
+            except discord.HTTPException as stale:
+                if stale.code not in TOKEN_GONE:
+                    raise
+                # the work outlasted the interaction's 15-minute token: the answer goes by direct message
+                log.warning("interaction %s expired before its answer; sending it by DM", interaction.id)
+                await self.chat.direct(interaction.user.id, reply.text, reply.buttons)
+                return
 
     async def member_of(self, user: discord.abc.User) -> Member | None:
         return await self.desk.member_for(PLATFORM, str(user.id))
@@ -117,8 +132,9 @@ class SudijaBot(discord.Client):
         told, so his "thinking…" answer never hangs."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
-            reply = actor if isinstance(actor, Reply) else await run(actor)
+            async with self.work:
+                actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
+                reply = actor if isinstance(actor, Reply) else await run(actor)
         except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
             reply = self.desk.refuse("db.busy")
         except Exception:
@@ -146,8 +162,24 @@ class SudijaBot(discord.Client):
             return
         await interaction.response.send_modal(DraftModal(VerdictKind(kind), trial.id, self.desk.t))
 
-    async def on_draft(self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str]) -> None:
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A draft form's submit, read from the interaction itself: also a form opened before a restart (no
+        modal object lives for it then) is answered."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: Any = interaction.data or {}
+        match = DRAFT_FORM.fullmatch(str(data.get("custom_id", "")))
+        if match is None:
+            return
+        kind = LEGACY_DRAFT_KINDS.get(match["kind"], match["kind"])
+        await self.on_draft(interaction, kind, form_values(data.get("components")), int(match["trial"]))
+
+    async def on_draft(self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str],
+                       trial_id: int | None = None) -> None:
         async def run(member: Member) -> Reply:
+            trial = await self.desk.judging(member)
+            if kind not in set(VerdictKind) or trial is None or (trial_id is not None and trial.id != trial_id):
+                return self.desk.refuse("trial.not_your_trial")  # the form's trial ended meanwhile
             try:
                 draft = build_draft(VerdictKind(kind), values, self.desk.t)
             except Usage as problem:
@@ -162,15 +194,16 @@ class SudijaBot(discord.Client):
         be (an unproven account or a member who left gets the desk's refusal unless the command is for anyone)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
-            caller = Caller(PLATFORM, str(interaction.user.id), None if isinstance(actor, Reply) else actor,
-                            refusal=actor if isinstance(actor, Reply) else None,
-                            display=interaction.user.display_name)
-            try:
-                reply = await registry.run(self.desk, caller, command, values())
-            except Usage as problem:
-                reply = self.desk.refuse("command.usage", problem=str(problem),
-                                         usage=self.desk.t(command.usage_key))
+            async with self.work:
+                actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
+                caller = Caller(PLATFORM, str(interaction.user.id), None if isinstance(actor, Reply) else actor,
+                                refusal=actor if isinstance(actor, Reply) else None,
+                                display=interaction.user.display_name)
+                try:
+                    reply = await registry.run(self.desk, caller, command, values())
+                except Usage as problem:
+                    reply = self.desk.refuse("command.usage", problem=str(problem),
+                                             usage=self.desk.t(command.usage_key))
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")

@@ -3,7 +3,8 @@ id (``sudija:take:42``), so a press on any message ever sent works after a resta
 
 Desk buttons (take, withdraw, join, hands, history, councilor, finish, leave) go to `Desk.press`; the draft
 buttons (``sudija:nacrt_kazna:7``) open a modal for one verdict kind whose fields are put into the one draft
-grammar (`bot.registry.drafts`) and read like a typed ``/presuda``.
+grammar (`bot.registry.drafts`) and read like a typed ``/presuda``. A submitted form is read from the interaction
+itself (`form_values`), so a form opened before a restart is answered after it too.
 Nothing in a custom_id is trusted: the desk re-checks the presser and the stored state every time.
 """
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from bot.discord.client import SudijaBot
 
 CUSTOM_ID = re.compile(r"sudija:(?P<action>[a-z_]+):(?P<ref>[0-9]+)")
+DRAFT_FORM = re.compile(r"nacrt:(?P<kind>[a-z_]+):(?P<trial>[0-9]+)")  # a draft modal's custom_id
 DRAFT_PREFIX = "nacrt_"
 IN_GAME_DRAFTS = (VerdictKind.BULE, VerdictKind.BULA, VerdictKind.BEZ)
 OUT_OF_GAME_DRAFTS = (VerdictKind.KAZNA, VerdictKind.SVODJENJE, VerdictKind.NIKO, VerdictKind.BEZ)
@@ -164,5 +166,22 @@ class DraftModal(discord.ui.Modal):
         return {str(i.custom_id): i.value for i in self.inputs}
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        bot: SudijaBot = interaction.client
-        await bot.on_draft(interaction, self.kind, self.values())
+        """Nothing: every submit of a draft form is answered by `SudijaBot.on_interaction` from the interaction's
+        own data, the same way whether this object still lives or the bot restarted since the form opened."""
+
+
+def form_values(components: Any) -> dict[str, str]:
+    """The text inputs of a submitted modal (inside action rows or labels), by custom_id."""
+    values: dict[str, str] = {}
+    stack = list(components) if isinstance(components, list) else []
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, dict):
+            continue
+        if "value" in item and "custom_id" in item:
+            values[str(item["custom_id"])] = str(item["value"] or "")
+        inner = item.get("components")
+        stack += inner if isinstance(inner, list) else []
+        if isinstance(item.get("component"), dict):
+            stack.append(item["component"])
+    return values

@@ -47,6 +47,23 @@ def chunks(text: str, limit: int = LIMIT) -> list[str]:
     return split_lines(text, limit) or ["—"]
 
 
+def with_mentions(text: str, users: Sequence[int], limit: int = LIMIT) -> list[tuple[str, list[int]]]:
+    """A call notice and the referees it names, in messages of at most `limit` characters: the notice with as
+    many mentions as fit on its next line, the rest in further messages — a cut never drops a mention (a referee
+    past the cut would not be pinged). Each part says whom it mentions, for its allowed_mentions."""
+    parts: list[tuple[str, list[int]]] = []
+    body, named = text[:limit], list[int]()
+    for user in users:
+        tag = f"<@{user}>"
+        glue = ("\n" if body == text[:limit] else " ") if body else ""
+        if len(body) + len(glue) + len(tag) > limit:
+            parts.append((body, named))
+            body, named, glue = "", [], ""
+        body, named = body + glue + tag, [*named, user]
+    parts.append((body, named))
+    return parts
+
+
 class DiscordChat:
     platform = PLATFORM
 
@@ -120,17 +137,20 @@ class DiscordChat:
         if post.subject.startswith("councilor:") and self.config.councilors_channel_id:
             channel_id = self.config.councilors_channel_id
         users = self._accounts(post.mention)
-        mentions = " ".join(f"<@{u}>" for u in users)
-        text = f"{post.text}\n{mentions}" if mentions else post.text
-        only_them = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                            users=[discord.Object(u) for u in users])
+        parts = with_mentions(post.text, users)
         notices: list[Notice] = []
         channel = self.bot.get_partial_messageable(channel_id, guild_id=self.config.guild_id)
         view = view_of(post.buttons)
-        if view is not None:
-            message = await channel.send(text[:LIMIT], view=view, allowed_mentions=only_them)
-        else:
-            message = await channel.send(text[:LIMIT], allowed_mentions=only_them)
+        message: discord.Message | None = None
+        for index, (text, named) in enumerate(parts):
+            only_them = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                                users=[discord.Object(u) for u in named])
+            if index == 0 and view is not None:
+                message = await channel.send(text, view=view, allowed_mentions=only_them)
+            else:
+                part = await channel.send(text, allowed_mentions=only_them)
+                message = message or part
+        assert message is not None  # the notice (with its buttons) is the copy edited later
         notices.append(Notice(PLATFORM, str(channel_id), str(message.id)))
         direct = list(post.direct)
         if self.config.direct_messages:
@@ -150,13 +170,19 @@ class DiscordChat:
         account = self.account(member)
         if account is None:
             return None
+        return await self.direct(account, text, buttons, member.nick)
+
+    async def direct(self, account: int, text: str, buttons: Sequence[Button] = (),
+                     nick: str = "") -> discord.Message | None:
+        """A direct message to a Discord account; None when his DMs are closed or the account is gone."""
+        member = nick or str(account)
         try:
             user = self.bot.get_user(account) or await self.bot.fetch_user(account)
             return await self._send(user, text, view_of(buttons))
         except discord.Forbidden as closed:  # 50007: the member does not take DMs from the server's members
-            log.info("no direct message to %s (%s): %s", member.nick, account, closed.text)
+            log.info("no direct message to %s (%s): %s", member, account, closed.text)
         except discord.NotFound:
-            log.info("Discord account %s of %s no longer exists", account, member.nick)
+            log.info("Discord account %s of %s no longer exists", account, member)
         return None
 
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:

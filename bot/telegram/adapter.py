@@ -28,19 +28,24 @@ from bot.commands import Commands
 from bot.config import ConfigError, TelegramConfig
 from bot.desk import Desk
 from bot.telegram.handlers import AnyApplication, TelegramHandlers
+from bot.telegram.limiter import ClubRateLimiter
 from bot.telegram.port import TelegramChat
 
 
 class TelegramAdapter:
     def __init__(self, desk: Desk, config: TelegramConfig, *, commands: Commands | None = None,
-                 token: str | None = None, poll_timeout: float = 10.0, concurrent_updates: bool = False) -> None:
+                 token: str | None = None, poll_timeout: float = 10.0, concurrent_updates: bool = True,
+                 rate_limiter: ClubRateLimiter | None = None) -> None:
         """`commands`: the shared command language (pass the one the governance commands were added to);
-        `concurrent_updates`: handle updates in parallel (the desk is safe either way; in order by default, so a
-        trial's messages are relayed in the order they were written)."""
+        `concurrent_updates`: handle updates in parallel (the desk is safe; one member's messages keep their
+        order, see handlers.py), so one slow update never holds another member's press;
+        `rate_limiter`: Telegram's flood limits (limiter.py; tests pass one whose waits move a manual clock)."""
         token = token or config.token
         if not token:
             raise ConfigError(f"no Telegram token: set the environment variable {config.token_env}")
-        builder = Application.builder().token(token).concurrent_updates(concurrent_updates)
+        self.rate_limiter = rate_limiter or ClubRateLimiter()
+        builder = Application.builder().token(token).concurrent_updates(concurrent_updates) \
+            .rate_limiter(self.rate_limiter)
         if config.base_url:
             builder = builder.base_url(config.base_url)
         self.application: AnyApplication = builder.build()

@@ -94,3 +94,18 @@ def mention_line(text: str, people: Sequence[tuple[str, int]]) -> tuple[str, lis
                                       user=User(user_id, nick, is_bot=False)))
         out += nick
     return out, entities
+
+
+def mention_parts(people: Sequence[tuple[str, int]], limit: int = TEXT_LIMIT) -> list[list[tuple[str, int]]]:
+    """The people to mention, in groups whose mention line fits one message (a call naming more referees than
+    one message holds pings every one of them, in further messages)."""
+    parts: list[list[tuple[str, int]]] = [[]]
+    size = 0
+    for person in people:
+        cost = utf16_len(person[0]) + 2
+        if parts[-1] and size + cost > limit:
+            parts.append([])
+            size = 0
+        parts[-1].append(person)
+        size += cost
+    return [p for p in parts if p]

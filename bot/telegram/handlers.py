@@ -4,16 +4,19 @@ button presses (callback queries → `Desk.press`), private messages (a trial's 
 command and press goes through `Desk.actor`, so an unproven account is told how to link) and members leaving
 the club group (`Desk.member_left_club` for this platform).
 
-Where the answer goes: the desk's `Reply` is for the member alone. A command typed in a private chat is
-answered there; one typed in a group is answered privately, and only if the member has never started the bot,
-in the group as a reply to his command (with the public view of /presude, never a referee's). A press is answered
-with answerCallbackQuery (seen by the presser only): a toast, an alert when long or a refusal, and a private
-message when it does not fit. Telegram shows no presence: a linked member counts as online here (decisions.md),
-so linking, any action and the adapter's start mark him online; the duty toggle (/dezurstvo) alone decides.
+Where the answer goes: the desk's `Reply` is for the member alone, always in his private chat. A command typed in
+a group is answered there privately and the command's message deleted (where the bot has the right), so the
+others learn nothing of a call; a member who never started the bot gets one neutral line in the group with a deep
+link (no game, no call) and his answer on /start. A press is answered at once with a short line (Telegram drops
+a press not answered within seconds), then the desk works and its answer comes as a private message; a press
+too old to be answered still gets that message. Updates are handled concurrently; one member's messages keep
+their order. Telegram shows no presence: a linked member counts as online here (decisions.md), so linking, any
+action and the adapter's start mark him online; the duty toggle (/dezurstvo) alone decides.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
@@ -39,8 +42,8 @@ from bot.messages import LANGUAGES, Catalogue
 from bot.ports import Reply
 from bot.registry import REGISTRY
 from bot.registry.spec import Caller, Place
-from bot.telegram.format import ANSWER_LIMIT, TOAST_LIMIT, parse_callback, shorten
-from bot.telegram.pictures import send_attachments, send_pictures
+from bot.telegram.format import parse_callback
+from bot.telegram.pictures import send_attachments
 from bot.telegram.port import PLATFORM, TelegramChat
 from rules.members import Member
 
@@ -53,6 +56,7 @@ AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 GROUP_COMMANDS = tuple(c.name for c in REGISTRY if Place.CLUB in c.places)
 PRIVATE_COMMANDS = tuple(c.name for c in REGISTRY if Place.PRIVATE in c.places)
 ONE_SHOT = frozenset({"withdraw"})  # a used button of this kind leaves the pressed message
+WORK_SLOTS = 8  # presses worked at once after their answers, so the answers to a burst are not held behind it
 _COMMAND = re.compile(r"/([^\s@]+)(?:@(\S*))?(?:\s+(.*))?", re.DOTALL)
 
 
@@ -77,6 +81,8 @@ class TelegramHandlers:
         self.desk = desk
         self.commands = commands
         self.port = port
+        self.work = asyncio.Semaphore(WORK_SLOTS)
+        self.order: dict[int, asyncio.Lock] = {}  # per Telegram user: his messages in the order he wrote them
 
     def install(self, application: AnyApplication) -> None:
         chats = filters.ChatType.PRIVATE | filters.ChatType.GROUPS
@@ -111,6 +117,14 @@ class TelegramHandlers:
 
     # Messages ------------------------------------------------------------------------------------------
     async def on_message(self, update: Update, context: Context) -> None:
+        """One member's messages are handled in the order he wrote them, also with concurrent updates (a
+        trial's relay keeps its order); different members' updates do not wait for each other."""
+        user = update.effective_user
+        lock = self.order.setdefault(user.id if user is not None else 0, asyncio.Lock())
+        async with lock:
+            await self.message(update)
+
+    async def message(self, update: Update) -> None:
         message, user, chat = update.effective_message, update.effective_user, update.effective_chat
         if message is None or user is None or chat is None or message.text is None or user.is_bot:
             return
@@ -124,7 +138,7 @@ class TelegramHandlers:
             if private:
                 await self.private_text(where, text)
             return  # the group's own conversation is not for the bot
-        name, target, rest = match.group(1).casefold(), match.group(2), match.group(3) or ""
+        name, target = match.group(1).casefold(), match.group(2)
         if target is not None and target.casefold() != (self.port.bot.username or "").casefold():
             return  # addressed to another bot
         member = await self.desk.member_for(PLATFORM, str(user.id))
@@ -137,8 +151,9 @@ class TelegramHandlers:
                 await self.show(where, self.desk.refuse("command.unknown", name=typed))
             return
         if not private and Place.CLUB not in command.places:
-            await self.port.send(chat.id, self.desk.t("telegram.private_only", link=self.port.start_link()),
-                                 reply_to=message.message_id)
+            await self.show(where, Reply(self.desk.t("telegram.private_only", link=self.port.start_link()), ok=False),
+                            name=user.full_name)
+            await self.port.delete_command(chat.id, message.message_id)
             return
         actor = await self.desk.actor(PLATFORM, str(user.id))
         proven = None if isinstance(actor, Reply) else await self.present(actor)
@@ -151,7 +166,9 @@ class TelegramHandlers:
         if proven is None and (linked := await self.desk.member_for(PLATFORM, str(user.id))) is not None:
             await self.present(linked)  # the account has just been proven (a code)
         if reply is not None:
-            await self.show(where, reply, name=command.name, rest=rest)
+            await self.show(where, reply, name=user.full_name)
+        if not private:  # the others in the group learn nothing of it (where the bot may delete messages)
+            await self.port.delete_command(chat.id, message.message_id)
 
     async def private_text(self, where: Where, text: str) -> None:
         """A private message: a word in the member's trial (relayed by the desk through the port), or a hint."""
@@ -177,42 +194,38 @@ class TelegramHandlers:
         await self.port.send(where.chat, text)
         await self.port.deliver(where.user, member)
 
-    async def show(self, where: Where, reply: Reply, *, name: str = "", rest: str = "") -> None:
-        """The desk's answer to the member alone: in the private chat; from a group, privately if he can be
-        written to, else in the group with the public view."""
+    async def show(self, where: Where, reply: Reply, *, name: str = "") -> None:
+        """The desk's answer to the member alone: in the private chat; from a group, privately too — one who
+        never started the bot gets a neutral line with a deep link in the group and the answer on /start."""
         if where.private:
             await self.port.send(where.chat, reply.text, reply.buttons)
             await send_attachments(self.port.bot, where.chat, reply)
             return
-        if await self.port.send_private(where.user, reply.text, reply.buttons, keep=False) is not None:
-            await send_attachments(self.port.bot, where.user, reply)
-            return
-        if name == "presude" and reply.ok:  # the member's view may name referees: the group gets the public one
-            reply = await self.desk.verdicts(None, int(rest.split()[0]))
-        elif name == "papir" and reply.ok:  # the same for the paper (a verdict's change names its referee)
-            reply = await self.desk.paper(int(rest.split()[0]))
-        hint = self.desk.t("telegram.start_hint", link=self.port.start_link())
-        await self.port.send(where.chat, f"{reply.text}\n{hint}", reply.buttons, reply_to=where.message)
-        await send_pictures(self.port.bot, where.chat, reply.pictures)  # a document (a record) never goes to a group
+        if await self.port.answer_privately(where.user, name, reply.text, reply.buttons, group=where.chat,
+                                            reply_to=where.message):
+            await send_attachments(self.port.bot, where.user, reply)  # pictures and records: privately only
 
     # Buttons -------------------------------------------------------------------------------------------
     async def on_callback(self, update: Update, context: Context) -> None:
-        """Every press is answered exactly once, even when handling it fails."""
+        """A press is answered at once with a short line (Telegram drops a press not answered within seconds);
+        then the desk does the work and its answer goes to the presser as a private message. A press already
+        too old for Telegram is still answered, by that message."""
         query = update.callback_query
         if query is None:
             return
-        answered = False
         try:
-            try:
+            await query.answer(self.desk.t("telegram.pressed"))
+        except TelegramError as error:  # too late (query too old) or flood control: the message still follows
+            log.info("callback %s not answered in time: %s", query.id, error.message)
+        try:
+            async with self.work:  # a burst of presses is answered before it is worked
                 reply = await self.press(query)
-            except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
-                reply = self.desk.refuse("db.busy")
-            await self.answer(query, reply)
-            answered = True
-        finally:
-            if not answered:
-                with contextlib.suppress(TelegramError):
-                    await query.answer(self.desk.t("telegram.error"), show_alert=True)
+        except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
+            reply = self.desk.refuse("db.busy")
+        except Exception:
+            log.exception("telegram press %s by %s failed", query.data, query.from_user.id)
+            reply = Reply(self.desk.t("telegram.error"), ok=False)
+        await self.result(query, reply)
 
     async def press(self, query: CallbackQuery) -> Reply:
         """The payload names an action and an id; `Desk.press` re-checks both and the presser's roles."""
@@ -229,17 +242,13 @@ class TelegramHandlers:
                                             query.message.reply_markup)
         return reply
 
-    async def answer(self, query: CallbackQuery, reply: Reply) -> None:
-        text = reply.text
-        if len(text) > ANSWER_LIMIT or reply.buttons or reply.pictures or reply.documents:
-            if await self.port.send_private(query.from_user.id, text, reply.buttons, keep=False) is not None:
-                await query.answer(self.desk.t("telegram.sent_private"))
-                await send_attachments(self.port.bot, query.from_user.id, reply)
-                return
-            await query.answer(shorten(text), show_alert=True)
-            return
-        alert = not reply.ok or len(text) > TOAST_LIMIT
-        await query.answer(text, show_alert=True if alert else None)
+    async def result(self, query: CallbackQuery, reply: Reply) -> None:
+        message = query.message if isinstance(query.message, Message) else None
+        group = message.chat.id if message is not None and message.chat.type != ChatType.PRIVATE else None
+        if await self.port.answer_privately(query.from_user.id, query.from_user.full_name, reply.text,
+                                            reply.buttons, group=group,
+                                            reply_to=message.message_id if message else None):
+            await send_attachments(self.port.bot, query.from_user.id, reply)
 
     # Members -------------------------------------------------------------------------------------------
     async def on_chat_member(self, update: Update, context: Context) -> None:

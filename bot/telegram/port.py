@@ -3,7 +3,8 @@
 * Calls go to the referees' group (councilor calls to the councilors' group, if configured) with the desk's
   buttons as an inline keyboard and the eligible members mentioned, and privately to each of them who has
   started the bot. Every copy is a `Notice(platform, chat id, message id)`, stored by the desk, so every copy
-  is edited (and its keyboard removed) when the call is taken, withdrawn or expires, even after a restart.
+  is edited (and its keyboard removed) when the call is taken, withdrawn or expires, even after a restart. A
+  trial's controls are kept the same way (`Desk.keep_controls`) and removed at its end, also after a restart.
 * A trial is a relay through private chats: each party gets the desk's texts privately, every message one of
   them writes reaches the others as ``nick: text``; the referee's controls are an inline keyboard under his
   opening message (removed when the trial closes).
@@ -16,21 +17,27 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import warnings
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message, MessageEntity, ReplyParameters
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
-from telegram.warnings import PTBDeprecationWarning
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.config import TelegramConfig
 from bot.desk import Desk
 from bot.ports import Button, CallPost, TrialSpace
-from bot.telegram.format import START_PREFIX, defuse, keyboard, mention_line, split_text, with_mention
+from bot.telegram.format import (
+    START_PREFIX,
+    TEXT_LIMIT,
+    defuse,
+    keyboard,
+    mention_line,
+    mention_parts,
+    split_text,
+    utf16_len,
+    with_mention,
+)
 from rules.members import Member, PartyRole
 from rules.notices import Notice
 
@@ -38,8 +45,6 @@ log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 OUTBOX_LIMIT = 100  # messages kept per member who has not started the bot
-FLOOD_RETRIES = 2  # sends retried after Telegram's flood control (429 retry_after)
-FLOOD_WAIT_LIMIT = 30.0  # seconds; a longer wait fails the send instead
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
@@ -52,11 +57,8 @@ class Pending:
     trial: int | None
 
 
-def retry_seconds(flood: RetryAfter) -> float:
-    with warnings.catch_warnings():  # PTB 22 warns that retry_after will become a timedelta
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        wait = flood.retry_after
-    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+def _shifted(entity: MessageEntity, by: int) -> MessageEntity:
+    return MessageEntity(entity.type, entity.offset + by, entity.length, user=entity.user)
 
 
 def unreachable(error: TelegramError) -> bool:
@@ -73,8 +75,6 @@ class TelegramChat:
         self.config = config
         self.outbox: dict[int, list[Pending]] = {}
         self.invited: set[tuple[int, int]] = set()  # (trial, user) already given a deep link in a group
-        self.controls: dict[int, tuple[int, int]] = {}  # trial -> (chat, message) of the referee's keyboard
-        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests replace it: no real waits
 
     # Look-ups -----------------------------------------------------------------------------------------
     @staticmethod
@@ -109,17 +109,10 @@ class TelegramChat:
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
             reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to and not index else None
-            for attempt in range(FLOOD_RETRIES + 1):
-                try:
-                    message = await self.bot.send_message(
-                        chat_id, part, entities=list(entities) or None, reply_markup=markup if last else None,
-                        link_preview_options=_NO_PREVIEW, reply_parameters=reply)
-                    break
-                except RetryAfter as flood:  # no rate limiter is installed: wait as Telegram asks, then retry
-                    wait = retry_seconds(flood)
-                    if attempt == FLOOD_RETRIES or wait > FLOOD_WAIT_LIMIT:
-                        raise
-                    await self.sleep(wait)
+            # Flood control (429 retry_after) is waited out by the application's rate limiter (limiter.py).
+            message = await self.bot.send_message(
+                chat_id, part, entities=list(entities) or None, reply_markup=markup if last else None,
+                link_preview_options=_NO_PREVIEW, reply_parameters=reply)
         assert message is not None
         return message
 
@@ -141,6 +134,32 @@ class TelegramChat:
                      "; kept for later" if keep else "")
             return None
 
+    async def answer_privately(self, user_id: int, name: str, text: str, buttons: Sequence[Button] = (), *,
+                               group: int | None = None, reply_to: int | None = None) -> bool:
+        """The desk's answer to one member, privately. One who never started the bot (or blocked it) keeps it
+        in his outbox for /start, and the group he acted in gets one neutral line with a deep link, naming
+        neither the game nor the call — once, while his outbox waits. True when it was delivered now."""
+        waiting = bool(self.outbox.get(user_id))
+        if await self.send_private(user_id, text, buttons) is not None:
+            return True
+        if group is not None and not waiting and user_id in self.outbox:
+            line, entities = with_mention(self.desk.t("telegram.answer_waiting", nick="\x00", link=self.start_link()),
+                                          defuse(name) or "…", user_id)
+            try:
+                await self.send(group, line, entities=entities, reply_to=reply_to)
+            except TelegramError as error:
+                log.warning("cannot point %s to the private chat in %s: %s", user_id, group, error.message)
+        return False
+
+    async def delete_command(self, chat_id: int, message_id: int) -> bool:
+        """Remove a member's command from a group, so the others learn nothing of it (the bot needs the
+        administrator right "Delete messages" there; without it the line stays and nothing else happens)."""
+        try:
+            return await self.bot.delete_message(chat_id, message_id)
+        except TelegramError as error:
+            log.info("cannot delete command %s in %s: %s", message_id, chat_id, error.message)
+            return False
+
     # ChatPort ------------------------------------------------------------------------------------------
     async def post_call(self, post: CallPost) -> list[Notice]:
         notices: list[Notice] = []
@@ -152,9 +171,16 @@ class TelegramChat:
             if account is not None:
                 people.append((member, account))
         if group:
-            text, entities = mention_line(defuse(post.text), [(defuse(m.nick), a) for m, a in people])
+            named = [(defuse(m.nick), a) for m, a in people]
+            text, entities = mention_line(defuse(post.text), named)
             try:
-                message = await self.send(group, text, post.buttons, entities)
+                if utf16_len(text) <= TEXT_LIMIT:
+                    message = await self.send(group, text, post.buttons, entities)
+                else:  # too long for one message: the notice, then its mentions — every referee is pinged
+                    message = await self.send(group, defuse(post.text), post.buttons)
+                    for part in mention_parts(named):
+                        line, mentions = mention_line("", part)
+                        await self.send(group, line.lstrip("\n"), entities=[_shifted(e, -1) for e in mentions])
                 notices.append(Notice(PLATFORM, str(group), str(message.message_id)))
             except TelegramError:
                 log.exception("cannot post the call %s in group %s", post.subject, group)
@@ -222,10 +248,9 @@ class TelegramChat:
                 await self._to_party(space, member, body, buttons if referee else ())
 
     async def close_trial_space(self, space: TrialSpace, text: str) -> None:
-        controls = self.controls.pop(space.id, None)
-        if controls is not None:
+        for controls in await self.desk.controls_of(space.id, PLATFORM):  # from the database: also after a restart
             try:
-                await self.bot.edit_message_reply_markup(controls[0], controls[1], reply_markup=None)
+                await self.bot.edit_message_reply_markup(int(controls.place), int(controls.message), reply_markup=None)
             except TelegramError as error:
                 log.info("cannot remove the controls of trial %s: %s", space.id, error.message)
         for member in space.members:
@@ -246,14 +271,21 @@ class TelegramChat:
         if sent is None and account in self.outbox:
             await self._invite(space, member, account)
         elif sent is not None and referee and buttons:
-            self.controls[space.id] = (account, sent.message_id)
+            await self._keep_controls(space.id, account, sent)
+
+    async def _keep_controls(self, trial_id: int, chat_id: int, sent: Message) -> None:
+        """A message with the trial's buttons: the desk keeps where it is, so the trial's end removes them."""
+        await self.desk.keep_controls(trial_id, Notice(PLATFORM, str(chat_id), str(sent.message_id)))
 
     async def _to_party(self, space: TrialSpace, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
         account = self.account(member)
         if account is None:
             return
-        if await self.send_private(account, text, buttons, trial=space.id) is None and account in self.outbox:
+        sent = await self.send_private(account, text, buttons, trial=space.id)
+        if sent is None and account in self.outbox:
             await self._invite(space, member, account)
+        elif sent is not None and buttons:
+            await self._keep_controls(space.id, account, sent)
 
     async def _invite(self, space: TrialSpace, member: Member, account: int) -> None:
         """Once per trial and party: a deep link in the group where he is, mentioning him."""
@@ -284,7 +316,7 @@ class TelegramChat:
             space = await self.desk.trial_space_by_id(pending.trial) if pending.trial is not None else None
             if space is not None and space.is_open and member is not None and pending.buttons \
                     and space.role_of(member.id) is PartyRole.REFEREE:
-                self.controls[space.id] = (user_id, sent.message_id)
+                await self._keep_controls(space.id, user_id, sent)
         if member is None:
             return
         trial = await self.desk.open_trial_of(member)
@@ -305,7 +337,7 @@ class TelegramChat:
         controls = self.desk.controls(space) if referee else ()
         sent = await self.send_private(user_id, "\n".join(lines), controls, trial=space.id)
         if sent is not None and controls:
-            self.controls[space.id] = (user_id, sent.message_id)
+            await self._keep_controls(space.id, user_id, sent)
 
     async def remove_keyboard(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> None:
         """Drop the keyboard of a message whose one-shot button was used (if it still has one)."""

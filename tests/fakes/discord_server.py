@@ -7,7 +7,8 @@ aiohttp server started inside the test's event loop on an ephemeral port, servin
   messages with components, allowed_mentions and uploaded files (checked against Discord's attachment
   limits, kept in ``uploads``), interaction callbacks and followup webhooks, private
   threads and their members, DMs with a configurable "closed DMs" error, ...), and
-* a gateway websocket (HELLO, IDENTIFY, heartbeats, READY, GUILD_CREATE, member chunks, RESUME) compressed the
+* a gateway websocket (HELLO, IDENTIFY, heartbeats, READY, GUILD_CREATE, member chunks, RESUME with the replay of
+  what was dispatched while the connection was down) compressed the
   way the installed discord.py asks for (``zlib-stream``, or ``zstd-stream`` when a zstd module is present),
   through which a test pushes dispatch events: presences, slash commands, autocomplete, button presses,
   modal submits, user messages, thread events, members leaving.
@@ -17,8 +18,14 @@ channel, edits, ephemeral replies, threads and their members, DM channels, regis
 test asserts on what a Discord user would see.  The fake is deliberately strict where Discord is strict: each
 interaction may be acknowledged once (400, code 40060, on the second callback), within ``ack_deadline``
 seconds (404, code 10062, after it); callback types must fit the interaction type; message and component
-limits are checked; events are only delivered when the client's intents allow them, and message content is
-blanked without the MESSAGE_CONTENT intent.
+limits are checked (5 action rows of 5 buttons, 100-character custom_ids, 80-character labels, 2,000
+characters); events are only delivered when the client's intents allow them, and message content is blanked
+without the MESSAGE_CONTENT intent. The bot's permissions are computed as Discord does (roles, then the channel's
+@everyone, role and member overwrites; a thread has its parent's): posting, editing, opening a thread, adding to
+it and locking it without the permission answer 403 with 50013 "Missing Permissions" (50001 "Missing Access"
+without View Channel). An interaction's token takes followups for 15 minutes (401, 50027, after;
+``age_interaction`` moves one into the past). ``rate_limit`` makes matching requests answer 429 with
+``retry_after``, the ``X-RateLimit-*`` headers and the ``Via`` header discord.py requires of a real 429.
 
 Point discord.py at a running fake with :func:`pointed_at`; run a client until it is ready (and its guild is
 cached) with :func:`run_client`.  Usage::
@@ -108,6 +115,7 @@ class Perm:
     READ_MESSAGE_HISTORY = 1 << 16
     MENTION_EVERYONE = 1 << 17
     MANAGE_THREADS = 1 << 34
+    CREATE_PUBLIC_THREADS = 1 << 35
     CREATE_PRIVATE_THREADS = 1 << 36
     SEND_MESSAGES_IN_THREADS = 1 << 38
     EVERYONE_DEFAULT = VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | SEND_MESSAGES_IN_THREADS
@@ -396,8 +404,13 @@ class FakeDiscord:
         ack_deadline: float | None = 3.0,
         privileged_intents: Sequence[str] = ("members", "presences", "message_content"),
         echo_events: bool = True,
+        enforce_permissions: bool = True,
+        token_lifetime: float = 15 * 60,
     ) -> None:
         self.token = token
+        self.enforce_permissions = enforce_permissions
+        self.token_lifetime = token_lifetime  # an interaction's token takes followups this long
+        self._rate_limits: list[tuple[re.Pattern[str], float, bool]] = []  # (path, retry_after, global)
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.ack_deadline = ack_deadline
         self.echo_events = echo_events
@@ -452,6 +465,7 @@ class FakeDiscord:
 
         self._sessions: list[_Session] = []
         self._known_sessions: dict[str, int] = {}  # session_id -> intents, for RESUME
+        self._missed: dict[str, list[tuple[str, Any]]] = {}  # session_id -> events dispatched while it was away
         self._connections = 0
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -596,6 +610,48 @@ class FakeDiscord:
         if perms & Perm.ADMINISTRATOR:
             return (1 << 53) - 1
         return perms
+
+    def channel_permissions(self, user_id: int, channel: FakeChannel) -> int:
+        """Discord's computation: the roles' permissions, then the channel's overwrites (@everyone, the roles
+        together, the member); a thread has its parent's. Administrator overrides everything."""
+        if channel.is_thread and channel.parent_id is not None:
+            channel = self.channels[channel.parent_id]
+        perms = self.member_permissions(user_id)
+        if perms & Perm.ADMINISTRATOR:
+            return perms
+        overwrites = {int(o["id"]): o for o in channel.permission_overwrites}
+        everyone = overwrites.get(self.guild_id)
+        if everyone is not None:
+            perms = (perms & ~int(everyone["deny"])) | int(everyone["allow"])
+        allow = deny = 0
+        for role_id in self.members[user_id].roles:
+            if role_id in overwrites and overwrites[role_id].get("type", 0) == 0:
+                allow |= int(overwrites[role_id]["allow"])
+                deny |= int(overwrites[role_id]["deny"])
+        perms = (perms & ~deny) | allow
+        own = overwrites.get(user_id)
+        if own is not None and own.get("type") == 1:
+            perms = (perms & ~int(own["deny"])) | int(own["allow"])
+        return perms
+
+    def _require(self, channel: FakeChannel, *needed: int) -> None:
+        """The bot must have every permission in `needed` in this guild channel or thread: 403 as Discord."""
+        if not self.enforce_permissions or channel.guild_id is None:
+            return
+        perms = self.channel_permissions(self.bot_user.id, channel)
+        if not perms & Perm.VIEW_CHANNEL:
+            raise _HttpError(403, 50001, "Missing Access")
+        if any(not perms & bit for bit in needed):
+            raise _HttpError(403, 50013, "Missing Permissions")
+
+    def rate_limit(self, path: str, *, retry_after: float = 0.05, times: int = 1, global_: bool = False) -> None:
+        """The next ``times`` requests whose path matches the regex ``path`` get 429 with ``retry_after``
+        and the rate-limit headers, as Discord sends them (behind its proxy: a ``Via`` header)."""
+        self._rate_limits.extend((re.compile(path), retry_after, global_) for _ in range(times))
+
+    def age_interaction(self, interaction_id: int, seconds: float) -> None:
+        """Move an interaction ``seconds`` into the past: past 15 minutes its token takes no more followups."""
+        self.interactions[interaction_id].created -= seconds
 
     # ------------------------------------------------------------------ queries for assertions
 
@@ -1264,6 +1320,8 @@ class FakeDiscord:
         session.seq = int(data.get("seq") or 0)
         session.identified = True
         await self._send_dispatch(session, "RESUMED", {"_trace": ["fake-discord"]})
+        for event, payload in self._missed.pop(sid, []):  # what happened while it was away, in order
+            await self._send_dispatch(session, event, payload)
 
     async def _request_members(self, session: _Session, data: dict[str, Any]) -> None:
         user_ids = data.get("user_ids")
@@ -1341,8 +1399,18 @@ class FakeDiscord:
         return True
 
     async def dispatch(self, event: str, data: Any) -> int:
-        """Send a DISPATCH event to every identified connection whose intents allow it; return how many."""
+        """Send a DISPATCH event to every identified connection whose intents allow it; return how many. A
+        session whose connection dropped gets it replayed when it resumes (as Discord replays missed events)."""
         delivered = 0
+        live = {s.session_id for s in self._sessions if s.identified and not s.closed}
+        for sid, intents in self._known_sessions.items():
+            if sid not in live and event not in ("READY", "RESUMED", "INTERACTION_CREATE"):
+                away = _Session(0, None, None, intents=intents)  # type: ignore[arg-type]
+                if self._event_allowed(away, event, data):
+                    payload = data
+                    if event in ("MESSAGE_CREATE", "MESSAGE_UPDATE") and isinstance(data, dict) and "id" in data:
+                        payload = self._visible(data, content_allowed=bool(intents & Intents.MESSAGE_CONTENT))
+                    self._missed.setdefault(sid, []).append((event, payload))
         for session in list(self._sessions):
             if not session.identified or session.closed:
                 continue
@@ -1699,6 +1767,10 @@ class FakeDiscord:
                 request.headers.get("Authorization") != f"Bot {self.token}"
             ):
                 raise _HttpError(401, 0, "401: Unauthorized")
+            limited = next((i for i, (rx, _, _) in enumerate(self._rate_limits) if rx.search(path)), None)
+            if limited is not None:
+                _, retry_after, global_ = self._rate_limits.pop(limited)
+                return self._too_many(record, retry_after, global_)
             status, result = await handler(request, params, body)
         except _HttpError as err:
             status, result = err.status, err.body()
@@ -1716,6 +1788,20 @@ class FakeDiscord:
             status=status,
             headers={"Content-Type": "application/json"},
         )
+
+    def _too_many(self, record: RecordedRequest, retry_after: float, global_: bool) -> web.Response:
+        result = {"message": "You are being rate limited.", "retry_after": retry_after, "global": global_,
+                  "code": 0}
+        record.status, record.response = 429, result
+        self._notify()
+        headers = {"Content-Type": "application/json", "Via": "1.1 google", "Retry-After": str(int(retry_after) + 1),
+                   "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                   "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+                   "X-RateLimit-Reset-After": f"{retry_after:.3f}", "X-RateLimit-Bucket": "fakebucket",
+                   "X-RateLimit-Scope": "global" if global_ else "user"}
+        if global_:
+            headers["X-RateLimit-Global"] = "true"
+        return web.Response(body=json.dumps(result).encode("utf-8"), status=429, headers=headers)
 
     def _match(self, method: str, path: str) -> tuple[_Handler | None, dict[str, str]]:
         for route_method, rx, handler in self._routes:
@@ -1941,6 +2027,8 @@ class FakeDiscord:
                 raise _invalid(f"thread edit: unsupported fields {sorted(unknown)}")
             if "invitable" in body and channel.type != 12:
                 raise _invalid("invitable is only for private threads")
+            if "locked" in body or ("archived" in body and channel.owner_id != self.bot_user.id):
+                self._require(channel, Perm.MANAGE_THREADS)
             if "name" in body:
                 channel.name = str(body["name"])
             if "locked" in body:
@@ -2012,6 +2100,7 @@ class FakeDiscord:
             await self._echo("THREAD_UPDATE", self._channel_payload(channel))
         if int(body.get("flags") or 0) & 64:
             raise _invalid("flags: ephemeral is only for interaction responses")
+        self._require(channel, Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES)
         self._validate_message_body(body, partial=False)
         msg = self._store_message(channel.id, self.bot_user, body)
         await self._echo("MESSAGE_CREATE", msg)
@@ -2022,6 +2111,7 @@ class FakeDiscord:
         msg = self._stored_message(channel, int(p["message_id"]))
         if int(msg["author"]["id"]) != self.bot_user.id:
             raise _HttpError(403, 50005, "Cannot edit a message authored by another user")
+        self._require(channel, Perm.READ_MESSAGE_HISTORY)
         if channel.is_thread and channel.archived and channel.locked:
             raise _HttpError(400, 50083, "Thread is archived")
         self._apply_edit(msg, body)
@@ -2068,6 +2158,8 @@ class FakeDiscord:
             thread_id = self.snowflake()
             if thread_type not in (11, 12):
                 raise _invalid("type: must be 11 or 12")
+        self._require(parent, Perm.CREATE_PRIVATE_THREADS if thread_type == 12 else Perm.CREATE_PUBLIC_THREADS,
+                      Perm.SEND_MESSAGES_IN_THREADS)
         duration = int(body.get("auto_archive_duration", 1440))
         if duration not in (60, 1440, 4320, 10080):
             raise _invalid("auto_archive_duration: must be 60, 1440, 4320 or 10080")
@@ -2123,6 +2215,7 @@ class FakeDiscord:
             raise _HttpError(400, 50083, "Thread is archived")
         if user_id not in self.members:
             raise _HttpError(404, 10007, "Unknown Member")
+        self._require(thread, Perm.SEND_MESSAGES_IN_THREADS)
         if user_id in thread.members:
             return 204, None
         thread.members[user_id] = _now_iso()
@@ -2283,7 +2376,7 @@ class FakeDiscord:
         if int(p["app_id"]) != self.application_id:
             raise _HttpError(404, 10015, "Unknown Webhook")
         ix = self._interactions_by_token.get(p["token"])
-        if ix is None:
+        if ix is None or asyncio.get_running_loop().time() - ix.created > self.token_lifetime:
             raise _HttpError(401, 50027, "Invalid Webhook Token")
         if ix.response_type is None:
             raise _HttpError(404, 10015, "Unknown Webhook")  # no followups before the interaction is acked

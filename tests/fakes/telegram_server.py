@@ -51,8 +51,17 @@ Media: ``sendPhoto`` and ``sendMediaGroup`` (albums of 2-10 photos; PNG or JPEG 
 Telegram's 10 MB and dimension limits; each message carries its sizes and caption) and ``sendDocument`` (up to
 50 MB); the bytes are kept in ``files``.
 
-Not modelled: other media (albums, video, voice), inline mode and inline messages, webhooks, forum topics,
-the time limit on answering callback queries, and flood control (inject it with :meth:`FakeTelegram.fail_next`).
+* A callback query must be answered within ``callback_answer_timeout`` seconds (15 by default) of the
+  press, on the fake's ``clock``; later ``answerCallbackQuery`` fails with "query is too old".
+* Flood control: :meth:`FakeTelegram.flood` makes every method (``getUpdates`` too unless excluded) fail
+  with 429 and ``parameters.retry_after`` until the fake's clock reaches its end;
+  :meth:`FakeTelegram.fail_next` fails the next calls of one method.
+* Telegram keeps an update for 24 hours: one pushed longer ago than that (on the fake's clock) is dropped
+  instead of delivered (``dropped_updates``).
+* ``deleteMessage`` of another's message in a group needs the bot to be an administrator with
+  ``can_delete_messages`` (``group(..., bot_status="member")`` or ``can_delete=False`` refuses it).
+
+Not modelled: other media (video, voice), inline mode and inline messages, webhooks, forum topics.
 """
 
 from __future__ import annotations
@@ -464,6 +473,7 @@ class FakeChat:
     username: str | None = None
     user: FakeUser | None = None
     members: dict[int, str] = field(default_factory=dict)
+    can_delete: bool = True  # the bot, if an administrator here, may delete others' messages
 
     def to_api(self) -> JSON:
         data: JSON = {"id": self.id, "type": self.type}
@@ -577,6 +587,8 @@ class FakeCallbackQuery:
     message: StoredMessage
     data: str
     answer: JSON | None = None
+    pressed_at: float = 0.0
+    late: bool = False  # an answer came after Telegram's deadline (and was refused)
 
 
 @dataclass(eq=False)
@@ -614,6 +626,7 @@ class FakeTelegram:
         privacy_mode: bool = True,
         max_long_poll: float = 1.0,
         clock: Callable[[], float] = time.time,
+        callback_answer_timeout: float = 15.0,
     ) -> None:
         self.token = token
         bot_id = int(token.split(":", 1)[0])
@@ -621,6 +634,11 @@ class FakeTelegram:
         self.privacy_mode = privacy_mode
         self.max_long_poll = max_long_poll
         self.clock = clock
+        self.callback_answer_timeout = callback_answer_timeout
+        self.flood_until = 0.0
+        self.flood_retry_after = 0
+        self.flood_spares: frozenset[str] = frozenset()
+        self.update_times: dict[int, float] = {}
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.requests: list[RecordedRequest] = []
@@ -748,12 +766,13 @@ class FakeTelegram:
         kind: Literal["group", "supergroup"] = "supergroup",
         members: Iterable[FakeUser] = (),
         bot_status: str = "administrator",
+        can_delete: bool = True,
     ) -> FakeChat:
         """Register a group with the bot in it (an administrator by default, as chat_member needs)."""
         number = next(self._group_ids)
         default_id = -1001000000000 - number if kind == "supergroup" else -number
         gid = chat_id if chat_id is not None else default_id
-        chat = FakeChat(id=gid, type=kind, title=title)
+        chat = FakeChat(id=gid, type=kind, title=title, can_delete=can_delete)
         chat.members[self.bot.id] = bot_status
         for member in members:
             chat.members[member.id] = "member"
@@ -782,11 +801,19 @@ class FakeTelegram:
         bucket = self._failures.setdefault(method.lower(), [])
         bucket.extend(BotApiError(code, description, parameters) for _ in range(times))
 
+    def flood(self, seconds: float, *, retry_after: int = 5, spare: Iterable[str] = ()) -> None:
+        """Flood control for ``seconds`` on the fake's clock: every method (but those in ``spare``) answers
+        429 "Too Many Requests" with ``retry_after`` (at most the time left) until then."""
+        self.flood_until = self.clock() + seconds
+        self.flood_retry_after = retry_after
+        self.flood_spares = frozenset(m.lower() for m in spare)
+
     # -- feeding updates ---------------------------------------------------------------------
 
     def push_update(self, kind: str, payload: JSON) -> int:
         """Queue a raw update of type ``kind``; returns its ``update_id``."""
         update_id = next(self._update_ids)
+        self.update_times[update_id] = self.clock()
         self.pending_updates.append({"update_id": update_id, kind: payload})
         self._pulse()
         return update_id
@@ -847,7 +874,7 @@ class FakeTelegram:
         if not forged and data not in message.callback_data():
             raise ValueError(f"no button with callback_data {data!r} on message {message.message_id}")
         query_id = str(next(self._query_ids))
-        self.callback_queries[query_id] = FakeCallbackQuery(query_id, user, message, data)
+        self.callback_queries[query_id] = FakeCallbackQuery(query_id, user, message, data, pressed_at=self.clock())
         self.push_update(
             "callback_query",
             {
@@ -979,6 +1006,10 @@ class FakeTelegram:
             failures = self._failures.get(method.lower())
             if failures:
                 raise failures.pop(0)
+            left = self.flood_until - self.clock()
+            if left > 0 and method.lower() not in self.flood_spares:
+                wait = max(1, min(self.flood_retry_after, int(left + 0.999)))
+                raise BotApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
             if method.lower() == "getupdates":
                 record.method = "getUpdates"
                 result = await self._get_updates(params)
@@ -1030,9 +1061,12 @@ class FakeTelegram:
                     "instance is running",
                 )
             kept = []
+            stale = self.clock() - 24 * 3600
             for update in self.pending_updates:
                 kind = next(k for k in update if k != "update_id")
-                if kind in self.allowed_updates:
+                if self.update_times.get(update["update_id"], stale) < stale:
+                    self.dropped_updates.append(update)  # Telegram keeps updates for 24 hours
+                elif kind in self.allowed_updates:
                     kept.append(update)
                 else:
                     self.dropped_updates.append(update)
@@ -1217,6 +1251,10 @@ class FakeTelegram:
         message = self._messages.get(chat.id, {}).get(_int(params, "message_id"))
         if message is None or message.deleted:
             raise BotApiError(400, "Bad Request: message to delete not found")
+        if chat.type != "private" and message.sender is not self.bot and not (
+                chat.members.get(self.bot.id) == "creator"
+                or (chat.members.get(self.bot.id) == "administrator" and chat.can_delete)):
+            raise BotApiError(400, "Bad Request: message can't be deleted")
         message.deleted = True
         return True
 
@@ -1244,6 +1282,9 @@ class FakeTelegram:
     def _answer_callback_query(self, params: JSON) -> bool:
         query = self.callback_queries.get(str(params.get("callback_query_id", "")))
         if query is None or query.answer is not None:
+            raise BotApiError(400, _QUERY_INVALID)
+        if self.clock() - query.pressed_at > self.callback_answer_timeout:
+            query.late = True
             raise BotApiError(400, _QUERY_INVALID)
         if len(str(params.get("text") or "")) > 200:
             raise BotApiError(400, "Bad Request: MESSAGE_TOO_LONG")
@@ -1284,7 +1325,7 @@ class FakeTelegram:
         person = self.bot if user_id == self.bot.id else self.users.get(user_id)
         if person is None:
             raise BotApiError(400, "Bad Request: PARTICIPANT_ID_INVALID")
-        return _chat_member(person, chat.members.get(user_id, "left"))
+        return _chat_member(person, chat.members.get(user_id, "left"), can_delete=chat.can_delete)
 
     def _send_chat_action(self, params: JSON) -> bool:
         self._writable_chat(params.get("chat_id"))
@@ -1539,7 +1580,7 @@ def _checked_markup(markup: Any) -> JSON | None:
     return {"inline_keyboard": rows}
 
 
-def _chat_member(user: FakeUser, status: str) -> JSON:
+def _chat_member(user: FakeUser, status: str, *, can_delete: bool = True) -> JSON:
     """A ``ChatMember`` object of the given status, with every field the Bot API requires."""
     if status not in _MEMBER_STATUSES:
         raise ValueError(f"unknown chat member status {status!r}")
@@ -1551,7 +1592,7 @@ def _chat_member(user: FakeUser, status: str) -> JSON:
             can_be_edited=False,
             is_anonymous=False,
             can_manage_chat=True,
-            can_delete_messages=True,
+            can_delete_messages=can_delete,
             can_manage_video_chats=True,
             can_restrict_members=True,
             can_promote_members=False,

@@ -1,0 +1,301 @@
+"""Benchmark of both chat adapters through their real libraries (python-telegram-bot, discord.py) against the fake
+servers of tests/fakes over loopback: 200 members press the Sudi button of one call at once (10 of them referees:
+one wins, the rest are told why not), then 200 members type a command at once. Prints p50/p99 of
+
+* press → answer: on Telegram the answerCallbackQuery (the spinner stops), on Discord the interaction's
+  response (its defer); the target is p99 ≤ 250 ms on 2 cores for both platforms;
+* press → result: the desk's answer as the member reads it (Telegram: the private message, sent within Telegram's
+  30-messages-a-second limit by the real rate limiter; Discord: the ephemeral followup);
+* typed → answer: a command typed in a private chat (Telegram) or a slash command (Discord) to its answer.
+
+The members (the fake server and everything they do) run in a process of their own, so the bot's process is
+measured without the fake's work in its event loop. All 200 Telegram presses arrive in one instant (one
+getUpdates answer of 100, then the next); `--warm` presses once first, as a bot that has been running has its
+connections to the Bot API open. On a shared 2-core machine the tail varies from run to run: run it several times.
+
+    .venv/bin/python bench/platforms.py [--members 200] [--only telegram|discord] [--warm]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import random
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from bot.app import App, build_app  # noqa: E402
+from bot.config import Config, DiscordConfig, TelegramConfig  # noqa: E402
+from bot.ports import ManualClock, ManualTimers  # noqa: E402
+from rules.generator import generate_game  # noqa: E402
+from storage.games import PreparedGame  # noqa: E402
+
+NOW = datetime.now(UTC).replace(microsecond=0)
+REFEREES = 10
+WARM = False  # --warm: one round of presses before the measured one
+TARGET_MS = 250.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(platform: str, name: str, values: list[float], *, target: bool = False) -> bool:
+    p50, p99 = percentile(values, 0.50), percentile(values, 0.99)
+    verdict = f"  (target p99 ≤ {TARGET_MS:.0f} ms: {'met' if p99 <= TARGET_MS else 'MISSED'})" if target else ""
+    print(f"{platform:9} {name:18} n={len(values):4}  p50 {p50:8.1f} ms  p99 {p99:8.1f} ms{verdict}", flush=True)
+    return p99 <= TARGET_MS or not target
+
+
+async def club(app: App, accounts: list[str], platform: str) -> None:
+    """One finished game (members 0-2 played), every member linked, the first REFEREES after the players referees."""
+    game = generate_game(random.Random(1), 100, hands=4, players=("clan0", "clan1", "clan2"),
+                         start=NOW - timedelta(hours=3))
+    await app.db.games.store([PreparedGame.of(replace(game, ended_at=NOW - timedelta(hours=1)))], NOW)
+    for i, account in enumerate(accounts):
+        member = await app.db.members.link(platform, account, f"clan{i}", NOW)
+        if 3 <= i < 3 + REFEREES:
+            await app.db.members.set_role(member.id, "referee", True, None, NOW)
+        await app.db.members.set_presence(member.id, True, NOW)
+
+
+# The members' side: the fake server and everything the members do, in a process of its own, so the bot's process
+# is measured without the fake's work in its event loop. Times are time.monotonic(), one clock for both processes.
+
+def say(data: dict[str, Any]) -> None:
+    print(json.dumps(data), flush=True)
+
+
+async def heard() -> str:
+    return await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+
+async def serve_telegram(members: int, warm: bool) -> None:
+    from fakes.telegram_server import FakeTelegram  # noqa: PLC0415 (a bench loads what it measures)
+
+    async with FakeTelegram() as fake:
+        users = [fake.user(f"Clan{i}", started=True) for i in range(members)]
+        group = fake.group("Klub", members=users)
+        referees = fake.group("Sudije", members=users[3:3 + REFEREES])
+        answered: dict[str, float] = {}
+        written: dict[int, float] = {}
+        for method in ("answercallbackquery", "sendmessage"):
+            name, handler = fake._methods[method]
+
+            def stamped(params: dict[str, Any], handler: Any = handler, method: str = method) -> Any:
+                arrived = time.monotonic()
+                result = handler(params)
+                if method == "answercallbackquery":
+                    answered.setdefault(str(params["callback_query_id"]), arrived)
+                else:
+                    written.setdefault(int(params["chat_id"]), arrived)
+                return result
+
+            fake._methods[method] = (name, stamped)
+        say({"base_url": fake.base_url, "token": fake.token, "club": group.id, "referees": referees.id,
+             "users": [u.id for u in users]})
+        await heard()  # the bot is polling
+        fake.push_command(group, users[0], "sudija", "100")
+        [posted] = await fake.wait_for("sendMessage", chat=referees, timeout=30)
+        notice = fake.message(referees, posted.result["message_id"])
+        take = notice.callback_data()[0]  # pressed by everyone, also after the winner took the call
+        await fake.wait_delivered(timeout=30)
+        if warm:  # a round first, so the bot's connections to the Bot API are open (a bot that has been running)
+            for u in users:
+                fake.push_callback(u, notice, take, forged=True)
+            await fake.wait_until(lambda: len(answered) >= members and all(u.id in written for u in users),
+                                  timeout=120)
+            answered.clear()
+        written.clear()
+        pressed = {}
+        for u in users:
+            pressed[u.id] = (fake.push_callback(u, notice, take, forged=True), time.monotonic())
+        await fake.wait_until(lambda: len(answered) >= members and all(u.id in written for u in users),
+                              timeout=120)
+        press_ms = [(answered[q] - t0) * 1000 for q, t0 in pressed.values()]
+        result_ms = [(written[uid] - t0) * 1000 for uid, (_, t0) in pressed.items()]
+        written.clear()
+        typed = {}
+        for u in users:
+            fake.push_message(u, u, "/katalog")
+            typed[u.id] = time.monotonic()
+        await fake.wait_until(lambda: all(u.id in written for u in users), timeout=120)
+        typed_ms = [(written[uid] - t0) * 1000 for uid, t0 in typed.items()]
+        say({"press": press_ms, "result": result_ms, "typed": typed_ms})
+        await heard()  # the bot has stopped: it confirmed its last updates
+
+
+async def serve_discord(members: int) -> None:
+    from fakes.discord_server import FakeDiscord  # noqa: PLC0415 (a bench loads what it measures)
+
+    async with FakeDiscord() as fake:
+        referee = fake.add_role("Sudija")
+        people = [fake.add_member(f"clan{i}", roles=[referee.id] if 3 <= i < 3 + REFEREES else [])
+                  for i in range(members)]
+        referees = fake.add_text_channel("sudije", private_to=[referee.id])
+        trials = fake.add_text_channel("sudjenja")
+        acked: dict[int, float] = {}
+        followed: dict[int, float] = {}
+        for index, (method, rx, handler) in enumerate(fake._routes):
+            if handler.__name__ not in ("_callback", "_post_followup"):
+                continue
+
+            async def stamped(request: Any, p: dict[str, str], body: Any, handler: Any = handler) -> Any:
+                arrived = time.monotonic()  # the request reached "Discord": what the member sees from then on
+                if handler.__name__ == "_callback":
+                    acked.setdefault(int(p["interaction_id"]), arrived)
+                else:
+                    ix = fake._interactions_by_token.get(p["token"])
+                    if ix is not None:
+                        followed.setdefault(ix.id, arrived)
+                return await handler(request, p, body)
+
+            fake._routes[index] = (method, rx, stamped)
+        say({"api": fake.api_base, "gateway": fake.gateway_url, "token": fake.token, "guild": fake.guild_id,
+             "referees": referees.id, "trials": trials.id, "role": referee.id, "users": [p.id for p in people]})
+        await heard()  # the bot is ready
+        await fake.slash(people[0].id, "sudija", {"partija": 100})
+        notice = await fake.wait_for_message(referees.id, lambda m: bool(m.get("components")), timeout=30)
+        custom = notice["components"][0]["components"][0]["custom_id"]
+        presses = []
+        for person in people:
+            t0 = time.monotonic()
+            presses.append(((await fake.press(person.id, int(notice["id"]), custom)).id, t0))
+        await fake.wait_until(lambda: all(i in followed for i, _ in presses), timeout=120)
+        press_ms = [(acked[i] - t0) * 1000 for i, t0 in presses]
+        result_ms = [(followed[i] - t0) * 1000 for i, t0 in presses]
+        typed = []
+        for person in people:
+            t0 = time.monotonic()
+            typed.append(((await fake.slash(person.id, "katalog", {})).id, t0))
+        await fake.wait_until(lambda: all(i in followed for i, _ in typed), timeout=120)
+        typed_ms = [(followed[i] - t0) * 1000 for i, t0 in typed]
+        say({"press": press_ms, "result": result_ms, "typed": typed_ms})
+        await heard()
+
+
+# The bot's side: the real adapter, desk and database in this process ------------------------------------------
+
+async def members_process(platform: str, members: int) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--serve", platform, "--members", str(members), *(["--warm"] if WARM else []),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env={**os.environ, "NO_PROXY": "127.0.0.1"})
+
+
+async def line(process: asyncio.subprocess.Process) -> dict[str, Any]:
+    assert process.stdout is not None
+    raw = await asyncio.wait_for(process.stdout.readline(), 180)
+    if not raw:
+        raise RuntimeError(f"the members' process ended ({await process.wait()})")
+    data: dict[str, Any] = json.loads(raw)
+    return data
+
+
+def go(process: asyncio.subprocess.Process) -> None:
+    assert process.stdin is not None
+    process.stdin.write(b"go\n")
+
+
+async def telegram(members: int, tmp: Path) -> bool:
+    from bot.telegram import TelegramAdapter  # noqa: PLC0415 (a bench loads what it measures)
+
+    os.environ["NO_PROXY"] = "127.0.0.1"
+    process = await members_process("telegram", members)
+    setup = await line(process)
+    os.environ["SUDIJA_TELEGRAM_TOKEN"] = setup["token"]
+    config = Config(telegram=TelegramConfig(club_group_id=setup["club"], referees_group_id=setup["referees"],
+                                            base_url=setup["base_url"], direct_messages=False))
+    app = await build_app(config, clock=ManualClock(NOW), timers=ManualTimers(), database=str(tmp / "tg.db"))
+    await club(app, [str(u) for u in setup["users"]], "telegram")
+    adapter = TelegramAdapter(app.desk, config.telegram, poll_timeout=1.0)
+    app.attach(adapter.port)
+    try:
+        async with adapter:
+            await app.desk.start()
+            go(process)
+            figures = await line(process)
+    finally:
+        go(process)
+        await app.close()
+        await process.wait()
+    print(f"telegram: {members} presses; the last private result after {max(figures['result']) / 1000:.1f} s "
+          "(Telegram allows 30 messages a second, and the rate limiter keeps to it)")
+    ok = report("telegram", "press → answer", figures["press"], target=True)
+    report("telegram", "press → result", figures["result"])
+    report("telegram", "typed → answer", figures["typed"])
+    return ok
+
+
+async def discord_bench(members: int, tmp: Path) -> bool:
+    import discord.gateway  # noqa: PLC0415 (a bench loads what it measures)
+    import discord.http  # noqa: PLC0415 (a bench loads what it measures)
+    import yarl  # noqa: PLC0415 (a bench loads what it measures)
+
+    from bot.discord import attach_discord  # noqa: PLC0415 (a bench loads what it measures)
+
+    process = await members_process("discord", members)
+    setup = await line(process)
+    discord.http.Route.BASE = setup["api"]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(setup["gateway"])
+    config = Config(discord=DiscordConfig(guild_id=setup["guild"], referees_channel_id=setup["referees"],
+                                          trials_channel_id=setup["trials"], roles={"referee": setup["role"]}))
+    app = await build_app(config, clock=ManualClock(NOW), timers=ManualTimers(), database=str(tmp / "dc.db"))
+    await club(app, [str(u) for u in setup["users"]], "discord")
+    bot = attach_discord(app, guild_ready_timeout=0.05)
+    try:
+        await app.desk.start()
+        await bot.login(setup["token"])
+        task = asyncio.create_task(bot.connect(reconnect=False))
+        await asyncio.wait_for(bot.ready_once.wait(), 60)
+        go(process)
+        figures = await line(process)
+        await bot.close()
+        await asyncio.gather(task, return_exceptions=True)
+    finally:
+        go(process)
+        await app.close()
+        await process.wait()
+    ok = report("discord", "press → answer", figures["press"], target=True)
+    report("discord", "press → result", figures["result"])
+    report("discord", "typed → answer", figures["typed"])
+    return ok
+
+
+async def main(members: int, only: str | None) -> int:
+    logging.basicConfig(level=logging.ERROR)
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        if only in (None, "telegram"):
+            ok &= await telegram(members, Path(tmp))
+        if only in (None, "discord"):
+            ok &= await discord_bench(members, Path(tmp))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--members", type=int, default=200)
+    parser.add_argument("--only", choices=("telegram", "discord"))
+    parser.add_argument("--warm", action="store_true",
+                        help="Telegram: press once before measuring, so the bot's connections are open")
+    parser.add_argument("--serve", choices=("telegram", "discord"), help=argparse.SUPPRESS)  # the members' process
+    args = parser.parse_args()
+    WARM = args.warm
+    if args.serve:
+        logging.basicConfig(level=logging.ERROR)
+        asyncio.run(serve_telegram(args.members, args.warm) if args.serve == "telegram"
+                    else serve_discord(args.members))
+        sys.exit(0)
+    sys.exit(asyncio.run(main(args.members, args.only)))

@@ -1,0 +1,59 @@
+"""One bot per database: `sudija run` holds an exclusive lock on ``<database>.lock`` for as long as it runs.
+
+Two processes on one database and one token would each answer every update (every transcript line twice), so a
+second process cannot take the lock: it is told which process holds it (pid, host, since when) and exits. The
+lock is the operating system's (``flock``), so a process that dies — even by kill -9 — leaves no stale lock; the
+file's text only says who held it last.
+"""
+
+from __future__ import annotations
+
+import datetime as dtm
+import fcntl
+import os
+import socket
+from pathlib import Path
+from typing import IO
+
+from bot.config import ConfigError
+
+
+def lock_path(database: str) -> Path:
+    return Path(f"{database}.lock")
+
+
+class DatabaseLock:
+    def __init__(self, database: str) -> None:
+        self.path = lock_path(database)
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise `ConfigError` naming the process that holds it."""
+        handle = self.path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise ConfigError(f"the database is in use by another Sudija ({holder}); one bot per database: "
+                              f"stop that process first (lock file {self.path})") from None
+        handle.seek(0)
+        handle.truncate()
+        since = dtm.datetime.now(dtm.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        handle.write(f"pid {os.getpid()} on {socket.gethostname()}, since {since}\n")
+        handle.flush()
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_UN)
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> DatabaseLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

@@ -1,0 +1,167 @@
+"""`sudija check` (and the same check at `sudija run`'s start) against fake servers set up wrongly in each of the
+ways a club gets wrong: a mistyped or wrong-kind channel or group, a missing role, the trials channel's thread
+permission denied to the bot by an @everyone overwrite, privileged intents not granted, the bot not an
+administrator of the club's Telegram group or without the right to delete, the owner's account absent. Each is
+reported with where and what to change; the fatal ones stop the start."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_discord import World, make_world
+
+from bot.cli.check import check_all
+from bot.cli.run import serve
+from bot.config import Config, TelegramConfig
+from bot.discord.check import check_discord
+from bot.setup import Finding, Report, SetupError
+from fakes.discord_server import FakeDiscord, Perm, pointed_at
+from fakes.telegram_server import FakeTelegram
+
+TOKEN = "123456789:TEST-fake-bot-token"
+
+
+def by_where(findings: list[Finding]) -> dict[str, Finding]:
+    return {f.where.split(" (")[0]: f for f in findings}
+
+
+# Discord ---------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
+    async with make_world(tmp_path) as made:
+        monkeypatch.setenv("SUDIJA_DISCORD_TOKEN", made.fake.token)
+        yield made
+
+
+async def test_a_discord_server_set_up_right_has_nothing_to_report(world: World) -> None:
+    assert await check_discord(world.config(), guild_ready_timeout=0.05) == []
+
+
+async def test_a_discord_server_set_up_wrongly_is_reported_setting_by_setting(world: World) -> None:
+    fake = world.fake
+    category = fake.add_category("Klub")
+    # the advice docs/discord.md used to give: deny thread creation to @everyone — which denies the bot too
+    world.trials.permission_overwrites.append({"id": str(fake.guild_id), "type": 0, "allow": "0",
+                                               "deny": str(Perm.CREATE_PRIVATE_THREADS | Perm.SEND_MESSAGES)})
+    config = replace(world.config(), owner="vesna", owner_accounts=("discord:4242",))
+    config = replace(config, discord=replace(config.discord, referees_channel_id=category.id,
+                                             councilors_channel_id=777,
+                                             roles={"referee": 999, "councilor": world.councilor_role.id}))
+    found = by_where(await check_discord(config, guild_ready_timeout=0.05))
+    assert set(found) == {f"[discord] referees_channel_id = {category.id}", "[discord] councilors_channel_id = 777",
+                          f"[discord] trials_channel_id = {world.trials.id}", "[discord.roles] referee = 999",
+                          "[club] owner_accounts: discord:4242"}
+    assert "not a text channel" in found[f"[discord] referees_channel_id = {category.id}"].problem
+    assert "no channel with this id" in found["[discord] councilors_channel_id = 777"].problem
+    trials = found[f"[discord] trials_channel_id = {world.trials.id}"]
+    assert trials.fatal and trials.problem == "the bot lacks Create Private Threads here"
+    assert "#sudjenja" in trials.fix and "Sudija" in trials.fix and "allow Create Private Threads" in trials.fix
+    role = found["[discord.roles] referee = 999"]
+    assert role.fatal and "lose the role" in role.problem
+    assert not found["[club] owner_accounts: discord:4242"].fatal
+
+    # The fix the docs now give: the bot's own role allowed on the trials channel.
+    world.trials.permission_overwrites.append({"id": str(fake.bot_role.id), "type": 0,
+                                               "allow": str(Perm.CREATE_PRIVATE_THREADS), "deny": "0"})
+    again = by_where(await check_discord(config, guild_ready_timeout=0.05))
+    assert f"[discord] trials_channel_id = {world.trials.id}" not in again
+
+
+async def test_privileged_intents_not_granted_are_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with FakeDiscord(privileged_intents=()) as fake:
+        monkeypatch.setenv("SUDIJA_DISCORD_TOKEN", fake.token)
+        trials = fake.add_text_channel("sudjenja")
+        config = Config(discord=replace(Config().discord, guild_id=fake.guild_id,
+                                        referees_channel_id=fake.general.id, trials_channel_id=trials.id))
+        with pointed_at(fake):
+            [finding] = await check_discord(config, guild_ready_timeout=0.05)
+    assert finding.fatal and finding.where == "privileged intents" and "Message Content Intent" in finding.fix
+
+
+# Telegram --------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeTelegram]:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    monkeypatch.setenv("SUDIJA_TELEGRAM_TOKEN", TOKEN)
+    async with FakeTelegram() as server:
+        yield server
+
+
+def telegram_config(fake: FakeTelegram, tmp_path: Path, **groups: int) -> Config:
+    return Config(database=str(tmp_path / "club.db"), owner="vesna", owner_accounts=("telegram:9001",),
+                  telegram=TelegramConfig(base_url=fake.base_url, **groups))
+
+
+async def test_telegram_set_up_right_has_nothing_to_report(fake: FakeTelegram, tmp_path: Path) -> None:
+    vesna = fake.user("Vesna", user_id=9001)
+    club, referees = fake.group("Klub", members=[vesna]), fake.group("Sudije", bot_status="member")
+    report = await check_all(telegram_config(fake, tmp_path, club_group_id=club.id, referees_group_id=referees.id))
+    assert report.checked == ["telegram"] and report.findings == []
+    assert report.text() == "checked telegram: everything the bot needs is in place"
+
+
+async def test_telegram_set_up_wrongly_is_reported_and_the_bot_refuses_to_start(fake: FakeTelegram,
+                                                                                tmp_path: Path) -> None:
+    ana = fake.user("Ana", started=True)
+    club = fake.group("Klub", bot_status="member")  # not an administrator
+    left = fake.group("Stara grupa", bot_status="left")
+    config = telegram_config(fake, tmp_path, club_group_id=club.id, referees_group_id=ana.id,  # a private chat
+                             councilors_group_id=left.id)
+    report = await check_all(config)
+    found = by_where(report.findings)
+    assert set(found) == {f"[telegram] club_group_id = {club.id}", f"[telegram] referees_group_id = {ana.id}",
+                          f"[telegram] councilors_group_id = {left.id}", "[club] owner_accounts: telegram:9001"}
+    assert "not an administrator" in found[f"[telegram] club_group_id = {club.id}"].problem
+    assert "Administrators" in found[f"[telegram] club_group_id = {club.id}"].fix
+    assert "private chat, not a group" in found[f"[telegram] referees_group_id = {ana.id}"].problem
+    assert "not in this group" in found[f"[telegram] councilors_group_id = {left.id}"].problem
+    assert len(report.fatal) == 3 and not found["[club] owner_accounts: telegram:9001"].fatal
+    assert report.text().splitlines()[0] == "checked telegram: 3 fatal, 1 warning(s)"
+
+    with pytest.raises(SetupError, match="refuses to start") as refused:
+        await asyncio.wait_for(serve(config, stop=asyncio.Event()), 20)
+    assert len(refused.value.report.fatal) == 3
+    assert not fake.calls("getUpdates") or fake.calls("getUpdates")[-1].params.get("timeout") == 0
+
+
+async def test_an_administrator_without_the_right_to_delete_is_a_warning(fake: FakeTelegram, tmp_path: Path) -> None:
+    club = fake.group("Klub", can_delete=False)
+    report = await check_all(telegram_config(fake, tmp_path, club_group_id=club.id))
+    found = by_where(report.findings)
+    assert not report.fatal
+    assert "may not delete messages" in found[f"[telegram] club_group_id = {club.id}"].problem
+    assert "[telegram] referees_group_id" in found
+
+
+def test_a_report_of_nothing_says_so() -> None:
+    assert Report().text().startswith("nothing to check")
+
+
+async def test_the_check_command_prints_what_to_change_and_fails_on_a_fatal_finding(fake: FakeTelegram,
+                                                                                    tmp_path: Path) -> None:
+    import os  # noqa: PLC0415 (imported where the test needs it)
+    import sys  # noqa: PLC0415 (imported where the test needs it)
+
+    club = fake.group("Klub", bot_status="member")
+    (tmp_path / "config.toml").write_text(
+        f'[club]\nowner = "vesna"\nowner_accounts = ["telegram:9001"]\n\n'
+        f'[telegram]\nclub_group_id = {club.id}\nreferees_group_id = -1009999\nbase_url = "{fake.base_url}"\n',
+        encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent  # noqa: ASYNC240 (a test sets up its files)
+    env = {**os.environ, "PYTHONPATH": str(root), "SUDIJA_TELEGRAM_TOKEN": TOKEN, "NO_PROXY": "127.0.0.1"}
+    env.pop("SUDIJA_DISCORD_TOKEN", None)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--config", str(tmp_path / "config.toml"), "check", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    text = out.decode()
+    assert process.returncode == 1, err.decode()
+    assert text.splitlines()[0] == "checked telegram: 2 fatal, 1 warning(s)"
+    assert f"FATAL telegram: [telegram] club_group_id = {club.id} (Klub): the bot is not an administrator" in text
+    assert "FATAL telegram: [telegram] referees_group_id = -1009999: Telegram says" in text
