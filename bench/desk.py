@@ -25,13 +25,13 @@ from pathlib import Path
 
 from bot.config import Config
 from bot.desk import Desk
-from bot.ports import Button, CallPost, Chats, LoggingGameServer, ManualClock, ManualTimers
+from bot.ports import Button, CallPost, Chats, LoggingGameServer, ManualClock, ManualTimers, TrialSpace
 from rules.generator import generate_game
+from rules.members import Member
+from rules.notices import Notice
 from rules.verdicts import Draft, NoVerdict
-from storage.calls import Notice
 from storage.database import open_database
 from storage.games import PreparedGame
-from storage.members import Member
 
 
 class NullChat:
@@ -51,21 +51,20 @@ class NullChat:
     async def tell(self, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
         return None
 
-    async def tell_table(self, game: int, text: str) -> None:
+    async def tell_table(self, game: int, players: Sequence[Member], text: str) -> None:
         return None
 
-    async def open_trial_space(self, trial_id: int, members: Sequence[Member], text: str,
-                               buttons: Sequence[Button]) -> None:
+    async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
         return None
 
-    async def add_to_trial_space(self, trial_id: int, member: Member, text: str) -> None:
+    async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
         return None
 
-    async def say_in_trial(self, trial_id: int, text: str, sender: Member | None = None,
+    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
                            buttons: Sequence[Button] = ()) -> None:
         return None
 
-    async def close_trial_space(self, trial_id: int, text: str) -> None:
+    async def close_trial_space(self, space: TrialSpace, text: str) -> None:
         return None
 
 
