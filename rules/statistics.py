@@ -3,7 +3,8 @@
 For the councilors, who admit and dismiss referees: calls per week, the time from a call to its Sudi (p50 and
 p95, nearest rank), the calls that expired and at which hours, trials and their outcomes per referee by verdict
 kind (bule, bula, kazna, svodjenje, niko; bez for Bez presude; interrupted; open), the interrupted trials by
-reason, and the calls and expiries by hour of day and by week for the chart. Hours and weeks are in the club's
+reason, the appeals filed and how they stand or were decided (filed, taken, upheld, rejected, inadmissible), and
+the calls and expiries by hour of day and by week for the chart. Hours and weeks are in the club's
 time zone; a week is the ISO week (``2026-W48``). `figures_json` and `figures_csv` are the stable outputs.
 """
 
@@ -39,6 +40,13 @@ class TrialFact:
     end_reason: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class AppealFact:
+    id: int
+    filed_at: datetime
+    state: str  # filed, taken, upheld, rejected, inadmissible
+
+
 @dataclass(frozen=True)
 class RefereeFigures:
     trials: int
@@ -62,6 +70,8 @@ class Figures:
     interrupted: int
     interrupted_by_reason: dict[str, int]
     referees: dict[str, RefereeFigures] = field(default_factory=dict)
+    appeals: int = 0
+    appeals_by_state: dict[str, int] = field(default_factory=dict)
 
 
 def percentile(values: Sequence[float], p: float) -> float | None:
@@ -87,7 +97,8 @@ def kind_of(trial: TrialFact) -> str:
     return trial.outcome
 
 
-def compute(calls: Sequence[CallFact], trials: Sequence[TrialFact], zone: tzinfo) -> Figures:
+def compute(calls: Sequence[CallFact], trials: Sequence[TrialFact], zone: tzinfo,
+            appeals: Sequence[AppealFact] = ()) -> Figures:
     states = Counter(c.state for c in calls)
     per_week = Counter(week_of(c.created_at, zone) for c in calls)
     expired = [c for c in calls if c.state == "expired"]
@@ -114,11 +125,12 @@ def compute(calls: Sequence[CallFact], trials: Sequence[TrialFact], zone: tzinfo
         trials=len(trials), interrupted=len(interrupted),
         interrupted_by_reason=dict(sorted(Counter(t.end_reason or "unknown" for t in interrupted).items())),
         referees={nick: RefereeFigures(counts[nick], dict(sorted(kinds.items())))
-                  for nick, kinds in sorted(referees.items())})
+                  for nick, kinds in sorted(referees.items())},
+        appeals=len(appeals), appeals_by_state=dict(sorted(Counter(a.state for a in appeals).items())))
 
 
 def figures_json(figures: Figures, start: str | None = None, end: str | None = None) -> dict[str, Any]:
-    """Stable keys: period, calls, time_to_sudi_seconds, trials, referees, chart."""
+    """Stable keys: period, calls, time_to_sudi_seconds, trials, referees, appeals, chart."""
     return {
         "period": {"from": start, "to": end},
         "calls": {"total": figures.calls, "taken": figures.taken, "withdrawn": figures.withdrawn,
@@ -129,6 +141,7 @@ def figures_json(figures: Figures, start: str | None = None, end: str | None = N
         "trials": {"total": figures.trials, "interrupted": figures.interrupted,
                    "interrupted_by_reason": figures.interrupted_by_reason},
         "referees": {nick: {"trials": r.trials, "by_kind": r.by_kind} for nick, r in figures.referees.items()},
+        "appeals": {"total": figures.appeals, "by_state": figures.appeals_by_state},
         "chart": {"calls_by_hour": list(figures.calls_by_hour), "expired_by_hour": list(figures.expired_by_hour)},
     }
 
@@ -152,6 +165,9 @@ def figures_csv(figures: Figures) -> str:
         writer.writerow(["expired_by_hour", hour, figures.expired_by_hour[hour]])
     for reason, n in figures.interrupted_by_reason.items():
         writer.writerow(["interrupted_by_reason", reason, n])
+    writer.writerow(["appeals", "total", figures.appeals])
+    for state, n in figures.appeals_by_state.items():
+        writer.writerow(["appeals", state, n])
     for nick, r in figures.referees.items():
         writer.writerow([_cell(f"referee:{nick}"), "trials", r.trials])
         for kind, n in r.by_kind.items():

@@ -1,5 +1,5 @@
-"""The facts the council's figures are computed from (`rules.statistics`): the calls made and the trials opened
-in a period, with each trial's referee, outcome and recorded verdict kind."""
+"""The facts the council's figures are computed from (`rules.statistics`): the calls made, the trials opened and
+the appeals filed in a period, with each trial's referee, outcome and recorded verdict kind."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from rules.statistics import CallFact, TrialFact
+from rules.statistics import AppealFact, CallFact, TrialFact
 from storage.database import now_text, parse_stored_time
 
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 async def period_facts(db: Database, start: datetime | None, end: datetime | None
-                       ) -> tuple[list[CallFact], list[TrialFact]]:
+                       ) -> tuple[list[CallFact], list[TrialFact], list[AppealFact]]:
     """Calls created and trials opened in ``[start, end)`` (either end open when None), oldest first."""
     low = now_text(start) if start is not None else ""
     high = now_text(end) if end is not None else "9999"
@@ -33,4 +33,8 @@ async def period_facts(db: Database, start: datetime | None, end: datetime | Non
             verdict = json.loads(r[4]) if r[4] else None
             kind = verdict.get("kind") if isinstance(verdict, dict) else None
             trials.append(TrialFact(r[0], r[1], parse_stored_time(r[2]), r[3], kind, r[5]))
-    return calls, trials
+    async with db.connection.execute(
+            "SELECT id, filed_at, state FROM appeals WHERE filed_at >= ? AND filed_at < ? ORDER BY filed_at, id",
+            (low, high)) as cur:
+        appeals = [AppealFact(r[0], parse_stored_time(r[1]), r[2]) for r in await cur.fetchall()]
+    return calls, trials, appeals

@@ -25,7 +25,7 @@ from bot.pictures.chart import render_chart
 from bot.pictures.draw import MAX_PNG_BYTES
 from club import Club
 from rules.generator import generate_game
-from rules.statistics import CallFact, Figures, compute, percentile
+from rules.statistics import AppealFact, CallFact, Figures, compute, figures_csv, figures_json, percentile
 from storage.database import Database, open_database
 from storage.games import PreparedGame
 
@@ -45,12 +45,14 @@ class CallSpec:
     referee: int
     kind: str  # the trial's end: a verdict kind, bez, interrupted
     reason: int
+    appealed: bool = False  # the caller appeals the recorded trial
 
 
 calls_strategy = st.lists(st.builds(
     CallSpec, st.integers(1, 2 * 24 * 60), st.integers(0, len(CALLERS) - 1),
     st.sampled_from(("taken", "taken", "expired", "withdrawn")), st.integers(0, 15 * 60),
-    st.integers(0, len(REFEREES) - 1), st.sampled_from(KINDS), st.integers(0, len(REASONS) - 1)), max_size=30)
+    st.integers(0, len(REFEREES) - 1), st.sampled_from(KINDS), st.integers(0, len(REASONS) - 1), st.booleans()),
+    max_size=30)
 
 
 async def club_month(db: Database, specs: list[CallSpec]) -> None:
@@ -85,6 +87,9 @@ async def club_month(db: Database, specs: list[CallSpec]) -> None:
             await db.trials.set_draft(trial.id, verdict, referee, end)
             outcome = "no_verdict" if spec.kind == "bez" else "verdict"
             assert await db.trials.finish(trial.id, outcome, end, referee, verdict=verdict, reason="razlog")
+            if spec.appealed:
+                await db.appeals.file(trial.id, ids[CALLERS[spec.caller]], "presuda", "", end,
+                                      end + timedelta(minutes=5), end + timedelta(days=14))
         moment = end
 
 
@@ -102,7 +107,10 @@ async def recount(db: Database, low: datetime | None, high: datetime | None) -> 
     opened: dict[str, tuple[str, datetime]] = {}  # trial -> (referee, opened at)
     drafts: dict[str, str] = {}
     ends: dict[str, tuple[str, str | None]] = {}
+    appeals = 0
     for e in events:
+        if e.kind == "appeal_filed" and inside(e.at):
+            appeals += 1
         if e.kind == "call_created":
             created[str(e.subject)] = e.at
         elif e.kind in ("call_taken", "call_expired", "call_withdrawn"):
@@ -141,14 +149,15 @@ async def recount(db: Database, low: datetime | None, high: datetime | None) -> 
 
     return {"calls": len(calls), "weeks": dict(weeks), "expired_by_hour": expired_hours,
             "p50": nearest_rank(50), "p95": nearest_rank(95),
-            "referees": {r: dict(k) for r, k in per_referee.items()}, "interrupted": dict(interrupted)}
+            "referees": {r: dict(k) for r, k in per_referee.items()}, "interrupted": dict(interrupted),
+            "appeals": {"filed": appeals} if appeals else {}}
 
 
 def as_recount(figures: Figures) -> dict[str, Any]:
     return {"calls": figures.calls, "weeks": figures.calls_per_week, "expired_by_hour": list(figures.expired_by_hour),
             "p50": figures.to_sudi_p50, "p95": figures.to_sudi_p95,
             "referees": {r: f.by_kind for r, f in figures.referees.items()},
-            "interrupted": figures.interrupted_by_reason}
+            "interrupted": figures.interrupted_by_reason, "appeals": figures.appeals_by_state}
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -201,7 +210,7 @@ def month_db(tmp_path: Path) -> str:
 def test_cli_json_csv_text_and_chart(month_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["statistika", "--db", month_db, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert list(doc) == ["period", "calls", "time_to_sudi_seconds", "trials", "referees", "chart"]
+    assert list(doc) == ["period", "calls", "time_to_sudi_seconds", "trials", "referees", "appeals", "chart"]
     assert doc["calls"]["total"] == 16 and doc["calls"]["expired"] == 4 and doc["calls"]["taken"] == 8
     assert doc["trials"]["total"] == 8 and set(doc["referees"]) <= set(REFEREES)
     assert doc["time_to_sudi_seconds"]["p50"] is not None
@@ -253,3 +262,13 @@ async def test_statistika_command_for_councilors_only(club: Club) -> None:
     backwards = await run(club.desk, Caller("test", "vecnik", councilor), command,
                           Args({"od": date(2026, 11, 2), "do": date(2026, 11, 1)}))
     assert not backwards.ok
+
+
+def test_appeals_are_counted_by_how_they_stand() -> None:
+    appeals = [AppealFact(i, START + timedelta(days=i), state)
+               for i, state in enumerate(("filed", "taken", "upheld", "rejected", "rejected", "inadmissible"))]
+    figures = compute([], [], UTC, appeals)
+    assert figures.appeals == 6
+    assert figures.appeals_by_state == {"filed": 1, "inadmissible": 1, "rejected": 2, "taken": 1, "upheld": 1}
+    assert figures_json(figures)["appeals"] == {"total": 6, "by_state": figures.appeals_by_state}
+    assert "appeals,rejected,2" in figures_csv(figures)

@@ -39,8 +39,8 @@ def period(start: date | None, end: date | None, zone: tzinfo) -> tuple[datetime
 
 async def council_figures(db: Database, start: date | None, end: date | None, zone: tzinfo) -> Figures:
     low, high = period(start, end, zone)
-    calls, trials = await period_facts(db, low, high)
-    return compute(calls, trials, zone)
+    calls, trials, appeals = await period_facts(db, low, high)
+    return compute(calls, trials, zone, appeals)
 
 
 def _duration(seconds: float | None) -> str:
