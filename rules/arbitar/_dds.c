@@ -21,7 +21,9 @@
  *    ranks), wherever the smaller cards lie. Buckets hold 16 entries and are chosen by the suit lengths;
  *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
  *    run of one player and trump-length counts as cheap bounds; in betl, a trick the declarer is already
- *    forced to take answers "does he take a trick?" at once, and move ordering follows betl's aims;
+ *    forced to take answers "does he take a trick?" at once (also while he follows in the current trick), a
+ *    declarer on lead whose every suit is above all the others' cards of it takes every trick left (any
+ *    target), and move ordering follows betl's aims;
  *  - equivalent cards: of cards adjacent in rank among the cards still in play (cards on the table count as
  *    in play) only one is searched;
  *  - move ordering by the table's best lead and simple trick-winning heuristics; the last trick is counted
@@ -431,6 +433,18 @@ static int search(Ctx *c, int target, uint32_t *rel) {
     uint64_t shape = 0;
     uint32_t k[3] = {0, 0, 0};
     int first = -1;
+    if (c->betl && target == 1 && c->nplayed && seat == c->declarer) {
+        /* Betl, the declarer to follow: when his lowest card of the led suit beats the card winning now and
+         * every card of it the player after him still holds, he takes this trick. */
+        int led = c->tcards[0] >> 3, win = c->tcards[0];
+        if (c->nplayed == 2 && c->tcards[1] > win && (c->tcards[1] >> 3) == led) win = c->tcards[1];
+        uint32_t ds = c->h[seat] & SUIT[led];
+        uint32_t after = c->nplayed == 1 ? c->h[NEXT[seat]] & SUIT[led] : 0;
+        if (ds && CTZ(ds) > win && (!after || CTZ(ds) > TOPBIT(after))) {
+            *rel = all & SUIT[led];
+            return 1;
+        }
+    }
     if (c->nplayed == 0) {
         if (n == 1) {
             c->tcards[0] = CTZ(c->h[seat]);
@@ -519,10 +533,11 @@ static int search(Ctx *c, int target, uint32_t *rel) {
                     break; /* the partner's count does not depend on the entry suit */
                 }
             }
-        } else if (target == 1) {
-            /* Betl, "does the declarer take a trick?": he is forced to take this one when he leads and every
-             * suit he holds has his lowest card above all the others' cards of it, or when a defender leads a
-             * suit he holds in which the declarer's cards are all above every defender card of it. */
+        } else {
+            /* Betl: when the declarer leads and every suit he holds has his lowest card above all the others'
+             * cards of it, he takes this trick and keeps the lead with the same holding: he takes every trick
+             * left (any target up to n). "Does he take a trick?" also holds when a defender leads a suit he holds
+             * in which the declarer's cards are all above every defender card of it. */
             int decl = c->declarer;
             uint32_t dh = c->h[decl], others = all & ~dh;
             if (seat == decl) {
@@ -538,7 +553,7 @@ static int search(Ctx *c, int target, uint32_t *rel) {
                     *rel = all & used;
                     return 1;
                 }
-            } else {
+            } else if (target == 1) {
                 for (int su = 0; su < 4; su++) {
                     uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
                     if (ds && (c->h[seat] & SUIT[su]) && CTZ(ds) > TOPBIT(os)) {
@@ -552,9 +567,18 @@ static int search(Ctx *c, int target, uint32_t *rel) {
             shape = shape_of(c->h, seat);
             normalize(c->h, k);
             b = bucket_of(c, shape);
+            /* The matching entries as a bit mask first (a loop without branches the compiler can vectorize),
+             * then visited in index order. */
+            uint32_t hits = 0;
             for (int i = 0; i < BUCKET; i++) {
                 uint32_t reg = b->region[i];
-                if (b->shape[i] != shape || (k[0] & reg) != b->k0[i] || (k[1] & reg) != b->k1[i]) continue;
+                hits |= (uint32_t)((b->shape[i] == shape) & ((k[0] & reg) == b->k0[i]) &
+                                   ((k[1] & reg) == b->k1[i])) << i;
+            }
+            while (hits) {
+                int i = CTZ(hits);
+                hits &= hits - 1;
+                uint32_t reg = b->region[i];
                 int r = -1;
                 if ((b->bounds[i] >> 4) >= target) r = 1;
                 else if ((b->bounds[i] & 15) < target) r = 0;
@@ -614,12 +638,11 @@ static int search(Ctx *c, int target, uint32_t *rel) {
         uint32_t region = acc;
         region = compress_region(all, region);
         uint32_t k0 = k[0] & region, k1 = k[1] & region;
-        int hit = -1;
+        uint32_t same = 0;
         for (int i = 0; i < BUCKET; i++)
-            if (b->shape[i] == shape && b->region[i] == region && b->k0[i] == k0 && b->k1[i] == k1) {
-                hit = i;
-                break;
-            }
+            same |= (uint32_t)((b->shape[i] == shape) & (b->region[i] == region) & (b->k0[i] == k0) &
+                               (b->k1[i] == k1)) << i;
+        int hit = same ? CTZ(same) : -1;
         if (hit < 0) {
             /* Replace an empty entry, else one with few tricks left, older searches first, starting the scan
              * at a varying place so that equal candidates take turns. */
