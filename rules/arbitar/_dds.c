@@ -200,12 +200,11 @@ static inline Bucket *bucket_of(const Ctx *c, uint64_t shape) {
 
 /* The cards of `all` from the lowest card of `r` upwards, suit by suit. */
 static inline uint32_t closure(uint32_t all, uint32_t r) {
-    uint32_t out = 0;
-    for (int s = 0; s < 4; s++) {
-        uint32_t rs = r & SUIT[s];
-        if (rs) out |= all & SUIT[s] & ~((1u << CTZ(rs)) - 1u);
-    }
-    return out;
+    /* every bit of r smeared upwards inside its byte (suit), all four suits at once */
+    r |= (r << 1) & 0xFEFEFEFEu;
+    r |= (r << 2) & 0xFCFCFCFCu;
+    r |= (r << 4) & 0xF0F0F0F0u;
+    return all & r;
 }
 
 /* Relative region (compressed per suit) to absolute cards of `all`, and back. */
@@ -373,26 +372,24 @@ static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
     uint32_t others = o1 | o2;
     int trump = c->trump, q = 0, runs[4];
     uint32_t regs[4];
+    int ruff1 = trump >= 0 && (o1 & SUIT[trump]), ruff2 = trump >= 0 && (o2 & SUIT[trump]);
     for (int s = 0; s < 4; s++) {
-        uint32_t ms = mine & SUIT[s];
+        int sh = 8 * s; /* one suit as a byte: lengths by table lookup */
+        unsigned ms = (mine >> sh) & 0xFFu;
         runs[s] = 0;
         regs[s] = 0;
         if (!ms) continue;
-        uint32_t os = others & SUIT[s];
-        int run = os ? POPCNT(ms & ~((2u << TOPBIT(os)) - 1u)) : POPCNT(ms);
+        unsigned os = (others >> sh) & 0xFFu;
+        unsigned top = os ? ms & ~((2u << TOPBIT(os)) - 1u) : ms;
+        int run = POP8[top];
         /* with no other card of the suit the lengths say it all; else his top cards must stay his */
-        if (os) regs[s] = ms & ~((2u << TOPBIT(os)) - 1u);
+        if (os) regs[s] = (uint32_t)top << sh;
         /* once the others are out of the suit, his smaller cards of it win too */
-        if (run >= POPCNT(o1 & SUIT[s]) && run >= POPCNT(o2 & SUIT[s])) run = POPCNT(ms);
-        if (trump >= 0 && s != trump) {
-            if (o1 & SUIT[trump]) {
-                int l = POPCNT(o1 & SUIT[s]);
-                if (l < run) run = l;
-            }
-            if (o2 & SUIT[trump]) {
-                int l = POPCNT(o2 & SUIT[s]);
-                if (l < run) run = l;
-            }
+        int l1 = POP8[(o1 >> sh) & 0xFFu], l2 = POP8[(o2 >> sh) & 0xFFu];
+        if (run >= l1 && run >= l2) run = POP8[ms];
+        if (s != trump) {
+            if (ruff1 && l1 < run) run = l1;
+            if (ruff2 && l2 < run) run = l2;
         }
         runs[s] = run;
         q += run;
@@ -420,9 +417,15 @@ static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
 
 /* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
  * play here, closed upwards in each suit) the answer depends on besides the suit lengths. */
+static int search_n(Ctx *c, int target, uint32_t *rel, int n);
+
 static int search(Ctx *c, int target, uint32_t *rel) {
+    return search_n(c, target, rel, POPCNT(c->h[(c->tleader + c->nplayed) % 3]));
+}
+
+/* search() where n, the cards of the seat to move (the tricks left, the current one included), is known. */
+static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
     int seat = (c->tleader + c->nplayed) % 3;
-    int n = POPCNT(c->h[seat]);
     *rel = 0;
     if (target <= 0) return 1;
     if (target > n) return 0;
@@ -611,7 +614,7 @@ static int search(Ctx *c, int target, uint32_t *rel) {
             int t0 = c->tcards[0], t1 = c->tcards[1], t2 = c->tcards[2];
             c->tleader = w;
             c->nplayed = 0;
-            r = search(c, target - (w == c->declarer), &child);
+            r = search_n(c, target - (w == c->declarer), &child, n - 1);
             c->tleader = saved;
             c->nplayed = 3;
             c->tcards[0] = t0;
@@ -619,7 +622,7 @@ static int search(Ctx *c, int target, uint32_t *rel) {
             c->tcards[2] = t2;
             child = closure(all, child | 1u << c->tcards[wi]);
         } else {
-            r = search(c, target, &child);
+            r = search_n(c, target, &child, n);
         }
         c->nplayed--;
         c->h[seat] |= 1u << m;
