@@ -186,6 +186,44 @@ def test_native_matches_reference_on_six_card_endings() -> None:
             hands, trump, betl, declarer, to_move, trick, leader)
 
 
+
+def test_native_matches_reference_in_betl_where_the_declarer_is_forced() -> None:
+    """Betl endings where the declarer holds high cards: his forced tricks cut the native search short."""
+    # He leads and every suit he holds is above all the others' cards of it: he takes every trick left.
+    hands = (m("AS KS AD"), m("7S 8S 7D"), m("9S 7H 8H"))
+    assert solver.solve(hands, None, True, 0, 0) == ref.solve(hands, None, True, 0, 0) == {
+        c("KS"): 3, c("AS"): 3, c("AD"): 3}
+    # He follows a led spade with only cards above it and above the last player's spades: he takes the trick.
+    hands = (m("KS AS 7D"), m("8S 9D 8C"), m("9S 7H"))
+    trick = (c("TS"),)
+    assert solver.solve(hands, None, True, 0, 0, trick, 2) == ref.solve(hands, None, True, 0, 0, trick, 2)
+    rng = random.Random(20261201)
+    for _ in range(120):
+        size = rng.randint(2, 5)
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deck.sort(key=lambda card: -(card % 8) - rng.random() * 6)  # high cards first, loosely
+        declarer = rng.randrange(3)
+        seats = [declarer] * size + [s for s in range(3) if s != declarer for _ in range(size)]
+        rest = deck[size:]
+        rng.shuffle(rest)
+        order = deck[:size] + rest
+        hands_list = [0, 0, 0]
+        for seat, card in zip(seats, order, strict=False):
+            hands_list[seat] |= 1 << card
+        leader, played = rng.randrange(3), rng.randrange(3)
+        trick_cards: list[int] = []
+        for j in range(played):
+            seat = (leader + j) % 3
+            card = rng.choice(ref.legal_cards(hands_list[seat], trick_cards[0] // 8 if trick_cards else None, None))
+            hands_list[seat] &= ~(1 << card)
+            trick_cards.append(card)
+        position = (hands_list[0], hands_list[1], hands_list[2])
+        to_move = (leader + played) % 3
+        expected = ref.solve(position, None, True, declarer, to_move, tuple(trick_cards), leader)
+        got = solver.solve(position, None, True, declarer, to_move, tuple(trick_cards), leader)
+        assert got == expected, (position, declarer, to_move, trick_cards, leader)
+
 # --- many layouts in one call --------------------------------------------------------------------------------
 
 def test_solve_layouts_matches_solve_on_full_deals() -> None:
