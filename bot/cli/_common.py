@@ -1,12 +1,15 @@
 """What the sub-commands share: the club's configuration (read once per run; a bad file is answered by
-`bot.cli.main` with its message and exit status 2) and the `--db` option."""
+`bot.cli.main` with its message and exit status 2), the `--db` option, and opening a database that must exist."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import Any
 
 from bot.config import Config, load
+from storage.database import Database, open_database
 
 
 def club_config(args: argparse.Namespace) -> Config:
@@ -59,3 +62,12 @@ def days(text: str) -> int:
         raise argparse.ArgumentTypeError(f"days must be from 1 to 36500, not {text}")
     return value
 
+
+
+async def open_existing(db_path: str, missing: str) -> Database | None:
+    """The database at `db_path`, or None (with `missing` said on standard error) when there is no such file: a
+    read command never creates an empty database."""
+    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
+        print(missing, file=sys.stderr)
+        return None
+    return await open_database(db_path)

@@ -19,10 +19,9 @@ import asyncio
 import json
 import sys
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.cli._common import add_db_option, club_config, days
+from bot.cli._common import add_db_option, club_config, days, open_existing
 from bot.config import Config
 
 if TYPE_CHECKING:
@@ -64,12 +63,10 @@ def run(args: argparse.Namespace) -> int:
 async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
     from bot.desk import Desk  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
-        print(f"database {db_path} does not exist", file=sys.stderr)
+    db = await open_existing(db_path, f"database {db_path} does not exist")
+    if db is None:
         return 1
-    db = await open_database(db_path)
     try:
         desk = Desk(db, Chats([]), LoggingGameServer(), SystemClock(), config, ManualTimers())
         if args.close_month is not None:

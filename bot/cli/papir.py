@@ -15,10 +15,9 @@ import argparse
 import asyncio
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, add_viewer_option, club_config, game_number, sees_names
+from bot.cli._common import add_db_option, add_viewer_option, club_config, game_number, open_existing, sees_names
 from bot.config import Config
 from bot.messages import Catalogue
 from rules.paper import compute_paper
@@ -49,13 +48,11 @@ def run(args: argparse.Namespace) -> int:
 async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
                config: Config | None = None, png: str | None = None) -> int:
     """Print the paper of game `number` from the database at `db_path`; the exit status."""
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
-        print(words.t("papir.no_db", db=db_path), file=sys.stderr)
+    db = await open_existing(db_path, words.t("papir.no_db", db=db_path))
+    if db is None:
         return 1
-    db = await open_database(db_path)
     try:
         game = await db.games.get(number)
         if game is None:

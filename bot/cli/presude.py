@@ -20,10 +20,9 @@ import argparse
 import asyncio
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, add_viewer_option, club_config, game_number, sees_names
+from bot.cli._common import add_db_option, add_viewer_option, club_config, game_number, open_existing, sees_names
 from bot.config import Config
 from bot.messages import Catalogue
 from bot.views import TranscriptLine, author_label, render_trials
@@ -79,13 +78,11 @@ def appeal_json(appeal: Appeal, names: dict[int, str], show_names: bool = True) 
 async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
                config: Config | None = None) -> int:
     """Print the trials of game `number` from the database at `db_path`; the exit status."""
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     messages = Catalogue(lang)
-    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
-        print(messages.t("presude.no_db", db=db_path), file=sys.stderr)
+    db = await open_existing(db_path, messages.t("presude.no_db", db=db_path))
+    if db is None:
         return 1
-    db = await open_database(db_path)
     try:
         if await db.games.summary(number) is None:
             print(messages.t("call.unknown_game", game=number), file=sys.stderr)

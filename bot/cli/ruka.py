@@ -9,10 +9,9 @@ import argparse
 import asyncio
 import dataclasses
 import sys
-from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, game_number
+from bot.cli._common import add_db_option, club_config, game_number, open_existing
 from bot.cli._pictures import write_png
 from bot.messages import Catalogue
 
@@ -38,13 +37,11 @@ def run(args: argparse.Namespace) -> int:
 async def show(number: int, n: int, db_path: str, png: str, lang: str) -> int:
     from bot.pictures.hand import hand_png  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.views import render_hands  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
-        print(words.t("papir.no_db", db=db_path), file=sys.stderr)
+    db = await open_existing(db_path, words.t("papir.no_db", db=db_path))
+    if db is None:
         return 1
-    db = await open_database(db_path)
     try:
         game = await db.games.get(number)
     finally:

@@ -12,10 +12,9 @@ import asyncio
 import json
 import sys
 from datetime import date
-from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config
+from bot.cli._common import add_db_option, club_config, open_existing
 from bot.messages import Catalogue
 
 
@@ -55,12 +54,10 @@ async def show(db_path: str, start: date | None, end: date | None, *, form: str 
                lang: str = "sr") -> int:
     from bot.desk.statistics import club_zone, council_figures, figures_text  # noqa: PLC0415 (a sub-command loads only what it runs)
     from rules.statistics import figures_csv, figures_json  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
-        print(Catalogue(lang).t("papir.no_db", db=db_path), file=sys.stderr)
+    db = await open_existing(db_path, Catalogue(lang).t("papir.no_db", db=db_path))
+    if db is None:
         return 1
-    db = await open_database(db_path)
     try:
         figures = await council_figures(db, start, end, club_zone())
     finally:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config
+from bot.cli._common import add_db_option, club_config, open_existing
 from bot.messages import Catalogue
 
 MAX_RECORD_BYTES = 256 * 1024 * 1024
@@ -70,13 +70,11 @@ def run(args: argparse.Namespace) -> int:
 async def export(trial: int, db_path: str, *, out: str | None, officials: bool, lang: str) -> int:
     from bot.records.load import load_record  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.records.zapisnik import render_html  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
-        print(words.t("papir.no_db", db=db_path), file=sys.stderr)
+    db = await open_existing(db_path, words.t("papir.no_db", db=db_path))
+    if db is None:
         return 1
-    db = await open_database(db_path)
     try:
         record = await load_record(db, trial, officials=officials, lang=lang)
     finally:
