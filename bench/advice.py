@@ -70,8 +70,15 @@ async def main(falls: int, callers: int) -> int:
         desk = Desk(db, Chats([NullChat()]), LoggingGameServer(), ManualClock(now), Config(), ManualTimers())
         games = [replace(game, ended_at=now - timedelta(hours=1))]
         template = generate_game(random.Random(1), 1, hands=4, players=("a", "b", "c"), start=now - timedelta(hours=3))
-        games += [replace(template, number=10_000 + i, players=(f"igrac{i}", f"drugi{i}", f"treci{i}"),
-                          ended_at=now - timedelta(hours=1)) for i in range(callers)]
+        games += [
+            replace(
+                template,
+                number=10_000 + i,
+                players=(f"igrac{i}", f"drugi{i}", f"treci{i}"),
+                ended_at=now - timedelta(hours=1),
+            )
+            for i in range(callers)
+        ]
         await db.games.store([PreparedGame.of(g) for g in games], now)
         for nick in game.players:
             await db.members.link("bench", nick, nick, now)
@@ -80,10 +87,13 @@ async def main(falls: int, callers: int) -> int:
         await db.members.set_presence(referee.id, True, now)
         members = [await db.members.link("bench", f"igrac{i}", f"igrac{i}", now) for i in range(callers)]
         caller = await db.members.by_nick(game.players[0])
-        assert caller is not None and (await desk.call(caller, game.number)).ok
+        assert caller is not None
+        assert (await desk.call(caller, game.number)).ok
         pending = await db.calls.pending_for_game(game.number)
         fresh = await db.members.get(referee.id)
-        assert pending is not None and fresh is not None and (await desk.take(fresh, pending.id)).ok
+        assert pending is not None
+        assert fresh is not None
+        assert (await desk.take(fresh, pending.id)).ok
 
         t0 = time.perf_counter()
         advice = asyncio.ensure_future(desk.advice(fresh, hand))
@@ -99,10 +109,15 @@ async def main(falls: int, callers: int) -> int:
         reply = await advice
         took = time.perf_counter() - t0
         assert reply.ok, reply.text
-        print(f"advice through the desk: {took:.3f} s; meanwhile {len(latencies)} /sudija answered"
-              + (f", p50 {statistics.median(latencies):.1f} ms, p99 "
-                 f"{sorted(latencies)[min(len(latencies) - 1, int(0.99 * len(latencies)))]:.1f} ms"
-                 if latencies else " (the analysis ended first: raise --callers or --falls)"))
+        print(
+            f"advice through the desk: {took:.3f} s; meanwhile {len(latencies)} /sudija answered"
+            + (
+                f", p50 {statistics.median(latencies):.1f} ms, p99 "
+                f"{sorted(latencies)[min(len(latencies) - 1, int(0.99 * len(latencies)))]:.1f} ms"
+                if latencies
+                else " (the analysis ended first: raise --callers or --falls)"
+            )
+        )
         print(f"worst event-loop lag off the loop: {(await lag) * 1000:.1f} ms")
         await db.close()
 

@@ -48,8 +48,15 @@ from rules.paper_hand import DefenceShape, HandCase, hand_facts
 
 Disputed = tuple[Game, int, int, str]  # game, hand number, fallen seat, shape name
 SHAPES = ("both-trump", "both-sans", "alone", "zovem", "kontra-both", "kontra-passer", "betl-kontra")
-COUNTS = {"both-trump": 90, "both-sans": 50, "alone": 30, "zovem": 30, "kontra-both": 40, "kontra-passer": 30,
-          "betl-kontra": 40}
+COUNTS = {
+    "both-trump": 90,
+    "both-sans": 50,
+    "alone": 30,
+    "zovem": 30,
+    "kontra-both": 40,
+    "kontra-passer": 30,
+    "betl-kontra": 40,
+}
 
 
 def _fallen(hand: Hand) -> int | None:
@@ -93,7 +100,7 @@ def generated(seed: int) -> Iterator[Disputed]:
 def _deal(rng: random.Random) -> tuple[list[int], int]:
     deck = list(range(32))
     rng.shuffle(deck)
-    return [sum(1 << c for c in deck[k * 10:(k + 1) * 10]) for k in range(3)], (1 << deck[30]) | (1 << deck[31])
+    return [sum(1 << c for c in deck[k * 10 : (k + 1) * 10]) for k in range(3)], (1 << deck[30]) | (1 << deck[31])
 
 
 def _text(mask: int) -> str:
@@ -119,8 +126,9 @@ def built(shape: str, seed: int) -> Iterator[Disputed]:
             giver = (declarer + 1 + rng.randrange(2)) % 3
             contract, level, bid, defense, kontra = "betl", 6, "6", "follows follows", (giver,)
         else:
-            best = max(((s, t) for s in range(3) for t in range(4)),
-                       key=lambda st: trump_estimate(masks[st[0]] | talon, st[1]))
+            best = max(
+                ((s, t) for s in range(3) for t in range(4)), key=lambda st: trump_estimate(masks[st[0]] | talon, st[1])
+            )
             declarer, trump = best
             if trump_estimate(masks[declarer] | talon, trump) < 6.0:
                 continue
@@ -136,9 +144,19 @@ def built(shape: str, seed: int) -> Iterator[Disputed]:
         discards = best_discards(masks[declarer] | talon, level)
         deal = [_text(m) for m in (*masks, talon)]
         try:
-            hand = make_hand(deal, dealer=(declarer + 2) % 3, bids=f"{bid} dalje dalje", contract=contract,
-                             discards=_text(discards), defense=defense, kontra=kontra, rng=play_rng, noise=0.05,
-                             stop=rng.random() < 0.5, n=1)
+            hand = make_hand(
+                deal,
+                dealer=(declarer + 2) % 3,
+                bids=f"{bid} dalje dalje",
+                contract=contract,
+                discards=_text(discards),
+                defense=defense,
+                kontra=kontra,
+                rng=play_rng,
+                noise=0.05,
+                stop=rng.random() < 0.5,
+                n=1,
+            )
         except ValueError:
             continue
         fallen = _fallen(hand)
@@ -200,8 +218,10 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def row(name: str, values: list[float]) -> str:
-    return (f"  {name:13} {len(values):4d}  p50 {percentile(values, 0.5):6.3f} s  p95 {percentile(values, 0.95):6.3f} s"
-            f"  max {max(values):6.3f} s  mean {statistics.fmean(values):6.3f} s")
+    return (
+        f"  {name:13} {len(values):4d}  p50 {percentile(values, 0.5):6.3f} s  p95 {percentile(values, 0.95):6.3f} s"
+        f"  max {max(values):6.3f} s  mean {statistics.fmean(values):6.3f} s"
+    )
 
 
 def main() -> None:
@@ -219,8 +239,10 @@ def main() -> None:
     for k, shape in enumerate(SHAPES):
         disputed += take(source(shape, 1000 * args.seed + k), -(-COUNTS[shape] // scale))
     disputed += slowest(20, searched, 1000 * args.seed + 100)
-    print(f"{len(disputed)} disputed hands built and the slowest searched among {searched} in "
-          f"{time.perf_counter() - start:.0f} s; judging with {args.threads} threads")
+    print(
+        f"{len(disputed)} disputed hands built and the slowest searched among {searched} in "
+        f"{time.perf_counter() - start:.0f} s; judging with {args.threads} threads"
+    )
     times: dict[str, list[float]] = {}
     verdicts: dict[str, Counter[str]] = {}
     counted: Counter[str] = Counter()
@@ -231,8 +253,14 @@ def main() -> None:
         elapsed = time.perf_counter() - begin
         times.setdefault(shape, []).append(elapsed)
         verdicts.setdefault(shape, Counter())[f"{verdict.decision} (step {verdict.step})"] += 1
-        counted.update({"cards judged": stats.decisions, "layouts": stats.layouts,
-                        "consistency searches": stats.consistency, "layouts compared": stats.compared})
+        counted.update(
+            {
+                "cards judged": stats.decisions,
+                "layouts": stats.layouts,
+                "consistency searches": stats.consistency,
+                "layouts compared": stats.compared,
+            }
+        )
         counted["most layouts in a hand"] = max(counted["most layouts in a hand"], stats.layouts)
         if elapsed > args.slow:
             print(f"  slow: game {game.number} hand {n} ({shape}) {elapsed:.2f} s, {stats}")
@@ -244,14 +272,18 @@ def main() -> None:
     print(row("all", every))
     met = percentile(every, 0.95) <= 0.5 and max(every) <= 3
     print(f"  target: p95 <= 0.5 s, max <= 3 s -> {'met' if met else 'NOT met'}")
-    print("layouts counted: " + ", ".join(f"{k} {v}" for k, v in counted.items())
-          + f"; per hand: mean {counted['layouts'] / len(every):.0f}")
+    print(
+        "layouts counted: "
+        + ", ".join(f"{k} {v}" for k, v in counted.items())
+        + f"; per hand: mean {counted['layouts'] / len(every):.0f}"
+    )
     total: Counter[str] = Counter()
     for shape in (*SHAPES, "slowest"):
         if shape in verdicts:
             total.update(verdicts[shape])
             print(f"  verdicts {shape:13} " + ", ".join(f"{k}: {v}" for k, v in sorted(verdicts[shape].items())))
     print("verdicts, all: " + ", ".join(f"{k}: {v}" for k, v in sorted(total.items())))
+
 
 if __name__ == "__main__":
     main()

@@ -100,8 +100,10 @@ async def run(calls: int, referees: int, durable: bool) -> int:
     print(f"{mode}; calls: {calls}, referees pressing each call: {referees}, wall time {elapsed:.1f} s")
     for name, values in (("/sudija", call_ms), ("Sudi", take_ms)):
         p50, p99 = percentile(values, 0.50), percentile(values, 0.99)
-        print(f"{name:8} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  mean {statistics.fmean(values):6.2f} ms"
-              f"  (p99 / 20 ms target = {p99 / 20:.2f})")
+        print(
+            f"{name:8} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  mean {statistics.fmean(values):6.2f} ms"
+            f"  (p99 / 20 ms target = {p99 / 20:.2f})"
+        )
     print(f"exactly one winner per call: {one_winner}")
     return 0 if one_winner else 1
 

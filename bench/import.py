@@ -91,15 +91,18 @@ def main() -> int:
 
     started = time.perf_counter()
     pool = pool_lines(args.pool, args.seed)
-    print(f"pool: {len(pool)} games, {sum(p[2] for p in pool)} hands, generated in "
-          f"{time.perf_counter() - started:.1f} s")
+    print(
+        f"pool: {len(pool)} games, {sum(p[2] for p in pool)} hands, generated in {time.perf_counter() - started:.1f} s"
+    )
     with tempfile.TemporaryDirectory(prefix="sudija-bench-") as tmp:
         folder = Path(tmp) / "logs"
         folder.mkdir()
         games, hands = write_files(folder, pool, args.hands, args.files, args.gzip)
         size = sum(p.stat().st_size for p in folder.iterdir())
-        print(f"files: {args.files} {'.jsonl.gz' if args.gzip else '.jsonl'}, {games:,} games, {hands:,} hands, "
-              f"{size / 2**20:.1f} MiB")
+        print(
+            f"files: {args.files} {'.jsonl.gz' if args.gzip else '.jsonl'}, {games:,} games, {hands:,} hands, "
+            f"{size / 2**20:.1f} MiB"
+        )
         db_path = str(Path(tmp) / "bench.db")
         importer = Importer(db_path, jobs=args.jobs)
         self_before = resource.getrusage(resource.RUSAGE_SELF)
@@ -115,10 +118,14 @@ def main() -> int:
         print("the import did not store everything:", *report.messages()[:10], *report.summary(), sep="\n")
         return 1
     rate = hands / seconds
-    print(f"import: {seconds:.2f} s; {rate:,.0f} hands/s, {games / seconds:,.0f} games/s; "
-          f"{rate / TARGET:.2f}× the {TARGET:,} hands/s target; database {db_size / 2**20:.1f} MiB")
-    print(f"cpu: main process {main_cpu:.2f} s ({main_cpu / hands * 1e6:.0f} µs/hand), workers {workers_cpu:.2f} s "
-          f"({workers_cpu / hands * 1e6:.0f} µs/hand)")
+    print(
+        f"import: {seconds:.2f} s; {rate:,.0f} hands/s, {games / seconds:,.0f} games/s; "
+        f"{rate / TARGET:.2f}× the {TARGET:,} hands/s target; database {db_size / 2**20:.1f} MiB"
+    )
+    print(
+        f"cpu: main process {main_cpu:.2f} s ({main_cpu / hands * 1e6:.0f} µs/hand), workers {workers_cpu:.2f} s "
+        f"({workers_cpu / hands * 1e6:.0f} µs/hand)"
+    )
     return 0
 
 

@@ -48,8 +48,14 @@ def make_pool(size: int, seed: int) -> list[Template]:
     pool = []
     for index in range(size):
         status = rng.choices(list(GameStatus), weights=(1, 8, 1))[0]
-        game = generate_game(rng, _MARK, hands=None, bule=rng.choice((40, 60, 60, 80)), status=status,
-                             start=start + timedelta(days=index * 7, hours=rng.randint(0, 5)))
+        game = generate_game(
+            rng,
+            _MARK,
+            hands=None,
+            bule=rng.choice((40, 60, 60, 80)),
+            status=status,
+            start=start + timedelta(days=index * 7, hours=rng.randint(0, 5)),
+        )
         text = json.dumps(game_to_doc(game), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
         before, after = text.split(f'"game":{_MARK}', 1)
         pool.append((before + '"game":', after, game))
@@ -64,10 +70,23 @@ def _rows(numbers: range) -> list[GameRow]:
     for number in numbers:
         before, after, game = _POOL[number % len(_POOL)]
         raw = f"{before}{number}{after}".encode()
-        rows.append(GameRow(number, game.rated, game.ai, game.bule, game.refe_limit, game.status.value,
-                            format_time(game.started_at), format_time(game.ended_at) if game.ended_at else None,
-                            len(game.hands), game.players, hashlib.sha256(raw).hexdigest(), zlib.compress(raw, 5),
-                            None))
+        rows.append(
+            GameRow(
+                number,
+                game.rated,
+                game.ai,
+                game.bule,
+                game.refe_limit,
+                game.status.value,
+                format_time(game.started_at),
+                format_time(game.ended_at) if game.ended_at else None,
+                len(game.hands),
+                game.players,
+                hashlib.sha256(raw).hexdigest(),
+                zlib.compress(raw, 5),
+                None,
+            )
+        )
     return rows
 
 
@@ -87,8 +106,10 @@ def build(db_path: str, games: int, pool_size: int, seed: int) -> tuple[int, int
         return have, hands
     started = time.perf_counter()
     _POOL[:] = make_pool(pool_size, seed)
-    print(f"pool: {len(_POOL)} games, {sum(len(t[2].hands) for t in _POOL):,} hands "
-          f"({time.perf_counter() - started:.1f} s)")
+    print(
+        f"pool: {len(_POOL)} games, {sum(len(t[2].hands) for t in _POOL):,} hands "
+        f"({time.perf_counter() - started:.1f} s)"
+    )
     # The workers are forked before the database is opened, and inherit the pool.
     context = multiprocessing.get_context("fork")
     with concurrent.futures.ProcessPoolExecutor(os.cpu_count() or 2, mp_context=context) as executor:
@@ -147,14 +168,17 @@ def measure_idle_bot(db_path: str) -> tuple[int, int, str]:
         command = [sys.executable, "-c", _IDLE_BOT, db_path]
         how = "build_app + desk.start() (no console command)"
     with tempfile.TemporaryDirectory() as cwd:  # no config.toml: the defaults
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   cwd=cwd)
+        process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd
+        )
         try:
             assert process.stdout is not None
             first = process.stdout.readline()  # the banner: the app is built and starting
             if not first:
-                raise RuntimeError("the bot ended at start: " + (process.stderr.read() if process.stderr else b"")
-                                   .decode(errors="replace")[-2000:])
+                raise RuntimeError(
+                    "the bot ended at start: "
+                    + (process.stderr.read() if process.stderr else b"").decode(errors="replace")[-2000:]
+                )
             samples: list[int] = []
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
@@ -184,11 +208,15 @@ def main() -> int:
         db_path = args.db or str(Path(tmp) / "club.db")
         games, hands = build(db_path, args.games, args.pool, args.seed)
         size = sum(p.stat().st_size for p in Path(db_path).parent.glob(Path(db_path).name + "*"))
-        print(f"database: {games:,} games, {hands:,} hands, {size / 2**20:,.0f} MiB on disk "
-              f"({size / max(hands, 1):.0f} bytes per hand)")
+        print(
+            f"database: {games:,} games, {hands:,} hands, {size / 2**20:,.0f} MiB on disk "
+            f"({size / max(hands, 1):.0f} bytes per hand)"
+        )
         rss, peak, how = measure_idle_bot(db_path)
-    print(f"idle bot ({how}): VmRSS {rss / 1024:.1f} MiB after start-up settled (peak {peak / 1024:.1f} MiB); "
-          f"budget {BUDGET_MB} MB: {'within' if rss * 1024 <= BUDGET_MB * 10**6 else 'OVER'}")
+    print(
+        f"idle bot ({how}): VmRSS {rss / 1024:.1f} MiB after start-up settled (peak {peak / 1024:.1f} MiB); "
+        f"budget {BUDGET_MB} MB: {'within' if rss * 1024 <= BUDGET_MB * 10**6 else 'OVER'}"
+    )
     return 0
 
 

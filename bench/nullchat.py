@@ -35,8 +35,9 @@ class NullChat:
     async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
         return None
 
-    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
-                           buttons: Sequence[Button] = ()) -> None:
+    async def say_in_trial(
+        self, space: TrialSpace, text: str, sender: Member | None = None, buttons: Sequence[Button] = ()
+    ) -> None:
         return None
 
     async def close_trial_space(self, space: TrialSpace, text: str) -> None:

@@ -58,8 +58,13 @@ def main() -> None:
         candidate = PaperChange(ChangeKind.PROMENA_BULA, n, "sudija", when, "bench", 1, (4, -2, 0))
         check_change(game, changes, candidate)
         changes.append(candidate)
-    falls = [(h.n, seat, h.score.declarer) for h in paper.hands if h.score is not None for seat in h.score.fallen
-             if seat != h.score.declarer]
+    falls = [
+        (h.n, seat, h.score.declarer)
+        for h in paper.hands
+        if h.score is not None
+        for seat in h.score.fallen
+        if seat != h.score.declarer
+    ]
     if falls:
         n, fallen, declarer = falls[len(falls) // 2]
         assert declarer is not None
@@ -74,11 +79,12 @@ def main() -> None:
 
     print(f"game: 200 hands, {len(changes)} changes, {paper.refe_rounds} refe rounds")
     verdict = "OK" if warm >= TARGET else "BELOW TARGET"
-    print(f"paper recomputations per second (warm, hand scoring cached): {warm:,.0f} median, {warm_best:,.0f} best "
-          f"(target >= {TARGET:,}: {verdict})")
+    print(
+        f"paper recomputations per second (warm, hand scoring cached): {warm:,.0f} median, {warm_best:,.0f} best "
+        f"(target >= {TARGET:,}: {verdict})"
+    )
     print(f"paper computations per second (cold, every hand replayed):    {cold:,.0f} median, {cold_best:,.0f} best")
-    print(f"check_change per second (two recomputations and the checks): {checks:,.0f} median, "
-          f"{checks_best:,.0f} best")
+    print(f"check_change per second (two recomputations and the checks): {checks:,.0f} median, {checks_best:,.0f} best")
 
 
 if __name__ == "__main__":

@@ -61,8 +61,9 @@ def report(platform: str, name: str, values: list[float], *, target: bool = Fals
 
 async def club(app: App, accounts: list[str], platform: str) -> None:
     """One finished game (members 0-2 played), every member linked, the first REFEREES after the players referees."""
-    game = generate_game(random.Random(1), 100, hands=4, players=("clan0", "clan1", "clan2"),
-                         start=NOW - timedelta(hours=3))
+    game = generate_game(
+        random.Random(1), 100, hands=4, players=("clan0", "clan1", "clan2"), start=NOW - timedelta(hours=3)
+    )
     await app.db.games.store([PreparedGame.of(replace(game, ended_at=NOW - timedelta(hours=1)))], NOW)
     for i, account in enumerate(accounts):
         member = await app.db.members.link(platform, account, f"clan{i}", NOW)
@@ -73,6 +74,7 @@ async def club(app: App, accounts: list[str], platform: str) -> None:
 
 # The members' side: the fake server and everything the members do, in a process of its own, so the bot's process
 # is measured without the fake's work in its event loop. Times are time.monotonic(), one clock for both processes.
+
 
 def say(data: dict[str, Any]) -> None:
     print(json.dumps(data), flush=True)
@@ -88,7 +90,7 @@ async def serve_telegram(members: int, warm: bool) -> None:
     async with FakeTelegram() as fake:
         users = [fake.user(f"Clan{i}", started=True) for i in range(members)]
         group = fake.group("Klub", members=users)
-        referees = fake.group("Sudije", members=users[3:3 + REFEREES])
+        referees = fake.group("Sudije", members=users[3 : 3 + REFEREES])
         answered: dict[str, float] = {}
         written: dict[int, float] = {}
         for method in ("answercallbackquery", "sendmessage"):
@@ -104,8 +106,15 @@ async def serve_telegram(members: int, warm: bool) -> None:
                 return result
 
             fake._methods[method] = (name, stamped)
-        say({"base_url": fake.base_url, "token": fake.token, "club": group.id, "referees": referees.id,
-             "users": [u.id for u in users]})
+        say(
+            {
+                "base_url": fake.base_url,
+                "token": fake.token,
+                "club": group.id,
+                "referees": referees.id,
+                "users": [u.id for u in users],
+            }
+        )
         await heard()  # the bot is polling
         fake.push_command(group, users[0], "sudija", "100")
         [posted] = await fake.wait_for("sendMessage", chat=referees, timeout=30)
@@ -115,15 +124,13 @@ async def serve_telegram(members: int, warm: bool) -> None:
         if warm:  # a round first, so the bot's connections to the Bot API are open (a bot that has been running)
             for u in users:
                 fake.push_callback(u, notice, take, forged=True)
-            await fake.wait_until(lambda: len(answered) >= members and all(u.id in written for u in users),
-                                  timeout=120)
+            await fake.wait_until(lambda: len(answered) >= members and all(u.id in written for u in users), timeout=120)
             answered.clear()
         written.clear()
         pressed = {}
         for u in users:
             pressed[u.id] = (fake.push_callback(u, notice, take, forged=True), time.monotonic())
-        await fake.wait_until(lambda: len(answered) >= members and all(u.id in written for u in users),
-                              timeout=120)
+        await fake.wait_until(lambda: len(answered) >= members and all(u.id in written for u in users), timeout=120)
         press_ms = [(answered[q] - t0) * 1000 for q, t0 in pressed.values()]
         result_ms = [(written[uid] - t0) * 1000 for uid, (_, t0) in pressed.items()]
         written.clear()
@@ -142,8 +149,9 @@ async def serve_discord(members: int) -> None:
 
     async with FakeDiscord() as fake:
         referee = fake.add_role("Sudija")
-        people = [fake.add_member(f"clan{i}", roles=[referee.id] if 3 <= i < 3 + REFEREES else [])
-                  for i in range(members)]
+        people = [
+            fake.add_member(f"clan{i}", roles=[referee.id] if 3 <= i < 3 + REFEREES else []) for i in range(members)
+        ]
         referees = fake.add_text_channel("sudije", private_to=[referee.id])
         trials = fake.add_text_channel("sudjenja")
         acked: dict[int, float] = {}
@@ -163,8 +171,18 @@ async def serve_discord(members: int) -> None:
                 return await handler(request, p, body)
 
             fake._routes[index] = (method, rx, stamped)
-        say({"api": fake.api_base, "gateway": fake.gateway_url, "token": fake.token, "guild": fake.guild_id,
-             "referees": referees.id, "trials": trials.id, "role": referee.id, "users": [p.id for p in people]})
+        say(
+            {
+                "api": fake.api_base,
+                "gateway": fake.gateway_url,
+                "token": fake.token,
+                "guild": fake.guild_id,
+                "referees": referees.id,
+                "trials": trials.id,
+                "role": referee.id,
+                "users": [p.id for p in people],
+            }
+        )
         await heard()  # the bot is ready
         await fake.slash(people[0].id, "sudija", {"partija": 100})
         notice = await fake.wait_for_message(referees.id, lambda m: bool(m.get("components")), timeout=30)
@@ -188,10 +206,20 @@ async def serve_discord(members: int) -> None:
 
 # The bot's side: the real adapter, desk and database in this process ------------------------------------------
 
+
 async def members_process(platform: str, members: int) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--serve", platform, "--members", str(members), *(["--warm"] if WARM else []),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env={**os.environ, "NO_PROXY": "127.0.0.1"})
+        sys.executable,
+        __file__,
+        "--serve",
+        platform,
+        "--members",
+        str(members),
+        *(["--warm"] if WARM else []),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "NO_PROXY": "127.0.0.1"},
+    )
 
 
 async def line(process: asyncio.subprocess.Process) -> dict[str, Any]:
@@ -215,8 +243,14 @@ async def telegram(members: int, tmp: Path) -> bool:
     process = await members_process("telegram", members)
     setup = await line(process)
     os.environ["SUDIJA_TELEGRAM_TOKEN"] = setup["token"]
-    config = Config(telegram=TelegramConfig(club_group_id=setup["club"], referees_group_id=setup["referees"],
-                                            base_url=setup["base_url"], direct_messages=False))
+    config = Config(
+        telegram=TelegramConfig(
+            club_group_id=setup["club"],
+            referees_group_id=setup["referees"],
+            base_url=setup["base_url"],
+            direct_messages=False,
+        )
+    )
     app = await build_app(config, clock=ManualClock(NOW), timers=ManualTimers(), database=str(tmp / "tg.db"))
     await club(app, [str(u) for u in setup["users"]], "telegram")
     adapter = TelegramAdapter(app.desk, config.telegram, poll_timeout=1.0)
@@ -230,8 +264,10 @@ async def telegram(members: int, tmp: Path) -> bool:
         go(process)
         await app.close()
         await process.wait()
-    print(f"telegram: {members} presses; the last private result after {max(figures['result']) / 1000:.1f} s "
-          "(Telegram allows 30 messages a second, and the rate limiter keeps to it)")
+    print(
+        f"telegram: {members} presses; the last private result after {max(figures['result']) / 1000:.1f} s "
+        "(Telegram allows 30 messages a second, and the rate limiter keeps to it)"
+    )
     ok = report("telegram", "press → answer", figures["press"], target=True)
     report("telegram", "press → result", figures["result"])
     report("telegram", "typed → answer", figures["typed"])
@@ -249,8 +285,14 @@ async def discord_bench(members: int, tmp: Path) -> bool:
     setup = await line(process)
     discord.http.Route.BASE = setup["api"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(setup["gateway"])
-    config = Config(discord=DiscordConfig(guild_id=setup["guild"], referees_channel_id=setup["referees"],
-                                          trials_channel_id=setup["trials"], roles={"referee": setup["role"]}))
+    config = Config(
+        discord=DiscordConfig(
+            guild_id=setup["guild"],
+            referees_channel_id=setup["referees"],
+            trials_channel_id=setup["trials"],
+            roles={"referee": setup["role"]},
+        )
+    )
     app = await build_app(config, clock=ManualClock(NOW), timers=ManualTimers(), database=str(tmp / "dc.db"))
     await club(app, [str(u) for u in setup["users"]], "discord")
     bot = attach_discord(app, guild_ready_timeout=0.05)
@@ -288,14 +330,16 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--members", type=int, default=200)
     parser.add_argument("--only", choices=("telegram", "discord"))
-    parser.add_argument("--warm", action="store_true",
-                        help="Telegram: press once before measuring, so the bot's connections are open")
+    parser.add_argument(
+        "--warm", action="store_true", help="Telegram: press once before measuring, so the bot's connections are open"
+    )
     parser.add_argument("--serve", choices=("telegram", "discord"), help=argparse.SUPPRESS)  # the members' process
     args = parser.parse_args()
     WARM = args.warm
     if args.serve:
         logging.basicConfig(level=logging.ERROR)
-        asyncio.run(serve_telegram(args.members, args.warm) if args.serve == "telegram"
-                    else serve_discord(args.members))
+        asyncio.run(
+            serve_telegram(args.members, args.warm) if args.serve == "telegram" else serve_discord(args.members)
+        )
         sys.exit(0)
     sys.exit(asyncio.run(main(args.members, args.only)))

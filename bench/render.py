@@ -82,8 +82,10 @@ def main() -> int:
         many = parallel(kind, args.workers, seconds * 2)
         ok = many >= TARGET
         failed |= not ok
-        print(f"{kind}: {single:6.1f}/s on one core, {many:6.1f}/s with {args.workers} workers "
-              f"(target {TARGET}/s: {'ok' if ok else 'MISSED'}); PNG {len(data) / 1024:.1f} KB")
+        print(
+            f"{kind}: {single:6.1f}/s on one core, {many:6.1f}/s with {args.workers} workers "
+            f"(target {TARGET}/s: {'ok' if ok else 'MISSED'}); PNG {len(data) / 1024:.1f} KB"
+        )
     return 1 if failed else 0
 
 

@@ -42,8 +42,11 @@ QUICK = [
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes")
-    parser.add_argument("names", nargs="*", help="only these benchmarks (import, paper, desk, solver, arbitar, memory, "
-                                                  "render, gameserver, platforms)")
+    parser.add_argument(
+        "names",
+        nargs="*",
+        help="only these benchmarks (import, paper, desk, solver, arbitar, memory, render, gameserver, platforms)",
+    )
     args = parser.parse_args()
     failed = []
     for name, options in QUICK if args.quick else FULL:

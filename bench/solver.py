@@ -43,14 +43,20 @@ Position = tuple[tuple[int, int, int], int | None, bool, int, int, tuple[int, ..
 
 def random_positions(count: int, size: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
-    strains: list[tuple[int | None, bool]] = [(None, False), (0, False), (1, False), (2, False), (3, False),
-                                              (None, True)]
+    strains: list[tuple[int | None, bool]] = [
+        (None, False),
+        (0, False),
+        (1, False),
+        (2, False),
+        (3, False),
+        (None, True),
+    ]
     out: list[Position] = []
     for k in range(count):
         trump, betl = strains[k % len(strains)]
         deck = list(range(32))
         rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[i * size:(i + 1) * size]) for i in range(3)]
+        hands = [sum(1 << c for c in deck[i * size : (i + 1) * size]) for i in range(3)]
         leader = rng.randrange(3)
         trick: list[int] = []
         for j in range(rng.randrange(3)):
@@ -58,8 +64,17 @@ def random_positions(count: int, size: int, seed: int) -> list[Position]:
             card = rng.choice(ref.legal_cards(hands[seat], trick[0] // 8 if trick else None, trump))
             hands[seat] &= ~(1 << card)
             trick.append(card)
-        out.append(((hands[0], hands[1], hands[2]), trump, betl, rng.randrange(3), (leader + len(trick)) % 3,
-                    tuple(trick), leader))
+        out.append(
+            (
+                (hands[0], hands[1], hands[2]),
+                trump,
+                betl,
+                rng.randrange(3),
+                (leader + len(trick)) % 3,
+                tuple(trick),
+                leader,
+            )
+        )
     return out
 
 
@@ -90,13 +105,23 @@ class Baseline:
             raise OSError("no C compiler (cc) on PATH")
         self._dir = tempfile.TemporaryDirectory(prefix="baseline-solver-")
         library = Path(self._dir.name) / "libbaseline.so"
-        subprocess.run([compiler, "-O3", "-std=gnu99", "-shared", "-fPIC", "-o", str(library), "harness.c"],
-                       cwd=folder, check=True, capture_output=True)
+        subprocess.run(
+            [compiler, "-O3", "-std=gnu99", "-shared", "-fPIC", "-o", str(library), "harness.c"],
+            cwd=folder,
+            check=True,
+            capture_output=True,
+        )
         lib = ctypes.CDLL(str(library))
         lib.h_setup.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int]
         lib.h_clear.argtypes = []
-        lib.h_all.argtypes = [ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_int,
-                              ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int)]
+        lib.h_all.argtypes = [
+            ctypes.c_uint32,
+            ctypes.c_uint32,
+            ctypes.c_uint32,
+            ctypes.c_int,
+            ctypes.POINTER(ctypes.c_int),
+            ctypes.POINTER(ctypes.c_int),
+        ]
         lib.h_all.restype = ctypes.c_int
         self._lib = lib
         self._cards = (ctypes.c_int * 12)()
@@ -120,7 +145,7 @@ def deals(count: int, seed: int) -> list[tuple[tuple[int, int, int], int]]:
     for _ in range(count):
         deck = list(range(32))
         rng.shuffle(deck)
-        hands = tuple(sum(1 << c for c in deck[i * 10:(i + 1) * 10]) for i in range(3))
+        hands = tuple(sum(1 << c for c in deck[i * 10 : (i + 1) * 10]) for i in range(3))
         out.append(((hands[0], hands[1], hands[2]), rng.randrange(3)))
     return out
 
@@ -128,8 +153,10 @@ def deals(count: int, seed: int) -> list[tuple[tuple[int, int, int], int]]:
 def bench_full_deals(count: int, baseline: Baseline | None) -> None:
     """Every lead of every deal valued by both solvers, in turn, each from an empty table."""
     native = Solver(solver.SOLVE_TT_BITS)
-    print(f"full 10-card deals, every lead valued, empty table per deal, {count} deals per strain "
-          f"(machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):")
+    print(
+        f"full 10-card deals, every lead valued, empty table per deal, {count} deals per strain "
+        f"(machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):"
+    )
     head = f"  {'strain':6} {'native mean':>12} {'median':>8}"
     if baseline is not None:
         head += f" {'baseline mean':>14} {'median':>8} {'ratio mean':>11} {'median':>7} {'mismatches':>11}"
@@ -154,9 +181,11 @@ def bench_full_deals(count: int, baseline: Baseline | None) -> None:
             mismatches += sum(1 for card, value in other.items() if values.get(card) != value)
         line = f"  {name:6} {1e3 * statistics.fmean(ours):12.3f} {1e3 * statistics.median(ours):8.3f}"
         if baseline is not None:
-            line += (f" {1e3 * statistics.fmean(theirs):14.3f} {1e3 * statistics.median(theirs):8.3f}"
-                     f" {statistics.fmean(theirs) / statistics.fmean(ours):10.2f}x"
-                     f" {statistics.median(theirs) / statistics.median(ours):6.2f}x {mismatches:11d}")
+            line += (
+                f" {1e3 * statistics.fmean(theirs):14.3f} {1e3 * statistics.median(theirs):8.3f}"
+                f" {statistics.fmean(theirs) / statistics.fmean(ours):10.2f}x"
+                f" {statistics.median(theirs) / statistics.median(ours):6.2f}x {mismatches:11d}"
+            )
         print(line)
 
 
@@ -172,7 +201,7 @@ def trick_one_layouts(seed: int, count: int) -> tuple[array[int], tuple[int, int
     unseen = sum(1 << c for c in deck[10:30])
     own = [c for c in range(32) if mover >> c & 1]
     packed = solver.enumerate_layouts(unseen, 10, (0, mover, 0), 0, 2)
-    return packed[:3 * count], (own[0], own[-1])
+    return packed[: 3 * count], (own[0], own[-1])
 
 
 def bench_decision(seed: int, trump: int | None, threads: int) -> tuple[float, float]:
@@ -188,8 +217,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer positions and deals, no trick-1 decision")
     parser.add_argument("--deals", type=int, default=None, help="full deals per strain (default 400, quick 100)")
-    parser.add_argument("--decisions", type=int, default=None,
-                        help="deals for the full 184,756-layout decision (default 1, quick 0)")
+    parser.add_argument(
+        "--decisions", type=int, default=None, help="deals for the full 184,756-layout decision (default 1, quick 0)"
+    )
     parser.add_argument("--baseline", type=Path, default=BASELINE_DIR, help="the baseline solver's folder")
     args = parser.parse_args()
     count = 60 if args.quick else 300
@@ -209,8 +239,10 @@ def main() -> None:
     bench_full_deals(args.deals if args.deals is not None else (100 if args.quick else 400), baseline)
     decisions = args.decisions if args.decisions is not None else (0 if args.quick else 1)
     if decisions:
-        print(f"one trick-1 decision (two cards, all {TOTAL} layouts, cold tables), machine load "
-              f"{os.getloadavg()[0]:.1f}:")
+        print(
+            f"one trick-1 decision (two cards, all {TOTAL} layouts, cold tables), machine load "
+            f"{os.getloadavg()[0]:.1f}:"
+        )
     for threads in (1, 2) if decisions else ():
         walls, cpus = [], []
         for seed in range(decisions):
@@ -218,8 +250,10 @@ def main() -> None:
                 wall, cpu = bench_decision(100 + seed, trump, threads)
                 walls.append(wall)
                 cpus.append(cpu)
-                print(f"  deal {seed} {name:5s} {threads} thread(s): {wall:5.2f} s wall, {cpu:5.2f} s cpu "
-                      f"({cpu / TOTAL * 1e6:.1f} us/layout)")
+                print(
+                    f"  deal {seed} {name:5s} {threads} thread(s): {wall:5.2f} s wall, {cpu:5.2f} s cpu "
+                    f"({cpu / TOTAL * 1e6:.1f} us/layout)"
+                )
 
 
 if __name__ == "__main__":

@@ -59,9 +59,16 @@ class App:
         await self.db.close()
 
 
-async def build_app(config: Config, *, clock: Clock | None = None, timers: Timers | None = None,
-                    game_server: GameServerPort | None = None, database: str | None = None,
-                    sweep: bool | None = None, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> App:
+async def build_app(
+    config: Config,
+    *,
+    clock: Clock | None = None,
+    timers: Timers | None = None,
+    game_server: GameServerPort | None = None,
+    database: str | None = None,
+    sweep: bool | None = None,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+) -> App:
     """Open the database and build the desk. Call `App.attach` for each adapter, then `desk.start()`.
 
     `sweep` starts the safety sweep (`bot.sweep`); by default it runs whenever the real timers do.

@@ -36,8 +36,10 @@ class DatabaseLock:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
             handle.close()
-            raise ConfigError(f"the database is in use by another Sudija ({holder}); one bot per database: "
-                              f"stop that process first (lock file {self.path})") from None
+            raise ConfigError(
+                f"the database is in use by another Sudija ({holder}); one bot per database: "
+                f"stop that process first (lock file {self.path})"
+            ) from None
         handle.seek(0)
         handle.truncate()
         since = dtm.datetime.now(dtm.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")

@@ -31,8 +31,7 @@ from storage.games import PreparedGame
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 OWNER = "vesna"
-MEMBERS = ("marko", "ana", "petar", "jelena", "nikola", "milica", "dragan", "sanja", "vesna", "bojan", "zoran",
-           "ivana")
+MEMBERS = ("marko", "ana", "petar", "jelena", "nikola", "milica", "dragan", "sanja", "vesna", "bojan", "zoran", "ivana")
 ROLES: dict[str, tuple[str, ...]] = {
     "ana": ("referee",),
     "petar": ("referee",),
@@ -68,8 +67,16 @@ OVER_PLAYERS = ("dragan", "zoran", "bojan")
 def over_game(now: datetime) -> Game:
     """A generated table (10 bule) whose seventh and last hand ended the paper ten minutes before `now`; the game
     server has not said yet that the game is over, so an in-game call can still reach it (issue 15, item 4)."""
-    game = generate_game(random.Random(10), OVER, hands=7, bule=10, refe_limit=0, players=OVER_PLAYERS,
-                         status=GameStatus.IN_PROGRESS, open_last=False)
+    game = generate_game(
+        random.Random(10),
+        OVER,
+        hands=7,
+        bule=10,
+        refe_limit=0,
+        players=OVER_PLAYERS,
+        status=GameStatus.IN_PROGRESS,
+        open_last=False,
+    )
     last = game.hands[-1].ended_at
     assert last is not None
     return shifted(game, now - timedelta(minutes=10) - last)
@@ -78,8 +85,9 @@ def over_game(now: datetime) -> Game:
 def shifted(game: Game, delta: timedelta) -> Game:
     """The same game, every time in it moved by `delta`."""
     hands = tuple(replace(h, ended_at=h.ended_at + delta if h.ended_at else None) for h in game.hands)
-    return replace(game, started_at=game.started_at + delta,
-                   ended_at=game.ended_at + delta if game.ended_at else None, hands=hands)
+    return replace(
+        game, started_at=game.started_at + delta, ended_at=game.ended_at + delta if game.ended_at else None, hands=hands
+    )
 
 
 def example_games(directory: Path = EXAMPLES) -> list[Game]:
@@ -110,8 +118,14 @@ def demo_games(now: datetime) -> list[Game]:
     delta -= timedelta(seconds=delta.total_seconds() % 60, microseconds=delta.microseconds)  # whole minutes
     games = [shifted(g, delta) for g in examples]
     for spec in GENERATED:
-        game = generate_game(random.Random(spec.number), spec.number, hands=None, bule=spec.bule,
-                             players=spec.players, status=GameStatus.FINISHED)
+        game = generate_game(
+            random.Random(spec.number),
+            spec.number,
+            hands=None,
+            bule=spec.bule,
+            players=spec.players,
+            status=GameStatus.FINISHED,
+        )
         assert game.ended_at is not None
         games.append(shifted(game, now - spec.ended_ago - game.ended_at))
     games.append(over_game(now))

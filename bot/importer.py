@@ -190,12 +190,16 @@ class ImportReport:
         return lines
 
     def summary(self) -> list[str]:
-        lines = [f"Imported {_count(self.imported, 'game')} ({_count(self.hands, 'hand')}) from "
-                 f"{_count(len(self.files), 'file')}; {self.unchanged} unchanged, {self.refused} refused, "
-                 f"{_count(self.files_with_errors, 'file')} with errors."]
+        lines = [
+            f"Imported {_count(self.imported, 'game')} ({_count(self.hands, 'hand')}) from "
+            f"{_count(len(self.files), 'file')}; {self.unchanged} unchanged, {self.refused} refused, "
+            f"{_count(self.files_with_errors, 'file')} with errors."
+        ]
         if self.differing:
-            lines.append(f"Cross-check: in {_count(self.differing, 'game')} the score recorded in the log differs from "
-                         "the paper; `sudija papir GAME` shows the differences.")
+            lines.append(
+                f"Cross-check: in {_count(self.differing, 'game')} the score recorded in the log differs from "
+                "the paper; `sudija papir GAME` shows the differences."
+            )
         return lines
 
 
@@ -218,8 +222,12 @@ def read_limited(path: Path, limits: Limits = LIMITS) -> bytes:
     with path.open("rb") as handle:
         data = handle.read(limits.text_bytes + 1)
     if len(data) > limits.text_bytes:
-        raise FileProblem([f"the file is bigger than {size_text(limits.text_bytes)}; at most that much is read "
-                           "from one file: split it into smaller files"])
+        raise FileProblem(
+            [
+                f"the file is bigger than {size_text(limits.text_bytes)}; at most that much is read "
+                "from one file: split it into smaller files"
+            ]
+        )
     return data
 
 
@@ -233,10 +241,18 @@ def _plan_file(path: Path, limits: Limits, piece_bytes: int) -> Plan:
     return plan(text, path.name, limits, piece_bytes)
 
 
-async def import_files(db: Database, files: Sequence[Path], now: datetime, *,
-                       executor: concurrent.futures.Executor | None = None, in_flight: int = 6, lang: str = "sr",
-                       progress: Progress | None = None, limits: Limits = LIMITS,
-                       piece_bytes: int = PIECE_BYTES) -> ImportReport:
+async def import_files(
+    db: Database,
+    files: Sequence[Path],
+    now: datetime,
+    *,
+    executor: concurrent.futures.Executor | None = None,
+    in_flight: int = 6,
+    lang: str = "sr",
+    progress: Progress | None = None,
+    limits: Limits = LIMITS,
+    piece_bytes: int = PIECE_BYTES,
+) -> ImportReport:
     """Import `files` into `db`, each file in one transaction; the report of what happened to each.
 
     With an `executor` (a process pool) the pieces are prepared there, a bounded number at a time, while the
@@ -325,8 +341,10 @@ async def _finish_file(db: Database, job: _FileJob, now: datetime) -> FileReport
         for row, place in zip(part.rows, part.places, strict=True):
             earlier = first_place.get(row.number)
             if earlier is not None:
-                problems.append(f"{place}: game {row.number} is in the file twice (also at {earlier or 'the start'}); "
-                                "a file holds each game once")
+                problems.append(
+                    f"{place}: game {row.number} is in the file twice (also at {earlier or 'the start'}); "
+                    "a file holds each game once"
+                )
             else:
                 first_place[row.number] = place or "the file"
             rows.append(row)
@@ -379,16 +397,27 @@ class Importer:
         workers = worker_count(files, self.jobs)
         executor = None
         if workers > 1:
-            executor = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                                              initializer=die_with_parent, initargs=(os.getpid(),))
+            executor = concurrent.futures.ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            )
             _warm_up(executor, workers)
         try:
             db = await open_database(self.db_path)
             try:
                 moment = self.now() if self.now is not None else datetime.now(UTC)
-                return await import_files(db, files, moment, executor=executor, in_flight=3 * max(1, workers),
-                                          lang=self.lang,
-                                          progress=self.progress, limits=self.limits)
+                return await import_files(
+                    db,
+                    files,
+                    moment,
+                    executor=executor,
+                    in_flight=3 * max(1, workers),
+                    lang=self.lang,
+                    progress=self.progress,
+                    limits=self.limits,
+                )
             finally:
                 await db.close()
         finally:

@@ -152,8 +152,9 @@ class ChatPort(Protocol):
         """`member` has joined `space` (which lists him already)."""
         ...
 
-    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
-                           buttons: Sequence[Button] = ()) -> None: ...
+    async def say_in_trial(
+        self, space: TrialSpace, text: str, sender: Member | None = None, buttons: Sequence[Button] = ()
+    ) -> None: ...
 
     async def close_trial_space(self, space: TrialSpace, text: str) -> None: ...
 
@@ -202,8 +203,9 @@ class Chats:
         for port in self.ports:
             await _safely(port.add_to_trial_space(space, member, text), None)
 
-    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
-                           buttons: Sequence[Button] = ()) -> None:
+    async def say_in_trial(
+        self, space: TrialSpace, text: str, sender: Member | None = None, buttons: Sequence[Button] = ()
+    ) -> None:
         for port in self.ports:
             await _safely(port.say_in_trial(space, text, sender, buttons), None)
 

@@ -20,8 +20,9 @@ log = logging.getLogger(__name__)
 
 
 class SchedulerTimers:
-    def __init__(self, scheduler: AsyncIOScheduler | None = None, retry_base: float = 1.0,
-                 retry_max: float = 60.0) -> None:
+    def __init__(
+        self, scheduler: AsyncIOScheduler | None = None, retry_base: float = 1.0, retry_max: float = 60.0
+    ) -> None:
         self.scheduler = scheduler or AsyncIOScheduler(timezone="UTC")
         self._wake: Callable[[], Awaitable[None]] | None = None
         self.retry_base = retry_base
@@ -45,8 +46,15 @@ class SchedulerTimers:
         if self._wake is None:
             raise RuntimeError("SchedulerTimers.bind must be called before arming a deadline")
         # One job per instant; a deadline already past runs as soon as the scheduler runs.
-        self.scheduler.add_job(self._run, "date", run_date=at, id=f"due-{at.timestamp():.6f}",
-                               replace_existing=True, misfire_grace_time=None, coalesce=True)
+        self.scheduler.add_job(
+            self._run,
+            "date",
+            run_date=at,
+            id=f"due-{at.timestamp():.6f}",
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+        )
 
     def retry_delay(self, attempt: int) -> float:
         """Seconds before retry number `attempt` (1, 2, …): the base, doubled each time, at most `retry_max`."""
@@ -61,6 +69,12 @@ class SchedulerTimers:
             delay = self.retry_delay(attempt + 1)
             log.warning("a timer's wake-up failed (%s: %s); retrying in %.1f s", type(exc).__name__, exc, delay)
             if self.scheduler.running:
-                self.scheduler.add_job(self._run, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
-                                       args=(attempt + 1,), id=f"retry-{next(self._retries)}",
-                                       misfire_grace_time=None, coalesce=True)
+                self.scheduler.add_job(
+                    self._run,
+                    "date",
+                    run_date=datetime.now(UTC) + timedelta(seconds=delay),
+                    args=(attempt + 1,),
+                    id=f"retry-{next(self._retries)}",
+                    misfire_grace_time=None,
+                    coalesce=True,
+                )

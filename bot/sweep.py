@@ -34,8 +34,13 @@ class _Desk(Protocol):
 
 
 class Sweeper:
-    def __init__(self, desk: _Desk, interval: float = SWEEP_SECONDS, full_every: int = FULL_EVERY,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        desk: _Desk,
+        interval: float = SWEEP_SECONDS,
+        full_every: int = FULL_EVERY,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.desk = desk
         self.interval = interval
         self.full_every = max(1, full_every)

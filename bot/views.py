@@ -30,8 +30,9 @@ class TranscriptLine:
     text: str
 
 
-def author_label(member: int | None, roles: Mapping[int, str], names: Mapping[int, str], show_names: bool,
-                 m: Catalogue) -> str:
+def author_label(
+    member: int | None, roles: Mapping[int, str], names: Mapping[int, str], show_names: bool, m: Catalogue
+) -> str:
     """The author of a trial message: his nickname, or "sudija" / "većnik" for the referee and a councilor when
     the viewer may not see their names."""
     role = roles.get(member) if member is not None else None
@@ -74,8 +75,9 @@ def _hand_block(game: Game, n: int, m: Catalogue) -> list[str]:
     if hand.discards:
         lines.append("  " + m.t("hands.discards") + ": " + display_hand(hand.discards))
     if hand.defense:
-        lines.append("  " + ", ".join(f"{names[s]}: {m.t('decision.' + d.value)}"
-                                      for s, d in sorted(hand.defense.items())))
+        lines.append(
+            "  " + ", ".join(f"{names[s]}: {m.t('decision.' + d.value)}" for s, d in sorted(hand.defense.items()))
+        )
     if hand.kontra:
         lines.append("  kontra: " + " → ".join(names[s] for s in hand.kontra))
     for trick in replay(hand).tricks:
@@ -111,9 +113,15 @@ def render_verdict(draft: Draft, m: Catalogue) -> str:
     return m.t("verdict.show.bez")
 
 
-def render_trials(game: int, trials: Sequence[Trial], names: Mapping[int, str], show_referees: bool,
-                  m: Catalogue, transcripts: Mapping[int, Sequence[TranscriptLine]] | None = None,
-                  page_size: int | None = PAGE_SIZE) -> str:
+def render_trials(
+    game: int,
+    trials: Sequence[Trial],
+    names: Mapping[int, str],
+    show_referees: bool,
+    m: Catalogue,
+    transcripts: Mapping[int, Sequence[TranscriptLine]] | None = None,
+    page_size: int | None = PAGE_SIZE,
+) -> str:
     """Every trial of the game; with `transcripts`, each with its conversation (the first `page_size` messages,
     then where the rest is: `/presude GAME TRIAL 2`; None: all of it)."""
     if not trials:
@@ -121,8 +129,14 @@ def render_trials(game: int, trials: Sequence[Trial], names: Mapping[int, str], 
     lines = [m.t("presude.title", game=game)]
     for trial in trials:
         referee = names.get(trial.referee, "?") if show_referees else m.t("presude.hidden")
-        head = m.t("presude.trial", id=trial.id, kind=m.t("kind.in_game" if trial.in_game else "kind.out_of_game"),
-                   caller=names.get(trial.caller, "?"), referee=referee, opened=trial.opened_at)
+        head = m.t(
+            "presude.trial",
+            id=trial.id,
+            kind=m.t("kind.in_game" if trial.in_game else "kind.out_of_game"),
+            caller=names.get(trial.caller, "?"),
+            referee=referee,
+            opened=trial.opened_at,
+        )
         lines.append(head)
         if trial.outcome is TrialOutcome.OPEN:
             lines.append("   " + m.t("presude.open"))
@@ -147,17 +161,27 @@ def transcript_pages(count: int, page_size: int = PAGE_SIZE) -> int:
     return max(1, -(-count // page_size))
 
 
-def render_transcript_page(game: int, trial: Trial, said: Sequence[TranscriptLine], page: int, m: Catalogue,
-                           page_size: int = PAGE_SIZE) -> str:
+def render_transcript_page(
+    game: int, trial: Trial, said: Sequence[TranscriptLine], page: int, m: Catalogue, page_size: int = PAGE_SIZE
+) -> str:
     """Page `page` (from 1) of a trial's conversation; the caller checks that the page exists."""
     start = (page - 1) * page_size
-    shown = said[start:start + page_size]
-    lines = [m.t("presude.page", trial=trial.id, game=game, first=start + 1 if shown else 0,
-                 last=start + len(shown), total=len(said), page=page, pages=transcript_pages(len(said), page_size))]
+    shown = said[start : start + page_size]
+    lines = [
+        m.t(
+            "presude.page",
+            trial=trial.id,
+            game=game,
+            first=start + 1 if shown else 0,
+            last=start + len(shown),
+            total=len(said),
+            page=page,
+            pages=transcript_pages(len(said), page_size),
+        )
+    ]
     lines += _message_lines(shown, m) if shown else [m.t("presude.no_messages")]
     if start + len(shown) < len(said):
-        lines.append(m.t("presude.more", more=len(said) - start - len(shown), game=game, trial=trial.id,
-                         page=page + 1))
+        lines.append(m.t("presude.more", more=len(said) - start - len(shown), game=game, trial=trial.id, page=page + 1))
     return "\n".join(lines)
 
 

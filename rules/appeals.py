@@ -71,15 +71,20 @@ def parse_appeal_rules(raw: Mapping[str, Any]) -> AppealRules:
         raise AppealConfigError(f"appeals: {exc}") from None
     if rules.may_change not in MAY_CHANGE:
         raise AppealConfigError(f"appeals.may_change must be one of {', '.join(MAY_CHANGE)}, not {rules.may_change!r}")
-    figures = (rules.review_days, rules.remind_days, rules.rejected_restriction_days,
-               rules.inadmissible_restriction_days, rules.restriction_min_days, rules.restriction_max_days)
+    figures = (
+        rules.review_days,
+        rules.remind_days,
+        rules.rejected_restriction_days,
+        rules.inadmissible_restriction_days,
+        rules.restriction_min_days,
+        rules.restriction_max_days,
+    )
     if min(figures) < 0 or rules.review_days < 1:
         raise AppealConfigError("appeals: days must not be negative and review_days must be at least 1")
     for name in ("rejected_restriction_days", "inadmissible_restriction_days"):
         days = getattr(rules, name)
         if days and not rules.restriction_min_days <= days <= max(rules.restriction_max_days, days):
-            raise AppealConfigError(f"appeals.{name} = {days} is outside restriction_min_days … "
-                                    f"restriction_max_days")
+            raise AppealConfigError(f"appeals.{name} = {days} is outside restriction_min_days … restriction_max_days")
     return rules
 
 

@@ -73,7 +73,7 @@ class Auction:
         calls = ["dalje"]
         if self.holder is not None and self.holder != seat and self.priority(seat) < self.priority(self.holder):
             calls.append("mogu")
-        calls.extend(NUMBERS[max(self.level + 1, 2) - 2:])
+        calls.extend(NUMBERS[max(self.level + 1, 2) - 2 :])
         if not self.spoken[seat]:
             calls.append("igra")
         return calls
@@ -116,13 +116,14 @@ class Auction:
             if self.holder == seat:
                 return f"{who} says mogu but already holds the bid"
             if self.priority(seat) > self.priority(self.holder):
-                return (f"{who} says mogu without priority over {names[self.holder]}, who bid "
-                        f"{call_text(str(self.level))}; only a higher bid or dalje is possible")
+                return (
+                    f"{who} says mogu without priority over {names[self.holder]}, who bid "
+                    f"{call_text(str(self.level))}; only a higher bid or dalje is possible"
+                )
             return None
         if call in NUMBERS:
             if int(call) <= self.level:
-                return (f"{who} bids {said} but the bid is already {call_text(str(self.level))}; "
-                        "a bid must be higher")
+                return f"{who} bids {said} but the bid is already {call_text(str(self.level))}; a bid must be higher"
             return None
         return f"{who} says {call!r}, which is not a call (dalje, mogu, igra, 2 to 7)"
 
@@ -180,8 +181,10 @@ class Auction:
             return "the declarer did not say igra in the auction, so the contract cannot be igra"
         if contract.strain.level < self.min_level():
             if self.igra:
-                return (f"the contract {contract.describe()} is lower than the highest bid before the igra, "
-                        f"{call_text(str(self.level))}")
+                return (
+                    f"the contract {contract.describe()} is lower than the highest bid before the igra, "
+                    f"{call_text(str(self.level))}"
+                )
             return f"the contract {contract.describe()} is lower than the winning bid {call_text(str(self.level))}"
         return None
 
@@ -208,8 +211,9 @@ class AuctionResult:
         return self.auction.declarer
 
 
-def run_auction(dealer: int, calls: Iterable[tuple[int, str]],
-                names: Sequence[str] = ("seat 1", "seat 2", "seat 3")) -> AuctionResult:
+def run_auction(
+    dealer: int, calls: Iterable[tuple[int, str]], names: Sequence[str] = ("seat 1", "seat 2", "seat 3")
+) -> AuctionResult:
     """Replay recorded ``(seat, call)`` pairs; the first illegal call stops the replay and is reported."""
     auction = Auction(dealer)
     problems: list[str] = []

@@ -54,8 +54,10 @@ def parse_catalogue(raw: Sequence[Mapping[str, Any]]) -> tuple[CatalogueEntry, .
             raise CatalogueError(f"penalties.catalogue entry {i}: 'name' must be one word, not {entry.name!r}")
         costs = (entry.plavac_days, entry.league_points, entry.deny_call_days)
         if min(costs) < 0 or sum(costs) == 0:
-            raise CatalogueError(f"penalties.catalogue entry {entry.name!r}: give plavac_days, league_points "
-                                 "and/or deny_call_days (not negative)")
+            raise CatalogueError(
+                f"penalties.catalogue entry {entry.name!r}: give plavac_days, league_points "
+                "and/or deny_call_days (not negative)"
+            )
         if any(e.name.casefold() == entry.name.casefold() for e in entries):
             raise CatalogueError(f"penalties.catalogue: the name {entry.name!r} appears twice")
         entries.append(entry)
@@ -76,12 +78,18 @@ def find(entries: Sequence[CatalogueEntry], name: str) -> CatalogueEntry | None:
     return next((e for e in entries if e.name.casefold() == name.casefold()), None)
 
 
-def escalate(entry: CatalogueEntry, earlier: Sequence[datetime], now: datetime, escalation: Escalation,
-             plavac_limit: int, league_limit: int) -> Cost:
+def escalate(
+    entry: CatalogueEntry,
+    earlier: Sequence[datetime],
+    now: datetime,
+    escalation: Escalation,
+    plavac_limit: int,
+    league_limit: int,
+) -> Cost:
     """The cost of `entry` for a member whose earlier penalties for the same offence were given at `earlier`."""
     window = timedelta(days=escalation.window_days)
     repeats = sum(1 for at in earlier if escalation.window_days and now - window <= at <= now)
-    factor = escalation.factor ** repeats
+    factor = escalation.factor**repeats
     plavac, league = entry.plavac_days * factor, entry.league_points * factor
     capped = plavac > plavac_limit or league > league_limit
     return Cost(min(plavac, plavac_limit), min(league, league_limit), entry.deny_call_days * factor, repeats, capped)

@@ -69,15 +69,24 @@ def merged_length(intervals: Iterable[tuple[datetime, datetime]]) -> timedelta:
     return total
 
 
-def time_consumed(ended_at: datetime, now: datetime, paused: Iterable[tuple[datetime, datetime]],
-                  ) -> timedelta:
+def time_consumed(
+    ended_at: datetime,
+    now: datetime,
+    paused: Iterable[tuple[datetime, datetime]],
+) -> timedelta:
     """`call_time − ended_at − (time spent pending or in trial)`, the pauses clipped to that span."""
     clipped = [(max(s, ended_at), min(e, now)) for s, e in paused]
     return (now - ended_at) - merged_length(clipped)
 
 
-def check_game(game: GameFacts | None, caller: str, now: datetime, paused: Sequence[tuple[datetime, datetime]],
-               window: timedelta = CLAIM_WINDOW, number: int | None = None) -> Refusal | None:
+def check_game(
+    game: GameFacts | None,
+    caller: str,
+    now: datetime,
+    paused: Sequence[tuple[datetime, datetime]],
+    window: timedelta = CLAIM_WINDOW,
+    number: int | None = None,
+) -> Refusal | None:
     """The game-level rules for a call (or for Promeni…): None when `caller` may have `game` judged."""
     if game is None:
         return Refusal(RefusalReason.UNKNOWN_GAME, {"game": number})
@@ -91,13 +100,16 @@ def check_game(game: GameFacts | None, caller: str, now: datetime, paused: Seque
         assert game.ended_at is not None
         consumed = time_consumed(game.ended_at, now, paused)
         if consumed >= window:
-            return Refusal(RefusalReason.TOO_OLD, {"game": game.number, "ended_at": game.ended_at,
-                                                   "consumed": consumed, "window": window})
+            return Refusal(
+                RefusalReason.TOO_OLD,
+                {"game": game.number, "ended_at": game.ended_at, "consumed": consumed, "window": window},
+            )
     return None
 
 
-def within_window(game: GameFacts, now: datetime, paused: Sequence[tuple[datetime, datetime]],
-                  window: timedelta = CLAIM_WINDOW) -> bool:
+def within_window(
+    game: GameFacts, now: datetime, paused: Sequence[tuple[datetime, datetime]], window: timedelta = CLAIM_WINDOW
+) -> bool:
     if game.ended_at is None:
         return game.status is GameStatus.IN_PROGRESS
     return time_consumed(game.ended_at, now, paused) < window

@@ -57,8 +57,9 @@ class FallMoveRefusal:
         return f"fall_move.{self.standing.value}"
 
 
-def fall_move(kind: str, data: Mapping[str, Any], trial: int | None, change_id: int | None = None,
-              hand: int = 0) -> FallMove | None:
+def fall_move(
+    kind: str, data: Mapping[str, Any], trial: int | None, change_id: int | None = None, hand: int = 0
+) -> FallMove | None:
     """The fall move a stored change makes (None for a bula change or a settlement)."""
     player = data.get("player")
     seat = player if isinstance(player, int) else None
@@ -77,16 +78,21 @@ def fall_move(kind: str, data: Mapping[str, Any], trial: int | None, change_id: 
     return None
 
 
-def refuse_fall_move(standing: Iterable[FallMove], hand: int, new: FallSource,
-                     replacing: int | None = None) -> FallMoveRefusal | None:
+def refuse_fall_move(
+    standing: Iterable[FallMove], hand: int, new: FallSource, replacing: int | None = None
+) -> FallMoveRefusal | None:
     """None when a move of source `new` may be added to hand `hand` on top of the `standing` moves (of every hand);
     `replacing` is the id of a standing ispravka a new ispravka replaces (with the same consent), which then does
     not count."""
     for move in standing:
         if move.hand != hand:
             continue
-        if replacing is not None and move.change_id == replacing and new is FallSource.ISPRAVKA \
-                and move.source is FallSource.ISPRAVKA:
+        if (
+            replacing is not None
+            and move.change_id == replacing
+            and new is FallSource.ISPRAVKA
+            and move.source is FallSource.ISPRAVKA
+        ):
             continue
         return FallMoveRefusal(hand, move.source, move.source.cancellable)
     return None

@@ -198,16 +198,22 @@ class _Reader:
     def fail(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}")
 
-    def get(self, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str,
-            required: bool = True) -> Any:
+    def get(
+        self, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str, required: bool = True
+    ) -> Any:
         if key not in obj:
             if required:
                 self.fail(where, f"the field '{key}' is missing")
             return None
         value = obj[key]
         if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
-            expected = {int: "a whole number", bool: "true or false", str: "text", list: "a list",
-                        dict: "an object"}.get(kind if isinstance(kind, type) else object, "another type")
+            expected = {
+                int: "a whole number",
+                bool: "true or false",
+                str: "text",
+                list: "a list",
+                dict: "an object",
+            }.get(kind if isinstance(kind, type) else object, "another type")
             self.fail(where, f"the field '{key}' must be {expected}, not {json_repr(value)}")
             return None
         return value
@@ -233,14 +239,17 @@ def _careful_game(doc: object) -> Game:
         raise LogError([f"a game must be a JSON object, not {json_repr(doc)}"])
     doc = _nfc_players(doc)
     number = doc.get("game")
-    label = (f"game {number_text(number)}" if isinstance(number, int) and not isinstance(number, bool)
-             else "game ?")
+    label = f"game {number_text(number)}" if isinstance(number, int) and not isinstance(number, bool) else "game ?"
     deep = too_deep(doc)
     if deep is not None:
         deep_hand, name = depth_problem(deep)
         where = label if deep_hand is None else f"{label}, hand {deep_hand}"
-        raise LogError([f"{where}: the field '{shown(name)[1:-1]}' is nested more than {MAX_DEPTH} levels deep; "
-                        "a game log is nested six levels at most, so the game is not read"])
+        raise LogError(
+            [
+                f"{where}: the field '{shown(name)[1:-1]}' is nested more than {MAX_DEPTH} levels deep; "
+                "a game log is nested six levels at most, so the game is not read"
+            ]
+        )
     r = _Reader(label)
     fmt = doc.get("format", FORMAT)
     if fmt != FORMAT:
@@ -249,8 +258,11 @@ def _careful_game(doc: object) -> Game:
     if number is not None and number <= 0:
         r.fail(label, "the game number must be positive")
     elif number is not None and number > MAX_INT:
-        r.fail(label, f"the field 'game' is {number_text(number)}, beyond 2^53 (9007199254740992), the largest "
-                      "game number a log may hold")
+        r.fail(
+            label,
+            f"the field 'game' is {number_text(number)}, beyond 2^53 (9007199254740992), the largest "
+            "game number a log may hold",
+        )
     rated = r.get(doc, "rated", bool, label)
     ai = r.get(doc, "ai", bool, label)
     size = r.get(doc, "bule", int, label)
@@ -291,10 +303,22 @@ def _careful_game(doc: object) -> Game:
                 hands.append(hand)
     if r.problems:
         raise LogError(r.problems)
-    assert players is not None and status is not None and started_at is not None
-    return Game(number=number, rated=rated, ai=ai, bule=size, refe_limit=refe_limit, players=players,
-                status=status, started_at=started_at, ended_at=ended_at, abandoned_by=tuple(abandoned_by),
-                hands=tuple(hands))
+    assert players is not None
+    assert status is not None
+    assert started_at is not None
+    return Game(
+        number=number,
+        rated=rated,
+        ai=ai,
+        bule=size,
+        refe_limit=refe_limit,
+        players=players,
+        status=status,
+        started_at=started_at,
+        ended_at=ended_at,
+        abandoned_by=tuple(abandoned_by),
+        hands=tuple(hands),
+    )
 
 
 def _nfc_players(doc: dict[str, Any]) -> dict[str, Any]:
@@ -362,7 +386,7 @@ def _seat(r: _Reader, value: object, players: tuple[str, str, str], where: str, 
 
 def _cards(r: _Reader, value: object, where: str, what: str) -> tuple[Card, ...] | None:
     if not isinstance(value, list):
-        r.fail(where, f"{what} must be a list of cards like [\"AS\", \"10H\"], not {json_repr(value)}")
+        r.fail(where, f'{what} must be a list of cards like ["AS", "10H"], not {json_repr(value)}')
         return None
     cards: list[Card] = []
     ok = True
@@ -400,7 +424,7 @@ def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], ga
     bids: list[Bid] = []
     for i, bid in enumerate(r.get(raw, "bids", list, where) or []):
         if not isinstance(bid, dict):
-            r.fail(where, f"bid {i + 1} must be an object like {{\"player\": \"ana\", \"call\": \"2\"}}")
+            r.fail(where, f'bid {i + 1} must be an object like {{"player": "ana", "call": "2"}}')
             continue
         seat = _seat(r, bid.get("player"), players, where, f"bid {i + 1}: the player")
         call = bid.get("call")
@@ -415,13 +439,14 @@ def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], ga
     contract_raw = raw.get("contract")
     if contract_raw is not None:
         if not isinstance(contract_raw, dict):
-            r.fail(where, "'contract' must be an object like {\"strain\": \"herc\", \"igra\": false}")
+            r.fail(where, '\'contract\' must be an object like {"strain": "herc", "igra": false}')
         elif not isinstance(contract_raw.get("igra", False), bool):
             r.fail(where, f"'contract': 'igra' must be true or false, not {json_repr(contract_raw.get('igra'))}")
         else:
             try:
-                contract = Contract(Strain.parse(str(contract_raw.get("strain", ""))),
-                                    bool(contract_raw.get("igra", False)))
+                contract = Contract(
+                    Strain.parse(str(contract_raw.get("strain", ""))), bool(contract_raw.get("igra", False))
+                )
             except ValueError as exc:
                 r.fail(where, f"'contract': {exc}")
     discards = _cards(r, raw.get("discards", []), where, "the discards") or ()
@@ -461,16 +486,28 @@ def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], ga
     ended_at = _time(r, raw, "ended_at", where, required=False)
     if len(r.problems) > before or dealer is None or n is None or talon is None or len(deal) != 3:
         return None
-    return Hand(n=n, dealer=dealer, deal=(deal[0], deal[1], deal[2]), talon=talon, bids=tuple(bids),
-                declarer=declarer, contract=contract, discards=discards, defense=defense, kontra=tuple(kontra),
-                tricks=tuple(tricks), score=score, ended_at=ended_at)
+    return Hand(
+        n=n,
+        dealer=dealer,
+        deal=(deal[0], deal[1], deal[2]),
+        talon=talon,
+        bids=tuple(bids),
+        declarer=declarer,
+        contract=contract,
+        discards=discards,
+        defense=defense,
+        kontra=tuple(kontra),
+        tricks=tuple(tricks),
+        score=score,
+        ended_at=ended_at,
+    )
 
 
 def _score(r: _Reader, raw: object, players: tuple[str, str, str], where: str) -> dict[int, ScoreEntry] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        r.fail(where, "'score' must map each player to {\"bule\": …, \"supe_left\": …, \"supe_right\": …}")
+        r.fail(where, '\'score\' must map each player to {"bule": …, "supe_left": …, "supe_right": …}')
         return None
     score: dict[int, ScoreEntry] = {}
     for nick, entry in raw.items():
@@ -578,17 +615,35 @@ def _fast_game(doc: dict[str, Any], canonical: list[bool]) -> Game:
     ai = doc["ai"]
     size = doc["bule"]
     refe_limit = doc["refe_limit"]
-    if (type(number) is not int or number <= 0 or number > MAX_INT or type(rated) is not bool or type(ai) is not bool
-            or type(size) is not int or not 2 <= size <= 10_000 or size % 2 or type(refe_limit) is not int
-            or not 0 <= refe_limit <= 100):
+    if (
+        type(number) is not int
+        or number <= 0
+        or number > MAX_INT
+        or type(rated) is not bool
+        or type(ai) is not bool
+        or type(size) is not int
+        or not 2 <= size <= 10_000
+        or size % 2
+        or type(refe_limit) is not int
+        or not 0 <= refe_limit <= 100
+    ):
         raise _Slow
     raw_players = doc["players"]
     if type(raw_players) is not list or len(raw_players) != 3:
         raise _Slow
     p0, p1, p2 = raw_players
-    if (type(p0) is not str or type(p1) is not str or type(p2) is not str or not p0.strip() or not p1.strip()
-            or not p2.strip() or len({p0.casefold(), p1.casefold(), p2.casefold()}) != 3
-            or len(p0) > MAX_NICK or len(p1) > MAX_NICK or len(p2) > MAX_NICK):
+    if (
+        type(p0) is not str
+        or type(p1) is not str
+        or type(p2) is not str
+        or not p0.strip()
+        or not p1.strip()
+        or not p2.strip()
+        or len({p0.casefold(), p1.casefold(), p2.casefold()}) != 3
+        or len(p0) > MAX_NICK
+        or len(p1) > MAX_NICK
+        or len(p2) > MAX_NICK
+    ):
         raise _Slow
     if not (is_clean(p0) and is_clean(p1) and is_clean(p2)):
         raise _Slow  # the careful reader names the character, or normalises the document to NFC
@@ -617,17 +672,21 @@ def _fast_game(doc: dict[str, Any], canonical: list[bool]) -> Game:
     hands_raw = doc["hands"]
     if type(hands_raw) is not list:
         raise _Slow
-    hands = tuple([_fast_hand(raw, index, players, seats, canonical)
-                   for index, raw in enumerate(hands_raw, start=1)])
+    hands = tuple([_fast_hand(raw, index, players, seats, canonical) for index, raw in enumerate(hands_raw, start=1)])
     if canonical[0] and not (
-            "format" in doc and "abandoned_by" in doc and len(doc) == (11 if ended_at is None else 12)
-            and _is_canonical_time(raw_start, started_at) and (ended_at is None or raw_end == format_time(ended_at))):
+        "format" in doc
+        and "abandoned_by" in doc
+        and len(doc) == (11 if ended_at is None else 12)
+        and _is_canonical_time(raw_start, started_at)
+        and (ended_at is None or raw_end == format_time(ended_at))
+    ):
         canonical[0] = False
     return Game(number, rated, ai, size, refe_limit, players, status, started_at, ended_at, tuple(abandoned), hands)
 
 
-def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: dict[str, int],
-               canonical: list[bool]) -> Hand:
+def _fast_hand(
+    raw: object, index: int, players: tuple[str, str, str], seats: dict[str, int], canonical: list[bool]
+) -> Hand:
     if type(raw) is not dict:
         raise _Slow
     n = raw["n"]
@@ -637,8 +696,11 @@ def _fast_hand(raw: object, index: int, players: tuple[str, str, str], seats: di
     deal = raw["deal"]
     if type(deal) is not dict or len(deal) != 4:
         raise _Slow
-    cards = (_fast_cards(deal[players[0]], canonical), _fast_cards(deal[players[1]], canonical),
-             _fast_cards(deal[players[2]], canonical))
+    cards = (
+        _fast_cards(deal[players[0]], canonical),
+        _fast_cards(deal[players[1]], canonical),
+        _fast_cards(deal[players[2]], canonical),
+    )
     talon = _fast_cards(deal["talon"], canonical)
     bids_raw = raw["bids"]
     if type(bids_raw) is not list:
@@ -707,7 +769,14 @@ def extends(old: Game, new: Game) -> bool:
     and every hand `old` had completed unchanged in `new` — a live feed growing a game in progress or an
     interrupted game taken up again. Such a log may replace the stored one even after a referee was called."""
     if (old.number, old.rated, old.ai, old.bule, old.refe_limit, old.players, old.started_at) != (
-            new.number, new.rated, new.ai, new.bule, new.refe_limit, new.players, new.started_at):
+        new.number,
+        new.rated,
+        new.ai,
+        new.bule,
+        new.refe_limit,
+        new.players,
+        new.started_at,
+    ):
         return False
     if old.status is GameStatus.FINISHED:
         return False
@@ -744,10 +813,12 @@ def _hand_to_doc(hand: Hand, names: tuple[str, str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "n": hand.n,
         "dealer": names[hand.dealer],
-        "deal": {names[0]: [text[c.suit * 8 + c.rank] for c in hand.deal[0]],
-                 names[1]: [text[c.suit * 8 + c.rank] for c in hand.deal[1]],
-                 names[2]: [text[c.suit * 8 + c.rank] for c in hand.deal[2]],
-                 "talon": [text[c.suit * 8 + c.rank] for c in hand.talon]},
+        "deal": {
+            names[0]: [text[c.suit * 8 + c.rank] for c in hand.deal[0]],
+            names[1]: [text[c.suit * 8 + c.rank] for c in hand.deal[1]],
+            names[2]: [text[c.suit * 8 + c.rank] for c in hand.deal[2]],
+            "talon": [text[c.suit * 8 + c.rank] for c in hand.talon],
+        },
         "bids": [{"player": names[b.seat], "call": b.call} for b in hand.bids],
     }
     if hand.declarer is not None:
@@ -763,8 +834,10 @@ def _hand_to_doc(hand: Hand, names: tuple[str, str, str]) -> dict[str, Any]:
     if hand.tricks:
         out["tricks"] = [[text[c.suit * 8 + c.rank] for c in trick] for trick in hand.tricks]
     if hand.score is not None:
-        out["score"] = {names[s]: {"bule": e.bule, "supe_left": e.supe_left, "supe_right": e.supe_right}
-                        for s, e in sorted(hand.score.items())}
+        out["score"] = {
+            names[s]: {"bule": e.bule, "supe_left": e.supe_left, "supe_right": e.supe_right}
+            for s, e in sorted(hand.score.items())
+        }
     if hand.ended_at is not None:
         out["ended_at"] = format_time(hand.ended_at)
     return out

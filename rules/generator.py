@@ -29,8 +29,20 @@ from rules.gamelog import Bid, Contract, Decision, Game, GameStatus, Hand, Strai
 from rules.play import legal_mask
 from rules.validation import validate_game, validate_hand
 
-CLUB_PLAYERS = ("marko", "ana", "petar", "jelena", "nikola", "milica", "dragan", "sanja", "vesna", "bojan",
-                "zoran", "ivana")
+CLUB_PLAYERS = (
+    "marko",
+    "ana",
+    "petar",
+    "jelena",
+    "nikola",
+    "milica",
+    "dragan",
+    "sanja",
+    "vesna",
+    "bojan",
+    "zoran",
+    "ivana",
+)
 AI_PLAYER = "robot_mile"
 DEFAULT_START = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
 DEFAULT_HAND_END = datetime(2026, 11, 20, 20, 5, tzinfo=UTC)
@@ -42,6 +54,7 @@ _STRAIN_OF_LEVEL = {s.level: s for s in Strain}
 
 
 # --- small mask helpers -------------------------------------------------------------------------------------
+
 
 def _indices(mask: int) -> list[int]:
     out = []
@@ -73,6 +86,7 @@ def _legal(hold: int, led: int, trump: int) -> int:
 
 
 # --- hand strength ------------------------------------------------------------------------------------------
+
 
 def _trump_suit_tricks(bits: int, n: int) -> float:
     a, k, q, j = bits >> 7 & 1, bits >> 6 & 1, bits >> 5 & 1, bits >> 4 & 1
@@ -156,14 +170,16 @@ def trump_estimate(mask: int, trump: int) -> float:
 
 def sans_estimate(mask: int) -> float:
     """Rough tricks in sans: top cards, plus the length of suits that run from the ace, less for open suits."""
-    return (_SANS_T[mask & 0xFF] + _SANS_T[(mask >> 8) & 0xFF] + _SANS_T[(mask >> 16) & 0xFF]
-            + _SANS_T[(mask >> 24) & 0xFF])
+    return (
+        _SANS_T[mask & 0xFF] + _SANS_T[(mask >> 8) & 0xFF] + _SANS_T[(mask >> 16) & 0xFF] + _SANS_T[(mask >> 24) & 0xFF]
+    )
 
 
 def _betl_risk(mask: int) -> int:
     """How many cards break the betl-safety pattern (the i-th lowest card of a suit no higher than 2i)."""
-    return (_BETL_R[mask & 0xFF] + _BETL_R[(mask >> 8) & 0xFF] + _BETL_R[(mask >> 16) & 0xFF]
-            + _BETL_R[(mask >> 24) & 0xFF])
+    return (
+        _BETL_R[mask & 0xFF] + _BETL_R[(mask >> 8) & 0xFF] + _BETL_R[(mask >> 16) & 0xFF] + _BETL_R[(mask >> 24) & 0xFF]
+    )
 
 
 def betl_estimate(mask: int) -> float:
@@ -199,6 +215,7 @@ def defence_estimate(mask: int, level: int) -> float:
 
 # --- the best discards ------------------------------------------------------------------------------------
 
+
 def best_discards(twelve: int, level: int) -> int:
     """The two cards a declarer with `twelve` cards drops for a contract of `level` (a mask of two bits)."""
     trump = _TRUMP_OF_LEVEL.get(level, -1)
@@ -214,7 +231,7 @@ def best_discards(twelve: int, level: int) -> int:
     best_pair = (candidates[0], candidates[1])
     best_score = -1e9
     for i, a in enumerate(candidates):
-        for b in candidates[i + 1:]:
+        for b in candidates[i + 1 :]:
             rest = twelve & ~(1 << a) & ~(1 << b)
             if level == 6:
                 score = -_betl_risk(rest) * 10.0 + ((a & 7) + (b & 7)) * 0.1
@@ -227,6 +244,7 @@ def best_discards(twelve: int, level: int) -> int:
 
 
 # --- auction ------------------------------------------------------------------------------------------------
+
 
 def _bidding_plan(rng: random.Random, mask: int) -> tuple[int, bool]:
     """The highest level a player will bid to, and whether he says igra (his best contract without the talon)."""
@@ -327,8 +345,14 @@ def _defend(rng: random.Random, declarer: int, contract: Contract, masks: Sequen
     return {d1: Decision.PASSES, d2: Decision.PASSES}
 
 
-def _kontra(rng: random.Random, declarer: int, contract: Contract, defense: Mapping[int, Decision],
-            masks: Sequence[int], discard: int) -> tuple[int, ...]:
+def _kontra(
+    rng: random.Random,
+    declarer: int,
+    contract: Contract,
+    defense: Mapping[int, Decision],
+    masks: Sequence[int],
+    discard: int,
+) -> tuple[int, ...]:
     players = [s for s, d in sorted(defense.items()) if d is not Decision.PASSES]
     if not players:
         return ()
@@ -352,6 +376,7 @@ def _kontra(rng: random.Random, declarer: int, contract: Contract, defense: Mapp
 
 
 # --- card play ----------------------------------------------------------------------------------------------
+
 
 def _beats(card: int, best: int, trump: int) -> bool:
     if card >> 3 == best >> 3:
@@ -410,8 +435,10 @@ class _Table:
             return min(beaters, key=lambda c: (c >> 3 == self.trump, c & 7))
         third = (seat + 1) % 3
         third_partner = self.side(third) == self.side(seat)
-        if partner_winning and (third_partner or not any(
-                _beats(c, best, self.trump) for c in _indices(_legal(self.hold[third], led, self.trump)))):
+        if partner_winning and (
+            third_partner
+            or not any(_beats(c, best, self.trump) for c in _indices(_legal(self.hold[third], led, self.trump)))
+        ):
             return self._throw(legal)
         for c in sorted(beaters, key=lambda c: (c >> 3 == self.trump, c & 7)):
             if third_partner:
@@ -439,8 +466,11 @@ class _Table:
         tops = [c for c in _indices(legal) if self.is_top(c)]
         for c in sorted(tops, key=lambda c: (c >> 3 == trump, -(c & 7))):
             suit = 0xFF << ((c >> 3) * 8)
-            ruffable = trump >= 0 and c >> 3 != trump and any(
-                not self.hold[s] & suit and self.hold[s] & trump_mask for s in opponents)
+            ruffable = (
+                trump >= 0
+                and c >> 3 != trump
+                and any(not self.hold[s] & suit and self.hold[s] & trump_mask for s in opponents)
+            )
             if not ruffable:
                 return c
         side = legal & ~trump_mask or legal
@@ -483,8 +513,16 @@ class _Table:
         return _lowest(legal)
 
 
-def _play(rng: random.Random, hold: list[int], dealer: int, declarer: int, contract: Contract,
-          stop: bool | None = None, noise: float = NOISE, start: Sequence[Sequence[int]] = ()) -> list[list[int]]:
+def _play(
+    rng: random.Random,
+    hold: list[int],
+    dealer: int,
+    declarer: int,
+    contract: Contract,
+    stop: bool | None = None,
+    noise: float = NOISE,
+    start: Sequence[Sequence[int]] = (),
+) -> list[list[int]]:
     """Play the hand's tricks with the heuristic; `start` are tricks already played (card indices).
 
     Once the declarer's fall is certain (the defence's fifth trick; his first trick in betl) play stops when
@@ -526,6 +564,7 @@ def _play(rng: random.Random, hold: list[int], dealer: int, declarer: int, contr
 
 # --- building hands -----------------------------------------------------------------------------------------
 
+
 def _deal_masks(rng: random.Random) -> list[int]:
     order = list(range(32))
     rng.shuffle(order)
@@ -535,13 +574,33 @@ def _deal_masks(rng: random.Random) -> list[int]:
     return masks
 
 
-def _hand_from(n: int, dealer: int, masks: Sequence[int], bids: Sequence[Bid], declarer: int | None,
-               contract: Contract | None, discard: int, defense: Mapping[int, Decision], kontra: Sequence[int],
-               tricks: Sequence[Sequence[int]], ended_at: datetime | None) -> Hand:
-    return Hand(n=n, dealer=dealer, deal=(_cards(masks[0]), _cards(masks[1]), _cards(masks[2])),
-                talon=_cards(masks[3]), bids=tuple(bids), declarer=declarer, contract=contract,
-                discards=_cards(discard), defense=dict(defense), kontra=tuple(kontra),
-                tricks=tuple(tuple(DECK[c] for c in t) for t in tricks), ended_at=ended_at)
+def _hand_from(
+    n: int,
+    dealer: int,
+    masks: Sequence[int],
+    bids: Sequence[Bid],
+    declarer: int | None,
+    contract: Contract | None,
+    discard: int,
+    defense: Mapping[int, Decision],
+    kontra: Sequence[int],
+    tricks: Sequence[Sequence[int]],
+    ended_at: datetime | None,
+) -> Hand:
+    return Hand(
+        n=n,
+        dealer=dealer,
+        deal=(_cards(masks[0]), _cards(masks[1]), _cards(masks[2])),
+        talon=_cards(masks[3]),
+        bids=tuple(bids),
+        declarer=declarer,
+        contract=contract,
+        discards=_cards(discard),
+        defense=dict(defense),
+        kontra=tuple(kontra),
+        tricks=tuple(tuple(DECK[c] for c in t) for t in tricks),
+        ended_at=ended_at,
+    )
 
 
 def _played(contract: Contract, defense: Mapping[int, Decision], kontra: Sequence[int]) -> bool:
@@ -571,8 +630,7 @@ def _random_hand(rng: random.Random, n: int, dealer: int, ended_at: datetime | N
 def _cut(rng: random.Random, hand: Hand) -> Hand:
     """An unfinished copy of `hand`: stopped somewhere in the auction, the declaring, the defense or the play."""
     replace = dataclasses.replace
-    bare = replace(hand, declarer=None, contract=None, discards=(), defense={}, kontra=(), tricks=(),
-                   ended_at=None)
+    bare = replace(hand, declarer=None, contract=None, discards=(), defense={}, kontra=(), tricks=(), ended_at=None)
     options: list[Hand] = [replace(bare, bids=hand.bids[:k]) for k in range(len(hand.bids))]
     if hand.declarer is None:
         options.append(bare)
@@ -596,11 +654,22 @@ def _cut(rng: random.Random, hand: Hand) -> Hand:
     return rng.choice(options)
 
 
-def generate_game(rng: random.Random, number: int, *, hands: int | None = 20,
-                  status: GameStatus = GameStatus.FINISHED, rated: bool = True, ai: bool = False,
-                  players: Sequence[str] | None = None, start: datetime = DEFAULT_START, bule: int = 60,
-                  refe_limit: int = 2, abandoned_by: Sequence[str] | None = None, first_dealer: int | None = None,
-                  open_last: bool | None = None) -> Game:
+def generate_game(
+    rng: random.Random,
+    number: int,
+    *,
+    hands: int | None = 20,
+    status: GameStatus = GameStatus.FINISHED,
+    rated: bool = True,
+    ai: bool = False,
+    players: Sequence[str] | None = None,
+    start: datetime = DEFAULT_START,
+    bule: int = 60,
+    refe_limit: int = 2,
+    abandoned_by: Sequence[str] | None = None,
+    first_dealer: int | None = None,
+    open_last: bool | None = None,
+) -> Game:
     """A random legal game; deterministic for the state of `rng`.
 
     With ``hands`` a number, the game has exactly that many hands, whatever its size in `bule` (fast; the
@@ -636,7 +705,7 @@ def generate_game(rng: random.Random, number: int, *, hands: int | None = 20,
             if end is not None:
                 made = made[:end]
                 if status is not GameStatus.FINISHED and end > 1:
-                    made = made[:rng.randint(1, end - 1)]
+                    made = made[: rng.randint(1, end - 1)]
                 break
     if open_last is None:
         open_last = status is GameStatus.IN_PROGRESS or (status is GameStatus.INTERRUPTED and rng.random() < 0.5)
@@ -655,21 +724,43 @@ def generate_game(rng: random.Random, number: int, *, hands: int | None = 20,
         leavers = tuple(abandoned_by) if abandoned_by is not None else (rng.choice(names),)
     elif abandoned_by:
         leavers = tuple(abandoned_by)
-    return Game(number=number, rated=rated, ai=ai, bule=bule, refe_limit=refe_limit, players=names,
-                status=status, started_at=start, ended_at=ended_at, abandoned_by=leavers, hands=tuple(made))
+    return Game(
+        number=number,
+        rated=rated,
+        ai=ai,
+        bule=bule,
+        refe_limit=refe_limit,
+        players=names,
+        status=status,
+        started_at=start,
+        ended_at=ended_at,
+        abandoned_by=leavers,
+        hands=tuple(made),
+    )
 
 
 _MAX_HANDS = 2000  # a safety net for hands=None: no game this generator deals comes near it
 
 
-def _paper_end(number: int, names: tuple[str, str, str], bule: int, refe_limit: int, start: datetime,
-               hands: Sequence[Hand]) -> int | None:
+def _paper_end(
+    number: int, names: tuple[str, str, str], bule: int, refe_limit: int, start: datetime, hands: Sequence[Hand]
+) -> int | None:
     """The hand after which the paper ends a game made of `hands`, or None while it goes on."""
     from rules.paper import compute_paper  # noqa: PLC0415 (not needed for fixed sizes)
 
-    game = Game(number=number, rated=True, ai=False, bule=bule, refe_limit=refe_limit, players=names,
-                status=GameStatus.IN_PROGRESS, started_at=start, ended_at=None, abandoned_by=(),
-                hands=tuple(hands))
+    game = Game(
+        number=number,
+        rated=True,
+        ai=False,
+        bule=bule,
+        refe_limit=refe_limit,
+        players=names,
+        status=GameStatus.IN_PROGRESS,
+        started_at=start,
+        ended_at=None,
+        abandoned_by=(),
+        hands=tuple(hands),
+    )
     return compute_paper(game).end_hand
 
 
@@ -708,8 +799,9 @@ def _read_contract(value: str | Contract, igra: bool) -> Contract:
     return Contract(Strain.parse(rest[0]), explicit_igra or igra)
 
 
-def _read_defense(value: Mapping[int, str | Decision] | Sequence[str | Decision] | str,
-                  declarer: int) -> dict[int, Decision]:
+def _read_defense(
+    value: Mapping[int, str | Decision] | Sequence[str | Decision] | str, declarer: int
+) -> dict[int, Decision]:
     if isinstance(value, Mapping):
         return {int(seat): Decision(d) for seat, d in value.items()}
     items = value.split() if isinstance(value, str) else list(value)
@@ -718,14 +810,25 @@ def _read_defense(value: Mapping[int, str | Decision] | Sequence[str | Decision]
     return {(declarer + 1) % 3: Decision(items[0]), (declarer + 2) % 3: Decision(items[1])}
 
 
-def make_hand(deal: Sequence[CardsText] | None = None, *, dealer: int = 0,
-              bids: str | Sequence[str] | None = None, contract: str | Contract | None = None,
-              discards: CardsText | None = None,
-              defense: Mapping[int, str | Decision] | Sequence[str | Decision] | str | None = None,
-              kontra: Sequence[int] | str = (), tricks: str | Sequence[CardsText] | None = None,
-              play_rest: bool = False, stop: bool = True, n: int = 1,
-              ended_at: datetime | None = DEFAULT_HAND_END, rng: random.Random | None = None, noise: float = 0.0,
-              players: Sequence[str] = DEFAULT_PLAYERS, check: bool = True) -> Hand:
+def make_hand(
+    deal: Sequence[CardsText] | None = None,
+    *,
+    dealer: int = 0,
+    bids: str | Sequence[str] | None = None,
+    contract: str | Contract | None = None,
+    discards: CardsText | None = None,
+    defense: Mapping[int, str | Decision] | Sequence[str | Decision] | str | None = None,
+    kontra: Sequence[int] | str = (),
+    tricks: str | Sequence[CardsText] | None = None,
+    play_rest: bool = False,
+    stop: bool = True,
+    n: int = 1,
+    ended_at: datetime | None = DEFAULT_HAND_END,
+    rng: random.Random | None = None,
+    noise: float = 0.0,
+    players: Sequence[str] = DEFAULT_PLAYERS,
+    check: bool = True,
+) -> Hand:
     """Build one `Hand` from a compact description; every part left as None is filled in by the heuristic.
 
     Seats are 0, 1, 2 (``players[0..2]``); play goes 0 → 1 → 2. Arguments:
@@ -772,8 +875,9 @@ def make_hand(deal: Sequence[CardsText] | None = None, *, dealer: int = 0,
     if bids is None:
         auction, bid_list = _run_auction(rng, dealer, masks)
     else:
-        auction, bid_list = _auction_calls(dealer, bids.replace(",", " ").split() if isinstance(bids, str)
-                                           else list(bids))
+        auction, bid_list = _auction_calls(
+            dealer, bids.replace(",", " ").split() if isinstance(bids, str) else list(bids)
+        )
     declarer = auction.declarer
     if declarer is None or not auction.over:
         if any(part is not None for part in (contract, discards, defense, tricks)) or kontra not in ((), "auto"):
@@ -785,8 +889,9 @@ def make_hand(deal: Sequence[CardsText] | None = None, *, dealer: int = 0,
         if discards is not None and not auction.igra:
             discard = _read_cards(discards)
             kept = (masks[declarer] | masks[3]) & ~discard
-            level = max((c.strain.level for c in auction.allowed_contracts()),
-                        key=lambda lv: (contract_estimate(kept, lv), lv))
+            level = max(
+                (c.strain.level for c in auction.allowed_contracts()), key=lambda lv: (contract_estimate(kept, lv), lv)
+            )
             chosen = Contract(_STRAIN_OF_LEVEL[level], False)
         else:
             chosen, discard = _choose_contract(rng, auction, masks)
@@ -815,8 +920,9 @@ def make_hand(deal: Sequence[CardsText] | None = None, *, dealer: int = 0,
     return _checked(hand, players, check)
 
 
-def generate_hand(rng: random.Random, *, dealer: int = 0, n: int = 1,
-                  ended_at: datetime | None = DEFAULT_HAND_END) -> Hand:
+def generate_hand(
+    rng: random.Random, *, dealer: int = 0, n: int = 1, ended_at: datetime | None = DEFAULT_HAND_END
+) -> Hand:
     """One random legal hand, every part by the heuristic (as `generate_game` deals them, kontra included)."""
     return _random_hand(rng, n, dealer, ended_at)
 
@@ -829,10 +935,21 @@ def _checked(hand: Hand, players: Sequence[str], check: bool) -> Hand:
     return hand
 
 
-def make_game(hands: Sequence[Hand], *, number: int = 1, players: Sequence[str] = DEFAULT_PLAYERS,
-              status: GameStatus = GameStatus.FINISHED, rated: bool = True, ai: bool = False, bule: int = 60,
-              refe_limit: int = 2, started_at: datetime | None = None, ended_at: datetime | None = None,
-              abandoned_by: Sequence[str] = (), check: bool = True) -> Game:
+def make_game(
+    hands: Sequence[Hand],
+    *,
+    number: int = 1,
+    players: Sequence[str] = DEFAULT_PLAYERS,
+    status: GameStatus = GameStatus.FINISHED,
+    rated: bool = True,
+    ai: bool = False,
+    bule: int = 60,
+    refe_limit: int = 2,
+    started_at: datetime | None = None,
+    ended_at: datetime | None = None,
+    abandoned_by: Sequence[str] = (),
+    check: bool = True,
+) -> Game:
     """Wrap hands (from `make_hand`) into a `Game`, numbering them 1, 2, 3 ….
 
     The hands' dealers must rotate (0, 1, 2, 0 …). ``started_at`` defaults to five minutes before the first
@@ -845,9 +962,19 @@ def make_game(hands: Sequence[Hand], *, number: int = 1, players: Sequence[str] 
         started_at = (min(ends) - timedelta(minutes=5)) if ends else DEFAULT_START
     if ended_at is None and status is not GameStatus.IN_PROGRESS:
         ended_at = max(ends, default=started_at)
-    game = Game(number=number, rated=rated, ai=ai, bule=bule, refe_limit=refe_limit,
-                players=(players[0], players[1], players[2]), status=status, started_at=started_at,
-                ended_at=ended_at, abandoned_by=tuple(abandoned_by), hands=numbered)
+    game = Game(
+        number=number,
+        rated=rated,
+        ai=ai,
+        bule=bule,
+        refe_limit=refe_limit,
+        players=(players[0], players[1], players[2]),
+        status=status,
+        started_at=started_at,
+        ended_at=ended_at,
+        abandoned_by=tuple(abandoned_by),
+        hands=numbered,
+    )
     if check:
         problems = validate_game(game)
         if problems:

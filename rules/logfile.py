@@ -107,11 +107,16 @@ def unpack(data: bytes, name: str = "", limits: Limits = LIMITS) -> bytes:
     if data[:2] == GZIP_MAGIC:
         return _gunzip(data, limits.text_bytes)
     if name.lower().endswith(".gz"):
-        raise FileProblem(["the file is named .gz but is not gzip-compressed (it does not start with the gzip "
-                           "signature 1f 8b)"])
+        raise FileProblem(
+            ["the file is named .gz but is not gzip-compressed (it does not start with the gzip signature 1f 8b)"]
+        )
     if len(data) > limits.text_bytes:
-        raise FileProblem([f"the file is {size_text(len(data))}; at most {size_text(limits.text_bytes)} of game "
-                           "logs are read from one file: split it into smaller files"])
+        raise FileProblem(
+            [
+                f"the file is {size_text(len(data))}; at most {size_text(limits.text_bytes)} of game "
+                "logs are read from one file: split it into smaller files"
+            ]
+        )
     return data
 
 
@@ -131,8 +136,12 @@ def _gunzip(data: bytes, limit: int) -> bytes:
                 if chunk:
                     total += len(chunk)
                     if total > limit:
-                        raise FileProblem([f"the gzip data unpacks to more than {size_text(limit)}; at most that much "
-                                           "text is read from one file (split it into smaller files)"])
+                        raise FileProblem(
+                            [
+                                f"the gzip data unpacks to more than {size_text(limit)}; at most that much "
+                                "text is read from one file (split it into smaller files)"
+                            ]
+                        )
                     out.append(chunk)
                 elif not pending:
                     break
@@ -172,9 +181,14 @@ def plan(text: bytes, name: str = "", limits: Limits = LIMITS, piece_bytes: int 
     if form != "lines":
         if size - start > limits.document_bytes:
             what = "an array of games" if form == "array" else "one JSON document"
-            return Plan(form, problems=[f"the file is {what} of {size_text(size - start)}; at most "
-                                        f"{size_text(limits.document_bytes)} is read as one document: write bigger "
-                                        "collections as JSON Lines (one game per line)"])
+            return Plan(
+                form,
+                problems=[
+                    f"the file is {what} of {size_text(size - start)}; at most "
+                    f"{size_text(limits.document_bytes)} is read as one document: write bigger "
+                    "collections as JSON Lines (one game per line)"
+                ],
+            )
         return Plan(form, [Piece(form, text[start:] if start else text)])
     return _plan_lines(text, start, limits, piece_bytes)
 
@@ -209,12 +223,14 @@ def _plan_lines(text: bytes, start: int, limits: Limits, piece_bytes: int) -> Pl
         if length > max_line:
             if pos > piece_start:
                 result.pieces.append(Piece("lines", text[piece_start:pos], piece_line))
-            result.problems.append(f"line {line}: the line is {size_text(length)} long; one game's line may be at "
-                                   f"most {size_text(max_line)}, so it is not read")
+            result.problems.append(
+                f"line {line}: the line is {size_text(length)} long; one game's line may be at "
+                f"most {size_text(max_line)}, so it is not read"
+            )
             piece_start = end + 1
             piece_line = line + 1
         elif end + 1 - piece_start >= piece_bytes:
-            result.pieces.append(Piece("lines", text[piece_start:end + 1], piece_line))
+            result.pieces.append(Piece("lines", text[piece_start : end + 1], piece_line))
             piece_start = end + 1
             piece_line = line + 1
         pos = end + 1
@@ -295,30 +311,35 @@ def _decode_lines_slowly(data: bytes, first_line: int) -> Decoded:
 
 
 def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int) -> str:
-    before = data[:exc.start]
+    before = data[: exc.start]
     line = first_line + before.count(b"\n")
     column = exc.start - (before.rfind(b"\n") + 1) + 1
-    return (f"line {line}, column {column}: the text is not UTF-8 (byte {data[exc.start]:#04x}); game logs are "
-            "UTF-8 text")
+    return (
+        f"line {line}, column {column}: the text is not UTF-8 (byte {data[exc.start]:#04x}); game logs are UTF-8 text"
+    )
 
 
 def _unreadable(exc: Exception, place: str) -> str:
     """A JSON text the reader refuses although its syntax is right: nested too deep, or a number too long."""
     if isinstance(exc, RecursionError):
-        return (f"{place}: the JSON is nested more than {MAX_DEPTH} levels deep (arrays or objects inside one "
-                "another); a game log is nested six levels at most, so it is not read")
-    return (f"{place}: a number in it has more than {MAX_DIGITS:,} digits; a game log holds no number beyond 2^53, "
-            "so it is not read")
+        return (
+            f"{place}: the JSON is nested more than {MAX_DEPTH} levels deep (arrays or objects inside one "
+            "another); a game log is nested six levels at most, so it is not read"
+        )
+    return (
+        f"{place}: a number in it has more than {MAX_DIGITS:,} digits; a game log holds no number beyond 2^53, "
+        "so it is not read"
+    )
 
 
 def _not_json(text: str, exc: json.JSONDecodeError, place: str, multiline: bool = False) -> str:
     where = f"{place}, column {exc.colno}"
-    if not text[exc.pos:].strip():
+    if not text[exc.pos :].strip():
         return f"{where}: the JSON text ends in the middle of a game: the file is cut short or the game unfinished"
     if exc.msg == "Extra data":
         what = "after the first JSON value" if multiline else "after the game"
         return f"{where}: more text follows {what}; put one game per line (JSON Lines) or make an array of games"
-    shown = text[exc.pos:exc.pos + 20]
+    shown = text[exc.pos : exc.pos + 20]
     return f"{where}: not valid JSON ({exc.msg.lower()}) at {shown!r}"
 
 

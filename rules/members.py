@@ -26,6 +26,8 @@ class PartyRole(StrEnum):
     PLAYER = "player"  # in game: the table's other players
     REFEREE = "referee"
     COUNCILOR = "councilor"
+
+
 MAX_NICK = 32  # the longest club nickname, in characters
 
 

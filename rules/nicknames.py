@@ -63,8 +63,9 @@ def check_nick(text: object) -> str:
         raise NickRefused(f"the nickname is {len(nick)} characters long; at most {MAX_LENGTH}", "too_long")
     scripts = {script_of(c) for c in nick} - {None}
     if len(scripts) > 1:
-        raise NickRefused(f"the nickname mixes {' and '.join(sorted(str(s).title() for s in scripts))} letters",
-                          "mixed_scripts")
+        raise NickRefused(
+            f"the nickname mixes {' and '.join(sorted(str(s).title() for s in scripts))} letters", "mixed_scripts"
+        )
     return nick
 
 

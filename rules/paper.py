@@ -59,17 +59,32 @@ class PaperChange:
         return {}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind.value, "hand": self.hand, "who": self.who,
-                "when": self.when.isoformat(), "why": self.why, "trial": self.trial, **self.data()}
+        return {
+            "id": self.id,
+            "kind": self.kind.value,
+            "hand": self.hand,
+            "who": self.who,
+            "when": self.when.isoformat(),
+            "why": self.why,
+            "trial": self.trial,
+            **self.data(),
+        }
 
     @classmethod
     def from_dict(cls, doc: dict[str, Any]) -> PaperChange:
         bule = doc.get("bule") or (0, 0, 0)
         when = doc["when"]
-        return cls(kind=ChangeKind(doc["kind"]), hand=int(doc["hand"]), who=str(doc.get("who", "")),
-                   when=when if isinstance(when, datetime) else parse_time(when), why=str(doc.get("why") or ""),
-                   trial=doc.get("trial"), bule=(int(bule[0]), int(bule[1]), int(bule[2])),
-                   player=doc.get("player"), id=doc.get("id"))
+        return cls(
+            kind=ChangeKind(doc["kind"]),
+            hand=int(doc["hand"]),
+            who=str(doc.get("who", "")),
+            when=when if isinstance(when, datetime) else parse_time(when),
+            why=str(doc.get("why") or ""),
+            trial=doc.get("trial"),
+            bule=(int(bule[0]), int(bule[1]), int(bule[2])),
+            player=doc.get("player"),
+            id=doc.get("id"),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +226,9 @@ def _not_applied(change: PaperChange, bule: Sequence[int], note: str) -> Applied
     return AppliedChange(change, ZERO_ENTRIES, applied=False, note=note, bule_sum_after=sum(bule))
 
 
-def _apply(change: PaperChange, score: HandScore, done: list[AppliedChange], bule: list[int],
-           ended: bool) -> AppliedChange:
+def _apply(
+    change: PaperChange, score: HandScore, done: list[AppliedChange], bule: list[int], ended: bool
+) -> AppliedChange:
     """Apply one change after hand `score` (and the changes `done` before it at that hand) to `bule`."""
     kind = change.kind
     amounts = [0, 0, 0]
@@ -342,11 +358,32 @@ def compute_paper(game: Game, changes: Sequence[PaperChange] = ()) -> Paper:
     for seat in range(3):
         against = right[(seat + 2) % 3] + left[(seat + 1) % 3]
         result = left[seat] + right[seat] - against - RESULT_FACTOR * final[seat] if ended else None
-        players.append(PlayerColumn(game.players[seat], final[seat], left[seat], right[seat], rounds - used[seat],
-                                    used[seat], written[seat] if written else 0, result))
-    return Paper(game=game.number, size=size, refe_limit=limit, players=(players[0], players[1], players[2]),
-                 hands=tuple(hands), ended=ended, end_hand=end_hand, settled=settled, write_off=written,
-                 refe_rounds=rounds, bule_sum=total, notes=tuple(notes))
+        players.append(
+            PlayerColumn(
+                game.players[seat],
+                final[seat],
+                left[seat],
+                right[seat],
+                rounds - used[seat],
+                used[seat],
+                written[seat] if written else 0,
+                result,
+            )
+        )
+    return Paper(
+        game=game.number,
+        size=size,
+        refe_limit=limit,
+        players=(players[0], players[1], players[2]),
+        hands=tuple(hands),
+        ended=ended,
+        end_hand=end_hand,
+        settled=settled,
+        write_off=written,
+        refe_rounds=rounds,
+        bule_sum=total,
+        notes=tuple(notes),
+    )
 
 
 # --------------------------------------------------------------------------------------------- cross-check
@@ -386,4 +423,3 @@ def cross_check(game: Game, changes: Sequence[PaperChange] = ()) -> list[Discrep
     if game.status is GameStatus.FINISHED and not paper.ended:
         found.append(Discrepancy(game.number, None, None, None, "ended", "finished", paper.bule_sum))
     return found
-

@@ -42,16 +42,16 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "after_end": "Partija {game} se završila posle ruke {end}; ruka {hand} se ne računa na papiru.",
         "settled": "Partija {game} je ručno svedena; posle svođenja se papir više ne menja.",
         "paper_over": "Papir partije {game} je završen (bule su stigle do nule posle ruke {end}): nijedna promena "
-                      "bula ni odlazak u bulu se više ne upisuju uz njene ruke.",
+        "bula ni odlazak u bulu se više ne upisuju uz njene ruke.",
         "fall_moved_twice": "Pad u ruci {hand} je već pomeren (ispravka ili odlazak u bulu); jedna ruka ima "
-                            "najviše jedno pomeranje pada.",
+        "najviše jedno pomeranje pada.",
         "empty": "Promena bula mora promeniti bule bar jednom igraču.",
         "odd": "{player}: promena bula mora biti paran broj, a ne {amount}.",
         "range": "{player}: promena bula je od −{limit} do {limit} bula po igraču, a ne {amount}.",
         "limit": "Posle ove promene bi na papiru ostalo {left} bula, a mora ostati najmanje {min} (presuda ne "
-                 "može da završi partiju): ukupno se može oduzeti najviše {most} bula.",
+        "može da završi partiju): ukupno se može oduzeti najviše {most} bula.",
         "end_moved": "Ova promena bi pomerila kraj partije ({before} → {after}); promena ne sme da završi "
-                     "partiju niti da promeni njen kraj.",
+        "partiju niti da promeni njen kraj.",
         "no_player": "Navedite igrača (jednog od: {players}).",
         "no_declarer": "U ruci {hand} niko nije igrao, pa nema pada.",
         "declarer": "{player} je odigravač u ruci {hand}; u bulu umesto drugog ide samo branilac.",
@@ -64,7 +64,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "ended": "Partija {game} je već završena; nema šta da se svodi.",
         "otpis_hand": "Svođenje se upisuje uz poslednju završenu ruku partije, ruku {last}.",
         "otpis_early": "Svođenje je moguće tek kad je odigrano najmanje 2/3 bula: na papiru je još {left} od "
-                       "{total} bula, a sme ostati najviše {most}.",
+        "{total} bula, a sme ostati najviše {most}.",
         "otpis_soon": "Svođenje je moguće tek sat vremena posle prekida (partija je prekinuta u {at} UTC).",
     },
     "en": {
@@ -73,16 +73,16 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "after_end": "Game {game} ended after hand {end}; hand {hand} does not count on the paper.",
         "settled": "Game {game} was settled by write-off; the paper no longer changes.",
         "paper_over": "The paper of game {game} has ended (the bule reached zero after hand {end}): no bule change "
-                      "and no fall move attaches to its hands any more.",
+        "and no fall move attaches to its hands any more.",
         "fall_moved_twice": "The fall in hand {hand} has already been moved (an ispravka or an odlazak u bulu); a "
-                            "hand has at most one fall move.",
+        "hand has at most one fall move.",
         "empty": "A bule change must change somebody's bule.",
         "odd": "{player}: a bule change must be an even number, not {amount}.",
         "range": "{player}: a bule change is from −{limit} to {limit} per player, not {amount}.",
         "limit": "After this change {left} bule would stay on the paper, but at least {min} must stay (a verdict "
-                 "cannot end the game): at most {most} bule in all can be taken away.",
+        "cannot end the game): at most {most} bule in all can be taken away.",
         "end_moved": "This change would move the game's end ({before} → {after}); a change may not end the game "
-                     "or change its end.",
+        "or change its end.",
         "no_player": "Name the player (one of: {players}).",
         "no_declarer": "Nobody played in hand {hand}, so nobody fell.",
         "declarer": "{player} is the declarer in hand {hand}; only a defender goes into the bule for another.",
@@ -95,9 +95,9 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "ended": "Game {game} has already ended; there is nothing to settle.",
         "otpis_hand": "A settlement attaches to the game's last finished hand, hand {last}.",
         "otpis_early": "A settlement needs at least 2/3 of the bule played: {left} of {total} bule are still on "
-                       "the paper, at most {most} may be.",
+        "the paper, at most {most} may be.",
         "otpis_soon": "A settlement is possible an hour after the interruption at the earliest (the game was "
-                      "interrupted at {at} UTC).",
+        "interrupted at {at} UTC).",
     },
 }
 
@@ -123,9 +123,15 @@ def _end_label(paper: Paper, lang: str) -> str:
     return "nije kraj" if lang == "sr" else "no end"
 
 
-def check_change(game: Game, changes: Sequence[PaperChange], new: PaperChange, lang: str = "sr", *,
-                 settlement_played: tuple[int, int] = SETTLEMENT_PLAYED,
-                 settlement_delay: timedelta = SETTLEMENT_DELAY) -> AppliedChange:
+def check_change(
+    game: Game,
+    changes: Sequence[PaperChange],
+    new: PaperChange,
+    lang: str = "sr",
+    *,
+    settlement_played: tuple[int, int] = SETTLEMENT_PLAYED,
+    settlement_delay: timedelta = SETTLEMENT_DELAY,
+) -> AppliedChange:
     """Refuse `new` with `ChangeRefused` if it may not be recorded on top of `changes`; else its effect. The
     settlement's conditions are the club's (2/3 of the bule played, an hour after the interruption) unless its
     configuration sets others."""
@@ -176,8 +182,10 @@ def check_change(game: Game, changes: Sequence[PaperChange], new: PaperChange, l
             raise _refuse(lang, "no_declarer", hand=n)
         earlier = [c for c in paper_hand.changes if c.applied]
         # One fall move per hand, either order (rules.fall_moves decides for the desk with the sources named).
-        if any(c.change.kind in (ChangeKind.ODLAZAK_U_BULU, ChangeKind.ISPRAVKA) and c.change.kind is not kind
-               for c in earlier):
+        if any(
+            c.change.kind in (ChangeKind.ODLAZAK_U_BULU, ChangeKind.ISPRAVKA) and c.change.kind is not kind
+            for c in earlier
+        ):
             raise _refuse(lang, "fall_moved_twice", hand=n)
         if kind is ChangeKind.ODLAZAK_U_BULU:
             if player == declarer:

@@ -127,8 +127,12 @@ class HandFacts:
     refe: HandScore | None = None  # a refe is written (all-pass, or bid pik without kontra)
 
 
-def _fallen_units(hand: Hand, declarer: int, contract: Contract, tricks: tuple[int, int, int],
-                  ) -> tuple[bool, list[int], list[int], int | None, DefenceShape, str]:
+def _fallen_units(
+    hand: Hand,
+    declarer: int,
+    contract: Contract,
+    tricks: tuple[int, int, int],
+) -> tuple[bool, list[int], list[int], int | None, DefenceShape, str]:
     """(passed, bule units per seat, supe units per seat, carrier, shape, note) of a played hand.
 
     Units are multiples of V: the declarer −1 on a pass and +1 on a fall; a fallen defender +1; supe are the
@@ -188,18 +192,31 @@ def _fallen_units(hand: Hand, declarer: int, contract: Contract, tricks: tuple[i
     return passed, bule, supe, carrier, shape, note
 
 
-def _score(common: dict[str, Any], declarer: int, value: int, bule: list[int], supe: list[int],
-           doubled: bool = False) -> HandScore:
+def _score(
+    common: dict[str, Any], declarer: int, value: int, bule: list[int], supe: list[int], doubled: bool = False
+) -> HandScore:
     entries = []
     for seat in range(3):
         entry = Entry(bule=bule[seat] * value)
         if supe[seat]:
             entry = entry + supe_entry(seat, declarer, supe[seat] * value)
         entries.append(entry)
-    return HandScore(entries=(entries[0], entries[1], entries[2]), value=value, refe_doubled=doubled,
-                     refe_played=doubled, deltas=(entries[0].bule, entries[1].bule, entries[2].bule),
-                     supe=(entries[0].supe_left, entries[1].supe_left, entries[2].supe_left,
-                           entries[0].supe_right, entries[1].supe_right, entries[2].supe_right), **common)
+    return HandScore(
+        entries=(entries[0], entries[1], entries[2]),
+        value=value,
+        refe_doubled=doubled,
+        refe_played=doubled,
+        deltas=(entries[0].bule, entries[1].bule, entries[2].bule),
+        supe=(
+            entries[0].supe_left,
+            entries[1].supe_left,
+            entries[2].supe_left,
+            entries[0].supe_right,
+            entries[1].supe_right,
+            entries[2].supe_right,
+        ),
+        **common,
+    )
 
 
 def hand_facts(hand: Hand) -> HandFacts:
@@ -209,8 +226,12 @@ def hand_facts(hand: Hand) -> HandFacts:
         score = HandScore(n, HandCase.UNSCORED, ZERO_ENTRIES, note="not_finished")
         return HandFacts(n, HandCase.UNSCORED, score)
     if hand.declarer is None:
-        return HandFacts(n, HandCase.ALL_PASS, HandScore(n, HandCase.ALL_PASS, ZERO_ENTRIES),
-                         refe=HandScore(n, HandCase.ALL_PASS, ZERO_ENTRIES, refe_written=True))
+        return HandFacts(
+            n,
+            HandCase.ALL_PASS,
+            HandScore(n, HandCase.ALL_PASS, ZERO_ENTRIES),
+            refe=HandScore(n, HandCase.ALL_PASS, ZERO_ENTRIES, refe_written=True),
+        )
     declarer, contract = hand.declarer, hand.contract
     if contract is None:
         score = HandScore(n, HandCase.UNSCORED, ZERO_ENTRIES, declarer=declarer, note="no_contract")
@@ -219,20 +240,34 @@ def hand_facts(hand: Hand) -> HandFacts:
     d1, d2 = right_of(declarer), left_of(declarer)
     both_pass = all(hand.defense.get(s, Decision.PASSES) is Decision.PASSES for s in (d1, d2))
     v = contract.base_value
-    common: dict[str, Any] = {"n": n, "declarer": declarer, "contract": contract, "kontra": chain,
-                              "recorded_tricks": len(hand.tricks)}
+    common: dict[str, Any] = {
+        "n": n,
+        "declarer": declarer,
+        "contract": contract,
+        "kontra": chain,
+        "recorded_tricks": len(hand.tricks),
+    }
     bule = [0, 0, 0]
     bule[declarer] = -1
     none = [0, 0, 0]
     if contract.strain is not Strain.BETL and not chain and both_pass:
         common.update(case=HandCase.NOBODY_FOLLOWS, declarer_tricks=10, passed=True)
-        return HandFacts(n, HandCase.NOBODY_FOLLOWS, _score(common, declarer, v, bule, none),
-                         doubled=_score(common, declarer, 2 * v, bule, none, doubled=True))
+        return HandFacts(
+            n,
+            HandCase.NOBODY_FOLLOWS,
+            _score(common, declarer, v, bule, none),
+            doubled=_score(common, declarer, 2 * v, bule, none, doubled=True),
+        )
     if contract.strain is Strain.PIK and not contract.igra and not chain:
         refe = HandScore(case=HandCase.PIK_NO_KONTRA, entries=ZERO_ENTRIES, refe_written=True, **common)
         common.update(case=HandCase.PIK_NO_KONTRA, passed=True)
-        return HandFacts(n, HandCase.PIK_NO_KONTRA, _score(common, declarer, v, bule, none),
-                         doubled=_score(common, declarer, 2 * v, bule, none, doubled=True), refe=refe)
+        return HandFacts(
+            n,
+            HandCase.PIK_NO_KONTRA,
+            _score(common, declarer, v, bule, none),
+            doubled=_score(common, declarer, 2 * v, bule, none, doubled=True),
+            refe=refe,
+        )
     result = replay(hand)
     counted = stop_point(hand, result) if result.tricks else 0
     won = [0, 0, 0]
@@ -243,15 +278,29 @@ def hand_facts(hand: Hand) -> HandFacts:
     problems = list(result.problems)
     if note:
         problems.append(note)
-    if counted < 10 and not (contract.strain is Strain.BETL and tricks[declarer] == 1) and \
-            not (contract.strain is not Strain.BETL and tricks[d1] + tricks[d2] >= 5):
+    if (
+        counted < 10
+        and not (contract.strain is Strain.BETL and tricks[declarer] == 1)
+        and not (contract.strain is not Strain.BETL and tricks[d1] + tricks[d2] >= 5)
+    ):
         problems.append(f"play incomplete: {len(result.tricks)} of 10 tricks recorded")
     defence = list(tricks)
     defence[declarer] = 0
-    common.update(case=HandCase.PLAYED, declarer_tricks=tricks[declarer],
-                  defence_tricks=(defence[0], defence[1], defence[2]), passed=passed,
-                  fallen=tuple(s for s in range(3) if bule[s] > 0), carrier=carrier, shape=shape,
-                  counted_tricks=counted, note="; ".join(problems))
+    common.update(
+        case=HandCase.PLAYED,
+        declarer_tricks=tricks[declarer],
+        defence_tricks=(defence[0], defence[1], defence[2]),
+        passed=passed,
+        fallen=tuple(s for s in range(3) if bule[s] > 0),
+        carrier=carrier,
+        shape=shape,
+        counted_tricks=counted,
+        note="; ".join(problems),
+    )
     value = v << chain
-    return HandFacts(n, HandCase.PLAYED, _score(common, declarer, value, bule, supe),
-                     doubled=_score(common, declarer, 2 * value, bule, supe, doubled=True))
+    return HandFacts(
+        n,
+        HandCase.PLAYED,
+        _score(common, declarer, value, bule, supe),
+        doubled=_score(common, declarer, 2 * value, bule, supe, doubled=True),
+    )

@@ -25,54 +25,124 @@ from rules.paper_hand import DefenceShape, Entry, HandCase, HandScore
 
 _WORDS: dict[str, dict[str, str]] = {
     "sr": {
-        "title": "Papir partije {game}", "size": "{size} bula", "refe": "refe {rounds} od {limit}",
-        "player": "igrač", "left": "leve supe", "bule": "bule", "right": "desne supe", "marks": "refe",
-        "hat": "kapa", "hands": "Ruke:", "no_hands": "(nijedna ruka)", "all_pass": "svi dalje",
-        "refe_written": "refe", "nothing": "ništa se ne piše", "nobody": "niko ne prati",
-        "pik_no_kontra": "pik bez kontre", "passes": "prolaz", "falls": "pad",
-        "on_refe": "na refe", "kontra": "kontra", "rekontra": "rekontra", "subkontra": "subkontra",
-        "mortkontra": "mortkontra", "zovem": "zovem", "alone": "sam prati",
-        "not_finished": "nije završena", "after_end": "posle kraja partije", "no_contract": "bez ugovora",
-        "e_bule": "bule", "e_left": "supe levo", "e_right": "supe desno", "sum": "zbir",
-        "promena_bula": "Promena bula", "odlazak_u_bulu": "Odlazak u bulu umesto drugog",
-        "ispravka": "Ispravka", "otpis": "Ručno svođenje (otpis bula)", "trial": "suđenje",
-        "not_applied": "ne važi", "ended": "Kraj partije posle ruke {hand}.", "settled": "Partija je ručno svedena.",
-        "write_off": "Otpis: {items}.", "results": "Rezultat: {items}", "running": "Partija je u toku: {left} bula "
-        "na papiru.", "reduced": "smanjeno sa {full} na {amount} da bi na papiru ostale 2 bule",
-        "hand_not_scored": "ruka se ne računa", "no_player": "nema tog igrača u ruci",
-        "declarer_cannot_take_fall": "odigravač ne ide u bulu umesto branioca", "did_not_fall": "nije bilo pada",
-        "already_in_hand": "ruka već ima takvu promenu", "fall_moved": "pad je već prebačen",
-        "game_ended": "partija je već završena", "already_settled": "partija je već svedena",
+        "title": "Papir partije {game}",
+        "size": "{size} bula",
+        "refe": "refe {rounds} od {limit}",
+        "player": "igrač",
+        "left": "leve supe",
+        "bule": "bule",
+        "right": "desne supe",
+        "marks": "refe",
+        "hat": "kapa",
+        "hands": "Ruke:",
+        "no_hands": "(nijedna ruka)",
+        "all_pass": "svi dalje",
+        "refe_written": "refe",
+        "nothing": "ništa se ne piše",
+        "nobody": "niko ne prati",
+        "pik_no_kontra": "pik bez kontre",
+        "passes": "prolaz",
+        "falls": "pad",
+        "on_refe": "na refe",
+        "kontra": "kontra",
+        "rekontra": "rekontra",
+        "subkontra": "subkontra",
+        "mortkontra": "mortkontra",
+        "zovem": "zovem",
+        "alone": "sam prati",
+        "not_finished": "nije završena",
+        "after_end": "posle kraja partije",
+        "no_contract": "bez ugovora",
+        "e_bule": "bule",
+        "e_left": "supe levo",
+        "e_right": "supe desno",
+        "sum": "zbir",
+        "promena_bula": "Promena bula",
+        "odlazak_u_bulu": "Odlazak u bulu umesto drugog",
+        "ispravka": "Ispravka",
+        "otpis": "Ručno svođenje (otpis bula)",
+        "trial": "suđenje",
+        "not_applied": "ne važi",
+        "ended": "Kraj partije posle ruke {hand}.",
+        "settled": "Partija je ručno svedena.",
+        "write_off": "Otpis: {items}.",
+        "results": "Rezultat: {items}",
+        "running": "Partija je u toku: {left} bula na papiru.",
+        "reduced": "smanjeno sa {full} na {amount} da bi na papiru ostale 2 bule",
+        "hand_not_scored": "ruka se ne računa",
+        "no_player": "nema tog igrača u ruci",
+        "declarer_cannot_take_fall": "odigravač ne ide u bulu umesto branioca",
+        "did_not_fall": "nije bilo pada",
+        "already_in_hand": "ruka već ima takvu promenu",
+        "fall_moved": "pad je već prebačen",
+        "game_ended": "partija je već završena",
+        "already_settled": "partija je već svedena",
         "discrepancy": "partija {game}, ruka {hand}, {player}: {field} upisano {recorded}, izračunato {computed}",
         "d_scored": "partija {game}, ruka {hand}: log upisuje rezultat, a papir ruku ne računa ({why})",
         "d_ended": "partija {game}: log kaže da je završena, a na papiru je još {computed} bula",
-        "f_bule": "bule", "f_supe_left": "leve supe", "f_supe_right": "desne supe",
+        "f_bule": "bule",
+        "f_supe_left": "leve supe",
+        "f_supe_right": "desne supe",
     },
     "en": {
-        "title": "Paper of game {game}", "size": "{size} bule", "refe": "refe {rounds} of {limit}",
-        "player": "player", "left": "left supe", "bule": "bule", "right": "right supe", "marks": "refe",
-        "hat": "hat", "hands": "Hands:", "no_hands": "(no hands)", "all_pass": "all pass",
-        "refe_written": "refe", "nothing": "nothing written", "nobody": "nobody follows",
-        "pik_no_kontra": "pik without kontra", "passes": "passes", "falls": "falls",
-        "on_refe": "on refe", "kontra": "kontra", "rekontra": "rekontra", "subkontra": "subkontra",
-        "mortkontra": "mortkontra", "zovem": "zovem", "alone": "one follows",
-        "not_finished": "not finished", "after_end": "after the game's end", "no_contract": "no contract",
-        "e_bule": "bule", "e_left": "left supe", "e_right": "right supe", "sum": "sum",
-        "promena_bula": "Bule change", "odlazak_u_bulu": "Odlazak u bulu (fall moved)",
-        "ispravka": "Ispravka (fall corrected)", "otpis": "Settlement (bule written off)", "trial": "trial",
-        "not_applied": "not applied", "ended": "The game ended after hand {hand}.",
-        "settled": "The game was settled by hand.", "write_off": "Written off: {items}.",
-        "results": "Results: {items}", "running": "The game is in progress: {left} bule on the paper.",
+        "title": "Paper of game {game}",
+        "size": "{size} bule",
+        "refe": "refe {rounds} of {limit}",
+        "player": "player",
+        "left": "left supe",
+        "bule": "bule",
+        "right": "right supe",
+        "marks": "refe",
+        "hat": "hat",
+        "hands": "Hands:",
+        "no_hands": "(no hands)",
+        "all_pass": "all pass",
+        "refe_written": "refe",
+        "nothing": "nothing written",
+        "nobody": "nobody follows",
+        "pik_no_kontra": "pik without kontra",
+        "passes": "passes",
+        "falls": "falls",
+        "on_refe": "on refe",
+        "kontra": "kontra",
+        "rekontra": "rekontra",
+        "subkontra": "subkontra",
+        "mortkontra": "mortkontra",
+        "zovem": "zovem",
+        "alone": "one follows",
+        "not_finished": "not finished",
+        "after_end": "after the game's end",
+        "no_contract": "no contract",
+        "e_bule": "bule",
+        "e_left": "left supe",
+        "e_right": "right supe",
+        "sum": "sum",
+        "promena_bula": "Bule change",
+        "odlazak_u_bulu": "Odlazak u bulu (fall moved)",
+        "ispravka": "Ispravka (fall corrected)",
+        "otpis": "Settlement (bule written off)",
+        "trial": "trial",
+        "not_applied": "not applied",
+        "ended": "The game ended after hand {hand}.",
+        "settled": "The game was settled by hand.",
+        "write_off": "Written off: {items}.",
+        "results": "Results: {items}",
+        "running": "The game is in progress: {left} bule on the paper.",
         "reduced": "reduced from {full} to {amount} so that 2 bule stay on the paper",
-        "hand_not_scored": "the hand does not count", "no_player": "no such player in the hand",
-        "declarer_cannot_take_fall": "the declarer does not take a defender's fall", "did_not_fall": "nobody fell",
-        "already_in_hand": "the hand already has such a change", "fall_moved": "the fall already moved",
-        "game_ended": "the game had already ended", "already_settled": "the game was already settled",
+        "hand_not_scored": "the hand does not count",
+        "no_player": "no such player in the hand",
+        "declarer_cannot_take_fall": "the declarer does not take a defender's fall",
+        "did_not_fall": "nobody fell",
+        "already_in_hand": "the hand already has such a change",
+        "fall_moved": "the fall already moved",
+        "game_ended": "the game had already ended",
+        "already_settled": "the game was already settled",
         "discrepancy": "game {game}, hand {hand}, {player}: {field} recorded {recorded}, computed {computed}",
-        "d_scored": "game {game}, hand {hand}: the log records a score, but the paper does not count the hand "
-                    "({why})",
+        "d_scored": "game {game}, hand {hand}: the log records a score, but the paper does not count the hand ({why})",
         "d_ended": "game {game}: the log says finished, but {computed} bule are still on the paper",
-        "f_bule": "bule", "f_supe_left": "left supe", "f_supe_right": "right supe",
+        "f_bule": "bule",
+        "f_supe_left": "left supe",
+        "f_supe_right": "right supe",
     },
 }
 _CHAIN = ("kontra", "rekontra", "subkontra", "mortkontra")
@@ -119,7 +189,8 @@ def score_text(names: Sequence[str], score: HandScore, lang: str = "sr") -> str:
     w = _w(lang)
     if score.case is HandCase.ALL_PASS:
         return f"{w['all_pass']} — {w['refe_written'] if score.refe_written else w['nothing']}"
-    assert score.declarer is not None and score.contract is not None
+    assert score.declarer is not None
+    assert score.contract is not None
     head = f"{names[score.declarer]}: {score.contract.describe()}"
     if score.kontra:
         head += ", " + w[_CHAIN[min(score.kontra, 4) - 1]]
@@ -177,15 +248,20 @@ def paper_text(game: Game, paper: Paper, lang: str = "sr") -> str:
     """The paper for people: the players' columns, the hands with their entries and changes, the results."""
     w = _w(lang)
     names = game.players
-    lines = [f"{w['title'].format(game=paper.game)} — {w['size'].format(size=paper.size)}, "
-             f"{w['refe'].format(rounds=paper.refe_rounds, limit=paper.refe_limit)}", ""]
+    lines = [
+        f"{w['title'].format(game=paper.game)} — {w['size'].format(size=paper.size)}, "
+        f"{w['refe'].format(rounds=paper.refe_rounds, limit=paper.refe_limit)}",
+        "",
+    ]
     width = max(len(w["player"]), *(len(n) for n in names))
-    header = (f"{w['player']:<{width}}  {w['left']:>10}  {w['bule']:>6}  {w['right']:>10}  {w['marks']}")
+    header = f"{w['player']:<{width}}  {w['left']:>10}  {w['bule']:>6}  {w['right']:>10}  {w['marks']}"
     lines += [header, "-" * len(header)]
     for column in paper.players:
         hat = f" ({w['hat']})" if column.under_hat and not paper.ended else ""
-        lines.append(f"{column.name:<{width}}  {column.supe_left:>10}  {column.bule:>6}  {column.supe_right:>10}  "
-                     f"{_marks(column.refe_open, column.refe_played)}{hat}")
+        lines.append(
+            f"{column.name:<{width}}  {column.supe_left:>10}  {column.bule:>6}  {column.supe_right:>10}  "
+            f"{_marks(column.refe_open, column.refe_played)}{hat}"
+        )
     lines += ["", w["hands"]]
     if not paper.hands:
         lines.append("  " + w["no_hands"])
@@ -213,8 +289,10 @@ def _hand_lines(names: Sequence[str], paper_hand: PaperHand, lang: str) -> list[
     if paper_hand.score is None:
         lines = [f"{n}  ({w.get(paper_hand.unscored, paper_hand.unscored)})"]
     else:
-        lines = [f"{n}  {score_text(names, paper_hand.score, lang)}",
-                 f"     {entries_text(names, paper_hand.score.entries, lang)}"]
+        lines = [
+            f"{n}  {score_text(names, paper_hand.score, lang)}",
+            f"     {entries_text(names, paper_hand.score.entries, lang)}",
+        ]
     for applied in paper_hand.changes:
         lines.append(f"     + {change_text(names, applied, lang)}")
     if paper_hand.changes and paper_hand.score is not None:
@@ -229,25 +307,43 @@ def _entry_json(name: str, entry: Entry) -> dict[str, Any]:
 def paper_json(game: Game, paper: Paper) -> dict[str, Any]:
     """The paper as a JSON value with stable keys: game, ended, players, hands."""
     names = game.players
-    players = [{"name": c.name, "bule": c.bule, "supe_left": c.supe_left, "supe_right": c.supe_right,
-                "refe_open": c.refe_open, "result": c.result if paper.ended else None} for c in paper.players]
+    players = [
+        {
+            "name": c.name,
+            "bule": c.bule,
+            "supe_left": c.supe_left,
+            "supe_right": c.supe_right,
+            "refe_open": c.refe_open,
+            "result": c.result if paper.ended else None,
+        }
+        for c in paper.players
+    ]
     hands = []
     for paper_hand in paper.hands:
         score = paper_hand.score
         changes = []
         for applied in paper_hand.changes:
             change = applied.change
-            changes.append({
-                "id": change.id, "kind": change.kind.value, "who": change.who or None,
-                "when": change.when.isoformat(),
-                "why": change.why, "trial": change.trial, "applied": applied.applied, "note": applied.note or None,
-                "entries": [_entry_json(names[s], applied.entries[s]) for s in range(3)],
-            })
-        hands.append({
-            "n": paper_hand.n,
-            "entries": None if score is None else [_entry_json(names[s], score.entries[s]) for s in range(3)],
-            "changes": changes,
-        })
+            changes.append(
+                {
+                    "id": change.id,
+                    "kind": change.kind.value,
+                    "who": change.who or None,
+                    "when": change.when.isoformat(),
+                    "why": change.why,
+                    "trial": change.trial,
+                    "applied": applied.applied,
+                    "note": applied.note or None,
+                    "entries": [_entry_json(names[s], applied.entries[s]) for s in range(3)],
+                }
+            )
+        hands.append(
+            {
+                "n": paper_hand.n,
+                "entries": None if score is None else [_entry_json(names[s], score.entries[s]) for s in range(3)],
+                "changes": changes,
+            }
+        )
     return {"game": paper.game, "ended": paper.ended, "players": players, "hands": hands}
 
 
@@ -263,8 +359,14 @@ def discrepancy_lines(discrepancies: Sequence[Discrepancy], lang: str = "sr") ->
         else:
             recorded = signed(d.recorded) if isinstance(d.recorded, int) and d.field == "bule" else d.recorded
             computed = signed(d.computed) if isinstance(d.computed, int) and d.field == "bule" else d.computed
-            lines.append(w["discrepancy"].format(game=d.game, hand=d.hand, player=d.player,
-                                                 field=w.get(f"f_{d.field}", d.field), recorded=recorded,
-                                                 computed=computed))
+            lines.append(
+                w["discrepancy"].format(
+                    game=d.game,
+                    hand=d.hand,
+                    player=d.player,
+                    field=w.get(f"f_{d.field}", d.field),
+                    recorded=recorded,
+                    computed=computed,
+                )
+            )
     return lines
-

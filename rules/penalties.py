@@ -44,9 +44,14 @@ class SettlementFigures:
         return self.enough_played and self.late_enough
 
 
-def settlement_figures(size: int, bule_left: int, interrupted_at: datetime, now: datetime,
-                       share: Fraction = SETTLEMENT_PLAYED_SHARE,
-                       delay: timedelta = SETTLEMENT_DELAY) -> SettlementFigures:
+def settlement_figures(
+    size: int,
+    bule_left: int,
+    interrupted_at: datetime,
+    now: datetime,
+    share: Fraction = SETTLEMENT_PLAYED_SHARE,
+    delay: timedelta = SETTLEMENT_DELAY,
+) -> SettlementFigures:
     """The settlement figures of a game of `size` bule per player with `bule_left` bule still on the paper."""
     total = 3 * size
     needed = -(-total * share.numerator // share.denominator)  # ceiling: "at least 2/3"
@@ -97,8 +102,7 @@ def month_start(month: str) -> datetime:
 def month_end(month: str) -> datetime:
     """The first instant of the next month."""
     start = month_start(month)
-    return (start.replace(year=start.year + 1, month=1) if start.month == 12
-            else start.replace(month=start.month + 1))
+    return start.replace(year=start.year + 1, month=1) if start.month == 12 else start.replace(month=start.month + 1)
 
 
 def month_closes_at(month: str, grace: timedelta) -> datetime:
@@ -116,8 +120,9 @@ def previous_months(now: datetime, count: int) -> list[str]:
     out: list[str] = []
     start = month_start(month_of(now))
     for _ in range(count):
-        start = (start.replace(year=start.year - 1, month=12) if start.month == 1
-                 else start.replace(month=start.month - 1))
+        start = (
+            start.replace(year=start.year - 1, month=12) if start.month == 1 else start.replace(month=start.month - 1)
+        )
         out.append(month_of(start))
     return out
 

@@ -113,16 +113,18 @@ def repeat_level(rule: PenaltyRule, earlier: Sequence[Earlier], now: datetime) -
     return levels[-1] + 1
 
 
-def price(rule: PenaltyRule, earlier: Sequence[Earlier], now: datetime, units: int | None = None,
-          chosen: int | None = None) -> Priced:
+def price(
+    rule: PenaltyRule, earlier: Sequence[Earlier], now: datetime, units: int | None = None, chosen: int | None = None
+) -> Priced:
     """What the offence costs now; PenaltyRefused when a figure the rule needs is missing or out of its range."""
     level = repeat_level(rule, earlier, now)
     step = rule.steps[min(level, len(rule.steps) - 1)]
     if step.ranged:
         amount = step.amount if chosen is None else chosen
         if not step.low <= amount <= step.high:
-            raise PenaltyRefused("penalty_model.out_of_range", name=rule.name, low=step.low, high=step.high,
-                                 kind=str(step.kind))
+            raise PenaltyRefused(
+                "penalty_model.out_of_range", name=rule.name, low=step.low, high=step.high, kind=str(step.kind)
+            )
         return Priced(step.kind, amount, step.innocent, level, False)
     if chosen is not None:
         raise PenaltyRefused("penalty_model.fixed", name=rule.name, amount=step.amount, kind=str(step.kind))
@@ -147,8 +149,9 @@ def parse_rules(raw: Sequence[Mapping[str, Any]]) -> tuple[PenaltyRule, ...]:
                 step_data["kind"] = PenaltyKind(str(step_data.get("kind")))
                 step = Step(**step_data)
             except ValueError:
-                raise PenaltyModelError(f"{where}, step {j}: kind must be one of "
-                                        f"{', '.join(k.value for k in PenaltyKind)}") from None
+                raise PenaltyModelError(
+                    f"{where}, step {j}: kind must be one of {', '.join(k.value for k in PenaltyKind)}"
+                ) from None
             except TypeError as exc:
                 raise PenaltyModelError(f"{where}, step {j}: {exc}") from None
             figures = (step.amount, step.per_unit, step.free_units, step.low, step.high, step.innocent, step.cap)

@@ -107,8 +107,10 @@ def replay(hand: Hand) -> PlayResult:
                 break
             allowed = legal_mask(holdings[seat], led, trump)
             if not allowed & card.mask:
-                problems.append(f"{where}: seat {seat + 1} plays {card.display()} but must "
-                                + _rule_broken(holdings[seat], led, trump))
+                problems.append(
+                    f"{where}: seat {seat + 1} plays {card.display()} but must "
+                    + _rule_broken(holdings[seat], led, trump)
+                )
                 broken = True
                 break
             holdings[seat] &= ~card.mask
@@ -132,7 +134,8 @@ def _rule_broken(holding: int, led: Suit | None, trump: Suit | None) -> str:
 
 def stop_point(hand: Hand, result: PlayResult) -> int:
     """How many of the played tricks count: play stops once a fall is certain (see the module docstring)."""
-    assert hand.contract is not None and hand.declarer is not None
+    assert hand.contract is not None
+    assert hand.declarer is not None
     declarer_tricks = 0
     defence_tricks = 0
     for i, trick in enumerate(result.tricks, start=1):
@@ -155,7 +158,8 @@ def play_complete(hand: Hand, result: PlayResult) -> bool:
     if not count or stop_point(hand, result) != count:
         return False
     # stop_point is also `count` when play has not stopped at all: the last trick must be the deciding one.
-    assert hand.contract is not None and hand.declarer is not None
+    assert hand.contract is not None
+    assert hand.declarer is not None
     declarer_tricks = result.won(hand.declarer)
     if hand.contract.strain is Strain.BETL:
         return declarer_tricks == 1 and result.tricks[-1].winner == hand.declarer

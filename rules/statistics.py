@@ -97,8 +97,9 @@ def kind_of(trial: TrialFact) -> str:
     return trial.outcome
 
 
-def compute(calls: Sequence[CallFact], trials: Sequence[TrialFact], zone: tzinfo,
-            appeals: Sequence[AppealFact] = ()) -> Figures:
+def compute(
+    calls: Sequence[CallFact], trials: Sequence[TrialFact], zone: tzinfo, appeals: Sequence[AppealFact] = ()
+) -> Figures:
     states = Counter(c.state for c in calls)
     per_week = Counter(week_of(c.created_at, zone) for c in calls)
     expired = [c for c in calls if c.state == "expired"]
@@ -109,8 +110,9 @@ def compute(calls: Sequence[CallFact], trials: Sequence[TrialFact], zone: tzinfo
     expired_hour = [0] * 24
     for c in expired:  # the hour the call was made: when nobody came
         expired_hour[c.created_at.astimezone(zone).hour] += 1
-    waits = [(c.closed_at - c.created_at).total_seconds() for c in calls
-             if c.state == "taken" and c.closed_at is not None]
+    waits = [
+        (c.closed_at - c.created_at).total_seconds() for c in calls if c.state == "taken" and c.closed_at is not None
+    ]
     referees: dict[str, Counter[str]] = {}
     counts: Counter[str] = Counter()
     for t in trials:
@@ -118,28 +120,48 @@ def compute(calls: Sequence[CallFact], trials: Sequence[TrialFact], zone: tzinfo
         counts[t.referee] += 1
     interrupted = [t for t in trials if t.outcome == "interrupted"]
     return Figures(
-        calls=len(calls), taken=states["taken"], withdrawn=states["withdrawn"], expired=states["expired"],
-        pending=states["pending"], calls_per_week=dict(sorted(per_week.items())),
-        expired_per_week=dict(sorted(expired_week.items())), calls_by_hour=tuple(by_hour),
-        expired_by_hour=tuple(expired_hour), to_sudi_p50=percentile(waits, 50), to_sudi_p95=percentile(waits, 95),
-        trials=len(trials), interrupted=len(interrupted),
+        calls=len(calls),
+        taken=states["taken"],
+        withdrawn=states["withdrawn"],
+        expired=states["expired"],
+        pending=states["pending"],
+        calls_per_week=dict(sorted(per_week.items())),
+        expired_per_week=dict(sorted(expired_week.items())),
+        calls_by_hour=tuple(by_hour),
+        expired_by_hour=tuple(expired_hour),
+        to_sudi_p50=percentile(waits, 50),
+        to_sudi_p95=percentile(waits, 95),
+        trials=len(trials),
+        interrupted=len(interrupted),
         interrupted_by_reason=dict(sorted(Counter(t.end_reason or "unknown" for t in interrupted).items())),
-        referees={nick: RefereeFigures(counts[nick], dict(sorted(kinds.items())))
-                  for nick, kinds in sorted(referees.items())},
-        appeals=len(appeals), appeals_by_state=dict(sorted(Counter(a.state for a in appeals).items())))
+        referees={
+            nick: RefereeFigures(counts[nick], dict(sorted(kinds.items()))) for nick, kinds in sorted(referees.items())
+        },
+        appeals=len(appeals),
+        appeals_by_state=dict(sorted(Counter(a.state for a in appeals).items())),
+    )
 
 
 def figures_json(figures: Figures, start: str | None = None, end: str | None = None) -> dict[str, Any]:
     """Stable keys: period, calls, time_to_sudi_seconds, trials, referees, appeals, chart."""
     return {
         "period": {"from": start, "to": end},
-        "calls": {"total": figures.calls, "taken": figures.taken, "withdrawn": figures.withdrawn,
-                  "expired": figures.expired, "pending": figures.pending, "per_week": figures.calls_per_week,
-                  "expired_per_week": figures.expired_per_week,
-                  "expired_by_hour": {str(h): n for h, n in enumerate(figures.expired_by_hour) if n}},
+        "calls": {
+            "total": figures.calls,
+            "taken": figures.taken,
+            "withdrawn": figures.withdrawn,
+            "expired": figures.expired,
+            "pending": figures.pending,
+            "per_week": figures.calls_per_week,
+            "expired_per_week": figures.expired_per_week,
+            "expired_by_hour": {str(h): n for h, n in enumerate(figures.expired_by_hour) if n},
+        },
         "time_to_sudi_seconds": {"p50": figures.to_sudi_p50, "p95": figures.to_sudi_p95},
-        "trials": {"total": figures.trials, "interrupted": figures.interrupted,
-                   "interrupted_by_reason": figures.interrupted_by_reason},
+        "trials": {
+            "total": figures.trials,
+            "interrupted": figures.interrupted,
+            "interrupted_by_reason": figures.interrupted_by_reason,
+        },
         "referees": {nick: {"trials": r.trials, "by_kind": r.by_kind} for nick, r in figures.referees.items()},
         "appeals": {"total": figures.appeals, "by_state": figures.appeals_by_state},
         "chart": {"calls_by_hour": list(figures.calls_by_hour), "expired_by_hour": list(figures.expired_by_hour)},

@@ -51,11 +51,14 @@ def validate_game(game: Game) -> list[str]:
     elif game.ended_at is None:
         problems.append(f"{label}: a {status.value} game needs its end time ('ended_at')")
     if game.ended_at is not None and game.ended_at < game.started_at:
-        problems.append(f"{label}: the game ends ({format_time(game.ended_at)}) before it starts "
-                        f"({format_time(game.started_at)})")
+        problems.append(
+            f"{label}: the game ends ({format_time(game.ended_at)}) before it starts ({format_time(game.started_at)})"
+        )
     if game.abandoned_by and status is not GameStatus.INTERRUPTED:
-        problems.append(f"{label}: 'abandoned_by' names {', '.join(game.abandoned_by)}, but only an interrupted "
-                        f"game has players who abandoned it; this one is {status.value.replace('_', ' ')}")
+        problems.append(
+            f"{label}: 'abandoned_by' names {', '.join(game.abandoned_by)}, but only an interrupted "
+            f"game has players who abandoned it; this one is {status.value.replace('_', ' ')}"
+        )
     seen: set[str] = set()
     for nick in game.abandoned_by:
         if nick in seen:
@@ -74,29 +77,40 @@ def validate_game(game: Game) -> list[str]:
             problems.append(f"{where}: the hand is numbered {hand.n}; hands are numbered 1, 2, 3 … in order")
         if previous_dealer is not None and hand.dealer != (previous_dealer + 1) % 3:
             expected = names[(previous_dealer + 1) % 3]
-            problems.append(f"{where}: {names[hand.dealer]} deals, but the deal passes in seat order and it is "
-                            f"{expected}'s turn to deal (after {names[previous_dealer]})")
+            problems.append(
+                f"{where}: {names[hand.dealer]} deals, but the deal passes in seat order and it is "
+                f"{expected}'s turn to deal (after {names[previous_dealer]})"
+            )
         previous_dealer = hand.dealer
         ended = hand.ended_at
         if ended is None:
             if index != last_index:
-                problems.append(f"{where}: the hand has no end time ('ended_at'); only the last hand of a game "
-                                "may be unfinished")
+                problems.append(
+                    f"{where}: the hand has no end time ('ended_at'); only the last hand of a game may be unfinished"
+                )
             elif not may_be_open:
-                problems.append(f"{where}: the hand has no end time ('ended_at'), but the game is finished; only "
-                                "a game in progress or interrupted may end with an unfinished hand")
+                problems.append(
+                    f"{where}: the hand has no end time ('ended_at'), but the game is finished; only "
+                    "a game in progress or interrupted may end with an unfinished hand"
+                )
         else:
             if ended < game.started_at:
-                problems.append(f"{where}: the hand ends at {format_time(ended)}, before the game started "
-                                f"({format_time(game.started_at)})")
+                problems.append(
+                    f"{where}: the hand ends at {format_time(ended)}, before the game started "
+                    f"({format_time(game.started_at)})"
+                )
             elif ended < previous_end:
-                problems.append(f"{where}: the hand ends at {format_time(ended)}, before the previous hand "
-                                f"ended ({format_time(previous_end)})")
+                problems.append(
+                    f"{where}: the hand ends at {format_time(ended)}, before the previous hand "
+                    f"ended ({format_time(previous_end)})"
+                )
             else:
                 previous_end = ended
             if game.ended_at is not None and ended > game.ended_at:
-                problems.append(f"{where}: the hand ends at {format_time(ended)}, after the game ended "
-                                f"({format_time(game.ended_at)})")
+                problems.append(
+                    f"{where}: the hand ends at {format_time(ended)}, after the game ended "
+                    f"({format_time(game.ended_at)})"
+                )
         _check_hand(hand, names, where, ended is not None, problems)
     return problems
 
@@ -121,8 +135,13 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
     groups = (hand.deal[0], hand.deal[1], hand.deal[2], hand.talon)
     # Fast path: 32 cards whose bits add up to all 32 bits are 32 different cards (any repeat would carry).
     masks = [sum([1 << (c.suit * 8 + c.rank) for c in group]) for group in groups]
-    if (masks[0] + masks[1] + masks[2] + masks[3] != 0xFFFFFFFF or len(groups[0]) != 10 or len(groups[1]) != 10
-            or len(groups[2]) != 10 or len(groups[3]) != 2):
+    if (
+        masks[0] + masks[1] + masks[2] + masks[3] != 0xFFFFFFFF
+        or len(groups[0]) != 10
+        or len(groups[1]) != 10
+        or len(groups[2]) != 10
+        or len(groups[3]) != 2
+    ):
         deal_ok = _check_deal(groups, names, where, masks, problems)
 
     # --- the auction -----------------------------------------------------------------------------------------
@@ -147,8 +166,10 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
         if complete:
             turn = auction.turn
             assert turn is not None
-            problems.append(f"{where}: the auction is unfinished (it is {names[turn]}'s turn to speak), "
-                            "but the hand is marked as ended")
+            problems.append(
+                f"{where}: the auction is unfinished (it is {names[turn]}'s turn to speak), "
+                "but the hand is marked as ended"
+            )
         later = _recorded(hand)
         if later:
             problems.append(f"{where}: the auction is not over, yet the hand records {later}")
@@ -156,8 +177,7 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
     if auction_ok and auction.declarer is None:
         later = _recorded(hand)
         if later:
-            problems.append(f"{where}: all three said dalje (refe), so there is no play, yet the hand records "
-                            f"{later}")
+            problems.append(f"{where}: all three said dalje (refe), so there is no play, yet the hand records {later}")
         return
     if auction_ok:
         won = auction.declarer
@@ -168,8 +188,7 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
                 return
             return
         if declarer != won:
-            problems.append(f"{where}: the hand names {names[declarer]} as declarer, but {names[won]} won the "
-                            "auction")
+            problems.append(f"{where}: the hand names {names[declarer]} as declarer, but {names[won]} won the auction")
             return
     elif declarer is None:
         return  # the auction is broken and there is nothing else to check against it
@@ -190,26 +209,33 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
     discard_mask = 0
     if igra:
         if discards:
-            problems.append(f"{where}: {dname} plays igra (without the talon), so nothing is discarded, but the "
-                            f"hand records discards {' '.join(c.display() for c in discards)}")
+            problems.append(
+                f"{where}: {dname} plays igra (without the talon), so nothing is discarded, but the "
+                f"hand records discards {' '.join(c.display() for c in discards)}"
+            )
             deal_ok = False
     elif not discards:
         if complete or defense or kontra or tricks:
-            problems.append(f"{where}: {dname} took the talon but the hand records no discards; two cards "
-                            "must be discarded")
+            problems.append(
+                f"{where}: {dname} took the talon but the hand records no discards; two cards must be discarded"
+            )
             deal_ok = False
     else:
         twelve = masks[declarer] | masks[3]
         for card in discards:
             discard_mask |= 1 << (card.suit * 8 + card.rank)
         if len(discards) != 2 or discard_mask.bit_count() != 2:
-            problems.append(f"{where}: {dname} discards {len(discards)} cards "
-                            f"({' '.join(c.display() for c in discards)}); the declarer discards exactly "
-                            "two different cards")
+            problems.append(
+                f"{where}: {dname} discards {len(discards)} cards "
+                f"({' '.join(c.display() for c in discards)}); the declarer discards exactly "
+                "two different cards"
+            )
             deal_ok = False
         if deal_ok and discard_mask & ~twelve:
-            problems.append(f"{where}: {dname} discards {_names_of(discard_mask & ~twelve)}, which is not among "
-                            "the declarer's ten cards and the talon")
+            problems.append(
+                f"{where}: {dname} discards {_names_of(discard_mask & ~twelve)}, which is not among "
+                "the declarer's ten cards and the talon"
+            )
             deal_ok = False
 
     # --- the defense -----------------------------------------------------------------------------------------
@@ -223,12 +249,13 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
     if betl:
         for s, d in ((d1, dec1), (d2, dec2)):
             if d is not None and d is not _FOLLOWS:
-                problems.append(f"{where}: in betl both defenders play, so {names[s]} must follow, not "
-                                f"{d.value}")
+                problems.append(f"{where}: in betl both defenders play, so {names[s]} must follow, not {d.value}")
     if dec1 is None or dec2 is None:
         if dec2 is not None:
-            problems.append(f"{where}: {names[d2]}'s defense decision is recorded but {names[d1]}, who decides "
-                            "first (right after the declarer), has none")
+            problems.append(
+                f"{where}: {names[d2]}'s defense decision is recorded but {names[d1]}, who decides "
+                "first (right after the declarer), has none"
+            )
         elif complete or kontra or tricks:
             missing = " and ".join(names[s] for s, d in ((d1, dec1), (d2, dec2)) if d is None)
             problems.append(f"{where}: the defense decision of {missing} is missing (follows, passes or calls)")
@@ -237,9 +264,11 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
         pass  # checked above
     elif (dec1 is _CALLS and dec2 is not _PASSES) or (dec2 is _CALLS and dec1 is not _PASSES):
         caller, other, odec = (d1, d2, dec2) if dec1 is _CALLS else (d2, d1, dec1)
-        problems.append(f"{where}: {names[caller]} calls the other defender in (zovem), but {names[other]} "
-                        f"{'also calls' if odec is _CALLS else 'follows anyway'}; one may call only a defender "
-                        "who passes")
+        problems.append(
+            f"{where}: {names[caller]} calls the other defender in (zovem), but {names[other]} "
+            f"{'also calls' if odec is _CALLS else 'follows anyway'}; one may call only a defender "
+            "who passes"
+        )
 
     # --- the kontra chain ------------------------------------------------------------------------------------
     if kontra:
@@ -251,11 +280,12 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
                 if giver != declarer:
                     problems.append(f"{where}: {names[giver]} gives {word}, but only the declarer {dname} may")
             elif giver == declarer:
-                problems.append(f"{where}: the declarer {dname} gives {word}, but only a defender who plays "
-                                "may")
+                problems.append(f"{where}: the declarer {dname} gives {word}, but only a defender who plays may")
             elif defense.get(giver) not in _PLAYING:
-                problems.append(f"{where}: {names[giver]} gives {word}, but does not play (passes); only a "
-                                "defender who follows or calls may")
+                problems.append(
+                    f"{where}: {names[giver]} gives {word}, but does not play (passes); only a "
+                    "defender who follows or calls may"
+                )
 
     # --- is the hand played? ---------------------------------------------------------------------------------
     if contract is None or dec1 is None or dec2 is None:
@@ -264,8 +294,10 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
         return
     if dec1 is _PASSES and dec2 is _PASSES:
         if tricks:
-            problems.append(f"{where}: nobody follows {dname}'s {contract.describe()}, so the hand is not played, "
-                            "yet it records tricks")
+            problems.append(
+                f"{where}: nobody follows {dname}'s {contract.describe()}, so the hand is not played, "
+                "yet it records tricks"
+            )
         return
     if contract.strain is Strain.PIK and not contract.igra and not kontra:
         if tricks:
@@ -273,15 +305,15 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
         return
     if not tricks:
         if complete:
-            problems.append(f"{where}: the hand must be played ({dname}'s {contract.describe()}) but records no "
-                            "tricks")
+            problems.append(f"{where}: the hand must be played ({dname}'s {contract.describe()}) but records no tricks")
         return
     if deal_ok:
         _check_play(hand, names, where, complete, masks, discard_mask, igra, problems)
 
 
-def _check_deal(groups: Sequence[Sequence[Card]], names: Sequence[str], where: str, masks: list[int],
-                problems: list[str]) -> bool:
+def _check_deal(
+    groups: Sequence[Sequence[Card]], names: Sequence[str], where: str, masks: list[int], problems: list[str]
+) -> bool:
     """The slow look at a deal that is not 32 different cards dealt 10/10/10/2; fills `masks` with real masks."""
     ok = True
     seen = 0
@@ -329,11 +361,20 @@ def _recorded(hand: Hand) -> str:
     return ", ".join(parts)
 
 
-def _check_play(hand: Hand, names: Sequence[str], where: str, complete: bool, masks: list[int],
-                discard_mask: int, igra: bool, problems: list[str]) -> None:
+def _check_play(
+    hand: Hand,
+    names: Sequence[str],
+    where: str,
+    complete: bool,
+    masks: list[int],
+    discard_mask: int,
+    igra: bool,
+    problems: list[str],
+) -> None:
     declarer = hand.declarer
     contract = hand.contract
-    assert declarer is not None and contract is not None
+    assert declarer is not None
+    assert contract is not None
     strain = contract.strain
     trump = strain.trump
     trump_suit = -1 if trump is None else int(trump)
@@ -359,9 +400,10 @@ def _check_play(hand: Hand, names: Sequence[str], where: str, complete: bool, ma
         bit = 1 << (led_suit * 8 + best_rank)
         h = hold[leader]
         if not h & bit:
-            problems.append(f"{where}, trick {number}: "
-                            + _wrong_hand(card, bit, leader, 0, number, leader, hold, hand, names, discard_mask,
-                                          igra))
+            problems.append(
+                f"{where}, trick {number}: "
+                + _wrong_hand(card, bit, leader, 0, number, leader, hold, hand, names, discard_mask, igra)
+            )
             return
         hold[leader] = h ^ bit
         led_mask = 0xFF << (led_suit * 8)
@@ -375,19 +417,24 @@ def _check_play(hand: Hand, names: Sequence[str], where: str, complete: bool, ma
             bit = 1 << (suit * 8 + rank)
             h = hold[seat]
             if not h & bit:
-                problems.append(f"{where}, trick {number}: "
-                                + _wrong_hand(card, bit, seat, position, number, leader, hold, hand, names,
-                                              discard_mask, igra))
+                problems.append(
+                    f"{where}, trick {number}: "
+                    + _wrong_hand(card, bit, seat, position, number, leader, hold, hand, names, discard_mask, igra)
+                )
                 return
             if not bit & led_mask:
                 if h & led_mask:
-                    problems.append(f"{where}, trick {number}: {names[seat]} plays {card.display()} but must "
-                                    f"follow suit in {_SUIT_NAMES[led_suit]}")
+                    problems.append(
+                        f"{where}, trick {number}: {names[seat]} plays {card.display()} but must "
+                        f"follow suit in {_SUIT_NAMES[led_suit]}"
+                    )
                     return
                 if not bit & trump_mask and h & trump_mask:
-                    problems.append(f"{where}, trick {number}: {names[seat]} plays {card.display()} but has no "
-                                    f"{_SUIT_NAMES[led_suit].split()[0]} and must play a trump "
-                                    f"({_SUIT_NAMES[trump_suit]})")
+                    problems.append(
+                        f"{where}, trick {number}: {names[seat]} plays {card.display()} but has no "
+                        f"{_SUIT_NAMES[led_suit].split()[0]} and must play a trump "
+                        f"({_SUIT_NAMES[trump_suit]})"
+                    )
                     return
             if suit == best_suit:
                 if rank > best_rank:
@@ -410,17 +457,31 @@ def _check_play(hand: Hand, names: Sequence[str], where: str, complete: bool, ma
                     stopped_at = number
     if complete and last != 10 and stopped_at != last:
         if stopped_at:
-            reason = (f"{names[declarer]} took a trick in betl" if betl
-                      else "the defence took its fifth trick")
-            problems.append(f"{where}: play stops after trick {last}, but {reason} at trick {stopped_at}; play "
-                            "either stops there or goes on to trick 10")
+            reason = f"{names[declarer]} took a trick in betl" if betl else "the defence took its fifth trick"
+            problems.append(
+                f"{where}: play stops after trick {last}, but {reason} at trick {stopped_at}; play "
+                "either stops there or goes on to trick 10"
+            )
         else:
-            problems.append(f"{where}: play stops after trick {last}, but the result is not yet decided; play "
-                            "goes on to trick 10 (or stops when the declarer has fallen)")
+            problems.append(
+                f"{where}: play stops after trick {last}, but the result is not yet decided; play "
+                "goes on to trick 10 (or stops when the declarer has fallen)"
+            )
 
 
-def _wrong_hand(card: Card, bit: int, seat: int, position: int, number: int, leader: int, hold: list[int],
-                hand: Hand, names: Sequence[str], discard_mask: int, igra: bool) -> str:
+def _wrong_hand(
+    card: Card,
+    bit: int,
+    seat: int,
+    position: int,
+    number: int,
+    leader: int,
+    hold: list[int],
+    hand: Hand,
+    names: Sequence[str],
+    discard_mask: int,
+    igra: bool,
+) -> str:
     """The message for a card played by the wrong player, or one nobody holds."""
     owner = next((s for s in range(3) if hold[s] & bit), None)
     shown = card.display()
@@ -436,7 +497,6 @@ def _wrong_hand(card: Card, bit: int, seat: int, position: int, number: int, lea
     if any(c.suit == card.suit and c.rank == card.rank for c in hand.talon) and igra:
         return f"{names[seat]} plays {shown}, which is in the talon (igra is played without it)"
     return f"{names[seat]} plays {shown}, which was already played"
-
 
 
 def validate_next_hand(game: Game, hand: Hand) -> list[str]:
@@ -456,24 +516,33 @@ def validate_next_hand(game: Game, hand: Hand) -> list[str]:
         last = game.hands[-1]
         if hand.dealer != (last.dealer + 1) % 3:
             expected = names[(last.dealer + 1) % 3]
-            problems.append(f"{where}: {names[hand.dealer]} deals, but the deal passes in seat order and it is "
-                            f"{expected}'s turn to deal (after {names[last.dealer]})")
+            problems.append(
+                f"{where}: {names[hand.dealer]} deals, but the deal passes in seat order and it is "
+                f"{expected}'s turn to deal (after {names[last.dealer]})"
+            )
         if last.ended_at is None:
-            problems.append(f"{label}, hand {index}: the hand has no end time ('ended_at'); only the last hand of "
-                            "a game may be unfinished")
+            problems.append(
+                f"{label}, hand {index}: the hand has no end time ('ended_at'); only the last hand of "
+                "a game may be unfinished"
+            )
         ends = [h.ended_at for h in game.hands if h.ended_at is not None]
         if ends:
             previous_end = max(ends)
     ended = hand.ended_at
     if ended is not None:
         if ended < game.started_at:
-            problems.append(f"{where}: the hand ends at {format_time(ended)}, before the game started "
-                            f"({format_time(game.started_at)})")
+            problems.append(
+                f"{where}: the hand ends at {format_time(ended)}, before the game started "
+                f"({format_time(game.started_at)})"
+            )
         elif ended < previous_end:
-            problems.append(f"{where}: the hand ends at {format_time(ended)}, before the previous hand "
-                            f"ended ({format_time(previous_end)})")
+            problems.append(
+                f"{where}: the hand ends at {format_time(ended)}, before the previous hand "
+                f"ended ({format_time(previous_end)})"
+            )
         if game.ended_at is not None and ended > game.ended_at:
-            problems.append(f"{where}: the hand ends at {format_time(ended)}, after the game ended "
-                            f"({format_time(game.ended_at)})")
+            problems.append(
+                f"{where}: the hand ends at {format_time(ended)}, after the game ended ({format_time(game.ended_at)})"
+            )
     _check_hand(hand, names, where, ended is not None, problems)
     return problems

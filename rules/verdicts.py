@@ -112,8 +112,15 @@ class Draft:
     reason: str = ""
 
 
-def check_draft(draft: Draft, *, in_game: bool, players: tuple[str, str, str], completed_hands: int,
-                plavac_limit: int = MAX_PLAVAC_DAYS, league_limit: int = MAX_LEAGUE_POINTS) -> None:
+def check_draft(
+    draft: Draft,
+    *,
+    in_game: bool,
+    players: tuple[str, str, str],
+    completed_hands: int,
+    plavac_limit: int = MAX_PLAVAC_DAYS,
+    league_limit: int = MAX_LEAGUE_POINTS,
+) -> None:
     """Raise `VerdictRefused` when the draft breaks a rule that does not need the paper. The penalty limits are
     the club's (7 days, 10 points) unless its configuration sets others."""
     verdict = draft.verdict
@@ -193,8 +200,14 @@ def verdict_to_json(draft: Draft) -> dict[str, Any]:
     elif isinstance(v, Settlement):
         data.update(innocent_confirmed=v.innocent_confirmed)
     elif isinstance(v, Penalty):
-        data.update(culprit=v.culprit, plavac_days=v.plavac_days, league_points=v.league_points,
-                    abandoned=v.abandoned, offence=v.offence, deny_call_days=v.deny_call_days)
+        data.update(
+            culprit=v.culprit,
+            plavac_days=v.plavac_days,
+            league_points=v.league_points,
+            abandoned=v.abandoned,
+            offence=v.offence,
+            deny_call_days=v.deny_call_days,
+        )
     return data
 
 
@@ -203,16 +216,24 @@ def verdict_from_json(data: Mapping[str, Any]) -> Draft:
     reason = str(data.get("reason", ""))
     verdict: Verdict
     if kind == VerdictKind.BULE:
-        verdict = BulaChange({str(k): int(a) for k, a in data["amounts"].items()}, data.get("hand"),
-                             bool(data.get("late_justified", False)))
+        verdict = BulaChange(
+            {str(k): int(a) for k, a in data["amounts"].items()},
+            data.get("hand"),
+            bool(data.get("late_justified", False)),
+        )
     elif kind == VerdictKind.BULA:
         verdict = FallTransfer(int(data["hand"]), str(data["culprit"]), bool(data.get("late_justified", False)))
     elif kind == VerdictKind.SVODJENJE:
         verdict = Settlement(bool(data.get("innocent_confirmed", False)))
     elif kind == VerdictKind.KAZNA:
-        verdict = Penalty(str(data["culprit"]), int(data.get("plavac_days", 0)), int(data.get("league_points", 0)),
-                          bool(data.get("abandoned", False)), str(data.get("offence", "")),
-                          int(data.get("deny_call_days", 0)))
+        verdict = Penalty(
+            str(data["culprit"]),
+            int(data.get("plavac_days", 0)),
+            int(data.get("league_points", 0)),
+            bool(data.get("abandoned", False)),
+            str(data.get("offence", "")),
+            int(data.get("deny_call_days", 0)),
+        )
     elif kind == VerdictKind.NIKO:
         verdict = Nobody()
     elif kind == VerdictKind.BEZ:

@@ -52,16 +52,34 @@ def _t(text: object) -> datetime | None:
 
 def _call(row: tuple[object, ...]) -> Call:
     created, deadline = _t(row[4]), _t(row[5])
-    assert created is not None and deadline is not None
-    return Call(int(str(row[0])), int(str(row[1])), int(str(row[2])), bool(row[3]), created, deadline,
-                CallState(str(row[6])), int(str(row[7])) if row[7] is not None else None, _t(row[8]))
+    assert created is not None
+    assert deadline is not None
+    return Call(
+        int(str(row[0])),
+        int(str(row[1])),
+        int(str(row[2])),
+        bool(row[3]),
+        created,
+        deadline,
+        CallState(str(row[6])),
+        int(str(row[7])) if row[7] is not None else None,
+        _t(row[8]),
+    )
 
 
 def _councilor_call(row: tuple[object, ...]) -> CouncilorCall:
     created, deadline = _t(row[2]), _t(row[3])
-    assert created is not None and deadline is not None
-    return CouncilorCall(int(str(row[0])), int(str(row[1])), created, deadline, CouncilorCallState(str(row[4])),
-                         int(str(row[5])) if row[5] is not None else None, _t(row[6]))
+    assert created is not None
+    assert deadline is not None
+    return CouncilorCall(
+        int(str(row[0])),
+        int(str(row[1])),
+        created,
+        deadline,
+        CouncilorCallState(str(row[4])),
+        int(str(row[5])) if row[5] is not None else None,
+        _t(row[6]),
+    )
 
 
 _CALL = "SELECT id, game, caller, in_game, created_at, deadline, state, referee, closed_at FROM calls "
@@ -97,13 +115,15 @@ class CallStore:
     async def create(self, game: int, caller: int, in_game: bool, now: datetime, deadline: datetime) -> Call:
         try:
             async with self.db.transaction() as conn:
-                open_trial = await (await conn.execute(
-                    "SELECT 1 FROM trials WHERE game = ? AND outcome = 'open'", (game,))).fetchone()
+                open_trial = await (
+                    await conn.execute("SELECT 1 FROM trials WHERE game = ? AND outcome = 'open'", (game,))
+                ).fetchone()
                 if open_trial:
                     raise AlreadyPending("trial")
                 cur = await conn.execute(
                     "INSERT INTO calls (game, caller, in_game, created_at, deadline) VALUES (?, ?, ?, ?, ?)",
-                    (game, caller, in_game, now_text(now), now_text(deadline)))
+                    (game, caller, in_game, now_text(now), now_text(deadline)),
+                )
                 call_id = cur.lastrowid
                 await EventStore.add(conn, now, "call_created", caller, f"call:{call_id}", game=game)
         except aiosqlite.IntegrityError as exc:
@@ -115,8 +135,10 @@ class CallStore:
     async def close(self, call_id: int, state: str, now: datetime, actor: int | None) -> bool:
         """Withdraw or expire a pending call; False when it was no longer pending (idempotent)."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute("UPDATE calls SET state = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
-                                     (state, now_text(now), call_id))
+            cur = await conn.execute(
+                "UPDATE calls SET state = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
+                (state, now_text(now), call_id),
+            )
             if cur.rowcount:
                 await EventStore.add(conn, now, f"call_{state}", actor, f"call:{call_id}")
             return cur.rowcount > 0
@@ -124,25 +146,33 @@ class CallStore:
     async def add_ping(self, call_id: int, member: int, now: datetime) -> bool:
         """Remember that `member` was notified of the call; False when he already was."""
         async with self.db.transaction(durable=False) as conn:
-            cur = await conn.execute("INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
-                                     (call_id, member, now_text(now)))
+            cur = await conn.execute(
+                "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)", (call_id, member, now_text(now))
+            )
             return cur.rowcount > 0
 
     async def add_councilor_ping(self, ccall_id: int, member: int, now: datetime) -> bool:
         """Remember that `member` was told of the councilor call; False when he already was."""
         async with self.db.transaction(durable=False) as conn:
-            cur = await conn.execute("INSERT OR IGNORE INTO councilor_pings (ccall, member, at) VALUES (?, ?, ?)",
-                                     (ccall_id, member, now_text(now)))
+            cur = await conn.execute(
+                "INSERT OR IGNORE INTO councilor_pings (ccall, member, at) VALUES (?, ?, ?)",
+                (ccall_id, member, now_text(now)),
+            )
             return cur.rowcount > 0
 
-    async def record_post(self, call_id: int, subject: str, notices: list[Notice], pinged: list[int],
-                          now: datetime) -> None:
+    async def record_post(
+        self, call_id: int, subject: str, notices: list[Notice], pinged: list[int], now: datetime
+    ) -> None:
         """Every copy of a call's message and everyone it pinged, in one transaction."""
         async with self.db.transaction(durable=False) as conn:
-            await conn.executemany("INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
-                                   [(subject, n.platform, n.place, n.message) for n in notices])
-            await conn.executemany("INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
-                                   [(call_id, m, now_text(now)) for m in pinged])
+            await conn.executemany(
+                "INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
+                [(subject, n.platform, n.place, n.message) for n in notices],
+            )
+            await conn.executemany(
+                "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
+                [(call_id, m, now_text(now)) for m in pinged],
+            )
 
     async def pinged(self, call_id: int) -> set[int]:
         async with self.db.connection.execute("SELECT member FROM call_pings WHERE call = ?", (call_id,)) as cur:
@@ -150,12 +180,15 @@ class CallStore:
 
     async def add_notice(self, subject: str, notice: Notice) -> None:
         async with self.db.transaction(durable=False) as conn:
-            await conn.execute("INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
-                               (subject, notice.platform, notice.place, notice.message))
+            await conn.execute(
+                "INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
+                (subject, notice.platform, notice.place, notice.message),
+            )
 
     async def notices(self, subject: str) -> list[Notice]:
         async with self.db.connection.execute(
-                "SELECT platform, place, message FROM notices WHERE subject = ? ORDER BY id", (subject,)) as cur:
+            "SELECT platform, place, message FROM notices WHERE subject = ? ORDER BY id", (subject,)
+        ) as cur:
             return [Notice(str(p), str(pl), str(m)) for p, pl, m in await cur.fetchall()]
 
     # Councilor calls -------------------------------------------------------------------------------------
@@ -177,7 +210,8 @@ class CallStore:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
                     "INSERT INTO councilor_calls (trial, created_at, deadline) VALUES (?, ?, ?)",
-                    (trial, now_text(now), now_text(deadline)))
+                    (trial, now_text(now), now_text(deadline)),
+                )
                 ccall_id = int(cur.lastrowid or 0)
                 await EventStore.add(conn, now, "councilor_called", actor, f"trial:{trial}")
         except aiosqlite.IntegrityError:
@@ -190,7 +224,8 @@ class CallStore:
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE councilor_calls SET state = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
-                (state, now_text(now), ccall_id))
+                (state, now_text(now), ccall_id),
+            )
             return cur.rowcount > 0
 
     async def take_councilor_call(self, ccall_id: int, councilor: int, now: datetime) -> bool:
@@ -198,13 +233,16 @@ class CallStore:
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE councilor_calls SET state = 'taken', councilor = ?, closed_at = ?"
-                " WHERE id = ? AND state = 'pending'", (councilor, now_text(now), ccall_id))
+                " WHERE id = ? AND state = 'pending'",
+                (councilor, now_text(now), ccall_id),
+            )
             if not cur.rowcount:
                 return False
             row = await (await conn.execute("SELECT trial FROM councilor_calls WHERE id = ?", (ccall_id,))).fetchone()
             assert row is not None
             await conn.execute(
                 "INSERT OR IGNORE INTO trial_participants (trial, member, role, joined_at) VALUES (?, ?, ?, ?)",
-                (row[0], councilor, "councilor", now_text(now)))
+                (row[0], councilor, "councilor", now_text(now)),
+            )
             await EventStore.add(conn, now, "councilor_joined", councilor, f"trial:{row[0]}")
             return True

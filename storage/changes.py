@@ -47,8 +47,17 @@ async def insert_change(conn: aiosqlite.Connection, change: NewPaperChange, tria
     cur = await conn.execute(
         "INSERT INTO paper_changes (game, hand, kind, data, by_member, at, reason, trial)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (change.game, change.hand, change.kind, json.dumps(change.data, ensure_ascii=False), change.by_member,
-         now_text(change.at), change.reason, trial))
+        (
+            change.game,
+            change.hand,
+            change.kind,
+            json.dumps(change.data, ensure_ascii=False),
+            change.by_member,
+            now_text(change.at),
+            change.reason,
+            trial,
+        ),
+    )
     return int(cur.lastrowid or 0)
 
 
@@ -57,42 +66,76 @@ class PaperChangeStore:
         self.db = db
 
     async def rows(self, game: int, include_cancelled: bool = False) -> list[StoredPaperChange]:
-        sql = ("SELECT id, game, hand, kind, data, by_member, at, reason, trial, cancelled_at FROM paper_changes"
-               " WHERE game = ?" + ("" if include_cancelled else " AND cancelled_at IS NULL") + " ORDER BY id")
+        sql = (
+            "SELECT id, game, hand, kind, data, by_member, at, reason, trial, cancelled_at FROM paper_changes"
+            " WHERE game = ?" + ("" if include_cancelled else " AND cancelled_at IS NULL") + " ORDER BY id"
+        )
         async with self.db.connection.execute(sql, (game,)) as cur:
-            return [StoredPaperChange(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], parse_stored_time(r[6]),
-                                      r[7] or "", r[8], parse_stored_time(r[9]) if r[9] else None)
-                    for r in await cur.fetchall()]
+            return [
+                StoredPaperChange(
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    json.loads(r[4]),
+                    r[5],
+                    parse_stored_time(r[6]),
+                    r[7] or "",
+                    r[8],
+                    parse_stored_time(r[9]) if r[9] else None,
+                )
+                for r in await cur.fetchall()
+            ]
 
     async def for_game(self, game: int) -> list[PaperChange]:
         """The game's standing changes as the paper reads them (cancelled corrections left out)."""
         async with self.db.connection.execute(
-                "SELECT c.id, c.hand, c.kind, c.data, coalesce(json_extract(c.data, '$.who'), m.nick, ''), c.at,"
-                " c.reason, c.trial"
-                " FROM paper_changes c LEFT JOIN members m ON m.id = c.by_member"
-                " WHERE c.game = ? AND c.cancelled_at IS NULL ORDER BY c.id", (game,)) as cur:
+            "SELECT c.id, c.hand, c.kind, c.data, coalesce(json_extract(c.data, '$.who'), m.nick, ''), c.at,"
+            " c.reason, c.trial"
+            " FROM paper_changes c LEFT JOIN members m ON m.id = c.by_member"
+            " WHERE c.game = ? AND c.cancelled_at IS NULL ORDER BY c.id",
+            (game,),
+        ) as cur:
             rows = await cur.fetchall()
         out = []
         for change_id, hand, kind, data, who, at, reason, trial in rows:
             extra = json.loads(data)
             bule = extra.get("bule") or (0, 0, 0)
-            out.append(PaperChange(kind=ChangeKind(kind), hand=hand, who=who, when=parse_stored_time(at),
-                                   why=reason or "", trial=trial, bule=(bule[0], bule[1], bule[2]),
-                                   player=extra.get("player"), id=change_id))
+            out.append(
+                PaperChange(
+                    kind=ChangeKind(kind),
+                    hand=hand,
+                    who=who,
+                    when=parse_stored_time(at),
+                    why=reason or "",
+                    trial=trial,
+                    bule=(bule[0], bule[1], bule[2]),
+                    player=extra.get("player"),
+                    id=change_id,
+                )
+            )
         return out
 
     async def add(self, change: NewPaperChange) -> int:
         async with self.db.transaction() as conn:
             change_id = await insert_change(conn, change, None)
-            await EventStore.add(conn, change.at, "paper_change", change.by_member, f"game:{change.game}",
-                                 hand=change.hand, change_kind=change.kind)
+            await EventStore.add(
+                conn,
+                change.at,
+                "paper_change",
+                change.by_member,
+                f"game:{change.game}",
+                hand=change.hand,
+                change_kind=change.kind,
+            )
             return change_id
 
     async def cancel(self, change_id: int, by: int | None, now: datetime) -> bool:
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE paper_changes SET cancelled_at = ? WHERE id = ? AND cancelled_at IS NULL AND trial IS NULL",
-                (now_text(now), change_id))
+                (now_text(now), change_id),
+            )
             if cur.rowcount:
                 await EventStore.add(conn, now, "paper_change_cancelled", by, f"change:{change_id}")
             return cur.rowcount > 0

@@ -20,5 +20,7 @@ async def stored_clock(db: Database) -> datetime | None:
 
 async def store_clock(db: Database, moment: datetime) -> None:
     async with db.transaction() as conn:
-        await conn.execute("INSERT INTO club_clock (id, now) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET now = "
-                           "excluded.now", (now_text(moment),))
+        await conn.execute(
+            "INSERT INTO club_clock (id, now) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET now = excluded.now",
+            (now_text(moment),),
+        )

@@ -91,8 +91,10 @@ class CorrectionRequest:
         return any(a.answer == NO for a in self.answers)
 
 
-_COLUMNS = ("id, game, hand, kind, by_member, seat, reason, replaces, created_at, state, closed_at, closed_by,"
-            " change, verdict, note")
+_COLUMNS = (
+    "id, game, hand, kind, by_member, seat, reason, replaces, created_at, state, closed_at, closed_by,"
+    " change, verdict, note"
+)
 
 
 def _time(value: object) -> datetime | None:
@@ -110,15 +112,36 @@ class CorrectionStore:
         out = []
         for r in rows:
             answers = await conn.execute_fetchall(
-                "SELECT seat, member, answer, at FROM correction_answers WHERE request = ? ORDER BY seat", (r[0],))
-            out.append(CorrectionRequest(
-                int(r[0]), int(r[1]), int(r[2]), CorrectionKind(str(r[3])), int(r[4]), int(r[5]), str(r[6] or ""),
-                int(r[7]) if r[7] is not None else None, parse_stored_time(str(r[8])), RequestState(str(r[9])),
-                _time(r[10]),
-                int(r[11]) if r[11] is not None else None, int(r[12]) if r[12] is not None else None,
-                json.loads(r[13]) if r[13] else None, str(r[14] or ""),
-                tuple(Answer(int(a[0]), int(a[1]) if a[1] is not None else None,
-                             str(a[2]) if a[2] is not None else None, _time(a[3])) for a in answers)))
+                "SELECT seat, member, answer, at FROM correction_answers WHERE request = ? ORDER BY seat", (r[0],)
+            )
+            out.append(
+                CorrectionRequest(
+                    int(r[0]),
+                    int(r[1]),
+                    int(r[2]),
+                    CorrectionKind(str(r[3])),
+                    int(r[4]),
+                    int(r[5]),
+                    str(r[6] or ""),
+                    int(r[7]) if r[7] is not None else None,
+                    parse_stored_time(str(r[8])),
+                    RequestState(str(r[9])),
+                    _time(r[10]),
+                    int(r[11]) if r[11] is not None else None,
+                    int(r[12]) if r[12] is not None else None,
+                    json.loads(r[13]) if r[13] else None,
+                    str(r[14] or ""),
+                    tuple(
+                        Answer(
+                            int(a[0]),
+                            int(a[1]) if a[1] is not None else None,
+                            str(a[2]) if a[2] is not None else None,
+                            _time(a[3]),
+                        )
+                        for a in answers
+                    ),
+                )
+            )
         return out
 
     async def get(self, request_id: int) -> CorrectionRequest | None:
@@ -131,8 +154,9 @@ class CorrectionStore:
         return await self._requests("WHERE game = ? AND hand = ? ORDER BY id", (game, hand))
 
     async def pending(self, game: int, hand: int, kind: str) -> CorrectionRequest | None:
-        found = await self._requests("WHERE game = ? AND hand = ? AND kind = ? AND state = 'pending'",
-                                     (game, hand, kind))
+        found = await self._requests(
+            "WHERE game = ? AND hand = ? AND kind = ? AND state = 'pending'", (game, hand, kind)
+        )
         return found[0] if found else None
 
     async def awaiting(self, nick: str) -> list[CorrectionRequest]:
@@ -141,52 +165,89 @@ class CorrectionStore:
             "WHERE state = 'pending' AND id IN (SELECT a.request FROM correction_answers a"
             " JOIN correction_requests r ON r.id = a.request"
             " JOIN game_players p ON p.game = r.game AND p.seat = a.seat"
-            " WHERE a.answer IS NULL AND p.nick = ?) ORDER BY id", (nick,))
+            " WHERE a.answer IS NULL AND p.nick = ?) ORDER BY id",
+            (nick,),
+        )
 
     async def change_place(self, change_id: int) -> tuple[int, int, str] | None:
         """(game, hand, kind) of a paper change, for a button that names only its id."""
-        rows = list(await self.db.connection.execute_fetchall(
-            "SELECT game, hand, kind FROM paper_changes WHERE id = ?", (change_id,)))
+        rows = list(
+            await self.db.connection.execute_fetchall(
+                "SELECT game, hand, kind FROM paper_changes WHERE id = ?", (change_id,)
+            )
+        )
         return (int(rows[0][0]), int(rows[0][1]), str(rows[0][2])) if rows else None
 
     async def standing_ids(self, game: int) -> tuple[int, ...]:
         """The ids of the game's standing (not cancelled) paper changes: what a check was made against."""
         rows = await self.db.connection.execute_fetchall(
-            "SELECT id FROM paper_changes WHERE game = ? AND cancelled_at IS NULL ORDER BY id", (game,))
+            "SELECT id FROM paper_changes WHERE game = ? AND cancelled_at IS NULL ORDER BY id", (game,)
+        )
         return tuple(int(r[0]) for r in rows)
 
     # Writing ------------------------------------------------------------------------------------------------
     @staticmethod
     async def _still(conn: aiosqlite.Connection, game: int, expected: Sequence[int]) -> None:
         rows = await conn.execute_fetchall(
-            "SELECT id FROM paper_changes WHERE game = ? AND cancelled_at IS NULL ORDER BY id", (game,))
+            "SELECT id FROM paper_changes WHERE game = ? AND cancelled_at IS NULL ORDER BY id", (game,)
+        )
         if tuple(int(r[0]) for r in rows) != tuple(expected):
             raise StaleChanges(f"the paper of game {game} changed meanwhile")
 
-    async def open(self, game: int, hand: int, kind: str, by: int, seat: int, asked: Sequence[int], reason: str,
-                   replaces: int | None, now: datetime, *, replace_pending: bool) -> int:
+    async def open(
+        self,
+        game: int,
+        hand: int,
+        kind: str,
+        by: int,
+        seat: int,
+        asked: Sequence[int],
+        reason: str,
+        replaces: int | None,
+        now: datetime,
+        *,
+        replace_pending: bool,
+    ) -> int:
         """A new request; `asked` are the seats that must answer. A pending request of the same kind for the hand
         is replaced (`replace_pending`) or makes this one fail with `AlreadyPending`."""
         async with self.db.transaction() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT id FROM correction_requests WHERE game = ? AND hand = ? AND kind = ? AND state = 'pending'",
-                (game, hand, kind))
+                (game, hand, kind),
+            )
             for (old,) in rows:
                 if not replace_pending:
                     raise AlreadyPending(f"a {kind} request is pending for hand {hand} of game {game}")
-                await conn.execute("UPDATE correction_requests SET state = 'replaced', closed_at = ?, closed_by = ?"
-                                   " WHERE id = ?", (now_text(now), by, old))
-                await EventStore.add(conn, now, "correction_replaced", by, f"game:{game}", request=old, hand=hand,
-                                     request_kind=kind)
+                await conn.execute(
+                    "UPDATE correction_requests SET state = 'replaced', closed_at = ?, closed_by = ? WHERE id = ?",
+                    (now_text(now), by, old),
+                )
+                await EventStore.add(
+                    conn, now, "correction_replaced", by, f"game:{game}", request=old, hand=hand, request_kind=kind
+                )
             cur = await conn.execute(
                 "INSERT INTO correction_requests (game, hand, kind, by_member, seat, reason, replaces, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (game, hand, kind, by, seat, reason, replaces, now_text(now)))
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game, hand, kind, by, seat, reason, replaces, now_text(now)),
+            )
             request = int(cur.lastrowid or 0)
             for asked_seat in sorted(set(asked)):
-                await conn.execute("INSERT INTO correction_answers (request, seat) VALUES (?, ?)",
-                                   (request, asked_seat))
-            await EventStore.add(conn, now, f"{kind}_requested", by, f"game:{game}", request=request, hand=hand,
-                                 seat=seat, asked=sorted(set(asked)), reason=reason, replaces=replaces)
+                await conn.execute(
+                    "INSERT INTO correction_answers (request, seat) VALUES (?, ?)", (request, asked_seat)
+                )
+            await EventStore.add(
+                conn,
+                now,
+                f"{kind}_requested",
+                by,
+                f"game:{game}",
+                request=request,
+                hand=hand,
+                seat=seat,
+                asked=sorted(set(asked)),
+                reason=reason,
+                replaces=replaces,
+            )
             return request
 
     async def answer(self, request: int, seat: int, member: int | None, yes: bool, now: datetime) -> bool:
@@ -195,16 +256,29 @@ class CorrectionStore:
             cur = await conn.execute(
                 "UPDATE correction_answers SET member = ?, answer = ?, at = ? WHERE request = ? AND seat = ?"
                 " AND answer IS NULL AND (SELECT state FROM correction_requests WHERE id = ?) = 'pending'",
-                (member, YES if yes else NO, now_text(now), request, seat, request))
+                (member, YES if yes else NO, now_text(now), request, seat, request),
+            )
             if not cur.rowcount:
                 return False
-            await EventStore.add(conn, now, "correction_answer", member, f"request:{request}", seat=seat,
-                                 answer=YES if yes else NO)
+            await EventStore.add(
+                conn, now, "correction_answer", member, f"request:{request}", seat=seat, answer=YES if yes else NO
+            )
             return True
 
-    async def settle(self, request: int, state: str, now: datetime, by: int | None, *, game: int,
-                     expected: Sequence[int] | None = None, add: NewPaperChange | None = None,
-                     cancel: int | None = None, verdict: dict[str, Any] | None = None, note: str = "") -> int | None:
+    async def settle(
+        self,
+        request: int,
+        state: str,
+        now: datetime,
+        by: int | None,
+        *,
+        game: int,
+        expected: Sequence[int] | None = None,
+        add: NewPaperChange | None = None,
+        cancel: int | None = None,
+        verdict: dict[str, Any] | None = None,
+        note: str = "",
+    ) -> int | None:
         """Close a pending request as `state`, cancelling the standing change `cancel` and writing `add` (its id is
         returned) in the same transaction. Raises `NotPending` or `StaleChanges` (nothing is written then)."""
         async with self.db.transaction() as conn:
@@ -221,24 +295,50 @@ class CorrectionStore:
             await conn.execute(
                 "UPDATE correction_requests SET state = ?, closed_at = ?, closed_by = ?, change = ?, verdict = ?,"
                 " note = ? WHERE id = ?",
-                (state, now_text(now), by, change_id, json.dumps(verdict, ensure_ascii=False, default=str)
-                 if verdict is not None else None, note, request))
-            await EventStore.add(conn, now, f"correction_{state}", by, f"game:{game}", request=request,
-                                 change=change_id, cancelled=cancel, verdict=verdict, note=note)
+                (
+                    state,
+                    now_text(now),
+                    by,
+                    change_id,
+                    json.dumps(verdict, ensure_ascii=False, default=str) if verdict is not None else None,
+                    note,
+                    request,
+                ),
+            )
+            await EventStore.add(
+                conn,
+                now,
+                f"correction_{state}",
+                by,
+                f"game:{game}",
+                request=request,
+                change=change_id,
+                cancelled=cancel,
+                verdict=verdict,
+                note=note,
+            )
             return change_id
 
-    async def record_change(self, change: NewPaperChange, expected: Sequence[int], event: str,
-                            **data: Any) -> int:
+    async def record_change(self, change: NewPaperChange, expected: Sequence[int], event: str, **data: Any) -> int:
         """Write one change at once (Odlazak u bulu umesto drugog: nobody is asked)."""
         async with self.db.transaction() as conn:
             await self._still(conn, change.game, expected)
             change_id = await self._insert(conn, change)
-            await EventStore.add(conn, change.at, event, change.by_member, f"game:{change.game}", hand=change.hand,
-                                 change=change_id, **data)
+            await EventStore.add(
+                conn,
+                change.at,
+                event,
+                change.by_member,
+                f"game:{change.game}",
+                hand=change.hand,
+                change=change_id,
+                **data,
+            )
             return change_id
 
-    async def cancel_change(self, change_id: int, game: int, by: int, now: datetime, expected: Sequence[int],
-                            event: str, **data: Any) -> bool:
+    async def cancel_change(
+        self, change_id: int, game: int, by: int, now: datetime, expected: Sequence[int], event: str, **data: Any
+    ) -> bool:
         """Cancel a players' correction; False when it is not standing or may not be cancelled (Arbitar, referee)."""
         async with self.db.transaction() as conn:
             await self._still(conn, game, expected)
@@ -250,15 +350,24 @@ class CorrectionStore:
     @staticmethod
     async def _insert(conn: aiosqlite.Connection, change: NewPaperChange) -> int:
         change_id = await insert_change(conn, change, None)
-        await EventStore.add(conn, change.at, "paper_change", change.by_member, f"game:{change.game}",
-                             hand=change.hand, change_kind=change.kind)
+        await EventStore.add(
+            conn,
+            change.at,
+            "paper_change",
+            change.by_member,
+            f"game:{change.game}",
+            hand=change.hand,
+            change_kind=change.kind,
+        )
         return change_id
 
     @staticmethod
     async def _cancel(conn: aiosqlite.Connection, change_id: int, by: int | None, now: datetime) -> bool:
         cur = await conn.execute(
             "UPDATE paper_changes SET cancelled_at = ? WHERE id = ? AND cancelled_at IS NULL AND trial IS NULL"
-            " AND coalesce(json_extract(data, '$.arbitar'), 0) = 0", (now_text(now), change_id))
+            " AND coalesce(json_extract(data, '$.arbitar'), 0) = 0",
+            (now_text(now), change_id),
+        )
         if cur.rowcount:
             await EventStore.add(conn, now, "paper_change_cancelled", by, f"change:{change_id}")
         return cur.rowcount > 0

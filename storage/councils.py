@@ -89,7 +89,8 @@ _APPEAL = (
 
 def _vote(r: tuple[object, ...]) -> Vote:
     opened, deadline = _t(r[6]), _t(r[7])
-    assert opened is not None and deadline is not None
+    assert opened is not None
+    assert deadline is not None
     return Vote(
         int(str(r[0])),
         int(str(r[1])),
@@ -106,7 +107,9 @@ def _vote(r: tuple[object, ...]) -> Vote:
 
 def _appeal(r: tuple[object, ...]) -> Appeal:
     filed, ping, review = _t(r[5]), _t(r[6]), _t(r[8])
-    assert filed is not None and ping is not None and review is not None
+    assert filed is not None
+    assert ping is not None
+    assert review is not None
     return Appeal(
         int(str(r[0])),
         int(str(r[1])),

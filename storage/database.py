@@ -132,12 +132,12 @@ class Database:
             else:
                 await self.connection.commit()
 
-
     async def run_transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run `body` on the database's own thread, with its sqlite3 connection, inside one BEGIN IMMEDIATE …
         COMMIT (rolled back when it raises), holding the write lock like `transaction`: a transaction of many
         small statements in a single hop to that thread (the game-server feed takes each event so)."""
         async with self._write_lock:
+
             def run() -> T:
                 raw: sqlite3.Connection = self.connection._conn
                 raw.execute("BEGIN IMMEDIATE")
@@ -148,6 +148,7 @@ class Database:
                     raise
                 raw.execute("COMMIT")
                 return result
+
             done: T = await self.connection._execute(run)  # type: ignore[no-untyped-call]
             return done
 

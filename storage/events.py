@@ -30,8 +30,14 @@ class EventStore:
         self.db = db
 
     @staticmethod
-    async def add(conn: aiosqlite.Connection, at: datetime, kind: str, actor: int | None = None,
-                  subject: str | None = None, **data: Any) -> None:
+    async def add(
+        conn: aiosqlite.Connection,
+        at: datetime,
+        kind: str,
+        actor: int | None = None,
+        subject: str | None = None,
+        **data: Any,
+    ) -> None:
         """Record an event inside the caller's transaction, so the act and its record land together."""
         await conn.execute(
             "INSERT INTO events (at, kind, actor, subject, data) VALUES (?, ?, ?, ?, ?)",

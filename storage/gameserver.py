@@ -26,7 +26,6 @@ from storage.games import GameRow
 from storage.outbox import OutboxStore
 
 if TYPE_CHECKING:
-
     from storage.database import Database
 
 
@@ -34,8 +33,16 @@ async def _rows(db: Database, sql: str, params: tuple[object, ...] = ()) -> list
     return list(await db.connection.execute_fetchall(sql, params))
 
 
-def _take_one(conn: sqlite3.Connection, event_id: str, kind: str, game: int | None, seq: int | None, body: str,
-              effect: Effect | None, stamp: str) -> TakeResult:
+def _take_one(
+    conn: sqlite3.Connection,
+    event_id: str,
+    kind: str,
+    game: int | None,
+    seq: int | None,
+    body: str,
+    effect: Effect | None,
+    stamp: str,
+) -> TakeResult:
     if conn.execute("SELECT 1 FROM gs_events WHERE id = ?", (event_id,)).fetchone() is not None:
         return TakeResult(Taken.DUPLICATE, _last_seq(conn, game))
     last = _last_seq(conn, game)
@@ -43,8 +50,10 @@ def _take_one(conn: sqlite3.Connection, event_id: str, kind: str, game: int | No
         return TakeResult(Taken.GAP, last)
     if effect is not None:
         effect(conn)
-    conn.execute("INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)",
-                 (event_id, kind, game, seq, stamp, body))
+    conn.execute(
+        "INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)",
+        (event_id, kind, game, seq, stamp, body),
+    )
     return TakeResult(Taken.ACCEPTED, seq or 0)
 
 
@@ -125,8 +134,9 @@ class LiveFeedStore:
         self.db = db
 
     # Events -----------------------------------------------------------------------------------------------
-    async def take_many(self, events: list[tuple[str, str, int | None, int | None, str, Effect | None]],
-                        now: datetime) -> list[TakeResult | EffectRefused]:
+    async def take_many(
+        self, events: list[tuple[str, str, int | None, int | None, str, Effect | None]], now: datetime
+    ) -> list[TakeResult | EffectRefused]:
         """Take events (id, type, game, seq, body, effect) in one transaction, each in a savepoint: a replayed id is
         DUPLICATE, a sequence number that is not the game's next is GAP, otherwise the effect runs and the event
         is recorded; one whose effect is refused (`EffectRefused`) is rolled back alone and answered with it. The
@@ -144,6 +154,7 @@ class LiveFeedStore:
                     out.append(refused)
                 conn.execute("RELEASE event")
             return out
+
         return await self.db.run_transaction(run)
 
     async def last_seq(self, game: int) -> int:
@@ -158,8 +169,7 @@ class LiveFeedStore:
         return int(rows[0][0])
 
     async def closed_by_admin(self, game: int) -> bool:
-        rows = await _rows(self.db, "SELECT 1 FROM gs_events WHERE game = ? AND type = 'game_closed' LIMIT 1",
-                           (game,))
+        rows = await _rows(self.db, "SELECT 1 FROM gs_events WHERE game = ? AND type = 'game_closed' LIMIT 1", (game,))
         return bool(rows)
 
     async def digest(self, game: int) -> str | None:
@@ -183,13 +193,30 @@ class LiveFeedStore:
                 " ON CONFLICT (number) DO UPDATE SET status = excluded.status, ended_at = excluded.ended_at,"
                 " hand_count = excluded.hand_count, digest = excluded.digest, log = excluded.log,"
                 " cross_check = excluded.cross_check, imported_at = excluded.imported_at",
-                (row.number, row.rated, row.ai, row.bule, row.refe_limit, row.status, row.started_at, row.ended_at,
-                 row.hand_count, row.digest, row.blob, report, stamp))
+                (
+                    row.number,
+                    row.rated,
+                    row.ai,
+                    row.bule,
+                    row.refe_limit,
+                    row.status,
+                    row.started_at,
+                    row.ended_at,
+                    row.hand_count,
+                    row.digest,
+                    row.blob,
+                    report,
+                    stamp,
+                ),
+            )
             if found is None:
-                conn.executemany("INSERT INTO game_players (game, seat, nick, ended_at) VALUES (?,?,?,?)",
-                                 [(row.number, seat, nick, row.ended_at) for seat, nick in enumerate(row.players)])
+                conn.executemany(
+                    "INSERT INTO game_players (game, seat, nick, ended_at) VALUES (?,?,?,?)",
+                    [(row.number, seat, nick, row.ended_at) for seat, nick in enumerate(row.players)],
+                )
             elif found[1] != row.ended_at:
                 conn.execute("UPDATE game_players SET ended_at = ? WHERE game = ?", (row.ended_at, row.number))
+
         return effect
 
     @staticmethod
@@ -199,8 +226,12 @@ class LiveFeedStore:
 
         def effect(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT OR IGNORE INTO gs_hands_done (game, hand) VALUES (?, ?)", (game, hand))
-            conn.execute("UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ? AND hand = ?"
-                         " AND state IN ('pending', 'agreed')", (stamp, game, hand))
+            conn.execute(
+                "UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ? AND hand = ?"
+                " AND state IN ('pending', 'agreed')",
+                (stamp, game, hand),
+            )
+
         return effect
 
     @staticmethod
@@ -209,8 +240,11 @@ class LiveFeedStore:
         stamp = now_text(now)
 
         def effect(conn: sqlite3.Connection) -> None:
-            conn.execute("INSERT OR REPLACE INTO seating (member, game, since) SELECT id, ?, ? FROM members"
-                         " WHERE nick = ?", (game, stamp, nick))
+            conn.execute(
+                "INSERT OR REPLACE INTO seating (member, game, since) SELECT id, ?, ? FROM members WHERE nick = ?",
+                (game, stamp, nick),
+            )
+
         return effect
 
     @staticmethod
@@ -220,6 +254,7 @@ class LiveFeedStore:
 
         def effect(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE seating SET game = NULL, since = ? WHERE game = ?", (stamp, game))
+
         return effect
 
     @staticmethod
@@ -228,10 +263,16 @@ class LiveFeedStore:
         stamp = now_text(now)
 
         def effect(conn: sqlite3.Connection) -> None:
-            conn.execute("INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
-                         (game, hand, move, player, what, stamp))
-            conn.execute("UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ?"
-                         " AND state IN ('pending', 'agreed')", (stamp, game))
+            conn.execute(
+                "INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
+                (game, hand, move, player, what, stamp),
+            )
+            conn.execute(
+                "UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ?"
+                " AND state IN ('pending', 'agreed')",
+                (stamp, game),
+            )
+
         return effect
 
     @staticmethod
@@ -240,13 +281,20 @@ class LiveFeedStore:
         stamp = now_text(now)
 
         def effect(conn: sqlite3.Connection) -> None:
-            row = conn.execute("SELECT id FROM gs_moves WHERE game = ? AND hand = ? AND move = ? AND undone = 0"
-                               " ORDER BY id DESC LIMIT 1", (game, hand, move)).fetchone()
+            row = conn.execute(
+                "SELECT id FROM gs_moves WHERE game = ? AND hand = ? AND move = ? AND undone = 0"
+                " ORDER BY id DESC LIMIT 1",
+                (game, hand, move),
+            ).fetchone()
             if row is None:
                 raise EffectRefused("data.move", f"game {game}, hand {hand} has no move {move} to take back")
             conn.execute("UPDATE gs_moves SET undone = 1 WHERE id = ?", (row[0],))
-            conn.execute("UPDATE korekcije SET state = 'done', closed_at = ? WHERE move_row = ?"
-                         " AND state IN ('pending', 'agreed')", (stamp, row[0]))
+            conn.execute(
+                "UPDATE korekcije SET state = 'done', closed_at = ? WHERE move_row = ?"
+                " AND state IN ('pending', 'agreed')",
+                (stamp, row[0]),
+            )
+
         return effect
 
     @staticmethod
@@ -255,10 +303,12 @@ class LiveFeedStore:
 
         def effect(conn: sqlite3.Connection) -> None:
             if made:
-                conn.execute("INSERT OR REPLACE INTO gs_offers (nick, offer, made_at) VALUES (?, ?, ?)",
-                             (nick, offer, stamp))
+                conn.execute(
+                    "INSERT OR REPLACE INTO gs_offers (nick, offer, made_at) VALUES (?, ?, ?)", (nick, offer, stamp)
+                )
             else:
                 conn.execute("DELETE FROM gs_offers WHERE nick = ? AND offer = ?", (nick, offer))
+
         return effect
 
     @staticmethod
@@ -266,85 +316,110 @@ class LiveFeedStore:
         stamp = now_text(now)
 
         def effect(conn: sqlite3.Connection) -> None:
-            conn.execute("INSERT OR REPLACE INTO gs_link_codes (nick, code, issued_at) VALUES (?, ?, ?)",
-                         (nick, code, stamp))
+            conn.execute(
+                "INSERT OR REPLACE INTO gs_link_codes (nick, code, issued_at) VALUES (?, ?, ?)", (nick, code, stamp)
+            )
+
         return effect
 
     # The live state, read ------------------------------------------------------------------------------------
     async def last_move(self, game: int) -> Move | None:
         """The last move of the game's hand in progress that stands (None once that hand ended)."""
-        rows = await _rows(self.db,
+        rows = await _rows(
+            self.db,
             "SELECT id, game, hand, move, player, what, at FROM gs_moves WHERE game = ? AND undone = 0"
-            " ORDER BY id DESC LIMIT 1", (game,))
+            " ORDER BY id DESC LIMIT 1",
+            (game,),
+        )
         if not rows:
             return None
         r = rows[0]
-        done = await _rows(self.db,
-            "SELECT 1 FROM gs_hands_done WHERE game = ? AND hand = ?", (game, r[2]))
+        done = await _rows(self.db, "SELECT 1 FROM gs_hands_done WHERE game = ? AND hand = ?", (game, r[2]))
         if done:
             return None
         return Move(int(r[0]), int(r[1]), int(r[2]), int(r[3]), str(r[4]), str(r[5]), parse_stored_time(r[6]))
 
     async def hand_finished(self, game: int, hand: int) -> bool:
-        rows = await _rows(self.db,
-            "SELECT 1 FROM gs_hands_done WHERE game = ? AND hand = ?", (game, hand))
+        rows = await _rows(self.db, "SELECT 1 FROM gs_hands_done WHERE game = ? AND hand = ?", (game, hand))
         return bool(rows)
 
     async def offers(self, nick: str) -> list[str]:
-        rows = await _rows(self.db,
-            "SELECT offer FROM gs_offers WHERE nick = ? ORDER BY made_at, offer", (nick,))
+        rows = await _rows(self.db, "SELECT offer FROM gs_offers WHERE nick = ? ORDER BY made_at, offer", (nick,))
         return [str(r[0]) for r in rows]
 
     async def use_link_code(self, nick: str, code: str, now: datetime) -> bool:
         """Spend a code the game server showed to `nick`: True once, for a code issued and not yet used."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute("UPDATE gs_link_codes SET used_at = ? WHERE nick = ? AND code = ?"
-                                     " AND used_at IS NULL", (now_text(now), nick, code))
+            cur = await conn.execute(
+                "UPDATE gs_link_codes SET used_at = ? WHERE nick = ? AND code = ? AND used_at IS NULL",
+                (now_text(now), nick, code),
+            )
             return cur.rowcount > 0
 
     # Korekcija requests ----------------------------------------------------------------------------------------
     async def korekcija_for_move(self, move_row: int) -> Korekcija | None:
-        rows = await _rows(self.db,
-            "SELECT id FROM korekcije WHERE move_row = ?", (move_row,))
+        rows = await _rows(self.db, "SELECT id FROM korekcije WHERE move_row = ?", (move_row,))
         return await self.korekcija(int(rows[0][0])) if rows else None
 
     async def korekcija(self, request: int) -> Korekcija | None:
-        rows = await _rows(self.db,
+        rows = await _rows(
+            self.db,
             "SELECT id, game, hand, move, move_row, requester, created_at, state FROM korekcije WHERE id = ?",
-            (request,))
+            (request,),
+        )
         if not rows:
             return None
         r = rows[0]
-        answers = await _rows(self.db,
-            "SELECT player, yes FROM korekcija_answers WHERE request = ?", (request,))
-        return Korekcija(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), parse_stored_time(r[6]),
-                         str(r[7]), {str(a[0]): bool(a[1]) for a in answers})
+        answers = await _rows(self.db, "SELECT player, yes FROM korekcija_answers WHERE request = ?", (request,))
+        return Korekcija(
+            int(r[0]),
+            int(r[1]),
+            int(r[2]),
+            int(r[3]),
+            int(r[4]),
+            int(r[5]),
+            parse_stored_time(r[6]),
+            str(r[7]),
+            {str(a[0]): bool(a[1]) for a in answers},
+        )
 
     async def pending_korekcija(self, game: int) -> Korekcija | None:
-        rows = await _rows(self.db,
-            "SELECT id FROM korekcije WHERE game = ? AND state = 'pending' ORDER BY id DESC LIMIT 1", (game,))
+        rows = await _rows(
+            self.db, "SELECT id FROM korekcije WHERE game = ? AND state = 'pending' ORDER BY id DESC LIMIT 1", (game,)
+        )
         return await self.korekcija(int(rows[0][0])) if rows else None
 
     async def request_korekcija(self, move: Move, requester: int, now: datetime) -> int | None:
         """A new request for this move, unless the move was already asked about (once per move) or is no
         longer the last standing one: None then."""
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT id FROM gs_moves WHERE game = ? AND undone = 0 ORDER BY id DESC LIMIT 1",
-                                    (move.game,)) as cur:
+            async with conn.execute(
+                "SELECT id FROM gs_moves WHERE game = ? AND undone = 0 ORDER BY id DESC LIMIT 1", (move.game,)
+            ) as cur:
                 last = await cur.fetchone()
             if last is None or int(last[0]) != move.row:
                 return None
             cur2 = await conn.execute(
                 "INSERT OR IGNORE INTO korekcije (game, hand, move, move_row, requester, created_at)"
-                " VALUES (?,?,?,?,?,?)", (move.game, move.hand, move.move, move.row, requester, now_text(now)))
+                " VALUES (?,?,?,?,?,?)",
+                (move.game, move.hand, move.move, move.row, requester, now_text(now)),
+            )
             if cur2.rowcount == 0:
                 return None
-            await EventStore.add(conn, now, "korekcija_requested", requester, str(move.game), hand=move.hand,
-                                 move=move.move)
+            await EventStore.add(
+                conn, now, "korekcija_requested", requester, str(move.game), hand=move.hand, move=move.move
+            )
             return cur2.lastrowid
 
-    async def answer_korekcija(self, request: int, player: str, yes: bool, needed: int, now: datetime,
-                               command: tuple[str, str, dict[str, Any]] | None) -> str | None:
+    async def answer_korekcija(
+        self,
+        request: int,
+        player: str,
+        yes: bool,
+        needed: int,
+        now: datetime,
+        command: tuple[str, str, dict[str, Any]] | None,
+    ) -> str | None:
         """Record a player's answer to a pending request; the request's new state ('pending', 'refused',
         'agreed'), or None when it was no longer pending. On agreement `command` (queue, kind, payload) is
         written to the outbox in the same transaction."""
@@ -353,10 +428,13 @@ class LiveFeedStore:
                 row = await cur.fetchone()
             if row is None or row[0] != "pending":
                 return None
-            await conn.execute("INSERT OR REPLACE INTO korekcija_answers (request, player, yes, at) VALUES (?,?,?,?)",
-                               (request, player, yes, now_text(now)))
-            async with conn.execute("SELECT count(*), sum(yes) FROM korekcija_answers WHERE request = ?",
-                                    (request,)) as cur:
+            await conn.execute(
+                "INSERT OR REPLACE INTO korekcija_answers (request, player, yes, at) VALUES (?,?,?,?)",
+                (request, player, yes, now_text(now)),
+            )
+            async with conn.execute(
+                "SELECT count(*), sum(yes) FROM korekcija_answers WHERE request = ?", (request,)
+            ) as cur:
                 counts = await cur.fetchone()
             assert counts is not None
             answered, agreed = int(counts[0]), int(counts[1] or 0)
@@ -366,8 +444,10 @@ class LiveFeedStore:
             elif agreed >= needed:
                 state = "agreed"
             if state != "pending":
-                await conn.execute("UPDATE korekcije SET state = ?, closed_at = ? WHERE id = ?",
-                                   (state, now_text(now) if state == "refused" else None, request))
+                await conn.execute(
+                    "UPDATE korekcije SET state = ?, closed_at = ? WHERE id = ?",
+                    (state, now_text(now) if state == "refused" else None, request),
+                )
                 await EventStore.add(conn, now, f"korekcija_{state}", None, str(row[2]), request=request)
             if state == "agreed" and command is not None:
                 await OutboxStore.add(conn, command[0], command[1], command[2], now)

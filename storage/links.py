@@ -50,9 +50,17 @@ _COLUMNS = "id, platform, account, nick, display, asked_at, code_hash, code_salt
 
 def _request(row: tuple[object, ...]) -> LinkRequest:
     rid, platform, account, nick, display, asked, code_hash, salt, expires = row
-    return LinkRequest(int(str(rid)), str(platform), str(account), str(nick), str(display),
-                       parse_stored_time(str(asked)), str(code_hash) if code_hash else None,
-                       str(salt) if salt else None, parse_stored_time(str(expires)) if expires else None)
+    return LinkRequest(
+        int(str(rid)),
+        str(platform),
+        str(account),
+        str(nick),
+        str(display),
+        parse_stored_time(str(asked)),
+        str(code_hash) if code_hash else None,
+        str(salt) if salt else None,
+        parse_stored_time(str(expires)) if expires else None,
+    )
 
 
 async def _subject(conn: aiosqlite.Connection, nick: str) -> str:
@@ -66,8 +74,15 @@ class LinkStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def ask(self, platform: str, account: str, nick: str, display: str, now: datetime,
-                  code: tuple[str, str, datetime] | None) -> LinkRequest:
+    async def ask(
+        self,
+        platform: str,
+        account: str,
+        nick: str,
+        display: str,
+        now: datetime,
+        code: tuple[str, str, datetime] | None,
+    ) -> LinkRequest:
         """Store (or replace) the account's request; `code` is (hash, salt, expiry) when one was delivered."""
         code_hash, salt, expires = code if code else (None, None, None)
         async with self.db.transaction() as conn:
@@ -77,20 +92,35 @@ class LinkStore:
                 " nick = excluded.nick, display = excluded.display, asked_at = excluded.asked_at,"
                 " code_hash = excluded.code_hash, code_salt = excluded.code_salt,"
                 " code_expires = excluded.code_expires",
-                (platform, account, nick, display, now_text(now), code_hash, salt,
-                 now_text(expires) if expires else None))
+                (
+                    platform,
+                    account,
+                    nick,
+                    display,
+                    now_text(now),
+                    code_hash,
+                    salt,
+                    now_text(expires) if expires else None,
+                ),
+            )
         found = await self.for_account(platform, account)
         assert found is not None
         return found
 
     async def get(self, request_id: int) -> LinkRequest | None:
-        rows = list(await self.db.connection.execute_fetchall(
-            f"SELECT {_COLUMNS} FROM link_requests WHERE id = ?", (request_id,)))
+        rows = list(
+            await self.db.connection.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM link_requests WHERE id = ?", (request_id,)
+            )
+        )
         return _request(tuple(rows[0])) if rows else None
 
     async def for_account(self, platform: str, account: str) -> LinkRequest | None:
-        rows = list(await self.db.connection.execute_fetchall(
-            f"SELECT {_COLUMNS} FROM link_requests WHERE platform = ? AND account = ?", (platform, account)))
+        rows = list(
+            await self.db.connection.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM link_requests WHERE platform = ? AND account = ?", (platform, account)
+            )
+        )
         return _request(tuple(rows[0])) if rows else None
 
     async def pending(self) -> list[LinkRequest]:
@@ -98,23 +128,31 @@ class LinkStore:
         return [_request(tuple(r)) for r in rows]
 
     async def lock(self, platform: str, account: str) -> LinkLock:
-        rows = list(await self.db.connection.execute_fetchall(
-            "SELECT failures, locked_until FROM link_locks WHERE platform = ? AND account = ?", (platform, account)))
+        rows = list(
+            await self.db.connection.execute_fetchall(
+                "SELECT failures, locked_until FROM link_locks WHERE platform = ? AND account = ?", (platform, account)
+            )
+        )
         if not rows:
             return LinkLock(0, None)
         failures, until = rows[0]
         return LinkLock(int(failures), parse_stored_time(str(until)) if until else None)
 
-    async def wrong_code(self, platform: str, account: str, now: datetime, limit: int,
-                         locked_until: datetime) -> LinkLock:
+    async def wrong_code(
+        self, platform: str, account: str, now: datetime, limit: int, locked_until: datetime
+    ) -> LinkLock:
         """Count a wrong code; the `limit`-th locks further tries until `locked_until` (and restarts the count)."""
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO link_locks (platform, account, failures) VALUES (?, ?, 1) ON CONFLICT (platform,"
-                " account) DO UPDATE SET failures = failures + 1", (platform, account))
+                " account) DO UPDATE SET failures = failures + 1",
+                (platform, account),
+            )
             await conn.execute(
                 "UPDATE link_locks SET failures = 0, locked_until = ? WHERE platform = ? AND account = ?"
-                " AND failures >= ?", (now_text(locked_until), platform, account, limit))
+                " AND failures >= ?",
+                (now_text(locked_until), platform, account, limit),
+            )
             await EventStore.add(conn, now, "link_code_wrong", None, f"account:{platform}:{account}")
         return await self.lock(platform, account)
 
@@ -123,92 +161,159 @@ class LinkStore:
         count, record the act; the member's id. `LinkConflict` when the account or the nickname's place on the
         platform is taken (nothing written)."""
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT 1 FROM link_requests WHERE id = ? AND nick = ? AND account = ?",
-                                    (request.id, request.nick, request.account)) as cur:
+            async with conn.execute(
+                "SELECT 1 FROM link_requests WHERE id = ? AND nick = ? AND account = ?",
+                (request.id, request.nick, request.account),
+            ) as cur:
                 if await cur.fetchone() is None:
                     raise LinkConflict("request")
-            async with conn.execute("SELECT 1 FROM accounts WHERE platform = ? AND account = ?",
-                                    (request.platform, request.account)) as cur:
+            async with conn.execute(
+                "SELECT 1 FROM accounts WHERE platform = ? AND account = ?", (request.platform, request.account)
+            ) as cur:
                 if await cur.fetchone() is not None:
                     raise LinkConflict("account")
-            await conn.execute("INSERT OR IGNORE INTO members (nick, created_at) VALUES (?, ?)",
-                               (request.nick, now_text(now)))
+            await conn.execute(
+                "INSERT OR IGNORE INTO members (nick, created_at) VALUES (?, ?)", (request.nick, now_text(now))
+            )
             async with conn.execute("SELECT id, nick FROM members WHERE nick = ?", (request.nick,)) as cur:
                 row = await cur.fetchone()
             assert row is not None
             member_id = int(row[0])
-            async with conn.execute("SELECT 1 FROM accounts WHERE member = ? AND platform = ?",
-                                    (member_id, request.platform)) as cur:
+            async with conn.execute(
+                "SELECT 1 FROM accounts WHERE member = ? AND platform = ?", (member_id, request.platform)
+            ) as cur:
                 if await cur.fetchone() is not None:
                     raise LinkConflict("nick")
-            await conn.execute("INSERT INTO accounts (platform, account, member, proof, linked_at) VALUES"
-                               " (?, ?, ?, ?, ?)", (request.platform, request.account, member_id, proof,
-                                                    now_text(now)))
+            await conn.execute(
+                "INSERT INTO accounts (platform, account, member, proof, linked_at) VALUES (?, ?, ?, ?, ?)",
+                (request.platform, request.account, member_id, proof, now_text(now)),
+            )
             await conn.execute("DELETE FROM link_requests WHERE id = ?", (request.id,))
-            await conn.execute("DELETE FROM link_locks WHERE platform = ? AND account = ?",
-                               (request.platform, request.account))
-            await EventStore.add(conn, now, "account_linked", by, str(member_id), platform=request.platform,
-                                 account=request.account, proof=proof, display=request.display)
+            await conn.execute(
+                "DELETE FROM link_locks WHERE platform = ? AND account = ?", (request.platform, request.account)
+            )
+            await EventStore.add(
+                conn,
+                now,
+                "account_linked",
+                by,
+                str(member_id),
+                platform=request.platform,
+                account=request.account,
+                proof=proof,
+                display=request.display,
+            )
         return member_id
 
     async def deny(self, request: LinkRequest, by: int | None, now: datetime, reason: str) -> bool:
         """Drop the request and record the denial; False when it was no longer pending."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute("DELETE FROM link_requests WHERE id = ? AND nick = ? AND account = ?",
-                                     (request.id, request.nick, request.account))
+            cur = await conn.execute(
+                "DELETE FROM link_requests WHERE id = ? AND nick = ? AND account = ?",
+                (request.id, request.nick, request.account),
+            )
             if not cur.rowcount:
                 return False
-            await EventStore.add(conn, now, "link_denied", by, await _subject(conn, request.nick),
-                                 platform=request.platform, account=request.account, display=request.display,
-                                 reason=reason)
+            await EventStore.add(
+                conn,
+                now,
+                "link_denied",
+                by,
+                await _subject(conn, request.nick),
+                platform=request.platform,
+                account=request.account,
+                display=request.display,
+                reason=reason,
+            )
         return True
 
-    async def unlink(self, member_id: int, platform: str | None, by: int | None, now: datetime,
-                     reason: str) -> list[str]:
+    async def unlink(
+        self, member_id: int, platform: str | None, by: int | None, now: datetime, reason: str
+    ) -> list[str]:
         """Remove the member's link on `platform` (every platform when None); the platforms unlinked."""
         async with self.db.transaction() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT platform, account FROM accounts WHERE member = ?" + (" AND platform = ?" if platform else ""),
-                (member_id, platform) if platform else (member_id,)))
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT platform, account FROM accounts WHERE member = ?"
+                    + (" AND platform = ?" if platform else ""),
+                    (member_id, platform) if platform else (member_id,),
+                )
+            )
             for gone_platform, account in rows:
                 await conn.execute("DELETE FROM accounts WHERE platform = ? AND account = ?", (gone_platform, account))
-                await EventStore.add(conn, now, "account_unlinked", by, str(member_id), platform=gone_platform,
-                                     account=account, reason=reason)
+                await EventStore.add(
+                    conn,
+                    now,
+                    "account_unlinked",
+                    by,
+                    str(member_id),
+                    platform=gone_platform,
+                    account=account,
+                    reason=reason,
+                )
         return [str(r[0]) for r in rows]
 
     async def unlink_account(self, platform: str, account: str, now: datetime, reason: str) -> bool:
         """Remove one account's link (the configuration no longer names it); False when there was none."""
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT member FROM accounts WHERE platform = ? AND account = ?",
-                                    (platform, account)) as cur:
+            async with conn.execute(
+                "SELECT member FROM accounts WHERE platform = ? AND account = ?", (platform, account)
+            ) as cur:
                 row = await cur.fetchone()
             if row is None:
                 return False
             await conn.execute("DELETE FROM accounts WHERE platform = ? AND account = ?", (platform, account))
-            await EventStore.add(conn, now, "account_unlinked", None, str(row[0]), platform=platform, account=account,
-                                 reason=reason)
+            await EventStore.add(
+                conn, now, "account_unlinked", None, str(row[0]), platform=platform, account=account, reason=reason
+            )
         return True
 
     async def link_configured(self, member_id: int, platform: str, account: str, now: datetime) -> bool:
         """The owner's account named in the configuration: linked to him (any other link of that account, or of
         his nickname on that platform, removed); False when it already was."""
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT member FROM accounts WHERE platform = ? AND account = ?",
-                                    (platform, account)) as cur:
+            async with conn.execute(
+                "SELECT member FROM accounts WHERE platform = ? AND account = ?", (platform, account)
+            ) as cur:
                 row = await cur.fetchone()
             if row is not None and int(row[0]) == member_id:
                 return False
-            stale = list(await conn.execute_fetchall(
-                "SELECT platform, account, member FROM accounts WHERE (platform = ? AND account = ?)"
-                " OR (platform = ? AND member = ?)", (platform, account, platform, member_id)))
+            stale = list(
+                await conn.execute_fetchall(
+                    "SELECT platform, account, member FROM accounts WHERE (platform = ? AND account = ?)"
+                    " OR (platform = ? AND member = ?)",
+                    (platform, account, platform, member_id),
+                )
+            )
             for gone_platform, gone_account, gone_member in stale:
-                await conn.execute("DELETE FROM accounts WHERE platform = ? AND account = ?",
-                                   (gone_platform, gone_account))
-                await EventStore.add(conn, now, "account_unlinked", None, str(gone_member), platform=gone_platform,
-                                     account=gone_account, reason="configuration")
+                await conn.execute(
+                    "DELETE FROM accounts WHERE platform = ? AND account = ?", (gone_platform, gone_account)
+                )
+                await EventStore.add(
+                    conn,
+                    now,
+                    "account_unlinked",
+                    None,
+                    str(gone_member),
+                    platform=gone_platform,
+                    account=gone_account,
+                    reason="configuration",
+                )
             await conn.execute("DELETE FROM link_requests WHERE platform = ? AND account = ?", (platform, account))
-            await conn.execute("INSERT INTO accounts (platform, account, member, proof, linked_at) VALUES"
-                               " (?, ?, ?, 'configuration', ?)", (platform, account, member_id, now_text(now)))
-            await EventStore.add(conn, now, "account_linked", None, str(member_id), platform=platform,
-                                 account=account, proof="configuration", display="")
+            await conn.execute(
+                "INSERT INTO accounts (platform, account, member, proof, linked_at) VALUES"
+                " (?, ?, ?, 'configuration', ?)",
+                (platform, account, member_id, now_text(now)),
+            )
+            await EventStore.add(
+                conn,
+                now,
+                "account_linked",
+                None,
+                str(member_id),
+                platform=platform,
+                account=account,
+                proof="configuration",
+                display="",
+            )
         return True

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_NICK", "ROLES", "CallBan", "Member", "MemberStore"]
 
+
 @dataclass(frozen=True, slots=True)
 class CallBan:
     member: int
@@ -41,11 +42,17 @@ _SELECT = (
 
 def _member(row: tuple[object, ...]) -> Member:
     mid, nick, on_duty, online, in_club, changed, roles, seated, accounts = row
-    return Member(int(str(mid)), str(nick), frozenset(str(roles).split(",")) if roles else frozenset(),
-                  bool(on_duty), bool(online), bool(in_club),
-                  parse_stored_time(str(changed)) if changed else None,
-                  int(str(seated)) if seated is not None else None,
-                  frozenset(str(accounts).split("\x1f")) if accounts else frozenset())
+    return Member(
+        int(str(mid)),
+        str(nick),
+        frozenset(str(roles).split(",")) if roles else frozenset(),
+        bool(on_duty),
+        bool(online),
+        bool(in_club),
+        parse_stored_time(str(changed)) if changed else None,
+        int(str(seated)) if seated is not None else None,
+        frozenset(str(accounts).split("\x1f")) if accounts else frozenset(),
+    )
 
 
 class MemberStore:
@@ -61,13 +68,15 @@ class MemberStore:
         return rows[0] if rows else None
 
     async def by_account(self, platform: str, account: str) -> Member | None:
-        rows = await self._query("WHERE m.id = (SELECT member FROM accounts WHERE platform = ? AND account = ?)",
-                                 (platform, account))
+        rows = await self._query(
+            "WHERE m.id = (SELECT member FROM accounts WHERE platform = ? AND account = ?)", (platform, account)
+        )
         return rows[0] if rows else None
 
     async def accounts(self, member_id: int) -> dict[str, str]:
         async with self.db.connection.execute(
-                "SELECT platform, account FROM accounts WHERE member = ?", (member_id,)) as cur:
+            "SELECT platform, account FROM accounts WHERE member = ?", (member_id,)
+        ) as cur:
             return {str(p): str(a) for p, a in await cur.fetchall()}
 
     async def with_role(self, role: str) -> list[Member]:
@@ -81,15 +90,20 @@ class MemberStore:
         return [_member(tuple(row)) for row in rows]
 
     async def in_trial(self, trial: int) -> list[Member]:
-        return await self._query("WHERE m.id IN (SELECT member FROM trial_participants WHERE trial = ?)"
-                                 " ORDER BY m.nick", (trial,))
+        return await self._query(
+            "WHERE m.id IN (SELECT member FROM trial_participants WHERE trial = ?) ORDER BY m.nick", (trial,)
+        )
 
     async def with_role_judging(self, role: str) -> list[tuple[Member, bool]]:
         """Everyone in the club holding `role`, each with whether he is judging an open trial now."""
         rows = await self.db.connection.execute_fetchall(
-            _SELECT.replace(" FROM members m ", ", EXISTS (SELECT 1 FROM trials t WHERE t.referee = m.id"
-                            " AND t.outcome = 'open') FROM members m ")
-            + "WHERE m.in_club AND m.id IN (SELECT member FROM roles WHERE role = ?) ORDER BY m.nick", (role,))
+            _SELECT.replace(
+                " FROM members m ",
+                ", EXISTS (SELECT 1 FROM trials t WHERE t.referee = m.id AND t.outcome = 'open') FROM members m ",
+            )
+            + "WHERE m.in_club AND m.id IN (SELECT member FROM roles WHERE role = ?) ORDER BY m.nick",
+            (role,),
+        )
         return [(_member(tuple(row[:-1])), bool(row[-1])) for row in rows]
 
     async def ensure(self, nick: str, now: datetime) -> Member:
@@ -106,12 +120,17 @@ class MemberStore:
         through `storage.links` with a proof."""
         member = await self.ensure(nick, now)
         async with self.db.transaction() as conn:
-            await conn.execute("DELETE FROM accounts WHERE platform = ? AND (account = ? OR member = ?)",
-                               (platform, account, member.id))
-            await conn.execute("INSERT INTO accounts (platform, account, member, proof, linked_at)"
-                               " VALUES (?, ?, ?, 'admin', ?)", (platform, account, member.id, now_text(now)))
-            await EventStore.add(conn, now, "account_linked", None, str(member.id), platform=platform,
-                                 account=account, proof="admin")
+            await conn.execute(
+                "DELETE FROM accounts WHERE platform = ? AND (account = ? OR member = ?)",
+                (platform, account, member.id),
+            )
+            await conn.execute(
+                "INSERT INTO accounts (platform, account, member, proof, linked_at) VALUES (?, ?, ?, 'admin', ?)",
+                (platform, account, member.id, now_text(now)),
+            )
+            await EventStore.add(
+                conn, now, "account_linked", None, str(member.id), platform=platform, account=account, proof="admin"
+            )
         fresh = await self.get(member.id)
         assert fresh is not None
         return fresh
@@ -119,10 +138,12 @@ class MemberStore:
     async def set_account_presence(self, member_id: int, platform: str, online: bool) -> bool:
         """Presence on one platform; True when the member is online on any platform he is linked on."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE accounts SET online = ? WHERE member = ? AND platform = ?",
-                               (online, member_id, platform))
-            async with conn.execute("SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND online)",
-                                    (member_id,)) as cur:
+            await conn.execute(
+                "UPDATE accounts SET online = ? WHERE member = ? AND platform = ?", (online, member_id, platform)
+            )
+            async with conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND online)", (member_id,)
+            ) as cur:
                 row = await cur.fetchone()
         return bool(row and row[0])
 
@@ -130,27 +151,38 @@ class MemberStore:
         """In the club on one platform (joined / left its server or group); True when he is still in the club
         on some platform he is linked on."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE accounts SET present = ? WHERE member = ? AND platform = ?",
-                               (present, member_id, platform))
-            async with conn.execute("SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND present)",
-                                    (member_id,)) as cur:
+            await conn.execute(
+                "UPDATE accounts SET present = ? WHERE member = ? AND platform = ?", (present, member_id, platform)
+            )
+            async with conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND present)", (member_id,)
+            ) as cur:
                 row = await cur.fetchone()
         return bool(row and row[0])
 
-    async def set_role(self, member_id: int, role: str, granted: bool, by: int | None, now: datetime,
-                       reason: str = "") -> bool:
+    async def set_role(
+        self, member_id: int, role: str, granted: bool, by: int | None, now: datetime, reason: str = ""
+    ) -> bool:
         """Grant or remove a role; False when nothing changed."""
         async with self.db.transaction() as conn:
             if granted:
                 cur = await conn.execute(
                     "INSERT OR IGNORE INTO roles (member, role, granted_at, granted_by) VALUES (?, ?, ?, ?)",
-                    (member_id, role, now_text(now), by))
+                    (member_id, role, now_text(now), by),
+                )
             else:
                 cur = await conn.execute("DELETE FROM roles WHERE member = ? AND role = ?", (member_id, role))
             changed = cur.rowcount > 0
             if changed:
-                await EventStore.add(conn, now, "role_granted" if granted else "role_removed", by,
-                                     str(member_id), role=role, reason=reason)
+                await EventStore.add(
+                    conn,
+                    now,
+                    "role_granted" if granted else "role_removed",
+                    by,
+                    str(member_id),
+                    role=role,
+                    reason=reason,
+                )
         return changed
 
     async def set_duty(self, member_id: int, on_duty: bool, now: datetime) -> None:
@@ -163,7 +195,8 @@ class MemberStore:
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE members SET online = ?, presence_changed_at = ? WHERE id = ? AND online != ?",
-                (online, now_text(now), member_id, online))
+                (online, now_text(now), member_id, online),
+            )
             return cur.rowcount > 0
 
     async def set_in_club(self, member_id: int, in_club: bool, now: datetime) -> None:
@@ -173,28 +206,36 @@ class MemberStore:
 
     async def seat(self, member_id: int, game: int | None, now: datetime) -> None:
         async with self.db.transaction() as conn:
-            await conn.execute("INSERT OR REPLACE INTO seating (member, game, since) VALUES (?, ?, ?)",
-                               (member_id, game, now_text(now)))
+            await conn.execute(
+                "INSERT OR REPLACE INTO seating (member, game, since) VALUES (?, ?, ?)",
+                (member_id, game, now_text(now)),
+            )
 
     async def seated_at(self, game: int) -> list[Member]:
         return await self._query("WHERE m.id IN (SELECT member FROM seating WHERE game = ?) ORDER BY m.nick", (game,))
 
     async def call_ban(self, member_id: int) -> CallBan | None:
         async with self.db.connection.execute(
-                "SELECT member, until, by, reason, at FROM call_bans WHERE member = ?", (member_id,)) as cur:
+            "SELECT member, until, by, reason, at FROM call_bans WHERE member = ?", (member_id,)
+        ) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
-        return CallBan(int(row[0]), parse_stored_time(row[1]) if row[1] else None, row[2], row[3],
-                       parse_stored_time(row[4]))
+        return CallBan(
+            int(row[0]), parse_stored_time(row[1]) if row[1] else None, row[2], row[3], parse_stored_time(row[4])
+        )
 
-    async def set_call_ban(self, member_id: int, until: datetime | None, by: int | None, reason: str,
-                           now: datetime) -> None:
+    async def set_call_ban(
+        self, member_id: int, until: datetime | None, by: int | None, reason: str, now: datetime
+    ) -> None:
         async with self.db.transaction() as conn:
-            await conn.execute("INSERT OR REPLACE INTO call_bans (member, until, by, reason, at) VALUES (?,?,?,?,?)",
-                               (member_id, now_text(until) if until else None, by, reason, now_text(now)))
-            await EventStore.add(conn, now, "call_denied", by, str(member_id),
-                                 until=now_text(until) if until else None, reason=reason)
+            await conn.execute(
+                "INSERT OR REPLACE INTO call_bans (member, until, by, reason, at) VALUES (?,?,?,?,?)",
+                (member_id, now_text(until) if until else None, by, reason, now_text(now)),
+            )
+            await EventStore.add(
+                conn, now, "call_denied", by, str(member_id), until=now_text(until) if until else None, reason=reason
+            )
 
     async def lift_call_ban(self, member_id: int, by: int | None, reason: str, now: datetime) -> bool:
         async with self.db.transaction() as conn:

@@ -40,9 +40,19 @@ _COLUMNS = "id, queue, kind, payload, key, created_at, state, attempts, next_at,
 
 
 def _command(row: Any) -> Command:
-    return Command(int(row[0]), str(row[1]), str(row[2]), json.loads(row[3]), str(row[4]),
-                   parse_stored_time(row[5]), str(row[6]), int(row[7]), parse_stored_time(row[8]), row[9],
-                   parse_stored_time(row[10]) if row[10] else None)
+    return Command(
+        int(row[0]),
+        str(row[1]),
+        str(row[2]),
+        json.loads(row[3]),
+        str(row[4]),
+        parse_stored_time(row[5]),
+        str(row[6]),
+        int(row[7]),
+        parse_stored_time(row[8]),
+        row[9],
+        parse_stored_time(row[10]) if row[10] else None,
+    )
 
 
 async def _rows(db: Database, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
@@ -55,13 +65,15 @@ class OutboxStore:
         self.db = db
 
     @staticmethod
-    async def add(conn: aiosqlite.Connection, queue: str, kind: str, payload: dict[str, Any],
-                  now: datetime) -> int | None:
+    async def add(
+        conn: aiosqlite.Connection, queue: str, kind: str, payload: dict[str, Any], now: datetime
+    ) -> int | None:
         """Write a command inside the caller's transaction. The same command already waiting in its queue is
         not written twice (a resync after a restart repeats what is still pending): None then."""
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        async with conn.execute("SELECT id FROM outbox WHERE queue = ? AND state = 'pending' ORDER BY id DESC"
-                                " LIMIT 1", (queue,)) as cur:
+        async with conn.execute(
+            "SELECT id FROM outbox WHERE queue = ? AND state = 'pending' ORDER BY id DESC LIMIT 1", (queue,)
+        ) as cur:
             last = await cur.fetchone()
         if last is not None:
             async with conn.execute("SELECT kind, payload FROM outbox WHERE id = ?", (last[0],)) as cur:
@@ -71,7 +83,8 @@ class OutboxStore:
         key = f"sudija-{secrets.token_hex(12)}"
         cur2 = await conn.execute(
             "INSERT INTO outbox (queue, kind, payload, key, created_at, next_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (queue, kind, text, key, now_text(now), now_text(now)))
+            (queue, kind, text, key, now_text(now), now_text(now)),
+        )
         return cur2.lastrowid
 
     async def enqueue(self, queue: str, kind: str, payload: dict[str, Any], now: datetime) -> int | None:
@@ -80,45 +93,58 @@ class OutboxStore:
 
     async def due(self, now: datetime, limit: int = 100) -> list[Command]:
         """The head of every queue whose retry time has come, oldest first."""
-        rows = await _rows(self.db,
+        rows = await _rows(
+            self.db,
             f"SELECT {_COLUMNS} FROM outbox WHERE id IN (SELECT min(id) FROM outbox WHERE state = 'pending'"
-            " GROUP BY queue) AND next_at <= ? ORDER BY id LIMIT ?", (now_text(now), limit))
+            " GROUP BY queue) AND next_at <= ? ORDER BY id LIMIT ?",
+            (now_text(now), limit),
+        )
         return [_command(r) for r in rows]
 
     async def next_wake(self) -> datetime | None:
         """When the earliest queue head falls due (None: nothing pending)."""
-        rows = await _rows(self.db,
+        rows = await _rows(
+            self.db,
             "SELECT min(next_at) FROM outbox WHERE id IN (SELECT min(id) FROM outbox WHERE state = 'pending'"
-            " GROUP BY queue)")
+            " GROUP BY queue)",
+        )
         value = rows[0][0] if rows else None
         return parse_stored_time(value) if value else None
 
     async def sent(self, command_id: int, now: datetime) -> None:
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE outbox SET state = 'sent', attempts = attempts + 1, done_at = ?,"
-                               " last_error = NULL WHERE id = ? AND state = 'pending'", (now_text(now), command_id))
+            await conn.execute(
+                "UPDATE outbox SET state = 'sent', attempts = attempts + 1, done_at = ?,"
+                " last_error = NULL WHERE id = ? AND state = 'pending'",
+                (now_text(now), command_id),
+            )
 
     async def failed(self, command_id: int, error: str, now: datetime) -> None:
         """The game server refused the command (4xx): kept, with its answer, and the queue goes on."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE outbox SET state = 'failed', attempts = attempts + 1, done_at = ?,"
-                               " last_error = ? WHERE id = ? AND state = 'pending'",
-                               (now_text(now), error[:2000], command_id))
+            await conn.execute(
+                "UPDATE outbox SET state = 'failed', attempts = attempts + 1, done_at = ?,"
+                " last_error = ? WHERE id = ? AND state = 'pending'",
+                (now_text(now), error[:2000], command_id),
+            )
 
     async def retry_at(self, command_id: int, error: str, at: datetime) -> None:
         """Not delivered (no answer, 5xx): tried again at `at`."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ?"
-                               " WHERE id = ? AND state = 'pending'", (now_text(at), error[:2000], command_id))
+            await conn.execute(
+                "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ?"
+                " WHERE id = ? AND state = 'pending'",
+                (now_text(at), error[:2000], command_id),
+            )
 
     async def listing(self, state: str | None = None, limit: int = 200) -> list[Command]:
         """Commands newest first, optionally only those in `state` (pending, sent, failed)."""
         if state is None:
-            rows = await _rows(self.db,
-                f"SELECT {_COLUMNS} FROM outbox ORDER BY id DESC LIMIT ?", (limit,))
+            rows = await _rows(self.db, f"SELECT {_COLUMNS} FROM outbox ORDER BY id DESC LIMIT ?", (limit,))
         else:
-            rows = await _rows(self.db,
-                f"SELECT {_COLUMNS} FROM outbox WHERE state = ? ORDER BY id DESC LIMIT ?", (state, limit))
+            rows = await _rows(
+                self.db, f"SELECT {_COLUMNS} FROM outbox WHERE state = ? ORDER BY id DESC LIMIT ?", (state, limit)
+            )
         return [_command(r) for r in rows]
 
     async def counts(self) -> dict[str, int]:

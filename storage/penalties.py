@@ -110,13 +110,27 @@ class Effects:
     settled_counts: bool | None  # None: no settlement
 
 
-_PENALTY = ("SELECT id, game, trial, member, plavac_days, league_points, abandoned, month, imposed_at, lifted_at,"
-            " lifted_by_trial, points_returned FROM penalties ")
+_PENALTY = (
+    "SELECT id, game, trial, member, plavac_days, league_points, abandoned, month, imposed_at, lifted_at,"
+    " lifted_by_trial, points_returned FROM penalties "
+)
 
 
 def _penalty(r: Any) -> PenaltyRow:
-    return PenaltyRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], parse_stored_time(r[8]),
-                      parse_stored_time(r[9]) if r[9] else None, r[10], None if r[11] is None else bool(r[11]))
+    return PenaltyRow(
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4],
+        r[5],
+        bool(r[6]),
+        r[7],
+        parse_stored_time(r[8]),
+        parse_stored_time(r[9]) if r[9] else None,
+        r[10],
+        None if r[11] is None else bool(r[11]),
+    )
 
 
 async def _month_is_open(conn: aiosqlite.Connection, month: str, now: datetime, grace: timedelta) -> bool:
@@ -125,8 +139,7 @@ async def _month_is_open(conn: aiosqlite.Connection, month: str, now: datetime, 
 
 
 async def _plavac_until(conn: aiosqlite.Connection, member: int) -> datetime | None:
-    row = await (await conn.execute("SELECT until FROM plavac WHERE member = ? AND active = 1",
-                                    (member,))).fetchone()
+    row = await (await conn.execute("SELECT until FROM plavac WHERE member = ? AND active = 1", (member,))).fetchone()
     return parse_stored_time(row[0]) if row else None
 
 
@@ -134,10 +147,12 @@ async def _set_plavac(conn: aiosqlite.Connection, member: int, until: datetime |
     if until is None:
         await conn.execute("UPDATE plavac SET active = 0 WHERE member = ?", (member,))
     else:
-        await conn.execute("INSERT INTO plavac (member, until, active, since) VALUES (?, ?, 1, ?)"
-                           " ON CONFLICT (member) DO UPDATE SET until = excluded.until, active = 1,"
-                           " since = CASE WHEN plavac.active = 1 THEN plavac.since ELSE excluded.since END",
-                           (member, now_text(until), now_text(now)))
+        await conn.execute(
+            "INSERT INTO plavac (member, until, active, since) VALUES (?, ?, 1, ?)"
+            " ON CONFLICT (member) DO UPDATE SET until = excluded.until, active = 1,"
+            " since = CASE WHEN plavac.active = 1 THEN plavac.since ELSE excluded.since END",
+            (member, now_text(until), now_text(now)),
+        )
 
 
 async def ensure_napustio(conn: aiosqlite.Connection, game: GameAtStake, now: datetime) -> None:
@@ -147,7 +162,8 @@ async def ensure_napustio(conn: aiosqlite.Connection, game: GameAtStake, now: da
     await conn.execute(
         "INSERT OR IGNORE INTO napustio (game, first_leaver, counted, source, trial, rated, month, at)"
         " VALUES (?, ?, ?, 'log', NULL, ?, ?, ?)",
-        (game.number, game.first_leaver, game.first_leaver, game.rated, month_of(game.ended_at), now_text(now)))
+        (game.number, game.first_leaver, game.first_leaver, game.rated, month_of(game.ended_at), now_text(now)),
+    )
 
 
 class PenaltyStore:
@@ -163,8 +179,10 @@ class PenaltyStore:
 
     async def active_points(self, member: int, month: str) -> int:
         async with self.db.connection.execute(
-                "SELECT coalesce(sum(league_points), 0) FROM penalties WHERE member = ? AND month = ?"
-                " AND lifted_at IS NULL AND points_cancelled_at IS NULL", (member, month)) as cur:
+            "SELECT coalesce(sum(league_points), 0) FROM penalties WHERE member = ? AND month = ?"
+            " AND lifted_at IS NULL AND points_cancelled_at IS NULL",
+            (member, month),
+        ) as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
@@ -174,7 +192,8 @@ class PenaltyStore:
 
     async def plavac(self, member: int) -> Plavac | None:
         async with self.db.connection.execute(
-                "SELECT member, until, active, since FROM plavac WHERE member = ?", (member,)) as cur:
+            "SELECT member, until, active, since FROM plavac WHERE member = ?", (member,)
+        ) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
@@ -182,23 +201,24 @@ class PenaltyStore:
 
     async def running_plavac(self) -> list[Plavac]:
         async with self.db.connection.execute(
-                "SELECT member, until, active, since FROM plavac WHERE active = 1 ORDER BY until") as cur:
-            return [Plavac(r[0], parse_stored_time(r[1]), True, parse_stored_time(r[3]))
-                    for r in await cur.fetchall()]
+            "SELECT member, until, active, since FROM plavac WHERE active = 1 ORDER BY until"
+        ) as cur:
+            return [Plavac(r[0], parse_stored_time(r[1]), True, parse_stored_time(r[3])) for r in await cur.fetchall()]
 
     async def end_plavac(self, member: int, now: datetime) -> bool:
         """A plavac that ran out ends, once: True only for the call that ended it."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute("UPDATE plavac SET active = 0 WHERE member = ? AND active = 1 AND until <= ?",
-                                     (member, now_text(now)))
+            cur = await conn.execute(
+                "UPDATE plavac SET active = 0 WHERE member = ? AND active = 1 AND until <= ?", (member, now_text(now))
+            )
             if cur.rowcount:
                 await EventStore.add(conn, now, "plavac_ended", None, str(member))
             return cur.rowcount > 0
 
     async def napustio(self, game: int) -> Napustio | None:
         async with self.db.connection.execute(
-                "SELECT game, first_leaver, counted, source, trial, rated, month FROM napustio WHERE game = ?",
-                (game,)) as cur:
+            "SELECT game, first_leaver, counted, source, trial, rated, month FROM napustio WHERE game = ?", (game,)
+        ) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
@@ -211,9 +231,11 @@ class PenaltyStore:
     async def unrecorded_interrupted(self, nick: str) -> list[int]:
         """Interrupted games `nick` played whose napustio row is not written yet (read from their logs)."""
         async with self.db.connection.execute(
-                "SELECT g.number FROM games g WHERE g.status = 'interrupted'"
-                " AND g.number IN (SELECT game FROM game_players WHERE nick = ?)"
-                " AND g.number NOT IN (SELECT game FROM napustio) ORDER BY g.number", (nick,)) as cur:
+            "SELECT g.number FROM games g WHERE g.status = 'interrupted'"
+            " AND g.number IN (SELECT game FROM game_players WHERE nick = ?)"
+            " AND g.number NOT IN (SELECT game FROM napustio) ORDER BY g.number",
+            (nick,),
+        ) as cur:
             return [int(r[0]) for r in await cur.fetchall()]
 
     async def napustio_count(self, nick: str, month: str | None = None) -> int:
@@ -229,7 +251,8 @@ class PenaltyStore:
     async def abandoned_rated(self, nick: str, month: str) -> int:
         """Rated games of `month` that `nick` is counted as having abandoned (each carries the league charge)."""
         async with self.db.connection.execute(
-                "SELECT count(*) FROM napustio WHERE counted = ? AND month = ? AND rated = 1", (nick, month)) as cur:
+            "SELECT count(*) FROM napustio WHERE counted = ? AND month = ? AND rated = 1", (nick, month)
+        ) as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
@@ -246,16 +269,27 @@ class PenaltyStore:
     async def effects_pending(self) -> list[int]:
         """Trials whose recorded verdict changes penalties, napustio or settlement but has not taken effect."""
         async with self.db.connection.execute(
-                "SELECT id FROM trials WHERE outcome = 'verdict'"
-                " AND json_extract(verdict, '$.kind') IN ('kazna', 'niko', 'svodjenje')"
-                " AND id NOT IN (SELECT trial FROM verdict_effects) ORDER BY id") as cur:
+            "SELECT id FROM trials WHERE outcome = 'verdict'"
+            " AND json_extract(verdict, '$.kind') IN ('kazna', 'niko', 'svodjenje')"
+            " AND id NOT IN (SELECT trial FROM verdict_effects) ORDER BY id"
+        ) as cur:
             return [int(r[0]) for r in await cur.fetchall()]
 
     # Writing ---------------------------------------------------------------------------------------------
-    async def apply_effects(self, trial: int, game: GameAtStake, now: datetime, grace: timedelta, *,
-                            lift_earlier: bool, penalty: NewPenalty | None = None,
-                            culprit_nick: str | None = None, nobody: bool = False, settle: bool | None = None,
-                            actor: int | None = None) -> Effects | None:
+    async def apply_effects(
+        self,
+        trial: int,
+        game: GameAtStake,
+        now: datetime,
+        grace: timedelta,
+        *,
+        lift_earlier: bool,
+        penalty: NewPenalty | None = None,
+        culprit_nick: str | None = None,
+        nobody: bool = False,
+        settle: bool | None = None,
+        actor: int | None = None,
+    ) -> Effects | None:
         """Everything an out-of-game verdict changes, in one transaction; None when it has already taken effect.
 
         `lift_earlier`: every active penalty of the game is lifted first (its plavac shortened, its points back if
@@ -265,26 +299,44 @@ class PenaltyStore:
         counts nobody.
         """
         async with self.db.transaction() as conn:
-            cur = await conn.execute("INSERT OR IGNORE INTO verdict_effects (trial, at) VALUES (?, ?)",
-                                     (trial, now_text(now)))
+            cur = await conn.execute(
+                "INSERT OR IGNORE INTO verdict_effects (trial, at) VALUES (?, ?)", (trial, now_text(now))
+            )
             if not cur.rowcount:
                 return None
             lifted: list[Lifted] = []
             if lift_earlier:
-                rows = [_penalty(r) for r in await (await conn.execute(
-                    _PENALTY + "WHERE game = ? AND lifted_at IS NULL AND trial != ? ORDER BY id",
-                    (game.number, trial))).fetchall()]
+                rows = [
+                    _penalty(r)
+                    for r in await (
+                        await conn.execute(
+                            _PENALTY + "WHERE game = ? AND lifted_at IS NULL AND trial != ? ORDER BY id",
+                            (game.number, trial),
+                        )
+                    ).fetchall()
+                ]
                 for row in rows:
                     before = await _plavac_until(conn, row.member)
                     after = plavac_after_lift(before, now, row.plavac_days) if row.plavac_days else before
                     if row.plavac_days and before is not None:
                         await _set_plavac(conn, row.member, after, now)
                     returned = await _month_is_open(conn, row.month, now, grace)
-                    await conn.execute("UPDATE penalties SET lifted_at = ?, lifted_by_trial = ?, points_returned = ?"
-                                       " WHERE id = ?", (now_text(now), trial, returned, row.id))
-                    await EventStore.add(conn, now, "penalty_lifted", actor, str(row.member), game=game.number,
-                                         penalty=row.id, trial=trial, plavac_until=now_text(after) if after else None,
-                                         points_returned=returned)
+                    await conn.execute(
+                        "UPDATE penalties SET lifted_at = ?, lifted_by_trial = ?, points_returned = ? WHERE id = ?",
+                        (now_text(now), trial, returned, row.id),
+                    )
+                    await EventStore.add(
+                        conn,
+                        now,
+                        "penalty_lifted",
+                        actor,
+                        str(row.member),
+                        game=game.number,
+                        penalty=row.id,
+                        trial=trial,
+                        plavac_until=now_text(after) if after else None,
+                        points_returned=returned,
+                    )
                     lifted.append(Lifted(row, before, after, returned))
             new_row: PenaltyRow | None = None
             plavac_before = plavac_after = None
@@ -297,53 +349,134 @@ class PenaltyStore:
                 cur = await conn.execute(
                     "INSERT INTO penalties (game, trial, member, plavac_days, league_points, abandoned, month,"
                     " imposed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game.number, trial, penalty.member, penalty.plavac_days, penalty.league_points,
-                     penalty.abandoned, month, now_text(now)))
-                new_row = PenaltyRow(int(cur.lastrowid or 0), game.number, trial, penalty.member, penalty.plavac_days,
-                                     penalty.league_points, penalty.abandoned, month, now, None, None, None)
-                await EventStore.add(conn, now, "penalty", actor, str(penalty.member), game=game.number, trial=trial,
-                                     plavac_days=penalty.plavac_days, league_points=penalty.league_points,
-                                     abandoned=penalty.abandoned,
-                                     plavac_until=now_text(plavac_after) if plavac_after else None)
+                    (
+                        game.number,
+                        trial,
+                        penalty.member,
+                        penalty.plavac_days,
+                        penalty.league_points,
+                        penalty.abandoned,
+                        month,
+                        now_text(now),
+                    ),
+                )
+                new_row = PenaltyRow(
+                    int(cur.lastrowid or 0),
+                    game.number,
+                    trial,
+                    penalty.member,
+                    penalty.plavac_days,
+                    penalty.league_points,
+                    penalty.abandoned,
+                    month,
+                    now,
+                    None,
+                    None,
+                    None,
+                )
+                await EventStore.add(
+                    conn,
+                    now,
+                    "penalty",
+                    actor,
+                    str(penalty.member),
+                    game=game.number,
+                    trial=trial,
+                    plavac_days=penalty.plavac_days,
+                    league_points=penalty.league_points,
+                    abandoned=penalty.abandoned,
+                    plavac_until=now_text(plavac_after) if plavac_after else None,
+                )
             napustio_before = napustio_after = None
             napustio_open = True
             if game.interrupted and game.ended_at is not None:
                 await ensure_napustio(conn, game, now)
-                found = await (await conn.execute("SELECT counted, source, month FROM napustio WHERE game = ?",
-                                                  (game.number,))).fetchone()
+                found = await (
+                    await conn.execute("SELECT counted, source, month FROM napustio WHERE game = ?", (game.number,))
+                ).fetchone()
                 assert found is not None
                 napustio_before, source, month = found[0], found[1], found[2]
                 napustio_open = await _month_is_open(conn, month, now, grace)
                 settled = source == "settlement" or settle is not None
-                verdicts = [GameVerdict(None if nobody else culprit_nick, bool(penalty and penalty.abandoned))] \
-                    if (nobody or penalty is not None) else []
+                verdicts = (
+                    [GameVerdict(None if nobody else culprit_nick, bool(penalty and penalty.abandoned))]
+                    if (nobody or penalty is not None)
+                    else []
+                )
                 if settled or verdicts:
                     counted = counted_abandoner(game.first_leaver, verdicts, settled)
-                    new_source = "settlement" if settled else "nobody" if nobody else \
-                        "verdict" if counted != game.first_leaver else "log"
+                    new_source = (
+                        "settlement"
+                        if settled
+                        else "nobody"
+                        if nobody
+                        else "verdict"
+                        if counted != game.first_leaver
+                        else "log"
+                    )
                 else:
                     counted, new_source = napustio_before, source
                 napustio_after = counted
-                await conn.execute("UPDATE napustio SET counted = ?, source = ?, trial = ?, at = ? WHERE game = ?",
-                                   (counted, new_source, trial, now_text(now), game.number))
+                await conn.execute(
+                    "UPDATE napustio SET counted = ?, source = ?, trial = ?, at = ? WHERE game = ?",
+                    (counted, new_source, trial, now_text(now), game.number),
+                )
                 if (counted or "").casefold() != (napustio_before or "").casefold():
-                    await EventStore.add(conn, now, "napustio_moved", actor, f"game:{game.number}",
-                                         before=napustio_before, after=counted, trial=trial)
+                    await EventStore.add(
+                        conn,
+                        now,
+                        "napustio_moved",
+                        actor,
+                        f"game:{game.number}",
+                        before=napustio_before,
+                        after=counted,
+                        trial=trial,
+                    )
             cancelled: list[Lifted] = []
             if settle is not None:
-                rows = [_penalty(r) for r in await (await conn.execute(
-                    _PENALTY + "WHERE game = ? AND lifted_at IS NULL AND league_points > 0"
-                    " AND points_cancelled_at IS NULL ORDER BY id", (game.number,))).fetchall()]
+                rows = [
+                    _penalty(r)
+                    for r in await (
+                        await conn.execute(
+                            _PENALTY + "WHERE game = ? AND lifted_at IS NULL AND league_points > 0"
+                            " AND points_cancelled_at IS NULL ORDER BY id",
+                            (game.number,),
+                        )
+                    ).fetchall()
+                ]
                 for row in rows:
                     returned = await _month_is_open(conn, row.month, now, grace)
-                    await conn.execute("UPDATE penalties SET points_cancelled_at = ?, points_returned = ? WHERE id = ?",
-                                       (now_text(now), returned, row.id))
-                    await EventStore.add(conn, now, "penalty_points_cancelled", actor, str(row.member),
-                                         game=game.number, penalty=row.id, trial=trial, points_returned=returned)
+                    await conn.execute(
+                        "UPDATE penalties SET points_cancelled_at = ?, points_returned = ? WHERE id = ?",
+                        (now_text(now), returned, row.id),
+                    )
+                    await EventStore.add(
+                        conn,
+                        now,
+                        "penalty_points_cancelled",
+                        actor,
+                        str(row.member),
+                        game=game.number,
+                        penalty=row.id,
+                        trial=trial,
+                        points_returned=returned,
+                    )
                     cancelled.append(Lifted(row, None, None, returned))
-                await conn.execute("INSERT OR IGNORE INTO settlements (game, trial, at, counts) VALUES (?, ?, ?, ?)",
-                                   (game.number, trial, now_text(now), settle))
-                await EventStore.add(conn, now, "game_settled", actor, f"game:{game.number}", trial=trial,
-                                     counts=settle)
-        return Effects(lifted, cancelled, new_row, plavac_before, plavac_after, napustio_before, napustio_after,
-                       napustio_open, settle)
+                await conn.execute(
+                    "INSERT OR IGNORE INTO settlements (game, trial, at, counts) VALUES (?, ?, ?, ?)",
+                    (game.number, trial, now_text(now), settle),
+                )
+                await EventStore.add(
+                    conn, now, "game_settled", actor, f"game:{game.number}", trial=trial, counts=settle
+                )
+        return Effects(
+            lifted,
+            cancelled,
+            new_row,
+            plavac_before,
+            plavac_after,
+            napustio_before,
+            napustio_after,
+            napustio_open,
+            settle,
+        )

@@ -61,45 +61,66 @@ class TakeResult:
     JUDGING = "judging"  # the presser already judges another trial
 
 
-_TRIAL = ("SELECT id, call, game, in_game, caller, referee, opened_at, closed_at, outcome, end_reason, draft,"
-          " verdict, reason FROM trials ")
+_TRIAL = (
+    "SELECT id, call, game, in_game, caller, referee, opened_at, closed_at, outcome, end_reason, draft,"
+    " verdict, reason FROM trials "
+)
 
 
 def _trial(row: tuple[Any, ...]) -> Trial:
-    return Trial(row[0], row[1], row[2], bool(row[3]), row[4], row[5], parse_stored_time(row[6]),
-                 parse_stored_time(row[7]) if row[7] else None, TrialOutcome(row[8]), row[9],
-                 json.loads(row[10]) if row[10] else None, json.loads(row[11]) if row[11] else None, row[12])
+    return Trial(
+        row[0],
+        row[1],
+        row[2],
+        bool(row[3]),
+        row[4],
+        row[5],
+        parse_stored_time(row[6]),
+        parse_stored_time(row[7]) if row[7] else None,
+        TrialOutcome(row[8]),
+        row[9],
+        json.loads(row[10]) if row[10] else None,
+        json.loads(row[11]) if row[11] else None,
+        row[12],
+    )
 
 
 class TrialStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def take(self, call_id: int, referee: int, now: datetime,
-                   parties: list[tuple[int, str]]) -> tuple[str, Trial | None]:
+    async def take(
+        self, call_id: int, referee: int, now: datetime, parties: list[tuple[int, str]]
+    ) -> tuple[str, Trial | None]:
         """Sudi: exactly one presser turns the pending call into a trial, only before its deadline; all in one
         transaction."""
         try:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
                     "UPDATE calls SET state = 'taken', referee = ?, closed_at = ? WHERE id = ? AND state = 'pending'"
-                    " AND deadline > ?", (referee, now_text(now), call_id, now_text(now)))
+                    " AND deadline > ?",
+                    (referee, now_text(now), call_id, now_text(now)),
+                )
                 if not cur.rowcount:
                     return TakeResult.GONE, None
-                row = await (await conn.execute("SELECT game, caller, in_game FROM calls WHERE id = ?",
-                                                (call_id,))).fetchone()
+                row = await (
+                    await conn.execute("SELECT game, caller, in_game FROM calls WHERE id = ?", (call_id,))
+                ).fetchone()
                 assert row is not None
                 game, caller, in_game = row
                 cur = await conn.execute(
                     "INSERT INTO trials (call, game, in_game, caller, referee, opened_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (call_id, game, in_game, caller, referee, now_text(now)))
+                    (call_id, game, in_game, caller, referee, now_text(now)),
+                )
                 trial_id = int(cur.lastrowid or 0)
-                await conn.execute("INSERT INTO trial_games (trial, game, since) VALUES (?, ?, ?)",
-                                   (trial_id, game, now_text(now)))
+                await conn.execute(
+                    "INSERT INTO trial_games (trial, game, since) VALUES (?, ?, ?)", (trial_id, game, now_text(now))
+                )
                 for member, role in [(referee, "referee"), *parties]:
                     await conn.execute(
                         "INSERT OR IGNORE INTO trial_participants (trial, member, role, joined_at) VALUES (?,?,?,?)",
-                        (trial_id, member, role, now_text(now)))
+                        (trial_id, member, role, now_text(now)),
+                    )
                 await EventStore.add(conn, now, "call_taken", referee, f"call:{call_id}", trial=trial_id)
         except aiosqlite.IntegrityError:
             return TakeResult.JUDGING, None
@@ -117,8 +138,9 @@ class TrialStore:
 
     async def open_for_member(self, member: int) -> Trial | None:
         rows = await self._trials(
-            "WHERE outcome = 'open' AND id IN (SELECT trial FROM trial_participants WHERE member = ?)"
-            " ORDER BY id DESC", (member,))
+            "WHERE outcome = 'open' AND id IN (SELECT trial FROM trial_participants WHERE member = ?) ORDER BY id DESC",
+            (member,),
+        )
         return rows[0] if rows else None
 
     async def open_for_game(self, game: int) -> Trial | None:
@@ -146,30 +168,37 @@ class TrialStore:
         rows = await self.db.connection.execute_fetchall(
             "SELECT closed_at FROM trials WHERE outcome = 'verdict' AND json_extract(verdict, '$.kind') = 'kazna'"
             " AND json_extract(verdict, '$.culprit') = ? COLLATE NOCASE"
-            " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE ORDER BY closed_at", (culprit, offence))
+            " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE ORDER BY closed_at",
+            (culprit, offence),
+        )
         return [parse_stored_time(r[0]) for r in rows]
 
     async def participants(self, trial_id: int) -> list[Participant]:
         async with self.db.connection.execute(
-                "SELECT member, role, joined_at FROM trial_participants WHERE trial = ? ORDER BY joined_at, member",
-                (trial_id,)) as cur:
+            "SELECT member, role, joined_at FROM trial_participants WHERE trial = ? ORDER BY joined_at, member",
+            (trial_id,),
+        ) as cur:
             return [Participant(r[0], PartyRole(r[1]), parse_stored_time(r[2])) for r in await cur.fetchall()]
 
     async def pause_intervals(self, game: int, now: datetime) -> list[tuple[datetime, datetime]]:
         """When the game's 7-day clock stood still: calls pending and trials on (open ones up to `now`)."""
         out: list[tuple[datetime, datetime]] = []
         async with self.db.connection.execute(
-                "SELECT created_at, closed_at FROM calls WHERE game = ?"
-                " UNION ALL SELECT tg.since, coalesce(tg.until, t.closed_at) FROM trial_games tg"
-                " JOIN trials t ON t.id = tg.trial WHERE tg.game = ?", (game, game)) as cur:
+            "SELECT created_at, closed_at FROM calls WHERE game = ?"
+            " UNION ALL SELECT tg.since, coalesce(tg.until, t.closed_at) FROM trial_games tg"
+            " JOIN trials t ON t.id = tg.trial WHERE tg.game = ?",
+            (game, game),
+        ) as cur:
             for start, end in await cur.fetchall():
                 out.append((parse_stored_time(start), parse_stored_time(end) if end else now))
         return out
 
     async def set_draft(self, trial_id: int, draft: dict[str, Any] | None, actor: int, now: datetime) -> bool:
         async with self.db.transaction() as conn:
-            cur = await conn.execute("UPDATE trials SET draft = ? WHERE id = ? AND outcome = 'open'",
-                                     (json.dumps(draft, ensure_ascii=False) if draft else None, trial_id))
+            cur = await conn.execute(
+                "UPDATE trials SET draft = ? WHERE id = ? AND outcome = 'open'",
+                (json.dumps(draft, ensure_ascii=False) if draft else None, trial_id),
+            )
             if cur.rowcount:
                 await EventStore.add(conn, now, "draft", actor, f"trial:{trial_id}", draft=draft)
             return cur.rowcount > 0
@@ -178,14 +207,17 @@ class TrialStore:
         """Promeni…: the trial is now about `game`; the draft is dropped."""
         try:
             async with self.db.transaction() as conn:
-                cur = await conn.execute("UPDATE trials SET game = ?, draft = NULL WHERE id = ? AND outcome = 'open'",
-                                         (game, trial_id))
+                cur = await conn.execute(
+                    "UPDATE trials SET game = ?, draft = NULL WHERE id = ? AND outcome = 'open'", (game, trial_id)
+                )
                 if not cur.rowcount:
                     return False
-                await conn.execute("UPDATE trial_games SET until = ? WHERE trial = ? AND until IS NULL",
-                                   (now_text(now), trial_id))
-                await conn.execute("INSERT INTO trial_games (trial, game, since) VALUES (?, ?, ?)",
-                                   (trial_id, game, now_text(now)))
+                await conn.execute(
+                    "UPDATE trial_games SET until = ? WHERE trial = ? AND until IS NULL", (now_text(now), trial_id)
+                )
+                await conn.execute(
+                    "INSERT INTO trial_games (trial, game, since) VALUES (?, ?, ?)", (trial_id, game, now_text(now))
+                )
                 await EventStore.add(conn, now, "trial_game_changed", actor, f"trial:{trial_id}", game=game)
         except aiosqlite.IntegrityError:
             return False
@@ -193,18 +225,30 @@ class TrialStore:
 
     async def add_message(self, trial_id: int, member: int | None, text: str, now: datetime) -> None:
         async with self.db.transaction() as conn:
-            await conn.execute("INSERT INTO trial_messages (trial, member, text, at) VALUES (?, ?, ?, ?)",
-                               (trial_id, member, text, now_text(now)))
+            await conn.execute(
+                "INSERT INTO trial_messages (trial, member, text, at) VALUES (?, ?, ?, ?)",
+                (trial_id, member, text, now_text(now)),
+            )
 
     async def messages(self, trial_id: int) -> list[TrialMessage]:
         async with self.db.connection.execute(
-                "SELECT member, text, at FROM trial_messages WHERE trial = ? ORDER BY id", (trial_id,)) as cur:
+            "SELECT member, text, at FROM trial_messages WHERE trial = ? ORDER BY id", (trial_id,)
+        ) as cur:
             return [TrialMessage(r[0], r[1], parse_stored_time(r[2])) for r in await cur.fetchall()]
 
-    async def finish(self, trial_id: int, outcome: TrialOutcome, now: datetime, actor: int | None, *,
-                     verdict: dict[str, Any] | None = None, reason: str | None = None,
-                     end_reason: str | None = None, changes: list[NewPaperChange] | None = None,
-                     expected_draft: dict[str, Any] | None = None) -> bool:
+    async def finish(
+        self,
+        trial_id: int,
+        outcome: TrialOutcome,
+        now: datetime,
+        actor: int | None,
+        *,
+        verdict: dict[str, Any] | None = None,
+        reason: str | None = None,
+        end_reason: str | None = None,
+        changes: list[NewPaperChange] | None = None,
+        expected_draft: dict[str, Any] | None = None,
+    ) -> bool:
         """End an open trial. With a verdict, its paper changes are written in the same transaction. When
         `expected_draft` is given the trial ends only if the stored draft is still that one (no lost update).
         False when the trial was already over."""
@@ -217,11 +261,20 @@ class TrialStore:
             await conn.execute(
                 "UPDATE trials SET outcome = ?, closed_at = ?, end_reason = ?, verdict = ?, reason = ?,"
                 " draft = CASE WHEN ? = 'interrupted' THEN NULL ELSE draft END WHERE id = ?",
-                (outcome, now_text(now), end_reason, json.dumps(verdict, ensure_ascii=False) if verdict else None,
-                 reason, outcome, trial_id))
+                (
+                    outcome,
+                    now_text(now),
+                    end_reason,
+                    json.dumps(verdict, ensure_ascii=False) if verdict else None,
+                    reason,
+                    outcome,
+                    trial_id,
+                ),
+            )
             await conn.execute(
                 "UPDATE councilor_calls SET state = 'cancelled', closed_at = ? WHERE trial = ? AND state = 'pending'",
-                (now_text(now), trial_id))
+                (now_text(now), trial_id),
+            )
             for change in changes or []:
                 await insert_change(conn, change, trial_id)
             await EventStore.add(conn, now, f"trial_{outcome}", actor, f"trial:{trial_id}", end_reason=end_reason)

@@ -43,14 +43,23 @@ class Club:
         assert member is not None, nick
         return member
 
-    async def game(self, number: int, players: tuple[str, str, str] = ("ana", "marko", "petar"), *,
-                   ended_ago: timedelta | None = timedelta(hours=1), status: GameStatus = GameStatus.FINISHED,
-                   rated: bool = True, ai: bool = False, hands: int = 4) -> Game:
+    async def game(
+        self,
+        number: int,
+        players: tuple[str, str, str] = ("ana", "marko", "petar"),
+        *,
+        ended_ago: timedelta | None = timedelta(hours=1),
+        status: GameStatus = GameStatus.FINISHED,
+        rated: bool = True,
+        ai: bool = False,
+        hands: int = 4,
+    ) -> Game:
         """A generated legal game that ended `ended_ago` before now (or is in progress)."""
         end = self.clock.now() - (ended_ago or timedelta())
         start = end - timedelta(hours=2)
-        game = generate_game(random.Random(number), number, hands=hands, status=status, rated=rated, ai=ai,
-                             players=players, start=start)
+        game = generate_game(
+            random.Random(number), number, hands=hands, status=status, rated=rated, ai=ai, players=players, start=start
+        )
         if status is not GameStatus.IN_PROGRESS:
             game = replace(game, ended_at=end)
         await self.db.games.store([PreparedGame.of(game)], self.clock.now())

@@ -55,8 +55,14 @@ class Linked:
         """Run the outbox worker once: every command due is sent."""
         return await self.link.worker.run_once()
 
-    def table(self, number: int, players: tuple[str, str, str] = ("ana", "marko", "petar"), hands: int = 3,
-              rated: bool = True, ai: bool = False) -> Table:
+    def table(
+        self,
+        number: int,
+        players: tuple[str, str, str] = ("ana", "marko", "petar"),
+        hands: int = 3,
+        rated: bool = True,
+        ai: bool = False,
+    ) -> Table:
         game = live_game(number, players, hands, rated=rated, ai=ai)
         return self.ref.add_table(game)
 
@@ -68,11 +74,18 @@ class Linked:
         await self.db.close()
 
 
-def live_game(number: int, players: tuple[str, str, str], hands: int, *, rated: bool = True,
-              ai: bool = False) -> Game:
+def live_game(number: int, players: tuple[str, str, str], hands: int, *, rated: bool = True, ai: bool = False) -> Game:
     """A generated finished game that starts an hour before NOW, its hands a minute apart."""
-    game = generate_game(random.Random(number), number, hands=hands, status=GameStatus.FINISHED, rated=rated,
-                         ai=ai, players=players, start=NOW - timedelta(hours=1))
+    game = generate_game(
+        random.Random(number),
+        number,
+        hands=hands,
+        status=GameStatus.FINISHED,
+        rated=rated,
+        ai=ai,
+        players=players,
+        start=NOW - timedelta(hours=1),
+    )
     return game
 
 

@@ -34,99 +34,171 @@ PLAYERS = ("ana", "marko", "petar")
 
 
 def build(spec: dict[str, Any]) -> Game:
-    hand = make_hand(spec["deal"], dealer=spec["dealer"], bids=spec["bids"], contract=spec["contract"],
-                     discards=spec.get("discards"), defense=spec["defense"], kontra=spec.get("kontra", ()),
-                     tricks=spec["tricks"], players=PLAYERS)
+    hand = make_hand(
+        spec["deal"],
+        dealer=spec["dealer"],
+        bids=spec["bids"],
+        contract=spec["contract"],
+        discards=spec.get("discards"),
+        defense=spec["defense"],
+        kontra=spec.get("kontra", ()),
+        tricks=spec["tricks"],
+        players=PLAYERS,
+    )
     return make_game([hand], players=PLAYERS)
 
 
 # Both follow, herc: marko (seat 1) fell with 3 defence tricks; petar's Q♠ at trick 8 (Q♦ takes a 4th trick).
 RUINED_BOTH = {
-    "deal": ["9S JS 9H TH KH AH TD 8C 9C KC", "8S TS 7H 8H 7D 8D 9D KD AD 7C", "7S QS AS QH JD QD TC JC QC AC",
-             "KS JH"],
-    "dealer": 1, "bids": "dalje 2 dalje", "contract": "herc", "discards": "TD 8C",
+    "deal": [
+        "9S JS 9H TH KH AH TD 8C 9C KC",
+        "8S TS 7H 8H 7D 8D 9D KD AD 7C",
+        "7S QS AS QH JD QD TC JC QC AC",
+        "KS JH",
+    ],
+    "dealer": 1,
+    "bids": "dalje 2 dalje",
+    "contract": "herc",
+    "discards": "TD 8C",
     "defense": {1: "follows", 2: "follows"},
     "tricks": "AS 9S 8S | AC 9C 7C | TC KC 7H | 7D JD 9H | AH 8H QH | KS TS 7S | KH 8D JC | JH 9D QS | JS KD QD | "
-              "TH AD QC",
+    "TH AD QC",
 }
 # Zovem, karo: petar (seat 2) called and fell; marko's 8♣ at trick 4 lost the 4th trick (10♠ was better in 96
 # of 465 consistent layouts, worse in 19).
 RUINED_ZOVEM = {
-    "deal": ["8S JS QH KH AH 7D KD AD JC KC", "TS QS 7H JH TD JD QD 8C 9C QC", "7S 9S KS AS 8H 9H TH 8D 7C AC",
-             "9D TC"],
-    "dealer": 2, "bids": "2 dalje dalje", "contract": "karo", "discards": "8S JS",
+    "deal": [
+        "8S JS QH KH AH 7D KD AD JC KC",
+        "TS QS 7H JH TD JD QD 8C 9C QC",
+        "7S 9S KS AS 8H 9H TH 8D 7C AC",
+        "9D TC",
+    ],
+    "dealer": 2,
+    "bids": "2 dalje dalje",
+    "contract": "karo",
+    "discards": "8S JS",
     "defense": {1: "passes", 2: "calls"},
     "tricks": "AD TD 8D | KD JD 7S | 9D QD 7C | 8C AC TC | 9S 7D TS | AH 7H 8H | KH JH 9H | KC 9C TH | QH QS KS | "
-              "JC QC AS",
+    "JC QC AS",
 }
 # Both follow, tref: marko (seat 1) fell, but his own A♥ at trick 4 was an error (J♠ better in 173 of 459).
 FALLEN_ERRED = {
-    "deal": ["9S AS 7H 8H TH 8C 9C JC QC AC", "7S TS JS 9H QH AH 8D 9D AD KC", "8S QS KS JH KH 7D TD KD 7C TC",
-             "JD QD"],
-    "dealer": 2, "bids": "2 dalje dalje", "contract": "tref", "discards": "9S JD",
+    "deal": [
+        "9S AS 7H 8H TH 8C 9C JC QC AC",
+        "7S TS JS 9H QH AH 8D 9D AD KC",
+        "8S QS KS JH KH 7D TD KD 7C TC",
+        "JD QD",
+    ],
+    "dealer": 2,
+    "bids": "2 dalje dalje",
+    "contract": "tref",
+    "discards": "9S JD",
     "defense": {1: "follows", 2: "follows"},
     "tricks": "AC KC 7C | QC 7S TC | AS TS 8S | JC AH 7D | 9C 8D TD | 7H 9H JH | KH 8H QH | QS 8C JS | TH 9D KS | "
-              "QD AD KD",
+    "QD AD KD",
 }
 # Both follow, tref, declarer marko: ana (seat 0) fell; petar's 7♦ at trick 2 is an error but the defence took
 # no trick, so the better card would not have saved her.
 TOO_SMALL = {
-    "deal": ["JS 8H JH KH 7D QD KD AD TC JC", "8S TS QS KS AS QH AH 7C QC AC", "7S 9S 7H TH 8D 9D TD JD 8C KC",
-             "9H 9C"],
-    "dealer": 2, "bids": "2 3 dalje mogu 4 dalje", "contract": "tref", "discards": "8S 9H",
+    "deal": [
+        "JS 8H JH KH 7D QD KD AD TC JC",
+        "8S TS QS KS AS QH AH 7C QC AC",
+        "7S 9S 7H TH 8D 9D TD JD 8C KC",
+        "9H 9C",
+    ],
+    "dealer": 2,
+    "bids": "2 3 dalje mogu 4 dalje",
+    "contract": "tref",
+    "discards": "8S 9H",
     "defense": {2: "follows", 0: "follows"},
     "tricks": "7D 7C 8D | AC KC TC | AS 7S JS | QC 8C JC | AH 7H 8H | KS 9S JH | QS 9D QD | TS TH KH | QH TD KD | "
-              "9C JD AD",
+    "9C JD AD",
 }
 # Both follow, tref, declarer marko: ana (seat 0) fell; petar's 9♦ at trick 6 lost two tricks in reality, but
 # over the 10 consistent layouts K♥ was better in 2 and worse in 4: below the 10% bar.
 BELOW_BAR = {
-    "deal": ["7S 9S QS KS AS 8H TH JH 8D JD", "TS JS 9H AH 7D KD 8C QC KC AC", "8S QH KH 9D TD QD AD 9C TC JC",
-             "7H 7C"],
-    "dealer": 2, "bids": "2 3 dalje dalje", "contract": "tref", "discards": "TS JS",
+    "deal": [
+        "7S 9S QS KS AS 8H TH JH 8D JD",
+        "TS JS 9H AH 7D KD 8C QC KC AC",
+        "8S QH KH 9D TD QD AD 9C TC JC",
+        "7H 7C",
+    ],
+    "dealer": 2,
+    "bids": "2 3 dalje dalje",
+    "contract": "tref",
+    "discards": "TS JS",
     "defense": {2: "follows", 0: "follows"},
     "tricks": "7S 7C 8S | AC 9C 8H | KC TC 8D | QC JC 9S | AH QH TH | 8C 9D JH | 7H KH JD | AD QS 7D | TD KS KD | "
-              "9H QD AS",
+    "9H QD AS",
 }
 # Both follow, karo, declarer ana: both defenders fell (one trick each); marko (seat 1, first) followed on 2
 # rezons, petar on 1: marko's fall moves to petar.
 STEP2_TRANSFER = {
-    "deal": ["QS KS AS KH AH 7D 8D JD QD KC", "8S TS JS 9H QH TD KD TC QC AC", "9S 7H 8H TH JH 9D AD 7C 8C 9C",
-             "7S JC"],
-    "dealer": 2, "bids": "2 dalje dalje", "contract": "karo", "discards": "JC KC",
+    "deal": [
+        "QS KS AS KH AH 7D 8D JD QD KC",
+        "8S TS JS 9H QH TD KD TC QC AC",
+        "9S 7H 8H TH JH 9D AD 7C 8C 9C",
+        "7S JC",
+    ],
+    "dealer": 2,
+    "bids": "2 dalje dalje",
+    "contract": "karo",
+    "discards": "JC KC",
     "defense": {1: "follows", 2: "follows"},
     "tricks": "QD KD 9D | 8S 9S QS | JD TD AD | 7H KH 9H | AS TS 7C | AH QH 8H | KS JS 8C | 7S TC 9C | 8D QC TH | "
-              "7D AC JH",
+    "7D AC JH",
 }
 # Both follow, tref, declarer ana: marko (seat 1) fell with his rules met; petar (second) followed on 2 rezons:
 # below the rules, not obviously bad.
 STEP2_NOT_OBVIOUS = {
-    "deal": ["8H TH QH AH 8C 9C TC JC QC AC", "7S KS 7H JH 7D TD JD KD AD 7C", "9S TS JS QS AS 9H KH 8D QD KC",
-             "8S 9D"],
-    "dealer": 2, "bids": "2 3 dalje mogu dalje", "contract": "tref", "discards": "8S 9D",
+    "deal": [
+        "8H TH QH AH 8C 9C TC JC QC AC",
+        "7S KS 7H JH 7D TD JD KD AD 7C",
+        "9S TS JS QS AS 9H KH 8D QD KC",
+        "8S 9D",
+    ],
+    "dealer": 2,
+    "bids": "2 3 dalje mogu dalje",
+    "contract": "tref",
+    "discards": "8S 9D",
     "defense": {1: "follows", 2: "follows"},
     "tricks": "AC 7C KC | AH 7H 9H | QC 7S 8D | JC 7D 9S | TC TD TS | 9C JH JS | 8C JD QS | 8H KS KH | AS TH KD | "
-              "QD QH AD",
+    "QD QH AD",
 }
 # Kontra, pik, declarer petar: ana (seat 0) gave kontra and fell; marko's hand is obviously bad and ana's meets
 # the rules, but step 2 is not looked at under kontra.
 KONTRA = {
-    "deal": ["8S 9S AS 8H 9H TH 8D AD 8C TC", "JS 7H QH AH TD QD 7C 9C JC QC", "7S TS QS KS JH 7D 9D KD KC AC",
-             "KH JD"],
-    "dealer": 2, "bids": "dalje dalje 2", "contract": "pik", "discards": "JH KH",
-    "defense": {0: "follows", 1: "passes"}, "kontra": (0,),
+    "deal": [
+        "8S 9S AS 8H 9H TH 8D AD 8C TC",
+        "JS 7H QH AH TD QD 7C 9C JC QC",
+        "7S TS QS KS JH 7D 9D KD KC AC",
+        "KH JD",
+    ],
+    "dealer": 2,
+    "bids": "dalje dalje 2",
+    "contract": "pik",
+    "discards": "JH KH",
+    "defense": {0: "follows", 1: "passes"},
+    "kontra": (0,),
     "tricks": "AD TD 7D | AS JS 7S | 8H 7H TS | KS 8S 7C | QS 9S 9C | AC 8C JC | KD 8D QD | KC TC QC | JD 9H QH | "
-              "9D TH AH",
+    "9D TH AH",
 }
 # Zovem, tref, declarer marko: ana (seat 0) called and fell; marko... petar's hand obviously bad, ana's meets
 # the rules: no step 2 with zovem either.
 ZOVEM = {
-    "deal": ["8S AS 7H QH AH 7D 8D QD AD QC", "9S TH KH JD KD 8C 9C TC KC AC", "7S TS JS QS KS 9H 9D TD 7C JC",
-             "8H JH"],
-    "dealer": 1, "bids": "dalje 2 3 mogu 4 dalje", "contract": "tref", "discards": "9S 8H",
+    "deal": [
+        "8S AS 7H QH AH 7D 8D QD AD QC",
+        "9S TH KH JD KD 8C 9C TC KC AC",
+        "7S TS JS QS KS 9H 9D TD 7C JC",
+        "8H JH",
+    ],
+    "dealer": 1,
+    "bids": "dalje 2 3 mogu 4 dalje",
+    "contract": "tref",
+    "discards": "9S 8H",
     "defense": {2: "passes", 0: "calls"},
     "tricks": "7S 8S 8C | AC 7C QC | KC JC 7H | TH 9H QH | AH JH 9D | AD JD TD | 7D KD TS | KH JS 8D | TC QS QD | "
-              "9C KS AS",
+    "9C KS AS",
 }
 
 
@@ -136,13 +208,15 @@ def moment_of(played: PlayedHand, trick: int, position: int) -> Moment:
 
 # --- step 1 ------------------------------------------------------------------------------------------------
 
+
 def test_partner_error_ruined_the_pass() -> None:
     game = build(RUINED_BOTH)
     verdict = arbitrate(game, 1, 1)
     assert (verdict.decision, verdict.to, verdict.step) == (TRANSFER, 2, 1)
     e = verdict.evidence
     assert (e["player"], e["trick"], e["card"], e["better_card"]) == ("petar", 8, "Q♠", "Q♦")
-    assert e["defence_tricks"] == 3 and e["needed"] == 4
+    assert e["defence_tricks"] == 3
+    assert e["needed"] == 4
     assert e["declarer_tricks_with_card"] - e["declarer_tricks_with_better"] == 1
     assert verdict.to_json(game.players)["to"] == "petar"
 
@@ -194,8 +268,12 @@ def test_layouts_below_the_ten_percent_bar() -> None:
     assert (verdict.decision, verdict.step) == (STAYS, 1)  # ana's own error (trick 2) keeps the fall anyway
     assert (verdict.evidence["player"], verdict.evidence["trick"]) == ("ana", 2)
     e = verdict.evidence
-    assert (e["checked_player"], e["checked_trick"], e["checked_card"], e["checked_better_card"]) == \
-        ("petar", 6, "9♦", "K♥")
+    assert (e["checked_player"], e["checked_trick"], e["checked_card"], e["checked_better_card"]) == (
+        "petar",
+        6,
+        "9♦",
+        "K♥",
+    )
     assert e["checked_declarer_tricks_with_card"] - e["checked_declarer_tricks_with_better"] == 2
     assert (e["checked_layouts"], e["checked_consistent_layouts"]) == (10, 10)
     assert (e["checked_better_card_better"], e["checked_played_card_better"]) == (2, 4)
@@ -203,13 +281,15 @@ def test_layouts_below_the_ten_percent_bar() -> None:
 
 # --- step 2 ------------------------------------------------------------------------------------------------
 
+
 def test_step2_transfer() -> None:
     game = build(STEP2_TRANSFER)
     verdict = arbitrate(game, 1, 1)
     assert (verdict.decision, verdict.to, verdict.step) == (TRANSFER, 2, 2)
     e = verdict.evidence
     assert (e["rezons_fallen"], e["rezons_other"]) == (2.0, 1.0)
-    assert e["fallen_meets_rules"] and e["other_obviously_bad"]
+    assert e["fallen_meets_rules"]
+    assert e["other_obviously_bad"]
     assert e["ruining_candidates"] == 0
 
 
@@ -218,7 +298,9 @@ def test_step2_below_the_rules_but_not_obvious() -> None:
     verdict = arbitrate(game, 1, 1)
     assert (verdict.decision, verdict.to, verdict.step, verdict.reason) == (STAYS, None, 2, NOT_OBVIOUS)
     e = verdict.evidence
-    assert e["rezons_other"] == 2.0 and not e["other_obviously_bad"] and e["fallen_meets_rules"]
+    assert e["rezons_other"] == 2.0
+    assert not e["other_obviously_bad"]
+    assert e["fallen_meets_rules"]
 
 
 def test_kontra_with_a_passer_cannot_transfer() -> None:
@@ -228,10 +310,12 @@ def test_kontra_with_a_passer_cannot_transfer() -> None:
     assert hand_facts(hand).plain.shape is DefenceShape.KONTRA
     played = played_hand(hand)
     # Step 2 would move the fall if it were looked at ...
-    assert follower_rezons(hand, played, 1).obviously_bad and follower_rezons(hand, played, 0).meets_rules
+    assert follower_rezons(hand, played, 1).obviously_bad
+    assert follower_rezons(hand, played, 0).meets_rules
     verdict = arbitrate(game, 1, 0)
     assert (verdict.decision, verdict.to, verdict.step, verdict.reason) == (STAYS, None, None, NOT_OBVIOUS)
-    assert "rezons_fallen" not in verdict.evidence and "marko" in verdict.evidence["note"]
+    assert "rezons_fallen" not in verdict.evidence
+    assert "marko" in verdict.evidence["note"]
 
 
 def test_zovem_skips_step2() -> None:
@@ -239,7 +323,8 @@ def test_zovem_skips_step2() -> None:
     hand = game.hands[0]
     assert hand_facts(hand).plain.shape is DefenceShape.ZOVEM
     played = played_hand(hand)
-    assert follower_rezons(hand, played, 2).obviously_bad and follower_rezons(hand, played, 0).meets_rules
+    assert follower_rezons(hand, played, 2).obviously_bad
+    assert follower_rezons(hand, played, 0).meets_rules
     verdict = arbitrate(game, 1, 0)
     # ... not looked at under zovem: ana's own error (A♦ at trick 6) decides, in step 1.
     assert (verdict.decision, verdict.step) == (STAYS, 1)
@@ -252,8 +337,7 @@ def test_determinism_same_bytes() -> None:
     first = json.dumps(arbitrate(game, 1, 2).to_json(game.players), ensure_ascii=False)
     solver.clear_tables()
     second = json.dumps(arbitrate(game, 1, 2).to_json(game.players), ensure_ascii=False)
-    one_thread = json.dumps(arbitrate_with_stats(game, 1, 2, threads=1)[0].to_json(game.players),
-                            ensure_ascii=False)
+    one_thread = json.dumps(arbitrate_with_stats(game, 1, 2, threads=1)[0].to_json(game.players), ensure_ascii=False)
     assert first == second == one_thread
 
 
@@ -280,6 +364,7 @@ def test_lone_follower_has_nobody_to_blame() -> None:
 
 
 # --- against brute force -------------------------------------------------------------------------------------
+
 
 def brute_layouts(played: PlayedHand, moment: Moment) -> list[tuple[int, int, int]]:
     """Every layout of the view, enumerated independently: all splits, filtered by the voids shown."""
@@ -318,8 +403,9 @@ def brute_layouts(played: PlayedHand, moment: Moment) -> list[tuple[int, int, in
     return out
 
 
-def late_moments(count: int, shapes: tuple[DefenceShape, ...]
-                 ) -> list[tuple[PlayedHand, Moment, list[int], dict[int, int]]]:
+def late_moments(
+    count: int, shapes: tuple[DefenceShape, ...]
+) -> list[tuple[PlayedHand, Moment, list[int], dict[int, int]]]:
     found = []
     for seed in range(400):
         game = generate_game(random.Random(seed), seed + 1, hands=20)
@@ -358,13 +444,16 @@ def test_judge_card_matches_brute_force() -> None:
         consistent = []
         for layout in layouts:
             start = tuple(layout[s] | moment.played[s] for s in range(3))
-            value = solver.solve_tricks((start[0], start[1], start[2]), played.trump, played.betl,
-                                        played.declarer, played.leader)
+            value = solver.solve_tricks(
+                (start[0], start[1], start[2]), played.trump, played.betl, played.declarer, played.leader
+            )
             if made(played, value):
                 consistent.append(layout)
         leader = moment.leader if moment.before else None
-        values = [ref.solve(layout, played.trump, played.betl, played.declarer, moment.seat, moment.before, leader)
-                  for layout in consistent]
+        values = [
+            ref.solve(layout, played.trump, played.betl, played.declarer, moment.seat, moment.before, leader)
+            for layout in consistent
+        ]
         sign = -1 if played.betl else 1  # in betl the defence wants the declarer to take tricks
         counts = []
         for alt in alternatives:
@@ -413,15 +502,21 @@ def full_count(played: PlayedHand, moment: Moment, alternatives: list[int]) -> t
     consistent = 0
     for layout in brute_layouts(played, moment):
         start = tuple(layout[s] | moment.played[s] for s in range(3))
-        if not made(played, solver.solve_tricks((start[0], start[1], start[2]), played.trump, played.betl,
-                                                played.declarer, played.leader)):
+        if not made(
+            played,
+            solver.solve_tricks(
+                (start[0], start[1], start[2]), played.trump, played.betl, played.declarer, played.leader
+            ),
+        ):
             continue
         consistent += 1
         values = solver.solve(layout, played.trump, played.betl, played.declarer, moment.seat, moment.before, leader)
         if cap is not None:
             values = {card: min(value, cap) for card, value in values.items()}
-        full = [(b + (sign * (values[a] - values[moment.card]) < 0), w + (sign * (values[a] - values[moment.card]) > 0))
-                for (b, w), a in zip(full, alternatives, strict=True)]
+        full = [
+            (b + (sign * (values[a] - values[moment.card]) < 0), w + (sign * (values[a] - values[moment.card]) > 0))
+            for (b, w), a in zip(full, alternatives, strict=True)
+        ]
     return consistent, full
 
 
@@ -437,8 +532,9 @@ def check_against_full_count(sample: list[tuple[PlayedHand, Moment, list[int], d
         assert judged.examined == consistent  # one chunk: full counts
         assert (judged.better_count, judged.worse_count) == full[alternatives.index(judged.better)]
         if judged.error:  # the better card shown: the largest difference, ties the lower card
-            assert judged.better == max(alternatives, key=lambda a: (full[alternatives.index(a)][0]
-                                                                     - full[alternatives.index(a)][1], -a))
+            assert judged.better == max(
+                alternatives, key=lambda a: (full[alternatives.index(a)][0] - full[alternatives.index(a)][1], -a)
+            )
             assert judged.better_count + judged.worse_count + judged.equal_count == consistent
         # Small chunks: the comparison stops as soon as the bar is settled, with the same decision.
         small = judge_card(played, moment, alternatives, real, threads=1, chunk=8)
@@ -460,8 +556,9 @@ def test_judge_card_in_betl_against_brute_force() -> None:
     sample = []
     for seed, n in ((121, 12), (126, 13)):
         game = generate_game(random.Random(seed), seed + 1, hands=20)
-        for hand in game.hands[n - 1:n]:
-            assert hand.contract is not None and hand.contract.strain is Strain.BETL
+        for hand in game.hands[n - 1 : n]:
+            assert hand.contract is not None
+            assert hand.contract.strain is Strain.BETL
             played = played_hand(hand)
             for moment in played.moments:
                 if moment.seat == played.declarer or not 4 <= moment.trick <= 6:
@@ -488,8 +585,16 @@ def test_equivalent_cards_are_worth_the_same_in_every_layout() -> None:
         groups = [(a, b) for a, b in itertools.combinations(legal, 2) if equivalent(a, b, moment)]
         packed = view(moment, played.declarer, played.kept).layouts()
         for a, b in groups:
-            values = solver.solve_layouts(packed, played.trump, played.betl, played.declarer, moment.seat,
-                                          moment.before, moment.leader if moment.before else None, (a, b))
+            values = solver.solve_layouts(
+                packed,
+                played.trump,
+                played.betl,
+                played.declarer,
+                moment.seat,
+                moment.before,
+                moment.leader if moment.before else None,
+                (a, b),
+            )
             assert values[0::2] == values[1::2]
             pairs += 1
     assert pairs

@@ -15,7 +15,8 @@ from storage.database import open_database
 
 
 async def test_a_backup_taken_during_a_write_is_consistent_and_restores_the_club(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     club = await make_club(tmp_path)
     ana = await club.member("ana")
     await club.game(500)
@@ -30,7 +31,8 @@ async def test_a_backup_taken_during_a_write_is_consistent_and_restores_the_club
     finally:
         writer.close()
     out = capsys.readouterr().out
-    assert status == 0 and "copy.db" in out
+    assert status == 0
+    assert "copy.db" in out
     await club.advance(timedelta(minutes=6))  # the club goes on after the backup: the call expires
     await club.db.close()
 
@@ -48,15 +50,19 @@ async def test_a_backup_taken_during_a_write_is_consistent_and_restores_the_club
 
 
 def test_an_existing_file_is_never_overwritten_and_a_missing_database_is_refused(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "copy.db"
     target.write_text("keep me")
     db_path = tmp_path / "club.db"
     sqlite3.connect(db_path).close()
     assert main(["backup", str(target), "--db", str(db_path)]) == 1
-    assert "već postoji" in capsys.readouterr().err and target.read_text() == "keep me"
+    assert "već postoji" in capsys.readouterr().err
+    assert target.read_text() == "keep me"
     assert main(["backup", str(tmp_path / "new.db"), "--db", str(tmp_path / "none.db")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("Rezervna kopija nije napravljena") and "Traceback" not in err
-    assert not (tmp_path / "new.db").exists() and not (tmp_path / "none.db").exists()
+    assert err.startswith("Rezervna kopija nije napravljena")
+    assert "Traceback" not in err
+    assert not (tmp_path / "new.db").exists()
+    assert not (tmp_path / "none.db").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

@@ -12,8 +12,9 @@ from storage.database import DatabaseBusy
 __all__ = ["world"]  # the fixture, shared with the Discord tests
 
 
-async def test_an_interaction_meeting_a_busy_database_is_answered_try_again(world: World,
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_interaction_meeting_a_busy_database_is_answered_try_again(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake, m = world.fake, world.m
     app = await world.app()
     await link(app, world, "ceca")

@@ -16,8 +16,9 @@ async def busy(*args: Any, **kwargs: Any) -> Any:
     raise DatabaseBusy("database is locked")
 
 
-async def test_a_press_and_a_command_meeting_a_busy_database_are_answered_try_again(scene: Scene,
-                                                                                   monkeypatch: Any) -> None:
+async def test_a_press_and_a_command_meeting_a_busy_database_are_answered_try_again(
+    scene: Scene, monkeypatch: Any
+) -> None:
     fake = scene.fake
     await scene.link("ana")
     async with scene.running():
@@ -27,7 +28,8 @@ async def test_a_press_and_a_command_meeting_a_busy_database_are_answered_try_ag
         query = fake.push_callback(scene.u("mira"), group_msg, f"take:{call_id}")
         await fake.wait_for("answerCallbackQuery", since=mark)
         answer = fake.answer_of(query)
-        assert answer is not None and answer["text"] == t("telegram.pressed")  # at once; the result privately
+        assert answer is not None
+        assert answer["text"] == t("telegram.pressed")
         await fake.wait_until(lambda: t("db.busy") in scene.texts("mira"))
         monkeypatch.setattr(scene.a.desk, "withdraw", busy)
         mark = fake.mark()

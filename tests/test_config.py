@@ -22,8 +22,14 @@ def test_the_example_shows_every_setting() -> None:
     text = EXAMPLE.read_text(encoding="utf-8")
     shown = set(re.findall(r"^#?\s*([a-z_]+)\s*=", text, flags=re.MULTILINE))
     shown |= set(re.findall(r"^#?\s*\[+[a-z_.]*?([a-z_]+)\]+", text, flags=re.MULTILINE))
-    sections = {"club": Config, **{f.name: f.default_factory for f in dataclasses.fields(Config)  # type: ignore[misc]
-                                   if f.default_factory is not dataclasses.MISSING}}
+    sections = {
+        "club": Config,
+        **{
+            f.name: f.default_factory
+            for f in dataclasses.fields(Config)  # type: ignore[misc]
+            if f.default_factory is not dataclasses.MISSING
+        },
+    }
     for section, kind in sections.items():
         names = {f.name for f in dataclasses.fields(kind) if f.name not in ("discord", "telegram", "penalties")}
         missing = names - shown - {"roles"}

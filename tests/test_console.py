@@ -37,21 +37,25 @@ SR = Catalogue("sr")
 
 # The input language ------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("line", "action"), [
-    ("@marko /sudija 1847258", Say("marko", "/sudija 1847258")),
-    ("  @ana   Ivana je gledala karte  ", Say("ana", "Ivana je gledala karte")),
-    ("@marko !!! to nije fer", Say("marko", "!!! to nije fer")),
-    ("@ana !press Sudi", Press("ana", "Sudi")),
-    ("@ana !press Završi suđenje", Press("ana", "Završi suđenje")),
-    ("@ana !online", Presence("ana", True)),
-    ("@ana !OFFLINE", Presence("ana", False)),
-    ("@ana !sit 1847320", Sit("ana", 1847320)),
-    ("@ana !stand", Sit("ana", None)),
-    ("!clock +5m", ClockStep(timedelta(minutes=5))),
-    ("!clock", ClockStep(None)),
-    ("!who", Who()),
-    ("help", Help()),
-])
+
+@pytest.mark.parametrize(
+    ("line", "action"),
+    [
+        ("@marko /sudija 1847258", Say("marko", "/sudija 1847258")),
+        ("  @ana   Ivana je gledala karte  ", Say("ana", "Ivana je gledala karte")),
+        ("@marko !!! to nije fer", Say("marko", "!!! to nije fer")),
+        ("@ana !press Sudi", Press("ana", "Sudi")),
+        ("@ana !press Završi suđenje", Press("ana", "Završi suđenje")),
+        ("@ana !online", Presence("ana", True)),
+        ("@ana !OFFLINE", Presence("ana", False)),
+        ("@ana !sit 1847320", Sit("ana", 1847320)),
+        ("@ana !stand", Sit("ana", None)),
+        ("!clock +5m", ClockStep(timedelta(minutes=5))),
+        ("!clock", ClockStep(None)),
+        ("!who", Who()),
+        ("help", Help()),
+    ],
+)
 def test_lines_read_as_actions(line: str, action: object) -> None:
     assert parse_line(line) == action
 
@@ -61,20 +65,23 @@ def test_blank_lines_and_comments_are_nothing(line: str) -> None:
     assert parse_line(line) is None
 
 
-@pytest.mark.parametrize(("line", "key"), [
-    ("marko /sudija", "console.bad_line"),
-    ("@ /sudija", "console.bad_line"),
-    ("@marko", "console.no_text"),
-    ("@marko !press", "console.press_label"),
-    ("@marko !sit", "console.sit_game"),
-    ("@marko !sit prvi", "console.sit_game"),
-    ("@marko !online sada", "console.no_argument"),
-    ("@marko !dance", "console.unknown_action"),
-    ("!dance", "console.unknown_action"),
-    ("!press Sudi", "console.bad_line"),
-    ("!clock sutra", "console.bad_clock"),
-    ("!who ana", "console.no_argument"),
-])
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ("marko /sudija", "console.bad_line"),
+        ("@ /sudija", "console.bad_line"),
+        ("@marko", "console.no_text"),
+        ("@marko !press", "console.press_label"),
+        ("@marko !sit", "console.sit_game"),
+        ("@marko !sit prvi", "console.sit_game"),
+        ("@marko !online sada", "console.no_argument"),
+        ("@marko !dance", "console.unknown_action"),
+        ("!dance", "console.unknown_action"),
+        ("!press Sudi", "console.bad_line"),
+        ("!clock sutra", "console.bad_clock"),
+        ("!who ana", "console.no_argument"),
+    ],
+)
 def test_malformed_lines_say_why(line: str, key: str) -> None:
     with pytest.raises(LineError) as raised:
         parse_line(line)
@@ -82,10 +89,16 @@ def test_malformed_lines_say_why(line: str, key: str) -> None:
     assert SR.t(raised.value.key, **raised.value.params)  # the message exists and formats
 
 
-@pytest.mark.parametrize(("text", "delta"), [
-    ("+5m", timedelta(minutes=5)), ("90s", timedelta(seconds=90)), ("+2d", timedelta(days=2)),
-    ("+1h30m", timedelta(hours=1, minutes=30)), ("+0s", timedelta()),
-])
+@pytest.mark.parametrize(
+    ("text", "delta"),
+    [
+        ("+5m", timedelta(minutes=5)),
+        ("90s", timedelta(seconds=90)),
+        ("+2d", timedelta(days=2)),
+        ("+1h30m", timedelta(hours=1, minutes=30)),
+        ("+0s", timedelta()),
+    ],
+)
 def test_clock_steps(text: str, delta: timedelta) -> None:
     assert parse_step(text) == delta
 
@@ -97,6 +110,7 @@ def test_button_labels_fold_case_and_diacritics() -> None:
 
 
 # The adapter -----------------------------------------------------------------------------------------------
+
 
 def _member(mid: int, nick: str, *roles: str) -> Member:
     accounts = frozenset() if nick == "ghost" else frozenset({f"console:{nick}"})
@@ -146,8 +160,13 @@ async def test_members_without_a_console_account_are_skipped() -> None:
 async def test_trial_spaces_show_their_buttons_to_their_members_until_closed() -> None:
     chat, lines = _chat()
     finish = Button("Završi suđenje", "finish", 3)
-    space = TrialSpace(3, 1847258, False, True, (Party(ANA, PartyRole.REFEREE), Party(MARKO, PartyRole.CALLER),
-                                                  Party(GHOST, PartyRole.PLAYER)))
+    space = TrialSpace(
+        3,
+        1847258,
+        False,
+        True,
+        (Party(ANA, PartyRole.REFEREE), Party(MARKO, PartyRole.CALLER), Party(GHOST, PartyRole.PLAYER)),
+    )
     await chat.open_trial_space(space, "Suđenje.", [finish])
     assert lines == ["[trial 3] Suđenje.  [Završi suđenje]", "[trial 3] u prostoru: ana, marko"]
     assert chat.find_button(MARKO, "marko", "zavrsi sudjenje") == finish
@@ -172,6 +191,7 @@ async def test_tables_and_replies_are_tagged() -> None:
 
 # The runner ------------------------------------------------------------------------------------------------
 
+
 async def _run(db: Path, script: str, clock: datetime = NOW) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     status = await run_console(Config(), str(db), True, io.StringIO(script), out, err, ManualClock(clock))
@@ -185,7 +205,8 @@ async def test_the_demo_club_has_its_members_roles_games_and_table(tmp_path: Pat
     db = await open_database(tmp_path / "demo.db")
     try:
         members = {m.nick: m for m in await db.members.all()}
-        assert sorted(members) == sorted(MEMBERS) and len(members) == 12
+        assert sorted(members) == sorted(MEMBERS)
+        assert len(members) == 12
         assert all(m.online for m in members.values())
         for nick, roles in ROLES.items():
             assert members[nick].roles == frozenset(roles)
@@ -194,18 +215,27 @@ async def test_the_demo_club_has_its_members_roles_games_and_table(tmp_path: Pat
         assert sum("referee" in m.roles for m in members.values()) == 3
         assert sum("councilor" in m.roles for m in members.values()) == 2
         assert sum("moderator" in m.roles for m in members.values()) == 1
-        assert OWNER in members and not members[OWNER].roles
+        assert OWNER in members
+        assert not members[OWNER].roles
         for m in members.values():
             assert await db.members.accounts(m.id) == {"console": m.nick}
         table = await db.games.summary(TABLE)
-        assert table is not None and table.status is GameStatus.IN_PROGRESS
+        assert table is not None
+        assert table.status is GameStatus.IN_PROGRESS
         assert {m.nick for m in await db.members.seated_at(TABLE)} == set(table.players)
         summaries = await db.games.listing()
         ended = [s for s in summaries if s.ended_at is not None]
         assert sum(NOW - s.ended_at > timedelta(days=7) for s in ended if s.ended_at) == 1
-        assert sum(s.judgeable and s.status is GameStatus.FINISHED and NOW - s.ended_at <= timedelta(days=7)
-                   for s in ended if s.ended_at) >= 3
-        assert any(not s.rated for s in summaries) and any(s.ai for s in summaries)
+        assert (
+            sum(
+                s.judgeable and s.status is GameStatus.FINISHED and NOW - s.ended_at <= timedelta(days=7)
+                for s in ended
+                if s.ended_at
+            )
+            >= 3
+        )
+        assert any(not s.rated for s in summaries)
+        assert any(s.ai for s in summaries)
         assert any(s.status is GameStatus.INTERRUPTED for s in summaries)
         assert all(s.started_at <= NOW and (s.ended_at is None or s.ended_at <= NOW) for s in summaries)
     finally:
@@ -224,20 +254,25 @@ def test_demo_games_are_timed_relative_to_the_clock() -> None:
 async def test_a_script_runs_every_line_and_exits_0(tmp_path: Path) -> None:
     status, out, err = await _run(tmp_path / "d.db", "# komentar\n\n@marko /sudija\n@ana !press Sudi\n")
     assert (status, err) == (0, "")
-    assert "> @marko /sudija" in out and "# komentar" in out
+    assert "> @marko /sudija" in out
+    assert "# komentar" in out
     assert "[#sudije] @ana @jelena @petar " in out
     assert "[#sudije] (izmena) " + SR.t("call.notice_taken", game=TABLE, caller="marko", referee="ana") in out
     assert "[dm ana] " + SR.t("take.ok", game=TABLE, trial=1) in out
 
 
-@pytest.mark.parametrize(("script", "line", "key", "params"), [
-    ("help\n@nepoznat /sudija\n", 2, "console.unknown_nick", {"nick": "nepoznat"}),
-    ("\n# x\n\nmarko /sudija\n", 4, "console.bad_line", {"line": "marko /sudija"}),
-    ("@marko /sudija\n@marko !press Sudi\n", 2, "console.no_button", {"nick": "marko", "label": "Sudi"}),
-    ("@ana !sit 999\n", 1, "call.unknown_game", {"game": 999}),
-])
-async def test_a_script_stops_at_the_first_bad_line_with_its_number(tmp_path: Path, script: str, line: int,
-                                                                    key: str, params: dict[str, object]) -> None:
+@pytest.mark.parametrize(
+    ("script", "line", "key", "params"),
+    [
+        ("help\n@nepoznat /sudija\n", 2, "console.unknown_nick", {"nick": "nepoznat"}),
+        ("\n# x\n\nmarko /sudija\n", 4, "console.bad_line", {"line": "marko /sudija"}),
+        ("@marko /sudija\n@marko !press Sudi\n", 2, "console.no_button", {"nick": "marko", "label": "Sudi"}),
+        ("@ana !sit 999\n", 1, "call.unknown_game", {"game": 999}),
+    ],
+)
+async def test_a_script_stops_at_the_first_bad_line_with_its_number(
+    tmp_path: Path, script: str, line: int, key: str, params: dict[str, object]
+) -> None:
     status, _, err = await _run(tmp_path / "d.db", script + "!who\n")
     assert status == 1
     assert err == f"line {line}: {SR.t(key, **params)}\n"
@@ -285,8 +320,9 @@ async def test_a_restart_keeps_the_club_and_edits_the_stored_notices(tmp_path: P
 
 async def test_without_demo_an_empty_database_stays_empty(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
-    status = await run_console(Config(), str(tmp_path / "e.db"), False, io.StringIO("@ana /sudija\n"), out, err,
-                               ManualClock(NOW))
+    status = await run_console(
+        Config(), str(tmp_path / "e.db"), False, io.StringIO("@ana /sudija\n"), out, err, ManualClock(NOW)
+    )
     assert status == 1
     assert err.getvalue() == "line 1: " + SR.t("console.unknown_nick", nick="ana") + "\n"
 
@@ -299,8 +335,15 @@ async def test_help_shows_the_input_language_and_the_commands(tmp_path: Path) ->
 
 async def test_english_club(tmp_path: Path) -> None:
     out = io.StringIO()
-    await run_console(Config(language="en"), str(tmp_path / "d.db"), True, io.StringIO("@marko /sudija\n"), out,
-                      io.StringIO(), ManualClock(NOW))
+    await run_console(
+        Config(language="en"),
+        str(tmp_path / "d.db"),
+        True,
+        io.StringIO("@marko /sudija\n"),
+        out,
+        io.StringIO(),
+        ManualClock(NOW),
+    )
     assert "[#referees] @ana @jelena @petar 🔴 Referee call for game 1847320" in out.getvalue()
 
 
@@ -311,8 +354,15 @@ async def test_the_demo_owner_is_set_only_over_the_demo_club(tmp_path: Path) -> 
     await db.members.link("console", "vesna", "vesna", NOW)
     await db.close()
     out_io = io.StringIO()
-    status = await run_console(Config(owner="zoran"), str(tmp_path / "real.db"), True, io.StringIO("!who\n"), out_io,
-                               io.StringIO(), ManualClock(NOW))
+    status = await run_console(
+        Config(owner="zoran"),
+        str(tmp_path / "real.db"),
+        True,
+        io.StringIO("!who\n"),
+        out_io,
+        io.StringIO(),
+        ManualClock(NOW),
+    )
     assert status == 0
     assert "  vesna      offline\n" in out_io.getvalue()  # not a demo club: the configured owner stays
     assert SR.t("console.demo_created", members=12, games=12, table=TABLE) not in out_io.getvalue()

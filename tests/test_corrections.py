@@ -47,10 +47,18 @@ class Fall:
     value: int
 
 
-def _generate(number: int, players: tuple[str, str, str], hands: int, rated: bool, ai: bool,
-              bule: int = 60) -> Game:
-    return generate_game(random.Random(number), number, hands=hands, status=GameStatus.IN_PROGRESS, rated=rated,
-                         ai=ai, players=players, start=NOW - timedelta(hours=2), bule=bule)
+def _generate(number: int, players: tuple[str, str, str], hands: int, rated: bool, ai: bool, bule: int = 60) -> Game:
+    return generate_game(
+        random.Random(number),
+        number,
+        hands=hands,
+        status=GameStatus.IN_PROGRESS,
+        rated=rated,
+        ai=ai,
+        players=players,
+        start=NOW - timedelta(hours=2),
+        bule=bule,
+    )
 
 
 def _defender_fall(game: Game, paper: Paper, n: int) -> Fall | None:
@@ -70,8 +78,16 @@ async def store(club: Club, game: Game) -> Game:
     return game
 
 
-async def fall_game(club: Club, *, players: tuple[str, str, str] = PLAYERS, rated: bool = True, ai: bool = False,
-                    hands: int = 6, back: int = 0, want: Callable[[Fall], bool] = lambda fall: True) -> Fall:
+async def fall_game(
+    club: Club,
+    *,
+    players: tuple[str, str, str] = PLAYERS,
+    rated: bool = True,
+    ai: bool = False,
+    hands: int = 6,
+    back: int = 0,
+    want: Callable[[Fall], bool] = lambda fall: True,
+) -> Fall:
     """An in-progress game (its last hand unfinished) whose completed hand `back` hands before the last completed
     one had exactly one defender fall (and meets `want`); generated deterministically and stored."""
     for number in range(1, 3000):
@@ -84,8 +100,9 @@ async def fall_game(club: Club, *, players: tuple[str, str, str] = PLAYERS, rate
     raise AssertionError("no such game generated")
 
 
-def fake_arbitar(monkeypatch: pytest.MonkeyPatch,
-                 decide: Callable[[Game, int, int], ArbitarVerdict]) -> list[tuple[int, int, int]]:
+def fake_arbitar(
+    monkeypatch: pytest.MonkeyPatch, decide: Callable[[Game, int, int], ArbitarVerdict]
+) -> list[tuple[int, int, int]]:
     """Put a fake `rules.arbitar.procedure` in place; returns the list of calls it gets."""
     calls: list[tuple[int, int, int]] = []
     module = types.ModuleType("rules.arbitar.procedure")
@@ -101,9 +118,15 @@ def fake_arbitar(monkeypatch: pytest.MonkeyPatch,
 
 def transfer(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     score = compute_paper(game).hands[hand - 1].score
-    assert score is not None and score.declarer is not None
-    return ArbitarVerdict(TRANSFER, 3 - score.declarer - fallen, 1, "Drugi pratilac je odigrao KS umesto 7S.",
-                          {"trick": 3, "card": "KS", "better": "7S", "layouts": "812/1000"})
+    assert score is not None
+    assert score.declarer is not None
+    return ArbitarVerdict(
+        TRANSFER,
+        3 - score.declarer - fallen,
+        1,
+        "Drugi pratilac je odigrao KS umesto 7S.",
+        {"trick": 3, "card": "KS", "better": "7S", "layouts": "812/1000"},
+    )
 
 
 def stays(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
@@ -140,12 +163,14 @@ async def feed_next_hand(club: Club, game: Game) -> Game:
     longer = _generate(game.number, game.players, len(game.hands) + 1, game.rated, game.ai)
     assert longer.hands[: len(game.hands) - 1] == game.hands[:-1]
     raw = json.dumps(game_to_doc(longer), separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode()
-    await club.db.connection.execute("UPDATE games SET log = ?, hand_count = ?, digest = ? WHERE number = ?",
-                                     (zlib.compress(raw), len(longer.hands), f"fed-{len(longer.hands)}",
-                                      game.number))
+    await club.db.connection.execute(
+        "UPDATE games SET log = ?, hand_count = ?, digest = ? WHERE number = ?",
+        (zlib.compress(raw), len(longer.hands), f"fed-{len(longer.hands)}", game.number),
+    )
     await club.db.connection.commit()
     stored = await club.db.games.get(game.number)
-    assert stored is not None and stored.hands[len(game.hands) - 1].completed
+    assert stored is not None
+    assert stored.hands[len(game.hands) - 1].completed
     return stored
 
 
@@ -158,9 +183,11 @@ async def test_the_player_who_did_not_fall_goes_into_the_bule_at_once(club: Club
     n, game = fall.hand, fall.game
     before = bule_after(await paper_of(club, game), n)
     refused = await say(commands, club, fall.fallen, f"/bula {n}")
-    assert not refused.ok and "pali" in refused.text
+    assert not refused.ok
+    assert "pali" in refused.text
     declarer = await say(commands, club, fall.declarer, f"/bula {n}")
-    assert not declarer.ok and "odigravač" in declarer.text
+    assert not declarer.ok
+    assert "odigravač" in declarer.text
     done = await say(commands, club, fall.other, f"/bula {n}")
     assert done.ok, done.text
     after = bule_after(await paper_of(club, game), n)
@@ -171,11 +198,13 @@ async def test_the_player_who_did_not_fall_goes_into_the_bule_at_once(club: Club
     assert [(r.kind, r.hand, r.data["player"]) for r in rows] == [("odlazak_u_bulu", n, seats[fall.other])]
     assert rows[0].by_member == (await club.get(fall.other)).id
     told = club.chat.to(f"dm:{fall.fallen}")[-1]
-    assert f"/ponisti {n}" in told.text and [b.action for b in told.buttons] == ["cancel_change"]
+    assert f"/ponisti {n}" in told.text
+    assert [b.action for b in told.buttons] == ["cancel_change"]
     assert any(fall.other in s.text for s in club.chat.to(f"table:{game.number}"))
     assert "odlazak_chosen" in await events(club)
     twice = await say(commands, club, fall.other, f"/bula {n}")
-    assert not twice.ok and "već prebačen odlaskom" in twice.text
+    assert not twice.ok
+    assert "već prebačen odlaskom" in twice.text
 
 
 async def test_the_fallen_player_cancels_and_the_other_may_go_again(club: Club) -> None:
@@ -199,14 +228,17 @@ async def test_the_fallen_player_cancels_and_the_other_may_go_again(club: Club) 
     assert (await club.desk.press(await club.get(fall.fallen), "cancel_change", change_id)).ok
     assert (await say(commands, club, fall.other, f"/bula {n}")).ok
     kinds = await events(club)
-    assert kinds.count("odlazak_chosen") == 3 and kinds.count("odlazak_cancelled") == 2
+    assert kinds.count("odlazak_chosen") == 3
+    assert kinds.count("odlazak_cancelled") == 2
 
 
 async def test_odlazak_is_too_late_once_the_next_hand_has_ended(club: Club) -> None:
     fall = await fall_game(club, back=1)  # hand n+1 is already over
     commands = await join(club, *PLAYERS)
     late = await say(commands, club, fall.other, f"/bula {fall.hand} {fall.game.number}")
-    assert not late.ok and "Prekasno" in late.text and f"ruka {fall.hand + 1}" in late.text
+    assert not late.ok
+    assert "Prekasno" in late.text
+    assert f"ruka {fall.hand + 1}" in late.text
     assert await club.db.paper_changes.for_game(fall.game.number) == []
 
 
@@ -216,37 +248,51 @@ async def test_cancelling_is_too_late_once_the_next_hand_has_ended(club: Club) -
     assert (await say(commands, club, fall.other, f"/bula {fall.hand}")).ok
     await feed_next_hand(club, fall.game)
     late = await say(commands, club, fall.fallen, f"/ponisti {fall.hand} {fall.game.number}")
-    assert not late.ok and "Prekasno" in late.text
+    assert not late.ok
+    assert "Prekasno" in late.text
     assert len(await club.db.paper_changes.for_game(fall.game.number)) == 1
 
 
 async def test_a_finished_game_takes_no_more_corrections(club: Club) -> None:
     fall = await fall_game(club)
-    await store(club, replace(fall.game, number=fall.game.number + 100000, status=GameStatus.FINISHED,
-                              ended_at=NOW - timedelta(minutes=5), hands=fall.game.hands[:-1]))
+    await store(
+        club,
+        replace(
+            fall.game,
+            number=fall.game.number + 100000,
+            status=GameStatus.FINISHED,
+            ended_at=NOW - timedelta(minutes=5),
+            hands=fall.game.hands[:-1],
+        ),
+    )
     commands = await join(club, *PLAYERS)
     refused = await say(commands, club, fall.other, f"/bula {fall.hand} {fall.game.number + 100000}")
-    assert not refused.ok and "završena" in refused.text
+    assert not refused.ok
+    assert "završena" in refused.text
 
 
 async def test_a_member_who_did_not_play_and_an_unknown_hand_are_refused(club: Club) -> None:
     fall = await fall_game(club)
     commands = await join(club, *PLAYERS, "jelena")
     stranger = await say(commands, club, "jelena", f"/bula {fall.hand} {fall.game.number}")
-    assert not stranger.ok and "niste igrali" in stranger.text
+    assert not stranger.ok
+    assert "niste igrali" in stranger.text
     unknown = await say(commands, club, fall.other, "/bula 99")
-    assert not unknown.ok and "ne postoji" in unknown.text
+    assert not unknown.ok
+    assert "ne postoji" in unknown.text
     unfinished = await say(commands, club, fall.other, f"/bula {len(fall.game.hands)}")
     assert not unfinished.ok
     usage = await say(commands, club, fall.other, "/bula")
-    assert not usage.ok and "/bula RUKA" in usage.text
+    assert not usage.ok
+    assert "/bula RUKA" in usage.text
 
 
 # The Arbitar --------------------------------------------------------------------------------------------------
 
 
-async def test_arbitar_accepted_moves_the_fall_and_nobody_can_cancel_it(club: Club,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_arbitar_accepted_moves_the_fall_and_nobody_can_cancel_it(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls = fake_arbitar(monkeypatch, transfer)
     fall = await fall_game(club)
     commands = await join(club, *PLAYERS)
@@ -264,13 +310,16 @@ async def test_arbitar_accepted_moves_the_fall_and_nobody_can_cancel_it(club: Cl
     accepted = await club.desk.press(await club.get(fall.other), "consent", asked.buttons[0].ref)
     assert accepted.ok, accepted.text
     assert calls == [(game.number, n, seat[fall.fallen])]
-    assert "prebacuje" in accepted.text and "KS" in accepted.text
+    assert "prebacuje" in accepted.text
+    assert "KS" in accepted.text
     after = bule_after(await paper_of(club, game), n)
     assert after[seat[fall.fallen]] == before[seat[fall.fallen]] - fall.value  # type: ignore[index]
     assert after[seat[fall.other]] == before[seat[fall.other]] + fall.value  # type: ignore[index]
     rows = await club.db.paper_changes.rows(game.number)
-    assert len(rows) == 1 and rows[0].by_member is None
-    assert rows[0].data["arbitar"] is True and rows[0].data["who"] == "Arbitar"
+    assert len(rows) == 1
+    assert rows[0].by_member is None
+    assert rows[0].data["arbitar"] is True
+    assert rows[0].data["who"] == "Arbitar"
     assert rows[0].reason.startswith("Arbitar")
     assert any("prebacuje" in s.text for s in club.chat.to(f"dm:{fall.fallen}"))
     for nick in (fall.fallen, fall.other, fall.declarer):
@@ -279,8 +328,11 @@ async def test_arbitar_accepted_moves_the_fall_and_nobody_can_cancel_it(club: Cl
     refused = await say(commands, club, fall.fallen, f"/ponisti {n} bula")
     assert "Arbitar" in refused.text
     assert not (await club.desk.press(await club.get(fall.fallen), "cancel_change", rows[0].id)).ok
-    assert not (await club.desk.corrections_store.cancel_change(
-        rows[0].id, game.number, 1, NOW, await club.desk.corrections_store.standing_ids(game.number), "test"))
+    assert not (
+        await club.desk.corrections_store.cancel_change(
+            rows[0].id, game.number, 1, NOW, await club.desk.corrections_store.standing_ids(game.number), "test"
+        )
+    )
     assert len(await club.db.paper_changes.for_game(game.number)) == 1
     again = await say(commands, club, fall.fallen, f"/arbitar {n}")
     assert not again.ok
@@ -297,54 +349,64 @@ async def test_arbitar_accepted_leaves_the_fall_and_says_why(club: Club, monkeyp
     before = await paper_of(club, game)
     assert (await say(commands, club, fall.fallen, f"/arbitar {n}")).ok
     decided = await say(commands, club, fall.other, "/prihvatam")
-    assert decided.ok and "ostaje" in decided.text and NOT_OBVIOUS in decided.text
+    assert decided.ok
+    assert "ostaje" in decided.text
+    assert NOT_OBVIOUS in decided.text
     told = club.chat.to(f"dm:{fall.fallen}")[-1].text
-    assert NOT_OBVIOUS in told and f"/sudija {game.number}" in told  # rated, no AI: a referee may be called
+    assert NOT_OBVIOUS in told
+    assert f"/sudija {game.number}" in told
     assert await club.db.paper_changes.for_game(game.number) == []
     assert (await paper_of(club, game)).hands == before.hands
     requests = await club.desk.corrections_store.for_game(game.number)
-    assert requests[0].state == "decided" and requests[0].verdict is not None
+    assert requests[0].state == "decided"
+    assert requests[0].verdict is not None
     assert requests[0].verdict["decision"] == "stays"
     # The verdict binds: no second offer; the other defender may still go into the bule of his own will.
     assert not (await say(commands, club, fall.fallen, f"/arbitar {n}")).ok
     assert (await say(commands, club, fall.other, f"/bula {n}")).ok
 
 
-async def test_arbitar_refused_in_a_rated_game_points_to_a_referee(club: Club,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_arbitar_refused_in_a_rated_game_points_to_a_referee(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = fake_arbitar(monkeypatch, transfer)
     fall = await fall_game(club)
     commands = await join(club, *PLAYERS)
     assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
     refused = await say(commands, club, fall.other, "/odbijam")
-    assert refused.ok and "ništa se ne menja" in refused.text
+    assert refused.ok
+    assert "ništa se ne menja" in refused.text
     told = club.chat.to(f"dm:{fall.fallen}")[-1].text
-    assert "ništa se ne menja" in told and f"/sudija {fall.game.number}" in told
-    assert calls == [] and await club.db.paper_changes.for_game(fall.game.number) == []
+    assert "ništa se ne menja" in told
+    assert f"/sudija {fall.game.number}" in told
+    assert calls == []
+    assert await club.db.paper_changes.for_game(fall.game.number) == []
     assert not (await say(commands, club, fall.other, "/prihvatam")).ok  # nothing waits any more
     assert not (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
 
 
-async def test_arbitar_refused_in_an_unrated_game_has_no_referee_hint(club: Club,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_arbitar_refused_in_an_unrated_game_has_no_referee_hint(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake_arbitar(monkeypatch, transfer)
     fall = await fall_game(club, rated=False)
     commands = await join(club, *PLAYERS)
     assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
     assert (await say(commands, club, fall.other, "/odbijam")).ok
     told = club.chat.to(f"dm:{fall.fallen}")[-1].text
-    assert "ništa se ne menja" in told and "/sudija" not in told
+    assert "ništa se ne menja" in told
+    assert "/sudija" not in told
 
 
-async def test_arbitar_offer_lapses_when_the_other_goes_into_the_bule(club: Club,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_arbitar_offer_lapses_when_the_other_goes_into_the_bule(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls = fake_arbitar(monkeypatch, transfer)
     fall = await fall_game(club)
     commands = await join(club, *PLAYERS)
     assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
     assert (await say(commands, club, fall.other, f"/bula {fall.hand}")).ok
     late = await say(commands, club, fall.other, "/prihvatam")
-    assert not late.ok and calls == []
+    assert not late.ok
+    assert calls == []
     requests = await club.desk.corrections_store.for_game(fall.game.number)
     assert requests[0].state == "lapsed"
 
@@ -357,16 +419,19 @@ async def test_arbitar_in_an_ai_game_is_accepted_by_the_ai(club: Club, monkeypat
     assert decided.ok and "prebacuje" in decided.text, decided.text
     assert len(calls) == 1
     rows = await club.db.paper_changes.rows(fall.game.number)
-    assert rows[0].data["arbitar"] is True and rows[0].data["player"] == fall.game.seat_of("robot_mile")
+    assert rows[0].data["arbitar"] is True
+    assert rows[0].data["player"] == fall.game.seat_of("robot_mile")
 
 
-async def test_arbitar_without_the_procedure_installed_is_unavailable(club: Club,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_arbitar_without_the_procedure_installed_is_unavailable(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "rules.arbitar.procedure", None)  # importing it fails
     fall = await fall_game(club)
     commands = await join(club, *PLAYERS)
     refused = await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")
-    assert not refused.ok and "nije dostupan" in refused.text
+    assert not refused.ok
+    assert "nije dostupan" in refused.text
 
 
 # Ispravka -----------------------------------------------------------------------------------------------------
@@ -385,18 +450,22 @@ async def test_ispravka_applies_when_both_others_agree(club: Club) -> None:
     assert proposed.ok and f"-{fall.value}" in proposed.text, proposed.text
     for nick in (fall.other, fall.declarer):
         asked = club.chat.to(f"dm:{nick}")[-1]
-        assert "klik na pogrešnu kartu" in asked.text and {b.action for b in asked.buttons} == {"consent", "decline"}
+        assert "klik na pogrešnu kartu" in asked.text
+        assert {b.action for b in asked.buttons} == {"consent", "decline"}
     assert not (await say(commands, club, fall.fallen, "/prihvatam")).ok  # not his to answer
     first = await say(commands, club, fall.other, "/prihvatam")
-    assert first.ok and fall.declarer in first.text
+    assert first.ok
+    assert fall.declarer in first.text
     assert await club.db.paper_changes.for_game(game.number) == []  # one consent is not enough
     applied = await say(commands, club, fall.declarer, "/prihvatam")
-    assert applied.ok and "upisana" in applied.text
+    assert applied.ok
+    assert "upisana" in applied.text
     after = bule_after(await paper_of(club, game), n)
     assert after[seat] == before[seat] - fall.value
     changes = await club.db.paper_changes.for_game(game.number)
     assert [(c.kind, c.player, c.who, c.why) for c in changes] == [
-        (ChangeKind.ISPRAVKA, seat, fall.fallen, "klik na pogrešnu kartu")]
+        (ChangeKind.ISPRAVKA, seat, fall.fallen, "klik na pogrešnu kartu")
+    ]
     assert {"ispravka_requested", "correction_applied"} <= set(await events(club))
     # The fall is corrected: the other cannot also take it.
     assert not (await say(commands, club, fall.other, f"/bula {n}")).ok
@@ -420,7 +489,8 @@ async def test_ispravka_is_replaced_cancelled_and_one_per_hand(club: Club) -> No
     # A second proposal while one waits replaces it (one pending per hand).
     first = await say(commands, club, fall.fallen, f"/ispravka {n} -- prvi")
     second = await say(commands, club, fall.fallen, f"/ispravka {n} -- drugi")
-    assert first.ok and second.ok
+    assert first.ok
+    assert second.ok
     requests = await club.desk.corrections_store.for_game(game.number)
     assert [r.state for r in requests] == ["replaced", "pending"]
     assert not (await club.desk.answer(await club.get(fall.other), requests[0].id, True)).ok
@@ -515,23 +585,27 @@ async def test_an_unlinked_player_is_asked_but_cannot_answer_until_he_links(club
 
 
 async def test_answers_pressed_at_once_apply_one_ispravka_and_run_the_arbitar_once(
-        club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls = fake_arbitar(monkeypatch, transfer)
     fall = await fall_game(club)
     commands = await join(club, *PLAYERS)
     other, declarer = await club.get(fall.other), await club.get(fall.declarer)
     assert (await say(commands, club, fall.fallen, f"/ispravka {fall.hand}")).ok
     request = club.chat.to(f"dm:{fall.other}")[-1].buttons[0].ref
-    replies = await asyncio.gather(club.desk.press(other, "consent", request),
-                                   club.desk.press(declarer, "consent", request),
-                                   club.desk.press(other, "consent", request))
+    replies = await asyncio.gather(
+        club.desk.press(other, "consent", request),
+        club.desk.press(declarer, "consent", request),
+        club.desk.press(other, "consent", request),
+    )
     assert sum(1 for r in replies if "upisana" in r.text) == 1
     assert len(await club.db.paper_changes.for_game(fall.game.number)) == 1
     assert (await say(commands, club, fall.fallen, f"/ponisti {fall.hand}")).ok
     assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
     offer = club.chat.to(f"dm:{fall.other}")[-1].buttons[0].ref
     both = await asyncio.gather(club.desk.press(other, "consent", offer), club.desk.press(other, "consent", offer))
-    assert len(calls) == 1 and sum(1 for r in both if r.ok) == 1
+    assert len(calls) == 1
+    assert sum(1 for r in both if r.ok) == 1
     assert len(await club.db.paper_changes.for_game(fall.game.number)) == 1
 
 
@@ -542,11 +616,13 @@ async def test_with_two_requests_waiting_the_answer_names_one(club: Club, monkey
     assert (await say(commands, club, fall.fallen, f"/ispravka {fall.hand}")).ok
     assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
     which = await say(commands, club, fall.other, "/prihvatam")
-    assert not which.ok and "navedite broj" in which.text
+    assert not which.ok
+    assert "navedite broj" in which.text
     requests = await club.desk.corrections_store.for_game(fall.game.number)
     offer = next(r for r in requests if r.kind == "arbitar")
     declined = await club.desk.press(await club.get(fall.other), "decline", offer.id)
-    assert declined.ok and "Odbili" in declined.text
+    assert declined.ok
+    assert "Odbili" in declined.text
     assert (await say(commands, club, fall.other, "/prihvatam")).ok  # only the ispravka waits now
     assert not (await say(commands, club, fall.other, "/prihvatam x")).ok
 
@@ -556,11 +632,13 @@ async def test_korekcije_lists_what_stands_and_what_waits(club: Club, monkeypatc
     fall = await fall_game(club)
     commands = await join(club, *PLAYERS)
     empty = await say(commands, club, fall.declarer, "/korekcije")
-    assert empty.ok and "nema korekcija" in empty.text
+    assert empty.ok
+    assert "nema korekcija" in empty.text
     assert (await say(commands, club, fall.fallen, f"/ispravka {fall.hand}")).ok
     assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
     waiting = await say(commands, club, fall.declarer, f"/korekcije {fall.game.number}")
-    assert "traži ispravku" in waiting.text and "nudi Arbitra" in waiting.text
+    assert "traži ispravku" in waiting.text
+    assert "nudi Arbitra" in waiting.text
     offer = next(r for r in await club.desk.corrections_store.for_game(fall.game.number) if r.kind == "arbitar")
     assert (await club.desk.answer(await club.get(fall.other), offer.id, True)).ok
     listing = await say(commands, club, fall.declarer, "/korekcije")
@@ -581,7 +659,11 @@ async def test_ispravka_has_no_next_hand_limit_and_an_interrupted_game_still_tak
         assert (await say(commands, club, nick, "/prihvatam")).ok
     assert len(await club.db.paper_changes.for_game(fall.game.number)) == 1
     later = await fall_game(club, want=lambda f: f.game.number != fall.game.number)
-    interrupted = replace(later.game, number=later.game.number + 200000, status=GameStatus.INTERRUPTED,
-                          ended_at=NOW - timedelta(minutes=5))
+    interrupted = replace(
+        later.game,
+        number=later.game.number + 200000,
+        status=GameStatus.INTERRUPTED,
+        ended_at=NOW - timedelta(minutes=5),
+    )
     await store(club, interrupted)
     assert (await say(commands, club, later.other, f"/bula {later.hand} {interrupted.number}")).ok

@@ -25,25 +25,31 @@ async def test_an_appeal_goes_to_the_councilors_channel_and_preuzmi_opens_the_he
     await store_game(app, 100)
     async with world.running(app):
         desk = app.desk
-        ana, sudija = await desk.member_for("discord", str(m["ana"].id)), await desk.member_for(
-            "discord", str(m["sudija1"].id))
-        assert ana is not None and sudija is not None
+        ana, sudija = (
+            await desk.member_for("discord", str(m["ana"].id)),
+            await desk.member_for("discord", str(m["sudija1"].id)),
+        )
+        assert ana is not None
+        assert sudija is not None
         assert (await desk.call(ana, 100)).ok
         call = await app.db.calls.pending_for_game(100)
-        assert call is not None and (await desk.take(sudija, call.id)).ok
+        assert call is not None
+        assert (await desk.take(sudija, call.id)).ok
         assert (await desk.draft(sudija, Draft(Penalty("petar", plavac_days=2), "vređanje"))).ok
         assert (await desk.finish(sudija)).ok
         trial = (await app.db.trials.for_game(100))[-1]
-        filed = await answer_of(fake, await fake.slash(m["petar"].id, "zalba", {
-            "sudjenje": trial.id, "razlog": "@everyone nisam ja"}))
+        filed = await answer_of(
+            fake, await fake.slash(m["petar"].id, "zalba", {"sudjenje": trial.id, "razlog": "@everyone nisam ja"})
+        )
         assert filed.startswith("Žalba #1")
-        notice = await fake.wait_for_message(world.councilors.id,
-                                             lambda msg: "sudija:appeal_take:1" in button_ids(msg))
-        assert fake.pings[int(notice["id"])].users == {m["vecnik"].id} and not fake.pings[int(notice["id"])].everyone
+        notice = await fake.wait_for_message(world.councilors.id, lambda msg: "sudija:appeal_take:1" in button_ids(msg))
+        assert fake.pings[int(notice["id"])].users == {m["vecnik"].id}
+        assert not fake.pings[int(notice["id"])].everyone
         taken = await answer_of(fake, await fake.press(m["vecnik"].id, int(notice["id"]), "sudija:appeal_take:1"))
         assert taken.startswith("Preuzeli ste žalbu #1")
         appeal = await app.db.appeals.get(1)
-        assert appeal is not None and appeal.hearing is not None
+        assert appeal is not None
+        assert appeal.hearing is not None
         threads = fake.threads_in(world.trials.id)
         assert len(threads) == 2  # the trial appealed against, then the hearing
         thread = threads[-1]

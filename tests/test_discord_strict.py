@@ -30,7 +30,8 @@ async def test_a_draft_form_opened_before_a_restart_is_answered_after_it(world: 
     async with world.running(app):
         submitted = await fake.submit_modal(press.id, {"culprit": "petar", "plavac": "2", "reason": "namerno"})
         answer = await answer_of(fake, submitted)
-    assert answer.startswith("Nacrt presude") and "plavac 2" in answer
+    assert answer.startswith("Nacrt presude")
+    assert "plavac 2" in answer
 
 
 async def test_a_form_for_a_trial_that_is_over_is_refused(world: World) -> None:
@@ -51,8 +52,14 @@ async def test_a_form_for_a_trial_that_is_over_is_refused(world: World) -> None:
 
 async def test_the_old_advice_denies_the_bot_its_trial_thread_and_the_fixed_docs_allow_it(world: World) -> None:
     fake = world.fake
-    world.trials.permission_overwrites.append({"id": str(fake.guild_id), "type": 0, "allow": "0",
-                                               "deny": str(Perm.CREATE_PRIVATE_THREADS | Perm.SEND_MESSAGES)})
+    world.trials.permission_overwrites.append(
+        {
+            "id": str(fake.guild_id),
+            "type": 0,
+            "allow": "0",
+            "deny": str(Perm.CREATE_PRIVATE_THREADS | Perm.SEND_MESSAGES),
+        }
+    )
     app = await world.app()
     await link(app, world, "ana", "marko", "petar", "sudija1", "sudija2")
     async with world.running(app) as bot:
@@ -64,15 +71,22 @@ async def test_the_old_advice_denies_the_bot_its_trial_thread_and_the_fixed_docs
         with pytest.raises(discord.Forbidden):
             await channel.send("the channel itself stays empty")
     # docs/discord.md now: the bot's own role gets the allow on the trials channel
-    world.trials.permission_overwrites.append({"id": str(fake.bot_role.id), "type": 0, "allow": str(
-        Perm.CREATE_PRIVATE_THREADS | Perm.SEND_MESSAGES_IN_THREADS | Perm.MANAGE_THREADS), "deny": "0"})
+    world.trials.permission_overwrites.append(
+        {
+            "id": str(fake.bot_role.id),
+            "type": 0,
+            "allow": str(Perm.CREATE_PRIVATE_THREADS | Perm.SEND_MESSAGES_IN_THREADS | Perm.MANAGE_THREADS),
+            "deny": "0",
+        }
+    )
     await app.close()
     world.apps.remove(app)
     app = await world.app()
     await store_game(app, 100)
     async with world.running(app):
         trial_id, thread = await open_trial(world, app, 100, "ana", "sudija1")
-        assert thread.name == f"Suđenje #{trial_id}" and world.m["ana"].id in fake.thread_members(thread.id)
+        assert thread.name == f"Suđenje #{trial_id}"
+        assert world.m["ana"].id in fake.thread_members(thread.id)
 
 
 async def test_a_channel_the_bot_cannot_see_answers_missing_access(world: World) -> None:
@@ -102,10 +116,15 @@ async def test_an_answer_after_the_15_minute_token_goes_by_direct_message(world:
     async with world.running(app):
         ix = await fake.slash(m["ana"].id, "presude", {"partija": 100})
         await fake.wait_for_response(ix.id)
-        await fake.wait_until(lambda: fake.dm_channel_id(m["ana"].id) is not None
-                              and bool(fake.messages_in(fake.dm_channel_id(m["ana"].id) or 0)))
+        await fake.wait_until(
+            lambda: (
+                fake.dm_channel_id(m["ana"].id) is not None
+                and bool(fake.messages_in(fake.dm_channel_id(m["ana"].id) or 0))
+            )
+        )
     stale = [r for r in fake.requests_to("POST", r"/webhooks/.*") if r.status == 401]
-    assert stale and stale[0].response["code"] == 50027
+    assert stale
+    assert stale[0].response["code"] == 50027
     [answer] = fake.messages_in(fake.dm_channel_id(m["ana"].id) or 0)
     assert "100" in answer["content"]
 
@@ -120,17 +139,26 @@ async def test_a_rate_limited_call_is_retried_and_a_client_that_ignores_429_lose
         await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
         notice = await call_message(world, await pending_call_id(app, 100))
     posts = fake.requests_to("POST", rf"/channels/{world.referees.id}/messages")
-    assert [r.status for r in posts] == [429, 200] and notice["content"].startswith("🔴")
+    assert [r.status for r in posts] == [429, 200]
+    assert notice["content"].startswith("🔴")
     assert posts[0].response["retry_after"] == 0.05
     # the wrong client: one plain request, no retry — the message is simply not posted
     fake.rate_limit(rf"/channels/{world.referees.id}/messages$", retry_after=2.5)
     before = len(fake.messages_in(world.referees.id))
-    async with aiohttp.ClientSession() as http, http.post(
-            f"{fake.api_base}/channels/{world.referees.id}/messages", json={"content": "x"},
-            headers={"Authorization": f"Bot {fake.token}"}) as answer:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{fake.api_base}/channels/{world.referees.id}/messages",
+            json={"content": "x"},
+            headers={"Authorization": f"Bot {fake.token}"},
+        ) as answer,
+    ):
         body = await answer.json()
-        assert answer.status == 429 and body["retry_after"] == 2.5 and answer.headers["Via"]
-        assert answer.headers["X-RateLimit-Remaining"] == "0" and answer.headers["X-RateLimit-Reset-After"] == "2.500"
+        assert answer.status == 429
+        assert body["retry_after"] == 2.5
+        assert answer.headers["Via"]
+        assert answer.headers["X-RateLimit-Remaining"] == "0"
+        assert answer.headers["X-RateLimit-Reset-After"] == "2.500"
         assert answer.headers["Retry-After"] == "3"
     assert len(fake.messages_in(world.referees.id)) == before
 
@@ -151,10 +179,12 @@ async def test_a_press_is_acknowledged_before_slow_work_so_the_3_second_deadline
         await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
         notice = await call_message(world, await pending_call_id(app, 100))
         app.desk.press = slow  # type: ignore[method-assign]
-        press = await fake.press(m["sudija1"].id, int(notice["id"]), notice["components"][0]["components"][0][
-            "custom_id"])
+        press = await fake.press(
+            m["sudija1"].id, int(notice["id"]), notice["components"][0]["components"][0]["custom_id"]
+        )
         taken = await answer_of(fake, press)
-    assert taken.startswith("Sudite") and fake.interaction(press.id).rejected == []
+    assert taken.startswith("Sudite")
+    assert fake.interaction(press.id).rejected == []
 
 
 async def test_component_and_length_limits_the_adapter_keeps_and_a_wrong_client_breaks(world: World) -> None:
@@ -169,7 +199,8 @@ async def test_component_and_length_limits_the_adapter_keeps_and_a_wrong_client_
         long_line = "riječ " * 1000
         last = await bot.chat._send(channel, long_line, view_of([Button("x" * 100, "take", 1)]))
         sent = fake.messages_in(world.referees.id)
-        assert len(sent) == 3 and all(len(m["content"]) <= 2000 for m in sent)  # 6,000 characters
+        assert len(sent) == 3
+        assert all(len(m["content"]) <= 2000 for m in sent)
         assert sent[-1]["id"] == str(last.id)
         assert sent[-1]["components"][0]["components"][0]["label"] == "x" * 80
         assert len(DeskButton("take", 10**18).item.custom_id or "") <= 100
@@ -186,8 +217,10 @@ async def test_component_and_length_limits_the_adapter_keeps_and_a_wrong_client_
     before = len(fake.messages_in(world.referees.id))
     async with aiohttp.ClientSession() as http:
         for name, components in wrong.items():
-            async with http.post(f"{fake.api_base}/channels/{world.referees.id}/messages",
-                                 json={"content": "x", "components": components},
-                                 headers={"Authorization": f"Bot {fake.token}"}) as answer:
+            async with http.post(
+                f"{fake.api_base}/channels/{world.referees.id}/messages",
+                json={"content": "x", "components": components},
+                headers={"Authorization": f"Bot {fake.token}"},
+            ) as answer:
                 assert answer.status == 400 and (await answer.json())["code"] == 50035, name
     assert len(fake.messages_in(world.referees.id)) == before

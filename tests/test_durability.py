@@ -30,8 +30,7 @@ async def test_a_commit_a_member_is_told_of_is_synced_full_and_bookkeeping_norma
         assert await synchronous(club) == FULL
 
 
-async def test_fifty_referees_press_at_once_the_losers_are_answered_before_the_winners_write_ends(
-        club: Club) -> None:
+async def test_fifty_referees_press_at_once_the_losers_are_answered_before_the_winners_write_ends(club: Club) -> None:
     gate = asyncio.Event()
     writes = 0
     real = club.db.trials.take
@@ -54,15 +53,18 @@ async def test_fifty_referees_press_at_once_the_losers_are_answered_before_the_w
     end = loop.time() + 10
     while sum(p.done() for p in presses) < 49 and loop.time() < end:  # noqa: ASYNC110 (polls a file another process writes)
         await asyncio.sleep(0.01)
-    assert sum(p.done() for p in presses) == 49 and writes == 1  # answered while the one write still waits
+    assert sum(p.done() for p in presses) == 49
+    assert writes == 1
     gate.set()
     replies = [await p for p in presses]
     winners = [j.nick for j, reply in zip(judges, replies, strict=True) if reply.ok]
-    assert len(winners) == 1 and writes == 1
+    assert len(winners) == 1
+    assert writes == 1
     told = club.desk.t("take.in_progress", game=500, referee=winners[0])
     assert all(reply.text == told for reply in replies if not reply.ok)
     trial = await club.db.trials.open_for_game(500)
-    assert trial is not None and await club.desk.nick(trial.referee) == winners[0]
+    assert trial is not None
+    assert await club.desk.nick(trial.referee) == winners[0]
     late = await club.desk.take(judges[0] if winners[0] != judges[0].nick else judges[1], call.id)
     assert late.text == club.desk.t("take.taken", game=500, referee=winners[0])
 

@@ -54,6 +54,7 @@ def test_example_is_a_legal_game_and_round_trips(name: str, doc: dict[str, Any])
 
 # --- coverage ------------------------------------------------------------------------------------------------
 
+
 def _features(game: Game) -> set[str]:
     seen = {game.status.value}
     if not game.rated:
@@ -115,9 +116,26 @@ def test_examples_cover_the_promised_cases() -> None:
     seen: set[str] = set()
     for _, doc in DOCS:
         seen |= _features(parse_game(doc))
-    promised = {GameStatus.FINISHED.value, GameStatus.INTERRUPTED.value, GameStatus.IN_PROGRESS.value, "unrated",
-                "ai", "abandoned_by", "last hand unfinished", "refe", "kontra", "rekontra", "zovem", "betl", "sans",
-                "igra", "nobody follows", "bid pik with kontra", "declarer falls", "defender falls"}
+    promised = {
+        GameStatus.FINISHED.value,
+        GameStatus.INTERRUPTED.value,
+        GameStatus.IN_PROGRESS.value,
+        "unrated",
+        "ai",
+        "abandoned_by",
+        "last hand unfinished",
+        "refe",
+        "kontra",
+        "rekontra",
+        "zovem",
+        "betl",
+        "sans",
+        "igra",
+        "nobody follows",
+        "bid pik with kontra",
+        "declarer falls",
+        "defender falls",
+    }
     assert promised <= seen, promised - seen
 
 
@@ -126,8 +144,9 @@ def test_examples_cover_the_promised_cases() -> None:
 _TYPES: dict[str, Any] = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
 
-def schema_problems(value: Any, schema: dict[str, Any], path: str = "$", root: dict[str, Any] | None = None
-                    ) -> list[str]:
+def schema_problems(
+    value: Any, schema: dict[str, Any], path: str = "$", root: dict[str, Any] | None = None
+) -> list[str]:
     """Problems of `value` against `schema`: type, required, properties, additionalProperties, items, enum,
     const, minimum, maximum, multipleOf, minLength, pattern, min/maxItems, maxProperties, anyOf, local $ref."""
     root = root if root is not None else schema

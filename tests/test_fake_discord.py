@@ -32,9 +32,7 @@ class CallButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sudi
     """A button that survives restarts: everything it needs is in its custom_id."""
 
     def __init__(self, call: int) -> None:
-        super().__init__(
-            discord.ui.Button(label="Sudi", style=discord.ButtonStyle.primary, custom_id=f"sudi:{call}")
-        )
+        super().__init__(discord.ui.Button(label="Sudi", style=discord.ButtonStyle.primary, custom_id=f"sudi:{call}"))
         self.call = call
 
     @classmethod
@@ -122,13 +120,9 @@ class ProofBot(discord.Client):
         async def potvrda(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.send_message("confirm?", view=ConfirmView(timeout=None))
 
-        async def recent_games(
-            interaction: discord.Interaction[Any], current: str
-        ) -> list[app_commands.Choice[int]]:
+        async def recent_games(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
             games = {101: "partija 101", 102: "partija 102", 230: "partija 230"}
-            return [
-                app_commands.Choice(name=n, value=g) for g, n in games.items() if str(g).startswith(current)
-            ]
+            return [app_commands.Choice(name=n, value=g) for g, n in games.items() if str(g).startswith(current)]
 
         @self.tree.command(name="presude", description="Verdicts of a game", guild=guild)
         @app_commands.autocomplete(partija=recent_games)
@@ -179,12 +173,11 @@ def ids(*items: FakeMember) -> set[int]:
 # ---------------------------------------------------------------------- login, gateway, commands
 
 
-async def test_login_ready_guild_cache_and_command_sync(
-    fake: FakeDiscord, members: dict[str, FakeMember]
-) -> None:
+async def test_login_ready_guild_cache_and_command_sync(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     async with run_client(ProofBot(fake.guild_id), fake) as bot:
         assert bot.is_ready()
-        assert bot.user is not None and bot.user.id == fake.bot_user.id
+        assert bot.user is not None
+        assert bot.user.id == fake.bot_user.id
         assert bot.application_id == fake.application_id
         guild = bot.get_guild(fake.guild_id)
         assert guild is not None
@@ -193,20 +186,23 @@ async def test_login_ready_guild_cache_and_command_sync(
         assert guild.get_channel(fake.general.id) is not None
         # the gateway used the transport compression discord.py asked for, and the client identified
         (query,) = fake.gateway_queries
-        assert (
-            query["compress"] == discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE == "zlib-stream"
-        )
-        assert query["encoding"] == "json" and query["v"] == "10"
+        assert query["compress"] == discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE == "zlib-stream"
+        assert query["encoding"] == "json"
+        assert query["v"] == "10"
         (identify,) = fake.identifies
-        assert identify["intents"] & (1 << 1) and identify["intents"] & (1 << 8)  # members, presences
+        assert identify["intents"] & (1 << 1)
+        assert identify["intents"] & (1 << 8)
         assert fake.received_ops(1), "heartbeat after HELLO"
         # commands synced to the guild with their options
         assert set(fake.guild_commands) == {"echo", "slow", "izmena", "tajno", "razlog", "potvrda", "presude"}
         options = {o["name"]: o for o in fake.guild_commands["echo"]["options"]}
-        assert options["tekst"]["required"] is True and options["puta"]["type"] == 4
-        assert fake.requests_to("GET", r"/users/@me") and fake.requests_to("GET", r"/oauth2/applications/@me")
+        assert options["tekst"]["required"] is True
+        assert options["puta"]["type"] == 4
+        assert fake.requests_to("GET", r"/users/@me")
+        assert fake.requests_to("GET", r"/oauth2/applications/@me")
         shards, url, _limits = await bot.http.get_bot_gateway()
-        assert shards == 1 and url == fake.gateway_url
+        assert shards == 1
+        assert url == fake.gateway_url
     assert not fake.connected
 
 
@@ -219,9 +215,7 @@ async def test_wrong_token_is_a_login_failure(fake: FakeDiscord) -> None:
         await bot.close()
 
 
-async def test_slash_command_with_options_reaches_handler(
-    fake: FakeDiscord, members: dict[str, FakeMember]
-) -> None:
+async def test_slash_command_with_options_reaches_handler(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     async with run_client(ProofBot(fake.guild_id), fake):
         ix = await fake.slash(members["ana"].id, "echo", {"tekst": "zdravo", "puta": 3})
         body = await fake.wait_for_response(ix.id)
@@ -243,7 +237,8 @@ async def test_deferred_response_then_followup(fake: FakeDiscord, members: dict[
         first = await fake.wait_for_response(ix.id, settled=False)  # the handler waits on slow_gate
         assert first["type"] == 5
         loading = fake.original_response(ix.id)
-        assert loading is not None and loading["flags"] & 128  # "Sudija is thinking..."
+        assert loading is not None
+        assert loading["flags"] & 128
         bot.slow_gate.set()
         await fake.wait_until(lambda: fake.followups(ix.id), what="the followup")
         (followup,) = fake.followups(ix.id)
@@ -255,19 +250,19 @@ async def test_deferred_response_then_followup(fake: FakeDiscord, members: dict[
         assert fake.requests_to("POST", rf"/webhooks/{fake.application_id}/[^/]+")
 
 
-async def test_edit_original_response_and_ephemeral_followup(
-    fake: FakeDiscord, members: dict[str, FakeMember]
-) -> None:
+async def test_edit_original_response_and_ephemeral_followup(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     async with run_client(ProofBot(fake.guild_id), fake):
         ix = await fake.slash(members["ana"].id, "izmena")
         await fake.wait_for_response(ix.id)
         original = fake.original_response(ix.id)
-        assert original is not None and original["content"] == "druga verzija"
+        assert original is not None
+        assert original["content"] == "druga verzija"
         (edit,) = fake.edits[int(original["id"])]
         assert edit["content"] == "druga verzija"
         assert fake.requests_to("PATCH", rf"/webhooks/{fake.application_id}/[^/]+/messages/@original")
         (followup,) = fake.followups(ix.id)
-        assert followup["flags"] & 64 and followup in fake.ephemeral_messages(members["ana"].id)
+        assert followup["flags"] & 64
+        assert followup in fake.ephemeral_messages(members["ana"].id)
         assert [m["content"] for m in fake.messages_in(fake.general.id)] == ["druga verzija"]
 
 
@@ -277,7 +272,8 @@ async def test_ephemeral_reply_has_flag_64_and_is_not_in_the_channel(
     async with run_client(ProofBot(fake.guild_id), fake):
         ix = await fake.slash(members["ceca"].id, "tajno")
         body = await fake.wait_for_response(ix.id)
-        assert body["type"] == 4 and body["data"]["flags"] & 64
+        assert body["type"] == 4
+        assert body["data"]["flags"] & 64
         assert fake.messages_in(fake.general.id) == []
         (secret,) = fake.ephemeral_messages(members["ceca"].id)
         assert secret["content"] == "samo ti"
@@ -297,9 +293,7 @@ async def test_autocomplete_offers_choices(fake: FakeDiscord, members: dict[str,
 # ---------------------------------------------------------------------- components and modals
 
 
-async def send_call(
-    bot: discord.Client, channel_id: int, call: int, referees: list[FakeMember]
-) -> discord.Message:
+async def send_call(bot: discord.Client, channel_id: int, call: int, referees: list[FakeMember]) -> discord.Message:
     channel = bot.get_channel(channel_id)
     assert isinstance(channel, discord.TextChannel)
     view = discord.ui.View(timeout=None)
@@ -324,8 +318,11 @@ async def test_dynamic_button_message_with_allowed_mentions_limited_to_two_users
         assert guild is not None
         private = guild.get_channel(referees_channel.id)
         ana, ceca = guild.get_member(members["ana"].id), guild.get_member(members["ceca"].id)
-        assert private is not None and ana is not None and ceca is not None
-        assert private.permissions_for(ana).view_channel and not private.permissions_for(ceca).view_channel
+        assert private is not None
+        assert ana is not None
+        assert ceca is not None
+        assert private.permissions_for(ana).view_channel
+        assert not private.permissions_for(ceca).view_channel
         sent = await send_call(bot, referees_channel.id, 7, [members["ana"], members["boris"]])
         stored = fake.message(sent.id)
         (post,) = fake.requests_to("POST", rf"/channels/{referees_channel.id}/messages")
@@ -333,20 +330,22 @@ async def test_dynamic_button_message_with_allowed_mentions_limited_to_two_users
         assert allowed["parse"] == []
         assert {int(u) for u in allowed["users"]} == ids(members["ana"], members["boris"])
         pings = fake.pings[sent.id]
-        assert pings.users == ids(members["ana"], members["boris"]) and not pings.everyone and not pings.roles
+        assert pings.users == ids(members["ana"], members["boris"])
+        assert not pings.everyone
+        assert not pings.roles
         (button,) = stored["components"][0]["components"]
-        assert button["custom_id"] == "sudi:7" and button["label"] == "Sudi"
+        assert button["custom_id"] == "sudi:7"
+        assert button["label"] == "Sudi"
         assert {m.id for m in sent.mentions} == ids(members["ana"], members["boris"])
         # the call is taken: the message is edited and the button removed; an edit pings nobody anew
         await sent.edit(content="Poziv 7: preuzet", view=None)
-        assert stored["content"] == "Poziv 7: preuzet" and stored["components"] == []
+        assert stored["content"] == "Poziv 7: preuzet"
+        assert stored["components"] == []
         assert fake.edits[sent.id][-1]["components"] == []
         assert fake.pings[sent.id].users == ids(members["ana"], members["boris"])  # from the creation only
 
 
-async def test_two_presses_at_once_are_both_dispatched(
-    fake: FakeDiscord, members: dict[str, FakeMember]
-) -> None:
+async def test_two_presses_at_once_are_both_dispatched(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     async with run_client(ProofBot(fake.guild_id), fake) as bot:
         assert isinstance(bot, ProofBot)
         sent = await send_call(bot, fake.general.id, 11, [members["ana"], members["boris"]])
@@ -358,7 +357,8 @@ async def test_two_presses_at_once_are_both_dispatched(
         assert sorted(bot.presses) == sorted([(11, members["ana"].id), (11, members["boris"].id)])
         for ix in (a, b):
             (body,) = fake.interaction_responses(ix.id)
-            assert body["data"]["flags"] & 64 and body["data"]["content"] == "call 11 taken"
+            assert body["data"]["flags"] & 64
+            assert body["data"]["content"] == "call 11 taken"
         with pytest.raises(FakeDiscordError, match="no component"):
             await fake.press(members["ana"].id, sent.id, "sudi:12")
 
@@ -389,13 +389,15 @@ async def test_modal_shown_and_submitted(fake: FakeDiscord, members: dict[str, F
         assert isinstance(bot, ProofBot)
         ix = await fake.slash(members["ana"].id, "razlog")
         shown = await fake.wait_for_response(ix.id)
-        assert shown["type"] == 9 and shown["data"]["title"] == "Razlog"
+        assert shown["type"] == 9
+        assert shown["data"]["title"] == "Razlog"
         submit = await fake.submit_modal(ix.id, {"reason": "kasni 10 minuta @everyone"})
         answer = await fake.wait_for_response(submit.id)
         assert bot.reasons == ["kasni 10 minuta @everyone"]
         assert answer["type"] == 4
         echoed = fake.original_response(submit.id)
-        assert echoed is not None and echoed["content"] == "noted: kasni 10 minuta @everyone"
+        assert echoed is not None
+        assert echoed["content"] == "noted: kasni 10 minuta @everyone"
         assert fake.pings[int(echoed["id"])].nobody
         # the same text sent without allowed_mentions would have pinged everybody
         channel = bot.get_channel(fake.general.id)
@@ -419,13 +421,14 @@ async def test_private_thread_members_messages_archive_and_lock(
         assert isinstance(bot, ProofBot)
         channel = bot.get_channel(trials.id)
         assert isinstance(channel, discord.TextChannel)
-        thread = await channel.create_thread(
-            name="Suđenje 7", type=discord.ChannelType.private_thread, invitable=False
-        )
+        thread = await channel.create_thread(name="Suđenje 7", type=discord.ChannelType.private_thread, invitable=False)
         (create,) = fake.requests_to("POST", rf"/channels/{trials.id}/threads")
-        assert create.json["type"] == 12 and create.json["invitable"] is False
+        assert create.json["type"] == 12
+        assert create.json["invitable"] is False
         (stored,) = fake.threads_in(trials.id)
-        assert stored.id == thread.id and stored.type == 12 and stored.invitable is False
+        assert stored.id == thread.id
+        assert stored.type == 12
+        assert stored.invitable is False
         await thread.add_user(discord.Object(members["ana"].id))
         await thread.add_user(discord.Object(members["ceca"].id))
         assert fake.thread_members(thread.id) == {fake.bot_user.id} | ids(members["ana"], members["ceca"])
@@ -435,10 +438,9 @@ async def test_private_thread_members_messages_archive_and_lock(
         guild = bot.get_guild(fake.guild_id)
         assert guild is not None
         cached = await fake.wait_for_client(bot, lambda: guild.get_thread(thread.id), what="thread in cache")
-        assert cached.is_private() and not cached.invitable
-        await fake.wait_for_client(
-            bot, lambda: {m.id for m in cached.members} >= ids(members["ana"], members["ceca"])
-        )
+        assert cached.is_private()
+        assert not cached.invitable
+        await fake.wait_for_client(bot, lambda: {m.id for m in cached.members} >= ids(members["ana"], members["ceca"]))
         await fake.thread_member_leave(thread.id, members["ceca"].id)
         await fake.wait_for_client(bot, lambda: members["ceca"].id not in {m.id for m in cached.members})
 
@@ -447,12 +449,14 @@ async def test_private_thread_members_messages_archive_and_lock(
         await fake.user_message(members["ana"].id, thread.id, "Moja izjava")
         await fake.wait_for_client(bot, lambda: any(m.content == "Moja izjava" for m in bot.seen_messages))
         seen = next(m for m in bot.seen_messages if m.content == "Moja izjava")
-        assert isinstance(seen.channel, discord.Thread) and seen.channel.id == thread.id
+        assert isinstance(seen.channel, discord.Thread)
+        assert seen.channel.id == thread.id
         transcript = [m.content async for m in thread.history(oldest_first=True)]
         assert transcript == ["Počinje suđenje.", "Moja izjava"]
 
         await thread.edit(archived=True, locked=True)
-        assert stored.archived and stored.locked
+        assert stored.archived
+        assert stored.locked
         (patch,) = fake.requests_to("PATCH", rf"/channels/{thread.id}")
         assert patch.json == {"archived": True, "locked": True}
         with pytest.raises(discord.HTTPException) as err:
@@ -460,22 +464,23 @@ async def test_private_thread_members_messages_archive_and_lock(
         assert err.value.code == 50083
 
 
-async def test_dm_to_closed_user_raises_forbidden_50007(
-    fake: FakeDiscord, members: dict[str, FakeMember]
-) -> None:
+async def test_dm_to_closed_user_raises_forbidden_50007(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     fake.close_dms(members["boris"].id)
     async with run_client(ProofBot(fake.guild_id), fake) as bot:
         guild = bot.get_guild(fake.guild_id)
         assert guild is not None
         boris = guild.get_member(members["boris"].id)
         ana = guild.get_member(members["ana"].id)
-        assert boris is not None and ana is not None
+        assert boris is not None
+        assert ana is not None
         with pytest.raises(discord.Forbidden) as err:
             await boris.send("Poziv")
-        assert err.value.code == 50007 and err.value.status == 403
+        assert err.value.code == 50007
+        assert err.value.status == 403
         await ana.send("Poziv")  # open DMs work
         dm = fake.dm_channel_id(ana.id)
-        assert dm is not None and [m["content"] for m in fake.messages_in(dm)] == ["Poziv"]
+        assert dm is not None
+        assert [m["content"] for m in fake.messages_in(dm)] == ["Poziv"]
 
 
 async def test_presence_update_and_member_leaving_reach_the_cache(
@@ -486,11 +491,13 @@ async def test_presence_update_and_member_leaving_reach_the_cache(
         guild = bot.get_guild(fake.guild_id)
         assert guild is not None
         ana = guild.get_member(members["ana"].id)
-        assert ana is not None and ana.status is discord.Status.online
+        assert ana is not None
+        assert ana.status is discord.Status.online
         changed = bot.wait_for("presence_update", check=lambda before, after: after.id == members["ana"].id)
         assert await fake.set_presence(members["ana"].id, "offline") == 1
         before, after = await asyncio.wait_for(changed, timeout=5)
-        assert before.status is discord.Status.online and after.status is discord.Status.offline
+        assert before.status is discord.Status.online
+        assert after.status is discord.Status.offline
         assert guild.get_member(members["ana"].id).status is discord.Status.offline  # type: ignore[union-attr]
 
         await fake.set_roles(members["ana"].id, [])
@@ -501,21 +508,18 @@ async def test_presence_update_and_member_leaving_reach_the_cache(
         assert bot.removed == [members["ceca"].id]
 
 
-async def test_presences_are_dropped_without_the_intent(
-    fake: FakeDiscord, members: dict[str, FakeMember]
-) -> None:
+async def test_presences_are_dropped_without_the_intent(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     async with run_client(ProofBot(fake.guild_id, presences=False), fake) as bot:
         assert await fake.set_presence(members["ana"].id, "dnd") == 0
         assert fake.dropped_events[-1][1] == "PRESENCE_UPDATE"
         # without presences the guild arrives with only the bot; discord.py then chunks members (op 8)
         assert fake.received_ops(8)
         guild = bot.get_guild(fake.guild_id)
-        assert guild is not None and guild.get_member(members["ana"].id) is not None
+        assert guild is not None
+        assert guild.get_member(members["ana"].id) is not None
 
 
-async def test_message_content_is_blank_without_the_intent(
-    fake: FakeDiscord, members: dict[str, FakeMember]
-) -> None:
+async def test_message_content_is_blank_without_the_intent(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     async with run_client(ProofBot(fake.guild_id, message_content=False), fake) as bot:
         assert isinstance(bot, ProofBot)
         await fake.user_message(members["ana"].id, fake.general.id, "vidiš li me")
@@ -536,17 +540,14 @@ async def test_privileged_intent_not_enabled_in_the_portal_is_refused() -> None:
             with pytest.raises(RuntimeError) as err:
                 async with run_client(ProofBot(strict.guild_id), strict):
                     pass
-            assert (
-                isinstance(err.value.__cause__, discord.ConnectionClosed) and err.value.__cause__.code == 4014
-            )
+            assert isinstance(err.value.__cause__, discord.ConnectionClosed)
+            assert err.value.__cause__.code == 4014
             async with run_client(ProofBot(strict.guild_id, presences=False, message_content=False), strict):
                 pass  # only the enabled privileged intent (members): accepted
     assert discord.http.Route.BASE == ORIGINAL_BASE
 
 
-async def test_dropped_connection_resumes_and_keeps_working(
-    fake: FakeDiscord, members: dict[str, FakeMember]
-) -> None:
+async def test_dropped_connection_resumes_and_keeps_working(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     async with run_client(ProofBot(fake.guild_id), fake, reconnect=True) as bot:
         resumed = bot.wait_for("resumed")
         seen = bot.wait_for("raw_member_remove")
@@ -554,8 +555,9 @@ async def test_dropped_connection_resumes_and_keeps_working(
         await fake.member_leave(members["ceca"].id)  # while the bot is away: replayed when it resumes
         await asyncio.wait_for(resumed, timeout=5)
         assert (await asyncio.wait_for(seen, timeout=5)).user.id == members["ceca"].id
-        order = [f.payload.get("t") for f in fake.gateway_sent if f.payload.get("t") in ("RESUMED",
-                                                                                          "GUILD_MEMBER_REMOVE")]
+        order = [
+            f.payload.get("t") for f in fake.gateway_sent if f.payload.get("t") in ("RESUMED", "GUILD_MEMBER_REMOVE")
+        ]
         assert order == ["RESUMED", "GUILD_MEMBER_REMOVE"]  # replayed on resuming, not sent into the void
         (resume,) = fake.received_ops(6)
         ready = next(f.payload for f in fake.gateway_sent if f.payload.get("t") == "READY")
@@ -595,9 +597,7 @@ async def test_interaction_can_be_acknowledged_only_once_and_only_in_time(
         assert isinstance(bot, ProofBot)
         failures: list[app_commands.AppCommandError] = []
 
-        async def on_tree_error(
-            interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-        ) -> None:
+        async def on_tree_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
             failures.append(error)
 
         bot.tree.on_error = on_tree_error  # type: ignore[method-assign]
@@ -613,10 +613,12 @@ async def test_interaction_can_be_acknowledged_only_once_and_only_in_time(
             late = await fake.slash(members["ana"].id, "echo", {"tekst": "x"})
             await fake.wait_until(lambda: late.rejected, what="the bot's late attempt")
             await settle()
-            assert late.rejected[0][0] == 10062 and late.responses == []
+            assert late.rejected[0][0] == 10062
+            assert late.responses == []
             (failure,) = failures
             assert isinstance(failure, app_commands.CommandInvokeError)
-            assert isinstance(failure.original, discord.NotFound) and failure.original.code == 10062
+            assert isinstance(failure.original, discord.NotFound)
+            assert failure.original.code == 10062
             fake.ack_deadline = 3.0
             stale = await fake.slash(members["ana"].id, "echo", {"tekst": "y"})
             await fake.wait_for_response(stale.id)

@@ -75,7 +75,8 @@ def build_application(fake: FakeTelegram, desk: Desk, *, concurrent: bool = Fals
 
     async def on_sudija(update: Update, context: Context) -> None:
         message = update.effective_message
-        assert message is not None and context.args is not None
+        assert message is not None
+        assert context.args is not None
         desk.commands.append(("sudija", list(context.args), message.chat_id))
         call_id = str(len(desk.commands))
         keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Sudi", callback_data=f"sudi:{call_id}")]])
@@ -88,7 +89,8 @@ def build_application(fake: FakeTelegram, desk: Desk, *, concurrent: bool = Fals
 
     async def on_press(update: Update, context: Context) -> None:
         query = update.callback_query
-        assert query is not None and query.data is not None
+        assert query is not None
+        assert query.data is not None
         call_id = query.data.split(":", 1)[1]
         desk.presses.append((call_id, query.from_user.id, query.id))
         winner = desk.taken.setdefault(call_id, query.from_user.id)  # no await before: atomic
@@ -97,18 +99,18 @@ def build_application(fake: FakeTelegram, desk: Desk, *, concurrent: bool = Fals
             return
         await query.answer("Poziv je tvoj.")
         withdraw = InlineKeyboardMarkup([[InlineKeyboardButton("Povuci", callback_data=f"povuci:{call_id}")]])
-        await query.edit_message_text(
-            f"Poziv #{call_id}: sudi {query.from_user.full_name}", reply_markup=withdraw
-        )
+        await query.edit_message_text(f"Poziv #{call_id}: sudi {query.from_user.full_name}", reply_markup=withdraw)
 
     async def on_start(update: Update, context: Context) -> None:
-        assert update.effective_user is not None and update.effective_message is not None
+        assert update.effective_user is not None
+        assert update.effective_message is not None
         desk.starts.append((update.effective_user.id, list(context.args or [])))
         await update.effective_message.reply_text("Dobro došli u Sudiju.")
 
     async def on_pozovi(update: Update, context: Context) -> None:
         message = update.effective_message
-        assert message is not None and context.args
+        assert message is not None
+        assert context.args
         user_id = int(context.args[0])
         try:
             await context.bot.send_message(user_id, "Pozvani ste na suđenje.")
@@ -120,7 +122,9 @@ def build_application(fake: FakeTelegram, desk: Desk, *, concurrent: bool = Fals
     async def on_private_text(update: Update, context: Context) -> None:
         message = update.effective_message
         sender = update.effective_user
-        assert message is not None and sender is not None and message.text is not None
+        assert message is not None
+        assert sender is not None
+        assert message.text is not None
         partner = desk.relay.get(sender.id)
         if partner is not None:
             await context.bot.send_message(partner, f"{sender.full_name}: {message.text}")
@@ -146,9 +150,7 @@ def build_application(fake: FakeTelegram, desk: Desk, *, concurrent: bool = Fals
     application.add_handler(CommandHandler("start", on_start, filters=filters.ChatType.PRIVATE))
     application.add_handler(CommandHandler("pozovi", on_pozovi, filters=filters.ChatType.GROUPS))
     application.add_handler(CallbackQueryHandler(on_press, pattern=r"^sudi:"))
-    application.add_handler(
-        MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text)
-    )
+    application.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, on_private_text))
     application.add_handler(ChatMemberHandler(on_member, ChatMemberHandler.CHAT_MEMBER))
     application.add_handler(ChatMemberHandler(on_my_member))  # the default is MY_CHAT_MEMBER only
     application.add_error_handler(on_error)
@@ -193,9 +195,7 @@ async def test_json_and_form_bodies_are_both_accepted(fake: FakeTelegram) -> Non
     url = f"{fake.base_url}{fake.token}/sendMessage"
     keyboard = {"inline_keyboard": [[{"text": "Sudi", "callback_data": "sudi:1"}]]}
     async with aiohttp.ClientSession() as session:
-        async with session.post(
-            url, json={"chat_id": group.id, "text": "123", "reply_markup": keyboard}
-        ) as r:
+        async with session.post(url, json={"chat_id": group.id, "text": "123", "reply_markup": keyboard}) as r:
             assert r.status == 200
             assert (await r.json())["result"]["text"] == "123"
         form = {"chat_id": str(group.id), "text": "456", "reply_markup": json.dumps(keyboard)}
@@ -208,9 +208,7 @@ async def test_json_and_form_bodies_are_both_accepted(fake: FakeTelegram) -> Non
     assert texts == [("123", ["sudi:1"]), ("456", ["sudi:1"])]
 
 
-async def test_group_command_reaches_handler_with_args_and_reply_is_recorded(
-    fake: FakeTelegram, desk: Desk
-) -> None:
+async def test_group_command_reaches_handler_with_args_and_reply_is_recorded(fake: FakeTelegram, desk: Desk) -> None:
     ana = fake.user("Ana", started=True)
     group = fake.group("Klub", members=[ana])
     async with running(build_application(fake, desk)):
@@ -224,7 +222,8 @@ async def test_group_command_reaches_handler_with_args_and_reply_is_recorded(
     assert first.raw_text == "<b>Poziv #1</b>: partija 12 hitno"
     assert first.reply_to is sent
     assert first.link_preview_options == {"is_disabled": True}
-    assert first.button_texts() == ["Sudi"] and first.callback_data() == ["sudi:1"]
+    assert first.button_texts() == ["Sudi"]
+    assert first.callback_data() == ["sudi:1"]
     assert replies[0].params["parse_mode"] == "HTML"
     assert desk.errors == []
 
@@ -265,9 +264,7 @@ async def test_two_users_press_the_button_at_once(fake: FakeTelegram, desk: Desk
         await fake.wait_for("answerCallbackQuery", count=2)
         await fake.wait_for("editMessageText")
     # Both presses travelled in one getUpdates answer, i.e. truly at once.
-    batches = [
-        [u.get("callback_query", {}).get("id") for u in r.result] for r in fake.calls("getUpdates") if r.ok
-    ]
+    batches = [[u.get("callback_query", {}).get("id") for u in r.result] for r in fake.calls("getUpdates") if r.ok]
     assert [first, second] in batches
     assert {(user, query) for _, user, query in desk.presses} == {(ana.id, first), (boris.id, second)}
     assert desk.taken == {"1": ana.id}
@@ -279,7 +276,8 @@ async def test_two_users_press_the_button_at_once(fake: FakeTelegram, desk: Desk
     }
     assert call.text == "Poziv #1: sudi Ana"
     assert call.history == ["Poziv #1: partija 7"]
-    assert call.button_texts() == ["Povuci"] and call.callback_data() == ["povuci:1"]
+    assert call.button_texts() == ["Povuci"]
+    assert call.callback_data() == ["povuci:1"]
     assert len(fake.calls("editMessageText")) == 1
     assert desk.errors == []
 
@@ -303,9 +301,7 @@ async def test_private_message_is_relayed_to_the_other_party(fake: FakeTelegram,
     assert desk.errors == []
 
 
-async def test_user_who_never_started_the_bot_is_refused_and_handler_catches_it(
-    fake: FakeTelegram, desk: Desk
-) -> None:
+async def test_user_who_never_started_the_bot_is_refused_and_handler_catches_it(fake: FakeTelegram, desk: Desk) -> None:
     caller = fake.user("Caca")
     stranger = fake.user("Dule")  # seen in the group, never pressed Start: 403
     unknown = fake.user("Eva", unstarted_error="chat_not_found")  # never seen at all: 400
@@ -347,9 +343,7 @@ async def fake_bot_can_message(fake: FakeTelegram, chat_id: int) -> bool:
     """Send through the raw HTTP interface (outside PTB) to show the chat is now writable."""
     async with (
         aiohttp.ClientSession() as session,
-        session.post(
-            f"{fake.base_url}{fake.token}/sendMessage", json={"chat_id": chat_id, "text": "ok"}
-        ) as r,
+        session.post(f"{fake.base_url}{fake.token}/sendMessage", json={"chat_id": chat_id, "text": "ok"}) as r,
     ):
         return r.status == 200
 
@@ -452,7 +446,8 @@ async def test_chat_and_member_lookups_parse_in_ptb(fake: FakeTelegram) -> None:
         assert (info.id, info.title, info.type) == (group.id, "Klub", "supergroup")
         for status, person in people.items():
             member = await application.bot.get_chat_member(group.id, person.id)
-            assert type(member) is expected[status] and member.user.id == person.id
+            assert type(member) is expected[status]
+            assert member.user.id == person.id
         me = await application.bot.get_chat_member(group.id, fake.bot.id)
         assert isinstance(me, ChatMemberAdministrator)
         with pytest.raises(BadRequest, match=r"[Cc]hat not found"):
@@ -478,9 +473,7 @@ def test_formatting_parsers_match_telegram() -> None:
     )
 
 
-async def test_bot_added_to_a_group_as_plain_member_sees_commands_only(
-    fake: FakeTelegram, desk: Desk
-) -> None:
+async def test_bot_added_to_a_group_as_plain_member_sees_commands_only(fake: FakeTelegram, desk: Desk) -> None:
     ana = fake.user("Ana")
     group = fake.group("Novi klub", members=[ana], bot_status="left")
     async with running(build_application(fake, desk)):
@@ -512,7 +505,8 @@ async def test_long_poll_confirmation_and_conflict() -> None:
         await fake.wait_until(lambda: len(fake.calls("getUpdates")) == 1)
         fake.push_message(ana, ana, "prva")  # wakes the pending long poll at once
         status, body = await waiting
-        assert status == 200 and [u["message"]["text"] for u in body["result"]] == ["prva"]
+        assert status == 200
+        assert [u["message"]["text"] for u in body["result"]] == ["prva"]
         update_id = body["result"][0]["update_id"]
         assert (await poll(timeout=0))[1]["result"] == body["result"]  # not confirmed: delivered again
         assert (await poll(offset=update_id + 1, timeout=0))[1]["result"] == []
@@ -522,5 +516,6 @@ async def test_long_poll_confirmation_and_conflict() -> None:
         await fake.wait_until(lambda: len(fake.calls("getUpdates")) == 4)
         assert (await poll(timeout=0))[0] == 200
         status, body = await older
-        assert status == 409 and "terminated by other getUpdates" in body["description"]
+        assert status == 409
+        assert "terminated by other getUpdates" in body["description"]
     assert fake.allowed_updates == DEFAULT_ALLOWED_UPDATES

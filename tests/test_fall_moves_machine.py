@@ -42,13 +42,21 @@ NUMBER = 4494
 
 
 def the_game() -> Game:
-    return generate_game(random.Random(NUMBER), NUMBER, hands=7, status=GameStatus.IN_PROGRESS, players=PLAYERS,
-                         start=NOW - timedelta(hours=2), bule=16)
+    return generate_game(
+        random.Random(NUMBER),
+        NUMBER,
+        hands=7,
+        status=GameStatus.IN_PROGRESS,
+        players=PLAYERS,
+        start=NOW - timedelta(hours=2),
+        bule=16,
+    )
 
 
 def arbitrate(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     score = compute_paper(game).hands[hand - 1].score
-    assert score is not None and score.declarer is not None
+    assert score is not None
+    assert score.declarer is not None
     if hand % 2 == 0:
         return ArbitarVerdict(TRANSFER, 3 - score.declarer - fallen, 1, "drugi pratilac je pogrešio", {})
     return ArbitarVerdict(STAYS, None, 2, NOT_OBVIOUS, {})
@@ -86,6 +94,7 @@ class FallMovesMachine(RuleBasedStateMachine):
                 await self.club.member(nick)
             await self.club.member("sudija1", "referee")
             await self.club.db.games.store([PreparedGame.of(self.game)], self.club.clock.now())
+
         self.run(prepare())
 
     def teardown(self) -> None:
@@ -102,6 +111,7 @@ class FallMovesMachine(RuleBasedStateMachine):
 
     def act(self, nick: str, line: str) -> Reply:
         """A command; a refusal must leave the database as it was."""
+
         async def go() -> Reply:
             before = await self.dump()
             reply = await self.commands.handle(await self.club.get(nick), line)
@@ -109,6 +119,7 @@ class FallMovesMachine(RuleBasedStateMachine):
             if not reply.ok:
                 assert await self.dump() == before, (line, reply.text)
             return reply
+
         result: Reply = self.run(go())
         return result
 
@@ -141,8 +152,13 @@ class FallMovesMachine(RuleBasedStateMachine):
         self.act(PLAYERS[seat], f"/ponisti {hand} {NUMBER}")
 
     # The referee's verdicts in game ------------------------------------------------------------------------------
-    @rule(hand=st.sampled_from([4, 5, 6]), seat=seats, late=st.booleans(), transfer=st.booleans(),
-          amount=st.sampled_from([-20, -8, -2, 2, 6]))
+    @rule(
+        hand=st.sampled_from([4, 5, 6]),
+        seat=seats,
+        late=st.booleans(),
+        transfer=st.booleans(),
+        amount=st.sampled_from([-20, -8, -2, 2, 6]),
+    )
     def verdict(self, hand: int, seat: int, late: bool, transfer: bool, amount: int) -> None:
         async def judge() -> None:
             club = self.club
@@ -152,8 +168,11 @@ class FallMovesMachine(RuleBasedStateMachine):
             assert call is not None
             referee = await club.get("sudija1")
             assert (await club.desk.take(referee, call.id)).ok
-            draft = Draft(FallTransfer(hand, PLAYERS[seat], late), "presuda") if transfer else \
-                Draft(BulaChange({PLAYERS[seat]: amount}, hand, late), "presuda")
+            draft = (
+                Draft(FallTransfer(hand, PLAYERS[seat], late), "presuda")
+                if transfer
+                else Draft(BulaChange({PLAYERS[seat]: amount}, hand, late), "presuda")
+            )
             before = await self.dump()
             drafted = await club.desk.draft(referee, draft)
             if not drafted.ok:
@@ -161,6 +180,7 @@ class FallMovesMachine(RuleBasedStateMachine):
                 assert (await club.desk.leave(referee)).ok
                 return
             assert (await club.desk.finish(referee)).ok, "a saved draft is recorded"
+
         self.run(judge())
 
     # After every step --------------------------------------------------------------------------------------------
@@ -176,11 +196,13 @@ class FallMovesMachine(RuleBasedStateMachine):
             paper = compute_paper(game, changes)
             assert all(a.applied for h in paper.hands for a in h.changes), "every standing change applies"
             if not compute_paper(game).ended:
-                assert paper.bule_sum >= MIN_BULE_LEFT and not paper.ended
+                assert paper.bule_sum >= MIN_BULE_LEFT
+                assert not paper.ended
             if self.server.papers:
                 assert self.server.papers[-1] == paper_json(game, compute_paper(game, anonymised(changes)))
             elif changes:
                 raise AssertionError("the paper changed and the game server was not told")
+
         self.run(check())
 
 
@@ -189,7 +211,13 @@ def test_fall_moves_state_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     module = types.ModuleType("rules.arbitar.procedure")
     module.arbitrate = arbitrate  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "rules.arbitar.procedure", module)
-    run_state_machine_as_test(FallMovesMachine, settings=settings(
-        max_examples=int(os.environ.get("FALL_MOVES_EXAMPLES", "12")), stateful_step_count=10, deadline=None,
-        derandomize=True,
-        suppress_health_check=[HealthCheck.too_slow]))
+    run_state_machine_as_test(
+        FallMovesMachine,
+        settings=settings(
+            max_examples=int(os.environ.get("FALL_MOVES_EXAMPLES", "12")),
+            stateful_step_count=10,
+            deadline=None,
+            derandomize=True,
+            suppress_health_check=[HealthCheck.too_slow],
+        ),
+    )

@@ -26,14 +26,33 @@ def test_the_demo_shows_the_whole_loop(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SUDIJA_")}
     env["PYTHONPATH"] = str(ROOT)
     script = "!who\n@bojan /sudija\n@ana !press Sudi\n@ana /zavrsi\n"
-    done = subprocess.run([sys.executable, "-m", "bot", "gameserver", "--demo", "--db", str(tmp_path / "d.db"),
-                           "--steps", "8", "--interval", "60"], input=script, capture_output=True, text=True,
-                          cwd=tmp_path, env=env, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "gameserver",
+            "--demo",
+            "--db",
+            str(tmp_path / "d.db"),
+            "--steps",
+            "8",
+            "--interval",
+            "60",
+        ],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "bojan      online · za stolom 1900001" in out  # the live table's players sat down
     assert "Poziv sudiji za partiju 1900001 (u toku)" in out  # /sudija at the table reaches its game
-    assert "[server] pause_table 1900001" in out and "[server] resume_table 1900001" in out
+    assert "[server] pause_table 1900001" in out
+    assert "[server] resume_table 1900001" in out
     assert out.index("[server] pause_table") < out.index("[server] resume_table")
 
 
@@ -58,8 +77,9 @@ async def test_the_reference_server_passes_the_conformance_check() -> None:
         await server.close()
 
 
-async def test_a_lax_server_fails_the_checks_that_matter(monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+async def test_a_lax_server_fails_the_checks_that_matter(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     async def anything(request: web.Request) -> web.Response:
         return web.json_response({"ok": True, "protocol": 1})
 
@@ -69,20 +89,27 @@ async def test_a_lax_server_fails_the_checks_that_matter(monkeypatch: pytest.Mon
     await server.start_server()
     try:
         monkeypatch.setenv("SUDIJA_TEST_CHECK_SECRET", SECRET.decode())
-        status = await asyncio.to_thread(main, ["gameserver-check", str(server.make_url("/")), "--game", "42",
-                                                "--secret-env", "SUDIJA_TEST_CHECK_SECRET"])
+        status = await asyncio.to_thread(
+            main,
+            ["gameserver-check", str(server.make_url("/")), "--game", "42", "--secret-env", "SUDIJA_TEST_CHECK_SECRET"],
+        )
         out = capsys.readouterr().out
         assert status == 1
-        for name in ("unsigned command refused", "wrong signature refused", "stale timestamp refused",
-                     "body that is not JSON refused"):
+        for name in (
+            "unsigned command refused",
+            "wrong signature refused",
+            "stale timestamp refused",
+            "body that is not JSON refused",
+        ):
             assert f"FAIL {name}" in out
         assert "ok   pause_table done" in out
     finally:
         await server.close()
 
 
-async def test_the_check_from_the_command_line(monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+async def test_the_check_from_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref, server = await reference_server(43)
     try:
         monkeypatch.delenv("SUDIJA_TEST_CHECK_SECRET", raising=False)
@@ -93,7 +120,9 @@ async def test_the_check_from_the_command_line(monkeypatch: pytest.MonkeyPatch,
         monkeypatch.setenv("SUDIJA_TEST_CHECK_SECRET", SECRET.decode())
         assert await asyncio.to_thread(main, args) == 0
         assert "checks passed" in capsys.readouterr().out
-        assert await asyncio.to_thread(main, ["gameserver-check", "ftp://x", "--secret-env",
-                                              "SUDIJA_TEST_CHECK_SECRET"]) == 2
+        assert (
+            await asyncio.to_thread(main, ["gameserver-check", "ftp://x", "--secret-env", "SUDIJA_TEST_CHECK_SECRET"])
+            == 2
+        )
     finally:
         await server.close()

@@ -48,7 +48,8 @@ async def test_seating_feeds_the_lobby_and_a_seated_referee_gets_no_call(linked:
     reply = await linked.desk.call(ana, None)  # /sudija at a table reaches that table's game
     assert reply.ok, reply.text
     call = await linked.db.calls.pending_for_game(501)
-    assert call is not None and call.in_game
+    assert call is not None
+    assert call.in_game
     posted = linked.chat.of("post")[-1]
     assert posted.mention == ("sudija2",)  # sudija1 is seated at table 500: no call for him
     while await own.step():  # his game goes to its end; the players stand up
@@ -69,13 +70,16 @@ async def test_an_in_game_trial_pauses_the_real_table_and_resumes_it(linked: Lin
     assert call is not None
     assert (await linked.desk.take(await linked.get("sudija1"), call.id)).ok
     assert await linked.flush() == 1
-    assert table.paused and "[server] pause_table 502" in linked.told
+    assert table.paused
+    assert "[server] pause_table 502" in linked.told
     moves = table.move
-    assert not await table.step() and table.move == moves  # no move while paused
+    assert not await table.step()
+    assert table.move == moves
     assert (await linked.desk.finish(await linked.get("sudija1"))).ok
     await linked.flush()
     assert not table.paused
-    assert await table.step() and table.move == moves + 1
+    assert await table.step()
+    assert table.move == moves + 1
     assert [kind for _, kind, _ in linked.ref.received] == ["pause_table", "resume_table"]
 
 
@@ -85,7 +89,8 @@ async def test_the_administrator_closing_the_game_interrupts_its_trial(linked: L
     while table.hand < 1:  # the first hand is played and finished
         await table.step()
     game = await linked.db.games.get(503)
-    assert game is not None and len(game.hands) == 1
+    assert game is not None
+    assert len(game.hands) == 1
     assert (await linked.desk.call(await linked.get("marko"), None)).ok
     call = await linked.db.calls.pending_for_game(503)
     assert call is not None
@@ -98,11 +103,13 @@ async def test_the_administrator_closing_the_game_interrupts_its_trial(linked: L
     assert drafted.ok, drafted.text
     await table.admin_close()
     trial = (await linked.db.trials.for_game(503))[0]
-    assert trial.outcome == "interrupted" and trial.end_reason == "game_closed"
+    assert trial.outcome == "interrupted"
+    assert trial.end_reason == "game_closed"
     assert await linked.db.paper_changes.for_game(503) == []  # the draft is dropped, nothing recorded
     assert not (await linked.desk.finish(referee)).ok
     game = await linked.db.games.get(503)
-    assert game is not None and game.status.value == "interrupted"
+    assert game is not None
+    assert game.status.value == "interrupted"
     assert (await linked.get("ana")).seated_game is None
 
 
@@ -116,7 +123,8 @@ async def test_the_callers_offers_are_cancelled_for_an_out_of_game_trial_and_res
     assert await feed.offers("ana") == ["offer-1"]
     assert (await linked.desk.call(await linked.get("ana"), 504)).ok
     call = await linked.db.calls.pending_for_game(504)
-    assert call is not None and not call.in_game
+    assert call is not None
+    assert not call.in_game
     assert (await linked.desk.take(await linked.get("sudija1"), call.id)).ok
     await linked.flush()
     assert await feed.offers("ana") == []  # withdrawn by the game server, and told back to the bot
@@ -144,8 +152,9 @@ async def seated_move(linked: Linked, number: int) -> tuple[Commands, str]:
     await table.step()
     await table.step()  # the first move of hand 1
     game = table.game
-    last = (await LiveFeedStore(linked.db).last_move(number))
-    assert last is not None and last.move == 1
+    last = await LiveFeedStore(linked.db).last_move(number)
+    assert last is not None
+    assert last.move == 1
     assert last.player in game.players
     return Commands(linked.desk), last.player
 
@@ -178,33 +187,45 @@ async def test_korekcija_refused_asked_twice_too_late_or_without_a_link(linked: 
     others = [n for n in table.game.players if n != mover]
     assert (await commands.handle(await linked.get(mover), "/korekcija")).ok  # type: ignore[union-attr]
     refused = await commands.handle(await linked.get(others[0]), "/korekcija ne")
-    assert refused is not None and refused.ok
+    assert refused is not None
+    assert refused.ok
     assert any("ne slaže" in s.text for s in linked.chat.to(f"dm:{mover}"))
     late = await commands.handle(await linked.get(others[1]), "/korekcija da")
-    assert late is not None and not late.ok  # refused already: nothing to consent to
+    assert late is not None
+    assert not late.ok
     again = await commands.handle(await linked.get(mover), "/korekcija")
-    assert again is not None and not again.ok and "samo jednom" in again.text
+    assert again is not None
+    assert not again.ok
+    assert "samo jednom" in again.text
     await table.step()  # the next move
-    moved = (await LiveFeedStore(linked.db).last_move(506))
+    moved = await LiveFeedStore(linked.db).last_move(506)
     assert moved is not None
     assert moved.player != mover  # the auction's turns go round the table
     after = await commands.handle(await linked.get(mover), "/korekcija")
-    assert after is not None and not after.ok and "više nije poslednji" in after.text
+    assert after is not None
+    assert not after.ok
+    assert "više nije poslednji" in after.text
     nobody_asked = await commands.handle(await linked.get(mover), "/korekcija da")
-    assert nobody_asked is not None and not nobody_asked.ok
-    assert await linked.flush() == 0 and linked.ref.received == []
+    assert nobody_asked is not None
+    assert not nobody_asked.ok
+    assert await linked.flush() == 0
+    assert linked.ref.received == []
     # A request that is pending when the next move comes lapses: the consent then comes too late.
     request = await commands.handle(await linked.get(moved.player), "/korekcija")
     assert request is not None and request.ok, request.text
     await table.step()
     other = next(n for n in table.game.players if n != moved.player)
     lapsed = await commands.handle(await linked.get(other), "/korekcija da 2")
-    assert lapsed is not None and not lapsed.ok and "više ne važi" in lapsed.text
+    assert lapsed is not None
+    assert not lapsed.ok
+    assert "više ne važi" in lapsed.text
     # The hand over: nothing to take back.
     while table.hand == 0:
         await table.step()
     ended = await commands.handle(await linked.get(mover), "/korekcija")
-    assert ended is not None and not ended.ok and "nema ruke u toku" in ended.text.casefold()
+    assert ended is not None
+    assert not ended.ok
+    assert "nema ruke u toku" in ended.text.casefold()
 
 
 async def test_korekcija_without_a_game_server_is_refused(tmp_path: Path) -> None:
@@ -215,7 +236,9 @@ async def test_korekcija_without_a_game_server_is_refused(tmp_path: Path) -> Non
         ana = await club.member("ana")
         await club.game(600, ended_ago=None, status=GameStatus.IN_PROGRESS)
         reply = await Commands(club.desk).handle(ana, "/korekcija 600")
-        assert reply is not None and not reply.ok and "nije povezan" in reply.text
+        assert reply is not None
+        assert not reply.ok
+        assert "nije povezan" in reply.text
     finally:
         await club.db.close()
 
@@ -233,10 +256,15 @@ async def test_the_server_down_then_up_gets_every_command_in_order_per_table(lin
             await server.resume_table(number)
     assert await linked.flush() == 0
     pending = await linked.link.worker.store.listing("pending")
-    assert len(pending) == 8 and all(c.attempts == 0 for c in pending if c.queue == "game:507"
-                                     and c.id != min(p.id for p in pending if p.queue == "game:507"))
+    assert len(pending) == 8
+    assert all(
+        c.attempts == 0
+        for c in pending
+        if c.queue == "game:507" and c.id != min(p.id for p in pending if p.queue == "game:507")
+    )
     heads = await linked.link.worker.store.due(linked.clock.now() + timedelta(hours=1))
-    assert {c.attempts for c in heads} == {1} and len(heads) == 2  # one try per queue head, then backoff
+    assert {c.attempts for c in heads} == {1}
+    assert len(heads) == 2
     linked.clock.advance(timedelta(milliseconds=400))
     assert await linked.flush() == 0  # backoff not over (at least half of 1 s)
     linked.ref_server = TestServer(linked.ref.app(), host="127.0.0.1", port=linked.ref_server.port)
@@ -249,9 +277,9 @@ async def test_the_server_down_then_up_gets_every_command_in_order_per_table(lin
     assert len({key for key, _, _ in linked.ref.received}) == 8
 
 
-async def test_a_refused_command_is_kept_as_a_failure_and_the_queue_goes_on(linked: Linked, tmp_path: Path,
-                                                                               capsys: pytest.CaptureFixture[str]
-                                                                               ) -> None:
+async def test_a_refused_command_is_kept_as_a_failure_and_the_queue_goes_on(
+    linked: Linked, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     server = linked.desk.game_server
     await server.pause_table(999)  # no such table on the game server: 404
     linked.table(509)
@@ -259,14 +287,17 @@ async def test_a_refused_command_is_kept_as_a_failure_and_the_queue_goes_on(link
     await server.pause_table(509)
     assert await linked.flush() == 2
     failed = await linked.link.worker.store.listing("failed")
-    assert [c.kind for c in failed] == ["pause_table"] and failed[0].last_error is not None
+    assert [c.kind for c in failed] == ["pause_table"]
+    assert failed[0].last_error is not None
     assert failed[0].last_error.startswith("404")
     assert linked.ref.tables[509].paused
     from bot.cli import main  # noqa: PLC0415 (imported where the test needs it)
 
     assert await asyncio.to_thread(main, ["outbox", "--db", str(tmp_path / "club.db"), "--failed"]) == 0
     out = capsys.readouterr().out
-    assert "pause_table" in out and "404" in out and "999" in out
+    assert "pause_table" in out
+    assert "404" in out
+    assert "999" in out
 
 
 async def test_in_a_game_with_ai_the_ai_seat_consents(linked: Linked) -> None:
@@ -286,4 +317,5 @@ async def test_in_a_game_with_ai_the_ai_seat_consents(linked: Linked) -> None:
     assert await linked.flush() == 0  # the AI agreed at once; the other player has not yet
     agreed = await commands.handle(await linked.get(human), "/korekcija da")
     assert agreed is not None and agreed.ok, agreed.text
-    assert await linked.flush() == 1 and [k for _, k, _ in linked.ref.received] == ["undo_move"]
+    assert await linked.flush() == 1
+    assert [k for _, k, _ in linked.ref.received] == ["undo_move"]

@@ -32,8 +32,10 @@ async def linked(tmp_path: Path) -> AsyncIterator[Linked]:
 async def post(linked: Linked, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
     if headers is None:
         headers = signed_headers(SECRET, body, linked.clock.now())
-    async with aiohttp.ClientSession() as session, \
-            session.post(linked.ref.events_url, data=body, headers=headers) as response:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(linked.ref.events_url, data=body, headers=headers) as response,
+    ):
         return response.status, await response.json()
 
 
@@ -57,9 +59,12 @@ async def started(linked: Linked) -> Linked:
 
 
 async def test_healthz(linked: Linked) -> None:
-    async with aiohttp.ClientSession() as session, \
-            session.get(linked.ref.events_url.replace("/v1/events", "/healthz")) as response:
-        assert response.status == 200 and (await response.json()) == {"ok": True, "protocol": 1}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(linked.ref.events_url.replace("/v1/events", "/healthz")) as response,
+    ):
+        assert response.status == 200
+        assert (await response.json()) == {"ok": True, "protocol": 1}
 
 
 async def test_unsigned_wrongly_signed_and_stale_requests_are_refused(started: Linked) -> None:
@@ -81,7 +86,8 @@ async def test_unsigned_wrongly_signed_and_stale_requests_are_refused(started: L
         assert status == 401 and answer["field"] == field and not answer["ok"], name
     assert await state(linked) == before
     status, answer = await post(linked, body)  # the same event, properly signed, is taken
-    assert status == 200 and answer == {"ok": True, "last_seq": 5}
+    assert status == 200
+    assert answer == {"ok": True, "last_seq": 5}
     assert await state(linked) != before
 
 
@@ -91,7 +97,9 @@ async def test_a_replayed_id_is_acknowledged_and_ignored(started: Linked) -> Non
     assert (await post(linked, encode(doc)))[0] == 200
     after = await state(linked)
     status, answer = await post(linked, encode(doc))
-    assert status == 200 and answer["duplicate"] and answer["last_seq"] == 5
+    assert status == 200
+    assert answer["duplicate"]
+    assert answer["last_seq"] == 5
     replay = copy.deepcopy(doc)
     replay["data"]["nick"] = "marko"  # the same id cannot smuggle in another event
     assert (await post(linked, encode(replay)))[1]["duplicate"]
@@ -103,15 +111,24 @@ async def test_a_gap_is_answered_with_the_last_sequence_seen_and_the_server_rese
     linked = started
     before = await state(linked)
     status, answer = await post(linked, encode(event("player_stood", {"nick": "ana"}, 7)))
-    assert status == 409 and answer["field"] == "seq" and answer["last_seq"] == 4
+    assert status == 409
+    assert answer["field"] == "seq"
+    assert answer["last_seq"] == 4
     status, answer = await post(linked, encode(event("player_stood", {"nick": "ana"}, 3, event_id="other")))
-    assert status == 409 and answer["last_seq"] == 4  # an old number with a new id is no event either
+    assert status == 409
+    assert answer["last_seq"] == 4
     assert await state(linked) == before
     table = linked.ref.tables[700]
     table.seq += 2  # the game server "lost" two events: the next one shows a gap and it resends from 5
-    table.sent += [event("move_played", {"hand": 1, "move": 1, "player": table.game.players[
-        (table.game.hands[0].dealer + 1) % 3], "what": "bid x"}, 5, event_id="resent-5"),
-                   event("player_stood", {"nick": "petar"}, 6, event_id="resent-6")]
+    table.sent += [
+        event(
+            "move_played",
+            {"hand": 1, "move": 1, "player": table.game.players[(table.game.hands[0].dealer + 1) % 3], "what": "bid x"},
+            5,
+            event_id="resent-5",
+        ),
+        event("player_stood", {"nick": "petar"}, 6, event_id="resent-6"),
+    ]
     await table.post("player_sat", {"nick": "petar"})
     assert linked.ref.answers[-1] == (200, {"ok": True, "last_seq": 7})
     assert (await linked.get("petar")).seated_game == 700
@@ -137,7 +154,8 @@ async def test_malformed_requests_name_the_field_and_change_nothing(started: Lin
     for body, status, field in cases:
         got, answer = await post(linked, body)
         assert (got, answer["field"]) == (status, field), (body, answer)
-        assert answer["ok"] is False and answer["error"]
+        assert answer["ok"] is False
+        assert answer["error"]
     assert await state(linked) == before
 
 
@@ -151,18 +169,25 @@ async def test_a_hand_that_does_not_fit_the_stored_game_is_refused(started: Link
     seat = broken["dealer"]
     broken["deal"][seat] = [*broken["deal"][seat][:-1], broken["deal"]["talon"][0]]  # a card twice
     unfinished = {k: v for k, v in hands[0].items() if k != "ended_at"}
-    for hand, field in ((second, "data.hand"), (broken, "data.hand"), (unfinished, "data.hand.ended_at"),
-                        ("not a hand", "data.hand")):
+    for hand, field in (
+        (second, "data.hand"),
+        (broken, "data.hand"),
+        (unfinished, "data.hand.ended_at"),
+        ("not a hand", "data.hand"),
+    ):
         status, answer = await post(linked, encode(event("hand_finished", {"hand": hand}, 5)))
         assert status == 422 and answer["field"] == field, answer
     assert await state(linked) == before
     status, answer = await post(linked, encode(event("hand_finished", {"hand": hands[0]}, 5)))
     assert status == 200, answer
     game = await linked.db.games.get(700)
-    assert game is not None and len(game.hands) == 1 and game.hands[0] == table.game.hands[0]
+    assert game is not None
+    assert len(game.hands) == 1
+    assert game.hands[0] == table.game.hands[0]
     again = json.loads(encode(event("hand_finished", {"hand": hands[0]}, 6)))  # the same hand again: hand 2?
     status, answer = await post(linked, encode(again))
-    assert status == 422 and answer["field"] == "data.hand"
+    assert status == 422
+    assert answer["field"] == "data.hand"
 
 
 async def test_events_arriving_together_are_taken_together_and_one_refused_spoils_none(started: Linked) -> None:
@@ -191,5 +216,6 @@ async def test_a_body_too_large_is_refused_unread(started: Linked) -> None:
     before = await state(linked)
     body = encode(event("player_stood", {"nick": "ana" + " " * (1 << 20)}, 5))
     status, answer = await post(linked, body)
-    assert status == 413 and answer["field"] == "body"
+    assert status == 413
+    assert answer["field"] == "body"
     assert await state(linked) == before

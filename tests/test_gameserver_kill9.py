@@ -31,8 +31,11 @@ def free_port() -> int:
 
 def write_config(tmp_path: Path, server_port: int) -> Path:
     config = tmp_path / "config.toml"
-    config.write_text(f'[gameserver]\nurl = "http://127.0.0.1:{server_port}"\nhost = "127.0.0.1"\n'
-                      f'port = {free_port()}\nsecret_env = "SUDIJA_TEST_LINK_SECRET"\n', encoding="utf-8")
+    config.write_text(
+        f'[gameserver]\nurl = "http://127.0.0.1:{server_port}"\nhost = "127.0.0.1"\n'
+        f'port = {free_port()}\nsecret_env = "SUDIJA_TEST_LINK_SECRET"\n',
+        encoding="utf-8",
+    )
     return config
 
 
@@ -45,17 +48,34 @@ def environment() -> dict[str, str]:
 
 def pending(db: Path) -> list[tuple[str, str, int]]:
     with sqlite3.connect(db) as conn:
-        return [(str(k), str(s), int(a)) for k, s, a in
-                conn.execute("SELECT kind, state, attempts FROM outbox ORDER BY id")]
+        return [
+            (str(k), str(s), int(a)) for k, s, a in conn.execute("SELECT kind, state, attempts FROM outbox ORDER BY id")
+        ]
 
 
 async def test_a_command_survives_kill_9_and_is_delivered_once_after_the_restart(tmp_path: Path) -> None:
     server_port = free_port()
     config = write_config(tmp_path, server_port)
     db = tmp_path / "club.db"
-    first = subprocess.Popen([sys.executable, "-m", "bot", "--config", str(config), "console", "--demo", "--db",  # noqa: ASYNC220 (the child runs beside the test)
-                              str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, cwd=tmp_path, env=environment())
+    first = subprocess.Popen(  # noqa: ASYNC220 (the child runs beside the test)
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "--config",
+            str(config),
+            "console",
+            "--demo",
+            "--db",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        env=environment(),
+    )
     try:
         assert first.stdin is not None
         first.stdin.write("@marko /sudija\n@ana !press Sudi\n")  # marko sits at the demo's table
@@ -77,9 +97,20 @@ async def test_a_command_survives_kill_9_and_is_delivered_once_after_the_restart
     await server.start_server()
     try:
         second = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "--config", str(config), "console", "--db", str(db),
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-            cwd=tmp_path, env=environment())
+            sys.executable,
+            "-m",
+            "bot",
+            "--config",
+            str(config),
+            "console",
+            "--db",
+            str(db),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            cwd=tmp_path,
+            env=environment(),
+        )
         out, _ = await asyncio.wait_for(second.communicate(), 120)
         assert second.returncode == 0, out.decode()
     finally:
@@ -101,6 +132,7 @@ async def test_a_delivered_command_whose_acknowledgement_was_lost_is_not_done_tw
 
         async def crash(command_id: int, now: object) -> None:
             raise RuntimeError("killed before the acknowledgement was recorded")
+
         store.sent = crash  # type: ignore[method-assign]
         with pytest.raises(RuntimeError):
             await linked.flush()

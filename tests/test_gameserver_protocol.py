@@ -35,8 +35,9 @@ def test_the_schema_has_every_event_and_command_with_its_fields() -> None:
         data = defs[f"command_{kind}"]["properties"]["data"]
         assert set(data["required"]) == set(fields), kind
         assert f"`{kind}`" in PAGE
-    assert {d["$ref"].rsplit("/", 1)[1] for d in SCHEMA["anyOf"]} == {k for k in defs if "_" in k and
-                                                                      k.split("_")[0] in ("event", "command")}
+    assert {d["$ref"].rsplit("/", 1)[1] for d in SCHEMA["anyOf"]} == {
+        k for k in defs if "_" in k and k.split("_")[0] in ("event", "command")
+    }
 
 
 def test_the_worked_exchange_is_valid_protocol() -> None:
@@ -70,8 +71,14 @@ async def test_what_the_reference_server_and_the_bot_send_conforms_to_the_schema
         await linked.ref.make_offer("ana", "o1")
         await linked.ref.issue_link_code("ana", "ABCD12")
         assert all(status == 200 for status, _ in linked.ref.answers), linked.ref.answers
-        assert {doc["type"] for doc in table.sent} >= {"game_started", "player_sat", "move_played",
-                                                        "hand_finished", "game_finished", "player_stood"}
+        assert {doc["type"] for doc in table.sent} >= {
+            "game_started",
+            "player_sat",
+            "move_played",
+            "hand_finished",
+            "game_finished",
+            "player_stood",
+        }
         stored = await linked.db.games.get(900)
         assert stored == table.game  # the live feed stored exactly the game the table played
         assert await LiveFeedStore(linked.db).digest(900) == canonical_log(stored)[0]  # in its canonical form
@@ -97,7 +104,7 @@ def test_the_backoff_doubles_up_to_its_cap_with_jitter() -> None:
     backoff = Backoff(1.0, 300.0)
     rng = random.Random(1)
     for attempts in range(12):
-        full = min(300.0, 2.0 ** attempts)
+        full = min(300.0, 2.0**attempts)
         delays = [backoff.delay(attempts, rng) for _ in range(50)]
         assert all(full / 2 <= d <= full for d in delays)
         assert len(set(delays)) > 1  # jitter: not all the same
@@ -136,8 +143,7 @@ async def test_a_port_taken_is_a_clear_message(tmp_path: Path) -> None:
         db = await open_database(tmp_path / "club.db")
         try:
             clock = ManualClock()
-            desk = Desk(db, Chats([]), HttpGameServer(db, clock.now), clock, Config(gameserver=config),
-                        ManualTimers())
+            desk = Desk(db, Chats([]), HttpGameServer(db, clock.now), clock, Config(gameserver=config), ManualTimers())
             link = GameServerLink(desk, config, b"s", clock=clock.now)
             with pytest.raises(ConfigError, match="cannot listen"):
                 await link.start()
@@ -159,4 +165,5 @@ def test_the_live_row_is_the_canonical_log_whatever_the_nicknames() -> None:
         head, texts = _texts(game)
         row = live_row(game, None, head, texts)
         digest, blob = canonical_log(game)
-        assert row.digest == digest and zlib.decompress(row.blob) == zlib.decompress(blob)
+        assert row.digest == digest
+        assert zlib.decompress(row.blob) == zlib.decompress(blob)

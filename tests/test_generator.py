@@ -18,8 +18,17 @@ STATUSES = (GameStatus.FINISHED, GameStatus.IN_PROGRESS, GameStatus.INTERRUPTED)
 
 
 def _many(count: int, hands: int = 12) -> list[Game]:
-    return [generate_game(random.Random(seed), 10_000 + seed, hands=hands, status=STATUSES[seed % 3],
-                          ai=seed % 5 == 0, rated=seed % 4 != 0) for seed in range(count)]
+    return [
+        generate_game(
+            random.Random(seed),
+            10_000 + seed,
+            hands=hands,
+            status=STATUSES[seed % 3],
+            ai=seed % 5 == 0,
+            rated=seed % 4 != 0,
+        )
+        for seed in range(count)
+    ]
 
 
 GAMES = _many(300)
@@ -57,23 +66,43 @@ def test_statuses_players_and_times() -> None:
         assert (AI_PLAYER in game.players) == game.ai
         assert all(p in CLUB_PLAYERS or p == AI_PLAYER for p in game.players)
         if game.status is GameStatus.FINISHED:
-            assert game.ended_at is not None and all(h.completed for h in game.hands)
+            assert game.ended_at is not None
+            assert all(h.completed for h in game.hands)
             assert game.abandoned_by == ()
         elif game.status is GameStatus.IN_PROGRESS:
-            assert game.ended_at is None and not game.hands[-1].completed
+            assert game.ended_at is None
+            assert not game.hands[-1].completed
         else:
-            assert game.ended_at is not None and len(game.abandoned_by) == 1
+            assert game.ended_at is not None
+            assert len(game.abandoned_by) == 1
         ends = [h.ended_at for h in game.hands if h.ended_at is not None]
-        assert ends == sorted(ends) and all(e > game.started_at for e in ends)
+        assert ends == sorted(ends)
+        assert all(e > game.started_at for e in ends)
 
 
 def test_options_are_honoured() -> None:
-    game = generate_game(random.Random(1), 77, hands=3, status=GameStatus.INTERRUPTED, players=("a", "b", "c"),
-                         bule=100, refe_limit=4, abandoned_by=("c", "a"), first_dealer=1, open_last=False,
-                         rated=False)
+    game = generate_game(
+        random.Random(1),
+        77,
+        hands=3,
+        status=GameStatus.INTERRUPTED,
+        players=("a", "b", "c"),
+        bule=100,
+        refe_limit=4,
+        abandoned_by=("c", "a"),
+        first_dealer=1,
+        open_last=False,
+        rated=False,
+    )
     assert (game.players, game.bule, game.refe_limit, game.abandoned_by, game.rated) == (
-        ("a", "b", "c"), 100, 4, ("c", "a"), False)
-    assert [h.dealer for h in game.hands] == [1, 2, 0] and all(h.completed for h in game.hands)
+        ("a", "b", "c"),
+        100,
+        4,
+        ("c", "a"),
+        False,
+    )
+    assert [h.dealer for h in game.hands] == [1, 2, 0]
+    assert all(h.completed for h in game.hands)
     assert validate_game(game) == []
 
 
@@ -123,8 +152,16 @@ def test_realistic_enough() -> None:
     total = seen["hands"]
     assert total > 3000
     assert 0.1 < seen["refe"] / total < 0.45
-    for feature in ("betl", "sans", "igra", "zovem", "kontra", "nobody follows", "bid pik with kontra",
-                    "defender falls"):
+    for feature in (
+        "betl",
+        "sans",
+        "igra",
+        "zovem",
+        "kontra",
+        "nobody follows",
+        "bid pik with kontra",
+        "defender falls",
+    ):
         assert seen[feature] >= 10, (feature, seen)
     falls = seen["declarer falls"] / seen["played"]
     assert 0.05 < falls < 0.35, seen  # declarers usually make it, and sometimes fall
@@ -137,25 +174,45 @@ DEAL = ["AS KS QS JS TS AH KH AD KD AC", "9S 8S 7S QH JH QD JD QC JC TC", "TH 9H
 
 def test_make_hand_fills_the_gaps_deterministically() -> None:
     hand = make_hand(DEAL, dealer=2, bids="2 dalje dalje", contract="pik", defense="follows passes", kontra=(1,))
-    assert hand.talon == (Card.parse("KC"), Card.parse("7C"))[::-1] or set(hand.talon) == {Card.parse("KC"),
-                                                                                           Card.parse("7C")}
-    assert len(hand.discards) == 2 and hand.kontra == (1,)
+    assert hand.talon == (Card.parse("KC"), Card.parse("7C"))[::-1] or set(hand.talon) == {
+        Card.parse("KC"),
+        Card.parse("7C"),
+    }
+    assert len(hand.discards) == 2
+    assert hand.kontra == (1,)
     assert hand.tricks[0][0] == Card.parse("AS")  # the declarer draws trumps from the top
-    assert make_hand(DEAL, dealer=2, bids="2 dalje dalje", contract="pik", defense="follows passes",
-                     kontra=(1,)) == hand
+    assert (
+        make_hand(DEAL, dealer=2, bids="2 dalje dalje", contract="pik", defense="follows passes", kontra=(1,)) == hand
+    )
     assert replay(hand).won(0) == 10
 
 
 def test_make_hand_with_given_tricks_and_play_rest() -> None:
-    full = make_hand(DEAL, dealer=2, bids="4 dalje dalje", contract="herc", discards="KC 7C",
-                     defense="follows follows")
+    full = make_hand(DEAL, dealer=2, bids="4 dalje dalje", contract="herc", discards="KC 7C", defense="follows follows")
     given = " | ".join(" ".join(str(c) for c in t) for t in full.tricks[:3])
-    same = make_hand(DEAL, dealer=2, bids="4 dalje dalje", contract="herc", discards="KC 7C",
-                     defense=["follows", "follows"], tricks=given, play_rest=True)
+    same = make_hand(
+        DEAL,
+        dealer=2,
+        bids="4 dalje dalje",
+        contract="herc",
+        discards="KC 7C",
+        defense=["follows", "follows"],
+        tricks=given,
+        play_rest=True,
+    )
     assert same.tricks == full.tricks
-    only = make_hand(DEAL, dealer=2, bids="4 dalje dalje", contract="herc", discards="KC 7C",
-                     defense={1: "follows", 2: "follows"}, tricks=given, ended_at=None)
-    assert only.tricks == full.tricks[:3] and not only.completed
+    only = make_hand(
+        DEAL,
+        dealer=2,
+        bids="4 dalje dalje",
+        contract="herc",
+        discards="KC 7C",
+        defense={1: "follows", 2: "follows"},
+        tricks=given,
+        ended_at=None,
+    )
+    assert only.tricks == full.tricks[:3]
+    assert not only.completed
 
 
 def test_make_hand_random_and_heuristic_parts_are_legal() -> None:
@@ -178,7 +235,8 @@ def test_make_hand_refuses_illegal_descriptions() -> None:
 def test_make_game_numbers_hands_and_checks_rotation() -> None:
     hands = [make_hand(DEAL, dealer=d, bids="dalje dalje dalje") for d in (0, 1, 2, 0)]
     game = make_game(hands, number=12, status=GameStatus.FINISHED)
-    assert [h.n for h in game.hands] == [1, 2, 3, 4] and validate_game(game) == []
+    assert [h.n for h in game.hands] == [1, 2, 3, 4]
+    assert validate_game(game) == []
     with pytest.raises(ValueError, match="turn to deal"):
         make_game([hands[0], hands[0]])
 
@@ -186,8 +244,8 @@ def test_make_game_numbers_hands_and_checks_rotation() -> None:
 def test_generate_hand_is_a_random_legal_hand() -> None:
     hands = [generate_hand(random.Random(seed), dealer=seed % 3, n=seed + 1) for seed in range(100)]
     assert all(validate_hand(h, ("a", "b", "c")) == [] for h in hands)
-    assert len({h.deal for h in hands}) == 100 and generate_hand(random.Random(5), dealer=2) == generate_hand(
-        random.Random(5), dealer=2)
+    assert len({h.deal for h in hands}) == 100
+    assert generate_hand(random.Random(5), dealer=2) == generate_hand(random.Random(5), dealer=2)
 
 
 def test_hands_none_plays_until_the_paper_ends_the_game() -> None:
@@ -197,7 +255,7 @@ def test_hands_none_plays_until_the_paper_ends_the_game() -> None:
         finished = generate_game(random.Random(seed), 500 + seed, hands=None, bule=20)
         assert validate_game(finished) == []
         assert compute_paper(finished).end_hand == len(finished.hands)
-        running = generate_game(random.Random(seed), 600 + seed, hands=None, bule=20,
-                                status=GameStatus.IN_PROGRESS)
-        assert validate_game(running) == [] and not compute_paper(running).ended
+        running = generate_game(random.Random(seed), 600 + seed, hands=None, bule=20, status=GameStatus.IN_PROGRESS)
+        assert validate_game(running) == []
+        assert not compute_paper(running).ended
         assert not running.hands[-1].completed

@@ -29,13 +29,13 @@ EXPECTED = {
     "game_number_2_70.json": "game 1180591620717411303424: the field 'game' is 1180591620717411303424, beyond 2^53",
     "game_number_beyond_2_53.jsonl": "line 2: game 9007199254740993: the field 'game' is 9007199254740993, beyond 2^53",
     "hand_number_2_64.jsonl": "line 1: game 7003, hand 2: hands must be numbered 1, 2, 3 … in order; this one says "
-                              "n = 18446744073709551616",
+    "n = 18446744073709551616",
     "nested_40_in_a_hand.jsonl": f"line 1: game 7004, hand 1: the field 'note' is nested more than {MAX_DEPTH} levels",
     "time_beyond_9999.jsonl": "line 1: game 7005: 'ended_at': time '9999-12-31T23:59:59-01:00' is out of range",
     "card_5000_chars.jsonl": "line 1: game 7006, hand 1: the deal of",
     "game_number_negative.jsonl": "line 1: game -5: the game number must be positive",
     "score_10_30.jsonl": "line 1: game 7008, hand 1: nikola's score 'bule' must be from -1000000 to 1000000, not "
-                         "100000000000… (31 digits)",
+    "100000000000… (31 digits)",
     "game_number_float.jsonl": "line 1: game ?: the field 'game' must be a whole number, not inf",
     "not_json.jsonl": "line 1, column 25: not valid JSON",
     # made at test time (too big to keep in the repository)
@@ -57,13 +57,15 @@ def make_big_files(folder: Path) -> None:
     (folder / "nested_200000.json").write_bytes(b"[" * 200_000 + b"]" * 200_000)
     line = json.dumps(good_doc(7030)).encode()
     (folder / "nested_200000_in_a_line.jsonl").write_bytes(
-        line + b"\n" + b'{"game": ' + b"[" * 200_000 + b"]" * 200_000 + b"}\n")
+        line + b"\n" + b'{"game": ' + b"[" * 200_000 + b"]" * 200_000 + b"}\n"
+    )
     text = json.dumps(good_doc(7021)).replace('"game": 7021', '"game": ' + "7" * 5000)
     (folder / "number_5000_digits.jsonl").write_text(text + "\n", encoding="utf-8")
     doc = good_doc(7020)
     old = doc["players"][0]
     (folder / "nick_1000_chars.jsonl").write_text(
-        json.dumps(doc).replace(json.dumps(old), json.dumps("n" * 1000)) + "\n", encoding="utf-8")
+        json.dumps(doc).replace(json.dumps(old), json.dumps("n" * 1000)) + "\n", encoding="utf-8"
+    )
     (folder / "bomb.jsonl.gz").write_bytes(gzip.compress(b" " * (3 << 20), 9))
 
 
@@ -94,14 +96,16 @@ async def test_every_hostile_file_is_refused_by_name_and_the_rest_of_the_batch_i
         assert any(wanted in m for m in mine), (name, mine)
         assert any(m.endswith(")") and "nothing imported from this file (" in m for m in mine), (name, mine)
     assert all(len(m) < 600 for m in messages), max(messages, key=len)[:200]
-    assert report.imported == 3 and report.files_with_errors == len(EXPECTED)
+    assert report.imported == 3
+    assert report.files_with_errors == len(EXPECTED)
 
     await import_into(only_good, [good, batch / "zz_good.json"])
     assert with_hostile.read_bytes() == only_good.read_bytes()
 
 
-def test_the_command_line_refuses_the_corpus_without_a_traceback(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_line_refuses_the_corpus_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     batch = tmp_path / "batch"
     shutil.copytree(CORPUS, batch)
     make_big_files(batch)
@@ -114,16 +118,19 @@ def test_the_command_line_refuses_the_corpus_without_a_traceback(tmp_path: Path,
     assert f"{len(EXPECTED)} files with errors" in captured.out
 
 
-@pytest.mark.parametrize("name", ["nested_200000.json", "number_5000_digits.jsonl", "game_number_2_70.json",
-                                  "nested_40_in_a_hand.jsonl"])
-def test_sudija_arbitar_refuses_a_hostile_log_with_a_message(tmp_path: Path, name: str,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "name", ["nested_200000.json", "number_5000_digits.jsonl", "game_number_2_70.json", "nested_40_in_a_hand.jsonl"]
+)
+def test_sudija_arbitar_refuses_a_hostile_log_with_a_message(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     make_big_files(tmp_path)
     path = tmp_path / name if (tmp_path / name).exists() else CORPUS / name
     status = main(["arbitar", str(path), "--hand", "1", "--fallen", "x"])
     err = capsys.readouterr().err
     assert status == 1
-    assert err.startswith("sudija arbitar: ") and "Traceback" not in err
+    assert err.startswith("sudija arbitar: ")
+    assert "Traceback" not in err
     assert "nested more than" in err or "digits" in err or "beyond 2^53" in err
 
 
@@ -131,11 +138,13 @@ def test_depth_is_measured_without_recursion_and_a_deep_unread_field_is_refused_
     value: Any = "x"
     for _ in range(100_000):
         value = [value]
-    assert too_deep(value) is not None and len(too_deep(value) or []) == MAX_DEPTH
+    assert too_deep(value) is not None
+    assert len(too_deep(value) or []) == MAX_DEPTH
     doc = good_doc(7040)
     doc["extra"] = value
     with pytest.raises(LogError, match=r"game 7040: the field 'extra' is nested more than"):
         read_game(doc)
     doc["extra"] = [[["shallow"]]]
     game, canonical = read_game(doc)
-    assert game.number == 7040 and canonical is None
+    assert game.number == 7040
+    assert canonical is None

@@ -66,10 +66,15 @@ async def stored_games(db_path: Path) -> list[Game]:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), form=st.sampled_from(["document", "array", "lines"]), gz=st.booleans(),
-       count=st.integers(1, 3))
-async def test_round_trip_generated_games(tmp_path_factory: pytest.TempPathFactory, seed: int, form: str, gz: bool,
-                                          count: int) -> None:
+@given(
+    seed=st.integers(0, 10_000),
+    form=st.sampled_from(["document", "array", "lines"]),
+    gz=st.booleans(),
+    count=st.integers(1, 3),
+)
+async def test_round_trip_generated_games(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, form: str, gz: bool, count: int
+) -> None:
     folder = tmp_path_factory.mktemp("round")
     if form == "document":
         count = 1
@@ -115,7 +120,7 @@ def test_forms_and_places() -> None:
 
 def test_problems_have_places() -> None:
     good = json.dumps(doc_of(game_of(3, 3)))
-    text = f"{good}\n{good[:50]}\n\n{{\"game\": 1,, }}\n".encode() + b"\xff\xfe{}\n" + good.encode() + b"\n"
+    text = f'{good}\n{good[:50]}\n\n{{"game": 1,, }}\n'.encode() + b"\xff\xfe{}\n" + good.encode() + b"\n"
     problems = decode(text, "night.jsonl").problems
     assert problems[0].startswith("line 2, column 51: the JSON text ends in the middle of a game")
     assert problems[1].startswith("line 4, column 12: not valid JSON (expecting property name")
@@ -129,15 +134,18 @@ def test_problems_have_places() -> None:
 def test_gzip_bomb_and_sizes_are_bounded() -> None:
     limits = Limits(text_bytes=1 << 20, document_bytes=1 << 16, line_bytes=1 << 12)
     bomb = gzip.compress(b" " * (64 << 20), 9)  # 64 MiB of spaces in ~64 KiB
-    assert len(bomb) < 1 << 17 and bomb[:2] == GZIP_MAGIC
+    assert len(bomb) < 1 << 17
+    assert bomb[:2] == GZIP_MAGIC
     assert decode(bomb, "bomb.json.gz", limits).problems == [
         "the gzip data unpacks to more than 1.0 MiB; at most that much text is read from one file (split it into "
-        "smaller files)"]
+        "smaller files)"
+    ]
     assert "is one JSON document of" in decode(b"{" + b" " * (1 << 16) + b"}", "big.json", limits).problems[0]
     long_line = b'{"a": 1}\n{"b": "' + b"x" * (1 << 12) + b'"}\n{"c": 3}\n'
     decoded = decode(long_line, "long.jsonl", limits)
-    assert decoded.problems == ["line 2: the line is 4.0 KiB long; one game's line may be at most 4.0 KiB, so it "
-                                "is not read"]
+    assert decoded.problems == [
+        "line 2: the line is 4.0 KiB long; one game's line may be at most 4.0 KiB, so it is not read"
+    ]
     assert [d.place for d in decoded.documents] == ["line 1", "line 3"]
     assert decode(b'{"a": 1}', "plain.json.gz").problems[0].startswith("the file is named .gz but is not gzip")
     assert "not gzip data follow" in decode(gzip.compress(b"{}") + b"junk", "x.json.gz").problems[0]
@@ -151,8 +159,10 @@ async def test_duplicate_game_in_a_file(tmp_path: Path) -> None:
     (tmp_path / "twice.jsonl").write_bytes(encode([doc, doc], "lines"))
     report = await Importer(str(tmp_path / "club.db")).run([tmp_path])
     assert report.exit_status == 1
-    assert report.messages()[0] == (f"{tmp_path / 'twice.jsonl'}: line 2: game 40 is in the file twice (also at "
-                                    "line 1); a file holds each game once")
+    assert report.messages()[0] == (
+        f"{tmp_path / 'twice.jsonl'}: line 2: game 40 is in the file twice (also at "
+        "line 1); a file holds each game once"
+    )
     assert await stored_games(tmp_path / "club.db") == []
 
 
@@ -176,10 +186,12 @@ async def test_cross_check_report_is_kept(tmp_path: Path) -> None:
     scored = [n for n, h in zip(range(1, 999), compute_paper(base).hands, strict=False) if h.score is not None]
     right = _with_recorded_score(dataclasses.replace(base, number=51), None)
     wrong = _with_recorded_score(base, scored[0])
-    assert cross_check(right) == [] and cross_check(wrong) != []
+    assert cross_check(right) == []
+    assert cross_check(wrong) != []
     (tmp_path / "scored.jsonl").write_bytes(encode([doc_of(wrong), doc_of(right)], "lines"))
     report = await Importer(str(tmp_path / "club.db"), lang="en").run([tmp_path])
-    assert report.exit_status == 0 and report.differing == 1
+    assert report.exit_status == 0
+    assert report.differing == 1
     assert "Cross-check: in 1 game the score recorded in the log differs from the paper" in report.summary()[1]
     db = await open_database(tmp_path / "club.db")
     try:
@@ -203,18 +215,23 @@ async def test_worker_processes_store_the_same(tmp_path: Path) -> None:
     logs.mkdir()
     games = [game_of(i, 200 + i, hands=random.Random(i).randint(5, 30)) for i in range(24)]
     for part in range(3):
-        data = encode([doc_of(g) for g in games[part * 8:(part + 1) * 8]], "lines")
+        data = encode([doc_of(g) for g in games[part * 8 : (part + 1) * 8]], "lines")
         (logs / f"night-{part}.jsonl.gz").write_bytes(gzip.compress(data))
     seen: list[tuple[int, int, int]] = []
-    parallel = Importer(str(tmp_path / "parallel.db"), jobs=2, now=lambda: NOW,
-                        progress=lambda done, total, hands: seen.append((done, total, hands)))
+    parallel = Importer(
+        str(tmp_path / "parallel.db"),
+        jobs=2,
+        now=lambda: NOW,
+        progress=lambda done, total, hands: seen.append((done, total, hands)),
+    )
     alone = Importer(str(tmp_path / "alone.db"), jobs=0, now=lambda: NOW)
     first = await parallel.run([logs])
     second = await alone.run([logs])
     assert first.exit_status == second.exit_status == 0
     assert first.imported == second.imported == 24
     assert _dump_without_times(tmp_path / "parallel.db") == _dump_without_times(tmp_path / "alone.db")
-    assert seen[-1][0] == seen[-1][1] and seen[-1][2] == sum(len(g.hands) for g in games)
+    assert seen[-1][0] == seen[-1][1]
+    assert seen[-1][2] == sum(len(g.hands) for g in games)
 
 
 async def test_prepared_rows_match_prepared_games() -> None:
@@ -223,16 +240,44 @@ async def test_prepared_rows_match_prepared_games() -> None:
     prepared = PreparedGame.of(game, report)
     row = prepared.row()
     assert (row.number, row.hand_count, row.players, row.digest, row.cross_check) == (
-        90, len(game.hands), game.players, prepared.digest, report)
+        90,
+        len(game.hands),
+        game.players,
+        prepared.digest,
+        report,
+    )
 
 
 # --------------------------------------------------------------------------------------------- the fast reader
 
 
 def _mutations(doc: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    values: list[Any] = [None, True, 0, 1, -1, 3, 1.0, "", "AS", "10H", "as", "A♠", " AS", "pik", "2", "follows",
-                         "dalje", "talon", [], {}, ["AS"], "2026-11-25T21:10:00Z", "2026-11-25T21:10:00+01:00",
-                         "finished"]
+    values: list[Any] = [
+        None,
+        True,
+        0,
+        1,
+        -1,
+        3,
+        1.0,
+        "",
+        "AS",
+        "10H",
+        "as",
+        "A♠",
+        " AS",
+        "pik",
+        "2",
+        "follows",
+        "dalje",
+        "talon",
+        [],
+        {},
+        ["AS"],
+        "2026-11-25T21:10:00Z",
+        "2026-11-25T21:10:00+01:00",
+        "finished",
+    ]
     doc = copy.deepcopy(doc)
     paths: list[tuple[Any, ...]] = []
 
@@ -284,7 +329,8 @@ def test_fast_reader_agrees_with_the_careful_one() -> None:
         assert fast == careful
         accepted += careful is not None
         if same is not None:
-            assert fast is not None and same == game_to_doc(fast)
+            assert fast is not None
+            assert same == game_to_doc(fast)
             canonical += 1
     assert 30 < canonical < accepted < 1400
 

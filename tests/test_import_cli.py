@@ -78,17 +78,27 @@ def test_games_lists_json_and_by_player(tmp_path: Path, capsys: pytest.CaptureFi
     games = json.loads(capsys.readouterr().out)
     assert [g["number"] for g in games] == [1847320, 1847311, 1847310, 1847305, 1847301, 1847302, 1847258]
     assert all(list(g) == list(JSON_KEYS) for g in games)
-    assert games[0] == {"number": 1847320, "status": "in_progress", "rated": True, "ai": False,
-                        "players": ["ivana", "marko", "sanja"], "started_at": games[0]["started_at"],
-                        "ended_at": None, "hands": 6}
-    assert games[-1]["ended_at"].endswith("Z") and games[-1]["hands"] == 15
+    assert games[0] == {
+        "number": 1847320,
+        "status": "in_progress",
+        "rated": True,
+        "ai": False,
+        "players": ["ivana", "marko", "sanja"],
+        "started_at": games[0]["started_at"],
+        "ended_at": None,
+        "hands": 6,
+    }
+    assert games[-1]["ended_at"].endswith("Z")
+    assert games[-1]["hands"] == 15
     assert main(["games", "--db", str(db), "--json", "--player", "ANA"]) == 0
     anas = json.loads(capsys.readouterr().out)
     assert [g["number"] for g in anas] == [1847310, 1847258]
     assert main(["games", "--db", str(db), "--player", "sanja", "--limit", "1"]) == 0
     text = capsys.readouterr().out.splitlines()
     assert text[0].split()[:3] == ["game", "status", "rated"]
-    assert "1847320" in text[1] and "in_progress" in text[1] and text[1].endswith("ivana, marko, sanja")
+    assert "1847320" in text[1]
+    assert "in_progress" in text[1]
+    assert text[1].endswith("ivana, marko, sanja")
     assert text[-1] == "(the newest 1 games of sanja; --limit N shows more)"
 
 
@@ -131,8 +141,9 @@ def test_changed_log_of_a_called_game_is_refused(tmp_path: Path, capsys: pytest.
     capsys.readouterr()
     assert main(["import", str(log), "--db", str(db)]) == 1
     out = capsys.readouterr()
-    assert (f"{log}: refused: game {doc['game']}: the stored log differs but a referee was called for it, so it is "
-            "kept") in out.err
+    assert (
+        f"{log}: refused: game {doc['game']}: the stored log differs but a referee was called for it, so it is kept"
+    ) in out.err
     assert "0 unchanged, 1 refused, 0 files with errors" in out.out
 
     async def read() -> Any:
@@ -159,10 +170,11 @@ def test_every_problem_of_a_file_is_reported(tmp_path: Path, capsys: pytest.Capt
     assert main(["import", str(log), "--db", str(db)]) == 1
     err = capsys.readouterr().err.splitlines()
     assert f"{log}: line 1: game 11: the game size 'bule' must be an even number from 2 to 10000, not 61" in err
-    assert any(line.startswith(f"{log}: line 3: game 13, hand 2: the dealer None is not one of the players")
-               for line in err)
+    assert any(
+        line.startswith(f"{log}: line 3: game 13, hand 2: the dealer None is not one of the players") for line in err
+    )
     assert err[-1] == f"{log}: nothing imported from this file (2 problems)"
-    assert dump(db).count("INSERT INTO \"games\"") == 0
+    assert dump(db).count('INSERT INTO "games"') == 0
 
 
 # --------------------------------------------------------------------------------------------- corruptions
@@ -231,22 +243,30 @@ def corrupt(doc: dict[str, Any], kind: str, pick: int) -> tuple[bytes, str, str]
             del doc["hands"][rng.randrange(len(doc["hands"]))][key]
             expect = f"'{key}' is missing"
     elif kind == "mistyped field":
-        key, value, expect = rng.choice([("rated", "yes", "'rated' must be true or false"),
-                                         ("bule", "60", "'bule' must be a whole number"),
-                                         ("players", "ana marko petar", "'players' must be a list"),
-                                         ("hands", {}, "'hands' must be a list"),
-                                         ("started_at", 1764000000, "expected a time")])
+        key, value, expect = rng.choice(
+            [
+                ("rated", "yes", "'rated' must be true or false"),
+                ("bule", "60", "'bule' must be a whole number"),
+                ("players", "ana marko petar", "'players' must be a list"),
+                ("hands", {}, "'hands' must be a list"),
+                ("started_at", 1764000000, "expected a time"),
+            ]
+        )
         doc[key] = value
     elif kind == "out of range":
-        key, value, expect = rng.choice([("bule", 61, "even number from 2 to 10000"),
-                                         ("bule", 0, "even number from 2 to 10000"),
-                                         ("refe_limit", 101, "from 0 to 100"),
-                                         ("refe_limit", -1, "from 0 to 100"),
-                                         ("game", -3, "must be positive")])
+        key, value, expect = rng.choice(
+            [
+                ("bule", 61, "even number from 2 to 10000"),
+                ("bule", 0, "even number from 2 to 10000"),
+                ("refe_limit", 101, "from 0 to 100"),
+                ("refe_limit", -1, "from 0 to 100"),
+                ("game", -3, "must be positive"),
+            ]
+        )
         doc[key] = value
     text = (json.dumps(doc, ensure_ascii=False) + "\n").encode("utf-8")
     if kind == "truncated bytes":
-        text = text[:rng.randrange(1, len(text) - 2)]
+        text = text[: rng.randrange(1, len(text) - 2)]
         expect = "line 1"
     elif kind == "non-JSON bytes":  # right after a comma, i.e. between values, never inside a string
         commas = [i for i, byte in enumerate(text) if byte == ord(",")]
@@ -258,10 +278,10 @@ def corrupt(doc: dict[str, Any], kind: str, pick: int) -> tuple[bytes, str, str]
         packed = gzip.compress(text)
         choice = rng.randrange(3)
         if choice == 0:
-            text, expect = packed[:rng.randrange(10, len(packed) - 1)], "gzip data"
+            text, expect = packed[: rng.randrange(10, len(packed) - 1)], "gzip data"
         elif choice == 1:
             middle = rng.randrange(10, len(packed) - 8)
-            flipped = packed[:middle] + bytes([packed[middle] ^ 0x55]) + packed[middle + 1:]
+            flipped = packed[:middle] + bytes([packed[middle] ^ 0x55]) + packed[middle + 1 :]
             if _gunzips_to(flipped, text):  # a flip can leave the data meaning the same (an equal back-reference)
                 flipped = packed[:middle]
             text, expect = flipped, "gzip"
@@ -277,8 +297,17 @@ def _gunzips_to(data: bytes, text: bytes) -> bool:
         return False
 
 
-KINDS = ["duplicated card", "illegal follow", "wrong leader", "missing field", "mistyped field", "out of range",
-         "truncated bytes", "non-JSON bytes", "bad gzip"]
+KINDS = [
+    "duplicated card",
+    "illegal follow",
+    "wrong leader",
+    "missing field",
+    "mistyped field",
+    "out of range",
+    "truncated bytes",
+    "non-JSON bytes",
+    "bad gzip",
+]
 
 
 @pytest.fixture(scope="module")
@@ -292,8 +321,9 @@ def stocked(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @settings(max_examples=90, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(KINDS), pick=st.integers(0, 10_000), seed=st.integers(1, 4))
-def test_a_corrupted_file_is_refused_and_changes_nothing(kind: str, pick: int, seed: int, stocked: Path,
-                                                         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_corrupted_file_is_refused_and_changes_nothing(
+    kind: str, pick: int, seed: int, stocked: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     work = Path(tempfile.mkdtemp(dir=tmp_path))  # hypothesis may run the same case twice
     db = work / "club.db"
     shutil.copy(stocked, db)
@@ -306,7 +336,9 @@ def test_a_corrupted_file_is_refused_and_changes_nothing(kind: str, pick: int, s
     err = capsys.readouterr().err
     lines = err.splitlines()
     assert any(line.startswith(f"{bad}: ") and all(part in line for part in expect.split("…")) for line in lines), (
-        kind, err)
+        kind,
+        err,
+    )
     assert f"{bad}: nothing imported from this file" in err
     assert dump(db) == before
 
@@ -319,8 +351,10 @@ def test_a_valid_file_beside_an_invalid_one_is_imported(tmp_path: Path, capsys: 
     bad.write_bytes(data)
     assert main(["import", str(tmp_path), "--db", str(db)]) == 1
     out = capsys.readouterr()
-    assert "Imported 2 games" in out.out and "1 file with errors" in out.out
-    assert f"{bad}: line 1: game 23, hand" in out.err and str(good) not in out.err
+    assert "Imported 2 games" in out.out
+    assert "1 file with errors" in out.out
+    assert f"{bad}: line 1: game 23, hand" in out.err
+    assert str(good) not in out.err
     assert main(["games", "--db", str(db), "--json"]) == 0
     assert sorted(g["number"] for g in json.loads(capsys.readouterr().out)) == [21, 22]
 
@@ -356,4 +390,5 @@ def test_progress_bar_draws_and_clears() -> None:
     frames = stream.getvalue().split("\r")
     assert frames[1].startswith("[" + "#" * 15 + "-" * 15 + "]  50%  1,234 hands")
     assert frames[2].startswith("[" + "#" * 30 + "] 100%  2,000 hands")
-    assert frames[3] == "\x1b[K" and len(frames) == 4
+    assert frames[3] == "\x1b[K"
+    assert len(frames) == 4

@@ -36,8 +36,9 @@ def write_files(folder: Path, count: int) -> list[Path]:
     return paths
 
 
-async def test_without_a_pool_no_file_is_parsed_while_the_write_lock_is_held(tmp_path: Path,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_without_a_pool_no_file_is_parsed_while_the_write_lock_is_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     files = write_files(tmp_path, 12)
     db = await open_database(tmp_path / "club.db")
     seen: list[bool] = []
@@ -52,7 +53,8 @@ async def test_without_a_pool_no_file_is_parsed_while_the_write_lock_is_held(tmp
         report = await import_files(db, find_files([tmp_path]), NOW)
     finally:
         await db.close()
-    assert report.imported == 12 and len(files) == 12
+    assert report.imported == 12
+    assert len(files) == 12
     assert seen == [False] * 12
 
 
@@ -82,9 +84,13 @@ def test_kill_9_of_sudija_import_leaves_no_worker_running(tmp_path: Path) -> Non
     fifo = tmp_path / "night.jsonl"
     os.mkfifo(fifo)  # reading it blocks: the import waits there with its workers started
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, "-m", "bot", "import", str(fifo), "--jobs", "2",
-                                "--db", str(tmp_path / "club.db")], cwd=tmp_path, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "import", str(fifo), "--jobs", "2", "--db", str(tmp_path / "club.db")],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 60
         workers: set[int] = set()

@@ -15,9 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def start(tmp_path: Path) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SUDIJA_")}
     env["PYTHONPATH"] = str(ROOT)
-    return subprocess.Popen([sys.executable, "-m", "bot", "console", "--demo", "--db", str(tmp_path / "club.db")],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=tmp_path, env=env)
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot", "console", "--demo", "--db", str(tmp_path / "club.db")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
 
 
 def read_until(process: subprocess.Popen[str], wanted: str, seconds: float = 60) -> str:
@@ -45,9 +51,15 @@ def test_a_call_survives_kill_9_and_expires_in_the_next_process(tmp_path: Path) 
     finally:
         if first.poll() is None:
             first.kill()
-    second = subprocess.run([sys.executable, "-m", "bot", "console", "--db", str(tmp_path / "club.db")],
-                            input="!clock +6m\n@marko /sudija\n", capture_output=True, text=True, cwd=tmp_path,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    second = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--db", str(tmp_path / "club.db")],
+        input="!clock +6m\n@marko /sudija\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
     assert second.returncode == 0, second.stderr
     assert "Nijedan sudija nije odgovorio" in second.stdout  # the surviving call expired in the new process
     assert "Pozvan je sudija" in second.stdout  # and marko may call again

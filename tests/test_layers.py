@@ -37,8 +37,11 @@ def within(name: str, packages: tuple[str, ...]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in packages)
 
 
-MODULES = {module_name(p): imports_of(p) for folder in ("rules", "storage", "bot")
-           for p in sorted((ROOT / folder).rglob("*.py"))}
+MODULES = {
+    module_name(p): imports_of(p)
+    for folder in ("rules", "storage", "bot")
+    for p in sorted((ROOT / folder).rglob("*.py"))
+}
 RULES = [
     ("rules", ("storage", "bot")),
     ("storage", ("bot",)),
@@ -49,8 +52,13 @@ RULES = [
 
 @pytest.mark.parametrize(("layer", "forbidden"), RULES, ids=[layer for layer, _ in RULES])
 def test_a_layer_imports_nothing_it_must_not(layer: str, forbidden: tuple[str, ...]) -> None:
-    offending = sorted(f"{module} imports {name}" for module, names in MODULES.items() if within(module, (layer,))
-                       for name in names if within(name, forbidden))
+    offending = sorted(
+        f"{module} imports {name}"
+        for module, names in MODULES.items()
+        if within(module, (layer,))
+        for name in names
+        if within(name, forbidden)
+    )
     assert offending == []
 
 

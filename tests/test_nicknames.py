@@ -42,8 +42,7 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize(("kind", "nick", "named"), HOSTILE, ids=[h[0] for h in HOSTILE])
-def test_every_hostile_class_is_refused_naming_the_character_and_its_position(kind: str, nick: str,
-                                                                               named: str) -> None:
+def test_every_hostile_class_is_refused_naming_the_character_and_its_position(kind: str, nick: str, named: str) -> None:
     with pytest.raises(NickRefused) as refused:
         check_nick(nick)
     message = str(refused.value)
@@ -54,7 +53,8 @@ def test_every_hostile_class_is_refused_naming_the_character_and_its_position(ki
 
 def test_nfc_length_and_look_alikes() -> None:
     assert check_nick("Mile\u0301") == "Milé"  # NFD in, NFC out
-    assert check_nick("Ђорђе") == "Ђорђе" and check_nick("sudija_1.x-y") == "sudija_1.x-y"
+    assert check_nick("Ђорђе") == "Ђорђе"
+    assert check_nick("sudija_1.x-y") == "sudija_1.x-y"
     assert check_nick("a" * MAX_LENGTH)
     with pytest.raises(NickRefused, match="at most 32"):
         check_nick("a" * (MAX_LENGTH + 1))
@@ -62,7 +62,8 @@ def test_nfc_length_and_look_alikes() -> None:
         check_nick("")
     with pytest.raises(NickRefused, match="Cyrillic and Latin"):
         check_nick("v\u0435sna")  # a Cyrillic e in the owner's nickname
-    assert shown("ana\npetar") == "ana<U+000A>petar" and shown("ana") == "ana"
+    assert shown("ana\npetar") == "ana<U+000A>petar"
+    assert shown("ana") == "ana"
 
 
 def game_file(folder: Path, number: int, players: tuple[str, str, str]) -> Path:
@@ -79,12 +80,16 @@ async def test_the_import_refuses_every_hostile_nickname_and_stores_nothing(tmp_
         game_file(logs, 500 + i, ("marko", nick, "petar"))
     db = tmp_path / "club.db"
     report = await Importer(str(db), jobs=1, now=lambda: NOW).run([logs])
-    assert report.imported == 0 and report.files_with_errors == len(HOSTILE) and report.exit_status == 1
+    assert report.imported == 0
+    assert report.files_with_errors == len(HOSTILE)
+    assert report.exit_status == 1
     text = "\n".join(report.messages())
     for _, _, named in HOSTILE:
         assert named in text
     for line in report.messages():
-        assert "\n" not in line and "\u202e" not in line and "\x1f" not in line
+        assert "\n" not in line
+        assert "\u202e" not in line
+        assert "\x1f" not in line
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM games").fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM game_players").fetchone() == (0,)
@@ -103,7 +108,8 @@ async def test_a_nickname_written_in_nfd_is_stored_in_nfc(tmp_path: Path) -> Non
 
 
 def test_a_listing_is_never_broken_by_a_nickname_stored_before_these_rules(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import asyncio  # noqa: PLC0415 (imported where the test needs it)
 
     from bot.cli import main  # noqa: PLC0415 (imported where the test needs it)
@@ -118,7 +124,9 @@ def test_a_listing_is_never_broken_by_a_nickname_stored_before_these_rules(
     capsys.readouterr()
     assert main(["games", "--db", str(db)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 2 and "ana<U+000A><U+0020>" in out[1] and out[1].endswith("forged, petar")
+    assert len(out) == 2
+    assert "ana<U+000A><U+0020>" in out[1]
+    assert out[1].endswith("forged, petar")
 
 
 async def test_a_verdict_names_members_by_clean_nicknames_in_nfc(tmp_path: Path) -> None:
@@ -132,13 +140,18 @@ async def test_a_verdict_names_members_by_clean_nicknames_in_nfc(tmp_path: Path)
         await club.game(100, ("marko", "Milé", "petar"))
         await club.desk.call(caller, 100)
         call = await club.db.calls.pending_for_game(100)
-        assert call is not None and (await club.desk.take(referee, call.id)).ok
+        assert call is not None
+        assert (await club.desk.take(referee, call.id)).ok
         commands = Commands(club.desk)
         hostile = await commands.handle(referee, "/presuda kazna petar\u202e plavac 1 -- x")
-        assert hostile is not None and not hostile.ok and "U+202E" in hostile.text
+        assert hostile is not None
+        assert not hostile.ok
+        assert "U+202E" in hostile.text
         nfd = await commands.handle(referee, "/presuda kazna Mile\u0301 plavac 1 -- vređanje")
         assert nfd is not None and nfd.ok, nfd.text
         trial = await club.db.trials.open_for_game(100)
-        assert trial is not None and trial.draft is not None and "Milé" in str(trial.draft)
+        assert trial is not None
+        assert trial.draft is not None
+        assert "Milé" in str(trial.draft)
     finally:
         await club.db.close()

@@ -43,13 +43,15 @@ def auction(dealer: int, declarer: int | None, contract: Contract | None) -> tup
 def _deal(rng: random.Random) -> tuple[tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]], tuple[Card, ...]]:
     cards = list(DECK)
     rng.shuffle(cards)
-    return (tuple(sorted(cards[0:10])), tuple(sorted(cards[10:20])), tuple(sorted(cards[20:30]))), \
-        tuple(sorted(cards[30:32]))
+    return (tuple(sorted(cards[0:10])), tuple(sorted(cards[10:20])), tuple(sorted(cards[20:30]))), tuple(
+        sorted(cards[30:32])
+    )
 
 
 def _playout(proto: Hand, rng: random.Random) -> tuple[list[tuple[Card, ...]], list[int]]:
     """One random legal play of all ten tricks: (tricks, winner of each)."""
-    assert proto.contract is not None and proto.declarer is not None
+    assert proto.contract is not None
+    assert proto.declarer is not None
     trump = proto.contract.strain.trump
     hold = [mask_of(cards) for cards in proto.deal]
     if not proto.contract.igra:
@@ -77,11 +79,19 @@ def _playout(proto: Hand, rng: random.Random) -> tuple[list[tuple[Card, ...]], l
 Split = tuple[int, int, int]
 
 
-def build_hand(n: int, declarer: int | None = None, contract: Contract | None = None, *,
-               defense: dict[int, Decision] | None = None, kontra: Sequence[int] = (),
-               tricks: Split | Callable[[Split, Split], bool] | None = None, seed: int = 0,
-               deal: tuple[tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]], tuple[Card, ...]] | None = None,
-               keep_all: bool = False, completed: bool = True) -> Hand:
+def build_hand(
+    n: int,
+    declarer: int | None = None,
+    contract: Contract | None = None,
+    *,
+    defense: dict[int, Decision] | None = None,
+    kontra: Sequence[int] = (),
+    tricks: Split | Callable[[Split, Split], bool] | None = None,
+    seed: int = 0,
+    deal: tuple[tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]], tuple[Card, ...]] | None = None,
+    keep_all: bool = False,
+    completed: bool = True,
+) -> Hand:
     """A legal hand number `n` (the dealer follows from `n`).
 
     `tricks` is the wanted split of the *counted* tricks per seat (up to the stop point), or a predicate
@@ -93,22 +103,36 @@ def build_hand(n: int, declarer: int | None = None, contract: Contract | None = 
     ended_at = START + timedelta(minutes=5 * n) if completed else None
     if declarer is None or contract is None:
         the_deal, talon = deal or _deal(rng)
-        return Hand(n=n, dealer=dealer, deal=the_deal, talon=talon, bids=auction(dealer, None, None),
-                    ended_at=ended_at)
+        return Hand(n=n, dealer=dealer, deal=the_deal, talon=talon, bids=auction(dealer, None, None), ended_at=ended_at)
     d1, d2 = (declarer + 1) % 3, (declarer + 2) % 3
     if defense is None:
         defense = {d1: FOLLOWS, d2: FOLLOWS}
-    played = contract.strain is Strain.BETL or kontra or (
-        any(d is not PASSES for d in defense.values()) and not (contract.strain is Strain.PIK and not contract.igra))
+    played = (
+        contract.strain is Strain.BETL
+        or kontra
+        or (
+            any(d is not PASSES for d in defense.values()) and not (contract.strain is Strain.PIK and not contract.igra)
+        )
+    )
     for _attempt in range(400):
         the_deal, talon = deal or _deal(rng)
         twelve = list(the_deal[declarer]) + list(talon)
         discards: tuple[Card, ...] = ()
         if not contract.igra:
             discards = tuple(sorted(rng.sample(twelve, 2)))
-        proto = Hand(n=n, dealer=dealer, deal=the_deal, talon=talon, bids=auction(dealer, declarer, contract),
-                     declarer=declarer, contract=contract, discards=discards, defense=defense,
-                     kontra=tuple(kontra), ended_at=ended_at)
+        proto = Hand(
+            n=n,
+            dealer=dealer,
+            deal=the_deal,
+            talon=talon,
+            bids=auction(dealer, declarer, contract),
+            declarer=declarer,
+            contract=contract,
+            discards=discards,
+            defense=defense,
+            kontra=tuple(kontra),
+            ended_at=ended_at,
+        )
         if not played:
             return proto
         for _ in range(200):
@@ -122,8 +146,11 @@ def build_hand(n: int, declarer: int | None = None, contract: Contract | None = 
             counted = [0, 0, 0]
             for w in winners[:stop]:
                 counted[w] += 1
-            ok = tricks is None or (tricks(tuple(counted), tuple(full)) if callable(tricks)  # type: ignore[arg-type]
-                                    else tuple(counted) == tuple(tricks))
+            ok = tricks is None or (
+                tricks(tuple(counted), tuple(full))
+                if callable(tricks)  # type: ignore[arg-type]
+                else tuple(counted) == tuple(tricks)
+            )
             if ok:
                 return candidate if keep_all else Hand(**{**_fields(proto), "tricks": tuple(play[:stop])})
     raise AssertionError(f"no play found for hand {n} with tricks {tricks}")
@@ -133,13 +160,29 @@ def _fields(hand: Hand) -> dict[str, object]:
     return {name: getattr(hand, name) for name in Hand.__dataclass_fields__}
 
 
-def build_game(hands: Sequence[Hand], *, size: int = 60, refe_limit: int = 3,
-               status: GameStatus = GameStatus.FINISHED, number: int = 1847258, check: bool = True) -> Game:
+def build_game(
+    hands: Sequence[Hand],
+    *,
+    size: int = 60,
+    refe_limit: int = 3,
+    status: GameStatus = GameStatus.FINISHED,
+    number: int = 1847258,
+    check: bool = True,
+) -> Game:
     last = max((h.ended_at for h in hands if h.ended_at is not None), default=START)
-    game = Game(number=number, rated=True, ai=False, bule=size, refe_limit=refe_limit, players=PLAYERS,
-                status=status, started_at=START,
-                ended_at=None if status is GameStatus.IN_PROGRESS else last + timedelta(minutes=1),
-                abandoned_by=("bojan",) if status is GameStatus.INTERRUPTED else (), hands=tuple(hands))
+    game = Game(
+        number=number,
+        rated=True,
+        ai=False,
+        bule=size,
+        refe_limit=refe_limit,
+        players=PLAYERS,
+        status=status,
+        started_at=START,
+        ended_at=None if status is GameStatus.IN_PROGRESS else last + timedelta(minutes=1),
+        abandoned_by=("bojan",) if status is GameStatus.INTERRUPTED else (),
+        hands=tuple(hands),
+    )
     if check:
         problems = validate_game(game)
         assert not problems, problems
@@ -159,7 +202,8 @@ def C(strain: str, igra: bool = False) -> Contract:
 def entries(game: Game, n: int) -> tuple[Entry, Entry, Entry]:
     paper = compute_paper(game)
     hand = paper.hand(n)
-    assert hand is not None and hand.score is not None
+    assert hand is not None
+    assert hand.score is not None
     return hand.score.entries
 
 
@@ -223,8 +267,7 @@ def test_herc_zovem_caller_writes_all_and_falls() -> None:
 
 def test_igra_tref_with_kontra_falls_and_later_tricks_do_not_count() -> None:
     # The log records all ten tricks, the defence taking 6; play stopped at the defence's fifth.
-    hand = build_hand(1, CECA, C("tref", igra=True), kontra=(ANA,), keep_all=True,
-                      tricks=lambda c, f: f[CECA] == 4)
+    hand = build_hand(1, CECA, C("tref", igra=True), kontra=(ANA,), keep_all=True, tricks=lambda c, f: f[CECA] == 4)
     assert len(hand.tricks) == 10
     e = single(hand)
     assert e[CECA] == Entry(bule=24)
@@ -234,12 +277,20 @@ def test_igra_tref_with_kontra_falls_and_later_tricks_do_not_count() -> None:
 
 def test_igra_pik_rekontra_under_refe_falls() -> None:
     refe = build_hand(1)
-    hand = build_hand(2, BOJAN, C("pik", igra=True), kontra=(CECA, BOJAN), tricks=lambda c, f: c[BOJAN] <= 5
-                      and c[ANA] + c[CECA] == 5, seed=3)
+    hand = build_hand(
+        2,
+        BOJAN,
+        C("pik", igra=True),
+        kontra=(CECA, BOJAN),
+        tricks=lambda c, f: c[BOJAN] <= 5 and c[ANA] + c[CECA] == 5,
+        seed=3,
+    )
     game = build_game([refe, hand])
     paper = compute_paper(game)
     score = paper.hands[1].score
-    assert score is not None and score.refe_doubled and score.value == 48
+    assert score is not None
+    assert score.refe_doubled
+    assert score.value == 48
     assert score.entries[CECA] == Entry(supe_left=240)
     assert score.entries[BOJAN] == Entry(bule=48)
     assert score.entries[ANA] == Entry()
@@ -266,8 +317,13 @@ def test_betl_with_kontra_the_giver_writes_both_shares() -> None:
 
 def test_one_follows_alone_owns_all_defence_tricks() -> None:
     # ceca does not come; bojan plays both hands and falls with one trick between them.
-    hand = build_hand(1, ANA, C("karo"), defense={BOJAN: FOLLOWS, CECA: PASSES},
-                      tricks=lambda c, f: c[BOJAN] + c[CECA] == 1 and c[CECA] == 1)
+    hand = build_hand(
+        1,
+        ANA,
+        C("karo"),
+        defense={BOJAN: FOLLOWS, CECA: PASSES},
+        tricks=lambda c, f: c[BOJAN] + c[CECA] == 1 and c[CECA] == 1,
+    )
     e = single(hand)
     assert e[ANA] == Entry(bule=-6)
     assert e[BOJAN] == Entry(bule=6, supe_left=6)
@@ -294,7 +350,9 @@ def test_subkontra_by_the_other_defender_hands_him_the_defence() -> None:
     hand = build_hand(1, ANA, C("herc"), kontra=(BOJAN, ANA, CECA), tricks=lambda c, f: c[ANA] >= 6)
     paper = compute_paper(build_game([hand], refe_limit=0))
     score = paper.hands[0].score
-    assert score is not None and score.carrier == CECA and score.value == 8 * 8
+    assert score is not None
+    assert score.carrier == CECA
+    assert score.value == 8 * 8
     together = score.defence_tricks[BOJAN] + score.defence_tricks[CECA]
     assert score.entries[ANA] == Entry(bule=-64)
     assert score.entries[CECA] == Entry(bule=64, supe_right=64 * together)  # ana sits at ceca's right (2 + 1)
@@ -305,8 +363,10 @@ def test_nobody_follows_declarer_passes_with_ten_tricks() -> None:
     hand = not_followed(1, CECA, C("sans"))
     game = build_game([hand], refe_limit=0)
     score = compute_paper(game).hands[0].score
-    assert score is not None and score.case is HandCase.NOBODY_FOLLOWS
-    assert score.declarer_tricks == 10 and score.passed
+    assert score is not None
+    assert score.case is HandCase.NOBODY_FOLLOWS
+    assert score.declarer_tricks == 10
+    assert score.passed
     assert score.entries == (Entry(), Entry(), Entry(bule=-14))
 
 
@@ -315,7 +375,9 @@ def test_bid_pik_without_kontra_writes_a_refe() -> None:
     assert not hand.tricks
     paper = compute_paper(build_game([hand], refe_limit=2))
     score = paper.hands[0].score
-    assert score is not None and score.case is HandCase.PIK_NO_KONTRA and score.refe_written
+    assert score is not None
+    assert score.case is HandCase.PIK_NO_KONTRA
+    assert score.refe_written
     assert score.entries == (Entry(), Entry(), Entry())
     assert [p.refe_open for p in paper.players] == [1, 1, 1]
 
@@ -324,7 +386,8 @@ def test_bid_pik_without_kontra_and_no_refe_left_declarer_passes() -> None:
     hand = build_hand(1, ANA, C("pik"), defense={BOJAN: FOLLOWS, CECA: PASSES})
     paper = compute_paper(build_game([hand], refe_limit=0))
     score = paper.hands[0].score
-    assert score is not None and not score.refe_written
+    assert score is not None
+    assert not score.refe_written
     assert score.entries == (Entry(bule=-4), Entry(), Entry())
     assert paper.players[ANA].bule == 56
 
@@ -339,7 +402,8 @@ def test_bid_pik_with_kontra_is_played() -> None:
 def test_all_pass_hand_writes_a_refe_to_everybody() -> None:
     game = build_game([build_hand(1)], refe_limit=1)
     paper = compute_paper(game)
-    assert paper.hands[0].score is not None and paper.hands[0].score.refe_written
+    assert paper.hands[0].score is not None
+    assert paper.hands[0].score.refe_written
     assert paper.refe_rounds == 1
     assert [p.refe_open for p in paper.players] == [1, 1, 1]
     assert all(p.bule == 60 for p in paper.players)

@@ -22,8 +22,7 @@ def promena(hand: int, bule: tuple[int, int, int], trial: int | None = 12) -> Pa
 
 
 def odlazak(hand: int, culprit: int) -> PaperChange:
-    return PaperChange(ChangeKind.ODLAZAK_U_BULU, hand, "sudija marko", WHEN, "nerezonski dolaz", 12,
-                       player=culprit)
+    return PaperChange(ChangeKind.ODLAZAK_U_BULU, hand, "sudija marko", WHEN, "nerezonski dolaz", 12, player=culprit)
 
 
 def ispravka(hand: int, player: int) -> PaperChange:
@@ -54,7 +53,8 @@ def test_promena_bula_applies_at_its_hand_and_shows_the_sum(game: Game) -> None:
     assert [p.bule for p in after.players] == [b.bule + d for b, d in zip(before.players, (4, 0, -2), strict=True)]
     total = after.hands[2].total
     score = after.hands[2].score
-    assert score is not None and total[ANA] == score.entries[ANA] + Entry(bule=4)
+    assert score is not None
+    assert total[ANA] == score.entries[ANA] + Entry(bule=4)
     text = paper_text(game, after)
     assert "+ Promena bula (sudija marko, suđenje 12): ana bule +4 · ceca bule −2 — nesportsko ponašanje" in text
     assert "= zbir:" in text
@@ -63,15 +63,19 @@ def test_promena_bula_applies_at_its_hand_and_shows_the_sum(game: Game) -> None:
     assert doc["hands"][2]["changes"][0]["entries"][0]["bule"] == 4
 
 
-@pytest.mark.parametrize(("bule", "key", "words"), [
-    ((3, 0, 0), "odd", "paran broj"),
-    ((100, 0, 0), "range", "od −98 do 98"),
-    ((0, 0, 0), "empty", "bar jednom"),
-])
+@pytest.mark.parametrize(
+    ("bule", "key", "words"),
+    [
+        ((3, 0, 0), "odd", "paran broj"),
+        ((100, 0, 0), "range", "od −98 do 98"),
+        ((0, 0, 0), "empty", "bar jednom"),
+    ],
+)
 def test_promena_bula_limits(game: Game, bule: tuple[int, int, int], key: str, words: str) -> None:
     with pytest.raises(ChangeRefused) as refused:
         check_change(game, [], promena(2, bule))
-    assert refused.value.key == key and words in str(refused.value)
+    assert refused.value.key == key
+    assert words in str(refused.value)
 
 
 def test_promena_bula_must_leave_two_bule(game: Game) -> None:
@@ -80,8 +84,10 @@ def test_promena_bula_must_leave_two_bule(game: Game) -> None:
     assert paper.bule_sum == 30
     with pytest.raises(ChangeRefused) as refused:
         check_change(small, [], promena(2, (-10, -10, -10)))
-    assert refused.value.key == "limit" and refused.value.params["most"] == 28
-    assert "najmanje 2" in str(refused.value) and "najviše 28" in str(refused.value)
+    assert refused.value.key == "limit"
+    assert refused.value.params["most"] == 28
+    assert "najmanje 2" in str(refused.value)
+    assert "najviše 28" in str(refused.value)
     check_change(small, [], promena(2, (-10, -10, -8)))
     with pytest.raises(ChangeRefused, match="at least 2 must stay"):
         check_change(small, [], promena(2, (-10, -10, -10)), lang="en")
@@ -106,13 +112,15 @@ def test_change_may_not_move_the_end() -> None:
     running = build_game(hands[:2], size=10, refe_limit=0)  # 8 bule left after hand 2: not ended
     with pytest.raises(ChangeRefused) as refused:
         check_change(running, [], promena(1, (0, -12, 0)))  # 12 bule stay, but hand 2 would end the game
-    assert refused.value.key == "end_moved" and "nije kraj → ruka 2" in str(refused.value)
+    assert refused.value.key == "end_moved"
+    assert "nije kraj → ruka 2" in str(refused.value)
     # Once the paper has ended (hand 3), no change attaches to any of its hands, the final one included
     # (decisions.md: after a game's paper has ended): it would only be diluted by the write-off.
     for n in (1, 3):
         with pytest.raises(ChangeRefused) as refused:
             check_change(small, [], promena(n, (2, 0, 0)))
-        assert refused.value.key == "paper_over" and "posle ruke 3" in str(refused.value)
+        assert refused.value.key == "paper_over"
+        assert "posle ruke 3" in str(refused.value)
     with pytest.raises(ChangeRefused) as refused:
         check_change(small, [], promena(3, (-2, 0, 0)))
     assert refused.value.key == "paper_over"
@@ -121,13 +129,16 @@ def test_change_may_not_move_the_end() -> None:
 def test_odlazak_u_bulu_moves_the_fall(game: Game) -> None:
     paper = compute_paper(game)
     score = paper.hands[1].score
-    assert score is not None and score.fallen == (CECA,) and score.value == 16
+    assert score is not None
+    assert score.fallen == (CECA,)
+    assert score.value == 16
     change = odlazak(2, BOJAN)
     applied = check_change(game, [], change)
     assert applied.entries == (Entry(), Entry(bule=16), Entry(bule=-16))
     after = compute_paper(game, [change])
     total = after.hands[1].total
-    assert total[CECA] == Entry(supe_right=16) and total[BOJAN] == Entry(bule=16, supe_left=32)
+    assert total[CECA] == Entry(supe_right=16)
+    assert total[BOJAN] == Entry(bule=16, supe_left=32)
     assert total[ANA] == score.entries[ANA]
 
 
@@ -148,10 +159,13 @@ def test_odlazak_refusals(game: Game) -> None:
 
 def test_ispravka_of_a_fallen_defender_and_declarer(game: Game) -> None:
     applied = check_change(game, [], ispravka(2, CECA))
-    assert applied.entries[CECA] == Entry(bule=-16) and not applied.note
+    assert applied.entries[CECA] == Entry(bule=-16)
+    assert not applied.note
     paper = compute_paper(game)
     score = paper.hands[2].score
-    assert score is not None and score.fallen[:1] == (BOJAN,) and not score.passed
+    assert score is not None
+    assert score.fallen[:1] == (BOJAN,)
+    assert not score.passed
     applied = check_change(game, [], ispravka(3, BOJAN))
     assert applied.entries[BOJAN] == Entry(bule=-2 * score.value)
 
@@ -174,12 +188,16 @@ def test_ispravka_refusals(game: Game) -> None:
 def test_ispravka_reduced_to_leave_two_bule() -> None:
     # size 10: ana's igra sans (−16) and ceca's karo (−6), nobody following, leave 8 on the paper; bojan's betl
     # falls (+12): 20. An ispravka of bojan's fall (−24) may take only 18, so that 2 stay.
-    hands = [not_followed(1, ANA, C("sans", True)), not_followed(2, CECA, C("karo")),
-             build_hand(3, BOJAN, C("betl"), tricks=lambda c, f: c[BOJAN] == 1)]
+    hands = [
+        not_followed(1, ANA, C("sans", True)),
+        not_followed(2, CECA, C("karo")),
+        build_hand(3, BOJAN, C("betl"), tricks=lambda c, f: c[BOJAN] == 1),
+    ]
     small = build_game(hands, size=10, refe_limit=0, status=GameStatus.INTERRUPTED)
     assert compute_paper(small).bule_sum == 20
     applied = check_change(small, [], ispravka(3, BOJAN))
-    assert applied.entries[BOJAN] == Entry(bule=-18) and applied.requested == -24
+    assert applied.entries[BOJAN] == Entry(bule=-18)
+    assert applied.requested == -24
     assert change_note(applied) == "smanjeno sa −24 na −18 da bi na papiru ostale 2 bule"
     assert "reduced from −24 to −18" in change_note(applied, "en")
     assert compute_paper(small, [applied.change]).bule_sum == 2
@@ -191,7 +209,8 @@ def test_settlement_refusals(game: Game) -> None:
     otpis = PaperChange(ChangeKind.OTPIS, 6, "sudija marko", late, "prekinuta")
     with pytest.raises(ChangeRefused) as refused:
         check_change(game, [], otpis)
-    assert refused.value.key == "otpis_early" and "2/3" in str(refused.value)
+    assert refused.value.key == "otpis_early"
+    assert "2/3" in str(refused.value)
     with pytest.raises(ChangeRefused) as refused:
         check_change(game, [], PaperChange(ChangeKind.OTPIS, 5, "sudija marko", late, "prekinuta"))
     assert refused.value.key == "otpis_hand"
@@ -212,7 +231,9 @@ def test_settlement_needs_an_hour() -> None:
     later = PaperChange(ChangeKind.OTPIS, 9, "sudija marko", game.ended_at + timedelta(hours=1), "prekid")
     check_change(game, [], later)
     paper = compute_paper(game, [later])
-    assert paper.ended and paper.settled and sum(p.result or 0 for p in paper.players) == 0
+    assert paper.ended
+    assert paper.settled
+    assert sum(p.result or 0 for p in paper.players) == 0
     with pytest.raises(ChangeRefused) as refused:
         check_change(game, [later], promena(3, (2, 0, 0)))
     assert refused.value.key == "settled"
@@ -236,8 +257,10 @@ def test_stored_form_round_trips() -> None:
 
 
 def test_fall_of_the_lone_follower_moves_to_the_defender_who_passed() -> None:
-    hand = build_hand(1, ANA, C("karo"), defense={BOJAN: PASSES, CECA: FOLLOWS},
-                      tricks=lambda c, f: c[BOJAN] + c[CECA] <= 1)
+    hand = build_hand(
+        1, ANA, C("karo"), defense={BOJAN: PASSES, CECA: FOLLOWS}, tricks=lambda c, f: c[BOJAN] + c[CECA] <= 1
+    )
     small = build_game([hand], refe_limit=0, status=GameStatus.INTERRUPTED)
     applied = check_change(small, [], odlazak(1, BOJAN))
-    assert applied.entries[CECA].bule == -6 and applied.entries[BOJAN].bule == 6
+    assert applied.entries[CECA].bule == -6
+    assert applied.entries[BOJAN].bule == 6

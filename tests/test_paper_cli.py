@@ -28,12 +28,21 @@ def db_file(tmp_path: Path) -> str:
     async def setup() -> None:
         db = await open_database(path)
         try:
-            report = discrepancy_lines(cross_check(game)) or ["partija 1847258, ruka 1, ana: bule upisano +10, "
-                                                              "izračunato +12"]
+            report = discrepancy_lines(cross_check(game)) or [
+                "partija 1847258, ruka 1, ana: bule upisano +10, izračunato +12"
+            ]
             await db.games.store([PreparedGame.of(game, report)], NOW)
-            await db.paper_changes.add(NewPaperChange(game=game.number, hand=4, kind="promena_bula",
-                                                      data={"bule": [4, -4, 0]}, by_member=None, at=NOW,
-                                                      reason="nesportsko ponašanje"))
+            await db.paper_changes.add(
+                NewPaperChange(
+                    game=game.number,
+                    hand=4,
+                    kind="promena_bula",
+                    data={"bule": [4, -4, 0]},
+                    by_member=None,
+                    at=NOW,
+                    reason="nesportsko ponašanje",
+                )
+            )
         finally:
             await db.close()
 
@@ -45,9 +54,11 @@ def test_papir_text(db_file: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["papir", "1847258", "--db", db_file]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Papir partije 1847258")
-    assert "+ Promena bula" in out and "ana bule +4 · bojan bule −4" in out
+    assert "+ Promena bula" in out
+    assert "ana bule +4 · bojan bule −4" in out
     assert "Rezultat: ana" in out
-    assert "provera pri uvozu" in out and "ruka 1, ana: bule upisano +10" in out
+    assert "provera pri uvozu" in out
+    assert "ruka 1, ana: bule upisano +10" in out
 
 
 def test_papir_json(db_file: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,7 +66,8 @@ def test_papir_json(db_file: str, capsys: pytest.CaptureFixture[str]) -> None:
     captured = capsys.readouterr()
     doc = json.loads(captured.out)
     assert set(doc) == {"game", "ended", "players", "hands"}
-    assert doc["ended"] is True and [p["name"] for p in doc["players"]] == ["ana", "bojan", "ceca"]
+    assert doc["ended"] is True
+    assert [p["name"] for p in doc["players"]] == ["ana", "bojan", "ceca"]
     assert doc["hands"][3]["changes"][0]["entries"][0]["bule"] == 4
     assert sum(p["result"] for p in doc["players"]) == 0
     assert "upisano" in captured.err

@@ -24,8 +24,14 @@ def games(draw: st.DrawFn, status: GameStatus | None = None) -> Game:
     size = draw(st.sampled_from([10, 20, 30, 60]))
     hands = draw(st.integers(1, 40))
     chosen = status or draw(st.sampled_from(list(GameStatus)))
-    return generate_game(random.Random(seed), 1000 + seed % 1000, hands=hands, bule=size,
-                         refe_limit=draw(st.integers(0, 4)), status=chosen)
+    return generate_game(
+        random.Random(seed),
+        1000 + seed % 1000,
+        hands=hands,
+        bule=size,
+        refe_limit=draw(st.integers(0, 4)),
+        status=chosen,
+    )
 
 
 def scored(paper: Paper) -> list[int]:
@@ -71,7 +77,8 @@ def test_results_sum_to_zero_at_the_end(game: Game) -> None:
         assert sum(p.result or 0 for p in paper.players) == 0
         assert all(p.result is not None for p in paper.players)
     else:
-        assert all(p.result is None for p in paper.players) and paper.bule_sum > 0
+        assert all(p.result is None for p in paper.players)
+        assert paper.bule_sum > 0
 
 
 @SETTINGS
@@ -84,10 +91,13 @@ def test_a_settled_game_sums_to_zero(game: Game, data: st.DataObject) -> None:
     assert game.ended_at is not None
     otpis = PaperChange(ChangeKind.OTPIS, hands[-1], "sudija", game.ended_at + timedelta(hours=2), "svođenje")
     settled = compute_paper(game, [otpis])
-    assert settled.ended and settled.settled
-    assert sum(p.bule for p in settled.players) == 0 and sum(p.result or 0 for p in settled.players) == 0
+    assert settled.ended
+    assert settled.settled
+    assert sum(p.bule for p in settled.players) == 0
+    assert sum(p.result or 0 for p in settled.players) == 0
     at = hands[-1] - 1
-    assert settled.hands[:at] == paper.hands[:at] and settled.hands[at + 1:] == paper.hands[at + 1:]
+    assert settled.hands[:at] == paper.hands[:at]
+    assert settled.hands[at + 1 :] == paper.hands[at + 1 :]
     assert settled.hands[at].changes[-1].change is otpis
 
 
@@ -121,7 +131,7 @@ def test_a_change_at_hand_n_alters_nothing_before_n(game: Game, data: st.DataObj
     assert change is not None
     before, after = compute_paper(game), compute_paper(game, [change])
     n = change.hand
-    assert after.hands[:n - 1] == before.hands[:n - 1]
+    assert after.hands[: n - 1] == before.hands[: n - 1]
     assert after.hands[n - 1].score == before.hands[n - 1].score
     assert sum(after.hands[n - 1].bule_after) >= 2 or before.end_hand == n
 
@@ -138,7 +148,7 @@ def test_removing_a_change_restores_the_paper(game: Game, data: st.DataObject) -
     if not changes:
         return
     index = data.draw(st.integers(0, len(changes) - 1))
-    without = changes[:index] + changes[index + 1:]
+    without = changes[:index] + changes[index + 1 :]
     expected = compute_paper(game, without)
     compute_paper(game, changes)  # computing with it first must leave nothing behind
     assert compute_paper(game, without) == expected
@@ -153,4 +163,5 @@ def test_supe_and_refe_stay_consistent(game: Game) -> None:
     assert all(p.refe_open + p.refe_played == paper.refe_rounds for p in paper.players)
     assert paper.refe_rounds <= game.refe_limit
     text = paper_text(game, paper)
-    assert f"Papir partije {game.number}" in text and len(text.splitlines()) >= len(game.hands)
+    assert f"Papir partije {game.number}" in text
+    assert len(text.splitlines()) >= len(game.hands)

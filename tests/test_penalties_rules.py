@@ -33,14 +33,18 @@ DAY = timedelta(days=1)
 
 def test_settlement_figures_at_the_boundaries() -> None:
     exact = settlement_figures(60, 60, T - timedelta(minutes=60), T)
-    assert (exact.total, exact.played, exact.needed) == (180, 120, 120) and exact.allowed
+    assert (exact.total, exact.played, exact.needed) == (180, 120, 120)
+    assert exact.allowed
     assert not settlement_figures(60, 62, T - timedelta(hours=5), T).enough_played
     early = settlement_figures(60, 60, T - timedelta(minutes=59), T)
-    assert early.enough_played and not early.late_enough and not early.allowed
+    assert early.enough_played
+    assert not early.late_enough
+    assert not early.allowed
     assert settlement_figures(50, 50, T, T).needed == 100  # 150 × 2/3
     assert settlement_figures(31, 31, T, T).needed == 62  # 93 × 2/3 = 62 exactly
     assert settlement_figures(10, 0, T, T, Fraction(3, 4)).needed == 23  # rounded up
-    assert counts_as_finished(60, 60) and not counts_as_finished(30, 60)
+    assert counts_as_finished(60, 60)
+    assert not counts_as_finished(30, 60)
 
 
 def test_plavac_arithmetic() -> None:
@@ -55,7 +59,8 @@ def test_plavac_arithmetic() -> None:
 
 
 def test_league_months() -> None:
-    assert month_of(T) == "2026-11" and parse_month("2026-1") == "2026-01"
+    assert month_of(T) == "2026-11"
+    assert parse_month("2026-1") == "2026-01"
     with pytest.raises(ValueError, match="unconverted data"):
         parse_month("2026-13")
     assert month_end("2026-12") == datetime(2027, 1, 1, tzinfo=UTC)
@@ -78,11 +83,20 @@ def test_who_is_counted_as_having_abandoned() -> None:
 
 
 def test_the_penalties_section_of_the_configuration() -> None:
-    config = from_dict({"club": {"owner": "vlasnik"},
-                        "penalties": {"plavac_max_days": 10, "league_max_points": 0, "plavac_name": "отстранение",
-                                      "abandon_league_points": -50}})
-    assert config.penalties == PenaltyConfig(plavac_max_days=10, league_max_points=0, plavac_name="отстранение",
-                                             abandon_league_points=-50)
+    config = from_dict(
+        {
+            "club": {"owner": "vlasnik"},
+            "penalties": {
+                "plavac_max_days": 10,
+                "league_max_points": 0,
+                "plavac_name": "отстранение",
+                "abandon_league_points": -50,
+            },
+        }
+    )
+    assert config.penalties == PenaltyConfig(
+        plavac_max_days=10, league_max_points=0, plavac_name="отстранение", abandon_league_points=-50
+    )
     assert from_dict({}).penalties == PenaltyConfig()
     with pytest.raises(ConfigError):
         from_dict({"penalties": {"settlement_played_share": "dve trećine"}})
@@ -93,8 +107,9 @@ def test_the_penalties_section_of_the_configuration() -> None:
 async def test_the_desk_holds_the_configured_limits_and_names(tmp_path: Path) -> None:
     club: Club = await make_club(tmp_path)
     try:
-        club.desk.config = replace(club.config, penalties=PenaltyConfig(plavac_max_days=3, league_max_points=0,
-                                                                        plavac_name="suspenzija"))
+        club.desk.config = replace(
+            club.config, penalties=PenaltyConfig(plavac_max_days=3, league_max_points=0, plavac_name="suspenzija")
+        )
         for nick in ("ana", "marko", "petar"):
             await club.member(nick)
         await club.member("sudija1", "referee")
@@ -105,9 +120,11 @@ async def test_the_desk_holds_the_configured_limits_and_names(tmp_path: Path) ->
         referee = await club.get("sudija1")
         await club.desk.take(referee, call.id)
         too_long = await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=4), ""))
-        assert not too_long.ok and "najviše 3" in too_long.text
+        assert not too_long.ok
+        assert "najviše 3" in too_long.text
         no_points = await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=1, league_points=1), ""))
-        assert not no_points.ok and "Najviše 0" in no_points.text
+        assert not no_points.ok
+        assert "Najviše 0" in no_points.text
         assert (await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=3), ""))).ok
         assert (await club.desk.finish(referee)).ok
         assert "suspenzija 3 d." in club.chat.to("dm:petar")[-1].text

@@ -35,8 +35,17 @@ from storage.database import open_database
 from storage.members import Member
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-ROLES = {"owner": "vesna", "councilor": "vecnik", "referee": "sudija", "trial_referee": "sudac",
-         "moderator": "mod", "player": "pera", "unproven": "", "left": "otisao", "denied": "zabranjen"}
+ROLES = {
+    "owner": "vesna",
+    "councilor": "vecnik",
+    "referee": "sudija",
+    "trial_referee": "sudac",
+    "moderator": "mod",
+    "player": "pera",
+    "unproven": "",
+    "left": "otisao",
+    "denied": "zabranjen",
+}
 OWN_GAME = {nick: 110 + i for i, nick in enumerate(n for n in ROLES.values() if n)}
 STRANGER = ("test", "stranger-account")
 PAYLOADS = ("own", "other", "huge", "negative", "non_ascii")
@@ -57,29 +66,66 @@ class Ids:
 # The rules, written out: who may, with the right payload. Every other cell is refused.
 ALLOWED: dict[str, set[str]] = {
     "sudija": {"owner", "councilor", "referee", "trial_referee", "moderator"},  # the player's call C is pending
-    "presude": MEMBERS, "papir": MEMBERS, "korekcije": MEMBERS, "clan": MEMBERS, "katalog": MEMBERS,
-    "promeni": {"trial_referee"}, "ruke": {"trial_referee"}, "sudjenja": {"trial_referee"},
+    "presude": MEMBERS,
+    "papir": MEMBERS,
+    "korekcije": MEMBERS,
+    "clan": MEMBERS,
+    "katalog": MEMBERS,
+    "promeni": {"trial_referee"},
+    "ruke": {"trial_referee"},
+    "sudjenja": {"trial_referee"},
     "analiza": {"trial_referee"},  # hand 1 of T1's game has a defender's fall
-    "zavrsi": {"trial_referee"}, "napusti": {"trial_referee"}, "presuda": {"trial_referee"},
-    "bula": set(), "ponisti": set(), "arbitar": set(), "ispravka": set(),  # no fall in a completed hand of his
-    "prihvatam": set(), "odbijam": set(), "vecnik": set(),  # no request waits; a councilor only in game
-    "glasaj": set(), "zalba": set(), "preuzmi": set(), "resi": set(),  # no vote, no recorded trial, no appeal
+    "zavrsi": {"trial_referee"},
+    "napusti": {"trial_referee"},
+    "presuda": {"trial_referee"},
+    "bula": set(),
+    "ponisti": set(),
+    "arbitar": set(),
+    "ispravka": set(),  # no fall in a completed hand of his
+    "prihvatam": set(),
+    "odbijam": set(),
+    "vecnik": set(),  # no request waits; a councilor only in game
+    "glasaj": set(),
+    "zalba": set(),
+    "preuzmi": set(),
+    "resi": set(),  # no vote, no recorded trial, no appeal
     "zalbe": {"councilor", "owner"},
-    "postavi": {"owner", "councilor"}, "razresi": {"owner", "councilor"}, "uskrati": {"owner", "councilor"},
-    "vrati": {"owner", "councilor"}, "akti": OFFICIALS, "zatvori_ligu": {"owner"},
+    "postavi": {"owner", "councilor"},
+    "razresi": {"owner", "councilor"},
+    "uskrati": {"owner", "councilor"},
+    "vrati": {"owner", "councilor"},
+    "akti": OFFICIALS,
+    "zatvori_ligu": {"owner"},
     "ostavka": {"councilor", "referee", "trial_referee", "moderator"},
-    "povuci": {"player"}, "dezurstvo": {"councilor", "referee", "trial_referee"},
-    "povezi": {"owner", "moderator"}, "povezi_odluka": {"owner", "moderator"}, "odvezi": {"owner", "moderator"},
+    "povuci": {"player"},
+    "dezurstvo": {"councilor", "referee", "trial_referee"},
+    "povezi": {"owner", "moderator"},
+    "povezi_odluka": {"owner", "moderator"},
+    "odvezi": {"owner", "moderator"},
     "nadimak": {"unproven"},
-    "statistika": {"owner", "councilor"}, "zapisnik": set(),  # both trials are still open: no record yet
+    "statistika": {"owner", "councilor"},
+    "zapisnik": set(),  # both trials are still open: no record yet
     "korekcija": set(),  # no game server is linked: a move cannot be undone
-    "korekcija_yes": set(), "korekcija_no": set(),
+    "korekcija_yes": set(),
+    "korekcija_no": set(),
     # buttons
-    "take": {"referee"}, "withdraw": {"player"}, "join": set(), "councilor": set(),
-    "hands": {"trial_referee"}, "history": {"trial_referee"}, "finish": {"trial_referee"},
-    "leave": {"trial_referee"}, "advice": {"trial_referee"}, "consent": set(), "decline": set(), "cancel_change": set(),
-    "link_approve": {"owner", "moderator"}, "link_deny": {"owner", "moderator"},
-    "vote_yes": set(), "vote_no": set(), "appeal_take": set(),
+    "take": {"referee"},
+    "withdraw": {"player"},
+    "join": set(),
+    "councilor": set(),
+    "hands": {"trial_referee"},
+    "history": {"trial_referee"},
+    "finish": {"trial_referee"},
+    "leave": {"trial_referee"},
+    "advice": {"trial_referee"},
+    "consent": set(),
+    "decline": set(),
+    "cancel_change": set(),
+    "link_approve": {"owner", "moderator"},
+    "link_deny": {"owner", "moderator"},
+    "vote_yes": set(),
+    "vote_no": set(),
+    "appeal_take": set(),
 }
 #: Commands whose "other" payload (another game: T1's) is as allowed as the own one (any member reads verdicts
 #: and papers; the player played T1's game, so its corrections are his to see).
@@ -89,8 +135,13 @@ ROLE_WORD = {"councilor": "vecnik", "moderator": "moderator"}
 
 
 def number_of(payload: str, own: int, other: int) -> str:
-    return {"own": str(own), "other": str(other), "huge": str(2**63), "negative": "-1",
-            "non_ascii": "".join(chr(0x0660 + int(d)) for d in str(own))}[payload]  # Arabic-Indic digits
+    return {
+        "own": str(own),
+        "other": str(other),
+        "huge": str(2**63),
+        "negative": "-1",
+        "non_ascii": "".join(chr(0x0660 + int(d)) for d in str(own)),
+    }[payload]  # Arabic-Indic digits
 
 
 def nick_of(payload: str, own: str) -> str:
@@ -100,11 +151,43 @@ def nick_of(payload: str, own: str) -> str:
 def text_cells() -> list[tuple[str, str, str]]:
     """(command, role, payload) of every text command."""
     cells = []
-    numbered = ("sudija", "presude", "papir", "promeni", "korekcije", "bula", "ponisti", "arbitar", "ispravka",
-                "prihvatam", "odbijam", "zapisnik", "korekcija", "analiza", "glasaj", "zalba", "preuzmi", "resi")
+    numbered = (
+        "sudija",
+        "presude",
+        "papir",
+        "promeni",
+        "korekcije",
+        "bula",
+        "ponisti",
+        "arbitar",
+        "ispravka",
+        "prihvatam",
+        "odbijam",
+        "zapisnik",
+        "korekcija",
+        "analiza",
+        "glasaj",
+        "zalba",
+        "preuzmi",
+        "resi",
+    )
     named = ("postavi", "razresi", "uskrati", "vrati", "akti", "clan", "odvezi", "povezi_odluka", "nadimak")
-    bare = ("povuci", "dezurstvo", "ruke", "sudjenja", "vecnik", "zavrsi", "napusti", "katalog", "ostavka",
-            "zatvori_ligu", "povezi", "presuda", "statistika", "zalbe")
+    bare = (
+        "povuci",
+        "dezurstvo",
+        "ruke",
+        "sudjenja",
+        "vecnik",
+        "zavrsi",
+        "napusti",
+        "katalog",
+        "ostavka",
+        "zatvori_ligu",
+        "povezi",
+        "presuda",
+        "statistika",
+        "zalbe",
+    )
     for role in ROLES:
         cells += [(c, role, p) for c in numbered for p in PAYLOADS]
         cells += [(c, role, p) for c in named for p in NICK_PAYLOADS]
@@ -113,10 +196,32 @@ def text_cells() -> list[tuple[str, str, str]]:
 
 
 def button_cells() -> list[tuple[str, str, str]]:
-    return [(b, role, p) for b in ("take", "withdraw", "join", "councilor", "hands", "history", "finish", "leave",
-                                   "advice", "consent", "decline", "cancel_change", "link_approve", "link_deny",
-                                   "korekcija_yes", "korekcija_no", "vote_yes", "vote_no", "appeal_take")
-            for role in ROLES for p in PAYLOADS]
+    return [
+        (b, role, p)
+        for b in (
+            "take",
+            "withdraw",
+            "join",
+            "councilor",
+            "hands",
+            "history",
+            "finish",
+            "leave",
+            "advice",
+            "consent",
+            "decline",
+            "cancel_change",
+            "link_approve",
+            "link_deny",
+            "korekcija_yes",
+            "korekcija_no",
+            "vote_yes",
+            "vote_no",
+            "appeal_take",
+        )
+        for role in ROLES
+        for p in PAYLOADS
+    ]
 
 
 def command_line(command: str, role: str, payload: str) -> str:
@@ -195,14 +300,18 @@ async def build(path: Path) -> Ids:
         await club.member(nick)
     for nick, number in OWN_GAME.items():
         await club.game(number, (nick, "marko", "ana"), hands=2)
-    for number, players in ((100, ("pera", "marko", "ana")), (130, ("pera", "bojan", "zoran")),
-                            (140, ("ana", "bojan", "zoran"))):
+    for number, players in (
+        (100, ("pera", "marko", "ana")),
+        (130, ("pera", "bojan", "zoran")),
+        (140, ("ana", "bojan", "zoran")),
+    ):
         await club.game(number, players, hands=2)
 
     async def trial(caller: str, game: int, referee: str) -> tuple[int, int]:
         assert (await desk.call(await club.get(caller), game)).ok
         call = await club.db.calls.pending_for_game(game)
-        assert call is not None and (await desk.take(await club.get(referee), call.id)).ok
+        assert call is not None
+        assert (await desk.take(await club.get(referee), call.id)).ok
         opened = await club.db.trials.open_for_game(game)
         assert opened is not None
         return opened.id, call.id
@@ -247,19 +356,32 @@ async def actor_of(club: Club, role: str) -> Member | Reply:
         return await club.desk.actor(*STRANGER)
     if role == "left":  # as the console resolves him (member_for): Commands.handle and Desk.press must refuse
         member = await club.desk.member_for("test", ROLES[role])
-        assert member is not None and not member.in_club
+        assert member is not None
+        assert not member.in_club
         return member
     return await club.desk.actor("test", ROLES[role])
 
 
 def button_ref(button: str, payload: str, ids: Ids) -> int | None:
-    own = {"take": ids.call, "withdraw": ids.call, "link_approve": ids.request, "link_deny": ids.request,
-           "join": 1, "consent": 1, "decline": 1, "cancel_change": 1}.get(button, ids.t1)
+    own = {
+        "take": ids.call,
+        "withdraw": ids.call,
+        "link_approve": ids.request,
+        "link_deny": ids.request,
+        "join": 1,
+        "consent": 1,
+        "decline": 1,
+        "cancel_change": 1,
+    }.get(button, ids.t1)
     if button == "advice":  # an analysis button: trial id * ADVICE_REF + hand (hand 1 of games 100 and 140)
         own, other = ids.t1 * ADVICE_REF + 1, ids.t2 * ADVICE_REF + 1
         return {"own": own, "other": other, "huge": 2**63, "negative": -1}.get(payload)
-    other = {"take": ids.t2_call, "withdraw": ids.t2_call, "link_approve": ids.request + 1000,
-             "link_deny": ids.request + 1000}.get(button, ids.t2)
+    other = {
+        "take": ids.t2_call,
+        "withdraw": ids.t2_call,
+        "link_approve": ids.request + 1000,
+        "link_deny": ids.request + 1000,
+    }.get(button, ids.t2)
     refs = {"own": own, "other": other, "huge": 2**63, "negative": -1}
     return refs.get(payload)
 
@@ -328,14 +450,33 @@ async def test_the_permission_matrix(template: tuple[Path, Ids], shared: Club, t
 
 async def test_every_command_and_button_is_in_the_matrix(shared: Club) -> None:
     """A new command or button must be given its row here."""
-    aliases = {"suđenja", "većnik", "završi", "dežurstvo", "povuci_poziv", "razreši", "član", "poništi", "poveži",
-               "liga zatvori", "pomoć", "help", "žalba", "reši", "žalbe"}
+    aliases = {
+        "suđenja",
+        "većnik",
+        "završi",
+        "dežurstvo",
+        "povuci_poziv",
+        "razreši",
+        "član",
+        "poništi",
+        "poveži",
+        "liga zatvori",
+        "pomoć",
+        "help",
+        "žalba",
+        "reši",
+        "žalbe",
+    }
     covered = {command for _, command, _, _ in CELLS} | {"povezi", "pomoc"}  # /pomoc: anyone, reads nothing
     commands = set(Commands(shared.desk).table) - aliases
     assert commands <= covered, sorted(commands - covered)
-    buttons = set(shared.desk.correction_actions()) | set(shared.desk.link_actions()) | set(
-        shared.desk.vote_actions()) | set(shared.desk.appeal_actions()) | {
-        "take", "withdraw", "join", "hands", "history", "councilor", "finish", "leave"}
+    buttons = (
+        set(shared.desk.correction_actions())
+        | set(shared.desk.link_actions())
+        | set(shared.desk.vote_actions())
+        | set(shared.desk.appeal_actions())
+        | {"take", "withdraw", "join", "hands", "history", "councilor", "finish", "leave"}
+    )
     buttons |= set(shared.desk.extra_actions) | set(shared.desk.advice_actions())
     assert buttons <= covered, sorted(buttons - covered)
     assert set(ALLOWED) == (covered - {"pomoc"}) | {"povezi_odluka"}

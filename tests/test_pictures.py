@@ -39,8 +39,7 @@ def twenty_hands() -> Game:
 
 def strain_hand(contract: str) -> Hand:
     if contract == "herc":
-        return make_hand(rng=random.Random(5), bids="2 3 4 dalje dalje", contract="herc",
-                         defense="follows follows")
+        return make_hand(rng=random.Random(5), bids="2 3 4 dalje dalje", contract="herc", defense="follows follows")
     return make_hand(rng=random.Random(5), bids="igra dalje dalje", contract=contract, defense="follows follows")
 
 
@@ -52,7 +51,9 @@ def check_png(canvas: draw.Canvas) -> bytes:
     data = canvas.png()
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     assert len(data) < draw.MAX_PNG_BYTES
-    assert b"tIME" not in data and b"tEXt" not in data and b"iTXt" not in data  # no time, no metadata
+    assert b"tIME" not in data
+    assert b"tEXt" not in data
+    assert b"iTXt" not in data
     return data
 
 
@@ -83,11 +84,15 @@ def test_long_nicknames_are_cut_to_their_cells() -> None:
 
 def test_the_paper_shows_the_trial_number_never_the_referee() -> None:
     game = twenty_hands()
-    changes = [PaperChange(ChangeKind.PROMENA_BULA, hand=5, who="sudijaPera", when=WHEN, why="kasnio", trial=17,
-                           bule=(4, -4, 0))]
+    changes = [
+        PaperChange(
+            ChangeKind.PROMENA_BULA, hand=5, who="sudijaPera", when=WHEN, why="kasnio", trial=17, bule=(4, -4, 0)
+        )
+    ]
     canvas = render_paper(game, compute_paper(game, changes))
     texts = " ".join(p.text for p in canvas.placed)
-    assert "s.17" in texts and "suđenje 17" in texts
+    assert "s.17" in texts
+    assert "suđenje 17" in texts
     assert "sudijaPera" not in texts
     assert all(p.fits for p in canvas.placed)
 
@@ -110,7 +115,8 @@ def test_hand_golden_per_strain(contract: str) -> None:
     assert render_hand(game, game.hands[0]).png() == data
     assert pixels(canvas) == GOLDEN[f"hand-{contract}"]
     image = Image.open(io.BytesIO(data))
-    assert image.size == (canvas.width, canvas.height) and image.mode == "RGB"
+    assert image.size == (canvas.width, canvas.height)
+    assert image.mode == "RGB"
 
 
 def test_every_hand_of_a_game_fits() -> None:
@@ -128,7 +134,8 @@ def test_arbitar_golden_trump_from_the_procedure() -> None:
     verdict = arbitrate(game, 1, 1)
     canvas = render_verdict(game, 1, 1, verdict)
     texts = [p.text for p in canvas.placed]
-    assert "odlučujući štih 8 · igrač petar" in texts and "odigrana karta: Q♠" in texts
+    assert "odlučujući štih 8 · igrač petar" in texts
+    assert "odigrana karta: Q♠" in texts
     assert all(p.fits for p in canvas.placed)
     check_png(canvas)
     assert pixels(canvas) == GOLDEN["arbitar-herc"]
@@ -144,12 +151,22 @@ def test_arbitar_golden_sans_and_betl(contract: str) -> None:
     trick = replay(hand).tricks[last - 1]
     position = next(i for i in range(3) if trick.seat_of(i) != hand.declarer)
     seat = trick.seat_of(position)
-    evidence = {"defence_tricks": 3, "needed": 1 if contract == "betl" else 4, "player": game.players[seat],
-                "trick": last, "card": trick.cards[position].display(),
-                "better_card": trick.cards[(position + 1) % 3].display(),
-                "declarer_tricks_with_card": 1, "declarer_tricks_with_better": 0, "layouts": 5040,
-                "consistent_layouts": 2210, "better_card_better": 400, "played_card_better": 12,
-                "compared_layouts": 2210, "bar": 221}
+    evidence = {
+        "defence_tricks": 3,
+        "needed": 1 if contract == "betl" else 4,
+        "player": game.players[seat],
+        "trick": last,
+        "card": trick.cards[position].display(),
+        "better_card": trick.cards[(position + 1) % 3].display(),
+        "declarer_tricks_with_card": 1,
+        "declarer_tricks_with_better": 0,
+        "layouts": 5040,
+        "consistent_layouts": 2210,
+        "better_card_better": 400,
+        "played_card_better": 12,
+        "compared_layouts": 2210,
+        "bar": 221,
+    }
     decision = TRANSFER if contract == "betl" else STAYS
     verdict = ArbitarVerdict(decision, seat if decision == TRANSFER else None, 1, "Primer za sliku.", evidence)
     fallen = 3 - (hand.declarer or 0) - seat

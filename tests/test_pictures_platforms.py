@@ -37,8 +37,9 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
 
 def expected_paper(number: int) -> bytes:
     end = NOW - timedelta(hours=1)
-    game = generate_game(random.Random(number), number, hands=4, players=("ana", "marko", "petar"),
-                         start=end - timedelta(hours=2))
+    game = generate_game(
+        random.Random(number), number, hands=4, players=("ana", "marko", "petar"), start=end - timedelta(hours=2)
+    )
     game = dataclasses.replace(game, ended_at=end)
     return paper_png(game, compute_paper(game))
 
@@ -53,20 +54,22 @@ async def test_discord_papir_has_the_paper_as_an_attachment_in_an_embed(world: W
         await dc.wait_for_response(ix.id)
         await dc.wait_until(lambda: any(msg["attachments"] for msg in dc.followups(ix.id)))
         [last] = [msg for msg in dc.followups(ix.id) if msg["attachments"]]
-        assert last["content"].startswith("```") and "Papir partije 100" in "".join(
-            msg["content"] for msg in dc.followups(ix.id))
+        assert last["content"].startswith("```")
+        assert "Papir partije 100" in "".join(msg["content"] for msg in dc.followups(ix.id))
         assert last["flags"] & 64  # only for him, like the text
         [attachment] = last["attachments"]
-        assert attachment["filename"] == "papir-100.png" and attachment["content_type"] == "image/png"
+        assert attachment["filename"] == "papir-100.png"
+        assert attachment["content_type"] == "image/png"
         assert (attachment["width"], attachment["height"])[0] == 550
         [embed] = last["embeds"]
-        assert embed["title"] == "Papir partije 100" and embed["image"]["url"] == attachment["url"]
+        assert embed["title"] == "Papir partije 100"
+        assert embed["image"]["url"] == attachment["url"]
         data = dc.uploads[int(attachment["id"])]
-        assert data == expected_paper(100) and data.startswith(PNG)
+        assert data == expected_paper(100)
+        assert data.startswith(PNG)
 
 
-async def test_discord_refusing_the_files_still_shows_the_text(world: World, monkeypatch: pytest.MonkeyPatch
-                                                                ) -> None:
+async def test_discord_refusing_the_files_still_shows_the_text(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     dc, m = world.fake, world.m
     monkeypatch.setattr(discord_fake, "ATTACHMENT_SIZE_LIMIT", 1000)  # a paper is larger: Discord says 413
     app = await world.app()
@@ -88,12 +91,15 @@ async def test_telegram_papir_sends_the_paper_as_a_photo_after_the_text(scene: S
         await server.wait_until(lambda: any(r.ok for r in server.calls("sendPhoto")))
         [photo] = [m for m in server.bot_messages(scene.u("ana")) if m.photo]
         texts = [m for m in server.bot_messages(scene.u("ana")) if not m.photo]
-        assert texts and texts[0].text.startswith("Papir partije 100")
+        assert texts
+        assert texts[0].text.startswith("Papir partije 100")
         assert texts[-1].message_id < photo.message_id  # the text first, the picture after it
         assert photo.text == "Papir partije 100"  # the caption
-        assert photo.photo is not None and photo.photo[-1]["width"] == 550
+        assert photo.photo is not None
+        assert photo.photo[-1]["width"] == 550
         data = server.files[photo.photo[-1]["file_id"]]
-        assert data.startswith(PNG) and len(data) < 300 * 1024
+        assert data.startswith(PNG)
+        assert len(data) < 300 * 1024
 
 
 async def test_telegram_limits_send_a_too_long_picture_as_a_document(fake: FakeTelegram) -> None:  # noqa: F811
@@ -104,7 +110,9 @@ async def test_telegram_limits_send_a_too_long_picture_as_a_document(fake: FakeT
     user = fake.user("Ana", started=True)
     tall = encode(Image.new("RGB", (100, 2500), (255, 255, 255)))  # sides 25 : 1, Telegram refuses the photo
     small = encode(Image.new("RGB", (200, 100), (255, 255, 255)))
-    assert png_size(tall) == (100, 2500) and not fits_as_photo(tall) and fits_as_photo(small)
+    assert png_size(tall) == (100, 2500)
+    assert not fits_as_photo(tall)
+    assert fits_as_photo(small)
     bot = fake.application_builder().build().bot
     async with bot:
         sent = await send_pictures(bot, user.id, [Picture("a.png", small, "mala"), Picture("b.png", tall, "duga")])
@@ -116,8 +124,10 @@ async def test_telegram_limits_send_a_too_long_picture_as_a_document(fake: FakeT
         with pytest.raises(BadRequest, match=r"(?i)photo_invalid_dimensions"):
             await bot.send_photo(user.id, InputFile(tall, filename="b.png"))
     [photo, document] = [m for m in fake.bot_messages(user)]
-    assert photo.photo is not None and photo.text == "mala"
-    assert document.document is not None and document.document["file_name"] == "b.png"
+    assert photo.photo is not None
+    assert photo.text == "mala"
+    assert document.document is not None
+    assert document.document["file_name"] == "b.png"
     assert fake.files[document.document["file_id"]] == tall
 
 
@@ -150,7 +160,8 @@ async def test_the_console_writes_the_pictures_and_prints_their_paths(tmp_path: 
     status, out, err = await _run(tmp_path / "club.db", f"@marko /papir {TABLE}\n")
     assert (status, err) == (0, "")
     path = tmp_path / "club-slike" / f"papir-{TABLE}.png"
-    assert f"  (slika: {path})" in out and f"Papir partije {TABLE}" in out
+    assert f"  (slika: {path})" in out
+    assert f"Papir partije {TABLE}" in out
     assert path.read_bytes().startswith(PNG)
 
 
@@ -162,14 +173,17 @@ async def test_the_arbitars_verdict_comes_with_its_picture(club: Club, monkeypat
     commands = await join(club, *PLAYERS)
     assert (await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")).ok
     decided = await say(commands, club, fall.other, "/prihvatam")
-    assert decided.ok and "prebacuje" in decided.text
+    assert decided.ok
+    assert "prebacuje" in decided.text
     [picture] = decided.pictures
-    assert picture.name == f"arbitar-{fall.game.number}-{fall.hand}.png" and picture.png.startswith(PNG)
+    assert picture.name == f"arbitar-{fall.game.number}-{fall.hand}.png"
+    assert picture.png.startswith(PNG)
     assert picture.title == f"Arbitar · partija {fall.game.number} · ruka {fall.hand}"
 
 
-async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(club: Club,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import bot.pictures.paper  # noqa: PLC0415 (imported where the test needs it)
 
     def broken(*args: object) -> bytes:
@@ -178,7 +192,9 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(club: 
     monkeypatch.setattr(bot.pictures.paper, "paper_png", broken)
     await club.game(100)
     reply = await club.desk.paper(100)
-    assert reply.ok and reply.text.startswith("Papir partije 100") and reply.pictures == ()
+    assert reply.ok
+    assert reply.text.startswith("Papir partije 100")
+    assert reply.pictures == ()
 
 
 async def test_discord_prikaz_ruke_has_every_hand_as_a_file(world: World) -> None:
@@ -219,10 +235,14 @@ async def test_telegram_prikaz_ruke_sends_the_hands_privately_as_an_album(scene:
     async with scene.running():
         group_msg, _ = await call_game(scene)
         server.push_press(scene.u("mira"), group_msg, "Sudi")
-        await server.wait_until(lambda: any(b["text"] == "Prikaz ruke" for m in server.bot_messages(scene.u("mira"))
-                                            for b in m.buttons()))
-        controls = next(m for m in reversed(server.bot_messages(scene.u("mira")))
-                        if any(b["text"] == "Prikaz ruke" for b in m.buttons()))
+        await server.wait_until(
+            lambda: any(b["text"] == "Prikaz ruke" for m in server.bot_messages(scene.u("mira")) for b in m.buttons())
+        )
+        controls = next(
+            m
+            for m in reversed(server.bot_messages(scene.u("mira")))
+            if any(b["text"] == "Prikaz ruke" for b in m.buttons())
+        )
         mark = server.mark()
         server.push_press(scene.u("mira"), controls, "Prikaz ruke")
         game = await scene.a.db.games.get(100)
@@ -231,7 +251,8 @@ async def test_telegram_prikaz_ruke_sends_the_hands_privately_as_an_album(scene:
         await server.wait_until(lambda: any(r.ok for r in server.calls("sendMediaGroup") if r.index >= mark))
     photos = [m for m in server.bot_messages(scene.u("mira")) if m.photo]
     assert [p.text for p in photos] == [f"Partija 100 · ruka {n}" for n in range(1, count + 1)]
-    assert len({p.media_group_id for p in photos}) == 1 and photos[0].media_group_id is not None  # one album
+    assert len({p.media_group_id for p in photos}) == 1
+    assert photos[0].media_group_id is not None
     assert all(server.files[p.photo[-1]["file_id"]].startswith(PNG) for p in photos if p.photo)
 
 
@@ -246,8 +267,9 @@ async def finished_trial(app: App, caller: str, referee: str, game: int) -> int:
     await db.trials.add_message(trial.id, who[caller], "Molim proveru.", NOW + timedelta(minutes=2))
     await db.trials.add_message(trial.id, who[referee], "Nema osnova.", NOW + timedelta(minutes=3))
     verdict = {"kind": "bez", "reason": "nema osnova"}
-    assert await db.trials.finish(trial.id, "no_verdict", NOW + timedelta(minutes=4), who[referee], verdict=verdict,
-                                  reason="nema osnova")
+    assert await db.trials.finish(
+        trial.id, "no_verdict", NOW + timedelta(minutes=4), who[referee], verdict=verdict, reason="nema osnova"
+    )
     return trial.id
 
 
@@ -265,10 +287,14 @@ async def test_discord_zapisnik_is_a_file_for_the_caller_alone(world: World) -> 
         await dc.wait_until(lambda: any(msg["attachments"] for msg in dc.followups(ix.id)))
         [shown] = [msg for msg in dc.followups(ix.id) if msg["attachments"]]
         [attachment] = shown["attachments"]
-        assert attachment["filename"] == f"zapisnik-{trial}.html" and shown["embeds"] == []
-        assert shown["flags"] & 64 and "SHA-256" in shown["content"]
+        assert attachment["filename"] == f"zapisnik-{trial}.html"
+        assert shown["embeds"] == []
+        assert shown["flags"] & 64
+        assert "SHA-256" in shown["content"]
         data = dc.uploads[int(attachment["id"])]
-        assert verify_html(data).ok and b"sudija1" not in data and b"Molim proveru." in data
+        assert verify_html(data).ok
+        assert b"sudija1" not in data
+        assert b"Molim proveru." in data
 
 
 async def test_telegram_documents_go_privately(fake: FakeTelegram) -> None:  # noqa: F811
@@ -281,8 +307,10 @@ async def test_telegram_documents_go_privately(fake: FakeTelegram) -> None:  # n
     async with bot:
         await send_attachments(bot, user.id, reply)
     [message] = fake.bot_messages(user)
-    assert message.document is not None and message.document["file_name"] == "zapisnik-1.html"
-    assert message.text == "Zapisnik 1" and fake.files[message.document["file_id"]] == b"<!DOCTYPE html>"
+    assert message.document is not None
+    assert message.document["file_name"] == "zapisnik-1.html"
+    assert message.text == "Zapisnik 1"
+    assert fake.files[message.document["file_id"]] == b"<!DOCTYPE html>"
 
 
 async def test_telegram_never_posts_a_record_in_the_group(scene: Scene) -> None:  # noqa: F811

@@ -66,51 +66,85 @@ def _db(tmp_path: Path) -> str:
     return str(tmp_path / "club.db")
 
 
-async def test_json_has_stable_keys_and_every_outcome(club: Club, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+async def test_json_has_stable_keys_and_every_outcome(
+    club: Club, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     await _judged_club(club)
     assert await show(100, _db(tmp_path), as_json=True) == 0
     result = json.loads(capsys.readouterr().out)
-    assert list(result) == ["game", "trials"] and result["game"] == 100
+    assert list(result) == ["game", "trials"]
+    assert result["game"] == 100
     first, second = result["trials"]
-    assert list(first) == KEYS and list(second) == KEYS
-    assert first == {"id": 1, "kind": "out_of_game", "caller": "marko", "referee": "ana",
-                     "opened_at": format_time(NOW), "closed_at": format_time(NOW + timedelta(minutes=3)),
-                     "outcome": "interrupted", "verdict": None, "reason": None, "messages": []}
-    assert second == {"id": 2, "kind": "out_of_game", "caller": "marko", "referee": "petar",
-                      "opened_at": format_time(NOW + timedelta(minutes=3)),
-                      "closed_at": format_time(NOW + timedelta(minutes=13)), "outcome": "no_verdict",
-                      "verdict": {"kind": "bez", "reason": "nema osnova"}, "reason": "nema osnova",
-                      "messages": []}
+    assert list(first) == KEYS
+    assert list(second) == KEYS
+    assert first == {
+        "id": 1,
+        "kind": "out_of_game",
+        "caller": "marko",
+        "referee": "ana",
+        "opened_at": format_time(NOW),
+        "closed_at": format_time(NOW + timedelta(minutes=3)),
+        "outcome": "interrupted",
+        "verdict": None,
+        "reason": None,
+        "messages": [],
+    }
+    assert second == {
+        "id": 2,
+        "kind": "out_of_game",
+        "caller": "marko",
+        "referee": "petar",
+        "opened_at": format_time(NOW + timedelta(minutes=3)),
+        "closed_at": format_time(NOW + timedelta(minutes=13)),
+        "outcome": "no_verdict",
+        "verdict": {"kind": "bez", "reason": "nema osnova"},
+        "reason": "nema osnova",
+        "messages": [],
+    }
 
     assert await show(200, _db(tmp_path), as_json=True) == 0
     [in_game] = json.loads(capsys.readouterr().out)["trials"]
-    assert (in_game["kind"], in_game["caller"], in_game["referee"], in_game["outcome"]) == \
-        ("in_game", "ivana", "ana", "verdict")
-    assert in_game["verdict"] == {"kind": "bule", "reason": "lažna izjava", "amounts": {"marko": 2},
-                                  "hand": None, "late_justified": False}
+    assert (in_game["kind"], in_game["caller"], in_game["referee"], in_game["outcome"]) == (
+        "in_game",
+        "ivana",
+        "ana",
+        "verdict",
+    )
+    assert in_game["verdict"] == {
+        "kind": "bule",
+        "reason": "lažna izjava",
+        "amounts": {"marko": 2},
+        "hand": None,
+        "late_justified": False,
+    }
 
     assert await show(300, _db(tmp_path), as_json=True) == 0
     [still_open] = json.loads(capsys.readouterr().out)["trials"]
     assert (still_open["outcome"], still_open["closed_at"], still_open["verdict"]) == ("open", None, None)
 
 
-async def test_text_is_the_desks_render_with_referee_names(club: Club, tmp_path: Path,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+async def test_text_is_the_desks_render_with_referee_names(
+    club: Club, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     await _judged_club(club)
     trials = await club.db.trials.for_game(100)
     names = {m.id: m.nick for m in await club.db.members.all()}
     for lang in ("sr", "en"):
         assert await show(100, _db(tmp_path), lang=lang) == 0
-        assert capsys.readouterr().out == render_trials(100, trials, names, True, Catalogue(lang),
-                                                        {t.id: [] for t in trials}, page_size=None) + "\n"
+        assert (
+            capsys.readouterr().out
+            == render_trials(100, trials, names, True, Catalogue(lang), {t.id: [] for t in trials}, page_size=None)
+            + "\n"
+        )
     assert await show(100, _db(tmp_path)) == 0
     out = capsys.readouterr().out
-    assert "petar" in out and "nema osnova" in out
+    assert "petar" in out
+    assert "nema osnova" in out
 
 
-def test_a_game_without_trials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_game_without_trials(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     async def build() -> None:
         club = await make_club(tmp_path)
         await club.game(100)
@@ -124,8 +158,9 @@ def test_a_game_without_trials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert capsys.readouterr().out.strip() == Catalogue("sr").t("presude.none", game=100)
 
 
-def test_unknown_game_and_missing_database_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_game_and_missing_database_exit_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     async def build() -> None:
         club = await make_club(tmp_path)
         await club.db.close()

@@ -22,6 +22,7 @@ def hearts(ranks: str) -> int:
 
 # --- the three examples of "Kako Arbitar odlučuje": all in herc, second seat, the first followed ------------
 
+
 def test_example_one_rezon_is_obviously_bad() -> None:
     r = count_rezons_cards("AS 9S 7S JD QH 10H JC 10C 9C 7C", "H", position="second", first_followed=True)
     assert r.rezons == 1
@@ -50,6 +51,7 @@ def test_example_no_trump_one_ace_is_obviously_bad_whatever_the_kings() -> None:
 
 
 # --- trump tricks ------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("ranks", "tricks"),
@@ -83,6 +85,7 @@ def test_no_trump_tricks_in_sans() -> None:
 
 # --- side-suit rezons --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("cards", "talon", "value"),
     [
@@ -112,10 +115,12 @@ def test_trump_suit_gives_trump_tricks_not_side_rezon() -> None:
 
 # --- first defender: 2 rezons -----------------------------------------------------------------------------
 
+
 def test_first_defender_two_rezons_meets() -> None:
     r = count_rezons_cards("AS 8S KD 9D 8H 7H 9C 8C 7C 10C", "H", position=Position.FIRST)
     assert r.rezons == 2
-    assert r.meets_rules and not r.obviously_bad
+    assert r.meets_rules
+    assert not r.obviously_bad
     assert r.requirement == "first"
 
 
@@ -140,9 +145,11 @@ def test_first_defender_trump_trick_and_side_rezon() -> None:
 
 # --- second defender after the first followed ------------------------------------------------------------
 
+
 def test_second_three_rezons_meets() -> None:
     r = count_rezons_cards("AS 9S 8S KD 9D 7D KC 7C 9C 8H", "H", position="second")
-    assert r.rezons == 3 and r.trump_tricks == 0
+    assert r.rezons == 3
+    assert r.trump_tricks == 0
     assert r.meets_rules
 
 
@@ -161,7 +168,8 @@ def test_second_trump_trick_and_rezon_with_ace_meets() -> None:
 def test_second_trump_trick_and_king_rezon_does_not_meet() -> None:
     r = count_rezons_cards("AH 7H KS 9S 8S 9D 8D 7D 9C 8C", "H", position="second")
     assert r.rezons == 2
-    assert not r.meets_rules and not r.obviously_bad
+    assert not r.meets_rules
+    assert not r.obviously_bad
 
 
 def test_second_trump_trick_and_two_more_rezons_meets() -> None:
@@ -173,7 +181,8 @@ def test_second_trump_trick_and_two_more_rezons_meets() -> None:
 def test_second_two_short_aces_with_a_bought_card_meet() -> None:
     hand = "AS 9S 8S 7S AD 9D 8H 9C 8C 7C"  # pik A (4 cards: half), karo A, trump 8
     r = count_rezons_cards(hand, "H", talon="7D QH", position="second")
-    assert r.trump_tricks == 0 and r.aces == 2
+    assert r.trump_tricks == 0
+    assert r.aces == 2
     assert r.rezons == 1.5
     assert r.meets_rules
 
@@ -199,60 +208,78 @@ def test_second_after_first_passed_may_follow_on_anything() -> None:
 
 def test_first_followed_flag_does_not_change_the_first_defender() -> None:
     r = count_rezons_cards("9S 8S 7S 9D 8D 7D 10C 9C 8C 7C", "H", position="first", first_followed=False)
-    assert not r.meets_rules and r.obviously_bad
+    assert not r.meets_rules
+    assert r.obviously_bad
 
 
 # --- no trump at all: at least 2 aces at any position ----------------------------------------------------
 
+
 def test_no_trump_needs_two_aces_even_with_enough_rezons() -> None:
     r = count_rezons_cards("AS 9S 8S KD 8D 7D KC 10C 9C 7C", "H", talon="8C 8H", position="first")
-    assert r.rezons == 3 and r.aces == 1
+    assert r.rezons == 3
+    assert r.aces == 1
     assert not r.meets_rules
     assert r.obviously_bad
 
 
 def test_no_trump_with_two_aces_and_rezons_meets() -> None:
     r = count_rezons_cards("AS 9S 8S AD 8D 7D KC 10C 9C 7C", "H", talon="8C 8H", position="first")
-    assert r.aces == 2 and r.rezons == 3
-    assert r.meets_rules and not r.obviously_bad
+    assert r.aces == 2
+    assert r.rezons == 3
+    assert r.meets_rules
+    assert not r.obviously_bad
 
 
 def test_no_trump_two_aces_still_need_the_positional_rezons() -> None:
     r = count_rezons_cards("AS 9S 8S 7S AD 10D 9D 8D 7C 8C", "H", position="first")
-    assert r.aces == 2 and r.rezons == 1.0  # both aces in suits longer than 3
-    assert not r.meets_rules and r.obviously_bad
+    assert r.aces == 2
+    assert r.rezons == 1.0
+    assert not r.meets_rules
+    assert r.obviously_bad
 
 
 def test_sans_needs_two_aces_too() -> None:
     """decisions.md: in sans there is no trump at all, so a follower needs at least 2 aces."""
     r = count_rezons_cards("AS 9S 8S KD 8D 7D KC 10C 9C 7C", None, talon="8C 8H", position="first")
-    assert r.aces == 1 and r.rezons == 3
-    assert not r.meets_rules and r.obviously_bad
+    assert r.aces == 1
+    assert r.rezons == 3
+    assert not r.meets_rules
+    assert r.obviously_bad
     r = count_rezons_cards("AS 9S 8S AD 8D 7D KC 10C 9C 7C", None, talon="8C 8H", position="first")
-    assert r.aces == 2 and r.meets_rules and not r.obviously_bad
+    assert r.aces == 2
+    assert r.meets_rules
+    assert not r.obviously_bad
     none = count_rezons_cards("KS 9S 8S KD 8D 7D KC 10C 9C 7C", None, position="second")
-    assert none.aces == 0 and not none.meets_rules and none.obviously_bad
+    assert none.aces == 0
+    assert not none.meets_rules
+    assert none.obviously_bad
 
 
 def test_sans_second_after_a_pass_still_may_follow_on_anything() -> None:
     r = count_rezons_cards("KS 9S 8S KD 8D 7D KC 10C 9C 7C", None, position="second", first_followed=False)
-    assert r.meets_rules and not r.obviously_bad
+    assert r.meets_rules
+    assert not r.obviously_bad
 
 
 def test_second_trump_trick_and_half_rezon_ace_does_not_meet() -> None:
     """decisions.md: "1 adutski štih i jedan rezon sa A" needs a full rezon; a six-card ace suit counts half."""
     half = count_rezons_cards("AH 7H AS QS 10S 9S 8S 7S 9D 8D", "H", position="second")
-    assert half.trump_tricks == 1 and half.suit_rezons[0] == 0.5
+    assert half.trump_tricks == 1
+    assert half.suit_rezons[0] == 0.5
     assert not half.meets_rules
     bought = count_rezons_cards("AH 7H AS QS 10S 9S 8S 7S 9D 8D", "H", talon="JS 7C", position="second")
-    assert bought.suit_rezons[0] == 1.0 and bought.meets_rules  # a lower card bought: a full rezon
+    assert bought.suit_rezons[0] == 1.0
+    assert bought.meets_rules
 
 
 # --- AQ in a suit where the declarer bought two cards ------------------------------------------------------
 
+
 def test_aq_where_declarer_bought_two_cards_allows_following() -> None:
     r = count_rezons_cards("AD QD 9S 8S 7S 10C 9C 8C 7C 8D", "H", talon="7D JD", position="second")
-    assert r.rezons == 1 and r.aces == 1
+    assert r.rezons == 1
+    assert r.aces == 1
     assert r.meets_rules
     assert not r.obviously_bad
     assert r.requirement == "second+aq"
@@ -264,8 +291,9 @@ def test_ak_counts_as_at_least_aq() -> None:
 
 
 def test_aq_exception_declarer_last_after_two_passes() -> None:
-    r = count_rezons_cards("AD QD 9S 8S 7S 10C 9C 8C 7C 8D", "H", talon="7D JD", position="second",
-                           declarer_last_after_passes=True)
+    r = count_rezons_cards(
+        "AD QD 9S 8S 7S 10C 9C 8C 7C 8D", "H", talon="7D JD", position="second", declarer_last_after_passes=True
+    )
     assert not r.meets_rules
     assert r.obviously_bad
 
@@ -281,6 +309,7 @@ def test_aj_is_not_aq() -> None:
 
 
 # --- input handling ----------------------------------------------------------------------------------------
+
 
 def test_card_spellings_and_masks_agree() -> None:
     by_text = count_rezons_cards("AS 10H TD KC 7C", "S")

@@ -26,12 +26,18 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object
         ("AS 9S KD 8D 7D KC TC 9C 8C 7C", 2.5, 0, 1, True),  # no trump and one ace: obviously bad
     ],
 )
-def test_club_examples(capsys: pytest.CaptureFixture[str], cards: str, rezons: float, trump_tricks: int,
-                       aces: int, bad: bool) -> None:
+def test_club_examples(
+    capsys: pytest.CaptureFixture[str], cards: str, rezons: float, trump_tricks: int, aces: int, bad: bool
+) -> None:
     out = run_json(capsys, "--trump", "H", "--cards", cards, "--seat", "second", "--first-followed")
     assert list(out) == KEYS
-    assert (out["rezons"], out["trump_tricks"], out["aces"], out["obviously_bad"], out["meets_rules"]) == \
-        (rezons, trump_tricks, aces, bad, False)
+    assert (out["rezons"], out["trump_tricks"], out["aces"], out["obviously_bad"], out["meets_rules"]) == (
+        rezons,
+        trump_tricks,
+        aces,
+        bad,
+        False,
+    )
 
 
 def test_whole_numbers_print_as_integers(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,7 +47,8 @@ def test_whole_numbers_print_as_integers(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_second_seat_after_a_pass_may_follow_on_anything(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "--trump", "none", "--cards", "9S 8S 7S 9D 8D 7D 9H 8H 7H 7C", "--seat", "second")
-    assert out["meets_rules"] is True and out["obviously_bad"] is False
+    assert out["meets_rules"] is True
+    assert out["obviously_bad"] is False
     assert out["requirement"] == "second-after-pass"
 
 
@@ -53,8 +60,21 @@ def test_talon_bought_lower_card_makes_a_long_suit_whole(capsys: pytest.CaptureF
 
 
 def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rezon", "--trump", "H", "--cards", "KS 9S 8S 9D 8D 7D AH 7H TC 9C", "--seat", "second",
-                 "--first-followed"]) == 0
+    assert (
+        main(
+            [
+                "rezon",
+                "--trump",
+                "H",
+                "--cards",
+                "KS 9S 8S 9D 8D 7D AH 7H TC 9C",
+                "--seat",
+                "second",
+                "--first-followed",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "rezona: 2, adutskih štihova: 1, asova: 1 — ispod pravila, ali nije očigledno"
     assert "pik K 9 8: rezon 1" in out
@@ -74,7 +94,8 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_cards(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     assert main(["rezon", *args]) == 2
     captured = capsys.readouterr()
-    assert captured.err.startswith("sudija rezon: ") and captured.out == ""
+    assert captured.err.startswith("sudija rezon: ")
+    assert captured.out == ""
 
 
 def test_talon_of_two_or_none(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,8 +14,15 @@ def test_run_without_tokens_is_the_console_club(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SUDIJA_")}
     env["PYTHONPATH"] = str(ROOT)
     script = "!who\n@bojan /sudija 999\n"
-    done = subprocess.run([sys.executable, "-m", "bot", "run"], input=script, capture_output=True, text=True,
-                          cwd=tmp_path, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "run"],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "konzolni klub" in done.stderr
     assert "Partija 999 ne postoji" in done.stdout

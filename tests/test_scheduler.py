@@ -45,8 +45,9 @@ async def test_the_app_expires_a_call_that_fell_due_while_the_bot_was_down(tmp_p
     ana = await app.db.members.link("test", "ana", "ana", NOW)
     import random  # noqa: PLC0415 (imported where the test needs it)
 
-    game = generate_game(random.Random(5), 500, hands=3, players=("ana", "marko", "petar"),
-                         start=NOW - timedelta(hours=3))
+    game = generate_game(
+        random.Random(5), 500, hands=3, players=("ana", "marko", "petar"), start=NOW - timedelta(hours=3)
+    )
     await app.db.games.store([PreparedGame.of(replace(game, ended_at=NOW - timedelta(hours=1)))], NOW)
     assert (await app.desk.call(ana, 500)).ok
     await app.close()  # the bot goes down with the call pending

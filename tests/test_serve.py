@@ -25,8 +25,12 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeTelegram]:
 
 def config(fake: FakeTelegram, tmp_path: Path) -> Config:
     club = fake.group("Klub")
-    return Config(database=str(tmp_path / "club.db"), owner="vesna", owner_accounts=("telegram:9001",),
-                  telegram=TelegramConfig(club_group_id=club.id, base_url=fake.base_url))
+    return Config(
+        database=str(tmp_path / "club.db"),
+        owner="vesna",
+        owner_accounts=("telegram:9001",),
+        telegram=TelegramConfig(club_group_id=club.id, base_url=fake.base_url),
+    )
 
 
 async def test_one_bot_per_database_and_a_clean_stop(fake: FakeTelegram, tmp_path: Path) -> None:

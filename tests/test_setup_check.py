@@ -31,6 +31,7 @@ def by_where(findings: list[Finding]) -> dict[str, Finding]:
 
 # Discord ---------------------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[World]:
     async with make_world(tmp_path) as made:
@@ -46,28 +47,49 @@ async def test_a_discord_server_set_up_wrongly_is_reported_setting_by_setting(wo
     fake = world.fake
     category = fake.add_category("Klub")
     # the advice docs/discord.md used to give: deny thread creation to @everyone — which denies the bot too
-    world.trials.permission_overwrites.append({"id": str(fake.guild_id), "type": 0, "allow": "0",
-                                               "deny": str(Perm.CREATE_PRIVATE_THREADS | Perm.SEND_MESSAGES)})
+    world.trials.permission_overwrites.append(
+        {
+            "id": str(fake.guild_id),
+            "type": 0,
+            "allow": "0",
+            "deny": str(Perm.CREATE_PRIVATE_THREADS | Perm.SEND_MESSAGES),
+        }
+    )
     config = replace(world.config(), owner="vesna", owner_accounts=("discord:4242",))
-    config = replace(config, discord=replace(config.discord, referees_channel_id=category.id,
-                                             councilors_channel_id=777,
-                                             roles={"referee": 999, "councilor": world.councilor_role.id}))
+    config = replace(
+        config,
+        discord=replace(
+            config.discord,
+            referees_channel_id=category.id,
+            councilors_channel_id=777,
+            roles={"referee": 999, "councilor": world.councilor_role.id},
+        ),
+    )
     found = by_where(await check_discord(config, guild_ready_timeout=0.05))
-    assert set(found) == {f"[discord] referees_channel_id = {category.id}", "[discord] councilors_channel_id = 777",
-                          f"[discord] trials_channel_id = {world.trials.id}", "[discord.roles] referee = 999",
-                          "[club] owner_accounts: discord:4242"}
+    assert set(found) == {
+        f"[discord] referees_channel_id = {category.id}",
+        "[discord] councilors_channel_id = 777",
+        f"[discord] trials_channel_id = {world.trials.id}",
+        "[discord.roles] referee = 999",
+        "[club] owner_accounts: discord:4242",
+    }
     assert "not a text channel" in found[f"[discord] referees_channel_id = {category.id}"].problem
     assert "no channel with this id" in found["[discord] councilors_channel_id = 777"].problem
     trials = found[f"[discord] trials_channel_id = {world.trials.id}"]
-    assert trials.fatal and trials.problem == "the bot lacks Create Private Threads here"
-    assert "#sudjenja" in trials.fix and "Sudija" in trials.fix and "allow Create Private Threads" in trials.fix
+    assert trials.fatal
+    assert trials.problem == "the bot lacks Create Private Threads here"
+    assert "#sudjenja" in trials.fix
+    assert "Sudija" in trials.fix
+    assert "allow Create Private Threads" in trials.fix
     role = found["[discord.roles] referee = 999"]
-    assert role.fatal and "lose the role" in role.problem
+    assert role.fatal
+    assert "lose the role" in role.problem
     assert not found["[club] owner_accounts: discord:4242"].fatal
 
     # The fix the docs now give: the bot's own role allowed on the trials channel.
-    world.trials.permission_overwrites.append({"id": str(fake.bot_role.id), "type": 0,
-                                               "allow": str(Perm.CREATE_PRIVATE_THREADS), "deny": "0"})
+    world.trials.permission_overwrites.append(
+        {"id": str(fake.bot_role.id), "type": 0, "allow": str(Perm.CREATE_PRIVATE_THREADS), "deny": "0"}
+    )
     again = by_where(await check_discord(config, guild_ready_timeout=0.05))
     assert f"[discord] trials_channel_id = {world.trials.id}" not in again
 
@@ -76,14 +98,23 @@ async def test_privileged_intents_not_granted_are_reported(tmp_path: Path, monke
     async with FakeDiscord(privileged_intents=()) as fake:
         monkeypatch.setenv("SUDIJA_DISCORD_TOKEN", fake.token)
         trials = fake.add_text_channel("sudjenja")
-        config = Config(discord=replace(Config().discord, guild_id=fake.guild_id,
-                                        referees_channel_id=fake.general.id, trials_channel_id=trials.id))
+        config = Config(
+            discord=replace(
+                Config().discord,
+                guild_id=fake.guild_id,
+                referees_channel_id=fake.general.id,
+                trials_channel_id=trials.id,
+            )
+        )
         with pointed_at(fake):
             [finding] = await check_discord(config, guild_ready_timeout=0.05)
-    assert finding.fatal and finding.where == "privileged intents" and "Message Content Intent" in finding.fix
+    assert finding.fatal
+    assert finding.where == "privileged intents"
+    assert "Message Content Intent" in finding.fix
 
 
 # Telegram --------------------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeTelegram]:
@@ -94,34 +125,50 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeTelegram]:
 
 
 def telegram_config(fake: FakeTelegram, tmp_path: Path, **groups: int) -> Config:
-    return Config(database=str(tmp_path / "club.db"), owner="vesna", owner_accounts=("telegram:9001",),
-                  telegram=TelegramConfig(base_url=fake.base_url, **groups))
+    return Config(
+        database=str(tmp_path / "club.db"),
+        owner="vesna",
+        owner_accounts=("telegram:9001",),
+        telegram=TelegramConfig(base_url=fake.base_url, **groups),
+    )
 
 
 async def test_telegram_set_up_right_has_nothing_to_report(fake: FakeTelegram, tmp_path: Path) -> None:
     vesna = fake.user("Vesna", user_id=9001)
     club, referees = fake.group("Klub", members=[vesna]), fake.group("Sudije", bot_status="member")
     report = await check_all(telegram_config(fake, tmp_path, club_group_id=club.id, referees_group_id=referees.id))
-    assert report.checked == ["telegram"] and report.findings == []
+    assert report.checked == ["telegram"]
+    assert report.findings == []
     assert report.text() == "checked telegram: everything the bot needs is in place"
 
 
-async def test_telegram_set_up_wrongly_is_reported_and_the_bot_refuses_to_start(fake: FakeTelegram,
-                                                                                tmp_path: Path) -> None:
+async def test_telegram_set_up_wrongly_is_reported_and_the_bot_refuses_to_start(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
     ana = fake.user("Ana", started=True)
     club = fake.group("Klub", bot_status="member")  # not an administrator
     left = fake.group("Stara grupa", bot_status="left")
-    config = telegram_config(fake, tmp_path, club_group_id=club.id, referees_group_id=ana.id,  # a private chat
-                             councilors_group_id=left.id)
+    config = telegram_config(
+        fake,
+        tmp_path,
+        club_group_id=club.id,
+        referees_group_id=ana.id,  # a private chat
+        councilors_group_id=left.id,
+    )
     report = await check_all(config)
     found = by_where(report.findings)
-    assert set(found) == {f"[telegram] club_group_id = {club.id}", f"[telegram] referees_group_id = {ana.id}",
-                          f"[telegram] councilors_group_id = {left.id}", "[club] owner_accounts: telegram:9001"}
+    assert set(found) == {
+        f"[telegram] club_group_id = {club.id}",
+        f"[telegram] referees_group_id = {ana.id}",
+        f"[telegram] councilors_group_id = {left.id}",
+        "[club] owner_accounts: telegram:9001",
+    }
     assert "not an administrator" in found[f"[telegram] club_group_id = {club.id}"].problem
     assert "Administrators" in found[f"[telegram] club_group_id = {club.id}"].fix
     assert "private chat, not a group" in found[f"[telegram] referees_group_id = {ana.id}"].problem
     assert "not in this group" in found[f"[telegram] councilors_group_id = {left.id}"].problem
-    assert len(report.fatal) == 3 and not found["[club] owner_accounts: telegram:9001"].fatal
+    assert len(report.fatal) == 3
+    assert not found["[club] owner_accounts: telegram:9001"].fatal
     assert report.text().splitlines()[0] == "checked telegram: 3 fatal, 1 warning(s)"
 
     with pytest.raises(SetupError, match="refuses to start") as refused:
@@ -143,8 +190,9 @@ def test_a_report_of_nothing_says_so() -> None:
     assert Report().text().startswith("nothing to check")
 
 
-async def test_the_check_command_prints_what_to_change_and_fails_on_a_fatal_finding(fake: FakeTelegram,
-                                                                                    tmp_path: Path) -> None:
+async def test_the_check_command_prints_what_to_change_and_fails_on_a_fatal_finding(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
     import os  # noqa: PLC0415 (imported where the test needs it)
     import sys  # noqa: PLC0415 (imported where the test needs it)
 
@@ -152,13 +200,23 @@ async def test_the_check_command_prints_what_to_change_and_fails_on_a_fatal_find
     (tmp_path / "config.toml").write_text(
         f'[club]\nowner = "vesna"\nowner_accounts = ["telegram:9001"]\n\n'
         f'[telegram]\nclub_group_id = {club.id}\nreferees_group_id = -1009999\nbase_url = "{fake.base_url}"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     root = Path(__file__).resolve().parent.parent  # noqa: ASYNC240 (a test sets up its files)
     env = {**os.environ, "PYTHONPATH": str(root), "SUDIJA_TELEGRAM_TOKEN": TOKEN, "NO_PROXY": "127.0.0.1"}
     env.pop("SUDIJA_DISCORD_TOKEN", None)
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "--config", str(tmp_path / "config.toml"), "check", cwd=tmp_path, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot",
+        "--config",
+        str(tmp_path / "config.toml"),
+        "check",
+        cwd=tmp_path,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(process.communicate(), 60)
     text = out.decode()
     assert process.returncode == 1, err.decode()

@@ -36,6 +36,7 @@ BOTH: list[SolveFn] = [ref.solve, solver.solve]
 
 # --- hand-made endings with known answers -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("solve", BOTH)
 def test_last_trick(solve: SolveFn) -> None:
     assert solve((m("AS"), m("7S"), m("8S")), None, False, 0, 0) == {c("AS"): 1}
@@ -114,8 +115,9 @@ def test_solve_tricks_takes_the_movers_best() -> None:
     ],
     ids=["card twice", "sizes differ", "no leader", "wrong seat", "trick card in a hand"],
 )
-def test_inconsistent_positions_are_rejected(hands: tuple[int, int, int], to_move: int,
-                                             trick: tuple[int, ...], leader: int | None) -> None:
+def test_inconsistent_positions_are_rejected(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int | None
+) -> None:
     why = r"card|hand sizes|leader|to_move"
     with pytest.raises(ValueError, match=why):
         ref.solve(hands, None, False, 0, to_move, trick, leader)
@@ -130,12 +132,14 @@ def test_betl_with_trump_is_rejected() -> None:
 
 # --- native against reference on random positions ----------------------------------------------------------
 
-def random_position(rng: random.Random, size: int, trump: int | None, leader: int,
-                    played: int) -> tuple[tuple[int, int, int], tuple[int, ...], int]:
+
+def random_position(
+    rng: random.Random, size: int, trump: int | None, leader: int, played: int
+) -> tuple[tuple[int, int, int], tuple[int, ...], int]:
     """Deal `size` cards each, let `played` legal random cards go to the current trick."""
     deck = list(range(32))
     rng.shuffle(deck)
-    hands = [sum(1 << card for card in deck[k * size:(k + 1) * size]) for k in range(3)]
+    hands = [sum(1 << card for card in deck[k * size : (k + 1) * size]) for k in range(3)]
     trick: list[int] = []
     for k in range(played):
         seat = (leader + k) % 3
@@ -183,16 +187,19 @@ def test_native_matches_reference_on_six_card_endings() -> None:
         hands, trick, to_move = random_position(rng, 6, trump, leader, played)
         declarer = rng.randrange(3)
         assert solver.solve(hands, trump, betl, declarer, to_move, trick, leader) == ref.solve(
-            hands, trump, betl, declarer, to_move, trick, leader)
-
+            hands, trump, betl, declarer, to_move, trick, leader
+        )
 
 
 def test_native_matches_reference_in_betl_where_the_declarer_is_forced() -> None:
     """Betl endings where the declarer holds high cards: his forced tricks cut the native search short."""
     # He leads and every suit he holds is above all the others' cards of it: he takes every trick left.
     hands = (m("AS KS AD"), m("7S 8S 7D"), m("9S 7H 8H"))
-    assert solver.solve(hands, None, True, 0, 0) == ref.solve(hands, None, True, 0, 0) == {
-        c("KS"): 3, c("AS"): 3, c("AD"): 3}
+    assert (
+        solver.solve(hands, None, True, 0, 0)
+        == ref.solve(hands, None, True, 0, 0)
+        == {c("KS"): 3, c("AS"): 3, c("AD"): 3}
+    )
     # He follows a led spade with only cards above it and above the last player's spades: he takes the trick.
     hands = (m("KS AS 7D"), m("8S 9D 8C"), m("9S 7H"))
     trick = (c("TS"),)
@@ -224,7 +231,9 @@ def test_native_matches_reference_in_betl_where_the_declarer_is_forced() -> None
         got = solver.solve(position, None, True, declarer, to_move, tuple(trick_cards), leader)
         assert got == expected, (position, declarer, to_move, trick_cards, leader)
 
+
 # --- many layouts in one call --------------------------------------------------------------------------------
+
 
 def test_solve_layouts_matches_solve_on_full_deals() -> None:
     rng = random.Random(11)
@@ -244,8 +253,12 @@ def test_solve_layouts_matches_solve_on_full_deals() -> None:
         for k, hands in enumerate(layouts):
             full = solver.solve(hands, trump, False, 0, 1)
             assert [values[k * 2], values[k * 2 + 1]] == [full[cards[0]], full[cards[1]]]
-        assert solver.solve_layouts(array("I", [x for h in layouts for x in h]), trump, False, 0, 1, (), None,
-                                    cards, threads=1) == values
+        assert (
+            solver.solve_layouts(
+                array("I", [x for h in layouts for x in h]), trump, False, 0, 1, (), None, cards, threads=1
+            )
+            == values
+        )
 
 
 def test_solve_layouts_mid_trick_and_illegal_cards() -> None:
@@ -289,12 +302,13 @@ def test_enumerate_layouts_revolving_door() -> None:
     kept = 1 << deck[8]  # e.g. a talon card known to be in seat 0
     free = sum(1 << card for card in deck[9:21])
     packed = solver.enumerate_layouts(free, 5, (kept, known, 0), 0, 2)
-    layouts = [tuple(packed[i:i + 3]) for i in range(0, len(packed), 3)]
+    layouts = [tuple(packed[i : i + 3]) for i in range(0, len(packed), 3)]
     assert len(layouts) == math.comb(12, 5)
     assert len(set(layouts)) == len(layouts)
     for first, mover, second in layouts:
         assert mover == known
-        assert first & kept and first & second == 0
+        assert first & kept
+        assert first & second == 0
         assert (first & ~kept) | second == free
         assert (first & ~kept).bit_count() == 5
     for (a, _, _), (b, _, _) in itertools.pairwise(layouts):
@@ -315,8 +329,9 @@ def test_layouts_reach_agrees_with_the_value() -> None:
             count_a = hands[(to_move + 1) % 3].bit_count()
             base = [0, 0, 0]
             base[to_move] = mover
-            layouts = solver.enumerate_layouts(others, count_a, (base[0], base[1], base[2]), (to_move + 1) % 3,
-                                               (to_move + 2) % 3)
+            layouts = solver.enumerate_layouts(
+                others, count_a, (base[0], base[1], base[2]), (to_move + 1) % 3, (to_move + 2) % 3
+            )
             rows = [(layouts[i], layouts[i + 1], layouts[i + 2]) for i in range(0, len(layouts), 3)][:40]
             values = [solver.solve_tricks(h, trump, betl, 0, to_move, trick, 2) for h in rows]
             for target in (1, 2, 3, 4):
@@ -339,12 +354,16 @@ def test_layout_batches_match_the_reference() -> None:
         values = solver.solve_layouts(rows, trump, betl, 2, 1, (led,), 0, cards, threads=1)
         for k, hands in enumerate(rows):
             expected = ref.solve(hands, trump, betl, 2, 1, (led,), 0)
-            got = {card: values[k * len(cards) + j] for j, card in enumerate(cards)
-                   if values[k * len(cards) + j] != solver.ILLEGAL}
+            got = {
+                card: values[k * len(cards) + j]
+                for j, card in enumerate(cards)
+                if values[k * len(cards) + j] != solver.ILLEGAL
+            }
             assert got == expected
 
 
 # --- input checked before the table is taken; bounded tables ------------------------------------------------
+
 
 def full_deal_layouts(seed: int, count: int) -> array[int]:
     rng = random.Random(seed)
@@ -352,7 +371,7 @@ def full_deal_layouts(seed: int, count: int) -> array[int]:
     rng.shuffle(deck)
     mover = sum(1 << card for card in deck[:10])
     unseen = sum(1 << card for card in deck[10:30])
-    return solver.enumerate_layouts(unseen, 10, (0, mover, 0), 0, 2)[:3 * count]
+    return solver.enumerate_layouts(unseen, 10, (0, mover, 0), 0, 2)[: 3 * count]
 
 
 def test_a_refused_call_from_another_thread_does_not_disturb_a_running_search() -> None:
@@ -410,7 +429,8 @@ def test_all_tables_together_are_bounded() -> None:
     with pytest.raises(MemoryError):  # noqa: PT012 (the setup belongs to the case)
         for _ in range(8):
             held.append(Solver(21))  # 48 MB each
-    assert held and held[0].stats()["all_tables_bytes"] <= _dds.MAX_TOTAL_TT_BYTES
+    assert held
+    assert held[0].stats()["all_tables_bytes"] <= _dds.MAX_TOTAL_TT_BYTES
     held.clear()
 
 

@@ -39,8 +39,9 @@ COLUMNS: list[tuple[str, str, type[StrEnum]]] = [
 async def test_the_enum_is_the_check_constraint(tmp_path: Path, table: str, column: str, enum: type[StrEnum]) -> None:
     db = await open_database(str(tmp_path / "club.db"))
     try:
-        rows = await db.connection.execute_fetchall("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                                    (table,))
+        rows = await db.connection.execute_fetchall(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        )
     finally:
         await db.close()
     (sql,) = [r[0] for r in rows]

@@ -48,18 +48,29 @@ class CallSpec:
     appealed: bool = False  # the caller appeals the recorded trial
 
 
-calls_strategy = st.lists(st.builds(
-    CallSpec, st.integers(1, 2 * 24 * 60), st.integers(0, len(CALLERS) - 1),
-    st.sampled_from(("taken", "taken", "expired", "withdrawn")), st.integers(0, 15 * 60),
-    st.integers(0, len(REFEREES) - 1), st.sampled_from(KINDS), st.integers(0, len(REASONS) - 1), st.booleans()),
-    max_size=30)
+calls_strategy = st.lists(
+    st.builds(
+        CallSpec,
+        st.integers(1, 2 * 24 * 60),
+        st.integers(0, len(CALLERS) - 1),
+        st.sampled_from(("taken", "taken", "expired", "withdrawn")),
+        st.integers(0, 15 * 60),
+        st.integers(0, len(REFEREES) - 1),
+        st.sampled_from(KINDS),
+        st.integers(0, len(REASONS) - 1),
+        st.booleans(),
+    ),
+    max_size=30,
+)
 
 
 async def club_month(db: Database, specs: list[CallSpec]) -> None:
     """The month through the storage's own operations, one call settled before the next is made."""
     ids = {nick: (await db.members.link("test", nick, nick, START)).id for nick in (*CALLERS, *REFEREES)}
-    games = [generate_game(random.Random(n), n, hands=2, players=("ana", "marko", "petar"), start=START)
-             for n in (100, 101, 102)]
+    games = [
+        generate_game(random.Random(n), n, hands=2, players=("ana", "marko", "petar"), start=START)
+        for n in (100, 101, 102)
+    ]
     await db.games.store([PreparedGame.of(g) for g in games], START)
     moment = START
     for i, spec in enumerate(specs):
@@ -88,8 +99,15 @@ async def club_month(db: Database, specs: list[CallSpec]) -> None:
             outcome = "no_verdict" if spec.kind == "bez" else "verdict"
             assert await db.trials.finish(trial.id, outcome, end, referee, verdict=verdict, reason="razlog")
             if spec.appealed:
-                await db.appeals.file(trial.id, ids[CALLERS[spec.caller]], "presuda", "", end,
-                                      end + timedelta(minutes=5), end + timedelta(days=14))
+                await db.appeals.file(
+                    trial.id,
+                    ids[CALLERS[spec.caller]],
+                    "presuda",
+                    "",
+                    end,
+                    end + timedelta(minutes=5),
+                    end + timedelta(days=14),
+                )
         moment = end
 
 
@@ -147,17 +165,29 @@ async def recount(db: Database, low: datetime | None, high: datetime | None) -> 
     def nearest_rank(p: int) -> float | None:  # the smallest wait with at least p% of the waits at or below it
         return min((w for w in waits if 100 * sum(x <= w for x in waits) >= p * len(waits)), default=None)
 
-    return {"calls": len(calls), "weeks": dict(weeks), "expired_by_hour": expired_hours,
-            "p50": nearest_rank(50), "p95": nearest_rank(95),
-            "referees": {r: dict(k) for r, k in per_referee.items()}, "interrupted": dict(interrupted),
-            "appeals": {"filed": appeals} if appeals else {}}
+    return {
+        "calls": len(calls),
+        "weeks": dict(weeks),
+        "expired_by_hour": expired_hours,
+        "p50": nearest_rank(50),
+        "p95": nearest_rank(95),
+        "referees": {r: dict(k) for r, k in per_referee.items()},
+        "interrupted": dict(interrupted),
+        "appeals": {"filed": appeals} if appeals else {},
+    }
 
 
 def as_recount(figures: Figures) -> dict[str, Any]:
-    return {"calls": figures.calls, "weeks": figures.calls_per_week, "expired_by_hour": list(figures.expired_by_hour),
-            "p50": figures.to_sudi_p50, "p95": figures.to_sudi_p95,
-            "referees": {r: f.by_kind for r, f in figures.referees.items()},
-            "interrupted": figures.interrupted_by_reason, "appeals": figures.appeals_by_state}
+    return {
+        "calls": figures.calls,
+        "weeks": figures.calls_per_week,
+        "expired_by_hour": list(figures.expired_by_hour),
+        "p50": figures.to_sudi_p50,
+        "p95": figures.to_sudi_p95,
+        "referees": {r: f.by_kind for r, f in figures.referees.items()},
+        "interrupted": figures.interrupted_by_reason,
+        "appeals": figures.appeals_by_state,
+    }
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -169,7 +199,8 @@ def test_figures_equal_a_recount_over_the_stored_events(specs: list[CallSpec], f
             await club_month(db, specs)
             figures = await council_figures(db, None, None, club_zone())
             assert as_recount(figures) == await recount(db, None, None)
-            assert figures.calls == len(specs) and figures.trials == sum(s.fate == "taken" for s in specs)
+            assert figures.calls == len(specs)
+            assert figures.trials == sum(s.fate == "taken" for s in specs)
             start = (START + timedelta(days=first)).date()
             end = start + timedelta(days=length)
             part = await council_figures(db, start, end, club_zone())
@@ -193,8 +224,18 @@ def test_percentile_is_the_nearest_rank() -> None:
 @pytest.fixture
 def month_db(tmp_path: Path) -> str:
     path = tmp_path / "club.db"
-    specs = [CallSpec(60 * (i + 1), i % 4, ("taken", "expired", "withdrawn", "taken")[i % 4], 30 * i, i % 3,
-                      KINDS[i % len(KINDS)], i % 4) for i in range(16)]
+    specs = [
+        CallSpec(
+            60 * (i + 1),
+            i % 4,
+            ("taken", "expired", "withdrawn", "taken")[i % 4],
+            30 * i,
+            i % 3,
+            KINDS[i % len(KINDS)],
+            i % 4,
+        )
+        for i in range(16)
+    ]
 
     async def build() -> None:
         db = await open_database(path)
@@ -211,19 +252,24 @@ def test_cli_json_csv_text_and_chart(month_db: str, tmp_path: Path, capsys: pyte
     assert main(["statistika", "--db", month_db, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert list(doc) == ["period", "calls", "time_to_sudi_seconds", "trials", "referees", "appeals", "chart"]
-    assert doc["calls"]["total"] == 16 and doc["calls"]["expired"] == 4 and doc["calls"]["taken"] == 8
-    assert doc["trials"]["total"] == 8 and set(doc["referees"]) <= set(REFEREES)
+    assert doc["calls"]["total"] == 16
+    assert doc["calls"]["expired"] == 4
+    assert doc["calls"]["taken"] == 8
+    assert doc["trials"]["total"] == 8
+    assert set(doc["referees"]) <= set(REFEREES)
     assert doc["time_to_sudi_seconds"]["p50"] is not None
     assert main(["statistika", "--db", month_db, "--csv"]) == 0
     rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
-    assert rows[0] == ["section", "key", "value"] and ["totals", "calls", "16"] in rows
+    assert rows[0] == ["section", "key", "value"]
+    assert ["totals", "calls", "16"] in rows
     assert len([r for r in rows if r[0] == "calls_by_hour"]) == 24
     chart = tmp_path / "chart.png"
-    assert main(["statistika", "--db", month_db, "--od", "2026-11-01", "--do", "2026-11-01", "--png",
-                 str(chart)]) == 0
+    assert main(["statistika", "--db", month_db, "--od", "2026-11-01", "--do", "2026-11-01", "--png", str(chart)]) == 0
     out = capsys.readouterr().out
-    assert f"PNG: {chart}" in out and "Statistika sudijskog stola od 2026-11-01 do 2026-11-01" in out
-    assert chart.read_bytes().startswith(b"\x89PNG") and len(chart.read_bytes()) < MAX_PNG_BYTES
+    assert f"PNG: {chart}" in out
+    assert "Statistika sudijskog stola od 2026-11-01 do 2026-11-01" in out
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    assert len(chart.read_bytes()) < MAX_PNG_BYTES
 
 
 def test_cli_bad_input(month_db: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -236,12 +282,20 @@ def test_cli_bad_input(month_db: str, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_the_chart_fits_its_texts() -> None:
-    calls = [CallFact(i, START + timedelta(hours=7 * i), "expired" if i % 3 == 0 else "taken",
-                      START + timedelta(hours=7 * i, minutes=2)) for i in range(200)]
+    calls = [
+        CallFact(
+            i,
+            START + timedelta(hours=7 * i),
+            "expired" if i % 3 == 0 else "taken",
+            START + timedelta(hours=7 * i, minutes=2),
+        )
+        for i in range(200)
+    ]
     figures = compute(calls, [], UTC)
     canvas = render_chart(figures)
     assert all(p.fits for p in canvas.placed)
-    assert sum(figures.calls_by_hour) == 200 and len(figures.calls_per_week) >= 8
+    assert sum(figures.calls_by_hour) == 200
+    assert len(figures.calls_per_week) >= 8
     assert render_chart(compute([], [], UTC)).png()[:4] == b"\x89PNG"
 
 
@@ -253,20 +307,30 @@ async def test_statistika_command_for_councilors_only(club: Club) -> None:
     referee = await club.member("sudija", "referee")
     command = BY_NAME["statistika"]
     refused = await run(club.desk, Caller("test", "sudija", referee), command, Args({"od": None, "do": None}))
-    assert not refused.ok and "samo većnici" in refused.text
-    reply = await run(club.desk, Caller("test", "vecnik", councilor), command,
-                      Args({"od": date(2026, 11, 1), "do": None}))
-    assert reply.ok and reply.text.startswith("Statistika sudijskog stola od 2026-11-01")
+    assert not refused.ok
+    assert "samo većnici" in refused.text
+    reply = await run(
+        club.desk, Caller("test", "vecnik", councilor), command, Args({"od": date(2026, 11, 1), "do": None})
+    )
+    assert reply.ok
+    assert reply.text.startswith("Statistika sudijskog stola od 2026-11-01")
     [chart] = reply.pictures
-    assert chart.name == "statistika.png" and chart.png.startswith(b"\x89PNG")
-    backwards = await run(club.desk, Caller("test", "vecnik", councilor), command,
-                          Args({"od": date(2026, 11, 2), "do": date(2026, 11, 1)}))
+    assert chart.name == "statistika.png"
+    assert chart.png.startswith(b"\x89PNG")
+    backwards = await run(
+        club.desk,
+        Caller("test", "vecnik", councilor),
+        command,
+        Args({"od": date(2026, 11, 2), "do": date(2026, 11, 1)}),
+    )
     assert not backwards.ok
 
 
 def test_appeals_are_counted_by_how_they_stand() -> None:
-    appeals = [AppealFact(i, START + timedelta(days=i), state)
-               for i, state in enumerate(("filed", "taken", "upheld", "rejected", "rejected", "inadmissible"))]
+    appeals = [
+        AppealFact(i, START + timedelta(days=i), state)
+        for i, state in enumerate(("filed", "taken", "upheld", "rejected", "rejected", "inadmissible"))
+    ]
     figures = compute([], [], UTC, appeals)
     assert figures.appeals == 6
     assert figures.appeals_by_state == {"filed": 1, "inadmissible": 1, "rejected": 2, "taken": 1, "upheld": 1}

@@ -98,7 +98,8 @@ async def test_a_failed_sweep_is_tried_again_at_the_next_one(club: Club) -> None
         await asyncio.wait_for(desk.done.wait(), timeout=10)
     finally:
         await sweeper.stop()
-    assert sweeper.failures == 3 and sweeper.runs == 1
+    assert sweeper.failures == 3
+    assert sweeper.runs == 1
     assert slept[:4] == [3.0] * 4
     assert [c.state for c in await club.db.calls.for_game(500)] == ["expired"]
 
@@ -121,7 +122,8 @@ async def test_a_timer_whose_wake_up_fails_is_retried_with_backoff_never_lost() 
         await asyncio.wait_for(woken.wait(), timeout=10)
     finally:
         timers.shutdown()
-    assert len(attempts) == 4 and timers.failures == 3
+    assert len(attempts) == 4
+    assert timers.failures == 3
     assert [timers.retry_delay(n) for n in (1, 2, 3, 4, 10)] == [0.01, 0.02, 0.04, 0.04, 0.04]
 
 
@@ -136,7 +138,8 @@ connection.execute("ROLLBACK")
 
 
 async def test_a_deadline_passing_while_another_process_holds_the_write_lock_is_met_once_it_is_released(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     db = await open_database(tmp_path / "club.db", busy_timeout_ms=100)
     chat = RecordingChat()
     clock = ManualClock(NOW)
@@ -148,11 +151,16 @@ async def test_a_deadline_passing_while_another_process_holds_the_write_lock_is_
     await club.game(500)
     await club.game(501, ("marko", "ana", "petar"))
     assert (await desk.call(ana, 500)).ok
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "club.db")], stdin=subprocess.PIPE,  # noqa: ASYNC220 (the child runs beside the test)
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(  # noqa: ASYNC220 (the child runs beside the test)
+        [sys.executable, "-c", HOLDER, str(tmp_path / "club.db")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     sweeper = Sweeper(desk, interval=0.02)
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "locked"
         clock.advance(timedelta(minutes=6))  # the deadline passes while the lock is held
         sweeper.start()
         assert await poll(lambda: _at_least(sweeper, 2))  # sweeps fail on the lock and go on
@@ -190,12 +198,17 @@ async def test_the_running_bot_sweeps_beside_its_timers_and_stops_sweeping_when_
 
     app = await build_app(Config(), clock=ManualClock(NOW), database=str(tmp_path / "club.db"))
     sweeper = app.sweeper
-    assert sweeper is not None and sweeper._task is not None and not sweeper._task.done()
+    assert sweeper is not None
+    assert sweeper._task is not None
+    assert not sweeper._task.done()
     task = sweeper._task
     await app.close()
-    assert task.done() and app.sweeper is not None and app.sweeper._task is None
-    manual = await build_app(Config(), clock=ManualClock(NOW), timers=ManualTimers(),
-                             database=str(tmp_path / "club.db"))
+    assert task.done()
+    assert app.sweeper is not None
+    assert app.sweeper._task is None
+    manual = await build_app(
+        Config(), clock=ManualClock(NOW), timers=ManualTimers(), database=str(tmp_path / "club.db")
+    )
     try:
         assert manual.sweeper is None  # tests drive the clock and run_due themselves
     finally:

@@ -64,13 +64,17 @@ class Scene:
         await asyncio.sleep(0)
 
     def config(self) -> Config:
-        return Config(telegram=TelegramConfig(club_group_id=self.club.id, referees_group_id=self.referees.id,
-                                              base_url=self.fake.base_url))
+        return Config(
+            telegram=TelegramConfig(
+                club_group_id=self.club.id, referees_group_id=self.referees.id, base_url=self.fake.base_url
+            )
+        )
 
     async def open(self) -> App:
         """Open (or reopen, after a restart) the App on the scene's database."""
-        self.app = await build_app(self.config(), clock=self.clock, timers=ManualTimers(),
-                                   database=str(self.tmp / "club.db"))
+        self.app = await build_app(
+            self.config(), clock=self.clock, timers=ManualTimers(), database=str(self.tmp / "club.db")
+        )
         return self.app
 
     @property
@@ -83,8 +87,9 @@ class Scene:
         """The wiring `sudija run` does: build the adapter, attach its port, start it, then start the desk."""
         # flood waits move the fake's clock; no throttling in real time (tests never wait for real)
         limiter = ClubRateLimiter(sleep=self.sleep, overall_max_rate=0, group_max_rate=0)
-        adapter = TelegramAdapter(self.a.desk, self.a.config.telegram, poll_timeout=1.0,
-                                  concurrent_updates=concurrent, rate_limiter=limiter)
+        adapter = TelegramAdapter(
+            self.a.desk, self.a.config.telegram, poll_timeout=1.0, concurrent_updates=concurrent, rate_limiter=limiter
+        )
         self.a.attach(adapter.port)
         await adapter.start()
         try:
@@ -101,8 +106,9 @@ class Scene:
         return member
 
     async def game(self, number: int, players: tuple[str, str, str] = ("ana", "marko", "petar")) -> None:
-        club = Club(self.a.db, self.a.desk, RecordingChat(), self.clock, ManualTimers(), LoggingGameServer(),
-                    self.a.config)
+        club = Club(
+            self.a.db, self.a.desk, RecordingChat(), self.clock, ManualTimers(), LoggingGameServer(), self.a.config
+        )
         await club.game(number, players)
 
     async def member(self, nick: str) -> Member:
@@ -121,16 +127,20 @@ class Scene:
 
     async def said(self, nick: str, count: int = 1, since: int = 0) -> list[str]:
         """Wait until the bot wrote `count` private messages to `nick` from request `since` on; their texts."""
+
         def sent() -> list[RecordedRequest]:
-            return [r for r in self.fake.calls("sendMessage") if r.ok and r.index >= since
-                    and r.params["chat_id"] == self.u(nick).id]
+            return [
+                r
+                for r in self.fake.calls("sendMessage")
+                if r.ok and r.index >= since and r.params["chat_id"] == self.u(nick).id
+            ]
 
         await self.fake.wait_until(lambda: len(sent()) >= count)
         return [self.fake.message(self.u(nick), r.result["message_id"]).text for r in sent()[:count]]
 
-
     async def got(self, nick: str, wanted: str | Callable[[str], bool], since: int = 0) -> StoredMessage:
         """Wait until the bot wrote `nick` privately (from request `since` on) a message that is `wanted`."""
+
         def match(text: str) -> bool:
             return wanted(text) if callable(wanted) else text == wanted
 
@@ -149,8 +159,7 @@ class Scene:
 
     async def pressed(self, nick: str, query: str, wanted: str | Callable[[str], bool], since: int = 0) -> str:
         """A press is answered at once with the short line; the desk's answer then comes privately: its text."""
-        await self.fake.wait_for("answerCallbackQuery", where=lambda p: p["callback_query_id"] == query,
-                                 since=since)
+        await self.fake.wait_for("answerCallbackQuery", where=lambda p: p["callback_query_id"] == query, since=since)
         assert self.fake.answer_of(query) == {"callback_query_id": query, "text": t("telegram.pressed")}
         return (await self.got(nick, wanted, since)).text
 
@@ -167,8 +176,9 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture
 async def scene(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[Scene]:
-    users = {nick: fake.user(nick.title(), started=nick != "jelena")
-             for nick in ("ana", "mira", "zoran", "jelena", "marko")}
+    users = {
+        nick: fake.user(nick.title(), started=nick != "jelena") for nick in ("ana", "mira", "zoran", "jelena", "marko")
+    }
     club = fake.group("Klub", members=users.values())
     referees = fake.group("Sudije", members=[users["mira"], users["zoran"]])
     made = Scene(fake, tmp_path, ManualClock(NOW), club, referees, users)
@@ -217,7 +227,8 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         assert group_msg.text == f"{notice}\nmira, zoran"
         mentions = [(e["type"], e["user"]["id"]) for e in group_msg.entities]
         assert mentions == [("text_mention", scene.u("mira").id), ("text_mention", scene.u("zoran").id)]
-        assert group_msg.button_texts() == ["Sudi"] and group_msg.callback_data() == [f"take:{call_id}"]
+        assert group_msg.button_texts() == ["Sudi"]
+        assert group_msg.callback_data() == [f"take:{call_id}"]
         assert scene.last("ana").text == t("call.ok", game=100, minutes=5)
         assert scene.last("ana").button_texts() == ["Povuci poziv"]
         pings = {nick: scene.last(nick) for nick in ("mira", "zoran")}
@@ -230,21 +241,27 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         mark = fake.mark()
         first = fake.push_callback(scene.u("mira"), group_msg, f"take:{call_id}")
         second = fake.push_callback(scene.u("zoran"), pings["zoran"], f"take:{call_id}")
-        outcome = {nick: await scene.pressed(nick, query, lambda x: x.startswith(("Sudite", "Poziv")), since=mark)
-                   for nick, query in (("mira", first), ("zoran", second))}
+        outcome = {
+            nick: await scene.pressed(nick, query, lambda x: x.startswith(("Sudite", "Poziv")), since=mark)
+            for nick, query in (("mira", first), ("zoran", second))
+        }
         batches = [{u.get("callback_query", {}).get("id") for u in r.result} for r in fake.calls("getUpdates") if r.ok]
         assert any({first, second} <= batch for batch in batches)  # both came in one getUpdates answer: at once
         won = [nick for nick, text in outcome.items() if text.startswith("Sudite")]
         assert len(won) == 1
         winner, loser = won[0], ({"mira", "zoran"} - set(won)).pop()
         trial = await scene.a.db.trials.open_for_game(100)
-        assert trial is not None and trial.referee == (await scene.member(winner)).id
+        assert trial is not None
+        assert trial.referee == (await scene.member(winner)).id
         assert outcome[winner] == t("take.ok", game=100, trial=trial.id)
-        assert outcome[loser] in (t("take.taken", game=100, referee=winner),  # after the winner's write
-                                  t("take.in_progress", game=100, referee=winner))  # during it
+        assert outcome[loser] in (
+            t("take.taken", game=100, referee=winner),  # after the winner's write
+            t("take.in_progress", game=100, referee=winner),
+        )  # during it
         taken = t("call.notice_taken", game=100, caller="ana", referee=winner)
         for copy in (group_msg, pings["mira"], pings["zoran"]):
-            assert copy.text == taken and copy.keyboard == []
+            assert copy.text == taken
+            assert copy.keyboard == []
 
         # The trial: each party privately; the referee's controls under his message.
         opened = t("trial.opened_out_of_game", game=100, caller="ana", referee=winner)
@@ -262,13 +279,16 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         fake.push_message(scene.u(winner), scene.u(winner), "Kada tačno?")
         assert await scene.said("ana", since=mark) == [f"{winner}: Kada tačno?"]
         assert [m.text for m in await scene.a.db.trials.messages(trial.id)] == [
-            "Petar je namerno napustio partiju.", "Kada tačno?"]
+            "Petar je namerno napustio partiju.",
+            "Kada tačno?",
+        ]
 
         # Draft, replace, Završi suđenje (the button).
         mark = fake.mark()
         fake.push_message(scene.u(winner), scene.u(winner), "/presuda kazna petar plavac 2 -- namerno")
         [drafted] = await scene.said(winner, since=mark)
-        assert drafted.startswith("Nacrt presude") and "plavac 2" in drafted
+        assert drafted.startswith("Nacrt presude")
+        assert "plavac 2" in drafted
         mark = fake.mark()
         fake.push_message(scene.u(winner), scene.u(winner), "/presuda kazna petar plavac 3 liga 2 -- namerno")
         [replaced] = await scene.said(winner, since=mark)
@@ -279,8 +299,11 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         assert await scene.pressed(winner, finish, t("finish.ok", game=100), since=mark) == t("finish.ok", game=100)
         assert controls.keyboard == []
         closed = await scene.a.db.trials.get(trial.id)
-        assert closed is not None and closed.outcome == "verdict" and closed.verdict is not None
-        assert closed.verdict["plavac_days"] == 3 and closed.verdict["league_points"] == 2
+        assert closed is not None
+        assert closed.outcome == "verdict"
+        assert closed.verdict is not None
+        assert closed.verdict["plavac_days"] == 3
+        assert closed.verdict["league_points"] == 2
         assert scene.last("ana").text.startswith("Suđenje za partiju 100 je završeno.")
         assert scene.last("ana").text in scene.texts(winner)
 
@@ -289,7 +312,9 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         mark = fake.mark()
         command = fake.push_command(scene.club, scene.u("ana"), "presude", "100")
         [listing] = await scene.said("ana", since=mark)
-        assert listing.startswith("Suđenja u partiji 100:") and "sudi sudija," in listing and winner not in listing
+        assert listing.startswith("Suđenja u partiji 100:")
+        assert "sudi sudija," in listing
+        assert winner not in listing
         await fake.wait_for("deleteMessage", since=mark)
         assert command.deleted
         fake.push_command(scene.club, scene.u("jelena"), "presude", "100")
@@ -297,7 +322,8 @@ async def test_call_race_trial_relay_verdict_and_presude(scene: Scene, concurren
         shown = fake.message(scene.club, public.result["message_id"])
         assert shown.text == t("telegram.answer_waiting", nick="Jelena", link="https://t.me/sudija_test_bot")
         assert shown.entities[0]["user"]["id"] == scene.u("jelena").id
-        assert "100" not in shown.text and winner not in shown.text
+        assert "100" not in shown.text
+        assert winner not in shown.text
         await fake.wait_for("deleteMessage", count=2, since=mark)
         assert [m.sender for m in fake.messages(scene.club)] == [fake.bot]  # no command, no call: one neutral line
         mark = fake.mark()
@@ -322,11 +348,14 @@ async def test_restart_between_call_and_press(scene: Scene) -> None:
         await fake.wait_for("sendMessage", chat=scene.u("ana"), since=mark)
         took = await scene.pressed("mira", query, lambda x: x.startswith("Sudite"), since=mark)
     trial = await scene.a.db.trials.open_for_game(100)
-    assert trial is not None and trial.call == call_id
+    assert trial is not None
+    assert trial.call == call_id
     assert took == t("take.ok", game=100, trial=trial.id)
     taken = t("call.notice_taken", game=100, caller="ana", referee="mira")
-    assert group_msg.text == taken and zoran_copy.text == taken  # notices came back from the database
-    assert group_msg.keyboard == [] and zoran_copy.keyboard == []
+    assert group_msg.text == taken
+    assert zoran_copy.text == taken
+    assert group_msg.keyboard == []
+    assert zoran_copy.keyboard == []
     assert len([r for r in fake.calls("sendMessage") if r.params["chat_id"] == scene.referees.id]) == 1
 
 
@@ -354,8 +383,15 @@ async def test_forged_and_foreign_presses_are_refused(scene: Scene) -> None:
         scene.club.members[stranger.id] = "member"
         presses["unlinked"] = fake.push_callback(stranger, group_msg, f"take:{call_id}")
         await fake.wait_for("answerCallbackQuery", count=len(presses), since=mark)
-        pressers = {"non_referee": "jelena", "other_call": "mira", "no_such_call": "mira", "withdraw_not_his": "mira",
-                    "finish_no_trial": "zoran", "garbage": "zoran", "unknown_action": "zoran"}
+        pressers = {
+            "non_referee": "jelena",
+            "other_call": "mira",
+            "no_such_call": "mira",
+            "withdraw_not_his": "mira",
+            "finish_no_trial": "zoran",
+            "garbage": "zoran",
+            "unknown_action": "zoran",
+        }
         scene.users["niko"] = stranger
         pressers["unlinked"] = "niko"
         expected = {
@@ -389,7 +425,8 @@ async def test_party_who_never_started_the_bot_is_invited_and_gets_what_waited(s
         # She cannot be written to: one neutral line in the group (no game, no call), the answer kept for later.
         [answer] = await fake.wait_for("sendMessage", chat=scene.club, since=mark)
         assert fake.message(scene.club, answer.result["message_id"]).text == t(
-            "telegram.answer_waiting", nick="Jelena", link="https://t.me/sudija_test_bot")
+            "telegram.answer_waiting", nick="Jelena", link="https://t.me/sudija_test_bot"
+        )
         mark = fake.mark()
         fake.push_press(scene.u("mira"), fake.message(scene.referees, posted.result["message_id"]), "Sudi")
         await fake.wait_for("answerCallbackQuery", since=mark)
@@ -399,24 +436,29 @@ async def test_party_who_never_started_the_bot_is_invited_and_gets_what_waited(s
         link = f"https://t.me/sudija_test_bot?start=sudjenje_{trial.id}"
         invitation = fake.message(scene.club, invite.result["message_id"])
         assert invitation.text == t("telegram.invite", nick="jelena", link=link)
-        assert [(e["type"], e["user"]["id"]) for e in invitation.entities] == [("text_mention",
-                                                                                 scene.u("jelena").id)]
+        assert [(e["type"], e["user"]["id"]) for e in invitation.entities] == [("text_mention", scene.u("jelena").id)]
         assert "mira" not in invitation.text  # the club group never learns the referee's name
         mark = fake.mark()
         fake.push_message(scene.u("mira"), scene.u("mira"), "Jelena, opišite šta se desilo.")
         fake.push_message(scene.u("mira"), scene.u("mira"), "Čekam.")
         await fake.wait_for("sendMessage", where=lambda p: p["chat_id"] == scene.u("jelena").id, count=2, since=mark)
         assert fake.messages(scene.u("jelena")) == []
-        assert [m.text for m in fake.bot_messages(scene.club)] == [t(
-            "telegram.answer_waiting", nick="Jelena", link="https://t.me/sudija_test_bot"), invitation.text]
+        assert [m.text for m in fake.bot_messages(scene.club)] == [
+            t("telegram.answer_waiting", nick="Jelena", link="https://t.me/sudija_test_bot"),
+            invitation.text,
+        ]
 
         mark = fake.mark()
         fake.open_deep_link(scene.u("jelena"), link)
         got = await scene.said("jelena", count=5, since=mark)
         opened = t("trial.opened_out_of_game", game=300, caller="jelena", referee="mira")
-        assert got == [t("telegram.welcome"), t("call.ok", game=300, minutes=5),
-                       f"{opened}\n\n{t('telegram.trial_party')}",
-                       "mira: Jelena, opišite šta se desilo.", "mira: Čekam."]
+        assert got == [
+            t("telegram.welcome"),
+            t("call.ok", game=300, minutes=5),
+            f"{opened}\n\n{t('telegram.trial_party')}",
+            "mira: Jelena, opišite šta se desilo.",
+            "mira: Čekam.",
+        ]
         mark = fake.mark()
         fake.push_message(scene.u("jelena"), scene.u("jelena"), "Marko je otišao usred ruke.")
         assert await scene.said("mira", since=mark) == ["jelena: Marko je otišao usred ruke."]
@@ -440,8 +482,12 @@ async def test_after_a_restart_a_late_party_gets_the_trial_from_the_database(sce
         mark = fake.mark()
         fake.open_deep_link(scene.u("jelena"), "https://t.me/sudija_test_bot?start=sudjenje_1")
         got = await scene.said("jelena", count=2, since=mark)
-    assert got[1].split("\n") == [t("telegram.replay", game=300, caller="jelena"), "zoran: Ima li koga?", "",
-                                  t("telegram.trial_party")]
+    assert got[1].split("\n") == [
+        t("telegram.replay", game=300, caller="jelena"),
+        "zoran: Ima li koga?",
+        "",
+        t("telegram.trial_party"),
+    ]
     assert fake.bot_messages(scene.u("jelena"))[-1].keyboard == []  # controls are the referee's alone
 
 
@@ -459,10 +505,13 @@ async def test_leaving_the_club_group_ends_the_callers_trial(scene: Scene) -> No
         fake.push_chat_member(scene.club, scene.u("ana"), "member", "left")
         [ended] = await scene.said("zoran", since=mark)
     trial = await scene.a.db.trials.get(1)
-    assert trial is not None and trial.outcome == "interrupted" and trial.end_reason == "caller_left"
+    assert trial is not None
+    assert trial.outcome == "interrupted"
+    assert trial.end_reason == "caller_left"
     assert ended == t("trial.interrupted", game=100, why=t("end.caller_left"))
     assert controls.keyboard == []
-    assert not (await scene.member("ana")).in_club and (await scene.member("mira")).in_club
+    assert not (await scene.member("ana")).in_club
+    assert (await scene.member("mira")).in_club
 
 
 async def test_an_unanswered_call_expires_on_the_manual_clock(scene: Scene) -> None:
@@ -474,8 +523,10 @@ async def test_an_unanswered_call_expires_on_the_manual_clock(scene: Scene) -> N
         scene.clock.advance(timedelta(minutes=5))
         await scene.a.desk.run_due()  # what the scheduler does at the deadline
         expired = t("call.notice_expired", game=100, caller="ana")
-        assert group_msg.text == expired and group_msg.keyboard == []
-        assert scene.last("mira").text == expired and scene.last("zoran").text == expired
+        assert group_msg.text == expired
+        assert group_msg.keyboard == []
+        assert scene.last("mira").text == expired
+        assert scene.last("zoran").text == expired
         assert scene.last("ana").text == t("call.expired", game=100, minutes=5)
         assert [r.ok for r in fake.calls("editMessageText")[0:]] == [True, True, True]
         assert fake.mark() > mark
@@ -500,7 +551,8 @@ async def test_withdraw_duty_and_the_command_menus(scene: Scene) -> None:
         typed = fake.push_command(scene.club, scene.u("mira"), "zavrsi")  # a trial control typed in the group
         assert await scene.said("mira", since=mark) == [t("telegram.private_only", link="https://t.me/sudija_test_bot")]
         await fake.wait_for("deleteMessage", since=mark)
-        assert typed.deleted and fake.bot_messages(scene.club) == []
+        assert typed.deleted
+        assert fake.bot_messages(scene.club) == []
         mark = fake.mark()
         fake.push_message(scene.u("ana"), scene.u("ana"), "Ima li nekog?")  # no trial: nothing to relay
         assert await scene.said("ana", since=mark) == [t("telegram.not_in_trial")]
@@ -539,8 +591,10 @@ async def test_typed_text_is_never_formatted_and_never_pings_in_a_group(scene: S
         fake.push_command(scene.u("ana"), scene.u("ana"), "presude", "100")
         [listing] = await scene.said("ana", since=mark)
     shown = fake.message(scene.club, public.result["message_id"])
-    assert "zoran" not in shown.text and [e["type"] for e in shown.entities] == ["text_mention"]
-    assert "pitati @zoran <i>ponovo</i>" in listing and scene.last("ana").entities == []  # private: as typed
+    assert "zoran" not in shown.text
+    assert [e["type"] for e in shown.entities] == ["text_mention"]
+    assert "pitati @zoran <i>ponovo</i>" in listing
+    assert scene.last("ana").entities == []
     assert not any("parse_mode" in r.params for r in fake.calls())
 
 
@@ -618,7 +672,8 @@ async def test_a_referee_who_never_started_the_bot_gets_his_controls_when_he_doe
         fake.open_deep_link(vuk, link)
         got = await scene.said("vuk", count=4, since=mark)
         assert got[1].startswith(t("trial.opened_out_of_game", game=100, caller="ana", referee="vuk"))
-        assert got[2] == t("take.ok", game=100, trial=trial.id) and got[3] == "ana: Dobar dan."
+        assert got[2] == t("take.ok", game=100, trial=trial.id)
+        assert got[3] == "ana: Dobar dan."
         controls = fake.bot_messages(vuk)[1]
         assert controls.button_texts() == ["Prikaz ruke", "Suđenja", "Završi suđenje", "Napusti suđenje"]
         mark = fake.mark()
@@ -626,10 +681,13 @@ async def test_a_referee_who_never_started_the_bot_gets_his_controls_when_he_doe
         await scene.pressed("vuk", query, lambda x: True, since=mark)
         await fake.wait_until(lambda: controls.keyboard == [])
     ended = await scene.a.db.trials.get(trial.id)
-    assert ended is not None and ended.outcome == "interrupted" and ended.end_reason == "referee_left"
+    assert ended is not None
+    assert ended.outcome == "interrupted"
+    assert ended.end_reason == "referee_left"
 
 
 # Telegram as strict as it is: the answer deadline, late presses, flood control, rights, 24 hours --------------
+
 
 async def test_a_press_is_answered_before_the_work_so_slow_work_misses_no_deadline(scene: Scene) -> None:
     fake = scene.fake
@@ -646,7 +704,8 @@ async def test_a_press_is_answered_before_the_work_so_slow_work_misses_no_deadli
         desk.press = slow_press  # type: ignore[method-assign]
         query = fake.push_press(scene.u("mira"), group_msg, "Sudi")
         took = await scene.pressed("mira", query, lambda x: x.startswith("Sudite"))
-    assert took.startswith("Sudite u partiji 100") and not fake.callback_queries[query].late
+    assert took.startswith("Sudite u partiji 100")
+    assert not fake.callback_queries[query].late
 
 
 async def test_a_client_that_answers_after_the_work_misses_the_deadline(fake: FakeTelegram) -> None:
@@ -666,12 +725,18 @@ async def test_a_client_that_answers_after_the_work_misses_the_deadline(fake: Fa
 
     application = fake.application_builder().build()
     application.add_handler(CallbackQueryHandler(on_press))
-    message = fake._store(fake.private_chat(ana), fake.bot, "x",
-                          reply_markup={"inline_keyboard": [[{"text": "Sudi", "callback_data": "take:1"}]]})
+    message = fake._store(
+        fake.private_chat(ana),
+        fake.bot,
+        "x",
+        reply_markup={"inline_keyboard": [[{"text": "Sudi", "callback_data": "take:1"}]]},
+    )
     async with running(application):
         query = fake.push_callback(ana, message, "take:1")
         await fake.wait_for("answerCallbackQuery")
-    assert fake.callback_queries[query].late and failures and "too old" in failures[0]
+    assert fake.callback_queries[query].late
+    assert failures
+    assert "too old" in failures[0]
 
 
 async def test_a_press_too_old_for_telegram_is_still_answered_by_a_message(scene: Scene) -> None:
@@ -698,8 +763,10 @@ async def test_a_press_older_than_a_day_never_arrives(scene: Scene) -> None:
     scene.clock.advance(timedelta(hours=25))
     async with scene.running():
         await fake.wait_until(lambda: len(fake.dropped_updates) == 1)
-    assert "callback_query" in fake.dropped_updates[0] and fake.calls("answerCallbackQuery") == []
-    assert group_msg.text == t("call.notice_expired", game=100, caller="ana") and group_msg.keyboard == []
+    assert "callback_query" in fake.dropped_updates[0]
+    assert fake.calls("answerCallbackQuery") == []
+    assert group_msg.text == t("call.notice_expired", game=100, caller="ana")
+    assert group_msg.keyboard == []
 
 
 async def test_without_the_right_to_delete_the_command_stays_and_the_answer_is_private(scene: Scene) -> None:
@@ -711,12 +778,15 @@ async def test_without_the_right_to_delete_the_command_stays_and_the_answer_is_p
         command = fake.push_command(scene.club, scene.u("ana"), "sudija", "100")
         await scene.got("ana", t("call.ok", game=100, minutes=5), since=mark)
         [refused] = await fake.wait_for("deleteMessage", since=mark)
-    assert refused.ok is False and not command.deleted and fake.bot_messages(scene.club) == []
+    assert refused.ok is False
+    assert not command.deleted
+    assert fake.bot_messages(scene.club) == []
 
 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
 async def test_a_flood_storm_leaves_every_call_message_as_the_database_says_and_every_press_answered(
-        scene: Scene) -> None:
+    scene: Scene,
+) -> None:
     fake = scene.fake
     await scene.link("ana")
     await scene.link("marko")
@@ -729,28 +799,43 @@ async def test_a_flood_storm_leaves_every_call_message_as_the_database_says_and_
         # Telegram answers 429 to every call but the polling for 30 s (on the fake's clock); python-telegram-bot's
         # updater waits out a 429 on getUpdates by itself, in real time, so the storm spares it here
         fake.flood(30, retry_after=5, spare=["getUpdates"])
-        presses = [("mira", fake.push_press(scene.u("mira"), first, "Sudi")),
-                   ("zoran", fake.push_press(scene.u("zoran"), pings["zoran"][0], "Sudi")),
-                   ("zoran", fake.push_press(scene.u("zoran"), second, "Sudi")),
-                   ("ana", fake.push_press(scene.u("ana"), first, "Sudi"))]
+        presses = [
+            ("mira", fake.push_press(scene.u("mira"), first, "Sudi")),
+            ("zoran", fake.push_press(scene.u("zoran"), pings["zoran"][0], "Sudi")),
+            ("zoran", fake.push_press(scene.u("zoran"), second, "Sudi")),
+            ("ana", fake.push_press(scene.u("ana"), first, "Sudi")),
+        ]
         for _nick, query in presses:
-            await fake.wait_until(lambda q=query: fake.callback_queries[q].answer is not None  # type: ignore[misc]
-                                  or fake.callback_queries[q].late, timeout=20)
+            await fake.wait_until(
+                lambda q=query: (
+                    fake.callback_queries[q].answer is not None  # type: ignore[misc]
+                    or fake.callback_queries[q].late
+                ),
+                timeout=20,
+            )
         outcomes = ("Sudite", "Poziv za partiju", "Samo sudije")
 
         def results(nick: str) -> list[str]:
-            return [fake.message(scene.u(nick), r.result["message_id"]).text for r in fake.calls("sendMessage")
-                    if r.ok and r.index >= mark and r.params["chat_id"] == scene.u(nick).id
-                    and r.params["text"].startswith(outcomes)]
+            return [
+                fake.message(scene.u(nick), r.result["message_id"]).text
+                for r in fake.calls("sendMessage")
+                if r.ok
+                and r.index >= mark
+                and r.params["chat_id"] == scene.u(nick).id
+                and r.params["text"].startswith(outcomes)
+            ]
 
         # every press answered: each presser got his outcome privately, also those Telegram refused to answer
         await fake.wait_until(lambda: [len(results(n)) for n in ("mira", "zoran", "ana")] == [1, 2, 1], timeout=20)
-        await fake.wait_until(lambda: all(m.keyboard == [] for m in (first, second, *pings["mira"],
-                                                                     *pings["zoran"])), timeout=20)
-    assert adapter.rate_limiter.floods > 0 and sum(scene.waits) >= 30
+        await fake.wait_until(
+            lambda: all(m.keyboard == [] for m in (first, second, *pings["mira"], *pings["zoran"])), timeout=20
+        )
+    assert adapter.rate_limiter.floods > 0
+    assert sum(scene.waits) >= 30
     for call_id, message in ((first_id, first), (second_id, second)):
         call = await scene.a.db.calls.get(call_id)
-        assert call is not None and call.state == "taken"
+        assert call is not None
+        assert call.state == "taken"
         trial = await scene.a.db.trials.open_for_game(call.game)
         assert trial is not None
         referee = await scene.a.db.members.get(trial.referee)
@@ -788,7 +873,8 @@ async def test_the_referees_controls_are_removed_at_the_end_also_after_a_restart
         await scene.said("mira", since=mark)
         await fake.wait_until(lambda: controls.keyboard == [])
     trial = await scene.a.db.trials.get(1)
-    assert trial is not None and trial.outcome == "interrupted"
+    assert trial is not None
+    assert trial.outcome == "interrupted"
 
 
 async def test_a_call_naming_more_referees_than_one_message_holds_pings_every_one(scene: Scene) -> None:
@@ -797,21 +883,38 @@ async def test_a_call_naming_more_referees_than_one_message_holds_pings_every_on
 
     fake = scene.fake
     people = [fake.user(f"Sudija{i:03d}") for i in range(300)]
-    referees = [Person(i + 1000, f"sudija_sa_dugim_imenom_{i:03d}", frozenset({"referee"}), True, True, True, None,
-                       None, frozenset({f"telegram:{u.id}"})) for i, u in enumerate(people)]
+    referees = [
+        Person(
+            i + 1000,
+            f"sudija_sa_dugim_imenom_{i:03d}",
+            frozenset({"referee"}),
+            True,
+            True,
+            True,
+            None,
+            None,
+            frozenset({f"telegram:{u.id}"}),
+        )
+        for i, u in enumerate(people)
+    ]
     async with scene.running() as adapter:
         mark = fake.mark()
-        notices = await adapter.port.post_call(CallPost("call:1", "Pozvan je sudija za partiju 100.",
-                                                        tuple(referees), (Button("Sudi", "take", 1),)))
-    posted = [fake.message(scene.referees, r.result["message_id"]) for r in fake.calls("sendMessage")
-              if r.index >= mark and r.ok and r.params["chat_id"] == scene.referees.id]
-    assert len(posted) > 2 and posted[0].callback_data() == ["take:1"]  # the notice with its button first
+        notices = await adapter.port.post_call(
+            CallPost("call:1", "Pozvan je sudija za partiju 100.", tuple(referees), (Button("Sudi", "take", 1),))
+        )
+    posted = [
+        fake.message(scene.referees, r.result["message_id"])
+        for r in fake.calls("sendMessage")
+        if r.index >= mark and r.ok and r.params["chat_id"] == scene.referees.id
+    ]
+    assert len(posted) > 2
+    assert posted[0].callback_data() == ["take:1"]
     assert [n.message for n in notices if n.place == str(scene.referees.id)] == [str(posted[0].message_id)]
     pinged = [e["user"]["id"] for m in posted for e in m.entities if e["type"] == "text_mention"]
     assert pinged == [u.id for u in people]  # every one, once, in order
     for message in posted[1:]:
         for entity in message.entities:
-            assert message.text[entity["offset"]:entity["offset"] + entity["length"]].startswith("sudija_sa")
+            assert message.text[entity["offset"] : entity["offset"] + entity["length"]].startswith("sudija_sa")
 
 
 async def test_a_presser_who_blocked_the_bot_gets_one_neutral_line_and_the_answer_on_start(scene: Scene) -> None:
@@ -826,12 +929,20 @@ async def test_a_presser_who_blocked_the_bot_gets_one_neutral_line_and_the_answe
         zoran = scene.u("zoran").id
         await fake.wait_until(lambda: len(adapter.port.outbox.get(zoran, [])) >= 2)  # the trial, and the answer
         refused = [r for r in fake.calls("sendMessage") if r.index >= mark and r.params["chat_id"] == zoran]
-        assert refused and all(r.description == "Forbidden: bot was blocked by the user" for r in refused)
-        lines = [fake.message(scene.referees, r.result["message_id"]) for r in fake.calls("sendMessage")
-                 if r.index >= mark and r.ok and r.params["chat_id"] == scene.referees.id]
-        assert len(lines) == 1 and lines[0].entities[0]["user"]["id"] == zoran  # one line, mentioning him
-        assert "100" not in lines[0].text and fake.answer_of(query) == {"callback_query_id": query,
-                                                                        "text": t("telegram.pressed")}
+        assert refused
+        assert all(r.description == "Forbidden: bot was blocked by the user" for r in refused)
+        lines = [
+            fake.message(scene.referees, r.result["message_id"])
+            for r in fake.calls("sendMessage")
+            if r.index >= mark and r.ok and r.params["chat_id"] == scene.referees.id
+        ]
+        assert len(lines) == 1
+        assert lines[0].entities[0]["user"]["id"] == zoran
+        assert "100" not in lines[0].text
+        assert fake.answer_of(query) == {
+            "callback_query_id": query,
+            "text": t("telegram.pressed"),
+        }
         mark = fake.mark()
         fake.open_deep_link(scene.u("zoran"), "https://t.me/sudija_test_bot?start=x")  # unblocks, starts
         got = await scene.said("zoran", count=2, since=mark)

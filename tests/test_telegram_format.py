@@ -30,8 +30,19 @@ def test_callback_data_carries_only_the_action_and_the_id() -> None:
         callback_data(Button("x", "a" * 60, 12345))
     assert parse_callback("take:42") == ("take", 42)
     assert parse_callback("finish:-1") == ("finish", -1)  # the desk refuses it; the adapter only reads it
-    for forged in (None, "", "take", "take:", "take:x", "take:1:2", "TAKE:1", "take:1 ", "take:1;DROP",
-                   "take:" + "9" * 19, "ta ke:1"):
+    for forged in (
+        None,
+        "",
+        "take",
+        "take:",
+        "take:x",
+        "take:1:2",
+        "TAKE:1",
+        "take:1 ",
+        "take:1;DROP",
+        "take:" + "9" * 19,
+        "ta ke:1",
+    ):
         assert parse_callback(forged) is None, forged
 
 
@@ -40,18 +51,23 @@ def test_keyboard_rows_and_no_keyboard_without_buttons() -> None:
     markup = keyboard([Button(str(n), "hands", n) for n in range(5)])
     assert markup is not None
     assert [[b.callback_data for b in row] for row in markup.inline_keyboard] == [
-        ["hands:0", "hands:1"], ["hands:2", "hands:3"], ["hands:4"]]
+        ["hands:0", "hands:1"],
+        ["hands:2", "hands:3"],
+        ["hands:4"],
+    ]
 
 
 def test_split_text_respects_utf16_limits_and_line_ends() -> None:
     assert split_text("kratko") == ["kratko"]
     text = "\n".join(f"red {n} 🂡" for n in range(100))  # 🂡 is two UTF-16 units
     parts = split_text(text, limit=100)
-    assert all(utf16_len(p) <= 100 for p in parts) and len(parts) > 1
+    assert all(utf16_len(p) <= 100 for p in parts)
+    assert len(parts) > 1
     assert "\n".join(parts) == text
     long_line = "ž" * 250
     parts = split_text(f"a\n{long_line}\nb", limit=100)
-    assert all(utf16_len(p) <= 100 for p in parts) and "".join(parts).replace("\n", "") == f"a{long_line}b"
+    assert all(utf16_len(p) <= 100 for p in parts)
+    assert "".join(parts).replace("\n", "") == f"a{long_line}b"
     emojis = "🂡" * 80  # 160 units: cut between, never inside, a surrogate pair
     assert split_text(emojis, limit=100) == ["🂡" * 50, "🂡" * 30]
 
@@ -61,7 +77,8 @@ def test_mentions_are_entities_at_utf16_offsets() -> None:
     assert text == "🂡 Đorđe, otvorite: link"
     [entity] = entities
     assert (entity.type, entity.offset, entity.length) == (MessageEntity.TEXT_MENTION, 3, 5)
-    assert entity.user is not None and entity.user.id == 7
+    assert entity.user is not None
+    assert entity.user.id == 7
     text, entities = mention_line("Poziv 🔴", [("mira", 1), ("zoran", 2)])
     assert text == "Poziv 🔴\nmira, zoran"
     assert [(e.offset, e.length, e.user.id if e.user else 0) for e in entities] == [(9, 4, 1), (15, 5, 2)]
@@ -71,7 +88,8 @@ def test_mentions_are_entities_at_utf16_offsets() -> None:
 def test_defuse_stops_mentions_but_keeps_the_text_readable() -> None:
     assert defuse("pitati @zoran i @all, mejl a@b.rs") == "pitati @\u2060zoran i @\u2060all, mejl a@\u2060b.rs"
     assert defuse("bez majmuna @ ovde") == "bez majmuna @ ovde"
-    assert shorten("x" * 300) == "x" * 199 + "…" and shorten("kratko") == "kratko"
+    assert shorten("x" * 300) == "x" * 199 + "…"
+    assert shorten("kratko") == "kratko"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

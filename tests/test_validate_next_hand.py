@@ -13,8 +13,10 @@ from rules.validation import validate_game, validate_next_hand
 
 
 def games() -> list[Game]:
-    return [generate_game(random.Random(seed), 4000 + seed, hands=12, status=GameStatus.IN_PROGRESS,
-                          open_last=False) for seed in range(6)]
+    return [
+        generate_game(random.Random(seed), 4000 + seed, hands=12, status=GameStatus.IN_PROGRESS, open_last=False)
+        for seed in range(6)
+    ]
 
 
 def test_every_hand_of_a_legal_game_fits_the_hands_before() -> None:
@@ -28,7 +30,8 @@ def test_a_broken_hand_gets_the_problems_the_whole_game_check_finds() -> None:
     for game in games():
         completed = tuple(h for h in game.hands if h.completed)
         before, hand = replace(game, hands=completed[:5]), completed[5]
-        assert hand.ended_at is not None and completed[4].ended_at is not None
+        assert hand.ended_at is not None
+        assert completed[4].ended_at is not None
         broken = [
             replace(hand, n=7),
             replace(hand, dealer=(hand.dealer + 1) % 3),

@@ -21,8 +21,12 @@ from club import Club, make_club
 from rules.gamelog import GameStatus
 from rules.verdicts import BulaChange, Draft
 
-MESSAGES = ["Marko je namerno kasnio <b>tri</b> puta & više", "Nisam, veza mi je pala.",
-            "Proveriću dnevnik partije.", "Slažem se: kazna je opravdana. 😀"]
+MESSAGES = [
+    "Marko je namerno kasnio <b>tri</b> puta & više",
+    "Nisam, veza mi je pala.",
+    "Proveriću dnevnik partije.",
+    "Slažem se: kazna je opravdana. 😀",
+]
 
 
 async def judged(club: Club) -> int:
@@ -53,6 +57,7 @@ async def judged(club: Club) -> int:
 @pytest.fixture
 def trial(tmp_path: Path) -> int:
     """The club's database in tmp_path/club.db (closed again) and the trial's number."""
+
     async def build() -> int:
         club = await make_club(tmp_path)
         try:
@@ -65,8 +70,7 @@ def trial(tmp_path: Path) -> int:
 
 def export(tmp_path: Path, trial: int, *extra: str) -> tuple[Path, str]:
     out = tmp_path / f"zapisnik-{trial}{'-officials' if extra else ''}.html"
-    assert main(["zapisnik", str(trial), "--html", "--db", str(tmp_path / "club.db"), "--out", str(out),
-                 *extra]) == 0
+    assert main(["zapisnik", str(trial), "--html", "--db", str(tmp_path / "club.db"), "--out", str(out), *extra]) == 0
     return out, out.read_text(encoding="utf-8")
 
 
@@ -77,16 +81,21 @@ def data_of(document: str) -> dict[str, object]:
     return parsed
 
 
-def test_members_view_hides_the_referee_and_the_councilor(trial: int, tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_members_view_hides_the_referee_and_the_councilor(
+    trial: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path, document = export(tmp_path, trial)
     printed = capsys.readouterr().out
     assert f"{path}: 4 poruka, SHA-256: " in printed
-    assert "sudijaPera" not in document and "vecnikVera" not in document
-    assert '<span class="who">sudija</span>' in document and '<span class="who">većnik</span>' in document
-    assert '<span class="who">ivana</span>' in document and '<span class="who">marko</span>' in document
+    assert "sudijaPera" not in document
+    assert "vecnikVera" not in document
+    assert '<span class="who">sudija</span>' in document
+    assert '<span class="who">većnik</span>' in document
+    assert '<span class="who">ivana</span>' in document
+    assert '<span class="who">marko</span>' in document
     assert "Marko je namerno kasnio &lt;b&gt;tri&lt;/b&gt; puta &amp; više" in document  # escaped, not markup
-    assert "Promena bula" in document and "<td>promena bula, ruka" in document
+    assert "Promena bula" in document
+    assert "<td>promena bula, ruka" in document
     assert "<td>+2</td>" in document  # marko's bule in the effect on the paper
     assert document.count('src="data:image/png;base64,') == 1 + 4  # the paper and the game's four hands
     assert not re.search(r'(src|href)="(?!data:)', document)  # nothing to fetch
@@ -98,13 +107,15 @@ def test_members_view_hides_the_referee_and_the_councilor(trial: int, tmp_path: 
 def test_officials_view_names_them_and_carries_the_same_chain(trial: int, tmp_path: Path) -> None:
     _, members = export(tmp_path, trial)
     _, officials = export(tmp_path, trial, "--officials")
-    assert '<span class="who">sudijaPera</span>' in officials and '<span class="who">vecnikVera</span>' in officials
+    assert '<span class="who">sudijaPera</span>' in officials
+    assert '<span class="who">vecnikVera</span>' in officials
     assert "sudijaPera, " in officials  # who took the call
     assert data_of(members)["links"] == data_of(officials)["links"]
 
 
-def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(trial: int, tmp_path: Path,
-                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(
+    trial: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path, document = export(tmp_path, trial)
     capsys.readouterr()
     assert main(["zapisnik", "--verify", str(path)]) == 0
@@ -112,8 +123,9 @@ def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(trial: int, tm
     raw = path.read_bytes()
     for needle in (b"Nisam, veza", b"Partija", b"kasnio", b"<style>"):  # a message, a header, the data, the style
         at = raw.index(needle) + 1
-        changed = raw[:at] + bytes([raw[at] ^ 1]) + raw[at + 1:]
-        assert len(changed) == len(raw) and changed != raw
+        changed = raw[:at] + bytes([raw[at] ^ 1]) + raw[at + 1 :]
+        assert len(changed) == len(raw)
+        assert changed != raw
         bad = tmp_path / "bad.html"
         bad.write_bytes(changed)
         assert main(["zapisnik", "--verify", str(bad)]) == 1, needle
@@ -123,7 +135,8 @@ def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(trial: int, tm
     import hashlib  # noqa: PLC0415 (imported where the test needs it)
 
     from bot.records.zapisnik import DIGEST_ZERO  # noqa: PLC0415 (imported where the test needs it)
-    digest = re.search(r'sha256:([0-9a-f]{64})', forged)
+
+    digest = re.search(r"sha256:([0-9a-f]{64})", forged)
     assert digest is not None
     zeroed = forged.replace(digest.group(1), DIGEST_ZERO, 1)
     forged = zeroed.replace(DIGEST_ZERO, hashlib.sha256(zeroed.encode()).hexdigest(), 1)
@@ -132,8 +145,7 @@ def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(trial: int, tm
     assert "the chain breaks at message 2" in capsys.readouterr().err
 
 
-def test_bad_input_is_a_message_not_a_traceback(trial: int, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_is_a_message_not_a_traceback(trial: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "club.db")
     assert main(["zapisnik", "99", "--html", "--db", db]) == 1
     assert "there is no trial 99" in capsys.readouterr().err
@@ -158,27 +170,44 @@ def open_in_chromium(page: Path, work: Path) -> tuple[str, set[str]]:
     assert CHROMIUM is not None
     netlog = work / "net.json"
     result = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-         "--disable-extensions",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={work / 'profile'}", "--host-resolver-rules=MAP * ~NOTFOUND",
-         f"--log-net-log={netlog}", "--dump-dom", page.as_uri()],
-        capture_output=True, text=True, timeout=120, check=False)
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--disable-extensions",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={work / 'profile'}",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+            f"--log-net-log={netlog}",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     urls = set(re.findall(r'"url":"([^"]*)"', netlog.read_text(encoding="utf-8", errors="replace")))
     external = {u for u in urls if not u.startswith(("file:", "data:")) and not _BROWSER_HOSTS.match(u)}
     return result.stdout, external
 
 
-@pytest.mark.skipif(CHROMIUM is None,
-                    reason="Chromium is not installed (apt-get install chromium); .ci/run installs it")
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium); .ci/run installs it"
+)
 def test_the_record_renders_in_headless_chromium_without_any_request(trial: int, tmp_path: Path) -> None:
     path, _ = export(tmp_path, trial)
     dom, external = open_in_chromium(path, tmp_path)
     assert external == set()
     for text in MESSAGES:
         assert text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in dom
-    assert dom.count("<li class=\"msg") == len(MESSAGES)
+    assert dom.count('<li class="msg') == len(MESSAGES)
     # the check can fail: a page with an external picture is caught
     leaky = tmp_path / "leaky.html"
     leaky.write_text('<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"></body></html>')
@@ -199,19 +228,26 @@ async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) ->
         return await run(club.desk, Caller("test", nick, member), command, Args({"sudjenje": number}))
 
     caller = await ask("ivana")
-    assert caller.ok and "4 poruka" in caller.text
+    assert caller.ok
+    assert "4 poruka" in caller.text
     [document] = caller.documents
-    assert document.name == f"zapisnik-{trial_id}.html" and document.mime == "text/html"
+    assert document.name == f"zapisnik-{trial_id}.html"
+    assert document.mime == "text/html"
     assert b"sudijaPera" not in document.data  # a party outside referee_names_visible_to: the members' view
     result = verify_html(document.data)
-    assert result.ok and result.seal is not None and result.seal in caller.text
+    assert result.ok
+    assert result.seal is not None
+    assert result.seal in caller.text
     referee = await ask("sudijaPera")
-    assert referee.ok and b"sudijaPera" in referee.documents[0].data  # the officials' view
+    assert referee.ok
+    assert b"sudijaPera" in referee.documents[0].data
     await club.member("mod", "moderator")
     assert (await ask("mod")).ok
     await club.member("stranac")
     stranger = await ask("stranac")
-    assert not stranger.ok and "stranke" in stranger.text and stranger.documents == ()
+    assert not stranger.ok
+    assert "stranke" in stranger.text
+    assert stranger.documents == ()
     assert not (await ask("ivana", 999)).ok
     # an out-of-game trial: a player of the game who took no part in it gets the record too, once it has ended
     await club.game(300, ("marko", "ivana", "sanja"))
@@ -221,9 +257,12 @@ async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) ->
     assert call is not None
     assert (await club.desk.take(await club.get("sudijaPera"), call.id)).ok
     assert {p.member for p in await club.db.trials.participants(trial_id + 1)} == {
-        sanja.id, (await club.get("sudijaPera")).id}
+        sanja.id,
+        (await club.get("sudijaPera")).id,
+    }
     still_on = await ask("ivana", trial_id + 1)
-    assert not still_on.ok and "u toku" in still_on.text
+    assert not still_on.ok
+    assert "u toku" in still_on.text
     assert (await club.desk.leave(await club.get("sudijaPera"))).ok
     assert (await ask("ivana", trial_id + 1)).ok
     assert not (await ask("stranac", trial_id + 1)).ok

@@ -26,9 +26,14 @@ def add_db_option(parser: Any) -> None:
 
 
 def add_viewer_option(parser: Any) -> None:
-    parser.add_argument("--as", dest="viewer", default=None, metavar="NICK",
-                        help="show it as this member sees it: referees' and councilors' names only for the roles "
-                             "in referee_names_visible_to (default: the operator's view, with names)")
+    parser.add_argument(
+        "--as",
+        dest="viewer",
+        default=None,
+        metavar="NICK",
+        help="show it as this member sees it: referees' and councilors' names only for the roles "
+        "in referee_names_visible_to (default: the operator's view, with names)",
+    )
 
 
 def sees_names(config: Config, nick: str | None, roles: frozenset[str] | None) -> bool:
@@ -61,7 +66,6 @@ def days(text: str) -> int:
     if not 1 <= value <= 36_500:
         raise argparse.ArgumentTypeError(f"days must be from 1 to 36500, not {text}")
     return value
-
 
 
 async def open_existing(db_path: str, missing: str) -> Database | None:

@@ -26,14 +26,18 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("arbitar", help="the Arbitar's verdict on a disputed fall of a defender",
-                                   description="Decide a disputed odlazak u bulu the way the Arbitar does: card "
-                                               "errors by double-dummy analysis, then rezon counting.")
+    parser = subparsers.add_parser(
+        "arbitar",
+        help="the Arbitar's verdict on a disputed fall of a defender",
+        description="Decide a disputed odlazak u bulu the way the Arbitar does: card "
+        "errors by double-dummy analysis, then rezon counting.",
+    )
     parser.add_argument("log", metavar="LOG", help="the game-log file (.json, .jsonl, optionally .gz)")
     parser.add_argument("--hand", type=int, required=True, metavar="N", help="the hand number in the game")
     parser.add_argument("--fallen", required=True, metavar="NICK", help="the defender who fell")
-    parser.add_argument("--game", type=int, default=None, metavar="NUMBER",
-                        help="the game number, when the file holds several games")
+    parser.add_argument(
+        "--game", type=int, default=None, metavar="NUMBER", help="the game number, when the file holds several games"
+    )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument("--png", default=None, metavar="FILE", help="also write the verdict as a picture (PNG)")
     parser.set_defaults(func=run)
@@ -98,8 +102,10 @@ def run(args: argparse.Namespace) -> int:
     fallen = game.players[seat]
     step = verdict.step if verdict.step is not None else "—"  # neither step applied
     if verdict.transfers:
-        print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad se prebacuje sa igrača {fallen} na igrača "
-              f"{shown['to']} (korak {step}).")
+        print(
+            f"Arbitar, partija {game.number}, ruka {args.hand}: pad se prebacuje sa igrača {fallen} na igrača "
+            f"{shown['to']} (korak {step})."
+        )
     else:
         print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad ostaje igraču {fallen} (korak {step}).")
     print(f"Razlog: {verdict.reason}")

@@ -18,9 +18,11 @@ from bot.setup import Report
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "check", help="check the club's setup on Discord and Telegram (channels, roles, permissions)",
+        "check",
+        help="check the club's setup on Discord and Telegram (channels, roles, permissions)",
         description="Connect to each configured platform and report every setting the bot cannot work with: "
-                    "what is wrong and what to change where. Changes nothing.")
+        "what is wrong and what to change where. Changes nothing.",
+    )
     parser.set_defaults(func=run)
 
 
@@ -39,8 +41,11 @@ async def check_all(config: Config) -> Report:
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    platforms = [name for name, settings in (("discord", config.discord), ("telegram", config.telegram))
-                 if settings.token is not None]
+    platforms = [
+        name
+        for name, settings in (("discord", config.discord), ("telegram", config.telegram))
+        if settings.token is not None
+    ]
     if platforms:
         check_owner(config, platforms)
     report = asyncio.run(check_all(config))

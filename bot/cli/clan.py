@@ -34,19 +34,24 @@ ACTIONS = ("postavi", "razresi", "uskrati", "vrati")
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("clan", help="a member's card, and governance acts for the admin",
-                                   description="Show a member's functions, plavac, league points this month, "
-                                               "napustio and right to call; appoint, dismiss, deny or restore.")
+    parser = subparsers.add_parser(
+        "clan",
+        help="a member's card, and governance acts for the admin",
+        description="Show a member's functions, plavac, league points this month, "
+        "napustio and right to call; appoint, dismiss, deny or restore.",
+    )
     parser.add_argument("nick", nargs="?", metavar="NICK", help="the member's club nickname")
-    parser.add_argument("action", nargs="?", choices=ACTIONS, metavar="AKCIJA",
-                        help="postavi | razresi ULOGA, uskrati, vrati")
+    parser.add_argument(
+        "action", nargs="?", choices=ACTIONS, metavar="AKCIJA", help="postavi | razresi ULOGA, uskrati, vrati"
+    )
     parser.add_argument("role", nargs="?", metavar="ULOGA", help="sudija | vecnik | moderator")
     parser.add_argument("--razlog", default="", help="why (required to dismiss and to deny)")
     parser.add_argument("--dana", type=days, default=None, help="deny the right to call for this many days")
     parser.add_argument("--do", dest="until", default=None, metavar="YYYY-MM-DD", help="deny it until this date")
     parser.add_argument("--akti", action="store_true", help="list the governance acts (of NICK, if given)")
-    parser.add_argument("--zatvori-ligu", dest="close_month", default=None, metavar="YYYY-MM",
-                        help="close a league month")
+    parser.add_argument(
+        "--zatvori-ligu", dest="close_month", default=None, metavar="YYYY-MM", help="close a league month"
+    )
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the card as JSON")
     parser.set_defaults(func=run)
@@ -82,8 +87,9 @@ async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
                 return 1
             card = await desk.member_card(member)
             if args.json:
-                print(json.dumps(card_json(card, await db.penalties.for_member(member.id)), ensure_ascii=False,
-                                 indent=2))
+                print(
+                    json.dumps(card_json(card, await db.penalties.for_member(member.id)), ensure_ascii=False, indent=2)
+                )
             else:
                 print(desk.card_text(card, full=True))
             return 0
@@ -125,17 +131,35 @@ def card_json(card: MemberCard, penalties: list[PenaltyRow]) -> dict[str, Any]:
         "nick": card.member.nick,
         "roles": list(card.roles),
         "plavac_until": _time(card.plavac_until),
-        "league": {"month": card.month, "open": card.month_open, "points": s.points, "games": s.games,
-                   "game_points": s.game_points, "abandon_points": s.abandon_points,
-                   "penalty_points": s.penalty_points},
+        "league": {
+            "month": card.month,
+            "open": card.month_open,
+            "points": s.points,
+            "games": s.games,
+            "game_points": s.game_points,
+            "abandon_points": s.abandon_points,
+            "penalty_points": s.penalty_points,
+        },
         "napustio": {"total": card.napustio_total, "this_month": s.abandoned},
-        "call": {"allowed": card.call_allowed,
-                 "denied_until": _time(ban.until) if ban is not None and not card.call_allowed else None,
-                 "denied_forever": ban is not None and ban.until is None,
-                 "reason": ban.reason if ban is not None and not card.call_allowed else None},
-        "penalties": [{"game": p.game, "trial": p.trial, "plavac_days": p.plavac_days,
-                       "league_points": p.league_points, "abandoned": p.abandoned, "month": p.month,
-                       "imposed_at": _time(p.imposed_at), "lifted_at": _time(p.lifted_at)} for p in penalties],
+        "call": {
+            "allowed": card.call_allowed,
+            "denied_until": _time(ban.until) if ban is not None and not card.call_allowed else None,
+            "denied_forever": ban is not None and ban.until is None,
+            "reason": ban.reason if ban is not None and not card.call_allowed else None,
+        },
+        "penalties": [
+            {
+                "game": p.game,
+                "trial": p.trial,
+                "plavac_days": p.plavac_days,
+                "league_points": p.league_points,
+                "abandoned": p.abandoned,
+                "month": p.month,
+                "imposed_at": _time(p.imposed_at),
+                "lifted_at": _time(p.lifted_at),
+            }
+            for p in penalties
+        ],
     }
 
 

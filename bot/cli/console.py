@@ -18,12 +18,18 @@ DEMO_DATABASE = "sudija-demo.db"
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "console", help="the console club: type what members do, see what the bot sends",
+        "console",
+        help="the console club: type what members do, see what the bot sends",
         description="Run the club on the console: each line is what a member does (@ana /sudija 1847258, "
-                    "@ana !press Sudi, !clock +5m, !who, help). Interactive on a terminal; otherwise the lines "
-                    "of standard input are run as a script.")
-    parser.add_argument("--db", default=None, metavar="FILE",
-                        help=f"database file (default: {DEMO_DATABASE} with --demo, else from the configuration)")
+        "@ana !press Sudi, !clock +5m, !who, help). Interactive on a terminal; otherwise the lines "
+        "of standard input are run as a script.",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="FILE",
+        help=f"database file (default: {DEMO_DATABASE} with --demo, else from the configuration)",
+    )
     parser.add_argument("--demo", action="store_true", help="create the demo club in an empty database")
     parser.set_defaults(func=run)
 

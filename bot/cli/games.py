@@ -24,8 +24,11 @@ JSON_KEYS = ("number", "status", "rated", "ai", "players", "started_at", "ended_
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("games", help="list the stored games",
-                                   description="List the stored games, newest first (games in progress first).")
+    parser = subparsers.add_parser(
+        "games",
+        help="list the stored games",
+        description="List the stored games, newest first (games in progress first).",
+    )
     parser.add_argument("--player", default=None, metavar="NICK", help="only the games NICK played in")
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print a JSON array")
@@ -92,6 +95,8 @@ def table(games: list[GameSummary]) -> list[str]:
     for game in games:
         ended = game.ended_at.strftime("%Y-%m-%d %H:%M") if game.ended_at is not None else "—"
         players = ", ".join(shown(p) for p in game.players)  # a nickname never breaks or forges a line
-        lines.append(f"{game.number:>9}  {game.status.value:<11}  {'yes' if game.rated else 'no':<5}  "
-                     f"{'yes' if game.ai else 'no':<3}  {ended:<16}  {game.hand_count:>5}  {players}")
+        lines.append(
+            f"{game.number:>9}  {game.status.value:<11}  {'yes' if game.rated else 'no':<5}  "
+            f"{'yes' if game.ai else 'no':<3}  {ended:<16}  {game.hand_count:>5}  {players}"
+        )
     return lines

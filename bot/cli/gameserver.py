@@ -28,14 +28,18 @@ DEMO_GAME = 1900001
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("gameserver", help="the reference game server beside the console club",
-                                   description="Run the reference game server linked to the console club "
-                                               "(docs/game-server.md).")
-    parser.add_argument("--demo", action="store_true", required=True,
-                        help="beside the console's demo club (the only mode there is)")
+    parser = subparsers.add_parser(
+        "gameserver",
+        help="the reference game server beside the console club",
+        description="Run the reference game server linked to the console club (docs/game-server.md).",
+    )
+    parser.add_argument(
+        "--demo", action="store_true", required=True, help="beside the console's demo club (the only mode there is)"
+    )
     parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: sudija-demo.db)")
-    parser.add_argument("--interval", type=float, default=5.0, metavar="SECONDS",
-                        help="seconds between the table's moves (default 5)")
+    parser.add_argument(
+        "--interval", type=float, default=5.0, metavar="SECONDS", help="seconds between the table's moves (default 5)"
+    )
     parser.add_argument("--steps", type=int, default=0, metavar="N", help="first play N steps at once")
     parser.set_defaults(func=run)
 
@@ -55,14 +59,28 @@ def run(args: argparse.Namespace) -> int:
     env = "SUDIJA_DEMO_GAMESERVER_SECRET"
     os.environ[env] = secret
     server_port, bot_port = _free_port(), _free_port()
-    config = replace(base, gameserver=GameServerConfig(url=f"http://127.0.0.1:{server_port}", host="127.0.0.1",
-                                                       port=bot_port, secret_env=env))
-    return asyncio.run(_run(config, args.db or DEMO_DATABASE, secret.encode(), server_port, bot_port,
-                            max(0.05, args.interval), max(0, args.steps)))
+    config = replace(
+        base,
+        gameserver=GameServerConfig(
+            url=f"http://127.0.0.1:{server_port}", host="127.0.0.1", port=bot_port, secret_env=env
+        ),
+    )
+    return asyncio.run(
+        _run(
+            config,
+            args.db or DEMO_DATABASE,
+            secret.encode(),
+            server_port,
+            bot_port,
+            max(0.05, args.interval),
+            max(0, args.steps),
+        )
+    )
 
 
-async def _run(config: Any, db_path: str, secret: bytes, server_port: int, bot_port: int, interval: float,
-               steps: int) -> int:
+async def _run(
+    config: Any, db_path: str, secret: bytes, server_port: int, bot_port: int, interval: float, steps: int
+) -> int:
     from aiohttp import web  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     from bot.app import App  # noqa: PLC0415 (a sub-command loads only what it runs)
@@ -89,8 +107,9 @@ async def _run(config: Any, db_path: str, secret: bytes, server_port: int, bot_p
             number += 1
         if await app.db.games.get(number) is not None:
             number = DEMO_GAME + random.randrange(1, 10_000)
-        game = generate_game(random.Random(number), number, hands=8, players=DEMO_PLAYERS,
-                             start=clock.now() - timedelta(minutes=30))
+        game = generate_game(
+            random.Random(number), number, hands=8, players=DEMO_PLAYERS, start=clock.now() - timedelta(minutes=30)
+        )
         table = server.add_table(game)
         say(f"[server] table {number}: {', '.join(DEMO_PLAYERS)}")
         for _ in range(steps):
@@ -101,6 +120,7 @@ async def _run(config: Any, db_path: str, secret: bytes, server_port: int, bot_p
                 await asyncio.sleep(interval)
                 if not await table.step() and table.finished:
                     return
+
         playing.append(asyncio.get_running_loop().create_task(play()))
 
     try:

@@ -22,21 +22,32 @@ from bot.importer import Importer, NoSuchPath
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "import", help="import game-log files (JSON, JSON Lines, gzip)",
+        "import",
+        help="import game-log files (JSON, JSON Lines, gzip)",
         description="Import game logs: files, or directories searched for *.json, *.jsonl, *.json.gz and "
-                    "*.jsonl.gz. A file with any invalid game imports nothing; every problem is listed.")
+        "*.jsonl.gz. A file with any invalid game imports nothing; every problem is listed.",
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a log file or a directory of log files")
     add_db_option(parser)
-    parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help="worker processes (default: one per CPU for big imports; 0 or 1: none)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes (default: one per CPU for big imports; 0 or 1: none)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    importer = Importer(args.db or config.database, lang=config.language, jobs=args.jobs,
-                        progress=bar.update if bar is not None else None)
+    importer = Importer(
+        args.db or config.database,
+        lang=config.language,
+        jobs=args.jobs,
+        progress=bar.update if bar is not None else None,
+    )
     try:
         report = asyncio.run(importer.run(args.paths))
     except NoSuchPath as exc:
@@ -71,8 +82,9 @@ class ProgressBar:
         share = done / total if total else 1.0
         filled = round(share * self.WIDTH)
         rate = hands / max(now - self.started, 1e-9)
-        self.stream.write(f"\r[{'#' * filled}{'-' * (self.WIDTH - filled)}] {share:4.0%}  {hands:,} hands  "
-                          f"{rate:,.0f} hands/s ")
+        self.stream.write(
+            f"\r[{'#' * filled}{'-' * (self.WIDTH - filled)}] {share:4.0%}  {hands:,} hands  {rate:,.0f} hands/s "
+        )
         self.stream.flush()
         self.visible = True
 

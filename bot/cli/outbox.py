@@ -17,8 +17,11 @@ from storage.outbox import Command
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("outbox", help="list the commands to the game server (waiting, sent, refused)",
-                                   description="List the outbox of commands to the game server, newest first.")
+    parser = subparsers.add_parser(
+        "outbox",
+        help="list the commands to the game server (waiting, sent, refused)",
+        description="List the outbox of commands to the game server, newest first.",
+    )
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--failed", action="store_true", help="only the commands the game server refused")
     which.add_argument("--pending", action="store_true", help="only the commands still waiting to be sent")
@@ -35,8 +38,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     state = "failed" if args.failed else "pending" if args.pending else None
     commands, counts = asyncio.run(_listing(db_path, state, max(1, args.limit)))
-    print(f"Outbox: {counts.get('pending', 0)} waiting, {counts.get('sent', 0)} sent, "
-          f"{counts.get('failed', 0)} refused by the game server.")
+    print(
+        f"Outbox: {counts.get('pending', 0)} waiting, {counts.get('sent', 0)} sent, "
+        f"{counts.get('failed', 0)} refused by the game server."
+    )
     for command in commands:
         print(line(command))
     return 0
@@ -44,8 +49,10 @@ def run(args: argparse.Namespace) -> int:
 
 def line(command: Command) -> str:
     data = json.dumps({k: v for k, v in command.payload.items() if k != "paper"}, ensure_ascii=False)
-    text = (f"#{command.id} {format_time(command.created_at)} {command.state:7} {command.kind} {data} "
-            f"({command.attempts} tries)")
+    text = (
+        f"#{command.id} {format_time(command.created_at)} {command.state:7} {command.kind} {data} "
+        f"({command.attempts} tries)"
+    )
     if command.state == "pending" and command.attempts:
         text += f", next try {format_time(command.next_at)}"
     if command.last_error:

@@ -25,9 +25,11 @@ from rules.paper_render import anonymised, paper_json, paper_text
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("papir", help="show a game's paper (score sheet)",
-                                   description="Show a game's paper computed from its log and the changes "
-                                               "recorded after its hands.")
+    parser = subparsers.add_parser(
+        "papir",
+        help="show a game's paper (score sheet)",
+        description="Show a game's paper computed from its log and the changes recorded after its hands.",
+    )
     parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the paper as JSON")
@@ -41,12 +43,21 @@ def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     db_path = args.db or config.database
     lang = args.lang or config.language
-    return asyncio.run(show(args.game, db_path, as_json=args.json, lang=lang, viewer=args.viewer, config=config,
-                            png=args.png))
+    return asyncio.run(
+        show(args.game, db_path, as_json=args.json, lang=lang, viewer=args.viewer, config=config, png=args.png)
+    )
 
 
-async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
-               config: Config | None = None, png: str | None = None) -> int:
+async def show(
+    number: int,
+    db_path: str,
+    *,
+    as_json: bool = False,
+    lang: str = "sr",
+    viewer: str | None = None,
+    config: Config | None = None,
+    png: str | None = None,
+) -> int:
     """Print the paper of game `number` from the database at `db_path`; the exit status."""
 
     words = Catalogue(lang)

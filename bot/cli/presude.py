@@ -32,9 +32,12 @@ from storage.trials import Trial
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("presude", help="show every trial and verdict of a game",
-                                   description="Show every trial of a game: its kind, caller, referee, times, "
-                                               "outcome, verdict and reason, oldest first.")
+    parser = subparsers.add_parser(
+        "presude",
+        help="show every trial and verdict of a game",
+        description="Show every trial of a game: its kind, caller, referee, times, "
+        "outcome, verdict and reason, oldest first.",
+    )
     parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the trials as JSON")
@@ -45,12 +48,21 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    return asyncio.run(show(args.game, args.db or config.database, as_json=args.json,
-                            lang=args.lang or config.language, viewer=args.viewer, config=config))
+    return asyncio.run(
+        show(
+            args.game,
+            args.db or config.database,
+            as_json=args.json,
+            lang=args.lang or config.language,
+            viewer=args.viewer,
+            config=config,
+        )
+    )
 
 
-def trial_json(trial: Trial, names: dict[int, str], said: list[TranscriptLine] | None = None,
-               show_names: bool = True) -> dict[str, Any]:
+def trial_json(
+    trial: Trial, names: dict[int, str], said: list[TranscriptLine] | None = None, show_names: bool = True
+) -> dict[str, Any]:
     return {
         "id": trial.id,
         "kind": "in_game" if trial.in_game else "out_of_game",
@@ -67,16 +79,29 @@ def trial_json(trial: Trial, names: dict[int, str], said: list[TranscriptLine] |
 
 def appeal_json(appeal: Appeal, names: dict[int, str], show_names: bool = True) -> dict[str, Any]:
     return {
-        "id": appeal.id, "trial": appeal.trial, "kind": appeal.kind, "appellant": names.get(appeal.appellant),
-        "filed_at": format_time(appeal.filed_at), "state": appeal.state,
+        "id": appeal.id,
+        "trial": appeal.trial,
+        "kind": appeal.kind,
+        "appellant": names.get(appeal.appellant),
+        "filed_at": format_time(appeal.filed_at),
+        "state": appeal.state,
         "councilor": names.get(appeal.councilor) if show_names and appeal.councilor is not None else None,
-        "hearing": appeal.hearing, "decided_at": format_time(appeal.decided_at) if appeal.decided_at else None,
-        "reason": appeal.reason, "restriction_days": appeal.restriction_days,
+        "hearing": appeal.hearing,
+        "decided_at": format_time(appeal.decided_at) if appeal.decided_at else None,
+        "reason": appeal.reason,
+        "restriction_days": appeal.restriction_days,
     }
 
 
-async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = "sr", viewer: str | None = None,
-               config: Config | None = None) -> int:
+async def show(
+    number: int,
+    db_path: str,
+    *,
+    as_json: bool = False,
+    lang: str = "sr",
+    viewer: str | None = None,
+    config: Config | None = None,
+) -> int:
     """Print the trials of game `number` from the database at `db_path`; the exit status."""
 
     messages = Catalogue(lang)
@@ -101,13 +126,17 @@ async def show(number: int, db_path: str, *, as_json: bool = False, lang: str = 
         said: dict[int, list[TranscriptLine]] = {}
         for trial in trials:
             roles = {p.member: p.role for p in await db.trials.participants(trial.id)}
-            said[trial.id] = [TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, messages),
-                                             msg.text) for msg in await db.trials.messages(trial.id)]
+            said[trial.id] = [
+                TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, messages), msg.text)
+                for msg in await db.trials.messages(trial.id)
+            ]
     finally:
         await db.close()
     if as_json:
-        shown: dict[str, Any] = {"game": number,
-                                 "trials": [trial_json(t, names, said[t.id], show_names) for t in trials]}
+        shown: dict[str, Any] = {
+            "game": number,
+            "trials": [trial_json(t, names, said[t.id], show_names) for t in trials],
+        }
         if appeals:
             shown["appeals"] = [appeal_json(a, names, show_names) for a in appeals]
         print(json.dumps(shown, ensure_ascii=False, indent=2))

@@ -26,19 +26,31 @@ TRUMPS = ("S", "H", "D", "C", "none")
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("rezon", help="count a follower's rezons (the Arbitar's step 2)",
-                                   description="Count the rezons of a follower's ten cards by the club's rules "
-                                               "and say whether following meets them or is obviously bad.")
-    parser.add_argument("--trump", required=True, type=_trump, metavar="{S,H,D,C,none}",
-                        help="the trump suit (none: sans)")
+    parser = subparsers.add_parser(
+        "rezon",
+        help="count a follower's rezons (the Arbitar's step 2)",
+        description="Count the rezons of a follower's ten cards by the club's rules "
+        "and say whether following meets them or is obviously bad.",
+    )
+    parser.add_argument(
+        "--trump", required=True, type=_trump, metavar="{S,H,D,C,none}", help="the trump suit (none: sans)"
+    )
     parser.add_argument("--cards", required=True, help='the follower\'s ten cards, e.g. "AS 9S 7S JD QH TH ..."')
     parser.add_argument("--talon", default="", help="the two talon cards the declarer bought (none with igra)")
-    parser.add_argument("--seat", choices=("first", "second"), default="first",
-                        help="first = right after the declarer (decides first); second = the other defender")
-    parser.add_argument("--first-followed", action="store_true",
-                        help="the first defender followed (matters for the second)")
-    parser.add_argument("--declarer-last", action="store_true",
-                        help="the declarer spoke last and the other two said dalje (no AQ exception)")
+    parser.add_argument(
+        "--seat",
+        choices=("first", "second"),
+        default="first",
+        help="first = right after the declarer (decides first); second = the other defender",
+    )
+    parser.add_argument(
+        "--first-followed", action="store_true", help="the first defender followed (matters for the second)"
+    )
+    parser.add_argument(
+        "--declarer-last",
+        action="store_true",
+        help="the declarer spoke last and the other two said dalje (no AQ exception)",
+    )
     parser.add_argument("--json", action="store_true", help="print the count as JSON")
     parser.set_defaults(func=run)
 
@@ -55,9 +67,15 @@ def _trump(text: str) -> str:
 def count_json(count: RezonCount) -> dict[str, Any]:
     """The stable JSON of a rezon count."""
     rezons: float | int = int(count.rezons) if count.rezons == int(count.rezons) else count.rezons
-    return {"rezons": rezons, "trump_tricks": count.trump_tricks, "aces": count.aces,
-            "obviously_bad": count.obviously_bad, "meets_rules": count.meets_rules,
-            "requirement": count.requirement, "explanation": list(count.explanation)}
+    return {
+        "rezons": rezons,
+        "trump_tricks": count.trump_tricks,
+        "aces": count.aces,
+        "obviously_bad": count.obviously_bad,
+        "meets_rules": count.meets_rules,
+        "requirement": count.requirement,
+        "explanation": list(count.explanation),
+    }
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,16 +88,27 @@ def run(args: argparse.Namespace) -> int:
         print(f"sudija rezon: the talon is two cards (or none with igra), not {len(talon)}", file=sys.stderr)
         return 2
     try:
-        count = count_rezons_cards(cards, None if args.trump == "none" else args.trump, talon,
-                                   args.seat, args.first_followed, args.declarer_last)
+        count = count_rezons_cards(
+            cards,
+            None if args.trump == "none" else args.trump,
+            talon,
+            args.seat,
+            args.first_followed,
+            args.declarer_last,
+        )
     except ValueError as exc:
         print(f"sudija rezon: {exc}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(count_json(count), ensure_ascii=False))
         return 0
-    verdict = ("očigledno loše praćenje" if count.obviously_bad else
-               "ispunjava pravila" if count.meets_rules else "ispod pravila, ali nije očigledno")
+    verdict = (
+        "očigledno loše praćenje"
+        if count.obviously_bad
+        else "ispunjava pravila"
+        if count.meets_rules
+        else "ispod pravila, ali nije očigledno"
+    )
     print(f"rezona: {count.rezons:g}, adutskih štihova: {count.trump_tricks}, asova: {count.aces} — {verdict}")
     for line in count.explanation:
         print(f"  {line}")

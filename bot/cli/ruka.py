@@ -17,9 +17,11 @@ from bot.messages import Catalogue
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("ruka", help="show one hand of a game as a picture (Prikaz ruke)",
-                                   description="Write one hand of a stored game as a PNG picture and print it as "
-                                               "text.")
+    parser = subparsers.add_parser(
+        "ruka",
+        help="show one hand of a game as a picture (Prikaz ruke)",
+        description="Write one hand of a stored game as a PNG picture and print it as text.",
+    )
     parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
     parser.add_argument("hand", type=int, metavar="N", help="the hand number in the game")
     add_db_option(parser)
@@ -30,8 +32,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    return asyncio.run(show(args.game, args.hand, args.db or config.database, args.png,
-                            args.lang or config.language))
+    return asyncio.run(show(args.game, args.hand, args.db or config.database, args.png, args.lang or config.language))
 
 
 async def show(number: int, n: int, db_path: str, png: str, lang: str) -> int:

@@ -18,9 +18,11 @@ from bot.config import Config, ConfigError
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "run", help="start the bot (Discord/Telegram when configured, else the console club)",
+        "run",
+        help="start the bot (Discord/Telegram when configured, else the console club)",
         description="Start the bot with the platforms configured in config.toml (a token in the environment "
-                    "variable named there). With no token, the console club starts over the demo club.")
+        "variable named there). With no token, the console club starts over the demo club.",
+    )
     add_db_option(parser)
     parser.set_defaults(func=run)
 
@@ -36,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
         from bot.console.runner import run_console  # noqa: PLC0415 (a sub-command loads only what it runs)
 
         db_path = args.db or DEMO_DATABASE
-        print(f"Nema tokena za Discord ni Telegram: pokrećem konzolni klub ({db_path}). Kucajte help.",
-              file=sys.stderr)
+        print(f"Nema tokena za Discord ni Telegram: pokrećem konzolni klub ({db_path}). Kucajte help.", file=sys.stderr)
         return asyncio.run(run_console(config, db_path, True, sys.stdin, sys.stdout, sys.stderr))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -60,8 +61,11 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None) -> None:
     from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.setup import Report, SetupError  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    platforms = [name for name, settings in (("discord", config.discord), ("telegram", config.telegram))
-                 if settings.token is not None]
+    platforms = [
+        name
+        for name, settings in (("discord", config.discord), ("telegram", config.telegram))
+        if settings.token is not None
+    ]
     check_owner(config, platforms)  # before anything opens: the owner is configuration
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -26,9 +26,12 @@ def day(text: str) -> date:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("statistika", help="the referee desk's figures for the councilors",
-                                   description="Calls, waiting for Sudi, expired calls, trials and verdicts per "
-                                               "referee, interrupted trials, for a period.")
+    parser = subparsers.add_parser(
+        "statistika",
+        help="the referee desk's figures for the councilors",
+        description="Calls, waiting for Sudi, expired calls, trials and verdicts per "
+        "referee, interrupted trials, for a period.",
+    )
     parser.add_argument("--od", type=day, default=None, metavar="DATE", help="from this day (YYYY-MM-DD)")
     parser.add_argument("--do", type=day, default=None, metavar="DATE", help="to this day, included")
     form = parser.add_mutually_exclusive_group()
@@ -43,15 +46,26 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     if args.od is not None and args.do is not None and args.od > args.do:
-        print(Catalogue(args.lang or config.language).t("statistika.bad_period", start=args.od, end=args.do),
-              file=sys.stderr)
+        print(
+            Catalogue(args.lang or config.language).t("statistika.bad_period", start=args.od, end=args.do),
+            file=sys.stderr,
+        )
         return 1
-    return asyncio.run(show(args.db or config.database, args.od, args.do, form="json" if args.json else
-                            "csv" if args.csv else "text", png=args.png, lang=args.lang or config.language))
+    return asyncio.run(
+        show(
+            args.db or config.database,
+            args.od,
+            args.do,
+            form="json" if args.json else "csv" if args.csv else "text",
+            png=args.png,
+            lang=args.lang or config.language,
+        )
+    )
 
 
-async def show(db_path: str, start: date | None, end: date | None, *, form: str = "text", png: str | None = None,
-               lang: str = "sr") -> int:
+async def show(
+    db_path: str, start: date | None, end: date | None, *, form: str = "text", png: str | None = None, lang: str = "sr"
+) -> int:
     from bot.desk.statistics import club_zone, council_figures, figures_text  # noqa: PLC0415 (a sub-command loads only what it runs)
     from rules.statistics import figures_csv, figures_json  # noqa: PLC0415 (a sub-command loads only what it runs)
 

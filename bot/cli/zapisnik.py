@@ -36,14 +36,18 @@ def trial_number(text: str) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("zapisnik", help="export a trial's record as HTML, or verify one",
-                                   description="Export one trial as a self-contained HTML record sealed by a "
-                                               "SHA-256 chain, or verify such a file.")
+    parser = subparsers.add_parser(
+        "zapisnik",
+        help="export a trial's record as HTML, or verify one",
+        description="Export one trial as a self-contained HTML record sealed by a "
+        "SHA-256 chain, or verify such a file.",
+    )
     parser.add_argument("trial", type=trial_number, nargs="?", metavar="TRIAL", help="the trial's number")
     parser.add_argument("--html", action="store_true", help="export the record as HTML")
     parser.add_argument("--out", default=None, metavar="FILE", help="the file to write (default: standard output)")
-    parser.add_argument("--officials", action="store_true",
-                        help="the officials' view: name the referee and the councilors")
+    parser.add_argument(
+        "--officials", action="store_true", help="the officials' view: name the referee and the councilors"
+    )
     parser.add_argument("--verify", default=None, metavar="FILE", help="verify a record file")
     parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
     add_db_option(parser)
@@ -63,8 +67,15 @@ def run(args: argparse.Namespace) -> int:
     if args.trial is None or not args.html:
         return _fail("give a trial and --html (sudija zapisnik TRIAL --html [--out FILE]), or --verify FILE")
     config = club_config(args)
-    return asyncio.run(export(args.trial, args.db or config.database, out=args.out, officials=args.officials,
-                              lang=args.lang or config.language))
+    return asyncio.run(
+        export(
+            args.trial,
+            args.db or config.database,
+            out=args.out,
+            officials=args.officials,
+            lang=args.lang or config.language,
+        )
+    )
 
 
 async def export(trial: int, db_path: str, *, out: str | None, officials: bool, lang: str) -> int:

@@ -188,8 +188,9 @@ class ConsoleChat:
             self.screen.spaces.setdefault(space.id, set()).add(member.id)
         self.emit(f"trial {space.id}", text)
 
-    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
-                           buttons: Sequence[Button] = ()) -> None:
+    async def say_in_trial(
+        self, space: TrialSpace, text: str, sender: Member | None = None, buttons: Sequence[Button] = ()
+    ) -> None:
         self._remember(f"trial:{space.id}", buttons)
         if sender is not None:
             text = f"{self.account_of(sender) or sender.nick}: {text}"

@@ -135,8 +135,7 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
 
     async def members_only_on(self, platform: str, not_on: str) -> list[Member]:
         """Members linked on `platform` and not on `not_on` (Telegram marks these online: it shows no presence)."""
-        return [m for m in await self.db.members.all()
-                if m.account(platform) is not None and m.account(not_on) is None]
+        return [m for m in await self.db.members.all() if m.account(platform) is not None and m.account(not_on) is None]
 
     async def press(self, member: Member, action: str, ref: int) -> Reply:
         """A button: the payload names an action and an id; both are re-checked against the database (an id no
@@ -208,7 +207,8 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
             return self.refuse("call.unknown_game", game=number)
         show = self.sees_referee_names(member)
         officials = {"referee", "councilor", "moderator", "owner"}
-        transcripts = member is not None and (bool(self.roles_of(member) & officials) or
-                                              any(p.casefold() == member.nick.casefold() for p in summary.players))
-        return await self.verdict_list(number, show_referees=show, transcripts=transcripts, trial_id=trial,
-                                       page=page)
+        transcripts = member is not None and (
+            bool(self.roles_of(member) & officials)
+            or any(p.casefold() == member.nick.casefold() for p in summary.players)
+        )
+        return await self.verdict_list(number, show_referees=show, transcripts=transcripts, trial_id=trial, page=page)

@@ -89,8 +89,9 @@ class AdviceDesk(TrialDesk):
 
     async def _analysis(self, game: Game, hand: int, seat: int, analyser: Analyser) -> FallAnalysis:
         """One fall's analysis, computed once (also when asked twice at once) and kept."""
-        cache: OrderedDict[tuple[object, ...], asyncio.Future[FallAnalysis]] = \
-            self.__dict__.setdefault("_advice_cache", OrderedDict())
+        cache: OrderedDict[tuple[object, ...], asyncio.Future[FallAnalysis]] = self.__dict__.setdefault(
+            "_advice_cache", OrderedDict()
+        )
         key = (game.number, hand, seat, analyser)
         future = cache.get(key)
         if future is None:
@@ -186,8 +187,9 @@ class AdviceDesk(TrialDesk):
             return reply
         game = await self.load_game(trial.game)
         hands = [h.n for h in game.hands if defender_falls(h)][-SHOWN_BUTTONS:]
-        buttons = tuple(Button(self.t("button.advice", hand=n), "advice", trial.id * ADVICE_REF + n, "secondary")
-                        for n in hands)
+        buttons = tuple(
+            Button(self.t("button.advice", hand=n), "advice", trial.id * ADVICE_REF + n, "secondary") for n in hands
+        )
         return replace(reply, buttons=reply.buttons + buttons)  # its pictures too
 
     # The difference in a draft ------------------------------------------------------------------------------

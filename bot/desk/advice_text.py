@@ -35,8 +35,10 @@ def arbitar_lines(game: Game, hand: int, fallen: int, verdict: ArbitarVerdict) -
     name = game.players[fallen]
     step = verdict.step if verdict.step is not None else "—"  # neither step applied
     if verdict.transfers:
-        head = (f"Arbitar, partija {game.number}, ruka {hand}: pad se prebacuje sa igrača {name} na igrača "
-                f"{shown['to']} (korak {step}).")
+        head = (
+            f"Arbitar, partija {game.number}, ruka {hand}: pad se prebacuje sa igrača {name} na igrača "
+            f"{shown['to']} (korak {step})."
+        )
     else:
         head = f"Arbitar, partija {game.number}, ruka {hand}: pad ostaje igraču {name} (korak {step})."
     lines = [head, f"Razlog: {verdict.reason}"]
@@ -49,33 +51,65 @@ def arbitar_lines(game: Game, hand: int, fallen: int, verdict: ArbitarVerdict) -
 #: The card evidence the Arbitar may give, by key prefix: the decisive card, the other defender's ruining error
 #: when the fallen player erred too, the fallen player's own opening lead (left to the referee), a card checked
 #: and cleared by the 10% rule.
-CARD_EVIDENCE = (("", "advice.card_error"), ("other_", "advice.card_error"), ("lead_", "advice.card_lead"),
-                 ("checked_", "advice.card_checked"))
+CARD_EVIDENCE = (
+    ("", "advice.card_error"),
+    ("other_", "advice.card_error"),
+    ("lead_", "advice.card_lead"),
+    ("checked_", "advice.card_checked"),
+)
 
 
 def _card_line(evidence: Mapping[str, Any], prefix: str, m: Catalogue, key: str) -> str | None:
     """The card evidence under `prefix` ("" for the decisive card, "checked_" for one checked and cleared)."""
-    wanted = ("player", "trick", "card", "better_card", "declarer_tricks_with_card", "declarer_tricks_with_better",
-              "layouts", "consistent_layouts", "better_card_better", "played_card_better", "bar")
+    wanted = (
+        "player",
+        "trick",
+        "card",
+        "better_card",
+        "declarer_tricks_with_card",
+        "declarer_tricks_with_better",
+        "layouts",
+        "consistent_layouts",
+        "better_card_better",
+        "played_card_better",
+        "bar",
+    )
     if not all(prefix + k in evidence for k in wanted):
         return None
     e = {k: evidence[prefix + k] for k in wanted}
-    return m.t(key, player=e["player"], trick=e["trick"], card=e["card"], better=e["better_card"],
-               with_card=e["declarer_tricks_with_card"], with_better=e["declarer_tricks_with_better"],
-               layouts=e["layouts"], consistent=e["consistent_layouts"], better_count=e["better_card_better"],
-               worse_count=e["played_card_better"], bar=e["bar"])
+    return m.t(
+        key,
+        player=e["player"],
+        trick=e["trick"],
+        card=e["card"],
+        better=e["better_card"],
+        with_card=e["declarer_tricks_with_card"],
+        with_better=e["declarer_tricks_with_better"],
+        layouts=e["layouts"],
+        consistent=e["consistent_layouts"],
+        better_count=e["better_card_better"],
+        worse_count=e["played_card_better"],
+        bar=e["bar"],
+    )
 
 
 def _rezon_line(evidence: Mapping[str, Any], fallen: str, other: str, m: Catalogue) -> str:
-    keys = ("rezons_fallen", "rezons_other", "aces_fallen", "aces_other", "fallen_meets_rules",
-            "other_obviously_bad")
+    keys = ("rezons_fallen", "rezons_other", "aces_fallen", "aces_other", "fallen_meets_rules", "other_obviously_bad")
     if not all(k in evidence for k in keys):
         return m.t("advice.no_step2")
     meets = m.t("advice.meets" if evidence["fallen_meets_rules"] else "advice.below_rules")
     bad = m.t("advice.obviously_bad" if evidence["other_obviously_bad"] else "advice.not_obviously_bad")
-    return m.t("advice.rezons", fallen=fallen, other=other, rf=f"{float(evidence['rezons_fallen']):g}",
-               ro=f"{float(evidence['rezons_other']):g}", af=evidence["aces_fallen"], ao=evidence["aces_other"],
-               meets=meets, bad=bad)
+    return m.t(
+        "advice.rezons",
+        fallen=fallen,
+        other=other,
+        rf=f"{float(evidence['rezons_fallen']):g}",
+        ro=f"{float(evidence['rezons_other']):g}",
+        af=evidence["aces_fallen"],
+        ao=evidence["aces_other"],
+        meets=meets,
+        bad=bad,
+    )
 
 
 def decision_line(game: Game, analysis: FallAnalysis, m: Catalogue) -> str:
@@ -83,8 +117,12 @@ def decision_line(game: Game, analysis: FallAnalysis, m: Catalogue) -> str:
     verdict = analysis.verdict
     assert verdict is not None
     if verdict.transfers and verdict.to is not None:
-        return m.t("advice.decides_transfer", fallen=game.players[analysis.fallen], to=game.players[verdict.to],
-                   reason=verdict.reason)
+        return m.t(
+            "advice.decides_transfer",
+            fallen=game.players[analysis.fallen],
+            to=game.players[verdict.to],
+            reason=verdict.reason,
+        )
     return m.t("advice.decides_stays", fallen=game.players[analysis.fallen], reason=verdict.reason)
 
 
@@ -122,8 +160,9 @@ def render_advice(game: Game, hand: int, declarer: int, analyses: Sequence[FallA
     return "\n".join(lines)
 
 
-def render_briefing(number: int, players: tuple[str, str, str], trials: Sequence[Trial],
-                    moves: Sequence[FallMove], m: Catalogue) -> str | None:
+def render_briefing(
+    number: int, players: tuple[str, str, str], trials: Sequence[Trial], moves: Sequence[FallMove], m: Catalogue
+) -> str | None:
     """What the officials must review before judging (club rules: "dužan je da ih pregleda pre donošenja
     presude"): a warning for every hand that already carries a verdict or a players' correction and for every
     verdict on the game as a whole, then the game's earlier trials with their outcomes and reasons. None when the
@@ -133,24 +172,35 @@ def render_briefing(number: int, players: tuple[str, str, str], trials: Sequence
     for trial in trials:
         kind = m.t("kind.in_game" if trial.in_game else "kind.out_of_game")
         if trial.outcome is TrialOutcome.INTERRUPTED:
-            history.append(m.t("brief.trial_interrupted", trial=trial.id, kind=kind, opened=trial.opened_at,
-                               why=m.t(f"end.{trial.end_reason or 'unknown'}")))
+            history.append(
+                m.t(
+                    "brief.trial_interrupted",
+                    trial=trial.id,
+                    kind=kind,
+                    opened=trial.opened_at,
+                    why=m.t(f"end.{trial.end_reason or 'unknown'}"),
+                )
+            )
             continue
         if trial.outcome is not TrialOutcome.VERDICT and trial.outcome is not TrialOutcome.NO_VERDICT:
             continue
         draft = verdict_from_json(trial.verdict) if trial.verdict else Draft(NoVerdict(), trial.reason or "")
         shown = render_verdict(draft, m)
         reason = draft.reason or trial.reason or "—"
-        history.append(m.t("brief.trial", trial=trial.id, kind=kind, opened=trial.opened_at, verdict=shown,
-                           reason=reason))
+        history.append(
+            m.t("brief.trial", trial=trial.id, kind=kind, opened=trial.opened_at, verdict=shown, reason=reason)
+        )
         verdict = draft.verdict
         hand = verdict.hand if isinstance(verdict, (BulaChange, FallTransfer)) else None
         if hand is not None:
             warnings.append(m.t("brief.judged_hand", hand=hand, trial=trial.id, verdict=shown, reason=reason))
         elif not isinstance(verdict, NoVerdict):
             warnings.append(m.t("brief.judged_game", trial=trial.id, verdict=shown, reason=reason))
-    keys = {FallSource.ISPRAVKA: "brief.ispravka", FallSource.PLAYER: "brief.odlazak",
-            FallSource.ARBITAR: "brief.arbitar"}
+    keys = {
+        FallSource.ISPRAVKA: "brief.ispravka",
+        FallSource.PLAYER: "brief.odlazak",
+        FallSource.ARBITAR: "brief.arbitar",
+    }
     for move in sorted(moves, key=lambda mv: mv.hand):
         key = keys.get(move.source)
         if key is not None:

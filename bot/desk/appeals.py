@@ -51,8 +51,7 @@ from storage.members import Member
 from storage.states import AppealState, TrialOutcome
 from storage.trials import Trial
 
-OUTCOMES = {"usvojena": AppealState.UPHELD, "odbijena": AppealState.REJECTED,
-            "nedopustena": AppealState.INADMISSIBLE}
+OUTCOMES = {"usvojena": AppealState.UPHELD, "odbijena": AppealState.REJECTED, "nedopustena": AppealState.INADMISSIBLE}
 
 
 class AppealDesk(VoteDesk):
@@ -72,8 +71,9 @@ class AppealDesk(VoteDesk):
 
     async def parties_of(self, trial: Trial) -> set[int]:
         """Who may appeal: the trial's caller and players, and whoever its verdict names."""
-        return ({p.member for p in await self.db.trials.participants(trial.id) if p.role in ("caller", "player")}
-                | await self.named_in(trial))
+        return {
+            p.member for p in await self.db.trials.participants(trial.id) if p.role in ("caller", "player")
+        } | await self.named_in(trial)
 
     async def took_part(self, trial: Trial) -> set[int]:
         """Who may not hear an appeal against it: everyone in that trial (referee, councilor, parties) and whoever
@@ -100,24 +100,38 @@ class AppealDesk(VoteDesk):
             return self.refuse("appeal.unknown_kind", kind=kind_name, kinds=kinds_text(rules.kinds))
         window = within_window(kind, trial.closed_at, now)
         if not window.allowed:
-            return self.refuse("appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days,
-                               deadline=window.deadline)
+            return self.refuse(
+                "appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days, deadline=window.deadline
+            )
         try:
-            appeal = await self.db.appeals.file(trial.id, member.id, kind.name, text.strip(), now,
-                                                now + self.call_time, now + timedelta(days=rules.review_days))
+            appeal = await self.db.appeals.file(
+                trial.id,
+                member.id,
+                kind.name,
+                text.strip(),
+                now,
+                now + self.call_time,
+                now + timedelta(days=rules.review_days),
+            )
         except AlreadyOpen:
             return self.refuse("appeal.already", trial=trial_id)
         for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
             self.timers.arm(deadline)
         eligible = await self.eligible_councilors(appeal, trial, lobby_only=True)
-        post = CallPost(f"councilor:appeal:{appeal.id}", await self.appeal_text(appeal, trial), tuple(eligible),
-                        self.appeal_buttons(appeal), tuple(eligible) if self.config.direct_messages else ())
+        post = CallPost(
+            f"councilor:appeal:{appeal.id}",
+            await self.appeal_text(appeal, trial),
+            tuple(eligible),
+            self.appeal_buttons(appeal),
+            tuple(eligible) if self.config.direct_messages else (),
+        )
         for notice in await self.chat.post_call(post):
             await self.db.calls.add_notice(post.subject, notice)
         for councilor in eligible:
             await self.db.appeals.add_ping(appeal.id, councilor.id, now)
-        return Reply(self.t("appeal.filed", appeal=appeal.id, trial=trial.id, kind=kind.name,
-                            until=appeal.review_deadline))
+        return Reply(
+            self.t("appeal.filed", appeal=appeal.id, trial=trial.id, kind=kind.name, until=appeal.review_deadline)
+        )
 
     def reminder_at(self, appeal: Appeal) -> datetime:
         return appeal.review_deadline - timedelta(days=self.config.appeals.remind_days)
@@ -126,8 +140,15 @@ class AppealDesk(VoteDesk):
         return (Button(self.t("button.appeal_take"), "appeal_take", appeal.id),)
 
     async def appeal_text(self, appeal: Appeal, trial: Trial) -> str:
-        return self.t("appeal.notice", appeal=appeal.id, trial=trial.id, game=trial.game, kind=appeal.kind,
-                      appellant=await self.nick(appeal.appellant), text=appeal.text or "—")
+        return self.t(
+            "appeal.notice",
+            appeal=appeal.id,
+            trial=trial.id,
+            game=trial.game,
+            kind=appeal.kind,
+            appellant=await self.nick(appeal.appellant),
+            text=appeal.text or "—",
+        )
 
     async def eligible_councilors(self, appeal: Appeal, trial: Trial, lobby_only: bool) -> list[Member]:
         """The councilors who may take the appeal (in the lobby: online, on duty, not seated, not judging)."""
@@ -173,29 +194,50 @@ class AppealDesk(VoteDesk):
             # A hearing is a trial of the game: while the table plays it would keep the table from calling.
             return self.refuse("appeal.game_in_progress", game=trial.game)
         try:
-            hearing_id = await self.db.appeals.take(appeal.id, councilor.id, trial.game, appeal.appellant,
-                                                    self.now())
+            hearing_id = await self.db.appeals.take(appeal.id, councilor.id, trial.game, appeal.appellant, self.now())
         except aiosqlite.IntegrityError:
             return self.refuse("appeal.game_busy", game=trial.game)
         if hearing_id is None:
             fresh = await self.db.appeals.get(appeal.id)
-            return self.refuse("appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh
-                                                                                         else None))
-        await self.chat.edit_notices(await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
-                                     self.t("appeal.notice_taken", appeal=appeal.id, trial=trial.id,
-                                            councilor=councilor.nick))
+            return self.refuse(
+                "appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh else None)
+            )
+        await self.chat.edit_notices(
+            await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
+            self.t("appeal.notice_taken", appeal=appeal.id, trial=trial.id, councilor=councilor.nick),
+        )
         hearing = await self.db.trials.get(hearing_id)
         assert hearing is not None
         appellant = await self.nick(appeal.appellant)
         await self.game_server.block_offers(appellant)  # as in any out-of-game trial: he is there to be heard
-        await self.chat.open_trial_space(await self.trial_space(hearing),
-                                         self.t("appeal.hearing_opened", appeal=appeal.id, trial=trial.id,
-                                                game=trial.game, appellant=appellant, councilor=councilor.nick,
-                                                text=appeal.text or "—"),
-                                         self.controls(hearing))
+        await self.chat.open_trial_space(
+            await self.trial_space(hearing),
+            self.t(
+                "appeal.hearing_opened",
+                appeal=appeal.id,
+                trial=trial.id,
+                game=trial.game,
+                appellant=appellant,
+                councilor=councilor.nick,
+                text=appeal.text or "—",
+            ),
+            self.controls(hearing),
+        )
         seen = await self.verdict_list(trial.game, show_referees=True, transcripts=True)  # verdicts, talks
-        return Reply("\n".join([self.t("appeal.take_ok", appeal=appeal.id, trial=trial.id, hearing=hearing_id,
-                                       until=appeal.review_deadline), seen.text]))
+        return Reply(
+            "\n".join(
+                [
+                    self.t(
+                        "appeal.take_ok",
+                        appeal=appeal.id,
+                        trial=trial.id,
+                        hearing=hearing_id,
+                        until=appeal.review_deadline,
+                    ),
+                    seen.text,
+                ]
+            )
+        )
 
     async def offer_pending_calls(self, member: Member) -> None:
         """A councilor who arrives in the lobby is also offered every appeal waiting that he may take."""
@@ -210,8 +252,12 @@ class AppealDesk(VoteDesk):
                 continue
             if not await self.db.appeals.add_ping(appeal.id, member.id, self.now()):
                 continue
-            post = CallPost(f"councilor:appeal:{appeal.id}", await self.appeal_text(appeal, trial), (member,),
-                            self.appeal_buttons(appeal))
+            post = CallPost(
+                f"councilor:appeal:{appeal.id}",
+                await self.appeal_text(appeal, trial),
+                (member,),
+                self.appeal_buttons(appeal),
+            )
             for notice in await self.chat.offer_call(member, post):
                 await self.db.calls.add_notice(post.subject, notice)
 
@@ -247,12 +293,12 @@ class AppealDesk(VoteDesk):
             return reply
         reason = draft.reason or "—"
         await self.db.appeals.decide(appeal.id, AppealState.UPHELD, referee.id, reason, self.now())
-        await self.tell_decision(appeal, AppealState.UPHELD, reason, 0, None,
-                                 render_verdict(draft, self.messages))
+        await self.tell_decision(appeal, AppealState.UPHELD, reason, 0, None, render_verdict(draft, self.messages))
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t("appeal.state_upheld")))
 
-    async def decide_appeal(self, councilor: Member, appeal_id: int, result: str, days: int | None,
-                            reason: str) -> Reply:
+    async def decide_appeal(
+        self, councilor: Member, appeal_id: int, result: str, days: int | None, reason: str
+    ) -> Reply:
         """/resi ŽALBA usvojena|odbijena|nedopustena [dana N] -- razlog."""
         state = OUTCOMES.get(result)
         appeal = await self.db.appeals.get(appeal_id)
@@ -272,30 +318,44 @@ class AppealDesk(VoteDesk):
         assert hearing is not None
         now = self.now()
         until = now + timedelta(days=chosen) if chosen else None
-        if not await self.db.trials.finish(hearing.id, TrialOutcome.NO_VERDICT, now, councilor.id,
-                                           verdict=verdict_to_json(Draft(NoVerdict(), reason)), reason=reason):
+        if not await self.db.trials.finish(
+            hearing.id,
+            TrialOutcome.NO_VERDICT,
+            now,
+            councilor.id,
+            verdict=verdict_to_json(Draft(NoVerdict(), reason)),
+            reason=reason,
+        ):
             return self.refuse("appeal.not_yours", appeal=appeal_id)
         await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen)
-        text = self.t("appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"),
-                      reason=reason)
+        text = self.t("appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason)
         await self._wind_up(hearing, text)
         await self.tell_decision(appeal, state, reason, chosen, until, None)
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
 
-    async def tell_decision(self, appeal: Appeal, state: AppealState, reason: str, days: int,
-                            until: datetime | None, verdict: str | None) -> None:
+    async def tell_decision(
+        self, appeal: Appeal, state: AppealState, reason: str, days: int, until: datetime | None, verdict: str | None
+    ) -> None:
         appellant = await self.db.members.get(appeal.appellant)
-        text = self.t("appeal.told_decided", appeal=appeal.id, trial=appeal.trial,
-                      state=self.t(f"appeal.state_{state}"), reason=reason)
+        text = self.t(
+            "appeal.told_decided",
+            appeal=appeal.id,
+            trial=appeal.trial,
+            state=self.t(f"appeal.state_{state}"),
+            reason=reason,
+        )
         if verdict:
             text += "\n" + self.t("appeal.told_new_verdict", verdict=verdict)
         if until is not None:
             text += "\n" + self.t("appeal.told_restricted", days=days, until=until)
         if appellant is not None:
             await self.chat.tell(appellant, text)
-        await self.chat.edit_notices(await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
-                                     self.t("appeal.notice_decided", appeal=appeal.id, trial=appeal.trial,
-                                            state=self.t(f"appeal.state_{state}")))
+        await self.chat.edit_notices(
+            await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
+            self.t(
+                "appeal.notice_decided", appeal=appeal.id, trial=appeal.trial, state=self.t(f"appeal.state_{state}")
+            ),
+        )
 
     async def interrupt(self, trial: Trial, why: str) -> None:
         """A hearing that ends without a decision puts its appeal back for Preuzmi."""
@@ -309,8 +369,12 @@ class AppealDesk(VoteDesk):
             return
         self.timers.arm(fresh.ping_at)
         eligible = await self.eligible_councilors(fresh, appealed, lobby_only=True)
-        post = CallPost(f"councilor:appeal:{fresh.id}", await self.appeal_text(fresh, appealed), tuple(eligible),
-                        self.appeal_buttons(fresh))
+        post = CallPost(
+            f"councilor:appeal:{fresh.id}",
+            await self.appeal_text(fresh, appealed),
+            tuple(eligible),
+            self.appeal_buttons(fresh),
+        )
         for notice in await self.chat.post_call(post):
             await self.db.calls.add_notice(post.subject, notice)
 
@@ -341,27 +405,51 @@ class AppealDesk(VoteDesk):
             trial = await self.db.trials.get(appeal.trial)
             if trial is None:
                 continue
-            if appeal.state is AppealState.FILED and not appeal.pinged and appeal.ping_at <= now \
-                    and await self.db.appeals.mark(appeal.id, "pinged"):
+            if (
+                appeal.state is AppealState.FILED
+                and not appeal.pinged
+                and appeal.ping_at <= now
+                and await self.db.appeals.mark(appeal.id, "pinged")
+            ):
                 # Nobody took it within the call's minutes: every councilor who may take it is told.
                 for councilor in await self.eligible_councilors(appeal, trial, lobby_only=False):
                     await self.db.appeals.add_ping(appeal.id, councilor.id, now)
-                    await self.chat.tell(councilor, self.t("appeal.waiting", appeal=appeal.id, trial=trial.id,
-                                                           minutes=self.config.call_minutes),
-                                         self.appeal_buttons(appeal))
-            if not appeal.reminded and self.reminder_at(appeal) <= now \
-                    and await self.db.appeals.mark(appeal.id, "reminded"):
-                people = ([m for m in [await self.db.members.get(appeal.councilor)] if m] if appeal.councilor
-                          else await self.eligible_councilors(appeal, trial, lobby_only=False))
-                post = CallPost(f"councilor:appeal-reminder:{appeal.id}",
-                                self.t("appeal.reminder", appeal=appeal.id, trial=trial.id,
-                                       until=appeal.review_deadline), tuple(people), (), tuple(people))
+                    await self.chat.tell(
+                        councilor,
+                        self.t("appeal.waiting", appeal=appeal.id, trial=trial.id, minutes=self.config.call_minutes),
+                        self.appeal_buttons(appeal),
+                    )
+            if (
+                not appeal.reminded
+                and self.reminder_at(appeal) <= now
+                and await self.db.appeals.mark(appeal.id, "reminded")
+            ):
+                people = (
+                    [m for m in [await self.db.members.get(appeal.councilor)] if m]
+                    if appeal.councilor
+                    else await self.eligible_councilors(appeal, trial, lobby_only=False)
+                )
+                post = CallPost(
+                    f"councilor:appeal-reminder:{appeal.id}",
+                    self.t("appeal.reminder", appeal=appeal.id, trial=trial.id, until=appeal.review_deadline),
+                    tuple(people),
+                    (),
+                    tuple(people),
+                )
                 await self.chat.post_call(post)
-            if not appeal.overdue and appeal.review_deadline <= now \
-                    and await self.db.appeals.mark(appeal.id, "overdue"):
-                await self.chat.post_call(CallPost(f"councilor:appeal-overdue:{appeal.id}",
-                                                   self.t("appeal.overdue", appeal=appeal.id, trial=trial.id,
-                                                          until=appeal.review_deadline), (), ()))
+            if (
+                not appeal.overdue
+                and appeal.review_deadline <= now
+                and await self.db.appeals.mark(appeal.id, "overdue")
+            ):
+                await self.chat.post_call(
+                    CallPost(
+                        f"councilor:appeal-overdue:{appeal.id}",
+                        self.t("appeal.overdue", appeal=appeal.id, trial=trial.id, until=appeal.review_deadline),
+                        (),
+                        (),
+                    )
+                )
 
     async def open_appeals(self, viewer: Member) -> Reply:
         """/zalbe: the appeals waiting for a councilor or under review, each with its deadline (councilors and the
@@ -374,18 +462,26 @@ class AppealDesk(VoteDesk):
         lines = [self.t("appeal.open_title")]
         for appeal in appeals:
             trial = await self.db.trials.get(appeal.trial)
-            lines.append(self.t("appeal.open_line", appeal=appeal.id, trial=appeal.trial,
-                                game=trial.game if trial else "?", kind=appeal.kind,
-                                appellant=await self.nick(appeal.appellant),
-                                state=self.t(f"appeal.state_{appeal.state}"),
-                                councilor=await self.nick(appeal.councilor) if appeal.councilor else "—",
-                                until=appeal.review_deadline))
+            lines.append(
+                self.t(
+                    "appeal.open_line",
+                    appeal=appeal.id,
+                    trial=appeal.trial,
+                    game=trial.game if trial else "?",
+                    kind=appeal.kind,
+                    appellant=await self.nick(appeal.appellant),
+                    state=self.t(f"appeal.state_{appeal.state}"),
+                    councilor=await self.nick(appeal.councilor) if appeal.councilor else "—",
+                    until=appeal.review_deadline,
+                )
+            )
         buttons = tuple(b for a in appeals if a.state is AppealState.FILED for b in self.appeal_buttons(a))[:5]
         return Reply("\n".join(lines), buttons)
 
     # /presude ------------------------------------------------------------------------------------------------
-    async def verdict_list(self, number: int, show_referees: bool, transcripts: bool = True,
-                           trial_id: int | None = None, page: int = 1) -> Reply:
+    async def verdict_list(
+        self, number: int, show_referees: bool, transcripts: bool = True, trial_id: int | None = None, page: int = 1
+    ) -> Reply:
         """The game's trials, then every appeal against them with its decision and the trial it concerns."""
         reply = await super().verdict_list(number, show_referees, transcripts, trial_id, page)
         if trial_id is not None or not reply.ok:
@@ -396,13 +492,25 @@ class AppealDesk(VoteDesk):
             return reply
         lines = [reply.text, self.t("appeal.list_title")]
         for appeal in appeals:
-            councilor = await self.nick(appeal.councilor) if show_referees and appeal.councilor else \
-                self.t("appeal.councilor_label")
-            lines.append(self.t("appeal.list_line", appeal=appeal.id, trial=appeal.trial, kind=appeal.kind,
-                                appellant=await self.nick(appeal.appellant), filed=appeal.filed_at,
-                                state=self.t(f"appeal.state_{appeal.state}"), reason=appeal.reason or "—",
-                                hearing=appeal.hearing or "—",
-                                councilor=councilor if appeal.councilor else "—"))
+            councilor = (
+                await self.nick(appeal.councilor)
+                if show_referees and appeal.councilor
+                else self.t("appeal.councilor_label")
+            )
+            lines.append(
+                self.t(
+                    "appeal.list_line",
+                    appeal=appeal.id,
+                    trial=appeal.trial,
+                    kind=appeal.kind,
+                    appellant=await self.nick(appeal.appellant),
+                    filed=appeal.filed_at,
+                    state=self.t(f"appeal.state_{appeal.state}"),
+                    reason=appeal.reason or "—",
+                    hearing=appeal.hearing or "—",
+                    councilor=councilor if appeal.councilor else "—",
+                )
+            )
             if appeal.restriction_days:
                 lines.append(self.t("appeal.list_restriction", days=appeal.restriction_days))
         return Reply("\n".join(lines), reply.buttons, reply.ok)

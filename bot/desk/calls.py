@@ -57,16 +57,19 @@ class CallDesk(DeskBase):
         await self._notify_referees(call, facts)
         if in_game:
             await self.tell_table(call.game, self.t("table.called", nick=caller.nick))
-        return Reply(self.t("call.ok", game=call.game, minutes=self.config.call_minutes),
-                     (Button(self.t("button.withdraw"), "withdraw", call.id, "danger"),))
+        return Reply(
+            self.t("call.ok", game=call.game, minutes=self.config.call_minutes),
+            (Button(self.t("button.withdraw"), "withdraw", call.id, "danger"),),
+        )
 
     def refusal_reply(self, refusal: Refusal) -> Reply:
         p = refusal.params
         if refusal.reason is RefusalReason.TOO_OLD:
             consumed = p["consumed"]
             assert isinstance(consumed, timedelta)
-            return self.refuse("call.too_old", game=p["game"], ended_at=p["ended_at"],
-                               consumed=consumed, days=self.config.claim_days)
+            return self.refuse(
+                "call.too_old", game=p["game"], ended_at=p["ended_at"], consumed=consumed, days=self.config.claim_days
+            )
         return self.refuse(f"call.{refusal.reason.value}", **p)
 
     async def _default_game(self, caller: Member) -> GameFacts | None:
@@ -85,8 +88,7 @@ class CallDesk(DeskBase):
             assert facts is not None
             if facts.status is GameStatus.IN_PROGRESS:
                 continue
-            if within_window(facts, now, await self.db.trials.pause_intervals(facts.number, now),
-                             self.claim_window):
+            if within_window(facts, now, await self.db.trials.pause_intervals(facts.number, now), self.claim_window):
                 return facts
         return None
 
@@ -95,9 +97,13 @@ class CallDesk(DeskBase):
         eligible = {r.member_id for r in eligible_referees([facts for _, facts in lobby], facts, call.caller)}
         members = tuple(m for m, _ in lobby if m.id in eligible)
         caller = await self.nick(call.caller)
-        post = CallPost(f"call:{call.id}", self.call_text(call, caller), members,
-                        (Button(self.t("button.take"), "take", call.id),),
-                        members if self.config.direct_messages else ())
+        post = CallPost(
+            f"call:{call.id}",
+            self.call_text(call, caller),
+            members,
+            (Button(self.t("button.take"), "take", call.id),),
+            members if self.config.direct_messages else (),
+        )
         notices = await self.chat.post_call(post)
         await self.db.calls.record_post(call.id, post.subject, notices, [m.id for m in members], self.now())
 
@@ -115,8 +121,12 @@ class CallDesk(DeskBase):
                 if facts is None or not eligible_referees([facts_self], facts, call.caller):
                     continue
                 if await self.db.calls.add_ping(call.id, member.id, self.now()):
-                    post = CallPost(f"call:{call.id}", self.call_text(call, await self.nick(call.caller)), (member,),
-                                    (Button(self.t("button.take"), "take", call.id),))
+                    post = CallPost(
+                        f"call:{call.id}",
+                        self.call_text(call, await self.nick(call.caller)),
+                        (member,),
+                        (Button(self.t("button.take"), "take", call.id),),
+                    )
                     for notice in await self.chat.offer_call(member, post):
                         await self.db.calls.add_notice(post.subject, notice)
         if "councilor" in member.roles:
@@ -130,15 +140,22 @@ class CallDesk(DeskBase):
                     continue
                 if not await self.db.calls.add_councilor_ping(ccall.id, member.id, self.now()):
                     continue
-                post = CallPost(subject, self.t("councilor.notice", game=trial.game, until=ccall.deadline), (member,),
-                                (Button(self.t("button.join"), "join", ccall.id),))
+                post = CallPost(
+                    subject,
+                    self.t("councilor.notice", game=trial.game, until=ccall.deadline),
+                    (member,),
+                    (Button(self.t("button.join"), "join", ccall.id),),
+                )
                 for notice in await self.chat.offer_call(member, post):
                     await self.db.calls.add_notice(subject, notice)
 
     async def withdraw(self, caller: Member, call_id: int | None = None) -> Reply:
         """The caller's button (or /povuci) withdraws the call while no referee has taken it."""
-        call = await self.db.calls.get(call_id) if call_id is not None else \
-            await self.db.calls.pending_by_caller(caller.id)
+        call = (
+            await self.db.calls.get(call_id)
+            if call_id is not None
+            else await self.db.calls.pending_by_caller(caller.id)
+        )
         if call is None:
             return self.refuse("withdraw.none")
         if call.caller != caller.id:
@@ -147,8 +164,10 @@ class CallDesk(DeskBase):
             return self.refuse(f"withdraw.{call.state}", referee=await self.nick(call.referee))
         if not await self.db.calls.close(call.id, "withdrawn", self.now(), caller.id):
             return self.refuse("withdraw.too_late")
-        await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
-                                     self.t("call.notice_withdrawn", game=call.game, caller=caller.nick))
+        await self.chat.edit_notices(
+            await self.db.calls.notices(f"call:{call.id}"),
+            self.t("call.notice_withdrawn", game=call.game, caller=caller.nick),
+        )
         if call.in_game:
             await self.tell_table(call.game, self.t("table.withdrawn", nick=caller.nick))
         return Reply(self.t("withdraw.ok", game=call.game))
@@ -167,12 +186,12 @@ class CallDesk(DeskBase):
         if not await self.db.calls.close(call.id, "expired", now, None):
             return False
         caller = await self.db.members.get(call.caller)
-        await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
-                                     self.t("call.notice_expired", game=call.game,
-                                            caller=caller.nick if caller else "—"))
+        await self.chat.edit_notices(
+            await self.db.calls.notices(f"call:{call.id}"),
+            self.t("call.notice_expired", game=call.game, caller=caller.nick if caller else "—"),
+        )
         if caller is not None:
-            await self.chat.tell(caller, self.t("call.expired", game=call.game,
-                                                minutes=self.config.call_minutes))
+            await self.chat.tell(caller, self.t("call.expired", game=call.game, minutes=self.config.call_minutes))
         if call.in_game:
             await self.tell_table(call.game, self.t("table.expired"))
         return True

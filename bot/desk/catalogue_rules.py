@@ -21,8 +21,11 @@ from rules.verdicts import Draft, Penalty
 from storage.councils import offence_history
 from storage.members import Member
 
-APPLIED = {PenaltyKind.SUSPENSION_DAYS: "plavac_days", PenaltyKind.LEAGUE_POINTS: "league_points",
-           PenaltyKind.CALL_RESTRICTION_DAYS: "deny_call_days"}
+APPLIED = {
+    PenaltyKind.SUSPENSION_DAYS: "plavac_days",
+    PenaltyKind.LEAGUE_POINTS: "league_points",
+    PenaltyKind.CALL_RESTRICTION_DAYS: "deny_call_days",
+}
 
 
 class RuleCatalogueDesk(AppealDesk):
@@ -35,8 +38,15 @@ class RuleCatalogueDesk(AppealDesk):
             for rule in rules:
                 steps = " → ".join(self.step_text(step, rule.unit) for step in rule.steps)
                 repeat = self.t("penalty_model.window", days=rule.window_days) if rule.window_days else ""
-                lines.append(self.t("penalty_model.entry", name=rule.name, steps=steps, repeat=repeat,
-                                    description=rule.description or "—"))
+                lines.append(
+                    self.t(
+                        "penalty_model.entry",
+                        name=rule.name,
+                        steps=steps,
+                        repeat=repeat,
+                        description=rule.description or "—",
+                    )
+                )
         kinds = ", ".join(self.t("appeal.kind_entry", name=k.name, days=k.days) for k in self.config.appeals.kinds)
         lines.append(self.t("appeal.kinds", kinds=kinds, review=self.config.appeals.review_days))
         if self.config.appeals.not_appealable:
@@ -48,8 +58,14 @@ class RuleCatalogueDesk(AppealDesk):
         if step.ranged:
             return f"{kind} {step.low}–{step.high}"
         if step.per_unit:
-            return self.t("penalty_model.per_unit", kind=kind, amount=step.amount, per=step.per_unit,
-                          unit=unit or "—", free=step.free_units)
+            return self.t(
+                "penalty_model.per_unit",
+                kind=kind,
+                amount=step.amount,
+                per=step.per_unit,
+                unit=unit or "—",
+                free=step.free_units,
+            )
         if step.kind is PenaltyKind.ASSIGNED_RESULT:
             return f"{kind} {step.amount}/{step.innocent}"
         return f"{kind} {step.amount}" if step.amount else kind
@@ -62,8 +78,10 @@ class RuleCatalogueDesk(AppealDesk):
         rule = find_rule(limits.rules, verdict.offence)
         if rule is None:
             return await super().draft(referee, draft)  # the catalogue's own refusal names what there is
-        earlier = [Earlier(at, at + timedelta(days=days) if days else None)
-                   for at, days in await offence_history(self.db, verdict.culprit, rule.name)]
+        earlier = [
+            Earlier(at, at + timedelta(days=days) if days else None)
+            for at, days in await offence_history(self.db, verdict.culprit, rule.name)
+        ]
         step = rule.steps[0]
         field = APPLIED.get(step.kind)
         chosen = getattr(verdict, field) or None if field else None
@@ -75,13 +93,23 @@ class RuleCatalogueDesk(AppealDesk):
         if target is None:
             return self.refuse("penalty_model.not_applicable", name=rule.name, kind=str(priced.kind))
         amount = {name: priced.amount if name == target else 0 for name in APPLIED.values()}
-        drafted = Draft(replace(verdict, offence=rule.name, plavac_days=amount["plavac_days"],
-                                league_points=amount["league_points"], deny_call_days=amount["deny_call_days"]),
-                        draft.reason or rule.description)
+        drafted = Draft(
+            replace(
+                verdict,
+                offence=rule.name,
+                plavac_days=amount["plavac_days"],
+                league_points=amount["league_points"],
+                deny_call_days=amount["deny_call_days"],
+            ),
+            draft.reason or rule.description,
+        )
         # The rule's price is the catalogue's step here: PenaltyDesk.draft would look the name up in the other
         # catalogue, so the trial's own draft rules (limits, the paper) are applied directly.
         reply = await TrialDesk.draft(self, referee, drafted)
         if reply.ok and priced.repeat:
-            return Reply(f"{reply.text}\n{self.t('penalty_model.repeat', repeat=priced.repeat, name=rule.name)}",
-                         reply.buttons, reply.ok)
+            return Reply(
+                f"{reply.text}\n{self.t('penalty_model.repeat', repeat=priced.repeat, name=rule.name)}",
+                reply.buttons,
+                reply.ok,
+            )
         return reply

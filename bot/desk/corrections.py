@@ -119,8 +119,11 @@ class CorrectionDesk(DeskBase):
 
     def correction_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
         """Buttons of the corrections, for `Desk.press`: answer a request by id, cancel a change by id."""
-        return {"consent": self._consent_button, "decline": self._decline_button,
-                "cancel_change": self.cancel_change_button}
+        return {
+            "consent": self._consent_button,
+            "decline": self._decline_button,
+            "cancel_change": self.cancel_change_button,
+        }
 
     async def _consent_button(self, member: Member, ref: int) -> Reply:
         return await self.answer(member, ref, True)
@@ -129,8 +132,10 @@ class CorrectionDesk(DeskBase):
         return await self.answer(member, ref, False)
 
     def _answer_buttons(self, request: int) -> tuple[Button, ...]:
-        return (Button(self.t("button.consent"), "consent", request),
-                Button(self.t("button.decline"), "decline", request, "danger"))
+        return (
+            Button(self.t("button.consent"), "consent", request),
+            Button(self.t("button.decline"), "decline", request, "danger"),
+        )
 
     async def _correction_game(self, member: Member, number: int | None) -> tuple[Game, int] | Reply:
         """The game a correction is about (named, else the table he sits at, else his game in progress) and his
@@ -161,8 +166,16 @@ class CorrectionDesk(DeskBase):
         if score.declarer is None or score.passed is None or not score.fallen:
             return self.refuse("correction.nobody_fell", hand=n)
         rows = tuple(r for r in await self.db.paper_changes.rows(game.number) if r.hand == n)
-        return HandState(game, n, paper, score, standing, tuple(c.id for c in standing if c.id is not None), rows,
-                         tuple(await self.fall_moves(game.number)))
+        return HandState(
+            game,
+            n,
+            paper,
+            score,
+            standing,
+            tuple(c.id for c in standing if c.id is not None),
+            rows,
+            tuple(await self.fall_moves(game.number)),
+        )
 
     def _fall_move_refused(self, state: HandState, source: FallSource, replacing: int | None = None) -> Reply | None:
         """One fall move per hand, whichever source came first (`rules.fall_moves`)."""
@@ -196,8 +209,9 @@ class CorrectionDesk(DeskBase):
     async def _player_members(self, game: Game) -> list[Member | None]:
         return [await self.db.members.by_nick(nick) for nick in game.players]
 
-    async def _tell_players(self, game: Game, text: str, skip: Sequence[int] = (),
-                            buttons: dict[int, tuple[Button, ...]] | None = None) -> None:
+    async def _tell_players(
+        self, game: Game, text: str, skip: Sequence[int] = (), buttons: dict[int, tuple[Button, ...]] | None = None
+    ) -> None:
         """Tell every member-player of the game (but the seats in `skip`); at a table in progress, the table too."""
         for seat, member in enumerate(await self._player_members(game)):
             if member is not None and seat not in skip:
@@ -208,12 +222,17 @@ class CorrectionDesk(DeskBase):
     def _effect(self, game: Game, applied: AppliedChange, seat: int) -> str:
         amount = applied.entries[seat].bule
         if applied.note == NOTE_REDUCED:
-            return self.t("correction.ispravka_reduced", nick=game.players[seat], amount=_signed(amount),
-                          full=_signed(applied.requested))
+            return self.t(
+                "correction.ispravka_reduced",
+                nick=game.players[seat],
+                amount=_signed(amount),
+                full=_signed(applied.requested),
+            )
         return self.t("correction.ispravka_effect", nick=game.players[seat], amount=_signed(amount))
 
-    async def _on_game(self, member: Member, number: int | None,
-                       work: Callable[[Game, int], Awaitable[Reply]]) -> Reply:
+    async def _on_game(
+        self, member: Member, number: int | None, work: Callable[[Game, int], Awaitable[Reply]]
+    ) -> Reply:
         """Run a correction on the member's game (the one named, or his table), one at a time per game, again
         when the paper's standing changes moved underneath (another act landed first)."""
         found = await self._correction_game(member, number)
@@ -256,16 +275,28 @@ class CorrectionDesk(DeskBase):
         if isinstance(applied, Reply):
             return applied
         change_id = await self.corrections_store.record_change(
-            NewPaperChange(game.number, n, ODLAZAK, change.data(), member.id, now), state.ids, "odlazak_chosen",
-            fallen=fallen, player=seat)
+            NewPaperChange(game.number, n, ODLAZAK, change.data(), member.id, now),
+            state.ids,
+            "odlazak_chosen",
+            fallen=fallen,
+            player=seat,
+        )
         await self.paper_changed(game.number)
         await self._lapse_pending(game, n, fallen, (ARBITAR, ISPRAVKA), self.t("correction.lapsed_moved", hand=n))
-        text = self.t("correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n,
-                      game=game.number)
-        await self._tell_players(game, text, skip=(seat,), buttons={fallen: (
-            Button(self.t("button.cancel_odlazak"), "cancel_change", change_id, "danger"),)})
-        return Reply(self.t("correction.odlazak_ok", fallen=game.players[fallen], hand=n, game=game.number,
-                            amount=state.score.value))
+        text = self.t(
+            "correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n, game=game.number
+        )
+        await self._tell_players(
+            game,
+            text,
+            skip=(seat,),
+            buttons={fallen: (Button(self.t("button.cancel_odlazak"), "cancel_change", change_id, "danger"),)},
+        )
+        return Reply(
+            self.t(
+                "correction.odlazak_ok", fallen=game.players[fallen], hand=n, game=game.number, amount=state.score.value
+            )
+        )
 
     async def _lapse_pending(self, game: Game, n: int, fallen: int, kinds: Sequence[str], note: str) -> None:
         """Pending requests about a fall that has moved (or was corrected) have nothing left to decide."""
@@ -274,8 +305,7 @@ class CorrectionDesk(DeskBase):
             if pending is None or pending.seat != fallen:
                 continue
             try:
-                await self.corrections_store.settle(pending.id, "lapsed", self.now(), None, game=game.number,
-                                                    note=note)
+                await self.corrections_store.settle(pending.id, "lapsed", self.now(), None, game=game.number, note=note)
             except NotPending:
                 continue
             key = "correction.arbitar_lapsed" if kind == ARBITAR else "correction.ispravka_lapsed"
@@ -344,18 +374,21 @@ class CorrectionDesk(DeskBase):
         await self._tell_players(game, self.t(key, nick=member.nick, hand=n), skip=(seat,))
         return Reply(self.t("correction.withdrawn_ok", hand=n))
 
-    async def _cancel_change(self, member: Member, state: HandState, row: StoredPaperChange, event: str,
-                             key: str) -> Reply:
+    async def _cancel_change(
+        self, member: Member, state: HandState, row: StoredPaperChange, event: str, key: str
+    ) -> Reply:
         game, n = state.game, state.n
         if self._moves_end(game, state.standing, state.without(row.id)):
             return self.refuse("correction.cancel_moves_end", hand=n)
-        if not await self.corrections_store.cancel_change(row.id, game.number, member.id, self.now(), state.ids,
-                                                         event, hand=n):
+        if not await self.corrections_store.cancel_change(
+            row.id, game.number, member.id, self.now(), state.ids, event, hand=n
+        ):
             return self.refuse("correction.nothing_to_cancel", hand=n)
         await self.paper_changed(game.number)
         seat = game.seat_of(member.nick)
-        await self._tell_players(game, self.t(key, nick=member.nick, hand=n, game=game.number),
-                                 skip=(seat,) if seat is not None else ())
+        await self._tell_players(
+            game, self.t(key, nick=member.nick, hand=n, game=game.number), skip=(seat,) if seat is not None else ()
+        )
         return Reply(self.t(key, nick=member.nick, hand=n, game=game.number))
 
     # The Arbitar ----------------------------------------------------------------------------------------------
@@ -376,8 +409,9 @@ class CorrectionDesk(DeskBase):
         moved = self._fall_move_refused(state, FallSource.ARBITAR)
         if moved is not None:
             return moved
-        transfer = PaperChange(ChangeKind.ODLAZAK_U_BULU, n, ARBITAR_NAME, self.now(),
-                               player=state.other_defender(fallen))
+        transfer = PaperChange(
+            ChangeKind.ODLAZAK_U_BULU, n, ARBITAR_NAME, self.now(), player=state.other_defender(fallen)
+        )
         checked = self._check(game, state.standing, transfer)
         return checked if isinstance(checked, Reply) else None
 
@@ -397,17 +431,21 @@ class CorrectionDesk(DeskBase):
             return self.refuse("correction.arbitar_unavailable")
         other = state.other_defender(seat)
         try:
-            request = await self.corrections_store.open(game.number, n, ARBITAR, member.id, seat, (other,), "", None,
-                                                        self.now(), replace_pending=False)
+            request = await self.corrections_store.open(
+                game.number, n, ARBITAR, member.id, seat, (other,), "", None, self.now(), replace_pending=False
+            )
         except AlreadyPending:
             return self.refuse("correction.arbitar_pending", hand=n)
         if await self._ai_answers(game, request):
             fresh = await self.corrections_store.get(request)
             assert fresh is not None
             return await self._decide(fresh, game, None)
-        await self._tell_players(game, self.t("correction.arbitar_offered", nick=member.nick, hand=n,
-                                              other=game.players[other], request=request),
-                                 skip=(seat,), buttons={other: self._answer_buttons(request)})
+        await self._tell_players(
+            game,
+            self.t("correction.arbitar_offered", nick=member.nick, hand=n, other=game.players[other], request=request),
+            skip=(seat,),
+            buttons={other: self._answer_buttons(request)},
+        )
         return Reply(self.t("correction.arbitar_offer_ok", hand=n, other=game.players[other], request=request))
 
     async def _ai_answers(self, game: Game, request: int) -> bool:
@@ -444,19 +482,38 @@ class CorrectionDesk(DeskBase):
                 return self.refuse("correction.arbitar_failed", request=request.id)
             other = state.other_defender(fallen)
             if verdict.transfers and verdict.to != other:
-                log.error("the Arbitar moved the fall of seat %s to seat %s in game %s hand %s", fallen, verdict.to,
-                          game.number, n)
+                log.error(
+                    "the Arbitar moved the fall of seat %s to seat %s in game %s hand %s",
+                    fallen,
+                    verdict.to,
+                    game.number,
+                    n,
+                )
                 return self.refuse("correction.arbitar_failed", request=request.id)
             shown = verdict.to_json(game.players)
             now = self.now()
             add = None
             if verdict.transfers:
-                add = NewPaperChange(game.number, n, ODLAZAK, {"player": other, "arbitar": True, "who": ARBITAR_NAME,
-                                                               "request": request.id},
-                                     None, now, f"{ARBITAR_NAME}: {verdict.reason}")
+                add = NewPaperChange(
+                    game.number,
+                    n,
+                    ODLAZAK,
+                    {"player": other, "arbitar": True, "who": ARBITAR_NAME, "request": request.id},
+                    None,
+                    now,
+                    f"{ARBITAR_NAME}: {verdict.reason}",
+                )
             try:
-                await self.corrections_store.settle(request.id, "decided", now, actor.id if actor else None,
-                                                    game=game.number, expected=state.ids, add=add, verdict=shown)
+                await self.corrections_store.settle(
+                    request.id,
+                    "decided",
+                    now,
+                    actor.id if actor else None,
+                    game=game.number,
+                    expected=state.ids,
+                    add=add,
+                    verdict=shown,
+                )
             except StaleChanges:
                 continue
             except NotPending:
@@ -467,17 +524,31 @@ class CorrectionDesk(DeskBase):
             return await self._announce_verdict(game, request, verdict, other, actor)
         return self.refuse("correction.busy")
 
-    async def _announce_verdict(self, game: Game, request: CorrectionRequest, verdict: ArbitarVerdict, other: int,
-                                actor: Member | None) -> Reply:
+    async def _announce_verdict(
+        self, game: Game, request: CorrectionRequest, verdict: ArbitarVerdict, other: int, actor: Member | None
+    ) -> Reply:
         n, fallen = request.hand, request.seat
         evidence = "; ".join(f"{k}: {v}" for k, v in verdict.evidence.items()) or "—"
         step = verdict.step if verdict.step is not None else "—"  # neither step applied
         if verdict.transfers:
-            text = self.t("correction.arbitar_transfer", hand=n, fallen=game.players[fallen],
-                          other=game.players[other], reason=verdict.reason, step=step, evidence=evidence)
+            text = self.t(
+                "correction.arbitar_transfer",
+                hand=n,
+                fallen=game.players[fallen],
+                other=game.players[other],
+                reason=verdict.reason,
+                step=step,
+                evidence=evidence,
+            )
         else:
-            text = self.t("correction.arbitar_stays", hand=n, fallen=game.players[fallen], reason=verdict.reason,
-                          step=step, evidence=evidence)
+            text = self.t(
+                "correction.arbitar_stays",
+                hand=n,
+                fallen=game.players[fallen],
+                reason=verdict.reason,
+                step=step,
+                evidence=evidence,
+            )
             if NOT_OBVIOUS in verdict.reason and game.judgeable:
                 text += "\n" + self.t("correction.may_call_referee", game=game.number)
         # The verdict reaches each member once: the one the reply goes to (the player who accepted, or the
@@ -541,17 +612,28 @@ class CorrectionDesk(DeskBase):
                 if proposer_member is not None:
                     await self.chat.tell(proposer_member, text + ("\n" + hint if hint else ""))
                 return Reply(self.t("correction.arbitar_refuse_ok", hand=n))
-            await self._tell_players(game, self.t("correction.ispravka_refused", nick=member.nick, hand=n,
-                                                  fallen=game.players[proposer]), skip=(seat,))
+            await self._tell_players(
+                game,
+                self.t("correction.ispravka_refused", nick=member.nick, hand=n, fallen=game.players[proposer]),
+                skip=(seat,),
+            )
             return Reply(self.t("correction.ispravka_refuse_ok", hand=n))
         fresh = await self.corrections_store.get(request.id)
         assert fresh is not None
         if fresh.waiting:
-            await self._tell_players(game, self.t("correction.consent_noted", nick=member.nick, hand=n,
-                                                  waiting=", ".join(game.players[s] for s in fresh.waiting)),
-                                     skip=(seat,))
-            return Reply(self.t("correction.consent_ok", hand=n,
-                                waiting=", ".join(game.players[s] for s in fresh.waiting)))
+            await self._tell_players(
+                game,
+                self.t(
+                    "correction.consent_noted",
+                    nick=member.nick,
+                    hand=n,
+                    waiting=", ".join(game.players[s] for s in fresh.waiting),
+                ),
+                skip=(seat,),
+            )
+            return Reply(
+                self.t("correction.consent_ok", hand=n, waiting=", ".join(game.players[s] for s in fresh.waiting))
+            )
         return await self._carry_out(fresh, game, member)
 
     async def _carry_out(self, request: CorrectionRequest, game: Game, actor: Member | None) -> Reply:
@@ -562,8 +644,9 @@ class CorrectionDesk(DeskBase):
     # Ispravka -------------------------------------------------------------------------------------------------
     async def propose_ispravka(self, member: Member, hand: int, number: int | None = None, reason: str = "") -> Reply:
         """/ispravka RUKA [-- razlog]: the player who fell asks to be recorded as passed; the other two agree."""
-        return await self._on_game(member, number,
-                                   lambda game, seat: self._propose_ispravka(member, game, seat, hand, reason))
+        return await self._on_game(
+            member, number, lambda game, seat: self._propose_ispravka(member, game, seat, hand, reason)
+        )
 
     def _ispravka_check(self, state: HandState, seat: int) -> tuple[AppliedChange, StoredPaperChange | None] | Reply:
         game, n = state.game, state.n
@@ -593,9 +676,18 @@ class CorrectionDesk(DeskBase):
             return checked
         applied, replaced = checked
         others = tuple(s for s in range(3) if s != seat)
-        request = await self.corrections_store.open(game.number, n, ISPRAVKA, member.id, seat, others, reason,
-                                                    replaced.id if replaced else None, self.now(),
-                                                    replace_pending=True)
+        request = await self.corrections_store.open(
+            game.number,
+            n,
+            ISPRAVKA,
+            member.id,
+            seat,
+            others,
+            reason,
+            replaced.id if replaced else None,
+            self.now(),
+            replace_pending=True,
+        )
         if await self._ai_answers(game, request):
             fresh = await self.corrections_store.get(request)
             assert fresh is not None
@@ -603,10 +695,16 @@ class CorrectionDesk(DeskBase):
         effect = self._effect(game, applied, seat)
         key = "correction.ispravka_proposed_replacing" if replaced is not None else "correction.ispravka_proposed"
         text = self.t(key, nick=member.nick, hand=n, effect=effect, reason=reason or "—", request=request)
-        await self._tell_players(game, text, skip=(seat,),
-                                 buttons={s: self._answer_buttons(request) for s in others})
-        return Reply(self.t("correction.ispravka_propose_ok", hand=n, effect=effect, request=request,
-                            others=", ".join(game.players[s] for s in others)))
+        await self._tell_players(game, text, skip=(seat,), buttons={s: self._answer_buttons(request) for s in others})
+        return Reply(
+            self.t(
+                "correction.ispravka_propose_ok",
+                hand=n,
+                effect=effect,
+                request=request,
+                others=", ".join(game.players[s] for s in others),
+            )
+        )
 
     async def _apply_ispravka(self, request: CorrectionRequest, game: Game, actor: Member | None) -> Reply:
         n, seat = request.hand, request.seat
@@ -619,12 +717,26 @@ class CorrectionDesk(DeskBase):
                 return await self._lapse(request, game, checked.text)
             applied, replaced = checked
             now = self.now()
-            add = NewPaperChange(game.number, n, ISPRAVKA_KIND, {"player": seat, "request": request.id},
-                                 request.by_member, now, request.reason)
+            add = NewPaperChange(
+                game.number,
+                n,
+                ISPRAVKA_KIND,
+                {"player": seat, "request": request.id},
+                request.by_member,
+                now,
+                request.reason,
+            )
             try:
-                await self.corrections_store.settle(request.id, "applied", now, actor.id if actor else None,
-                                                    game=game.number, expected=state.ids, add=add,
-                                                    cancel=replaced.id if replaced else None)
+                await self.corrections_store.settle(
+                    request.id,
+                    "applied",
+                    now,
+                    actor.id if actor else None,
+                    game=game.number,
+                    expected=state.ids,
+                    add=add,
+                    cancel=replaced.id if replaced else None,
+                )
             except StaleChanges:
                 continue
             except NotPending:
@@ -658,8 +770,15 @@ class CorrectionDesk(DeskBase):
         for request in await self.corrections_store.for_game(game.number):
             if request.pending:
                 key = "correction.status_offer" if request.kind == ARBITAR else "correction.status_proposal"
-                lines.append(self.t(key, request=request.id, hand=request.hand, nick=names[request.seat],
-                                    waiting=", ".join(names[s] for s in request.waiting)))
+                lines.append(
+                    self.t(
+                        key,
+                        request=request.id,
+                        hand=request.hand,
+                        nick=names[request.seat],
+                        waiting=", ".join(names[s] for s in request.waiting),
+                    )
+                )
         if len(lines) == 1:
             lines.append(self.t("correction.status_none"))
         return Reply("\n".join(lines))

@@ -84,8 +84,9 @@ class LinkDesk(GovernanceDesk):
         return self.config.owner is not None and nick.casefold() == self.config.owner.casefold()
 
     # Asking and proving --------------------------------------------------------------------------------
-    async def ask_link(self, platform: str, account: str, display: str, typed_nick: str,
-                       code: str | None = None) -> Reply:
+    async def ask_link(
+        self, platform: str, account: str, display: str, typed_nick: str, code: str | None = None
+    ) -> Reply:
         """/nadimak NICK [CODE]: ask for a nickname, or prove the request with the code the game delivered."""
         try:
             nick = check_nick(typed_nick.strip())
@@ -115,14 +116,19 @@ class LinkDesk(GovernanceDesk):
             await self.db.links.ask(platform, account, nick, display, now, None)
             await self._tell_approvers(await self._request_of(platform, account))
             return Reply(self.t("link.asked", nick=nick))
-        if (request is not None and request.nick.casefold() == nick.casefold() and request.code_expires is not None
-                and request.code_expires > now):
+        if (
+            request is not None
+            and request.nick.casefold() == nick.casefold()
+            and request.code_expires is not None
+            and request.code_expires > now
+        ):
             return Reply(self.t("link.code_already_sent", nick=nick, until=request.code_expires))
         new_code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
         salt = secrets.token_hex(16)
         expires = now + timedelta(minutes=CODE_MINUTES)
-        await self.db.links.ask(platform, account, nick, display, now,
-                                (code_hash(salt, platform, account, nick, new_code), salt, expires))
+        await self.db.links.ask(
+            platform, account, nick, display, now, (code_hash(salt, platform, account, nick, new_code), salt, expires)
+        )
         await self.game_server.deliver_link_code(nick, new_code)
         if request is None or request.nick.casefold() != nick.casefold():  # a new request: the approvers learn it
             await self._tell_approvers(await self._request_of(platform, account))
@@ -138,10 +144,13 @@ class LinkDesk(GovernanceDesk):
             return self.refuse("link.no_codes", how=self.proof_hint())
         now = self.now()
         request = await self.db.links.for_account(platform, account)
-        matches = (request is not None and request.nick.casefold() == nick.casefold()
-                   and request.code_hash is not None and request.code_salt is not None
-                   and hmac.compare_digest(request.code_hash,
-                                           code_hash(request.code_salt, platform, account, nick, code)))
+        matches = (
+            request is not None
+            and request.nick.casefold() == nick.casefold()
+            and request.code_hash is not None
+            and request.code_salt is not None
+            and hmac.compare_digest(request.code_hash, code_hash(request.code_salt, platform, account, nick, code))
+        )
         if not matches or request is None:
             lock = await self.db.links.wrong_code(platform, account, now, WRONG_CODES, now + LOCK_TIME)
             if lock.locked_until is not None and lock.locked_until > now:
@@ -165,17 +174,29 @@ class LinkDesk(GovernanceDesk):
         if by is not None:
             await self.chat.tell(fresh, self.t("link.told_approved", nick=fresh.nick))
         await self.offer_pending_calls(fresh)
-        return Reply(self.t("link.ok", nick=fresh.nick) if by is None else
-                     self.t("link.approved", nick=fresh.nick, platform=request.platform))
+        return Reply(
+            self.t("link.ok", nick=fresh.nick)
+            if by is None
+            else self.t("link.approved", nick=fresh.nick, platform=request.platform)
+        )
 
     # Approving, denying, unlinking ---------------------------------------------------------------------
     def request_buttons(self, request: LinkRequest) -> tuple[Button, ...]:
-        return (Button(self.t("button.link_approve"), "link_approve", request.id, "primary"),
-                Button(self.t("button.link_deny"), "link_deny", request.id, "danger"))
+        return (
+            Button(self.t("button.link_approve"), "link_approve", request.id, "primary"),
+            Button(self.t("button.link_deny"), "link_deny", request.id, "danger"),
+        )
 
     def request_line(self, request: LinkRequest) -> str:
-        return self.t("link.request_line", id=request.id, nick=request.nick, platform=request.platform,
-                      account=request.account, display=plain(request.display) or "—", at=request.asked_at)
+        return self.t(
+            "link.request_line",
+            id=request.id,
+            nick=request.nick,
+            platform=request.platform,
+            account=request.account,
+            display=plain(request.display) or "—",
+            at=request.asked_at,
+        )
 
     async def _tell_approvers(self, request: LinkRequest) -> None:
         approvers = list(await self.db.members.with_role("moderator"))
@@ -184,8 +205,9 @@ class LinkDesk(GovernanceDesk):
             if owner is not None and owner.id not in {a.id for a in approvers}:
                 approvers.append(owner)
         for approver in approvers:
-            await self.chat.tell(approver, self.t("link.told_request", line=self.request_line(request)),
-                                 self.request_buttons(request))
+            await self.chat.tell(
+                approver, self.t("link.told_request", line=self.request_line(request)), self.request_buttons(request)
+            )
 
     async def link_requests(self, actor: Member) -> Reply:
         """/povezi: the pending requests, each with its Approve / Deny buttons (moderators and the owner)."""
@@ -241,8 +263,9 @@ class LinkDesk(GovernanceDesk):
             return target
         if self.owns_nick(target.nick):
             return self.refuse("link.owner_is_configured", nick=target.nick)
-        gone = await self.db.links.unlink(target.id, platform.casefold() if platform else None, actor.id,
-                                          self.now(), reason)
+        gone = await self.db.links.unlink(
+            target.id, platform.casefold() if platform else None, actor.id, self.now(), reason
+        )
         if not gone:
             return self.refuse("link.not_linked", nick=target.nick)
         for each in gone:
@@ -266,16 +289,21 @@ class LinkDesk(GovernanceDesk):
             await self.db.links.unlink_account(platform, account, self.now(), "configuration")
 
     def link_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
-        return {"link_approve": lambda m, ref: self.decide_link(m, ref, True),
-                "link_deny": lambda m, ref: self.decide_link(m, ref, False)}
+        return {
+            "link_approve": lambda m, ref: self.decide_link(m, ref, True),
+            "link_deny": lambda m, ref: self.decide_link(m, ref, False),
+        }
 
     # The acts --------------------------------------------------------------------------------------------
     def act_text(self, event: Event, names: dict[int, str]) -> str:
         if event.kind not in LINK_EVENTS:
             return super().act_text(event, names)
         data = event.data
-        whom = names.get(int(event.subject), "?") if event.subject and event.subject.isdigit() else \
-            (event.subject or "").removeprefix("nick:")
+        whom = (
+            names.get(int(event.subject), "?")
+            if event.subject and event.subject.isdigit()
+            else (event.subject or "").removeprefix("nick:")
+        )
         proof = str(data.get("proof") or "")
         if event.actor is not None:
             who = names.get(event.actor, "?")
@@ -286,5 +314,12 @@ class LinkDesk(GovernanceDesk):
         else:
             who = self.t("gov.admin")
         how = self.t(f"proof.{proof}") if proof in ("code", "approval", "configuration", "admin") else "—"
-        return self.t(f"act.{event.kind}", at=event.at, who=who, whom=whom, platform=data.get("platform", "?"),
-                      how=how, reason=data.get("reason") or "—")
+        return self.t(
+            f"act.{event.kind}",
+            at=event.at,
+            who=who,
+            whom=whom,
+            platform=data.get("platform", "?"),
+            how=how,
+            reason=data.get("reason") or "—",
+        )

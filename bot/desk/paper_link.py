@@ -20,10 +20,18 @@ from rules.verdicts import BulaChange, Draft, FallTransfer, Settlement, VerdictR
 from storage.changes import NewPaperChange
 
 
-def verdict_changes(draft: Draft, game: Game, standing: Sequence[PaperChange], referee: int | None,
-                    referee_nick: str, now: datetime, lang: str, *,
-                    settlement: tuple[tuple[int, int], timedelta] | None = None,
-                    moves: Sequence[FallMove] = ()) -> list[NewPaperChange]:
+def verdict_changes(
+    draft: Draft,
+    game: Game,
+    standing: Sequence[PaperChange],
+    referee: int | None,
+    referee_nick: str,
+    now: datetime,
+    lang: str,
+    *,
+    settlement: tuple[tuple[int, int], timedelta] | None = None,
+    moves: Sequence[FallMove] = (),
+) -> list[NewPaperChange]:
     """The paper changes of `draft` (none for verdicts that do not touch the paper); raises `VerdictRefused`
     with the paper's own explanation when a limit would break. `moves` are the game's standing fall moves."""
     verdict = draft.verdict
@@ -36,16 +44,30 @@ def verdict_changes(draft: Draft, game: Game, standing: Sequence[PaperChange], r
             raise VerdictRefused(refusal.key, hand=refusal.hand)
     if isinstance(verdict, FallTransfer) and completed and not within_window(verdict.hand, len(completed)):
         # A justified late odlazak: the bule it moves, written on the last completed hand.
-        as_odlazak = PaperChange(ChangeKind.ODLAZAK_U_BULU, verdict.hand, referee_nick, now, draft.reason,
-                                 player=game.seat_of(verdict.culprit))
+        as_odlazak = PaperChange(
+            ChangeKind.ODLAZAK_U_BULU,
+            verdict.hand,
+            referee_nick,
+            now,
+            draft.reason,
+            player=game.seat_of(verdict.culprit),
+        )
         try:
             applied = check_change(game, standing, as_odlazak, lang)
         except ChangeRefused as refused:
             raise VerdictRefused("paper.refused", message=refused.message) from None
         bule = tuple(e.bule for e in applied.entries)
         extra[0] = {LATE_FALL_KEY: verdict.hand, "player": as_odlazak.player}
-        changes.append(PaperChange(ChangeKind.PROMENA_BULA, completed[-1], referee_nick, now, draft.reason,
-                                   bule=(bule[0], bule[1], bule[2])))
+        changes.append(
+            PaperChange(
+                ChangeKind.PROMENA_BULA,
+                completed[-1],
+                referee_nick,
+                now,
+                draft.reason,
+                bule=(bule[0], bule[1], bule[2]),
+            )
+        )
     elif isinstance(verdict, BulaChange):
         amounts = [0, 0, 0]
         for nick, amount in verdict.amounts.items():
@@ -55,11 +77,27 @@ def verdict_changes(draft: Draft, game: Game, standing: Sequence[PaperChange], r
         if not completed:
             raise VerdictRefused("verdict.no_completed_hand")
         hand = verdict_hand(verdict.hand, len(completed), True)
-        changes.append(PaperChange(ChangeKind.PROMENA_BULA, hand, referee_nick, now, draft.reason,
-                                   bule=(amounts[0], amounts[1], amounts[2])))
+        changes.append(
+            PaperChange(
+                ChangeKind.PROMENA_BULA,
+                hand,
+                referee_nick,
+                now,
+                draft.reason,
+                bule=(amounts[0], amounts[1], amounts[2]),
+            )
+        )
     elif isinstance(verdict, FallTransfer):
-        changes.append(PaperChange(ChangeKind.ODLAZAK_U_BULU, verdict.hand, referee_nick, now, draft.reason,
-                                   player=game.seat_of(verdict.culprit)))
+        changes.append(
+            PaperChange(
+                ChangeKind.ODLAZAK_U_BULU,
+                verdict.hand,
+                referee_nick,
+                now,
+                draft.reason,
+                player=game.seat_of(verdict.culprit),
+            )
+        )
     elif isinstance(verdict, Settlement):
         if not completed:
             raise VerdictRefused("verdict.no_completed_hand")
@@ -70,10 +108,13 @@ def verdict_changes(draft: Draft, game: Game, standing: Sequence[PaperChange], r
             if settlement is None:
                 check_change(game, checked, change, lang)
             else:
-                check_change(game, checked, change, lang, settlement_played=settlement[0],
-                             settlement_delay=settlement[1])
+                check_change(
+                    game, checked, change, lang, settlement_played=settlement[0], settlement_delay=settlement[1]
+                )
         except ChangeRefused as refused:
             raise VerdictRefused("paper.refused", message=refused.message) from None
         checked.append(change)
-    return [NewPaperChange(game.number, c.hand, c.kind.value, {**c.data(), **extra.get(i, {})}, referee, now,
-                           draft.reason) for i, c in enumerate(changes)]
+    return [
+        NewPaperChange(game.number, c.hand, c.kind.value, {**c.data(), **extra.get(i, {})}, referee, now, draft.reason)
+        for i, c in enumerate(changes)
+    ]

@@ -66,12 +66,17 @@ class PenaltyDesk(TrialDesk):
             names = ", ".join(e.name for e in limits.catalogue) or "—"
             return self.refuse("catalogue.unknown", name=verdict.offence, names=names)
         earlier = await self.db.trials.penalty_times(verdict.culprit, entry.name)
-        cost = escalate(entry, earlier, self.now(), limits.escalation, limits.plavac_max_days,
-                        limits.league_max_points)
-        priced = Draft(replace(verdict, offence=entry.name, plavac_days=verdict.plavac_days or cost.plavac_days,
-                               league_points=verdict.league_points or cost.league_points,
-                               deny_call_days=cost.deny_call_days),
-                       draft.reason or entry.description)
+        cost = escalate(entry, earlier, self.now(), limits.escalation, limits.plavac_max_days, limits.league_max_points)
+        priced = Draft(
+            replace(
+                verdict,
+                offence=entry.name,
+                plavac_days=verdict.plavac_days or cost.plavac_days,
+                league_points=verdict.league_points or cost.league_points,
+                deny_call_days=cost.deny_call_days,
+            ),
+            draft.reason or entry.description,
+        )
         reply = await super().draft(referee, priced)
         notes = []
         if reply.ok and cost.repeats:
@@ -99,13 +104,24 @@ class PenaltyDesk(TrialDesk):
         if not limits.catalogue:
             return self.t("catalogue.empty")
         escalation = limits.escalation
-        lines = [self.t("catalogue.title", days=escalation.window_days, factor=escalation.factor)
-                 if escalation.window_days else self.t("catalogue.title_plain")]
+        lines = [
+            self.t("catalogue.title", days=escalation.window_days, factor=escalation.factor)
+            if escalation.window_days
+            else self.t("catalogue.title_plain")
+        ]
         for entry in limits.catalogue:
-            cost = render_verdict(Draft(Penalty("", entry.plavac_days, entry.league_points,
-                                                deny_call_days=entry.deny_call_days)), self.messages)
-            lines.append(self.t("catalogue.entry", name=entry.name, cost=cost.split(": ", 1)[-1],
-                                description=entry.description or "—"))
+            cost = render_verdict(
+                Draft(Penalty("", entry.plavac_days, entry.league_points, deny_call_days=entry.deny_call_days)),
+                self.messages,
+            )
+            lines.append(
+                self.t(
+                    "catalogue.entry",
+                    name=entry.name,
+                    cost=cost.split(": ", 1)[-1],
+                    description=entry.description or "—",
+                )
+            )
         return "\n".join(lines)
 
     # Settings -------------------------------------------------------------------------------------------
@@ -127,19 +143,28 @@ class PenaltyDesk(TrialDesk):
         if isinstance(verdict, Penalty):
             if verdict.abandoned and game.status is not GameStatus.INTERRUPTED:
                 raise VerdictRefused("penalty.abandoned_not_interrupted", game=game.number)
-            if verdict.abandoned and (await self.db.penalties.settled(game.number) is not None or
-                                      compute_paper(game, await self.db.paper_changes.for_game(game.number)).settled):
+            if verdict.abandoned and (
+                await self.db.penalties.settled(game.number) is not None
+                or compute_paper(game, await self.db.paper_changes.for_game(game.number)).settled
+            ):
                 # A settled game counts as finished: nobody abandoned it (never announced and then not counted).
                 raise VerdictRefused("penalty.abandoned_settled", game=game.number)
         elif isinstance(verdict, Settlement) and game.status is GameStatus.INTERRUPTED and game.ended_at is not None:
             paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
             if not paper.ended:
-                figures = settlement_figures(game.bule, paper.bule_sum, game.ended_at, self.now(),
-                                             self.settlement_share, self.settlement_delay)
+                figures = settlement_figures(
+                    game.bule, paper.bule_sum, game.ended_at, self.now(), self.settlement_share, self.settlement_delay
+                )
                 if not figures.allowed:
-                    raise VerdictRefused("settlement.refused", played=figures.played, total=figures.total,
-                                         needed=figures.needed, share=str(self.settlement_share),
-                                         elapsed=figures.elapsed, delay=figures.delay)
+                    raise VerdictRefused(
+                        "settlement.refused",
+                        played=figures.played,
+                        total=figures.total,
+                        needed=figures.needed,
+                        share=str(self.settlement_share),
+                        elapsed=figures.elapsed,
+                        delay=figures.delay,
+                    )
         return await super().checked(draft, trial, game)
 
     # Taking effect --------------------------------------------------------------------------------------------
@@ -158,8 +183,13 @@ class PenaltyDesk(TrialDesk):
         if isinstance(verdict, Penalty) and verdict.deny_call_days and trial.closed_at is not None:
             await self.deny_call_for(trial, verdict)
         game = await self.load_game(trial.game)
-        stake = GameAtStake(game.number, game.abandoned_by[0] if game.abandoned_by else None, game.rated,
-                            game.status is GameStatus.INTERRUPTED, game.ended_at)
+        stake = GameAtStake(
+            game.number,
+            game.abandoned_by[0] if game.abandoned_by else None,
+            game.rated,
+            game.status is GameStatus.INTERRUPTED,
+            game.ended_at,
+        )
         # Effects run from the moment the trial was finished, also when applied late (after a crash and restart):
         # the plavac counts from then and the points go to that month's league.
         now = trial.closed_at or self.now()
@@ -172,9 +202,17 @@ class PenaltyDesk(TrialDesk):
         elif isinstance(verdict, Settlement):
             settle = counts_as_finished(game.bule, self.config.settlement_finished_min_bule)
         effects = await self.db.penalties.apply_effects(
-            trial.id, stake, now, self.league_grace, lift_earlier=not isinstance(verdict, Settlement), penalty=new,
-            culprit_nick=culprit.nick if culprit else None, nobody=isinstance(verdict, Nobody), settle=settle,
-            actor=trial.referee)
+            trial.id,
+            stake,
+            now,
+            self.league_grace,
+            lift_earlier=not isinstance(verdict, Settlement),
+            penalty=new,
+            culprit_nick=culprit.nick if culprit else None,
+            nobody=isinstance(verdict, Nobody),
+            settle=settle,
+            actor=trial.referee,
+        )
         if effects is None:
             return None
         for lifted in effects.lifted:
@@ -184,24 +222,44 @@ class PenaltyDesk(TrialDesk):
             if lifted.penalty.plavac_days and lifted.plavac_before is not None:
                 await self.game_server.set_plavac(member.nick, lifted.plavac_after)
                 self.arm_plavac(lifted.plavac_after)
-            await self.chat.tell(member, self.lifted_text(game.number, lifted.penalty.plavac_days,
-                                                          lifted.penalty.league_points, lifted.plavac_before,
-                                                          lifted.plavac_after, lifted.points_returned,
-                                                          lifted.penalty.month, now))
+            await self.chat.tell(
+                member,
+                self.lifted_text(
+                    game.number,
+                    lifted.penalty.plavac_days,
+                    lifted.penalty.league_points,
+                    lifted.plavac_before,
+                    lifted.plavac_after,
+                    lifted.points_returned,
+                    lifted.penalty.month,
+                    now,
+                ),
+            )
         if culprit is not None and effects.penalty is not None:
             row = effects.penalty
             if row.plavac_days:
                 await self.game_server.set_plavac(culprit.nick, effects.plavac_after)
-            await self.chat.tell(culprit, self.penalty_text(game.number, row.plavac_days, row.league_points,
-                                                            row.abandoned, effects.plavac_after, trial.reason))
+            await self.chat.tell(
+                culprit,
+                self.penalty_text(
+                    game.number, row.plavac_days, row.league_points, row.abandoned, effects.plavac_after, trial.reason
+                ),
+            )
             self.arm_plavac(effects.plavac_after)
         for cancelled in effects.points_cancelled:
             member = await self.db.members.get(cancelled.penalty.member)
             if member is not None:
                 key = "settlement.points_cancelled" if cancelled.points_returned else "settlement.points_month_closed"
-                await self.chat.tell(member, self.t(key, game=game.number, points=cancelled.penalty.league_points,
-                                                    month=cancelled.penalty.month,
-                                                    league=self.config.penalties.league_name))
+                await self.chat.tell(
+                    member,
+                    self.t(
+                        key,
+                        game=game.number,
+                        points=cancelled.penalty.league_points,
+                        month=cancelled.penalty.month,
+                        league=self.config.penalties.league_name,
+                    ),
+                )
         if settle is not None:
             await self.game_server.close_game(game.number)
         return effects
@@ -210,8 +268,9 @@ class PenaltyDesk(TrialDesk):
         if until is not None:
             self.timers.arm(until)
 
-    def penalty_text(self, game: int, days: int, points: int, abandoned: bool, until: datetime | None,
-                     reason: str | None) -> str:
+    def penalty_text(
+        self, game: int, days: int, points: int, abandoned: bool, until: datetime | None, reason: str | None
+    ) -> str:
         names = self.config.penalties
         parts = []
         if days:
@@ -222,8 +281,17 @@ class PenaltyDesk(TrialDesk):
             parts.append(self.t("penalty.part_abandoned"))
         return self.t("penalty.imposed", game=game, what="; ".join(parts), reason=reason or "—")
 
-    def lifted_text(self, game: int, days: int, points: int, before: datetime | None, after: datetime | None,
-                    returned: bool, month: str, now: datetime) -> str:
+    def lifted_text(
+        self,
+        game: int,
+        days: int,
+        points: int,
+        before: datetime | None,
+        after: datetime | None,
+        returned: bool,
+        month: str,
+        now: datetime,
+    ) -> str:
         names = self.config.penalties
         parts = []
         if days:
@@ -299,8 +367,11 @@ class PenaltyDesk(TrialDesk):
         for number in await self.db.penalties.unrecorded_interrupted(nick):
             game = await self.load_game(number)
             await self.db.penalties.add_napustio(
-                GameAtStake(number, game.abandoned_by[0] if game.abandoned_by else None, game.rated, True,
-                            game.ended_at), self.now())
+                GameAtStake(
+                    number, game.abandoned_by[0] if game.abandoned_by else None, game.rated, True, game.ended_at
+                ),
+                self.now(),
+            )
 
     async def unrecorded_napustio(self, nick: str) -> list[GameAtStake]:
         """`nick`'s interrupted games whose napustio row is not written yet, as their logs give it (read only:
@@ -309,8 +380,11 @@ class PenaltyDesk(TrialDesk):
         for number in await self.db.penalties.unrecorded_interrupted(nick):
             game = await self.load_game(number)
             if game.ended_at is not None:
-                out.append(GameAtStake(number, game.abandoned_by[0] if game.abandoned_by else None, game.rated, True,
-                                       game.ended_at))
+                out.append(
+                    GameAtStake(
+                        number, game.abandoned_by[0] if game.abandoned_by else None, game.rated, True, game.ended_at
+                    )
+                )
         return out
 
     async def napustio_of(self, nick: str, month: str | None = None, rated_only: bool = False) -> int:
@@ -321,9 +395,14 @@ class PenaltyDesk(TrialDesk):
             stored = await self.db.penalties.abandoned_rated(nick, month)
         else:
             stored = await self.db.penalties.napustio_count(nick, month)
-        extra = sum(1 for g in await self.unrecorded_napustio(nick)
-                    if g.first_leaver == nick and g.ended_at is not None
-                    and (month is None or month_of(g.ended_at) == month) and (g.rated or not rated_only))
+        extra = sum(
+            1
+            for g in await self.unrecorded_napustio(nick)
+            if g.first_leaver == nick
+            and g.ended_at is not None
+            and (month is None or month_of(g.ended_at) == month)
+            and (g.rated or not rated_only)
+        )
         return stored + extra
 
     async def live_standing(self, member: Member, month: str) -> Standing:
@@ -344,10 +423,15 @@ class PenaltyDesk(TrialDesk):
                 games += 1
                 points += result
         abandoned_rated = await self.napustio_of(member.nick, month, rated_only=True)
-        return Standing(month, member.id, games, points,
-                        abandoned_rated * self.config.penalties.abandon_league_points,
-                        await self.db.penalties.active_points(member.id, month),
-                        await self.napustio_of(member.nick, month))
+        return Standing(
+            month,
+            member.id,
+            games,
+            points,
+            abandoned_rated * self.config.penalties.abandon_league_points,
+            await self.db.penalties.active_points(member.id, month),
+            await self.napustio_of(member.nick, month),
+        )
 
     async def standing(self, member: Member, month: str) -> Standing:
         if await self.db.league.closed(month) is not None:
@@ -373,9 +457,17 @@ class PenaltyDesk(TrialDesk):
         standing = await self.standing(member, month)
         ban = await self.db.members.call_ban(member.id)
         allowed = ban is None or (ban.until is not None and ban.until <= now)
-        return MemberCard(member, tuple(sorted(self.roles_of(member))), running, month,
-                          await self.month_is_open(month), standing,
-                          await self.napustio_of(member.nick), ban, allowed)
+        return MemberCard(
+            member,
+            tuple(sorted(self.roles_of(member))),
+            running,
+            month,
+            await self.month_is_open(month),
+            standing,
+            await self.napustio_of(member.nick),
+            ban,
+            allowed,
+        )
 
     def card_text(self, card: MemberCard, full: bool) -> str:
         """The card as text; `full` adds the roles and the right to call (the member himself and officials)."""
@@ -384,12 +476,23 @@ class PenaltyDesk(TrialDesk):
         if full:
             roles = ", ".join(self.t(f"role.{r}") for r in card.roles) or self.t("card.no_roles")
             lines.append(self.t("card.roles", roles=roles))
-        lines.append(self.t("card.plavac", name=names.plavac_name, until=card.plavac_until) if card.plavac_until
-                     else self.t("card.no_plavac", name=names.plavac_name))
+        lines.append(
+            self.t("card.plavac", name=names.plavac_name, until=card.plavac_until)
+            if card.plavac_until
+            else self.t("card.no_plavac", name=names.plavac_name)
+        )
         s = card.standing
-        lines.append(self.t("card.league", league=names.league_name, month=card.month, points=s.points,
-                            games=s.games, penalty=s.penalty_points,
-                            state=self.t("card.month_open" if card.month_open else "card.month_closed")))
+        lines.append(
+            self.t(
+                "card.league",
+                league=names.league_name,
+                month=card.month,
+                points=s.points,
+                games=s.games,
+                penalty=s.penalty_points,
+                state=self.t("card.month_open" if card.month_open else "card.month_closed"),
+            )
+        )
         lines.append(self.t("card.napustio", total=card.napustio_total, month=s.abandoned))
         if full:
             if card.call_allowed:

@@ -39,5 +39,7 @@ async def trial_record(desk: Desk, member: Member, trial_id: int) -> Reply:
     seal = chain(record.facts(), record.chained_messages())[-1]
     title = desk.t("zapisnik.title", trial=trial_id, game=trial.game)
     document = Document(f"zapisnik-{trial_id}.html", render_html(record).encode("utf-8"), "text/html", title)
-    return Reply(desk.t("zapisnik.ready", trial=trial_id, game=trial.game, messages=len(record.lines), seal=seal),
-                 documents=(document,))
+    return Reply(
+        desk.t("zapisnik.ready", trial=trial_id, game=trial.game, messages=len(record.lines), seal=seal),
+        documents=(document,),
+    )

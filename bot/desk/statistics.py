@@ -51,16 +51,30 @@ def _duration(seconds: float | None) -> str:
 
 
 _WORDS = {
-    "sr": {"title": "Statistika sudijskog stola{period}", "calls": "Pozivi: {total} (preuzeto {taken}, povučeno "
-           "{withdrawn}, isteklo {expired}, na čekanju {pending})", "wait": "Od poziva do Sudi: medijana {p50}, "
-           "95% {p95}", "expired_hours": "Istekli pozivi po satu: {hours}", "weeks": "Pozivi po nedelji: {weeks}",
-           "trials": "Suđenja: {total}, prekinuto {interrupted}{reasons}", "referee": "  {nick}: {trials} suđenja "
-           "({kinds})", "none": "nema", "from": " od {start}", "to": " do {end}"},
-    "en": {"title": "The referee desk's figures{period}", "calls": "Calls: {total} (taken {taken}, withdrawn "
-           "{withdrawn}, expired {expired}, pending {pending})", "wait": "From the call to Sudi: median {p50}, "
-           "95% {p95}", "expired_hours": "Expired calls by hour: {hours}", "weeks": "Calls per week: {weeks}",
-           "trials": "Trials: {total}, interrupted {interrupted}{reasons}", "referee": "  {nick}: {trials} trials "
-           "({kinds})", "none": "none", "from": " from {start}", "to": " to {end}"},
+    "sr": {
+        "title": "Statistika sudijskog stola{period}",
+        "calls": "Pozivi: {total} (preuzeto {taken}, povučeno {withdrawn}, isteklo {expired}, na čekanju {pending})",
+        "wait": "Od poziva do Sudi: medijana {p50}, 95% {p95}",
+        "expired_hours": "Istekli pozivi po satu: {hours}",
+        "weeks": "Pozivi po nedelji: {weeks}",
+        "trials": "Suđenja: {total}, prekinuto {interrupted}{reasons}",
+        "referee": "  {nick}: {trials} suđenja ({kinds})",
+        "none": "nema",
+        "from": " od {start}",
+        "to": " do {end}",
+    },
+    "en": {
+        "title": "The referee desk's figures{period}",
+        "calls": "Calls: {total} (taken {taken}, withdrawn {withdrawn}, expired {expired}, pending {pending})",
+        "wait": "From the call to Sudi: median {p50}, 95% {p95}",
+        "expired_hours": "Expired calls by hour: {hours}",
+        "weeks": "Calls per week: {weeks}",
+        "trials": "Trials: {total}, interrupted {interrupted}{reasons}",
+        "referee": "  {nick}: {trials} trials ({kinds})",
+        "none": "none",
+        "from": " from {start}",
+        "to": " to {end}",
+    },
 }
 
 
@@ -70,13 +84,22 @@ def figures_text(figures: Figures, lang: str, start: date | None, end: date | No
     hours = ", ".join(f"{h}h: {n}" for h, n in enumerate(figures.expired_by_hour) if n) or w["none"]
     weeks = ", ".join(f"{k}: {n}" for k, n in figures.calls_per_week.items()) or w["none"]
     reasons = ", ".join(f"{k} {n}" for k, n in figures.interrupted_by_reason.items())
-    lines = [w["title"].format(period=span),
-             w["calls"].format(total=figures.calls, taken=figures.taken, withdrawn=figures.withdrawn,
-                               expired=figures.expired, pending=figures.pending),
-             w["wait"].format(p50=_duration(figures.to_sudi_p50), p95=_duration(figures.to_sudi_p95)),
-             w["expired_hours"].format(hours=hours), w["weeks"].format(weeks=weeks),
-             w["trials"].format(total=figures.trials, interrupted=figures.interrupted,
-                                reasons=f" ({reasons})" if reasons else "")]
+    lines = [
+        w["title"].format(period=span),
+        w["calls"].format(
+            total=figures.calls,
+            taken=figures.taken,
+            withdrawn=figures.withdrawn,
+            expired=figures.expired,
+            pending=figures.pending,
+        ),
+        w["wait"].format(p50=_duration(figures.to_sudi_p50), p95=_duration(figures.to_sudi_p95)),
+        w["expired_hours"].format(hours=hours),
+        w["weeks"].format(weeks=weeks),
+        w["trials"].format(
+            total=figures.trials, interrupted=figures.interrupted, reasons=f" ({reasons})" if reasons else ""
+        ),
+    ]
     for nick, ref in figures.referees.items():
         kinds = ", ".join(f"{k} {n}" for k, n in ref.by_kind.items())
         lines.append(w["referee"].format(nick=nick, trials=ref.trials, kinds=kinds))

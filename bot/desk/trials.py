@@ -113,9 +113,10 @@ class TrialDesk(CallDesk):
                 return self.refuse("take.expired", game=call.game)
             return self.refuse(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
         caller = await self.nick(call.caller)
-        await self.chat.edit_notices(await self.db.calls.notices(f"call:{call.id}"),
-                                     self.t("call.notice_taken", game=call.game, caller=caller,
-                                            referee=referee.nick))
+        await self.chat.edit_notices(
+            await self.db.calls.notices(f"call:{call.id}"),
+            self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick),
+        )
         await self.open_trial(trial)
         return Reply(self.t("take.ok", game=call.game, trial=trial.id))
 
@@ -134,8 +135,9 @@ class TrialDesk(CallDesk):
         referee = await self.nick(trial.referee)
         key = "trial.opened_in_game" if trial.in_game else "trial.opened_out_of_game"
         space = await self.trial_space(trial)
-        await self.chat.open_trial_space(space, self.t(key, game=trial.game, caller=caller, referee=referee),
-                                         self.controls(trial))
+        await self.chat.open_trial_space(
+            space, self.t(key, game=trial.game, caller=caller, referee=referee), self.controls(trial)
+        )
         if trial.in_game:
             await self.game_server.pause_table(trial.game)
             await self.tell_table(trial.game, self.t("table.paused"))
@@ -143,12 +145,16 @@ class TrialDesk(CallDesk):
             await self.game_server.block_offers(caller)
 
     def controls(self, trial: Trial | TrialSpace) -> tuple[Button, ...]:
-        buttons = [Button(self.t("button.hands"), "hands", trial.id, "secondary"),
-                   Button(self.t("button.history"), "history", trial.id, "secondary")]
+        buttons = [
+            Button(self.t("button.hands"), "hands", trial.id, "secondary"),
+            Button(self.t("button.history"), "history", trial.id, "secondary"),
+        ]
         if trial.in_game:
             buttons.append(Button(self.t("button.councilor"), "councilor", trial.id, "secondary"))
-        buttons += [Button(self.t("button.finish"), "finish", trial.id),
-                    Button(self.t("button.leave"), "leave", trial.id, "danger")]
+        buttons += [
+            Button(self.t("button.finish"), "finish", trial.id),
+            Button(self.t("button.leave"), "leave", trial.id, "danger"),
+        ]
         return tuple(buttons)
 
     async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial | Reply:
@@ -185,8 +191,7 @@ class TrialDesk(CallDesk):
             return trial
         game = await self.load_game(trial.game)
         paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
-        return Reply(render_hands(game, self.messages, paper),
-                     pictures=await hand_pictures(game, self.config.language))
+        return Reply(render_hands(game, self.messages, paper), pictures=await hand_pictures(game, self.config.language))
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self._judged_by(referee, trial_id)
@@ -220,15 +225,29 @@ class TrialDesk(CallDesk):
         """Every rule a draft must meet, the paper's limits included; the paper changes it would write."""
         completed = sum(1 for h in game.hands if h.completed)
         limits = self.config.penalties
-        check_draft(draft, in_game=trial.in_game, players=game.players, completed_hands=completed,
-                    plavac_limit=limits.plavac_max_days, league_limit=limits.league_max_points)
+        check_draft(
+            draft,
+            in_game=trial.in_game,
+            players=game.players,
+            completed_hands=completed,
+            plavac_limit=limits.plavac_max_days,
+            league_limit=limits.league_max_points,
+        )
         standing = await self.db.paper_changes.for_game(game.number)
         limits = self.config.penalties
         share = Fraction(limits.settlement_played_share)
         settlement = ((share.numerator, share.denominator), timedelta(minutes=limits.settlement_delay_minutes))
-        return verdict_changes(draft, game, standing, trial.referee, await self.nick(trial.referee), self.now(),
-                               self.config.language, settlement=settlement,
-                               moves=await self.fall_moves(game.number))
+        return verdict_changes(
+            draft,
+            game,
+            standing,
+            trial.referee,
+            await self.nick(trial.referee),
+            self.now(),
+            self.config.language,
+            settlement=settlement,
+            moves=await self.fall_moves(game.number),
+        )
 
     async def change_game(self, referee: Member, number: int) -> Reply:
         """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
@@ -248,16 +267,22 @@ class TrialDesk(CallDesk):
         caller = await self.db.members.get(trial.caller)
         assert caller is not None
         facts = await self.game_facts(number)
-        paused = [(s, e) for s, e in await self.db.trials.pause_intervals(number, call.created_at)
-                  if s < call.created_at]
+        paused = [
+            (s, e) for s, e in await self.db.trials.pause_intervals(number, call.created_at) if s < call.created_at
+        ]
         refusal = check_game(facts, caller.nick, call.created_at, paused, self.claim_window, number)
         if refusal is not None:
             reason, p = refusal.reason.value, refusal.params
             if reason == "not_your_game":
                 return self.refuse("promeni.caller_not_player", caller=caller.nick, game=number)
             if reason == "too_old":
-                return self.refuse("promeni.too_old", game=number, ended_at=p["ended_at"], consumed=p["consumed"],
-                                   days=self.config.claim_days)
+                return self.refuse(
+                    "promeni.too_old",
+                    game=number,
+                    ended_at=p["ended_at"],
+                    consumed=p["consumed"],
+                    days=self.config.claim_days,
+                )
             return self.refusal_reply(refusal)
         assert facts is not None
         if facts.status is GameStatus.IN_PROGRESS:
@@ -296,8 +321,13 @@ class TrialDesk(CallDesk):
         lobby = await self.lobby("councilor")
         eligible = {c.member_id for c in eligible_referees([f for _, f in lobby], facts, trial.caller)} - present
         members = [m for m, _ in lobby if m.id in eligible]
-        post = CallPost(f"councilor:{ccall.id}", self.t("councilor.notice", game=trial.game, until=ccall.deadline),
-                        tuple(members), (Button(self.t("button.join"), "join", ccall.id),), tuple(members))
+        post = CallPost(
+            f"councilor:{ccall.id}",
+            self.t("councilor.notice", game=trial.game, until=ccall.deadline),
+            tuple(members),
+            (Button(self.t("button.join"), "join", ccall.id),),
+            tuple(members),
+        )
         for notice in await self.chat.post_call(post):
             await self.db.calls.add_notice(post.subject, notice)
         for member in members:
@@ -326,10 +356,13 @@ class TrialDesk(CallDesk):
         if not await self.db.calls.take_councilor_call(ccall.id, councilor.id, self.now()):
             fresh = await self.db.calls.councilor_call(ccall.id)
             return self.refuse("councilor.gone", councilor=await self.nick(fresh.councilor if fresh else None))
-        await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
-                                     self.t("councilor.notice_taken", game=trial.game, councilor=councilor.nick))
-        await self.chat.add_to_trial_space(await self.trial_space(trial), councilor,
-                                           self.t("councilor.joined", nick=councilor.nick))
+        await self.chat.edit_notices(
+            await self.db.calls.notices(f"councilor:{ccall.id}"),
+            self.t("councilor.notice_taken", game=trial.game, councilor=councilor.nick),
+        )
+        await self.chat.add_to_trial_space(
+            await self.trial_space(trial), councilor, self.t("councilor.joined", nick=councilor.nick)
+        )
         return Reply(self.t("councilor.join_ok", trial=trial.id, game=trial.game))
 
     async def expire_due_councilor_calls(self) -> None:
@@ -338,8 +371,10 @@ class TrialDesk(CallDesk):
             if ccall.deadline > now or not await self.db.calls.close_councilor_call(ccall.id, "expired", now):
                 continue
             trial = await self.db.trials.get(ccall.trial)
-            await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
-                                         self.t("councilor.notice_expired", game=trial.game if trial else "?"))
+            await self.chat.edit_notices(
+                await self.db.calls.notices(f"councilor:{ccall.id}"),
+                self.t("councilor.notice_expired", game=trial.game if trial else "?"),
+            )
             if trial is not None and trial.is_open:
                 await self.chat.say_in_trial(await self.trial_space(trial), self.t("councilor.expired"))
 
@@ -356,15 +391,23 @@ class TrialDesk(CallDesk):
         except VerdictRefused as refused:
             return self.refuse("finish.draft_invalid", why=self.t(refused.key, **refused.params))
         outcome = TrialOutcome.NO_VERDICT if isinstance(draft.verdict, NoVerdict) else TrialOutcome.VERDICT
-        if not await self.db.trials.finish(trial.id, outcome, self.now(), referee.id,
-                                           verdict=verdict_to_json(draft), reason=draft.reason or None,
-                                           changes=changes, expected_draft=trial.draft):
+        if not await self.db.trials.finish(
+            trial.id,
+            outcome,
+            self.now(),
+            referee.id,
+            verdict=verdict_to_json(draft),
+            reason=draft.reason or None,
+            changes=changes,
+            expected_draft=trial.draft,
+        ):
             return self.refuse("trial.not_your_trial")
         await self.after_verdict(trial, draft)
         if changes:
             await self.paper_changed(trial.game)
-        text = self.t("trial.finished", game=trial.game, verdict=render_verdict(draft, self.messages),
-                      reason=draft.reason or "—")
+        text = self.t(
+            "trial.finished", game=trial.game, verdict=render_verdict(draft, self.messages), reason=draft.reason or "—"
+        )
         await self._wind_up(trial, text)
         return Reply(self.t("finish.ok", game=trial.game))
 
@@ -388,8 +431,10 @@ class TrialDesk(CallDesk):
         await self.chat.close_trial_space(await self.trial_space(trial), text)
         for ccall in await self.db.calls.councilor_calls_for(trial.id):
             if ccall.state is CouncilorCallState.CANCELLED:  # cut short by this end (only a trial's end cancels one)
-                await self.chat.edit_notices(await self.db.calls.notices(f"councilor:{ccall.id}"),
-                                             self.t("councilor.notice_cancelled", game=trial.game))
+                await self.chat.edit_notices(
+                    await self.db.calls.notices(f"councilor:{ccall.id}"),
+                    self.t("councilor.notice_cancelled", game=trial.game),
+                )
         caller = await self.nick(trial.caller)
         if trial.in_game:
             await self.game_server.resume_table(trial.game)

@@ -30,8 +30,7 @@ VOTED_ROLES = ("referee", "councilor")
 class VoteDesk(LinkDesk):
     def by_vote(self, actor: Member | None, role: str) -> bool:
         """A councilor's act on a referee or councilor is a proposal to vote on; the owner and the admin act."""
-        return (actor is not None and not self.is_owner(actor) and role in VOTED_ROLES
-                and "councilor" in actor.roles)
+        return actor is not None and not self.is_owner(actor) and role in VOTED_ROLES and "councilor" in actor.roles
 
     async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
         if not self.by_vote(actor, role):
@@ -83,24 +82,44 @@ class VoteDesk(LinkDesk):
             return self.refuse("vote.already_open", nick=target.nick, role=self.t(f"role.{role}"))
         self.timers.arm(deadline)
         voters = tuple(m for m in await self.db.members.with_role("councilor") if m.id in electorate)
-        post = CallPost(f"councilor:vote:{vote.id}", await self.vote_text(vote), voters, self.vote_buttons(vote),
-                        voters)
+        post = CallPost(
+            f"councilor:vote:{vote.id}", await self.vote_text(vote), voters, self.vote_buttons(vote), voters
+        )
         for notice in await self.chat.post_call(post):
             await self.db.calls.add_notice(post.subject, notice)
         closed = await self.settle(vote)
         t = await self.vote_tally(vote)
-        return Reply(self.t("vote.opened", vote=vote.id, nick=target.nick, role=self.t(f"role.{role}"),
-                            action=self.t(f"vote.action_{action}"), until=deadline, needed=t.needed,
-                            electorate=t.electorate) + (f"\n{closed}" if closed else ""))
+        return Reply(
+            self.t(
+                "vote.opened",
+                vote=vote.id,
+                nick=target.nick,
+                role=self.t(f"role.{role}"),
+                action=self.t(f"vote.action_{action}"),
+                until=deadline,
+                needed=t.needed,
+                electorate=t.electorate,
+            )
+            + (f"\n{closed}" if closed else "")
+        )
 
     def vote_buttons(self, vote: Vote) -> tuple[Button, ...]:
-        return (Button(self.t("button.vote_yes"), "vote_yes", vote.id),
-                Button(self.t("button.vote_no"), "vote_no", vote.id, "danger"))
+        return (
+            Button(self.t("button.vote_yes"), "vote_yes", vote.id),
+            Button(self.t("button.vote_no"), "vote_no", vote.id, "danger"),
+        )
 
     async def vote_text(self, vote: Vote) -> str:
-        return self.t("vote.notice", vote=vote.id, proposer=await self.nick(vote.proposer),
-                      nick=await self.nick(vote.subject), role=self.t(f"role.{vote.role}"),
-                      action=self.t(f"vote.action_{vote.action}"), reason=vote.reason, until=vote.deadline)
+        return self.t(
+            "vote.notice",
+            vote=vote.id,
+            proposer=await self.nick(vote.proposer),
+            nick=await self.nick(vote.subject),
+            role=self.t(f"role.{vote.role}"),
+            action=self.t(f"vote.action_{vote.action}"),
+            reason=vote.reason,
+            until=vote.deadline,
+        )
 
     # Voting ------------------------------------------------------------------------------------------------
     def vote_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
@@ -129,13 +148,24 @@ class VoteDesk(LinkDesk):
             return self.refuse("vote.closed", vote=vote_id, state=self.t(f"vote.state_{fresh.state}"))
         closed = await self.settle(vote)
         t = await self.vote_tally(vote)
-        text = self.t("vote.cast", vote=vote.id, ballot=self.t("vote.yes" if yes else "vote.no"), yes=t.yes,
-                      no=t.no, electorate=t.electorate, needed=t.needed)
+        text = self.t(
+            "vote.cast",
+            vote=vote.id,
+            ballot=self.t("vote.yes" if yes else "vote.no"),
+            yes=t.yes,
+            no=t.no,
+            electorate=t.electorate,
+            needed=t.needed,
+        )
         return Reply(f"{text}\n{closed}" if closed else text)
 
     async def vote_tally(self, vote: Vote) -> Tally:
-        return tally(await self.db.votes.ballots(vote.id), await self.councilor_ids(), vote.subject,
-                     parse_majority(self.config.governance.majority))
+        return tally(
+            await self.db.votes.ballots(vote.id),
+            await self.councilor_ids(),
+            vote.subject,
+            parse_majority(self.config.governance.majority),
+        )
 
     # Closing -----------------------------------------------------------------------------------------------
     async def settle_votes(self) -> None:
@@ -154,9 +184,17 @@ class VoteDesk(LinkDesk):
             return None
         subject = await self.db.members.get(vote.subject)
         nick = subject.nick if subject else "?"
-        text = self.t(f"vote.closed_{state}", vote=vote.id, nick=nick, role=self.t(f"role.{vote.role}"),
-                      action=self.t(f"vote.action_{vote.action}"), yes=t.yes, no=t.no, electorate=t.electorate,
-                      needed=t.needed)
+        text = self.t(
+            f"vote.closed_{state}",
+            vote=vote.id,
+            nick=nick,
+            role=self.t(f"role.{vote.role}"),
+            action=self.t(f"vote.action_{vote.action}"),
+            yes=t.yes,
+            no=t.no,
+            electorate=t.electorate,
+            needed=t.needed,
+        )
         await self.chat.edit_notices(await self.db.calls.notices(f"councilor:vote:{vote.id}"), text)
         proposer = await self.db.members.get(vote.proposer)
         if proposer is not None:
@@ -195,13 +233,20 @@ class VoteDesk(LinkDesk):
         if event.kind == "vote_cast":
             params["ballot"] = self.t("vote.yes" if data.get("yes") else "vote.no")
         else:
-            params.update(role=self.t(f"role.{data.get('role', 'referee')}"),
-                          action=self.t(f"vote.action_{data.get('action', 'appoint')}"))
+            params.update(
+                role=self.t(f"role.{data.get('role', 'referee')}"),
+                action=self.t(f"vote.action_{data.get('action', 'appoint')}"),
+            )
         if event.kind == "vote_opened":
             until = data.get("until")
-            params.update(reason=data.get("reason") or "—",
-                          until=parse_stored_time(until) if isinstance(until, str) else "—")
+            params.update(
+                reason=data.get("reason") or "—", until=parse_stored_time(until) if isinstance(until, str) else "—"
+            )
         if event.kind == "vote_closed":
-            params.update(state=self.t(f"vote.state_{data.get('state', 'failed')}"), yes=data.get("yes", 0),
-                          no=data.get("no", 0), electorate=data.get("electorate", 0))
+            params.update(
+                state=self.t(f"vote.state_{data.get('state', 'failed')}"),
+                yes=data.get("yes", 0),
+                no=data.get("no", 0),
+                electorate=data.get("electorate", 0),
+            )
         return self.t(f"act.{event.kind}", **params)

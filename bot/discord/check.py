@@ -21,35 +21,60 @@ PLATFORM = "discord"
 
 #: what the bot does in each place, as discord.py's `Permissions` attribute names.
 CALLS_NEED = ("view_channel", "send_messages", "read_message_history")
-TRIALS_NEED = ("view_channel", "create_private_threads", "send_messages_in_threads", "manage_threads",
-               "read_message_history")
-_SHOWN = {"view_channel": "View Channel", "send_messages": "Send Messages",
-          "read_message_history": "Read Message History", "create_private_threads": "Create Private Threads",
-          "send_messages_in_threads": "Send Messages in Threads", "manage_threads": "Manage Threads"}
-_INTENTS_FIX = ("Discord Developer Portal → your application → Bot → Privileged Gateway Intents: turn on Server "
-                "Members Intent, Presence Intent and Message Content Intent")
+TRIALS_NEED = (
+    "view_channel",
+    "create_private_threads",
+    "send_messages_in_threads",
+    "manage_threads",
+    "read_message_history",
+)
+_SHOWN = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "read_message_history": "Read Message History",
+    "create_private_threads": "Create Private Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "manage_threads": "Manage Threads",
+}
+_INTENTS_FIX = (
+    "Discord Developer Portal → your application → Bot → Privileged Gateway Intents: turn on Server "
+    "Members Intent, Presence Intent and Message Content Intent"
+)
 
 
 def _channel(guild: discord.Guild, setting: str, channel_id: int, needs: tuple[str, ...]) -> list[Finding]:
     where = f"[discord] {setting} = {channel_id}"
     channel = guild.get_channel(channel_id)
     if channel is None:
-        return [Finding(PLATFORM, where, f"the server {guild.name!r} has no channel with this id that the bot can "
-                        "see", "copy the channel's id (Developer Mode → right-click the channel → Copy Channel "
-                        "ID), or let the bot's role View Channel there")]
+        return [
+            Finding(
+                PLATFORM,
+                where,
+                f"the server {guild.name!r} has no channel with this id that the bot can see",
+                "copy the channel's id (Developer Mode → right-click the channel → Copy Channel "
+                "ID), or let the bot's role View Channel there",
+            )
+        ]
     where += f" (#{channel.name})"
     if not isinstance(channel, discord.TextChannel):
-        return [Finding(PLATFORM, where, f"is a {channel.type} channel, not a text channel",
-                        "name a text channel here")]
+        return [
+            Finding(PLATFORM, where, f"is a {channel.type} channel, not a text channel", "name a text channel here")
+        ]
     perms = channel.permissions_for(guild.me)
     missing = [_SHOWN[p] for p in needs if not getattr(perms, p)]
     if not missing:
         return []
     role = guild.me.top_role.name if guild.me.top_role != guild.default_role else "the bot"
-    return [Finding(PLATFORM, where, f"the bot lacks {', '.join(missing)} here",
-                    f"#{channel.name} → Edit Channel → Permissions → add the role {role!r} (or the bot itself) and "
-                    f"allow {', '.join(missing)}; a deny for @everyone also holds for the bot unless its own "
-                    f"overwrite allows it (docs/discord.md, section 4)")]
+    return [
+        Finding(
+            PLATFORM,
+            where,
+            f"the bot lacks {', '.join(missing)} here",
+            f"#{channel.name} → Edit Channel → Permissions → add the role {role!r} (or the bot itself) and "
+            f"allow {', '.join(missing)}; a deny for @everyone also holds for the bot unless its own "
+            f"overwrite allows it (docs/discord.md, section 4)",
+        )
+    ]
 
 
 def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
@@ -57,13 +82,21 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
     settings = config.discord
     guild = client.get_guild(settings.guild_id)
     if guild is None:
-        return [Finding(PLATFORM, f"[discord] guild_id = {settings.guild_id}", "the bot is not a member of this "
-                        "server (or the id is wrong)", "invite the bot with the URL of docs/discord.md, section 2, "
-                        "or copy the server's id (right-click the server → Copy Server ID)")]
+        return [
+            Finding(
+                PLATFORM,
+                f"[discord] guild_id = {settings.guild_id}",
+                "the bot is not a member of this server (or the id is wrong)",
+                "invite the bot with the URL of docs/discord.md, section 2, "
+                "or copy the server's id (right-click the server → Copy Server ID)",
+            )
+        ]
     found: list[Finding] = []
-    for setting, needs, required in (("referees_channel_id", CALLS_NEED, True),
-                                     ("councilors_channel_id", CALLS_NEED, False),
-                                     ("trials_channel_id", TRIALS_NEED, True)):
+    for setting, needs, required in (
+        ("referees_channel_id", CALLS_NEED, True),
+        ("councilors_channel_id", CALLS_NEED, False),
+        ("trials_channel_id", TRIALS_NEED, True),
+    ):
         channel_id = getattr(settings, setting)
         if not channel_id:
             if required:
@@ -72,23 +105,47 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
         found += _channel(guild, setting, channel_id, needs)
     referees = guild.get_channel(settings.referees_channel_id)
     if isinstance(referees, discord.TextChannel) and referees.permissions_for(guild.default_role).view_channel:
-        found.append(Finding(PLATFORM, f"[discord] referees_channel_id = {referees.id} (#{referees.name})",
-                             "every member can see it, and the calls there name the caller and the referees",
-                             "deny View Channel to @everyone there and allow it to the referee role and the bot",
-                             fatal=False))
+        found.append(
+            Finding(
+                PLATFORM,
+                f"[discord] referees_channel_id = {referees.id} (#{referees.name})",
+                "every member can see it, and the calls there name the caller and the referees",
+                "deny View Channel to @everyone there and allow it to the referee role and the bot",
+                fatal=False,
+            )
+        )
     for role, role_id in sorted(settings.roles.items()):
         if guild.get_role(role_id) is None:
-            found.append(Finding(PLATFORM, f"[discord.roles] {role} = {role_id}", "the server has no role with "
-                                 f"this id: at start every {role} would lose the role", "copy the role's id "
-                                 "(Server Settings → Roles → right-click the role → Copy Role ID)"))
+            found.append(
+                Finding(
+                    PLATFORM,
+                    f"[discord.roles] {role} = {role_id}",
+                    f"the server has no role with this id: at start every {role} would lose the role",
+                    "copy the role's id (Server Settings → Roles → right-click the role → Copy Role ID)",
+                )
+            )
     if "referee" not in settings.roles:
-        found.append(Finding(PLATFORM, "[discord.roles] referee", "is not set: nobody is a referee on Discord",
-                             "put the referee role's id there", fatal=False))
+        found.append(
+            Finding(
+                PLATFORM,
+                "[discord.roles] referee",
+                "is not set: nobody is a referee on Discord",
+                "put the referee role's id there",
+                fatal=False,
+            )
+        )
     for account in config.owner_accounts:
         name, _, user_id = account.partition(":")
         if name == PLATFORM and user_id.isdigit() and guild.get_member(int(user_id)) is None:
-            found.append(Finding(PLATFORM, f"[club] owner_accounts: {account}", f"is not a member of {guild.name!r}",
-                                 "invite the owner to the server, or correct his user id", fatal=False))
+            found.append(
+                Finding(
+                    PLATFORM,
+                    f"[club] owner_accounts: {account}",
+                    f"is not a member of {guild.name!r}",
+                    "invite the owner to the server, or correct his user id",
+                    fatal=False,
+                )
+            )
     return found
 
 
@@ -98,8 +155,14 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
 
     token = config.discord.token
     if token is None:
-        return [Finding(PLATFORM, f"[discord] token_env = {config.discord.token_env}", "the variable is not set",
-                        "put the bot token in that environment variable")]
+        return [
+            Finding(
+                PLATFORM,
+                f"[discord] token_env = {config.discord.token_env}",
+                "the variable is not set",
+                "put the bot token in that environment variable",
+            )
+        ]
     client = discord.Client(intents=intents(), guild_ready_timeout=guild_ready_timeout)
     ready = asyncio.Event()
 
@@ -119,8 +182,14 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
     except discord.PrivilegedIntentsRequired:
         return [Finding(PLATFORM, "privileged intents", "not granted to the bot", _INTENTS_FIX)]
     except discord.LoginFailure:
-        return [Finding(PLATFORM, f"[discord] token_env = {config.discord.token_env}", "Discord refuses the token",
-                        "copy the token again (Developer Portal → Bot → Reset Token)")]
+        return [
+            Finding(
+                PLATFORM,
+                f"[discord] token_env = {config.discord.token_env}",
+                "Discord refuses the token",
+                "copy the token again (Developer Portal → Bot → Reset Token)",
+            )
+        ]
     finally:
         waiting.cancel()
         await client.close()

@@ -30,11 +30,21 @@ IN_GAME_DRAFTS = (VerdictKind.BULE, VerdictKind.BULA, VerdictKind.BEZ)
 OUT_OF_GAME_DRAFTS = (VerdictKind.KAZNA, VerdictKind.SVODJENJE, VerdictKind.NIKO, VerdictKind.BEZ)
 DRAFT_KINDS = tuple(VerdictKind)
 #: The custom_ids of draft buttons posted before the verdict kinds took the club's words.
-LEGACY_DRAFT_KINDS = {"bula_change": "bule", "fall_transfer": "bula", "penalty": "kazna", "settlement": "svodjenje",
-                      "nobody": "niko", "no_verdict": "bez"}
+LEGACY_DRAFT_KINDS = {
+    "bula_change": "bule",
+    "fall_transfer": "bula",
+    "penalty": "kazna",
+    "settlement": "svodjenje",
+    "nobody": "niko",
+    "no_verdict": "bez",
+}
 YES = frozenset({"da", "d", "yes", "y", "true", "1", "potvrđujem", "potvrdjujem"})
-STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger,
-          "secondary": discord.ButtonStyle.secondary, "success": discord.ButtonStyle.success}
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "danger": discord.ButtonStyle.danger,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+}
 
 
 def custom_id(action: str, ref: int) -> str:
@@ -45,14 +55,18 @@ class DeskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
     """One desk button: its action and id live in the custom_id; the callback asks the desk."""
 
     def __init__(self, action: str, ref: int, label: str = "·", style: str = "primary") -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=STYLES.get(style, discord.ButtonStyle.primary),
-                                           custom_id=custom_id(action, ref)))
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80], style=STYLES.get(style, discord.ButtonStyle.primary), custom_id=custom_id(action, ref)
+            )
+        )
         self.action = action
         self.ref = ref
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str]) -> DeskButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DeskButton:
         return cls(match["action"], int(match["ref"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -83,11 +97,22 @@ def draft_buttons(trial_id: int, in_game: bool, t: Callable[..., str]) -> list[D
 Field = tuple[str, discord.ui.TextInput[Any]]  # the label (at most 45 characters) and its text input
 
 
-def _field(label: str, name: str, *, required: bool = True, long: bool = False, max_length: int = 100,
-           placeholder: str | None = None) -> Field:
-    return label[:45], discord.ui.TextInput(custom_id=name, required=required, max_length=max_length,
-                                            placeholder=placeholder,
-                                            style=discord.TextStyle.paragraph if long else discord.TextStyle.short)
+def _field(
+    label: str,
+    name: str,
+    *,
+    required: bool = True,
+    long: bool = False,
+    max_length: int = 100,
+    placeholder: str | None = None,
+) -> Field:
+    return label[:45], discord.ui.TextInput(
+        custom_id=name,
+        required=required,
+        max_length=max_length,
+        placeholder=placeholder,
+        style=discord.TextStyle.paragraph if long else discord.TextStyle.short,
+    )
 
 
 def draft_fields(kind: VerdictKind, t: Callable[..., str]) -> list[Field]:
@@ -95,19 +120,32 @@ def draft_fields(kind: VerdictKind, t: Callable[..., str]) -> list[Field]:
     reason_required = kind in REASON_REQUIRED
     reason = _field(t("discord.field.reason"), "reason", required=reason_required, long=True, max_length=1000)
     if kind is VerdictKind.BULE:
-        return [_field(t("discord.field.hand"), "hand", required=False, max_length=3),
-                _field(t("discord.field.amounts"), "amounts", max_length=200, placeholder="ana +4, petar -2"),
-                _field(t("discord.field.late"), "late", required=False, max_length=12), reason]
+        return [
+            _field(t("discord.field.hand"), "hand", required=False, max_length=3),
+            _field(t("discord.field.amounts"), "amounts", max_length=200, placeholder="ana +4, petar -2"),
+            _field(t("discord.field.late"), "late", required=False, max_length=12),
+            reason,
+        ]
     if kind is VerdictKind.BULA:
-        return [_field(t("discord.field.hand_required"), "hand", max_length=3),
-                _field(t("discord.field.culprit"), "culprit", max_length=32),
-                _field(t("discord.field.late"), "late", required=False, max_length=12), reason]
+        return [
+            _field(t("discord.field.hand_required"), "hand", max_length=3),
+            _field(t("discord.field.culprit"), "culprit", max_length=32),
+            _field(t("discord.field.late"), "late", required=False, max_length=12),
+            reason,
+        ]
     if kind is VerdictKind.KAZNA:
-        return [_field(t("discord.field.culprit"), "culprit", max_length=64,
-                       placeholder=t("discord.placeholder.culprit_offence")),
-                _field(t("discord.field.plavac"), "plavac", required=False, max_length=3),
-                _field(t("discord.field.league"), "league", required=False, max_length=3),
-                _field(t("discord.field.abandoned"), "abandoned", required=False, max_length=12), reason]
+        return [
+            _field(
+                t("discord.field.culprit"),
+                "culprit",
+                max_length=64,
+                placeholder=t("discord.placeholder.culprit_offence"),
+            ),
+            _field(t("discord.field.plavac"), "plavac", required=False, max_length=3),
+            _field(t("discord.field.league"), "league", required=False, max_length=3),
+            _field(t("discord.field.abandoned"), "abandoned", required=False, max_length=12),
+            reason,
+        ]
     if kind is VerdictKind.SVODJENJE:
         return [_field(t("discord.field.confirm"), "confirm", max_length=20), reason]
     return [reason]
@@ -119,6 +157,7 @@ def _yes(text: str) -> bool:
 
 def draft_words(kind: VerdictKind, values: dict[str, str]) -> list[str]:
     """The modal's fields as the words of a typed draft (``ruka 3 ana +4 petar -2 kasno``)."""
+
     def get(name: str) -> str:
         return values.get(name, "").strip()
 

@@ -27,7 +27,7 @@ def picture_attachments(pictures: Sequence[Picture]) -> tuple[list[discord.File]
 def reply_attachments(reply: Reply) -> tuple[list[discord.File], list[discord.Embed]]:
     """The files (pictures first, then documents) and the pictures' embeds of a reply, at most `MAX_FILES`."""
     files, embeds = picture_attachments(reply.pictures)
-    files += document_files(reply.documents[:MAX_FILES - len(files)])
+    files += document_files(reply.documents[: MAX_FILES - len(files)])
     return files, embeds
 
 

@@ -51,6 +51,7 @@ def _all(*effects: Effect) -> Effect:
     def effect(conn: sqlite3.Connection) -> None:
         for one in effects:
             one(conn)
+
     return effect
 
 
@@ -144,8 +145,12 @@ class LiveFeed:
     async def _take(self, batch: list[_Work]) -> None:
         try:
             results = await self.store.take_many(
-                [(w.event.id, w.event.type, w.event.game, w.event.seq, w.body.decode("utf-8"), w.effect)
-                 for w in batch], self.now())
+                [
+                    (w.event.id, w.event.type, w.event.game, w.event.seq, w.body.decode("utf-8"), w.effect)
+                    for w in batch
+                ],
+                self.now(),
+            )
         except Exception:
             log.exception("the game-server events could not be stored")
             for work in batch:
@@ -209,8 +214,12 @@ class LiveFeed:
 
     @staticmethod
     def _gap(last: int) -> Answer:
-        return 409, {"ok": False, "error": f"the game's sequence goes on from {last + 1}; send the events after "
-                                           f"{last} again, in order", "field": "seq", "last_seq": last}
+        return 409, {
+            "ok": False,
+            "error": f"the game's sequence goes on from {last + 1}; send the events after {last} again, in order",
+            "field": "seq",
+            "last_seq": last,
+        }
 
     async def _prepare(self, event: Event) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
         """The event's effect (run in the transaction that records it) and what the desk does afterwards."""
@@ -244,9 +253,17 @@ class LiveFeed:
             raise ProtocolError(422, "data.players", "'data.players' must list the three nicknames in seat order")
         for i, nick in enumerate(players):
             _nick(nick, f"data.players[{i}]")
-        doc = {"game": event.game, "rated": data["rated"], "ai": data["ai"], "bule": data["bule"],
-               "refe_limit": data["refe_limit"], "players": players, "status": "in_progress",
-               "started_at": data["started_at"], "hands": []}
+        doc = {
+            "game": event.game,
+            "rated": data["rated"],
+            "ai": data["ai"],
+            "bule": data["bule"],
+            "refe_limit": data["refe_limit"],
+            "players": players,
+            "status": "in_progress",
+            "started_at": data["started_at"],
+            "hands": [],
+        }
         game = self._valid(doc, "data")
         stored = await self.desk.db.games.get(event.game)
         if stored is not None:
@@ -259,8 +276,9 @@ class LiveFeed:
         self._pending_doc = (row.digest, head, texts)
         return LiveFeedStore.store_game(row, None, now), _nothing
 
-    async def _on_game(self, event: Event, stored: Game, now: datetime
-                       ) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
+    async def _on_game(
+        self, event: Event, stored: Game, now: datetime
+    ) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
         data = event.data
         number = stored.number
         kind = event.type
@@ -278,6 +296,7 @@ class LiveFeed:
                 member = await self.desk.db.members.by_nick(nick)
                 if member is not None:
                     await self.desk.seat(member, where)
+
             return LiveFeedStore.seat(nick, where, now), seated
         if stored.status is not GameStatus.IN_PROGRESS:
             raise ProtocolError(409, "game", f"game {number} has ended ({stored.status.value}); it takes no events")
@@ -285,8 +304,9 @@ class LiveFeed:
         if kind == "move_played":
             hand, move = data["hand"], data["move"]
             if hand != completed + 1:
-                raise ProtocolError(422, "data.hand", f"hand {hand} is not in progress in game {number} "
-                                                      f"(hand {completed + 1} is)")
+                raise ProtocolError(
+                    422, "data.hand", f"hand {hand} is not in progress in game {number} (hand {completed + 1} is)"
+                )
             if move < 1:
                 raise ProtocolError(422, "data.move", "'data.move' counts the hand's moves from 1")
             player = _nick(data["player"], "data.player")
@@ -313,8 +333,9 @@ class LiveFeed:
             row = live_row(game, report, head, texts)
             self._pending = (row.digest, game)
             self._pending_doc = (row.digest, head, texts)
-            return _all(LiveFeedStore.store_game(row, digest, now),
-                        LiveFeedStore.hand_done(number, completed + 1, now)), _nothing
+            return _all(
+                LiveFeedStore.store_game(row, digest, now), LiveFeedStore.hand_done(number, completed + 1, now)
+            ), _nothing
         # The game ends: finished, interrupted, or closed by an administrator.
         ended_at = _time(data["ended_at"], "data.ended_at")
         abandoned: tuple[str, ...] = ()
@@ -337,9 +358,11 @@ class LiveFeed:
                 await self.desk.game_closed(number)
             for member in at_table:
                 await self.desk.seat(member, None)
+
         self._pending = (digest or "", ended)
-        return _all(LiveFeedStore.store_game(GameRow.of(ended), digest, now),
-                    LiveFeedStore.stand_all(number, now)), ended_game
+        return _all(
+            LiveFeedStore.store_game(GameRow.of(ended), digest, now), LiveFeedStore.stand_all(number, now)
+        ), ended_game
 
     @staticmethod
     def _next_hand(stored: Game, hand_doc: dict[str, Any]) -> Game:
@@ -348,9 +371,17 @@ class LiveFeed:
         n = hand_doc.get("n")
         if type(n) is not int:
             raise ProtocolError(422, "data.hand.n", "'data.hand.n' must be the hand's number")
-        header = {"game": stored.number, "rated": stored.rated, "ai": stored.ai, "bule": stored.bule,
-                  "refe_limit": stored.refe_limit, "players": list(stored.players), "status": "in_progress",
-                  "started_at": format_time(stored.started_at), "hands": [{**hand_doc, "n": 1}]}
+        header = {
+            "game": stored.number,
+            "rated": stored.rated,
+            "ai": stored.ai,
+            "bule": stored.bule,
+            "refe_limit": stored.refe_limit,
+            "players": list(stored.players),
+            "status": "in_progress",
+            "started_at": format_time(stored.started_at),
+            "hands": [{**hand_doc, "n": 1}],
+        }
         try:
             hand = replace(parse_game(header).hands[0], n=n)
         except LogError as exc:

@@ -18,9 +18,11 @@ from bot.gameserver.protocol import MAX_BODY, VERSION, WINDOW_SECONDS, ProtocolE
 log = logging.getLogger(__name__)
 
 
-def events_app(feed: LiveFeed, secret: bytes, clock: Callable[[], datetime],
-               window: int = WINDOW_SECONDS) -> web.Application:
+def events_app(
+    feed: LiveFeed, secret: bytes, clock: Callable[[], datetime], window: int = WINDOW_SECONDS
+) -> web.Application:
     """The aiohttp application of the endpoint (served by `serve_events`, or by a test server)."""
+
     async def events(request: web.Request) -> web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY:
             return _error(ProtocolError(413, "body", f"the body is larger than {MAX_BODY} bytes"))
@@ -38,8 +40,10 @@ def events_app(feed: LiveFeed, secret: bytes, clock: Callable[[], datetime],
             status, answer = await feed.apply(body)  # the feed takes events in order, in batches
         except Exception:
             log.exception("the game-server event could not be taken")
-            status, answer = 500, {"ok": False, "error": "the bot could not take the event; send it again",
-                                   "field": "body"}
+            status, answer = (
+                500,
+                {"ok": False, "error": "the bot could not take the event; send it again", "field": "body"},
+            )
         return web.json_response(answer, status=status)
 
     async def healthz(request: web.Request) -> web.Response:

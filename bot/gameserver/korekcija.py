@@ -105,19 +105,25 @@ class KorekcijaDesk:
         fresh = await self.store.korekcija(request)
         if fresh is not None and fresh.state == "agreed":
             return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
-        buttons = (Button(desk.t("button.korekcija_yes"), "korekcija_yes", request),
-                   Button(desk.t("button.korekcija_no"), "korekcija_no", request, "danger"))
+        buttons = (
+            Button(desk.t("button.korekcija_yes"), "korekcija_yes", request),
+            Button(desk.t("button.korekcija_no"), "korekcija_no", request, "danger"),
+        )
         for _nick, other in others:
             if other is not None:
-                await desk.chat.tell(other, desk.t("korekcija.asked", nick=member.nick, game=game.number,
-                                                   what=move.what, request=request), buttons)
+                await desk.chat.tell(
+                    other,
+                    desk.t("korekcija.asked", nick=member.nick, game=game.number, what=move.what, request=request),
+                    buttons,
+                )
         return Reply(desk.t("korekcija.requested", game=game.number, what=move.what))
 
     async def _record(self, request: int, game: Game, nick: str, yes: bool) -> str | None:
         korekcija = await self.store.korekcija(request)
         assert korekcija is not None
-        state = await self.store.answer_korekcija(request, nick, yes, 2, self.desk.now(),
-                                                  undo_command(game.number, korekcija.hand, korekcija.move))
+        state = await self.store.answer_korekcija(
+            request, nick, yes, 2, self.desk.now(), undo_command(game.number, korekcija.hand, korekcija.move)
+        )
         if state == "agreed":
             wake = getattr(self.desk.game_server, "wake", None)
             if callable(wake):

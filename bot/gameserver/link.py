@@ -20,16 +20,19 @@ from bot.ports import SystemClock
 def link_secret(config: GameServerConfig) -> bytes:
     secret = config.secret
     if secret is None:
-        raise ConfigError(f"the game-server link is configured (gameserver.url) but the environment variable "
-                          f"{config.secret_env} holds no shared secret; set it to the secret the game server uses")
+        raise ConfigError(
+            f"the game-server link is configured (gameserver.url) but the environment variable "
+            f"{config.secret_env} holds no shared secret; set it to the secret the game server uses"
+        )
     return secret.encode("utf-8")
 
 
 class GameServerLink:
     """Everything of the link for one desk. The desk's game-server port must be an `HttpGameServer`."""
 
-    def __init__(self, desk: Desk, config: GameServerConfig, secret: bytes,
-                 clock: Callable[[], datetime] | None = None) -> None:
+    def __init__(
+        self, desk: Desk, config: GameServerConfig, secret: bytes, clock: Callable[[], datetime] | None = None
+    ) -> None:
         port = desk.game_server
         if not isinstance(port, HttpGameServer):
             raise TypeError("the desk's game server must be an HttpGameServer for the link")
@@ -37,8 +40,13 @@ class GameServerLink:
         self.config = config
         self.clock = clock or SystemClock().now
         self.port = port
-        self.worker = OutboxWorker(desk.db, config.url, secret, self.clock,
-                                   backoff=Backoff(config.retry_initial_seconds, config.retry_max_seconds))
+        self.worker = OutboxWorker(
+            desk.db,
+            config.url,
+            secret,
+            self.clock,
+            backoff=Backoff(config.retry_initial_seconds, config.retry_max_seconds),
+        )
         port.wake = self.worker.wake
         self.feed = LiveFeed(desk)
         self.korekcija = KorekcijaDesk(desk)
@@ -53,8 +61,10 @@ class GameServerLink:
             try:
                 self._runner = await serve_events(self.app, self.config.host, self.config.port)
             except OSError as exc:
-                raise ConfigError(f"the game-server link cannot listen on {self.config.host}:{self.config.port} "
-                                  f"(gameserver.host / gameserver.port): {exc.strerror or exc}") from None
+                raise ConfigError(
+                    f"the game-server link cannot listen on {self.config.host}:{self.config.port} "
+                    f"(gameserver.host / gameserver.port): {exc.strerror or exc}"
+                ) from None
         await self.feed.resync()
         self.worker.start()
         self.worker.wake()

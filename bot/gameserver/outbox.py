@@ -71,8 +71,9 @@ class HttpGameServer:
         await self._enqueue(f"game:{game}", "close_game", {"game": game})
 
     async def set_plavac(self, nick: str, until: datetime | None) -> None:
-        await self._enqueue(f"nick:{nick.casefold()}", "set_plavac",
-                            {"nick": nick, "until": format_time(until) if until else None})
+        await self._enqueue(
+            f"nick:{nick.casefold()}", "set_plavac", {"nick": nick, "until": format_time(until) if until else None}
+        )
 
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         await self._enqueue(f"game:{game}", "paper_changed", {"game": game, "paper": paper})
@@ -90,9 +91,18 @@ def undo_command(game: int, hand: int, move: int) -> tuple[str, str, dict[str, A
 
 
 class OutboxWorker:
-    def __init__(self, db: Database, url: str, secret: bytes, clock: Callable[[], datetime], *,
-                 backoff: Backoff | None = None, rng: random.Random | None = None, timeout: float = 10.0,
-                 session: aiohttp.ClientSession | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        url: str,
+        secret: bytes,
+        clock: Callable[[], datetime],
+        *,
+        backoff: Backoff | None = None,
+        rng: random.Random | None = None,
+        timeout: float = 10.0,
+        session: aiohttp.ClientSession | None = None,
+    ) -> None:
         self.store = OutboxStore(db)
         self.url = url.rstrip("/") + "/v1/commands"
         self.secret = secret

@@ -25,8 +25,14 @@ MAX_BODY = 1 << 20  # a hand is a few kilobytes; a bigger request is refused unr
 
 # Each event type and the fields of its `data` (name → JSON type); `game` / `seq` are in the envelope.
 EVENTS: dict[str, dict[str, str]] = {
-    "game_started": {"rated": "boolean", "ai": "boolean", "bule": "integer", "refe_limit": "integer",
-                     "players": "array", "started_at": "string"},
+    "game_started": {
+        "rated": "boolean",
+        "ai": "boolean",
+        "bule": "integer",
+        "refe_limit": "integer",
+        "players": "array",
+        "started_at": "string",
+    },
     "player_sat": {"nick": "string"},
     "player_stood": {"nick": "string"},
     "move_played": {"hand": "integer", "move": "integer", "player": "string", "what": "string"},
@@ -54,8 +60,13 @@ COMMANDS: dict[str, dict[str, str]] = {
     "deliver_link_code": {"nick": "string", "code": "string"},
 }
 
-_TYPES: dict[str, type | tuple[type, ...]] = {"boolean": bool, "integer": int, "string": str, "array": list,
-                                              "object": dict}
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "boolean": bool,
+    "integer": int,
+    "string": str,
+    "array": list,
+    "object": dict,
+}
 
 
 class ProtocolError(ValueError):
@@ -78,8 +89,11 @@ def signature(secret: bytes, timestamp: str, body: bytes) -> str:
 
 def signed_headers(secret: bytes, body: bytes, now: datetime) -> dict[str, str]:
     stamp = str(int(now.timestamp()))
-    return {TIMESTAMP_HEADER: stamp, SIGNATURE_HEADER: signature(secret, stamp, body),
-            "Content-Type": "application/json"}
+    return {
+        TIMESTAMP_HEADER: stamp,
+        SIGNATURE_HEADER: signature(secret, stamp, body),
+        "Content-Type": "application/json",
+    }
 
 
 def verify(secret: bytes, headers: Any, body: bytes, now: datetime, window: int = WINDOW_SECONDS) -> None:
@@ -93,8 +107,9 @@ def verify(secret: bytes, headers: Any, body: bytes, now: datetime, window: int 
     if not (stamp.isascii() and stamp.isdigit()) or len(stamp) > 12:
         raise ProtocolError(401, TIMESTAMP_HEADER, f"{TIMESTAMP_HEADER} must be whole Unix seconds")
     if abs(int(stamp) - now.timestamp()) > window:
-        raise ProtocolError(401, TIMESTAMP_HEADER,
-                            f"{TIMESTAMP_HEADER} is more than {window} s away from the receiver's clock")
+        raise ProtocolError(
+            401, TIMESTAMP_HEADER, f"{TIMESTAMP_HEADER} is more than {window} s away from the receiver's clock"
+        )
     if not hmac.compare_digest(signature(secret, stamp, body).encode(), given.encode("utf-8", "replace")):
         raise ProtocolError(401, SIGNATURE_HEADER, "the signature does not match the body and timestamp")
 

@@ -91,9 +91,17 @@ class Table:
         game = self.game
         if not self.started:
             self.started = True
-            await self.post("game_started", {"rated": game.rated, "ai": game.ai, "bule": game.bule,
-                                             "refe_limit": game.refe_limit, "players": list(game.players),
-                                             "started_at": format_time(game.started_at)})
+            await self.post(
+                "game_started",
+                {
+                    "rated": game.rated,
+                    "ai": game.ai,
+                    "bule": game.bule,
+                    "refe_limit": game.refe_limit,
+                    "players": list(game.players),
+                    "started_at": format_time(game.started_at),
+                },
+            )
             for nick in game.players:
                 await self.post("player_sat", {"nick": nick})
             return True
@@ -103,8 +111,10 @@ class Table:
             if self.move < len(moves):
                 move = moves[self.move]
                 self.move += 1
-                await self.post("move_played", {"hand": self.hand + 1, "move": self.move,
-                                                "player": game.players[move.seat], "what": move.what})
+                await self.post(
+                    "move_played",
+                    {"hand": self.hand + 1, "move": self.move, "player": game.players[move.seat], "what": move.what},
+                )
                 return True
             await self.post("hand_finished", {"hand": game_to_doc(game)["hands"][self.hand]})
             self.hand += 1
@@ -114,8 +124,9 @@ class Table:
         ended = game.ended_at or (complete[-1].ended_at if complete else game.started_at)
         assert ended is not None
         if game.status.value == "interrupted":
-            await self.post("game_interrupted", {"ended_at": format_time(ended),
-                                                 "abandoned_by": list(game.abandoned_by)})
+            await self.post(
+                "game_interrupted", {"ended_at": format_time(ended), "abandoned_by": list(game.abandoned_by)}
+            )
         else:
             await self.post("game_finished", {"ended_at": format_time(ended)})
         for nick in game.players:
@@ -124,8 +135,15 @@ class Table:
 
     async def post(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         self.seq += 1
-        doc = {"v": VERSION, "id": f"{self.server.name}-{self.number}-{self.seq}", "type": kind,
-               "game": self.number, "seq": self.seq, "at": format_time(self.server.clock()), "data": data}
+        doc = {
+            "v": VERSION,
+            "id": f"{self.server.name}-{self.number}-{self.seq}",
+            "type": kind,
+            "game": self.number,
+            "seq": self.seq,
+            "at": format_time(self.server.clock()),
+            "data": data,
+        }
         self.sent.append(doc)
         return await self.server.deliver(doc, self)
 
@@ -144,8 +162,16 @@ class Table:
 
 
 class ReferenceGameServer:
-    def __init__(self, bot_url: str, secret: bytes, clock: Callable[[], datetime], *, name: str = "ref",
-                 say: Callable[[str], None] | None = None, session: aiohttp.ClientSession | None = None) -> None:
+    def __init__(
+        self,
+        bot_url: str,
+        secret: bytes,
+        clock: Callable[[], datetime],
+        *,
+        name: str = "ref",
+        say: Callable[[str], None] | None = None,
+        session: aiohttp.ClientSession | None = None,
+    ) -> None:
         self.events_url = bot_url.rstrip("/") + "/v1/events"
         self.secret = secret
         self.clock = clock
@@ -177,8 +203,9 @@ class ReferenceGameServer:
     async def post_raw(self, doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         body = encode(doc)
         session = await self.session()
-        async with session.post(self.events_url, data=body,
-                                headers=signed_headers(self.secret, body, self.clock())) as response:
+        async with session.post(
+            self.events_url, data=body, headers=signed_headers(self.secret, body, self.clock())
+        ) as response:
             answer = await response.json(content_type=None)
             self.answers.append((response.status, answer))
             return response.status, answer
@@ -217,8 +244,13 @@ class ReferenceGameServer:
         await self._post_free("link_code_issued", {"nick": nick, "code": code})
 
     async def _post_free(self, kind: str, data: dict[str, Any]) -> None:
-        doc = {"v": VERSION, "id": f"{self.name}-x{next(self._ids)}", "type": kind,
-               "at": format_time(self.clock()), "data": data}
+        doc = {
+            "v": VERSION,
+            "id": f"{self.name}-x{next(self._ids)}",
+            "type": kind,
+            "at": format_time(self.clock()),
+            "data": data,
+        }
         await self.deliver(doc)
 
     # Commands in -------------------------------------------------------------------------------------------
@@ -231,8 +263,10 @@ class ReferenceGameServer:
             except ProtocolError as problem:
                 return web.json_response(problem.body(), status=problem.status)
             if request.headers.get(IDEMPOTENCY_HEADER, key) != key:
-                return web.json_response({"ok": False, "error": "the Idempotency-Key header differs from 'id'",
-                                          "field": IDEMPOTENCY_HEADER}, status=422)
+                return web.json_response(
+                    {"ok": False, "error": "the Idempotency-Key header differs from 'id'", "field": IDEMPOTENCY_HEADER},
+                    status=422,
+                )
             if key in self.keys:
                 return web.json_response({"ok": True, "duplicate": True})
             refused = await self.obey(kind, data)

@@ -23,12 +23,29 @@ MARGIN = 10
 LINE_H = 18
 CARD = 16
 CARD_W, CARD_H = card_size(CARD)
-_COUNTS = (("layouts", "ev_layouts"), ("consistent_layouts", "ev_consistent"),
-           ("better_card_better", "ev_better"), ("played_card_better", "ev_worse"),
-           ("compared_layouts", "ev_compared"), ("bar", "ev_bar"),
-           ("declarer_tricks_with_card", "ev_with_card"), ("declarer_tricks_with_better", "ev_with_better"))
-_SHOWN = {"player", "trick", "card", "better_card", "rezons_fallen", "rezons_other", "aces_fallen", "aces_other",
-          "defence_tricks", "needed", *(key for key, _ in _COUNTS)}
+_COUNTS = (
+    ("layouts", "ev_layouts"),
+    ("consistent_layouts", "ev_consistent"),
+    ("better_card_better", "ev_better"),
+    ("played_card_better", "ev_worse"),
+    ("compared_layouts", "ev_compared"),
+    ("bar", "ev_bar"),
+    ("declarer_tricks_with_card", "ev_with_card"),
+    ("declarer_tricks_with_better", "ev_with_better"),
+)
+_SHOWN = {
+    "player",
+    "trick",
+    "card",
+    "better_card",
+    "rezons_fallen",
+    "rezons_other",
+    "aces_fallen",
+    "aces_other",
+    "defence_tricks",
+    "needed",
+    *(key for key, _ in _COUNTS),
+}
 
 
 def _card(text: Any) -> Card | None:
@@ -64,8 +81,17 @@ def render_verdict(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lan
     trick_no = ev.get("trick")
     trick = next((t for t in replay(hand).tricks if t.number == trick_no), None)
     rows = _rows(verdict, w)
-    height = (MARGIN + 28 + LINE_H + 6 + len(reason) * LINE_H + 8 + (LINE_H + CARD_H + 26 if trick else 0)
-              + len(rows) * LINE_H + MARGIN)
+    height = (
+        MARGIN
+        + 28
+        + LINE_H
+        + 6
+        + len(reason) * LINE_H
+        + 8
+        + (LINE_H + CARD_H + 26 if trick else 0)
+        + len(rows) * LINE_H
+        + MARGIN
+    )
     canvas = Canvas(WIDTH, height, WHITE)
     right = WIDTH - MARGIN
     canvas.text((MARGIN, MARGIN, right, MARGIN + 28), w["arbitar"].format(game=game.number, n=n), font(16, bold=True))
@@ -85,8 +111,11 @@ def render_verdict(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lan
     if trick is not None:
         played = _card(ev.get("card"))
         better = _card(ev.get("better_card"))
-        canvas.text((MARGIN, y, right, y + LINE_H), w["decisive"].format(trick=trick.number) + " · "
-                    + w["by"].format(name=str(ev.get("player", "?"))), bold)
+        canvas.text(
+            (MARGIN, y, right, y + LINE_H),
+            w["decisive"].format(trick=trick.number) + " · " + w["by"].format(name=str(ev.get("player", "?"))),
+            bold,
+        )
         y += LINE_H + 2
         canvas.rect((MARGIN - 4, y - 2, right + 4, y + CARD_H + 20), fill=GOLD)
         x = MARGIN
@@ -101,10 +130,16 @@ def render_verdict(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lan
         if better is not None:
             bx = right - CARD_W - 8
             canvas.card(bx, y, better, size=CARD, frame=GREEN)
-            canvas.text((bx - 160, y, bx - 6, y + CARD_H // 2), w["played_card"] + ": "
-                        + (played.display() if played else "?"), small, RED, align="right")
-            canvas.text((bx - 160, y + CARD_H // 2, bx - 6, y + CARD_H), w["better_card"] + ":", small, GREEN,
-                        align="right")
+            canvas.text(
+                (bx - 160, y, bx - 6, y + CARD_H // 2),
+                w["played_card"] + ": " + (played.display() if played else "?"),
+                small,
+                RED,
+                align="right",
+            )
+            canvas.text(
+                (bx - 160, y + CARD_H // 2, bx - 6, y + CARD_H), w["better_card"] + ":", small, GREEN, align="right"
+            )
         y += CARD_H + 26
     for i, (label, value) in enumerate(rows):
         if i % 2 == 0:

@@ -21,8 +21,9 @@ def _paper(game: Game, paper: Paper, lang: str) -> Picture:
     from bot.pictures.paper import paper_png  # noqa: PLC0415 (Pillow only when drawn)
     from bot.pictures.words import words  # noqa: PLC0415 (Pillow only when drawn)
 
-    return Picture(f"papir-{game.number}.png", paper_png(game, paper, lang),
-                   words(lang)["paper"].format(game=game.number))
+    return Picture(
+        f"papir-{game.number}.png", paper_png(game, paper, lang), words(lang)["paper"].format(game=game.number)
+    )
 
 
 def _hands(game: Game, lang: str) -> tuple[Picture, ...]:
@@ -30,9 +31,14 @@ def _hands(game: Game, lang: str) -> tuple[Picture, ...]:
     from bot.pictures.words import words  # noqa: PLC0415 (Pillow only when drawn)
 
     title = words(lang)["hands_title"]
-    return tuple(Picture(f"ruka-{game.number}-{hand.n}.png", render_hand(game, hand, lang).png(),
-                         title.format(game=game.number, n=hand.n))
-                 for hand in game.hands[-MAX_HAND_PICTURES:])
+    return tuple(
+        Picture(
+            f"ruka-{game.number}-{hand.n}.png",
+            render_hand(game, hand, lang).png(),
+            title.format(game=game.number, n=hand.n),
+        )
+        for hand in game.hands[-MAX_HAND_PICTURES:]
+    )
 
 
 async def _rendered(render: Callable[[], tuple[Picture, ...]], what: str) -> tuple[Picture, ...]:
@@ -58,11 +64,14 @@ def _verdict(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lang: str
     from bot.pictures.arbitar import verdict_png  # noqa: PLC0415 (Pillow only when drawn)
     from bot.pictures.words import words  # noqa: PLC0415 (Pillow only when drawn)
 
-    return Picture(f"arbitar-{game.number}-{n}.png", verdict_png(game, n, fallen, verdict, lang),
-                   words(lang)["arbitar"].format(game=game.number, n=n))
+    return Picture(
+        f"arbitar-{game.number}-{n}.png",
+        verdict_png(game, n, fallen, verdict, lang),
+        words(lang)["arbitar"].format(game=game.number, n=n),
+    )
 
 
-async def verdict_pictures(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lang: str
-                           ) -> tuple[Picture, ...]:
-    return await _rendered(lambda: (_verdict(game, n, fallen, verdict, lang),),
-                           f"the Arbitar's verdict on game {game.number} hand {n}")
+async def verdict_pictures(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lang: str) -> tuple[Picture, ...]:
+    return await _rendered(
+        lambda: (_verdict(game, n, fallen, verdict, lang),), f"the Arbitar's verdict on game {game.number} hand {n}"
+    )

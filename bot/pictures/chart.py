@@ -14,8 +14,9 @@ MARGIN = 12
 PANEL_H = 150
 
 
-def _bars(canvas: Canvas, top: int, title: str, labels: Sequence[str], calls: Sequence[int],
-          expired: Sequence[int]) -> int:
+def _bars(
+    canvas: Canvas, top: int, title: str, labels: Sequence[str], calls: Sequence[int], expired: Sequence[int]
+) -> int:
     small = font(11)
     canvas.text((MARGIN, top, WIDTH - MARGIN, top + 20), title, font(13, bold=True))
     top += 22
@@ -35,11 +36,23 @@ def _bars(canvas: Canvas, top: int, title: str, labels: Sequence[str], calls: Se
         if lost:
             canvas.rect((x0, base - lost, x1, base), fill=RED)
         if calls[i]:
-            canvas.text((int(left + i * slot), base - height - 15, int(left + (i + 1) * slot), base - height - 1),
-                        str(calls[i]), small, INK, align="centre", pad=0)
+            canvas.text(
+                (int(left + i * slot), base - height - 15, int(left + (i + 1) * slot), base - height - 1),
+                str(calls[i]),
+                small,
+                INK,
+                align="centre",
+                pad=0,
+            )
         if count <= 24 or i % max(1, count // 12) == 0:
-            canvas.text((int(left + i * slot) - 6, base + 2, int(left + (i + 1) * slot) + 6, base + 18), label,
-                        small, GREY, align="centre", pad=0)
+            canvas.text(
+                (int(left + i * slot) - 6, base + 2, int(left + (i + 1) * slot) + 6, base + 18),
+                label,
+                small,
+                GREY,
+                align="centre",
+                pad=0,
+            )
     canvas.line((left, base), (right, base), RULE)
     return base + 22
 
@@ -52,8 +65,14 @@ def render_chart(figures: Figures, lang: str = "sr", title: str = "") -> Canvas:
     canvas.text((MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + 24), title or w["chart"], font(16, bold=True))
     y = MARGIN + 26
     y = _bars(canvas, y, w["by_hour"], [str(h) for h in range(24)], figures.calls_by_hour, figures.expired_by_hour)
-    y = _bars(canvas, y, w["by_week"], [week.split("-")[1] for week in weeks],
-              [figures.calls_per_week[k] for k in weeks], [figures.expired_per_week.get(k, 0) for k in weeks])
+    y = _bars(
+        canvas,
+        y,
+        w["by_week"],
+        [week.split("-")[1] for week in weeks],
+        [figures.calls_per_week[k] for k in weeks],
+        [figures.expired_per_week.get(k, 0) for k in weeks],
+    )
     canvas.rect((MARGIN, y + 4, MARGIN + 12, y + 16), fill=BLUE)
     canvas.text((MARGIN + 16, y, MARGIN + 150, y + 20), f"{w['chart_calls']} ({figures.calls})", font(11))
     canvas.rect((MARGIN + 160, y + 4, MARGIN + 172, y + 16), fill=RED)

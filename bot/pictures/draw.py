@@ -100,8 +100,12 @@ class Placed:
 
     @property
     def fits(self) -> bool:
-        return (self.cell[0] <= self.ink[0] and self.cell[1] <= self.ink[1] and self.ink[2] <= self.cell[2]
-                and self.ink[3] <= self.cell[3])
+        return (
+            self.cell[0] <= self.ink[0]
+            and self.cell[1] <= self.ink[1]
+            and self.ink[2] <= self.cell[2]
+            and self.ink[3] <= self.cell[3]
+        )
 
 
 @dataclass
@@ -117,8 +121,15 @@ class Canvas:
         self.image = Image.new("RGB", (self.width, self.height), self.background)
         self.draw = ImageDraw.Draw(self.image)
 
-    def text(self, cell: Box, text: str, face: ImageFont.FreeTypeFont, colour: Colour = INK,
-             align: str = "left", pad: int = 3) -> None:
+    def text(
+        self,
+        cell: Box,
+        text: str,
+        face: ImageFont.FreeTypeFont,
+        colour: Colour = INK,
+        align: str = "left",
+        pad: int = 3,
+    ) -> None:
         """`text` in `cell`, vertically centred, aligned left / centre / right, cut to fit the cell's width."""
         if not text:
             return
@@ -146,8 +157,9 @@ class Canvas:
     def line(self, start: tuple[int, int], end: tuple[int, int], colour: Colour = RULE, width: int = 1) -> None:
         self.draw.line((start, end), fill=colour, width=width)
 
-    def card(self, x: int, y: int, card: Card, *, frame: Colour | None = None, faded: bool = False,
-             size: int = 15) -> Box:
+    def card(
+        self, x: int, y: int, card: Card, *, frame: Colour | None = None, faded: bool = False, size: int = 15
+    ) -> Box:
         """A small playing card with its top-left corner at (x, y): rank over suit, red for hearts and diamonds."""
         sprite, texts = card_sprite(card, frame, faded, size)
         self.image.paste(sprite, (x, y))
@@ -182,8 +194,9 @@ def _moved(box: Box, dx: int, dy: int) -> Box:
 
 
 @lru_cache(maxsize=1024)
-def card_sprite(card: Card, frame: Colour | None, faded: bool, size: int
-                ) -> tuple[Image.Image, tuple[tuple[str, Box, Box], ...]]:
+def card_sprite(
+    card: Card, frame: Colour | None, faded: bool, size: int
+) -> tuple[Image.Image, tuple[tuple[str, Box, Box], ...]]:
     """A card drawn once (and its texts with their cells, relative to its corner); pictures paste it."""
     w, h = card_size(size)
     canvas = Canvas(w + 1, h + 1, WHITE)

@@ -48,13 +48,22 @@ def _layout(game: Game, hand: Hand, lang: str) -> tuple[int, list[str], tuple[Tr
     auction = " · ".join(f"{names[b.seat]} {b.call}" for b in hand.bids) or "—"
     lines = wrap(f"{w['bids']}: {auction}", font(12), WIDTH - 2 * MARGIN)
     tricks = replay(hand).tricks
-    height = (MARGIN + 26 + LINE_H + 3 * (CARD_H + 6) + CARD_H + 10 + len(lines) * LINE_H + LINE_H
-              + (LINE_H + len(tricks) * TRICK_H if tricks else LINE_H) + MARGIN)
+    height = (
+        MARGIN
+        + 26
+        + LINE_H
+        + 3 * (CARD_H + 6)
+        + CARD_H
+        + 10
+        + len(lines) * LINE_H
+        + LINE_H
+        + (LINE_H + len(tricks) * TRICK_H if tricks else LINE_H)
+        + MARGIN
+    )
     return height, lines, tricks
 
 
-def render_hand(game: Game, hand: Hand, lang: str = "sr", mark: tuple[int, Card, Card | None] | None = None
-                ) -> Canvas:
+def render_hand(game: Game, hand: Hand, lang: str = "sr", mark: tuple[int, Card, Card | None] | None = None) -> Canvas:
     """Hand `hand` of `game` on a canvas. `mark` = (trick number, the card played, the better card or None)."""
     w = words(lang)
     names = game.players
@@ -68,8 +77,13 @@ def render_hand(game: Game, hand: Hand, lang: str = "sr", mark: tuple[int, Card,
     if not hand.completed:
         title += f" ({w['in_progress']})"
     canvas.text((MARGIN, MARGIN, right - 160, MARGIN + 26), title, font(16, bold=True))
-    canvas.text((right - 160, MARGIN, right, MARGIN + 26), w["dealer"].format(name=names[hand.dealer]), small, GREY,
-                align="right")
+    canvas.text(
+        (right - 160, MARGIN, right, MARGIN + 26),
+        w["dealer"].format(name=names[hand.dealer]),
+        small,
+        GREY,
+        align="right",
+    )
     y = MARGIN + 26
     declarer = hand.declarer
     if declarer is not None and hand.contract is not None:

@@ -38,8 +38,11 @@ def _player_left(seat: int) -> int:
 def _cells(seat: int, top: int, height: int = ROW_H) -> tuple[Box, Box, Box]:
     x = _player_left(seat)
     bottom = top + height
-    return ((x, top, x + SUPE_W, bottom), (x + SUPE_W, top, x + SUPE_W + BULE_W, bottom),
-            (x + SUPE_W + BULE_W, top, x + PLAYER_W, bottom))
+    return (
+        (x, top, x + SUPE_W, bottom),
+        (x + SUPE_W, top, x + SUPE_W + BULE_W, bottom),
+        (x + SUPE_W + BULE_W, top, x + PLAYER_W, bottom),
+    )
 
 
 def _contract(score: HandScore | None, w: dict[str, str]) -> str:
@@ -90,21 +93,37 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
     legend: list[str] = []
     for paper_hand in paper.hands:
         for applied in paper_hand.changes:
-            line = (f"{_change_label(applied, w, short=False)}, {w['hand']} {paper_hand.n}: "
-                    f"{w[applied.change.kind.value]} — {_entries(names, applied.entries)}")
+            line = (
+                f"{_change_label(applied, w, short=False)}, {w['hand']} {paper_hand.n}: "
+                f"{w[applied.change.kind.value]} — {_entries(names, applied.entries)}"
+            )
             if not applied.applied:
                 line += f" ({w['not_applied']})"
             legend.append(line)
     legend_lines = [part for line in legend for part in wrap(line, small, WIDTH - 2 * MARGIN - 6)]
     rows = 1 + sum(1 + len(h.changes) for h in paper.hands)
     status_lines = 2 if paper.ended and paper.write_off is not None and any(paper.write_off) else 1
-    height = (MARGIN + 44 + 2 * ROW_H + rows * ROW_H + 3 * ROW_H + (ROW_H if paper.ended else 0)
-              + status_lines * ROW_H + len(legend_lines) * (ROW_H - 2) + MARGIN + 6)
+    height = (
+        MARGIN
+        + 44
+        + 2 * ROW_H
+        + rows * ROW_H
+        + 3 * ROW_H
+        + (ROW_H if paper.ended else 0)
+        + status_lines * ROW_H
+        + len(legend_lines) * (ROW_H - 2)
+        + MARGIN
+        + 6
+    )
     canvas = Canvas(WIDTH, height, PAPER)
     right = WIDTH - MARGIN
     canvas.text((MARGIN, MARGIN, right, MARGIN + 24), w["paper"].format(game=paper.game), font(16, bold=True))
-    canvas.text((MARGIN, MARGIN + 24, right, MARGIN + 44),
-                w["size"].format(size=paper.size, rounds=paper.refe_rounds, limit=paper.refe_limit), small, GREY)
+    canvas.text(
+        (MARGIN, MARGIN + 24, right, MARGIN + 44),
+        w["size"].format(size=paper.size, rounds=paper.refe_rounds, limit=paper.refe_limit),
+        small,
+        GREY,
+    )
     y = MARGIN + 44
     # the players' names over their three columns, and the columns' names
     canvas.rect((MARGIN, y, right, y + 2 * ROW_H), fill=LIGHT)
@@ -125,9 +144,12 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
     for paper_hand in paper.hands:
         score = paper_hand.score
         canvas.text((MARGIN, y, MARGIN + HAND_W, y + ROW_H), str(paper_hand.n), small, GREY, align="right")
-        canvas.text((MARGIN + HAND_W, y, MARGIN + HAND_W + GAME_W, y + ROW_H),
-                    _contract(score, w) if score is not None else w["unscored"], cell if score else small,
-                    INK if score else GREY)
+        canvas.text(
+            (MARGIN + HAND_W, y, MARGIN + HAND_W + GAME_W, y + ROW_H),
+            _contract(score, w) if score is not None else w["unscored"],
+            cell if score else small,
+            INK if score else GREY,
+        )
         if score is not None:
             own = _own_bule(paper_hand)
             for seat in range(3):
@@ -148,8 +170,9 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
         y += ROW_H
         for applied in paper_hand.changes:
             canvas.rect((MARGIN, y, right, y + ROW_H), fill=GOLD)
-            canvas.text((MARGIN + HAND_W, y, MARGIN + HAND_W + GAME_W, y + ROW_H), _change_label(applied, w, True),
-                        small, BLUE)
+            canvas.text(
+                (MARGIN + HAND_W, y, MARGIN + HAND_W + GAME_W, y + ROW_H), _change_label(applied, w, True), small, BLUE
+            )
             for seat in range(3):
                 if applied.applied and applied.entries[seat].bule:
                     _, bule_box, _ = _cells(seat, y)
@@ -171,8 +194,13 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
     for seat, column in enumerate(paper.players):
         left_box, bule_box, right_box = _cells(seat, y)
         canvas.text(left_box, str(column.supe_left), font(CELL_FONT, bold=True), align="right")
-        canvas.text(bule_box, signed(column.bule).lstrip("+"), font(CELL_FONT, bold=True),
-                    RED if column.bule < 0 else INK, align="right")
+        canvas.text(
+            bule_box,
+            signed(column.bule).lstrip("+"),
+            font(CELL_FONT, bold=True),
+            RED if column.bule < 0 else INK,
+            align="right",
+        )
         canvas.text(right_box, str(column.supe_right), font(CELL_FONT, bold=True), align="right")
         x = _player_left(seat)
         marks = "▲" * column.refe_played + "△" * column.refe_open
@@ -185,8 +213,13 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
         for seat, column in enumerate(paper.players):
             x = _player_left(seat)
             result = column.result or 0
-            canvas.text((x, y, x + PLAYER_W, y + ROW_H), signed(result), font(CELL_FONT + 1, bold=True),
-                        RED if result < 0 else INK, align="centre")
+            canvas.text(
+                (x, y, x + PLAYER_W, y + ROW_H),
+                signed(result),
+                font(CELL_FONT + 1, bold=True),
+                RED if result < 0 else INK,
+                align="centre",
+            )
         y += ROW_H
     y += 4
     if paper.ended:

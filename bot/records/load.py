@@ -29,8 +29,9 @@ def _pictures(game: Game, paper: Paper, lang: str) -> list[tuple[str, bytes]]:
     return out
 
 
-async def load_record(db: Database, trial_id: int, *, officials: bool, lang: str = "sr",
-                      pictures: bool = True) -> TrialRecord | None:
+async def load_record(
+    db: Database, trial_id: int, *, officials: bool, lang: str = "sr", pictures: bool = True
+) -> TrialRecord | None:
     """Trial `trial_id`'s record in the members' view (referees and councilors by function) or, with
     `officials`, naming them; None when there is no such trial."""
     from bot.views import render_verdict  # noqa: PLC0415 (Pillow only when drawn)
@@ -79,18 +80,39 @@ async def load_record(db: Database, trial_id: int, *, officials: bool, lang: str
         applied = [a for h in with_trial.hands for a in h.changes if a.change.trial == trial_id]
         kinds = picture_words(lang)
         effect = Effect(
-            tuple((kinds.get(a.change.kind.value, a.change.kind.value), a.change.hand,
-                   (a.entries[0].bule, a.entries[1].bule, a.entries[2].bule)) for a in applied),
+            tuple(
+                (
+                    kinds.get(a.change.kind.value, a.change.kind.value),
+                    a.change.hand,
+                    (a.entries[0].bule, a.entries[1].bule, a.entries[2].bule),
+                )
+                for a in applied
+            ),
             (without.players[0].bule, without.players[1].bule, without.players[2].bule),
-            (with_trial.players[0].bule, with_trial.players[1].bule, with_trial.players[2].bule))
+            (with_trial.players[0].bule, with_trial.players[1].bule, with_trial.players[2].bule),
+        )
         if pictures:  # in a worker thread: a long game's hands take a while, the event loop must not wait
             captions = await asyncio.to_thread(_pictures, game, with_trial, lang)
     referee = names.get(trial.referee, "?") if officials else ANONYMOUS["referee"]
     return TrialRecord(
-        trial=trial.id, game=trial.game, players=players, game_status=status,
+        trial=trial.id,
+        game=trial.game,
+        players=players,
+        game_status=status,
         kind=messages.t("kind.in_game" if trial.in_game else "kind.out_of_game"),
-        call_at=format_time(call.created_at) if call else "?", caller=names.get(trial.caller, "?"),
-        taken_by=referee, taken_at=format_time(trial.opened_at),
-        closed_at=format_time(trial.closed_at) if trial.closed_at else None, outcome=trial.outcome,
-        outcome_text=outcome_text, verdict_text=verdict_text, reason=trial.reason or "", lines=tuple(lines),
-        effect=effect, pictures=tuple(captions), officials=officials, lang=lang, verdict_json=trial.verdict)
+        call_at=format_time(call.created_at) if call else "?",
+        caller=names.get(trial.caller, "?"),
+        taken_by=referee,
+        taken_at=format_time(trial.opened_at),
+        closed_at=format_time(trial.closed_at) if trial.closed_at else None,
+        outcome=trial.outcome,
+        outcome_text=outcome_text,
+        verdict_text=verdict_text,
+        reason=trial.reason or "",
+        lines=tuple(lines),
+        effect=effect,
+        pictures=tuple(captions),
+        officials=officials,
+        lang=lang,
+        verdict_json=trial.verdict,
+    )

@@ -35,29 +35,70 @@ CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 WORDS: dict[str, dict[str, str]] = {
     "sr": {
-        "title": "Zapisnik suđenja {trial}", "game": "Partija", "players": "Igrači", "kind": "Vrsta",
-        "call": "Poziv", "called_by": "{who}, {at}", "taken": "Preuzeo", "taken_by": "{who}, {at}",
-        "closed": "Završeno", "outcome": "Ishod", "transcript": "Razgovor", "no_messages": "(nema poruka)",
-        "verdict": "Presuda", "reason": "Obrazloženje", "effect": "Uticaj na papir", "no_effect":
-        "Presuda ne menja papir.", "hand": "ruka", "before": "pre", "after": "posle", "player": "igrač",
-        "pictures": "Papir i ruke", "chain": "Lanac SHA-256", "seal": "Poslednja karika (pečat zapisnika)",
+        "title": "Zapisnik suđenja {trial}",
+        "game": "Partija",
+        "players": "Igrači",
+        "kind": "Vrsta",
+        "call": "Poziv",
+        "called_by": "{who}, {at}",
+        "taken": "Preuzeo",
+        "taken_by": "{who}, {at}",
+        "closed": "Završeno",
+        "outcome": "Ishod",
+        "transcript": "Razgovor",
+        "no_messages": "(nema poruka)",
+        "verdict": "Presuda",
+        "reason": "Obrazloženje",
+        "effect": "Uticaj na papir",
+        "no_effect": "Presuda ne menja papir.",
+        "hand": "ruka",
+        "before": "pre",
+        "after": "posle",
+        "player": "igrač",
+        "pictures": "Papir i ruke",
+        "chain": "Lanac SHA-256",
+        "seal": "Poslednja karika (pečat zapisnika)",
         "chain_note": "Svaka karika je SHA-256 prethodne karike i jedne poruke; provera: sudija zapisnik --verify",
         "view_officials": "Prikaz za službena lica (sa imenima sudija i većnika)",
-        "view_members": "Prikaz za članove (sudije i većnici bez imena)", "open": "u toku",
-        "verdict_o": "presuda", "no_verdict": "bez presude", "interrupted": "prekinuto", "status": "stanje",
+        "view_members": "Prikaz za članove (sudije i većnici bez imena)",
+        "open": "u toku",
+        "verdict_o": "presuda",
+        "no_verdict": "bez presude",
+        "interrupted": "prekinuto",
+        "status": "stanje",
     },
     "en": {
-        "title": "Record of trial {trial}", "game": "Game", "players": "Players", "kind": "Kind", "call": "Call",
-        "called_by": "{who}, {at}", "taken": "Taken by", "taken_by": "{who}, {at}", "closed": "Closed",
-        "outcome": "Outcome", "transcript": "Transcript", "no_messages": "(no messages)", "verdict": "Verdict",
-        "reason": "Reason", "effect": "Effect on the paper", "no_effect": "The verdict does not change the paper.",
-        "hand": "hand", "before": "before", "after": "after", "player": "player", "pictures": "Paper and hands",
-        "chain": "SHA-256 chain", "seal": "Last link (the record's seal)",
-        "chain_note": "Each link is the SHA-256 of the previous link and one message; check: sudija zapisnik "
-                      "--verify",
+        "title": "Record of trial {trial}",
+        "game": "Game",
+        "players": "Players",
+        "kind": "Kind",
+        "call": "Call",
+        "called_by": "{who}, {at}",
+        "taken": "Taken by",
+        "taken_by": "{who}, {at}",
+        "closed": "Closed",
+        "outcome": "Outcome",
+        "transcript": "Transcript",
+        "no_messages": "(no messages)",
+        "verdict": "Verdict",
+        "reason": "Reason",
+        "effect": "Effect on the paper",
+        "no_effect": "The verdict does not change the paper.",
+        "hand": "hand",
+        "before": "before",
+        "after": "after",
+        "player": "player",
+        "pictures": "Paper and hands",
+        "chain": "SHA-256 chain",
+        "seal": "Last link (the record's seal)",
+        "chain_note": "Each link is the SHA-256 of the previous link and one message; check: sudija zapisnik --verify",
         "view_officials": "Officials' view (referees and councilors named)",
-        "view_members": "Members' view (referees and councilors not named)", "open": "open",
-        "verdict_o": "verdict", "no_verdict": "no verdict", "interrupted": "interrupted", "status": "status",
+        "view_members": "Members' view (referees and councilors not named)",
+        "open": "open",
+        "verdict_o": "verdict",
+        "no_verdict": "no verdict",
+        "interrupted": "interrupted",
+        "status": "status",
     },
 }
 
@@ -108,13 +149,21 @@ class TrialRecord:
 
     def facts(self) -> dict[str, Any]:
         """The first link's data: what the trial is, independent of the view."""
-        return {"trial": self.trial, "game": self.game, "players": list(self.players), "call_at": self.call_at,
-                "caller": self.caller, "taken_at": self.taken_at, "closed_at": self.closed_at,
-                "outcome": self.outcome, "verdict": self.verdict_json, "reason": self.reason}
+        return {
+            "trial": self.trial,
+            "game": self.game,
+            "players": list(self.players),
+            "call_at": self.call_at,
+            "caller": self.caller,
+            "taken_at": self.taken_at,
+            "closed_at": self.closed_at,
+            "outcome": self.outcome,
+            "verdict": self.verdict_json,
+            "reason": self.reason,
+        }
 
     def chained_messages(self) -> list[dict[str, Any]]:
-        return [{"at": line.at, "who": line.chained_who, "role": line.role, "text": line.text}
-                for line in self.lines]
+        return [{"at": line.at, "who": line.chained_who, "role": line.role, "text": line.text} for line in self.lines]
 
 
 def _e(text: object) -> str:
@@ -145,12 +194,11 @@ def render_html(record: TrialRecord) -> str:
         f"<title>{_e(w['title'].format(trial=record.trial))}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{_e(w['title'].format(trial=record.trial))} — {_e(w['game'])} {record.game}</h1>",
         f'<p class="view">{_e(w["view_officials"] if record.officials else w["view_members"])}</p>',
-        "<table class=\"facts\">",
+        '<table class="facts">',
         f"<tr><th>{_e(w['game'])}</th><td>{record.game} ({_e(w['status'])}: {_e(record.game_status)})</td></tr>",
         f"<tr><th>{_e(w['players'])}</th><td>{_e(', '.join(record.players))}</td></tr>",
         f"<tr><th>{_e(w['kind'])}</th><td>{_e(record.kind)}</td></tr>",
-        f"<tr><th>{_e(w['call'])}</th><td>{_e(w['called_by'].format(who=record.caller, at=record.call_at))}"
-        "</td></tr>",
+        f"<tr><th>{_e(w['call'])}</th><td>{_e(w['called_by'].format(who=record.caller, at=record.call_at))}</td></tr>",
         f"<tr><th>{_e(w['taken'])}</th><td>{_e(w['taken_by'].format(who=record.taken_by, at=record.taken_at))}"
         "</td></tr>",
         f"<tr><th>{_e(w['closed'])}</th><td>{_e(record.closed_at or w['open'])}</td></tr>",
@@ -162,9 +210,11 @@ def render_html(record: TrialRecord) -> str:
     if not record.lines:
         out.append(f"<li>{_e(w['no_messages'])}</li>")
     for i, line in enumerate(record.lines):
-        out.append(f'<li class="msg {_e(line.role)}" data-link="{links[i + 1]}"><time>{_e(line.at)}</time> '
-                   f'<span class="who">{_e(line.who)}</span>: <span class="text">{_e(line.text)}</span>'
-                   f'<span class="link">{links[i + 1]}</span></li>')
+        out.append(
+            f'<li class="msg {_e(line.role)}" data-link="{links[i + 1]}"><time>{_e(line.at)}</time> '
+            f'<span class="who">{_e(line.who)}</span>: <span class="text">{_e(line.text)}</span>'
+            f'<span class="link">{links[i + 1]}</span></li>'
+        )
     out.append("</ol>")
     out.append(f"<h2>{_e(w['verdict'])}</h2>")
     out.append(f"<p>{_e(record.verdict_text)}</p>")
@@ -175,11 +225,15 @@ def render_html(record: TrialRecord) -> str:
     if effect is None or not effect.changes:
         out.append(f"<p>{_e(w['no_effect'])}</p>")
     else:
-        out.append("<table class=\"effect\"><tr><th></th>"
-                   + "".join(f"<th>{_e(name)}</th>" for name in record.players) + "</tr>")
+        out.append(
+            '<table class="effect"><tr><th></th>' + "".join(f"<th>{_e(name)}</th>" for name in record.players) + "</tr>"
+        )
         for kind, hand, bule in effect.changes:
-            out.append(f"<tr><td>{_e(kind)}, {_e(w['hand'])} {hand}</td>"
-                       + "".join(f"<td>{value:+d}</td>" for value in bule) + "</tr>")
+            out.append(
+                f"<tr><td>{_e(kind)}, {_e(w['hand'])} {hand}</td>"
+                + "".join(f"<td>{value:+d}</td>" for value in bule)
+                + "</tr>"
+            )
         out.append(f"<tr><td>{_e(w['before'])}</td>" + "".join(f"<td>{v}</td>" for v in effect.before) + "</tr>")
         out.append(f"<tr><td>{_e(w['after'])}</td>" + "".join(f"<td>{v}</td>" for v in effect.after) + "</tr>")
         out.append("</table>")
@@ -187,8 +241,10 @@ def render_html(record: TrialRecord) -> str:
         out.append(f"<h2>{_e(w['pictures'])}</h2>")
         for caption, png in record.pictures:
             data = base64.b64encode(png).decode("ascii")
-            out.append(f'<figure><img alt="{_e(caption)}" src="data:image/png;base64,{data}">'
-                       f"<figcaption>{_e(caption)}</figcaption></figure>")
+            out.append(
+                f'<figure><img alt="{_e(caption)}" src="data:image/png;base64,{data}">'
+                f"<figcaption>{_e(caption)}</figcaption></figure>"
+            )
     out.append(f"<h2>{_e(w['chain'])}</h2>")
     out.append(f"<p>{_e(w['chain_note'])}</p>")
     out.append(f'<p>{_e(w["seal"])}: <span class="seal" id="seal" data-link="{links[-1]}">{links[-1]}</span></p>')
@@ -218,9 +274,8 @@ def verify_html(raw: bytes) -> Verification:
         return Verification(False, (f"the file is not UTF-8 text (byte {exc.start})",), None, 0)
     found = _DIGEST.search(text)
     if found is None:
-        return Verification(False, ("no sudija-digest in the file: not a record, or its header was changed",),
-                            None, 0)
-    zeroed = text[:found.start(1)] + DIGEST_ZERO + text[found.end(1):]
+        return Verification(False, ("no sudija-digest in the file: not a record, or its header was changed",), None, 0)
+    zeroed = text[: found.start(1)] + DIGEST_ZERO + text[found.end(1) :]
     if hashlib.sha256(zeroed.encode("utf-8")).hexdigest() != found.group(1):
         problems.append("the file's SHA-256 digest does not match: some byte was changed")
     block = _DATA.search(text)
@@ -233,8 +288,10 @@ def verify_html(raw: bytes) -> Verification:
     except (ValueError, KeyError, TypeError, AttributeError):
         return Verification(False, (*problems, "the record's data cannot be read"), None, 0)
     if recomputed != links:
-        first = next((i for i, (a, b) in enumerate(zip(recomputed, links, strict=False)) if a != b),
-                     min(len(recomputed), len(links)))
+        first = next(
+            (i for i, (a, b) in enumerate(zip(recomputed, links, strict=False)) if a != b),
+            min(len(recomputed), len(links)),
+        )
         where = "the trial's facts" if first == 0 else f"message {first}"
         problems.append(f"the chain breaks at {where}")
     shown = _LINKS.findall(text)

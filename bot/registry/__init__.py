@@ -21,15 +21,21 @@ if TYPE_CHECKING:
     from bot.desk import Desk
 
 
-
 async def pomoc(desk: Desk, caller: Caller, args: Args) -> Reply:
     """/pomoc: the usage line of every command."""
     return Reply("\n".join(desk.t(c.usage_key) for c in REGISTRY))
 
 
-REGISTRY: tuple[Command, ...] = (*calls.COMMANDS, *trials.COMMANDS, *corrections.COMMANDS, *governance.COMMANDS,
-                                 *links.COMMANDS, *advice.COMMANDS, *councils.COMMANDS,
-                                 Command("pomoc", pomoc, audience=Audience.ANYONE, aliases=("pomoć", "help")))
+REGISTRY: tuple[Command, ...] = (
+    *calls.COMMANDS,
+    *trials.COMMANDS,
+    *corrections.COMMANDS,
+    *governance.COMMANDS,
+    *links.COMMANDS,
+    *advice.COMMANDS,
+    *councils.COMMANDS,
+    Command("pomoc", pomoc, audience=Audience.ANYONE, aliases=("pomoć", "help")),
+)
 BY_NAME: dict[str, Command] = {c.name: c for c in REGISTRY}
 
 

@@ -17,6 +17,7 @@ async def analiza(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 COMMANDS = (
-    Command("analiza", analiza, (Arg("ruka", ArgKind.HAND),), audience=Audience.REFEREE,
-            places=frozenset({Place.PRIVATE})),
+    Command(
+        "analiza", analiza, (Arg("ruka", ArgKind.HAND),), audience=Audience.REFEREE, places=frozenset({Place.PRIVATE})
+    ),
 )

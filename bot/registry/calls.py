@@ -25,8 +25,9 @@ async def povuci(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 async def presude(desk: Desk, caller: Caller, args: Args) -> Reply:
     """/presude GAME [TRIAL [PAGE]]: with a trial's number, that trial's conversation, page by page."""
-    return await desk.verdicts(member_of(caller), args.number("partija"), args.opt_number("sudjenje"),
-                               args.opt_number("strana") or 1)
+    return await desk.verdicts(
+        member_of(caller), args.number("partija"), args.opt_number("sudjenje"), args.opt_number("strana") or 1
+    )
 
 
 async def papir(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -46,8 +47,15 @@ async def katalog(desk: Desk, caller: Caller, args: Args) -> Reply:
 COMMANDS = (
     Command("sudija", sudija, (OPTIONAL_GAME,)),
     Command("povuci", povuci, aliases=("povuci_poziv",)),
-    Command("presude", presude, (GAME, Arg("sudjenje", ArgKind.NUMBER, required=False, about="arg.sudjenje_presude"),
-                                 Arg("strana", ArgKind.NUMBER, required=False, high=10_000))),
+    Command(
+        "presude",
+        presude,
+        (
+            GAME,
+            Arg("sudjenje", ArgKind.NUMBER, required=False, about="arg.sudjenje_presude"),
+            Arg("strana", ArgKind.NUMBER, required=False, high=10_000),
+        ),
+    ),
     Command("papir", papir, (GAME,), monospace=True),
     Command("dezurstvo", dezurstvo, (Arg("ukljuceno", ArgKind.BOOL, required=False),), aliases=("dežurstvo",)),
     Command("katalog", katalog),

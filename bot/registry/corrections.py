@@ -24,8 +24,7 @@ async def bula(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def ponisti(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.cancel(member_of(caller), args.number("ruka"), args.opt_number("partija"),
-                             args.opt_text("sta"))
+    return await desk.cancel(member_of(caller), args.number("ruka"), args.opt_number("partija"), args.opt_text("sta"))
 
 
 async def arbitar(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -33,8 +32,9 @@ async def arbitar(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def ispravka(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.propose_ispravka(member_of(caller), args.number("ruka"), args.opt_number("partija"),
-                                       args.text("razlog"))
+    return await desk.propose_ispravka(
+        member_of(caller), args.number("ruka"), args.opt_number("partija"), args.text("razlog")
+    )
 
 
 async def prihvatam(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -60,13 +60,23 @@ async def korekcije(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 COMMANDS = (
     Command("bula", bula, (HAND, GAME)),
-    Command("ponisti", ponisti, (HAND, GAME, Arg("sta", ArgKind.CHOICE, required=False, choices=CANCEL_CHOICES)),
-            aliases=("poništi",)),
+    Command(
+        "ponisti",
+        ponisti,
+        (HAND, GAME, Arg("sta", ArgKind.CHOICE, required=False, choices=CANCEL_CHOICES)),
+        aliases=("poništi",),
+    ),
     Command("arbitar", arbitar, (HAND, GAME)),
     Command("ispravka", ispravka, (HAND, GAME, Arg("razlog", ArgKind.REASON, required=False))),
     Command("prihvatam", prihvatam, (REQUEST,)),
     Command("odbijam", odbijam, (REQUEST,)),
-    Command("korekcija", korekcija, (Arg("odgovor", ArgKind.CHOICE, required=False, choices=(YES, NO)),
-                                     Arg("broj", ArgKind.NUMBER, required=False))),
+    Command(
+        "korekcija",
+        korekcija,
+        (
+            Arg("odgovor", ArgKind.CHOICE, required=False, choices=(YES, NO)),
+            Arg("broj", ArgKind.NUMBER, required=False),
+        ),
+    ),
     Command("korekcije", korekcije, (GAME,)),
 )

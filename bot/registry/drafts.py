@@ -59,8 +59,10 @@ def read_draft(kind: VerdictKind, words: Sequence[str], reason: str, t: Translat
         twice = twice_named(args[::2])
         if twice is not None:
             raise Usage(t("verdict.same_player_twice", nick=twice))
-        amounts = {nick: read_number(amount, t("usage.amount"), -MAX_NUMBER, MAX_NUMBER)
-                   for nick, amount in zip(args[::2], args[1::2], strict=True)}
+        amounts = {
+            nick: read_number(amount, t("usage.amount"), -MAX_NUMBER, MAX_NUMBER)
+            for nick, amount in zip(args[::2], args[1::2], strict=True)
+        }
         verdict = BulaChange(amounts, hand, late)
     elif kind is VerdictKind.BULA:
         if len(args) != 2:

@@ -30,14 +30,16 @@ def managed_elsewhere(desk: Desk, role: str) -> Reply | None:
 
 async def postavi(desk: Desk, caller: Caller, args: Args) -> Reply:
     role = args.text("funkcija")
-    return managed_elsewhere(desk, role) or await desk.appoint(member_of(caller), args.text("clan"), role,
-                                                               args.text("razlog"))
+    return managed_elsewhere(desk, role) or await desk.appoint(
+        member_of(caller), args.text("clan"), role, args.text("razlog")
+    )
 
 
 async def razresi(desk: Desk, caller: Caller, args: Args) -> Reply:
     role = args.text("funkcija")
-    return managed_elsewhere(desk, role) or await desk.dismiss(member_of(caller), args.text("clan"), role,
-                                                               args.text("razlog"))
+    return managed_elsewhere(desk, role) or await desk.dismiss(
+        member_of(caller), args.text("clan"), role, args.text("razlog")
+    )
 
 
 async def ostavka(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -83,15 +85,32 @@ COMMANDS = (
     Command("postavi", postavi, (NICK, FUNCTION, REASON), audience=Audience.OFFICIAL),
     Command("razresi", razresi, (NICK, FUNCTION, REQUIRED_REASON), audience=Audience.OFFICIAL, aliases=("razreši",)),
     Command("ostavka", ostavka, (FUNCTION, REASON)),
-    Command("uskrati", uskrati, (NICK, Arg("dana", ArgKind.NUMBER, required=False, high=MAX_DAYS),
-                                 Arg("do", ArgKind.DATE, required=False, keyword="do"), REQUIRED_REASON),
-            audience=Audience.OFFICIAL),
+    Command(
+        "uskrati",
+        uskrati,
+        (
+            NICK,
+            Arg("dana", ArgKind.NUMBER, required=False, high=MAX_DAYS),
+            Arg("do", ArgKind.DATE, required=False, keyword="do"),
+            REQUIRED_REASON,
+        ),
+        audience=Audience.OFFICIAL,
+    ),
     Command("vrati", vrati, (NICK, REASON), audience=Audience.OFFICIAL),
     Command("akti", akti, (OPTIONAL_NICK,)),
     Command("clan", clan, (OPTIONAL_NICK,), aliases=("član",)),
-    Command("zatvori_ligu", zatvori_ligu, (Arg("mesec", ArgKind.MONTH, required=False), REASON),
-            audience=Audience.OFFICIAL, aliases=("liga zatvori",)),
-    Command("statistika", statistika, (Arg("od", ArgKind.DATE, required=False, keyword="od"),
-                                       Arg("do", ArgKind.DATE, required=False, keyword="do")),
-            audience=Audience.OFFICIAL, places=frozenset({Place.PRIVATE})),  # the council's figures stay private
+    Command(
+        "zatvori_ligu",
+        zatvori_ligu,
+        (Arg("mesec", ArgKind.MONTH, required=False), REASON),
+        audience=Audience.OFFICIAL,
+        aliases=("liga zatvori",),
+    ),
+    Command(
+        "statistika",
+        statistika,
+        (Arg("od", ArgKind.DATE, required=False, keyword="od"), Arg("do", ArgKind.DATE, required=False, keyword="do")),
+        audience=Audience.OFFICIAL,
+        places=frozenset({Place.PRIVATE}),
+    ),  # the council's figures stay private
 )

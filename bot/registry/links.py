@@ -17,8 +17,9 @@ APPROVE, DENY = "odobri", "odbij"
 
 
 async def nadimak(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.ask_link(caller.platform, caller.account, caller.display, args.text("nadimak"),
-                               args.opt_text("kod"))
+    return await desk.ask_link(
+        caller.platform, caller.account, caller.display, args.text("nadimak"), args.opt_text("kod")
+    )
 
 
 async def povezi(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -35,15 +36,31 @@ async def odvezi(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 COMMANDS = (
-    Command("nadimak", nadimak, (Arg("nadimak", ArgKind.NICK), Arg("kod", ArgKind.WORD, required=False)),
-            audience=Audience.ANYONE),
-    Command("povezi", povezi, (Arg("nadimak", ArgKind.NICK, required=False, about="arg.nadimak_request"),
-                               Arg("odluka", ArgKind.CHOICE, required=False, choices=(APPROVE, DENY)),
-                               Arg("razlog", ArgKind.REASON, required=False)),
-            audience=Audience.OFFICIAL, aliases=("poveži",)),
-    Command("odvezi", odvezi, (Arg("clan", ArgKind.NICK),
-                               Arg("platforma", ArgKind.CHOICE, required=False,
-                                   choices=PLATFORMS),
-                               Arg("razlog", ArgKind.REASON, required=False)),
-            audience=Audience.OFFICIAL),
+    Command(
+        "nadimak",
+        nadimak,
+        (Arg("nadimak", ArgKind.NICK), Arg("kod", ArgKind.WORD, required=False)),
+        audience=Audience.ANYONE,
+    ),
+    Command(
+        "povezi",
+        povezi,
+        (
+            Arg("nadimak", ArgKind.NICK, required=False, about="arg.nadimak_request"),
+            Arg("odluka", ArgKind.CHOICE, required=False, choices=(APPROVE, DENY)),
+            Arg("razlog", ArgKind.REASON, required=False),
+        ),
+        audience=Audience.OFFICIAL,
+        aliases=("poveži",),
+    ),
+    Command(
+        "odvezi",
+        odvezi,
+        (
+            Arg("clan", ArgKind.NICK),
+            Arg("platforma", ArgKind.CHOICE, required=False, choices=PLATFORMS),
+            Arg("razlog", ArgKind.REASON, required=False),
+        ),
+        audience=Audience.OFFICIAL,
+    ),
 )

@@ -97,8 +97,14 @@ class Arg:
 
     @property
     def max_length(self) -> int | None:
-        return {ArgKind.NICK: NICK_AS_TYPED, ArgKind.REASON: MAX_REASON, ArgKind.WORDS: 400, ArgKind.DATE: 10,
-                ArgKind.MONTH: 7, ArgKind.WORD: 20}.get(self.kind)
+        return {
+            ArgKind.NICK: NICK_AS_TYPED,
+            ArgKind.REASON: MAX_REASON,
+            ArgKind.WORDS: 400,
+            ArgKind.DATE: 10,
+            ArgKind.MONTH: 7,
+            ArgKind.WORD: 20,
+        }.get(self.kind)
 
 
 Value = int | str | bool | date | tuple[str, ...] | None

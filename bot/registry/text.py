@@ -99,7 +99,7 @@ def read_args(command: Command, rest: str, t: Translate) -> Args:
         if at + 1 >= len(words):
             raise Usage(t(f"usage.arg.{arg.name}"))
         values[arg.name] = read_value(arg, words[at + 1], t)
-        del words[at:at + 2]
+        del words[at : at + 2]
     positional = command.positional
     i = 0
     for n, arg in enumerate(positional):
@@ -113,7 +113,7 @@ def read_args(command: Command, rest: str, t: Translate) -> Args:
             values[arg.name] = None
             continue
         word = words[i]
-        later = positional[n + 1:]
+        later = positional[n + 1 :]
         if not arg.required and not fits(arg, word, t) and any(fits(a, word, t) for a in later):
             values[arg.name] = None
             continue

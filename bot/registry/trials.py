@@ -51,10 +51,19 @@ async def zapisnik(desk: Desk, caller: Caller, args: Args) -> Reply:
     return await trial_record(desk, member_of(caller), args.number("sudjenje"))
 
 
-def _referee(name: str, run: Run, *args: Arg, aliases: tuple[str, ...] = (), monospace: bool = False,
-             form: bool = False) -> Command:
-    return Command(name, run, tuple(args), audience=Audience.REFEREE, places=PRIVATE, aliases=aliases,
-                   monospace=monospace, form=form)
+def _referee(
+    name: str, run: Run, *args: Arg, aliases: tuple[str, ...] = (), monospace: bool = False, form: bool = False
+) -> Command:
+    return Command(
+        name,
+        run,
+        tuple(args),
+        audience=Audience.REFEREE,
+        places=PRIVATE,
+        aliases=aliases,
+        monospace=monospace,
+        form=form,
+    )
 
 
 COMMANDS = (
@@ -62,8 +71,14 @@ COMMANDS = (
     _referee("sudjenja", sudjenja, aliases=("suđenja",)),
     _referee("vecnik", vecnik, aliases=("većnik",)),
     _referee("promeni", promeni, Arg("partija", ArgKind.GAME, autocomplete=True)),
-    _referee("presuda", presuda, Arg("vrsta", ArgKind.CHOICE, choices=tuple(VerdictKind)),
-             Arg("nacrt", ArgKind.WORDS, required=False), Arg("razlog", ArgKind.REASON, required=False), form=True),
+    _referee(
+        "presuda",
+        presuda,
+        Arg("vrsta", ArgKind.CHOICE, choices=tuple(VerdictKind)),
+        Arg("nacrt", ArgKind.WORDS, required=False),
+        Arg("razlog", ArgKind.REASON, required=False),
+        form=True,
+    ),
     _referee("zavrsi", zavrsi, aliases=("završi",)),
     _referee("napusti", napusti),
     Command("zapisnik", zapisnik, (Arg("sudjenje", ArgKind.NUMBER),), places=PRIVATE),

@@ -33,9 +33,17 @@ from bot.telegram.port import TelegramChat
 
 
 class TelegramAdapter:
-    def __init__(self, desk: Desk, config: TelegramConfig, *, commands: Commands | None = None,
-                 token: str | None = None, poll_timeout: float = 10.0, concurrent_updates: bool = True,
-                 rate_limiter: ClubRateLimiter | None = None) -> None:
+    def __init__(
+        self,
+        desk: Desk,
+        config: TelegramConfig,
+        *,
+        commands: Commands | None = None,
+        token: str | None = None,
+        poll_timeout: float = 10.0,
+        concurrent_updates: bool = True,
+        rate_limiter: ClubRateLimiter | None = None,
+    ) -> None:
         """`commands`: the shared command language (pass the one the governance commands were added to);
         `concurrent_updates`: handle updates in parallel (the desk is safe; one member's messages keep their
         order, see handlers.py), so one slow update never holds another member's press;
@@ -44,8 +52,9 @@ class TelegramAdapter:
         if not token:
             raise ConfigError(f"no Telegram token: set the environment variable {config.token_env}")
         self.rate_limiter = rate_limiter or ClubRateLimiter()
-        builder = Application.builder().token(token).concurrent_updates(concurrent_updates) \
-            .rate_limiter(self.rate_limiter)
+        builder = (
+            Application.builder().token(token).concurrent_updates(concurrent_updates).rate_limiter(self.rate_limiter)
+        )
         if config.base_url:
             builder = builder.base_url(config.base_url)
         self.application: AnyApplication = builder.build()
@@ -60,8 +69,9 @@ class TelegramAdapter:
         await self.handlers.register_commands()
         await self.handlers.mark_present()
         assert application.updater is not None
-        await application.updater.start_polling(poll_interval=0.0, timeout=dtm.timedelta(seconds=self.poll_timeout),
-                                                allowed_updates=Update.ALL_TYPES)
+        await application.updater.start_polling(
+            poll_interval=0.0, timeout=dtm.timedelta(seconds=self.poll_timeout), allowed_updates=Update.ALL_TYPES
+        )
         await application.start()
 
     async def stop(self) -> None:

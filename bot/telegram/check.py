@@ -15,8 +15,9 @@ from bot.setup import Finding
 
 PLATFORM = "telegram"
 _PRESENT = (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER, ChatMember.RESTRICTED)
-_ADMIN_FIX = ("in the group: Manage group → Administrators → Add admin → the bot, with Delete messages "
-              "(docs/telegram.md)")
+_ADMIN_FIX = (
+    "in the group: Manage group → Administrators → Add admin → the bot, with Delete messages (docs/telegram.md)"
+)
 
 
 async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool) -> list[Finding]:
@@ -24,9 +25,14 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool) -> list[Fi
     try:
         chat = await bot.get_chat(chat_id)
     except (BadRequest, Forbidden) as missing:
-        return [Finding(PLATFORM, where, f"Telegram says {missing.message!r}: the bot is not in this group or the "
-                        "id is wrong", "add the bot to the group, and take the id the bot sees there (a "
-                        "supergroup's id starts with -100)")]
+        return [
+            Finding(
+                PLATFORM,
+                where,
+                f"Telegram says {missing.message!r}: the bot is not in this group or the id is wrong",
+                "add the bot to the group, and take the id the bot sees there (a supergroup's id starts with -100)",
+            )
+        ]
     where += f" ({chat.title or chat.type})"
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         return [Finding(PLATFORM, where, f"is a {chat.type} chat, not a group", "name a group here")]
@@ -36,12 +42,26 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool) -> list[Fi
     if not club:
         return []
     if not isinstance(me, ChatMemberAdministrator) and me.status != ChatMember.OWNER:
-        return [Finding(PLATFORM, where, "the bot is not an administrator of the club's group: Telegram does not "
-                        "tell it of members leaving (leaving the group is leaving the club), and it cannot "
-                        "delete the /sudija lines", _ADMIN_FIX)]
+        return [
+            Finding(
+                PLATFORM,
+                where,
+                "the bot is not an administrator of the club's group: Telegram does not "
+                "tell it of members leaving (leaving the group is leaving the club), and it cannot "
+                "delete the /sudija lines",
+                _ADMIN_FIX,
+            )
+        ]
     if isinstance(me, ChatMemberAdministrator) and not me.can_delete_messages:
-        return [Finding(PLATFORM, where, "the bot may not delete messages: every /sudija line stays for the whole "
-                        "group to read", "give the bot the administrator right Delete messages", fatal=False)]
+        return [
+            Finding(
+                PLATFORM,
+                where,
+                "the bot may not delete messages: every /sudija line stays for the whole group to read",
+                "give the bot the administrator right Delete messages",
+                fatal=False,
+            )
+        ]
     return []
 
 
@@ -53,14 +73,16 @@ async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
         chat_id = getattr(settings, setting)
         if not chat_id:
             if setting != "councilors_group_id":
-                found.append(Finding(PLATFORM, f"[telegram] {setting}", "is not set", "put the group's id there",
-                                     fatal=False))
+                found.append(
+                    Finding(PLATFORM, f"[telegram] {setting}", "is not set", "put the group's id there", fatal=False)
+                )
             continue
         try:
             found += await _group(bot, setting, chat_id, club=club)
         except TelegramError as failed:
-            found.append(Finding(PLATFORM, f"[telegram] {setting} = {chat_id}", f"cannot be checked: {failed}",
-                                 "try again"))
+            found.append(
+                Finding(PLATFORM, f"[telegram] {setting} = {chat_id}", f"cannot be checked: {failed}", "try again")
+            )
     club_id = settings.club_group_id
     for account in config.owner_accounts:
         name, _, user_id = account.partition(":")
@@ -72,8 +94,15 @@ async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
         except TelegramError:
             present = False
         if not present:
-            found.append(Finding(PLATFORM, f"[club] owner_accounts: {account}", "is not in the club's group",
-                                 "add the owner to the group, or correct his user id", fatal=False))
+            found.append(
+                Finding(
+                    PLATFORM,
+                    f"[club] owner_accounts: {account}",
+                    "is not in the club's group",
+                    "add the owner to the group, or correct his user id",
+                    fatal=False,
+                )
+            )
     return found
 
 
@@ -82,12 +111,24 @@ async def check_telegram(config: Config) -> list[Finding]:
     settings = config.telegram
     token = settings.token
     if token is None:
-        return [Finding(PLATFORM, f"[telegram] token_env = {settings.token_env}", "the variable is not set",
-                        "put the bot token from @BotFather in that environment variable")]
+        return [
+            Finding(
+                PLATFORM,
+                f"[telegram] token_env = {settings.token_env}",
+                "the variable is not set",
+                "put the bot token from @BotFather in that environment variable",
+            )
+        ]
     bot = Bot(token, base_url=settings.base_url) if settings.base_url else Bot(token)
     try:
         async with bot:
             return await telegram_findings(bot, config)
     except InvalidToken:
-        return [Finding(PLATFORM, f"[telegram] token_env = {settings.token_env}", "Telegram refuses the token",
-                        "copy the token again from @BotFather")]
+        return [
+            Finding(
+                PLATFORM,
+                f"[telegram] token_env = {settings.token_env}",
+                "Telegram refuses the token",
+                "copy the token again from @BotFather",
+            )
+        ]

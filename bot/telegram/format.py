@@ -52,7 +52,7 @@ def keyboard(buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:
     if not buttons:
         return None
     keys = [InlineKeyboardButton(b.label, callback_data=callback_data(b)) for b in buttons]
-    return InlineKeyboardMarkup([keys[i:i + BUTTONS_PER_ROW] for i in range(0, len(keys), BUTTONS_PER_ROW)])
+    return InlineKeyboardMarkup([keys[i : i + BUTTONS_PER_ROW] for i in range(0, len(keys), BUTTONS_PER_ROW)])
 
 
 def defuse(text: str) -> str:
@@ -69,15 +69,16 @@ def split_text(text: str, limit: int = TEXT_LIMIT) -> list[str]:
 
 
 def shorten(text: str, limit: int = ANSWER_LIMIT) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def with_mention(template: str, nick: str, user_id: int) -> tuple[str, list[MessageEntity]]:
     """Fill the ``\\x00`` placeholder of `template` with `nick`, as a mention of the Telegram user `user_id`
     (a text_mention entity: it pings him without any markup in the text)."""
     before, _, after = template.partition("\x00")
-    entity = MessageEntity(MessageEntity.TEXT_MENTION, utf16_len(before), utf16_len(nick),
-                           user=User(user_id, nick, is_bot=False))
+    entity = MessageEntity(
+        MessageEntity.TEXT_MENTION, utf16_len(before), utf16_len(nick), user=User(user_id, nick, is_bot=False)
+    )
     return before + nick + after, [entity]
 
 
@@ -90,8 +91,11 @@ def mention_line(text: str, people: Sequence[tuple[str, int]]) -> tuple[str, lis
     for index, (nick, user_id) in enumerate(people):
         if index:
             out += ", "
-        entities.append(MessageEntity(MessageEntity.TEXT_MENTION, utf16_len(out), utf16_len(nick),
-                                      user=User(user_id, nick, is_bot=False)))
+        entities.append(
+            MessageEntity(
+                MessageEntity.TEXT_MENTION, utf16_len(out), utf16_len(nick), user=User(user_id, nick, is_bot=False)
+            )
+        )
         out += nick
     return out, entities
 

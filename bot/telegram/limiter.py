@@ -38,9 +38,15 @@ def retry_seconds(flood: RetryAfter) -> float:
 
 
 class ClubRateLimiter(AIORateLimiter):
-    def __init__(self, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 max_retries: int = FLOOD_RETRIES, wait_limit: float = FLOOD_WAIT_LIMIT,
-                 overall_max_rate: float = 30, group_max_rate: float = 20) -> None:
+    def __init__(
+        self,
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        max_retries: int = FLOOD_RETRIES,
+        wait_limit: float = FLOOD_WAIT_LIMIT,
+        overall_max_rate: float = 30,
+        group_max_rate: float = 20,
+    ) -> None:
         super().__init__(overall_max_rate=overall_max_rate, group_max_rate=group_max_rate, max_retries=max_retries)
         self.sleep = sleep
         self.retries = max_retries
@@ -59,13 +65,20 @@ class ClubRateLimiter(AIORateLimiter):
         chat_id: Any = data.get("chat_id")
         with contextlib.suppress(ValueError, TypeError):
             chat_id = int(chat_id)
-        group: int | str | bool = chat_id if (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str) \
-            else False
+        group: int | str | bool = (
+            chat_id if (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str) else False
+        )
         retries = rate_limit_args if rate_limit_args is not None else self.retries
         for attempt in range(retries + 1):
             try:
-                return await self._run_request(chat=chat_id is not None, group=group, allow_paid_broadcast=False,
-                                               callback=callback, args=args, kwargs=kwargs)
+                return await self._run_request(
+                    chat=chat_id is not None,
+                    group=group,
+                    allow_paid_broadcast=False,
+                    callback=callback,
+                    args=args,
+                    kwargs=kwargs,
+                )
             except RetryAfter as flood:
                 self.floods += 1
                 wait = retry_seconds(flood)

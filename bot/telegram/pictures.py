@@ -54,8 +54,9 @@ async def send_pictures(bot: Bot, chat_id: int, pictures: Sequence[Picture]) -> 
             sent += await _send_album(bot, chat_id, album)
             album = []
         try:
-            await bot.send_document(chat_id, InputFile(picture.png, filename=picture.name),
-                                    caption=picture.title[:CAPTION_LIMIT])
+            await bot.send_document(
+                chat_id, InputFile(picture.png, filename=picture.name), caption=picture.title[:CAPTION_LIMIT]
+            )
             sent += 1
         except TelegramError as error:
             log.warning("cannot send picture %s to telegram chat %s: %s", picture.name, chat_id, error.message)
@@ -67,11 +68,13 @@ async def send_pictures(bot: Bot, chat_id: int, pictures: Sequence[Picture]) -> 
 async def _send_album(bot: Bot, chat_id: int, album: Sequence[Picture]) -> int:
     try:
         if len(album) == 1:
-            await bot.send_photo(chat_id, InputFile(album[0].png, filename=album[0].name),
-                                 caption=album[0].title[:CAPTION_LIMIT])
+            await bot.send_photo(
+                chat_id, InputFile(album[0].png, filename=album[0].name), caption=album[0].title[:CAPTION_LIMIT]
+            )
         else:
-            await bot.send_media_group(chat_id, [
-                InputMediaPhoto(p.png, filename=p.name, caption=p.title[:CAPTION_LIMIT]) for p in album])
+            await bot.send_media_group(
+                chat_id, [InputMediaPhoto(p.png, filename=p.name, caption=p.title[:CAPTION_LIMIT]) for p in album]
+            )
     except TelegramError as error:
         log.warning("cannot send %d pictures to telegram chat %s: %s", len(album), chat_id, error.message)
         return 0
@@ -83,8 +86,9 @@ async def send_documents(bot: Bot, chat_id: int, documents: Sequence[Document]) 
     sent = 0
     for document in documents:
         try:
-            await bot.send_document(chat_id, InputFile(document.data, filename=document.name),
-                                    caption=document.title[:CAPTION_LIMIT])
+            await bot.send_document(
+                chat_id, InputFile(document.data, filename=document.name), caption=document.title[:CAPTION_LIMIT]
+            )
             sent += 1
         except TelegramError as error:
             log.warning("cannot send %s to telegram chat %s: %s", document.name, chat_id, error.message)

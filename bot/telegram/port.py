@@ -96,8 +96,14 @@ class TelegramChat:
         return not groups or chat_id in groups
 
     # Sending ------------------------------------------------------------------------------------------
-    async def send(self, chat_id: int, text: str, buttons: Sequence[Button] = (),
-                   entities: Sequence[MessageEntity] = (), reply_to: int | None = None) -> Message:
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        buttons: Sequence[Button] = (),
+        entities: Sequence[MessageEntity] = (),
+        reply_to: int | None = None,
+    ) -> Message:
         """Send plain text (no parse_mode), split to Telegram's limit; the keyboard goes under the last part.
         Text bound for a group is defused so it cannot ping anyone. Returns the last message sent."""
         group = chat_id < 0
@@ -111,13 +117,19 @@ class TelegramChat:
             reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to and not index else None
             # Flood control (429 retry_after) is waited out by the application's rate limiter (limiter.py).
             message = await self.bot.send_message(
-                chat_id, part, entities=list(entities) or None, reply_markup=markup if last else None,
-                link_preview_options=_NO_PREVIEW, reply_parameters=reply)
+                chat_id,
+                part,
+                entities=list(entities) or None,
+                reply_markup=markup if last else None,
+                link_preview_options=_NO_PREVIEW,
+                reply_parameters=reply,
+            )
         assert message is not None
         return message
 
-    async def send_private(self, user_id: int, text: str, buttons: Sequence[Button] = (), *,
-                           trial: int | None = None, keep: bool = True) -> Message | None:
+    async def send_private(
+        self, user_id: int, text: str, buttons: Sequence[Button] = (), *, trial: int | None = None, keep: bool = True
+    ) -> Message | None:
         """Write to a member privately; None when he cannot be reached (then, with `keep`, it waits in his
         outbox until he starts the bot)."""
         try:
@@ -130,12 +142,24 @@ class TelegramChat:
                 box = self.outbox.setdefault(user_id, [])
                 box.append(Pending(text, tuple(buttons), trial))
                 del box[:-OUTBOX_LIMIT]
-            log.info("telegram user %s cannot be written to (%s)%s", user_id, error.message,
-                     "; kept for later" if keep else "")
+            log.info(
+                "telegram user %s cannot be written to (%s)%s",
+                user_id,
+                error.message,
+                "; kept for later" if keep else "",
+            )
             return None
 
-    async def answer_privately(self, user_id: int, name: str, text: str, buttons: Sequence[Button] = (), *,
-                               group: int | None = None, reply_to: int | None = None) -> bool:
+    async def answer_privately(
+        self,
+        user_id: int,
+        name: str,
+        text: str,
+        buttons: Sequence[Button] = (),
+        *,
+        group: int | None = None,
+        reply_to: int | None = None,
+    ) -> bool:
         """The desk's answer to one member, privately. One who never started the bot (or blocked it) keeps it
         in his outbox for /start, and the group he acted in gets one neutral line with a deep link, naming
         neither the game nor the call — once, while his outbox waits. True when it was delivered now."""
@@ -143,8 +167,11 @@ class TelegramChat:
         if await self.send_private(user_id, text, buttons) is not None:
             return True
         if group is not None and not waiting and user_id in self.outbox:
-            line, entities = with_mention(self.desk.t("telegram.answer_waiting", nick="\x00", link=self.start_link()),
-                                          defuse(name) or "…", user_id)
+            line, entities = with_mention(
+                self.desk.t("telegram.answer_waiting", nick="\x00", link=self.start_link()),
+                defuse(name) or "…",
+                user_id,
+            )
             try:
                 await self.send(group, line, entities=entities, reply_to=reply_to)
             except TelegramError as error:
@@ -208,8 +235,9 @@ class TelegramChat:
         for notice in notices:
             chat_id, message_id = int(notice.place), int(notice.message)
             try:
-                await self.bot.edit_message_text(defuse(text) if chat_id < 0 else text, chat_id, message_id,
-                                                  link_preview_options=_NO_PREVIEW)
+                await self.bot.edit_message_text(
+                    defuse(text) if chat_id < 0 else text, chat_id, message_id, link_preview_options=_NO_PREVIEW
+                )
             except BadRequest as error:
                 if "not modified" not in error.message:
                     log.warning("cannot edit call notice %s/%s: %s", chat_id, message_id, error.message)
@@ -238,8 +266,9 @@ class TelegramChat:
                 await self._to_party(space, other, text)
         await self._welcome(space, member, text, ())
 
-    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
-                           buttons: Sequence[Button] = ()) -> None:
+    async def say_in_trial(
+        self, space: TrialSpace, text: str, sender: Member | None = None, buttons: Sequence[Button] = ()
+    ) -> None:
         """To every party but the sender, with the sender's nickname; buttons (controls) only to the referee."""
         body = self.desk.t("telegram.relay", nick=sender.nick, text=text) if sender is not None else text
         for member in space.members:
@@ -296,8 +325,9 @@ class TelegramChat:
         if not group:
             return
         link = self.start_link(f"{START_PREFIX}{space.id}")
-        text, entities = with_mention(self.desk.t("telegram.invite", nick="\x00", link=link), defuse(member.nick),
-                                      account)
+        text, entities = with_mention(
+            self.desk.t("telegram.invite", nick="\x00", link=link), defuse(member.nick), account
+        )
         try:
             await self.send(group, text, entities=entities)
             self.invited.add((space.id, account))
@@ -314,8 +344,13 @@ class TelegramChat:
                 self.outbox[user_id] = waiting[index:] + self.outbox.get(user_id, [])
                 return
             space = await self.desk.trial_space_by_id(pending.trial) if pending.trial is not None else None
-            if space is not None and space.is_open and member is not None and pending.buttons \
-                    and space.role_of(member.id) is PartyRole.REFEREE:
+            if (
+                space is not None
+                and space.is_open
+                and member is not None
+                and pending.buttons
+                and space.role_of(member.id) is PartyRole.REFEREE
+            ):
                 await self._keep_controls(space.id, user_id, sent)
         if member is None:
             return
@@ -347,5 +382,3 @@ class TelegramChat:
             await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         except TelegramError as error:
             log.info("cannot remove a keyboard: %s", error.message)
-
-

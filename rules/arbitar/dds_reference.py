@@ -64,8 +64,15 @@ def _check(hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], tr
     return leader
 
 
-def solve(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: int,
-          to_move: int, trick: tuple[int, ...] = (), trick_leader: int | None = None) -> dict[int, int]:
+def solve(
+    hands: tuple[int, int, int],
+    trump: int | None,
+    betl: bool,
+    declarer: int,
+    to_move: int,
+    trick: tuple[int, ...] = (),
+    trick_leader: int | None = None,
+) -> dict[int, int]:
     """For every legal card of ``to_move``: the declarer's tricks from here to the end after playing it."""
     leader = _check(hands, to_move, trick, trick_leader)
     value = _make_value(trump, betl, declarer)
@@ -78,8 +85,15 @@ def solve(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: 
     return result
 
 
-def solve_tricks(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: int,
-                 to_move: int, trick: tuple[int, ...] = (), trick_leader: int | None = None) -> int:
+def solve_tricks(
+    hands: tuple[int, int, int],
+    trump: int | None,
+    betl: bool,
+    declarer: int,
+    to_move: int,
+    trick: tuple[int, ...] = (),
+    trick_leader: int | None = None,
+) -> int:
     """The value of the position: the declarer's tricks from here under optimal play by everyone."""
     values = solve(hands, trump, betl, declarer, to_move, trick, trick_leader).values()
     if not values:
@@ -88,8 +102,7 @@ def solve_tricks(hands: tuple[int, int, int], trump: int | None, betl: bool, dec
     return max(values) if declarer_moves else min(values)
 
 
-def _make_value(trump: int | None, betl: bool, declarer: int) -> Callable[[int, int, int, int, tuple[int, ...]],
-                                                                          int]:
+def _make_value(trump: int | None, betl: bool, declarer: int) -> Callable[[int, int, int, int, tuple[int, ...]], int]:
     """A memoized minimax for one strain and declarer (the cache lives as long as one solve call)."""
 
     @cache

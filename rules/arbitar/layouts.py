@@ -112,12 +112,23 @@ def played_hand(hand: Hand) -> PlayedHand:
                 led = before[0] >> 3
                 if hands[seat] & SUIT[led] and card >> 3 != led:
                     raise ValueError(f"trick {number}: seat {seat + 1} does not follow suit")
-                if (card >> 3 != led and trump is not None and card >> 3 != trump
-                        and hands[seat] & SUIT[trump]):
+                if card >> 3 != led and trump is not None and card >> 3 != trump and hands[seat] & SUIT[trump]:
                     raise ValueError(f"trick {number}: seat {seat + 1} must trump")
-            moments.append(Moment(number, position, seat, card, leader, tuple(before),
-                                  (hands[0], hands[1], hands[2]), (played[0], played[1], played[2]),
-                                  (voids[0], voids[1], voids[2]), won[0], won[1]))
+            moments.append(
+                Moment(
+                    number,
+                    position,
+                    seat,
+                    card,
+                    leader,
+                    tuple(before),
+                    (hands[0], hands[1], hands[2]),
+                    (played[0], played[1], played[2]),
+                    (voids[0], voids[1], voids[2]),
+                    won[0],
+                    won[1],
+                )
+            )
             if before:
                 led = before[0] >> 3
                 if card >> 3 != led:
@@ -130,8 +141,7 @@ def played_hand(hand: Hand) -> PlayedHand:
         winner = _winner(before, leader, trump)
         won[0 if winner == declarer else 1] += 1
         leader = winner
-    return PlayedHand(declarer, trump, betl, first_leader(hand), (start[0], start[1], start[2]), kept,
-                      tuple(moments))
+    return PlayedHand(declarer, trump, betl, first_leader(hand), (start[0], start[1], start[2]), kept, tuple(moments))
 
 
 def _winner(cards: list[int], leader: int, trump: int | None) -> int:
@@ -204,8 +214,9 @@ def equivalent(card: int, other: int, moment: Moment) -> bool:
     if card >> 3 != other >> 3:
         return False
     low, high = min(card, other), max(card, other)
-    others = (moment.hands[0] | moment.hands[1] | moment.hands[2] | mask_of_cards(moment.before)) \
-        & ~moment.hands[moment.seat]
+    others = (moment.hands[0] | moment.hands[1] | moment.hands[2] | mask_of_cards(moment.before)) & ~moment.hands[
+        moment.seat
+    ]
     between = others & ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
     return between == 0
 

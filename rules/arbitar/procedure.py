@@ -60,9 +60,19 @@ from rules.cards import Card, mask_of
 from rules.gamelog import Decision, Game, Hand
 from rules.paper_hand import DefenceShape, HandCase, hand_facts, left_of, right_of
 
-__all__ = ["CardJudgement", "Stats", "arbitrate", "arbitrate_with_stats", "better_alternatives",
-           "declarer_last_after_passes", "follower_rezons", "judge_card", "played_own_cards", "real_values",
-           "value_cap"]
+__all__ = [
+    "CardJudgement",
+    "Stats",
+    "arbitrate",
+    "arbitrate_with_stats",
+    "better_alternatives",
+    "declarer_last_after_passes",
+    "follower_rezons",
+    "judge_card",
+    "played_own_cards",
+    "real_values",
+    "value_cap",
+]
 
 THREADS = 2
 MIN_CHUNK = 2048  # consistent layouts compared per call before the 10% bar is checked again
@@ -134,11 +144,10 @@ def _counts(own: bytes, theirs: bytes, sign: int) -> tuple[int, int]:
     return better, worse
 
 
-def _consistency(played: PlayedHand, starting: array[int], known: dict[int, bool], stats: Stats,
-                 threads: int) -> bytes:
+def _consistency(played: PlayedHand, starting: array[int], known: dict[int, bool], stats: Stats, threads: int) -> bytes:
     """One byte per layout: 1 when the declarer makes his contract double-dummy from trick 1 with the layout's
     starting hands. Layouts in ``known`` (by the declarer's starting hand) are not searched again."""
-    hands = starting[played.declarer::3].tolist()
+    hands = starting[played.declarer :: 3].tolist()
     missing = [k for k, hand in enumerate(hands) if hand not in known]
     if missing:
         if len(missing) == len(hands):
@@ -146,19 +155,27 @@ def _consistency(played: PlayedHand, starting: array[int], known: dict[int, bool
         else:
             raw = starting.tobytes()
             todo = array("I")
-            todo.frombytes(b"".join(raw[12 * k:12 * k + 12] for k in missing))
+            todo.frombytes(b"".join(raw[12 * k : 12 * k + 12] for k in missing))
         stats.consistency += len(missing)
-        reach = solver.layouts_reach(todo, played.trump, played.betl, played.declarer, played.leader, (), None,
-                                     played.target, threads=threads)
+        reach = solver.layouts_reach(
+            todo, played.trump, played.betl, played.declarer, played.leader, (), None, played.target, threads=threads
+        )
         made = 0 if played.betl else 1  # betl: the contract is made when the declarer does not reach a trick
         for k, value in zip(missing, reach, strict=True):
             known[hands[k]] = value == made
     return bytes(known[hand] for hand in hands)
 
 
-def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], real: dict[int, int],
-               stats: Stats | None = None, threads: int = THREADS, chunk: int | None = None,
-               known: dict[int, bool] | None = None) -> CardJudgement:
+def judge_card(
+    played: PlayedHand,
+    moment: Moment,
+    alternatives: Iterable[int],
+    real: dict[int, int],
+    stats: Stats | None = None,
+    threads: int = THREADS,
+    chunk: int | None = None,
+    known: dict[int, bool] | None = None,
+) -> CardJudgement:
     """Judge ``moment.card`` against ``alternatives`` (each better in the real layout, best first) by the 10% rule.
 
     ``real`` holds the declarer's tricks in the real layout for every legal card of the moment (capped in betl,
@@ -184,7 +201,7 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
     if consistent < total:
         raw = packed.tobytes()
         subset = array("I")
-        subset.frombytes(b"".join(itertools.compress((raw[12 * k:12 * k + 12] for k in range(total)), reach)))
+        subset.frombytes(b"".join(itertools.compress((raw[12 * k : 12 * k + 12] for k in range(total)), reach)))
         packed = subset
     trick_leader = moment.leader if moment.before else None
     cap = value_cap(played, moment)
@@ -203,14 +220,24 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         done = len(values[alternatives[0]]) if alternatives else len(mine)
         if upto <= done:
             return
-        got = solver.solve_layouts(packed[3 * done:3 * upto], played.trump, played.betl, played.declarer,
-                                   moment.seat, moment.before, trick_leader, cards, threads=threads, cap=cap,
-                                   relative=True)
+        got = solver.solve_layouts(
+            packed[3 * done : 3 * upto],
+            played.trump,
+            played.betl,
+            played.declarer,
+            moment.seat,
+            moment.before,
+            trick_leader,
+            cards,
+            threads=threads,
+            cap=cap,
+            relative=True,
+        )
         stats.compared += upto - done
         if len(mine) < upto:
-            mine.extend(got[0::len(cards)][len(mine) - done:])
+            mine.extend(got[0 :: len(cards)][len(mine) - done :])
         for k, card in enumerate(alternatives, start=1):
-            values[card].extend(got[k::len(cards)])
+            values[card].extend(got[k :: len(cards)])
 
     def complete() -> None:
         """Value every alternative on every consistent layout, those computed as far as each other together."""
@@ -241,8 +268,9 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         done = upto
     if not error:
         first = counts[alts[0]]
-        return CardJudgement(moment, alts[0], real[moment.card], real[alts[0]], total, consistent, first[0],
-                             first[1], first[2], False)
+        return CardJudgement(
+            moment, alts[0], real[moment.card], real[alts[0]], total, consistent, first[0], first[1], first[2], False
+        )
     # An error: every alternative counted in full, the largest difference shown (ties: the lower card).
     complete()
     full: list[tuple[int, int, int]] = []
@@ -251,8 +279,9 @@ def judge_card(played: PlayedHand, moment: Moment, alternatives: Iterable[int], 
         full.append((b - w, -alt, b))
     difference, negated, better = max(full)
     shown = -negated
-    return CardJudgement(moment, shown, real[moment.card], real[shown], total, consistent, better,
-                         better - difference, consistent, True)
+    return CardJudgement(
+        moment, shown, real[moment.card], real[shown], total, consistent, better, better - difference, consistent, True
+    )
 
 
 @dataclass(slots=True)
@@ -267,8 +296,15 @@ class _Candidate:
 def real_values(played: PlayedHand, moment: Moment) -> dict[int, int]:
     """The declarer's tricks in the real layout from this trick on, for every legal card of the moment (in betl
     capped at the first trick he still lacks, `value_cap`)."""
-    values = solver.solve(moment.hands, played.trump, played.betl, played.declarer, moment.seat, moment.before,
-                          moment.leader if moment.before else None)
+    values = solver.solve(
+        moment.hands,
+        played.trump,
+        played.betl,
+        played.declarer,
+        moment.seat,
+        moment.before,
+        moment.leader if moment.before else None,
+    )
     cap = value_cap(played, moment)
     if cap is None:
         return values
@@ -325,8 +361,14 @@ def follower_rezons(hand: Hand, played: PlayedHand, seat: int) -> RezonCount:
     """Step 2's count for a defender: his ten dealt cards, the talon the declarer bought visible."""
     bought = 0 if hand.contract is None or hand.contract.igra else mask_of(hand.talon)
     position = "first" if seat == right_of(played.declarer) else "second"
-    return count_rezons(mask_of(hand.deal[seat]), played.trump, bought, position, True,
-                        declarer_last_after_passes(hand, played.declarer))
+    return count_rezons(
+        mask_of(hand.deal[seat]),
+        played.trump,
+        bought,
+        position,
+        True,
+        declarer_last_after_passes(hand, played.declarer),
+    )
 
 
 def played_own_cards(hand: Hand, shape: DefenceShape | None, seat: int) -> bool:
@@ -358,15 +400,17 @@ def arbitrate(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     return arbitrate_with_stats(game, hand, fallen)[0]
 
 
-def _earliest_error(played: PlayedHand, candidates: list[_Candidate], stats: Stats, threads: int,
-                    known: dict[int, bool]) -> tuple[CardJudgement | None, CardJudgement | None]:
+def _earliest_error(
+    played: PlayedHand, candidates: list[_Candidate], stats: Stats, threads: int, known: dict[int, bool]
+) -> tuple[CardJudgement | None, CardJudgement | None]:
     """(the earliest card in play order that is an error, the first one judged not to be), judging in order.
 
     ``known``: the consistency of the layouts of this player's views searched so far (see `judge_card`)."""
     refuted: CardJudgement | None = None
     for candidate in candidates:
-        judged = judge_card(played, candidate.moment, candidate.alternatives, candidate.real, stats, threads,
-                            known=known)
+        judged = judge_card(
+            played, candidate.moment, candidate.alternatives, candidate.real, stats, threads, known=known
+        )
         if judged.error:
             return judged, refuted
         if refuted is None:
@@ -374,8 +418,7 @@ def _earliest_error(played: PlayedHand, candidates: list[_Candidate], stats: Sta
     return None, refuted
 
 
-def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THREADS
-                         ) -> tuple[ArbitarVerdict, Stats]:
+def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THREADS) -> tuple[ArbitarVerdict, Stats]:
     """`arbitrate`, and what it examined."""
     stats = Stats()
     the_hand = next((h for h in game.hands if h.n == hand), None)
@@ -452,8 +495,10 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
         evidence.update(_card_evidence(own_found, players))
         if ruin_found is not None:
             evidence.update({f"other_{key}": value for key, value in _card_evidence(ruin_found, players).items()})
-        reason = (f"I {players[fallen]} je pogrešio: u {own_found.moment.trick}. štihu "
-                  f"{_show(own_found.moment.card)} umesto {_show(own_found.better)}; pad ostaje njemu.")
+        reason = (
+            f"I {players[fallen]} je pogrešio: u {own_found.moment.trick}. štihu "
+            f"{_show(own_found.moment.card)} umesto {_show(own_found.better)}; pad ostaje njemu."
+        )
         return ArbitarVerdict(STAYS, None, 1, reason, evidence), stats
     if (ruin_found is not None or step2_due) and own_lead:
         lead_found, _ = _earliest_error(played, own_lead, stats, threads, {})
@@ -462,13 +507,17 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
             return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence), stats
     if ruin_found is not None:
         evidence.update(_card_evidence(ruin_found, players))
-        reason = (f"Greška igrača {players[other]} u {ruin_found.moment.trick}. štihu "
-                  f"({_show(ruin_found.moment.card)} umesto {_show(ruin_found.better)}) upropastila je prolaz "
-                  f"igrača {players[fallen]}, a on nije pogrešio.")
+        reason = (
+            f"Greška igrača {players[other]} u {ruin_found.moment.trick}. štihu "
+            f"({_show(ruin_found.moment.card)} umesto {_show(ruin_found.better)}) upropastila je prolaz "
+            f"igrača {players[fallen]}, a on nije pogrešio."
+        )
         return ArbitarVerdict(TRANSFER, other, 1, reason, evidence), stats
     if step2_due and step2 is not None:
-        reason = (f"Praćenje igrača {players[other]} je očigledno loše ({step2[1].rezons:g} rezona, "
-                  f"{step2[1].aces} asova), a praćenje igrača {players[fallen]} ispunjava pravila i on nije "
-                  f"pogrešio u kartama.")
+        reason = (
+            f"Praćenje igrača {players[other]} je očigledno loše ({step2[1].rezons:g} rezona, "
+            f"{step2[1].aces} asova), a praćenje igrača {players[fallen]} ispunjava pravila i on nije "
+            f"pogrešio u kartama."
+        )
         return ArbitarVerdict(TRANSFER, other, 2, reason, evidence), stats
     return ArbitarVerdict(STAYS, None, 2 if step2 is not None else None, NOT_OBVIOUS, evidence), stats

@@ -121,8 +121,14 @@ def side_suit_rezon(hand: int, suit: int, talon: int = 0) -> float:
     return 1.0 if bought_lower else 0.5
 
 
-def count_rezons(hand: int, trump: int | None, talon: int = 0, position: Position | str = Position.FIRST,
-                 first_followed: bool = True, declarer_last_after_passes: bool = False) -> RezonCount:
+def count_rezons(
+    hand: int,
+    trump: int | None,
+    talon: int = 0,
+    position: Position | str = Position.FIRST,
+    first_followed: bool = True,
+    declarer_last_after_passes: bool = False,
+) -> RezonCount:
     """Count the rezons of a follower's hand (a card mask, ten cards before play) and judge them.
 
     ``trump`` is the trump suit index (None in sans), ``talon`` the mask of the cards the declarer bought,
@@ -156,7 +162,8 @@ def count_rezons(hand: int, trump: int | None, talon: int = 0, position: Positio
     notes.append(f"ukupno rezona: {rezons:g}, asova: {aces}")
 
     aq_suits = [
-        s for s in range(4)
+        s
+        for s in range(4)
         if _suit_bits(talon, s).bit_count() == 2
         and _suit_bits(hand, s) >> ACE & 1
         and _suit_bits(hand, s) & (1 << KING | 1 << QUEEN)
@@ -238,9 +245,15 @@ def _parse_trump(trump: str | int | None) -> int | None:
     return int(Suit.parse(trump))
 
 
-def count_rezons_cards(cards: str | Iterable[str], trump: str | int | None, talon: str | Iterable[str] = (),
-                       position: Position | str = Position.FIRST, first_followed: bool = True,
-                       declarer_last_after_passes: bool = False) -> RezonCount:
+def count_rezons_cards(
+    cards: str | Iterable[str],
+    trump: str | int | None,
+    talon: str | Iterable[str] = (),
+    position: Position | str = Position.FIRST,
+    first_followed: bool = True,
+    declarer_last_after_passes: bool = False,
+) -> RezonCount:
     """`count_rezons` for card strings (``"AS 9S 7S JD QH 10H"``); ``trump`` a suit letter, index or None."""
-    return count_rezons(parse_mask(cards), _parse_trump(trump), parse_mask(talon), position, first_followed,
-                        declarer_last_after_passes)
+    return count_rezons(
+        parse_mask(cards), _parse_trump(trump), parse_mask(talon), position, first_followed, declarer_last_after_passes
+    )

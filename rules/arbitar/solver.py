@@ -125,8 +125,9 @@ class _Tables:
 _solve_tables = _Tables(SOLVE_TT_BITS, MAX_SOLVE_TABLES)
 
 
-def _native_args(trump: int | None, betl: bool, trick: tuple[int, ...],
-                 trick_leader: int | None) -> tuple[int, tuple[int, ...], int]:
+def _native_args(
+    trump: int | None, betl: bool, trick: tuple[int, ...], trick_leader: int | None
+) -> tuple[int, tuple[int, ...], int]:
     if betl and trump is not None:
         raise ValueError("betl is played without trumps")
     if trick and trick_leader is None:
@@ -134,8 +135,15 @@ def _native_args(trump: int | None, betl: bool, trick: tuple[int, ...],
     return (-1 if trump is None else trump), tuple(trick), (-1 if trick_leader is None else trick_leader)
 
 
-def solve(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: int,
-          to_move: int, trick: tuple[int, ...] = (), trick_leader: int | None = None) -> dict[int, int]:
+def solve(
+    hands: tuple[int, int, int],
+    trump: int | None,
+    betl: bool,
+    declarer: int,
+    to_move: int,
+    trick: tuple[int, ...] = (),
+    trick_leader: int | None = None,
+) -> dict[int, int]:
     """For every legal card of ``to_move``: the declarer's tricks from here to the end after that card.
 
     ``trick`` holds the cards already played to the current trick, by ``trick_leader`` and then the next
@@ -150,8 +158,15 @@ def solve(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: 
     return dict(pairs)
 
 
-def solve_tricks(hands: tuple[int, int, int], trump: int | None, betl: bool, declarer: int,
-                 to_move: int, trick: tuple[int, ...] = (), trick_leader: int | None = None) -> int:
+def solve_tricks(
+    hands: tuple[int, int, int],
+    trump: int | None,
+    betl: bool,
+    declarer: int,
+    to_move: int,
+    trick: tuple[int, ...] = (),
+    trick_leader: int | None = None,
+) -> int:
     """The value of the position: the declarer's tricks from here under optimal play by everyone."""
     values = solve(hands, trump, betl, declarer, to_move, trick, trick_leader).values()
     if not values:
@@ -207,8 +222,7 @@ def pack_layouts(layouts: Sequence[tuple[int, int, int]]) -> array[int]:
     return packed
 
 
-def enumerate_layouts(free: int, count_a: int, base: tuple[int, int, int], seat_a: int,
-                      seat_b: int) -> array[int]:
+def enumerate_layouts(free: int, count_a: int, base: tuple[int, int, int], seat_a: int, seat_b: int) -> array[int]:
     """Every layout of the ``free`` cards (a mask): ``count_a`` of them to ``seat_a``, the rest to ``seat_b``.
 
     Each layout is ``base`` (three hand masks: what is known of every hand) plus that split, packed for
@@ -258,7 +272,7 @@ def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryv
                 if part is None:
                     return
                 try:
-                    results[part] = work(solver, view[bounds[part] * 12:bounds[part + 1] * 12])
+                    results[part] = work(solver, view[bounds[part] * 12 : bounds[part + 1] * 12])
                 except ValueError as exc:
                     raise ValueError(f"in layouts from {bounds[part]}: {exc} (counted from there)") from None
         finally:
@@ -272,9 +286,19 @@ def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryv
     return b"".join(results)
 
 
-def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: int | None, betl: bool,
-                  declarer: int, to_move: int, trick: tuple[int, ...], trick_leader: int | None,
-                  cards: tuple[int, ...], threads: int = 2, cap: int | None = None, relative: bool = False) -> bytes:
+def solve_layouts(
+    layouts: Sequence[tuple[int, int, int]] | array[int],
+    trump: int | None,
+    betl: bool,
+    declarer: int,
+    to_move: int,
+    trick: tuple[int, ...],
+    trick_leader: int | None,
+    cards: tuple[int, ...],
+    threads: int = 2,
+    cap: int | None = None,
+    relative: bool = False,
+) -> bytes:
     """Value the given candidate cards of ``to_move`` in every layout, in one call.
 
     Returns ``len(layouts) * len(cards)`` bytes, layout after layout: the declarer's tricks from here after
@@ -290,15 +314,33 @@ def solve_layouts(layouts: Sequence[tuple[int, int, int]] | array[int], trump: i
     packed = _packed(layouts)
 
     def work(solver: Solver, chunk: memoryview) -> bytes:
-        return solver.batch(chunk, native_trump, betl, declarer, to_move, native_trick, leader, cards,
-                            -1 if cap is None else cap, relative)
+        return solver.batch(
+            chunk,
+            native_trump,
+            betl,
+            declarer,
+            to_move,
+            native_trick,
+            leader,
+            cards,
+            -1 if cap is None else cap,
+            relative,
+        )
 
     return _run_split(packed, threads, work)
 
 
-def layouts_reach(layouts: Sequence[tuple[int, int, int]] | array[int], trump: int | None, betl: bool,
-                  declarer: int, to_move: int, trick: tuple[int, ...], trick_leader: int | None,
-                  target: int, threads: int = 2) -> bytes:
+def layouts_reach(
+    layouts: Sequence[tuple[int, int, int]] | array[int],
+    trump: int | None,
+    betl: bool,
+    declarer: int,
+    to_move: int,
+    trick: tuple[int, ...],
+    trick_leader: int | None,
+    target: int,
+    threads: int = 2,
+) -> bytes:
     """One byte per layout: 1 when the declarer takes at least ``target`` tricks from here, else 0.
 
     One yes/no search per layout, with best play by everyone including ``to_move`` (e.g. "can the

@@ -25,5 +25,10 @@ class ArbitarVerdict:
 
     def to_json(self, players: tuple[str, str, str]) -> dict[str, Any]:
         """Stable keys: decision, to (a nickname or null), step (1, 2 or null), reason, evidence."""
-        return {"decision": self.decision, "to": players[self.to] if self.to is not None else None,
-                "step": self.step, "reason": self.reason, "evidence": self.evidence}
+        return {
+            "decision": self.decision,
+            "to": players[self.to] if self.to is not None else None,
+            "step": self.step,
+            "reason": self.reason,
+            "evidence": self.evidence,
+        }

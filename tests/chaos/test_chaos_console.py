@@ -95,8 +95,15 @@ class Bot:
         env["PYTHONPATH"] = str(ROOT)
         args = [sys.executable, "-m", "bot", "console", "--db", str(db)] + (["--demo"] if demo else [])
         self.started = time.monotonic()
-        self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True, cwd=db.parent, env=env)
+        self.process = subprocess.Popen(
+            args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=db.parent,
+            env=env,
+        )
         self.acks = acks
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
@@ -164,12 +171,14 @@ def check(db: Path, acks: Acks, restarted: bool) -> None:
         assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
         nick = dict(connection.execute("SELECT nick, id FROM members"))
         for (caller, game), count in acks.calls.items():
-            stored = connection.execute("SELECT count(*) FROM calls WHERE caller = ? AND game = ?",
-                                        (nick[caller], game)).fetchone()[0]
+            stored = connection.execute(
+                "SELECT count(*) FROM calls WHERE caller = ? AND game = ?", (nick[caller], game)
+            ).fetchone()[0]
             assert stored >= count, ("acknowledged call lost", caller, game)
         for (caller, game), count in acks.withdrawals.items():
-            stored = connection.execute("SELECT count(*) FROM calls WHERE caller = ? AND game = ? AND "
-                                        "state = 'withdrawn'", (nick[caller], game)).fetchone()[0]
+            stored = connection.execute(
+                "SELECT count(*) FROM calls WHERE caller = ? AND game = ? AND state = 'withdrawn'", (nick[caller], game)
+            ).fetchone()[0]
             assert stored >= count, ("acknowledged withdrawal lost", caller, game)
         for referee, game, trial in acks.takes:
             row = connection.execute("SELECT referee, game FROM trials WHERE id = ?", (trial,)).fetchone()
@@ -178,22 +187,33 @@ def check(db: Path, acks: Acks, restarted: bool) -> None:
             row = connection.execute("SELECT draft, outcome FROM trials WHERE id = ?", (trial,)).fetchone()
             assert row is not None and (row[0] is not None or row[1] != "open"), ("acknowledged draft lost", trial)
         for (referee, game), count in acks.verdicts.items():
-            stored = connection.execute("SELECT count(*) FROM trials WHERE referee = ? AND game = ? AND "
-                                        "outcome IN ('verdict', 'no_verdict')", (nick[referee], game)).fetchone()[0]
+            stored = connection.execute(
+                "SELECT count(*) FROM trials WHERE referee = ? AND game = ? AND outcome IN ('verdict', 'no_verdict')",
+                (nick[referee], game),
+            ).fetchone()[0]
             assert stored >= count, ("acknowledged verdict lost", referee, game)
-        ends = Counter(dict(connection.execute(
-            "SELECT subject, count(*) FROM events WHERE kind IN ('call_taken', 'call_withdrawn', 'call_expired')"
-            " GROUP BY subject")))
-        kinds = dict(connection.execute(
-            "SELECT subject, kind FROM events WHERE kind IN ('call_taken', 'call_withdrawn', 'call_expired')"))
+        ends = Counter(
+            dict(
+                connection.execute(
+                    "SELECT subject, count(*) FROM events"
+                    " WHERE kind IN ('call_taken', 'call_withdrawn', 'call_expired') GROUP BY subject"
+                )
+            )
+        )
+        kinds = dict(
+            connection.execute(
+                "SELECT subject, kind FROM events WHERE kind IN ('call_taken', 'call_withdrawn', 'call_expired')"
+            )
+        )
         for call_id, state in connection.execute("SELECT id, state FROM calls"):
             subject = f"call:{call_id}"
             assert ends[subject] == (0 if state == "pending" else 1), ("a call ended twice or not", call_id, state)
             assert state == "pending" or kinds[subject] == f"call_{state}", (call_id, state, kinds[subject])
         if restarted:
             clock = connection.execute("SELECT now FROM club_clock").fetchone()[0]
-            due = connection.execute("SELECT id FROM calls WHERE state = 'pending' AND deadline <= ?",
-                                     (clock,)).fetchall()
+            due = connection.execute(
+                "SELECT id FROM calls WHERE state = 'pending' AND deadline <= ?", (clock,)
+            ).fetchall()
             assert due == [], ("a due deadline was not acted on after the restart", due, clock)
     finally:
         connection.close()
@@ -205,13 +225,20 @@ def evenings() -> Iterator[str]:
 
 def import_beside(db: Path, number: int, imported: list[int]) -> None:
     """`sudija import` of one new game in another process while the bot runs; exit 0 is its acknowledgement."""
-    game = generate_game(random.Random(number), number, hands=3, status=GameStatus.FINISHED,
-                         players=("ana", "bojan", "milica"))
+    game = generate_game(
+        random.Random(number), number, hands=3, status=GameStatus.FINISHED, players=("ana", "bojan", "milica")
+    )
     path = db.parent / f"night{number}.jsonl"
     path.write_text(json.dumps(game_to_doc(game)) + "\n", encoding="utf-8")
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("SUDIJA_")}, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "bot", "import", str(path), "--db", str(db), "--jobs", "0"],
-                          capture_output=True, text=True, cwd=db.parent, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "import", str(path), "--db", str(db), "--jobs", "0"],
+        capture_output=True,
+        text=True,
+        cwd=db.parent,
+        env=env,
+        timeout=120,
+    )
     assert "Traceback" not in done.stderr, done.stderr
     if done.returncode == 0:
         imported.append(number)

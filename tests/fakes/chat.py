@@ -60,16 +60,18 @@ class RecordingChat:
     async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
         members = space.members
         self.spaces[space.id] = sorted(m.nick for m in members)
-        self.sent.append(Sent("open", f"trial:{space.id}", text, tuple(buttons),
-                              members=tuple(sorted(m.nick for m in members))))
+        self.sent.append(
+            Sent("open", f"trial:{space.id}", text, tuple(buttons), members=tuple(sorted(m.nick for m in members)))
+        )
 
     async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
         assert space.role_of(member.id) is not None, "the space lists whoever joins it"
         self.spaces.setdefault(space.id, []).append(member.nick)
         self.sent.append(Sent("add", f"trial:{space.id}", text, members=(member.nick,)))
 
-    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
-                           buttons: Sequence[Button] = ()) -> None:
+    async def say_in_trial(
+        self, space: TrialSpace, text: str, sender: Member | None = None, buttons: Sequence[Button] = ()
+    ) -> None:
         prefix = f"{sender.nick}: " if sender else ""
         self.sent.append(Sent("say", f"trial:{space.id}", prefix + text, tuple(buttons)))
 

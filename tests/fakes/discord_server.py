@@ -120,12 +120,7 @@ class Perm:
     SEND_MESSAGES_IN_THREADS = 1 << 38
     EVERYONE_DEFAULT = VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | SEND_MESSAGES_IN_THREADS
     BOT_DEFAULT = (
-        EVERYONE_DEFAULT
-        | MANAGE_MESSAGES
-        | EMBED_LINKS
-        | MENTION_EVERYONE
-        | MANAGE_THREADS
-        | CREATE_PRIVATE_THREADS
+        EVERYONE_DEFAULT | MANAGE_MESSAGES | EMBED_LINKS | MENTION_EVERYONE | MANAGE_THREADS | CREATE_PRIVATE_THREADS
     )
 
 
@@ -427,9 +422,7 @@ class FakeDiscord:
         self.dropped_events: list[tuple[int, str, dict[str, Any]]] = []
         self.errors: list[str] = []
         self.identifies: list[dict[str, Any]] = []
-        self.gateway_queries: list[
-            dict[str, str]
-        ] = []  # query of every gateway connection (v, encoding, ...)
+        self.gateway_queries: list[dict[str, str]] = []  # query of every gateway connection (v, encoding, ...)
         # state
         self.messages: dict[int, dict[str, Any]] = {}
         self._channel_messages: dict[int, list[int]] = {}
@@ -531,9 +524,7 @@ class FakeDiscord:
         mentionable: bool = False,
         managed: bool = False,
     ) -> FakeRole:
-        role = FakeRole(
-            self.snowflake(), name, permissions, len(self.roles), hoist, color, mentionable, managed
-        )
+        role = FakeRole(self.snowflake(), name, permissions, len(self.roles), hoist, color, mentionable, managed)
         self.roles[role.id] = role
         return role
 
@@ -578,13 +569,9 @@ class FakeDiscord:
         """A text channel; ``private_to`` (role ids) hides it from @everyone and shows it to those roles."""
         overwrites: list[dict[str, Any]] = []
         if private_to:
-            overwrites.append(
-                {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(Perm.VIEW_CHANNEL)}
-            )
+            overwrites.append({"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(Perm.VIEW_CHANNEL)})
             for role_id in [self.bot_role.id, *private_to]:
-                overwrites.append(
-                    {"id": str(role_id), "type": 0, "allow": str(Perm.VIEW_CHANNEL), "deny": "0"}
-                )
+                overwrites.append({"id": str(role_id), "type": 0, "allow": str(Perm.VIEW_CHANNEL), "deny": "0"})
         return self._add_channel(name, 0, parent_id=parent_id, topic=topic, permission_overwrites=overwrites)
 
     def add_category(self, name: str) -> FakeChannel:
@@ -664,9 +651,7 @@ class FakeDiscord:
 
     def ephemeral_messages(self, user_id: int | None = None) -> list[dict[str, Any]]:
         return [
-            self.messages[mid]
-            for mid, owner in self.ephemeral_owner.items()
-            if user_id is None or owner == user_id
+            self.messages[mid] for mid, owner in self.ephemeral_owner.items() if user_id is None or owner == user_id
         ]
 
     def interaction(self, interaction_id: int) -> FakeInteraction:
@@ -719,9 +704,7 @@ class FakeDiscord:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_until(
-        self, predicate: Callable[[], T | None], *, timeout: float = 5.0, what: str = ""
-    ) -> T:
+    async def wait_until(self, predicate: Callable[[], T | None], *, timeout: float = 5.0, what: str = "") -> T:
         """Wait (on the fake's own state changes, no polling) until predicate() is truthy; return it."""
         try:
             async with asyncio.timeout(timeout):
@@ -747,9 +730,7 @@ class FakeDiscord:
         sent, sending followups - is done; pass ``settled=False`` when a handler is meant to stay blocked.
         """
         ix = self.interactions[interaction_id]
-        await self.wait_until(
-            lambda: ix.responses, timeout=timeout, what=f"a response to interaction {ix.id}"
-        )
+        await self.wait_until(lambda: ix.responses, timeout=timeout, what=f"a response to interaction {ix.id}")
         if settled:
             await settle(timeout=timeout)
         return ix.responses[0]
@@ -780,9 +761,7 @@ class FakeDiscord:
             next_event = asyncio.ensure_future(client.wait_for("socket_event_type"))
             fake_change = asyncio.ensure_future(self._changed.wait())
             try:
-                await asyncio.wait(
-                    {next_event, fake_change}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
-                )
+                await asyncio.wait({next_event, fake_change}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
             finally:
                 for waiter in (next_event, fake_change):
                     waiter.cancel()
@@ -803,18 +782,14 @@ class FakeDiscord:
         return found
 
     async def wait_connected(self, *, timeout: float = 5.0) -> None:
-        await self.wait_until(
-            lambda: self.connected, timeout=timeout, what="an identified gateway connection"
-        )
+        await self.wait_until(lambda: self.connected, timeout=timeout, what="an identified gateway connection")
 
     # ------------------------------------------------------------------ payload builders
 
     def _guild_payload(self, session: _Session) -> dict[str, Any]:
         presences_on = bool(session.intents & Intents.GUILD_PRESENCES)
         members = list(self.members.values()) if presences_on else [self.members[self.bot_user.id]]
-        active_threads = [
-            self._channel_payload(c) for c in self.channels.values() if c.is_thread and not c.archived
-        ]
+        active_threads = [self._channel_payload(c) for c in self.channels.values() if c.is_thread and not c.archived]
         data: dict[str, Any] = {
             "id": str(self.guild_id),
             "name": self.guild_name,
@@ -851,9 +826,7 @@ class FakeDiscord:
             "voice_states": [],
             "members": [m.payload() for m in members],
             "channels": [
-                self._channel_payload(c)
-                for c in self.channels.values()
-                if c.type not in _THREAD_TYPES and c.type != 1
+                self._channel_payload(c) for c in self.channels.values() if c.type not in _THREAD_TYPES and c.type != 1
             ],
             "threads": active_threads,
             "presences": [self._presence_payload(m) for m in members] if presences_on else [],
@@ -863,9 +836,7 @@ class FakeDiscord:
         }
         return data
 
-    def _presence_payload(
-        self, member: FakeMember, activities: Sequence[dict[str, Any]] = ()
-    ) -> dict[str, Any]:
+    def _presence_payload(self, member: FakeMember, activities: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
         client_status = {} if member.status == "offline" else {"desktop": member.status}
         return {
             "user": {"id": str(member.id)},
@@ -999,8 +970,9 @@ class FakeDiscord:
         content = body.get("content")
         if content is not None and len(str(content)) > 2000:
             raise _invalid("content: must be 2000 or fewer in length")
-        if not partial and not (content or body.get("embeds") or body.get("components") or body.get("poll")
-                                or body.get("_files")):
+        if not partial and not (
+            content or body.get("embeds") or body.get("components") or body.get("poll") or body.get("_files")
+        ):
             raise _HttpError(400, 50006, "Cannot send an empty message")
         self._validate_uploads(body)
         allowed = body.get("allowed_mentions")
@@ -1051,7 +1023,10 @@ class FakeDiscord:
             data: bytes = upload["data"]
             url = f"https://cdn.discordapp.com/attachments/{channel_id}/{attachment_id}/{upload['filename']}"
             attachment: dict[str, Any] = {
-                "id": str(attachment_id), "filename": upload["filename"], "size": len(data), "url": url,
+                "id": str(attachment_id),
+                "filename": upload["filename"],
+                "size": len(data),
+                "url": url,
                 "proxy_url": url.replace("cdn.discordapp.com", "media.discordapp.net"),
                 "content_type": upload["content_type"],
             }
@@ -1452,9 +1427,7 @@ class FakeDiscord:
         member.roles = list(roles)
         return await self.dispatch("GUILD_MEMBER_UPDATE", member.payload() | {"guild_id": str(self.guild_id)})
 
-    async def member_join(
-        self, username: str, *, roles: Sequence[int] = (), status: str = "online"
-    ) -> FakeMember:
+    async def member_join(self, username: str, *, roles: Sequence[int] = (), status: str = "online") -> FakeMember:
         member = self.add_member(username, roles=roles, status=status)
         await self.dispatch("GUILD_MEMBER_ADD", member.payload() | {"guild_id": str(self.guild_id)})
         return member
@@ -1580,9 +1553,7 @@ class FakeDiscord:
         container = data
         level = schema
         for word in words[1:]:
-            sub = next(
-                (o for o in level.get("options", []) if o["name"] == word and o.get("type") in (1, 2)), None
-            )
+            sub = next((o for o in level.get("options", []) if o["name"] == word and o.get("type") in (1, 2)), None)
             if sub is None:
                 raise FakeDiscordError(f"/{command}: no subcommand {word!r}")
             node: dict[str, Any] = {"name": word, "type": sub["type"], "options": []}
@@ -1728,13 +1699,9 @@ class FakeDiscord:
         if origin.modal is None:
             raise FakeDiscordError(f"interaction {origin_interaction_id} did not answer with a modal")
         remaining = dict(values)
-        components = [
-            c for c in (_submitted(comp, remaining) for comp in origin.modal.get("components", [])) if c
-        ]
+        components = [c for c in (_submitted(comp, remaining) for comp in origin.modal.get("components", [])) if c]
         if remaining:
-            raise FakeDiscordError(
-                f"modal {origin.modal.get('custom_id')!r} has no fields {sorted(remaining)}"
-            )
+            raise FakeDiscordError(f"modal {origin.modal.get('custom_id')!r} has no fields {sorted(remaining)}")
         data = {"custom_id": origin.modal["custom_id"], "components": components}
         message = self.messages.get(origin.message_id) if origin.message_id is not None else None
         ix = self._new_interaction(5, origin.user_id, origin.channel_id, data, message=message)
@@ -1790,15 +1757,20 @@ class FakeDiscord:
         )
 
     def _too_many(self, record: RecordedRequest, retry_after: float, global_: bool) -> web.Response:
-        result = {"message": "You are being rate limited.", "retry_after": retry_after, "global": global_,
-                  "code": 0}
+        result = {"message": "You are being rate limited.", "retry_after": retry_after, "global": global_, "code": 0}
         record.status, record.response = 429, result
         self._notify()
-        headers = {"Content-Type": "application/json", "Via": "1.1 google", "Retry-After": str(int(retry_after) + 1),
-                   "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
-                   "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
-                   "X-RateLimit-Reset-After": f"{retry_after:.3f}", "X-RateLimit-Bucket": "fakebucket",
-                   "X-RateLimit-Scope": "global" if global_ else "user"}
+        headers = {
+            "Content-Type": "application/json",
+            "Via": "1.1 google",
+            "Retry-After": str(int(retry_after) + 1),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+            "X-RateLimit-Bucket": "fakebucket",
+            "X-RateLimit-Scope": "global" if global_ else "user",
+        }
         if global_:
             headers["X-RateLimit-Global"] = "true"
         return web.Response(body=json.dumps(result).encode("utf-8"), status=429, headers=headers)
@@ -1919,25 +1891,17 @@ class FakeDiscord:
         store.update(new)
         return list(new.values())
 
-    async def _put_global_commands(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _put_global_commands(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         return 200, self._replace_commands(self.global_commands, body, None)
 
-    async def _get_global_commands(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _get_global_commands(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         return 200, list(self.global_commands.values())
 
-    async def _put_guild_commands(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _put_guild_commands(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         self._check_guild(p)
         return 200, self._replace_commands(self.guild_commands, body, self.guild_id)
 
-    async def _get_guild_commands(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _get_guild_commands(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         self._check_guild(p)
         return 200, list(self.guild_commands.values())
 
@@ -1965,14 +1929,10 @@ class FakeDiscord:
         }
         return 200, data
 
-    async def _get_guild_channels(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _get_guild_channels(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         self._check_guild(p)
         return 200, [
-            self._channel_payload(c)
-            for c in self.channels.values()
-            if c.type not in _THREAD_TYPES and c.type != 1
+            self._channel_payload(c) for c in self.channels.values() if c.type not in _THREAD_TYPES and c.type != 1
         ]
 
     async def _get_guild_roles(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
@@ -1986,14 +1946,10 @@ class FakeDiscord:
             raise _HttpError(404, 10007, "Unknown Member")
         return 200, member.payload()
 
-    async def _get_active_threads(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _get_active_threads(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         self._check_guild(p)
         threads = [c for c in self.channels.values() if c.is_thread and not c.archived]
-        members = [
-            self._thread_member_payload(t, self.bot_user.id) for t in threads if self.bot_user.id in t.members
-        ]
+        members = [self._thread_member_payload(t, self.bot_user.id) for t in threads if self.bot_user.id in t.members]
         return 200, {"threads": [self._channel_payload(t) for t in threads], "members": members}
 
     # ------------------------------------------------------------------ REST: channels and messages
@@ -2158,8 +2114,11 @@ class FakeDiscord:
             thread_id = self.snowflake()
             if thread_type not in (11, 12):
                 raise _invalid("type: must be 11 or 12")
-        self._require(parent, Perm.CREATE_PRIVATE_THREADS if thread_type == 12 else Perm.CREATE_PUBLIC_THREADS,
-                      Perm.SEND_MESSAGES_IN_THREADS)
+        self._require(
+            parent,
+            Perm.CREATE_PRIVATE_THREADS if thread_type == 12 else Perm.CREATE_PUBLIC_THREADS,
+            Perm.SEND_MESSAGES_IN_THREADS,
+        )
         duration = int(body.get("auto_archive_duration", 1440))
         if duration not in (60, 1440, 4320, 10080):
             raise _invalid("auto_archive_duration: must be 60, 1440, 4320 or 10080")
@@ -2179,8 +2138,7 @@ class FakeDiscord:
         payload = self._channel_payload(thread)
         await self._echo(
             "THREAD_CREATE",
-            payload
-            | {"newly_created": True, "member": self._thread_member_payload(thread, self.bot_user.id)},
+            payload | {"newly_created": True, "member": self._thread_member_payload(thread, self.bot_user.id)},
         )
         return 201, payload
 
@@ -2190,25 +2148,19 @@ class FakeDiscord:
             raise _HttpError(400, 50024, "Cannot execute action on this channel type")
         return thread
 
-    async def _get_archived_private(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _get_archived_private(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         parent = self._channel(p)
         threads = [t for t in self.threads_in(parent.id) if t.type == 12 and t.archived]
         return 200, {"threads": [self._channel_payload(t) for t in threads], "members": [], "has_more": False}
 
-    async def _get_thread_members(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _get_thread_members(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         thread = self._thread(p)
         return 200, [self._thread_member_payload(thread, uid) for uid in thread.members]
 
     def _thread_user(self, p: dict[str, str]) -> int:
         return self.bot_user.id if p["user_id"] == "@me" else int(p["user_id"])
 
-    async def _put_thread_member(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _put_thread_member(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         thread = self._thread(p)
         user_id = self._thread_user(p)
         if thread.archived:
@@ -2230,9 +2182,7 @@ class FakeDiscord:
         )
         return 204, None
 
-    async def _delete_thread_member(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _delete_thread_member(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         thread = self._thread(p)
         user_id = self._thread_user(p)
         if thread.archived:
@@ -2282,9 +2232,7 @@ class FakeDiscord:
         cb_type = int(body["type"])
         data = body.get("data") or {}
         # all checks and the acknowledgement happen before the first await: concurrent callbacks race here
-        late = self.ack_deadline is not None and (
-            asyncio.get_running_loop().time() - ix.created > self.ack_deadline
-        )
+        late = self.ack_deadline is not None and (asyncio.get_running_loop().time() - ix.created > self.ack_deadline)
         if ix.response_type is None and (ix.expired or late):
             ix.rejected.append((10062, body))
             raise _HttpError(404, 10062, "Unknown interaction")
@@ -2426,15 +2374,11 @@ class FakeDiscord:
         ix.followup_ids.append(int(msg["id"]))
         return (200, self._visible(msg, content_allowed=True)) if wait else (204, None)
 
-    async def _get_webhook_message(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _get_webhook_message(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         ix = self._webhook_interaction(p)
         return 200, self._visible(self._webhook_target(ix, p["message_id"]), content_allowed=True)
 
-    async def _patch_webhook_message(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _patch_webhook_message(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         ix = self._webhook_interaction(p)
         if not isinstance(body, dict):
             raise _invalid("expected an object")
@@ -2447,9 +2391,7 @@ class FakeDiscord:
             await self._echo("MESSAGE_UPDATE", msg)
         return 200, self._visible(msg, content_allowed=True)
 
-    async def _delete_webhook_message(
-        self, request: web.Request, p: dict[str, str], body: JSON
-    ) -> tuple[int, JSON]:
+    async def _delete_webhook_message(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         ix = self._webhook_interaction(p)
         msg = self._webhook_target(ix, p["message_id"])
         self._forget_message(int(msg["id"]))
@@ -2469,8 +2411,7 @@ async def _read_body(request: web.Request) -> JSON:
         form = await request.post()
         payload = form.get("payload_json")
         files = [
-            {"field": key, "filename": value.filename, "content_type": value.content_type,
-             "data": value.file.read()}
+            {"field": key, "filename": value.filename, "content_type": value.content_type, "data": value.file.read()}
             for key, value in form.items()
             if isinstance(value, web.FileField)
         ]
@@ -2600,9 +2541,7 @@ async def run_client(
     except BaseException:
         await client.close()
         raise
-    guild_waiter = asyncio.ensure_future(
-        client.wait_for("guild_available", check=lambda g: g.id == fake.guild_id)
-    )
+    guild_waiter = asyncio.ensure_future(client.wait_for("guild_available", check=lambda g: g.id == fake.guild_id))
     task = asyncio.create_task(client.connect(reconnect=reconnect), name="fake-discord-client-connect")
     ready_waiter = asyncio.ensure_future(client.wait_until_ready())
     both: asyncio.Future[Any] = asyncio.gather(guild_waiter, ready_waiter)

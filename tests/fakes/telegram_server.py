@@ -218,9 +218,7 @@ def parse_html(source: str) -> tuple[str, list[JSON]]:
             closing, name, attr_text = match.group(1), match.group(2).lower(), match.group(3)
             if name not in _HTML_TAGS:
                 kind = "end" if closing else "start"
-                raise _parse_error(
-                    f'Unsupported {kind} tag "{name}" at byte offset {_byte_offset(source, i)}'
-                )
+                raise _parse_error(f'Unsupported {kind} tag "{name}" at byte offset {_byte_offset(source, i)}')
             if closing:
                 if not stack or stack[-1][0] != name:
                     raise _parse_error(
@@ -327,16 +325,13 @@ def parse_markdown(source: str, *, v2: bool) -> tuple[str, list[JSON]]:
                     out.close(kind, start)
                 else:
                     raise _parse_error(
-                        f"Can't find end of {kind} entity at byte offset "
-                        f"{_byte_offset(source, stack[open_index][2])}"
+                        f"Can't find end of {kind} entity at byte offset {_byte_offset(source, stack[open_index][2])}"
                     )
                 i += len(marker)
                 break
         else:
             if v2 and char in _MDV2_RESERVED:
-                raise _parse_error(
-                    f"Character '{char}' is reserved and must be escaped with the preceding '\\'"
-                )
+                raise _parse_error(f"Character '{char}' is reserved and must be escaped with the preceding '\\'")
             out.add(char)
             i += 1
         line_start = char == "\n"
@@ -344,9 +339,7 @@ def parse_markdown(source: str, *, v2: bool) -> tuple[str, list[JSON]]:
         out.close("blockquote", quote_start)
     if stack:
         marker, _, index = stack[-1]
-        raise _parse_error(
-            f"Can't find end of the entity starting at byte offset {_byte_offset(source, index)}"
-        )
+        raise _parse_error(f"Can't find end of the entity starting at byte offset {_byte_offset(source, index)}")
     return out.result()
 
 
@@ -388,9 +381,7 @@ def _markdown_link(source: str, i: int, out: _EntityBuilder, *, v2: bool) -> int
             close += 2
             continue
         if v2 and source[close] in _MDV2_RESERVED:
-            raise _parse_error(
-                f"Character '{source[close]}' is reserved and must be escaped with the preceding '\\'"
-            )
+            raise _parse_error(f"Character '{source[close]}' is reserved and must be escaped with the preceding '\\'")
         label.append(source[close])
         close += 1
     if close >= len(source) or not source.startswith("(", close + 1):
@@ -478,9 +469,7 @@ class FakeChat:
     def to_api(self) -> JSON:
         data: JSON = {"id": self.id, "type": self.type}
         if self.type == "private" and self.user is not None:
-            data.update(
-                {k: v for k, v in self.user.to_api().items() if k in ("first_name", "last_name", "username")}
-            )
+            data.update({k: v for k, v in self.user.to_api().items() if k in ("first_name", "last_name", "username")})
         else:
             data["title"] = self.title
             if self.username:
@@ -863,9 +852,7 @@ class FakeTelegram:
             raise ValueError(f"a start payload is 1-64 characters of A-Z a-z 0-9 _ -, not {payload!r}")
         return self.push_command(user, user, "start", payload)
 
-    def push_callback(
-        self, user: FakeUser, message: StoredMessage, data: str, *, forged: bool = False
-    ) -> str:
+    def push_callback(self, user: FakeUser, message: StoredMessage, data: str, *, forged: bool = False) -> str:
         """``user`` presses the button with ``data`` on ``message``; returns the callback query id.
 
         The button must be on the message's current keyboard unless ``forged=True`` (a modified
@@ -1057,8 +1044,7 @@ class FakeTelegram:
             if generation != self._poll_generation:
                 raise BotApiError(
                     409,
-                    "Conflict: terminated by other getUpdates request; make sure that only one bot "
-                    "instance is running",
+                    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
                 )
             kept = []
             stale = self.clock() - 24 * 3600
@@ -1154,10 +1140,16 @@ class FakeTelegram:
         caption, entities = self._caption(params)
         file_id, data, _ = self._upload(params, "photo", 10 * 1024 * 1024)
         sizes = self._photo_sizes(file_id, data)
-        message = self._store(chat, self.bot, caption, entities=entities, raw_text=params.get("caption") or "",
-                              parse_mode=params.get("parse_mode"),
-                              reply_markup=_checked_markup(params.get("reply_markup")),
-                              reply_to=self._reply_target(chat, params))
+        message = self._store(
+            chat,
+            self.bot,
+            caption,
+            entities=entities,
+            raw_text=params.get("caption") or "",
+            parse_mode=params.get("parse_mode"),
+            reply_markup=_checked_markup(params.get("reply_markup")),
+            reply_to=self._reply_target(chat, params),
+        )
         message.photo = sizes
         return message.to_api()
 
@@ -1171,9 +1163,15 @@ class FakeTelegram:
         sizes = []
         for side in (90, 320, 800, 1280):
             scale = min(1.0, side / max(width, height))
-            sizes.append({"file_id": f"{file_id}-{side}", "file_unique_id": f"u{file_id}-{side}",
-                          "width": max(1, round(width * scale)), "height": max(1, round(height * scale)),
-                          "file_size": len(data)})
+            sizes.append(
+                {
+                    "file_id": f"{file_id}-{side}",
+                    "file_unique_id": f"u{file_id}-{side}",
+                    "width": max(1, round(width * scale)),
+                    "height": max(1, round(height * scale)),
+                    "file_size": len(data),
+                }
+            )
             if scale == 1.0:
                 break
         self.files.update({size["file_id"]: data for size in sizes})
@@ -1199,8 +1197,14 @@ class FakeTelegram:
             file_id, data, _ = self._upload(params, ref.removeprefix("attach://"), 10 * 1024 * 1024)
             sizes = self._photo_sizes(file_id, data)
             caption, entities = self._caption(item)
-            message = self._store(chat, self.bot, caption, entities=entities, raw_text=item.get("caption") or "",
-                                  parse_mode=item.get("parse_mode"))
+            message = self._store(
+                chat,
+                self.bot,
+                caption,
+                entities=entities,
+                raw_text=item.get("caption") or "",
+                parse_mode=item.get("parse_mode"),
+            )
             message.photo = sizes
             message.media_group_id = group
             out.append(message.to_api())
@@ -1211,14 +1215,23 @@ class FakeTelegram:
         chat = self._writable_chat(params.get("chat_id"))
         caption, entities = self._caption(params)
         file_id, data, upload = self._upload(params, "document", 50 * 1024 * 1024)
-        message = self._store(chat, self.bot, caption, entities=entities, raw_text=params.get("caption") or "",
-                              parse_mode=params.get("parse_mode"),
-                              reply_markup=_checked_markup(params.get("reply_markup")),
-                              reply_to=self._reply_target(chat, params))
-        message.document = {"file_id": file_id, "file_unique_id": f"u{file_id}",
-                            "file_name": upload.get("filename") or "file",
-                            "mime_type": upload.get("content_type") or "application/octet-stream",
-                            "file_size": len(data)}
+        message = self._store(
+            chat,
+            self.bot,
+            caption,
+            entities=entities,
+            raw_text=params.get("caption") or "",
+            parse_mode=params.get("parse_mode"),
+            reply_markup=_checked_markup(params.get("reply_markup")),
+            reply_to=self._reply_target(chat, params),
+        )
+        message.document = {
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id}",
+            "file_name": upload.get("filename") or "file",
+            "mime_type": upload.get("content_type") or "application/octet-stream",
+            "file_size": len(data),
+        }
         return message.to_api()
 
     def _edit_message_text(self, params: JSON) -> JSON:
@@ -1251,9 +1264,14 @@ class FakeTelegram:
         message = self._messages.get(chat.id, {}).get(_int(params, "message_id"))
         if message is None or message.deleted:
             raise BotApiError(400, "Bad Request: message to delete not found")
-        if chat.type != "private" and message.sender is not self.bot and not (
+        if (
+            chat.type != "private"
+            and message.sender is not self.bot
+            and not (
                 chat.members.get(self.bot.id) == "creator"
-                or (chat.members.get(self.bot.id) == "administrator" and chat.can_delete)):
+                or (chat.members.get(self.bot.id) == "administrator" and chat.can_delete)
+            )
+        ):
             raise BotApiError(400, "Bad Request: message can't be deleted")
         message.deleted = True
         return True
@@ -1336,9 +1354,7 @@ class FakeTelegram:
     def _now(self) -> int:
         return int(self.clock())
 
-    def _delivers(
-        self, chat: FakeChat, command: re.Match[str] | None, reply_to: StoredMessage | None
-    ) -> bool:
+    def _delivers(self, chat: FakeChat, command: re.Match[str] | None, reply_to: StoredMessage | None) -> bool:
         if chat.type == "private" or not self.privacy_mode:
             return True
         if chat.members.get(self.bot.id) in ("administrator", "creator"):
@@ -1477,8 +1493,12 @@ async def _read_params(request: web.Request) -> tuple[JSON, str]:
                     params[key] = _decode(key, value)
                 elif isinstance(value, web.FileField):
                     data = value.file.read()
-                    params[key] = {"filename": value.filename, "content_type": value.content_type,
-                                   "size": len(data), "data": data}
+                    params[key] = {
+                        "filename": value.filename,
+                        "content_type": value.content_type,
+                        "size": len(data),
+                        "data": data,
+                    }
                 else:
                     params[key] = {"size": len(value)}
             encoding = "form" if request.content_type.endswith("urlencoded") else "multipart"
@@ -1496,9 +1516,9 @@ def _image_size(data: bytes) -> tuple[int, int]:
         while i + 9 < len(data):
             if data[i] != 0xFF:
                 return 0, 0
-            marker, length = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
+            marker, length = data[i + 1], int.from_bytes(data[i + 2 : i + 4], "big")
             if marker in (0xC0, 0xC1, 0xC2):
-                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+                return int.from_bytes(data[i + 7 : i + 9], "big"), int.from_bytes(data[i + 5 : i + 7], "big")
             i += 2 + length
     return 0, 0
 
@@ -1565,9 +1585,7 @@ def _checked_markup(markup: Any) -> JSON | None:
     for row in rows:
         for button in row:
             if not isinstance(button, dict) or not str(button.get("text", "")):
-                raise BotApiError(
-                    400, "Bad Request: can't parse inline keyboard button: Text must be non-empty"
-                )
+                raise BotApiError(400, "Bad Request: can't parse inline keyboard button: Text must be non-empty")
             actions = [name for name in _BUTTON_ACTIONS if name in button]
             if len(actions) != 1:
                 raise BotApiError(
