@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import LANGUAGES
 from rules.appeals import AppealConfigError, AppealRules, parse_appeal_rules
 from rules.catalogue import CatalogueEntry, CatalogueError, Escalation, parse_catalogue, parse_escalation
 from rules.limits import (
@@ -270,6 +271,6 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
                           f"{config.governance.majority!r}") from None
     if config.governance.vote_days < 1:
         raise ConfigError(f"{source}: governance.vote_days must be at least 1")
-    if config.language not in ("sr", "en"):
-        raise ConfigError(f"{source}: language must be 'sr' or 'en', not {config.language!r}")
+    if config.language not in LANGUAGES:
+        raise ConfigError(f"{source}: language must be one of {', '.join(LANGUAGES)}, not {config.language!r}")
     return config
