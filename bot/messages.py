@@ -1,9 +1,10 @@
 """Every text the bot says, read from the gettext catalogues in `bot/i18n/locale/` (one `.po` per language).
 
 `Catalogue(lang).t(key, **params)` formats a message: a plural entry takes the form its count asks for in the
-language's CLDR plural rule (1 bula, 2 bule, 5 bula); times are shown as ``2026-11-25 21:10 UTC`` and durations as
-``6 d 3 h 12 min``. `MESSAGES` is the catalogue as a mapping key → texts in `LANGUAGES` order (a plural entry's
-first form), for what lists names and descriptions (the registry, Discord's localizations).
+language's CLDR plural rule (1 bula, 2 bule, 5 bula); times are shown on the club's clock in the language's date
+format (``25.11.2026. 22:10``, Europe/Belgrade by default) and durations in words (``6 dana 3 sata 12 minuta``).
+`MESSAGES` is the catalogue as a mapping key → texts in `LANGUAGES` order (a plural entry's first form), for what
+lists names and descriptions (the registry, Discord's localizations).
 
 A new text is an entry in the `.po` files (``python -m bot.i18n.import_dict FILE`` brings entries written as a
 Python dict ``"key": ("srpski", "English")`` in; see `bot/i18n/import_dict.py`).
@@ -14,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
 
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, LOCALES
 from bot.i18n.catalogues import count_of, languages, lookup
+from bot.i18n.clock import DEFAULT_TIMEZONE, duration_parts, local_text
 
-__all__ = ["LANGUAGES", "MESSAGES", "Catalogue", "format_param"]
+__all__ = ["LANGUAGES", "MESSAGES", "Catalogue"]
 
 
 class _Texts(Mapping[str, tuple[str, ...]]):
@@ -46,28 +48,33 @@ class _Texts(Mapping[str, tuple[str, ...]]):
 MESSAGES: Mapping[str, tuple[str, ...]] = _Texts()
 
 
-def format_param(value: object) -> str:
-    if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%d %H:%M UTC")
-    if isinstance(value, timedelta):
-        total = int(value.total_seconds() // 60)
-        days, rest = divmod(total, 24 * 60)
-        hours, minutes = divmod(rest, 60)
-        parts = [f"{days} d"] if days else []
-        if hours:
-            parts.append(f"{hours} h")
-        if minutes or not parts:
-            parts.append(f"{minutes} min")
-        return " ".join(parts)
-    return str(value)
+def _number(key: str, value: object) -> int:
+    """The count that chooses a plural form: an int, or a signed number as text (``+4`` bule)."""
+    if isinstance(value, int):
+        return abs(value)
+    try:
+        return abs(int(str(value)))
+    except ValueError:
+        raise TypeError(f"message {key!r} needs its count as a number, not {value!r}") from None
 
 
 class Catalogue:
-    def __init__(self, language: str = "sr") -> None:
+    """One language's texts, with times shown on the club's clock (`zone`, an IANA name)."""
+
+    def __init__(self, language: str = "sr", zone: str = DEFAULT_TIMEZONE) -> None:
         if language not in LANGUAGES:
             raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
         self.index = LANGUAGES.index(language)
         self.language = language
+        self.zone = zone
+
+    def param(self, value: object) -> str:
+        """A parameter as text: a moment on the club's clock, a duration in words, anything else as it is."""
+        if isinstance(value, datetime):
+            return local_text(value, self.language, self.zone, LOCALES[self.language])
+        if isinstance(value, timedelta):
+            return " ".join(self.t(key, n=amount) for key, amount in duration_parts(value))
+        return str(value)
 
     def t(self, key: str, **params: object) -> str:
         found = lookup(self.language, key)
@@ -76,8 +83,5 @@ class Catalogue:
         text, language = found
         if not isinstance(text, str):
             count = count_of(key)
-            number = params.get(count) if count else None
-            if not isinstance(number, int):
-                raise TypeError(f"message {key!r} needs the number {count!r}")
-            text = text[language.plural(abs(number))]
-        return text.format(**{k: format_param(v) for k, v in params.items()})
+            text = text[language.plural(_number(key, params.get(count) if count else None))]
+        return text.format(**{k: self.param(v) for k, v in params.items()})

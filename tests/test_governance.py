@@ -75,9 +75,9 @@ async def test_denying_and_restoring_the_right_to_call(club: Club) -> None:
     assert refused is not None and not refused.ok and "većnici i Vlasnik" in refused.text
     denied = await commands.handle(await club.get("vecnik"), "/uskrati ana 3 -- često neopravdano zvanje")
     assert denied is not None and denied.ok
-    assert "do 2026-12-03 12:00 UTC" in told(club, "ana")[-1]
+    assert "do 3.12.2026. 13:00" in told(club, "ana")[-1]
     call = await desk.call(await club.get("ana"), 100)
-    assert not call.ok and "2026-12-03 12:00 UTC" in call.text
+    assert not call.ok and "3.12.2026. 13:00" in call.text
     forever = await commands.handle(await club.get("vlasnik"), "/uskrati marko -- vređanje sudije")
     assert forever is not None and forever.ok
     assert not (await desk.call(await club.get("marko"), 100)).ok
@@ -107,9 +107,9 @@ async def test_every_act_is_listed_with_who_whom_when_why_for_officials_only(clu
     assert "vecnik je podneo ostavku: većnik. Razlog: odlazim" in lines[0]
     assert "vlasnik je vratio petar pravo poziva sudije" in lines[1]
     assert "vlasnik je razrešio ana: sudija. Razlog: na lični zahtev većnika" in lines[2]
-    assert "vlasnik je uskratio petar pravo poziva sudije do 2026-12-10" in lines[3]
+    assert "vlasnik je uskratio petar pravo poziva sudije do 10.12.2026." in lines[3]
     assert "vlasnik je postavio ana: sudija. Razlog: dobro poznaje pravila" in lines[4]
-    assert all(line.startswith("2026-11-30 12:00 UTC") for line in lines)
+    assert all(line.startswith("30.11.2026. 13:00") for line in lines)
     about_petar = await commands.handle(owner, "/akti petar")
     assert about_petar is not None and len(about_petar.text.splitlines()) == 4  # with his link (test set-up)
     assert "administrator je povezao petar (test), na serveru" in about_petar.text.splitlines()[-1]

@@ -3,14 +3,17 @@ Serbian Cyrillic equal to the Latin letter by letter, and the import of dict-for
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from babel import Locale
 
 import bot.i18n.catalogues as catalogues
+from bot.config import ConfigError, from_dict
 from bot.i18n import FALLBACK, LANGUAGES, LOCALES
 from bot.i18n.catalogues import count_of, languages, untranslated
 from bot.i18n.cyrillic import to_cyrillic, to_latin
@@ -130,3 +133,62 @@ def test_import_dict_adds_new_keys_to_every_catalogue(tmp_path: Path, monkeypatc
         assert "no such file" in capsys.readouterr().err
     finally:
         catalogues.languages.cache_clear()
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def golden(name: str, text: str) -> None:
+    """Compare with tests/golden/NAME (SUDIJA_UPDATE_GOLDEN=1 rewrites it; the diff is then reviewed)."""
+    path = GOLDEN / name
+    if os.environ.get("SUDIJA_UPDATE_GOLDEN") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_every_count_message_at_1_2_5_and_21_in_every_language() -> None:
+    lines: list[str] = []
+    plural_keys = [k for k, v in languages()["sr"].texts.items() if isinstance(v, tuple)]
+    assert len(plural_keys) >= 30
+    for key in plural_keys:
+        count = count_of(key)
+        assert count is not None
+        names = {p for form in forms_of(languages()["en"].texts[key]) for p in PLACEHOLDER.findall(form)}
+        for language in LANGUAGES:
+            for n in (1, 2, 5, 21):
+                params: dict[str, object] = {p: f"<{p}>" for p in names}
+                params[count] = n
+                lines.append(f"{key} [{language}] {n}: {Catalogue(language).t(key, **params)}")
+    golden("counts.txt", "\n".join(lines) + "\n")
+
+
+def test_times_are_on_the_clubs_clock_across_the_daylight_saving_change() -> None:
+    """Europe/Belgrade goes from CET (UTC+1) to CEST (UTC+2) at 01:00 UTC on 29 March 2026 and back at 01:00
+    UTC on 25 October 2026."""
+    sr, en, ru = Catalogue("sr"), Catalogue("en"), Catalogue("ru")
+    before, after = datetime(2026, 3, 29, 0, 30, tzinfo=UTC), datetime(2026, 3, 29, 1, 30, tzinfo=UTC)
+    assert (sr.param(before), sr.param(after)) == ("29.3.2026. 01:30", "29.3.2026. 03:30")
+    assert (en.param(before), en.param(after)) == ("29 Mar 2026, 01:30", "29 Mar 2026, 03:30")
+    autumn = [datetime(2026, 10, 25, 0, 30, tzinfo=UTC), datetime(2026, 10, 25, 1, 30, tzinfo=UTC)]
+    assert [ru.param(m) for m in autumn] == ["25.10.2026 02:30", "25.10.2026 02:30"]  # the hour lived twice
+    assert Catalogue("sr", "UTC").param(after) == "29.3.2026. 01:30"
+    assert sr.t("call.denied_until", until=after) == "Pravo da pozivate sudiju vam je uskraćeno do 29.3.2026. 03:30."
+
+
+def test_durations_are_words_with_their_plural_forms() -> None:
+    assert Catalogue("sr").param(timedelta(days=3, hours=2, minutes=21)) == "3 dana 2 sata 21 minut"
+    assert Catalogue("sr").param(timedelta(days=1, hours=5)) == "1 dan 5 sati"
+    assert Catalogue("en").param(timedelta(minutes=1)) == "1 minute"
+    assert Catalogue("ru").param(timedelta(days=21, hours=22, minutes=25)) == "21 день 22 часа 25 минут"
+    assert Catalogue("sr-Cyrl").param(timedelta(seconds=30)) == "0 минута"
+
+
+def test_the_club_sets_its_time_zone_and_a_wrong_one_is_refused() -> None:
+    assert from_dict({"club": {"timezone": "America/New_York"}}).timezone == "America/New_York"
+    assert from_dict({}).timezone == "Europe/Belgrade"
+    assert from_dict({"club": {"language": "sr-Cyrl"}}).language == "sr-Cyrl"
+    for bad in ("Europe/Novi_Sad", "", "../etc"):
+        with pytest.raises(ConfigError, match="timezone"):
+            from_dict({"club": {"timezone": bad}})
+    with pytest.raises(ConfigError, match="language"):
+        from_dict({"club": {"language": "de"}})

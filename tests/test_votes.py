@@ -27,7 +27,7 @@ async def test_a_majority_reached_early_carries_the_dismissal_at_once(club: Club
     await council(club, 5)  # 5 councilors: 3 ayes carry
     desk = club.desk
     opened = await desk.dismiss(await club.get("v1"), "ana", "referee", "neaktivna mesecima")
-    assert opened.ok and "3 glasova za od 5" in opened.text
+    assert opened.ok and "3 glasa za od 5" in opened.text
     assert (await club.get("ana")).is_referee  # a proposal, not a dismissal
     post = [s for s in club.chat.of("post") if s.where == "#referees"][-1]
     assert [b.action for b in post.buttons] == ["vote_yes", "vote_no"]
