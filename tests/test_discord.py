@@ -500,7 +500,7 @@ async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world
         assert await app.db.members.by_nick("sudija1") is None  # only asked: nobody, no role, no account
         approved = await answer_of(fake, await fake.slash(m["vecnik"].id, "povezi", {
             "nadimak": "sudija1", "odluka": "odobri"}))
-        assert approved == "Odobreno: Sudija1 je povezan na platformi discord."
+        assert approved == "Odobreno: nalog igrača Sudija1 je povezan na platformi discord."
         member = await app.db.members.by_nick("sudija1")
         assert member is not None and member.roles == {"referee"} and member.online
         taken = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija1"}))

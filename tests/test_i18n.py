@@ -192,3 +192,22 @@ def test_the_club_sets_its_time_zone_and_a_wrong_one_is_refused() -> None:
             from_dict({"club": {"timezone": bad}})
     with pytest.raises(ConfigError, match="language"):
         from_dict({"club": {"language": "de"}})
+
+
+MEMBER = r"\{(?:nick|caller|who|whom|councilor|player|fallen|other|culprit)\}"
+PARTICIPLE = r"\w+(?:ao|eo|io|uo|la|lo)\b"  # the active past participle (igrao, podnela)
+GENDERED = re.compile(rf"{MEMBER} (?:je |nije |se |je već |ga je )?{PARTICIPLE}"
+                      rf"|\b{PARTICIPLE} (?:je )?(?:većnik |igrač |sudija )?{MEMBER}")
+NOT_PARTICIPLES = {"kao", "pravila", "sela", "cela", "dela", "stola", "bula", "bela", "Napustio"}
+
+
+def test_no_serbian_text_makes_a_member_a_man_or_a_woman() -> None:
+    """A member as the subject never carries a past participle ("milica nije igrao", "jelena je podneo")."""
+    wrong = []
+    for key, text in languages()["sr"].texts.items():
+        for form in forms_of(text):
+            for match in GENDERED.finditer(form):
+                words = set(re.findall(r"\w+", match.group()))
+                if not words & NOT_PARTICIPLES:
+                    wrong.append((key, match.group()))
+    assert not wrong, wrong

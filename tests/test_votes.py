@@ -137,7 +137,7 @@ async def test_every_ballot_and_vote_is_in_the_acts(club: Club) -> None:
     assert f"v2 glasa protiv u glasanju #{vote.id} o petar" in text
     assert f"v2 glasa za u glasanju #{vote.id} o petar" in text
     assert f"glasanje #{vote.id} (prijem: petar, sudija): usvojeno; za 2, protiv 0 od 3" in text
-    assert "v1 je postavio petar: sudija" in text
+    assert "petar postaje sudija (odluka: v1)" in text
 
 
 async def test_the_deadline_survives_a_restart(club: Club) -> None:
