@@ -1,8 +1,9 @@
 """Serbian Cyrillic from Serbian Latin, letter by letter (and back), keeping what a member types in Latin.
 
-Placeholders (``{game}``), commands (``/sudija``), words in capitals (argument names such as ``RUKA``), words
-with letters Serbian Latin does not have (q, w, x, y), names of platforms and a command's own words (its
-``name.*`` and ``choice.*`` texts, the typed part of a ``usage.*`` line) stay as they are written.
+Placeholders (``{game}``), commands (``/sudija``), channels (``#sudije``), console actions (``!clock``), words in
+capitals (argument names such as ``RUKA``), words with letters Serbian Latin does not have (q, w, x, y), names of
+platforms and a command's own words (its ``name.*`` and ``choice.*`` texts, the typed part of a ``usage.*`` line)
+stay as they are written.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ _SINGLE.update({k.upper(): v.upper() for k, v in list(_SINGLE.items())})
 _BACK = {v: k for k, v in _SINGLE.items()} | {"љ": "lj", "њ": "nj", "џ": "dž", "Љ": "Lj", "Њ": "Nj", "Џ": "Dž"}
 
 #: Names that are never transliterated.
-KEPT_WORDS = ("Discord", "Telegram", "Arbitar", "Sudija bot", "Unicode", "SQLite", "Pillow")
+KEPT_WORDS = ("Discord", "Telegram", "Arbitar", "Sudija bot", "Unicode", "SQLite", "Pillow", "help", "Ctrl-D", "Ctrl-C")
 _KEPT = re.compile(
     r"\{[^{}]*\}"  # a placeholder
     r"|https?://\S+"  # an address
     r"|(?<![\w])/\w+"  # a command
     r"|--\w[\w-]*"  # an option
+    r"|(?<![\w&])#[a-z]\w*"  # a channel (#sudije)
+    r"|(?<![\w])!\w+"  # a console action (!press)
     r"|`[^`]*`"  # code
     r"|\b(?:" + "|".join(re.escape(w) for w in KEPT_WORDS) + r")\b"
     r"|\b[A-ZČĆĐŠŽ][A-ZČĆĐŠŽ0-9_]+\b"  # capitals: argument names, AI, UTC
