@@ -16,6 +16,7 @@ import bot.i18n.catalogues as catalogues
 from bot.config import ConfigError, from_dict
 from bot.i18n import FALLBACK, LANGUAGES, LOCALES
 from bot.i18n.catalogues import count_of, languages, untranslated
+from bot.i18n.clock import discord_times
 from bot.i18n.cyrillic import to_cyrillic, to_latin
 from bot.i18n.import_dict import main as import_dict
 from bot.messages import Catalogue
@@ -211,3 +212,14 @@ def test_no_serbian_text_makes_a_member_a_man_or_a_woman() -> None:
                 if not words & NOT_PARTICIPLES:
                     wrong.append((key, match.group()))
     assert not wrong, wrong
+
+
+def test_discord_timestamps_replace_the_clubs_times_in_every_language() -> None:
+    moment = datetime(2026, 10, 25, 0, 30, tzinfo=UTC)  # 02:30 CEST, the first of the two 02:30s
+    epoch = int(moment.timestamp())
+    for language in LANGUAGES:
+        text = Catalogue(language).t("call.denied_until", until=moment)
+        assert f"<t:{epoch}:f>" in discord_times(text, language, "Europe/Belgrade")
+        future = discord_times(text, language, "Europe/Belgrade", now=moment - timedelta(minutes=5))
+        assert f"<t:{epoch}:f> (<t:{epoch}:R>)" in future
+    assert discord_times("ruka 5, partija 1847320", "sr", "Europe/Belgrade") == "ruka 5, partija 1847320"

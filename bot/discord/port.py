@@ -102,7 +102,7 @@ class DiscordChat:
     async def _send(self, where: discord.abc.Messageable, text: str, view: discord.ui.View | None = None,
                     **kwargs: Any) -> discord.Message:
         """Send, split when long; the view goes on the last part."""
-        parts = chunks(text)
+        parts = chunks(self.bot.times(text))
         message: discord.Message | None = None
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
@@ -121,7 +121,7 @@ class DiscordChat:
             channel_id = self.config.councilors_channel_id
         users = self._accounts(post.mention)
         mentions = " ".join(f"<@{u}>" for u in users)
-        text = f"{post.text}\n{mentions}" if mentions else post.text
+        text = self.bot.times(f"{post.text}\n{mentions}" if mentions else post.text)
         only_them = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                             users=[discord.Object(u) for u in users])
         notices: list[Notice] = []
@@ -161,6 +161,7 @@ class DiscordChat:
 
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
         await self._ready()
+        text = self.bot.times(text)
         for notice in notices:
             channel = self.bot.get_partial_messageable(int(notice.place))
             try:
