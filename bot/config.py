@@ -12,6 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import LANGUAGES
+from bot.i18n.clock import DEFAULT_TIMEZONE, known_zone
 from rules.appeals import AppealConfigError, AppealRules, parse_appeal_rules
 from rules.catalogue import CatalogueEntry, CatalogueError, Escalation, parse_catalogue, parse_escalation
 from rules.limits import (
@@ -151,6 +153,7 @@ class GameServerConfig:
 class Config:
     database: str = "sudija.db"
     language: str = "sr"
+    timezone: str = DEFAULT_TIMEZONE  # the club's clock: every time is shown in it (an IANA zone name)
     owner: str | None = None  # the owner's club nickname
     owner_accounts: tuple[str, ...] = ()  # the owner's chat accounts, "discord:<user id>", "telegram:<user id>"
     call_minutes: int = CALL_MINUTES
@@ -269,6 +272,8 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
                           f"{config.governance.majority!r}") from None
     if config.governance.vote_days < 1:
         raise ConfigError(f"{source}: governance.vote_days must be at least 1")
-    if config.language not in ("sr", "en"):
-        raise ConfigError(f"{source}: language must be 'sr' or 'en', not {config.language!r}")
+    if config.language not in LANGUAGES:
+        raise ConfigError(f"{source}: language must be one of {', '.join(LANGUAGES)}, not {config.language!r}")
+    if not known_zone(config.timezone):
+        raise ConfigError(f"{source}: timezone must be a zone name like \"Europe/Belgrade\", not {config.timezone!r}")
     return config

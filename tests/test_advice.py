@@ -219,7 +219,7 @@ async def test_the_briefing_warns_of_a_players_ispravka(club: Club) -> None:
     assert [c.kind for c in await club.db.paper_changes.rows(GAME)] == ["ispravka"]
     await open_trial(club, GAME, caller="petar")
     [brief] = [s for s in club.chat.to("dm:sudija1") if "Pre presude" in s.text]
-    assert "⚠ ruka 1 nosi ispravku igrača: marko je upisan kao da je prošao" in brief.text.splitlines()
+    assert "⚠ ruka 1 nosi ispravku igrača marko: upis kao da je igra prošla" in brief.text.splitlines()
     assert "Ranija suđenja" not in brief.text
     nobody_else_saw(club, "Pre presude", "nosi ispravku")
 

@@ -96,7 +96,7 @@ async def test_the_console_club_warns_and_advises_the_referee_alone(
 
     # the first trial: the players' ispravka on hand 1 is warned of, privately
     [brief] = [m for m in to_referee if m.lines[0].startswith("Pre presude")]
-    assert "⚠ ruka 1 nosi ispravku igrača: marko je upisan kao da je prošao" in brief.lines
+    assert "⚠ ruka 1 nosi ispravku igrača marko: upis kao da je igra prošla" in brief.lines
 
     # /analiza 2 and the button Analiza ruke 1 beside Prikaz ruke: the Arbitar's own output
     game = fall_game()
@@ -118,7 +118,7 @@ async def test_the_console_club_warns_and_advises_the_referee_alone(
     [second] = [m for m in messages if m.tag == "dm sudija2" and m.lines[0].startswith("Pre presude")]
     assert any(line.startswith("⚠ ruka 2 je već presuđena u suđenju 1: ") and "pratio bez rezona" in line
                for line in second.lines)
-    assert "⚠ ruka 1 nosi ispravku igrača: marko je upisan kao da je prošao" in second.lines
+    assert "⚠ ruka 1 nosi ispravku igrača marko: upis kao da je igra prošla" in second.lines
 
     # a player asking is refused, and no player or trial space ever sees the advice or the warnings
     assert Printed("dm marko", ["Ne sudite u tom suđenju (ili je ono završeno)."]) in messages

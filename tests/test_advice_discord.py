@@ -45,7 +45,7 @@ async def test_the_referee_alone_is_warned_and_advised_on_discord(world: World, 
         dm = fake.dm_channel_id(m["sudija1"].id)
         assert dm is not None
         [brief] = [msg for msg in fake.messages_in(dm) if msg["content"].startswith("Pre presude")]
-        assert "⚠ ruka 1 nosi ispravku igrača: marko je upisan kao da je prošao" in brief["content"].splitlines()
+        assert "⚠ ruka 1 nosi ispravku igrača marko: upis kao da je igra prošla" in brief["content"].splitlines()
 
         # /analiza in the thread: for him alone, the Arbitar's own output
         advice = await answer_of(fake, await fake.slash(m["sudija1"].id, "analiza", {"ruka": 2},

@@ -79,7 +79,7 @@ async def test_twenty_councilors_press_preuzmi_at_once_and_one_wins(club: Club) 
     winners = [c.nick for c, r in zip(councilors, replies, strict=True) if r.ok]
     assert len(winners) == 1
     losers = [r for r in replies if not r.ok]
-    assert all(f"već preuzeo većnik {winners[0]}" in r.text for r in losers)
+    assert all(f"već preuzeo drugi većnik: {winners[0]}" in r.text for r in losers)
     fresh = await club.db.appeals.get(appeal.id)
     assert fresh is not None and fresh.state is AppealState.TAKEN and fresh.hearing is not None
     hearing = await club.db.trials.get(fresh.hearing)

@@ -104,7 +104,7 @@ async def test_a_catalogue_penalty_may_deny_the_right_to_call(club: Club) -> Non
     assert drafted is not None and drafted.ok and "30 dana" in drafted.text
     assert (await club.desk.finish(referee)).ok
     refused = await club.desk.call(await club.get("ana"), 101)
-    assert not refused.ok and "uskraćeno do 2026-12-30" in refused.text
+    assert not refused.ok and "uskraćeno do 30.12.2026." in refused.text
     trial = (await club.db.trials.for_game(100))[-1]
     await club.desk.take_effect(trial.id)  # a restart's repair applies nothing twice
     ban = await club.db.members.call_ban((await club.get("ana")).id)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -21,7 +22,7 @@ from bot.ports import ManualClock
 from club import NOW
 
 SR = Catalogue("sr")
-CLOCK = re.compile(r"\(sat: (\d{4}-\d\d-\d\d \d\d:\d\d UTC)\)")
+CLOCK = re.compile(r"\(sat: (\d{1,2}\.\d{1,2}\.\d{4}\. \d\d:\d\d)\)")
 
 
 async def run(db: Path, script: str, clock: ManualClock | None = None, **options: int) -> tuple[int, str, str]:
@@ -37,7 +38,8 @@ async def test_a_scripted_club_resumes_at_its_own_time(tmp_path: Path) -> None:
     status, out, _ = await run(tmp_path / "club.db", "!clock\n@marko /sudija\n")
     assert status == 0
     assert CLOCK.findall(out) == [first_end]  # not the real time of this start
-    assert SR.t("console.clock_resumed", now=datetime.strptime(first_end, "%Y-%m-%d %H:%M UTC")) in out
+    assert SR.t("console.clock_resumed", now=datetime.strptime(first_end, "%d.%m.%Y. %H:%M").replace(
+        tzinfo=ZoneInfo("Europe/Belgrade"))) in out
 
 
 @pytest.mark.parametrize("step", ["+99999999d", "+3661d", "+999999999999999999999999d", "+87840h1s"])

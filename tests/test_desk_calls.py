@@ -71,7 +71,7 @@ async def test_every_refusal_says_why(club: Club) -> None:
         reply = await club.desk.call(ana, number)
         assert not reply.ok and words in reply.text, (number, reply.text)
     too_old = await club.desk.call(ana, 103)
-    assert "7 d 1 min" in too_old.text and "2026-11-23 11:59 UTC" in too_old.text
+    assert "7 dana 1 minut" in too_old.text and "23.11.2026. 12:59" in too_old.text
     assert (await club.desk.call(ana, 100)).ok
     # A call already pending for the game (from another player), and the caller's own pending call.
     assert "već čeka" in (await club.desk.call(await club.get("marko"), 100)).text
@@ -88,7 +88,7 @@ async def test_nothing_eligible_and_denied_right(club: Club) -> None:
     until = club.clock.now() + timedelta(days=3)
     await club.db.members.set_call_ban(ana.id, until, None, "često neopravdano zvanje", club.clock.now())
     reply = await club.desk.call(ana, 100)
-    assert not reply.ok and "uskraćeno do 2026-12-03 12:00 UTC" in reply.text
+    assert not reply.ok and "uskraćeno do 3.12.2026. 13:00" in reply.text
     await club.db.members.set_call_ban(ana.id, None, None, "", club.clock.now())
     assert "dok ga većnici" in (await club.desk.call(ana, 100)).text
     await club.advance(timedelta(days=4))

@@ -155,7 +155,7 @@ async def test_promeni_moves_the_trial_under_the_call_rules_and_drops_the_draft(
     referee = await club.get("sudija1")
     await club.desk.draft(referee, Draft(Nobody(), "niko"))
     assert "učestvovao" in (await club.desk.change_game(referee, 102)).text
-    assert "ana nije igrao u partiji 103" in (await club.desk.change_game(referee, 103)).text
+    assert "Igrač ana nije u partiji 103" in (await club.desk.change_game(referee, 103)).text
     assert "do poziva je proteklo 8 d" in (await club.desk.change_game(referee, 104)).text
     await club.game(105, status=GameStatus.IN_PROGRESS, ended_ago=None)
     assert "još u toku" in (await club.desk.change_game(referee, 105)).text

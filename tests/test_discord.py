@@ -180,6 +180,9 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         pings = fake.pings[int(notice["id"])]
         assert pings.users == {m["sudija1"].id, m["sudija2"].id} and not pings.everyone and not pings.roles
         assert notice["components"][0]["components"][0]["label"] == "Sudi"
+        # the call's deadline as a Discord timestamp: each client shows it in its own time, and how far off it is
+        until = int((NOW + timedelta(minutes=5)).timestamp())
+        assert f"Važi do <t:{until}:f> (<t:{until}:R>)." in notice["content"]
 
         # both referees press at once: exactly one wins, the other is told who did
         a, b = await asyncio.gather(fake.press(m["sudija1"].id, int(notice["id"]), f"sudija:take:{call}"),
@@ -500,7 +503,7 @@ async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world
         assert await app.db.members.by_nick("sudija1") is None  # only asked: nobody, no role, no account
         approved = await answer_of(fake, await fake.slash(m["vecnik"].id, "povezi", {
             "nadimak": "sudija1", "odluka": "odobri"}))
-        assert approved == "Odobreno: Sudija1 je povezan na platformi discord."
+        assert approved == "Odobreno: nalog igrača Sudija1 je povezan na platformi discord."
         member = await app.db.members.by_nick("sudija1")
         assert member is not None and member.roles == {"referee"} and member.online
         taken = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija1"}))

@@ -42,7 +42,7 @@ async def test_a_councilor_denies_and_restores_the_right_to_call(world: World) -
         assert "Pozvan je sudija" in called
 
         acts = await answer_of(fake, await fake.slash(m["vecnik"].id, "akti", {}))
-        assert "uskratio" in acts and "vratio" in acts
+        assert "nema pravo poziva sudije" in acts and "ponovo ima pravo poziva sudije" in acts
         assert "funkcioneri" in await answer_of(fake, await fake.slash(m["ana"].id, "akti", {}))
         card = await answer_of(fake, await fake.slash(m["ana"].id, "clan", {}))
         assert card.startswith("Član ana")

@@ -75,9 +75,9 @@ async def test_denying_and_restoring_the_right_to_call(club: Club) -> None:
     assert refused is not None and not refused.ok and "većnici i Vlasnik" in refused.text
     denied = await commands.handle(await club.get("vecnik"), "/uskrati ana 3 -- često neopravdano zvanje")
     assert denied is not None and denied.ok
-    assert "do 2026-12-03 12:00 UTC" in told(club, "ana")[-1]
+    assert "do 3.12.2026. 13:00" in told(club, "ana")[-1]
     call = await desk.call(await club.get("ana"), 100)
-    assert not call.ok and "2026-12-03 12:00 UTC" in call.text
+    assert not call.ok and "3.12.2026. 13:00" in call.text
     forever = await commands.handle(await club.get("vlasnik"), "/uskrati marko -- vređanje sudije")
     assert forever is not None and forever.ok
     assert not (await desk.call(await club.get("marko"), 100)).ok
@@ -104,15 +104,15 @@ async def test_every_act_is_listed_with_who_whom_when_why_for_officials_only(clu
     listing = await commands.handle(await club.get("mod"), "/akti")
     assert listing is not None and listing.ok
     lines = listing.text.splitlines()[1:]
-    assert "vecnik je podneo ostavku: većnik. Razlog: odlazim" in lines[0]
-    assert "vlasnik je vratio petar pravo poziva sudije" in lines[1]
-    assert "vlasnik je razrešio ana: sudija. Razlog: na lični zahtev većnika" in lines[2]
-    assert "vlasnik je uskratio petar pravo poziva sudije do 2026-12-10" in lines[3]
-    assert "vlasnik je postavio ana: sudija. Razlog: dobro poznaje pravila" in lines[4]
-    assert all(line.startswith("2026-11-30 12:00 UTC") for line in lines)
+    assert "vecnik više nije većnik: ostavka. Razlog: odlazim" in lines[0]
+    assert "petar ponovo ima pravo poziva sudije (odluka: vlasnik)" in lines[1]
+    assert "ana više nije sudija: razrešenje (odluka: vlasnik). Razlog: na lični zahtev većnika" in lines[2]
+    assert "petar nema pravo poziva sudije do 10.12.2026." in lines[3]
+    assert "ana postaje sudija (odluka: vlasnik). Razlog: dobro poznaje pravila" in lines[4]
+    assert all(line.startswith("30.11.2026. 13:00") for line in lines)
     about_petar = await commands.handle(owner, "/akti petar")
     assert about_petar is not None and len(about_petar.text.splitlines()) == 4  # with his link (test set-up)
-    assert "administrator je povezao petar (test), na serveru" in about_petar.text.splitlines()[-1]
+    assert "petar (test): nalog je povezan (odluka: administrator), na serveru" in about_petar.text.splitlines()[-1]
     hidden = await commands.handle(await club.get("jelena"), "/akti")
     assert hidden is not None and not hidden.ok
 
@@ -200,7 +200,8 @@ def test_sudija_clan_shows_roles_plavac_league_napustio_and_the_right_to_call(tm
     capsys.readouterr()
     assert cli_main(["clan", "--akti", "--db", db]) == 0
     acts = capsys.readouterr().out
-    assert "administrator je vratio petar" in acts and "administrator je postavio ana: sudija" in acts
+    assert "petar ponovo ima pravo poziva sudije (odluka: administrator)" in acts
+    assert "ana postaje sudija (odluka: administrator)" in acts
     assert cli_main(["clan", "nepoznat", "--db", db]) == 1
     assert cli_main(["clan", "--zatvori-ligu", "2026-10", "--db", db]) == 0
     assert cli_main(["clan", "--zatvori-ligu", "2026-10", "--db", db]) == 1  # closed already

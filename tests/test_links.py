@@ -164,8 +164,8 @@ async def test_the_code_path_wrong_expired_reused_another_accounts_and_the_locko
     assert (await desk.ask_link("telegram", "333", "Mira", "mira", server.last_code("mira"))).ok
     # every proof is an act
     acts = await desk.acts(await club.get("mod"))
-    assert "jovan je povezao jovan (discord), kodom iz igre" in acts.text
-    assert "mira je povezao mira (telegram), kodom iz igre" in acts.text
+    assert "jovan (discord): nalog je povezan (odluka: jovan), kodom iz igre" in acts.text
+    assert "mira (telegram): nalog je povezan (odluka: mira), kodom iz igre" in acts.text
 
 
 async def test_approval_denial_relinking_and_the_acts(plain: Club) -> None:
@@ -184,7 +184,7 @@ async def test_approval_denial_relinking_and_the_acts(plain: Club) -> None:
     assert (await desk.press(marko, "link_approve", first.id)).ok is False  # the button re-checks the presser
     assert (await desk.press(mod, "link_deny", second.id)).ok
     approved = await desk.press(mod, "link_approve", first.id)
-    assert approved.ok and approved.text == "Odobreno: jelena je povezan na platformi discord."
+    assert approved.ok and approved.text == "Odobreno: nalog igrača jelena je povezan na platformi discord."
     assert not (await desk.press(mod, "link_approve", first.id)).ok  # used
     jelena = await desk.member_for("discord", "500")
     assert jelena is not None and jelena.nick == "jelena"
@@ -196,9 +196,9 @@ async def test_approval_denial_relinking_and_the_acts(plain: Club) -> None:
     assert await desk.member_for("discord", "500") is None
     assert (await desk.ask_link("discord", "500", "Jelena", "marko")).text.startswith("Zahtev za nadimak marko")
     acts = (await commands.handle(mod, "/akti")).text  # type: ignore[union-attr]
-    assert "mod je odvezao jelena (discord). Razlog: zamena naloga" in acts
-    assert "mod je povezao jelena (discord), odobrenjem" in acts
-    assert "mod je odbio zahtev za jelena (discord)" in acts
+    assert "jelena (discord): nalog je odvezan (odluka: mod). Razlog: zamena naloga" in acts
+    assert "jelena (discord): nalog je povezan (odluka: mod), odobrenjem" in acts
+    assert "jelena (discord): zahtev je odbijen (odluka: mod)" in acts
     for line in ("/odvezi", "/odvezi jelena mars", "/povezi jelena mozda", "/odvezi ana\u200b"):
         reply = await commands.handle(mod, line)
         assert reply is not None and not reply.ok, line

@@ -9,6 +9,7 @@ messages; an approved link that then works; unlinking mid-trial; leaving one pla
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -79,7 +80,7 @@ async def test_a_stranger_gains_nothing_by_typing_a_nickname(world: World) -> No
         assert "nema vezu sa igračkim serverom" in coded
         # the owner is the owner by his configured account, and only he
         acts = await answer_of(fake, await fake.slash(m["marko"].id, "akti", {}))
-        assert "podešavanja Kluba je povezao marko (discord), podešavanjima" in acts
+        assert "marko (discord): nalog je povezan (odluka: podešavanja Kluba), podešavanjima" in acts
 
 
 async def test_the_code_path_through_slash_commands(world: World) -> None:
@@ -138,13 +139,13 @@ async def test_approval_by_the_moderators_button_then_the_link_works(world: Worl
         assert "samo moderatori i Vlasnik" in await answer_of(fake, forged)
         assert await app.db.members.by_account("discord", str(m["petar"].id)) is None
         approved = await fake.press(m["vecnik"].id, int(told["id"]), f"sudija:link_approve:{request.id}")
-        assert await answer_of(fake, approved) == "Odobreno: petar je povezan na platformi discord."
+        assert await answer_of(fake, approved) == "Odobreno: nalog igrača petar je povezan na platformi discord."
         again = await fake.press(m["vecnik"].id, int(told["id"]), f"sudija:link_approve:{request.id}")
         assert "više ne postoji" in await answer_of(fake, again)
         called = await answer_of(fake, await fake.slash(m["petar"].id, "sudija", {"partija": 100}))
         assert "Pozvan je sudija za partiju 100" in called
         acts = await answer_of(fake, await fake.slash(m["marko"].id, "akti", {"clan": "petar"}))
-        assert "vecnik je povezao petar (discord), odobrenjem" in acts
+        assert "petar (discord): nalog je povezan (odluka: vecnik), odobrenjem" in acts
 
 
 async def test_unlinking_mid_trial_and_leaving_one_platform(world: World) -> None:
@@ -166,7 +167,7 @@ async def test_unlinking_mid_trial_and_leaving_one_platform(world: World) -> Non
         # the moderator unlinks her Discord account, then her Telegram one: no account speaks for her, it ends
         unlinked = await answer_of(fake, await fake.slash(m["vecnik"].id, "odvezi", {"clan": "ana",
                                                                                      "platforma": "discord"}))
-        assert unlinked == "ana je odvezan: discord."
+        assert unlinked == "Nalog igrača ana je odvezan: discord."
         assert "/nadimak" in (await app.desk.actor("discord", str(m["ana"].id))).text  # type: ignore[union-attr]
         assert (await app.db.trials.get(trial_id)).is_open  # type: ignore[union-attr]
         await answer_of(fake, await fake.slash(m["vecnik"].id, "odvezi", {"clan": "ana"}))
@@ -177,7 +178,7 @@ async def test_unlinking_mid_trial_and_leaving_one_platform(world: World) -> Non
         sudija1 = await app.db.members.by_nick("sudija1")
         assert sudija1 is not None and sudija1.roles == {"referee"}
         acts = await answer_of(fake, await fake.slash(m["marko"].id, "akti", {"clan": "ana"}))
-        assert acts.count("vecnik je odvezao ana") == 2
+        assert len(re.findall(r"ana \((?:discord|telegram)\): nalog je odvezan \(odluka: vecnik\)", acts)) == 2
         # a role that came with a Discord account goes with its link: never left behind with the nickname
         await answer_of(fake, await fake.slash(m["vecnik"].id, "odvezi", {"clan": "sudija1"}))
         sudija1 = await app.db.members.by_nick("sudija1")

@@ -76,9 +76,10 @@ async def test_a_stranger_gets_only_a_request_and_a_moderator_approves_with_the_
         called = await private_answer(scene, scene.u("ana"), "sudija", "100")
         assert called == t("call.ok", game=100, minutes=5)
         acts = await private_answer(scene, vesna, "akti")
-        assert "mira je povezao ana (telegram), odobrenjem" in acts and "mira je odbio zahtev za ana" in acts
+        assert "ana (telegram): nalog je povezan (odluka: mira), odobrenjem" in acts
+        assert "zahtev je odbijen (odluka: mira)" in acts
         # unlinked by a moderator: the account can do nothing but ask again
-        assert await private_answer(scene, scene.u("mira"), "odvezi", "ana") == "ana je odvezan: telegram."
+        assert await private_answer(scene, scene.u("mira"), "odvezi", "ana") == "Nalog igrača ana je odvezan: telegram."
         assert "/nadimak" in await private_answer(scene, scene.u("ana"), "povuci")
 
 

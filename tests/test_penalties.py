@@ -68,10 +68,10 @@ async def test_plavac_starts_is_shown_and_runs_out_once_through_a_durable_deadli
     await judge(club, 100, Draft(Penalty("petar", plavac_days=2, league_points=3), "namerno napuštanje"))
     until = NOW + timedelta(days=2)
     assert plavac_calls(club, "petar") == [until]
-    assert any("plavac 2 d." in text and "3 kaznenih poena" in text for text in told(club, "petar"))
+    assert any("plavac 2 d." in text and "3 kaznena poena" in text for text in told(club, "petar"))
     assert until in club.timers.armed
     card = (await club.desk.member_status(await club.get("petar"), None)).text
-    assert "plavac do 2026-12-02 12:00 UTC" in card and "3 kaznenih poena" in card
+    assert "plavac do 2.12.2026. 13:00" in card and "kazneni poeni 3" in card
     await club.advance(timedelta(days=2) - timedelta(seconds=1))
     assert plavac_calls(club, "petar") == [until]
     await club.advance(timedelta(seconds=1))
@@ -125,7 +125,7 @@ async def test_walk_penalty_then_new_penalty_then_niko(club: Club) -> None:
     await judge(club, 300, Draft(Penalty("ana", plavac_days=1), "vređanje"), caller="marko", referee="sudija2")
     assert plavac_calls(club, "petar") == [NOW + timedelta(days=3), None]  # 2 days left − 3: it ends now
     lifted = told(club, "petar")[-1]
-    assert "ukinuta" in lifted and "završen je odmah" in lifted and "4 kaznenih poena je vraćeno" in lifted
+    assert "ukinuta" in lifted and "završen je odmah" in lifted and "4 kaznena poena su vraćena" in lifted
     petar = await club.desk.member_card(await club.get("petar"))
     assert petar.plavac_until is None and petar.standing.penalty_points == 0 and petar.napustio_total == 0
     assert (await club.db.penalties.napustio(300)).counted == "marko"  # type: ignore[union-attr]
@@ -163,7 +163,7 @@ async def test_a_new_plavac_adds_to_a_running_one_and_lifting_shortens_it(club: 
     assert plavac_calls(club, "petar")[-1] == NOW + timedelta(days=5)
     await judge(club, 100, Draft(Nobody(), "greška"), caller="ana", referee="sudija3")
     assert plavac_calls(club, "petar")[-1] == NOW + timedelta(days=3)
-    assert "traje do 2026-12-03 12:00 UTC" in told(club, "petar")[-1]
+    assert "traje do 3.12.2026. 13:00" in told(club, "petar")[-1]
 
 
 async def test_points_of_a_closed_league_month_stay_and_the_message_says_so(club: Club) -> None:
@@ -261,7 +261,7 @@ async def test_settlement_needs_two_thirds_and_an_hour_and_says_both_figures(clu
     early = await club.desk.draft(referee, Draft(Settlement(True), "bojan ne dolazi"))
     assert not early.ok
     assert "odigrano je 120 od 180 bula" in early.text and "najmanje 120 (2/3)" in early.text
-    assert "prošlo 59 min" in early.text and "najmanje 1 h" in early.text
+    assert "prošlo 59 minuta" in early.text and "najmanje 1 sat" in early.text
     await club.advance(timedelta(minutes=1))  # 60 minutes
     assert (await club.desk.draft(referee, Draft(Settlement(), "bojan ne dolazi"))).ok is False  # not confirmed
     assert (await club.desk.draft(referee, Draft(Settlement(True), "bojan ne dolazi"))).ok
@@ -273,7 +273,7 @@ async def test_settlement_with_fewer_than_two_thirds_played_is_refused_with_both
     await open_on(club, 500)
     refused = await club.desk.draft(await club.get("sudija1"), Draft(Settlement(True), "prekid"))
     assert not refused.ok
-    assert "odigrano je 118 od 180 bula" in refused.text and "prošlo 2 h" in refused.text
+    assert "odigrano je 118 od 180 bula" in refused.text and "prošlo 2 sata" in refused.text
 
 
 async def test_settlement_closes_the_game_cancels_napustio_and_penalty_points_and_counts_it(club: Club) -> None:
@@ -289,7 +289,7 @@ async def test_settlement_closes_the_game_cancels_napustio_and_penalty_points_an
     assert (await club.db.penalties.napustio(500)).counted is None  # type: ignore[union-attr]
     ceca = await club.desk.member_card(await club.get("ceca"))
     assert ceca.napustio_total == 0 and ceca.standing.penalty_points == 0 and ceca.standing.abandon_points == 0
-    assert "poništeno" in told(club, "ceca")[-1]
+    assert "3 kaznena poena u Ligi te partije su poništena" in told(club, "ceca")[-1]
     paper = compute_paper(game, changes)
     assert paper.settled
     for seat, nick in enumerate(game.players):

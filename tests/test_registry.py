@@ -14,6 +14,8 @@ from test_discord import make_world
 from test_telegram import Scene, fake, scene
 
 from bot.commands import Commands
+from bot.i18n import TELEGRAM_LANGUAGES
+from bot.i18n.catalogues import own_text
 from bot.messages import LANGUAGES, MESSAGES
 from bot.registry import REGISTRY
 from bot.registry.spec import Arg, ArgKind, Args, Audience, Caller, Command, Place
@@ -112,10 +114,10 @@ async def test_telegram_menus_are_the_registry(scene: Scene) -> None:
         pass
     assert list(PRIVATE_COMMANDS) == [c.name for c in REGISTRY if Place.PRIVATE in c.places]
     assert list(GROUP_COMMANDS) == [c.name for c in REGISTRY if Place.CLUB in c.places]
-    for language in (*LANGUAGES, ""):
+    for language in (*TELEGRAM_LANGUAGES, ""):
         private = scene.fake.commands_for(language_code=language)
         assert [c["command"] for c in private] == list(PRIVATE_COMMANDS)
-        index = LANGUAGES.index(language) if language else 0
+        index = LANGUAGES.index(TELEGRAM_LANGUAGES.get(language, "sr"))
         assert [c["description"] for c in private] == [MESSAGES[f"cmd.{c}"][index] for c in PRIVATE_COMMANDS]
         group = scene.fake.commands_for(language_code=language, scope={"type": "all_group_chats"})
         assert [c["command"] for c in group] == list(GROUP_COMMANDS)
@@ -172,6 +174,9 @@ async def test_the_discord_tree_is_the_registry(tmp_path: Path) -> None:
             data = synced[command.name]
             assert data["name_localizations"]["en-US"] == MESSAGES[f"name.{command.name}"][1]
             assert data["description"] == MESSAGES[command.description_key][0]
+            russian = own_text("ru", command.description_key)  # Russian clients: the Russian text where written
+            assert data.get("description_localizations", {}).get("ru") == russian, command.name
+            assert "ru" not in data["name_localizations"] or own_text("ru", f"name.{command.name}")
             expected = sorted((_expected_option(a) for a in options_of(command)), key=lambda o: o["name"])
             seen = sorted((_seen_option(o) for o in data.get("options", [])), key=lambda o: o["name"])
             assert seen == expected, command.name

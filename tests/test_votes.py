@@ -27,7 +27,7 @@ async def test_a_majority_reached_early_carries_the_dismissal_at_once(club: Club
     await council(club, 5)  # 5 councilors: 3 ayes carry
     desk = club.desk
     opened = await desk.dismiss(await club.get("v1"), "ana", "referee", "neaktivna mesecima")
-    assert opened.ok and "3 glasova za od 5" in opened.text
+    assert opened.ok and "3 glasa za od 5" in opened.text
     assert (await club.get("ana")).is_referee  # a proposal, not a dismissal
     post = [s for s in club.chat.of("post") if s.where == "#referees"][-1]
     assert [b.action for b in post.buttons] == ["vote_yes", "vote_no"]
@@ -137,7 +137,7 @@ async def test_every_ballot_and_vote_is_in_the_acts(club: Club) -> None:
     assert f"v2 glasa protiv u glasanju #{vote.id} o petar" in text
     assert f"v2 glasa za u glasanju #{vote.id} o petar" in text
     assert f"glasanje #{vote.id} (prijem: petar, sudija): usvojeno; za 2, protiv 0 od 3" in text
-    assert "v1 je postavio petar: sudija" in text
+    assert "petar postaje sudija (odluka: v1)" in text
 
 
 async def test_the_deadline_survives_a_restart(club: Club) -> None:

@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    messages = Catalogue(config.language)
+    messages = Catalogue(config.language, config.timezone)
     db = args.db or config.database
     try:
         result = backup(db, args.file)

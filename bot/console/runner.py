@@ -256,7 +256,7 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
     except sqlite3.OperationalError as exc:
         if not is_busy(exc):
             raise
-        (stderr or sys.stderr).write(Catalogue(config.language).t("db.busy") + "\n")
+        (stderr or sys.stderr).write(Catalogue(config.language, config.timezone).t("db.busy") + "\n")
         return 1
 
     def write(text: str) -> None:

@@ -31,7 +31,7 @@ class DeskBase:
         self.clock = clock
         self.config = config
         self.timers = timers
-        self.messages = Catalogue(config.language)
+        self.messages = Catalogue(config.language, config.timezone)
         self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
         self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
         # Buttons of parts beyond the desk's mixins (the game-server link's korekcija), for `Desk.press`.

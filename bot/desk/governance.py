@@ -11,6 +11,7 @@ Every act is an event (who, whom, when, why) written with the act itself by `sto
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime
 
 from bot.desk.penalties import PenaltyDesk
@@ -180,7 +181,10 @@ class GovernanceDesk(PenaltyDesk):
             key = "act.resigned"
         else:
             key = f"act.{event.kind}"
-        until = data.get("until")
+        until: object = data.get("until")
+        if isinstance(until, str):  # stored as an ISO moment: shown on the club's clock
+            with contextlib.suppress(ValueError):
+                until = datetime.fromisoformat(until.replace("Z", "+00:00"))
         return self.t(key, at=event.at, who=who, whom=whom, role=role, until=until or "—",
                       reason=data.get("reason") or "—")
 

@@ -41,6 +41,7 @@ from bot.discord.components import (
 )
 from bot.discord.pictures import reply_attachments
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
+from bot.i18n.clock import discord_times
 from bot.ports import Reply
 from bot.registry.spec import Args, Caller, Command, Usage
 from rules.members import Member
@@ -92,12 +93,16 @@ class SudijaBot(discord.Client):
             raise ConfigError(f"cannot register the commands on the server [discord] guild_id = {guild_id}; is the "
                               f"bot a member of it, invited with the applications.commands scope? ({failed})") from None
 
+    def times(self, text: str) -> str:
+        """The club's times in a text as Discord timestamps: each member's client shows them in his own time."""
+        return discord_times(text, self.config.language, self.config.timezone, self.desk.now())
+
     # Answering interactions ---------------------------------------------------------------------------------
     async def reply(self, interaction: discord.Interaction[Any], reply: Reply, *, monospace: bool = False) -> None:
         """The desk's answer, to the member alone; long texts in several messages, the buttons on the last.
         `monospace` (a paper, the hands) keeps columns aligned; a refusal is plain text."""
         monospace = monospace and reply.ok
-        parts = chunks(reply.text, 1990 if monospace else 2000)
+        parts = chunks(self.times(reply.text), 1990 if monospace else 2000)
         for i, part in enumerate(parts):
             body = f"```\n{part}\n```" if monospace else part
             last = i == len(parts) - 1

@@ -17,7 +17,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.messages import LANGUAGES, MESSAGES
+from bot.i18n.catalogues import own_text
+from bot.messages import MESSAGES
 from bot.registry import REGISTRY
 from bot.registry.spec import Arg, ArgKind, Args, Command, Value
 from bot.registry.text import read_value
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 #: The catalogue's languages as Discord's locales (Serbian is the default every other client sees).
 LOCALES: dict[str, tuple[discord.Locale, ...]] = {
     "en": (discord.Locale.american_english, discord.Locale.british_english),
+    "ru": (discord.Locale.russian,),
 }
 READ_AS_TEXT = frozenset({ArgKind.DATE, ArgKind.MONTH, ArgKind.NICK, ArgKind.WORD})
 
@@ -46,9 +48,10 @@ class Localizer(app_commands.Translator):
 
 
 def localized(key: str, limit: int = 100) -> locale_str:
-    """A catalogue text as Discord's default (Serbian) with the other languages as extras."""
-    texts = MESSAGES[key]
-    return locale_str(texts[0][:limit], **{lang: texts[i][:limit] for i, lang in enumerate(LANGUAGES) if i})
+    """A catalogue text as Discord's default (Serbian) with the languages Discord has a locale for as extras
+    (each only where that language has its own text: an untranslated Russian name stays the Serbian default)."""
+    extras = {lang: text[:limit] for lang in LOCALES if (text := own_text(lang, key))}
+    return locale_str(MESSAGES[key][0][:limit], **extras)
 
 
 def option_type(arg: Arg) -> Any:

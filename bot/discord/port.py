@@ -119,7 +119,7 @@ class DiscordChat:
     async def _send(self, where: discord.abc.Messageable, text: str, view: discord.ui.View | None = None,
                     **kwargs: Any) -> discord.Message:
         """Send, split when long; the view goes on the last part."""
-        parts = chunks(text)
+        parts = chunks(self.bot.times(text))
         message: discord.Message | None = None
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
@@ -137,7 +137,7 @@ class DiscordChat:
         if post.subject.startswith("councilor:") and self.config.councilors_channel_id:
             channel_id = self.config.councilors_channel_id
         users = self._accounts(post.mention)
-        parts = with_mentions(post.text, users)
+        parts = with_mentions(self.bot.times(post.text), users)
         notices: list[Notice] = []
         channel = self.bot.get_partial_messageable(channel_id, guild_id=self.config.guild_id)
         view = view_of(post.buttons)
@@ -187,6 +187,7 @@ class DiscordChat:
 
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
         await self._ready()
+        text = self.bot.times(text)
         for notice in notices:
             channel = self.bot.get_partial_messageable(int(notice.place))
             try:

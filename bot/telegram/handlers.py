@@ -38,7 +38,8 @@ from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, C
 from bot.app import DatabaseBusy
 from bot.commands import Commands
 from bot.desk import Desk
-from bot.messages import LANGUAGES, Catalogue
+from bot.i18n import TELEGRAM_LANGUAGES
+from bot.messages import Catalogue
 from bot.ports import Reply
 from bot.registry import REGISTRY
 from bot.registry.spec import Caller, Place
@@ -93,11 +94,11 @@ class TelegramHandlers:
 
     # Start-up ------------------------------------------------------------------------------------------
     async def register_commands(self) -> None:
-        """setMyCommands: Serbian and English menus, and the club's language for everyone else; the groups'
-        menu holds only the commands that work there."""
+        """setMyCommands: a menu per catalogue language Telegram has a code for (Serbian, English, Russian), and
+        the club's language for everyone else; the groups' menu holds only the commands that work there."""
         bot = self.port.bot
-        for language in (*LANGUAGES, ""):
-            catalogue = Catalogue(language or self.desk.config.language)
+        for language in (*TELEGRAM_LANGUAGES, ""):
+            catalogue = Catalogue(TELEGRAM_LANGUAGES.get(language) or self.desk.config.language)
             private = [BotCommand(n, catalogue.t(f"cmd.{n}")) for n in PRIVATE_COMMANDS]
             group = [BotCommand(n, catalogue.t(f"cmd.{n}")) for n in GROUP_COMMANDS]
             await bot.set_my_commands(private, language_code=language or None)
