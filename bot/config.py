@@ -97,7 +97,7 @@ PACKS_DIR = Path(__file__).resolve().parent.parent / "packs"
 def read_pack(name: str, source: str) -> dict[str, Any]:
     """A rule pack: `packs/<name>.toml`, the settings of one club's rules (see packs/README.md)."""
     if not name or not name.replace("_", "").replace("-", "").isalnum():
-        raise ConfigError(f"{source}: club.pack must be a pack's name like \"prvi_klub\", not {name!r}")
+        raise ConfigError(f'{source}: club.pack must be a pack\'s name like "prvi_klub", not {name!r}')
     file = PACKS_DIR / f"{name}.toml"
     if not file.exists():
         known = ", ".join(sorted(p.stem for p in PACKS_DIR.glob("*.toml"))) or "—"
@@ -192,15 +192,21 @@ OWNER_PLATFORMS = ("discord", "telegram", "console")
 def _owner_accounts(value: object, source: str) -> tuple[str, ...]:
     """`owner_accounts = ["discord:<user id>", "telegram:<user id>"]`: each a platform and its numeric user id."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f'{source}: club.owner_accounts must be a list like ["discord:123456789012345678", '
-                          f'"telegram:123456789"]')
+        raise ConfigError(
+            f'{source}: club.owner_accounts must be a list like ["discord:123456789012345678", "telegram:123456789"]'
+        )
     accounts = []
     for entry in value:
         platform, _, account = entry.strip().partition(":")
-        if platform not in OWNER_PLATFORMS or not account or (platform != "console" and not
-                                                               (account.isascii() and account.isdigit())):
-            raise ConfigError(f"{source}: club.owner_accounts: {entry!r} is not \"discord:<user id>\" or "
-                              f"\"telegram:<user id>\" (the numeric id the platform shows for the owner's account)")
+        if (
+            platform not in OWNER_PLATFORMS
+            or not account
+            or (platform != "console" and not (account.isascii() and account.isdigit()))
+        ):
+            raise ConfigError(
+                f'{source}: club.owner_accounts: {entry!r} is not "discord:<user id>" or '
+                f'"telegram:<user id>" (the numeric id the platform shows for the owner\'s account)'
+            )
         accounts.append(f"{platform}:{account}")
     platforms = [a.split(":", 1)[0] for a in accounts]
     if len(set(platforms)) != len(platforms):
@@ -220,13 +226,17 @@ def check_owner(config: Config, platforms: list[str]) -> None:
     the owner (`[club] owner`) and his account on at least one of them (`[club] owner_accounts`)."""
     example = ", ".join(f'"{p}:<{p} user id of the owner>"' for p in platforms)
     if config.owner is None:
-        raise ConfigError(f"[club] owner is not set: put the owner's club nickname there (owner = \"vesna\") and his "
-                          f"accounts in [club] owner_accounts = [{example}] (see docs/discord.md, docs/telegram.md)")
+        raise ConfigError(
+            f'[club] owner is not set: put the owner\'s club nickname there (owner = "vesna") and his '
+            f"accounts in [club] owner_accounts = [{example}] (see docs/discord.md, docs/telegram.md)"
+        )
     if not any(a.split(":", 1)[0] in platforms for a in config.owner_accounts):
-        raise ConfigError(f"[club] owner_accounts names no account of the owner {config.owner} on "
-                          f"{' or '.join(platforms)}: put owner_accounts = [{example}] in [club] (the numeric user "
-                          f"id: on Discord, Developer Mode → right-click the owner → Copy User ID; on Telegram, the "
-                          f"id a bot such as @userinfobot shows him); see docs/discord.md, docs/telegram.md")
+        raise ConfigError(
+            f"[club] owner_accounts names no account of the owner {config.owner} on "
+            f"{' or '.join(platforms)}: put owner_accounts = [{example}] in [club] (the numeric user "
+            f"id: on Discord, Developer Mode → right-click the owner → Copy User ID; on Telegram, the "
+            f"id a bot such as @userinfobot shows him); see docs/discord.md, docs/telegram.md"
+        )
 
 
 def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
@@ -245,10 +255,15 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
         penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))
         penalties["rules"] = parse_rules(penalties.get("rules", []))
-        config = Config(**club, discord=DiscordConfig(**discord), telegram=TelegramConfig(**telegram),
-                        penalties=PenaltyConfig(**penalties), governance=GovernanceConfig(**data.get("governance", {})),
-                        appeals=parse_appeal_rules(data.get("appeals", {})),
-                        gameserver=GameServerConfig(**dict(data.get("gameserver", {}))))
+        config = Config(
+            **club,
+            discord=DiscordConfig(**discord),
+            telegram=TelegramConfig(**telegram),
+            penalties=PenaltyConfig(**penalties),
+            governance=GovernanceConfig(**data.get("governance", {})),
+            appeals=parse_appeal_rules(data.get("appeals", {})),
+            gameserver=GameServerConfig(**dict(data.get("gameserver", {}))),
+        )
     except (CatalogueError, AppealConfigError, PenaltyModelError) as exc:
         raise ConfigError(f"{source}: {exc}") from None
     except TypeError as exc:
@@ -258,8 +273,10 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     except (ValueError, ZeroDivisionError):
         share = Fraction(-1)
     if not 0 <= share <= 1:
-        raise ConfigError(f"{source}: penalties.settlement_played_share must be a fraction like \"2/3\", not "
-                          f"{config.penalties.settlement_played_share!r}")
+        raise ConfigError(
+            f'{source}: penalties.settlement_played_share must be a fraction like "2/3", not '
+            f"{config.penalties.settlement_played_share!r}"
+        )
     link = config.gameserver
     if link.enabled and not link.url.startswith(("http://", "https://")):
         raise ConfigError(f"{source}: gameserver.url must start with http:// or https://, not {link.url!r}")
@@ -268,12 +285,14 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     try:
         parse_majority(config.governance.majority)
     except (ValueError, ZeroDivisionError):
-        raise ConfigError(f"{source}: governance.majority must be a share below 1 like \"1/2\" or \"2/3\", not "
-                          f"{config.governance.majority!r}") from None
+        raise ConfigError(
+            f'{source}: governance.majority must be a share below 1 like "1/2" or "2/3", not '
+            f"{config.governance.majority!r}"
+        ) from None
     if config.governance.vote_days < 1:
         raise ConfigError(f"{source}: governance.vote_days must be at least 1")
     if config.language not in LANGUAGES:
         raise ConfigError(f"{source}: language must be one of {', '.join(LANGUAGES)}, not {config.language!r}")
     if not known_zone(config.timezone):
-        raise ConfigError(f"{source}: timezone must be a zone name like \"Europe/Belgrade\", not {config.timezone!r}")
+        raise ConfigError(f'{source}: timezone must be a zone name like "Europe/Belgrade", not {config.timezone!r}')
     return config

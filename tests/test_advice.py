@@ -34,14 +34,23 @@ TITLE = "Savet Arbitra"
 
 
 def _hand(spec: dict[str, Any]) -> Any:
-    return make_hand(spec["deal"], dealer=spec["dealer"], bids=spec["bids"], contract=spec["contract"],
-                     discards=spec.get("discards"), defense=spec["defense"], kontra=spec.get("kontra", ()),
-                     tricks=spec["tricks"], players=PLAYERS)
+    return make_hand(
+        spec["deal"],
+        dealer=spec["dealer"],
+        bids=spec["bids"],
+        contract=spec["contract"],
+        discards=spec.get("discards"),
+        defense=spec["defense"],
+        kontra=spec.get("kontra", ()),
+        tricks=spec["tricks"],
+        players=PLAYERS,
+    )
 
 
 def fall_game(number: int = GAME) -> Game:
-    return make_game([_hand(RUINED_BOTH), _hand(STEP2_NOT_OBVIOUS)], number=number, players=PLAYERS,
-                     status=GameStatus.IN_PROGRESS)
+    return make_game(
+        [_hand(RUINED_BOTH), _hand(STEP2_NOT_OBVIOUS)], number=number, players=PLAYERS, status=GameStatus.IN_PROGRESS
+    )
 
 
 async def store_fall_game(club: Club, number: int = GAME) -> Game:
@@ -60,7 +69,7 @@ def cli_text(tmp_path: Path, capsys: pytest.CaptureFixture[str], game: Game, han
 
 
 def contains_block(lines: list[str], block: list[str]) -> bool:
-    return any(lines[i:i + len(block)] == block for i in range(len(lines) - len(block) + 1))
+    return any(lines[i : i + len(block)] == block for i in range(len(lines) - len(block) + 1))
 
 
 def nobody_else_saw(club: Club, *phrases: str, referee: str = "sudija1") -> None:
@@ -71,7 +80,8 @@ def nobody_else_saw(club: Club, *phrases: str, referee: str = "sudija1") -> None
 
 
 async def test_the_advice_is_the_arbitars_own_output_for_a_transfer_and_a_not_obvious_hand(
-        club: Club, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    club: Club, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     await members(club)
     game = await store_fall_game(club)
     await open_trial(club, GAME, caller="marko")
@@ -82,25 +92,33 @@ async def test_the_advice_is_the_arbitars_own_output_for_a_transfer_and_a_not_ob
     lines = transfer.text.splitlines()
     assert lines[0].startswith(f"{TITLE}, partija {GAME}, ruka 1 — samo savet")
     assert contains_block(lines, cli_text(tmp_path, capsys, game, 1, "marko"))
-    assert "  Arbitar: pad prelazi na petar — Greška igrača petar u 8. štihu (Q♠ umesto Q♦) upropastila je " \
-           "prolaz igrača marko, a on nije pogrešio." in lines
+    assert (
+        "  Arbitar: pad prelazi na petar — Greška igrača petar u 8. štihu (Q♠ umesto Q♦) upropastila je "
+        "prolaz igrača marko, a on nije pogrešio." in lines
+    )
     error = next(line for line in lines if line.startswith("    petar: u 8. štihu Q♠ umesto Q♦"))
-    assert "odgovara licitaciji" in error and "prag" in error
+    assert "odgovara licitaciji" in error
+    assert "prag" in error
     assert "    marko: Arbitar nije našao grešku u kartama koja odlučuje." in lines
-    assert "  Rezoni (korak 2): marko 0.5 (asova 1) — ne ispunjava pravila; petar 1.5 (asova 2) — nije očigledno " \
-           "loše praćenje." in lines
+    assert (
+        "  Rezoni (korak 2): marko 0.5 (asova 1) — ne ispunjava pravila; petar 1.5 (asova 2) — nije očigledno "
+        "loše praćenje." in lines
+    )
 
     stays = await club.desk.advice(referee, 2)
     assert stays.ok, stays.text
     lines = stays.text.splitlines()
     assert contains_block(lines, cli_text(tmp_path, capsys, game, 2, "marko"))
     assert "  Arbitar: pad ostaje — nije očigledna greška" in lines
-    assert "  Rezoni (korak 2): marko 2 (asova 1) — ispunjava pravila; petar 2 (asova 1) — nije očigledno loše " \
-           "praćenje." in lines
+    assert (
+        "  Rezoni (korak 2): marko 2 (asova 1) — ispunjava pravila; petar 2 (asova 1) — nije očigledno loše "
+        "praćenje." in lines
+    )
     assert "    petar: Arbitar nije našao grešku u kartama koja odlučuje." in lines
     # advice only: nothing recorded, nothing said anywhere but to him
     trial = await club.db.trials.open_for_game(GAME)
-    assert trial is not None and trial.draft is None
+    assert trial is not None
+    assert trial.draft is None
     assert await club.db.paper_changes.for_game(GAME) == []
     nobody_else_saw(club, TITLE, "Arbitar: pad")
 
@@ -111,9 +129,11 @@ async def test_players_and_other_referees_cannot_ask_and_bad_hands_are_refused(c
     trial_id = await open_trial(club, GAME, caller="marko")
     for nick in ("marko", "ana", "sudija2"):
         refused = await club.desk.advice(await club.get(nick), 1)
-        assert not refused.ok and TITLE not in refused.text
+        assert not refused.ok
+        assert TITLE not in refused.text
         pressed = await club.desk.press(await club.get(nick), "advice", trial_id * ADVICE_REF + 1)
-        assert not pressed.ok and TITLE not in pressed.text
+        assert not pressed.ok
+        assert TITLE not in pressed.text
     referee = await club.get("sudija1")
     assert (await club.desk.advice(referee, 7)).text == f"Partija {GAME} nema ruku 7."
     assert not (await club.desk.press(referee, "advice", trial_id * ADVICE_REF)).ok  # no hand 0
@@ -126,7 +146,8 @@ async def test_a_hand_without_a_defenders_fall_has_nothing_to_analyse(club: Club
     quiet = next(h.n for h in game.hands if h.completed and not defender_falls(h))
     await open_trial(club, 310, caller="marko")
     refused = await club.desk.advice(await club.get("sudija1"), quiet)
-    assert not refused.ok and "nije pao nijedan odbrambeni igrač" in refused.text
+    assert not refused.ok
+    assert "nije pao nijedan odbrambeni igrač" in refused.text
 
 
 async def test_buttons_beside_prikaz_ruke_give_the_same_advice(club: Club) -> None:
@@ -135,10 +156,12 @@ async def test_buttons_beside_prikaz_ruke_give_the_same_advice(club: Club) -> No
     trial_id = await open_trial(club, GAME, caller="marko")
     referee = await club.get("sudija1")
     hands = await club.desk.press(referee, "hands", trial_id)
-    assert hands.ok and "Ruka 1" in hands.text
+    assert hands.ok
+    assert "Ruka 1" in hands.text
     assert [(b.label, b.action, b.ref) for b in hands.buttons] == [
         ("Analiza ruke 1", "advice", trial_id * ADVICE_REF + 1),
-        ("Analiza ruke 2", "advice", trial_id * ADVICE_REF + 2)]
+        ("Analiza ruke 2", "advice", trial_id * ADVICE_REF + 2),
+    ]
     pressed = await club.desk.press(referee, "advice", hands.buttons[1].ref)
     assert pressed.text == (await club.desk.advice(referee, 2)).text
     # a button of an earlier trial does not analyse the referee's new trial's game
@@ -146,7 +169,8 @@ async def test_buttons_beside_prikaz_ruke_give_the_same_advice(club: Club) -> No
     await club.game(320, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=3)
     await open_trial(club, 320, caller="marko")
     stale = await club.desk.press(referee, "advice", trial_id * ADVICE_REF + 1)
-    assert not stale.ok and TITLE not in stale.text
+    assert not stale.ok
+    assert TITLE not in stale.text
 
 
 async def test_a_fall_draft_shows_where_the_arbitar_differs_and_is_saved_as_drafted(club: Club) -> None:
@@ -158,20 +182,28 @@ async def test_a_fall_draft_shows_where_the_arbitar_differs_and_is_saved_as_draf
 
     moved = await club.desk.draft(referee, Draft(FallTransfer(2, "petar"), "pratio bez rezona"))
     assert moved.ok, moved.text
-    assert moved.text.splitlines()[-2:] == [note + " (nacrt ostaje kakav ste ga sastavili):",
-                                            "Arbitar: pad ostaje — nije očigledna greška"]
+    assert moved.text.splitlines()[-2:] == [
+        note + " (nacrt ostaje kakav ste ga sastavili):",
+        "Arbitar: pad ostaje — nije očigledna greška",
+    ]
     trial = await club.db.trials.open_for_game(GAME)
-    assert trial is not None and trial.draft is not None and trial.draft["culprit"] == "petar"
+    assert trial is not None
+    assert trial.draft is not None
+    assert trial.draft["culprit"] == "petar"
 
     eased = await club.desk.draft(referee, Draft(BulaChange({"marko": -2, "petar": 2}, hand=2), ""))
-    assert eased.ok and eased.text.splitlines()[-1] == "Arbitar: pad ostaje — nije očigledna greška"
+    assert eased.ok
+    assert eased.text.splitlines()[-1] == "Arbitar: pad ostaje — nije očigledna greška"
     insult = await club.desk.draft(referee, Draft(BulaChange({"ana": 4}, hand=2), "vređanje"))
-    assert insult.ok and note not in insult.text  # the fall is not touched: nothing differs
+    assert insult.ok
+    assert note not in insult.text
 
     agreed = await club.desk.draft(referee, Draft(FallTransfer(1, "petar", late_justified=True), "Q♠"))
-    assert agreed.ok and note not in agreed.text
+    assert agreed.ok
+    assert note not in agreed.text
     kept = await club.desk.draft(referee, Draft(BulaChange({"ana": 2}, hand=1, late_justified=True), ""))
-    assert kept.ok and kept.text.splitlines()[-1].startswith("Arbitar: pad prelazi na petar — Greška igrača petar")
+    assert kept.ok
+    assert kept.text.splitlines()[-1].startswith("Arbitar: pad prelazi na petar — Greška igrača petar")
     assert (await club.desk.finish(referee)).ok
     [change] = await club.db.paper_changes.for_game(GAME)
     assert change.bule == (2, 0, 0)  # the referee's verdict stands whatever the advice says
@@ -194,7 +226,8 @@ async def test_the_briefing_warns_of_a_judged_hand_to_the_referee_and_the_counci
     assert lines[0] == f"Pre presude pregledajte šta partija {GAME} već nosi (vidite samo vi):"
     warning = next(line for line in lines if line.startswith("⚠ ruka 2 je već presuđena u suđenju"))
     assert warning.startswith(f"⚠ ruka 2 je već presuđena u suđenju {first}: ")
-    assert "petar" in warning and "pratio sa jednim rezonom" in warning
+    assert "petar" in warning
+    assert "pratio sa jednim rezonom" in warning
     assert any("ponovljeno suđenje nije moguće" in line for line in lines)
     assert any(line.startswith(f"  suđenje {first} (tokom partije") for line in lines)
 
@@ -206,7 +239,8 @@ async def test_the_briefing_warns_of_a_judged_hand_to_the_referee_and_the_counci
     assert f"⚠ ruka 2 je već presuđena u suđenju {first}" in told.text
     for sent in club.chat.sent:
         if sent.where not in ("dm:sudija2", "dm:vecnik"):
-            assert "već presuđena" not in sent.text and "Pre presude" not in sent.text, sent
+            assert "već presuđena" not in sent.text, sent
+            assert "Pre presude" not in sent.text, sent
 
 
 async def test_the_briefing_warns_of_a_players_ispravka(club: Club) -> None:
@@ -247,7 +281,8 @@ async def test_the_desk_answers_others_while_an_analysis_runs(club: Club) -> Non
     try:
         await asyncio.wait_for(started.wait(), timeout=30)
         called = await club.desk.call(await club.get("jelena"), 330)  # /sudija from another member
-        assert called.ok and "Pozvan je sudija za partiju 330" in called.text
+        assert called.ok
+        assert "Pozvan je sudija za partiju 330" in called.text
         hands = await club.desk.show_hands(referee)  # and the referee's own controls answer too
         assert hands.ok
         assert not analysis.done()
@@ -255,10 +290,12 @@ async def test_the_desk_answers_others_while_an_analysis_runs(club: Club) -> Non
         release.set()
     advice = await analysis
     assert (await twice).text == advice.text
-    assert advice.ok and "Arbitar: pad ostaje — nije očigledna greška" in advice.text
+    assert advice.ok
+    assert "Arbitar: pad ostaje — nije očigledna greška" in advice.text
     # asked once: the draft's difference and a second ask reuse the analysis
     assert (await club.desk.draft(referee, Draft(FallTransfer(2, "petar"), "bez rezona"))).text.endswith(
-        "Arbitar: pad ostaje — nije očigledna greška")
+        "Arbitar: pad ostaje — nije očigledna greška"
+    )
     assert (await club.desk.advice(referee, 2)).text == advice.text
     assert asked == [(GAME, 2, 1)]
 
@@ -276,13 +313,17 @@ async def test_promeni_briefs_the_referee_on_the_new_games_earlier_verdict(club:
     moved = await club.desk.change_game(await club.get("sudija2"), 340)
     assert moved.ok, moved.text
     [brief] = [s for s in club.chat.to("dm:sudija2") if "Pre presude" in s.text]
-    assert any(line.startswith(f"⚠ partija je već presuđena u suđenju {first}: Kazna za petar")
-               and "namerno napuštanje" in line for line in brief.text.splitlines())
+    assert any(
+        line.startswith(f"⚠ partija je već presuđena u suđenju {first}: Kazna za petar")
+        and "namerno napuštanje" in line
+        for line in brief.text.splitlines()
+    )
     nobody_else_saw(club, "Pre presude", "već presuđena", referee="sudija2")
 
 
-async def test_a_failing_or_missing_arbitar_says_so_and_is_asked_again(club: Club,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_or_missing_arbitar_says_so_and_is_asked_again(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
     await members(club)
     await store_fall_game(club)
     await open_trial(club, GAME, caller="marko")
@@ -296,35 +337,57 @@ async def test_a_failing_or_missing_arbitar_says_so_and_is_asked_again(club: Clu
     club.desk.advice_analyser = broken  # type: ignore[attr-defined]
     for _ in range(2):
         failed = await club.desk.advice(referee, 1)
-        assert failed.ok and "  Arbitar nije mogao da analizira pad igrača marko." in failed.text.splitlines()
+        assert failed.ok
+        assert "  Arbitar nije mogao da analizira pad igrača marko." in failed.text.splitlines()
     assert calls == [1, 1]  # a failure is not kept
     drafted = await club.desk.draft(referee, Draft(FallTransfer(2, "petar"), "bez rezona"))
-    assert drafted.ok and "Savet Arbitra" not in drafted.text  # no advice, no difference: the draft stands
+    assert drafted.ok
+    assert "Savet Arbitra" not in drafted.text
 
     club.desk.advice_analyser = None  # type: ignore[attr-defined]
     monkeypatch.setattr("bot.desk.advice._procedure", lambda: None)
     missing = await club.desk.advice(referee, 1)
-    assert not missing.ok and missing.text == "Arbitar nije dostupan na ovom serveru."
+    assert not missing.ok
+    assert missing.text == "Arbitar nije dostupan na ovom serveru."
 
 
 def test_every_card_the_arbitar_names_is_shown_with_its_counts() -> None:
     """The decisive card, the other defender's error when the fallen player erred too, the fallen player's polaz
     and a card checked and cleared: each its line; a step that decided nothing as sudija arbitar shows it."""
+
     def card(player: str, trick: int) -> dict[str, Any]:
-        return {"player": player, "trick": trick, "card": "Q♠", "better_card": "Q♦", "declarer_tricks_with_card": 3,
-                "declarer_tricks_with_better": 2, "layouts": 40, "consistent_layouts": 30,
-                "better_card_better": 9, "played_card_better": 1, "compared_layouts": 30, "bar": 3}
+        return {
+            "player": player,
+            "trick": trick,
+            "card": "Q♠",
+            "better_card": "Q♦",
+            "declarer_tricks_with_card": 3,
+            "declarer_tricks_with_better": 2,
+            "layouts": 40,
+            "consistent_layouts": 30,
+            "better_card_better": 9,
+            "played_card_better": 1,
+            "compared_layouts": 30,
+            "bar": 3,
+        }
 
     evidence: dict[str, Any] = {"defence_tricks": 3}
-    for prefix, player, trick in (("", "marko", 4), ("other_", "petar", 8), ("lead_", "marko", 1),
-                                  ("checked_", "petar", 6)):
+    for prefix, player, trick in (
+        ("", "marko", 4),
+        ("other_", "petar", 8),
+        ("lead_", "marko", 1),
+        ("checked_", "petar", 6),
+    ):
         evidence.update({prefix + k: v for k, v in card(player, trick).items()})
     game = fall_game()
     verdict = ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence)
     lines = render_advice(game, 1, 0, [FallAnalysis(1, verdict)], Catalogue("sr")).splitlines()
     assert [line.split(" — ")[0] for line in lines if line.startswith("    ")] == [
-        "    marko: u 4. štihu Q♠ umesto Q♦", "    petar: u 8. štihu Q♠ umesto Q♦",
-        "    marko: polaz u 1. štihu Q♠ umesto Q♦", "    petar: Q♠ u 6. štihu (umesto Q♦) nije greška po pravilu 10%"]
+        "    marko: u 4. štihu Q♠ umesto Q♦",
+        "    petar: u 8. štihu Q♠ umesto Q♦",
+        "    marko: polaz u 1. štihu Q♠ umesto Q♦",
+        "    petar: Q♠ u 6. štihu (umesto Q♦) nije greška po pravilu 10%",
+    ]
     assert "  Rezoni (korak 2): ne gledaju se — nisu pratila oba protivnika bez kontre i bez zovem." in lines
     head = arbitar_lines(game, 1, 1, verdict)[0]
     assert head == f"Arbitar, partija {GAME}, ruka 1: pad ostaje igraču marko (korak —)."

@@ -84,7 +84,8 @@ SCRIPT = """\
 
 
 async def test_the_console_club_warns_and_advises_the_referee_alone(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     db = tmp_path / "club.db"
     await prepare(db)
@@ -101,8 +102,10 @@ async def test_the_console_club_warns_and_advises_the_referee_alone(
     # /analiza 2 and the button Analiza ruke 1 beside Prikaz ruke: the Arbitar's own output
     game = fall_game()
     advice = [m for m in to_referee if m.lines[0].startswith("Savet Arbitra")]
-    assert [m.lines[0].split(" — ")[0] for m in advice] == [f"Savet Arbitra, partija {GAME}, ruka 2",
-                                                             f"Savet Arbitra, partija {GAME}, ruka 1"]
+    assert [m.lines[0].split(" — ")[0] for m in advice] == [
+        f"Savet Arbitra, partija {GAME}, ruka 2",
+        f"Savet Arbitra, partija {GAME}, ruka 1",
+    ]
     assert contains_block(advice[0].lines, cli_text(tmp_path, capsys, game, 2, "marko"))
     assert "  Arbitar: pad ostaje — nije očigledna greška" in advice[0].lines
     assert contains_block(advice[1].lines, cli_text(tmp_path, capsys, game, 1, "marko"))
@@ -116,8 +119,10 @@ async def test_the_console_club_warns_and_advises_the_referee_alone(
 
     # the second trial: sudija2 is told hand 2 was judged in the first trial, and of the ispravka
     [second] = [m for m in messages if m.tag == "dm sudija2" and m.lines[0].startswith("Pre presude")]
-    assert any(line.startswith("⚠ ruka 2 je već presuđena u suđenju 1: ") and "pratio bez rezona" in line
-               for line in second.lines)
+    assert any(
+        line.startswith("⚠ ruka 2 je već presuđena u suđenju 1: ") and "pratio bez rezona" in line
+        for line in second.lines
+    )
     assert "⚠ ruka 1 nosi ispravku igrača marko: upis kao da je igra prošla" in second.lines
 
     # a player asking is refused, and no player or trial space ever sees the advice or the warnings

@@ -26,8 +26,9 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         yield made
 
 
-async def test_the_referee_alone_is_warned_and_advised_on_discord(world: World, tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+async def test_the_referee_alone_is_warned_and_advised_on_discord(
+    world: World, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake, m = world.fake, world.m
     app = await world.app()
     await link(app, world, "ana", "marko", "petar", "sudija1")
@@ -35,7 +36,9 @@ async def test_the_referee_alone_is_warned_and_advised_on_discord(world: World, 
     await app.db.games.store([PreparedGame.of(game)], NOW)
     async with world.running(app):
         marko, ana, petar = [await app.db.members.by_nick(n) for n in ("marko", "ana", "petar")]
-        assert marko is not None and ana is not None and petar is not None
+        assert marko is not None
+        assert ana is not None
+        assert petar is not None
         assert (await app.desk.propose_ispravka(marko, 1, GAME)).ok
         assert (await app.desk.answer(ana, None, True)).ok
         assert (await app.desk.answer(petar, None, True)).ok
@@ -48,8 +51,7 @@ async def test_the_referee_alone_is_warned_and_advised_on_discord(world: World, 
         assert "⚠ ruka 1 nosi ispravku igrača marko: upis kao da je igra prošla" in brief["content"].splitlines()
 
         # /analiza in the thread: for him alone, the Arbitar's own output
-        advice = await answer_of(fake, await fake.slash(m["sudija1"].id, "analiza", {"ruka": 2},
-                                                        channel_id=thread.id))
+        advice = await answer_of(fake, await fake.slash(m["sudija1"].id, "analiza", {"ruka": 2}, channel_id=thread.id))
         lines = advice.splitlines()
         assert lines[0].startswith(f"Savet Arbitra, partija {GAME}, ruka 2")
         assert "  Arbitar: pad ostaje — nije očigledna greška" in lines

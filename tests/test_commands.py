@@ -23,14 +23,28 @@ def test_drafts_are_read_exactly() -> None:
     assert parse_draft("bule ana 4 kasno", t).verdict == BulaChange({"ana": 4}, None, True)
     assert parse_draft("bula 2 petar -- loš dolaz", t).verdict == FallTransfer(2, "petar")
     draft = parse_draft("kazna petar plavac 3 liga 2 napustio -- namerno", t)
-    assert draft.verdict == Penalty("petar", 3, 2, True) and draft.reason == "namerno"
+    assert draft.verdict == Penalty("petar", 3, 2, True)
+    assert draft.reason == "namerno"
     assert parse_draft("svodjenje potvrdjujem -- dogovor", t).verdict == Settlement(True)
     assert parse_draft("niko -- opravdano", t).verdict == Nobody()
     assert parse_draft("bez -- već presuđeno", t).verdict == NoVerdict()
 
 
-@pytest.mark.parametrize("text", ["", "nesto", "bule", "bule ana", "bule ana x", "bula 2", "kazna", "kazna ana x",
-                                  "bule ruka x ana 2", "kazna ana plavac"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "nesto",
+        "bule",
+        "bule ana",
+        "bule ana x",
+        "bula 2",
+        "kazna",
+        "kazna ana x",
+        "bule ruka x ana 2",
+        "kazna ana plavac",
+    ],
+)
 def test_malformed_drafts_are_refused(text: str) -> None:
     with pytest.raises(Usage):
         parse_draft(text, t)
@@ -44,24 +58,32 @@ async def test_commands_drive_the_desk_and_explain_mistakes(club: Club) -> None:
     commands = Commands(club.desk)
     ana, referee = await club.get("ana"), await club.get("sudija1")
     bad = await commands.handle(ana, "/sudija abc")
-    assert bad is not None and not bad.ok and "Upotreba: /sudija" in bad.text
+    assert bad is not None
+    assert not bad.ok
+    assert "Upotreba: /sudija" in bad.text
     unknown = await commands.handle(ana, "/nepostoji")
-    assert unknown is not None and "Nepoznata komanda" in unknown.text
+    assert unknown is not None
+    assert "Nepoznata komanda" in unknown.text
     called = await commands.handle(ana, "/sudija 100")
-    assert called is not None and called.ok
+    assert called is not None
+    assert called.ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
     await club.desk.press(referee, "take", call.id)
     assert await commands.handle(ana, "Petar me vređa.") is None
     assert club.chat.sent[-1].text == "ana: Petar me vređa."
     drafted = await commands.handle(referee, "/presuda bule ruka 4 petar +4 -- vređanje")
-    assert drafted is not None and drafted.ok, drafted.text
+    assert drafted is not None, drafted.text
+    assert drafted.ok, drafted.text
     assert (await commands.handle(referee, "/zavrsi")).ok  # type: ignore[union-attr]
     listing = await commands.handle(ana, "/presude 100")
-    assert listing is not None and "vređanje" in listing.text
+    assert listing is not None
+    assert "vređanje" in listing.text
     paper = await commands.handle(ana, "/papir 100")
-    assert paper is not None and "100" in paper.text
-    assert "(1/" not in commands.help_text() and "/sudija" in commands.help_text()
+    assert paper is not None
+    assert "100" in paper.text
+    assert "(1/" not in commands.help_text()
+    assert "/sudija" in commands.help_text()
 
 
 def test_every_message_key_used_in_the_code_exists_in_every_language() -> None:
@@ -72,4 +94,5 @@ def test_every_message_key_used_in_the_code_exists_in_every_language() -> None:
     missing = sorted(k for k in used if k not in MESSAGES)
     assert not missing
     for key, texts in MESSAGES.items():
-        assert len(texts) == len(LANGUAGES) and all(texts), key
+        assert len(texts) == len(LANGUAGES), key
+        assert all(texts), key

@@ -38,8 +38,13 @@ async def test_a_scripted_club_resumes_at_its_own_time(tmp_path: Path) -> None:
     status, out, _ = await run(tmp_path / "club.db", "!clock\n@marko /sudija\n")
     assert status == 0
     assert CLOCK.findall(out) == [first_end]  # not the real time of this start
-    assert SR.t("console.clock_resumed", now=datetime.strptime(first_end, "%d.%m.%Y. %H:%M").replace(
-        tzinfo=ZoneInfo("Europe/Belgrade"))) in out
+    assert (
+        SR.t(
+            "console.clock_resumed",
+            now=datetime.strptime(first_end, "%d.%m.%Y. %H:%M").replace(tzinfo=ZoneInfo("Europe/Belgrade")),
+        )
+        in out
+    )
 
 
 @pytest.mark.parametrize("step", ["+99999999d", "+3661d", "+999999999999999999999999d", "+87840h1s"])
@@ -51,12 +56,16 @@ def test_a_clock_move_out_of_range_is_refused_with_a_message(step: str) -> None:
 
 
 async def test_the_clock_is_refused_past_the_ceiling_and_the_script_says_which_line(tmp_path: Path) -> None:
-    status, _, err = await run(tmp_path / "club.db", "!clock +3650d\n" * 2 + "!clock +99999999d\n",
-                                 ManualClock(NOW.replace(year=8980)))
+    status, _, err = await run(
+        tmp_path / "club.db", "!clock +3650d\n" * 2 + "!clock +99999999d\n", ManualClock(NOW.replace(year=8980))
+    )
     assert status == 1
-    assert err.startswith("line 2: Sat se pomera") and "Traceback" not in err
+    assert err.startswith("line 2: Sat se pomera")
+    assert "Traceback" not in err
     status, _, err = await run(tmp_path / "other.db", "!clock +99999999d\n", ManualClock(NOW))
-    assert status == 1 and err.startswith("line 1: Sat se pomera najviše") and "99999999d" in err
+    assert status == 1
+    assert err.startswith("line 1: Sat se pomera najviše")
+    assert "99999999d" in err
 
 
 HOLDER = """
@@ -73,10 +82,15 @@ async def test_the_console_answers_a_locked_database_with_a_message_not_a_traceb
     db = tmp_path / "club.db"
     status, _, _ = await run(db, "!who\n", ManualClock(NOW))  # the demo club is created first
     assert status == 0
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(db)], stdin=subprocess.PIPE,  # noqa: ASYNC220 (the child runs beside the test)
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(  # noqa: ASYNC220 (the child runs beside the test)
+        [sys.executable, "-c", HOLDER, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "locked"
         status, out, err = await run(db, "@marko /sudija\n!clock +6m\n!who\n", ManualClock(NOW), busy_timeout_ms=50)
     finally:
         assert holder.stdin is not None
@@ -87,7 +101,8 @@ async def test_the_console_answers_a_locked_database_with_a_message_not_a_traceb
     assert "Traceback" not in out + err
     assert out.count(SR.t("db.busy")) >= 2  # the call and the clock move were each answered
     status, out, err = await run(db, "@marko /sudija\n", ManualClock(NOW))
-    assert status == 0 and "[dm marko] Pozvan je sudija" in out  # nothing half-done was left behind
+    assert status == 0
+    assert "[dm marko] Pozvan je sudija" in out
 
 
 @pytest.mark.parametrize("line", ["@ana !sit 99999999999999999999", "@ana !sit " + "7" * 5000])

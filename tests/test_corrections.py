@@ -416,7 +416,8 @@ async def test_arbitar_in_an_ai_game_is_accepted_by_the_ai(club: Club, monkeypat
     fall = await fall_game(club, players=AI_PLAYERS, ai=True, rated=False, want=lambda f: f.other == "robot_mile")
     commands = await join(club, "ana", "marko")
     decided = await say(commands, club, fall.fallen, f"/arbitar {fall.hand} {fall.game.number}")
-    assert decided.ok and "prebacuje" in decided.text, decided.text
+    assert decided.ok, decided.text
+    assert "prebacuje" in decided.text, decided.text
     assert len(calls) == 1
     rows = await club.db.paper_changes.rows(fall.game.number)
     assert rows[0].data["arbitar"] is True
@@ -447,7 +448,8 @@ async def test_ispravka_applies_when_both_others_agree(club: Club) -> None:
     assert not (await say(commands, club, fall.other, f"/ispravka {n}")).ok  # he did not err
     assert not (await say(commands, club, fall.declarer, f"/ispravka {n}")).ok  # he passed
     proposed = await say(commands, club, fall.fallen, f"/ispravka {n} -- klik na pogrešnu kartu")
-    assert proposed.ok and f"-{fall.value}" in proposed.text, proposed.text
+    assert proposed.ok, proposed.text
+    assert f"-{fall.value}" in proposed.text, proposed.text
     for nick in (fall.other, fall.declarer):
         asked = club.chat.to(f"dm:{nick}")[-1]
         assert "klik na pogrešnu kartu" in asked.text
@@ -544,7 +546,8 @@ async def test_ispravka_is_reduced_so_that_two_bule_stay(club: Club) -> None:
     declarer = game.players[score.declarer]
     others = [p for p in PLAYERS if p != declarer]
     proposed = await say(commands, club, declarer, f"/ispravka 5 {game.number}")
-    assert proposed.ok and "2 bule" in proposed.text, proposed.text
+    assert proposed.ok, proposed.text
+    assert "2 bule" in proposed.text, proposed.text
     for nick in others:
         reply = await say(commands, club, nick, "/prihvatam")
         assert reply.ok, reply.text
@@ -561,7 +564,8 @@ async def test_ispravka_in_an_ai_game_needs_only_the_human(club: Club) -> None:
     human = next(p for p in ("ana", "marko") if p != fall.fallen)
     assert (await say(commands, club, fall.fallen, f"/ispravka {fall.hand} {fall.game.number}")).ok
     applied = await say(commands, club, human, "/prihvatam")
-    assert applied.ok and "upisana" in applied.text, applied.text
+    assert applied.ok, applied.text
+    assert "upisana" in applied.text, applied.text
     changes = await club.db.paper_changes.for_game(fall.game.number)
     assert [c.kind for c in changes] == [ChangeKind.ISPRAVKA]
 

@@ -21,10 +21,12 @@ async def test_call_names_the_game_and_pings_referees_in_the_lobby(club: Club) -
     await setup_basic(club)
     await club.game(100)
     reply = await club.desk.call(await club.get("ana"), 100)
-    assert reply.ok and "100" in reply.text
+    assert reply.ok
+    assert "100" in reply.text
     assert [b.action for b in reply.buttons] == ["withdraw"]
     posts = club.chat.of("post")
-    assert len(posts) == 1 and posts[0].where == "#referees"
+    assert len(posts) == 1
+    assert posts[0].where == "#referees"
     assert set(posts[0].mention) == {"sudija1", "sudija2"}
     assert posts[0].buttons[0].action == "take"
     # Other members learn nothing.
@@ -37,7 +39,8 @@ async def test_call_without_number_takes_the_last_eligible_game_skipping_unrated
     await club.game(101, ended_ago=timedelta(hours=3), rated=False)
     await club.game(102, ("ana", "marko", "AI"), ended_ago=timedelta(hours=2), ai=True)
     reply = await club.desk.call(await club.get("ana"), None)
-    assert reply.ok and "100" in reply.text
+    assert reply.ok
+    assert "100" in reply.text
 
 
 async def test_call_without_number_at_a_table_is_for_that_table(club: Club) -> None:
@@ -47,7 +50,8 @@ async def test_call_without_number_at_a_table_is_for_that_table(club: Club) -> N
     ana = await club.get("ana")
     await club.desk.seat(ana, 200)
     reply = await club.desk.call(await club.get("ana"), None)
-    assert reply.ok and "200" in reply.text
+    assert reply.ok
+    assert "200" in reply.text
     assert club.chat.to("table:200")
 
 
@@ -69,9 +73,11 @@ async def test_every_refusal_says_why(club: Club) -> None:
     }
     for number, words in expectations.items():
         reply = await club.desk.call(ana, number)
-        assert not reply.ok and words in reply.text, (number, reply.text)
+        assert not reply.ok, (number, reply.text)
+        assert words in reply.text, (number, reply.text)
     too_old = await club.desk.call(ana, 103)
-    assert "7 dana 1 minut" in too_old.text and "23.11.2026. 12:59" in too_old.text
+    assert "7 dana 1 minut" in too_old.text
+    assert "23.11.2026. 12:59" in too_old.text
     assert (await club.desk.call(ana, 100)).ok
     # A call already pending for the game (from another player), and the caller's own pending call.
     assert "već čeka" in (await club.desk.call(await club.get("marko"), 100)).text
@@ -88,7 +94,8 @@ async def test_nothing_eligible_and_denied_right(club: Club) -> None:
     until = club.clock.now() + timedelta(days=3)
     await club.db.members.set_call_ban(ana.id, until, None, "često neopravdano zvanje", club.clock.now())
     reply = await club.desk.call(ana, 100)
-    assert not reply.ok and "uskraćeno do 3.12.2026. 13:00" in reply.text
+    assert not reply.ok
+    assert "uskraćeno do 3.12.2026. 13:00" in reply.text
     await club.db.members.set_call_ban(ana.id, None, None, "", club.clock.now())
     assert "dok ga većnici" in (await club.desk.call(ana, 100)).text
     await club.advance(timedelta(days=4))
@@ -122,8 +129,10 @@ async def test_withdraw_only_by_the_caller_while_pending(club: Club) -> None:
     await club.desk.call(ana, 100)
     call = await club.db.calls.pending_by_caller(ana.id)
     assert call is not None
-    assert "nije vaš" in (await club.desk.withdraw(marko, call.id)).text.lower() or \
-        "To nije vaš poziv" in (await club.desk.withdraw(marko, call.id)).text
+    assert (
+        "nije vaš" in (await club.desk.withdraw(marko, call.id)).text.lower()
+        or "To nije vaš poziv" in (await club.desk.withdraw(marko, call.id)).text
+    )
     assert (await club.desk.withdraw(ana, call.id)).ok
     assert "povučen" in club.chat.notices["m1"]
     assert "već povučen" in (await club.desk.withdraw(ana, call.id)).text
@@ -160,7 +169,9 @@ async def test_a_referee_who_arrives_during_the_call_gets_it_and_a_judging_one_d
     assert club.chat.of("post")[-1].mention == ("sudija2",)
     await club.desk.presence(late, True)
     pings = club.chat.to("dm:kasni")
-    assert len(pings) == 1 and "101" in pings[0].text and pings[0].buttons[0].action == "take"
+    assert len(pings) == 1
+    assert "101" in pings[0].text
+    assert pings[0].buttons[0].action == "take"
     await club.desk.presence(await club.get("kasni"), False)
     await club.desk.presence(await club.get("kasni"), True)
     assert len(club.chat.to("dm:kasni")) == 1  # only once per call
@@ -175,9 +186,11 @@ async def test_a_referee_who_played_is_not_offered_the_call_and_is_refused(club:
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
     reply = await club.desk.take(await club.get("igrac"), call.id)
-    assert not reply.ok and "učestvovao" in reply.text
+    assert not reply.ok
+    assert "učestvovao" in reply.text
     reply = await club.desk.take(await club.get("marko"), call.id)
-    assert not reply.ok and "Samo sudije" in reply.text
+    assert not reply.ok
+    assert "Samo sudije" in reply.text
 
 
 async def test_fifty_concurrent_presses_make_exactly_one_winner(club: Club) -> None:
@@ -214,7 +227,8 @@ async def test_restart_with_pending_calls_due_and_not_yet_due(tmp_path: Path) ->
     await second.desk.start()
     assert await second.db.calls.pending_for_game(100) is None  # fell due while down: expired at once
     pending = await second.db.calls.pending_for_game(101)
-    assert pending is not None and pending.deadline in second.timers.armed
+    assert pending is not None
+    assert pending.deadline in second.timers.armed
     assert "Nijedan sudija" in second.chat.to("dm:ana")[-1].text
     # The surviving call can still be taken after the restart.
     assert (await second.desk.take(await second.get("sudija1"), pending.id)).ok

@@ -129,7 +129,9 @@ async def test_numbers_too_large_to_mean_anything_are_answered_not_crashed_on(cl
     commands = Commands(club.desk)
     for text in ("/sudija 99999999999999999999", "/presude 99999999999999999999", "/papir -99999999999999"):
         reply = await commands.handle(await club.get("ana"), text)
-        assert reply is not None and not reply.ok and "Upotreba" in reply.text, text
+        assert reply is not None, text
+        assert not reply.ok, text
+        assert "Upotreba" in reply.text, text
 
 
 async def test_a_restart_repeats_what_open_trials_need_and_rearms_the_offline_grace(tmp_path: Path) -> None:

@@ -56,14 +56,25 @@ class World:
     apps: list[App]
 
     def config(self, club: dict[str, Any] | None = None, **discord_settings: Any) -> Config:
-        return Config(**(club or {}), discord=DiscordConfig(
-            guild_id=self.fake.guild_id, referees_channel_id=self.referees.id, trials_channel_id=self.trials.id,
-            councilors_channel_id=self.councilors.id,
-            roles={"referee": self.referee_role.id, "councilor": self.councilor_role.id}, **discord_settings))
+        return Config(
+            **(club or {}),
+            discord=DiscordConfig(
+                guild_id=self.fake.guild_id,
+                referees_channel_id=self.referees.id,
+                trials_channel_id=self.trials.id,
+                councilors_channel_id=self.councilors.id,
+                roles={"referee": self.referee_role.id, "councilor": self.councilor_role.id},
+                **discord_settings,
+            ),
+        )
 
     async def app(self, club: dict[str, Any] | None = None, **discord_settings: Any) -> App:
-        app = await build_app(self.config(club, **discord_settings), clock=self.clock, timers=ManualTimers(),
-                              database=str(self.tmp / "club.db"))
+        app = await build_app(
+            self.config(club, **discord_settings),
+            clock=self.clock,
+            timers=ManualTimers(),
+            database=str(self.tmp / "club.db"),
+        )
         self.apps.append(app)
         return app
 
@@ -85,14 +96,17 @@ async def make_world(tmp_path: Path) -> AsyncIterator[World]:
         referee = fake.add_role("Sudija")  # unmarked: not hoisted, no colour
         councilor = fake.add_role("Većnik")
         roles = {"sudija1": [referee.id], "sudija2": [referee.id], "vecnik": [councilor.id]}
-        members = {nick: fake.add_member(nick, roles=roles.get(nick, []))
-                   for nick in ("ana", "marko", "petar", "ceca", "sudija1", "sudija2", "vecnik")}
+        members = {
+            nick: fake.add_member(nick, roles=roles.get(nick, []))
+            for nick in ("ana", "marko", "petar", "ceca", "sudija1", "sudija2", "vecnik")
+        }
         referees = fake.add_text_channel("sudije", private_to=[referee.id])
         councilors = fake.add_text_channel("vecnici", private_to=[councilor.id])
         trials = fake.add_text_channel("sudjenja")
         with pointed_at(fake):
-            made = World(fake, tmp_path, referee, councilor, referees, councilors, trials, members, ManualClock(NOW),
-                         [])
+            made = World(
+                fake, tmp_path, referee, councilor, referees, councilors, trials, members, ManualClock(NOW), []
+            )
             try:
                 yield made
             finally:
@@ -112,11 +126,18 @@ async def link(app: App, world: World, *nicks: str) -> None:
         await app.db.members.link("discord", str(world.m[nick].id), nick, world.clock.now())
 
 
-async def store_game(app: App, number: int, players: tuple[str, str, str] = ("ana", "marko", "petar"), *,
-                     ended_ago: timedelta = timedelta(hours=1), status: GameStatus = GameStatus.FINISHED) -> None:
+async def store_game(
+    app: App,
+    number: int,
+    players: tuple[str, str, str] = ("ana", "marko", "petar"),
+    *,
+    ended_ago: timedelta = timedelta(hours=1),
+    status: GameStatus = GameStatus.FINISHED,
+) -> None:
     end = NOW - ended_ago
-    game = generate_game(random.Random(number), number, hands=4, status=status, players=players,
-                         start=end - timedelta(hours=2))
+    game = generate_game(
+        random.Random(number), number, hands=4, status=status, players=players, start=end - timedelta(hours=2)
+    )
     if status is not GameStatus.IN_PROGRESS:
         game = replace(game, ended_at=end)
     await app.db.games.store([PreparedGame.of(game)], NOW)
@@ -127,7 +148,8 @@ async def answer_of(fake: FakeDiscord, ix: FakeInteraction) -> str:
     first = await fake.wait_for_response(ix.id)
     if first["type"] == 4:
         return str(first["data"]["content"])
-    assert first["type"] == 5 and first["data"]["flags"] & 64, "deferred, and only for him"
+    assert first["type"] == 5, "deferred, and only for him"
+    assert first["data"]["flags"] & 64, "deferred, and only for him"
     return "\n".join(str(m["content"]) for m in fake.followups(ix.id))
 
 
@@ -178,37 +200,57 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         # the referees' channel: one message, the Sudi button, pinging exactly the two eligible referees
         notice = await call_message(world, call)
         pings = fake.pings[int(notice["id"])]
-        assert pings.users == {m["sudija1"].id, m["sudija2"].id} and not pings.everyone and not pings.roles
+        assert pings.users == {m["sudija1"].id, m["sudija2"].id}
+        assert not pings.everyone
+        assert not pings.roles
         assert notice["components"][0]["components"][0]["label"] == "Sudi"
         # the call's deadline as a Discord timestamp: each client shows it in its own time, and how far off it is
         until = int((NOW + timedelta(minutes=5)).timestamp())
         assert f"Važi do <t:{until}:f> (<t:{until}:R>)." in notice["content"]
 
         # both referees press at once: exactly one wins, the other is told who did
-        a, b = await asyncio.gather(fake.press(m["sudija1"].id, int(notice["id"]), f"sudija:take:{call}"),
-                                    fake.press(m["sudija2"].id, int(notice["id"]), f"sudija:take:{call}"))
+        a, b = await asyncio.gather(
+            fake.press(m["sudija1"].id, int(notice["id"]), f"sudija:take:{call}"),
+            fake.press(m["sudija2"].id, int(notice["id"]), f"sudija:take:{call}"),
+        )
         by_presser = {"sudija1": await answer_of(fake, a), "sudija2": await answer_of(fake, b)}
         trial = await app.db.trials.open_for_game(100)
-        assert trial is not None and len(await app.db.trials.for_game(100)) == 1
+        assert trial is not None
+        assert len(await app.db.trials.for_game(100)) == 1
         winner = await nick_of(app, trial.referee)
         loser = "sudija2" if winner == "sudija1" else "sudija1"
         assert by_presser[winner] == f"Sudite u partiji 100 (suđenje {trial.id})."
-        assert by_presser[loser] in (f"Poziv za partiju 100 je već prihvatio sudija {winner}.",  # after his write
-                                     f"Poziv za partiju 100 upravo prihvata sudija {winner}.")  # during it
+        assert by_presser[loser] in (
+            f"Poziv za partiju 100 je već prihvatio sudija {winner}.",  # after his write
+            f"Poziv za partiju 100 upravo prihvata sudija {winner}.",
+        )  # during it
 
         # every copy of the call edited: taken, the button gone
         edited = fake.message(int(notice["id"]))
-        assert f"prihvatio sudija {winner}" in edited["content"] and edited["components"] == []
+        assert f"prihvatio sudija {winner}" in edited["content"]
+        assert edited["components"] == []
 
         # a private thread, not invitable, with exactly the caller, the referee and the bot
         (thread,) = fake.threads_in(world.trials.id)
-        assert thread.type == 12 and not thread.invitable and thread.name == f"Suđenje #{trial.id}"
+        assert thread.type == 12
+        assert not thread.invitable
+        assert thread.name == f"Suđenje #{trial.id}"
         assert fake.thread_members(thread.id) == {fake.bot_user.id, m["ana"].id, m[winner].id}
         assert m[loser].id not in fake.thread_members(thread.id)
         (controls,) = fake.messages_in(thread.id)
-        assert button_ids(controls) == [f"sudija:{action}:{trial.id}" for action in (
-            "hands", "history", "finish", "leave", "nacrt_kazna", "nacrt_svodjenje", "nacrt_niko",
-            "nacrt_bez")]
+        assert button_ids(controls) == [
+            f"sudija:{action}:{trial.id}"
+            for action in (
+                "hands",
+                "history",
+                "finish",
+                "leave",
+                "nacrt_kazna",
+                "nacrt_svodjenje",
+                "nacrt_niko",
+                "nacrt_bez",
+            )
+        ]
 
         # the caller writes in the thread: it is the transcript, and it is not echoed back
         await member_says(bot, fake, m["ana"], thread, "Petar je namerno napustio partiju.")
@@ -227,29 +269,44 @@ async def test_call_press_race_thread_draft_replace_finish_and_presude(world: Wo
         assert "plavac 2" in await answer_of(fake, first)
         again = await fake.press(referee, int(controls["id"]), f"sudija:nacrt_kazna:{trial.id}")
         await fake.wait_for_response(again.id)
-        second = await fake.submit_modal(again.id, {"culprit": "petar", "plavac": "3", "league": "2",
-                                                    "reason": f"@everyone namerno <@&{world.referee_role.id}>"})
+        second = await fake.submit_modal(
+            again.id,
+            {
+                "culprit": "petar",
+                "plavac": "3",
+                "league": "2",
+                "reason": f"@everyone namerno <@&{world.referee_role.id}>",
+            },
+        )
         assert "plavac 3" in await answer_of(fake, second)
 
         # Završi suđenje: recorded; the last word in the thread pings nobody; the thread archived and locked
         done = await fake.press(referee, int(controls["id"]), f"sudija:finish:{trial.id}")
         assert "upisana" in await answer_of(fake, done)
         last = fake.messages_in(thread.id)[-1]
-        assert "@everyone namerno <@&" in last["content"] and fake.pings[int(last["id"])].nobody
-        assert thread.archived and thread.locked
+        assert "@everyone namerno <@&" in last["content"]
+        assert fake.pings[int(last["id"])].nobody
+        assert thread.archived
+        assert thread.locked
         finished = await app.db.trials.get(trial.id)
-        assert finished is not None and finished.outcome == "verdict"
-        assert finished.verdict is not None and finished.verdict["plavac_days"] == 3
+        assert finished is not None
+        assert finished.outcome == "verdict"
+        assert finished.verdict is not None
+        assert finished.verdict["plavac_days"] == 3
 
         # /presude: the verdict, to any member, the referee's name hidden from members; an unproven account
         # (ceca) can do nothing but ask to be linked
         shown = await answer_of(fake, await fake.slash(m["marko"].id, "presude", {"partija": 100}))
-        assert "Kazna za petar" in shown and "plavac 3" in shown and "@everyone namerno" in shown
+        assert "Kazna za petar" in shown
+        assert "plavac 3" in shown
+        assert "@everyone namerno" in shown
         assert winner not in shown
         # the caller (a player) sees the conversation too, and a trial's page of it by its number
-        page = await answer_of(fake, await fake.slash(m["ana"].id, "presude",
-                                                      {"partija": 100, "sudjenje": trial.id, "strana": 1}))
-        assert page.startswith(f"Suđenje #{trial.id} u partiji 100: poruke") and winner not in page
+        page = await answer_of(
+            fake, await fake.slash(m["ana"].id, "presude", {"partija": 100, "sudjenje": trial.id, "strana": 1})
+        )
+        assert page.startswith(f"Suđenje #{trial.id} u partiji 100: poruke")
+        assert winner not in page
         assert "/nadimak" in await answer_of(fake, await fake.slash(m["ceca"].id, "presude", {"partija": 100}))
 
 
@@ -273,23 +330,39 @@ async def test_commands_have_serbian_names_english_localizations_and_sync_to_the
     app = await world.app()
     async with world.running(app):
         commands = world.fake.guild_commands
-        assert {"sudija", "povuci", "presude", "papir", "dezurstvo", "nadimak", "ruke", "sudjenja", "vecnik",
-                "promeni", "presuda", "zavrsi", "napusti"} <= set(commands)
+        assert {
+            "sudija",
+            "povuci",
+            "presude",
+            "papir",
+            "dezurstvo",
+            "nadimak",
+            "ruke",
+            "sudjenja",
+            "vecnik",
+            "promeni",
+            "presuda",
+            "zavrsi",
+            "napusti",
+        } <= set(commands)
         assert world.fake.global_commands == {}
         sudija = commands["sudija"]
         assert sudija["name_localizations"]["en-US"] == "referee"
         assert sudija["description"].startswith("Pozovi sudiju")
         assert sudija["description_localizations"]["en-GB"].startswith("Call a referee")
         (option,) = sudija["options"]
-        assert option["name"] == "partija" and option["name_localizations"]["en-US"] == "game"
-        assert option["autocomplete"] is True and option["required"] is False and option["type"] == 4
+        assert option["name"] == "partija"
+        assert option["name_localizations"]["en-US"] == "game"
+        assert option["autocomplete"] is True
+        assert option["required"] is False
+        assert option["type"] == 4
         kinds = commands["presuda"]["options"][0]["choices"]
         assert [c["value"] for c in kinds] == ["bule", "bula", "kazna", "svodjenje", "niko", "bez"]
-        assert kinds[0]["name"] == "Promena bula" and kinds[0]["name_localizations"]["en-US"] == "Bula change"
+        assert kinds[0]["name"] == "Promena bula"
+        assert kinds[0]["name_localizations"]["en-US"] == "Bula change"
 
 
-async def test_autocomplete_offers_the_callers_recent_games_and_the_desk_still_checks_the_number(
-        world: World) -> None:
+async def test_autocomplete_offers_the_callers_recent_games_and_the_desk_still_checks_the_number(world: World) -> None:
     fake, m = world.fake, world.m
     app = await world.app()
     await link(app, world, "ana", "sudija1")
@@ -326,7 +399,8 @@ async def test_papir_and_unlinked_member(world: World) -> None:
         ix = await fake.slash(m["ceca"].id, "papir", {"partija": 100})
         await answer_of(fake, ix)
         paper = fake.followups(ix.id)
-        assert paper and all(p["content"].startswith("```") and len(p["content"]) <= 2000 for p in paper)
+        assert paper
+        assert all(p["content"].startswith("```") and len(p["content"]) <= 2000 for p in paper)
         assert all(p["flags"] & 64 for p in paper)
 
 
@@ -405,7 +479,8 @@ async def test_direct_messages_closed_dms_and_every_copy_edited_on_withdraw(worl
         withdraw = await fake.press(m["ana"].id, int(own["id"]), f"sudija:withdraw:{call}")
         assert "povučen" in await answer_of(fake, withdraw) or "povuk" in await answer_of(fake, withdraw)
         for copy in (fake.message(int(notice["id"])), fake.message(int(direct["id"]))):
-            assert "povučen" in copy["content"] and copy["components"] == []
+            assert "povučen" in copy["content"]
+            assert copy["components"] == []
 
 
 async def test_expiry_on_the_manual_clock_edits_the_call_and_tells_the_caller(world: World) -> None:
@@ -420,9 +495,11 @@ async def test_expiry_on_the_manual_clock_edits_the_call_and_tells_the_caller(wo
         world.clock.advance(timedelta(minutes=app.config.call_minutes, seconds=1))
         await app.desk.run_due()
         edited = fake.message(int(notice["id"]))
-        assert "istekao" in edited["content"] and edited["components"] == []
+        assert "istekao" in edited["content"]
+        assert edited["components"] == []
         dm = fake.dm_channel_id(m["ana"].id)
-        assert dm is not None and "Nijedan sudija" in fake.messages_in(dm)[-1]["content"]
+        assert dm is not None
+        assert "Nijedan sudija" in fake.messages_in(dm)[-1]["content"]
 
 
 # ---------------------------------------------------------------------- trials
@@ -435,16 +512,26 @@ async def test_in_game_trial_has_the_whole_table_and_the_bula_change_modal(world
     await store_game(app, 200, status=GameStatus.IN_PROGRESS)
     async with world.running(app):
         trial_id, thread = await open_trial(world, app, 200, "marko", "sudija1")
-        assert fake.thread_members(thread.id) == {fake.bot_user.id} | {m[n].id for n in ("ana", "marko", "petar",
-                                                                                          "sudija1")}
+        assert fake.thread_members(thread.id) == {fake.bot_user.id} | {
+            m[n].id for n in ("ana", "marko", "petar", "sudija1")
+        }
         controls = fake.messages_in(thread.id)[0]
         assert [c.split(":")[1] for c in button_ids(controls)] == [
-            "hands", "history", "councilor", "finish", "leave", "nacrt_bule", "nacrt_bula",
-            "nacrt_bez"]
+            "hands",
+            "history",
+            "councilor",
+            "finish",
+            "leave",
+            "nacrt_bule",
+            "nacrt_bula",
+            "nacrt_bez",
+        ]
         # a player pressing the referee's draft button gets no modal
         nosy = await fake.press(m["ana"].id, int(controls["id"]), f"sudija:nacrt_bule:{trial_id}")
         body = await fake.wait_for_response(nosy.id)
-        assert body["type"] == 4 and body["data"]["flags"] & 64 and "ne sudite" in body["data"]["content"].lower()
+        assert body["type"] == 4
+        assert body["data"]["flags"] & 64
+        assert "ne sudite" in body["data"]["content"].lower()
         press = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:nacrt_bule:{trial_id}")
         assert (await fake.wait_for_response(press.id))["type"] == 9
         bad = await fake.submit_modal(press.id, {"amounts": "ana četiri", "reason": "x"})
@@ -459,8 +546,10 @@ async def test_in_game_trial_has_the_whole_table_and_the_bula_change_modal(world
         done = await answer_of(fake, await fake.slash(m["sudija1"].id, "zavrsi", channel_id=thread.id))
         assert "upisana" in done
         changes = await app.db.paper_changes.for_game(200)
-        assert len(changes) == 1 and changes[0].hand == 3
-        assert thread.archived and thread.locked
+        assert len(changes) == 1
+        assert changes[0].hand == 3
+        assert thread.archived
+        assert thread.locked
 
 
 async def test_relay_from_another_platform_pings_nobody_and_own_messages_are_not_echoed(world: World) -> None:
@@ -481,10 +570,10 @@ async def test_relay_from_another_platform_pings_nobody_and_own_messages_are_not
         finally:
             relaying_from_discord.reset(token)
         assert len(fake.messages_in(thread.id)) == count
-        await bot.chat.say_in_trial(space, f"@everyone @here <@{m['sudija1'].id}> <@&{world.referee_role.id}>",
-                                    ana)
+        await bot.chat.say_in_trial(space, f"@everyone @here <@{m['sudija1'].id}> <@&{world.referee_role.id}>", ana)
         relayed = fake.messages_in(thread.id)[-1]
-        assert relayed["content"].startswith("ana: @everyone") and fake.pings[int(relayed["id"])].nobody
+        assert relayed["content"].startswith("ana: @everyone")
+        assert fake.pings[int(relayed["id"])].nobody
 
 
 # ---------------------------------------------------------------------- members: link, roles, presence, leaving
@@ -501,11 +590,14 @@ async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world
         asked = await answer_of(fake, await fake.slash(m["sudija1"].id, "nadimak", {"nadimak": "Sudija1"}))
         assert asked.startswith("Zahtev za nadimak Sudija1 čeka odobrenje")
         assert await app.db.members.by_nick("sudija1") is None  # only asked: nobody, no role, no account
-        approved = await answer_of(fake, await fake.slash(m["vecnik"].id, "povezi", {
-            "nadimak": "sudija1", "odluka": "odobri"}))
+        approved = await answer_of(
+            fake, await fake.slash(m["vecnik"].id, "povezi", {"nadimak": "sudija1", "odluka": "odobri"})
+        )
         assert approved == "Odobreno: nalog igrača Sudija1 je povezan na platformi discord."
         member = await app.db.members.by_nick("sudija1")
-        assert member is not None and member.roles == {"referee"} and member.online
+        assert member is not None
+        assert member.roles == {"referee"}
+        assert member.online
         taken = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija1"}))
         assert "već povezan" in taken
         assert (await app.db.members.by_account("discord", str(m["ceca"].id))) is None
@@ -515,7 +607,8 @@ async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world
         await asyncio.wait_for(updated, timeout=5)
         await settle()
         member = await app.db.members.by_nick("sudija1")
-        assert member is not None and member.roles == {"councilor"}
+        assert member is not None
+        assert member.roles == {"councilor"}
 
 
 async def test_roles_and_presence_are_synced_on_ready_and_presence_updates_reach_the_desk(world: World) -> None:
@@ -529,14 +622,19 @@ async def test_roles_and_presence_are_synced_on_ready_and_presence_updates_reach
     async with world.running(app) as bot:
         sudija1 = await app.db.members.by_nick("sudija1")
         ceca = await app.db.members.by_nick("ceca")
-        assert sudija1 is not None and sudija1.roles == {"referee"} and sudija1.online
-        assert ceca is not None and ceca.roles == frozenset() and ceca.online
+        assert sudija1 is not None
+        assert sudija1.roles == {"referee"}
+        assert sudija1.online
+        assert ceca is not None
+        assert ceca.roles == frozenset()
+        assert ceca.online
         changed = bot.wait_for("presence_update", check=lambda before, after: after.id == m["sudija1"].id)
         await fake.set_presence(m["sudija1"].id, "offline")
         await asyncio.wait_for(changed, timeout=5)
         await settle()
         sudija1 = await app.db.members.by_nick("sudija1")
-        assert sudija1 is not None and not sudija1.online
+        assert sudija1 is not None
+        assert not sudija1.online
 
 
 async def test_the_caller_leaving_the_server_ends_his_trial_and_the_thread_is_locked(world: World) -> None:
@@ -551,11 +649,15 @@ async def test_the_caller_leaving_the_server_ends_his_trial_and_the_thread_is_lo
         await asyncio.wait_for(left, timeout=5)
         await settle()
         trial = await app.db.trials.get(trial_id)
-        assert trial is not None and trial.outcome == "interrupted" and trial.end_reason == "caller_left"
+        assert trial is not None
+        assert trial.outcome == "interrupted"
+        assert trial.end_reason == "caller_left"
         assert "prekinuto" in fake.messages_in(thread.id)[-1]["content"]
-        assert thread.archived and thread.locked
+        assert thread.archived
+        assert thread.locked
         ana = await app.db.members.by_nick("ana")
-        assert ana is not None and not ana.in_club
+        assert ana is not None
+        assert not ana.in_club
 
 
 async def test_a_councilor_called_into_an_in_game_trial_joins_the_thread(world: World) -> None:
@@ -575,10 +677,11 @@ async def test_a_councilor_called_into_an_in_game_trial_joins_the_thread(world: 
         joined = await fake.press(m["vecnik"].id, int(notice["id"]), join)
         assert "Uključeni ste" in await answer_of(fake, joined)
         assert m["vecnik"].id in fake.thread_members(thread.id)
-        assert "vecnik" in fake.message(int(notice["id"]))["content"] and not fake.message(int(notice["id"]))[
-            "components"]
+        assert "vecnik" in fake.message(int(notice["id"]))["content"]
+        assert not fake.message(int(notice["id"]))["components"]
         dm = fake.dm_channel_id(m["vecnik"].id)  # the desk also asks councilors directly
-        assert dm is not None and fake.messages_in(dm)[0]["components"] == []  # that copy edited as well
+        assert dm is not None
+        assert fake.messages_in(dm)[0]["components"] == []
 
 
 async def test_a_referee_offline_past_the_grace_period_ends_his_trial(world: World) -> None:
@@ -598,7 +701,8 @@ async def test_a_referee_offline_past_the_grace_period_ends_his_trial(world: Wor
         world.clock.advance(timedelta(seconds=1))
         await app.desk.run_due()
         trial = await app.db.trials.get(trial_id)
-        assert trial is not None and trial.end_reason == "referee_disconnected"
+        assert trial is not None
+        assert trial.end_reason == "referee_disconnected"
         assert (thread.archived, thread.locked) == (True, True)
 
 
@@ -628,8 +732,7 @@ async def test_an_open_trial_survives_a_restart(world: World) -> None:
         assert (thread.archived, thread.locked) == (True, True)
 
 
-async def test_a_failing_use_case_is_answered_not_left_thinking(world: World,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_use_case_is_answered_not_left_thinking(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     fake, m = world.fake, world.m
     app = await world.app()
 
@@ -650,8 +753,14 @@ async def fall_game(app: App) -> tuple[int, int, str, str, str]:
     """An in-progress game whose last completed hand had exactly one defender fall while both followed:
     (number, hand, fallen, other defender, declarer)."""
     for number in range(300, 3000):
-        game = generate_game(random.Random(number), number, hands=6, status=GameStatus.IN_PROGRESS,
-                             players=("ana", "marko", "petar"), start=NOW - timedelta(hours=2))
+        game = generate_game(
+            random.Random(number),
+            number,
+            hands=6,
+            status=GameStatus.IN_PROGRESS,
+            players=("ana", "marko", "petar"),
+            start=NOW - timedelta(hours=2),
+        )
         score = compute_paper(game).hands[4].score
         if score is None or score.declarer is None or score.shape is not DefenceShape.BOTH:
             continue
@@ -664,15 +773,15 @@ async def fall_game(app: App) -> tuple[int, int, str, str, str]:
     raise AssertionError("no such game generated")
 
 
-async def test_an_ispravka_asked_by_slash_command_and_agreed_with_the_buttons_in_direct_messages(
-        world: World) -> None:
+async def test_an_ispravka_asked_by_slash_command_and_agreed_with_the_buttons_in_direct_messages(world: World) -> None:
     fake, m = world.fake, world.m
     app = await world.app()
     await link(app, world, "ana", "marko", "petar")
     number, hand, fallen, other, declarer = await fall_game(app)
     async with world.running(app):
-        asked = await fake.slash(m[fallen].id, "ispravka", {"ruka": hand, "partija": number,
-                                                             "razlog": "@everyone klik na pogrešnu kartu"})
+        asked = await fake.slash(
+            m[fallen].id, "ispravka", {"ruka": hand, "partija": number, "razlog": "@everyone klik na pogrešnu kartu"}
+        )
         assert f"{fallen} -" in await answer_of(fake, asked)
         for nick in (other, declarer):
             dm = fake.dm_channel_id(m[nick].id)

@@ -22,19 +22,25 @@ async def test_a_councilor_denies_and_restores_the_right_to_call(world: World) -
     await link(app, world, "ana", "vecnik", "sudija1")
     await store_game(app, 100)
     async with world.running(app):
-        denied = await answer_of(fake, await fake.slash(m["vecnik"].id, "uskrati", {
-            "clan": "ana", "razlog": "@everyone vređanje", "dana": 3}))
+        denied = await answer_of(
+            fake,
+            await fake.slash(m["vecnik"].id, "uskrati", {"clan": "ana", "razlog": "@everyone vređanje", "dana": 3}),
+        )
         assert denied.startswith("ana ne može da poziva sudiju do")
         dm = fake.dm_channel_id(m["ana"].id)
         assert dm is not None
         told = fake.messages_in(dm)[-1]
-        assert "@everyone vređanje" in told["content"] and fake.pings[int(told["id"])].nobody
+        assert "@everyone vređanje" in told["content"]
+        assert fake.pings[int(told["id"])].nobody
         refused = await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
-        assert "uskraćeno do" in refused and await app.db.calls.pending_for_game(100) is None
+        assert "uskraćeno do" in refused
+        assert await app.db.calls.pending_for_game(100) is None
         not_allowed = await answer_of(fake, await fake.slash(m["sudija1"].id, "vrati", {"clan": "ana"}))
         assert "samo većnici" in not_allowed.lower()
-        both = await answer_of(fake, await fake.slash(m["vecnik"].id, "uskrati", {
-            "clan": "ana", "razlog": "x", "dana": 2, "do": "2027-01-01"}))
+        both = await answer_of(
+            fake,
+            await fake.slash(m["vecnik"].id, "uskrati", {"clan": "ana", "razlog": "x", "dana": 2, "do": "2027-01-01"}),
+        )
         assert both == "Navedite broj dana ili datum, ne oba."
         restored = await answer_of(fake, await fake.slash(m["vecnik"].id, "vrati", {"clan": "ana"}))
         assert restored == "ana ponovo može da poziva sudiju."
@@ -42,7 +48,8 @@ async def test_a_councilor_denies_and_restores_the_right_to_call(world: World) -
         assert "Pozvan je sudija" in called
 
         acts = await answer_of(fake, await fake.slash(m["vecnik"].id, "akti", {}))
-        assert "nema pravo poziva sudije" in acts and "ponovo ima pravo poziva sudije" in acts
+        assert "nema pravo poziva sudije" in acts
+        assert "ponovo ima pravo poziva sudije" in acts
         assert "funkcioneri" in await answer_of(fake, await fake.slash(m["ana"].id, "akti", {}))
         card = await answer_of(fake, await fake.slash(m["ana"].id, "clan", {}))
         assert card.startswith("Član ana")
@@ -53,19 +60,24 @@ async def test_a_function_that_comes_with_a_discord_role_is_not_appointed_by_com
     app = await world.app({"owner": "marko", "owner_accounts": (f"discord:{m['marko'].id}",)})
     await link(app, world, "ceca")  # marko, the owner, is linked by the configuration at start
     async with world.running(app):
-        by_role = await answer_of(fake, await fake.slash(m["marko"].id, "postavi", {
-            "clan": "ceca", "funkcija": "referee"}))
+        by_role = await answer_of(
+            fake, await fake.slash(m["marko"].id, "postavi", {"clan": "ceca", "funkcija": "referee"})
+        )
         assert "uloga na Discordu" in by_role
         ceca = await app.db.members.by_nick("ceca")
-        assert ceca is not None and ceca.roles == frozenset()
+        assert ceca is not None
+        assert ceca.roles == frozenset()
         # moderator is not mapped to a Discord role in this club: the desk's act, as on any platform
-        appointed = await answer_of(fake, await fake.slash(m["marko"].id, "postavi", {
-            "clan": "ceca", "funkcija": "moderator"}))
+        appointed = await answer_of(
+            fake, await fake.slash(m["marko"].id, "postavi", {"clan": "ceca", "funkcija": "moderator"})
+        )
         assert appointed.startswith("ceca je postavljen")
         ceca = await app.db.members.by_nick("ceca")
-        assert ceca is not None and ceca.roles == {"moderator"}
-        refused = await answer_of(fake, await fake.slash(m["ceca"].id, "postavi", {
-            "clan": "marko", "funkcija": "moderator"}))
+        assert ceca is not None
+        assert ceca.roles == {"moderator"}
+        refused = await answer_of(
+            fake, await fake.slash(m["ceca"].id, "postavi", {"clan": "marko", "funkcija": "moderator"})
+        )
         assert "Nemate pravo" in refused
         resigned = await answer_of(fake, await fake.slash(m["ceca"].id, "ostavka", {"funkcija": "moderator"}))
         assert resigned.startswith("Podneli ste ostavku")

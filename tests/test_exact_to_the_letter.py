@@ -643,7 +643,8 @@ async def test_read_commands_leave_the_database_byte_identical(
     for line in ("/ruke", "/sudjenja", "/presude 100 1"):
         before, changes = await dump(club), club.db.connection.total_changes
         reply = await commands.handle(await club.get("sudija1"), line)
-        assert reply is not None and reply.ok, line
+        assert reply is not None, line
+        assert reply.ok, line
         assert (await dump(club), club.db.connection.total_changes) == (before, changes), line
     path = tmp_path / "club.db"
     await club.db.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -690,7 +691,8 @@ async def test_an_arbitar_verdict_reaches_each_member_once(club: Club, monkeypat
     for nick in players[:2]:
         await club.member(nick)
     reply = await say(commands, club, fall.fallen, f"/arbitar {fall.hand}")
-    assert reply.ok and "Drugi pratilac je odigrao KS" in reply.text, reply.text
+    assert reply.ok, reply.text
+    assert "Drugi pratilac je odigrao KS" in reply.text, reply.text
     texts = [s.text for s in club.chat.to(f"dm:{fall.fallen}")]
     assert reply.text not in texts  # answered once, in the reply
     for nick in players[:2]:

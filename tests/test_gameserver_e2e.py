@@ -165,14 +165,16 @@ async def test_korekcija_with_both_consents_takes_the_move_back(linked: Linked) 
     table = linked.ref.tables[505]
     others = [n for n in table.game.players if n != mover]
     asked = await commands.handle(await linked.get(mover), "/korekcija")
-    assert asked is not None and asked.ok, asked.text
+    assert asked is not None, asked.text
+    assert asked.ok, asked.text
     prompt = linked.chat.to(f"dm:{others[0]}")[-1]
     assert {b.action for b in prompt.buttons} == {"korekcija_yes", "korekcija_no"}
     first = await linked.desk.press(await linked.get(others[0]), "korekcija_yes", prompt.buttons[0].ref)
     assert first.ok, first.text
     assert await linked.flush() == 0  # one consent is not enough
     second = await commands.handle(await linked.get(others[1]), "/korekcija da")
-    assert second is not None and second.ok, second.text
+    assert second is not None, second.text
+    assert second.ok, second.text
     assert await linked.flush() == 1
     assert table.move == 0  # the game server took it back and said so
     assert [kind for _, kind, _ in linked.ref.received] == ["undo_move"]
@@ -212,7 +214,8 @@ async def test_korekcija_refused_asked_twice_too_late_or_without_a_link(linked: 
     assert linked.ref.received == []
     # A request that is pending when the next move comes lapses: the consent then comes too late.
     request = await commands.handle(await linked.get(moved.player), "/korekcija")
-    assert request is not None and request.ok, request.text
+    assert request is not None, request.text
+    assert request.ok, request.text
     await table.step()
     other = next(n for n in table.game.players if n != moved.player)
     lapsed = await commands.handle(await linked.get(other), "/korekcija da 2")
@@ -313,9 +316,11 @@ async def test_in_a_game_with_ai_the_ai_seat_consents(linked: Linked) -> None:
     human = "marko" if last.player == "ana" else "ana"
     commands = Commands(linked.desk)
     asked = await commands.handle(await linked.get(last.player), "/korekcija")
-    assert asked is not None and asked.ok, asked.text
+    assert asked is not None, asked.text
+    assert asked.ok, asked.text
     assert await linked.flush() == 0  # the AI agreed at once; the other player has not yet
     agreed = await commands.handle(await linked.get(human), "/korekcija da")
-    assert agreed is not None and agreed.ok, agreed.text
+    assert agreed is not None, agreed.text
+    assert agreed.ok, agreed.text
     assert await linked.flush() == 1
     assert [k for _, k, _ in linked.ref.received] == ["undo_move"]

@@ -83,7 +83,9 @@ async def test_unsigned_wrongly_signed_and_stale_requests_are_refused(started: L
     }
     for name, (headers, field) in cases.items():
         status, answer = await post(linked, body, headers)
-        assert status == 401 and answer["field"] == field and not answer["ok"], name
+        assert status == 401, name
+        assert answer["field"] == field, name
+        assert not answer["ok"], name
     assert await state(linked) == before
     status, answer = await post(linked, body)  # the same event, properly signed, is taken
     assert status == 200
@@ -176,7 +178,8 @@ async def test_a_hand_that_does_not_fit_the_stored_game_is_refused(started: Link
         ("not a hand", "data.hand"),
     ):
         status, answer = await post(linked, encode(event("hand_finished", {"hand": hand}, 5)))
-        assert status == 422 and answer["field"] == field, answer
+        assert status == 422, answer
+        assert answer["field"] == field, answer
     assert await state(linked) == before
     status, answer = await post(linked, encode(event("hand_finished", {"hand": hands[0]}, 5)))
     assert status == 200, answer

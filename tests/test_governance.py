@@ -38,10 +38,12 @@ async def test_owner_and_councilors_appoint_and_dismiss_others_may_not(club: Clu
     assert "Postavljeni ste" in told(club, "ana")[-1]
     assert not (await desk.appoint(owner, "ana", "referee")).ok  # already
     alone = await desk.appoint(councilor, "marko", "councilor", "dogovor većnika")
-    assert not alone.ok and "dogovorom" in alone.text  # a single councilor never decides (bot.desk.votes)
+    assert not alone.ok
+    assert "dogovorom" in alone.text
     assert (await desk.appoint(owner, "marko", "councilor", "dogovor većnika")).ok
     refused = await desk.appoint(ana, "petar", "referee")
-    assert not refused.ok and "Nemate pravo" in refused.text
+    assert not refused.ok
+    assert "Nemate pravo" in refused.text
     assert not (await desk.appoint(councilor, "petar", "moderator")).ok  # moderators: the owner only
     assert (await desk.appoint(owner, "petar", "moderator")).ok
     assert not (await desk.dismiss(councilor, "ana", "referee", "")).ok  # a reason is required
@@ -49,7 +51,8 @@ async def test_owner_and_councilors_appoint_and_dismiss_others_may_not(club: Clu
     assert (await club.get("ana")).is_referee
     vote = (await club.db.votes.open_votes())[0]
     assert (await desk.cast(await club.get("marko"), vote.id, True)).ok
-    assert not (await club.get("ana")).is_referee and "Razrešeni ste" in told(club, "ana")[-1]
+    assert not (await club.get("ana")).is_referee
+    assert "Razrešeni ste" in told(club, "ana")[-1]
     assert not (await desk.dismiss(owner, "ana", "referee", "opet")).ok  # no longer holds it
     assert not (await desk.appoint(owner, "niko_takav", "referee")).ok
 
@@ -59,10 +62,12 @@ async def test_anyone_resigns_his_own_function(club: Club) -> None:
     commands = Commands(club.desk)
     vecnik = await club.get("vecnik")
     reply = await commands.handle(vecnik, "/ostavka vecnik -- nemam vremena")
-    assert reply is not None and reply.ok
+    assert reply is not None
+    assert reply.ok
     assert "councilor" not in (await club.get("vecnik")).roles
     again = await commands.handle(await club.get("vecnik"), "/ostavka vecnik")
-    assert again is not None and not again.ok
+    assert again is not None
+    assert not again.ok
 
 
 async def test_denying_and_restoring_the_right_to_call(club: Club) -> None:
@@ -72,19 +77,26 @@ async def test_denying_and_restoring_the_right_to_call(club: Club) -> None:
     desk, commands = club.desk, Commands(club.desk)
     ana = await club.get("ana")
     refused = await commands.handle(ana, "/uskrati petar 3 -- vređanje")
-    assert refused is not None and not refused.ok and "većnici i Vlasnik" in refused.text
+    assert refused is not None
+    assert not refused.ok
+    assert "većnici i Vlasnik" in refused.text
     denied = await commands.handle(await club.get("vecnik"), "/uskrati ana 3 -- često neopravdano zvanje")
-    assert denied is not None and denied.ok
+    assert denied is not None
+    assert denied.ok
     assert "do 3.12.2026. 13:00" in told(club, "ana")[-1]
     call = await desk.call(await club.get("ana"), 100)
-    assert not call.ok and "3.12.2026. 13:00" in call.text
+    assert not call.ok
+    assert "3.12.2026. 13:00" in call.text
     forever = await commands.handle(await club.get("vlasnik"), "/uskrati marko -- vređanje sudije")
-    assert forever is not None and forever.ok
+    assert forever is not None
+    assert forever.ok
     assert not (await desk.call(await club.get("marko"), 100)).ok
     no_reason = await commands.handle(await club.get("vlasnik"), "/uskrati petar 2")
-    assert no_reason is not None and not no_reason.ok
+    assert no_reason is not None
+    assert not no_reason.ok
     restored = await commands.handle(await club.get("vecnik"), "/vrati marko -- izvinio se")
-    assert restored is not None and restored.ok
+    assert restored is not None
+    assert restored.ok
     assert (await desk.call(await club.get("marko"), 100)).ok
     # A ban with an end lets the member call again once the date has passed.
     await club.advance(timedelta(days=3))
@@ -96,13 +108,19 @@ async def test_every_act_is_listed_with_who_whom_when_why_for_officials_only(clu
     await setup(club)
     commands = Commands(club.desk)
     owner = await club.get("vlasnik")
-    for line in ("/postavi ana sudija -- dobro poznaje pravila", "/uskrati petar do 2026-12-10 -- vređanje",
-                 "/razresi ana sudija -- na lični zahtev većnika", "/vrati petar"):
+    for line in (
+        "/postavi ana sudija -- dobro poznaje pravila",
+        "/uskrati petar do 2026-12-10 -- vređanje",
+        "/razresi ana sudija -- na lični zahtev većnika",
+        "/vrati petar",
+    ):
         reply = await commands.handle(owner, line)
-        assert reply is not None and reply.ok, (line, reply)
+        assert reply is not None, (line, reply)
+        assert reply.ok, (line, reply)
     await commands.handle(await club.get("vecnik"), "/ostavka vecnik -- odlazim")
     listing = await commands.handle(await club.get("mod"), "/akti")
-    assert listing is not None and listing.ok
+    assert listing is not None
+    assert listing.ok
     lines = listing.text.splitlines()[1:]
     assert "vecnik više nije većnik: ostavka. Razlog: odlazim" in lines[0]
     assert "petar ponovo ima pravo poziva sudije (odluka: vlasnik)" in lines[1]
@@ -111,10 +129,12 @@ async def test_every_act_is_listed_with_who_whom_when_why_for_officials_only(clu
     assert "ana postaje sudija (odluka: vlasnik). Razlog: dobro poznaje pravila" in lines[4]
     assert all(line.startswith("30.11.2026. 13:00") for line in lines)
     about_petar = await commands.handle(owner, "/akti petar")
-    assert about_petar is not None and len(about_petar.text.splitlines()) == 4  # with his link (test set-up)
+    assert about_petar is not None
+    assert len(about_petar.text.splitlines()) == 4
     assert "petar (test): nalog je povezan (odluka: administrator), na serveru" in about_petar.text.splitlines()[-1]
     hidden = await commands.handle(await club.get("jelena"), "/akti")
-    assert hidden is not None and not hidden.ok
+    assert hidden is not None
+    assert not hidden.ok
 
 
 async def test_moderators_see_referee_names_in_presude_as_configured(club: Club) -> None:
@@ -137,20 +157,32 @@ async def test_clan_card_shows_roles_only_to_the_member_and_officials(club: Club
     await setup(club)
     commands = Commands(club.desk)
     own = await commands.handle(await club.get("vecnik"), "/clan")
-    assert own is not None and "Funkcije: većnik" in own.text and "Pravo da poziva sudiju: da" in own.text
+    assert own is not None
+    assert "Funkcije: većnik" in own.text
+    assert "Pravo da poziva sudiju: da" in own.text
     other = await commands.handle(await club.get("jelena"), "/clan vecnik")
-    assert other is not None and "Funkcije" not in other.text and "Pravo" not in other.text
-    assert "plavac: nema" in other.text and "Napustio: 0" in other.text
+    assert other is not None
+    assert "Funkcije" not in other.text
+    assert "Pravo" not in other.text
+    assert "plavac: nema" in other.text
+    assert "Napustio: 0" in other.text
     owner_view = await commands.handle(await club.get("vlasnik"), "/clan vlasnik")
-    assert owner_view is not None and "Vlasnik" in owner_view.text
+    assert owner_view is not None
+    assert "Vlasnik" in owner_view.text
     bad = await commands.handle(await club.get("vlasnik"), "/liga zatvori 2026-13")
-    assert bad is not None and not bad.ok and "GGGG-MM" in bad.text
+    assert bad is not None
+    assert not bad.ok
+    assert "GGGG-MM" in bad.text
     not_owner = await commands.handle(await club.get("vecnik"), "/liga zatvori 2026-10")
-    assert not_owner is not None and not not_owner.ok
+    assert not_owner is not None
+    assert not not_owner.ok
     closed = await commands.handle(await club.get("vlasnik"), "/liga zatvori 2026-10 -- kraj sezone")
-    assert closed is not None and closed.ok and await club.db.league.closed("2026-10") is not None
+    assert closed is not None
+    assert closed.ok
+    assert await club.db.league.closed("2026-10") is not None
     future = await commands.handle(await club.get("vlasnik"), "/liga zatvori 2027-01")
-    assert future is not None and not future.ok
+    assert future is not None
+    assert not future.ok
 
 
 async def _prepared(tmp_path: Path) -> str:
@@ -161,23 +193,23 @@ async def _prepared(tmp_path: Path) -> str:
         await club.member("petar", "referee", "councilor")
         await club.member("sudija1", "referee")
         await club.game(100, ("ana", "marko", "jelena"))
-        await club.db.members.set_call_ban((await club.get("petar")).id, NOW + timedelta(days=400), None, "test",
-                                           NOW)
+        await club.db.members.set_call_ban((await club.get("petar")).id, NOW + timedelta(days=400), None, "test", NOW)
         assert (await club.desk.call(await club.get("ana"), 100)).ok
         call = await club.db.calls.pending_for_game(100)
         assert call is not None
         await club.desk.take(await club.get("sudija1"), call.id)
-        await club.desk.draft(await club.get("sudija1"), Draft(Penalty("marko", plavac_days=4, league_points=6),
-                                                                "nesportski"))
+        await club.desk.draft(
+            await club.get("sudija1"), Draft(Penalty("marko", plavac_days=4, league_points=6), "nesportski")
+        )
         await club.desk.finish(await club.get("sudija1"))
     finally:
         await club.db.close()
     return str(tmp_path / "club.db")
 
 
-def test_sudija_clan_shows_roles_plavac_league_napustio_and_the_right_to_call(tmp_path: Path,
-                                                                             capsys: pytest.CaptureFixture[str]
-                                                                             ) -> None:
+def test_sudija_clan_shows_roles_plavac_league_napustio_and_the_right_to_call(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = asyncio.run(_prepared(tmp_path))
     assert cli_main(["clan", "marko", "--db", db, "--json"]) == 0
     card = json.loads(capsys.readouterr().out)
@@ -185,8 +217,10 @@ def test_sudija_clan_shows_roles_plavac_league_napustio_and_the_right_to_call(tm
     # The CLI runs on the real clock: the test club's plavac (from 2026-11-30 12:00) may be over already.
     until = NOW + timedelta(days=4)
     assert card["plavac_until"] == (until.strftime("%Y-%m-%dT%H:%M:%SZ") if until > now else None)
-    assert card["roles"] == [] and card["call"]["allowed"] is True
-    assert card["penalties"][0]["league_points"] == 6 and card["penalties"][0]["plavac_days"] == 4
+    assert card["roles"] == []
+    assert card["call"]["allowed"] is True
+    assert card["penalties"][0]["league_points"] == 6
+    assert card["penalties"][0]["plavac_days"] == 4
     assert set(card["league"]) >= {"month", "open", "points", "penalty_points"}
     assert card["napustio"] == {"total": 0, "this_month": 0}
     assert cli_main(["clan", "petar", "--db", db]) == 0

@@ -48,8 +48,9 @@ def test_the_russian_catalogue_counts_what_is_untranslated() -> None:
     left = untranslated("ru")
     assert len(left) <= RUSSIAN_UNTRANSLATED_AT_MOST
     for key in left:  # what is left shows the English, explicitly
-        assert Catalogue("ru").t(key, **{p: 1 for p in PLACEHOLDER.findall(str(languages()["en"].texts[key]))}) \
-            == Catalogue("en").t(key, **{p: 1 for p in PLACEHOLDER.findall(str(languages()["en"].texts[key]))})
+        assert Catalogue("ru").t(
+            key, **{p: 1 for p in PLACEHOLDER.findall(str(languages()["en"].texts[key]))}
+        ) == Catalogue("en").t(key, **{p: 1 for p in PLACEHOLDER.findall(str(languages()["en"].texts[key]))})
 
 
 @pytest.mark.parametrize("language", LANGUAGES[1:])
@@ -81,7 +82,8 @@ def test_plural_entries_follow_babels_cldr_rule(language: str) -> None:
         if isinstance(text, tuple):
             assert len(text) == lang.forms, key
             count = count_of(key)
-            assert count is not None and all(f"{{{count}}}" in form for form in text), key
+            assert count is not None, key
+            assert all(f"{{{count}}}" in form for form in text), key
 
 
 def test_serbian_plurals_say_1_bula_2_bule_5_bula() -> None:
@@ -101,24 +103,34 @@ def test_cyrillic_is_the_latin_letter_by_letter() -> None:
 
 
 def test_cyrillic_keeps_what_members_type() -> None:
-    assert to_cyrillic("Ljubav, njiva i džep: /sudija {game} RUKA Discord") == \
-        "Љубав, њива и џеп: /sudija {game} RUKA Discord"
+    assert (
+        to_cyrillic("Ljubav, njiva i džep: /sudija {game} RUKA Discord")
+        == "Љубав, њива и џеп: /sudija {game} RUKA Discord"
+    )
     assert to_cyrillic("sudija", "name.sudija") == "sudija"
-    assert to_cyrillic("/presuda kazna NICK — presuda u suđenju", "usage.presuda") == \
-        "/presuda kazna NICK — пресуда у суђењу"
-    assert Catalogue("sr-Cyrl").t("call.notice_taken", game=7, caller="ana", referee="marko") == \
-        "Позив за партију 7 (ana) је прихватио судија marko."
+    assert (
+        to_cyrillic("/presuda kazna NICK — presuda u suđenju", "usage.presuda")
+        == "/presuda kazna NICK — пресуда у суђењу"
+    )
+    assert (
+        Catalogue("sr-Cyrl").t("call.notice_taken", game=7, caller="ana", referee="marko")
+        == "Позив за партију 7 (ana) је прихватио судија marko."
+    )
 
 
-def test_import_dict_adds_new_keys_to_every_catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_dict_adds_new_keys_to_every_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = tmp_path / "locale"
     shutil.copytree(catalogues.ROOT, root)
     monkeypatch.setattr(catalogues, "ROOT", root)
     source = tmp_path / "new.py"
-    source.write_text('NEW = {\n    # Platform work: a greeting\n'
-                      '    "hello.new": ("Zdravo, {nick}! Ljudi čekaju.", "Hello, {nick}! People wait."),\n'
-                      '    "call.ok": ("izmenjeno", "changed"),\n}\n', encoding="utf-8")
+    source.write_text(
+        "NEW = {\n    # Platform work: a greeting\n"
+        '    "hello.new": ("Zdravo, {nick}! Ljudi čekaju.", "Hello, {nick}! People wait."),\n'
+        '    "call.ok": ("izmenjeno", "changed"),\n}\n',
+        encoding="utf-8",
+    )
     assert import_dict([str(source)]) == 0
     assert "1 added, 0 replaced" in capsys.readouterr().out
     catalogues.languages.cache_clear()
@@ -129,7 +141,7 @@ def test_import_dict_adds_new_keys_to_every_catalogue(tmp_path: Path, monkeypatc
         assert "hello.new" in untranslated("ru")
         assert Catalogue("en").t("call.ok", game=1, minutes=5) != "changed"  # kept without --update
         po = (root / "sr_Latn" / "LC_MESSAGES" / "sudija.po").read_text("utf-8")
-        assert "#. Platform work: a greeting\nmsgid \"hello.new\"" in po
+        assert '#. Platform work: a greeting\nmsgid "hello.new"' in po
         assert import_dict([str(tmp_path / "absent.py")]) == 2
         assert "no such file" in capsys.readouterr().err
     finally:
@@ -197,8 +209,10 @@ def test_the_club_sets_its_time_zone_and_a_wrong_one_is_refused() -> None:
 
 MEMBER = r"\{(?:nick|caller|who|whom|councilor|player|fallen|other|culprit)\}"
 PARTICIPLE = r"\w+(?:ao|eo|io|uo|la|lo)\b"  # the active past participle (igrao, podnela)
-GENDERED = re.compile(rf"{MEMBER} (?:je |nije |se |je već |ga je )?{PARTICIPLE}"
-                      rf"|\b{PARTICIPLE} (?:je )?(?:većnik |igrač |sudija )?{MEMBER}")
+GENDERED = re.compile(
+    rf"{MEMBER} (?:je |nije |se |je već |ga je )?{PARTICIPLE}"
+    rf"|\b{PARTICIPLE} (?:je )?(?:većnik |igrač |sudija )?{MEMBER}"
+)
 NOT_PARTICIPLES = {"kao", "pravila", "sela", "cela", "dela", "stola", "bula", "bela", "Napustio"}
 
 

@@ -39,8 +39,9 @@ def in_language(script: str, language: str) -> str:
 async def test_the_walkthrough_in_every_language(language: str, tmp_path: Path) -> None:
     script = in_language((ROOT / "examples" / "scenarios" / "walkthrough.txt").read_text("utf-8"), language)
     out, err = io.StringIO(), io.StringIO()
-    status = await run_console(Config(language=language), str(tmp_path / "club.db"), True, io.StringIO(script),
-                               out, err, ManualClock(START))
+    status = await run_console(
+        Config(language=language), str(tmp_path / "club.db"), True, io.StringIO(script), out, err, ManualClock(START)
+    )
     assert (status, err.getvalue()) == (0, "")
     text = out.getvalue().replace(str(tmp_path), "<tmp>")
     path = GOLDEN / f"walkthrough.{language}.txt"

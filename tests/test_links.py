@@ -79,23 +79,31 @@ def dump(club: Club) -> str:
 async def test_the_owner_is_linked_by_the_configuration_and_nobody_asks_for_his_nickname(plain: Club) -> None:
     desk = plain.desk
     owner = await desk.member_for("telegram", "9000")
-    assert owner is not None and owner.nick == "vesna" and desk.is_owner(owner)
+    assert owner is not None
+    assert owner.nick == "vesna"
+    assert desk.is_owner(owner)
     before = dump(plain)
     for platform, account in (("telegram", "666"), ("discord", "667")):
         reply = await desk.ask_link(platform, account, "Vesna", "Vesna")
-        assert not reply.ok and "owner_accounts" in reply.text and "Ništa nije sačuvano" in reply.text
+        assert not reply.ok
+        assert "owner_accounts" in reply.text
+        assert "Ništa nije sačuvano" in reply.text
     assert dump(plain) == before  # nothing stored
     # the owner's nickname on a platform without his account: no owner powers, even if an admin links it
     impostor = await plain.db.members.link("console", "vesna2", "vesna", NOW)
-    assert impostor.nick == "vesna" and not desk.is_owner(replace(impostor, accounts=frozenset({"console:vesna2"})))
+    assert impostor.nick == "vesna"
+    assert not desk.is_owner(replace(impostor, accounts=frozenset({"console:vesna2"})))
     mod = await plain.get("mod")
     assert not (await desk.unlink(mod, "vesna")).ok  # the configuration's link stays
     # the configuration names another account: at the next start the old one no longer speaks for the owner
     desk.config = replace(desk.config, owner_accounts=("discord:9001",))
     await desk.start()
-    assert await desk.member_for("telegram", "9000") is None and await desk.member_for("console", "vesna2") is None
+    assert await desk.member_for("telegram", "9000") is None
+    assert await desk.member_for("console", "vesna2") is None
     owner = await desk.member_for("discord", "9001")
-    assert owner is not None and desk.is_owner(owner) and owner.accounts == {"discord:9001"}
+    assert owner is not None
+    assert desk.is_owner(owner)
+    assert owner.accounts == {"discord:9001"}
 
 
 async def test_a_stranger_asking_for_a_referee_or_a_player_gets_only_a_pending_request(plain: Club) -> None:
@@ -103,40 +111,54 @@ async def test_a_stranger_asking_for_a_referee_or_a_player_gets_only_a_pending_r
     for nick in ("ana", "marko"):
         account = f"stranger-{nick}"
         asked = await desk.ask_link("telegram", account, "Stranger", nick)
-        assert asked.ok and "čeka odobrenje moderatora" in asked.text
+        assert asked.ok
+        assert "čeka odobrenje moderatora" in asked.text
         refused = await desk.actor("telegram", account)
-        assert isinstance(refused, Reply) and not refused.ok and "nije dokazan" in refused.text
+        assert isinstance(refused, Reply)
+        assert not refused.ok
+        assert "nije dokazan" in refused.text
         assert await desk.member_for("telegram", account) is None
-    assert (await plain.get("ana")).roles == {"referee"} and (await plain.get("ana")).accounts == {"test:ana"}
+    assert (await plain.get("ana")).roles == {"referee"}
+    assert (await plain.get("ana")).accounts == {"test:ana"}
     # the moderator is told, with the buttons
     told = [s for s in plain.chat.sent if s.where == "dm:mod"]
-    assert len(told) == 2 and [b.action for b in told[0].buttons] == ["link_approve", "link_deny"]
+    assert len(told) == 2
+    assert [b.action for b in told[0].buttons] == ["link_approve", "link_deny"]
     # a code is not offered without a game server
     code = await desk.ask_link("telegram", "stranger-ana", "Stranger", "ana", "123456")
-    assert not code.ok and "nema vezu sa igračkim serverom" in code.text
+    assert not code.ok
+    assert "nema vezu sa igračkim serverom" in code.text
 
 
 async def test_the_code_path_wrong_expired_reused_another_accounts_and_the_lockout(
-        coded: tuple[Club, CodeServer]) -> None:
+    coded: tuple[Club, CodeServer],
+) -> None:
     club, server = coded
     desk = club.desk
     sent = await desk.ask_link("discord", "111", "Jovan", "jovan")
-    assert sent.ok and "kod" in sent.text and server.codes[-1][0] == "jovan"
+    assert sent.ok
+    assert "kod" in sent.text
+    assert server.codes[-1][0] == "jovan"
     code = server.last_code("jovan")
     with sqlite3.connect(club.db.path) as conn:  # stored hashed, never as typed
-        assert code not in dump(club) and conn.execute("SELECT code_hash FROM link_requests").fetchone()[0]
+        assert code not in dump(club)
+        assert conn.execute("SELECT code_hash FROM link_requests").fetchone()[0]
     again = await desk.ask_link("discord", "111", "Jovan", "jovan")
-    assert again.ok and "već poslat" in again.text and len(server.codes) == 1  # no flood of codes
+    assert again.ok
+    assert "već poslat" in again.text
+    assert len(server.codes) == 1
     # another account's code: the code is bound to the asking account
     await desk.ask_link("discord", "222", "Other", "jovan")
     other = await desk.ask_link("discord", "222", "Other", "jovan", code)
-    assert not other.ok and "nije ispravan" in other.text
+    assert not other.ok
+    assert "nije ispravan" in other.text
     # wrong, then expired
     wrong = "000000" if code != "000000" else "111111"
     assert "Preostalo pokušaja: 4" in (await desk.ask_link("discord", "111", "Jovan", "jovan", wrong)).text
     club.clock.advance(timedelta(minutes=CODE_MINUTES, seconds=1))
     expired = await desk.ask_link("discord", "111", "Jovan", "jovan", code)
-    assert not expired.ok and "istekao" in expired.text
+    assert not expired.ok
+    assert "istekao" in expired.text
     assert await desk.member_for("discord", "111") is None
     # a fresh code proves it; the same code a second time is no proof any more
     await desk.ask_link("discord", "111", "Jovan", "jovan")
@@ -144,11 +166,14 @@ async def test_the_code_path_wrong_expired_reused_another_accounts_and_the_locko
     told = [x for x in club.chat.sent if x.where == "dm:mod" and "jovan" in x.text]
     assert len(told) == 2  # one per request (accounts 111 and 222), not one per code
     proven = await desk.ask_link("discord", "111", "Jovan", "jovan", fresh)
-    assert proven.ok and proven.text == "Nalog je povezan sa nadimkom jovan."
+    assert proven.ok
+    assert proven.text == "Nalog je povezan sa nadimkom jovan."
     jovan = await desk.member_for("discord", "111")
-    assert jovan is not None and jovan.accounts == {"discord:111"}
+    assert jovan is not None
+    assert jovan.accounts == {"discord:111"}
     reused = await desk.ask_link("discord", "222", "Other", "jovan", fresh)
-    assert not reused.ok and "već povezan sa drugim nalogom" in reused.text
+    assert not reused.ok
+    assert "već povezan sa drugim nalogom" in reused.text
     # lockout: five wrong codes lock the account's tries for an hour, even the right code
     await desk.ask_link("telegram", "333", "Mira", "mira")
     right = server.last_code("mira")
@@ -156,7 +181,8 @@ async def test_the_code_path_wrong_expired_reused_another_accounts_and_the_locko
     for _ in range(WRONG_CODES - 1):
         assert "nije ispravan" in (await desk.ask_link("telegram", "333", "Mira", "mira", bad)).text
     locked = await desk.ask_link("telegram", "333", "Mira", "mira", bad)
-    assert not locked.ok and "Previše pogrešnih kodova" in locked.text
+    assert not locked.ok
+    assert "Previše pogrešnih kodova" in locked.text
     assert "Previše pogrešnih" in (await desk.ask_link("telegram", "333", "Mira", "mira", right)).text
     assert "Previše pogrešnih" in (await desk.ask_link("telegram", "333", "Mira", "mira")).text
     club.clock.advance(LOCK_TIME + timedelta(seconds=1))
@@ -174,25 +200,34 @@ async def test_approval_denial_relinking_and_the_acts(plain: Club) -> None:
     await desk.ask_link("discord", "500", "Jelena J.\u202e", "jelena")
     await desk.ask_link("discord", "501", "Impostor", "jelena")
     listing = await commands.handle(mod, "/povezi")
-    assert listing is not None and listing.ok and "jelena — discord nalog 500 (Jelena J.\ufffd)" in listing.text
+    assert listing is not None
+    assert listing.ok
+    assert "jelena — discord nalog 500 (Jelena J.\ufffd)" in listing.text
     assert [b.action for b in listing.buttons] == ["link_approve", "link_deny"] * 2
     refused = await commands.handle(marko, "/povezi")  # a player does not approve
-    assert refused is not None and not refused.ok
+    assert refused is not None
+    assert not refused.ok
     several = await commands.handle(mod, "/povezi jelena odobri")
-    assert several is not None and not several.ok and "#" in several.text
+    assert several is not None
+    assert not several.ok
+    assert "#" in several.text
     first, second = (await plain.db.links.pending())[:2]
     assert (await desk.press(marko, "link_approve", first.id)).ok is False  # the button re-checks the presser
     assert (await desk.press(mod, "link_deny", second.id)).ok
     approved = await desk.press(mod, "link_approve", first.id)
-    assert approved.ok and approved.text == "Odobreno: nalog igrača jelena je povezan na platformi discord."
+    assert approved.ok
+    assert approved.text == "Odobreno: nalog igrača jelena je povezan na platformi discord."
     assert not (await desk.press(mod, "link_approve", first.id)).ok  # used
     jelena = await desk.member_for("discord", "500")
-    assert jelena is not None and jelena.nick == "jelena"
+    assert jelena is not None
+    assert jelena.nick == "jelena"
     # one nickname per account: another nickname needs the unlink first, then the same proof
     relink = await desk.ask_link("discord", "500", "Jelena", "marko")
-    assert not relink.ok and "/odvezi" in relink.text
+    assert not relink.ok
+    assert "/odvezi" in relink.text
     unlinked = await commands.handle(mod, "/odvezi jelena discord -- zamena naloga")
-    assert unlinked is not None and unlinked.ok
+    assert unlinked is not None
+    assert unlinked.ok
     assert await desk.member_for("discord", "500") is None
     assert (await desk.ask_link("discord", "500", "Jelena", "marko")).text.startswith("Zahtev za nadimak marko")
     acts = (await commands.handle(mod, "/akti")).text  # type: ignore[union-attr]
@@ -201,7 +236,8 @@ async def test_approval_denial_relinking_and_the_acts(plain: Club) -> None:
     assert "jelena (discord): zahtev je odbijen (odluka: mod)" in acts
     for line in ("/odvezi", "/odvezi jelena mars", "/povezi jelena mozda", "/odvezi ana\u200b"):
         reply = await commands.handle(mod, line)
-        assert reply is not None and not reply.ok, line
+        assert reply is not None, line
+        assert not reply.ok, line
     assert "U+200B" in (await commands.handle(mod, "/odvezi ana\u200b")).text  # type: ignore[union-attr]
 
 
@@ -222,7 +258,9 @@ async def test_presence_and_membership_are_the_union_over_platforms(plain: Club)
     commands = Commands(desk)
     for line in ("/sudija 100", "/prihvatam", "/dezurstvo"):
         reply = await commands.handle(gone, line)
-        assert reply is not None and not reply.ok and "niste više član kluba" in reply.text.casefold(), line
+        assert reply is not None, line
+        assert not reply.ok, line
+        assert "niste više član kluba" in reply.text.casefold(), line
     assert not (await desk.press(gone, "take", 1)).ok
     assert await desk.actor("telegram", "701") == desk.refuse("member.left")
     await desk.member_joined(gone, "telegram")
@@ -238,10 +276,12 @@ async def test_a_leaving_member_ends_every_trial_he_is_in(plain: Club) -> None:
     await plain.game(200, ("marko", "mod", "ana"))
     await desk.call(petar, 100)
     call = await plain.db.calls.pending_for_game(100)
-    assert call is not None and (await desk.take(await plain.get("jovan"), call.id)).ok
+    assert call is not None
+    assert (await desk.take(await plain.get("jovan"), call.id)).ok
     await desk.call(await plain.get("marko"), 200)
     other = await plain.db.calls.pending_for_game(200)
-    assert other is not None and (await desk.take(await plain.get("petar"), other.id)).ok
+    assert other is not None
+    assert (await desk.take(await plain.get("petar"), other.id)).ok
     assert len(await plain.db.trials.open_trials()) == 2
     await plain.game(300, ("petar", "ana", "mod"))
     assert (await desk.call(await plain.get("petar"), 300)).ok  # and a call of his is pending
@@ -257,14 +297,17 @@ async def test_unlinking_mid_trial_silences_the_account_and_with_no_account_left
     await plain.game(100, ("marko", "mod", "petar"))
     await desk.call(await plain.get("marko"), 100)
     call = await plain.db.calls.pending_for_game(100)
-    assert call is not None and (await desk.take(await plain.get("ana"), call.id)).ok
+    assert call is not None
+    assert (await desk.take(await plain.get("ana"), call.id)).ok
     trial = await plain.db.trials.open_for_game(100)
     assert trial is not None
     unlinked = await desk.unlink(await plain.get("mod"), "marko", None, "tuđi nalog")
     assert unlinked.ok
     assert await desk.member_for("test", "marko") is None
     ended = await plain.db.trials.get(trial.id)
-    assert ended is not None and ended.outcome == "interrupted" and ended.end_reason == "caller_left"
+    assert ended is not None
+    assert ended.outcome == "interrupted"
+    assert ended.end_reason == "caller_left"
 
 
 def test_the_configuration_names_the_owner_by_nickname_and_accounts(tmp_path: Path) -> None:
@@ -285,10 +328,12 @@ def test_the_configuration_names_the_owner_by_nickname_and_accounts(tmp_path: Pa
 def test_sudija_run_refuses_a_club_whose_owner_has_no_account_on_an_enabled_platform(tmp_path: Path) -> None:
     (tmp_path / "config.toml").write_text('[club]\nowner = "vesna"\n', encoding="utf-8")
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "SUDIJA_TELEGRAM_TOKEN": "1:fake"}
-    done = subprocess.run([sys.executable, "-m", "bot", "run"], capture_output=True, text=True, cwd=tmp_path,
-                          env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "run"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
     assert done.returncode == 2, done.stderr
-    assert "owner_accounts" in done.stderr and "telegram:" in done.stderr
+    assert "owner_accounts" in done.stderr
+    assert "telegram:" in done.stderr
     assert not (tmp_path / "sudija.db").exists()  # refused before anything opened
 
 
@@ -299,8 +344,9 @@ async def test_links_claimed_before_proofs_existed_become_requests(tmp_path: Pat
 
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-                     " applied_at TEXT NOT NULL)")
+        conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
         for version, name, sql in migrations():
             if version >= 6:
                 break
@@ -308,14 +354,18 @@ async def test_links_claimed_before_proofs_existed_become_requests(tmp_path: Pat
                 conn.execute(statement)
             conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, "2026-11-01"))
         conn.execute("INSERT INTO members (nick, created_at) VALUES ('vesna', 'x'), ('ana', 'x')")
-        conn.execute("INSERT INTO accounts (platform, account, member) VALUES ('telegram', '66', 1),"
-                     " ('console', 'ana', 2)")
+        conn.execute(
+            "INSERT INTO accounts (platform, account, member) VALUES ('telegram', '66', 1), ('console', 'ana', 2)"
+        )
     db = await open_database(path)
     try:
         assert await db.members.by_account("telegram", "66") is None
         request = await db.links.for_account("telegram", "66")
-        assert request is not None and request.nick == "vesna" and request.code_hash is None
+        assert request is not None
+        assert request.nick == "vesna"
+        assert request.code_hash is None
         ana = await db.members.by_account("console", "ana")
-        assert ana is not None and ana.accounts == {"console:ana"}
+        assert ana is not None
+        assert ana.accounts == {"console:ana"}
     finally:
         await db.close()

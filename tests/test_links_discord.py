@@ -35,8 +35,13 @@ async def club_app(world: World, server: LoggingGameServer) -> App:
     """marko is the owner (his Discord account in the configuration); vecnik is a moderator; sudija1 (a Discord
     referee) and ana are linked; sudija2 is a referee known only on Telegram; petar and ceca are strangers."""
     owner = {"owner": "marko", "owner_accounts": (f"discord:{world.m['marko'].id}",)}
-    app = await build_app(world.config(owner), clock=world.clock, timers=ManualTimers(), game_server=server,
-                          database=str(world.tmp / "club.db"))
+    app = await build_app(
+        world.config(owner),
+        clock=world.clock,
+        timers=ManualTimers(),
+        game_server=server,
+        database=str(world.tmp / "club.db"),
+    )
     world.apps.append(app)
     await link(app, world, "sudija1", "ana", "vecnik")
     vecnik = await app.db.members.by_nick("vecnik")
@@ -59,24 +64,30 @@ async def test_a_stranger_gains_nothing_by_typing_a_nickname(world: World) -> No
     async with world.running(app):
         before = dump(app)
         owner = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "marko"}))
-        assert "owner_accounts" in owner and "Ništa nije sačuvano" in owner
+        assert "owner_accounts" in owner
+        assert "Ništa nije sačuvano" in owner
         referee = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija1"}))
-        assert "već povezan sa drugim nalogom" in referee and "Ništa nije sačuvano" in referee
+        assert "već povezan sa drugim nalogom" in referee
+        assert "Ništa nije sačuvano" in referee
         assert dump(app) == before  # refused: nothing stored
         # a referee not linked on Discord, and another player: only asked, nothing granted
         pending = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija2"}))
         assert "čeka odobrenje moderatora ili Vlasnika" in pending
         assert await app.db.members.by_account("discord", str(m["ceca"].id)) is None
         sudija2 = await app.db.members.by_nick("sudija2")
-        assert sudija2 is not None and sudija2.roles == {"referee"} and sudija2.accounts == {"telegram:4242"}
+        assert sudija2 is not None
+        assert sudija2.roles == {"referee"}
+        assert sudija2.accounts == {"telegram:4242"}
         refused = await answer_of(fake, await fake.slash(m["ceca"].id, "sudija", {"partija": 100}))
-        assert "nije dokazan" in refused and "moderator" in refused
+        assert "nije dokazan" in refused
+        assert "moderator" in refused
         assert await app.db.calls.pending_for_game(100) is None
         player = await answer_of(fake, await fake.slash(m["petar"].id, "nadimak", {"nadimak": "ana"}))
         assert "već povezan" in player
         # a code means nothing without a game server: approval is the proof
-        coded = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija2",
-                                                                                   "kod": "123456"}))
+        coded = await answer_of(
+            fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija2", "kod": "123456"})
+        )
         assert "nema vezu sa igračkim serverom" in coded
         # the owner is the owner by his configured account, and only he
         acts = await answer_of(fake, await fake.slash(m["marko"].id, "akti", {}))
@@ -88,6 +99,7 @@ async def test_the_code_path_through_slash_commands(world: World) -> None:
     server = CodeServer()
     app = await club_app(world, server)
     async with world.running(app):
+
         async def nadimak(who: str, nick: str, code: str | None = None) -> str:
             options = {"nadimak": nick} | ({"kod": code} if code is not None else {})
             return await answer_of(fake, await fake.slash(m[who].id, "nadimak", options))
@@ -129,8 +141,11 @@ async def test_approval_by_the_moderators_button_then_the_link_works(world: Worl
         dm = fake.dm_channel_id(m["vecnik"].id)
         assert dm is not None
         told = await fake.wait_for_message(dm, lambda msg: f"sudija:link_approve:{request.id}" in button_ids(msg))
-        assert "petar" in told["content"] and button_ids(told) == [f"sudija:link_approve:{request.id}",
-                                                                  f"sudija:link_deny:{request.id}"]
+        assert "petar" in told["content"]
+        assert button_ids(told) == [
+            f"sudija:link_approve:{request.id}",
+            f"sudija:link_deny:{request.id}",
+        ]
         # a player cannot approve, even with the payload forged; the moderator's list has the buttons too
         ix = await fake.slash(m["vecnik"].id, "povezi", {})
         assert f"#{request.id} petar — discord nalog {m['petar'].id}" in await answer_of(fake, ix)
@@ -163,23 +178,30 @@ async def test_unlinking_mid_trial_and_leaving_one_platform(world: World) -> Non
         await settle()
         assert (await app.db.members.by_nick("ana")).in_club  # type: ignore[union-attr]
         still = await app.db.trials.get(trial_id)
-        assert still is not None and still.is_open
+        assert still is not None
+        assert still.is_open
         # the moderator unlinks her Discord account, then her Telegram one: no account speaks for her, it ends
-        unlinked = await answer_of(fake, await fake.slash(m["vecnik"].id, "odvezi", {"clan": "ana",
-                                                                                     "platforma": "discord"}))
+        unlinked = await answer_of(
+            fake, await fake.slash(m["vecnik"].id, "odvezi", {"clan": "ana", "platforma": "discord"})
+        )
         assert unlinked == "Nalog igrača ana je odvezan: discord."
         assert "/nadimak" in (await app.desk.actor("discord", str(m["ana"].id))).text  # type: ignore[union-attr]
         assert (await app.db.trials.get(trial_id)).is_open  # type: ignore[union-attr]
         await answer_of(fake, await fake.slash(m["vecnik"].id, "odvezi", {"clan": "ana"}))
         ended = await app.db.trials.get(trial_id)
-        assert ended is not None and ended.outcome == "interrupted" and ended.end_reason == "caller_left"
+        assert ended is not None
+        assert ended.outcome == "interrupted"
+        assert ended.end_reason == "caller_left"
         await fake.wait_until(lambda: thread.archived)
         # the referee's roles stay his: unlinking another member moves no role
         sudija1 = await app.db.members.by_nick("sudija1")
-        assert sudija1 is not None and sudija1.roles == {"referee"}
+        assert sudija1 is not None
+        assert sudija1.roles == {"referee"}
         acts = await answer_of(fake, await fake.slash(m["marko"].id, "akti", {"clan": "ana"}))
         assert len(re.findall(r"ana \((?:discord|telegram)\): nalog je odvezan \(odluka: vecnik\)", acts)) == 2
         # a role that came with a Discord account goes with its link: never left behind with the nickname
         await answer_of(fake, await fake.slash(m["vecnik"].id, "odvezi", {"clan": "sudija1"}))
         sudija1 = await app.db.members.by_nick("sudija1")
-        assert sudija1 is not None and sudija1.roles == frozenset() and not sudija1.accounts
+        assert sudija1 is not None
+        assert sudija1.roles == frozenset()
+        assert not sudija1.accounts

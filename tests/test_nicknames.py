@@ -46,7 +46,8 @@ def test_every_hostile_class_is_refused_naming_the_character_and_its_position(ki
     with pytest.raises(NickRefused) as refused:
         check_nick(nick)
     message = str(refused.value)
-    assert named in message and "position" in message, message
+    assert named in message, message
+    assert "position" in message, message
     position = int(message.rsplit("position ", 1)[1])
     assert f"U+{ord(unicodedata.normalize('NFC', nick)[position - 1]):04X}" == named
 
@@ -148,7 +149,8 @@ async def test_a_verdict_names_members_by_clean_nicknames_in_nfc(tmp_path: Path)
         assert not hostile.ok
         assert "U+202E" in hostile.text
         nfd = await commands.handle(referee, "/presuda kazna Mile\u0301 plavac 1 -- vređanje")
-        assert nfd is not None and nfd.ok, nfd.text
+        assert nfd is not None, nfd.text
+        assert nfd.ok, nfd.text
         trial = await club.db.trials.open_for_game(100)
         assert trial is not None
         assert trial.draft is not None

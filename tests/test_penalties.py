@@ -30,10 +30,22 @@ async def people(club: Club, *players: str) -> None:
         await club.member(referee, "referee")
 
 
-async def interrupted(club: Club, number: int, leaver: str, players: tuple[str, str, str] = ("ana", "marko", "petar"),
-                      ended_ago: timedelta = timedelta(hours=2)) -> Game:
-    game = generate_game(random.Random(number), number, hands=4, status=GameStatus.INTERRUPTED, players=players,
-                         abandoned_by=(leaver,), start=club.clock.now() - timedelta(hours=4))
+async def interrupted(
+    club: Club,
+    number: int,
+    leaver: str,
+    players: tuple[str, str, str] = ("ana", "marko", "petar"),
+    ended_ago: timedelta = timedelta(hours=2),
+) -> Game:
+    game = generate_game(
+        random.Random(number),
+        number,
+        hands=4,
+        status=GameStatus.INTERRUPTED,
+        players=players,
+        abandoned_by=(leaver,),
+        start=club.clock.now() - timedelta(hours=4),
+    )
     game = replace(game, ended_at=club.clock.now() - ended_ago)
     await club.db.games.store([PreparedGame.of(game)], club.clock.now())
     return game
@@ -54,8 +66,9 @@ async def judge(club: Club, number: int, draft: Draft, caller: str = "ana", refe
 
 
 def plavac_calls(club: Club, nick: str) -> list[datetime | None]:
-    return [arg[1] for what, arg in club.server.calls if what == "set_plavac" and isinstance(arg, tuple)
-            and arg[0] == nick]
+    return [
+        arg[1] for what, arg in club.server.calls if what == "set_plavac" and isinstance(arg, tuple) and arg[0] == nick
+    ]
 
 
 def told(club: Club, nick: str) -> list[str]:
@@ -71,7 +84,8 @@ async def test_plavac_starts_is_shown_and_runs_out_once_through_a_durable_deadli
     assert any("plavac 2 d." in text and "3 kaznena poena" in text for text in told(club, "petar"))
     assert until in club.timers.armed
     card = (await club.desk.member_status(await club.get("petar"), None)).text
-    assert "plavac do 2.12.2026. 13:00" in card and "kazneni poeni 3" in card
+    assert "plavac do 2.12.2026. 13:00" in card
+    assert "kazneni poeni 3" in card
     await club.advance(timedelta(days=2) - timedelta(seconds=1))
     assert plavac_calls(club, "petar") == [until]
     await club.advance(timedelta(seconds=1))
@@ -101,8 +115,9 @@ async def test_a_running_plavac_is_rearmed_and_resent_to_the_game_server_at_star
     await judge(club, 100, Draft(Penalty("petar", plavac_days=3), ""))
     server = LoggingGameServer()
     timers = ManualTimers()
-    restarted = Desk(club.db, Chats([RecordingChat()]), server, ManualClock(NOW + timedelta(days=1)), club.config,
-                     timers)
+    restarted = Desk(
+        club.db, Chats([RecordingChat()]), server, ManualClock(NOW + timedelta(days=1)), club.config, timers
+    )
     await restarted.start()
     assert ("set_plavac", ("petar", NOW + timedelta(days=3))) in server.calls
     assert NOW + timedelta(days=3) in timers.armed
@@ -116,18 +131,25 @@ async def test_walk_penalty_then_new_penalty_then_niko(club: Club) -> None:
     await judge(club, 300, Draft(Penalty("petar", 3, 4, abandoned=True), "odbio nastavak"))
     assert (await club.db.penalties.napustio(300)).counted == "petar"  # type: ignore[union-attr]
     petar = await club.desk.member_card(await club.get("petar"))
-    assert petar.plavac_until == NOW + timedelta(days=3) and petar.standing.penalty_points == 4
-    assert petar.napustio_total == 1 and petar.standing.abandon_points == club.config.penalties.abandon_league_points
+    assert petar.plavac_until == NOW + timedelta(days=3)
+    assert petar.standing.penalty_points == 4
+    assert petar.napustio_total == 1
+    assert petar.standing.abandon_points == club.config.penalties.abandon_league_points
     marko = await club.desk.member_card(await club.get("marko"))
-    assert marko.napustio_total == 0 and marko.standing.abandon_points == 0
+    assert marko.napustio_total == 0
+    assert marko.standing.abandon_points == 0
     # 2. A day later another referee finds ana guilty instead (no napustio): petar's penalty is lifted first.
     await club.advance(timedelta(days=1))
     await judge(club, 300, Draft(Penalty("ana", plavac_days=1), "vređanje"), caller="marko", referee="sudija2")
     assert plavac_calls(club, "petar") == [NOW + timedelta(days=3), None]  # 2 days left − 3: it ends now
     lifted = told(club, "petar")[-1]
-    assert "ukinuta" in lifted and "završen je odmah" in lifted and "4 kaznena poena su vraćena" in lifted
+    assert "ukinuta" in lifted
+    assert "završen je odmah" in lifted
+    assert "4 kaznena poena su vraćena" in lifted
     petar = await club.desk.member_card(await club.get("petar"))
-    assert petar.plavac_until is None and petar.standing.penalty_points == 0 and petar.napustio_total == 0
+    assert petar.plavac_until is None
+    assert petar.standing.penalty_points == 0
+    assert petar.napustio_total == 0
     assert (await club.db.penalties.napustio(300)).counted == "marko"  # type: ignore[union-attr]
     assert plavac_calls(club, "ana") == [NOW + timedelta(days=2)]
     # 3. (niko): ana's penalty is lifted, nobody is counted as having abandoned the game.
@@ -176,15 +198,18 @@ async def test_points_of_a_closed_league_month_stay_and_the_message_says_so(club
     assert await club.desk.month_is_open("2026-11")
     assert not (await club.desk.close_league(await club.get("ana"), "2026-11")).ok
     closed = await club.desk.close_league(await club.get("vlasnik"), "2026-11", "kraj meseca")
-    assert closed.ok and "zatvorena" in closed.text
+    assert closed.ok
+    assert "zatvorena" in closed.text
     assert not (await club.desk.close_league(await club.get("vlasnik"), "2026-11")).ok
     frozen = await club.desk.standing(await club.get("petar"), "2026-11")
     assert frozen.penalty_points == 5
     await judge(club, 100, Draft(Nobody(), "greška"), caller="marko", referee="sudija2")
-    assert "ostaje" in told(club, "petar")[-1] and "zatvorena" in told(club, "petar")[-1]
+    assert "ostaje" in told(club, "petar")[-1]
+    assert "zatvorena" in told(club, "petar")[-1]
     assert (await club.desk.standing(await club.get("petar"), "2026-11")).penalty_points == 5
     rows = await club.db.penalties.for_game(100)
-    assert rows[0].lifted_at is not None and rows[0].points_returned is False
+    assert rows[0].lifted_at is not None
+    assert rows[0].points_returned is False
 
 
 async def test_a_month_closes_by_itself_after_the_grace(club: Club) -> None:
@@ -199,7 +224,8 @@ async def test_a_month_closes_by_itself_after_the_grace(club: Club) -> None:
     club.clock.set(closes)
     await club.desk.run_due()
     closed = await club.db.league.closed("2026-11")
-    assert closed is not None and closed.how == "grace"
+    assert closed is not None
+    assert closed.how == "grace"
     assert (await club.db.league.frozen("2026-11", (await club.get("petar")).id)).penalty_points == 2
 
 
@@ -211,7 +237,8 @@ async def test_league_points_come_from_paper_results_of_rated_finished_games(clu
     assert paper.ended
     for seat, nick in enumerate(game.players):
         standing = await club.desk.standing(await club.get(nick), "2026-11")
-        assert standing.games == 1 and standing.game_points == paper.players[seat].result
+        assert standing.games == 1
+        assert standing.game_points == paper.players[seat].result
 
 
 async def test_napustio_is_the_first_leaver_and_a_penalty_on_a_finished_game_cannot_count_one(club: Club) -> None:
@@ -225,7 +252,8 @@ async def test_napustio_is_the_first_leaver_and_a_penalty_on_a_finished_game_can
     assert call is not None
     await club.desk.take(await club.get("sudija1"), call.id)
     refused = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", abandoned=True), ""))
-    assert not refused.ok and "nije prekinuta" in refused.text
+    assert not refused.ok
+    assert "nije prekinuta" in refused.text
 
 
 # Manual settlement -------------------------------------------------------------------------------------------
@@ -238,10 +266,14 @@ async def settle_case(club: Club, minutes: int, left: int) -> Game:
     game = replace(game, ended_at=club.clock.now() - timedelta(minutes=minutes))
     await club.db.games.store([PreparedGame.of(game)], club.clock.now())
     diff = left - compute_paper(game).bule_sum
-    assert diff % 2 == 0 and abs(diff) <= 98
+    assert diff % 2 == 0
+    assert abs(diff) <= 98
     if diff:
-        await club.db.paper_changes.add(NewPaperChange(500, 9, ChangeKind.PROMENA_BULA.value,
-                                                       {"bule": [diff, 0, 0]}, None, club.clock.now(), "priprema"))
+        await club.db.paper_changes.add(
+            NewPaperChange(
+                500, 9, ChangeKind.PROMENA_BULA.value, {"bule": [diff, 0, 0]}, None, club.clock.now(), "priprema"
+            )
+        )
     assert compute_paper(game, await club.db.paper_changes.for_game(500)).bule_sum == left
     return game
 
@@ -260,8 +292,10 @@ async def test_settlement_needs_two_thirds_and_an_hour_and_says_both_figures(clu
     referee = await club.get("sudija1")
     early = await club.desk.draft(referee, Draft(Settlement(True), "bojan ne dolazi"))
     assert not early.ok
-    assert "odigrano je 120 od 180 bula" in early.text and "najmanje 120 (2/3)" in early.text
-    assert "prošlo 59 minuta" in early.text and "najmanje 1 sat" in early.text
+    assert "odigrano je 120 od 180 bula" in early.text
+    assert "najmanje 120 (2/3)" in early.text
+    assert "prošlo 59 minuta" in early.text
+    assert "najmanje 1 sat" in early.text
     await club.advance(timedelta(minutes=1))  # 60 minutes
     assert (await club.desk.draft(referee, Draft(Settlement(), "bojan ne dolazi"))).ok is False  # not confirmed
     assert (await club.desk.draft(referee, Draft(Settlement(True), "bojan ne dolazi"))).ok
@@ -273,7 +307,8 @@ async def test_settlement_with_fewer_than_two_thirds_played_is_refused_with_both
     await open_on(club, 500)
     refused = await club.desk.draft(await club.get("sudija1"), Draft(Settlement(True), "prekid"))
     assert not refused.ok
-    assert "odigrano je 118 od 180 bula" in refused.text and "prošlo 2 sata" in refused.text
+    assert "odigrano je 118 od 180 bula" in refused.text
+    assert "prošlo 2 sata" in refused.text
 
 
 async def test_settlement_closes_the_game_cancels_napustio_and_penalty_points_and_counts_it(club: Club) -> None:
@@ -288,13 +323,16 @@ async def test_settlement_closes_the_game_cancels_napustio_and_penalty_points_an
     assert ("close_game", 500) in club.server.calls
     assert (await club.db.penalties.napustio(500)).counted is None  # type: ignore[union-attr]
     ceca = await club.desk.member_card(await club.get("ceca"))
-    assert ceca.napustio_total == 0 and ceca.standing.penalty_points == 0 and ceca.standing.abandon_points == 0
+    assert ceca.napustio_total == 0
+    assert ceca.standing.penalty_points == 0
+    assert ceca.standing.abandon_points == 0
     assert "3 kaznena poena u Ligi te partije su poništena" in told(club, "ceca")[-1]
     paper = compute_paper(game, changes)
     assert paper.settled
     for seat, nick in enumerate(game.players):
         standing = await club.desk.standing(await club.get(nick), "2026-11")
-        assert standing.games == 1 and standing.game_points == paper.players[seat].result
+        assert standing.games == 1
+        assert standing.game_points == paper.players[seat].result
 
 
 async def test_a_small_settled_game_does_not_count_as_finished(tmp_path: Path) -> None:
@@ -305,7 +343,8 @@ async def test_a_small_settled_game_does_not_count_as_finished(tmp_path: Path) -
         await judge(club, 500, Draft(Settlement(True), "dogovor"))
         assert await club.db.penalties.settled(500) is False
         standing = await club.desk.standing(await club.get("ana"), "2026-11")
-        assert standing.games == 0 and standing.game_points == 0
+        assert standing.games == 0
+        assert standing.game_points == 0
         assert (await club.desk.member_card(await club.get("bojan"))).napustio_total == 0
     finally:
         await club.db.close()
@@ -334,8 +373,10 @@ async def test_a_verdict_recorded_before_a_crash_takes_effect_at_start(club: Clu
 
 async def test_another_clubs_settlement_rule_comes_from_the_configuration(club: Club) -> None:
     """Half the bule played and half an hour are enough where the configuration says so."""
-    club.desk.config = replace(club.config, penalties=replace(club.config.penalties, settlement_played_share="1/2",
-                                                             settlement_delay_minutes=30))
+    club.desk.config = replace(
+        club.config,
+        penalties=replace(club.config.penalties, settlement_played_share="1/2", settlement_delay_minutes=30),
+    )
     await people(club, "ana", "bojan", "ceca")
     await settle_case(club, minutes=31, left=90)  # 90 of 180 bule played: half, not 2/3; 31 minutes, not 60
     await open_on(club, 500)

@@ -85,8 +85,13 @@ def test_a_command_without_its_translations_is_caught() -> None:
 def test_the_catalogue_has_no_key_written_twice() -> None:
     """A dict literal keeps the last of two equal keys silently: one text would never be shown."""
     source = (Path(__file__).resolve().parent.parent / "bot" / "messages.py").read_text("utf-8")
-    keys = [node.value for d in ast.walk(ast.parse(source)) if isinstance(d, ast.Dict) for node in d.keys
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    keys = [
+        node.value
+        for d in ast.walk(ast.parse(source))
+        if isinstance(d, ast.Dict)
+        for node in d.keys
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
     assert sorted(k for k in set(keys) if keys.count(k) > 1) == []
 
 
@@ -124,8 +129,7 @@ async def test_telegram_menus_are_the_registry(scene: Scene) -> None:
 
 
 def _expected_option(arg: Arg) -> dict[str, Any]:
-    option: dict[str, Any] = {"name": arg.name, "required": arg.required,
-                              "type": DISCORD_TYPES.get(arg.kind, 3)}
+    option: dict[str, Any] = {"name": arg.name, "required": arg.required, "type": DISCORD_TYPES.get(arg.kind, 3)}
     limits = arg.limits
     if limits is not None:
         option["min_value"], option["max_value"] = limits
@@ -139,8 +143,11 @@ def _expected_option(arg: Arg) -> dict[str, Any]:
 
 
 def _seen_option(option: dict[str, Any]) -> dict[str, Any]:
-    seen: dict[str, Any] = {"name": option["name"], "required": bool(option.get("required", False)),
-                            "type": option["type"]}
+    seen: dict[str, Any] = {
+        "name": option["name"],
+        "required": bool(option.get("required", False)),
+        "type": option["type"],
+    }
     for key in ("min_value", "max_value", "max_length"):
         if key in option:
             seen[key] = option[key]

@@ -41,8 +41,11 @@ async def test_the_earliest_deadline_is_one_indexed_query(club: Club) -> None:
     assert (await club.desk.call(ana, 500)).ok
     assert await earliest_deadline(club.db) == NOW + club.desk.call_time
     plan = " | ".join(await query_plan(club.db))
-    assert "SCAN calls" not in plan and "SCAN councilor_calls" not in plan and "SCAN plavac" not in plan, plan
-    assert "calls_pending_deadline" in plan and "councilor_calls_pending_deadline" in plan, plan
+    assert "SCAN calls" not in plan, plan
+    assert "SCAN councilor_calls" not in plan, plan
+    assert "SCAN plavac" not in plan, plan
+    assert "calls_pending_deadline" in plan, plan
+    assert "councilor_calls_pending_deadline" in plan, plan
 
 
 async def test_a_sweep_expires_a_call_whose_timer_was_lost_and_is_cheap_before(club: Club) -> None:

@@ -43,4 +43,5 @@ def test_a_broken_hand_gets_the_problems_the_whole_game_check_finds() -> None:
         for bad in broken:
             found = validate_next_hand(before, bad)
             whole = validate_game(replace(before, hands=(*before.hands, bad)))
-            assert found and found == whole, (found, whole)
+            assert found, (found, whole)
+            assert found == whole, (found, whole)

@@ -237,10 +237,17 @@ def demo_config(config: Config) -> Config:
     return replace(config, owner=OWNER, owner_accounts=(f"{PLATFORM}:{OWNER}",))
 
 
-async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, stdout: TextIO,
-                      stderr: TextIO | None = None, clock: ManualClock | None = None,
-                      busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-                      ready: Callable[[App], Awaitable[None]] | None = None) -> int:
+async def run_console(
+    config: Config,
+    db_path: str,
+    demo: bool,
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO | None = None,
+    clock: ManualClock | None = None,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ready: Callable[[App], Awaitable[None]] | None = None,
+) -> int:
     """Run the console club on `db_path` (creating the demo club there when `demo` and the database is empty):
     interactive when `stdin` is a terminal, a script otherwise. Returns the exit status. The club's clock is
     kept in its database: a club resumes at its own time; a new one starts at the real current time, or at the
@@ -251,8 +258,15 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
     server = ConsoleGameServer()
     linked = config.gameserver.enabled  # a real game server (or `sudija gameserver --demo`) takes the commands
     try:
-        app = await build_app(config, clock=clock, timers=ManualTimers(), game_server=None if linked else server,
-                              database=db_path, sweep=True, busy_timeout_ms=busy_timeout_ms)
+        app = await build_app(
+            config,
+            clock=clock,
+            timers=ManualTimers(),
+            game_server=None if linked else server,
+            database=db_path,
+            sweep=True,
+            busy_timeout_ms=busy_timeout_ms,
+        )
     except sqlite3.OperationalError as exc:
         if not is_busy(exc):
             raise
@@ -280,8 +294,7 @@ async def run_console(config: Config, db_path: str, demo: bool, stdin: TextIO, s
                 console.chat.note(console.t("db.busy"))
         if demo and await is_empty(app.desk):
             games = await build_demo(app.desk, PLATFORM)
-            console.chat.note(console.t("console.demo_created", members=len(MEMBERS),
-                                        games=len(games), table=TABLE))
+            console.chat.note(console.t("console.demo_created", members=len(MEMBERS), games=len(games), table=TABLE))
         if demo and await is_demo_club(app.desk, PLATFORM):
             # The demo's owner only in the demo club: a real club database keeps the configured owner.
             app.config = app.desk.config = demo_config(app.config)

@@ -23,8 +23,9 @@ from storage.trials import Trial
 
 
 class DeskBase:
-    def __init__(self, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config,
-                 timers: Timers) -> None:
+    def __init__(
+        self, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config, timers: Timers
+    ) -> None:
         self.db = db
         self.chat = chat
         self.game_server = game_server
@@ -56,8 +57,11 @@ class DeskBase:
 
     def is_owner(self, member: Member) -> bool:
         """The owner's powers need both: the configured nickname and one of the configured accounts."""
-        return (self.config.owner is not None and member.nick.casefold() == self.config.owner.casefold()
-                and not member.accounts.isdisjoint(self.config.owner_accounts))
+        return (
+            self.config.owner is not None
+            and member.nick.casefold() == self.config.owner.casefold()
+            and not member.accounts.isdisjoint(self.config.owner_accounts)
+        )
 
     def roles_of(self, member: Member) -> set[str]:
         roles = set(member.roles)
@@ -75,8 +79,7 @@ class DeskBase:
         summary = await self.db.games.summary(number)
         if summary is None:
             return None
-        return GameFacts(summary.number, summary.rated, summary.ai, summary.status, summary.players,
-                         summary.ended_at)
+        return GameFacts(summary.number, summary.rated, summary.ai, summary.status, summary.players, summary.ended_at)
 
     async def load_game(self, number: int) -> Game:
         game = await self.db.games.get(number)
@@ -94,13 +97,16 @@ class DeskBase:
 
     async def referee_facts(self, member: Member) -> RefereeFacts:
         judging = await self.db.trials.judging(member.id) is not None
-        return RefereeFacts(member.id, member.nick, member.online, member.on_duty, member.seated_game is not None,
-                            judging)
+        return RefereeFacts(
+            member.id, member.nick, member.online, member.on_duty, member.seated_game is not None, judging
+        )
 
     async def lobby(self, role: str) -> list[tuple[Member, RefereeFacts]]:
         """Everyone holding `role`, with the facts the notification rules need (one query)."""
-        return [(m, RefereeFacts(m.id, m.nick, m.online, m.on_duty, m.seated_game is not None, judging))
-                for m, judging in await self.db.members.with_role_judging(role)]
+        return [
+            (m, RefereeFacts(m.id, m.nick, m.online, m.on_duty, m.seated_game is not None, judging))
+            for m, judging in await self.db.members.with_role_judging(role)
+        ]
 
     async def trial_members(self, trial: Trial) -> list[Member]:
         return await self.db.members.in_trial(trial.id)
@@ -108,8 +114,11 @@ class DeskBase:
     async def trial_space(self, trial: Trial) -> TrialSpace:
         """The trial as its private space shows it: every party with his role, in the order they joined."""
         members = {m.id: m for m in await self.db.members.in_trial(trial.id)}
-        parties = tuple(Party(members[p.member], PartyRole(p.role)) for p in await self.db.trials.participants(trial.id)
-                        if p.member in members)
+        parties = tuple(
+            Party(members[p.member], PartyRole(p.role))
+            for p in await self.db.trials.participants(trial.id)
+            if p.member in members
+        )
         return TrialSpace(trial.id, trial.game, trial.in_game, trial.is_open, parties)
 
     async def trial_space_by_id(self, trial_id: int) -> TrialSpace | None:
@@ -122,8 +131,9 @@ class DeskBase:
         players = [m for m in [await self.db.members.by_nick(n) for n in (facts.players if facts else ())] if m]
         await self.chat.tell_table(game, players, text)
 
-    async def verdict_list(self, number: int, show_referees: bool, transcripts: bool = True,
-                           trial_id: int | None = None, page: int = 1) -> Reply:
+    async def verdict_list(
+        self, number: int, show_referees: bool, transcripts: bool = True, trial_id: int | None = None, page: int = 1
+    ) -> Reply:
         """The game's trials (with their conversations when `transcripts`); with `trial_id`, page `page` of that
         trial's conversation."""
         trials = await self.db.trials.for_game(number)
@@ -144,8 +154,10 @@ class DeskBase:
         """A trial's whole conversation, each line labelled by its author (by function for the referee and a
         councilor when the viewer may not see their names)."""
         roles = {p.member: p.role for p in await self.db.trials.participants(trial_id)}
-        return [TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, self.messages), msg.text)
-                for msg in await self.db.trials.messages(trial_id)]
+        return [
+            TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, self.messages), msg.text)
+            for msg in await self.db.trials.messages(trial_id)
+        ]
 
     def sees_referee_names(self, viewer: Member | None) -> bool:
         """Only the roles in `referee_names_visible_to` see who judged (in /presude, on the paper)."""
@@ -161,8 +173,10 @@ class DeskBase:
         if not self.sees_referee_names(viewer):
             changes = anonymised(changes)
         paper = compute_paper(game, changes)
-        return Reply(paper_text(game, paper, self.config.language),
-                     pictures=await paper_pictures(game, paper, self.config.language))
+        return Reply(
+            paper_text(game, paper, self.config.language),
+            pictures=await paper_pictures(game, paper, self.config.language),
+        )
 
     async def paper_changed(self, number: int) -> None:
         """Tell the game server the game's paper after a change landed (a verdict or a correction)."""
@@ -170,4 +184,3 @@ class DeskBase:
         if game is not None:
             paper = compute_paper(game, anonymised(await self.db.paper_changes.for_game(number)))
             await self.game_server.paper_changed(number, paper_json(game, paper))
-

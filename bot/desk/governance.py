@@ -22,11 +22,28 @@ from storage.events import Event
 from storage.members import Member
 
 FUNCTIONS = ("referee", "councilor", "moderator")
-ROLE_WORDS = {"sudija": "referee", "sudije": "referee", "referee": "referee", "vecnik": "councilor",
-              "većnik": "councilor", "councilor": "councilor", "moderator": "moderator"}
-GOVERNANCE_EVENTS = ("role_granted", "role_removed", "call_denied", "call_restored", "league_closed",
-                     "account_linked", "account_unlinked", "link_denied",  # these three: bot.desk.links
-                     "vote_opened", "vote_cast", "vote_closed")  # bot.desk.votes
+ROLE_WORDS = {
+    "sudija": "referee",
+    "sudije": "referee",
+    "referee": "referee",
+    "vecnik": "councilor",
+    "većnik": "councilor",
+    "councilor": "councilor",
+    "moderator": "moderator",
+}
+GOVERNANCE_EVENTS = (
+    "role_granted",
+    "role_removed",
+    "call_denied",
+    "call_restored",
+    "league_closed",
+    "account_linked",
+    "account_unlinked",
+    "link_denied",  # these three: bot.desk.links
+    "vote_opened",
+    "vote_cast",
+    "vote_closed",
+)  # bot.desk.votes
 
 
 def role_of(word: str) -> str | None:
@@ -164,8 +181,11 @@ class GovernanceDesk(PenaltyDesk):
             if isinstance(target, Reply):
                 return target
             subject = str(target.id)
-        events = [e for e in await self.db.events.listing(GOVERNANCE_EVENTS, limit=1000)
-                  if subject is None or e.subject == subject][:limit]
+        events = [
+            e
+            for e in await self.db.events.listing(GOVERNANCE_EVENTS, limit=1000)
+            if subject is None or e.subject == subject
+        ][:limit]
         if not events:
             return Reply(self.t("gov.acts_none"))
         names = {m.id: m.nick for m in await self.db.members.all()}
@@ -173,8 +193,11 @@ class GovernanceDesk(PenaltyDesk):
 
     def act_text(self, event: Event, names: dict[int, str]) -> str:
         who = names.get(event.actor, "?") if event.actor is not None else self.t("gov.admin")
-        whom = names.get(int(event.subject), "?") if event.subject and event.subject.isdigit() else \
-            (event.subject or "").removeprefix("month:")
+        whom = (
+            names.get(int(event.subject), "?")
+            if event.subject and event.subject.isdigit()
+            else (event.subject or "").removeprefix("month:")
+        )
         data = event.data
         role = self.t(f"role.{data['role']}") if data.get("role") in FUNCTIONS else str(data.get("role", ""))
         if event.kind == "role_removed" and event.actor is not None and str(event.actor) == event.subject:
@@ -185,8 +208,9 @@ class GovernanceDesk(PenaltyDesk):
         if isinstance(until, str):  # stored as an ISO moment: shown on the club's clock
             with contextlib.suppress(ValueError):
                 until = datetime.fromisoformat(until.replace("Z", "+00:00"))
-        return self.t(key, at=event.at, who=who, whom=whom, role=role, until=until or "—",
-                      reason=data.get("reason") or "—")
+        return self.t(
+            key, at=event.at, who=who, whom=whom, role=role, until=until or "—", reason=data.get("reason") or "—"
+        )
 
     async def member_status(self, viewer: Member | None, nick: str | None) -> Reply:
         """/clan [NICK]: roles (to himself and officials), plavac, league this month, napustio, right to call."""

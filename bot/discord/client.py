@@ -71,8 +71,9 @@ def is_online(status: discord.Status) -> bool:
 
 class SudijaBot(discord.Client):
     def __init__(self, app: App, *, guild_ready_timeout: float = 2.0) -> None:
-        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none(),
-                         guild_ready_timeout=guild_ready_timeout)
+        super().__init__(
+            intents=intents(), allowed_mentions=discord.AllowedMentions.none(), guild_ready_timeout=guild_ready_timeout
+        )
         self.app = app
         self.desk = app.desk
         self.config = app.config
@@ -90,8 +91,10 @@ class SudijaBot(discord.Client):
         try:
             await self.tree.sync(guild=discord.Object(guild_id))
         except (discord.NotFound, discord.Forbidden) as failed:
-            raise ConfigError(f"cannot register the commands on the server [discord] guild_id = {guild_id}; is the "
-                              f"bot a member of it, invited with the applications.commands scope? ({failed})") from None
+            raise ConfigError(
+                f"cannot register the commands on the server [discord] guild_id = {guild_id}; is the "
+                f"bot a member of it, invited with the applications.commands scope? ({failed})"
+            ) from None
 
     def times(self, text: str) -> str:
         """The club's times in a text as Discord timestamps: each member's client shows them in his own time."""
@@ -130,8 +133,13 @@ class SudijaBot(discord.Client):
     async def member_of(self, user: discord.abc.User) -> Member | None:
         return await self.desk.member_for(PLATFORM, str(user.id))
 
-    async def answer(self, interaction: discord.Interaction[Any], run: Callable[[Member], Awaitable[Reply]],
-                     *, monospace: bool = False) -> None:
+    async def answer(
+        self,
+        interaction: discord.Interaction[Any],
+        run: Callable[[Member], Awaitable[Reply]],
+        *,
+        monospace: bool = False,
+    ) -> None:
         """Defer first (the desk may be slow), then run the use case for the member the account proves to be;
         an unproven account (or a member who left) gets the desk's refusal. A failure is logged and the member
         told, so his "thinking…" answer never hangs."""
@@ -179,8 +187,9 @@ class SudijaBot(discord.Client):
         kind = LEGACY_DRAFT_KINDS.get(match["kind"], match["kind"])
         await self.on_draft(interaction, kind, form_values(data.get("components")), int(match["trial"]))
 
-    async def on_draft(self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str],
-                       trial_id: int | None = None) -> None:
+    async def on_draft(
+        self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str], trial_id: int | None = None
+    ) -> None:
         async def run(member: Member) -> Reply:
             trial = await self.desk.judging(member)
             if kind not in set(VerdictKind) or trial is None or (trial_id is not None and trial.id != trial_id):
@@ -193,22 +202,28 @@ class SudijaBot(discord.Client):
 
         await self.answer(interaction, run)
 
-    async def run_command(self, interaction: discord.Interaction[Any], command: Command,
-                          values: Callable[[], Args]) -> None:
+    async def run_command(
+        self, interaction: discord.Interaction[Any], command: Command, values: Callable[[], Args]
+    ) -> None:
         """A registry command: defer first (the desk may be slow), then run it for whoever the account proves to
         be (an unproven account or a member who left gets the desk's refusal unless the command is for anyone)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             async with self.work:
                 actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
-                caller = Caller(PLATFORM, str(interaction.user.id), None if isinstance(actor, Reply) else actor,
-                                refusal=actor if isinstance(actor, Reply) else None,
-                                display=interaction.user.display_name)
+                caller = Caller(
+                    PLATFORM,
+                    str(interaction.user.id),
+                    None if isinstance(actor, Reply) else actor,
+                    refusal=actor if isinstance(actor, Reply) else None,
+                    display=interaction.user.display_name,
+                )
                 try:
                     reply = await registry.run(self.desk, caller, command, values())
                 except Usage as problem:
-                    reply = self.desk.refuse("command.usage", problem=str(problem),
-                                             usage=self.desk.t(command.usage_key))
+                    reply = self.desk.refuse(
+                        "command.usage", problem=str(problem), usage=self.desk.t(command.usage_key)
+                    )
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")
@@ -331,8 +346,12 @@ async def run_discord(app: App, bot: SudijaBot | None = None) -> None:
         await client.start(token)
 
 
-async def start_discord(app: App, *, timeout: float = 60.0,  # noqa: ASYNC109 (the bound on the wait for ready)
-                        guild_ready_timeout: float = 2.0) -> tuple[SudijaBot, asyncio.Task[None]]:
+async def start_discord(
+    app: App,
+    *,
+    timeout: float = 60.0,  # noqa: ASYNC109 (the bound on the wait for ready)
+    guild_ready_timeout: float = 2.0,
+) -> tuple[SudijaBot, asyncio.Task[None]]:
     """Attach, connect and return once the bot is ready (its guild cached, members synced), with the task that
     runs it. Start the desk after this, so what fell due while the bot was down is edited on Discord at once."""
     check_config(app)

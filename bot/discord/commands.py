@@ -38,8 +38,9 @@ READ_AS_TEXT = frozenset({ArgKind.DATE, ArgKind.MONTH, ArgKind.NICK, ArgKind.WOR
 class Localizer(app_commands.Translator):
     """The catalogue's other languages for their Discord locales; everything else sees the Serbian defaults."""
 
-    async def translate(self, string: locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         for language, locales in LOCALES.items():
             if locale in locales:
                 translated = string.extras.get(language)
@@ -108,24 +109,35 @@ def app_command(bot: SudijaBot, command: Command) -> app_commands.Command[Any, .
             return
         await bot.run_command(interaction, command, lambda: values_of(command, given, desk.t))
 
-    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                    annotation=discord.Interaction)]
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    ]
     for arg in options:
-        parameters.append(inspect.Parameter(arg.name, inspect.Parameter.KEYWORD_ONLY, annotation=option_type(arg),
-                                            default=inspect.Parameter.empty if arg.required else None))
+        parameters.append(
+            inspect.Parameter(
+                arg.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=option_type(arg),
+                default=inspect.Parameter.empty if arg.required else None,
+            )
+        )
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     if options:
         app_commands.rename(**{a.name: localized(f"name.{a.name}", 32) for a in options})(callback)
         app_commands.describe(**{a.name: localized(a.description_key) for a in options})(callback)
-    choices = {a.name: [app_commands.Choice(name=localized(f"choice.{a.name}.{c}"), value=c) for c in a.choices]
-               for a in options if a.kind is ArgKind.CHOICE}
+    choices = {
+        a.name: [app_commands.Choice(name=localized(f"choice.{a.name}.{c}"), value=c) for c in a.choices]
+        for a in options
+        if a.kind is ArgKind.CHOICE
+    }
     if choices:
         app_commands.choices(**choices)(callback)
     games = {a.name: recent_games(bot) for a in options if a.autocomplete}
     if games:
         app_commands.autocomplete(**games)(callback)
-    return app_commands.Command(name=localized(f"name.{command.name}", 32),
-                                description=localized(command.description_key), callback=callback)
+    return app_commands.Command(
+        name=localized(f"name.{command.name}", 32), description=localized(command.description_key), callback=callback
+    )
 
 
 def recent_games(bot: SudijaBot) -> Any:
@@ -140,11 +152,11 @@ def recent_games(bot: SudijaBot) -> Any:
         for s in await desk.recent_games(member):
             if not str(s.number).startswith(current.strip()) or any(c.value == s.number for c in choices):
                 continue
-            when = desk.t("hands.in_progress") if s.status is GameStatus.IN_PROGRESS or s.ended_at is None \
-                else s.ended_at
+            when = (
+                desk.t("hands.in_progress") if s.status is GameStatus.IN_PROGRESS or s.ended_at is None else s.ended_at
+            )
             label = desk.t("discord.game_choice", game=s.number, players=", ".join(s.players), when=when)
             choices.append(app_commands.Choice(name=label[:100], value=s.number))
         return choices[:25]
 
     return complete
-

@@ -38,8 +38,9 @@ THREAD_ID = re.compile(r"#(\d+)\s*$")
 
 # Set while a member's own thread message is being handed to the desk: the desk's relay of that message
 # must not be posted back into the thread where the member already wrote it.
-relaying_from_discord: contextvars.ContextVar[int | None] = contextvars.ContextVar("relaying_from_discord",
-                                                                                   default=None)
+relaying_from_discord: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "relaying_from_discord", default=None
+)
 
 
 def chunks(text: str, limit: int = LIMIT) -> list[str]:
@@ -116,8 +117,9 @@ class DiscordChat:
     def trial_of_thread(self, thread_id: int) -> int | None:
         return next((trial for trial, thread in self.threads.items() if thread == thread_id), None)
 
-    async def _send(self, where: discord.abc.Messageable, text: str, view: discord.ui.View | None = None,
-                    **kwargs: Any) -> discord.Message:
+    async def _send(
+        self, where: discord.abc.Messageable, text: str, view: discord.ui.View | None = None, **kwargs: Any
+    ) -> discord.Message:
         """Send, split when long; the view goes on the last part."""
         parts = chunks(self.bot.times(text))
         message: discord.Message | None = None
@@ -143,8 +145,9 @@ class DiscordChat:
         view = view_of(post.buttons)
         message: discord.Message | None = None
         for index, (text, named) in enumerate(parts):
-            only_them = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                                users=[discord.Object(u) for u in named])
+            only_them = discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in named]
+            )
             if index == 0 and view is not None:
                 message = await channel.send(text, view=view, allowed_mentions=only_them)
             else:
@@ -172,8 +175,9 @@ class DiscordChat:
             return None
         return await self.direct(account, text, buttons, member.nick)
 
-    async def direct(self, account: int, text: str, buttons: Sequence[Button] = (),
-                     nick: str = "") -> discord.Message | None:
+    async def direct(
+        self, account: int, text: str, buttons: Sequence[Button] = (), nick: str = ""
+    ) -> discord.Message | None:
         """A direct message to a Discord account; None when his DMs are closed or the account is gone."""
         member = nick or str(account)
         try:
@@ -211,9 +215,12 @@ class DiscordChat:
             parent_fetched = await self.bot.fetch_channel(self.config.trials_channel_id)
             assert isinstance(parent_fetched, discord.TextChannel), "trials_channel_id must be a text channel"
             parent = parent_fetched
-        thread = await parent.create_thread(name=self.bot.desk.t("discord.thread_name", trial=trial_id),
-                                            type=discord.ChannelType.private_thread, invitable=False,
-                                            auto_archive_duration=10080)
+        thread = await parent.create_thread(
+            name=self.bot.desk.t("discord.thread_name", trial=trial_id),
+            type=discord.ChannelType.private_thread,
+            invitable=False,
+            auto_archive_duration=10080,
+        )
         self.threads[trial_id] = thread.id
         for account in self._accounts(space.members):
             await self._add(thread, account)
@@ -236,8 +243,9 @@ class DiscordChat:
         except discord.HTTPException as failed:
             log.warning("cannot add %s to thread %s: %s", account, thread.id, failed)
 
-    async def say_in_trial(self, space: TrialSpace, text: str, sender: Member | None = None,
-                           buttons: Sequence[Button] = ()) -> None:
+    async def say_in_trial(
+        self, space: TrialSpace, text: str, sender: Member | None = None, buttons: Sequence[Button] = ()
+    ) -> None:
         if sender is not None and relaying_from_discord.get() == sender.id:
             return  # he wrote it in the thread himself: it is there already
         thread = await self._thread(space.id)

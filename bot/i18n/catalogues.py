@@ -56,7 +56,7 @@ def _language(language: str) -> Language:
         key = message.id if isinstance(message.id, str) else message.id[0]
         for comment in message.auto_comments:
             if comment.startswith(COUNT_COMMENT):
-                counts[key] = comment[len(COUNT_COMMENT):].strip()
+                counts[key] = comment[len(COUNT_COMMENT) :].strip()
         string = message.string
         if isinstance(string, str):
             if string:

@@ -13,8 +13,12 @@ from babel.dates import format_datetime, get_month_names
 DEFAULT_TIMEZONE = "Europe/Belgrade"
 
 #: Each language's date and time (CLDR patterns): 3.12.2026. 13:00 · 3 Dec 2026, 13:00 · 03.12.2026 13:00.
-PATTERNS: dict[str, str] = {"sr": "d.M.yyyy. HH:mm", "sr-Cyrl": "d.M.yyyy. HH:mm", "en": "d MMM yyyy, HH:mm",
-                            "ru": "dd.MM.yyyy HH:mm"}
+PATTERNS: dict[str, str] = {
+    "sr": "d.M.yyyy. HH:mm",
+    "sr-Cyrl": "d.M.yyyy. HH:mm",
+    "en": "d MMM yyyy, HH:mm",
+    "ru": "dd.MM.yyyy HH:mm",
+}
 #: The catalogue's plural entries a duration is written with, largest first.
 DURATION_UNITS = (("unit.days", 24 * 60), ("unit.hours", 60), ("unit.minutes", 1))
 
@@ -54,9 +58,12 @@ def duration_parts(value: timedelta) -> list[tuple[str, int]]:
 def _moment_patterns() -> dict[str, re.Pattern[str]]:
     months = "|".join(re.escape(str(m)) for m in get_month_names("abbreviated", locale="en").values())
     serbian = re.compile(r"\b(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})\. (?P<H>\d\d):(?P<M>\d\d)\b")
-    return {"sr": serbian, "sr-Cyrl": serbian,
-            "en": re.compile(rf"\b(?P<d>\d{{1,2}}) (?P<mon>{months}) (?P<y>\d{{4}}), (?P<H>\d\d):(?P<M>\d\d)\b"),
-            "ru": re.compile(r"\b(?P<d>\d\d)\.(?P<m>\d\d)\.(?P<y>\d{4}) (?P<H>\d\d):(?P<M>\d\d)\b")}
+    return {
+        "sr": serbian,
+        "sr-Cyrl": serbian,
+        "en": re.compile(rf"\b(?P<d>\d{{1,2}}) (?P<mon>{months}) (?P<y>\d{{4}}), (?P<H>\d\d):(?P<M>\d\d)\b"),
+        "ru": re.compile(r"\b(?P<d>\d\d)\.(?P<m>\d\d)\.(?P<y>\d{4}) (?P<H>\d\d):(?P<M>\d\d)\b"),
+    }
 
 
 _PATTERNS = _moment_patterns()
@@ -70,8 +77,9 @@ def discord_times(text: str, language: str, zone_name: str, now: datetime | None
 
     def stamp(match: re.Match[str]) -> str:
         month = int(match["m"]) if "m" in match.groupdict() and match["m"] else _MONTH_NUMBER[match["mon"]]
-        local = datetime(int(match["y"]), month, int(match["d"]), int(match["H"]), int(match["M"]),
-                         tzinfo=zone(zone_name))
+        local = datetime(
+            int(match["y"]), month, int(match["d"]), int(match["H"]), int(match["M"]), tzinfo=zone(zone_name)
+        )
         epoch = int(local.timestamp())
         if now is not None and local > now:
             return f"<t:{epoch}:f> (<t:{epoch}:R>)"

@@ -37,7 +37,7 @@ def _letters(text: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(text):
-        pair = text[i:i + 2]
+        pair = text[i : i + 2]
         if pair in _PAIRS:
             out.append(_PAIRS[pair])
             i += 2
@@ -51,7 +51,7 @@ def _spans(text: str) -> str:
     out: list[str] = []
     last = 0
     for match in _KEPT.finditer(text):
-        out.append(_letters(text[last:match.start()]))
+        out.append(_letters(text[last : match.start()]))
         out.append(match.group())
         last = match.end()
     out.append(_letters(text[last:]))

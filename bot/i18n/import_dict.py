@@ -60,9 +60,17 @@ def entries_of(path: Path) -> dict[str, tuple[tuple[str, ...], str]]:
 
 
 def empty_catalog(language: str) -> Catalog:
-    return Catalog(locale=LOCALES[language], domain=DOMAIN, project="Sudija", version="1",
-                   creation_date=FIXED_DATE, revision_date=FIXED_DATE, fuzzy=False,
-                   language_team=f"{language} <sudija@localhost>", last_translator="Sudija")
+    return Catalog(
+        locale=LOCALES[language],
+        domain=DOMAIN,
+        project="Sudija",
+        version="1",
+        creation_date=FIXED_DATE,
+        revision_date=FIXED_DATE,
+        fuzzy=False,
+        language_team=f"{language} <sudija@localhost>",
+        last_translator="Sudija",
+    )
 
 
 def load_all() -> dict[str, Catalog]:
@@ -77,10 +85,12 @@ def cyrillic_of(latin: Catalog) -> Catalog:
             continue
         key = message.id if isinstance(message.id, str) else message.id[0]
         string = message.string or ""
-        text: str | tuple[str, ...] = (to_cyrillic(string, key) if isinstance(string, str)
-                                       else tuple(to_cyrillic(s, key) for s in string))
-        cyrillic[message.id] = Message(message.id, text, auto_comments=list(message.auto_comments),
-                                       flags=set(message.flags))
+        text: str | tuple[str, ...] = (
+            to_cyrillic(string, key) if isinstance(string, str) else tuple(to_cyrillic(s, key) for s in string)
+        )
+        cyrillic[message.id] = Message(
+            message.id, text, auto_comments=list(message.auto_comments), flags=set(message.flags)
+        )
     return cyrillic
 
 

@@ -118,7 +118,8 @@ class Args:
 
     def number(self, name: str) -> int:
         value = self.values[name]
-        assert isinstance(value, int) and not isinstance(value, bool), name
+        assert isinstance(value, int), name
+        assert not isinstance(value, bool), name
         return value
 
     def opt_number(self, name: str) -> int | None:

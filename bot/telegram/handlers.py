@@ -152,14 +152,18 @@ class TelegramHandlers:
                 await self.show(where, self.desk.refuse("command.unknown", name=typed))
             return
         if not private and Place.CLUB not in command.places:
-            await self.show(where, Reply(self.desk.t("telegram.private_only", link=self.port.start_link()), ok=False),
-                            name=user.full_name)
+            await self.show(
+                where,
+                Reply(self.desk.t("telegram.private_only", link=self.port.start_link()), ok=False),
+                name=user.full_name,
+            )
             await self.port.delete_command(chat.id, message.message_id)
             return
         actor = await self.desk.actor(PLATFORM, str(user.id))
         proven = None if isinstance(actor, Reply) else await self.present(actor)
-        caller = Caller(PLATFORM, str(user.id), proven, refusal=actor if isinstance(actor, Reply) else None,
-                        display=user.full_name)
+        caller = Caller(
+            PLATFORM, str(user.id), proven, refusal=actor if isinstance(actor, Reply) else None, display=user.full_name
+        )
         try:
             reply = await self.commands.handle_as(caller, text)
         except DatabaseBusy:
@@ -202,8 +206,9 @@ class TelegramHandlers:
             await self.port.send(where.chat, reply.text, reply.buttons)
             await send_attachments(self.port.bot, where.chat, reply)
             return
-        if await self.port.answer_privately(where.user, name, reply.text, reply.buttons, group=where.chat,
-                                            reply_to=where.message):
+        if await self.port.answer_privately(
+            where.user, name, reply.text, reply.buttons, group=where.chat, reply_to=where.message
+        ):
             await send_attachments(self.port.bot, where.user, reply)  # pictures and records: privately only
 
     # Buttons -------------------------------------------------------------------------------------------
@@ -239,16 +244,20 @@ class TelegramHandlers:
         member = await self.present(actor)
         reply = await self.desk.press(member, *parsed)
         if reply.ok and parsed[0] in ONE_SHOT and isinstance(query.message, Message):
-            await self.port.remove_keyboard(query.message.chat.id, query.message.message_id,
-                                            query.message.reply_markup)
+            await self.port.remove_keyboard(query.message.chat.id, query.message.message_id, query.message.reply_markup)
         return reply
 
     async def result(self, query: CallbackQuery, reply: Reply) -> None:
         message = query.message if isinstance(query.message, Message) else None
         group = message.chat.id if message is not None and message.chat.type != ChatType.PRIVATE else None
-        if await self.port.answer_privately(query.from_user.id, query.from_user.full_name, reply.text,
-                                            reply.buttons, group=group,
-                                            reply_to=message.message_id if message else None):
+        if await self.port.answer_privately(
+            query.from_user.id,
+            query.from_user.full_name,
+            reply.text,
+            reply.buttons,
+            group=group,
+            reply_to=message.message_id if message else None,
+        ):
             await send_attachments(self.port.bot, query.from_user.id, reply)
 
     # Members -------------------------------------------------------------------------------------------
