@@ -26,10 +26,11 @@ import sys
 import tempfile
 import time
 import zlib
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from rules.gamelog import Game, GameStatus, format_time, game_to_doc
+from rules.gamelog import Game, GameStatus, game_to_doc
 from rules.generator import generate_game
 from storage.database import open_database
 from storage.games import GameRow
@@ -71,21 +72,7 @@ def _rows(numbers: range) -> list[GameRow]:
         before, after, game = _POOL[number % len(_POOL)]
         raw = f"{before}{number}{after}".encode()
         rows.append(
-            GameRow(
-                number,
-                game.rated,
-                game.ai,
-                game.bule,
-                game.refe_limit,
-                game.status.value,
-                format_time(game.started_at),
-                format_time(game.ended_at) if game.ended_at else None,
-                len(game.hands),
-                game.players,
-                hashlib.sha256(raw).hexdigest(),
-                zlib.compress(raw, 5),
-                None,
-            )
+            GameRow.with_log(replace(game, number=number), hashlib.sha256(raw).hexdigest(), zlib.compress(raw, 5), None)
         )
     return rows
 

@@ -140,19 +140,26 @@ class CorrectionDesk(DeskBase):
     async def _correction_game(self, member: Member, number: int | None) -> tuple[Game, int] | Reply:
         """The game a correction is about (named, else the table he sits at, else his game in progress) and his
         seat in it."""
+        return await self.players_game(member, number, "correction.no_game", "correction.not_player")
+
+    async def players_game(
+        self, member: Member, number: int | None, no_game: str, not_player: str
+    ) -> tuple[Game, int] | Reply:
+        """The game `number`, else the table the member sits at, else his game in progress, with his seat in it;
+        or the refusal (`no_game` when there is none, `not_player` when he did not play it)."""
         if number is None:
             number = member.seated_game
             if number is None:
                 playing = await self.db.games.in_progress_for(member.nick)
                 if not playing:
-                    return self.refuse("correction.no_game")
+                    return self.refuse(no_game)
                 number = playing[0].number
         game = await self.db.games.get(number)
         if game is None:
             return self.refuse("call.unknown_game", game=number)
         seat = game.seat_of(member.nick)
         if seat is None:
-            return self.refuse("correction.not_player", game=number)
+            return self.refuse(not_player, game=number)
         return game, seat
 
     async def _hand_state(self, game: Game, n: int) -> HandState | Reply:

@@ -55,21 +55,12 @@ class KorekcijaDesk:
         return await self.answer(member, ref, False)
 
     async def _table(self, member: Member, number: int | None) -> Game | Reply:
-        desk = self.desk
-        if number is None:
-            number = member.seated_game
-        if number is None:
-            playing = await desk.db.games.in_progress_for(member.nick)
-            if not playing:
-                return desk.refuse("korekcija.no_table")
-            number = playing[0].number
-        game = await desk.db.games.get(number)
-        if game is None:
-            return desk.refuse("call.unknown_game", game=number)
-        if game.seat_of(member.nick) is None:
-            return desk.refuse("korekcija.not_player", game=number)
+        found = await self.desk.players_game(member, number, "korekcija.no_table", "korekcija.not_player")
+        if isinstance(found, Reply):
+            return found
+        game = found[0]
         if game.status is not GameStatus.IN_PROGRESS:
-            return desk.refuse("korekcija.hand_over", game=number)
+            return self.desk.refuse("korekcija.hand_over", game=game.number)
         return game
 
     async def _others(self, game: Game, requester: str) -> list[tuple[str, Member | None]]:
