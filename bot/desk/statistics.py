@@ -114,7 +114,7 @@ async def statistics(desk: Desk, member: Member, start: date | None, end: date |
         return desk.refuse("statistika.bad_period", start=start, end=end)
     from bot.pictures.chart import chart_png  # noqa: PLC0415 (Pillow only when drawn)
 
-    lang = desk.config.language
+    lang = desk.messages.language  # the reader's (/jezik), else the club's
     figures = await council_figures(desk.db, start, end, club_zone())
     text = figures_text(figures, lang, start, end)
     return Reply(text, pictures=(Picture("statistika.png", chart_png(figures, lang), text.split("\n")[0]),))

@@ -147,7 +147,8 @@ class SudijaBot(discord.Client):
         try:
             async with self.work:
                 actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
-                reply = actor if isinstance(actor, Reply) else await run(actor)
+                async with self.desk.reading(None if isinstance(actor, Reply) else actor):  # his /jezik
+                    reply = actor if isinstance(actor, Reply) else await run(actor)
         except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
             reply = self.desk.refuse("db.busy")
         except Exception:
@@ -170,10 +171,11 @@ class SudijaBot(discord.Client):
             await interaction.response.send_message(member.text, ephemeral=True)
             return
         trial = await self.desk.judging(member)
-        if trial is None or (trial_id is not None and trial.id != trial_id) or kind not in set(VerdictKind):
-            await interaction.response.send_message(self.desk.t("trial.not_your_trial"), ephemeral=True)
-            return
-        await interaction.response.send_modal(DraftModal(VerdictKind(kind), trial.id, self.desk.t))
+        async with self.desk.reading(member):  # the form in his language (/jezik)
+            if trial is None or (trial_id is not None and trial.id != trial_id) or kind not in set(VerdictKind):
+                await interaction.response.send_message(self.desk.t("trial.not_your_trial"), ephemeral=True)
+                return
+            await interaction.response.send_modal(DraftModal(VerdictKind(kind), trial.id, self.desk.t))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A draft form's submit, read from the interaction itself: also a form opened before a restart (no

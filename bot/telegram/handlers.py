@@ -149,7 +149,8 @@ class TelegramHandlers:
         typed, command, _ = self.commands.find(text)
         if command is None:
             if private:
-                await self.show(where, self.desk.refuse("command.unknown", name=typed))
+                async with self.desk.reading(member):
+                    await self.show(where, self.desk.refuse("command.unknown", name=typed))
             return
         if not private and Place.CLUB not in command.places:
             await self.show(
@@ -183,7 +184,8 @@ class TelegramHandlers:
             return
         member = await self.present(actor)
         if await self.desk.open_trial_of(member) is None:
-            await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
+            async with self.desk.reading(member):
+                await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
             return
         reply = await self.desk.say(member, text)
         if reply is not None:
