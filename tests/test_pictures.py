@@ -178,7 +178,7 @@ def test_arbitar_golden_sans_and_betl(contract: str) -> None:
 
 GOLDEN: dict[str, str] = {
     "paper": "550x544:f4c36ed8d4888f01",
-    "paper-en": "550x544:ae2bca8259d41fd6",
+    "paper-en": "550x544:f47fa82840b4d60a",
     "hand-herc": "640x515:ceb7453ec88f495b",
     "hand-sans": "640x560:c35799d75052ba63",
     "hand-betl": "640x380:6e937ea86fea65cd",

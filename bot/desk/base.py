@@ -197,7 +197,7 @@ class DeskBase:
             changes = anonymised(changes)
         paper = compute_paper(game, changes)
         return Reply(
-            paper_text(game, paper, self.messages.language),
+            paper_text(game, paper, self.t),
             pictures=await paper_pictures(game, paper, self.messages.language),
         )
 

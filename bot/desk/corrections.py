@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 from bot.desk.base import DeskBase
 from bot.pictures.attach import verdict_pictures
 from bot.ports import Button, Reply
-from rules.arbitar.verdict import NOT_OBVIOUS
 from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
 from rules.paper import NOTE_REDUCED, AppliedChange, ChangeKind, Paper, PaperChange, compute_paper
@@ -206,9 +205,9 @@ class CorrectionDesk(DeskBase):
 
     def _check(self, game: Game, standing: Sequence[PaperChange], change: PaperChange) -> AppliedChange | Reply:
         try:
-            return check_change(game, standing, change, self.config.language)
+            return check_change(game, standing, change)
         except ChangeRefused as refused:
-            return self.refuse("paper.refused", message=refused.message)
+            return self.refuse(refused.message_key, **refused.params)
 
     def _moves_end(self, game: Game, before: Sequence[PaperChange], after: Sequence[PaperChange]) -> bool:
         one, two = compute_paper(game, before), compute_paper(game, after)
@@ -519,7 +518,7 @@ class CorrectionDesk(DeskBase):
                     {"player": other, "arbitar": True, "who": ARBITAR_NAME, "request": request.id},
                     None,
                     now,
-                    f"{ARBITAR_NAME}: {verdict.reason}",
+                    f"{ARBITAR_NAME}: {verdict.reason_in(self.club_messages.t)}",  # kept with the change
                 )
             try:
                 await self.corrections_store.settle(
@@ -556,7 +555,7 @@ class CorrectionDesk(DeskBase):
                     hand=n,
                     fallen=game.players[fallen],
                     other=game.players[other],
-                    reason=verdict.reason,
+                    reason=verdict.reason_in(self.t),
                     step=step,
                     evidence=evidence,
                 )
@@ -564,11 +563,11 @@ class CorrectionDesk(DeskBase):
                 "correction.arbitar_stays",
                 hand=n,
                 fallen=game.players[fallen],
-                reason=verdict.reason,
+                reason=verdict.reason_in(self.t),
                 step=step,
                 evidence=evidence,
             )
-            if NOT_OBVIOUS in verdict.reason and game.judgeable:
+            if verdict.not_obvious and game.judgeable:
                 said += "\n" + self.t("correction.may_call_referee", game=game.number)
             return said
 

@@ -249,7 +249,6 @@ class TrialDesk(CallDesk):
             trial.referee,
             await self.nick(trial.referee),
             self.now(),
-            self.config.language,
             settlement=settlement,
             moves=await self.fall_moves(game.number),
         )
