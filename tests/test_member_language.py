@@ -148,3 +148,33 @@ async def test_telegrams_locale_is_not_a_choice(scene: Scene) -> None:
         mark = fake.mark()
         fake.push_command(scene.u("mira"), scene.u("mira"), "nepostoji")
         await scene.got("mira", lambda text: text.startswith("Unknown command /nepostoji"), since=mark)
+
+
+async def test_on_discord_the_clients_locale_is_not_a_choice_and_a_chosen_language_keeps_its_timestamps(
+    tmp_path: Path,
+) -> None:
+    """Every fake Discord client says en-US; Ana reads the club's Serbian until she chooses Russian, and then her
+    answers are Russian with the club's times still as Discord timestamps; the referees' channel stays Serbian."""
+    from test_discord import answer_of, call_message, link, make_world, pending_call_id, store_game  # noqa: PLC0415
+
+    async with make_world(tmp_path) as world:
+        fake, m = world.fake, world.m
+        app = await world.app()
+        await link(app, world, "ana", "marko", "petar", "sudija1", "sudija2")
+        await store_game(app, 100)
+        await store_game(app, 90, ended_ago=timedelta(days=10))
+        async with world.running(app):
+            shown = await answer_of(fake, await fake.slash(m["ana"].id, "jezik"))
+            assert shown.startswith("Bot vam odgovara na jeziku Kluba: srpski (latinica).")
+            chosen = await answer_of(fake, await fake.slash(m["ana"].id, "jezik", {"jezik": "ru"}))
+            assert chosen == ru.t("jezik.chosen", language=ru.t("language.ru"))
+            answer = await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 100}))
+            assert answer.startswith("Судья вызван на партию 100")
+            too_old = await answer_of(fake, await fake.slash(m["ana"].id, "sudija", {"partija": 90}))
+            ended = int((world.clock.now() - timedelta(days=10)).timestamp())
+            assert f"<t:{ended}:f>" in too_old, too_old
+            assert too_old.startswith(ru.t("call.too_old", game=90, ended_at="", consumed="", days=7)[:20])
+            call = await pending_call_id(app, 100)
+            notice = await call_message(world, call)
+            until = int((world.clock.now() + timedelta(minutes=5)).timestamp())
+            assert f"Važi do <t:{until}:f> (<t:{until}:R>)." in notice["content"]

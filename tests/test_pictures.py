@@ -182,7 +182,7 @@ GOLDEN: dict[str, str] = {
     "hand-herc": "640x515:ceb7453ec88f495b",
     "hand-sans": "640x560:c35799d75052ba63",
     "hand-betl": "640x380:6e937ea86fea65cd",
-    "arbitar-herc": "600x473:06e0ffb360dede05",
+    "arbitar-herc": "600x473:787487a92ad3578c",
     "arbitar-sans": "600x347:34b33edc58ba5e9a",
     "arbitar-betl": "600x347:b2f5c588fecf8705",
 }

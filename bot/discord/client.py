@@ -41,6 +41,7 @@ from bot.discord.components import (
 )
 from bot.discord.pictures import reply_attachments
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
+from bot.i18n import LANGUAGES
 from bot.i18n.clock import discord_times
 from bot.ports import Reply
 from bot.registry.spec import Args, Caller, Command, Usage
@@ -97,8 +98,12 @@ class SudijaBot(discord.Client):
             ) from None
 
     def times(self, text: str) -> str:
-        """The club's times in a text as Discord timestamps: each member's client shows them in his own time."""
-        return discord_times(text, self.config.language, self.config.timezone, self.desk.now())
+        """The club's times in a text as Discord timestamps: each member's client shows them in his own time. The
+        text may be in any catalogue language (a member reads his own, /jezik); their date formats differ."""
+        now = self.desk.now()
+        for language in LANGUAGES:
+            text = discord_times(text, language, self.config.timezone, now)
+        return text
 
     # Answering interactions ---------------------------------------------------------------------------------
     async def reply(self, interaction: discord.Interaction[Any], reply: Reply, *, monospace: bool = False) -> None:
