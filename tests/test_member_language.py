@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from test_telegram import Scene, fake, scene
+from test_telegram import Scene, call_game, fake, scene
 
 from bot.commands import Commands
 from bot.desk import Desk
@@ -148,6 +148,20 @@ async def test_telegrams_locale_is_not_a_choice(scene: Scene) -> None:
         mark = fake.mark()
         fake.push_command(scene.u("mira"), scene.u("mira"), "nepostoji")
         await scene.got("mira", lambda text: text.startswith("Unknown command /nepostoji"), since=mark)
+        # Ana calls (in Serbian); the referees' group reads the club's Serbian; Mira's press is answered in English,
+        # the short line at once and the outcome privately.
+        await scene.link("ana")
+        group_msg, _ = await call_game(scene)
+        assert group_msg.button_texts() == ["Sudi"]
+        assert scene.last("ana").text == sr.t("call.ok", game=100, minutes=5)
+        mark = fake.mark()
+        query = fake.push_press(scene.u("mira"), group_msg, "Sudi")
+        await fake.wait_for("answerCallbackQuery", where=lambda p: p["callback_query_id"] == query, since=mark)
+        assert fake.answer_of(query) == {"callback_query_id": query, "text": en.t("telegram.pressed")}
+        took = await scene.got("mira", lambda text: text.startswith("You are judging game 100"), since=mark)
+        trial = await scene.a.db.trials.open_for_game(100)
+        assert trial is not None
+        assert took.text == en.t("take.ok", game=100, trial=trial.id)
 
 
 async def test_on_discord_the_clients_locale_is_not_a_choice_and_a_chosen_language_keeps_its_timestamps(

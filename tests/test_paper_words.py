@@ -23,7 +23,7 @@ from rules.paper_changes import ChangeRefused, check_change
 from rules.paper_render import discrepancy_lines, paper_text, tricks_text
 
 ROOT = Path(__file__).resolve().parent.parent
-PREFIXES = ("paper.", "picture.", "change.")
+PREFIXES = ("paper.", "picture.", "change.", "arbitar.", "record.", "stats.", "jezik.", "language.")
 KEYS = sorted(k for k in languages()["sr"].texts if k.startswith(PREFIXES) and k != "paper.refused")
 
 
@@ -31,6 +31,7 @@ def test_the_words_are_many_and_each_has_its_own_text_in_every_language() -> Non
     assert len([k for k in KEYS if k.startswith("paper.")]) >= 55
     assert len([k for k in KEYS if k.startswith("picture.")]) >= 65
     assert len([k for k in KEYS if k.startswith("change.")]) >= 25
+    assert len([k for k in KEYS if k.startswith(("arbitar.", "record.", "stats."))]) >= 45
     for language in LANGUAGES:
         missing = [k for k in KEYS if own_text(language, k) is None]
         assert missing == [], language
@@ -43,7 +44,7 @@ def test_russian_words_are_russian_and_cyrillic_is_the_latin_transliterated() ->
         latin_forms = (latin,) if isinstance(latin, str) else latin
         cyrillic_forms = (cyrillic,) if isinstance(cyrillic, str) else cyrillic
         assert cyrillic_forms == tuple(to_cyrillic(f, key) for f in latin_forms), key
-        if not key.startswith(("picture.short_", "picture.contract")):
+        if not key.startswith(("picture.short_", "picture.contract", "record.called_by", "record.taken_by")):
             assert cyrillic_forms != latin_forms, key  # Serbian words, in Cyrillic letters
     assert own_text("ru", "paper.title") == "Лист партии {game}"
     assert own_text("ru", "picture.talon") == "прикуп"
