@@ -52,6 +52,11 @@ class Commands:
         return await self.handle_as(caller, text)
 
     async def handle_as(self, caller: Caller, text: str) -> Reply | None:
+        """A typed line, answered in the caller's language (`/jezik`), the club's for an account not linked."""
+        async with self.desk.reading(caller.member):
+            return await self._handle_as(caller, text)
+
+    async def _handle_as(self, caller: Caller, text: str) -> Reply | None:
         line = text.strip()
         if not line.startswith("/"):
             if caller.member is None or not line:

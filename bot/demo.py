@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.desk import Desk
+from bot.messages import Catalogue
 from rules.gamelog import Game, GameStatus, LogError
 from rules.generator import generate_game
 from rules.logfile import decode
@@ -107,7 +108,7 @@ def cross_check_report(game: Game, lang: str) -> list[str] | None:
     if not any(hand.score is not None for hand in game.hands):
         return None
     found = cross_check(game)
-    return discrepancy_lines(found, lang) if found else None
+    return discrepancy_lines(found, Catalogue(lang).t) if found else None
 
 
 def demo_games(now: datetime) -> list[Game]:

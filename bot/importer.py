@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.messages import Catalogue
 from rules.gamelog import LogError, read_game
 from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, place_order, plan, size_text, unpack
 from rules.paper import cross_check
@@ -118,7 +119,7 @@ def prepare_piece(piece: Piece, lang: str = "sr") -> PieceResult:
         if any(hand.score is not None for hand in game.hands):
             found = cross_check(game)
             if found:
-                report = discrepancy_lines(found, lang)
+                report = discrepancy_lines(found, Catalogue(lang).t)
         result.rows.append(GameRow.of(game, report, canonical))
         result.places.append(document.place)
         result.hands += len(game.hands)

@@ -53,7 +53,7 @@ def render_hands(game: Game, m: Catalogue, paper: Paper | None = None) -> str:
         on_paper = paper.hand(hand.n) if paper is not None else None
         if on_paper is not None and on_paper.changes:
             lines.append(m.t("hands.changes", n=hand.n))
-            lines += [m.t("hands.change", text=change_text(names, a, m.language)) for a in on_paper.changes]
+            lines += [m.t("hands.change", text=change_text(names, a, m.t)) for a in on_paper.changes]
     return "\n".join(lines)
 
 

@@ -94,7 +94,7 @@ async def test_the_advice_is_the_arbitars_own_output_for_a_transfer_and_a_not_ob
     assert contains_block(lines, cli_text(tmp_path, capsys, game, 1, "marko"))
     assert (
         "  Arbitar: pad prelazi na petar — Greška igrača petar u 8. štihu (Q♠ umesto Q♦) upropastila je "
-        "prolaz igrača marko, a on nije pogrešio." in lines
+        "prolaz igrača marko; u kartama igrača marko greške nema." in lines
     )
     error = next(line for line in lines if line.startswith("    petar: u 8. štihu Q♠ umesto Q♦"))
     assert "odgovara licitaciji" in error

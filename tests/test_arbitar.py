@@ -614,3 +614,29 @@ def test_declarer_last_after_passes(dealer: int, bids: str, expected: bool) -> N
     hand = make_hand(dealer=dealer, bids=bids, contract=None, defense="follows follows", players=PLAYERS)
     assert hand.declarer is not None
     assert declarer_last_after_passes(hand, hand.declarer) is expected
+
+
+# --- the reasons: keys and values, written by the edge ------------------------------------------------------
+
+
+def test_every_reason_is_a_catalogue_key_written_in_each_language() -> None:
+    from bot.i18n import LANGUAGES  # noqa: PLC0415 (the edge's words, only here)
+    from bot.messages import Catalogue  # noqa: PLC0415 (the edge's words, only here)
+
+    cases = [
+        (RUINED_BOTH, 1, "arbitar.ruined", {"other": "petar", "fallen": "marko", "trick": 8}),
+        (FALLEN_ERRED, 1, "arbitar.own_error", {"fallen": "marko", "trick": 4, "card": "A♥", "better": "J♠"}),
+        (STEP2_TRANSFER, 1, "arbitar.obviously_bad", {"rezons": "1", "aces": 1}),
+        (STEP2_NOT_OBVIOUS, 1, "arbitar.not_obvious", {}),
+    ]
+    for spec, fallen, key, some in cases:
+        verdict = arbitrate(build(spec), 1, fallen)
+        assert verdict.reason_key == key
+        assert some.items() <= verdict.reason_values.items(), key
+        said = {language: verdict.reason_in(Catalogue(language).t) for language in LANGUAGES}
+        assert said["sr"] == verdict.reason  # the JSON report's Serbian is the catalogue's
+        assert len(set(said.values())) == len(LANGUAGES), said
+    english = arbitrate(build(RUINED_BOTH), 1, 1).reason_in(Catalogue("en").t)
+    assert (
+        english == "petar's error in trick 8 (Q♠ instead of Q♦) ruined marko's pass; marko made no error in the cards."
+    )

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.importer import Importer, NoSuchPath, find_files
+from bot.messages import Catalogue
 from rules.gamelog import Game, GameStatus, LogError, ScoreEntry, game_to_doc
 from rules.generator import generate_game
 from rules.logfile import GZIP_MAGIC, Limits, decode
@@ -29,6 +30,9 @@ from rules.paper import compute_paper, cross_check
 from rules.paper_render import discrepancy_lines
 from storage.database import open_database
 from storage.games import PreparedGame
+
+SR_T, EN_T = Catalogue("sr").t, Catalogue("en").t  # the words the edge passes the paper
+
 
 NOW = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -195,7 +199,7 @@ async def test_cross_check_report_is_kept(tmp_path: Path) -> None:
     assert "Cross-check: in 1 game the score recorded in the log differs from the paper" in report.summary()[1]
     db = await open_database(tmp_path / "club.db")
     try:
-        assert await db.games.cross_check_report(50) == discrepancy_lines(cross_check(wrong), "en")
+        assert await db.games.cross_check_report(50) == discrepancy_lines(cross_check(wrong), EN_T)
         assert await db.games.cross_check_report(51) is None
         assert await db.games.get(50) == wrong
     finally:
@@ -236,7 +240,7 @@ async def test_worker_processes_store_the_same(tmp_path: Path) -> None:
 
 async def test_prepared_rows_match_prepared_games() -> None:
     game = game_of(9, 90)
-    report = discrepancy_lines(cross_check(game))
+    report = discrepancy_lines(cross_check(game), SR_T)
     prepared = PreparedGame.of(game, report)
     row = prepared.row()
     assert (row.number, row.hand_count, row.players, row.digest, row.cross_check) == (

@@ -11,11 +11,15 @@ import pytest
 from test_paper_game import results_game
 
 from bot.cli import main
+from bot.messages import Catalogue
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
 from storage.changes import NewPaperChange
 from storage.database import open_database
 from storage.games import PreparedGame
+
+SR_T = Catalogue("sr").t  # the words the edge passes the paper
+
 
 NOW = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
 
@@ -28,7 +32,7 @@ def db_file(tmp_path: Path) -> str:
     async def setup() -> None:
         db = await open_database(path)
         try:
-            report = discrepancy_lines(cross_check(game)) or [
+            report = discrepancy_lines(cross_check(game), SR_T) or [
                 "partija 1847258, ruka 1, ana: bule upisano +10, izračunato +12"
             ]
             await db.games.store([PreparedGame.of(game, report)], NOW)

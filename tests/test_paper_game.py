@@ -8,11 +8,14 @@ from datetime import timedelta
 
 from test_paper import ANA, BOJAN, CALLS, CECA, FOLLOWS, PASSES, C, build_game, build_hand, not_followed
 
+from bot.messages import Catalogue
 from rules.gamelog import Game, GameStatus, Hand, ScoreEntry
 from rules.paper import ChangeKind, Paper, PaperChange, compute_paper, cross_check, write_off
 from rules.paper_changes import check_change
 from rules.paper_hand import Entry, HandCase
 from rules.paper_render import discrepancy_lines, paper_json, paper_text
+
+SR_T, EN_T = Catalogue("sr").t, Catalogue("en").t  # the words the edge passes the paper
 
 
 def _nobody(contracts: list[tuple[int, str, bool]], start: int = 1) -> list[Hand]:
@@ -233,9 +236,9 @@ def test_cross_check_reports_differences_only() -> None:
         (1, "bojan", "supe_left", 0, 20),
         (1, "bojan", "supe_right", 20, 0),
     ]
-    lines = discrepancy_lines(found)
+    lines = discrepancy_lines(found, SR_T)
     assert lines[0] == "partija 1847258, ruka 1, bojan: leve supe upisano 0, izračunato 20"
-    assert discrepancy_lines(found, "en")[1] == "game 1847258, hand 1, bojan: right supe recorded 20, computed 0"
+    assert discrepancy_lines(found, EN_T)[1] == "game 1847258, hand 1, bojan: right supe recorded 20, computed 0"
 
 
 def test_cross_check_finished_game_without_end() -> None:
@@ -250,11 +253,11 @@ def test_cross_check_finished_game_without_end() -> None:
 def test_paper_text_serbian_and_english() -> None:
     game = results_game()
     paper = compute_paper(game)
-    text = paper_text(game, paper)
+    text = paper_text(game, paper, SR_T)
     assert text.startswith("Papir partije 1847258")
     for word in ("leve supe", "bule", "desne supe", "refe", "Rezultat: ana −40, bojan +20, ceca +20"):
         assert word in text
-    english = paper_text(game, paper, lang="en")
+    english = paper_text(game, paper, EN_T)
     assert english.startswith("Paper of game 1847258")
     assert "Results: ana −40" in english
 
@@ -276,13 +279,13 @@ def test_the_hat_is_shown_while_the_game_runs() -> None:
         [*_nobody([(ANA, "sans", True)]), build_hand(2)], size=10, refe_limit=3, status=GameStatus.INTERRUPTED
     )
     paper = compute_paper(game)
-    text = paper_text(game, paper)
+    text = paper_text(game, paper, SR_T)
     ana_row = next(line for line in text.splitlines() if line.startswith("ana "))
     assert ana_row.endswith("(kapa)")
     assert "-6" in ana_row
     assert "kapa" not in next(line for line in text.splitlines() if line.startswith("bojan "))
     assert "Partija je u toku: 14 bula na papiru." in text
-    assert "(hat)" in paper_text(game, paper, "en")
+    assert "(hat)" in paper_text(game, paper, EN_T)
 
 
 def test_hand_lines_name_the_defence() -> None:
@@ -291,9 +294,9 @@ def test_hand_lines_name_the_defence() -> None:
         2, BOJAN, C("karo", True), defense={CECA: FOLLOWS, ANA: PASSES}, tricks=lambda c, f: c[BOJAN] == 8
     )
     game = build_game([zovem, alone], refe_limit=0, status=GameStatus.INTERRUPTED)
-    text = paper_text(game, compute_paper(game))
+    text = paper_text(game, compute_paper(game), SR_T)
     assert "  1  ana: herc, bojan zovem — prolaz (7 štihova), V=8" in text
     assert "     ana bule −8 · bojan bule +8, supe levo 24" in text
     assert "  2  bojan: igra karo, ceca sam prati — prolaz (8 štihova), V=8" in text
-    english = paper_text(game, compute_paper(game), "en")
+    english = paper_text(game, compute_paper(game), EN_T)
     assert "  2  bojan: igra karo, ceca one follows — passes (8 tricks), V=8" in english

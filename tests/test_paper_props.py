@@ -8,11 +8,15 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.messages import Catalogue
 from rules.gamelog import Game, GameStatus
 from rules.generator import generate_game
 from rules.paper import ChangeKind, Paper, PaperChange, compute_paper
 from rules.paper_changes import ChangeRefused, check_change
 from rules.paper_render import paper_json, paper_text
+
+SR_T = Catalogue("sr").t  # the words the edge passes the paper
+
 
 WHEN = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -162,6 +166,6 @@ def test_supe_and_refe_stay_consistent(game: Game) -> None:
     assert all(p.refe_open >= 0 and p.refe_played >= 0 for p in paper.players)
     assert all(p.refe_open + p.refe_played == paper.refe_rounds for p in paper.players)
     assert paper.refe_rounds <= game.refe_limit
-    text = paper_text(game, paper)
+    text = paper_text(game, paper, SR_T)
     assert f"Papir partije {game.number}" in text
     assert len(text.splitlines()) >= len(game.hands)

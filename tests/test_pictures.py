@@ -178,11 +178,11 @@ def test_arbitar_golden_sans_and_betl(contract: str) -> None:
 
 GOLDEN: dict[str, str] = {
     "paper": "550x544:f4c36ed8d4888f01",
-    "paper-en": "550x544:ae2bca8259d41fd6",
+    "paper-en": "550x544:f47fa82840b4d60a",
     "hand-herc": "640x515:ceb7453ec88f495b",
     "hand-sans": "640x560:c35799d75052ba63",
     "hand-betl": "640x380:6e937ea86fea65cd",
-    "arbitar-herc": "600x473:06e0ffb360dede05",
+    "arbitar-herc": "600x473:787487a92ad3578c",
     "arbitar-sans": "600x347:34b33edc58ba5e9a",
     "arbitar-betl": "600x347:b2f5c588fecf8705",
 }

@@ -92,7 +92,7 @@ async def show(
         if report:
             print("\n".join([words.t("papir.report"), *report]), file=sys.stderr)
         return 0
-    print(paper_text(game, paper, lang))
+    print(paper_text(game, paper, words.t))
     if report:
         print()
         print("\n".join([words.t("papir.report"), *report]))

@@ -15,7 +15,9 @@ from datetime import datetime, timedelta
 from bot.desk.advice import AdviceDesk
 from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
+from bot.desk.languages import LanguageDesk
 from bot.desk.links import MAX_REF
+from bot.i18n.reader import for_the_club
 from bot.ports import Reply
 from rules.notices import Notice
 from storage.clock import store_clock, stored_clock
@@ -26,7 +28,8 @@ from storage.trials import Trial, TrialMessage
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
 
-class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
+class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk, LanguageDesk):
+    @for_the_club
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect)."""
@@ -73,6 +76,7 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
             elif not trial.in_game and trial.caller not in busy_callers:
                 await self.game_server.unblock_offers(await self.nick(trial.caller))
 
+    @for_the_club  # a timer's work: notices, the table; each private message in its reader's language
     async def run_due(self) -> None:
         await self.expire_due_calls()
         await self.expire_due_councilor_calls()
@@ -139,7 +143,12 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
 
     async def press(self, member: Member, action: str, ref: int) -> Reply:
         """A button: the payload names an action and an id; both are re-checked against the database (an id no
-        row can have is refused before any look-up), and the presser must still be in the club."""
+        row can have is refused before any look-up), and the presser must still be in the club. He is answered
+        in his language."""
+        async with self.reading(member):
+            return await self._press(member, action, ref)
+
+    async def _press(self, member: Member, action: str, ref: int) -> Reply:
         refused = self.gate(member)
         if refused is not None:
             return refused

@@ -128,9 +128,11 @@ class AdviceDesk(TrialDesk):
         if official is None or facts is None:
             return
         earlier = [t for t in await self.db.trials.for_game(trial.game) if t.id != trial.id]
-        text = render_briefing(trial.game, facts.players, earlier, await self.fall_moves(trial.game), self.messages)
-        if text is not None:
-            await self.chat.tell(official, text)
+        moves = await self.fall_moves(trial.game)
+        async with self.reading(official):
+            text = render_briefing(trial.game, facts.players, earlier, moves, self.messages)
+            if text is not None:
+                await self.chat.tell(official, text)
 
     async def open_trial(self, trial: Trial) -> None:
         await super().open_trial(trial)

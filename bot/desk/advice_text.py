@@ -121,9 +121,9 @@ def decision_line(game: Game, analysis: FallAnalysis, m: Catalogue) -> str:
             "advice.decides_transfer",
             fallen=game.players[analysis.fallen],
             to=game.players[verdict.to],
-            reason=verdict.reason,
+            reason=verdict.reason_in(m.t),
         )
-    return m.t("advice.decides_stays", fallen=game.players[analysis.fallen], reason=verdict.reason)
+    return m.t("advice.decides_stays", fallen=game.players[analysis.fallen], reason=verdict.reason_in(m.t))
 
 
 def render_advice(game: Game, hand: int, declarer: int, analyses: Sequence[FallAnalysis], m: Catalogue) -> str:

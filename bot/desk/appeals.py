@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 import aiosqlite
 
 from bot.desk.votes import VoteDesk
+from bot.i18n.reader import for_the_club
 from bot.ports import Button, CallPost, Reply
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
@@ -118,13 +119,14 @@ class AppealDesk(VoteDesk):
         for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
             self.timers.arm(deadline)
         eligible = await self.eligible_councilors(appeal, trial, lobby_only=True)
-        post = CallPost(
-            f"councilor:appeal:{appeal.id}",
-            await self.appeal_text(appeal, trial),
-            tuple(eligible),
-            self.appeal_buttons(appeal),
-            tuple(eligible) if self.config.direct_messages else (),
-        )
+        with self.club_voice():  # the councilors' channel
+            post = CallPost(
+                f"councilor:appeal:{appeal.id}",
+                await self.appeal_text(appeal, trial),
+                tuple(eligible),
+                self.appeal_buttons(appeal),
+                tuple(eligible) if self.config.direct_messages else (),
+            )
         for notice in await self.chat.post_call(post):
             await self.db.calls.add_notice(post.subject, notice)
         for councilor in eligible:
@@ -202,6 +204,26 @@ class AppealDesk(VoteDesk):
             return self.refuse(
                 "appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh else None)
             )
+        await self.hearing_opened(appeal, trial, councilor, hearing_id)
+        seen = await self.verdict_list(trial.game, show_referees=True, transcripts=True)  # verdicts, talks
+        return Reply(
+            "\n".join(
+                [
+                    self.t(
+                        "appeal.take_ok",
+                        appeal=appeal.id,
+                        trial=trial.id,
+                        hearing=hearing_id,
+                        until=appeal.review_deadline,
+                    ),
+                    seen.text,
+                ]
+            )
+        )
+
+    @for_the_club
+    async def hearing_opened(self, appeal: Appeal, trial: Trial, councilor: Member, hearing_id: int) -> None:
+        """The appeal's notices say who took it; the hearing's space opens (in the club's language)."""
         await self.chat.edit_notices(
             await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
             self.t("appeal.notice_taken", appeal=appeal.id, trial=trial.id, councilor=councilor.nick),
@@ -223,22 +245,8 @@ class AppealDesk(VoteDesk):
             ),
             self.controls(hearing),
         )
-        seen = await self.verdict_list(trial.game, show_referees=True, transcripts=True)  # verdicts, talks
-        return Reply(
-            "\n".join(
-                [
-                    self.t(
-                        "appeal.take_ok",
-                        appeal=appeal.id,
-                        trial=trial.id,
-                        hearing=hearing_id,
-                        until=appeal.review_deadline,
-                    ),
-                    seen.text,
-                ]
-            )
-        )
 
+    @for_the_club  # a private copy of the channel's notice
     async def offer_pending_calls(self, member: Member) -> None:
         """A councilor who arrives in the lobby is also offered every appeal waiting that he may take."""
         await super().offer_pending_calls(member)
@@ -293,7 +301,7 @@ class AppealDesk(VoteDesk):
             return reply
         reason = draft.reason or "—"
         await self.db.appeals.decide(appeal.id, AppealState.UPHELD, referee.id, reason, self.now())
-        await self.tell_decision(appeal, AppealState.UPHELD, reason, 0, None, render_verdict(draft, self.messages))
+        await self.tell_decision(appeal, AppealState.UPHELD, reason, 0, None, draft)
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t("appeal.state_upheld")))
 
     async def decide_appeal(
@@ -328,35 +336,45 @@ class AppealDesk(VoteDesk):
         ):
             return self.refuse("appeal.not_yours", appeal=appeal_id)
         await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen)
-        text = self.t("appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason)
+        with self.club_voice():  # said in the hearing's space
+            text = self.t(
+                "appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason
+            )
         await self._wind_up(hearing, text)
         await self.tell_decision(appeal, state, reason, chosen, until, None)
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
 
     async def tell_decision(
-        self, appeal: Appeal, state: AppealState, reason: str, days: int, until: datetime | None, verdict: str | None
+        self, appeal: Appeal, state: AppealState, reason: str, days: int, until: datetime | None, verdict: Draft | None
     ) -> None:
+        """The appellant is told privately (in his language); the appeal's notices say how it ended (the club's)."""
         appellant = await self.db.members.get(appeal.appellant)
-        text = self.t(
-            "appeal.told_decided",
-            appeal=appeal.id,
-            trial=appeal.trial,
-            state=self.t(f"appeal.state_{state}"),
-            reason=reason,
-        )
-        if verdict:
-            text += "\n" + self.t("appeal.told_new_verdict", verdict=verdict)
-        if until is not None:
-            text += "\n" + self.t("appeal.told_restricted", days=days, until=until)
         if appellant is not None:
-            await self.chat.tell(appellant, text)
-        await self.chat.edit_notices(
-            await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
-            self.t(
-                "appeal.notice_decided", appeal=appeal.id, trial=appeal.trial, state=self.t(f"appeal.state_{state}")
-            ),
-        )
+            async with self.reading(appellant):
+                text = self.t(
+                    "appeal.told_decided",
+                    appeal=appeal.id,
+                    trial=appeal.trial,
+                    state=self.t(f"appeal.state_{state}"),
+                    reason=reason,
+                )
+                if verdict is not None:
+                    text += "\n" + self.t("appeal.told_new_verdict", verdict=render_verdict(verdict, self.messages))
+                if until is not None:
+                    text += "\n" + self.t("appeal.told_restricted", days=days, until=until)
+                await self.chat.tell(appellant, text)
+        with self.club_voice():
+            await self.chat.edit_notices(
+                await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
+                self.t(
+                    "appeal.notice_decided",
+                    appeal=appeal.id,
+                    trial=appeal.trial,
+                    state=self.t(f"appeal.state_{state}"),
+                ),
+            )
 
+    @for_the_club
     async def interrupt(self, trial: Trial, why: str) -> None:
         """A hearing that ends without a decision puts its appeal back for Preuzmi."""
         await super().interrupt(trial, why)
@@ -414,11 +432,14 @@ class AppealDesk(VoteDesk):
                 # Nobody took it within the call's minutes: every councilor who may take it is told.
                 for councilor in await self.eligible_councilors(appeal, trial, lobby_only=False):
                     await self.db.appeals.add_ping(appeal.id, councilor.id, now)
-                    await self.chat.tell(
-                        councilor,
-                        self.t("appeal.waiting", appeal=appeal.id, trial=trial.id, minutes=self.config.call_minutes),
-                        self.appeal_buttons(appeal),
-                    )
+                    async with self.reading(councilor):
+                        await self.chat.tell(
+                            councilor,
+                            self.t(
+                                "appeal.waiting", appeal=appeal.id, trial=trial.id, minutes=self.config.call_minutes
+                            ),
+                            self.appeal_buttons(appeal),
+                        )
             if (
                 not appeal.reminded
                 and self.reminder_at(appeal) <= now

@@ -4,10 +4,13 @@ plus the look-ups they all need (a member, a game's facts, the referees in the l
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractContextManager, asynccontextmanager
 from datetime import datetime, timedelta
 
 from bot.config import Config
+from bot.i18n import LANGUAGES
+from bot.i18n.reader import reader_language, speaking
 from bot.messages import Catalogue
 from bot.pictures.attach import paper_pictures
 from bot.ports import Chats, Clock, GameServerPort, Party, Reply, Timers, TrialSpace
@@ -19,6 +22,7 @@ from rules.members import Member, PartyRole
 from rules.paper import compute_paper
 from rules.paper_render import anonymised, paper_json, paper_text
 from storage.database import Database
+from storage.languages import member_language
 from storage.trials import Trial
 
 
@@ -32,7 +36,9 @@ class DeskBase:
         self.clock = clock
         self.config = config
         self.timers = timers
-        self.messages = Catalogue(config.language, config.timezone)
+        # Every language's texts on the club's clock; `messages` is the one the current reader reads.
+        self.catalogues = {code: Catalogue(code, config.timezone) for code in LANGUAGES}
+        self.club_messages = self.catalogues[config.language]
         self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
         self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
         # Buttons of parts beyond the desk's mixins (the game-server link's korekcija), for `Desk.press`.
@@ -49,8 +55,25 @@ class DeskBase:
     def now(self) -> datetime:
         return self.clock.now()
 
+    @property
+    def messages(self) -> Catalogue:
+        """The texts of whoever reads now (`bot.i18n.reader`): the member answered, else the club's."""
+        return self.catalogues[reader_language() or self.config.language]
+
     def t(self, key: str, **params: object) -> str:
         return self.messages.t(key, **params)
+
+    def club_voice(self) -> AbstractContextManager[None]:
+        """Write for the club (its chat, the call notices, the table, a trial's space) in the club's language."""
+        return speaking(None)
+
+    @asynccontextmanager
+    async def reading(self, member: Member | None) -> AsyncIterator[None]:
+        """Write for this member (a reply, a private message, its buttons) in his own language (`/jezik`), or in
+        the club's when he chose none or is not known."""
+        language = None if member is None else await member_language(self.db, member.id)
+        with speaking(language):
+            yield
 
     def refuse(self, key: str, **params: object) -> Reply:
         return Reply(self.t(key, **params), ok=False)
@@ -174,8 +197,8 @@ class DeskBase:
             changes = anonymised(changes)
         paper = compute_paper(game, changes)
         return Reply(
-            paper_text(game, paper, self.config.language),
-            pictures=await paper_pictures(game, paper, self.config.language),
+            paper_text(game, paper, self.t),
+            pictures=await paper_pictures(game, paper, self.messages.language),
         )
 
     async def paper_changed(self, number: int) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.desk.base import DeskBase
+from bot.i18n.reader import for_the_club
 from bot.ports import Button, CallPost, Reply
 from rules.eligibility import (
     GameFacts,
@@ -56,7 +57,8 @@ class CallDesk(DeskBase):
         self.timers.arm(call.deadline)
         await self._notify_referees(call, facts)
         if in_game:
-            await self.tell_table(call.game, self.t("table.called", nick=caller.nick))
+            with self.club_voice():
+                await self.tell_table(call.game, self.t("table.called", nick=caller.nick))
         return Reply(
             self.t("call.ok", game=call.game, minutes=self.config.call_minutes),
             (Button(self.t("button.withdraw"), "withdraw", call.id, "danger"),),
@@ -92,6 +94,7 @@ class CallDesk(DeskBase):
                 return facts
         return None
 
+    @for_the_club  # the referees' channel, and its private copies edited with it
     async def _notify_referees(self, call: Call, facts: GameFacts) -> None:
         lobby = await self.lobby("referee")
         eligible = {r.member_id for r in eligible_referees([facts for _, facts in lobby], facts, call.caller)}
@@ -111,6 +114,7 @@ class CallDesk(DeskBase):
         key = "call.notice_in_game" if call.in_game else "call.notice_out_of_game"
         return self.t(key, game=call.game, caller=caller, until=call.deadline)
 
+    @for_the_club  # a private copy of the channel's notice, edited with the others
     async def offer_pending_calls(self, member: Member) -> None:
         """A referee or councilor just became eligible (came to the lobby, went on duty, stood up, finished a
         trial): he finds every call still pending that he may take, as a private copy edited with the others."""
@@ -164,12 +168,13 @@ class CallDesk(DeskBase):
             return self.refuse(f"withdraw.{call.state}", referee=await self.nick(call.referee))
         if not await self.db.calls.close(call.id, "withdrawn", self.now(), caller.id):
             return self.refuse("withdraw.too_late")
-        await self.chat.edit_notices(
-            await self.db.calls.notices(f"call:{call.id}"),
-            self.t("call.notice_withdrawn", game=call.game, caller=caller.nick),
-        )
-        if call.in_game:
-            await self.tell_table(call.game, self.t("table.withdrawn", nick=caller.nick))
+        with self.club_voice():
+            await self.chat.edit_notices(
+                await self.db.calls.notices(f"call:{call.id}"),
+                self.t("call.notice_withdrawn", game=call.game, caller=caller.nick),
+            )
+            if call.in_game:
+                await self.tell_table(call.game, self.t("table.withdrawn", nick=caller.nick))
         return Reply(self.t("withdraw.ok", game=call.game))
 
     async def expire_due_calls(self) -> None:
@@ -179,6 +184,7 @@ class CallDesk(DeskBase):
                 continue
             await self.expire_call(call)
 
+    @for_the_club
     async def expire_call(self, call: Call) -> bool:
         """The call's deadline has passed: it expires now (whether or not a timer fired); False when another
         wake-up or press got there first."""
@@ -191,7 +197,8 @@ class CallDesk(DeskBase):
             self.t("call.notice_expired", game=call.game, caller=caller.nick if caller else "—"),
         )
         if caller is not None:
-            await self.chat.tell(caller, self.t("call.expired", game=call.game, minutes=self.config.call_minutes))
+            async with self.reading(caller):
+                await self.chat.tell(caller, self.t("call.expired", game=call.game, minutes=self.config.call_minutes))
         if call.in_game:
             await self.tell_table(call.game, self.t("table.expired"))
         return True

@@ -30,12 +30,12 @@ import importlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.desk.base import DeskBase
 from bot.pictures.attach import verdict_pictures
 from bot.ports import Button, Reply
-from rules.arbitar.verdict import NOT_OBVIOUS
 from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
 from rules.paper import NOTE_REDUCED, AppliedChange, ChangeKind, Paper, PaperChange, compute_paper
@@ -205,9 +205,9 @@ class CorrectionDesk(DeskBase):
 
     def _check(self, game: Game, standing: Sequence[PaperChange], change: PaperChange) -> AppliedChange | Reply:
         try:
-            return check_change(game, standing, change, self.config.language)
+            return check_change(game, standing, change)
         except ChangeRefused as refused:
-            return self.refuse("paper.refused", message=refused.message)
+            return self.refuse(refused.message_key, **refused.params)
 
     def _moves_end(self, game: Game, before: Sequence[PaperChange], after: Sequence[PaperChange]) -> bool:
         one, two = compute_paper(game, before), compute_paper(game, after)
@@ -217,14 +217,21 @@ class CorrectionDesk(DeskBase):
         return [await self.db.members.by_nick(nick) for nick in game.players]
 
     async def _tell_players(
-        self, game: Game, text: str, skip: Sequence[int] = (), buttons: dict[int, tuple[Button, ...]] | None = None
+        self,
+        game: Game,
+        text: Callable[[], str],
+        skip: Sequence[int] = (),
+        buttons: Callable[[], dict[int, tuple[Button, ...]]] | None = None,
     ) -> None:
-        """Tell every member-player of the game (but the seats in `skip`); at a table in progress, the table too."""
+        """Tell every member-player of the game (but the seats in `skip`), each in his language (`text` and
+        `buttons` are written once per reader); at a table in progress, the table too, in the club's."""
         for seat, member in enumerate(await self._player_members(game)):
             if member is not None and seat not in skip:
-                await self.chat.tell(member, text, (buttons or {}).get(seat, ()))
+                async with self.reading(member):
+                    await self.chat.tell(member, text(), (buttons() if buttons else {}).get(seat, ()))
         if game.status is GameStatus.IN_PROGRESS:
-            await self.tell_table(game.number, text)
+            with self.club_voice():
+                await self.tell_table(game.number, text())
 
     def _effect(self, game: Game, applied: AppliedChange, seat: int) -> str:
         amount = applied.entries[seat].bule
@@ -290,14 +297,13 @@ class CorrectionDesk(DeskBase):
         )
         await self.paper_changed(game.number)
         await self._lapse_pending(game, n, fallen, (ARBITAR, ISPRAVKA), self.t("correction.lapsed_moved", hand=n))
-        text = self.t(
-            "correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n, game=game.number
-        )
         await self._tell_players(
             game,
-            text,
+            lambda: self.t(
+                "correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n, game=game.number
+            ),
             skip=(seat,),
-            buttons={fallen: (Button(self.t("button.cancel_odlazak"), "cancel_change", change_id, "danger"),)},
+            buttons=lambda: {fallen: (Button(self.t("button.cancel_odlazak"), "cancel_change", change_id, "danger"),)},
         )
         return Reply(
             self.t(
@@ -316,7 +322,7 @@ class CorrectionDesk(DeskBase):
             except NotPending:
                 continue
             key = "correction.arbitar_lapsed" if kind == ARBITAR else "correction.ispravka_lapsed"
-            await self._tell_players(game, self.t(key, hand=n, why=note))
+            await self._tell_players(game, partial(self.t, key, hand=n, why=note))
 
     # Cancelling -----------------------------------------------------------------------------------------------
     async def cancel(self, member: Member, hand: int, number: int | None = None, what: str | None = None) -> Reply:
@@ -378,7 +384,7 @@ class CorrectionDesk(DeskBase):
         except NotPending:
             return self.refuse("correction.not_pending", request=target.id)
         key = "correction.arbitar_withdrawn" if choice == CANCEL_ARBITAR else "correction.ispravka_withdrawn"
-        await self._tell_players(game, self.t(key, nick=member.nick, hand=n), skip=(seat,))
+        await self._tell_players(game, lambda: self.t(key, nick=member.nick, hand=n), skip=(seat,))
         return Reply(self.t("correction.withdrawn_ok", hand=n))
 
     async def _cancel_change(
@@ -394,7 +400,9 @@ class CorrectionDesk(DeskBase):
         await self.paper_changed(game.number)
         seat = game.seat_of(member.nick)
         await self._tell_players(
-            game, self.t(key, nick=member.nick, hand=n, game=game.number), skip=(seat,) if seat is not None else ()
+            game,
+            lambda: self.t(key, nick=member.nick, hand=n, game=game.number),
+            skip=(seat,) if seat is not None else (),
         )
         return Reply(self.t(key, nick=member.nick, hand=n, game=game.number))
 
@@ -449,9 +457,11 @@ class CorrectionDesk(DeskBase):
             return await self._decide(fresh, game, None)
         await self._tell_players(
             game,
-            self.t("correction.arbitar_offered", nick=member.nick, hand=n, other=game.players[other], request=request),
+            lambda: self.t(
+                "correction.arbitar_offered", nick=member.nick, hand=n, other=game.players[other], request=request
+            ),
             skip=(seat,),
-            buttons={other: self._answer_buttons(request)},
+            buttons=lambda: {other: self._answer_buttons(request)},
         )
         return Reply(self.t("correction.arbitar_offer_ok", hand=n, other=game.players[other], request=request))
 
@@ -508,7 +518,7 @@ class CorrectionDesk(DeskBase):
                     {"player": other, "arbitar": True, "who": ARBITAR_NAME, "request": request.id},
                     None,
                     now,
-                    f"{ARBITAR_NAME}: {verdict.reason}",
+                    f"{ARBITAR_NAME}: {verdict.reason_in(self.club_messages.t)}",  # kept with the change
                 )
             try:
                 await self.corrections_store.settle(
@@ -537,32 +547,35 @@ class CorrectionDesk(DeskBase):
         n, fallen = request.hand, request.seat
         evidence = "; ".join(f"{k}: {v}" for k, v in verdict.evidence.items()) or "—"
         step = verdict.step if verdict.step is not None else "—"  # neither step applied
-        if verdict.transfers:
-            text = self.t(
-                "correction.arbitar_transfer",
-                hand=n,
-                fallen=game.players[fallen],
-                other=game.players[other],
-                reason=verdict.reason,
-                step=step,
-                evidence=evidence,
-            )
-        else:
-            text = self.t(
+
+        def text() -> str:
+            if verdict.transfers:
+                return self.t(
+                    "correction.arbitar_transfer",
+                    hand=n,
+                    fallen=game.players[fallen],
+                    other=game.players[other],
+                    reason=verdict.reason_in(self.t),
+                    step=step,
+                    evidence=evidence,
+                )
+            said = self.t(
                 "correction.arbitar_stays",
                 hand=n,
                 fallen=game.players[fallen],
-                reason=verdict.reason,
+                reason=verdict.reason_in(self.t),
                 step=step,
                 evidence=evidence,
             )
-            if NOT_OBVIOUS in verdict.reason and game.judgeable:
-                text += "\n" + self.t("correction.may_call_referee", game=game.number)
+            if verdict.not_obvious and game.judgeable:
+                said += "\n" + self.t("correction.may_call_referee", game=game.number)
+            return said
+
         # The verdict reaches each member once: the one the reply goes to (the player who accepted, or the
         # offerer when the AI accepted for him) is not told again.
         actor_seat = game.seat_of(actor.nick) if actor is not None else request.seat
         await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
-        return Reply(text, pictures=await verdict_pictures(game, n, fallen, verdict, self.config.language))
+        return Reply(text(), pictures=await verdict_pictures(game, n, fallen, verdict, self.messages.language))
 
     async def _lapse(self, request: CorrectionRequest, game: Game, why: str) -> Reply:
         try:
@@ -570,7 +583,7 @@ class CorrectionDesk(DeskBase):
         except NotPending:
             return self.refuse("correction.not_pending", request=request.id)
         key = "correction.arbitar_lapsed" if request.kind == ARBITAR else "correction.ispravka_lapsed"
-        await self._tell_players(game, self.t(key, hand=request.hand, why=why))
+        await self._tell_players(game, lambda: self.t(key, hand=request.hand, why=why))
         return self.refuse(key, hand=request.hand, why=why)
 
     # Answers (the Arbitar's acceptance, an Ispravka's consent) -----------------------------------------------
@@ -612,16 +625,20 @@ class CorrectionDesk(DeskBase):
             except NotPending:
                 return self.refuse("correction.not_pending", request=request.id)
             if request.kind == ARBITAR:
-                text = self.t("correction.arbitar_refused", nick=member.nick, hand=n)
-                hint = self.t("correction.may_call_referee", game=game.number) if game.judgeable else ""
-                await self._tell_players(game, text, skip=(seat, proposer))
+
+                def refused() -> str:
+                    return self.t("correction.arbitar_refused", nick=member.nick, hand=n)
+
+                await self._tell_players(game, refused, skip=(seat, proposer))
                 proposer_member = await self.db.members.get(request.by_member)
                 if proposer_member is not None:
-                    await self.chat.tell(proposer_member, text + ("\n" + hint if hint else ""))
+                    async with self.reading(proposer_member):
+                        hint = self.t("correction.may_call_referee", game=game.number) if game.judgeable else ""
+                        await self.chat.tell(proposer_member, refused() + ("\n" + hint if hint else ""))
                 return Reply(self.t("correction.arbitar_refuse_ok", hand=n))
             await self._tell_players(
                 game,
-                self.t("correction.ispravka_refused", nick=member.nick, hand=n, fallen=game.players[proposer]),
+                lambda: self.t("correction.ispravka_refused", nick=member.nick, hand=n, fallen=game.players[proposer]),
                 skip=(seat,),
             )
             return Reply(self.t("correction.ispravka_refuse_ok", hand=n))
@@ -630,7 +647,7 @@ class CorrectionDesk(DeskBase):
         if fresh.waiting:
             await self._tell_players(
                 game,
-                self.t(
+                lambda: self.t(
                     "correction.consent_noted",
                     nick=member.nick,
                     hand=n,
@@ -699,10 +716,21 @@ class CorrectionDesk(DeskBase):
             fresh = await self.corrections_store.get(request)
             assert fresh is not None
             return await self._apply_ispravka(fresh, game, member)
-        effect = self._effect(game, applied, seat)
         key = "correction.ispravka_proposed_replacing" if replaced is not None else "correction.ispravka_proposed"
-        text = self.t(key, nick=member.nick, hand=n, effect=effect, reason=reason or "—", request=request)
-        await self._tell_players(game, text, skip=(seat,), buttons={s: self._answer_buttons(request) for s in others})
+        await self._tell_players(
+            game,
+            lambda: self.t(
+                key,
+                nick=member.nick,
+                hand=n,
+                effect=self._effect(game, applied, seat),
+                reason=reason or "—",
+                request=request,
+            ),
+            skip=(seat,),
+            buttons=lambda: {s: self._answer_buttons(request) for s in others},
+        )
+        effect = self._effect(game, applied, seat)
         return Reply(
             self.t(
                 "correction.ispravka_propose_ok",
@@ -750,10 +778,13 @@ class CorrectionDesk(DeskBase):
                 return self.refuse("correction.not_pending", request=request.id)
             await self.paper_changed(game.number)
             await self._lapse_pending(game, n, seat, (ARBITAR,), self.t("correction.lapsed_corrected", hand=n))
-            text = self.t("correction.ispravka_applied", hand=n, effect=self._effect(game, applied, seat))
+
+            def text(applied: AppliedChange = applied) -> str:
+                return self.t("correction.ispravka_applied", hand=n, effect=self._effect(game, applied, seat))
+
             actor_seat = game.seat_of(actor.nick) if actor is not None else None
             await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
-            return Reply(text)
+            return Reply(text())
         return self.refuse("correction.busy")
 
     # What stands and what waits ----------------------------------------------------------------------------

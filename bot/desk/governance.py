@@ -90,7 +90,10 @@ class GovernanceDesk(PenaltyDesk):
         by = actor.id if actor else None
         if not await self.db.members.set_role(target.id, role, True, by, self.now(), reason):
             return self.refuse("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
-        await self.chat.tell(target, self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—"))
+        async with self.reading(target):
+            await self.chat.tell(
+                target, self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—")
+            )
         fresh = await self.db.members.get(target.id)
         if fresh is not None:
             await self.offer_pending_calls(fresh)
@@ -109,7 +112,8 @@ class GovernanceDesk(PenaltyDesk):
         by = actor.id if actor else None
         if not await self.db.members.set_role(target.id, role, False, by, self.now(), reason):
             return self.refuse("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
-        await self.chat.tell(target, self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason))
+        async with self.reading(target):
+            await self.chat.tell(target, self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason))
         await self.end_judging_without_function(target, role)
         return Reply(self.t("gov.dismissed", nick=target.nick, role=self.t(f"role.{role}")))
 
@@ -141,9 +145,11 @@ class GovernanceDesk(PenaltyDesk):
             return target
         await self.db.members.set_call_ban(target.id, until, actor.id if actor else None, reason, self.now())
         if until is None:
-            await self.chat.tell(target, self.t("gov.told_denied_forever", reason=reason))
+            async with self.reading(target):
+                await self.chat.tell(target, self.t("gov.told_denied_forever", reason=reason))
             return Reply(self.t("gov.denied_forever", nick=target.nick))
-        await self.chat.tell(target, self.t("gov.told_denied_until", until=until, reason=reason))
+        async with self.reading(target):
+            await self.chat.tell(target, self.t("gov.told_denied_until", until=until, reason=reason))
         return Reply(self.t("gov.denied_until", nick=target.nick, until=until))
 
     async def restore_call(self, actor: Member | None, nick: str, reason: str = "") -> Reply:
@@ -154,7 +160,8 @@ class GovernanceDesk(PenaltyDesk):
             return target
         if not await self.db.members.lift_call_ban(target.id, actor.id if actor else None, reason, self.now()):
             return self.refuse("gov.not_denied", nick=target.nick)
-        await self.chat.tell(target, self.t("gov.told_restored"))
+        async with self.reading(target):
+            await self.chat.tell(target, self.t("gov.told_restored"))
         return Reply(self.t("gov.restored", nick=target.nick))
 
     async def close_league(self, actor: Member | None, month: str | None, reason: str = "") -> Reply:

@@ -172,7 +172,8 @@ class LinkDesk(GovernanceDesk):
         await self.chat.linked(member, request.platform)
         fresh = await self.db.members.get(member_id) or member
         if by is not None:
-            await self.chat.tell(fresh, self.t("link.told_approved", nick=fresh.nick))
+            async with self.reading(fresh):
+                await self.chat.tell(fresh, self.t("link.told_approved", nick=fresh.nick))
         await self.offer_pending_calls(fresh)
         return Reply(
             self.t("link.ok", nick=fresh.nick)
@@ -205,9 +206,12 @@ class LinkDesk(GovernanceDesk):
             if owner is not None and owner.id not in {a.id for a in approvers}:
                 approvers.append(owner)
         for approver in approvers:
-            await self.chat.tell(
-                approver, self.t("link.told_request", line=self.request_line(request)), self.request_buttons(request)
-            )
+            async with self.reading(approver):
+                await self.chat.tell(
+                    approver,
+                    self.t("link.told_request", line=self.request_line(request)),
+                    self.request_buttons(request),
+                )
 
     async def link_requests(self, actor: Member) -> Reply:
         """/povezi: the pending requests, each with its Approve / Deny buttons (moderators and the owner)."""

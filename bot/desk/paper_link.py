@@ -27,7 +27,6 @@ def verdict_changes(
     referee: int | None,
     referee_nick: str,
     now: datetime,
-    lang: str,
     *,
     settlement: tuple[tuple[int, int], timedelta] | None = None,
     moves: Sequence[FallMove] = (),
@@ -53,9 +52,9 @@ def verdict_changes(
             player=game.seat_of(verdict.culprit),
         )
         try:
-            applied = check_change(game, standing, as_odlazak, lang)
+            applied = check_change(game, standing, as_odlazak)
         except ChangeRefused as refused:
-            raise VerdictRefused("paper.refused", message=refused.message) from None
+            raise VerdictRefused(refused.message_key, **refused.params) from None
         bule = tuple(e.bule for e in applied.entries)
         extra[0] = {LATE_FALL_KEY: verdict.hand, "player": as_odlazak.player}
         changes.append(
@@ -106,13 +105,11 @@ def verdict_changes(
     for change in changes:
         try:
             if settlement is None:
-                check_change(game, checked, change, lang)
+                check_change(game, checked, change)
             else:
-                check_change(
-                    game, checked, change, lang, settlement_played=settlement[0], settlement_delay=settlement[1]
-                )
+                check_change(game, checked, change, settlement_played=settlement[0], settlement_delay=settlement[1])
         except ChangeRefused as refused:
-            raise VerdictRefused("paper.refused", message=refused.message) from None
+            raise VerdictRefused(refused.message_key, **refused.params) from None
         checked.append(change)
     return [
         NewPaperChange(game.number, c.hand, c.kind.value, {**c.data(), **extra.get(i, {})}, referee, now, draft.reason)

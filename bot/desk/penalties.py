@@ -97,7 +97,8 @@ class PenaltyDesk(TrialDesk):
         if ban is not None and (ban.until is None or ban.until >= until):
             return  # an equal or longer denial stands already
         await self.db.members.set_call_ban(culprit.id, until, trial.referee, verdict.offence, self.now())
-        await self.chat.tell(culprit, self.t("call.denied_until", until=until))
+        async with self.reading(culprit):
+            await self.chat.tell(culprit, self.t("call.denied_until", until=until))
 
     def catalogue_text(self) -> str:
         limits = self.config.penalties
@@ -222,44 +223,52 @@ class PenaltyDesk(TrialDesk):
             if lifted.penalty.plavac_days and lifted.plavac_before is not None:
                 await self.game_server.set_plavac(member.nick, lifted.plavac_after)
                 self.arm_plavac(lifted.plavac_after)
-            await self.chat.tell(
-                member,
-                self.lifted_text(
-                    game.number,
-                    lifted.penalty.plavac_days,
-                    lifted.penalty.league_points,
-                    lifted.plavac_before,
-                    lifted.plavac_after,
-                    lifted.points_returned,
-                    lifted.penalty.month,
-                    now,
-                ),
-            )
+            async with self.reading(member):
+                await self.chat.tell(
+                    member,
+                    self.lifted_text(
+                        game.number,
+                        lifted.penalty.plavac_days,
+                        lifted.penalty.league_points,
+                        lifted.plavac_before,
+                        lifted.plavac_after,
+                        lifted.points_returned,
+                        lifted.penalty.month,
+                        now,
+                    ),
+                )
         if culprit is not None and effects.penalty is not None:
             row = effects.penalty
             if row.plavac_days:
                 await self.game_server.set_plavac(culprit.nick, effects.plavac_after)
-            await self.chat.tell(
-                culprit,
-                self.penalty_text(
-                    game.number, row.plavac_days, row.league_points, row.abandoned, effects.plavac_after, trial.reason
-                ),
-            )
+            async with self.reading(culprit):
+                await self.chat.tell(
+                    culprit,
+                    self.penalty_text(
+                        game.number,
+                        row.plavac_days,
+                        row.league_points,
+                        row.abandoned,
+                        effects.plavac_after,
+                        trial.reason,
+                    ),
+                )
             self.arm_plavac(effects.plavac_after)
         for cancelled in effects.points_cancelled:
             member = await self.db.members.get(cancelled.penalty.member)
             if member is not None:
                 key = "settlement.points_cancelled" if cancelled.points_returned else "settlement.points_month_closed"
-                await self.chat.tell(
-                    member,
-                    self.t(
-                        key,
-                        game=game.number,
-                        points=cancelled.penalty.league_points,
-                        month=cancelled.penalty.month,
-                        league=self.config.penalties.league_name,
-                    ),
-                )
+                async with self.reading(member):
+                    await self.chat.tell(
+                        member,
+                        self.t(
+                            key,
+                            game=game.number,
+                            points=cancelled.penalty.league_points,
+                            month=cancelled.penalty.month,
+                            league=self.config.penalties.league_name,
+                        ),
+                    )
         if settle is not None:
             await self.game_server.close_game(game.number)
         return effects
@@ -341,7 +350,8 @@ class PenaltyDesk(TrialDesk):
             member = await self.db.members.get(plavac.member)
             if member is not None:
                 await self.game_server.set_plavac(member.nick, None)
-                await self.chat.tell(member, self.t("plavac.ended", name=self.config.penalties.plavac_name))
+                async with self.reading(member):
+                    await self.chat.tell(member, self.t("plavac.ended", name=self.config.penalties.plavac_name))
 
     async def resync_plavac(self) -> None:
         """On start the game server learns every running plavac again (it may have lost them)."""

@@ -33,7 +33,7 @@ async def trial_record(desk: Desk, member: Member, trial_id: int) -> Reply:
     if trial.is_open:
         return desk.refuse("zapisnik.open", trial=trial_id)
     officials = bool(roles & set(desk.config.referee_names_visible_to))
-    lang = desk.config.language
+    lang = desk.messages.language  # the reader's (/jezik), else the club's
     record = await load_record(desk.db, trial_id, officials=officials, lang=lang)
     assert record is not None
     seal = chain(record.facts(), record.chained_messages())[-1]

@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.i18n.words import catalogue_words
 from bot.ports import Picture, Reply
 from rules.members import Member
 from rules.statistics import Figures, compute
@@ -50,36 +51,8 @@ def _duration(seconds: float | None) -> str:
     return f"{minutes} min {secs:02d} s"
 
 
-_WORDS = {
-    "sr": {
-        "title": "Statistika sudijskog stola{period}",
-        "calls": "Pozivi: {total} (preuzeto {taken}, povučeno {withdrawn}, isteklo {expired}, na čekanju {pending})",
-        "wait": "Od poziva do Sudi: medijana {p50}, 95% {p95}",
-        "expired_hours": "Istekli pozivi po satu: {hours}",
-        "weeks": "Pozivi po nedelji: {weeks}",
-        "trials": "Suđenja: {total}, prekinuto {interrupted}{reasons}",
-        "referee": "  {nick}: {trials} suđenja ({kinds})",
-        "none": "nema",
-        "from": " od {start}",
-        "to": " do {end}",
-    },
-    "en": {
-        "title": "The referee desk's figures{period}",
-        "calls": "Calls: {total} (taken {taken}, withdrawn {withdrawn}, expired {expired}, pending {pending})",
-        "wait": "From the call to Sudi: median {p50}, 95% {p95}",
-        "expired_hours": "Expired calls by hour: {hours}",
-        "weeks": "Calls per week: {weeks}",
-        "trials": "Trials: {total}, interrupted {interrupted}{reasons}",
-        "referee": "  {nick}: {trials} trials ({kinds})",
-        "none": "none",
-        "from": " from {start}",
-        "to": " to {end}",
-    },
-}
-
-
 def figures_text(figures: Figures, lang: str, start: date | None, end: date | None) -> str:
-    w = _WORDS.get(lang, _WORDS["sr"])
+    w = catalogue_words(lang, "stats.")
     span = (w["from"].format(start=start) if start else "") + (w["to"].format(end=end) if end else "")
     hours = ", ".join(f"{h}h: {n}" for h, n in enumerate(figures.expired_by_hour) if n) or w["none"]
     weeks = ", ".join(f"{k}: {n}" for k, n in figures.calls_per_week.items()) or w["none"]
@@ -114,7 +87,7 @@ async def statistics(desk: Desk, member: Member, start: date | None, end: date |
         return desk.refuse("statistika.bad_period", start=start, end=end)
     from bot.pictures.chart import chart_png  # noqa: PLC0415 (Pillow only when drawn)
 
-    lang = desk.config.language
+    lang = desk.messages.language  # the reader's (/jezik), else the club's
     figures = await council_figures(desk.db, start, end, club_zone())
     text = figures_text(figures, lang, start, end)
     return Reply(text, pictures=(Picture("statistika.png", chart_png(figures, lang), text.split("\n")[0]),))

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from bot.desk.calls import CallDesk
 from bot.desk.paper_link import verdict_changes
+from bot.i18n.reader import for_the_club
 from bot.pictures.attach import hand_pictures
 from bot.ports import Button, CallPost, Reply, TrialSpace
 from bot.views import render_hands, render_verdict
@@ -113,10 +114,11 @@ class TrialDesk(CallDesk):
                 return self.refuse("take.expired", game=call.game)
             return self.refuse(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
         caller = await self.nick(call.caller)
-        await self.chat.edit_notices(
-            await self.db.calls.notices(f"call:{call.id}"),
-            self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick),
-        )
+        with self.club_voice():
+            await self.chat.edit_notices(
+                await self.db.calls.notices(f"call:{call.id}"),
+                self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick),
+            )
         await self.open_trial(trial)
         return Reply(self.t("take.ok", game=call.game, trial=trial.id))
 
@@ -130,6 +132,7 @@ class TrialDesk(CallDesk):
                     parties.append((member.id, "player"))
         return parties
 
+    @for_the_club  # the trial's space and the table
     async def open_trial(self, trial: Trial) -> None:
         caller = await self.nick(trial.caller)
         referee = await self.nick(trial.referee)
@@ -191,7 +194,9 @@ class TrialDesk(CallDesk):
             return trial
         game = await self.load_game(trial.game)
         paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
-        return Reply(render_hands(game, self.messages, paper), pictures=await hand_pictures(game, self.config.language))
+        return Reply(
+            render_hands(game, self.messages, paper), pictures=await hand_pictures(game, self.messages.language)
+        )
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self._judged_by(referee, trial_id)
@@ -244,7 +249,6 @@ class TrialDesk(CallDesk):
             trial.referee,
             await self.nick(trial.referee),
             self.now(),
-            self.config.language,
             settlement=settlement,
             moves=await self.fall_moves(game.number),
         )
@@ -300,7 +304,8 @@ class TrialDesk(CallDesk):
             if fresh is not None and fresh.game == number:
                 return self.refuse("promeni.moved_meanwhile", game=number)
             return self.refuse("call.already_open", game=number)
-        await self.chat.say_in_trial(await self.trial_space(trial), self.t("promeni.done", game=number))
+        with self.club_voice():
+            await self.chat.say_in_trial(await self.trial_space(trial), self.t("promeni.done", game=number))
         return Reply(self.t("promeni.ok", game=number))
 
     async def call_councilor(self, referee: Member, trial_id: int | None = None) -> Reply:
@@ -321,22 +326,25 @@ class TrialDesk(CallDesk):
         lobby = await self.lobby("councilor")
         eligible = {c.member_id for c in eligible_referees([f for _, f in lobby], facts, trial.caller)} - present
         members = [m for m, _ in lobby if m.id in eligible]
-        post = CallPost(
-            f"councilor:{ccall.id}",
-            self.t("councilor.notice", game=trial.game, until=ccall.deadline),
-            tuple(members),
-            (Button(self.t("button.join"), "join", ccall.id),),
-            tuple(members),
-        )
+        with self.club_voice():
+            post = CallPost(
+                f"councilor:{ccall.id}",
+                self.t("councilor.notice", game=trial.game, until=ccall.deadline),
+                tuple(members),
+                (Button(self.t("button.join"), "join", ccall.id),),
+                tuple(members),
+            )
         for notice in await self.chat.post_call(post):
             await self.db.calls.add_notice(post.subject, notice)
         for member in members:
             await self.db.calls.add_councilor_ping(ccall.id, member.id, now)
         space = await self.trial_space(trial)
+        minutes = self.config.call_minutes
+        with self.club_voice():
+            said = self.t("councilor.called_none" if not members else "councilor.called", minutes=minutes)
+            await self.chat.say_in_trial(space, said)
         if not members:  # the call still lives its minutes: a councilor who comes to the lobby gets it
-            await self.chat.say_in_trial(space, self.t("councilor.called_none", minutes=self.config.call_minutes))
-            return Reply(self.t("councilor.ok_none", minutes=self.config.call_minutes))
-        await self.chat.say_in_trial(space, self.t("councilor.called", minutes=self.config.call_minutes))
+            return Reply(self.t("councilor.ok_none", minutes=minutes))
         return Reply(self.t("councilor.ok"))
 
     async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
@@ -356,15 +364,17 @@ class TrialDesk(CallDesk):
         if not await self.db.calls.take_councilor_call(ccall.id, councilor.id, self.now()):
             fresh = await self.db.calls.councilor_call(ccall.id)
             return self.refuse("councilor.gone", councilor=await self.nick(fresh.councilor if fresh else None))
-        await self.chat.edit_notices(
-            await self.db.calls.notices(f"councilor:{ccall.id}"),
-            self.t("councilor.notice_taken", game=trial.game, councilor=councilor.nick),
-        )
-        await self.chat.add_to_trial_space(
-            await self.trial_space(trial), councilor, self.t("councilor.joined", nick=councilor.nick)
-        )
+        with self.club_voice():
+            await self.chat.edit_notices(
+                await self.db.calls.notices(f"councilor:{ccall.id}"),
+                self.t("councilor.notice_taken", game=trial.game, councilor=councilor.nick),
+            )
+            await self.chat.add_to_trial_space(
+                await self.trial_space(trial), councilor, self.t("councilor.joined", nick=councilor.nick)
+            )
         return Reply(self.t("councilor.join_ok", trial=trial.id, game=trial.game))
 
+    @for_the_club
     async def expire_due_councilor_calls(self) -> None:
         now = self.now()
         for ccall in await self.db.calls.pending_councilor_calls():
@@ -405,9 +415,13 @@ class TrialDesk(CallDesk):
         await self.after_verdict(trial, draft)
         if changes:
             await self.paper_changed(trial.game)
-        text = self.t(
-            "trial.finished", game=trial.game, verdict=render_verdict(draft, self.messages), reason=draft.reason or "—"
-        )
+        with self.club_voice():  # said in the trial's space
+            text = self.t(
+                "trial.finished",
+                game=trial.game,
+                verdict=render_verdict(draft, self.messages),
+                reason=draft.reason or "—",
+            )
         await self._wind_up(trial, text)
         return Reply(self.t("finish.ok", game=trial.game))
 
@@ -421,12 +435,14 @@ class TrialDesk(CallDesk):
         await self.interrupt(trial, "referee_left")
         return Reply(self.t("leave.ok"))
 
+    @for_the_club  # the trial's space, the notices and the table
     async def interrupt(self, trial: Trial, why: str) -> None:
         """Any end but Završi suđenje: nothing is recorded but the trial itself; the players may call again."""
         if not await self.db.trials.finish(trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why):
             return
         await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(f"end.{why}")))
 
+    @for_the_club
     async def _wind_up(self, trial: Trial, text: str) -> None:
         await self.chat.close_trial_space(await self.trial_space(trial), text)
         for ccall in await self.db.calls.councilor_calls_for(trial.id):

@@ -82,9 +82,10 @@ class VoteDesk(LinkDesk):
             return self.refuse("vote.already_open", nick=target.nick, role=self.t(f"role.{role}"))
         self.timers.arm(deadline)
         voters = tuple(m for m in await self.db.members.with_role("councilor") if m.id in electorate)
-        post = CallPost(
-            f"councilor:vote:{vote.id}", await self.vote_text(vote), voters, self.vote_buttons(vote), voters
-        )
+        with self.club_voice():  # the councilors' channel
+            post = CallPost(
+                f"councilor:vote:{vote.id}", await self.vote_text(vote), voters, self.vote_buttons(vote), voters
+            )
         for notice in await self.chat.post_call(post):
             await self.db.calls.add_notice(post.subject, notice)
         closed = await self.settle(vote)
@@ -184,39 +185,50 @@ class VoteDesk(LinkDesk):
             return None
         subject = await self.db.members.get(vote.subject)
         nick = subject.nick if subject else "?"
-        text = self.t(
-            f"vote.closed_{state}",
-            vote=vote.id,
-            nick=nick,
-            role=self.t(f"role.{vote.role}"),
-            action=self.t(f"vote.action_{vote.action}"),
-            yes=t.yes,
-            no=t.no,
-            electorate=t.electorate,
-            needed=t.needed,
-        )
-        await self.chat.edit_notices(await self.db.calls.notices(f"councilor:vote:{vote.id}"), text)
+
+        def text() -> str:
+            return self.t(
+                f"vote.closed_{state}",
+                vote=vote.id,
+                nick=nick,
+                role=self.t(f"role.{vote.role}"),
+                action=self.t(f"vote.action_{vote.action}"),
+                yes=t.yes,
+                no=t.no,
+                electorate=t.electorate,
+                needed=t.needed,
+            )
+
+        with self.club_voice():
+            await self.chat.edit_notices(await self.db.calls.notices(f"councilor:vote:{vote.id}"), text())
         proposer = await self.db.members.get(vote.proposer)
         if proposer is not None:
-            await self.chat.tell(proposer, text)
+            async with self.reading(proposer):
+                await self.chat.tell(proposer, text())
         if state is VoteState.CARRIED and subject is not None:
             await self.carry_out(vote, subject)
         await self.settle_votes()  # a dismissed councilor leaves the other votes' electorate
-        return text
+        return text()
 
     async def carry_out(self, vote: Vote, subject: Member) -> None:
         appoint = vote.action is VoteAction.APPOINT
-        why = self.t("vote.act_reason", vote=vote.id, reason=vote.reason)
+        with self.club_voice():  # recorded with the role's change
+            why = self.t("vote.act_reason", vote=vote.id, reason=vote.reason)
         if not await self.db.members.set_role(subject.id, vote.role, appoint, vote.proposer, self.now(), why):
             return  # he resigned or was appointed meanwhile: nothing left to do
-        role = self.t(f"role.{vote.role}")
         if appoint:
-            await self.chat.tell(subject, self.t("gov.told_appointed", role=role, reason=why))
+            async with self.reading(subject):
+                await self.chat.tell(
+                    subject, self.t("gov.told_appointed", role=self.t(f"role.{vote.role}"), reason=why)
+                )
             fresh = await self.db.members.get(subject.id)
             if fresh is not None:
                 await self.offer_pending_calls(fresh)
         else:
-            await self.chat.tell(subject, self.t("gov.told_dismissed", role=role, reason=why))
+            async with self.reading(subject):
+                await self.chat.tell(
+                    subject, self.t("gov.told_dismissed", role=self.t(f"role.{vote.role}"), reason=why)
+                )
             await self.end_judging_without_function(subject, vote.role)
 
     async def vote_deadlines(self) -> list[datetime]:

@@ -41,6 +41,7 @@ from bot.discord.components import (
 )
 from bot.discord.pictures import reply_attachments
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
+from bot.i18n import LANGUAGES
 from bot.i18n.clock import discord_times
 from bot.ports import Reply
 from bot.registry.spec import Args, Caller, Command, Usage
@@ -97,8 +98,12 @@ class SudijaBot(discord.Client):
             ) from None
 
     def times(self, text: str) -> str:
-        """The club's times in a text as Discord timestamps: each member's client shows them in his own time."""
-        return discord_times(text, self.config.language, self.config.timezone, self.desk.now())
+        """The club's times in a text as Discord timestamps: each member's client shows them in his own time. The
+        text may be in any catalogue language (a member reads his own, /jezik); their date formats differ."""
+        now = self.desk.now()
+        for language in LANGUAGES:
+            text = discord_times(text, language, self.config.timezone, now)
+        return text
 
     # Answering interactions ---------------------------------------------------------------------------------
     async def reply(self, interaction: discord.Interaction[Any], reply: Reply, *, monospace: bool = False) -> None:
@@ -147,7 +152,8 @@ class SudijaBot(discord.Client):
         try:
             async with self.work:
                 actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
-                reply = actor if isinstance(actor, Reply) else await run(actor)
+                async with self.desk.reading(None if isinstance(actor, Reply) else actor):  # his /jezik
+                    reply = actor if isinstance(actor, Reply) else await run(actor)
         except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
             reply = self.desk.refuse("db.busy")
         except Exception:
@@ -170,10 +176,11 @@ class SudijaBot(discord.Client):
             await interaction.response.send_message(member.text, ephemeral=True)
             return
         trial = await self.desk.judging(member)
-        if trial is None or (trial_id is not None and trial.id != trial_id) or kind not in set(VerdictKind):
-            await interaction.response.send_message(self.desk.t("trial.not_your_trial"), ephemeral=True)
-            return
-        await interaction.response.send_modal(DraftModal(VerdictKind(kind), trial.id, self.desk.t))
+        async with self.desk.reading(member):  # the form in his language (/jezik)
+            if trial is None or (trial_id is not None and trial.id != trial_id) or kind not in set(VerdictKind):
+                await interaction.response.send_message(self.desk.t("trial.not_your_trial"), ephemeral=True)
+                return
+            await interaction.response.send_modal(DraftModal(VerdictKind(kind), trial.id, self.desk.t))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A draft form's submit, read from the interaction itself: also a form opened before a restart (no

@@ -323,7 +323,7 @@ class LiveFeed:
             report = None
             if any(h.score is not None for h in game.hands):
                 found = cross_check(game)
-                report = discrepancy_lines(found, self.desk.config.language) if found else None
+                report = discrepancy_lines(found, self.desk.club_messages.t) if found else None  # stored
             cached = self._docs.get(number)
             if cached is not None and cached[0] == digest:  # the stored texts and this hand's
                 head = cached[1]

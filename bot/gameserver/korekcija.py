@@ -96,17 +96,18 @@ class KorekcijaDesk:
         fresh = await self.store.korekcija(request)
         if fresh is not None and fresh.state == "agreed":
             return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
-        buttons = (
-            Button(desk.t("button.korekcija_yes"), "korekcija_yes", request),
-            Button(desk.t("button.korekcija_no"), "korekcija_no", request, "danger"),
-        )
         for _nick, other in others:
             if other is not None:
-                await desk.chat.tell(
-                    other,
-                    desk.t("korekcija.asked", nick=member.nick, game=game.number, what=move.what, request=request),
-                    buttons,
-                )
+                async with desk.reading(other):
+                    buttons = (
+                        Button(desk.t("button.korekcija_yes"), "korekcija_yes", request),
+                        Button(desk.t("button.korekcija_no"), "korekcija_no", request, "danger"),
+                    )
+                    await desk.chat.tell(
+                        other,
+                        desk.t("korekcija.asked", nick=member.nick, game=game.number, what=move.what, request=request),
+                        buttons,
+                    )
         return Reply(desk.t("korekcija.requested", game=game.number, what=move.what))
 
     async def _record(self, request: int, game: Game, nick: str, yes: bool) -> str | None:
@@ -147,11 +148,13 @@ class KorekcijaDesk:
         requester = await desk.db.members.get(korekcija.requester)
         if state == "refused":
             if requester is not None:
-                await desk.chat.tell(requester, desk.t("korekcija.refused", nick=member.nick, game=korekcija.game))
+                async with desk.reading(requester):
+                    await desk.chat.tell(requester, desk.t("korekcija.refused", nick=member.nick, game=korekcija.game))
             return Reply(desk.t("korekcija.you_refused", game=korekcija.game))
         if state == "agreed":
             if requester is not None:
-                await desk.chat.tell(requester, desk.t("korekcija.agreed_all", game=korekcija.game))
+                async with desk.reading(requester):
+                    await desk.chat.tell(requester, desk.t("korekcija.agreed_all", game=korekcija.game))
             return Reply(desk.t("korekcija.agreed_all", game=korekcija.game))
         return Reply(desk.t("korekcija.consent_recorded", game=korekcija.game))
 
@@ -162,9 +165,14 @@ class KorekcijaDesk:
         game = await self.desk.db.games.get(event.game)
         if game is None:
             return
-        text = self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
         for nick in game.players:
             member = await self.desk.db.members.by_nick(nick)
             if member is not None:
-                await self.desk.chat.tell(member, text)
-        await self.desk.tell_table(event.game, text)
+                async with self.desk.reading(member):
+                    await self.desk.chat.tell(
+                        member, self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
+                    )
+        with self.desk.club_voice():
+            await self.desk.tell_table(
+                event.game, self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
+            )

@@ -9,6 +9,7 @@ are, so a new piece of evidence is shown rather than lost.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.pictures.draw import GOLD, GREEN, GREY, INK, LIGHT, RED, WHITE, Canvas, card_size, font, wrap
@@ -55,7 +56,7 @@ def _card(text: Any) -> Card | None:
         return None
 
 
-def _rows(verdict: ArbitarVerdict, w: dict[str, str]) -> list[tuple[str, str]]:
+def _rows(verdict: ArbitarVerdict, w: Mapping[str, str]) -> list[tuple[str, str]]:
     ev = verdict.evidence
     rows = [(w[label], str(ev[key])) for key, label in _COUNTS if key in ev]
     if "defence_tricks" in ev:
@@ -77,7 +78,7 @@ def render_verdict(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lan
         raise ValueError(f"game {game.number} has no hand {n}")
     ev = verdict.evidence
     text, small, bold = font(13), font(12), font(13, bold=True)
-    reason = wrap(f"{w['reason']}: {verdict.reason}", text, WIDTH - 2 * MARGIN)
+    reason = wrap(f"{w['reason']}: {verdict.reason_in(w.catalogue.t)}", text, WIDTH - 2 * MARGIN)
     trick_no = ev.get("trick")
     trick = next((t for t in replay(hand).tricks if t.number == trick_no), None)
     rows = _rows(verdict, w)

@@ -10,7 +10,7 @@ records each text's cell, which the tests check.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.pictures.draw import BLUE, GOLD, GREY, INK, LIGHT, PAPER, RED, RULE, Box, Canvas, font, wrap
 from bot.pictures.words import words
@@ -45,27 +45,27 @@ def _cells(seat: int, top: int, height: int = ROW_H) -> tuple[Box, Box, Box]:
     )
 
 
-def _contract(score: HandScore | None, w: dict[str, str]) -> str:
+def _contract(score: HandScore | None, w: Mapping[str, str]) -> str:
     if score is None:
         return "—"
     if score.case is HandCase.ALL_PASS:
         return w["refe"] if score.refe_written else w["all_pass"]
     if score.contract is None:
         return "—"
-    text = ("i." if score.contract.igra else "") + score.contract.strain.serbian
+    text = (w["short_igra"] if score.contract.igra else "") + score.contract.strain.serbian
     if score.case is HandCase.PIK_NO_KONTRA:
-        return text + " b.k."
+        return text + " " + w["short_no_kontra"]
     if score.kontra:
         text += f" ×{1 << score.kontra}"
     return text
 
 
-def _change_label(applied: AppliedChange, w: dict[str, str], short: bool) -> str:
+def _change_label(applied: AppliedChange, w: Mapping[str, str], short: bool) -> str:
     change = applied.change
     if change.trial is not None:
-        return f"s.{change.trial}" if short else w["trial"].format(trial=change.trial)
+        return (w["short_trial"] if short else w["trial"]).format(trial=change.trial)
     if short:
-        return {ChangeKind.ISPRAVKA: "ispr.", ChangeKind.OTPIS: "otpis"}.get(change.kind, "±")
+        return {ChangeKind.ISPRAVKA: w["short_ispravka"], ChangeKind.OTPIS: w["short_otpis"]}.get(change.kind, "±")
     return w[change.kind.value]
 
 

@@ -7,7 +7,7 @@ import asyncio
 
 from bot.messages import Catalogue
 from bot.pictures.words import words as picture_words
-from bot.records.zapisnik import WORDS, Effect, Line, TrialRecord
+from bot.records.zapisnik import Effect, Line, TrialRecord, record_words
 from rules.gamelog import Game, format_time
 from rules.members import PartyRole
 from rules.paper import Paper, compute_paper
@@ -39,7 +39,7 @@ async def load_record(
     trial = await db.trials.get(trial_id)
     if trial is None:
         return None
-    words = WORDS.get(lang, WORDS["sr"])
+    words = record_words(lang)
     messages = Catalogue(lang)
     game = await db.games.get(trial.game)
     call = await db.calls.get(trial.call)
@@ -62,7 +62,7 @@ async def load_record(
     for message in await db.trials.messages(trial_id):
         who, role, chained = shown(message.member)
         lines.append(Line(format_time(message.at), who, role, chained, message.text))
-    outcome_text = words.get("verdict_o" if trial.outcome == "verdict" else trial.outcome, trial.outcome)
+    outcome_text = str(words.get("verdict_o" if trial.outcome == "verdict" else trial.outcome, trial.outcome))
     if trial.outcome == "interrupted":
         outcome_text += " — " + messages.t(f"end.{trial.end_reason or 'unknown'}")
     verdict_text = "—"

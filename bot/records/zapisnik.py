@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n.words import Words, catalogue_words
 from bot.records.chain import chain
 
 DIGEST_ZERO = "0" * 64
@@ -33,74 +34,10 @@ _DATA = re.compile(r'<script type="application/json" id="zapisnik-data">(.*?)</s
 _LINKS = re.compile(r'data-link="([0-9a-f]{64})"')
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
-WORDS: dict[str, dict[str, str]] = {
-    "sr": {
-        "title": "Zapisnik suđenja {trial}",
-        "game": "Partija",
-        "players": "Igrači",
-        "kind": "Vrsta",
-        "call": "Poziv",
-        "called_by": "{who}, {at}",
-        "taken": "Preuzeo",
-        "taken_by": "{who}, {at}",
-        "closed": "Završeno",
-        "outcome": "Ishod",
-        "transcript": "Razgovor",
-        "no_messages": "(nema poruka)",
-        "verdict": "Presuda",
-        "reason": "Obrazloženje",
-        "effect": "Uticaj na papir",
-        "no_effect": "Presuda ne menja papir.",
-        "hand": "ruka",
-        "before": "pre",
-        "after": "posle",
-        "player": "igrač",
-        "pictures": "Papir i ruke",
-        "chain": "Lanac SHA-256",
-        "seal": "Poslednja karika (pečat zapisnika)",
-        "chain_note": "Svaka karika je SHA-256 prethodne karike i jedne poruke; provera: sudija zapisnik --verify",
-        "view_officials": "Prikaz za službena lica (sa imenima sudija i većnika)",
-        "view_members": "Prikaz za članove (sudije i većnici bez imena)",
-        "open": "u toku",
-        "verdict_o": "presuda",
-        "no_verdict": "bez presude",
-        "interrupted": "prekinuto",
-        "status": "stanje",
-    },
-    "en": {
-        "title": "Record of trial {trial}",
-        "game": "Game",
-        "players": "Players",
-        "kind": "Kind",
-        "call": "Call",
-        "called_by": "{who}, {at}",
-        "taken": "Taken by",
-        "taken_by": "{who}, {at}",
-        "closed": "Closed",
-        "outcome": "Outcome",
-        "transcript": "Transcript",
-        "no_messages": "(no messages)",
-        "verdict": "Verdict",
-        "reason": "Reason",
-        "effect": "Effect on the paper",
-        "no_effect": "The verdict does not change the paper.",
-        "hand": "hand",
-        "before": "before",
-        "after": "after",
-        "player": "player",
-        "pictures": "Paper and hands",
-        "chain": "SHA-256 chain",
-        "seal": "Last link (the record's seal)",
-        "chain_note": "Each link is the SHA-256 of the previous link and one message; check: sudija zapisnik --verify",
-        "view_officials": "Officials' view (referees and councilors named)",
-        "view_members": "Members' view (referees and councilors not named)",
-        "open": "open",
-        "verdict_o": "verdict",
-        "no_verdict": "no verdict",
-        "interrupted": "interrupted",
-        "status": "status",
-    },
-}
+
+def record_words(lang: str) -> Words:
+    """The record's words: the catalogues' ``record.*`` in the record's language."""
+    return catalogue_words(lang, "record.")
 
 
 @dataclass(frozen=True)
@@ -183,7 +120,7 @@ table{border-collapse:collapse}td,th{padding:.2em .6em;border:1px solid #ccd;tex
 
 def render_html(record: TrialRecord) -> str:
     """The record as one HTML document whose last link and digest seal it."""
-    w = WORDS.get(record.lang, WORDS["sr"])
+    w = record_words(record.lang)
     messages = record.chained_messages()
     links = chain(record.facts(), messages)
     out: list[str] = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.ports import Reply
-from bot.registry import advice, calls, corrections, councils, governance, links, trials
+from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials
 from bot.registry.spec import Args, Audience, Caller, Command, Usage
 from storage.database import DatabaseBusy
 
@@ -34,6 +34,7 @@ REGISTRY: tuple[Command, ...] = (
     *links.COMMANDS,
     *advice.COMMANDS,
     *councils.COMMANDS,
+    *languages.COMMANDS,
     Command("pomoc", pomoc, audience=Audience.ANYONE, aliases=("pomoć", "help")),
 )
 BY_NAME: dict[str, Command] = {c.name: c for c in REGISTRY}
@@ -45,7 +46,12 @@ def admits(caller: Caller, command: Command) -> bool:
 
 
 async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply:
-    """Run a command for whoever typed it, if `admits` lets him."""
+    """Run a command for whoever typed it, if `admits` lets him; everything it answers him is in his language."""
+    async with desk.reading(caller.member):
+        return await _run(desk, caller, command, args)
+
+
+async def _run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply:
     if not admits(caller, command):
         return caller.refusal or desk.refuse("link.needed")
     try:

@@ -149,14 +149,13 @@ class TelegramHandlers:
         typed, command, _ = self.commands.find(text)
         if command is None:
             if private:
-                await self.show(where, self.desk.refuse("command.unknown", name=typed))
+                async with self.desk.reading(member):
+                    await self.show(where, self.desk.refuse("command.unknown", name=typed))
             return
         if not private and Place.CLUB not in command.places:
-            await self.show(
-                where,
-                Reply(self.desk.t("telegram.private_only", link=self.port.start_link()), ok=False),
-                name=user.full_name,
-            )
+            async with self.desk.reading(member):
+                refusal = Reply(self.desk.t("telegram.private_only", link=self.port.start_link()), ok=False)
+            await self.show(where, refusal, name=user.full_name)
             await self.port.delete_command(chat.id, message.message_id)
             return
         actor = await self.desk.actor(PLATFORM, str(user.id))
@@ -183,7 +182,8 @@ class TelegramHandlers:
             return
         member = await self.present(actor)
         if await self.desk.open_trial_of(member) is None:
-            await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
+            async with self.desk.reading(member):
+                await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
             return
         reply = await self.desk.say(member, text)
         if reply is not None:
@@ -191,7 +191,8 @@ class TelegramHandlers:
 
     async def start(self, where: Where, member: Member | None) -> None:
         """/start (also from a deep link): greet, then deliver what waited for him."""
-        text = self.desk.t("telegram.welcome")
+        async with self.desk.reading(member):
+            text = self.desk.t("telegram.welcome")
         if member is None:
             text += "\n" + self.desk.t("link.needed")
         else:
@@ -220,7 +221,8 @@ class TelegramHandlers:
         if query is None:
             return
         try:
-            await query.answer(self.desk.t("telegram.pressed"))
+            async with self.desk.reading(await self.desk.member_for(PLATFORM, str(query.from_user.id))):
+                await query.answer(self.desk.t("telegram.pressed"))
         except TelegramError as error:  # too late (query too old) or flood control: the message still follows
             log.info("callback %s not answered in time: %s", query.id, error.message)
         try:

@@ -55,7 +55,16 @@ from typing import Any
 from rules.arbitar import solver
 from rules.arbitar.layouts import Moment, PlayedHand, equivalent, played_hand, view
 from rules.arbitar.rezon import RezonCount, count_rezons
-from rules.arbitar.verdict import NOT_OBVIOUS, STAYS, TRANSFER, ArbitarVerdict
+from rules.arbitar.verdict import (
+    NOT_OBVIOUS,
+    REASON_NOT_OBVIOUS,
+    REASON_OBVIOUSLY_BAD,
+    REASON_OWN_ERROR,
+    REASON_RUINED,
+    STAYS,
+    TRANSFER,
+    ArbitarVerdict,
+)
 from rules.cards import Card, mask_of
 from rules.gamelog import Decision, Game, Hand
 from rules.paper_hand import DefenceShape, HandCase, hand_facts, left_of, right_of
@@ -440,7 +449,7 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
     evidence: dict[str, Any] = {"defence_tricks": defence}
     if not played_own_cards(the_hand, shape, other):
         evidence["note"] = f"{players[other]} nije pratio: njegove karte je igrao {players[fallen]}"
-        return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence), stats
+        return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence, REASON_NOT_OBVIOUS), stats
     played = played_hand(the_hand)
     needed = 5 if shape is DefenceShape.KONTRA else 4
     evidence["needed"] = 1 if played.betl else needed
@@ -495,29 +504,47 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
         evidence.update(_card_evidence(own_found, players))
         if ruin_found is not None:
             evidence.update({f"other_{key}": value for key, value in _card_evidence(ruin_found, players).items()})
-        reason = (
-            f"I {players[fallen]} je pogrešio: u {own_found.moment.trick}. štihu "
-            f"{_show(own_found.moment.card)} umesto {_show(own_found.better)}; pad ostaje njemu."
-        )
-        return ArbitarVerdict(STAYS, None, 1, reason, evidence), stats
+        values = {
+            "fallen": players[fallen],
+            "trick": own_found.moment.trick,
+            "card": _show(own_found.moment.card),
+            "better": _show(own_found.better),
+        }
+        reason = "Greška igrača {fallen} u {trick}. štihu: {card} umesto {better}; pad ostaje igraču {fallen}."
+        return ArbitarVerdict(STAYS, None, 1, reason.format(**values), evidence, REASON_OWN_ERROR, values), stats
     if (ruin_found is not None or step2_due) and own_lead:
         lead_found, _ = _earliest_error(played, own_lead, stats, threads, {})
         if lead_found is not None:  # his own polaz may have lost the pass: only a referee can weigh that
             evidence.update({f"lead_{key}": value for key, value in _card_evidence(lead_found, players).items()})
-            return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence), stats
+            return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence, REASON_NOT_OBVIOUS), stats
     if ruin_found is not None:
         evidence.update(_card_evidence(ruin_found, players))
+        values = {
+            "other": players[other],
+            "fallen": players[fallen],
+            "trick": ruin_found.moment.trick,
+            "card": _show(ruin_found.moment.card),
+            "better": _show(ruin_found.better),
+        }
         reason = (
-            f"Greška igrača {players[other]} u {ruin_found.moment.trick}. štihu "
-            f"({_show(ruin_found.moment.card)} umesto {_show(ruin_found.better)}) upropastila je prolaz "
-            f"igrača {players[fallen]}, a on nije pogrešio."
+            "Greška igrača {other} u {trick}. štihu ({card} umesto {better}) upropastila je prolaz igrača "
+            "{fallen}; u kartama igrača {fallen} greške nema."
         )
-        return ArbitarVerdict(TRANSFER, other, 1, reason, evidence), stats
+        return ArbitarVerdict(TRANSFER, other, 1, reason.format(**values), evidence, REASON_RUINED, values), stats
     if step2_due and step2 is not None:
+        values = {
+            "other": players[other],
+            "fallen": players[fallen],
+            "rezons": f"{step2[1].rezons:g}",
+            "aces": step2[1].aces,
+        }
         reason = (
-            f"Praćenje igrača {players[other]} je očigledno loše ({step2[1].rezons:g} rezona, "
-            f"{step2[1].aces} asova), a praćenje igrača {players[fallen]} ispunjava pravila i on nije "
-            f"pogrešio u kartama."
+            "Praćenje igrača {other} je očigledno loše (rezona: {rezons}, asova: {aces}), a praćenje igrača "
+            "{fallen} ispunjava pravila i u kartama igrača {fallen} greške nema."
         )
-        return ArbitarVerdict(TRANSFER, other, 2, reason, evidence), stats
-    return ArbitarVerdict(STAYS, None, 2 if step2 is not None else None, NOT_OBVIOUS, evidence), stats
+        return (
+            ArbitarVerdict(TRANSFER, other, 2, reason.format(**values), evidence, REASON_OBVIOUSLY_BAD, values),
+            stats,
+        )
+    step = 2 if step2 is not None else None
+    return ArbitarVerdict(STAYS, None, step, NOT_OBVIOUS, evidence, REASON_NOT_OBVIOUS), stats

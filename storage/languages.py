@@ -1,0 +1,31 @@
+"""Each member's own language (`/jezik`): one row per member who chose one; no row means the club's language."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from storage.database import now_text
+
+if TYPE_CHECKING:
+    from storage.database import Database
+
+
+async def member_language(db: Database, member_id: int) -> str | None:
+    """The language the member chose, or None (he reads the club's)."""
+    async with db.connection.execute("SELECT language FROM member_languages WHERE member = ?", (member_id,)) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else str(row[0])
+
+
+async def set_member_language(db: Database, member_id: int, language: str | None, now: datetime) -> None:
+    """Choose his language; None goes back to the club's."""
+    async with db.transaction() as conn:
+        if language is None:
+            await conn.execute("DELETE FROM member_languages WHERE member = ?", (member_id,))
+        else:
+            await conn.execute(
+                "INSERT INTO member_languages (member, language, at) VALUES (?, ?, ?)"
+                " ON CONFLICT (member) DO UPDATE SET language = excluded.language, at = excluded.at",
+                (member_id, language, now_text(now)),
+            )
