@@ -5,6 +5,10 @@ refusal to show; see `bot.desk.links`), then call a use case (`call`, `withdraw`
 …) or `press` for a button, and show the returned `Reply` to that member alone. Everything else the desk says
 goes out through the `Chats` port. Deadlines live in the database; `run_due` acts on every one that has passed
 and is safe to call any number of times (the scheduler calls it at each deadline and once at start).
+
+The use cases live in parts, one per concern (`calls`, `trials`, `penalties`, `catalogue`, `advisor`,
+`governance`, `links`, `votes`, `appeals`, `corrections`), each built with its dependencies (`DeskDeps`) and
+the other parts it needs; `Desk` builds them and offers their entry points (`Desk.take` is `Desk.trials.take`).
 """
 
 from __future__ import annotations
@@ -12,13 +16,24 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 
+from bot.config import Config
 from bot.desk.advice import AdviceDesk
+from bot.desk.appeals import AppealDesk
+from bot.desk.base import DeskBase
+from bot.desk.calls import CallDesk
 from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
-from bot.desk.links import MAX_REF
-from bot.ports import Reply
+from bot.desk.deps import DeskDeps, Part
+from bot.desk.governance import GovernanceDesk
+from bot.desk.links import MAX_REF, LinkDesk
+from bot.desk.penalties import PenaltyDesk
+from bot.desk.trials import TrialDesk
+from bot.desk.votes import VoteDesk
+from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
 from rules.notices import Notice
 from storage.clock import store_clock, stored_clock
+from storage.corrections import CorrectionStore
+from storage.database import Database
 from storage.games import GameSummary
 from storage.members import ROLES, Member
 from storage.trials import Trial, TrialMessage
@@ -26,13 +41,112 @@ from storage.trials import Trial, TrialMessage
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
 
-class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
+class Desk(DeskBase):
+    """The desk the adapters, the registry and the game-server link call: it builds every part with its explicit
+    dependencies, offers their entry points as its own (`Part`), carries out the steps the parts extend
+    (`bot.desk.deps.Steps`), and owns what spans them: start, the deadlines, buttons, membership and presence."""
+
+    def __init__(
+        self, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config, timers: Timers
+    ) -> None:
+        super().__init__(DeskDeps.of(db, chat, game_server, clock, config, timers))
+        deps = self.deps
+        self.calls = CallDesk(deps)
+        self.trials = TrialDesk(deps, self.calls, steps=self)
+        self.penalties = PenaltyDesk(deps, self.trials)
+        self.catalogue = RuleCatalogueDesk(deps, self.penalties, self.trials)
+        self.advisor = AdviceDesk(deps, self.trials, self.catalogue, steps=self)
+        self.governance = GovernanceDesk(deps, self.penalties, steps=self)
+        self.links = LinkDesk(deps, self.governance, self.trials, steps=self)
+        self.votes = VoteDesk(deps, self.governance, self.links, steps=self)
+        self.appeals = AppealDesk(deps, self.calls, self.trials, self.governance, steps=self)
+        self.corrections = CorrectionDesk(deps)
+        # Buttons of parts beyond the desk's own (the game-server link's korekcija), for `Desk.press`.
+        self.extra_actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {}
+
+    # The steps the parts extend, each carried out whole (bot.desk.deps.Steps) ------------------------------
+    open_trial = Part("advisor", AdviceDesk.open_trial)
+    judged_by = Part("appeals", AppealDesk._judged_by)
+    interrupt = Part("appeals", AppealDesk.interrupt)
+    checked = Part("penalties", PenaltyDesk.checked)
+    after_verdict = Part("penalties", PenaltyDesk.after_verdict)
+    verdict_list = Part("appeals", AppealDesk.verdict_list)
+    offer_pending_calls = Part("appeals", AppealDesk.offer_pending_calls)
+    end_judging_without_function = Part("appeals", AppealDesk.end_judging_without_function)
+    act_text = Part("votes", VoteDesk.act_text)
+
+    # Entry points: calls and trials ----------------------------------------------------------------------
+    call = Part("calls", CallDesk.call)
+    withdraw = Part("calls", CallDesk.withdraw)
+    take = Part("trials", TrialDesk.take)
+    say = Part("trials", TrialDesk.say)
+    history = Part("trials", TrialDesk.history)
+    call_councilor = Part("trials", TrialDesk.call_councilor)
+    leave = Part("trials", TrialDesk.leave)
+    controls = Part("trials", TrialDesk.controls)
+    game_closed = Part("trials", TrialDesk.game_closed)
+    member_joined = Part("trials", TrialDesk.member_joined)
+    member_left_club = Part("trials", TrialDesk.member_left_club)
+    finish = Part("appeals", AppealDesk.finish)
+    draft = Part("advisor", AdviceDesk.draft)
+    show_hands = Part("advisor", AdviceDesk.show_hands)
+    change_game = Part("advisor", AdviceDesk.change_game)
+    join_as_councilor = Part("advisor", AdviceDesk.join_as_councilor)
+    advice = Part("advisor", AdviceDesk.advice)
+    advice_actions = Part("advisor", AdviceDesk.advice_actions)
+
+    # Penalties, the catalogue, governance ----------------------------------------------------------------
+    take_effect = Part("penalties", PenaltyDesk.take_effect)
+    standing = Part("penalties", PenaltyDesk.standing)
+    month_is_open = Part("penalties", PenaltyDesk.month_is_open)
+    member_card = Part("penalties", PenaltyDesk.member_card)
+    card_text = Part("penalties", PenaltyDesk.card_text)
+    catalogue_text = Part("catalogue", RuleCatalogueDesk.catalogue_text)
+    appoint = Part("votes", VoteDesk.appoint)
+    dismiss = Part("votes", VoteDesk.dismiss)
+    resign = Part("votes", VoteDesk.resign)
+    cast = Part("votes", VoteDesk.cast)
+    vote_actions = Part("votes", VoteDesk.vote_actions)
+    deny_call = Part("governance", GovernanceDesk.deny_call)
+    restore_call = Part("governance", GovernanceDesk.restore_call)
+    close_league = Part("governance", GovernanceDesk.close_league)
+    acts = Part("governance", GovernanceDesk.acts)
+    member_status = Part("governance", GovernanceDesk.member_status)
+
+    # Links and appeals -----------------------------------------------------------------------------------
+    actor = Part("links", LinkDesk.actor)
+    gate = Part("links", LinkDesk.gate)
+    ask_link = Part("links", LinkDesk.ask_link)
+    link_requests = Part("links", LinkDesk.link_requests)
+    decide_link_by_nick = Part("links", LinkDesk.decide_link_by_nick)
+    unlink = Part("links", LinkDesk.unlink)
+    link_actions = Part("links", LinkDesk.link_actions)
+    file_appeal = Part("appeals", AppealDesk.file_appeal)
+    take_appeal = Part("appeals", AppealDesk.take_appeal)
+    decide_appeal = Part("appeals", AppealDesk.decide_appeal)
+    open_appeals = Part("appeals", AppealDesk.open_appeals)
+    appeal_actions = Part("appeals", AppealDesk.appeal_actions)
+
+    # The players' corrections ----------------------------------------------------------------------------
+    players_game = Part("corrections", CorrectionDesk.players_game)
+    go_into_bula = Part("corrections", CorrectionDesk.go_into_bula)
+    cancel = Part("corrections", CorrectionDesk.cancel)
+    offer_arbitar = Part("corrections", CorrectionDesk.offer_arbitar)
+    answer = Part("corrections", CorrectionDesk.answer)
+    propose_ispravka = Part("corrections", CorrectionDesk.propose_ispravka)
+    corrections_status = Part("corrections", CorrectionDesk.corrections_status)
+    correction_actions = Part("corrections", CorrectionDesk.correction_actions)
+
+    @property
+    def corrections_store(self) -> CorrectionStore:
+        return self.corrections.corrections_store
+
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect)."""
-        await self.ensure_owner_links()
+        await self.links.ensure_owner_links()
         await self.run_due()
-        await self.resync_plavac()
+        await self.penalties.resync_plavac()
         await self.resync_open_trials()
         for deadline in await self.open_deadlines():
             self.timers.arm(deadline)
@@ -40,9 +154,9 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
     async def open_deadlines(self) -> list[datetime]:
         deadlines = [c.deadline for c in await self.db.calls.pending()]
         deadlines += [c.deadline for c in await self.db.calls.pending_councilor_calls()]
-        deadlines += await self.penalty_deadlines()
+        deadlines += await self.penalties.penalty_deadlines()
         deadlines += await self.offline_referee_deadlines()
-        deadlines += await self.vote_deadlines() + await self.appeal_deadlines()
+        deadlines += await self.votes.vote_deadlines() + await self.appeals.appeal_deadlines()
         return sorted(deadlines)
 
     async def offline_referee_deadlines(self) -> list[datetime]:
@@ -74,12 +188,12 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
                 await self.game_server.unblock_offers(await self.nick(trial.caller))
 
     async def run_due(self) -> None:
-        await self.expire_due_calls()
-        await self.expire_due_councilor_calls()
-        await self.interrupt_offline_referees()
-        await self.run_penalty_due()
-        await self.settle_votes()
-        await self.run_appeals_due()
+        await self.calls.expire_due_calls()
+        await self.trials.expire_due_councilor_calls()
+        await self.trials.interrupt_offline_referees()
+        await self.penalties.run_penalty_due()
+        await self.votes.settle_votes()
+        await self.appeals.run_appeals_due()
 
     async def member_for(self, platform: str, account: str) -> Member | None:
         return await self.db.members.by_account(platform, account)

@@ -28,6 +28,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.desk.advice_text import FallAnalysis, decision_line, render_advice, render_briefing
+from bot.desk.base import DeskBase
+from bot.desk.catalogue_rules import RuleCatalogueDesk
+from bot.desk.deps import DeskDeps, Steps
 from bot.desk.trials import TrialDesk
 from bot.ports import Button, Reply
 from bot.registry.spec import MAX_HAND
@@ -68,8 +71,15 @@ def _procedure() -> Analyser | None:
     return arbitrate
 
 
-class AdviceDesk(TrialDesk):
-    """The second-opinion part of the desk (a mixin over `TrialDesk`; `bot.desk.Desk` puts it first)."""
+class AdviceDesk(DeskBase):
+    """The second-opinion part of the desk: it extends the trial's opening, a councilor joining, Promeni…,
+    Prikaz ruke (`trials`) and the draft as the catalogues price it (`drafts`)."""
+
+    def __init__(self, deps: DeskDeps, trials: TrialDesk, drafts: RuleCatalogueDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.trials = trials
+        self.drafts = drafts
+        self.steps = steps
 
     # Plumbing -----------------------------------------------------------------------------------------------
     @property
@@ -133,11 +143,11 @@ class AdviceDesk(TrialDesk):
             await self.chat.tell(official, text)
 
     async def open_trial(self, trial: Trial) -> None:
-        await super().open_trial(trial)
+        await self.trials.open_trial(trial)
         await self.brief(trial, trial.referee)
 
     async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
-        reply = await super().join_as_councilor(councilor, ccall_id)
+        reply = await self.trials.join_as_councilor(councilor, ccall_id)
         if reply.ok:
             ccall = await self.db.calls.councilor_call(ccall_id)
             trial = await self.db.trials.get(ccall.trial) if ccall is not None else None
@@ -146,7 +156,7 @@ class AdviceDesk(TrialDesk):
         return reply
 
     async def change_game(self, referee: Member, number: int) -> Reply:
-        reply = await super().change_game(referee, number)
+        reply = await self.trials.change_game(referee, number)
         if reply.ok:
             trial = await self.db.trials.judging(referee.id)
             if trial is not None and trial.game == number:
@@ -156,7 +166,7 @@ class AdviceDesk(TrialDesk):
     # Advice on a fall ---------------------------------------------------------------------------------------
     async def advice(self, referee: Member, hand: int, trial_id: int | None = None) -> Reply:
         """/analiza RUKA: the Arbitar's analysis of the hand's falls, for the judging referee alone."""
-        trial = await self._judged_by(referee, trial_id)
+        trial = await self.steps.judged_by(referee, trial_id)
         if isinstance(trial, Reply):
             return trial
         game = await self.load_game(trial.game)
@@ -181,7 +191,7 @@ class AdviceDesk(TrialDesk):
 
     async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Prikaz ruke, with a button for the Arbitar's analysis beside it for the latest hands with a fall."""
-        reply = await super().show_hands(referee, trial_id)
+        reply = await self.trials.show_hands(referee, trial_id)
         trial = await self.db.trials.judging(referee.id) if reply.ok else None
         if trial is None:
             return reply
@@ -194,7 +204,7 @@ class AdviceDesk(TrialDesk):
 
     # The difference in a draft ------------------------------------------------------------------------------
     async def draft(self, referee: Member, draft: Draft) -> Reply:
-        reply = await super().draft(referee, draft)
+        reply = await self.drafts.draft(referee, draft)
         if not reply.ok:
             return reply
         trial = await self.db.trials.judging(referee.id)

@@ -31,7 +31,11 @@ from datetime import datetime, timedelta
 
 import aiosqlite
 
-from bot.desk.votes import VoteDesk
+from bot.desk.base import DeskBase
+from bot.desk.calls import CallDesk
+from bot.desk.deps import DeskDeps, Steps
+from bot.desk.governance import GovernanceDesk
+from bot.desk.trials import TrialDesk
 from bot.ports import Button, CallPost, Reply
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
@@ -54,7 +58,19 @@ from storage.trials import Trial
 OUTCOMES = {"usvojena": AppealState.UPHELD, "odbijena": AppealState.REJECTED, "nedopustena": AppealState.INADMISSIBLE}
 
 
-class AppealDesk(VoteDesk):
+class AppealDesk(DeskBase):
+    """Appeals; a hearing is a trial (`trials`), and appeals extend how one is judged, finished and
+    interrupted, an official arriving (`calls`) and one losing his function (`governance`)."""
+
+    def __init__(
+        self, deps: DeskDeps, calls: CallDesk, trials: TrialDesk, governance: GovernanceDesk, steps: Steps
+    ) -> None:
+        super().__init__(deps)
+        self.calls = calls
+        self.trials = trials
+        self.governance = governance
+        self.steps = steps
+
     # Filing --------------------------------------------------------------------------------------------------
     async def named_in(self, trial: Trial) -> set[int]:
         """The members the trial's verdict names (a penalty's culprit, a bula change's players)."""
@@ -221,7 +237,7 @@ class AppealDesk(VoteDesk):
                 councilor=councilor.nick,
                 text=appeal.text or "—",
             ),
-            self.controls(hearing),
+            self.trials.controls(hearing),
         )
         seen = await self.verdict_list(trial.game, show_referees=True, transcripts=True)  # verdicts, talks
         return Reply(
@@ -241,7 +257,7 @@ class AppealDesk(VoteDesk):
 
     async def offer_pending_calls(self, member: Member) -> None:
         """A councilor who arrives in the lobby is also offered every appeal waiting that he may take."""
-        await super().offer_pending_calls(member)
+        await self.calls.offer_pending_calls(member)
         if "councilor" not in member.roles:
             return
         for appeal in await self.db.appeals.undecided():
@@ -272,14 +288,14 @@ class AppealDesk(VoteDesk):
                     await self.interrupt(trial, "referee_dismissed")
                     return self.refuse("appeal.not_councilor")
                 return trial
-        return await super()._judged_by(referee, trial_id)
+        return await self.trials._judged_by(referee, trial_id)
 
     async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Završi suđenje in a hearing upholds the appeal: its draft is the new verdict."""
         trial = await self.db.trials.judging(referee.id)
         appeal = await self.db.appeals.by_hearing(trial.id) if trial is not None else None
         if trial is None or appeal is None or (trial_id is not None and trial.id != trial_id):
-            return await super().finish(referee, trial_id)
+            return await self.trials.finish(referee, trial_id)
         if not trial.draft:
             return self.refuse("appeal.upheld_needs_draft", appeal=appeal.id)
         draft = verdict_from_json(trial.draft)
@@ -288,7 +304,7 @@ class AppealDesk(VoteDesk):
             old = verdict_from_json(appealed.verdict).verdict if appealed and appealed.verdict else NoVerdict()
             if not isinstance(draft.verdict, Nobody) or not isinstance(old, Penalty):
                 return self.refuse("appeal.lift_only")
-        reply = await super().finish(referee, trial.id)
+        reply = await self.trials.finish(referee, trial.id)
         if not reply.ok:
             return reply
         reason = draft.reason or "—"
@@ -329,7 +345,7 @@ class AppealDesk(VoteDesk):
             return self.refuse("appeal.not_yours", appeal=appeal_id)
         await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen)
         text = self.t("appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason)
-        await self._wind_up(hearing, text)
+        await self.trials._wind_up(hearing, text)
         await self.tell_decision(appeal, state, reason, chosen, until, None)
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
 
@@ -359,7 +375,7 @@ class AppealDesk(VoteDesk):
 
     async def interrupt(self, trial: Trial, why: str) -> None:
         """A hearing that ends without a decision puts its appeal back for Preuzmi."""
-        await super().interrupt(trial, why)
+        await self.trials.interrupt(trial, why)
         appeal = await self.db.appeals.by_hearing(trial.id)
         if appeal is None or not await self.db.appeals.reopen(appeal.id, self.now()):
             return
@@ -380,7 +396,7 @@ class AppealDesk(VoteDesk):
 
     async def end_judging_without_function(self, member: Member, role: str) -> None:
         """A councilor who is no longer one stops hearing an appeal: the hearing ends and the appeal waits again."""
-        await super().end_judging_without_function(member, role)
+        await self.governance.end_judging_without_function(member, role)
         if role != "councilor":
             return
         trial = await self.db.trials.judging(member.id)

@@ -1,13 +1,13 @@
-"""What every part of the desk shares: the database, the ports, the clock, the configuration and the messages,
-plus the look-ups they all need (a member, a game's facts, the referees in the lobby)."""
+"""What every part of the desk shares: the look-ups they all need (a member, a game's facts, the referees in the
+lobby, a trial's space, the game's verdicts and paper) over the dependencies each part is built with (`DeskDeps`:
+the database, the ports, the clock, the configuration and the messages). A part inherits only these."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.config import Config
+from bot.desk.deps import DeskDeps
 from bot.messages import Catalogue
 from bot.pictures.attach import paper_pictures
 from bot.ports import Chats, Clock, GameServerPort, Party, Reply, Timers, TrialSpace
@@ -23,20 +23,68 @@ from storage.trials import Trial
 
 
 class DeskBase:
-    def __init__(
-        self, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config, timers: Timers
-    ) -> None:
-        self.db = db
-        self.chat = chat
-        self.game_server = game_server
-        self.clock = clock
-        self.config = config
-        self.timers = timers
-        self.messages = Catalogue(config.language, config.timezone)
-        self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
-        self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
-        # Buttons of parts beyond the desk's mixins (the game-server link's korekcija), for `Desk.press`.
-        self.extra_actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {}
+    """The look-ups and texts every part needs, over the dependencies it is given (`DeskDeps`). The parts of one
+    desk share one `DeskDeps`: `self.db`, `self.chat`, `self.config` … read it (and a desk reconfigured, as the
+    tests do, is reconfigured for every part)."""
+
+    def __init__(self, deps: DeskDeps) -> None:
+        self.deps = deps
+
+    @property
+    def db(self) -> Database:
+        return self.deps.db
+
+    @db.setter
+    def db(self, value: Database) -> None:
+        self.deps.db = value
+
+    @property
+    def chat(self) -> Chats:
+        return self.deps.chat
+
+    @chat.setter
+    def chat(self, value: Chats) -> None:
+        self.deps.chat = value
+
+    @property
+    def game_server(self) -> GameServerPort:
+        return self.deps.game_server
+
+    @game_server.setter
+    def game_server(self, value: GameServerPort) -> None:
+        self.deps.game_server = value
+
+    @property
+    def clock(self) -> Clock:
+        return self.deps.clock
+
+    @clock.setter
+    def clock(self, value: Clock) -> None:
+        self.deps.clock = value
+
+    @property
+    def config(self) -> Config:
+        return self.deps.config
+
+    @config.setter
+    def config(self, value: Config) -> None:
+        self.deps.config = value
+
+    @property
+    def timers(self) -> Timers:
+        return self.deps.timers
+
+    @timers.setter
+    def timers(self, value: Timers) -> None:
+        self.deps.timers = value
+
+    @property
+    def messages(self) -> Catalogue:
+        return self.deps.messages
+
+    @messages.setter
+    def messages(self, value: Catalogue) -> None:
+        self.deps.messages = value
 
     @property
     def call_time(self) -> timedelta:

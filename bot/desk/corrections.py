@@ -102,7 +102,7 @@ class HandState:
 
 
 class CorrectionDesk(DeskBase):
-    """The corrections part of the desk (a mixin over `DeskBase`; `bot.desk.Desk` puts it in the chain)."""
+    """The players' corrections: built on the shared look-ups alone; `bot.desk.Desk` offers its entry points."""
 
     # Plumbing -----------------------------------------------------------------------------------------------
     @property

@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 from datetime import datetime
 
+from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps, Steps
 from bot.desk.penalties import PenaltyDesk
 from bot.ports import Reply
 from rules.nicknames import NickRefused, check_nick
@@ -50,7 +52,14 @@ def role_of(word: str) -> str | None:
     return ROLE_WORDS.get(word.casefold())
 
 
-class GovernanceDesk(PenaltyDesk):
+class GovernanceDesk(DeskBase):
+    """The acts of governance; a member's card and a month's closing are the penalties' (`penalties`)."""
+
+    def __init__(self, deps: DeskDeps, penalties: PenaltyDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.penalties = penalties
+        self.steps = steps
+
     def may_govern(self, actor: Member | None, role: str) -> bool:
         """Appoint or dismiss `role`: the owner any function; a councilor referees and councilors."""
         if actor is None or self.is_owner(actor):
@@ -93,7 +102,7 @@ class GovernanceDesk(PenaltyDesk):
         await self.chat.tell(target, self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—"))
         fresh = await self.db.members.get(target.id)
         if fresh is not None:
-            await self.offer_pending_calls(fresh)
+            await self.steps.offer_pending_calls(fresh)
         return Reply(self.t("gov.appointed", nick=target.nick, role=self.t(f"role.{role}")))
 
     async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
@@ -110,7 +119,7 @@ class GovernanceDesk(PenaltyDesk):
         if not await self.db.members.set_role(target.id, role, False, by, self.now(), reason):
             return self.refuse("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
         await self.chat.tell(target, self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason))
-        await self.end_judging_without_function(target, role)
+        await self.steps.end_judging_without_function(target, role)
         return Reply(self.t("gov.dismissed", nick=target.nick, role=self.t(f"role.{role}")))
 
     async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
@@ -118,7 +127,7 @@ class GovernanceDesk(PenaltyDesk):
             return self.refuse("gov.unknown_role", role=role)
         if not await self.db.members.set_role(member.id, role, False, member.id, self.now(), reason or "ostavka"):
             return self.refuse("gov.not_yours", role=self.t(f"role.{role}"))
-        await self.end_judging_without_function(member, role)
+        await self.steps.end_judging_without_function(member, role)
         return Reply(self.t("gov.resigned", role=self.t(f"role.{role}")))
 
     async def end_judging_without_function(self, member: Member, role: str) -> None:
@@ -127,7 +136,7 @@ class GovernanceDesk(PenaltyDesk):
             return
         trial = await self.db.trials.judging(member.id)
         if trial is not None:
-            await self.interrupt(trial, "referee_dismissed")
+            await self.steps.interrupt(trial, "referee_dismissed")
 
     async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
         if not self.may_deny(actor):
@@ -167,7 +176,7 @@ class GovernanceDesk(PenaltyDesk):
             return self.refuse("league.bad_month", month=month)
         if chosen > month_of(self.now()):
             return self.refuse("league.future", month=chosen)
-        if not await self.close_month(chosen, actor.id if actor else None, "admin", reason):
+        if not await self.penalties.close_month(chosen, actor.id if actor else None, "admin", reason):
             return self.refuse("league.already_closed", month=chosen)
         return Reply(self.t("league.closed", month=chosen, league=self.config.penalties.league_name))
 
@@ -189,7 +198,7 @@ class GovernanceDesk(PenaltyDesk):
         if not events:
             return Reply(self.t("gov.acts_none"))
         names = {m.id: m.nick for m in await self.db.members.all()}
-        return Reply("\n".join([self.t("gov.acts_title"), *[self.act_text(e, names) for e in events]]))
+        return Reply("\n".join([self.t("gov.acts_title"), *[self.steps.act_text(e, names) for e in events]]))
 
     def act_text(self, event: Event, names: dict[int, str]) -> str:
         who = names.get(event.actor, "?") if event.actor is not None else self.t("gov.admin")
@@ -223,4 +232,4 @@ class GovernanceDesk(PenaltyDesk):
         if isinstance(target, Reply):
             return target
         full = viewer is None or viewer.id == target.id or self.sees_officials(viewer)
-        return Reply(self.card_text(await self.member_card(target), full))
+        return Reply(self.penalties.card_text(await self.penalties.member_card(target), full))

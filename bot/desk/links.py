@@ -25,7 +25,10 @@ import secrets
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
+from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
+from bot.desk.trials import TrialDesk
 from bot.ports import Button, Reply
 from rules.nicknames import NickRefused, check_nick, plain
 from storage.events import Event
@@ -49,7 +52,16 @@ def code_hash(salt: str, platform: str, account: str, nick: str, code: str) -> s
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class LinkDesk(GovernanceDesk):
+class LinkDesk(DeskBase):
+    """Linking accounts to members; it names members as governance does (`governance`) and ends the trials of a
+    member left without an account (`trials`)."""
+
+    def __init__(self, deps: DeskDeps, governance: GovernanceDesk, trials: TrialDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.governance = governance
+        self.trials = trials
+        self.steps = steps
+
     # Who is acting ------------------------------------------------------------------------------------
     @property
     def delivers_link_codes(self) -> bool:
@@ -173,7 +185,7 @@ class LinkDesk(GovernanceDesk):
         fresh = await self.db.members.get(member_id) or member
         if by is not None:
             await self.chat.tell(fresh, self.t("link.told_approved", nick=fresh.nick))
-        await self.offer_pending_calls(fresh)
+        await self.steps.offer_pending_calls(fresh)
         return Reply(
             self.t("link.ok", nick=fresh.nick)
             if by is None
@@ -258,7 +270,7 @@ class LinkDesk(GovernanceDesk):
             return self.refuse("link.not_allowed")
         if platform is not None and platform.casefold() not in PLATFORMS:
             return self.refuse("link.bad_platform", platform=platform[:20], platforms=", ".join(PLATFORMS))
-        target = await self._target(typed_nick)
+        target = await self.governance._target(typed_nick)
         if isinstance(target, Reply):
             return target
         if self.owns_nick(target.nick):
@@ -272,7 +284,7 @@ class LinkDesk(GovernanceDesk):
             await self.chat.unlinked(target, each)
         fresh = await self.db.members.get(target.id)
         if fresh is not None and not fresh.accounts:
-            await self.end_trials_of(fresh)  # no account left to speak for him in a trial
+            await self.trials.end_trials_of(fresh)  # no account left to speak for him in a trial
         return Reply(self.t("link.unlinked", nick=target.nick, platforms=", ".join(gone)))
 
     async def ensure_owner_links(self) -> None:
@@ -297,7 +309,7 @@ class LinkDesk(GovernanceDesk):
     # The acts --------------------------------------------------------------------------------------------
     def act_text(self, event: Event, names: dict[int, str]) -> str:
         if event.kind not in LINK_EVENTS:
-            return super().act_text(event, names)
+            return self.governance.act_text(event, names)
         data = event.data
         whom = (
             names.get(int(event.subject), "?")

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
 
+from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps
 from bot.desk.trials import TrialDesk
 from bot.ports import Reply
 from bot.views import render_verdict
@@ -53,13 +55,19 @@ class MemberCard:
     call_allowed: bool
 
 
-class PenaltyDesk(TrialDesk):
+class PenaltyDesk(DeskBase):
+    """What a verdict does beyond the paper; it extends the trial's draft, checks and effects (`trials`)."""
+
+    def __init__(self, deps: DeskDeps, trials: TrialDesk) -> None:
+        super().__init__(deps)
+        self.trials = trials
+
     # The club's catalogue ---------------------------------------------------------------------------------
     async def draft(self, referee: Member, draft: Draft) -> Reply:
         """A penalty named by the catalogue (`po PREKRŠAJ`) gets its cost, escalated for a repeat offence."""
         verdict = draft.verdict
         if not (isinstance(verdict, Penalty) and verdict.offence):
-            return await super().draft(referee, draft)
+            return await self.trials.draft(referee, draft)
         limits = self.config.penalties
         entry = find(limits.catalogue, verdict.offence)
         if entry is None:
@@ -77,7 +85,7 @@ class PenaltyDesk(TrialDesk):
             ),
             draft.reason or entry.description,
         )
-        reply = await super().draft(referee, priced)
+        reply = await self.trials.draft(referee, priced)
         notes = []
         if reply.ok and cost.repeats:
             notes.append(self.t("catalogue.repeat", repeats=cost.repeats, days=limits.escalation.window_days))
@@ -165,11 +173,11 @@ class PenaltyDesk(TrialDesk):
                         elapsed=figures.elapsed,
                         delay=figures.delay,
                     )
-        return await super().checked(draft, trial, game)
+        return await self.trials.checked(draft, trial, game)
 
     # Taking effect --------------------------------------------------------------------------------------------
     async def after_verdict(self, trial: Trial, draft: Draft) -> None:
-        await super().after_verdict(trial, draft)
+        await self.trials.after_verdict(trial, draft)
         await self.take_effect(trial.id)
 
     async def take_effect(self, trial_id: int) -> Effects | None:

@@ -11,7 +11,9 @@ from dataclasses import replace
 from datetime import timedelta
 from fractions import Fraction
 
+from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
+from bot.desk.deps import DeskDeps, Steps
 from bot.desk.paper_link import verdict_changes
 from bot.pictures.attach import hand_pictures
 from bot.ports import Button, CallPost, Reply, TrialSpace
@@ -48,7 +50,18 @@ def named_in_nfc(draft: Draft) -> Draft:
     return replace(draft, verdict=verdict)
 
 
-class TrialDesk(CallDesk):
+class TrialDesk(DeskBase):
+    """The trial's use cases; built on the calls (a press may expire one, a caller leaving withdraws his) and
+    taking the steps others extend (opening, judging, interrupting, a draft's checks and effects) through
+    `steps`."""
+
+    def __init__(self, deps: DeskDeps, calls: CallDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.calls = calls
+        self.steps = steps
+        self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
+        self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
+
     async def take(self, referee: Member, call_id: int) -> Reply:
         """Sudi: the first eligible referee wins, atomically; the others are told who took it.
 
@@ -89,7 +102,7 @@ class TrialDesk(CallDesk):
         if call.state is CallState.PENDING and call.deadline <= self.now():
             # The deadline is the law: a press after it (a timer that never ran, a press queued while the bot
             # was down) expires the call then and there.
-            await self.expire_call(call)
+            await self.calls.expire_call(call)
             return self.refuse("take.expired", game=call.game)
         if call.state is not CallState.PENDING:
             return self.refuse(f"take.{call.state}", referee=await self.nick(call.referee), game=call.game)
@@ -109,7 +122,7 @@ class TrialDesk(CallDesk):
             fresh = await self.db.calls.get(call.id)
             assert fresh is not None
             if fresh.state == "pending":  # the deadline passed between the check and the take
-                await self.expire_call(fresh)
+                await self.calls.expire_call(fresh)
                 return self.refuse("take.expired", game=call.game)
             return self.refuse(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
         caller = await self.nick(call.caller)
@@ -117,7 +130,7 @@ class TrialDesk(CallDesk):
             await self.db.calls.notices(f"call:{call.id}"),
             self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick),
         )
-        await self.open_trial(trial)
+        await self.steps.open_trial(trial)
         return Reply(self.t("take.ok", game=call.game, trial=trial.id))
 
     async def _parties(self, call: Call, facts: GameFacts) -> list[tuple[int, str]]:
@@ -163,7 +176,7 @@ class TrialDesk(CallDesk):
         if trial is None or (trial_id is not None and trial.id != trial_id):
             return self.refuse("trial.not_your_trial")
         if not referee.is_referee:
-            await self.interrupt(trial, "referee_dismissed")
+            await self.steps.interrupt(trial, "referee_dismissed")
             return self.refuse("take.not_referee")
         return trial
 
@@ -186,7 +199,7 @@ class TrialDesk(CallDesk):
 
     async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Prikaz ruke: every card of every played hand and of the hand in progress, trick by trick."""
-        trial = await self._judged_by(referee, trial_id)
+        trial = await self.steps.judged_by(referee, trial_id)
         if isinstance(trial, Reply):
             return trial
         game = await self.load_game(trial.game)
@@ -194,15 +207,15 @@ class TrialDesk(CallDesk):
         return Reply(render_hands(game, self.messages, paper), pictures=await hand_pictures(game, self.config.language))
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
-        trial = await self._judged_by(referee, trial_id)
+        trial = await self.steps.judged_by(referee, trial_id)
         if isinstance(trial, Reply):
             return trial
-        return await self.verdict_list(trial.game, show_referees=True)
+        return await self.steps.verdict_list(trial.game, show_referees=True)
 
     async def draft(self, referee: Member, draft: Draft) -> Reply:
         """Draft (or replace) the verdict; checked now and again at Završi suđenje. A draft that arrives after
         the trial ended (Završi suđenje won the race) is answered so: it was not saved."""
-        trial = await self._judged_by(referee, None)
+        trial = await self.steps.judged_by(referee, None)
         if isinstance(trial, Reply):
             last = await self.db.trials.last_judged(referee.id)
             if last is not None and not last.is_open and referee.is_referee:
@@ -214,7 +227,7 @@ class TrialDesk(CallDesk):
             return self.refuse("nick.bad", problem=str(problem))
         game = await self.load_game(trial.game)
         try:
-            await self.checked(draft, trial, game)
+            await self.steps.checked(draft, trial, game)
         except VerdictRefused as refused:
             return self.refuse(refused.key, **refused.params)
         if not await self.db.trials.set_draft(trial.id, verdict_to_json(draft), referee.id, self.now()):
@@ -257,7 +270,7 @@ class TrialDesk(CallDesk):
             return await self._change_game(referee, number)
 
     async def _change_game(self, referee: Member, number: int) -> Reply:
-        trial = await self._judged_by(referee, None)
+        trial = await self.steps.judged_by(referee, None)
         if isinstance(trial, Reply):
             return trial
         if trial.in_game:
@@ -283,7 +296,7 @@ class TrialDesk(CallDesk):
                     consumed=p["consumed"],
                     days=self.config.claim_days,
                 )
-            return self.refusal_reply(refusal)
+            return self.calls.refusal_reply(refusal)
         assert facts is not None
         if facts.status is GameStatus.IN_PROGRESS:
             return self.refuse("promeni.in_progress", game=number)
@@ -304,7 +317,7 @@ class TrialDesk(CallDesk):
         return Reply(self.t("promeni.ok", game=number))
 
     async def call_councilor(self, referee: Member, trial_id: int | None = None) -> Reply:
-        trial = await self._judged_by(referee, trial_id)
+        trial = await self.steps.judged_by(referee, trial_id)
         if isinstance(trial, Reply):
             return trial
         if not trial.in_game:
@@ -380,14 +393,14 @@ class TrialDesk(CallDesk):
 
     async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Završi suđenje: record the draft (or Bez presude) and, in game, let play go on."""
-        trial = await self._judged_by(referee, trial_id)
+        trial = await self.steps.judged_by(referee, trial_id)
         if isinstance(trial, Reply):
             return trial
         draft = verdict_from_json(trial.draft) if trial.draft else Draft(NoVerdict(), "")
         game = await self.load_game(trial.game)
         try:
             # Without a draft, Završi suđenje records Bez presude as it stands: nothing to check.
-            changes = await self.checked(draft, trial, game) if trial.draft else []
+            changes = await self.steps.checked(draft, trial, game) if trial.draft else []
         except VerdictRefused as refused:
             return self.refuse("finish.draft_invalid", why=self.t(refused.key, **refused.params))
         outcome = TrialOutcome.NO_VERDICT if isinstance(draft.verdict, NoVerdict) else TrialOutcome.VERDICT
@@ -402,7 +415,7 @@ class TrialDesk(CallDesk):
             expected_draft=trial.draft,
         ):
             return self.refuse("trial.not_your_trial")
-        await self.after_verdict(trial, draft)
+        await self.steps.after_verdict(trial, draft)
         if changes:
             await self.paper_changed(trial.game)
         text = self.t(
@@ -415,10 +428,10 @@ class TrialDesk(CallDesk):
         """Consequences beyond the paper (penalties, settlement); the penalties part of the desk extends this."""
 
     async def leave(self, referee: Member, trial_id: int | None = None) -> Reply:
-        trial = await self._judged_by(referee, trial_id)
+        trial = await self.steps.judged_by(referee, trial_id)
         if isinstance(trial, Reply):
             return trial
-        await self.interrupt(trial, "referee_left")
+        await self.steps.interrupt(trial, "referee_left")
         return Reply(self.t("leave.ok"))
 
     async def interrupt(self, trial: Trial, why: str) -> None:
@@ -443,7 +456,7 @@ class TrialDesk(CallDesk):
             await self.game_server.unblock_offers(caller)
         referee = await self.db.members.get(trial.referee)
         if referee is not None:
-            await self.offer_pending_calls(referee)
+            await self.steps.offer_pending_calls(referee)
 
     # Events from the platforms and the game server ---------------------------------------------------
     async def member_left_club(self, member: Member, platform: str | None = None) -> None:
@@ -465,17 +478,17 @@ class TrialDesk(CallDesk):
         referee should take a call nobody can speak for any more)."""
         pending = await self.db.calls.pending_by_caller(member.id)
         if pending is not None:
-            await self.withdraw(member, pending.id)
+            await self.calls.withdraw(member, pending.id)
         for trial in await self.db.trials.open_trials():
             if trial.referee == member.id:
-                await self.interrupt(trial, "referee_left")
+                await self.steps.interrupt(trial, "referee_left")
             elif not trial.in_game and trial.caller == member.id:
-                await self.interrupt(trial, "caller_left")
+                await self.steps.interrupt(trial, "caller_left")
 
     async def game_closed(self, number: int) -> None:
         trial = await self.db.trials.open_for_game(number)
         if trial is not None and trial.in_game:
-            await self.interrupt(trial, "game_closed")
+            await self.steps.interrupt(trial, "game_closed")
 
     async def interrupt_offline_referees(self) -> None:
         """A referee shown offline longer than the grace period has disconnected: his trial ends."""
@@ -486,4 +499,4 @@ class TrialDesk(CallDesk):
             if referee is None or referee.online or referee.presence_changed_at is None:
                 continue
             if now - referee.presence_changed_at >= grace:
-                await self.interrupt(trial, "referee_disconnected")
+                await self.steps.interrupt(trial, "referee_disconnected")

@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps, Steps
+from bot.desk.governance import GovernanceDesk
 from bot.desk.links import LinkDesk
 from bot.ports import Button, CallPost, Reply
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
@@ -27,20 +30,29 @@ VOTE_EVENTS = ("vote_opened", "vote_cast", "vote_closed")
 VOTED_ROLES = ("referee", "councilor")
 
 
-class VoteDesk(LinkDesk):
+class VoteDesk(DeskBase):
+    """The councilors' votes; they extend governance's appointing, dismissing and resigning (`governance`) and
+    the acts' texts as links tell them (`links`)."""
+
+    def __init__(self, deps: DeskDeps, governance: GovernanceDesk, links: LinkDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.governance = governance
+        self.links = links
+        self.steps = steps
+
     def by_vote(self, actor: Member | None, role: str) -> bool:
         """A councilor's act on a referee or councilor is a proposal to vote on; the owner and the admin act."""
         return actor is not None and not self.is_owner(actor) and role in VOTED_ROLES and "councilor" in actor.roles
 
     async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
         if not self.by_vote(actor, role):
-            return await super().appoint(actor, nick, role, reason)
+            return await self.governance.appoint(actor, nick, role, reason)
         assert actor is not None
         return await self.propose(actor, nick, role, VoteAction.APPOINT, reason)
 
     async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
         if not self.by_vote(actor, role):
-            reply = await super().dismiss(actor, nick, role, reason)
+            reply = await self.governance.dismiss(actor, nick, role, reason)
             if reply.ok and actor is not None and self.is_owner(actor):
                 return Reply(f"{reply.text}\n{self.t('vote.owner_grave', reason=reason)}")
             return reply
@@ -48,7 +60,7 @@ class VoteDesk(LinkDesk):
         return await self.propose(actor, nick, role, VoteAction.DISMISS, reason)
 
     async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
-        reply = await super().resign(member, role, reason)
+        reply = await self.governance.resign(member, role, reason)
         if reply.ok:
             await self.settle_votes()  # the electorate changed
         return reply
@@ -58,7 +70,7 @@ class VoteDesk(LinkDesk):
         return {m.id for m in await self.db.members.with_role("councilor") if m.in_club}
 
     async def propose(self, proposer: Member, nick: str, role: str, action: VoteAction, reason: str) -> Reply:
-        target = await self._target(nick)
+        target = await self.governance._target(nick)
         if isinstance(target, Reply):
             return target
         if target.id == proposer.id:
@@ -214,10 +226,10 @@ class VoteDesk(LinkDesk):
             await self.chat.tell(subject, self.t("gov.told_appointed", role=role, reason=why))
             fresh = await self.db.members.get(subject.id)
             if fresh is not None:
-                await self.offer_pending_calls(fresh)
+                await self.steps.offer_pending_calls(fresh)
         else:
             await self.chat.tell(subject, self.t("gov.told_dismissed", role=role, reason=why))
-            await self.end_judging_without_function(subject, vote.role)
+            await self.steps.end_judging_without_function(subject, vote.role)
 
     async def vote_deadlines(self) -> list[datetime]:
         return [v.deadline for v in await self.db.votes.open_votes()]
@@ -225,7 +237,7 @@ class VoteDesk(LinkDesk):
     # The acts ------------------------------------------------------------------------------------------------
     def act_text(self, event: Event, names: dict[int, str]) -> str:
         if event.kind not in VOTE_EVENTS:
-            return super().act_text(event, names)
+            return self.links.act_text(event, names)
         data = event.data
         whom = names.get(int(event.subject), "?") if event.subject and event.subject.isdigit() else "?"
         who = names.get(event.actor, "?") if event.actor is not None else ""

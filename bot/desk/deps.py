@@ -1,0 +1,102 @@
+"""What the desk's parts are built from: the dependencies every part gets (`DeskDeps`: the database — the unit
+of work over the repositories —, the ports, the clock, the configuration, the timers and the messages), the steps
+one part takes that others extend (`Steps`, carried out by the composed `bot.desk.Desk`), and `Part`, which makes
+an entry point of one part an entry point of the desk.
+
+A part is a class constructed with `DeskDeps` and the other parts it needs, passed explicitly; none inherits
+another's use cases. Where a part's step is extended by another (appeals extend how a trial is interrupted,
+penalties what a verdict does), the part calls it through `Steps`, so the step is carried out whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
+
+from bot.config import Config
+from bot.messages import Catalogue
+from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
+from storage.database import Database
+
+if TYPE_CHECKING:
+    from rules.gamelog import Game
+    from rules.members import Member
+    from rules.verdicts import Draft
+    from storage.changes import NewPaperChange
+    from storage.events import Event
+    from storage.trials import Trial
+
+
+@dataclass
+class DeskDeps:
+    """Everything a part of the desk may reach besides the other parts it is given; one per desk, shared by its
+    parts."""
+
+    db: Database
+    chat: Chats
+    game_server: GameServerPort
+    clock: Clock
+    config: Config
+    timers: Timers
+    messages: Catalogue
+
+    @classmethod
+    def of(
+        cls, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config, timers: Timers
+    ) -> DeskDeps:
+        return cls(db, chat, game_server, clock, config, timers, Catalogue(config.language, config.timezone))
+
+
+class Steps(Protocol):
+    """The steps one part takes and others extend, each as the whole desk carries it out: opening a trial (the
+    referee's advice briefs him), who judges a trial (a councilor his hearing), interrupting one (its appeal waits
+    again), checking a draft and a verdict's effects (penalties), the game's verdicts (with their appeals), an
+    official arriving (also offered appeals), an official losing his function (a councilor his hearing) and the
+    text of an act (links', votes')."""
+
+    async def open_trial(self, trial: Trial) -> None: ...
+
+    async def judged_by(self, referee: Member, trial_id: int | None) -> Trial | Reply: ...
+
+    async def interrupt(self, trial: Trial, why: str) -> None: ...
+
+    async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]: ...
+
+    async def after_verdict(self, trial: Trial, draft: Draft) -> None: ...
+
+    async def verdict_list(
+        self, number: int, show_referees: bool, transcripts: bool = True, trial_id: int | None = None, page: int = 1
+    ) -> Reply: ...
+
+    async def offer_pending_calls(self, member: Member) -> None: ...
+
+    async def end_judging_without_function(self, member: Member, role: str) -> None: ...
+
+    def act_text(self, event: Event, names: dict[int, str]) -> str: ...
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+S = TypeVar("S")
+
+
+class Part(Generic[S, P, R]):
+    """An entry point of the desk carried out by one of its parts: `take = Part("trials", TrialDesk.take)` makes
+    `desk.take(...)` call `desk.trials.take(...)`. A non-data descriptor, so a test may still replace the entry
+    point on one desk."""
+
+    def __init__(self, part: str, method: Callable[Concatenate[S, P], R]) -> None:
+        self.part = part
+        self.name = method.__name__
+
+    @overload
+    def __get__(self, desk: None, owner: type) -> Part[S, P, R]: ...
+
+    @overload
+    def __get__(self, desk: object, owner: type) -> Callable[P, R]: ...
+
+    def __get__(self, desk: object, owner: type) -> Any:
+        if desk is None:
+            return self
+        return getattr(getattr(desk, self.part), self.name)
