@@ -23,10 +23,11 @@ from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
 from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
-from bot.desk.deps import DeskDeps, Part
+from bot.desk.deps import DeskDeps, Part, UseCase, shows_refusals
 from bot.desk.governance import GovernanceDesk
 from bot.desk.links import MAX_REF, LinkDesk
 from bot.desk.penalties import PenaltyDesk
+from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.desk.votes import VoteDesk
 from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
@@ -76,23 +77,23 @@ class Desk(DeskBase):
     act_text = Part("votes", VoteDesk.act_text)
 
     # Entry points: calls and trials ----------------------------------------------------------------------
-    call = Part("calls", CallDesk.call)
-    withdraw = Part("calls", CallDesk.withdraw)
-    take = Part("trials", TrialDesk.take)
+    call = UseCase("calls", CallDesk.call)
+    withdraw = UseCase("calls", CallDesk.withdraw)
+    take = UseCase("trials", TrialDesk.take)
     say = Part("trials", TrialDesk.say)
-    history = Part("trials", TrialDesk.history)
-    call_councilor = Part("trials", TrialDesk.call_councilor)
-    leave = Part("trials", TrialDesk.leave)
+    history = UseCase("trials", TrialDesk.history)
+    call_councilor = UseCase("trials", TrialDesk.call_councilor)
+    leave = UseCase("trials", TrialDesk.leave)
     controls = Part("trials", TrialDesk.controls)
     game_closed = Part("trials", TrialDesk.game_closed)
     member_joined = Part("trials", TrialDesk.member_joined)
     member_left_club = Part("trials", TrialDesk.member_left_club)
-    finish = Part("appeals", AppealDesk.finish)
-    draft = Part("advisor", AdviceDesk.draft)
-    show_hands = Part("advisor", AdviceDesk.show_hands)
-    change_game = Part("advisor", AdviceDesk.change_game)
-    join_as_councilor = Part("advisor", AdviceDesk.join_as_councilor)
-    advice = Part("advisor", AdviceDesk.advice)
+    finish = UseCase("appeals", AppealDesk.finish)
+    draft = UseCase("advisor", AdviceDesk.draft)
+    show_hands = UseCase("advisor", AdviceDesk.show_hands)
+    change_game = UseCase("advisor", AdviceDesk.change_game)
+    join_as_councilor = UseCase("advisor", AdviceDesk.join_as_councilor)
+    advice = UseCase("advisor", AdviceDesk.advice)
     advice_actions = Part("advisor", AdviceDesk.advice_actions)
 
     # Penalties, the catalogue, governance ----------------------------------------------------------------
@@ -102,40 +103,44 @@ class Desk(DeskBase):
     member_card = Part("penalties", PenaltyDesk.member_card)
     card_text = Part("penalties", PenaltyDesk.card_text)
     catalogue_text = Part("catalogue", RuleCatalogueDesk.catalogue_text)
-    appoint = Part("votes", VoteDesk.appoint)
-    dismiss = Part("votes", VoteDesk.dismiss)
-    resign = Part("votes", VoteDesk.resign)
-    cast = Part("votes", VoteDesk.cast)
+    appoint = UseCase("votes", VoteDesk.appoint)
+    dismiss = UseCase("votes", VoteDesk.dismiss)
+    resign = UseCase("votes", VoteDesk.resign)
+    cast = UseCase("votes", VoteDesk.cast)
     vote_actions = Part("votes", VoteDesk.vote_actions)
-    deny_call = Part("governance", GovernanceDesk.deny_call)
-    restore_call = Part("governance", GovernanceDesk.restore_call)
-    close_league = Part("governance", GovernanceDesk.close_league)
-    acts = Part("governance", GovernanceDesk.acts)
-    member_status = Part("governance", GovernanceDesk.member_status)
+    deny_call = UseCase("governance", GovernanceDesk.deny_call)
+    restore_call = UseCase("governance", GovernanceDesk.restore_call)
+    close_league = UseCase("governance", GovernanceDesk.close_league)
+    acts = UseCase("governance", GovernanceDesk.acts)
+    member_status = UseCase("governance", GovernanceDesk.member_status)
 
     # Links and appeals -----------------------------------------------------------------------------------
     actor = Part("links", LinkDesk.actor)
     gate = Part("links", LinkDesk.gate)
-    ask_link = Part("links", LinkDesk.ask_link)
-    link_requests = Part("links", LinkDesk.link_requests)
-    decide_link_by_nick = Part("links", LinkDesk.decide_link_by_nick)
-    unlink = Part("links", LinkDesk.unlink)
+    ask_link = UseCase("links", LinkDesk.ask_link)
+    link_requests = UseCase("links", LinkDesk.link_requests)
+    decide_link_by_nick = UseCase("links", LinkDesk.decide_link_by_nick)
+    unlink = UseCase("links", LinkDesk.unlink)
     link_actions = Part("links", LinkDesk.link_actions)
-    file_appeal = Part("appeals", AppealDesk.file_appeal)
-    take_appeal = Part("appeals", AppealDesk.take_appeal)
-    decide_appeal = Part("appeals", AppealDesk.decide_appeal)
-    open_appeals = Part("appeals", AppealDesk.open_appeals)
+    file_appeal = UseCase("appeals", AppealDesk.file_appeal)
+    take_appeal = UseCase("appeals", AppealDesk.take_appeal)
+    decide_appeal = UseCase("appeals", AppealDesk.decide_appeal)
+    open_appeals = UseCase("appeals", AppealDesk.open_appeals)
     appeal_actions = Part("appeals", AppealDesk.appeal_actions)
 
     # The players' corrections ----------------------------------------------------------------------------
     players_game = Part("corrections", CorrectionDesk.players_game)
-    go_into_bula = Part("corrections", CorrectionDesk.go_into_bula)
-    cancel = Part("corrections", CorrectionDesk.cancel)
-    offer_arbitar = Part("corrections", CorrectionDesk.offer_arbitar)
-    answer = Part("corrections", CorrectionDesk.answer)
-    propose_ispravka = Part("corrections", CorrectionDesk.propose_ispravka)
-    corrections_status = Part("corrections", CorrectionDesk.corrections_status)
+    go_into_bula = UseCase("corrections", CorrectionDesk.go_into_bula)
+    cancel = UseCase("corrections", CorrectionDesk.cancel)
+    offer_arbitar = UseCase("corrections", CorrectionDesk.offer_arbitar)
+    answer = UseCase("corrections", CorrectionDesk.answer)
+    propose_ispravka = UseCase("corrections", CorrectionDesk.propose_ispravka)
+    corrections_status = UseCase("corrections", CorrectionDesk.corrections_status)
     correction_actions = Part("corrections", CorrectionDesk.correction_actions)
+
+    @shows_refusals
+    async def paper(self, number: int, viewer: Member | None = None) -> Reply:
+        return await DeskBase.paper(self, number, viewer)
 
     @property
     def corrections_store(self) -> CorrectionStore:
@@ -251,6 +256,7 @@ class Desk(DeskBase):
         """Members linked on `platform` and not on `not_on` (Telegram marks these online: it shows no presence)."""
         return [m for m in await self.db.members.all() if m.account(platform) is not None and m.account(not_on) is None]
 
+    @shows_refusals
     async def press(self, member: Member, action: str, ref: int) -> Reply:
         """A button: the payload names an action and an id; both are re-checked against the database (an id no
         row can have is refused before any look-up), and the presser must still be in the club."""
@@ -258,7 +264,7 @@ class Desk(DeskBase):
         if refused is not None:
             return refused
         if not 0 < ref <= MAX_REF:
-            return self.refuse("button.unknown")
+            raise Refused("button.unknown")
         actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {
             "take": self.take,
             "withdraw": self.withdraw,
@@ -277,7 +283,7 @@ class Desk(DeskBase):
         actions.update(self.appeal_actions())
         handler = actions.get(action)
         if handler is None:
-            return self.refuse("button.unknown")
+            raise Refused("button.unknown")
         return await handler(member, ref)
 
     async def presence(self, member: Member, online: bool, platform: str | None = None) -> None:
@@ -294,9 +300,10 @@ class Desk(DeskBase):
         elif await self.db.trials.judging(member.id) is not None:
             self.timers.arm(self.now() + timedelta(seconds=self.config.referee_offline_grace_seconds))
 
+    @shows_refusals
     async def set_duty(self, member: Member, on_duty: bool) -> Reply:
         if not ({"referee", "councilor"} & member.roles):
-            return self.refuse("duty.no_function")
+            raise Refused("duty.no_function")
         await self.db.members.set_duty(member.id, on_duty, self.now())
         if on_duty:
             fresh = await self.db.members.get(member.id)
@@ -312,13 +319,14 @@ class Desk(DeskBase):
             if fresh is not None:
                 await self.offer_pending_calls(fresh)
 
+    @shows_refusals
     async def verdicts(self, member: Member | None, number: int, trial: int | None = None, page: int = 1) -> Reply:
         """/presude <game> [trial [page]]: every trial of the game with its outcome, verdict and reason, newest
         last; to the game's players and the club's officials each with its whole conversation (long ones paged:
         `/presude GAME TRIAL PAGE`)."""
         summary = await self.db.games.summary(number)
         if summary is None:
-            return self.refuse("call.unknown_game", game=number)
+            raise Refused("call.unknown_game", game=number)
         show = self.sees_referee_names(member)
         officials = {"referee", "councilor", "moderator", "owner"}
         transcripts = member is not None and (

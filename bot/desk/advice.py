@@ -31,6 +31,7 @@ from bot.desk.advice_text import FallAnalysis, decision_line, render_advice, ren
 from bot.desk.base import DeskBase
 from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.deps import DeskDeps, Steps
+from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.ports import Button, Reply
 from bot.registry.spec import MAX_HAND
@@ -167,26 +168,24 @@ class AdviceDesk(DeskBase):
     async def advice(self, referee: Member, hand: int, trial_id: int | None = None) -> Reply:
         """/analiza RUKA: the Arbitar's analysis of the hand's falls, for the judging referee alone."""
         trial = await self.steps.judged_by(referee, trial_id)
-        if isinstance(trial, Reply):
-            return trial
         game = await self.load_game(trial.game)
         the_hand = next((h for h in game.hands if h.n == hand), None)
         if the_hand is None:
-            return self.refuse("advice.no_hand", game=game.number, hand=hand)
+            raise Refused("advice.no_hand", game=game.number, hand=hand)
         if not the_hand.completed:
-            return self.refuse("advice.not_completed", hand=hand)
+            raise Refused("advice.not_completed", hand=hand)
         if not defender_falls(the_hand):
-            return self.refuse("advice.no_fall", hand=hand)
+            raise Refused("advice.no_fall", hand=hand)
         analyses = await self.analyses(game, the_hand)
         if analyses is None:
-            return self.refuse("advice.unavailable")
+            raise Refused("advice.unavailable")
         assert the_hand.declarer is not None
         return Reply(render_advice(game, hand, the_hand.declarer, analyses, self.messages))
 
     async def advice_button(self, member: Member, ref: int) -> Reply:
         trial_id, hand = divmod(ref, ADVICE_REF)
         if hand == 0 or trial_id == 0:
-            return self.refuse("button.unknown")
+            raise Refused("button.unknown")
         return await self.advice(member, hand, trial_id)
 
     async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:

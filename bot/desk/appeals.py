@@ -35,6 +35,7 @@ from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
 from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
+from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.ports import Button, CallPost, Reply
 from bot.views import render_verdict
@@ -101,24 +102,22 @@ class AppealDesk(DeskBase):
         rules = self.config.appeals
         ban = await self.db.appeals.ban(member.id)
         if ban is not None and ban.until > now:
-            return self.refuse("appeal.restricted", until=ban.until)
+            raise Refused("appeal.restricted", until=ban.until)
         trial = await self.db.trials.get(trial_id)
         if trial is None:
-            return self.refuse("appeal.unknown_trial", trial=trial_id)
+            raise Refused("appeal.unknown_trial", trial=trial_id)
         if trial.outcome not in (TrialOutcome.VERDICT, TrialOutcome.NO_VERDICT) or trial.closed_at is None:
-            return self.refuse("appeal.not_recorded", trial=trial_id)
+            raise Refused("appeal.not_recorded", trial=trial_id)
         if await self.db.appeals.by_hearing(trial.id) is not None:
-            return self.refuse("appeal.of_a_hearing", trial=trial_id)
+            raise Refused("appeal.of_a_hearing", trial=trial_id)
         if member.id not in await self.parties_of(trial):
-            return self.refuse("appeal.not_a_party", trial=trial_id)
+            raise Refused("appeal.not_a_party", trial=trial_id)
         kind = rules.kind(kind_name)
         if kind is None:
-            return self.refuse("appeal.unknown_kind", kind=kind_name, kinds=kinds_text(rules.kinds))
+            raise Refused("appeal.unknown_kind", kind=kind_name, kinds=kinds_text(rules.kinds))
         window = within_window(kind, trial.closed_at, now)
         if not window.allowed:
-            return self.refuse(
-                "appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days, deadline=window.deadline
-            )
+            raise Refused("appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days, deadline=window.deadline)
         try:
             appeal = await self.db.appeals.file(
                 trial.id,
@@ -130,7 +129,7 @@ class AppealDesk(DeskBase):
                 now + timedelta(days=rules.review_days),
             )
         except AlreadyOpen:
-            return self.refuse("appeal.already", trial=trial_id)
+            raise Refused("appeal.already", trial=trial_id) from None
         for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
             self.timers.arm(deadline)
         eligible = await self.eligible_councilors(appeal, trial, lobby_only=True)
@@ -192,30 +191,30 @@ class AppealDesk(DeskBase):
     async def _take_appeal(self, councilor: Member, appeal_id: int) -> Reply:
         appeal = await self.db.appeals.get(appeal_id)
         if appeal is None:
-            return self.refuse("appeal.unknown", appeal=appeal_id)
+            raise Refused("appeal.unknown", appeal=appeal_id)
         if "councilor" not in councilor.roles:
-            return self.refuse("appeal.not_councilor")
+            raise Refused("appeal.not_councilor")
         trial = await self.db.trials.get(appeal.trial)
         assert trial is not None
         if councilor.id in await self.took_part(trial) | {appeal.appellant}:
-            return self.refuse("appeal.took_part", trial=trial.id)
+            raise Refused("appeal.took_part", trial=trial.id)
         if appeal.state is not AppealState.FILED:
-            return self.refuse("appeal.gone", appeal=appeal.id, councilor=await self.nick(appeal.councilor))
+            raise Refused("appeal.gone", appeal=appeal.id, councilor=await self.nick(appeal.councilor))
         if await self.db.trials.judging(councilor.id) is not None:
-            return self.refuse("take.judging")
+            raise Refused("take.judging")
         if await self.db.trials.open_for_game(trial.game) is not None:
-            return self.refuse("appeal.game_busy", game=trial.game)
+            raise Refused("appeal.game_busy", game=trial.game)
         facts = await self.game_facts(trial.game)
         if facts is not None and facts.status is GameStatus.IN_PROGRESS:
             # A hearing is a trial of the game: while the table plays it would keep the table from calling.
-            return self.refuse("appeal.game_in_progress", game=trial.game)
+            raise Refused("appeal.game_in_progress", game=trial.game)
         try:
             hearing_id = await self.db.appeals.take(appeal.id, councilor.id, trial.game, appeal.appellant, self.now())
         except aiosqlite.IntegrityError:
-            return self.refuse("appeal.game_busy", game=trial.game)
+            raise Refused("appeal.game_busy", game=trial.game) from None
         if hearing_id is None:
             fresh = await self.db.appeals.get(appeal.id)
-            return self.refuse(
+            raise Refused(
                 "appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh else None)
             )
         await self.chat.edit_notices(
@@ -278,7 +277,7 @@ class AppealDesk(DeskBase):
                 await self.db.calls.add_notice(post.subject, notice)
 
     # The hearing ---------------------------------------------------------------------------------------------
-    async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial | Reply:
+    async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial:
         """A councilor judges his hearing without being a referee."""
         trial = await self.db.trials.judging(referee.id)
         if trial is not None and (trial_id is None or trial.id == trial_id):
@@ -286,7 +285,7 @@ class AppealDesk(DeskBase):
             if appeal is not None:
                 if "councilor" not in referee.roles:
                     await self.interrupt(trial, "referee_dismissed")
-                    return self.refuse("appeal.not_councilor")
+                    raise Refused("appeal.not_councilor")
                 return trial
         return await self.trials._judged_by(referee, trial_id)
 
@@ -297,13 +296,13 @@ class AppealDesk(DeskBase):
         if trial is None or appeal is None or (trial_id is not None and trial.id != trial_id):
             return await self.trials.finish(referee, trial_id)
         if not trial.draft:
-            return self.refuse("appeal.upheld_needs_draft", appeal=appeal.id)
+            raise Refused("appeal.upheld_needs_draft", appeal=appeal.id)
         draft = verdict_from_json(trial.draft)
         if self.config.appeals.may_change == "lift":
             appealed = await self.db.trials.get(appeal.trial)
             old = verdict_from_json(appealed.verdict).verdict if appealed and appealed.verdict else NoVerdict()
             if not isinstance(draft.verdict, Nobody) or not isinstance(old, Penalty):
-                return self.refuse("appeal.lift_only")
+                raise Refused("appeal.lift_only")
         reply = await self.trials.finish(referee, trial.id)
         if not reply.ok:
             return reply
@@ -319,17 +318,17 @@ class AppealDesk(DeskBase):
         state = OUTCOMES.get(result)
         appeal = await self.db.appeals.get(appeal_id)
         if appeal is None or state is None:
-            return self.refuse("appeal.unknown", appeal=appeal_id)
+            raise Refused("appeal.unknown", appeal=appeal_id)
         if appeal.state is not AppealState.TAKEN or appeal.councilor != councilor.id or appeal.hearing is None:
-            return self.refuse("appeal.not_yours", appeal=appeal_id)
+            raise Refused("appeal.not_yours", appeal=appeal_id)
         if state is AppealState.UPHELD:
             return await self.finish(councilor, appeal.hearing)
         if not reason.strip():
-            return self.refuse("gov.reason_required")
+            raise Refused("gov.reason_required")
         chosen = restriction_days(self.config.appeals, state is AppealState.INADMISSIBLE, days)
         rules = self.config.appeals
         if isinstance(chosen, str):
-            return self.refuse(chosen, low=rules.restriction_min_days, high=rules.restriction_max_days)
+            raise Refused(chosen, low=rules.restriction_min_days, high=rules.restriction_max_days)
         hearing = await self.db.trials.get(appeal.hearing)
         assert hearing is not None
         now = self.now()
@@ -342,7 +341,7 @@ class AppealDesk(DeskBase):
             verdict=verdict_to_json(Draft(NoVerdict(), reason)),
             reason=reason,
         ):
-            return self.refuse("appeal.not_yours", appeal=appeal_id)
+            raise Refused("appeal.not_yours", appeal=appeal_id)
         await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen)
         text = self.t("appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason)
         await self.trials._wind_up(hearing, text)
@@ -471,7 +470,7 @@ class AppealDesk(DeskBase):
         """/zalbe: the appeals waiting for a councilor or under review, each with its deadline (councilors and the
         owner)."""
         if "councilor" not in viewer.roles and not self.is_owner(viewer):
-            return self.refuse("appeal.list_not_allowed")
+            raise Refused("appeal.list_not_allowed")
         appeals = await self.db.appeals.undecided()
         if not appeals:
             return Reply(self.t("appeal.none_open"))

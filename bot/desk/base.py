@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from bot.config import Config
 from bot.desk.deps import DeskDeps
+from bot.desk.refused import Refused
 from bot.messages import Catalogue
 from bot.pictures.attach import paper_pictures
 from bot.ports import Chats, Clock, GameServerPort, Party, Reply, Timers, TrialSpace
@@ -189,11 +190,11 @@ class DeskBase:
         if trial_id is not None:
             trial = next((t for t in trials if t.id == trial_id), None)
             if trial is None or not transcripts:
-                return self.refuse("presude.no_trial", game=number, trial=trial_id)
+                raise Refused("presude.no_trial", game=number, trial=trial_id)
             said = await self.transcript(trial.id, names, show_referees)
             pages = transcript_pages(len(said))
             if not 1 <= page <= pages:
-                return self.refuse("presude.no_page", trial=trial.id, pages=pages)
+                raise Refused("presude.no_page", trial=trial.id, pages=pages)
             return Reply(render_transcript_page(number, trial, said, page, self.messages))
         said_by = {t.id: await self.transcript(t.id, names, show_referees) for t in trials} if transcripts else None
         return Reply(render_trials(number, trials, names, show_referees, self.messages, said_by))
@@ -216,7 +217,7 @@ class DeskBase:
         verdict's change shows its trial number, and the referee's name only to those who may see it."""
         game = await self.db.games.get(number)
         if game is None:
-            return self.refuse("call.unknown_game", game=number)
+            raise Refused("call.unknown_game", game=number)
         changes = await self.db.paper_changes.for_game(number)
         if not self.sees_referee_names(viewer):
             changes = anonymised(changes)

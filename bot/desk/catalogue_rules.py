@@ -15,6 +15,7 @@ from datetime import timedelta
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps
 from bot.desk.penalties import PenaltyDesk
+from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.ports import Reply
 from rules.catalogue import find
@@ -98,10 +99,10 @@ class RuleCatalogueDesk(DeskBase):
         try:
             priced = price(rule, earlier, self.now(), chosen=chosen)
         except PenaltyRefused as refused:
-            return self.refuse(refused.key, **refused.params)
+            raise Refused(refused.key, **refused.params) from None
         target = APPLIED.get(priced.kind)
         if target is None:
-            return self.refuse("penalty_model.not_applicable", name=rule.name, kind=str(priced.kind))
+            raise Refused("penalty_model.not_applicable", name=rule.name, kind=str(priced.kind))
         amount = {name: priced.amount if name == target else 0 for name in APPLIED.values()}
         drafted = Draft(
             replace(

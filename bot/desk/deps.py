@@ -10,11 +10,13 @@ penalties what a verdict does), the part calls it through `Steps`, so the step i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
 
 from bot.config import Config
+from bot.desk.refused import Refused
 from bot.messages import Catalogue
 from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
 from storage.database import Database
@@ -57,7 +59,7 @@ class Steps(Protocol):
 
     async def open_trial(self, trial: Trial) -> None: ...
 
-    async def judged_by(self, referee: Member, trial_id: int | None) -> Trial | Reply: ...
+    async def judged_by(self, referee: Member, trial_id: int | None) -> Trial: ...
 
     async def interrupt(self, trial: Trial, why: str) -> None: ...
 
@@ -79,6 +81,13 @@ class Steps(Protocol):
 P = ParamSpec("P")
 R = TypeVar("R")
 S = TypeVar("S")
+D = TypeVar("D", bound="Renders")
+
+
+class Renders(Protocol):
+    """What renders a refusal at the edge: the desk, in its catalogue's language."""
+
+    def refuse(self, key: str, **params: object) -> Reply: ...
 
 
 class Part(Generic[S, P, R]):
@@ -100,3 +109,52 @@ class Part(Generic[S, P, R]):
         if desk is None:
             return self
         return getattr(getattr(desk, self.part), self.name)
+
+
+class UseCase(Generic[S, P]):
+    """An entry point of the desk carried out by one of its parts that answers with a `Reply`: as `Part`, and a
+    refusal the part raises (`Refused`) is rendered here, at the edge, as the `Reply` the caller shows."""
+
+    def __init__(self, part: str, method: Callable[Concatenate[S, P], Awaitable[Reply]]) -> None:
+        self.part = part
+        self.name = method.__name__
+
+    @overload
+    def __get__(self, desk: None, owner: type) -> UseCase[S, P]: ...
+
+    @overload
+    def __get__(self, desk: Renders, owner: type) -> Callable[P, Coroutine[Any, Any, Reply]]: ...
+
+    def __get__(self, desk: Renders | None, owner: type) -> Any:
+        if desk is None:
+            return self
+        method: Callable[P, Awaitable[Reply]] = getattr(getattr(desk, self.part), self.name)
+        return shown(desk, method)
+
+
+def shown(desk: Renders, method: Callable[P, Awaitable[Reply]]) -> Callable[P, Coroutine[Any, Any, Reply]]:
+    """`method`, with the refusal it raises rendered by `desk` as its answer."""
+
+    @functools.wraps(method)
+    async def answer(*args: P.args, **kwargs: P.kwargs) -> Reply:
+        try:
+            return await method(*args, **kwargs)
+        except Refused as refused:
+            return desk.refuse(refused.key, **refused.values)
+
+    return answer
+
+
+def shows_refusals(
+    method: Callable[Concatenate[D, P], Awaitable[Reply]],
+) -> Callable[Concatenate[D, P], Coroutine[Any, Any, Reply]]:
+    """For the desk's own entry points: the refusal raised in `method` rendered as its answer."""
+
+    async def answer(desk: D, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
+        try:
+            return await method(desk, *args, **kwargs)
+        except Refused as refused:
+            return desk.refuse(refused.key, **refused.values)
+
+    functools.update_wrapper(answer, method)
+    return answer

@@ -17,6 +17,7 @@ from datetime import datetime
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps, Steps
 from bot.desk.penalties import PenaltyDesk
+from bot.desk.refused import Refused
 from bot.ports import Reply
 from rules.nicknames import NickRefused, check_nick
 from rules.penalties import month_of, parse_month, previous_months
@@ -75,30 +76,28 @@ class GovernanceDesk(DeskBase):
             return True
         return bool(self.roles_of(viewer) & set(self.config.referee_names_visible_to))
 
-    async def _target(self, typed: str) -> Member | Reply:
+    async def _target(self, typed: str) -> Member:
         """The member a command names; a nickname that cannot be one (rules.nicknames) is refused as such."""
         try:
             nick = check_nick(typed)
         except NickRefused as problem:
-            return self.refuse("nick.bad", problem=str(problem))
+            raise Refused("nick.bad", problem=str(problem)) from None
         member = await self.db.members.by_nick(nick)
         if member is None:
-            return self.refuse("gov.unknown_member", nick=nick)
+            raise Refused("gov.unknown_member", nick=nick)
         return member
 
     async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
         if role not in FUNCTIONS:
-            return self.refuse("gov.unknown_role", role=role)
+            raise Refused("gov.unknown_role", role=role)
         if not self.may_govern(actor, role):
-            return self.refuse("gov.not_allowed_role", role=self.t(f"role.{role}"))
+            raise Refused("gov.not_allowed_role", role=self.t(f"role.{role}"))
         target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         if actor is not None and actor.id == target.id and not self.is_owner(actor):
-            return self.refuse("gov.not_self")
+            raise Refused("gov.not_self")
         by = actor.id if actor else None
         if not await self.db.members.set_role(target.id, role, True, by, self.now(), reason):
-            return self.refuse("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
         await self.chat.tell(target, self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—"))
         fresh = await self.db.members.get(target.id)
         if fresh is not None:
@@ -107,26 +106,24 @@ class GovernanceDesk(DeskBase):
 
     async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
         if role not in FUNCTIONS:
-            return self.refuse("gov.unknown_role", role=role)
+            raise Refused("gov.unknown_role", role=role)
         if not self.may_govern(actor, role):
-            return self.refuse("gov.not_allowed_role", role=self.t(f"role.{role}"))
+            raise Refused("gov.not_allowed_role", role=self.t(f"role.{role}"))
         if not reason.strip():
-            return self.refuse("gov.reason_required")
+            raise Refused("gov.reason_required")
         target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         by = actor.id if actor else None
         if not await self.db.members.set_role(target.id, role, False, by, self.now(), reason):
-            return self.refuse("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
         await self.chat.tell(target, self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason))
         await self.steps.end_judging_without_function(target, role)
         return Reply(self.t("gov.dismissed", nick=target.nick, role=self.t(f"role.{role}")))
 
     async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
         if role not in FUNCTIONS:
-            return self.refuse("gov.unknown_role", role=role)
+            raise Refused("gov.unknown_role", role=role)
         if not await self.db.members.set_role(member.id, role, False, member.id, self.now(), reason or "ostavka"):
-            return self.refuse("gov.not_yours", role=self.t(f"role.{role}"))
+            raise Refused("gov.not_yours", role=self.t(f"role.{role}"))
         await self.steps.end_judging_without_function(member, role)
         return Reply(self.t("gov.resigned", role=self.t(f"role.{role}")))
 
@@ -140,14 +137,12 @@ class GovernanceDesk(DeskBase):
 
     async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
         if not self.may_deny(actor):
-            return self.refuse("gov.not_allowed_call")
+            raise Refused("gov.not_allowed_call")
         if not reason.strip():
-            return self.refuse("gov.reason_required")
+            raise Refused("gov.reason_required")
         if until is not None and until <= self.now():
-            return self.refuse("gov.until_past", until=until)
+            raise Refused("gov.until_past", until=until)
         target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         await self.db.members.set_call_ban(target.id, until, actor.id if actor else None, reason, self.now())
         if until is None:
             await self.chat.tell(target, self.t("gov.told_denied_forever", reason=reason))
@@ -157,38 +152,34 @@ class GovernanceDesk(DeskBase):
 
     async def restore_call(self, actor: Member | None, nick: str, reason: str = "") -> Reply:
         if not self.may_deny(actor):
-            return self.refuse("gov.not_allowed_call")
+            raise Refused("gov.not_allowed_call")
         target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         if not await self.db.members.lift_call_ban(target.id, actor.id if actor else None, reason, self.now()):
-            return self.refuse("gov.not_denied", nick=target.nick)
+            raise Refused("gov.not_denied", nick=target.nick)
         await self.chat.tell(target, self.t("gov.told_restored"))
         return Reply(self.t("gov.restored", nick=target.nick))
 
     async def close_league(self, actor: Member | None, month: str | None, reason: str = "") -> Reply:
         """An admin closes a league month (by default the previous one); its standings freeze."""
         if actor is not None and not self.is_owner(actor):
-            return self.refuse("league.not_allowed")
+            raise Refused("league.not_allowed")
         try:
             chosen = parse_month(month) if month else previous_months(self.now(), 1)[0]
         except ValueError:
-            return self.refuse("league.bad_month", month=month)
+            raise Refused("league.bad_month", month=month) from None
         if chosen > month_of(self.now()):
-            return self.refuse("league.future", month=chosen)
+            raise Refused("league.future", month=chosen)
         if not await self.penalties.close_month(chosen, actor.id if actor else None, "admin", reason):
-            return self.refuse("league.already_closed", month=chosen)
+            raise Refused("league.already_closed", month=chosen)
         return Reply(self.t("league.closed", month=chosen, league=self.config.penalties.league_name))
 
     async def acts(self, viewer: Member | None, nick: str | None = None, limit: int = 50) -> Reply:
         """The governance acts, newest first (optionally about one member): who, whom, when, why."""
         if not self.sees_officials(viewer):
-            return self.refuse("gov.acts_not_allowed")
+            raise Refused("gov.acts_not_allowed")
         subject: str | None = None
         if nick is not None:
             target = await self._target(nick)
-            if isinstance(target, Reply):
-                return target
             subject = str(target.id)
         events = [
             e
@@ -225,11 +216,9 @@ class GovernanceDesk(DeskBase):
         """/clan [NICK]: roles (to himself and officials), plavac, league this month, napustio, right to call."""
         if nick is None:
             if viewer is None:
-                return self.refuse("gov.unknown_member", nick="—")
-            target: Member | Reply = viewer
+                raise Refused("gov.unknown_member", nick="—")
+            target = viewer
         else:
             target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         full = viewer is None or viewer.id == target.id or self.sees_officials(viewer)
         return Reply(self.penalties.card_text(await self.penalties.member_card(target), full))

@@ -28,6 +28,7 @@ from datetime import timedelta
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
+from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.ports import Button, Reply
 from rules.nicknames import NickRefused, check_nick, plain
@@ -103,21 +104,21 @@ class LinkDesk(DeskBase):
         try:
             nick = check_nick(typed_nick.strip())
         except NickRefused as problem:
-            return self.refuse("nick.bad", problem=str(problem))
+            raise Refused("nick.bad", problem=str(problem)) from None
         linked = await self.db.members.by_account(platform, account)
         if linked is not None:
             if linked.nick.casefold() == nick.casefold():
-                return self.refuse("link.already", nick=linked.nick)
-            return self.refuse("link.relink", nick=linked.nick)
+                raise Refused("link.already", nick=linked.nick)
+            raise Refused("link.relink", nick=linked.nick)
         if self.owns_nick(nick):
-            return self.refuse("link.owner_is_configured", nick=nick)
+            raise Refused("link.owner_is_configured", nick=nick)
         holder = await self.db.members.by_nick(nick)
         if holder is not None and any(a.startswith(f"{platform}:") for a in holder.accounts):
-            return self.refuse("link.taken", nick=holder.nick)
+            raise Refused("link.taken", nick=holder.nick)
         now = self.now()
         lock = await self.db.links.lock(platform, account)
         if lock.locked_until is not None and lock.locked_until > now:
-            return self.refuse("link.locked", until=lock.locked_until)
+            raise Refused("link.locked", until=lock.locked_until)
         if code is not None:
             return await self._prove_by_code(platform, account, nick, code.strip())
         request = await self.db.links.for_account(platform, account)
@@ -153,7 +154,7 @@ class LinkDesk(DeskBase):
 
     async def _prove_by_code(self, platform: str, account: str, nick: str, code: str) -> Reply:
         if not self.delivers_link_codes:
-            return self.refuse("link.no_codes", how=self.proof_hint())
+            raise Refused("link.no_codes", how=self.proof_hint())
         now = self.now()
         request = await self.db.links.for_account(platform, account)
         matches = (
@@ -166,10 +167,10 @@ class LinkDesk(DeskBase):
         if not matches or request is None:
             lock = await self.db.links.wrong_code(platform, account, now, WRONG_CODES, now + LOCK_TIME)
             if lock.locked_until is not None and lock.locked_until > now:
-                return self.refuse("link.locked", until=lock.locked_until)
-            return self.refuse("link.wrong_code", left=WRONG_CODES - lock.failures)
+                raise Refused("link.locked", until=lock.locked_until)
+            raise Refused("link.wrong_code", left=WRONG_CODES - lock.failures)
         if request.code_expires is None or request.code_expires <= now:
-            return self.refuse("link.code_expired", nick=nick)
+            raise Refused("link.code_expired", nick=nick)
         return await self._prove(request, "code", None)
 
     async def _prove(self, request: LinkRequest, proof: str, by: Member | None) -> Reply:
@@ -177,8 +178,8 @@ class LinkDesk(DeskBase):
             member_id = await self.db.links.prove(request, proof, by.id if by else None, self.now())
         except LinkConflict as conflict:
             if conflict.what == "request":
-                return self.refuse("link.request_gone")
-            return self.refuse("link.taken", nick=request.nick)
+                raise Refused("link.request_gone") from None
+            raise Refused("link.taken", nick=request.nick) from None
         member = await self.db.members.get(member_id)
         assert member is not None
         await self.chat.linked(member, request.platform)
@@ -224,7 +225,7 @@ class LinkDesk(DeskBase):
     async def link_requests(self, actor: Member) -> Reply:
         """/povezi: the pending requests, each with its Approve / Deny buttons (moderators and the owner)."""
         if not self.may_link(actor):
-            return self.refuse("link.not_allowed")
+            raise Refused("link.not_allowed")
         requests = await self.db.links.pending()
         if not requests:
             return Reply(self.t("link.no_requests"))
@@ -235,51 +236,49 @@ class LinkDesk(DeskBase):
     async def decide_link(self, actor: Member, request_id: int, approve: bool, reason: str = "") -> Reply:
         """Approve or deny one request (a button's id or the text form): re-read from the database."""
         if not self.may_link(actor):
-            return self.refuse("link.not_allowed")
+            raise Refused("link.not_allowed")
         request = await self.db.links.get(request_id) if 0 < request_id <= MAX_REF else None
         if request is None:
-            return self.refuse("link.request_gone")
+            raise Refused("link.request_gone")
         if approve:
             if self.owns_nick(request.nick):
-                return self.refuse("link.owner_is_configured", nick=request.nick)
+                raise Refused("link.owner_is_configured", nick=request.nick)
             return await self._prove(request, "approval", actor)
         if not await self.db.links.deny(request, actor.id, self.now(), reason):
-            return self.refuse("link.request_gone")
+            raise Refused("link.request_gone")
         return Reply(self.t("link.denied", nick=request.nick, platform=request.platform))
 
     async def decide_link_by_nick(self, actor: Member, typed: str, approve: bool, reason: str = "") -> Reply:
         """/povezi NICK odobri|odbij, or /povezi #ID …, when one nickname has requests from several accounts."""
         if not self.may_link(actor):
-            return self.refuse("link.not_allowed")
+            raise Refused("link.not_allowed")
         if typed.startswith("#") and typed[1:].isascii() and typed[1:].isdigit() and len(typed) <= 20:
             return await self.decide_link(actor, int(typed[1:]), approve, reason)
         try:
             nick = check_nick(typed)
         except NickRefused as problem:
-            return self.refuse("nick.bad", problem=str(problem))
+            raise Refused("nick.bad", problem=str(problem)) from None
         found = [r for r in await self.db.links.pending() if r.nick.casefold() == nick.casefold()]
         if not found:
-            return self.refuse("link.no_request_for", nick=nick)
+            raise Refused("link.no_request_for", nick=nick)
         if len(found) > 1:
-            return self.refuse("link.several", nick=nick, lines="\n".join(self.request_line(r) for r in found))
+            raise Refused("link.several", nick=nick, lines="\n".join(self.request_line(r) for r in found))
         return await self.decide_link(actor, found[0].id, approve, reason)
 
     async def unlink(self, actor: Member, typed_nick: str, platform: str | None = None, reason: str = "") -> Reply:
         """/odvezi NICK [platform]: a moderator or the owner removes a member's link (every platform by default)."""
         if not self.may_link(actor):
-            return self.refuse("link.not_allowed")
+            raise Refused("link.not_allowed")
         if platform is not None and platform.casefold() not in PLATFORMS:
-            return self.refuse("link.bad_platform", platform=platform[:20], platforms=", ".join(PLATFORMS))
+            raise Refused("link.bad_platform", platform=platform[:20], platforms=", ".join(PLATFORMS))
         target = await self.governance._target(typed_nick)
-        if isinstance(target, Reply):
-            return target
         if self.owns_nick(target.nick):
-            return self.refuse("link.owner_is_configured", nick=target.nick)
+            raise Refused("link.owner_is_configured", nick=target.nick)
         gone = await self.db.links.unlink(
             target.id, platform.casefold() if platform else None, actor.id, self.now(), reason
         )
         if not gone:
-            return self.refuse("link.not_linked", nick=target.nick)
+            raise Refused("link.not_linked", nick=target.nick)
         for each in gone:
             await self.chat.unlinked(target, each)
         fresh = await self.db.members.get(target.id)

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps
+from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.ports import Reply
 from bot.views import render_verdict
@@ -72,7 +73,7 @@ class PenaltyDesk(DeskBase):
         entry = find(limits.catalogue, verdict.offence)
         if entry is None:
             names = ", ".join(e.name for e in limits.catalogue) or "—"
-            return self.refuse("catalogue.unknown", name=verdict.offence, names=names)
+            raise Refused("catalogue.unknown", name=verdict.offence, names=names)
         earlier = await self.db.trials.penalty_times(verdict.culprit, entry.name)
         cost = escalate(entry, earlier, self.now(), limits.escalation, limits.plavac_max_days, limits.league_max_points)
         priced = Draft(

@@ -18,6 +18,7 @@ from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
 from bot.desk.links import LinkDesk
+from bot.desk.refused import Refused
 from bot.ports import Button, CallPost, Reply
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
 from storage.councils import AlreadyOpen, Vote
@@ -71,27 +72,25 @@ class VoteDesk(DeskBase):
 
     async def propose(self, proposer: Member, nick: str, role: str, action: VoteAction, reason: str) -> Reply:
         target = await self.governance._target(nick)
-        if isinstance(target, Reply):
-            return target
         if target.id == proposer.id:
-            return self.refuse("gov.not_self" if action is VoteAction.APPOINT else "vote.not_self_proposal")
+            raise Refused("gov.not_self" if action is VoteAction.APPOINT else "vote.not_self_proposal")
         if action is VoteAction.DISMISS and not reason.strip():
-            return self.refuse("gov.reason_required")
+            raise Refused("gov.reason_required")
         reason = reason.strip() or "—"
         holds = role in target.roles
         if action is VoteAction.APPOINT and holds:
-            return self.refuse("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
         if action is VoteAction.DISMISS and not holds:
-            return self.refuse("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
         electorate = await self.councilor_ids() - {target.id}
         if len(electorate) < 2:
-            return self.refuse("vote.too_few", count=len(electorate))
+            raise Refused("vote.too_few", count=len(electorate))
         now = self.now()
         deadline = now + timedelta(days=self.config.governance.vote_days)
         try:
             vote = await self.db.votes.open_vote(proposer.id, target.id, role, action, reason, now, deadline)
         except AlreadyOpen:
-            return self.refuse("vote.already_open", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("vote.already_open", nick=target.nick, role=self.t(f"role.{role}")) from None
         self.timers.arm(deadline)
         voters = tuple(m for m in await self.db.members.with_role("councilor") if m.id in electorate)
         post = CallPost(
@@ -147,17 +146,17 @@ class VoteDesk(DeskBase):
         """Da / Ne (or /glasaj): a councilor's ballot, changeable until the vote closes."""
         vote = await self.db.votes.get(vote_id)
         if vote is None:
-            return self.refuse("vote.unknown", vote=vote_id)
+            raise Refused("vote.unknown", vote=vote_id)
         if "councilor" not in member.roles:
-            return self.refuse("vote.not_councilor")
+            raise Refused("vote.not_councilor")
         if member.id == vote.subject:
-            return self.refuse("vote.not_on_himself")
+            raise Refused("vote.not_on_himself")
         if vote.is_open and vote.deadline <= self.now():
             await self.settle(vote)  # the deadline is the law, whether or not a timer fired
             vote = await self.db.votes.get(vote_id) or vote
         if not vote.is_open or not await self.db.votes.cast(vote.id, member.id, yes, self.now()):
             fresh = await self.db.votes.get(vote_id) or vote
-            return self.refuse("vote.closed", vote=vote_id, state=self.t(f"vote.state_{fresh.state}"))
+            raise Refused("vote.closed", vote=vote_id, state=self.t(f"vote.state_{fresh.state}"))
         closed = await self.settle(vote)
         t = await self.vote_tally(vote)
         text = self.t(
