@@ -8,9 +8,14 @@ from dataclasses import replace
 import pytest
 
 from bot.desk import Desk
+from bot.desk.advice import ADVICE_REF
 from bot.desk.base import DeskBase
 from bot.desk.refused import Refused
+from bot.gameserver.korekcija import korekcija_of
+from bot.messages import MESSAGES
+from bot.ports import Action
 from bot.registry import BY_NAME, Caller, run
+from bot.telegram.format import parse_callback
 from club import Club
 from storage.states import CallState
 
@@ -75,3 +80,21 @@ async def test_a_steps_extension_runs_when_a_part_calls_the_step(club: Club) -> 
     stored = await club.db.calls.get(calls[0].id)
     assert stored is not None
     assert stored.state is CallState.TAKEN
+
+
+async def test_every_button_action_is_pressable_and_has_its_label(club: Club) -> None:
+    """Each `Action` reaches a use case through `Desk.press` (none answers "unknown button"), and its label's
+    message exists in every language; a payload naming no action is refused without a look-up."""
+    korekcija_of(club.desk)  # the game-server link's buttons are the desk's too
+    ana = await club.member("ana")
+    unknown = club.desk.t("button.unknown")
+    for action in Action:
+        assert action.label_key in MESSAGES, action
+        assert all(MESSAGES[action.label_key]), action
+        assert Action.parse(action.value) is action
+        ref = ADVICE_REF + 1 if action is Action.ADVICE else 1  # trial 1, hand 1
+        reply = await club.desk.press(ana, action.value, ref)
+        assert reply.text != unknown, action
+        assert parse_callback(f"{action}:1") == (action, 1)
+    assert (await club.desk.press(ana, "sudi_mi", 1)).text == unknown
+    assert parse_callback("sudi_mi:1") is None

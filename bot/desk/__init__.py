@@ -30,7 +30,7 @@ from bot.desk.penalties import PenaltyDesk
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.desk.votes import VoteDesk
-from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
+from bot.ports import Action, Chats, Clock, GameServerPort, Reply, Timers
 from rules.notices import Notice
 from storage.clock import store_clock, stored_clock
 from storage.corrections import CorrectionStore
@@ -63,7 +63,7 @@ class Desk(DeskBase):
         self.appeals = AppealDesk(deps, self.calls, self.trials, self.governance, steps=self)
         self.corrections = CorrectionDesk(deps)
         # Buttons of parts beyond the desk's own (the game-server link's korekcija), for `Desk.press`.
-        self.extra_actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {}
+        self.extra_actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {}
 
     # The steps the parts extend, each carried out whole (bot.desk.deps.Steps) ------------------------------
     open_trial = Part("advisor", AdviceDesk.open_trial)
@@ -263,17 +263,18 @@ class Desk(DeskBase):
         refused = self.gate(member)
         if refused is not None:
             return refused
-        if not 0 < ref <= MAX_REF:
+        chosen = Action.parse(action)
+        if chosen is None or not 0 < ref <= MAX_REF:
             raise Refused("button.unknown")
-        actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {
-            "take": self.take,
-            "withdraw": self.withdraw,
-            "join": self.join_as_councilor,
-            "hands": self.show_hands,
-            "history": self.history,
-            "councilor": self.call_councilor,
-            "finish": self.finish,
-            "leave": self.leave,
+        actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {
+            Action.TAKE: self.take,
+            Action.WITHDRAW: self.withdraw,
+            Action.JOIN: self.join_as_councilor,
+            Action.HANDS: self.show_hands,
+            Action.HISTORY: self.history,
+            Action.COUNCILOR: self.call_councilor,
+            Action.FINISH: self.finish,
+            Action.LEAVE: self.leave,
         }
         actions.update(self.correction_actions())
         actions.update(self.link_actions())
@@ -281,7 +282,7 @@ class Desk(DeskBase):
         actions.update(self.advice_actions())
         actions.update(self.vote_actions())
         actions.update(self.appeal_actions())
-        handler = actions.get(action)
+        handler = actions.get(chosen)
         if handler is None:
             raise Refused("button.unknown")
         return await handler(member, ref)

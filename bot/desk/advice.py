@@ -33,7 +33,7 @@ from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.deps import DeskDeps, Steps
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
-from bot.ports import Button, Reply
+from bot.ports import Action, Button, Reply
 from bot.registry.spec import MAX_HAND
 from rules.gamelog import Game, Hand
 from rules.paper_hand import HandCase, hand_facts
@@ -88,9 +88,9 @@ class AdviceDesk(DeskBase):
         injected: Analyser | None = self.__dict__.get("advice_analyser")
         return injected if injected is not None else _procedure()
 
-    def advice_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+    def advice_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
         """Buttons of the advice, for `Desk.press`: the analysis of one hand of one trial."""
-        return {"advice": self.advice_button}
+        return {Action.ADVICE: self.advice_button}
 
     def _advice_gate(self) -> asyncio.Semaphore:
         gate: asyncio.Semaphore | None = self.__dict__.get("_advice_semaphore")
@@ -197,7 +197,8 @@ class AdviceDesk(DeskBase):
         game = await self.load_game(trial.game)
         hands = [h.n for h in game.hands if defender_falls(h)][-SHOWN_BUTTONS:]
         buttons = tuple(
-            Button(self.t("button.advice", hand=n), "advice", trial.id * ADVICE_REF + n, "secondary") for n in hands
+            Button(self.t(Action.ADVICE.label_key, hand=n), Action.ADVICE, trial.id * ADVICE_REF + n, "secondary")
+            for n in hands
         )
         return replace(reply, buttons=reply.buttons + buttons)  # its pictures too
 

@@ -37,7 +37,7 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
-from bot.ports import Button, CallPost, Reply
+from bot.ports import Action, Button, CallPost, Reply
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
 from rules.gamelog import GameStatus
@@ -152,7 +152,7 @@ class AppealDesk(DeskBase):
         return appeal.review_deadline - timedelta(days=self.config.appeals.remind_days)
 
     def appeal_buttons(self, appeal: Appeal) -> tuple[Button, ...]:
-        return (Button(self.t("button.appeal_take"), "appeal_take", appeal.id),)
+        return (Button(self.t(Action.APPEAL_TAKE.label_key), Action.APPEAL_TAKE, appeal.id),)
 
     async def appeal_text(self, appeal: Appeal, trial: Trial) -> str:
         return self.t(
@@ -178,8 +178,8 @@ class AppealDesk(DeskBase):
         return out
 
     # Preuzmi -------------------------------------------------------------------------------------------------
-    def appeal_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
-        return {"appeal_take": self.take_appeal}
+    def appeal_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
+        return {Action.APPEAL_TAKE: self.take_appeal}
 
     async def take_appeal(self, councilor: Member, appeal_id: int) -> Reply:
         """Preuzmi: exactly one councilor wins (the database decides; presses on one appeal are queued so the

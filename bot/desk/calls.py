@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from bot.desk.base import DeskBase
 from bot.desk.refused import Refused
-from bot.ports import Button, CallPost, Reply
+from bot.ports import Action, Button, CallPost, Reply
 from rules.eligibility import (
     GameFacts,
     Refusal,
@@ -60,7 +60,7 @@ class CallDesk(DeskBase):
             await self.tell_table(call.game, self.t("table.called", nick=caller.nick))
         return Reply(
             self.t("call.ok", game=call.game, minutes=self.config.call_minutes),
-            (Button(self.t("button.withdraw"), "withdraw", call.id, "danger"),),
+            (Button(self.t(Action.WITHDRAW.label_key), Action.WITHDRAW, call.id, "danger"),),
         )
 
     def refused(self, refusal: Refusal) -> Refused:
@@ -103,7 +103,7 @@ class CallDesk(DeskBase):
             f"call:{call.id}",
             self.call_text(call, caller),
             members,
-            (Button(self.t("button.take"), "take", call.id),),
+            (Button(self.t(Action.TAKE.label_key), Action.TAKE, call.id),),
             members if self.config.direct_messages else (),
         )
         notices = await self.chat.post_call(post)
@@ -127,7 +127,7 @@ class CallDesk(DeskBase):
                         f"call:{call.id}",
                         self.call_text(call, await self.nick(call.caller)),
                         (member,),
-                        (Button(self.t("button.take"), "take", call.id),),
+                        (Button(self.t(Action.TAKE.label_key), Action.TAKE, call.id),),
                     )
                     for notice in await self.chat.offer_call(member, post):
                         await self.db.calls.add_notice(post.subject, notice)
@@ -146,7 +146,7 @@ class CallDesk(DeskBase):
                     subject,
                     self.t("councilor.notice", game=trial.game, until=ccall.deadline),
                     (member,),
-                    (Button(self.t("button.join"), "join", ccall.id),),
+                    (Button(self.t(Action.JOIN.label_key), Action.JOIN, ccall.id),),
                 )
                 for notice in await self.chat.offer_call(member, post):
                     await self.db.calls.add_notice(subject, notice)

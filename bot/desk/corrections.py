@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from bot.desk.base import DeskBase
 from bot.desk.refused import Refused
 from bot.pictures.attach import verdict_pictures
-from bot.ports import Button, Reply
+from bot.ports import Action, Button, Reply
 from rules.arbitar.verdict import NOT_OBVIOUS
 from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
@@ -118,12 +118,12 @@ class CorrectionDesk(DeskBase):
         locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_correction_locks", {})
         return locks.setdefault(game, asyncio.Lock())
 
-    def correction_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+    def correction_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
         """Buttons of the corrections, for `Desk.press`: answer a request by id, cancel a change by id."""
         return {
-            "consent": self._consent_button,
-            "decline": self._decline_button,
-            "cancel_change": self.cancel_change_button,
+            Action.CONSENT: self._consent_button,
+            Action.DECLINE: self._decline_button,
+            Action.CANCEL_CHANGE: self.cancel_change_button,
         }
 
     async def _consent_button(self, member: Member, ref: int) -> Reply:
@@ -134,8 +134,8 @@ class CorrectionDesk(DeskBase):
 
     def _answer_buttons(self, request: int) -> tuple[Button, ...]:
         return (
-            Button(self.t("button.consent"), "consent", request),
-            Button(self.t("button.decline"), "decline", request, "danger"),
+            Button(self.t(Action.CONSENT.label_key), Action.CONSENT, request),
+            Button(self.t(Action.DECLINE.label_key), Action.DECLINE, request, "danger"),
         )
 
     async def _correction_game(self, member: Member, number: int | None) -> tuple[Game, int] | Reply:
@@ -287,7 +287,9 @@ class CorrectionDesk(DeskBase):
             game,
             text,
             skip=(seat,),
-            buttons={fallen: (Button(self.t("button.cancel_odlazak"), "cancel_change", change_id, "danger"),)},
+            buttons={
+                fallen: (Button(self.t(Action.CANCEL_CHANGE.label_key), Action.CANCEL_CHANGE, change_id, "danger"),)
+            },
         )
         return Reply(
             self.t(

@@ -30,7 +30,7 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
-from bot.ports import Button, Reply
+from bot.ports import Action, Button, Reply
 from rules.nicknames import NickRefused, check_nick, plain
 from storage.events import Event
 from storage.links import LinkConflict, LinkRequest
@@ -196,8 +196,8 @@ class LinkDesk(DeskBase):
     # Approving, denying, unlinking ---------------------------------------------------------------------
     def request_buttons(self, request: LinkRequest) -> tuple[Button, ...]:
         return (
-            Button(self.t("button.link_approve"), "link_approve", request.id, "primary"),
-            Button(self.t("button.link_deny"), "link_deny", request.id, "danger"),
+            Button(self.t(Action.LINK_APPROVE.label_key), Action.LINK_APPROVE, request.id, "primary"),
+            Button(self.t(Action.LINK_DENY.label_key), Action.LINK_DENY, request.id, "danger"),
         )
 
     def request_line(self, request: LinkRequest) -> str:
@@ -299,10 +299,10 @@ class LinkDesk(DeskBase):
             platform, _, account = entry.partition(":")
             await self.db.links.unlink_account(platform, account, self.now(), "configuration")
 
-    def link_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+    def link_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
         return {
-            "link_approve": lambda m, ref: self.decide_link(m, ref, True),
-            "link_deny": lambda m, ref: self.decide_link(m, ref, False),
+            Action.LINK_APPROVE: lambda m, ref: self.decide_link(m, ref, True),
+            Action.LINK_DENY: lambda m, ref: self.decide_link(m, ref, False),
         }
 
     # The acts --------------------------------------------------------------------------------------------

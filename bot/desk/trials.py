@@ -18,7 +18,7 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.paper_link import verdict_changes
 from bot.desk.refused import Refused
 from bot.pictures.attach import hand_pictures
-from bot.ports import Button, CallPost, Reply, TrialSpace
+from bot.ports import Action, Button, CallPost, Reply, TrialSpace
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
@@ -159,14 +159,14 @@ class TrialDesk(DeskBase):
 
     def controls(self, trial: Trial | TrialSpace) -> tuple[Button, ...]:
         buttons = [
-            Button(self.t("button.hands"), "hands", trial.id, "secondary"),
-            Button(self.t("button.history"), "history", trial.id, "secondary"),
+            Button(self.t(Action.HANDS.label_key), Action.HANDS, trial.id, "secondary"),
+            Button(self.t(Action.HISTORY.label_key), Action.HISTORY, trial.id, "secondary"),
         ]
         if trial.in_game:
-            buttons.append(Button(self.t("button.councilor"), "councilor", trial.id, "secondary"))
+            buttons.append(Button(self.t(Action.COUNCILOR.label_key), Action.COUNCILOR, trial.id, "secondary"))
         buttons += [
-            Button(self.t("button.finish"), "finish", trial.id),
-            Button(self.t("button.leave"), "leave", trial.id, "danger"),
+            Button(self.t(Action.FINISH.label_key), Action.FINISH, trial.id),
+            Button(self.t(Action.LEAVE.label_key), Action.LEAVE, trial.id, "danger"),
         ]
         return tuple(buttons)
 
@@ -331,7 +331,7 @@ class TrialDesk(DeskBase):
             f"councilor:{ccall.id}",
             self.t("councilor.notice", game=trial.game, until=ccall.deadline),
             tuple(members),
-            (Button(self.t("button.join"), "join", ccall.id),),
+            (Button(self.t(Action.JOIN.label_key), Action.JOIN, ccall.id),),
             tuple(members),
         )
         for notice in await self.chat.post_call(post):

@@ -19,7 +19,7 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
 from bot.desk.links import LinkDesk
 from bot.desk.refused import Refused
-from bot.ports import Button, CallPost, Reply
+from bot.ports import Action, Button, CallPost, Reply
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
 from storage.councils import AlreadyOpen, Vote
 from storage.database import parse_stored_time
@@ -116,8 +116,8 @@ class VoteDesk(DeskBase):
 
     def vote_buttons(self, vote: Vote) -> tuple[Button, ...]:
         return (
-            Button(self.t("button.vote_yes"), "vote_yes", vote.id),
-            Button(self.t("button.vote_no"), "vote_no", vote.id, "danger"),
+            Button(self.t(Action.VOTE_YES.label_key), Action.VOTE_YES, vote.id),
+            Button(self.t(Action.VOTE_NO.label_key), Action.VOTE_NO, vote.id, "danger"),
         )
 
     async def vote_text(self, vote: Vote) -> str:
@@ -133,8 +133,8 @@ class VoteDesk(DeskBase):
         )
 
     # Voting ------------------------------------------------------------------------------------------------
-    def vote_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
-        return {"vote_yes": self.vote_yes, "vote_no": self.vote_no}
+    def vote_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
+        return {Action.VOTE_YES: self.vote_yes, Action.VOTE_NO: self.vote_no}
 
     async def vote_yes(self, member: Member, vote_id: int) -> Reply:
         return await self.cast(member, vote_id, True)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.gameserver.outbox import undo_command
 from bot.gameserver.protocol import Event
-from bot.ports import Button, Reply
+from bot.ports import Action, Button, Reply
 from rules.gamelog import Game, GameStatus
 from storage.gameserver import Korekcija, LiveFeedStore
 from storage.members import Member
@@ -37,8 +37,8 @@ class KorekcijaDesk:
     def __init__(self, desk: Desk) -> None:
         self.desk = desk
         self.store = LiveFeedStore(desk.db)
-        desk.extra_actions["korekcija_yes"] = self._yes_button
-        desk.extra_actions["korekcija_no"] = self._no_button
+        desk.extra_actions[Action.KOREKCIJA_YES] = self._yes_button
+        desk.extra_actions[Action.KOREKCIJA_NO] = self._no_button
         desk.__dict__.setdefault("_korekcija", self)
 
     def attach(self, feed: LiveFeed) -> None:
@@ -97,8 +97,8 @@ class KorekcijaDesk:
         if fresh is not None and fresh.state == "agreed":
             return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
         buttons = (
-            Button(desk.t("button.korekcija_yes"), "korekcija_yes", request),
-            Button(desk.t("button.korekcija_no"), "korekcija_no", request, "danger"),
+            Button(desk.t(Action.KOREKCIJA_YES.label_key), Action.KOREKCIJA_YES, request),
+            Button(desk.t(Action.KOREKCIJA_NO.label_key), Action.KOREKCIJA_NO, request, "danger"),
         )
         for _nick, other in others:
             if other is not None:
