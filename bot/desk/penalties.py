@@ -23,18 +23,18 @@ from rules.catalogue import escalate, find
 from rules.gamelog import Game, GameStatus
 from rules.paper import compute_paper
 from rules.penalties import (
-    counts_as_finished,
     month_closes_at,
     month_of,
     month_open,
     previous_months,
     settlement_figures,
 )
-from rules.verdicts import Draft, Nobody, Penalty, Settlement, VerdictRefused, canonical_nick, verdict_from_json
+from rules.verdict_effects import plan_effects
+from rules.verdicts import Draft, Nobody, Penalty, Settlement, VerdictRefused, verdict_from_json
 from storage.changes import NewPaperChange
 from storage.league import Standing
 from storage.members import CallBan, Member
-from storage.penalties import Effects, GameAtStake, NewPenalty
+from storage.penalties import Effects, GameAtStake
 from storage.states import TrialOutcome
 from storage.trials import Trial
 
@@ -202,24 +202,19 @@ class PenaltyDesk(DeskBase):
         # Effects run from the moment the trial was finished, also when applied late (after a crash and restart):
         # the plavac counts from then and the points go to that month's league.
         now = trial.closed_at or self.now()
+        plan = plan_effects(verdict, game.players, game.bule, self.config.settlement_finished_min_bule)
+        assert plan is not None
         culprit: Member | None = None
-        new: NewPenalty | None = None
-        settle: bool | None = None
-        if isinstance(verdict, Penalty):
-            culprit = await self.db.members.ensure(canonical_nick(verdict.culprit, game.players), now)
-            new = NewPenalty(culprit.id, verdict.plavac_days, verdict.league_points, verdict.abandoned)
-        elif isinstance(verdict, Settlement):
-            settle = counts_as_finished(game.bule, self.config.settlement_finished_min_bule)
+        if plan.penalty is not None:
+            culprit = await self.db.members.ensure(plan.penalty.culprit, now)
+            plan = plan.with_culprit(culprit.nick)
         effects = await self.db.penalties.apply_effects(
             trial.id,
             stake,
             now,
             self.league_grace,
-            lift_earlier=not isinstance(verdict, Settlement),
-            penalty=new,
-            culprit_nick=culprit.nick if culprit else None,
-            nobody=isinstance(verdict, Nobody),
-            settle=settle,
+            plan,
+            culprit=culprit.id if culprit else None,
             actor=trial.referee,
         )
         if effects is None:
@@ -269,7 +264,7 @@ class PenaltyDesk(DeskBase):
                         league=self.config.penalties.league_name,
                     ),
                 )
-        if settle is not None:
+        if plan.settles:
             await self.game_server.close_game(game.number)
         return effects
 
