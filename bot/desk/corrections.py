@@ -138,29 +138,27 @@ class CorrectionDesk(DeskBase):
             Button(self.t(Action.DECLINE.label_key), Action.DECLINE, request, "danger"),
         )
 
-    async def _correction_game(self, member: Member, number: int | None) -> tuple[Game, int] | Reply:
+    async def _correction_game(self, member: Member, number: int | None) -> tuple[Game, int]:
         """The game a correction is about (named, else the table he sits at, else his game in progress) and his
         seat in it."""
         return await self.players_game(member, number, "correction.no_game", "correction.not_player")
 
-    async def players_game(
-        self, member: Member, number: int | None, no_game: str, not_player: str
-    ) -> tuple[Game, int] | Reply:
+    async def players_game(self, member: Member, number: int | None, no_game: str, not_player: str) -> tuple[Game, int]:
         """The game `number`, else the table the member sits at, else his game in progress, with his seat in it;
-        or the refusal (`no_game` when there is none, `not_player` when he did not play it)."""
+        refused with `no_game` when there is none, `not_player` when he did not play it."""
         if number is None:
             number = member.seated_game
             if number is None:
                 playing = await self.db.games.in_progress_for(member.nick)
                 if not playing:
-                    return self.refuse(no_game)
+                    raise Refused(no_game)
                 number = playing[0].number
         game = await self.db.games.get(number)
         if game is None:
-            return self.refuse("call.unknown_game", game=number)
+            raise Refused("call.unknown_game", game=number)
         seat = game.seat_of(member.nick)
         if seat is None:
-            return self.refuse(not_player, game=number)
+            raise Refused(not_player, game=number)
         return game, seat
 
     async def _hand_state(self, game: Game, n: int) -> HandState:
@@ -241,8 +239,6 @@ class CorrectionDesk(DeskBase):
         """Run a correction on the member's game (the one named, or his table), one at a time per game, again
         when the paper's standing changes moved underneath (another act landed first)."""
         found = await self._correction_game(member, number)
-        if isinstance(found, Reply):
-            return found
         game, seat = found
         async with self._game_lock(game.number):
             for _ in range(ATTEMPTS):
@@ -725,8 +721,6 @@ class CorrectionDesk(DeskBase):
     async def corrections_status(self, member: Member, number: int | None = None) -> Reply:
         """/korekcije [PARTIJA]: the players' corrections standing on the paper and the requests still waiting."""
         found = await self._correction_game(member, number)
-        if isinstance(found, Reply):
-            return found
         game, _ = found
         names = game.players
         lines = [self.t("correction.status_title", game=game.number)]
