@@ -37,6 +37,7 @@ from bot.desk.refused import Refused
 from bot.pictures.attach import verdict_pictures
 from bot.ports import Action, Button, Reply
 from rules.arbitar.verdict import NOT_OBVIOUS
+from rules.cancelling import Cancel, Cancellable, CancelRefused, what_to_cancel
 from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
 from rules.paper import NOTE_REDUCED, AppliedChange, ChangeKind, Paper, PaperChange, compute_paper
@@ -66,8 +67,13 @@ ODLAZAK = ChangeKind.ODLAZAK_U_BULU.value
 ISPRAVKA_KIND = ChangeKind.ISPRAVKA.value
 ATTEMPTS = 3  # a paper that changed under an act is re-read and re-checked this many times
 # What /ponisti can cancel: an Odlazak u bulu made for me, my Ispravka, my pending proposal, my pending offer.
-CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR = "bula", "ispravka", "predlog", "arbitar"
-CANCEL_CHOICES = (CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR)
+CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR = (
+    Cancel.BULA,
+    Cancel.ISPRAVKA,
+    Cancel.PROPOSAL,
+    Cancel.ARBITAR,
+)
+CANCEL_CHOICES = tuple(Cancel)
 
 
 @dataclass(frozen=True)
@@ -329,28 +335,25 @@ class CorrectionDesk(DeskBase):
         odlazak, ispravka = state.odlazak(), state.ispravka()
         proposal = await store.pending(game.number, n, ISPRAVKA)
         offer = await store.pending(game.number, n, ARBITAR)
-        options: dict[str, StoredPaperChange | CorrectionRequest] = {}
-        if odlazak is not None and state.other_defender(int(odlazak.data.get("player", -1))) == seat:
-            options[CANCEL_BULA] = odlazak
-        if ispravka is not None and ispravka.data.get("player") == seat:
-            options[CANCEL_ISPRAVKA] = ispravka
-        if proposal is not None and proposal.seat == seat:
-            options[CANCEL_PROPOSAL] = proposal
-        if offer is not None and offer.seat == seat:
-            options[CANCEL_ARBITAR] = offer
-        if what is not None:
-            options = {k: v for k, v in options.items() if k == what}
-        if not options:
+        cancellable = Cancellable(
+            odlazak=state.other_defender(int(odlazak.data.get("player", -1))) if odlazak is not None else None,
+            odlazak_by_referee=odlazak is not None and odlazak.trial is not None,
+            odlazak_by_arbitar=odlazak is not None and bool(odlazak.data.get("arbitar")),
+            ispravka=_seat(ispravka.data.get("player")) if ispravka is not None else None,
+            proposal=proposal.seat if proposal is not None else None,
+            offer=offer.seat if offer is not None else None,
+        )
+        if what is not None and what not in CANCEL_CHOICES:
             raise Refused("correction.nothing_to_cancel", hand=n)
-        if len(options) > 1:
-            raise Refused("correction.which_cancel", hand=n, options=", ".join(options))
-        choice, target = next(iter(options.items()))
+        try:
+            choice = what_to_cancel(cancellable, seat, Cancel(what) if what is not None else None)
+        except CancelRefused as refused:
+            raise Refused(refused.key, hand=n, **refused.params) from None
+        targets = {Cancel.BULA: odlazak, Cancel.ISPRAVKA: ispravka, Cancel.PROPOSAL: proposal, Cancel.ARBITAR: offer}
+        target = targets[choice]
+        assert target is not None
         if isinstance(target, StoredPaperChange):
-            if choice == CANCEL_BULA:
-                if target.trial is not None:
-                    raise Refused("correction.referee_imposed", hand=n)
-                if target.data.get("arbitar"):
-                    raise Refused("correction.arbitar_imposed", hand=n)
+            if choice is Cancel.BULA:
                 self._window(game, n)
                 event, key = "odlazak_cancelled", "correction.odlazak_cancelled"
             else:
@@ -361,7 +364,7 @@ class CorrectionDesk(DeskBase):
             await store.settle(target.id, "withdrawn", self.now(), member.id, game=game.number)
         except NotPending:
             raise Refused("correction.not_pending", request=target.id) from None
-        key = "correction.arbitar_withdrawn" if choice == CANCEL_ARBITAR else "correction.ispravka_withdrawn"
+        key = "correction.arbitar_withdrawn" if choice is Cancel.ARBITAR else "correction.ispravka_withdrawn"
         await self._tell_players(game, self.t(key, nick=member.nick, hand=n), skip=(seat,))
         return Reply(self.t("correction.withdrawn_ok", hand=n))
 
@@ -758,6 +761,11 @@ def _procedure() -> Callable[[Game, int, int], ArbitarVerdict] | None:
         return None
     arbitrate: Callable[[Game, int, int], ArbitarVerdict] = module.arbitrate
     return arbitrate
+
+
+def _seat(value: object) -> int | None:
+    """A seat as a change's data stores it (None when it names none)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _signed(amount: int) -> str:
