@@ -17,7 +17,7 @@ from bot.ports import Action
 from bot.registry import BY_NAME, Caller, run
 from bot.telegram.format import parse_callback
 from club import Club
-from storage.states import CallState
+from storage.states import CallState, EndReason
 
 PARTS = ("calls", "trials", "penalties", "catalogue", "advisor", "governance", "links", "votes", "appeals")
 
@@ -98,3 +98,12 @@ async def test_every_button_action_is_pressable_and_has_its_label(club: Club) ->
         assert parse_callback(f"{action}:1") == (action, 1)
     assert (await club.desk.press(ana, "sudi_mi", 1)).text == unknown
     assert parse_callback("sudi_mi:1") is None
+
+
+def test_every_end_reason_names_its_message_and_an_unknown_one_is_shown_as_such() -> None:
+    for reason in EndReason:
+        assert reason.message_key in MESSAGES, reason
+        assert EndReason.key_of(reason.value) == reason.message_key
+    assert EndReason.key_of(None) == "end.unknown"
+    assert EndReason.key_of("nestao") == "end.unknown"
+    assert "end.unknown" in MESSAGES

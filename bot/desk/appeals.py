@@ -53,7 +53,7 @@ from rules.verdicts import (
 )
 from storage.councils import AlreadyOpen, Appeal
 from storage.members import Member
-from storage.states import AppealState, TrialOutcome
+from storage.states import AppealState, EndReason, TrialOutcome
 from storage.trials import Trial
 
 OUTCOMES = {"usvojena": AppealState.UPHELD, "odbijena": AppealState.REJECTED, "nedopustena": AppealState.INADMISSIBLE}
@@ -284,7 +284,7 @@ class AppealDesk(DeskBase):
             appeal = await self.db.appeals.by_hearing(trial.id)
             if appeal is not None:
                 if "councilor" not in referee.roles:
-                    await self.interrupt(trial, "referee_dismissed")
+                    await self.interrupt(trial, EndReason.REFEREE_DISMISSED)
                     raise Refused("appeal.not_councilor")
                 return trial
         return await self.trials._judged_by(referee, trial_id)
@@ -372,7 +372,7 @@ class AppealDesk(DeskBase):
             ),
         )
 
-    async def interrupt(self, trial: Trial, why: str) -> None:
+    async def interrupt(self, trial: Trial, why: EndReason) -> None:
         """A hearing that ends without a decision puts its appeal back for Preuzmi."""
         await self.trials.interrupt(trial, why)
         appeal = await self.db.appeals.by_hearing(trial.id)
@@ -400,7 +400,7 @@ class AppealDesk(DeskBase):
             return
         trial = await self.db.trials.judging(member.id)
         if trial is not None and await self.db.appeals.by_hearing(trial.id) is not None:
-            await self.interrupt(trial, "referee_dismissed")
+            await self.interrupt(trial, EndReason.REFEREE_DISMISSED)
 
     # Deadlines -----------------------------------------------------------------------------------------------
     async def appeal_deadlines(self) -> list[datetime]:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from rules.verdicts import Draft
     from storage.changes import NewPaperChange
     from storage.events import Event
+    from storage.states import EndReason
     from storage.trials import Trial
 
 
@@ -61,7 +62,7 @@ class Steps(Protocol):
 
     async def judged_by(self, referee: Member, trial_id: int | None) -> Trial: ...
 
-    async def interrupt(self, trial: Trial, why: str) -> None: ...
+    async def interrupt(self, trial: Trial, why: EndReason) -> None: ...
 
     async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]: ...
 

@@ -23,6 +23,7 @@ from rules.nicknames import NickRefused, check_nick
 from rules.penalties import month_of, parse_month, previous_months
 from storage.events import Event
 from storage.members import Member
+from storage.states import EndReason
 
 FUNCTIONS = ("referee", "councilor", "moderator")
 ROLE_WORDS = {
@@ -133,7 +134,7 @@ class GovernanceDesk(DeskBase):
             return
         trial = await self.db.trials.judging(member.id)
         if trial is not None:
-            await self.steps.interrupt(trial, "referee_dismissed")
+            await self.steps.interrupt(trial, EndReason.REFEREE_DISMISSED)
 
     async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
         if not self.may_deny(actor):

@@ -38,7 +38,7 @@ from rules.verdicts import (
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
 from storage.members import Member
-from storage.states import CallState, CouncilorCallState, TrialOutcome
+from storage.states import CallState, CouncilorCallState, EndReason, TrialOutcome
 from storage.trials import TakeResult, Trial
 
 
@@ -176,7 +176,7 @@ class TrialDesk(DeskBase):
         if trial is None or (trial_id is not None and trial.id != trial_id):
             raise Refused("trial.not_your_trial")
         if not referee.is_referee:
-            await self.steps.interrupt(trial, "referee_dismissed")
+            await self.steps.interrupt(trial, EndReason.REFEREE_DISMISSED)
             raise Refused("take.not_referee")
         return trial
 
@@ -420,14 +420,14 @@ class TrialDesk(DeskBase):
 
     async def leave(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self.steps.judged_by(referee, trial_id)
-        await self.steps.interrupt(trial, "referee_left")
+        await self.steps.interrupt(trial, EndReason.REFEREE_LEFT)
         return Reply(self.t("leave.ok"))
 
-    async def interrupt(self, trial: Trial, why: str) -> None:
+    async def interrupt(self, trial: Trial, why: EndReason) -> None:
         """Any end but Završi suđenje: nothing is recorded but the trial itself; the players may call again."""
         if not await self.db.trials.finish(trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why):
             return
-        await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(f"end.{why}")))
+        await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(why.message_key)))
 
     async def _wind_up(self, trial: Trial, text: str) -> None:
         await self.chat.close_trial_space(await self.trial_space(trial), text)
@@ -471,14 +471,14 @@ class TrialDesk(DeskBase):
                 await self.calls.withdraw(member, pending.id)
         for trial in await self.db.trials.open_trials():
             if trial.referee == member.id:
-                await self.steps.interrupt(trial, "referee_left")
+                await self.steps.interrupt(trial, EndReason.REFEREE_LEFT)
             elif not trial.in_game and trial.caller == member.id:
-                await self.steps.interrupt(trial, "caller_left")
+                await self.steps.interrupt(trial, EndReason.CALLER_LEFT)
 
     async def game_closed(self, number: int) -> None:
         trial = await self.db.trials.open_for_game(number)
         if trial is not None and trial.in_game:
-            await self.steps.interrupt(trial, "game_closed")
+            await self.steps.interrupt(trial, EndReason.GAME_CLOSED)
 
     async def interrupt_offline_referees(self) -> None:
         """A referee shown offline longer than the grace period has disconnected: his trial ends."""
@@ -489,4 +489,4 @@ class TrialDesk(DeskBase):
             if referee is None or referee.online or referee.presence_changed_at is None:
                 continue
             if now - referee.presence_changed_at >= grace:
-                await self.steps.interrupt(trial, "referee_disconnected")
+                await self.steps.interrupt(trial, EndReason.REFEREE_DISCONNECTED)
