@@ -10,6 +10,7 @@ import logging
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 from rules.members import Member, PartyRole
@@ -45,12 +46,49 @@ class ManualClock:
         self._now = moment
 
 
+class Action(StrEnum):
+    """What a button does. The value is what its payload carries (Telegram's callback data, Discord's custom_id,
+    so it never changes for a button already shown); `label_key` names its label's message."""
+
+    TAKE = "take"
+    WITHDRAW = "withdraw"
+    JOIN = "join"
+    HANDS = "hands"
+    HISTORY = "history"
+    COUNCILOR = "councilor"
+    FINISH = "finish"
+    LEAVE = "leave"
+    CONSENT = "consent"
+    DECLINE = "decline"
+    CANCEL_CHANGE = "cancel_change"
+    LINK_APPROVE = "link_approve"
+    LINK_DENY = "link_deny"
+    VOTE_YES = "vote_yes"
+    VOTE_NO = "vote_no"
+    APPEAL_TAKE = "appeal_take"
+    ADVICE = "advice"
+    KOREKCIJA_YES = "korekcija_yes"
+    KOREKCIJA_NO = "korekcija_no"
+
+    @property
+    def label_key(self) -> str:
+        return "button.cancel_odlazak" if self is Action.CANCEL_CHANGE else f"button.{self.value}"
+
+    @classmethod
+    def parse(cls, text: str) -> Action | None:
+        """The action a payload names, or None when it names none of ours (a forged or an old, foreign press)."""
+        try:
+            return cls(text)
+        except ValueError:
+            return None
+
+
 @dataclass(frozen=True, slots=True)
 class Button:
     """A button shown to members. `action` and `ref` come back through `Desk.press`; they are never trusted."""
 
     label: str
-    action: str
+    action: Action
     ref: int
     style: str = "primary"  # primary, danger, secondary
 

@@ -15,7 +15,7 @@ from rules.paper import Paper
 from rules.paper_render import change_text
 from rules.play import replay
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, verdict_from_json
-from storage.states import TrialOutcome
+from storage.states import EndReason, TrialOutcome
 from storage.trials import Trial
 
 PAGE_SIZE = 20  # transcript messages per page of /presude
@@ -141,7 +141,7 @@ def render_trials(
         if trial.outcome is TrialOutcome.OPEN:
             lines.append("   " + m.t("presude.open"))
         elif trial.outcome is TrialOutcome.INTERRUPTED:
-            lines.append("   " + m.t("presude.interrupted", why=m.t(f"end.{trial.end_reason or 'unknown'}")))
+            lines.append("   " + m.t("presude.interrupted", why=m.t(EndReason.key_of(trial.end_reason))))
         else:
             assert trial.verdict is not None
             draft = verdict_from_json(trial.verdict)

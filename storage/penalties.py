@@ -2,8 +2,8 @@
 each member's running plavac (a durable deadline), who is counted as having abandoned each interrupted game,
 manual settlements, and the marker that a trial's verdict has taken effect.
 
-`apply_effects` does everything a verdict changes in one transaction and at most once per trial; the arithmetic
-is `rules.penalties`'.
+`apply_effects` persists the plan of what a verdict changes (`rules.verdict_effects`) in one transaction and at
+most once per trial; the arithmetic is `rules.penalties`'.
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Any
 import aiosqlite
 
 from rules.penalties import (
-    GameVerdict,
-    counted_abandoner,
     month_of,
     month_open,
     plavac_after_lift,
     plavac_after_penalty,
 )
+from rules.verdict_effects import EffectsPlan
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 
@@ -66,14 +65,6 @@ class Napustio:
     trial: int | None
     rated: bool
     month: str
-
-
-@dataclass(frozen=True, slots=True)
-class NewPenalty:
-    member: int
-    plavac_days: int
-    league_points: int
-    abandoned: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,22 +273,20 @@ class PenaltyStore:
         game: GameAtStake,
         now: datetime,
         grace: timedelta,
+        plan: EffectsPlan,
         *,
-        lift_earlier: bool,
-        penalty: NewPenalty | None = None,
-        culprit_nick: str | None = None,
-        nobody: bool = False,
-        settle: bool | None = None,
+        culprit: int | None = None,
         actor: int | None = None,
     ) -> Effects | None:
-        """Everything an out-of-game verdict changes, in one transaction; None when it has already taken effect.
+        """Persist the plan of a verdict's effects (`rules.verdict_effects`) in one transaction; None when it has
+        already taken effect. `culprit` is the member the plan's penalty is imposed on.
 
-        `lift_earlier`: every active penalty of the game is lifted first (its plavac shortened, its points back if
-        its month is open). `penalty` is then imposed; `culprit_nick` with `penalty.abandoned` is now counted as
-        having abandoned the game, `nobody` ((niko)) counts nobody, and a penalty without `abandoned` gives the
-        count back to the log's first leaver. `settle` (whether it counts as finished) records a settlement, which
-        counts nobody.
+        Lifting an earlier penalty shortens its plavac and gives its points back if its month is open; the
+        settlement's cancelled points likewise; the napustio count is the plan's (`EffectsPlan.napustio`).
         """
+        settle = plan.settle
+        penalty = plan.penalty
+        assert penalty is None or culprit is not None, "a penalty needs the member it is imposed on"
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "INSERT OR IGNORE INTO verdict_effects (trial, at) VALUES (?, ?)", (trial, now_text(now))
@@ -305,7 +294,7 @@ class PenaltyStore:
             if not cur.rowcount:
                 return None
             lifted: list[Lifted] = []
-            if lift_earlier:
+            if plan.lift_earlier:
                 rows = [
                     _penalty(r)
                     for r in await (
@@ -340,11 +329,11 @@ class PenaltyStore:
                     lifted.append(Lifted(row, before, after, returned))
             new_row: PenaltyRow | None = None
             plavac_before = plavac_after = None
-            if penalty is not None:
+            if penalty is not None and culprit is not None:
                 if penalty.plavac_days:
-                    plavac_before = await _plavac_until(conn, penalty.member)
+                    plavac_before = await _plavac_until(conn, culprit)
                     plavac_after = plavac_after_penalty(plavac_before, now, penalty.plavac_days)
-                    await _set_plavac(conn, penalty.member, plavac_after, now)
+                    await _set_plavac(conn, culprit, plavac_after, now)
                 month = month_of(now)
                 cur = await conn.execute(
                     "INSERT INTO penalties (game, trial, member, plavac_days, league_points, abandoned, month,"
@@ -352,7 +341,7 @@ class PenaltyStore:
                     (
                         game.number,
                         trial,
-                        penalty.member,
+                        culprit,
                         penalty.plavac_days,
                         penalty.league_points,
                         penalty.abandoned,
@@ -364,7 +353,7 @@ class PenaltyStore:
                     int(cur.lastrowid or 0),
                     game.number,
                     trial,
-                    penalty.member,
+                    culprit,
                     penalty.plavac_days,
                     penalty.league_points,
                     penalty.abandoned,
@@ -379,7 +368,7 @@ class PenaltyStore:
                     now,
                     "penalty",
                     actor,
-                    str(penalty.member),
+                    str(culprit),
                     game=game.number,
                     trial=trial,
                     plavac_days=penalty.plavac_days,
@@ -397,25 +386,7 @@ class PenaltyStore:
                 assert found is not None
                 napustio_before, source, month = found[0], found[1], found[2]
                 napustio_open = await _month_is_open(conn, month, now, grace)
-                settled = source == "settlement" or settle is not None
-                verdicts = (
-                    [GameVerdict(None if nobody else culprit_nick, bool(penalty and penalty.abandoned))]
-                    if (nobody or penalty is not None)
-                    else []
-                )
-                if settled or verdicts:
-                    counted = counted_abandoner(game.first_leaver, verdicts, settled)
-                    new_source = (
-                        "settlement"
-                        if settled
-                        else "nobody"
-                        if nobody
-                        else "verdict"
-                        if counted != game.first_leaver
-                        else "log"
-                    )
-                else:
-                    counted, new_source = napustio_before, source
+                counted, new_source = plan.napustio(game.first_leaver, napustio_before, source)
                 napustio_after = counted
                 await conn.execute(
                     "UPDATE napustio SET counted = ?, source = ?, trial = ?, at = ? WHERE game = ?",
@@ -433,7 +404,7 @@ class PenaltyStore:
                         trial=trial,
                     )
             cancelled: list[Lifted] = []
-            if settle is not None:
+            if plan.settles:
                 rows = [
                     _penalty(r)
                     for r in await (

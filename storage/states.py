@@ -75,3 +75,24 @@ class AppealState(StrEnum):
     UPHELD = "upheld"  # a new verdict supersedes the old one
     REJECTED = "rejected"  # unfounded
     INADMISSIBLE = "inadmissible"  # not something an appeal may bring
+
+
+class EndReason(StrEnum):
+    """Why a trial ended without Završi suđenje (`trials.end_reason`, free text in the schema); each names its
+    message (`message_key`), `end.unknown` for a reason this version does not know."""
+
+    REFEREE_LEFT = "referee_left"
+    CALLER_LEFT = "caller_left"
+    GAME_CLOSED = "game_closed"
+    REFEREE_DISCONNECTED = "referee_disconnected"
+    REFEREE_DISMISSED = "referee_dismissed"
+
+    @property
+    def message_key(self) -> str:
+        return f"end.{self.value}"
+
+    @staticmethod
+    def key_of(stored: str | None) -> str:
+        """The message for a stored end reason, whatever the row holds."""
+        known = {e.value for e in EndReason}
+        return f"end.{stored}" if stored in known else "end.unknown"

@@ -274,7 +274,7 @@ async def test_the_desk_answers_others_while_an_analysis_runs(club: Club) -> Non
         assert release.wait(timeout=30), "the test never released the analysis"
         return ArbitarVerdict(STAYS, None, 2, NOT_OBVIOUS, {"rezons_other": 2.0})
 
-    club.desk.advice_analyser = slow  # type: ignore[attr-defined]
+    club.desk.advisor.advice_analyser = slow  # type: ignore[attr-defined]
     referee = await club.get("sudija1")
     analysis = asyncio.create_task(club.desk.advice(referee, 2))
     twice = asyncio.create_task(club.desk.advice(referee, 2))  # the same fall asked again meanwhile: one analysis
@@ -334,7 +334,7 @@ async def test_a_failing_or_missing_arbitar_says_so_and_is_asked_again(
         calls.append(hand)
         raise RuntimeError("solver crashed")
 
-    club.desk.advice_analyser = broken  # type: ignore[attr-defined]
+    club.desk.advisor.advice_analyser = broken  # type: ignore[attr-defined]
     for _ in range(2):
         failed = await club.desk.advice(referee, 1)
         assert failed.ok
@@ -344,7 +344,7 @@ async def test_a_failing_or_missing_arbitar_says_so_and_is_asked_again(
     assert drafted.ok
     assert "Savet Arbitra" not in drafted.text
 
-    club.desk.advice_analyser = None  # type: ignore[attr-defined]
+    club.desk.advisor.advice_analyser = None  # type: ignore[attr-defined]
     monkeypatch.setattr("bot.desk.advice._procedure", lambda: None)
     missing = await club.desk.advice(referee, 1)
     assert not missing.ok

@@ -88,4 +88,4 @@ async def test_a_winner_whose_write_fails_leaves_the_call_to_the_next_press(club
     with pytest.raises(DatabaseBusy):
         await club.desk.take(first, call.id)
     assert (await club.desk.take(second, call.id)).ok
-    assert club.desk._take_claims == {}
+    assert club.desk.trials._take_claims == {}

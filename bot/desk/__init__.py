@@ -5,6 +5,10 @@ refusal to show; see `bot.desk.links`), then call a use case (`call`, `withdraw`
 …) or `press` for a button, and show the returned `Reply` to that member alone. Everything else the desk says
 goes out through the `Chats` port. Deadlines live in the database; `run_due` acts on every one that has passed
 and is safe to call any number of times (the scheduler calls it at each deadline and once at start).
+
+The use cases live in parts, one per concern (`calls`, `trials`, `penalties`, `catalogue`, `advisor`,
+`governance`, `links`, `votes`, `appeals`, `corrections`), each built with its dependencies (`DeskDeps`) and
+the other parts it needs; `Desk` builds them and offers their entry points (`Desk.take` is `Desk.trials.take`).
 """
 
 from __future__ import annotations
@@ -12,15 +16,27 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 
+from bot.config import Config
 from bot.desk.advice import AdviceDesk
+from bot.desk.appeals import AppealDesk
+from bot.desk.base import DeskBase
+from bot.desk.calls import CallDesk
 from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
+from bot.desk.deps import DeskDeps, Part, UseCase, shows_refusals
+from bot.desk.governance import GovernanceDesk
 from bot.desk.languages import LanguageDesk
-from bot.desk.links import MAX_REF
+from bot.desk.links import MAX_REF, LinkDesk
+from bot.desk.penalties import PenaltyDesk
+from bot.desk.refused import Refused
+from bot.desk.trials import TrialDesk
+from bot.desk.votes import VoteDesk
 from bot.i18n.reader import for_the_club
-from bot.ports import Reply
+from bot.ports import Action, Chats, Clock, GameServerPort, Reply, Timers
 from rules.notices import Notice
 from storage.clock import store_clock, stored_clock
+from storage.corrections import CorrectionStore
+from storage.database import Database
 from storage.games import GameSummary
 from storage.members import ROLES, Member
 from storage.trials import Trial, TrialMessage
@@ -28,14 +44,121 @@ from storage.trials import Trial, TrialMessage
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
 
 
-class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk, LanguageDesk):
+class Desk(DeskBase):
+    """The desk the adapters, the registry and the game-server link call: it builds every part with its explicit
+    dependencies, offers their entry points as its own (`Part`), carries out the steps the parts extend
+    (`bot.desk.deps.Steps`), and owns what spans them: start, the deadlines, buttons, membership and presence."""
+
+    def __init__(
+        self, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config, timers: Timers
+    ) -> None:
+        super().__init__(DeskDeps.of(db, chat, game_server, clock, config, timers))
+        deps = self.deps
+        self.calls = CallDesk(deps)
+        self.trials = TrialDesk(deps, self.calls, steps=self)
+        self.penalties = PenaltyDesk(deps, self.trials)
+        self.catalogue = RuleCatalogueDesk(deps, self.penalties, self.trials)
+        self.advisor = AdviceDesk(deps, self.trials, self.catalogue, steps=self)
+        self.governance = GovernanceDesk(deps, self.penalties, steps=self)
+        self.links = LinkDesk(deps, self.governance, self.trials, steps=self)
+        self.votes = VoteDesk(deps, self.governance, self.links, steps=self)
+        self.appeals = AppealDesk(deps, self.calls, self.trials, self.governance, steps=self)
+        self.corrections = CorrectionDesk(deps)
+        self.languages = LanguageDesk(deps)
+        # Buttons of parts beyond the desk's own (the game-server link's korekcija), for `Desk.press`.
+        self.extra_actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {}
+
+    # The steps the parts extend, each carried out whole (bot.desk.deps.Steps) ------------------------------
+    open_trial = Part("advisor", AdviceDesk.open_trial)
+    judged_by = Part("appeals", AppealDesk._judged_by)
+    interrupt = Part("appeals", AppealDesk.interrupt)
+    checked = Part("penalties", PenaltyDesk.checked)
+    after_verdict = Part("penalties", PenaltyDesk.after_verdict)
+    verdict_list = Part("appeals", AppealDesk.verdict_list)
+    offer_pending_calls = Part("appeals", AppealDesk.offer_pending_calls)
+    end_judging_without_function = Part("appeals", AppealDesk.end_judging_without_function)
+    act_text = Part("votes", VoteDesk.act_text)
+
+    # Entry points: calls and trials ----------------------------------------------------------------------
+    call = UseCase("calls", CallDesk.call)
+    withdraw = UseCase("calls", CallDesk.withdraw)
+    take = UseCase("trials", TrialDesk.take)
+    say = Part("trials", TrialDesk.say)
+    history = UseCase("trials", TrialDesk.history)
+    call_councilor = UseCase("trials", TrialDesk.call_councilor)
+    leave = UseCase("trials", TrialDesk.leave)
+    controls = Part("trials", TrialDesk.controls)
+    game_closed = Part("trials", TrialDesk.game_closed)
+    member_joined = Part("trials", TrialDesk.member_joined)
+    member_left_club = Part("trials", TrialDesk.member_left_club)
+    finish = UseCase("appeals", AppealDesk.finish)
+    draft = UseCase("advisor", AdviceDesk.draft)
+    show_hands = UseCase("advisor", AdviceDesk.show_hands)
+    change_game = UseCase("advisor", AdviceDesk.change_game)
+    join_as_councilor = UseCase("advisor", AdviceDesk.join_as_councilor)
+    advice = UseCase("advisor", AdviceDesk.advice)
+    advice_actions = Part("advisor", AdviceDesk.advice_actions)
+
+    # Penalties, the catalogue, governance ----------------------------------------------------------------
+    take_effect = Part("penalties", PenaltyDesk.take_effect)
+    standing = Part("penalties", PenaltyDesk.standing)
+    month_is_open = Part("penalties", PenaltyDesk.month_is_open)
+    member_card = Part("penalties", PenaltyDesk.member_card)
+    card_text = Part("penalties", PenaltyDesk.card_text)
+    catalogue_text = Part("catalogue", RuleCatalogueDesk.catalogue_text)
+    appoint = UseCase("votes", VoteDesk.appoint)
+    dismiss = UseCase("votes", VoteDesk.dismiss)
+    resign = UseCase("votes", VoteDesk.resign)
+    cast = UseCase("votes", VoteDesk.cast)
+    vote_actions = Part("votes", VoteDesk.vote_actions)
+    deny_call = UseCase("governance", GovernanceDesk.deny_call)
+    restore_call = UseCase("governance", GovernanceDesk.restore_call)
+    close_league = UseCase("governance", GovernanceDesk.close_league)
+    acts = UseCase("governance", GovernanceDesk.acts)
+    member_status = UseCase("governance", GovernanceDesk.member_status)
+
+    # Links and appeals -----------------------------------------------------------------------------------
+    actor = Part("links", LinkDesk.actor)
+    gate = Part("links", LinkDesk.gate)
+    ask_link = UseCase("links", LinkDesk.ask_link)
+    link_requests = UseCase("links", LinkDesk.link_requests)
+    decide_link_by_nick = UseCase("links", LinkDesk.decide_link_by_nick)
+    unlink = UseCase("links", LinkDesk.unlink)
+    link_actions = Part("links", LinkDesk.link_actions)
+    file_appeal = UseCase("appeals", AppealDesk.file_appeal)
+    take_appeal = UseCase("appeals", AppealDesk.take_appeal)
+    decide_appeal = UseCase("appeals", AppealDesk.decide_appeal)
+    open_appeals = UseCase("appeals", AppealDesk.open_appeals)
+    appeal_actions = Part("appeals", AppealDesk.appeal_actions)
+
+    # The players' corrections ----------------------------------------------------------------------------
+    players_game = Part("corrections", CorrectionDesk.players_game)
+    go_into_bula = UseCase("corrections", CorrectionDesk.go_into_bula)
+    cancel = UseCase("corrections", CorrectionDesk.cancel)
+    offer_arbitar = UseCase("corrections", CorrectionDesk.offer_arbitar)
+    answer = UseCase("corrections", CorrectionDesk.answer)
+    propose_ispravka = UseCase("corrections", CorrectionDesk.propose_ispravka)
+    corrections_status = UseCase("corrections", CorrectionDesk.corrections_status)
+    correction_actions = Part("corrections", CorrectionDesk.correction_actions)
+
+    # A member's own language ----------------------------------------------------------------------------
+    choose_language = UseCase("languages", LanguageDesk.choose_language)
+
+    @shows_refusals
+    async def paper(self, number: int, viewer: Member | None = None) -> Reply:
+        return await DeskBase.paper(self, number, viewer)
+
+    @property
+    def corrections_store(self) -> CorrectionStore:
+        return self.corrections.corrections_store
+
     @for_the_club
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect)."""
-        await self.ensure_owner_links()
+        await self.links.ensure_owner_links()
         await self.run_due()
-        await self.resync_plavac()
+        await self.penalties.resync_plavac()
         await self.resync_open_trials()
         for deadline in await self.open_deadlines():
             self.timers.arm(deadline)
@@ -43,9 +166,9 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk, LanguageDesk):
     async def open_deadlines(self) -> list[datetime]:
         deadlines = [c.deadline for c in await self.db.calls.pending()]
         deadlines += [c.deadline for c in await self.db.calls.pending_councilor_calls()]
-        deadlines += await self.penalty_deadlines()
+        deadlines += await self.penalties.penalty_deadlines()
         deadlines += await self.offline_referee_deadlines()
-        deadlines += await self.vote_deadlines() + await self.appeal_deadlines()
+        deadlines += await self.votes.vote_deadlines() + await self.appeals.appeal_deadlines()
         return sorted(deadlines)
 
     async def offline_referee_deadlines(self) -> list[datetime]:
@@ -78,12 +201,12 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk, LanguageDesk):
 
     @for_the_club  # a timer's work: notices, the table; each private message in its reader's language
     async def run_due(self) -> None:
-        await self.expire_due_calls()
-        await self.expire_due_councilor_calls()
-        await self.interrupt_offline_referees()
-        await self.run_penalty_due()
-        await self.settle_votes()
-        await self.run_appeals_due()
+        await self.calls.expire_due_calls()
+        await self.trials.expire_due_councilor_calls()
+        await self.trials.interrupt_offline_referees()
+        await self.penalties.run_penalty_due()
+        await self.votes.settle_votes()
+        await self.appeals.run_appeals_due()
 
     async def member_for(self, platform: str, account: str) -> Member | None:
         return await self.db.members.by_account(platform, account)
@@ -148,21 +271,23 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk, LanguageDesk):
         async with self.reading(member):
             return await self._press(member, action, ref)
 
+    @shows_refusals  # inside `reading`: a refusal is written in the presser's language
     async def _press(self, member: Member, action: str, ref: int) -> Reply:
         refused = self.gate(member)
         if refused is not None:
             return refused
-        if not 0 < ref <= MAX_REF:
-            return self.refuse("button.unknown")
-        actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {
-            "take": self.take,
-            "withdraw": self.withdraw,
-            "join": self.join_as_councilor,
-            "hands": self.show_hands,
-            "history": self.history,
-            "councilor": self.call_councilor,
-            "finish": self.finish,
-            "leave": self.leave,
+        chosen = Action.parse(action)
+        if chosen is None or not 0 < ref <= MAX_REF:
+            raise Refused("button.unknown")
+        actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {
+            Action.TAKE: self.take,
+            Action.WITHDRAW: self.withdraw,
+            Action.JOIN: self.join_as_councilor,
+            Action.HANDS: self.show_hands,
+            Action.HISTORY: self.history,
+            Action.COUNCILOR: self.call_councilor,
+            Action.FINISH: self.finish,
+            Action.LEAVE: self.leave,
         }
         actions.update(self.correction_actions())
         actions.update(self.link_actions())
@@ -170,9 +295,9 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk, LanguageDesk):
         actions.update(self.advice_actions())
         actions.update(self.vote_actions())
         actions.update(self.appeal_actions())
-        handler = actions.get(action)
+        handler = actions.get(chosen)
         if handler is None:
-            return self.refuse("button.unknown")
+            raise Refused("button.unknown")
         return await handler(member, ref)
 
     async def presence(self, member: Member, online: bool, platform: str | None = None) -> None:
@@ -189,9 +314,10 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk, LanguageDesk):
         elif await self.db.trials.judging(member.id) is not None:
             self.timers.arm(self.now() + timedelta(seconds=self.config.referee_offline_grace_seconds))
 
+    @shows_refusals
     async def set_duty(self, member: Member, on_duty: bool) -> Reply:
         if not ({"referee", "councilor"} & member.roles):
-            return self.refuse("duty.no_function")
+            raise Refused("duty.no_function")
         await self.db.members.set_duty(member.id, on_duty, self.now())
         if on_duty:
             fresh = await self.db.members.get(member.id)
@@ -207,13 +333,14 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk, LanguageDesk):
             if fresh is not None:
                 await self.offer_pending_calls(fresh)
 
+    @shows_refusals
     async def verdicts(self, member: Member | None, number: int, trial: int | None = None, page: int = 1) -> Reply:
         """/presude <game> [trial [page]]: every trial of the game with its outcome, verdict and reason, newest
         last; to the game's players and the club's officials each with its whole conversation (long ones paged:
         `/presude GAME TRIAL PAGE`)."""
         summary = await self.db.games.summary(number)
         if summary is None:
-            return self.refuse("call.unknown_game", game=number)
+            raise Refused("call.unknown_game", game=number)
         show = self.sees_referee_names(member)
         officials = {"referee", "councilor", "moderator", "owner"}
         transcripts = member is not None and (

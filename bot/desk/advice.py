@@ -28,8 +28,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.desk.advice_text import FallAnalysis, decision_line, render_advice, render_briefing
+from bot.desk.base import DeskBase
+from bot.desk.catalogue_rules import RuleCatalogueDesk
+from bot.desk.deps import DeskDeps, Steps
+from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
-from bot.ports import Button, Reply
+from bot.ports import Action, Button, Reply
 from bot.registry.spec import MAX_HAND
 from rules.gamelog import Game, Hand
 from rules.paper_hand import HandCase, hand_facts
@@ -68,8 +72,15 @@ def _procedure() -> Analyser | None:
     return arbitrate
 
 
-class AdviceDesk(TrialDesk):
-    """The second-opinion part of the desk (a mixin over `TrialDesk`; `bot.desk.Desk` puts it first)."""
+class AdviceDesk(DeskBase):
+    """The second-opinion part of the desk: it extends the trial's opening, a councilor joining, Promeni…,
+    Prikaz ruke (`trials`) and the draft as the catalogues price it (`drafts`)."""
+
+    def __init__(self, deps: DeskDeps, trials: TrialDesk, drafts: RuleCatalogueDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.trials = trials
+        self.drafts = drafts
+        self.steps = steps
 
     # Plumbing -----------------------------------------------------------------------------------------------
     @property
@@ -77,9 +88,9 @@ class AdviceDesk(TrialDesk):
         injected: Analyser | None = self.__dict__.get("advice_analyser")
         return injected if injected is not None else _procedure()
 
-    def advice_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+    def advice_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
         """Buttons of the advice, for `Desk.press`: the analysis of one hand of one trial."""
-        return {"advice": self.advice_button}
+        return {Action.ADVICE: self.advice_button}
 
     def _advice_gate(self) -> asyncio.Semaphore:
         gate: asyncio.Semaphore | None = self.__dict__.get("_advice_semaphore")
@@ -135,11 +146,11 @@ class AdviceDesk(TrialDesk):
                 await self.chat.tell(official, text)
 
     async def open_trial(self, trial: Trial) -> None:
-        await super().open_trial(trial)
+        await self.trials.open_trial(trial)
         await self.brief(trial, trial.referee)
 
     async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
-        reply = await super().join_as_councilor(councilor, ccall_id)
+        reply = await self.trials.join_as_councilor(councilor, ccall_id)
         if reply.ok:
             ccall = await self.db.calls.councilor_call(ccall_id)
             trial = await self.db.trials.get(ccall.trial) if ccall is not None else None
@@ -148,7 +159,7 @@ class AdviceDesk(TrialDesk):
         return reply
 
     async def change_game(self, referee: Member, number: int) -> Reply:
-        reply = await super().change_game(referee, number)
+        reply = await self.trials.change_game(referee, number)
         if reply.ok:
             trial = await self.db.trials.judging(referee.id)
             if trial is not None and trial.game == number:
@@ -158,45 +169,44 @@ class AdviceDesk(TrialDesk):
     # Advice on a fall ---------------------------------------------------------------------------------------
     async def advice(self, referee: Member, hand: int, trial_id: int | None = None) -> Reply:
         """/analiza RUKA: the Arbitar's analysis of the hand's falls, for the judging referee alone."""
-        trial = await self._judged_by(referee, trial_id)
-        if isinstance(trial, Reply):
-            return trial
+        trial = await self.steps.judged_by(referee, trial_id)
         game = await self.load_game(trial.game)
         the_hand = next((h for h in game.hands if h.n == hand), None)
         if the_hand is None:
-            return self.refuse("advice.no_hand", game=game.number, hand=hand)
+            raise Refused("advice.no_hand", game=game.number, hand=hand)
         if not the_hand.completed:
-            return self.refuse("advice.not_completed", hand=hand)
+            raise Refused("advice.not_completed", hand=hand)
         if not defender_falls(the_hand):
-            return self.refuse("advice.no_fall", hand=hand)
+            raise Refused("advice.no_fall", hand=hand)
         analyses = await self.analyses(game, the_hand)
         if analyses is None:
-            return self.refuse("advice.unavailable")
+            raise Refused("advice.unavailable")
         assert the_hand.declarer is not None
         return Reply(render_advice(game, hand, the_hand.declarer, analyses, self.messages))
 
     async def advice_button(self, member: Member, ref: int) -> Reply:
         trial_id, hand = divmod(ref, ADVICE_REF)
         if hand == 0 or trial_id == 0:
-            return self.refuse("button.unknown")
+            raise Refused("button.unknown")
         return await self.advice(member, hand, trial_id)
 
     async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Prikaz ruke, with a button for the Arbitar's analysis beside it for the latest hands with a fall."""
-        reply = await super().show_hands(referee, trial_id)
+        reply = await self.trials.show_hands(referee, trial_id)
         trial = await self.db.trials.judging(referee.id) if reply.ok else None
         if trial is None:
             return reply
         game = await self.load_game(trial.game)
         hands = [h.n for h in game.hands if defender_falls(h)][-SHOWN_BUTTONS:]
         buttons = tuple(
-            Button(self.t("button.advice", hand=n), "advice", trial.id * ADVICE_REF + n, "secondary") for n in hands
+            Button(self.t(Action.ADVICE.label_key, hand=n), Action.ADVICE, trial.id * ADVICE_REF + n, "secondary")
+            for n in hands
         )
         return replace(reply, buttons=reply.buttons + buttons)  # its pictures too
 
     # The difference in a draft ------------------------------------------------------------------------------
     async def draft(self, referee: Member, draft: Draft) -> Reply:
-        reply = await super().draft(referee, draft)
+        reply = await self.drafts.draft(referee, draft)
         if not reply.ok:
             return reply
         trial = await self.db.trials.judging(referee.id)

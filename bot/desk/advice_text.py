@@ -17,7 +17,7 @@ from rules.arbitar.verdict import ArbitarVerdict
 from rules.fall_moves import FallMove, FallSource
 from rules.gamelog import Game
 from rules.verdicts import BulaChange, Draft, FallTransfer, NoVerdict, verdict_from_json
-from storage.states import TrialOutcome
+from storage.states import EndReason, TrialOutcome
 from storage.trials import Trial
 
 
@@ -178,7 +178,7 @@ def render_briefing(
                     trial=trial.id,
                     kind=kind,
                     opened=trial.opened_at,
-                    why=m.t(f"end.{trial.end_reason or 'unknown'}"),
+                    why=m.t(EndReason.key_of(trial.end_reason)),
                 )
             )
             continue

@@ -31,9 +31,14 @@ from datetime import datetime, timedelta
 
 import aiosqlite
 
-from bot.desk.votes import VoteDesk
+from bot.desk.base import DeskBase
+from bot.desk.calls import CallDesk
+from bot.desk.deps import DeskDeps, Steps
+from bot.desk.governance import GovernanceDesk
+from bot.desk.refused import Refused
+from bot.desk.trials import TrialDesk
 from bot.i18n.reader import for_the_club
-from bot.ports import Button, CallPost, Reply
+from bot.ports import Action, Button, CallPost, Reply
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
 from rules.gamelog import GameStatus
@@ -49,13 +54,25 @@ from rules.verdicts import (
 )
 from storage.councils import AlreadyOpen, Appeal
 from storage.members import Member
-from storage.states import AppealState, TrialOutcome
+from storage.states import AppealState, EndReason, TrialOutcome
 from storage.trials import Trial
 
 OUTCOMES = {"usvojena": AppealState.UPHELD, "odbijena": AppealState.REJECTED, "nedopustena": AppealState.INADMISSIBLE}
 
 
-class AppealDesk(VoteDesk):
+class AppealDesk(DeskBase):
+    """Appeals; a hearing is a trial (`trials`), and appeals extend how one is judged, finished and
+    interrupted, an official arriving (`calls`) and one losing his function (`governance`)."""
+
+    def __init__(
+        self, deps: DeskDeps, calls: CallDesk, trials: TrialDesk, governance: GovernanceDesk, steps: Steps
+    ) -> None:
+        super().__init__(deps)
+        self.calls = calls
+        self.trials = trials
+        self.governance = governance
+        self.steps = steps
+
     # Filing --------------------------------------------------------------------------------------------------
     async def named_in(self, trial: Trial) -> set[int]:
         """The members the trial's verdict names (a penalty's culprit, a bula change's players)."""
@@ -86,24 +103,22 @@ class AppealDesk(VoteDesk):
         rules = self.config.appeals
         ban = await self.db.appeals.ban(member.id)
         if ban is not None and ban.until > now:
-            return self.refuse("appeal.restricted", until=ban.until)
+            raise Refused("appeal.restricted", until=ban.until)
         trial = await self.db.trials.get(trial_id)
         if trial is None:
-            return self.refuse("appeal.unknown_trial", trial=trial_id)
+            raise Refused("appeal.unknown_trial", trial=trial_id)
         if trial.outcome not in (TrialOutcome.VERDICT, TrialOutcome.NO_VERDICT) or trial.closed_at is None:
-            return self.refuse("appeal.not_recorded", trial=trial_id)
+            raise Refused("appeal.not_recorded", trial=trial_id)
         if await self.db.appeals.by_hearing(trial.id) is not None:
-            return self.refuse("appeal.of_a_hearing", trial=trial_id)
+            raise Refused("appeal.of_a_hearing", trial=trial_id)
         if member.id not in await self.parties_of(trial):
-            return self.refuse("appeal.not_a_party", trial=trial_id)
+            raise Refused("appeal.not_a_party", trial=trial_id)
         kind = rules.kind(kind_name)
         if kind is None:
-            return self.refuse("appeal.unknown_kind", kind=kind_name, kinds=kinds_text(rules.kinds))
+            raise Refused("appeal.unknown_kind", kind=kind_name, kinds=kinds_text(rules.kinds))
         window = within_window(kind, trial.closed_at, now)
         if not window.allowed:
-            return self.refuse(
-                "appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days, deadline=window.deadline
-            )
+            raise Refused("appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days, deadline=window.deadline)
         try:
             appeal = await self.db.appeals.file(
                 trial.id,
@@ -115,7 +130,7 @@ class AppealDesk(VoteDesk):
                 now + timedelta(days=rules.review_days),
             )
         except AlreadyOpen:
-            return self.refuse("appeal.already", trial=trial_id)
+            raise Refused("appeal.already", trial=trial_id) from None
         for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
             self.timers.arm(deadline)
         eligible = await self.eligible_councilors(appeal, trial, lobby_only=True)
@@ -139,7 +154,7 @@ class AppealDesk(VoteDesk):
         return appeal.review_deadline - timedelta(days=self.config.appeals.remind_days)
 
     def appeal_buttons(self, appeal: Appeal) -> tuple[Button, ...]:
-        return (Button(self.t("button.appeal_take"), "appeal_take", appeal.id),)
+        return (Button(self.t(Action.APPEAL_TAKE.label_key), Action.APPEAL_TAKE, appeal.id),)
 
     async def appeal_text(self, appeal: Appeal, trial: Trial) -> str:
         return self.t(
@@ -165,8 +180,8 @@ class AppealDesk(VoteDesk):
         return out
 
     # Preuzmi -------------------------------------------------------------------------------------------------
-    def appeal_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
-        return {"appeal_take": self.take_appeal}
+    def appeal_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
+        return {Action.APPEAL_TAKE: self.take_appeal}
 
     async def take_appeal(self, councilor: Member, appeal_id: int) -> Reply:
         """Preuzmi: exactly one councilor wins (the database decides; presses on one appeal are queued so the
@@ -178,30 +193,30 @@ class AppealDesk(VoteDesk):
     async def _take_appeal(self, councilor: Member, appeal_id: int) -> Reply:
         appeal = await self.db.appeals.get(appeal_id)
         if appeal is None:
-            return self.refuse("appeal.unknown", appeal=appeal_id)
+            raise Refused("appeal.unknown", appeal=appeal_id)
         if "councilor" not in councilor.roles:
-            return self.refuse("appeal.not_councilor")
+            raise Refused("appeal.not_councilor")
         trial = await self.db.trials.get(appeal.trial)
         assert trial is not None
         if councilor.id in await self.took_part(trial) | {appeal.appellant}:
-            return self.refuse("appeal.took_part", trial=trial.id)
+            raise Refused("appeal.took_part", trial=trial.id)
         if appeal.state is not AppealState.FILED:
-            return self.refuse("appeal.gone", appeal=appeal.id, councilor=await self.nick(appeal.councilor))
+            raise Refused("appeal.gone", appeal=appeal.id, councilor=await self.nick(appeal.councilor))
         if await self.db.trials.judging(councilor.id) is not None:
-            return self.refuse("take.judging")
+            raise Refused("take.judging")
         if await self.db.trials.open_for_game(trial.game) is not None:
-            return self.refuse("appeal.game_busy", game=trial.game)
+            raise Refused("appeal.game_busy", game=trial.game)
         facts = await self.game_facts(trial.game)
         if facts is not None and facts.status is GameStatus.IN_PROGRESS:
             # A hearing is a trial of the game: while the table plays it would keep the table from calling.
-            return self.refuse("appeal.game_in_progress", game=trial.game)
+            raise Refused("appeal.game_in_progress", game=trial.game)
         try:
             hearing_id = await self.db.appeals.take(appeal.id, councilor.id, trial.game, appeal.appellant, self.now())
         except aiosqlite.IntegrityError:
-            return self.refuse("appeal.game_busy", game=trial.game)
+            raise Refused("appeal.game_busy", game=trial.game) from None
         if hearing_id is None:
             fresh = await self.db.appeals.get(appeal.id)
-            return self.refuse(
+            raise Refused(
                 "appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh else None)
             )
         await self.hearing_opened(appeal, trial, councilor, hearing_id)
@@ -243,13 +258,13 @@ class AppealDesk(VoteDesk):
                 councilor=councilor.nick,
                 text=appeal.text or "—",
             ),
-            self.controls(hearing),
+            self.trials.controls(hearing),
         )
 
     @for_the_club  # a private copy of the channel's notice
     async def offer_pending_calls(self, member: Member) -> None:
         """A councilor who arrives in the lobby is also offered every appeal waiting that he may take."""
-        await super().offer_pending_calls(member)
+        await self.calls.offer_pending_calls(member)
         if "councilor" not in member.roles:
             return
         for appeal in await self.db.appeals.undecided():
@@ -270,33 +285,33 @@ class AppealDesk(VoteDesk):
                 await self.db.calls.add_notice(post.subject, notice)
 
     # The hearing ---------------------------------------------------------------------------------------------
-    async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial | Reply:
+    async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial:
         """A councilor judges his hearing without being a referee."""
         trial = await self.db.trials.judging(referee.id)
         if trial is not None and (trial_id is None or trial.id == trial_id):
             appeal = await self.db.appeals.by_hearing(trial.id)
             if appeal is not None:
                 if "councilor" not in referee.roles:
-                    await self.interrupt(trial, "referee_dismissed")
-                    return self.refuse("appeal.not_councilor")
+                    await self.interrupt(trial, EndReason.REFEREE_DISMISSED)
+                    raise Refused("appeal.not_councilor")
                 return trial
-        return await super()._judged_by(referee, trial_id)
+        return await self.trials._judged_by(referee, trial_id)
 
     async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Završi suđenje in a hearing upholds the appeal: its draft is the new verdict."""
         trial = await self.db.trials.judging(referee.id)
         appeal = await self.db.appeals.by_hearing(trial.id) if trial is not None else None
         if trial is None or appeal is None or (trial_id is not None and trial.id != trial_id):
-            return await super().finish(referee, trial_id)
+            return await self.trials.finish(referee, trial_id)
         if not trial.draft:
-            return self.refuse("appeal.upheld_needs_draft", appeal=appeal.id)
+            raise Refused("appeal.upheld_needs_draft", appeal=appeal.id)
         draft = verdict_from_json(trial.draft)
         if self.config.appeals.may_change == "lift":
             appealed = await self.db.trials.get(appeal.trial)
             old = verdict_from_json(appealed.verdict).verdict if appealed and appealed.verdict else NoVerdict()
             if not isinstance(draft.verdict, Nobody) or not isinstance(old, Penalty):
-                return self.refuse("appeal.lift_only")
-        reply = await super().finish(referee, trial.id)
+                raise Refused("appeal.lift_only")
+        reply = await self.trials.finish(referee, trial.id)
         if not reply.ok:
             return reply
         reason = draft.reason or "—"
@@ -311,17 +326,17 @@ class AppealDesk(VoteDesk):
         state = OUTCOMES.get(result)
         appeal = await self.db.appeals.get(appeal_id)
         if appeal is None or state is None:
-            return self.refuse("appeal.unknown", appeal=appeal_id)
+            raise Refused("appeal.unknown", appeal=appeal_id)
         if appeal.state is not AppealState.TAKEN or appeal.councilor != councilor.id or appeal.hearing is None:
-            return self.refuse("appeal.not_yours", appeal=appeal_id)
+            raise Refused("appeal.not_yours", appeal=appeal_id)
         if state is AppealState.UPHELD:
             return await self.finish(councilor, appeal.hearing)
         if not reason.strip():
-            return self.refuse("gov.reason_required")
+            raise Refused("gov.reason_required")
         chosen = restriction_days(self.config.appeals, state is AppealState.INADMISSIBLE, days)
         rules = self.config.appeals
         if isinstance(chosen, str):
-            return self.refuse(chosen, low=rules.restriction_min_days, high=rules.restriction_max_days)
+            raise Refused(chosen, low=rules.restriction_min_days, high=rules.restriction_max_days)
         hearing = await self.db.trials.get(appeal.hearing)
         assert hearing is not None
         now = self.now()
@@ -334,13 +349,13 @@ class AppealDesk(VoteDesk):
             verdict=verdict_to_json(Draft(NoVerdict(), reason)),
             reason=reason,
         ):
-            return self.refuse("appeal.not_yours", appeal=appeal_id)
+            raise Refused("appeal.not_yours", appeal=appeal_id)
         await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen)
         with self.club_voice():  # said in the hearing's space
             text = self.t(
                 "appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason
             )
-        await self._wind_up(hearing, text)
+        await self.trials._wind_up(hearing, text)
         await self.tell_decision(appeal, state, reason, chosen, until, None)
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
 
@@ -375,9 +390,9 @@ class AppealDesk(VoteDesk):
             )
 
     @for_the_club
-    async def interrupt(self, trial: Trial, why: str) -> None:
+    async def interrupt(self, trial: Trial, why: EndReason) -> None:
         """A hearing that ends without a decision puts its appeal back for Preuzmi."""
-        await super().interrupt(trial, why)
+        await self.trials.interrupt(trial, why)
         appeal = await self.db.appeals.by_hearing(trial.id)
         if appeal is None or not await self.db.appeals.reopen(appeal.id, self.now()):
             return
@@ -398,12 +413,12 @@ class AppealDesk(VoteDesk):
 
     async def end_judging_without_function(self, member: Member, role: str) -> None:
         """A councilor who is no longer one stops hearing an appeal: the hearing ends and the appeal waits again."""
-        await super().end_judging_without_function(member, role)
+        await self.governance.end_judging_without_function(member, role)
         if role != "councilor":
             return
         trial = await self.db.trials.judging(member.id)
         if trial is not None and await self.db.appeals.by_hearing(trial.id) is not None:
-            await self.interrupt(trial, "referee_dismissed")
+            await self.interrupt(trial, EndReason.REFEREE_DISMISSED)
 
     # Deadlines -----------------------------------------------------------------------------------------------
     async def appeal_deadlines(self) -> list[datetime]:
@@ -476,7 +491,7 @@ class AppealDesk(VoteDesk):
         """/zalbe: the appeals waiting for a councilor or under review, each with its deadline (councilors and the
         owner)."""
         if "councilor" not in viewer.roles and not self.is_owner(viewer):
-            return self.refuse("appeal.list_not_allowed")
+            raise Refused("appeal.list_not_allowed")
         appeals = await self.db.appeals.undecided()
         if not appeals:
             return Reply(self.t("appeal.none_open"))

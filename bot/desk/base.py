@@ -1,15 +1,16 @@
-"""What every part of the desk shares: the database, the ports, the clock, the configuration and the messages,
-plus the look-ups they all need (a member, a game's facts, the referees in the lobby)."""
+"""What every part of the desk shares: the look-ups they all need (a member, a game's facts, the referees in the
+lobby, a trial's space, the game's verdicts and paper) over the dependencies each part is built with (`DeskDeps`:
+the database, the ports, the clock, the configuration and the messages). A part inherits only these."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import AbstractContextManager, asynccontextmanager
 from datetime import datetime, timedelta
 
 from bot.config import Config
-from bot.i18n import LANGUAGES
+from bot.desk.deps import DeskDeps
+from bot.desk.refused import Refused
 from bot.i18n.reader import reader_language, speaking
 from bot.messages import Catalogue
 from bot.pictures.attach import paper_pictures
@@ -27,22 +28,65 @@ from storage.trials import Trial
 
 
 class DeskBase:
-    def __init__(
-        self, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config, timers: Timers
-    ) -> None:
-        self.db = db
-        self.chat = chat
-        self.game_server = game_server
-        self.clock = clock
-        self.config = config
-        self.timers = timers
-        # Every language's texts on the club's clock; `messages` is the one the current reader reads.
-        self.catalogues = {code: Catalogue(code, config.timezone) for code in LANGUAGES}
-        self.club_messages = self.catalogues[config.language]
-        self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
-        self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
-        # Buttons of parts beyond the desk's mixins (the game-server link's korekcija), for `Desk.press`.
-        self.extra_actions: dict[str, Callable[[Member, int], Awaitable[Reply]]] = {}
+    """The look-ups and texts every part needs, over the dependencies it is given (`DeskDeps`). The parts of one
+    desk share one `DeskDeps`: `self.db`, `self.chat`, `self.config` … read it (and a desk reconfigured, as the
+    tests do, is reconfigured for every part)."""
+
+    def __init__(self, deps: DeskDeps) -> None:
+        self.deps = deps
+
+    @property
+    def db(self) -> Database:
+        return self.deps.db
+
+    @db.setter
+    def db(self, value: Database) -> None:
+        self.deps.db = value
+
+    @property
+    def chat(self) -> Chats:
+        return self.deps.chat
+
+    @chat.setter
+    def chat(self, value: Chats) -> None:
+        self.deps.chat = value
+
+    @property
+    def game_server(self) -> GameServerPort:
+        return self.deps.game_server
+
+    @game_server.setter
+    def game_server(self, value: GameServerPort) -> None:
+        self.deps.game_server = value
+
+    @property
+    def clock(self) -> Clock:
+        return self.deps.clock
+
+    @clock.setter
+    def clock(self, value: Clock) -> None:
+        self.deps.clock = value
+
+    @property
+    def config(self) -> Config:
+        return self.deps.config
+
+    @config.setter
+    def config(self, value: Config) -> None:
+        self.deps.config = value
+
+    @property
+    def timers(self) -> Timers:
+        return self.deps.timers
+
+    @timers.setter
+    def timers(self, value: Timers) -> None:
+        self.deps.timers = value
+
+    @property
+    def club_messages(self) -> Catalogue:
+        """The club's own texts (its chat, the call notices, the table, what is stored), whoever reads now."""
+        return self.deps.catalogues[self.config.language]
 
     @property
     def call_time(self) -> timedelta:
@@ -58,7 +102,7 @@ class DeskBase:
     @property
     def messages(self) -> Catalogue:
         """The texts of whoever reads now (`bot.i18n.reader`): the member answered, else the club's."""
-        return self.catalogues[reader_language() or self.config.language]
+        return self.deps.catalogues[reader_language() or self.config.language]
 
     def t(self, key: str, **params: object) -> str:
         return self.messages.t(key, **params)
@@ -164,11 +208,11 @@ class DeskBase:
         if trial_id is not None:
             trial = next((t for t in trials if t.id == trial_id), None)
             if trial is None or not transcripts:
-                return self.refuse("presude.no_trial", game=number, trial=trial_id)
+                raise Refused("presude.no_trial", game=number, trial=trial_id)
             said = await self.transcript(trial.id, names, show_referees)
             pages = transcript_pages(len(said))
             if not 1 <= page <= pages:
-                return self.refuse("presude.no_page", trial=trial.id, pages=pages)
+                raise Refused("presude.no_page", trial=trial.id, pages=pages)
             return Reply(render_transcript_page(number, trial, said, page, self.messages))
         said_by = {t.id: await self.transcript(t.id, names, show_referees) for t in trials} if transcripts else None
         return Reply(render_trials(number, trials, names, show_referees, self.messages, said_by))
@@ -191,7 +235,7 @@ class DeskBase:
         verdict's change shows its trial number, and the referee's name only to those who may see it."""
         game = await self.db.games.get(number)
         if game is None:
-            return self.refuse("call.unknown_game", game=number)
+            raise Refused("call.unknown_game", game=number)
         changes = await self.db.paper_changes.for_game(number)
         if not self.sees_referee_names(viewer):
             changes = anonymised(changes)

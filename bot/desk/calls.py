@@ -8,8 +8,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.desk.base import DeskBase
+from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
-from bot.ports import Button, CallPost, Reply
+from bot.ports import Action, Button, CallPost, Reply
 from rules.eligibility import (
     GameFacts,
     Refusal,
@@ -31,29 +32,29 @@ class CallDesk(DeskBase):
         ban = await self.db.members.call_ban(caller.id)
         if ban is not None and (ban.until is None or ban.until > now):
             if ban.until is None:
-                return self.refuse("call.denied_forever")
-            return self.refuse("call.denied_until", until=ban.until)
+                raise Refused("call.denied_forever")
+            raise Refused("call.denied_until", until=ban.until)
         if number is None:
             facts = await self._default_game(caller)
             if facts is None:
-                return self.refuse("call.nothing_eligible", days=self.config.claim_days)
+                raise Refused("call.nothing_eligible", days=self.config.claim_days)
         else:
             facts = await self.game_facts(number)
         paused = await self.db.trials.pause_intervals(facts.number, now) if facts else []
         refusal = check_game(facts, caller.nick, now, paused, self.claim_window, number)
         if refusal is not None:
-            return self.refusal_reply(refusal)
+            raise self.refused(refusal)
         assert facts is not None
         if await self.db.calls.pending_for_game(facts.number) or await self.db.trials.open_for_game(facts.number):
-            return self.refuse("call.already_open", game=facts.number)
+            raise Refused("call.already_open", game=facts.number)
         mine = await self.db.calls.pending_by_caller(caller.id)
         if mine is not None:
-            return self.refuse("call.caller_has_pending", game=mine.game)
+            raise Refused("call.caller_has_pending", game=mine.game)
         in_game = facts.status is GameStatus.IN_PROGRESS
         try:
             call = await self.db.calls.create(facts.number, caller.id, in_game, now, now + self.call_time)
         except AlreadyPending:
-            return self.refuse("call.already_open", game=facts.number)
+            raise Refused("call.already_open", game=facts.number) from None
         self.timers.arm(call.deadline)
         await self._notify_referees(call, facts)
         if in_game:
@@ -61,18 +62,19 @@ class CallDesk(DeskBase):
                 await self.tell_table(call.game, self.t("table.called", nick=caller.nick))
         return Reply(
             self.t("call.ok", game=call.game, minutes=self.config.call_minutes),
-            (Button(self.t("button.withdraw"), "withdraw", call.id, "danger"),),
+            (Button(self.t(Action.WITHDRAW.label_key), Action.WITHDRAW, call.id, "danger"),),
         )
 
-    def refusal_reply(self, refusal: Refusal) -> Reply:
+    def refused(self, refusal: Refusal) -> Refused:
+        """The refusal to raise for a call the eligibility rules refuse."""
         p = refusal.params
         if refusal.reason is RefusalReason.TOO_OLD:
             consumed = p["consumed"]
             assert isinstance(consumed, timedelta)
-            return self.refuse(
+            return Refused(
                 "call.too_old", game=p["game"], ended_at=p["ended_at"], consumed=consumed, days=self.config.claim_days
             )
-        return self.refuse(f"call.{refusal.reason.value}", **p)
+        return Refused(f"call.{refusal.reason.value}", **p)
 
     async def _default_game(self, caller: Member) -> GameFacts | None:
         """Without a number: the table he sits at, else his last rated game without AI that ended or was
@@ -104,7 +106,7 @@ class CallDesk(DeskBase):
             f"call:{call.id}",
             self.call_text(call, caller),
             members,
-            (Button(self.t("button.take"), "take", call.id),),
+            (Button(self.t(Action.TAKE.label_key), Action.TAKE, call.id),),
             members if self.config.direct_messages else (),
         )
         notices = await self.chat.post_call(post)
@@ -129,7 +131,7 @@ class CallDesk(DeskBase):
                         f"call:{call.id}",
                         self.call_text(call, await self.nick(call.caller)),
                         (member,),
-                        (Button(self.t("button.take"), "take", call.id),),
+                        (Button(self.t(Action.TAKE.label_key), Action.TAKE, call.id),),
                     )
                     for notice in await self.chat.offer_call(member, post):
                         await self.db.calls.add_notice(post.subject, notice)
@@ -148,7 +150,7 @@ class CallDesk(DeskBase):
                     subject,
                     self.t("councilor.notice", game=trial.game, until=ccall.deadline),
                     (member,),
-                    (Button(self.t("button.join"), "join", ccall.id),),
+                    (Button(self.t(Action.JOIN.label_key), Action.JOIN, ccall.id),),
                 )
                 for notice in await self.chat.offer_call(member, post):
                     await self.db.calls.add_notice(subject, notice)
@@ -161,13 +163,13 @@ class CallDesk(DeskBase):
             else await self.db.calls.pending_by_caller(caller.id)
         )
         if call is None:
-            return self.refuse("withdraw.none")
+            raise Refused("withdraw.none")
         if call.caller != caller.id:
-            return self.refuse("withdraw.not_yours")
+            raise Refused("withdraw.not_yours")
         if call.state is not CallState.PENDING:
-            return self.refuse(f"withdraw.{call.state}", referee=await self.nick(call.referee))
+            raise Refused(f"withdraw.{call.state}", referee=await self.nick(call.referee))
         if not await self.db.calls.close(call.id, "withdrawn", self.now(), caller.id):
-            return self.refuse("withdraw.too_late")
+            raise Refused("withdraw.too_late")
         with self.club_voice():
             await self.chat.edit_notices(
                 await self.db.calls.notices(f"call:{call.id}"),

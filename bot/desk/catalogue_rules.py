@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.desk.appeals import AppealDesk
+from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps
+from bot.desk.penalties import PenaltyDesk
+from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.ports import Reply
 from rules.catalogue import find
@@ -28,11 +31,19 @@ APPLIED = {
 }
 
 
-class RuleCatalogueDesk(AppealDesk):
+class RuleCatalogueDesk(DeskBase):
+    """The general penalty model's rules in /katalog and in a draft (`po PRAVILO`); it extends the club's
+    catalogue (`penalties`)."""
+
+    def __init__(self, deps: DeskDeps, penalties: PenaltyDesk, trials: TrialDesk) -> None:
+        super().__init__(deps)
+        self.penalties = penalties
+        self.trials = trials
+
     def catalogue_text(self) -> str:
         """/katalog: the club's catalogue, then the rules of the general model and the kinds of appeal."""
         rules = self.config.penalties.rules
-        lines = [super().catalogue_text()] if self.config.penalties.catalogue or not rules else []
+        lines = [self.penalties.catalogue_text()] if self.config.penalties.catalogue or not rules else []
         if rules:
             lines.append(self.t("penalty_model.title"))
             for rule in rules:
@@ -74,10 +85,10 @@ class RuleCatalogueDesk(AppealDesk):
         verdict = draft.verdict
         limits = self.config.penalties
         if not (isinstance(verdict, Penalty) and verdict.offence) or find(limits.catalogue, verdict.offence):
-            return await super().draft(referee, draft)
+            return await self.penalties.draft(referee, draft)
         rule = find_rule(limits.rules, verdict.offence)
         if rule is None:
-            return await super().draft(referee, draft)  # the catalogue's own refusal names what there is
+            return await self.penalties.draft(referee, draft)  # the catalogue's own refusal names what there is
         earlier = [
             Earlier(at, at + timedelta(days=days) if days else None)
             for at, days in await offence_history(self.db, verdict.culprit, rule.name)
@@ -88,10 +99,10 @@ class RuleCatalogueDesk(AppealDesk):
         try:
             priced = price(rule, earlier, self.now(), chosen=chosen)
         except PenaltyRefused as refused:
-            return self.refuse(refused.key, **refused.params)
+            raise Refused(refused.key, **refused.params) from None
         target = APPLIED.get(priced.kind)
         if target is None:
-            return self.refuse("penalty_model.not_applicable", name=rule.name, kind=str(priced.kind))
+            raise Refused("penalty_model.not_applicable", name=rule.name, kind=str(priced.kind))
         amount = {name: priced.amount if name == target else 0 for name in APPLIED.values()}
         drafted = Draft(
             replace(
@@ -105,7 +116,7 @@ class RuleCatalogueDesk(AppealDesk):
         )
         # The rule's price is the catalogue's step here: PenaltyDesk.draft would look the name up in the other
         # catalogue, so the trial's own draft rules (limits, the paper) are applied directly.
-        reply = await TrialDesk.draft(self, referee, drafted)
+        reply = await self.trials.draft(referee, drafted)
         if reply.ok and priced.repeat:
             return Reply(
                 f"{reply.text}\n{self.t('penalty_model.repeat', repeat=priced.repeat, name=rule.name)}",

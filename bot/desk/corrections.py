@@ -34,8 +34,10 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.desk.base import DeskBase
+from bot.desk.refused import Refused
 from bot.pictures.attach import verdict_pictures
-from bot.ports import Button, Reply
+from bot.ports import Action, Button, Reply
+from rules.cancelling import Cancel, Cancellable, CancelRefused, what_to_cancel
 from rules.fall_moves import FallMove, FallSource, refuse_fall_move
 from rules.gamelog import Game, GameStatus
 from rules.paper import NOTE_REDUCED, AppliedChange, ChangeKind, Paper, PaperChange, compute_paper
@@ -65,8 +67,13 @@ ODLAZAK = ChangeKind.ODLAZAK_U_BULU.value
 ISPRAVKA_KIND = ChangeKind.ISPRAVKA.value
 ATTEMPTS = 3  # a paper that changed under an act is re-read and re-checked this many times
 # What /ponisti can cancel: an Odlazak u bulu made for me, my Ispravka, my pending proposal, my pending offer.
-CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR = "bula", "ispravka", "predlog", "arbitar"
-CANCEL_CHOICES = (CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR)
+CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR = (
+    Cancel.BULA,
+    Cancel.ISPRAVKA,
+    Cancel.PROPOSAL,
+    Cancel.ARBITAR,
+)
+CANCEL_CHOICES = tuple(Cancel)
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,7 @@ class HandState:
 
 
 class CorrectionDesk(DeskBase):
-    """The corrections part of the desk (a mixin over `DeskBase`; `bot.desk.Desk` puts it in the chain)."""
+    """The players' corrections: built on the shared look-ups alone; `bot.desk.Desk` offers its entry points."""
 
     # Plumbing -----------------------------------------------------------------------------------------------
     @property
@@ -117,12 +124,12 @@ class CorrectionDesk(DeskBase):
         locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_correction_locks", {})
         return locks.setdefault(game, asyncio.Lock())
 
-    def correction_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+    def correction_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
         """Buttons of the corrections, for `Desk.press`: answer a request by id, cancel a change by id."""
         return {
-            "consent": self._consent_button,
-            "decline": self._decline_button,
-            "cancel_change": self.cancel_change_button,
+            Action.CONSENT: self._consent_button,
+            Action.DECLINE: self._decline_button,
+            Action.CANCEL_CHANGE: self.cancel_change_button,
         }
 
     async def _consent_button(self, member: Member, ref: int) -> Reply:
@@ -133,45 +140,43 @@ class CorrectionDesk(DeskBase):
 
     def _answer_buttons(self, request: int) -> tuple[Button, ...]:
         return (
-            Button(self.t("button.consent"), "consent", request),
-            Button(self.t("button.decline"), "decline", request, "danger"),
+            Button(self.t(Action.CONSENT.label_key), Action.CONSENT, request),
+            Button(self.t(Action.DECLINE.label_key), Action.DECLINE, request, "danger"),
         )
 
-    async def _correction_game(self, member: Member, number: int | None) -> tuple[Game, int] | Reply:
+    async def _correction_game(self, member: Member, number: int | None) -> tuple[Game, int]:
         """The game a correction is about (named, else the table he sits at, else his game in progress) and his
         seat in it."""
         return await self.players_game(member, number, "correction.no_game", "correction.not_player")
 
-    async def players_game(
-        self, member: Member, number: int | None, no_game: str, not_player: str
-    ) -> tuple[Game, int] | Reply:
+    async def players_game(self, member: Member, number: int | None, no_game: str, not_player: str) -> tuple[Game, int]:
         """The game `number`, else the table the member sits at, else his game in progress, with his seat in it;
-        or the refusal (`no_game` when there is none, `not_player` when he did not play it)."""
+        refused with `no_game` when there is none, `not_player` when he did not play it."""
         if number is None:
             number = member.seated_game
             if number is None:
                 playing = await self.db.games.in_progress_for(member.nick)
                 if not playing:
-                    return self.refuse(no_game)
+                    raise Refused(no_game)
                 number = playing[0].number
         game = await self.db.games.get(number)
         if game is None:
-            return self.refuse("call.unknown_game", game=number)
+            raise Refused("call.unknown_game", game=number)
         seat = game.seat_of(member.nick)
         if seat is None:
-            return self.refuse(not_player, game=number)
+            raise Refused(not_player, game=number)
         return game, seat
 
-    async def _hand_state(self, game: Game, n: int) -> HandState | Reply:
+    async def _hand_state(self, game: Game, n: int) -> HandState:
         if not 1 <= n <= len(game.hands):
-            return self.refuse("correction.no_hand", hand=n, game=game.number, count=len(game.hands))
+            raise Refused("correction.no_hand", hand=n, game=game.number, count=len(game.hands))
         standing = tuple(await self.db.paper_changes.for_game(game.number))
         paper = compute_paper(game, standing)
         score = paper.hands[n - 1].score
         if score is None:
-            return self.refuse("correction.hand_not_scored", hand=n, game=game.number)
+            raise Refused("correction.hand_not_scored", hand=n, game=game.number)
         if score.declarer is None or score.passed is None or not score.fallen:
-            return self.refuse("correction.nobody_fell", hand=n)
+            raise Refused("correction.nobody_fell", hand=n)
         rows = tuple(r for r in await self.db.paper_changes.rows(game.number) if r.hand == n)
         return HandState(
             game,
@@ -184,30 +189,27 @@ class CorrectionDesk(DeskBase):
             tuple(await self.fall_moves(game.number)),
         )
 
-    def _fall_move_refused(self, state: HandState, source: FallSource, replacing: int | None = None) -> Reply | None:
+    def _fall_move_refused(self, state: HandState, source: FallSource, replacing: int | None = None) -> None:
         """One fall move per hand, whichever source came first (`rules.fall_moves`)."""
         refusal = refuse_fall_move(state.moves, state.n, source, replacing)
-        return None if refusal is None else self.refuse(refusal.key, hand=state.n)
+        if refusal is not None:
+            raise Refused(refusal.key, hand=state.n)
 
-    def _game_open(self, game: Game) -> Reply | None:
+    def _game_open(self, game: Game) -> None:
         if game.status is GameStatus.FINISHED:
-            return self.refuse("correction.game_finished", game=game.number)
-        return None
+            raise Refused("correction.game_finished", game=game.number)
 
-    def _window(self, game: Game, n: int) -> Reply | None:
+    def _window(self, game: Game, n: int) -> None:
         """Odlazak u bulu and the Arbitar: until the end of the next hand (and while the game has not finished)."""
-        closed = self._game_open(game)
-        if closed is not None:
-            return closed
+        self._game_open(game)
         if is_late(n, sum(1 for h in game.hands if h.completed)):
-            return self.refuse("correction.too_late", hand=n, next=n + 1)
-        return None
+            raise Refused("correction.too_late", hand=n, next=n + 1)
 
-    def _check(self, game: Game, standing: Sequence[PaperChange], change: PaperChange) -> AppliedChange | Reply:
+    def _check(self, game: Game, standing: Sequence[PaperChange], change: PaperChange) -> AppliedChange:
         try:
             return check_change(game, standing, change)
         except ChangeRefused as refused:
-            return self.refuse(refused.message_key, **refused.params)
+            raise Refused(refused.message_key, **refused.params) from None
 
     def _moves_end(self, game: Game, before: Sequence[PaperChange], after: Sequence[PaperChange]) -> bool:
         one, two = compute_paper(game, before), compute_paper(game, after)
@@ -250,8 +252,6 @@ class CorrectionDesk(DeskBase):
         """Run a correction on the member's game (the one named, or his table), one at a time per game, again
         when the paper's standing changes moved underneath (another act landed first)."""
         found = await self._correction_game(member, number)
-        if isinstance(found, Reply):
-            return found
         game, seat = found
         async with self._game_lock(game.number):
             for _ in range(ATTEMPTS):
@@ -259,7 +259,7 @@ class CorrectionDesk(DeskBase):
                     return await work(game, seat)
                 except StaleChanges:
                     continue
-        return self.refuse("correction.busy")
+        raise Refused("correction.busy")
 
     # Odlazak u bulu umesto drugog ---------------------------------------------------------------------------
     async def go_into_bula(self, member: Member, hand: int, number: int | None = None) -> Reply:
@@ -267,27 +267,19 @@ class CorrectionDesk(DeskBase):
         return await self._on_game(member, number, lambda game, seat: self._go_into_bula(member, game, seat, hand))
 
     async def _go_into_bula(self, member: Member, game: Game, seat: int, n: int) -> Reply:
-        closed = self._window(game, n)
-        if closed is not None:
-            return closed
+        self._window(game, n)
         state = await self._hand_state(game, n)
-        if isinstance(state, Reply):
-            return state
         if seat == state.declarer:
-            return self.refuse("correction.declarer_odlazak", hand=n)
+            raise Refused("correction.declarer_odlazak", hand=n)
         if seat in state.score.fallen:
-            return self.refuse("correction.you_fell", hand=n)
+            raise Refused("correction.you_fell", hand=n)
         fallen = state.other_defender(seat)
         if fallen not in state.score.fallen:
-            return self.refuse("correction.partner_did_not_fall", hand=n, nick=game.players[fallen])
-        moved = self._fall_move_refused(state, FallSource.PLAYER)
-        if moved is not None:
-            return moved
+            raise Refused("correction.partner_did_not_fall", hand=n, nick=game.players[fallen])
+        self._fall_move_refused(state, FallSource.PLAYER)
         now = self.now()
         change = PaperChange(ChangeKind.ODLAZAK_U_BULU, n, member.nick, now, player=seat)
-        applied = self._check(game, state.standing, change)
-        if isinstance(applied, Reply):
-            return applied
+        self._check(game, state.standing, change)
         change_id = await self.corrections_store.record_change(
             NewPaperChange(game.number, n, ODLAZAK, change.data(), member.id, now),
             state.ids,
@@ -303,7 +295,9 @@ class CorrectionDesk(DeskBase):
                 "correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n, game=game.number
             ),
             skip=(seat,),
-            buttons=lambda: {fallen: (Button(self.t("button.cancel_odlazak"), "cancel_change", change_id, "danger"),)},
+            buttons=lambda: {
+                fallen: (Button(self.t(Action.CANCEL_CHANGE.label_key), Action.CANCEL_CHANGE, change_id, "danger"),)
+            },
         )
         return Reply(
             self.t(
@@ -334,56 +328,49 @@ class CorrectionDesk(DeskBase):
         """The Poništi button under a recorded correction; the payload is only a hint, everything is re-checked."""
         place = await self.corrections_store.change_place(change_id)
         if place is None:
-            return self.refuse("correction.nothing_to_cancel", hand="?")
+            raise Refused("correction.nothing_to_cancel", hand="?")
         game, hand, kind = place
         what = CANCEL_BULA if kind == ODLAZAK else CANCEL_ISPRAVKA if kind == ISPRAVKA_KIND else None
         if what is None:
-            return self.refuse("correction.nothing_to_cancel", hand=hand)
+            raise Refused("correction.nothing_to_cancel", hand=hand)
         return await self.cancel(member, hand, game, what)
 
     async def _cancel(self, member: Member, game: Game, seat: int, n: int, what: str | None) -> Reply:
         state = await self._hand_state(game, n)
-        if isinstance(state, Reply):
-            return state
         store = self.corrections_store
         odlazak, ispravka = state.odlazak(), state.ispravka()
         proposal = await store.pending(game.number, n, ISPRAVKA)
         offer = await store.pending(game.number, n, ARBITAR)
-        options: dict[str, StoredPaperChange | CorrectionRequest] = {}
-        if odlazak is not None and state.other_defender(int(odlazak.data.get("player", -1))) == seat:
-            options[CANCEL_BULA] = odlazak
-        if ispravka is not None and ispravka.data.get("player") == seat:
-            options[CANCEL_ISPRAVKA] = ispravka
-        if proposal is not None and proposal.seat == seat:
-            options[CANCEL_PROPOSAL] = proposal
-        if offer is not None and offer.seat == seat:
-            options[CANCEL_ARBITAR] = offer
-        if what is not None:
-            options = {k: v for k, v in options.items() if k == what}
-        if not options:
-            return self.refuse("correction.nothing_to_cancel", hand=n)
-        if len(options) > 1:
-            return self.refuse("correction.which_cancel", hand=n, options=", ".join(options))
-        choice, target = next(iter(options.items()))
+        cancellable = Cancellable(
+            odlazak=state.other_defender(int(odlazak.data.get("player", -1))) if odlazak is not None else None,
+            odlazak_by_referee=odlazak is not None and odlazak.trial is not None,
+            odlazak_by_arbitar=odlazak is not None and bool(odlazak.data.get("arbitar")),
+            ispravka=_seat(ispravka.data.get("player")) if ispravka is not None else None,
+            proposal=proposal.seat if proposal is not None else None,
+            offer=offer.seat if offer is not None else None,
+        )
+        if what is not None and what not in CANCEL_CHOICES:
+            raise Refused("correction.nothing_to_cancel", hand=n)
+        try:
+            choice = what_to_cancel(cancellable, seat, Cancel(what) if what is not None else None)
+        except CancelRefused as refused:
+            raise Refused(refused.key, hand=n, **refused.params) from None
+        targets = {Cancel.BULA: odlazak, Cancel.ISPRAVKA: ispravka, Cancel.PROPOSAL: proposal, Cancel.ARBITAR: offer}
+        target = targets[choice]
+        assert target is not None
         if isinstance(target, StoredPaperChange):
-            if choice == CANCEL_BULA:
-                if target.trial is not None:
-                    return self.refuse("correction.referee_imposed", hand=n)
-                if target.data.get("arbitar"):
-                    return self.refuse("correction.arbitar_imposed", hand=n)
-                closed = self._window(game, n)
+            if choice is Cancel.BULA:
+                self._window(game, n)
                 event, key = "odlazak_cancelled", "correction.odlazak_cancelled"
             else:
-                closed = self._game_open(game)
+                self._game_open(game)
                 event, key = "ispravka_cancelled", "correction.ispravka_cancelled"
-            if closed is not None:
-                return closed
             return await self._cancel_change(member, state, target, event, key)
         try:
             await store.settle(target.id, "withdrawn", self.now(), member.id, game=game.number)
         except NotPending:
-            return self.refuse("correction.not_pending", request=target.id)
-        key = "correction.arbitar_withdrawn" if choice == CANCEL_ARBITAR else "correction.ispravka_withdrawn"
+            raise Refused("correction.not_pending", request=target.id) from None
+        key = "correction.arbitar_withdrawn" if choice is Cancel.ARBITAR else "correction.ispravka_withdrawn"
         await self._tell_players(game, lambda: self.t(key, nick=member.nick, hand=n), skip=(seat,))
         return Reply(self.t("correction.withdrawn_ok", hand=n))
 
@@ -392,11 +379,11 @@ class CorrectionDesk(DeskBase):
     ) -> Reply:
         game, n = state.game, state.n
         if self._moves_end(game, state.standing, state.without(row.id)):
-            return self.refuse("correction.cancel_moves_end", hand=n)
+            raise Refused("correction.cancel_moves_end", hand=n)
         if not await self.corrections_store.cancel_change(
             row.id, game.number, member.id, self.now(), state.ids, event, hand=n
         ):
-            return self.refuse("correction.nothing_to_cancel", hand=n)
+            raise Refused("correction.nothing_to_cancel", hand=n)
         await self.paper_changed(game.number)
         seat = game.seat_of(member.nick)
         await self._tell_players(
@@ -411,46 +398,37 @@ class CorrectionDesk(DeskBase):
         """/arbitar RUKA: the fallen defender offers the Arbitar; the other defender is asked (the AI agrees)."""
         return await self._on_game(member, number, lambda game, seat: self._offer_arbitar(member, game, seat, hand))
 
-    async def _arbitar_blocked(self, state: HandState, fallen: int) -> Reply | None:
+    async def _arbitar_blocked(self, state: HandState, fallen: int) -> None:
         """Why the Arbitar has nothing to decide for `fallen` in this hand now (None: it can decide)."""
         game, n = state.game, state.n
-        closed = self._window(game, n)
-        if closed is not None:
-            return closed
+        self._window(game, n)
         if fallen == state.declarer:
-            return self.refuse("correction.arbitar_declarer", hand=n)
+            raise Refused("correction.arbitar_declarer", hand=n)
         if fallen not in state.score.fallen:
-            return self.refuse("correction.arbitar_not_fallen", hand=n)
-        moved = self._fall_move_refused(state, FallSource.ARBITAR)
-        if moved is not None:
-            return moved
+            raise Refused("correction.arbitar_not_fallen", hand=n)
+        self._fall_move_refused(state, FallSource.ARBITAR)
         transfer = PaperChange(
             ChangeKind.ODLAZAK_U_BULU, n, ARBITAR_NAME, self.now(), player=state.other_defender(fallen)
         )
-        checked = self._check(game, state.standing, transfer)
-        return checked if isinstance(checked, Reply) else None
+        self._check(game, state.standing, transfer)
 
     async def _offer_arbitar(self, member: Member, game: Game, seat: int, n: int) -> Reply:
         state = await self._hand_state(game, n)
-        if isinstance(state, Reply):
-            return state
-        blocked = await self._arbitar_blocked(state, seat)
-        if blocked is not None:
-            return blocked
+        await self._arbitar_blocked(state, seat)
         earlier = [r for r in await self.corrections_store.for_game(game.number, n) if r.kind == ARBITAR]
         if any(r.state is RequestState.DECIDED for r in earlier):
-            return self.refuse("correction.arbitar_decided", hand=n)
+            raise Refused("correction.arbitar_decided", hand=n)
         if any(r.state is RequestState.REFUSED for r in earlier):
-            return self.refuse("correction.arbitar_refused_before", hand=n)
+            raise Refused("correction.arbitar_refused_before", hand=n)
         if _procedure() is None:
-            return self.refuse("correction.arbitar_unavailable")
+            raise Refused("correction.arbitar_unavailable")
         other = state.other_defender(seat)
         try:
             request = await self.corrections_store.open(
                 game.number, n, ARBITAR, member.id, seat, (other,), "", None, self.now(), replace_pending=False
             )
         except AlreadyPending:
-            return self.refuse("correction.arbitar_pending", hand=n)
+            raise Refused("correction.arbitar_pending", hand=n) from None
         if await self._ai_answers(game, request):
             fresh = await self.corrections_store.get(request)
             assert fresh is not None
@@ -483,20 +461,19 @@ class CorrectionDesk(DeskBase):
         """The other defender accepted: the Arbitar decides at once and its verdict binds."""
         n, fallen = request.hand, request.seat
         for _ in range(ATTEMPTS):
-            state = await self._hand_state(game, n)
-            if isinstance(state, Reply):
-                return await self._lapse(request, game, state.text)
-            blocked = await self._arbitar_blocked(state, fallen)
-            if blocked is not None:
-                return await self._lapse(request, game, blocked.text)
+            try:
+                state = await self._hand_state(game, n)
+                await self._arbitar_blocked(state, fallen)
+            except Refused as refused:
+                return await self._lapse(request, game, self.t(refused.key, **refused.values))
             arbitrate = _procedure()
             if arbitrate is None:
-                return self.refuse("correction.arbitar_unavailable")
+                raise Refused("correction.arbitar_unavailable")
             try:
                 verdict = await asyncio.to_thread(arbitrate, game, n, fallen)
             except Exception:
                 log.exception("the Arbitar failed on game %s hand %s", game.number, n)
-                return self.refuse("correction.arbitar_failed", request=request.id)
+                raise Refused("correction.arbitar_failed", request=request.id) from None
             other = state.other_defender(fallen)
             if verdict.transfers and verdict.to != other:
                 log.error(
@@ -506,7 +483,7 @@ class CorrectionDesk(DeskBase):
                     game.number,
                     n,
                 )
-                return self.refuse("correction.arbitar_failed", request=request.id)
+                raise Refused("correction.arbitar_failed", request=request.id)
             shown = verdict.to_json(game.players)
             now = self.now()
             add = None
@@ -534,12 +511,12 @@ class CorrectionDesk(DeskBase):
             except StaleChanges:
                 continue
             except NotPending:
-                return self.refuse("correction.not_pending", request=request.id)
+                raise Refused("correction.not_pending", request=request.id) from None
             if verdict.transfers:
                 await self.paper_changed(game.number)
                 await self._lapse_pending(game, n, fallen, (ISPRAVKA,), self.t("correction.lapsed_moved", hand=n))
             return await self._announce_verdict(game, request, verdict, other, actor)
-        return self.refuse("correction.busy")
+        raise Refused("correction.busy")
 
     async def _announce_verdict(
         self, game: Game, request: CorrectionRequest, verdict: ArbitarVerdict, other: int, actor: Member | None
@@ -581,10 +558,10 @@ class CorrectionDesk(DeskBase):
         try:
             await self.corrections_store.settle(request.id, "lapsed", self.now(), None, game=game.number, note=why)
         except NotPending:
-            return self.refuse("correction.not_pending", request=request.id)
+            raise Refused("correction.not_pending", request=request.id) from None
         key = "correction.arbitar_lapsed" if request.kind == ARBITAR else "correction.ispravka_lapsed"
         await self._tell_players(game, lambda: self.t(key, hand=request.hand, why=why))
-        return self.refuse(key, hand=request.hand, why=why)
+        raise Refused(key, hand=request.hand, why=why)
 
     # Answers (the Arbitar's acceptance, an Ispravka's consent) -----------------------------------------------
     async def answer(self, member: Member, request_id: int | None, yes: bool) -> Reply:
@@ -592,13 +569,13 @@ class CorrectionDesk(DeskBase):
         if request_id is None:
             waiting = await self.corrections_store.awaiting(member.nick)
             if not waiting:
-                return self.refuse("correction.nothing_to_answer")
+                raise Refused("correction.nothing_to_answer")
             if len(waiting) > 1:
-                return self.refuse("correction.which_request", requests=", ".join(str(r.id) for r in waiting))
+                raise Refused("correction.which_request", requests=", ".join(str(r.id) for r in waiting))
             request_id = waiting[0].id
         request = await self.corrections_store.get(request_id)
         if request is None:
-            return self.refuse("correction.unknown_request", request=request_id)
+            raise Refused("correction.unknown_request", request=request_id)
         game = await self.load_game(request.game)
         async with self._game_lock(game.number):
             request = await self.corrections_store.get(request_id)
@@ -607,23 +584,23 @@ class CorrectionDesk(DeskBase):
 
     async def _answer(self, member: Member, game: Game, request: CorrectionRequest, yes: bool) -> Reply:
         if not request.pending:
-            return self.refuse("correction.not_pending", request=request.id)
+            raise Refused("correction.not_pending", request=request.id)
         seat = game.seat_of(member.nick)
         asked = {a.seat: a for a in request.answers}
         if seat is None or seat not in asked:
-            return self.refuse("correction.not_asked", request=request.id)
+            raise Refused("correction.not_asked", request=request.id)
         if asked[seat].answer is not None:
             if asked[seat].answer == "yes" and yes and request.agreed:
                 return await self._carry_out(request, game, member)  # an earlier attempt failed: try again
-            return self.refuse("correction.already_answered", request=request.id)
+            raise Refused("correction.already_answered", request=request.id)
         if not await self.corrections_store.answer(request.id, seat, member.id, yes, self.now()):
-            return self.refuse("correction.not_pending", request=request.id)
+            raise Refused("correction.not_pending", request=request.id)
         n, proposer = request.hand, request.seat
         if not yes:
             try:
                 await self.corrections_store.settle(request.id, "refused", self.now(), member.id, game=game.number)
             except NotPending:
-                return self.refuse("correction.not_pending", request=request.id)
+                raise Refused("correction.not_pending", request=request.id) from None
             if request.kind == ARBITAR:
 
                 def refused() -> str:
@@ -672,33 +649,22 @@ class CorrectionDesk(DeskBase):
             member, number, lambda game, seat: self._propose_ispravka(member, game, seat, hand, reason)
         )
 
-    def _ispravka_check(self, state: HandState, seat: int) -> tuple[AppliedChange, StoredPaperChange | None] | Reply:
+    def _ispravka_check(self, state: HandState, seat: int) -> tuple[AppliedChange, StoredPaperChange | None]:
         game, n = state.game, state.n
-        closed = self._game_open(game)
-        if closed is not None:
-            return closed
+        self._game_open(game)
         if seat not in state.score.fallen:
-            return self.refuse("correction.ispravka_not_fallen", hand=n)
+            raise Refused("correction.ispravka_not_fallen", hand=n)
         replaced = state.ispravka()
         if replaced is not None and replaced.trial is not None:
-            return self.refuse("correction.referee_imposed", hand=n)
-        moved = self._fall_move_refused(state, FallSource.ISPRAVKA, replaced.id if replaced else None)
-        if moved is not None:
-            return moved
+            raise Refused("correction.referee_imposed", hand=n)
+        self._fall_move_refused(state, FallSource.ISPRAVKA, replaced.id if replaced else None)
         change = PaperChange(ChangeKind.ISPRAVKA, n, game.players[seat], self.now(), player=seat)
         applied = self._check(game, state.without(replaced.id if replaced else None), change)
-        if isinstance(applied, Reply):
-            return applied
         return applied, replaced
 
     async def _propose_ispravka(self, member: Member, game: Game, seat: int, n: int, reason: str) -> Reply:
         state = await self._hand_state(game, n)
-        if isinstance(state, Reply):
-            return state
-        checked = self._ispravka_check(state, seat)
-        if isinstance(checked, Reply):
-            return checked
-        applied, replaced = checked
+        applied, replaced = self._ispravka_check(state, seat)
         others = tuple(s for s in range(3) if s != seat)
         request = await self.corrections_store.open(
             game.number,
@@ -744,13 +710,11 @@ class CorrectionDesk(DeskBase):
     async def _apply_ispravka(self, request: CorrectionRequest, game: Game, actor: Member | None) -> Reply:
         n, seat = request.hand, request.seat
         for _ in range(ATTEMPTS):
-            state = await self._hand_state(game, n)
-            if isinstance(state, Reply):
-                return await self._lapse(request, game, state.text)
-            checked = self._ispravka_check(state, seat)
-            if isinstance(checked, Reply):
-                return await self._lapse(request, game, checked.text)
-            applied, replaced = checked
+            try:
+                state = await self._hand_state(game, n)
+                applied, replaced = self._ispravka_check(state, seat)
+            except Refused as refused:
+                return await self._lapse(request, game, self.t(refused.key, **refused.values))
             now = self.now()
             add = NewPaperChange(
                 game.number,
@@ -775,7 +739,7 @@ class CorrectionDesk(DeskBase):
             except StaleChanges:
                 continue
             except NotPending:
-                return self.refuse("correction.not_pending", request=request.id)
+                raise Refused("correction.not_pending", request=request.id) from None
             await self.paper_changed(game.number)
             await self._lapse_pending(game, n, seat, (ARBITAR,), self.t("correction.lapsed_corrected", hand=n))
 
@@ -785,14 +749,12 @@ class CorrectionDesk(DeskBase):
             actor_seat = game.seat_of(actor.nick) if actor is not None else None
             await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
             return Reply(text())
-        return self.refuse("correction.busy")
+        raise Refused("correction.busy")
 
     # What stands and what waits ----------------------------------------------------------------------------
     async def corrections_status(self, member: Member, number: int | None = None) -> Reply:
         """/korekcije [PARTIJA]: the players' corrections standing on the paper and the requests still waiting."""
         found = await self._correction_game(member, number)
-        if isinstance(found, Reply):
-            return found
         game, _ = found
         names = game.players
         lines = [self.t("correction.status_title", game=game.number)]
@@ -830,6 +792,11 @@ def _procedure() -> Callable[[Game, int, int], ArbitarVerdict] | None:
         return None
     arbitrate: Callable[[Game, int, int], ArbitarVerdict] = module.arbitrate
     return arbitrate
+
+
+def _seat(value: object) -> int | None:
+    """A seat as a change's data stores it (None when it names none)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _signed(amount: int) -> str:

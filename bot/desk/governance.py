@@ -14,12 +14,16 @@ from __future__ import annotations
 import contextlib
 from datetime import datetime
 
+from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps, Steps
 from bot.desk.penalties import PenaltyDesk
+from bot.desk.refused import Refused
 from bot.ports import Reply
 from rules.nicknames import NickRefused, check_nick
 from rules.penalties import month_of, parse_month, previous_months
 from storage.events import Event
 from storage.members import Member
+from storage.states import EndReason
 
 FUNCTIONS = ("referee", "councilor", "moderator")
 ROLE_WORDS = {
@@ -50,7 +54,14 @@ def role_of(word: str) -> str | None:
     return ROLE_WORDS.get(word.casefold())
 
 
-class GovernanceDesk(PenaltyDesk):
+class GovernanceDesk(DeskBase):
+    """The acts of governance; a member's card and a month's closing are the penalties' (`penalties`)."""
+
+    def __init__(self, deps: DeskDeps, penalties: PenaltyDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.penalties = penalties
+        self.steps = steps
+
     def may_govern(self, actor: Member | None, role: str) -> bool:
         """Appoint or dismiss `role`: the owner any function; a councilor referees and councilors."""
         if actor is None or self.is_owner(actor):
@@ -66,63 +77,59 @@ class GovernanceDesk(PenaltyDesk):
             return True
         return bool(self.roles_of(viewer) & set(self.config.referee_names_visible_to))
 
-    async def _target(self, typed: str) -> Member | Reply:
+    async def _target(self, typed: str) -> Member:
         """The member a command names; a nickname that cannot be one (rules.nicknames) is refused as such."""
         try:
             nick = check_nick(typed)
         except NickRefused as problem:
-            return self.refuse("nick.bad", problem=str(problem))
+            raise Refused("nick.bad", problem=str(problem)) from None
         member = await self.db.members.by_nick(nick)
         if member is None:
-            return self.refuse("gov.unknown_member", nick=nick)
+            raise Refused("gov.unknown_member", nick=nick)
         return member
 
     async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
         if role not in FUNCTIONS:
-            return self.refuse("gov.unknown_role", role=role)
+            raise Refused("gov.unknown_role", role=role)
         if not self.may_govern(actor, role):
-            return self.refuse("gov.not_allowed_role", role=self.t(f"role.{role}"))
+            raise Refused("gov.not_allowed_role", role=self.t(f"role.{role}"))
         target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         if actor is not None and actor.id == target.id and not self.is_owner(actor):
-            return self.refuse("gov.not_self")
+            raise Refused("gov.not_self")
         by = actor.id if actor else None
         if not await self.db.members.set_role(target.id, role, True, by, self.now(), reason):
-            return self.refuse("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
         async with self.reading(target):
             await self.chat.tell(
                 target, self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—")
             )
         fresh = await self.db.members.get(target.id)
         if fresh is not None:
-            await self.offer_pending_calls(fresh)
+            await self.steps.offer_pending_calls(fresh)
         return Reply(self.t("gov.appointed", nick=target.nick, role=self.t(f"role.{role}")))
 
     async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
         if role not in FUNCTIONS:
-            return self.refuse("gov.unknown_role", role=role)
+            raise Refused("gov.unknown_role", role=role)
         if not self.may_govern(actor, role):
-            return self.refuse("gov.not_allowed_role", role=self.t(f"role.{role}"))
+            raise Refused("gov.not_allowed_role", role=self.t(f"role.{role}"))
         if not reason.strip():
-            return self.refuse("gov.reason_required")
+            raise Refused("gov.reason_required")
         target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         by = actor.id if actor else None
         if not await self.db.members.set_role(target.id, role, False, by, self.now(), reason):
-            return self.refuse("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
         async with self.reading(target):
             await self.chat.tell(target, self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason))
-        await self.end_judging_without_function(target, role)
+        await self.steps.end_judging_without_function(target, role)
         return Reply(self.t("gov.dismissed", nick=target.nick, role=self.t(f"role.{role}")))
 
     async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
         if role not in FUNCTIONS:
-            return self.refuse("gov.unknown_role", role=role)
+            raise Refused("gov.unknown_role", role=role)
         if not await self.db.members.set_role(member.id, role, False, member.id, self.now(), reason or "ostavka"):
-            return self.refuse("gov.not_yours", role=self.t(f"role.{role}"))
-        await self.end_judging_without_function(member, role)
+            raise Refused("gov.not_yours", role=self.t(f"role.{role}"))
+        await self.steps.end_judging_without_function(member, role)
         return Reply(self.t("gov.resigned", role=self.t(f"role.{role}")))
 
     async def end_judging_without_function(self, member: Member, role: str) -> None:
@@ -131,18 +138,16 @@ class GovernanceDesk(PenaltyDesk):
             return
         trial = await self.db.trials.judging(member.id)
         if trial is not None:
-            await self.interrupt(trial, "referee_dismissed")
+            await self.steps.interrupt(trial, EndReason.REFEREE_DISMISSED)
 
     async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
         if not self.may_deny(actor):
-            return self.refuse("gov.not_allowed_call")
+            raise Refused("gov.not_allowed_call")
         if not reason.strip():
-            return self.refuse("gov.reason_required")
+            raise Refused("gov.reason_required")
         if until is not None and until <= self.now():
-            return self.refuse("gov.until_past", until=until)
+            raise Refused("gov.until_past", until=until)
         target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         await self.db.members.set_call_ban(target.id, until, actor.id if actor else None, reason, self.now())
         if until is None:
             async with self.reading(target):
@@ -154,12 +159,10 @@ class GovernanceDesk(PenaltyDesk):
 
     async def restore_call(self, actor: Member | None, nick: str, reason: str = "") -> Reply:
         if not self.may_deny(actor):
-            return self.refuse("gov.not_allowed_call")
+            raise Refused("gov.not_allowed_call")
         target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         if not await self.db.members.lift_call_ban(target.id, actor.id if actor else None, reason, self.now()):
-            return self.refuse("gov.not_denied", nick=target.nick)
+            raise Refused("gov.not_denied", nick=target.nick)
         async with self.reading(target):
             await self.chat.tell(target, self.t("gov.told_restored"))
         return Reply(self.t("gov.restored", nick=target.nick))
@@ -167,26 +170,24 @@ class GovernanceDesk(PenaltyDesk):
     async def close_league(self, actor: Member | None, month: str | None, reason: str = "") -> Reply:
         """An admin closes a league month (by default the previous one); its standings freeze."""
         if actor is not None and not self.is_owner(actor):
-            return self.refuse("league.not_allowed")
+            raise Refused("league.not_allowed")
         try:
             chosen = parse_month(month) if month else previous_months(self.now(), 1)[0]
         except ValueError:
-            return self.refuse("league.bad_month", month=month)
+            raise Refused("league.bad_month", month=month) from None
         if chosen > month_of(self.now()):
-            return self.refuse("league.future", month=chosen)
-        if not await self.close_month(chosen, actor.id if actor else None, "admin", reason):
-            return self.refuse("league.already_closed", month=chosen)
+            raise Refused("league.future", month=chosen)
+        if not await self.penalties.close_month(chosen, actor.id if actor else None, "admin", reason):
+            raise Refused("league.already_closed", month=chosen)
         return Reply(self.t("league.closed", month=chosen, league=self.config.penalties.league_name))
 
     async def acts(self, viewer: Member | None, nick: str | None = None, limit: int = 50) -> Reply:
         """The governance acts, newest first (optionally about one member): who, whom, when, why."""
         if not self.sees_officials(viewer):
-            return self.refuse("gov.acts_not_allowed")
+            raise Refused("gov.acts_not_allowed")
         subject: str | None = None
         if nick is not None:
             target = await self._target(nick)
-            if isinstance(target, Reply):
-                return target
             subject = str(target.id)
         events = [
             e
@@ -196,7 +197,7 @@ class GovernanceDesk(PenaltyDesk):
         if not events:
             return Reply(self.t("gov.acts_none"))
         names = {m.id: m.nick for m in await self.db.members.all()}
-        return Reply("\n".join([self.t("gov.acts_title"), *[self.act_text(e, names) for e in events]]))
+        return Reply("\n".join([self.t("gov.acts_title"), *[self.steps.act_text(e, names) for e in events]]))
 
     def act_text(self, event: Event, names: dict[int, str]) -> str:
         who = names.get(event.actor, "?") if event.actor is not None else self.t("gov.admin")
@@ -223,11 +224,9 @@ class GovernanceDesk(PenaltyDesk):
         """/clan [NICK]: roles (to himself and officials), plavac, league this month, napustio, right to call."""
         if nick is None:
             if viewer is None:
-                return self.refuse("gov.unknown_member", nick="—")
-            target: Member | Reply = viewer
+                raise Refused("gov.unknown_member", nick="—")
+            target = viewer
         else:
             target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
         full = viewer is None or viewer.id == target.id or self.sees_officials(viewer)
-        return Reply(self.card_text(await self.member_card(target), full))
+        return Reply(self.penalties.card_text(await self.penalties.member_card(target), full))

@@ -6,6 +6,7 @@ language until he chooses another."""
 from __future__ import annotations
 
 from bot.desk.base import DeskBase
+from bot.desk.refused import Refused
 from bot.i18n import LANGUAGES
 from bot.i18n.reader import speaking
 from bot.ports import Reply
@@ -17,6 +18,8 @@ LANGUAGE_CHOICES: tuple[str, ...] = (*LANGUAGES, CLUB)
 
 
 class LanguageDesk(DeskBase):
+    """`/jezik`: the language a member reads."""
+
     def language_name(self, language: str) -> str:
         return self.t(f"language.{language}")
 
@@ -36,7 +39,7 @@ class LanguageDesk(DeskBase):
                 self.t(key, language=self.language_name(own or self.config.language), choices=self.language_choices())
             )
         if choice not in LANGUAGE_CHOICES:
-            return self.refuse("jezik.unknown", choices=self.language_choices())
+            raise Refused("jezik.unknown", choices=self.language_choices())
         language = None if choice == CLUB else choice
         await set_member_language(self.db, member.id, language, self.now())
         with speaking(language):

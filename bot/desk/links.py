@@ -25,8 +25,12 @@ import secrets
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
+from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
-from bot.ports import Button, Reply
+from bot.desk.refused import Refused
+from bot.desk.trials import TrialDesk
+from bot.ports import Action, Button, Reply
 from rules.nicknames import NickRefused, check_nick, plain
 from storage.events import Event
 from storage.links import LinkConflict, LinkRequest
@@ -49,7 +53,16 @@ def code_hash(salt: str, platform: str, account: str, nick: str, code: str) -> s
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class LinkDesk(GovernanceDesk):
+class LinkDesk(DeskBase):
+    """Linking accounts to members; it names members as governance does (`governance`) and ends the trials of a
+    member left without an account (`trials`)."""
+
+    def __init__(self, deps: DeskDeps, governance: GovernanceDesk, trials: TrialDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.governance = governance
+        self.trials = trials
+        self.steps = steps
+
     # Who is acting ------------------------------------------------------------------------------------
     @property
     def delivers_link_codes(self) -> bool:
@@ -91,21 +104,21 @@ class LinkDesk(GovernanceDesk):
         try:
             nick = check_nick(typed_nick.strip())
         except NickRefused as problem:
-            return self.refuse("nick.bad", problem=str(problem))
+            raise Refused("nick.bad", problem=str(problem)) from None
         linked = await self.db.members.by_account(platform, account)
         if linked is not None:
             if linked.nick.casefold() == nick.casefold():
-                return self.refuse("link.already", nick=linked.nick)
-            return self.refuse("link.relink", nick=linked.nick)
+                raise Refused("link.already", nick=linked.nick)
+            raise Refused("link.relink", nick=linked.nick)
         if self.owns_nick(nick):
-            return self.refuse("link.owner_is_configured", nick=nick)
+            raise Refused("link.owner_is_configured", nick=nick)
         holder = await self.db.members.by_nick(nick)
         if holder is not None and any(a.startswith(f"{platform}:") for a in holder.accounts):
-            return self.refuse("link.taken", nick=holder.nick)
+            raise Refused("link.taken", nick=holder.nick)
         now = self.now()
         lock = await self.db.links.lock(platform, account)
         if lock.locked_until is not None and lock.locked_until > now:
-            return self.refuse("link.locked", until=lock.locked_until)
+            raise Refused("link.locked", until=lock.locked_until)
         if code is not None:
             return await self._prove_by_code(platform, account, nick, code.strip())
         request = await self.db.links.for_account(platform, account)
@@ -141,7 +154,7 @@ class LinkDesk(GovernanceDesk):
 
     async def _prove_by_code(self, platform: str, account: str, nick: str, code: str) -> Reply:
         if not self.delivers_link_codes:
-            return self.refuse("link.no_codes", how=self.proof_hint())
+            raise Refused("link.no_codes", how=self.proof_hint())
         now = self.now()
         request = await self.db.links.for_account(platform, account)
         matches = (
@@ -154,10 +167,10 @@ class LinkDesk(GovernanceDesk):
         if not matches or request is None:
             lock = await self.db.links.wrong_code(platform, account, now, WRONG_CODES, now + LOCK_TIME)
             if lock.locked_until is not None and lock.locked_until > now:
-                return self.refuse("link.locked", until=lock.locked_until)
-            return self.refuse("link.wrong_code", left=WRONG_CODES - lock.failures)
+                raise Refused("link.locked", until=lock.locked_until)
+            raise Refused("link.wrong_code", left=WRONG_CODES - lock.failures)
         if request.code_expires is None or request.code_expires <= now:
-            return self.refuse("link.code_expired", nick=nick)
+            raise Refused("link.code_expired", nick=nick)
         return await self._prove(request, "code", None)
 
     async def _prove(self, request: LinkRequest, proof: str, by: Member | None) -> Reply:
@@ -165,8 +178,8 @@ class LinkDesk(GovernanceDesk):
             member_id = await self.db.links.prove(request, proof, by.id if by else None, self.now())
         except LinkConflict as conflict:
             if conflict.what == "request":
-                return self.refuse("link.request_gone")
-            return self.refuse("link.taken", nick=request.nick)
+                raise Refused("link.request_gone") from None
+            raise Refused("link.taken", nick=request.nick) from None
         member = await self.db.members.get(member_id)
         assert member is not None
         await self.chat.linked(member, request.platform)
@@ -174,7 +187,7 @@ class LinkDesk(GovernanceDesk):
         if by is not None:
             async with self.reading(fresh):
                 await self.chat.tell(fresh, self.t("link.told_approved", nick=fresh.nick))
-        await self.offer_pending_calls(fresh)
+        await self.steps.offer_pending_calls(fresh)
         return Reply(
             self.t("link.ok", nick=fresh.nick)
             if by is None
@@ -184,8 +197,8 @@ class LinkDesk(GovernanceDesk):
     # Approving, denying, unlinking ---------------------------------------------------------------------
     def request_buttons(self, request: LinkRequest) -> tuple[Button, ...]:
         return (
-            Button(self.t("button.link_approve"), "link_approve", request.id, "primary"),
-            Button(self.t("button.link_deny"), "link_deny", request.id, "danger"),
+            Button(self.t(Action.LINK_APPROVE.label_key), Action.LINK_APPROVE, request.id, "primary"),
+            Button(self.t(Action.LINK_DENY.label_key), Action.LINK_DENY, request.id, "danger"),
         )
 
     def request_line(self, request: LinkRequest) -> str:
@@ -216,7 +229,7 @@ class LinkDesk(GovernanceDesk):
     async def link_requests(self, actor: Member) -> Reply:
         """/povezi: the pending requests, each with its Approve / Deny buttons (moderators and the owner)."""
         if not self.may_link(actor):
-            return self.refuse("link.not_allowed")
+            raise Refused("link.not_allowed")
         requests = await self.db.links.pending()
         if not requests:
             return Reply(self.t("link.no_requests"))
@@ -227,56 +240,54 @@ class LinkDesk(GovernanceDesk):
     async def decide_link(self, actor: Member, request_id: int, approve: bool, reason: str = "") -> Reply:
         """Approve or deny one request (a button's id or the text form): re-read from the database."""
         if not self.may_link(actor):
-            return self.refuse("link.not_allowed")
+            raise Refused("link.not_allowed")
         request = await self.db.links.get(request_id) if 0 < request_id <= MAX_REF else None
         if request is None:
-            return self.refuse("link.request_gone")
+            raise Refused("link.request_gone")
         if approve:
             if self.owns_nick(request.nick):
-                return self.refuse("link.owner_is_configured", nick=request.nick)
+                raise Refused("link.owner_is_configured", nick=request.nick)
             return await self._prove(request, "approval", actor)
         if not await self.db.links.deny(request, actor.id, self.now(), reason):
-            return self.refuse("link.request_gone")
+            raise Refused("link.request_gone")
         return Reply(self.t("link.denied", nick=request.nick, platform=request.platform))
 
     async def decide_link_by_nick(self, actor: Member, typed: str, approve: bool, reason: str = "") -> Reply:
         """/povezi NICK odobri|odbij, or /povezi #ID …, when one nickname has requests from several accounts."""
         if not self.may_link(actor):
-            return self.refuse("link.not_allowed")
+            raise Refused("link.not_allowed")
         if typed.startswith("#") and typed[1:].isascii() and typed[1:].isdigit() and len(typed) <= 20:
             return await self.decide_link(actor, int(typed[1:]), approve, reason)
         try:
             nick = check_nick(typed)
         except NickRefused as problem:
-            return self.refuse("nick.bad", problem=str(problem))
+            raise Refused("nick.bad", problem=str(problem)) from None
         found = [r for r in await self.db.links.pending() if r.nick.casefold() == nick.casefold()]
         if not found:
-            return self.refuse("link.no_request_for", nick=nick)
+            raise Refused("link.no_request_for", nick=nick)
         if len(found) > 1:
-            return self.refuse("link.several", nick=nick, lines="\n".join(self.request_line(r) for r in found))
+            raise Refused("link.several", nick=nick, lines="\n".join(self.request_line(r) for r in found))
         return await self.decide_link(actor, found[0].id, approve, reason)
 
     async def unlink(self, actor: Member, typed_nick: str, platform: str | None = None, reason: str = "") -> Reply:
         """/odvezi NICK [platform]: a moderator or the owner removes a member's link (every platform by default)."""
         if not self.may_link(actor):
-            return self.refuse("link.not_allowed")
+            raise Refused("link.not_allowed")
         if platform is not None and platform.casefold() not in PLATFORMS:
-            return self.refuse("link.bad_platform", platform=platform[:20], platforms=", ".join(PLATFORMS))
-        target = await self._target(typed_nick)
-        if isinstance(target, Reply):
-            return target
+            raise Refused("link.bad_platform", platform=platform[:20], platforms=", ".join(PLATFORMS))
+        target = await self.governance._target(typed_nick)
         if self.owns_nick(target.nick):
-            return self.refuse("link.owner_is_configured", nick=target.nick)
+            raise Refused("link.owner_is_configured", nick=target.nick)
         gone = await self.db.links.unlink(
             target.id, platform.casefold() if platform else None, actor.id, self.now(), reason
         )
         if not gone:
-            return self.refuse("link.not_linked", nick=target.nick)
+            raise Refused("link.not_linked", nick=target.nick)
         for each in gone:
             await self.chat.unlinked(target, each)
         fresh = await self.db.members.get(target.id)
         if fresh is not None and not fresh.accounts:
-            await self.end_trials_of(fresh)  # no account left to speak for him in a trial
+            await self.trials.end_trials_of(fresh)  # no account left to speak for him in a trial
         return Reply(self.t("link.unlinked", nick=target.nick, platforms=", ".join(gone)))
 
     async def ensure_owner_links(self) -> None:
@@ -292,16 +303,16 @@ class LinkDesk(GovernanceDesk):
             platform, _, account = entry.partition(":")
             await self.db.links.unlink_account(platform, account, self.now(), "configuration")
 
-    def link_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
+    def link_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
         return {
-            "link_approve": lambda m, ref: self.decide_link(m, ref, True),
-            "link_deny": lambda m, ref: self.decide_link(m, ref, False),
+            Action.LINK_APPROVE: lambda m, ref: self.decide_link(m, ref, True),
+            Action.LINK_DENY: lambda m, ref: self.decide_link(m, ref, False),
         }
 
     # The acts --------------------------------------------------------------------------------------------
     def act_text(self, event: Event, names: dict[int, str]) -> str:
         if event.kind not in LINK_EVENTS:
-            return super().act_text(event, names)
+            return self.governance.act_text(event, names)
         data = event.data
         whom = (
             names.get(int(event.subject), "?")

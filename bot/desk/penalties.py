@@ -13,6 +13,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
 
+from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps
+from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.ports import Reply
 from bot.views import render_verdict
@@ -20,18 +23,18 @@ from rules.catalogue import escalate, find
 from rules.gamelog import Game, GameStatus
 from rules.paper import compute_paper
 from rules.penalties import (
-    counts_as_finished,
     month_closes_at,
     month_of,
     month_open,
     previous_months,
     settlement_figures,
 )
-from rules.verdicts import Draft, Nobody, Penalty, Settlement, VerdictRefused, canonical_nick, verdict_from_json
+from rules.verdict_effects import plan_effects
+from rules.verdicts import Draft, Nobody, Penalty, Settlement, VerdictRefused, verdict_from_json
 from storage.changes import NewPaperChange
 from storage.league import Standing
 from storage.members import CallBan, Member
-from storage.penalties import Effects, GameAtStake, NewPenalty
+from storage.penalties import Effects, GameAtStake
 from storage.states import TrialOutcome
 from storage.trials import Trial
 
@@ -53,18 +56,24 @@ class MemberCard:
     call_allowed: bool
 
 
-class PenaltyDesk(TrialDesk):
+class PenaltyDesk(DeskBase):
+    """What a verdict does beyond the paper; it extends the trial's draft, checks and effects (`trials`)."""
+
+    def __init__(self, deps: DeskDeps, trials: TrialDesk) -> None:
+        super().__init__(deps)
+        self.trials = trials
+
     # The club's catalogue ---------------------------------------------------------------------------------
     async def draft(self, referee: Member, draft: Draft) -> Reply:
         """A penalty named by the catalogue (`po PREKRŠAJ`) gets its cost, escalated for a repeat offence."""
         verdict = draft.verdict
         if not (isinstance(verdict, Penalty) and verdict.offence):
-            return await super().draft(referee, draft)
+            return await self.trials.draft(referee, draft)
         limits = self.config.penalties
         entry = find(limits.catalogue, verdict.offence)
         if entry is None:
             names = ", ".join(e.name for e in limits.catalogue) or "—"
-            return self.refuse("catalogue.unknown", name=verdict.offence, names=names)
+            raise Refused("catalogue.unknown", name=verdict.offence, names=names)
         earlier = await self.db.trials.penalty_times(verdict.culprit, entry.name)
         cost = escalate(entry, earlier, self.now(), limits.escalation, limits.plavac_max_days, limits.league_max_points)
         priced = Draft(
@@ -77,7 +86,7 @@ class PenaltyDesk(TrialDesk):
             ),
             draft.reason or entry.description,
         )
-        reply = await super().draft(referee, priced)
+        reply = await self.trials.draft(referee, priced)
         notes = []
         if reply.ok and cost.repeats:
             notes.append(self.t("catalogue.repeat", repeats=cost.repeats, days=limits.escalation.window_days))
@@ -166,11 +175,11 @@ class PenaltyDesk(TrialDesk):
                         elapsed=figures.elapsed,
                         delay=figures.delay,
                     )
-        return await super().checked(draft, trial, game)
+        return await self.trials.checked(draft, trial, game)
 
     # Taking effect --------------------------------------------------------------------------------------------
     async def after_verdict(self, trial: Trial, draft: Draft) -> None:
-        await super().after_verdict(trial, draft)
+        await self.trials.after_verdict(trial, draft)
         await self.take_effect(trial.id)
 
     async def take_effect(self, trial_id: int) -> Effects | None:
@@ -194,24 +203,19 @@ class PenaltyDesk(TrialDesk):
         # Effects run from the moment the trial was finished, also when applied late (after a crash and restart):
         # the plavac counts from then and the points go to that month's league.
         now = trial.closed_at or self.now()
+        plan = plan_effects(verdict, game.players, game.bule, self.config.settlement_finished_min_bule)
+        assert plan is not None
         culprit: Member | None = None
-        new: NewPenalty | None = None
-        settle: bool | None = None
-        if isinstance(verdict, Penalty):
-            culprit = await self.db.members.ensure(canonical_nick(verdict.culprit, game.players), now)
-            new = NewPenalty(culprit.id, verdict.plavac_days, verdict.league_points, verdict.abandoned)
-        elif isinstance(verdict, Settlement):
-            settle = counts_as_finished(game.bule, self.config.settlement_finished_min_bule)
+        if plan.penalty is not None:
+            culprit = await self.db.members.ensure(plan.penalty.culprit, now)
+            plan = plan.with_culprit(culprit.nick)
         effects = await self.db.penalties.apply_effects(
             trial.id,
             stake,
             now,
             self.league_grace,
-            lift_earlier=not isinstance(verdict, Settlement),
-            penalty=new,
-            culprit_nick=culprit.nick if culprit else None,
-            nobody=isinstance(verdict, Nobody),
-            settle=settle,
+            plan,
+            culprit=culprit.id if culprit else None,
             actor=trial.referee,
         )
         if effects is None:
@@ -269,7 +273,7 @@ class PenaltyDesk(TrialDesk):
                             league=self.config.penalties.league_name,
                         ),
                     )
-        if settle is not None:
+        if plan.settles:
             await self.game_server.close_game(game.number)
         return effects
 

@@ -7,15 +7,19 @@ Only `finish` records anything about the verdict; every other end records the tr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import replace
 from datetime import timedelta
 from fractions import Fraction
 
+from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
+from bot.desk.deps import DeskDeps, Steps
 from bot.desk.paper_link import verdict_changes
+from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
 from bot.pictures.attach import hand_pictures
-from bot.ports import Button, CallPost, Reply, TrialSpace
+from bot.ports import Action, Button, CallPost, Reply, TrialSpace
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
@@ -35,7 +39,7 @@ from rules.verdicts import (
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
 from storage.members import Member
-from storage.states import CallState, CouncilorCallState, TrialOutcome
+from storage.states import CallState, CouncilorCallState, EndReason, TrialOutcome
 from storage.trials import TakeResult, Trial
 
 
@@ -49,7 +53,18 @@ def named_in_nfc(draft: Draft) -> Draft:
     return replace(draft, verdict=verdict)
 
 
-class TrialDesk(CallDesk):
+class TrialDesk(DeskBase):
+    """The trial's use cases; built on the calls (a press may expire one, a caller leaving withdraws his) and
+    taking the steps others extend (opening, judging, interrupting, a draft's checks and effects) through
+    `steps`."""
+
+    def __init__(self, deps: DeskDeps, calls: CallDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.calls = calls
+        self.steps = steps
+        self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
+        self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
+
     async def take(self, referee: Member, call_id: int) -> Reply:
         """Sudi: the first eligible referee wins, atomically; the others are told who took it.
 
@@ -60,16 +75,14 @@ class TrialDesk(CallDesk):
         """
         claimant = self._take_claims.get(call_id)
         if claimant is not None:
-            return self.refuse("take.in_progress", referee=claimant[0], game=claimant[1])
+            raise Refused("take.in_progress", referee=claimant[0], game=claimant[1])
         lock = self._take_locks.setdefault(call_id, asyncio.Lock())
         try:
             async with lock:
                 claimant = self._take_claims.get(call_id)
                 if claimant is not None:
-                    return self.refuse("take.in_progress", referee=claimant[0], game=claimant[1])
+                    raise Refused("take.in_progress", referee=claimant[0], game=claimant[1])
                 checked = await self._check_take(referee, call_id)
-                if isinstance(checked, Reply):
-                    return checked
                 self._take_claims[call_id] = (referee.nick, checked[0].game)
         finally:
             if not lock.locked() and self._take_locks.get(call_id) is lock:
@@ -79,47 +92,47 @@ class TrialDesk(CallDesk):
         finally:
             self._take_claims.pop(call_id, None)
 
-    async def _check_take(self, referee: Member, call_id: int) -> Reply | tuple[Call, list[tuple[int, str]]]:
+    async def _check_take(self, referee: Member, call_id: int) -> tuple[Call, list[tuple[int, str]]]:
         """Everything a press must pass before its write, read from the database: a refusal, or the call and
         the trial's parties."""
         call = await self.db.calls.get(call_id)
         if call is None:
-            return self.refuse("take.unknown")
+            raise Refused("take.unknown")
         if not referee.is_referee:
-            return self.refuse("take.not_referee")
+            raise Refused("take.not_referee")
         if call.state is CallState.PENDING and call.deadline <= self.now():
             # The deadline is the law: a press after it (a timer that never ran, a press queued while the bot
             # was down) expires the call then and there.
-            await self.expire_call(call)
-            return self.refuse("take.expired", game=call.game)
+            await self.calls.expire_call(call)
+            raise Refused("take.expired", game=call.game)
         if call.state is not CallState.PENDING:
-            return self.refuse(f"take.{call.state}", referee=await self.nick(call.referee), game=call.game)
+            raise Refused(f"take.{call.state}", referee=await self.nick(call.referee), game=call.game)
         facts = await self.game_facts(call.game)
         assert facts is not None
         why = why_not_referee(await self.referee_facts(referee), facts, call.caller)
         if why is not None:
-            return self.refuse(why, game=call.game)
+            raise Refused(why, game=call.game)
         return call, await self._parties(call, facts)
 
     async def _take(self, referee: Member, call: Call, parties: list[tuple[int, str]]) -> Reply:
         result, trial = await self.db.trials.take(call.id, referee.id, self.now(), parties)
         self._take_claims.pop(call.id, None)  # written: from now on the stored state answers every press
         if result == TakeResult.JUDGING:
-            return self.refuse("take.judging")
+            raise Refused("take.judging")
         if result == TakeResult.GONE or trial is None:
             fresh = await self.db.calls.get(call.id)
             assert fresh is not None
             if fresh.state == "pending":  # the deadline passed between the check and the take
-                await self.expire_call(fresh)
-                return self.refuse("take.expired", game=call.game)
-            return self.refuse(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
+                await self.calls.expire_call(fresh)
+                raise Refused("take.expired", game=call.game)
+            raise Refused(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
         caller = await self.nick(call.caller)
         with self.club_voice():
             await self.chat.edit_notices(
                 await self.db.calls.notices(f"call:{call.id}"),
                 self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick),
             )
-        await self.open_trial(trial)
+        await self.steps.open_trial(trial)
         return Reply(self.t("take.ok", game=call.game, trial=trial.id))
 
     async def _parties(self, call: Call, facts: GameFacts) -> list[tuple[int, str]]:
@@ -149,25 +162,25 @@ class TrialDesk(CallDesk):
 
     def controls(self, trial: Trial | TrialSpace) -> tuple[Button, ...]:
         buttons = [
-            Button(self.t("button.hands"), "hands", trial.id, "secondary"),
-            Button(self.t("button.history"), "history", trial.id, "secondary"),
+            Button(self.t(Action.HANDS.label_key), Action.HANDS, trial.id, "secondary"),
+            Button(self.t(Action.HISTORY.label_key), Action.HISTORY, trial.id, "secondary"),
         ]
         if trial.in_game:
-            buttons.append(Button(self.t("button.councilor"), "councilor", trial.id, "secondary"))
+            buttons.append(Button(self.t(Action.COUNCILOR.label_key), Action.COUNCILOR, trial.id, "secondary"))
         buttons += [
-            Button(self.t("button.finish"), "finish", trial.id),
-            Button(self.t("button.leave"), "leave", trial.id, "danger"),
+            Button(self.t(Action.FINISH.label_key), Action.FINISH, trial.id),
+            Button(self.t(Action.LEAVE.label_key), Action.LEAVE, trial.id, "danger"),
         ]
         return tuple(buttons)
 
-    async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial | Reply:
+    async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial:
         """The open trial `referee` judges (the one named, if any), or the refusal to show him."""
         trial = await self.db.trials.judging(referee.id)
         if trial is None or (trial_id is not None and trial.id != trial_id):
-            return self.refuse("trial.not_your_trial")
+            raise Refused("trial.not_your_trial")
         if not referee.is_referee:
-            await self.interrupt(trial, "referee_dismissed")
-            return self.refuse("take.not_referee")
+            await self.steps.interrupt(trial, EndReason.REFEREE_DISMISSED)
+            raise Refused("take.not_referee")
         return trial
 
     async def say(self, member: Member, text: str, trial_id: int | None = None) -> Reply | None:
@@ -189,9 +202,7 @@ class TrialDesk(CallDesk):
 
     async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Prikaz ruke: every card of every played hand and of the hand in progress, trick by trick."""
-        trial = await self._judged_by(referee, trial_id)
-        if isinstance(trial, Reply):
-            return trial
+        trial = await self.steps.judged_by(referee, trial_id)
         game = await self.load_game(trial.game)
         paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
         return Reply(
@@ -199,31 +210,30 @@ class TrialDesk(CallDesk):
         )
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
-        trial = await self._judged_by(referee, trial_id)
-        if isinstance(trial, Reply):
-            return trial
-        return await self.verdict_list(trial.game, show_referees=True)
+        trial = await self.steps.judged_by(referee, trial_id)
+        return await self.steps.verdict_list(trial.game, show_referees=True)
 
     async def draft(self, referee: Member, draft: Draft) -> Reply:
         """Draft (or replace) the verdict; checked now and again at Završi suđenje. A draft that arrives after
         the trial ended (Završi suđenje won the race) is answered so: it was not saved."""
-        trial = await self._judged_by(referee, None)
-        if isinstance(trial, Reply):
+        try:
+            trial = await self.steps.judged_by(referee, None)
+        except Refused:
             last = await self.db.trials.last_judged(referee.id)
             if last is not None and not last.is_open and referee.is_referee:
-                return self.refuse("draft.trial_ended", trial=last.id)
-            return trial
+                raise Refused("draft.trial_ended", trial=last.id) from None
+            raise
         try:
             draft = named_in_nfc(draft)
         except NickRefused as problem:
-            return self.refuse("nick.bad", problem=str(problem))
+            raise Refused("nick.bad", problem=str(problem)) from None
         game = await self.load_game(trial.game)
         try:
-            await self.checked(draft, trial, game)
+            await self.steps.checked(draft, trial, game)
         except VerdictRefused as refused:
-            return self.refuse(refused.key, **refused.params)
+            raise Refused(refused.key, **refused.params) from None
         if not await self.db.trials.set_draft(trial.id, verdict_to_json(draft), referee.id, self.now()):
-            return self.refuse("draft.trial_ended", trial=trial.id)
+            raise Refused("draft.trial_ended", trial=trial.id)
         return Reply(self.t("draft.saved", verdict=render_verdict(draft, self.messages)))
 
     async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]:
@@ -261,11 +271,9 @@ class TrialDesk(CallDesk):
             return await self._change_game(referee, number)
 
     async def _change_game(self, referee: Member, number: int) -> Reply:
-        trial = await self._judged_by(referee, None)
-        if isinstance(trial, Reply):
-            return trial
+        trial = await self.steps.judged_by(referee, None)
         if trial.in_game:
-            return self.refuse("promeni.in_game")
+            raise Refused("promeni.in_game")
         call = await self.db.calls.get(trial.call)
         assert call is not None
         caller = await self.db.members.get(trial.caller)
@@ -278,47 +286,45 @@ class TrialDesk(CallDesk):
         if refusal is not None:
             reason, p = refusal.reason.value, refusal.params
             if reason == "not_your_game":
-                return self.refuse("promeni.caller_not_player", caller=caller.nick, game=number)
+                raise Refused("promeni.caller_not_player", caller=caller.nick, game=number)
             if reason == "too_old":
-                return self.refuse(
+                raise Refused(
                     "promeni.too_old",
                     game=number,
                     ended_at=p["ended_at"],
                     consumed=p["consumed"],
                     days=self.config.claim_days,
                 )
-            return self.refusal_reply(refusal)
+            raise self.calls.refused(refusal)
         assert facts is not None
         if facts.status is GameStatus.IN_PROGRESS:
-            return self.refuse("promeni.in_progress", game=number)
+            raise Refused("promeni.in_progress", game=number)
         if facts.played_by(referee.nick):
-            return self.refuse("take.played", game=number)
+            raise Refused("take.played", game=number)
         if facts.number == trial.game:
-            return self.refuse("promeni.same", game=number)
+            raise Refused("promeni.same", game=number)
         if await self.db.calls.pending_for_game(number):
-            return self.refuse("call.already_open", game=number)
+            raise Refused("call.already_open", game=number)
         if not await self.db.trials.change_game(trial.id, number, referee.id, self.now()):
             fresh = await self.db.trials.get(trial.id)
             if fresh is not None and not fresh.is_open:
-                return self.refuse("promeni.trial_ended", trial=trial.id)
+                raise Refused("promeni.trial_ended", trial=trial.id)
             if fresh is not None and fresh.game == number:
-                return self.refuse("promeni.moved_meanwhile", game=number)
-            return self.refuse("call.already_open", game=number)
+                raise Refused("promeni.moved_meanwhile", game=number)
+            raise Refused("call.already_open", game=number)
         with self.club_voice():
             await self.chat.say_in_trial(await self.trial_space(trial), self.t("promeni.done", game=number))
         return Reply(self.t("promeni.ok", game=number))
 
     async def call_councilor(self, referee: Member, trial_id: int | None = None) -> Reply:
-        trial = await self._judged_by(referee, trial_id)
-        if isinstance(trial, Reply):
-            return trial
+        trial = await self.steps.judged_by(referee, trial_id)
         if not trial.in_game:
-            return self.refuse("councilor.out_of_game")
+            raise Refused("councilor.out_of_game")
         now = self.now()
         try:
             ccall = await self.db.calls.create_councilor_call(trial.id, now, now + self.call_time, referee.id)
         except AlreadyPending:
-            return self.refuse("councilor.pending")
+            raise Refused("councilor.pending") from None
         self.timers.arm(ccall.deadline)
         facts = await self.game_facts(trial.game)
         assert facts is not None
@@ -331,7 +337,7 @@ class TrialDesk(CallDesk):
                 f"councilor:{ccall.id}",
                 self.t("councilor.notice", game=trial.game, until=ccall.deadline),
                 tuple(members),
-                (Button(self.t("button.join"), "join", ccall.id),),
+                (Button(self.t(Action.JOIN.label_key), Action.JOIN, ccall.id),),
                 tuple(members),
             )
         for notice in await self.chat.post_call(post):
@@ -350,20 +356,20 @@ class TrialDesk(CallDesk):
     async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
         ccall = await self.db.calls.councilor_call(ccall_id)
         if ccall is None:
-            return self.refuse("take.unknown")
+            raise Refused("take.unknown")
         if "councilor" not in councilor.roles:
-            return self.refuse("councilor.not_councilor")
+            raise Refused("councilor.not_councilor")
         trial = await self.db.trials.get(ccall.trial)
         assert trial is not None
         facts = await self.game_facts(trial.game)
         assert facts is not None
         if ccall.state is not CouncilorCallState.PENDING:
-            return self.refuse("councilor.gone", councilor=await self.nick(ccall.councilor))
+            raise Refused("councilor.gone", councilor=await self.nick(ccall.councilor))
         if facts.played_by(councilor.nick) or councilor.id == trial.referee:
-            return self.refuse("take.played", game=trial.game)
+            raise Refused("take.played", game=trial.game)
         if not await self.db.calls.take_councilor_call(ccall.id, councilor.id, self.now()):
             fresh = await self.db.calls.councilor_call(ccall.id)
-            return self.refuse("councilor.gone", councilor=await self.nick(fresh.councilor if fresh else None))
+            raise Refused("councilor.gone", councilor=await self.nick(fresh.councilor if fresh else None))
         with self.club_voice():
             await self.chat.edit_notices(
                 await self.db.calls.notices(f"councilor:{ccall.id}"),
@@ -390,16 +396,14 @@ class TrialDesk(CallDesk):
 
     async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Završi suđenje: record the draft (or Bez presude) and, in game, let play go on."""
-        trial = await self._judged_by(referee, trial_id)
-        if isinstance(trial, Reply):
-            return trial
+        trial = await self.steps.judged_by(referee, trial_id)
         draft = verdict_from_json(trial.draft) if trial.draft else Draft(NoVerdict(), "")
         game = await self.load_game(trial.game)
         try:
             # Without a draft, Završi suđenje records Bez presude as it stands: nothing to check.
-            changes = await self.checked(draft, trial, game) if trial.draft else []
+            changes = await self.steps.checked(draft, trial, game) if trial.draft else []
         except VerdictRefused as refused:
-            return self.refuse("finish.draft_invalid", why=self.t(refused.key, **refused.params))
+            raise Refused("finish.draft_invalid", why=self.t(refused.key, **refused.params)) from None
         outcome = TrialOutcome.NO_VERDICT if isinstance(draft.verdict, NoVerdict) else TrialOutcome.VERDICT
         if not await self.db.trials.finish(
             trial.id,
@@ -411,8 +415,8 @@ class TrialDesk(CallDesk):
             changes=changes,
             expected_draft=trial.draft,
         ):
-            return self.refuse("trial.not_your_trial")
-        await self.after_verdict(trial, draft)
+            raise Refused("trial.not_your_trial")
+        await self.steps.after_verdict(trial, draft)
         if changes:
             await self.paper_changed(trial.game)
         with self.club_voice():  # said in the trial's space
@@ -429,18 +433,16 @@ class TrialDesk(CallDesk):
         """Consequences beyond the paper (penalties, settlement); the penalties part of the desk extends this."""
 
     async def leave(self, referee: Member, trial_id: int | None = None) -> Reply:
-        trial = await self._judged_by(referee, trial_id)
-        if isinstance(trial, Reply):
-            return trial
-        await self.interrupt(trial, "referee_left")
+        trial = await self.steps.judged_by(referee, trial_id)
+        await self.steps.interrupt(trial, EndReason.REFEREE_LEFT)
         return Reply(self.t("leave.ok"))
 
     @for_the_club  # the trial's space, the notices and the table
-    async def interrupt(self, trial: Trial, why: str) -> None:
+    async def interrupt(self, trial: Trial, why: EndReason) -> None:
         """Any end but Završi suđenje: nothing is recorded but the trial itself; the players may call again."""
         if not await self.db.trials.finish(trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why):
             return
-        await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(f"end.{why}")))
+        await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(why.message_key)))
 
     @for_the_club
     async def _wind_up(self, trial: Trial, text: str) -> None:
@@ -459,7 +461,7 @@ class TrialDesk(CallDesk):
             await self.game_server.unblock_offers(caller)
         referee = await self.db.members.get(trial.referee)
         if referee is not None:
-            await self.offer_pending_calls(referee)
+            await self.steps.offer_pending_calls(referee)
 
     # Events from the platforms and the game server ---------------------------------------------------
     async def member_left_club(self, member: Member, platform: str | None = None) -> None:
@@ -481,17 +483,18 @@ class TrialDesk(CallDesk):
         referee should take a call nobody can speak for any more)."""
         pending = await self.db.calls.pending_by_caller(member.id)
         if pending is not None:
-            await self.withdraw(member, pending.id)
+            with contextlib.suppress(Refused):  # withdrawn or taken meanwhile: nothing of his left to withdraw
+                await self.calls.withdraw(member, pending.id)
         for trial in await self.db.trials.open_trials():
             if trial.referee == member.id:
-                await self.interrupt(trial, "referee_left")
+                await self.steps.interrupt(trial, EndReason.REFEREE_LEFT)
             elif not trial.in_game and trial.caller == member.id:
-                await self.interrupt(trial, "caller_left")
+                await self.steps.interrupt(trial, EndReason.CALLER_LEFT)
 
     async def game_closed(self, number: int) -> None:
         trial = await self.db.trials.open_for_game(number)
         if trial is not None and trial.in_game:
-            await self.interrupt(trial, "game_closed")
+            await self.steps.interrupt(trial, EndReason.GAME_CLOSED)
 
     async def interrupt_offline_referees(self) -> None:
         """A referee shown offline longer than the grace period has disconnected: his trial ends."""
@@ -502,4 +505,4 @@ class TrialDesk(CallDesk):
             if referee is None or referee.online or referee.presence_changed_at is None:
                 continue
             if now - referee.presence_changed_at >= grace:
-                await self.interrupt(trial, "referee_disconnected")
+                await self.steps.interrupt(trial, EndReason.REFEREE_DISCONNECTED)

@@ -14,8 +14,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps, Steps
+from bot.desk.governance import GovernanceDesk
 from bot.desk.links import LinkDesk
-from bot.ports import Button, CallPost, Reply
+from bot.desk.refused import Refused
+from bot.ports import Action, Button, CallPost, Reply
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
 from storage.councils import AlreadyOpen, Vote
 from storage.database import parse_stored_time
@@ -27,20 +31,29 @@ VOTE_EVENTS = ("vote_opened", "vote_cast", "vote_closed")
 VOTED_ROLES = ("referee", "councilor")
 
 
-class VoteDesk(LinkDesk):
+class VoteDesk(DeskBase):
+    """The councilors' votes; they extend governance's appointing, dismissing and resigning (`governance`) and
+    the acts' texts as links tell them (`links`)."""
+
+    def __init__(self, deps: DeskDeps, governance: GovernanceDesk, links: LinkDesk, steps: Steps) -> None:
+        super().__init__(deps)
+        self.governance = governance
+        self.links = links
+        self.steps = steps
+
     def by_vote(self, actor: Member | None, role: str) -> bool:
         """A councilor's act on a referee or councilor is a proposal to vote on; the owner and the admin act."""
         return actor is not None and not self.is_owner(actor) and role in VOTED_ROLES and "councilor" in actor.roles
 
     async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
         if not self.by_vote(actor, role):
-            return await super().appoint(actor, nick, role, reason)
+            return await self.governance.appoint(actor, nick, role, reason)
         assert actor is not None
         return await self.propose(actor, nick, role, VoteAction.APPOINT, reason)
 
     async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
         if not self.by_vote(actor, role):
-            reply = await super().dismiss(actor, nick, role, reason)
+            reply = await self.governance.dismiss(actor, nick, role, reason)
             if reply.ok and actor is not None and self.is_owner(actor):
                 return Reply(f"{reply.text}\n{self.t('vote.owner_grave', reason=reason)}")
             return reply
@@ -48,7 +61,7 @@ class VoteDesk(LinkDesk):
         return await self.propose(actor, nick, role, VoteAction.DISMISS, reason)
 
     async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
-        reply = await super().resign(member, role, reason)
+        reply = await self.governance.resign(member, role, reason)
         if reply.ok:
             await self.settle_votes()  # the electorate changed
         return reply
@@ -58,28 +71,26 @@ class VoteDesk(LinkDesk):
         return {m.id for m in await self.db.members.with_role("councilor") if m.in_club}
 
     async def propose(self, proposer: Member, nick: str, role: str, action: VoteAction, reason: str) -> Reply:
-        target = await self._target(nick)
-        if isinstance(target, Reply):
-            return target
+        target = await self.governance._target(nick)
         if target.id == proposer.id:
-            return self.refuse("gov.not_self" if action is VoteAction.APPOINT else "vote.not_self_proposal")
+            raise Refused("gov.not_self" if action is VoteAction.APPOINT else "vote.not_self_proposal")
         if action is VoteAction.DISMISS and not reason.strip():
-            return self.refuse("gov.reason_required")
+            raise Refused("gov.reason_required")
         reason = reason.strip() or "—"
         holds = role in target.roles
         if action is VoteAction.APPOINT and holds:
-            return self.refuse("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
         if action is VoteAction.DISMISS and not holds:
-            return self.refuse("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
         electorate = await self.councilor_ids() - {target.id}
         if len(electorate) < 2:
-            return self.refuse("vote.too_few", count=len(electorate))
+            raise Refused("vote.too_few", count=len(electorate))
         now = self.now()
         deadline = now + timedelta(days=self.config.governance.vote_days)
         try:
             vote = await self.db.votes.open_vote(proposer.id, target.id, role, action, reason, now, deadline)
         except AlreadyOpen:
-            return self.refuse("vote.already_open", nick=target.nick, role=self.t(f"role.{role}"))
+            raise Refused("vote.already_open", nick=target.nick, role=self.t(f"role.{role}")) from None
         self.timers.arm(deadline)
         voters = tuple(m for m in await self.db.members.with_role("councilor") if m.id in electorate)
         with self.club_voice():  # the councilors' channel
@@ -106,8 +117,8 @@ class VoteDesk(LinkDesk):
 
     def vote_buttons(self, vote: Vote) -> tuple[Button, ...]:
         return (
-            Button(self.t("button.vote_yes"), "vote_yes", vote.id),
-            Button(self.t("button.vote_no"), "vote_no", vote.id, "danger"),
+            Button(self.t(Action.VOTE_YES.label_key), Action.VOTE_YES, vote.id),
+            Button(self.t(Action.VOTE_NO.label_key), Action.VOTE_NO, vote.id, "danger"),
         )
 
     async def vote_text(self, vote: Vote) -> str:
@@ -123,8 +134,8 @@ class VoteDesk(LinkDesk):
         )
 
     # Voting ------------------------------------------------------------------------------------------------
-    def vote_actions(self) -> dict[str, Callable[[Member, int], Awaitable[Reply]]]:
-        return {"vote_yes": self.vote_yes, "vote_no": self.vote_no}
+    def vote_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
+        return {Action.VOTE_YES: self.vote_yes, Action.VOTE_NO: self.vote_no}
 
     async def vote_yes(self, member: Member, vote_id: int) -> Reply:
         return await self.cast(member, vote_id, True)
@@ -136,17 +147,17 @@ class VoteDesk(LinkDesk):
         """Da / Ne (or /glasaj): a councilor's ballot, changeable until the vote closes."""
         vote = await self.db.votes.get(vote_id)
         if vote is None:
-            return self.refuse("vote.unknown", vote=vote_id)
+            raise Refused("vote.unknown", vote=vote_id)
         if "councilor" not in member.roles:
-            return self.refuse("vote.not_councilor")
+            raise Refused("vote.not_councilor")
         if member.id == vote.subject:
-            return self.refuse("vote.not_on_himself")
+            raise Refused("vote.not_on_himself")
         if vote.is_open and vote.deadline <= self.now():
             await self.settle(vote)  # the deadline is the law, whether or not a timer fired
             vote = await self.db.votes.get(vote_id) or vote
         if not vote.is_open or not await self.db.votes.cast(vote.id, member.id, yes, self.now()):
             fresh = await self.db.votes.get(vote_id) or vote
-            return self.refuse("vote.closed", vote=vote_id, state=self.t(f"vote.state_{fresh.state}"))
+            raise Refused("vote.closed", vote=vote_id, state=self.t(f"vote.state_{fresh.state}"))
         closed = await self.settle(vote)
         t = await self.vote_tally(vote)
         text = self.t(
@@ -223,13 +234,13 @@ class VoteDesk(LinkDesk):
                 )
             fresh = await self.db.members.get(subject.id)
             if fresh is not None:
-                await self.offer_pending_calls(fresh)
+                await self.steps.offer_pending_calls(fresh)
         else:
             async with self.reading(subject):
                 await self.chat.tell(
                     subject, self.t("gov.told_dismissed", role=self.t(f"role.{vote.role}"), reason=why)
                 )
-            await self.end_judging_without_function(subject, vote.role)
+            await self.steps.end_judging_without_function(subject, vote.role)
 
     async def vote_deadlines(self) -> list[datetime]:
         return [v.deadline for v in await self.db.votes.open_votes()]
@@ -237,7 +248,7 @@ class VoteDesk(LinkDesk):
     # The acts ------------------------------------------------------------------------------------------------
     def act_text(self, event: Event, names: dict[int, str]) -> str:
         if event.kind not in VOTE_EVENTS:
-            return super().act_text(event, names)
+            return self.links.act_text(event, names)
         data = event.data
         whom = names.get(int(event.subject), "?") if event.subject and event.subject.isdigit() else "?"
         who = names.get(event.actor, "?") if event.actor is not None else ""

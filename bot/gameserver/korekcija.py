@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.desk.refused import Refused
 from bot.gameserver.outbox import undo_command
 from bot.gameserver.protocol import Event
-from bot.ports import Button, Reply
+from bot.ports import Action, Button, Reply
 from rules.gamelog import Game, GameStatus
 from storage.gameserver import Korekcija, LiveFeedStore
 from storage.members import Member
@@ -37,8 +38,8 @@ class KorekcijaDesk:
     def __init__(self, desk: Desk) -> None:
         self.desk = desk
         self.store = LiveFeedStore(desk.db)
-        desk.extra_actions["korekcija_yes"] = self._yes_button
-        desk.extra_actions["korekcija_no"] = self._no_button
+        desk.extra_actions[Action.KOREKCIJA_YES] = self._yes_button
+        desk.extra_actions[Action.KOREKCIJA_NO] = self._no_button
         desk.__dict__.setdefault("_korekcija", self)
 
     def attach(self, feed: LiveFeed) -> None:
@@ -54,13 +55,10 @@ class KorekcijaDesk:
     async def _no_button(self, member: Member, ref: int) -> Reply:
         return await self.answer(member, ref, False)
 
-    async def _table(self, member: Member, number: int | None) -> Game | Reply:
-        found = await self.desk.players_game(member, number, "korekcija.no_table", "korekcija.not_player")
-        if isinstance(found, Reply):
-            return found
-        game = found[0]
+    async def _table(self, member: Member, number: int | None) -> Game:
+        game, _ = await self.desk.players_game(member, number, "korekcija.no_table", "korekcija.not_player")
         if game.status is not GameStatus.IN_PROGRESS:
-            return self.desk.refuse("korekcija.hand_over", game=game.number)
+            raise Refused("korekcija.hand_over", game=game.number)
         return game
 
     async def _others(self, game: Game, requester: str) -> list[tuple[str, Member | None]]:
@@ -75,20 +73,18 @@ class KorekcijaDesk:
         """/korekcija: take back my last move of the hand in progress, if the other two agree."""
         desk = self.desk
         if not self.linked:
-            return desk.refuse("korekcija.no_link")
+            raise Refused("korekcija.no_link")
         game = await self._table(member, number)
-        if isinstance(game, Reply):
-            return game
         move = await self.store.last_move(game.number)
         if move is None:
-            return desk.refuse("korekcija.hand_over", game=game.number)
+            raise Refused("korekcija.hand_over", game=game.number)
         if move.player.casefold() != member.nick.casefold():
-            return desk.refuse("korekcija.not_last", game=game.number, nick=move.player)
+            raise Refused("korekcija.not_last", game=game.number, nick=move.player)
         if await self.store.korekcija_for_move(move.row) is not None:
-            return desk.refuse("korekcija.once", game=game.number)
+            raise Refused("korekcija.once", game=game.number)
         request = await self.store.request_korekcija(move, member.id, desk.now())
         if request is None:
-            return desk.refuse("korekcija.once", game=game.number)
+            raise Refused("korekcija.once", game=game.number)
         others = await self._others(game, member.nick)
         for nick, other in others:
             if other is None and game.ai:
@@ -100,8 +96,8 @@ class KorekcijaDesk:
             if other is not None:
                 async with desk.reading(other):
                     buttons = (
-                        Button(desk.t("button.korekcija_yes"), "korekcija_yes", request),
-                        Button(desk.t("button.korekcija_no"), "korekcija_no", request, "danger"),
+                        Button(desk.t(Action.KOREKCIJA_YES.label_key), Action.KOREKCIJA_YES, request),
+                        Button(desk.t(Action.KOREKCIJA_NO.label_key), Action.KOREKCIJA_NO, request, "danger"),
                     )
                     await desk.chat.tell(
                         other,
@@ -128,23 +124,21 @@ class KorekcijaDesk:
         korekcija: Korekcija | None
         if request_id is None:
             game = await self._table(member, None)
-            if isinstance(game, Reply):
-                return game
             korekcija = await self.store.pending_korekcija(game.number)
         else:
             korekcija = await self.store.korekcija(request_id)
         if korekcija is None:
-            return desk.refuse("korekcija.none")
+            raise Refused("korekcija.none")
         stored = await desk.db.games.get(korekcija.game)
         if stored is None or stored.seat_of(member.nick) is None or member.id == korekcija.requester:
-            return desk.refuse("korekcija.not_asked")
+            raise Refused("korekcija.not_asked")
         if korekcija.state != "pending":
-            return desk.refuse(f"korekcija.state_{korekcija.state}", game=korekcija.game)
+            raise Refused(f"korekcija.state_{korekcija.state}", game=korekcija.game)
         nick = stored.players[stored.seat_of(member.nick) or 0]
         state = await self._record(korekcija.id, stored, nick, yes)
         if state is None:
             fresh = await self.store.korekcija(korekcija.id)
-            return desk.refuse(f"korekcija.state_{fresh.state if fresh else 'lapsed'}", game=korekcija.game)
+            raise Refused(f"korekcija.state_{fresh.state if fresh else 'lapsed'}", game=korekcija.game)
         requester = await desk.db.members.get(korekcija.requester)
         if state == "refused":
             if requester is not None:

@@ -13,6 +13,7 @@ from rules.members import PartyRole
 from rules.paper import Paper, compute_paper
 from rules.verdicts import verdict_from_json
 from storage.database import Database
+from storage.states import EndReason
 
 ANONYMOUS = {"referee": "sudija", "councilor": "većnik"}  # the club's words, in every view's chained data
 
@@ -64,7 +65,7 @@ async def load_record(
         lines.append(Line(format_time(message.at), who, role, chained, message.text))
     outcome_text = str(words.get("verdict_o" if trial.outcome == "verdict" else trial.outcome, trial.outcome))
     if trial.outcome == "interrupted":
-        outcome_text += " — " + messages.t(f"end.{trial.end_reason or 'unknown'}")
+        outcome_text += " — " + messages.t(EndReason.key_of(trial.end_reason))
     verdict_text = "—"
     if trial.verdict is not None:
         verdict_text = render_verdict(verdict_from_json(trial.verdict), messages)

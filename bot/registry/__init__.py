@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.desk.refused import Refused
 from bot.ports import Reply
 from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials
 from bot.registry.spec import Args, Audience, Caller, Command, Usage
@@ -58,6 +59,8 @@ async def _run(desk: Desk, caller: Caller, command: Command, args: Args) -> Repl
         return await command.run(desk, caller, args)
     except Usage as problem:
         return desk.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
+    except Refused as refused:  # the use case refused: rendered here, at the edge
+        return desk.refuse(refused.key, **refused.values)
     except DatabaseBusy:  # another process held the write lock past the bound: nothing was written
         return desk.refuse("db.busy")
 

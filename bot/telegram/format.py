@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, User
 
-from bot.ports import Button
+from bot.ports import Action, Button
 from bot.text_split import split_lines
 
 TEXT_LIMIT = 4096  # UTF-16 code units in one message
@@ -39,12 +39,14 @@ def callback_data(button: Button) -> str:
     return data
 
 
-def parse_callback(data: str | None) -> tuple[str, int] | None:
-    """The action and id of a pressed button, or None when the data is not ours (a forged or foreign press)."""
+def parse_callback(data: str | None) -> tuple[Action, int] | None:
+    """The action and id of a pressed button, or None when the data is not ours (a forged or foreign press, or an
+    action the desk has none of)."""
     match = _CALLBACK.fullmatch(data or "")
-    if match is None:
+    action = Action.parse(match.group(1)) if match is not None else None
+    if match is None or action is None:
         return None
-    return match.group(1), int(match.group(2))
+    return action, int(match.group(2))
 
 
 def keyboard(buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:

@@ -1,0 +1,163 @@
+"""What the desk's parts are built from: the dependencies every part gets (`DeskDeps`: the database — the unit
+of work over the repositories —, the ports, the clock, the configuration, the timers and every language's
+messages), the steps one part takes that others extend (`Steps`, carried out by the composed `bot.desk.Desk`),
+and `Part`, which makes an entry point of one part an entry point of the desk.
+
+A part is a class constructed with `DeskDeps` and the other parts it needs, passed explicitly; none inherits
+another's use cases. Where a part's step is extended by another (appeals extend how a trial is interrupted,
+penalties what a verdict does), the part calls it through `Steps`, so the step is carried out whole.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
+
+from bot.config import Config
+from bot.desk.refused import Refused
+from bot.i18n import LANGUAGES
+from bot.messages import Catalogue
+from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
+from storage.database import Database
+
+if TYPE_CHECKING:
+    from rules.gamelog import Game
+    from rules.members import Member
+    from rules.verdicts import Draft
+    from storage.changes import NewPaperChange
+    from storage.events import Event
+    from storage.states import EndReason
+    from storage.trials import Trial
+
+
+@dataclass
+class DeskDeps:
+    """Everything a part of the desk may reach besides the other parts it is given; one per desk, shared by its
+    parts."""
+
+    db: Database
+    chat: Chats
+    game_server: GameServerPort
+    clock: Clock
+    config: Config
+    timers: Timers
+    catalogues: dict[str, Catalogue]  # every language's texts on the club's clock (a member may choose his own)
+
+    @classmethod
+    def of(
+        cls, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config, timers: Timers
+    ) -> DeskDeps:
+        catalogues = {code: Catalogue(code, config.timezone) for code in LANGUAGES}
+        return cls(db, chat, game_server, clock, config, timers, catalogues)
+
+
+class Steps(Protocol):
+    """The steps one part takes and others extend, each as the whole desk carries it out: opening a trial (the
+    referee's advice briefs him), who judges a trial (a councilor his hearing), interrupting one (its appeal waits
+    again), checking a draft and a verdict's effects (penalties), the game's verdicts (with their appeals), an
+    official arriving (also offered appeals), an official losing his function (a councilor his hearing) and the
+    text of an act (links', votes')."""
+
+    async def open_trial(self, trial: Trial) -> None: ...
+
+    async def judged_by(self, referee: Member, trial_id: int | None) -> Trial: ...
+
+    async def interrupt(self, trial: Trial, why: EndReason) -> None: ...
+
+    async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]: ...
+
+    async def after_verdict(self, trial: Trial, draft: Draft) -> None: ...
+
+    async def verdict_list(
+        self, number: int, show_referees: bool, transcripts: bool = True, trial_id: int | None = None, page: int = 1
+    ) -> Reply: ...
+
+    async def offer_pending_calls(self, member: Member) -> None: ...
+
+    async def end_judging_without_function(self, member: Member, role: str) -> None: ...
+
+    def act_text(self, event: Event, names: dict[int, str]) -> str: ...
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+S = TypeVar("S")
+D = TypeVar("D", bound="Renders")
+
+
+class Renders(Protocol):
+    """What renders a refusal at the edge: the desk, in its catalogue's language."""
+
+    def refuse(self, key: str, **params: object) -> Reply: ...
+
+
+class Part(Generic[S, P, R]):
+    """An entry point of the desk carried out by one of its parts: `take = Part("trials", TrialDesk.take)` makes
+    `desk.take(...)` call `desk.trials.take(...)`. A non-data descriptor, so a test may still replace the entry
+    point on one desk."""
+
+    def __init__(self, part: str, method: Callable[Concatenate[S, P], R]) -> None:
+        self.part = part
+        self.name = method.__name__
+
+    @overload
+    def __get__(self, desk: None, owner: type) -> Part[S, P, R]: ...
+
+    @overload
+    def __get__(self, desk: object, owner: type) -> Callable[P, R]: ...
+
+    def __get__(self, desk: object, owner: type) -> Any:
+        if desk is None:
+            return self
+        return getattr(getattr(desk, self.part), self.name)
+
+
+class UseCase(Generic[S, P]):
+    """An entry point of the desk carried out by one of its parts that answers with a `Reply`: as `Part`, and a
+    refusal the part raises (`Refused`) is rendered here, at the edge, as the `Reply` the caller shows."""
+
+    def __init__(self, part: str, method: Callable[Concatenate[S, P], Awaitable[Reply]]) -> None:
+        self.part = part
+        self.name = method.__name__
+
+    @overload
+    def __get__(self, desk: None, owner: type) -> UseCase[S, P]: ...
+
+    @overload
+    def __get__(self, desk: Renders, owner: type) -> Callable[P, Coroutine[Any, Any, Reply]]: ...
+
+    def __get__(self, desk: Renders | None, owner: type) -> Any:
+        if desk is None:
+            return self
+        method: Callable[P, Awaitable[Reply]] = getattr(getattr(desk, self.part), self.name)
+        return shown(desk, method)
+
+
+def shown(desk: Renders, method: Callable[P, Awaitable[Reply]]) -> Callable[P, Coroutine[Any, Any, Reply]]:
+    """`method`, with the refusal it raises rendered by `desk` as its answer."""
+
+    @functools.wraps(method)
+    async def answer(*args: P.args, **kwargs: P.kwargs) -> Reply:
+        try:
+            return await method(*args, **kwargs)
+        except Refused as refused:
+            return desk.refuse(refused.key, **refused.values)
+
+    return answer
+
+
+def shows_refusals(
+    method: Callable[Concatenate[D, P], Awaitable[Reply]],
+) -> Callable[Concatenate[D, P], Coroutine[Any, Any, Reply]]:
+    """For the desk's own entry points: the refusal raised in `method` rendered as its answer."""
+
+    async def answer(desk: D, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
+        try:
+            return await method(desk, *args, **kwargs)
+        except Refused as refused:
+            return desk.refuse(refused.key, **refused.values)
+
+    functools.update_wrapper(answer, method)
+    return answer
