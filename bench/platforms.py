@@ -11,6 +11,10 @@ one wins, the rest are told why not), then 200 members type a command at once. P
   30-messages-a-second limit by the real rate limiter; Discord: the ephemeral followup);
 * typed → answer: a command typed in a private chat (Telegram) or a slash command (Discord) to its answer.
 
+What the Telegram tail was: the bot's own HTTP client. Under httpx each answerCallbackQuery of a burst cost ~1.5 ms
+of the bot's CPU (p99 1.3-1.5 s on a quiet machine); over aiohttp (bot/telegram/transport.py) the 200 cost ~25 ms
+and the p99 is ~110-190 ms. The fake's own work is small (~40 ms of CPU for the whole burst, in its process).
+
 The members (the fake server and everything they do) run in a process of their own, so the bot's process is
 measured without the fake's work in its event loop. All 200 Telegram presses arrive in one instant (one
 getUpdates answer of 100, then the next); `--warm` presses once first, as a bot that has been running has its
