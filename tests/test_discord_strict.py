@@ -225,3 +225,35 @@ async def test_component_and_length_limits_the_adapter_keeps_and_a_wrong_client_
                 assert answer.status == 400, name
                 assert (await answer.json())["code"] == 50035, name
     assert len(fake.messages_in(world.referees.id)) == before
+
+
+async def test_giving_a_role_follows_discords_role_hierarchy(world: World) -> None:
+    """Discord lets a bot give or take only roles below its own highest role, and only with Manage Roles. Sudija
+    never gives roles (the Discord roles are the club's, docs/discord.md section 3), so `sudija check` asks for
+    neither; a client that tried, with its role below the referee role, gets what real Discord answers."""
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana")
+    async with world.running(app) as bot:
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None
+        ana, referee = guild.get_member(m["ana"].id), guild.get_role(world.referee_role.id)
+        assert ana is not None
+        assert referee is not None
+        assert fake.top_role(fake.bot_user.id).position < world.referee_role.position
+        with pytest.raises(discord.Forbidden) as refused:  # no Manage Roles
+            await ana.add_roles(referee)
+        assert refused.value.code == 50013
+        fake.bot_role.permissions |= Perm.MANAGE_ROLES
+        with pytest.raises(discord.Forbidden) as refused:  # Manage Roles, but the role is above the bot's
+            await ana.add_roles(referee)
+        assert refused.value.code == 50013
+        assert world.referee_role.id not in m["ana"].roles
+        fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1  # dragged above it
+        await ana.add_roles(referee)
+        assert world.referee_role.id in m["ana"].roles
+        await ana.remove_roles(referee)
+        assert world.referee_role.id not in m["ana"].roles
+        with pytest.raises(discord.Forbidden) as refused:  # the bot's own (highest) role is not below itself
+            await ana.add_roles(discord.Object(fake.bot_role.id))
+        assert refused.value.code == 50013

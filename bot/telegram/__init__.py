@@ -1,7 +1,8 @@
 """The Telegram adapter: the desk in a Telegram group over the Bot API (python-telegram-bot 22).
 
 `TelegramAdapter` (life cycle, `adapter.py`), `TelegramChat` (the outbound `ChatPort`, `port.py`),
-`TelegramHandlers` (updates → desk use cases, `handlers.py`), `format.py` (keyboards, limits, mentions).
+`TelegramHandlers` (updates → desk use cases, `handlers.py`), `format.py` (keyboards, limits, mentions),
+`transport.py` (the HTTP client under python-telegram-bot: aiohttp, cheap enough for a burst of presses).
 Setup for a club admin: docs/telegram.md.
 """
 

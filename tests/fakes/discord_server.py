@@ -23,8 +23,9 @@ characters); events are only delivered when the client's intents allow them, and
 without the MESSAGE_CONTENT intent. The bot's permissions are computed as Discord does (roles, then the channel's
 @everyone, role and member overwrites; a thread has its parent's): posting, editing, opening a thread, adding to
 it and locking it without the permission answer 403 with 50013 "Missing Permissions" (50001 "Missing Access"
-without View Channel). An interaction's token takes followups for 15 minutes (401, 50027, after;
-``age_interaction`` moves one into the past). ``rate_limit`` makes matching requests answer 429 with
+without View Channel); giving or taking a member's role needs Manage Roles and a role strictly below the bot's
+highest role (403 50013, Discord's role hierarchy). An interaction's token takes followups for 15 minutes (401,
+50027, after; ``age_interaction`` moves one into the past). ``rate_limit`` makes matching requests answer 429 with
 ``retry_after``, the ``X-RateLimit-*`` headers and the ``Via`` header discord.py requires of a real 429.
 
 Point discord.py at a running fake with :func:`pointed_at`; run a client until it is ready (and its guild is
@@ -114,6 +115,7 @@ class Perm:
     EMBED_LINKS = 1 << 14
     READ_MESSAGE_HISTORY = 1 << 16
     MENTION_EVERYONE = 1 << 17
+    MANAGE_ROLES = 1 << 28
     MANAGE_THREADS = 1 << 34
     CREATE_PUBLIC_THREADS = 1 << 35
     CREATE_PRIVATE_THREADS = 1 << 36
@@ -1800,6 +1802,9 @@ class FakeDiscord:
         r("GET", r"/guilds/(?P<guild_id>\d+)/channels", self._get_guild_channels)
         r("GET", r"/guilds/(?P<guild_id>\d+)/roles", self._get_guild_roles)
         r("GET", r"/guilds/(?P<guild_id>\d+)/members/(?P<user_id>\d+)", self._get_member)
+        member_role = r"/guilds/(?P<guild_id>\d+)/members/(?P<user_id>\d+)/roles/(?P<role_id>\d+)"
+        r("PUT", member_role, self._put_member_role)
+        r("DELETE", member_role, self._delete_member_role)
         r("GET", r"/guilds/(?P<guild_id>\d+)/threads/active", self._get_active_threads)
         r("GET", r"/channels/(?P<channel_id>\d+)", self._get_channel)
         r("PATCH", r"/channels/(?P<channel_id>\d+)", self._patch_channel)
@@ -1945,6 +1950,44 @@ class FakeDiscord:
         if member is None:
             raise _HttpError(404, 10007, "Unknown Member")
         return 200, member.payload()
+
+    def top_role(self, user_id: int) -> FakeRole:
+        """A member's highest role (position, then the older id), @everyone when he has none."""
+        held = [self.roles[r] for r in self.members[user_id].roles if r in self.roles]
+        return max(held, key=lambda r: (r.position, -r.id), default=self.roles[self.guild_id])
+
+    def _may_manage(self, role: FakeRole) -> None:
+        """Discord's rule for giving or taking a role: Manage Roles (or Administrator), and the role strictly
+        below the bot's highest role; otherwise 403 50013. Managed roles (a bot's own) are nobody's to give."""
+        if not self.enforce_permissions:
+            return
+        bot_top = self.top_role(self.bot_user.id)
+        perms = self.member_permissions(self.bot_user.id)
+        if not perms & Perm.MANAGE_ROLES or (role.position, -role.id) >= (bot_top.position, -bot_top.id):
+            raise _HttpError(403, 50013, "Missing Permissions")
+        if role.managed or role.id == self.guild_id:
+            raise _HttpError(400, 50028, "Invalid Role")
+
+    async def _change_member_role(self, p: dict[str, str], *, add: bool) -> tuple[int, JSON]:
+        self._check_guild(p)
+        member = self.members.get(int(p["user_id"]))
+        if member is None:
+            raise _HttpError(404, 10007, "Unknown Member")
+        role = self.roles.get(int(p["role_id"]))
+        if role is None:
+            raise _HttpError(404, 10011, "Unknown Role")
+        self._may_manage(role)
+        held = [r for r in member.roles if r != role.id] + ([role.id] if add else [])
+        if held != member.roles:
+            member.roles = held
+            await self.dispatch("GUILD_MEMBER_UPDATE", member.payload() | {"guild_id": str(self.guild_id)})
+        return 204, None
+
+    async def _put_member_role(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
+        return await self._change_member_role(p, add=True)
+
+    async def _delete_member_role(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
+        return await self._change_member_role(p, add=False)
 
     async def _get_active_threads(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         self._check_guild(p)
