@@ -29,7 +29,9 @@ RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their 
 class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
-        server again what the open trials need (a crash may have come between a record and its effect)."""
+        server again what the open trials need (a crash may have come between a record and its effect); first
+        of all, the chat effects still pending in the chat outbox are delivered."""
+        await self.deliver_effects()
         await self.ensure_owner_links()
         await self.run_due()
         await self.resync_plavac()

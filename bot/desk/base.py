@@ -4,9 +4,11 @@ plus the look-ups they all need (a member, a game's facts, the referees in the l
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot.chat_outbox import ChatOutbox
 from bot.config import Config
 from bot.messages import Catalogue
 from bot.pictures.attach import paper_pictures
@@ -20,6 +22,8 @@ from rules.paper import compute_paper
 from rules.paper_render import anonymised, paper_json, paper_text
 from storage.database import Database
 from storage.trials import Trial
+
+log = logging.getLogger(__name__)
 
 
 class DeskBase:
@@ -184,3 +188,22 @@ class DeskBase:
         if game is not None:
             paper = compute_paper(game, anonymised(await self.db.paper_changes.for_game(number)))
             await self.game_server.paper_changed(number, paper_json(game, paper))
+
+    # The chat outbox (bot.chat_outbox) -----------------------------------------------------------------------
+    @property
+    def chat_outbox(self) -> ChatOutbox:
+        """The deliverer of the chat effects a decision writes in its transaction (one per desk)."""
+        outbox = self.__dict__.get("_chat_outbox")
+        if outbox is None:
+            outbox = self.__dict__["_chat_outbox"] = ChatOutbox(self)
+        assert isinstance(outbox, ChatOutbox)
+        return outbox
+
+    async def deliver_effects(self) -> None:
+        """Deliver at once what the last decisions wrote to the chat outbox; a failure here loses nothing (the
+        rows wait for the worker, or for the next start), so it is logged and the member still gets his answer."""
+        try:
+            await self.chat_outbox.deliver()
+        except Exception:
+            log.exception("the chat outbox could not deliver now; the worker will")
+            self.chat_outbox.wake()

@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import timedelta
 from fractions import Fraction
 
+from bot import chat_outbox as effect
 from bot.desk.calls import CallDesk
 from bot.desk.paper_link import verdict_changes
 from bot.pictures.attach import hand_pictures
@@ -33,6 +34,7 @@ from rules.verdicts import (
 )
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
+from storage.chat_outbox import NewEffect
 from storage.members import Member
 from storage.states import CallState, CouncilorCallState, TrialOutcome
 from storage.trials import TakeResult, Trial
@@ -101,7 +103,15 @@ class TrialDesk(CallDesk):
         return call, await self._parties(call, facts)
 
     async def _take(self, referee: Member, call: Call, parties: list[tuple[int, str]]) -> Reply:
-        result, trial = await self.db.trials.take(call.id, referee.id, self.now(), parties)
+        caller = await self.nick(call.caller)
+        taken = self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick)
+
+        def effects(trial_id: int) -> list[NewEffect]:
+            # Written with the win: the notices say who took it, the trial's space opens, the table pauses.
+            edit = effect.edit_notices(call.id, f"call:{call.id}", taken)
+            return [edit, *self._opening_effects(call, trial_id, caller, referee.nick)]
+
+        result, trial = await self.db.trials.take(call.id, referee.id, self.now(), parties, effects)
         self._take_claims.pop(call.id, None)  # written: from now on the stored state answers every press
         if result == TakeResult.JUDGING:
             return self.refuse("take.judging")
@@ -112,11 +122,6 @@ class TrialDesk(CallDesk):
                 await self.expire_call(fresh)
                 return self.refuse("take.expired", game=call.game)
             return self.refuse(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
-        caller = await self.nick(call.caller)
-        await self.chat.edit_notices(
-            await self.db.calls.notices(f"call:{call.id}"),
-            self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick),
-        )
         await self.open_trial(trial)
         return Reply(self.t("take.ok", game=call.game, trial=trial.id))
 
@@ -131,18 +136,20 @@ class TrialDesk(CallDesk):
         return parties
 
     async def open_trial(self, trial: Trial) -> None:
-        caller = await self.nick(trial.caller)
-        referee = await self.nick(trial.referee)
-        key = "trial.opened_in_game" if trial.in_game else "trial.opened_out_of_game"
-        space = await self.trial_space(trial)
-        await self.chat.open_trial_space(
-            space, self.t(key, game=trial.game, caller=caller, referee=referee), self.controls(trial)
-        )
-        if trial.in_game:
-            await self.game_server.pause_table(trial.game)
-            await self.tell_table(trial.game, self.t("table.paused"))
+        """The trial's space opens: its effects were written with the take (`_opening_effects`), delivered now."""
+        await self.deliver_effects()
+
+    def _opening_effects(self, call: Call, trial_id: int, caller: str, referee: str) -> list[NewEffect]:
+        key = "trial.opened_in_game" if call.in_game else "trial.opened_out_of_game"
+        text = self.t(key, game=call.game, caller=caller, referee=referee)
+        controls = self.controls(TrialSpace(trial_id, call.game, call.in_game, True, ()))
+        rows = [effect.open_trial_space(call.id, trial_id, text, controls)]
+        if call.in_game:
+            rows.append(effect.server(call.id, "pause_table", call.game))
+            rows.append(effect.tell_table(call.id, call.game, self.t("table.paused")))
         else:
-            await self.game_server.block_offers(caller)
+            rows.append(effect.server(call.id, "block_offers", caller))
+        return rows
 
     def controls(self, trial: Trial | TrialSpace) -> tuple[Button, ...]:
         buttons = [
@@ -391,6 +398,9 @@ class TrialDesk(CallDesk):
         except VerdictRefused as refused:
             return self.refuse("finish.draft_invalid", why=self.t(refused.key, **refused.params))
         outcome = TrialOutcome.NO_VERDICT if isinstance(draft.verdict, NoVerdict) else TrialOutcome.VERDICT
+        text = self.t(
+            "trial.finished", game=trial.game, verdict=render_verdict(draft, self.messages), reason=draft.reason or "—"
+        )
         if not await self.db.trials.finish(
             trial.id,
             outcome,
@@ -400,15 +410,13 @@ class TrialDesk(CallDesk):
             reason=draft.reason or None,
             changes=changes,
             expected_draft=trial.draft,
+            effects=await self._ending_effects(trial, text),
         ):
             return self.refuse("trial.not_your_trial")
         await self.after_verdict(trial, draft)
         if changes:
             await self.paper_changed(trial.game)
-        text = self.t(
-            "trial.finished", game=trial.game, verdict=render_verdict(draft, self.messages), reason=draft.reason or "—"
-        )
-        await self._wind_up(trial, text)
+        await self._ended(trial)
         return Reply(self.t("finish.ok", game=trial.game))
 
     async def after_verdict(self, trial: Trial, draft: Draft) -> None:
@@ -423,9 +431,37 @@ class TrialDesk(CallDesk):
 
     async def interrupt(self, trial: Trial, why: str) -> None:
         """Any end but Završi suđenje: nothing is recorded but the trial itself; the players may call again."""
-        if not await self.db.trials.finish(trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why):
+        text = self.t("trial.interrupted", game=trial.game, why=self.t(f"end.{why}"))
+        effects = await self._ending_effects(trial, text)
+        if not await self.db.trials.finish(
+            trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why, effects=effects
+        ):
             return
-        await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(f"end.{why}")))
+        await self._ended(trial)
+
+    async def _ending_effects(self, trial: Trial, text: str) -> list[NewEffect]:
+        """What a trial's end says, written with it: the space closes, the councilor calls it cuts short have
+        their notices edited, the table resumes (or the caller's offers are unblocked) and is told."""
+        rows = [effect.close_trial_space(trial.call, trial.id, text)]
+        for ccall in await self.db.calls.councilor_calls_for(trial.id):
+            if ccall.state is CouncilorCallState.PENDING:  # cancelled by this end (unless taken meanwhile)
+                edit = effect.edit_notices(
+                    trial.call, f"councilor:{ccall.id}", self.t("councilor.notice_cancelled", game=trial.game)
+                )
+                rows.append(replace(edit, payload={**edit.payload, "if_cancelled": ccall.id}))
+        if trial.in_game:
+            rows.append(effect.server(trial.call, "resume_table", trial.game))
+            rows.append(effect.tell_table(trial.call, trial.game, self.t("table.resumed")))
+        else:
+            rows.append(effect.server(trial.call, "unblock_offers", await self.nick(trial.caller)))
+        return rows
+
+    async def _ended(self, trial: Trial) -> None:
+        """After a trial's end: its effects delivered, and its referee offered the calls still pending."""
+        await self.deliver_effects()
+        referee = await self.db.members.get(trial.referee)
+        if referee is not None:
+            await self.offer_pending_calls(referee)
 
     async def _wind_up(self, trial: Trial, text: str) -> None:
         await self.chat.close_trial_space(await self.trial_space(trial), text)
