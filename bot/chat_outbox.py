@@ -19,10 +19,10 @@ import contextlib
 import logging
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.gameserver.outbox import Backoff
 from bot.ports import Button, CallPost, ChatPort, Chats, GameServerPort, TrialSpace, repeated_delivery
 from rules.notices import Notice
 from storage.chat_outbox import ChatOutboxStore, DeliveryState, Effect, EffectState, NewEffect
@@ -34,6 +34,19 @@ log = logging.getLogger(__name__)
 SERVER = "server"  # the "platform" of an effect that asks the game server (through its own port and outbox)
 SERVER_OPS = frozenset({"pause_table", "resume_table", "block_offers", "unblock_offers"})
 MAX_ATTEMPTS = 12  # transient failures of one effect before it is given up as failed (~1 h with the backoff)
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """After `attempts` failed tries: half the exponential delay fixed, half random (equal jitter), as the
+    game-server outbox waits."""
+
+    initial: float = 1.0
+    maximum: float = 300.0
+
+    def delay(self, attempts: int, rng: random.Random) -> float:
+        full = min(self.maximum, self.initial * float(2 ** min(attempts, 30)))
+        return full / 2 + rng.uniform(0, full / 2)
 
 
 # The effects ------------------------------------------------------------------------------------------------
@@ -142,7 +155,7 @@ class ChatOutbox:
         self.desk = desk
         self.store = ChatOutboxStore(desk.db)
         self.clock = clock or SystemClock().now  # real time: retries wait real seconds, whatever the club's clock
-        self.backoff = backoff or Backoff(initial=1.0, maximum=300.0)
+        self.backoff = backoff or Backoff()
         self.rng = rng or random.Random()
         self.max_attempts = max_attempts
         self._lock = asyncio.Lock()

@@ -9,6 +9,7 @@ effects of one call arrive in the order they were written.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
@@ -20,11 +21,10 @@ from typing import Any
 
 import pytest
 
-from bot.chat_outbox import ChatOutbox, is_transient
+from bot.chat_outbox import Backoff, ChatOutbox, is_transient
 from bot.config import Config
 from bot.console.adapter import ConsoleChat
 from bot.desk import Desk
-from bot.gameserver.outbox import Backoff
 from bot.messages import Catalogue
 from bot.ports import CallPost, Chats, LoggingGameServer, ManualClock, ManualTimers
 from club import NOW, Club, make_club
@@ -396,3 +396,31 @@ async def test_the_chat_outbox_states_are_the_check_constraints(tmp_path: Path) 
         found = re.search(r"CHECK \(state IN \(([^)]*)\)\)", sql[table])
         assert found is not None
         assert {v.strip().strip("'") for v in found[1].split(",")} == {e.value for e in enum}
+
+
+async def test_the_worker_started_with_the_bot_retries_when_woken(tmp_path: Path) -> None:
+    from bot.app import build_app  # noqa: PLC0415 (this test alone builds the whole app)
+
+    app = await build_app(Config(), clock=ManualClock(NOW), timers=ManualTimers(), database=str(tmp_path / "c.db"))
+    try:
+        flaky = Flaky([RateLimited()])
+        app.chats.ports.append(flaky)  # type: ignore[arg-type]
+        clock = WorkerClock()
+        outbox = app.desk.chat_outbox
+        outbox.clock = clock
+        assert outbox._task is not None  # started with the bot
+        ana = await app.db.members.link("test", "ana", "ana", NOW)
+        club = Club(app.db, app.desk, RecordingChat(), ManualClock(NOW), ManualTimers(), LoggingGameServer(), Config())
+        await club.game(500, ("ana", "marko", "petar"))
+        assert (await app.desk.call(ana, 500)).ok
+        assert flaky.told == []
+        clock.now += timedelta(seconds=5)
+        outbox.wake()
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 10
+        while not flaky.told and loop.time() < end:  # noqa: ASYNC110 (the worker runs on its own task)
+            await asyncio.sleep(0.01)
+        assert len(flaky.told) == 1
+    finally:
+        await app.close()
+    assert app.desk.chat_outbox._task is None  # stopped with the bot
