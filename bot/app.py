@@ -90,7 +90,7 @@ async def build_app(
     if isinstance(timers, SchedulerTimers):
         timers.bind(desk.run_due)
         timers.start()
-    desk.chat_outbox.start()  # retries what the desk could not deliver at once (bot.chat_outbox)
+    desk.chat_outbox.background = True  # `desk.start()`, once the adapters are attached, starts its worker
     sweeper = None
     if sweep if sweep is not None else isinstance(timers, SchedulerTimers):
         sweeper = Sweeper(desk)

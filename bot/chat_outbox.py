@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from bot.ports import Button, CallPost, ChatPort, Chats, GameServerPort, TrialSpace, repeated_delivery
 from rules.notices import Notice
-from storage.chat_outbox import ChatOutboxStore, DeliveryState, Effect, EffectState, NewEffect
+from storage.chat_outbox import ChatOutboxStore, DeliveryState, Effect, EffectState, Ending, NewEffect
 from storage.database import Database
 from storage.trials import Trial
 
@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 SERVER = "server"  # the "platform" of an effect that asks the game server (through its own port and outbox)
 SERVER_OPS = frozenset({"pause_table", "resume_table", "block_offers", "unblock_offers"})
+IDEMPOTENT = frozenset({"edit_notices", SERVER})  # repeated, the same edit or request: nothing to begin first
 MAX_ATTEMPTS = 12  # transient failures of one effect before it is given up as failed (~1 h with the backoff)
 
 
@@ -158,6 +159,7 @@ class ChatOutbox:
         self.backoff = backoff or Backoff()
         self.rng = rng or random.Random()
         self.max_attempts = max_attempts
+        self.background = False  # whether `Desk.start` starts the worker: the bot's app does, a bare desk not
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -166,35 +168,51 @@ class ChatOutbox:
         self._wake.set()
 
     async def deliver(self) -> int:
-        """Deliver every queue head that is due, one after another, until none is; how many effects ended."""
+        """Deliver every effect that is due, in the order written, a queue stopping at its first effect that
+        waits for a retry; how many effects ended."""
         async with self._lock:
             ended = 0
             while True:
-                heads = await self.store.due(self.clock())
+                waiting: set[str] = set()
                 progressed = 0
-                for effect in heads:
-                    progressed += await self._deliver(effect)
+                for effect in await self.store.due(self.clock()):
+                    if effect.queue in waiting or (effect.kind != SERVER and not self.desk.chat.ports):
+                        waiting.add(effect.queue)  # no platform here (a command line's desk): the bot delivers it
+                        continue
+                    if await self._deliver(effect):
+                        progressed += 1
+                    else:
+                        waiting.add(effect.queue)
                 ended += progressed
                 if progressed == 0:
                     return ended
 
     def _targets(self, effect: Effect) -> list[tuple[str, ChatPort | None]]:
+        """The parts still to do: the game server's, or each platform's not done (nor failed) yet."""
         if effect.kind == SERVER:
-            return [(SERVER, None)]
-        return [(port.platform, port) for port in self.desk.chat.ports]
+            targets: list[tuple[str, ChatPort | None]] = [(SERVER, None)]
+        else:
+            targets = [(port.platform, port) for port in self.desk.chat.ports]
+        over = (DeliveryState.DONE, DeliveryState.FAILED)
+        return [(name, port) for name, port in targets if effect.deliveries.get(name) not in over]
 
-    async def _deliver(self, effect: Effect) -> int:
-        states = await self.store.deliveries(effect.id)
+    async def _deliver(self, effect: Effect) -> bool:
+        """Every part of one effect still to do; True when the effect ended (sent or failed), False when a
+        transient failure makes it wait for a retry."""
+        targets = self._targets(effect)
+        pings = [int(m) for m in effect.payload.get("mention", [])] if effect.kind == "post_call" else []
+        if not targets:
+            await self.store.finish(effect.id, Ending(EffectState.SENT, None, pings), self.clock())
+            return True
+        fresh = [name for name, _ in targets if name not in effect.deliveries]
+        if fresh and effect.kind not in IDEMPOTENT:
+            await self.store.started(effect.id, fresh, self.clock())
         retry: str | None = None
         failed: str | None = None
-        for platform, port in self._targets(effect):
-            state = states.get(platform)
-            if state in (DeliveryState.DONE, DeliveryState.FAILED):
-                continue
-            repeat = state is DeliveryState.STARTED
-            if not repeat:
-                await self.store.started(effect.id, platform, self.clock())
-            token = repeated_delivery.set(repeat)
+        for index, (platform, port) in enumerate(targets):
+            token = repeated_delivery.set(effect.deliveries.get(platform) is DeliveryState.STARTED)
+            state = DeliveryState.DONE
+            created = None
             try:
                 created = await self._apply(effect, port)
             except Exception as exc:  # noqa: BLE001 (a platform's failure is sorted, recorded and logged)
@@ -204,20 +222,17 @@ class ChatOutbox:
                     retry = retry or error
                     continue
                 log.warning("chat effect %s (%s) failed for good: %s", effect.id, effect.kind, error)
-                await self.store.done(effect.id, platform, self.clock(), state=DeliveryState.FAILED)
-                failed = failed or error
-                continue
+                state, failed = DeliveryState.FAILED, failed or error
             finally:
                 repeated_delivery.reset(token)
-            await self.store.done(effect.id, platform, self.clock(), created)
+            last = index == len(targets) - 1 and retry is None
+            ending = Ending(EffectState.FAILED if failed else EffectState.SENT, failed, pings) if last else None
+            await self.store.done(effect.id, platform, self.clock(), created, state, ending)
         if retry is not None:
             delay = self.backoff.delay(effect.attempts, self.rng)
             await self.store.retry_at(effect.id, retry, self.clock() + timedelta(seconds=delay))
-            return 0
-        pings = [int(m) for m in effect.payload.get("mention", [])] if effect.kind == "post_call" else []
-        ended = EffectState.FAILED if failed else EffectState.SENT
-        await self.store.finish(effect.id, ended, self.clock(), failed, pings)
-        return 1
+            return False
+        return True
 
     async def _member(self, member_id: int) -> Any:
         member = await self.desk.db.members.get(member_id)

@@ -63,9 +63,13 @@ class Effect:
     next_at: datetime | None
     last_error: str | None
     done_at: datetime | None
+    deliveries: dict[str, DeliveryState]  # each platform's part so far
 
 
-_COLUMNS = "id, queue, kind, payload, created_at, state, attempts, next_at, last_error, done_at"
+_COLUMNS = (
+    "id, queue, kind, payload, created_at, state, attempts, next_at, last_error, done_at,"
+    " (SELECT group_concat(platform || ' ' || state, char(10)) FROM chat_deliveries WHERE effect = chat_outbox.id)"
+)
 
 
 def _effect(row: Any) -> Effect:
@@ -80,7 +84,18 @@ def _effect(row: Any) -> Effect:
         parse_stored_time(row[7]) if row[7] else None,
         row[8],
         parse_stored_time(row[9]) if row[9] else None,
+        {p: DeliveryState(s) for p, _, s in (part.rpartition(" ") for part in (row[10] or "").split("\n") if part)},
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How an effect ends (with its last platform's part, in one transaction): sent or failed, and the members
+    its call pinged."""
+
+    state: EffectState
+    error: str | None = None
+    pings: Sequence[int] = ()
 
 
 async def add_effects(conn: aiosqlite.Connection, effects: Sequence[NewEffect], now: datetime) -> None:
@@ -107,12 +122,16 @@ class ChatOutboxStore:
 
     _HEADS = "SELECT min(id) FROM chat_outbox WHERE state = 'pending' GROUP BY queue"
 
-    async def due(self, now: datetime, limit: int = 100) -> list[Effect]:
-        """The head of every queue that is due (never tried, or its retry time has come), oldest first."""
+    async def due(self, now: datetime, limit: int = 200) -> list[Effect]:
+        """Every pending effect that is due (never tried, or its retry time has come) and not behind one of its
+        queue that waits for its retry, oldest first: deliver them in this order, a queue stopping at its first
+        effect that does not end."""
+        at = now_text(now)
         rows = await self._rows(
-            f"SELECT {_COLUMNS} FROM chat_outbox WHERE id IN ({self._HEADS})"
-            " AND (next_at IS NULL OR next_at <= ?) ORDER BY id LIMIT ?",
-            (now_text(now), limit),
+            f"SELECT {_COLUMNS} FROM chat_outbox WHERE state = 'pending' AND (next_at IS NULL OR next_at <= ?)"
+            " AND NOT EXISTS (SELECT 1 FROM chat_outbox AS e WHERE e.queue = chat_outbox.queue"
+            " AND e.state = 'pending' AND e.id < chat_outbox.id AND e.next_at > ?) ORDER BY id LIMIT ?",
+            (at, at, limit),
         )
         return [_effect(r) for r in rows]
 
@@ -127,12 +146,12 @@ class ChatOutboxStore:
         rows = await self._rows("SELECT platform, state FROM chat_deliveries WHERE effect = ?", (effect,))
         return {str(p): DeliveryState(str(s)) for p, s in rows}
 
-    async def started(self, effect: int, platform: str, now: datetime) -> None:
-        """About to ask the platform: a crash from here on makes the next delivery a repeat."""
+    async def started(self, effect: int, platforms: Sequence[str], now: datetime) -> None:
+        """About to ask these platforms: a crash from here on makes the next delivery to them a repeat."""
         async with self.db.transaction(durable=False) as conn:
-            await conn.execute(
+            await conn.executemany(
                 "INSERT OR IGNORE INTO chat_deliveries (effect, platform, state, at) VALUES (?, ?, 'started', ?)",
-                (effect, platform, now_text(now)),
+                [(effect, platform, now_text(now)) for platform in platforms],
             )
 
     async def done(
@@ -142,9 +161,11 @@ class ChatOutboxStore:
         now: datetime,
         notices: tuple[str, Sequence[Notice]] | None = None,
         state: DeliveryState = DeliveryState.DONE,
+        ending: Ending | None = None,
     ) -> None:
         """The platform's part is over; what it created (a call's notices, under their subject) is kept in the
-        same transaction, so a repeat finds it and edits rather than posts again."""
+        same transaction, so a repeat finds it and edits rather than posts again. With `ending`, the last part:
+        the effect ends with it."""
         async with self.db.transaction(durable=False) as conn:
             if notices is not None:
                 subject, created = notices
@@ -157,26 +178,13 @@ class ChatOutboxStore:
                 " ON CONFLICT (effect, platform) DO UPDATE SET state = excluded.state, at = excluded.at",
                 (effect, platform, state, now_text(now)),
             )
+            if ending is not None:
+                await _end(conn, effect, ending, now)
 
-    async def finish(
-        self, effect: int, state: EffectState, now: datetime, error: str | None = None, pings: Sequence[int] = ()
-    ) -> None:
-        """Every platform's part is over: the effect is sent (or failed, with the error), and the members its
-        call pinged are recorded."""
+    async def finish(self, effect: int, ending: Ending, now: datetime) -> None:
+        """Every platform's part is over (or there was none to do)."""
         async with self.db.transaction(durable=False) as conn:
-            await conn.execute(
-                "UPDATE chat_outbox SET state = ?, attempts = attempts + 1, done_at = ?, last_error = ?"
-                " WHERE id = ? AND state = 'pending'",
-                (state, now_text(now), error[:2000] if error else None, effect),
-            )
-            if pings:
-                row = await (await conn.execute("SELECT payload FROM chat_outbox WHERE id = ?", (effect,))).fetchone()
-                call = json.loads(row[0]).get("call") if row else None
-                if call is not None:
-                    await conn.executemany(
-                        "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
-                        [(call, m, now_text(now)) for m in pings],
-                    )
+            await _end(conn, effect, ending, now)
 
     async def retry_at(self, effect: int, error: str, at: datetime) -> None:
         """Not delivered (a transient error): tried again at `at`."""
@@ -200,3 +208,21 @@ class ChatOutboxStore:
     async def counts(self) -> dict[str, int]:
         rows = await self._rows("SELECT state, count(*) FROM chat_outbox GROUP BY state")
         return {str(r[0]): int(r[1]) for r in rows}
+
+
+async def _end(conn: aiosqlite.Connection, effect: int, ending: Ending, now: datetime) -> None:
+    """The effect is sent (or failed, with the error), and the members its call pinged are recorded."""
+    error = ending.error[:2000] if ending.error else None
+    await conn.execute(
+        "UPDATE chat_outbox SET state = ?, attempts = attempts + 1, done_at = ?, last_error = ?"
+        " WHERE id = ? AND state = 'pending'",
+        (ending.state, now_text(now), error, effect),
+    )
+    if ending.pings:
+        row = await (await conn.execute("SELECT payload FROM chat_outbox WHERE id = ?", (effect,))).fetchone()
+        call = json.loads(row[0]).get("call") if row else None
+        if call is not None:
+            await conn.executemany(
+                "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
+                [(call, m, now_text(now)) for m in ending.pings],
+            )

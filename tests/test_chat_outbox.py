@@ -408,6 +408,8 @@ async def test_the_worker_started_with_the_bot_retries_when_woken(tmp_path: Path
         clock = WorkerClock()
         outbox = app.desk.chat_outbox
         outbox.clock = clock
+        assert outbox._task is None  # not before the platforms are attached: it would deliver to none of them
+        await app.desk.start()
         assert outbox._task is not None  # started with the bot
         ana = await app.db.members.link("test", "ana", "ana", NOW)
         club = Club(app.db, app.desk, RecordingChat(), ManualClock(NOW), ManualTimers(), LoggingGameServer(), Config())
@@ -424,3 +426,14 @@ async def test_the_worker_started_with_the_bot_retries_when_woken(tmp_path: Path
     finally:
         await app.close()
     assert app.desk.chat_outbox._task is None  # stopped with the bot
+
+
+async def test_a_desk_without_platforms_leaves_its_chat_effects_to_the_bot(two: Club, tmp_path: Path) -> None:
+    """A command line's desk (no chat port) decides; the bot, with its platforms, delivers what it wrote."""
+    two.desk.chat.ports.clear()
+    assert (await two.desk.call(await two.get("ana"), 500)).ok
+    assert await pending(two) == 1
+    club = await restart(two, tmp_path)
+    assert [p.where for p in of(club.chat, "post")] == ["#referees"]
+    assert await pending(club) == 0
+    await club.db.close()

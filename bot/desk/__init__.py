@@ -30,8 +30,10 @@ class Desk(AdviceDesk, CorrectionDesk, RuleCatalogueDesk):
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect); first
-        of all, the chat effects still pending in the chat outbox are delivered."""
+        of all, the chat effects still pending in the chat outbox are delivered (and its worker started)."""
         await self.deliver_effects()
+        if self.chat_outbox.background:
+            self.chat_outbox.start()
         await self.ensure_owner_links()
         await self.run_due()
         await self.resync_plavac()

@@ -264,8 +264,10 @@ def check_effects(connection: sqlite3.Connection, acks: Acks, restarted: bool) -
         assert count <= expired[key], ("a caller told twice of an expiry", key, count, expired[key])
     if not restarted:
         return
-    states = dict(connection.execute("SELECT state, count(*) FROM chat_outbox GROUP BY state"))
-    assert set(states) <= {"sent"}, ("chat effects not delivered after the restart", states)
+    undelivered = connection.execute(
+        "SELECT id, queue, kind, state, attempts, next_at, last_error FROM chat_outbox WHERE state != 'sent'"
+    ).fetchall()
+    assert undelivered == [], ("chat effects not delivered after the restart", undelivered)
     for key, count in calls.items():
         assert acks.posted[key] + acks.reposted[key] >= count, ("a call's notice never posted", key)
     for trial in trials:
@@ -360,4 +362,9 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Path) -> 
     assert acks.takes, "the evenings did nothing"
     assert acks.opened, "no trial space was seen opening"
     assert acks.told or KILLS < 20, "no expiry was told"
+    print(  # with -s: what the run went through
+        f"chaos: {kills} kills, {sum(acks.posted.values())} call notices posted"
+        f" (+{sum(acks.reposted.values())} repeated as edits), {sum(acks.opened.values())} trial spaces opened"
+        f" (+{sum(acks.reopened.values())}), {sum(acks.told.values())} expiries told (+{sum(acks.retold.values())})"
+    )
     assert imported or KILLS < 20, "no import ran beside the bot"
