@@ -316,7 +316,7 @@ async def test_a_transient_failure_is_retried_with_backoff_and_delivered_once(tm
 
 
 async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
 ) -> None:
     club, flaky, clock = await flaky_club(tmp_path, [ValueError("Invalid Form Body")])
     with caplog.at_level(logging.WARNING, logger="bot.chat_outbox"):
@@ -334,6 +334,14 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
     assert await club.desk.chat_outbox.deliver() == 0
     assert flaky.calls == 1
     await club.db.close()
+    from bot.cli import main  # noqa: PLC0415 (an officer sees it)
+
+    assert await asyncio.to_thread(main, ["outbox", "--chat", "--failed", "--db", str(tmp_path / "club.db")]) == 0
+    out = capsys.readouterr().out
+    assert "Chat outbox: 0 waiting, 0 delivered, 1 failed." in out
+    assert "post_call" in out
+    assert "flaky failed, test done" in out
+    assert "Invalid Form Body" in out
 
 
 async def test_transient_failures_past_the_bound_end_as_failed(tmp_path: Path) -> None:
