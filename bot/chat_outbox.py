@@ -169,23 +169,20 @@ class ChatOutbox:
 
     async def deliver(self) -> int:
         """Deliver every effect that is due, in the order written, a queue stopping at its first effect that
-        waits for a retry; how many effects ended."""
+        waits for a retry; how many effects ended. (One pass: an effect written meanwhile is delivered by the
+        call that follows its decision, waiting on the lock.)"""
         async with self._lock:
             ended = 0
-            while True:
-                waiting: set[str] = set()
-                progressed = 0
-                for effect in await self.store.due(self.clock()):
-                    if effect.queue in waiting or (effect.kind != SERVER and not self.desk.chat.ports):
-                        waiting.add(effect.queue)  # no platform here (a command line's desk): the bot delivers it
-                        continue
-                    if await self._deliver(effect):
-                        progressed += 1
-                    else:
-                        waiting.add(effect.queue)
-                ended += progressed
-                if progressed == 0:
-                    return ended
+            waiting: set[str] = set()
+            for effect in await self.store.due(self.clock()):
+                if effect.queue in waiting or (effect.kind != SERVER and not self.desk.chat.ports):
+                    waiting.add(effect.queue)  # no platform here (a command line's desk): the bot delivers it
+                    continue
+                if await self._deliver(effect):
+                    ended += 1
+                else:
+                    waiting.add(effect.queue)
+            return ended
 
     def _targets(self, effect: Effect) -> list[tuple[str, ChatPort | None]]:
         """The parts still to do: the game server's, or each platform's not done (nor failed) yet."""
@@ -201,8 +198,9 @@ class ChatOutbox:
         transient failure makes it wait for a retry."""
         targets = self._targets(effect)
         pings = [int(m) for m in effect.payload.get("mention", [])] if effect.kind == "post_call" else []
+        call = int(effect.payload["call"]) if effect.kind == "post_call" else None
         if not targets:
-            await self.store.finish(effect.id, Ending(EffectState.SENT, None, pings), self.clock())
+            await self.store.finish(effect.id, Ending(EffectState.SENT, None, pings, call), self.clock())
             return True
         fresh = [name for name, _ in targets if name not in effect.deliveries]
         if fresh and effect.kind not in IDEMPOTENT:
@@ -226,7 +224,7 @@ class ChatOutbox:
             finally:
                 repeated_delivery.reset(token)
             last = index == len(targets) - 1 and retry is None
-            ending = Ending(EffectState.FAILED if failed else EffectState.SENT, failed, pings) if last else None
+            ending = Ending(EffectState.FAILED if failed else EffectState.SENT, failed, pings, call) if last else None
             await self.store.done(effect.id, platform, self.clock(), created, state, ending)
         if retry is not None:
             delay = self.backoff.delay(effect.attempts, self.rng)
@@ -259,7 +257,7 @@ class ChatOutbox:
             return None
         kind = effect.kind
         if kind == "post_call":
-            mention = tuple([await self._member(m) for m in p["mention"]])
+            mention = tuple(await self.desk.db.members.many([int(m) for m in p["mention"]]))
             direct = tuple(m for m in mention if m.id in set(p["direct"]))
             post = CallPost(p["subject"], p["text"], mention, _read_buttons(p["buttons"]), direct)
             return p["subject"], list(await port.post_call(post))

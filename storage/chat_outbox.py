@@ -96,6 +96,7 @@ class Ending:
     state: EffectState
     error: str | None = None
     pings: Sequence[int] = ()
+    call: int | None = None  # the call the pings are of
 
 
 async def add_effects(conn: aiosqlite.Connection, effects: Sequence[NewEffect], now: datetime) -> None:
@@ -218,11 +219,8 @@ async def _end(conn: aiosqlite.Connection, effect: int, ending: Ending, now: dat
         " WHERE id = ? AND state = 'pending'",
         (ending.state, now_text(now), error, effect),
     )
-    if ending.pings:
-        row = await (await conn.execute("SELECT payload FROM chat_outbox WHERE id = ?", (effect,))).fetchone()
-        call = json.loads(row[0]).get("call") if row else None
-        if call is not None:
-            await conn.executemany(
-                "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
-                [(call, m, now_text(now)) for m in ending.pings],
-            )
+    if ending.pings and ending.call is not None:
+        await conn.executemany(
+            "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
+            [(ending.call, m, now_text(now)) for m in ending.pings],
+        )
