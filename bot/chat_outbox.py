@@ -292,10 +292,11 @@ class ChatOutbox:
             self._wake.clear()
             try:
                 await self.deliver()
-            except Exception:
+                wake = await self.store.next_wake()
+                seconds = 60.0 if wake is None else max(0.0, (wake - self.clock()).total_seconds())
+            except Exception:  # the database busy or gone a moment: the rows wait
                 log.exception("the chat outbox worker failed; trying again shortly")
-            wake = await self.store.next_wake()
-            seconds = 60.0 if wake is None else max(0.0, (wake - self.clock()).total_seconds())
+                seconds = 5.0
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=min(seconds, 60.0) or 0.001)
 

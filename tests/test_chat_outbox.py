@@ -445,3 +445,34 @@ async def test_a_desk_without_platforms_leaves_its_chat_effects_to_the_bot(two: 
     assert [p.where for p in of(club.chat, "post")] == ["#referees"]
     assert await pending(club) == 0
     await club.db.close()
+
+
+async def test_the_worker_survives_a_database_that_fails_a_moment(two: Club) -> None:
+    import sqlite3  # noqa: PLC0415
+
+    outbox = two.desk.chat_outbox
+    two.desk.chat.ports.clear()  # the decision's own delivery leaves the post to the worker
+    assert (await two.desk.call(await two.get("ana"), 500)).ok
+    two.desk.chat.ports.append(two.chat)
+    real = outbox.store.due
+    failures = [sqlite3.OperationalError("database is locked")]
+
+    async def flaky_due(*args: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return await real(*args)
+
+    outbox.store.due = flaky_due  # type: ignore[method-assign]
+    outbox.start()
+    try:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 10
+        while failures and loop.time() < end:  # noqa: ASYNC110 (the worker runs on its own task)
+            await asyncio.sleep(0.01)
+        outbox.wake()
+        while not of(two.chat, "post") and loop.time() < end:  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+        assert len(of(two.chat, "post")) == 1
+    finally:
+        await outbox.stop()
+    await two.db.close()
