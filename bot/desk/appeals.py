@@ -318,6 +318,7 @@ class AppealDesk(VoteDesk):
         assert hearing is not None
         now = self.now()
         until = now + timedelta(days=chosen) if chosen else None
+        text = self.t("appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason)
         if not await self.db.trials.finish(
             hearing.id,
             TrialOutcome.NO_VERDICT,
@@ -325,11 +326,11 @@ class AppealDesk(VoteDesk):
             councilor.id,
             verdict=verdict_to_json(Draft(NoVerdict(), reason)),
             reason=reason,
+            effects=await self._ending_effects(hearing, text),
         ):
             return self.refuse("appeal.not_yours", appeal=appeal_id)
         await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen)
-        text = self.t("appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason)
-        await self._wind_up(hearing, text)
+        await self._ended(hearing)
         await self.tell_decision(appeal, state, reason, chosen, until, None)
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
 

@@ -463,24 +463,6 @@ class TrialDesk(CallDesk):
         if referee is not None:
             await self.offer_pending_calls(referee)
 
-    async def _wind_up(self, trial: Trial, text: str) -> None:
-        await self.chat.close_trial_space(await self.trial_space(trial), text)
-        for ccall in await self.db.calls.councilor_calls_for(trial.id):
-            if ccall.state is CouncilorCallState.CANCELLED:  # cut short by this end (only a trial's end cancels one)
-                await self.chat.edit_notices(
-                    await self.db.calls.notices(f"councilor:{ccall.id}"),
-                    self.t("councilor.notice_cancelled", game=trial.game),
-                )
-        caller = await self.nick(trial.caller)
-        if trial.in_game:
-            await self.game_server.resume_table(trial.game)
-            await self.tell_table(trial.game, self.t("table.resumed"))
-        else:
-            await self.game_server.unblock_offers(caller)
-        referee = await self.db.members.get(trial.referee)
-        if referee is not None:
-            await self.offer_pending_calls(referee)
-
     # Events from the platforms and the game server ---------------------------------------------------
     async def member_left_club(self, member: Member, platform: str | None = None) -> None:
         """He left the server or group of `platform`: he leaves the club only when he is gone from every platform
