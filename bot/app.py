@@ -50,6 +50,7 @@ class App:
         self.chats.ports.append(port)
 
     async def close(self) -> None:
+        await self.desk.chat_outbox.stop()
         if self.sweeper is not None:
             await self.sweeper.stop()
         if self.link is not None:
@@ -89,6 +90,7 @@ async def build_app(
     if isinstance(timers, SchedulerTimers):
         timers.bind(desk.run_due)
         timers.start()
+    desk.chat_outbox.background = True  # `desk.start()`, once the adapters are attached, starts its worker
     sweeper = None
     if sweep if sweep is not None else isinstance(timers, SchedulerTimers):
         sweeper = Sweeper(desk)

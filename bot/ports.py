@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -18,6 +19,10 @@ from rules.notices import Notice
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: True while the chat outbox (`bot.chat_outbox`) delivers an effect again that a platform may have shown already
+#: (a crash came after it was begun): a platform that can shows it as an edit of that message, not as a new one.
+repeated_delivery: ContextVar[bool] = ContextVar("repeated_delivery", default=False)
 
 
 class Clock(Protocol):

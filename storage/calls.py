@@ -3,6 +3,7 @@ who was pinged, and every copy of a call's message (so each copy can be edited w
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 import aiosqlite
 
 from rules.notices import Notice
+from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.states import CallState, CouncilorCallState
@@ -112,7 +114,16 @@ class CallStore:
         rows = await self.db.connection.execute_fetchall(_CALL + tail, params)
         return [_call(tuple(r)) for r in rows]
 
-    async def create(self, game: int, caller: int, in_game: bool, now: datetime, deadline: datetime) -> Call:
+    async def create(
+        self,
+        game: int,
+        caller: int,
+        in_game: bool,
+        now: datetime,
+        deadline: datetime,
+        effects: Callable[[int], Sequence[NewEffect]] | None = None,
+    ) -> Call:
+        """Open a call; `effects` (given the new call's id) are written in the same transaction."""
         try:
             async with self.db.transaction() as conn:
                 open_trial = await (
@@ -126,14 +137,19 @@ class CallStore:
                 )
                 call_id = cur.lastrowid
                 await EventStore.add(conn, now, "call_created", caller, f"call:{call_id}", game=game)
+                if effects is not None:
+                    await add_effects(conn, effects(int(call_id or 0)), now)
         except aiosqlite.IntegrityError as exc:
             raise AlreadyPending(str(exc)) from None
         call = await self.get(int(call_id or 0))
         assert call is not None
         return call
 
-    async def close(self, call_id: int, state: str, now: datetime, actor: int | None) -> bool:
-        """Withdraw or expire a pending call; False when it was no longer pending (idempotent)."""
+    async def close(
+        self, call_id: int, state: str, now: datetime, actor: int | None, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """Withdraw or expire a pending call, with its `effects` in the same transaction; False when it was no
+        longer pending (idempotent: nothing written then)."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE calls SET state = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
@@ -141,6 +157,7 @@ class CallStore:
             )
             if cur.rowcount:
                 await EventStore.add(conn, now, f"call_{state}", actor, f"call:{call_id}")
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
     async def add_ping(self, call_id: int, member: int, now: datetime) -> bool:
@@ -159,20 +176,6 @@ class CallStore:
                 (ccall_id, member, now_text(now)),
             )
             return cur.rowcount > 0
-
-    async def record_post(
-        self, call_id: int, subject: str, notices: list[Notice], pinged: list[int], now: datetime
-    ) -> None:
-        """Every copy of a call's message and everyone it pinged, in one transaction."""
-        async with self.db.transaction(durable=False) as conn:
-            await conn.executemany(
-                "INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
-                [(subject, n.platform, n.place, n.message) for n in notices],
-            )
-            await conn.executemany(
-                "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
-                [(call_id, m, now_text(now)) for m in pinged],
-            )
 
     async def pinged(self, call_id: int) -> set[int]:
         async with self.db.connection.execute("SELECT member FROM call_pings WHERE call = ?", (call_id,)) as cur:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -62,6 +63,14 @@ class MemberStore:
     async def get(self, member_id: int) -> Member | None:
         rows = await self._query("WHERE m.id = ?", (member_id,))
         return rows[0] if rows else None
+
+    async def many(self, member_ids: list[int]) -> list[Member]:
+        """These members in one query, in the order given (any no longer there left out)."""
+        found = {
+            m.id: m
+            for m in await self._query("WHERE m.id IN (SELECT value FROM json_each(?))", (json.dumps(member_ids),))
+        }
+        return [found[i] for i in member_ids if i in found]
 
     async def by_nick(self, nick: str) -> Member | None:
         rows = await self._query("WHERE m.nick = ?", (nick,))

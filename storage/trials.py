@@ -4,6 +4,7 @@ end of a trial (recording the verdict and its paper changes in the same transact
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,7 @@ import aiosqlite
 
 from rules.members import PartyRole
 from storage.changes import NewPaperChange, insert_change
+from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.states import TrialOutcome
@@ -90,10 +92,15 @@ class TrialStore:
         self.db = db
 
     async def take(
-        self, call_id: int, referee: int, now: datetime, parties: list[tuple[int, str]]
+        self,
+        call_id: int,
+        referee: int,
+        now: datetime,
+        parties: list[tuple[int, str]],
+        effects: Callable[[int], Sequence[NewEffect]] | None = None,
     ) -> tuple[str, Trial | None]:
         """Sudi: exactly one presser turns the pending call into a trial, only before its deadline; all in one
-        transaction."""
+        transaction, with the `effects` of the win (given the new trial's id)."""
         try:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
@@ -122,6 +129,8 @@ class TrialStore:
                         (trial_id, member, role, now_text(now)),
                     )
                 await EventStore.add(conn, now, "call_taken", referee, f"call:{call_id}", trial=trial_id)
+                if effects is not None:
+                    await add_effects(conn, effects(trial_id), now)
         except aiosqlite.IntegrityError:
             return TakeResult.JUDGING, None
         return TakeResult.WON, await self.get(trial_id)
@@ -248,6 +257,7 @@ class TrialStore:
         end_reason: str | None = None,
         changes: list[NewPaperChange] | None = None,
         expected_draft: dict[str, Any] | None = None,
+        effects: Sequence[NewEffect] = (),
     ) -> bool:
         """End an open trial. With a verdict, its paper changes are written in the same transaction. When
         `expected_draft` is given the trial ends only if the stored draft is still that one (no lost update).
@@ -278,4 +288,5 @@ class TrialStore:
             for change in changes or []:
                 await insert_change(conn, change, trial_id)
             await EventStore.add(conn, now, f"trial_{outcome}", actor, f"trial:{trial_id}", end_reason=end_reason)
+            await add_effects(conn, effects, now)
         return True

@@ -6,7 +6,8 @@ text in brackets, ``[Sudi]``. Like every adapter it only translates: it decides 
 a chat platform keeps: the messages it printed with their buttons (so a member can press a button he sees), who
 is in which trial space, and the notices of each call so that an edit is printed as one
 (``[#sudije] (izmena) …``). Notices are stored by the desk in the database, so an edit after a restart still
-prints; only its button registry starts empty.
+prints; only its button registry starts empty. A message the chat outbox delivers again after a crash (it may
+have been printed before the crash: `repeated_delivery`) is printed as an edit of itself, never as a second one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.messages import Catalogue
-from bot.ports import Button, CallPost, Reply, TrialSpace
+from bot.ports import Button, CallPost, Reply, TrialSpace, repeated_delivery
 from rules.members import Member
 from rules.notices import Notice
 
@@ -88,6 +89,10 @@ class ConsoleChat:
         for line in lines[1:]:
             self.write(" " * len(head) + line if line else "")
 
+    def _again(self, text: str) -> str:
+        """A repeated delivery (`repeated_delivery`) shows as an edit of the message it may have printed."""
+        return f"{self.messages.t('console.edited')} {text}" if repeated_delivery.get() else text
+
     def note(self, text: str) -> None:
         """The console's own remarks (presence, clock, the game server): in parentheses, tagged by nobody."""
         for line in text.split("\n"):
@@ -119,7 +124,7 @@ class ConsoleChat:
         mentions = [f"@{acc}" for acc in [self.account_of(m) for m in post.mention] if acc is not None]
         text = " ".join([*mentions, post.text])
         mid = self._remember(self.channel, post.buttons)
-        self.emit(self.channel, text, post.buttons)
+        self.emit(self.channel, self._again(text), post.buttons)
         notices = [Notice(PLATFORM, self.channel, mid)]
         for member in post.direct:
             dm = self._dm_place(member)
@@ -127,7 +132,7 @@ class ConsoleChat:
                 continue
             place, tag = dm
             dm_id = self._remember(place, post.buttons)
-            self.emit(tag, post.text, post.buttons)
+            self.emit(tag, self._again(post.text), post.buttons)
             notices.append(Notice(PLATFORM, place, dm_id))
         return notices
 
@@ -154,7 +159,7 @@ class ConsoleChat:
             return
         place, tag = dm
         self._remember(place, buttons)
-        self.emit(tag, text, buttons)
+        self.emit(tag, self._again(text), buttons)
 
     def show_reply(self, account: str, reply: Reply) -> None:
         """What the desk answered the member who acted: private to him, so printed as his DM."""
@@ -168,7 +173,7 @@ class ConsoleChat:
                 self.note(self.messages.t("console.picture", path=path))
 
     async def tell_table(self, game: int, players: Sequence[Member], text: str) -> None:
-        self.emit(f"table {game}", text)
+        self.emit(f"table {game}", self._again(text))
 
     async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
         present: list[str] = []
@@ -180,7 +185,7 @@ class ConsoleChat:
                 seen.add(member.id)
         self.screen.spaces[space.id] = seen
         self._remember(f"trial:{space.id}", buttons)
-        self.emit(f"trial {space.id}", text, buttons)
+        self.emit(f"trial {space.id}", self._again(text), buttons)
         self.emit(f"trial {space.id}", self.messages.t("console.space_members", members=", ".join(present)))
 
     async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
@@ -201,7 +206,7 @@ class ConsoleChat:
         for shown in self.screen.shown:
             if shown.place == f"trial:{space.id}":
                 shown.enabled = False
-        self.emit(f"trial {space.id}", text)
+        self.emit(f"trial {space.id}", self._again(text))
 
     # Buttons -------------------------------------------------------------------------------------------
     def sees(self, member: Member, account: str, place: str) -> bool:

@@ -155,7 +155,11 @@ class Desk(DeskBase):
     @for_the_club
     async def start(self) -> None:
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
-        server again what the open trials need (a crash may have come between a record and its effect)."""
+        server again what the open trials need (a crash may have come between a record and its effect); first
+        of all, the chat effects still pending in the chat outbox are delivered (and its worker started)."""
+        await self.deliver_effects()
+        if self.chat_outbox.background:
+            self.chat_outbox.start()
         await self.links.ensure_owner_links()
         await self.run_due()
         await self.penalties.resync_plavac()

@@ -341,6 +341,10 @@ class AppealDesk(DeskBase):
         assert hearing is not None
         now = self.now()
         until = now + timedelta(days=chosen) if chosen else None
+        with self.club_voice():  # said in the hearing's space
+            text = self.t(
+                "appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason
+            )
         if not await self.db.trials.finish(
             hearing.id,
             TrialOutcome.NO_VERDICT,
@@ -348,14 +352,11 @@ class AppealDesk(DeskBase):
             councilor.id,
             verdict=verdict_to_json(Draft(NoVerdict(), reason)),
             reason=reason,
+            effects=await self.trials._ending_effects(hearing, text),
         ):
             raise Refused("appeal.not_yours", appeal=appeal_id)
         await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen)
-        with self.club_voice():  # said in the hearing's space
-            text = self.t(
-                "appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason
-            )
-        await self.trials._wind_up(hearing, text)
+        await self.trials._ended(hearing)
         await self.tell_decision(appeal, state, reason, chosen, until, None)
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
 

@@ -4,10 +4,12 @@ the database, the ports, the clock, the configuration and the messages). A part 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import AbstractContextManager, asynccontextmanager
 from datetime import datetime, timedelta
 
+from bot.chat_outbox import ChatOutbox
 from bot.config import Config
 from bot.desk.deps import DeskDeps
 from bot.desk.refused import Refused
@@ -25,6 +27,8 @@ from rules.paper_render import anonymised, paper_json, paper_text
 from storage.database import Database
 from storage.languages import member_language
 from storage.trials import Trial
+
+log = logging.getLogger(__name__)
 
 
 class DeskBase:
@@ -251,3 +255,21 @@ class DeskBase:
         if game is not None:
             paper = compute_paper(game, anonymised(await self.db.paper_changes.for_game(number)))
             await self.game_server.paper_changed(number, paper_json(game, paper))
+
+    # The chat outbox (bot.chat_outbox) -----------------------------------------------------------------------
+    @property
+    def chat_outbox(self) -> ChatOutbox:
+        """The deliverer of the chat effects a decision writes in its transaction (one per desk)."""
+        outbox = self.deps.chat_outbox
+        if outbox is None:  # shared by every part through their one DeskDeps
+            outbox = self.deps.chat_outbox = ChatOutbox(self)
+        return outbox
+
+    async def deliver_effects(self) -> None:
+        """Deliver at once what the last decisions wrote to the chat outbox; a failure here loses nothing (the
+        rows wait for the worker, or for the next start), so it is logged and the member still gets his answer."""
+        try:
+            await self.chat_outbox.deliver()
+        except Exception:
+            log.exception("the chat outbox could not deliver now; the worker will")
+            self.chat_outbox.wake()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
@@ -21,6 +22,7 @@ from rules.eligibility import (
 )
 from rules.gamelog import GameStatus
 from storage.calls import AlreadyPending, Call
+from storage.chat_outbox import NewEffect
 from storage.members import Member
 from storage.states import CallState
 
@@ -51,15 +53,30 @@ class CallDesk(DeskBase):
         if mine is not None:
             raise Refused("call.caller_has_pending", game=mine.game)
         in_game = facts.status is GameStatus.IN_PROGRESS
+        deadline = now + self.call_time
+        referees = await self._referees_to_notify(facts, caller.id)
+        with self.club_voice():  # the referees' channel (its private copies edited with it)
+            notice = self.t(
+                "call.notice_in_game" if in_game else "call.notice_out_of_game",
+                game=facts.number,
+                caller=caller.nick,
+                until=deadline,
+            )
+
+        def effects(call_id: int) -> list[NewEffect]:
+            # The call's notice to the referees and the table's line, written with the call, in the club's words.
+            with self.club_voice():
+                rows = [effect.post_call(call_id, self._call_post(call_id, notice, referees))]
+                if in_game:
+                    rows.append(effect.tell_table(call_id, facts.number, self.t("table.called", nick=caller.nick)))
+            return rows
+
         try:
-            call = await self.db.calls.create(facts.number, caller.id, in_game, now, now + self.call_time)
+            call = await self.db.calls.create(facts.number, caller.id, in_game, now, deadline, effects)
         except AlreadyPending:
             raise Refused("call.already_open", game=facts.number) from None
         self.timers.arm(call.deadline)
-        await self._notify_referees(call, facts)
-        if in_game:
-            with self.club_voice():
-                await self.tell_table(call.game, self.t("table.called", nick=caller.nick))
+        await self.deliver_effects()
         return Reply(
             self.t("call.ok", game=call.game, minutes=self.config.call_minutes),
             (Button(self.t(Action.WITHDRAW.label_key), Action.WITHDRAW, call.id, "danger"),),
@@ -96,21 +113,19 @@ class CallDesk(DeskBase):
                 return facts
         return None
 
-    @for_the_club  # the referees' channel, and its private copies edited with it
-    async def _notify_referees(self, call: Call, facts: GameFacts) -> None:
+    async def _referees_to_notify(self, facts: GameFacts, caller: int) -> tuple[Member, ...]:
         lobby = await self.lobby("referee")
-        eligible = {r.member_id for r in eligible_referees([facts for _, facts in lobby], facts, call.caller)}
-        members = tuple(m for m, _ in lobby if m.id in eligible)
-        caller = await self.nick(call.caller)
-        post = CallPost(
-            f"call:{call.id}",
-            self.call_text(call, caller),
+        eligible = {r.member_id for r in eligible_referees([facts for _, facts in lobby], facts, caller)}
+        return tuple(m for m, _ in lobby if m.id in eligible)
+
+    def _call_post(self, call_id: int, text: str, members: tuple[Member, ...]) -> CallPost:
+        return CallPost(
+            f"call:{call_id}",
+            text,
             members,
-            (Button(self.t(Action.TAKE.label_key), Action.TAKE, call.id),),
+            (Button(self.t(Action.TAKE.label_key), Action.TAKE, call_id),),
             members if self.config.direct_messages else (),
         )
-        notices = await self.chat.post_call(post)
-        await self.db.calls.record_post(call.id, post.subject, notices, [m.id for m in members], self.now())
 
     def call_text(self, call: Call, caller: str) -> str:
         key = "call.notice_in_game" if call.in_game else "call.notice_out_of_game"
@@ -168,15 +183,17 @@ class CallDesk(DeskBase):
             raise Refused("withdraw.not_yours")
         if call.state is not CallState.PENDING:
             raise Refused(f"withdraw.{call.state}", referee=await self.nick(call.referee))
-        if not await self.db.calls.close(call.id, "withdrawn", self.now(), caller.id):
-            raise Refused("withdraw.too_late")
-        with self.club_voice():
-            await self.chat.edit_notices(
-                await self.db.calls.notices(f"call:{call.id}"),
-                self.t("call.notice_withdrawn", game=call.game, caller=caller.nick),
-            )
+        with self.club_voice():  # the notices and the table
+            effects = [
+                effect.edit_notices(
+                    call.id, f"call:{call.id}", self.t("call.notice_withdrawn", game=call.game, caller=caller.nick)
+                )
+            ]
             if call.in_game:
-                await self.tell_table(call.game, self.t("table.withdrawn", nick=caller.nick))
+                effects.append(effect.tell_table(call.id, call.game, self.t("table.withdrawn", nick=caller.nick)))
+        if not await self.db.calls.close(call.id, "withdrawn", self.now(), caller.id, effects):
+            raise Refused("withdraw.too_late")
+        await self.deliver_effects()
         return Reply(self.t("withdraw.ok", game=call.game))
 
     async def expire_due_calls(self) -> None:
@@ -191,16 +208,21 @@ class CallDesk(DeskBase):
         """The call's deadline has passed: it expires now (whether or not a timer fired); False when another
         wake-up or press got there first."""
         now = self.now()
-        if not await self.db.calls.close(call.id, "expired", now, None):
-            return False
         caller = await self.db.members.get(call.caller)
-        await self.chat.edit_notices(
-            await self.db.calls.notices(f"call:{call.id}"),
-            self.t("call.notice_expired", game=call.game, caller=caller.nick if caller else "—"),
-        )
+        effects = [
+            effect.edit_notices(
+                call.id,
+                f"call:{call.id}",
+                self.t("call.notice_expired", game=call.game, caller=caller.nick if caller else "—"),
+            )
+        ]
         if caller is not None:
             async with self.reading(caller):
-                await self.chat.tell(caller, self.t("call.expired", game=call.game, minutes=self.config.call_minutes))
+                told = self.t("call.expired", game=call.game, minutes=self.config.call_minutes)
+            effects.append(effect.tell(call.id, caller.id, told))
         if call.in_game:
-            await self.tell_table(call.game, self.t("table.expired"))
+            effects.append(effect.tell_table(call.id, call.game, self.t("table.expired")))
+        if not await self.db.calls.close(call.id, "expired", now, None, effects):
+            return False
+        await self.deliver_effects()
         return True

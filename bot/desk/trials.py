@@ -12,6 +12,7 @@ from dataclasses import replace
 from datetime import timedelta
 from fractions import Fraction
 
+from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
 from bot.desk.deps import DeskDeps, Steps
@@ -38,6 +39,7 @@ from rules.verdicts import (
 )
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
+from storage.chat_outbox import NewEffect
 from storage.members import Member
 from storage.states import CallState, CouncilorCallState, EndReason, TrialOutcome
 from storage.trials import TakeResult, Trial
@@ -115,7 +117,17 @@ class TrialDesk(DeskBase):
         return call, await self._parties(call, facts)
 
     async def _take(self, referee: Member, call: Call, parties: list[tuple[int, str]]) -> Reply:
-        result, trial = await self.db.trials.take(call.id, referee.id, self.now(), parties)
+        caller = await self.nick(call.caller)
+
+        def effects(trial_id: int) -> list[NewEffect]:
+            # Written with the win, in the club's words: the notices say who took it, the trial's space opens,
+            # the table pauses.
+            with self.club_voice():
+                taken = self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick)
+                edit = effect.edit_notices(call.id, f"call:{call.id}", taken)
+                return [edit, *self._opening_effects(call, trial_id, caller, referee.nick)]
+
+        result, trial = await self.db.trials.take(call.id, referee.id, self.now(), parties, effects)
         self._take_claims.pop(call.id, None)  # written: from now on the stored state answers every press
         if result == TakeResult.JUDGING:
             raise Refused("take.judging")
@@ -126,12 +138,6 @@ class TrialDesk(DeskBase):
                 await self.calls.expire_call(fresh)
                 raise Refused("take.expired", game=call.game)
             raise Refused(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
-        caller = await self.nick(call.caller)
-        with self.club_voice():
-            await self.chat.edit_notices(
-                await self.db.calls.notices(f"call:{call.id}"),
-                self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick),
-            )
         await self.steps.open_trial(trial)
         return Reply(self.t("take.ok", game=call.game, trial=trial.id))
 
@@ -147,18 +153,20 @@ class TrialDesk(DeskBase):
 
     @for_the_club  # the trial's space and the table
     async def open_trial(self, trial: Trial) -> None:
-        caller = await self.nick(trial.caller)
-        referee = await self.nick(trial.referee)
-        key = "trial.opened_in_game" if trial.in_game else "trial.opened_out_of_game"
-        space = await self.trial_space(trial)
-        await self.chat.open_trial_space(
-            space, self.t(key, game=trial.game, caller=caller, referee=referee), self.controls(trial)
-        )
-        if trial.in_game:
-            await self.game_server.pause_table(trial.game)
-            await self.tell_table(trial.game, self.t("table.paused"))
+        """The trial's space opens: its effects were written with the take (`_opening_effects`), delivered now."""
+        await self.deliver_effects()
+
+    def _opening_effects(self, call: Call, trial_id: int, caller: str, referee: str) -> list[NewEffect]:
+        key = "trial.opened_in_game" if call.in_game else "trial.opened_out_of_game"
+        text = self.t(key, game=call.game, caller=caller, referee=referee)
+        controls = self.controls(TrialSpace(trial_id, call.game, call.in_game, True, ()))
+        rows = [effect.open_trial_space(call.id, trial_id, text, controls)]
+        if call.in_game:
+            rows.append(effect.server(call.id, "pause_table", call.game))
+            rows.append(effect.tell_table(call.id, call.game, self.t("table.paused")))
         else:
-            await self.game_server.block_offers(caller)
+            rows.append(effect.server(call.id, "block_offers", caller))
+        return rows
 
     def controls(self, trial: Trial | TrialSpace) -> tuple[Button, ...]:
         buttons = [
@@ -405,6 +413,13 @@ class TrialDesk(DeskBase):
         except VerdictRefused as refused:
             raise Refused("finish.draft_invalid", why=self.t(refused.key, **refused.params)) from None
         outcome = TrialOutcome.NO_VERDICT if isinstance(draft.verdict, NoVerdict) else TrialOutcome.VERDICT
+        with self.club_voice():  # said in the trial's space
+            text = self.t(
+                "trial.finished",
+                game=trial.game,
+                verdict=render_verdict(draft, self.messages),
+                reason=draft.reason or "—",
+            )
         if not await self.db.trials.finish(
             trial.id,
             outcome,
@@ -414,19 +429,13 @@ class TrialDesk(DeskBase):
             reason=draft.reason or None,
             changes=changes,
             expected_draft=trial.draft,
+            effects=await self._ending_effects(trial, text),
         ):
             raise Refused("trial.not_your_trial")
         await self.steps.after_verdict(trial, draft)
         if changes:
             await self.paper_changed(trial.game)
-        with self.club_voice():  # said in the trial's space
-            text = self.t(
-                "trial.finished",
-                game=trial.game,
-                verdict=render_verdict(draft, self.messages),
-                reason=draft.reason or "—",
-            )
-        await self._wind_up(trial, text)
+        await self._ended(trial)
         return Reply(self.t("finish.ok", game=trial.game))
 
     async def after_verdict(self, trial: Trial, draft: Draft) -> None:
@@ -440,25 +449,35 @@ class TrialDesk(DeskBase):
     @for_the_club  # the trial's space, the notices and the table
     async def interrupt(self, trial: Trial, why: EndReason) -> None:
         """Any end but Završi suđenje: nothing is recorded but the trial itself; the players may call again."""
-        if not await self.db.trials.finish(trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why):
+        text = self.t("trial.interrupted", game=trial.game, why=self.t(why.message_key))
+        effects = await self._ending_effects(trial, text)
+        if not await self.db.trials.finish(
+            trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why, effects=effects
+        ):
             return
-        await self._wind_up(trial, self.t("trial.interrupted", game=trial.game, why=self.t(why.message_key)))
+        await self._ended(trial)
 
-    @for_the_club
-    async def _wind_up(self, trial: Trial, text: str) -> None:
-        await self.chat.close_trial_space(await self.trial_space(trial), text)
+    @for_the_club  # the trial's space, the notices and the table
+    async def _ending_effects(self, trial: Trial, text: str) -> list[NewEffect]:
+        """What a trial's end says, written with it: the space closes, the councilor calls it cuts short have
+        their notices edited, the table resumes (or the caller's offers are unblocked) and is told."""
+        rows = [effect.close_trial_space(trial.call, trial.id, text)]
         for ccall in await self.db.calls.councilor_calls_for(trial.id):
-            if ccall.state is CouncilorCallState.CANCELLED:  # cut short by this end (only a trial's end cancels one)
-                await self.chat.edit_notices(
-                    await self.db.calls.notices(f"councilor:{ccall.id}"),
-                    self.t("councilor.notice_cancelled", game=trial.game),
+            if ccall.state is CouncilorCallState.PENDING:  # cancelled by this end (unless taken meanwhile)
+                edit = effect.edit_notices(
+                    trial.call, f"councilor:{ccall.id}", self.t("councilor.notice_cancelled", game=trial.game)
                 )
-        caller = await self.nick(trial.caller)
+                rows.append(replace(edit, payload={**edit.payload, "if_cancelled": ccall.id}))
         if trial.in_game:
-            await self.game_server.resume_table(trial.game)
-            await self.tell_table(trial.game, self.t("table.resumed"))
+            rows.append(effect.server(trial.call, "resume_table", trial.game))
+            rows.append(effect.tell_table(trial.call, trial.game, self.t("table.resumed")))
         else:
-            await self.game_server.unblock_offers(caller)
+            rows.append(effect.server(trial.call, "unblock_offers", await self.nick(trial.caller)))
+        return rows
+
+    async def _ended(self, trial: Trial) -> None:
+        """After a trial's end: its effects delivered, and its referee offered the calls still pending."""
+        await self.deliver_effects()
         referee = await self.db.members.get(trial.referee)
         if referee is not None:
             await self.steps.offer_pending_calls(referee)

@@ -215,7 +215,9 @@ class DiscordChat:
             parent_fetched = await self.bot.fetch_channel(self.config.trials_channel_id)
             assert isinstance(parent_fetched, discord.TextChannel), "trials_channel_id must be a text channel"
             parent = parent_fetched
-        thread = await parent.create_thread(
+        # A repeated delivery (bot.chat_outbox) finds the thread it created: the trial's id is in its name.
+        existing = await self._thread(trial_id) if trial_id in self.threads else None
+        thread = existing or await parent.create_thread(
             name=self.bot.desk.t("discord.thread_name", trial=trial_id),
             type=discord.ChannelType.private_thread,
             invitable=False,

@@ -6,8 +6,12 @@ process imports a game log beside it.
 After each kill and each restart the invariants hold: no acknowledged call, press, draft, verdict or withdrawal
 (nor any game an import reported) is lost; every call ends at most once and every ended call exactly once (one
 closing event, matching its state); every deadline due by the club's stored clock is acted on within 10 s of the
-restart; `integrity_check` and `foreign_key_check` are clean. `make test` runs a short form (a few kills);
-`make chaos` the long one (``CHAOS_KILLS=200``). ``CHAOS_SEED`` picks the seed.
+restart; `integrity_check` and `foreign_key_check` are clean. And every chat effect happens exactly once, read from
+what the bot printed: every call's notice is posted once, every trial's space opened once, every caller of an
+expired call told once — never twice as a new message (a delivery repeated after a crash shows as an edit of
+itself, ``(izmena)``), and after each restart none missing (the chat outbox is empty, nothing failed).
+`make test` runs a short form (a few kills); `make chaos` the long one (``CHAOS_KILLS=200``). ``CHAOS_SEED``
+picks the seed.
 """
 
 from __future__ import annotations
@@ -60,6 +64,10 @@ TAKEN = re.compile(r"^\[dm (\w+)\] Sudite u partiji (\d+) \(suđenje (\d+)\)\.")
 DRAFTED = re.compile(r"^\[dm (\w+)\] Nacrt presude:")
 RECORDED = re.compile(r"^\[dm (\w+)\] Presuda za partiju (\d+) je upisana\.")
 WITHDRAWN = re.compile(r"^\[dm (\w+)\] Poziv za partiju (\d+) je povučen\.")
+# The chat effects (bot.chat_outbox); group 1 is the mark of a delivery repeated after a crash.
+POSTED = re.compile(r"^\[#sudije\] (\(izmena\) )?(?:@\w+ )*🔴 Poziv sudiji za partiju (\d+); poziva igrač (\w+)\.")
+OPENED = re.compile(r"^\[trial (\d+)\] (\(izmena\) )?Suđenje za partiju \d+: poziv igrača \w+, sudi \w+\.")
+TOLD = re.compile(r"^\[dm (\w+)\] (\(izmena\) )?Nijedan sudija nije odgovorio na poziv za partiju (\d+) ")
 
 
 @dataclass
@@ -72,8 +80,16 @@ class Acks:
     takes: list[tuple[str, int, int]] = field(default_factory=list)
     drafts: list[int] = field(default_factory=list)  # trial ids
     judging: dict[str, int] = field(default_factory=dict)  # referee -> his last trial
+    # What members saw of the chat effects: (new messages, repeats shown as edits), by what they concern.
+    posted: Counter[tuple[int, str]] = field(default_factory=Counter)  # (game, caller)
+    reposted: Counter[tuple[int, str]] = field(default_factory=Counter)
+    opened: Counter[int] = field(default_factory=Counter)  # trial
+    reopened: Counter[int] = field(default_factory=Counter)
+    told: Counter[tuple[str, int]] = field(default_factory=Counter)  # (caller, game)
+    retold: Counter[tuple[str, int]] = field(default_factory=Counter)
 
     def read(self, line: str) -> None:
+        self.read_effect(line)
         if m := CALLED.match(line):
             self.calls[m[1], int(m[2])] += 1
         elif m := TAKEN.match(line):
@@ -85,6 +101,14 @@ class Acks:
             self.verdicts[m[1], int(m[2])] += 1
         elif m := WITHDRAWN.match(line):
             self.withdrawals[m[1], int(m[2])] += 1
+
+    def read_effect(self, line: str) -> None:
+        if m := POSTED.match(line):
+            (self.reposted if m[1] else self.posted)[int(m[2]), m[3]] += 1
+        elif m := OPENED.match(line):
+            (self.reopened if m[2] else self.opened)[int(m[1])] += 1
+        elif m := TOLD.match(line):
+            (self.retold if m[2] else self.told)[m[1], int(m[3])] += 1
 
 
 class Bot:
@@ -210,6 +234,7 @@ def check(db: Path, acks: Acks, restarted: bool) -> None:
             subject = f"call:{call_id}"
             assert ends[subject] == (0 if state == "pending" else 1), ("a call ended twice or not", call_id, state)
             assert state == "pending" or kinds[subject] == f"call_{state}", (call_id, state, kinds[subject])
+        check_effects(connection, acks, restarted)
         if restarted:
             clock = connection.execute("SELECT now FROM club_clock").fetchone()[0]
             due = connection.execute(
@@ -218,6 +243,37 @@ def check(db: Path, acks: Acks, restarted: bool) -> None:
             assert due == [], ("a due deadline was not acted on after the restart", due, clock)
     finally:
         connection.close()
+
+
+def check_effects(connection: sqlite3.Connection, acks: Acks, restarted: bool) -> None:
+    """Exactly once: never a second new message for one effect; after a restart (the start delivers what the
+    chat outbox still held) none missing either."""
+    names = dict(connection.execute("SELECT id, nick FROM members"))
+    calls: Counter[tuple[int, str]] = Counter()
+    expired: Counter[tuple[str, int]] = Counter()
+    for game, caller, state in connection.execute("SELECT game, caller, state FROM calls"):
+        calls[game, names[caller]] += 1
+        if state == "expired":
+            expired[names[caller], game] += 1
+    trials = [r[0] for r in connection.execute("SELECT id FROM trials")]
+    for key, count in acks.posted.items():
+        assert count <= calls[key], ("a call's notice posted twice", key, count, calls[key])
+    for trial, count in acks.opened.items():
+        assert count <= 1, ("a trial's space opened twice", trial, count)
+    for key, count in acks.told.items():
+        assert count <= expired[key], ("a caller told twice of an expiry", key, count, expired[key])
+    if not restarted:
+        return
+    undelivered = connection.execute(
+        "SELECT id, queue, kind, state, attempts, next_at, last_error FROM chat_outbox WHERE state != 'sent'"
+    ).fetchall()
+    assert undelivered == [], ("chat effects not delivered after the restart", undelivered)
+    for key, count in calls.items():
+        assert acks.posted[key] + acks.reposted[key] >= count, ("a call's notice never posted", key)
+    for trial in trials:
+        assert acks.opened[trial] + acks.reopened[trial] >= 1, ("a trial's space never opened", trial)
+    for key, count in expired.items():
+        assert acks.told[key] + acks.retold[key] >= count, ("the caller of an expired call never told", key)
 
 
 def evenings() -> Iterator[str]:
@@ -304,4 +360,11 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Path) -> 
     assert restarts >= KILLS
     assert sum(acks.calls.values()) > 0, "the evenings did nothing"
     assert acks.takes, "the evenings did nothing"
+    assert acks.opened, "no trial space was seen opening"
+    assert acks.told or KILLS < 20, "no expiry was told"
+    print(  # with -s: what the run went through
+        f"chaos: {kills} kills, {sum(acks.posted.values())} call notices posted"
+        f" (+{sum(acks.reposted.values())} repeated as edits), {sum(acks.opened.values())} trial spaces opened"
+        f" (+{sum(acks.reopened.values())}), {sum(acks.told.values())} expiries told (+{sum(acks.retold.values())})"
+    )
     assert imported or KILLS < 20, "no import ran beside the bot"

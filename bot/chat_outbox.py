@@ -1,0 +1,312 @@
+"""Chat effects through the durable chat outbox (`storage.chat_outbox`): the effect rows a decision writes in its
+own transaction (the builders below), and `ChatOutbox`, which delivers them through the chat ports.
+
+The desk delivers at once after its commit (`DeskBase.deliver_effects`), so members see what they saw before; the
+rows make it survive a crash in between: `Desk.start` delivers whatever is still pending, and the worker started
+with the bot (`ChatOutbox.start`) retries what failed for a while. Each platform's part of an effect is begun,
+then done with what the platform created (a call's message ids, kept as notices) in one transaction, so a
+delivery repeated after a crash skips the platforms that are done, and the one that was begun gets it with
+`repeated_delivery` set (the console shows it as an edit of what it may have shown). A transient failure (429, a
+timeout, the network, a 5xx) is retried with exponential backoff with jitter, at most `max_attempts` times; any
+other failure is permanent: recorded on the row and logged, never retried. Effects of one queue (a call and its
+trial) are delivered in the order they were written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from bot.ports import Action, Button, CallPost, ChatPort, Chats, GameServerPort, TrialSpace, repeated_delivery
+from rules.notices import Notice
+from storage.chat_outbox import ChatOutboxStore, DeliveryState, Effect, EffectState, Ending, NewEffect
+from storage.database import Database
+from storage.trials import Trial
+
+log = logging.getLogger(__name__)
+
+SERVER = "server"  # the "platform" of an effect that asks the game server (through its own port and outbox)
+SERVER_OPS = frozenset({"pause_table", "resume_table", "block_offers", "unblock_offers"})
+IDEMPOTENT = frozenset({"edit_notices", SERVER})  # repeated, the same edit or request: nothing to begin first
+MAX_ATTEMPTS = 12  # transient failures of one effect before it is given up as failed (~1 h with the backoff)
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """After `attempts` failed tries: half the exponential delay fixed, half random (equal jitter), as the
+    game-server outbox waits."""
+
+    initial: float = 1.0
+    maximum: float = 300.0
+
+    def delay(self, attempts: int, rng: random.Random) -> float:
+        full = min(self.maximum, self.initial * float(2 ** min(attempts, 30)))
+        return full / 2 + rng.uniform(0, full / 2)
+
+
+# The effects ------------------------------------------------------------------------------------------------
+def _buttons(buttons: Sequence[Button]) -> list[list[object]]:
+    return [[b.label, b.action, b.ref, b.style] for b in buttons]
+
+
+def _read_buttons(data: Any) -> tuple[Button, ...]:
+    return tuple(Button(str(label), Action(str(action)), int(ref), str(style)) for label, action, ref, style in data)
+
+
+def queue_of(call_id: int) -> str:
+    """A call's effects and those of the trial it became share one queue: they arrive in order."""
+    return f"call:{call_id}"
+
+
+def post_call(call_id: int, post: CallPost) -> NewEffect:
+    """Post a call's notice to the referees (its copies are kept as the notices of `post.subject`)."""
+    return NewEffect(
+        queue_of(call_id),
+        "post_call",
+        {
+            "call": call_id,
+            "subject": post.subject,
+            "text": post.text,
+            "mention": [m.id for m in post.mention],
+            "direct": [m.id for m in post.direct],
+            "buttons": _buttons(post.buttons),
+        },
+    )
+
+
+def edit_notices(call_id: int, subject: str, text: str) -> NewEffect:
+    """Edit every copy of the notices of `subject` (as stored when the effect is delivered)."""
+    return NewEffect(queue_of(call_id), "edit_notices", {"subject": subject, "text": text})
+
+
+def tell(call_id: int, member: int, text: str, buttons: Sequence[Button] = ()) -> NewEffect:
+    return NewEffect(queue_of(call_id), "tell", {"member": member, "text": text, "buttons": _buttons(buttons)})
+
+
+def tell_table(call_id: int, game: int, text: str) -> NewEffect:
+    return NewEffect(queue_of(call_id), "tell_table", {"game": game, "text": text})
+
+
+def open_trial_space(call_id: int, trial: int, text: str, buttons: Sequence[Button]) -> NewEffect:
+    return NewEffect(
+        queue_of(call_id), "open_trial_space", {"trial": trial, "text": text, "buttons": _buttons(buttons)}
+    )
+
+
+def close_trial_space(call_id: int, trial: int, text: str) -> NewEffect:
+    return NewEffect(queue_of(call_id), "close_trial_space", {"trial": trial, "text": text})
+
+
+def server(call_id: int, op: str, arg: int | str) -> NewEffect:
+    """Ask the game server (`pause_table`, …) in the queue's order: after the space opens, before the table hears."""
+    assert op in SERVER_OPS, op
+    return NewEffect(queue_of(call_id), SERVER, {"op": op, "arg": arg})
+
+
+# Delivery ---------------------------------------------------------------------------------------------------
+class Reach(Protocol):
+    """What delivery needs of the desk: the database, the ports, and a trial's space as platforms show it."""
+
+    db: Database
+    chat: Chats
+    game_server: GameServerPort
+
+    async def trial_space(self, trial: Trial) -> TrialSpace: ...
+
+
+class Permanent(Exception):
+    """An effect that can never be delivered (what it names is gone)."""
+
+
+def is_transient(exc: BaseException) -> bool:
+    """A failure worth trying again: a rate limit (429, `retry_after`), a timeout, the network, a server error
+    (5xx). Told by what the chat libraries' errors carry, so this module imports none of them."""
+    if isinstance(exc, Permanent):
+        return False
+    if isinstance(exc, (TimeoutError, ConnectionError, OSError)):
+        return True
+    if getattr(exc, "retry_after", None) is not None:
+        return True
+    status = getattr(exc, "status", None)
+    if isinstance(status, int) and (status == 429 or status >= 500):
+        return True
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    # python-telegram-bot: TimedOut and NetworkError are transient, but BadRequest is a NetworkError too.
+    return bool(names & {"NetworkError", "TimedOut", "ClientConnectionError"}) and "BadRequest" not in names
+
+
+class ChatOutbox:
+    def __init__(
+        self,
+        desk: Reach,
+        clock: Callable[[], datetime] | None = None,
+        *,
+        backoff: Backoff | None = None,
+        rng: random.Random | None = None,
+        max_attempts: int = MAX_ATTEMPTS,
+    ) -> None:
+        from bot.ports import SystemClock  # noqa: PLC0415 (the default only)
+
+        self.desk = desk
+        self.store = ChatOutboxStore(desk.db)
+        self.clock = clock or SystemClock().now  # real time: retries wait real seconds, whatever the club's clock
+        self.backoff = backoff or Backoff()
+        self.rng = rng or random.Random()
+        self.max_attempts = max_attempts
+        self.background = False  # whether `Desk.start` starts the worker: the bot's app does, a bare desk not
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def deliver(self) -> int:
+        """Deliver every effect that is due, in the order written, a queue stopping at its first effect that
+        waits for a retry; how many effects ended. (One pass: an effect written meanwhile is delivered by the
+        call that follows its decision, waiting on the lock.)"""
+        async with self._lock:
+            ended = 0
+            waiting: set[str] = set()
+            for effect in await self.store.due(self.clock()):
+                if effect.queue in waiting or (effect.kind != SERVER and not self.desk.chat.ports):
+                    waiting.add(effect.queue)  # no platform here (a command line's desk): the bot delivers it
+                    continue
+                if await self._deliver(effect):
+                    ended += 1
+                else:
+                    waiting.add(effect.queue)
+            return ended
+
+    def _targets(self, effect: Effect) -> list[tuple[str, ChatPort | None]]:
+        """The parts still to do: the game server's, or each platform's not done (nor failed) yet."""
+        if effect.kind == SERVER:
+            targets: list[tuple[str, ChatPort | None]] = [(SERVER, None)]
+        else:
+            targets = [(port.platform, port) for port in self.desk.chat.ports]
+        over = (DeliveryState.DONE, DeliveryState.FAILED)
+        return [(name, port) for name, port in targets if effect.deliveries.get(name) not in over]
+
+    async def _deliver(self, effect: Effect) -> bool:
+        """Every part of one effect still to do; True when the effect ended (sent or failed), False when a
+        transient failure makes it wait for a retry."""
+        targets = self._targets(effect)
+        pings = [int(m) for m in effect.payload.get("mention", [])] if effect.kind == "post_call" else []
+        call = int(effect.payload["call"]) if effect.kind == "post_call" else None
+        if not targets:
+            await self.store.finish(effect.id, Ending(EffectState.SENT, None, pings, call), self.clock())
+            return True
+        fresh = [name for name, _ in targets if name not in effect.deliveries]
+        if fresh and effect.kind not in IDEMPOTENT:
+            await self.store.started(effect.id, fresh, self.clock())
+        retry: str | None = None
+        failed: str | None = None
+        for index, (platform, port) in enumerate(targets):
+            token = repeated_delivery.set(effect.deliveries.get(platform) is DeliveryState.STARTED)
+            state = DeliveryState.DONE
+            created = None
+            try:
+                created = await self._apply(effect, port)
+            except Exception as exc:  # noqa: BLE001 (a platform's failure is sorted, recorded and logged)
+                error = f"{platform}: {type(exc).__name__}: {exc}"
+                if is_transient(exc) and effect.attempts + 1 < self.max_attempts:
+                    log.info("chat effect %s (%s) not delivered, retried later: %s", effect.id, effect.kind, error)
+                    retry = retry or error
+                    continue
+                log.warning("chat effect %s (%s) failed for good: %s", effect.id, effect.kind, error)
+                state, failed = DeliveryState.FAILED, failed or error
+            finally:
+                repeated_delivery.reset(token)
+            last = index == len(targets) - 1 and retry is None
+            ending = Ending(EffectState.FAILED if failed else EffectState.SENT, failed, pings, call) if last else None
+            await self.store.done(effect.id, platform, self.clock(), created, state, ending)
+        if retry is not None:
+            delay = self.backoff.delay(effect.attempts, self.rng)
+            await self.store.retry_at(effect.id, retry, self.clock() + timedelta(seconds=delay))
+            return False
+        return True
+
+    async def _member(self, member_id: int) -> Any:
+        member = await self.desk.db.members.get(member_id)
+        if member is None:
+            raise Permanent(f"member {member_id} is gone")
+        return member
+
+    async def _space(self, trial_id: int, is_open: bool | None = None) -> TrialSpace:
+        trial = await self.desk.db.trials.get(trial_id)
+        if trial is None:
+            raise Permanent(f"trial {trial_id} is gone")
+        space = await self.desk.trial_space(trial)
+        if is_open is not None:
+            space = TrialSpace(space.id, space.game, space.in_game, is_open, space.parties)
+        return space
+
+    async def _apply(self, effect: Effect, port: ChatPort | None) -> tuple[str, list[Notice]] | None:
+        """Carry out one platform's part; what it created (a call's notices) is returned to be kept."""
+        p = effect.payload
+        if port is None:
+            if p["op"] not in SERVER_OPS:
+                raise Permanent(f"unknown game-server effect {p['op']}")
+            await getattr(self.desk.game_server, p["op"])(p["arg"])
+            return None
+        kind = effect.kind
+        if kind == "post_call":
+            mention = tuple(await self.desk.db.members.many([int(m) for m in p["mention"]]))
+            direct = tuple(m for m in mention if m.id in set(p["direct"]))
+            post = CallPost(p["subject"], p["text"], mention, _read_buttons(p["buttons"]), direct)
+            return p["subject"], list(await port.post_call(post))
+        if kind == "edit_notices":
+            cancelled = p.get("if_cancelled")  # a councilor call's notice: only if the trial's end cut it short
+            if cancelled is not None:
+                ccall = await self.desk.db.calls.councilor_call(int(cancelled))
+                if ccall is None or ccall.state != "cancelled":
+                    return None
+            notices = [n for n in await self.desk.db.calls.notices(p["subject"]) if n.platform == port.platform]
+            if notices:
+                await port.edit_notices(notices, p["text"])
+        elif kind == "tell":
+            await port.tell(await self._member(p["member"]), p["text"], _read_buttons(p["buttons"]))
+        elif kind == "tell_table":
+            summary = await self.desk.db.games.summary(p["game"])
+            nicks = summary.players if summary is not None else ()
+            players = [m for m in [await self.desk.db.members.by_nick(n) for n in nicks] if m is not None]
+            await port.tell_table(p["game"], players, p["text"])
+        elif kind == "open_trial_space":
+            await port.open_trial_space(await self._space(p["trial"], True), p["text"], _read_buttons(p["buttons"]))
+        elif kind == "close_trial_space":
+            await port.close_trial_space(await self._space(p["trial"]), p["text"])
+        else:
+            raise Permanent(f"unknown chat effect {kind}")
+        return None
+
+    # The worker ---------------------------------------------------------------------------------------------
+    async def run_forever(self) -> None:
+        """Deliver what is due, then sleep until the next retry or until a new effect wakes the worker."""
+        while True:
+            self._wake.clear()
+            try:
+                await self.deliver()
+                wake = await self.store.next_wake()
+                seconds = 60.0 if wake is None else max(0.0, (wake - self.clock()).total_seconds())
+            except Exception:  # the database busy or gone a moment: the rows wait
+                log.exception("the chat outbox worker failed; trying again shortly")
+                seconds = 5.0
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=min(seconds, 60.0) or 0.001)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self.run_forever())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
