@@ -483,7 +483,10 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         uint32_t ds = c->h[seat] & SUIT[led];
         uint32_t after = c->nplayed == 1 ? c->h[NEXT[seat]] & SUIT[led] : 0;
         if (ds && CTZ(ds) > win && (!after || CTZ(ds) > TOPBIT(after))) {
-            *rel = all & SUIT[led];
+            /* it depends on the cards of the suit from the lower of the winning card and the next player's
+             * lowest card upwards; smaller cards of the suit lie with players who cannot change it */
+            int low = after && CTZ(after) < win ? CTZ(after) : win;
+            *rel = closure(all, 1u << low);
             return 1;
         }
     }
@@ -588,18 +591,19 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                 for (int su = 0; su < 4 && forced; su++) {
                     uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
                     if (!ds) continue;
-                    used |= SUIT[su];
+                    if (os) used |= ds; /* his cards are the top cards there; where the others are void, the
+                                         * lengths say it */
                     if (os && CTZ(ds) < TOPBIT(os)) forced = 0;
                 }
                 if (forced) {
-                    *rel = all & used;
+                    *rel = used;
                     return 1;
                 }
             } else if (target == 1) {
                 for (int su = 0; su < 4; su++) {
                     uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
                     if (ds && (c->h[seat] & SUIT[su]) && CTZ(ds) > TOPBIT(os)) {
-                        *rel = all & SUIT[su];
+                        *rel = ds; /* the top cards of the suit are his, the lengths say the rest */
                         return 1;
                     }
                 }
