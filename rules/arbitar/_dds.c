@@ -227,6 +227,29 @@ static inline void shape_of(const uint32_t h[3], int leader, uint32_t *s01, uint
     *s2 = suit_counts(h[2]) | (uint32_t)(leader + 1) << 4;
 }
 
+/* The entries of bucket b for exactly this shape, region and relative cards (bit i: entry i). */
+static inline uint32_t same_entries(const Bucket *b, uint32_t s01, uint32_t s2, uint32_t region, uint32_t k0,
+                                    uint32_t k1) {
+    uint32_t same = 0;
+#ifdef HAVE_SSE2
+    const __m128i S01 = _mm_set1_epi32((int)s01), S2 = _mm_set1_epi32((int)s2), R = _mm_set1_epi32((int)region);
+    const __m128i K0 = _mm_set1_epi32((int)k0), K1 = _mm_set1_epi32((int)k1);
+    for (int i = 0; i < BUCKET; i += 4) {
+        __m128i m = _mm_and_si128(_mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape01 + i)), S01),
+                                  _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape2 + i)), S2));
+        m = _mm_and_si128(m, _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->region + i)), R));
+        m = _mm_and_si128(m, _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->k0 + i)), K0));
+        m = _mm_and_si128(m, _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->k1 + i)), K1));
+        same |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(m)) << i;
+    }
+#else
+    for (int i = 0; i < BUCKET; i++)
+        same |= (uint32_t)((b->shape01[i] == s01) & (b->shape2[i] == s2) & (b->region[i] == region) &
+                           (b->k0[i] == k0) & (b->k1[i] == k1)) << i;
+#endif
+    return same;
+}
+
 /* Hashed on the shape alone, so that every entry that may match a position lies in its bucket. */
 static inline Bucket *bucket_of(const Ctx *c, uint32_t s01, uint32_t s2) {
     uint64_t x = ((uint64_t)s2 << 32 | s01) * 0x9E3779B97F4A7C15ULL;
@@ -686,11 +709,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         uint32_t region = acc;
         region = compress_region(all, region);
         uint32_t k0 = k[0] & region, k1 = k[1] & region;
-        uint32_t same = 0;
-        for (int i = 0; i < BUCKET; i++)
-            same |= (uint32_t)((b->shape01[i] == s01) & (b->shape2[i] == s2) & (b->region[i] == region) &
-                               (b->k0[i] == k0) &
-                               (b->k1[i] == k1)) << i;
+        uint32_t same = same_entries(b, s01, s2, region, k0, k1);
         int hit = same ? CTZ(same) : -1;
         if (hit < 0) {
             /* Replace an empty entry, else one with few tricks left, older searches first, starting the scan
