@@ -456,6 +456,7 @@ static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
         runs[s] = run;
         q += run;
     }
+    if (q < need) return q; /* no answer from the bound: its region is never used */
     /* The region: only the suits needed to reach `need`, those that cost no region first, then the largest. */
     int got = 0;
     uint32_t r = 0;
