@@ -46,11 +46,12 @@ AMD EPYC machine is shared, so wall times vary between runs and the ratios, meas
 are what to quote; 2026-12-01):
 - same random 5-card positions (all strains, leaders, mid-trick): native ~1,300x the reference (target 50x);
 - full 10-card deals, every lead valued, empty table per deal, 400 deals per strain, 0 mismatches, mean ms per
-  deal and baseline / native (before -> after the speed work of issue 14): trump 0.51 -> 0.43 ms, 2.0x -> 2.4x;
-  sans 0.72 -> 0.64 ms, 2.4x -> 3.0x; betl 5.9 -> 4.3 ms, 1.7x -> 2.7x. Instructions (callgrind, the bench's
-  first 100 deals, the solvers' own code): baseline / native trump 2.4x -> 2.9x, sans 2.5x -> 2.9x, betl
-  1.35x -> 2.0x. The 2x ratio holds on every strain and trump is under 0.5 ms; sans (0.5 ms) and betl (2 ms)
-  are not yet at the issue's absolute targets.
+  deal and baseline / native (before -> after the speed work of issue 14, machine load about 1): trump 0.48 ->
+  0.38 ms, 2.0x -> 2.35x; sans 0.69 -> 0.57 ms, 2.5x -> 2.9x; betl 5.7 -> 4.1 ms, 1.75x -> 2.35x. Instructions
+  (callgrind, the bench's first 100 deals, the solvers' own code), baseline / native: trump 2.4x -> 3.1x, sans
+  2.5x -> 3.1x, betl 1.35x -> 2.1x. The 2x ratio holds on every strain and trump is under 0.5 ms; sans (0.5 ms)
+  and betl (2 ms) are not yet at the issue's absolute targets. The trick-1 decision (`--decisions 1`, one
+  thread): trump 1.44 -> 1.34 s, sans 1.97 -> 1.85 s.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
