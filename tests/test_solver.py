@@ -9,6 +9,8 @@ from array import array
 from collections.abc import Callable
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules.arbitar import _dds, solver
 from rules.arbitar import dds_reference as ref
@@ -455,3 +457,50 @@ def test_relative_values_compare_as_the_exact_ones() -> None:
             for first, a, b in zip(exact[0::4], exact[k::4], rel[k::4], strict=True):
                 assert (a > first) - (a < first) == (b > first) - (b < first)
                 assert abs(b - first) <= 1
+
+
+# --- property: native against reference on drawn positions of every shape -------------------------------------
+
+Shape = tuple[str, int | None, bool]
+SHAPES: list[Shape] = [("trump", 1, False), ("sans", None, False), ("betl", None, True)]
+PROPS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def drawn_positions(draw: st.DrawFn, shape: Shape) -> tuple[tuple[int, int, int], int, int, tuple[int, ...], int]:
+    """A deal of 4 or 5 cards each (enough for the table to matter), a declarer, a leader and 0-2 legal cards
+    of the current trick."""
+    _, trump, _ = shape
+    size = draw(st.integers(4, 5))
+    deck = draw(st.permutations(range(32)))
+    hands = [sum(1 << card for card in deck[k * size : (k + 1) * size]) for k in range(3)]
+    leader = draw(st.integers(0, 2))
+    trick: list[int] = []
+    for k in range(draw(st.integers(0, 2))):
+        seat = (leader + k) % 3
+        card = draw(st.sampled_from(ref.legal_cards(hands[seat], trick[0] // 8 if trick else None, trump)))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return (hands[0], hands[1], hands[2]), draw(st.integers(0, 2)), (leader + len(trick)) % 3, tuple(trick), leader
+
+
+KEPT = Solver(10)  # one small table across the examples: entries and the lead history carry over, as in use
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[shape[0] for shape in SHAPES])
+@PROPS
+@given(data=st.data())
+def test_property_native_matches_reference_on_every_shape(shape: Shape, data: st.DataObject) -> None:
+    """Every legal card's value, from a fresh table and from one kept across positions, and betl capped at one
+    trick (what the Arbitar asks in betl), equal the pure-Python reference's."""
+    _, trump, betl = shape
+    hands, declarer, to_move, trick, leader = data.draw(drawn_positions(shape))
+    expected = ref.solve(hands, trump, betl, declarer, to_move, trick, leader)
+    assert solver.solve(hands, trump, betl, declarer, to_move, trick, leader) == expected
+    native_trump = -1 if trump is None else trump
+    kept = dict(KEPT.solve(hands, native_trump, betl, declarer, to_move, trick, leader if trick else -1))
+    assert kept == expected
+    if betl and expected:
+        cards = tuple(sorted(expected))
+        capped = solver.solve_layouts([hands], None, True, declarer, to_move, trick, leader, cards, 1, cap=1)
+        assert list(capped) == [min(expected[card], 1) for card in cards]

@@ -26,8 +26,10 @@
  *    target), and move ordering follows betl's aims;
  *  - equivalent cards: of cards adjacent in rank among the cards still in play (cards on the table count as
  *    in play) only one is searched;
- *  - move ordering by the table's best lead and simple trick-winning heuristics; the last trick is counted
- *    directly;
+ *  - move ordering by the table's best lead, then by a history of the leads that cut off before (per seat and
+ *    card, aged), then simple trick-winning heuristics; the last trick is counted directly;
+ *  - cheap nodes: the cards in play passed down the search, the table's bucket scanned four entries at a time
+ *    with SSE2 where the machine has it (every x86-64; a plain loop elsewhere);
  *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**22 = 96 MB)
  *    and keeps it across calls while the strain and declarer stay the same, so layouts visited in
  *    revolving-door order (layouts(): one card changes hands between neighbours, small cards most often)
@@ -39,6 +41,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define HAVE_SSE2 1
+#endif
 
 /* Population count without a library call (no -mpopcnt: the build must run on any x86-64 or ARM). */
 static inline int POPCNT(uint32_t x) {
@@ -67,6 +73,7 @@ static uint8_t EXPAND[256][256];
 static uint8_t POP8[256];   /* [in play][c]: the low bits of c placed at the positions of in play */
 static const uint32_t SUIT[4] = {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u};
 static const int NEXT[3] = {1, 2, 0};
+static const int MOD3[6] = {0, 1, 2, 0, 1, 2}; /* (a + b) % 3 for seats and trick positions 0..2 */
 
 static void init_tables(void) {
     for (int a = 0; a < 256; a++) {
@@ -104,12 +111,13 @@ static void init_tables(void) {
  * the proof, the cards the quick-trick bounds used, equivalent cards it skipped), as in the "relevant ranks"
  * of bridge solvers. Neighbouring layouts differ in small cards, so they share many entries. */
 #ifndef BUCKET
-#define BUCKET 16 /* entries of one shape share a bucket (measured: 16 beats 32 and 64 by 5-10%) */
+#define BUCKET 16 /* entries of one shape share a bucket (measured: 16 beats 32 and 64 by 5-10%); a multiple of 4 */
 #endif
 
 /* A bucket of entries, stored field by field so that the scan reads little. Entry i: */
 typedef struct {
-    uint64_t shape[BUCKET];  /* suit lengths of the three hands (12 nibbles) and the leader; 0: empty */
+    uint32_t shape01[BUCKET]; /* suit lengths of hands 0 and 1: per suit byte, hand 0 low nibble, hand 1 high */
+    uint32_t shape2[BUCKET];  /* suit lengths of hand 2 per byte, the leader + 1 in byte 0's high nibble; 0: empty */
     uint32_t k0[BUCKET];     /* the cards of hands 0 and 1 inside the region, relative ranks */
     uint32_t k1[BUCKET];
     uint32_t region[BUCKET]; /* relative ranks: the top cards of each suit that must match */
@@ -136,6 +144,7 @@ typedef struct {
     int tcards[3];
     uint8_t gen;
     uint64_t nodes;
+    uint32_t hist[3][32]; /* history of leads: seat, card -> the weight of the cut-offs it gave (tricks left^2) */
 } Ctx;
 
 static inline int beats(int c, int w, int trump) {
@@ -148,7 +157,7 @@ static inline int trick_winner(const Ctx *c) {
     int best = 0;
     if (beats(c->tcards[1], c->tcards[0], c->trump)) best = 1;
     if (beats(c->tcards[2], c->tcards[best], c->trump)) best = 2;
-    return (c->tleader + best) % 3;
+    return MOD3[c->tleader + best];
 }
 
 static inline int winning_index(const Ctx *c) {
@@ -168,30 +177,82 @@ static inline uint32_t legal_cards(const Ctx *c, int seat) {
     return hand;
 }
 
-static inline void normalize(const uint32_t h[3], uint32_t k[3]) {
+/* Hands 0 and 1 in relative ranks (hand 2 follows from them and the suit lengths). */
+static inline void normalize(const uint32_t h[3], uint32_t k[2]) {
     uint32_t all = h[0] | h[1] | h[2];
-    k[0] = k[1] = k[2] = 0;
+    k[0] = k[1] = 0;
     for (int s = 0; s < 4; s++) {
         int sh = 8 * s;
         unsigned a = (all >> sh) & 0xFFu;
-        if (!a) continue;
         k[0] |= (uint32_t)COMPRESS[a][(h[0] >> sh) & 0xFFu] << sh;
         k[1] |= (uint32_t)COMPRESS[a][(h[1] >> sh) & 0xFFu] << sh;
-        k[2] |= (uint32_t)COMPRESS[a][(h[2] >> sh) & 0xFFu] << sh;
     }
 }
 
-/* Suit lengths of the three hands and the leader. */
-static inline uint64_t shape_of(const uint32_t h[3], int leader) {
-    uint64_t sh = (uint64_t)leader << 48;
-    for (int p = 0; p < 3; p++)
-        for (int su = 0; su < 4; su++) sh |= (uint64_t)POP8[(h[p] >> (8 * su)) & 0xFFu] << (4 * (4 * p + su));
-    return sh;
+/* The entries of bucket b that match the shape and whose region agrees with the relative hands k0, k1: a bit
+ * mask (bit i: entry i). */
+static inline uint32_t probe_bucket(const Bucket *b, uint32_t s01, uint32_t s2, uint32_t k0, uint32_t k1) {
+    uint32_t hits = 0;
+#ifdef HAVE_SSE2
+    const __m128i S01 = _mm_set1_epi32((int)s01), S2 = _mm_set1_epi32((int)s2);
+    const __m128i K0 = _mm_set1_epi32((int)k0), K1 = _mm_set1_epi32((int)k1);
+    for (int i = 0; i < BUCKET; i += 4) {
+        __m128i reg = _mm_load_si128((const __m128i *)(b->region + i));
+        __m128i m = _mm_and_si128(_mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape01 + i)), S01),
+                                  _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape2 + i)), S2));
+        m = _mm_and_si128(m, _mm_cmpeq_epi32(_mm_and_si128(K0, reg), _mm_load_si128((const __m128i *)(b->k0 + i))));
+        m = _mm_and_si128(m, _mm_cmpeq_epi32(_mm_and_si128(K1, reg), _mm_load_si128((const __m128i *)(b->k1 + i))));
+        hits |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(m)) << i;
+    }
+#else
+    for (int i = 0; i < BUCKET; i++) {
+        uint32_t reg = b->region[i];
+        hits |= (uint32_t)((b->shape01[i] == s01) & (b->shape2[i] == s2) & ((k0 & reg) == b->k0[i]) &
+                           ((k1 & reg) == b->k1[i])) << i;
+    }
+#endif
+    return hits;
+}
+
+/* The number of cards in each byte (suit) of x, one count per byte. */
+static inline uint32_t suit_counts(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (x + (x >> 4)) & 0x0F0F0F0Fu;
+}
+
+/* Suit lengths of the three hands and the leader, as two words (see Bucket); the second is never 0. */
+static inline void shape_of(const uint32_t h[3], int leader, uint32_t *s01, uint32_t *s2) {
+    *s01 = suit_counts(h[0]) | suit_counts(h[1]) << 4;
+    *s2 = suit_counts(h[2]) | (uint32_t)(leader + 1) << 4;
+}
+
+/* The entries of bucket b for exactly this shape, region and relative cards (bit i: entry i). */
+static inline uint32_t same_entries(const Bucket *b, uint32_t s01, uint32_t s2, uint32_t region, uint32_t k0,
+                                    uint32_t k1) {
+    uint32_t same = 0;
+#ifdef HAVE_SSE2
+    const __m128i S01 = _mm_set1_epi32((int)s01), S2 = _mm_set1_epi32((int)s2), R = _mm_set1_epi32((int)region);
+    const __m128i K0 = _mm_set1_epi32((int)k0), K1 = _mm_set1_epi32((int)k1);
+    for (int i = 0; i < BUCKET; i += 4) {
+        __m128i m = _mm_and_si128(_mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape01 + i)), S01),
+                                  _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape2 + i)), S2));
+        m = _mm_and_si128(m, _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->region + i)), R));
+        m = _mm_and_si128(m, _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->k0 + i)), K0));
+        m = _mm_and_si128(m, _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->k1 + i)), K1));
+        same |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(m)) << i;
+    }
+#else
+    for (int i = 0; i < BUCKET; i++)
+        same |= (uint32_t)((b->shape01[i] == s01) & (b->shape2[i] == s2) & (b->region[i] == region) &
+                           (b->k0[i] == k0) & (b->k1[i] == k1)) << i;
+#endif
+    return same;
 }
 
 /* Hashed on the shape alone, so that every entry that may match a position lies in its bucket. */
-static inline Bucket *bucket_of(const Ctx *c, uint64_t shape) {
-    uint64_t x = shape * 0x9E3779B97F4A7C15ULL;
+static inline Bucket *bucket_of(const Ctx *c, uint32_t s01, uint32_t s2) {
+    uint64_t x = ((uint64_t)s2 << 32 | s01) * 0x9E3779B97F4A7C15ULL;
     x ^= x >> 31;
     x *= 0xD6E8FEB86659FD93ULL;
     x ^= x >> 32;
@@ -271,22 +332,20 @@ static int betl_score(const Ctx *c, int seat, int m, int np, int winner, int wse
     /* the declarer has not played yet (np == 1), or has and is already beaten */
     int decl_played = 0;
     for (int k = 0; k < np; k++)
-        if ((c->tleader + k) % 3 == decl) decl_played = 1;
+        if (MOD3[c->tleader + k] == decl) decl_played = 1;
     return decl_played ? 100 + rank : 200 - rank;
 }
 
-/* The legal cards of seat, one per group of equivalent cards, best first. */
-static int gen_moves(const Ctx *c, int seat, int *out, int first) {
+/* The legal cards of seat, one per group of equivalent cards, best first; inplay: the cards in the hands and on
+ * the table. */
+static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay) {
     uint32_t hand = c->h[seat];
     uint32_t legal = hand;
-    uint32_t others = c->h[0] | c->h[1] | c->h[2];
-    uint32_t inplay = others;
+    uint32_t others = (c->h[0] | c->h[1] | c->h[2]) & ~hand;
     int np = c->nplayed, trump = c->trump;
-    others &= ~hand;
     int winner = -1, wseat = -1;
     if (np) {
         int led = c->tcards[0] >> 3;
-        for (int k = 0; k < np; k++) inplay |= 1u << c->tcards[k];
         uint32_t f = hand & SUIT[led];
         if (f) legal = f;
         else if (trump >= 0 && (hand & SUIT[trump])) legal = hand & SUIT[trump];
@@ -297,7 +356,7 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first) {
                 winner = c->tcards[k];
                 wseat = k;
             }
-        wseat = (c->tleader + wseat) % 3;
+        wseat = MOD3[c->tleader + wseat];
     }
     uint32_t reps = 0;
     for (int s = 0; s < 4; s++) {
@@ -337,6 +396,9 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first) {
             if (partner_wins) sc = wins ? 50 - rank : 100 - rank;
             else sc = wins ? 200 - rank : 100 - rank;
         }
+        /* a lead: the leads that cut off often before come first, the heuristic breaks ties (measured: the
+         * history of follows only hurts) */
+        if (!np && m != first) sc += (int)(c->hist[seat][m] >> 8) * 256;
         int i = n++;
         while (i > 0 && score[i - 1] < sc) {
             score[i] = score[i - 1];
@@ -394,6 +456,7 @@ static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
         runs[s] = run;
         q += run;
     }
+    if (q < need) return q; /* no answer from the bound: its region is never used */
     /* The region: only the suits needed to reach `need`, those that cost no region first, then the largest. */
     int got = 0;
     uint32_t r = 0;
@@ -417,24 +480,24 @@ static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
 
 /* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
  * play here, closed upwards in each suit) the answer depends on besides the suit lengths. */
-static int search_n(Ctx *c, int target, uint32_t *rel, int n);
+static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
 
 static int search(Ctx *c, int target, uint32_t *rel) {
-    return search_n(c, target, rel, POPCNT(c->h[(c->tleader + c->nplayed) % 3]));
+    uint32_t all = c->h[0] | c->h[1] | c->h[2];
+    for (int k = 0; k < c->nplayed; k++) all |= 1u << c->tcards[k];
+    return search_n(c, target, rel, POPCNT(c->h[MOD3[c->tleader + c->nplayed]]), all);
 }
 
 /* search() where n, the cards of the seat to move (the tricks left, the current one included), is known. */
-static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
-    int seat = (c->tleader + c->nplayed) % 3;
+static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
+    int seat = MOD3[c->tleader + c->nplayed];
     *rel = 0;
     if (target <= 0) return 1;
     if (target > n) return 0;
     c->nodes++;
-    uint32_t all = c->h[0] | c->h[1] | c->h[2];
-    for (int k = 0; k < c->nplayed; k++) all |= 1u << c->tcards[k];
     Bucket *b = NULL;
-    uint64_t shape = 0;
-    uint32_t k[3] = {0, 0, 0};
+    uint32_t s01 = 0, s2 = 0;
+    uint32_t k[2] = {0, 0};
     int first = -1;
     if (c->betl && target == 1 && c->nplayed && seat == c->declarer) {
         /* Betl, the declarer to follow: when his lowest card of the led suit beats the card winning now and
@@ -444,7 +507,10 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
         uint32_t ds = c->h[seat] & SUIT[led];
         uint32_t after = c->nplayed == 1 ? c->h[NEXT[seat]] & SUIT[led] : 0;
         if (ds && CTZ(ds) > win && (!after || CTZ(ds) > TOPBIT(after))) {
-            *rel = all & SUIT[led];
+            /* it depends on the cards of the suit from the lower of the winning card and the next player's
+             * lowest card upwards; smaller cards of the suit lie with players who cannot change it */
+            int low = after && CTZ(after) < win ? CTZ(after) : win;
+            *rel = closure(all, 1u << low);
             return 1;
         }
     }
@@ -455,7 +521,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
             c->tcards[2] = CTZ(c->h[NEXT[NEXT[seat]]]);
             int wi = winning_index(c);
             *rel = closure(all, 1u << c->tcards[wi]);
-            return (c->tleader + wi) % 3 == c->declarer;
+            return MOD3[c->tleader + wi] == c->declarer;
         }
         if (!c->betl) {
             int lo = 0, hi = n;
@@ -549,35 +615,31 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
                 for (int su = 0; su < 4 && forced; su++) {
                     uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
                     if (!ds) continue;
-                    used |= SUIT[su];
+                    if (os) used |= ds; /* his cards are the top cards there; where the others are void, the
+                                         * lengths say it */
                     if (os && CTZ(ds) < TOPBIT(os)) forced = 0;
                 }
                 if (forced) {
-                    *rel = all & used;
+                    *rel = used;
                     return 1;
                 }
             } else if (target == 1) {
                 for (int su = 0; su < 4; su++) {
                     uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
                     if (ds && (c->h[seat] & SUIT[su]) && CTZ(ds) > TOPBIT(os)) {
-                        *rel = all & SUIT[su];
+                        *rel = ds; /* the top cards of the suit are his, the lengths say the rest */
                         return 1;
                     }
                 }
             }
         }
         if (n >= TT_MIN_DEPTH) {
-            shape = shape_of(c->h, seat);
+            shape_of(c->h, seat, &s01, &s2);
             normalize(c->h, k);
-            b = bucket_of(c, shape);
-            /* The matching entries as a bit mask first (a loop without branches the compiler can vectorize),
-             * then visited in index order. */
-            uint32_t hits = 0;
-            for (int i = 0; i < BUCKET; i++) {
-                uint32_t reg = b->region[i];
-                hits |= (uint32_t)((b->shape[i] == shape) & ((k[0] & reg) == b->k0[i]) &
-                                   ((k[1] & reg) == b->k1[i])) << i;
-            }
+            b = bucket_of(c, s01, s2);
+            /* The matching entries as a bit mask first (four at a time where SSE2 is there), then visited in
+             * index order. */
+            uint32_t hits = probe_bucket(b, s01, s2, k[0], k[1]);
             while (hits) {
                 int i = CTZ(hits);
                 hits &= hits - 1;
@@ -599,7 +661,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
         }
     }
     int moves[12];
-    int nm = gen_moves(c, seat, moves, first);
+    int nm = gen_moves(c, seat, moves, first, all);
     int maxnode = c->ismax[seat];
     int result = !maxnode, best = -1;
     uint32_t acc = 0, child;
@@ -609,12 +671,13 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
         c->tcards[c->nplayed++] = m;
         if (c->nplayed == 3) {
             int wi = winning_index(c);
-            int w = (c->tleader + wi) % 3;
+            int w = MOD3[c->tleader + wi];
             int saved = c->tleader;
             int t0 = c->tcards[0], t1 = c->tcards[1], t2 = c->tcards[2];
             c->tleader = w;
             c->nplayed = 0;
-            r = search_n(c, target - (w == c->declarer), &child, n - 1);
+            r = search_n(c, target - (w == c->declarer), &child, n - 1,
+                         all & ~(1u << t0 | 1u << t1 | 1u << t2));
             c->tleader = saved;
             c->nplayed = 3;
             c->tcards[0] = t0;
@@ -622,12 +685,18 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
             c->tcards[2] = t2;
             child = closure(all, child | 1u << c->tcards[wi]);
         } else {
-            r = search_n(c, target, &child, n);
+            r = search_n(c, target, &child, n, all);
         }
         c->nplayed--;
         c->h[seat] |= 1u << m;
         if (r == maxnode) {
             result = r;
+            if (!c->nplayed) {
+                uint32_t *hp = c->hist[seat];
+                hp[m] += (uint32_t)(n * n);
+                if (hp[m] > (1u << 20)) /* aged, so that long batches neither overflow nor stop adapting */
+                    for (int j = 0; j < 32; j++) hp[j] >>= 1;
+            }
             best = m;
             acc = child;
             break;
@@ -641,10 +710,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
         uint32_t region = acc;
         region = compress_region(all, region);
         uint32_t k0 = k[0] & region, k1 = k[1] & region;
-        uint32_t same = 0;
-        for (int i = 0; i < BUCKET; i++)
-            same |= (uint32_t)((b->shape[i] == shape) & (b->region[i] == region) & (b->k0[i] == k0) &
-                               (b->k1[i] == k1)) << i;
+        uint32_t same = same_entries(b, s01, s2, region, k0, k1);
         int hit = same ? CTZ(same) : -1;
         if (hit < 0) {
             /* Replace an empty entry, else one with few tricks left, older searches first, starting the scan
@@ -653,13 +719,14 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n) {
             unsigned start = (unsigned)c->nodes;
             for (int j = 0; j < BUCKET; j++) {
                 int i = (int)((start + (unsigned)j) % BUCKET);
-                int sc = b->shape[i] ? b->depth[i] * 2 + (b->gen[i] == c->gen) : -1;
+                int sc = b->shape2[i] ? b->depth[i] * 2 + (b->gen[i] == c->gen) : -1;
                 if (sc < wscore) {
                     wscore = sc;
                     hit = i;
                 }
             }
-            b->shape[hit] = shape;
+            b->shape01[hit] = s01;
+            b->shape2[hit] = s2;
             b->k0[hit] = k0;
             b->k1[hit] = k1;
             b->region[hit] = region;
@@ -804,7 +871,8 @@ typedef struct {
 
 static void clear_table(SolverObject *self) {
     size_t n = (size_t)self->ctx.nbuckets_mask + 1;
-    memset(self->ctx.tt, 0, n * sizeof(Bucket)); /* shape 0: empty, never matches */
+    memset(self->ctx.tt, 0, n * sizeof(Bucket)); /* shape2 0: empty, never matches */
+    memset(self->ctx.hist, 0, sizeof self->ctx.hist);
     self->ctx.gen = 0;
 }
 

@@ -31,23 +31,27 @@ by field; quick tricks (the leader's top cards, trumps first, capped by players 
 others run out of), the top-trump run of one player and trump-length counts as cheap bounds; in betl, a trick
 the declarer is already forced to take ends a "does he take a trick?" search at once, and values can be capped
 (``cap``: betl needs only that yes/no search per card); one searched card per group of equivalent cards; move
-ordering by the table's lead and trick-winning heuristics (betl's own: the declarer ducks, the defenders play
-under him); the last trick counted directly. A call's input is parsed and checked in full before its Solver
-is taken, so a refused call never touches a table another thread is searching.
+ordering by the table's lead, a history of the leads that cut off before, and trick-winning heuristics (betl's
+own: the declarer ducks, the defenders play under him); the last trick counted directly; the table's buckets
+scanned four entries at a time with SSE2 where the machine has it. A call's input is parsed and checked in full
+before its Solver is taken, so a refused call never touches a table another thread is searching.
 
 Memory, bounded: 24 bytes per entry, 2**tt_bits entries per Solver; at most `MAX_SOLVE_TABLES` (4) `solve`
 tables of 2**18 entries (6 MB each) and at most `MAX_THREADS` (4) layout tables of 2**21 entries (48 MB each)
 exist at once (a caller waits for a free one), 216 MB in all; the native module itself refuses any table
 that would take all the tables of the process past 256 MB.
 
-How fast (`.venv/bin/python bench/solver.py --decisions 0`, three runs in turn with the code before issue 14;
-this 2-core AMD EPYC machine is shared, so wall times vary by 2x between runs and the ratios, measured side by
-side in one run, are what to quote; 2026-12-01):
+How fast (`.venv/bin/python bench/solver.py --decisions 0`, three runs in turn, medians of the three; this 2-core
+AMD EPYC machine is shared, so wall times vary between runs and the ratios, measured side by side in one run,
+are what to quote; 2026-12-01):
 - same random 5-card positions (all strains, leaders, mid-trick): native ~1,300x the reference (target 50x);
-- full 10-card deals, every lead valued, empty table per deal, 400 deals per strain, median of three runs:
-  trump 0.46 ms median (0.76 ms mean), 1.5x faster than the baseline solver; sans 0.67 ms (1.04 ms mean),
-  1.9x; betl 9.7 ms (16.7 ms mean), 1.4x (it was 0.5x: 2.8 times faster than before); 0 mismatches. The
-  issue's targets (0.5 ms mean trump and sans, 2 ms betl, 2x the baseline on every strain) are not all met.
+- full 10-card deals, every lead valued, empty table per deal, 400 deals per strain, 0 mismatches, mean ms per
+  deal and baseline / native (before -> after the speed work of issue 14, machine load about 1): trump 0.48 ->
+  0.38 ms, 2.0x -> 2.35x; sans 0.69 -> 0.57 ms, 2.5x -> 2.9x; betl 5.7 -> 4.1 ms, 1.75x -> 2.35x. Instructions
+  (callgrind, the bench's first 100 deals, the solvers' own code), baseline / native: trump 2.4x -> 3.1x, sans
+  2.5x -> 3.1x, betl 1.35x -> 2.1x. The 2x ratio holds on every strain and trump is under 0.5 ms; sans (0.5 ms)
+  and betl (2 ms) are not yet at the issue's absolute targets. The trick-1 decision (`--decisions 1`, one
+  thread): trump 1.44 -> 1.34 s, sans 1.97 -> 1.85 s.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
