@@ -14,10 +14,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from storage.database import now_text, parse_stored_time
+from storage.sql import Connection
 
 if TYPE_CHECKING:
-    import aiosqlite
-
     from storage.database import Database
 
 
@@ -65,9 +64,7 @@ class OutboxStore:
         self.db = db
 
     @staticmethod
-    async def add(
-        conn: aiosqlite.Connection, queue: str, kind: str, payload: dict[str, Any], now: datetime
-    ) -> int | None:
+    async def add(conn: Connection, queue: str, kind: str, payload: dict[str, Any], now: datetime) -> int | None:
         """Write a command inside the caller's transaction. The same command already waiting in its queue is
         not written twice (a resync after a restart repeats what is still pending): None then."""
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

@@ -12,6 +12,8 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.config import Config
 from bot.desk import Desk
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
@@ -40,6 +42,8 @@ async def test_the_earliest_deadline_is_one_indexed_query(club: Club) -> None:
     await club.game(500)
     assert (await club.desk.call(ana, 500)).ok
     assert await earliest_deadline(club.db) == NOW + club.desk.call_time
+    if club.db.dialect != "sqlite":
+        pytest.skip("SQLite's query plan: PostgreSQL plans a tiny table by its statistics (a sequential scan)")
     plan = " | ".join(await query_plan(club.db))
     assert "SCAN calls" not in plan, plan
     assert "SCAN councilor_calls" not in plan, plan
