@@ -36,6 +36,7 @@ from storage.pg_dialect import Catalog, Statement
 T = TypeVar("T")
 
 WRITE_LOCK = 0x53554449  # "SUDI": the advisory lock every writing transaction holds
+BOT_LOCK = 0x53554442  # "SUDB": held by the one bot (`sudija run`) serving the database, for its connection's life
 MIGRATION_LOCK = 0x53554448  # held while one process migrates, so two starting at once do not both migrate
 # Serialization failures, deadlocks and a lock waited for past lock_timeout: nothing was written, try again.
 _BUSY = (
@@ -218,6 +219,23 @@ class PostgresDatabase(Database):
 
     async def close(self) -> None:
         await self.pg.raw.close()
+
+    async def hold_bot_lock(self) -> str | None:
+        """Take the one-bot lock for as long as this connection lives (a process that dies, even by kill -9,
+        drops its connection and so the lock): None, or who holds it when another bot does."""
+        rows = await self.pg.execute_fetchall("SELECT pg_try_advisory_lock(?)", (BOT_LOCK,))
+        if rows[0][0]:
+            return None
+        holders = await self.pg.execute_fetchall(
+            "SELECT a.pid, coalesce(host(a.client_addr), 'local'), a.backend_start FROM pg_locks l"
+            " JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = ? AND l.granted",
+            (BOT_LOCK,),
+        )
+        if not holders:
+            return "another process"
+        pid, host, since = holders[0]
+        return f"server process {pid} for a client on {host}, since {since:%Y-%m-%d %H:%M:%S %Z}"
 
     @contextlib.asynccontextmanager
     async def transaction(self, durable: bool = True) -> AsyncIterator[PgConnection]:

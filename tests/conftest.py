@@ -9,6 +9,7 @@ the run says so at its start and its end.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -35,7 +36,6 @@ BOTH_BACKENDS = {
     "test_penalties",
     "test_penalties_rules",
     "test_permissions",
-    "test_postgres",
     "test_statistika",
     "test_sweep",
     "test_votes",
@@ -95,6 +95,24 @@ def pg_server() -> Iterator[PgServer]:
         server.stop()
 
 
+@contextlib.contextmanager
+def fresh_postgres(server: PgServer) -> Iterator[str]:
+    """The address of a new database on the server, migrated (a copy of the template); dropped afterwards."""
+    database = server.new_name()
+    asyncio.run(_admin(server, f"CREATE DATABASE {database} TEMPLATE {TEMPLATE}"))
+    try:
+        yield server.url(database)
+    finally:
+        asyncio.run(_admin(server, f"DROP DATABASE {database} WITH (FORCE)"))
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer) -> Iterator[str]:
+    """A fresh PostgreSQL database for a test of PostgreSQL itself (skipped when it is not installed)."""
+    with fresh_postgres(pg_server) as url:
+        yield url
+
+
 @pytest.fixture(autouse=True)
 def backend(request: pytest.FixtureRequest) -> Iterator[str]:
     """Which backend the test's databases are on; on PostgreSQL, `club.database_for` names its fresh database."""
@@ -102,15 +120,12 @@ def backend(request: pytest.FixtureRequest) -> Iterator[str]:
     if name != "postgresql":
         yield name
         return
-    server: PgServer = request.getfixturevalue("pg_server")
-    database = server.new_name()
-    asyncio.run(_admin(server, f"CREATE DATABASE {database} TEMPLATE {TEMPLATE}"))
-    club_module.POSTGRES.append(server.url(database))
-    try:
-        yield name
-    finally:
-        club_module.POSTGRES.remove(server.url(database))
-        asyncio.run(_admin(server, f"DROP DATABASE {database} WITH (FORCE)"))
+    with fresh_postgres(request.getfixturevalue("pg_server")) as url:
+        club_module.POSTGRES.append(url)
+        try:
+            yield name
+        finally:
+            club_module.POSTGRES.remove(url)
 
 
 @pytest.fixture

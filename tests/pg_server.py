@@ -2,8 +2,9 @@
 postgres), listening on a unix socket in a temporary directory only (never a TCP port), with the schema migrated
 once into a template database so each test gets a fresh database by copying it.
 
-The binaries are looked for in ``SUDIJA_PG_BIN``, then on PATH, then in /usr/lib/postgresql/*/bin (Debian's
-`postgresql` package). Run as root, the server runs as the ``postgres`` user (PostgreSQL refuses root).
+The binaries are looked for in ``SUDIJA_PG_BIN`` (only there when it is set), else on PATH, then in
+/usr/lib/postgresql/*/bin (Debian's `postgresql` package). Run as root, the server runs as the ``postgres`` user
+(PostgreSQL refuses root).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ TEMPLATE = "sudija_template"
 def find_binaries() -> Path | None:
     """The directory holding initdb, pg_ctl and postgres, or None when PostgreSQL is not installed."""
     candidates: list[Path] = []
-    if os.environ.get("SUDIJA_PG_BIN"):
+    if os.environ.get("SUDIJA_PG_BIN"):  # only there (SUDIJA_PG_BIN=/nowhere: the run without PostgreSQL)
         candidates.append(Path(os.environ["SUDIJA_PG_BIN"]))
+        return candidates[0] if all((candidates[0] / n).is_file() for n in ("initdb", "pg_ctl", "postgres")) else None
     on_path = shutil.which("initdb")
     if on_path:
         candidates.append(Path(on_path).parent)

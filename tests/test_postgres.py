@@ -1,0 +1,194 @@
+"""PostgreSQL as the second backend: the dialect's translation, the migrations in both dialects, and what only
+PostgreSQL does — a busy writer, constraint errors, the one-bot lock, and two bot processes pressing Sudi on the
+same calls (exactly one referee wins each). The stores' own behaviour is the rest of the suite, run on both
+backends (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot.cli.run import _hold_server_lock
+from bot.config import ConfigError
+from club import NOW, Club, make_club
+from storage.database import DatabaseBusy, migrations, open_database
+from storage.pg_dialect import Catalog, translate
+from storage.postgres import WRITE_LOCK, PostgresDatabase
+
+CATALOG = Catalog({"seating": ("member",), "calls": ("id",), "pings": ("call", "member")}, {"calls": "id"})
+PRESS = Path(__file__).parent / "pg_press.py"
+
+
+def test_every_migration_number_has_both_dialects() -> None:
+    sqlite = [(number, name.removesuffix(".sql")) for number, name, _ in migrations("sqlite")]
+    postgres = [(number, name.removesuffix(".pg.sql")) for number, name, _ in migrations("postgresql")]
+    assert sqlite, "no migrations found"
+    assert postgres == sqlite, "each NNNN_name.sql needs its NNNN_name.pg.sql (storage/migrations/README.md)"
+
+
+def test_placeholders_are_numbered_outside_quotes_only() -> None:
+    out = translate("SELECT '?', \"a?\" FROM t WHERE a = ? AND b IN (?, ?)", CATALOG)
+    assert out.text == "SELECT '?', \"a?\" FROM t WHERE a = $1 AND b IN ($2, $3)"
+    assert out.rows
+    assert not out.rowid
+
+
+def test_insert_or_ignore_and_or_replace_become_on_conflict() -> None:
+    ignore = translate("INSERT OR IGNORE INTO pings (call, member) VALUES (?, ?)", CATALOG)
+    assert ignore.text == "INSERT INTO pings (call, member) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    replace = translate("INSERT OR REPLACE INTO seating (member, game, since) VALUES (?, ?, ?)", CATALOG)
+    assert replace.text == (
+        "INSERT INTO seating (member, game, since) VALUES ($1, $2, $3)"
+        " ON CONFLICT (member) DO UPDATE SET game = EXCLUDED.game, since = EXCLUDED.since"
+    )
+    with pytest.raises(ValueError, match="primary key"):
+        translate("INSERT OR REPLACE INTO nowhere (a) VALUES (?)", CATALOG)
+
+
+def test_an_insert_into_a_rowid_table_returns_its_id_for_lastrowid() -> None:
+    out = translate("INSERT INTO calls (game) VALUES (?)", CATALOG)
+    assert out.text == "INSERT INTO calls (game) VALUES ($1) RETURNING id"
+    assert out.rows
+    assert out.rowid
+    ignored = translate("INSERT OR IGNORE INTO calls (game) VALUES (?)", CATALOG)
+    assert ignored.text == "INSERT INTO calls (game) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id"
+    assert not translate("UPDATE calls SET game = ? WHERE id = ?", CATALOG).rows
+
+
+def test_functions_sqlite_spells_its_own_way() -> None:
+    out = translate(
+        "SELECT group_concat(role), group_concat(a.platform || ':' || a.account, char(31)),"
+        " json_extract(t.verdict, '$.kind') FROM x",
+        CATALOG,
+    )
+    assert out.text == (
+        "SELECT string_agg(role, ','), string_agg(a.platform || ':' || a.account, chr(31)),"
+        " (t.verdict::jsonb ->> 'kind') FROM x"
+    )
+
+
+async def test_a_writer_waits_for_another_process_then_is_busy_and_writes_nothing(pg_url: str) -> None:
+    db = await open_database(pg_url, busy_timeout_ms=100)
+    other = await asyncpg.connect(pg_url)
+    try:
+        async with other.transaction():
+            await other.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)  # another process mid-write
+            with pytest.raises(DatabaseBusy):
+                await db.members.link("test", "1", "duh", NOW)
+        assert await db.members.by_nick("duh") is None
+        async with db.transaction() as conn:  # the lock released: the next write goes through
+            await conn.execute("INSERT INTO members (nick, created_at) VALUES ('duh', 'x')")
+        assert await db.members.by_nick("DUH") is not None  # COLLATE NOCASE, as on SQLite
+    finally:
+        await other.close()
+        await db.close()
+
+
+async def test_a_constraint_is_the_integrity_error_the_stores_catch_and_the_transaction_rolls_back(
+    pg_url: str,
+) -> None:
+    db = await open_database(pg_url)
+
+    async def twice() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO members (nick, created_at) VALUES ('ana', 'x')")
+            await conn.execute("INSERT INTO members (nick, created_at) VALUES ('ANA', 'y')")
+
+    try:
+        with pytest.raises(sqlite3.IntegrityError):
+            await twice()
+        assert await db.members.by_nick("ana") is None
+        cur = await db.connection.execute("INSERT INTO members (nick, created_at) VALUES ('ana', 'x')")
+        assert cur.lastrowid is not None
+        assert cur.rowcount == 1
+        assert await db.connection.execute_fetchall("SELECT id, nick FROM members") == [(cur.lastrowid, "ana")]
+    finally:
+        await db.close()
+
+
+async def test_a_second_bot_on_the_same_database_is_refused_naming_the_first(pg_url: str) -> None:
+    first = await open_database(pg_url)
+    second = await open_database(pg_url)
+    try:
+        assert isinstance(first, PostgresDatabase)
+        await _hold_server_lock(first)
+        with pytest.raises(ConfigError, match="in use by another Sudija"):
+            await _hold_server_lock(second)
+        await first.close()  # the first bot's connection gone (as when its process dies): the lock with it
+        third = await open_database(pg_url)
+        try:
+            await _hold_server_lock(third)
+        finally:
+            await third.close()
+    finally:
+        await second.close()
+
+
+async def _club_of_calls(tmp_path: Path, url: str, calls: int) -> tuple[Club, list[tuple[int, str, str]]]:
+    """A club on `url` with `calls` pending calls, each to be pressed by two referees (a and b of its number)."""
+    import club as club_module  # noqa: PLC0415 (the test names its own database)
+
+    club_module.POSTGRES.append(url)
+    try:
+        club = await make_club(tmp_path)
+    finally:
+        club_module.POSTGRES.remove(url)
+    out = []
+    for i in range(1, calls + 1):
+        caller = await club.member(f"igrac{i}")
+        await club.member(f"sudija{i}a", "referee")
+        await club.member(f"sudija{i}b", "referee")
+        await club.game(100 + i, (f"igrac{i}", "marko", "petar"), ended_ago=timedelta(minutes=30), hands=2)
+        assert (await club.desk.call(caller, 100 + i)).ok
+        call = await club.db.calls.pending_for_game(100 + i)
+        assert call is not None
+        out.append((call.id, f"sudija{i}a", f"sudija{i}b"))
+    return club, out
+
+
+async def test_two_bot_processes_pressing_sudi_on_the_same_calls_give_each_call_exactly_one_referee(
+    tmp_path: Path, pg_url: str
+) -> None:
+    club, calls = await _club_of_calls(tmp_path, pg_url, 8)
+    try:
+        processes = [
+            await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(PRESS),
+                pg_url,
+                *(f"{names[side]}:{call}" for call, *names in calls),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+            )
+            for side in (0, 1)
+        ]
+        for process in processes:  # both connected, then both press at once
+            assert process.stdout is not None
+            assert (await process.stdout.readline()).strip() == b"ready"
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.write(b"go\n")
+            await process.stdin.drain()
+        outputs = [await process.communicate() for process in processes]
+        assert [process.returncode for process in processes] == [0, 0]
+        won = [json.loads(out.decode()) for out, _ in outputs]
+        for call, a, b in calls:
+            winners = [side for side in (0, 1) if won[side][str(call)]]
+            assert len(winners) == 1, (call, won)
+            stored = await club.db.calls.get(call)
+            assert stored is not None
+            assert stored.state == "taken"
+            expected = await club.get((a, b)[winners[0]])
+            assert stored.referee == expected.id
+            trials = await club.db.connection.execute_fetchall("SELECT referee FROM trials WHERE call = ?", (call,))
+            assert trials == [(expected.id,)]
+    finally:
+        await club.db.close()
