@@ -15,6 +15,7 @@ from bot.ports import ChatPort, Chats, Clock, GameServerPort, LoggingGameServer,
 from bot.scheduler import SchedulerTimers
 from bot.sweep import Sweeper
 from storage.database import BUSY_TIMEOUT_MS, Database, DatabaseBusy, is_busy, open_database
+from storage.postgres import PostgresDatabase
 
 #: What a front end catches and answers "try again in a moment": another process held the write lock past the
 #: bound, and nothing was written (`is_busy` tells such an error when the database is being opened).
@@ -44,6 +45,13 @@ class App:
         if self.link is None and isinstance(self.desk.game_server, HttpGameServer):
             self.link = GameServerLink(self.desk, self.config.gameserver, link_secret(self.config.gameserver))
             await self.link.start()
+
+    def woken(self) -> None:
+        """Another process committed a deadline or an effect (PostgreSQL's NOTIFY): sweep and send now."""
+        if self.sweeper is not None:
+            self.sweeper.wake()
+        if self.link is not None:
+            self.link.worker.wake()
 
     def attach(self, port: ChatPort) -> None:
         """Adapters are built with the desk and then attached, so the desk can reach them."""
@@ -93,4 +101,7 @@ async def build_app(
     if sweep if sweep is not None else isinstance(timers, SchedulerTimers):
         sweeper = Sweeper(desk)
         sweeper.start()
-    return App(config, db, desk, chats, clock, timers, sweeper)
+    app = App(config, db, desk, chats, clock, timers, sweeper)
+    if isinstance(db, PostgresDatabase):
+        await db.listen(app.woken)
+    return app

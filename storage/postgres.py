@@ -15,6 +15,12 @@ serialization failures and deadlocks are `DatabaseBusy` too, and its constraint 
 SQLite: statements on it are taken one at a time, and a read outside a transaction sees the process's own open
 transaction.
 
+Several processes on one database: a transaction that wrote a deadline or an effect to carry out (a call, a
+councilor call, a plavac mark, a vote, an appeal, an outbox command) sends ``NOTIFY sudija_wake`` as it commits,
+and `PostgresDatabase.listen` calls back in every other process (its safety sweep and outbox worker wake at once
+rather than at their next round). Whichever process acts on a due row, the conditional ``UPDATE … WHERE state =
+'pending'`` lets exactly one act.
+
 The migrations are the ``NNNN_name.pg.sql`` files beside SQLite's (storage/migrations/README.md).
 """
 
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable
 from datetime import UTC, datetime
@@ -36,6 +43,10 @@ from storage.pg_dialect import Catalog, Statement
 T = TypeVar("T")
 
 WRITE_LOCK = 0x53554449  # "SUDI": the advisory lock every writing transaction holds
+WAKE_CHANNEL = "sudija_wake"
+_WAKES = re.compile(
+    r"^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE)\s+(?:calls|councilor_calls|plavac|votes|appeals|outbox)\b", re.I
+)
 BOT_LOCK = 0x53554442  # "SUDB": held by the one bot (`sudija run`) serving the database, for its connection's life
 MIGRATION_LOCK = 0x53554448  # held while one process migrates, so two starting at once do not both migrate
 # Serialization failures, deadlocks and a lock waited for past lock_timeout: nothing was written, try again.
@@ -132,6 +143,8 @@ class PgConnection:
         self.raw = raw
         self.catalog = catalog
         self._lock = asyncio.Lock()  # asyncpg runs one statement at a time on a connection
+        self.wrote_due = False  # the open transaction wrote a deadline or an effect: notify at its commit
+        self._wakes: dict[str, bool] = {}
 
     def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> _Pending:
         return _Pending(self.run(sql, tuple(parameters or ())))
@@ -153,6 +166,10 @@ class PgConnection:
 
     async def run(self, sql: str, args: tuple[Any, ...]) -> PgCursor:
         statement = self.catalog.translate(sql)
+        wakes = self._wakes.get(sql)
+        if wakes is None:
+            wakes = self._wakes[sql] = bool(_WAKES.match(sql))
+        self.wrote_due = self.wrote_due or wakes
         async with self._lock:
             try:
                 if statement.rows:
@@ -216,9 +233,26 @@ class PostgresDatabase(Database):
     def __init__(self, connection: PgConnection, target: str) -> None:
         super().__init__(connection, target)
         self.pg = connection
+        self._listener: asyncpg.Connection | None = None
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
         await self.pg.raw.close()
+
+    async def listen(self, woken: Callable[[], None]) -> None:
+        """Call `woken` whenever another process commits a deadline or an effect (on a connection of its own,
+        kept until `close`)."""
+        own = self.pg.raw.get_server_pid()
+
+        def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            if payload != str(own):
+                woken()
+
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.path)
+        await self._listener.add_listener(WAKE_CHANNEL, heard)
 
     async def hold_bot_lock(self) -> str | None:
         """Take the one-bot lock for as long as this connection lives (a process that dies, even by kill -9,
@@ -263,6 +297,7 @@ class PostgresDatabase(Database):
             return result
 
     async def _begin(self, durable: bool) -> None:
+        self.pg.wrote_due = False
         await self.pg.run("BEGIN", ())
         try:
             if not (durable and self.durable_commits):
@@ -273,6 +308,9 @@ class PostgresDatabase(Database):
             raise
 
     async def _end(self, how: str) -> None:
+        wrote_due, self.pg.wrote_due = self.pg.wrote_due, False
+        if wrote_due and how == "COMMIT":  # delivered to the listeners when (and only if) the commit succeeds
+            await self.pg.run("SELECT pg_notify(?, ?)", (WAKE_CHANNEL, str(self.pg.raw.get_server_pid())))
         await self.pg.run(how, ())
 
 

@@ -1,8 +1,10 @@
-"""A bot process pressing Sudi, for tests/test_postgres.py: ``python tests/pg_press.py URL NICK:CALL …``.
+"""A bot process for tests/test_postgres.py, on the club's PostgreSQL database with its own desk and connection
+(as a second bot process would be). It prints ``ready``, waits for a line on standard input, then acts and prints
+one JSON value:
 
-It opens the club's PostgreSQL database with its own desk (its own connection, as a second bot process would),
-prints ``ready``, waits for a line on standard input, then presses every NICK's Sudi on CALL at once and prints
-one JSON object: call id → whether that press won.
+- ``python tests/pg_press.py URL sudi NICK:CALL …`` presses every NICK's Sudi on CALL at once: call id → won;
+- ``python tests/pg_press.py URL due MINUTES`` runs the desk's due work (`Desk.run_due`) MINUTES after the
+  club's test time: the places it told something, in order.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -22,7 +25,21 @@ from fakes.chat import RecordingChat
 from storage.database import open_database
 
 
-async def main(url: str, presses: list[tuple[str, int]]) -> None:
+async def due(url: str, minutes: int) -> None:
+    db = await open_database(url)
+    try:
+        chat = RecordingChat()
+        clock = ManualClock(NOW + timedelta(minutes=minutes))
+        desk = Desk(db, Chats([chat]), LoggingGameServer(), clock, Config(), ManualTimers())
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+        await desk.run_due()
+        print(json.dumps([sent.where for sent in chat.sent if sent.kind == "tell"]), flush=True)
+    finally:
+        await db.close()
+
+
+async def sudi(url: str, presses: list[tuple[str, int]]) -> None:
     db = await open_database(url)
     try:
         desk = Desk(db, Chats([RecordingChat()]), LoggingGameServer(), ManualClock(NOW), Config(), ManualTimers())
@@ -42,5 +59,8 @@ async def main(url: str, presses: list[tuple[str, int]]) -> None:
 
 
 if __name__ == "__main__":
-    pairs = [arg.split(":") for arg in sys.argv[2:]]
-    asyncio.run(main(sys.argv[1], [(nick, int(call)) for nick, call in pairs]))
+    if sys.argv[2] == "due":
+        asyncio.run(due(sys.argv[1], int(sys.argv[3])))
+    else:
+        pairs = [arg.split(":") for arg in sys.argv[3:]]
+        asyncio.run(sudi(sys.argv[1], [(nick, int(call)) for nick, call in pairs]))

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -20,6 +21,7 @@ from bot.cli.run import _hold_server_lock
 from bot.config import ConfigError
 from club import NOW, Club, make_club
 from storage.database import DatabaseBusy, migrations, open_database
+from storage.outbox import OutboxStore
 from storage.pg_dialect import Catalog, translate
 from storage.postgres import WRITE_LOCK, PostgresDatabase
 
@@ -154,32 +156,34 @@ async def _club_of_calls(tmp_path: Path, url: str, calls: int) -> tuple[Club, li
     return club, out
 
 
+async def _at_once(*commands: list[str]) -> list[Any]:
+    """Start a bot process per command, wait until each is connected, let all act at once: what each printed."""
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, str(PRESS), *command, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        for command in commands
+    ]
+    for process in processes:
+        assert process.stdout is not None
+        assert (await process.stdout.readline()).strip() == b"ready"
+    for process in processes:
+        assert process.stdin is not None
+        process.stdin.write(b"go\n")
+        await process.stdin.drain()
+    outputs = [await process.communicate() for process in processes]
+    assert [process.returncode for process in processes] == [0] * len(processes)
+    return [json.loads(out.decode()) for out, _ in outputs]
+
+
 async def test_two_bot_processes_pressing_sudi_on_the_same_calls_give_each_call_exactly_one_referee(
     tmp_path: Path, pg_url: str
 ) -> None:
     club, calls = await _club_of_calls(tmp_path, pg_url, 8)
     try:
-        processes = [
-            await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(PRESS),
-                pg_url,
-                *(f"{names[side]}:{call}" for call, *names in calls),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-            )
-            for side in (0, 1)
-        ]
-        for process in processes:  # both connected, then both press at once
-            assert process.stdout is not None
-            assert (await process.stdout.readline()).strip() == b"ready"
-        for process in processes:
-            assert process.stdin is not None
-            process.stdin.write(b"go\n")
-            await process.stdin.drain()
-        outputs = [await process.communicate() for process in processes]
-        assert [process.returncode for process in processes] == [0, 0]
-        won = [json.loads(out.decode()) for out, _ in outputs]
+        won = await _at_once(
+            *([pg_url, "sudi", *(f"{names[side]}:{call}" for call, *names in calls)] for side in (0, 1))
+        )
         for call, a, b in calls:
             winners = [side for side in (0, 1) if won[side][str(call)]]
             assert len(winners) == 1, (call, won)
@@ -192,3 +196,57 @@ async def test_two_bot_processes_pressing_sudi_on_the_same_calls_give_each_call_
             assert trials == [(expected.id,)]
     finally:
         await club.db.close()
+
+
+async def test_three_bot_processes_running_the_due_work_expire_each_call_once_and_tell_its_caller_once(
+    tmp_path: Path, pg_url: str
+) -> None:
+    club, calls = await _club_of_calls(tmp_path, pg_url, 8)
+    try:
+        told = await _at_once(*([pg_url, "due", "10"] for _ in range(3)))
+        everyone = sorted(where for one in told for where in one)
+        assert everyone == sorted(f"dm:igrac{i}" for i in range(1, len(calls) + 1)), told
+        for call, _, _ in calls:
+            stored = await club.db.calls.get(call)
+            assert stored is not None
+            assert stored.state == "expired"
+        rows = await club.db.connection.execute_fetchall(
+            "SELECT subject, count(*) FROM events WHERE kind = 'call_expired' GROUP BY subject"
+        )
+        assert sorted(rows) == sorted((f"call:{call}", 1) for call, _, _ in calls)
+    finally:
+        await club.db.close()
+
+
+async def test_a_committed_deadline_or_effect_wakes_the_other_processes_and_nothing_else_does(pg_url: str) -> None:
+    writer = await open_database(pg_url)
+    other = await open_database(pg_url)
+    heard: list[str] = []
+    woken = asyncio.Event()
+
+    def other_woken() -> None:
+        heard.append("other")
+        woken.set()
+
+    try:
+        assert isinstance(writer, PostgresDatabase)
+        assert isinstance(other, PostgresDatabase)
+        await writer.listen(lambda: heard.append("writer"))  # a process is not woken by its own writes
+        await other.listen(other_woken)
+        await writer.members.link("test", "1", "ana", NOW)  # no deadline, no effect: no wake
+
+        async def rolled_back() -> None:
+            async with writer.transaction() as conn:
+                await OutboxStore.add(conn, "game:1", "pause_table", {"game": 1}, NOW)
+                raise RuntimeError
+
+        with pytest.raises(RuntimeError):
+            await rolled_back()  # no commit: no wake
+        assert await OutboxStore(writer).enqueue("game:1", "pause_table", {"game": 1}, NOW) is not None
+        await asyncio.wait_for(woken.wait(), 5)
+        assert other._listener is not None
+        await other._listener.fetch("SELECT 1")  # every notification committed before is delivered by now
+        assert heard == ["other"]
+    finally:
+        await writer.close()
+        await other.close()
