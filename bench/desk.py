@@ -1,18 +1,20 @@
 """Benchmark of the referee desk through SQLite: 1,000 callers on distinct games, 50 referees pressing Sudi on
 every call at once. Prints p50/p99 latency of /sudija and of Sudi (target: p99 under 20 ms each) and checks
-that every call has exactly one winner.
+that every call has exactly one winner. ``--database postgresql://…`` runs the same on that PostgreSQL database
+too (in a throwaway schema, dropped afterwards) and prints both side by side.
 
 The figures are with the durability the bot runs with: ``synchronous = FULL`` for every commit whose result a
 member is told (`storage.database`). ``--compare`` runs the same again with every commit NORMAL (safe against a
 killed process only) and prints what FULL costs.
 
-    .venv/bin/python bench/desk.py [--calls 1000] [--referees 50] [--compare]
+    .venv/bin/python bench/desk.py [--calls 1000] [--referees 50] [--compare] [--database postgresql://…]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -32,6 +34,7 @@ from rules.members import Member
 from rules.verdicts import Draft, NoVerdict
 from storage.database import open_database
 from storage.games import PreparedGame
+from storage.postgres import drop_schema, is_postgres, scratch_schema
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -39,17 +42,33 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def main(calls: int, referees: int, compare: bool = False) -> int:
-    status = await run(calls, referees, durable=True)
+async def main(calls: int, referees: int, compare: bool = False, database: str | None = None) -> int:
+    figures: dict[str, tuple[float, float, float, float]] = {}
+    status = await run(calls, referees, durable=True, figures=figures)
     if compare:
-        status |= await run(calls, referees, durable=False)
+        status |= await run(calls, referees, durable=False, figures=figures)
+    if database is not None:
+        schema = f"sudija_bench_{os.getpid()}"
+        try:
+            status |= await run(calls, referees, True, figures, await scratch_schema(database, schema))
+        finally:
+            await drop_schema(database, schema)
+        print("\nside by side (ms)      /sudija p50  /sudija p99     Sudi p50     Sudi p99")
+        for name, (c50, c99, t50, t99) in figures.items():
+            print(f"{name:20} {c50:12.2f} {c99:12.2f} {t50:12.2f} {t99:12.2f}")
     return status
 
 
-async def run(calls: int, referees: int, durable: bool) -> int:
+async def run(
+    calls: int,
+    referees: int,
+    durable: bool,
+    figures: dict[str, tuple[float, float, float, float]],
+    database: str | None = None,
+) -> int:
     now = datetime.now(UTC).replace(microsecond=0)
     with tempfile.TemporaryDirectory() as tmp:
-        db = await open_database(Path(tmp) / "bench.db")
+        db = await open_database(database or Path(tmp) / "bench.db")
         db.durable_commits = durable
         clock = ManualClock(now)
         desk = Desk(db, Chats([NullChat()]), LoggingGameServer(), clock, Config(), ManualTimers())
@@ -97,6 +116,14 @@ async def run(calls: int, referees: int, durable: bool) -> int:
         await db.close()
     one_winner = all(n == 1 for n in winners_per_call)
     mode = "synchronous=FULL (as the bot runs)" if durable else "synchronous=NORMAL (baseline: no power-loss safety)"
+    if database is not None:
+        mode = "PostgreSQL (synchronous_commit as the server sets it)"
+    figures["PostgreSQL" if database else ("SQLite FULL" if durable else "SQLite NORMAL")] = (
+        percentile(call_ms, 0.5),
+        percentile(call_ms, 0.99),
+        percentile(take_ms, 0.5),
+        percentile(take_ms, 0.99),
+    )
     print(f"{mode}; calls: {calls}, referees pressing each call: {referees}, wall time {elapsed:.1f} s")
     for name, values in (("/sudija", call_ms), ("Sudi", take_ms)):
         p50, p99 = percentile(values, 0.50), percentile(values, 0.99)
@@ -113,5 +140,8 @@ if __name__ == "__main__":
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--referees", type=int, default=50)
     parser.add_argument("--compare", action="store_true", help="also run with every commit NORMAL, for the cost")
+    parser.add_argument("--database", metavar="URL", help="also on this PostgreSQL database (postgresql://…)")
     args = parser.parse_args()
-    sys.exit(asyncio.run(main(args.calls, args.referees, args.compare)))
+    if args.database is not None and not is_postgres(args.database):
+        parser.error("--database takes a PostgreSQL address (postgresql://…); SQLite always runs")
+    sys.exit(asyncio.run(main(args.calls, args.referees, args.compare, args.database)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.config import Config
+from bot.config import Config, ConfigError
 from bot.desk import Desk
 from bot.ports import ChatPort, Chats, Clock, GameServerPort, LoggingGameServer, SystemClock, Timers
 from bot.scheduler import SchedulerTimers
@@ -67,6 +67,16 @@ class App:
         await self.db.close()
 
 
+async def hold_bot_lock(db: Database) -> None:
+    """On PostgreSQL, one bot per database is the server's advisory lock, held for the connection's life."""
+    if isinstance(db, PostgresDatabase):
+        holder = await db.hold_bot_lock()
+        if holder is not None:
+            raise ConfigError(
+                f"the database is in use by another Sudija ({holder}); one bot per database: stop that process first"
+            )
+
+
 async def build_app(
     config: Config,
     *,
@@ -76,12 +86,21 @@ async def build_app(
     database: str | None = None,
     sweep: bool | None = None,
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    one_bot: bool = False,
 ) -> App:
     """Open the database and build the desk. Call `App.attach` for each adapter, then `desk.start()`.
 
-    `sweep` starts the safety sweep (`bot.sweep`); by default it runs whenever the real timers do.
+    `sweep` starts the safety sweep (`bot.sweep`); by default it runs whenever the real timers do. `one_bot`
+    (`sudija run`): on PostgreSQL, take the server's one-bot lock before anything starts (`ConfigError` naming
+    the holder when another bot has it; SQLite's lock is the file bot/dblock.py holds).
     """
     db = await open_database(database or config.database, busy_timeout_ms=busy_timeout_ms)
+    if one_bot:
+        try:
+            await hold_bot_lock(db)
+        except BaseException:
+            await db.close()
+            raise
     chats = Chats([])
     clock = clock or SystemClock()
     if timers is None:

@@ -328,6 +328,30 @@ async def open_postgres(target: str, *, busy_timeout_ms: int) -> PostgresDatabas
     return PostgresDatabase(PgConnection(raw, catalog), target)
 
 
+async def scratch_schema(target: str, name: str) -> str:
+    """A new empty schema `name` on the server (dropped first if it exists) and the address that opens the club's
+    database in it (``search_path``): a benchmark's throwaway club beside whatever else the database holds."""
+    if not name.isidentifier():
+        raise ValueError(f"not a schema name: {name!r}")
+    raw = await asyncpg.connect(target)
+    try:
+        await raw.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+        await raw.execute(f"CREATE SCHEMA {name}")
+    finally:
+        await raw.close()
+    return target + ("&" if "?" in target else "?") + f"search_path={name}"
+
+
+async def drop_schema(target: str, name: str) -> None:
+    if not name.isidentifier():
+        raise ValueError(f"not a schema name: {name!r}")
+    raw = await asyncpg.connect(target)
+    try:
+        await raw.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+    finally:
+        await raw.close()
+
+
 async def read_catalog(raw: asyncpg.Connection) -> Catalog:
     rows = await raw.fetch(
         "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_index i"

@@ -57,15 +57,15 @@ class PgServer:
     def _run(self, *args: str) -> None:
         subprocess.run([*self._as, *args], check=True, capture_output=True, cwd=self.dir)
 
-    def start(self) -> None:
+    def start(self, *, durable: bool = False) -> None:
+        """initdb and start; `durable`: with fsync and synchronous commits, as a real server (for benchmarks)."""
         self.socket.mkdir()
         if self._as:
             os.chown(self.socket, pwd.getpwnam("postgres").pw_uid, pwd.getpwnam("postgres").pw_gid)
         self._run(str(self.binaries / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8")
-        options = (
-            f"-k {self.socket} -c listen_addresses='' -c fsync=off -c synchronous_commit=off"
-            " -c full_page_writes=off -c max_connections=200"
-        )
+        options = f"-k {self.socket} -c listen_addresses='' -c max_connections=200"
+        if not durable:  # a test's database need not survive a power cut
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(
             str(self.binaries / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"), "-o", options, "-w",
             "start",

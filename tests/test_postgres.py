@@ -17,8 +17,9 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.cli.run import _hold_server_lock
-from bot.config import ConfigError
+from bot.app import App, build_app
+from bot.config import Config, ConfigError
+from bot.ports import ManualTimers
 from club import NOW, Club, make_club
 from storage.database import DatabaseBusy, migrations, open_database
 from storage.outbox import OutboxStore
@@ -117,21 +118,15 @@ async def test_a_constraint_is_the_integrity_error_the_stores_catch_and_the_tran
 
 
 async def test_a_second_bot_on_the_same_database_is_refused_naming_the_first(pg_url: str) -> None:
-    first = await open_database(pg_url)
-    second = await open_database(pg_url)
-    try:
-        assert isinstance(first, PostgresDatabase)
-        await _hold_server_lock(first)
-        with pytest.raises(ConfigError, match="in use by another Sudija"):
-            await _hold_server_lock(second)
-        await first.close()  # the first bot's connection gone (as when its process dies): the lock with it
-        third = await open_database(pg_url)
-        try:
-            await _hold_server_lock(third)
-        finally:
-            await third.close()
-    finally:
-        await second.close()
+    async def bot() -> App:
+        return await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True)
+
+    first = await bot()
+    with pytest.raises(ConfigError, match=r"in use by another Sudija \(server process \d+ for a client on"):
+        await bot()
+    await first.close()  # the first bot's connection gone (as when its process dies): the lock with it
+    third = await bot()
+    await third.close()
 
 
 async def _club_of_calls(tmp_path: Path, url: str, calls: int) -> tuple[Club, list[tuple[int, str, str]]]:

@@ -51,18 +51,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _hold_server_lock(db: object) -> None:
-    """On PostgreSQL, one bot per database is the server's advisory lock (bot/dblock.py holds SQLite's file)."""
-    from storage.postgres import PostgresDatabase  # noqa: PLC0415 (a sub-command loads only what it runs)
-
-    if isinstance(db, PostgresDatabase):
-        holder = await db.hold_bot_lock()
-        if holder is not None:
-            raise ConfigError(
-                f"the database is in use by another Sudija ({holder}); one bot per database: stop that process first"
-            )
-
-
 async def serve(config: Config, *, stop: asyncio.Event | None = None) -> None:
     """Every configured platform over one database and one desk, until SIGTERM or SIGINT (or `stop` is set):
     then the adapters stop in order (Telegram confirms the updates it fetched, so nothing is handled twice after
@@ -87,9 +75,8 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None) -> None:
     lock = DatabaseLock(config.database)
     lock.acquire()
     try:
-        app = await build_app(config)
+        app = await build_app(config, one_bot=True)
         try:
-            await _hold_server_lock(app.db)
             async with contextlib.AsyncExitStack() as stack:
                 report = Report()  # `sudija check` once the platforms are connected, before the desk acts
                 runners: list[asyncio.Future[Any]] = []
