@@ -35,6 +35,7 @@ BOTH_BACKENDS = {
     "test_gameserver_protocol",
     "test_governance",
     "test_links",
+    "test_outbox_lease",
     "test_paper_changes",
     "test_penalties",
     "test_penalties_rules",
