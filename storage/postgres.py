@@ -241,6 +241,14 @@ class PostgresDatabase(Database):
             self._listener = None
         await self.pg.raw.close()
 
+    async def wait_bot_lock(self) -> None:
+        """Wait, without bound, until the bot holding the one-bot lock is gone, then hold it (a standby)."""
+        await self.pg.run("SET lock_timeout = 0", ())
+        try:
+            await self.pg.run("SELECT pg_advisory_lock(?)", (BOT_LOCK,))
+        finally:
+            await self.pg.run("RESET lock_timeout", ())
+
     async def listen(self, woken: Callable[[], None]) -> None:
         """Call `woken` whenever another process commits a deadline or an effect (on a connection of its own,
         kept until `close`)."""

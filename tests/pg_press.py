@@ -3,6 +3,8 @@
 one JSON value:
 
 - ``python tests/pg_press.py URL sudi NICK:CALL …`` presses every NICK's Sudi on CALL at once: call id → won;
+- ``python tests/pg_press.py URL hold`` starts a bot as `sudija run` does (the one-bot lock taken) and serves
+  until killed (it prints ``ready`` once it holds the lock, and nothing else);
 - ``python tests/pg_press.py URL due MINUTES`` runs the desk's due work (`Desk.run_due`) MINUTES after the
   club's test time: the places it told something, in order.
 """
@@ -17,12 +19,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from bot.app import build_app
 from bot.config import Config
 from bot.desk import Desk
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
 from club import NOW
 from fakes.chat import RecordingChat
 from storage.database import open_database
+
+
+async def hold(url: str) -> None:
+    app = await build_app(Config(), database=url, timers=ManualTimers(), sweep=False, one_bot=True)
+    try:
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+    finally:
+        await app.close()
 
 
 async def due(url: str, minutes: int) -> None:
@@ -59,7 +71,9 @@ async def sudi(url: str, presses: list[tuple[str, int]]) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[2] == "due":
+    if sys.argv[2] == "hold":
+        asyncio.run(hold(sys.argv[1]))
+    elif sys.argv[2] == "due":
         asyncio.run(due(sys.argv[1], int(sys.argv[3])))
     else:
         pairs = [arg.split(":") for arg in sys.argv[3:]]

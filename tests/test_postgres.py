@@ -17,7 +17,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.app import App, build_app
+from bot.app import App, StandbyStopped, build_app
 from bot.config import Config, ConfigError
 from bot.ports import ManualTimers
 from club import NOW, Club, make_club
@@ -127,6 +127,60 @@ async def test_a_second_bot_on_the_same_database_is_refused_naming_the_first(pg_
     await first.close()  # the first bot's connection gone (as when its process dies): the lock with it
     third = await bot()
     await third.close()
+
+
+async def test_a_standby_bot_takes_over_the_moment_the_serving_bot_is_killed(pg_url: str) -> None:
+    serving = await asyncio.create_subprocess_exec(
+        sys.executable, str(PRESS), pg_url, "hold", stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    try:
+        assert serving.stdout is not None
+        assert (await serving.stdout.readline()).strip() == b"ready"  # it serves the club
+        told: list[str] = []
+        standing_by = asyncio.Event()
+
+        def standby(holder: str) -> None:
+            told.append(holder)
+            standing_by.set()
+
+        taking_over = asyncio.ensure_future(
+            build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True, standby=standby)
+        )
+        await asyncio.wait_for(standing_by.wait(), 10)
+        assert not taking_over.done()
+        assert told[0].startswith("server process ")
+        serving.kill()  # SIGKILL: nothing of it runs again
+        await serving.wait()
+        app = await asyncio.wait_for(taking_over, 10)  # its connection gone, the lock is the standby's
+    finally:
+        if serving.returncode is None:
+            serving.kill()
+            await serving.wait()
+    try:
+        with pytest.raises(ConfigError, match="in use by another Sudija"):
+            await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True)
+    finally:
+        await app.close()
+
+
+async def test_a_standby_asked_to_stop_while_it_waits_stops_without_serving(pg_url: str) -> None:
+    first = await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True)
+    stopping = asyncio.Event()
+    try:
+        with pytest.raises(StandbyStopped):
+            await build_app(
+                Config(),
+                database=pg_url,
+                timers=ManualTimers(),
+                sweep=False,
+                one_bot=True,
+                standby=lambda _holder: stopping.set(),  # SIGTERM as soon as it stands by
+                stopping=stopping,
+            )
+    finally:
+        await first.close()
+    again = await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True)
+    await again.close()  # the stopped standby left no lock behind
 
 
 async def _club_of_calls(tmp_path: Path, url: str, calls: int) -> tuple[Club, list[tuple[int, str, str]]]:
