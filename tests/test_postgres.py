@@ -183,8 +183,11 @@ async def test_a_standby_asked_to_stop_while_it_waits_stops_without_serving(pg_u
     await again.close()  # the stopped standby left no lock behind
 
 
-async def _club_of_calls(tmp_path: Path, url: str, calls: int) -> tuple[Club, list[tuple[int, str, str]]]:
-    """A club on `url` with `calls` pending calls, each to be pressed by two referees (a and b of its number)."""
+async def _club_of_calls(
+    tmp_path: Path, url: str, calls: int, referees: int = 2
+) -> tuple[Club, list[tuple[int, str, str]]]:
+    """A club on `url` with `calls` pending calls, each with two referees of its own (a and b of its number) when
+    `referees` is 2."""
     import club as club_module  # noqa: PLC0415 (the test names its own database)
 
     club_module.POSTGRES.append(url)
@@ -195,8 +198,9 @@ async def _club_of_calls(tmp_path: Path, url: str, calls: int) -> tuple[Club, li
     out = []
     for i in range(1, calls + 1):
         caller = await club.member(f"igrac{i}")
-        await club.member(f"sudija{i}a", "referee")
-        await club.member(f"sudija{i}b", "referee")
+        if referees:
+            await club.member(f"sudija{i}a", "referee")
+            await club.member(f"sudija{i}b", "referee")
         await club.game(100 + i, (f"igrac{i}", "marko", "petar"), ended_ago=timedelta(minutes=30), hands=2)
         assert (await club.desk.call(caller, 100 + i)).ok
         call = await club.db.calls.pending_for_game(100 + i)
@@ -299,3 +303,84 @@ async def test_a_committed_deadline_or_effect_wakes_the_other_processes_and_noth
     finally:
         await writer.close()
         await other.close()
+
+
+async def test_three_bot_processes_one_killed_midway_take_every_call_exactly_once(tmp_path: Path, pg_url: str) -> None:
+    """Three processes, each with five referees pressing Sudi on every call at once and judging what they win to
+    its end; the first is killed (SIGKILL) after its second win. Every call is taken once, by one referee; each
+    trial a surviving process won ended once; the killed process left at most the trial it was judging open."""
+    club, calls = await _club_of_calls(tmp_path, pg_url, 30, referees=0)
+    try:
+        for process in range(3):
+            for i in range(5):
+                await club.member(f"p{process}sudija{i}", "referee")
+        ids = ",".join(str(call) for call, _, _ in calls)
+        processes = [
+            await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(PRESS),
+                pg_url,
+                "rounds",
+                f"p{process}sudija",
+                "5",
+                ids,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+            )
+            for process in range(3)
+        ]
+        for process in processes:
+            assert process.stdout is not None
+            assert (await process.stdout.readline()).strip() == b"ready"
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.write(b"go\n")
+            await process.stdin.drain()
+        won: dict[int, list[str]] = {}
+        victim = processes[0]
+        assert victim.stdout is not None
+        reported = 0
+        while reported < 2:
+            line = (await asyncio.wait_for(victim.stdout.readline(), 60)).decode().split()
+            assert line != ["done"], "the first process ended before it could be killed midway"
+            assert line, "the first process stopped by itself"
+            won.setdefault(int(line[0]), []).append(line[1])
+            reported += 1
+        victim.kill()
+        await victim.wait()
+        for process in processes[1:]:
+            out, _ = await asyncio.wait_for(process.communicate(), 120)
+            assert process.returncode == 0
+            lines = out.decode().split("\n")
+            assert "done" in lines
+            for line in lines:
+                if line and line != "done":
+                    call, nick = line.split()
+                    won.setdefault(int(call), []).append(nick)
+        assert all(len(nicks) == 1 for nicks in won.values()), won  # no call won twice
+        left_open = []
+        for call, _, _ in calls:
+            stored = await club.db.calls.get(call)
+            assert stored is not None
+            assert stored.state == "taken"  # every call ended once: taken, never expired or taken again
+            trials = await club.db.connection.execute_fetchall(
+                "SELECT t.outcome, m.nick FROM trials t JOIN members m ON m.id = t.referee WHERE t.call = ?", (call,)
+            )
+            assert len(trials) == 1, (call, trials)
+            outcome, nick = trials[0]
+            if call in won:
+                assert won[call] == [nick]
+                assert outcome != "open"
+            else:  # only the killed process can have won a call it never reported
+                assert nick.startswith("p0"), (call, nick)
+                if outcome == "open":
+                    left_open.append(call)
+        assert len(left_open) <= 1, left_open
+        ended = await club.db.connection.execute_fetchall(
+            "SELECT subject, count(*) FROM events"
+            " WHERE kind IN ('trial_verdict', 'trial_no_verdict', 'trial_interrupted')"
+            " GROUP BY subject HAVING count(*) > 1"
+        )
+        assert ended == []
+    finally:
+        await club.db.close()
