@@ -43,6 +43,7 @@ from storage.pg_dialect import Catalog, Statement
 T = TypeVar("T")
 
 WRITE_LOCK = 0x53554449  # "SUDI": the advisory lock every writing transaction holds
+STATEMENTS = 1024  # prepared statements kept per connection: the stores' few hundred texts, each prepared once
 WAKE_CHANNEL = "sudija_wake"
 _WAKES = re.compile(
     r"^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE)\s+(?:calls|councilor_calls|plavac|votes|appeals|outbox)\b", re.I
@@ -163,6 +164,14 @@ class PgConnection:
             except asyncpg.PostgresError as exc:
                 raise _translate_error(exc) from exc
         return PgCursor([], len(args), None)
+
+    async def script(self, sql: str) -> None:
+        """Statements of PostgreSQL's own, no parameters, in one round trip (a simple query)."""
+        async with self._lock:
+            try:
+                await self.raw.execute(sql)
+            except asyncpg.PostgresError as exc:
+                raise _translate_error(exc) from exc
 
     async def run(self, sql: str, args: tuple[Any, ...]) -> PgCursor:
         statement = self.catalog.translate(sql)
@@ -305,12 +314,11 @@ class PostgresDatabase(Database):
             return result
 
     async def _begin(self, durable: bool) -> None:
+        """BEGIN and the write lock in one round trip (a simple query of several statements)."""
         self.pg.wrote_due = False
-        await self.pg.run("BEGIN", ())
+        relaxed = "" if durable and self.durable_commits else "SET LOCAL synchronous_commit = off; "
         try:
-            if not (durable and self.durable_commits):
-                await self.pg.run("SET LOCAL synchronous_commit = off", ())
-            await self.pg.run("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+            await self.pg.script(f"BEGIN; {relaxed}SELECT pg_advisory_xact_lock({WRITE_LOCK})")
         except BaseException:
             await self._end("ROLLBACK")
             raise
@@ -318,14 +326,16 @@ class PostgresDatabase(Database):
     async def _end(self, how: str) -> None:
         wrote_due, self.pg.wrote_due = self.pg.wrote_due, False
         if wrote_due and how == "COMMIT":  # delivered to the listeners when (and only if) the commit succeeds
-            await self.pg.run("SELECT pg_notify(?, ?)", (WAKE_CHANNEL, str(self.pg.raw.get_server_pid())))
-        await self.pg.run(how, ())
+            how = f"SELECT pg_notify('{WAKE_CHANNEL}', '{self.pg.raw.get_server_pid()}'); COMMIT"
+        await self.pg.script(how)
 
 
 async def open_postgres(target: str, *, busy_timeout_ms: int) -> PostgresDatabase:
     """Connect to the server `target` names and bring its schema up to date."""
     raw = await asyncpg.connect(
-        target, server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": "sudija"}
+        target,
+        server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": "sudija"},
+        statement_cache_size=STATEMENTS,
     )
     try:
         await _migrate(raw)
