@@ -41,6 +41,10 @@ class DatabaseBusy(sqlite3.OperationalError):
     """Another process held the write lock for longer than the busy timeout; nothing was written."""
 
 
+class DatabaseUnavailable(Exception):
+    """The database server could not be reached or refused the connection; the message says which and why."""
+
+
 def is_busy(exc: BaseException) -> bool:
     """Whether an SQLite error says the database is locked or busy (another connection holds it)."""
     if isinstance(exc, DatabaseBusy):

@@ -34,10 +34,11 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Itera
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from storage.database import Database, DatabaseBusy, migrations, now_text, split_statements
+from storage.database import Database, DatabaseBusy, DatabaseUnavailable, migrations, now_text, split_statements
 from storage.pg_dialect import Catalog, Statement
 
 T = TypeVar("T")
@@ -61,6 +62,15 @@ _BUSY = (
 def is_postgres(target: str) -> bool:
     """Whether a configured `database` names a PostgreSQL server rather than an SQLite file."""
     return target.startswith(("postgresql://", "postgres://"))
+
+
+def shown(target: str) -> str:
+    """The address as it may be printed: its password, if it carries one, replaced by ***."""
+    parts = urlsplit(target)
+    if parts.password is None:
+        return target
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _value(value: Any) -> Any:
@@ -331,12 +341,16 @@ class PostgresDatabase(Database):
 
 
 async def open_postgres(target: str, *, busy_timeout_ms: int) -> PostgresDatabase:
-    """Connect to the server `target` names and bring its schema up to date."""
-    raw = await asyncpg.connect(
-        target,
-        server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": "sudija"},
-        statement_cache_size=STATEMENTS,
-    )
+    """Connect to the server `target` names and bring its schema up to date (`DatabaseUnavailable` when it
+    cannot be reached or refuses the connection)."""
+    try:
+        raw = await asyncpg.connect(
+            target,
+            server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": "sudija"},
+            statement_cache_size=STATEMENTS,
+        )
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        raise DatabaseUnavailable(f"cannot open the PostgreSQL database {shown(target)}: {exc}") from None
     try:
         await _migrate(raw)
         catalog = await read_catalog(raw)

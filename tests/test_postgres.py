@@ -18,6 +18,7 @@ import asyncpg
 import pytest
 
 from bot.app import App, StandbyStopped, build_app
+from bot.cli import main as cli_main
 from bot.config import Config, ConfigError
 from bot.ports import ManualTimers
 from club import NOW, Club, make_club
@@ -76,6 +77,15 @@ def test_functions_sqlite_spells_its_own_way() -> None:
         "SELECT string_agg(role, ','), string_agg(a.platform || ':' || a.account, chr(31)),"
         " (t.verdict::jsonb ->> 'kind') FROM x"
     )
+
+
+def test_an_unreachable_server_is_a_message_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"postgresql://sudija:secret@/club?host={tmp_path}/no-server"
+    assert cli_main(["games", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cannot open the PostgreSQL database postgresql://sudija:***@/club?host="), err
+    assert "secret" not in err
+    assert "Traceback" not in err
 
 
 async def test_a_writer_waits_for_another_process_then_is_busy_and_writes_nothing(pg_url: str) -> None:
