@@ -6,15 +6,19 @@ may run in one process over one database); with none, the console club starts.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.config import Config
+from bot.config import Config, ConfigError
 from bot.desk import Desk
 from bot.ports import ChatPort, Chats, Clock, GameServerPort, LoggingGameServer, SystemClock, Timers
 from bot.scheduler import SchedulerTimers
 from bot.sweep import Sweeper
 from storage.database import BUSY_TIMEOUT_MS, Database, DatabaseBusy, is_busy, open_database
+from storage.postgres import PostgresDatabase
 
 #: What a front end catches and answers "try again in a moment": another process held the write lock past the
 #: bound, and nothing was written (`is_busy` tells such an error when the database is being opened).
@@ -45,6 +49,13 @@ class App:
             self.link = GameServerLink(self.desk, self.config.gameserver, link_secret(self.config.gameserver))
             await self.link.start()
 
+    def woken(self) -> None:
+        """Another process committed a deadline or an effect (PostgreSQL's NOTIFY): sweep and send now."""
+        if self.sweeper is not None:
+            self.sweeper.wake()
+        if self.link is not None:
+            self.link.worker.wake()
+
     def attach(self, port: ChatPort) -> None:
         """Adapters are built with the desk and then attached, so the desk can reach them."""
         self.chats.ports.append(port)
@@ -60,6 +71,42 @@ class App:
         await self.db.close()
 
 
+class StandbyStopped(Exception):
+    """A standby bot was asked to stop (SIGTERM) before the bot it waited for stopped."""
+
+
+async def hold_bot_lock(
+    db: Database, *, standby: Callable[[str], None] | None = None, stopping: asyncio.Event | None = None
+) -> None:
+    """On PostgreSQL, one bot per database is the server's advisory lock, held for the connection's life. Held by
+    another bot: `ConfigError` naming it — or, a `standby` (told who holds it), wait until that bot's connection
+    is gone (it stopped, or died: even by kill -9) and take over at once; `StandbyStopped` when `stopping` is set
+    first."""
+    if not isinstance(db, PostgresDatabase):
+        return
+    holder = await db.hold_bot_lock()
+    if holder is None:
+        return
+    if standby is None:
+        raise ConfigError(
+            f"the database is in use by another Sudija ({holder}); one bot per database: stop that process first"
+        )
+    standby(holder)
+    waiting = asyncio.ensure_future(db.wait_bot_lock())
+    stopped = asyncio.ensure_future((stopping or asyncio.Event()).wait())
+    try:
+        await asyncio.wait({waiting, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+        if not waiting.done():
+            waiting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await waiting
+    if waiting.cancelled():
+        raise StandbyStopped
+    waiting.result()
+
+
 async def build_app(
     config: Config,
     *,
@@ -69,12 +116,24 @@ async def build_app(
     database: str | None = None,
     sweep: bool | None = None,
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    one_bot: bool = False,
+    standby: Callable[[str], None] | None = None,
+    stopping: asyncio.Event | None = None,
 ) -> App:
     """Open the database and build the desk. Call `App.attach` for each adapter, then `desk.start()`.
 
-    `sweep` starts the safety sweep (`bot.sweep`); by default it runs whenever the real timers do.
+    `sweep` starts the safety sweep (`bot.sweep`); by default it runs whenever the real timers do. `one_bot`
+    (`sudija run`): on PostgreSQL, take the server's one-bot lock before anything starts (`ConfigError` naming
+    the holder when another bot has it; SQLite's lock is the file bot/dblock.py holds); with `standby`, wait
+    for that bot to stop instead (`hold_bot_lock`).
     """
     db = await open_database(database or config.database, busy_timeout_ms=busy_timeout_ms)
+    if one_bot:
+        try:
+            await hold_bot_lock(db, standby=standby, stopping=stopping)
+        except BaseException:
+            await db.close()
+            raise
     chats = Chats([])
     clock = clock or SystemClock()
     if timers is None:
@@ -95,4 +154,7 @@ async def build_app(
     if sweep if sweep is not None else isinstance(timers, SchedulerTimers):
         sweeper = Sweeper(desk)
         sweeper.start()
-    return App(config, db, desk, chats, clock, timers, sweeper)
+    app = App(config, db, desk, chats, clock, timers, sweeper)
+    if isinstance(db, PostgresDatabase):
+        await db.listen(app.woken)
+    return app

@@ -3,7 +3,8 @@
 Two processes on one database and one token would each answer every update (every transcript line twice), so a
 second process cannot take the lock: it is told which process holds it (pid, host, since when) and exits. The
 lock is the operating system's (``flock``), so a process that dies — even by kill -9 — leaves no stale lock; the
-file's text only says who held it last.
+file's text only says who held it last. On PostgreSQL there is no file: the bot's connection holds the server's
+advisory lock (`storage.postgres.PostgresDatabase.hold_bot_lock`), which dies with the process just as well.
 """
 
 from __future__ import annotations
@@ -16,19 +17,24 @@ from pathlib import Path
 from typing import IO
 
 from bot.config import ConfigError
+from storage.postgres import is_postgres
 
 
 def lock_path(database: str) -> Path:
+    """The lock file of an SQLite database (PostgreSQL's lock is on the server: `PostgresDatabase.hold_bot_lock`)."""
     return Path(f"{database}.lock")
 
 
 class DatabaseLock:
     def __init__(self, database: str) -> None:
+        self.database = database
         self.path = lock_path(database)
         self._file: IO[str] | None = None
 
     def acquire(self) -> None:
         """Take the lock, or raise `ConfigError` naming the process that holds it."""
+        if is_postgres(self.database):
+            return  # `sudija run` takes the server's lock once connected (bot.cli.run)
         handle = self.path.open("a+", encoding="utf-8")
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

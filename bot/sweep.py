@@ -5,6 +5,7 @@ So a due deadline is acted on within seconds whatever happened to its timer (los
 never armed after a crash). Every `full_every`-th sweep runs `run_due` anyway, for what the query does not cover
 (a league month's close, a referee offline past his grace). A sweep that fails (the database locked by another
 process) is logged in one line and simply tried again at the next one. The sleep is injectable for tests.
+`wake` cuts the pause short: on PostgreSQL another process's deadline arrives so (`bot.app.App.woken`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,22 @@ class Sweeper:
         self.runs = 0  # sweeps that ran run_due to the end
         self.failures = 0
         self._task: asyncio.Task[None] | None = None
+        self._woken = asyncio.Event()
+
+    def wake(self) -> None:
+        """Sweep now rather than at the end of the interval (another process wrote a deadline: PostgreSQL)."""
+        self._woken.set()
+
+    async def pause(self) -> None:
+        """The interval between sweeps, cut short by `wake`."""
+        resting = asyncio.ensure_future(self.sleep(self.interval))
+        woken = asyncio.ensure_future(self._woken.wait())
+        try:
+            await asyncio.wait({resting, woken}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            resting.cancel()
+            woken.cancel()
+        self._woken.clear()
 
     async def sweep(self) -> bool:
         """One sweep: True when `run_due` ran (something was due, or it was the periodic full run)."""
@@ -64,7 +81,7 @@ class Sweeper:
     async def run(self) -> None:
         """Sweep forever (until cancelled); a failed sweep never stops the next one."""
         while True:
-            await self.sleep(self.interval)
+            await self.pause()
             try:
                 await self.sweep()
             except Exception as exc:

@@ -29,6 +29,8 @@ class BackupResult:
 
 def backup(source: str | Path, target: str | Path, busy_timeout_ms: int = 5000) -> BackupResult:
     """Copy the database `source` to the new file `target` (which must not exist)."""
+    if str(source).startswith(("postgresql://", "postgres://")):
+        raise BackupError("a PostgreSQL database is backed up with pg_dump (docs/deploy.md), not sudija backup")
     source, target = Path(source), Path(target)
     if not source.is_file():
         raise BackupError(f"{source} does not exist")

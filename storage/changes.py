@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
 from rules.paper import ChangeKind, PaperChange
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.sql import Connection
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -43,7 +42,7 @@ class StoredPaperChange:
     cancelled_at: datetime | None
 
 
-async def insert_change(conn: aiosqlite.Connection, change: NewPaperChange, trial: int | None) -> int:
+async def insert_change(conn: Connection, change: NewPaperChange, trial: int | None) -> int:
     cur = await conn.execute(
         "INSERT INTO paper_changes (game, hand, kind, data, by_member, at, reason, trial)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
 from storage.changes import NewPaperChange, insert_change
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.sql import Connection
 from storage.states import CorrectionKind, RequestState
 
 if TYPE_CHECKING:
@@ -187,7 +186,7 @@ class CorrectionStore:
 
     # Writing ------------------------------------------------------------------------------------------------
     @staticmethod
-    async def _still(conn: aiosqlite.Connection, game: int, expected: Sequence[int]) -> None:
+    async def _still(conn: Connection, game: int, expected: Sequence[int]) -> None:
         rows = await conn.execute_fetchall(
             "SELECT id FROM paper_changes WHERE game = ? AND cancelled_at IS NULL ORDER BY id", (game,)
         )
@@ -348,7 +347,7 @@ class CorrectionStore:
             return True
 
     @staticmethod
-    async def _insert(conn: aiosqlite.Connection, change: NewPaperChange) -> int:
+    async def _insert(conn: Connection, change: NewPaperChange) -> int:
         change_id = await insert_change(conn, change, None)
         await EventStore.add(
             conn,
@@ -362,10 +361,10 @@ class CorrectionStore:
         return change_id
 
     @staticmethod
-    async def _cancel(conn: aiosqlite.Connection, change_id: int, by: int | None, now: datetime) -> bool:
+    async def _cancel(conn: Connection, change_id: int, by: int | None, now: datetime) -> bool:
         cur = await conn.execute(
             "UPDATE paper_changes SET cancelled_at = ? WHERE id = ? AND cancelled_at IS NULL AND trial IS NULL"
-            " AND coalesce(json_extract(data, '$.arbitar'), 0) = 0",
+            " AND json_extract(data, '$.arbitar') IS NULL",  # an imposed change carries "arbitar": true
             (now_text(now), change_id),
         )
         if cur.rowcount:

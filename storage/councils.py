@@ -348,7 +348,10 @@ class AppealStore:
             if restriction_until is not None:
                 await conn.execute(
                     "INSERT INTO appeal_bans (member, until, by, reason, at) VALUES (?, ?, ?, ?, ?)"
-                    " ON CONFLICT (member) DO UPDATE SET until = max(until, excluded.until), by = excluded.by,"
+                    # max(until, excluded.until), NULL (no end) when either is: written so both dialects read it
+                    " ON CONFLICT (member) DO UPDATE SET until = CASE WHEN appeal_bans.until IS NULL"
+                    " OR excluded.until IS NULL THEN NULL WHEN excluded.until > appeal_bans.until THEN excluded.until"
+                    " ELSE appeal_bans.until END, by = excluded.by,"
                     " reason = excluded.reason, at = excluded.at",
                     (row[0], now_text(restriction_until), councilor, reason, now_text(now)),
                 )
@@ -397,7 +400,7 @@ async def offence_history(db: Database, culprit: str, offence: str) -> list[tupl
     """When recorded verdicts punished `culprit` under the catalogue's `offence`, each with its plavac days (a
     suspension runs to its end: the general penalty model counts some windows from there)."""
     rows = await db.connection.execute_fetchall(
-        "SELECT closed_at, coalesce(json_extract(verdict, '$.plavac_days'), 0) FROM trials"
+        "SELECT closed_at, json_extract(verdict, '$.plavac_days') FROM trials"
         " WHERE outcome = 'verdict' AND json_extract(verdict, '$.kind') = 'kazna'"
         " AND json_extract(verdict, '$.culprit') = ? COLLATE NOCASE"
         " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE ORDER BY closed_at",
@@ -407,5 +410,5 @@ async def offence_history(db: Database, culprit: str, offence: str) -> list[tupl
     for row in rows:
         at = _t(row[0])
         assert at is not None
-        out.append((at, int(row[1])))
+        out.append((at, int(row[1] or 0)))  # a JSON number: PostgreSQL reads it as text
     return out

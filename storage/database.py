@@ -1,5 +1,8 @@
 """The database handle: opening SQLite through aiosqlite (WAL, foreign keys) and applying migrations.
 
+SQLite is the default; a `database` that is a ``postgresql://`` address opens `storage.postgres` instead, the
+same stores over the same interface (`storage.sql.Connection`).
+
 Durability: every transaction runs with ``synchronous = FULL`` (its commit is on disk before a member is told
 anything: it survives a power loss, not only a killed process), except the bookkeeping no member is told of
 (which copies of a message were posted, who was pinged), written with ``durable=False`` under NORMAL: in WAL
@@ -7,9 +10,10 @@ mode the next FULL commit syncs those frames too. `bench/desk.py` measures the c
 waits up to ``busy_timeout`` for another process (an import, the CLI) holding the write lock, then raises
 `DatabaseBusy`, which the adapters answer with "try again in a moment".
 
-Migrations are the numbered ``migrations/NNNN_name.sql`` files, applied once each in order at start and
-recorded in ``schema_migrations``; a new migration is a new file, never an edit of an old one. The repositories
-(`storage.games`, `storage.desk`, …) hang off `Database`; everything that touches SQL lives in this package.
+Migrations are the numbered ``migrations/NNNN_name.sql`` files (PostgreSQL's ``NNNN_name.pg.sql`` beside
+each), applied once each in order at start and recorded in ``schema_migrations``; a new migration is a new file,
+never an edit of an old one. The repositories (`storage.games`, `storage.desk`, …) hang off `Database`;
+everything that touches SQL lives in this package.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
+
+from storage.sql import Connection
 
 T = TypeVar("T")
 
@@ -33,6 +39,10 @@ BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's write loc
 
 class DatabaseBusy(sqlite3.OperationalError):
     """Another process held the write lock for longer than the busy timeout; nothing was written."""
+
+
+class DatabaseUnavailable(Exception):
+    """The database server could not be reached or refused the connection; the message says which and why."""
 
 
 def is_busy(exc: BaseException) -> bool:
@@ -48,12 +58,13 @@ def is_busy(exc: BaseException) -> bool:
     return "database is locked" in text or "database is busy" in text
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """(version, name, sql) of every migration file, in order."""
+def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every migration file of the dialect (``sqlite``: ``NNNN_name.sql``,
+    ``postgresql``: ``NNNN_name.pg.sql``), in order."""
     found = []
     for entry in resources.files(MIGRATIONS_PACKAGE).iterdir():
         name = entry.name
-        if name.endswith(".sql") and name[:4].isdigit():
+        if name[:4].isdigit() and name.endswith(".sql") and name.endswith(".pg.sql") == (dialect == "postgresql"):
             found.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
     return sorted(found)
 
@@ -68,9 +79,12 @@ def parse_stored_time(text: str) -> datetime:
 
 
 class Database:
-    """One connection to the club's database and the repositories over it."""
+    """One connection to the club's database and the repositories over it (SQLite here; PostgreSQL:
+    `storage.postgres.PostgresDatabase`)."""
 
-    def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
+    dialect = "sqlite"
+
+    def __init__(self, connection: Connection, path: str) -> None:
         self.connection = connection
         self.path = path
         self._write_lock = asyncio.Lock()
@@ -102,44 +116,54 @@ class Database:
         self.votes = VoteStore(self)
         self.appeals = AppealStore(self)
 
+    @property
+    def sqlite(self) -> aiosqlite.Connection:
+        """The aiosqlite connection itself, for what only SQLite has (PRAGMA, the raw sqlite3 connection)."""
+        if not isinstance(self.connection, aiosqlite.Connection):
+            raise TypeError(f"the club's database is {self.dialect}, not SQLite")
+        return self.connection
+
     async def close(self) -> None:
-        await self.connection.close()
+        await self.sqlite.close()
 
     @contextlib.asynccontextmanager
-    async def transaction(self, durable: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, durable: bool = True) -> AsyncIterator[Connection]:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any exception: a write either happens whole or not at all.
 
         One connection serves the whole process, so transactions are taken one at a time (an asyncio lock);
         SQLite's own locking keeps other processes (the CLI) out meanwhile. `durable` (the default): the commit
         is synced to disk (FULL) before this returns; False only for bookkeeping no member is told of.
         """
+        connection = self.sqlite
         async with self._write_lock:
             wanted = "FULL" if durable and self.durable_commits else "NORMAL"
             if wanted != self._synchronous:
-                await self.connection.execute(f"PRAGMA synchronous = {wanted}")
+                await connection.execute(f"PRAGMA synchronous = {wanted}")
                 self._synchronous = wanted
             try:
-                await self.connection.execute("BEGIN IMMEDIATE")
+                await connection.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 if is_busy(exc):
                     raise DatabaseBusy(str(exc)) from exc
                 raise
             try:
-                yield self.connection
+                yield connection
             except BaseException:
-                await self.connection.rollback()
+                await connection.rollback()
                 raise
             else:
-                await self.connection.commit()
+                await connection.commit()
 
-    async def run_transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
+    async def run_transaction(self, body: Callable[[Any], T]) -> T:
         """Run `body` on the database's own thread, with its sqlite3 connection, inside one BEGIN IMMEDIATE …
         COMMIT (rolled back when it raises), holding the write lock like `transaction`: a transaction of many
-        small statements in a single hop to that thread (the game-server feed takes each event so)."""
+        small statements in a single hop to that thread (the game-server feed takes each event so). `body` gets
+        a `storage.sql.SyncConnection` (on SQLite the sqlite3 connection itself)."""
+        connection = self.sqlite
         async with self._write_lock:
 
             def run() -> T:
-                raw: sqlite3.Connection = self.connection._conn
+                raw: sqlite3.Connection = connection._conn
                 raw.execute("BEGIN IMMEDIATE")
                 try:
                     result = body(raw)
@@ -149,13 +173,18 @@ class Database:
                 raw.execute("COMMIT")
                 return result
 
-            done: T = await self.connection._execute(run)  # type: ignore[no-untyped-call]
+            done: T = await connection._execute(run)  # type: ignore[no-untyped-call]
             return done
 
 
 async def open_database(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Database:
-    """Open (creating if needed) the database at `path` and bring its schema up to date."""
+    """Open (creating if needed) the database at `path` — or the PostgreSQL server a ``postgresql://`` address
+    names — and bring its schema up to date."""
     text = str(path)
+    from storage.postgres import is_postgres, open_postgres  # noqa: PLC0415 (storage.postgres imports this module)
+
+    if is_postgres(text):
+        return await open_postgres(text, busy_timeout_ms=busy_timeout_ms)
     if text != ":memory:":
         Path(text).parent.mkdir(parents=True, exist_ok=True)
     connection = await aiosqlite.connect(text, isolation_level=None)
@@ -183,7 +212,7 @@ async def _migrate(connection: aiosqlite.Connection) -> None:
             continue
         await connection.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(sql):
+            for statement in split_statements(sql):
                 await connection.execute(statement)
             await connection.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
@@ -195,8 +224,11 @@ async def _migrate(connection: aiosqlite.Connection) -> None:
         await connection.commit()
 
 
-def _statements(sql: str) -> list[str]:
+def split_statements(sql: str) -> list[str]:
     """Split a migration into statements: `--` comments dropped (also at a line's end), then split on `;`
     (our migrations keep no `--` or `;` inside strings and no triggers)."""
     lines = [line.split("--", 1)[0] for line in sql.splitlines()]
     return [part.strip() for part in "\n".join(lines).split(";") if part.strip()]
+
+
+_statements = split_statements  # the name tests/test_links.py imports

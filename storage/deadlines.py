@@ -15,7 +15,7 @@ _EARLIEST = (
     "SELECT min(due) FROM ("
     " SELECT min(deadline) AS due FROM calls WHERE state = 'pending'"
     " UNION ALL SELECT min(deadline) FROM councilor_calls WHERE state = 'pending'"
-    " UNION ALL SELECT min(until) FROM plavac WHERE active = 1)"
+    " UNION ALL SELECT min(until) FROM plavac WHERE active = 1) AS deadlines"
 )
 
 

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
 from storage.database import now_text, parse_stored_time
+from storage.sql import Connection
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -31,7 +30,7 @@ class EventStore:
 
     @staticmethod
     async def add(
-        conn: aiosqlite.Connection,
+        conn: Connection,
         at: datetime,
         kind: str,
         actor: int | None = None,

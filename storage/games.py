@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from rules.gamelog import Game, GameStatus, extends, format_time, game_to_doc, parse_game
 
 if TYPE_CHECKING:
-    import aiosqlite
-
     from storage.database import Database
+from storage.sql import Connection
 
 
 def canonical_log(game: Game, doc: dict[str, Any] | None = None) -> tuple[str, bytes]:
@@ -205,7 +204,7 @@ class GameStore:
         return ImportOutcome(imported, unchanged, refused, hands)
 
     @staticmethod
-    async def _digests(conn: aiosqlite.Connection, numbers: Sequence[int]) -> dict[int, str]:
+    async def _digests(conn: Connection, numbers: Sequence[int]) -> dict[int, str]:
         """The stored digest of each of `numbers` that is stored."""
         found: dict[int, str] = {}
         unique = sorted(set(numbers))
@@ -291,7 +290,7 @@ class GameStore:
         sql = (
             "SELECT g.number, g.rated, g.ai, g.status, g.started_at, g.ended_at, g.hand_count,"
             " (SELECT group_concat(nick, char(31)) FROM (SELECT nick FROM game_players p WHERE p.game = g.number"
-            " ORDER BY seat)) FROM games g " + tail
+            " ORDER BY seat) AS seats) FROM games g " + tail
         )
         async with self.db.connection.execute(sql, params) as cur:
             rows = await cur.fetchall()

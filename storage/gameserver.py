@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.games import GameRow
 from storage.outbox import OutboxStore
+from storage.sql import SyncConnection
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -34,7 +34,7 @@ async def _rows(db: Database, sql: str, params: tuple[object, ...] = ()) -> list
 
 
 def _take_one(
-    conn: sqlite3.Connection,
+    conn: SyncConnection,
     event_id: str,
     kind: str,
     game: int | None,
@@ -57,7 +57,7 @@ def _take_one(
     return TakeResult(Taken.ACCEPTED, seq or 0)
 
 
-def _last_seq(conn: sqlite3.Connection, game: int | None) -> int:
+def _last_seq(conn: SyncConnection, game: int | None) -> int:
     if game is None:
         return 0
     row = conn.execute("SELECT max(seq) FROM gs_events WHERE game = ?", (game,)).fetchone()
@@ -102,7 +102,7 @@ class EffectRefused(Exception):
         self.message = message
 
 
-Effect = Callable[[sqlite3.Connection], None]
+Effect = Callable[[SyncConnection], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +143,7 @@ class LiveFeedStore:
         whole transaction is one hop to the database thread."""
         stamp = now_text(now)
 
-        def run(conn: sqlite3.Connection) -> list[TakeResult | EffectRefused]:
+        def run(conn: SyncConnection) -> list[TakeResult | EffectRefused]:
             out: list[TakeResult | EffectRefused] = []
             for event_id, kind, game, seq, body, effect in events:
                 conn.execute("SAVEPOINT event")
@@ -183,7 +183,7 @@ class LiveFeedStore:
         stamp = now_text(now)
         report = json.dumps(row.cross_check, ensure_ascii=False) if row.cross_check is not None else None
 
-        def effect(conn: sqlite3.Connection) -> None:
+        def effect(conn: SyncConnection) -> None:
             found = conn.execute("SELECT digest, ended_at FROM games WHERE number = ?", (row.number,)).fetchone()
             if (found[0] if found else None) != expected_digest:
                 raise EffectRefused("game", f"game {row.number} changed meanwhile; send the event again")
@@ -224,7 +224,7 @@ class LiveFeedStore:
         """A hand ended: korekcija requests on it lapse."""
         stamp = now_text(now)
 
-        def effect(conn: sqlite3.Connection) -> None:
+        def effect(conn: SyncConnection) -> None:
             conn.execute("INSERT OR IGNORE INTO gs_hands_done (game, hand) VALUES (?, ?)", (game, hand))
             conn.execute(
                 "UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ? AND hand = ?"
@@ -239,7 +239,7 @@ class LiveFeedStore:
         """Where a member sits (None: he stood up); a nickname that is no member is not recorded."""
         stamp = now_text(now)
 
-        def effect(conn: sqlite3.Connection) -> None:
+        def effect(conn: SyncConnection) -> None:
             conn.execute(
                 "INSERT OR REPLACE INTO seating (member, game, since) SELECT id, ?, ? FROM members WHERE nick = ?",
                 (game, stamp, nick),
@@ -252,7 +252,7 @@ class LiveFeedStore:
         """The game ended: everyone seated at it stands up."""
         stamp = now_text(now)
 
-        def effect(conn: sqlite3.Connection) -> None:
+        def effect(conn: SyncConnection) -> None:
             conn.execute("UPDATE seating SET game = NULL, since = ? WHERE game = ?", (stamp, game))
 
         return effect
@@ -262,7 +262,7 @@ class LiveFeedStore:
         """A move of the hand in progress; a pending korekcija of an earlier move lapses (no longer the last)."""
         stamp = now_text(now)
 
-        def effect(conn: sqlite3.Connection) -> None:
+        def effect(conn: SyncConnection) -> None:
             conn.execute(
                 "INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
                 (game, hand, move, player, what, stamp),
@@ -280,7 +280,7 @@ class LiveFeedStore:
         """The game server took a move back (korekcija done)."""
         stamp = now_text(now)
 
-        def effect(conn: sqlite3.Connection) -> None:
+        def effect(conn: SyncConnection) -> None:
             row = conn.execute(
                 "SELECT id FROM gs_moves WHERE game = ? AND hand = ? AND move = ? AND undone = 0"
                 " ORDER BY id DESC LIMIT 1",
@@ -301,7 +301,7 @@ class LiveFeedStore:
     def offer(nick: str, offer: str, made: bool, now: datetime) -> Effect:
         stamp = now_text(now)
 
-        def effect(conn: sqlite3.Connection) -> None:
+        def effect(conn: SyncConnection) -> None:
             if made:
                 conn.execute(
                     "INSERT OR REPLACE INTO gs_offers (nick, offer, made_at) VALUES (?, ?, ?)", (nick, offer, stamp)
@@ -315,7 +315,7 @@ class LiveFeedStore:
     def link_code(nick: str, code: str, now: datetime) -> Effect:
         stamp = now_text(now)
 
-        def effect(conn: sqlite3.Connection) -> None:
+        def effect(conn: SyncConnection) -> None:
             conn.execute(
                 "INSERT OR REPLACE INTO gs_link_codes (nick, code, issued_at) VALUES (?, ?, ?)", (nick, code, stamp)
             )

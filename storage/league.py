@@ -117,7 +117,8 @@ class LeagueStore:
         """Rated games that ended (finished or interrupted) in `month`, optionally only those `nick` played."""
         sql = (
             "SELECT g.number, g.status, (SELECT group_concat(nick, char(31)) FROM (SELECT nick FROM game_players p"
-            " WHERE p.game = g.number ORDER BY seat)) FROM games g WHERE g.rated = 1 AND g.status != 'in_progress'"
+            " WHERE p.game = g.number ORDER BY seat) AS seats) FROM games g"
+            " WHERE g.rated = 1 AND g.status != 'in_progress'"
             " AND g.ended_at >= ? AND g.ended_at < ?"
         )
         params: tuple[object, ...] = (format_time(month_start(month)), format_time(month_end(month)))

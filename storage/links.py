@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import aiosqlite
-
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.sql import Connection
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -63,7 +62,7 @@ def _request(row: tuple[object, ...]) -> LinkRequest:
     )
 
 
-async def _subject(conn: aiosqlite.Connection, nick: str) -> str:
+async def _subject(conn: Connection, nick: str) -> str:
     """The event's subject: the member's id, or ``nick:<nick>`` when nobody holds the nickname yet."""
     async with conn.execute("SELECT id FROM members WHERE nick = ?", (nick,)) as cur:
         row = await cur.fetchone()

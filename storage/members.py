@@ -110,7 +110,7 @@ class MemberStore:
                 " FROM members m ",
                 ", EXISTS (SELECT 1 FROM trials t WHERE t.referee = m.id AND t.outcome = 'open') FROM members m ",
             )
-            + "WHERE m.in_club AND m.id IN (SELECT member FROM roles WHERE role = ?) ORDER BY m.nick",
+            + "WHERE m.in_club = 1 AND m.id IN (SELECT member FROM roles WHERE role = ?) ORDER BY m.nick",
             (role,),
         )
         return [(_member(tuple(row[:-1])), bool(row[-1])) for row in rows]

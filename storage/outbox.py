@@ -2,7 +2,9 @@
 
 Commands of one queue (a table: ``game:N``; a member: ``nick:X``) go out in the order they were written: only
 the oldest pending command of a queue is due. A refused command (the game server answered 4xx) is kept as
-``failed`` with the answer, for an officer to see (`sudija outbox`); the queue then goes on.
+``failed`` with the answer, for an officer to see (`sudija outbox`); the queue then goes on. A process sends a
+command only after leasing it (`lease`, a conditional update), so with several bot processes on one database
+exactly one sends each; a lease whose process died runs out and the command is sent again, with its key.
 """
 
 from __future__ import annotations
@@ -14,10 +16,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from storage.database import now_text, parse_stored_time
+from storage.sql import Connection
 
 if TYPE_CHECKING:
-    import aiosqlite
-
     from storage.database import Database
 
 
@@ -65,9 +66,7 @@ class OutboxStore:
         self.db = db
 
     @staticmethod
-    async def add(
-        conn: aiosqlite.Connection, queue: str, kind: str, payload: dict[str, Any], now: datetime
-    ) -> int | None:
+    async def add(conn: Connection, queue: str, kind: str, payload: dict[str, Any], now: datetime) -> int | None:
         """Write a command inside the caller's transaction. The same command already waiting in its queue is
         not written twice (a resync after a restart repeats what is still pending): None then."""
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -92,21 +91,47 @@ class OutboxStore:
             return await self.add(conn, queue, kind, payload, now)
 
     async def due(self, now: datetime, limit: int = 100) -> list[Command]:
-        """The head of every queue whose retry time has come, oldest first."""
+        """The head of every queue whose retry time has come and that no process is sending, oldest first."""
         rows = await _rows(
             self.db,
             f"SELECT {_COLUMNS} FROM outbox WHERE id IN (SELECT min(id) FROM outbox WHERE state = 'pending'"
-            " GROUP BY queue) AND next_at <= ? ORDER BY id LIMIT ?",
-            (now_text(now), limit),
+            " GROUP BY queue) AND next_at <= ? AND (leased_until IS NULL OR leased_until <= ?) ORDER BY id LIMIT ?",
+            (now_text(now), now_text(now), limit),
         )
         return [_command(r) for r in rows]
 
+    async def lease(self, command_id: int, now: datetime, until: datetime) -> bool:
+        """Take the pending command for sending until `until`: True for exactly one process, False when another
+        holds an unexpired lease or the command is done. (Bookkeeping: a lease lost to a power cut is harmless.)"""
+        async with self.db.transaction(durable=False) as conn:
+            cur = await conn.execute(
+                "UPDATE outbox SET leased_until = ? WHERE id = ? AND state = 'pending'"
+                " AND (leased_until IS NULL OR leased_until <= ?)",
+                (now_text(until), command_id, now_text(now)),
+            )
+        return cur.rowcount == 1
+
+    async def release(self, command_ids: list[int]) -> None:
+        """Give up the leases of commands this process did not finish sending (it failed on the way)."""
+        if not command_ids:
+            return
+        marks = ", ".join("?" * len(command_ids))
+        async with self.db.transaction(durable=False) as conn:
+            await conn.execute(f"UPDATE outbox SET leased_until = NULL WHERE id IN ({marks})", tuple(command_ids))
+
+    async def release_all(self) -> int:
+        """A bot starting (the only one on its database): the leases left are a dead process's; how many."""
+        async with self.db.transaction(durable=False) as conn:
+            cur = await conn.execute("UPDATE outbox SET leased_until = NULL WHERE leased_until IS NOT NULL")
+        return max(0, cur.rowcount)
+
     async def next_wake(self) -> datetime | None:
-        """When the earliest queue head falls due (None: nothing pending)."""
+        """When the earliest queue head falls due (None: nothing pending); one another process is sending, when
+        its lease runs out."""
         rows = await _rows(
             self.db,
-            "SELECT min(next_at) FROM outbox WHERE id IN (SELECT min(id) FROM outbox WHERE state = 'pending'"
-            " GROUP BY queue)",
+            "SELECT min(CASE WHEN leased_until > next_at THEN leased_until ELSE next_at END) FROM outbox"
+            " WHERE id IN (SELECT min(id) FROM outbox WHERE state = 'pending' GROUP BY queue)",
         )
         value = rows[0][0] if rows else None
         return parse_stored_time(value) if value else None
@@ -115,7 +140,7 @@ class OutboxStore:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE outbox SET state = 'sent', attempts = attempts + 1, done_at = ?,"
-                " last_error = NULL WHERE id = ? AND state = 'pending'",
+                " last_error = NULL, leased_until = NULL WHERE id = ? AND state = 'pending'",
                 (now_text(now), command_id),
             )
 
@@ -124,7 +149,7 @@ class OutboxStore:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE outbox SET state = 'failed', attempts = attempts + 1, done_at = ?,"
-                " last_error = ? WHERE id = ? AND state = 'pending'",
+                " last_error = ?, leased_until = NULL WHERE id = ? AND state = 'pending'",
                 (now_text(now), error[:2000], command_id),
             )
 
@@ -132,7 +157,7 @@ class OutboxStore:
         """Not delivered (no answer, 5xx): tried again at `at`."""
         async with self.db.transaction() as conn:
             await conn.execute(
-                "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ?"
+                "UPDATE outbox SET attempts = attempts + 1, next_at = ?, last_error = ?, leased_until = NULL"
                 " WHERE id = ? AND state = 'pending'",
                 (now_text(at), error[:2000], command_id),
             )

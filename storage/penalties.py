@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
 from rules.penalties import (
     month_of,
     month_open,
@@ -23,6 +21,7 @@ from rules.penalties import (
 from rules.verdict_effects import EffectsPlan
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.sql import Connection
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -124,17 +123,17 @@ def _penalty(r: Any) -> PenaltyRow:
     )
 
 
-async def _month_is_open(conn: aiosqlite.Connection, month: str, now: datetime, grace: timedelta) -> bool:
+async def _month_is_open(conn: Connection, month: str, now: datetime, grace: timedelta) -> bool:
     row = await (await conn.execute("SELECT 1 FROM league_months WHERE month = ?", (month,))).fetchone()
     return month_open(month, now, grace, closed=row is not None)
 
 
-async def _plavac_until(conn: aiosqlite.Connection, member: int) -> datetime | None:
+async def _plavac_until(conn: Connection, member: int) -> datetime | None:
     row = await (await conn.execute("SELECT until FROM plavac WHERE member = ? AND active = 1", (member,))).fetchone()
     return parse_stored_time(row[0]) if row else None
 
 
-async def _set_plavac(conn: aiosqlite.Connection, member: int, until: datetime | None, now: datetime) -> None:
+async def _set_plavac(conn: Connection, member: int, until: datetime | None, now: datetime) -> None:
     if until is None:
         await conn.execute("UPDATE plavac SET active = 0 WHERE member = ?", (member,))
     else:
@@ -146,7 +145,7 @@ async def _set_plavac(conn: aiosqlite.Connection, member: int, until: datetime |
         )
 
 
-async def ensure_napustio(conn: aiosqlite.Connection, game: GameAtStake, now: datetime) -> None:
+async def ensure_napustio(conn: Connection, game: GameAtStake, now: datetime) -> None:
     """The game's napustio row as the log gives it (the first leaver), unless it exists already."""
     if not game.interrupted or game.ended_at is None:
         return

@@ -18,6 +18,13 @@ from storage.games import PreparedGame
 from storage.members import Member
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+POSTGRES: list[str] = []  # the fresh PostgreSQL database of the test running on PostgreSQL (tests/conftest.py)
+
+
+def database_for(tmp_path: Path, name: str = "club.db") -> str | Path:
+    """The test's database: an SQLite file in its directory, or its fresh PostgreSQL database when the test runs
+    on PostgreSQL (the `backend` fixture)."""
+    return POSTGRES[-1] if POSTGRES else tmp_path / name
 
 
 @dataclass
@@ -72,7 +79,7 @@ class Club:
 
 async def make_club(tmp_path: Path, **settings: object) -> Club:
     config = Config(**settings)  # type: ignore[arg-type]
-    db = await open_database(tmp_path / "club.db")
+    db = await open_database(database_for(tmp_path))
     chat = RecordingChat()
     clock = ManualClock(NOW)
     timers = ManualTimers()

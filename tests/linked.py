@@ -17,7 +17,7 @@ from bot.gameserver.link import GameServerLink
 from bot.gameserver.outbox import HttpGameServer
 from bot.gameserver.reference import ReferenceGameServer, Table
 from bot.ports import Chats, ManualClock, ManualTimers
-from club import NOW
+from club import NOW, database_for
 from fakes.chat import RecordingChat
 from rules.gamelog import Game, GameStatus
 from rules.generator import generate_game
@@ -97,7 +97,7 @@ async def make_linked(tmp_path: Path, **settings: object) -> Linked:
     await ref_server.start_server()
     url = str(ref_server.make_url("/"))
     config = Config(gameserver=GameServerConfig(url=url), **settings)  # type: ignore[arg-type]
-    db = await open_database(tmp_path / "club.db")
+    db = await open_database(database_for(tmp_path))
     chat = RecordingChat()
     desk = Desk(db, Chats([chat]), HttpGameServer(db, clock.now), clock, config, ManualTimers())
     await desk.start()

@@ -163,11 +163,11 @@ async def feed_next_hand(club: Club, game: Game) -> Game:
     longer = _generate(game.number, game.players, len(game.hands) + 1, game.rated, game.ai)
     assert longer.hands[: len(game.hands) - 1] == game.hands[:-1]
     raw = json.dumps(game_to_doc(longer), separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode()
-    await club.db.connection.execute(
-        "UPDATE games SET log = ?, hand_count = ?, digest = ? WHERE number = ?",
-        (zlib.compress(raw), len(longer.hands), f"fed-{len(longer.hands)}", game.number),
-    )
-    await club.db.connection.commit()
+    async with club.db.transaction() as conn:
+        await conn.execute(
+            "UPDATE games SET log = ?, hand_count = ?, digest = ? WHERE number = ?",
+            (zlib.compress(raw), len(longer.hands), f"fed-{len(longer.hands)}", game.number),
+        )
     stored = await club.db.games.get(game.number)
     assert stored is not None
     assert stored.hands[len(game.hands) - 1].completed

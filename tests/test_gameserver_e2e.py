@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestServer
 from linked import Linked, make_linked
 
 from bot.commands import Commands
+from club import database_for
 from rules.gamelog import GameStatus
 from storage.gameserver import LiveFeedStore
 
@@ -296,7 +297,7 @@ async def test_a_refused_command_is_kept_as_a_failure_and_the_queue_goes_on(
     assert linked.ref.tables[509].paused
     from bot.cli import main  # noqa: PLC0415 (imported where the test needs it)
 
-    assert await asyncio.to_thread(main, ["outbox", "--db", str(tmp_path / "club.db"), "--failed"]) == 0
+    assert await asyncio.to_thread(main, ["outbox", "--db", str(database_for(tmp_path)), "--failed"]) == 0
     out = capsys.readouterr().out
     assert "pause_table" in out
     assert "404" in out

@@ -17,6 +17,7 @@ from bot.config import ConfigError, GameServerConfig, from_dict
 from bot.gameserver.link import link_secret
 from bot.gameserver.outbox import Backoff
 from bot.gameserver.protocol import COMMANDS, EVENTS, command_doc, parse_command, parse_event, signature
+from club import database_for
 from storage.games import canonical_log
 from storage.gameserver import LiveFeedStore
 
@@ -140,7 +141,7 @@ async def test_a_port_taken_is_a_clear_message(tmp_path: Path) -> None:
         taken.listen()
         port = taken.getsockname()[1]
         config = GameServerConfig(url="http://127.0.0.1:9", host="127.0.0.1", port=port)
-        db = await open_database(tmp_path / "club.db")
+        db = await open_database(database_for(tmp_path))
         try:
             clock = ManualClock()
             desk = Desk(db, Chats([]), HttpGameServer(db, clock.now), clock, Config(gameserver=config), ManualTimers())

@@ -13,7 +13,7 @@ import pytest
 
 from bot.cli import main as cli_main
 from bot.commands import Commands
-from club import NOW, Club, make_club
+from club import NOW, Club, database_for, make_club
 from rules.verdicts import Draft, NoVerdict, Penalty
 
 
@@ -204,7 +204,7 @@ async def _prepared(tmp_path: Path) -> str:
         await club.desk.finish(await club.get("sudija1"))
     finally:
         await club.db.close()
-    return str(tmp_path / "club.db")
+    return str(database_for(tmp_path))
 
 
 def test_sudija_clan_shows_roles_plavac_league_napustio_and_the_right_to_call(

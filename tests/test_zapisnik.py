@@ -17,7 +17,7 @@ import pytest
 
 from bot.cli import main
 from bot.records.zapisnik import CSP
-from club import Club, make_club
+from club import Club, database_for, make_club
 from rules.gamelog import GameStatus
 from rules.verdicts import BulaChange, Draft
 
@@ -70,7 +70,7 @@ def trial(tmp_path: Path) -> int:
 
 def export(tmp_path: Path, trial: int, *extra: str) -> tuple[Path, str]:
     out = tmp_path / f"zapisnik-{trial}{'-officials' if extra else ''}.html"
-    assert main(["zapisnik", str(trial), "--html", "--db", str(tmp_path / "club.db"), "--out", str(out), *extra]) == 0
+    assert main(["zapisnik", str(trial), "--html", "--db", str(database_for(tmp_path)), "--out", str(out), *extra]) == 0
     return out, out.read_text(encoding="utf-8")
 
 
@@ -146,7 +146,7 @@ def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(
 
 
 def test_bad_input_is_a_message_not_a_traceback(trial: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    db = str(tmp_path / "club.db")
+    db = str(database_for(tmp_path))
     assert main(["zapisnik", "99", "--html", "--db", db]) == 1
     assert "there is no trial 99" in capsys.readouterr().err
     assert main(["zapisnik", "1", "--db", db]) == 1

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from bot.config import ConfigError
+from storage.database import DatabaseUnavailable
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         status: int = args.func(args)
-    except ConfigError as exc:
+    except (ConfigError, DatabaseUnavailable) as exc:
         print(exc, file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.config import Config, load
 from storage.database import Database, open_database
+from storage.postgres import is_postgres
 
 
 def club_config(args: argparse.Namespace) -> Config:
@@ -68,10 +69,15 @@ def days(text: str) -> int:
     return value
 
 
+def database_missing(db_path: str) -> bool:
+    """Whether `db_path` names an SQLite file that is not there (a PostgreSQL address is the server's to answer)."""
+    return db_path != ":memory:" and not is_postgres(db_path) and not Path(db_path).exists()
+
+
 async def open_existing(db_path: str, missing: str) -> Database | None:
     """The database at `db_path`, or None (with `missing` said on standard error) when there is no such file: a
-    read command never creates an empty database."""
-    if db_path != ":memory:" and not Path(db_path).exists():  # noqa: ASYNC240 (a one-shot command: nothing else waits)
+    read command never creates an empty database. A ``postgresql://`` address is the server's database."""
+    if database_missing(db_path):
         print(missing, file=sys.stderr)
         return None
     return await open_database(db_path)

@@ -12,10 +12,9 @@ import argparse
 import asyncio
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config
+from bot.cli._common import add_db_option, club_config, database_missing
 from rules.gamelog import format_time
 from rules.nicknames import shown
 from storage.games import GameSummary
@@ -46,7 +45,7 @@ def _positive(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     db_path = args.db or config.database
-    if db_path != ":memory:" and not Path(db_path).exists():
+    if database_missing(db_path):
         print(f"The database {db_path} does not exist; import game logs first (sudija import PATH).", file=sys.stderr)
         return 1
     games, total = asyncio.run(_listing(db_path, args.player, args.limit))

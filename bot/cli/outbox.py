@@ -9,10 +9,9 @@ import argparse
 import asyncio
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config
+from bot.cli._common import add_db_option, club_config, database_missing
 from rules.gamelog import format_time
 from storage.chat_outbox import Effect
 from storage.outbox import Command
@@ -36,7 +35,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     db_path = args.db or config.database
-    if not Path(db_path).exists():
+    if database_missing(db_path):
         print(f"The database {db_path} does not exist.", file=sys.stderr)
         return 1
     state = "failed" if args.failed else "pending" if args.pending else None

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.cli._common import add_db_option, club_config
 from bot.config import Config, ConfigError
+from storage.postgres import is_postgres
 
 
 def register(subparsers: Any) -> None:
@@ -24,6 +25,12 @@ def register(subparsers: Any) -> None:
         "variable named there). With no token, the console club starts over the demo club.",
     )
     add_db_option(parser)
+    parser.add_argument(
+        "--standby",
+        action="store_true",
+        help="PostgreSQL: while another bot serves the database, wait and take over the moment it stops or dies "
+        "(docs/deploy.md)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -40,9 +47,15 @@ def run(args: argparse.Namespace) -> int:
         db_path = args.db or DEMO_DATABASE
         print(f"Nema tokena za Discord ni Telegram: pokrećem konzolni klub ({db_path}). Kucajte help.", file=sys.stderr)
         return asyncio.run(run_console(config, db_path, True, sys.stdin, sys.stdout, sys.stderr))
+    standby = bool(getattr(args, "standby", False))
+    if standby and not is_postgres(config.database):
+        print(
+            '--standby needs a PostgreSQL database (database = "postgresql://…"): see docs/deploy.md', file=sys.stderr
+        )
+        return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        asyncio.run(serve(config))
+        asyncio.run(serve(config, standby=standby))
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -51,12 +64,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def serve(config: Config, *, stop: asyncio.Event | None = None) -> None:
+async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: bool = False) -> None:
     """Every configured platform over one database and one desk, until SIGTERM or SIGINT (or `stop` is set):
     then the adapters stop in order (Telegram confirms the updates it fetched, so nothing is handled twice after
-    a restart) and the database closes. One bot per database: a second process is refused (bot/dblock.py).
+    a restart) and the database closes. One bot per database: a second process is refused (bot/dblock.py), or,
+    a `standby` on PostgreSQL, waits until the first stops and takes over.
     Before the desk starts, the setup is checked as `sudija check` does; a fatal finding stops the start."""
-    from bot.app import build_app  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.app import StandbyStopped, build_app  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.config import check_owner  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.setup import Report, SetupError  # noqa: PLC0415 (a sub-command loads only what it runs)
@@ -75,7 +89,15 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None) -> None:
     lock = DatabaseLock(config.database)
     lock.acquire()
     try:
-        app = await build_app(config)
+        try:
+            app = await build_app(
+                config,
+                one_bot=True,
+                standby=(lambda holder: logging.info("standing by: %s serves the club", holder)) if standby else None,
+                stopping=stop,
+            )
+        except StandbyStopped:
+            return
         try:
             async with contextlib.AsyncExitStack() as stack:
                 report = Report()  # `sudija check` once the platforms are connected, before the desk acts

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -24,6 +23,7 @@ from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game, validate_next_hand
 from storage.games import GameRow
 from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult, hand_text, live_row
+from storage.sql import SyncConnection
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -48,7 +48,7 @@ class _Work:
 
 
 def _all(*effects: Effect) -> Effect:
-    def effect(conn: sqlite3.Connection) -> None:
+    def effect(conn: SyncConnection) -> None:
         for one in effects:
             one(conn)
 

@@ -27,6 +27,7 @@ from storage.database import Database
 from storage.outbox import Command, OutboxStore
 
 log = logging.getLogger(__name__)
+LEASE = timedelta(seconds=60)  # a command being sent is this process's for this long (longer than any answer)
 
 
 @dataclass(frozen=True)
@@ -127,10 +128,15 @@ class OutboxWorker:
         """Send every queue head that is due, the queues side by side; how many were sent or failed for good."""
         done = 0
         while True:
-            heads = await self.store.due(self.clock())
-            if not heads:
+            now = self.clock()
+            heads = [c for c in await self.store.due(now) if await self.store.lease(c.id, now, now + LEASE)]
+            if not heads:  # nothing due, or another process is sending what is
                 return done
-            results = await asyncio.gather(*(self._send(command) for command in heads))
+            try:
+                results = await asyncio.gather(*(self._send(command) for command in heads))
+            except BaseException:
+                await self.store.release([c.id for c in heads])  # what was not recorded is sent again
+                raise
             finished = sum(results)
             done += finished
             if finished == 0:
@@ -177,7 +183,18 @@ class OutboxWorker:
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self.run_forever())
+            self._task = asyncio.get_running_loop().create_task(self._start_then_run())
+
+    async def _start_then_run(self) -> None:
+        """One bot per database: the leases a starting bot finds are of a process that died while sending."""
+        try:
+            released = await self.store.release_all()
+        except Exception:
+            log.exception("the outbox could not release a stopped process's leases; they run out by themselves")
+        else:
+            if released:
+                log.info("the outbox: %d command(s) a stopped process was sending are sent again", released)
+        await self.run_forever()
 
     async def stop(self) -> None:
         if self._task is not None:

@@ -1,0 +1,423 @@
+"""PostgreSQL as the club's database, through asyncpg: `database = "postgresql://…"` in the configuration.
+
+`PostgresDatabase` is `storage.database.Database` with the same stores over `PgConnection`, which implements
+`storage.sql.Connection` — each statement written once in SQLite's dialect and translated by
+`storage.pg_dialect` — so the stores do not know which backend holds the club.
+
+Transactions keep SQLite's ``BEGIN IMMEDIATE`` semantics: one writer at a time over the whole database, every
+process included. A transaction takes a transaction-level advisory lock (`WRITE_LOCK`) first, so a read
+followed by a write inside it sees no other writer in between, exactly as on SQLite; the Sudi claim is still
+the one conditional ``UPDATE … WHERE state = 'pending'`` on both. A writer waits up to the lock timeout for
+another, then `DatabaseBusy`, which the adapters answer with "try again in a moment"; PostgreSQL's
+serialization failures and deadlocks are `DatabaseBusy` too, and its constraint violations are
+`sqlite3.IntegrityError`, the error the stores already catch. A commit `durable=False` is
+``synchronous_commit = off`` for that transaction. One connection per process serves the stores, as on
+SQLite: statements on it are taken one at a time, and a read outside a transaction sees the process's own open
+transaction.
+
+Several processes on one database: a transaction that wrote a deadline or an effect to carry out (a call, a
+councilor call, a plavac mark, a vote, an appeal, an outbox command) sends ``NOTIFY sudija_wake`` as it commits,
+and `PostgresDatabase.listen` calls back in every other process (its safety sweep and outbox worker wake at once
+rather than at their next round). Whichever process acts on a due row, the conditional ``UPDATE … WHERE state =
+'pending'`` lets exactly one act.
+
+The migrations are the ``NNNN_name.pg.sql`` files beside SQLite's (storage/migrations/README.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from storage.database import Database, DatabaseBusy, DatabaseUnavailable, migrations, now_text, split_statements
+from storage.pg_dialect import Catalog, Statement
+
+T = TypeVar("T")
+
+WRITE_LOCK = 0x53554449  # "SUDI": the advisory lock every writing transaction holds
+STATEMENTS = 1024  # prepared statements kept per connection: the stores' few hundred texts, each prepared once
+WAKE_CHANNEL = "sudija_wake"
+_WAKES = re.compile(
+    r"^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE)\s+(?:calls|councilor_calls|plavac|votes|appeals|outbox)\b", re.I
+)
+BOT_LOCK = 0x53554442  # "SUDB": held by the one bot (`sudija run`) serving the database, for its connection's life
+MIGRATION_LOCK = 0x53554448  # held while one process migrates, so two starting at once do not both migrate
+# Serialization failures, deadlocks and a lock waited for past lock_timeout: nothing was written, try again.
+_BUSY = (
+    asyncpg.exceptions.SerializationError,
+    asyncpg.exceptions.DeadlockDetectedError,
+    asyncpg.exceptions.LockNotAvailableError,
+)
+
+
+def is_postgres(target: str) -> bool:
+    """Whether a configured `database` names a PostgreSQL server rather than an SQLite file."""
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def shown(target: str) -> str:
+    """The address as it may be printed: its password, if it carries one, replaced by ***."""
+    parts = urlsplit(target)
+    if parts.password is None:
+        return target
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _value(value: Any) -> Any:
+    """PostgreSQL's sums are numerics: whole ones read back as int and others as float, as SQLite gives them."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+def _tuple(record: Any) -> tuple[Any, ...]:
+    return tuple(_value(v) for v in record)
+
+
+def _count(status: str) -> int:
+    """The rows a command changed, from its status (``UPDATE 3``, ``INSERT 0 1``); -1 when it says none."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() and status.split(" ", 1)[0] in ("INSERT", "UPDATE", "DELETE") else -1
+
+
+class PgCursor:
+    """A statement's rows (all fetched), the rows it changed and the id of the row it inserted."""
+
+    __slots__ = ("_at", "_rows", "lastrowid", "rowcount")
+
+    def __init__(self, rows: list[tuple[Any, ...]], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self._at = 0
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    def next_row(self) -> tuple[Any, ...] | None:
+        if self._at >= len(self._rows):
+            return None
+        self._at += 1
+        return self._rows[self._at - 1]
+
+    def rest(self) -> list[tuple[Any, ...]]:
+        rows, self._at = self._rows[self._at :], len(self._rows)
+        return rows
+
+    async def fetchone(self) -> tuple[Any, ...] | None:
+        return self.next_row()
+
+    async def fetchall(self) -> list[tuple[Any, ...]]:
+        return self.rest()
+
+    async def close(self) -> None:
+        return None
+
+
+class _Pending:
+    """A statement sent: awaited or entered (``async with``) for its cursor, like aiosqlite's."""
+
+    __slots__ = ("_coro",)
+
+    def __init__(self, coro: Coroutine[Any, Any, PgCursor]) -> None:
+        self._coro = coro
+
+    def __await__(self) -> Generator[Any, None, PgCursor]:
+        return self._coro.__await__()
+
+    async def __aenter__(self) -> PgCursor:
+        return await self._coro
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+def _translate_error(exc: Exception) -> Exception:
+    if isinstance(exc, asyncpg.exceptions.IntegrityConstraintViolationError):
+        return sqlite3.IntegrityError(str(exc))
+    if isinstance(exc, _BUSY):
+        return DatabaseBusy(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+class PgConnection:
+    """`storage.sql.Connection` over one asyncpg connection."""
+
+    def __init__(self, raw: asyncpg.Connection, catalog: Catalog) -> None:
+        self.raw = raw
+        self.catalog = catalog
+        self._lock = asyncio.Lock()  # asyncpg runs one statement at a time on a connection
+        self.wrote_due = False  # the open transaction wrote a deadline or an effect: notify at its commit
+        self._wakes: dict[str, bool] = {}
+
+    def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> _Pending:
+        return _Pending(self.run(sql, tuple(parameters or ())))
+
+    async def execute_fetchall(self, sql: str, parameters: Iterable[Any] | None = None) -> list[tuple[Any, ...]]:
+        return (await self.run(sql, tuple(parameters or ()))).rest()
+
+    async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> PgCursor:
+        statement = self.catalog.translate(sql)
+        if statement.rowid:  # the RETURNING is for one row's lastrowid: executemany has none
+            statement = Statement(statement.text.rsplit(" RETURNING ", 1)[0], False, False)
+        args = [tuple(p) for p in parameters]
+        async with self._lock:
+            try:
+                await self.raw.executemany(statement.text, args)
+            except asyncpg.PostgresError as exc:
+                raise _translate_error(exc) from exc
+        return PgCursor([], len(args), None)
+
+    async def script(self, sql: str) -> None:
+        """Statements of PostgreSQL's own, no parameters, in one round trip (a simple query)."""
+        async with self._lock:
+            try:
+                await self.raw.execute(sql)
+            except asyncpg.PostgresError as exc:
+                raise _translate_error(exc) from exc
+
+    async def run(self, sql: str, args: tuple[Any, ...]) -> PgCursor:
+        statement = self.catalog.translate(sql)
+        wakes = self._wakes.get(sql)
+        if wakes is None:
+            wakes = self._wakes[sql] = bool(_WAKES.match(sql))
+        self.wrote_due = self.wrote_due or wakes
+        async with self._lock:
+            try:
+                if statement.rows:
+                    records = await self.raw.fetch(statement.text, *args)
+                else:
+                    status = await self.raw.execute(statement.text, *args)
+            except asyncpg.PostgresError as exc:
+                raise _translate_error(exc) from exc
+        if not statement.rows:
+            return PgCursor([], _count(status), None)
+        rows = [_tuple(r) for r in records]
+        if statement.rowid:
+            return PgCursor([], len(rows), int(rows[0][0]) if rows else None)
+        returning = statement.text.lstrip()[:6].upper() in ("INSERT", "UPDATE", "DELETE")
+        return PgCursor(rows, len(rows) if returning else -1, None)
+
+
+class _SyncCursor:
+    __slots__ = ("_cursor",)
+
+    def __init__(self, cursor: PgCursor) -> None:
+        self._cursor = cursor
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
+
+    @property
+    def lastrowid(self) -> int | None:
+        return self._cursor.lastrowid
+
+    def fetchone(self) -> Any:
+        return self._cursor.next_row()
+
+    def fetchall(self) -> list[Any]:
+        return self._cursor.rest()
+
+
+class _SyncBridge:
+    """`storage.sql.SyncConnection` for a `run_transaction` body running in a worker thread: each statement is
+    run on the event loop's connection and waited for."""
+
+    def __init__(self, connection: PgConnection, loop: asyncio.AbstractEventLoop) -> None:
+        self._connection = connection
+        self._loop = loop
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _SyncCursor:
+        future = asyncio.run_coroutine_threadsafe(self._connection.run(sql, tuple(parameters)), self._loop)
+        return _SyncCursor(future.result())
+
+    def executemany(self, sql: str, parameters: Any, /) -> _SyncCursor:
+        future = asyncio.run_coroutine_threadsafe(self._connection.executemany(sql, parameters), self._loop)
+        return _SyncCursor(future.result())
+
+
+class PostgresDatabase(Database):
+    """The club's database on a PostgreSQL server."""
+
+    dialect = "postgresql"
+
+    def __init__(self, connection: PgConnection, target: str) -> None:
+        super().__init__(connection, target)
+        self.pg = connection
+        self._listener: asyncpg.Connection | None = None
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
+        await self.pg.raw.close()
+
+    async def wait_bot_lock(self) -> None:
+        """Wait, without bound, until the bot holding the one-bot lock is gone, then hold it (a standby)."""
+        await self.pg.run("SET lock_timeout = 0", ())
+        try:
+            await self.pg.run("SELECT pg_advisory_lock(?)", (BOT_LOCK,))
+        finally:
+            await self.pg.run("RESET lock_timeout", ())
+
+    async def listen(self, woken: Callable[[], None]) -> None:
+        """Call `woken` whenever another process commits a deadline or an effect (on a connection of its own,
+        kept until `close`)."""
+        own = self.pg.raw.get_server_pid()
+
+        def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            if payload != str(own):
+                woken()
+
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.path)
+        await self._listener.add_listener(WAKE_CHANNEL, heard)
+
+    async def hold_bot_lock(self) -> str | None:
+        """Take the one-bot lock for as long as this connection lives (a process that dies, even by kill -9,
+        drops its connection and so the lock): None, or who holds it when another bot does."""
+        rows = await self.pg.execute_fetchall("SELECT pg_try_advisory_lock(?)", (BOT_LOCK,))
+        if rows[0][0]:
+            return None
+        holders = await self.pg.execute_fetchall(
+            "SELECT a.pid, coalesce(host(a.client_addr), 'local'), a.backend_start FROM pg_locks l"
+            " JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = ? AND l.granted",
+            (BOT_LOCK,),
+        )
+        if not holders:
+            return "another process"
+        pid, host, since = holders[0]
+        return f"server process {pid} for a client on {host}, since {since:%Y-%m-%d %H:%M:%S %Z}"
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, durable: bool = True) -> AsyncIterator[PgConnection]:
+        """BEGIN, the write lock, … COMMIT — rolled back on any exception (see the module's docstring)."""
+        async with self._write_lock:
+            await self._begin(durable)
+            try:
+                yield self.pg
+            except BaseException:
+                await self._end("ROLLBACK")
+                raise
+            else:
+                await self._end("COMMIT")
+
+    async def run_transaction(self, body: Callable[[Any], T]) -> T:
+        """`body` in a worker thread with a `storage.sql.SyncConnection`, inside one transaction as above."""
+        async with self._write_lock:
+            await self._begin(True)
+            try:
+                result = await asyncio.to_thread(body, _SyncBridge(self.pg, asyncio.get_running_loop()))
+            except BaseException:
+                await self._end("ROLLBACK")
+                raise
+            await self._end("COMMIT")
+            return result
+
+    async def _begin(self, durable: bool) -> None:
+        """BEGIN and the write lock in one round trip (a simple query of several statements)."""
+        self.pg.wrote_due = False
+        relaxed = "" if durable and self.durable_commits else "SET LOCAL synchronous_commit = off; "
+        try:
+            await self.pg.script(f"BEGIN; {relaxed}SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+        except BaseException:
+            await self._end("ROLLBACK")
+            raise
+
+    async def _end(self, how: str) -> None:
+        wrote_due, self.pg.wrote_due = self.pg.wrote_due, False
+        if wrote_due and how == "COMMIT":  # delivered to the listeners when (and only if) the commit succeeds
+            how = f"SELECT pg_notify('{WAKE_CHANNEL}', '{self.pg.raw.get_server_pid()}'); COMMIT"
+        await self.pg.script(how)
+
+
+async def open_postgres(target: str, *, busy_timeout_ms: int) -> PostgresDatabase:
+    """Connect to the server `target` names and bring its schema up to date (`DatabaseUnavailable` when it
+    cannot be reached or refuses the connection)."""
+    try:
+        raw = await asyncpg.connect(
+            target,
+            server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": "sudija"},
+            statement_cache_size=STATEMENTS,
+        )
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        raise DatabaseUnavailable(f"cannot open the PostgreSQL database {shown(target)}: {exc}") from None
+    try:
+        await _migrate(raw)
+        catalog = await read_catalog(raw)
+    except BaseException:
+        await raw.close()
+        raise
+    return PostgresDatabase(PgConnection(raw, catalog), target)
+
+
+async def scratch_schema(target: str, name: str) -> str:
+    """A new empty schema `name` on the server (dropped first if it exists) and the address that opens the club's
+    database in it (``search_path``): a benchmark's throwaway club beside whatever else the database holds."""
+    if not name.isidentifier():
+        raise ValueError(f"not a schema name: {name!r}")
+    raw = await asyncpg.connect(target)
+    try:
+        await raw.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+        await raw.execute(f"CREATE SCHEMA {name}")
+    finally:
+        await raw.close()
+    return target + ("&" if "?" in target else "?") + f"search_path={name}"
+
+
+async def drop_schema(target: str, name: str) -> None:
+    if not name.isidentifier():
+        raise ValueError(f"not a schema name: {name!r}")
+    raw = await asyncpg.connect(target)
+    try:
+        await raw.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+    finally:
+        await raw.close()
+
+
+async def read_catalog(raw: asyncpg.Connection) -> Catalog:
+    rows = await raw.fetch(
+        "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_index i"
+        " JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, pos) ON true"
+        " JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum"
+        " WHERE i.indisprimary AND n.nspname = current_schema() ORDER BY c.relname, k.pos"
+    )
+    keys: dict[str, list[tuple[str, str]]] = {}
+    for table, column, kind in rows:
+        keys.setdefault(table, []).append((column, kind))
+    rowids = {t: cols[0][0] for t, cols in keys.items() if len(cols) == 1 and cols[0][1] in ("bigint", "integer")}
+    return Catalog({t: tuple(c for c, _ in cols) for t, cols in keys.items()}, rowids)
+
+
+async def _migrate(raw: asyncpg.Connection) -> None:
+    await raw.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    try:
+        await raw.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at TEXT NOT NULL)"
+        )
+        applied = {row[0] for row in await raw.fetch("SELECT version FROM schema_migrations")}
+        for version, name, sql in migrations("postgresql"):
+            if version in applied:
+                continue
+            async with raw.transaction():
+                for statement in split_statements(sql):
+                    await raw.execute(statement)
+                await raw.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                    version,
+                    name,
+                    now_text(datetime.now(UTC)),
+                )
+    finally:
+        await raw.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)

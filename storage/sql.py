@@ -1,0 +1,59 @@
+"""The one connection interface the stores write to, whichever backend holds the club (SQLite or PostgreSQL).
+
+It is the part of aiosqlite's connection the stores use, so SQLite's connection is it as it stands and
+`storage.postgres.PgConnection` implements it over asyncpg: `execute(sql, params)` — awaited for a cursor, or
+``async with`` — with `fetchone`/`fetchall`/`rowcount`/`lastrowid`, `execute_fetchall` and `executemany`, the
+statements written once in SQLite's dialect with ``?`` placeholders. `SyncConnection` is what a
+`Database.run_transaction` body gets: sqlite3's connection, or a bridge to asyncpg from a worker thread.
+Rows are tuples (indexed by position) on both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Iterable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+
+class Cursor(Protocol):
+    """What a statement leaves: its rows, how many rows it changed, the id of the row it inserted."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    @property
+    def lastrowid(self) -> int | None: ...
+
+    async def fetchone(self) -> Any: ...
+
+    async def fetchall(self) -> Iterable[Any]: ...
+
+
+class Pending(Awaitable[Cursor], AbstractAsyncContextManager[Cursor], Protocol):
+    """A statement sent: awaited, or entered with ``async with``, for its cursor."""
+
+
+class Connection(Protocol):
+    def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> Pending: ...
+
+    def execute_fetchall(self, sql: str, parameters: Iterable[Any] | None = None) -> Awaitable[Iterable[Any]]: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> Awaitable[Cursor]: ...
+
+
+class SyncCursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+
+    @property
+    def lastrowid(self) -> int | None: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class SyncConnection(Protocol):
+    def execute(self, sql: str, parameters: Any = ..., /) -> SyncCursor: ...
+
+    def executemany(self, sql: str, parameters: Any, /) -> SyncCursor: ...
