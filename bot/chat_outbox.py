@@ -35,6 +35,7 @@ SERVER = "server"  # the "platform" of an effect that asks the game server (thro
 SERVER_OPS = frozenset({"pause_table", "resume_table", "block_offers", "unblock_offers"})
 IDEMPOTENT = frozenset({"edit_notices", SERVER})  # repeated, the same edit or request: nothing to begin first
 MAX_ATTEMPTS = 12  # transient failures of one effect before it is given up as failed (~1 h with the backoff)
+LEASE = timedelta(minutes=2)  # how long a process holds an effect it delivers (another takes it after a crash)
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,10 @@ class ChatOutbox:
                 if effect.queue in waiting or (effect.kind != SERVER and not self.desk.chat.ports):
                     waiting.add(effect.queue)  # no platform here (a command line's desk): the bot delivers it
                     continue
+                now = self.clock()
+                if not await self.store.lease(effect.id, now, now + LEASE):
+                    waiting.add(effect.queue)  # another bot process delivers it (and the rest of its queue)
+                    continue
                 if await self._deliver(effect):
                     ended += 1
                 else:
@@ -299,6 +304,17 @@ class ChatOutbox:
                 seconds = 5.0
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=min(seconds, 60.0) or 0.001)
+
+    async def release_leases(self) -> None:
+        """A bot starting (the one serving its database): the leases it finds are a dead process's, whose
+        effects are delivered again at once (as repeats where that process had begun them)."""
+        try:
+            released = await self.store.release_all()
+        except Exception:
+            log.exception("the chat outbox could not release a stopped process's leases; they run out by themselves")
+        else:
+            if released:
+                log.info("the chat outbox: %d effect(s) a stopped process was delivering are delivered again", released)
 
     def start(self) -> None:
         if self._task is None:

@@ -21,9 +21,8 @@ from rules.notices import Notice
 from storage.database import now_text, parse_stored_time
 
 if TYPE_CHECKING:
-    import aiosqlite
-
     from storage.database import Database
+    from storage.sql import Connection
 
 
 class EffectState(StrEnum):
@@ -99,7 +98,7 @@ class Ending:
     call: int | None = None  # the call the pings are of
 
 
-async def add_effects(conn: aiosqlite.Connection, effects: Sequence[NewEffect], now: datetime) -> None:
+async def add_effects(conn: Connection, effects: Sequence[NewEffect], now: datetime) -> None:
     """Write effects inside the caller's (the decision's) transaction."""
     await conn.executemany(
         "INSERT INTO chat_outbox (queue, kind, payload, created_at) VALUES (?, ?, ?, ?)",
@@ -130,11 +129,30 @@ class ChatOutboxStore:
         at = now_text(now)
         rows = await self._rows(
             f"SELECT {_COLUMNS} FROM chat_outbox WHERE state = 'pending' AND (next_at IS NULL OR next_at <= ?)"
+            " AND (leased_until IS NULL OR leased_until <= ?)"
             " AND NOT EXISTS (SELECT 1 FROM chat_outbox AS e WHERE e.queue = chat_outbox.queue"
-            " AND e.state = 'pending' AND e.id < chat_outbox.id AND e.next_at > ?) ORDER BY id LIMIT ?",
-            (at, at, limit),
+            " AND e.state = 'pending' AND e.id < chat_outbox.id AND (e.next_at > ? OR e.leased_until > ?))"
+            " ORDER BY id LIMIT ?",
+            (at, at, at, at, limit),
         )
         return [_effect(r) for r in rows]
+
+    async def lease(self, effect: int, now: datetime, until: datetime) -> bool:
+        """Take the effect to deliver it until `until`: False when another process holds an unexpired lease on
+        it or it ended meanwhile (several bot processes on one database; bookkeeping, so not synced)."""
+        async with self.db.transaction(durable=False) as conn:
+            cur = await conn.execute(
+                "UPDATE chat_outbox SET leased_until = ? WHERE id = ? AND state = 'pending'"
+                " AND (leased_until IS NULL OR leased_until <= ?)",
+                (now_text(until), effect, now_text(now)),
+            )
+            return cur.rowcount == 1
+
+    async def release_all(self) -> int:
+        """A bot starting (the only one serving its database): the leases left are a dead process's; how many."""
+        async with self.db.transaction(durable=False) as conn:
+            cur = await conn.execute("UPDATE chat_outbox SET leased_until = NULL WHERE leased_until IS NOT NULL")
+            return int(cur.rowcount)
 
     async def next_wake(self) -> datetime | None:
         """When the earliest waiting queue head falls due (None: nothing waits for a retry)."""
@@ -191,7 +209,7 @@ class ChatOutboxStore:
         """Not delivered (a transient error): tried again at `at`."""
         async with self.db.transaction(durable=False) as conn:
             await conn.execute(
-                "UPDATE chat_outbox SET attempts = attempts + 1, next_at = ?, last_error = ?"
+                "UPDATE chat_outbox SET attempts = attempts + 1, next_at = ?, last_error = ?, leased_until = NULL"
                 " WHERE id = ? AND state = 'pending'",
                 (now_text(at), error[:2000], effect),
             )
@@ -211,11 +229,11 @@ class ChatOutboxStore:
         return {str(r[0]): int(r[1]) for r in rows}
 
 
-async def _end(conn: aiosqlite.Connection, effect: int, ending: Ending, now: datetime) -> None:
+async def _end(conn: Connection, effect: int, ending: Ending, now: datetime) -> None:
     """The effect is sent (or failed, with the error), and the members its call pinged are recorded."""
     error = ending.error[:2000] if ending.error else None
     await conn.execute(
-        "UPDATE chat_outbox SET state = ?, attempts = attempts + 1, done_at = ?, last_error = ?"
+        "UPDATE chat_outbox SET state = ?, attempts = attempts + 1, done_at = ?, last_error = ?, leased_until = NULL"
         " WHERE id = ? AND state = 'pending'",
         (ending.state, now_text(now), error, effect),
     )

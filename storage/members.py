@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -66,10 +65,10 @@ class MemberStore:
 
     async def many(self, member_ids: list[int]) -> list[Member]:
         """These members in one query, in the order given (any no longer there left out)."""
-        found = {
-            m.id: m
-            for m in await self._query("WHERE m.id IN (SELECT value FROM json_each(?))", (json.dumps(member_ids),))
-        }
+        if not member_ids:
+            return []
+        wanted = sorted(set(member_ids))  # one placeholder each: read alike by SQLite and PostgreSQL
+        found = {m.id: m for m in await self._query(f"WHERE m.id IN ({', '.join('?' * len(wanted))})", tuple(wanted))}
         return [found[i] for i in member_ids if i in found]
 
     async def by_nick(self, nick: str) -> Member | None:

@@ -25,6 +25,7 @@ from storage.database import open_database
 # The storage, desk and use-case tests: every one runs on both backends.
 BOTH_BACKENDS = {
     "test_appeals",
+    "test_chat_outbox",
     "test_corrections",
     "test_desk_calls",
     "test_desk_edges",
@@ -35,6 +36,7 @@ BOTH_BACKENDS = {
     "test_gameserver_protocol",
     "test_governance",
     "test_links",
+    "test_member_language",
     "test_outbox_lease",
     "test_paper_changes",
     "test_penalties",

@@ -27,7 +27,7 @@ from bot.console.adapter import ConsoleChat
 from bot.desk import Desk
 from bot.messages import Catalogue
 from bot.ports import CallPost, Chats, LoggingGameServer, ManualClock, ManualTimers
-from club import NOW, Club, make_club
+from club import NOW, Club, database_for, make_club
 from fakes.chat import RecordingChat, Sent
 from rules.gamelog import GameStatus
 from rules.members import Member
@@ -48,7 +48,7 @@ async def crash_after_commit(club: Club) -> None:
 async def restart(club: Club, tmp_path: Path) -> Club:
     """A new process over the same database: a new platform connection that remembers nothing, the desk started."""
     await club.db.close()
-    db = await open_database(tmp_path / "club.db")
+    db = await open_database(database_for(tmp_path))
     chat = RecordingChat()
     server = LoggingGameServer()
     desk = Desk(db, Chats([chat]), server, club.clock, club.config, ManualTimers())
@@ -181,7 +181,7 @@ async def test_a_withdrawal_and_a_trials_end_committed_then_a_crash_are_told_aft
 async def test_a_delivery_begun_but_not_done_is_repeated_on_the_console_as_an_edit_of_itself(tmp_path: Path) -> None:
     """The window between the platform's answer and the commit that says so: the repeat edits, never duplicates."""
     config = Config()
-    db = await open_database(tmp_path / "club.db")
+    db = await open_database(database_for(tmp_path))
     clock = ManualClock(NOW)
     out: list[str] = []
     console = ConsoleChat(out.append, Catalogue(config.language, config.timezone))
@@ -211,7 +211,7 @@ async def test_a_delivery_begun_but_not_done_is_repeated_on_the_console_as_an_ed
     assert not posted[0].startswith("[#sudije] (izmena)")
 
     await db.close()
-    db = await open_database(tmp_path / "club.db")
+    db = await open_database(database_for(tmp_path))
     out2: list[str] = []
     console2 = ConsoleChat(out2.append, Catalogue(config.language, config.timezone))
     desk2 = Desk(db, Chats([console2]), LoggingGameServer(), clock, config, ManualTimers())
@@ -336,7 +336,7 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
     await club.db.close()
     from bot.cli import main  # noqa: PLC0415 (an officer sees it)
 
-    assert await asyncio.to_thread(main, ["outbox", "--chat", "--failed", "--db", str(tmp_path / "club.db")]) == 0
+    assert await asyncio.to_thread(main, ["outbox", "--chat", "--failed", "--db", str(database_for(tmp_path))]) == 0
     out = capsys.readouterr().out
     assert "Chat outbox: 0 waiting, 0 delivered, 1 failed." in out
     assert "post_call" in out
@@ -392,7 +392,7 @@ def test_what_counts_as_transient(error: BaseException, transient: bool) -> None
 
 
 async def test_the_chat_outbox_states_are_the_check_constraints(tmp_path: Path) -> None:
-    db = await open_database(tmp_path / "club.db")
+    db = await open_database(tmp_path / "club.db")  # SQLite's schema text (the .pg.sql file says the same)
     try:
         rows = await db.connection.execute_fetchall(
             "SELECT name, sql FROM sqlite_master WHERE name IN ('chat_outbox', 'chat_deliveries')"
@@ -476,3 +476,31 @@ async def test_the_worker_survives_a_database_that_fails_a_moment(two: Club) -> 
     finally:
         await outbox.stop()
     await two.db.close()
+
+
+async def test_an_effect_another_process_delivers_is_left_to_it_and_its_queue_waits(two: Club, tmp_path: Path) -> None:
+    """Several bot processes on one database: an effect leased by one is not delivered by another, nor are the
+    effects behind it in its queue; a dead process's lease runs out, or the next bot to start releases it."""
+    await crash_after_commit(two)
+    ana = await two.get("ana")
+    assert (await two.desk.call(ana, 500)).ok
+    call = await two.db.calls.pending_by_caller(ana.id)
+    assert call is not None
+    assert (await two.desk.withdraw(ana, call.id)).ok  # a second effect in the call's queue
+    store = ChatOutboxStore(two.db)
+    first, second = sorted(await store.due(NOW), key=lambda e: e.id)
+    assert first.queue == second.queue
+    now = datetime.now(UTC)
+    assert await store.lease(first.id, now, now + timedelta(minutes=2))  # the other process took it
+    assert not await store.lease(first.id, now, now + timedelta(minutes=2))  # only one process holds it
+    assert await store.due(now) == []  # the leased effect, and the one behind it in its queue, wait
+
+    other = ChatOutbox(two.desk)  # a second process's worker on the same database
+    assert await other.deliver() == 0
+    assert two.chat.sent == []
+    assert [e.id for e in await store.due(now + timedelta(minutes=3))] == [first.id, second.id]  # ran out
+
+    club = await restart(two, tmp_path)  # the next bot to start: the lease is a dead process's, released
+    assert [s.kind for s in club.chat.sent if s.kind in ("post", "edit")] == ["post", "edit"]
+    assert await pending(club) == 0
+    await club.db.close()

@@ -13,7 +13,7 @@ from bot.commands import Commands
 from bot.desk import Desk
 from bot.messages import Catalogue
 from bot.ports import Chats
-from club import Club, make_club
+from club import Club, database_for, make_club
 from fakes.chat import RecordingChat
 from rules.gamelog import GameStatus
 from storage.database import open_database
@@ -120,7 +120,7 @@ async def test_the_choice_survives_a_restart(tmp_path: Path) -> None:
     await setup(club)
     await typed(club, "petar", "/jezik en")
     await club.db.close()
-    db = await open_database(tmp_path / "club.db")
+    db = await open_database(database_for(tmp_path))
     try:
         desk = Desk(db, Chats([RecordingChat()]), club.server, club.clock, club.config, club.timers)
         await desk.start()

@@ -157,6 +157,7 @@ class Desk(DeskBase):
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect); first
         of all, the chat effects still pending in the chat outbox are delivered (and its worker started)."""
+        await self.chat_outbox.release_leases()
         await self.deliver_effects()
         if self.chat_outbox.background:
             self.chat_outbox.start()
