@@ -150,6 +150,8 @@ class ChatOutboxStore:
 
     async def release_all(self) -> int:
         """A bot starting (the only one serving its database): the leases left are a dead process's; how many."""
+        if not await self._rows("SELECT 1 FROM chat_outbox WHERE leased_until IS NOT NULL LIMIT 1"):
+            return 0  # the usual start: nothing to write
         async with self.db.transaction(durable=False) as conn:
             cur = await conn.execute("UPDATE chat_outbox SET leased_until = NULL WHERE leased_until IS NOT NULL")
             return int(cur.rowcount)
