@@ -35,6 +35,7 @@ from rules.members import Member
 from rules.notices import Notice
 from storage.chat_outbox import ChatOutboxStore, DeliveryState, EffectState
 from storage.database import open_database
+from storage.languages import set_member_language
 
 
 async def crash_after_commit(club: Club) -> None:
@@ -606,3 +607,24 @@ async def test_a_councilor_calls_expiry_committed_then_a_crash_edits_the_notices
     again = await restart(after, tmp_path)
     assert again.chat.sent == []
     await again.db.close()
+
+
+async def test_a_councilor_calls_rows_are_in_the_clubs_language_whatever_the_referee_and_councilor_read(
+    tmp_path: Path,
+) -> None:
+    club, trial_id = await in_game_trial(tmp_path)
+    sr, en = Catalogue("sr"), Catalogue("en")
+    for nick in ("sudija1", "vecnik"):
+        await set_member_language(club.db, (await club.get(nick)).id, "en", club.clock.now())
+    asked = await club.desk.press(await club.get("sudija1"), "councilor", trial_id)
+    assert asked.text == en.t("councilor.ok")  # his answer in his language
+    (ccall,) = await club.db.calls.councilor_calls_for(trial_id)
+    assert {s.text for s in of(club.chat, "post")} == {club.desk.t("councilor.notice", game=600, until=ccall.deadline)}
+    assert club.desk.messages.language == "sr"
+    assert [b.label for b in of(club.chat, "post")[0].buttons] == [sr.t("button.join")]
+    assert [s.text for s in of(club.chat, "say")] == [sr.t("councilor.called", minutes=5)]
+    joined = await club.desk.press(await club.get("vecnik"), "join", ccall.id)
+    assert joined.text == en.t("councilor.join_ok", trial=trial_id, game=600)
+    assert {s.text for s in of(club.chat, "edit")} == {sr.t("councilor.notice_taken", game=600, councilor="vecnik")}
+    assert [s.text for s in of(club.chat, "add")] == [sr.t("councilor.joined", nick="vecnik")]
+    await club.db.close()
