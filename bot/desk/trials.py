@@ -402,6 +402,7 @@ class TrialDesk(DeskBase):
         """Each councilor call past its deadline expires, its notices edited and its trial told, both written
         with the expiry."""
         now = self.now()
+        expired = False
         for ccall in await self.db.calls.pending_councilor_calls():
             if ccall.deadline > now:
                 continue
@@ -416,8 +417,9 @@ class TrialDesk(DeskBase):
             ]
             if trial.is_open:
                 effects.append(effect.say_in_trial(trial.call, trial.id, self.t("councilor.expired")))
-            await self.db.calls.close_councilor_call(ccall.id, "expired", now, effects)
-        await self.deliver_effects()
+            expired = await self.db.calls.close_councilor_call(ccall.id, "expired", now, effects) or expired
+        if expired:
+            await self.deliver_effects()
 
     async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Završi suđenje: record the draft (or Bez presude) and, in game, let play go on."""
