@@ -81,6 +81,13 @@ def post_call(call_id: int, post: CallPost) -> NewEffect:
     )
 
 
+def post_councilor_call(call_id: int, post: CallPost) -> NewEffect:
+    """Post a councilor call's notice (in the queue of the trial's call `call_id`); its councilors were recorded
+    as pinged with the decision, so its delivery records none."""
+    posted = post_call(call_id, post)
+    return NewEffect(posted.queue, posted.kind, {k: v for k, v in posted.payload.items() if k != "call"})
+
+
 def edit_notices(call_id: int, subject: str, text: str) -> NewEffect:
     """Edit every copy of the notices of `subject` (as stored when the effect is delivered)."""
     return NewEffect(queue_of(call_id), "edit_notices", {"subject": subject, "text": text})
@@ -98,6 +105,16 @@ def open_trial_space(call_id: int, trial: int, text: str, buttons: Sequence[Butt
     return NewEffect(
         queue_of(call_id), "open_trial_space", {"trial": trial, "text": text, "buttons": _buttons(buttons)}
     )
+
+
+def add_to_trial_space(call_id: int, trial: int, member: int, text: str) -> NewEffect:
+    """`member` (a party of the trial already, as stored) joins its space, with a line said there."""
+    return NewEffect(queue_of(call_id), "add_to_trial_space", {"trial": trial, "member": member, "text": text})
+
+
+def say_in_trial(call_id: int, trial: int, text: str) -> NewEffect:
+    """A line from the bot in the trial's space."""
+    return NewEffect(queue_of(call_id), "say_in_trial", {"trial": trial, "text": text})
 
 
 def close_trial_space(call_id: int, trial: int, text: str) -> NewEffect:
@@ -202,8 +219,9 @@ class ChatOutbox:
         """Every part of one effect still to do; True when the effect ended (sent or failed), False when a
         transient failure makes it wait for a retry."""
         targets = self._targets(effect)
-        pings = [int(m) for m in effect.payload.get("mention", [])] if effect.kind == "post_call" else []
-        call = int(effect.payload["call"]) if effect.kind == "post_call" else None
+        # A referee call's pings are recorded with its post (a councilor call's were, with its decision).
+        call = int(effect.payload["call"]) if effect.kind == "post_call" and "call" in effect.payload else None
+        pings = [int(m) for m in effect.payload.get("mention", [])] if call is not None else []
         if not targets:
             await self.store.finish(effect.id, Ending(EffectState.SENT, None, pings, call), self.clock())
             return True
@@ -284,6 +302,12 @@ class ChatOutbox:
             await port.tell_table(p["game"], players, p["text"])
         elif kind == "open_trial_space":
             await port.open_trial_space(await self._space(p["trial"], True), p["text"], _read_buttons(p["buttons"]))
+        elif kind == "add_to_trial_space":
+            # Delivered in its queue's order, before any end of the trial: the space was open then.
+            space = await self._space(p["trial"], True)
+            await port.add_to_trial_space(space, await self._member(p["member"]), p["text"])
+        elif kind == "say_in_trial":
+            await port.say_in_trial(await self._space(p["trial"], True), p["text"])
         elif kind == "close_trial_space":
             await port.close_trial_space(await self._space(p["trial"]), p["text"])
         else:

@@ -208,7 +208,17 @@ class CallStore:
         async with self.db.connection.execute(_CCALL + "WHERE state = 'pending' ORDER BY deadline") as cur:
             return [_councilor_call(tuple(r)) for r in await cur.fetchall()]
 
-    async def create_councilor_call(self, trial: int, now: datetime, deadline: datetime, actor: int) -> CouncilorCall:
+    async def create_councilor_call(
+        self,
+        trial: int,
+        now: datetime,
+        deadline: datetime,
+        actor: int,
+        pinged: Sequence[int] = (),
+        effects: Callable[[int], Sequence[NewEffect]] | None = None,
+    ) -> CouncilorCall:
+        """Open a councilor call; the councilors its notice reaches (`pinged`) and its `effects` (given the new
+        call's id) are written in the same transaction."""
         try:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
@@ -217,22 +227,37 @@ class CallStore:
                 )
                 ccall_id = int(cur.lastrowid or 0)
                 await EventStore.add(conn, now, "councilor_called", actor, f"trial:{trial}")
+                await conn.executemany(
+                    "INSERT OR IGNORE INTO councilor_pings (ccall, member, at) VALUES (?, ?, ?)",
+                    [(ccall_id, member, now_text(now)) for member in pinged],
+                )
+                if effects is not None:
+                    await add_effects(conn, effects(ccall_id), now)
         except aiosqlite.IntegrityError:
             raise AlreadyPending("councilor") from None
         found = await self.councilor_call(ccall_id)
         assert found is not None
         return found
 
-    async def close_councilor_call(self, ccall_id: int, state: str, now: datetime) -> bool:
+    async def close_councilor_call(
+        self, ccall_id: int, state: str, now: datetime, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """Expire a pending councilor call, with its `effects` in the same transaction; False when it was no
+        longer pending (nothing written then)."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE councilor_calls SET state = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
                 (state, now_text(now), ccall_id),
             )
+            if cur.rowcount:
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
-    async def take_councilor_call(self, ccall_id: int, councilor: int, now: datetime) -> bool:
-        """The first councilor to answer joins; exactly one wins."""
+    async def take_councilor_call(
+        self, ccall_id: int, councilor: int, now: datetime, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """The first councilor to answer joins, with the win's `effects` in the same transaction; exactly one
+        wins."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE councilor_calls SET state = 'taken', councilor = ?, closed_at = ?"
@@ -248,4 +273,5 @@ class CallStore:
                 (row[0], councilor, "councilor", now_text(now)),
             )
             await EventStore.add(conn, now, "councilor_joined", councilor, f"trial:{row[0]}")
+            await add_effects(conn, effects, now)
             return True

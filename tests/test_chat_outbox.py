@@ -1,6 +1,7 @@
 """The chat outbox: every chat effect of a decision is a row of the decision's transaction, delivered once.
 
-One test per crash window of issue 22 — the decision committed, the process gone before its effect: after the
+One test per crash window of issue 22 (a referee call posted, taken, expired, withdrawn, its trial ended; a
+councilor call posted, joined, expired) — the decision committed, the process gone before its effect: after the
 restart the effect is delivered, exactly once (a second restart delivers nothing again). Then the worker's
 rules: a platform's part begun but not done is repeated as an edit of itself on the console, a transient failure
 (429, the network) is retried with backoff, a permanent one is recorded and logged and never retried, and the
@@ -34,6 +35,7 @@ from rules.members import Member
 from rules.notices import Notice
 from storage.chat_outbox import ChatOutboxStore, DeliveryState, EffectState
 from storage.database import open_database
+from storage.languages import set_member_language
 
 
 async def crash_after_commit(club: Club) -> None:
@@ -503,4 +505,126 @@ async def test_an_effect_another_process_delivers_is_left_to_it_and_its_queue_wa
     club = await restart(two, tmp_path)  # the next bot to start: the lease is a dead process's, released
     assert [s.kind for s in club.chat.sent if s.kind in ("post", "edit")] == ["post", "edit"]
     assert await pending(club) == 0
+    await club.db.close()
+
+
+async def in_game_trial(tmp_path: Path) -> tuple[Club, int]:
+    """Ana's call on her table's game 600, taken by sudija1; vecnik is a councilor in the lobby."""
+    club = await make_club(tmp_path)
+    ana, judge = await club.member("ana"), await club.member("sudija1", "referee")
+    await club.member("vecnik", "councilor")
+    await club.game(600, ("ana", "marko", "petar"), status=GameStatus.IN_PROGRESS, ended_ago=None)
+    await club.db.members.seat(ana.id, 600, club.clock.now())
+    assert (await club.desk.call(ana, 600)).ok
+    call = await club.db.calls.pending_by_caller(ana.id)
+    assert call is not None
+    assert (await club.desk.take(judge, call.id)).ok
+    trial = await club.db.trials.open_for_game(600)
+    assert trial is not None
+    club.chat.clear()
+    return club, trial.id
+
+
+async def test_a_councilor_call_committed_then_a_crash_is_posted_and_said_after_the_restart_exactly_once(
+    tmp_path: Path,
+) -> None:
+    club, trial_id = await in_game_trial(tmp_path)
+    await crash_after_commit(club)
+    assert (await club.desk.call_councilor(await club.get("sudija1"), trial_id)).ok
+    assert club.chat.sent == []  # committed, nobody told
+    (ccall,) = await club.db.calls.councilor_calls_for(trial_id)
+    vecnik = await club.get("vecnik")
+
+    after = await restart(club, tmp_path)
+    notice = after.desk.t("councilor.notice", game=600, until=ccall.deadline)
+    assert [(s.kind, s.where) for s in of(after.chat, "post")] == [("post", "#referees"), ("post", "dm:vecnik")]
+    assert {s.text for s in of(after.chat, "post")} == {notice}
+    assert of(after.chat, "post")[0].mention == ("vecnik",)
+    assert [b.action for b in of(after.chat, "post")[0].buttons] == ["join"]
+    said = after.desk.t("councilor.called", minutes=after.config.call_minutes)
+    assert [(s.where, s.text) for s in of(after.chat, "say")] == [(f"trial:{trial_id}", said)]
+    assert len(await after.db.calls.notices(f"councilor:{ccall.id}")) == 2  # kept: later edited
+    assert await after.db.calls.pinged((await after.db.trials.get(trial_id)).call) == {  # type: ignore[union-attr]
+        (await after.get("sudija1")).id
+    }  # the referee call's pings are not the councilors'
+    await after.desk.presence(vecnik, False)
+    await after.desk.presence(await after.get("vecnik"), True)
+    assert of(after.chat, "tell") == []  # pinged with the call: no second, private copy on his return
+    assert await pending(after) == 0
+
+    again = await restart(after, tmp_path)
+    assert again.chat.sent == []
+    await again.db.close()
+
+
+async def test_a_councilor_joining_committed_then_a_crash_edits_the_notices_and_adds_him_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    club, trial_id = await in_game_trial(tmp_path)
+    assert (await club.desk.call_councilor(await club.get("sudija1"), trial_id)).ok
+    (ccall,) = await club.db.calls.councilor_calls_for(trial_id)
+    club.chat.clear()
+    await crash_after_commit(club)
+    assert (await club.desk.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
+    assert of(club.chat, "edit") == []
+    assert of(club.chat, "add") == []
+
+    after = await restart(club, tmp_path)
+    taken = after.desk.t("councilor.notice_taken", game=600, councilor="vecnik")
+    assert [(s.where, s.text) for s in of(after.chat, "edit")] == [("#referees", taken), ("dm:vecnik", taken)]
+    added = of(after.chat, "add")
+    assert [(s.where, s.members) for s in added] == [(f"trial:{trial_id}", ("vecnik",))]
+    assert added[0].text == after.desk.t("councilor.joined", nick="vecnik")
+    kinds = [s.kind for s in after.chat.sent]
+    assert kinds.index("edit") < kinds.index("add")  # in the order written
+
+    again = await restart(after, tmp_path)
+    assert again.chat.sent == []
+    await again.db.close()
+
+
+async def test_a_councilor_calls_expiry_committed_then_a_crash_edits_the_notices_and_tells_the_trial_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    club, trial_id = await in_game_trial(tmp_path)
+    assert (await club.desk.call_councilor(await club.get("sudija1"), trial_id)).ok
+    (ccall,) = await club.db.calls.councilor_calls_for(trial_id)
+    club.chat.clear()
+    await crash_after_commit(club)
+    await club.advance(timedelta(minutes=club.config.call_minutes + 1))
+    (expired,) = await club.db.calls.councilor_calls_for(trial_id)
+    assert expired.state == "expired"
+    assert club.chat.sent == []  # a live Pridruži se button, and the trial not told
+
+    after = await restart(club, tmp_path)
+    gone = after.desk.t("councilor.notice_expired", game=600)
+    assert [(s.where, s.text) for s in of(after.chat, "edit")] == [("#referees", gone), ("dm:vecnik", gone)]
+    assert [(s.where, s.text) for s in of(after.chat, "say")] == [
+        (f"trial:{trial_id}", after.desk.t("councilor.expired"))
+    ]
+    assert not (await after.desk.join_as_councilor(await after.get("vecnik"), ccall.id)).ok
+
+    again = await restart(after, tmp_path)
+    assert again.chat.sent == []
+    await again.db.close()
+
+
+async def test_a_councilor_calls_rows_are_in_the_clubs_language_whatever_the_referee_and_councilor_read(
+    tmp_path: Path,
+) -> None:
+    club, trial_id = await in_game_trial(tmp_path)
+    sr, en = Catalogue("sr"), Catalogue("en")
+    for nick in ("sudija1", "vecnik"):
+        await set_member_language(club.db, (await club.get(nick)).id, "en", club.clock.now())
+    asked = await club.desk.press(await club.get("sudija1"), "councilor", trial_id)
+    assert asked.text == en.t("councilor.ok")  # his answer in his language
+    (ccall,) = await club.db.calls.councilor_calls_for(trial_id)
+    assert {s.text for s in of(club.chat, "post")} == {club.desk.t("councilor.notice", game=600, until=ccall.deadline)}
+    assert club.desk.messages.language == "sr"
+    assert [b.label for b in of(club.chat, "post")[0].buttons] == [sr.t("button.join")]
+    assert [s.text for s in of(club.chat, "say")] == [sr.t("councilor.called", minutes=5)]
+    joined = await club.desk.press(await club.get("vecnik"), "join", ccall.id)
+    assert joined.text == en.t("councilor.join_ok", trial=trial_id, game=600)
+    assert {s.text for s in of(club.chat, "edit")} == {sr.t("councilor.notice_taken", game=600, councilor="vecnik")}
+    assert [s.text for s in of(club.chat, "add")] == [sr.t("councilor.joined", nick="vecnik")]
     await club.db.close()

@@ -26,7 +26,7 @@ from bot.console.language import (
 from bot.console.runner import run_console
 from bot.demo import GENERATED, MEMBERS, OWNER, ROLES, TABLE, demo_games
 from bot.messages import Catalogue
-from bot.ports import Button, CallPost, ManualClock, Party, Reply, TrialSpace
+from bot.ports import Button, CallPost, ManualClock, Party, Reply, TrialSpace, repeated_delivery
 from rules.gamelog import GameStatus
 from rules.members import Member, PartyRole
 from storage.database import open_database
@@ -178,6 +178,20 @@ async def test_trial_spaces_show_their_buttons_to_their_members_until_closed() -
     await chat.close_trial_space(space, "Kraj.")
     assert lines[-1] == "[trial 3] Kraj."
     assert chat.find_button(ANA, "ana", "Završi suđenje") is None
+
+
+async def test_a_repeated_line_in_a_trial_space_shows_as_an_edit_of_itself() -> None:
+    """The chat outbox repeats an arrival or a line it had begun before a crash: the console marks it so."""
+    chat, lines = _chat()
+    space = TrialSpace(3, 1847258, True, True, (Party(ANA, PartyRole.REFEREE), Party(NIKOLA, PartyRole.COUNCILOR)))
+    token = repeated_delivery.set(True)
+    try:
+        await chat.add_to_trial_space(space, NIKOLA, "Većnik nikola je tu.")
+        await chat.say_in_trial(space, "Poziv većniku je istekao.")
+    finally:
+        repeated_delivery.reset(token)
+    edited = chat.messages.t("console.edited")
+    assert lines == [f"[trial 3] {edited} Većnik nikola je tu.", f"[trial 3] {edited} Poziv većniku je istekao."]
 
 
 async def test_tables_and_replies_are_tagged() -> None:

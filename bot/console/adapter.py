@@ -191,7 +191,7 @@ class ConsoleChat:
     async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
         if self.account_of(member) is not None:
             self.screen.spaces.setdefault(space.id, set()).add(member.id)
-        self.emit(f"trial {space.id}", text)
+        self.emit(f"trial {space.id}", self._again(text))
 
     async def say_in_trial(
         self, space: TrialSpace, text: str, sender: Member | None = None, buttons: Sequence[Button] = ()
@@ -199,7 +199,7 @@ class ConsoleChat:
         self._remember(f"trial:{space.id}", buttons)
         if sender is not None:
             text = f"{self.account_of(sender) or sender.nick}: {text}"
-        self.emit(f"trial {space.id}", text, buttons)
+        self.emit(f"trial {space.id}", self._again(text), buttons)
 
     async def close_trial_space(self, space: TrialSpace, text: str) -> None:
         self.screen.spaces.pop(space.id, None)

@@ -325,43 +325,51 @@ class TrialDesk(DeskBase):
         return Reply(self.t("promeni.ok", game=number))
 
     async def call_councilor(self, referee: Member, trial_id: int | None = None) -> Reply:
+        """The referee calls a councilor: the notice to the eligible councilors (recorded as pinged) and the line
+        in the trial's space are written with the call and delivered after it."""
         trial = await self.steps.judged_by(referee, trial_id)
         if not trial.in_game:
             raise Refused("councilor.out_of_game")
         now = self.now()
-        try:
-            ccall = await self.db.calls.create_councilor_call(trial.id, now, now + self.call_time, referee.id)
-        except AlreadyPending:
-            raise Refused("councilor.pending") from None
-        self.timers.arm(ccall.deadline)
         facts = await self.game_facts(trial.game)
         assert facts is not None
         present = {p.member for p in await self.db.trials.participants(trial.id)}
         lobby = await self.lobby("councilor")
         eligible = {c.member_id for c in eligible_referees([f for _, f in lobby], facts, trial.caller)} - present
         members = [m for m, _ in lobby if m.id in eligible]
-        with self.club_voice():
-            post = CallPost(
-                f"councilor:{ccall.id}",
-                self.t("councilor.notice", game=trial.game, until=ccall.deadline),
-                tuple(members),
-                (Button(self.t(Action.JOIN.label_key), Action.JOIN, ccall.id),),
-                tuple(members),
-            )
-        for notice in await self.chat.post_call(post):
-            await self.db.calls.add_notice(post.subject, notice)
-        for member in members:
-            await self.db.calls.add_councilor_ping(ccall.id, member.id, now)
-        space = await self.trial_space(trial)
+        deadline = now + self.call_time
         minutes = self.config.call_minutes
-        with self.club_voice():
-            said = self.t("councilor.called_none" if not members else "councilor.called", minutes=minutes)
-            await self.chat.say_in_trial(space, said)
+
+        def effects(ccall_id: int) -> list[NewEffect]:
+            with self.club_voice():
+                post = CallPost(
+                    f"councilor:{ccall_id}",
+                    self.t("councilor.notice", game=trial.game, until=deadline),
+                    tuple(members),
+                    (Button(self.t(Action.JOIN.label_key), Action.JOIN, ccall_id),),
+                    tuple(members),
+                )
+                said = self.t("councilor.called_none" if not members else "councilor.called", minutes=minutes)
+                return [
+                    effect.post_councilor_call(trial.call, post),
+                    effect.say_in_trial(trial.call, trial.id, said),
+                ]
+
+        try:
+            ccall = await self.db.calls.create_councilor_call(
+                trial.id, now, deadline, referee.id, [m.id for m in members], effects
+            )
+        except AlreadyPending:
+            raise Refused("councilor.pending") from None
+        self.timers.arm(ccall.deadline)
+        await self.deliver_effects()
         if not members:  # the call still lives its minutes: a councilor who comes to the lobby gets it
             return Reply(self.t("councilor.ok_none", minutes=minutes))
         return Reply(self.t("councilor.ok"))
 
     async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
+        """The first councilor to answer joins: the notices edited and his arrival in the trial's space are
+        written with the win."""
         ccall = await self.db.calls.councilor_call(ccall_id)
         if ccall is None:
             raise Refused("take.unknown")
@@ -375,32 +383,43 @@ class TrialDesk(DeskBase):
             raise Refused("councilor.gone", councilor=await self.nick(ccall.councilor))
         if facts.played_by(councilor.nick) or councilor.id == trial.referee:
             raise Refused("take.played", game=trial.game)
-        if not await self.db.calls.take_councilor_call(ccall.id, councilor.id, self.now()):
+        with self.club_voice():
+            taken = self.t("councilor.notice_taken", game=trial.game, councilor=councilor.nick)
+            effects = [
+                effect.edit_notices(trial.call, f"councilor:{ccall.id}", taken),
+                effect.add_to_trial_space(
+                    trial.call, trial.id, councilor.id, self.t("councilor.joined", nick=councilor.nick)
+                ),
+            ]
+        if not await self.db.calls.take_councilor_call(ccall.id, councilor.id, self.now(), effects):
             fresh = await self.db.calls.councilor_call(ccall.id)
             raise Refused("councilor.gone", councilor=await self.nick(fresh.councilor if fresh else None))
-        with self.club_voice():
-            await self.chat.edit_notices(
-                await self.db.calls.notices(f"councilor:{ccall.id}"),
-                self.t("councilor.notice_taken", game=trial.game, councilor=councilor.nick),
-            )
-            await self.chat.add_to_trial_space(
-                await self.trial_space(trial), councilor, self.t("councilor.joined", nick=councilor.nick)
-            )
+        await self.deliver_effects()
         return Reply(self.t("councilor.join_ok", trial=trial.id, game=trial.game))
 
     @for_the_club
     async def expire_due_councilor_calls(self) -> None:
+        """Each councilor call past its deadline expires, its notices edited and its trial told, both written
+        with the expiry."""
         now = self.now()
+        expired = False
         for ccall in await self.db.calls.pending_councilor_calls():
-            if ccall.deadline > now or not await self.db.calls.close_councilor_call(ccall.id, "expired", now):
+            if ccall.deadline > now:
                 continue
             trial = await self.db.trials.get(ccall.trial)
-            await self.chat.edit_notices(
-                await self.db.calls.notices(f"councilor:{ccall.id}"),
-                self.t("councilor.notice_expired", game=trial.game if trial else "?"),
-            )
-            if trial is not None and trial.is_open:
-                await self.chat.say_in_trial(await self.trial_space(trial), self.t("councilor.expired"))
+            if trial is None:  # unreachable (the trial is the call's foreign key): expired without a word
+                await self.db.calls.close_councilor_call(ccall.id, "expired", now)
+                continue
+            effects = [
+                effect.edit_notices(
+                    trial.call, f"councilor:{ccall.id}", self.t("councilor.notice_expired", game=trial.game)
+                )
+            ]
+            if trial.is_open:
+                effects.append(effect.say_in_trial(trial.call, trial.id, self.t("councilor.expired")))
+            expired = await self.db.calls.close_councilor_call(ccall.id, "expired", now, effects) or expired
+        if expired:
+            await self.deliver_effects()
 
     async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Završi suđenje: record the draft (or Bez presude) and, in game, let play go on."""
