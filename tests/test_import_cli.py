@@ -93,19 +93,19 @@ def test_games_lists_json_and_by_player(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["games", "--db", str(db), "--json", "--player", "ANA"]) == 0
     anas = json.loads(capsys.readouterr().out)
     assert [g["number"] for g in anas] == [1847310, 1847258]
-    assert main(["games", "--db", str(db), "--player", "sanja", "--limit", "1"]) == 0
+    assert main(["games", "--db", str(db), "--player", "sanja", "--limit", "1", "--lang", "en"]) == 0
     text = capsys.readouterr().out.splitlines()
     assert text[0].split()[:3] == ["game", "status", "rated"]
     assert "1847320" in text[1]
     assert "in_progress" in text[1]
     assert text[1].endswith("ivana, marko, sanja")
-    assert text[-1] == "(the newest 1 games of sanja; --limit N shows more)"
+    assert text[-1] == "(the newest games of sanja: 1; --limit N shows more)"
 
 
 def test_games_without_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "none.db"
     assert main(["games", "--db", str(missing)]) == 1
-    assert "does not exist" in capsys.readouterr().err
+    assert "ne postoji" in capsys.readouterr().err  # the club's language: Serbian by default
     assert not missing.exists()
 
 
