@@ -1,6 +1,6 @@
 """The operator's command-line text in the club's language: `[club] language = "en"` makes `sudija rezon`,
-`arbitar`, `games` and `outbox` speak English, ``--lang`` overrides it, the JSON is the same in every language,
-and the rezon notes the rules write in Serbian are the catalogue's Serbian texts."""
+`arbitar`, `import`, `games` and `outbox` speak English, ``--lang`` overrides it, the JSON is the same in every
+language, and the rezon notes the rules write in Serbian are the catalogue's Serbian texts."""
 
 from __future__ import annotations
 
@@ -69,7 +69,11 @@ def test_games_and_outbox_speak_the_clubs_language(tmp_path: Path, capsys: pytes
     assert main(["--config", config, "games", "--db", str(tmp_path / "none.db")]) == 1
     assert capsys.readouterr().err.startswith(f"The database {tmp_path / 'none.db'} does not exist;")
     assert main(["--config", config, "import", str(EXAMPLES), "--db", db]) == 0
-    capsys.readouterr()
+    assert "Imported 7 games (70 hands) from 3 files; 0 unchanged, 0 refused, 0 files with errors." in (
+        capsys.readouterr().out
+    )
+    assert main(["--config", config, "import", str(EXAMPLES), "--db", db, "--lang", "ru"]) == 0
+    assert "Импортировано: 0 партий (0 раздач) из: 3 файла; без изменений 7" in capsys.readouterr().out
     assert main(["--config", config, "games", "--db", db, "--player", "nobody"]) == 0
     assert capsys.readouterr().out == f"No games of nobody in {db}.\n"
     assert main(["--config", config, "games", "--db", db]) == 0
