@@ -190,17 +190,22 @@ class ImportReport:
             lines.extend(f"{report.path}: refused: {why}" for why in report.refused)
         return lines
 
-    def summary(self) -> list[str]:
+    def summary(self, t: Callable[..., str] | None = None) -> list[str]:
+        """The totals in the words of the catalogue `t` (default English)."""
+        t = t or Catalogue("en").t
         lines = [
-            f"Imported {_count(self.imported, 'game')} ({_count(self.hands, 'hand')}) from "
-            f"{_count(len(self.files), 'file')}; {self.unchanged} unchanged, {self.refused} refused, "
-            f"{_count(self.files_with_errors, 'file')} with errors."
+            t(
+                "cli.import.summary",
+                games=t("cli.import.games", n=self.imported),
+                hands=t("cli.import.hands", n=self.hands),
+                files=t("cli.import.files", n=len(self.files)),
+                unchanged=self.unchanged,
+                refused=self.refused,
+                errors=t("cli.import.files", n=self.files_with_errors),
+            )
         ]
         if self.differing:
-            lines.append(
-                f"Cross-check: in {_count(self.differing, 'game')} the score recorded in the log differs from "
-                "the paper; `sudija papir GAME` shows the differences."
-            )
+            lines.append(t("cli.import.crosscheck", n=self.differing))
         return lines
 
 

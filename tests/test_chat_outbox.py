@@ -338,7 +338,12 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
     await club.db.close()
     from bot.cli import main  # noqa: PLC0415 (an officer sees it)
 
-    assert await asyncio.to_thread(main, ["outbox", "--chat", "--failed", "--db", str(database_for(tmp_path))]) == 0
+    assert (
+        await asyncio.to_thread(
+            main, ["outbox", "--chat", "--failed", "--lang", "en", "--db", str(database_for(tmp_path))]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Chat outbox: 0 waiting, 0 delivered, 1 failed." in out
     assert "post_call" in out

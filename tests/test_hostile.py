@@ -110,7 +110,7 @@ def test_the_command_line_refuses_the_corpus_without_a_traceback(
     shutil.copytree(CORPUS, batch)
     make_big_files(batch)
     (batch / "good.jsonl").write_text(json.dumps(good_doc(8004)) + "\n", encoding="utf-8")
-    status = main(["import", str(batch), "--db", str(tmp_path / "club.db"), "--jobs", "1"])
+    status = main(["import", str(batch), "--db", str(tmp_path / "club.db"), "--jobs", "1", "--lang", "en"])
     captured = capsys.readouterr()
     assert status == 1
     assert "Traceback" not in captured.err

@@ -59,12 +59,12 @@ def write_jsonl(path: Path, docs: list[dict[str, Any]]) -> Path:
 
 def test_examples_import_and_again_unchanged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "club.db"
-    assert main(["import", str(EXAMPLES), "--db", str(db)]) == 0
+    assert main(["import", str(EXAMPLES), "--db", str(db), "--lang", "en"]) == 0
     out = capsys.readouterr()
     assert "Imported 7 games (70 hands) from 3 files; 0 unchanged, 0 refused, 0 files with errors." in out.out
     assert out.err == ""
     before = dump(db)
-    assert main(["import", str(EXAMPLES), "--db", str(db)]) == 0
+    assert main(["import", str(EXAMPLES), "--db", str(db), "--lang", "en"]) == 0
     out = capsys.readouterr()
     assert "Imported 0 games (0 hands) from 3 files; 7 unchanged, 0 refused, 0 files with errors." in out.out
     assert dump(db) == before
@@ -93,19 +93,19 @@ def test_games_lists_json_and_by_player(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["games", "--db", str(db), "--json", "--player", "ANA"]) == 0
     anas = json.loads(capsys.readouterr().out)
     assert [g["number"] for g in anas] == [1847310, 1847258]
-    assert main(["games", "--db", str(db), "--player", "sanja", "--limit", "1"]) == 0
+    assert main(["games", "--db", str(db), "--player", "sanja", "--limit", "1", "--lang", "en"]) == 0
     text = capsys.readouterr().out.splitlines()
     assert text[0].split()[:3] == ["game", "status", "rated"]
     assert "1847320" in text[1]
     assert "in_progress" in text[1]
     assert text[1].endswith("ivana, marko, sanja")
-    assert text[-1] == "(the newest 1 games of sanja; --limit N shows more)"
+    assert text[-1] == "(the newest games of sanja: 1; --limit N shows more)"
 
 
 def test_games_without_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "none.db"
     assert main(["games", "--db", str(missing)]) == 1
-    assert "does not exist" in capsys.readouterr().err
+    assert "ne postoji" in capsys.readouterr().err  # the club's language: Serbian by default
     assert not missing.exists()
 
 
@@ -139,7 +139,7 @@ def test_changed_log_of_a_called_game_is_refused(tmp_path: Path, capsys: pytest.
     changed["rated"] = not doc["rated"]
     write_jsonl(log, [changed])
     capsys.readouterr()
-    assert main(["import", str(log), "--db", str(db)]) == 1
+    assert main(["import", str(log), "--db", str(db), "--lang", "en"]) == 1
     out = capsys.readouterr()
     assert (
         f"{log}: refused: game {doc['game']}: the stored log differs but a referee was called for it, so it is kept"
@@ -157,7 +157,7 @@ def test_changed_log_of_a_called_game_is_refused(tmp_path: Path, capsys: pytest.
     # The same log as stored is still a no-op, call or not.
     write_jsonl(log, [doc])
     assert main(["import", str(log), "--db", str(db)]) == 0
-    assert "1 unchanged, 0 refused" in capsys.readouterr().out
+    assert "nepromenjeno 1, odbijeno 0" in capsys.readouterr().out
 
 
 def test_every_problem_of_a_file_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -351,8 +351,8 @@ def test_a_valid_file_beside_an_invalid_one_is_imported(tmp_path: Path, capsys: 
     bad.write_bytes(data)
     assert main(["import", str(tmp_path), "--db", str(db)]) == 1
     out = capsys.readouterr()
-    assert "Imported 2 games" in out.out
-    assert "1 file with errors" in out.out
+    assert "Uvezeno: 2 partije (" in out.out  # the club's language: Serbian by default
+    assert "sa greškama: 1 fajl." in out.out
     assert f"{bad}: line 1: game 23, hand" in out.err
     assert str(good) not in out.err
     assert main(["games", "--db", str(db), "--json"]) == 0

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Config, load
+from bot.i18n import LANGUAGES
+from bot.messages import Catalogue
 from storage.database import Database, open_database
 from storage.postgres import is_postgres
 
@@ -20,6 +22,22 @@ def club_config(args: argparse.Namespace) -> Config:
         cached = load(getattr(args, "config", None))
         args._club_config = cached
     return cached
+
+
+def add_lang_option(parser: Any) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="the language of the text (default: the club's, [club] language)",
+    )
+
+
+def operator_words(args: argparse.Namespace) -> Catalogue:
+    """The catalogue an operator reads a command's text in: ``--lang``, else the club's configured language (its
+    clock for times). JSON output does not depend on it."""
+    config = club_config(args)
+    return Catalogue(getattr(args, "lang", None) or config.language, config.timezone)
 
 
 def add_db_option(parser: Any) -> None:

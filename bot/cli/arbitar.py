@@ -4,7 +4,8 @@ LOG is a game-log file (one game, a JSON array or JSON Lines, optionally gzip), 
 checked with `rules.validation.check_game`; ``--game`` picks the game when the file holds several. The
 procedure is `rules.arbitar.procedure.arbitrate`: the same hand always gets the same verdict.
 
-Text: the decision, the reason and the evidence line by line. ``--json``: the stable keys ``decision``
+Text (in ``--lang``, default the club's ``[club] language``): the decision, the reason and the evidence line by
+line (the evidence's names are the JSON keys). ``--json``: the stable keys ``decision``
 (``transfer`` or ``stays``), ``to`` (the nickname who takes the fall, or null), ``step`` (the step that decided,
 1 or 2; null when neither applied), ``reason`` and ``evidence``. An unreadable file, an illegal game, an unknown
 hand or player, or a player who did not fall: a message on standard error and exit status 1.
@@ -18,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.cli._common import add_lang_option, operator_words
 from rules.gamelog import Game, LogError
 from rules.logfile import decode
 from rules.validation import check_game
@@ -40,6 +42,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument("--png", default=None, metavar="FILE", help="also write the verdict as a picture (PNG)")
+    add_lang_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -101,16 +104,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     fallen = game.players[seat]
     step = verdict.step if verdict.step is not None else "—"  # neither step applied
+    words = operator_words(args)
+    where = {"game": game.number, "hand": args.hand, "fallen": fallen, "step": step}
     if verdict.transfers:
-        print(
-            f"Arbitar, partija {game.number}, ruka {args.hand}: pad se prebacuje sa igrača {fallen} na igrača "
-            f"{shown['to']} (korak {step})."
-        )
+        print(words.t("cli.arbitar.transfer", to=shown["to"], **where))
     else:
-        print(f"Arbitar, partija {game.number}, ruka {args.hand}: pad ostaje igraču {fallen} (korak {step}).")
-    print(f"Razlog: {verdict.reason}")
+        print(words.t("cli.arbitar.stays", **where))
+    print(words.t("cli.arbitar.reason", reason=verdict.reason_in(words.t)))
     if verdict.evidence:
-        print("Dokazi:")
+        print(words.t("cli.arbitar.evidence"))
         for key, value in verdict.evidence.items():
             print(f"  {key}: {value}")
     return 0

@@ -1,6 +1,7 @@
 """`sudija games [--player NICK] [--db FILE] [--json] [--limit N]`: list the stored games, newest first.
 
-Text: one line per game (number, status, rated, AI, end time, hands, players in seat order). With ``--json`` a
+Text (in ``--lang``, default the club's ``[club] language``; end times on the club's clock): one line per game
+(number, status, rated, AI, end time, hands, players in seat order). With ``--json`` a
 JSON array of objects with the stable keys ``number``, ``status``, ``rated``, ``ai``, ``players``,
 ``started_at``, ``ended_at`` (null while in progress) and ``hands``. Games in progress come first, then by end
 time, newest first (`storage.games.GameStore.listing`).
@@ -13,8 +14,10 @@ import asyncio
 import json
 import sys
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from bot.cli._common import add_db_option, club_config, database_missing
+from bot.cli._common import add_db_option, add_lang_option, club_config, database_missing, operator_words
+from bot.messages import Catalogue
 from rules.gamelog import format_time
 from rules.nicknames import shown
 from storage.games import GameSummary
@@ -32,6 +35,7 @@ def register(subparsers: Any) -> None:
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print a JSON array")
     parser.add_argument("--limit", type=_positive, default=100, metavar="N", help="at most N games (default 100)")
+    add_lang_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -45,20 +49,21 @@ def _positive(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     db_path = args.db or config.database
+    words = operator_words(args)
     if database_missing(db_path):
-        print(f"The database {db_path} does not exist; import game logs first (sudija import PATH).", file=sys.stderr)
+        print(words.t("cli.games.no_db", db=db_path), file=sys.stderr)
         return 1
     games, total = asyncio.run(_listing(db_path, args.player, args.limit))
     if args.json:
         print(json.dumps([game_json(game) for game in games], ensure_ascii=False, indent=2))
         return 0
-    for line in table(games):
+    for line in table(games, words):
         print(line)
-    who = f" of {args.player}" if args.player else ""
+    who = {"nick": args.player} if args.player else {}
     if len(games) == args.limit and (args.player or total > len(games)):
-        print(f"(the newest {len(games)} games{who}; --limit N shows more)")
+        print(words.t("cli.games.limited_of" if who else "cli.games.limited", shown=len(games), **who))
     elif not games:
-        print(f"No games{who} in {db_path}.")
+        print(words.t("cli.games.none_of" if who else "cli.games.none", db=db_path, **who))
     return 0
 
 
@@ -87,15 +92,24 @@ def game_json(game: GameSummary) -> dict[str, Any]:
     }
 
 
-def table(games: list[GameSummary]) -> list[str]:
+def table(games: list[GameSummary], words: Catalogue) -> list[str]:
+    """The text listing in `words`' language, the end times on the club's clock (its zone named in the heading)."""
     if not games:
         return []
-    lines = [f"{'game':>9}  {'status':<11}  {'rated':<5}  {'ai':<3}  {'ended (UTC)':<16}  {'hands':>5}  players"]
+    zone = ZoneInfo(words.zone)
+    yes, no = words.t("cli.yes"), words.t("cli.no")
+    head = [words.t(f"cli.games.head_{name}") for name in ("game", "status", "rated", "ai", "ended", "hands")]
+    ended_head = f"{head[4]} ({words.zone})"
+    wide = max(16, len(ended_head))
+    lines = [
+        f"{head[0]:>9}  {head[1]:<11}  {head[2]:<7}  {head[3]:<3}  {ended_head:<{wide}}  {head[5]:>7}  "
+        + words.t("cli.games.head_players")
+    ]
     for game in games:
-        ended = game.ended_at.strftime("%Y-%m-%d %H:%M") if game.ended_at is not None else "—"
+        ended = game.ended_at.astimezone(zone).strftime("%Y-%m-%d %H:%M") if game.ended_at is not None else "—"
         players = ", ".join(shown(p) for p in game.players)  # a nickname never breaks or forges a line
         lines.append(
-            f"{game.number:>9}  {game.status.value:<11}  {'yes' if game.rated else 'no':<5}  "
-            f"{'yes' if game.ai else 'no':<3}  {ended:<16}  {game.hand_count:>5}  {players}"
+            f"{game.number:>9}  {game.status.value:<11}  {yes if game.rated else no:<7}  "
+            f"{yes if game.ai else no:<3}  {ended:<{wide}}  {game.hand_count:>7}  {players}"
         )
     return lines

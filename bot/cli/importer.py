@@ -2,7 +2,8 @@
 
 Directories are searched recursively for ``*.json``, ``*.jsonl``, ``*.json.gz`` and ``*.jsonl.gz``. Every problem
 and refusal goes to standard error, each naming the file and its place; the summary (games, hands, unchanged,
-refused, files with errors, games whose recorded score differs from the paper) goes to standard output. On a
+refused, files with errors, games whose recorded score differs from the paper) goes to standard output, in ``--lang``
+(default the club's ``[club] language``). On a
 terminal a progress bar is drawn on standard error. Exit status: 0 when everything was imported or already there,
 1 when any file had errors or any game was refused, 2 for a usage error (a path that does not exist, a bad
 configuration). The work itself is `bot.importer`.
@@ -16,7 +17,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from bot.cli._common import add_db_option, club_config
+from bot.cli._common import add_db_option, add_lang_option, club_config, operator_words
 from bot.importer import Importer, NoSuchPath
 
 
@@ -36,15 +37,17 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="worker processes (default: one per CPU for big imports; 0 or 1: none)",
     )
+    add_lang_option(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
+    words = operator_words(args)
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     importer = Importer(
         args.db or config.database,
-        lang=config.language,
+        lang=words.language,
         jobs=args.jobs,
         progress=bar.update if bar is not None else None,
     )
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
     for line in report.messages():
         print(line, file=sys.stderr)
-    for line in report.summary():
+    for line in report.summary(words.t):
         print(line)
     return report.exit_status
 

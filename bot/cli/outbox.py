@@ -1,7 +1,8 @@
 """`sudija outbox [--failed | --pending] [--db FILE] [--limit N]`: the commands to the game server, newest first —
 what is waiting (with its tries and the last error), what was sent, and what the game server refused (a 4xx
 answer, kept for an officer to see). With `--chat`, the chat outbox (`bot.chat_outbox`): the chat effects of the
-desk's decisions, waiting, delivered, or failed for good with the error."""
+desk's decisions, waiting, delivered, or failed for good with the error. The words are in ``--lang`` (default the
+club's ``[club] language``); states, kinds, payloads and times (UTC) are shown as stored."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import json
 import sys
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, database_missing
+from bot.cli._common import add_db_option, add_lang_option, club_config, database_missing, operator_words
+from bot.messages import Catalogue
 from rules.gamelog import format_time
 from storage.chat_outbox import Effect
 from storage.outbox import Command
@@ -29,43 +31,53 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--chat", action="store_true", help="the chat effects (call notices, trial spaces, …)")
     add_db_option(parser)
     parser.add_argument("--limit", type=int, default=100, metavar="N", help="at most N commands (default 100)")
+    add_lang_option(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     db_path = args.db or config.database
+    words = operator_words(args)
     if database_missing(db_path):
-        print(f"The database {db_path} does not exist.", file=sys.stderr)
+        print(words.t("cli.no_db", db=db_path), file=sys.stderr)
         return 1
     state = "failed" if args.failed else "pending" if args.pending else None
     if args.chat:
         effects, told = asyncio.run(_chat_listing(db_path, state, max(1, args.limit)))
         print(
-            f"Chat outbox: {told.get('pending', 0)} waiting, {told.get('sent', 0)} delivered, "
-            f"{told.get('failed', 0)} failed."
+            words.t(
+                "cli.outbox.chat_summary",
+                pending=told.get("pending", 0),
+                delivered=told.get("sent", 0),
+                failed=told.get("failed", 0),
+            )
         )
         for effect in effects:
-            print(chat_line(effect))
+            print(chat_line(effect, words))
         return 0
     commands, counts = asyncio.run(_listing(db_path, state, max(1, args.limit)))
     print(
-        f"Outbox: {counts.get('pending', 0)} waiting, {counts.get('sent', 0)} sent, "
-        f"{counts.get('failed', 0)} refused by the game server."
+        words.t(
+            "cli.outbox.summary",
+            pending=counts.get("pending", 0),
+            sent=counts.get("sent", 0),
+            failed=counts.get("failed", 0),
+        )
     )
     for command in commands:
-        print(line(command))
+        print(line(command, words))
     return 0
 
 
-def line(command: Command) -> str:
+def line(command: Command, words: Catalogue) -> str:
+    """One command: its id, time (UTC, as stored), state, kind and payload (the JSON as sent), tries, error."""
     data = json.dumps({k: v for k, v in command.payload.items() if k != "paper"}, ensure_ascii=False)
-    text = (
-        f"#{command.id} {format_time(command.created_at)} {command.state:7} {command.kind} {data} "
-        f"({command.attempts} tries)"
+    text = f"#{command.id} {format_time(command.created_at)} {command.state:7} {command.kind} {data} " + words.t(
+        "cli.outbox.tries", tries=command.attempts, extra=""
     )
     if command.state == "pending" and command.attempts:
-        text += f", next try {format_time(command.next_at)}"
+        text += words.t("cli.outbox.next_try", at=format_time(command.next_at))
     if command.last_error:
         text += f" — {command.last_error}"
     return text
@@ -83,15 +95,16 @@ async def _listing(db_path: str, state: str | None, limit: int) -> tuple[list[Co
         await db.close()
 
 
-def chat_line(effect: Effect) -> str:
+def chat_line(effect: Effect, words: Catalogue) -> str:
+    """One chat effect: as `line`, with each platform's delivery state."""
     parts = ", ".join(f"{platform} {state}" for platform, state in sorted(effect.deliveries.items()))
     data = json.dumps({k: v for k, v in effect.payload.items() if k != "buttons"}, ensure_ascii=False)
     text = (
         f"#{effect.id} {format_time(effect.created_at)} {effect.state:7} {effect.queue} {effect.kind} {data[:200]} "
-        f"({effect.attempts} tries{'; ' + parts if parts else ''})"
+        + words.t("cli.outbox.tries", tries=effect.attempts, extra="; " + parts if parts else "")
     )
     if effect.state == "pending" and effect.next_at is not None:
-        text += f", next try {format_time(effect.next_at)}"
+        text += words.t("cli.outbox.next_try", at=format_time(effect.next_at))
     if effect.last_error:
         text += f" — {effect.last_error}"
     return text

@@ -6,10 +6,11 @@
 ``--seat first`` (the default) is the defender right after the declarer; ``--first-followed`` says, for the
 second defender, that the first followed (without it the second may follow on any cards); ``--talon`` are the
 two cards the declarer bought (none with igra; any other number of cards is refused); ``--declarer-last`` is
-the exception to the AQ rule (the declarer spoke last and the other two said dalje). Text: the counts and the
-reasoning line by line.
+the exception to the AQ rule (the declarer spoke last and the other two said dalje). Text (in ``--lang``, default
+the club's ``[club] language``): the counts and the reasoning line by line.
 ``--json``: the stable keys ``rezons`` (a number, halves allowed), ``trump_tricks``, ``aces``,
-``obviously_bad``, ``meets_rules``, and ``requirement`` and ``explanation``. Bad cards: a message on standard
+``obviously_bad``, ``meets_rules``, and ``requirement`` and ``explanation`` (the notes in Serbian, whatever the
+language). Bad cards: a message on standard
 error and exit status 2.
 """
 
@@ -20,7 +21,8 @@ import json
 import sys
 from typing import Any
 
-from rules.arbitar.rezon import RezonCount, count_rezons_cards
+from bot.cli._common import add_lang_option, operator_words
+from rules.arbitar.rezon import RezonCount, count_rezons_cards, note_text
 
 TRUMPS = ("S", "H", "D", "C", "none")
 
@@ -52,6 +54,7 @@ def register(subparsers: Any) -> None:
         help="the declarer spoke last and the other two said dalje (no AQ exception)",
     )
     parser.add_argument("--json", action="store_true", help="print the count as JSON")
+    add_lang_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -102,14 +105,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(count_json(count), ensure_ascii=False))
         return 0
+    words = operator_words(args)
     verdict = (
-        "očigledno loše praćenje"
-        if count.obviously_bad
-        else "ispunjava pravila"
-        if count.meets_rules
-        else "ispod pravila, ali nije očigledno"
+        "rezon.obviously_bad" if count.obviously_bad else "cli.rezon.meets" if count.meets_rules else "rezon.below"
     )
-    print(f"rezona: {count.rezons:g}, adutskih štihova: {count.trump_tricks}, asova: {count.aces} — {verdict}")
-    for line in count.explanation:
-        print(f"  {line}")
+    print(
+        words.t(
+            "cli.rezon.summary",
+            rezons=f"{count.rezons:g}",
+            tricks=count.trump_tricks,
+            aces=count.aces,
+            verdict=words.t(verdict),
+        )
+    )
+    for key, values in count.notes:
+        print(f"  {note_text(key, values, words.t)}")
     return 0

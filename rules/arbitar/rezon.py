@@ -36,9 +36,10 @@ Counting (club text, with the interpretations this module makes written out):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from rules.cards import RANKS, Card, Suit
 
@@ -79,6 +80,46 @@ class RezonCount:
     suit_rezons: tuple[float, float, float, float]
     # Which requirement applied: "first", "second", "second-after-pass", and "+aq" when the AQ rule allowed it.
     requirement: str
+    # The explanation as catalogue keys and values (``rezon.*``, `NOTES`), for the edge to write in its reader's
+    # language; a value that is a tuple is a list of keys, joined with ", ".
+    notes: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+
+#: The explanation's notes in Serbian, by their catalogue keys (the catalogue's Serbian texts equal these).
+NOTES: dict[str, str] = {
+    "rezon.trump": "adut {suit}: adutskih štihova {tricks}",
+    "rezon.side": "{suit}: rezon {value}",
+    "rezon.side_half": "{suit}: rezon {value} (duža od 3 karte)",
+    "rezon.total": "ukupno rezona: {rezons}, asova: {aces}",
+    "rezon.aq_ok": "bar AQ u boji u kojoj je odigravač kupio dve karte ({where}): sme da dođe",
+    "rezon.aq_void": "AQ u boji sa dve kupljene karte ({where}) ne važi: odigravač poslednji, ostali dalje",
+    "rezon.second_free": "drugi pratilac, prvi nije pratio: može pratiti na bilo koje karte",
+    "rezon.first_met": "prvi pratilac traži 2 rezona: ispunjeno",
+    "rezon.first_unmet": "prvi pratilac traži 2 rezona: nije ispunjeno",
+    "rezon.second": "drugi pratilac (prvi je pratio): {met}",
+    "rezon.second_none": "drugi pratilac (prvi je pratio): nijedan uslov nije ispunjen",
+    "rezon.alt.three": "3 rezona",
+    "rezon.alt.two_trumps": "2 adutska štiha",
+    "rezon.alt.trump_two": "1 adutski štih i 2 dodatna rezona",
+    "rezon.alt.trump_ace": "1 adutski štih i ceo rezon sa A",
+    "rezon.alt.short_aces": "2 A u bojama do 4 karte sa kupljenom kartom",
+    "rezon.sans_aces_yes": "u sansu nema aduta: traži se bar 2 A: ima",
+    "rezon.sans_aces_no": "u sansu nema aduta: traži se bar 2 A: nema",
+    "rezon.void_aces_yes": "bez aduta: traži se bar 2 A: ima",
+    "rezon.void_aces_no": "bez aduta: traži se bar 2 A: nema",
+    "rezon.obviously_bad": "očigledno loše praćenje",
+    "rezon.below": "ispod pravila, ali nije očigledno",
+}
+
+
+def note_text(key: str, values: dict[str, Any], words: Callable[..., str]) -> str:
+    """A note in the words of `words` (a catalogue's ``t``); tuple values are lists of keys."""
+    shown = {k: ", ".join(words(x) for x in v) if isinstance(v, tuple) else v for k, v in values.items()}
+    return words(key, **shown)
+
+
+def _serbian(key: str, **values: Any) -> str:
+    return NOTES[key].format(**values)
 
 
 def _suit_bits(mask: int, suit: int) -> int:
@@ -140,11 +181,14 @@ def count_rezons(
     if trump is not None and not 0 <= trump < 4:
         raise ValueError("trump must be a suit index 0..3 or None")
     position = Position(position)
-    notes: list[str] = []
+    keys: list[tuple[str, dict[str, Any]]] = []
+
+    def note(key: str, **values: Any) -> None:
+        keys.append((key, values))
 
     tricks = trump_tricks(hand, trump)
     if trump is not None:
-        notes.append(f"adut {_show(trump, _suit_bits(hand, trump))}: adutskih štihova {tricks}")
+        note("rezon.trump", suit=_show(trump, _suit_bits(hand, trump)), tricks=tricks)
     per_suit = [0.0, 0.0, 0.0, 0.0]
     for suit in range(4):
         if suit == trump:
@@ -152,14 +196,14 @@ def count_rezons(
         value = side_suit_rezon(hand, suit, talon)
         per_suit[suit] = value
         if value:
-            half = " (duža od 3 karte)" if value == 0.5 else ""
-            notes.append(f"{_show(suit, _suit_bits(hand, suit))}: rezon {value:g}{half}")
+            key = "rezon.side_half" if value == 0.5 else "rezon.side"
+            note(key, suit=_show(suit, _suit_bits(hand, suit)), value=f"{value:g}")
     side = sum(per_suit)
     rezons = tricks + side
     aces = (hand & ACES_MASK).bit_count()
     has_trump = trump is not None and _suit_bits(hand, trump) != 0
     no_trump_rule = not has_trump  # in sans nobody has a trump: the 2-ace rule applies to every follower
-    notes.append(f"ukupno rezona: {rezons:g}, asova: {aces}")
+    note("rezon.total", rezons=f"{rezons:g}", aces=aces)
 
     aq_suits = [
         s
@@ -172,36 +216,39 @@ def count_rezons(
     if aq_suits:
         where = ", ".join(Suit(s).serbian for s in aq_suits)
         if aq_ok:
-            notes.append(f"bar AQ u boji u kojoj je odigravač kupio dve karte ({where}): sme da dođe")
+            note("rezon.aq_ok", where=where)
         else:
-            notes.append(f"AQ u boji sa dve kupljene karte ({where}) ne važi: odigravač poslednji, ostali dalje")
+            note("rezon.aq_void", where=where)
 
     if position is Position.SECOND and not first_followed:
         requirement = "second-after-pass"
         positional = True
-        notes.append("drugi pratilac, prvi nije pratio: može pratiti na bilo koje karte")
+        note("rezon.second_free")
     elif position is Position.FIRST:
         requirement = "first"
         positional = rezons >= 2
-        notes.append(f"prvi pratilac traži 2 rezona: {'ispunjeno' if positional else 'nije ispunjeno'}")
+        note("rezon.first_met" if positional else "rezon.first_unmet")
     else:
         requirement = "second"
         side_aces = [s for s in range(4) if s != trump and _suit_bits(hand, s) >> ACE & 1 and per_suit[s] == 1.0]
         short_aces = [s for s in range(4) if _suit_bits(hand, s) >> ACE & 1 and _suit_bits(hand, s).bit_count() <= 4]
         bought_in_short = any(_suit_bits(talon, s) for s in short_aces)
         alternatives = {
-            "3 rezona": rezons >= 3,
-            "2 adutska štiha": tricks >= 2,
-            "1 adutski štih i 2 dodatna rezona": tricks >= 1 and rezons - 1 >= 2,
-            "1 adutski štih i ceo rezon sa A": tricks >= 1 and bool(side_aces),
-            "2 A u bojama do 4 karte sa kupljenom kartom": len(short_aces) >= 2 and bought_in_short,
+            "rezon.alt.three": rezons >= 3,
+            "rezon.alt.two_trumps": tricks >= 2,
+            "rezon.alt.trump_two": tricks >= 1 and rezons - 1 >= 2,
+            "rezon.alt.trump_ace": tricks >= 1 and bool(side_aces),
+            "rezon.alt.short_aces": len(short_aces) >= 2 and bought_in_short,
         }
         met = [name for name, ok in alternatives.items() if ok]
         positional = bool(met)
-        notes.append("drugi pratilac (prvi je pratio): " + (", ".join(met) if met else "nijedan uslov nije ispunjen"))
+        if met:
+            note("rezon.second", met=tuple(met))
+        else:
+            note("rezon.second_none")
     if no_trump_rule and requirement != "second-after-pass":
-        where = "u sansu nema aduta" if trump is None else "bez aduta"
-        notes.append(f"{where}: traži se bar 2 A: {'ima' if aces >= 2 else 'nema'}")
+        kind = "sans" if trump is None else "void"
+        note(f"rezon.{kind}_aces_{'yes' if aces >= 2 else 'no'}")
         positional = positional and aces >= 2
     meets = positional or aq_ok
     if aq_ok and not positional:
@@ -210,18 +257,19 @@ def count_rezons(
     raw_bad = rezons <= 1 or (no_trump_rule and aces < 2)
     obviously_bad = raw_bad and not meets
     if obviously_bad:
-        notes.append("očigledno loše praćenje")
+        note("rezon.obviously_bad")
     elif not meets:
-        notes.append("ispod pravila, ali nije očigledno")
+        note("rezon.below")
     return RezonCount(
         rezons=float(rezons),
         trump_tricks=tricks,
         aces=aces,
         obviously_bad=obviously_bad,
         meets_rules=meets,
-        explanation=tuple(notes),
+        explanation=tuple(note_text(key, values, _serbian) for key, values in keys),
         suit_rezons=(per_suit[0], per_suit[1], per_suit[2], per_suit[3]),
         requirement=requirement,
+        notes=tuple(keys),
     )
 
 

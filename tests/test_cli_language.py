@@ -1,0 +1,98 @@
+"""The operator's command-line text in the club's language: `[club] language = "en"` makes `sudija rezon`,
+`arbitar`, `import`, `games` and `outbox` speak English, ``--lang`` overrides it, the JSON is the same in every
+language, and the rezon notes the rules write in Serbian are the catalogue's Serbian texts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_arbitar import RUINED_BOTH, STEP2_NOT_OBVIOUS
+from test_arbitar_cli import write
+
+from bot.cli import main
+from bot.i18n.catalogues import languages
+from bot.messages import Catalogue
+from rules.arbitar.rezon import NOTES, count_rezons_cards, note_text
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+CARDS = "KS 9S 8S 9D 8D 7D AH 7H TC 9C"
+
+
+def english_club(tmp_path: Path) -> str:
+    config = tmp_path / "config.toml"
+    config.write_text('[club]\nlanguage = "en"\ntimezone = "Europe/Belgrade"\n', encoding="utf-8")
+    return str(config)
+
+
+def test_rezon_speaks_the_clubs_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = english_club(tmp_path)
+    args = ["rezon", "--trump", "H", "--cards", CARDS, "--seat", "second", "--first-followed"]
+    assert main(["--config", config, *args]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "rezons: 2, trump tricks: 1, aces: 1 — below the rules, but not obviously"
+    assert "  rezons in all: 2, aces: 1" in lines
+    assert any(line.startswith("  second defender (the first followed): ") for line in lines)
+    assert lines[-1] == "  below the rules, but not obviously"
+    assert main(["--config", config, *args, "--lang", "sr"]) == 0  # --lang overrides the club's
+    assert capsys.readouterr().out.splitlines()[0].startswith("rezona: 2, adutskih štihova: 1, asova: 1 — ispod")
+    assert main(["--config", config, *args, "--lang", "ru"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("резонов: 2, козырных взяток: 1, тузов: 1")
+
+
+def test_rezon_json_is_the_same_in_every_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["rezon", "--trump", "H", "--cards", CARDS, "--json"]
+    assert main(args) == 0
+    serbian = json.loads(capsys.readouterr().out)
+    assert main(["--config", english_club(tmp_path), *args]) == 0
+    assert json.loads(capsys.readouterr().out) == serbian
+    assert "ukupno rezona: 2, asova: 1" in serbian["explanation"]
+
+
+def test_arbitar_speaks_the_clubs_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = english_club(tmp_path)
+    log = str(write(tmp_path, RUINED_BOTH))
+    assert main(["--config", config, "arbitar", log, "--hand", "1", "--fallen", "marko"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Arbitar, game 1, hand 1: the fall moves from marko to petar (step 1)."
+    assert lines[1].startswith("Reason: petar's error in trick 8")
+    assert "Evidence:" in lines
+    log = str(write(tmp_path, STEP2_NOT_OBVIOUS, "other.json"))
+    assert main(["--config", config, "arbitar", log, "--hand", "1", "--fallen", "marko"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "Arbitar, game 1, hand 1: the fall stays with marko (step 2)."
+
+
+def test_games_and_outbox_speak_the_clubs_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = english_club(tmp_path)
+    db = str(tmp_path / "club.db")
+    assert main(["--config", config, "games", "--db", str(tmp_path / "none.db")]) == 1
+    assert capsys.readouterr().err.startswith(f"The database {tmp_path / 'none.db'} does not exist;")
+    assert main(["--config", config, "import", str(EXAMPLES), "--db", db]) == 0
+    assert "Imported 7 games (70 hands) from 3 files; 0 unchanged, 0 refused, 0 files with errors." in (
+        capsys.readouterr().out
+    )
+    assert main(["--config", config, "import", str(EXAMPLES), "--db", db, "--lang", "ru"]) == 0
+    assert "Импортировано: 0 партий (0 раздач) из: 3 файла; без изменений 7" in capsys.readouterr().out
+    assert main(["--config", config, "games", "--db", db, "--player", "nobody"]) == 0
+    assert capsys.readouterr().out == f"No games of nobody in {db}.\n"
+    assert main(["--config", config, "games", "--db", db]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:4] == ["game", "status", "rated", "AI"]
+    assert "ended (Europe/Belgrade)" in lines[0]
+    assert lines[1].split()[2] in ("yes", "no")
+    assert lines[-1].index(" 20") + 1 == lines[0].index("ended")  # the columns stay aligned under a long zone
+    assert main(["--config", config, "games", "--db", db, "--lang", "sr"]) == 0
+    assert capsys.readouterr().out.split()[:3] == ["partija", "stanje", "rejting"]
+    assert main(["--config", config, "outbox", "--db", db]) == 0
+    assert capsys.readouterr().out == "Outbox: 0 waiting, 0 sent, 0 refused by the game server.\n"
+    assert main(["--config", config, "outbox", "--chat", "--db", db]) == 0
+    assert capsys.readouterr().out == "Chat outbox: 0 waiting, 0 delivered, 0 failed.\n"
+
+
+def test_the_rules_serbian_notes_are_the_catalogues() -> None:
+    serbian = languages()["sr"].texts
+    assert {key: serbian[key] for key in NOTES} == NOTES
+    count = count_rezons_cards(CARDS, "H", "", "second", True)
+    assert count.explanation == tuple(note_text(k, v, Catalogue("sr").t) for k, v in count.notes)
+    assert len(count.notes) == len(count.explanation) >= 4
