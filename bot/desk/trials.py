@@ -66,6 +66,7 @@ class TrialDesk(DeskBase):
         self.steps = steps
         self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
         self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
+        self._promeni_locks: dict[int, asyncio.Lock] = {}  # a referee's Promeni, queued
 
     async def take(self, referee: Member, call_id: int) -> Reply:
         """Sudi: the first eligible referee wins, atomically; the others are told who took it.
@@ -276,8 +277,7 @@ class TrialDesk(DeskBase):
     async def change_game(self, referee: Member, number: int) -> Reply:
         """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
         the draft is dropped. A referee's Promeni are queued, so two at once are answered from what stands."""
-        locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_promeni_locks", {})
-        async with locks.setdefault(referee.id, asyncio.Lock()):
+        async with self._promeni_locks.setdefault(referee.id, asyncio.Lock()):
             return await self._change_game(referee, number)
 
     async def _change_game(self, referee: Member, number: int) -> Reply:
