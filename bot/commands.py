@@ -10,6 +10,7 @@ command's usage line. The verdict draft's grammar is `bot.registry.drafts`.
 from __future__ import annotations
 
 from bot.desk import Desk
+from bot.desk.refused import Refused
 from bot.ports import Reply
 from bot.registry import REGISTRY, admits, run
 from bot.registry.drafts import parse_draft
@@ -47,9 +48,12 @@ class Commands:
 
     async def handle(self, member: Member, text: str) -> Reply | None:
         """A line from a member the front end has identified; one who left the club may no longer act."""
-        refused = self.desk.gate(member)
-        caller = Caller(TEXT_PLATFORM, str(member.id), None if refused else member, refusal=refused)
-        return await self.handle_as(caller, text)
+        try:
+            self.desk.gate(member)
+        except Refused as refused:  # rendered here, at the edge, as before any command runs
+            shown = self.desk.refuse(refused.key, **refused.values)
+            return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), None, refusal=shown), text)
+        return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), member), text)
 
     async def handle_as(self, caller: Caller, text: str) -> Reply | None:
         """A typed line, answered in the caller's language (`/jezik`), the club's for an account not linked."""

@@ -18,6 +18,7 @@ from bot.commands import Commands
 from bot.config import Config, ConfigError, check_owner, from_dict
 from bot.desk import Desk
 from bot.desk.links import CODE_MINUTES, LOCK_TIME, WRONG_CODES
+from bot.desk.refused import Refused
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers, Reply
 from club import NOW, Club
 from fakes.chat import RecordingChat
@@ -369,3 +370,20 @@ async def test_links_claimed_before_proofs_existed_become_requests(tmp_path: Pat
         assert ana.accounts == {"console:ana"}
     finally:
         await db.close()
+
+
+async def test_who_acts_is_refused_in_the_core_as_a_domain_exception_and_rendered_by_the_facade(plain: Club) -> None:
+    desk = plain.desk
+    with pytest.raises(Refused) as unlinked:
+        await desk.links.actor("telegram", "nobody")
+    assert unlinked.value.key == "link.needed"
+    assert await desk.actor("telegram", "nobody") == desk.refuse("link.needed")
+    zoran = await plain.db.members.link("telegram", "701", "zoran", NOW)
+    desk.gate(zoran)  # in the club: nothing to refuse
+    await desk.member_left_club(zoran, "telegram")
+    gone = await plain.get("zoran")
+    with pytest.raises(Refused) as left:
+        desk.gate(gone)
+    assert left.value.key == "member.left"
+    with pytest.raises(Refused):
+        await desk.links.actor("telegram", "701")

@@ -1,10 +1,11 @@
 """The referee desk: every use case of the referee system, independent of any chat platform.
 
 Adapters resolve who acted (`actor`: the member an account proves to be and who is still in the club, or the
-refusal to show; see `bot.desk.links`), then call a use case (`call`, `withdraw`, `take`, `draft`, `finish`,
-…) or `press` for a button, and show the returned `Reply` to that member alone. Everything else the desk says
-goes out through the `Chats` port. Deadlines live in the database; `run_due` acts on every one that has passed
-and is safe to call any number of times (the scheduler calls it at each deadline and once at start).
+refusal to show, rendered here from the `Refused` that `bot.desk.links` raises), then call a use case (`call`,
+`withdraw`, `take`, `draft`, `finish`, …) or `press` for a button, and show the returned `Reply` to that member
+alone. Everything else the desk says goes out through the `Chats` port. Deadlines live in the database;
+`run_due` acts on every one that has passed and is safe to call any number of times (the scheduler calls it at
+each deadline and once at start).
 
 The use cases live in parts, one per concern (`calls`, `trials`, `penalties`, `catalogue`, `advisor`,
 `governance`, `links`, `votes`, `appeals`, `corrections`), each built with its dependencies (`DeskDeps`) and
@@ -118,7 +119,6 @@ class Desk(DeskBase):
     member_status = UseCase("governance", GovernanceDesk.member_status)
 
     # Links and appeals -----------------------------------------------------------------------------------
-    actor = Part("links", LinkDesk.actor)
     gate = Part("links", LinkDesk.gate)
     ask_link = UseCase("links", LinkDesk.ask_link)
     link_requests = UseCase("links", LinkDesk.link_requests)
@@ -143,6 +143,12 @@ class Desk(DeskBase):
 
     # A member's own language ----------------------------------------------------------------------------
     choose_language = UseCase("languages", LanguageDesk.choose_language)
+
+    @shows_refusals
+    async def actor(self, platform: str, account: str) -> Member | Reply:
+        """Who acts, for the adapters, which ask before any use case runs: the member the account proves to be
+        and who is still in the club, or the refusal `LinkDesk.actor` raises, rendered here to show him."""
+        return await self.links.actor(platform, account)
 
     @shows_refusals
     async def paper(self, number: int, viewer: Member | None = None) -> Reply:
@@ -278,9 +284,7 @@ class Desk(DeskBase):
 
     @shows_refusals  # inside `reading`: a refusal is written in the presser's language
     async def _press(self, member: Member, action: str, ref: int) -> Reply:
-        refused = self.gate(member)
-        if refused is not None:
-            return refused
+        self.gate(member)
         chosen = Action.parse(action)
         if chosen is None or not 0 < ref <= MAX_REF:
             raise Refused("button.unknown")

@@ -81,28 +81,23 @@ class AdviceDesk(DeskBase):
         self.trials = trials
         self.drafts = drafts
         self.steps = steps
+        self.advice_analyser: Analyser | None = None  # a test's analyser in place of the native solver's
+        self._advice_gate = asyncio.Semaphore(1)  # one analysis at a time (each takes a core)
+        self._advice_cache: OrderedDict[tuple[object, ...], asyncio.Future[FallAnalysis]] = OrderedDict()
 
     # Plumbing -----------------------------------------------------------------------------------------------
     @property
     def analyser(self) -> Analyser | None:
-        injected: Analyser | None = self.__dict__.get("advice_analyser")
+        injected = self.advice_analyser
         return injected if injected is not None else _procedure()
 
     def advice_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
         """Buttons of the advice, for `Desk.press`: the analysis of one hand of one trial."""
         return {Action.ADVICE: self.advice_button}
 
-    def _advice_gate(self) -> asyncio.Semaphore:
-        gate: asyncio.Semaphore | None = self.__dict__.get("_advice_semaphore")
-        if gate is None:
-            gate = self.__dict__["_advice_semaphore"] = asyncio.Semaphore(1)
-        return gate
-
     async def _analysis(self, game: Game, hand: int, seat: int, analyser: Analyser) -> FallAnalysis:
         """One fall's analysis, computed once (also when asked twice at once) and kept."""
-        cache: OrderedDict[tuple[object, ...], asyncio.Future[FallAnalysis]] = self.__dict__.setdefault(
-            "_advice_cache", OrderedDict()
-        )
+        cache = self._advice_cache
         key = (game.number, hand, seat, analyser)
         future = cache.get(key)
         if future is None:
@@ -116,7 +111,7 @@ class AdviceDesk(DeskBase):
         return analysis
 
     async def _run_analysis(self, game: Game, hand: int, seat: int, analyser: Analyser) -> FallAnalysis:
-        async with self._advice_gate():
+        async with self._advice_gate:
             try:
                 verdict = await asyncio.to_thread(analyser, game, hand, seat)
             except Exception:

@@ -72,6 +72,7 @@ class AppealDesk(DeskBase):
         self.trials = trials
         self.governance = governance
         self.steps = steps
+        self._appeal_locks: dict[int, asyncio.Lock] = {}  # presses on one appeal, queued (the DB still decides)
 
     # Filing --------------------------------------------------------------------------------------------------
     async def named_in(self, trial: Trial) -> set[int]:
@@ -186,8 +187,7 @@ class AppealDesk(DeskBase):
     async def take_appeal(self, councilor: Member, appeal_id: int) -> Reply:
         """Preuzmi: exactly one councilor wins (the database decides; presses on one appeal are queued so the
         rest are answered from what stands)."""
-        locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_appeal_locks", {})
-        async with locks.setdefault(appeal_id, asyncio.Lock()):
+        async with self._appeal_locks.setdefault(appeal_id, asyncio.Lock()):
             return await self._take_appeal(councilor, appeal_id)
 
     async def _take_appeal(self, councilor: Member, appeal_id: int) -> Reply:

@@ -34,6 +34,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.desk.base import DeskBase
+from bot.desk.deps import DeskDeps
 from bot.desk.refused import Refused
 from bot.pictures.attach import verdict_pictures
 from bot.ports import Action, Button, Reply
@@ -111,18 +112,15 @@ class HandState:
 class CorrectionDesk(DeskBase):
     """The players' corrections: built on the shared look-ups alone; `bot.desk.Desk` offers its entry points."""
 
-    # Plumbing -----------------------------------------------------------------------------------------------
-    @property
-    def corrections_store(self) -> CorrectionStore:
-        store = self.__dict__.get("_corrections_store")
-        if store is None:
-            store = self.__dict__["_corrections_store"] = CorrectionStore(self.db)
-        return store
+    def __init__(self, deps: DeskDeps) -> None:
+        super().__init__(deps)
+        self.corrections_store = CorrectionStore(deps.db)
+        self._correction_locks: dict[int, asyncio.Lock] = {}  # acts on one game, queued
 
+    # Plumbing -----------------------------------------------------------------------------------------------
     def _game_lock(self, game: int) -> asyncio.Lock:
         """Acts on one game's corrections are queued (the transactions still re-check the paper)."""
-        locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_correction_locks", {})
-        return locks.setdefault(game, asyncio.Lock())
+        return self._correction_locks.setdefault(game, asyncio.Lock())
 
     def correction_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
         """Buttons of the corrections, for `Desk.press`: answer a request by id, cancel a change by id."""

@@ -151,11 +151,11 @@ def shown(desk: Renders, method: Callable[P, Awaitable[Reply]]) -> Callable[P, C
 
 
 def shows_refusals(
-    method: Callable[Concatenate[D, P], Awaitable[Reply]],
-) -> Callable[Concatenate[D, P], Coroutine[Any, Any, Reply]]:
+    method: Callable[Concatenate[D, P], Awaitable[R]],
+) -> Callable[Concatenate[D, P], Coroutine[Any, Any, R | Reply]]:
     """For the desk's own entry points: the refusal raised in `method` rendered as its answer."""
 
-    async def answer(desk: D, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
+    async def answer(desk: D, /, *args: P.args, **kwargs: P.kwargs) -> R | Reply:
         try:
             return await method(desk, *args, **kwargs)
         except Refused as refused:

@@ -7,7 +7,7 @@ single-use, expires after `CODE_MINUTES`, is bound to the asking account and sto
 codes lock the account's tries for `LOCK_TIME`), or a moderator's or the owner's approval (``/povezi`` lists the
 requests with Approve / Deny buttons; ``/povezi NICK odobri|odbij``). With the logging stand-in (no game
 server) codes are not offered and approval is the proof. Until proven an account can do nothing but ask
-(`actor` answers every other command and button with how to link).
+(`actor` refuses every other command and button with how to link).
 
 The owner is configuration: `[club] owner` and `owner_accounts`; his accounts are linked at start and his
 nickname can be neither asked for nor unlinked. One account per nickname per platform, one nickname per
@@ -69,22 +69,22 @@ class LinkDesk(DeskBase):
         """Whether the club's game server delivers link codes (the logging stand-in does not)."""
         return bool(getattr(self.game_server, "delivers_link_codes", False))
 
-    async def actor(self, platform: str, account: str) -> Member | Reply:
-        """The member an account proves to be, fit to act; otherwise the refusal saying why (how to link, or
-        that he left the club)."""
+    async def actor(self, platform: str, account: str) -> Member:
+        """The member an account proves to be, fit to act; otherwise `Refused` saying why (how to link, or that
+        he left the club)."""
         member = await self.db.members.by_account(platform, account)
         if member is None:
             request = await self.db.links.for_account(platform, account)
             if request is not None:
-                return self.refuse("link.pending_only", nick=request.nick, how=self.proof_hint())
-            return self.refuse("link.needed")
-        return self.gate(member) or member
+                raise Refused("link.pending_only", nick=request.nick, how=self.proof_hint())
+            raise Refused("link.needed")
+        self.gate(member)
+        return member
 
-    def gate(self, member: Member) -> Reply | None:
-        """What every command and button checks first: a member who left the club may no longer act."""
+    def gate(self, member: Member) -> None:
+        """What every command and button checks first: a member who left the club may no longer act (`Refused`)."""
         if not member.in_club:
-            return self.refuse("member.left")
-        return None
+            raise Refused("member.left")
 
     def proof_hint(self) -> str:
         return self.t("link.how_code" if self.delivers_link_codes else "link.how_approval")

@@ -16,7 +16,6 @@ from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
 from bot.desk.deps import DeskDeps, Steps
-from bot.desk.paper_link import verdict_changes
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
 from bot.pictures.attach import hand_pictures
@@ -26,6 +25,7 @@ from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_
 from rules.gamelog import Game, GameStatus
 from rules.nicknames import NickRefused, check_nick
 from rules.paper import compute_paper
+from rules.paper_link import verdict_changes
 from rules.verdicts import (
     BulaChange,
     Draft,
@@ -66,6 +66,7 @@ class TrialDesk(DeskBase):
         self.steps = steps
         self._take_locks: dict[int, asyncio.Lock] = {}  # presses on one call, queued (the DB still decides)
         self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
+        self._promeni_locks: dict[int, asyncio.Lock] = {}  # a referee's Promeni, queued
 
     async def take(self, referee: Member, call_id: int) -> Reply:
         """Sudi: the first eligible referee wins, atomically; the others are told who took it.
@@ -260,22 +261,23 @@ class TrialDesk(DeskBase):
         limits = self.config.penalties
         share = Fraction(limits.settlement_played_share)
         settlement = ((share.numerator, share.denominator), timedelta(minutes=limits.settlement_delay_minutes))
-        return verdict_changes(
+        changes = verdict_changes(
             draft,
             game,
             standing,
-            trial.referee,
             await self.nick(trial.referee),
             self.now(),
             settlement=settlement,
             moves=await self.fall_moves(game.number),
         )
+        return [
+            NewPaperChange(c.game, c.hand, c.kind.value, dict(c.data), trial.referee, c.at, c.reason) for c in changes
+        ]
 
     async def change_game(self, referee: Member, number: int) -> Reply:
         """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
         the draft is dropped. A referee's Promeni are queued, so two at once are answered from what stands."""
-        locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_promeni_locks", {})
-        async with locks.setdefault(referee.id, asyncio.Lock()):
+        async with self._promeni_locks.setdefault(referee.id, asyncio.Lock()):
             return await self._change_game(referee, number)
 
     async def _change_game(self, referee: Member, number: int) -> Reply:

@@ -4,11 +4,14 @@
 Where it is written is `rules.verdict_place`'s: on the hand it is about while the next hand has not ended, else
 (the game as a whole, or a justified late verdict) on the last completed hand. A late odlazak u bulu is written
 there as the bula change it makes (the fallen player −V, the culprit +V), marked with the hand whose fall it
-moves, so that the one-fall-move rule (`rules.fall_moves`) still sees it on that hand."""
+moves, so that the one-fall-move rule (`rules.fall_moves`) still sees it on that hand.
+
+Pure: it returns `VerdictChange` values; the desk adds who wrote them and storage persists them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from rules.fall_moves import LATE_FALL_KEY, FallMove, FallSource, refuse_fall_move
@@ -17,20 +20,31 @@ from rules.paper import ChangeKind, PaperChange
 from rules.paper_changes import ChangeRefused, check_change
 from rules.verdict_place import verdict_hand, within_window
 from rules.verdicts import BulaChange, Draft, FallTransfer, Settlement, VerdictRefused
-from storage.changes import NewPaperChange
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictChange:
+    """One change a verdict writes on game `game`'s paper at hand `hand`: its kind, its data as stored (the
+    change's own plus, for a late odlazak, the hand whose fall it moves), when and why."""
+
+    game: int
+    hand: int
+    kind: ChangeKind
+    data: dict[str, object]
+    at: datetime
+    reason: str
 
 
 def verdict_changes(
     draft: Draft,
     game: Game,
     standing: Sequence[PaperChange],
-    referee: int | None,
     referee_nick: str,
     now: datetime,
     *,
     settlement: tuple[tuple[int, int], timedelta] | None = None,
     moves: Sequence[FallMove] = (),
-) -> list[NewPaperChange]:
+) -> list[VerdictChange]:
     """The paper changes of `draft` (none for verdicts that do not touch the paper); raises `VerdictRefused`
     with the paper's own explanation when a limit would break. `moves` are the game's standing fall moves."""
     verdict = draft.verdict
@@ -112,6 +126,6 @@ def verdict_changes(
             raise VerdictRefused(refused.message_key, **refused.params) from None
         checked.append(change)
     return [
-        NewPaperChange(game.number, c.hand, c.kind.value, {**c.data(), **extra.get(i, {})}, referee, now, draft.reason)
+        VerdictChange(game.number, c.hand, c.kind, {**c.data(), **extra.get(i, {})}, now, draft.reason)
         for i, c in enumerate(changes)
     ]
