@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from bot.leases import release_dead_leases
 from bot.ports import Action, Button, CallPost, ChatPort, Chats, GameServerPort, TrialSpace, repeated_delivery
 from rules.notices import Notice
 from storage.chat_outbox import ChatOutboxStore, DeliveryState, Effect, EffectState, Ending, NewEffect
@@ -332,13 +333,7 @@ class ChatOutbox:
     async def release_leases(self) -> None:
         """A bot starting (the one serving its database): the leases it finds are a dead process's, whose
         effects are delivered again at once (as repeats where that process had begun them)."""
-        try:
-            released = await self.store.release_all()
-        except Exception:
-            log.exception("the chat outbox could not release a stopped process's leases; they run out by themselves")
-        else:
-            if released:
-                log.info("the chat outbox: %d effect(s) a stopped process was delivering are delivered again", released)
+        await release_dead_leases(self.store.release_all, "chat outbox")
 
     def start(self) -> None:
         if self._task is None:

@@ -57,14 +57,7 @@ def verdict_changes(
             raise VerdictRefused(refusal.key, hand=refusal.hand)
     if isinstance(verdict, FallTransfer) and completed and not within_window(verdict.hand, len(completed)):
         # A justified late odlazak: the bule it moves, written on the last completed hand.
-        as_odlazak = PaperChange(
-            ChangeKind.ODLAZAK_U_BULU,
-            verdict.hand,
-            referee_nick,
-            now,
-            draft.reason,
-            player=game.seat_of(verdict.culprit),
-        )
+        as_odlazak = _odlazak(verdict, game, referee_nick, now, draft.reason)
         try:
             applied = check_change(game, standing, as_odlazak)
         except ChangeRefused as refused:
@@ -101,16 +94,7 @@ def verdict_changes(
             )
         )
     elif isinstance(verdict, FallTransfer):
-        changes.append(
-            PaperChange(
-                ChangeKind.ODLAZAK_U_BULU,
-                verdict.hand,
-                referee_nick,
-                now,
-                draft.reason,
-                player=game.seat_of(verdict.culprit),
-            )
-        )
+        changes.append(_odlazak(verdict, game, referee_nick, now, draft.reason))
     elif isinstance(verdict, Settlement):
         if not completed:
             raise VerdictRefused("verdict.no_completed_hand")
@@ -129,3 +113,10 @@ def verdict_changes(
         VerdictChange(game.number, c.hand, c.kind, {**c.data(), **extra.get(i, {})}, now, draft.reason)
         for i, c in enumerate(changes)
     ]
+
+
+def _odlazak(verdict: FallTransfer, game: Game, referee_nick: str, now: datetime, reason: str) -> PaperChange:
+    """The odlazak u bulu a fall transfer writes on its hand: the culprit is the player who goes into the bula."""
+    return PaperChange(
+        ChangeKind.ODLAZAK_U_BULU, verdict.hand, referee_nick, now, reason, player=game.seat_of(verdict.culprit)
+    )

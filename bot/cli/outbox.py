@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import sys
+from datetime import datetime
 from typing import Any
 
 from bot.cli._common import add_db_option, add_lang_option, club_config, database_missing, operator_words
@@ -76,11 +77,15 @@ def line(command: Command, words: Catalogue) -> str:
     text = f"#{command.id} {format_time(command.created_at)} {command.state:7} {command.kind} {data} " + words.t(
         "cli.outbox.tries", tries=command.attempts, extra=""
     )
-    if command.state == "pending" and command.attempts:
-        text += words.t("cli.outbox.next_try", at=format_time(command.next_at))
-    if command.last_error:
-        text += f" — {command.last_error}"
-    return text
+    return text + _tail(
+        command.state == "pending" and bool(command.attempts), command.next_at, command.last_error, words
+    )
+
+
+def _tail(waiting: bool, next_at: datetime | None, error: str | None, words: Catalogue) -> str:
+    """What a row still waiting shows of its next try, and any row of its last error."""
+    text = words.t("cli.outbox.next_try", at=format_time(next_at)) if waiting and next_at is not None else ""
+    return text + (f" — {error}" if error else "")
 
 
 async def _listing(db_path: str, state: str | None, limit: int) -> tuple[list[Command], dict[str, int]]:
@@ -103,11 +108,7 @@ def chat_line(effect: Effect, words: Catalogue) -> str:
         f"#{effect.id} {format_time(effect.created_at)} {effect.state:7} {effect.queue} {effect.kind} {data[:200]} "
         + words.t("cli.outbox.tries", tries=effect.attempts, extra="; " + parts if parts else "")
     )
-    if effect.state == "pending" and effect.next_at is not None:
-        text += words.t("cli.outbox.next_try", at=format_time(effect.next_at))
-    if effect.last_error:
-        text += f" — {effect.last_error}"
-    return text
+    return text + _tail(effect.state == "pending", effect.next_at, effect.last_error, words)
 
 
 async def _chat_listing(db_path: str, state: str | None, limit: int) -> tuple[list[Effect], dict[str, int]]:

@@ -22,6 +22,7 @@ from typing import Any
 import aiohttp
 
 from bot.gameserver.protocol import IDEMPOTENCY_HEADER, command_doc, encode, signed_headers
+from bot.leases import release_dead_leases
 from rules.gamelog import format_time
 from storage.database import Database
 from storage.outbox import Command, OutboxStore
@@ -187,13 +188,7 @@ class OutboxWorker:
 
     async def _start_then_run(self) -> None:
         """One bot per database: the leases a starting bot finds are of a process that died while sending."""
-        try:
-            released = await self.store.release_all()
-        except Exception:
-            log.exception("the outbox could not release a stopped process's leases; they run out by themselves")
-        else:
-            if released:
-                log.info("the outbox: %d command(s) a stopped process was sending are sent again", released)
+        await release_dead_leases(self.store.release_all, "game-server outbox")
         await self.run_forever()
 
     async def stop(self) -> None:
