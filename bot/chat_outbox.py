@@ -61,9 +61,13 @@ def _read_buttons(data: Any) -> tuple[Button, ...]:
     return tuple(Button(str(label), Action(str(action)), int(ref), str(style)) for label, action, ref, style in data)
 
 
-def queue_of(call_id: int) -> str:
-    """A call's effects and those of the trial it became share one queue: they arrive in order."""
-    return f"call:{call_id}"
+Queue = int | str  # a call's id (its queue, shared with the trial it became), or a queue's own name
+
+
+def queue_of(queue: Queue) -> str:
+    """A call's effects and those of the trial it became share one queue (``call:N``): they arrive in order.
+    Effects of other decisions name their own queue (``appeal:N``, ``member:N``, …): a string is kept as it is."""
+    return queue if isinstance(queue, str) else f"call:{queue}"
 
 
 def post_call(call_id: int, post: CallPost) -> NewEffect:
@@ -89,40 +93,40 @@ def post_councilor_call(call_id: int, post: CallPost) -> NewEffect:
     return NewEffect(posted.queue, posted.kind, {k: v for k, v in posted.payload.items() if k != "call"})
 
 
-def edit_notices(call_id: int, subject: str, text: str) -> NewEffect:
+def edit_notices(call_id: Queue, subject: str, text: str) -> NewEffect:
     """Edit every copy of the notices of `subject` (as stored when the effect is delivered)."""
     return NewEffect(queue_of(call_id), "edit_notices", {"subject": subject, "text": text})
 
 
-def tell(call_id: int, member: int, text: str, buttons: Sequence[Button] = ()) -> NewEffect:
+def tell(call_id: Queue, member: int, text: str, buttons: Sequence[Button] = ()) -> NewEffect:
     return NewEffect(queue_of(call_id), "tell", {"member": member, "text": text, "buttons": _buttons(buttons)})
 
 
-def tell_table(call_id: int, game: int, text: str) -> NewEffect:
+def tell_table(call_id: Queue, game: int, text: str) -> NewEffect:
     return NewEffect(queue_of(call_id), "tell_table", {"game": game, "text": text})
 
 
-def open_trial_space(call_id: int, trial: int, text: str, buttons: Sequence[Button]) -> NewEffect:
+def open_trial_space(call_id: Queue, trial: int, text: str, buttons: Sequence[Button]) -> NewEffect:
     return NewEffect(
         queue_of(call_id), "open_trial_space", {"trial": trial, "text": text, "buttons": _buttons(buttons)}
     )
 
 
-def add_to_trial_space(call_id: int, trial: int, member: int, text: str) -> NewEffect:
+def add_to_trial_space(call_id: Queue, trial: int, member: int, text: str) -> NewEffect:
     """`member` (a party of the trial already, as stored) joins its space, with a line said there."""
     return NewEffect(queue_of(call_id), "add_to_trial_space", {"trial": trial, "member": member, "text": text})
 
 
-def say_in_trial(call_id: int, trial: int, text: str) -> NewEffect:
+def say_in_trial(call_id: Queue, trial: int, text: str) -> NewEffect:
     """A line from the bot in the trial's space."""
     return NewEffect(queue_of(call_id), "say_in_trial", {"trial": trial, "text": text})
 
 
-def close_trial_space(call_id: int, trial: int, text: str) -> NewEffect:
+def close_trial_space(call_id: Queue, trial: int, text: str) -> NewEffect:
     return NewEffect(queue_of(call_id), "close_trial_space", {"trial": trial, "text": text})
 
 
-def server(call_id: int, op: str, arg: int | str) -> NewEffect:
+def server(call_id: Queue, op: str, arg: int | str) -> NewEffect:
     """Ask the game server (`pause_table`, …) in the queue's order: after the space opens, before the table hears."""
     assert op in SERVER_OPS, op
     return NewEffect(queue_of(call_id), SERVER, {"op": op, "arg": arg})
