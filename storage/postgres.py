@@ -21,6 +21,10 @@ and `PostgresDatabase.listen` calls back in every other process (its safety swee
 rather than at their next round). Whichever process acts on a due row, the conditional ``UPDATE … WHERE state =
 'pending'`` lets exactly one act.
 
+Many clubs on one database (storage/tenancy.py): the connection carries its club (``sudija.club``), which every
+table's forced row-level security reads, and the advisory locks above are two-key locks whose second key is the
+club's (`PostgresDatabase.club_key`), so one club's writers and bot never wait for another's.
+
 The migrations are the ``NNNN_name.pg.sql`` files beside SQLite's (storage/migrations/README.md).
 """
 
@@ -39,7 +43,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from storage.database import Database, DatabaseBusy, DatabaseUnavailable, migrations, now_text, split_statements
-from storage.pg_dialect import Catalog, Statement
+from storage.pg_dialect import CLUB, Catalog, Statement
+from storage.tenancy import DEFAULT_CLUB, SETTING, lock_key
 
 T = TypeVar("T")
 
@@ -249,9 +254,11 @@ class PostgresDatabase(Database):
 
     dialect = "postgresql"
 
-    def __init__(self, connection: PgConnection, target: str) -> None:
+    def __init__(self, connection: PgConnection, target: str, club: str = DEFAULT_CLUB) -> None:
         super().__init__(connection, target)
         self.pg = connection
+        self.club = club  # the club this handle serves: its connection's `sudija.club` (storage/tenancy.py)
+        self.club_key = lock_key(club)  # the club's half of its advisory locks (one bot, the write lock)
         self._listener: asyncpg.Connection | None = None
 
     async def close(self) -> None:
@@ -264,7 +271,7 @@ class PostgresDatabase(Database):
         """Wait, without bound, until the bot holding the one-bot lock is gone, then hold it (a standby)."""
         await self.pg.run("SET lock_timeout = 0", ())
         try:
-            await self.pg.run("SELECT pg_advisory_lock(?)", (BOT_LOCK,))
+            await self.pg.run("SELECT pg_advisory_lock(?, ?)", (BOT_LOCK, self.club_key))
         finally:
             await self.pg.run("RESET lock_timeout", ())
 
@@ -284,14 +291,14 @@ class PostgresDatabase(Database):
     async def hold_bot_lock(self) -> str | None:
         """Take the one-bot lock for as long as this connection lives (a process that dies, even by kill -9,
         drops its connection and so the lock): None, or who holds it when another bot does."""
-        rows = await self.pg.execute_fetchall("SELECT pg_try_advisory_lock(?)", (BOT_LOCK,))
+        rows = await self.pg.execute_fetchall("SELECT pg_try_advisory_lock(?, ?)", (BOT_LOCK, self.club_key))
         if rows[0][0]:
             return None
         holders = await self.pg.execute_fetchall(
             "SELECT a.pid, coalesce(host(a.client_addr), 'local'), a.backend_start FROM pg_locks l"
             " JOIN pg_stat_activity a ON a.pid = l.pid"
-            " WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = ? AND l.granted",
-            (BOT_LOCK,),
+            " WHERE l.locktype = 'advisory' AND l.classid = ? AND l.objid = ? AND l.objsubid = 2 AND l.granted",
+            (BOT_LOCK, self.club_key),
         )
         if not holders:
             return "another process"
@@ -328,7 +335,7 @@ class PostgresDatabase(Database):
         self.pg.wrote_due = False
         relaxed = "" if durable and self.durable_commits else "SET LOCAL synchronous_commit = off; "
         try:
-            await self.pg.script(f"BEGIN; {relaxed}SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+            await self.pg.script(f"BEGIN; {relaxed}SELECT pg_advisory_xact_lock({WRITE_LOCK}, {self.club_key})")
         except BaseException:
             await self._end("ROLLBACK")
             raise
@@ -340,13 +347,14 @@ class PostgresDatabase(Database):
         await self.pg.script(how)
 
 
-async def open_postgres(target: str, *, busy_timeout_ms: int) -> PostgresDatabase:
-    """Connect to the server `target` names and bring its schema up to date (`DatabaseUnavailable` when it
-    cannot be reached or refuses the connection)."""
+async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAULT_CLUB) -> PostgresDatabase:
+    """Connect to the server `target` names as the club `club` (its connection's `sudija.club`, which the rows'
+    policies read: storage/tenancy.py) and bring its schema up to date (`DatabaseUnavailable` when it cannot be
+    reached or refuses the connection)."""
     try:
         raw = await asyncpg.connect(
             target,
-            server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": "sudija"},
+            server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": "sudija", SETTING: club},
             statement_cache_size=STATEMENTS,
         )
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
@@ -357,7 +365,7 @@ async def open_postgres(target: str, *, busy_timeout_ms: int) -> PostgresDatabas
     except BaseException:
         await raw.close()
         raise
-    return PostgresDatabase(PgConnection(raw, catalog), target)
+    return PostgresDatabase(PgConnection(raw, catalog), target, club)
 
 
 async def scratch_schema(target: str, name: str) -> str:
@@ -395,7 +403,11 @@ async def read_catalog(raw: asyncpg.Connection) -> Catalog:
     keys: dict[str, list[tuple[str, str]]] = {}
     for table, column, kind in rows:
         keys.setdefault(table, []).append((column, kind))
-    rowids = {t: cols[0][0] for t, cols in keys.items() if len(cols) == 1 and cols[0][1] in ("bigint", "integer")}
+    rowids = {}
+    for table, cols in keys.items():
+        own = [c for c in cols if c[0] != CLUB]  # (club, id): within its club the row's id is its rowid
+        if len(own) == 1 and own[0][1] in ("bigint", "integer"):
+            rowids[table] = own[0][0]
     return Catalog({t: tuple(c for c, _ in cols) for t, cols in keys.items()}, rowids)
 
 
