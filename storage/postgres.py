@@ -354,7 +354,7 @@ async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAUL
     try:
         raw = await asyncpg.connect(
             target,
-            server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": "sudija", SETTING: club},
+            server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": f"sudija {club}", SETTING: club},
             statement_cache_size=STATEMENTS,
         )
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
