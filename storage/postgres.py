@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable
@@ -354,7 +355,11 @@ async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAUL
     try:
         raw = await asyncpg.connect(
             target,
-            server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": f"sudija {club}", SETTING: club},
+            server_settings={
+                "lock_timeout": str(int(busy_timeout_ms)),
+                "application_name": f"sudija {club}",
+                SETTING: club,
+            },
             statement_cache_size=STATEMENTS,
         )
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
@@ -362,10 +367,33 @@ async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAUL
     try:
         await _migrate(raw)
         catalog = await read_catalog(raw)
+        await _bound_to_its_club(raw, club, target)
     except BaseException:
         await raw.close()
         raise
     return PostgresDatabase(PgConnection(raw, catalog), target, club)
+
+
+async def _bound_to_its_club(raw: asyncpg.Connection, club: str, target: str) -> None:
+    """A role the row policies do not bind (a superuser, or one with BYPASSRLS) would see and change every club's
+    rows: `DatabaseUnavailable` when the database holds another club's, a warning when it holds only this club's
+    (storage/tenancy.py; docs/deploy.md, "Many clubs on one database")."""
+    if not await raw.fetchval("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user"):
+        return
+    other = await raw.fetchval(
+        "SELECT club FROM members WHERE club <> $1 UNION SELECT club FROM games WHERE club <> $1 LIMIT 1", club
+    )
+    if other is not None:
+        raise DatabaseUnavailable(
+            f"the PostgreSQL role of {shown(target)} is a superuser or has BYPASSRLS, so row-level security does not"
+            f" bind it, and the database holds the rows of other clubs (such as {other!r}) besides {club!r}'s:"
+            " connect as an ordinary role (docs/deploy.md, Many clubs on one database)"
+        )
+    logging.getLogger(__name__).warning(
+        "the PostgreSQL role of %s is not bound by row-level security (a superuser or BYPASSRLS): it would see other"
+        " clubs' rows; connect as an ordinary role before a second club shares this database (docs/deploy.md)",
+        shown(target),
+    )
 
 
 async def scratch_schema(target: str, name: str) -> str:

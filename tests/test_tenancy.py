@@ -23,7 +23,7 @@ from bot.ports import ManualTimers
 from club import NOW, Club, make_club
 from rules.verdicts import Draft, Penalty
 from storage import postgres
-from storage.database import migrations, open_database
+from storage.database import DatabaseUnavailable, migrations, open_database
 from storage.pg_dialect import Catalog, translate
 from storage.postgres import WRITE_LOCK, PostgresDatabase
 from storage.tenancy import DEFAULT_CLUB, lock_key
@@ -256,6 +256,21 @@ async def test_the_rows_a_database_held_before_0020_belong_to_the_club_that_migr
             await other.close()
     finally:
         await postgres.drop_schema(pg_url, "before_clubs")
+
+
+async def test_a_role_the_policies_do_not_bind_is_refused_where_another_club_has_rows(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    superuser = admin_url(pg_url)
+    alone = await open_database(superuser, club=A)  # only A's rows (none yet): it opens, with a warning
+    await alone.members.link("test", "1", "ana", NOW)
+    await alone.close()
+    assert "not bound by row-level security" in caplog.text
+    b = await open_database(pg_url, club=B)
+    await b.members.link("test", "1", "ana", NOW)
+    await b.close()
+    with pytest.raises(DatabaseUnavailable, match=r"holds the rows of other clubs \(such as 'novisad'\)"):
+        await open_database(superuser, club=A)
 
 
 async def test_each_club_has_its_own_bot_lock_and_write_lock(pg_url: str) -> None:
