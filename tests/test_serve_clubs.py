@@ -81,6 +81,8 @@ def test_files_that_would_not_make_distinct_clubs_are_refused(
     check_clubs([a, b], ["a.toml", "b.toml"])  # two clubs of one database, each its own bot
     with pytest.raises(ConfigError, match=r"b\.toml and a\.toml both serve the club 'a' of postgresql://"):
         check_clubs([a, replace(b, club_id="a")], ["a.toml", "b.toml"])
+    with pytest.raises(ConfigError, match="share one lock key"):  # CRC-32 of both is 1896926875
+        check_clubs([replace(a, club_id="yovbq"), replace(b, club_id="iyvqoeu")], ["a.toml", "b.toml"])
     sqlite = [replace(a, database="one.db"), replace(b, database="one.db")]
     with pytest.raises(ConfigError, match=r"the database file one\.db \(a file is one club's\)"):
         check_clubs(sqlite, ["a.toml", "b.toml"])

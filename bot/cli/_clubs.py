@@ -16,13 +16,16 @@ from collections.abc import Sequence
 
 from bot.config import Config, ConfigError
 from storage.postgres import is_postgres, shown
+from storage.tenancy import lock_key
 
 
 def check_clubs(configs: Sequence[Config], sources: Sequence[str]) -> None:
     """`ConfigError` when the files would not make distinct clubs: the same club twice (one SQLite file, or one
-    PostgreSQL database and `[club] id`), a club with no platform token, one token for two clubs (both would answer
+    PostgreSQL database and `[club] id`), two ids of one database whose lock keys meet, a club with no platform
+    token, one token for two clubs (both would answer
     every update), or two game-server links listening on one port."""
     clubs: dict[object, str] = {}
+    keys: dict[tuple[str, int], tuple[str, str]] = {}
     tokens: dict[tuple[str, str], str] = {}
     ports: dict[tuple[str, int], str] = {}
     for config, source in zip(configs, sources, strict=True):
@@ -35,6 +38,15 @@ def check_clubs(configs: Sequence[Config], sources: Sequence[str]) -> None:
             )
             raise ConfigError(f"{source} and {clubs[club]} both serve {where}: give each club its own [club] id")
         clubs[club] = source
+        if is_postgres(config.database):
+            key = (config.database, lock_key(config.club_id))
+            if key in keys:
+                other, other_id = keys[key]
+                raise ConfigError(
+                    f"{source}: the club ids {config.club_id!r} and {other_id!r} (of {other}) share one lock key, so"
+                    " their bots would lock each other out: give one of them another [club] id"
+                )
+            keys[key] = (source, config.club_id)
         held = [(name, s.token) for name, s in (("discord", config.discord), ("telegram", config.telegram)) if s.token]
         if not held:
             raise ConfigError(
