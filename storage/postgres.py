@@ -380,8 +380,14 @@ async def _bound_to_its_club(raw: asyncpg.Connection, club: str, target: str) ->
     (storage/tenancy.py; docs/deploy.md, "Many clubs on one database")."""
     if not await raw.fetchval("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user"):
         return
-    other = await raw.fetchval(
-        "SELECT club FROM members WHERE club <> $1 UNION SELECT club FROM games WHERE club <> $1 LIMIT 1", club
+    other = await raw.fetchval(  # each an index's range (the keys begin with the club), however many rows
+        " UNION ALL ".join(
+            f"(SELECT club FROM {table} WHERE club {side} $1 ORDER BY club LIMIT 1)"
+            for table in ("members", "games")
+            for side in ("<", ">")
+        )
+        + " LIMIT 1",
+        club,
     )
     if other is not None:
         raise DatabaseUnavailable(
