@@ -1,10 +1,11 @@
 """`sudija run --club FILE --club FILE`: two clubs in one process on one PostgreSQL database, each with its own
-Telegram bot (the fake Bot API, one per token), its own `[club] id` and its own rows; a stop ends both cleanly; and
-files that would not make two distinct clubs are refused before anything starts."""
+Telegram bot (the fake Bot API, one per token), its own `[club] id` and its own rows, each log line saying whose;
+a stop ends both cleanly; and files that would not make two distinct clubs are refused before anything starts."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main as cli_main
-from bot.cli._clubs import check_clubs, serve_clubs
+from bot.cli._clubs import ClubOfTheTask, check_clubs, serve_clubs
 from bot.config import Config, ConfigError, GameServerConfig, TelegramConfig
 from fakes.telegram_server import FakeTelegram
 from storage.database import open_database
@@ -41,10 +42,25 @@ def club_config(club: str, fake: FakeTelegram, database: str) -> Config:
     )
 
 
+class Lines(logging.Handler):
+    """The records logged while the clubs run, with the club each names."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[tuple[str, str]] = []
+        self.addFilter(ClubOfTheTask())
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append((getattr(record, "club", "?"), record.getMessage()))
+
+
 async def test_two_clubs_in_one_process_each_answer_their_own_members_into_their_own_rows(
-    fakes: dict[str, FakeTelegram], pg_url: str
+    fakes: dict[str, FakeTelegram], pg_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     configs = [club_config(club, fake, pg_url) for club, fake in fakes.items()]
+    caplog.set_level(logging.INFO)
+    lines = Lines()
+    logging.getLogger().addHandler(lines)
     stop = asyncio.Event()
     running = asyncio.create_task(serve_clubs(configs, stop=stop))
     try:
@@ -58,6 +74,8 @@ async def test_two_clubs_in_one_process_each_answer_their_own_members_into_their
     finally:
         stop.set()
         await asyncio.wait_for(running, 20)
+        logging.getLogger().removeHandler(lines)
+    assert sorted(club for club, line in lines.lines if line == "stopping") == ["beograd", "novisad"]
     for fake in fakes.values():
         assert fake.calls("getUpdates")[-1].params["timeout"] == 0  # each bot confirmed what it fetched
     for club, fake in fakes.items():

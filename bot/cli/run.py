@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_clubs(args: argparse.Namespace) -> int:
     """`--club FILE …`: each file's club, all in this process (bot/cli/_clubs.py)."""
-    from bot.cli._clubs import check_clubs, serve_clubs  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.cli._clubs import check_clubs, log_by_club, serve_clubs  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.config import load  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     if args.db or args.config:
@@ -91,7 +91,7 @@ def run_clubs(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log_by_club()
     try:
         asyncio.run(serve_clubs(configs, standby=standby))
     except ConfigError as exc:
