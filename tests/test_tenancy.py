@@ -234,26 +234,44 @@ async def test_every_table_has_the_club_in_its_keys_indexes_and_foreign_keys_und
 
 
 async def test_the_rows_a_database_held_before_0020_belong_to_the_club_that_migrates_it(
-    pg_url: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A deployment's database from before clubs: migrated to 0019 only (in a schema of its own), with a member.
+    # A deployment's database from before clubs (migrated to 0019 only, in a schema of its own), used by its desk:
+    # members with roles, a game, a call taken, a verdict with its plavac and penalty, the events of all that.
     old = await postgres.scratch_schema(pg_url, "before_clubs")
     monkeypatch.setattr(postgres, "migrations", lambda dialect: [m for m in migrations(dialect) if m[0] < 20])
-    db = await open_database(old, club="stari")
-    async with db.transaction() as conn:
-        await conn.execute("INSERT INTO members (nick, created_at) VALUES ('ana', 'x')")
-    await db.close()
-    monkeypatch.undo()
     try:
-        kept = await open_database(old, club="stari")  # the club of the deployment that upgrades: its rows
-        other = await open_database(old, club=DEFAULT_CLUB)
+        before = await make_club(tmp_path, database=old, club_id="stari")
+        await members(before)
+        await before.game(100)
+        assert (await before.desk.call(await before.get("ana"), 100)).ok
+        call = await before.db.calls.pending_for_game(100)
+        assert call is not None
+        referee = await before.get("sudija1")
+        assert (await before.desk.take(referee, call.id)).ok
+        assert (await before.desk.draft(referee, Draft(Penalty("petar", plavac_days=2), "namerno"))).ok
+        assert (await before.desk.finish(referee)).ok
+        tables = ("members", "roles", "games", "game_players", "calls", "trials", "penalties", "plavac", "events")
+        counts = {table: await count(before, table) for table in tables}
+        await before.db.close()
+        monkeypatch.undo()
+        # The upgrade: the club of the deployment that migrates is "stari", and every old row is its.
+        kept = await make_club(tmp_path, database=old, club_id="stari")
+        other = await make_club(tmp_path, database=old, club_id=DEFAULT_CLUB)
         try:
-            assert await kept.members.by_nick("ana") is not None
-            assert await other.members.by_nick("ana") is None
-            assert await other.members.link("test", "1", "ana", NOW) is not None  # its own ana, beside
+            assert {table: await count(kept, table) for table in tables} == counts
+            assert all(counts.values())
+            assert {table: await count(other, table) for table in tables if table != "events"} == dict.fromkeys(
+                (t for t in tables if t != "events"), 0
+            )
+            trial = await kept.db.trials.open_for_game(100)
+            assert trial is None  # finished, and found by the club's desk as before
+            assert len(await kept.db.penalties.for_game(100)) == 1
+            await members(other)  # the other club's own ana, beside the old one
+            assert (await other.get("ana")).id != (await kept.get("ana")).id
         finally:
-            await kept.close()
-            await other.close()
+            await kept.db.close()
+            await other.db.close()
     finally:
         await postgres.drop_schema(pg_url, "before_clubs")
 
