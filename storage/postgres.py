@@ -23,7 +23,8 @@ rather than at their next round). Whichever process acts on a due row, the condi
 
 Many clubs on one database (storage/tenancy.py): the connection carries its club (``sudija.club``), which every
 table's forced row-level security reads, and the advisory locks above are two-key locks whose second key is the
-club's (`PostgresDatabase.club_key`), so one club's writers and bot never wait for another's.
+club's (`PostgresDatabase.club_key`), so one club's writers and bot never wait for another's; its wake-ups are
+``NOTIFY sudija_wake_<club>``, heard by its own processes only.
 
 The migrations are the ``NNNN_name.pg.sql`` files beside SQLite's (storage/migrations/README.md).
 """
@@ -260,6 +261,7 @@ class PostgresDatabase(Database):
         self.pg = connection
         self.club = club  # the club this handle serves: its connection's `sudija.club` (storage/tenancy.py)
         self.club_key = lock_key(club)  # the club's half of its advisory locks (one bot, the write lock)
+        self.wake_channel = f"{WAKE_CHANNEL}_{club}"  # the club's wake-ups: another club's commits wake none of it
         self._listener: asyncpg.Connection | None = None
 
     async def close(self) -> None:
@@ -287,7 +289,7 @@ class PostgresDatabase(Database):
 
         if self._listener is None:
             self._listener = await asyncpg.connect(self.path)
-        await self._listener.add_listener(WAKE_CHANNEL, heard)
+        await self._listener.add_listener(self.wake_channel, heard)
 
     async def hold_bot_lock(self) -> str | None:
         """Take the one-bot lock for as long as this connection lives (a process that dies, even by kill -9,
@@ -344,7 +346,7 @@ class PostgresDatabase(Database):
     async def _end(self, how: str) -> None:
         wrote_due, self.pg.wrote_due = self.pg.wrote_due, False
         if wrote_due and how == "COMMIT":  # delivered to the listeners when (and only if) the commit succeeds
-            how = f"SELECT pg_notify('{WAKE_CHANNEL}', '{self.pg.raw.get_server_pid()}'); COMMIT"
+            how = f"SELECT pg_notify('{self.wake_channel}', '{self.pg.raw.get_server_pid()}'); COMMIT"
         await self.pg.script(how)
 
 

@@ -24,6 +24,7 @@ from club import NOW, Club, make_club
 from rules.verdicts import Draft, Penalty
 from storage import postgres
 from storage.database import DatabaseUnavailable, migrations, open_database
+from storage.outbox import OutboxStore
 from storage.pg_dialect import Catalog, translate
 from storage.postgres import WRITE_LOCK, PostgresDatabase
 from storage.tenancy import DEFAULT_CLUB, lock_key
@@ -313,6 +314,31 @@ async def test_each_club_has_its_own_bot_lock_and_write_lock(pg_url: str) -> Non
     finally:
         await writer.close()
         await db_b.close()
+
+
+async def test_a_clubs_commits_wake_its_own_processes_only(pg_url: str) -> None:
+    a_writer = await open_database(pg_url, club=A)
+    b_writer = await open_database(pg_url, club=B)
+    b_other = await open_database(pg_url, club=B)
+    heard: list[str] = []
+    woken = asyncio.Event()
+
+    def b_woken() -> None:
+        heard.append("b")
+        woken.set()
+
+    try:
+        assert isinstance(b_other, PostgresDatabase)
+        await b_other.listen(b_woken)
+        assert await OutboxStore(a_writer).enqueue("game:1", "pause_table", {"game": 1}, NOW) is not None
+        assert await OutboxStore(b_writer).enqueue("game:1", "pause_table", {"game": 1}, NOW) is not None
+        await asyncio.wait_for(woken.wait(), 5)
+        assert b_other._listener is not None
+        await b_other._listener.fetch("SELECT 1")  # every notification committed before is delivered by now
+        assert heard == ["b"]  # club B's commit woke it; club A's, committed first, did not
+    finally:
+        for db in (a_writer, b_writer, b_other):
+            await db.close()
 
 
 def test_the_command_line_reads_the_club_its_configuration_names(
