@@ -127,7 +127,7 @@ async def build_app(
     the holder when another bot has it; SQLite's lock is the file bot/dblock.py holds); with `standby`, wait
     for that bot to stop instead (`hold_bot_lock`).
     """
-    db = await open_database(database or config.database, busy_timeout_ms=busy_timeout_ms)
+    db = await open_database(database or config.database, busy_timeout_ms=busy_timeout_ms, club=config.club_id)
     if one_bot:
         try:
             await hold_bot_lock(db, standby=standby, stopping=stopping)

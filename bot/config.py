@@ -29,6 +29,7 @@ from rules.limits import (
 from rules.nicknames import NickRefused, check_nick
 from rules.penalty_model import PenaltyModelError, PenaltyRule, parse_rules
 from rules.votes import parse_majority
+from storage.tenancy import DEFAULT_CLUB, BadClubId, check_club_id
 
 DEFAULT_PATH = Path("config.toml")
 
@@ -152,6 +153,7 @@ class GameServerConfig:
 @dataclass(frozen=True)
 class Config:
     database: str = "sudija.db"
+    club_id: str = DEFAULT_CLUB  # `[club] id`: which club of a database shared by many (storage/tenancy.py)
     language: str = "sr"
     timezone: str = DEFAULT_TIMEZONE  # the club's clock: every time is shown in it (an IANA zone name)
     owner: str | None = None  # the owner's club nickname
@@ -214,6 +216,13 @@ def _owner_accounts(value: object, source: str) -> tuple[str, ...]:
     return tuple(accounts)
 
 
+def _club_id(value: object, source: str) -> str:
+    try:
+        return check_club_id(value)
+    except BadClubId as problem:
+        raise ConfigError(f"{source}: club.id: {problem}") from None
+
+
 def _owner_nick(value: object, source: str) -> str:
     try:
         return check_nick(value)
@@ -251,6 +260,10 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             club["owner_accounts"] = _owner_accounts(club["owner_accounts"], source)
         if club.get("owner") is not None:
             club["owner"] = _owner_nick(club["owner"], source)
+        if "club_id" in club:
+            raise ConfigError(f'{source}: club.club_id is not a setting: the club\'s id is [club] id = "beograd"')
+        if "id" in club:
+            club["club_id"] = _club_id(club.pop("id"), source)
         penalties = dict(data.get("penalties", {}))
         penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
         penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))

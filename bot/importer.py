@@ -38,6 +38,7 @@ from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game
 from storage.database import Database, open_database
 from storage.games import GameRow
+from storage.tenancy import DEFAULT_CLUB
 
 LOG_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 PIECE_BYTES = 2 << 20  # JSON Lines are cut into pieces of about this size for the workers
@@ -392,6 +393,7 @@ class Importer:
     """
 
     db_path: str
+    club: str = DEFAULT_CLUB  # on PostgreSQL, the club whose games these are (`[club] id`, storage/tenancy.py)
     lang: str = "sr"
     jobs: int | None = None
     progress: Progress | None = None
@@ -411,7 +413,7 @@ class Importer:
             )
             _warm_up(executor, workers)
         try:
-            db = await open_database(self.db_path)
+            db = await open_database(self.db_path, club=self.club)
             try:
                 moment = self.now() if self.now is not None else datetime.now(UTC)
                 return await import_files(

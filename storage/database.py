@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from storage.sql import Connection
+from storage.tenancy import DEFAULT_CLUB
 
 T = TypeVar("T")
 
@@ -177,14 +178,17 @@ class Database:
             return done
 
 
-async def open_database(path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Database:
+async def open_database(
+    path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, club: str = DEFAULT_CLUB
+) -> Database:
     """Open (creating if needed) the database at `path` — or the PostgreSQL server a ``postgresql://`` address
-    names — and bring its schema up to date."""
+    names, as the club `club` (storage/tenancy.py; an SQLite file is one club's) — and bring its schema up to
+    date."""
     text = str(path)
     from storage.postgres import is_postgres, open_postgres  # noqa: PLC0415 (storage.postgres imports this module)
 
     if is_postgres(text):
-        return await open_postgres(text, busy_timeout_ms=busy_timeout_ms)
+        return await open_postgres(text, busy_timeout_ms=busy_timeout_ms, club=club)
     if text != ":memory:":
         Path(text).parent.mkdir(parents=True, exist_ok=True)
     connection = await aiosqlite.connect(text, isolation_level=None)

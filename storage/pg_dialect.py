@@ -7,7 +7,10 @@
   ``json_extract(col, '$.key')`` ``(col::jsonb ->> 'key')`` — JSON is stored as text, and that reads a value
   as text, which is all the stores compare it with;
 - an ``INSERT`` into a table with an integer primary key gets ``RETURNING`` that key, so the cursor's
-  `lastrowid` is the new row's id as in SQLite (the rows it returns are not shown to the caller).
+  `lastrowid` is the new row's id as in SQLite (the rows it returns are not shown to the caller);
+- on a table whose keys begin with the club (migration 0020, storage/tenancy.py), an ``ON CONFLICT (a, b)``
+  the store wrote is ``ON CONFLICT (club, a, b)``: the store names the row's key within its club, and PostgreSQL's
+  key is the club's too. The club column itself is no rowid: ``(club, id)`` has the rowid ``id``.
 
 What does not translate is written so both read it alike: ``CASE`` instead of SQLite's two-argument
 ``max(a, b)`` (PostgreSQL's ``GREATEST`` ignores a NULL), a JSON number read as text and converted in Python,
@@ -52,6 +55,8 @@ _RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
 _ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|SHOW)\b", re.IGNORECASE)
 _JSON_EXTRACT = re.compile(r"\bjson_extract\(\s*([\w.]+)\s*,\s*'\$\.(\w+)'\s*\)", re.IGNORECASE)
 _CHAR = re.compile(r"\bchar\((\d+)\)", re.IGNORECASE)
+_CONFLICT_TARGET = re.compile(r"\bON\s+CONFLICT\s*\((?!\s*club\s*[,)])", re.IGNORECASE)
+CLUB = "club"  # the column every table of a database of many clubs begins its keys with (0020)
 
 
 def translate(sql: str, catalog: Catalog) -> Statement:
@@ -64,6 +69,8 @@ def translate(sql: str, catalog: Catalog) -> Statement:
     if insert is not None:
         how, table = (insert.group(1) or "").upper(), insert.group(2).lower()
         columns = [c.strip() for c in (insert.group(4) or "").split(",") if c.strip()]
+        if catalog.keys.get(table, ("",))[0] == CLUB:  # a target the store wrote, within the club
+            text = _CONFLICT_TARGET.sub(lambda m: m.group(0) + f"{CLUB}, ", text)
         if how:
             text = _OR.sub("INSERT INTO", text, count=1)
             text = _before_returning(text, _conflict_clause(how, table, columns, catalog))

@@ -21,6 +21,11 @@ and `PostgresDatabase.listen` calls back in every other process (its safety swee
 rather than at their next round). Whichever process acts on a due row, the conditional ``UPDATE … WHERE state =
 'pending'`` lets exactly one act.
 
+Many clubs on one database (storage/tenancy.py): the connection carries its club (``sudija.club``), which every
+table's forced row-level security reads, and the advisory locks above are two-key locks whose second key is the
+club's (`PostgresDatabase.club_key`), so one club's writers and bot never wait for another's; its wake-ups are
+``NOTIFY sudija_wake_<club>``, heard by its own processes only.
+
 The migrations are the ``NNNN_name.pg.sql`` files beside SQLite's (storage/migrations/README.md).
 """
 
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable
@@ -39,7 +45,8 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from storage.database import Database, DatabaseBusy, DatabaseUnavailable, migrations, now_text, split_statements
-from storage.pg_dialect import Catalog, Statement
+from storage.pg_dialect import CLUB, Catalog, Statement
+from storage.tenancy import DEFAULT_CLUB, SETTING, lock_key
 
 T = TypeVar("T")
 
@@ -249,9 +256,12 @@ class PostgresDatabase(Database):
 
     dialect = "postgresql"
 
-    def __init__(self, connection: PgConnection, target: str) -> None:
+    def __init__(self, connection: PgConnection, target: str, club: str = DEFAULT_CLUB) -> None:
         super().__init__(connection, target)
         self.pg = connection
+        self.club = club  # the club this handle serves: its connection's `sudija.club` (storage/tenancy.py)
+        self.club_key = lock_key(club)  # the club's half of its advisory locks (one bot, the write lock)
+        self.wake_channel = f"{WAKE_CHANNEL}_{club}"  # the club's wake-ups: another club's commits wake none of it
         self._listener: asyncpg.Connection | None = None
 
     async def close(self) -> None:
@@ -264,7 +274,7 @@ class PostgresDatabase(Database):
         """Wait, without bound, until the bot holding the one-bot lock is gone, then hold it (a standby)."""
         await self.pg.run("SET lock_timeout = 0", ())
         try:
-            await self.pg.run("SELECT pg_advisory_lock(?)", (BOT_LOCK,))
+            await self.pg.run("SELECT pg_advisory_lock(?, ?)", (BOT_LOCK, self.club_key))
         finally:
             await self.pg.run("RESET lock_timeout", ())
 
@@ -279,19 +289,19 @@ class PostgresDatabase(Database):
 
         if self._listener is None:
             self._listener = await asyncpg.connect(self.path)
-        await self._listener.add_listener(WAKE_CHANNEL, heard)
+        await self._listener.add_listener(self.wake_channel, heard)
 
     async def hold_bot_lock(self) -> str | None:
         """Take the one-bot lock for as long as this connection lives (a process that dies, even by kill -9,
         drops its connection and so the lock): None, or who holds it when another bot does."""
-        rows = await self.pg.execute_fetchall("SELECT pg_try_advisory_lock(?)", (BOT_LOCK,))
+        rows = await self.pg.execute_fetchall("SELECT pg_try_advisory_lock(?, ?)", (BOT_LOCK, self.club_key))
         if rows[0][0]:
             return None
         holders = await self.pg.execute_fetchall(
             "SELECT a.pid, coalesce(host(a.client_addr), 'local'), a.backend_start FROM pg_locks l"
             " JOIN pg_stat_activity a ON a.pid = l.pid"
-            " WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = ? AND l.granted",
-            (BOT_LOCK,),
+            " WHERE l.locktype = 'advisory' AND l.classid = ? AND l.objid = ? AND l.objsubid = 2 AND l.granted",
+            (BOT_LOCK, self.club_key),
         )
         if not holders:
             return "another process"
@@ -328,7 +338,7 @@ class PostgresDatabase(Database):
         self.pg.wrote_due = False
         relaxed = "" if durable and self.durable_commits else "SET LOCAL synchronous_commit = off; "
         try:
-            await self.pg.script(f"BEGIN; {relaxed}SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+            await self.pg.script(f"BEGIN; {relaxed}SELECT pg_advisory_xact_lock({WRITE_LOCK}, {self.club_key})")
         except BaseException:
             await self._end("ROLLBACK")
             raise
@@ -336,17 +346,22 @@ class PostgresDatabase(Database):
     async def _end(self, how: str) -> None:
         wrote_due, self.pg.wrote_due = self.pg.wrote_due, False
         if wrote_due and how == "COMMIT":  # delivered to the listeners when (and only if) the commit succeeds
-            how = f"SELECT pg_notify('{WAKE_CHANNEL}', '{self.pg.raw.get_server_pid()}'); COMMIT"
+            how = f"SELECT pg_notify('{self.wake_channel}', '{self.pg.raw.get_server_pid()}'); COMMIT"
         await self.pg.script(how)
 
 
-async def open_postgres(target: str, *, busy_timeout_ms: int) -> PostgresDatabase:
-    """Connect to the server `target` names and bring its schema up to date (`DatabaseUnavailable` when it
-    cannot be reached or refuses the connection)."""
+async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAULT_CLUB) -> PostgresDatabase:
+    """Connect to the server `target` names as the club `club` (its connection's `sudija.club`, which the rows'
+    policies read: storage/tenancy.py) and bring its schema up to date (`DatabaseUnavailable` when it cannot be
+    reached or refuses the connection)."""
     try:
         raw = await asyncpg.connect(
             target,
-            server_settings={"lock_timeout": str(int(busy_timeout_ms)), "application_name": "sudija"},
+            server_settings={
+                "lock_timeout": str(int(busy_timeout_ms)),
+                "application_name": f"sudija {club}",
+                SETTING: club,
+            },
             statement_cache_size=STATEMENTS,
         )
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
@@ -354,10 +369,39 @@ async def open_postgres(target: str, *, busy_timeout_ms: int) -> PostgresDatabas
     try:
         await _migrate(raw)
         catalog = await read_catalog(raw)
+        await _bound_to_its_club(raw, club, target)
     except BaseException:
         await raw.close()
         raise
-    return PostgresDatabase(PgConnection(raw, catalog), target)
+    return PostgresDatabase(PgConnection(raw, catalog), target, club)
+
+
+async def _bound_to_its_club(raw: asyncpg.Connection, club: str, target: str) -> None:
+    """A role the row policies do not bind (a superuser, or one with BYPASSRLS) would see and change every club's
+    rows: `DatabaseUnavailable` when the database holds another club's, a warning when it holds only this club's
+    (storage/tenancy.py; docs/deploy.md, "Many clubs on one database")."""
+    if not await raw.fetchval("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user"):
+        return
+    other = await raw.fetchval(  # each an index's range (the keys begin with the club), however many rows
+        " UNION ALL ".join(
+            f"(SELECT club FROM {table} WHERE club {side} $1 ORDER BY club LIMIT 1)"
+            for table in ("members", "games")
+            for side in ("<", ">")
+        )
+        + " LIMIT 1",
+        club,
+    )
+    if other is not None:
+        raise DatabaseUnavailable(
+            f"the PostgreSQL role of {shown(target)} is a superuser or has BYPASSRLS, so row-level security does not"
+            f" bind it, and the database holds the rows of other clubs (such as {other!r}) besides {club!r}'s:"
+            " connect as an ordinary role (docs/deploy.md, Many clubs on one database)"
+        )
+    logging.getLogger(__name__).warning(
+        "the PostgreSQL role of %s is not bound by row-level security (a superuser or BYPASSRLS): it would see other"
+        " clubs' rows; connect as an ordinary role before a second club shares this database (docs/deploy.md)",
+        shown(target),
+    )
 
 
 async def scratch_schema(target: str, name: str) -> str:
@@ -395,7 +439,11 @@ async def read_catalog(raw: asyncpg.Connection) -> Catalog:
     keys: dict[str, list[tuple[str, str]]] = {}
     for table, column, kind in rows:
         keys.setdefault(table, []).append((column, kind))
-    rowids = {t: cols[0][0] for t, cols in keys.items() if len(cols) == 1 and cols[0][1] in ("bigint", "integer")}
+    rowids = {}
+    for table, cols in keys.items():
+        own = [c for c in cols if c[0] != CLUB]  # (club, id): within its club the row's id is its rowid
+        if len(own) == 1 and own[0][1] in ("bigint", "integer"):
+            rowids[table] = own[0][0]
     return Catalog({t: tuple(c for c, _ in cols) for t, cols in keys.items()}, rowids)
 
 

@@ -77,9 +77,10 @@ class Club:
         await self.desk.run_due()
 
 
-async def make_club(tmp_path: Path, **settings: object) -> Club:
+async def make_club(tmp_path: Path, *, database: str | Path | None = None, **settings: object) -> Club:
+    """A club on the test's database (or `database`), as the club its `club_id` setting names."""
     config = Config(**settings)  # type: ignore[arg-type]
-    db = await open_database(database_for(tmp_path))
+    db = await open_database(database or database_for(tmp_path), club=config.club_id)
     chat = RecordingChat()
     clock = ManualClock(NOW)
     timers = ManualTimers()

@@ -74,7 +74,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 async def _admin(server: PgServer, *statements: str) -> None:
-    conn = await asyncpg.connect(server.url("postgres"))
+    conn = await asyncpg.connect(server.admin_url("postgres"))
     try:
         for statement in statements:
             await conn.execute(statement)
@@ -83,7 +83,7 @@ async def _admin(server: PgServer, *statements: str) -> None:
 
 
 async def _template(server: PgServer) -> None:
-    await _admin(server, f"CREATE DATABASE {TEMPLATE}")
+    await _admin(server, *server.role_statements(), f"CREATE DATABASE {TEMPLATE} OWNER {server.role}")
     db = await open_database(server.url(TEMPLATE))
     await db.close()
 
@@ -105,7 +105,7 @@ def pg_server() -> Iterator[PgServer]:
 def fresh_postgres(server: PgServer) -> Iterator[str]:
     """The address of a new database on the server, migrated (a copy of the template); dropped afterwards."""
     database = server.new_name()
-    asyncio.run(_admin(server, f"CREATE DATABASE {database} TEMPLATE {TEMPLATE}"))
+    asyncio.run(_admin(server, f"CREATE DATABASE {database} TEMPLATE {TEMPLATE} OWNER {server.role}"))
     try:
         yield server.url(database)
     finally:

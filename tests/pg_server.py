@@ -2,6 +2,10 @@
 postgres), listening on a unix socket in a temporary directory only (never a TCP port), with the schema migrated
 once into a template database so each test gets a fresh database by copying it.
 
+The clubs connect as `PgServer.role`, an ordinary role that owns their databases (as a deployment's bot does,
+docs/deploy.md): not a superuser, so the tables' row-level security binds every test (storage/tenancy.py).
+`admin_url` is the superuser's, for creating and dropping databases and for looking past the clubs' policies.
+
 The binaries are looked for in ``SUDIJA_PG_BIN`` (only there when it is set), else on PATH, then in
 /usr/lib/postgresql/*/bin (Debian's `postgresql` package). Run as root, the server runs as the ``postgres`` user
 (PostgreSQL refuses root).
@@ -45,7 +49,8 @@ class PgServer:
         self.dir = Path(tempfile.mkdtemp(prefix="sudija-pg-"))
         self.data = self.dir / "data"
         self.socket = self.dir / "socket"
-        self.user = "postgres"
+        self.user = "postgres"  # the superuser: creates the role and the databases
+        self.role = "sudija"  # what the clubs connect as (`roles()` creates it)
         self._names = itertools.count(1)
         self._as: list[str] = []
         if os.geteuid() == 0:
@@ -77,7 +82,16 @@ class PgServer:
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def url(self, database: str) -> str:
+        """A club's address: the ordinary role, bound by row-level security."""
+        return f"postgresql://{self.role}@/{database}?host={self.socket}"
+
+    def admin_url(self, database: str) -> str:
+        """The superuser's address (row-level security does not bind it)."""
         return f"postgresql://{self.user}@/{database}?host={self.socket}"
+
+    def role_statements(self) -> tuple[str, ...]:
+        """What the superuser runs once so `role` can own the clubs' databases (and copy their template)."""
+        return (f"CREATE ROLE {self.role} LOGIN CREATEDB NOSUPERUSER NOBYPASSRLS",)
 
     def new_name(self) -> str:
         return f"club_{os.getpid()}_{next(self._names)}"

@@ -90,10 +90,11 @@ def test_an_unreachable_server_is_a_message_not_a_traceback(tmp_path: Path, caps
 
 async def test_a_writer_waits_for_another_process_then_is_busy_and_writes_nothing(pg_url: str) -> None:
     db = await open_database(pg_url, busy_timeout_ms=100)
+    assert isinstance(db, PostgresDatabase)
     other = await asyncpg.connect(pg_url)
     try:
-        async with other.transaction():
-            await other.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)  # another process mid-write
+        async with other.transaction():  # another process of the club mid-write (the club's write lock)
+            await other.execute("SELECT pg_advisory_xact_lock($1, $2)", WRITE_LOCK, db.club_key)
             with pytest.raises(DatabaseBusy):
                 await db.members.link("test", "1", "duh", NOW)
         assert await db.members.by_nick("duh") is None

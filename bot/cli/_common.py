@@ -13,6 +13,7 @@ from bot.i18n import LANGUAGES
 from bot.messages import Catalogue
 from storage.database import Database, open_database
 from storage.postgres import is_postgres
+from storage.tenancy import DEFAULT_CLUB
 
 
 def club_config(args: argparse.Namespace) -> Config:
@@ -92,10 +93,11 @@ def database_missing(db_path: str) -> bool:
     return db_path != ":memory:" and not is_postgres(db_path) and not Path(db_path).exists()
 
 
-async def open_existing(db_path: str, missing: str) -> Database | None:
+async def open_existing(db_path: str, missing: str, club: str = DEFAULT_CLUB) -> Database | None:
     """The database at `db_path`, or None (with `missing` said on standard error) when there is no such file: a
-    read command never creates an empty database. A ``postgresql://`` address is the server's database."""
+    read command never creates an empty database. A ``postgresql://`` address is the server's database, read as
+    the club `club` (`[club] id`: storage/tenancy.py)."""
     if database_missing(db_path):
         print(missing, file=sys.stderr)
         return None
-    return await open_database(db_path)
+    return await open_database(db_path, club=club)

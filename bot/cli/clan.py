@@ -69,7 +69,7 @@ async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
     from bot.desk import Desk  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    db = await open_existing(db_path, f"database {db_path} does not exist")
+    db = await open_existing(db_path, f"database {db_path} does not exist", config.club_id)
     if db is None:
         return 1
     try:

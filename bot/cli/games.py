@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if database_missing(db_path):
         print(words.t("cli.games.no_db", db=db_path), file=sys.stderr)
         return 1
-    games, total = asyncio.run(_listing(db_path, args.player, args.limit))
+    games, total = asyncio.run(_listing(db_path, args.player, args.limit, config.club_id))
     if args.json:
         print(json.dumps([game_json(game) for game in games], ensure_ascii=False, indent=2))
         return 0
@@ -67,10 +67,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _listing(db_path: str, player: str | None, limit: int) -> tuple[list[GameSummary], int]:
+async def _listing(db_path: str, player: str | None, limit: int, club: str) -> tuple[list[GameSummary], int]:
     from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    db = await open_database(db_path)
+    db = await open_database(db_path, club=club)
     try:
         games = await db.games.listing(player, limit=limit)
         total, _ = await db.games.count()

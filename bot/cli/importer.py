@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     importer = Importer(
         args.db or config.database,
+        club=config.club_id,
         lang=words.language,
         jobs=args.jobs,
         progress=bar.update if bar is not None else None,

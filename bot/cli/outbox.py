@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     state = "failed" if args.failed else "pending" if args.pending else None
     if args.chat:
-        effects, told = asyncio.run(_chat_listing(db_path, state, max(1, args.limit)))
+        effects, told = asyncio.run(_chat_listing(db_path, state, max(1, args.limit), config.club_id))
         print(
             words.t(
                 "cli.outbox.chat_summary",
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         for effect in effects:
             print(chat_line(effect, words))
         return 0
-    commands, counts = asyncio.run(_listing(db_path, state, max(1, args.limit)))
+    commands, counts = asyncio.run(_listing(db_path, state, max(1, args.limit), config.club_id))
     print(
         words.t(
             "cli.outbox.summary",
@@ -88,11 +88,11 @@ def _tail(waiting: bool, next_at: datetime | None, error: str | None, words: Cat
     return text + (f" — {error}" if error else "")
 
 
-async def _listing(db_path: str, state: str | None, limit: int) -> tuple[list[Command], dict[str, int]]:
+async def _listing(db_path: str, state: str | None, limit: int, club: str) -> tuple[list[Command], dict[str, int]]:
     from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
     from storage.outbox import OutboxStore  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    db = await open_database(db_path)
+    db = await open_database(db_path, club=club)
     try:
         store = OutboxStore(db)
         return await store.listing(state, limit), await store.counts()
@@ -111,11 +111,11 @@ def chat_line(effect: Effect, words: Catalogue) -> str:
     return text + _tail(effect.state == "pending", effect.next_at, effect.last_error, words)
 
 
-async def _chat_listing(db_path: str, state: str | None, limit: int) -> tuple[list[Effect], dict[str, int]]:
+async def _chat_listing(db_path: str, state: str | None, limit: int, club: str) -> tuple[list[Effect], dict[str, int]]:
     from storage.chat_outbox import ChatOutboxStore, EffectState  # noqa: PLC0415 (only what the sub-command runs)
     from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    db = await open_database(db_path)
+    db = await open_database(db_path, club=club)
     try:
         store = ChatOutboxStore(db)
         return await store.listing(EffectState(state) if state else None, limit), await store.counts()

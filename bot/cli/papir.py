@@ -61,7 +61,7 @@ async def show(
     """Print the paper of game `number` from the database at `db_path`; the exit status."""
 
     words = Catalogue(lang)
-    db = await open_existing(db_path, words.t("papir.no_db", db=db_path))
+    db = await open_existing(db_path, words.t("papir.no_db", db=db_path), (config or Config()).club_id)
     if db is None:
         return 1
     try:

@@ -105,7 +105,7 @@ async def show(
     """Print the trials of game `number` from the database at `db_path`; the exit status."""
 
     messages = Catalogue(lang)
-    db = await open_existing(db_path, messages.t("presude.no_db", db=db_path))
+    db = await open_existing(db_path, messages.t("presude.no_db", db=db_path), (config or Config()).club_id)
     if db is None:
         return 1
     try:

@@ -14,6 +14,7 @@ from typing import Any
 from bot.cli._common import add_db_option, club_config, game_number, open_existing
 from bot.cli._pictures import write_png
 from bot.messages import Catalogue
+from storage.tenancy import DEFAULT_CLUB
 
 
 def register(subparsers: Any) -> None:
@@ -32,15 +33,16 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    return asyncio.run(show(args.game, args.hand, args.db or config.database, args.png, args.lang or config.language))
+    db_path = args.db or config.database
+    return asyncio.run(show(args.game, args.hand, db_path, args.png, args.lang or config.language, config.club_id))
 
 
-async def show(number: int, n: int, db_path: str, png: str, lang: str) -> int:
+async def show(number: int, n: int, db_path: str, png: str, lang: str, club: str = DEFAULT_CLUB) -> int:
     from bot.pictures.hand import hand_png  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.views import render_hands  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    db = await open_existing(db_path, words.t("papir.no_db", db=db_path))
+    db = await open_existing(db_path, words.t("papir.no_db", db=db_path), club)
     if db is None:
         return 1
     try:

@@ -31,10 +31,20 @@ def register(subparsers: Any) -> None:
         help="PostgreSQL: while another bot serves the database, wait and take over the moment it stops or dies "
         "(docs/deploy.md)",
     )
+    parser.add_argument(
+        "--club",
+        action="append",
+        default=None,
+        metavar="FILE",
+        help="serve the club this configuration file describes; repeated, several clubs in this one process, "
+        "each with its own [club] id, database or database share, and platforms (docs/deploy.md)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "club", None):
+        return run_clubs(args)
     config = club_config(args)
     if args.db:
         from dataclasses import replace  # noqa: PLC0415 (a sub-command loads only what it runs)
@@ -56,6 +66,34 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         asyncio.run(serve(config, standby=standby))
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def run_clubs(args: argparse.Namespace) -> int:
+    """`--club FILE …`: each file's club, all in this process (bot/cli/_clubs.py)."""
+    from bot.cli._clubs import check_clubs, log_by_club, serve_clubs  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.config import load  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    if args.db or args.config:
+        print("--club FILE names each club's configuration and database: give no --config or --db", file=sys.stderr)
+        return 2
+    standby = bool(args.standby)
+    try:
+        configs = [load(path) for path in args.club]
+        check_clubs(configs, args.club)
+        if standby and not all(is_postgres(c.database) for c in configs):
+            raise ConfigError('--standby needs PostgreSQL databases (database = "postgresql://…"): see docs/deploy.md')
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    log_by_club()
+    try:
+        asyncio.run(serve_clubs(configs, standby=standby))
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.cli._common import add_db_option, club_config, open_existing
 from bot.messages import Catalogue
+from storage.tenancy import DEFAULT_CLUB
 
 
 def day(text: str) -> date:
@@ -59,17 +60,25 @@ def run(args: argparse.Namespace) -> int:
             form="json" if args.json else "csv" if args.csv else "text",
             png=args.png,
             lang=args.lang or config.language,
+            club=config.club_id,
         )
     )
 
 
 async def show(
-    db_path: str, start: date | None, end: date | None, *, form: str = "text", png: str | None = None, lang: str = "sr"
+    db_path: str,
+    start: date | None,
+    end: date | None,
+    *,
+    form: str = "text",
+    png: str | None = None,
+    lang: str = "sr",
+    club: str = DEFAULT_CLUB,
 ) -> int:
     from bot.desk.statistics import club_zone, council_figures, figures_text  # noqa: PLC0415 (a sub-command loads only what it runs)
     from rules.statistics import figures_csv, figures_json  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    db = await open_existing(db_path, Catalogue(lang).t("papir.no_db", db=db_path))
+    db = await open_existing(db_path, Catalogue(lang).t("papir.no_db", db=db_path), club)
     if db is None:
         return 1
     try:

@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.cli._common import add_db_option, club_config, open_existing
 from bot.messages import Catalogue
+from storage.tenancy import DEFAULT_CLUB
 
 MAX_RECORD_BYTES = 256 * 1024 * 1024
 
@@ -74,16 +75,19 @@ def run(args: argparse.Namespace) -> int:
             out=args.out,
             officials=args.officials,
             lang=args.lang or config.language,
+            club=config.club_id,
         )
     )
 
 
-async def export(trial: int, db_path: str, *, out: str | None, officials: bool, lang: str) -> int:
+async def export(
+    trial: int, db_path: str, *, out: str | None, officials: bool, lang: str, club: str = DEFAULT_CLUB
+) -> int:
     from bot.records.load import load_record  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.records.zapisnik import render_html  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    db = await open_existing(db_path, words.t("papir.no_db", db=db_path))
+    db = await open_existing(db_path, words.t("papir.no_db", db=db_path), club)
     if db is None:
         return 1
     try:

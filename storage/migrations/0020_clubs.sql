@@ -1,0 +1,5 @@
+-- Many clubs in one deployment (issue 21; storage/tenancy.py). On SQLite a club is a database file of its own:
+-- the file holds one club's rows, so its tables need no club column, and this migration changes nothing here.
+-- A deployment serving several clubs gives each its own configuration file with its own `[club] id` and its own
+-- `database` file (docs/deploy.md). PostgreSQL's twin, 0020_clubs.pg.sql, puts the club on every row of a
+-- database shared by many clubs, under row-level security.
