@@ -61,18 +61,19 @@ class CodeServer(LoggingGameServer):
         self.codes.append((nick, code))
 
 
-async def desk_on(club: Club, where: str | Path, chat: RecordingChat, server: LoggingGameServer) -> Club:
+async def desk_on(
+    where: str | Path, chat: RecordingChat, server: LoggingGameServer, clock: ManualClock, config: Config
+) -> Club:
     """A process of the club: a desk on the database at `where`, its platform and game server, started."""
     db = await open_database(where)
-    desk = Desk(db, Chats([chat]), server, club.clock, club.config, ManualTimers())
+    timers = ManualTimers()
+    desk = Desk(db, Chats([chat]), server, clock, config, timers)
     await desk.start()
-    return Club(db, desk, chat, club.clock, desk.timers, server, club.config)  # type: ignore[arg-type]
+    return Club(db, desk, chat, clock, timers, server, config)
 
 
 async def a_club(where: str | Path, server: LoggingGameServer, config: Config) -> Club:
-    bare = Club(None, None, None, ManualClock(NOW), ManualTimers(), server, config)  # type: ignore[arg-type]
-    club = await desk_on(bare, where, HookedChat(), server)
-    club.timers = club.desk.timers  # type: ignore[assignment]
+    club = await desk_on(where, HookedChat(), server, ManualClock(NOW), config)
     for nick in ("ana", "marko", "petar", "jelena"):
         await club.member(nick)
     for referee in ("sudija1", "sudija2", "sudija3"):
@@ -85,7 +86,7 @@ async def a_club(where: str | Path, server: LoggingGameServer, config: Config) -
 async def restart(club: Club, tmp_path: Path) -> Club:
     """A new process over the same database: a platform that remembers nothing, the desk started."""
     await club.db.close()
-    return await desk_on(club, database_for(tmp_path), HookedChat(), type(club.server)())
+    return await desk_on(database_for(tmp_path), HookedChat(), type(club.server)(), club.clock, club.config)
 
 
 Scenario = Callable[[Club, Callable[[], Awaitable[None]]], Awaitable[None]]
