@@ -19,6 +19,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -31,6 +32,9 @@ from storage.database import Database
 from storage.trials import Trial
 
 log = logging.getLogger(__name__)
+
+#: True while this task delivers chat effects (a platform's hook runs inside a delivery).
+_delivering: ContextVar[bool] = ContextVar("chat_outbox_delivering", default=False)
 
 SERVER = "server"  # the "platform" of an effect that asks the game server (through its own port and outbox)
 SERVER_OPS = frozenset({"pause_table", "resume_table", "block_offers", "unblock_offers"})
@@ -132,6 +136,16 @@ def server(call_id: Queue, op: str, arg: int | str) -> NewEffect:
     return NewEffect(queue_of(call_id), SERVER, {"op": op, "arg": arg})
 
 
+def linked(queue: Queue, member: int, platform: str) -> NewEffect:
+    """A proven link was written: `platform` may sync what it owns for the member (Discord: the mapped roles)."""
+    return NewEffect(queue_of(queue), "linked", {"member": member, "platform": platform})
+
+
+def unlinked(queue: Queue, member: int, platform: str) -> NewEffect:
+    """A link was removed: what `platform` gave the member through that account goes with it."""
+    return NewEffect(queue_of(queue), "unlinked", {"member": member, "platform": platform})
+
+
 # Delivery ---------------------------------------------------------------------------------------------------
 class Reach(Protocol):
     """What delivery needs of the desk: the database, the ports, and a trial's space as platforms show it."""
@@ -186,6 +200,7 @@ class ChatOutbox:
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._again = False  # a decision taken during a delivery wrote effects: one more pass
 
     def wake(self) -> None:
         self._wake.set()
@@ -193,23 +208,41 @@ class ChatOutbox:
     async def deliver(self) -> int:
         """Deliver every effect that is due, in the order written, a queue stopping at its first effect that
         waits for a retry; how many effects ended. (One pass: an effect written meanwhile is delivered by the
-        call that follows its decision, waiting on the lock.)"""
-        async with self._lock:
-            ended = 0
-            waiting: set[str] = set()
-            for effect in await self.store.due(self.clock()):
-                if effect.queue in waiting or (effect.kind != SERVER and not self.desk.chat.ports):
-                    waiting.add(effect.queue)  # no platform here (a command line's desk): the bot delivers it
-                    continue
-                now = self.clock()
-                if not await self.store.lease(effect.id, now, now + LEASE):
-                    waiting.add(effect.queue)  # another bot process delivers it (and the rest of its queue)
-                    continue
-                if await self._deliver(effect):
-                    ended += 1
-                else:
-                    waiting.add(effect.queue)
-            return ended
+        call that follows its decision, waiting on the lock.) A decision taken while an effect is delivered (a
+        platform's hook acts: Telegram's link marks the member online, who is offered the pending calls) does
+        not wait on the lock its delivery holds: its effects are delivered by a further pass of that delivery."""
+        if _delivering.get():
+            self._again = True
+            return 0
+        token = _delivering.set(True)
+        try:
+            async with self._lock:
+                ended = 0
+                self._again = True
+                while self._again:
+                    self._again = False
+                    ended += await self._pass()
+                return ended
+        finally:
+            _delivering.reset(token)
+
+    async def _pass(self) -> int:
+        """One pass over what is due (the lock held)."""
+        ended = 0
+        waiting: set[str] = set()
+        for effect in await self.store.due(self.clock()):
+            if effect.queue in waiting or (effect.kind != SERVER and not self.desk.chat.ports):
+                waiting.add(effect.queue)  # no platform here (a command line's desk): the bot delivers it
+                continue
+            now = self.clock()
+            if not await self.store.lease(effect.id, now, now + LEASE):
+                waiting.add(effect.queue)  # another bot process delivers it (and the rest of its queue)
+                continue
+            if await self._deliver(effect):
+                ended += 1
+            else:
+                waiting.add(effect.queue)
+        return ended
 
     def _targets(self, effect: Effect) -> list[tuple[str, ChatPort | None]]:
         """The parts still to do: the game server's, or each platform's not done (nor failed) yet."""
@@ -315,6 +348,11 @@ class ChatOutbox:
             await port.say_in_trial(await self._space(p["trial"], True), p["text"])
         elif kind == "close_trial_space":
             await port.close_trial_space(await self._space(p["trial"]), p["text"])
+        elif kind in ("linked", "unlinked"):
+            # Only the platform of the link has a hook to run; the member as stored when it is delivered.
+            hook = getattr(port, f"member_{kind}", None)
+            if port.platform == p["platform"] and hook is not None:
+                await hook(await self._member(p["member"]))
         else:
             raise Permanent(f"unknown chat effect {kind}")
         return None

@@ -5,10 +5,12 @@ transaction. The desk (`bot.desk.links`) decides who may do what; this module on
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.sql import Connection
@@ -81,8 +83,10 @@ class LinkStore:
         display: str,
         now: datetime,
         code: tuple[str, str, datetime] | None,
+        effects: Callable[[LinkRequest], Sequence[NewEffect]] | None = None,
     ) -> LinkRequest:
-        """Store (or replace) the account's request; `code` is (hash, salt, expiry) when one was delivered."""
+        """Store (or replace) the account's request; `code` is (hash, salt, expiry) when one was delivered. The
+        chat `effects` of the request as stored (the approvers told) are written in the same transaction."""
         code_hash, salt, expires = code if code else (None, None, None)
         async with self.db.transaction() as conn:
             await conn.execute(
@@ -102,8 +106,12 @@ class LinkStore:
                     now_text(expires) if expires else None,
                 ),
             )
-        found = await self.for_account(platform, account)
-        assert found is not None
+            rows = await conn.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM link_requests WHERE platform = ? AND account = ?", (platform, account)
+            )
+            found = _request(tuple(next(iter(rows))))
+            if effects is not None:
+                await add_effects(conn, effects(found), now)
         return found
 
     async def get(self, request_id: int) -> LinkRequest | None:
@@ -155,10 +163,17 @@ class LinkStore:
             await EventStore.add(conn, now, "link_code_wrong", None, f"account:{platform}:{account}")
         return await self.lock(platform, account)
 
-    async def prove(self, request: LinkRequest, proof: str, by: int | None, now: datetime) -> int:
+    async def prove(
+        self,
+        request: LinkRequest,
+        proof: str,
+        by: int | None,
+        now: datetime,
+        effects: Callable[[int], Sequence[NewEffect]] | None = None,
+    ) -> int:
         """Write the proven link (creating the member when new), drop the request and the account's wrong-code
-        count, record the act; the member's id. `LinkConflict` when the account or the nickname's place on the
-        platform is taken (nothing written)."""
+        count, record the act, with the link's chat `effects` (given the member's id); the member's id.
+        `LinkConflict` when the account or the nickname's place on the platform is taken (nothing written)."""
         async with self.db.transaction() as conn:
             async with conn.execute(
                 "SELECT 1 FROM link_requests WHERE id = ? AND nick = ? AND account = ?",
@@ -202,6 +217,8 @@ class LinkStore:
                 proof=proof,
                 display=request.display,
             )
+            if effects is not None:
+                await add_effects(conn, effects(member_id), now)
         return member_id
 
     async def deny(self, request: LinkRequest, by: int | None, now: datetime, reason: str) -> bool:
@@ -227,9 +244,16 @@ class LinkStore:
         return True
 
     async def unlink(
-        self, member_id: int, platform: str | None, by: int | None, now: datetime, reason: str
+        self,
+        member_id: int,
+        platform: str | None,
+        by: int | None,
+        now: datetime,
+        reason: str,
+        effects: Callable[[list[str]], Sequence[NewEffect]] | None = None,
     ) -> list[str]:
-        """Remove the member's link on `platform` (every platform when None); the platforms unlinked."""
+        """Remove the member's link on `platform` (every platform when None); the platforms unlinked, whose chat
+        `effects` (given them) are written in the same transaction."""
         async with self.db.transaction() as conn:
             rows = list(
                 await conn.execute_fetchall(
@@ -250,7 +274,10 @@ class LinkStore:
                     account=account,
                     reason=reason,
                 )
-        return [str(r[0]) for r in rows]
+            gone = [str(r[0]) for r in rows]
+            if effects is not None and gone:
+                await add_effects(conn, effects(gone), now)
+        return gone
 
     async def unlink_account(self, platform: str, account: str, now: datetime, reason: str) -> bool:
         """Remove one account's link (the configuration no longer names it); False when there was none."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rules.members import MAX_NICK, ROLES, Member
+from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 
@@ -169,9 +171,17 @@ class MemberStore:
         return bool(row and row[0])
 
     async def set_role(
-        self, member_id: int, role: str, granted: bool, by: int | None, now: datetime, reason: str = ""
+        self,
+        member_id: int,
+        role: str,
+        granted: bool,
+        by: int | None,
+        now: datetime,
+        reason: str = "",
+        effects: Sequence[NewEffect] = (),
     ) -> bool:
-        """Grant or remove a role; False when nothing changed."""
+        """Grant or remove a role; False when nothing changed. The chat `effects` of the change (the member
+        told) are written with it, and only when it changed something."""
         async with self.db.transaction() as conn:
             if granted:
                 cur = await conn.execute(
@@ -191,6 +201,7 @@ class MemberStore:
                     role=role,
                     reason=reason,
                 )
+                await add_effects(conn, effects, now)
         return changed
 
     async def set_duty(self, member_id: int, on_duty: bool, now: datetime) -> None:
@@ -234,8 +245,15 @@ class MemberStore:
         )
 
     async def set_call_ban(
-        self, member_id: int, until: datetime | None, by: int | None, reason: str, now: datetime
+        self,
+        member_id: int,
+        until: datetime | None,
+        by: int | None,
+        reason: str,
+        now: datetime,
+        effects: Sequence[NewEffect] = (),
     ) -> None:
+        """Deny the member the right to call (until `until`, or until restored); its chat `effects` with it."""
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT OR REPLACE INTO call_bans (member, until, by, reason, at) VALUES (?,?,?,?,?)",
@@ -244,10 +262,15 @@ class MemberStore:
             await EventStore.add(
                 conn, now, "call_denied", by, str(member_id), until=now_text(until) if until else None, reason=reason
             )
+            await add_effects(conn, effects, now)
 
-    async def lift_call_ban(self, member_id: int, by: int | None, reason: str, now: datetime) -> bool:
+    async def lift_call_ban(
+        self, member_id: int, by: int | None, reason: str, now: datetime, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """Restore the right to call; False when it was not denied (and then no `effects` are written)."""
         async with self.db.transaction() as conn:
             cur = await conn.execute("DELETE FROM call_bans WHERE member = ?", (member_id,))
             if cur.rowcount:
                 await EventStore.add(conn, now, "call_restored", by, str(member_id), reason=reason)
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0

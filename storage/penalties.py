@@ -8,6 +8,7 @@ most once per trial; the arithmetic is `rules.penalties`'.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from rules.penalties import (
     plavac_after_penalty,
 )
 from rules.verdict_effects import EffectsPlan
+from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.sql import Connection
@@ -195,14 +197,16 @@ class PenaltyStore:
         ) as cur:
             return [Plavac(r[0], parse_stored_time(r[1]), True, parse_stored_time(r[3])) for r in await cur.fetchall()]
 
-    async def end_plavac(self, member: int, now: datetime) -> bool:
-        """A plavac that ran out ends, once: True only for the call that ended it."""
+    async def end_plavac(self, member: int, now: datetime, effects: Sequence[NewEffect] = ()) -> bool:
+        """A plavac that ran out ends, once: True only for the call that ended it (which writes its chat
+        `effects` with it)."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE plavac SET active = 0 WHERE member = ? AND active = 1 AND until <= ?", (member, now_text(now))
             )
             if cur.rowcount:
                 await EventStore.add(conn, now, "plavac_ended", None, str(member))
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
     async def napustio(self, game: int) -> Napustio | None:
@@ -276,9 +280,11 @@ class PenaltyStore:
         *,
         culprit: int | None = None,
         actor: int | None = None,
+        effects: Callable[[Effects], Sequence[NewEffect]] | None = None,
     ) -> Effects | None:
         """Persist the plan of a verdict's effects (`rules.verdict_effects`) in one transaction; None when it has
-        already taken effect. `culprit` is the member the plan's penalty is imposed on.
+        already taken effect. `culprit` is the member the plan's penalty is imposed on. The chat `effects` of
+        what was changed (the members told) are written in the same transaction.
 
         Lifting an earlier penalty shortens its plavac and gives its points back if its month is open; the
         settlement's cancelled points likewise; the napustio count is the plan's (`EffectsPlan.napustio`).
@@ -439,14 +445,17 @@ class PenaltyStore:
                 await EventStore.add(
                     conn, now, "game_settled", actor, f"game:{game.number}", trial=trial, counts=settle
                 )
-        return Effects(
-            lifted,
-            cancelled,
-            new_row,
-            plavac_before,
-            plavac_after,
-            napustio_before,
-            napustio_after,
-            napustio_open,
-            settle,
-        )
+            result = Effects(
+                lifted,
+                cancelled,
+                new_row,
+                plavac_before,
+                plavac_after,
+                napustio_before,
+                napustio_after,
+                napustio_open,
+                settle,
+            )
+            if effects is not None:
+                await add_effects(conn, effects(result), now)
+        return result

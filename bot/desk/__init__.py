@@ -70,7 +70,8 @@ class Desk(DeskBase):
         self.extra_actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {}
 
     # The steps the parts extend, each carried out whole (bot.desk.deps.Steps) ------------------------------
-    open_trial = Part("advisor", AdviceDesk.open_trial)
+    open_trial = Part("trials", TrialDesk.open_trial)
+    briefing = Part("advisor", AdviceDesk.briefing)
     judged_by = Part("appeals", AppealDesk._judged_by)
     interrupt = Part("appeals", AppealDesk.interrupt)
     checked = Part("penalties", PenaltyDesk.checked)
@@ -96,7 +97,7 @@ class Desk(DeskBase):
     draft = UseCase("advisor", AdviceDesk.draft)
     show_hands = UseCase("advisor", AdviceDesk.show_hands)
     change_game = UseCase("advisor", AdviceDesk.change_game)
-    join_as_councilor = UseCase("advisor", AdviceDesk.join_as_councilor)
+    join_as_councilor = UseCase("trials", TrialDesk.join_as_councilor)
     advice = UseCase("advisor", AdviceDesk.advice)
     advice_actions = Part("advisor", AdviceDesk.advice_actions)
 

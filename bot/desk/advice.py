@@ -1,7 +1,8 @@
 """The referee's second opinion: what he must review before judging, and the Arbitar's analysis as advice.
 
-* **The briefing** (`brief`): when a trial opens (and when Promeni… moves it to another game), the referee — and
-  a councilor when he joins — gets privately (`Chats.tell`, never the trial's space the players see) the game's
+* **The briefing** (`briefing`): when a trial opens (and when Promeni… moves it to another game: `brief`), the
+  referee — and a councilor when he joins — gets privately (a tell written with the take or the joining in the
+  chat outbox, never the trial's space the players see) the game's
   earlier trials with their outcomes, verdicts and reasons, and a warning for every hand that already carries a
   verdict or a players' correction (an ispravka, a player's odlazak u bulu, the Arbitar's transfer) and for every
   verdict on the game as a whole: an incident already judged is not judged again (club rules).
@@ -27,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from bot import chat_outbox as effect
 from bot.desk.advice_text import FallAnalysis, decision_line, render_advice, render_briefing
 from bot.desk.base import DeskBase
 from bot.desk.catalogue_rules import RuleCatalogueDesk
@@ -38,6 +40,7 @@ from bot.registry.spec import MAX_HAND
 from rules.gamelog import Game, Hand
 from rules.paper_hand import HandCase, hand_facts
 from rules.verdicts import BulaChange, Draft, FallTransfer, verdict_from_json
+from storage.chat_outbox import NewEffect
 from storage.members import Member
 from storage.trials import Trial
 
@@ -73,8 +76,9 @@ def _procedure() -> Analyser | None:
 
 
 class AdviceDesk(DeskBase):
-    """The second-opinion part of the desk: it extends the trial's opening, a councilor joining, Promeni…,
-    Prikaz ruke (`trials`) and the draft as the catalogues price it (`drafts`)."""
+    """The second-opinion part of the desk: it briefs the official of a trial opening and of a councilor joining
+    (`briefing`, a step `trials` takes), and extends Promeni…, Prikaz ruke (`trials`) and the draft as the
+    catalogues price it (`drafts`)."""
 
     def __init__(self, deps: DeskDeps, trials: TrialDesk, drafts: RuleCatalogueDesk, steps: Steps) -> None:
         super().__init__(deps)
@@ -127,31 +131,29 @@ class AdviceDesk(DeskBase):
         return [await self._analysis(game, hand.n, seat, analyser) for seat in defender_falls(hand)]
 
     # The briefing -------------------------------------------------------------------------------------------
+    async def _briefing_text(self, game: int, official_id: int, trial: int | None) -> tuple[Member, str] | None:
+        """What the official is told of the game's trials but `trial`, in his language (None: nothing to tell)."""
+        official = await self.db.members.get(official_id)
+        facts = await self.game_facts(game)
+        if official is None or facts is None:
+            return None
+        earlier = [t for t in await self.db.trials.for_game(game) if t.id != trial]
+        moves = await self.fall_moves(game)
+        async with self.reading(official):
+            text = render_briefing(game, facts.players, earlier, moves, self.messages)
+        return None if text is None else (official, text)
+
+    async def briefing(self, game: int, official: int, queue: int, trial: int | None = None) -> list[NewEffect]:
+        """The briefing as a row of the chat outbox, written with the decision that makes him the trial's official
+        (the take, a councilor's joining) in the trial's queue (`queue`, its call's id): after its space opens."""
+        told = await self._briefing_text(game, official, trial)
+        return [] if told is None else [effect.tell(queue, told[0].id, told[1])]
+
     async def brief(self, trial: Trial, official_id: int) -> None:
         """Tell the official privately what the game already carries (nothing when it carries nothing)."""
-        official = await self.db.members.get(official_id)
-        facts = await self.game_facts(trial.game)
-        if official is None or facts is None:
-            return
-        earlier = [t for t in await self.db.trials.for_game(trial.game) if t.id != trial.id]
-        moves = await self.fall_moves(trial.game)
-        async with self.reading(official):
-            text = render_briefing(trial.game, facts.players, earlier, moves, self.messages)
-            if text is not None:
-                await self.chat.tell(official, text)
-
-    async def open_trial(self, trial: Trial) -> None:
-        await self.trials.open_trial(trial)
-        await self.brief(trial, trial.referee)
-
-    async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
-        reply = await self.trials.join_as_councilor(councilor, ccall_id)
-        if reply.ok:
-            ccall = await self.db.calls.councilor_call(ccall_id)
-            trial = await self.db.trials.get(ccall.trial) if ccall is not None else None
-            if trial is not None:
-                await self.brief(trial, councilor.id)
-        return reply
+        told = await self._briefing_text(trial.game, official_id, trial.id)
+        if told is not None:
+            await self.chat.tell(*told)
 
     async def change_game(self, referee: Member, number: int) -> Reply:
         reply = await self.trials.change_game(referee, number)

@@ -5,10 +5,11 @@ the database, the ports, the clock, the configuration and the messages). A part 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractContextManager, asynccontextmanager
 from datetime import datetime, timedelta
 
+from bot import chat_outbox as chat_effect
 from bot.chat_outbox import ChatOutbox
 from bot.config import Config
 from bot.desk.deps import DeskDeps
@@ -16,7 +17,7 @@ from bot.desk.refused import Refused
 from bot.i18n.reader import reader_language, speaking
 from bot.messages import Catalogue
 from bot.pictures.attach import paper_pictures
-from bot.ports import Chats, Clock, GameServerPort, Party, Reply, Timers, TrialSpace
+from bot.ports import Button, Chats, Clock, GameServerPort, Party, Reply, Timers, TrialSpace
 from bot.views import TranscriptLine, author_label, render_transcript_page, render_trials, transcript_pages
 from rules.eligibility import GameFacts, RefereeFacts
 from rules.fall_moves import FallMove, fall_move
@@ -24,6 +25,7 @@ from rules.gamelog import Game
 from rules.members import Member, PartyRole
 from rules.paper import compute_paper
 from rules.paper_render import anonymised, paper_json, paper_text
+from storage.chat_outbox import NewEffect
 from storage.database import Database
 from storage.languages import member_language
 from storage.trials import Trial
@@ -273,3 +275,18 @@ class DeskBase:
         except Exception:
             log.exception("the chat outbox could not deliver now; the worker will")
             self.chat_outbox.wake()
+
+    async def reader_languages(self, members: Iterable[int]) -> dict[int, str | None]:
+        """The language each member reads (None: the club's), read before a decision's transaction whose chat
+        effects are written in it (`told`) for members known only inside it."""
+        return {m: await member_language(self.db, m) for m in set(members)}
+
+    def told(self, member: int, text: str, buttons: Sequence[Button] = ()) -> NewEffect:
+        """A private message to `member`, in his own queue of the chat outbox (`member_queue`)."""
+        return chat_effect.tell(member_queue(member), member, text, buttons)
+
+
+def member_queue(member: int) -> str:
+    """The chat outbox's queue of what one member is told of his standing (roles, the right to call, links,
+    penalties) and of his links' platform effects: delivered in the order decided (denied, then restored)."""
+    return f"member:{member}"

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from rules.members import Member
     from rules.verdicts import Draft
     from storage.changes import NewPaperChange
+    from storage.chat_outbox import NewEffect
     from storage.events import Event
     from storage.states import EndReason
     from storage.trials import Trial
@@ -57,12 +58,14 @@ class DeskDeps:
 
 class Steps(Protocol):
     """The steps one part takes and others extend, each as the whole desk carries it out: opening a trial (the
-    referee's advice briefs him), who judges a trial (a councilor his hearing), interrupting one (its appeal waits
-    again), checking a draft and a verdict's effects (penalties), the game's verdicts (with their appeals), an
-    official arriving (also offered appeals), an official losing his function (a councilor his hearing) and the
-    text of an act (links', votes')."""
+    referee's advice briefs him: `briefing`, the rows written with the take or a councilor's joining), who judges
+    a trial (a councilor his hearing), interrupting one (its appeal waits again), checking a draft and a verdict's
+    effects (penalties), the game's verdicts (with their appeals), an official arriving (also offered appeals),
+    an official losing his function (a councilor his hearing) and the text of an act (links', votes')."""
 
     async def open_trial(self, trial: Trial) -> None: ...
+
+    async def briefing(self, game: int, official: int, queue: int, trial: int | None = None) -> list[NewEffect]: ...
 
     async def judged_by(self, referee: Member, trial_id: int | None) -> Trial: ...
 

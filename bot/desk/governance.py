@@ -97,12 +97,13 @@ class GovernanceDesk(DeskBase):
         if actor is not None and actor.id == target.id and not self.is_owner(actor):
             raise Refused("gov.not_self")
         by = actor.id if actor else None
-        if not await self.db.members.set_role(target.id, role, True, by, self.now(), reason):
-            raise Refused("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
         async with self.reading(target):
-            await self.chat.tell(
-                target, self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—")
-            )
+            told = self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—")
+        if not await self.db.members.set_role(
+            target.id, role, True, by, self.now(), reason, [self.told(target.id, told)]
+        ):
+            raise Refused("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
+        await self.deliver_effects()
         fresh = await self.db.members.get(target.id)
         if fresh is not None:
             await self.steps.offer_pending_calls(fresh)
@@ -117,10 +118,13 @@ class GovernanceDesk(DeskBase):
             raise Refused("gov.reason_required")
         target = await self._target(nick)
         by = actor.id if actor else None
-        if not await self.db.members.set_role(target.id, role, False, by, self.now(), reason):
-            raise Refused("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
         async with self.reading(target):
-            await self.chat.tell(target, self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason))
+            told = self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason)
+        if not await self.db.members.set_role(
+            target.id, role, False, by, self.now(), reason, [self.told(target.id, told)]
+        ):
+            raise Refused("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
+        await self.deliver_effects()
         await self.steps.end_judging_without_function(target, role)
         return Reply(self.t("gov.dismissed", nick=target.nick, role=self.t(f"role.{role}")))
 
@@ -148,23 +152,29 @@ class GovernanceDesk(DeskBase):
         if until is not None and until <= self.now():
             raise Refused("gov.until_past", until=until)
         target = await self._target(nick)
-        await self.db.members.set_call_ban(target.id, until, actor.id if actor else None, reason, self.now())
-        if until is None:
-            async with self.reading(target):
-                await self.chat.tell(target, self.t("gov.told_denied_forever", reason=reason))
-            return Reply(self.t("gov.denied_forever", nick=target.nick))
         async with self.reading(target):
-            await self.chat.tell(target, self.t("gov.told_denied_until", until=until, reason=reason))
+            told = (
+                self.t("gov.told_denied_forever", reason=reason)
+                if until is None
+                else self.t("gov.told_denied_until", until=until, reason=reason)
+            )
+        by = actor.id if actor else None
+        await self.db.members.set_call_ban(target.id, until, by, reason, self.now(), [self.told(target.id, told)])
+        await self.deliver_effects()
+        if until is None:
+            return Reply(self.t("gov.denied_forever", nick=target.nick))
         return Reply(self.t("gov.denied_until", nick=target.nick, until=until))
 
     async def restore_call(self, actor: Member | None, nick: str, reason: str = "") -> Reply:
         if not self.may_deny(actor):
             raise Refused("gov.not_allowed_call")
         target = await self._target(nick)
-        if not await self.db.members.lift_call_ban(target.id, actor.id if actor else None, reason, self.now()):
-            raise Refused("gov.not_denied", nick=target.nick)
         async with self.reading(target):
-            await self.chat.tell(target, self.t("gov.told_restored"))
+            told = self.t("gov.told_restored")
+        by = actor.id if actor else None
+        if not await self.db.members.lift_call_ban(target.id, by, reason, self.now(), [self.told(target.id, told)]):
+            raise Refused("gov.not_denied", nick=target.nick)
+        await self.deliver_effects()
         return Reply(self.t("gov.restored", nick=target.nick))
 
     async def close_league(self, actor: Member | None, month: str | None, reason: str = "") -> Reply:

@@ -25,14 +25,18 @@ import secrets
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from bot.desk.base import DeskBase
+from bot import chat_outbox as effect
+from bot.desk.base import DeskBase, member_queue
 from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
+from bot.i18n.reader import speaking
 from bot.ports import Action, Button, Reply
 from rules.nicknames import NickRefused, check_nick, plain
+from storage.chat_outbox import NewEffect
 from storage.events import Event
+from storage.languages import member_language
 from storage.links import LinkConflict, LinkRequest
 from storage.members import Member
 
@@ -126,8 +130,11 @@ class LinkDesk(DeskBase):
         if not self.delivers_link_codes:
             if request is not None and request.nick.casefold() == nick.casefold():
                 return Reply(self.t("link.asked", nick=request.nick))  # asked already: the approvers know
-            await self.db.links.ask(platform, account, nick, display, now, None)
-            await self._tell_approvers(await self._request_of(platform, account))
+            approvers = await self._approvers()
+            await self.db.links.ask(
+                platform, account, nick, display, now, None, lambda asked: self._approver_tells(approvers, asked)
+            )
+            await self.deliver_effects()
             return Reply(self.t("link.asked", nick=nick))
         if (
             request is not None
@@ -139,18 +146,20 @@ class LinkDesk(DeskBase):
         new_code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
         salt = secrets.token_hex(16)
         expires = now + timedelta(minutes=CODE_MINUTES)
+        approvers = await self._approvers()
+        fresh = request is None or request.nick.casefold() != nick.casefold()  # a new request: approvers learn it
         await self.db.links.ask(
-            platform, account, nick, display, now, (code_hash(salt, platform, account, nick, new_code), salt, expires)
+            platform,
+            account,
+            nick,
+            display,
+            now,
+            (code_hash(salt, platform, account, nick, new_code), salt, expires),
+            (lambda asked: self._approver_tells(approvers, asked)) if fresh else None,
         )
         await self.game_server.deliver_link_code(nick, new_code)
-        if request is None or request.nick.casefold() != nick.casefold():  # a new request: the approvers learn it
-            await self._tell_approvers(await self._request_of(platform, account))
+        await self.deliver_effects()
         return Reply(self.t("link.code_sent", nick=nick, minutes=CODE_MINUTES))
-
-    async def _request_of(self, platform: str, account: str) -> LinkRequest:
-        request = await self.db.links.for_account(platform, account)
-        assert request is not None
-        return request
 
     async def _prove_by_code(self, platform: str, account: str, nick: str, code: str) -> Reply:
         if not self.delivers_link_codes:
@@ -174,19 +183,27 @@ class LinkDesk(DeskBase):
         return await self._prove(request, "code", None)
 
     async def _prove(self, request: LinkRequest, proof: str, by: Member | None) -> Reply:
+        holder = await self.db.members.by_nick(request.nick)  # None: the proof creates the member
+        language = await member_language(self.db, holder.id) if holder is not None else None
+        with speaking(language):
+            approved = self.t("link.told_approved", nick=holder.nick if holder is not None else request.nick)
+
+        def effects(member_id: int) -> list[NewEffect]:
+            # Written with the link: the platform syncs what it owns, then (approved) the member is told.
+            rows = [effect.linked(member_queue(member_id), member_id, request.platform)]
+            if by is not None:
+                rows.append(self.told(member_id, approved))
+            return rows
+
         try:
-            member_id = await self.db.links.prove(request, proof, by.id if by else None, self.now())
+            member_id = await self.db.links.prove(request, proof, by.id if by else None, self.now(), effects)
         except LinkConflict as conflict:
             if conflict.what == "request":
                 raise Refused("link.request_gone") from None
             raise Refused("link.taken", nick=request.nick) from None
-        member = await self.db.members.get(member_id)
-        assert member is not None
-        await self.chat.linked(member, request.platform)
-        fresh = await self.db.members.get(member_id) or member
-        if by is not None:
-            async with self.reading(fresh):
-                await self.chat.tell(fresh, self.t("link.told_approved", nick=fresh.nick))
+        await self.deliver_effects()
+        fresh = await self.db.members.get(member_id)
+        assert fresh is not None
         await self.steps.offer_pending_calls(fresh)
         return Reply(
             self.t("link.ok", nick=fresh.nick)
@@ -212,19 +229,24 @@ class LinkDesk(DeskBase):
             at=request.asked_at,
         )
 
-    async def _tell_approvers(self, request: LinkRequest) -> None:
+    async def _approvers(self) -> list[tuple[Member, str | None]]:
+        """Who approves requests (the moderators and the owner), each with the language he reads."""
         approvers = list(await self.db.members.with_role("moderator"))
         if self.config.owner is not None:
             owner = await self.db.members.by_nick(self.config.owner)
             if owner is not None and owner.id not in {a.id for a in approvers}:
                 approvers.append(owner)
-        for approver in approvers:
-            async with self.reading(approver):
-                await self.chat.tell(
-                    approver,
-                    self.t("link.told_request", line=self.request_line(request)),
-                    self.request_buttons(request),
-                )
+        languages = await self.reader_languages(a.id for a in approvers)
+        return [(a, languages[a.id]) for a in approvers]
+
+    def _approver_tells(self, approvers: list[tuple[Member, str | None]], request: LinkRequest) -> list[NewEffect]:
+        """The request told to each approver with its Approve / Deny buttons, written with the request."""
+        rows = []
+        for approver, language in approvers:
+            with speaking(language):
+                text = self.t("link.told_request", line=self.request_line(request))
+                rows.append(self.told(approver.id, text, self.request_buttons(request)))
+        return rows
 
     async def link_requests(self, actor: Member) -> Reply:
         """/povezi: the pending requests, each with its Approve / Deny buttons (moderators and the owner)."""
@@ -279,12 +301,16 @@ class LinkDesk(DeskBase):
         if self.owns_nick(target.nick):
             raise Refused("link.owner_is_configured", nick=target.nick)
         gone = await self.db.links.unlink(
-            target.id, platform.casefold() if platform else None, actor.id, self.now(), reason
+            target.id,
+            platform.casefold() if platform else None,
+            actor.id,
+            self.now(),
+            reason,
+            lambda platforms: [effect.unlinked(member_queue(target.id), target.id, p) for p in platforms],
         )
         if not gone:
             raise Refused("link.not_linked", nick=target.nick)
-        for each in gone:
-            await self.chat.unlinked(target, each)
+        await self.deliver_effects()
         fresh = await self.db.members.get(target.id)
         if fresh is not None and not fresh.accounts:
             await self.trials.end_trials_of(fresh)  # no account left to speak for him in a trial

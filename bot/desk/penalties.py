@@ -4,7 +4,8 @@ monthly league (live while open, frozen when closed by an admin or after the gra
 
 The rules and arithmetic are `rules.penalties`'; every write of one verdict is one transaction
 (`storage.penalties.PenaltyStore.apply_effects`), marked per trial, so a verdict recorded just before a crash
-takes effect at the next start. The game server and the members are told after the write.
+takes effect at the next start. What the members are told is written with it (the chat outbox, each member's
+queue) and delivered after the commit; the game server is told after the write (and again at start).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
+from bot.i18n.reader import speaking
 from bot.ports import Reply
 from bot.views import render_verdict
 from rules.catalogue import escalate, find
@@ -32,6 +34,7 @@ from rules.penalties import (
 from rules.verdict_effects import plan_effects
 from rules.verdicts import Draft, Nobody, Penalty, Settlement, VerdictRefused, verdict_from_json
 from storage.changes import NewPaperChange
+from storage.chat_outbox import NewEffect
 from storage.league import Standing
 from storage.members import CallBan, Member
 from storage.penalties import Effects, GameAtStake
@@ -105,9 +108,10 @@ class PenaltyDesk(DeskBase):
         ban = await self.db.members.call_ban(culprit.id)
         if ban is not None and (ban.until is None or ban.until >= until):
             return  # an equal or longer denial stands already
-        await self.db.members.set_call_ban(culprit.id, until, trial.referee, verdict.offence, self.now())
         async with self.reading(culprit):
-            await self.chat.tell(culprit, self.t("call.denied_until", until=until))
+            told = self.told(culprit.id, self.t("call.denied_until", until=until))
+        await self.db.members.set_call_ban(culprit.id, until, trial.referee, verdict.offence, self.now(), [told])
+        await self.deliver_effects()
 
     def catalogue_text(self) -> str:
         limits = self.config.penalties
@@ -209,6 +213,15 @@ class PenaltyDesk(DeskBase):
         if plan.penalty is not None:
             culprit = await self.db.members.ensure(plan.penalty.culprit, now)
             plan = plan.with_culprit(culprit.nick)
+        # Whom the verdict may tell (the culprit, and whoever holds a penalty of this game), in his language.
+        told = [row.member for row in await self.db.penalties.for_game(game.number)]
+        languages = await self.reader_languages([*told, *([culprit.id] if culprit else [])])
+        known = {m.id for m in await self.db.members.many(list(languages))}
+
+        def tells(effects: Effects) -> list[NewEffect]:
+            # Written with the effects they tell of: the lifted penalties, the new one, the points cancelled.
+            return self._effect_tells(effects, game.number, now, trial.reason, culprit, languages, known)
+
         effects = await self.db.penalties.apply_effects(
             trial.id,
             stake,
@@ -217,65 +230,74 @@ class PenaltyDesk(DeskBase):
             plan,
             culprit=culprit.id if culprit else None,
             actor=trial.referee,
+            effects=tells,
         )
         if effects is None:
             return None
+        await self.deliver_effects()
         for lifted in effects.lifted:
             member = await self.db.members.get(lifted.penalty.member)
-            if member is None:
-                continue
-            if lifted.penalty.plavac_days and lifted.plavac_before is not None:
+            if member is not None and lifted.penalty.plavac_days and lifted.plavac_before is not None:
                 await self.game_server.set_plavac(member.nick, lifted.plavac_after)
                 self.arm_plavac(lifted.plavac_after)
-            async with self.reading(member):
-                await self.chat.tell(
-                    member,
-                    self.lifted_text(
-                        game.number,
-                        lifted.penalty.plavac_days,
-                        lifted.penalty.league_points,
-                        lifted.plavac_before,
-                        lifted.plavac_after,
-                        lifted.points_returned,
-                        lifted.penalty.month,
-                        now,
-                    ),
-                )
         if culprit is not None and effects.penalty is not None:
-            row = effects.penalty
-            if row.plavac_days:
+            if effects.penalty.plavac_days:
                 await self.game_server.set_plavac(culprit.nick, effects.plavac_after)
-            async with self.reading(culprit):
-                await self.chat.tell(
-                    culprit,
-                    self.penalty_text(
-                        game.number,
-                        row.plavac_days,
-                        row.league_points,
-                        row.abandoned,
-                        effects.plavac_after,
-                        trial.reason,
-                    ),
-                )
             self.arm_plavac(effects.plavac_after)
-        for cancelled in effects.points_cancelled:
-            member = await self.db.members.get(cancelled.penalty.member)
-            if member is not None:
-                key = "settlement.points_cancelled" if cancelled.points_returned else "settlement.points_month_closed"
-                async with self.reading(member):
-                    await self.chat.tell(
-                        member,
-                        self.t(
-                            key,
-                            game=game.number,
-                            points=cancelled.penalty.league_points,
-                            month=cancelled.penalty.month,
-                            league=self.config.penalties.league_name,
-                        ),
-                    )
         if plan.settles:
             await self.game_server.close_game(game.number)
         return effects
+
+    def _effect_tells(
+        self,
+        effects: Effects,
+        game: int,
+        now: datetime,
+        reason: str | None,
+        culprit: Member | None,
+        languages: dict[int, str | None],
+        known: set[int],
+    ) -> list[NewEffect]:
+        """What a verdict's effects tell each member concerned, each in his language (read before)."""
+        rows = []
+        for lifted in effects.lifted:
+            member = lifted.penalty.member
+            if member not in known:
+                continue
+            with speaking(languages.get(member)):
+                text = self.lifted_text(
+                    game,
+                    lifted.penalty.plavac_days,
+                    lifted.penalty.league_points,
+                    lifted.plavac_before,
+                    lifted.plavac_after,
+                    lifted.points_returned,
+                    lifted.penalty.month,
+                    now,
+                )
+            rows.append(self.told(member, text))
+        if culprit is not None and effects.penalty is not None:
+            row = effects.penalty
+            with speaking(languages.get(culprit.id)):
+                text = self.penalty_text(
+                    game, row.plavac_days, row.league_points, row.abandoned, effects.plavac_after, reason
+                )
+            rows.append(self.told(culprit.id, text))
+        for cancelled in effects.points_cancelled:
+            member = cancelled.penalty.member
+            if member not in known:
+                continue
+            key = "settlement.points_cancelled" if cancelled.points_returned else "settlement.points_month_closed"
+            with speaking(languages.get(member)):
+                text = self.t(
+                    key,
+                    game=game,
+                    points=cancelled.penalty.league_points,
+                    month=cancelled.penalty.month,
+                    league=self.config.penalties.league_name,
+                )
+            rows.append(self.told(member, text))
+        return rows
 
     def arm_plavac(self, until: datetime | None) -> None:
         if until is not None:
@@ -349,13 +371,16 @@ class PenaltyDesk(DeskBase):
         for plavac in await self.db.penalties.running_plavac():
             if plavac.until > now:
                 break
-            if not await self.db.penalties.end_plavac(plavac.member, now):
-                continue
             member = await self.db.members.get(plavac.member)
+            told = []
+            if member is not None:
+                async with self.reading(member):
+                    told.append(self.told(member.id, self.t("plavac.ended", name=self.config.penalties.plavac_name)))
+            if not await self.db.penalties.end_plavac(plavac.member, now, told):
+                continue
+            await self.deliver_effects()
             if member is not None:
                 await self.game_server.set_plavac(member.nick, None)
-                async with self.reading(member):
-                    await self.chat.tell(member, self.t("plavac.ended", name=self.config.penalties.plavac_name))
 
     async def resync_plavac(self) -> None:
         """On start the game server learns every running plavac again (it may have lost them)."""

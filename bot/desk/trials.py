@@ -119,14 +119,15 @@ class TrialDesk(DeskBase):
 
     async def _take(self, referee: Member, call: Call, parties: list[tuple[int, str]]) -> Reply:
         caller = await self.nick(call.caller)
+        briefing = await self.steps.briefing(call.game, referee.id, call.id)  # the game's trials before this one
 
         def effects(trial_id: int) -> list[NewEffect]:
             # Written with the win, in the club's words: the notices say who took it, the trial's space opens,
-            # the table pauses.
+            # the table pauses; then the referee's briefing, in his.
             with self.club_voice():
                 taken = self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick)
                 edit = effect.edit_notices(call.id, f"call:{call.id}", taken)
-                return [edit, *self._opening_effects(call, trial_id, caller, referee.nick)]
+                return [edit, *self._opening_effects(call, trial_id, caller, referee.nick), *briefing]
 
         result, trial = await self.db.trials.take(call.id, referee.id, self.now(), parties, effects)
         self._take_claims.pop(call.id, None)  # written: from now on the stored state answers every press
@@ -392,6 +393,7 @@ class TrialDesk(DeskBase):
                 effect.add_to_trial_space(
                     trial.call, trial.id, councilor.id, self.t("councilor.joined", nick=councilor.nick)
                 ),
+                *await self.steps.briefing(trial.game, councilor.id, trial.call, trial.id),
             ]
         if not await self.db.calls.take_councilor_call(ccall.id, councilor.id, self.now(), effects):
             fresh = await self.db.calls.councilor_call(ccall.id)
