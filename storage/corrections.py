@@ -272,18 +272,27 @@ class CorrectionStore:
         """Record one seat's answer, with its `effects`; False (nothing written) when the request is no longer
         pending or that seat already answered."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE correction_answers SET member = ?, answer = ?, at = ? WHERE request = ? AND seat = ?"
-                " AND answer IS NULL AND (SELECT state FROM correction_requests WHERE id = ?) = 'pending'",
-                (member, YES if yes else NO, now_text(now), request, seat, request),
-            )
-            if not cur.rowcount:
+            if not await self._answered(conn, request, seat, member, yes, now):
                 return False
-            await EventStore.add(
-                conn, now, "correction_answer", member, f"request:{request}", seat=seat, answer=YES if yes else NO
-            )
             await add_effects(conn, effects, now)
             return True
+
+    @staticmethod
+    async def _answered(
+        conn: Connection, request: int, seat: int, member: int | None, yes: bool, now: datetime
+    ) -> bool:
+        """One seat's answer and its event, inside a transaction; False when it cannot be recorded."""
+        cur = await conn.execute(
+            "UPDATE correction_answers SET member = ?, answer = ?, at = ? WHERE request = ? AND seat = ?"
+            " AND answer IS NULL AND (SELECT state FROM correction_requests WHERE id = ?) = 'pending'",
+            (member, YES if yes else NO, now_text(now), request, seat, request),
+        )
+        if not cur.rowcount:
+            return False
+        await EventStore.add(
+            conn, now, "correction_answer", member, f"request:{request}", seat=seat, answer=YES if yes else NO
+        )
+        return True
 
     async def settle(
         self,
@@ -300,14 +309,18 @@ class CorrectionStore:
         note: str = "",
         effects: Sequence[NewEffect] = (),
         lapse: Sequence[Lapse] = (),
+        refusal: tuple[int, int | None] | None = None,
     ) -> int | None:
         """Close a pending request as `state`, cancelling the standing change `cancel` and writing `add` (its id is
-        returned), the requests it leaves nothing to decide (`lapse`) and its `effects`, in the same transaction.
-        Raises `NotPending` or `StaleChanges` (nothing is written then)."""
+        returned), the requests it leaves nothing to decide (`lapse`) and its `effects`, in the same transaction;
+        with `refusal` (seat, member), that seat's no, which refuses it, first. Raises `NotPending` (also when
+        that seat answered already) or `StaleChanges` (nothing is written then)."""
         async with self.db.transaction() as conn:
             rows = list(await conn.execute_fetchall("SELECT state FROM correction_requests WHERE id = ?", (request,)))
             if not rows or rows[0][0] != "pending":
                 raise NotPending(f"request {request} is not pending")
+            if refusal is not None and not await self._answered(conn, request, *refusal, False, now):
+                raise NotPending(f"seat {refusal[0]} answered request {request} already")
             if expected is not None:
                 await self._still(conn, game, expected)
             if cancel is not None and not await self._cancel(conn, cancel, by, now):

@@ -19,11 +19,12 @@ import pytest
 from test_chat_outbox import crash_after_commit, pending, restart
 from test_corrections import PLAYERS, Fall, fake_arbitar, fall_game, feed_next_hand, join, transfer
 
+from bot import chat_outbox as effect
 from bot.config import Config
 from bot.desk import Desk
 from bot.gameserver.korekcija import korekcija_of
 from bot.gameserver.protocol import Event
-from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
+from bot.ports import CallPost, Chats, LoggingGameServer, ManualClock, ManualTimers
 from club import NOW, Club, make_club
 from fakes.chat import RecordingChat, Sent
 from rules.gamelog import GameStatus
@@ -210,6 +211,10 @@ async def test_an_arbitar_refusal_committed_then_a_crash_tells_the_offerer_with_
         (f"table:{fall.game.number}", refused),
         (f"dm:{fall.fallen}", refused + "\n" + hint),
     ]
+    # His no and the refusal it makes were one write: both stand after the crash.
+    request = (await club.desk.corrections.corrections_store.for_game(fall.game.number))[0]
+    assert request.state == "refused"
+    assert [(a.seat, a.answer) for a in request.answers] == [(fall.game.seat_of(fall.other), "no")]
     await club.db.close()
 
 
@@ -435,4 +440,25 @@ async def test_a_korekcija_done_then_a_crash_tells_the_players_and_the_table_aft
     told, club, _ = await delivered_once_after_a_crash(tmp_path, setup)
     done = club.desk.t("korekcija.done", game=700, hand=2)
     assert [(s.where, s.text) for s in told] == [*[(f"dm:{nick}", done) for nick in PLAYERS], ("table:700", done)]
+    await club.db.close()
+
+
+async def test_no_copy_is_offered_of_a_call_that_ended_before_the_ping(tmp_path: Path) -> None:
+    """The call expired between the look-up of pending calls and the ping: a copy written after the expiry's edit
+    would keep a live Sudi button for good, so none is written."""
+    club = await make_club(tmp_path)
+    ana, judge = await club.member("ana"), await club.member("sudija1", "referee", online=False)
+    await club.game(500)
+    assert (await club.desk.call(ana, 500)).ok
+    call = await club.db.calls.pending_by_caller(ana.id)
+    assert call is not None
+    await club.advance(timedelta(minutes=6))
+    assert (await club.db.calls.get(call.id)).state == "expired"  # type: ignore[union-attr]
+    post = CallPost(f"call:{call.id}", "notice", (judge,), ())
+    assert not await club.db.calls.add_ping(
+        call.id, judge.id, club.clock.now(), [effect.offer_call(call.id, judge.id, post)]
+    )
+    assert await club.db.calls.pinged(call.id) == set()
+    assert await pending(club) == 0
+    assert [s.where for s in club.chat.sent if s.kind == "tell"] == ["dm:ana"]  # only the caller's expiry
     await club.db.close()

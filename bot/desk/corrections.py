@@ -678,10 +678,10 @@ class CorrectionDesk(DeskBase):
                 ),
                 skip=(seat,),
             )
+        if not yes:  # his no and the refusal it makes are one write
+            return await self._refused(member, game, request, seat)
         if not await self.corrections_store.answer(request.id, seat, member.id, yes, self.now(), noted):
             raise Refused("correction.not_pending", request=request.id)
-        if not yes:
-            return await self._refused(member, game, request, seat)
         fresh = await self.corrections_store.get(request.id)
         assert fresh is not None
         if fresh.waiting:
@@ -692,8 +692,8 @@ class CorrectionDesk(DeskBase):
         return await self._carry_out(fresh, game, member)
 
     async def _refused(self, member: Member, game: Game, request: CorrectionRequest, seat: int) -> Reply:
-        """A player asked said no: the request is refused, and the others are told (the Arbitar's offerer with
-        the hint that he may call a referee)."""
+        """A player asked says no: his answer and the request's refusal are written together, with what tells
+        the others (the Arbitar's offerer with the hint that he may call a referee)."""
         n, proposer = request.hand, request.seat
         if request.kind == ARBITAR:
 
@@ -717,7 +717,7 @@ class CorrectionDesk(DeskBase):
             answer = "correction.ispravka_refuse_ok"
         try:
             await self.corrections_store.settle(
-                request.id, "refused", self.now(), member.id, game=game.number, effects=told
+                request.id, "refused", self.now(), member.id, game=game.number, effects=told, refusal=(seat, member.id)
             )
         except NotPending:
             raise Refused("correction.not_pending", request=request.id) from None
