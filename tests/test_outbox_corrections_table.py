@@ -21,11 +21,13 @@ from test_corrections import PLAYERS, Fall, fake_arbitar, fall_game, feed_next_h
 
 from bot import chat_outbox as effect
 from bot.config import Config
+from bot.console.adapter import ConsoleChat
 from bot.desk import Desk
 from bot.gameserver.korekcija import korekcija_of
 from bot.gameserver.protocol import Event
+from bot.messages import Catalogue
 from bot.ports import CallPost, Chats, LoggingGameServer, ManualClock, ManualTimers
-from club import NOW, Club, make_club
+from club import NOW, Club, database_for, make_club
 from fakes.chat import RecordingChat, Sent
 from rules.gamelog import GameStatus
 from storage.chat_outbox import ChatOutboxStore
@@ -462,3 +464,53 @@ async def test_no_copy_is_offered_of_a_call_that_ended_before_the_ping(tmp_path:
     assert await pending(club) == 0
     assert [s.where for s in club.chat.sent if s.kind == "tell"] == ["dm:ana"]  # only the caller's expiry
     await club.db.close()
+
+
+async def test_an_offered_copy_begun_but_not_done_is_repeated_on_the_console_as_an_edit_of_itself(
+    tmp_path: Path,
+) -> None:
+    """The copy shown, the process dead before the commit that keeps it: the restart shows it again as an edit,
+    and keeps it as a notice of the call, so the call's end edits it."""
+    config = Config()
+    db = await open_database(database_for(tmp_path))
+    clock = ManualClock(NOW)
+    out: list[str] = []
+    console = ConsoleChat(out.append, Catalogue(config.language, config.timezone))
+    desk = Desk(db, Chats([console]), LoggingGameServer(), clock, config, ManualTimers())
+    await desk.start()
+    ana = await db.members.link("console", "ana", "ana", NOW)
+    judge = await db.members.link("console", "sudija1", "sudija1", NOW)
+    await db.members.set_role(judge.id, "referee", True, None, NOW)
+    club = Club(db, desk, RecordingChat(), clock, ManualTimers(), LoggingGameServer(), config)
+    await club.game(500, ("ana", "marko", "petar"))
+    assert (await desk.call(ana, 500)).ok
+    call = await db.calls.pending_by_caller(ana.id)
+    assert call is not None
+
+    class Crash(BaseException):
+        pass
+
+    async def crash_before_done(*args: object, **kwargs: object) -> None:
+        raise Crash
+
+    desk.chat_outbox.store.done = crash_before_done  # type: ignore[method-assign]
+    with pytest.raises(Crash):
+        await desk.presence(judge, True)
+    copies = [line for line in out if line.startswith("[dm sudija1]")]
+    assert len(copies) == 1
+    assert "(izmena)" not in copies[0]
+
+    await db.close()
+    db = await open_database(database_for(tmp_path))
+    out2: list[str] = []
+    console2 = ConsoleChat(out2.append, Catalogue(config.language, config.timezone))
+    desk2 = Desk(db, Chats([console2]), LoggingGameServer(), clock, config, ManualTimers())
+    await desk2.start()
+    again = [line for line in out2 if line.startswith("[dm sudija1]")]
+    assert len(again) == 1
+    assert again[0].startswith("[dm sudija1] (izmena) ")  # an edit of the message it may have shown
+    referee = await desk2.member_for("console", "sudija1")
+    assert referee is not None
+    assert console2.find_button(referee, "sudija1", "Sudi") is not None
+    assert [n.place for n in await db.calls.notices(f"call:{call.id}")] == ["#sudije", "dm:sudija1"]
+    await db.close()
