@@ -146,6 +146,16 @@ def unlinked(queue: Queue, member: int, platform: str) -> NewEffect:
     return NewEffect(queue_of(queue), "unlinked", {"member": member, "platform": platform})
 
 
+def offer_call(queue: Queue, member: int, post: CallPost) -> NewEffect:
+    """A private copy of a pending call (or councilor call) for one member who became eligible; its copies are
+    kept as notices of `post.subject`, so the call's later edits reach them. In the queue of the call it copies."""
+    return NewEffect(
+        queue_of(queue),
+        "offer_call",
+        {"member": member, "subject": post.subject, "text": post.text, "buttons": _buttons(post.buttons)},
+    )
+
+
 # Delivery ---------------------------------------------------------------------------------------------------
 class Reach(Protocol):
     """What delivery needs of the desk: the database, the ports, and a trial's space as platforms show it."""
@@ -353,6 +363,10 @@ class ChatOutbox:
             hook = getattr(port, f"member_{kind}", None)
             if port.platform == p["platform"] and hook is not None:
                 await hook(await self._member(p["member"]))
+        elif kind == "offer_call":
+            member = await self._member(p["member"])
+            post = CallPost(p["subject"], p["text"], (member,), _read_buttons(p["buttons"]))
+            return p["subject"], list(await port.offer_call(member, post))
         else:
             raise Permanent(f"unknown chat effect {kind}")
         return None

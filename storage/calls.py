@@ -18,6 +18,7 @@ from storage.states import CallState, CouncilorCallState
 
 if TYPE_CHECKING:
     from storage.database import Database
+    from storage.sql import Connection
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,12 @@ def _councilor_call(row: tuple[object, ...]) -> CouncilorCall:
         int(str(row[5])) if row[5] is not None else None,
         _t(row[6]),
     )
+
+
+async def _still_pending(conn: Connection, table: str, call_id: int) -> bool:
+    """Inside a write transaction: whether the call (of `table`: calls or councilor_calls) is still pending."""
+    cur = await conn.execute(f"SELECT 1 FROM {table} WHERE id = ? AND state = 'pending'", (call_id,))
+    return await cur.fetchone() is not None
 
 
 _CALL = "SELECT id, game, caller, in_game, created_at, deadline, state, referee, closed_at FROM calls "
@@ -160,21 +167,35 @@ class CallStore:
                 await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
-    async def add_ping(self, call_id: int, member: int, now: datetime) -> bool:
-        """Remember that `member` was notified of the call; False when he already was."""
-        async with self.db.transaction(durable=False) as conn:
+    async def add_ping(self, call_id: int, member: int, now: datetime, effects: Sequence[NewEffect] = ()) -> bool:
+        """Remember that `member` was notified of the call, with the `effects` that notify him (his offered copy)
+        in the same transaction; False (and nothing written) when he already was, or when the call with effects
+        to write is no longer pending (its end's edits, written before, would never reach a copy posted after)."""
+        async with self.db.transaction(durable=bool(effects)) as conn:
+            if effects and not await _still_pending(conn, "calls", call_id):
+                return False
             cur = await conn.execute(
                 "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)", (call_id, member, now_text(now))
             )
+            if cur.rowcount > 0:
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
-    async def add_councilor_ping(self, ccall_id: int, member: int, now: datetime) -> bool:
-        """Remember that `member` was told of the councilor call; False when he already was."""
-        async with self.db.transaction(durable=False) as conn:
+    async def add_councilor_ping(
+        self, ccall_id: int, member: int, now: datetime, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """Remember that `member` was told of the councilor call, with the `effects` that tell him, in the same
+        transaction; False (and nothing written) when he already was, or the call with effects is no longer
+        pending."""
+        async with self.db.transaction(durable=bool(effects)) as conn:
+            if effects and not await _still_pending(conn, "councilor_calls", ccall_id):
+                return False
             cur = await conn.execute(
                 "INSERT OR IGNORE INTO councilor_pings (ccall, member, at) VALUES (?, ?, ?)",
                 (ccall_id, member, now_text(now)),
             )
+            if cur.rowcount > 0:
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
     async def pinged(self, call_id: int) -> set[int]:

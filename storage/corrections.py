@@ -7,18 +7,21 @@ written with `storage.changes.insert_change`, so the paper reads them like every
 one transaction that also records its events, and checks that the game's standing changes are still the ones the
 desk validated against (`StaleChanges` otherwise), so two acts on one paper can never both pass a limit that only
 one of them may pass. A change the Arbitar imposed (``data.arbitar``) or a referee recorded (``trial``) can never be
-cancelled here.
+cancelled here. What an act tells the players (chat outbox rows, `storage.chat_outbox`) is written in the act's
+own transaction, and so are the lapses of the requests the act leaves nothing to decide (`Lapse`), their words
+first, as the players heard them before.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from storage.changes import NewPaperChange, insert_change
+from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.sql import Connection
@@ -88,6 +91,16 @@ class CorrectionRequest:
     @property
     def declined(self) -> bool:
         return any(a.answer == NO for a in self.answers)
+
+
+@dataclass(frozen=True, slots=True)
+class Lapse:
+    """A pending request an act leaves nothing to decide (the fall it is about moved, or was corrected): lapsed
+    in the act's transaction with `note`, its `effects` written only if it was still pending."""
+
+    request: int
+    note: str
+    effects: Sequence[NewEffect] = ()
 
 
 _COLUMNS = (
@@ -206,9 +219,11 @@ class CorrectionStore:
         now: datetime,
         *,
         replace_pending: bool,
+        effects: Callable[[int], Sequence[NewEffect]] | None = None,
     ) -> int:
         """A new request; `asked` are the seats that must answer. A pending request of the same kind for the hand
-        is replaced (`replace_pending`) or makes this one fail with `AlreadyPending`."""
+        is replaced (`replace_pending`) or makes this one fail with `AlreadyPending`. `effects` (given the new
+        request's id) are written in the same transaction."""
         async with self.db.transaction() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT id FROM correction_requests WHERE game = ? AND hand = ? AND kind = ? AND state = 'pending'",
@@ -247,22 +262,37 @@ class CorrectionStore:
                 reason=reason,
                 replaces=replaces,
             )
+            if effects is not None:
+                await add_effects(conn, effects(request), now)
             return request
 
-    async def answer(self, request: int, seat: int, member: int | None, yes: bool, now: datetime) -> bool:
-        """Record one seat's answer; False when the request is no longer pending or that seat already answered."""
+    async def answer(
+        self, request: int, seat: int, member: int | None, yes: bool, now: datetime, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """Record one seat's answer, with its `effects`; False (nothing written) when the request is no longer
+        pending or that seat already answered."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE correction_answers SET member = ?, answer = ?, at = ? WHERE request = ? AND seat = ?"
-                " AND answer IS NULL AND (SELECT state FROM correction_requests WHERE id = ?) = 'pending'",
-                (member, YES if yes else NO, now_text(now), request, seat, request),
-            )
-            if not cur.rowcount:
+            if not await self._answered(conn, request, seat, member, yes, now):
                 return False
-            await EventStore.add(
-                conn, now, "correction_answer", member, f"request:{request}", seat=seat, answer=YES if yes else NO
-            )
+            await add_effects(conn, effects, now)
             return True
+
+    @staticmethod
+    async def _answered(
+        conn: Connection, request: int, seat: int, member: int | None, yes: bool, now: datetime
+    ) -> bool:
+        """One seat's answer and its event, inside a transaction; False when it cannot be recorded."""
+        cur = await conn.execute(
+            "UPDATE correction_answers SET member = ?, answer = ?, at = ? WHERE request = ? AND seat = ?"
+            " AND answer IS NULL AND (SELECT state FROM correction_requests WHERE id = ?) = 'pending'",
+            (member, YES if yes else NO, now_text(now), request, seat, request),
+        )
+        if not cur.rowcount:
+            return False
+        await EventStore.add(
+            conn, now, "correction_answer", member, f"request:{request}", seat=seat, answer=YES if yes else NO
+        )
+        return True
 
     async def settle(
         self,
@@ -277,13 +307,20 @@ class CorrectionStore:
         cancel: int | None = None,
         verdict: dict[str, Any] | None = None,
         note: str = "",
+        effects: Sequence[NewEffect] = (),
+        lapse: Sequence[Lapse] = (),
+        refusal: tuple[int, int | None] | None = None,
     ) -> int | None:
         """Close a pending request as `state`, cancelling the standing change `cancel` and writing `add` (its id is
-        returned) in the same transaction. Raises `NotPending` or `StaleChanges` (nothing is written then)."""
+        returned), the requests it leaves nothing to decide (`lapse`) and its `effects`, in the same transaction;
+        with `refusal` (seat, member), that seat's no, which refuses it, first. Raises `NotPending` (also when
+        that seat answered already) or `StaleChanges` (nothing is written then)."""
         async with self.db.transaction() as conn:
             rows = list(await conn.execute_fetchall("SELECT state FROM correction_requests WHERE id = ?", (request,)))
             if not rows or rows[0][0] != "pending":
                 raise NotPending(f"request {request} is not pending")
+            if refusal is not None and not await self._answered(conn, request, *refusal, False, now):
+                raise NotPending(f"seat {refusal[0]} answered request {request} already")
             if expected is not None:
                 await self._still(conn, game, expected)
             if cancel is not None and not await self._cancel(conn, cancel, by, now):
@@ -316,10 +353,22 @@ class CorrectionStore:
                 verdict=verdict,
                 note=note,
             )
+            await self._lapse(conn, game, lapse, now)
+            await add_effects(conn, effects, now)
             return change_id
 
-    async def record_change(self, change: NewPaperChange, expected: Sequence[int], event: str, **data: Any) -> int:
-        """Write one change at once (Odlazak u bulu umesto drugog: nobody is asked)."""
+    async def record_change(
+        self,
+        change: NewPaperChange,
+        expected: Sequence[int],
+        event: str,
+        *,
+        effects: Callable[[int], Sequence[NewEffect]] | None = None,
+        lapse: Sequence[Lapse] = (),
+        **data: Any,
+    ) -> int:
+        """Write one change at once (Odlazak u bulu umesto drugog: nobody is asked), with the requests it leaves
+        nothing to decide (`lapse`) and its `effects` (given the change's id)."""
         async with self.db.transaction() as conn:
             await self._still(conn, change.game, expected)
             change_id = await self._insert(conn, change)
@@ -333,18 +382,57 @@ class CorrectionStore:
                 change=change_id,
                 **data,
             )
+            await self._lapse(conn, change.game, lapse, change.at)
+            if effects is not None:
+                await add_effects(conn, effects(change_id), change.at)
             return change_id
 
     async def cancel_change(
-        self, change_id: int, game: int, by: int, now: datetime, expected: Sequence[int], event: str, **data: Any
+        self,
+        change_id: int,
+        game: int,
+        by: int,
+        now: datetime,
+        expected: Sequence[int],
+        event: str,
+        *,
+        effects: Sequence[NewEffect] = (),
+        **data: Any,
     ) -> bool:
-        """Cancel a players' correction; False when it is not standing or may not be cancelled (Arbitar, referee)."""
+        """Cancel a players' correction, with its `effects`; False (nothing written) when it is not standing or may
+        not be cancelled (Arbitar, referee)."""
         async with self.db.transaction() as conn:
             await self._still(conn, game, expected)
             if not await self._cancel(conn, change_id, by, now):
                 return False
             await EventStore.add(conn, now, event, by, f"game:{game}", change=change_id, **data)
+            await add_effects(conn, effects, now)
             return True
+
+    @staticmethod
+    async def _lapse(conn: Connection, game: int, lapses: Sequence[Lapse], now: datetime) -> None:
+        """Each request still pending lapses (as `settle` would lapse it), its effects first in the act's."""
+        for lapse in lapses:
+            cur = await conn.execute(
+                "UPDATE correction_requests SET state = 'lapsed', closed_at = ?, closed_by = NULL, change = NULL,"
+                " verdict = NULL, note = ? WHERE id = ? AND state = 'pending'",
+                (now_text(now), lapse.note, lapse.request),
+            )
+            if not cur.rowcount:
+                continue
+            await EventStore.add(
+                conn,
+                now,
+                "correction_lapsed",
+                None,
+                f"game:{game}",
+                request=lapse.request,
+                change=None,
+                cancelled=None,
+                verdict=None,
+                note=lapse.note,
+            )
+            await add_effects(conn, lapse.effects, now)
 
     @staticmethod
     async def _insert(conn: Connection, change: NewPaperChange) -> int:

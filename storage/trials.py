@@ -212,8 +212,11 @@ class TrialStore:
                 await EventStore.add(conn, now, "draft", actor, f"trial:{trial_id}", draft=draft)
             return cur.rowcount > 0
 
-    async def change_game(self, trial_id: int, game: int, actor: int, now: datetime) -> bool:
-        """Promeni…: the trial is now about `game`; the draft is dropped."""
+    async def change_game(
+        self, trial_id: int, game: int, actor: int, now: datetime, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """Promeni…: the trial is now about `game`; the draft is dropped; `effects` (the line said in its space)
+        are written in the same transaction."""
         try:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
@@ -228,6 +231,7 @@ class TrialStore:
                     "INSERT INTO trial_games (trial, game, since) VALUES (?, ?, ?)", (trial_id, game, now_text(now))
                 )
                 await EventStore.add(conn, now, "trial_game_changed", actor, f"trial:{trial_id}", game=game)
+                await add_effects(conn, effects, now)
         except aiosqlite.IntegrityError:
             return False
         return True

@@ -39,6 +39,7 @@ BOTH_BACKENDS = {
     "test_member_language",
     "test_outbox_lease",
     "test_outbox_penalties_links",
+    "test_outbox_corrections_table",
     "test_paper_changes",
     "test_penalties",
     "test_penalties_rules",

@@ -368,6 +368,30 @@ async def test_a_councilor_joining_committed_then_a_crash_briefs_him_after_the_r
     assert [s.kind for s in sent].index("add") < sent.index(brief)  # he is in the space first
 
 
+async def move_a_trial_onto_a_judged_game(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
+    await club.game(340)
+    await club.game(341)
+    await open_trial(club, 340, caller="ana")
+    referee = await club.get("sudija1")
+    assert (await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=2), "namerno napuštanje"))).ok
+    assert (await club.desk.finish(referee)).ok
+    await open_trial(club, 341, caller="ana", referee="sudija2")
+    await decide()
+    assert (await club.desk.change_game(await club.get("sudija2"), 340)).ok
+
+
+async def test_a_promeni_committed_then_a_crash_briefs_the_referee_on_the_new_game_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    sent = await delivered_after_a_crash_as_without_one(tmp_path, move_a_trial_onto_a_judged_game)
+    [brief] = [s for s in sent if s.where == "dm:sudija2" and "Pre presude" in s.text]
+    assert "⚠ partija je već presuđena u suđenju" in brief.text
+    assert "namerno napuštanje" in brief.text
+    said = [i for i, s in enumerate(sent) if s.kind == "say"]
+    assert said
+    assert said[0] < sent.index(brief)  # the trial hears of the move, then the referee is briefed
+
+
 # A hook that decides ---------------------------------------------------------------------------------------
 @dataclass
 class DecidingChat(HookedChat):

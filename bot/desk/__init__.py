@@ -96,7 +96,7 @@ class Desk(DeskBase):
     finish = UseCase("appeals", AppealDesk.finish)
     draft = UseCase("advisor", AdviceDesk.draft)
     show_hands = UseCase("advisor", AdviceDesk.show_hands)
-    change_game = UseCase("advisor", AdviceDesk.change_game)
+    change_game = UseCase("trials", TrialDesk.change_game)
     join_as_councilor = UseCase("trials", TrialDesk.join_as_councilor)
     advice = UseCase("advisor", AdviceDesk.advice)
     advice_actions = Part("advisor", AdviceDesk.advice_actions)

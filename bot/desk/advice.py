@@ -1,6 +1,6 @@
 """The referee's second opinion: what he must review before judging, and the Arbitar's analysis as advice.
 
-* **The briefing** (`briefing`): when a trial opens (and when Promeni… moves it to another game: `brief`), the
+* **The briefing** (`briefing`): when a trial opens (and when Promeni… moves it to another game), the
   referee — and a councilor when he joins — gets privately (a tell written with the take or the joining in the
   chat outbox, never the trial's space the players see) the game's
   earlier trials with their outcomes, verdicts and reasons, and a warning for every hand that already carries a
@@ -76,8 +76,8 @@ def _procedure() -> Analyser | None:
 
 
 class AdviceDesk(DeskBase):
-    """The second-opinion part of the desk: it briefs the official of a trial opening and of a councilor joining
-    (`briefing`, a step `trials` takes), and extends Promeni…, Prikaz ruke (`trials`) and the draft as the
+    """The second-opinion part of the desk: it briefs the official of a trial opening, moved by Promeni… and of a
+    councilor joining (`briefing`, a step `trials` takes), and extends Prikaz ruke (`trials`) and the draft as the
     catalogues price it (`drafts`)."""
 
     def __init__(self, deps: DeskDeps, trials: TrialDesk, drafts: RuleCatalogueDesk, steps: Steps) -> None:
@@ -148,20 +148,6 @@ class AdviceDesk(DeskBase):
         (the take, a councilor's joining) in the trial's queue (`queue`, its call's id): after its space opens."""
         told = await self._briefing_text(game, official, trial)
         return [] if told is None else [effect.tell(queue, told[0].id, told[1])]
-
-    async def brief(self, trial: Trial, official_id: int) -> None:
-        """Tell the official privately what the game already carries (nothing when it carries nothing)."""
-        told = await self._briefing_text(trial.game, official_id, trial.id)
-        if told is not None:
-            await self.chat.tell(*told)
-
-    async def change_game(self, referee: Member, number: int) -> Reply:
-        reply = await self.trials.change_game(referee, number)
-        if reply.ok:
-            trial = await self.db.trials.judging(referee.id)
-            if trial is not None and trial.game == number:
-                await self.brief(trial, referee.id)
-        return reply
 
     # Advice on a fall ---------------------------------------------------------------------------------------
     async def advice(self, referee: Member, hand: int, trial_id: int | None = None) -> Reply:

@@ -198,12 +198,6 @@ class DeskBase:
         trial = await self.db.trials.get(trial_id)
         return None if trial is None else await self.trial_space(trial)
 
-    async def tell_table(self, game: int, text: str) -> None:
-        """Everyone at the game's table; the chat platforms get the table's players who are members."""
-        facts = await self.game_facts(game)
-        players = [m for m in [await self.db.members.by_nick(n) for n in (facts.players if facts else ())] if m]
-        await self.chat.tell_table(game, players, text)
-
     async def verdict_list(
         self, number: int, show_referees: bool, transcripts: bool = True, trial_id: int | None = None, page: int = 1
     ) -> Reply:
@@ -266,6 +260,15 @@ class DeskBase:
         if outbox is None:  # shared by every part through their one DeskDeps
             outbox = self.deps.chat_outbox = ChatOutbox(self)
         return outbox
+
+    async def enqueue_effects(self, effects: Sequence[NewEffect]) -> None:
+        """Effects of a decision whose record another part wrote (a game-server event the feed took): written to
+        the chat outbox in a transaction of their own, then delivered like every other. A table's line is one
+        (`bot.chat_outbox.tell_table`: the platforms get the table's players who are members when it is
+        delivered); a decision of the desk writes its own in its transaction instead."""
+        if effects:
+            await self.chat_outbox.store.enqueue(effects, self.now())
+            await self.deliver_effects()
 
     async def deliver_effects(self) -> None:
         """Deliver at once what the last decisions wrote to the chat outbox; a failure here loses nothing (the

@@ -21,6 +21,10 @@ one concerned ends (`rules.verdict_place`); every correction also closes when th
 interrupted game may go on). A hand has at most one fall move from any source — an Ispravka, a player's odlazak,
 the Arbitar's transfer, a referee's verdict — whichever came first (`rules.fall_moves`, asked here and by the
 verdict path); the refusal names the standing move and whether it can be cancelled.
+
+What an act tells the players (and the table of a game in progress) is written as chat outbox rows in the act's
+own transaction (`bot.chat_outbox`, one queue per game: ``corrections:N``), with the lapses of the requests it
+leaves nothing to decide and their words first, and delivered after the commit (again after a crash).
 """
 
 from __future__ import annotations
@@ -33,9 +37,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
+from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps
 from bot.desk.refused import Refused
+from bot.i18n.reader import speaking
 from bot.pictures.attach import verdict_pictures
 from bot.ports import Action, Button, Reply
 from rules.cancelling import Cancel, Cancellable, CancelRefused, what_to_cancel
@@ -46,15 +52,18 @@ from rules.paper_changes import ChangeRefused, check_change
 from rules.paper_hand import HandScore
 from rules.verdict_place import is_late
 from storage.changes import NewPaperChange, StoredPaperChange
+from storage.chat_outbox import NewEffect
 from storage.corrections import (
     ARBITAR,
     ISPRAVKA,
     AlreadyPending,
     CorrectionRequest,
     CorrectionStore,
+    Lapse,
     NotPending,
     StaleChanges,
 )
+from storage.languages import member_language
 from storage.members import Member
 from storage.states import RequestState
 
@@ -75,6 +84,7 @@ CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR = (
     Cancel.ARBITAR,
 )
 CANCEL_CHOICES = tuple(Cancel)
+Readers = list[tuple[int, Member, str | None]]  # a game's member-players: seat, member, his language (None: club's)
 
 
 @dataclass(frozen=True)
@@ -216,22 +226,45 @@ class CorrectionDesk(DeskBase):
     async def _player_members(self, game: Game) -> list[Member | None]:
         return [await self.db.members.by_nick(nick) for nick in game.players]
 
-    async def _tell_players(
+    async def _readers(self, game: Game) -> Readers:
+        """The game's member-players, each with the language he reads in."""
+        return [
+            (seat, member, await member_language(self.db, member.id))
+            for seat, member in enumerate(await self._player_members(game))
+            if member is not None
+        ]
+
+    def _tells(
+        self,
+        game: Game,
+        readers: Readers,
+        text: Callable[[], str],
+        skip: Sequence[int] = (),
+        buttons: Callable[[], dict[int, tuple[Button, ...]]] | None = None,
+    ) -> list[NewEffect]:
+        """What tells every member-player of the game (but the seats in `skip`), each in his language (`text`
+        and `buttons` are written once per reader); at a table in progress, the table too, in the club's: the
+        rows to write with the act, in the game's corrections queue."""
+        queue = _queue(game)
+        rows = []
+        for seat, member, language in readers:
+            if seat not in skip:
+                with speaking(language):
+                    rows.append(effect.tell(queue, member.id, text(), (buttons() if buttons else {}).get(seat, ())))
+        if game.status is GameStatus.IN_PROGRESS:
+            with self.club_voice():
+                rows.append(effect.tell_table(queue, game.number, text()))
+        return rows
+
+    async def _told(
         self,
         game: Game,
         text: Callable[[], str],
         skip: Sequence[int] = (),
         buttons: Callable[[], dict[int, tuple[Button, ...]]] | None = None,
-    ) -> None:
-        """Tell every member-player of the game (but the seats in `skip`), each in his language (`text` and
-        `buttons` are written once per reader); at a table in progress, the table too, in the club's."""
-        for seat, member in enumerate(await self._player_members(game)):
-            if member is not None and seat not in skip:
-                async with self.reading(member):
-                    await self.chat.tell(member, text(), (buttons() if buttons else {}).get(seat, ()))
-        if game.status is GameStatus.IN_PROGRESS:
-            with self.club_voice():
-                await self.tell_table(game.number, text())
+    ) -> list[NewEffect]:
+        """`_tells`, the readers read now."""
+        return self._tells(game, await self._readers(game), text, skip, buttons)
 
     def _effect(self, game: Game, applied: AppliedChange, seat: int) -> str:
         amount = applied.entries[seat].bule
@@ -278,43 +311,49 @@ class CorrectionDesk(DeskBase):
         now = self.now()
         change = PaperChange(ChangeKind.ODLAZAK_U_BULU, n, member.nick, now, player=seat)
         self._check(game, state.standing, change)
-        change_id = await self.corrections_store.record_change(
+        readers = await self._readers(game)
+
+        def told(change_id: int) -> list[NewEffect]:
+            return self._tells(
+                game,
+                readers,
+                lambda: self.t(
+                    "correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n, game=game.number
+                ),
+                skip=(seat,),
+                buttons=lambda: {
+                    fallen: (Button(self.t(Action.CANCEL_CHANGE.label_key), Action.CANCEL_CHANGE, change_id, "danger"),)
+                },
+            )
+
+        await self.corrections_store.record_change(
             NewPaperChange(game.number, n, ODLAZAK, change.data(), member.id, now),
             state.ids,
             "odlazak_chosen",
+            effects=told,
+            lapse=await self._lapses(game, n, fallen, (ARBITAR, ISPRAVKA), self.t("correction.lapsed_moved", hand=n)),
             fallen=fallen,
             player=seat,
         )
         await self.paper_changed(game.number)
-        await self._lapse_pending(game, n, fallen, (ARBITAR, ISPRAVKA), self.t("correction.lapsed_moved", hand=n))
-        await self._tell_players(
-            game,
-            lambda: self.t(
-                "correction.odlazak_done", nick=member.nick, fallen=game.players[fallen], hand=n, game=game.number
-            ),
-            skip=(seat,),
-            buttons=lambda: {
-                fallen: (Button(self.t(Action.CANCEL_CHANGE.label_key), Action.CANCEL_CHANGE, change_id, "danger"),)
-            },
-        )
+        await self.deliver_effects()
         return Reply(
             self.t(
                 "correction.odlazak_ok", fallen=game.players[fallen], hand=n, game=game.number, amount=state.score.value
             )
         )
 
-    async def _lapse_pending(self, game: Game, n: int, fallen: int, kinds: Sequence[str], note: str) -> None:
-        """Pending requests about a fall that has moved (or was corrected) have nothing left to decide."""
+    async def _lapses(self, game: Game, n: int, fallen: int, kinds: Sequence[str], note: str) -> list[Lapse]:
+        """Pending requests about a fall that moves (or is corrected) have nothing left to decide: they lapse with
+        the act, and the players are told so first."""
+        lapses = []
         for kind in kinds:
             pending = await self.corrections_store.pending(game.number, n, kind)
             if pending is None or pending.seat != fallen:
                 continue
-            try:
-                await self.corrections_store.settle(pending.id, "lapsed", self.now(), None, game=game.number, note=note)
-            except NotPending:
-                continue
             key = "correction.arbitar_lapsed" if kind == ARBITAR else "correction.ispravka_lapsed"
-            await self._tell_players(game, partial(self.t, key, hand=n, why=note))
+            lapses.append(Lapse(pending.id, note, await self._told(game, partial(self.t, key, hand=n, why=note))))
+        return lapses
 
     # Cancelling -----------------------------------------------------------------------------------------------
     async def cancel(self, member: Member, hand: int, number: int | None = None, what: str | None = None) -> Reply:
@@ -364,12 +403,13 @@ class CorrectionDesk(DeskBase):
                 self._game_open(game)
                 event, key = "ispravka_cancelled", "correction.ispravka_cancelled"
             return await self._cancel_change(member, state, target, event, key)
+        key = "correction.arbitar_withdrawn" if choice is Cancel.ARBITAR else "correction.ispravka_withdrawn"
+        told = await self._told(game, lambda: self.t(key, nick=member.nick, hand=n), skip=(seat,))
         try:
-            await store.settle(target.id, "withdrawn", self.now(), member.id, game=game.number)
+            await store.settle(target.id, "withdrawn", self.now(), member.id, game=game.number, effects=told)
         except NotPending:
             raise Refused("correction.not_pending", request=target.id) from None
-        key = "correction.arbitar_withdrawn" if choice is Cancel.ARBITAR else "correction.ispravka_withdrawn"
-        await self._tell_players(game, lambda: self.t(key, nick=member.nick, hand=n), skip=(seat,))
+        await self.deliver_effects()
         return Reply(self.t("correction.withdrawn_ok", hand=n))
 
     async def _cancel_change(
@@ -378,17 +418,18 @@ class CorrectionDesk(DeskBase):
         game, n = state.game, state.n
         if self._moves_end(game, state.standing, state.without(row.id)):
             raise Refused("correction.cancel_moves_end", hand=n)
-        if not await self.corrections_store.cancel_change(
-            row.id, game.number, member.id, self.now(), state.ids, event, hand=n
-        ):
-            raise Refused("correction.nothing_to_cancel", hand=n)
-        await self.paper_changed(game.number)
         seat = game.seat_of(member.nick)
-        await self._tell_players(
+        told = await self._told(
             game,
             lambda: self.t(key, nick=member.nick, hand=n, game=game.number),
             skip=(seat,) if seat is not None else (),
         )
+        if not await self.corrections_store.cancel_change(
+            row.id, game.number, member.id, self.now(), state.ids, event, effects=told, hand=n
+        ):
+            raise Refused("correction.nothing_to_cancel", hand=n)
+        await self.paper_changed(game.number)
+        await self.deliver_effects()
         return Reply(self.t(key, nick=member.nick, hand=n, game=game.number))
 
     # The Arbitar ----------------------------------------------------------------------------------------------
@@ -421,9 +462,33 @@ class CorrectionDesk(DeskBase):
         if _procedure() is None:
             raise Refused("correction.arbitar_unavailable")
         other = state.other_defender(seat)
+        readers = await self._readers(game)
+
+        def offered(request: int) -> list[NewEffect]:
+            return self._tells(
+                game,
+                readers,
+                lambda: self.t(
+                    "correction.arbitar_offered", nick=member.nick, hand=n, other=game.players[other], request=request
+                ),
+                skip=(seat,),
+                buttons=lambda: {other: self._answer_buttons(request)},
+            )
+
+        asks = not self._ai_answers_all(game, readers, (other,))  # the AI's seat agrees at once: nobody is asked
         try:
             request = await self.corrections_store.open(
-                game.number, n, ARBITAR, member.id, seat, (other,), "", None, self.now(), replace_pending=False
+                game.number,
+                n,
+                ARBITAR,
+                member.id,
+                seat,
+                (other,),
+                "",
+                None,
+                self.now(),
+                replace_pending=False,
+                effects=offered if asks else None,
             )
         except AlreadyPending:
             raise Refused("correction.arbitar_pending", hand=n) from None
@@ -431,15 +496,14 @@ class CorrectionDesk(DeskBase):
             fresh = await self.corrections_store.get(request)
             assert fresh is not None
             return await self._decide(fresh, game, None)
-        await self._tell_players(
-            game,
-            lambda: self.t(
-                "correction.arbitar_offered", nick=member.nick, hand=n, other=game.players[other], request=request
-            ),
-            skip=(seat,),
-            buttons=lambda: {other: self._answer_buttons(request)},
-        )
+        await self.deliver_effects()
         return Reply(self.t("correction.arbitar_offer_ok", hand=n, other=game.players[other], request=request))
+
+    def _ai_answers_all(self, game: Game, readers: Readers, asked: Sequence[int]) -> bool:
+        """Whether the AI answers for every seat asked (a game with AI, no member in those seats): then the
+        request is carried out at once and nobody is told of it being asked."""
+        members = {seat for seat, _, _ in readers}
+        return game.ai and all(seat not in members for seat in asked)
 
     async def _ai_answers(self, game: Game, request: int) -> bool:
         """In a game with AI, the seats no member holds are the AI's: they agree at once. True when nobody else
@@ -495,6 +559,13 @@ class CorrectionDesk(DeskBase):
                     now,
                     f"{ARBITAR_NAME}: {verdict.reason_in(self.club_messages.t)}",  # kept with the change
                 )
+            text = self._verdict_text(game, request, verdict, other)
+            # The verdict reaches each member once: the one the reply goes to (the player who accepted, or the
+            # offerer when the AI accepted for him) is not told again.
+            actor_seat = game.seat_of(actor.nick) if actor is not None else request.seat
+            told = await self._told(game, text, skip=(actor_seat,) if actor_seat is not None else ())
+            moved = self.t("correction.lapsed_moved", hand=n)
+            lapse = await self._lapses(game, n, fallen, (ISPRAVKA,), moved) if verdict.transfers else []
             try:
                 await self.corrections_store.settle(
                     request.id,
@@ -505,6 +576,8 @@ class CorrectionDesk(DeskBase):
                     expected=state.ids,
                     add=add,
                     verdict=shown,
+                    effects=told,
+                    lapse=lapse,
                 )
             except StaleChanges:
                 continue
@@ -512,13 +585,14 @@ class CorrectionDesk(DeskBase):
                 raise Refused("correction.not_pending", request=request.id) from None
             if verdict.transfers:
                 await self.paper_changed(game.number)
-                await self._lapse_pending(game, n, fallen, (ISPRAVKA,), self.t("correction.lapsed_moved", hand=n))
-            return await self._announce_verdict(game, request, verdict, other, actor)
+            await self.deliver_effects()
+            return Reply(text(), pictures=await verdict_pictures(game, n, fallen, verdict, self.messages.language))
         raise Refused("correction.busy")
 
-    async def _announce_verdict(
-        self, game: Game, request: CorrectionRequest, verdict: ArbitarVerdict, other: int, actor: Member | None
-    ) -> Reply:
+    def _verdict_text(
+        self, game: Game, request: CorrectionRequest, verdict: ArbitarVerdict, other: int
+    ) -> Callable[[], str]:
+        """The Arbitar's verdict as the players read it (written once per reader)."""
         n, fallen = request.hand, request.seat
         evidence = "; ".join(f"{k}: {v}" for k, v in verdict.evidence.items()) or "—"
         step = verdict.step if verdict.step is not None else "—"  # neither step applied
@@ -546,19 +620,18 @@ class CorrectionDesk(DeskBase):
                 said += "\n" + self.t("correction.may_call_referee", game=game.number)
             return said
 
-        # The verdict reaches each member once: the one the reply goes to (the player who accepted, or the
-        # offerer when the AI accepted for him) is not told again.
-        actor_seat = game.seat_of(actor.nick) if actor is not None else request.seat
-        await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
-        return Reply(text(), pictures=await verdict_pictures(game, n, fallen, verdict, self.messages.language))
+        return text
 
     async def _lapse(self, request: CorrectionRequest, game: Game, why: str) -> Reply:
+        key = "correction.arbitar_lapsed" if request.kind == ARBITAR else "correction.ispravka_lapsed"
+        told = await self._told(game, lambda: self.t(key, hand=request.hand, why=why))
         try:
-            await self.corrections_store.settle(request.id, "lapsed", self.now(), None, game=game.number, note=why)
+            await self.corrections_store.settle(
+                request.id, "lapsed", self.now(), None, game=game.number, note=why, effects=told
+            )
         except NotPending:
             raise Refused("correction.not_pending", request=request.id) from None
-        key = "correction.arbitar_lapsed" if request.kind == ARBITAR else "correction.ispravka_lapsed"
-        await self._tell_players(game, lambda: self.t(key, hand=request.hand, why=why))
+        await self.deliver_effects()
         raise Refused(key, hand=request.hand, why=why)
 
     # Answers (the Arbitar's acceptance, an Ispravka's consent) -----------------------------------------------
@@ -591,49 +664,65 @@ class CorrectionDesk(DeskBase):
             if asked[seat].answer == "yes" and yes and request.agreed:
                 return await self._carry_out(request, game, member)  # an earlier attempt failed: try again
             raise Refused("correction.already_answered", request=request.id)
-        if not await self.corrections_store.answer(request.id, seat, member.id, yes, self.now()):
-            raise Refused("correction.not_pending", request=request.id)
-        n, proposer = request.hand, request.seat
-        if not yes:
-            try:
-                await self.corrections_store.settle(request.id, "refused", self.now(), member.id, game=game.number)
-            except NotPending:
-                raise Refused("correction.not_pending", request=request.id) from None
-            if request.kind == ARBITAR:
-
-                def refused() -> str:
-                    return self.t("correction.arbitar_refused", nick=member.nick, hand=n)
-
-                await self._tell_players(game, refused, skip=(seat, proposer))
-                proposer_member = await self.db.members.get(request.by_member)
-                if proposer_member is not None:
-                    async with self.reading(proposer_member):
-                        hint = self.t("correction.may_call_referee", game=game.number) if game.judgeable else ""
-                        await self.chat.tell(proposer_member, refused() + ("\n" + hint if hint else ""))
-                return Reply(self.t("correction.arbitar_refuse_ok", hand=n))
-            await self._tell_players(
-                game,
-                lambda: self.t("correction.ispravka_refused", nick=member.nick, hand=n, fallen=game.players[proposer]),
-                skip=(seat,),
-            )
-            return Reply(self.t("correction.ispravka_refuse_ok", hand=n))
-        fresh = await self.corrections_store.get(request.id)
-        assert fresh is not None
-        if fresh.waiting:
-            await self._tell_players(
+        n = request.hand
+        waiting = tuple(s for s in request.waiting if s != seat)  # after this answer (acts on a game are queued)
+        noted: list[NewEffect] = []
+        if yes and waiting:
+            noted = await self._told(
                 game,
                 lambda: self.t(
                     "correction.consent_noted",
                     nick=member.nick,
                     hand=n,
-                    waiting=", ".join(game.players[s] for s in fresh.waiting),
+                    waiting=", ".join(game.players[s] for s in waiting),
                 ),
                 skip=(seat,),
             )
+        if not yes:  # his no and the refusal it makes are one write
+            return await self._refused(member, game, request, seat)
+        if not await self.corrections_store.answer(request.id, seat, member.id, yes, self.now(), noted):
+            raise Refused("correction.not_pending", request=request.id)
+        fresh = await self.corrections_store.get(request.id)
+        assert fresh is not None
+        if fresh.waiting:
+            await self.deliver_effects()
             return Reply(
                 self.t("correction.consent_ok", hand=n, waiting=", ".join(game.players[s] for s in fresh.waiting))
             )
         return await self._carry_out(fresh, game, member)
+
+    async def _refused(self, member: Member, game: Game, request: CorrectionRequest, seat: int) -> Reply:
+        """A player asked says no: his answer and the request's refusal are written together, with what tells
+        the others (the Arbitar's offerer with the hint that he may call a referee)."""
+        n, proposer = request.hand, request.seat
+        if request.kind == ARBITAR:
+
+            def refused() -> str:
+                return self.t("correction.arbitar_refused", nick=member.nick, hand=n)
+
+            told = await self._told(game, refused, skip=(seat, proposer))
+            proposer_member = await self.db.members.get(request.by_member)
+            if proposer_member is not None:
+                with speaking(await member_language(self.db, proposer_member.id)):
+                    hint = self.t("correction.may_call_referee", game=game.number) if game.judgeable else ""
+                    said = refused() + ("\n" + hint if hint else "")
+                told.append(effect.tell(_queue(game), proposer_member.id, said))
+            answer = "correction.arbitar_refuse_ok"
+        else:
+            told = await self._told(
+                game,
+                lambda: self.t("correction.ispravka_refused", nick=member.nick, hand=n, fallen=game.players[proposer]),
+                skip=(seat,),
+            )
+            answer = "correction.ispravka_refuse_ok"
+        try:
+            await self.corrections_store.settle(
+                request.id, "refused", self.now(), member.id, game=game.number, effects=told, refusal=(seat, member.id)
+            )
+        except NotPending:
+            raise Refused("correction.not_pending", request=request.id) from None
+        await self.deliver_effects()
+        return Reply(self.t(answer, hand=n))
 
     async def _carry_out(self, request: CorrectionRequest, game: Game, actor: Member | None) -> Reply:
         if request.kind == ARBITAR:
@@ -664,6 +753,26 @@ class CorrectionDesk(DeskBase):
         state = await self._hand_state(game, n)
         applied, replaced = self._ispravka_check(state, seat)
         others = tuple(s for s in range(3) if s != seat)
+        key = "correction.ispravka_proposed_replacing" if replaced is not None else "correction.ispravka_proposed"
+        readers = await self._readers(game)
+
+        def proposed(request: int) -> list[NewEffect]:
+            return self._tells(
+                game,
+                readers,
+                lambda: self.t(
+                    key,
+                    nick=member.nick,
+                    hand=n,
+                    effect=self._effect(game, applied, seat),
+                    reason=reason or "—",
+                    request=request,
+                ),
+                skip=(seat,),
+                buttons=lambda: {s: self._answer_buttons(request) for s in others},
+            )
+
+        asks = not self._ai_answers_all(game, readers, others)  # the AI agrees for both: nobody is asked
         request = await self.corrections_store.open(
             game.number,
             n,
@@ -675,31 +784,19 @@ class CorrectionDesk(DeskBase):
             replaced.id if replaced else None,
             self.now(),
             replace_pending=True,
+            effects=proposed if asks else None,
         )
         if await self._ai_answers(game, request):
             fresh = await self.corrections_store.get(request)
             assert fresh is not None
             return await self._apply_ispravka(fresh, game, member)
-        key = "correction.ispravka_proposed_replacing" if replaced is not None else "correction.ispravka_proposed"
-        await self._tell_players(
-            game,
-            lambda: self.t(
-                key,
-                nick=member.nick,
-                hand=n,
-                effect=self._effect(game, applied, seat),
-                reason=reason or "—",
-                request=request,
-            ),
-            skip=(seat,),
-            buttons=lambda: {s: self._answer_buttons(request) for s in others},
-        )
-        effect = self._effect(game, applied, seat)
+        await self.deliver_effects()
+        shown = self._effect(game, applied, seat)
         return Reply(
             self.t(
                 "correction.ispravka_propose_ok",
                 hand=n,
-                effect=effect,
+                effect=shown,
                 request=request,
                 others=", ".join(game.players[s] for s in others),
             )
@@ -723,6 +820,13 @@ class CorrectionDesk(DeskBase):
                 now,
                 request.reason,
             )
+
+            def text(applied: AppliedChange = applied) -> str:
+                return self.t("correction.ispravka_applied", hand=n, effect=self._effect(game, applied, seat))
+
+            actor_seat = game.seat_of(actor.nick) if actor is not None else None
+            told = await self._told(game, text, skip=(actor_seat,) if actor_seat is not None else ())
+            corrected = self.t("correction.lapsed_corrected", hand=n)
             try:
                 await self.corrections_store.settle(
                     request.id,
@@ -733,19 +837,15 @@ class CorrectionDesk(DeskBase):
                     expected=state.ids,
                     add=add,
                     cancel=replaced.id if replaced else None,
+                    effects=told,
+                    lapse=await self._lapses(game, n, seat, (ARBITAR,), corrected),
                 )
             except StaleChanges:
                 continue
             except NotPending:
                 raise Refused("correction.not_pending", request=request.id) from None
             await self.paper_changed(game.number)
-            await self._lapse_pending(game, n, seat, (ARBITAR,), self.t("correction.lapsed_corrected", hand=n))
-
-            def text(applied: AppliedChange = applied) -> str:
-                return self.t("correction.ispravka_applied", hand=n, effect=self._effect(game, applied, seat))
-
-            actor_seat = game.seat_of(actor.nick) if actor is not None else None
-            await self._tell_players(game, text, skip=(actor_seat,) if actor_seat is not None else ())
+            await self.deliver_effects()
             return Reply(text())
         raise Refused("correction.busy")
 
@@ -795,6 +895,11 @@ def _procedure() -> Callable[[Game, int, int], ArbitarVerdict] | None:
 def _seat(value: object) -> int | None:
     """A seat as a change's data stores it (None when it names none)."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _queue(game: Game) -> str:
+    """The chat outbox queue of a game's corrections: what they tell arrives in the order the acts were made."""
+    return f"corrections:{game.number}"
 
 
 def _signed(amount: int) -> str:

@@ -316,15 +316,17 @@ class TrialDesk(DeskBase):
             raise Refused("promeni.same", game=number)
         if await self.db.calls.pending_for_game(number):
             raise Refused("call.already_open", game=number)
-        if not await self.db.trials.change_game(trial.id, number, referee.id, self.now()):
+        with self.club_voice():  # said in the trial's space, written with the change
+            said = [effect.say_in_trial(trial.call, trial.id, self.t("promeni.done", game=number))]
+        said += await self.steps.briefing(number, referee.id, trial.call, trial.id)  # the new game's, in his language
+        if not await self.db.trials.change_game(trial.id, number, referee.id, self.now(), said):
             fresh = await self.db.trials.get(trial.id)
             if fresh is not None and not fresh.is_open:
                 raise Refused("promeni.trial_ended", trial=trial.id)
             if fresh is not None and fresh.game == number:
                 raise Refused("promeni.moved_meanwhile", game=number)
             raise Refused("call.already_open", game=number)
-        with self.club_voice():
-            await self.chat.say_in_trial(await self.trial_space(trial), self.t("promeni.done", game=number))
+        await self.deliver_effects()
         return Reply(self.t("promeni.ok", game=number))
 
     async def call_councilor(self, referee: Member, trial_id: int | None = None) -> Reply:

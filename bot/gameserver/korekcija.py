@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot import chat_outbox as effect
 from bot.desk.refused import Refused
 from bot.gameserver.outbox import undo_command
 from bot.gameserver.protocol import Event
 from bot.ports import Action, Button, Reply
 from rules.gamelog import Game, GameStatus
+from storage.chat_outbox import NewEffect
 from storage.gameserver import Korekcija, LiveFeedStore
 from storage.members import Member
 
@@ -153,20 +155,22 @@ class KorekcijaDesk:
         return Reply(desk.t("korekcija.consent_recorded", game=korekcija.game))
 
     async def on_event(self, event: Event) -> None:
-        """The game server took the move back: the players hear it."""
+        """The game server took the move back: the players and the table hear it, through the chat outbox (written
+        in a transaction of its own: the event was taken in the feed's)."""
         if event.type != "korekcija_done" or event.game is None:
             return
         game = await self.desk.db.games.get(event.game)
         if game is None:
             return
+        queue = f"korekcija:{event.game}"
+        told: list[NewEffect] = []
         for nick in game.players:
             member = await self.desk.db.members.by_nick(nick)
             if member is not None:
                 async with self.desk.reading(member):
-                    await self.desk.chat.tell(
-                        member, self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
-                    )
+                    said = self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
+                    told.append(effect.tell(queue, member.id, said))
         with self.desk.club_voice():
-            await self.desk.tell_table(
-                event.game, self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
-            )
+            said = self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
+            told.append(effect.tell_table(queue, event.game, said))
+        await self.desk.enqueue_effects(told)
