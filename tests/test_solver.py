@@ -181,6 +181,21 @@ def test_native_matches_reference_with_one_table_kept_across_positions() -> None
             assert got == expected
 
 
+def test_a_cleared_table_is_not_cleared_again_and_a_used_one_is_on_a_strain_change() -> None:
+    """clear() empties the table, so the next call of another strain keeps it as it is (no second clear); a
+    table used since is cleared when the strain changes, so no entry of one strain answers for another."""
+    rng = random.Random(14)
+    native = Solver(8)
+    positions = [random_position(rng, 5, None, rng.randrange(3), 0) for _ in range(30)]
+    for trump, betl in [(None, True), (None, False), (None, True), (2, False)]:
+        if trump == 2:
+            native.clear()
+        for hands, trick, to_move in positions:
+            expected = ref.solve(hands, trump, betl, 1, to_move, trick, to_move)
+            got = dict(native.solve(hands, -1 if trump is None else trump, betl, 1, to_move, trick, to_move))
+            assert got == expected
+
+
 def test_native_matches_reference_on_six_card_endings() -> None:
     rng = random.Random(6)
     for k in range(24):

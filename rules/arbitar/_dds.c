@@ -867,6 +867,7 @@ typedef struct {
     int tt_bits;
     int busy;
     int have_context;
+    int clean; /* the table is empty (nothing stored since the last clear) */
 } SolverObject;
 
 static void clear_table(SolverObject *self) {
@@ -874,6 +875,7 @@ static void clear_table(SolverObject *self) {
     memset(self->ctx.tt, 0, n * sizeof(Bucket)); /* shape2 0: empty, never matches */
     memset(self->ctx.hist, 0, sizeof self->ctx.hist);
     self->ctx.gen = 0;
+    self->clean = 1;
 }
 
 static size_t table_bytes(int bits) { return ((size_t)1 << bits) / BUCKET * sizeof(Bucket) + 64; }
@@ -987,13 +989,14 @@ static int parse_common(SolverObject *self, int trump, int betl, int declarer, i
 static void set_context(SolverObject *self, const Position *p) {
     if (!self->have_context || self->ctx.trump != p->trump || self->ctx.betl != p->betl ||
         self->ctx.declarer != p->declarer) {
-        clear_table(self);
+        if (!self->clean) clear_table(self); /* a table just cleared (clear()) is not cleared twice */
         self->ctx.trump = p->trump;
         self->ctx.betl = p->betl;
         self->ctx.declarer = p->declarer;
         for (int i = 0; i < 3; i++) self->ctx.ismax[i] = (i == p->declarer) != p->betl;
         self->have_context = 1;
     }
+    self->clean = 0;
 }
 
 static int parse_hands(PyObject *hands, Position *p) {
