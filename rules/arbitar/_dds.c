@@ -523,6 +523,33 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             *rel = closure(all, 1u << c->tcards[wi]);
             return MOD3[c->tleader + wi] == c->declarer;
         }
+        if (n >= TT_MIN_DEPTH) {
+            shape_of(c->h, seat, &s01, &s2);
+            normalize(c->h, k);
+            b = bucket_of(c, s01, s2);
+            /* The table before the cheap bounds (measured: trump -8%, sans -7% per deal, as a hit saves the
+             * quick-trick count). The matching entries as a bit mask first (four at a time where SSE2 is
+             * there), then visited in index order. */
+            uint32_t hits = probe_bucket(b, s01, s2, k[0], k[1]);
+            while (hits) {
+                int i = CTZ(hits);
+                hits &= hits - 1;
+                uint32_t reg = b->region[i];
+                int r = -1;
+                if ((b->bounds[i] >> 4) >= target) r = 1;
+                else if ((b->bounds[i] & 15) < target) r = 0;
+                if (r >= 0) {
+                    b->gen[i] = c->gen;
+                    *rel = expand_region(all, reg);
+                    return r;
+                }
+                if (first < 0 && b->move[i] != NO_CARD) {
+                    int s = b->move[i] >> 3;
+                    unsigned bit = EXPAND[(all >> (8 * s)) & 0xFFu][1u << (b->move[i] & 7)];
+                    if (bit && (c->h[seat] >> (8 * s + CTZ(bit)) & 1)) first = 8 * s + CTZ(bit);
+                }
+            }
+        }
         if (!c->betl) {
             int lo = 0, hi = n;
             uint32_t lo_reg = 0, hi_reg = 0;
@@ -630,32 +657,6 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                         *rel = ds; /* the top cards of the suit are his, the lengths say the rest */
                         return 1;
                     }
-                }
-            }
-        }
-        if (n >= TT_MIN_DEPTH) {
-            shape_of(c->h, seat, &s01, &s2);
-            normalize(c->h, k);
-            b = bucket_of(c, s01, s2);
-            /* The matching entries as a bit mask first (four at a time where SSE2 is there), then visited in
-             * index order. */
-            uint32_t hits = probe_bucket(b, s01, s2, k[0], k[1]);
-            while (hits) {
-                int i = CTZ(hits);
-                hits &= hits - 1;
-                uint32_t reg = b->region[i];
-                int r = -1;
-                if ((b->bounds[i] >> 4) >= target) r = 1;
-                else if ((b->bounds[i] & 15) < target) r = 0;
-                if (r >= 0) {
-                    b->gen[i] = c->gen;
-                    *rel = expand_region(all, reg);
-                    return r;
-                }
-                if (first < 0 && b->move[i] != NO_CARD) {
-                    int s = b->move[i] >> 3;
-                    unsigned bit = EXPAND[(all >> (8 * s)) & 0xFFu][1u << (b->move[i] & 7)];
-                    if (bit && (c->h[seat] >> (8 * s + CTZ(bit)) & 1)) first = 8 * s + CTZ(bit);
                 }
             }
         }
