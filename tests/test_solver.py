@@ -249,6 +249,59 @@ def test_native_matches_reference_in_betl_where_the_declarer_is_forced() -> None
         assert got == expected, (position, declarer, to_move, trick_cards, leader)
 
 
+def betl_reach(
+    hands: tuple[int, int, int], to_move: int, target: int, trick: tuple[int, ...] = (), leader: int = -1
+) -> tuple[bool, int]:
+    """One native betl yes/no search for declarer 0 ("does he take >= target tricks?") and its node count."""
+    native = Solver(8)
+    layout = array("I", hands).tobytes()
+    answer = native.reaches(layout, -1, True, 0, to_move, trick, to_move if leader < 0 else leader, target)
+    return answer == b"\x01", native.stats()["nodes"]
+
+
+def betl_value(hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...] = (), leader: int = -1) -> int:
+    return ref.solve_tricks(hands, None, True, 0, to_move, trick, to_move if leader < 0 else leader)
+
+
+# (hands of seats 0 = the declarer, 1, 2; seat to move; trick so far; its leader): the declarer surely loses the
+# trick in progress, so "does he take every trick left?" is answered no at the first node.
+BETL_DUCKS = [
+    pytest.param((m("7S KH"), m("8S 9D"), m("9H TD")), 0, (), -1, id="he leads under a defender's only spades"),
+    pytest.param((m("7S AD"), m("8S KS"), m("9H TH")), 1, (), -1, id="a defender leads, he holds a lower one"),
+    pytest.param((m("7S AD"), m("9D TD"), m("KH")), 0, (c("8S"),), 2, id="he follows under the winning card"),
+    pytest.param((m("AD"), m("9S TD"), m("7S 8D")), 1, (c("8S"),), 0, id="the next one must go over his lead"),
+    pytest.param((m("8S 9H"), m("TD"), m("KS AS")), 2, (c("7S"),), 1, id="the one before him must go over"),
+]
+# The same, just outside: the declarer cannot lose this trick for sure (a defender can stay under him, or he
+# must go over), so the search goes on; the answers still agree with the reference.
+BETL_NO_DUCKS = [
+    pytest.param((m("8S KH"), m("7S 9S"), m("9H TD")), 0, (), -1, id="a defender has a spade under his"),
+    pytest.param((m("7S AD"), m("8S KD"), m("9H TH")), 1, (), -1, id="the leader has a diamond under his ace"),
+    pytest.param((m("9S AD"), m("9D TD"), m("KH")), 0, (c("8S"),), 2, id="he must go over the winning card"),
+    pytest.param((m("AD"), m("7S TD"), m("8D 9D")), 1, (c("8S"),), 0, id="both can stay under his lead"),
+    pytest.param((m("8S 9H"), m("TD"), m("9D KD")), 2, (c("7S"),), 1, id="he must go over the led card"),
+]
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_DUCKS)
+def test_betl_a_trick_he_can_surely_lose_answers_at_once(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    left = bin(hands[to_move]).count("1")
+    assert betl_value(hands, to_move, trick, leader) < left
+    assert betl_reach(hands, to_move, left, trick, leader) == (False, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_NO_DUCKS)
+def test_betl_no_sure_loss_searches_on(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    left = bin(hands[to_move]).count("1")
+    answer, nodes = betl_reach(hands, to_move, left, trick, leader)
+    assert nodes > 1
+    assert answer == (betl_value(hands, to_move, trick, leader) >= left)
+
+
 # --- many layouts in one call --------------------------------------------------------------------------------
 
 

@@ -478,6 +478,75 @@ static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
     return q;
 }
 
+/* Betl: can the declarer surely lose the current trick, whatever the defenders do? Then he does not take every
+ * trick left. *reg receives the cards the answer depends on (besides the suit lengths): in each suit used, the
+ * cards from his lowest card (or his card on the table) upwards. The cases:
+ *  - he leads: some suit where a defender holds only cards above his lowest card of it (that defender must
+ *    follow over it);
+ *  - a defender leads: in every suit the leader holds, the declarer is void (he discards) or his lowest card is
+ *    below the leader's lowest (he plays under the led card);
+ *  - in a trick led: his card is winning and a defender still to play holds only cards of the led suit above
+ *    it; he is still to play and is void in the led suit, or his lowest card of it is below the card winning
+ *    now, or the defender to play before him holds only cards above it. */
+static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+    int decl = c->declarer, np = c->nplayed;
+    int seat = MOD3[c->tleader + np];
+    uint32_t dh = c->h[decl];
+    *reg = 0;
+    if (!np) {
+        if (seat == decl) {
+            for (int s = 0; s < 4; s++) {
+                uint32_t ds = dh & SUIT[s];
+                if (!ds) continue;
+                int d = CTZ(ds);
+                uint32_t o1 = c->h[NEXT[decl]] & SUIT[s], o2 = c->h[NEXT[NEXT[decl]]] & SUIT[s];
+                if ((o1 && CTZ(o1) > d) || (o2 && CTZ(o2) > d)) {
+                    *reg = closure(all, 1u << d);
+                    return 1;
+                }
+            }
+            return 0;
+        }
+        uint32_t lh = c->h[seat], r = 0;
+        for (int s = 0; s < 4; s++) {
+            uint32_t ls = lh & SUIT[s], ds = dh & SUIT[s];
+            if (!ls || !ds) continue;
+            if (CTZ(ds) > CTZ(ls)) return 0;
+            r |= closure(all, ds & (0u - ds));
+        }
+        *reg = r;
+        return 1;
+    }
+    int led = c->tcards[0] >> 3, w = c->tcards[0];
+    for (int k = 1; k < np; k++)
+        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int kd = MOD3[decl + 3 - c->tleader]; /* the declarer's place in the trick */
+    if (kd < np) {
+        /* (when he is beaten already or discarded, only the last player is left, whose cards all end the
+         * search at once) */
+        int dc = c->tcards[kd];
+        if (dc != w) return 0;
+        *reg = closure(all, 1u << dc);
+        for (int k = np; k < 3; k++) {
+            uint32_t os = c->h[MOD3[c->tleader + k]] & SUIT[led];
+            if (os && CTZ(os) > dc) return 1;
+        }
+        *reg = 0;
+        return 0;
+    }
+    uint32_t ds = dh & SUIT[led];
+    if (!ds) return 1; /* he discards */
+    int d = CTZ(ds);
+    *reg = closure(all, 1u << d);
+    if (d < w) return 1;
+    if (seat != decl) {
+        uint32_t os = c->h[seat] & SUIT[led];
+        if (os && CTZ(os) > d) return 1;
+    }
+    *reg = 0;
+    return 0;
+}
+
 /* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
  * play here, closed upwards in each suit) the answer depends on besides the suit lengths. */
 static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
@@ -495,6 +564,14 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     if (target <= 0) return 1;
     if (target > n) return 0;
     c->nodes++;
+    if (c->betl && target == n) {
+        /* Betl, the declarer must take every trick left: no as soon as he can surely lose this one. */
+        uint32_t reg;
+        if (betl_loses_trick(c, all, &reg)) {
+            *rel = reg;
+            return 0;
+        }
+    }
     Bucket *b = NULL;
     uint32_t s01 = 0, s2 = 0;
     uint32_t k[2] = {0, 0};
