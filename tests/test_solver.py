@@ -271,6 +271,8 @@ BETL_DUCKS = [
     pytest.param((m("7S AD"), m("9D TD"), m("KH")), 0, (c("8S"),), 2, id="he follows under the winning card"),
     pytest.param((m("AD"), m("9S TD"), m("7S 8D")), 1, (c("8S"),), 0, id="the next one must go over his lead"),
     pytest.param((m("8S 9H"), m("TD"), m("KS AS")), 2, (c("7S"),), 1, id="the one before him must go over"),
+    pytest.param((m("8S 9H"), m("7S TD"), m("9S KD")), 1, (), -1, id="a defender leads, the other must go over"),
+    pytest.param((m("8S 7D"), m("9S 8D"), m("AD")), 0, (c("7S"),), 2, id="the one after him must go over"),
 ]
 # The same, just outside: the declarer cannot lose this trick for sure (a defender can stay under him, or he
 # must go over), so the search goes on; the answers still agree with the reference.
@@ -280,6 +282,8 @@ BETL_NO_DUCKS = [
     pytest.param((m("9S AD"), m("9D TD"), m("KH")), 0, (c("8S"),), 2, id="he must go over the winning card"),
     pytest.param((m("AD"), m("7S TD"), m("8D 9D")), 1, (c("8S"),), 0, id="both can stay under his lead"),
     pytest.param((m("8S 9H"), m("TD"), m("9D KD")), 2, (c("7S"),), 1, id="he must go over the led card"),
+    pytest.param((m("8S 9H"), m("7S TD"), m("KD AD")), 1, (), -1, id="a defender leads, the other can discard"),
+    pytest.param((m("8S 7D"), m("9D 8D"), m("AD")), 0, (c("7S"),), 2, id="the one after him can discard"),
 ]
 
 

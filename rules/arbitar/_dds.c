@@ -483,11 +483,12 @@ static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
  * cards from his lowest card (or his card on the table) upwards. The cases:
  *  - he leads: some suit where a defender holds only cards above his lowest card of it (that defender must
  *    follow over it);
- *  - a defender leads: in every suit the leader holds, the declarer is void (he discards) or his lowest card is
- *    below the leader's lowest (he plays under the led card);
+ *  - a defender leads: in every suit the leader holds, the declarer is void (he discards), or his lowest card
+ *    is below the leader's lowest (he plays under the led card), or the other defender holds only cards above
+ *    it (played before him, he plays under it; after him, it goes over his lowest);
  *  - in a trick led: his card is winning and a defender still to play holds only cards of the led suit above
  *    it; he is still to play and is void in the led suit, or his lowest card of it is below the card winning
- *    now, or the defender to play before him holds only cards above it. */
+ *    now, or the other defender still to play (before or after him) holds only cards above it. */
 static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     int seat = MOD3[c->tleader + np];
@@ -507,11 +508,11 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
             }
             return 0;
         }
-        uint32_t lh = c->h[seat], r = 0;
+        uint32_t lh = c->h[seat], ph = c->h[3 - seat - decl], r = 0;
         for (int s = 0; s < 4; s++) {
-            uint32_t ls = lh & SUIT[s], ds = dh & SUIT[s];
+            uint32_t ls = lh & SUIT[s], ds = dh & SUIT[s], ps = ph & SUIT[s];
             if (!ls || !ds) continue;
-            if (CTZ(ds) > CTZ(ls)) return 0;
+            if (CTZ(ds) > CTZ(ls) && !(ps && CTZ(ps) > CTZ(ds))) return 0;
             r |= closure(all, ds & (0u - ds));
         }
         *reg = r;
@@ -539,8 +540,8 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
     int d = CTZ(ds);
     *reg = closure(all, 1u << d);
     if (d < w) return 1;
-    if (seat != decl) {
-        uint32_t os = c->h[seat] & SUIT[led];
+    if (seat != decl || np == 1) {
+        uint32_t os = c->h[seat != decl ? seat : NEXT[seat]] & SUIT[led];
         if (os && CTZ(os) > d) return 1;
     }
     *reg = 0;
