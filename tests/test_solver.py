@@ -306,6 +306,41 @@ def test_betl_no_sure_loss_searches_on(
     assert answer == (betl_value(hands, to_move, trick, leader) >= left)
 
 
+# The declarer (seat 0) must take the trick in progress if the defenders let him (they stay under his card or
+# discard), so "does he take a trick?" is answered yes at the first node; then just outside.
+BETL_FORCED = [
+    pytest.param((m("8S 9H"), m("7S AS"), m("7H TD")), 0, (), -1, id="he leads, both can stay under"),
+    pytest.param((m("8S AS"), m("7S KS"), m("9H TH")), 1, (), -1, id="a defender leads under him"),
+    pytest.param((m("9S JS"), m("8S AS"), m("TD")), 0, (c("7S"),), 2, id="he must go over, the next stays under"),
+    pytest.param((m("9S AH"), m("KH"), m("8S KD")), 2, (c("7S"),), 1, id="both before him stay under his cards"),
+    pytest.param((m("AH"), m("8S KD"), m("7H QD")), 1, (c("9S"),), 0, id="his lead is winning, both stay under"),
+]
+BETL_NOT_FORCED = [
+    pytest.param((m("8S 9H"), m("7S AS"), m("TH TD")), 0, (), -1, id="a defender must go over his heart"),
+    pytest.param((m("8S AS"), m("7S KD"), m("9S TH")), 1, (), -1, id="the other defender must go over"),
+    pytest.param((m("9S JS"), m("TS AS"), m("TD")), 0, (c("7S"),), 2, id="the next must go over his nine"),
+    pytest.param((m("9S AH"), m("KH"), m("TS KD")), 2, (c("7S"),), 1, id="the one to move must go over him"),
+    pytest.param((m("AH"), m("8S KD"), m("TS QD")), 1, (c("9S"),), 0, id="the last must go over his lead"),
+]
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_FORCED)
+def test_betl_a_trick_the_defenders_can_give_him_answers_at_once(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    assert betl_value(hands, to_move, trick, leader) >= 1
+    assert betl_reach(hands, to_move, 1, trick, leader) == (True, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_NOT_FORCED)
+def test_betl_no_forced_trick_searches_on(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    answer, nodes = betl_reach(hands, to_move, 1, trick, leader)
+    assert nodes > 1
+    assert answer == (betl_value(hands, to_move, trick, leader) >= 1)
+
+
 # --- many layouts in one call --------------------------------------------------------------------------------
 
 

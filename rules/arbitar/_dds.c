@@ -548,6 +548,78 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
     return 0;
 }
 
+/* Betl: must the declarer take the trick in progress if the defenders let him (they play under his card, or
+ * discard)? Then he takes a trick. A defender can let him when void in the suit or holding a card of it below
+ * the declarer's lowest (below every card he may play). *reg receives the cards the answer depends on besides
+ * the suit lengths: in the suit, those from his lowest card (from the winning card when he follows) upwards.
+ *  - he leads: in every suit he holds, each defender is void or has a card below his lowest;
+ *  - a defender leads: some suit the leader holds a card of below the declarer's lowest, and the other
+ *    defender is void in it or holds one too;
+ *  - in a trick led: he is to play, the card winning now is below his lowest card of the led suit, and the
+ *    player after him (if any) is void or has a card below it; he plays after the defender to move, the same
+ *    holds and that defender is void or has a card below it; or his card is winning and each defender still to
+ *    play is void or has a card below it. */
+static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+    int decl = c->declarer, np = c->nplayed;
+    int seat = MOD3[c->tleader + np];
+    uint32_t dh = c->h[decl];
+    *reg = 0;
+    if (!np) {
+        if (seat == decl) {
+            uint32_t o1 = c->h[NEXT[decl]], o2 = c->h[NEXT[NEXT[decl]]], r = 0;
+            for (int s = 0; s < 4; s++) {
+                uint32_t ds = dh & SUIT[s];
+                if (!ds) continue;
+                uint32_t low = ds & (0u - ds), below = low - 1u;
+                uint32_t a = o1 & SUIT[s], b = o2 & SUIT[s];
+                if ((a && !(a & below)) || (b && !(b & below))) return 0;
+                r |= closure(all, low);
+            }
+            *reg = r;
+            return 1;
+        }
+        uint32_t lh = c->h[seat], ph = c->h[3 - seat - decl];
+        for (int s = 0; s < 4; s++) {
+            uint32_t ds = dh & SUIT[s];
+            if (!ds) continue;
+            uint32_t low = ds & (0u - ds), below = low - 1u, ps = ph & SUIT[s];
+            if ((lh & SUIT[s] & below) && (!ps || (ps & below))) {
+                *reg = closure(all, low);
+                return 1;
+            }
+        }
+        return 0;
+    }
+    int led = c->tcards[0] >> 3, w = c->tcards[0];
+    for (int k = 1; k < np; k++)
+        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int kd = MOD3[decl + 3 - c->tleader];
+    uint32_t from;
+    if (kd < np) {
+        if (c->tcards[kd] != w) return 0;
+        from = 1u << w;
+    } else {
+        uint32_t ds = dh & SUIT[led];
+        if (!ds || CTZ(ds) < w) return 0;
+        from = 1u << w;
+        uint32_t below = (ds & (0u - ds)) - 1u;
+        for (int k = np; k < 3; k++) {
+            int o = MOD3[c->tleader + k];
+            uint32_t os = c->h[o] & SUIT[led];
+            if (o != decl && os && !(os & below)) return 0;
+        }
+        *reg = closure(all, from);
+        return 1;
+    }
+    uint32_t below = (1u << w) - 1u;
+    for (int k = np; k < 3; k++) {
+        uint32_t os = c->h[MOD3[c->tleader + k]] & SUIT[led];
+        if (os && !(os & below)) return 0;
+    }
+    *reg = closure(all, from);
+    return 1;
+}
+
 /* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
  * play here, closed upwards in each suit) the answer depends on besides the suit lengths. */
 static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
@@ -577,18 +649,11 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     uint32_t s01 = 0, s2 = 0;
     uint32_t k[2] = {0, 0};
     int first = -1;
-    if (c->betl && target == 1 && c->nplayed && seat == c->declarer) {
-        /* Betl, the declarer to follow: when his lowest card of the led suit beats the card winning now and
-         * every card of it the player after him still holds, he takes this trick. */
-        int led = c->tcards[0] >> 3, win = c->tcards[0];
-        if (c->nplayed == 2 && c->tcards[1] > win && (c->tcards[1] >> 3) == led) win = c->tcards[1];
-        uint32_t ds = c->h[seat] & SUIT[led];
-        uint32_t after = c->nplayed == 1 ? c->h[NEXT[seat]] & SUIT[led] : 0;
-        if (ds && CTZ(ds) > win && (!after || CTZ(ds) > TOPBIT(after))) {
-            /* it depends on the cards of the suit from the lower of the winning card and the next player's
-             * lowest card upwards; smaller cards of the suit lie with players who cannot change it */
-            int low = after && CTZ(after) < win ? CTZ(after) : win;
-            *rel = closure(all, 1u << low);
+    if (c->betl && target == 1) {
+        /* Betl, does the declarer take a trick: yes when the defenders can make him take this one. */
+        uint32_t reg;
+        if (betl_takes_trick(c, all, &reg)) {
+            *rel = reg;
             return 1;
         }
     }
@@ -710,8 +775,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         } else {
             /* Betl: when the declarer leads and every suit he holds has his lowest card above all the others'
              * cards of it, he takes this trick and keeps the lead with the same holding: he takes every trick
-             * left (any target up to n). "Does he take a trick?" also holds when a defender leads a suit he holds
-             * in which the declarer's cards are all above every defender card of it. */
+             * left (any target up to n). */
             int decl = c->declarer;
             uint32_t dh = c->h[decl], others = all & ~dh;
             if (seat == decl) {
@@ -727,14 +791,6 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                 if (forced) {
                     *rel = used;
                     return 1;
-                }
-            } else if (target == 1) {
-                for (int su = 0; su < 4; su++) {
-                    uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
-                    if (ds && (c->h[seat] & SUIT[su]) && CTZ(ds) > TOPBIT(os)) {
-                        *rel = ds; /* the top cards of the suit are his, the lengths say the rest */
-                        return 1;
-                    }
                 }
             }
         }
