@@ -273,17 +273,26 @@ BETL_DUCKS = [
     pytest.param((m("8S 9H"), m("TD"), m("KS AS")), 2, (c("7S"),), 1, id="the one before him must go over"),
     pytest.param((m("8S 9H"), m("7S TD"), m("9S KD")), 1, (), -1, id="a defender leads, the other must go over"),
     pytest.param((m("8S 7D"), m("9S 8D"), m("AD")), 0, (c("7S"),), 2, id="the one after him must go over"),
+    # he takes this trick, then leads a heart under a defender's only hearts, which that defender keeps
+    pytest.param((m("8S 7H"), m("7S 9H"), m("TD JD")), 1, (), -1, id="the leader keeps his heart for later"),
+    pytest.param((m("8S 7H"), m("9H TH"), m("JD")), 0, (c("7S"),), 2, id="two hearts, one may be discarded"),
+    pytest.param((m("7H"), m("7S 9H"), m("TH JD")), 1, (c("8S"),), 0, id="he follows, so keeps his heart"),
 ]
 # The same, just outside: the declarer cannot lose this trick for sure (a defender can stay under him, or he
 # must go over), so the search goes on; the answers still agree with the reference.
 BETL_NO_DUCKS = [
     pytest.param((m("8S KH"), m("7S 9S"), m("9H TD")), 0, (), -1, id="a defender has a spade under his"),
-    pytest.param((m("7S AD"), m("8S KD"), m("9H TH")), 1, (), -1, id="the leader has a diamond under his ace"),
+    pytest.param((m("8S AD"), m("7S KD"), m("9H TH")), 1, (), -1, id="the leader has a spade under his"),
     pytest.param((m("9S AD"), m("9D TD"), m("KH")), 0, (c("8S"),), 2, id="he must go over the winning card"),
     pytest.param((m("AD"), m("7S TD"), m("8D 9D")), 1, (c("8S"),), 0, id="both can stay under his lead"),
     pytest.param((m("8S 9H"), m("TD"), m("9D KD")), 2, (c("7S"),), 1, id="he must go over the led card"),
     pytest.param((m("8S 9H"), m("7S TD"), m("KD AD")), 1, (), -1, id="a defender leads, the other can discard"),
-    pytest.param((m("8S 7D"), m("9D 8D"), m("AD")), 0, (c("7S"),), 2, id="the one after him can discard"),
+    pytest.param(
+        (m("8S 7D"), m("9H 8D"), m("AH")), 0, (c("7S"),), 2, id="the one after him can discard"
+    ),  # the one heart above his may be discarded on this trick, and then his seven takes the next
+    pytest.param((m("8S 7H"), m("7S TD"), m("9H JD")), 1, (), -1, id="the other may discard his heart"),
+    pytest.param((m("8S 7H"), m("9H TD"), m("JD")), 0, (c("7S"),), 2, id="one heart, which may be discarded"),
+    pytest.param((m("7H"), m("9H TD"), m("7S JD")), 1, (c("8S"),), 0, id="void, he may discard his heart"),
 ]
 
 

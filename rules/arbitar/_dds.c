@@ -20,10 +20,12 @@
  *    position with the same leader and suit lengths whose top cards agree down to that region (relative
  *    ranks), wherever the smaller cards lie. Buckets hold 16 entries and are chosen by the suit lengths;
  *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
- *    run of one player and trump-length counts as cheap bounds; in betl, a trick the declarer is already
- *    forced to take answers "does he take a trick?" at once (also while he follows in the current trick), a
- *    declarer on lead whose every suit is above all the others' cards of it takes every trick left (any
- *    target), and move ordering follows betl's aims;
+ *    run of one player and trump-length counts as cheap bounds, after the table; in betl, a yes/no game
+ *    for the declarer: "does he take a trick?" is yes at once at any node of a trick the defenders can make
+ *    him take (each stays under his lowest card or discards), "does he take every trick left?" is no at once
+ *    when he can surely lose the trick in progress (he ducks, or a defender must go over him), a declarer on
+ *    lead whose every suit is above all the others' cards of it takes every trick left (any target), and
+ *    move ordering follows betl's aims;
  *  - equivalent cards: of cards adjacent in rank among the cards still in play (cards on the table count as
  *    in play) only one is searched;
  *  - move ordering by the table's best lead, then by a history of the leads that cut off before (per seat and
@@ -31,7 +33,8 @@
  *  - cheap nodes: the cards in play passed down the search, the table's bucket scanned four entries at a time
  *    with SSE2 where the machine has it (every x86-64; a plain loop elsewhere);
  *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**22 = 96 MB)
- *    and keeps it across calls while the strain and declarer stay the same, so layouts visited in
+ *    and keeps it across calls while the strain and declarer stay the same (a table just emptied by clear()
+ *    is not emptied again by the next call), so layouts visited in
  *    revolving-door order (layouts(): one card changes hands between neighbours, small cards most often)
  *    reuse what their neighbours proved. The GIL is released during every search; one Solver serves one
  *    thread at a time, several Solvers run in parallel.
@@ -488,7 +491,33 @@ static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
  *    it (played before him, he plays under it; after him, it goes over his lowest);
  *  - in a trick led: his card is winning and a defender still to play holds only cards of the led suit above
  *    it; he is still to play and is void in the led suit, or his lowest card of it is below the card winning
- *    now, or the other defender still to play (before or after him) holds only cards above it. */
+ *    now, or the other defender still to play (before or after him) holds only cards above it.
+ * Where he may have to take the trick (a suit led he cannot duck), he still loses one when he can then lead
+ * into a sure loss (betl_exit_after). */
+/* Betl: after a trick of suit s that the declarer takes, can he surely lose the next one by leading? Yes when
+ * in some other suit he holds, a defender holds only cards above his lowest one, and still will after this
+ * trick: the defender holds two or more of them, or cannot discard in this trick (he has played to it, or
+ * holds cards of s). Playing to s leaves the declarer's other suits as they are. played: the seats (bits) that
+ * have played to the trick. */
+static int betl_exit_after(const Ctx *c, int s, int played, uint32_t all, uint32_t *reg) {
+    int decl = c->declarer;
+    uint32_t dh = c->h[decl];
+    for (int k = 1; k < 3; k++) {
+        int x = MOD3[decl + k];
+        uint32_t xh = c->h[x];
+        int keeps = (played >> x & 1) || (xh & SUIT[s]);
+        for (int u = 0; u < 4; u++) {
+            uint32_t du = dh & SUIT[u], xu = xh & SUIT[u];
+            if (u == s || !du || !xu || CTZ(xu) < CTZ(du)) continue;
+            if (keeps || (xu & (xu - 1u))) {
+                *reg |= closure(all, du & (0u - du));
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     int seat = MOD3[c->tleader + np];
@@ -512,7 +541,10 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
         for (int s = 0; s < 4; s++) {
             uint32_t ls = lh & SUIT[s], ds = dh & SUIT[s], ps = ph & SUIT[s];
             if (!ls || !ds) continue;
-            if (CTZ(ds) > CTZ(ls) && !(ps && CTZ(ps) > CTZ(ds))) return 0;
+            if (CTZ(ds) > CTZ(ls) && !(ps && CTZ(ps) > CTZ(ds))) {
+                if (!betl_exit_after(c, s, 1 << seat, all, &r)) return 0;
+                continue;
+            }
             r |= closure(all, ds & (0u - ds));
         }
         *reg = r;
@@ -522,6 +554,8 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
     for (int k = 1; k < np; k++)
         if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
     int kd = MOD3[decl + 3 - c->tleader]; /* the declarer's place in the trick */
+    int played = 0;
+    for (int k = 0; k < np; k++) played |= 1 << MOD3[c->tleader + k];
     if (kd < np) {
         /* (when he is beaten already or discarded, only the last player is left, whose cards all end the
          * search at once) */
@@ -533,7 +567,7 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
             if (os && CTZ(os) > dc) return 1;
         }
         *reg = 0;
-        return 0;
+        return betl_exit_after(c, led, played, all, reg);
     }
     uint32_t ds = dh & SUIT[led];
     if (!ds) return 1; /* he discards */
@@ -545,7 +579,7 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
         if (os && CTZ(os) > d) return 1;
     }
     *reg = 0;
-    return 0;
+    return betl_exit_after(c, led, played, all, reg);
 }
 
 /* Betl: must the declarer take the trick in progress if the defenders let him (they play under his card, or
