@@ -350,6 +350,48 @@ def test_betl_no_forced_trick_searches_on(
     assert answer == (betl_value(hands, to_move, trick, leader) >= 1)
 
 
+def sans_reach(
+    hands: tuple[int, int, int], to_move: int, target: int, trick: tuple[int, ...] = (), leader: int = -1
+) -> tuple[bool, int]:
+    """One native sans yes/no search for declarer 0 ("does he take >= target tricks?") and its node count."""
+    native = Solver(8)
+    layout = array("I", hands).tobytes()
+    answer = native.reaches(layout, -1, False, 0, to_move, trick, to_move if leader < 0 else leader, target)
+    return answer == b"\x01", native.stats()["nodes"]
+
+
+# Sans: the declarer (seat 0) surely takes the trick in progress, so "does he take a trick?" is yes at the first
+# node; then just outside (a defender can beat him or lead a suit he does not top), where the search goes on.
+SANS_SURE = [
+    pytest.param((m("AS 7H"), m("KS QS"), m("9H 9D")), 1, (), -1, id="a defender leads, he tops every suit"),
+    pytest.param((m("KS 7H"), m("8H 9H"), m("9D")), 0, (c("TS"),), 2, id="he beats the led card and the rest"),
+    pytest.param((m("7H"), m("8S 8H"), m("9D TD")), 1, (c("QS"),), 0, id="his lead wins, the rest are lower"),
+]
+SANS_NOT_SURE = [
+    pytest.param((m("AS 7H"), m("KS 8H"), m("QS 9D")), 1, (), -1, id="the leader holds a heart he does not top"),
+    pytest.param((m("KS 7H"), m("AS 9H"), m("9D")), 0, (c("TS"),), 2, id="the next one holds the ace"),
+    pytest.param((m("7H"), m("KS 8H"), m("9D TD")), 1, (c("QS"),), 0, id="the next one can go over his lead"),
+]
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), SANS_SURE)
+def test_sans_a_trick_he_surely_takes_answers_at_once(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    assert ref.solve_tricks(hands, None, False, 0, to_move, trick, to_move if leader < 0 else leader) >= 1
+    assert sans_reach(hands, to_move, 1, trick, leader) == (True, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), SANS_NOT_SURE)
+def test_sans_no_sure_trick_searches_on(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    answer, nodes = sans_reach(hands, to_move, 1, trick, leader)
+    assert nodes > 1
+    value = ref.solve_tricks(hands, None, False, 0, to_move, trick, to_move if leader < 0 else leader)
+    assert answer == (value >= 1)
+
+
 # --- many layouts in one call --------------------------------------------------------------------------------
 
 

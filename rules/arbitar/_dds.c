@@ -20,7 +20,10 @@
  *    position with the same leader and suit lengths whose top cards agree down to that region (relative
  *    ranks), wherever the smaller cards lie. Buckets hold 16 entries and are chosen by the suit lengths;
  *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
- *    run of one player and trump-length counts as cheap bounds, after the table; in betl, a yes/no game
+ *    run of one player and trump-length counts as cheap bounds, after the table; in sans, "does the declarer
+ *    take a trick?" is yes at once at any node of a trick he surely takes (his card wins whatever the
+ *    defenders still to play hold, or he holds the top card of every suit the leading defender holds); in
+ *    betl, a yes/no game
  *    for the declarer: "does he take a trick?" is yes at once at any node of a trick the defenders can make
  *    him take (each stays under his lowest card or discards), "does he take every trick left?" is no at once
  *    when he can surely lose the trick in progress (he ducks, or a defender must go over him), a declarer on
@@ -654,6 +657,52 @@ static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
     return 1;
 }
 
+/* Sans: does the declarer surely take the trick in progress, whatever the defenders do? His card on the table
+ * is winning and no one still to play holds a higher card of the led suit; or he is still to play and holds a
+ * card of the led suit above the winning card and above every card of it the defenders still to play hold;
+ * or a defender leads and the declarer holds the top card of every suit the leader holds. (No trumps: a
+ * discard never wins.) *reg: the cards from his winning card upwards. */
+static int sans_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+    int decl = c->declarer, np = c->nplayed;
+    uint32_t dh = c->h[decl];
+    if (!np) {
+        int seat = c->tleader;
+        if (seat == decl) return 0; /* (the quick tricks count this) */
+        uint32_t lh = c->h[seat], r = 0;
+        for (int s = 0; s < 4; s++) {
+            if (!(lh & SUIT[s])) continue;
+            uint32_t as = all & SUIT[s];
+            int top = TOPBIT(as);
+            if (!(dh >> top & 1)) return 0;
+            r |= 1u << top;
+        }
+        *reg = r;
+        return 1;
+    }
+    int led = c->tcards[0] >> 3, w = c->tcards[0];
+    for (int k = 1; k < np; k++)
+        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int kd = MOD3[decl + 3 - c->tleader];
+    uint32_t rest = 0; /* the led suit's cards of the defenders still to play */
+    for (int k = np; k < 3; k++) {
+        int o = MOD3[c->tleader + k];
+        if (o != decl) rest |= c->h[o] & SUIT[led];
+    }
+    int card;
+    if (kd < np) {
+        card = c->tcards[kd];
+        if (card != w) return 0;
+    } else {
+        uint32_t ds = dh & SUIT[led];
+        if (!ds) return 0;
+        card = TOPBIT(ds);
+        if (card < w) return 0;
+    }
+    if (rest && TOPBIT(rest) > card) return 0;
+    *reg = closure(all, 1u << card);
+    return 1;
+}
+
 /* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
  * play here, closed upwards in each suit) the answer depends on besides the suit lengths. */
 static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
@@ -683,6 +732,14 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     uint32_t s01 = 0, s2 = 0;
     uint32_t k[2] = {0, 0};
     int first = -1;
+    if (target == 1 && c->trump < 0 && !c->betl) {
+        /* Sans, does the declarer take a trick: yes when he surely takes this one. */
+        uint32_t reg;
+        if (sans_takes_trick(c, all, &reg)) {
+            *rel = reg;
+            return 1;
+        }
+    }
     if (c->betl && target == 1) {
         /* Betl, does the declarer take a trick: yes when the defenders can make him take this one. */
         uint32_t reg;
