@@ -181,6 +181,21 @@ def test_native_matches_reference_with_one_table_kept_across_positions() -> None
             assert got == expected
 
 
+def test_a_cleared_table_is_not_cleared_again_and_a_used_one_is_on_a_strain_change() -> None:
+    """clear() empties the table, so the next call of another strain keeps it as it is (no second clear); a
+    table used since is cleared when the strain changes, so no entry of one strain answers for another."""
+    rng = random.Random(14)
+    native = Solver(8)
+    positions = [random_position(rng, 5, None, rng.randrange(3), 0) for _ in range(30)]
+    for trump, betl in [(None, True), (None, False), (None, True), (2, False)]:
+        if trump == 2:
+            native.clear()
+        for hands, trick, to_move in positions:
+            expected = ref.solve(hands, trump, betl, 1, to_move, trick, to_move)
+            got = dict(native.solve(hands, -1 if trump is None else trump, betl, 1, to_move, trick, to_move))
+            assert got == expected
+
+
 def test_native_matches_reference_on_six_card_endings() -> None:
     rng = random.Random(6)
     for k in range(24):
@@ -232,6 +247,149 @@ def test_native_matches_reference_in_betl_where_the_declarer_is_forced() -> None
         expected = ref.solve(position, None, True, declarer, to_move, tuple(trick_cards), leader)
         got = solver.solve(position, None, True, declarer, to_move, tuple(trick_cards), leader)
         assert got == expected, (position, declarer, to_move, trick_cards, leader)
+
+
+def betl_reach(
+    hands: tuple[int, int, int], to_move: int, target: int, trick: tuple[int, ...] = (), leader: int = -1
+) -> tuple[bool, int]:
+    """One native betl yes/no search for declarer 0 ("does he take >= target tricks?") and its node count."""
+    native = Solver(8)
+    layout = array("I", hands).tobytes()
+    answer = native.reaches(layout, -1, True, 0, to_move, trick, to_move if leader < 0 else leader, target)
+    return answer == b"\x01", native.stats()["nodes"]
+
+
+def betl_value(hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...] = (), leader: int = -1) -> int:
+    return ref.solve_tricks(hands, None, True, 0, to_move, trick, to_move if leader < 0 else leader)
+
+
+# (hands of seats 0 = the declarer, 1, 2; seat to move; trick so far; its leader): the declarer surely loses the
+# trick in progress, so "does he take every trick left?" is answered no at the first node.
+BETL_DUCKS = [
+    pytest.param((m("7S KH"), m("8S 9D"), m("9H TD")), 0, (), -1, id="he leads under a defender's only spades"),
+    pytest.param((m("7S AD"), m("8S KS"), m("9H TH")), 1, (), -1, id="a defender leads, he holds a lower one"),
+    pytest.param((m("7S AD"), m("9D TD"), m("KH")), 0, (c("8S"),), 2, id="he follows under the winning card"),
+    pytest.param((m("AD"), m("9S TD"), m("7S 8D")), 1, (c("8S"),), 0, id="the next one must go over his lead"),
+    pytest.param((m("8S 9H"), m("TD"), m("KS AS")), 2, (c("7S"),), 1, id="the one before him must go over"),
+    pytest.param((m("8S 9H"), m("7S TD"), m("9S KD")), 1, (), -1, id="a defender leads, the other must go over"),
+    pytest.param((m("8S 7D"), m("9S 8D"), m("AD")), 0, (c("7S"),), 2, id="the one after him must go over"),
+    # he takes this trick, then leads a heart under a defender's only hearts, which that defender keeps
+    pytest.param((m("8S 7H"), m("7S 9H"), m("TD JD")), 1, (), -1, id="the leader keeps his heart for later"),
+    pytest.param((m("8S 7H"), m("9H TH"), m("JD")), 0, (c("7S"),), 2, id="two hearts, one may be discarded"),
+    pytest.param((m("7H"), m("7S 9H"), m("TH JD")), 1, (c("8S"),), 0, id="he follows, so keeps his heart"),
+]
+# The same, just outside: the declarer cannot lose this trick for sure (a defender can stay under him, or he
+# must go over), so the search goes on; the answers still agree with the reference.
+BETL_NO_DUCKS = [
+    pytest.param((m("8S KH"), m("7S 9S"), m("9H TD")), 0, (), -1, id="a defender has a spade under his"),
+    pytest.param((m("8S AD"), m("7S KD"), m("9H TH")), 1, (), -1, id="the leader has a spade under his"),
+    pytest.param((m("9S AD"), m("9D TD"), m("KH")), 0, (c("8S"),), 2, id="he must go over the winning card"),
+    pytest.param((m("AD"), m("7S TD"), m("8D 9D")), 1, (c("8S"),), 0, id="both can stay under his lead"),
+    pytest.param((m("8S 9H"), m("TD"), m("9D KD")), 2, (c("7S"),), 1, id="he must go over the led card"),
+    pytest.param((m("8S 9H"), m("7S TD"), m("KD AD")), 1, (), -1, id="a defender leads, the other can discard"),
+    pytest.param(
+        (m("8S 7D"), m("9H 8D"), m("AH")), 0, (c("7S"),), 2, id="the one after him can discard"
+    ),  # the one heart above his may be discarded on this trick, and then his seven takes the next
+    pytest.param((m("8S 7H"), m("7S TD"), m("9H JD")), 1, (), -1, id="the other may discard his heart"),
+    pytest.param((m("8S 7H"), m("9H TD"), m("JD")), 0, (c("7S"),), 2, id="one heart, which may be discarded"),
+    pytest.param((m("7H"), m("9H TD"), m("7S JD")), 1, (c("8S"),), 0, id="void, he may discard his heart"),
+]
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_DUCKS)
+def test_betl_a_trick_he_can_surely_lose_answers_at_once(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    left = bin(hands[to_move]).count("1")
+    assert betl_value(hands, to_move, trick, leader) < left
+    assert betl_reach(hands, to_move, left, trick, leader) == (False, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_NO_DUCKS)
+def test_betl_no_sure_loss_searches_on(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    left = bin(hands[to_move]).count("1")
+    answer, nodes = betl_reach(hands, to_move, left, trick, leader)
+    assert nodes > 1
+    assert answer == (betl_value(hands, to_move, trick, leader) >= left)
+
+
+# The declarer (seat 0) must take the trick in progress if the defenders let him (they stay under his card or
+# discard), so "does he take a trick?" is answered yes at the first node; then just outside.
+BETL_FORCED = [
+    pytest.param((m("8S 9H"), m("7S AS"), m("7H TD")), 0, (), -1, id="he leads, both can stay under"),
+    pytest.param((m("8S AS"), m("7S KS"), m("9H TH")), 1, (), -1, id="a defender leads under him"),
+    pytest.param((m("9S JS"), m("8S AS"), m("TD")), 0, (c("7S"),), 2, id="he must go over, the next stays under"),
+    pytest.param((m("9S AH"), m("KH"), m("8S KD")), 2, (c("7S"),), 1, id="both before him stay under his cards"),
+    pytest.param((m("AH"), m("8S KD"), m("7H QD")), 1, (c("9S"),), 0, id="his lead is winning, both stay under"),
+]
+BETL_NOT_FORCED = [
+    pytest.param((m("8S 9H"), m("7S AS"), m("TH TD")), 0, (), -1, id="a defender must go over his heart"),
+    pytest.param((m("8S AS"), m("7S KD"), m("9S TH")), 1, (), -1, id="the other defender must go over"),
+    pytest.param((m("9S JS"), m("TS AS"), m("TD")), 0, (c("7S"),), 2, id="the next must go over his nine"),
+    pytest.param((m("9S AH"), m("KH"), m("TS KD")), 2, (c("7S"),), 1, id="the one to move must go over him"),
+    pytest.param((m("AH"), m("8S KD"), m("TS QD")), 1, (c("9S"),), 0, id="the last must go over his lead"),
+]
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_FORCED)
+def test_betl_a_trick_the_defenders_can_give_him_answers_at_once(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    assert betl_value(hands, to_move, trick, leader) >= 1
+    assert betl_reach(hands, to_move, 1, trick, leader) == (True, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_NOT_FORCED)
+def test_betl_no_forced_trick_searches_on(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    answer, nodes = betl_reach(hands, to_move, 1, trick, leader)
+    assert nodes > 1
+    assert answer == (betl_value(hands, to_move, trick, leader) >= 1)
+
+
+def sans_reach(
+    hands: tuple[int, int, int], to_move: int, target: int, trick: tuple[int, ...] = (), leader: int = -1
+) -> tuple[bool, int]:
+    """One native sans yes/no search for declarer 0 ("does he take >= target tricks?") and its node count."""
+    native = Solver(8)
+    layout = array("I", hands).tobytes()
+    answer = native.reaches(layout, -1, False, 0, to_move, trick, to_move if leader < 0 else leader, target)
+    return answer == b"\x01", native.stats()["nodes"]
+
+
+# Sans: the declarer (seat 0) surely takes the trick in progress, so "does he take a trick?" is yes at the first
+# node; then just outside (a defender can beat him or lead a suit he does not top), where the search goes on.
+SANS_SURE = [
+    pytest.param((m("AS 7H"), m("KS QS"), m("9H 9D")), 1, (), -1, id="a defender leads, he tops every suit"),
+    pytest.param((m("KS 7H"), m("8H 9H"), m("9D")), 0, (c("TS"),), 2, id="he beats the led card and the rest"),
+    pytest.param((m("7H"), m("8S 8H"), m("9D TD")), 1, (c("QS"),), 0, id="his lead wins, the rest are lower"),
+]
+SANS_NOT_SURE = [
+    pytest.param((m("AS 7H"), m("KS 8H"), m("QS 9D")), 1, (), -1, id="the leader holds a heart he does not top"),
+    pytest.param((m("KS 7H"), m("AS 9H"), m("9D")), 0, (c("TS"),), 2, id="the next one holds the ace"),
+    pytest.param((m("7H"), m("KS 8H"), m("9D TD")), 1, (c("QS"),), 0, id="the next one can go over his lead"),
+]
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), SANS_SURE)
+def test_sans_a_trick_he_surely_takes_answers_at_once(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    assert ref.solve_tricks(hands, None, False, 0, to_move, trick, to_move if leader < 0 else leader) >= 1
+    assert sans_reach(hands, to_move, 1, trick, leader) == (True, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), SANS_NOT_SURE)
+def test_sans_no_sure_trick_searches_on(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    answer, nodes = sans_reach(hands, to_move, 1, trick, leader)
+    assert nodes > 1
+    value = ref.solve_tricks(hands, None, False, 0, to_move, trick, to_move if leader < 0 else leader)
+    assert answer == (value >= 1)
 
 
 # --- many layouts in one call --------------------------------------------------------------------------------

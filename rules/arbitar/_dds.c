@@ -20,10 +20,15 @@
  *    position with the same leader and suit lengths whose top cards agree down to that region (relative
  *    ranks), wherever the smaller cards lie. Buckets hold 16 entries and are chosen by the suit lengths;
  *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
- *    run of one player and trump-length counts as cheap bounds; in betl, a trick the declarer is already
- *    forced to take answers "does he take a trick?" at once (also while he follows in the current trick), a
- *    declarer on lead whose every suit is above all the others' cards of it takes every trick left (any
- *    target), and move ordering follows betl's aims;
+ *    run of one player and trump-length counts as cheap bounds, after the table; in sans, "does the declarer
+ *    take a trick?" is yes at once at any node of a trick he surely takes (his card wins whatever the
+ *    defenders still to play hold, or he holds the top card of every suit the leading defender holds); in
+ *    betl, a yes/no game
+ *    for the declarer: "does he take a trick?" is yes at once at any node of a trick the defenders can make
+ *    him take (each stays under his lowest card or discards), "does he take every trick left?" is no at once
+ *    when he can surely lose the trick in progress (he ducks, or a defender must go over him), a declarer on
+ *    lead whose every suit is above all the others' cards of it takes every trick left (any target), and
+ *    move ordering follows betl's aims;
  *  - equivalent cards: of cards adjacent in rank among the cards still in play (cards on the table count as
  *    in play) only one is searched;
  *  - move ordering by the table's best lead, then by a history of the leads that cut off before (per seat and
@@ -31,7 +36,8 @@
  *  - cheap nodes: the cards in play passed down the search, the table's bucket scanned four entries at a time
  *    with SSE2 where the machine has it (every x86-64; a plain loop elsewhere);
  *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**22 = 96 MB)
- *    and keeps it across calls while the strain and declarer stay the same, so layouts visited in
+ *    and keeps it across calls while the strain and declarer stay the same (a table just emptied by clear()
+ *    is not emptied again by the next call), so layouts visited in
  *    revolving-door order (layouts(): one card changes hands between neighbours, small cards most often)
  *    reuse what their neighbours proved. The GIL is released during every search; one Solver serves one
  *    thread at a time, several Solvers run in parallel.
@@ -478,6 +484,225 @@ static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
     return q;
 }
 
+/* Betl: can the declarer surely lose the current trick, whatever the defenders do? Then he does not take every
+ * trick left. *reg receives the cards the answer depends on (besides the suit lengths): in each suit used, the
+ * cards from his lowest card (or his card on the table) upwards. The cases:
+ *  - he leads: some suit where a defender holds only cards above his lowest card of it (that defender must
+ *    follow over it);
+ *  - a defender leads: in every suit the leader holds, the declarer is void (he discards), or his lowest card
+ *    is below the leader's lowest (he plays under the led card), or the other defender holds only cards above
+ *    it (played before him, he plays under it; after him, it goes over his lowest);
+ *  - in a trick led: his card is winning and a defender still to play holds only cards of the led suit above
+ *    it; he is still to play and is void in the led suit, or his lowest card of it is below the card winning
+ *    now, or the other defender still to play (before or after him) holds only cards above it.
+ * Where he may have to take the trick (a suit led he cannot duck), he still loses one when he can then lead
+ * into a sure loss (betl_exit_after). */
+/* Betl: after a trick of suit s that the declarer takes, can he surely lose the next one by leading? Yes when
+ * in some other suit he holds, a defender holds only cards above his lowest one, and still will after this
+ * trick: the defender holds two or more of them, or cannot discard in this trick (he has played to it, or
+ * holds cards of s). Playing to s leaves the declarer's other suits as they are. played: the seats (bits) that
+ * have played to the trick. */
+static int betl_exit_after(const Ctx *c, int s, int played, uint32_t all, uint32_t *reg) {
+    int decl = c->declarer;
+    uint32_t dh = c->h[decl];
+    for (int k = 1; k < 3; k++) {
+        int x = MOD3[decl + k];
+        uint32_t xh = c->h[x];
+        int keeps = (played >> x & 1) || (xh & SUIT[s]);
+        for (int u = 0; u < 4; u++) {
+            uint32_t du = dh & SUIT[u], xu = xh & SUIT[u];
+            if (u == s || !du || !xu || CTZ(xu) < CTZ(du)) continue;
+            if (keeps || (xu & (xu - 1u))) {
+                *reg |= closure(all, du & (0u - du));
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+    int decl = c->declarer, np = c->nplayed;
+    int seat = MOD3[c->tleader + np];
+    uint32_t dh = c->h[decl];
+    *reg = 0;
+    if (!np) {
+        if (seat == decl) {
+            for (int s = 0; s < 4; s++) {
+                uint32_t ds = dh & SUIT[s];
+                if (!ds) continue;
+                int d = CTZ(ds);
+                uint32_t o1 = c->h[NEXT[decl]] & SUIT[s], o2 = c->h[NEXT[NEXT[decl]]] & SUIT[s];
+                if ((o1 && CTZ(o1) > d) || (o2 && CTZ(o2) > d)) {
+                    *reg = closure(all, 1u << d);
+                    return 1;
+                }
+            }
+            return 0;
+        }
+        uint32_t lh = c->h[seat], ph = c->h[3 - seat - decl], r = 0;
+        for (int s = 0; s < 4; s++) {
+            uint32_t ls = lh & SUIT[s], ds = dh & SUIT[s], ps = ph & SUIT[s];
+            if (!ls || !ds) continue;
+            if (CTZ(ds) > CTZ(ls) && !(ps && CTZ(ps) > CTZ(ds))) {
+                if (!betl_exit_after(c, s, 1 << seat, all, &r)) return 0;
+                continue;
+            }
+            r |= closure(all, ds & (0u - ds));
+        }
+        *reg = r;
+        return 1;
+    }
+    int led = c->tcards[0] >> 3, w = c->tcards[0];
+    for (int k = 1; k < np; k++)
+        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int kd = MOD3[decl + 3 - c->tleader]; /* the declarer's place in the trick */
+    int played = 0;
+    for (int k = 0; k < np; k++) played |= 1 << MOD3[c->tleader + k];
+    if (kd < np) {
+        /* (when he is beaten already or discarded, only the last player is left, whose cards all end the
+         * search at once) */
+        int dc = c->tcards[kd];
+        if (dc != w) return 0;
+        *reg = closure(all, 1u << dc);
+        for (int k = np; k < 3; k++) {
+            uint32_t os = c->h[MOD3[c->tleader + k]] & SUIT[led];
+            if (os && CTZ(os) > dc) return 1;
+        }
+        *reg = 0;
+        return betl_exit_after(c, led, played, all, reg);
+    }
+    uint32_t ds = dh & SUIT[led];
+    if (!ds) return 1; /* he discards */
+    int d = CTZ(ds);
+    *reg = closure(all, 1u << d);
+    if (d < w) return 1;
+    if (seat != decl || np == 1) {
+        uint32_t os = c->h[seat != decl ? seat : NEXT[seat]] & SUIT[led];
+        if (os && CTZ(os) > d) return 1;
+    }
+    *reg = 0;
+    return betl_exit_after(c, led, played, all, reg);
+}
+
+/* Betl: must the declarer take the trick in progress if the defenders let him (they play under his card, or
+ * discard)? Then he takes a trick. A defender can let him when void in the suit or holding a card of it below
+ * the declarer's lowest (below every card he may play). *reg receives the cards the answer depends on besides
+ * the suit lengths: in the suit, those from his lowest card (from the winning card when he follows) upwards.
+ *  - he leads: in every suit he holds, each defender is void or has a card below his lowest;
+ *  - a defender leads: some suit the leader holds a card of below the declarer's lowest, and the other
+ *    defender is void in it or holds one too;
+ *  - in a trick led: he is to play, the card winning now is below his lowest card of the led suit, and the
+ *    player after him (if any) is void or has a card below it; he plays after the defender to move, the same
+ *    holds and that defender is void or has a card below it; or his card is winning and each defender still to
+ *    play is void or has a card below it. */
+static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+    int decl = c->declarer, np = c->nplayed;
+    int seat = MOD3[c->tleader + np];
+    uint32_t dh = c->h[decl];
+    *reg = 0;
+    if (!np) {
+        if (seat == decl) {
+            uint32_t o1 = c->h[NEXT[decl]], o2 = c->h[NEXT[NEXT[decl]]], r = 0;
+            for (int s = 0; s < 4; s++) {
+                uint32_t ds = dh & SUIT[s];
+                if (!ds) continue;
+                uint32_t low = ds & (0u - ds), below = low - 1u;
+                uint32_t a = o1 & SUIT[s], b = o2 & SUIT[s];
+                if ((a && !(a & below)) || (b && !(b & below))) return 0;
+                r |= closure(all, low);
+            }
+            *reg = r;
+            return 1;
+        }
+        uint32_t lh = c->h[seat], ph = c->h[3 - seat - decl];
+        for (int s = 0; s < 4; s++) {
+            uint32_t ds = dh & SUIT[s];
+            if (!ds) continue;
+            uint32_t low = ds & (0u - ds), below = low - 1u, ps = ph & SUIT[s];
+            if ((lh & SUIT[s] & below) && (!ps || (ps & below))) {
+                *reg = closure(all, low);
+                return 1;
+            }
+        }
+        return 0;
+    }
+    int led = c->tcards[0] >> 3, w = c->tcards[0];
+    for (int k = 1; k < np; k++)
+        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int kd = MOD3[decl + 3 - c->tleader];
+    uint32_t from;
+    if (kd < np) {
+        if (c->tcards[kd] != w) return 0;
+        from = 1u << w;
+    } else {
+        uint32_t ds = dh & SUIT[led];
+        if (!ds || CTZ(ds) < w) return 0;
+        from = 1u << w;
+        uint32_t below = (ds & (0u - ds)) - 1u;
+        for (int k = np; k < 3; k++) {
+            int o = MOD3[c->tleader + k];
+            uint32_t os = c->h[o] & SUIT[led];
+            if (o != decl && os && !(os & below)) return 0;
+        }
+        *reg = closure(all, from);
+        return 1;
+    }
+    uint32_t below = (1u << w) - 1u;
+    for (int k = np; k < 3; k++) {
+        uint32_t os = c->h[MOD3[c->tleader + k]] & SUIT[led];
+        if (os && !(os & below)) return 0;
+    }
+    *reg = closure(all, from);
+    return 1;
+}
+
+/* Sans: does the declarer surely take the trick in progress, whatever the defenders do? His card on the table
+ * is winning and no one still to play holds a higher card of the led suit; or he is still to play and holds a
+ * card of the led suit above the winning card and above every card of it the defenders still to play hold;
+ * or a defender leads and the declarer holds the top card of every suit the leader holds. (No trumps: a
+ * discard never wins.) *reg: the cards from his winning card upwards. */
+static int sans_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+    int decl = c->declarer, np = c->nplayed;
+    uint32_t dh = c->h[decl];
+    if (!np) {
+        int seat = c->tleader;
+        if (seat == decl) return 0; /* (the quick tricks count this) */
+        uint32_t lh = c->h[seat], r = 0;
+        for (int s = 0; s < 4; s++) {
+            if (!(lh & SUIT[s])) continue;
+            uint32_t as = all & SUIT[s];
+            int top = TOPBIT(as);
+            if (!(dh >> top & 1)) return 0;
+            r |= 1u << top;
+        }
+        *reg = r;
+        return 1;
+    }
+    int led = c->tcards[0] >> 3, w = c->tcards[0];
+    for (int k = 1; k < np; k++)
+        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int kd = MOD3[decl + 3 - c->tleader];
+    uint32_t rest = 0; /* the led suit's cards of the defenders still to play */
+    for (int k = np; k < 3; k++) {
+        int o = MOD3[c->tleader + k];
+        if (o != decl) rest |= c->h[o] & SUIT[led];
+    }
+    int card;
+    if (kd < np) {
+        card = c->tcards[kd];
+        if (card != w) return 0;
+    } else {
+        uint32_t ds = dh & SUIT[led];
+        if (!ds) return 0;
+        card = TOPBIT(ds);
+        if (card < w) return 0;
+    }
+    if (rest && TOPBIT(rest) > card) return 0;
+    *reg = closure(all, 1u << card);
+    return 1;
+}
+
 /* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
  * play here, closed upwards in each suit) the answer depends on besides the suit lengths. */
 static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
@@ -495,22 +720,31 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     if (target <= 0) return 1;
     if (target > n) return 0;
     c->nodes++;
+    if (c->betl && target == n) {
+        /* Betl, the declarer must take every trick left: no as soon as he can surely lose this one. */
+        uint32_t reg;
+        if (betl_loses_trick(c, all, &reg)) {
+            *rel = reg;
+            return 0;
+        }
+    }
     Bucket *b = NULL;
     uint32_t s01 = 0, s2 = 0;
     uint32_t k[2] = {0, 0};
     int first = -1;
-    if (c->betl && target == 1 && c->nplayed && seat == c->declarer) {
-        /* Betl, the declarer to follow: when his lowest card of the led suit beats the card winning now and
-         * every card of it the player after him still holds, he takes this trick. */
-        int led = c->tcards[0] >> 3, win = c->tcards[0];
-        if (c->nplayed == 2 && c->tcards[1] > win && (c->tcards[1] >> 3) == led) win = c->tcards[1];
-        uint32_t ds = c->h[seat] & SUIT[led];
-        uint32_t after = c->nplayed == 1 ? c->h[NEXT[seat]] & SUIT[led] : 0;
-        if (ds && CTZ(ds) > win && (!after || CTZ(ds) > TOPBIT(after))) {
-            /* it depends on the cards of the suit from the lower of the winning card and the next player's
-             * lowest card upwards; smaller cards of the suit lie with players who cannot change it */
-            int low = after && CTZ(after) < win ? CTZ(after) : win;
-            *rel = closure(all, 1u << low);
+    if (target == 1 && c->trump < 0 && !c->betl) {
+        /* Sans, does the declarer take a trick: yes when he surely takes this one. */
+        uint32_t reg;
+        if (sans_takes_trick(c, all, &reg)) {
+            *rel = reg;
+            return 1;
+        }
+    }
+    if (c->betl && target == 1) {
+        /* Betl, does the declarer take a trick: yes when the defenders can make him take this one. */
+        uint32_t reg;
+        if (betl_takes_trick(c, all, &reg)) {
+            *rel = reg;
             return 1;
         }
     }
@@ -522,6 +756,33 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             int wi = winning_index(c);
             *rel = closure(all, 1u << c->tcards[wi]);
             return MOD3[c->tleader + wi] == c->declarer;
+        }
+        if (n >= TT_MIN_DEPTH) {
+            shape_of(c->h, seat, &s01, &s2);
+            normalize(c->h, k);
+            b = bucket_of(c, s01, s2);
+            /* The table before the cheap bounds (measured: trump -8%, sans -7% per deal, as a hit saves the
+             * quick-trick count). The matching entries as a bit mask first (four at a time where SSE2 is
+             * there), then visited in index order. */
+            uint32_t hits = probe_bucket(b, s01, s2, k[0], k[1]);
+            while (hits) {
+                int i = CTZ(hits);
+                hits &= hits - 1;
+                uint32_t reg = b->region[i];
+                int r = -1;
+                if ((b->bounds[i] >> 4) >= target) r = 1;
+                else if ((b->bounds[i] & 15) < target) r = 0;
+                if (r >= 0) {
+                    b->gen[i] = c->gen;
+                    *rel = expand_region(all, reg);
+                    return r;
+                }
+                if (first < 0 && b->move[i] != NO_CARD) {
+                    int s = b->move[i] >> 3;
+                    unsigned bit = EXPAND[(all >> (8 * s)) & 0xFFu][1u << (b->move[i] & 7)];
+                    if (bit && (c->h[seat] >> (8 * s + CTZ(bit)) & 1)) first = 8 * s + CTZ(bit);
+                }
+            }
         }
         if (!c->betl) {
             int lo = 0, hi = n;
@@ -605,8 +866,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         } else {
             /* Betl: when the declarer leads and every suit he holds has his lowest card above all the others'
              * cards of it, he takes this trick and keeps the lead with the same holding: he takes every trick
-             * left (any target up to n). "Does he take a trick?" also holds when a defender leads a suit he holds
-             * in which the declarer's cards are all above every defender card of it. */
+             * left (any target up to n). */
             int decl = c->declarer;
             uint32_t dh = c->h[decl], others = all & ~dh;
             if (seat == decl) {
@@ -622,40 +882,6 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                 if (forced) {
                     *rel = used;
                     return 1;
-                }
-            } else if (target == 1) {
-                for (int su = 0; su < 4; su++) {
-                    uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
-                    if (ds && (c->h[seat] & SUIT[su]) && CTZ(ds) > TOPBIT(os)) {
-                        *rel = ds; /* the top cards of the suit are his, the lengths say the rest */
-                        return 1;
-                    }
-                }
-            }
-        }
-        if (n >= TT_MIN_DEPTH) {
-            shape_of(c->h, seat, &s01, &s2);
-            normalize(c->h, k);
-            b = bucket_of(c, s01, s2);
-            /* The matching entries as a bit mask first (four at a time where SSE2 is there), then visited in
-             * index order. */
-            uint32_t hits = probe_bucket(b, s01, s2, k[0], k[1]);
-            while (hits) {
-                int i = CTZ(hits);
-                hits &= hits - 1;
-                uint32_t reg = b->region[i];
-                int r = -1;
-                if ((b->bounds[i] >> 4) >= target) r = 1;
-                else if ((b->bounds[i] & 15) < target) r = 0;
-                if (r >= 0) {
-                    b->gen[i] = c->gen;
-                    *rel = expand_region(all, reg);
-                    return r;
-                }
-                if (first < 0 && b->move[i] != NO_CARD) {
-                    int s = b->move[i] >> 3;
-                    unsigned bit = EXPAND[(all >> (8 * s)) & 0xFFu][1u << (b->move[i] & 7)];
-                    if (bit && (c->h[seat] >> (8 * s + CTZ(bit)) & 1)) first = 8 * s + CTZ(bit);
                 }
             }
         }
@@ -867,6 +1093,7 @@ typedef struct {
     int tt_bits;
     int busy;
     int have_context;
+    int clean; /* the table is empty (nothing stored since the last clear) */
 } SolverObject;
 
 static void clear_table(SolverObject *self) {
@@ -874,6 +1101,7 @@ static void clear_table(SolverObject *self) {
     memset(self->ctx.tt, 0, n * sizeof(Bucket)); /* shape2 0: empty, never matches */
     memset(self->ctx.hist, 0, sizeof self->ctx.hist);
     self->ctx.gen = 0;
+    self->clean = 1;
 }
 
 static size_t table_bytes(int bits) { return ((size_t)1 << bits) / BUCKET * sizeof(Bucket) + 64; }
@@ -987,13 +1215,14 @@ static int parse_common(SolverObject *self, int trump, int betl, int declarer, i
 static void set_context(SolverObject *self, const Position *p) {
     if (!self->have_context || self->ctx.trump != p->trump || self->ctx.betl != p->betl ||
         self->ctx.declarer != p->declarer) {
-        clear_table(self);
+        if (!self->clean) clear_table(self); /* a table just cleared (clear()) is not cleared twice */
         self->ctx.trump = p->trump;
         self->ctx.betl = p->betl;
         self->ctx.declarer = p->declarer;
         for (int i = 0; i < 3; i++) self->ctx.ismax[i] = (i == p->declarer) != p->betl;
         self->have_context = 1;
     }
+    self->clean = 0;
 }
 
 static int parse_hands(PyObject *hands, Position *p) {
