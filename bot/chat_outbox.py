@@ -132,6 +132,24 @@ def server(call_id: Queue, op: str, arg: int | str) -> NewEffect:
     return NewEffect(queue_of(call_id), SERVER, {"op": op, "arg": arg})
 
 
+# The councilors' business (appeals, votes): their own queues, ``appeal:N`` and ``vote:N``.
+def post_notice(queue: Queue, post: CallPost) -> NewEffect:
+    """Post a notice that is not a referee call's (an appeal's, a vote's, a reminder): its copies are kept as the
+    notices of `post.subject`; whom it pings, if anyone, was recorded with its decision."""
+    posted = post_call(0, post)
+    return NewEffect(queue_of(queue), posted.kind, {k: v for k, v in posted.payload.items() if k != "call"})
+
+
+def offer_call(queue: Queue, member: int, post: CallPost) -> NewEffect:
+    """A private copy of a notice for one member who came later (`ChatPort.offer_call`), kept with the notices
+    of `post.subject` so it is edited with them."""
+    return NewEffect(
+        queue_of(queue),
+        "offer_call",
+        {"member": member, "subject": post.subject, "text": post.text, "buttons": _buttons(post.buttons)},
+    )
+
+
 # Delivery ---------------------------------------------------------------------------------------------------
 class Reach(Protocol):
     """What delivery needs of the desk: the database, the ports, and a trial's space as platforms show it."""
@@ -315,6 +333,10 @@ class ChatOutbox:
             await port.say_in_trial(await self._space(p["trial"], True), p["text"])
         elif kind == "close_trial_space":
             await port.close_trial_space(await self._space(p["trial"]), p["text"])
+        elif kind == "offer_call":
+            member = await self._member(p["member"])
+            offered = CallPost(p["subject"], p["text"], (member,), _read_buttons(p["buttons"]))
+            return p["subject"], list(await port.offer_call(member, offered))
         else:
             raise Permanent(f"unknown chat effect {kind}")
         return None
