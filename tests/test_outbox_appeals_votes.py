@@ -4,25 +4,33 @@ One test per decision — an appeal filed, taken, offered to a councilor who cam
 hearing left, its three deadlines (nobody took it, the reminder, overdue); a vote proposed, closed without a
 majority, carried (with its act) — committed, then the process gone before any effect reached a platform: a new
 desk's start delivers what the decision said, the same texts to the same members, exactly once (a second start
-says nothing again, and nothing is left pending).
+says nothing again, and nothing is left pending). Then a late councilor's private copy begun but not done when the
+process died: the console prints its repeat as an edit of itself.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_appeals import setup
 from test_chat_outbox import crash_after_commit, of, pending
+from test_penalties import judge
 from test_votes import council
 
 from bot.commands import Commands
+from bot.config import Config
+from bot.console.adapter import ConsoleChat
 from bot.desk import Desk
-from bot.ports import Chats, LoggingGameServer, ManualTimers
-from club import Club, database_for, make_club
+from bot.messages import Catalogue
+from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
+from club import NOW, Club, database_for, make_club
 from fakes.chat import RecordingChat, Sent
 from rules.appeals import AppealKind, AppealRules
-from rules.verdicts import Draft, Nobody
+from rules.verdicts import Draft, Nobody, Penalty
+from storage.chat_outbox import ChatOutboxStore, DeliveryState, EffectState
 from storage.database import open_database
 from storage.states import AppealState, VoteState
 from storage.trials import Trial
@@ -407,3 +415,61 @@ async def test_a_vote_carried_after_the_member_resigned_tells_him_nothing(tmp_pa
     assert len(told(club, "v1")) == 1
     assert await pending(club) == 0
     await club.db.close()
+
+
+async def test_an_offer_begun_but_not_done_is_repeated_on_the_console_as_an_edit_of_itself(tmp_path: Path) -> None:
+    """The window between the platform's answer and the commit that says so, for a late councilor's private copy:
+    after the restart the console prints it as an edit of what it may have shown, never as a second offer."""
+
+    class Crash(BaseException):
+        pass
+
+    config = Config()
+    db = await open_database(database_for(tmp_path))
+    clock = ManualClock(NOW)
+    out: list[str] = []
+    desk = Desk(db, Chats([console_of(out, config)]), LoggingGameServer(), clock, config, ManualTimers())
+    await desk.start()
+    for nick, role in (("ana", ""), ("marko", ""), ("petar", ""), ("sudija1", "referee"), ("v1", "councilor")):
+        member = await db.members.link("console", nick, nick, NOW)
+        if role:
+            await db.members.set_role(member.id, role, True, None, NOW)
+        await db.members.set_presence(member.id, True, NOW)
+    late = await db.members.link("console", "v3", "v3", NOW)
+    await db.members.set_role(late.id, "councilor", True, None, NOW)
+    club = Club(db, desk, RecordingChat(), clock, ManualTimers(), LoggingGameServer(), config)
+    await club.game(100)
+    await judge(club, 100, Draft(Penalty("petar", plavac_days=3), "vređanje"))
+    assert (await desk.file_appeal(await club.get("petar"), 1, None, "nisam ja")).ok
+
+    async def crash_before_done(*args: Any, **kwargs: Any) -> None:
+        raise Crash
+
+    desk.chat_outbox.store.done = crash_before_done  # type: ignore[method-assign]
+    out.clear()
+    with pytest.raises(Crash):
+        await desk.presence(await club.get("v3"), True)
+    offered = [line for line in out if "Žalba #1" in line]
+    assert len(offered) == 1
+    edited = Catalogue(config.language, config.timezone).t("console.edited")
+    assert edited not in offered[0]
+
+    await db.close()
+    db = await open_database(database_for(tmp_path))
+    out.clear()
+    again = Desk(db, Chats([console_of(out, config)]), LoggingGameServer(), clock, config, ManualTimers())
+    await again.start()
+    repeated = [line for line in out if "Žalba #1" in line]
+    assert len(repeated) == 1
+    assert repeated[0].startswith("[dm v3]")
+    assert edited in repeated[0]  # an edit of the copy it may have shown
+    assert "dm:v3" in {n.place for n in await db.calls.notices("councilor:appeal:1")}
+    (copy,) = [e for e in await ChatOutboxStore(db).listing() if e.kind == "offer_call"]
+    assert copy.state is EffectState.SENT
+    assert copy.deliveries == {"console": DeliveryState.DONE}
+    assert set(await ChatOutboxStore(db).counts()) == {"sent"}  # nothing left, nothing failed
+    await db.close()
+
+
+def console_of(out: list[str], config: Config) -> ConsoleChat:
+    return ConsoleChat(out.append, Catalogue(config.language, config.timezone))

@@ -142,7 +142,7 @@ class ConsoleChat:
             return []
         place, tag = dm
         dm_id = self._remember(place, post.buttons)
-        self.emit(tag, post.text, post.buttons)
+        self.emit(tag, self._again(post.text), post.buttons)
         return [Notice(PLATFORM, place, dm_id)]
 
     async def edit_notices(self, notices: Sequence[Notice], text: str) -> None:
