@@ -93,8 +93,7 @@ def post_call(call_id: int, post: CallPost) -> NewEffect:
 def post_councilor_call(call_id: int, post: CallPost) -> NewEffect:
     """Post a councilor call's notice (in the queue of the trial's call `call_id`); its councilors were recorded
     as pinged with the decision, so its delivery records none."""
-    posted = post_call(call_id, post)
-    return NewEffect(posted.queue, posted.kind, {k: v for k, v in posted.payload.items() if k != "call"})
+    return post_notice(call_id, post)
 
 
 def edit_notices(call_id: Queue, subject: str, text: str) -> NewEffect:
@@ -144,6 +143,14 @@ def linked(queue: Queue, member: int, platform: str) -> NewEffect:
 def unlinked(queue: Queue, member: int, platform: str) -> NewEffect:
     """A link was removed: what `platform` gave the member through that account goes with it."""
     return NewEffect(queue_of(queue), "unlinked", {"member": member, "platform": platform})
+
+
+# The councilors' business (appeals, votes): their own queues, ``appeal:N`` and ``vote:N``.
+def post_notice(queue: Queue, post: CallPost) -> NewEffect:
+    """Post a notice that is not a referee call's (an appeal's, a vote's, a reminder): its copies are kept as the
+    notices of `post.subject`; whom it pings, if anyone, was recorded with its decision."""
+    posted = post_call(0, post)
+    return NewEffect(queue_of(queue), posted.kind, {k: v for k, v in posted.payload.items() if k != "call"})
 
 
 def offer_call(queue: Queue, member: int, post: CallPost) -> NewEffect:

@@ -1,23 +1,29 @@
 """The councilors' business: votes on admitting and dismissing referees and councilors with every ballot, appeals
 against recorded trials (filing, the one-winner claim, the hearing, the decision) and appeal restrictions.
 
-Every act writes its event (`storage.events`) in the same transaction, so `/akti` and `/presude` list what was done.
+Every act writes its event (`storage.events`) in the same transaction, so `/akti` and `/presude` list what was done,
+and its chat effects (`storage.chat_outbox`: the notices posted and edited, the members told, the hearing's space
+opened) likewise, delivered after the commit and again after a crash.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 import aiosqlite
 
+from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.members import change_role
 from storage.states import AppealState, VoteAction, VoteState
 
 if TYPE_CHECKING:
     from storage.database import Database
+    from storage.sql import Connection
 
 
 class AlreadyOpen(Exception):
@@ -71,6 +77,24 @@ class Appeal:
     @property
     def decided(self) -> bool:
         return self.state in (AppealState.UPHELD, AppealState.REJECTED, AppealState.INADMISSIBLE)
+
+
+@dataclass(frozen=True, slots=True)
+class VoteAct:
+    """What a carried vote does, written with its closing: the role granted (or removed) by the proposer, and
+    the effects that tell of it, written only when it changed something."""
+
+    granted: bool
+    by: int
+    reason: str
+    effects: Sequence[NewEffect] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VoteClosed:
+    """A vote closed (by this call): whether its act changed a role."""
+
+    acted: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +169,18 @@ class VoteStore:
         return [_vote(tuple(r)) for r in rows]
 
     async def open_vote(
-        self, proposer: int, subject: int, role: str, action: VoteAction, reason: str, now: datetime, deadline: datetime
+        self,
+        proposer: int,
+        subject: int,
+        role: str,
+        action: VoteAction,
+        reason: str,
+        now: datetime,
+        deadline: datetime,
+        effects: Callable[[int], Sequence[NewEffect]] | None = None,
     ) -> Vote:
-        """A proposal opens a vote, with the proposer's own ballot for it."""
+        """A proposal opens a vote, with the proposer's own ballot for it and its `effects` (given the new vote's
+        id: its notice to the councilors)."""
         try:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
@@ -172,6 +205,8 @@ class VoteStore:
                     reason=reason,
                     until=now_text(deadline),
                 )
+                if effects is not None:
+                    await add_effects(conn, effects(vote_id), now)
         except aiosqlite.IntegrityError:
             raise AlreadyOpen("vote") from None
         vote = await self.get(vote_id)
@@ -198,15 +233,26 @@ class VoteStore:
         )
         return {int(r[0]): bool(r[1]) for r in rows}
 
-    async def close(self, vote_id: int, state: VoteState, now: datetime, yes: int, no: int, electorate: int) -> bool:
-        """Close an open vote once; False when another wake-up closed it first."""
+    async def close(
+        self,
+        vote_id: int,
+        state: VoteState,
+        now: datetime,
+        yes: int,
+        no: int,
+        electorate: int,
+        effects: Sequence[NewEffect] = (),
+        act: VoteAct | None = None,
+    ) -> VoteClosed | None:
+        """Close an open vote once, with its `effects` and (carried) its `act`, all in one transaction; None when
+        another wake-up closed it first."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE votes SET state = ?, closed_at = ? WHERE id = ? AND state = 'open'",
                 (state, now_text(now), vote_id),
             )
             if not cur.rowcount:
-                return False
+                return None
             row = await (
                 await conn.execute("SELECT subject, role, action FROM votes WHERE id = ?", (vote_id,))
             ).fetchone()
@@ -225,7 +271,13 @@ class VoteStore:
                 no=no,
                 electorate=electorate,
             )
-        return True
+            await add_effects(conn, effects, now)
+            acted = act is not None and await change_role(
+                conn, int(row[0]), str(row[1]), act.granted, act.by, now, act.reason
+            )
+            if act is not None and acted:
+                await add_effects(conn, act.effects, now)
+        return VoteClosed(acted)
 
 
 class AppealStore:
@@ -261,7 +313,11 @@ class AppealStore:
         now: datetime,
         ping_at: datetime,
         review_deadline: datetime,
+        effects: Callable[[int], Sequence[NewEffect]] | None = None,
+        pinged: Sequence[int] = (),
     ) -> Appeal:
+        """File an appeal, with the councilors its notice reaches (`pinged`) and its `effects` (given the new
+        appeal's id) in the same transaction."""
         try:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
@@ -273,16 +329,28 @@ class AppealStore:
                 await EventStore.add(
                     conn, now, "appeal_filed", appellant, f"trial:{trial}", appeal=appeal_id, appeal_kind=kind
                 )
+                await _add_pings(conn, appeal_id, pinged, now)
+                if effects is not None:
+                    await add_effects(conn, effects(appeal_id), now)
         except aiosqlite.IntegrityError:
             raise AlreadyOpen("appeal") from None
         appeal = await self.get(appeal_id)
         assert appeal is not None
         return appeal
 
-    async def take(self, appeal_id: int, councilor: int, game: int, appellant: int, now: datetime) -> int | None:
+    async def take(
+        self,
+        appeal_id: int,
+        councilor: int,
+        game: int,
+        appellant: int,
+        now: datetime,
+        effects: Callable[[int, int], Sequence[NewEffect]] | None = None,
+    ) -> int | None:
         """Preuzmi: exactly one councilor turns the filed appeal into his hearing — a trial of the game between the
-        appellant and him (a call row taken at once, so the trial has what every trial has). The hearing's id, or
-        None when the appeal was no longer filed; `aiosqlite.IntegrityError` when he already judges a trial."""
+        appellant and him (a call row taken at once, so the trial has what every trial has), with the win's
+        `effects` (given the hearing's id and its call's) in the same transaction. The hearing's id, or None when
+        the appeal was no longer filed; `aiosqlite.IntegrityError` when he already judges a trial."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE appeals SET state = 'taken', councilor = ?, taken_at = ? WHERE id = ? AND state = 'filed'",
@@ -310,10 +378,13 @@ class AppealStore:
                 )
             await conn.execute("UPDATE appeals SET hearing = ? WHERE id = ?", (hearing, appeal_id))
             await EventStore.add(conn, now, "appeal_taken", councilor, f"appeal:{appeal_id}", trial=hearing)
+            if effects is not None:
+                await add_effects(conn, effects(hearing, call_id), now)
         return hearing
 
-    async def reopen(self, appeal_id: int, now: datetime) -> bool:
-        """The hearing ended without a decision (the councilor left or disconnected): the appeal waits again."""
+    async def reopen(self, appeal_id: int, now: datetime, effects: Sequence[NewEffect] = ()) -> bool:
+        """The hearing ended without a decision (the councilor left or disconnected): the appeal waits again, its
+        `effects` (the notice posted again) written with it."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE appeals SET state = 'filed', councilor = NULL, taken_at = NULL, hearing = NULL, pinged = 0,"
@@ -322,6 +393,7 @@ class AppealStore:
             )
             if cur.rowcount:
                 await EventStore.add(conn, now, "appeal_reopened", None, f"appeal:{appeal_id}")
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
     async def decide(
@@ -333,8 +405,10 @@ class AppealStore:
         now: datetime,
         restriction_until: datetime | None = None,
         restriction_days: int = 0,
+        effects: Sequence[NewEffect] = (),
     ) -> bool:
-        """The councilor's decision, once; a restriction (blocking further appeals) is written with it."""
+        """The councilor's decision, once; a restriction (blocking further appeals) and its `effects` (the
+        appellant told, the notices edited) are written with it."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE appeals SET state = ?, decided_at = ?, reason = ?, restriction_days = ?"
@@ -365,22 +439,37 @@ class AppealStore:
                 reason=reason,
                 restriction_days=restriction_days,
             )
+            await add_effects(conn, effects, now)
         return True
 
-    async def add_ping(self, appeal_id: int, member: int, now: datetime) -> bool:
-        """Remember that `member` was told of the appeal; False when he already was."""
+    async def add_ping(self, appeal_id: int, member: int, now: datetime, effects: Sequence[NewEffect] = ()) -> bool:
+        """Remember that `member` was told of the appeal, with the `effects` that tell him; False (and nothing
+        written) when he already was."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "INSERT OR IGNORE INTO appeal_pings (appeal, member, at) VALUES (?, ?, ?)",
                 (appeal_id, member, now_text(now)),
             )
+            if cur.rowcount > 0:
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
-    async def mark(self, appeal_id: int, column: str) -> bool:
-        """Mark the 5-minute ping, the review reminder or the overdue notice as sent, once."""
+    async def mark(
+        self,
+        appeal_id: int,
+        column: str,
+        now: datetime,
+        effects: Sequence[NewEffect] = (),
+        pinged: Sequence[int] = (),
+    ) -> bool:
+        """Mark the 5-minute ping, the review reminder or the overdue notice as sent, once, with its `effects`
+        and the members it tells (`pinged`) in the same transaction."""
         assert column in ("pinged", "reminded", "overdue")
         async with self.db.transaction() as conn:
             cur = await conn.execute(f"UPDATE appeals SET {column} = 1 WHERE id = ? AND {column} = 0", (appeal_id,))
+            if cur.rowcount > 0:
+                await _add_pings(conn, appeal_id, pinged, now)
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
     async def ban(self, member: int) -> AppealBan | None:
@@ -394,6 +483,13 @@ class AppealStore:
         until = _t(rows[0][1])
         assert until is not None
         return AppealBan(int(rows[0][0]), until, rows[0][2])
+
+
+async def _add_pings(conn: Connection, appeal_id: int, members: Sequence[int], now: datetime) -> None:
+    await conn.executemany(
+        "INSERT OR IGNORE INTO appeal_pings (appeal, member, at) VALUES (?, ?, ?)",
+        [(appeal_id, member, now_text(now)) for member in members],
+    )
 
 
 async def offence_history(db: Database, culprit: str, offence: str) -> list[tuple[datetime, int]]:

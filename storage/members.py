@@ -14,6 +14,7 @@ from storage.events import EventStore
 
 if TYPE_CHECKING:
     from storage.database import Database
+    from storage.sql import Connection
 
 __all__ = ["MAX_NICK", "ROLES", "CallBan", "Member", "MemberStore"]
 
@@ -274,3 +275,23 @@ class MemberStore:
                 await EventStore.add(conn, now, "call_restored", by, str(member_id), reason=reason)
                 await add_effects(conn, effects, now)
             return cur.rowcount > 0
+
+
+async def change_role(
+    conn: Connection, member_id: int, role: str, granted: bool, by: int | None, now: datetime, reason: str = ""
+) -> bool:
+    """Grant or remove a role inside the caller's transaction (a carried vote's act, written with its closing),
+    with its event; False when nothing changed (`MemberStore.set_role` in a transaction of its own)."""
+    if granted:
+        cur = await conn.execute(
+            "INSERT OR IGNORE INTO roles (member, role, granted_at, granted_by) VALUES (?, ?, ?, ?)",
+            (member_id, role, now_text(now), by),
+        )
+    else:
+        cur = await conn.execute("DELETE FROM roles WHERE member = ? AND role = ?", (member_id, role))
+    if cur.rowcount <= 0:
+        return False
+    await EventStore.add(
+        conn, now, "role_granted" if granted else "role_removed", by, str(member_id), role=role, reason=reason
+    )
+    return True

@@ -37,6 +37,7 @@ BOTH_BACKENDS = {
     "test_governance",
     "test_links",
     "test_member_language",
+    "test_outbox_appeals_votes",
     "test_outbox_lease",
     "test_outbox_penalties_links",
     "test_outbox_corrections_table",

@@ -21,6 +21,10 @@ The hearing is an out-of-game trial in every other way: the appellant's game off
 its conversation is its transcript. The review deadline (`review_days`) has a reminder to the councilors.
 `/presude` lists every appeal with the trial it concerns. The hearing ending otherwise (the councilor left or
 disconnected) puts the appeal back for Preuzmi.
+
+Every chat effect of these decisions (the notice posted, offered, edited; the appellant and councilors told; the
+hearing's space opened) is an outbox row written with the decision (`bot.chat_outbox`, queue ``appeal:N``; the
+hearing's own space in its call's queue, as every trial's), delivered at once after the commit and after a crash.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from datetime import datetime, timedelta
 
 import aiosqlite
 
+from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
 from bot.desk.deps import DeskDeps, Steps
@@ -38,7 +43,7 @@ from bot.desk.governance import GovernanceDesk
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.i18n.reader import for_the_club
-from bot.ports import Action, Button, CallPost, Reply
+from bot.ports import Action, Button, CallPost, Reply, TrialSpace
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
 from rules.gamelog import GameStatus
@@ -52,12 +57,18 @@ from rules.verdicts import (
     verdict_from_json,
     verdict_to_json,
 )
+from storage.chat_outbox import NewEffect
 from storage.councils import AlreadyOpen, Appeal
 from storage.members import Member
 from storage.states import AppealState, EndReason, TrialOutcome
 from storage.trials import Trial
 
 OUTCOMES = {"usvojena": AppealState.UPHELD, "odbijena": AppealState.REJECTED, "nedopustena": AppealState.INADMISSIBLE}
+
+
+def queue(appeal_id: int) -> str:
+    """The chat outbox's queue of an appeal's effects: they arrive in the order written."""
+    return f"appeal:{appeal_id}"
 
 
 class AppealDesk(DeskBase):
@@ -120,33 +131,39 @@ class AppealDesk(DeskBase):
         window = within_window(kind, trial.closed_at, now)
         if not window.allowed:
             raise Refused("appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days, deadline=window.deadline)
+        eligible = tuple(await self.eligible_councilors_of(member.id, trial, lobby_only=True))
+        appellant = member.nick
+        filed_text = text.strip()
+
+        def effects(appeal_id: int) -> list[NewEffect]:
+            # The notice to the councilors' channel, written with the appeal (its councilors recorded as pinged).
+            with self.club_voice():
+                post = CallPost(
+                    f"councilor:appeal:{appeal_id}",
+                    self.notice_text(appeal_id, trial, kind.name, appellant, filed_text),
+                    eligible,
+                    self.appeal_buttons_of(appeal_id),
+                    eligible if self.config.direct_messages else (),
+                )
+                return [effect.post_notice(queue(appeal_id), post)]
+
         try:
             appeal = await self.db.appeals.file(
                 trial.id,
                 member.id,
                 kind.name,
-                text.strip(),
+                filed_text,
                 now,
                 now + self.call_time,
                 now + timedelta(days=rules.review_days),
+                effects,
+                [c.id for c in eligible],
             )
         except AlreadyOpen:
             raise Refused("appeal.already", trial=trial_id) from None
         for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
             self.timers.arm(deadline)
-        eligible = await self.eligible_councilors(appeal, trial, lobby_only=True)
-        with self.club_voice():  # the councilors' channel
-            post = CallPost(
-                f"councilor:appeal:{appeal.id}",
-                await self.appeal_text(appeal, trial),
-                tuple(eligible),
-                self.appeal_buttons(appeal),
-                tuple(eligible) if self.config.direct_messages else (),
-            )
-        for notice in await self.chat.post_call(post):
-            await self.db.calls.add_notice(post.subject, notice)
-        for councilor in eligible:
-            await self.db.appeals.add_ping(appeal.id, councilor.id, now)
+        await self.deliver_effects()
         return Reply(
             self.t("appeal.filed", appeal=appeal.id, trial=trial.id, kind=kind.name, until=appeal.review_deadline)
         )
@@ -155,22 +172,32 @@ class AppealDesk(DeskBase):
         return appeal.review_deadline - timedelta(days=self.config.appeals.remind_days)
 
     def appeal_buttons(self, appeal: Appeal) -> tuple[Button, ...]:
-        return (Button(self.t(Action.APPEAL_TAKE.label_key), Action.APPEAL_TAKE, appeal.id),)
+        return self.appeal_buttons_of(appeal.id)
+
+    def appeal_buttons_of(self, appeal_id: int) -> tuple[Button, ...]:
+        return (Button(self.t(Action.APPEAL_TAKE.label_key), Action.APPEAL_TAKE, appeal_id),)
 
     async def appeal_text(self, appeal: Appeal, trial: Trial) -> str:
+        return self.notice_text(appeal.id, trial, appeal.kind, await self.nick(appeal.appellant), appeal.text)
+
+    def notice_text(self, appeal_id: int, trial: Trial, kind: str, appellant: str, text: str) -> str:
         return self.t(
             "appeal.notice",
-            appeal=appeal.id,
+            appeal=appeal_id,
             trial=trial.id,
             game=trial.game,
-            kind=appeal.kind,
-            appellant=await self.nick(appeal.appellant),
-            text=appeal.text or "—",
+            kind=kind,
+            appellant=appellant,
+            text=text or "—",
         )
 
     async def eligible_councilors(self, appeal: Appeal, trial: Trial, lobby_only: bool) -> list[Member]:
         """The councilors who may take the appeal (in the lobby: online, on duty, not seated, not judging)."""
-        excluded = await self.took_part(trial) | {appeal.appellant}
+        return await self.eligible_councilors_of(appeal.appellant, trial, lobby_only)
+
+    async def eligible_councilors_of(self, appellant: int, trial: Trial, lobby_only: bool) -> list[Member]:
+        """The councilors who may take an appeal of `appellant` against `trial` (before it is filed, too)."""
+        excluded = await self.took_part(trial) | {appellant}
         out = []
         for member, facts in await self.lobby("councilor"):
             if member.id in excluded:
@@ -210,8 +237,34 @@ class AppealDesk(DeskBase):
         if facts is not None and facts.status is GameStatus.IN_PROGRESS:
             # A hearing is a trial of the game: while the table plays it would keep the table from calling.
             raise Refused("appeal.game_in_progress", game=trial.game)
+        appellant = await self.nick(appeal.appellant)
+
+        def effects(hearing_id: int, call_id: int) -> list[NewEffect]:
+            # Written with the win, in the club's words: the notices say who took it, the hearing's space opens
+            # in its own call's queue (as every trial's), after the appellant's offers are blocked.
+            with self.club_voice():
+                taken = self.t("appeal.notice_taken", appeal=appeal.id, trial=trial.id, councilor=councilor.nick)
+                opened = self.t(
+                    "appeal.hearing_opened",
+                    appeal=appeal.id,
+                    trial=trial.id,
+                    game=trial.game,
+                    appellant=appellant,
+                    councilor=councilor.nick,
+                    text=appeal.text or "—",
+                )
+                controls = self.trials.controls(TrialSpace(hearing_id, trial.game, False, True, ()))
+                return [
+                    effect.edit_notices(queue(appeal.id), f"councilor:appeal:{appeal.id}", taken),
+                    # As in any out-of-game trial: he is there to be heard.
+                    effect.server(call_id, "block_offers", appellant),
+                    effect.open_trial_space(call_id, hearing_id, opened, controls),
+                ]
+
         try:
-            hearing_id = await self.db.appeals.take(appeal.id, councilor.id, trial.game, appeal.appellant, self.now())
+            hearing_id = await self.db.appeals.take(
+                appeal.id, councilor.id, trial.game, appeal.appellant, self.now(), effects
+            )
         except aiosqlite.IntegrityError:
             raise Refused("appeal.game_busy", game=trial.game) from None
         if hearing_id is None:
@@ -219,7 +272,7 @@ class AppealDesk(DeskBase):
             raise Refused(
                 "appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh else None)
             )
-        await self.hearing_opened(appeal, trial, councilor, hearing_id)
+        await self.deliver_effects()
         seen = await self.verdict_list(trial.game, show_referees=True, transcripts=True)  # verdicts, talks
         return Reply(
             "\n".join(
@@ -236,44 +289,18 @@ class AppealDesk(DeskBase):
             )
         )
 
-    @for_the_club
-    async def hearing_opened(self, appeal: Appeal, trial: Trial, councilor: Member, hearing_id: int) -> None:
-        """The appeal's notices say who took it; the hearing's space opens (in the club's language)."""
-        await self.chat.edit_notices(
-            await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
-            self.t("appeal.notice_taken", appeal=appeal.id, trial=trial.id, councilor=councilor.nick),
-        )
-        hearing = await self.db.trials.get(hearing_id)
-        assert hearing is not None
-        appellant = await self.nick(appeal.appellant)
-        await self.game_server.block_offers(appellant)  # as in any out-of-game trial: he is there to be heard
-        await self.chat.open_trial_space(
-            await self.trial_space(hearing),
-            self.t(
-                "appeal.hearing_opened",
-                appeal=appeal.id,
-                trial=trial.id,
-                game=trial.game,
-                appellant=appellant,
-                councilor=councilor.nick,
-                text=appeal.text or "—",
-            ),
-            self.trials.controls(hearing),
-        )
-
     @for_the_club  # a private copy of the channel's notice
     async def offer_pending_calls(self, member: Member) -> None:
         """A councilor who arrives in the lobby is also offered every appeal waiting that he may take."""
         await self.calls.offer_pending_calls(member)
         if "councilor" not in member.roles:
             return
+        offered = False
         for appeal in await self.db.appeals.undecided():
             if appeal.state is not AppealState.FILED:
                 continue
             trial = await self.db.trials.get(appeal.trial)
             if trial is None or member.id not in {m.id for m in await self.eligible_councilors(appeal, trial, True)}:
-                continue
-            if not await self.db.appeals.add_ping(appeal.id, member.id, self.now()):
                 continue
             post = CallPost(
                 f"councilor:appeal:{appeal.id}",
@@ -281,8 +308,11 @@ class AppealDesk(DeskBase):
                 (member,),
                 self.appeal_buttons(appeal),
             )
-            for notice in await self.chat.offer_call(member, post):
-                await self.db.calls.add_notice(post.subject, notice)
+            # The copy is written with his ping: a second arrival offers nothing again, a crash loses nothing.
+            copy = effect.offer_call(queue(appeal.id), member.id, post)
+            offered = await self.db.appeals.add_ping(appeal.id, member.id, self.now(), [copy]) or offered
+        if offered:
+            await self.deliver_effects()
 
     # The hearing ---------------------------------------------------------------------------------------------
     async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial:
@@ -315,8 +345,9 @@ class AppealDesk(DeskBase):
         if not reply.ok:
             return reply
         reason = draft.reason or "—"
-        await self.db.appeals.decide(appeal.id, AppealState.UPHELD, referee.id, reason, self.now())
-        await self.tell_decision(appeal, AppealState.UPHELD, reason, 0, None, draft)
+        told = await self.decision_effects(appeal, AppealState.UPHELD, reason, 0, None, draft)
+        await self.db.appeals.decide(appeal.id, AppealState.UPHELD, referee.id, reason, self.now(), effects=told)
+        await self.deliver_effects()
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t("appeal.state_upheld")))
 
     async def decide_appeal(
@@ -355,15 +386,17 @@ class AppealDesk(DeskBase):
             effects=await self.trials._ending_effects(hearing, text),
         ):
             raise Refused("appeal.not_yours", appeal=appeal_id)
-        await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen)
-        await self.trials._ended(hearing)
-        await self.tell_decision(appeal, state, reason, chosen, until, None)
+        told = await self.decision_effects(appeal, state, reason, chosen, until, None)
+        await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen, told)
+        await self.trials._ended(hearing)  # delivers the hearing's end and the decision's words, in that order
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
 
-    async def tell_decision(
+    async def decision_effects(
         self, appeal: Appeal, state: AppealState, reason: str, days: int, until: datetime | None, verdict: Draft | None
-    ) -> None:
-        """The appellant is told privately (in his language); the appeal's notices say how it ended (the club's)."""
+    ) -> list[NewEffect]:
+        """What the decision says, written with it: the appellant is told privately (in his language); the
+        appeal's notices say how it ended (the club's)."""
+        rows: list[NewEffect] = []
         appellant = await self.db.members.get(appeal.appellant)
         if appellant is not None:
             async with self.reading(appellant):
@@ -378,39 +411,35 @@ class AppealDesk(DeskBase):
                     text += "\n" + self.t("appeal.told_new_verdict", verdict=render_verdict(verdict, self.messages))
                 if until is not None:
                     text += "\n" + self.t("appeal.told_restricted", days=days, until=until)
-                await self.chat.tell(appellant, text)
+                rows.append(effect.tell(queue(appeal.id), appellant.id, text))
         with self.club_voice():
-            await self.chat.edit_notices(
-                await self.db.calls.notices(f"councilor:appeal:{appeal.id}"),
-                self.t(
-                    "appeal.notice_decided",
-                    appeal=appeal.id,
-                    trial=appeal.trial,
-                    state=self.t(f"appeal.state_{state}"),
-                ),
+            decided = self.t(
+                "appeal.notice_decided", appeal=appeal.id, trial=appeal.trial, state=self.t(f"appeal.state_{state}")
             )
+            rows.append(effect.edit_notices(queue(appeal.id), f"councilor:appeal:{appeal.id}", decided))
+        return rows
 
     @for_the_club
     async def interrupt(self, trial: Trial, why: EndReason) -> None:
         """A hearing that ends without a decision puts its appeal back for Preuzmi."""
         await self.trials.interrupt(trial, why)
         appeal = await self.db.appeals.by_hearing(trial.id)
-        if appeal is None or not await self.db.appeals.reopen(appeal.id, self.now()):
+        appealed = await self.db.trials.get(appeal.trial) if appeal is not None else None
+        if appeal is None or appealed is None:
+            return
+        eligible = await self.eligible_councilors(appeal, appealed, lobby_only=True)
+        post = CallPost(
+            f"councilor:appeal:{appeal.id}",
+            await self.appeal_text(appeal, appealed),
+            tuple(eligible),
+            self.appeal_buttons(appeal),
+        )
+        if not await self.db.appeals.reopen(appeal.id, self.now(), [effect.post_notice(queue(appeal.id), post)]):
             return
         fresh = await self.db.appeals.get(appeal.id)
-        appealed = await self.db.trials.get(appeal.trial)
-        if fresh is None or appealed is None:
-            return
-        self.timers.arm(fresh.ping_at)
-        eligible = await self.eligible_councilors(fresh, appealed, lobby_only=True)
-        post = CallPost(
-            f"councilor:appeal:{fresh.id}",
-            await self.appeal_text(fresh, appealed),
-            tuple(eligible),
-            self.appeal_buttons(fresh),
-        )
-        for notice in await self.chat.post_call(post):
-            await self.db.calls.add_notice(post.subject, notice)
+        if fresh is not None:
+            self.timers.arm(fresh.ping_at)
+        await self.deliver_effects()
 
     async def end_judging_without_function(self, member: Member, role: str) -> None:
         """A councilor who is no longer one stops hearing an appeal: the hearing ends and the appeal waits again."""
@@ -434,33 +463,26 @@ class AppealDesk(DeskBase):
         return out
 
     async def run_appeals_due(self) -> None:
+        """The appeals' deadlines that passed: each mark is written once, with what it tells."""
         now = self.now()
+        marked = False
         for appeal in await self.db.appeals.undecided():
             trial = await self.db.trials.get(appeal.trial)
             if trial is None:
                 continue
-            if (
-                appeal.state is AppealState.FILED
-                and not appeal.pinged
-                and appeal.ping_at <= now
-                and await self.db.appeals.mark(appeal.id, "pinged")
-            ):
+            if appeal.state is AppealState.FILED and not appeal.pinged and appeal.ping_at <= now:
                 # Nobody took it within the call's minutes: every councilor who may take it is told.
-                for councilor in await self.eligible_councilors(appeal, trial, lobby_only=False):
-                    await self.db.appeals.add_ping(appeal.id, councilor.id, now)
+                councilors = await self.eligible_councilors(appeal, trial, lobby_only=False)
+                told = []
+                for councilor in councilors:
                     async with self.reading(councilor):
-                        await self.chat.tell(
-                            councilor,
-                            self.t(
-                                "appeal.waiting", appeal=appeal.id, trial=trial.id, minutes=self.config.call_minutes
-                            ),
-                            self.appeal_buttons(appeal),
+                        text = self.t(
+                            "appeal.waiting", appeal=appeal.id, trial=trial.id, minutes=self.config.call_minutes
                         )
-            if (
-                not appeal.reminded
-                and self.reminder_at(appeal) <= now
-                and await self.db.appeals.mark(appeal.id, "reminded")
-            ):
+                        told.append(effect.tell(queue(appeal.id), councilor.id, text, self.appeal_buttons(appeal)))
+                pinged = [c.id for c in councilors]
+                marked = await self.db.appeals.mark(appeal.id, "pinged", now, told, pinged) or marked
+            if not appeal.reminded and self.reminder_at(appeal) <= now:
                 people = (
                     [m for m in [await self.db.members.get(appeal.councilor)] if m]
                     if appeal.councilor
@@ -473,20 +495,19 @@ class AppealDesk(DeskBase):
                     (),
                     tuple(people),
                 )
-                await self.chat.post_call(post)
-            if (
-                not appeal.overdue
-                and appeal.review_deadline <= now
-                and await self.db.appeals.mark(appeal.id, "overdue")
-            ):
-                await self.chat.post_call(
-                    CallPost(
-                        f"councilor:appeal-overdue:{appeal.id}",
-                        self.t("appeal.overdue", appeal=appeal.id, trial=trial.id, until=appeal.review_deadline),
-                        (),
-                        (),
-                    )
+                reminded = [effect.post_notice(queue(appeal.id), post)]
+                marked = await self.db.appeals.mark(appeal.id, "reminded", now, reminded) or marked
+            if not appeal.overdue and appeal.review_deadline <= now:
+                post = CallPost(
+                    f"councilor:appeal-overdue:{appeal.id}",
+                    self.t("appeal.overdue", appeal=appeal.id, trial=trial.id, until=appeal.review_deadline),
+                    (),
+                    (),
                 )
+                overdue = [effect.post_notice(queue(appeal.id), post)]
+                marked = await self.db.appeals.mark(appeal.id, "overdue", now, overdue) or marked
+        if marked:
+            await self.deliver_effects()
 
     async def open_appeals(self, viewer: Member) -> Reply:
         """/zalbe: the appeals waiting for a councilor or under review, each with its deadline (councilors and the

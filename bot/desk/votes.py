@@ -7,6 +7,10 @@ deadline (a durable deadline acted on by `run_due`), carried by the configured m
 (`rules.votes`); then the act is done. A single councilor never appoints or dismisses anyone: a proposal needs
 at least two ayes. The owner appoints alone, and dismisses alone only with the grave violation stated as the
 reason; the admin at the server (`actor=None`) acts alone. Every ballot and every vote is an event in `/akti`.
+
+The vote's notice, its edit when it closes, the proposer told and the member it appointed or dismissed told are
+outbox rows (`bot.chat_outbox`, queue ``vote:N``) written with the opening and with the closing — the closing
+carries out the act in the same transaction — delivered at once after the commit and after a crash.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
+from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps, Steps
 from bot.desk.governance import GovernanceDesk
@@ -21,7 +26,8 @@ from bot.desk.links import LinkDesk
 from bot.desk.refused import Refused
 from bot.ports import Action, Button, CallPost, Reply
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
-from storage.councils import AlreadyOpen, Vote
+from storage.chat_outbox import NewEffect
+from storage.councils import AlreadyOpen, Vote, VoteAct
 from storage.database import parse_stored_time
 from storage.events import Event
 from storage.members import Member
@@ -29,6 +35,11 @@ from storage.states import VoteAction, VoteState
 
 VOTE_EVENTS = ("vote_opened", "vote_cast", "vote_closed")
 VOTED_ROLES = ("referee", "councilor")
+
+
+def queue(vote_id: int) -> str:
+    """The chat outbox's queue of a vote's effects: they arrive in the order written."""
+    return f"vote:{vote_id}"
 
 
 class VoteDesk(DeskBase):
@@ -87,18 +98,21 @@ class VoteDesk(DeskBase):
             raise Refused("vote.too_few", count=len(electorate))
         now = self.now()
         deadline = now + timedelta(days=self.config.governance.vote_days)
+        voters = tuple(m for m in await self.db.members.with_role("councilor") if m.id in electorate)
+
+        def effects(vote_id: int) -> list[NewEffect]:
+            # The notice to the councilors' channel, written with the vote.
+            with self.club_voice():
+                text = self.notice_text(vote_id, proposer.nick, target.nick, role, action, reason, deadline)
+                post = CallPost(f"councilor:vote:{vote_id}", text, voters, self.vote_buttons(vote_id), voters)
+                return [effect.post_notice(queue(vote_id), post)]
+
         try:
-            vote = await self.db.votes.open_vote(proposer.id, target.id, role, action, reason, now, deadline)
+            vote = await self.db.votes.open_vote(proposer.id, target.id, role, action, reason, now, deadline, effects)
         except AlreadyOpen:
             raise Refused("vote.already_open", nick=target.nick, role=self.t(f"role.{role}")) from None
         self.timers.arm(deadline)
-        voters = tuple(m for m in await self.db.members.with_role("councilor") if m.id in electorate)
-        with self.club_voice():  # the councilors' channel
-            post = CallPost(
-                f"councilor:vote:{vote.id}", await self.vote_text(vote), voters, self.vote_buttons(vote), voters
-            )
-        for notice in await self.chat.post_call(post):
-            await self.db.calls.add_notice(post.subject, notice)
+        await self.deliver_effects()
         closed = await self.settle(vote)
         t = await self.vote_tally(vote)
         return Reply(
@@ -115,22 +129,24 @@ class VoteDesk(DeskBase):
             + (f"\n{closed}" if closed else "")
         )
 
-    def vote_buttons(self, vote: Vote) -> tuple[Button, ...]:
+    def vote_buttons(self, vote_id: int) -> tuple[Button, ...]:
         return (
-            Button(self.t(Action.VOTE_YES.label_key), Action.VOTE_YES, vote.id),
-            Button(self.t(Action.VOTE_NO.label_key), Action.VOTE_NO, vote.id, "danger"),
+            Button(self.t(Action.VOTE_YES.label_key), Action.VOTE_YES, vote_id),
+            Button(self.t(Action.VOTE_NO.label_key), Action.VOTE_NO, vote_id, "danger"),
         )
 
-    async def vote_text(self, vote: Vote) -> str:
+    def notice_text(
+        self, vote_id: int, proposer: str, subject: str, role: str, action: VoteAction, reason: str, until: datetime
+    ) -> str:
         return self.t(
             "vote.notice",
-            vote=vote.id,
-            proposer=await self.nick(vote.proposer),
-            nick=await self.nick(vote.subject),
-            role=self.t(f"role.{vote.role}"),
-            action=self.t(f"vote.action_{vote.action}"),
-            reason=vote.reason,
-            until=vote.deadline,
+            vote=vote_id,
+            proposer=proposer,
+            nick=subject,
+            role=self.t(f"role.{role}"),
+            action=self.t(f"vote.action_{action}"),
+            reason=reason,
+            until=until,
         )
 
     # Voting ------------------------------------------------------------------------------------------------
@@ -192,8 +208,6 @@ class VoteDesk(DeskBase):
         if result is Outcome.UNDECIDED:
             return None
         state = VoteState.CARRIED if result is Outcome.CARRIED else VoteState.FAILED
-        if not await self.db.votes.close(vote.id, state, self.now(), t.yes, t.no, t.electorate):
-            return None
         subject = await self.db.members.get(vote.subject)
         nick = subject.nick if subject else "?"
 
@@ -211,35 +225,39 @@ class VoteDesk(DeskBase):
             )
 
         with self.club_voice():
-            await self.chat.edit_notices(await self.db.calls.notices(f"councilor:vote:{vote.id}"), text())
+            effects = [effect.edit_notices(queue(vote.id), f"councilor:vote:{vote.id}", text())]
         proposer = await self.db.members.get(vote.proposer)
         if proposer is not None:
             async with self.reading(proposer):
-                await self.chat.tell(proposer, text())
-        if state is VoteState.CARRIED and subject is not None:
-            await self.carry_out(vote, subject)
+                effects.append(effect.tell(queue(vote.id), proposer.id, text()))
+        act = await self.act(vote, subject) if state is VoteState.CARRIED and subject is not None else None
+        closed = await self.db.votes.close(vote.id, state, self.now(), t.yes, t.no, t.electorate, effects, act)
+        if closed is None:
+            return None
+        await self.deliver_effects()
+        if closed.acted and subject is not None:
+            await self.carried_out(vote, subject)
         await self.settle_votes()  # a dismissed councilor leaves the other votes' electorate
         return text()
 
-    async def carry_out(self, vote: Vote, subject: Member) -> None:
+    async def act(self, vote: Vote, subject: Member) -> VoteAct:
+        """What the carried vote does, written with its closing: the role's change by the proposer, and the
+        member told (only if it changes anything: he may have resigned or been appointed meanwhile)."""
         appoint = vote.action is VoteAction.APPOINT
         with self.club_voice():  # recorded with the role's change
             why = self.t("vote.act_reason", vote=vote.id, reason=vote.reason)
-        if not await self.db.members.set_role(subject.id, vote.role, appoint, vote.proposer, self.now(), why):
-            return  # he resigned or was appointed meanwhile: nothing left to do
-        if appoint:
-            async with self.reading(subject):
-                await self.chat.tell(
-                    subject, self.t("gov.told_appointed", role=self.t(f"role.{vote.role}"), reason=why)
-                )
+        async with self.reading(subject):
+            key = "gov.told_appointed" if appoint else "gov.told_dismissed"
+            told = effect.tell(queue(vote.id), subject.id, self.t(key, role=self.t(f"role.{vote.role}"), reason=why))
+        return VoteAct(appoint, vote.proposer, why, [told])
+
+    async def carried_out(self, vote: Vote, subject: Member) -> None:
+        """After the act: an appointed member is offered what waits; a dismissed one stops judging."""
+        if vote.action is VoteAction.APPOINT:
             fresh = await self.db.members.get(subject.id)
             if fresh is not None:
                 await self.steps.offer_pending_calls(fresh)
         else:
-            async with self.reading(subject):
-                await self.chat.tell(
-                    subject, self.t("gov.told_dismissed", role=self.t(f"role.{vote.role}"), reason=why)
-                )
             await self.steps.end_judging_without_function(subject, vote.role)
 
     async def vote_deadlines(self) -> list[datetime]:
