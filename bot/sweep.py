@@ -5,7 +5,8 @@ So a due deadline is acted on within seconds whatever happened to its timer (los
 never armed after a crash). Every `full_every`-th sweep runs `run_due` anyway, for what the query does not cover
 (a league month's close, a referee offline past his grace). A sweep that fails (the database locked by another
 process) is logged in one line and simply tried again at the next one. The sleep is injectable for tests.
-`wake` cuts the pause short: on PostgreSQL another process's deadline arrives so (`bot.app.App.woken`).
+`wake` cuts the pause short: on PostgreSQL another process's deadline arrives so (`bot.app.App.woken`), and the
+sweep after it waits only until that deadline falls, so a process that did not write it acts on it on time.
 """
 
 from __future__ import annotations
@@ -51,14 +52,17 @@ class Sweeper:
         self.failures = 0
         self._task: asyncio.Task[None] | None = None
         self._woken = asyncio.Event()
+        self._soon: float | None = None  # seconds until the earliest deadline, when it falls before the next sweep
 
     def wake(self) -> None:
         """Sweep now rather than at the end of the interval (another process wrote a deadline: PostgreSQL)."""
         self._woken.set()
 
     async def pause(self) -> None:
-        """The interval between sweeps, cut short by `wake`."""
-        resting = asyncio.ensure_future(self.sleep(self.interval))
+        """The interval between sweeps, cut short by `wake` — or by the earliest deadline, when the last sweep
+        saw it fall sooner (a deadline another process wrote, woken here, is acted on when it falls)."""
+        soon, self._soon = self._soon, None
+        resting = asyncio.ensure_future(self.sleep(self.interval if soon is None else min(self.interval, soon)))
         woken = asyncio.ensure_future(self._woken.wait())
         try:
             await asyncio.wait({resting, woken}, return_when=asyncio.FIRST_COMPLETED)
@@ -73,6 +77,8 @@ class Sweeper:
         due = await earliest_deadline(self.desk.db)
         now = self.desk.now()
         if not (due is not None and due <= now) and self.sweeps % self.full_every:
+            if due is not None:
+                self._soon = (due - now).total_seconds()
             return False
         await self.desk.run_due()
         self.runs += 1
