@@ -104,6 +104,7 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: b
         try:
             async with contextlib.AsyncExitStack() as stack:
                 runners: list[asyncio.Future[Any]] = []
+                watchers: list[asyncio.Future[Any]] = []  # this loop's own: cancelled when it ends
                 if shared:  # deadlines and outbox rows from now on; platform events once the gateway is ours
                     await app.desk.start()
                     try:
@@ -120,7 +121,7 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: b
                         return
                     stack.push_async_callback(gateway.release)
                     log.info("holding the gateway: this process receives the club's events")
-                    runners.append(asyncio.ensure_future(gateway.watch()))
+                    watchers.append(asyncio.ensure_future(gateway.watch()))
                 report = Report()  # `sudija check` once the platforms are connected, before the desk acts
                 if config.discord.token is not None:
                     from bot.discord import start_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
@@ -149,13 +150,13 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: b
                 else:
                     await app.desk.start()
                 await app.start_link()
-                runners.append(asyncio.ensure_future(stop.wait()))
+                watchers.append(asyncio.ensure_future(stop.wait()))
                 try:
-                    done, _ = await asyncio.wait(runners, return_when=asyncio.FIRST_COMPLETED)
+                    done, _ = await asyncio.wait(runners + watchers, return_when=asyncio.FIRST_COMPLETED)
                     for task in done:
                         task.result()  # a platform that stopped by itself (or the gateway lost) says why
                 finally:
-                    for task in runners:
+                    for task in watchers:
                         task.cancel()
                 log.info("stopping")
         finally:
