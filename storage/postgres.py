@@ -173,7 +173,7 @@ class PgConnection:
         if statement.rowid:  # the RETURNING is for one row's lastrowid: executemany has none
             statement = Statement(statement.text.rsplit(" RETURNING ", 1)[0], False, False)
         args = [tuple(p) for p in parameters]
-        self.wrote_due = self.wrote_due or bool(_WAKES.match(sql))
+        self.wrote_due = self.wrote_due or (bool(args) and bool(_WAKES.match(sql)))
         async with self._lock:
             try:
                 await self.raw.executemany(statement.text, args)
@@ -194,7 +194,6 @@ class PgConnection:
         wakes = self._wakes.get(sql)
         if wakes is None:
             wakes = self._wakes[sql] = bool(_WAKES.match(sql))
-        self.wrote_due = self.wrote_due or wakes
         async with self._lock:
             try:
                 if statement.rows:
@@ -204,7 +203,10 @@ class PgConnection:
             except asyncpg.PostgresError as exc:
                 raise _translate_error(exc) from exc
         if not statement.rows:
-            return PgCursor([], _count(status), None)
+            changed = _count(status)
+            self.wrote_due = self.wrote_due or (wakes and changed > 0)  # a claim that lost wrote nothing to wake for
+            return PgCursor([], changed, None)
+        self.wrote_due = self.wrote_due or (wakes and bool(records))
         rows = [_tuple(r) for r in records]
         if statement.rowid:
             return PgCursor([], len(rows), int(rows[0][0]) if rows else None)
