@@ -82,6 +82,10 @@ class Sweeper:
             return False
         await self.desk.run_due()
         self.runs += 1
+        after = await earliest_deadline(self.desk.db)  # the next may fall before the next sweep
+        left = (after - self.desk.now()).total_seconds() if after is not None else 0.0
+        if left > 0:  # one still past after run_due (it could not act yet) waits for the interval, not a spin
+            self._soon = left
         return True
 
     async def run(self) -> None:
