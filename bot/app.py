@@ -54,7 +54,8 @@ class App:
         """Another process committed a deadline or an effect (PostgreSQL's NOTIFY): sweep and send now."""
         if self.sweeper is not None:
             self.sweeper.wake()
-        self.desk.chat_outbox.wake()
+        if self.chats.ports:  # a process without the platforms (waiting for the gateway) leaves chat effects alone
+            self.desk.chat_outbox.wake()
         if self.link is not None:
             self.link.worker.wake()
 
