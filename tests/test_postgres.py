@@ -27,7 +27,7 @@ from storage.chat_outbox import ChatOutboxStore
 from storage.database import DatabaseBusy, migrations, open_database
 from storage.outbox import OutboxStore
 from storage.pg_dialect import Catalog, translate
-from storage.pg_gateway import GatewayLock
+from storage.pg_gateway import GatewayLock, GatewayLost
 from storage.postgres import WRITE_LOCK, PostgresDatabase
 
 CATALOG = Catalog({"seating": ("member",), "calls": ("id",), "pings": ("call", "member")}, {"calls": "id"})
@@ -422,3 +422,24 @@ async def test_three_bot_processes_one_killed_midway_take_every_call_exactly_onc
         assert ended == []
     finally:
         await club.db.close()
+
+
+async def test_a_holder_whose_lock_connection_is_cut_is_told_the_gateway_is_lost(pg_url: str) -> None:
+    gateway = GatewayLock(pg_url)
+    await gateway.take()
+    admin = await asyncpg.connect(pg_url)
+    try:
+        watching = asyncio.ensure_future(gateway.watch(every=60))
+        await asyncio.sleep(0)
+        assert not watching.done()
+        cut = await admin.fetchval(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sudija-gateway'"
+        )
+        assert cut
+        with pytest.raises(GatewayLost, match="another process may hold the gateway"):
+            await asyncio.wait_for(watching, 10)  # at once: the connection's end, not the next check
+        assert not gateway.held
+        assert await GatewayLock(pg_url).holder() is None  # free for a process waiting on it
+    finally:
+        await gateway.release()
+        await admin.close()
