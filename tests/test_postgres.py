@@ -1,7 +1,8 @@
 """PostgreSQL as the second backend: the dialect's translation, the migrations in both dialects, and what only
-PostgreSQL does — a busy writer, constraint errors, the one-bot lock, and two bot processes pressing Sudi on the
-same calls (exactly one referee wins each). The stores' own behaviour is the rest of the suite, run on both
-backends (tests/conftest.py)."""
+PostgreSQL does — a busy writer, constraint errors, the club's gateway lock (one process holds it, another takes it
+over), outbox leases released only for processes that are gone, and bot processes pressing Sudi on the same
+calls (exactly one referee wins each; tests/test_cross_process.py for several serving at once). The stores' own
+behaviour is the rest of the suite, run on both backends (tests/conftest.py)."""
 
 from __future__ import annotations
 
