@@ -96,6 +96,16 @@ def post_councilor_call(call_id: int, post: CallPost) -> NewEffect:
     return NewEffect(posted.queue, posted.kind, {k: v for k, v in posted.payload.items() if k != "call"})
 
 
+def offer_call(call_id: Queue, member: int, post: CallPost) -> NewEffect:
+    """A private copy of a pending call's notice to one member freed to take it (its copy kept with the notices
+    of `post.subject`, so it is edited with the others); he was recorded as pinged with it."""
+    return NewEffect(
+        queue_of(call_id),
+        "offer_call",
+        {"member": member, "subject": post.subject, "text": post.text, "buttons": _buttons(post.buttons)},
+    )
+
+
 def edit_notices(call_id: Queue, subject: str, text: str) -> NewEffect:
     """Edit every copy of the notices of `subject` (as stored when the effect is delivered)."""
     return NewEffect(queue_of(call_id), "edit_notices", {"subject": subject, "text": text})
@@ -294,6 +304,10 @@ class ChatOutbox:
             direct = tuple(m for m in mention if m.id in set(p["direct"]))
             post = CallPost(p["subject"], p["text"], mention, _read_buttons(p["buttons"]), direct)
             return p["subject"], list(await port.post_call(post))
+        if kind == "offer_call":
+            member = await self._member(p["member"])
+            offered = CallPost(p["subject"], p["text"], (member,), _read_buttons(p["buttons"]))
+            return p["subject"], list(await port.offer_call(member, offered))
         if kind == "edit_notices":
             cancelled = p.get("if_cancelled")  # a councilor call's notice: only if the trial's end cut it short
             if cancelled is not None:

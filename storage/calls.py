@@ -160,21 +160,29 @@ class CallStore:
                 await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
-    async def add_ping(self, call_id: int, member: int, now: datetime) -> bool:
-        """Remember that `member` was notified of the call; False when he already was."""
+    async def add_ping(self, call_id: int, member: int, now: datetime, effects: Sequence[NewEffect] = ()) -> bool:
+        """Remember that `member` was notified of the call, with the effects that notify him (written only if
+        he was not notified before); False when he already was."""
         async with self.db.transaction(durable=False) as conn:
             cur = await conn.execute(
                 "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)", (call_id, member, now_text(now))
             )
+            if cur.rowcount > 0 and effects:
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
-    async def add_councilor_ping(self, ccall_id: int, member: int, now: datetime) -> bool:
-        """Remember that `member` was told of the councilor call; False when he already was."""
+    async def add_councilor_ping(
+        self, ccall_id: int, member: int, now: datetime, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """Remember that `member` was told of the councilor call, with the effects that tell him; False when he
+        already was."""
         async with self.db.transaction(durable=False) as conn:
             cur = await conn.execute(
                 "INSERT OR IGNORE INTO councilor_pings (ccall, member, at) VALUES (?, ?, ?)",
                 (ccall_id, member, now_text(now)),
             )
+            if cur.rowcount > 0 and effects:
+                await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
     async def pinged(self, call_id: int) -> set[int]:

@@ -6,8 +6,7 @@ holds the gateway, a recording chat platform is attached and every delivery it m
     python tests/pg_club.py URL
 
 It prints ``ready`` once it serves, ``gateway`` when it holds the gateway, and for every delivery ``fx`` and a
-JSON object (the effect's id, the port's method, whether it was a repeat; a private copy of a call offered at once,
-not through the outbox, has no effect's id but its call and member). It reads commands on standard input:
+JSON object (the effect's id, the port's method, whether it was a repeat). It reads commands on standard input:
 ``press CALL NICK,NICK,…`` — those referees press Sudi on CALL at once, and one who wins judges the trial to its
 end (no verdict) — answered ``won CALL NICK`` or ``lost CALL``; ``quit`` ends it.
 """
@@ -55,8 +54,6 @@ class PrintingChat(RecordingChat):
         async def printed(*args: Any, **kwargs: Any) -> Any:
             result = await method(*args, **kwargs)
             line = {"effect": delivering.get(), "method": name, "repeat": repeated_delivery.get()}
-            if name == "offer_call":  # sent at once, not through the outbox: once per member and call (its ping)
-                line["offer"] = f"{args[1].subject} {args[0].nick}"
             print("fx", json.dumps(line), flush=True)
             return result
 

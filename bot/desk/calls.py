@@ -136,20 +136,20 @@ class CallDesk(DeskBase):
         """A referee or councilor just became eligible (came to the lobby, went on duty, stood up, finished a
         trial): he finds every call still pending that he may take, as a private copy edited with the others."""
         facts_self = await self.referee_facts(member)
+        offered = False
         if member.is_referee:
             for call in await self.db.calls.pending():
                 facts = await self.game_facts(call.game)
                 if facts is None or not eligible_referees([facts_self], facts, call.caller):
                     continue
-                if await self.db.calls.add_ping(call.id, member.id, self.now()):
-                    post = CallPost(
-                        f"call:{call.id}",
-                        self.call_text(call, await self.nick(call.caller)),
-                        (member,),
-                        (Button(self.t(Action.TAKE.label_key), Action.TAKE, call.id),),
-                    )
-                    for notice in await self.chat.offer_call(member, post):
-                        await self.db.calls.add_notice(post.subject, notice)
+                post = CallPost(
+                    f"call:{call.id}",
+                    self.call_text(call, await self.nick(call.caller)),
+                    (member,),
+                    (Button(self.t(Action.TAKE.label_key), Action.TAKE, call.id),),
+                )
+                offer = effect.offer_call(call.id, member.id, post)
+                offered = await self.db.calls.add_ping(call.id, member.id, self.now(), [offer]) or offered
         if "councilor" in member.roles:
             for ccall in await self.db.calls.pending_councilor_calls():
                 trial = await self.db.trials.get(ccall.trial)
@@ -159,16 +159,16 @@ class CallDesk(DeskBase):
                 subject = f"councilor:{ccall.id}"
                 if member.id in {p.member for p in await self.db.trials.participants(trial.id)}:
                     continue
-                if not await self.db.calls.add_councilor_ping(ccall.id, member.id, self.now()):
-                    continue
                 post = CallPost(
                     subject,
                     self.t("councilor.notice", game=trial.game, until=ccall.deadline),
                     (member,),
                     (Button(self.t(Action.JOIN.label_key), Action.JOIN, ccall.id),),
                 )
-                for notice in await self.chat.offer_call(member, post):
-                    await self.db.calls.add_notice(subject, notice)
+                offer = effect.offer_call(trial.call, member.id, post)
+                offered = await self.db.calls.add_councilor_ping(ccall.id, member.id, self.now(), [offer]) or offered
+        if offered:  # through the chat outbox, as the call's other words: from any process, in its queue's order
+            await self.deliver_effects()
 
     async def withdraw(self, caller: Member, call_id: int | None = None) -> Reply:
         """The caller's button (or /povuci) withdraws the call while no referee has taken it."""
