@@ -31,6 +31,13 @@ test: $(STAMP)
 chaos: $(STAMP)
 	CHAOS_KILLS=$${CHAOS_KILLS:-200} $(BIN)/pytest tests/chaos
 
+# The full cross-process run on PostgreSQL: three bot processes, 1,000 calls, 50 referees pressing each, one process
+# SIGKILLed midway (`make test` runs a short form: tests/test_cross_process.py).
+.PHONY: cross
+cross: $(STAMP)
+	SUDIJA_CROSS_CALLS=$${SUDIJA_CROSS_CALLS:-1000} SUDIJA_CROSS_REFEREES=$${SUDIJA_CROSS_REFEREES:-50} \
+		$(BIN)/pytest -s -p no:warnings tests/test_cross_process.py
+
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 

@@ -2,8 +2,9 @@
 every call at once. Prints p50/p99 latency of /sudija and of Sudi (target: p99 under 20 ms each) and checks
 that every call has exactly one winner. ``--database postgresql://…`` runs the same on that PostgreSQL database
 too (in a throwaway schema, dropped afterwards) and prints both side by side; ``--processes N`` (with
-``--database``) also runs it with the referees spread over N bot processes, each with its own desk and
-connection, all pressing each call at once.
+``--database``) also runs it with the referees spread over N bot processes — the others built as `sudija run`
+builds a process on PostgreSQL, with their safety sweeps and outbox workers woken by every commit — all pressing
+each call at once.
 
 The figures are with the durability the bot runs with: ``synchronous = FULL`` for every commit whose result a
 member is told (`storage.database`). ``--compare`` runs the same again with every commit NORMAL (safe against a
@@ -30,6 +31,7 @@ from pathlib import Path
 
 from nullchat import NullChat
 
+from bot.app import build_app
 from bot.config import Config
 from bot.desk import Desk
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
@@ -184,8 +186,11 @@ async def _press_worker(database: str | None, now: datetime, referees: list[Memb
 async def press_worker(database: str, now: datetime, nicks: list[str]) -> None:
     """For each call id read on standard input: every referee presses Sudi at once; one that wins judges the
     trial to its end; one line out: the presses' latencies and how many won."""
-    db = await open_database(database)
-    desk = Desk(db, Chats([NullChat()]), LoggingGameServer(), ManualClock(now), Config(), ManualTimers())
+    # A bot process as `sudija run` builds one on PostgreSQL beside the one holding the gateway: its safety sweep
+    # and chat outbox worker running, woken by every other process's commit (LISTEN/NOTIFY).
+    app = await build_app(Config(), clock=ManualClock(now), timers=ManualTimers(), database=database, sweep=True)
+    await app.desk.start()
+    db, desk = app.db, app.desk
     referees = [m for m in [await db.members.by_nick(n) for n in nicks] if m is not None]
     print("ready", flush=True)
     loop = asyncio.get_running_loop()
@@ -205,7 +210,7 @@ async def press_worker(database: str, now: datetime, nicks: list[str]) -> None:
                 await desk.draft(referee, Draft(NoVerdict(), "bench"))
                 await desk.finish(referee)
         print(json.dumps({"ms": ms, "won": sum(results)}), flush=True)
-    await db.close()
+    await app.close()
 
 
 if __name__ == "__main__":

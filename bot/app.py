@@ -18,6 +18,7 @@ from bot.ports import ChatPort, Chats, Clock, GameServerPort, LoggingGameServer,
 from bot.scheduler import SchedulerTimers
 from bot.sweep import Sweeper
 from storage.database import BUSY_TIMEOUT_MS, Database, DatabaseBusy, is_busy, open_database
+from storage.pg_gateway import GatewayLock
 from storage.postgres import PostgresDatabase
 
 #: What a front end catches and answers "try again in a moment": another process held the write lock past the
@@ -53,6 +54,8 @@ class App:
         """Another process committed a deadline or an effect (PostgreSQL's NOTIFY): sweep and send now."""
         if self.sweeper is not None:
             self.sweeper.wake()
+        if self.chats.ports:  # a process without the platforms (waiting for the gateway) leaves chat effects alone
+            self.desk.chat_outbox.wake()
         if self.link is not None:
             self.link.worker.wake()
 
@@ -72,39 +75,34 @@ class App:
 
 
 class StandbyStopped(Exception):
-    """A standby bot was asked to stop (SIGTERM) before the bot it waited for stopped."""
+    """A process waiting for the gateway was asked to stop (SIGTERM) before the process holding it stopped."""
 
 
-async def hold_bot_lock(
-    db: Database, *, standby: Callable[[str], None] | None = None, stopping: asyncio.Event | None = None
-) -> None:
-    """On PostgreSQL, one bot per database is the server's advisory lock, held for the connection's life. Held by
-    another bot: `ConfigError` naming it — or, a `standby` (told who holds it), wait until that bot's connection
-    is gone (it stopped, or died: even by kill -9) and take over at once; `StandbyStopped` when `stopping` is set
-    first."""
-    if not isinstance(db, PostgresDatabase):
-        return
-    holder = await db.hold_bot_lock()
-    if holder is None:
-        return
-    if standby is None:
-        raise ConfigError(
-            f"the database is in use by another Sudija ({holder}); one bot per database: stop that process first"
-        )
-    standby(holder)
-    waiting = asyncio.ensure_future(db.wait_bot_lock())
+async def take_gateway(
+    app: App, *, waiting: Callable[[str], None] | None = None, stopping: asyncio.Event | None = None
+) -> GatewayLock:
+    """On PostgreSQL, several processes serve one database, and the one holding the club's gateway lock receives
+    its platform events (`storage.pg_gateway`): hold it — at once when free, else after waiting (told who holds
+    it) until that process is gone, however it went (even kill -9); `StandbyStopped` when `stopping` is set
+    first. Then the leases the previous holder left are released, so what it was delivering goes out at once."""
+    if not isinstance(app.db, PostgresDatabase):
+        raise ConfigError("the gateway lock is PostgreSQL's: on SQLite one process serves the club (bot/dblock.py)")
+    gateway = GatewayLock(app.db.path, app.db.club_key)  # the club's own: other clubs' processes never wait on it
+    taking = asyncio.ensure_future(gateway.take(waiting))
     stopped = asyncio.ensure_future((stopping or asyncio.Event()).wait())
     try:
-        await asyncio.wait({waiting, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait({taking, stopped}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         stopped.cancel()
-        if not waiting.done():
-            waiting.cancel()
+        if not taking.done():
+            taking.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await waiting
-    if waiting.cancelled():
+                await taking
+    if taking.cancelled():
         raise StandbyStopped
-    waiting.result()
+    taking.result()
+    await app.desk.chat_outbox.release_leases()
+    return gateway
 
 
 async def build_app(
@@ -116,24 +114,14 @@ async def build_app(
     database: str | None = None,
     sweep: bool | None = None,
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-    one_bot: bool = False,
-    standby: Callable[[str], None] | None = None,
-    stopping: asyncio.Event | None = None,
 ) -> App:
     """Open the database and build the desk. Call `App.attach` for each adapter, then `desk.start()`.
 
-    `sweep` starts the safety sweep (`bot.sweep`); by default it runs whenever the real timers do. `one_bot`
-    (`sudija run`): on PostgreSQL, take the server's one-bot lock before anything starts (`ConfigError` naming
-    the holder when another bot has it; SQLite's lock is the file bot/dblock.py holds); with `standby`, wait
-    for that bot to stop instead (`hold_bot_lock`).
+    `sweep` starts the safety sweep (`bot.sweep`); by default it runs whenever the real timers do. On
+    PostgreSQL several processes may serve one database at once (each sweeps and delivers; `take_gateway` for
+    the one that receives platform events); SQLite's one bot per file is bot/dblock.py's lock.
     """
     db = await open_database(database or config.database, busy_timeout_ms=busy_timeout_ms, club=config.club_id)
-    if one_bot:
-        try:
-            await hold_bot_lock(db, standby=standby, stopping=stopping)
-        except BaseException:
-            await db.close()
-            raise
     chats = Chats([])
     clock = clock or SystemClock()
     if timers is None:

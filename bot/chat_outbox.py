@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -40,6 +41,8 @@ SERVER = "server"  # the "platform" of an effect that asks the game server (thro
 SERVER_OPS = frozenset({"pause_table", "resume_table", "block_offers", "unblock_offers"})
 IDEMPOTENT = frozenset({"edit_notices", SERVER})  # repeated, the same edit or request: nothing to begin first
 MAX_ATTEMPTS = 12  # transient failures of one effect before it is given up as failed (~1 h with the backoff)
+#: The chat outbox's id of the effect a port is asked to carry out (for a port that logs or counts deliveries).
+delivering: contextvars.ContextVar[int | None] = contextvars.ContextVar("delivering", default=None)
 LEASE = timedelta(minutes=2)  # how long a process holds an effect it delivers (another takes it after a crash)
 
 
@@ -287,6 +290,7 @@ class ChatOutbox:
         failed: str | None = None
         for index, (platform, port) in enumerate(targets):
             token = repeated_delivery.set(effect.deliveries.get(platform) is DeliveryState.STARTED)
+            which = delivering.set(effect.id)
             state = DeliveryState.DONE
             created = None
             try:
@@ -301,6 +305,7 @@ class ChatOutbox:
                 state, failed = DeliveryState.FAILED, failed or error
             finally:
                 repeated_delivery.reset(token)
+                delivering.reset(which)
             last = index == len(targets) - 1 and retry is None
             ending = Ending(EffectState.FAILED if failed else EffectState.SENT, failed, pings, call) if last else None
             await self.store.done(effect.id, platform, self.clock(), created, state, ending)

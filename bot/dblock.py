@@ -3,8 +3,9 @@
 Two processes on one database and one token would each answer every update (every transcript line twice), so a
 second process cannot take the lock: it is told which process holds it (pid, host, since when) and exits. The
 lock is the operating system's (``flock``), so a process that dies — even by kill -9 — leaves no stale lock; the
-file's text only says who held it last. On PostgreSQL there is no file: the bot's connection holds the server's
-advisory lock (`storage.postgres.PostgresDatabase.hold_bot_lock`), which dies with the process just as well.
+file's text only says who held it last. On PostgreSQL there is no file: several processes may serve the database
+at once, and the one receiving the club's events holds the server's gateway lock (`storage.pg_gateway`), which
+dies with the process just as well.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from storage.postgres import is_postgres
 
 
 def lock_path(database: str) -> Path:
-    """The lock file of an SQLite database (PostgreSQL's lock is on the server: `PostgresDatabase.hold_bot_lock`)."""
+    """The lock file of an SQLite database (PostgreSQL's is on the server: `storage.pg_gateway`)."""
     return Path(f"{database}.lock")
 
 

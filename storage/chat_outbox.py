@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from rules.notices import Notice
-from storage.database import now_text, parse_stored_time
+from storage.database import dead_leases, now_text, parse_stored_time
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -142,19 +142,24 @@ class ChatOutboxStore:
         it or it ended meanwhile (several bot processes on one database; bookkeeping, so not synced)."""
         async with self.db.transaction(durable=False) as conn:
             cur = await conn.execute(
-                "UPDATE chat_outbox SET leased_until = ? WHERE id = ? AND state = 'pending'"
+                "UPDATE chat_outbox SET leased_until = ?, leased_by = ? WHERE id = ? AND state = 'pending'"
                 " AND (leased_until IS NULL OR leased_until <= ?)",
-                (now_text(until), effect, now_text(now)),
+                (now_text(until), self.db.lease_holder, effect, now_text(now)),
             )
             return cur.rowcount == 1
 
     async def release_all(self) -> int:
-        """A bot starting (the only one serving its database): the leases left are a dead process's; how many."""
+        """The leases of processes that are gone (a bot starting or taking over the gateway; on SQLite, where
+        one process serves the file, every lease left): released so their effects are delivered again at once;
+        how many."""
         if not await self._rows("SELECT 1 FROM chat_outbox WHERE leased_until IS NOT NULL LIMIT 1"):
             return 0  # the usual start: nothing to write
+        where, alive = dead_leases(await self.db.live_holders())
         async with self.db.transaction(durable=False) as conn:
-            cur = await conn.execute("UPDATE chat_outbox SET leased_until = NULL WHERE leased_until IS NOT NULL")
-            return int(cur.rowcount)
+            cur = await conn.execute(
+                f"UPDATE chat_outbox SET leased_until = NULL, leased_by = NULL WHERE {where}", alive
+            )
+            return max(0, int(cur.rowcount))
 
     async def next_wake(self) -> datetime | None:
         """When the earliest waiting queue head falls due (None: nothing waits for a retry)."""

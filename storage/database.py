@@ -79,6 +79,14 @@ def parse_stored_time(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
+def dead_leases(alive: list[str] | None) -> tuple[str, tuple[str, ...]]:
+    """The condition (and its parameters) of a lease whose holder is gone: any lease when `alive` is None."""
+    if alive is None:
+        return "leased_until IS NOT NULL", ()
+    marks = ", ".join("?" * len(alive))
+    return f"leased_until IS NOT NULL AND (leased_by IS NULL OR leased_by NOT IN ({marks}))", tuple(alive)
+
+
 class Database:
     """One connection to the club's database and the repositories over it (SQLite here; PostgreSQL:
     `storage.postgres.PostgresDatabase`)."""
@@ -91,6 +99,7 @@ class Database:
         self._write_lock = asyncio.Lock()
         self._synchronous = "FULL"  # what open_database set
         self.durable_commits = True  # False: every commit NORMAL (only a benchmark's baseline does this)
+        self.lease_holder = "local"  # who an outbox lease this process takes names (PostgreSQL: its connection)
         from storage.calls import CallStore  # noqa: PLC0415 (the stores import this module)
         from storage.changes import PaperChangeStore  # noqa: PLC0415 (the stores import this module)
         from storage.events import EventStore  # noqa: PLC0415 (the stores import this module)
@@ -123,6 +132,11 @@ class Database:
         if not isinstance(self.connection, aiosqlite.Connection):
             raise TypeError(f"the club's database is {self.dialect}, not SQLite")
         return self.connection
+
+    async def live_holders(self) -> list[str] | None:
+        """The lease holders still alive (`lease_holder` of each process connected): None on SQLite, where the one
+        process serving the file finds only a dead process's leases."""
+        return None
 
     async def close(self) -> None:
         await self.sqlite.close()

@@ -153,7 +153,7 @@ class MemberStore:
                 "UPDATE accounts SET online = ? WHERE member = ? AND platform = ?", (online, member_id, platform)
             )
             async with conn.execute(
-                "SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND online)", (member_id,)
+                "SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND online = 1)", (member_id,)
             ) as cur:
                 row = await cur.fetchone()
         return bool(row and row[0])
@@ -166,7 +166,7 @@ class MemberStore:
                 "UPDATE accounts SET present = ? WHERE member = ? AND platform = ?", (present, member_id, platform)
             )
             async with conn.execute(
-                "SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND present)", (member_id,)
+                "SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND present = 1)", (member_id,)
             ) as cur:
                 row = await cur.fetchone()
         return bool(row and row[0])

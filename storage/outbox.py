@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from storage.database import now_text, parse_stored_time
+from storage.database import dead_leases, now_text, parse_stored_time
 from storage.sql import Connection
 
 if TYPE_CHECKING:
@@ -105,9 +105,9 @@ class OutboxStore:
         holds an unexpired lease or the command is done. (Bookkeeping: a lease lost to a power cut is harmless.)"""
         async with self.db.transaction(durable=False) as conn:
             cur = await conn.execute(
-                "UPDATE outbox SET leased_until = ? WHERE id = ? AND state = 'pending'"
+                "UPDATE outbox SET leased_until = ?, leased_by = ? WHERE id = ? AND state = 'pending'"
                 " AND (leased_until IS NULL OR leased_until <= ?)",
-                (now_text(until), command_id, now_text(now)),
+                (now_text(until), self.db.lease_holder, command_id, now_text(now)),
             )
         return cur.rowcount == 1
 
@@ -120,9 +120,10 @@ class OutboxStore:
             await conn.execute(f"UPDATE outbox SET leased_until = NULL WHERE id IN ({marks})", tuple(command_ids))
 
     async def release_all(self) -> int:
-        """A bot starting (the only one on its database): the leases left are a dead process's; how many."""
+        """The leases of processes that are gone (every lease left, on SQLite): released; how many."""
+        where, alive = dead_leases(await self.db.live_holders())
         async with self.db.transaction(durable=False) as conn:
-            cur = await conn.execute("UPDATE outbox SET leased_until = NULL WHERE leased_until IS NOT NULL")
+            cur = await conn.execute(f"UPDATE outbox SET leased_until = NULL, leased_by = NULL WHERE {where}", alive)
         return max(0, cur.rowcount)
 
     async def next_wake(self) -> datetime | None:

@@ -15,11 +15,13 @@ serialization failures and deadlocks are `DatabaseBusy` too, and its constraint 
 SQLite: statements on it are taken one at a time, and a read outside a transaction sees the process's own open
 transaction.
 
-Several processes on one database: a transaction that wrote a deadline or an effect to carry out (a call, a
-councilor call, a plavac mark, a vote, an appeal, an outbox command) sends ``NOTIFY sudija_wake`` as it commits,
-and `PostgresDatabase.listen` calls back in every other process (its safety sweep and outbox worker wake at once
-rather than at their next round). Whichever process acts on a due row, the conditional ``UPDATE … WHERE state =
-'pending'`` lets exactly one act.
+Several processes serving one database at once: a transaction that wrote a deadline or an effect to carry out
+(a call, a councilor call, a plavac mark, a vote, an appeal, an outbox command, a chat effect) sends ``NOTIFY
+sudija_wake`` as it commits, and `PostgresDatabase.listen` calls back in every other process (its safety sweep
+and outbox workers wake at once rather than at their next round). Whichever process acts on a due row, the
+conditional ``UPDATE … WHERE state = 'pending'`` lets exactly one act; an outbox row is leased first, the lease
+naming its holder's connection (`lease_holder`), so a process releases only the leases of processes that are gone
+(`live_holders`). One process receives the club's platform events: `storage.pg_gateway`.
 
 Many clubs on one database (storage/tenancy.py): the connection carries its club (``sudija.club``), which every
 table's forced row-level security reads, and the advisory locks above are two-key locks whose second key is the
@@ -54,9 +56,12 @@ WRITE_LOCK = 0x53554449  # "SUDI": the advisory lock every writing transaction h
 STATEMENTS = 1024  # prepared statements kept per connection: the stores' few hundred texts, each prepared once
 WAKE_CHANNEL = "sudija_wake"
 _WAKES = re.compile(
-    r"^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE)\s+(?:calls|councilor_calls|plavac|votes|appeals|outbox)\b", re.I
+    r"^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE)\s+(?:calls|councilor_calls|plavac|votes|appeals|outbox)\b"
+    r"|^\s*INSERT\s+INTO\s+chat_outbox\b",
+    re.I,
 )
-BOT_LOCK = 0x53554442  # "SUDB": held by the one bot (`sudija run`) serving the database, for its connection's life
+GATEWAY_LOCK = 0x53554447  # "SUDG": held by the one process receiving the club's platform events (storage.pg_gateway)
+_HOLDER = "SELECT pid::text || '@' || extract(epoch FROM backend_start)::text FROM pg_stat_activity"
 MIGRATION_LOCK = 0x53554448  # held while one process migrates, so two starting at once do not both migrate
 # Serialization failures, deadlocks and a lock waited for past lock_timeout: nothing was written, try again.
 _BUSY = (
@@ -175,6 +180,7 @@ class PgConnection:
         if statement.rowid:  # the RETURNING is for one row's lastrowid: executemany has none
             statement = Statement(statement.text.rsplit(" RETURNING ", 1)[0], False, False)
         args = [tuple(p) for p in parameters]
+        self.wrote_due = self.wrote_due or (bool(args) and bool(_WAKES.match(sql)))
         async with self._lock:
             try:
                 await self.raw.executemany(statement.text, args)
@@ -195,7 +201,6 @@ class PgConnection:
         wakes = self._wakes.get(sql)
         if wakes is None:
             wakes = self._wakes[sql] = bool(_WAKES.match(sql))
-        self.wrote_due = self.wrote_due or wakes
         async with self._lock:
             try:
                 if statement.rows:
@@ -205,7 +210,10 @@ class PgConnection:
             except asyncpg.PostgresError as exc:
                 raise _translate_error(exc) from exc
         if not statement.rows:
-            return PgCursor([], _count(status), None)
+            changed = _count(status)
+            self.wrote_due = self.wrote_due or (wakes and changed > 0)  # a claim that lost wrote nothing to wake for
+            return PgCursor([], changed, None)
+        self.wrote_due = self.wrote_due or (wakes and bool(records))
         rows = [_tuple(r) for r in records]
         if statement.rowid:
             return PgCursor([], len(rows), int(rows[0][0]) if rows else None)
@@ -260,7 +268,7 @@ class PostgresDatabase(Database):
         super().__init__(connection, target)
         self.pg = connection
         self.club = club  # the club this handle serves: its connection's `sudija.club` (storage/tenancy.py)
-        self.club_key = lock_key(club)  # the club's half of its advisory locks (one bot, the write lock)
+        self.club_key = lock_key(club)  # the club's half of its advisory locks (the gateway, the write lock)
         self.wake_channel = f"{WAKE_CHANNEL}_{club}"  # the club's wake-ups: another club's commits wake none of it
         self._listener: asyncpg.Connection | None = None
 
@@ -270,13 +278,10 @@ class PostgresDatabase(Database):
             self._listener = None
         await self.pg.raw.close()
 
-    async def wait_bot_lock(self) -> None:
-        """Wait, without bound, until the bot holding the one-bot lock is gone, then hold it (a standby)."""
-        await self.pg.run("SET lock_timeout = 0", ())
-        try:
-            await self.pg.run("SELECT pg_advisory_lock(?, ?)", (BOT_LOCK, self.club_key))
-        finally:
-            await self.pg.run("RESET lock_timeout", ())
+    async def live_holders(self) -> list[str] | None:
+        """Every connection's `lease_holder` on the server: a lease whose holder is not among them is a dead
+        process's (its connection closed when it stopped or was killed)."""
+        return [str(row[0]) for row in await self.pg.execute_fetchall(_HOLDER + " WHERE pid IS NOT NULL")]
 
     async def listen(self, woken: Callable[[], None]) -> None:
         """Call `woken` whenever another process commits a deadline or an effect (on a connection of its own,
@@ -290,23 +295,6 @@ class PostgresDatabase(Database):
         if self._listener is None:
             self._listener = await asyncpg.connect(self.path)
         await self._listener.add_listener(self.wake_channel, heard)
-
-    async def hold_bot_lock(self) -> str | None:
-        """Take the one-bot lock for as long as this connection lives (a process that dies, even by kill -9,
-        drops its connection and so the lock): None, or who holds it when another bot does."""
-        rows = await self.pg.execute_fetchall("SELECT pg_try_advisory_lock(?, ?)", (BOT_LOCK, self.club_key))
-        if rows[0][0]:
-            return None
-        holders = await self.pg.execute_fetchall(
-            "SELECT a.pid, coalesce(host(a.client_addr), 'local'), a.backend_start FROM pg_locks l"
-            " JOIN pg_stat_activity a ON a.pid = l.pid"
-            " WHERE l.locktype = 'advisory' AND l.classid = ? AND l.objid = ? AND l.objsubid = 2 AND l.granted",
-            (BOT_LOCK, self.club_key),
-        )
-        if not holders:
-            return "another process"
-        pid, host, since = holders[0]
-        return f"server process {pid} for a client on {host}, since {since:%Y-%m-%d %H:%M:%S %Z}"
 
     @contextlib.asynccontextmanager
     async def transaction(self, durable: bool = True) -> AsyncIterator[PgConnection]:
@@ -370,10 +358,13 @@ async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAUL
         await _migrate(raw)
         catalog = await read_catalog(raw)
         await _bound_to_its_club(raw, club, target)
+        holder = await raw.fetchval(_HOLDER + " WHERE pid = pg_backend_pid()")
     except BaseException:
         await raw.close()
         raise
-    return PostgresDatabase(PgConnection(raw, catalog), target, club)
+    db = PostgresDatabase(PgConnection(raw, catalog), target, club)
+    db.lease_holder = str(holder)
+    return db
 
 
 async def _bound_to_its_club(raw: asyncpg.Connection, club: str, target: str) -> None:

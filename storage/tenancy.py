@@ -9,7 +9,7 @@ One deployment may serve many clubs (a federation). Each club has a short id, it
   connection sets it when it connects (`storage.postgres.open_postgres`), so the stores' statements never name
   the club and cannot reach another club's rows, whatever they forget. Every key, unique index and foreign key
   begins with the club, so two clubs may hold the same game numbers and nicknames, and a row can point only at
-  rows of its own club. The advisory locks (one bot, the write lock) are the club's own (`lock_key`).
+  rows of its own club. The advisory locks (the gateway, the write lock) are the club's own (`lock_key`).
 - on **SQLite** a club is a database file of its own; the id is not stored (one file, one club).
 """
 

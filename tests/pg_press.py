@@ -3,8 +3,8 @@
 one JSON value:
 
 - ``python tests/pg_press.py URL sudi NICK:CALL …`` presses every NICK's Sudi on CALL at once: call id → won;
-- ``python tests/pg_press.py URL hold`` starts a bot as `sudija run` does (the one-bot lock taken) and serves
-  until killed (it prints ``ready`` once it holds the lock, and nothing else);
+- ``python tests/pg_press.py URL hold`` starts a bot holding the club's gateway as `sudija run` does and serves
+  until killed (it prints ``ready`` once it holds the gateway, and nothing else);
 - ``python tests/pg_press.py URL rounds PREFIX K CALL,CALL,…`` goes through the calls in order: on each, its K
   referees PREFIX0…PREFIX{K-1} press Sudi at once, and one who wins judges the trial to its end (no verdict);
   it prints ``CALL NICK`` for each call it won, as soon as the trial ended, and ``done`` at the end;
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bot.app import build_app
+from bot.app import build_app, take_gateway
 from bot.config import Config
 from bot.desk import Desk
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
@@ -33,10 +33,12 @@ from storage.database import open_database
 
 
 async def hold(url: str) -> None:
-    app = await build_app(Config(), database=url, timers=ManualTimers(), sweep=False, one_bot=True)
+    app = await build_app(Config(), database=url, timers=ManualTimers(), sweep=False)
     try:
+        gateway = await take_gateway(app)
         print("ready", flush=True)
         await asyncio.to_thread(sys.stdin.readline)
+        await gateway.release()
     finally:
         await app.close()
 

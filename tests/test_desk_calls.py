@@ -6,6 +6,8 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
+from bot.desk import Desk
+from bot.ports import Chats, LoggingGameServer, ManualTimers
 from club import Club, make_club
 from rules.gamelog import GameStatus
 
@@ -263,3 +265,27 @@ async def test_a_referee_seated_at_a_table_in_progress_is_not_in_the_lobby(club:
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
     assert "Sedite za stolom" in (await club.desk.take(await club.get("zauzet"), call.id)).text
+
+
+async def test_a_referee_freed_in_a_process_without_platforms_is_offered_the_call_by_the_one_with_them(
+    club: Club,
+) -> None:
+    """Several processes on PostgreSQL: the private copy goes through the chat outbox, so whichever process saw
+    him arrive, the process holding the platforms shows it (once), and it is edited with the channel's notice."""
+    await setup_basic(club)
+    late = await club.member("kasni", "referee", online=False)
+    await club.game(100)
+    await club.desk.call(await club.get("ana"), 100)
+    elsewhere = Desk(club.db, Chats([]), LoggingGameServer(), club.clock, club.desk.config, ManualTimers())
+    await elsewhere.presence(late, True)  # seen by a process waiting for the gateway: nothing shown there
+    await elsewhere.presence(await club.get("kasni"), True)
+    assert club.chat.to("dm:kasni") == []
+    await club.desk.deliver_effects()  # the process holding the platforms, woken by the commit
+    offered = club.chat.to("dm:kasni")
+    assert len(offered) == 1
+    assert "100" in offered[0].text
+    assert offered[0].buttons[0].action == "take"
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    assert (await club.desk.take(await club.get("kasni"), call.id)).ok
+    assert [s.where for s in club.chat.of("edit")].count("dm:kasni") == 1  # his copy edited with the others

@@ -102,6 +102,9 @@ async def test_a_command_whose_sender_died_is_sent_once_its_lease_runs_out_or_wh
     other = await store.enqueue("game:8", "pause_table", {"game": 8}, NOW)
     assert other is not None
     assert await store.lease(other, NOW, NOW + LEASE)
+    if second.dialect == "postgresql":  # several processes serve at once: a live process's lease is kept
+        assert await OutboxStore(second).release_all() == 0
+        await first.close()  # as when its process dies: its connection gone
     assert await OutboxStore(second).release_all() == 1  # a bot starting: the leases left are a dead one's
     worker = OutboxWorker(second, url, SECRET, lambda: NOW)
     try:

@@ -1,7 +1,8 @@
 """PostgreSQL as the second backend: the dialect's translation, the migrations in both dialects, and what only
-PostgreSQL does — a busy writer, constraint errors, the one-bot lock, and two bot processes pressing Sudi on the
-same calls (exactly one referee wins each). The stores' own behaviour is the rest of the suite, run on both
-backends (tests/conftest.py)."""
+PostgreSQL does — a busy writer, constraint errors, the club's gateway lock (one process holds it, another takes it
+over), outbox leases released only for processes that are gone, and bot processes pressing Sudi on the same
+calls (exactly one referee wins each; tests/test_cross_process.py for several serving at once). The stores' own
+behaviour is the rest of the suite, run on both backends (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -17,14 +18,17 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.app import App, StandbyStopped, build_app
+from bot.app import StandbyStopped, build_app, take_gateway
+from bot.chat_outbox import tell
 from bot.cli import main as cli_main
-from bot.config import Config, ConfigError
+from bot.config import Config
 from bot.ports import ManualTimers
 from club import NOW, Club, make_club
+from storage.chat_outbox import ChatOutboxStore
 from storage.database import DatabaseBusy, migrations, open_database
 from storage.outbox import OutboxStore
 from storage.pg_dialect import Catalog, translate
+from storage.pg_gateway import GatewayLock, GatewayLost
 from storage.postgres import WRITE_LOCK, PostgresDatabase
 
 CATALOG = Catalog({"seating": ("member",), "calls": ("id",), "pings": ("call", "member")}, {"calls": "id"})
@@ -128,70 +132,95 @@ async def test_a_constraint_is_the_integrity_error_the_stores_catch_and_the_tran
         await db.close()
 
 
-async def test_a_second_bot_on_the_same_database_is_refused_naming_the_first(pg_url: str) -> None:
-    async def bot() -> App:
-        return await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True)
+async def test_one_process_holds_the_gateway_and_a_second_serving_the_same_database_waits_for_it(
+    pg_url: str,
+) -> None:
+    first = await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False)
+    second = await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False)  # both serve at once
+    try:
+        gateway = await take_gateway(first)
+        told: list[str] = []
+        standing_by = asyncio.Event()
+        waiting = asyncio.ensure_future(take_gateway(second, waiting=lambda h: (told.append(h), standing_by.set())))
+        await asyncio.wait_for(standing_by.wait(), 10)
+        assert told[0].startswith("server process "), told
+        assert " for a client on " in told[0], told
+        assert not waiting.done()
+        assert await GatewayLock(pg_url).holder() == told[0]
+        await gateway.release()  # the first stops receiving events: the second holds the gateway at once
+        taken = await asyncio.wait_for(waiting, 10)
+        assert taken.held
+        await taken.release()
+        assert await GatewayLock(pg_url).holder() is None
+    finally:
+        await first.close()
+        await second.close()
 
-    first = await bot()
-    with pytest.raises(ConfigError, match=r"in use by another Sudija \(server process \d+ for a client on"):
-        await bot()
-    await first.close()  # the first bot's connection gone (as when its process dies): the lock with it
-    third = await bot()
-    await third.close()
 
-
-async def test_a_standby_bot_takes_over_the_moment_the_serving_bot_is_killed(pg_url: str) -> None:
+async def test_a_process_waiting_for_the_gateway_takes_it_over_the_moment_its_holder_is_killed(pg_url: str) -> None:
     serving = await asyncio.create_subprocess_exec(
         sys.executable, str(PRESS), pg_url, "hold", stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
+    app = await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False)
     try:
         assert serving.stdout is not None
-        assert (await serving.stdout.readline()).strip() == b"ready"  # it serves the club
+        assert (await serving.stdout.readline()).strip() == b"ready"  # it holds the club's gateway
         told: list[str] = []
         standing_by = asyncio.Event()
 
-        def standby(holder: str) -> None:
+        def waiting(holder: str) -> None:
             told.append(holder)
             standing_by.set()
 
-        taking_over = asyncio.ensure_future(
-            build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True, standby=standby)
-        )
+        taking_over = asyncio.ensure_future(take_gateway(app, waiting=waiting))
         await asyncio.wait_for(standing_by.wait(), 10)
         assert not taking_over.done()
         assert told[0].startswith("server process ")
         serving.kill()  # SIGKILL: nothing of it runs again
         await serving.wait()
-        app = await asyncio.wait_for(taking_over, 10)  # its connection gone, the lock is the standby's
+        gateway = await asyncio.wait_for(taking_over, 10)  # its connection gone, the lock is this process's
+        assert gateway.held
+        second = await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False)
+        try:
+            stopping = asyncio.Event()
+            with pytest.raises(StandbyStopped):  # a third process stands by, and stops when asked to
+                await take_gateway(second, waiting=lambda _holder: stopping.set(), stopping=stopping)
+        finally:
+            await second.close()
+        await gateway.release()
     finally:
         if serving.returncode is None:
             serving.kill()
             await serving.wait()
-    try:
-        with pytest.raises(ConfigError, match="in use by another Sudija"):
-            await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True)
-    finally:
         await app.close()
-
-
-async def test_a_standby_asked_to_stop_while_it_waits_stops_without_serving(pg_url: str) -> None:
-    first = await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True)
-    stopping = asyncio.Event()
+    again = await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False)
     try:
-        with pytest.raises(StandbyStopped):
-            await build_app(
-                Config(),
-                database=pg_url,
-                timers=ManualTimers(),
-                sweep=False,
-                one_bot=True,
-                standby=lambda _holder: stopping.set(),  # SIGTERM as soon as it stands by
-                stopping=stopping,
-            )
+        assert (await take_gateway(again)).held  # the stopped standby left no lock behind
     finally:
-        await first.close()
-    again = await build_app(Config(), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True)
-    await again.close()  # the stopped standby left no lock behind
+        await again.close()
+
+
+async def test_a_process_releases_only_the_outbox_leases_of_processes_that_are_gone(pg_url: str) -> None:
+    alive = await open_database(pg_url)
+    other = await open_database(pg_url)
+    try:
+        await ChatOutboxStore(alive).enqueue([tell(1, 1, "a"), tell(2, 1, "b")], NOW)
+        command = await OutboxStore(alive).enqueue("game:1", "pause_table", {"game": 1}, NOW)
+        assert command is not None
+        effects = await ChatOutboxStore(alive).due(NOW)
+        assert await ChatOutboxStore(alive).lease(effects[0].id, NOW, NOW + timedelta(minutes=2))
+        assert await OutboxStore(alive).lease(command, NOW, NOW + timedelta(minutes=2))
+        assert await ChatOutboxStore(other).lease(effects[1].id, NOW, NOW + timedelta(minutes=2))
+        assert await ChatOutboxStore(other).release_all() == 0  # the holders are both alive
+        assert await OutboxStore(other).release_all() == 0
+        assert await ChatOutboxStore(other).lease(effects[0].id, NOW, NOW + timedelta(minutes=2)) is False
+        await alive.close()  # as when its process is killed: its connection gone
+        assert await ChatOutboxStore(other).release_all() == 1  # the gone process's lease only
+        assert await OutboxStore(other).release_all() == 1
+        assert await ChatOutboxStore(other).lease(effects[0].id, NOW, NOW + timedelta(minutes=2))
+        assert await ChatOutboxStore(other).lease(effects[1].id, NOW, NOW + timedelta(minutes=2)) is False
+    finally:
+        await other.close()
 
 
 async def _club_of_calls(
@@ -395,3 +424,24 @@ async def test_three_bot_processes_one_killed_midway_take_every_call_exactly_onc
         assert ended == []
     finally:
         await club.db.close()
+
+
+async def test_a_holder_whose_lock_connection_is_cut_is_told_the_gateway_is_lost(pg_url: str) -> None:
+    gateway = GatewayLock(pg_url)
+    await gateway.take()
+    admin = await asyncpg.connect(pg_url)
+    try:
+        watching = asyncio.ensure_future(gateway.watch(every=60))
+        await asyncio.sleep(0)
+        assert not watching.done()
+        cut = await admin.fetchval(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'sudija-gateway'"
+        )
+        assert cut
+        with pytest.raises(GatewayLost, match="another process may hold the gateway"):
+            await asyncio.wait_for(watching, 10)  # at once: the connection's end, not the next check
+        assert not gateway.held
+        assert await GatewayLock(pg_url).holder() is None  # free for a process waiting on it
+    finally:
+        await gateway.release()
+        await admin.close()

@@ -243,3 +243,30 @@ async def test_a_wake_sweeps_at_once_instead_of_at_the_end_of_the_pause(club: Cl
         assert sweeper.runs == 1
     finally:
         await sweeper.stop()
+
+
+async def test_a_deadline_falling_before_the_next_sweep_is_swept_when_it_falls(club: Club) -> None:
+    """Another process wrote it (its timer is there, not here): the pause after a sweep lasts only until the
+    earliest deadline, also after a run that acted on an earlier one."""
+    ana, bora = await club.member("ana"), await club.member("bora")
+    await club.game(500)
+    await club.game(501, ("bora", "marko", "petar"))
+    assert (await club.desk.call(ana, 500)).ok
+    club.clock.advance(timedelta(seconds=30))
+    assert (await club.desk.call(bora, 501)).ok  # its deadline falls 30 s after ana's
+    club.clock.advance(timedelta(minutes=club.desk.config.call_minutes) - timedelta(seconds=31))
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # the injected pause: the club's clock moves by it
+        slept.append(seconds)
+        club.clock.advance(timedelta(seconds=seconds))
+        await asyncio.sleep(0)
+
+    sweeper = Sweeper(club.desk, interval=60.0, full_every=1000, sleep=sleep)
+    assert not await sweeper.sweep()  # ana's a second away
+    for _ in range(2):
+        await sweeper.pause()
+        assert await sweeper.sweep()
+    assert slept == [1.0, 30.0]  # until ana's deadline; then, from the run that expired her call, until bora's
+    assert [c.state for c in await club.db.calls.for_game(500)] == ["expired"]
+    assert [c.state for c in await club.db.calls.for_game(501)] == ["expired"]

@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 from test_corrections import fall_game, paper_of, say
 
-from bot.app import App, build_app
+from bot.app import App, build_app, take_gateway
 from bot.cli import main as cli_main
 from bot.commands import Commands
 from bot.config import Config, ConfigError, from_dict
@@ -26,6 +26,7 @@ from storage import postgres
 from storage.database import DatabaseUnavailable, migrations, open_database
 from storage.outbox import OutboxStore
 from storage.pg_dialect import Catalog, translate
+from storage.pg_gateway import GatewayLock
 from storage.postgres import WRITE_LOCK, PostgresDatabase
 from storage.tenancy import DEFAULT_CLUB, lock_key
 
@@ -292,17 +293,31 @@ async def test_a_role_the_policies_do_not_bind_is_refused_where_another_club_has
         await open_database(superuser, club=A)
 
 
-async def test_each_club_has_its_own_bot_lock_and_write_lock(pg_url: str) -> None:
+async def test_each_club_has_its_own_gateway_lock_and_write_lock(pg_url: str) -> None:
     async def bot(club: str) -> App:
-        return await build_app(Config(club_id=club), database=pg_url, timers=ManualTimers(), sweep=False, one_bot=True)
+        return await build_app(Config(club_id=club), database=pg_url, timers=ManualTimers(), sweep=False)
 
-    first, second = await bot(A), await bot(B)  # two clubs' bots serve one database at once
+    first, second, again = await bot(A), await bot(B), await bot(A)
     try:
-        with pytest.raises(ConfigError, match="in use by another Sudija"):
-            await bot(A)  # but one bot per club
+        held_a = await take_gateway(first)
+        held_b = await asyncio.wait_for(take_gateway(second), 10)  # club B's events are not club A's
+        assert held_a.held
+        assert held_b.held
+        told: list[str] = []
+        standing_by = asyncio.Event()
+        waiting = asyncio.ensure_future(  # a second process of club A
+            take_gateway(again, waiting=lambda holder: (told.append(holder), standing_by.set()))
+        )
+        await asyncio.wait_for(standing_by.wait(), 10)
+        assert told == [await GatewayLock(pg_url, lock_key(A)).holder()]
+        assert not waiting.done()  # it waits for club A's holder, whoever holds club B's
+        await held_a.release()
+        assert (await asyncio.wait_for(waiting, 10)).held
+        await held_b.release()
     finally:
         await first.close()
         await second.close()
+        await again.close()
     db_b = await open_database(pg_url, club=B, busy_timeout_ms=100)
     assert isinstance(db_b, PostgresDatabase)
     assert db_b.club_key == lock_key(B) != lock_key(A)

@@ -8,6 +8,8 @@ from dataclasses import replace
 from datetime import timedelta
 
 from bot.commands import Commands
+from bot.desk import Desk
+from bot.ports import Chats, LoggingGameServer, ManualTimers
 from club import Club
 from storage.states import VoteState
 
@@ -160,3 +162,23 @@ async def test_the_deadline_survives_a_restart(club: Club) -> None:
     club.clock.advance(timedelta(days=8))  # the bot was down past the deadline
     await club.desk.start()
     assert (await club.db.votes.get(vote.id)).state is VoteState.FAILED  # type: ignore[union-attr]
+
+
+async def test_a_desk_without_platforms_expires_calls_but_leaves_a_vote_to_the_process_holding_them(
+    club: Club,
+) -> None:
+    """On PostgreSQL a process waiting for the club's gateway has no platforms: a vote's end tells members
+    directly, so it is left to the process that holds them; a call's expiry goes through the chat outbox."""
+    await council(club, 3)
+    assert (await club.desk.appoint(await club.get("v1"), "petar", "referee", "iskusan")).ok
+    vote = (await club.db.votes.open_votes())[0]
+    await club.game(500)
+    assert (await club.desk.call(await club.get("ana"), 500)).ok
+    club.clock.advance(timedelta(days=8))
+    waiting = Desk(club.db, Chats([]), LoggingGameServer(), club.clock, club.desk.config, ManualTimers())
+    await waiting.run_due()
+    assert [c.state for c in await club.db.calls.for_game(500)] == ["expired"]
+    assert (await club.db.votes.get(vote.id)).is_open  # type: ignore[union-attr]
+    await club.desk.run_due()  # the process with the platforms
+    assert (await club.db.votes.get(vote.id)).state is VoteState.FAILED  # type: ignore[union-attr]
+    assert any("nije usvojeno" in s.text for s in club.chat.to("dm:v1"))

@@ -3,7 +3,7 @@
 Each FILE is one club's whole configuration — its `[club] id`, its database, its Discord guild and/or Telegram
 groups with their own tokens (the environment variables the file names), its game-server link — and each club is
 `bot.cli.run.serve` of its file: its own database connection as its own club (on PostgreSQL usually one database
-shared by all, storage/tenancy.py), its own desk, timers and platforms, its own one-bot lock. The clubs run side by
+shared by all, storage/tenancy.py), its own desk, timers and platforms, its own gateway lock. The clubs run side by
 side in the one event loop; a stop (SIGTERM, SIGINT) stops them all, and a club that fails (a fatal setup finding,
 a platform that stopped) stops the others cleanly and the process exits with its message, so a supervisor restarts
 the whole. What would make two clubs one another's double is refused before anything starts (`check_clubs`).

@@ -28,8 +28,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--standby",
         action="store_true",
-        help="PostgreSQL: while another bot serves the database, wait and take over the moment it stops or dies "
-        "(docs/deploy.md)",
+        help="PostgreSQL: kept for older units; every process on PostgreSQL serves the database and stands by to "
+        "take over the club's gateway the moment the process holding it stops or dies (docs/deploy.md)",
     )
     parser.add_argument(
         "--club",
@@ -64,11 +64,16 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from storage.pg_gateway import GatewayLost  # noqa: PLC0415 (a sub-command loads only what it runs)
+
     try:
         asyncio.run(serve(config, standby=standby))
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
+    except GatewayLost as exc:  # another process takes the gateway over; restarted, this one stands by
+        print(f"stopped: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 0
     return 0
@@ -105,14 +110,18 @@ def run_clubs(args: argparse.Namespace) -> int:
 async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: bool = False) -> None:
     """Every configured platform over one database and one desk, until SIGTERM or SIGINT (or `stop` is set):
     then the adapters stop in order (Telegram confirms the updates it fetched, so nothing is handled twice after
-    a restart) and the database closes. One bot per database: a second process is refused (bot/dblock.py), or,
-    a `standby` on PostgreSQL, waits until the first stops and takes over.
-    Before the desk starts, the setup is checked as `sudija check` does; a fatal finding stops the start."""
-    from bot.app import StandbyStopped, build_app  # noqa: PLC0415 (a sub-command loads only what it runs)
+    a restart) and the database closes. On SQLite one bot per database: a second process is refused
+    (bot/dblock.py). On PostgreSQL several processes serve one database at once: each acts on deadlines and
+    delivers what it can reach from the start, and the one holding the club's gateway lock receives the
+    platforms' events; the others stand by for it (`standby` changes nothing there: every process does).
+    Before the desk acts on platform events, the setup is checked as `sudija check` does; a fatal finding stops
+    the process."""
+    from bot.app import StandbyStopped, build_app, take_gateway  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.config import check_owner  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.setup import Report, SetupError  # noqa: PLC0415 (a sub-command loads only what it runs)
 
+    del standby  # PostgreSQL: every process stands by for the gateway; SQLite: refused before this (run)
     platforms = [
         name
         for name, settings in (("discord", config.discord), ("telegram", config.telegram))
@@ -124,22 +133,34 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: b
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
             loop.add_signal_handler(signum, stop.set)
+    log = logging.getLogger(__name__)
+    shared = is_postgres(config.database)
     lock = DatabaseLock(config.database)
     lock.acquire()
     try:
-        try:
-            app = await build_app(
-                config,
-                one_bot=True,
-                standby=(lambda holder: logging.info("standing by: %s serves the club", holder)) if standby else None,
-                stopping=stop,
-            )
-        except StandbyStopped:
-            return
+        app = await build_app(config)
         try:
             async with contextlib.AsyncExitStack() as stack:
-                report = Report()  # `sudija check` once the platforms are connected, before the desk acts
                 runners: list[asyncio.Future[Any]] = []
+                watchers: list[asyncio.Future[Any]] = []  # this loop's own: cancelled when it ends
+                if shared:  # deadlines and outbox rows from now on; platform events once the gateway is ours
+                    await app.desk.start()
+                    try:
+                        gateway = await take_gateway(
+                            app,
+                            waiting=lambda holder: log.info(
+                                "standing by for the gateway: %s receives the club's events; this process acts on"
+                                " deadlines and delivers meanwhile",
+                                holder,
+                            ),
+                            stopping=stop,
+                        )
+                    except StandbyStopped:
+                        return
+                    stack.push_async_callback(gateway.release)
+                    log.info("holding the gateway: this process receives the club's events")
+                    watchers.append(asyncio.ensure_future(gateway.watch()))
+                report = Report()  # `sudija check` once the platforms are connected, before the desk acts
                 if config.discord.token is not None:
                     from bot.discord import start_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
 
@@ -158,17 +179,23 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: b
                     app.attach(telegram.port)
                     await stack.enter_async_context(telegram)
                     report.add("telegram", await telegram_findings(telegram.application.bot, config))
-                log = logging.getLogger(__name__)
                 for finding in report.findings:
                     (log.error if finding.fatal else log.warning)("%s", finding.line())
                 if report.fatal:  # a call would go nowhere, a trial could not open: say what to change, and stop
                     raise SetupError(report)
-                await app.desk.start()
+                if shared:
+                    await app.desk.deliver_effects()  # what waited for a platform while nobody held the gateway
+                else:
+                    await app.desk.start()
                 await app.start_link()
-                runners.append(asyncio.ensure_future(stop.wait()))
-                done, _ = await asyncio.wait(runners, return_when=asyncio.FIRST_COMPLETED)
-                for task in done:
-                    task.result()  # a platform that stopped by itself says why
+                watchers.append(asyncio.ensure_future(stop.wait()))
+                try:
+                    done, _ = await asyncio.wait(runners + watchers, return_when=asyncio.FIRST_COMPLETED)
+                    for task in done:
+                        task.result()  # a platform that stopped by itself (or the gateway lost) says why
+                finally:
+                    for task in watchers:
+                        task.cancel()
                 log.info("stopping")
         finally:
             await app.close()

@@ -213,8 +213,14 @@ class Desk(DeskBase):
 
     @for_the_club  # a timer's work: notices, the table; each private message in its reader's language
     async def run_due(self) -> None:
+        """Act on every deadline that has passed. A desk without platforms (on PostgreSQL, a bot process waiting
+        for the club's gateway) acts only on the deadlines whose decisions write every word to the chat outbox —
+        calls and councilor calls expiring —, which the gateway's holder delivers; the rest still tell members
+        directly, so the process holding the platforms acts on them."""
         await self.calls.expire_due_calls()
         await self.trials.expire_due_councilor_calls()
+        if not self.chat.ports:
+            return
         await self.trials.interrupt_offline_referees()
         await self.penalties.run_penalty_due()
         await self.votes.settle_votes()

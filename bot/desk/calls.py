@@ -167,7 +167,7 @@ class CallDesk(DeskBase):
                 )
                 copy = [effect.offer_call(trial.call, member.id, post)]
                 offered = await self.db.calls.add_councilor_ping(ccall.id, member.id, self.now(), copy) or offered
-        if offered:
+        if offered:  # through the chat outbox, as the call's other words: from any process, in its queue's order
             await self.deliver_effects()
 
     async def withdraw(self, caller: Member, call_id: int | None = None) -> Reply:
