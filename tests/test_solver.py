@@ -315,6 +315,49 @@ def test_betl_no_sure_loss_searches_on(
     assert answer == (betl_value(hands, to_move, trick, leader) >= left)
 
 
+# (hands of seats 0 = the declarer, 1, 2; seat to move; trick so far; its leader): the declarer can surely lose
+# two of the next three tricks (the first one, then a heart, or a second spade, led into a defender who holds
+# only higher ones and enough of them to keep one), so "does he take all tricks left but one?" is answered no at
+# the first node.
+BETL_LOSES_TWO = [
+    pytest.param((m("7S 7H KD"), m("9S 8H 9H"), m("TD JD")), 0, (c("8S"),), 2, id="he ducks, two hearts over his"),
+    pytest.param(
+        (m("7S 7H KD"), m("8H 9H TH"), m("TD JD")), 0, (c("8S"),), 2, id="the next may discard a heart, holds three"
+    ),
+    pytest.param((m("7H KD"), m("JD QD"), m("TS 8H 9H")), 2, (c("8S"), c("9S")), 0, id="he is beaten already"),
+    pytest.param((m("7S 7H KD"), m("8S 8H 9H"), m("9D TD JD")), 0, (), -1, id="he leads a spade, then a heart"),
+    pytest.param((m("7S 8S KD"), m("9S TS JS"), m("9D TD JD")), 0, (), -1, id="he leads his two spades in turn"),
+]
+# Just outside: a defender may run out of the hearts (or spades) over his before he leads them, so the search
+# goes on; the answers still agree with the reference.
+BETL_NOT_TWO = [
+    pytest.param((m("7S 7H KD"), m("9S 8H TD"), m("9H JD")), 0, (c("8S"),), 2, id="one heart over his"),
+    pytest.param((m("7S 7H KD"), m("8H 9H TD"), m("TH JD")), 0, (c("8S"),), 2, id="void, two hearts only"),
+    pytest.param((m("7H KD"), m("JD QD"), m("TS 8H 9D")), 2, (c("8S"), c("9S")), 0, id="beaten, one heart"),
+    pytest.param((m("7S 7H KD"), m("8S 8H 9D"), m("9H TD JD")), 0, (), -1, id="he leads, one heart each"),
+    pytest.param((m("7S 8S KD"), m("9S TS QD"), m("9D TD JD")), 0, (), -1, id="he leads, two spades over his"),
+]
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_LOSES_TWO)
+def test_betl_two_tricks_he_can_surely_lose_answer_at_once(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    left = bin(hands[to_move]).count("1")
+    assert betl_value(hands, to_move, trick, leader) < left - 1
+    assert betl_reach(hands, to_move, left - 1, trick, leader) == (False, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_NOT_TWO)
+def test_betl_no_two_sure_losses_searches_on(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    left = bin(hands[to_move]).count("1")
+    answer, nodes = betl_reach(hands, to_move, left - 1, trick, leader)
+    assert nodes > 1
+    assert answer == (betl_value(hands, to_move, trick, leader) >= left - 1)
+
+
 # The declarer (seat 0) must take the trick in progress if the defenders let him (they stay under his card or
 # discard), so "does he take a trick?" is answered yes at the first node; then just outside.
 BETL_FORCED = [

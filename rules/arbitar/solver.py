@@ -32,7 +32,9 @@ others run out of), the top-trump run of one player and trump-length counts as c
 the table; in sans, a trick the declarer surely takes ends a "does he take a trick?" search at once; in betl,
 a trick the defenders can make him take ends that search at once, a trick he can surely lose (or lose after
 taking this one, by leading into a defender's higher cards) ends "does he take every trick left?" at once,
-and values can be capped (``cap``: betl needs only that yes/no search per card); one searched card per group
+two sure losses in the next three tricks (this trick or a lead into a defender's higher cards, then a lead into
+a defender who keeps a higher card of another suit) end "does he take all but one?" at once, and values can be
+capped (``cap``: betl needs only that yes/no search per card); one searched card per group
 of equivalent cards; move
 ordering by the table's lead, a history of the leads that cut off before, and trick-winning heuristics (betl's
 own: the declarer ducks, the defenders play under him); the last trick counted directly; the table's buckets
@@ -63,6 +65,17 @@ are what to quote; 2026-12-01):
   under 0.5 ms; betl (2 ms mean) is not yet: the nodes left are mostly "he keeps under t" proofs two to four
   tricks below every trick left, which the one-trick cut-offs do not reach (a two-trick version cut 18% of the
   nodes and cost as much time as it saved).
+- the third step (betl's two-sure-losses cut-off above, checked only at "all but one" nodes, mid-trick and
+  with the declarer on lead), before -> after, each run in turn three times, load 1.8-2.3 (busier than above):
+  betl 3.42 -> 3.11 ms mean (median deal 2.31 -> 2.19 ms), 3.27x -> 3.41x the baseline; trump and sans
+  unchanged (0.34-0.39 ms, 0.51-0.54 ms); 0 mismatches. Betl nodes (the bench's 400 deals) 35.05M -> 28.80M
+  (-18%), instructions (callgrind, first 100 deals, the solver's own code) 3.39G -> 3.01G (-11%). Betl is still
+  above 2 ms mean: nearly every node left is a "he keeps under t" proof (he loses n - t + 1 of n tricks) with
+  n - t of 1 to 3, mid-trick; the same cut-off for three or more losses, or with a defender on lead, cut under
+  1.5% more nodes and was dropped; so were a middle first guess, a first guess one lower across suits (the
+  fail-low searches, ~11k nodes each against ~4k for a fail-high, are already one per lead) and other lead
+  orders (under 1%). What the Arbitar asks in betl is capped at one trick (`batch(..., cap=1)`): every lead of
+  the same 400 deals in 0.033 ms mean per deal, against 2.9 ms for the full count the bench's target measures.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
