@@ -96,6 +96,7 @@ class Ending:
     error: str | None = None
     pings: Sequence[int] = ()
     call: int | None = None  # the call the pings are of
+    kept: dict[str, Any] | None = None  # what the row keeps of its payload once ended (None: all of it)
 
 
 async def add_effects(conn: Connection, effects: Sequence[NewEffect], now: datetime) -> None:
@@ -239,6 +240,11 @@ async def _end(conn: Connection, effect: int, ending: Ending, now: datetime) -> 
         " WHERE id = ? AND state = 'pending'",
         (ending.state, now_text(now), error, effect),
     )
+    if ending.kept is not None:  # a secret it carried (a link code) is not kept once it is delivered
+        await conn.execute(
+            "UPDATE chat_outbox SET payload = ? WHERE id = ?",
+            (json.dumps(ending.kept, ensure_ascii=False, sort_keys=True), effect),
+        )
     if ending.pings and ending.call is not None:
         await conn.executemany(
             "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",

@@ -245,8 +245,13 @@ class DeskBase:
             pictures=await paper_pictures(game, paper, self.messages.language),
         )
 
+    def paper_effect(self, number: int) -> NewEffect:
+        """The game server is to learn game `number`'s paper: written with the decision that changed it (a
+        verdict, a correction), delivered through `paper_changed` with the paper as it then stands."""
+        return chat_effect.server(f"game:{number}", "paper_changed", number)
+
     async def paper_changed(self, number: int) -> None:
-        """Tell the game server the game's paper after a change landed (a verdict or a correction)."""
+        """Tell the game server the game's paper after a change landed (the delivery of a `paper_effect`)."""
         game = await self.db.games.get(number)
         if game is not None:
             paper = compute_paper(game, anonymised(await self.db.paper_changes.for_game(number)))

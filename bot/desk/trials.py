@@ -454,12 +454,11 @@ class TrialDesk(DeskBase):
             reason=draft.reason or None,
             changes=changes,
             expected_draft=trial.draft,
-            effects=await self._ending_effects(trial, text),
+            # The game server learns the paper the verdict changed, with the verdict (`paper_effect`).
+            effects=[*await self._ending_effects(trial, text), *([self.paper_effect(trial.game)] if changes else [])],
         ):
             raise Refused("trial.not_your_trial")
         await self.steps.after_verdict(trial, draft)
-        if changes:
-            await self.paper_changed(trial.game)
         await self._ended(trial)
         return Reply(self.t("finish.ok", game=trial.game))
 

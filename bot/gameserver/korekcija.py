@@ -10,12 +10,14 @@ In a game with AI, a seat whose nickname is no club member is the AI's and conse
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot import chat_outbox as effect
 from bot.desk.refused import Refused
 from bot.gameserver.outbox import undo_command
 from bot.gameserver.protocol import Event
+from bot.i18n.reader import speaking
 from bot.ports import Action, Button, Reply
 from rules.gamelog import Game, GameStatus
 from storage.chat_outbox import NewEffect
@@ -84,35 +86,44 @@ class KorekcijaDesk:
             raise Refused("korekcija.not_last", game=game.number, nick=move.player)
         if await self.store.korekcija_for_move(move.row) is not None:
             raise Refused("korekcija.once", game=game.number)
-        request = await self.store.request_korekcija(move, member.id, desk.now())
-        if request is None:
-            raise Refused("korekcija.once", game=game.number)
         others = await self._others(game, member.nick)
-        for nick, other in others:
-            if other is None and game.ai:
-                await self._record(request, game, nick, True)
-        fresh = await self.store.korekcija(request)
-        if fresh is not None and fresh.state == "agreed":
-            return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
-        for _nick, other in others:
-            if other is not None:
-                async with desk.reading(other):
+        asked = [other for _nick, other in others if other is not None]
+        languages = await desk.reader_languages([other.id for other in asked])
+
+        def ask(request: int) -> list[NewEffect]:
+            # The members among the other two are asked with the request (the AI's seats consent below).
+            told = []
+            for other in asked:
+                with speaking(languages.get(other.id)):
                     buttons = (
                         Button(desk.t(Action.KOREKCIJA_YES.label_key), Action.KOREKCIJA_YES, request),
                         Button(desk.t(Action.KOREKCIJA_NO.label_key), Action.KOREKCIJA_NO, request, "danger"),
                     )
-                    await desk.chat.tell(
-                        other,
-                        desk.t("korekcija.asked", nick=member.nick, game=game.number, what=move.what, request=request),
-                        buttons,
+                    text = desk.t(
+                        "korekcija.asked", nick=member.nick, game=game.number, what=move.what, request=request
                     )
+                    told.append(effect.tell(f"korekcija:{game.number}", other.id, text, buttons))
+            return told
+
+        request = await self.store.request_korekcija(move, member.id, desk.now(), ask)
+        if request is None:
+            raise Refused("korekcija.once", game=game.number)
+        for nick, other in others:
+            if other is None and game.ai:
+                await self._record(request, game, nick, True)
+        await desk.deliver_effects()
+        fresh = await self.store.korekcija(request)
+        if fresh is not None and fresh.state == "agreed":
+            return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
         return Reply(desk.t("korekcija.requested", game=game.number, what=move.what))
 
-    async def _record(self, request: int, game: Game, nick: str, yes: bool) -> str | None:
+    async def _record(
+        self, request: int, game: Game, nick: str, yes: bool, effects: Callable[[str], list[NewEffect]] | None = None
+    ) -> str | None:
         korekcija = await self.store.korekcija(request)
         assert korekcija is not None
         state = await self.store.answer_korekcija(
-            request, nick, yes, 2, self.desk.now(), undo_command(game.number, korekcija.hand, korekcija.move)
+            request, nick, yes, 2, self.desk.now(), undo_command(game.number, korekcija.hand, korekcija.move), effects
         )
         if state == "agreed":
             wake = getattr(self.desk.game_server, "wake", None)
@@ -137,20 +148,28 @@ class KorekcijaDesk:
         if korekcija.state != "pending":
             raise Refused(f"korekcija.state_{korekcija.state}", game=korekcija.game)
         nick = stored.players[stored.seat_of(member.nick) or 0]
-        state = await self._record(korekcija.id, stored, nick, yes)
+        requester = await desk.db.members.get(korekcija.requester)
+        texts: dict[str, str] = {}
+        if requester is not None:
+            async with desk.reading(requester):
+                texts["refused"] = desk.t("korekcija.refused", nick=member.nick, game=korekcija.game)
+                texts["agreed"] = desk.t("korekcija.agreed_all", game=korekcija.game)
+
+        def told(state: str) -> list[NewEffect]:
+            # The requester hears the outcome with the answer that decided it.
+            text = texts.get(state)
+            if requester is None or text is None:
+                return []
+            return [effect.tell(f"korekcija:{korekcija.game}", requester.id, text)]
+
+        state = await self._record(korekcija.id, stored, nick, yes, told)
         if state is None:
             fresh = await self.store.korekcija(korekcija.id)
             raise Refused(f"korekcija.state_{fresh.state if fresh else 'lapsed'}", game=korekcija.game)
-        requester = await desk.db.members.get(korekcija.requester)
+        await desk.deliver_effects()
         if state == "refused":
-            if requester is not None:
-                async with desk.reading(requester):
-                    await desk.chat.tell(requester, desk.t("korekcija.refused", nick=member.nick, game=korekcija.game))
             return Reply(desk.t("korekcija.you_refused", game=korekcija.game))
         if state == "agreed":
-            if requester is not None:
-                async with desk.reading(requester):
-                    await desk.chat.tell(requester, desk.t("korekcija.agreed_all", game=korekcija.game))
             return Reply(desk.t("korekcija.agreed_all", game=korekcija.game))
         return Reply(desk.t("korekcija.consent_recorded", game=korekcija.game))
 

@@ -23,6 +23,7 @@ import aiohttp
 
 from bot.gameserver.protocol import IDEMPOTENCY_HEADER, command_doc, encode, signed_headers
 from bot.leases import release_dead_leases
+from bot.ports import command_key
 from rules.gamelog import format_time
 from storage.database import Database
 from storage.outbox import Command, OutboxStore
@@ -54,7 +55,9 @@ class HttpGameServer:
         self.wake = wake
 
     async def _enqueue(self, queue: str, kind: str, data: dict[str, Any]) -> None:
-        await self.store.enqueue(queue, kind, data, self.clock())
+        # A command the chat outbox delivers (a decision's `server` effect) goes under the key its effect fixes:
+        # written once however often a crash makes that delivery repeat.
+        await self.store.enqueue(queue, kind, data, self.clock(), command_key.get())
         self.wake()
 
     async def pause_table(self, game: int) -> None:
