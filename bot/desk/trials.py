@@ -445,6 +445,7 @@ class TrialDesk(DeskBase):
                 verdict=render_verdict(draft, self.messages),
                 reason=draft.reason or "—",
             )
+        ending = await self._ending_effects(trial, text)
         if not await self.db.trials.finish(
             trial.id,
             outcome,
@@ -454,8 +455,8 @@ class TrialDesk(DeskBase):
             reason=draft.reason or None,
             changes=changes,
             expected_draft=trial.draft,
-            # The game server learns the paper the verdict changed, with the verdict (`paper_effect`).
-            effects=[*await self._ending_effects(trial, text), *([self.paper_effect(trial.game)] if changes else [])],
+            # The game server learns the paper the verdict changed with the verdict, before the table resumes.
+            effects=[*([self.paper_effect(trial.game, trial.call)] if changes else []), *ending],
         ):
             raise Refused("trial.not_your_trial")
         await self.steps.after_verdict(trial, draft)
