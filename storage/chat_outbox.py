@@ -22,7 +22,7 @@ from storage.database import now_text, parse_stored_time
 
 if TYPE_CHECKING:
     from storage.database import Database
-    from storage.sql import Connection
+    from storage.sql import Connection, SyncConnection
 
 
 class EffectState(StrEnum):
@@ -105,6 +105,18 @@ async def add_effects(conn: Connection, effects: Sequence[NewEffect], now: datet
         "INSERT INTO chat_outbox (queue, kind, payload, created_at) VALUES (?, ?, ?, ?)",
         [(e.queue, e.kind, json.dumps(e.payload, ensure_ascii=False, sort_keys=True), now_text(now)) for e in effects],
     )
+
+
+def add_effects_sync(conn: SyncConnection, effects: Sequence[NewEffect], now: datetime) -> None:
+    """`add_effects` for an effect run inside a batch's transaction (a game-server event's, `storage.gameserver`)."""
+    if effects:
+        conn.executemany(
+            "INSERT INTO chat_outbox (queue, kind, payload, created_at) VALUES (?, ?, ?, ?)",
+            [
+                (e.queue, e.kind, json.dumps(e.payload, ensure_ascii=False, sort_keys=True), now_text(now))
+                for e in effects
+            ],
+        )
 
 
 class ChatOutboxStore:

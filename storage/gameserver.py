@@ -19,7 +19,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from rules.gamelog import Game
-from storage.chat_outbox import NewEffect, add_effects
+from storage.chat_outbox import NewEffect, add_effects, add_effects_sync
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.games import GameRow
@@ -277,8 +277,9 @@ class LiveFeedStore:
         return effect
 
     @staticmethod
-    def undone(game: int, hand: int, move: int, now: datetime) -> Effect:
-        """The game server took a move back (korekcija done)."""
+    def undone(game: int, hand: int, move: int, now: datetime, told: Sequence[NewEffect] = ()) -> Effect:
+        """The game server took a move back (korekcija done); the chat effects that tell it (`told`) are written
+        with it."""
         stamp = now_text(now)
 
         def effect(conn: SyncConnection) -> None:
@@ -295,6 +296,7 @@ class LiveFeedStore:
                 " AND state IN ('pending', 'agreed')",
                 (stamp, row[0]),
             )
+            add_effects_sync(conn, told, now)
 
         return effect
 

@@ -440,7 +440,11 @@ async def test_a_korekcija_done_then_a_crash_tells_the_players_and_the_table_aft
             await club.member(nick)
         await club.game(700, PLAYERS, status=GameStatus.IN_PROGRESS, ended_ago=None)
         event = Event("e-1", "korekcija_done", 700, 5, None, {"hand": 2, "move": 9})
-        return None, lambda c: korekcija_of(c.desk).on_event(event)
+
+        async def done(c: Club) -> None:  # as the feed's take writes them (through the feed: test_outbox_game_server)
+            await c.desk.enqueue_effects(await korekcija_of(c.desk).done_effects(event))
+
+        return None, done
 
     told, club, _ = await delivered_once_after_a_crash(tmp_path, setup)
     done = club.desk.t("korekcija.done", game=700, hand=2)

@@ -354,13 +354,25 @@ async def test_korekcija_asked_then_a_crash_asks_the_other_two_after_the_restart
     again = await rig.boot()
     agreed = again.desk.t("korekcija.agreed_all", game=505)
     assert told(again.chat.sent, mover) == [agreed]  # told once, after the restart
-    assert await again.flush() == 1
+    again.chat.clear()
+    await crash_after_commit(club_of(again))
+    assert await again.flush() == 1  # the game server takes the move back and posts korekcija_done: taken, then
     assert [kind for kind, _ in rig.received()] == ["undo_move"]
     assert table.move == 0
+    assert await LiveFeedStore(again.db).last_move(505) is None
+    assert again.chat.sent == []  # the process dies before anyone is told
     await down(again)
+
     last = await rig.boot()
-    assert told(last.chat.sent, mover) == []
+    done = last.desk.t("korekcija.done", game=505, hand=1)
+    assert [(s.where, s.text) for s in last.chat.sent] == [
+        *[(f"dm:{nick}", done) for nick in table.game.players],
+        ("table:505", done),
+    ]
     await down(last)
+    final = await rig.boot()
+    assert final.chat.sent == []  # each told once
+    await down(final)
 
 
 async def test_korekcija_refused_then_a_crash_tells_the_requester_after_the_restart_once(rig: Rig) -> None:

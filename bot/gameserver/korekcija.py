@@ -6,6 +6,10 @@ server is linked. The live feed's moves say what the last move is (`storage.game
 
 In a game with AI, a seat whose nickname is no club member is the AI's and consents to whatever it is asked
 (as with the other corrections). One `KorekcijaDesk` belongs to each desk (`korekcija_of`).
+
+What the players are told is a row of the chat outbox written with what it tells of: the asks with the request,
+the requester's answer with the answer that decided, the done message with the feed's take of the game server's
+``korekcija_done`` (a crash after any of those commits loses none of them).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ class KorekcijaDesk:
         desk.__dict__.setdefault("_korekcija", self)
 
     def attach(self, feed: LiveFeed) -> None:
-        feed.listeners.append(self.on_event)
+        feed.told_with.append(self.done_effects)
 
     @property
     def linked(self) -> bool:
@@ -173,14 +177,14 @@ class KorekcijaDesk:
             return Reply(desk.t("korekcija.agreed_all", game=korekcija.game))
         return Reply(desk.t("korekcija.consent_recorded", game=korekcija.game))
 
-    async def on_event(self, event: Event) -> None:
-        """The game server took the move back: the players and the table hear it, through the chat outbox (written
-        in a transaction of its own: the event was taken in the feed's)."""
+    async def done_effects(self, event: Event) -> list[NewEffect]:
+        """The game server took the move back: what tells the players and the table, written with the event in
+        the feed's transaction that takes it (`LiveFeed.told_with`)."""
         if event.type != "korekcija_done" or event.game is None:
-            return
+            return []
         game = await self.desk.db.games.get(event.game)
         if game is None:
-            return
+            return []
         queue = f"korekcija:{event.game}"
         told: list[NewEffect] = []
         for nick in game.players:
@@ -192,4 +196,4 @@ class KorekcijaDesk:
         with self.desk.club_voice():
             said = self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
             told.append(effect.tell_table(queue, event.game, said))
-        await self.desk.enqueue_effects(told)
+        return told
