@@ -146,13 +146,17 @@ class OutboxStore:
         value = rows[0][0] if rows else None
         return parse_stored_time(value) if value else None
 
-    async def sent(self, command_id: int, now: datetime) -> None:
+    async def sent(self, command_id: int, now: datetime, kept: dict[str, Any] | None = None) -> None:
+        """The game server took the command; with `kept`, the row keeps that payload instead (a secret removed)."""
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE outbox SET state = 'sent', attempts = attempts + 1, done_at = ?,"
                 " last_error = NULL, leased_until = NULL WHERE id = ? AND state = 'pending'",
                 (now_text(now), command_id),
             )
+            if kept is not None:
+                text = json.dumps(kept, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+                await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?", (text, command_id))
 
     async def failed(self, command_id: int, error: str, now: datetime) -> None:
         """The game server refused the command (4xx): kept, with its answer, and the queue goes on."""

@@ -237,8 +237,9 @@ async def test_a_link_code_asked_then_a_crash_is_shown_in_the_game_client_after_
     assert (kind, data["nick"]) == ("deliver_link_code", "jovan")
     code = rig.ref.shown_codes["jovan"]
     bot = await rig.boot()
-    # The code shown proves the link; the chat outbox kept it only until it was delivered.
+    # The code shown proves the link; the outboxes kept it only until it was delivered.
     assert code not in str([e.payload for e in await ChatOutboxStore(bot.db).listing()])
+    assert code not in str([c.payload for c in await OutboxStore(bot.db).listing()])  # nor the game-server outbox
     proven = await bot.desk.ask_link("discord", "500", "Jovan", "jovan", code)
     assert proven.ok, proven.text
     await down(bot)

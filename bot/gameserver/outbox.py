@@ -90,6 +90,18 @@ class HttpGameServer:
         await self._enqueue(f"nick:{nick.casefold()}", "deliver_link_code", {"nick": nick, "code": code})
 
 
+SECRETS = {"deliver_link_code": "code"}  # a command's field the row forgets once the game server took it
+
+
+def _kept(command: Command) -> dict[str, Any] | None:
+    """What a sent command's row keeps: all of it (None), or its payload without its secret (a link code, whose
+    hash alone is stored otherwise)."""
+    secret = SECRETS.get(command.kind)
+    if secret is None:
+        return None
+    return {k: v for k, v in command.payload.items() if k != secret}
+
+
 def undo_command(game: int, hand: int, move: int) -> tuple[str, str, dict[str, Any]]:
     """The outbox row of a korekcija's undo (written in the transaction that records the second consent)."""
     return f"game:{game}", "undo_move", {"game": game, "hand": hand, "move": move}
@@ -159,7 +171,7 @@ class OutboxWorker:
             await self._later(command, f"no answer: {type(exc).__name__}: {exc}")
             return 0
         if 200 <= status < 300:
-            await self.store.sent(command.id, self.clock())
+            await self.store.sent(command.id, self.clock(), _kept(command))
             return 1
         if 400 <= status < 500 and status not in (408, 429):
             log.warning("the game server refused %s %s: %s %s", command.kind, command.key, status, text)
