@@ -26,10 +26,20 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from bot.leases import release_dead_leases
-from bot.ports import Action, Button, CallPost, ChatPort, Chats, GameServerPort, TrialSpace, repeated_delivery
+from bot.ports import (
+    Action,
+    Button,
+    CallPost,
+    ChatPort,
+    Chats,
+    GameServerPort,
+    TrialSpace,
+    command_key,
+    repeated_delivery,
+)
 from rules.notices import Notice
 from storage.chat_outbox import ChatOutboxStore, DeliveryState, Effect, EffectState, Ending, NewEffect
-from storage.database import Database
+from storage.database import Database, now_text, parse_stored_time
 from storage.trials import Trial
 
 log = logging.getLogger(__name__)
@@ -38,7 +48,18 @@ log = logging.getLogger(__name__)
 _delivering: ContextVar[bool] = ContextVar("chat_outbox_delivering", default=False)
 
 SERVER = "server"  # the "platform" of an effect that asks the game server (through its own port and outbox)
-SERVER_OPS = frozenset({"pause_table", "resume_table", "block_offers", "unblock_offers"})
+SERVER_OPS = frozenset(
+    {
+        "pause_table",
+        "resume_table",
+        "block_offers",
+        "unblock_offers",
+        "close_game",
+        "set_plavac",  # (nick, until as stored text or None: the plavac ended or was lifted)
+        "paper_changed",  # (game): the paper as it stands when delivered (the newest paper wins)
+        "deliver_link_code",  # (nick, code)
+    }
+)
 IDEMPOTENT = frozenset({"edit_notices", SERVER})  # repeated, the same edit or request: nothing to begin first
 MAX_ATTEMPTS = 12  # transient failures of one effect before it is given up as failed (~1 h with the backoff)
 #: The chat outbox's id of the effect a port is asked to carry out (for a port that logs or counts deliveries).
@@ -132,10 +153,34 @@ def close_trial_space(call_id: Queue, trial: int, text: str) -> NewEffect:
     return NewEffect(queue_of(call_id), "close_trial_space", {"trial": trial, "text": text})
 
 
-def server(call_id: Queue, op: str, arg: int | str) -> NewEffect:
-    """Ask the game server (`pause_table`, …) in the queue's order: after the space opens, before the table hears."""
+def server(call_id: Queue, op: str, arg: int | str, *more: int | str | None) -> NewEffect:
+    """Ask the game server (`pause_table`, …) in the queue's order: after the space opens, before the table hears.
+    Delivered through the desk's game-server port, once: a port that keeps commands keeps it under a key fixed
+    by the effect (`bot.ports.command_key`)."""
     assert op in SERVER_OPS, op
-    return NewEffect(queue_of(call_id), SERVER, {"op": op, "arg": arg})
+    payload: dict[str, Any] = {"op": op, "arg": arg}
+    if more:
+        payload["more"] = list(more)
+    return NewEffect(queue_of(call_id), SERVER, payload)
+
+
+def deliver_link_code(queue: Queue, nick: str, code: str) -> NewEffect:
+    """Show `nick` his one-time link code in the game client. The code is a secret (only its hash is stored
+    otherwise): the row forgets it once the effect ends."""
+    posted = server(queue, "deliver_link_code", nick, code)
+    return NewEffect(posted.queue, posted.kind, {**posted.payload, "secret": True})
+
+
+def _kept(effect: Effect) -> dict[str, Any] | None:
+    """What an ended effect's row keeps: all of it (None), or without the secret it carried."""
+    if not effect.payload.get("secret"):
+        return None
+    return {k: v for k, v in effect.payload.items() if k not in ("more", "secret")}
+
+
+def set_plavac(queue: Queue, nick: str, until: datetime | None) -> NewEffect:
+    """The game server shows `nick`'s plavac until `until` (None: he has none any more)."""
+    return server(queue, "set_plavac", nick, now_text(until) if until is not None else None)
 
 
 def linked(queue: Queue, member: int, platform: str) -> NewEffect:
@@ -175,6 +220,8 @@ class Reach(Protocol):
     game_server: GameServerPort
 
     async def trial_space(self, trial: Trial) -> TrialSpace: ...
+
+    async def paper_changed(self, number: int) -> None: ...
 
 
 class Permanent(Exception):
@@ -281,7 +328,7 @@ class ChatOutbox:
         call = int(effect.payload["call"]) if effect.kind == "post_call" and "call" in effect.payload else None
         pings = [int(m) for m in effect.payload.get("mention", [])] if call is not None else []
         if not targets:
-            await self.store.finish(effect.id, Ending(EffectState.SENT, None, pings, call), self.clock())
+            await self.store.finish(effect.id, Ending(EffectState.SENT, None, pings, call, _kept(effect)), self.clock())
             return True
         fresh = [name for name, _ in targets if name not in effect.deliveries]
         if fresh and effect.kind not in IDEMPOTENT:
@@ -307,13 +354,32 @@ class ChatOutbox:
                 repeated_delivery.reset(token)
                 delivering.reset(which)
             last = index == len(targets) - 1 and retry is None
-            ending = Ending(EffectState.FAILED if failed else EffectState.SENT, failed, pings, call) if last else None
+            state_then = EffectState.FAILED if failed else EffectState.SENT
+            ending = Ending(state_then, failed, pings, call, _kept(effect)) if last else None
             await self.store.done(effect.id, platform, self.clock(), created, state, ending)
         if retry is not None:
             delay = self.backoff.delay(effect.attempts, self.rng)
             await self.store.retry_at(effect.id, retry, self.clock() + timedelta(seconds=delay))
             return False
         return True
+
+    async def _server(self, effect: Effect) -> None:
+        """A `server` effect through the game-server port, under the command key its effect fixes."""
+        p = effect.payload
+        op, args = p["op"], [p["arg"], *p.get("more", [])]
+        if op not in SERVER_OPS:
+            raise Permanent(f"unknown game-server effect {op}")
+        token = command_key.set(f"sudija-effect-{effect.id}")
+        try:
+            if op == "set_plavac":
+                until = parse_stored_time(args[1]) if args[1] is not None else None
+                await self.desk.game_server.set_plavac(str(args[0]), until)
+            elif op == "paper_changed":
+                await self.desk.paper_changed(int(args[0]))
+            else:
+                await getattr(self.desk.game_server, op)(*args)
+        finally:
+            command_key.reset(token)
 
     async def _member(self, member_id: int) -> Any:
         member = await self.desk.db.members.get(member_id)
@@ -334,9 +400,7 @@ class ChatOutbox:
         """Carry out one platform's part; what it created (a call's notices) is returned to be kept."""
         p = effect.payload
         if port is None:
-            if p["op"] not in SERVER_OPS:
-                raise Permanent(f"unknown game-server effect {p['op']}")
-            await getattr(self.desk.game_server, p["op"])(p["arg"])
+            await self._server(effect)
             return None
         kind = effect.kind
         if kind == "post_call":

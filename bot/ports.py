@@ -24,6 +24,11 @@ T = TypeVar("T")
 #: (a crash came after it was begun): a platform that can shows it as an edit of that message, not as a new one.
 repeated_delivery: ContextVar[bool] = ContextVar("repeated_delivery", default=False)
 
+#: The idempotency key of the game-server command the chat outbox delivers now (a `server` effect's, fixed by the
+#: effect): a port that keeps commands (`bot.gameserver.outbox.HttpGameServer`) writes it once under that key, so a
+#: delivery repeated after a crash adds nothing, and the game server drops a repeat by it.
+command_key: ContextVar[str | None] = ContextVar("command_key", default=None)
+
 
 class Clock(Protocol):
     def now(self) -> datetime: ...

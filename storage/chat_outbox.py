@@ -22,7 +22,7 @@ from storage.database import dead_leases, now_text, parse_stored_time
 
 if TYPE_CHECKING:
     from storage.database import Database
-    from storage.sql import Connection
+    from storage.sql import Connection, SyncConnection
 
 
 class EffectState(StrEnum):
@@ -96,6 +96,7 @@ class Ending:
     error: str | None = None
     pings: Sequence[int] = ()
     call: int | None = None  # the call the pings are of
+    kept: dict[str, Any] | None = None  # what the row keeps of its payload once ended (None: all of it)
 
 
 async def add_effects(conn: Connection, effects: Sequence[NewEffect], now: datetime) -> None:
@@ -104,6 +105,18 @@ async def add_effects(conn: Connection, effects: Sequence[NewEffect], now: datet
         "INSERT INTO chat_outbox (queue, kind, payload, created_at) VALUES (?, ?, ?, ?)",
         [(e.queue, e.kind, json.dumps(e.payload, ensure_ascii=False, sort_keys=True), now_text(now)) for e in effects],
     )
+
+
+def add_effects_sync(conn: SyncConnection, effects: Sequence[NewEffect], now: datetime) -> None:
+    """`add_effects` for an effect run inside a batch's transaction (a game-server event's, `storage.gameserver`)."""
+    if effects:
+        conn.executemany(
+            "INSERT INTO chat_outbox (queue, kind, payload, created_at) VALUES (?, ?, ?, ?)",
+            [
+                (e.queue, e.kind, json.dumps(e.payload, ensure_ascii=False, sort_keys=True), now_text(now))
+                for e in effects
+            ],
+        )
 
 
 class ChatOutboxStore:
@@ -244,6 +257,11 @@ async def _end(conn: Connection, effect: int, ending: Ending, now: datetime) -> 
         " WHERE id = ? AND state = 'pending'",
         (ending.state, now_text(now), error, effect),
     )
+    if ending.kept is not None:  # a secret it carried (a link code) is not kept once it is delivered
+        await conn.execute(
+            "UPDATE chat_outbox SET payload = ? WHERE id = ?",
+            (json.dumps(ending.kept, ensure_ascii=False, sort_keys=True), effect),
+        )
     if ending.pings and ending.call is not None:
         await conn.executemany(
             "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",

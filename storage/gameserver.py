@@ -12,13 +12,14 @@ from __future__ import annotations
 import hashlib
 import json
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from rules.gamelog import Game
+from storage.chat_outbox import NewEffect, add_effects, add_effects_sync
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.games import GameRow
@@ -276,8 +277,9 @@ class LiveFeedStore:
         return effect
 
     @staticmethod
-    def undone(game: int, hand: int, move: int, now: datetime) -> Effect:
-        """The game server took a move back (korekcija done)."""
+    def undone(game: int, hand: int, move: int, now: datetime, told: Sequence[NewEffect] = ()) -> Effect:
+        """The game server took a move back (korekcija done); the chat effects that tell it (`told`) are written
+        with it."""
         stamp = now_text(now)
 
         def effect(conn: SyncConnection) -> None:
@@ -294,6 +296,7 @@ class LiveFeedStore:
                 " AND state IN ('pending', 'agreed')",
                 (stamp, row[0]),
             )
+            add_effects_sync(conn, told, now)
 
         return effect
 
@@ -389,9 +392,16 @@ class LiveFeedStore:
         )
         return await self.korekcija(int(rows[0][0])) if rows else None
 
-    async def request_korekcija(self, move: Move, requester: int, now: datetime) -> int | None:
+    async def request_korekcija(
+        self,
+        move: Move,
+        requester: int,
+        now: datetime,
+        effects: Callable[[int], Sequence[NewEffect]] | None = None,
+    ) -> int | None:
         """A new request for this move, unless the move was already asked about (once per move) or is no
-        longer the last standing one: None then."""
+        longer the last standing one: None then. The chat `effects` of the new request (given its id: the other
+        players asked) are written in the same transaction."""
         async with self.db.transaction() as conn:
             async with conn.execute(
                 "SELECT id FROM gs_moves WHERE game = ? AND undone = 0 ORDER BY id DESC LIMIT 1", (move.game,)
@@ -409,6 +419,8 @@ class LiveFeedStore:
             await EventStore.add(
                 conn, now, "korekcija_requested", requester, str(move.game), hand=move.hand, move=move.move
             )
+            if effects is not None and cur2.lastrowid is not None:
+                await add_effects(conn, effects(cur2.lastrowid), now)
             return cur2.lastrowid
 
     async def answer_korekcija(
@@ -419,10 +431,11 @@ class LiveFeedStore:
         needed: int,
         now: datetime,
         command: tuple[str, str, dict[str, Any]] | None,
+        effects: Callable[[str], Sequence[NewEffect]] | None = None,
     ) -> str | None:
         """Record a player's answer to a pending request; the request's new state ('pending', 'refused',
         'agreed'), or None when it was no longer pending. On agreement `command` (queue, kind, payload) is
-        written to the outbox in the same transaction."""
+        written to the outbox in the same transaction, and so are the chat `effects` of the new state."""
         async with self.db.transaction() as conn:
             async with conn.execute("SELECT state, requester, game FROM korekcije WHERE id = ?", (request,)) as cur:
                 row = await cur.fetchone()
@@ -451,4 +464,6 @@ class LiveFeedStore:
                 await EventStore.add(conn, now, f"korekcija_{state}", None, str(row[2]), request=request)
             if state == "agreed" and command is not None:
                 await OutboxStore.add(conn, command[0], command[1], command[2], now)
+            if effects is not None:
+                await add_effects(conn, effects(state), now)
             return state

@@ -66,10 +66,18 @@ class OutboxStore:
         self.db = db
 
     @staticmethod
-    async def add(conn: Connection, queue: str, kind: str, payload: dict[str, Any], now: datetime) -> int | None:
+    async def add(
+        conn: Connection, queue: str, kind: str, payload: dict[str, Any], now: datetime, key: str | None = None
+    ) -> int | None:
         """Write a command inside the caller's transaction. The same command already waiting in its queue is
-        not written twice (a resync after a restart repeats what is still pending): None then."""
+        not written twice (a resync after a restart repeats what is still pending): None then. With `key` (fixed
+        by what asks for it: a chat outbox effect), a command once written under that key is never written again,
+        whatever became of it."""
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        if key is not None:
+            async with conn.execute("SELECT 1 FROM outbox WHERE key = ?", (key,)) as cur:
+                if await cur.fetchone() is not None:
+                    return None
         async with conn.execute(
             "SELECT id FROM outbox WHERE queue = ? AND state = 'pending' ORDER BY id DESC LIMIT 1", (queue,)
         ) as cur:
@@ -79,16 +87,18 @@ class OutboxStore:
                 row = await cur.fetchone()
             if row is not None and row[0] == kind and row[1] == text:
                 return None
-        key = f"sudija-{secrets.token_hex(12)}"
+        key = key or f"sudija-{secrets.token_hex(12)}"
         cur2 = await conn.execute(
             "INSERT INTO outbox (queue, kind, payload, key, created_at, next_at) VALUES (?, ?, ?, ?, ?, ?)",
             (queue, kind, text, key, now_text(now), now_text(now)),
         )
         return cur2.lastrowid
 
-    async def enqueue(self, queue: str, kind: str, payload: dict[str, Any], now: datetime) -> int | None:
+    async def enqueue(
+        self, queue: str, kind: str, payload: dict[str, Any], now: datetime, key: str | None = None
+    ) -> int | None:
         async with self.db.transaction() as conn:
-            return await self.add(conn, queue, kind, payload, now)
+            return await self.add(conn, queue, kind, payload, now, key)
 
     async def due(self, now: datetime, limit: int = 100) -> list[Command]:
         """The head of every queue whose retry time has come and that no process is sending, oldest first."""
@@ -137,13 +147,17 @@ class OutboxStore:
         value = rows[0][0] if rows else None
         return parse_stored_time(value) if value else None
 
-    async def sent(self, command_id: int, now: datetime) -> None:
+    async def sent(self, command_id: int, now: datetime, kept: dict[str, Any] | None = None) -> None:
+        """The game server took the command; with `kept`, the row keeps that payload instead (a secret removed)."""
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE outbox SET state = 'sent', attempts = attempts + 1, done_at = ?,"
                 " last_error = NULL, leased_until = NULL WHERE id = ? AND state = 'pending'",
                 (now_text(now), command_id),
             )
+            if kept is not None:
+                text = json.dumps(kept, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+                await conn.execute("UPDATE outbox SET payload = ? WHERE id = ?", (text, command_id))
 
     async def failed(self, command_id: int, error: str, now: datetime) -> None:
         """The game server refused the command (4xx): kept, with its answer, and the queue goes on."""

@@ -130,7 +130,7 @@ async def test_a_delivered_command_whose_acknowledgement_was_lost_is_not_done_tw
         store = linked.link.worker.store
         real_sent = store.sent
 
-        async def crash(command_id: int, now: object) -> None:
+        async def crash(*_: object) -> None:
             raise RuntimeError("killed before the acknowledgement was recorded")
 
         store.sent = crash  # type: ignore[method-assign]

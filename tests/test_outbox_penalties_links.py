@@ -273,7 +273,7 @@ async def ask(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
 async def ask_for_a_code(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
     await decide()
     assert (await club.desk.ask_link("discord", "500", "Jovan", "jovan")).ok
-    assert club.server.codes  # type: ignore[attr-defined]
+    # The code itself is an effect of the request too (delivered after the restart: tests/test_outbox_game_server).
 
 
 async def approve(club: Club, decide: Callable[[], Awaitable[None]]) -> None:

@@ -245,8 +245,14 @@ class DeskBase:
             pictures=await paper_pictures(game, paper, self.messages.language),
         )
 
+    def paper_effect(self, number: int, queue: chat_effect.Queue | None = None) -> NewEffect:
+        """The game server is to learn game `number`'s paper: written with the decision that changed it (a
+        verdict, a correction), delivered through `paper_changed` with the paper as it then stands; in `queue`
+        (a verdict's: its call's, so the paper goes before the table resumes), else the game's own."""
+        return chat_effect.server(f"game:{number}" if queue is None else queue, "paper_changed", number)
+
     async def paper_changed(self, number: int) -> None:
-        """Tell the game server the game's paper after a change landed (a verdict or a correction)."""
+        """Tell the game server the game's paper after a change landed (the delivery of a `paper_effect`)."""
         game = await self.db.games.get(number)
         if game is not None:
             paper = compute_paper(game, anonymised(await self.db.paper_changes.for_game(number)))

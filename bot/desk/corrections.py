@@ -314,7 +314,7 @@ class CorrectionDesk(DeskBase):
         readers = await self._readers(game)
 
         def told(change_id: int) -> list[NewEffect]:
-            return self._tells(
+            tells = self._tells(
                 game,
                 readers,
                 lambda: self.t(
@@ -325,6 +325,7 @@ class CorrectionDesk(DeskBase):
                     fallen: (Button(self.t(Action.CANCEL_CHANGE.label_key), Action.CANCEL_CHANGE, change_id, "danger"),)
                 },
             )
+            return [*tells, self.paper_effect(game.number)]
 
         await self.corrections_store.record_change(
             NewPaperChange(game.number, n, ODLAZAK, change.data(), member.id, now),
@@ -335,7 +336,6 @@ class CorrectionDesk(DeskBase):
             fallen=fallen,
             player=seat,
         )
-        await self.paper_changed(game.number)
         await self.deliver_effects()
         return Reply(
             self.t(
@@ -424,11 +424,11 @@ class CorrectionDesk(DeskBase):
             lambda: self.t(key, nick=member.nick, hand=n, game=game.number),
             skip=(seat,) if seat is not None else (),
         )
+        told.append(self.paper_effect(game.number))
         if not await self.corrections_store.cancel_change(
             row.id, game.number, member.id, self.now(), state.ids, event, effects=told, hand=n
         ):
             raise Refused("correction.nothing_to_cancel", hand=n)
-        await self.paper_changed(game.number)
         await self.deliver_effects()
         return Reply(self.t(key, nick=member.nick, hand=n, game=game.number))
 
@@ -566,6 +566,8 @@ class CorrectionDesk(DeskBase):
             told = await self._told(game, text, skip=(actor_seat,) if actor_seat is not None else ())
             moved = self.t("correction.lapsed_moved", hand=n)
             lapse = await self._lapses(game, n, fallen, (ISPRAVKA,), moved) if verdict.transfers else []
+            if verdict.transfers:
+                told.append(self.paper_effect(game.number))
             try:
                 await self.corrections_store.settle(
                     request.id,
@@ -583,8 +585,6 @@ class CorrectionDesk(DeskBase):
                 continue
             except NotPending:
                 raise Refused("correction.not_pending", request=request.id) from None
-            if verdict.transfers:
-                await self.paper_changed(game.number)
             await self.deliver_effects()
             return Reply(text(), pictures=await verdict_pictures(game, n, fallen, verdict, self.messages.language))
         raise Refused("correction.busy")
@@ -826,6 +826,7 @@ class CorrectionDesk(DeskBase):
 
             actor_seat = game.seat_of(actor.nick) if actor is not None else None
             told = await self._told(game, text, skip=(actor_seat,) if actor_seat is not None else ())
+            told.append(self.paper_effect(game.number))
             corrected = self.t("correction.lapsed_corrected", hand=n)
             try:
                 await self.corrections_store.settle(
@@ -844,7 +845,6 @@ class CorrectionDesk(DeskBase):
                 continue
             except NotPending:
                 raise Refused("correction.not_pending", request=request.id) from None
-            await self.paper_changed(game.number)
             await self.deliver_effects()
             return Reply(text())
         raise Refused("correction.busy")

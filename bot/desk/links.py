@@ -148,6 +148,12 @@ class LinkDesk(DeskBase):
         expires = now + timedelta(minutes=CODE_MINUTES)
         approvers = await self._approvers()
         fresh = request is None or request.nick.casefold() != nick.casefold()  # a new request: approvers learn it
+
+        def effects(asked: LinkRequest) -> list[NewEffect]:
+            # The code goes to the game client with the request that holds its hash (a crash loses neither).
+            told = self._approver_tells(approvers, asked) if fresh else []
+            return [*told, effect.deliver_link_code(f"link:{asked.id}", nick, new_code)]
+
         await self.db.links.ask(
             platform,
             account,
@@ -155,9 +161,8 @@ class LinkDesk(DeskBase):
             display,
             now,
             (code_hash(salt, platform, account, nick, new_code), salt, expires),
-            (lambda asked: self._approver_tells(approvers, asked)) if fresh else None,
+            effects,
         )
-        await self.game_server.deliver_link_code(nick, new_code)
         await self.deliver_effects()
         return Reply(self.t("link.code_sent", nick=nick, minutes=CODE_MINUTES))
 

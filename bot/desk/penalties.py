@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from fractions import Fraction
 
-from bot.desk.base import DeskBase
+from bot import chat_outbox as chat_effect
+from bot.desk.base import DeskBase, member_queue
 from bot.desk.deps import DeskDeps
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
@@ -216,11 +217,22 @@ class PenaltyDesk(DeskBase):
         # Whom the verdict may tell (the culprit, and whoever holds a penalty of this game), in his language.
         told = [row.member for row in await self.db.penalties.for_game(game.number)]
         languages = await self.reader_languages([*told, *([culprit.id] if culprit else [])])
-        known = {m.id for m in await self.db.members.many(list(languages))}
+        nicks = {m.id: m.nick for m in await self.db.members.many(list(languages))}
+        known = set(nicks)
 
         def tells(effects: Effects) -> list[NewEffect]:
-            # Written with the effects they tell of: the lifted penalties, the new one, the points cancelled.
-            return self._effect_tells(effects, game.number, now, trial.reason, culprit, languages, known)
+            # Written with the effects they tell of: the lifted penalties, the new one, the points cancelled; and
+            # what the game server is told of them (each plavac as it now runs, the settled game closed).
+            rows = self._effect_tells(effects, game.number, now, trial.reason, culprit, languages, known)
+            for lifted in effects.lifted:
+                nick = nicks.get(lifted.penalty.member)
+                if nick is not None and lifted.penalty.plavac_days and lifted.plavac_before is not None:
+                    rows.append(chat_effect.set_plavac(member_queue(lifted.penalty.member), nick, lifted.plavac_after))
+            if culprit is not None and effects.penalty is not None and effects.penalty.plavac_days:
+                rows.append(chat_effect.set_plavac(member_queue(culprit.id), culprit.nick, effects.plavac_after))
+            if plan.settles:
+                rows.append(chat_effect.server(f"game:{game.number}", "close_game", game.number))
+            return rows
 
         effects = await self.db.penalties.apply_effects(
             trial.id,
@@ -236,16 +248,10 @@ class PenaltyDesk(DeskBase):
             return None
         await self.deliver_effects()
         for lifted in effects.lifted:
-            member = await self.db.members.get(lifted.penalty.member)
-            if member is not None and lifted.penalty.plavac_days and lifted.plavac_before is not None:
-                await self.game_server.set_plavac(member.nick, lifted.plavac_after)
+            if lifted.penalty.member in known and lifted.penalty.plavac_days and lifted.plavac_before is not None:
                 self.arm_plavac(lifted.plavac_after)
         if culprit is not None and effects.penalty is not None:
-            if effects.penalty.plavac_days:
-                await self.game_server.set_plavac(culprit.nick, effects.plavac_after)
             self.arm_plavac(effects.plavac_after)
-        if plan.settles:
-            await self.game_server.close_game(game.number)
         return effects
 
     def _effect_tells(
@@ -376,11 +382,10 @@ class PenaltyDesk(DeskBase):
             if member is not None:
                 async with self.reading(member):
                     told.append(self.told(member.id, self.t("plavac.ended", name=self.config.penalties.plavac_name)))
+                told.append(chat_effect.set_plavac(member_queue(member.id), member.nick, None))
             if not await self.db.penalties.end_plavac(plavac.member, now, told):
                 continue
             await self.deliver_effects()
-            if member is not None:
-                await self.game_server.set_plavac(member.nick, None)
 
     async def resync_plavac(self) -> None:
         """On start the game server learns every running plavac again (it may have lost them)."""

@@ -445,6 +445,7 @@ class TrialDesk(DeskBase):
                 verdict=render_verdict(draft, self.messages),
                 reason=draft.reason or "—",
             )
+        ending = await self._ending_effects(trial, text)
         if not await self.db.trials.finish(
             trial.id,
             outcome,
@@ -454,12 +455,11 @@ class TrialDesk(DeskBase):
             reason=draft.reason or None,
             changes=changes,
             expected_draft=trial.draft,
-            effects=await self._ending_effects(trial, text),
+            # The game server learns the paper the verdict changed with the verdict, before the table resumes.
+            effects=[*([self.paper_effect(trial.game, trial.call)] if changes else []), *ending],
         ):
             raise Refused("trial.not_your_trial")
         await self.steps.after_verdict(trial, draft)
-        if changes:
-            await self.paper_changed(trial.game)
         await self._ended(trial)
         return Reply(self.t("finish.ok", game=trial.game))
 

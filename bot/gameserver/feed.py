@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -21,6 +21,7 @@ from rules.gamelog import Game, GameStatus, LogError, format_time, game_to_doc, 
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game, validate_next_hand
+from storage.chat_outbox import NewEffect
 from storage.games import GameRow
 from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult, hand_text, live_row
 from storage.sql import SyncConnection
@@ -73,7 +74,9 @@ class LiveFeed:
         self.desk = desk
         self.store = LiveFeedStore(desk.db)
         self.now = now or desk.now
-        self.listeners: list[Callable[[Event], Awaitable[None]]] = []  # told after an event is taken (korekcija)
+        self.listeners: list[Callable[[Event], Awaitable[None]]] = []  # told after an event is taken
+        # The chat effects an event's take writes with it (korekcija's done message), delivered once it committed.
+        self.told_with: list[Callable[[Event], Awaitable[Sequence[NewEffect]]]] = []
         # The games in progress as last written by this feed (digest, game) and each game's last sequence
         # number: a hand is checked without reading the game back. The transaction still compares the digest,
         # so a game changed elsewhere (a file import) is refused once and then read afresh.
@@ -316,7 +319,8 @@ class LiveFeed:
             what = str(data["what"])[:100]
             return LiveFeedStore.move(number, hand, move, stored.players[seat], what, now), _nothing
         if kind == "korekcija_done":
-            return LiveFeedStore.undone(number, data["hand"], data["move"], now), _nothing
+            told = [row for told_with in self.told_with for row in await told_with(event)]
+            return LiveFeedStore.undone(number, data["hand"], data["move"], now, told), self.desk.deliver_effects
         digest = self._digest
         if kind == "hand_finished":
             game = self._next_hand(stored, data["hand"])

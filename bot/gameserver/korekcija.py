@@ -6,16 +6,22 @@ server is linked. The live feed's moves say what the last move is (`storage.game
 
 In a game with AI, a seat whose nickname is no club member is the AI's and consents to whatever it is asked
 (as with the other corrections). One `KorekcijaDesk` belongs to each desk (`korekcija_of`).
+
+What the players are told is a row of the chat outbox written with what it tells of: the asks with the request,
+the requester's answer with the answer that decided, the done message with the feed's take of the game server's
+``korekcija_done`` (a crash after any of those commits loses none of them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot import chat_outbox as effect
 from bot.desk.refused import Refused
 from bot.gameserver.outbox import undo_command
 from bot.gameserver.protocol import Event
+from bot.i18n.reader import speaking
 from bot.ports import Action, Button, Reply
 from rules.gamelog import Game, GameStatus
 from storage.chat_outbox import NewEffect
@@ -45,7 +51,7 @@ class KorekcijaDesk:
         desk.__dict__.setdefault("_korekcija", self)
 
     def attach(self, feed: LiveFeed) -> None:
-        feed.listeners.append(self.on_event)
+        feed.told_with.append(self.done_effects)
 
     @property
     def linked(self) -> bool:
@@ -84,35 +90,44 @@ class KorekcijaDesk:
             raise Refused("korekcija.not_last", game=game.number, nick=move.player)
         if await self.store.korekcija_for_move(move.row) is not None:
             raise Refused("korekcija.once", game=game.number)
-        request = await self.store.request_korekcija(move, member.id, desk.now())
-        if request is None:
-            raise Refused("korekcija.once", game=game.number)
         others = await self._others(game, member.nick)
-        for nick, other in others:
-            if other is None and game.ai:
-                await self._record(request, game, nick, True)
-        fresh = await self.store.korekcija(request)
-        if fresh is not None and fresh.state == "agreed":
-            return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
-        for _nick, other in others:
-            if other is not None:
-                async with desk.reading(other):
+        asked = [other for _nick, other in others if other is not None]
+        languages = await desk.reader_languages([other.id for other in asked])
+
+        def ask(request: int) -> list[NewEffect]:
+            # The members among the other two are asked with the request (the AI's seats consent below).
+            told = []
+            for other in asked:
+                with speaking(languages.get(other.id)):
                     buttons = (
                         Button(desk.t(Action.KOREKCIJA_YES.label_key), Action.KOREKCIJA_YES, request),
                         Button(desk.t(Action.KOREKCIJA_NO.label_key), Action.KOREKCIJA_NO, request, "danger"),
                     )
-                    await desk.chat.tell(
-                        other,
-                        desk.t("korekcija.asked", nick=member.nick, game=game.number, what=move.what, request=request),
-                        buttons,
+                    text = desk.t(
+                        "korekcija.asked", nick=member.nick, game=game.number, what=move.what, request=request
                     )
+                    told.append(effect.tell(f"korekcija:{game.number}", other.id, text, buttons))
+            return told
+
+        request = await self.store.request_korekcija(move, member.id, desk.now(), ask)
+        if request is None:
+            raise Refused("korekcija.once", game=game.number)
+        for nick, other in others:
+            if other is None and game.ai:
+                await self._record(request, game, nick, True)
+        await desk.deliver_effects()
+        fresh = await self.store.korekcija(request)
+        if fresh is not None and fresh.state == "agreed":
+            return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
         return Reply(desk.t("korekcija.requested", game=game.number, what=move.what))
 
-    async def _record(self, request: int, game: Game, nick: str, yes: bool) -> str | None:
+    async def _record(
+        self, request: int, game: Game, nick: str, yes: bool, effects: Callable[[str], list[NewEffect]] | None = None
+    ) -> str | None:
         korekcija = await self.store.korekcija(request)
         assert korekcija is not None
         state = await self.store.answer_korekcija(
-            request, nick, yes, 2, self.desk.now(), undo_command(game.number, korekcija.hand, korekcija.move)
+            request, nick, yes, 2, self.desk.now(), undo_command(game.number, korekcija.hand, korekcija.move), effects
         )
         if state == "agreed":
             wake = getattr(self.desk.game_server, "wake", None)
@@ -137,31 +152,39 @@ class KorekcijaDesk:
         if korekcija.state != "pending":
             raise Refused(f"korekcija.state_{korekcija.state}", game=korekcija.game)
         nick = stored.players[stored.seat_of(member.nick) or 0]
-        state = await self._record(korekcija.id, stored, nick, yes)
+        requester = await desk.db.members.get(korekcija.requester)
+        texts: dict[str, str] = {}
+        if requester is not None:
+            async with desk.reading(requester):
+                texts["refused"] = desk.t("korekcija.refused", nick=member.nick, game=korekcija.game)
+                texts["agreed"] = desk.t("korekcija.agreed_all", game=korekcija.game)
+
+        def told(state: str) -> list[NewEffect]:
+            # The requester hears the outcome with the answer that decided it.
+            text = texts.get(state)
+            if requester is None or text is None:
+                return []
+            return [effect.tell(f"korekcija:{korekcija.game}", requester.id, text)]
+
+        state = await self._record(korekcija.id, stored, nick, yes, told)
         if state is None:
             fresh = await self.store.korekcija(korekcija.id)
             raise Refused(f"korekcija.state_{fresh.state if fresh else 'lapsed'}", game=korekcija.game)
-        requester = await desk.db.members.get(korekcija.requester)
+        await desk.deliver_effects()
         if state == "refused":
-            if requester is not None:
-                async with desk.reading(requester):
-                    await desk.chat.tell(requester, desk.t("korekcija.refused", nick=member.nick, game=korekcija.game))
             return Reply(desk.t("korekcija.you_refused", game=korekcija.game))
         if state == "agreed":
-            if requester is not None:
-                async with desk.reading(requester):
-                    await desk.chat.tell(requester, desk.t("korekcija.agreed_all", game=korekcija.game))
             return Reply(desk.t("korekcija.agreed_all", game=korekcija.game))
         return Reply(desk.t("korekcija.consent_recorded", game=korekcija.game))
 
-    async def on_event(self, event: Event) -> None:
-        """The game server took the move back: the players and the table hear it, through the chat outbox (written
-        in a transaction of its own: the event was taken in the feed's)."""
+    async def done_effects(self, event: Event) -> list[NewEffect]:
+        """The game server took the move back: what tells the players and the table, written with the event in
+        the feed's transaction that takes it (`LiveFeed.told_with`)."""
         if event.type != "korekcija_done" or event.game is None:
-            return
+            return []
         game = await self.desk.db.games.get(event.game)
         if game is None:
-            return
+            return []
         queue = f"korekcija:{event.game}"
         told: list[NewEffect] = []
         for nick in game.players:
@@ -173,4 +196,4 @@ class KorekcijaDesk:
         with self.desk.club_voice():
             said = self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
             told.append(effect.tell_table(queue, event.game, said))
-        await self.desk.enqueue_effects(told)
+        return told

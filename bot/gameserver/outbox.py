@@ -23,6 +23,7 @@ import aiohttp
 
 from bot.gameserver.protocol import IDEMPOTENCY_HEADER, command_doc, encode, signed_headers
 from bot.leases import release_dead_leases
+from bot.ports import command_key
 from rules.gamelog import format_time
 from storage.database import Database
 from storage.outbox import Command, OutboxStore
@@ -54,7 +55,9 @@ class HttpGameServer:
         self.wake = wake
 
     async def _enqueue(self, queue: str, kind: str, data: dict[str, Any]) -> None:
-        await self.store.enqueue(queue, kind, data, self.clock())
+        # A command the chat outbox delivers (a decision's `server` effect) goes under the key its effect fixes:
+        # written once however often a crash makes that delivery repeat.
+        await self.store.enqueue(queue, kind, data, self.clock(), command_key.get())
         self.wake()
 
     async def pause_table(self, game: int) -> None:
@@ -85,6 +88,18 @@ class HttpGameServer:
 
     async def deliver_link_code(self, nick: str, code: str) -> None:
         await self._enqueue(f"nick:{nick.casefold()}", "deliver_link_code", {"nick": nick, "code": code})
+
+
+SECRETS = {"deliver_link_code": "code"}  # a command's field the row forgets once the game server took it
+
+
+def _kept(command: Command) -> dict[str, Any] | None:
+    """What a sent command's row keeps: all of it (None), or its payload without its secret (a link code, whose
+    hash alone is stored otherwise)."""
+    secret = SECRETS.get(command.kind)
+    if secret is None:
+        return None
+    return {k: v for k, v in command.payload.items() if k != secret}
 
 
 def undo_command(game: int, hand: int, move: int) -> tuple[str, str, dict[str, Any]]:
@@ -156,7 +171,7 @@ class OutboxWorker:
             await self._later(command, f"no answer: {type(exc).__name__}: {exc}")
             return 0
         if 200 <= status < 300:
-            await self.store.sent(command.id, self.clock())
+            await self.store.sent(command.id, self.clock(), _kept(command))
             return 1
         if 400 <= status < 500 and status not in (408, 429):
             log.warning("the game server refused %s %s: %s %s", command.kind, command.key, status, text)
