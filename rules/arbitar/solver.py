@@ -171,16 +171,31 @@ def solve(
     to_move: int,
     trick: tuple[int, ...] = (),
     trick_leader: int | None = None,
+    cap: int | None = None,
 ) -> dict[int, int]:
     """For every legal card of ``to_move``: the declarer's tricks from here to the end after that card.
 
     ``trick`` holds the cards already played to the current trick, by ``trick_leader`` and then the next
-    seats; ``to_move`` must be the seat after them. Raises ValueError for an inconsistent position.
+    seats; ``to_move`` must be the seat after them. With ``cap`` (0..10) every value is ``min(value, cap)``,
+    found by searches bounded at ``cap`` (the native ``batch``): betl, where play stops at the declarer's
+    first trick, asks only cap 1, one yes/no search per card, about 100x cheaper than the full count.
+    Raises ValueError for an inconsistent position.
     """
     native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
     native = _solve_tables.take()
     try:
-        pairs = native.solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
+        if cap is None:
+            pairs = native.solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
+        else:
+            if not 0 <= cap <= 10:
+                raise ValueError("cap is 0..10 tricks")
+            if not 0 <= to_move <= 2:
+                raise ValueError("to_move is a seat 0..2")
+            own = tuple(c for c in range(32) if hands[to_move] >> c & 1)
+            got = native.batch(
+                array("I", hands), native_trump, betl, declarer, to_move, native_trick, leader, own, cap, False
+            )
+            pairs = [(card, value) for card, value in zip(own, got, strict=True) if value != ILLEGAL]
     finally:
         _solve_tables.give_back(native)
     return dict(pairs)
