@@ -72,8 +72,12 @@ def solve(
     to_move: int,
     trick: tuple[int, ...] = (),
     trick_leader: int | None = None,
+    cap: int | None = None,
 ) -> dict[int, int]:
-    """For every legal card of ``to_move``: the declarer's tricks from here to the end after playing it."""
+    """For every legal card of ``to_move``: the declarer's tricks from here to the end after playing it
+    (with ``cap``, ``min(tricks, cap)``: the capped answer `rules.arbitar.solver.solve` gives the same way)."""
+    if cap is not None and not 0 <= cap <= 10:
+        raise ValueError("cap is 0..10 tricks")
     leader = _check(hands, to_move, trick, trick_leader)
     value = _make_value(trump, betl, declarer)
     led = trick[0] // 8 if trick else None
@@ -81,7 +85,8 @@ def solve(
     for card in legal_cards(hands[to_move], led, trump):
         after = list(hands)
         after[to_move] &= ~(1 << card)
-        result[card] = value(after[0], after[1], after[2], leader, (*trick, card))
+        tricks = value(after[0], after[1], after[2], leader, (*trick, card))
+        result[card] = tricks if cap is None else min(tricks, cap)
     return result
 
 

@@ -33,8 +33,8 @@ lower card), and its counts (better, worse, equal) are over every consistent lay
 
 How it stays fast and exact (target: p95 0.5 s a hand on two cores, `bench/arbitar.py`):
 
-- Only cards that lost a trick in the real layout are candidates (one `solver.solve` per defender card), and
-  alternatives equivalent to each other (`layouts.equivalent`) are compared once.
+- Only cards that lost a trick in the real layout are candidates (one `solver.solve` per defender card, capped
+  in betl), and alternatives equivalent to each other (`layouts.equivalent`) are compared once.
 - Per candidate: the consistency of every layout first (one yes/no search from trick 1 each; a player's later
   views are parts of his earlier ones, so each of his layouts is searched once a hand), then the played card
   and all its better alternatives compared together on the consistent layouts, in revolving-door order
@@ -304,8 +304,9 @@ class _Candidate:
 
 def real_values(played: PlayedHand, moment: Moment) -> dict[int, int]:
     """The declarer's tricks in the real layout from this trick on, for every legal card of the moment (in betl
-    capped at the first trick he still lacks, `value_cap`)."""
-    values = solver.solve(
+    capped at the first trick he still lacks, `value_cap`: the solver's capped query, one yes/no search per
+    card, not the full count)."""
+    return solver.solve(
         moment.hands,
         played.trump,
         played.betl,
@@ -313,11 +314,8 @@ def real_values(played: PlayedHand, moment: Moment) -> dict[int, int]:
         moment.seat,
         moment.before,
         moment.leader if moment.before else None,
+        cap=value_cap(played, moment),
     )
-    cap = value_cap(played, moment)
-    if cap is None:
-        return values
-    return {card: min(value, cap) for card, value in values.items()}
 
 
 def better_alternatives(played: PlayedHand, moment: Moment, real: dict[int, int]) -> list[int]:

@@ -171,19 +171,68 @@ def solve(
     to_move: int,
     trick: tuple[int, ...] = (),
     trick_leader: int | None = None,
+    cap: int | None = None,
 ) -> dict[int, int]:
     """For every legal card of ``to_move``: the declarer's tricks from here to the end after that card.
 
     ``trick`` holds the cards already played to the current trick, by ``trick_leader`` and then the next
-    seats; ``to_move`` must be the seat after them. Raises ValueError for an inconsistent position.
+    seats; ``to_move`` must be the seat after them. With ``cap`` (0..10) every value is ``min(value, cap)``,
+    found by searches bounded at ``cap`` (the native ``batch``, one per group of equivalent cards): betl,
+    where play stops at the declarer's first trick, asks only cap 1, one yes/no search per card. That saves
+    the count of his further tricks where he takes one (on the bench's random deals, where he mostly does,
+    0.033 ms a deal against 2.9 ms); where he takes none the one search is the whole proof either way.
+    Raises ValueError for an inconsistent position.
     """
     native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
     native = _solve_tables.take()
     try:
-        pairs = native.solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
+        if cap is None:
+            pairs = native.solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
+        else:
+            if not 0 <= cap <= 10:
+                raise ValueError("cap is 0..10 tricks")
+            pairs = _capped(native, hands, native_trump, betl, declarer, to_move, native_trick, leader, cap)
     finally:
         _solve_tables.give_back(native)
     return dict(pairs)
+
+
+def _capped(
+    native: Solver,
+    hands: tuple[int, int, int],
+    trump: int,
+    betl: bool,
+    declarer: int,
+    to_move: int,
+    trick: tuple[int, ...],
+    leader: int,
+    cap: int,
+) -> list[tuple[int, int]]:
+    """`solve` with ``cap``: one capped search (``batch``) per group of equivalent cards of ``to_move`` (cards
+    adjacent in rank among the cards in play, those on the table included, as the native ``solve`` groups
+    them); the other cards of a group take its value."""
+    if not 0 <= to_move <= 2:
+        raise ValueError("to_move is a seat 0..2")
+    own = hands[to_move]
+    in_play = hands[0] | hands[1] | hands[2]
+    for card in trick:
+        in_play |= 1 << card
+    same: dict[int, int] = {}  # a card -> the next higher card of its group
+    searched: list[int] = []
+    for card in range(32):
+        if not own >> card & 1:
+            continue
+        above = in_play & (0xFF << (card & ~7)) & ~((2 << card) - 1)
+        higher = (above & -above).bit_length() - 1
+        if above and own >> higher & 1:
+            same[card] = higher
+        else:
+            searched.append(card)
+    got = native.batch(array("I", hands), trump, betl, declarer, to_move, trick, leader, tuple(searched), cap, False)
+    values = dict(zip(searched, got, strict=True))
+    for card in sorted(same, reverse=True):
+        values[card] = values[same[card]]
+    return sorted((card, value) for card, value in values.items() if value != ILLEGAL)
 
 
 def solve_tricks(
