@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,6 +18,7 @@ from arbitar_probe import dying, recording_pid
 from test_advice import GAME, store_fall_game
 from test_corrections import PLAYERS, fall_game, join, say, stays
 from test_desk_trials import members, open_trial
+from test_import_locks import ROOT, alive, children_of
 
 from bot.config import ArbitarConfig, ConfigError, from_dict
 from club import Club, make_club
@@ -97,3 +102,41 @@ async def test_a_killed_worker_leaves_the_players_correction_to_try_again(
     finally:
         club.desk.arbitar_pool.shutdown()
         await club.db.close()
+
+
+POOL_HOLDER = """
+import asyncio, os
+from bot.arbitar_pool import ArbitarPool
+
+async def main() -> None:
+    pool = ArbitarPool(2)
+    print(await pool.run(os.getpid), flush=True)
+    await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
+def test_kill_9_of_the_bot_leaves_no_worker_of_the_arbitar_running(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-c", POOL_HOLDER], cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        worker = int(process.stdout.readline())  # the pool is started, warmed up: both workers exist
+        workers = children_of(process.pid)
+        assert worker in workers
+        assert len(workers) >= 2, workers
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in workers)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        for pid in children_of(process.pid):
+            os.kill(pid, signal.SIGKILL)
