@@ -71,6 +71,7 @@ class App:
             await self.link.stop()
         if isinstance(self.timers, SchedulerTimers):
             self.timers.shutdown()
+        self.desk.arbitar_pool.shutdown()
         await self.db.close()
 
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from bot.arbitar_pool import default_workers
 from bot.i18n import LANGUAGES
 from bot.i18n.clock import DEFAULT_TIMEZONE, known_zone
 from rules.appeals import AppealConfigError, AppealRules, parse_appeal_rules
@@ -151,6 +152,14 @@ class GameServerConfig:
 
 
 @dataclass(frozen=True)
+class ArbitarConfig:
+    """Where the Arbitar's analyses run (`[arbitar]`, bot/arbitar_pool.py): `workers` processes of the bot, each
+    with its own tables (under 256 MB); 0 runs them in a thread of the bot's process."""
+
+    workers: int = field(default_factory=default_workers)
+
+
+@dataclass(frozen=True)
 class Config:
     database: str = "sudija.db"
     club_id: str = DEFAULT_CLUB  # `[club] id`: which club of a database shared by many (storage/tenancy.py)
@@ -172,6 +181,7 @@ class Config:
     pack: str | None = None  # a rule pack (packs/<name>.toml) whose settings this file's settings override
     governance: GovernanceConfig = field(default_factory=GovernanceConfig)
     appeals: AppealRules = field(default_factory=AppealRules)
+    arbitar: ArbitarConfig = field(default_factory=ArbitarConfig)
 
 
 def load(path: str | Path | None = None) -> Config:
@@ -276,6 +286,7 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             governance=GovernanceConfig(**data.get("governance", {})),
             appeals=parse_appeal_rules(data.get("appeals", {})),
             gameserver=GameServerConfig(**dict(data.get("gameserver", {}))),
+            arbitar=ArbitarConfig(**dict(data.get("arbitar", {}))),
         )
     except (CatalogueError, AppealConfigError, PenaltyModelError) as exc:
         raise ConfigError(f"{source}: {exc}") from None
@@ -302,6 +313,9 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             f'{source}: governance.majority must be a share below 1 like "1/2" or "2/3", not '
             f"{config.governance.majority!r}"
         ) from None
+    workers = config.arbitar.workers
+    if not isinstance(workers, int) or isinstance(workers, bool) or not 0 <= workers <= 64:
+        raise ConfigError(f"{source}: arbitar.workers must be a whole number from 0 to 64, not {workers!r}")
     if config.governance.vote_days < 1:
         raise ConfigError(f"{source}: governance.vote_days must be at least 1")
     if config.language not in LANGUAGES:

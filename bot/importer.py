@@ -17,20 +17,17 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import ctypes
 import functools
 import logging
 import multiprocessing
 import os
-import signal
-import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.messages import Catalogue
+from bot.workers import die_with_parent, warm_up
 from rules.gamelog import LogError, read_game
 from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, place_order, plan, size_text, unpack
 from rules.paper import cross_check
@@ -411,7 +408,7 @@ class Importer:
                 initializer=die_with_parent,
                 initargs=(os.getpid(),),
             )
-            _warm_up(executor, workers)
+            warm_up(executor, workers)
         try:
             db = await open_database(self.db_path, club=self.club)
             try:
@@ -431,29 +428,3 @@ class Importer:
         finally:
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
-
-
-def die_with_parent(parent: int) -> None:
-    """Run first in each worker: when the import's process dies (even by `kill -9`) the worker dies too.
-
-    Linux delivers SIGKILL to the worker when its parent goes (``PR_SET_PDEATHSIG``); elsewhere a watchdog thread
-    notices that the parent changed. A parent that died before this ran is noticed at once.
-    """
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-    if os.getppid() != parent:
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
-
-
-def _warm_up(executor: concurrent.futures.ProcessPoolExecutor, workers: int) -> None:
-    """Start every worker now, while this process has no other thread, so each is a clean fork."""
-    for future in [executor.submit(os.getpid) for _ in range(workers)]:
-        future.result()

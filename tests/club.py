@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.config import Config
+from bot.config import ArbitarConfig, Config
 from bot.desk import Desk
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
 from fakes.chat import RecordingChat
@@ -79,6 +79,7 @@ class Club:
 
 async def make_club(tmp_path: Path, *, database: str | Path | None = None, **settings: object) -> Club:
     """A club on the test's database (or `database`), as the club its `club_id` setting names."""
+    settings.setdefault("arbitar", ArbitarConfig(workers=0))  # the Arbitar in a thread: tests inject closures
     config = Config(**settings)  # type: ignore[arg-type]
     db = await open_database(database or database_for(tmp_path), club=config.club_id)
     chat = RecordingChat()

@@ -21,7 +21,7 @@ from test_corrections import PLAYERS, Fall, fake_arbitar, fall_game, feed_next_h
 
 from bot import chat_outbox as effect
 from bot.chat_outbox import SERVER
-from bot.config import Config
+from bot.config import ArbitarConfig, Config
 from bot.console.adapter import ConsoleChat
 from bot.desk import Desk
 from bot.gameserver.korekcija import korekcija_of
@@ -43,7 +43,7 @@ Setup = Callable[[Club], Awaitable[tuple[T, Act]]]
 
 async def reference_club(tmp_path: Path) -> Club:
     """A club like `make_club`'s on an SQLite file of its own, whatever the test's backend."""
-    config = Config()
+    config = Config(arbitar=ArbitarConfig(workers=0))  # as `make_club`: the tests' Arbitar in a thread
     db = await open_database(tmp_path / "reference.db")
     chat = RecordingChat()
     clock = ManualClock(NOW)
@@ -478,7 +478,7 @@ async def test_an_offered_copy_begun_but_not_done_is_repeated_on_the_console_as_
 ) -> None:
     """The copy shown, the process dead before the commit that keeps it: the restart shows it again as an edit,
     and keeps it as a notice of the call, so the call's end edits it."""
-    config = Config()
+    config = Config(arbitar=ArbitarConfig(workers=0))  # as `make_club`: the tests' Arbitar in a thread
     db = await open_database(database_for(tmp_path))
     clock = ManualClock(NOW)
     out: list[str] = []

@@ -13,9 +13,10 @@
 * **The difference in a draft** (`draft`): a draft of odlazak u bulu, or a bula change on a hand, that the Arbitar
   would judge differently gets the Arbitar's line in its confirmation; the draft is saved as the referee made it.
 
-The procedure runs off the event loop (`asyncio.to_thread`: the native solver releases the GIL in its searches),
-one analysis at a time (the procedure already uses both cores), each fall's result kept in memory: a completed
-hand never changes. Tests inject a slow analyser (`advice_analyser`) to show the desk answers meanwhile.
+The procedure runs off the event loop, in the bot's Arbitar pool (`bot.arbitar_pool`: worker processes, or a
+thread with ``[arbitar] workers = 0``), one analysis at a time (the procedure already uses both cores), each
+fall's result kept in memory: a completed hand never changes; a worker that died is answered "unavailable, try
+again" and nothing of it is kept. Tests inject a slow analyser (`advice_analyser`) to show the desk answers meanwhile.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot import chat_outbox as effect
+from bot.arbitar_pool import ArbitarUnavailable
 from bot.desk.advice_text import FallAnalysis, decision_line, render_advice, render_briefing
 from bot.desk.base import DeskBase
 from bot.desk.catalogue_rules import RuleCatalogueDesk
@@ -109,7 +111,12 @@ class AdviceDesk(DeskBase):
             cache[key] = future
             while len(cache) > CACHED:
                 cache.popitem(last=False)
-        analysis = await asyncio.shield(future)
+        try:
+            analysis = await asyncio.shield(future)
+        except ArbitarUnavailable:
+            if cache.get(key) is future:
+                del cache[key]  # the worker died: the next ask tries again, in a new pool
+            raise Refused("correction.arbitar_unavailable") from None
         if analysis.verdict is None and cache.get(key) is future:
             del cache[key]  # a failure is not kept: the next ask tries again
         return analysis
@@ -117,7 +124,9 @@ class AdviceDesk(DeskBase):
     async def _run_analysis(self, game: Game, hand: int, seat: int, analyser: Analyser) -> FallAnalysis:
         async with self._advice_gate:
             try:
-                verdict = await asyncio.to_thread(analyser, game, hand, seat)
+                verdict = await self.arbitar_pool.run(analyser, game, hand, seat)
+            except ArbitarUnavailable:
+                raise
             except Exception:
                 log.exception("the Arbitar's advice failed on game %s hand %s seat %s", game.number, hand, seat)
                 return FallAnalysis(seat, None)
@@ -209,7 +218,10 @@ class AdviceDesk(DeskBase):
         the_hand = next((h for h in game.hands if h.n == verdict.hand), None)
         if the_hand is None or not defender_falls(the_hand):
             return []
-        analyses = await self.analyses(game, the_hand)
+        try:
+            analyses = await self.analyses(game, the_hand)
+        except Refused:
+            return []  # the Arbitar's pool lost a worker: the draft is saved without its line
         lines = []
         for analysis in analyses or []:
             advice = analysis.verdict

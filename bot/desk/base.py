@@ -10,6 +10,7 @@ from contextlib import AbstractContextManager, asynccontextmanager
 from datetime import datetime, timedelta
 
 from bot import chat_outbox as chat_effect
+from bot.arbitar_pool import ArbitarPool
 from bot.chat_outbox import ChatOutbox
 from bot.config import Config
 from bot.desk.deps import DeskDeps
@@ -266,6 +267,14 @@ class DeskBase:
         if outbox is None:  # shared by every part through their one DeskDeps
             outbox = self.deps.chat_outbox = ChatOutbox(self)
         return outbox
+
+    @property
+    def arbitar_pool(self) -> ArbitarPool:
+        """Where the Arbitar's analyses run (`[arbitar] workers` processes, one pool per desk)."""
+        pool = self.deps.arbitar_pool
+        if pool is None:  # shared by every part through their one DeskDeps
+            pool = self.deps.arbitar_pool = ArbitarPool(self.config.arbitar.workers)
+        return pool
 
     async def enqueue_effects(self, effects: Sequence[NewEffect]) -> None:
         """Effects of a decision whose record another part wrote (a game-server event the feed took): written to

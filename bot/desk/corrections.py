@@ -38,6 +38,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from bot import chat_outbox as effect
+from bot.arbitar_pool import ArbitarUnavailable
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps
 from bot.desk.refused import Refused
@@ -532,7 +533,9 @@ class CorrectionDesk(DeskBase):
             if arbitrate is None:
                 raise Refused("correction.arbitar_unavailable")
             try:
-                verdict = await asyncio.to_thread(arbitrate, game, n, fallen)
+                verdict = await self.arbitar_pool.run(arbitrate, game, n, fallen)
+            except ArbitarUnavailable:  # its worker died: the consent stands, carried out when asked again
+                raise Refused("correction.arbitar_worker_lost", request=request.id) from None
             except Exception:
                 log.exception("the Arbitar failed on game %s hand %s", game.number, n)
                 raise Refused("correction.arbitar_failed", request=request.id) from None

@@ -23,6 +23,7 @@ from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
 from storage.database import Database
 
 if TYPE_CHECKING:
+    from bot.arbitar_pool import ArbitarPool
     from bot.chat_outbox import ChatOutbox
     from rules.gamelog import Game
     from rules.members import Member
@@ -47,6 +48,7 @@ class DeskDeps:
     timers: Timers
     catalogues: dict[str, Catalogue]  # every language's texts on the club's clock (a member may choose his own)
     chat_outbox: ChatOutbox | None = None  # made on first use (`DeskBase.chat_outbox`), one per desk
+    arbitar_pool: ArbitarPool | None = None  # made on first use (`DeskBase.arbitar_pool`), one per desk
 
     @classmethod
     def of(
