@@ -184,24 +184,8 @@ class MemberStore:
         """Grant or remove a role; False when nothing changed. The chat `effects` of the change (the member
         told) are written with it, and only when it changed something."""
         async with self.db.transaction() as conn:
-            if granted:
-                cur = await conn.execute(
-                    "INSERT OR IGNORE INTO roles (member, role, granted_at, granted_by) VALUES (?, ?, ?, ?)",
-                    (member_id, role, now_text(now), by),
-                )
-            else:
-                cur = await conn.execute("DELETE FROM roles WHERE member = ? AND role = ?", (member_id, role))
-            changed = cur.rowcount > 0
+            changed = await change_role(conn, member_id, role, granted, by, now, reason)
             if changed:
-                await EventStore.add(
-                    conn,
-                    now,
-                    "role_granted" if granted else "role_removed",
-                    by,
-                    str(member_id),
-                    role=role,
-                    reason=reason,
-                )
                 await add_effects(conn, effects, now)
         return changed
 
