@@ -24,6 +24,7 @@ from storage.states import AppealState, VoteAction, VoteState
 if TYPE_CHECKING:
     from storage.database import Database
     from storage.sql import Connection
+    from storage.trials import WithEnd
 
 
 class AlreadyOpen(Exception):
@@ -166,6 +167,15 @@ class VoteStore:
 
     async def open_votes(self) -> list[Vote]:
         rows = list(await self.db.connection.execute_fetchall(_VOTE + "WHERE state = 'open' ORDER BY deadline", ()))
+        return [_vote(tuple(r)) for r in rows]
+
+    async def carried_since(self, moment: datetime) -> list[Vote]:
+        """The votes carried at `moment` or later, oldest first (their acts' aftermath is repeated on start)."""
+        rows = list(
+            await self.db.connection.execute_fetchall(
+                _VOTE + "WHERE state = 'carried' AND closed_at >= ? ORDER BY closed_at, id", (now_text(moment),)
+            )
+        )
         return [_vote(tuple(r)) for r in rows]
 
     async def open_vote(
@@ -386,15 +396,16 @@ class AppealStore:
         """The hearing ended without a decision (the councilor left or disconnected): the appeal waits again, its
         `effects` (the notice posted again) written with it."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE appeals SET state = 'filed', councilor = NULL, taken_at = NULL, hearing = NULL, pinged = 0,"
-                " ping_at = ? WHERE id = ? AND state = 'taken'",
-                (now_text(now), appeal_id),
-            )
-            if cur.rowcount:
-                await EventStore.add(conn, now, "appeal_reopened", None, f"appeal:{appeal_id}")
-                await add_effects(conn, effects, now)
-            return cur.rowcount > 0
+            return await _reopen(conn, appeal_id, now, effects)
+
+    def reopened_with_end(self, appeal_id: int, effects: Sequence[NewEffect] = ()) -> WithEnd:
+        """`reopen`, written in the hearing's ending transaction (`TrialStore.finish(also=…)`): no crash leaves
+        the appeal taken with its hearing over."""
+
+        async def step(conn: Connection, now: datetime) -> bool:
+            return await _reopen(conn, appeal_id, now, effects)
+
+        return step
 
     async def decide(
         self,
@@ -410,37 +421,29 @@ class AppealStore:
         """The councilor's decision, once; a restriction (blocking further appeals) and its `effects` (the
         appellant told, the notices edited) are written with it."""
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE appeals SET state = ?, decided_at = ?, reason = ?, restriction_days = ?"
-                " WHERE id = ? AND state = 'taken' AND councilor = ?",
-                (state, now_text(now), reason, restriction_days, appeal_id, councilor),
+            return await _decide(
+                conn, appeal_id, state, councilor, reason, now, restriction_until, restriction_days, effects
             )
-            if not cur.rowcount:
-                return False
-            row = await (await conn.execute("SELECT appellant FROM appeals WHERE id = ?", (appeal_id,))).fetchone()
-            assert row is not None
-            if restriction_until is not None:
-                await conn.execute(
-                    "INSERT INTO appeal_bans (member, until, by, reason, at) VALUES (?, ?, ?, ?, ?)"
-                    # max(until, excluded.until), NULL (no end) when either is: written so both dialects read it
-                    " ON CONFLICT (member) DO UPDATE SET until = CASE WHEN appeal_bans.until IS NULL"
-                    " OR excluded.until IS NULL THEN NULL WHEN excluded.until > appeal_bans.until THEN excluded.until"
-                    " ELSE appeal_bans.until END, by = excluded.by,"
-                    " reason = excluded.reason, at = excluded.at",
-                    (row[0], now_text(restriction_until), councilor, reason, now_text(now)),
-                )
-            await EventStore.add(
-                conn,
-                now,
-                "appeal_decided",
-                councilor,
-                f"appeal:{appeal_id}",
-                state=str(state),
-                reason=reason,
-                restriction_days=restriction_days,
+
+    def decided_with_end(
+        self,
+        appeal_id: int,
+        state: AppealState,
+        councilor: int,
+        reason: str,
+        restriction_until: datetime | None = None,
+        restriction_days: int = 0,
+        effects: Sequence[NewEffect] = (),
+    ) -> WithEnd:
+        """`decide`, written in the hearing's ending transaction (`TrialStore.finish(also=…)`): no crash leaves
+        the appeal taken with its hearing over."""
+
+        async def step(conn: Connection, now: datetime) -> bool:
+            return await _decide(
+                conn, appeal_id, state, councilor, reason, now, restriction_until, restriction_days, effects
             )
-            await add_effects(conn, effects, now)
-        return True
+
+        return step
 
     async def add_ping(self, appeal_id: int, member: int, now: datetime, effects: Sequence[NewEffect] = ()) -> bool:
         """Remember that `member` was told of the appeal, with the `effects` that tell him; False (and nothing
@@ -490,6 +493,62 @@ async def _add_pings(conn: Connection, appeal_id: int, members: Sequence[int], n
         "INSERT OR IGNORE INTO appeal_pings (appeal, member, at) VALUES (?, ?, ?)",
         [(appeal_id, member, now_text(now)) for member in members],
     )
+
+
+async def _reopen(conn: Connection, appeal_id: int, now: datetime, effects: Sequence[NewEffect]) -> bool:
+    cur = await conn.execute(
+        "UPDATE appeals SET state = 'filed', councilor = NULL, taken_at = NULL, hearing = NULL, pinged = 0,"
+        " ping_at = ? WHERE id = ? AND state = 'taken'",
+        (now_text(now), appeal_id),
+    )
+    if cur.rowcount:
+        await EventStore.add(conn, now, "appeal_reopened", None, f"appeal:{appeal_id}")
+        await add_effects(conn, effects, now)
+    return cur.rowcount > 0
+
+
+async def _decide(
+    conn: Connection,
+    appeal_id: int,
+    state: AppealState,
+    councilor: int,
+    reason: str,
+    now: datetime,
+    restriction_until: datetime | None,
+    restriction_days: int,
+    effects: Sequence[NewEffect],
+) -> bool:
+    cur = await conn.execute(
+        "UPDATE appeals SET state = ?, decided_at = ?, reason = ?, restriction_days = ?"
+        " WHERE id = ? AND state = 'taken' AND councilor = ?",
+        (state, now_text(now), reason, restriction_days, appeal_id, councilor),
+    )
+    if not cur.rowcount:
+        return False
+    row = await (await conn.execute("SELECT appellant FROM appeals WHERE id = ?", (appeal_id,))).fetchone()
+    assert row is not None
+    if restriction_until is not None:
+        await conn.execute(
+            "INSERT INTO appeal_bans (member, until, by, reason, at) VALUES (?, ?, ?, ?, ?)"
+            # max(until, excluded.until), NULL (no end) when either is: written so both dialects read it
+            " ON CONFLICT (member) DO UPDATE SET until = CASE WHEN appeal_bans.until IS NULL"
+            " OR excluded.until IS NULL THEN NULL WHEN excluded.until > appeal_bans.until THEN excluded.until"
+            " ELSE appeal_bans.until END, by = excluded.by,"
+            " reason = excluded.reason, at = excluded.at",
+            (row[0], now_text(restriction_until), councilor, reason, now_text(now)),
+        )
+    await EventStore.add(
+        conn,
+        now,
+        "appeal_decided",
+        councilor,
+        f"appeal:{appeal_id}",
+        state=str(state),
+        reason=reason,
+        restriction_days=restriction_days,
+    )
+    await add_effects(conn, effects, now)
+    return True
 
 
 async def offence_history(db: Database, culprit: str, offence: str) -> list[tuple[datetime, int]]:

@@ -4,7 +4,7 @@ end of a trial (recording the verdict and its paper changes in the same transact
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,11 @@ from storage.states import TrialOutcome
 
 if TYPE_CHECKING:
     from storage.database import Database
+    from storage.sql import Connection
+
+WithEnd = Callable[["Connection", datetime], Awaitable[object]]
+"""What another store writes in a trial's ending transaction (an appeal decided or put back with its hearing's
+end): given the transaction's connection and the moment."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,10 +267,11 @@ class TrialStore:
         changes: list[NewPaperChange] | None = None,
         expected_draft: dict[str, Any] | None = None,
         effects: Sequence[NewEffect] = (),
+        also: Sequence[WithEnd] = (),
     ) -> bool:
-        """End an open trial. With a verdict, its paper changes are written in the same transaction. When
-        `expected_draft` is given the trial ends only if the stored draft is still that one (no lost update).
-        False when the trial was already over."""
+        """End an open trial. With a verdict, its paper changes are written in the same transaction, and so is
+        what `also` writes (after the trial's own effects). When `expected_draft` is given the trial ends only if
+        the stored draft is still that one (no lost update). False when the trial was already over."""
         async with self.db.transaction() as conn:
             row = await (await conn.execute("SELECT outcome, draft FROM trials WHERE id = ?", (trial_id,))).fetchone()
             if row is None or row[0] != "open":
@@ -293,4 +299,6 @@ class TrialStore:
                 await insert_change(conn, change, trial_id)
             await EventStore.add(conn, now, f"trial_{outcome}", actor, f"trial:{trial_id}", end_reason=end_reason)
             await add_effects(conn, effects, now)
+            for step in also:
+                await step(conn, now)
         return True

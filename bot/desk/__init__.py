@@ -170,6 +170,7 @@ class Desk(DeskBase):
             self.chat_outbox.start()
         await self.links.ensure_owner_links()
         await self.run_due()
+        await self.votes.resume_carried(self.now() - RESYNC_WINDOW)
         await self.penalties.resync_plavac()
         await self.resync_open_trials()
         for deadline in await self.open_deadlines():

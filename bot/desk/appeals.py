@@ -191,18 +191,24 @@ class AppealDesk(DeskBase):
             text=text or "—",
         )
 
-    async def eligible_councilors(self, appeal: Appeal, trial: Trial, lobby_only: bool) -> list[Member]:
-        """The councilors who may take the appeal (in the lobby: online, on duty, not seated, not judging)."""
-        return await self.eligible_councilors_of(appeal.appellant, trial, lobby_only)
+    async def eligible_councilors(
+        self, appeal: Appeal, trial: Trial, lobby_only: bool, ending: int | None = None
+    ) -> list[Member]:
+        """The councilors who may take the appeal (in the lobby: online, on duty, not seated, not judging — but
+        `ending`, whose trial is being ended)."""
+        return await self.eligible_councilors_of(appeal.appellant, trial, lobby_only, ending)
 
-    async def eligible_councilors_of(self, appellant: int, trial: Trial, lobby_only: bool) -> list[Member]:
+    async def eligible_councilors_of(
+        self, appellant: int, trial: Trial, lobby_only: bool, ending: int | None = None
+    ) -> list[Member]:
         """The councilors who may take an appeal of `appellant` against `trial` (before it is filed, too)."""
         excluded = await self.took_part(trial) | {appellant}
         out = []
         for member, facts in await self.lobby("councilor"):
             if member.id in excluded:
                 continue
-            if lobby_only and not (facts.online and facts.on_duty and not facts.seated and not facts.judging):
+            judging = facts.judging and member.id != ending
+            if lobby_only and not (facts.online and facts.on_duty and not facts.seated and not judging):
                 continue
             out.append(member)
         return out
@@ -341,13 +347,13 @@ class AppealDesk(DeskBase):
             old = verdict_from_json(appealed.verdict).verdict if appealed and appealed.verdict else NoVerdict()
             if not isinstance(draft.verdict, Nobody) or not isinstance(old, Penalty):
                 raise Refused("appeal.lift_only")
-        reply = await self.trials.finish(referee, trial.id)
-        if not reply.ok:
-            return reply
         reason = draft.reason or "—"
         told = await self.decision_effects(appeal, AppealState.UPHELD, reason, 0, None, draft)
-        await self.db.appeals.decide(appeal.id, AppealState.UPHELD, referee.id, reason, self.now(), effects=told)
-        await self.deliver_effects()
+        # The decision is written in the hearing's ending transaction: no crash leaves it taken with its hearing over.
+        decided = self.db.appeals.decided_with_end(appeal.id, AppealState.UPHELD, referee.id, reason, effects=told)
+        reply = await self.trials.finish(referee, trial.id, also=[decided])
+        if not reply.ok:
+            return reply
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t("appeal.state_upheld")))
 
     async def decide_appeal(
@@ -376,6 +382,7 @@ class AppealDesk(DeskBase):
             text = self.t(
                 "appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason
             )
+        told = await self.decision_effects(appeal, state, reason, chosen, until, None)
         if not await self.db.trials.finish(
             hearing.id,
             TrialOutcome.NO_VERDICT,
@@ -384,10 +391,10 @@ class AppealDesk(DeskBase):
             verdict=verdict_to_json(Draft(NoVerdict(), reason)),
             reason=reason,
             effects=await self.trials._ending_effects(hearing, text),
+            # The decision in the hearing's ending transaction: no crash leaves it taken with its hearing over.
+            also=[self.db.appeals.decided_with_end(appeal.id, state, councilor.id, reason, until, chosen, told)],
         ):
             raise Refused("appeal.not_yours", appeal=appeal_id)
-        told = await self.decision_effects(appeal, state, reason, chosen, until, None)
-        await self.db.appeals.decide(appeal.id, state, councilor.id, reason, now, until, chosen, told)
         await self.trials._ended(hearing)  # delivers the hearing's end and the decision's words, in that order
         return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
 
@@ -421,25 +428,26 @@ class AppealDesk(DeskBase):
 
     @for_the_club
     async def interrupt(self, trial: Trial, why: EndReason) -> None:
-        """A hearing that ends without a decision puts its appeal back for Preuzmi."""
-        await self.trials.interrupt(trial, why)
+        """A hearing that ends without a decision puts its appeal back for Preuzmi, in the hearing's ending
+        transaction (no crash leaves the appeal taken with its hearing over)."""
         appeal = await self.db.appeals.by_hearing(trial.id)
         appealed = await self.db.trials.get(appeal.trial) if appeal is not None else None
-        if appeal is None or appealed is None:
+        if appeal is None or appealed is None or appeal.state is not AppealState.TAKEN:
+            await self.trials.interrupt(trial, why)
             return
-        eligible = await self.eligible_councilors(appeal, appealed, lobby_only=True)
+        # Whom the notice reaches is decided as if the hearing were over: its councilor is no longer judging.
+        eligible = await self.eligible_councilors(appeal, appealed, lobby_only=True, ending=trial.referee)
         post = CallPost(
             f"councilor:appeal:{appeal.id}",
             await self.appeal_text(appeal, appealed),
             tuple(eligible),
             self.appeal_buttons(appeal),
         )
-        if not await self.db.appeals.reopen(appeal.id, self.now(), [effect.post_notice(queue(appeal.id), post)]):
-            return
+        back = self.db.appeals.reopened_with_end(appeal.id, [effect.post_notice(queue(appeal.id), post)])
+        await self.trials.interrupt(trial, why, also=[back])
         fresh = await self.db.appeals.get(appeal.id)
-        if fresh is not None:
+        if fresh is not None and fresh.state is AppealState.FILED:
             self.timers.arm(fresh.ping_at)
-        await self.deliver_effects()
 
     async def end_judging_without_function(self, member: Member, role: str) -> None:
         """A councilor who is no longer one stops hearing an appeal: the hearing ends and the appeal waits again."""

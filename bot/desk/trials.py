@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 from fractions import Fraction
@@ -42,7 +43,7 @@ from storage.changes import NewPaperChange
 from storage.chat_outbox import NewEffect
 from storage.members import Member
 from storage.states import CallState, CouncilorCallState, EndReason, TrialOutcome
-from storage.trials import TakeResult, Trial
+from storage.trials import TakeResult, Trial, WithEnd
 
 
 def named_in_nfc(draft: Draft) -> Draft:
@@ -427,8 +428,9 @@ class TrialDesk(DeskBase):
         if expired:
             await self.deliver_effects()
 
-    async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
-        """Završi suđenje: record the draft (or Bez presude) and, in game, let play go on."""
+    async def finish(self, referee: Member, trial_id: int | None = None, also: Sequence[WithEnd] = ()) -> Reply:
+        """Završi suđenje: record the draft (or Bez presude) and, in game, let play go on; what `also` writes (a
+        hearing's appeal decided) is written with the end."""
         trial = await self.steps.judged_by(referee, trial_id)
         draft = verdict_from_json(trial.draft) if trial.draft else Draft(NoVerdict(), "")
         game = await self.load_game(trial.game)
@@ -457,6 +459,7 @@ class TrialDesk(DeskBase):
             expected_draft=trial.draft,
             # The game server learns the paper the verdict changed with the verdict, before the table resumes.
             effects=[*([self.paper_effect(trial.game, trial.call)] if changes else []), *ending],
+            also=also,
         ):
             raise Refused("trial.not_your_trial")
         await self.steps.after_verdict(trial, draft)
@@ -472,12 +475,13 @@ class TrialDesk(DeskBase):
         return Reply(self.t("leave.ok"))
 
     @for_the_club  # the trial's space, the notices and the table
-    async def interrupt(self, trial: Trial, why: EndReason) -> None:
-        """Any end but Završi suđenje: nothing is recorded but the trial itself; the players may call again."""
+    async def interrupt(self, trial: Trial, why: EndReason, also: Sequence[WithEnd] = ()) -> None:
+        """Any end but Završi suđenje: nothing is recorded but the trial itself (and what `also` writes with it:
+        a hearing's appeal put back); the players may call again."""
         text = self.t("trial.interrupted", game=trial.game, why=self.t(why.message_key))
         effects = await self._ending_effects(trial, text)
         if not await self.db.trials.finish(
-            trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why, effects=effects
+            trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why, effects=effects, also=also
         ):
             return
         await self._ended(trial)

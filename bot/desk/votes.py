@@ -10,7 +10,9 @@ reason; the admin at the server (`actor=None`) acts alone. Every ballot and ever
 
 The vote's notice, its edit when it closes, the proposer told and the member it appointed or dismissed told are
 outbox rows (`bot.chat_outbox`, queue ``vote:N``) written with the opening and with the closing — the closing
-carries out the act in the same transaction — delivered at once after the commit and after a crash.
+carries out the act in the same transaction — delivered at once after the commit and after a crash. What follows
+the act (the appointed member offered the calls waiting, the dismissed one's trial ended) is done again on start
+for the votes carried lately (`resume_carried`), where a crash left it undone.
 """
 
 from __future__ import annotations
@@ -259,6 +261,23 @@ class VoteDesk(DeskBase):
                 await self.steps.offer_pending_calls(fresh)
         else:
             await self.steps.end_judging_without_function(subject, vote.role)
+
+    async def resume_carried(self, since: datetime) -> None:
+        """On start: what a vote carried since `since` does after its closing is done again where it is not done
+        yet (the process may have died between the closing's commit and it): the appointed member offered what
+        waits (each offer written once with its ping: nothing is offered twice), the dismissed one's trial that
+        was open when the vote closed ended (once: a trial ends once)."""
+        for vote in await self.db.votes.carried_since(since):
+            subject = await self.db.members.get(vote.subject)
+            if subject is None or not subject.in_club:
+                continue
+            holds = vote.role in subject.roles
+            if vote.action is VoteAction.APPOINT and holds:
+                await self.carried_out(vote, subject)
+            elif vote.action is VoteAction.DISMISS and not holds:
+                trial = await self.db.trials.judging(subject.id)
+                if trial is not None and vote.closed_at is not None and trial.opened_at <= vote.closed_at:
+                    await self.carried_out(vote, subject)
 
     async def vote_deadlines(self) -> list[datetime]:
         return [v.deadline for v in await self.db.votes.open_votes()]
