@@ -215,9 +215,9 @@ class Desk(DeskBase):
     @for_the_club  # a timer's work: notices, the table; each private message in its reader's language
     async def run_due(self) -> None:
         """Act on every deadline that has passed. A desk without platforms (on PostgreSQL, a bot process waiting
-        for the club's gateway) acts only on the deadlines whose decisions write every word to the chat outbox —
-        calls and councilor calls expiring —, which the gateway's holder delivers; the rest still tell members
-        directly, so the process holding the platforms acts on them."""
+        for the club's gateway) acts only on calls and councilor calls expiring, which the cross-process test
+        shows any process doing; the rest (a vote's, an appeal's, a penalty's end, a referee offline past his
+        grace) stay with the process holding the platforms, though their words are chat outbox rows too."""
         await self.calls.expire_due_calls()
         await self.trials.expire_due_councilor_calls()
         if not self.chat.ports:
