@@ -463,9 +463,9 @@ class ChatOutbox:
                 await asyncio.wait_for(self._wake.wait(), timeout=min(seconds, 60.0) or 0.001)
 
     async def release_leases(self) -> None:
-        """A bot starting (the one serving its database): the leases it finds are a dead process's, whose
-        effects are delivered again at once (as repeats where that process had begun them)."""
-        await release_dead_leases(self.store.release_all, "chat outbox")
+        """A bot starting or taking over the gateway: the leases of processes that are gone are released, and
+        their effects delivered again at once (as repeats where that process had begun them)."""
+        await release_dead_leases(self.store.release_dead, "chat outbox")
 
     def start(self) -> None:
         if self._task is None:

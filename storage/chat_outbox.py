@@ -161,7 +161,7 @@ class ChatOutboxStore:
             )
             return cur.rowcount == 1
 
-    async def release_all(self) -> int:
+    async def release_dead(self) -> int:
         """The leases of processes that are gone (a bot starting or taking over the gateway; on SQLite, where
         one process serves the file, every lease left): released so their effects are delivered again at once;
         how many."""

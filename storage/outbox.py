@@ -129,8 +129,10 @@ class OutboxStore:
         async with self.db.transaction(durable=False) as conn:
             await conn.execute(f"UPDATE outbox SET leased_until = NULL WHERE id IN ({marks})", tuple(command_ids))
 
-    async def release_all(self) -> int:
+    async def release_dead(self) -> int:
         """The leases of processes that are gone (every lease left, on SQLite): released; how many."""
+        if not await _rows(self.db, "SELECT 1 FROM outbox WHERE leased_until IS NOT NULL LIMIT 1", ()):
+            return 0  # the usual start: nothing to write
         where, alive = dead_leases(await self.db.live_holders())
         async with self.db.transaction(durable=False) as conn:
             cur = await conn.execute(f"UPDATE outbox SET leased_until = NULL, leased_by = NULL WHERE {where}", alive)

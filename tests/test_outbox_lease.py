@@ -103,9 +103,9 @@ async def test_a_command_whose_sender_died_is_sent_once_its_lease_runs_out_or_wh
     assert other is not None
     assert await store.lease(other, NOW, NOW + LEASE)
     if second.dialect == "postgresql":  # several processes serve at once: a live process's lease is kept
-        assert await OutboxStore(second).release_all() == 0
+        assert await OutboxStore(second).release_dead() == 0
         await first.close()  # as when its process dies: its connection gone
-    assert await OutboxStore(second).release_all() == 1  # a bot starting: the leases left are a dead one's
+    assert await OutboxStore(second).release_dead() == 1  # a bot starting: the leases left are a dead one's
     worker = OutboxWorker(second, url, SECRET, lambda: NOW)
     try:
         assert await worker.run_once() == 1

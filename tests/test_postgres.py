@@ -211,12 +211,12 @@ async def test_a_process_releases_only_the_outbox_leases_of_processes_that_are_g
         assert await ChatOutboxStore(alive).lease(effects[0].id, NOW, NOW + timedelta(minutes=2))
         assert await OutboxStore(alive).lease(command, NOW, NOW + timedelta(minutes=2))
         assert await ChatOutboxStore(other).lease(effects[1].id, NOW, NOW + timedelta(minutes=2))
-        assert await ChatOutboxStore(other).release_all() == 0  # the holders are both alive
-        assert await OutboxStore(other).release_all() == 0
+        assert await ChatOutboxStore(other).release_dead() == 0  # the holders are both alive
+        assert await OutboxStore(other).release_dead() == 0
         assert await ChatOutboxStore(other).lease(effects[0].id, NOW, NOW + timedelta(minutes=2)) is False
         await alive.close()  # as when its process is killed: its connection gone
-        assert await ChatOutboxStore(other).release_all() == 1  # the gone process's lease only
-        assert await OutboxStore(other).release_all() == 1
+        assert await ChatOutboxStore(other).release_dead() == 1  # the gone process's lease only
+        assert await OutboxStore(other).release_dead() == 1
         assert await ChatOutboxStore(other).lease(effects[0].id, NOW, NOW + timedelta(minutes=2))
         assert await ChatOutboxStore(other).lease(effects[1].id, NOW, NOW + timedelta(minutes=2)) is False
     finally:

@@ -202,8 +202,8 @@ class OutboxWorker:
             self._task = asyncio.get_running_loop().create_task(self._start_then_run())
 
     async def _start_then_run(self) -> None:
-        """One bot per database: the leases a starting bot finds are of a process that died while sending."""
-        await release_dead_leases(self.store.release_all, "game-server outbox")
+        """First the leases of processes that are gone (they died while sending) are released, then the loop."""
+        await release_dead_leases(self.store.release_dead, "game-server outbox")
         await self.run_forever()
 
     async def stop(self) -> None:
