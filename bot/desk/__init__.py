@@ -171,6 +171,7 @@ class Desk(DeskBase):
         await self.links.ensure_owner_links()
         await self.run_due()
         await self.votes.resume_carried(self.now() - RESYNC_WINDOW)
+        await self.appeals.end_trials_without_function()
         await self.penalties.resync_plavac()
         await self.resync_open_trials()
         for deadline in await self.open_deadlines():

@@ -47,6 +47,7 @@ from bot.ports import Action, Button, CallPost, Reply, TrialSpace
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
 from rules.gamelog import GameStatus
+from rules.members import Role
 from rules.verdicts import (
     BulaChange,
     Draft,
@@ -457,6 +458,19 @@ class AppealDesk(DeskBase):
         trial = await self.db.trials.judging(member.id)
         if trial is not None and await self.db.appeals.by_hearing(trial.id) is not None:
             await self.interrupt(trial, EndReason.REFEREE_DISMISSED)
+
+    async def end_trials_without_function(self) -> None:
+        """On start: every open trial whose judge no longer holds the function he judges it in (a referee for a
+        trial, a councilor for a hearing) ends as if he had just lost it. The role's removal and the end of his
+        trial are two steps (a dismissal, a resignation, a carried vote), so a crash between them, or a role
+        taken away at the server while the bot was down, would leave the trial open, the table paused, however
+        long ago that was."""
+        for trial in await self.db.trials.open_trials():
+            judge = await self.db.members.get(trial.referee)
+            hearing = await self.db.appeals.by_hearing(trial.id) is not None
+            function = Role.COUNCILOR if hearing else Role.REFEREE
+            if judge is None or function not in judge.roles:
+                await self.interrupt(trial, EndReason.REFEREE_DISMISSED)
 
     # Deadlines -----------------------------------------------------------------------------------------------
     async def appeal_deadlines(self) -> list[datetime]:

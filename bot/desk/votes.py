@@ -11,8 +11,9 @@ reason; the admin at the server (`actor=None`) acts alone. Every ballot and ever
 The vote's notice, its edit when it closes, the proposer told and the member it appointed or dismissed told are
 outbox rows (`bot.chat_outbox`, queue ``vote:N``) written with the opening and with the closing — the closing
 carries out the act in the same transaction — delivered at once after the commit and after a crash. What follows
-the act (the appointed member offered the calls waiting, the dismissed one's trial ended) is done again on start
-for the votes carried lately (`resume_carried`), where a crash left it undone.
+the act is done again on start where a crash left it undone: the appointed member offered the calls waiting, for
+the votes carried lately (`resume_carried`); the dismissed one's trial ended, by the start's check of every open
+trial's judge.
 """
 
 from __future__ import annotations
@@ -263,21 +264,17 @@ class VoteDesk(DeskBase):
             await self.steps.end_judging_without_function(subject, vote.role)
 
     async def resume_carried(self, since: datetime) -> None:
-        """On start: what a vote carried since `since` does after its closing is done again where it is not done
-        yet (the process may have died between the closing's commit and it): the appointed member offered what
-        waits (each offer written once with its ping: nothing is offered twice), the dismissed one's trial that
-        was open when the vote closed ended (once: a trial ends once)."""
+        """On start: what an appointing vote carried since `since` does after its closing is done again where it is
+        not done yet (the process may have died between the closing's commit and it): the appointed member is
+        offered what waits (each offer written once with its ping: nothing is offered twice). A dismissed
+        member's trial is ended by the start's check of every open trial (`AppealDesk.end_trials_without_function`),
+        however long ago the vote closed."""
         for vote in await self.db.votes.carried_since(since):
-            subject = await self.db.members.get(vote.subject)
-            if subject is None or not subject.in_club:
+            if vote.action is not VoteAction.APPOINT:
                 continue
-            holds = vote.role in subject.roles
-            if vote.action is VoteAction.APPOINT and holds:
+            subject = await self.db.members.get(vote.subject)
+            if subject is not None and subject.in_club and vote.role in subject.roles:
                 await self.carried_out(vote, subject)
-            elif vote.action is VoteAction.DISMISS and not holds:
-                trial = await self.db.trials.judging(subject.id)
-                if trial is not None and vote.closed_at is not None and trial.opened_at <= vote.closed_at:
-                    await self.carried_out(vote, subject)
 
     async def vote_deadlines(self) -> list[datetime]:
         return [v.deadline for v in await self.db.votes.open_votes()]
