@@ -48,6 +48,7 @@ BOTH_BACKENDS = {
     "test_penalties_rules",
     "test_permissions",
     "test_statistika",
+    "test_start_judges",
     "test_sweep",
     "test_votes",
     "test_zapisnik",
