@@ -154,6 +154,7 @@ typedef struct {
     uint8_t gen;
     uint64_t nodes;
     uint32_t hist[3][32]; /* history of leads: seat, card -> the weight of the cut-offs it gave (tricks left^2) */
+    uint8_t killer[3][11]; /* killer leads: seat, tricks left -> the lead that last cut off there, or NO_CARD */
 } Ctx;
 
 static inline int beats(int c, int w, int trump) {
@@ -345,6 +346,14 @@ static int betl_score(const Ctx *c, int seat, int m, int np, int winner, int wse
     return decl_played ? 100 + rank : 200 - rank;
 }
 
+/* Lead scores above every history weight (aged at 2**20) and heuristic (under 1000): the table's best lead is
+ * always searched first (its score used to be 1000, under the history of a lead that had cut off a few times:
+ * measured, first always: betl -1.5% nodes), then the killer lead, the one that last cut off at a lead of the
+ * same seat with as many tricks left (measured on the bench's 400 deals: betl -8% nodes, sans -1.5%, trump
+ * -1.3%). Ordering never changes a value, only how soon a cut-off comes. */
+#define FIRST_SCORE (1 << 30)
+#define KILLER_SCORE (1 << 28)
+
 /* The legal cards of seat, one per group of equivalent cards, best first; inplay: the cards in the hands and on
  * the table. */
 static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay) {
@@ -378,12 +387,13 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inpla
     }
     int n = 0, score[12];
     int me = c->ismax[seat];
+    int killer = np ? -1 : c->killer[seat][POPCNT(hand)];
     int partner_wins = np && c->ismax[wseat] == me;
     while (reps) {
         int m = CTZ(reps);
         reps &= reps - 1;
         int rank = m & 7, s = m >> 3, sc;
-        if (m == first) sc = 1000;
+        if (m == first) sc = FIRST_SCORE;
         else if (c->betl) sc = betl_score(c, seat, m, np, winner, wseat);
         else if (!np) {
             uint32_t higher = others & SUIT[s] & ~((2u << m) - 1u);
@@ -407,7 +417,10 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inpla
         }
         /* a lead: the leads that cut off often before come first, the heuristic breaks ties (measured: the
          * history of follows only hurts) */
-        if (!np && m != first) sc += (int)(c->hist[seat][m] >> 8) * 256;
+        if (!np && m != first) {
+            sc += (int)(c->hist[seat][m] >> 8) * 256;
+            if (m == killer) sc += KILLER_SCORE;
+        }
         int i = n++;
         while (i > 0 && score[i - 1] < sc) {
             score[i] = score[i - 1];
@@ -1038,6 +1051,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         if (r == maxnode) {
             result = r;
             if (!c->nplayed) {
+                c->killer[seat][n] = (uint8_t)m;
                 uint32_t *hp = c->hist[seat];
                 hp[m] += (uint32_t)(n * n);
                 if (hp[m] > (1u << 20)) /* aged, so that long batches neither overflow nor stop adapting */
@@ -1220,6 +1234,7 @@ static void clear_table(SolverObject *self) {
     size_t n = (size_t)self->ctx.nbuckets_mask + 1;
     memset(self->ctx.tt, 0, n * sizeof(Bucket)); /* shape2 0: empty, never matches */
     memset(self->ctx.hist, 0, sizeof self->ctx.hist);
+    memset(self->ctx.killer, NO_CARD, sizeof self->ctx.killer);
     self->ctx.gen = 0;
     self->clean = 1;
 }
