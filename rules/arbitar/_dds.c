@@ -38,17 +38,19 @@
  *    card, aged), then simple trick-winning heuristics; the last trick is counted directly;
  *  - (the move-ordering step of issue 14) the table's best lead is always searched first (it scored 1000, under
  *    the history weight of a lead that had cut off a few times), then the killer lead: per seat and tricks left,
- *    the lead that last cut off there; the leads that failed before a cut-off lose twice its history weight. The
- *    bench's 400 deals: betl 72.0k -> 65.0k nodes per deal (-10%), sans -7%, trump -3%; instructions (callgrind,
- *    first 100 deals) betl -9%, sans -6%, trump -4%. Measured there and dropped (betl nodes per deal against
- *    66.2k, unless said): the heuristic before the history (at the declarer's leads +20%, the defenders' +9%,
- *    both +32%, against 72.0k); a history or killer of follows (+34-40%); two killers per slot (+1%); killers per
- *    seat and target, n - target, or seat alone (+2-3%); a countermove per previous lead (+1-7%); a bonus for the
- *    killer's suit (+4-5%); history and killers by relative rank (+7-20%); first the declarer's leads that a
- *    defender must overtake, or the defenders' leads he must take (-0.3% to +4%); after a failed lead, other
- *    suits first (+1-2%); other betl follow and discard heuristics (-1.5% nodes but +2% instructions); a history
- *    weight of 2**n for n**2 (betl +1% instructions, sans -2%). At a miss the cut-off comes in another suit
- *    83-86% of the time, and simple heuristics do not find it better than the history does;
+ *    the lead that last cut off there; the history weighs a cut-off 2**n (n tricks left, was n**2) and the leads
+ *    that failed before it lose twice that. The bench's 400 deals: betl 72.0k -> 63.8k nodes per deal (-11%),
+ *    sans -7%, trump -3.5%; instructions (callgrind, first 100 deals) betl -12%, sans -7.5%, trump -3.4%.
+ *    Measured there and dropped (betl nodes per deal against 66.2k, the killer without the malus, unless said):
+ *    the heuristic before the history (at the declarer's leads +20%, the defenders' +9%, both +32%, against
+ *    72.0k); a history or killer of follows (+34-40%); two killers per slot (+1%); killers per seat and target,
+ *    the tricks left minus the target, or seat alone (+2-3%); a countermove per previous lead (+1-7%); a bonus
+ *    for the killer's suit (+4-5%); history and killers by relative rank (+7-20%); first the declarer's leads
+ *    that a defender must overtake, or the defenders' leads he must take (-0.3% to +4%); after a failed lead,
+ *    other suits first (+1-2%); other betl follow and discard heuristics (-1.5% nodes but +2% instructions); 2**n
+ *    weights without the malus (betl +1% instructions); forgetting a killer that failed at an all-node (fewer
+ *    nodes, +3% instructions). At a miss the cut-off comes in another suit 83-86% of the time, and simple
+ *    heuristics do not find it better than the history does;
  *  - cheap nodes: the cards in play passed down the search, the table's bucket scanned four entries at a time
  *    with SSE2 where the machine has it (every x86-64; a plain loop elsewhere);
  *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**22 = 96 MB)
@@ -166,7 +168,7 @@ typedef struct {
     int tcards[3];
     uint8_t gen;
     uint64_t nodes;
-    uint32_t hist[3][32]; /* history of leads: seat, card -> the weight of the cut-offs it gave (tricks left^2) */
+    uint32_t hist[3][32]; /* history of leads: seat, card -> the weight of the cut-offs it gave (2**tricks left) */
     uint8_t killer[3][11]; /* killer leads: seat, tricks left -> the lead that last cut off there, or NO_CARD */
 } Ctx;
 
@@ -1067,12 +1069,13 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             if (!c->nplayed) {
                 c->killer[seat][n] = (uint8_t)m;
                 uint32_t *hp = c->hist[seat];
-                /* the leads tried before in vain lose twice the weight (down to 0), so a lead that cut off
-                 * once does not stay ahead of one that does now (measured: betl -1.9% nodes, -1.4%
-                 * instructions; sans, trump -1.5%) */
-                uint32_t malus = (uint32_t)(2 * n * n);
+                /* weight 2**n (tricks left); the leads tried before in vain lose twice that (down to 0), so a
+                 * lead that cut off once does not stay ahead of one that does now. Measured against n**2 and
+                 * no malus: the malus betl -1.9% nodes, -1.4% instructions, sans and trump -1.5%; then 2**n
+                 * betl -1.9% nodes, -2.7% instructions, sans -0.6%, -1.5%, trump -0.1%, +0.7%. */
+                uint32_t malus = 2u << n;
                 for (int j = 0; j < i; j++) hp[moves[j]] = hp[moves[j]] > malus ? hp[moves[j]] - malus : 0;
-                hp[m] += (uint32_t)(n * n);
+                hp[m] += 1u << n;
                 if (hp[m] > (1u << 20)) /* aged, so that long batches neither overflow nor stop adapting */
                     for (int j = 0; j < 32; j++) hp[j] >>= 1;
             }
