@@ -151,6 +151,8 @@ typedef struct {
     int tleader;
     int nplayed;
     int tcards[3];
+    int wpos; /* the place in the trick (0..nplayed-1) of the card winning it so far; set by search() and, for
+               * each child, by search_n's move loop */
     uint8_t gen;
     uint64_t nodes;
     uint32_t hist[3][32]; /* history of leads: seat, card -> the weight of the cut-offs it gave (tricks left^2) */
@@ -175,6 +177,15 @@ static inline int winning_index(const Ctx *c) {
     if (beats(c->tcards[2], c->tcards[best], c->trump)) best = 2;
     return best;
 }
+
+/* The trick in progress (nplayed > 0) as the node's checks and move ordering need it, derived once per node
+ * from c->wpos (no loop over the trick's cards). */
+typedef struct {
+    int led; /* the led suit */
+    int win; /* the card winning the trick so far (in sans and betl: the highest card of the led suit) */
+} Trick;
+
+static const int PLAYED[3][3] = {{0, 1, 3}, {0, 2, 6}, {0, 4, 5}}; /* [leader][cards played]: seats as bits */
 
 /* The legal cards of seat in the current trick. */
 static inline uint32_t legal_cards(const Ctx *c, int seat) {
@@ -305,12 +316,9 @@ static inline uint32_t extend_runs(uint32_t all, uint32_t r, uint32_t legal) {
         int low = CTZ(rs);
         if (!(legal >> low & 1)) continue;
         uint32_t below = all & SUIT[s] & ((1u << low) - 1u);
-        while (below) {
-            int next = TOPBIT(below);
-            if (!(legal >> next & 1)) break;
-            r |= 1u << next;
-            below &= ~(1u << next);
-        }
+        /* the run goes down to the highest card below that is not legal (it stays out), else to the bottom */
+        uint32_t stop = below & ~legal;
+        r |= stop ? below & ~((2u << TOPBIT(stop)) - 1u) : below;
     }
     return r;
 }
@@ -319,7 +327,7 @@ static inline uint32_t extend_runs(uint32_t all, uint32_t r, uint32_t legal) {
  * the declarer ducks with his highest card under the winner (or unloads his highest card when void or when he
  * must win as last to play); a defender leads low where the declarer holds only higher cards, plays under the
  * declarer's winning card, low before the declarer plays, and unloads high cards otherwise. */
-static int betl_score(const Ctx *c, int seat, int m, int np, int winner, int wseat) {
+static int betl_score(const Ctx *c, int seat, int m, int np, const Trick *t, int wseat) {
     int rank = m & 7, s = m >> 3, decl = c->declarer;
     uint32_t ds = c->h[decl] & SUIT[s];
     if (!np) {
@@ -330,42 +338,31 @@ static int betl_score(const Ctx *c, int seat, int m, int np, int winner, int wse
         if (!ds) return 40 - rank;
         return CTZ(ds) > m ? 200 - rank : 120 - rank;
     }
-    int led = c->tcards[0] >> 3;
-    if (s != led) return 150 + rank; /* a discard: the highest first */
-    int wins = beats(m, winner, -1);
+    if (s != t->led) return 150 + rank; /* a discard: the highest first */
+    int wins = m > t->win;
     if (seat == decl) {
         if (!wins) return 200 + rank;
         return np == 2 ? 100 + rank : 100 - rank;
     }
     if (wseat == decl) return wins ? 50 - rank : 200 + rank;
     /* the declarer has not played yet (np == 1), or has and is already beaten */
-    int decl_played = 0;
-    for (int k = 0; k < np; k++)
-        if (MOD3[c->tleader + k] == decl) decl_played = 1;
-    return decl_played ? 100 + rank : 200 - rank;
+    return MOD3[decl + 3 - c->tleader] < np ? 100 + rank : 200 - rank;
 }
 
 /* The legal cards of seat, one per group of equivalent cards, best first; inplay: the cards in the hands and on
  * the table. */
-static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay) {
+static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay, const Trick *t, int wpos) {
     uint32_t hand = c->h[seat];
     uint32_t legal = hand;
     uint32_t others = (c->h[0] | c->h[1] | c->h[2]) & ~hand;
     int np = c->nplayed, trump = c->trump;
     int winner = -1, wseat = -1;
     if (np) {
-        int led = c->tcards[0] >> 3;
-        uint32_t f = hand & SUIT[led];
+        uint32_t f = hand & SUIT[t->led];
         if (f) legal = f;
         else if (trump >= 0 && (hand & SUIT[trump])) legal = hand & SUIT[trump];
-        winner = c->tcards[0];
-        wseat = 0;
-        for (int k = 1; k < np; k++)
-            if (beats(c->tcards[k], winner, trump)) {
-                winner = c->tcards[k];
-                wseat = k;
-            }
-        wseat = MOD3[c->tleader + wseat];
+        winner = t->win;
+        wseat = MOD3[c->tleader + wpos];
     }
     uint32_t reps = 0;
     for (int s = 0; s < 4; s++) {
@@ -384,7 +381,7 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inpla
         reps &= reps - 1;
         int rank = m & 7, s = m >> 3, sc;
         if (m == first) sc = 1000;
-        else if (c->betl) sc = betl_score(c, seat, m, np, winner, wseat);
+        else if (c->betl) sc = betl_score(c, seat, m, np, t, wseat);
         else if (!np) {
             uint32_t higher = others & SUIT[s] & ~((2u << m) - 1u);
             if (!higher) {
@@ -524,7 +521,7 @@ static int betl_exit_after(const Ctx *c, int s, int played, uint32_t all, uint32
     return 0;
 }
 
-static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+static int betl_loses_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     int seat = MOD3[c->tleader + np];
     uint32_t dh = c->h[decl];
@@ -556,12 +553,9 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
         *reg = r;
         return 1;
     }
-    int led = c->tcards[0] >> 3, w = c->tcards[0];
-    for (int k = 1; k < np; k++)
-        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int led = t->led, w = t->win;
     int kd = MOD3[decl + 3 - c->tleader]; /* the declarer's place in the trick */
-    int played = 0;
-    for (int k = 0; k < np; k++) played |= 1 << MOD3[c->tleader + k];
+    int played = PLAYED[c->tleader][np];
     if (kd < np) {
         /* (when he is beaten already or discarded, only the last player is left, whose cards all end the
          * search at once) */
@@ -637,16 +631,13 @@ static int betl_loses_two(const Ctx *c, uint32_t all, uint32_t *reg) {
  * of them to keep one after this trick and the next (where he may discard: one more each). Then the next
  * trick is lost, or led in v (the defender goes over his lowest v card), or he takes it and leads his lowest
  * v card into that defender. *reg: the cards the two losses depend on besides the suit lengths. */
-static int betl_loses_two_mid(const Ctx *c, uint32_t all, uint32_t *reg) {
+static int betl_loses_two_mid(const Ctx *c, uint32_t all, const Trick *t, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     int seat = MOD3[c->tleader + np];
     uint32_t dh = c->h[decl];
-    int led = c->tcards[0] >> 3, w = c->tcards[0];
-    for (int k = 1; k < np; k++)
-        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int led = t->led, w = t->win;
     int kd = MOD3[decl + 3 - c->tleader]; /* the declarer's place in the trick */
-    int played = 0;
-    for (int k = 0; k < np; k++) played |= 1 << MOD3[c->tleader + k];
+    int played = PLAYED[c->tleader][np];
     uint32_t r = 0;
     int lost = 0;
     if (kd < np) {
@@ -701,7 +692,7 @@ static int betl_loses_two_mid(const Ctx *c, uint32_t all, uint32_t *reg) {
  *    player after him (if any) is void or has a card below it; he plays after the defender to move, the same
  *    holds and that defender is void or has a card below it; or his card is winning and each defender still to
  *    play is void or has a card below it. */
-static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+static int betl_takes_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     int seat = MOD3[c->tleader + np];
     uint32_t dh = c->h[decl];
@@ -732,9 +723,7 @@ static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
         }
         return 0;
     }
-    int led = c->tcards[0] >> 3, w = c->tcards[0];
-    for (int k = 1; k < np; k++)
-        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int led = t->led, w = t->win;
     int kd = MOD3[decl + 3 - c->tleader];
     uint32_t from;
     if (kd < np) {
@@ -767,7 +756,7 @@ static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
  * card of the led suit above the winning card and above every card of it the defenders still to play hold;
  * or a defender leads and the declarer holds the top card of every suit the leader holds. (No trumps: a
  * discard never wins.) *reg: the cards from his winning card upwards. */
-static int sans_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+static int sans_takes_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     uint32_t dh = c->h[decl];
     if (!np) {
@@ -784,9 +773,7 @@ static int sans_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
         *reg = r;
         return 1;
     }
-    int led = c->tcards[0] >> 3, w = c->tcards[0];
-    for (int k = 1; k < np; k++)
-        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int led = t->led, w = t->win;
     int kd = MOD3[decl + 3 - c->tleader];
     uint32_t rest = 0; /* the led suit's cards of the defenders still to play */
     for (int k = np; k < 3; k++) {
@@ -815,6 +802,9 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
 static int search(Ctx *c, int target, uint32_t *rel) {
     uint32_t all = c->h[0] | c->h[1] | c->h[2];
     for (int k = 0; k < c->nplayed; k++) all |= 1u << c->tcards[k];
+    c->wpos = 0;
+    for (int k = 1; k < c->nplayed; k++)
+        if (beats(c->tcards[k], c->tcards[c->wpos], c->trump)) c->wpos = k;
     return search_n(c, target, rel, POPCNT(c->h[MOD3[c->tleader + c->nplayed]]), all);
 }
 
@@ -825,10 +815,16 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     if (target <= 0) return 1;
     if (target > n) return 0;
     c->nodes++;
+    Trick t = {0, 0};
+    int wpos = c->wpos; /* (children overwrite c->wpos) */
+    if (c->nplayed) {
+        t.led = c->tcards[0] >> 3;
+        t.win = c->tcards[wpos];
+    }
     if (c->betl && target == n) {
         /* Betl, the declarer must take every trick left: no as soon as he can surely lose this one. */
         uint32_t reg;
-        if (betl_loses_trick(c, all, &reg)) {
+        if (betl_loses_trick(c, all, &t, &reg)) {
             *rel = reg;
             return 0;
         }
@@ -836,7 +832,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     if (c->betl && target == n - 1 && n >= 3 && c->nplayed) {
         /* Betl, the declarer must take all tricks left but one: no when he can surely lose two. */
         uint32_t reg;
-        if (betl_loses_two_mid(c, all, &reg)) {
+        if (betl_loses_two_mid(c, all, &t, &reg)) {
             *rel = reg;
             return 0;
         }
@@ -848,7 +844,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     if (target == 1 && c->trump < 0 && !c->betl) {
         /* Sans, does the declarer take a trick: yes when he surely takes this one. */
         uint32_t reg;
-        if (sans_takes_trick(c, all, &reg)) {
+        if (sans_takes_trick(c, all, &t, &reg)) {
             *rel = reg;
             return 1;
         }
@@ -856,7 +852,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     if (c->betl && target == 1) {
         /* Betl, does the declarer take a trick: yes when the defenders can make him take this one. */
         uint32_t reg;
-        if (betl_takes_trick(c, all, &reg)) {
+        if (betl_takes_trick(c, all, &t, &reg)) {
             *rel = reg;
             return 1;
         }
@@ -1007,16 +1003,17 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         }
     }
     int moves[12];
-    int nm = gen_moves(c, seat, moves, first, all);
+    int nm = gen_moves(c, seat, moves, first, all, &t, wpos);
     int maxnode = c->ismax[seat];
     int result = !maxnode, best = -1;
     uint32_t acc = 0, child;
     for (int i = 0; i < nm; i++) {
         int m = moves[i], r;
         c->h[seat] &= ~(1u << m);
+        /* the place in the trick of the card winning it after m */
+        int wi = !c->nplayed || beats(m, t.win, c->trump) ? c->nplayed : wpos;
         c->tcards[c->nplayed++] = m;
         if (c->nplayed == 3) {
-            int wi = winning_index(c);
             int w = MOD3[c->tleader + wi];
             int saved = c->tleader;
             int t0 = c->tcards[0], t1 = c->tcards[1], t2 = c->tcards[2];
@@ -1031,6 +1028,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             c->tcards[2] = t2;
             child = closure(all, child | 1u << c->tcards[wi]);
         } else {
+            c->wpos = wi;
             r = search_n(c, target, &child, n, all);
         }
         c->nplayed--;
