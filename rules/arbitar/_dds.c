@@ -354,7 +354,7 @@ static int betl_score(const Ctx *c, int seat, int m, int np, const Trick *t, int
 static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay, const Trick *t, int wpos) {
     uint32_t hand = c->h[seat];
     uint32_t legal = hand;
-    uint32_t others = (c->h[0] | c->h[1] | c->h[2]) & ~hand;
+    uint32_t others = inplay & ~hand; /* (used on lead, where the table is empty: the others' hands) */
     int np = c->nplayed, trump = c->trump;
     int winner = -1, wseat = -1;
     if (np) {
