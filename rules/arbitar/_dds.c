@@ -71,6 +71,14 @@ static int CTZ(uint32_t x) { int n = 0; while (!(x & 1u)) { x >>= 1; n++; } retu
 static int TOPBIT(uint32_t x) { int n = -1; while (x) { x >>= 1; n++; } return n; }
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 #define NO_CARD 0xFF
 #define MAX_TT_BITS 22 /* 2**22 entries * 24 bytes = 96 MB at most per Solver */
 /* All the Solvers of the process together: a new table that would pass this is refused (MemoryError). */
@@ -351,11 +359,12 @@ static int betl_score(const Ctx *c, int seat, int m, int np, const Trick *t, int
 
 /* The legal cards of seat, one per group of equivalent cards, best first; inplay: the cards in the hands and on
  * the table. */
-static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay, const Trick *t, int wpos) {
+static inline int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay, const Trick *t, int wpos,
+                            int betl, int trump) {
     uint32_t hand = c->h[seat];
     uint32_t legal = hand;
     uint32_t others = inplay & ~hand; /* (used on lead, where the table is empty: the others' hands) */
-    int np = c->nplayed, trump = c->trump;
+    int np = c->nplayed;
     int winner = -1, wseat = -1;
     if (np) {
         uint32_t f = hand & SUIT[t->led];
@@ -381,7 +390,7 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inpla
         reps &= reps - 1;
         int rank = m & 7, s = m >> 3, sc;
         if (m == first) sc = 1000;
-        else if (c->betl) sc = betl_score(c, seat, m, np, t, wseat);
+        else if (betl) sc = betl_score(c, seat, m, np, t, wseat);
         else if (!np) {
             uint32_t higher = others & SUIT[s] & ~((2u << m) - 1u);
             if (!higher) {
@@ -434,11 +443,11 @@ static inline int beat_pairs(uint32_t high, uint32_t low) {
  * in each suit the leader's cards above every other card still in play (all his cards of the suit when these
  * outlast everyone else's), in a side suit capped by the length of every other player who holds a trump
  * (after that he must ruff). */
-static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
+static int quick_tricks(const Ctx *c, int seat, int need, int trump, uint32_t *reg) {
     uint32_t mine = c->h[seat];
     uint32_t o1 = c->h[NEXT[seat]], o2 = c->h[NEXT[NEXT[seat]]];
     uint32_t others = o1 | o2;
-    int trump = c->trump, q = 0, runs[4];
+    int q = 0, runs[4];
     uint32_t regs[4];
     int ruff1 = trump >= 0 && (o1 & SUIT[trump]), ruff2 = trump >= 0 && (o2 & SUIT[trump]);
     for (int s = 0; s < 4; s++) {
@@ -797,7 +806,16 @@ static int sans_takes_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t
 
 /* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
  * play here, closed upwards in each suit) the answer depends on besides the suit lengths. */
-static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
+static int search_betl(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
+static int search_sans(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
+static int search_trump(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
+
+/* The search of the Ctx's strain (one compiled copy of search_n each). */
+static inline int search_strain(Ctx *c, int target, uint32_t *rel, int n, uint32_t all, int betl, int trump) {
+    if (betl) return search_betl(c, target, rel, n, all);
+    if (trump < 0) return search_sans(c, target, rel, n, all);
+    return search_trump(c, target, rel, n, all);
+}
 
 static int search(Ctx *c, int target, uint32_t *rel) {
     uint32_t all = c->h[0] | c->h[1] | c->h[2];
@@ -805,11 +823,14 @@ static int search(Ctx *c, int target, uint32_t *rel) {
     c->wpos = 0;
     for (int k = 1; k < c->nplayed; k++)
         if (beats(c->tcards[k], c->tcards[c->wpos], c->trump)) c->wpos = k;
-    return search_n(c, target, rel, POPCNT(c->h[MOD3[c->tleader + c->nplayed]]), all);
+    return search_strain(c, target, rel, POPCNT(c->h[MOD3[c->tleader + c->nplayed]]), all, c->betl, c->trump);
 }
 
-/* search() where n, the cards of the seat to move (the tricks left, the current one included), is known. */
-static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
+/* search() where n, the cards of the seat to move (the tricks left, the current one included), is known. Its body
+ * is compiled once per strain (search_betl, search_sans, search_trump: betl and trump are constants there, trump
+ * -1 in sans and betl), so that each copy carries only its strain's checks; it recurses into its own copy. */
+static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all, const int betl,
+                                  const int trump) {
     int seat = MOD3[c->tleader + c->nplayed];
     *rel = 0;
     if (target <= 0) return 1;
@@ -821,7 +842,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         t.led = c->tcards[0] >> 3;
         t.win = c->tcards[wpos];
     }
-    if (c->betl && target == n) {
+    if (betl && target == n) {
         /* Betl, the declarer must take every trick left: no as soon as he can surely lose this one. */
         uint32_t reg;
         if (betl_loses_trick(c, all, &t, &reg)) {
@@ -829,7 +850,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             return 0;
         }
     }
-    if (c->betl && target == n - 1 && n >= 3 && c->nplayed) {
+    if (betl && target == n - 1 && n >= 3 && c->nplayed) {
         /* Betl, the declarer must take all tricks left but one: no when he can surely lose two. */
         uint32_t reg;
         if (betl_loses_two_mid(c, all, &t, &reg)) {
@@ -841,7 +862,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     uint32_t s01 = 0, s2 = 0;
     uint32_t k[2] = {0, 0};
     int first = -1;
-    if (target == 1 && c->trump < 0 && !c->betl) {
+    if (target == 1 && trump < 0 && !betl) {
         /* Sans, does the declarer take a trick: yes when he surely takes this one. */
         uint32_t reg;
         if (sans_takes_trick(c, all, &t, &reg)) {
@@ -849,7 +870,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             return 1;
         }
     }
-    if (c->betl && target == 1) {
+    if (betl && target == 1) {
         /* Betl, does the declarer take a trick: yes when the defenders can make him take this one. */
         uint32_t reg;
         if (betl_takes_trick(c, all, &t, &reg)) {
@@ -893,11 +914,11 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                 }
             }
         }
-        if (!c->betl) {
+        if (!betl) {
             int lo = 0, hi = n;
             uint32_t lo_reg = 0, hi_reg = 0;
-            if (c->trump >= 0) {
-                uint32_t T = SUIT[c->trump];
+            if (trump >= 0) {
+                uint32_t T = SUIT[trump];
                 uint32_t trumps = all & T;
                 if (trumps) {
                     /* The top trumps of one player win whenever they are played. */
@@ -921,7 +942,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                     uint32_t dt = c->h[c->declarer] & T;
                     uint32_t o1 = c->h[NEXT[c->declarer]] & T, o2 = c->h[NEXT[NEXT[c->declarer]]] & T;
                     if (dt) {
-                        int sure = POPCNT(dt) - beat_pairs((o1 | o2) >> (8 * c->trump), dt >> (8 * c->trump));
+                        int sure = POPCNT(dt) - beat_pairs((o1 | o2) >> (8 * trump), dt >> (8 * trump));
                         if (sure > lo) {
                             lo = sure;
                             lo_reg = closure(trumps, dt & (0u - dt));
@@ -929,7 +950,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                     }
                     if (o1 | o2) {
                         int longer = POPCNT(o1) > POPCNT(o2) ? POPCNT(o1) : POPCNT(o2);
-                        int sure = longer - beat_pairs(dt >> (8 * c->trump), (o1 | o2) >> (8 * c->trump));
+                        int sure = longer - beat_pairs(dt >> (8 * trump), (o1 | o2) >> (8 * trump));
                         if (n - sure < hi) {
                             hi = n - sure;
                             hi_reg = closure(trumps, (o1 | o2) & (0u - (o1 | o2)));
@@ -947,7 +968,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             }
             uint32_t qreg = 0;
             int need = seat == c->declarer ? target : n - target + 1;
-            int q = quick_tricks(c, seat, need, &qreg);
+            int q = quick_tricks(c, seat, need, trump, &qreg);
             if (q >= need) {
                 *rel = qreg;
                 return seat == c->declarer;
@@ -958,13 +979,13 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                  * then the partner's quick tricks count (his entry is one of them). */
                 int partner = 3 - seat - c->declarer;
                 uint32_t lh = c->h[seat], ph = c->h[partner], dh = c->h[c->declarer];
-                uint32_t dtrumps = c->trump >= 0 ? dh & SUIT[c->trump] : 0;
+                uint32_t dtrumps = trump >= 0 ? dh & SUIT[trump] : 0;
                 for (int su = 0; su < 4; su++) {
                     uint32_t as = all & SUIT[su];
                     if (!(lh & SUIT[su]) || !(ph >> TOPBIT(as) & 1)) continue;
-                    if (dtrumps && su != c->trump && !(dh & SUIT[su])) continue;
+                    if (dtrumps && su != trump && !(dh & SUIT[su])) continue;
                     uint32_t preg = 0;
-                    int qp = quick_tricks(c, partner, need, &preg);
+                    int qp = quick_tricks(c, partner, need, trump, &preg);
                     if (qp >= need) {
                         *rel = closure(all, preg | 1u << TOPBIT(as));
                         return 0;
@@ -1003,7 +1024,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         }
     }
     int moves[12];
-    int nm = gen_moves(c, seat, moves, first, all, &t, wpos);
+    int nm = gen_moves(c, seat, moves, first, all, &t, wpos, betl, trump);
     int maxnode = c->ismax[seat];
     int result = !maxnode, best = -1;
     uint32_t acc = 0, child;
@@ -1011,7 +1032,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         int m = moves[i], r;
         c->h[seat] &= ~(1u << m);
         /* the place in the trick of the card winning it after m */
-        int wi = !c->nplayed || beats(m, t.win, c->trump) ? c->nplayed : wpos;
+        int wi = !c->nplayed || beats(m, t.win, trump) ? c->nplayed : wpos;
         c->tcards[c->nplayed++] = m;
         if (c->nplayed == 3) {
             int w = MOD3[c->tleader + wi];
@@ -1019,8 +1040,8 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             int t0 = c->tcards[0], t1 = c->tcards[1], t2 = c->tcards[2];
             c->tleader = w;
             c->nplayed = 0;
-            r = search_n(c, target - (w == c->declarer), &child, n - 1,
-                         all & ~(1u << t0 | 1u << t1 | 1u << t2));
+            r = search_strain(c, target - (w == c->declarer), &child, n - 1, all & ~(1u << t0 | 1u << t1 | 1u << t2),
+                              betl, trump);
             c->tleader = saved;
             c->nplayed = 3;
             c->tcards[0] = t0;
@@ -1029,7 +1050,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             child = closure(all, child | 1u << c->tcards[wi]);
         } else {
             c->wpos = wi;
-            r = search_n(c, target, &child, n, all);
+            r = search_strain(c, target, &child, n, all, betl, trump);
         }
         c->nplayed--;
         c->h[seat] |= 1u << m;
@@ -1093,6 +1114,16 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         }
     }
     return result;
+}
+
+static int search_betl(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
+    return search_n(c, target, rel, n, all, 1, -1);
+}
+static int search_sans(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
+    return search_n(c, target, rel, n, all, 0, -1);
+}
+static int search_trump(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
+    return search_n(c, target, rel, n, all, 0, c->trump & 3); /* (0..3 here: the compiler may know it) */
 }
 
 /* The exact value of the current position, which lies in [lo, hi], found by yes/no searches from a guess. */
