@@ -267,7 +267,12 @@ static inline uint32_t suit_counts(uint32_t x) {
 
 /* Suit lengths of the three hands and the leader, as two words (see Bucket); the second is never 0. */
 static inline void shape_of(const uint32_t h[3], int leader, uint32_t *s01, uint32_t *s2) {
-    *s01 = suit_counts(h[0]) | suit_counts(h[1]) << 4;
+    /* hands 0 and 1 counted at once, as the two halves of one 64-bit word */
+    uint64_t x = (uint64_t)h[1] << 32 | h[0];
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    *s01 = (uint32_t)x | (uint32_t)(x >> 32) << 4;
     *s2 = suit_counts(h[2]) | (uint32_t)(leader + 1) << 4;
 }
 
