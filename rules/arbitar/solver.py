@@ -87,7 +87,10 @@ are what to quote; 2026-12-01):
   suit" (F, the defenders' cards below his highest of each suit he holds; sound, checked against the
   reference) is ruined by the tricks he must take once the defenders hold none of his suits (V, bounded only by
   the lengths): F + V fires at 5% of the costly "all but one" nodes and cut 0.6% of the nodes; F alone would
-  fire at half of them, so a sharper bound on V is where the next saving lies.
+  fire at half of them, so a sharper bound on V is where the next saving lies. Also dropped: the same ducks
+  after a trick in progress he surely loses (checked inside the two-loss test mid-trick, any t): -4% nodes
+  but +8% instructions (mid-trick nodes are many, the check is paid at each); the check before the table
+  (+9% instructions: most trick starts are table hits).
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
