@@ -82,8 +82,9 @@ are what to quote; 2026-12-01):
   or below the lowest of the partner, who holds j or more of the suit (he must follow over it), for tricks j up
   to k; more than n - t of them answer "does he take >= t?" no at once, any t. Betl nodes (the bench's 400
   deals) 71,992 -> 62,495 per deal (-13%), instructions in search (callgrind, first 100 deals) 3.195G ->
-  2.890G (-9.5%); trump and sans untouched (the same nodes); 0 mismatches. Betl stays above 2 ms mean. Tried and
-  dropped: an upper bound on his tricks by "every trick he takes holds a defender's card below his card of the
+  2.890G (-9.5%); trump and sans untouched (the same nodes); 0 mismatches. Wall times could not be measured
+  (load 4-5 on 2 cores); by the instructions betl is near 2.7 ms mean, still above 2 ms. Tried and dropped:
+  an upper bound on his tricks by "every trick he takes holds a defender's card below his card of the
   suit" (F, the defenders' cards below his highest of each suit he holds; sound, checked against the
   reference) is ruined by the tricks he must take once the defenders hold none of his suits (V, bounded only by
   the lengths): F + V fires at 5% of the costly "all but one" nodes and cut 0.6% of the nodes; F alone would
