@@ -92,9 +92,9 @@ are what to quote; 2026-12-01):
   after a trick in progress he surely loses (checked inside the two-loss test mid-trick, any t): -4% nodes
   but +8% instructions (mid-trick nodes are many, the check is paid at each); the check before the table
   (+9% instructions: most trick starts are table hits); the ducks allowing the forcing leads F counts, each
-  followed by an exit into a defender's higher cards (exits that last for the whole run are rare: +0.6% of
-  the costly nodes); the mirror for "yes" (the defenders make him take t tricks in a row: each keeps cards
-  under his lowest, or none over it): the same nodes.
+  followed by an exit into a defender's higher cards (exits that last for the whole run are rare: it fired
+  at 0.6% of the costly nodes the ducks leave); the mirror for "yes" (the defenders make him take t tricks
+  in a row: each keeps cards under his lowest, or none over it): the same nodes.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
