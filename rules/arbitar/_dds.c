@@ -21,9 +21,10 @@
  *    ranks), wherever the smaller cards lie. Buckets hold 16 entries and are chosen by the suit lengths;
  *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
  *    run of one player and trump-length counts as cheap bounds, after the table; in sans, "does the declarer
- *    take a trick?" is yes at once at any node of a trick he surely takes (his card wins whatever the
- *    defenders still to play hold, or he holds the top card of every suit the leading defender holds); in
- *    betl, a yes/no game
+ *    take t tricks?" is yes at once at any node of a trick he surely takes (his card wins whatever the
+ *    defenders still to play hold, or he holds the top card of every suit the leading defender holds) when
+ *    that trick and the top cards he then cashes on lead reach t (sans_sure_tricks: -26% sans nodes, -23%
+ *    instructions against the same test for t = 1 only); in betl, a yes/no game
  *    for the declarer: "does he take a trick?" is yes at once at any node of a trick the defenders can make
  *    him take (each stays under his lowest card or discards), "does he take every trick left?" is no at once
  *    when he can surely lose the trick in progress (he ducks, or a defender must go over him), "does he take
@@ -762,27 +763,62 @@ static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
     return 1;
 }
 
-/* Sans: does the declarer surely take the trick in progress, whatever the defenders do? His card on the table
- * is winning and no one still to play holds a higher card of the led suit; or he is still to play and holds a
- * card of the led suit above the winning card and above every card of it the defenders still to play hold;
- * or a defender leads and the declarer holds the top card of every suit the leader holds. (No trumps: a
- * discard never wins.) *reg: the cards from his winning card upwards. */
-static int sans_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+/* Sans: the tricks a hand `mine` on lead cashes against the hands o1 and o2 (quick_tricks without trumps), per
+ * suit: run[s] the cards of s he cashes (his cards above all of o1's and o2's, or all his cards of s when those
+ * outlast both), top[s] his cards above all of theirs (at least 1 when he holds the top card of s, all his
+ * cards of s when they are void), reg[s] those top cards when o1 or o2 holds a card of s (else the lengths say
+ * it). Returns the sum of the runs. Removing cards from o1 or o2 never lowers any of these counts. */
+static inline int sans_runs(uint32_t mine, uint32_t o1, uint32_t o2, int run[4], int top[4], uint32_t reg[4]) {
+    uint32_t others = o1 | o2;
+    int q = 0;
+    for (int s = 0; s < 4; s++) {
+        int sh = 8 * s;
+        unsigned ms = (mine >> sh) & 0xFFu, os = (others >> sh) & 0xFFu;
+        unsigned t = os ? ms & ~((2u << TOPBIT(os)) - 1u) : ms;
+        int r = POP8[t];
+        top[s] = r;
+        reg[s] = os ? (uint32_t)t << sh : 0;
+        if (r >= POP8[(o1 >> sh) & 0xFFu] && r >= POP8[(o2 >> sh) & 0xFFu]) r = POP8[ms];
+        run[s] = r;
+        q += r;
+    }
+    return q;
+}
+
+/* Sans: a lower bound on the declarer's tricks from a trick he surely takes (0 when none is sure). *reg: the
+ * cards it depends on besides the suit lengths (closed upwards).
+ *  - a defender leads, and the declarer holds the top card of every suit the leader holds: whatever suit s is
+ *    led, he wins it with his top card of s (no trumps: the highest card of the led suit wins) and leads next;
+ *    then he cashes his other top cards of s and his runs in the other suits (sans_runs against the defenders'
+ *    hands as they are now: the cards they play to this trick only leave them, which never lowers a run). So
+ *    he takes at least top[s] + the runs of the other suits, for the worst s the leader may choose;
+ *  - in a trick led, his card on the table is winning and no one still to play holds a higher card of the led
+ *    suit, or he is still to play and holds a card of the led suit above the winning card and above every
+ *    card of it the defenders still to play hold (he plays his highest): he takes this trick, leads next and
+ *    cashes the runs of his hand after this trick against the defenders' hands now: 1 + those runs.
+ * A declarer on lead is counted by quick_tricks. */
+static int sans_sure_tricks(const Ctx *c, uint32_t all, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
-    uint32_t dh = c->h[decl];
+    uint32_t dh = c->h[decl], o1 = c->h[NEXT[decl]], o2 = c->h[NEXT[NEXT[decl]]];
+    int run[4], top[4];
+    uint32_t regs[4];
     if (!np) {
         int seat = c->tleader;
-        if (seat == decl) return 0; /* (the quick tricks count this) */
+        if (seat == decl) return 0;
         uint32_t lh = c->h[seat], r = 0;
         for (int s = 0; s < 4; s++) {
             if (!(lh & SUIT[s])) continue;
-            uint32_t as = all & SUIT[s];
-            int top = TOPBIT(as);
-            if (!(dh >> top & 1)) return 0;
-            r |= 1u << top;
+            int t = TOPBIT(all & SUIT[s]);
+            if (!(dh >> t & 1)) return 0;
+            r |= 1u << t;
+        }
+        int q = sans_runs(dh, o1, o2, run, top, regs), lo = 99;
+        for (int s = 0; s < 4; s++) {
+            r |= regs[s];
+            if ((lh & SUIT[s]) && q - run[s] + top[s] < lo) lo = q - run[s] + top[s];
         }
         *reg = r;
-        return 1;
+        return lo;
     }
     int led = c->tcards[0] >> 3, w = c->tcards[0];
     for (int k = 1; k < np; k++)
@@ -802,10 +838,12 @@ static int sans_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
         if (!ds) return 0;
         card = TOPBIT(ds);
         if (card < w) return 0;
+        dh &= ~(1u << card);
     }
     if (rest && TOPBIT(rest) > card) return 0;
-    *reg = closure(all, 1u << card);
-    return 1;
+    int q = sans_runs(dh, o1, o2, run, top, regs);
+    *reg = closure(all, 1u << card | regs[0] | regs[1] | regs[2] | regs[3]);
+    return 1 + q;
 }
 
 /* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
@@ -845,10 +883,10 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     uint32_t s01 = 0, s2 = 0;
     uint32_t k[2] = {0, 0};
     int first = -1;
-    if (target == 1 && c->trump < 0 && !c->betl) {
-        /* Sans, does the declarer take a trick: yes when he surely takes this one. */
+    if (c->trump < 0 && !c->betl) {
+        /* Sans: yes when the tricks he surely takes from a trick he surely takes reach the target. */
         uint32_t reg;
-        if (sans_takes_trick(c, all, &reg)) {
+        if (sans_sure_tricks(c, all, &reg) >= target) {
             *rel = reg;
             return 1;
         }
