@@ -1,6 +1,7 @@
-"""The native solver's trump bound from a trick the declarer surely takes (rules/arbitar/_dds.c,
-trump_sure_tricks): where it fires (one node), just outside (the search goes on), and seeded random trump
-positions against the pure-Python reference at every target."""
+"""The native solver's trump bounds (rules/arbitar/_dds.c): a trick the declarer surely takes (trump_sure_tricks)
+and a defender's top card of a side suit he holds when he needs every trick: where each fires (one node), just
+outside (the search goes on), and seeded random trump positions against the pure-Python reference at every
+target."""
 
 from __future__ import annotations
 
@@ -75,6 +76,36 @@ def test_trump_a_possible_ruff_searches_on(
     answer, nodes = reach(hands, to_move, target, trick, leader)
     assert nodes > 1
     assert answer == (value(hands, to_move, trick, leader) >= target)
+
+
+# The declarer must take every trick left but a defender holds the top card of a side suit he holds (not the suit
+# led now): "no" at once; just outside, that suit is the one led now, and the search goes on.
+LOSES_ONE = [
+    pytest.param((m("AS 7H"), m("KS AH"), m("8D 9D")), 0, (), -1, id="he leads, the ace of hearts is a defender's"),
+    pytest.param((m("AS 7H"), m("AH"), m("KS 9D")), 2, (c("8D"),), 1, id="he will ruff this trick, not the heart"),
+]
+KEEPS_ALL = [
+    pytest.param((m("AS KH"), m("KS"), m("AH 9D")), 2, (c("8H"),), 1, id="the ace of hearts is in the suit led"),
+]
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), LOSES_ONE)
+def test_trump_a_defenders_top_side_card_denies_every_trick_at_once(
+    hands: Hands, to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    left = bin(hands[to_move]).count("1")
+    assert value(hands, to_move, trick, leader) < left
+    assert reach(hands, to_move, left, trick, leader) == (False, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), KEEPS_ALL)
+def test_trump_no_defenders_top_in_his_other_suits_searches_on(
+    hands: Hands, to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    left = bin(hands[to_move]).count("1")
+    answer, nodes = reach(hands, to_move, left, trick, leader)
+    assert nodes > 1
+    assert answer == (value(hands, to_move, trick, leader) >= left)
 
 
 KEPT = Solver(10)  # one small table across the positions: entries found for one position answer for others
