@@ -817,6 +817,10 @@ static int sans_sure_tricks(const Ctx *c, uint32_t all, int target, uint32_t *re
             if (!(dh >> t & 1)) return 0;
             r |= 1u << t;
         }
+        if (target <= 1) { /* the trick alone will do */
+            *reg = r;
+            return 1;
+        }
         int q = sans_runs(dh, o1, o2, run, top, regs), lo = 99;
         for (int s = 0; s < 4; s++)
             if ((lh & SUIT[s]) && q - run[s] + top[s] < lo) lo = q - run[s] + top[s];
@@ -866,6 +870,10 @@ static int sans_sure_tricks(const Ctx *c, uint32_t all, int target, uint32_t *re
         dh &= ~(1u << card);
     }
     if (rest && TOPBIT(rest) > card) return 0;
+    if (target <= 1) { /* the trick alone will do */
+        *reg = closure(all, 1u << card);
+        return 1;
+    }
     int q = sans_runs(dh, o1, o2, run, top, regs);
     if (1 + q < target) return 1 + q;
     /* The region: the suits whose runs are needed, those that cost no region first, then the longest. */
@@ -930,6 +938,10 @@ static int trump_sure_tricks(Ctx *c, uint32_t all, int target, uint32_t *reg) {
         } else if ((xl & above) || (!xl && (hx & TS))) {
             return 0;
         }
+    }
+    if (target <= 1) { /* the trick alone will do */
+        *reg = closure(all, 1u << card);
+        return 1;
     }
     for (int k = np; k < 3; k++) {
         int x = MOD3[c->tleader + k];
