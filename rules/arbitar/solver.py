@@ -88,9 +88,9 @@ are what to quote; 2026-12-01):
   is one trick: -2.5% and -1.5% of that); 0 mismatches, and 0 differences from the solver before on 140,000
   further random sans and trump positions (5-10 cards, mid-trick too, every trump suit, fresh and kept tables).
   Wall times (`bench/solver.py --decisions 0`, the builds before and after in turn, three runs each, medians;
-  machine load 3.4-3.5, far busier than the runs above): trump 0.48 -> 0.34 ms mean (median deal 0.27 ->
-  0.25), sans 0.73 -> 0.48 ms (0.33 -> 0.29), betl unchanged (3.98 -> 3.88, noise); the same bench with the
-  baseline, after, at load 3.5: trump 0.45 ms, 2.96x the baseline, sans 0.56 ms, 3.79x.
+  machine load 2.7-3.0, busier than the runs above): trump 0.32 -> 0.28 ms mean (median deal 0.25 -> 0.23),
+  sans 0.43 -> 0.34 ms (0.31 -> 0.26), betl unchanged (2.76 -> 2.83, noise); the same bench with the baseline
+  side by side, after, at load 2.7: trump 0.30 ms, 3.12x the baseline; sans 0.38 ms, 4.27x; 0 mismatches.
   Tried and dropped: the defenders' mirror (a trick they surely take plus the winner's quick tricks as an upper
   bound: -1.8% nodes, +16% instructions; only at the declarer's nodes: -0.8%, +8%); the trump bound also with a
   defender on lead (one quick-trick count per suit he may lead: -1.1% nodes, +0.6% instructions); the sans bound
