@@ -53,6 +53,19 @@
  *    heuristics do not find it better than the history does;
  *  - cheap nodes: the cards in play passed down the search, the table's bucket scanned four entries at a time
  *    with SSE2 where the machine has it (every x86-64; a plain loop elsewhere);
+ *  - cost per node (measured with callgrind, the bench's first 100 deals per strain, same nodes): search_n is
+ *    compiled once per strain (search_betl, search_sans, search_trump, the strain a constant in each, so each
+ *    copy carries only its own checks; -7% instructions in betl); the card winning the trick so far is carried
+ *    from node to node (c->wpos) instead of re-derived by each helper and at the third card; extend_runs without
+ *    its inner loop; a store's replacement scan over all 16 entries at once with SSE2 (the same entry chosen);
+ *    the relative hands (normalize) only when the bucket holds an entry of the position's shape, else at the
+ *    store; two hands' suit lengths counted in one 64-bit word; built with -fno-wrapv (undoing Python's
+ *    -fwrapv; -2.6% in betl). Before -> after, per node: trump 536 -> 485, sans 516 -> 447, betl 466 -> 408
+ *    instructions. Measured and dropped (instruction counts up, GCC 12 spilled more in the recursive search):
+ *    a per-node struct of the trick's led suit, winner, declarer's place and played seats (+1.3% betl), a
+ *    per-node mask of the cards beating the winner in place of beats() (+0.9%), a loop over the legal suits
+ *    only in gen_moves instead of the unrolled four (+1.7%), score and card packed in one sort key (+0.3%);
+ *    -funroll-loops (-0.8% instructions, no faster), -O2 (+15%);
  *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**22 = 96 MB)
  *    and keeps it across calls while the strain and declarer stay the same (a table just emptied by clear()
  *    is not emptied again by the next call), so layouts visited in
@@ -84,6 +97,14 @@ static inline int POPCNT(uint32_t x) {
 #else
 static int CTZ(uint32_t x) { int n = 0; while (!(x & 1u)) { x >>= 1; n++; } return n; }
 static int TOPBIT(uint32_t x) { int n = -1; while (x) { x >>= 1; n++; } return n; }
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#else
+#define ALWAYS_INLINE inline
 #endif
 
 #define NO_CARD 0xFF
@@ -166,6 +187,8 @@ typedef struct {
     int tleader;
     int nplayed;
     int tcards[3];
+    int wpos; /* the place in the trick (0..nplayed-1) of the card winning it so far; set by search() and, for
+               * each child, by search_n's move loop */
     uint8_t gen;
     uint64_t nodes;
     uint32_t hist[3][32]; /* history of leads: seat, card -> the weight of the cut-offs it gave (2**tricks left) */
@@ -191,6 +214,15 @@ static inline int winning_index(const Ctx *c) {
     if (beats(c->tcards[2], c->tcards[best], c->trump)) best = 2;
     return best;
 }
+
+/* The trick in progress (nplayed > 0) as the node's checks and move ordering need it, derived once per node
+ * from c->wpos (no loop over the trick's cards). */
+typedef struct {
+    int led; /* the led suit */
+    int win; /* the card winning the trick so far (in sans and betl: the highest card of the led suit) */
+} Trick;
+
+static const int PLAYED[3][3] = {{0, 1, 3}, {0, 2, 6}, {0, 4, 5}}; /* [leader][cards played]: seats as bits */
 
 /* The legal cards of seat in the current trick. */
 static inline uint32_t legal_cards(const Ctx *c, int seat) {
@@ -239,6 +271,22 @@ static inline uint32_t probe_bucket(const Bucket *b, uint32_t s01, uint32_t s2, 
     return hits;
 }
 
+/* Does bucket b hold an entry of this shape? */
+static inline int same_shape(const Bucket *b, uint32_t s01, uint32_t s2) {
+#ifdef HAVE_SSE2
+    const __m128i S01 = _mm_set1_epi32((int)s01), S2 = _mm_set1_epi32((int)s2);
+    __m128i m = _mm_setzero_si128();
+    for (int i = 0; i < BUCKET; i += 4)
+        m = _mm_or_si128(m, _mm_and_si128(_mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape01 + i)), S01),
+                                          _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape2 + i)), S2)));
+    return _mm_movemask_epi8(m) != 0;
+#else
+    for (int i = 0; i < BUCKET; i++)
+        if (b->shape01[i] == s01 && b->shape2[i] == s2) return 1;
+    return 0;
+#endif
+}
+
 /* The number of cards in each byte (suit) of x, one count per byte. */
 static inline uint32_t suit_counts(uint32_t x) {
     x = x - ((x >> 1) & 0x55555555u);
@@ -248,7 +296,12 @@ static inline uint32_t suit_counts(uint32_t x) {
 
 /* Suit lengths of the three hands and the leader, as two words (see Bucket); the second is never 0. */
 static inline void shape_of(const uint32_t h[3], int leader, uint32_t *s01, uint32_t *s2) {
-    *s01 = suit_counts(h[0]) | suit_counts(h[1]) << 4;
+    /* hands 0 and 1 counted at once, as the two halves of one 64-bit word */
+    uint64_t x = (uint64_t)h[1] << 32 | h[0];
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    *s01 = (uint32_t)x | (uint32_t)(x >> 32) << 4;
     *s2 = suit_counts(h[2]) | (uint32_t)(leader + 1) << 4;
 }
 
@@ -273,6 +326,43 @@ static inline uint32_t same_entries(const Bucket *b, uint32_t s01, uint32_t s2, 
                            (b->k0[i] == k0) & (b->k1[i] == k1)) << i;
 #endif
     return same;
+}
+
+/* The entry a new one replaces: an empty entry, else one with few tricks left, older searches first (the score
+ * empty: -1, else depth * 2 + (used by this search), the lowest wins); among equal scores the first from
+ * `start` on, wrapping around, so that equal candidates take turns. */
+static inline int victim(const Bucket *b, uint8_t gen, unsigned start) {
+#if defined(HAVE_SSE2) && BUCKET == 16
+    /* The same choice, all 16 scores at once as bytes (score + 1: 0 .. 2 * 10 + 2). */
+    const __m128i zero = _mm_setzero_si128();
+    __m128i e0 = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128((const __m128i *)b->shape2), zero),
+                                 _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape2 + 4)), zero));
+    __m128i e1 = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape2 + 8)), zero),
+                                 _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)(b->shape2 + 12)), zero));
+    __m128i empty = _mm_packs_epi16(e0, e1); /* 0xFF where empty */
+    __m128i d = _mm_loadu_si128((const __m128i *)b->depth);
+    __m128i used = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)b->gen), _mm_set1_epi8((char)gen));
+    __m128i sc = _mm_sub_epi8(_mm_add_epi8(_mm_add_epi8(d, d), _mm_set1_epi8(1)), used); /* used: -1 */
+    sc = _mm_andnot_si128(empty, sc);
+    __m128i lo = _mm_min_epu8(sc, _mm_srli_si128(sc, 8));
+    lo = _mm_min_epu8(lo, _mm_srli_si128(lo, 4));
+    lo = _mm_min_epu8(lo, _mm_srli_si128(lo, 2));
+    lo = _mm_min_epu8(lo, _mm_srli_si128(lo, 1));
+    unsigned best = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(sc, _mm_set1_epi8((char)_mm_cvtsi128_si32(lo))));
+    unsigned rot = (best >> start | best << (16 - start)) & 0xFFFFu;
+    return (int)((start + (unsigned)CTZ(rot)) % 16);
+#else
+    int wscore = 1 << 30, hit = 0;
+    for (int j = 0; j < BUCKET; j++) {
+        int i = (int)((start + (unsigned)j) % BUCKET);
+        int sc = b->shape2[i] ? b->depth[i] * 2 + (b->gen[i] == gen) : -1;
+        if (sc < wscore) {
+            wscore = sc;
+            hit = i;
+        }
+    }
+    return hit;
+#endif
 }
 
 /* Hashed on the shape alone, so that every entry that may match a position lies in its bucket. */
@@ -321,12 +411,9 @@ static inline uint32_t extend_runs(uint32_t all, uint32_t r, uint32_t legal) {
         int low = CTZ(rs);
         if (!(legal >> low & 1)) continue;
         uint32_t below = all & SUIT[s] & ((1u << low) - 1u);
-        while (below) {
-            int next = TOPBIT(below);
-            if (!(legal >> next & 1)) break;
-            r |= 1u << next;
-            below &= ~(1u << next);
-        }
+        /* the run goes down to the highest card below that is not legal (it stays out), else to the bottom */
+        uint32_t stop = below & ~legal;
+        r |= stop ? below & ~((2u << TOPBIT(stop)) - 1u) : below;
     }
     return r;
 }
@@ -335,7 +422,7 @@ static inline uint32_t extend_runs(uint32_t all, uint32_t r, uint32_t legal) {
  * the declarer ducks with his highest card under the winner (or unloads his highest card when void or when he
  * must win as last to play); a defender leads low where the declarer holds only higher cards, plays under the
  * declarer's winning card, low before the declarer plays, and unloads high cards otherwise. */
-static int betl_score(const Ctx *c, int seat, int m, int np, int winner, int wseat) {
+static int betl_score(const Ctx *c, int seat, int m, int np, const Trick *t, int wseat) {
     int rank = m & 7, s = m >> 3, decl = c->declarer;
     uint32_t ds = c->h[decl] & SUIT[s];
     if (!np) {
@@ -346,19 +433,15 @@ static int betl_score(const Ctx *c, int seat, int m, int np, int winner, int wse
         if (!ds) return 40 - rank;
         return CTZ(ds) > m ? 200 - rank : 120 - rank;
     }
-    int led = c->tcards[0] >> 3;
-    if (s != led) return 150 + rank; /* a discard: the highest first */
-    int wins = beats(m, winner, -1);
+    if (s != t->led) return 150 + rank; /* a discard: the highest first */
+    int wins = m > t->win;
     if (seat == decl) {
         if (!wins) return 200 + rank;
         return np == 2 ? 100 + rank : 100 - rank;
     }
     if (wseat == decl) return wins ? 50 - rank : 200 + rank;
     /* the declarer has not played yet (np == 1), or has and is already beaten */
-    int decl_played = 0;
-    for (int k = 0; k < np; k++)
-        if (MOD3[c->tleader + k] == decl) decl_played = 1;
-    return decl_played ? 100 + rank : 200 - rank;
+    return MOD3[decl + 3 - c->tleader] < np ? 100 + rank : 200 - rank;
 }
 
 /* Lead scores above every history weight (aged at 2**20) and heuristic (under 1000): the table's best lead is
@@ -372,25 +455,19 @@ static int betl_score(const Ctx *c, int seat, int m, int np, int winner, int wse
 
 /* The legal cards of seat, one per group of equivalent cards, best first; inplay: the cards in the hands and on
  * the table. */
-static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay) {
+static inline int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay, const Trick *t, int wpos,
+                            int betl, int trump) {
     uint32_t hand = c->h[seat];
     uint32_t legal = hand;
-    uint32_t others = (c->h[0] | c->h[1] | c->h[2]) & ~hand;
-    int np = c->nplayed, trump = c->trump;
+    uint32_t others = inplay & ~hand; /* (used on lead, where the table is empty: the others' hands) */
+    int np = c->nplayed;
     int winner = -1, wseat = -1;
     if (np) {
-        int led = c->tcards[0] >> 3;
-        uint32_t f = hand & SUIT[led];
+        uint32_t f = hand & SUIT[t->led];
         if (f) legal = f;
         else if (trump >= 0 && (hand & SUIT[trump])) legal = hand & SUIT[trump];
-        winner = c->tcards[0];
-        wseat = 0;
-        for (int k = 1; k < np; k++)
-            if (beats(c->tcards[k], winner, trump)) {
-                winner = c->tcards[k];
-                wseat = k;
-            }
-        wseat = MOD3[c->tleader + wseat];
+        winner = t->win;
+        wseat = MOD3[c->tleader + wpos];
     }
     uint32_t reps = 0;
     for (int s = 0; s < 4; s++) {
@@ -410,7 +487,7 @@ static int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inpla
         reps &= reps - 1;
         int rank = m & 7, s = m >> 3, sc;
         if (m == first) sc = FIRST_SCORE;
-        else if (c->betl) sc = betl_score(c, seat, m, np, winner, wseat);
+        else if (betl) sc = betl_score(c, seat, m, np, t, wseat);
         else if (!np) {
             uint32_t higher = others & SUIT[s] & ~((2u << m) - 1u);
             if (!higher) {
@@ -466,11 +543,11 @@ static inline int beat_pairs(uint32_t high, uint32_t low) {
  * in each suit the leader's cards above every other card still in play (all his cards of the suit when these
  * outlast everyone else's), in a side suit capped by the length of every other player who holds a trump
  * (after that he must ruff). */
-static int quick_tricks(const Ctx *c, int seat, int need, uint32_t *reg) {
+static int quick_tricks(const Ctx *c, int seat, int need, int trump, uint32_t *reg) {
     uint32_t mine = c->h[seat];
     uint32_t o1 = c->h[NEXT[seat]], o2 = c->h[NEXT[NEXT[seat]]];
     uint32_t others = o1 | o2;
-    int trump = c->trump, q = 0, runs[4];
+    int q = 0, runs[4];
     uint32_t regs[4];
     int ruff1 = trump >= 0 && (o1 & SUIT[trump]), ruff2 = trump >= 0 && (o2 & SUIT[trump]);
     for (int s = 0; s < 4; s++) {
@@ -553,7 +630,7 @@ static int betl_exit_after(const Ctx *c, int s, int played, uint32_t all, uint32
     return 0;
 }
 
-static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+static int betl_loses_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     int seat = MOD3[c->tleader + np];
     uint32_t dh = c->h[decl];
@@ -585,12 +662,9 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
         *reg = r;
         return 1;
     }
-    int led = c->tcards[0] >> 3, w = c->tcards[0];
-    for (int k = 1; k < np; k++)
-        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int led = t->led, w = t->win;
     int kd = MOD3[decl + 3 - c->tleader]; /* the declarer's place in the trick */
-    int played = 0;
-    for (int k = 0; k < np; k++) played |= 1 << MOD3[c->tleader + k];
+    int played = PLAYED[c->tleader][np];
     if (kd < np) {
         /* (when he is beaten already or discarded, only the last player is left, whose cards all end the
          * search at once) */
@@ -666,16 +740,13 @@ static int betl_loses_two(const Ctx *c, uint32_t all, uint32_t *reg) {
  * of them to keep one after this trick and the next (where he may discard: one more each). Then the next
  * trick is lost, or led in v (the defender goes over his lowest v card), or he takes it and leads his lowest
  * v card into that defender. *reg: the cards the two losses depend on besides the suit lengths. */
-static int betl_loses_two_mid(const Ctx *c, uint32_t all, uint32_t *reg) {
+static int betl_loses_two_mid(const Ctx *c, uint32_t all, const Trick *t, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     int seat = MOD3[c->tleader + np];
     uint32_t dh = c->h[decl];
-    int led = c->tcards[0] >> 3, w = c->tcards[0];
-    for (int k = 1; k < np; k++)
-        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int led = t->led, w = t->win;
     int kd = MOD3[decl + 3 - c->tleader]; /* the declarer's place in the trick */
-    int played = 0;
-    for (int k = 0; k < np; k++) played |= 1 << MOD3[c->tleader + k];
+    int played = PLAYED[c->tleader][np];
     uint32_t r = 0;
     int lost = 0;
     if (kd < np) {
@@ -730,7 +801,7 @@ static int betl_loses_two_mid(const Ctx *c, uint32_t all, uint32_t *reg) {
  *    player after him (if any) is void or has a card below it; he plays after the defender to move, the same
  *    holds and that defender is void or has a card below it; or his card is winning and each defender still to
  *    play is void or has a card below it. */
-static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+static int betl_takes_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     int seat = MOD3[c->tleader + np];
     uint32_t dh = c->h[decl];
@@ -761,9 +832,7 @@ static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
         }
         return 0;
     }
-    int led = c->tcards[0] >> 3, w = c->tcards[0];
-    for (int k = 1; k < np; k++)
-        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int led = t->led, w = t->win;
     int kd = MOD3[decl + 3 - c->tleader];
     uint32_t from;
     if (kd < np) {
@@ -796,7 +865,7 @@ static int betl_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
  * card of the led suit above the winning card and above every card of it the defenders still to play hold;
  * or a defender leads and the declarer holds the top card of every suit the leader holds. (No trumps: a
  * discard never wins.) *reg: the cards from his winning card upwards. */
-static int sans_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
+static int sans_takes_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t *reg) {
     int decl = c->declarer, np = c->nplayed;
     uint32_t dh = c->h[decl];
     if (!np) {
@@ -813,9 +882,7 @@ static int sans_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
         *reg = r;
         return 1;
     }
-    int led = c->tcards[0] >> 3, w = c->tcards[0];
-    for (int k = 1; k < np; k++)
-        if ((c->tcards[k] >> 3) == led && c->tcards[k] > w) w = c->tcards[k];
+    int led = t->led, w = t->win;
     int kd = MOD3[decl + 3 - c->tleader];
     uint32_t rest = 0; /* the led suit's cards of the defenders still to play */
     for (int k = np; k < 3; k++) {
@@ -839,33 +906,54 @@ static int sans_takes_trick(const Ctx *c, uint32_t all, uint32_t *reg) {
 
 /* Does the declarer take at least `target` tricks from the current position? *rel receives the cards (in
  * play here, closed upwards in each suit) the answer depends on besides the suit lengths. */
-static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
+static int search_betl(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
+static int search_sans(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
+static int search_trump(Ctx *c, int target, uint32_t *rel, int n, uint32_t all);
+
+/* The search of the Ctx's strain (one compiled copy of search_n each). */
+static inline int search_strain(Ctx *c, int target, uint32_t *rel, int n, uint32_t all, int betl, int trump) {
+    if (betl) return search_betl(c, target, rel, n, all);
+    if (trump < 0) return search_sans(c, target, rel, n, all);
+    return search_trump(c, target, rel, n, all);
+}
 
 static int search(Ctx *c, int target, uint32_t *rel) {
     uint32_t all = c->h[0] | c->h[1] | c->h[2];
     for (int k = 0; k < c->nplayed; k++) all |= 1u << c->tcards[k];
-    return search_n(c, target, rel, POPCNT(c->h[MOD3[c->tleader + c->nplayed]]), all);
+    c->wpos = 0;
+    for (int k = 1; k < c->nplayed; k++)
+        if (beats(c->tcards[k], c->tcards[c->wpos], c->trump)) c->wpos = k;
+    return search_strain(c, target, rel, POPCNT(c->h[MOD3[c->tleader + c->nplayed]]), all, c->betl, c->trump);
 }
 
-/* search() where n, the cards of the seat to move (the tricks left, the current one included), is known. */
-static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
+/* search() where n, the cards of the seat to move (the tricks left, the current one included), is known. Its body
+ * is compiled once per strain (search_betl, search_sans, search_trump: betl and trump are constants there, trump
+ * -1 in sans and betl), so that each copy carries only its strain's checks; it recurses into its own copy. */
+static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all, const int betl,
+                                  const int trump) {
     int seat = MOD3[c->tleader + c->nplayed];
     *rel = 0;
     if (target <= 0) return 1;
     if (target > n) return 0;
     c->nodes++;
-    if (c->betl && target == n) {
+    Trick t = {0, 0};
+    int wpos = c->wpos; /* (children overwrite c->wpos) */
+    if (c->nplayed) {
+        t.led = c->tcards[0] >> 3;
+        t.win = c->tcards[wpos];
+    }
+    if (betl && target == n) {
         /* Betl, the declarer must take every trick left: no as soon as he can surely lose this one. */
         uint32_t reg;
-        if (betl_loses_trick(c, all, &reg)) {
+        if (betl_loses_trick(c, all, &t, &reg)) {
             *rel = reg;
             return 0;
         }
     }
-    if (c->betl && target == n - 1 && n >= 3 && c->nplayed) {
+    if (betl && target == n - 1 && n >= 3 && c->nplayed) {
         /* Betl, the declarer must take all tricks left but one: no when he can surely lose two. */
         uint32_t reg;
-        if (betl_loses_two_mid(c, all, &reg)) {
+        if (betl_loses_two_mid(c, all, &t, &reg)) {
             *rel = reg;
             return 0;
         }
@@ -873,19 +961,19 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     Bucket *b = NULL;
     uint32_t s01 = 0, s2 = 0;
     uint32_t k[2] = {0, 0};
-    int first = -1;
-    if (target == 1 && c->trump < 0 && !c->betl) {
+    int have_k = 0, first = -1;
+    if (target == 1 && trump < 0 && !betl) {
         /* Sans, does the declarer take a trick: yes when he surely takes this one. */
         uint32_t reg;
-        if (sans_takes_trick(c, all, &reg)) {
+        if (sans_takes_trick(c, all, &t, &reg)) {
             *rel = reg;
             return 1;
         }
     }
-    if (c->betl && target == 1) {
+    if (betl && target == 1) {
         /* Betl, does the declarer take a trick: yes when the defenders can make him take this one. */
         uint32_t reg;
-        if (betl_takes_trick(c, all, &reg)) {
+        if (betl_takes_trick(c, all, &t, &reg)) {
             *rel = reg;
             return 1;
         }
@@ -901,12 +989,16 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         }
         if (n >= TT_MIN_DEPTH) {
             shape_of(c->h, seat, &s01, &s2);
-            normalize(c->h, k);
             b = bucket_of(c, s01, s2);
             /* The table before the cheap bounds (measured: trump -8%, sans -7% per deal, as a hit saves the
              * quick-trick count). The matching entries as a bit mask first (four at a time where SSE2 is
              * there), then visited in index order. */
-            uint32_t hits = probe_bucket(b, s01, s2, k[0], k[1]);
+            uint32_t hits = 0;
+            if (same_shape(b, s01, s2)) { /* (else the relative hands wait for the store) */
+                normalize(c->h, k);
+                have_k = 1;
+                hits = probe_bucket(b, s01, s2, k[0], k[1]);
+            }
             while (hits) {
                 int i = CTZ(hits);
                 hits &= hits - 1;
@@ -926,11 +1018,11 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                 }
             }
         }
-        if (!c->betl) {
+        if (!betl) {
             int lo = 0, hi = n;
             uint32_t lo_reg = 0, hi_reg = 0;
-            if (c->trump >= 0) {
-                uint32_t T = SUIT[c->trump];
+            if (trump >= 0) {
+                uint32_t T = SUIT[trump];
                 uint32_t trumps = all & T;
                 if (trumps) {
                     /* The top trumps of one player win whenever they are played. */
@@ -954,7 +1046,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                     uint32_t dt = c->h[c->declarer] & T;
                     uint32_t o1 = c->h[NEXT[c->declarer]] & T, o2 = c->h[NEXT[NEXT[c->declarer]]] & T;
                     if (dt) {
-                        int sure = POPCNT(dt) - beat_pairs((o1 | o2) >> (8 * c->trump), dt >> (8 * c->trump));
+                        int sure = POPCNT(dt) - beat_pairs((o1 | o2) >> (8 * trump), dt >> (8 * trump));
                         if (sure > lo) {
                             lo = sure;
                             lo_reg = closure(trumps, dt & (0u - dt));
@@ -962,7 +1054,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                     }
                     if (o1 | o2) {
                         int longer = POPCNT(o1) > POPCNT(o2) ? POPCNT(o1) : POPCNT(o2);
-                        int sure = longer - beat_pairs(dt >> (8 * c->trump), (o1 | o2) >> (8 * c->trump));
+                        int sure = longer - beat_pairs(dt >> (8 * trump), (o1 | o2) >> (8 * trump));
                         if (n - sure < hi) {
                             hi = n - sure;
                             hi_reg = closure(trumps, (o1 | o2) & (0u - (o1 | o2)));
@@ -980,7 +1072,7 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             }
             uint32_t qreg = 0;
             int need = seat == c->declarer ? target : n - target + 1;
-            int q = quick_tricks(c, seat, need, &qreg);
+            int q = quick_tricks(c, seat, need, trump, &qreg);
             if (q >= need) {
                 *rel = qreg;
                 return seat == c->declarer;
@@ -991,13 +1083,13 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
                  * then the partner's quick tricks count (his entry is one of them). */
                 int partner = 3 - seat - c->declarer;
                 uint32_t lh = c->h[seat], ph = c->h[partner], dh = c->h[c->declarer];
-                uint32_t dtrumps = c->trump >= 0 ? dh & SUIT[c->trump] : 0;
+                uint32_t dtrumps = trump >= 0 ? dh & SUIT[trump] : 0;
                 for (int su = 0; su < 4; su++) {
                     uint32_t as = all & SUIT[su];
                     if (!(lh & SUIT[su]) || !(ph >> TOPBIT(as) & 1)) continue;
-                    if (dtrumps && su != c->trump && !(dh & SUIT[su])) continue;
+                    if (dtrumps && su != trump && !(dh & SUIT[su])) continue;
                     uint32_t preg = 0;
-                    int qp = quick_tricks(c, partner, need, &preg);
+                    int qp = quick_tricks(c, partner, need, trump, &preg);
                     if (qp >= need) {
                         *rel = closure(all, preg | 1u << TOPBIT(as));
                         return 0;
@@ -1036,23 +1128,24 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         }
     }
     int moves[12];
-    int nm = gen_moves(c, seat, moves, first, all);
+    int nm = gen_moves(c, seat, moves, first, all, &t, wpos, betl, trump);
     int maxnode = c->ismax[seat];
     int result = !maxnode, best = -1;
     uint32_t acc = 0, child;
     for (int i = 0; i < nm; i++) {
         int m = moves[i], r;
         c->h[seat] &= ~(1u << m);
+        /* the place in the trick of the card winning it after m */
+        int wi = !c->nplayed || beats(m, t.win, trump) ? c->nplayed : wpos;
         c->tcards[c->nplayed++] = m;
         if (c->nplayed == 3) {
-            int wi = winning_index(c);
             int w = MOD3[c->tleader + wi];
             int saved = c->tleader;
             int t0 = c->tcards[0], t1 = c->tcards[1], t2 = c->tcards[2];
             c->tleader = w;
             c->nplayed = 0;
-            r = search_n(c, target - (w == c->declarer), &child, n - 1,
-                         all & ~(1u << t0 | 1u << t1 | 1u << t2));
+            r = search_strain(c, target - (w == c->declarer), &child, n - 1, all & ~(1u << t0 | 1u << t1 | 1u << t2),
+                              betl, trump);
             c->tleader = saved;
             c->nplayed = 3;
             c->tcards[0] = t0;
@@ -1060,7 +1153,8 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
             c->tcards[2] = t2;
             child = closure(all, child | 1u << c->tcards[wi]);
         } else {
-            r = search_n(c, target, &child, n, all);
+            c->wpos = wi;
+            r = search_strain(c, target, &child, n, all, betl, trump);
         }
         c->nplayed--;
         c->h[seat] |= 1u << m;
@@ -1091,22 +1185,12 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         /* Store for the class of positions that agree on the region. */
         uint32_t region = acc;
         region = compress_region(all, region);
+        if (!have_k) normalize(c->h, k); /* (the hands are as they were at the probe) */
         uint32_t k0 = k[0] & region, k1 = k[1] & region;
         uint32_t same = same_entries(b, s01, s2, region, k0, k1);
         int hit = same ? CTZ(same) : -1;
         if (hit < 0) {
-            /* Replace an empty entry, else one with few tricks left, older searches first, starting the scan
-             * at a varying place so that equal candidates take turns. */
-            int wscore = 1 << 30;
-            unsigned start = (unsigned)c->nodes;
-            for (int j = 0; j < BUCKET; j++) {
-                int i = (int)((start + (unsigned)j) % BUCKET);
-                int sc = b->shape2[i] ? b->depth[i] * 2 + (b->gen[i] == c->gen) : -1;
-                if (sc < wscore) {
-                    wscore = sc;
-                    hit = i;
-                }
-            }
+            hit = victim(b, c->gen, (unsigned)c->nodes % BUCKET);
             b->shape01[hit] = s01;
             b->shape2[hit] = s2;
             b->k0[hit] = k0;
@@ -1131,6 +1215,16 @@ static int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
         }
     }
     return result;
+}
+
+static int search_betl(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
+    return search_n(c, target, rel, n, all, 1, -1);
+}
+static int search_sans(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
+    return search_n(c, target, rel, n, all, 0, -1);
+}
+static int search_trump(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
+    return search_n(c, target, rel, n, all, 0, c->trump & 3); /* (& 3: a no-op that tells the compiler 0..3; -3%) */
 }
 
 /* The exact value of the current position, which lies in [lo, hi], found by yes/no searches from a guess. */

@@ -85,6 +85,12 @@ are what to quote; 2026-12-01):
   leads (the first lead fails at about 21% of the defenders' cut nodes, 11% of the declarer's) cut off in another
   suit 83-86% of the time, and none of a dozen other orders tried (listed in the header of _dds.c) beat the
   history and killer.
+- the fourth step (the cost per node, same nodes and values: the search compiled once per strain, the trick's
+  winner carried from node to node, the store's replacement scan and the shape check with SSE2, the relative
+  hands only when the bucket holds the shape, -fno-wrapv; see _dds.c's header): instructions (callgrind, the
+  bench's first 100 deals, the solver's own code, the build's flags) trump 386.2M -> 349.3M (-9.5%), sans
+  550.2M -> 477.0M (-13.3%), betl 3.195G -> 2.796G (-12.5%); per node trump 536 -> 485, sans 516 -> 447, betl
+  466 -> 408. Nodes per deal unchanged (trump 7,201, sans 10,666, betl 68,560 on those 100 deals).
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
