@@ -358,6 +358,63 @@ def test_betl_no_two_sure_losses_searches_on(
     assert answer == (betl_value(hands, to_move, trick, leader) >= left - 1)
 
 
+# (hands of seats 0 = the declarer, 1, 2; seat to move at a trick's start; target): the declarer surely ducks
+# the next k tricks (every card of his is low enough against the defenders' lowest, or a partner must go over
+# him, for k tricks whatever is discarded), so "does he take >= target?" is no at the first node once
+# n - k < target. The third and fourth: k is 2 of 4 (the spades: two of his under the leader's lowest, the
+# partner's two over all of his), so target 3 is answered at once and target 2 is searched.
+BETL_DUCKS_ON = [
+    pytest.param((m("7S 8S 7H"), m("9S TS 8H"), m("JS 9H TH")), 1, 2, id="a defender leads, all his cards low"),
+    pytest.param((m("7S 8S TS 7H"), m("9S JS 8H 9H"), m("QS KS TH JH")), 1, 3, id="two ducks, all but one"),
+    pytest.param((m("7S 7H 8H 7D"), m("8S 9H TH 8D"), m("9S JH QH 9D")), 0, 2, id="he leads under, then ducks"),
+]
+# Just outside: a defender holds a card under his second card of a suit (and the partner too few over it).
+BETL_DUCKS_OFF = [
+    pytest.param((m("7S 9S 7H"), m("8S TS 8H"), m("JS 9H TH")), 1, 2, id="the leader's eight under his nine"),
+    pytest.param((m("7S 8S TS 7H"), m("9S JS 8H 9H"), m("QS KS TH JH")), 1, 2, id="two ducks, all but two"),
+    pytest.param((m("7S 9S TS 7H"), m("8S JS 8H 9H"), m("QS TH JH AD")), 1, 3, id="one spade over his"),
+    pytest.param((m("7S 7H 9H 7D"), m("8S TH JH 8D"), m("9S 8H QH 9D")), 0, 2, id="he leads, an eight under"),
+]
+
+
+@pytest.mark.parametrize(("hands", "to_move", "target"), BETL_DUCKS_ON)
+def test_betl_tricks_he_surely_ducks_answer_at_once(hands: tuple[int, int, int], to_move: int, target: int) -> None:
+    assert betl_value(hands, to_move) < target
+    assert betl_reach(hands, to_move, target) == (False, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "target"), BETL_DUCKS_OFF)
+def test_betl_too_few_sure_ducks_search_on(hands: tuple[int, int, int], to_move: int, target: int) -> None:
+    answer, nodes = betl_reach(hands, to_move, target)
+    assert nodes > 1
+    assert answer == (betl_value(hands, to_move) >= target)
+
+
+def test_betl_every_target_matches_the_reference_at_a_tricks_start() -> None:
+    """Seeded betl positions of 3-6 cards in two to four suits (low cards often, so the sure ducks apply):
+    each yes/no search from a trick's start, every target, against the reference's value."""
+    rng = random.Random(20261214)
+    answered_at_once = 0
+    for _ in range(60):
+        size, suits = rng.randint(3, 6), rng.randint(2, 4)
+        deck = [card for card in range(32) if card // 8 < suits]
+        rng.shuffle(deck)
+        if len(deck) < 3 * size:
+            continue
+        hands = (
+            sum(1 << card for card in deck[:size]),
+            sum(1 << card for card in deck[size : 2 * size]),
+            sum(1 << card for card in deck[2 * size : 3 * size]),
+        )
+        leader = rng.randrange(3)
+        value = betl_value(hands, leader)
+        for target in range(1, size + 1):
+            answer, nodes = betl_reach(hands, leader, target)
+            assert answer == (value >= target), (hands, leader, target)
+            answered_at_once += nodes == 1 and not answer
+    assert answered_at_once > 0
+
+
 # The declarer (seat 0) must take the trick in progress if the defenders let him (they stay under his card or
 # discard), so "does he take a trick?" is answered yes at the first node; then just outside.
 BETL_FORCED = [

@@ -91,6 +91,25 @@ are what to quote; 2026-12-01):
   bench's first 100 deals, the solver's own code, the build's flags) trump 386.2M -> 349.3M (-9.5%), sans
   550.2M -> 477.0M (-13.3%), betl 3.195G -> 2.796G (-12.5%); per node trump 536 -> 485, sans 516 -> 447, betl
   466 -> 408. Nodes per deal unchanged (trump 7,201, sans 10,666, betl 68,560 on those 100 deals).
+- the fourth step (betl's sure ducks, `betl_ducks` in _dds.c, proof there): at a trick's start, the tricks in a
+  row the declarer surely loses by always playing his lowest card of the suit led (and discarding a suit's
+  highest): for every defender and suit both hold, his min(j, m)-th lowest card below that defender's lowest,
+  or below the lowest of the partner, who holds j or more of the suit (he must follow over it), for tricks j up
+  to k; more than n - t of them answer "does he take >= t?" no at once, any t. Betl nodes (the bench's 400
+  deals) 71,992 -> 62,495 per deal (-13%), instructions in search (callgrind, first 100 deals) 3.195G ->
+  2.890G (-9.5%); trump and sans untouched (the same nodes); 0 mismatches. Wall times could not be measured
+  (load 4-5 on 2 cores); by the instructions betl is near 2.7 ms mean, still above 2 ms. Tried and dropped:
+  an upper bound on his tricks by "every trick he takes holds a defender's card below his card of the
+  suit" (F, the defenders' cards below his highest of each suit he holds; sound, checked against the
+  reference) is ruined by the tricks he must take once the defenders hold none of his suits (V, bounded only by
+  the lengths): F + V fires at 5% of the costly "all but one" nodes and cut 0.6% of the nodes; F alone would
+  fire at half of them, so a sharper bound on V is where the next saving lies. Also dropped: the same ducks
+  after a trick in progress he surely loses (checked inside the two-loss test mid-trick, any t): -4% nodes
+  but +8% instructions (mid-trick nodes are many, the check is paid at each); the check before the table
+  (+9% instructions: most trick starts are table hits); the ducks allowing the forcing leads F counts, each
+  followed by an exit into a defender's higher cards (exits that last for the whole run are rare: it fired
+  at 0.6% of the costly nodes the ducks leave); the mirror for "yes" (the defenders make him take t tricks
+  in a row: each keeps cards under his lowest, or none over it): the same nodes.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
