@@ -91,7 +91,7 @@
  *    dominated entry (same class or narrower, bounds no tighter) replaced first (-0.2%, more instructions),
  *    no store below 2, 4, 8 nodes of subtree (+0.2%, +4%, +20%); TT_MIN_DEPTH 3 (+2.6%); tables of 2**16,
  *    2**20, 2**22 entries (+2%, -0.3%, -0.7%: the crowding is per shape); BUCKET 32 with the victim scan in
- *    SSE2 (-9% nodes, -0.9% betl instructions, +5-7% sans and trump); the bucket also by the owners of the
+ *    SSE2 (-9% nodes, -0.9% betl instructions, +5-7% sans and trump); BUCKET 8 with the split (+6%); the bucket also by the owners of the
  *    top two cards of each suit (-2.7%) or by the owner of the longest suit's top card alone (-2.8%), or that
  *    with a second, shared bucket for the entries that leave it out (-3.9%, two scans); the table's lead
  *    taken from the entry with the best bound rather than the first (-0.3%).
