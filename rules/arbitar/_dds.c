@@ -18,7 +18,8 @@
  *    ranks"): every answer comes with the cards it depended on (trick winners of the proof, the cards the
  *    quick-trick bounds used, equivalent cards skipped), closed upwards per suit; an entry matches any
  *    position with the same leader and suit lengths whose top cards agree down to that region (relative
- *    ranks), wherever the smaller cards lie. Buckets hold 16 entries and are chosen by the suit lengths;
+ *    ranks), wherever the smaller cards lie. Buckets hold 16 entries and are chosen by the suit lengths (in betl
+ *    also by the owners of the suits' top cards);
  *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
  *    run of one player and trump-length counts as cheap bounds, after the table; in sans, "does the declarer
  *    take t tricks?" is yes at once at any node of a trick he surely takes (his card wins whatever the
@@ -76,6 +77,25 @@
  *    only in gen_moves instead of the unrolled four (+1.7%), score and card packed in one sort key (+0.3%),
  *    a trick's child decided by its winner alone (target reached or out of reach) answered without the call
  *    (+1.4% betl, -1.3% trump); -funroll-loops (-0.8% instructions, no faster), -O2 (+15%);
+ *  - (the table step of issue 14) in betl a bucket is chosen by the shape and by which hand holds the top card in
+ *    play of each suit (top_owners): the positions of one shape crowd its bucket of 16 in betl (a third of the
+ *    stores at 4-7 tricks left evicted a live entry; BUCKET 32 cut 9% of the nodes but cost as much in scans),
+ *    and the top cards split them over several buckets at the price of the entries whose region leaves out a
+ *    suit's top card (a fifth to a half of them), found only under the layout they were stored from. Sound whatever the
+ *    bucket: matching is unchanged. The bench's 400 betl deals: 55.7k -> 51.9k nodes per deal (-6.7%),
+ *    instructions (callgrind, first 100 deals, the search alone) 2.306G -> 2.228G (-3.4%); betl consistency
+ *    searches over 4,000 neighbouring layouts in one kept table: -21% nodes; sans and trump unchanged (the
+ *    split costs them: trump +16% nodes, so it is betl only). Measured and dropped (betl nodes per deal
+ *    against 55.7k; the bucket's replacement today is in effect random, as every entry of a shape has the
+ *    same depth and search): the subtree's node count as the priority (+6.5%, the inverse +23%), least
+ *    recently used (+44%, most recently used +21%), the largest region first (+31%, the smallest +14%), a
+ *    dominated entry (same class or narrower, bounds no tighter) replaced first (-0.2%, more instructions),
+ *    no store below 2, 4, 8 nodes of subtree (+0.2%, +4%, +20%); TT_MIN_DEPTH 3 (+2.6%); tables of 2**16,
+ *    2**20, 2**22 entries (+2%, -0.3%, -0.7%: the crowding is per shape); BUCKET 32 with the victim scan in
+ *    SSE2 (-9% nodes, -0.9% betl instructions, +5-7% sans and trump); BUCKET 8 with the split (+6%); the bucket also by the owners of the
+ *    top two cards of each suit (-2.7%) or by the owner of the longest suit's top card alone (-2.8%), or that
+ *    with a second, shared bucket for the entries that leave it out (-3.9%, two scans); the table's lead
+ *    taken from the entry with the best bound rather than the first (-0.3%).
  *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**22 = 96 MB)
  *    and keeps it across calls while the strain and declarer stay the same (a table just emptied by clear()
  *    is not emptied again by the next call), so layouts visited in
@@ -167,6 +187,9 @@ static void init_tables(void) {
  * of bridge solvers. Neighbouring layouts differ in small cards, so they share many entries. */
 #ifndef BUCKET
 #define BUCKET 16 /* entries of one shape share a bucket (measured: 16 beats 32 and 64 by 5-10%); a multiple of 4 */
+#endif
+#if BUCKET > 32 || BUCKET % 4
+#error "BUCKET: a multiple of 4, at most 32 (a probe answers with one bit per entry in a uint32_t)"
 #endif
 
 /* A bucket of entries, stored field by field so that the scan reads little. Entry i: */
@@ -375,9 +398,27 @@ static inline int victim(const Bucket *b, uint8_t gen, unsigned start) {
 #endif
 }
 
-/* Hashed on the shape alone, so that every entry that may match a position lies in its bucket. */
-static inline Bucket *bucket_of(const Ctx *c, uint32_t s01, uint32_t s2) {
-    uint64_t x = ((uint64_t)s2 << 32 | s01) * 0x9E3779B97F4A7C15ULL;
+/* Betl: which hand holds the top card in play of each suit: bit s hand 0, bit 4 + s hand 1 (neither: hand 2, or
+ * the suit is out). Hand 0 holds it when his byte of the suit is above the other two hands' byte together. */
+static inline uint32_t top_owners(const uint32_t h[3]) {
+#ifdef HAVE_SSE2
+    const __m128i v = _mm_set_epi32(0, 0, (int)h[1], (int)h[0]);
+    const __m128i o = _mm_set_epi32(0, 0, (int)(h[0] | h[2]), (int)(h[1] | h[2]));
+    return ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, o), o)) & 0xFFu; /* v > o per byte */
+#else
+    uint32_t f = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t a = h[0] >> (8 * s) & 0xFFu, b = h[1] >> (8 * s) & 0xFFu, d = h[2] >> (8 * s) & 0xFFu;
+        f |= (uint32_t)(a > (b | d)) << s | (uint32_t)(b > (a | d)) << (4 + s);
+    }
+    return f;
+#endif
+}
+
+/* Hashed on the shape, and in betl also on top_owners (f; 0 elsewhere). Every entry that may match a position
+ * lies in its bucket when f = 0; with f, see the store (search_n). */
+static inline Bucket *bucket_of(const Ctx *c, uint32_t s01, uint32_t s2, uint32_t f) {
+    uint64_t x = (((uint64_t)s2 << 32 | s01) ^ (uint64_t)f << 52) * 0x9E3779B97F4A7C15ULL;
     x ^= x >> 31;
     x *= 0xD6E8FEB86659FD93ULL;
     x ^= x >> 32;
@@ -1226,7 +1267,15 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
         }
         if (n >= TT_MIN_DEPTH) {
             shape_of(c->h, seat, &s01, &s2);
-            b = bucket_of(c, s01, s2);
+            /* Betl: the bucket also by who holds each suit's top card. Sound whatever the bucket: a probe
+             * still matches an entry only on the shape, leader and region, so the choice decides only where an
+             * entry can be found. An entry whose region leaves out some suit's top card (48% of the betl
+             * stores at 5 tricks left, 21% at 7; 16% and 6% of their suits) is found only from positions whose
+             * top cards lie as where it was stored; in exchange the positions of a shape, which crowd their bucket of 16 in betl (a third of
+             * the stores at 4-7 tricks left evicted a live entry), spread over several buckets. Measured on the
+             * bench's betl deals: -6.7% nodes, -3.4% instructions; sans and trump lose (their regions leave
+             * out more suits: trump +16% nodes), so f is 0 there. */
+            b = bucket_of(c, s01, s2, betl ? top_owners(c->h) : 0u);
             /* The table before the cheap bounds (measured: trump -8%, sans -7% per deal, as a hit saves the
              * quick-trick count). The matching entries as a bit mask first (four at a time where SSE2 is
              * there), then visited in index order. */

@@ -133,6 +133,16 @@ are what to quote; 2026-12-01):
   nodes left: the defenders' "all" nodes (every card refuted, the declarer reaches t) and the declarer's cut
   nodes, mid-trick, 3-6 tricks left, t 2-4 below them. The first guess of exact() is not worth changing: 17.4
   yes/no searches per deal, close to the two per lead value that any guess needs.
+- the table in betl (rules/arbitar/_dds.c, top_owners): a bucket is chosen by the shape and by which hand holds
+  each suit's top card, as the positions of one shape overflowed their bucket of 16 (a third of the stores at
+  4-7 tricks left evicted a live entry); matching is unchanged, so the choice only decides where an entry can be
+  found. The bench's 400 betl deals (deterministic): 55,678 -> 51,934 nodes per deal (-6.7%); instructions
+  (callgrind, the first 100 deals, the search alone) 2.306G -> 2.228G (-3.4%); betl yes/no searches over 4,000
+  neighbouring layouts in one kept table: -21% nodes; sans and trump untouched (the split loses there). Tried
+  and dropped (the header comment of _dds.c has the figures): replacement by subtree size, LRU, region size or
+  domination (today's choice is in effect random, and every other was worse), no store of small subtrees,
+  TT_MIN_DEPTH 3, larger tables, buckets of 32 (fewer nodes, more scanning), finer or coarser bucket keys, the
+  table's lead from the entry with the best bound.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
