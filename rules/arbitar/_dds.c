@@ -25,11 +25,11 @@
  *    defenders still to play hold, or he holds the top card of every suit the leading defender holds) when
  *    that trick and the top cards he then cashes on lead reach t (sans_sure_tricks: -26% sans nodes, -23%
  *    instructions against the same test for t = 1 only; its answer carries only the runs it needs: -2.6%
- *    more), and "does he take every trick left?" is no at once when a defender holds the top card of a suit he
- *    holds (-1.2%; with trumps, a side suit he holds: -0.5%); with trumps, likewise at any node inside a trick he surely takes (no defender still to play can
+ *    more); with trumps, likewise at any node inside a trick he surely takes (no defender still to play can
  *    beat his card, ruffs and overruffs included), that trick and the quick tricks he then cashes on lead
- *    answer "does he take t tricks?" (trump_sure_tricks: -27% trump nodes, -14% instructions); in betl, a
- *    yes/no game
+ *    answer "does he take t tricks?" (trump_sure_tricks: -27% trump nodes, -14% instructions); in sans and
+ *    with trumps, "does he take every trick left?" is no at once when a defender holds the top card of a suit
+ *    he holds, not trumps (sans -1.2%, trump -0.5% nodes); in betl, a yes/no game
  *    for the declarer: "does he take a trick?" is yes at once at any node of a trick the defenders can make
  *    him take (each stays under his lowest card or discards), "does he take every trick left?" is no at once
  *    when he can surely lose the trick in progress (he ducks, or a defender must go over him), "does he take

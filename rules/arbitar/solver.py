@@ -122,14 +122,17 @@ are what to quote; 2026-12-01):
   is one trick: -2.5% and -1.5% of that); 0 mismatches, and 0 differences from the solver before on 140,000
   further random sans and trump positions (5-10 cards, mid-trick too, every trump suit, fresh and kept tables).
   Wall times (`bench/solver.py --decisions 0`, the builds before and after in turn, three runs each, medians;
-  machine load 3.4-3.5, far busier than the runs above): trump 0.48 -> 0.34 ms mean (median deal 0.27 ->
-  0.25), sans 0.73 -> 0.48 ms (0.33 -> 0.29), betl unchanged (3.98 -> 3.88, noise); the same bench with the
-  baseline, after, at load 3.5: trump 0.45 ms, 2.96x the baseline, sans 0.56 ms, 3.79x.
+  machine load 2.7-3.0, busier than the runs above): trump 0.32 -> 0.28 ms mean (median deal 0.25 -> 0.23),
+  sans 0.43 -> 0.34 ms (0.31 -> 0.26), betl unchanged (2.76 -> 2.83, noise); the same bench with the baseline
+  side by side, after, at load 2.7: trump 0.30 ms, 3.12x the baseline; sans 0.38 ms, 4.27x; 0 mismatches.
   Tried and dropped: the defenders' mirror (a trick they surely take plus the winner's quick tricks as an upper
   bound: -1.8% nodes, +16% instructions; only at the declarer's nodes: -0.8%, +8%); the trump bound also with a
   defender on lead (one quick-trick count per suit he may lead: -1.1% nodes, +0.6% instructions); the sans bound
-  at the lead after the table instead of before it (+3.5% instructions). The first guess of exact() is not
-  worth changing: 17.4 yes/no searches per deal, close to the two per lead value that any guess needs.
+  at the lead after the table instead of before it (+3.5% instructions); in sans, the defenders' hands after
+  the trick with their lowest card of the led suit out, as with trumps (-0.6% nodes, +0.3% instructions). Sans
+  nodes left: the defenders' "all" nodes (every card refuted, the declarer reaches t) and the declarer's cut
+  nodes, mid-trick, 3-6 tricks left, t 2-4 below them. The first guess of exact() is not worth changing: 17.4
+  yes/no searches per deal, close to the two per lead value that any guess needs.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
