@@ -76,6 +76,14 @@
  *    only in gen_moves instead of the unrolled four (+1.7%), score and card packed in one sort key (+0.3%),
  *    a trick's child decided by its winner alone (target reached or out of reach) answered without the call
  *    (+1.4% betl, -1.3% trump); -funroll-loops (-0.8% instructions, no faster), -O2 (+15%);
+ *  - cost per node, a second betl pass (callgrind, the bench's first 50 betl deals, same nodes and values):
+ *    betl_ducks checks the declarer's lead into a higher card first (without one it answers 0 at once, so the
+ *    per-suit counts are skipped: -2.2%); the counts inside one suit there and in betl_loses_two(_mid) by the
+ *    byte table POP8, and the killer slot indexed by n instead of a popcount of the hand (-2.0%); 1.575G ->
+ *    1.509G instructions (-4.2%, 454 -> 435 per node). Measured and dropped: picking the best move lazily
+ *    instead of the insertion sort (selection at every move +5.7%, the best first then the rest sorted +6.6%,
+ *    only at the declarer's follows +2.5%: 1.4 moves per node, the sort is cheap and the extra arrays spill),
+ *    the representatives computed only for the suits of the legal cards (+0.7%);
  *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**22 = 96 MB)
  *    and keeps it across calls while the strain and declarer stay the same (a table just emptied by clear()
  *    is not emptied again by the next call), so layouts visited in
@@ -464,9 +472,9 @@ static int betl_score(const Ctx *c, int seat, int m, int np, const Trick *t, int
 #define KILLER_SCORE (1 << 28)
 
 /* The legal cards of seat, one per group of equivalent cards, best first; inplay: the cards in the hands and on
- * the table. */
-static inline int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_t inplay, const Trick *t, int wpos,
-                            int betl, int trump) {
+ * the table; n_left: the cards of seat (the tricks left, the current one included). */
+static inline int gen_moves(const Ctx *c, int seat, int n_left, int *out, int first, uint32_t inplay, const Trick *t,
+                            int wpos, int betl, int trump) {
     uint32_t hand = c->h[seat];
     uint32_t legal = hand;
     uint32_t others = inplay & ~hand; /* (used on lead, where the table is empty: the others' hands) */
@@ -490,7 +498,7 @@ static inline int gen_moves(const Ctx *c, int seat, int *out, int first, uint32_
     }
     int n = 0, score[12];
     int me = c->ismax[seat];
-    int killer = np ? -1 : c->killer[seat][POPCNT(hand)];
+    int killer = np ? -1 : c->killer[seat][n_left];
     int partner_wins = np && c->ismax[wseat] == me;
     while (reps) {
         int m = CTZ(reps);
@@ -717,24 +725,35 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t
 static int betl_ducks(const Ctx *c, int seat, uint32_t all, uint32_t *reg) {
     int decl = c->declarer;
     uint32_t dh = c->h[decl];
-    int k = 99, first = 0;
+    int k = 99;
     uint32_t r = 0;
+    if (seat == decl) {
+        /* trick 1: his lowest card of some suit led into a defender who holds only higher cards of it; else 0 */
+        int first = 0;
+        for (int s = 0; s < 4 && !first; s++) {
+            uint32_t ds = dh & SUIT[s];
+            if (!ds) continue;
+            uint32_t o1 = c->h[NEXT[decl]] & SUIT[s], o2 = c->h[NEXT[NEXT[decl]]] & SUIT[s];
+            if ((o1 && CTZ(o1) > CTZ(ds)) || (o2 && CTZ(o2) > CTZ(ds))) first = 1;
+        }
+        if (!first) return 0;
+    }
     for (int s = 0; s < 4; s++) {
         uint32_t ds = dh & SUIT[s];
         if (!ds) continue;
-        int m = POPCNT(ds);
+        int sh = 8 * s, m = POP8[ds >> sh]; /* (counts inside one suit: the byte table) */
         for (int q = 1; q < 3; q++) {
             int z = MOD3[decl + q];
             uint32_t zs = c->h[z] & SUIT[s], ps = c->h[3 - z - decl] & SUIT[s];
             if (!zs) continue;
             r |= all & SUIT[s];
-            int bz = POPCNT(ds & ((1u << CTZ(zs)) - 1u));
+            int bz = POP8[(ds & ((1u << CTZ(zs)) - 1u)) >> sh];
             if (bz >= m) continue;
             int bp = 0;
             if (ps) {
-                bp = POPCNT(ds & ((1u << CTZ(ps)) - 1u));
+                bp = POP8[(ds & ((1u << CTZ(ps)) - 1u)) >> sh];
                 if (bp >= m) bp = 99;
-                if (bp > POPCNT(ps)) bp = POPCNT(ps);
+                if (bp > POP8[ps >> sh]) bp = POP8[ps >> sh];
             }
             int j = bz > bp ? bz : bp;
             if (j < 1) {
@@ -743,13 +762,7 @@ static int betl_ducks(const Ctx *c, int seat, uint32_t all, uint32_t *reg) {
             }
             if (j < k) k = j;
         }
-        if (seat == decl && !first) {
-            /* trick 1: his lowest card of s led into a defender who holds only higher cards of s */
-            uint32_t o1 = c->h[NEXT[decl]] & SUIT[s], o2 = c->h[NEXT[NEXT[decl]]] & SUIT[s];
-            if ((o1 && CTZ(o1) > CTZ(ds)) || (o2 && CTZ(o2) > CTZ(ds))) first = 1;
-        }
     }
-    if (seat == decl && !first) return 0;
     *reg = r;
     return k;
 }
@@ -785,7 +798,7 @@ static int betl_loses_two(const Ctx *c, uint32_t all, uint32_t *reg) {
                 uint32_t xh = c->h[xs[k]], xv = xh & SUIT[v];
                 if (!xv || CTZ(xv) < e) continue;
                 int need = v == u ? 3 : 2 + !(xh & SUIT[u]);
-                if (POPCNT(xv) >= need) {
+                if (POP8[xv >> (8 * v)] >= need) {
                     *reg = closure(all, 1u << d) | closure(all, 1u << e);
                     return 1;
                 }
@@ -844,7 +857,7 @@ static int betl_loses_two_mid(const Ctx *c, uint32_t all, const Trick *t, uint32
             uint32_t xh = c->h[x], xv = xh & SUIT[v];
             if (!xv || CTZ(xv) < e) continue;
             int need = 2 + (!(played >> x & 1) && !(xh & SUIT[led]));
-            if (POPCNT(xv) >= need) {
+            if (POP8[xv >> (8 * v)] >= need) {
                 *reg = r | closure(all, 1u << e);
                 return 1;
             }
@@ -1373,7 +1386,7 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
         }
     }
     int moves[12];
-    int nm = gen_moves(c, seat, moves, first, all, &t, wpos, betl, trump);
+    int nm = gen_moves(c, seat, n, moves, first, all, &t, wpos, betl, trump);
     int maxnode = c->ismax[seat];
     int result = !maxnode, best = -1;
     uint32_t acc = 0, child;
