@@ -136,8 +136,8 @@ are what to quote; 2026-12-01):
   A second betl cost-per-node pass (same nodes and values; callgrind on the bench's first 50 betl deals,
   `--toggle-collect=Solver_solve`): betl_ducks answers 0 at once on a declarer's lead without a lead into a
   defender's higher card and stops as soon as its count falls under the one it must reach, one-suit counts by
-  the byte table, the killer slot by n, a single move returned unscored: 1.575G -> 1.460G instructions
-  (-7.3%, 454 -> 421 per node). A lazy best-first pick instead of the insertion sort cost
+  the byte table, the killer slot by n, a single move returned unscored, extend_runs only where a card was
+  left out as equivalent: 1.575G -> 1.443G instructions (-8.4%, 454 -> 416 per node). A lazy best-first pick instead of the insertion sort cost
   2.5-6.6% more (1.4 moves per node); see the _dds.c header.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
