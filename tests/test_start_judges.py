@@ -95,6 +95,7 @@ async def test_a_role_taken_away_while_the_bot_was_down_ends_the_trial_on_the_st
     club.clock.advance(LATER)
     after = await restart(club, tmp_path)
     await ended_for_dismissal(after, trial_id)
+    await after.db.close()
 
 
 async def test_a_referee_who_keeps_his_role_keeps_judging_after_the_start(tmp_path: Path) -> None:
