@@ -42,11 +42,12 @@ scanned four entries at a time with SSE2 where the machine has it. A call's inpu
 before its Solver is taken, so a refused call never touches a table another thread is searching.
 
 Memory, bounded: 24 bytes per entry, 2**tt_bits entries per Solver; at most `MAX_SOLVE_TABLES` (4) `solve`
-tables of 2**16 entries (1.5 MB each) and at most `MAX_THREADS` (4) layout tables of 2**21 entries (48 MB each)
-exist at once (a caller waits for a free one), 198 MB in all; the native module itself refuses any table
+tables of 2**15 entries (0.75 MB each) and at most `MAX_THREADS` (4) layout tables of 2**21 entries (48 MB
+each) exist at once (a caller waits for a free one), 195 MB in all; the native module itself refuses any table
 that would take all the tables of the process past 256 MB. A `solve` table is sized for one 10-card deal (its
-52k betl nodes store well under 2**16 entries): 2**16 rather than 2**18 costs 0.6% more betl nodes and saves
-6-16% of the time per deal (fewer cache misses; `bench/solver.py`'s deals at load 2, each size in turn).
+52-53k betl nodes store a fraction of that), small enough to stay in the second-level cache: on
+`bench/solver.py` (load 0.5, each size run in turn), betl 2.08-2.09 ms mean per deal with 2**16 entries,
+2.01-2.04 with 2**15 (+1.4% nodes), 2.05-2.11 with 2**14; 2**18 was 6-16% slower than 2**16 on every strain.
 
 How fast (`.venv/bin/python bench/solver.py --decisions 0`, three runs in turn, medians of the three; this 2-core
 AMD EPYC machine is shared, so wall times vary between runs and the ratios, measured side by side in one run,
@@ -196,11 +197,11 @@ __all__ = [
     "solve_tricks",
 ]
 
-SOLVE_TT_BITS = 16  # one deal's table, small enough to stay in the caches (see Memory above)
+SOLVE_TT_BITS = 15  # one deal's table, small enough to stay in the caches (see Memory above)
 LAYOUTS_TT_BITS = 21
 CHUNKS_PER_THREAD = 4
 MAX_THREADS = 4  # at most this many layout tables (4 x 48 MB) exist at once
-MAX_SOLVE_TABLES = 4  # and at most this many `solve` tables (4 x 1.5 MB): the Arbitar stays under 256 MB in all
+MAX_SOLVE_TABLES = 4  # and at most this many `solve` tables (4 x 0.75 MB): the Arbitar stays under 256 MB in all
 ILLEGAL = 255
 
 
