@@ -7,6 +7,7 @@ import math
 import random
 from array import array
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -249,18 +250,40 @@ def test_native_matches_reference_in_betl_where_the_declarer_is_forced() -> None
         assert got == expected, (position, declarer, to_move, trick_cards, leader)
 
 
-def betl_reach(
-    hands: tuple[int, int, int], to_move: int, target: int, trick: tuple[int, ...] = (), leader: int = -1
+def native_reach(
+    hands: tuple[int, int, int],
+    to_move: int,
+    target: int,
+    trick: tuple[int, ...] = (),
+    leader: int = -1,
+    *,
+    trump: int | None = None,
+    betl: bool = False,
 ) -> tuple[bool, int]:
-    """One native betl yes/no search for declarer 0 ("does he take >= target tricks?") and its node count."""
+    """One native yes/no search for declarer 0 ("does he take >= target tricks?") from a fresh table, and its node
+    count (1: a bound answered at the first node). ``leader`` -1: the trick's leader is the seat to move."""
     native = Solver(8)
     layout = array("I", hands).tobytes()
-    answer = native.reaches(layout, -1, True, 0, to_move, trick, to_move if leader < 0 else leader, target)
+    native_trump = -1 if trump is None else trump
+    answer = native.reaches(layout, native_trump, betl, 0, to_move, trick, to_move if leader < 0 else leader, target)
     return answer == b"\x01", native.stats()["nodes"]
 
 
-def betl_value(hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...] = (), leader: int = -1) -> int:
-    return ref.solve_tricks(hands, None, True, 0, to_move, trick, to_move if leader < 0 else leader)
+def reference_value(
+    hands: tuple[int, int, int],
+    to_move: int,
+    trick: tuple[int, ...] = (),
+    leader: int = -1,
+    *,
+    trump: int | None = None,
+    betl: bool = False,
+) -> int:
+    """The pure-Python reference's value of the position for declarer 0."""
+    return ref.solve_tricks(hands, trump, betl, 0, to_move, trick, to_move if leader < 0 else leader)
+
+
+betl_reach = partial(native_reach, betl=True)
+betl_value = partial(reference_value, betl=True)
 
 
 # (hands of seats 0 = the declarer, 1, 2; seat to move; trick so far; its leader): the declarer surely loses the
@@ -450,14 +473,7 @@ def test_betl_no_forced_trick_searches_on(
     assert answer == (betl_value(hands, to_move, trick, leader) >= 1)
 
 
-def sans_reach(
-    hands: tuple[int, int, int], to_move: int, target: int, trick: tuple[int, ...] = (), leader: int = -1
-) -> tuple[bool, int]:
-    """One native sans yes/no search for declarer 0 ("does he take >= target tricks?") and its node count."""
-    native = Solver(8)
-    layout = array("I", hands).tobytes()
-    answer = native.reaches(layout, -1, False, 0, to_move, trick, to_move if leader < 0 else leader, target)
-    return answer == b"\x01", native.stats()["nodes"]
+sans_reach = native_reach
 
 
 # Sans: the declarer (seat 0) surely takes the trick in progress, so "does he take a trick?" is yes at the first

@@ -8,36 +8,17 @@ import random
 from array import array
 
 import pytest
+from test_solver import c, m, native_reach, reference_value
 
 from rules.arbitar import dds_reference as ref
 from rules.arbitar import solver
 from rules.arbitar._dds import Solver
-from rules.cards import Card, parse_cards
 
 Hands = tuple[int, int, int]
 
 
-def m(text: str) -> int:
-    mask = 0
-    for card in parse_cards(text):
-        mask |= card.mask
-    return mask
-
-
-def c(text: str) -> int:
-    return Card.parse(text).index
-
-
-def reach(hands: Hands, to_move: int, target: int, trick: tuple[int, ...], leader: int) -> tuple[bool, int]:
-    """One native sans yes/no search for declarer 0 ("does he take >= target tricks?") and its node count."""
-    native = Solver(8)
-    layout = array("I", hands).tobytes()
-    answer = native.reaches(layout, -1, False, 0, to_move, trick, to_move if leader < 0 else leader, target)
-    return answer == b"\x01", native.stats()["nodes"]
-
-
-def value(hands: Hands, to_move: int, trick: tuple[int, ...], leader: int) -> int:
-    return ref.solve_tricks(hands, None, False, 0, to_move, trick, to_move if leader < 0 else leader)
+reach = native_reach  # sans: no trump, not betl
+value = reference_value
 
 
 # (hands of seats 0 = the declarer, 1, 2; seat to move; trick so far; its leader; target): the declarer surely

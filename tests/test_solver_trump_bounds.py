@@ -7,40 +7,20 @@ from __future__ import annotations
 
 import random
 from array import array
+from functools import partial
 
 import pytest
+from test_solver import c, m, native_reach, reference_value
 
 from rules.arbitar import dds_reference as ref
 from rules.arbitar._dds import Solver
-from rules.cards import Card, parse_cards
 
 Hands = tuple[int, int, int]
 SPADES = 0
 
 
-def m(text: str) -> int:
-    mask = 0
-    for card in parse_cards(text):
-        mask |= card.mask
-    return mask
-
-
-def c(text: str) -> int:
-    return Card.parse(text).index
-
-
-def reach(
-    hands: Hands, to_move: int, target: int, trick: tuple[int, ...], leader: int, trump: int = SPADES
-) -> tuple[bool, int]:
-    """One native yes/no search for declarer 0 ("does he take >= target tricks?") and its node count."""
-    native = Solver(8)
-    layout = array("I", hands).tobytes()
-    answer = native.reaches(layout, trump, False, 0, to_move, trick, leader, target)
-    return answer == b"\x01", native.stats()["nodes"]
-
-
-def value(hands: Hands, to_move: int, trick: tuple[int, ...], leader: int, trump: int = SPADES) -> int:
-    return ref.solve_tricks(hands, trump, False, 0, to_move, trick, leader)
+reach = partial(native_reach, trump=SPADES)
+value = partial(reference_value, trump=SPADES)
 
 
 # (hands of seats 0 = the declarer, 1, 2; seat to move; trick so far; its leader; target), spades trumps: he
@@ -129,9 +109,9 @@ def test_trump_every_target_matches_the_reference_on_random_positions() -> None:
             trick.append(card)
         position = (hands[0], hands[1], hands[2])
         to_move = (leader + played) % 3
-        expected = value(position, to_move, tuple(trick), leader, trump)
+        expected = value(position, to_move, tuple(trick), leader, trump=trump)
         for target in range(1, size + 1):
-            answer, _ = reach(position, to_move, target, tuple(trick), leader, trump)
+            answer, _ = reach(position, to_move, target, tuple(trick), leader, trump=trump)
             assert answer == (expected >= target), (position, to_move, trick, leader, trump, target)
             layout = array("I", position).tobytes()
             kept = KEPT.reaches(layout, trump, False, 0, to_move, tuple(trick), leader, target)
