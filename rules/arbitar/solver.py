@@ -165,6 +165,14 @@ are what to quote; 2026-12-01):
   the byte table, the killer slot by n, a single move returned unscored, extend_runs only where a card was
   left out as equivalent: 1.575G -> 1.443G instructions (-8.4%, 454 -> 416 per node). A lazy best-first pick
   instead of the insertion sort cost 2.5-6.6% more (1.4 moves per node); see the _dds.c header.
+- all of the steps above together, with the `solve` tables at 2**15 entries (see Memory), on the bench's 400
+  deals per strain, nodes per deal before -> after: trump 7,271 -> 5,144, sans 10,638 -> 7,025, betl 71,992
+  -> 53,027; mean ms per deal on a quiet machine (three runs of the bench at load 1.1, its own process
+  included; min-max), baseline / native side by side: trump 0.35 -> 0.25-0.26 ms, 2.7x -> 3.6-3.7x; sans
+  0.45-0.53 -> 0.30-0.33 ms, 3.3x -> 5.2-5.4x; betl 3.0 -> 2.04-2.15 ms, 3.5x -> 4.9-5.2x; 0 mismatches. Trump and
+  sans meet 0.5 ms with a margin; betl is 2-7% above its 2 ms. The verdict JSON of all 330 hands of
+  `bench/arbitar.py` is byte-identical before and after (one sha256 over them), and that bench's p95 went from
+  0.19-0.25 s to 0.08 s, its max from 0.9-1.4 s to 0.49 s.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
