@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import functools
 import os
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,7 +16,7 @@ from arbitar_probe import dying, recording_pid
 from test_advice import GAME, store_fall_game
 from test_corrections import PLAYERS, fall_game, join, say, stays
 from test_desk_trials import members, open_trial
-from test_import_locks import ROOT, alive, children_of
+from test_import_locks import ROOT, children_of, kill_9_and_watch_workers, reap
 
 from bot.config import ArbitarConfig, ConfigError, from_dict
 from club import Club, make_club
@@ -129,14 +127,6 @@ def test_kill_9_of_the_bot_leaves_no_worker_of_the_arbitar_running(tmp_path: Pat
         workers = children_of(process.pid)
         assert worker in workers
         assert len(workers) >= 2, workers
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
-        deadline = time.monotonic() + 30
-        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(alive(pid) for pid in workers)
+        kill_9_and_watch_workers(process, workers)
     finally:
-        if process.poll() is None:
-            process.kill()
-        for pid in children_of(process.pid):
-            os.kill(pid, signal.SIGKILL)
+        reap(process)

@@ -79,6 +79,24 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def kill_9_and_watch_workers(process: subprocess.Popen[str] | subprocess.Popen[bytes], workers: set[int]) -> None:
+    """SIGKILL the process, then wait (up to 30 s) for every one of its workers to be gone; fails if one lives."""
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in workers)
+
+
+def reap(process: subprocess.Popen[str] | subprocess.Popen[bytes]) -> None:
+    """After the test, whatever it asserted: nothing of the process or its children left running."""
+    if process.poll() is None:
+        process.kill()
+    for pid in children_of(process.pid):
+        os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
 def test_kill_9_of_sudija_import_leaves_no_worker_running(tmp_path: Path) -> None:
     fifo = tmp_path / "night.jsonl"
@@ -98,14 +116,6 @@ def test_kill_9_of_sudija_import_leaves_no_worker_running(tmp_path: Path) -> Non
             workers = children_of(process.pid)
             time.sleep(0.05)
         assert len(workers) >= 2, workers
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
-        deadline = time.monotonic() + 30
-        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(alive(pid) for pid in workers)
+        kill_9_and_watch_workers(process, workers)
     finally:
-        if process.poll() is None:
-            process.kill()
-        for pid in children_of(process.pid):
-            os.kill(pid, signal.SIGKILL)
+        reap(process)

@@ -8,9 +8,8 @@ import random
 from array import array
 
 import pytest
-from test_solver import c, m, native_reach, reference_value
+from test_solver import c, m, native_reach, random_position, reference_value
 
-from rules.arbitar import dds_reference as ref
 from rules.arbitar import solver
 from rules.arbitar._dds import Solver
 
@@ -97,19 +96,6 @@ def test_sans_no_defenders_top_in_his_suits_searches_on(
     assert answer == (value(hands, to_move, trick, leader) >= left)
 
 
-def random_position(rng: random.Random, size: int, leader: int, played: int) -> tuple[Hands, tuple[int, ...]]:
-    deck = list(range(32))
-    rng.shuffle(deck)
-    hands = [sum(1 << card for card in deck[k * size : (k + 1) * size]) for k in range(3)]
-    trick: list[int] = []
-    for k in range(played):
-        seat = (leader + k) % 3
-        card = rng.choice(ref.legal_cards(hands[seat], trick[0] // 8 if trick else None, None))
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-    return (hands[0], hands[1], hands[2]), tuple(trick)
-
-
 KEPT = Solver(10)  # one small table across the positions: entries found for one position answer for others
 
 
@@ -120,8 +106,7 @@ def test_sans_every_target_matches_the_reference_on_random_positions() -> None:
     compared = 0
     for k in range(180):
         size, leader, played = 3 + k % 3, k % 3, (k // 3) % 3
-        hands, trick = random_position(rng, size, leader, played)
-        to_move = (leader + played) % 3
+        hands, trick, to_move = random_position(rng, size, None, leader, played)
         expected = value(hands, to_move, trick, leader)
         for target in range(1, size + 1):
             answer, _ = reach(hands, to_move, target, trick, leader)

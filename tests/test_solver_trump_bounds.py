@@ -10,9 +10,8 @@ from array import array
 from functools import partial
 
 import pytest
-from test_solver import c, m, native_reach, reference_value
+from test_solver import c, m, native_reach, random_position, reference_value
 
-from rules.arbitar import dds_reference as ref
 from rules.arbitar._dds import Solver
 
 Hands = tuple[int, int, int]
@@ -98,23 +97,13 @@ def test_trump_every_target_matches_the_reference_on_random_positions() -> None:
     compared = 0
     for k in range(180):
         size, leader, played, trump = 3 + k % 3, k % 3, 1 + (k // 3) % 2, (k // 6) % 4
-        deck = list(range(32))
-        rng.shuffle(deck)
-        hands = [sum(1 << card for card in deck[j * size : (j + 1) * size]) for j in range(3)]
-        trick: list[int] = []
-        for j in range(played):
-            seat = (leader + j) % 3
-            card = rng.choice(ref.legal_cards(hands[seat], trick[0] // 8 if trick else None, trump))
-            hands[seat] &= ~(1 << card)
-            trick.append(card)
-        position = (hands[0], hands[1], hands[2])
-        to_move = (leader + played) % 3
-        expected = value(position, to_move, tuple(trick), leader, trump=trump)
+        position, trick, to_move = random_position(rng, size, trump, leader, played)
+        expected = value(position, to_move, trick, leader, trump=trump)
         for target in range(1, size + 1):
-            answer, _ = reach(position, to_move, target, tuple(trick), leader, trump=trump)
+            answer, _ = reach(position, to_move, target, trick, leader, trump=trump)
             assert answer == (expected >= target), (position, to_move, trick, leader, trump, target)
             layout = array("I", position).tobytes()
-            kept = KEPT.reaches(layout, trump, False, 0, to_move, tuple(trick), leader, target)
+            kept = KEPT.reaches(layout, trump, False, 0, to_move, trick, leader, target)
             assert kept == bytes([expected >= target]), (position, to_move, trick, leader, trump, target)
             compared += 1
     assert compared == 60 * (3 + 4 + 5)

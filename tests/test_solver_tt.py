@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import random
 
+from test_solver_order import deal
+
 from rules.arbitar import dds_reference as ref
 from rules.arbitar._dds import Solver
-
-
-def deal(rng: random.Random, size: int) -> list[int]:
-    deck = list(range(32))
-    rng.shuffle(deck)
-    return [sum(1 << card for card in deck[k * size : (k + 1) * size]) for k in range(3)]
 
 
 def move_a_top_card(rng: random.Random, hands: list[int]) -> list[int]:
