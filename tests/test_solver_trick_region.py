@@ -1,0 +1,90 @@
+"""The region of a finished trick (rules/arbitar/_dds.c, trick_region): the winning card goes into it only when
+another card of its suit lies in the trick. A trick won by the one trump in it, or by a led card the two others
+discarded to, leaves the winner's rank out, so a table entry proved through such a trick also answers the layouts
+where that card lies elsewhere, and every such answer agrees with the reference."""
+
+from __future__ import annotations
+
+import random
+from array import array
+
+import pytest
+from test_solver import m, reference_value
+
+from rules.arbitar import dds_reference as ref
+from rules.arbitar._dds import Solver
+
+# (trump, seat on lead, target, layout A, layout B): "does the declarer (seat 0) take >= target tricks?" is no in
+# both. B swaps two cards of one suit between two hands, one of them a card that wins a trick of A's proof as the
+# only card of its suit in it; the cards above that winner lie elsewhere in B.
+PAIRS = [
+    pytest.param(
+        0,
+        1,
+        1,
+        (m("9S QD"), m("AS JH"), m("8S QS")),
+        (m("QS QD"), m("AS JH"), m("8S 9S")),
+        # A: the ace of spades draws a trump round, then the jack of hearts is ruffed by the queen of spades, the
+        # only trump in that trick; in B the queen lies with the declarer and the nine with the ruffer
+        id="trumps: a ruff with the only trump of the trick",
+    ),
+    pytest.param(
+        -1,
+        2,
+        1,
+        (m("8S QS QD"), m("9S AS KD"), m("7S JD AD")),
+        (m("8S QS KD"), m("9S AS QD"), m("7S JD AD")),
+        # A: the ace of diamonds draws the queen and the king, then the jack is led and wins alone, the others
+        # discarding; B swaps the queen and the king
+        id="sans: a led card the others discard to",
+    ),
+]
+
+
+@pytest.mark.parametrize(("trump", "leader", "target", "first", "second"), PAIRS)
+def test_an_entry_proved_through_a_lone_winner_answers_the_swapped_layout(
+    trump: int, leader: int, target: int, first: tuple[int, int, int], second: tuple[int, int, int]
+) -> None:
+    native = Solver(10)
+    answers, nodes = [], []
+    for hands in (first, second):
+        before = native.stats()["nodes"]
+        answers.append(native.reaches(array("I", hands).tobytes(), trump, False, 0, leader, (), leader, target))
+        nodes.append(native.stats()["nodes"] - before)
+    expected = [
+        reference_value(hands, leader, trump=None if trump < 0 else trump) >= target for hands in (first, second)
+    ]
+    assert [answer == b"\x01" for answer in answers] == expected
+    # A is searched; B is answered by A's entry at its first node (with the winner in the region it was searched
+    # again: 4 nodes in each)
+    assert nodes[0] > 1
+    assert nodes[1] == 1
+
+
+def test_kept_tables_with_frequent_voids_agree_with_the_reference() -> None:
+    """Positions dealt from two or three suits only, so that tricks are often won by a lone card of its suit (a
+    ruff, or a led card the others discard to); one small table kept per strain; every legal card's value equals
+    the reference's, fresh tables included."""
+    rng = random.Random(20261202)
+    compared = 0
+    for trump, betl in ((None, False), (0, False), (2, False), (None, True)):
+        kept = Solver(9)
+        for _ in range(40):
+            suits = rng.sample(range(4), rng.choice((2, 3)))
+            if trump is not None and trump not in suits:
+                suits[0] = trump
+            deck = [8 * s + r for s in suits for r in range(8)]
+            rng.shuffle(deck)
+            size = rng.randint(2, min(5, len(deck) // 3))
+            hands = (
+                sum(1 << card for card in deck[:size]),
+                sum(1 << card for card in deck[size : 2 * size]),
+                sum(1 << card for card in deck[2 * size : 3 * size]),
+            )
+            leader = rng.randrange(3)
+            expected = ref.solve(hands, trump, betl, 1, leader)
+            native_trump = -1 if trump is None else trump
+            assert dict(kept.solve(hands, native_trump, betl, 1, leader)) == expected, (hands, trump, betl, leader)
+            assert dict(Solver(8).solve(hands, native_trump, betl, 1, leader)) == expected
+            compared += 1
+    assert compared == 4 * 40
