@@ -1,7 +1,14 @@
-"""The region of a finished trick (rules/arbitar/_dds.c, trick_region): the winning card goes into it only when
-another card of its suit lies in the trick. A trick won by the one trump in it, or by a led card the two others
-discarded to, leaves the winner's rank out, so a table entry proved through such a trick also answers the layouts
-where that card lies elsewhere, and every such answer agrees with the reference."""
+"""The regions of the native table's entries (rules/arbitar/_dds.c): the cards an answer depends on, so that an
+entry also answers every layout that agrees on them.
+
+- A finished trick (trick_region): its winning card goes into the region only when another card of its suit lies
+  in the trick. A trick won by the one trump in it, or by a led card the two others discarded to, leaves the
+  winner's rank out.
+- The betl bounds: a comparison "every card of X lies above Y's lowest" is certified by X's lowest card and the
+  cards above it (the higher card of the two), not by Y's lowest, which also fixed every card in between.
+
+Each pair below: layout B differs from A only in cards the new regions leave out, so A's entry answers B at
+once; every answer agrees with the reference."""
 
 from __future__ import annotations
 
@@ -41,6 +48,34 @@ PAIRS = [
 ]
 
 
+# Betl, declarer 0, "does he take a trick?": no in both layouts.
+BETL_PAIRS = [
+    pytest.param(
+        0,
+        1,
+        (m("JH TC"), m("TH QH"), m("KH KC")),
+        (m("QH TC"), m("TH JH"), m("KH KC")),
+        # his heart is led into the king, the only heart of seat 2: the king certifies it, not his jack, so the
+        # queen and jack of hearts may change hands
+        id="a lead into a defender's higher cards",
+    ),
+    pytest.param(
+        0,
+        1,
+        (m("7S 9C AC"), m("TS AS 7C"), m("9S JS QC")),
+        (m("7S 7C AC"), m("TS AS 9C"), m("9S JS QC")),
+        id="his lowest club and a defender's change places",
+    ),
+    pytest.param(
+        1,
+        1,
+        (m("7S TS TH"), m("8S AS JH"), m("9S JS 7H")),
+        (m("7S TS 7H"), m("8S AS JH"), m("9S JS TH")),
+        id="a defender leads; his lowest heart and the other defender's change places",
+    ),
+]
+
+
 @pytest.mark.parametrize(("trump", "leader", "target", "first", "second"), PAIRS)
 def test_an_entry_proved_through_a_lone_winner_answers_the_swapped_layout(
     trump: int, leader: int, target: int, first: tuple[int, int, int], second: tuple[int, int, int]
@@ -57,6 +92,23 @@ def test_an_entry_proved_through_a_lone_winner_answers_the_swapped_layout(
     assert [answer == b"\x01" for answer in answers] == expected
     # A is searched; B is answered by A's entry at its first node (with the winner in the region it was searched
     # again: 4 nodes in each)
+    assert nodes[0] > 1
+    assert nodes[1] == 1
+
+
+@pytest.mark.parametrize(("leader", "target", "first", "second"), BETL_PAIRS)
+def test_a_betl_entry_certified_by_the_higher_card_answers_the_swapped_layout(
+    leader: int, target: int, first: tuple[int, int, int], second: tuple[int, int, int]
+) -> None:
+    native = Solver(10)
+    answers, nodes = [], []
+    for hands in (first, second):
+        before = native.stats()["nodes"]
+        answers.append(native.reaches(array("I", hands).tobytes(), -1, True, 0, leader, (), leader, target))
+        nodes.append(native.stats()["nodes"] - before)
+    expected = [reference_value(hands, leader, betl=True) >= target for hands in (first, second)]
+    assert [answer == b"\x01" for answer in answers] == expected
+    # with the lower card's closure B was searched again: 4, 26 and 14 nodes
     assert nodes[0] > 1
     assert nodes[1] == 1
 
