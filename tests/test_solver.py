@@ -347,9 +347,13 @@ BETL_LOSES_TWO = [
     pytest.param(
         (m("7S 7H KD"), m("8H 9H TH"), m("TD JD")), 0, (c("8S"),), 2, id="the next may discard a heart, holds three"
     ),
-    pytest.param((m("7H KD"), m("JD QD"), m("TS 8H 9H")), 2, (c("8S"), c("9S")), 0, id="he is beaten already"),
     pytest.param((m("7S 7H KD"), m("8S 8H 9H"), m("9D TD JD")), 0, (), -1, id="he leads a spade, then a heart"),
     pytest.param((m("7S 8S KD"), m("9S TS JS"), m("9D TD JD")), 0, (), -1, id="he leads his two spades in turn"),
+]
+# At a trick's last card the rule is not asked: the trick ends with each move, and the next trick's own checks
+# answer at its first node (one node more).
+BETL_LOSES_TWO_LAST = [
+    pytest.param((m("7H KD"), m("JD QD"), m("TS 8H 9H")), 2, (c("8S"), c("9S")), 0, id="he is beaten already"),
 ]
 # Just outside: a defender may run out of the hearts (or spades) over his before he leads them, so the search
 # goes on; the answers still agree with the reference.
@@ -369,6 +373,15 @@ def test_betl_two_tricks_he_can_surely_lose_answer_at_once(
     left = bin(hands[to_move]).count("1")
     assert betl_value(hands, to_move, trick, leader) < left - 1
     assert betl_reach(hands, to_move, left - 1, trick, leader) == (False, 1)
+
+
+@pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_LOSES_TWO_LAST)
+def test_betl_two_sure_losses_at_a_tricks_last_card_answer_at_the_next_trick(
+    hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
+) -> None:
+    left = bin(hands[to_move]).count("1")
+    assert betl_value(hands, to_move, trick, leader) < left - 1
+    assert betl_reach(hands, to_move, left - 1, trick, leader) == (False, 2)
 
 
 @pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_NOT_TWO)
