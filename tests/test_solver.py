@@ -403,6 +403,9 @@ BETL_DUCKS_ON = [
     pytest.param((m("7S 8S 7H"), m("9S TS 8H"), m("JS 9H TH")), 1, 2, id="a defender leads, all his cards low"),
     pytest.param((m("7S 8S TS 7H"), m("9S JS 8H 9H"), m("QS KS TH JH")), 1, 3, id="two ducks, all but one"),
     pytest.param((m("7S 7H 8H 7D"), m("8S 9H TH 8D"), m("9S JH QH 9D")), 0, 2, id="he leads under, then ducks"),
+    # his ace of spades is above the queen, the defenders' only spade: one round of spades at most, his seven
+    # goes under it
+    pytest.param((m("AS 7S 7H"), m("QS 8H 9H"), m("TH 7D 8D")), 1, 1, id="no second round of spades"),
 ]
 # Just outside: a defender holds a card under his second card of a suit (and the partner too few over it).
 BETL_DUCKS_OFF = [
@@ -410,6 +413,7 @@ BETL_DUCKS_OFF = [
     pytest.param((m("7S 8S TS 7H"), m("9S JS 8H 9H"), m("QS KS TH JH")), 1, 2, id="two ducks, all but two"),
     pytest.param((m("7S 9S TS 7H"), m("8S JS 8H 9H"), m("QS TH JH AD")), 1, 3, id="one spade over his"),
     pytest.param((m("7S 7H 9H 7D"), m("8S TH JH 8D"), m("9S 8H QH 9D")), 0, 2, id="he leads, an eight under"),
+    pytest.param((m("AS 7S 7H"), m("QS 8H 9H"), m("8S TH 7D")), 1, 1, id="two spades: a second round"),
 ]
 
 
