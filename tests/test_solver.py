@@ -397,8 +397,9 @@ def test_betl_no_two_sure_losses_searches_on(
 # (hands of seats 0 = the declarer, 1, 2; seat to move at a trick's start; target): the declarer surely ducks
 # the next k tricks (every card of his is low enough against the defenders' lowest, or a partner must go over
 # him, for k tricks whatever is discarded), so "does he take >= target?" is no at the first node once
-# n - k < target. The third and fourth: k is 2 of 4 (the spades: two of his under the leader's lowest, the
-# partner's two over all of his), so target 3 is answered at once and target 2 is searched.
+# n - k < target. The second: k is 2 of 4 (the spades: two of his under the leader's lowest, the partner's two
+# over all of his), so target 3 is answered at once; with target 2 (further down) the order of the spades in
+# turn answers it.
 BETL_DUCKS_ON = [
     pytest.param((m("7S 8S 7H"), m("9S TS 8H"), m("JS 9H TH")), 1, 2, id="a defender leads, all his cards low"),
     pytest.param((m("7S 8S TS 7H"), m("9S JS 8H 9H"), m("QS KS TH JH")), 1, 3, id="two ducks, all but one"),
@@ -406,14 +407,25 @@ BETL_DUCKS_ON = [
     # his ace of spades is above the queen, the defenders' only spade: one round of spades at most, his seven
     # goes under it
     pytest.param((m("AS 7S 7H"), m("QS 8H 9H"), m("TH 7D 8D")), 1, 1, id="no second round of spades"),
-]
-# Just outside: a defender holds a card under his second card of a suit (and the partner too few over it).
-BETL_DUCKS_OFF = [
+    # in rising order his spades J 7 lie under the defenders' 8 Q K one by one, his diamonds J 9 7 under 8 T Q K A
+    pytest.param(
+        (m("JS 7S JD 9D 7D"), m("8S JH KD 8D 7C"), m("KS QS AD QD TD")), 1, 1, id="each of his under theirs in turn"
+    ),
+    # the same order: a defender's card under his second card of a suit no longer ends the run when each of his
+    # cards lies under the defenders' card of the same place
     pytest.param((m("7S 9S 7H"), m("8S TS 8H"), m("JS 9H TH")), 1, 2, id="the leader's eight under his nine"),
     pytest.param((m("7S 8S TS 7H"), m("9S JS 8H 9H"), m("QS KS TH JH")), 1, 2, id="two ducks, all but two"),
     pytest.param((m("7S 9S TS 7H"), m("8S JS 8H 9H"), m("QS TH JH AD")), 1, 3, id="one spade over his"),
     pytest.param((m("7S 7H 9H 7D"), m("8S TH JH 8D"), m("9S 8H QH 9D")), 0, 2, id="he leads, an eight under"),
-    pytest.param((m("AS 7S 7H"), m("QS 8H 9H"), m("8S TH 7D")), 1, 1, id="two spades: a second round"),
+]
+# Just outside: in rising order one of his cards of a suit lies over the defenders' card of the same place (so the
+# suit may end the run), and a defender holds a card under his second card of it (and the partner too few over
+# it).
+BETL_DUCKS_OFF = [
+    pytest.param((m("7S TS 7H"), m("8S 9S 8H"), m("JS 9H TH")), 1, 2, id="his ten over their nine"),
+    pytest.param((m("7S TS JS 7H"), m("8S 9S 8H 9H"), m("QS KS TH JH")), 1, 2, id="two ducks, his ten over a nine"),
+    pytest.param((m("7S TS JS 7H"), m("8S 9S 8H 9H"), m("QS TH JH AD")), 1, 3, id="one spade over his, a nine"),
+    pytest.param((m("7S 8H 9H 7D"), m("8S TH JH 8D"), m("9S 7H QH 9D")), 0, 2, id="he leads, a heart under his"),
 ]
 
 

@@ -842,7 +842,15 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t
  * defender with a card of s (he loses every trick of the run, so a defender leads each), so there are no more
  * rounds than those cards, and at the r-th he plays at most his r-th lowest card now (measured: betl -5.8%
  * nodes; a lone high card of his, such as an ace beside a low card where one defender holds one card, no
- * longer ends the run). Trick 1 led by a
+ * longer ends the run). A whole suit s (not the one he leads to trick 1) counts 99 when, his cards and the
+ * defenders' cards of s each in rising order, his i-th lies under their i-th for every i up to his count
+ * (h_i < d_i): he then always has a card under the led one. Proof: he plays his highest card under the led
+ * card d_j; it is some h_i with i >= j (h_j < d_j), and after the round h'_k = h_k < d_k = d'_k for k < j,
+ * h'_k = h_k < d_k <= d_{k+1} = d'_k for j <= k < i, h'_k = h_{k+1} < d_{k+1} = d'_k for k >= i; the other
+ * defender's card to the round, the defenders' discards and his own discards (his highest card of a suit)
+ * only remove cards, which keeps the order. *reg for it: the defenders' lowest card of s and up (the count of
+ * his cards under it follows from the lengths). Measured: betl -7.9% nodes (his J 9 7 against 8 T Q K A no
+ * longer ends the run at his seven's second round). Trick 1 led by a
  * defender needs only the leader's pairs; it is lost, so a defender leads each next one. *reg: per pair (Z, s)
  * that counts, the lowest card of Z (or of Z's partner) whose count of the declarer's cards under it decided
  * the pair, and every card above it (the counts under a card in the region follow from the lengths); the suit
@@ -851,26 +859,43 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t
 static int betl_ducks(const Ctx *c, int seat, uint32_t all, int need, uint32_t *reg) {
     int decl = c->declarer;
     uint32_t dh = c->h[decl];
-    int k = 99;
+    int k = 99, first = -1;
     uint32_t r = 0;
     if (seat == decl) {
         /* trick 1: his lowest card of some suit led into a defender who holds only higher cards of it; else 0 */
-        int first = 0;
-        for (int s = 0; s < 4 && !first; s++) {
+        for (int s = 0; s < 4 && first < 0; s++) {
             uint32_t ds = dh & SUIT[s];
             if (!ds) continue;
             uint32_t o1 = c->h[NEXT[decl]] & SUIT[s], o2 = c->h[NEXT[NEXT[decl]]] & SUIT[s];
             if ((o1 && CTZ(o1) > CTZ(ds)) || (o2 && CTZ(o2) > CTZ(ds))) {
-                first = 1;
+                first = s;
                 r = closure(all, ds & (0u - ds));
             }
         }
-        if (!first) return 0;
+        if (first < 0) return 0;
     }
+    uint32_t dd = c->h[NEXT[decl]] | c->h[NEXT[NEXT[decl]]];
     for (int s = 0; s < 4; s++) {
         uint32_t ds = dh & SUIT[s];
         if (!ds) continue;
         int sh = 8 * s, m = POP8[ds >> sh]; /* (counts inside one suit: the byte table) */
+        if (s != first) {
+            /* Every lead of s finds him with a card under the led one when, his cards and the defenders' of s
+             * each in rising order, his i-th is under their i-th for every i up to the shorter count. */
+            uint32_t os = dd & SUIT[s];
+            if (!os) continue;
+            unsigned h = (ds >> sh) & 0xFFu, o = (os >> sh) & 0xFFu;
+            int mine = 0, theirs = 0, ok = 1;
+            for (unsigned x = h | o; x && ok; x &= x - 1) {
+                unsigned bit = x & (0u - x);
+                if (h & bit) mine++;
+                else if (++theirs <= m && mine < theirs) ok = 0;
+            }
+            if (ok) {
+                r |= os & (0u - os);
+                continue;
+            }
+        }
         for (int q = 1; q < 3; q++) {
             int z = MOD3[decl + q];
             uint32_t zs = c->h[z] & SUIT[s], ps = c->h[3 - z - decl] & SUIT[s];
