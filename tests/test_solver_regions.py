@@ -76,20 +76,28 @@ BETL_PAIRS = [
 ]
 
 
+def one_table_in_turn(
+    layouts: tuple[tuple[int, int, int], ...], trump: int, betl: bool, leader: int, target: int
+) -> tuple[list[bool], list[int]]:
+    """Each layout's native yes/no search for declarer 0 from a trick's start, in turn in one kept table: the
+    answers and each search's node count."""
+    native = Solver(10)
+    answers, nodes = [], []
+    for hands in layouts:
+        before = native.stats()["nodes"]
+        answer = native.reaches(array("I", hands).tobytes(), trump, betl, 0, leader, (), leader, target)
+        answers.append(answer == b"\x01")
+        nodes.append(native.stats()["nodes"] - before)
+    return answers, nodes
+
+
 @pytest.mark.parametrize(("trump", "leader", "target", "first", "second"), PAIRS)
 def test_an_entry_proved_through_a_lone_winner_answers_the_swapped_layout(
     trump: int, leader: int, target: int, first: tuple[int, int, int], second: tuple[int, int, int]
 ) -> None:
-    native = Solver(10)
-    answers, nodes = [], []
-    for hands in (first, second):
-        before = native.stats()["nodes"]
-        answers.append(native.reaches(array("I", hands).tobytes(), trump, False, 0, leader, (), leader, target))
-        nodes.append(native.stats()["nodes"] - before)
-    expected = [
-        reference_value(hands, leader, trump=None if trump < 0 else trump) >= target for hands in (first, second)
-    ]
-    assert [answer == b"\x01" for answer in answers] == expected
+    answers, nodes = one_table_in_turn((first, second), trump, False, leader, target)
+    reference_trump = None if trump < 0 else trump
+    assert answers == [reference_value(hands, leader, trump=reference_trump) >= target for hands in (first, second)]
     # A is searched; B is answered by A's entry at its first node (with the winner in the region it was searched
     # again: 4 nodes in each)
     assert nodes[0] > 1
@@ -100,14 +108,8 @@ def test_an_entry_proved_through_a_lone_winner_answers_the_swapped_layout(
 def test_a_betl_entry_certified_by_the_higher_card_answers_the_swapped_layout(
     leader: int, target: int, first: tuple[int, int, int], second: tuple[int, int, int]
 ) -> None:
-    native = Solver(10)
-    answers, nodes = [], []
-    for hands in (first, second):
-        before = native.stats()["nodes"]
-        answers.append(native.reaches(array("I", hands).tobytes(), -1, True, 0, leader, (), leader, target))
-        nodes.append(native.stats()["nodes"] - before)
-    expected = [reference_value(hands, leader, betl=True) >= target for hands in (first, second)]
-    assert [answer == b"\x01" for answer in answers] == expected
+    answers, nodes = one_table_in_turn((first, second), -1, True, leader, target)
+    assert answers == [reference_value(hands, leader, betl=True) >= target for hands in (first, second)]
     # with the lower card's closure B was searched again: 4, 26 and 14 nodes
     assert nodes[0] > 1
     assert nodes[1] == 1
