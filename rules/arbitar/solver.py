@@ -173,6 +173,15 @@ are what to quote; 2026-12-01):
   sans meet 0.5 ms with a margin; betl is 2-7% above its 2 ms. The verdict JSON of all 330 hands of
   `bench/arbitar.py` is byte-identical before and after (one sha256 over them), and that bench's p95 went from
   0.19-0.25 s to 0.08 s, its max from 0.9-1.4 s to 0.49 s.
+- the regions step (rules/arbitar/_dds.c: trick_region, the betl bounds' certificates, the sure ducks' rounds
+  and suit order, proofs there): an answer depends on fewer cards, so each table entry answers more layouts,
+  and betl's sure ducks reach further. Nodes per deal on the bench's 400 deals (2**15 entries): betl 53,027 ->
+  42,293 (-20.2%), sans 7,025 -> 6,657 (-5.2%), trump 5,144 -> 4,840 (-5.9%). Time, side by side with the
+  step's first build in one run (each deal after 16 MB of other memory traffic, as the bench's baseline gives
+  it): betl -18%. The bench, 400 deals per strain, baseline / native: betl 6.5-7.5x (was 4.9-5.2x), sans
+  5.8-6.5x, trump 3.9-4.3x, 0 mismatches; the machine's speed varied by up to 1.9x during the step (the
+  baseline's betl mean 10.3-20.2 ms), so the ratios are the figures to compare: betl read 1.86 ms at a baseline
+  of 12.2 ms. The verdicts of all 330 hands of `bench/arbitar.py` are byte-identical to before the step.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
