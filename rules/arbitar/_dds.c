@@ -92,8 +92,9 @@
  *    dominated entry (same class or narrower, bounds no tighter) replaced first (-0.2%, more instructions),
  *    no store below 2, 4, 8 nodes of subtree (+0.2%, +4%, +20%); TT_MIN_DEPTH 3 (+2.6%); tables of 2**16,
  *    2**20, 2**22 entries (+2%, -0.3%, -0.7%: the crowding is per shape); BUCKET 32 with the victim scan in
- *    SSE2 (-9% nodes, -0.9% betl instructions, +5-7% sans and trump); BUCKET 8 with the split (+6%); the bucket also by the owners of the
- *    top two cards of each suit (-2.7%) or by the owner of the longest suit's top card alone (-2.8%), or that
+ *    SSE2 (-9% nodes, -0.9% betl instructions, +5-7% sans and trump); BUCKET 8 with the split (+6%); the
+ *    bucket also by the owners of the top two cards of each suit (-2.7%) or by the owner of the longest suit's
+ *    top card alone (-2.8%), or that
  *    with a second, shared bucket for the entries that leave it out (-3.9%, two scans); the table's lead
  *    taken from the entry with the best bound rather than the first (-0.3%).
  *  - cost per node, a second betl pass (callgrind, the bench's first 50 betl deals, same nodes and values):
@@ -1344,14 +1345,14 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
         /* The table's bucket, its first two lines fetched ahead while the checks below run (measured: betl -1.5%
          * time; fetching all six lines of the bucket: -1%). */
         shape_of(c->h, seat, &s01, &s2);
-        /* Betl: the bucket also by who holds each suit's top card. Sound whatever the bucket: a probe
-         * still matches an entry only on the shape, leader and region, so the choice decides only where an
-         * entry can be found. An entry whose region leaves out some suit's top card (48% of the betl
-         * stores at 5 tricks left, 21% at 7; 16% and 6% of their suits) is found only from positions whose
-         * top cards lie as where it was stored; in exchange the positions of a shape, which crowd their bucket of 16 in betl (a third of
-         * the stores at 4-7 tricks left evicted a live entry), spread over several buckets. Measured on the
-         * bench's betl deals: -6.7% nodes, -3.4% instructions; sans and trump lose (their regions leave
-         * out more suits: trump +16% nodes), so f is 0 there. */
+        /* Betl: the bucket also by who holds each suit's top card. Sound whatever the bucket: a probe still
+         * matches an entry only on the shape, leader and region, so the choice decides only where an entry can
+         * be found. An entry whose region leaves out some suit's top card (48% of the betl stores at 5 tricks
+         * left, 21% at 7; 16% and 6% of their suits) is found only from positions whose top cards lie as where
+         * it was stored; in exchange the positions of a shape, which crowd their bucket of 16 in betl (a third
+         * of the stores at 4-7 tricks left evicted a live entry), spread over several buckets. Measured on the
+         * bench's betl deals: -6.7% nodes, -3.4% instructions; sans and trump lose (their regions leave out
+         * more suits: trump +16% nodes), so f is 0 there. */
         b = bucket_of(c, s01, s2, betl ? top_owners(c->h) : 0u);
         PREFETCH(b->shape01);
         PREFETCH(b->shape2);
