@@ -178,10 +178,11 @@ are what to quote; 2026-12-01):
   and betl's sure ducks reach further. Nodes per deal on the bench's 400 deals (2**15 entries): betl 53,027 ->
   42,293 (-20.2%), sans 7,025 -> 6,657 (-5.2%), trump 5,144 -> 4,840 (-5.9%). Time, side by side with the
   step's first build in one run (each deal after 16 MB of other memory traffic, as the bench's baseline gives
-  it): betl -18% (two such runs: -17.6%, -18.2%). The bench, 400 deals per strain, ten runs, baseline /
+  it): betl -18% (two such runs: -17.6%, -18.2%). The bench, 400 deals per strain, twelve runs, baseline /
   native: betl 6.6-7.5x (was 4.9-5.2x), sans 5.8-6.5x, trump 3.9-4.5x, 0 mismatches; the machine's speed varied
-  by up to 1.9x during the step (the baseline's betl mean 10.3-20.2 ms), so the ratios are the figures to
-  compare: betl read 1.86 ms at a baseline of 12.2 ms, 2.2-2.7 ms at 15.4-20.2 ms. The verdicts of all 330 hands of `bench/arbitar.py` are byte-identical to before the step.
+  by up to 2x during the step (the baseline's betl mean 10.3-21.2 ms), so the ratios are the figures to
+  compare: betl read 1.86 ms at a baseline of 12.2 ms, 2.2-2.9 ms at 15.4-21.2 ms. The verdicts of all 330
+  hands of `bench/arbitar.py` are byte-identical to before the step.
 
 Where the Arbitar's budget goes (`bench/arbitar.py`): the slowest disputed hands are those where a defender's
 opening lead is judged. Its view holds all 184,756 layouts, each searched once for consistency with the
