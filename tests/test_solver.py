@@ -282,6 +282,44 @@ def reference_value(
     return ref.solve_tricks(hands, trump, betl, 0, to_move, trick, to_move if leader < 0 else leader)
 
 
+def assert_answered_at_once(
+    expected: bool,
+    hands: tuple[int, int, int],
+    to_move: int,
+    target: int,
+    trick: tuple[int, ...] = (),
+    leader: int = -1,
+    *,
+    trump: int | None = None,
+    betl: bool = False,
+    nodes: int = 1,
+) -> None:
+    """The reference's answer to "does declarer 0 take >= target?" is ``expected``, and the native search gives it
+    at its first node (a bound answered; ``nodes``: at a later one)."""
+    assert (reference_value(hands, to_move, trick, leader, trump=trump, betl=betl) >= target) == expected
+    assert native_reach(hands, to_move, target, trick, leader, trump=trump, betl=betl) == (expected, nodes)
+
+
+def assert_searched_on(
+    hands: tuple[int, int, int],
+    to_move: int,
+    target: int,
+    trick: tuple[int, ...] = (),
+    leader: int = -1,
+    *,
+    trump: int | None = None,
+    betl: bool = False,
+) -> None:
+    """Just outside a bound: the native search goes past its first node and agrees with the reference."""
+    answer, nodes = native_reach(hands, to_move, target, trick, leader, trump=trump, betl=betl)
+    assert nodes > 1
+    assert answer == (reference_value(hands, to_move, trick, leader, trump=trump, betl=betl) >= target)
+
+
+def tricks_left(hands: tuple[int, int, int], to_move: int) -> int:
+    return bin(hands[to_move]).count("1")
+
+
 betl_reach = partial(native_reach, betl=True)
 betl_value = partial(reference_value, betl=True)
 
@@ -323,19 +361,14 @@ BETL_NO_DUCKS = [
 def test_betl_a_trick_he_can_surely_lose_answers_at_once(
     hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    left = bin(hands[to_move]).count("1")
-    assert betl_value(hands, to_move, trick, leader) < left
-    assert betl_reach(hands, to_move, left, trick, leader) == (False, 1)
+    assert_answered_at_once(False, hands, to_move, tricks_left(hands, to_move), trick, leader, betl=True)
 
 
 @pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_NO_DUCKS)
 def test_betl_no_sure_loss_searches_on(
     hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    left = bin(hands[to_move]).count("1")
-    answer, nodes = betl_reach(hands, to_move, left, trick, leader)
-    assert nodes > 1
-    assert answer == (betl_value(hands, to_move, trick, leader) >= left)
+    assert_searched_on(hands, to_move, tricks_left(hands, to_move), trick, leader, betl=True)
 
 
 # (hands of seats 0 = the declarer, 1, 2; seat to move; trick so far; its leader): the declarer can surely lose
@@ -370,28 +403,22 @@ BETL_NOT_TWO = [
 def test_betl_two_tricks_he_can_surely_lose_answer_at_once(
     hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    left = bin(hands[to_move]).count("1")
-    assert betl_value(hands, to_move, trick, leader) < left - 1
-    assert betl_reach(hands, to_move, left - 1, trick, leader) == (False, 1)
+    assert_answered_at_once(False, hands, to_move, tricks_left(hands, to_move) - 1, trick, leader, betl=True)
 
 
 @pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_LOSES_TWO_LAST)
 def test_betl_two_sure_losses_at_a_tricks_last_card_answer_at_the_next_trick(
     hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    left = bin(hands[to_move]).count("1")
-    assert betl_value(hands, to_move, trick, leader) < left - 1
-    assert betl_reach(hands, to_move, left - 1, trick, leader) == (False, 2)
+    target = tricks_left(hands, to_move) - 1
+    assert_answered_at_once(False, hands, to_move, target, trick, leader, betl=True, nodes=2)
 
 
 @pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_NOT_TWO)
 def test_betl_no_two_sure_losses_searches_on(
     hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    left = bin(hands[to_move]).count("1")
-    answer, nodes = betl_reach(hands, to_move, left - 1, trick, leader)
-    assert nodes > 1
-    assert answer == (betl_value(hands, to_move, trick, leader) >= left - 1)
+    assert_searched_on(hands, to_move, tricks_left(hands, to_move) - 1, trick, leader, betl=True)
 
 
 # (hands of seats 0 = the declarer, 1, 2; seat to move at a trick's start; target): the declarer surely ducks
@@ -431,15 +458,12 @@ BETL_DUCKS_OFF = [
 
 @pytest.mark.parametrize(("hands", "to_move", "target"), BETL_DUCKS_ON)
 def test_betl_tricks_he_surely_ducks_answer_at_once(hands: tuple[int, int, int], to_move: int, target: int) -> None:
-    assert betl_value(hands, to_move) < target
-    assert betl_reach(hands, to_move, target) == (False, 1)
+    assert_answered_at_once(False, hands, to_move, target, betl=True)
 
 
 @pytest.mark.parametrize(("hands", "to_move", "target"), BETL_DUCKS_OFF)
 def test_betl_too_few_sure_ducks_search_on(hands: tuple[int, int, int], to_move: int, target: int) -> None:
-    answer, nodes = betl_reach(hands, to_move, target)
-    assert nodes > 1
-    assert answer == (betl_value(hands, to_move) >= target)
+    assert_searched_on(hands, to_move, target, betl=True)
 
 
 def test_betl_every_target_matches_the_reference_at_a_tricks_start() -> None:
@@ -489,20 +513,14 @@ BETL_NOT_FORCED = [
 def test_betl_a_trick_the_defenders_can_give_him_answers_at_once(
     hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    assert betl_value(hands, to_move, trick, leader) >= 1
-    assert betl_reach(hands, to_move, 1, trick, leader) == (True, 1)
+    assert_answered_at_once(True, hands, to_move, 1, trick, leader, betl=True)
 
 
 @pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), BETL_NOT_FORCED)
 def test_betl_no_forced_trick_searches_on(
     hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    answer, nodes = betl_reach(hands, to_move, 1, trick, leader)
-    assert nodes > 1
-    assert answer == (betl_value(hands, to_move, trick, leader) >= 1)
-
-
-sans_reach = native_reach
+    assert_searched_on(hands, to_move, 1, trick, leader, betl=True)
 
 
 # Sans: the declarer (seat 0) surely takes the trick in progress, so "does he take a trick?" is yes at the first
@@ -523,18 +541,14 @@ SANS_NOT_SURE = [
 def test_sans_a_trick_he_surely_takes_answers_at_once(
     hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    assert ref.solve_tricks(hands, None, False, 0, to_move, trick, to_move if leader < 0 else leader) >= 1
-    assert sans_reach(hands, to_move, 1, trick, leader) == (True, 1)
+    assert_answered_at_once(True, hands, to_move, 1, trick, leader)
 
 
 @pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), SANS_NOT_SURE)
 def test_sans_no_sure_trick_searches_on(
     hands: tuple[int, int, int], to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    answer, nodes = sans_reach(hands, to_move, 1, trick, leader)
-    assert nodes > 1
-    value = ref.solve_tricks(hands, None, False, 0, to_move, trick, to_move if leader < 0 else leader)
-    assert answer == (value >= 1)
+    assert_searched_on(hands, to_move, 1, trick, leader)
 
 
 # --- many layouts in one call --------------------------------------------------------------------------------

@@ -8,7 +8,16 @@ import random
 from array import array
 
 import pytest
-from test_solver import c, m, native_reach, random_position, reference_value
+from test_solver import (
+    assert_answered_at_once,
+    assert_searched_on,
+    c,
+    m,
+    native_reach,
+    random_position,
+    reference_value,
+    tricks_left,
+)
 
 from rules.arbitar import solver
 from rules.arbitar._dds import Solver
@@ -52,17 +61,14 @@ NOT_SURE = [
 def test_sans_sure_tricks_answer_at_once(
     hands: Hands, to_move: int, trick: tuple[int, ...], leader: int, target: int
 ) -> None:
-    assert value(hands, to_move, trick, leader) >= target
-    assert reach(hands, to_move, target, trick, leader) == (True, 1)
+    assert_answered_at_once(True, hands, to_move, target, trick, leader)
 
 
 @pytest.mark.parametrize(("hands", "to_move", "trick", "leader", "target"), NOT_SURE)
 def test_sans_short_of_the_target_searches_on(
     hands: Hands, to_move: int, trick: tuple[int, ...], leader: int, target: int
 ) -> None:
-    answer, nodes = reach(hands, to_move, target, trick, leader)
-    assert nodes > 1
-    assert answer == (value(hands, to_move, trick, leader) >= target)
+    assert_searched_on(hands, to_move, target, trick, leader)
 
 
 # The declarer must take every trick left (target = the tricks left) but a defender holds the top card of a suit
@@ -81,19 +87,14 @@ KEEPS_ALL = [
 def test_sans_a_defenders_top_card_denies_every_trick_at_once(
     hands: Hands, to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    left = bin(hands[to_move]).count("1")
-    assert value(hands, to_move, trick, leader) < left
-    assert reach(hands, to_move, left, trick, leader) == (False, 1)
+    assert_answered_at_once(False, hands, to_move, tricks_left(hands, to_move), trick, leader)
 
 
 @pytest.mark.parametrize(("hands", "to_move", "trick", "leader"), KEEPS_ALL)
 def test_sans_no_defenders_top_in_his_suits_searches_on(
     hands: Hands, to_move: int, trick: tuple[int, ...], leader: int
 ) -> None:
-    left = bin(hands[to_move]).count("1")
-    answer, nodes = reach(hands, to_move, left, trick, leader)
-    assert nodes > 1
-    assert answer == (value(hands, to_move, trick, leader) >= left)
+    assert_searched_on(hands, to_move, tricks_left(hands, to_move), trick, leader)
 
 
 KEPT = Solver(10)  # one small table across the positions: entries found for one position answer for others
