@@ -46,6 +46,20 @@ class DatabaseUnavailable(Exception):
     """The database server could not be reached or refused the connection; the message says which and why."""
 
 
+class MigrationFailed(Exception):
+    """A migration could not be applied. Its transaction was rolled back: the database holds every migration before
+    it and nothing of it, and the release that ran before still opens it."""
+
+    def __init__(self, version: int, name: str, cause: BaseException) -> None:
+        super().__init__(
+            f"migration {version:04d}_{name} failed and was rolled back: {cause}. The database is as it was before"
+            f" it (with every earlier migration): start the previous release again, or restore the backup taken"
+            f" before migrating, and report the error (docs/deploy.md, Upgrading)"
+        )
+        self.version = version
+        self.name = name
+
+
 def is_busy(exc: BaseException) -> bool:
     """Whether an SQLite error says the database is locked or busy (another connection holds it)."""
     if isinstance(exc, DatabaseBusy):
@@ -236,6 +250,11 @@ async def _migrate(connection: aiosqlite.Connection) -> None:
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                 (version, name, now_text(datetime.now(UTC))),
             )
+        except sqlite3.DatabaseError as exc:
+            await connection.rollback()
+            if is_busy(exc):
+                raise
+            raise MigrationFailed(version, name, exc) from exc
         except BaseException:
             await connection.rollback()
             raise

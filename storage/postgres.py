@@ -46,7 +46,15 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from storage.database import Database, DatabaseBusy, DatabaseUnavailable, migrations, now_text, split_statements
+from storage.database import (
+    Database,
+    DatabaseBusy,
+    DatabaseUnavailable,
+    MigrationFailed,
+    migrations,
+    now_text,
+    split_statements,
+)
 from storage.pg_dialect import CLUB, Catalog, Statement
 from storage.tenancy import DEFAULT_CLUB, SETTING, lock_key
 
@@ -449,14 +457,17 @@ async def _migrate(raw: asyncpg.Connection) -> None:
         for version, name, sql in migrations("postgresql"):
             if version in applied:
                 continue
-            async with raw.transaction():
-                for statement in split_statements(sql):
-                    await raw.execute(statement)
-                await raw.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-                    version,
-                    name,
-                    now_text(datetime.now(UTC)),
-                )
+            try:
+                async with raw.transaction():
+                    for statement in split_statements(sql):
+                        await raw.execute(statement)
+                    await raw.execute(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                        version,
+                        name,
+                        now_text(datetime.now(UTC)),
+                    )
+            except asyncpg.PostgresError as exc:
+                raise MigrationFailed(version, name, exc) from exc
     finally:
         await raw.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)

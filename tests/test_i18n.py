@@ -138,6 +138,13 @@ def test_import_dict_adds_new_keys_to_every_catalogue(
         assert Catalogue("en").t("call.ok", game=1, minutes=5) != "changed"  # kept without --update
         po = (root / "sr_Latn" / "LC_MESSAGES" / "sudija.po").read_text("utf-8")
         assert '#. Platform work: a greeting\nmsgid "hello.new"' in po
+        changed = tmp_path / "changed.py"
+        changed.write_text('NEW = {"hello.new": ("Zdravo opet, {nick}!", "Hello again, {nick}!")}\n', encoding="utf-8")
+        assert import_dict([str(changed), "--update"]) == 0
+        assert "0 added, 1 replaced" in capsys.readouterr().out
+        catalogues.languages.cache_clear()
+        assert Catalogue("en").t("hello.new", nick="ana") == "Hello again, ana!"  # --update replaces the text
+        assert Catalogue("sr-Cyrl").t("hello.new", nick="ana") == "Здраво опет, ana!"
         assert import_dict([str(tmp_path / "absent.py")]) == 2
         assert "no such file" in capsys.readouterr().err
     finally:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.cli._common import missing_text
 from bot.cli.presude import show
 from bot.messages import Catalogue
 from bot.views import render_trials
@@ -172,5 +173,5 @@ def test_unknown_game_and_missing_database_exit_1(
     assert (out, err.strip()) == ("", Catalogue("sr").t("call.unknown_game", game=4242))
     missing = str(tmp_path / "nowhere.db")
     assert main(["presude", "1", "--db", missing]) == 1
-    assert capsys.readouterr().err.strip() == Catalogue("sr").t("presude.no_db", db=missing)
+    assert capsys.readouterr().err.strip() == missing_text(missing, Catalogue("sr"))
     assert not Path(missing).exists()

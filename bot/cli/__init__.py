@@ -2,7 +2,8 @@
 
 Each module here defines ``register(subparsers)``, adding its parser and setting ``func`` (a callable taking
 the parsed arguments and returning the exit status). `main` discovers the modules, so adding a command is
-adding a file.
+adding a file. Every sub-command also takes ``--config FILE`` after its name (``sudija run --config FILE``, as a
+service's command line puts it), the same as before it.
 """
 
 from __future__ import annotations
@@ -13,19 +14,54 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
+from bot.cli._common import NoDatabase
 from bot.config import ConfigError
-from storage.database import DatabaseUnavailable
+from storage.database import DatabaseUnavailable, MigrationFailed
+
+CONFIG_HELP = "configuration file (default: config.toml if present)"
+
+
+def version() -> str:
+    """``sudija 0.1.0 (schema 0024, Python 3.11.7)``: the installed release, the newest migration it carries (what
+    `sudija migrate` brings a database to) and the interpreter."""
+    from importlib.metadata import PackageNotFoundError  # noqa: PLC0415 (only --version reads it)
+    from importlib.metadata import version as installed  # noqa: PLC0415 (only --version reads it)
+
+    from storage.database import migrations  # noqa: PLC0415 (only --version reads it)
+
+    try:
+        release = installed("sudija")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        release = "unknown (not installed)"
+    newest = max((number for number, _, _ in migrations()), default=0)
+    python = ".".join(str(part) for part in sys.version_info[:3])
+    return f"sudija {release} (schema {newest:04d}, Python {python})"
+
+
+class _PrintVersion(argparse.Action):
+    """``--version``: reads the installed release only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(version())
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sudija", description="Sudija, the referee bot of a preferans club.")
-    parser.add_argument("--config", default=None, help="configuration file (default: config.toml if present)")
+    parser.add_argument("--config", default=None, help=CONFIG_HELP)
+    parser.add_argument("--version", action=_PrintVersion, help="print the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         module.register(subparsers)
+    for sub in subparsers.choices.values():
+        # Not given after the sub-command: the value before it (or its default) stands.
+        sub.add_argument("--config", default=argparse.SUPPRESS, help=CONFIG_HELP)
     return parser
 
 
@@ -40,6 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, DatabaseUnavailable) as exc:
         print(exc, file=sys.stderr)
         return 2
+    except (NoDatabase, MigrationFailed) as exc:
+        print(exc, file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return status

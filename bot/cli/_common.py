@@ -1,10 +1,12 @@
 """What the sub-commands share: the club's configuration (read once per run; a bad file is answered by
-`bot.cli.main` with its message and exit status 2), the `--db` option, and opening a database that must exist."""
+`bot.cli.main` with its message and exit status 2), the `--db` option, and opening a database that must exist
+(`existing_database`: the one open-and-show skeleton of every command that reads the club's database)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -88,16 +90,45 @@ def days(text: str) -> int:
     return value
 
 
+DEMO_DATABASE = "sudija-demo.db"  # the console's demo club (`make run`, `sudija console --demo`), in the working folder
+
+
+class NoDatabase(Exception):
+    """A command that reads the club's database was pointed at a file that is not there (`bot.cli.main` says the
+    message on standard error, exit status 1): a read command never creates an empty database."""
+
+
+def database_path(args: argparse.Namespace) -> str:
+    """The database a command works on: ``--db``, else the configuration's ``[club] database``."""
+    given: str | None = getattr(args, "db", None)
+    return given or club_config(args).database
+
+
 def database_missing(db_path: str) -> bool:
     """Whether `db_path` names an SQLite file that is not there (a PostgreSQL address is the server's to answer)."""
     return db_path != ":memory:" and not is_postgres(db_path) and not Path(db_path).exists()
 
 
-async def open_existing(db_path: str, missing: str, club: str = DEFAULT_CLUB) -> Database | None:
-    """The database at `db_path`, or None (with `missing` said on standard error) when there is no such file: a
-    read command never creates an empty database. A ``postgresql://`` address is the server's database, read as
-    the club `club` (`[club] id`: storage/tenancy.py)."""
+def missing_text(db_path: str, words: Catalogue) -> str:
+    """What a command says when the database `db_path` is not there: the file it looked for (its full path, so a
+    command run from another folder shows where it looked) and, when the demo club's file is in this folder, that
+    the demo club lives there."""
+    text = words.t("cli.no_db", db=db_path, path=Path(db_path).absolute())
+    demo = Path(DEMO_DATABASE)
+    if demo.is_file() and demo.absolute() != Path(db_path).absolute():
+        text += " " + words.t("cli.no_db.demo", demo=DEMO_DATABASE)
+    return text
+
+
+@contextlib.asynccontextmanager
+async def existing_database(db_path: str, words: Catalogue, club: str = DEFAULT_CLUB) -> AsyncIterator[Database]:
+    """The database at `db_path`, open for the block and closed after it; `NoDatabase` (its message in `words`'
+    language) when there is no such file. A ``postgresql://`` address is the server's database, read as the club
+    `club` (`[club] id`: storage/tenancy.py)."""
     if database_missing(db_path):
-        print(missing, file=sys.stderr)
-        return None
-    return await open_database(db_path, club=club)
+        raise NoDatabase(missing_text(db_path, words))
+    db = await open_database(db_path, club=club)
+    try:
+        yield db
+    finally:
+        await db.close()

@@ -21,7 +21,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot.cli._common import add_db_option, club_config, days, open_existing
+from bot.cli._common import add_db_option, club_config, database_path, days, existing_database, operator_words
 from bot.config import Config
 
 if TYPE_CHECKING:
@@ -62,17 +62,14 @@ def run(args: argparse.Namespace) -> int:
     if args.nick is None and not args.akti and args.close_month is None:
         print("sudija clan NICK [--json] | NICK AKCIJA … | --akti [NICK] | --zatvori-ligu YYYY-MM", file=sys.stderr)
         return 2
-    return asyncio.run(main(args, config, args.db or config.database))
+    return asyncio.run(main(args, config, database_path(args)))
 
 
 async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
     from bot.desk import Desk  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    db = await open_existing(db_path, f"database {db_path} does not exist", config.club_id)
-    if db is None:
-        return 1
-    try:
+    async with existing_database(db_path, operator_words(args), config.club_id) as db:
         desk = Desk(db, Chats([]), LoggingGameServer(), SystemClock(), config, ManualTimers())
         if args.close_month is not None:
             reply = await desk.close_league(None, args.close_month, args.razlog)
@@ -93,8 +90,6 @@ async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
             else:
                 print(desk.card_text(card, full=True))
             return 0
-    finally:
-        await db.close()
     print(reply.text, file=sys.stdout if reply.ok else sys.stderr)
     return 0 if reply.ok else 1
 

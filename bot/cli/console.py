@@ -11,9 +11,7 @@ import asyncio
 import sys
 from typing import Any
 
-from bot.cli._common import club_config
-
-DEMO_DATABASE = "sudija-demo.db"
+from bot.cli._common import DEMO_DATABASE, club_config
 
 
 def register(subparsers: Any) -> None:

@@ -12,11 +12,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.cli._common import add_db_option, add_lang_option, club_config, database_missing, operator_words
+from bot.cli._common import (
+    add_db_option,
+    add_lang_option,
+    club_config,
+    database_path,
+    existing_database,
+    operator_words,
+)
 from bot.messages import Catalogue
 from rules.gamelog import format_time
 from rules.nicknames import shown
@@ -48,12 +54,9 @@ def _positive(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    db_path = args.db or config.database
+    db_path = database_path(args)
     words = operator_words(args)
-    if database_missing(db_path):
-        print(words.t("cli.games.no_db", db=db_path), file=sys.stderr)
-        return 1
-    games, total = asyncio.run(_listing(db_path, args.player, args.limit, config.club_id))
+    games, total = asyncio.run(_listing(db_path, words, args.player, args.limit, config.club_id))
     if args.json:
         print(json.dumps([game_json(game) for game in games], ensure_ascii=False, indent=2))
         return 0
@@ -67,15 +70,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _listing(db_path: str, player: str | None, limit: int, club: str) -> tuple[list[GameSummary], int]:
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
-
-    db = await open_database(db_path, club=club)
-    try:
+async def _listing(
+    db_path: str, words: Catalogue, player: str | None, limit: int, club: str
+) -> tuple[list[GameSummary], int]:
+    async with existing_database(db_path, words, club) as db:
         games = await db.games.listing(player, limit=limit)
         total, _ = await db.games.count()
-    finally:
-        await db.close()
     return games, total
 
 

@@ -51,7 +51,7 @@ def _free_port() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.cli.console import DEMO_DATABASE  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.cli._common import DEMO_DATABASE  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.config import GameServerConfig  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     base = club_config(args)

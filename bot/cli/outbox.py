@@ -9,11 +9,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from datetime import datetime
 from typing import Any
 
-from bot.cli._common import add_db_option, add_lang_option, club_config, database_missing, operator_words
+from bot.cli._common import (
+    add_db_option,
+    add_lang_option,
+    club_config,
+    database_path,
+    existing_database,
+    operator_words,
+)
 from bot.messages import Catalogue
 from rules.gamelog import format_time
 from storage.chat_outbox import Effect
@@ -38,14 +44,11 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    db_path = args.db or config.database
+    db_path = database_path(args)
     words = operator_words(args)
-    if database_missing(db_path):
-        print(words.t("cli.no_db", db=db_path), file=sys.stderr)
-        return 1
     state = "failed" if args.failed else "pending" if args.pending else None
     if args.chat:
-        effects, told = asyncio.run(_chat_listing(db_path, state, max(1, args.limit), config.club_id))
+        effects, told = asyncio.run(_chat_listing(db_path, words, state, max(1, args.limit), config.club_id))
         print(
             words.t(
                 "cli.outbox.chat_summary",
@@ -57,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         for effect in effects:
             print(chat_line(effect, words))
         return 0
-    commands, counts = asyncio.run(_listing(db_path, state, max(1, args.limit), config.club_id))
+    commands, counts = asyncio.run(_listing(db_path, words, state, max(1, args.limit), config.club_id))
     print(
         words.t(
             "cli.outbox.summary",
@@ -88,16 +91,14 @@ def _tail(waiting: bool, next_at: datetime | None, error: str | None, words: Cat
     return text + (f" — {error}" if error else "")
 
 
-async def _listing(db_path: str, state: str | None, limit: int, club: str) -> tuple[list[Command], dict[str, int]]:
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
+async def _listing(
+    db_path: str, words: Catalogue, state: str | None, limit: int, club: str
+) -> tuple[list[Command], dict[str, int]]:
     from storage.outbox import OutboxStore  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    db = await open_database(db_path, club=club)
-    try:
+    async with existing_database(db_path, words, club) as db:
         store = OutboxStore(db)
         return await store.listing(state, limit), await store.counts()
-    finally:
-        await db.close()
 
 
 def chat_line(effect: Effect, words: Catalogue) -> str:
@@ -111,13 +112,11 @@ def chat_line(effect: Effect, words: Catalogue) -> str:
     return text + _tail(effect.state == "pending", effect.next_at, effect.last_error, words)
 
 
-async def _chat_listing(db_path: str, state: str | None, limit: int, club: str) -> tuple[list[Effect], dict[str, int]]:
+async def _chat_listing(
+    db_path: str, words: Catalogue, state: str | None, limit: int, club: str
+) -> tuple[list[Effect], dict[str, int]]:
     from storage.chat_outbox import ChatOutboxStore, EffectState  # noqa: PLC0415 (only what the sub-command runs)
-    from storage.database import open_database  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    db = await open_database(db_path, club=club)
-    try:
+    async with existing_database(db_path, words, club) as db:
         store = ChatOutboxStore(db)
         return await store.listing(EffectState(state) if state else None, limit), await store.counts()
-    finally:
-        await db.close()

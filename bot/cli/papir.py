@@ -17,7 +17,15 @@ import json
 import sys
 from typing import Any
 
-from bot.cli._common import add_db_option, add_viewer_option, club_config, game_number, open_existing, sees_names
+from bot.cli._common import (
+    add_db_option,
+    add_viewer_option,
+    club_config,
+    database_path,
+    existing_database,
+    game_number,
+    sees_names,
+)
 from bot.config import Config
 from bot.messages import Catalogue
 from rules.paper import compute_paper
@@ -41,10 +49,17 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    db_path = args.db or config.database
     lang = args.lang or config.language
     return asyncio.run(
-        show(args.game, db_path, as_json=args.json, lang=lang, viewer=args.viewer, config=config, png=args.png)
+        show(
+            args.game,
+            database_path(args),
+            as_json=args.json,
+            lang=lang,
+            viewer=args.viewer,
+            config=config,
+            png=args.png,
+        )
     )
 
 
@@ -61,10 +76,7 @@ async def show(
     """Print the paper of game `number` from the database at `db_path`; the exit status."""
 
     words = Catalogue(lang)
-    db = await open_existing(db_path, words.t("papir.no_db", db=db_path), (config or Config()).club_id)
-    if db is None:
-        return 1
-    try:
+    async with existing_database(db_path, words, (config or Config()).club_id) as db:
         game = await db.games.get(number)
         if game is None:
             print(words.t("papir.unknown", game=number, db=db_path), file=sys.stderr)
@@ -78,8 +90,6 @@ async def show(
                 return 1
             if not sees_names(config or Config(), member.nick, member.roles):
                 changes = anonymised(changes)
-    finally:
-        await db.close()
     paper = compute_paper(game, changes)
     if png is not None:
         from bot.cli._pictures import write_png  # noqa: PLC0415 (a sub-command loads only what it runs)

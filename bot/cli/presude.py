@@ -22,7 +22,15 @@ import json
 import sys
 from typing import Any
 
-from bot.cli._common import add_db_option, add_viewer_option, club_config, game_number, open_existing, sees_names
+from bot.cli._common import (
+    add_db_option,
+    add_viewer_option,
+    club_config,
+    database_path,
+    existing_database,
+    game_number,
+    sees_names,
+)
 from bot.config import Config
 from bot.messages import Catalogue
 from bot.views import TranscriptLine, author_label, render_trials
@@ -51,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(
         show(
             args.game,
-            args.db or config.database,
+            database_path(args),
             as_json=args.json,
             lang=args.lang or config.language,
             viewer=args.viewer,
@@ -105,10 +113,7 @@ async def show(
     """Print the trials of game `number` from the database at `db_path`; the exit status."""
 
     messages = Catalogue(lang)
-    db = await open_existing(db_path, messages.t("presude.no_db", db=db_path), (config or Config()).club_id)
-    if db is None:
-        return 1
-    try:
+    async with existing_database(db_path, messages, (config or Config()).club_id) as db:
         if await db.games.summary(number) is None:
             print(messages.t("call.unknown_game", game=number), file=sys.stderr)
             return 1
@@ -130,8 +135,6 @@ async def show(
                 TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, messages), msg.text)
                 for msg in await db.trials.messages(trial.id)
             ]
-    finally:
-        await db.close()
     if as_json:
         shown: dict[str, Any] = {
             "game": number,

@@ -11,7 +11,7 @@ import dataclasses
 import sys
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, game_number, open_existing
+from bot.cli._common import add_db_option, club_config, database_path, existing_database, game_number
 from bot.cli._pictures import write_png
 from bot.messages import Catalogue
 from storage.tenancy import DEFAULT_CLUB
@@ -33,8 +33,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    db_path = args.db or config.database
-    return asyncio.run(show(args.game, args.hand, db_path, args.png, args.lang or config.language, config.club_id))
+    lang = args.lang or config.language
+    return asyncio.run(show(args.game, args.hand, database_path(args), args.png, lang, config.club_id))
 
 
 async def show(number: int, n: int, db_path: str, png: str, lang: str, club: str = DEFAULT_CLUB) -> int:
@@ -42,13 +42,8 @@ async def show(number: int, n: int, db_path: str, png: str, lang: str, club: str
     from bot.views import render_hands  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    db = await open_existing(db_path, words.t("papir.no_db", db=db_path), club)
-    if db is None:
-        return 1
-    try:
+    async with existing_database(db_path, words, club) as db:
         game = await db.games.get(number)
-    finally:
-        await db.close()
     if game is None:
         print(words.t("papir.unknown", game=number, db=db_path), file=sys.stderr)
         return 1

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
         config = replace(config, database=args.db)
     if config.discord.token is None and config.telegram.token is None:
-        from bot.cli.console import DEMO_DATABASE  # noqa: PLC0415 (a sub-command loads only what it runs)
+        from bot.cli._common import DEMO_DATABASE  # noqa: PLC0415 (a sub-command loads only what it runs)
         from bot.console.runner import run_console  # noqa: PLC0415 (a sub-command loads only what it runs)
 
         db_path = args.db or DEMO_DATABASE

@@ -14,7 +14,7 @@ import sys
 from datetime import date
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, open_existing
+from bot.cli._common import add_db_option, club_config, database_path, existing_database
 from bot.messages import Catalogue
 from storage.tenancy import DEFAULT_CLUB
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     return asyncio.run(
         show(
-            args.db or config.database,
+            database_path(args),
             args.od,
             args.do,
             form="json" if args.json else "csv" if args.csv else "text",
@@ -78,13 +78,8 @@ async def show(
     from bot.desk.statistics import club_zone, council_figures, figures_text  # noqa: PLC0415 (a sub-command loads only what it runs)
     from rules.statistics import figures_csv, figures_json  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    db = await open_existing(db_path, Catalogue(lang).t("papir.no_db", db=db_path), club)
-    if db is None:
-        return 1
-    try:
+    async with existing_database(db_path, Catalogue(lang), club) as db:
         figures = await council_figures(db, start, end, club_zone())
-    finally:
-        await db.close()
     if png is not None:
         from bot.cli._pictures import write_png  # noqa: PLC0415 (a sub-command loads only what it runs)
         from bot.pictures.chart import chart_png  # noqa: PLC0415 (a sub-command loads only what it runs)

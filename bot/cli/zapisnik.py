@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, open_existing
+from bot.cli._common import add_db_option, club_config, database_path, existing_database
 from bot.messages import Catalogue
 from storage.tenancy import DEFAULT_CLUB
 
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(
         export(
             args.trial,
-            args.db or config.database,
+            database_path(args),
             out=args.out,
             officials=args.officials,
             lang=args.lang or config.language,
@@ -87,13 +87,8 @@ async def export(
     from bot.records.zapisnik import render_html  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
-    db = await open_existing(db_path, words.t("papir.no_db", db=db_path), club)
-    if db is None:
-        return 1
-    try:
+    async with existing_database(db_path, words, club) as db:
         record = await load_record(db, trial, officials=officials, lang=lang)
-    finally:
-        await db.close()
     if record is None:
         return _fail(f"there is no trial {trial} in {db_path}")
     document = render_html(record)

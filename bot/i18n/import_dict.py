@@ -117,8 +117,10 @@ def merge(entries: dict[str, tuple[tuple[str, ...], str]], update: bool) -> tupl
         by_language = {"sr": texts[0], "en": texts[1], "ru": texts[2] if len(texts) > 2 else ""}
         for language, text in by_language.items():
             old = catalogs[language].get(key)
-            keep = list(old.auto_comments) if old is not None else comments
-            catalogs[language][key] = Message(key, text, auto_comments=keep, flags={"python-brace-format"})
+            if old is not None:  # Babel's `catalog[key] = …` keeps an existing entry's text: replace it in place
+                old.string = text
+                continue
+            catalogs[language][key] = Message(key, text, auto_comments=comments, flags={"python-brace-format"})
         if existing is None:
             added += 1
         else:
