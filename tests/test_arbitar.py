@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from rules.arbitar import dds_reference as ref
+import golden
 from rules.arbitar import solver
 from rules.arbitar.layouts import Moment, PlayedHand, played_hand, view
 from rules.arbitar.procedure import (
@@ -451,7 +451,7 @@ def test_judge_card_matches_brute_force() -> None:
                 consistent.append(layout)
         leader = moment.leader if moment.before else None
         values = [
-            ref.solve(layout, played.trump, played.betl, played.declarer, moment.seat, moment.before, leader)
+            golden.solve(layout, played.trump, played.betl, played.declarer, moment.seat, moment.before, leader)
             for layout in consistent
         ]
         sign = -1 if played.betl else 1  # in betl the defence wants the declarer to take tricks

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from rules.arbitar import dds_reference as ref
+import golden
 from rules.arbitar._dds import Solver
 
 SHAPES = [("trump", 2, False), ("sans", None, False), ("betl", None, True)]
@@ -45,7 +45,7 @@ def test_kept_killer_and_history_leads_never_change_a_value(trump: int | None, b
             hands = swap_one_card(rng, hands)
             leader = rng.randrange(3)
             position = (hands[0], hands[1], hands[2])
-            expected = ref.solve(position, trump, betl, declarer, leader)
+            expected = golden.solve(position, trump, betl, declarer, leader)
             got = dict(native.solve(position, -1 if trump is None else trump, betl, declarer, leader))
             assert got == expected, (position, trump, betl, declarer, leader)
 

@@ -18,7 +18,7 @@ from array import array
 import pytest
 from test_solver import m, reference_value
 
-from rules.arbitar import dds_reference as ref
+import golden
 from rules.arbitar._dds import Solver
 
 # (trump, seat on lead, target, layout A, layout B): "does the declarer (seat 0) take >= target tricks?" is no in
@@ -136,7 +136,7 @@ def test_kept_tables_with_frequent_voids_agree_with_the_reference() -> None:
                 sum(1 << card for card in deck[2 * size : 3 * size]),
             )
             leader = rng.randrange(3)
-            expected = ref.solve(hands, trump, betl, 1, leader)
+            expected = golden.solve(hands, trump, betl, 1, leader)
             native_trump = -1 if trump is None else trump
             assert dict(kept.solve(hands, native_trump, betl, 1, leader)) == expected, (hands, trump, betl, leader)
             assert dict(Solver(8).solve(hands, native_trump, betl, 1, leader)) == expected

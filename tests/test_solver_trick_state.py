@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import golden
 from rules.arbitar import dds_reference as ref
 from rules.arbitar._dds import Solver
 
@@ -52,7 +53,7 @@ def test_the_second_card_overtaking_the_led_one_matches_the_reference() -> None:
         hands, first, ruffs = found
         ruffed += ruffs
         to_move = (leader + 1) % 3
-        expected = ref.solve(hands, trump, betl, declarer, to_move, (first,), leader)
+        expected = golden.solve(hands, trump, betl, declarer, to_move, (first,), leader)
         got = dict(native.solve(hands, -1 if trump is None else trump, betl, declarer, to_move, (first,), leader))
         assert got == expected, (hands, trump, betl, declarer, first, leader)
         compared += 1
@@ -75,6 +76,6 @@ def test_one_card_on_the_table_and_whole_tricks_match_the_reference_on_a_kept_ta
             trick = (first,)
         position = (hands[0], hands[1], hands[2])
         to_move = (leader + len(trick)) % 3
-        expected = ref.solve(position, trump, betl, declarer, to_move, trick, leader)
+        expected = golden.solve(position, trump, betl, declarer, to_move, trick, leader)
         got = dict(native.solve(position, -1 if trump is None else trump, betl, declarer, to_move, trick, leader))
         assert got == expected, (position, trump, betl, declarer, trick, leader)

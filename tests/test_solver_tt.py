@@ -9,6 +9,7 @@ import random
 
 from test_solver_order import deal
 
+import golden
 from rules.arbitar import dds_reference as ref
 from rules.arbitar._dds import Solver
 
@@ -43,7 +44,7 @@ def test_kept_betl_tables_agree_with_the_reference_as_top_cards_move() -> None:
                 hands = move_a_top_card(rng, hands)
                 leader = rng.randrange(3)
                 position = (hands[0], hands[1], hands[2])
-                expected = ref.solve(position, None, True, declarer, leader)
+                expected = golden.solve(position, None, True, declarer, leader)
                 got = dict(native.solve(position, -1, True, declarer, leader))
                 assert got == expected, (position, declarer, leader)
                 compared += 1
@@ -65,7 +66,7 @@ def test_betl_mid_trick_positions_agree_with_the_reference_in_a_kept_table() -> 
             trick.append(card)
         position = (hands[0], hands[1], hands[2])
         to_move = (leader + played) % 3
-        expected = ref.solve(position, None, True, 0, to_move, tuple(trick), leader)
+        expected = golden.solve(position, None, True, 0, to_move, tuple(trick), leader)
         got = dict(native.solve(position, -1, True, 0, to_move, tuple(trick), leader))
         assert got == expected, (position, to_move, trick, leader)
 
