@@ -38,8 +38,9 @@ from bot.ports import (
     repeated_delivery,
 )
 from rules.notices import Notice
-from storage.chat_outbox import ChatOutboxStore, DeliveryState, Effect, EffectState, Ending, NewEffect
+from storage.chat_outbox import ChatOutboxStore, Effect, Ending, NewEffect
 from storage.database import Database, now_text, parse_stored_time
+from storage.states import DeliveryState, OutboxState
 from storage.trials import Trial
 
 log = logging.getLogger(__name__)
@@ -328,7 +329,7 @@ class ChatOutbox:
         call = int(effect.payload["call"]) if effect.kind == "post_call" and "call" in effect.payload else None
         pings = [int(m) for m in effect.payload.get("mention", [])] if call is not None else []
         if not targets:
-            await self.store.finish(effect.id, Ending(EffectState.SENT, None, pings, call, _kept(effect)), self.clock())
+            await self.store.finish(effect.id, Ending(OutboxState.SENT, None, pings, call, _kept(effect)), self.clock())
             return True
         fresh = [name for name, _ in targets if name not in effect.deliveries]
         if fresh and effect.kind not in IDEMPOTENT:
@@ -354,7 +355,7 @@ class ChatOutbox:
                 repeated_delivery.reset(token)
                 delivering.reset(which)
             last = index == len(targets) - 1 and retry is None
-            state_then = EffectState.FAILED if failed else EffectState.SENT
+            state_then = OutboxState.FAILED if failed else OutboxState.SENT
             ending = Ending(state_then, failed, pings, call, _kept(effect)) if last else None
             await self.store.done(effect.id, platform, self.clock(), created, state, ending)
         if retry is not None:

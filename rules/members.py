@@ -18,6 +18,9 @@ class Role(StrEnum):
 
 ROLES: tuple[str, ...] = tuple(Role)
 
+#: The functions a councilors' vote appoints or dismisses (the SQL CHECK on `votes.role` allows exactly these).
+VOTED_ROLES: frozenset[Role] = frozenset({Role.REFEREE, Role.COUNCILOR})
+
 
 class PartyRole(StrEnum):
     """What a member is in a trial (the SQL CHECK on `trial_participants.role` allows exactly these)."""

@@ -14,31 +14,15 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from rules.notices import Notice
 from storage.database import dead_leases, now_text, parse_stored_time
+from storage.states import DeliveryState, OutboxState
 
 if TYPE_CHECKING:
     from storage.database import Database
     from storage.sql import Connection, SyncConnection
-
-
-class EffectState(StrEnum):
-    """`chat_outbox.state`."""
-
-    PENDING = "pending"
-    SENT = "sent"  # every platform's part done
-    FAILED = "failed"  # some platform refused it for good (or kept failing past the bound)
-
-
-class DeliveryState(StrEnum):
-    """`chat_deliveries.state`: one platform's part of an effect."""
-
-    STARTED = "started"  # the platform was (or was about to be) asked: a repeat may find it shown
-    DONE = "done"
-    FAILED = "failed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +41,7 @@ class Effect:
     kind: str
     payload: dict[str, Any]
     created_at: datetime
-    state: EffectState
+    state: OutboxState
     attempts: int
     next_at: datetime | None
     last_error: str | None
@@ -78,7 +62,7 @@ def _effect(row: Any) -> Effect:
         str(row[2]),
         json.loads(row[3]),
         parse_stored_time(row[4]),
-        EffectState(str(row[5])),
+        OutboxState(str(row[5])),
         int(row[6]),
         parse_stored_time(row[7]) if row[7] else None,
         row[8],
@@ -92,7 +76,7 @@ class Ending:
     """How an effect ends (with its last platform's part, in one transaction): sent or failed, and the members
     its call pinged."""
 
-    state: EffectState
+    state: OutboxState
     error: str | None = None
     pings: Sequence[int] = ()
     call: int | None = None  # the call the pings are of
@@ -234,7 +218,7 @@ class ChatOutboxStore:
                 (now_text(at), error[:2000], effect),
             )
 
-    async def listing(self, state: EffectState | None = None, limit: int = 200) -> list[Effect]:
+    async def listing(self, state: OutboxState | None = None, limit: int = 200) -> list[Effect]:
         """Effects newest first, optionally only those in `state`."""
         if state is None:
             rows = await self._rows(f"SELECT {_COLUMNS} FROM chat_outbox ORDER BY id DESC LIMIT ?", (limit,))

@@ -25,15 +25,15 @@ from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.sql import Connection
-from storage.states import CorrectionKind, RequestState
+from storage.states import CorrectionAnswer, CorrectionKind, RequestState
 
 if TYPE_CHECKING:
     from storage.database import Database
 
 ARBITAR = CorrectionKind.ARBITAR
 ISPRAVKA = CorrectionKind.ISPRAVKA
-YES = "yes"
-NO = "no"
+YES = CorrectionAnswer.YES
+NO = CorrectionAnswer.NO
 
 
 class StaleChanges(RuntimeError):

@@ -1,5 +1,10 @@
 """The states the database records, as enums whose values are exactly what the SQL CHECK constraints allow
-(`tests/test_states.py` holds the two together). Records carry these; the desk compares with them."""
+(`tests/test_states.py` reads every CHECK of the migrations, both dialects, and holds each to its enum).
+Records carry these; the stores take them; the desk compares with them.
+
+The enums of the rules' own ideas live with the rules and are tied to their columns the same way:
+`rules.members.Role` (`roles.role`, `votes.role`), `rules.members.PartyRole` (`trial_participants.role`),
+`rules.gamelog.GameStatus` (`games.status`), `rules.verdict_effects.NapustioSource` (`napustio.source`)."""
 
 from __future__ import annotations
 
@@ -52,6 +57,13 @@ class RequestState(StrEnum):
     LAPSED = "lapsed"  # its window closed unanswered
 
 
+class CorrectionAnswer(StrEnum):
+    """A player's answer to a correction request (`correction_answers.answer`; NULL while unanswered)."""
+
+    YES = "yes"
+    NO = "no"
+
+
 class VoteState(StrEnum):
     """A councilors' vote on a proposal (`votes.state`)."""
 
@@ -75,6 +87,49 @@ class AppealState(StrEnum):
     UPHELD = "upheld"  # a new verdict supersedes the old one
     REJECTED = "rejected"  # unfounded
     INADMISSIBLE = "inadmissible"  # not something an appeal may bring
+
+
+class MonthClosing(StrEnum):
+    """How a league month was closed (`league_months.how`)."""
+
+    ADMIN = "admin"  # an administrator closed it (`/zatvori_mesec`)
+    GRACE = "grace"  # it closed itself when the grace after its end ran out
+
+
+class KorekcijaState(StrEnum):
+    """A request to take back the last move of a hand in progress (`korekcije.state`)."""
+
+    PENDING = "pending"
+    AGREED = "agreed"  # every other player said yes: the take-back is on its way to the game server
+    REFUSED = "refused"
+    LAPSED = "lapsed"  # the hand moved on (or the game ended) before it was done
+    DONE = "done"  # the game server took the move back
+
+
+class OutboxState(StrEnum):
+    """An outbox row: a command to the game server (`outbox.state`) or a chat effect (`chat_outbox.state`)."""
+
+    PENDING = "pending"
+    SENT = "sent"  # delivered (a chat effect: every platform's part done)
+    FAILED = "failed"  # refused for good, or kept failing past the bound
+
+
+class DeliveryState(StrEnum):
+    """One platform's part of a chat effect (`chat_deliveries.state`)."""
+
+    STARTED = "started"  # the platform was (or was about to be) asked: a repeat may find it shown
+    DONE = "done"
+    FAILED = "failed"
+
+
+class Language(StrEnum):
+    """A language the club speaks (`member_languages.language`), in the order the catalogues list them
+    (`bot.i18n.LANGUAGES`): Serbian in Latin letters (the default), English, Serbian in Cyrillic, Russian."""
+
+    SR = "sr"
+    EN = "en"
+    SR_CYRL = "sr-Cyrl"
+    RU = "ru"
 
 
 class EndReason(StrEnum):

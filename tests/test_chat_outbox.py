@@ -33,9 +33,10 @@ from fakes.chat import RecordingChat, Sent
 from rules.gamelog import GameStatus
 from rules.members import Member
 from rules.notices import Notice
-from storage.chat_outbox import ChatOutboxStore, DeliveryState, EffectState
+from storage.chat_outbox import ChatOutboxStore
 from storage.database import open_database
 from storage.languages import set_member_language
+from storage.states import DeliveryState, OutboxState
 
 
 async def crash_after_commit(club: Club) -> None:
@@ -223,7 +224,7 @@ async def test_a_delivery_begun_but_not_done_is_repeated_on_the_console_as_an_ed
     assert reposted[0].startswith("[#sudije] (izmena) @sudija1")  # an edit of the message it may have shown
     assert console2.find_button(await desk2.member_for("console", "sudija1"), "sudija1", "Sudi") is not None
     (effect,) = await ChatOutboxStore(db).listing()
-    assert effect.state is EffectState.SENT
+    assert effect.state is OutboxState.SENT
     assert await ChatOutboxStore(db).deliveries(effect.id) == {"console": DeliveryState.DONE}
     await db.close()
 
@@ -295,7 +296,7 @@ async def test_a_transient_failure_is_retried_with_backoff_and_delivered_once(tm
     assert flaky.told == []
     assert len(of(club.chat, "post")) == 1  # the other platform got its part at once
     (effect,) = await ChatOutboxStore(club.db).listing()
-    assert effect.state is EffectState.PENDING
+    assert effect.state is OutboxState.PENDING
     assert effect.attempts == 1
     assert effect.last_error is not None
     assert "RateLimited" in effect.last_error
@@ -313,7 +314,7 @@ async def test_a_transient_failure_is_retried_with_backoff_and_delivered_once(tm
     assert len(flaky.told) == 1
     assert len(of(club.chat, "post")) == 1  # the platform that had its part is not asked again
     (effect,) = await ChatOutboxStore(club.db).listing()
-    assert effect.state is EffectState.SENT
+    assert effect.state is OutboxState.SENT
     await club.db.close()
 
 
@@ -325,7 +326,7 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
         assert (await club.desk.call(await club.get("ana"), 500)).ok
     assert any("failed for good" in r.getMessage() for r in caplog.records)
     (effect,) = await ChatOutboxStore(club.db).listing()
-    assert effect.state is EffectState.FAILED
+    assert effect.state is OutboxState.FAILED
     assert effect.last_error is not None
     assert "Invalid Form Body" in effect.last_error
     assert await ChatOutboxStore(club.db).deliveries(effect.id) == {
@@ -359,7 +360,7 @@ async def test_transient_failures_past_the_bound_end_as_failed(tmp_path: Path) -
         await club.desk.chat_outbox.deliver()
     assert flaky.calls == 4  # max_attempts
     (effect,) = await ChatOutboxStore(club.db).listing()
-    assert effect.state is EffectState.FAILED
+    assert effect.state is OutboxState.FAILED
     await club.db.close()
 
 
@@ -407,7 +408,7 @@ async def test_the_chat_outbox_states_are_the_check_constraints(tmp_path: Path) 
     finally:
         await db.close()
     sql = dict(rows)
-    for table, enum in (("chat_outbox", EffectState), ("chat_deliveries", DeliveryState)):
+    for table, enum in (("chat_outbox", OutboxState), ("chat_deliveries", DeliveryState)):
         found = re.search(r"CHECK \(state IN \(([^)]*)\)\)", sql[table])
         assert found is not None
         assert {v.strip().strip("'") for v in found[1].split(",")} == {e.value for e in enum}

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from test_discord import World, link, make_world, open_trial, store_game
 
-from storage.chat_outbox import ChatOutboxStore, DeliveryState, EffectState
+from storage.chat_outbox import ChatOutboxStore
+from storage.states import DeliveryState, OutboxState
 
 
 @pytest.fixture
@@ -27,7 +28,7 @@ async def test_a_repeated_opening_of_a_trials_space_finds_its_thread(world: Worl
         trial_id, thread = await open_trial(world, app, 100, "ana", "sudija1")
         store = ChatOutboxStore(app.db)
         (opening,) = [e for e in await store.listing() if e.kind == "open_trial_space"]
-        assert opening.state is EffectState.SENT
+        assert opening.state is OutboxState.SENT
         # The crash came after Discord was asked and before the commit that says so: pending, begun.
         async with app.db.transaction() as conn:
             await conn.execute("UPDATE chat_outbox SET state = 'pending' WHERE id = ?", (opening.id,))

@@ -30,9 +30,9 @@ from club import NOW, Club, database_for, make_club
 from fakes.chat import RecordingChat, Sent
 from rules.appeals import AppealKind, AppealRules
 from rules.verdicts import Draft, Nobody, Penalty
-from storage.chat_outbox import ChatOutboxStore, DeliveryState, EffectState
+from storage.chat_outbox import ChatOutboxStore
 from storage.database import open_database
-from storage.states import AppealState, VoteState
+from storage.states import AppealState, DeliveryState, OutboxState, VoteState
 from storage.trials import Trial
 
 
@@ -465,7 +465,7 @@ async def test_an_offer_begun_but_not_done_is_repeated_on_the_console_as_an_edit
     assert edited in repeated[0]  # an edit of the copy it may have shown
     assert "dm:v3" in {n.place for n in await db.calls.notices("councilor:appeal:1")}
     (copy,) = [e for e in await ChatOutboxStore(db).listing() if e.kind == "offer_call"]
-    assert copy.state is EffectState.SENT
+    assert copy.state is OutboxState.SENT
     assert copy.deliveries == {"console": DeliveryState.DONE}
     assert set(await ChatOutboxStore(db).counts()) == {"sent"}  # nothing left, nothing failed
     await db.close()

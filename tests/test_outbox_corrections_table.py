@@ -31,10 +31,11 @@ from bot.ports import CallPost, Chats, LoggingGameServer, ManualClock, ManualTim
 from club import NOW, Club, database_for, make_club
 from fakes.chat import RecordingChat, Sent
 from rules.gamelog import GameStatus
-from storage.chat_outbox import ChatOutboxStore, EffectState
+from storage.chat_outbox import ChatOutboxStore
 from storage.corrections import ARBITAR, ISPRAVKA
 from storage.database import open_database
 from storage.members import Member
+from storage.states import OutboxState
 
 T = TypeVar("T")
 Act = Callable[[Club], Awaitable[object]]
@@ -72,7 +73,7 @@ async def delivered_once_after_a_crash(tmp_path: Path, setup: Setup[T]) -> tuple
     await act(club)
     assert club.chat.sent[start:] == []  # the crash came first: nobody was told
     # Every message a row of the act's commit (and so is what the game server is told: tests/test_outbox_game_server).
-    rows = await ChatOutboxStore(club.db).listing(EffectState.PENDING)
+    rows = await ChatOutboxStore(club.db).listing(OutboxState.PENDING)
     assert len([r for r in rows if r.kind != SERVER]) == len(expected)
 
     after = await restart(club, tmp_path)

@@ -39,10 +39,11 @@ from club import NOW, Club, database_for
 from fakes.chat import RecordingChat, Sent
 from rules.gamelog import Game, GameStatus, format_time
 from rules.verdicts import BulaChange, Draft, Nobody, Penalty, Settlement
-from storage.chat_outbox import ChatOutboxStore, EffectState
+from storage.chat_outbox import ChatOutboxStore
 from storage.database import open_database
 from storage.gameserver import LiveFeedStore
 from storage.outbox import OutboxStore
+from storage.states import OutboxState
 
 Received = tuple[str, dict[str, Any]]  # (kind, data) of a command the game server obeyed
 
@@ -148,7 +149,7 @@ async def sent_once_after_a_crash(rig: Rig, setup: Step, decide: Step) -> list[R
 
 
 async def pending_server_effects(bot: Linked) -> int:
-    rows = await ChatOutboxStore(bot.db).listing(EffectState.PENDING)
+    rows = await ChatOutboxStore(bot.db).listing(OutboxState.PENDING)
     return len([r for r in rows if r.kind == SERVER])
 
 

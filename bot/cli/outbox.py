@@ -115,8 +115,9 @@ def chat_line(effect: Effect, words: Catalogue) -> str:
 async def _chat_listing(
     db_path: str, words: Catalogue, state: str | None, limit: int, club: str
 ) -> tuple[list[Effect], dict[str, int]]:
-    from storage.chat_outbox import ChatOutboxStore, EffectState  # noqa: PLC0415 (only what the sub-command runs)
+    from storage.chat_outbox import ChatOutboxStore  # noqa: PLC0415 (only what the sub-command runs)
+    from storage.states import OutboxState  # noqa: PLC0415 (only what the sub-command runs)
 
     async with existing_database(db_path, words, club) as db:
         store = ChatOutboxStore(db)
-        return await store.listing(EffectState(state) if state else None, limit), await store.counts()
+        return await store.listing(OutboxState(state) if state else None, limit), await store.counts()

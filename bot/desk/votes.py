@@ -28,6 +28,7 @@ from bot.desk.governance import GovernanceDesk
 from bot.desk.links import LinkDesk
 from bot.desk.refused import Refused
 from bot.ports import Action, Button, CallPost, Reply
+from rules.members import VOTED_ROLES
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
 from storage.chat_outbox import NewEffect
 from storage.councils import AlreadyOpen, Vote, VoteAct
@@ -37,7 +38,6 @@ from storage.members import Member
 from storage.states import VoteAction, VoteState
 
 VOTE_EVENTS = ("vote_opened", "vote_cast", "vote_closed")
-VOTED_ROLES = ("referee", "councilor")
 
 
 def queue(vote_id: int) -> str:

@@ -5,9 +5,11 @@
 entries written in the old Python-dict format (``"key": ("srpski", "English")``) into the catalogues.
 """
 
+from storage.states import Language
+
 #: The languages, in the order `bot.messages.MESSAGES` tuples list them: Serbian (Latin, the default), English,
-#: Serbian Cyrillic, Russian.
-LANGUAGES: tuple[str, ...] = ("sr", "en", "sr-Cyrl", "ru")
+#: Serbian Cyrillic, Russian (`member_languages.language` holds exactly these).
+LANGUAGES: tuple[str, ...] = tuple(language.value for language in Language)
 
 #: Each language's catalogue directory under `locale/` and the locale its plural rule and dates are taken from.
 LOCALES: dict[str, str] = {"sr": "sr_Latn", "en": "en", "sr-Cyrl": "sr_Cyrl", "ru": "ru"}
