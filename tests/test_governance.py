@@ -70,6 +70,29 @@ async def test_anyone_resigns_his_own_function(club: Club) -> None:
     assert not again.ok
 
 
+async def test_a_function_a_platform_role_holds_is_refused_by_the_desk_for_every_actor(club: Club) -> None:
+    """Governance policy lives in the desk: the owner, a councilor's proposal, the admin at the server and a
+    resignation are all refused a function the Discord role mapping holds; an unmapped function is acted on."""
+    await setup(club)
+    club.desk.config = replace(club.desk.config, discord=replace(club.desk.config.discord, roles={"referee": 7}))
+    desk = club.desk
+    await club.member("sudija", "referee")
+    owner, councilor = await club.get("vlasnik"), await club.get("vecnik")
+    for reply in (
+        await desk.appoint(owner, "ana", "referee", "iskusna"),
+        await desk.appoint(councilor, "ana", "referee", "iskusna"),
+        await desk.appoint(None, "ana", "referee", "iskusna"),
+        await desk.dismiss(None, "sudija", "referee", "neaktivan"),
+        await desk.resign(await club.get("sudija"), "referee"),
+    ):
+        assert not reply.ok
+        assert "uloga na Discordu" in reply.text
+    assert not (await club.get("ana")).is_referee
+    assert (await club.get("sudija")).is_referee
+    assert await club.db.votes.open_votes() == []
+    assert (await desk.appoint(owner, "ana", "councilor", "iskusna")).ok
+
+
 async def test_denying_and_restoring_the_right_to_call(club: Club) -> None:
     await setup(club)
     await club.member("sudija1", "referee")

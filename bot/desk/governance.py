@@ -5,7 +5,9 @@ Who may do what (Opšte odredbe): the owner (config `owner`) appoints and dismis
 moderators); a councilor's admission or dismissal of a referee or councilor is a proposal the councilors vote on
 (`bot.desk.votes`); anyone may resign his own function;
 councilors and the owner deny a member the right to call (until a date or until restored) and restore it; the
-owner closes a league month. `actor=None` is the admin at the server (`sudija clan …`), who may do everything.
+owner closes a league month. A function that a platform's role mapping holds (Discord's `[discord] roles`) is
+given and taken on that platform, never by an act here (`refuse_managed_elsewhere`). `actor=None` is the admin
+at the server (`sudija clan …`), who may do everything else.
 Every act is an event (who, whom, when, why) written with the act itself by `storage.members`/`storage.league`.
 """
 
@@ -67,6 +69,13 @@ class GovernanceDesk(DeskBase):
         if actor is None or self.is_owner(actor):
             return True
         return role in ("referee", "councilor") and "councilor" in actor.roles
+
+    def refuse_managed_elsewhere(self, role: str) -> None:
+        """A function that a platform's role mapping holds (Discord's `[discord] roles`) is given and taken there:
+        the platform's roles are copied into the desk, so an act of governance on it would be undone at the next
+        sync. Refused for everyone who would give, take or resign it here (the admin at the server too)."""
+        if role in self.config.discord.roles:
+            raise Refused("discord.function_by_role", function=self.t(f"choice.funkcija.{role}"))
 
     def may_deny(self, actor: Member | None) -> bool:
         return actor is None or self.is_owner(actor) or "councilor" in actor.roles

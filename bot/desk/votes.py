@@ -60,12 +60,14 @@ class VoteDesk(DeskBase):
         return actor is not None and not self.is_owner(actor) and role in VOTED_ROLES and "councilor" in actor.roles
 
     async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
+        self.governance.refuse_managed_elsewhere(role)
         if not self.by_vote(actor, role):
             return await self.governance.appoint(actor, nick, role, reason)
         assert actor is not None
         return await self.propose(actor, nick, role, VoteAction.APPOINT, reason)
 
     async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
+        self.governance.refuse_managed_elsewhere(role)
         if not self.by_vote(actor, role):
             reply = await self.governance.dismiss(actor, nick, role, reason)
             if reply.ok and actor is not None and self.is_owner(actor):
@@ -75,6 +77,7 @@ class VoteDesk(DeskBase):
         return await self.propose(actor, nick, role, VoteAction.DISMISS, reason)
 
     async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
+        self.governance.refuse_managed_elsewhere(role)
         reply = await self.governance.resign(member, role, reason)
         if reply.ok:
             await self.settle_votes()  # the electorate changed

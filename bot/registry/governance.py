@@ -1,5 +1,6 @@
 """The club's governance: appointing, dismissing, resigning, denying and restoring the right to call, the acts, a
-member's card, closing a league month. The desk decides who may do what."""
+member's card, closing a league month. The desk decides who may do what (also that a function a platform's
+role mapping holds is not given here: `GovernanceDesk.refuse_managed_elsewhere`)."""
 
 from __future__ import annotations
 
@@ -20,31 +21,16 @@ REASON = Arg("razlog", ArgKind.REASON, required=False)
 REQUIRED_REASON = Arg("razlog", ArgKind.REASON)
 
 
-def managed_elsewhere(desk: Desk, role: str) -> Reply | None:
-    """A function that a platform's role mapping holds (Discord's `[discord] roles`) is given and taken there: the
-    platform's roles are copied into the desk, so a command would be undone at the next sync."""
-    if role in desk.config.discord.roles:
-        return desk.refuse("discord.function_by_role", function=desk.t(f"choice.funkcija.{role}"))
-    return None
-
-
 async def postavi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    role = args.text("funkcija")
-    return managed_elsewhere(desk, role) or await desk.appoint(
-        member_of(caller), args.text("clan"), role, args.text("razlog")
-    )
+    return await desk.appoint(member_of(caller), args.text("clan"), args.text("funkcija"), args.text("razlog"))
 
 
 async def razresi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    role = args.text("funkcija")
-    return managed_elsewhere(desk, role) or await desk.dismiss(
-        member_of(caller), args.text("clan"), role, args.text("razlog")
-    )
+    return await desk.dismiss(member_of(caller), args.text("clan"), args.text("funkcija"), args.text("razlog"))
 
 
 async def ostavka(desk: Desk, caller: Caller, args: Args) -> Reply:
-    role = args.text("funkcija")
-    return managed_elsewhere(desk, role) or await desk.resign(member_of(caller), role, args.text("razlog"))
+    return await desk.resign(member_of(caller), args.text("funkcija"), args.text("razlog"))
 
 
 async def uskrati(desk: Desk, caller: Caller, args: Args) -> Reply:
