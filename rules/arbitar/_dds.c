@@ -2,7 +2,8 @@
  * rules.arbitar._dds -- the native double-dummy solver for preferans (three hands, 32-card deck).
  *
  * Owns the fast search used by the Arbitar; rules/arbitar/dds_reference.py defines the same game value in
- * plain Python and the tests compare the two.
+ * plain Python and the tests compare the two. What each technique below measured, and the variants tried and
+ * dropped, are in docs/solver-journal.md, not here.
  *
  * Encoding: card index = suit * 8 + rank (suits S H D C = 0..3, ranks 7 8 9 T J Q K A = 0..7); a hand is a
  * 32-bit mask. Seats 0, 1, 2; play goes seat k -> k + 1 mod 3. Follow suit; when void, trump if holding a
@@ -16,128 +17,39 @@
  *    a few such zero-window searches around a guess (MTD style);
  *  - a transposition table at trick boundaries whose entries stand for classes of positions ("relevant
  *    ranks"): every answer comes with the cards it depended on (trick winners of the proof, the cards the
- *    quick-trick bounds used, equivalent cards skipped), closed upwards per suit; an entry matches any
- *    position with the same leader and suit lengths whose top cards agree down to that region (relative
- *    ranks), wherever the smaller cards lie. Buckets hold 16 entries and are chosen by the suit lengths (in betl
- *    also by the owners of the suits' top cards);
- *  - quick tricks (the leader's top cards, trumps first, capped by players who could ruff), the top-trump
- *    run of one player and trump-length counts as cheap bounds, after the table; in sans, "does the declarer
- *    take t tricks?" is yes at once at any node of a trick he surely takes (his card wins whatever the
- *    defenders still to play hold, or he holds the top card of every suit the leading defender holds) when
- *    that trick and the top cards he then cashes on lead reach t (sans_sure_tricks: -26% sans nodes, -23%
- *    instructions against the same test for t = 1 only; its answer carries only the runs it needs: -2.6%
- *    more); with trumps, likewise at any node inside a trick he surely takes (no defender still to play can
- *    beat his card, ruffs and overruffs included), that trick and the quick tricks he then cashes on lead
- *    answer "does he take t tricks?" (trump_sure_tricks: -27% trump nodes, -14% instructions); in sans and
- *    with trumps, "does he take every trick left?" is no at once when a defender holds the top card of a suit
- *    he holds, not trumps (sans -1.2%, trump -0.5% nodes); in betl, a yes/no game
- *    for the declarer: "does he take a trick?" is yes at once at any node of a trick the defenders can make
- *    him take (each stays under his lowest card or discards), "does he take every trick left?" is no at once
- *    when he can surely lose the trick in progress (he ducks, or a defender must go over him), "does he take
- *    all tricks left but one?" is no at once when he can surely lose two of the next three (this trick, or a
- *    lead into a defender's higher cards, then a lead into a defender who holds enough higher cards of
- *    another suit to keep one: -18% betl nodes, -11% instructions), "does he take >= t?" is no at once at a
- *    trick's start when he surely ducks more than n - t tricks in a row (betl_ducks: his cards low enough
- *    against each defender's lowest, or a partner must go over them, for that many tricks whatever is played
- *    or discarded: -13% betl nodes, -9.5% instructions), a declarer on lead whose every suit is
- *    above all the others' cards of it takes every trick left (any target), and move ordering follows betl's
- *    aims;
+ *    bounds used, equivalent cards skipped), closed upwards per suit and taken as few as each proof allows; an
+ *    entry matches any position with the same leader and suit lengths whose top cards agree down to that region
+ *    (relative ranks), wherever the smaller cards lie. Buckets hold BUCKET entries stored field by field and
+ *    are chosen by the suit lengths (in betl also by the owners of the suits' top cards, top_owners); a bucket
+ *    is scanned four entries at a time with SSE2 where the machine has it (every x86-64; a plain loop
+ *    elsewhere), and its first lines are fetched ahead while the node's cheap checks run;
+ *  - cheap sound bounds, each proved at its function: quick tricks (the leader's top cards, trumps first,
+ *    capped by players who could ruff), the top-trump run of one player and trump-length counts, after the
+ *    table; in sans and with trumps, a trick the declarer surely takes plus the quick tricks he then cashes on
+ *    lead answers "does he take t tricks?" (sans_sure_tricks, trump_sure_tricks), and "does he take every trick
+ *    left?" is no at once when a defender holds the top card of a side suit he holds; in betl, a yes/no game
+ *    for the declarer: "does he take a trick?" is yes at once at any node of a trick the defenders can make him
+ *    take (betl_takes_trick), "does he take every trick left?" is no when he can surely lose the trick in
+ *    progress (betl_loses_trick), "all tricks left but one?" is no when he can surely lose two of the next
+ *    three (betl_loses_two, betl_loses_two_mid), "does he take >= t?" is no at a trick's start when he surely
+ *    ducks more than n - t tricks in a row (betl_ducks), and a declarer on lead whose every suit is above all
+ *    the others' cards of it takes every trick left;
  *  - equivalent cards: of cards adjacent in rank among the cards still in play (cards on the table count as
  *    in play) only one is searched;
- *  - move ordering by the table's best lead, then by a history of the leads that cut off before (per seat and
- *    card, aged), then simple trick-winning heuristics; the last trick is counted directly;
- *  - (the move-ordering step of issue 14) the table's best lead is always searched first (it scored 1000, under
- *    the history weight of a lead that had cut off a few times), then the killer lead: per seat and tricks left,
- *    the lead that last cut off there; the history weighs a cut-off 2**n (n tricks left, was n**2) and the leads
- *    that failed before it lose twice that. The bench's 400 deals: betl 72.0k -> 63.8k nodes per deal (-11%),
- *    sans -7%, trump -3.5%; instructions (callgrind, first 100 deals) betl -12%, sans -7.5%, trump -3.4%.
- *    Measured there and dropped (betl nodes per deal against 66.2k, the killer without the malus, unless said):
- *    the heuristic before the history (at the declarer's leads +20%, the defenders' +9%, both +32%, against
- *    72.0k); a history or killer of follows (+34-40%); two killers per slot (+1%); killers per seat and target,
- *    the tricks left minus the target, or seat alone (+2-3%); a countermove per previous lead (+1-7%); a bonus
- *    for the killer's suit (+4-5%); history and killers by relative rank (+7-20%); first the declarer's leads
- *    that a defender must overtake, or the defenders' leads he must take (-0.3% to +4%); after a failed lead,
- *    other suits first (+1-2%); other betl follow and discard heuristics (-1.5% nodes but +2% instructions); 2**n
- *    weights without the malus (betl +1% instructions); forgetting a killer that failed at an all-node (fewer
- *    nodes, +3% instructions). At a miss the cut-off comes in another suit 83-86% of the time, and simple
- *    heuristics do not find it better than the history does;
- *  - cheap nodes: the cards in play passed down the search, the table's bucket scanned four entries at a time
- *    with SSE2 where the machine has it (every x86-64; a plain loop elsewhere);
- *  - cost per node (measured with callgrind, the bench's first 100 deals per strain, same nodes): search_n is
- *    compiled once per strain (search_betl, search_sans, search_trump, the strain a constant in each, so each
- *    copy carries only its own checks; -7% instructions in betl); the card winning the trick so far is carried
- *    from node to node (c->wpos) instead of re-derived by each helper and at the third card; extend_runs without
- *    its inner loop; a store's replacement scan over all 16 entries at once with SSE2 (the same entry chosen);
- *    the relative hands (normalize) only when the bucket holds an entry of the position's shape, else at the
- *    store; two hands' suit lengths counted in one 64-bit word; built with -fno-wrapv (undoing Python's
- *    -fwrapv; -2.6% in betl). Before -> after, per node: trump 536 -> 485, sans 516 -> 447, betl 466 -> 408
- *    instructions. Measured and dropped (instruction counts up, GCC 12 spilled more in the recursive search):
- *    a per-node struct of the trick's led suit, winner, declarer's place and played seats (+1.3% betl), a
- *    per-node mask of the cards beating the winner in place of beats() (+0.9%), a loop over the legal suits
- *    only in gen_moves instead of the unrolled four (+1.7%), score and card packed in one sort key (+0.3%),
- *    a trick's child decided by its winner alone (target reached or out of reach) answered without the call
- *    (+1.4% betl, -1.3% trump); -funroll-loops (-0.8% instructions, no faster), -O2 (+15%);
- *  - (the table step of issue 14) in betl a bucket is chosen by the shape and by which hand holds the top card in
- *    play of each suit (top_owners): the positions of one shape crowd its bucket of 16 in betl (a third of the
- *    stores at 4-7 tricks left evicted a live entry; BUCKET 32 cut 9% of the nodes but cost as much in scans),
- *    and the top cards split them over several buckets at the price of the entries whose region leaves out a
- *    suit's top card (a fifth to a half of them), found only under the layout they were stored from. Sound whatever the
- *    bucket: matching is unchanged. The bench's 400 betl deals: 55.7k -> 51.9k nodes per deal (-6.7%),
- *    instructions (callgrind, first 100 deals, the search alone) 2.306G -> 2.228G (-3.4%); betl consistency
- *    searches over 4,000 neighbouring layouts in one kept table: -21% nodes; sans and trump unchanged (the
- *    split costs them: trump +16% nodes, so it is betl only). Measured and dropped (betl nodes per deal
- *    against 55.7k; the bucket's replacement today is in effect random, as every entry of a shape has the
- *    same depth and search): the subtree's node count as the priority (+6.5%, the inverse +23%), least
- *    recently used (+44%, most recently used +21%), the largest region first (+31%, the smallest +14%), a
- *    dominated entry (same class or narrower, bounds no tighter) replaced first (-0.2%, more instructions),
- *    no store below 2, 4, 8 nodes of subtree (+0.2%, +4%, +20%); TT_MIN_DEPTH 3 (+2.6%); tables of 2**16,
- *    2**20, 2**22 entries (+2%, -0.3%, -0.7%: the crowding is per shape); BUCKET 32 with the victim scan in
- *    SSE2 (-9% nodes, -0.9% betl instructions, +5-7% sans and trump); BUCKET 8 with the split (+6%); the
- *    bucket also by the owners of the top two cards of each suit (-2.7%) or by the owner of the longest suit's
- *    top card alone (-2.8%), or that
- *    with a second, shared bucket for the entries that leave it out (-3.9%, two scans); the table's lead
- *    taken from the entry with the best bound rather than the first (-0.3%).
- *  - cost per node, a second betl pass (callgrind, the bench's first 50 betl deals, same nodes and values):
- *    betl_ducks checks the declarer's lead into a higher card first (without one it answers 0 at once, so the
- *    per-suit counts are skipped: -2.2%); the counts inside one suit there and in betl_loses_two(_mid) by the
- *    byte table POP8, and the killer slot indexed by n instead of a popcount of the hand (-2.0%); betl_ducks
- *    told the count it must reach, stopping as soon as the least count falls under it (-1.9%); a single
- *    representative move returned by gen_moves without a score (-1.5%); extend_runs (and the legal cards it
- *    needs) only where gen_moves left a card out as equivalent (-1.2%); 1.575G -> 1.443G instructions (-8.4%,
- *    454 -> 416 per node). Measured and dropped: picking the best move lazily
- *    instead of the insertion sort (selection at every move +5.7%, the best first then the rest sorted +6.6%,
- *    only at the declarer's follows +2.5%: 1.4 moves per node, the sort is cheap and the extra arrays spill),
- *    the representatives computed only for the suits of the legal cards (+0.7%; only for the one suit of a
- *    follow or a forced ruff: -0.4%);
- *  - (the regions step of issue 14) the cards an answer depends on, taken as few as the proof allows, so that an
- *    entry answers more layouts: a finished trick's winning card only when another card of its suit lies in the
- *    trick (trick_region); in the betl bounds, a comparison "every card of X above Y's lowest" certified by X's
- *    lowest card and up, the higher card, instead of Y's lowest (see above betl_loses_trick); with them, betl's
- *    sure ducks count a (defender, suit) pair as never ending the run when his cards under that defender's
- *    lowest are as many as the defenders' cards of the suit (each round of it is led by a defender), and a
- *    whole suit as never ending it when, in rising order, each of his cards lies under the defenders' card of
- *    the same place (proofs at betl_ducks); "can he surely lose two?" is asked at a trick's second card only.
- *    The bench's 400 deals, nodes per deal (2**15 entries): betl 53,027 -> 45,903 (-13.4%) before the suit
- *    order, 42,293 with it (-20.2% in all), sans 7,025 -> 6,657 (-5.2%), trump 5,144 -> 4,840 (-5.9%), the same
- *    values. With the bucket's first two lines fetched ahead at a trick's start and a follow's
- *    representatives taken from its one suit, all of it together: betl -13% time against the step before
- *    (the session's first build), side by side on cache-cold runs (each deal after 16 MB of other memory
- *    traffic, as the bench's baseline gives it). Measured
- *    and dropped: fetching all six lines of the bucket (-1% against -1.5% for two); the sure ducks before the
- *    table (+4.8% time); "does he take a trick?" after the table at a trick's start (+2%); betl's follow order
- *    built from bit masks without scores (2% fewer instructions, 5% slower); nibble tables for COMPRESS and
- *    EXPAND (smaller than the first-level cache, +6%); 2 MB pages for the table (no change); profile-guided
- *    optimization (under 1%); a representative per run found by shifting over the cards out of play (+1.5%);
- *    betl's bound on the tricks he surely takes in a row on lead (0.3% fewer nodes); BUCKET 32 (-2% nodes,
- *    +13% time) and TT_MIN_DEPTH 3 (+3% nodes) again; in the sure ducks, the rounds a suit's order keeps when
- *    it fails further up (+0.1% nodes), and a first lead chosen where the order fails (+0.4%); "can he surely
- *    lose two?" at a trick's last card only (+6.5% nodes);
- *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**22 = 96 MB)
+ *  - move ordering: the table's best lead always first, then the killer lead (per seat and tricks left, the
+ *    lead that last cut off there), then a history of the leads that cut off before (per seat and card, a
+ *    cut-off weighing 2**tricks left, the leads that failed before it losing twice that, aged), then simple
+ *    trick-winning heuristics (betl's own: the declarer ducks, the defenders play under him); the last trick is
+ *    counted directly. Ordering never changes a value, only how soon a cut-off comes;
+ *  - cost per node: search_n is compiled once per strain (search_betl, search_sans, search_trump, the strain a
+ *    constant in each, so each copy carries only its own checks); the cards in play are passed down, the card
+ *    winning the trick so far is carried from node to node (c->wpos); the relative hands (normalize) only when
+ *    the bucket holds an entry of the position's shape, else at the store; built with -fno-wrapv (setup.py);
+ *  - a Solver object owns its table (bounded: 24 bytes per entry, 2**tt_bits entries, at most 2**MAX_TT_BITS)
  *    and keeps it across calls while the strain and declarer stay the same (a table just emptied by clear()
- *    is not emptied again by the next call), so layouts visited in
- *    revolving-door order (layouts(): one card changes hands between neighbours, small cards most often)
- *    reuse what their neighbours proved. The GIL is released during every search; one Solver serves one
- *    thread at a time, several Solvers run in parallel.
+ *    is not emptied again by the next call), so layouts visited in revolving-door order (layouts(): one card
+ *    changes hands between neighbours, small cards most often) reuse what their neighbours proved. The GIL is
+ *    released during every search; one Solver serves one thread at a time, several Solvers run in parallel.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -225,7 +137,7 @@ static void init_tables(void) {
  * the proof, the cards the quick-trick bounds used, equivalent cards it skipped), as in the "relevant ranks"
  * of bridge solvers. Neighbouring layouts differ in small cards, so they share many entries. */
 #ifndef BUCKET
-#define BUCKET 16 /* entries of one shape share a bucket (measured: 16 beats 32 and 64 by 5-10%); a multiple of 4 */
+#define BUCKET 16 /* entries of one shape share a bucket; 16: one SSE2 register of byte scores for victim() */
 #endif
 #if BUCKET > 32 || BUCKET % 4
 #error "BUCKET: a multiple of 4, at most 32 (a probe answers with one bit per entry in a uint32_t)"
@@ -244,7 +156,7 @@ typedef struct {
     uint8_t depth[BUCKET];   /* tricks left */
 } Bucket;
 #ifndef TT_MIN_DEPTH
-#define TT_MIN_DEPTH 2 /* tricks left; with the branch-free probe, 2 beats 3 in betl by 5-7% (trump, sans: even) */
+#define TT_MIN_DEPTH 2 /* tricks left; under 2 the last trick is counted directly, cheaper than a probe */
 #endif
 
 typedef struct {
@@ -495,9 +407,8 @@ static inline uint32_t compress_region(uint32_t all, uint32_t abs) {
 /* What a finished trick's outcome depends on besides the suit lengths: the winning card and every card above it,
  * when another card of its suit lies in the trick; nothing when none does (the winner is then the one trump, or
  * the led card with the two others discarded: in any position of the same lengths the same seats play a card
- * of the same suits there, and the same seat wins, whatever the ranks). Before, the winning card always went
- * into the region; leaving it out in the second case makes the entries of such tricks hold for more layouts
- * (measured on the bench's deals: betl -1.9% nodes, sans -5.3%, trump -6.0%). w: the winner's place 0..2. */
+ * of the same suits there, and the same seat wins, whatever the ranks). Leaving it out in the second case makes
+ * the entries of such tricks hold for more layouts. w: the winner's place 0..2. */
 static inline uint32_t trick_region(uint32_t all, int t0, int t1, int t2, int w) {
     int win = w == 0 ? t0 : w == 1 ? t1 : t2, ws = win >> 3;
     if ((t0 >> 3 == ws) + (t1 >> 3 == ws) + (t2 >> 3 == ws) < 2) return 0;
@@ -547,11 +458,10 @@ static int betl_score(const Ctx *c, int seat, int m, int np, const Trick *t, int
 }
 
 /* Lead scores above every history weight (aged at 2**20) and heuristic (under 1000): the table's best lead is
- * always searched first (its score used to be 1000, under the history of a lead that had cut off a few times;
- * measured on the bench's 400 deals, first always: betl -1.5% nodes, sans 0, trump -0.4%), then the killer
- * lead, the one that last cut off at a lead of the same seat with as many tricks left (a further betl -6.6%,
- * sans -5.2%, trump -1.4%). The killer may be a card no longer in the hand, or another seat's after a layout
- * change: it then matches no move. Ordering never changes a value, only how soon a cut-off comes. */
+ * always searched first (a history could otherwise outscore it), then the killer lead, the one that last cut
+ * off at a lead of the same seat with as many tricks left. The killer may be a card no longer in the hand, or
+ * another seat's after a layout change: it then matches no move. Ordering never changes a value, only how soon
+ * a cut-off comes. */
 #define FIRST_SCORE (1 << 30)
 #define KILLER_SCORE (1 << 28)
 
@@ -574,7 +484,7 @@ static inline int gen_moves(const Ctx *c, int seat, int n_left, int *out, uint32
     /* One card (the highest) per run of legal cards adjacent among the cards in play. */
     uint32_t reps = 0;
     if (legal != hand || (np && (hand & SUIT[t->led]))) {
-        /* a follow or a forced ruff: one suit (measured: betl -1.5% time against the loop over four) */
+        /* a follow or a forced ruff: one suit, no loop over four */
         int sh = 8 * (CTZ(legal) >> 3);
         unsigned ls = (legal >> sh) & 0xFFu, a = (inplay >> sh) & 0xFFu;
         unsigned cm = COMPRESS[a][ls];
@@ -626,8 +536,8 @@ static inline int gen_moves(const Ctx *c, int seat, int n_left, int *out, uint32
             if (partner_wins) sc = wins ? 50 - rank : 100 - rank;
             else sc = wins ? 200 - rank : 100 - rank;
         }
-        /* a lead: the leads that cut off often before come first, the heuristic breaks ties (measured: the
-         * history of follows only hurts) */
+        /* a lead: the leads that cut off often before come first, the heuristic breaks ties (follows keep no
+         * history: what cut off after one lead says little about the next) */
         if (!np && m != first) {
             sc += (int)(c->hist[seat][m] >> 8) * 256;
             if (m == killer) sc += KILLER_SCORE;
@@ -715,10 +625,8 @@ static int quick_tricks(const Ctx *c, int seat, int need, int trump, uint32_t *r
  * suit s lies above Y's lowest card of s" (X, Y: hands, or a card on the table). Its certificate is the higher
  * card of the comparison with every card above it: closure(all, X's lowest card of s). In any position that agrees
  * there (and has the same suit lengths), X holds no card of s below it (his cards outside the region number his
- * length less his cards inside, 0 as here), and Y holds as many below it as here (at least one). Before, the
- * lower card was taken (Y's lowest, the declarer's mostly), which also fixes every card between the two and so
- * holds for fewer layouts: taking the higher one cut betl's nodes by 6% (the bench's 400 deals, 51.3k -> 48.1k
- * per deal, the same values).
+ * length less his cards inside, 0 as here), and Y holds as many below it as here (at least one). The lower card
+ * (Y's lowest) would also fix every card between the two, and so hold for fewer layouts.
  *
  * Betl: can the declarer surely lose the current trick, whatever the defenders do? Then he does not take every
  * trick left. *reg receives the cards the answer depends on (besides the suit lengths), per suit used from the
@@ -845,22 +753,22 @@ static int betl_loses_trick(const Ctx *c, uint32_t all, const Trick *t, uint32_t
  * of them (99: every trick left), and after k sure losses he takes at most n - k tricks. A pair whose count of
  * his cards under Z's lowest reaches the defenders' cards of s counts 99 too: each round of s is led by a
  * defender with a card of s (he loses every trick of the run, so a defender leads each), so there are no more
- * rounds than those cards, and at the r-th he plays at most his r-th lowest card now (measured: betl -5.8%
- * nodes; a lone high card of his, such as an ace beside a low card where one defender holds one card, no
- * longer ends the run). A whole suit s (not the one he leads to trick 1) counts 99 when, his cards and the
- * defenders' cards of s each in rising order, his i-th lies under their i-th for every i up to his count
+ * rounds than those cards, and at the r-th he plays at most his r-th lowest card now (so a lone high card of
+ * his, such as an ace beside a low card where one defender holds one card, does not end the run). A whole suit
+ * s (not the one he leads to trick 1) counts 99 when, his cards and the defenders' cards of s each in rising
+ * order, his i-th lies under their i-th for every i up to his count
  * (h_i < d_i): he then always has a card under the led one. Proof: he plays his highest card under the led
  * card d_j; it is some h_i with i >= j (h_j < d_j), and after the round h'_k = h_k < d_k = d'_k for k < j,
  * h'_k = h_k < d_k <= d_{k+1} = d'_k for j <= k < i, h'_k = h_{k+1} < d_{k+1} = d'_k for k >= i; the other
  * defender's card to the round, the defenders' discards and his own discards (his highest card of a suit)
  * only remove cards, which keeps the order. *reg for it: the defenders' lowest card of s and up (the count of
- * his cards under it follows from the lengths). Measured: betl -7.9% nodes (his diamonds J 9 7 against the
- * defenders' 8 T Q K A counted two tricks by the pairs, now every trick). Trick 1 led by a defender needs only
- * the leader's pairs; it is lost, so a defender leads each next one. *reg: per pair (Z, s)
- * that counts, the lowest card of Z (or of Z's partner) whose count of the declarer's cards under it decided
- * the pair, and every card above it (the counts under a card in the region follow from the lengths); the suit
- * and card of the first trick when he leads. Before, every card of each such suit (betl -0.4% nodes). The caller only
- * asks whether the answer reaches need (>= 1): as soon as the least falls under need, 0 (as good an answer). */
+ * his cards under it follows from the lengths). Example: his diamonds J 9 7 against the defenders' 8 T Q K A
+ * count every trick (the pairs alone count two). Trick 1 led by a defender needs only the leader's pairs; it is
+ * lost, so a defender leads each next one. *reg: per pair (Z, s) that counts, the lowest card of Z (or of Z's
+ * partner) whose count of the declarer's cards under it decided the pair, and every card above it (the counts
+ * under a card in the region follow from the lengths); the suit and card of the first trick when he leads. The
+ * caller only asks whether the answer reaches need (>= 1): as soon as the least falls under need, 0 (as good an
+ * answer). */
 static int betl_ducks(const Ctx *c, int seat, uint32_t all, int need, uint32_t *reg) {
     int decl = c->declarer;
     uint32_t dh = c->h[decl];
@@ -1342,17 +1250,14 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
     Bucket *b = NULL;
     uint32_t s01 = 0, s2 = 0;
     if (!c->nplayed && n >= TT_MIN_DEPTH) {
-        /* The table's bucket, its first two lines fetched ahead while the checks below run (measured: betl -1.5%
-         * time; fetching all six lines of the bucket: -1%). */
+        /* The table's bucket, its first two lines fetched ahead while the checks below run. */
         shape_of(c->h, seat, &s01, &s2);
         /* Betl: the bucket also by who holds each suit's top card. Sound whatever the bucket: a probe still
          * matches an entry only on the shape, leader and region, so the choice decides only where an entry can
-         * be found. An entry whose region leaves out some suit's top card (48% of the betl stores at 5 tricks
-         * left, 21% at 7; 16% and 6% of their suits) is found only from positions whose top cards lie as where
-         * it was stored; in exchange the positions of a shape, which crowd their bucket of 16 in betl (a third
-         * of the stores at 4-7 tricks left evicted a live entry), spread over several buckets. Measured on the
-         * bench's betl deals: -6.7% nodes, -3.4% instructions; sans and trump lose (their regions leave out
-         * more suits: trump +16% nodes), so f is 0 there. */
+         * be found. An entry whose region leaves out some suit's top card is found only from positions whose
+         * top cards lie as where it was stored; in exchange the positions of a shape, which crowd their bucket
+         * in betl, spread over several buckets. In sans and trump the regions leave out more suits, so f is 0
+         * there. */
         b = bucket_of(c, s01, s2, betl ? top_owners(c->h) : 0u);
         PREFETCH(b->shape01);
         PREFETCH(b->shape2);
@@ -1367,9 +1272,7 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
     }
     if (betl && target == n - 1 && n >= 3 && c->nplayed == 1) {
         /* Betl, the declarer must take all tricks left but one: no when he can surely lose two. Not at the
-         * trick's last card, where each child starts a trick and its own checks answer as soon (measured: at
-         * both, 3.2M calls on the bench's 400 deals, 22% of them answering; at the second card only, betl +0.2%
-         * nodes, -2.8% time). */
+         * trick's last card, where each child starts a trick and its own checks answer as soon. */
         uint32_t reg;
         if (betl_loses_two_mid(c, all, &t, &reg)) {
             *rel = reg;
@@ -1432,9 +1335,8 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
             return MOD3[c->tleader + wi] == c->declarer;
         }
         if (b) {
-            /* The table before the cheap bounds (measured: trump -8%, sans -7% per deal, as a hit saves the
-             * quick-trick count). The matching entries as a bit mask first (four at a time where SSE2 is
-             * there), then visited in index order. */
+            /* The table before the cheap bounds (a hit saves the quick-trick count). The matching entries as a bit
+             * mask first (four at a time where SSE2 is there), then visited in index order. */
             uint32_t hits = 0;
             if (same_shape(b, s01, s2)) { /* (else the relative hands wait for the store) */
                 normalize(c->h, k);
@@ -1615,9 +1517,7 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
                 c->killer[seat][n] = (uint8_t)m;
                 uint32_t *hp = c->hist[seat];
                 /* weight 2**n (tricks left); the leads tried before in vain lose twice that (down to 0), so a
-                 * lead that cut off once does not stay ahead of one that does now. Measured against n**2 and
-                 * no malus: the malus betl -1.9% nodes, -1.4% instructions, sans and trump -1.5%; then 2**n
-                 * betl -1.9% nodes, -2.7% instructions, sans -0.6%, -1.5%, trump -0.1%, +0.7%. */
+                 * lead that cut off once does not stay ahead of one that does now. */
                 uint32_t malus = 2u << n;
                 for (int j = 0; j < i; j++) hp[moves[j]] = hp[moves[j]] > malus ? hp[moves[j]] - malus : 0;
                 hp[m] += 1u << n;
@@ -1678,7 +1578,7 @@ static int search_sans(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
     return search_n(c, target, rel, n, all, 0, -1);
 }
 static int search_trump(Ctx *c, int target, uint32_t *rel, int n, uint32_t all) {
-    return search_n(c, target, rel, n, all, 0, c->trump & 3); /* (& 3: a no-op that tells the compiler 0..3; -3%) */
+    return search_n(c, target, rel, n, all, 0, c->trump & 3); /* (& 3: a no-op that tells the compiler 0..3) */
 }
 
 /* The exact value of the current position, which lies in [lo, hi], found by yes/no searches from a guess. */

@@ -1,0 +1,126 @@
+"""The solver's code carries its technique, invariants and proofs; what was measured goes to docs/solver-journal.md.
+
+Reads the comments and docstrings of the solver's sources and fails on a measured figure there (a percentage, a
+time, a node or instruction count, a ratio, a dated run, a machine load), and on a module docstring of
+`rules/arbitar/solver.py` longer than 40 lines. The journal itself must exist and be pointed to."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+JOURNAL = ROOT / "docs" / "solver-journal.md"
+
+#: What a measured figure looks like in prose (a proof's "2**n", "24 bytes per entry" or "99" are not).
+MEASURED = re.compile(
+    r"\d+(\.\d+)? ?%"  # a percentage
+    r"|\d[\d,.]* ?(ms|us|µs)\b"  # a time
+    r"|\d[\d,.]*[kMG]? (nodes|instructions)\b"  # a node or instruction count
+    r"|\b\d+(\.\d+)?[kMG]\b"  # 51.3k, 3.2M, 2.8G
+    r"|\b\d+(\.\d+)?x\b"  # a ratio
+    r"|\b20\d\d-\d\d-\d\d\b"  # a dated run
+    r"|\bload \d"  # a machine's load
+)
+
+
+def c_comments(source: str) -> list[tuple[int, str]]:
+    """The comments of a C source with the line each starts on (string and character literals skipped)."""
+    out: list[tuple[int, str]] = []
+    i, line, size = 0, 1, len(source)
+    while i < size:
+        ch = source[i]
+        if source.startswith("/*", i):
+            end = source.index("*/", i + 2)
+            out.append((line, source[i + 2 : end]))
+            line += source.count("\n", i, end)
+            i = end + 2
+        elif source.startswith("//", i):
+            end = source.find("\n", i)
+            end = size if end < 0 else end
+            out.append((line, source[i + 2 : end]))
+            i = end
+        elif ch in "\"'":
+            j = i + 1
+            while source[j] != ch:
+                j += 2 if source[j] == "\\" else 1
+            line += source.count("\n", i, j)
+            i = j + 1
+        else:
+            line += ch == "\n"
+            i += 1
+    return out
+
+
+def python_prose(source: str) -> list[tuple[int, str]]:
+    """The comments and docstrings of a Python source with their lines."""
+    out = [
+        (token.start[0], token.string)
+        for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        if token.type == tokenize.COMMENT
+    ]
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                out.append((first.lineno, first.value.value))
+    return out
+
+
+def figures(prose: list[tuple[int, str]]) -> list[str]:
+    found = []
+    for line, text in prose:
+        for k, row in enumerate(text.splitlines()):
+            match = MEASURED.search(row)
+            if match:
+                found.append(f"line {line + k}: {match.group(0)!r} in {row.strip()!r}")
+    return found
+
+
+def test_the_pattern_catches_measured_figures_and_spares_the_proofs() -> None:
+    for measured in ("betl -1.9% nodes", "0.033 ms a deal", "51.3k -> 48.1k", "3.6x the baseline", "at load 1.1"):
+        assert MEASURED.search(measured), measured
+    assert MEASURED.search("1,575 nodes")
+    assert MEASURED.search("2.8G")
+    assert MEASURED.search("2026-12-01")
+    for proof in ("weight 2**n", "24 bytes per entry", "(a + b) % 3", "0x9E3779B97F4A7C15ULL", "4 x 48 MB", "99"):
+        assert not MEASURED.search(proof), proof
+
+
+def test_c_comments_skip_string_literals() -> None:
+    source = 'int a; /* one 5% */\nchar *s = "/* not 7% */"; // two\nchar q = \'"\'; /* three\n */'
+    assert c_comments(source) == [(1, " one 5% "), (2, " two"), (3, " three\n ")]
+
+
+@pytest.mark.parametrize("path", ["rules/arbitar/_dds.c", "setup.py", "rules/arbitar/solver.py"])
+def test_no_measured_figure_in_the_solvers_comments(path: str) -> None:
+    source = (ROOT / path).read_text(encoding="utf-8")
+    prose = c_comments(source) if path.endswith(".c") else python_prose(source)
+    assert prose, "the reader found no comment at all"
+    found = figures(prose)
+    assert not found, f"{path}: measured figures belong in docs/solver-journal.md:\n" + "\n".join(found)
+
+
+def test_the_solver_module_docstring_is_short_and_points_to_the_journal() -> None:
+    doc = ast.get_docstring(ast.parse((ROOT / "rules/arbitar/solver.py").read_text(encoding="utf-8")))
+    assert doc is not None
+    assert len(doc.splitlines()) <= 40
+    assert "docs/solver-journal.md" in doc
+    assert "docs/solver-journal.md" in (ROOT / "rules/arbitar/_dds.c").read_text(encoding="utf-8")
+
+
+def test_the_journal_holds_dated_entries() -> None:
+    text = JOURNAL.read_text(encoding="utf-8")
+    dated = re.findall(r"^## (20\d\d-\d\d-\d\d)\b", text, flags=re.MULTILINE)
+    assert dated, "the journal has no dated entry"
+    assert dated == sorted(dated), "the journal's entries are not in date order"
