@@ -1231,41 +1231,31 @@ static int search(Ctx *c, int target, uint32_t *rel) {
     return search_strain(c, target, rel, POPCNT(c->h[MOD3[c->tleader + c->nplayed]]), all, c->betl, c->trump);
 }
 
-/* search() where n, the cards of the seat to move (the tricks left, the current one included), is known. Its body
- * is compiled once per strain (search_betl, search_sans, search_trump: betl and trump are constants there, trump
- * -1 in sans and betl), so that each copy carries only its strain's checks; it recurses into its own copy. */
-static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all, const int betl,
-                                  const int trump) {
-    int seat = MOD3[c->tleader + c->nplayed];
-    *rel = 0;
-    if (target <= 0) return 1;
-    if (target > n) return 0;
-    c->nodes++;
-    Trick t = {0, 0};
-    int wpos = c->wpos; /* (children overwrite c->wpos) */
-    if (c->nplayed) {
-        t.led = c->tcards[0] >> 3;
-        t.win = c->tcards[wpos];
-    }
-    Bucket *b = NULL;
-    uint32_t s01 = 0, s2 = 0;
-    if (!c->nplayed && n >= TT_MIN_DEPTH) {
-        /* The table's bucket, its first two lines fetched ahead while the checks below run. */
-        shape_of(c->h, seat, &s01, &s2);
-        /* Betl: the bucket also by who holds each suit's top card. Sound whatever the bucket: a probe still
-         * matches an entry only on the shape, leader and region, so the choice decides only where an entry can
-         * be found. An entry whose region leaves out some suit's top card is found only from positions whose
-         * top cards lie as where it was stored; in exchange the positions of a shape, which crowd their bucket
-         * in betl, spread over several buckets. In sans and trump the regions leave out more suits, so f is 0
-         * there. */
-        b = bucket_of(c, s01, s2, betl ? top_owners(c->h) : 0u);
-        PREFETCH(b->shape01);
-        PREFETCH(b->shape2);
-    }
+/* search_n's steps, each a static inline function of its own (always inlined: the strain stays a constant in each
+ * compiled copy). A step that answers the node returns 1 or 0 (yes or no) with *rel set to the cards the answer
+ * depends on; one that does not returns -1 and leaves *rel alone. */
+
+/* A trick's start: the table's bucket of this position (in betl chosen also by who holds each suit's top card,
+ * top_owners; 0 elsewhere), its first two lines fetched ahead while the node's cheap checks run. Sound whatever
+ * the bucket: a probe matches an entry only on the shape, leader and region, so the choice decides only where an
+ * entry can be found. An entry whose region leaves out some suit's top card is found only from positions whose
+ * top cards lie as where it was stored; in exchange the positions of one shape, which crowd their bucket in
+ * betl, spread over several buckets. In sans and trump the regions leave out more suits, so f is 0 there. */
+static ALWAYS_INLINE Bucket *node_bucket(const Ctx *c, int seat, uint32_t *s01, uint32_t *s2, const int betl) {
+    shape_of(c->h, seat, s01, s2);
+    Bucket *b = bucket_of(c, *s01, *s2, betl ? top_owners(c->h) : 0u);
+    PREFETCH(b->shape01);
+    PREFETCH(b->shape2);
+    return b;
+}
+
+/* The bounds that may answer at any card of a trick, before the table (they need no probe). */
+static ALWAYS_INLINE int trick_bounds(Ctx *c, int target, int n, uint32_t all, const Trick *t, uint32_t *rel,
+                                      const int betl, const int trump) {
     if (betl && target == n) {
-        /* Betl, the declarer must take every trick left: no as soon as he can surely lose this one. */
         uint32_t reg;
-        if (betl_loses_trick(c, all, &t, &reg)) {
+        /* Betl, the declarer must take every trick left: no as soon as he can surely lose this one. */
+        if (betl_loses_trick(c, all, t, &reg)) {
             *rel = reg;
             return 0;
         }
@@ -1274,13 +1264,11 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
         /* Betl, the declarer must take all tricks left but one: no when he can surely lose two. Not at the
          * trick's last card, where each child starts a trick and its own checks answer as soon. */
         uint32_t reg;
-        if (betl_loses_two_mid(c, all, &t, &reg)) {
+        if (betl_loses_two_mid(c, all, t, &reg)) {
             *rel = reg;
             return 0;
         }
     }
-    uint32_t k[2] = {0, 0};
-    int have_k = 0, first = -1;
     if (trump < 0 && !betl) {
         /* Sans: yes when the tricks he surely takes from a trick he surely takes reach the target. */
         uint32_t reg;
@@ -1320,176 +1308,215 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
     if (betl && target == 1) {
         /* Betl, does the declarer take a trick: yes when the defenders can make him take this one. */
         uint32_t reg;
-        if (betl_takes_trick(c, all, &t, &reg)) {
+        if (betl_takes_trick(c, all, t, &reg)) {
             *rel = reg;
             return 1;
         }
     }
-    if (c->nplayed == 0) {
-        if (n == 1) {
-            c->tcards[0] = CTZ(c->h[seat]);
-            c->tcards[1] = CTZ(c->h[NEXT[seat]]);
-            c->tcards[2] = CTZ(c->h[NEXT[NEXT[seat]]]);
-            int wi = winning_index(c);
-            *rel = trick_region(all, c->tcards[0], c->tcards[1], c->tcards[2], wi);
-            return MOD3[c->tleader + wi] == c->declarer;
+    return -1;
+}
+
+/* The last trick (one card each, a trick's start): played out directly. */
+static ALWAYS_INLINE int last_trick(Ctx *c, int seat, uint32_t all, uint32_t *rel) {
+    c->tcards[0] = CTZ(c->h[seat]);
+    c->tcards[1] = CTZ(c->h[NEXT[seat]]);
+    c->tcards[2] = CTZ(c->h[NEXT[NEXT[seat]]]);
+    int wi = winning_index(c);
+    *rel = trick_region(all, c->tcards[0], c->tcards[1], c->tcards[2], wi);
+    return MOD3[c->tleader + wi] == c->declarer;
+}
+
+/* The table, probed before the cheap bounds at a trick's start (a hit saves the quick-trick count): the matching
+ * entries as a bit mask first (four at a time where SSE2 is there), then visited in index order; the first whose
+ * bounds decide the target answers. Otherwise *first receives the first matching entry's best lead, as a card of
+ * seat (or stays -1). The relative hands k are computed only when the bucket holds an entry of this shape (else
+ * they wait for the store: *have_k says which). */
+static ALWAYS_INLINE int probe_table(const Ctx *c, Bucket *b, uint32_t s01, uint32_t s2, uint32_t k[2], int *have_k,
+                                     int target, int seat, uint32_t all, int *first, uint32_t *rel) {
+    uint32_t hits = 0;
+    if (same_shape(b, s01, s2)) {
+        normalize(c->h, k);
+        *have_k = 1;
+        hits = probe_bucket(b, s01, s2, k[0], k[1]);
+    }
+    while (hits) {
+        int i = CTZ(hits);
+        hits &= hits - 1;
+        int r = -1;
+        if ((b->bounds[i] >> 4) >= target) r = 1;
+        else if ((b->bounds[i] & 15) < target) r = 0;
+        if (r >= 0) {
+            b->gen[i] = c->gen;
+            *rel = expand_region(all, b->region[i]);
+            return r;
         }
-        if (b) {
-            /* The table before the cheap bounds (a hit saves the quick-trick count). The matching entries as a bit
-             * mask first (four at a time where SSE2 is there), then visited in index order. */
-            uint32_t hits = 0;
-            if (same_shape(b, s01, s2)) { /* (else the relative hands wait for the store) */
-                normalize(c->h, k);
-                have_k = 1;
-                hits = probe_bucket(b, s01, s2, k[0], k[1]);
-            }
-            while (hits) {
-                int i = CTZ(hits);
-                hits &= hits - 1;
-                uint32_t reg = b->region[i];
-                int r = -1;
-                if ((b->bounds[i] >> 4) >= target) r = 1;
-                else if ((b->bounds[i] & 15) < target) r = 0;
-                if (r >= 0) {
-                    b->gen[i] = c->gen;
-                    *rel = expand_region(all, reg);
-                    return r;
-                }
-                if (first < 0 && b->move[i] != NO_CARD) {
-                    int s = b->move[i] >> 3;
-                    unsigned bit = EXPAND[(all >> (8 * s)) & 0xFFu][1u << (b->move[i] & 7)];
-                    if (bit && (c->h[seat] >> (8 * s + CTZ(bit)) & 1)) first = 8 * s + CTZ(bit);
-                }
-            }
+        if (*first < 0 && b->move[i] != NO_CARD) {
+            int s = b->move[i] >> 3;
+            unsigned bit = EXPAND[(all >> (8 * s)) & 0xFFu][1u << (b->move[i] & 7)];
+            if (bit && (c->h[seat] >> (8 * s + CTZ(bit)) & 1)) *first = 8 * s + CTZ(bit);
         }
-        if (!betl) {
-            int lo = 0, hi = n;
-            uint32_t lo_reg = 0, hi_reg = 0;
-            if (trump >= 0) {
-                uint32_t T = SUIT[trump];
-                uint32_t trumps = all & T;
-                if (trumps) {
-                    /* The top trumps of one player win whenever they are played. */
-                    int top = TOPBIT(trumps);
-                    int owner = (c->h[0] >> top & 1) ? 0 : (c->h[1] >> top & 1) ? 1 : 2;
-                    uint32_t rest = trumps & ~c->h[owner];
-                    uint32_t runs = rest ? c->h[owner] & trumps & ~((2u << TOPBIT(rest)) - 1u) : 0;
-                    int run = rest ? POPCNT(runs) : POPCNT(trumps);
-                    if (owner == c->declarer) {
-                        lo = run;
-                        lo_reg = runs;
-                    } else {
-                        hi = n - run;
-                        hi_reg = runs;
-                    }
-                    /* A trump loses only to a higher trump of the other side played to the same trick, and each
-                     * trump is played once: the declarer's trumps win at least their number minus the most
-                     * (defender trump, lower declarer trump) pairs; the defenders win at least as many tricks
-                     * as the longer defender has trumps, minus the most (declarer trump, lower defender trump)
-                     * pairs. Only the trumps from the lower side's lowest one up matter. */
-                    uint32_t dt = c->h[c->declarer] & T;
-                    uint32_t o1 = c->h[NEXT[c->declarer]] & T, o2 = c->h[NEXT[NEXT[c->declarer]]] & T;
-                    if (dt) {
-                        int sure = POPCNT(dt) - beat_pairs((o1 | o2) >> (8 * trump), dt >> (8 * trump));
-                        if (sure > lo) {
-                            lo = sure;
-                            lo_reg = closure(trumps, dt & (0u - dt));
-                        }
-                    }
-                    if (o1 | o2) {
-                        int longer = POPCNT(o1) > POPCNT(o2) ? POPCNT(o1) : POPCNT(o2);
-                        int sure = longer - beat_pairs(dt >> (8 * trump), (o1 | o2) >> (8 * trump));
-                        if (n - sure < hi) {
-                            hi = n - sure;
-                            hi_reg = closure(trumps, (o1 | o2) & (0u - (o1 | o2)));
-                        }
-                    }
-                }
-            }
-            if (lo >= target) {
-                *rel = lo_reg;
-                return 1;
-            }
-            if (hi < target) {
-                *rel = hi_reg;
+    }
+    return -1;
+}
+
+/* With trumps, at a trick's start: bounds [*lo, *hi] on the declarer's tricks from the trumps alone, with the
+ * cards each depends on. */
+static ALWAYS_INLINE void trump_bounds(const Ctx *c, int n, uint32_t all, const int trump, int *lo, uint32_t *lo_reg,
+                                       int *hi, uint32_t *hi_reg) {
+    uint32_t T = SUIT[trump];
+    uint32_t trumps = all & T;
+    if (!trumps) return;
+    /* The top trumps of one player win whenever they are played. */
+    int top = TOPBIT(trumps);
+    int owner = (c->h[0] >> top & 1) ? 0 : (c->h[1] >> top & 1) ? 1 : 2;
+    uint32_t rest = trumps & ~c->h[owner];
+    uint32_t runs = rest ? c->h[owner] & trumps & ~((2u << TOPBIT(rest)) - 1u) : 0;
+    int run = rest ? POPCNT(runs) : POPCNT(trumps);
+    if (owner == c->declarer) {
+        *lo = run;
+        *lo_reg = runs;
+    } else {
+        *hi = n - run;
+        *hi_reg = runs;
+    }
+    /* A trump loses only to a higher trump of the other side played to the same trick, and each trump is played
+     * once: the declarer's trumps win at least their number minus the most (defender trump, lower declarer
+     * trump) pairs; the defenders win at least as many tricks as the longer defender has trumps, minus the most
+     * (declarer trump, lower defender trump) pairs. Only the trumps from the lower side's lowest one up matter. */
+    uint32_t dt = c->h[c->declarer] & T;
+    uint32_t o1 = c->h[NEXT[c->declarer]] & T, o2 = c->h[NEXT[NEXT[c->declarer]]] & T;
+    if (dt) {
+        int sure = POPCNT(dt) - beat_pairs((o1 | o2) >> (8 * trump), dt >> (8 * trump));
+        if (sure > *lo) {
+            *lo = sure;
+            *lo_reg = closure(trumps, dt & (0u - dt));
+        }
+    }
+    if (o1 | o2) {
+        int longer = POPCNT(o1) > POPCNT(o2) ? POPCNT(o1) : POPCNT(o2);
+        int sure = longer - beat_pairs(dt >> (8 * trump), (o1 | o2) >> (8 * trump));
+        if (n - sure < *hi) {
+            *hi = n - sure;
+            *hi_reg = closure(trumps, (o1 | o2) & (0u - (o1 | o2)));
+        }
+    }
+}
+
+/* Sans and trump, a trick's start after the table: the trump bounds, the leader's quick tricks, and a defender's
+ * lead to his partner's quick tricks. */
+static ALWAYS_INLINE int lead_bounds(const Ctx *c, int target, int n, int seat, uint32_t all, uint32_t *rel,
+                                     const int trump) {
+    int lo = 0, hi = n;
+    uint32_t lo_reg = 0, hi_reg = 0;
+    if (trump >= 0) trump_bounds(c, n, all, trump, &lo, &lo_reg, &hi, &hi_reg);
+    if (lo >= target) {
+        *rel = lo_reg;
+        return 1;
+    }
+    if (hi < target) {
+        *rel = hi_reg;
+        return 0;
+    }
+    uint32_t qreg = 0;
+    int need = seat == c->declarer ? target : n - target + 1;
+    int q = quick_tricks(c, seat, need, trump, &qreg);
+    if (q >= need) {
+        *rel = qreg;
+        return seat == c->declarer;
+    }
+    if (seat != c->declarer) {
+        /* A defender on lead can first give his partner the lead: in a suit where the partner holds the top card
+         * and the leader a card to lead, unless the declarer could ruff that first round; then the partner's
+         * quick tricks count (his entry is one of them). */
+        int partner = 3 - seat - c->declarer;
+        uint32_t lh = c->h[seat], ph = c->h[partner], dh = c->h[c->declarer];
+        uint32_t dtrumps = trump >= 0 ? dh & SUIT[trump] : 0;
+        for (int su = 0; su < 4; su++) {
+            uint32_t as = all & SUIT[su];
+            if (!(lh & SUIT[su]) || !(ph >> TOPBIT(as) & 1)) continue;
+            if (dtrumps && su != trump && !(dh & SUIT[su])) continue;
+            uint32_t preg = 0;
+            int qp = quick_tricks(c, partner, need, trump, &preg);
+            if (qp >= need) {
+                *rel = closure(all, preg | 1u << TOPBIT(as));
                 return 0;
             }
-            uint32_t qreg = 0;
-            int need = seat == c->declarer ? target : n - target + 1;
-            int q = quick_tricks(c, seat, need, trump, &qreg);
-            if (q >= need) {
-                *rel = qreg;
-                return seat == c->declarer;
-            }
-            if (seat != c->declarer) {
-                /* A defender on lead can first give his partner the lead: in a suit where the partner holds the
-                 * top card and the leader a card to lead, unless the declarer could ruff that first round;
-                 * then the partner's quick tricks count (his entry is one of them). */
-                int partner = 3 - seat - c->declarer;
-                uint32_t lh = c->h[seat], ph = c->h[partner], dh = c->h[c->declarer];
-                uint32_t dtrumps = trump >= 0 ? dh & SUIT[trump] : 0;
-                for (int su = 0; su < 4; su++) {
-                    uint32_t as = all & SUIT[su];
-                    if (!(lh & SUIT[su]) || !(ph >> TOPBIT(as) & 1)) continue;
-                    if (dtrumps && su != trump && !(dh & SUIT[su])) continue;
-                    uint32_t preg = 0;
-                    int qp = quick_tricks(c, partner, need, trump, &preg);
-                    if (qp >= need) {
-                        *rel = closure(all, preg | 1u << TOPBIT(as));
-                        return 0;
-                    }
-                    break; /* the partner's count does not depend on the entry suit */
-                }
-            }
-        } else {
-            /* Betl: when the declarer leads and every suit he holds has his lowest card above all the others'
-             * cards of it, he takes this trick and keeps the lead with the same holding: he takes every trick
-             * left (any target up to n). */
-            int decl = c->declarer;
-            uint32_t dh = c->h[decl], others = all & ~dh;
-            {
-                /* He surely ducks more than n - target tricks in a row: he takes fewer than target. */
-                uint32_t dreg;
-                if (n - betl_ducks(c, seat, all, n - target + 1, &dreg) < target) {
-                    *rel = dreg;
-                    return 0;
-                }
-            }
-            if (seat == decl) {
-                uint32_t used = 0;
-                int forced = 1;
-                for (int su = 0; su < 4 && forced; su++) {
-                    uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
-                    if (!ds) continue;
-                    if (os) used |= ds; /* his cards are the top cards there; where the others are void, the
-                                         * lengths say it */
-                    if (os && CTZ(ds) < TOPBIT(os)) forced = 0;
-                }
-                if (forced) {
-                    *rel = used;
-                    return 1;
-                }
-                if (target == n - 1 && n >= 3) {
-                    uint32_t reg;
-                    if (betl_loses_two(c, all, &reg)) {
-                        *rel = reg;
-                        return 0;
-                    }
-                }
+            break; /* the partner's count does not depend on the entry suit */
+        }
+    }
+    return -1;
+}
+
+/* Betl, a trick's start after the table: the sure ducks; a declarer on lead who must take every trick left, or
+ * who can surely lose two of the next three. */
+static ALWAYS_INLINE int betl_lead_bounds(const Ctx *c, int target, int n, int seat, uint32_t all, uint32_t *rel) {
+    int decl = c->declarer;
+    uint32_t dh = c->h[decl], others = all & ~dh;
+    {
+        /* He surely ducks more than n - target tricks in a row: he takes fewer than target. */
+        uint32_t dreg;
+        if (n - betl_ducks(c, seat, all, n - target + 1, &dreg) < target) {
+            *rel = dreg;
+            return 0;
+        }
+    }
+    if (seat == decl) {
+        /* When the declarer leads and every suit he holds has his lowest card above all the others' cards of it,
+         * he takes this trick and keeps the lead with the same holding: he takes every trick left (any target up
+         * to n). */
+        uint32_t used = 0;
+        int forced = 1;
+        for (int su = 0; su < 4 && forced; su++) {
+            uint32_t ds = dh & SUIT[su], os = others & SUIT[su];
+            if (!ds) continue;
+            if (os) used |= ds; /* his cards are the top cards there; where the others are void, the lengths say it */
+            if (os && CTZ(ds) < TOPBIT(os)) forced = 0;
+        }
+        if (forced) {
+            *rel = used;
+            return 1;
+        }
+        if (target == n - 1 && n >= 3) {
+            uint32_t reg;
+            if (betl_loses_two(c, all, &reg)) {
+                *rel = reg;
+                return 0;
             }
         }
     }
+    return -1;
+}
+
+/* A lead of seat cut off at n tricks left, after the leads moves[0..i-1] failed: it becomes the killer there, and
+ * its history weighs 2**n while the leads tried before in vain lose twice that (down to 0), so a lead that cut
+ * off once does not stay ahead of one that does now. */
+static ALWAYS_INLINE void note_cutoff(Ctx *c, int seat, int n, const int *moves, int i) {
+    int m = moves[i];
+    c->killer[seat][n] = (uint8_t)m;
+    uint32_t *hp = c->hist[seat];
+    uint32_t malus = 2u << n;
+    for (int j = 0; j < i; j++) hp[moves[j]] = hp[moves[j]] > malus ? hp[moves[j]] - malus : 0;
+    hp[m] += 1u << n;
+    if (hp[m] > (1u << 20)) /* aged, so that long batches neither overflow nor stop adapting */
+        for (int j = 0; j < 32; j++) hp[j] >>= 1;
+}
+
+/* The moves of seat in order, each searched, until one reaches the node's aim (a cut-off). Returns the node's
+ * answer; *best: the move that cut off, or -1; *rel: the cut-off move's cards, or every move's together (extended
+ * over the runs of equivalent cards left out). */
+static ALWAYS_INLINE int search_moves(Ctx *c, int target, int n, uint32_t all, int seat, const Trick *t, int wpos,
+                                      int first, uint32_t *rel, int *best, const int betl, const int trump) {
     int moves[12];
     uint32_t runs;
-    int nm = gen_moves(c, seat, n, moves, &runs, first, all, &t, wpos, betl, trump);
+    int nm = gen_moves(c, seat, n, moves, &runs, first, all, t, wpos, betl, trump);
     int maxnode = c->ismax[seat];
-    int result = !maxnode, best = -1;
     uint32_t acc = 0, child;
+    *best = -1;
     for (int i = 0; i < nm; i++) {
         int m = moves[i], r;
         c->h[seat] &= ~(1u << m);
         /* the place in the trick of the card winning it after m */
-        int wi = !c->nplayed || beats(m, t.win, trump) ? c->nplayed : wpos;
+        int wi = !c->nplayed || beats(m, t->win, trump) ? c->nplayed : wpos;
         c->tcards[c->nplayed++] = m;
         if (c->nplayed == 3) {
             int w = MOD3[c->tleader + wi];
@@ -1512,62 +1539,89 @@ static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint
         c->nplayed--;
         c->h[seat] |= 1u << m;
         if (r == maxnode) {
-            result = r;
-            if (!c->nplayed) {
-                c->killer[seat][n] = (uint8_t)m;
-                uint32_t *hp = c->hist[seat];
-                /* weight 2**n (tricks left); the leads tried before in vain lose twice that (down to 0), so a
-                 * lead that cut off once does not stay ahead of one that does now. */
-                uint32_t malus = 2u << n;
-                for (int j = 0; j < i; j++) hp[moves[j]] = hp[moves[j]] > malus ? hp[moves[j]] - malus : 0;
-                hp[m] += 1u << n;
-                if (hp[m] > (1u << 20)) /* aged, so that long batches neither overflow nor stop adapting */
-                    for (int j = 0; j < 32; j++) hp[j] >>= 1;
-            }
-            best = m;
-            acc = child;
-            break;
+            if (!c->nplayed) note_cutoff(c, seat, n, moves, i);
+            *best = m;
+            *rel = child;
+            return r;
         }
         acc |= child;
     }
-    if (best < 0) {
-        acc = closure(all, acc);
-        if (runs) acc = extend_runs(all, acc, runs);
-    }
+    acc = closure(all, acc);
+    if (runs) acc = extend_runs(all, acc, runs);
     *rel = acc;
-    if (b) {
-        /* Store for the class of positions that agree on the region. */
-        uint32_t region = acc;
-        region = compress_region(all, region);
-        if (!have_k) normalize(c->h, k); /* (the hands are as they were at the probe) */
-        uint32_t k0 = k[0] & region, k1 = k[1] & region;
-        uint32_t same = same_entries(b, s01, s2, region, k0, k1);
-        int hit = same ? CTZ(same) : -1;
-        if (hit < 0) {
-            hit = victim(b, c->gen, (unsigned)c->nodes % BUCKET);
-            b->shape01[hit] = s01;
-            b->shape2[hit] = s2;
-            b->k0[hit] = k0;
-            b->k1[hit] = k1;
-            b->region[hit] = region;
-            b->depth[hit] = (uint8_t)n;
-            b->bounds[hit] = (uint8_t)n;
-            b->move[hit] = NO_CARD;
-        }
-        b->gen[hit] = c->gen;
-        int lo = b->bounds[hit] >> 4, hi = b->bounds[hit] & 15;
-        if (result) {
-            if (target > lo) lo = target;
-        } else if (target - 1 < hi) {
-            hi = target - 1;
-        }
-        b->bounds[hit] = (uint8_t)(lo << 4 | hi);
-        if (best >= 0) {
-            int s = best >> 3;
-            unsigned cm = COMPRESS[(all >> (8 * s)) & 0xFFu][1u << (best & 7)];
-            b->move[hit] = (uint8_t)(8 * s + CTZ(cm));
-        }
+    return !maxnode;
+}
+
+/* Store the node's answer for the class of positions that agree on its region: into the entry of exactly this
+ * class when the bucket holds one, else over victim()'s choice; the bounds narrowed by the answer, the best lead
+ * kept in relative rank. */
+static ALWAYS_INLINE void store(const Ctx *c, Bucket *b, uint32_t s01, uint32_t s2, uint32_t k[2], int have_k, int n,
+                                int target, int result, int best, uint32_t all, uint32_t acc) {
+    uint32_t region = compress_region(all, acc);
+    if (!have_k) normalize(c->h, k); /* (the hands are as they were at the probe) */
+    uint32_t k0 = k[0] & region, k1 = k[1] & region;
+    uint32_t same = same_entries(b, s01, s2, region, k0, k1);
+    int hit = same ? CTZ(same) : -1;
+    if (hit < 0) {
+        hit = victim(b, c->gen, (unsigned)c->nodes % BUCKET);
+        b->shape01[hit] = s01;
+        b->shape2[hit] = s2;
+        b->k0[hit] = k0;
+        b->k1[hit] = k1;
+        b->region[hit] = region;
+        b->depth[hit] = (uint8_t)n;
+        b->bounds[hit] = (uint8_t)n;
+        b->move[hit] = NO_CARD;
     }
+    b->gen[hit] = c->gen;
+    int lo = b->bounds[hit] >> 4, hi = b->bounds[hit] & 15;
+    if (result) {
+        if (target > lo) lo = target;
+    } else if (target - 1 < hi) {
+        hi = target - 1;
+    }
+    b->bounds[hit] = (uint8_t)(lo << 4 | hi);
+    if (best >= 0) {
+        int s = best >> 3;
+        unsigned cm = COMPRESS[(all >> (8 * s)) & 0xFFu][1u << (best & 7)];
+        b->move[hit] = (uint8_t)(8 * s + CTZ(cm));
+    }
+}
+
+/* search() where n, the cards of the seat to move (the tricks left, the current one included), is known. Its body
+ * is compiled once per strain (search_betl, search_sans, search_trump: betl and trump are constants there, trump
+ * -1 in sans and betl), so that each copy carries only its strain's checks; it recurses into its own copy. The
+ * steps: the bounds any card of a trick may meet; at a trick's start, the last trick played out, the table, then
+ * the strain's lead bounds; the moves; the store. */
+static ALWAYS_INLINE int search_n(Ctx *c, int target, uint32_t *rel, int n, uint32_t all, const int betl,
+                                  const int trump) {
+    int seat = MOD3[c->tleader + c->nplayed];
+    *rel = 0;
+    if (target <= 0) return 1;
+    if (target > n) return 0;
+    c->nodes++;
+    Trick t = {0, 0};
+    int wpos = c->wpos; /* (children overwrite c->wpos) */
+    if (c->nplayed) {
+        t.led = c->tcards[0] >> 3;
+        t.win = c->tcards[wpos];
+    }
+    Bucket *b = NULL;
+    uint32_t s01 = 0, s2 = 0;
+    if (!c->nplayed && n >= TT_MIN_DEPTH) b = node_bucket(c, seat, &s01, &s2, betl);
+    int r = trick_bounds(c, target, n, all, &t, rel, betl, trump);
+    if (r >= 0) return r;
+    uint32_t k[2] = {0, 0};
+    int have_k = 0, first = -1;
+    if (!c->nplayed) {
+        if (n == 1) return last_trick(c, seat, all, rel);
+        if (b && (r = probe_table(c, b, s01, s2, k, &have_k, target, seat, all, &first, rel)) >= 0) return r;
+        r = betl ? betl_lead_bounds(c, target, n, seat, all, rel) : lead_bounds(c, target, n, seat, all, rel, trump);
+        if (r >= 0) return r;
+    }
+    int best;
+    int result = search_moves(c, target, n, all, seat, &t, wpos, first, rel, &best, betl, trump);
+    if (b) store(c, b, s01, s2, k, have_k, n, target, result, best, all, *rel);
     return result;
 }
 
