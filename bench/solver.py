@@ -6,13 +6,18 @@ Prints
   leader, some mid-trick) and their ratio (target: native >= 50x the reference);
 - full 10-card deals per strain (trump, sans, betl): every lead of the player on lead valued, from an empty table
   (cleared outside the timed part), by the native solver and, side by side on the same deals in one run (deal
-  by deal, in turn), by the plain baseline solver built from ``../shared/bench/baseline-solver/`` (`--baseline
-  DIR`; the column is skipped, with a message, when the folder or a C compiler is missing): mean and median
-  milliseconds per deal for both, the ratio baseline / native, and the value mismatches (every lead the
-  baseline values is compared; must be 0). Targets: <= 0.5 ms mean for trump and sans, <= 2 ms for betl, and
-  >= 2x faster than the baseline on every strain;
+  by deal, in alternating order: the project first on even deals, the baseline first on odd ones, so that
+  neither always meets the caches the other left), by the plain baseline solver built from
+  ``../shared/bench/baseline-solver/`` (`--baseline DIR`; the column is skipped, with a message, when the folder
+  or a C compiler is missing): the native search's nodes per deal (deterministic: the same code gives the same
+  count on any machine), mean and median milliseconds per deal for both, the ratio baseline / native, and the
+  value mismatches (every lead the baseline values is compared; must be 0). Targets: <= 0.5 ms mean for trump
+  and sans, <= 2 ms for betl, and >= 2x faster than the baseline on every strain;
 - the Arbitar's trick-1 workload: one decision between two cards of a defender on lead at trick 1, over all
   184,756 layouts of the 20 cards he cannot see, from cold tables, with 1 and 2 threads (``--decisions``).
+
+With ``--journal`` the run's figures are appended to ``docs/solver-journal.md`` as a dated entry (``--note``
+adds a line saying what the run measured); measured figures live there, never in the solver's comments.
 
 Run: ``.venv/bin/python bench/solver.py`` (``--quick`` for a short run).
 """
@@ -21,14 +26,18 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import datetime
 import os
 import random
+import shlex
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from array import array
+from dataclasses import dataclass
 from pathlib import Path
 
 from rules.arbitar import dds_reference as ref
@@ -36,7 +45,9 @@ from rules.arbitar import solver
 from rules.arbitar._dds import Solver
 
 TOTAL = 184_756  # C(20, 10): a defender on lead at trick 1 sees none of the other 20 cards
-BASELINE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "baseline-solver"
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE_DIR = ROOT.parent / "shared" / "bench" / "baseline-solver"
+JOURNAL = ROOT / "docs" / "solver-journal.md"
 STRAINS: tuple[tuple[str, int, bool], ...] = (("trump", 0, False), ("sans", -1, False), ("betl", -1, True))
 Position = tuple[tuple[int, int, int], int | None, bool, int, int, tuple[int, ...], int]
 
@@ -150,43 +161,142 @@ def deals(count: int, seed: int) -> list[tuple[tuple[int, int, int], int]]:
     return out
 
 
-def bench_full_deals(count: int, baseline: Baseline | None) -> None:
-    """Every lead of every deal valued by both solvers, in turn, each from an empty table."""
+@dataclass(frozen=True)
+class StrainRun:
+    """One strain's full-deal figures: times in seconds per deal, the native search's nodes in all."""
+
+    name: str
+    deals: int
+    nodes: int
+    ours: list[float]
+    theirs: list[float]  # empty without the baseline
+    mismatches: int
+
+    def line(self) -> str:
+        out = (
+            f"  {self.name:6} {self.nodes / self.deals:10,.0f} "
+            f"{1e3 * statistics.fmean(self.ours):12.3f} {1e3 * statistics.median(self.ours):8.3f}"
+        )
+        if self.theirs:
+            out += (
+                f" {1e3 * statistics.fmean(self.theirs):14.3f} {1e3 * statistics.median(self.theirs):8.3f}"
+                f" {self.mean_ratio:10.2f}x {self.median_ratio:6.2f}x {self.mismatches:11d}"
+            )
+        return out
+
+    @property
+    def mean_ratio(self) -> float:
+        return statistics.fmean(self.theirs) / statistics.fmean(self.ours)
+
+    @property
+    def median_ratio(self) -> float:
+        return statistics.median(self.theirs) / statistics.median(self.ours)
+
+
+def bench_full_deals(count: int, baseline: Baseline | None) -> list[StrainRun]:
+    """Every lead of every deal valued by both solvers, in alternating order, each from an empty table."""
     native = Solver(solver.SOLVE_TT_BITS)
     print(
-        f"full 10-card deals, every lead valued, empty table per deal, {count} deals per strain "
-        f"(machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):"
+        f"full 10-card deals, every lead valued, empty table per deal, {count} deals per strain, project and "
+        f"baseline in alternating order (machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):"
     )
-    head = f"  {'strain':6} {'native mean':>12} {'median':>8}"
+    head = f"  {'strain':6} {'nodes/deal':>10} {'native mean':>12} {'median':>8}"
     if baseline is not None:
         head += f" {'baseline mean':>14} {'median':>8} {'ratio mean':>11} {'median':>7} {'mismatches':>11}"
     print(head + "   (ms per deal)")
+    runs: list[StrainRun] = []
     for name, trump, betl in STRAINS:
         ours: list[float] = []
         theirs: list[float] = []
         mismatches = 0
+        nodes = 0
         if baseline is not None:
             baseline.setup(trump, betl, 0)
-        for hands, leader in deals(count, 2):
+        for k, (hands, leader) in enumerate(deals(count, 2)):
+            other: dict[int, int] | None = None
+            if baseline is not None and k % 2:
+                other = _time_baseline(baseline, hands, leader, theirs)
             native.clear()
+            before = native.stats()["nodes"]
             start = time.perf_counter()
             values = dict(native.solve(hands, trump, betl, 0, leader))
             ours.append(time.perf_counter() - start)
-            if baseline is None:
-                continue
-            baseline.clear()
-            start = time.perf_counter()
-            other = baseline.all_leads(hands, leader)
-            theirs.append(time.perf_counter() - start)
-            mismatches += sum(1 for card, value in other.items() if values.get(card) != value)
-        line = f"  {name:6} {1e3 * statistics.fmean(ours):12.3f} {1e3 * statistics.median(ours):8.3f}"
-        if baseline is not None:
-            line += (
-                f" {1e3 * statistics.fmean(theirs):14.3f} {1e3 * statistics.median(theirs):8.3f}"
-                f" {statistics.fmean(theirs) / statistics.fmean(ours):10.2f}x"
-                f" {statistics.median(theirs) / statistics.median(ours):6.2f}x {mismatches:11d}"
+            nodes += native.stats()["nodes"] - before
+            if baseline is not None and other is None:
+                other = _time_baseline(baseline, hands, leader, theirs)
+            if other is not None:
+                mismatches += sum(1 for card, value in other.items() if values.get(card) != value)
+        run = StrainRun(name, count, nodes, ours, theirs, mismatches)
+        runs.append(run)
+        print(run.line())
+    return runs
+
+
+def _time_baseline(baseline: Baseline, hands: tuple[int, int, int], leader: int, times: list[float]) -> dict[int, int]:
+    baseline.clear()
+    start = time.perf_counter()
+    values = baseline.all_leads(hands, leader)
+    times.append(time.perf_counter() - start)
+    return values
+
+
+def _revision() -> str:
+    """The project's commit (with "+ changes" when the tree differs from it), or "" outside a git checkout."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return f"{head} + changes" if dirty else head
+
+
+def journal_entry(
+    command: str, runs: list[StrainRun], rates: tuple[float, float], load: float, note: str, today: datetime.date
+) -> str:
+    """A dated entry for docs/solver-journal.md with the run's figures."""
+    revision = _revision()
+    native_rate, ref_rate = rates
+    lines = [
+        f"## {today.isoformat()} — `bench/solver.py`" + (f" at {revision}" if revision else ""),
+        "",
+        f"`{command}`, machine load {load:.1f} on {os.cpu_count()} cores at the start.",
+    ]
+    if note:
+        lines += ["", note]
+    lines += [
+        "",
+        f"Positions: native {native_rate:,.0f}/s, reference {ref_rate:,.1f}/s, {native_rate / ref_rate:,.0f}x.",
+        "",
+    ]
+    with_baseline = all(run.theirs for run in runs)
+    head = "| strain | deals | nodes per deal | native mean ms | median ms |"
+    rule = "|---|---:|---:|---:|---:|"
+    if with_baseline:
+        head += " baseline mean ms | median ms | ratio mean | ratio median | mismatches |"
+        rule += "---:|---:|---:|---:|---:|"
+    lines += [head, rule]
+    for run in runs:
+        row = (
+            f"| {run.name} | {run.deals} | {run.nodes / run.deals:,.0f} | {1e3 * statistics.fmean(run.ours):.3f} | "
+            f"{1e3 * statistics.median(run.ours):.3f} |"
+        )
+        if with_baseline:
+            row += (
+                f" {1e3 * statistics.fmean(run.theirs):.3f} | {1e3 * statistics.median(run.theirs):.3f} | "
+                f"{run.mean_ratio:.2f}x | {run.median_ratio:.2f}x | {run.mismatches} |"
             )
-        print(line)
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
+def append_journal(path: Path, entry: str) -> None:
+    """Append an entry to the journal, one blank line after what is there."""
+    text = path.read_text(encoding="utf-8") if path.exists() else "# The solver's journal\n"
+    path.write_text(text.rstrip("\n") + "\n\n" + entry, encoding="utf-8")
 
 
 def trick_one_layouts(seed: int, count: int) -> tuple[array[int], tuple[int, int]]:
@@ -221,7 +331,17 @@ def main() -> None:
         "--decisions", type=int, default=None, help="deals for the full 184,756-layout decision (default 1, quick 0)"
     )
     parser.add_argument("--baseline", type=Path, default=BASELINE_DIR, help="the baseline solver's folder")
+    parser.add_argument(
+        "--journal",
+        nargs="?",
+        type=Path,
+        const=JOURNAL,
+        default=None,
+        help="append the run's figures as a dated entry to the journal (default docs/solver-journal.md)",
+    )
+    parser.add_argument("--note", default="", help="a line for the journal entry: what this run measured")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     count = 60 if args.quick else 300
     native_rate, ref_rate = bench_ratio(count)
     print(f"positions (5 cards each, all strains, {count} positions, same for both):")
@@ -236,7 +356,12 @@ def main() -> None:
             baseline = Baseline(args.baseline)
         except (OSError, subprocess.CalledProcessError) as exc:
             print(f"baseline solver: cannot build it ({exc}), so its column is skipped")
-    bench_full_deals(args.deals if args.deals is not None else (100 if args.quick else 400), baseline)
+    runs = bench_full_deals(args.deals if args.deals is not None else (100 if args.quick else 400), baseline)
+    if args.journal is not None:
+        command = shlex.join(["bench/solver.py", *sys.argv[1:]])
+        entry = journal_entry(command, runs, (native_rate, ref_rate), load, args.note, datetime.date.today())
+        append_journal(args.journal, entry)
+        print(f"journal: an entry appended to {args.journal}")
     decisions = args.decisions if args.decisions is not None else (0 if args.quick else 1)
     if decisions:
         print(

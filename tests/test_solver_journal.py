@@ -7,10 +7,14 @@ time, a node or instruction count, a ratio, a dated run, a machine load), and on
 from __future__ import annotations
 
 import ast
+import importlib.util
 import io
 import re
+import sys
 import tokenize
+from datetime import date
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -124,3 +128,45 @@ def test_the_journal_holds_dated_entries() -> None:
     dated = re.findall(r"^## (20\d\d-\d\d-\d\d)\b", text, flags=re.MULTILINE)
     assert dated, "the journal has no dated entry"
     assert dated == sorted(dated), "the journal's entries are not in date order"
+
+
+def _bench_solver() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_solver", ROOT / "bench" / "solver.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (dataclasses look their module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_bench_appends_a_dated_entry_with_its_figures(tmp_path: Path) -> None:
+    bench = _bench_solver()
+    journal = tmp_path / "solver-journal.md"
+    journal.write_text("# The solver's journal\n\n## 2026-12-01 — an earlier step\n\nIts text.\n", encoding="utf-8")
+    runs = [
+        bench.StrainRun("trump", 2, 9_680, [0.0002, 0.0004], [0.001, 0.0012], 0),
+        bench.StrainRun("betl", 2, 84_586, [0.002, 0.004], [0.012, 0.016], 1),
+    ]
+    entry = bench.journal_entry(
+        "bench/solver.py --journal", runs, (100_000.0, 50.0), 1.3, "the regions step, after", date(2026, 12, 5)
+    )
+    bench.append_journal(journal, entry)
+    text = journal.read_text(encoding="utf-8")
+    assert text.startswith("# The solver's journal\n\n## 2026-12-01 — an earlier step\n\nIts text.\n\n## 2026-12-05")
+    assert "`bench/solver.py --journal`, machine load 1.3 on" in text
+    assert "the regions step, after" in text
+    assert "| trump | 2 | 4,840 | 0.300 | 0.300 | 1.100 | 1.100 | 3.67x | 3.67x | 0 |" in text
+    assert "| betl | 2 | 42,293 | 3.000 | 3.000 | 14.000 | 14.000 | 4.67x | 4.67x | 1 |" in text
+    assert "2,000x" in text
+    dated = re.findall(r"^## (20\d\d-\d\d-\d\d)\b", text, flags=re.MULTILINE)
+    assert dated == ["2026-12-01", "2026-12-05"]
+
+
+def test_a_journal_entry_without_the_baseline_has_the_projects_columns_only() -> None:
+    bench = _bench_solver()
+    entry = bench.journal_entry(
+        "bench/solver.py", [bench.StrainRun("sans", 1, 6_657, [0.0003], [], 0)], (1.0, 1.0), 0.5, "", date(2026, 12, 5)
+    )
+    assert "| sans | 1 | 6,657 | 0.300 | 0.300 |\n" in entry
+    assert "baseline" not in entry
