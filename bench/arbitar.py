@@ -5,7 +5,8 @@ Shapes (`rules.paper_hand.DefenceShape`, and who played whose cards):
   `make_hand` on deals where one player holds a strong sans hand);
 - ``alone``: one follower alone (he played the other's cards too); ``zovem``: the caller and the called player;
 - ``kontra-both``: kontra with both defenders playing their own cards; ``kontra-passer``: kontra with a partner
-  who passed (the kontra giver played both hands);
+  who passed (the kontra giver played both hands); ``zovem-kontra``: zovem, then kontra by the caller (the called
+  player plays his own cards);
 - ``betl-kontra``: betl with kontra (the only betl where a defender can fall: the kontra giver, when the
   declarer passes);
 - ``slowest``: the 20 hands with the most work among a seeded search over 5,000 further random disputed hands of
@@ -16,7 +17,9 @@ Every hand is judged once, for the first defender who fell (seat order), with em
 
 Prints p50, p95 and max seconds per hand per shape and overall (targets on this 2-core machine: p95 <= 0.5 s,
 max <= 3 s), the layouts counted (the layouts enumerated for the judged cards, the consistency searches, the
-layouts compared), and the verdict mix (decision and step), per shape and overall.
+layouts compared), the verdict mix (decision and step), per shape and overall, and a sha256 of the verdicts'
+JSON per shape and over all hands (a change of the solver must leave them as they are; a change of the procedure
+shows which shapes it touched).
 
 Run: ``.venv/bin/python bench/arbitar.py`` (``--quick`` for a short run: fewer hands, a search over 500).
 """
@@ -24,6 +27,8 @@ Run: ``.venv/bin/python bench/arbitar.py`` (``--quick`` for a short run: fewer h
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import random
 import statistics
 import time
@@ -47,7 +52,8 @@ from rules.generator import (
 from rules.paper_hand import DefenceShape, HandCase, hand_facts
 
 Disputed = tuple[Game, int, int, str]  # game, hand number, fallen seat, shape name
-SHAPES = ("both-trump", "both-sans", "alone", "zovem", "kontra-both", "kontra-passer", "betl-kontra")
+# (zovem-kontra last: each shape's hands come from a seed counted by its place here, so the others keep theirs)
+SHAPES = ("both-trump", "both-sans", "alone", "zovem", "kontra-both", "kontra-passer", "betl-kontra", "zovem-kontra")
 COUNTS = {
     "both-trump": 90,
     "both-sans": 50,
@@ -55,6 +61,7 @@ COUNTS = {
     "zovem": 30,
     "kontra-both": 40,
     "kontra-passer": 30,
+    "zovem-kontra": 30,
     "betl-kontra": 40,
 }
 
@@ -78,6 +85,8 @@ def shape_of(hand: Hand) -> str | None:
     if shape is DefenceShape.ZOVEM:
         return "zovem"
     if shape is DefenceShape.KONTRA:
+        if Decision.CALLS in hand.defense.values():
+            return "zovem-kontra"
         passed = any(hand.defense.get(s, Decision.PASSES) is Decision.PASSES for s in range(3) if s != hand.declarer)
         return "kontra-passer" if passed else "kontra-both"
     if shape is DefenceShape.BETL:
@@ -108,12 +117,14 @@ def _text(mask: int) -> str:
 
 
 def built(shape: str, seed: int) -> Iterator[Disputed]:
-    """Disputed hands of one of the built shapes (sans, kontra, betl with kontra), played by the heuristic."""
+    """Disputed hands of one of the built shapes (sans, kontra, zovem with kontra, betl with kontra), played by the
+    heuristic."""
     rng = random.Random(seed)
     number = 1
     while True:
         masks, talon = _deal(rng)
         play_rng = random.Random(rng.randrange(1 << 30))
+        kontra: tuple[int, ...]
         if shape == "both-sans":
             declarer = max(range(3), key=lambda s: sans_estimate(masks[s] | talon))
             if sans_estimate(masks[declarer] | talon) < 6.5:
@@ -136,10 +147,13 @@ def built(shape: str, seed: int) -> Iterator[Disputed]:
             level = 2 + trump
             bid = str(level)
             giver = (declarer + 1 + rng.randrange(2)) % 3
+            first = giver == (declarer + 1) % 3
             if shape == "kontra-both":
                 defense = "follows follows"
+            elif shape == "zovem-kontra":
+                defense = "calls passes" if first else "passes calls"
             else:
-                defense = "follows passes" if giver == (declarer + 1) % 3 else "passes follows"
+                defense = "follows passes" if first else "passes follows"
             kontra = (giver,)
         discards = best_discards(masks[declarer] | talon, level)
         deal = [_text(m) for m in (*masks, talon)]
@@ -244,6 +258,8 @@ def main() -> None:
         f"{time.perf_counter() - start:.0f} s; judging with {args.threads} threads"
     )
     times: dict[str, list[float]] = {}
+    hashes: dict[str, hashlib._Hash] = {}
+    every_hash = hashlib.sha256()
     verdicts: dict[str, Counter[str]] = {}
     counted: Counter[str] = Counter()
     solver.clear_tables()
@@ -252,6 +268,9 @@ def main() -> None:
         verdict, stats = arbitrate_with_stats(game, n, fallen, threads=args.threads)
         elapsed = time.perf_counter() - begin
         times.setdefault(shape, []).append(elapsed)
+        text = json.dumps(verdict.to_json(game.players), sort_keys=True, ensure_ascii=False).encode()
+        hashes.setdefault(shape, hashlib.sha256()).update(text)
+        every_hash.update(text)
         verdicts.setdefault(shape, Counter())[f"{verdict.decision} (step {verdict.step})"] += 1
         counted.update(
             {
@@ -283,6 +302,11 @@ def main() -> None:
             total.update(verdicts[shape])
             print(f"  verdicts {shape:13} " + ", ".join(f"{k}: {v}" for k, v in sorted(verdicts[shape].items())))
     print("verdicts, all: " + ", ".join(f"{k}: {v}" for k, v in sorted(total.items())))
+    print(
+        "verdict sha256: "
+        + ", ".join(f"{shape} {hashes[shape].hexdigest()[:16]}" for shape in (*SHAPES, "slowest") if shape in hashes)
+        + f"; all {every_hash.hexdigest()[:16]}"
+    )
 
 
 if __name__ == "__main__":
