@@ -3,8 +3,9 @@
 It owns "Kako Arbitar odlučuje" of the club text with the definitions of `spec/decisions.md` ("The Arbitar"):
 
 Only a defender who played his own cards can receive a fall: when the other defender passed and his cards were
-played by the fallen one (one follower alone; kontra with a partner who passed), the fall stays, with no step
-(`played_own_cards`).
+played by the fallen one (one follower alone; kontra with a partner who passed, without zovem), the fall stays,
+with no step (`played_own_cards`). Under zovem, with or without a kontra after it, the called player plays his own
+cards and can receive a fall through step 1.
 
 Step 1, the cards of both defenders, trick by trick. A card ``c`` that defender D played is an *error* when
 some legal alternative ``a`` gives the declarer fewer tricks than ``c`` double-dummy in the real layout, and
@@ -75,6 +76,7 @@ __all__ = [
     "arbitrate",
     "arbitrate_with_stats",
     "better_alternatives",
+    "called_in",
     "declarer_last_after_passes",
     "follower_rezons",
     "judge_card",
@@ -381,13 +383,18 @@ def follower_rezons(hand: Hand, played: PlayedHand, seat: int) -> RezonCount:
 def played_own_cards(hand: Hand, shape: DefenceShape | None, seat: int) -> bool:
     """Whether defender ``seat`` played his own cards (decisions.md: only he can receive a fall).
 
-    Both following, zovem (the called player plays his hand) and betl: both did. One follower alone: only the
-    follower; the other's cards were played by him. Kontra: a defender who passed had his cards played by the
-    kontra giver.
+    Both following, zovem (the called player plays his hand, with or without a kontra after the zovem) and betl:
+    both did. One follower alone: only the follower; the other's cards were played by him. Kontra without zovem:
+    a defender who passed had his cards played by the kontra giver.
     """
-    if shape is DefenceShape.ALONE or shape is DefenceShape.KONTRA:
+    if shape is DefenceShape.ALONE or (shape is DefenceShape.KONTRA and not called_in(hand)):
         return hand.defense.get(seat, Decision.PASSES) is not Decision.PASSES
     return True
+
+
+def called_in(hand: Hand) -> bool:
+    """A defender said zovem: the other, who passed, was called in and plays his own hand (whatever follows)."""
+    return Decision.CALLS in hand.defense.values()
 
 
 def is_opening_lead(moment: Moment) -> bool:
