@@ -27,7 +27,7 @@ from rules.limits import (
     VOTE_DAYS,
     VOTE_MAJORITY,
 )
-from rules.nicknames import NickRefused, check_nick
+from rules.nicknames import DEFAULT_SCRIPTS, KNOWN_SCRIPTS, NickRefused, check_nick, check_scripts
 from rules.penalty_model import PenaltyModelError, PenaltyRule, parse_rules
 from rules.votes import parse_majority
 from storage.tenancy import DEFAULT_CLUB, BadClubId, check_club_id
@@ -167,6 +167,7 @@ class Config:
     timezone: str = DEFAULT_TIMEZONE  # the club's clock: every time is shown in it (an IANA zone name)
     owner: str | None = None  # the owner's club nickname
     owner_accounts: tuple[str, ...] = ()  # the owner's chat accounts, "discord:<user id>", "telegram:<user id>"
+    scripts: tuple[str, ...] = DEFAULT_SCRIPTS  # the scripts a nickname's letters may be of (rules.nicknames)
     call_minutes: int = CALL_MINUTES
     claim_days: int = CLAIM_DAYS
     referee_offline_grace_seconds: int = 120
@@ -233,11 +234,22 @@ def _club_id(value: object, source: str) -> str:
         raise ConfigError(f"{source}: club.id: {problem}") from None
 
 
-def _owner_nick(value: object, source: str) -> str:
+def _owner_nick(value: object, source: str, scripts: tuple[str, ...]) -> str:
     try:
-        return check_nick(value)
+        return check_scripts(check_nick(value), scripts)
     except NickRefused as problem:
         raise ConfigError(f"{source}: club.owner: {problem}") from None
+
+
+def _scripts(value: object, source: str) -> tuple[str, ...]:
+    """`[club] scripts`: the Unicode scripts a nickname's letters may be of, e.g. ``["latin", "cyrillic"]``."""
+    known = ", ".join(f'"{s.lower()}"' for s in KNOWN_SCRIPTS)
+    if not isinstance(value, list) or not value or not all(isinstance(s, str) for s in value):
+        raise ConfigError(f"{source}: club.scripts must be a list of script names from {known}, not {value!r}")
+    wrong = [s for s in value if s.upper() not in KNOWN_SCRIPTS]
+    if wrong:
+        raise ConfigError(f"{source}: club.scripts: {wrong[0]!r} is not a script name; use {known}")
+    return tuple(dict.fromkeys(s.upper() for s in value))
 
 
 def check_owner(config: Config, platforms: list[str]) -> None:
@@ -268,8 +280,10 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             club["referee_names_visible_to"] = tuple(club["referee_names_visible_to"])
         if "owner_accounts" in club:
             club["owner_accounts"] = _owner_accounts(club["owner_accounts"], source)
+        if "scripts" in club:
+            club["scripts"] = _scripts(club["scripts"], source)
         if club.get("owner") is not None:
-            club["owner"] = _owner_nick(club["owner"], source)
+            club["owner"] = _owner_nick(club["owner"], source, club.get("scripts", DEFAULT_SCRIPTS))
         if "club_id" in club:
             raise ConfigError(f'{source}: club.club_id is not a setting: the club\'s id is [club] id = "beograd"')
         if "id" in club:

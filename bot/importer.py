@@ -30,6 +30,7 @@ from bot.messages import Catalogue
 from bot.workers import die_with_parent, warm_up
 from rules.gamelog import LogError, read_game
 from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, place_order, plan, size_text, unpack
+from rules.nicknames import DEFAULT_SCRIPTS, NickRefused, check_scripts
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game
@@ -256,6 +257,7 @@ async def import_files(
     progress: Progress | None = None,
     limits: Limits = LIMITS,
     piece_bytes: int = PIECE_BYTES,
+    scripts: Sequence[str] = DEFAULT_SCRIPTS,
 ) -> ImportReport:
     """Import `files` into `db`, each file in one transaction; the report of what happened to each.
 
@@ -317,13 +319,13 @@ async def import_files(
                 job.futures.append(future)
             if not planned.pieces:
                 advance(size, 0)
-            report.files.append(await _finish_file(db, job, now))
+            report.files.append(await _finish_file(db, job, now, scripts))
         report.seconds = loop.time() - started
         return report
     producer = asyncio.create_task(produce())
     try:
         while (queued := await queue.get()) is not None:
-            report.files.append(await _finish_file(db, queued, now))
+            report.files.append(await _finish_file(db, queued, now, scripts))
         await producer
     finally:
         if not producer.done():
@@ -334,7 +336,18 @@ async def import_files(
     return report
 
 
-async def _finish_file(db: Database, job: _FileJob, now: datetime) -> FileReport:
+def _foreign(row: GameRow, scripts: Sequence[str]) -> list[str]:
+    """Each player of the game whose nickname has a letter outside the club's scripts (`[club] scripts`)."""
+    found = []
+    for seat, nick in enumerate(row.players, start=1):
+        try:
+            check_scripts(nick, scripts)
+        except NickRefused as problem:
+            found.append(f"player {seat} {ascii(nick)[:60]}: {problem}")
+    return found
+
+
+async def _finish_file(db: Database, job: _FileJob, now: datetime, scripts: Sequence[str]) -> FileReport:
     report = FileReport(str(job.path))
     problems = list(job.plan.problems)
     rows: list[GameRow] = []
@@ -351,6 +364,9 @@ async def _finish_file(db: Database, job: _FileJob, now: datetime) -> FileReport
                 )
             else:
                 first_place[row.number] = place or "the file"
+            problems.extend(
+                f"{place + ': ' if place else ''}game {row.number}: {why}" for why in _foreign(row, scripts)
+            )
             rows.append(row)
     if problems:
         report.problems = sorted(problems, key=place_order)
@@ -396,6 +412,7 @@ class Importer:
     progress: Progress | None = None
     limits: Limits = LIMITS
     now: Callable[[], datetime] | None = None
+    scripts: Sequence[str] = DEFAULT_SCRIPTS  # the club's scripts for nicknames (`[club] scripts`)
 
     async def run(self, paths: Sequence[str | Path]) -> ImportReport:
         files = find_files(paths)
@@ -422,6 +439,7 @@ class Importer:
                     lang=self.lang,
                     progress=self.progress,
                     limits=self.limits,
+                    scripts=self.scripts,
                 )
             finally:
                 await db.close()

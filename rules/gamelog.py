@@ -18,7 +18,7 @@ from typing import Any
 from rules.cards import DECK, RANKS, Card, Suit
 from rules.limits import MAX_DEPTH, MAX_INT, depth_problem, number_text, shown, too_deep
 from rules.members import MAX_NICK
-from rules.nicknames import NickRefused, check_nick, is_clean
+from rules.nicknames import NickRefused, check_nick, identity_key, is_clean
 
 FORMAT = "sudija-game-log/1"
 
@@ -146,9 +146,10 @@ class Game:
     hands: tuple[Hand, ...]
 
     def seat_of(self, nick: str) -> int | None:
-        folded = nick.casefold()
+        """The seat of the player `nick` names (the same identity key: rules.nicknames.identity_key)."""
+        key = identity_key(nick)
         for seat, player in enumerate(self.players):
-            if player.casefold() == folded:
+            if player == nick or identity_key(player) == key:
                 return seat
         return None
 
@@ -359,7 +360,7 @@ def _players(r: _Reader, doc: Mapping[str, Any], where: str) -> tuple[str, str, 
             refused = True
     if refused:
         return None
-    if len({p.casefold() for p in raw}) != 3:
+    if len({identity_key(p) for p in raw}) != 3:
         r.fail(where, f"the three players must be different people, got {json_repr(raw)}")
         return None
     return (raw[0], raw[1], raw[2])
@@ -639,7 +640,7 @@ def _fast_game(doc: dict[str, Any], canonical: list[bool]) -> Game:
         or not p0.strip()
         or not p1.strip()
         or not p2.strip()
-        or len({p0.casefold(), p1.casefold(), p2.casefold()}) != 3
+        or len({identity_key(p0), identity_key(p1), identity_key(p2)}) != 3
         or len(p0) > MAX_NICK
         or len(p1) > MAX_NICK
         or len(p2) > MAX_NICK

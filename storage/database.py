@@ -139,6 +139,9 @@ class Database:
 
         self.votes = VoteStore(self)
         self.appeals = AppealStore(self)
+        from storage.nicknames import NicknameStore  # noqa: PLC0415 (the stores import this module)
+
+        self.nicknames = NicknameStore(self)
 
     @property
     def sqlite(self) -> aiosqlite.Connection:
@@ -229,7 +232,21 @@ async def open_database(
     except BaseException:
         await connection.close()
         raise
-    return Database(connection, text)
+    db = Database(connection, text)
+    try:
+        await registered(db)
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+async def registered(db: Database) -> Database:
+    """The club's nicknames stored before migration 0025 registered with their identity keys (once per club)."""
+    from storage.nicknames import register_existing  # noqa: PLC0415 (storage.nicknames imports this module)
+
+    await register_existing(db, datetime.now(UTC))
+    return db
 
 
 async def _migrate(connection: aiosqlite.Connection) -> None:

@@ -19,6 +19,7 @@ from rules.gamelog import Game, GameStatus, extends, format_time, game_to_doc, p
 
 if TYPE_CHECKING:
     from storage.database import Database
+from storage.nicknames import imitated, register
 from storage.sql import Connection
 
 
@@ -160,6 +161,11 @@ class GameStore:
                         )
                         continue
                     replaced.append((number,))
+                clash = await imitated(conn, row.players)
+                if clash is not None:
+                    refused.append(f"game {number}: {clash}: a player of the club may not be imitated")
+                    continue
+                await register(conn, row.players, imported_at)
                 pending[number] = row
                 imported += 1
                 hands += row.hand_count

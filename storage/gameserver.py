@@ -23,6 +23,7 @@ from storage.chat_outbox import NewEffect, add_effects, add_effects_sync
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.games import GameRow
+from storage.nicknames import NickClash, register_sync
 from storage.outbox import OutboxStore
 from storage.sql import SyncConnection
 
@@ -211,6 +212,10 @@ class LiveFeedStore:
                 ),
             )
             if found is None:
+                try:
+                    register_sync(conn, row.players, now)
+                except NickClash as clash:
+                    raise EffectRefused("data.players", f"{clash}: a player of the club may not be imitated") from None
                 conn.executemany(
                     "INSERT INTO game_players (game, seat, nick, ended_at) VALUES (?,?,?,?)",
                     [(row.number, seat, nick, row.ended_at) for seat, nick in enumerate(row.players)],

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.nicknames import NickClash, register
 from storage.sql import Connection
 
 if TYPE_CHECKING:
@@ -41,9 +42,10 @@ class LinkLock:
 class LinkConflict(Exception):
     """The link cannot be written: the account or the nickname's place on that platform is taken."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, imitates: str = "") -> None:
         super().__init__(what)
-        self.what = what  # 'account' or 'nick'
+        self.what = what  # 'request', 'account', 'nick', or 'imitates' (another spelling of `imitates`' identity)
+        self.imitates = imitates
 
 
 _COLUMNS = "id, platform, account, nick, display, asked_at, code_hash, code_salt, code_expires"
@@ -186,6 +188,10 @@ class LinkStore:
             ) as cur:
                 if await cur.fetchone() is not None:
                     raise LinkConflict("account")
+            try:
+                await register(conn, (request.nick,), now)
+            except NickClash as clash:
+                raise LinkConflict("imitates", clash.imitates) from None
             await conn.execute(
                 "INSERT OR IGNORE INTO members (nick, created_at) VALUES (?, ?)", (request.nick, now_text(now))
             )

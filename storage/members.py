@@ -8,9 +8,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rules.members import MAX_NICK, ROLES, Member
+from rules.nicknames import identity_key
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.nicknames import register
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -75,7 +77,11 @@ class MemberStore:
         return [found[i] for i in member_ids if i in found]
 
     async def by_nick(self, nick: str) -> Member | None:
-        rows = await self._query("WHERE m.nick = ?", (nick,))
+        """The member whose nickname has `nick`'s identity key (`rules.nicknames.identity_key`): ``čeda``, ``Čeda``
+        and ``ČEDA`` are one member on both backends, whatever the database's collation."""
+        rows = await self._query(
+            "WHERE m.nick = ? OR m.nick IN (SELECT k.nick FROM nicknames k WHERE k.key = ?)", (nick, identity_key(nick))
+        )
         return rows[0] if rows else None
 
     async def by_account(self, platform: str, account: str) -> Member | None:
@@ -118,8 +124,10 @@ class MemberStore:
         return [(_member(tuple(row[:-1])), bool(row[-1])) for row in rows]
 
     async def ensure(self, nick: str, now: datetime) -> Member:
-        """The member with this nickname, created when new."""
+        """The member with this nickname, created when new (`NickClash` when another spelling of its identity is
+        registered: nothing is created)."""
         async with self.db.transaction() as conn:
+            await register(conn, (nick,), now)
             await conn.execute("INSERT OR IGNORE INTO members (nick, created_at) VALUES (?, ?)", (nick, now_text(now)))
         member = await self.by_nick(nick)
         assert member is not None

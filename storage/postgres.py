@@ -53,6 +53,7 @@ from storage.database import (
     MigrationFailed,
     migrations,
     now_text,
+    registered,
     split_statements,
 )
 from storage.pg_dialect import CLUB, Catalog, Statement
@@ -372,6 +373,11 @@ async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAUL
         raise
     db = PostgresDatabase(PgConnection(raw, catalog), target, club)
     db.lease_holder = str(holder)
+    try:
+        await registered(db)
+    except BaseException:
+        await db.close()
+        raise
     return db
 
 

@@ -36,6 +36,7 @@ BOTH_BACKENDS = {
     "test_gameserver_hostile",
     "test_gameserver_protocol",
     "test_governance",
+    "test_identity",
     "test_links",
     "test_member_language",
     "test_outbox_appeals_votes",

@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         club=config.club_id,
         lang=words.language,
         jobs=args.jobs,
+        scripts=config.scripts,
         progress=bar.update if bar is not None else None,
     )
     try:

@@ -34,6 +34,7 @@ from bot.desk.trials import TrialDesk
 from bot.desk.votes import VoteDesk
 from bot.i18n.reader import for_the_club
 from bot.ports import Action, Chats, Clock, GameServerPort, Reply, Timers
+from rules.nicknames import identity_key
 from rules.notices import Notice
 from storage.clock import store_clock, stored_clock
 from storage.corrections import CorrectionStore
@@ -363,6 +364,6 @@ class Desk(DeskBase):
         officials = {"referee", "councilor", "moderator", "owner"}
         transcripts = member is not None and (
             bool(self.roles_of(member) & officials)
-            or any(p.casefold() == member.nick.casefold() for p in summary.players)
+            or any(identity_key(p) == identity_key(member.nick) for p in summary.players)
         )
         return await self.verdict_list(number, show_referees=show, transcripts=transcripts, trial_id=trial, page=page)

@@ -5,6 +5,7 @@ the database, the ports, the clock, the configuration and the messages). A part 
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractContextManager, asynccontextmanager
 from datetime import datetime, timedelta
@@ -24,6 +25,7 @@ from rules.eligibility import GameFacts, RefereeFacts
 from rules.fall_moves import FallMove, fall_move
 from rules.gamelog import Game
 from rules.members import Member, PartyRole
+from rules.nicknames import NickRefused, check_nick, check_scripts, identity_key
 from rules.paper import compute_paper
 from rules.paper_render import anonymised, paper_json, paper_text
 from storage.chat_outbox import NewEffect
@@ -133,9 +135,35 @@ class DeskBase:
         """The owner's powers need both: the configured nickname and one of the configured accounts."""
         return (
             self.config.owner is not None
-            and member.nick.casefold() == self.config.owner.casefold()
+            and identity_key(member.nick) == identity_key(self.config.owner)
             and not member.accounts.isdisjoint(self.config.owner_accounts)
         )
+
+    def nickname(self, typed: str) -> str:
+        """A nickname a member typed, as the club may have it (`rules.nicknames`: no invisible or look-alike
+        character, only the club's scripts, NFC); otherwise `Refused` saying what is wrong and where."""
+        try:
+            return check_scripts(check_nick(typed), self.config.scripts)
+        except NickRefused as problem:
+            raise Refused("nick.bad", problem=self.nick_problem(problem)) from None
+
+    def nick_problem(self, problem: NickRefused) -> str:
+        """What is wrong with a nickname, in the reader's words."""
+        return self.t(problem.message_key, **problem.values)
+
+    async def known_nickname(self, typed: str) -> str:
+        """`nickname`, spelled as the club knows it: a nickname whose identity key is a known one's
+        (`rules.nicknames.identity_key`) is that one when only its case differs, and is refused naming it when it
+        is spelled otherwise (a look-alike: ``rnarko`` for ``marko``). A nickname nobody has yet is as typed."""
+        nick = self.nickname(typed)
+        known = await self.db.nicknames.spelling(nick)
+        if known is None and self.config.owner is not None and identity_key(nick) == identity_key(self.config.owner):
+            known = self.config.owner
+        if known is None or known == nick:
+            return nick
+        if unicodedata.normalize("NFKC", known).casefold() == unicodedata.normalize("NFKC", nick).casefold():
+            return known
+        raise Refused("nick.imitates", nick=nick, member=known)
 
     def roles_of(self, member: Member) -> set[str]:
         roles = set(member.roles)

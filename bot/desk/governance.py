@@ -21,7 +21,6 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.penalties import PenaltyDesk
 from bot.desk.refused import Refused
 from bot.ports import Reply
-from rules.nicknames import NickRefused, check_nick
 from rules.penalties import month_of, parse_month, previous_months
 from storage.events import Event
 from storage.members import Member
@@ -88,10 +87,7 @@ class GovernanceDesk(DeskBase):
 
     async def _target(self, typed: str) -> Member:
         """The member a command names; a nickname that cannot be one (rules.nicknames) is refused as such."""
-        try:
-            nick = check_nick(typed)
-        except NickRefused as problem:
-            raise Refused("nick.bad", problem=str(problem)) from None
+        nick = self.nickname(typed)
         member = await self.db.members.by_nick(nick)
         if member is None:
             raise Refused("gov.unknown_member", nick=nick)

@@ -33,7 +33,7 @@ from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.i18n.reader import speaking
 from bot.ports import Action, Button, Reply
-from rules.nicknames import NickRefused, check_nick, plain
+from rules.nicknames import identity_key, plain
 from storage.chat_outbox import NewEffect
 from storage.events import Event
 from storage.languages import member_language
@@ -98,20 +98,17 @@ class LinkDesk(DeskBase):
         return self.is_owner(actor) or "moderator" in actor.roles
 
     def owns_nick(self, nick: str) -> bool:
-        return self.config.owner is not None and nick.casefold() == self.config.owner.casefold()
+        return self.config.owner is not None and identity_key(nick) == identity_key(self.config.owner)
 
     # Asking and proving --------------------------------------------------------------------------------
     async def ask_link(
         self, platform: str, account: str, display: str, typed_nick: str, code: str | None = None
     ) -> Reply:
         """/nadimak NICK [CODE]: ask for a nickname, or prove the request with the code the game delivered."""
-        try:
-            nick = check_nick(typed_nick.strip())
-        except NickRefused as problem:
-            raise Refused("nick.bad", problem=str(problem)) from None
+        nick = await self.known_nickname(typed_nick.strip())
         linked = await self.db.members.by_account(platform, account)
         if linked is not None:
-            if linked.nick.casefold() == nick.casefold():
+            if identity_key(linked.nick) == identity_key(nick):
                 raise Refused("link.already", nick=linked.nick)
             raise Refused("link.relink", nick=linked.nick)
         if self.owns_nick(nick):
@@ -128,7 +125,7 @@ class LinkDesk(DeskBase):
         request = await self.db.links.for_account(platform, account)
         display = plain(display.strip())
         if not self.delivers_link_codes:
-            if request is not None and request.nick.casefold() == nick.casefold():
+            if request is not None and identity_key(request.nick) == identity_key(nick):
                 return Reply(self.t("link.asked", nick=request.nick))  # asked already: the approvers know
             approvers = await self._approvers()
             await self.db.links.ask(
@@ -138,7 +135,7 @@ class LinkDesk(DeskBase):
             return Reply(self.t("link.asked", nick=nick))
         if (
             request is not None
-            and request.nick.casefold() == nick.casefold()
+            and identity_key(request.nick) == identity_key(nick)
             and request.code_expires is not None
             and request.code_expires > now
         ):
@@ -147,7 +144,7 @@ class LinkDesk(DeskBase):
         salt = secrets.token_hex(16)
         expires = now + timedelta(minutes=CODE_MINUTES)
         approvers = await self._approvers()
-        fresh = request is None or request.nick.casefold() != nick.casefold()  # a new request: approvers learn it
+        fresh = request is None or identity_key(request.nick) != identity_key(nick)  # a new request: approvers learn it
 
         def effects(asked: LinkRequest) -> list[NewEffect]:
             # The code goes to the game client with the request that holds its hash (a crash loses neither).
@@ -173,7 +170,7 @@ class LinkDesk(DeskBase):
         request = await self.db.links.for_account(platform, account)
         matches = (
             request is not None
-            and request.nick.casefold() == nick.casefold()
+            and identity_key(request.nick) == identity_key(nick)
             and request.code_hash is not None
             and request.code_salt is not None
             and hmac.compare_digest(request.code_hash, code_hash(request.code_salt, platform, account, nick, code))
@@ -205,6 +202,8 @@ class LinkDesk(DeskBase):
         except LinkConflict as conflict:
             if conflict.what == "request":
                 raise Refused("link.request_gone") from None
+            if conflict.what == "imitates":
+                raise Refused("nick.imitates", nick=request.nick, member=conflict.imitates) from None
             raise Refused("link.taken", nick=request.nick) from None
         await self.deliver_effects()
         fresh = await self.db.members.get(member_id)
@@ -285,11 +284,9 @@ class LinkDesk(DeskBase):
             raise Refused("link.not_allowed")
         if typed.startswith("#") and typed[1:].isascii() and typed[1:].isdigit() and len(typed) <= 20:
             return await self.decide_link(actor, int(typed[1:]), approve, reason)
-        try:
-            nick = check_nick(typed)
-        except NickRefused as problem:
-            raise Refused("nick.bad", problem=str(problem)) from None
-        found = [r for r in await self.db.links.pending() if r.nick.casefold() == nick.casefold()]
+        key = identity_key(self.nickname(typed))
+        nick = typed
+        found = [r for r in await self.db.links.pending() if identity_key(r.nick) == key]
         if not found:
             raise Refused("link.no_request_for", nick=nick)
         if len(found) > 1:

@@ -13,6 +13,7 @@ from bot.records.chain import chain
 from bot.records.load import load_record
 from bot.records.zapisnik import render_html
 from rules.members import Member
+from rules.nicknames import identity_key
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -27,8 +28,8 @@ async def trial_record(desk: Desk, member: Member, trial_id: int) -> Reply:
     roles = desk.roles_of(member)
     parties = {p.member for p in await desk.db.trials.participants(trial_id)} | {trial.caller, trial.referee}
     summary = await desk.db.games.summary(trial.game)
-    players = {nick.casefold() for nick in summary.players} if summary is not None else set()
-    if member.id not in parties and member.nick.casefold() not in players and not roles & OFFICIALS:
+    players = {identity_key(nick) for nick in summary.players} if summary is not None else set()
+    if member.id not in parties and identity_key(member.nick) not in players and not roles & OFFICIALS:
         return desk.refuse("zapisnik.not_yours", trial=trial_id)
     if trial.is_open:
         return desk.refuse("zapisnik.open", trial=trial_id)

@@ -237,7 +237,7 @@ class TrialDesk(DeskBase):
         try:
             draft = named_in_nfc(draft)
         except NickRefused as problem:
-            raise Refused("nick.bad", problem=str(problem)) from None
+            raise Refused("nick.bad", problem=self.nick_problem(problem)) from None
         game = await self.load_game(trial.game)
         try:
             await self.steps.checked(draft, trial, game)
