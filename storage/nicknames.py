@@ -113,9 +113,10 @@ async def register_existing(db: Database, now: datetime) -> list[Clash]:
         await conn.execute("INSERT INTO nicknames_registered (done) VALUES (1)")
     for clash in found:
         log.warning(
-            "the nickname %r already stored has the identity of %r: the two are one member for the bot; "
-            "`sudija check` lists every such clash",
+            "the nickname %r already stored has the identity of %r (NFKC, case folding, UTS #39 skeleton): the bot "
+            "finds both as %r; every such clash is kept in the table nick_clashes",
             clash.nick,
+            clash.imitates,
             clash.imitates,
         )
     return found

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.gameserver.protocol import Event, ProtocolError, decode, parse_event
 from rules.gamelog import Game, GameStatus, LogError, format_time, game_to_doc, parse_game, parse_time, read_game
+from rules.nicknames import NickRefused, check_nick, check_scripts
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game, validate_next_hand
@@ -256,6 +257,10 @@ class LiveFeed:
             raise ProtocolError(422, "data.players", "'data.players' must list the three nicknames in seat order")
         for i, nick in enumerate(players):
             _nick(nick, f"data.players[{i}]")
+            try:
+                check_scripts(check_nick(nick), self.desk.config.scripts)
+            except NickRefused as problem:
+                raise ProtocolError(422, f"data.players[{i}]", str(problem)) from None
         doc = {
             "game": event.game,
             "rated": data["rated"],
