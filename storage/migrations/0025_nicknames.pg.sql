@@ -30,7 +30,7 @@ CREATE POLICY one_club ON nick_clashes USING (club = current_setting('sudija.clu
 CREATE TABLE nicknames_registered (
     club        TEXT NOT NULL DEFAULT current_setting('sudija.club'),
     done        BIGINT NOT NULL,
-    PRIMARY KEY (club)
+    PRIMARY KEY (club, done)
 );
 ALTER TABLE nicknames_registered ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
 CREATE POLICY one_club ON nicknames_registered USING (club = current_setting('sudija.club'))
