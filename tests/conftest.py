@@ -1,9 +1,15 @@
 """Shared fixtures: a fresh club (database, desk on a manual clock, recording chat) per test, on each backend.
 
 The modules in `BOTH_BACKENDS` run every test twice, on SQLite and on PostgreSQL (a throwaway server of the
-installed binaries, tests/pg_server.py, with a fresh database per test copied from a migrated template);
-``SUDIJA_PG_ALL=1`` runs every module so. Without PostgreSQL installed their PostgreSQL half is skipped, and
-the run says so at its start and its end.
+installed binaries, tests/pg_server.py); ``SUDIJA_PG_ALL=1`` runs every module so. Without PostgreSQL installed
+their PostgreSQL half is skipped, and the run says so at its start and its end.
+
+The PostgreSQL half runs every test on one database per session (per xdist worker: each has its own server),
+copied once from the migrated template and emptied before each test (`ReusedDatabase.fresh`): the test's
+leftover connections are ended, every table the template holds no rows in is emptied and every sequence starts
+again, which costs a few milliseconds where copying the template cost half a second. Anything else a test changed
+(a table the template filled) makes the next test get a new copy. `pg_url`, for the tests of PostgreSQL itself,
+still gives each test a new copy.
 """
 
 from __future__ import annotations
@@ -20,7 +26,6 @@ from pg_server import TEMPLATE, PgServer, find_binaries
 
 import club as club_module
 from club import Club, make_club
-from storage.database import open_database
 
 # The storage, desk and use-case tests: every one runs on both backends.
 BOTH_BACKENDS = {
@@ -80,21 +85,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", ["sqlite", "postgresql"], indirect=True)
 
 
-async def _admin(server: PgServer, *statements: str) -> None:
-    conn = await asyncpg.connect(server.admin_url("postgres"))
-    try:
-        for statement in statements:
-            await conn.execute(statement)
-    finally:
-        await conn.close()
-
-
-async def _template(server: PgServer) -> None:
-    await _admin(server, *server.role_statements(), f"CREATE DATABASE {TEMPLATE} OWNER {server.role}")
-    db = await open_database(server.url(TEMPLATE))
-    await db.close()
-
-
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
     if BINARIES is None:
@@ -102,7 +92,7 @@ def pg_server() -> Iterator[PgServer]:
     server = PgServer(BINARIES)
     server.start()
     try:
-        asyncio.run(_template(server))
+        asyncio.run(server.make_template())
         yield server
     finally:
         server.stop()
@@ -112,11 +102,73 @@ def pg_server() -> Iterator[PgServer]:
 def fresh_postgres(server: PgServer) -> Iterator[str]:
     """The address of a new database on the server, migrated (a copy of the template); dropped afterwards."""
     database = server.new_name()
-    asyncio.run(_admin(server, f"CREATE DATABASE {database} TEMPLATE {TEMPLATE} OWNER {server.role}"))
+    asyncio.run(server.admin(f"CREATE DATABASE {database} TEMPLATE {TEMPLATE} OWNER {server.role}"))
     try:
         yield server.url(database)
     finally:
-        asyncio.run(_admin(server, f"DROP DATABASE {database} WITH (FORCE)"))
+        asyncio.run(server.admin(f"DROP DATABASE {database} WITH (FORCE)"))
+
+
+class ReusedDatabase:
+    """The session's database for the PostgreSQL half of the tests: a copy of the template, emptied per test."""
+
+    def __init__(self, server: PgServer) -> None:
+        self.server = server
+        self.name = ""
+        self.emptied: list[str] = []  # the tables the template holds no rows in
+        self.kept: dict[str, int] = {}  # the others (the migrations' record), with their row counts
+        self.sequences: dict[str, int] = {}  # each sequence and its first value
+        self.used = False
+
+    async def _copy(self) -> None:
+        if self.name:
+            await self.server.admin(f"DROP DATABASE {self.name} WITH (FORCE)")
+        self.name = self.server.new_name()
+        await self.server.admin(f"CREATE DATABASE {self.name} TEMPLATE {TEMPLATE} OWNER {self.server.role}")
+        conn = await asyncpg.connect(self.server.admin_url(self.name))
+        try:
+            tables = [r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+            counts = {t: int(await conn.fetchval(f'SELECT count(*) FROM "{t}"')) for t in tables}
+            self.emptied = sorted(t for t, n in counts.items() if n == 0)
+            self.kept = {t: n for t, n in counts.items() if n}
+            rows = await conn.fetch("SELECT sequencename, start_value FROM pg_sequences WHERE schemaname = 'public'")
+            self.sequences = {str(r[0]): int(r[1]) for r in rows}
+        finally:
+            await conn.close()
+        self.used = False
+
+    async def _empty(self) -> bool:
+        """Empty the database for the next test; False when a test changed what emptying cannot put back."""
+        conn = await asyncpg.connect(self.server.admin_url(self.name))
+        try:
+            await conn.execute(
+                "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            for table, count in self.kept.items():
+                if await conn.fetchval(f'SELECT count(*) FROM "{table}"') != count:
+                    return False
+            statements = [f'DELETE FROM "{t}";' for t in self.emptied]
+            statements += [f"SELECT setval('\"{name}\"', {start}, false);" for name, start in self.sequences.items()]
+            # The rows go whatever their foreign keys say (every table is emptied): no trigger or check runs.
+            await conn.execute(
+                "BEGIN; SET LOCAL session_replication_role = replica; " + " ".join(statements) + " COMMIT;"
+            )
+        finally:
+            await conn.close()
+        return True
+
+    def fresh(self) -> str:
+        """The database's address, as a newly migrated copy of the template would be."""
+        if not self.name or (self.used and not asyncio.run(self._empty())):
+            asyncio.run(self._copy())
+        self.used = True
+        return self.server.url(self.name)
+
+
+@pytest.fixture(scope="session")
+def reused_database(pg_server: PgServer) -> ReusedDatabase:
+    return ReusedDatabase(pg_server)
 
 
 @pytest.fixture
@@ -128,17 +180,17 @@ def pg_url(pg_server: PgServer) -> Iterator[str]:
 
 @pytest.fixture(autouse=True)
 def backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Which backend the test's databases are on; on PostgreSQL, `club.database_for` names its fresh database."""
+    """Which backend the test's databases are on; on PostgreSQL, `club.database_for` names its emptied database."""
     name: str = getattr(request, "param", "sqlite")
     if name != "postgresql":
         yield name
         return
-    with fresh_postgres(request.getfixturevalue("pg_server")) as url:
-        club_module.POSTGRES.append(url)
-        try:
-            yield name
-        finally:
-            club_module.POSTGRES.remove(url)
+    url = request.getfixturevalue("reused_database").fresh()
+    club_module.POSTGRES.append(url)
+    try:
+        yield name
+    finally:
+        club_module.POSTGRES.remove(url)
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
-"""A throwaway PostgreSQL server for the tests: started once per session from the installed binaries (initdb,
-postgres), listening on a unix socket in a temporary directory only (never a TCP port), with the schema migrated
-once into a template database so each test gets a fresh database by copying it.
+"""A throwaway PostgreSQL server for the tests: started once per session (per xdist worker) from the installed
+binaries (initdb, postgres), listening on a unix socket in a temporary directory only (never a TCP port), with the
+schema migrated once into a template database that the tests' databases are copied from (tests/conftest.py).
 
 The clubs connect as `PgServer.role`, an ordinary role that owns their databases (as a deployment's bot does,
 docs/deploy.md): not a superuser, so the tables' row-level security binds every test (storage/tenancy.py).
@@ -13,14 +13,19 @@ The binaries are looked for in ``SUDIJA_PG_BIN`` (only there when it is set), el
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
+
+import asyncpg
+
+from storage.database import open_database
 
 TEMPLATE = "sudija_template"
 
@@ -53,6 +58,7 @@ class PgServer:
         self.role = "sudija"  # what the clubs connect as (`roles()` creates it)
         self._names = itertools.count(1)
         self._as: list[str] = []
+        self._server: subprocess.Popen[bytes] | None = None
         if os.geteuid() == 0:
             entry = pwd.getpwnam("postgres")
             self._as = ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups"]
@@ -63,22 +69,46 @@ class PgServer:
         subprocess.run([*self._as, *args], check=True, capture_output=True, cwd=self.dir)
 
     def start(self, *, durable: bool = False) -> None:
-        """initdb and start; `durable`: with fsync and synchronous commits, as a real server (for benchmarks)."""
+        """initdb and start; `durable`: with fsync and synchronous commits, as a real server (for benchmarks).
+
+        The server is this process's child (not detached as ``pg_ctl start`` would leave it), so `stop` waits for
+        it and the CPU it and its backends spent counts in this process's children's time, as a test run's own."""
         self.socket.mkdir()
         if self._as:
             os.chown(self.socket, pwd.getpwnam("postgres").pw_uid, pwd.getpwnam("postgres").pw_gid)
         self._run(str(self.binaries / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8")
-        options = f"-k {self.socket} -c listen_addresses='' -c max_connections=200"
+        options = ["-k", str(self.socket), "-c", "listen_addresses=", "-c", "max_connections=200"]
         if not durable:  # a test's database need not survive a power cut
-            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        self._run(
-            str(self.binaries / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"), "-o", options, "-w",
-            "start",
-        )  # fmt: skip
+            options += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+        with (self.dir / "log").open("ab") as log:
+            self._server = subprocess.Popen(
+                [*self._as, str(self.binaries / "postgres"), "-D", str(self.data), *options],
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.dir,
+            )  # fmt: skip
+        give_up = time.monotonic() + 60
+        while not self._ready():
+            if self._server.poll() is not None or time.monotonic() > give_up:
+                self.stop()
+                raise RuntimeError(f"the PostgreSQL server did not start: {self.dir / 'log'}")
+            time.sleep(0.02)  # the server's own start: nothing to wait on but its pid file
+
+    def _ready(self) -> bool:
+        """Whether the server accepts connections (what ``pg_ctl -w`` reads: the pid file's status line)."""
+        try:
+            lines = (self.data / "postmaster.pid").read_text().splitlines()
+        except (FileNotFoundError, PermissionError):
+            return False
+        return len(lines) >= 8 and lines[7].strip() == "ready"
 
     def stop(self) -> None:
-        with contextlib.suppress(subprocess.CalledProcessError, FileNotFoundError):
-            self._run(str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        """An immediate shutdown (nothing of a test's database need survive), waited for."""
+        if self._server is not None and self._server.poll() is None:
+            self._server.send_signal(signal.SIGQUIT)
+            try:
+                self._server.wait(60)
+            except subprocess.TimeoutExpired:
+                self._server.kill()
+                self._server.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def url(self, database: str) -> str:
@@ -95,3 +125,24 @@ class PgServer:
 
     def new_name(self) -> str:
         return f"club_{os.getpid()}_{next(self._names)}"
+
+    async def admin(self, *statements: str) -> None:
+        """Statements the superuser runs outside any database of a club (creating and dropping them)."""
+        conn = await asyncpg.connect(self.admin_url("postgres"))
+        try:
+            for statement in statements:
+                await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    async def make_template(self) -> None:
+        """The clubs' role, and the `TEMPLATE` database migrated by the bot's own code, to copy databases from."""
+        await self.admin(*self.role_statements(), f"CREATE DATABASE {TEMPLATE} OWNER {self.role}")
+        db = await open_database(self.url(TEMPLATE))
+        await db.close()
+
+    async def new_database(self) -> str:
+        """The address of a new copy of the template."""
+        name = self.new_name()
+        await self.admin(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE} OWNER {self.role}")
+        return self.url(name)
