@@ -25,6 +25,7 @@ FULL = [
     ("render", []),
     ("gameserver", ["--moves", "--hands", "10"]),
     ("platforms", ["--members", "200"]),
+    ("cross_process", ["--calls", "1000", "--referees", "50"]),
 ]
 QUICK = [
     ("import", ["--hands", "20000"]),
@@ -36,6 +37,7 @@ QUICK = [
     ("render", ["--quick"]),
     ("gameserver", ["--tables", "20", "--hands", "5"]),
     ("platforms", ["--members", "50"]),
+    ("cross_process", ["--calls", "100", "--referees", "10"]),
 ]
 
 
@@ -45,7 +47,8 @@ def main() -> int:
     parser.add_argument(
         "names",
         nargs="*",
-        help="only these benchmarks (import, paper, desk, solver, arbitar, memory, render, gameserver, platforms)",
+        help="only these benchmarks (import, paper, desk, solver, arbitar, memory, render, gameserver, platforms,"
+        " cross_process)",
     )
     args = parser.parse_args()
     failed = []
