@@ -40,7 +40,7 @@ from bot.ports import (
 from rules.notices import Notice
 from storage.chat_outbox import ChatOutboxStore, Effect, Ending, NewEffect
 from storage.database import Database, now_text, parse_stored_time
-from storage.states import DeliveryState, OutboxState
+from storage.states import CouncilorCallState, DeliveryState, OutboxState
 from storage.trials import Trial
 
 log = logging.getLogger(__name__)
@@ -413,7 +413,7 @@ class ChatOutbox:
             cancelled = p.get("if_cancelled")  # a councilor call's notice: only if the trial's end cut it short
             if cancelled is not None:
                 ccall = await self.desk.db.calls.councilor_call(int(cancelled))
-                if ccall is None or ccall.state != "cancelled":
+                if ccall is None or ccall.state is not CouncilorCallState.CANCELLED:
                     return None
             notices = [n for n in await self.desk.db.calls.notices(p["subject"]) if n.platform == port.platform]
             if notices:

@@ -27,7 +27,8 @@ from rules.limits import (
     VOTE_DAYS,
     VOTE_MAJORITY,
 )
-from rules.nicknames import DEFAULT_SCRIPTS, KNOWN_SCRIPTS, NickRefused, check_nick, check_scripts
+from rules.members import OWNER, Member, Office, Role, office_of
+from rules.nicknames import DEFAULT_SCRIPTS, KNOWN_SCRIPTS, NickRefused, check_nick, check_scripts, identity_key
 from rules.penalty_model import PenaltyModelError, PenaltyRule, parse_rules
 from rules.votes import parse_majority
 from storage.tenancy import DEFAULT_CLUB, BadClubId, check_club_id
@@ -45,7 +46,7 @@ class DiscordConfig:
     guild_id: int = 0
     referees_channel_id: int = 0
     trials_channel_id: int = 0
-    roles: dict[str, int] = field(default_factory=dict)  # referee/councilor/moderator -> role id
+    roles: dict[Role, int] = field(default_factory=dict)  # a function -> the Discord role id that holds it
     direct_messages: bool = False
     councilors_channel_id: int = 0  # where councilor calls go; 0: the referees' channel
 
@@ -171,7 +172,7 @@ class Config:
     call_minutes: int = CALL_MINUTES
     claim_days: int = CLAIM_DAYS
     referee_offline_grace_seconds: int = 120
-    referee_names_visible_to: tuple[str, ...] = ("moderator", "referee", "councilor", "owner")
+    referee_names_visible_to: tuple[Office, ...] = (Role.MODERATOR, Role.REFEREE, Role.COUNCILOR, OWNER)
     direct_messages: bool = False
     settlement_finished_min_bule: int = 60
     league_grace_days: int = 3
@@ -183,6 +184,18 @@ class Config:
     governance: GovernanceConfig = field(default_factory=GovernanceConfig)
     appeals: AppealRules = field(default_factory=AppealRules)
     arbitar: ArbitarConfig = field(default_factory=ArbitarConfig)
+
+    def is_owner(self, member: Member) -> bool:
+        """The owner's powers need both: the configured nickname and one of the configured accounts."""
+        return (
+            self.owner is not None
+            and identity_key(member.nick) == identity_key(self.owner)
+            and not member.accounts.isdisjoint(self.owner_accounts)
+        )
+
+    def offices(self, member: Member) -> frozenset[Office]:
+        """What the member is to the rules of who sees and does what: his functions, and the owner's office."""
+        return member.roles | {OWNER} if self.is_owner(member) else frozenset(member.roles)
 
 
 def load(path: str | Path | None = None) -> Config:
@@ -225,6 +238,26 @@ def _owner_accounts(value: object, source: str) -> tuple[str, ...]:
     if len(set(platforms)) != len(platforms):
         raise ConfigError(f"{source}: club.owner_accounts names two accounts on one platform; the owner has one each")
     return tuple(accounts)
+
+
+def _discord_roles(value: object, source: str) -> dict[Role, int]:
+    words = ", ".join(Role)
+    if not isinstance(value, dict):
+        raise ConfigError(f"{source}: [discord.roles] maps a function ({words}) to a Discord role id, not {value!r}")
+    unknown = sorted(str(k) for k in value if k not in set(Role))
+    if unknown:
+        raise ConfigError(f"{source}: [discord.roles] names {', '.join(unknown)}: the functions are {words}")
+    return {Role(k): v for k, v in value.items()}
+
+
+def _offices(value: object, source: str) -> tuple[Office, ...]:
+    words = ", ".join(f'"{office}"' for office in (*Role, OWNER))
+    if not isinstance(value, list):
+        raise ConfigError(f"{source}: club.referee_names_visible_to must be a list of {words}, not {value!r}")
+    try:
+        return tuple(office_of(str(word)) for word in value)
+    except ValueError:
+        raise ConfigError(f"{source}: club.referee_names_visible_to may hold only {words}, not {value!r}") from None
 
 
 def _club_id(value: object, source: str) -> str:
@@ -276,8 +309,10 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     discord = dict(data.get("discord", {}))
     telegram = dict(data.get("telegram", {}))
     try:
+        if "roles" in discord:
+            discord["roles"] = _discord_roles(discord["roles"], source)
         if "referee_names_visible_to" in club:
-            club["referee_names_visible_to"] = tuple(club["referee_names_visible_to"])
+            club["referee_names_visible_to"] = _offices(club["referee_names_visible_to"], source)
         if "owner_accounts" in club:
             club["owner_accounts"] = _owner_accounts(club["owner_accounts"], source)
         if "scripts" in club:

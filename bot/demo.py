@@ -24,6 +24,7 @@ from bot.messages import Catalogue
 from rules.gamelog import Game, GameStatus, LogError
 from rules.generator import generate_game
 from rules.logfile import decode
+from rules.members import JUDGING_ROLES, Role
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
 from rules.validation import check_game
@@ -33,13 +34,13 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 OWNER = "vesna"
 MEMBERS = ("marko", "ana", "petar", "jelena", "nikola", "milica", "dragan", "sanja", "vesna", "bojan", "zoran", "ivana")
-ROLES: dict[str, tuple[str, ...]] = {
-    "ana": ("referee",),
-    "petar": ("referee",),
-    "jelena": ("referee",),
-    "nikola": ("councilor",),
-    "milica": ("councilor",),
-    "dragan": ("moderator",),
+ROLES: dict[str, tuple[Role, ...]] = {
+    "ana": (Role.REFEREE,),
+    "petar": (Role.REFEREE,),
+    "jelena": (Role.REFEREE,),
+    "nikola": (Role.COUNCILOR,),
+    "milica": (Role.COUNCILOR,),
+    "dragan": (Role.MODERATOR,),
 }
 TABLE = 1847320  # the example game in progress: its players sit at the table
 TABLE_STARTED = timedelta(minutes=45)  # how long before the clock the table started
@@ -154,7 +155,7 @@ async def build_demo(desk: Desk, platform: str) -> list[Game]:
         member = await db.members.link(platform, nick, nick, now)
         for role in ROLES.get(nick, ()):
             await db.members.set_role(member.id, role, True, None, now, "demo")
-        if {"referee", "councilor"} & set(ROLES.get(nick, ())):
+        if not JUDGING_ROLES.isdisjoint(ROLES.get(nick, ())):
             await db.members.set_duty(member.id, True, now)
         await db.members.set_presence(member.id, True, now)
     games = demo_games(now)

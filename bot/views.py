@@ -11,6 +11,7 @@ from datetime import datetime
 from bot.messages import Catalogue
 from rules.cards import display_hand
 from rules.gamelog import Game
+from rules.members import PartyRole
 from rules.paper import Paper
 from rules.paper_render import change_text
 from rules.play import replay
@@ -31,12 +32,12 @@ class TranscriptLine:
 
 
 def author_label(
-    member: int | None, roles: Mapping[int, str], names: Mapping[int, str], show_names: bool, m: Catalogue
+    member: int | None, roles: Mapping[int, PartyRole], names: Mapping[int, str], show_names: bool, m: Catalogue
 ) -> str:
     """The author of a trial message: his nickname, or "sudija" / "većnik" for the referee and a councilor when
     the viewer may not see their names."""
     role = roles.get(member) if member is not None else None
-    if not show_names and role in ("referee", "councilor"):
+    if not show_names and role in (PartyRole.REFEREE, PartyRole.COUNCILOR):
         return m.t(f"presude.label_{role}")
     if member is None:
         return m.t("presude.label_unknown")
@@ -122,8 +123,8 @@ def render_trials(
     transcripts: Mapping[int, Sequence[TranscriptLine]] | None = None,
     page_size: int | None = PAGE_SIZE,
 ) -> str:
-    """Every trial of the game; with `transcripts`, each with its conversation (the first `page_size` messages,
-    then where the rest is: `/presude GAME TRIAL 2`; None: all of it)."""
+    """Every trial of the game; each trial in `transcripts` with its conversation (the first `page_size`
+    messages, then where the rest is: `/presude GAME TRIAL 2`; None: all of it)."""
     if not trials:
         return m.t("presude.none", game=game)
     lines = [m.t("presude.title", game=game)]
@@ -147,8 +148,8 @@ def render_trials(
             draft = verdict_from_json(trial.verdict)
             lines.append("   " + render_verdict(draft, m))
             lines.append("   " + m.t("presude.reason", reason=draft.reason or "—"))
-        if transcripts is not None:
-            said = transcripts.get(trial.id, ())
+        if transcripts is not None and trial.id in transcripts:
+            said = transcripts[trial.id]
             shown = said if page_size is None else said[:page_size]
             lines.append(m.t("presude.transcript"))
             lines += _message_lines(shown, m) if shown else [m.t("presude.no_messages")]

@@ -2,10 +2,11 @@
 bulu exclude each other, whichever order they come in (decisions.md, Trials). A referee's Promena bula is no
 fall move and composes with all of them.
 
-`fall_move(kind, data, trial, change_id)` reads a stored change as a `FallMove` (or None when it moves no fall);
-`refuse_fall_move(standing, hand, new, replacing)` says whether a new move of source `new` may be added to hand
-`hand`: None when it may, else a `FallMoveRefusal` naming the standing move and whether it can be cancelled (an
-Arbitar transfer and a referee's verdict cannot). Every path that writes a fall move asks this rule.
+`fall_move(kind, data, trial, change_id)` reads a stored change (of `rules.paper.ChangeKind` `kind`) as a
+`FallMove` (or None when it moves no fall); `refuse_fall_move(standing, hand, new, replacing)` says whether a new
+move of source `new` may be added to hand `hand`: None when it may, else a `FallMoveRefusal` naming the standing
+move and whether it can be cancelled (an Arbitar transfer and a referee's verdict cannot). Every path that writes
+a fall move asks this rule.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-ODLAZAK_KIND = "odlazak_u_bulu"
-ISPRAVKA_KIND = "ispravka"
-PROMENA_KIND = "promena_bula"
+from rules.paper import ChangeKind
+
 LATE_FALL_KEY = "fall_of"  # a late referee's odlazak written as a bula change on the last hand: the hand it moves
 
 
@@ -58,12 +58,12 @@ class FallMoveRefusal:
 
 
 def fall_move(
-    kind: str, data: Mapping[str, Any], trial: int | None, change_id: int | None = None, hand: int = 0
+    kind: ChangeKind, data: Mapping[str, Any], trial: int | None, change_id: int | None = None, hand: int = 0
 ) -> FallMove | None:
     """The fall move a stored change makes (None for a bula change or a settlement)."""
     player = data.get("player")
     seat = player if isinstance(player, int) else None
-    if kind == ODLAZAK_KIND:
+    if kind == ChangeKind.ODLAZAK_U_BULU:
         if trial is not None:
             source = FallSource.REFEREE
         elif data.get("arbitar"):
@@ -71,9 +71,9 @@ def fall_move(
         else:
             source = FallSource.PLAYER
         return FallMove(hand, source, change_id, seat)
-    if kind == ISPRAVKA_KIND:
+    if kind == ChangeKind.ISPRAVKA:
         return FallMove(hand, FallSource.REFEREE if trial is not None else FallSource.ISPRAVKA, change_id, seat)
-    if kind == PROMENA_KIND and isinstance(data.get(LATE_FALL_KEY), int):
+    if kind == ChangeKind.PROMENA_BULA and isinstance(data.get(LATE_FALL_KEY), int):
         return FallMove(int(data[LATE_FALL_KEY]), FallSource.REFEREE, change_id, seat)
     return None
 

@@ -1,11 +1,19 @@
 """A club member as the rules and every layer see him: his nickname, functions, duty, presence and seat. The
-repositories (`storage.members`) build these; the desk decides with them; the chat ports show them."""
+repositories (`storage.members`) build these; the desk decides with them; the chat ports show them.
+
+Who sees a trial's record is decided here, once, for `/presude`, `/zapisnik` and every export of them
+(decisions.md, "Trials"): the transcript to the trial's parties, the game's players and the club's officials
+(`OFFICIALS`: every function and the owner — a referee may judge a later call about the same game, so he reads
+what was said before); the names of the referee and the councilors only to the offices in
+`referee_names_visible_to` (`sees_names`)."""
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import TypeAlias
 
 
 class Role(StrEnum):
@@ -16,7 +24,32 @@ class Role(StrEnum):
     MODERATOR = "moderator"
 
 
-ROLES: tuple[str, ...] = tuple(Role)
+ROLES: tuple[Role, ...] = tuple(Role)
+
+
+class Owner(StrEnum):
+    """The club's owner where the rules name him beside the functions (`referee_names_visible_to`, `OFFICIALS`):
+    configuration (`club.owner` and his accounts), never a stored role."""
+
+    OWNER = "owner"
+
+
+OWNER = Owner.OWNER
+
+#: What a member is to the club's rules of who sees and does what: his functions and, for the owner, `OWNER`.
+Office: TypeAlias = Role | Owner
+
+
+def office_of(word: str) -> Office:
+    """The office a configuration word names (``referee``, ``councilor``, ``moderator``, ``owner``)."""
+    return OWNER if word == OWNER.value else Role(word)
+
+
+#: The club's officials: they see every trial's transcript (its speakers' names only as `sees_names` allows).
+OFFICIALS: frozenset[Office] = frozenset({*Role, OWNER})
+
+#: The functions that judge (a referee a trial, a councilor an appeal's hearing): they go on duty and are called.
+JUDGING_ROLES: frozenset[Role] = frozenset({Role.REFEREE, Role.COUNCILOR})
 
 #: The functions a councilors' vote appoints or dismisses (the SQL CHECK on `votes.role` allows exactly these).
 VOTED_ROLES: frozenset[Role] = frozenset({Role.REFEREE, Role.COUNCILOR})
@@ -38,7 +71,7 @@ MAX_NICK = 32  # the longest club nickname, in characters
 class Member:
     id: int
     nick: str
-    roles: frozenset[str]
+    roles: frozenset[Role]
     on_duty: bool
     online: bool
     in_club: bool
@@ -54,3 +87,14 @@ class Member:
         """His user id on `platform`, if he is linked there."""
         prefix = f"{platform}:"
         return next((a.removeprefix(prefix) for a in sorted(self.accounts) if a.startswith(prefix)), None)
+
+
+def sees_transcript(offices: Set[Office], party: bool, player: bool) -> bool:
+    """May a member read a trial's transcript (in `/presude`, `/zapisnik`, their exports)? A party of the trial,
+    a player of its game, or one of the club's officials."""
+    return party or player or not OFFICIALS.isdisjoint(offices)
+
+
+def sees_names(offices: Set[Office], visible_to: Set[Office]) -> bool:
+    """Does he see who judged (the referee's and the councilors' names) rather than their functions?"""
+    return not visible_to.isdisjoint(offices)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from rules.gamelog import Game, GameStatus, ScoreEntry, parse_time
@@ -25,7 +25,7 @@ from rules.paper_hand import ZERO_ENTRIES, Entry, HandCase, HandFacts, HandScore
 RESULT_FACTOR = 10  # result = supe written − supe against − 10 × final bule
 
 
-class ChangeKind(Enum):
+class ChangeKind(StrEnum):
     PROMENA_BULA = "promena_bula"  # the referee adds or takes an even number of bule
     ODLAZAK_U_BULU = "odlazak_u_bulu"  # `player` goes into the bule instead of the defender who fell
     ISPRAVKA = "ispravka"  # `player`, who fell, is recorded as passed

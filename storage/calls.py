@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import aiosqlite
 
@@ -153,7 +153,12 @@ class CallStore:
         return call
 
     async def close(
-        self, call_id: int, state: str, now: datetime, actor: int | None, effects: Sequence[NewEffect] = ()
+        self,
+        call_id: int,
+        state: Literal[CallState.WITHDRAWN, CallState.EXPIRED],
+        now: datetime,
+        actor: int | None,
+        effects: Sequence[NewEffect] = (),
     ) -> bool:
         """Withdraw or expire a pending call, with its `effects` in the same transaction; False when it was no
         longer pending (idempotent: nothing written then)."""
@@ -261,7 +266,11 @@ class CallStore:
         return found
 
     async def close_councilor_call(
-        self, ccall_id: int, state: str, now: datetime, effects: Sequence[NewEffect] = ()
+        self,
+        ccall_id: int,
+        state: Literal[CouncilorCallState.EXPIRED, CouncilorCallState.CANCELLED],
+        now: datetime,
+        effects: Sequence[NewEffect] = (),
     ) -> bool:
         """Expire a pending councilor call, with its `effects` in the same transaction; False when it was no
         longer pending (nothing written then)."""

@@ -1,5 +1,9 @@
 """Changes attached to a hand's paper (verdicts and players' corrections), kept as data and never edited:
-a cancelled correction gets a `cancelled_at`, and the paper is always derived from the log plus these rows."""
+a cancelled correction gets a `cancelled_at`, and the paper is always derived from the log plus these rows.
+
+A change is written by `insert_change` (a verdict's, with its trial: `storage.trials`) or `add_change` (any
+other, with its event), and cancelled by `cancel_change`, inside the caller's transaction: the players'
+corrections (`storage.corrections`) and this module's store use the same three."""
 
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ if TYPE_CHECKING:
 class NewPaperChange:
     game: int
     hand: int
-    kind: str
+    kind: ChangeKind
     data: dict[str, Any]
     by_member: int | None
     at: datetime
@@ -33,7 +37,7 @@ class StoredPaperChange:
     id: int
     game: int
     hand: int
-    kind: str
+    kind: ChangeKind
     data: dict[str, Any]
     by_member: int | None
     at: datetime
@@ -60,6 +64,34 @@ async def insert_change(conn: Connection, change: NewPaperChange, trial: int | N
     return int(cur.lastrowid or 0)
 
 
+async def add_change(conn: Connection, change: NewPaperChange) -> int:
+    """A change made outside a trial (a players' correction, an operator's), with its event; its id."""
+    change_id = await insert_change(conn, change, None)
+    await EventStore.add(
+        conn,
+        change.at,
+        "paper_change",
+        change.by_member,
+        f"game:{change.game}",
+        hand=change.hand,
+        change_kind=change.kind,
+    )
+    return change_id
+
+
+async def cancel_change(conn: Connection, change_id: int, by: int | None, now: datetime) -> bool:
+    """Cancel a standing change, with its event; False when it cannot be: already cancelled, a referee's (it
+    carries its trial) or imposed by the Arbitar (its data carries ``"arbitar": true``)."""
+    cur = await conn.execute(
+        "UPDATE paper_changes SET cancelled_at = ? WHERE id = ? AND cancelled_at IS NULL AND trial IS NULL"
+        " AND json_extract(data, '$.arbitar') IS NULL",
+        (now_text(now), change_id),
+    )
+    if cur.rowcount:
+        await EventStore.add(conn, now, "paper_change_cancelled", by, f"change:{change_id}")
+    return cur.rowcount > 0
+
+
 class PaperChangeStore:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -75,7 +107,7 @@ class PaperChangeStore:
                     r[0],
                     r[1],
                     r[2],
-                    r[3],
+                    ChangeKind(r[3]),
                     json.loads(r[4]),
                     r[5],
                     parse_stored_time(r[6]),
@@ -117,24 +149,8 @@ class PaperChangeStore:
 
     async def add(self, change: NewPaperChange) -> int:
         async with self.db.transaction() as conn:
-            change_id = await insert_change(conn, change, None)
-            await EventStore.add(
-                conn,
-                change.at,
-                "paper_change",
-                change.by_member,
-                f"game:{change.game}",
-                hand=change.hand,
-                change_kind=change.kind,
-            )
-            return change_id
+            return await add_change(conn, change)
 
     async def cancel(self, change_id: int, by: int | None, now: datetime) -> bool:
         async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE paper_changes SET cancelled_at = ? WHERE id = ? AND cancelled_at IS NULL AND trial IS NULL",
-                (now_text(now), change_id),
-            )
-            if cur.rowcount:
-                await EventStore.add(conn, now, "paper_change_cancelled", by, f"change:{change_id}")
-            return cur.rowcount > 0
+            return await cancel_change(conn, change_id, by, now)

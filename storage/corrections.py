@@ -3,7 +3,7 @@
 A request is an Arbitar offered by the fallen defender (the other defender answers) or an Ispravka proposed by
 the player who fell (the other two answer); it stays ``pending`` until it is applied, decided (the Arbitar), refused,
 replaced by a newer proposal, withdrawn or lapsed. The paper changes themselves are rows of ``paper_changes``
-written with `storage.changes.insert_change`, so the paper reads them like every other change. Each write here is
+written with `storage.changes.add_change`, so the paper reads them like every other change. Each write here is
 one transaction that also records its events, and checks that the game's standing changes are still the ones the
 desk validated against (`StaleChanges` otherwise), so two acts on one paper can never both pass a limit that only
 one of them may pass. A change the Arbitar imposed (``data.arbitar``) or a referee recorded (``trial``) can never be
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from storage.changes import NewPaperChange, insert_change
+from rules.paper import ChangeKind
+from storage.changes import NewPaperChange, add_change, cancel_change
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
@@ -29,11 +30,6 @@ from storage.states import CorrectionAnswer, CorrectionKind, RequestState
 
 if TYPE_CHECKING:
     from storage.database import Database
-
-ARBITAR = CorrectionKind.ARBITAR
-ISPRAVKA = CorrectionKind.ISPRAVKA
-YES = CorrectionAnswer.YES
-NO = CorrectionAnswer.NO
 
 
 class StaleChanges(RuntimeError):
@@ -52,7 +48,7 @@ class AlreadyPending(RuntimeError):
 class Answer:
     seat: int
     member: int | None
-    answer: str | None  # YES, NO, or None while unanswered
+    answer: CorrectionAnswer | None  # None while unanswered
     at: datetime | None
 
 
@@ -86,11 +82,11 @@ class CorrectionRequest:
 
     @property
     def agreed(self) -> bool:
-        return all(a.answer == YES for a in self.answers)
+        return all(a.answer is CorrectionAnswer.YES for a in self.answers)
 
     @property
     def declined(self) -> bool:
-        return any(a.answer == NO for a in self.answers)
+        return any(a.answer is CorrectionAnswer.NO for a in self.answers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +143,7 @@ class CorrectionStore:
                         Answer(
                             int(a[0]),
                             int(a[1]) if a[1] is not None else None,
-                            str(a[2]) if a[2] is not None else None,
+                            CorrectionAnswer(str(a[2])) if a[2] is not None else None,
                             _time(a[3]),
                         )
                         for a in answers
@@ -165,7 +161,7 @@ class CorrectionStore:
             return await self._requests("WHERE game = ? ORDER BY id", (game,))
         return await self._requests("WHERE game = ? AND hand = ? ORDER BY id", (game, hand))
 
-    async def pending(self, game: int, hand: int, kind: str) -> CorrectionRequest | None:
+    async def pending(self, game: int, hand: int, kind: CorrectionKind) -> CorrectionRequest | None:
         found = await self._requests(
             "WHERE game = ? AND hand = ? AND kind = ? AND state = 'pending'", (game, hand, kind)
         )
@@ -181,14 +177,14 @@ class CorrectionStore:
             (nick,),
         )
 
-    async def change_place(self, change_id: int) -> tuple[int, int, str] | None:
+    async def change_place(self, change_id: int) -> tuple[int, int, ChangeKind] | None:
         """(game, hand, kind) of a paper change, for a button that names only its id."""
         rows = list(
             await self.db.connection.execute_fetchall(
                 "SELECT game, hand, kind FROM paper_changes WHERE id = ?", (change_id,)
             )
         )
-        return (int(rows[0][0]), int(rows[0][1]), str(rows[0][2])) if rows else None
+        return (int(rows[0][0]), int(rows[0][1]), ChangeKind(str(rows[0][2]))) if rows else None
 
     async def standing_ids(self, game: int) -> tuple[int, ...]:
         """The ids of the game's standing (not cancelled) paper changes: what a check was made against."""
@@ -210,7 +206,7 @@ class CorrectionStore:
         self,
         game: int,
         hand: int,
-        kind: str,
+        kind: CorrectionKind,
         by: int,
         seat: int,
         asked: Sequence[int],
@@ -285,19 +281,25 @@ class CorrectionStore:
         cur = await conn.execute(
             "UPDATE correction_answers SET member = ?, answer = ?, at = ? WHERE request = ? AND seat = ?"
             " AND answer IS NULL AND (SELECT state FROM correction_requests WHERE id = ?) = 'pending'",
-            (member, YES if yes else NO, now_text(now), request, seat, request),
+            (member, CorrectionAnswer.YES if yes else CorrectionAnswer.NO, now_text(now), request, seat, request),
         )
         if not cur.rowcount:
             return False
         await EventStore.add(
-            conn, now, "correction_answer", member, f"request:{request}", seat=seat, answer=YES if yes else NO
+            conn,
+            now,
+            "correction_answer",
+            member,
+            f"request:{request}",
+            seat=seat,
+            answer=CorrectionAnswer.YES if yes else CorrectionAnswer.NO,
         )
         return True
 
     async def settle(
         self,
         request: int,
-        state: str,
+        state: RequestState,
         now: datetime,
         by: int | None,
         *,
@@ -317,17 +319,17 @@ class CorrectionStore:
         that seat answered already) or `StaleChanges` (nothing is written then)."""
         async with self.db.transaction() as conn:
             rows = list(await conn.execute_fetchall("SELECT state FROM correction_requests WHERE id = ?", (request,)))
-            if not rows or rows[0][0] != "pending":
+            if not rows or rows[0][0] != RequestState.PENDING:
                 raise NotPending(f"request {request} is not pending")
             if refusal is not None and not await self._answered(conn, request, *refusal, False, now):
                 raise NotPending(f"seat {refusal[0]} answered request {request} already")
             if expected is not None:
                 await self._still(conn, game, expected)
-            if cancel is not None and not await self._cancel(conn, cancel, by, now):
+            if cancel is not None and not await cancel_change(conn, cancel, by, now):
                 raise StaleChanges(f"change {cancel} can no longer be cancelled")
             change_id = None
             if add is not None:
-                change_id = await self._insert(conn, add)
+                change_id = await add_change(conn, add)
             await conn.execute(
                 "UPDATE correction_requests SET state = ?, closed_at = ?, closed_by = ?, change = ?, verdict = ?,"
                 " note = ? WHERE id = ?",
@@ -371,7 +373,7 @@ class CorrectionStore:
         nothing to decide (`lapse`) and its `effects` (given the change's id)."""
         async with self.db.transaction() as conn:
             await self._still(conn, change.game, expected)
-            change_id = await self._insert(conn, change)
+            change_id = await add_change(conn, change)
             await EventStore.add(
                 conn,
                 change.at,
@@ -403,7 +405,7 @@ class CorrectionStore:
         not be cancelled (Arbitar, referee)."""
         async with self.db.transaction() as conn:
             await self._still(conn, game, expected)
-            if not await self._cancel(conn, change_id, by, now):
+            if not await cancel_change(conn, change_id, by, now):
                 return False
             await EventStore.add(conn, now, event, by, f"game:{game}", change=change_id, **data)
             await add_effects(conn, effects, now)
@@ -433,28 +435,3 @@ class CorrectionStore:
                 note=lapse.note,
             )
             await add_effects(conn, lapse.effects, now)
-
-    @staticmethod
-    async def _insert(conn: Connection, change: NewPaperChange) -> int:
-        change_id = await insert_change(conn, change, None)
-        await EventStore.add(
-            conn,
-            change.at,
-            "paper_change",
-            change.by_member,
-            f"game:{change.game}",
-            hand=change.hand,
-            change_kind=change.kind,
-        )
-        return change_id
-
-    @staticmethod
-    async def _cancel(conn: Connection, change_id: int, by: int | None, now: datetime) -> bool:
-        cur = await conn.execute(
-            "UPDATE paper_changes SET cancelled_at = ? WHERE id = ? AND cancelled_at IS NULL AND trial IS NULL"
-            " AND json_extract(data, '$.arbitar') IS NULL",  # an imposed change carries "arbitar": true
-            (now_text(now), change_id),
-        )
-        if cur.rowcount:
-            await EventStore.add(conn, now, "paper_change_cancelled", by, f"change:{change_id}")
-        return cur.rowcount > 0

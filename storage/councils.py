@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import aiosqlite
 
+from rules.members import Role
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
@@ -41,7 +42,7 @@ class Vote:
     id: int
     proposer: int
     subject: int
-    role: str
+    role: Role
     action: VoteAction
     reason: str
     opened_at: datetime
@@ -120,7 +121,7 @@ def _vote(r: tuple[object, ...]) -> Vote:
         int(str(r[0])),
         int(str(r[1])),
         int(str(r[2])),
-        str(r[3]),
+        Role(str(r[3])),
         VoteAction(str(r[4])),
         str(r[5]),
         opened,
@@ -182,7 +183,7 @@ class VoteStore:
         self,
         proposer: int,
         subject: int,
-        role: str,
+        role: Role,
         action: VoteAction,
         reason: str,
         now: datetime,
@@ -283,7 +284,7 @@ class VoteStore:
             )
             await add_effects(conn, effects, now)
             acted = act is not None and await change_role(
-                conn, int(row[0]), str(row[1]), act.granted, act.by, now, act.reason
+                conn, int(row[0]), Role(str(row[1])), act.granted, act.by, now, act.reason
             )
             if act is not None and acted:
                 await add_effects(conn, act.effects, now)

@@ -26,6 +26,7 @@ from storage.games import GameRow
 from storage.nicknames import NickClash, register_sync
 from storage.outbox import OutboxStore
 from storage.sql import SyncConnection
+from storage.states import KorekcijaState
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -127,7 +128,7 @@ class Korekcija:
     move_row: int
     requester: int
     created_at: datetime
-    state: str
+    state: KorekcijaState
     answers: dict[str, bool]
 
 
@@ -387,7 +388,7 @@ class LiveFeedStore:
             int(r[4]),
             int(r[5]),
             parse_stored_time(r[6]),
-            str(r[7]),
+            KorekcijaState(str(r[7])),
             {str(a[0]): bool(a[1]) for a in answers},
         )
 
@@ -436,15 +437,15 @@ class LiveFeedStore:
         needed: int,
         now: datetime,
         command: tuple[str, str, dict[str, Any]] | None,
-        effects: Callable[[str], Sequence[NewEffect]] | None = None,
-    ) -> str | None:
-        """Record a player's answer to a pending request; the request's new state ('pending', 'refused',
-        'agreed'), or None when it was no longer pending. On agreement `command` (queue, kind, payload) is
+        effects: Callable[[KorekcijaState], Sequence[NewEffect]] | None = None,
+    ) -> KorekcijaState | None:
+        """Record a player's answer to a pending request; the request's new state (pending, refused, agreed),
+        or None when it was no longer pending. On agreement `command` (queue, kind, payload) is
         written to the outbox in the same transaction, and so are the chat `effects` of the new state."""
         async with self.db.transaction() as conn:
             async with conn.execute("SELECT state, requester, game FROM korekcije WHERE id = ?", (request,)) as cur:
                 row = await cur.fetchone()
-            if row is None or row[0] != "pending":
+            if row is None or row[0] != KorekcijaState.PENDING:
                 return None
             await conn.execute(
                 "INSERT OR REPLACE INTO korekcija_answers (request, player, yes, at) VALUES (?,?,?,?)",
@@ -456,18 +457,18 @@ class LiveFeedStore:
                 counts = await cur.fetchone()
             assert counts is not None
             answered, agreed = int(counts[0]), int(counts[1] or 0)
-            state = "pending"
+            state = KorekcijaState.PENDING
             if answered > agreed:
-                state = "refused"
+                state = KorekcijaState.REFUSED
             elif agreed >= needed:
-                state = "agreed"
-            if state != "pending":
+                state = KorekcijaState.AGREED
+            if state is not KorekcijaState.PENDING:
                 await conn.execute(
                     "UPDATE korekcije SET state = ?, closed_at = ? WHERE id = ?",
-                    (state, now_text(now) if state == "refused" else None, request),
+                    (state, now_text(now) if state is KorekcijaState.REFUSED else None, request),
                 )
                 await EventStore.add(conn, now, f"korekcija_{state}", None, str(row[2]), request=request)
-            if state == "agreed" and command is not None:
+            if state is KorekcijaState.AGREED and command is not None:
                 await OutboxStore.add(conn, command[0], command[1], command[2], now)
             if effects is not None:
                 await add_effects(conn, effects(state), now)

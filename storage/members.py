@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from rules.members import MAX_NICK, ROLES, Member
+from rules.members import MAX_NICK, ROLES, Member, Role
 from rules.nicknames import identity_key
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
@@ -50,7 +50,7 @@ def _member(row: tuple[object, ...]) -> Member:
     return Member(
         int(str(mid)),
         str(nick),
-        frozenset(str(roles).split(",")) if roles else frozenset(),
+        frozenset(Role(r) for r in str(roles).split(",")) if roles else frozenset(),
         bool(on_duty),
         bool(online),
         bool(in_club),
@@ -96,7 +96,7 @@ class MemberStore:
         ) as cur:
             return {str(p): str(a) for p, a in await cur.fetchall()}
 
-    async def with_role(self, role: str) -> list[Member]:
+    async def with_role(self, role: Role) -> list[Member]:
         return await self._query("WHERE m.id IN (SELECT member FROM roles WHERE role = ?) ORDER BY m.nick", (role,))
 
     async def all(self) -> list[Member]:
@@ -111,7 +111,7 @@ class MemberStore:
             "WHERE m.id IN (SELECT member FROM trial_participants WHERE trial = ?) ORDER BY m.nick", (trial,)
         )
 
-    async def with_role_judging(self, role: str) -> list[tuple[Member, bool]]:
+    async def with_role_judging(self, role: Role) -> list[tuple[Member, bool]]:
         """Everyone in the club holding `role`, each with whether he is judging an open trial now."""
         rows = await self.db.connection.execute_fetchall(
             _SELECT.replace(
@@ -182,7 +182,7 @@ class MemberStore:
     async def set_role(
         self,
         member_id: int,
-        role: str,
+        role: Role,
         granted: bool,
         by: int | None,
         now: datetime,
@@ -270,7 +270,7 @@ class MemberStore:
 
 
 async def change_role(
-    conn: Connection, member_id: int, role: str, granted: bool, by: int | None, now: datetime, reason: str = ""
+    conn: Connection, member_id: int, role: Role, granted: bool, by: int | None, now: datetime, reason: str = ""
 ) -> bool:
     """Grant or remove a role inside the caller's transaction (a carried vote's act, written with its closing),
     with its event; False when nothing changed (`MemberStore.set_role` in a transaction of its own)."""

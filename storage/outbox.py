@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from storage.database import dead_leases, now_text, parse_stored_time
 from storage.sql import Connection
+from storage.states import OutboxState
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -30,7 +31,7 @@ class Command:
     payload: dict[str, Any]
     key: str
     created_at: datetime
-    state: str
+    state: OutboxState
     attempts: int
     next_at: datetime
     last_error: str | None
@@ -48,7 +49,7 @@ def _command(row: Any) -> Command:
         json.loads(row[3]),
         str(row[4]),
         parse_stored_time(row[5]),
-        str(row[6]),
+        OutboxState(str(row[6])),
         int(row[7]),
         parse_stored_time(row[8]),
         row[9],
@@ -179,7 +180,7 @@ class OutboxStore:
                 (now_text(at), error[:2000], command_id),
             )
 
-    async def listing(self, state: str | None = None, limit: int = 200) -> list[Command]:
+    async def listing(self, state: OutboxState | None = None, limit: int = 200) -> list[Command]:
         """Commands newest first, optionally only those in `state` (pending, sent, failed)."""
         if state is None:
             rows = await _rows(self.db, f"SELECT {_COLUMNS} FROM outbox ORDER BY id DESC LIMIT ?", (limit,))

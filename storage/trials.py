@@ -101,7 +101,7 @@ class TrialStore:
         call_id: int,
         referee: int,
         now: datetime,
-        parties: list[tuple[int, str]],
+        parties: list[tuple[int, PartyRole]],
         effects: Callable[[int], Sequence[NewEffect]] | None = None,
     ) -> tuple[str, Trial | None]:
         """Sudi: exactly one presser turns the pending call into a trial, only before its deadline; all in one
@@ -128,7 +128,7 @@ class TrialStore:
                 await conn.execute(
                     "INSERT INTO trial_games (trial, game, since) VALUES (?, ?, ?)", (trial_id, game, now_text(now))
                 )
-                for member, role in [(referee, "referee"), *parties]:
+                for member, role in [(referee, PartyRole.REFEREE), *parties]:
                     await conn.execute(
                         "INSERT OR IGNORE INTO trial_participants (trial, member, role, joined_at) VALUES (?,?,?,?)",
                         (trial_id, member, role, now_text(now)),

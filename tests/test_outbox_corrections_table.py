@@ -32,10 +32,9 @@ from club import NOW, Club, database_for, make_club
 from fakes.chat import RecordingChat, Sent
 from rules.gamelog import GameStatus
 from storage.chat_outbox import ChatOutboxStore
-from storage.corrections import ARBITAR, ISPRAVKA
 from storage.database import open_database
 from storage.members import Member
-from storage.states import OutboxState
+from storage.states import CorrectionKind, OutboxState
 
 T = TypeVar("T")
 Act = Callable[[Club], Awaitable[object]]
@@ -151,7 +150,7 @@ async def test_the_lapses_an_odlazak_causes_are_written_with_it_and_told_first(t
     done = club.desk.t("correction.odlazak_done", nick=fall.other, fallen=fall.fallen, hand=n, game=game)
     assert [s.text for s in told] == [lapsed] * 4 + [done] * 3  # three players and the table, then two and it
     requests = await club.desk.corrections.corrections_store.for_game(game, n)
-    assert [(r.kind, r.state) for r in requests] == [(ISPRAVKA, "lapsed")]
+    assert [(r.kind, r.state) for r in requests] == [(CorrectionKind.ISPRAVKA, "lapsed")]
     await club.db.close()
 
 
@@ -206,7 +205,7 @@ async def test_an_arbitar_refusal_committed_then_a_crash_tells_the_offerer_with_
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
         assert (await club.desk.offer_arbitar(await club.get(fall.fallen), fall.hand)).ok
-        request = await request_id(club, fall, ARBITAR)
+        request = await request_id(club, fall, CorrectionKind.ARBITAR)
         return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.answer(m, request, False))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
@@ -232,7 +231,7 @@ async def test_an_arbitar_verdict_committed_then_a_crash_is_announced_after_the_
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
         assert (await club.desk.offer_arbitar(await club.get(fall.fallen), fall.hand)).ok
-        request = await request_id(club, fall, ARBITAR)
+        request = await request_id(club, fall, CorrectionKind.ARBITAR)
         return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.answer(m, request, True))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
@@ -254,7 +253,7 @@ async def test_an_arbitar_that_lapsed_on_its_answer_is_told_after_the_restart(
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
         assert (await club.desk.offer_arbitar(await club.get(fall.fallen), fall.hand)).ok
-        request = await request_id(club, fall, ARBITAR)
+        request = await request_id(club, fall, CorrectionKind.ARBITAR)
         await feed_next_hand(club, fall.game)  # the next hand ends: the offer has nothing left to decide
         return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.answer(m, request, True))
 
@@ -289,7 +288,7 @@ async def test_a_consent_noted_then_a_crash_is_told_after_the_restart(tmp_path: 
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
         assert (await club.desk.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
-        request = await request_id(club, fall, ISPRAVKA)
+        request = await request_id(club, fall, CorrectionKind.ISPRAVKA)
         return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.answer(m, request, True))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
@@ -311,7 +310,7 @@ async def test_an_ispravka_applied_then_a_crash_tells_its_lapsed_arbitar_first_a
         fallen = await club.get(fall.fallen)
         assert (await club.desk.offer_arbitar(fallen, fall.hand)).ok
         assert (await club.desk.propose_ispravka(fallen, fall.hand)).ok
-        request = await request_id(club, fall, ISPRAVKA)
+        request = await request_id(club, fall, CorrectionKind.ISPRAVKA)
         assert (await club.desk.answer(await club.get(fall.other), request, True)).ok
         return fall, lambda c: as_member(c, fall.declarer, lambda m: c.desk.answer(m, request, True))
 
@@ -326,7 +325,10 @@ async def test_an_ispravka_applied_then_a_crash_tells_its_lapsed_arbitar_first_a
     ]
     assert len({s.text for s in told[4:]}) == 1
     requests = await club.desk.corrections.corrections_store.for_game(game, n)
-    assert sorted((r.kind, r.state) for r in requests) == [(ARBITAR, "lapsed"), (ISPRAVKA, "applied")]
+    assert sorted((r.kind, r.state) for r in requests) == [
+        (CorrectionKind.ARBITAR, "lapsed"),
+        (CorrectionKind.ISPRAVKA, "applied"),
+    ]
     await club.db.close()
 
 
@@ -334,7 +336,7 @@ async def test_an_ispravka_refused_then_a_crash_is_told_after_the_restart(tmp_pa
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
         assert (await club.desk.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
-        request = await request_id(club, fall, ISPRAVKA)
+        request = await request_id(club, fall, CorrectionKind.ISPRAVKA)
         return fall, lambda c: as_member(c, fall.declarer, lambda m: c.desk.answer(m, request, False))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)

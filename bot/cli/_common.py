@@ -13,6 +13,8 @@ from typing import Any
 from bot.config import Config, load
 from bot.i18n import LANGUAGES
 from bot.messages import Catalogue
+from rules.members import Member
+from rules.members import sees_names as names_visible
 from storage.database import Database, open_database
 from storage.postgres import is_postgres
 from storage.tenancy import DEFAULT_CLUB
@@ -54,18 +56,15 @@ def add_viewer_option(parser: Any) -> None:
         default=None,
         metavar="NICK",
         help="show it as this member sees it: referees' and councilors' names only for the roles "
-        "in referee_names_visible_to (default: the operator's view, with names)",
+        "in referee_names_visible_to, trials' conversations only to those who may read them "
+        "(default: the operator's view, with names)",
     )
 
 
-def sees_names(config: Config, nick: str | None, roles: frozenset[str] | None) -> bool:
-    """The operator (no `--as`) sees names; a member only when one of his roles (the owner's too) is visible."""
-    if nick is None:
-        return True
-    held = set(roles or ())
-    if config.owner is not None and nick.casefold() == config.owner.casefold():
-        held.add("owner")
-    return bool(held & set(config.referee_names_visible_to))
+def sees_names(config: Config, member: Member | None) -> bool:
+    """The operator (no `--as`: None) sees names; a member only when one of his offices (his functions, the
+    owner's) is in `referee_names_visible_to` — the rule `/presude` and `/zapisnik` follow (`bot.records.access`)."""
+    return member is None or names_visible(config.offices(member), set(config.referee_names_visible_to))
 
 
 def game_number(text: str) -> int:

@@ -24,6 +24,7 @@ from bot.messages import Catalogue
 from rules.gamelog import format_time
 from storage.chat_outbox import Effect
 from storage.outbox import Command
+from storage.states import OutboxState
 
 
 def register(subparsers: Any) -> None:
@@ -81,7 +82,7 @@ def line(command: Command, words: Catalogue) -> str:
         "cli.outbox.tries", tries=command.attempts, extra=""
     )
     return text + _tail(
-        command.state == "pending" and bool(command.attempts), command.next_at, command.last_error, words
+        command.state is OutboxState.PENDING and bool(command.attempts), command.next_at, command.last_error, words
     )
 
 
@@ -98,7 +99,7 @@ async def _listing(
 
     async with existing_database(db_path, words, club) as db:
         store = OutboxStore(db)
-        return await store.listing(state, limit), await store.counts()
+        return await store.listing(OutboxState(state) if state else None, limit), await store.counts()
 
 
 def chat_line(effect: Effect, words: Catalogue) -> str:
@@ -109,14 +110,13 @@ def chat_line(effect: Effect, words: Catalogue) -> str:
         f"#{effect.id} {format_time(effect.created_at)} {effect.state:7} {effect.queue} {effect.kind} {data[:200]} "
         + words.t("cli.outbox.tries", tries=effect.attempts, extra="; " + parts if parts else "")
     )
-    return text + _tail(effect.state == "pending", effect.next_at, effect.last_error, words)
+    return text + _tail(effect.state is OutboxState.PENDING, effect.next_at, effect.last_error, words)
 
 
 async def _chat_listing(
     db_path: str, words: Catalogue, state: str | None, limit: int, club: str
 ) -> tuple[list[Effect], dict[str, int]]:
     from storage.chat_outbox import ChatOutboxStore  # noqa: PLC0415 (only what the sub-command runs)
-    from storage.states import OutboxState  # noqa: PLC0415 (only what the sub-command runs)
 
     async with existing_database(db_path, words, club) as db:
         store = ChatOutboxStore(db)

@@ -88,7 +88,7 @@ async def show(
             if member is None:
                 print(words.t("cli.unknown_member", nick=viewer), file=sys.stderr)
                 return 1
-            if not sees_names(config or Config(), member.nick, member.roles):
+            if not sees_names(config or Config(), member):
                 changes = anonymised(changes)
     paper = compute_paper(game, changes)
     if png is not None:

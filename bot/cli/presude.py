@@ -6,8 +6,10 @@ keys — ``game`` and ``trials``, each trial with ``id``, ``kind`` (in_game / ou
 (nicknames), ``opened_at``, ``closed_at`` (ISO 8601 UTC, null while open), ``outcome`` (verdict / no_verdict /
 interrupted / open), ``verdict`` (the stored verdict JSON, or null), ``reason`` and ``messages`` (every message:
 ``at``, ``author`` — the author's label — and ``text``). The operator sees names; with ``--as NICK`` it is shown as
-that member sees it: unless his roles are in ``referee_names_visible_to``, ``referee`` is null and the referee's
-and councilors' messages are labelled by function ("sudija" / "većnik"). ``appeals`` (only when there are
+that member sees it (`bot.records.access`, as `/presude` and `/zapisnik` show it): unless his roles are in
+``referee_names_visible_to``, ``referee`` is null and the referee's and councilors' messages are labelled by
+function ("sudija" / "većnik"); a trial he may not read (he is neither its party, nor a player of the game, nor
+one of the club's officials) has ``messages`` null. ``appeals`` (only when there are
 any): every appeal against the game's trials (``id``, ``trial``, ``kind``, ``appellant``, ``filed_at``,
 ``state``, ``councilor`` — null where the referee is —, ``hearing``, ``decided_at``, ``reason``,
 ``restriction_days``). An unknown game, member or a missing database: a message on standard error and exit
@@ -33,6 +35,7 @@ from bot.cli._common import (
 )
 from bot.config import Config
 from bot.messages import Catalogue
+from bot.records.access import game_players, trial_access
 from bot.views import TranscriptLine, author_label, render_trials
 from rules.gamelog import format_time
 from storage.councils import Appeal
@@ -81,7 +84,9 @@ def trial_json(
         "outcome": trial.outcome,
         "verdict": trial.verdict,
         "reason": trial.reason,
-        "messages": [{"at": format_time(line.at), "author": line.author, "text": line.text} for line in said or ()],
+        "messages": None
+        if said is None
+        else [{"at": format_time(line.at), "author": line.author, "text": line.text} for line in said],
     }
 
 
@@ -120,16 +125,22 @@ async def show(
         trials = await db.trials.for_game(number)
         members = await db.members.all()
         names = {m.id: m.nick for m in members}
-        show_names = True
+        member = None
         if viewer is not None:
             member = next((m for m in members if m.nick.casefold() == viewer.casefold()), None)
             if member is None:
                 print(messages.t("cli.unknown_member", nick=viewer), file=sys.stderr)
                 return 1
-            show_names = sees_names(config or Config(), member.nick, member.roles)
+        show_names = sees_names(config or Config(), member)
         appeals = await db.appeals.for_trials([t.id for t in trials])
+        players = await game_players(db, number)
         said: dict[int, list[TranscriptLine]] = {}
         for trial in trials:
+            if (
+                member is not None
+                and not (await trial_access(db, config or Config(), member, trial, players)).transcript
+            ):
+                continue
             roles = {p.member: p.role for p in await db.trials.participants(trial.id)}
             said[trial.id] = [
                 TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, messages), msg.text)
@@ -138,7 +149,7 @@ async def show(
     if as_json:
         shown: dict[str, Any] = {
             "game": number,
-            "trials": [trial_json(t, names, said[t.id], show_names) for t in trials],
+            "trials": [trial_json(t, names, said.get(t.id), show_names) for t in trials],
         }
         if appeals:
             shown["appeals"] = [appeal_json(a, names, show_names) for a in appeals]

@@ -1,10 +1,13 @@
-"""`sudija zapisnik TRIAL --html [--out FILE] [--officials]` and `sudija zapisnik --verify FILE`: a trial's record.
+"""`sudija zapisnik TRIAL --html [--out FILE] [--officials | --as NICK]` and `sudija zapisnik --verify FILE`: a
+trial's record.
 
 The export is one self-contained HTML file (`bot.records.zapisnik`): the game, the call, who took it and when,
 the whole transcript, the verdict and its effect on the paper, the pictures inlined, and the SHA-256 chain over
 the messages with its last link printed at the end of the file and on the terminal. By default it is the
-members' view (referees and councilors by function, decisions.md); ``--officials`` names them. Without
-``--out`` the HTML goes to standard output (and the seal to standard error).
+members' view (referees and councilors by function, decisions.md); ``--officials`` names them. ``--as NICK``
+exports it as that member gets it from `/zapisnik` (`bot.records.access`): refused (exit status 1) when he may
+not read it, named only when his offices are in ``referee_names_visible_to``. Without ``--out`` the HTML goes to
+standard output (and the seal to standard error).
 
 ``--verify FILE`` recomputes the chain and the file's digest: exit 0 and the seal when nothing was changed,
 exit 1 with what is wrong otherwise (a changed byte anywhere, a broken chain). Unknown trial, missing database,
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli._common import add_db_option, club_config, database_path, existing_database
+from bot.config import Config
 from bot.messages import Catalogue
 from storage.tenancy import DEFAULT_CLUB
 
@@ -49,6 +53,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--officials", action="store_true", help="the officials' view: name the referee and the councilors"
     )
+    parser.add_argument(
+        "--as",
+        dest="viewer",
+        default=None,
+        metavar="NICK",
+        help="the record as this member gets it with /zapisnik (refused when he may not read it)",
+    )
     parser.add_argument("--verify", default=None, metavar="FILE", help="verify a record file")
     parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
     add_db_option(parser)
@@ -67,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         return verify(args.verify)
     if args.trial is None or not args.html:
         return _fail("give a trial and --html (sudija zapisnik TRIAL --html [--out FILE]), or --verify FILE")
+    if args.officials and args.viewer is not None:
+        return _fail("--officials is the operator's view with names; --as NICK is that member's: give one")
     config = club_config(args)
     return asyncio.run(
         export(
@@ -76,19 +89,41 @@ def run(args: argparse.Namespace) -> int:
             officials=args.officials,
             lang=args.lang or config.language,
             club=config.club_id,
+            viewer=args.viewer,
+            config=config,
         )
     )
 
 
 async def export(
-    trial: int, db_path: str, *, out: str | None, officials: bool, lang: str, club: str = DEFAULT_CLUB
+    trial: int,
+    db_path: str,
+    *,
+    out: str | None,
+    officials: bool,
+    lang: str,
+    club: str = DEFAULT_CLUB,
+    viewer: str | None = None,
+    config: Config | None = None,
 ) -> int:
+    from bot.records.access import game_players, trial_access  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.records.load import load_record  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.records.zapisnik import render_html  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
     async with existing_database(db_path, words, club) as db:
-        record = await load_record(db, trial, officials=officials, lang=lang)
+        found = await db.trials.get(trial)
+        if found is not None and viewer is not None:
+            member = await db.members.by_nick(viewer)
+            if member is None:
+                return _fail(words.t("cli.unknown_member", nick=viewer))
+            access = await trial_access(db, config or Config(), member, found, await game_players(db, found.game))
+            if not access.transcript:
+                return _fail(words.t("zapisnik.not_yours", trial=trial))
+            if found.is_open:
+                return _fail(words.t("zapisnik.open", trial=trial))
+            officials = access.names
+        record = await load_record(db, trial, officials=officials, lang=lang) if found is not None else None
     if record is None:
         return _fail(f"there is no trial {trial} in {db_path}")
     document = render_html(record)

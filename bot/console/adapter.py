@@ -20,13 +20,13 @@ from pathlib import Path
 
 from bot.messages import Catalogue
 from bot.ports import Button, CallPost, Reply, TrialSpace, repeated_delivery
-from rules.members import Member
+from rules.members import JUDGING_ROLES, Member
 from rules.notices import Notice
 
 PLATFORM = "console"
 
-#: Roles that see the referees' channel.
-CHANNEL_ROLES = frozenset({"referee", "councilor"})
+#: Roles that see the referees' channel: those who judge.
+CHANNEL_ROLES = JUDGING_ROLES
 
 _FOLD = str.maketrans({"đ": "dj", "š": "s", "č": "c", "ć": "c", "ž": "z"})
 

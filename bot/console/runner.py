@@ -30,7 +30,7 @@ from bot.console.language import MAX_STEP_DAYS, ClockStep, Help, LineError, Pres
 from bot.demo import MEMBERS, OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.messages import Catalogue
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
-from rules.members import Member
+from rules.members import JUDGING_ROLES, Member
 
 HISTORY = Path.home() / ".sudija_console_history"
 CLOCK_CEILING = datetime(9000, 1, 1, tzinfo=UTC)  # far enough from 9999 for every deadline computed from the clock
@@ -166,7 +166,7 @@ class Console:
             if not member.in_club:
                 parts.append(self.t("console.who_left"))
             parts.append(self.t("console.who_online" if member.online else "console.who_offline"))
-            if member.on_duty and {"referee", "councilor"} & member.roles:
+            if member.on_duty and not JUDGING_ROLES.isdisjoint(member.roles):
                 parts.append(self.t("console.who_on_duty"))
             if member.seated_game is not None:
                 parts.append(self.t("console.who_seated", game=member.seated_game))

@@ -34,7 +34,8 @@ from bot.desk.trials import TrialDesk
 from bot.desk.votes import VoteDesk
 from bot.i18n.reader import for_the_club
 from bot.ports import Action, Chats, Clock, GameServerPort, Reply, Timers
-from rules.nicknames import identity_key
+from bot.records.access import trial_access
+from rules.members import JUDGING_ROLES, Role
 from rules.notices import Notice
 from storage.clock import store_clock, stored_clock
 from storage.corrections import CorrectionStore
@@ -273,7 +274,7 @@ class Desk(DeskBase):
         summaries = list(await self.db.games.in_progress_for(member.nick))
         return summaries + list(await self.db.games.ended_since(member.nick, self.now() - self.claim_window))
 
-    async def sync_roles(self, member: Member, held: Mapping[str, bool], source: str) -> Member:
+    async def sync_roles(self, member: Member, held: Mapping[Role, bool], source: str) -> Member:
         """A platform that holds functions as its own roles (Discord's `[discord] roles`) says which of them the
         member has; the desk's roles follow. Returns the member as stored now."""
         for role, has in held.items():
@@ -335,7 +336,7 @@ class Desk(DeskBase):
 
     @shows_refusals
     async def set_duty(self, member: Member, on_duty: bool) -> Reply:
-        if not ({"referee", "councilor"} & member.roles):
+        if member.roles.isdisjoint(JUDGING_ROLES):
             raise Refused("duty.no_function")
         await self.db.members.set_duty(member.id, on_duty, self.now())
         if on_duty:
@@ -355,15 +356,15 @@ class Desk(DeskBase):
     @shows_refusals
     async def verdicts(self, member: Member | None, number: int, trial: int | None = None, page: int = 1) -> Reply:
         """/presude <game> [trial [page]]: every trial of the game with its outcome, verdict and reason, newest
-        last; to the game's players and the club's officials each with its whole conversation (long ones paged:
-        `/presude GAME TRIAL PAGE`)."""
+        last; each with its whole conversation to those who may read it (`bot.records.access`: as `/zapisnik`;
+        long ones paged: `/presude GAME TRIAL PAGE`)."""
         summary = await self.db.games.summary(number)
         if summary is None:
             raise Refused("call.unknown_game", game=number)
         show = self.sees_referee_names(member)
-        officials = {"referee", "councilor", "moderator", "owner"}
-        transcripts = member is not None and (
-            bool(self.roles_of(member) & officials)
-            or any(identity_key(p) == identity_key(member.nick) for p in summary.players)
-        )
-        return await self.verdict_list(number, show_referees=show, transcripts=transcripts, trial_id=trial, page=page)
+        readable = set()
+        if member is not None:
+            for one in await self.db.trials.for_game(number):
+                if (await trial_access(self.db, self.config, member, one, summary.players)).transcript:
+                    readable.add(one.id)
+        return await self.verdict_list(number, show_referees=show, readable=readable, trial_id=trial, page=page)

@@ -30,7 +30,7 @@ hearing's own space in its call's queue, as every trial's), delivered at once af
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Set
 from datetime import datetime, timedelta
 
 import aiosqlite
@@ -47,7 +47,7 @@ from bot.ports import Action, Button, CallPost, Reply, TrialSpace
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
 from rules.gamelog import GameStatus
-from rules.members import Role
+from rules.members import PartyRole, Role
 from rules.verdicts import (
     BulaChange,
     Draft,
@@ -103,7 +103,9 @@ class AppealDesk(DeskBase):
     async def parties_of(self, trial: Trial) -> set[int]:
         """Who may appeal: the trial's caller and players, and whoever its verdict names."""
         return {
-            p.member for p in await self.db.trials.participants(trial.id) if p.role in ("caller", "player")
+            p.member
+            for p in await self.db.trials.participants(trial.id)
+            if p.role in (PartyRole.CALLER, PartyRole.PLAYER)
         } | await self.named_in(trial)
 
     async def took_part(self, trial: Trial) -> set[int]:
@@ -205,7 +207,7 @@ class AppealDesk(DeskBase):
         """The councilors who may take an appeal of `appellant` against `trial` (before it is filed, too)."""
         excluded = await self.took_part(trial) | {appellant}
         out = []
-        for member, facts in await self.lobby("councilor"):
+        for member, facts in await self.lobby(Role.COUNCILOR):
             if member.id in excluded:
                 continue
             judging = facts.judging and member.id != ending
@@ -228,7 +230,7 @@ class AppealDesk(DeskBase):
         appeal = await self.db.appeals.get(appeal_id)
         if appeal is None:
             raise Refused("appeal.unknown", appeal=appeal_id)
-        if "councilor" not in councilor.roles:
+        if Role.COUNCILOR not in councilor.roles:
             raise Refused("appeal.not_councilor")
         trial = await self.db.trials.get(appeal.trial)
         assert trial is not None
@@ -280,7 +282,7 @@ class AppealDesk(DeskBase):
                 "appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh else None)
             )
         await self.deliver_effects()
-        seen = await self.verdict_list(trial.game, show_referees=True, transcripts=True)  # verdicts, talks
+        seen = await self.verdict_list(trial.game, show_referees=True)  # verdicts, talks
         return Reply(
             "\n".join(
                 [
@@ -300,7 +302,7 @@ class AppealDesk(DeskBase):
     async def offer_pending_calls(self, member: Member) -> None:
         """A councilor who arrives in the lobby is also offered every appeal waiting that he may take."""
         await self.calls.offer_pending_calls(member)
-        if "councilor" not in member.roles:
+        if Role.COUNCILOR not in member.roles:
             return
         offered = False
         for appeal in await self.db.appeals.undecided():
@@ -328,7 +330,7 @@ class AppealDesk(DeskBase):
         if trial is not None and (trial_id is None or trial.id == trial_id):
             appeal = await self.db.appeals.by_hearing(trial.id)
             if appeal is not None:
-                if "councilor" not in referee.roles:
+                if Role.COUNCILOR not in referee.roles:
                     await self.interrupt(trial, EndReason.REFEREE_DISMISSED)
                     raise Refused("appeal.not_councilor")
                 return trial
@@ -450,10 +452,10 @@ class AppealDesk(DeskBase):
         if fresh is not None and fresh.state is AppealState.FILED:
             self.timers.arm(fresh.ping_at)
 
-    async def end_judging_without_function(self, member: Member, role: str) -> None:
+    async def end_judging_without_function(self, member: Member, role: Role) -> None:
         """A councilor who is no longer one stops hearing an appeal: the hearing ends and the appeal waits again."""
         await self.governance.end_judging_without_function(member, role)
-        if role != "councilor":
+        if role is not Role.COUNCILOR:
             return
         trial = await self.db.trials.judging(member.id)
         if trial is not None and await self.db.appeals.by_hearing(trial.id) is not None:
@@ -534,7 +536,7 @@ class AppealDesk(DeskBase):
     async def open_appeals(self, viewer: Member) -> Reply:
         """/zalbe: the appeals waiting for a councilor or under review, each with its deadline (councilors and the
         owner)."""
-        if "councilor" not in viewer.roles and not self.is_owner(viewer):
+        if Role.COUNCILOR not in viewer.roles and not self.is_owner(viewer):
             raise Refused("appeal.list_not_allowed")
         appeals = await self.db.appeals.undecided()
         if not appeals:
@@ -560,10 +562,15 @@ class AppealDesk(DeskBase):
 
     # /presude ------------------------------------------------------------------------------------------------
     async def verdict_list(
-        self, number: int, show_referees: bool, transcripts: bool = True, trial_id: int | None = None, page: int = 1
+        self,
+        number: int,
+        show_referees: bool,
+        readable: Set[int] | None = None,
+        trial_id: int | None = None,
+        page: int = 1,
     ) -> Reply:
         """The game's trials, then every appeal against them with its decision and the trial it concerns."""
-        reply = await super().verdict_list(number, show_referees, transcripts, trial_id, page)
+        reply = await super().verdict_list(number, show_referees, readable, trial_id, page)
         if trial_id is not None or not reply.ok:
             return reply
         trials = await self.db.trials.for_game(number)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence, Set
 from contextlib import AbstractContextManager, asynccontextmanager
 from datetime import datetime, timedelta
 
@@ -24,7 +24,7 @@ from bot.views import TranscriptLine, author_label, render_transcript_page, rend
 from rules.eligibility import GameFacts, RefereeFacts
 from rules.fall_moves import FallMove, fall_move
 from rules.gamelog import Game
-from rules.members import Member, PartyRole
+from rules.members import Member, Office, PartyRole, Role, sees_names
 from rules.nicknames import NickRefused, check_nick, check_scripts, identity_key
 from rules.paper import compute_paper
 from rules.paper_render import anonymised, paper_json, paper_text
@@ -133,11 +133,7 @@ class DeskBase:
 
     def is_owner(self, member: Member) -> bool:
         """The owner's powers need both: the configured nickname and one of the configured accounts."""
-        return (
-            self.config.owner is not None
-            and identity_key(member.nick) == identity_key(self.config.owner)
-            and not member.accounts.isdisjoint(self.config.owner_accounts)
-        )
+        return self.config.is_owner(member)
 
     def nickname(self, typed: str) -> str:
         """A nickname a member typed, as the club may have it (`rules.nicknames`: no invisible or look-alike
@@ -165,11 +161,9 @@ class DeskBase:
             return known
         raise Refused("nick.imitates", nick=nick, member=known)
 
-    def roles_of(self, member: Member) -> set[str]:
-        roles = set(member.roles)
-        if self.is_owner(member):
-            roles.add("owner")
-        return roles
+    def roles_of(self, member: Member) -> frozenset[Office]:
+        """His functions, and the owner's office when he is the owner (`Config.offices`)."""
+        return self.config.offices(member)
 
     async def nick(self, member_id: int | None) -> str:
         if member_id is None:
@@ -203,7 +197,7 @@ class DeskBase:
             member.id, member.nick, member.online, member.on_duty, member.seated_game is not None, judging
         )
 
-    async def lobby(self, role: str) -> list[tuple[Member, RefereeFacts]]:
+    async def lobby(self, role: Role) -> list[tuple[Member, RefereeFacts]]:
         """Everyone holding `role`, with the facts the notification rules need (one query)."""
         return [
             (m, RefereeFacts(m.id, m.nick, m.online, m.on_duty, m.seated_game is not None, judging))
@@ -228,22 +222,31 @@ class DeskBase:
         return None if trial is None else await self.trial_space(trial)
 
     async def verdict_list(
-        self, number: int, show_referees: bool, transcripts: bool = True, trial_id: int | None = None, page: int = 1
+        self,
+        number: int,
+        show_referees: bool,
+        readable: Set[int] | None = None,
+        trial_id: int | None = None,
+        page: int = 1,
     ) -> Reply:
-        """The game's trials (with their conversations when `transcripts`); with `trial_id`, page `page` of that
-        trial's conversation."""
+        """The game's trials, each with its conversation when it is `readable` (None: every one); with
+        `trial_id`, page `page` of that trial's conversation."""
         trials = await self.db.trials.for_game(number)
         names = {m.id: m.nick for m in await self.db.members.all()}
         if trial_id is not None:
             trial = next((t for t in trials if t.id == trial_id), None)
-            if trial is None or not transcripts:
+            if trial is None or (readable is not None and trial.id not in readable):
                 raise Refused("presude.no_trial", game=number, trial=trial_id)
             said = await self.transcript(trial.id, names, show_referees)
             pages = transcript_pages(len(said))
             if not 1 <= page <= pages:
                 raise Refused("presude.no_page", trial=trial.id, pages=pages)
             return Reply(render_transcript_page(number, trial, said, page, self.messages))
-        said_by = {t.id: await self.transcript(t.id, names, show_referees) for t in trials} if transcripts else None
+        said_by = {
+            t.id: await self.transcript(t.id, names, show_referees)
+            for t in trials
+            if readable is None or t.id in readable
+        }
         return Reply(render_trials(number, trials, names, show_referees, self.messages, said_by))
 
     async def transcript(self, trial_id: int, names: dict[int, str], show_names: bool) -> list[TranscriptLine]:
@@ -256,8 +259,8 @@ class DeskBase:
         ]
 
     def sees_referee_names(self, viewer: Member | None) -> bool:
-        """Only the roles in `referee_names_visible_to` see who judged (in /presude, on the paper)."""
-        return viewer is not None and bool(self.roles_of(viewer) & set(self.config.referee_names_visible_to))
+        """Only the offices in `referee_names_visible_to` see who judged (in /presude, /zapisnik, on the paper)."""
+        return viewer is not None and sees_names(self.roles_of(viewer), set(self.config.referee_names_visible_to))
 
     async def paper(self, number: int, viewer: Member | None = None) -> Reply:
         """/papir <game>: the game's paper, computed from its log and the changes attached to its hands; a

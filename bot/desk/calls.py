@@ -21,6 +21,7 @@ from rules.eligibility import (
     within_window,
 )
 from rules.gamelog import GameStatus
+from rules.members import Role
 from storage.calls import AlreadyPending, Call
 from storage.chat_outbox import NewEffect
 from storage.members import Member
@@ -114,7 +115,7 @@ class CallDesk(DeskBase):
         return None
 
     async def _referees_to_notify(self, facts: GameFacts, caller: int) -> tuple[Member, ...]:
-        lobby = await self.lobby("referee")
+        lobby = await self.lobby(Role.REFEREE)
         eligible = {r.member_id for r in eligible_referees([facts for _, facts in lobby], facts, caller)}
         return tuple(m for m, _ in lobby if m.id in eligible)
 
@@ -151,7 +152,7 @@ class CallDesk(DeskBase):
                 )
                 copy = [effect.offer_call(call.id, member.id, post)]
                 offered = await self.db.calls.add_ping(call.id, member.id, self.now(), copy) or offered
-        if "councilor" in member.roles:
+        if Role.COUNCILOR in member.roles:
             for ccall in await self.db.calls.pending_councilor_calls():
                 trial = await self.db.trials.get(ccall.trial)
                 facts = await self.game_facts(trial.game) if trial is not None else None
@@ -191,7 +192,7 @@ class CallDesk(DeskBase):
             ]
             if call.in_game:
                 effects.append(effect.tell_table(call.id, call.game, self.t("table.withdrawn", nick=caller.nick)))
-        if not await self.db.calls.close(call.id, "withdrawn", self.now(), caller.id, effects):
+        if not await self.db.calls.close(call.id, CallState.WITHDRAWN, self.now(), caller.id, effects):
             raise Refused("withdraw.too_late")
         await self.deliver_effects()
         return Reply(self.t("withdraw.ok", game=call.game))
@@ -222,7 +223,7 @@ class CallDesk(DeskBase):
             effects.append(effect.tell(call.id, caller.id, told))
         if call.in_game:
             effects.append(effect.tell_table(call.id, call.game, self.t("table.expired")))
-        if not await self.db.calls.close(call.id, "expired", now, None, effects):
+        if not await self.db.calls.close(call.id, CallState.EXPIRED, now, None, effects):
             return False
         await self.deliver_effects()
         return True

@@ -55,8 +55,6 @@ from rules.verdict_place import is_late
 from storage.changes import NewPaperChange, StoredPaperChange
 from storage.chat_outbox import NewEffect
 from storage.corrections import (
-    ARBITAR,
-    ISPRAVKA,
     AlreadyPending,
     CorrectionRequest,
     CorrectionStore,
@@ -66,7 +64,7 @@ from storage.corrections import (
 )
 from storage.languages import member_language
 from storage.members import Member
-from storage.states import RequestState
+from storage.states import CorrectionAnswer, CorrectionKind, RequestState
 
 if TYPE_CHECKING:
     from rules.arbitar.verdict import ArbitarVerdict
@@ -74,16 +72,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ARBITAR_NAME = "Arbitar"
-ODLAZAK = ChangeKind.ODLAZAK_U_BULU.value
-ISPRAVKA_KIND = ChangeKind.ISPRAVKA.value
 ATTEMPTS = 3  # a paper that changed under an act is re-read and re-checked this many times
-# What /ponisti can cancel: an Odlazak u bulu made for me, my Ispravka, my pending proposal, my pending offer.
-CANCEL_BULA, CANCEL_ISPRAVKA, CANCEL_PROPOSAL, CANCEL_ARBITAR = (
-    Cancel.BULA,
-    Cancel.ISPRAVKA,
-    Cancel.PROPOSAL,
-    Cancel.ARBITAR,
-)
+# What /ponisti can cancel (`Cancel`): an Odlazak u bulu made for me, my Ispravka, my pending proposal, my offer.
 CANCEL_CHOICES = tuple(Cancel)
 Readers = list[tuple[int, Member, str | None]]  # a game's member-players: seat, member, his language (None: club's)
 
@@ -111,10 +101,10 @@ class HandState:
         return 3 - self.declarer - seat
 
     def odlazak(self) -> StoredPaperChange | None:
-        return next((r for r in self.rows if r.kind == ODLAZAK), None)
+        return next((r for r in self.rows if r.kind is ChangeKind.ODLAZAK_U_BULU), None)
 
     def ispravka(self) -> StoredPaperChange | None:
-        return next((r for r in self.rows if r.kind == ISPRAVKA_KIND), None)
+        return next((r for r in self.rows if r.kind is ChangeKind.ISPRAVKA), None)
 
     def without(self, change_id: int | None) -> list[PaperChange]:
         return [c for c in self.standing if c.id != change_id]
@@ -329,11 +319,17 @@ class CorrectionDesk(DeskBase):
             return [*tells, self.paper_effect(game.number)]
 
         await self.corrections_store.record_change(
-            NewPaperChange(game.number, n, ODLAZAK, change.data(), member.id, now),
+            NewPaperChange(game.number, n, ChangeKind.ODLAZAK_U_BULU, change.data(), member.id, now),
             state.ids,
             "odlazak_chosen",
             effects=told,
-            lapse=await self._lapses(game, n, fallen, (ARBITAR, ISPRAVKA), self.t("correction.lapsed_moved", hand=n)),
+            lapse=await self._lapses(
+                game,
+                n,
+                fallen,
+                (CorrectionKind.ARBITAR, CorrectionKind.ISPRAVKA),
+                self.t("correction.lapsed_moved", hand=n),
+            ),
             fallen=fallen,
             player=seat,
         )
@@ -344,7 +340,7 @@ class CorrectionDesk(DeskBase):
             )
         )
 
-    async def _lapses(self, game: Game, n: int, fallen: int, kinds: Sequence[str], note: str) -> list[Lapse]:
+    async def _lapses(self, game: Game, n: int, fallen: int, kinds: Sequence[CorrectionKind], note: str) -> list[Lapse]:
         """Pending requests about a fall that moves (or is corrected) have nothing left to decide: they lapse with
         the act, and the players are told so first."""
         lapses = []
@@ -352,7 +348,7 @@ class CorrectionDesk(DeskBase):
             pending = await self.corrections_store.pending(game.number, n, kind)
             if pending is None or pending.seat != fallen:
                 continue
-            key = "correction.arbitar_lapsed" if kind == ARBITAR else "correction.ispravka_lapsed"
+            key = "correction.arbitar_lapsed" if kind is CorrectionKind.ARBITAR else "correction.ispravka_lapsed"
             lapses.append(Lapse(pending.id, note, await self._told(game, partial(self.t, key, hand=n, why=note))))
         return lapses
 
@@ -368,7 +364,7 @@ class CorrectionDesk(DeskBase):
         if place is None:
             raise Refused("correction.nothing_to_cancel", hand="?")
         game, hand, kind = place
-        what = CANCEL_BULA if kind == ODLAZAK else CANCEL_ISPRAVKA if kind == ISPRAVKA_KIND else None
+        what = {ChangeKind.ODLAZAK_U_BULU: Cancel.BULA, ChangeKind.ISPRAVKA: Cancel.ISPRAVKA}.get(kind)
         if what is None:
             raise Refused("correction.nothing_to_cancel", hand=hand)
         return await self.cancel(member, hand, game, what)
@@ -377,8 +373,8 @@ class CorrectionDesk(DeskBase):
         state = await self._hand_state(game, n)
         store = self.corrections_store
         odlazak, ispravka = state.odlazak(), state.ispravka()
-        proposal = await store.pending(game.number, n, ISPRAVKA)
-        offer = await store.pending(game.number, n, ARBITAR)
+        proposal = await store.pending(game.number, n, CorrectionKind.ISPRAVKA)
+        offer = await store.pending(game.number, n, CorrectionKind.ARBITAR)
         cancellable = Cancellable(
             odlazak=state.other_defender(int(odlazak.data.get("player", -1))) if odlazak is not None else None,
             odlazak_by_referee=odlazak is not None and odlazak.trial is not None,
@@ -407,7 +403,7 @@ class CorrectionDesk(DeskBase):
         key = "correction.arbitar_withdrawn" if choice is Cancel.ARBITAR else "correction.ispravka_withdrawn"
         told = await self._told(game, lambda: self.t(key, nick=member.nick, hand=n), skip=(seat,))
         try:
-            await store.settle(target.id, "withdrawn", self.now(), member.id, game=game.number, effects=told)
+            await store.settle(target.id, RequestState.WITHDRAWN, self.now(), member.id, game=game.number, effects=told)
         except NotPending:
             raise Refused("correction.not_pending", request=target.id) from None
         await self.deliver_effects()
@@ -455,7 +451,7 @@ class CorrectionDesk(DeskBase):
     async def _offer_arbitar(self, member: Member, game: Game, seat: int, n: int) -> Reply:
         state = await self._hand_state(game, n)
         await self._arbitar_blocked(state, seat)
-        earlier = [r for r in await self.corrections_store.for_game(game.number, n) if r.kind == ARBITAR]
+        earlier = [r for r in await self.corrections_store.for_game(game.number, n) if r.kind is CorrectionKind.ARBITAR]
         if any(r.state is RequestState.DECIDED for r in earlier):
             raise Refused("correction.arbitar_decided", hand=n)
         if any(r.state is RequestState.REFUSED for r in earlier):
@@ -481,7 +477,7 @@ class CorrectionDesk(DeskBase):
             request = await self.corrections_store.open(
                 game.number,
                 n,
-                ARBITAR,
+                CorrectionKind.ARBITAR,
                 member.id,
                 seat,
                 (other,),
@@ -556,7 +552,7 @@ class CorrectionDesk(DeskBase):
                 add = NewPaperChange(
                     game.number,
                     n,
-                    ODLAZAK,
+                    ChangeKind.ODLAZAK_U_BULU,
                     {"player": other, "arbitar": True, "who": ARBITAR_NAME, "request": request.id},
                     None,
                     now,
@@ -568,13 +564,13 @@ class CorrectionDesk(DeskBase):
             actor_seat = game.seat_of(actor.nick) if actor is not None else request.seat
             told = await self._told(game, text, skip=(actor_seat,) if actor_seat is not None else ())
             moved = self.t("correction.lapsed_moved", hand=n)
-            lapse = await self._lapses(game, n, fallen, (ISPRAVKA,), moved) if verdict.transfers else []
+            lapse = await self._lapses(game, n, fallen, (CorrectionKind.ISPRAVKA,), moved) if verdict.transfers else []
             if verdict.transfers:
                 told.append(self.paper_effect(game.number))
             try:
                 await self.corrections_store.settle(
                     request.id,
-                    "decided",
+                    RequestState.DECIDED,
                     now,
                     actor.id if actor else None,
                     game=game.number,
@@ -626,11 +622,11 @@ class CorrectionDesk(DeskBase):
         return text
 
     async def _lapse(self, request: CorrectionRequest, game: Game, why: str) -> Reply:
-        key = "correction.arbitar_lapsed" if request.kind == ARBITAR else "correction.ispravka_lapsed"
+        key = "correction.arbitar_lapsed" if request.kind is CorrectionKind.ARBITAR else "correction.ispravka_lapsed"
         told = await self._told(game, lambda: self.t(key, hand=request.hand, why=why))
         try:
             await self.corrections_store.settle(
-                request.id, "lapsed", self.now(), None, game=game.number, note=why, effects=told
+                request.id, RequestState.LAPSED, self.now(), None, game=game.number, note=why, effects=told
             )
         except NotPending:
             raise Refused("correction.not_pending", request=request.id) from None
@@ -664,7 +660,7 @@ class CorrectionDesk(DeskBase):
         if seat is None or seat not in asked:
             raise Refused("correction.not_asked", request=request.id)
         if asked[seat].answer is not None:
-            if asked[seat].answer == "yes" and yes and request.agreed:
+            if asked[seat].answer is CorrectionAnswer.YES and yes and request.agreed:
                 return await self._carry_out(request, game, member)  # an earlier attempt failed: try again
             raise Refused("correction.already_answered", request=request.id)
         n = request.hand
@@ -698,7 +694,7 @@ class CorrectionDesk(DeskBase):
         """A player asked says no: his answer and the request's refusal are written together, with what tells
         the others (the Arbitar's offerer with the hint that he may call a referee)."""
         n, proposer = request.hand, request.seat
-        if request.kind == ARBITAR:
+        if request.kind is CorrectionKind.ARBITAR:
 
             def refused() -> str:
                 return self.t("correction.arbitar_refused", nick=member.nick, hand=n)
@@ -720,7 +716,13 @@ class CorrectionDesk(DeskBase):
             answer = "correction.ispravka_refuse_ok"
         try:
             await self.corrections_store.settle(
-                request.id, "refused", self.now(), member.id, game=game.number, effects=told, refusal=(seat, member.id)
+                request.id,
+                RequestState.REFUSED,
+                self.now(),
+                member.id,
+                game=game.number,
+                effects=told,
+                refusal=(seat, member.id),
             )
         except NotPending:
             raise Refused("correction.not_pending", request=request.id) from None
@@ -728,7 +730,7 @@ class CorrectionDesk(DeskBase):
         return Reply(self.t(answer, hand=n))
 
     async def _carry_out(self, request: CorrectionRequest, game: Game, actor: Member | None) -> Reply:
-        if request.kind == ARBITAR:
+        if request.kind is CorrectionKind.ARBITAR:
             return await self._decide(request, game, actor)
         return await self._apply_ispravka(request, game, actor)
 
@@ -779,7 +781,7 @@ class CorrectionDesk(DeskBase):
         request = await self.corrections_store.open(
             game.number,
             n,
-            ISPRAVKA,
+            CorrectionKind.ISPRAVKA,
             member.id,
             seat,
             others,
@@ -817,7 +819,7 @@ class CorrectionDesk(DeskBase):
             add = NewPaperChange(
                 game.number,
                 n,
-                ISPRAVKA_KIND,
+                ChangeKind.ISPRAVKA,
                 {"player": seat, "request": request.id},
                 request.by_member,
                 now,
@@ -834,7 +836,7 @@ class CorrectionDesk(DeskBase):
             try:
                 await self.corrections_store.settle(
                     request.id,
-                    "applied",
+                    RequestState.APPLIED,
                     now,
                     actor.id if actor else None,
                     game=game.number,
@@ -842,7 +844,7 @@ class CorrectionDesk(DeskBase):
                     add=add,
                     cancel=replaced.id if replaced else None,
                     effects=told,
-                    lapse=await self._lapses(game, n, seat, (ARBITAR,), corrected),
+                    lapse=await self._lapses(game, n, seat, (CorrectionKind.ARBITAR,), corrected),
                 )
             except StaleChanges:
                 continue
@@ -863,14 +865,18 @@ class CorrectionDesk(DeskBase):
             player = row.data.get("player")
             if row.trial is not None or not isinstance(player, int):
                 continue
-            if row.kind == ODLAZAK:
+            if row.kind is ChangeKind.ODLAZAK_U_BULU:
                 key = "correction.status_arbitar" if row.data.get("arbitar") else "correction.status_odlazak"
                 lines.append(self.t(key, hand=row.hand, nick=names[player]))
-            elif row.kind == ISPRAVKA_KIND:
+            elif row.kind is ChangeKind.ISPRAVKA:
                 lines.append(self.t("correction.status_ispravka", hand=row.hand, nick=names[player]))
         for request in await self.corrections_store.for_game(game.number):
             if request.pending:
-                key = "correction.status_offer" if request.kind == ARBITAR else "correction.status_proposal"
+                key = (
+                    "correction.status_offer"
+                    if request.kind is CorrectionKind.ARBITAR
+                    else "correction.status_proposal"
+                )
                 lines.append(
                     self.t(
                         key,

@@ -11,7 +11,7 @@ penalties what a verdict does), the part calls it through `Steps`, so the step i
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from bot.arbitar_pool import ArbitarPool
     from bot.chat_outbox import ChatOutbox
     from rules.gamelog import Game
-    from rules.members import Member
+    from rules.members import Member, Role
     from rules.verdicts import Draft
     from storage.changes import NewPaperChange
     from storage.chat_outbox import NewEffect
@@ -78,12 +78,17 @@ class Steps(Protocol):
     async def after_verdict(self, trial: Trial, draft: Draft) -> None: ...
 
     async def verdict_list(
-        self, number: int, show_referees: bool, transcripts: bool = True, trial_id: int | None = None, page: int = 1
+        self,
+        number: int,
+        show_referees: bool,
+        readable: Set[int] | None = None,
+        trial_id: int | None = None,
+        page: int = 1,
     ) -> Reply: ...
 
     async def offer_pending_calls(self, member: Member) -> None: ...
 
-    async def end_judging_without_function(self, member: Member, role: str) -> None: ...
+    async def end_judging_without_function(self, member: Member, role: Role) -> None: ...
 
     def act_text(self, event: Event, names: dict[int, str]) -> str: ...
 

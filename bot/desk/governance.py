@@ -21,20 +21,20 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.penalties import PenaltyDesk
 from bot.desk.refused import Refused
 from bot.ports import Reply
+from rules.members import ROLES, VOTED_ROLES, Role
 from rules.penalties import month_of, parse_month, previous_months
 from storage.events import Event
 from storage.members import Member
 from storage.states import EndReason
 
-FUNCTIONS = ("referee", "councilor", "moderator")
 ROLE_WORDS = {
-    "sudija": "referee",
-    "sudije": "referee",
-    "referee": "referee",
-    "vecnik": "councilor",
-    "većnik": "councilor",
-    "councilor": "councilor",
-    "moderator": "moderator",
+    "sudija": Role.REFEREE,
+    "sudije": Role.REFEREE,
+    "referee": Role.REFEREE,
+    "vecnik": Role.COUNCILOR,
+    "većnik": Role.COUNCILOR,
+    "councilor": Role.COUNCILOR,
+    "moderator": Role.MODERATOR,
 }
 GOVERNANCE_EVENTS = (
     "role_granted",
@@ -51,7 +51,7 @@ GOVERNANCE_EVENTS = (
 )  # bot.desk.votes
 
 
-def role_of(word: str) -> str | None:
+def role_of(word: str) -> Role | None:
     return ROLE_WORDS.get(word.casefold())
 
 
@@ -63,13 +63,13 @@ class GovernanceDesk(DeskBase):
         self.penalties = penalties
         self.steps = steps
 
-    def may_govern(self, actor: Member | None, role: str) -> bool:
+    def may_govern(self, actor: Member | None, role: Role) -> bool:
         """Appoint or dismiss `role`: the owner any function; a councilor referees and councilors."""
         if actor is None or self.is_owner(actor):
             return True
-        return role in ("referee", "councilor") and "councilor" in actor.roles
+        return role in VOTED_ROLES and Role.COUNCILOR in actor.roles
 
-    def refuse_managed_elsewhere(self, role: str) -> None:
+    def refuse_managed_elsewhere(self, role: Role) -> None:
         """A function that a platform's role mapping holds (Discord's `[discord] roles`) is given and taken there:
         the platform's roles are copied into the desk, so an act of governance on it would be undone at the next
         sync. Refused for everyone who would give, take or resign it here (the admin at the server too)."""
@@ -77,13 +77,11 @@ class GovernanceDesk(DeskBase):
             raise Refused("discord.function_by_role", function=self.t(f"choice.funkcija.{role}"))
 
     def may_deny(self, actor: Member | None) -> bool:
-        return actor is None or self.is_owner(actor) or "councilor" in actor.roles
+        return actor is None or self.is_owner(actor) or Role.COUNCILOR in actor.roles
 
     def sees_officials(self, viewer: Member | None) -> bool:
         """Referees are not marked in the club: only officials (config) and the server admin see who they are."""
-        if viewer is None:
-            return True
-        return bool(self.roles_of(viewer) & set(self.config.referee_names_visible_to))
+        return viewer is None or self.sees_referee_names(viewer)
 
     async def _target(self, typed: str) -> Member:
         """The member a command names; a nickname that cannot be one (rules.nicknames) is refused as such."""
@@ -93,8 +91,8 @@ class GovernanceDesk(DeskBase):
             raise Refused("gov.unknown_member", nick=nick)
         return member
 
-    async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
-        if role not in FUNCTIONS:
+    async def appoint(self, actor: Member | None, nick: str, role: Role, reason: str = "") -> Reply:
+        if role not in ROLES:
             raise Refused("gov.unknown_role", role=role)
         if not self.may_govern(actor, role):
             raise Refused("gov.not_allowed_role", role=self.t(f"role.{role}"))
@@ -114,8 +112,8 @@ class GovernanceDesk(DeskBase):
             await self.steps.offer_pending_calls(fresh)
         return Reply(self.t("gov.appointed", nick=target.nick, role=self.t(f"role.{role}")))
 
-    async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
-        if role not in FUNCTIONS:
+    async def dismiss(self, actor: Member | None, nick: str, role: Role, reason: str) -> Reply:
+        if role not in ROLES:
             raise Refused("gov.unknown_role", role=role)
         if not self.may_govern(actor, role):
             raise Refused("gov.not_allowed_role", role=self.t(f"role.{role}"))
@@ -133,17 +131,17 @@ class GovernanceDesk(DeskBase):
         await self.steps.end_judging_without_function(target, role)
         return Reply(self.t("gov.dismissed", nick=target.nick, role=self.t(f"role.{role}")))
 
-    async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
-        if role not in FUNCTIONS:
+    async def resign(self, member: Member, role: Role, reason: str = "") -> Reply:
+        if role not in ROLES:
             raise Refused("gov.unknown_role", role=role)
         if not await self.db.members.set_role(member.id, role, False, member.id, self.now(), reason or "ostavka"):
             raise Refused("gov.not_yours", role=self.t(f"role.{role}"))
         await self.steps.end_judging_without_function(member, role)
         return Reply(self.t("gov.resigned", role=self.t(f"role.{role}")))
 
-    async def end_judging_without_function(self, member: Member, role: str) -> None:
+    async def end_judging_without_function(self, member: Member, role: Role) -> None:
         """A referee who is no longer a referee stops judging: his open trial ends, its draft dropped."""
-        if role != "referee":
+        if role is not Role.REFEREE:
             return
         trial = await self.db.trials.judging(member.id)
         if trial is not None:
@@ -222,7 +220,7 @@ class GovernanceDesk(DeskBase):
             else (event.subject or "").removeprefix("month:")
         )
         data = event.data
-        role = self.t(f"role.{data['role']}") if data.get("role") in FUNCTIONS else str(data.get("role", ""))
+        role = self.t(f"role.{data['role']}") if data.get("role") in ROLES else str(data.get("role", ""))
         if event.kind == "role_removed" and event.actor is not None and str(event.actor) == event.subject:
             key = "act.resigned"
         else:

@@ -33,6 +33,7 @@ from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.i18n.reader import speaking
 from bot.ports import Action, Button, Reply
+from rules.members import Role
 from rules.nicknames import identity_key, plain
 from storage.chat_outbox import NewEffect
 from storage.events import Event
@@ -95,7 +96,7 @@ class LinkDesk(DeskBase):
 
     def may_link(self, actor: Member) -> bool:
         """Approve, deny and unlink: a moderator or the owner."""
-        return self.is_owner(actor) or "moderator" in actor.roles
+        return self.is_owner(actor) or Role.MODERATOR in actor.roles
 
     def owns_nick(self, nick: str) -> bool:
         return self.config.owner is not None and identity_key(nick) == identity_key(self.config.owner)
@@ -235,7 +236,7 @@ class LinkDesk(DeskBase):
 
     async def _approvers(self) -> list[tuple[Member, str | None]]:
         """Who approves requests (the moderators and the owner), each with the language he reads."""
-        approvers = list(await self.db.members.with_role("moderator"))
+        approvers = list(await self.db.members.with_role(Role.MODERATOR))
         if self.config.owner is not None:
             owner = await self.db.members.by_nick(self.config.owner)
             if owner is not None and owner.id not in {a.id for a in approvers}:

@@ -1,41 +1,35 @@
-"""/zapisnik SUĐENJE: a finished trial's record (`bot.records`) as an HTML file for its parties, the game's players
-and the club's officials (decisions.md: the transcript is shown to the game's players and the officials).
-Members outside `referee_names_visible_to` get the members' view (the referee and the councilors by function);
-the others get the officials' view. The record is sealed by its SHA-256 chain, whose last link the reply states,
-so a copy can be checked with `sudija zapisnik --verify`."""
+"""/zapisnik SUĐENJE: a finished trial's record (`bot.records`) as an HTML file for those who may read it
+(`bot.records.access`, the one rule `/presude` and the exports follow too: its parties, the game's players and
+the club's officials). Members outside `referee_names_visible_to` get the members' view (the referee and the
+councilors by function); the others get the officials' view. The record is sealed by its SHA-256 chain, whose
+last link the reply states, so a copy can be checked with `sudija zapisnik --verify`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from bot.ports import Document, Reply
+from bot.records.access import game_players, trial_access
 from bot.records.chain import chain
 from bot.records.load import load_record
 from bot.records.zapisnik import render_html
 from rules.members import Member
-from rules.nicknames import identity_key
 
 if TYPE_CHECKING:
     from bot.desk import Desk
-
-OFFICIALS = frozenset({"moderator", "councilor", "owner"})
 
 
 async def trial_record(desk: Desk, member: Member, trial_id: int) -> Reply:
     trial = await desk.db.trials.get(trial_id)
     if trial is None:
         return desk.refuse("zapisnik.unknown", trial=trial_id)
-    roles = desk.roles_of(member)
-    parties = {p.member for p in await desk.db.trials.participants(trial_id)} | {trial.caller, trial.referee}
-    summary = await desk.db.games.summary(trial.game)
-    players = {identity_key(nick) for nick in summary.players} if summary is not None else set()
-    if member.id not in parties and identity_key(member.nick) not in players and not roles & OFFICIALS:
+    access = await trial_access(desk.db, desk.config, member, trial, await game_players(desk.db, trial.game))
+    if not access.transcript:
         return desk.refuse("zapisnik.not_yours", trial=trial_id)
     if trial.is_open:
         return desk.refuse("zapisnik.open", trial=trial_id)
-    officials = bool(roles & set(desk.config.referee_names_visible_to))
     lang = desk.messages.language  # the reader's (/jezik), else the club's
-    record = await load_record(desk.db, trial_id, officials=officials, lang=lang)
+    record = await load_record(desk.db, trial_id, officials=access.names, lang=lang)
     assert record is not None
     seal = chain(record.facts(), record.chained_messages())[-1]
     title = desk.t("zapisnik.title", trial=trial_id, game=trial.game)

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.i18n.words import catalogue_words
 from bot.ports import Picture, Reply
-from rules.members import Member
+from rules.members import OWNER, Member, Role
 from rules.statistics import Figures, compute
 from storage.statistics import period_facts
 
@@ -81,7 +81,7 @@ def figures_text(figures: Figures, lang: str, start: date | None, end: date | No
 
 async def statistics(desk: Desk, member: Member, start: date | None, end: date | None) -> Reply:
     """/statistika: the figures for a councilor (or the owner), with the chart; anyone else is refused."""
-    if not ({"councilor", "owner"} & desk.roles_of(member)):
+    if {Role.COUNCILOR, OWNER}.isdisjoint(desk.roles_of(member)):
         return desk.refuse("statistika.only_councilors")
     if start is not None and end is not None and start > end:
         return desk.refuse("statistika.bad_period", start=start, end=end)

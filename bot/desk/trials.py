@@ -24,6 +24,7 @@ from bot.ports import Action, Button, CallPost, Reply, TrialSpace
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
+from rules.members import PartyRole, Role
 from rules.nicknames import NickRefused, check_nick
 from rules.paper import compute_paper
 from rules.paper_link import verdict_changes
@@ -96,7 +97,7 @@ class TrialDesk(DeskBase):
         finally:
             self._take_claims.pop(call_id, None)
 
-    async def _check_take(self, referee: Member, call_id: int) -> tuple[Call, list[tuple[int, str]]]:
+    async def _check_take(self, referee: Member, call_id: int) -> tuple[Call, list[tuple[int, PartyRole]]]:
         """Everything a press must pass before its write, read from the database: a refusal, or the call and
         the trial's parties."""
         call = await self.db.calls.get(call_id)
@@ -118,7 +119,7 @@ class TrialDesk(DeskBase):
             raise Refused(why, game=call.game)
         return call, await self._parties(call, facts)
 
-    async def _take(self, referee: Member, call: Call, parties: list[tuple[int, str]]) -> Reply:
+    async def _take(self, referee: Member, call: Call, parties: list[tuple[int, PartyRole]]) -> Reply:
         caller = await self.nick(call.caller)
         briefing = await self.steps.briefing(call.game, referee.id, call.id)  # the game's trials before this one
 
@@ -137,21 +138,21 @@ class TrialDesk(DeskBase):
         if result == TakeResult.GONE or trial is None:
             fresh = await self.db.calls.get(call.id)
             assert fresh is not None
-            if fresh.state == "pending":  # the deadline passed between the check and the take
+            if fresh.state is CallState.PENDING:  # the deadline passed between the check and the take
                 await self.calls.expire_call(fresh)
                 raise Refused("take.expired", game=call.game)
             raise Refused(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
         await self.steps.open_trial(trial)
         return Reply(self.t("take.ok", game=call.game, trial=trial.id))
 
-    async def _parties(self, call: Call, facts: GameFacts) -> list[tuple[int, str]]:
+    async def _parties(self, call: Call, facts: GameFacts) -> list[tuple[int, PartyRole]]:
         """Out of game: the caller. In game: the table's three players (those who are members)."""
-        parties = [(call.caller, "caller")]
+        parties = [(call.caller, PartyRole.CALLER)]
         if call.in_game:
             for nick in facts.players:
                 member = await self.db.members.by_nick(nick)
                 if member is not None and member.id != call.caller:
-                    parties.append((member.id, "player"))
+                    parties.append((member.id, PartyRole.PLAYER))
         return parties
 
     @for_the_club  # the trial's space and the table
@@ -272,9 +273,7 @@ class TrialDesk(DeskBase):
             settlement=settlement,
             moves=await self.fall_moves(game.number),
         )
-        return [
-            NewPaperChange(c.game, c.hand, c.kind.value, dict(c.data), trial.referee, c.at, c.reason) for c in changes
-        ]
+        return [NewPaperChange(c.game, c.hand, c.kind, dict(c.data), trial.referee, c.at, c.reason) for c in changes]
 
     async def change_game(self, referee: Member, number: int) -> Reply:
         """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
@@ -340,7 +339,7 @@ class TrialDesk(DeskBase):
         facts = await self.game_facts(trial.game)
         assert facts is not None
         present = {p.member for p in await self.db.trials.participants(trial.id)}
-        lobby = await self.lobby("councilor")
+        lobby = await self.lobby(Role.COUNCILOR)
         eligible = {c.member_id for c in eligible_referees([f for _, f in lobby], facts, trial.caller)} - present
         members = [m for m, _ in lobby if m.id in eligible]
         deadline = now + self.call_time
@@ -379,7 +378,7 @@ class TrialDesk(DeskBase):
         ccall = await self.db.calls.councilor_call(ccall_id)
         if ccall is None:
             raise Refused("take.unknown")
-        if "councilor" not in councilor.roles:
+        if Role.COUNCILOR not in councilor.roles:
             raise Refused("councilor.not_councilor")
         trial = await self.db.trials.get(ccall.trial)
         assert trial is not None
@@ -415,7 +414,7 @@ class TrialDesk(DeskBase):
                 continue
             trial = await self.db.trials.get(ccall.trial)
             if trial is None:  # unreachable (the trial is the call's foreign key): expired without a word
-                await self.db.calls.close_councilor_call(ccall.id, "expired", now)
+                await self.db.calls.close_councilor_call(ccall.id, CouncilorCallState.EXPIRED, now)
                 continue
             effects = [
                 effect.edit_notices(
@@ -424,7 +423,9 @@ class TrialDesk(DeskBase):
             ]
             if trial.is_open:
                 effects.append(effect.say_in_trial(trial.call, trial.id, self.t("councilor.expired")))
-            expired = await self.db.calls.close_councilor_call(ccall.id, "expired", now, effects) or expired
+            expired = (
+                await self.db.calls.close_councilor_call(ccall.id, CouncilorCallState.EXPIRED, now, effects) or expired
+            )
         if expired:
             await self.deliver_effects()
 

@@ -28,7 +28,7 @@ from bot.desk.governance import GovernanceDesk
 from bot.desk.links import LinkDesk
 from bot.desk.refused import Refused
 from bot.ports import Action, Button, CallPost, Reply
-from rules.members import VOTED_ROLES
+from rules.members import VOTED_ROLES, Role
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
 from storage.chat_outbox import NewEffect
 from storage.councils import AlreadyOpen, Vote, VoteAct
@@ -55,18 +55,18 @@ class VoteDesk(DeskBase):
         self.links = links
         self.steps = steps
 
-    def by_vote(self, actor: Member | None, role: str) -> bool:
+    def by_vote(self, actor: Member | None, role: Role) -> bool:
         """A councilor's act on a referee or councilor is a proposal to vote on; the owner and the admin act."""
-        return actor is not None and not self.is_owner(actor) and role in VOTED_ROLES and "councilor" in actor.roles
+        return actor is not None and not self.is_owner(actor) and role in VOTED_ROLES and Role.COUNCILOR in actor.roles
 
-    async def appoint(self, actor: Member | None, nick: str, role: str, reason: str = "") -> Reply:
+    async def appoint(self, actor: Member | None, nick: str, role: Role, reason: str = "") -> Reply:
         self.governance.refuse_managed_elsewhere(role)
         if not self.by_vote(actor, role):
             return await self.governance.appoint(actor, nick, role, reason)
         assert actor is not None
         return await self.propose(actor, nick, role, VoteAction.APPOINT, reason)
 
-    async def dismiss(self, actor: Member | None, nick: str, role: str, reason: str) -> Reply:
+    async def dismiss(self, actor: Member | None, nick: str, role: Role, reason: str) -> Reply:
         self.governance.refuse_managed_elsewhere(role)
         if not self.by_vote(actor, role):
             reply = await self.governance.dismiss(actor, nick, role, reason)
@@ -76,7 +76,7 @@ class VoteDesk(DeskBase):
         assert actor is not None
         return await self.propose(actor, nick, role, VoteAction.DISMISS, reason)
 
-    async def resign(self, member: Member, role: str, reason: str = "") -> Reply:
+    async def resign(self, member: Member, role: Role, reason: str = "") -> Reply:
         self.governance.refuse_managed_elsewhere(role)
         reply = await self.governance.resign(member, role, reason)
         if reply.ok:
@@ -85,9 +85,9 @@ class VoteDesk(DeskBase):
 
     # Proposing -------------------------------------------------------------------------------------------
     async def councilor_ids(self) -> set[int]:
-        return {m.id for m in await self.db.members.with_role("councilor") if m.in_club}
+        return {m.id for m in await self.db.members.with_role(Role.COUNCILOR) if m.in_club}
 
-    async def propose(self, proposer: Member, nick: str, role: str, action: VoteAction, reason: str) -> Reply:
+    async def propose(self, proposer: Member, nick: str, role: Role, action: VoteAction, reason: str) -> Reply:
         target = await self.governance._target(nick)
         if target.id == proposer.id:
             raise Refused("gov.not_self" if action is VoteAction.APPOINT else "vote.not_self_proposal")
@@ -104,7 +104,7 @@ class VoteDesk(DeskBase):
             raise Refused("vote.too_few", count=len(electorate))
         now = self.now()
         deadline = now + timedelta(days=self.config.governance.vote_days)
-        voters = tuple(m for m in await self.db.members.with_role("councilor") if m.id in electorate)
+        voters = tuple(m for m in await self.db.members.with_role(Role.COUNCILOR) if m.id in electorate)
 
         def effects(vote_id: int) -> list[NewEffect]:
             # The notice to the councilors' channel, written with the vote.
@@ -142,7 +142,7 @@ class VoteDesk(DeskBase):
         )
 
     def notice_text(
-        self, vote_id: int, proposer: str, subject: str, role: str, action: VoteAction, reason: str, until: datetime
+        self, vote_id: int, proposer: str, subject: str, role: Role, action: VoteAction, reason: str, until: datetime
     ) -> str:
         return self.t(
             "vote.notice",
@@ -170,7 +170,7 @@ class VoteDesk(DeskBase):
         vote = await self.db.votes.get(vote_id)
         if vote is None:
             raise Refused("vote.unknown", vote=vote_id)
-        if "councilor" not in member.roles:
+        if Role.COUNCILOR not in member.roles:
             raise Refused("vote.not_councilor")
         if member.id == vote.subject:
             raise Refused("vote.not_on_himself")

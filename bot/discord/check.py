@@ -16,6 +16,7 @@ import discord
 
 from bot.config import Config
 from bot.setup import Finding
+from rules.members import Role
 
 PLATFORM = "discord"
 
@@ -124,7 +125,7 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
                     "copy the role's id (Server Settings → Roles → right-click the role → Copy Role ID)",
                 )
             )
-    if "referee" not in settings.roles:
+    if Role.REFEREE not in settings.roles:
         found.append(
             Finding(
                 PLATFORM,

@@ -27,6 +27,7 @@ from rules.gamelog import Game, GameStatus
 from storage.chat_outbox import NewEffect
 from storage.gameserver import Korekcija, LiveFeedStore
 from storage.members import Member
+from storage.states import KorekcijaState
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -117,19 +118,24 @@ class KorekcijaDesk:
                 await self._record(request, game, nick, True)
         await desk.deliver_effects()
         fresh = await self.store.korekcija(request)
-        if fresh is not None and fresh.state == "agreed":
+        if fresh is not None and fresh.state is KorekcijaState.AGREED:
             return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
         return Reply(desk.t("korekcija.requested", game=game.number, what=move.what))
 
     async def _record(
-        self, request: int, game: Game, nick: str, yes: bool, effects: Callable[[str], list[NewEffect]] | None = None
-    ) -> str | None:
+        self,
+        request: int,
+        game: Game,
+        nick: str,
+        yes: bool,
+        effects: Callable[[KorekcijaState], list[NewEffect]] | None = None,
+    ) -> KorekcijaState | None:
         korekcija = await self.store.korekcija(request)
         assert korekcija is not None
         state = await self.store.answer_korekcija(
             request, nick, yes, 2, self.desk.now(), undo_command(game.number, korekcija.hand, korekcija.move), effects
         )
-        if state == "agreed":
+        if state is KorekcijaState.AGREED:
             wake = getattr(self.desk.game_server, "wake", None)
             if callable(wake):
                 wake()
@@ -149,17 +155,17 @@ class KorekcijaDesk:
         stored = await desk.db.games.get(korekcija.game)
         if stored is None or stored.seat_of(member.nick) is None or member.id == korekcija.requester:
             raise Refused("korekcija.not_asked")
-        if korekcija.state != "pending":
+        if korekcija.state is not KorekcijaState.PENDING:
             raise Refused(f"korekcija.state_{korekcija.state}", game=korekcija.game)
         nick = stored.players[stored.seat_of(member.nick) or 0]
         requester = await desk.db.members.get(korekcija.requester)
-        texts: dict[str, str] = {}
+        texts: dict[KorekcijaState, str] = {}
         if requester is not None:
             async with desk.reading(requester):
-                texts["refused"] = desk.t("korekcija.refused", nick=member.nick, game=korekcija.game)
-                texts["agreed"] = desk.t("korekcija.agreed_all", game=korekcija.game)
+                texts[KorekcijaState.REFUSED] = desk.t("korekcija.refused", nick=member.nick, game=korekcija.game)
+                texts[KorekcijaState.AGREED] = desk.t("korekcija.agreed_all", game=korekcija.game)
 
-        def told(state: str) -> list[NewEffect]:
+        def told(state: KorekcijaState) -> list[NewEffect]:
             # The requester hears the outcome with the answer that decided it.
             text = texts.get(state)
             if requester is None or text is None:
@@ -169,11 +175,11 @@ class KorekcijaDesk:
         state = await self._record(korekcija.id, stored, nick, yes, told)
         if state is None:
             fresh = await self.store.korekcija(korekcija.id)
-            raise Refused(f"korekcija.state_{fresh.state if fresh else 'lapsed'}", game=korekcija.game)
+            raise Refused(f"korekcija.state_{fresh.state if fresh else KorekcijaState.LAPSED}", game=korekcija.game)
         await desk.deliver_effects()
-        if state == "refused":
+        if state is KorekcijaState.REFUSED:
             return Reply(desk.t("korekcija.you_refused", game=korekcija.game))
-        if state == "agreed":
+        if state is KorekcijaState.AGREED:
             return Reply(desk.t("korekcija.agreed_all", game=korekcija.game))
         return Reply(desk.t("korekcija.consent_recorded", game=korekcija.game))
 

@@ -33,7 +33,7 @@ from bot.gameserver.protocol import (
     verify,
 )
 from rules.cards import Card
-from rules.gamelog import Game, Hand, format_time, game_to_doc
+from rules.gamelog import Game, GameStatus, Hand, format_time, game_to_doc
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ class Table:
         self.finished = True
         ended = game.ended_at or (complete[-1].ended_at if complete else game.started_at)
         assert ended is not None
-        if game.status.value == "interrupted":
+        if game.status is GameStatus.INTERRUPTED:
             await self.post(
                 "game_interrupted", {"ended_at": format_time(ended), "abandoned_by": list(game.abandoned_by)}
             )

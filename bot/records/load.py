@@ -13,9 +13,10 @@ from rules.members import PartyRole
 from rules.paper import Paper, compute_paper
 from rules.verdicts import verdict_from_json
 from storage.database import Database
-from storage.states import EndReason
+from storage.states import EndReason, TrialOutcome
 
-ANONYMOUS = {"referee": "sudija", "councilor": "većnik"}  # the club's words, in every view's chained data
+#: The club's words for who judged, in every view's chained data.
+ANONYMOUS: dict[PartyRole, str] = {PartyRole.REFEREE: "sudija", PartyRole.COUNCILOR: "većnik"}
 
 
 def _pictures(game: Game, paper: Paper, lang: str) -> list[tuple[str, bytes]]:
@@ -53,7 +54,7 @@ async def load_record(
         """(who as this view shows him, his function, who in the chained data)."""
         if member is None:
             return "Sudija (bot)", "bot", "bot"
-        role = roles.get(member, "player")
+        role = roles.get(member, PartyRole.PLAYER)
         nick = names.get(member, f"#{member}")
         if role in ANONYMOUS:
             return (nick if officials else ANONYMOUS[role]), role, ANONYMOUS[role]
@@ -63,8 +64,10 @@ async def load_record(
     for message in await db.trials.messages(trial_id):
         who, role, chained = shown(message.member)
         lines.append(Line(format_time(message.at), who, role, chained, message.text))
-    outcome_text = str(words.get("verdict_o" if trial.outcome == "verdict" else trial.outcome, trial.outcome))
-    if trial.outcome == "interrupted":
+    outcome_text = str(
+        words.get("verdict_o" if trial.outcome is TrialOutcome.VERDICT else trial.outcome, trial.outcome)
+    )
+    if trial.outcome is TrialOutcome.INTERRUPTED:
         outcome_text += " — " + messages.t(EndReason.key_of(trial.end_reason))
     verdict_text = "—"
     if trial.verdict is not None:
@@ -94,7 +97,7 @@ async def load_record(
         )
         if pictures:  # in a worker thread: a long game's hands take a while, the event loop must not wait
             captions = await asyncio.to_thread(_pictures, game, with_trial, lang)
-    referee = names.get(trial.referee, "?") if officials else ANONYMOUS["referee"]
+    referee = names.get(trial.referee, "?") if officials else ANONYMOUS[PartyRole.REFEREE]
     return TrialRecord(
         trial=trial.id,
         game=trial.game,

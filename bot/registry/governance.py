@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from bot.ports import Reply
 from bot.registry.spec import MAX_DAYS, Arg, ArgKind, Args, Audience, Caller, Command, Place, member_of
-from rules.members import ROLES
+from rules.members import ROLES, Role
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -22,15 +22,15 @@ REQUIRED_REASON = Arg("razlog", ArgKind.REASON)
 
 
 async def postavi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.appoint(member_of(caller), args.text("clan"), args.text("funkcija"), args.text("razlog"))
+    return await desk.appoint(member_of(caller), args.text("clan"), Role(args.text("funkcija")), args.text("razlog"))
 
 
 async def razresi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.dismiss(member_of(caller), args.text("clan"), args.text("funkcija"), args.text("razlog"))
+    return await desk.dismiss(member_of(caller), args.text("clan"), Role(args.text("funkcija")), args.text("razlog"))
 
 
 async def ostavka(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.resign(member_of(caller), args.text("funkcija"), args.text("razlog"))
+    return await desk.resign(member_of(caller), Role(args.text("funkcija")), args.text("razlog"))
 
 
 async def uskrati(desk: Desk, caller: Caller, args: Args) -> Reply:
