@@ -455,7 +455,7 @@ class AppealDesk(DeskBase):
     async def end_judging_without_function(self, member: Member, role: Role) -> None:
         """A councilor who is no longer one stops hearing an appeal: the hearing ends and the appeal waits again."""
         await self.governance.end_judging_without_function(member, role)
-        if role is not Role.COUNCILOR:
+        if role != Role.COUNCILOR:
             return
         trial = await self.db.trials.judging(member.id)
         if trial is not None and await self.db.appeals.by_hearing(trial.id) is not None:

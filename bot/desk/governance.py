@@ -141,7 +141,7 @@ class GovernanceDesk(DeskBase):
 
     async def end_judging_without_function(self, member: Member, role: Role) -> None:
         """A referee who is no longer a referee stops judging: his open trial ends, its draft dropped."""
-        if role is not Role.REFEREE:
+        if role != Role.REFEREE:
             return
         trial = await self.db.trials.judging(member.id)
         if trial is not None:
