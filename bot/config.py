@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.arbitar_pool import default_workers
+from bot.gameserver.protocol import WINDOW_SECONDS
 from bot.i18n import LANGUAGES
 from bot.i18n.clock import DEFAULT_TIMEZONE, known_zone
 from rules.appeals import AppealConfigError, AppealRules, parse_appeal_rules
@@ -139,7 +140,7 @@ class GameServerConfig:
     host: str = "127.0.0.1"  # where the bot listens for the game server's events (POST /v1/events)
     port: int = 8710
     secret_env: str = "SUDIJA_GAMESERVER_SECRET"  # the shared secret is read from this environment variable
-    timestamp_window_seconds: int = 300
+    timestamp_window_seconds: int = WINDOW_SECONDS
     retry_initial_seconds: float = 1.0
     retry_max_seconds: float = 300.0
 

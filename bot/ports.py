@@ -56,6 +56,11 @@ class ManualClock:
         self._now = moment
 
 
+#: Desk jobs a chat adapter works at once after answering them: a burst of presses is acknowledged before it is
+#: worked, and the platform's connection keeps its share of the event loop.
+WORK_SLOTS = 8
+
+
 class Action(StrEnum):
     """What a button does. The value is what its payload carries (Telegram's callback data, Discord's custom_id,
     so it never changes for a button already shown); `label_key` names its label's message."""

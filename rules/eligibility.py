@@ -14,8 +14,9 @@ from datetime import datetime, timedelta
 from enum import Enum
 
 from rules.gamelog import GameStatus
+from rules.limits import CLAIM_DAYS
 
-CLAIM_WINDOW = timedelta(days=7)
+CLAIM_WINDOW = timedelta(days=CLAIM_DAYS)
 
 
 class RefusalReason(Enum):

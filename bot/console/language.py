@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
+from rules.limits import MAX_INT
+
 
 class LineError(ValueError):
     """A line the console cannot read (or act on); `key` and `params` make the message shown."""
@@ -140,7 +142,7 @@ def _member_line(text: str) -> Action:
         _nothing_after(name, arg)
         return Presence(nick, name == "online")
     if name == "sit":
-        if not arg.isdigit() or len(arg) > 16 or int(arg) > 2**53:
+        if not arg.isdigit() or len(arg) > 16 or int(arg) > MAX_INT:
             raise LineError("console.sit_game")
         return Sit(nick, int(arg))
     if name == "stand":

@@ -43,7 +43,7 @@ from bot.discord.pictures import reply_attachments
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.i18n import LANGUAGES
 from bot.i18n.clock import discord_times
-from bot.ports import Reply
+from bot.ports import WORK_SLOTS, Reply
 from bot.registry.spec import Args, Caller, Command, Usage
 from rules.members import Member
 from rules.verdicts import VerdictKind
@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from bot.app import App
 
 log = logging.getLogger(__name__)
-WORK_SLOTS = 8  # desk jobs at once after their answers: a burst of presses is acknowledged before it is worked
 TOKEN_GONE = frozenset({50027, 10015})  # Invalid Webhook Token, Unknown Webhook: the 15 minutes are over
 
 

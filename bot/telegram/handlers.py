@@ -40,7 +40,7 @@ from bot.commands import Commands
 from bot.desk import Desk
 from bot.i18n import TELEGRAM_LANGUAGES
 from bot.messages import Catalogue
-from bot.ports import Action, Reply
+from bot.ports import WORK_SLOTS, Action, Reply
 from bot.registry import REGISTRY
 from bot.registry.spec import Caller, Place
 from bot.telegram.format import parse_callback
@@ -57,7 +57,6 @@ AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 GROUP_COMMANDS = tuple(c.name for c in REGISTRY if Place.CLUB in c.places)
 PRIVATE_COMMANDS = tuple(c.name for c in REGISTRY if Place.PRIVATE in c.places)
 ONE_SHOT = frozenset({Action.WITHDRAW})  # a used button of this kind leaves the pressed message
-WORK_SLOTS = 8  # presses worked at once after their answers, so the answers to a burst are not held behind it
 _COMMAND = re.compile(r"/([^\s@]+)(?:@(\S*))?(?:\s+(.*))?", re.DOTALL)
 
 
