@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from rules.cards import DECK, RANKS, Card, Suit
@@ -23,7 +23,7 @@ from rules.nicknames import NickRefused, check_nick, identity_key, is_clean
 FORMAT = "sudija-game-log/1"
 
 
-class GameStatus(Enum):
+class GameStatus(StrEnum):
     IN_PROGRESS = "in_progress"
     FINISHED = "finished"
     INTERRUPTED = "interrupted"

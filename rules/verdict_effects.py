@@ -57,7 +57,9 @@ class EffectsPlan:
         """The same plan with the culprit as the club's records spell him."""
         return self if self.penalty is None else replace(self, penalty=replace(self.penalty, culprit=nick))
 
-    def napustio(self, first_leaver: str | None, counted: str | None, source: str) -> tuple[str | None, str]:
+    def napustio(
+        self, first_leaver: str | None, counted: str | None, source: NapustioSource
+    ) -> tuple[str | None, NapustioSource]:
         """Who an interrupted game counts as abandoned by after this verdict, and why, from what the game counts
         now (`counted`, `source`): a settlement (now or earlier) counts nobody; a penalty or (niko) decides
         (`rules.penalties.counted_abandoner`); anything else leaves the count as it is."""

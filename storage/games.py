@@ -47,7 +47,7 @@ class GameRow(NamedTuple):
     ai: bool
     bule: int
     refe_limit: int
-    status: str
+    status: GameStatus
     started_at: str
     ended_at: str | None
     hand_count: int
@@ -70,7 +70,7 @@ class GameRow(NamedTuple):
             game.ai,
             game.bule,
             game.refe_limit,
-            game.status.value,
+            game.status,
             format_time(game.started_at),
             format_time(game.ended_at) if game.ended_at else None,
             len(game.hands),

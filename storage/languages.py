@@ -6,19 +6,20 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from storage.database import now_text
+from storage.states import Language
 
 if TYPE_CHECKING:
     from storage.database import Database
 
 
-async def member_language(db: Database, member_id: int) -> str | None:
+async def member_language(db: Database, member_id: int) -> Language | None:
     """The language the member chose, or None (he reads the club's)."""
     async with db.connection.execute("SELECT language FROM member_languages WHERE member = ?", (member_id,)) as cursor:
         row = await cursor.fetchone()
-    return None if row is None else str(row[0])
+    return None if row is None else Language(str(row[0]))
 
 
-async def set_member_language(db: Database, member_id: int, language: str | None, now: datetime) -> None:
+async def set_member_language(db: Database, member_id: int, language: Language | None, now: datetime) -> None:
     """Choose his language; None goes back to the club's."""
     async with db.transaction() as conn:
         if language is None:

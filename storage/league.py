@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from rules.gamelog import format_time
+from rules.gamelog import GameStatus, format_time
 from rules.penalties import month_end, month_start
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
+from storage.states import MonthClosing
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -43,13 +44,13 @@ class ClosedMonth:
     month: str
     closed_at: datetime
     closed_by: int | None
-    how: str
+    how: MonthClosing
 
 
 @dataclass(frozen=True, slots=True)
 class MonthGame:
     number: int
-    status: str
+    status: GameStatus
     players: tuple[str, ...]
 
 
@@ -62,16 +63,16 @@ class LeagueStore:
             "SELECT month, closed_at, closed_by, how FROM league_months WHERE month = ?", (month,)
         ) as cur:
             row = await cur.fetchone()
-        return None if row is None else ClosedMonth(row[0], parse_stored_time(row[1]), row[2], row[3])
+        return None if row is None else ClosedMonth(row[0], parse_stored_time(row[1]), row[2], MonthClosing(row[3]))
 
     async def closed_months(self) -> list[ClosedMonth]:
         async with self.db.connection.execute(
             "SELECT month, closed_at, closed_by, how FROM league_months ORDER BY month"
         ) as cur:
-            return [ClosedMonth(r[0], parse_stored_time(r[1]), r[2], r[3]) for r in await cur.fetchall()]
+            return [ClosedMonth(r[0], parse_stored_time(r[1]), r[2], MonthClosing(r[3])) for r in await cur.fetchall()]
 
     async def close(
-        self, month: str, standings: list[Standing], now: datetime, by: int | None, how: str, reason: str = ""
+        self, month: str, standings: list[Standing], now: datetime, by: int | None, how: MonthClosing, reason: str = ""
     ) -> bool:
         """Close `month` and freeze its standings; False when it was closed already."""
         async with self.db.transaction() as conn:
@@ -126,7 +127,10 @@ class LeagueStore:
             sql += " AND g.number IN (SELECT game FROM game_players WHERE nick = ?)"
             params = (*params, nick)
         async with self.db.connection.execute(sql + " ORDER BY g.number", params) as cur:
-            return [MonthGame(int(r[0]), str(r[1]), tuple(str(r[2]).split("\x1f"))) for r in await cur.fetchall()]
+            return [
+                MonthGame(int(r[0]), GameStatus(str(r[1])), tuple(str(r[2]).split("\x1f")))
+                for r in await cur.fetchall()
+            ]
 
     async def active_members(self, month: str) -> list[int]:
         """Members with anything in `month`: a rated game, a penalty or a napustio."""

@@ -19,7 +19,7 @@ from rules.penalties import (
     plavac_after_lift,
     plavac_after_penalty,
 )
-from rules.verdict_effects import EffectsPlan
+from rules.verdict_effects import EffectsPlan, NapustioSource
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
@@ -62,7 +62,7 @@ class Napustio:
     game: int
     first_leaver: str | None
     counted: str | None
-    source: str
+    source: NapustioSource
     trial: int | None
     rated: bool
     month: str
@@ -216,7 +216,7 @@ class PenaltyStore:
             row = await cur.fetchone()
         if row is None:
             return None
-        return Napustio(row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6])
+        return Napustio(row[0], row[1], row[2], NapustioSource(row[3]), row[4], bool(row[5]), row[6])
 
     async def add_napustio(self, game: GameAtStake, now: datetime) -> None:
         async with self.db.transaction() as conn:
@@ -389,7 +389,7 @@ class PenaltyStore:
                     await conn.execute("SELECT counted, source, month FROM napustio WHERE game = ?", (game.number,))
                 ).fetchone()
                 assert found is not None
-                napustio_before, source, month = found[0], found[1], found[2]
+                napustio_before, source, month = found[0], NapustioSource(found[1]), found[2]
                 napustio_open = await _month_is_open(conn, month, now, grace)
                 counted, new_source = plan.napustio(game.first_leaver, napustio_before, source)
                 napustio_after = counted

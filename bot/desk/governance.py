@@ -25,7 +25,7 @@ from rules.members import ROLES, VOTED_ROLES, Role
 from rules.penalties import month_of, parse_month, previous_months
 from storage.events import Event
 from storage.members import Member
-from storage.states import EndReason
+from storage.states import EndReason, MonthClosing
 
 ROLE_WORDS = {
     "sudija": Role.REFEREE,
@@ -190,7 +190,7 @@ class GovernanceDesk(DeskBase):
             raise Refused("league.bad_month", month=month) from None
         if chosen > month_of(self.now()):
             raise Refused("league.future", month=chosen)
-        if not await self.penalties.close_month(chosen, actor.id if actor else None, "admin", reason):
+        if not await self.penalties.close_month(chosen, actor.id if actor else None, MonthClosing.ADMIN, reason):
             raise Refused("league.already_closed", month=chosen)
         return Reply(self.t("league.closed", month=chosen, league=self.config.penalties.league_name))
 

@@ -12,6 +12,7 @@ from bot.i18n.reader import speaking
 from bot.ports import Reply
 from rules.members import Member
 from storage.languages import member_language, set_member_language
+from storage.states import Language
 
 CLUB = "klub"  # back to the club's language
 LANGUAGE_CHOICES: tuple[str, ...] = (*LANGUAGES, CLUB)
@@ -40,7 +41,7 @@ class LanguageDesk(DeskBase):
             )
         if choice not in LANGUAGE_CHOICES:
             raise Refused("jezik.unknown", choices=self.language_choices())
-        language = None if choice == CLUB else choice
+        language = None if choice == CLUB else Language(choice)
         await set_member_language(self.db, member.id, language, self.now())
         with speaking(language):
             key = "jezik.chosen_club" if language is None else "jezik.chosen"

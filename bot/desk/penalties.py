@@ -39,7 +39,7 @@ from storage.chat_outbox import NewEffect
 from storage.league import Standing
 from storage.members import CallBan, Member
 from storage.penalties import Effects, GameAtStake
-from storage.states import TrialOutcome
+from storage.states import MonthClosing, TrialOutcome
 from storage.trials import Trial
 
 MONTHS_WATCHED = 12  # months before the current one that close by themselves after the grace
@@ -400,7 +400,7 @@ class PenaltyDesk(DeskBase):
             if now < month_closes_at(month, self.league_grace) or await self.db.league.closed(month) is not None:
                 continue
             if await self.db.league.active_members(month):
-                await self.close_month(month, None, "grace")
+                await self.close_month(month, None, MonthClosing.GRACE)
 
     # The league -----------------------------------------------------------------------------------------------
     async def month_is_open(self, month: str) -> bool:
@@ -455,7 +455,7 @@ class PenaltyDesk(DeskBase):
         counted = await self.db.penalties.counted_settlements()
         games = points = 0
         for item in await self.db.league.rated_games(month, member.nick):
-            if item.status != GameStatus.FINISHED.value and item.number not in counted:
+            if item.status is not GameStatus.FINISHED and item.number not in counted:
                 continue
             game = await self.load_game(item.number)
             paper = compute_paper(game, await self.db.paper_changes.for_game(item.number))
@@ -482,7 +482,7 @@ class PenaltyDesk(DeskBase):
             return await self.db.league.frozen(month, member.id)
         return await self.live_standing(member, month)
 
-    async def close_month(self, month: str, by: int | None, how: str, reason: str = "") -> bool:
+    async def close_month(self, month: str, by: int | None, how: MonthClosing, reason: str = "") -> bool:
         """Freeze the month's standings and close it; False when closed already."""
         standings = []
         for member_id in await self.db.league.active_members(month):

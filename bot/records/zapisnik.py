@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.i18n.words import Words, catalogue_words
 from bot.records.chain import chain
+from storage.states import TrialOutcome
 
 DIGEST_ZERO = "0" * 64
 _DIGEST = re.compile(r'<meta name="sudija-digest" content="sha256:([0-9a-f]{64})">')
@@ -73,7 +74,7 @@ class TrialRecord:
     taken_by: str  # the referee's name (officials' view) or "sudija"
     taken_at: str
     closed_at: str | None
-    outcome: str  # open, verdict, no_verdict, interrupted
+    outcome: TrialOutcome
     outcome_text: str  # the outcome in words, with the reason of an interruption
     verdict_text: str
     reason: str
