@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError, from_dict, load
+from rules.members import OWNER, Role
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "config.example.toml"
 
@@ -49,3 +50,20 @@ def test_bad_configuration_says_what_is_wrong(tmp_path: Path) -> None:
         load(broken)
     with pytest.raises(ConfigError, match="does not exist"):
         load(tmp_path / "missing.toml")
+
+
+def test_functions_are_read_as_roles_and_a_wrong_word_is_named() -> None:
+    config = from_dict(
+        {"club": {"referee_names_visible_to": ["councilor", "owner"]}, "discord": {"roles": {"referee": 11}}}
+    )
+    assert config.referee_names_visible_to == (Role.COUNCILOR, OWNER)
+    assert config.discord.roles == {Role.REFEREE: 11}
+    assert all(isinstance(role, Role) for role in config.discord.roles)
+    with pytest.raises(ConfigError, match=r"referee_names_visible_to may hold only .*'sudija'"):
+        from_dict({"club": {"referee_names_visible_to": ["sudija"]}})
+    with pytest.raises(ConfigError, match="referee_names_visible_to must be a list"):
+        from_dict({"club": {"referee_names_visible_to": "owner"}})
+    with pytest.raises(ConfigError, match=r"\[discord.roles\] names vecnik: the functions are referee, councilor"):
+        from_dict({"discord": {"roles": {"vecnik": 12}}})
+    with pytest.raises(ConfigError, match=r"\[discord.roles\] maps a function"):
+        from_dict({"discord": {"roles": ["referee"]}})
