@@ -4,8 +4,14 @@ One `concurrent.futures.ProcessPoolExecutor` per desk, started on the first anal
 forked, because the bot already runs threads; each dies with the bot, `bot.workers.die_with_parent`) and shut
 down with the app. What is sent is the procedure itself (a module-level function, `rules.arbitar.procedure
 .arbitrate`) with the game, the hand's number and the seat: the worker imports the procedure once and keeps its
-tables, bounded per worker. With ``workers = 0`` an analysis runs in a thread of the bot instead (the native
-solver releases the GIL), as the tests' desks keep it.
+tables. With ``workers = 0`` an analysis runs in a thread of the bot instead (the native solver releases the
+GIL), as the tests' desks keep it.
+
+The memory is bounded per bot, not per worker (`[arbitar] memory_mb`, `table_budget`): the workers share the
+budget equally; each keeps `WORKER_OWN_MB` of its share for itself (the interpreter and the procedure's arrays
+at the largest view) and sizes its solver tables to the rest (`rules.arbitar.solver.plan_tables`), for the
+searches of its one analysis at a time (`rules.arbitar.procedure.THREADS`); the native module refuses any table
+past that. With no workers the bot's process sizes its tables the same way, for `solver.MAX_THREADS` searches.
 
 A worker that dies (killed, out of memory) breaks the pool: the analyses it held end in `ArbitarUnavailable`
 (the member is told the Arbitar is unavailable now, to try again), and the next analysis starts a new pool.
@@ -20,6 +26,7 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.workers import die_with_parent, warm_up
@@ -28,10 +35,75 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+DEFAULT_MEMORY_MB = 256  # `[arbitar] memory_mb` when unset: the Arbitar's workers together
+WORKER_OWN_MB = 64  # a worker's own memory besides its tables: the interpreter and the procedure's largest arrays
+
 
 def default_workers() -> int:
     """`[arbitar] workers` when unset: two analyses at once at most, never more than the machine's cores."""
     return min(2, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True, slots=True)
+class TableBudget:
+    """What one process running analyses (a worker, or the bot with no workers) may give its solver tables, and
+    for how many searches at once."""
+
+    table_bytes: int
+    threads: int
+
+
+def table_budget(workers: int, memory_mb: int) -> TableBudget | None:
+    """The tables' share of each process under the bot's Arbitar budget (see the module's docstring); None while
+    the Arbitar is not installed."""
+    try:
+        from rules.arbitar import procedure, solver  # noqa: PLC0415 (the Arbitar may not be installed)
+    except ImportError:
+        return None
+    share = memory_mb if workers == 0 else memory_mb // workers
+    return TableBudget((share - WORKER_OWN_MB) << 20, solver.MAX_THREADS if workers == 0 else procedure.THREADS)
+
+
+def check_budget(workers: int, memory_mb: int) -> str | None:
+    """Why ``memory_mb`` cannot hold the tables of ``workers`` workers (None when it can, or without the Arbitar)."""
+    budget = table_budget(workers, memory_mb)
+    if budget is None:
+        return None
+    from rules.arbitar import solver  # noqa: PLC0415 (installed: table_budget imported it)
+
+    try:
+        solver.plan_tables(max(0, budget.table_bytes), budget.threads)
+    except ValueError:
+        least = solver.TablePlan(0, solver.MIN_LAYOUTS_TT_BITS, budget.threads).table_bytes
+        each = WORKER_OWN_MB + -(-least >> 20)
+        tables = f"{least / 2**20:.1f} MB of solver tables"
+        if workers == 0:
+            return (
+                f"{memory_mb} MB is too little for the analyses in the bot's process: they need at least {each} MB "
+                f"({WORKER_OWN_MB} MB for an analysis's arrays and {tables}); raise it"
+            )
+        return (
+            f"{memory_mb} MB is too little for {workers} workers: each needs at least {each} MB ({WORKER_OWN_MB} MB "
+            f"for itself and {tables}), {each * workers} MB in all; raise it or lower arbitar.workers"
+        )
+    return None
+
+
+def size_tables(budget: TableBudget | None) -> None:
+    """Size this process's solver tables to ``budget`` (a worker at its start; the bot with no workers)."""
+    if budget is None:
+        return
+    from rules.arbitar import solver  # noqa: PLC0415 (installed: there is a budget)
+
+    plan = solver.plan_tables(budget.table_bytes, budget.threads)
+    if plan != solver.current_plan():
+        solver.configure(plan)
+
+
+def start_worker(parent: int, budget: TableBudget | None) -> None:
+    """A worker's start: it dies with the bot, and its tables take its share of the budget."""
+    die_with_parent(parent)
+    size_tables(budget)
 
 
 class ArbitarUnavailable(Exception):
@@ -41,10 +113,13 @@ class ArbitarUnavailable(Exception):
 class ArbitarPool:
     """Where the desk runs the Arbitar: `run` sends a picklable function and its arguments to a worker."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, memory_mb: int = DEFAULT_MEMORY_MB) -> None:
         self.workers = max(0, workers)
+        self.budget = table_budget(self.workers, memory_mb)
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._starting: asyncio.Lock | None = None
+        if self.workers == 0:
+            size_tables(self.budget)
 
     async def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._starting is None:
@@ -54,8 +129,8 @@ class ArbitarPool:
                 executor = concurrent.futures.ProcessPoolExecutor(
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=die_with_parent,
-                    initargs=(os.getpid(),),
+                    initializer=start_worker,
+                    initargs=(os.getpid(), self.budget),
                 )
                 try:
                     pids = await asyncio.to_thread(warm_up, executor, self.workers)

@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from bot.arbitar_pool import default_workers
+from bot.arbitar_pool import DEFAULT_MEMORY_MB, check_budget, default_workers
 from bot.gameserver.protocol import WINDOW_SECONDS
 from bot.i18n import LANGUAGES
 from bot.i18n.clock import DEFAULT_TIMEZONE, known_zone
@@ -155,10 +155,12 @@ class GameServerConfig:
 
 @dataclass(frozen=True)
 class ArbitarConfig:
-    """Where the Arbitar's analyses run (`[arbitar]`, bot/arbitar_pool.py): `workers` processes of the bot, each
-    with its own tables (under 256 MB); 0 runs them in a thread of the bot's process."""
+    """Where the Arbitar's analyses run (`[arbitar]`, bot/arbitar_pool.py): `workers` processes of the bot (0 runs
+    them in a thread of the bot's process), sharing `memory_mb` megabytes in all: each worker's tables are sized
+    from its share."""
 
     workers: int = field(default_factory=default_workers)
+    memory_mb: int = DEFAULT_MEMORY_MB
 
 
 @dataclass(frozen=True)
@@ -366,6 +368,12 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     workers = config.arbitar.workers
     if not isinstance(workers, int) or isinstance(workers, bool) or not 0 <= workers <= 64:
         raise ConfigError(f"{source}: arbitar.workers must be a whole number from 0 to 64, not {workers!r}")
+    memory = config.arbitar.memory_mb
+    if not isinstance(memory, int) or isinstance(memory, bool) or not 1 <= memory <= 1 << 20:
+        raise ConfigError(f"{source}: arbitar.memory_mb must be a whole number of megabytes, not {memory!r}")
+    short = check_budget(workers, memory)
+    if short is not None:
+        raise ConfigError(f"{source}: arbitar.memory_mb: {short}")
     if config.governance.vote_days < 1:
         raise ConfigError(f"{source}: governance.vote_days must be at least 1")
     if config.language not in LANGUAGES:

@@ -7,7 +7,9 @@ import os
 import signal
 from pathlib import Path
 
+from rules.arbitar import _dds, solver
 from rules.arbitar.procedure import arbitrate
+from rules.arbitar.solver import TablePlan
 from rules.arbitar.verdict import ArbitarVerdict
 from rules.gamelog import Game
 
@@ -22,3 +24,10 @@ def dying(game: Game, hand: int, fallen: int) -> ArbitarVerdict:
     """A worker killed in the middle of an analysis (as the kernel's OOM killer or an operator would)."""
     os.kill(os.getpid(), signal.SIGKILL)
     raise AssertionError("not reached: the process is gone")
+
+
+def judged_with_tables(game: Game, hand: int, fallen: int) -> tuple[ArbitarVerdict, TablePlan, tuple[int, int]]:
+    """The Arbitar's verdict, the table plan of the process that computed it, and its tables' memory after
+    (bytes held, the native limit)."""
+    verdict = arbitrate(game, hand, fallen)
+    return verdict, solver.current_plan(), _dds.table_memory()

@@ -301,10 +301,11 @@ class DeskBase:
 
     @property
     def arbitar_pool(self) -> ArbitarPool:
-        """Where the Arbitar's analyses run (`[arbitar] workers` processes, one pool per desk)."""
+        """Where the Arbitar's analyses run (`[arbitar] workers` processes sharing `memory_mb`, one pool per desk)."""
         pool = self.deps.arbitar_pool
         if pool is None:  # shared by every part through their one DeskDeps
-            pool = self.deps.arbitar_pool = ArbitarPool(self.config.arbitar.workers)
+            arbitar = self.config.arbitar
+            pool = self.deps.arbitar_pool = ArbitarPool(arbitar.workers, arbitar.memory_mb)
         return pool
 
     async def enqueue_effects(self, effects: Sequence[NewEffect]) -> None:

@@ -90,9 +90,11 @@ static int TOPBIT(uint32_t x) { int n = -1; while (x) { x >>= 1; n++; } return n
 
 #define NO_CARD 0xFF
 #define MAX_TT_BITS 22 /* 2**22 entries * 24 bytes = 96 MB at most per Solver */
-/* All the Solvers of the process together: a new table that would pass this is refused (MemoryError). */
+/* All the Solvers of the process together: a new table that would pass the limit is refused (MemoryError). The
+ * limit is MAX_TOTAL_TT_BYTES unless set_table_limit() set another (the Arbitar's budget of a worker process). */
 #define MAX_TOTAL_TT_BYTES ((size_t)256 << 20)
-static size_t total_tt_bytes = 0; /* changed only with the GIL held (init, dealloc) */
+static size_t total_tt_bytes = 0;                  /* changed only with the GIL held (init, dealloc) */
+static size_t tt_limit_bytes = MAX_TOTAL_TT_BYTES; /* changed only with the GIL held (set_table_limit) */
 
 static uint8_t COMPRESS[256][256]; /* [in play][x]: the bits of x at the positions of in play, packed low */
 static uint8_t EXPAND[256][256];   /* [in play][c]: the low bits of c placed at the positions of in play */
@@ -1788,9 +1790,9 @@ static int Solver_init(SolverObject *self, PyObject *args, PyObject *kwds) {
     }
     free_table(self);
     size_t bytes = table_bytes(bits);
-    if (total_tt_bytes + bytes > MAX_TOTAL_TT_BYTES) {
-        PyErr_Format(PyExc_MemoryError, "solver tables would pass %zu MB in all (%zu MB in use)",
-                     MAX_TOTAL_TT_BYTES >> 20, total_tt_bytes >> 20);
+    if (total_tt_bytes + bytes > tt_limit_bytes) {
+        PyErr_Format(PyExc_MemoryError, "solver tables would pass %zu MB in all (%zu MB in use)", tt_limit_bytes >> 20,
+                     total_tt_bytes >> 20);
         return -1;
     }
     self->ctx.tt_block = malloc(bytes);
@@ -2330,8 +2332,35 @@ static PyObject *dds_solve(PyObject *Py_UNUSED(module), PyObject *args, PyObject
     return result;
 }
 
+PyDoc_STRVAR(set_table_limit_doc,
+             "set_table_limit(limit_bytes) -> int\n\n"
+             "Bound the tables of every Solver of the process together at limit_bytes (default MAX_TOTAL_TT_BYTES); "
+             "a new table past it raises MemoryError. Tables that exist stay. Returns the previous limit.");
+
+static PyObject *dds_set_table_limit(PyObject *Py_UNUSED(module), PyObject *arg) {
+    Py_ssize_t limit = PyLong_AsSsize_t(arg);
+    if (limit == -1 && PyErr_Occurred()) return NULL;
+    if (limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "the table limit is a number of bytes, 0 or more");
+        return NULL;
+    }
+    size_t previous = tt_limit_bytes;
+    tt_limit_bytes = (size_t)limit;
+    return PyLong_FromSize_t(previous);
+}
+
+PyDoc_STRVAR(table_memory_doc,
+             "table_memory() -> tuple[int, int]\n\n"
+             "(bytes held by the tables of every Solver of the process, the limit they may take together).");
+
+static PyObject *dds_table_memory(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("(nn)", (Py_ssize_t)total_tt_bytes, (Py_ssize_t)tt_limit_bytes);
+}
+
 static PyMethodDef module_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))dds_solve, METH_VARARGS | METH_KEYWORDS, module_solve_doc},
+    {"set_table_limit", (PyCFunction)dds_set_table_limit, METH_O, set_table_limit_doc},
+    {"table_memory", (PyCFunction)dds_table_memory, METH_NOARGS, table_memory_doc},
     {"layouts", (PyCFunction)dds_layouts, METH_VARARGS, layouts_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -2353,6 +2382,7 @@ PyMODINIT_FUNC PyInit__dds(void) {
         return NULL;
     }
     if (PyModule_AddIntConstant(m, "MAX_TT_BITS", MAX_TT_BITS) < 0 ||
+        PyModule_AddIntConstant(m, "ENTRY_BYTES", (long)(sizeof(Bucket) / BUCKET)) < 0 ||
         PyModule_AddIntConstant(m, "MAX_TOTAL_TT_BYTES", (long)MAX_TOTAL_TT_BYTES) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 MAX_TT_BITS: int
 MAX_TOTAL_TT_BYTES: int
+ENTRY_BYTES: int
 
 class Solver:
     def __init__(self, tt_bits: int = 18) -> None: ...
@@ -55,3 +56,5 @@ def solve(
     trick: tuple[int, ...] = (),
     trick_leader: int = -1,
 ) -> list[tuple[int, int]]: ...
+def set_table_limit(limit_bytes: int, /) -> int: ...
+def table_memory() -> tuple[int, int]: ...

@@ -27,10 +27,11 @@ through the class entries, much of the middle game, which is why the layouts com
 call's input is parsed and checked in full before its Solver is taken, so a refused call never touches a table
 another thread is searching.
 
-Memory, bounded: 24 bytes per entry, 2**tt_bits entries per Solver; at most `MAX_SOLVE_TABLES` `solve` tables of
-2**`SOLVE_TT_BITS` entries and at most `MAX_THREADS` layout tables of 2**`LAYOUTS_TT_BITS` entries exist at once
-(a caller waits for a free one); the native module itself refuses any table that would take all the tables of
-the process past 256 MB.
+Memory, bounded by a budget (`configure(plan_tables(budget, threads))`; the bot gives each Arbitar worker its
+share of `[arbitar] memory_mb`): 24 bytes per entry, 2**tt_bits entries per Solver; at most `MAX_SOLVE_TABLES`
+`solve` tables of 2**`SOLVE_TT_BITS` entries and at most ``threads`` layout tables of the largest size up to
+2**`LAYOUTS_TT_BITS` entries that the budget holds exist at once (a caller waits for a free one); the native
+module itself refuses any table that would take all the tables of the process past the budget.
 
 What each step measured (nodes, times, ratios to the baseline) and what was tried and dropped: docs/solver-journal.md.
 """
@@ -41,28 +42,71 @@ import threading
 from array import array
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
+from rules.arbitar import _dds
 from rules.arbitar._dds import Solver
 from rules.arbitar._dds import layouts as _native_layouts
 
 __all__ = [
     "ILLEGAL",
     "Solver",
+    "TablePlan",
     "clear_tables",
+    "configure",
+    "current_plan",
     "enumerate_layouts",
     "layouts_reach",
     "pack_layouts",
+    "plan_tables",
     "solve",
     "solve_layouts",
     "solve_tricks",
+    "table_bytes",
 ]
 
 SOLVE_TT_BITS = 15  # 0.75 MB: holds what one 10-card deal stores and stays in the second-level cache
-LAYOUTS_TT_BITS = 21  # 48 MB: a thread's run of neighbouring layouts keeps its middle games
+LAYOUTS_TT_BITS = 21  # 48 MB, the largest layout table: a thread's run of neighbouring layouts keeps its middle games
+MIN_LAYOUTS_TT_BITS = 15  # 0.75 MB, the smallest a budget may leave: still one deal's table (as `solve`'s)
 CHUNKS_PER_THREAD = 4  # runs per thread, so that a free thread takes over from one on a harder part
-MAX_THREADS = 4  # at most this many layout tables (4 x 48 MB) exist at once
-MAX_SOLVE_TABLES = 4  # and at most this many `solve` tables (4 x 0.75 MB): the Arbitar stays under 256 MB in all
+MAX_THREADS = 4  # at most this many layout tables exist at once (4 x 48 MB without a budget)
+MAX_SOLVE_TABLES = 4  # and at most this many `solve` tables (4 x 0.75 MB)
 ILLEGAL = 255
+
+
+def table_bytes(bits: int) -> int:
+    """What one native table of 2**bits entries takes (as the native module counts it against its limit)."""
+    return (1 << bits) * _dds.ENTRY_BYTES + 64
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlan:
+    """How one process's solver tables fit its memory budget: ``layout_tables`` layout tables (one per search
+    thread) of 2**``layout_bits`` entries and `MAX_SOLVE_TABLES` `solve` tables, all within ``budget`` bytes."""
+
+    budget: int
+    layout_bits: int
+    layout_tables: int
+
+    @property
+    def table_bytes(self) -> int:
+        """The most the tables can hold together under this plan."""
+        return self.layout_tables * table_bytes(self.layout_bits) + MAX_SOLVE_TABLES * table_bytes(SOLVE_TT_BITS)
+
+
+def plan_tables(budget: int, threads: int = MAX_THREADS) -> TablePlan:
+    """The largest layout tables, up to 2**`LAYOUTS_TT_BITS` entries, of which ``threads`` (1 to `MAX_THREADS`)
+    fit in ``budget`` bytes beside the `solve` tables. ValueError when even 2**`MIN_LAYOUTS_TT_BITS` do not."""
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads is 1 to {MAX_THREADS}, not {threads}")
+    for bits in range(LAYOUTS_TT_BITS, MIN_LAYOUTS_TT_BITS - 1, -1):
+        plan = TablePlan(budget, bits, threads)
+        if plan.table_bytes <= budget:
+            return plan
+    least = TablePlan(budget, MIN_LAYOUTS_TT_BITS, threads).table_bytes
+    raise ValueError(
+        f"{budget >> 20} MB holds no solver tables for {threads} threads: they need {least / 2**20:.1f} MB"
+    )
 
 
 class _Tables:
@@ -100,6 +144,7 @@ class _Tables:
 
 
 _solve_tables = _Tables(SOLVE_TT_BITS, MAX_SOLVE_TABLES)
+_plan = plan_tables(_dds.MAX_TOTAL_TT_BYTES, MAX_THREADS)
 
 
 def _native_args(
@@ -133,7 +178,8 @@ def solve(
     Raises ValueError for an inconsistent position.
     """
     native_trump, native_trick, leader = _native_args(trump, betl, trick, trick_leader)
-    native = _solve_tables.take()
+    tables = _solve_tables  # (given back to the set it came from, whatever `configure` does meanwhile)
+    native = tables.take()
     try:
         if cap is None:
             pairs = native.solve(hands, native_trump, betl, declarer, to_move, native_trick, leader)
@@ -142,7 +188,7 @@ def solve(
                 raise ValueError("cap is 0..10 tricks")
             pairs = _capped(native, hands, native_trump, betl, declarer, to_move, native_trick, leader, cap)
     finally:
-        _solve_tables.give_back(native)
+        tables.give_back(native)
     return dict(pairs)
 
 
@@ -204,11 +250,12 @@ def solve_tricks(
 class _Pool:
     """Worker threads, each taking a native Solver from the bounded layout tables for its run of layouts."""
 
-    def __init__(self) -> None:
+    def __init__(self, plan: TablePlan) -> None:
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
         self._workers = 0
-        self.tables = _Tables(LAYOUTS_TT_BITS, MAX_THREADS)
+        self.tables = _Tables(plan.layout_bits, plan.layout_tables)
+        self.limit = plan.layout_tables
 
     def executor(self, workers: int) -> ThreadPoolExecutor:
         with self._lock:
@@ -219,23 +266,38 @@ class _Pool:
                 self._workers = workers
             return self._executor
 
-    def take(self) -> Solver:
-        return self.tables.take()
-
-    def give_back(self, solver: Solver) -> None:
-        self.tables.give_back(solver)
+    def size(self, plan: TablePlan) -> None:
+        """Layout tables as ``plan`` says from now on (a Solver taken before goes back to its own set)."""
+        self.tables = _Tables(plan.layout_bits, plan.layout_tables)
+        self.limit = plan.layout_tables
 
     def clear(self) -> None:
         self.tables.clear()
 
 
-_pool = _Pool()
+_pool = _Pool(_plan)
 
 
 def clear_tables() -> None:
     """Forget the tables kept between calls (memory back; the next call starts cold)."""
     _pool.clear()
     _solve_tables.clear()
+
+
+def configure(plan: TablePlan) -> None:
+    """Size this process's tables by ``plan`` (`plan_tables`): the tables kept are dropped, new ones are made to
+    the plan, and the native module refuses any table past its budget. Meant for a process's start (an Arbitar
+    worker's), before searches run: a search running meanwhile keeps its table until it ends."""
+    global _plan, _solve_tables
+    _pool.size(plan)
+    _solve_tables = _Tables(SOLVE_TT_BITS, MAX_SOLVE_TABLES)
+    _plan = plan
+    _dds.set_table_limit(plan.budget)
+
+
+def current_plan() -> TablePlan:
+    """The plan this process's tables follow (`configure`; unconfigured: `MAX_THREADS` tables under 256 MB)."""
+    return _plan
 
 
 def pack_layouts(layouts: Sequence[tuple[int, int, int]]) -> array[int]:
@@ -281,7 +343,7 @@ def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryv
     count = len(packed) // 3
     if count == 0:
         return b""
-    threads = max(1, min(threads, count, MAX_THREADS))
+    threads = max(1, min(threads, count, _pool.limit))
     chunks = min(count, threads * CHUNKS_PER_THREAD) if threads > 1 else 1
     view = memoryview(packed).cast("B")
     bounds = [count * k // chunks for k in range(chunks + 1)]
@@ -289,8 +351,10 @@ def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryv
     next_chunk = iter(range(chunks))
     lock = threading.Lock()
 
+    tables = _pool.tables  # (given back to the set they came from, whatever `configure` does meanwhile)
+
     def worker() -> None:
-        solver = _pool.take()
+        solver = tables.take()
         try:
             while True:
                 with lock:
@@ -302,7 +366,7 @@ def _run_split(packed: array[int], threads: int, work: Callable[[Solver, memoryv
                 except ValueError as exc:
                     raise ValueError(f"in layouts from {bounds[part]}: {exc} (counted from there)") from None
         finally:
-            _pool.give_back(solver)
+            tables.give_back(solver)
 
     if threads == 1:
         worker()
