@@ -99,6 +99,7 @@ class Stats:
     layouts: int = 0  # layouts enumerated (views of those cards)
     consistency: int = 0  # yes/no searches from trick 1 (a player's layouts are searched once per hand)
     compared: int = 0  # layouts where the played card and its alternatives were valued
+    largest: int = 0  # the largest view judged (184,756: a defender's opening lead)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +207,7 @@ def judge_card(
     total = seen.size
     stats.decisions += 1
     stats.layouts += total
+    stats.largest = max(stats.largest, total)
     reach = _consistency(played, seen.starting_layouts(), known if known is not None else {}, stats, threads)
     consistent = reach.count(1)
     packed = seen.layouts()
