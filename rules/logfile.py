@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.limits import MAX_DEPTH, MAX_DIGITS
+from rules.strict_json import StrictJsonError, strict_loads
 
 GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
@@ -251,7 +252,7 @@ def decode_piece(piece: Piece) -> Decoded:
         decoded.problems.append(_not_utf8(piece.text, exc, piece.first_line))
         return decoded
     try:
-        value = json.loads(text)
+        value = strict_loads(text)
     except json.JSONDecodeError as exc:
         decoded.problems.append(_not_json(text, exc, f"line {exc.lineno + piece.first_line - 1}", multiline=True))
         return decoded
@@ -277,7 +278,7 @@ def _decode_lines(data: bytes, first_line: int) -> Decoded:
         lines = data.decode("utf-8").split("\n")
     except UnicodeDecodeError:
         return _decode_lines_slowly(data, first_line)
-    loads = json.loads
+    loads = strict_loads
     for number, line in enumerate(lines, start=first_line):
         if not line or line.isspace():
             continue
@@ -302,7 +303,7 @@ def _decode_lines_slowly(data: bytes, first_line: int) -> Decoded:
         if not line or line.isspace():
             continue
         try:
-            decoded.documents.append(Document(f"line {number}", json.loads(line)))
+            decoded.documents.append(Document(f"line {number}", strict_loads(line)))
         except json.JSONDecodeError as exc:
             decoded.problems.append(_not_json(line, exc, f"line {number}"))
         except (RecursionError, ValueError) as exc:
@@ -320,7 +321,10 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int) -> str:
 
 
 def _unreadable(exc: Exception, place: str) -> str:
-    """A JSON text the reader refuses although its syntax is right: nested too deep, or a number too long."""
+    """A JSON text the reader refuses although its syntax is right: a key twice in one object or NUL or a line or
+    paragraph separator in a string (rules.strict_json), nested too deep, or a number too long."""
+    if isinstance(exc, StrictJsonError):
+        return f"{place}: {exc}; the game is not read"
     if isinstance(exc, RecursionError):
         return (
             f"{place}: the JSON is nested more than {MAX_DEPTH} levels deep (arrays or objects inside one "

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from rules.strict_json import StrictJsonError, strict_loads
+
 VERSION = 1
 TIMESTAMP_HEADER = "X-Sudija-Timestamp"
 SIGNATURE_HEADER = "X-Sudija-Signature"
@@ -125,8 +127,12 @@ class Event:
 
 
 def decode(body: bytes) -> Any:
+    """The body as JSON, strictly (rules.strict_json): a key twice, or NUL or a line or paragraph separator in a
+    string, is refused naming its path."""
     try:
-        return json.loads(body.decode("utf-8"))
+        return strict_loads(body.decode("utf-8"))
+    except StrictJsonError as exc:
+        raise ProtocolError(400, exc.path, f"the body is not strict JSON: {exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ProtocolError(400, "body", f"the body is not JSON: {exc}") from None
 
