@@ -142,6 +142,9 @@ class Database:
         from storage.nicknames import NicknameStore  # noqa: PLC0415 (the stores import this module)
 
         self.nicknames = NicknameStore(self)
+        from storage.club_key import ClubKeyStore  # noqa: PLC0415 (the stores import this module)
+
+        self.signing_key = ClubKeyStore(self)
 
     @property
     def sqlite(self) -> aiosqlite.Connection:

@@ -53,3 +53,14 @@ class EventStore:
         async with self.db.connection.execute(sql, (*params, limit)) as cur:
             rows = await cur.fetchall()
         return [Event(r[0], parse_stored_time(r[1]), r[2], r[3], r[4], json.loads(r[5] or "{}")) for r in rows]
+
+    async def of_trial(self, trial: int, call: int | None) -> list[Event]:
+        """The bot's own events in a trial's conversation, in order: its call taken, a councilor called and
+        joined, the draft saved or replaced, the game changed (Promeni…), the trial ended."""
+        async with self.db.connection.execute(
+            "SELECT id, at, kind, actor, subject, data FROM events WHERE subject = ?"
+            " OR (subject = ? AND kind = 'call_taken') ORDER BY id",
+            (f"trial:{trial}", f"call:{call}"),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [Event(r[0], parse_stored_time(r[1]), r[2], r[3], r[4], json.loads(r[5] or "{}")) for r in rows]

@@ -6,6 +6,8 @@ Chromium (Debian's package) renders every message and requests nothing from the 
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import json
 import re
 import shutil
@@ -14,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bot.cli import main
+from bot.records.signing import ClubKey, fingerprint
 from bot.records.zapisnik import CSP
 from club import Club, database_for, make_club
 from rules.gamelog import GameStatus
@@ -118,7 +122,8 @@ def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(
 ) -> None:
     path, document = export(tmp_path, trial)
     capsys.readouterr()
-    assert main(["zapisnik", "--verify", str(path)]) == 0
+    club_db = ["--db", str(database_for(tmp_path))]  # the club's public key is in its database
+    assert main(["zapisnik", "--verify", str(path), *club_db]) == 0
     assert "ispravan" in capsys.readouterr().out
     raw = path.read_bytes()
     for needle in (b"Nisam, veza", b"Partija", b"kasnio", b"<style>"):  # a message, a header, the data, the style
@@ -128,7 +133,7 @@ def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(
         assert changed != raw
         bad = tmp_path / "bad.html"
         bad.write_bytes(changed)
-        assert main(["zapisnik", "--verify", str(bad)]) == 1, needle
+        assert main(["zapisnik", "--verify", str(bad), *club_db]) == 1, needle
         assert "IZMENJEN" in capsys.readouterr().err
     # a message changed consistently in the data and on the page (the digest recomputed): the chain still breaks
     forged = document.replace("Nisam, veza mi je pala.", "Jesam, veza mi je pala.")
@@ -141,7 +146,7 @@ def test_verify_passes_an_intact_file_and_finds_a_one_byte_change(
     zeroed = forged.replace(digest.group(1), DIGEST_ZERO, 1)
     forged = zeroed.replace(DIGEST_ZERO, hashlib.sha256(zeroed.encode()).hexdigest(), 1)
     bad.write_text(forged, encoding="utf-8")
-    assert main(["zapisnik", "--verify", str(bad)]) == 1
+    assert main(["zapisnik", "--verify", str(bad), *club_db]) == 1
     assert "the chain breaks at message 2" in capsys.readouterr().err
 
 
@@ -266,3 +271,113 @@ async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) ->
     assert (await club.desk.leave(await club.get("sudijaPera"))).ok
     assert (await ask("ivana", trial_id + 1)).ok
     assert not (await ask("stranac", trial_id + 1)).ok
+
+
+def _forged(document: str, attacker: ClubKey) -> str:
+    """The issue's forgery: a party's words, the verdict (+2 → +20) and the referee's name changed in the page and
+    in its data alike, the chain recomputed, signed again — with a key of the forger's own, shown as the record's."""
+    from bot.records.zapisnik import (  # noqa: PLC0415 (imported where the test needs it)
+        DIGEST_ZERO,
+        SEAL_ZERO,
+        SIGNATURE_ZERO,
+        _page,
+        record_of,
+    )
+
+    block = re.search(r'<script type="application/json" id="zapisnik-data">(.*?)</script>', document, re.S)
+    assert block is not None
+    data = json.loads(block.group(1))["record"]
+    data["lines"] = [
+        {**line, "text": line["text"].replace("Nisam, veza mi je pala.", "Priznajem, kasnio sam namerno.")}
+        for line in data["lines"]
+    ]
+    data["verdict_text"] = data["verdict_text"].replace("+2", "+20")
+    data["taken_by"] = "nevinaVesna"
+    pictures = [base64.b64decode(p) for p in re.findall(r'src="data:image/png;base64,([^"]*)"', document)]
+    page = _page(record_of(data, pictures), attacker.public_text)
+    signature = attacker.sign(page.encode("utf-8"))
+    page = page.replace(f"ed25519:{SIGNATURE_ZERO}", f"ed25519:{signature}", 1)
+    seal = fingerprint(signature)
+    page = page.replace(f'data-link="{SEAL_ZERO}">{SEAL_ZERO}<', f'data-link="{seal}">{seal}<', 1)
+    return page.replace(DIGEST_ZERO, hashlib.sha256(page.encode("utf-8")).hexdigest(), 1)
+
+
+def test_a_resealed_forgery_fails_naming_what_differs(
+    trial: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, document = export(tmp_path, trial)
+    capsys.readouterr()
+    bad = tmp_path / "forged.html"
+    bad.write_text(_forged(document, ClubKey(Ed25519PrivateKey.generate())), encoding="utf-8")
+    assert main(["zapisnik", "--verify", str(bad), "--db", str(database_for(tmp_path))]) == 1
+    err = capsys.readouterr().err
+    assert "IZMENJEN" in err
+    assert "not the club's" in err  # the forger's key is not the club's
+    assert "the signature does not verify with the club's public key" in err
+    assert "message 2 (text): the file says 'Priznajem, kasnio sam namerno.', the club's record 'Nisam" in err
+    assert "verdict_text: the file says 'Promena bula za partiju u celini: marko +20'" in err
+    assert "taken_by: the file says 'nevinaVesna', the club's record 'sudija'" in err
+
+
+def test_an_untouched_record_verifies_with_the_public_key_only(
+    trial: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, document = export(tmp_path, trial)
+    capsys.readouterr()
+    assert main(["zapisnik", "--public-key", "--db", str(database_for(tmp_path))]) == 0
+    key = capsys.readouterr().out.strip()
+    assert key.startswith("ed25519:")
+    assert f'id="public-key">{key}<' in document  # the record shows the club's public key
+    alone = tmp_path / "elsewhere" / "record.html"  # a copy checked far from the club's database
+    alone.parent.mkdir()
+    alone.write_text(document, encoding="utf-8")
+    nowhere = str(tmp_path / "elsewhere" / "no-such.db")
+    assert main(["zapisnik", "--verify", str(alone), "--key", key, "--db", nowhere]) == 0
+    out = capsys.readouterr().out
+    assert "ispravan" in out
+    seal = re.search(r'id="seal" data-link="([0-9a-f]{32})"', document)
+    assert seal is not None
+    assert seal.group(1) in out
+    signature = re.search(r'content="ed25519:([^"]+)"', document)
+    assert signature is not None
+    assert seal.group(1) == fingerprint(signature.group(1))  # the seal is the signature's fingerprint
+    other = ClubKey(Ed25519PrivateKey.generate()).public_text
+    assert main(["zapisnik", "--verify", str(alone), "--key", other, "--db", nowhere]) == 1
+    assert "the signature does not verify with the club's public key" in capsys.readouterr().err
+    assert main(["zapisnik", "--verify", str(alone), "--db", nowhere]) == 1  # no key at all: not "intact"
+    assert "no public key" in capsys.readouterr().err
+    assert main(["zapisnik", "--verify", str(alone), "--key", "ed25519:nope", "--db", nowhere]) == 1
+    assert "the public key: an Ed25519 public key is 32 bytes" in capsys.readouterr().err
+
+
+def test_the_record_carries_the_bots_events_in_the_conversation(trial: int, tmp_path: Path) -> None:
+    _, document = export(tmp_path, trial)
+    events = re.findall(
+        r'<li class="event bot"[^>]*><time>[^<]*</time> <span class="who">Sudija \(bot\)</span>: '
+        r'<span class="text">([^<]*)</span>',
+        document,
+    )
+    assert events == [
+        "Poziv preuzima: sudija",
+        "Poziv većniku (šalje: sudija)",
+        "Većnik u suđenju: većnik",
+        "Nacrt presude je sačuvan",
+        "Završi suđenje: presuda je doneta",
+    ]
+    assert document.count('<li class="msg') == len(MESSAGES)
+    _, officials = export(tmp_path, trial, "--officials")
+    assert "Poziv preuzima: sudijaPera" in officials
+    assert "Većnik u suđenju: vecnikVera" in officials
+    assert data_of(document)["links"] == data_of(officials)["links"]  # the events chained alike in both views
+
+
+async def test_the_club_key_is_made_at_the_first_start_and_kept(tmp_path: Path) -> None:
+    club = await make_club(tmp_path)
+    try:
+        first = await club.db.signing_key.get()
+        assert first is not None
+        assert first.public_key.startswith("ed25519:")
+        await club.desk.start()
+        assert await club.db.signing_key.get() == first
+    finally:
+        await club.db.close()

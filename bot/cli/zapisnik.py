@@ -9,9 +9,13 @@ exports it as that member gets it from `/zapisnik` (`bot.records.access`): refus
 not read it, named only when his offices are in ``referee_names_visible_to``. Without ``--out`` the HTML goes to
 standard output (and the seal to standard error).
 
-``--verify FILE`` recomputes the chain and the file's digest: exit 0 and the seal when nothing was changed,
-exit 1 with what is wrong otherwise (a changed byte anywhere, a broken chain). Unknown trial, missing database,
-unreadable file: a message and exit status 1.
+The record is signed with the club's Ed25519 key (`bot.records.signing`, generated at the first start);
+``--public-key`` prints its public part. ``--verify FILE [--key KEY]`` re-renders the page from the data the file
+carries and compares the two, recomputes the chain and the file's digest, and checks the signature with the club's
+public key (``--key``, else the one in the club's database): exit 0 and the seal when the club signed exactly this
+file, exit 1 with what is wrong otherwise — and, with the club's database at hand, what the file says otherwise
+than the club's own record of the trial. Unknown trial, missing database, unreadable file: a message and exit
+status 1.
 """
 
 from __future__ import annotations
@@ -19,12 +23,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, database_path, existing_database
+from bot.cli._common import add_db_option, club_config, database_missing, database_path, existing_database
 from bot.config import Config
 from bot.messages import Catalogue
+from storage.database import open_database
 from storage.tenancy import DEFAULT_CLUB
 
 MAX_RECORD_BYTES = 256 * 1024 * 1024
@@ -61,6 +67,15 @@ def register(subparsers: Any) -> None:
         help="the record as this member gets it with /zapisnik (refused when he may not read it)",
     )
     parser.add_argument("--verify", default=None, metavar="FILE", help="verify a record file")
+    parser.add_argument(
+        "--key",
+        default=None,
+        metavar="KEY",
+        help="with --verify: the club's public key (ed25519:…); default: the key in the club's database",
+    )
+    parser.add_argument(
+        "--public-key", action="store_true", help="print the club's public key, which checks its records"
+    )
     parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
     add_db_option(parser)
     parser.set_defaults(func=run)
@@ -72,10 +87,15 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    config = club_config(args)
+    if args.public_key:
+        if args.trial is not None or args.html or args.verify is not None:
+            return _fail("--public-key takes no trial, no --html and no --verify")
+        return asyncio.run(public_key(database_path(args), config.club_id))
     if args.verify is not None:
         if args.trial is not None or args.html:
             return _fail("--verify FILE takes no trial and no --html")
-        return verify(args.verify)
+        return asyncio.run(verify(args.verify, args.key, database_path(args), config.club_id))
     if args.trial is None or not args.html:
         return _fail("give a trial and --html (sudija zapisnik TRIAL --html [--out FILE]), or --verify FILE")
     if args.officials and args.viewer is not None:
@@ -108,6 +128,7 @@ async def export(
 ) -> int:
     from bot.records.access import game_players, trial_access  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.records.load import load_record  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.records.signing import club_key  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.records.zapisnik import render_html  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     words = Catalogue(lang)
@@ -124,39 +145,74 @@ async def export(
                 return _fail(words.t("zapisnik.open", trial=trial))
             officials = access.names
         record = await load_record(db, trial, officials=officials, lang=lang) if found is not None else None
+        key = await club_key(db, datetime.now(UTC))
     if record is None:
         return _fail(f"there is no trial {trial} in {db_path}")
-    document = render_html(record)
-    from bot.records.chain import chain  # noqa: PLC0415 (a sub-command loads only what it runs)
-
-    seal = chain(record.facts(), record.chained_messages())[-1]
+    sealed = render_html(record, key)
     if out is None:
-        sys.stdout.write(document)
-        print(f"SHA-256: {seal}", file=sys.stderr)
+        sys.stdout.write(sealed.document)
+        print(f"SHA-256: {sealed.seal}", file=sys.stderr)
         return 0
     try:
-        Path(out).write_text(document, encoding="utf-8")  # noqa: ASYNC240 (a one-shot command: nothing else waits)
+        Path(out).write_text(sealed.document, encoding="utf-8")  # noqa: ASYNC240 (a one-shot command: nothing else waits)
     except OSError as exc:
         return _fail(f"cannot write {out}: {exc.strerror or exc}")
-    print(f"{out}: {len(record.lines)} poruka, SHA-256: {seal}")
+    print(f"{out}: {record.messages} poruka, SHA-256: {sealed.seal}")
     return 0
 
 
-def verify(path: str) -> int:
-    from bot.records.zapisnik import verify_html  # noqa: PLC0415 (a sub-command loads only what it runs)
+async def public_key(db_path: str, club: str) -> int:
+    """The club's public key (generated with the club's key at its first start, or now)."""
+    from bot.records.signing import club_key  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    async with existing_database(db_path, Catalogue("en"), club) as db:
+        key = await club_key(db, datetime.now(UTC))
+    print(key.public_text)
+    return 0
+
+
+async def verify(path: str, given_key: str | None, db_path: str, club: str) -> int:
+    """Check a record file with the club's public key (`given_key`, else the club's database's); when it fails and
+    the club's database is at hand, name what the file says otherwise than the club's own record."""
+    from bot.records.load import load_record  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.records.signing import published_key  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.records.zapisnik import differences, verify_html  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     try:
-        with open(path, "rb") as stream:
+        with open(path, "rb") as stream:  # noqa: ASYNC230 (a one-shot command: nothing else waits)
             raw = stream.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
         return _fail(f"cannot read {path}: {exc.strerror or exc}")
     if len(raw) > MAX_RECORD_BYTES:
         return _fail(f"{path} is larger than a record can be")
-    result = verify_html(raw)
-    if not result.ok:
+    db = None
+    if not database_missing(db_path):
+        db = await open_database(db_path, club=club)
+    try:
+        key = given_key
+        if key is None and db is not None:
+            key = await published_key(db)
+        result = verify_html(raw, key)
+        if result.ok and key is not None:
+            print(f"{path}: ispravan / intact — {result.messages} poruka, SHA-256: {result.seal}")
+            return 0
+        if key is None and result.ok:
+            return _fail(
+                f"no public key to check {path} with: give --key (the club's, printed by sudija zapisnik "
+                "--public-key) or --db with the club's database; the file only agrees with itself"
+            )
         print(f"{path}: IZMENJEN / CHANGED", file=sys.stderr)
         for problem in result.problems:
             print(f"  {problem}", file=sys.stderr)
+        if db is not None and result.data is not None:
+            data = result.data
+            club_record = await load_record(
+                db, int(data["trial"]), officials=bool(data["officials"]), lang=str(data["lang"]), pictures=False
+            )
+            if club_record is not None:
+                for difference in differences(data, club_record.data()):
+                    print(f"  {difference}", file=sys.stderr)
         return 1
-    print(f"{path}: ispravan / intact — {result.messages} poruka, SHA-256: {result.seal}")
-    return 0
+    finally:
+        if db is not None:
+            await db.close()

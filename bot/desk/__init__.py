@@ -35,6 +35,7 @@ from bot.desk.votes import VoteDesk
 from bot.i18n.reader import for_the_club
 from bot.ports import Action, Chats, Clock, GameServerPort, Reply, Timers
 from bot.records.access import trial_access
+from bot.records.signing import club_key
 from rules.members import JUDGING_ROLES, Role
 from rules.notices import Notice
 from storage.clock import store_clock, stored_clock
@@ -171,6 +172,7 @@ class Desk(DeskBase):
         if self.chat_outbox.background:
             self.chat_outbox.start()
         await self.links.ensure_owner_links()
+        await club_key(self.db, self.now())  # the club's signing key, generated at the first start
         await self.run_due()
         await self.votes.resume_carried(self.now() - RESYNC_WINDOW)
         await self.appeals.end_trials_without_function()

@@ -1,8 +1,10 @@
 """/zapisnik SUĐENJE: a finished trial's record (`bot.records`) as an HTML file for those who may read it
 (`bot.records.access`, the one rule `/presude` and the exports follow too: its parties, the game's players and
 the club's officials). Members outside `referee_names_visible_to` get the members' view (the referee and the
-councilors by function); the others get the officials' view. The record is sealed by its SHA-256 chain, whose
-last link the reply states, so a copy can be checked with `sudija zapisnik --verify`."""
+councilors by function); the others get the officials' view. Each reader's view is a file of its own, rendered
+from the trial's chained data and signed with the club's key (`bot.records.signing`); the reply states its seal
+(the signature's fingerprint), and a copy is checked with `sudija zapisnik --verify FILE` against the club's
+public key."""
 
 from __future__ import annotations
 
@@ -10,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from bot.ports import Document, Reply
 from bot.records.access import game_players, trial_access
-from bot.records.chain import chain
 from bot.records.load import load_record
+from bot.records.signing import club_key
 from bot.records.zapisnik import render_html
 from rules.members import Member
 
@@ -31,10 +33,10 @@ async def trial_record(desk: Desk, member: Member, trial_id: int) -> Reply:
     lang = desk.messages.language  # the reader's (/jezik), else the club's
     record = await load_record(desk.db, trial_id, officials=access.names, lang=lang)
     assert record is not None
-    seal = chain(record.facts(), record.chained_messages())[-1]
+    sealed = render_html(record, await club_key(desk.db, desk.now()))
     title = desk.t("zapisnik.title", trial=trial_id, game=trial.game)
-    document = Document(f"zapisnik-{trial_id}.html", render_html(record).encode("utf-8"), "text/html", title)
+    document = Document(f"zapisnik-{trial_id}.html", sealed.document.encode("utf-8"), "text/html", title)
     return Reply(
-        desk.t("zapisnik.ready", trial=trial_id, game=trial.game, messages=len(record.lines), seal=seal),
+        desk.t("zapisnik.ready", trial=trial_id, game=trial.game, messages=record.messages, seal=sealed.seal),
         documents=(document,),
     )

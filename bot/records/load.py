@@ -4,6 +4,7 @@ transcript, the verdict in words, the paper with and without the trial's changes
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 
 from bot.messages import Catalogue
 from bot.pictures.words import words as picture_words
@@ -17,6 +18,7 @@ from storage.states import EndReason, TrialOutcome
 
 #: The club's words for who judged, in every view's chained data.
 ANONYMOUS: dict[PartyRole, str] = {PartyRole.REFEREE: "sudija", PartyRole.COUNCILOR: "većnik"}
+BOT = "Sudija (bot)"  # the bot's own lines and events in the conversation
 
 
 def _pictures(game: Game, paper: Paper, lang: str) -> list[tuple[str, bytes]]:
@@ -53,17 +55,32 @@ async def load_record(
     def shown(member: int | None) -> tuple[str, str, str]:
         """(who as this view shows him, his function, who in the chained data)."""
         if member is None:
-            return "Sudija (bot)", "bot", "bot"
+            return BOT, "bot", "bot"
         role = roles.get(member, PartyRole.PLAYER)
         nick = names.get(member, f"#{member}")
         if role in ANONYMOUS:
             return (nick if officials else ANONYMOUS[role]), role, ANONYMOUS[role]
         return nick, role, nick
 
-    lines = []
+    timed: list[tuple[datetime, int, Line]] = []
     for message in await db.trials.messages(trial_id):
         who, role, chained = shown(message.member)
-        lines.append(Line(format_time(message.at), who, role, chained, message.text))
+        timed.append((message.at, 1, Line(format_time(message.at), who, role, chained, message.text)))
+    drafted = False
+    for event in await db.events.of_trial(trial_id, trial.call):
+        name, _, chained_by = shown(event.actor) if event.actor is not None else ("", "", "")
+        kind = event.kind
+        if kind == "draft":
+            kind = "draft_dropped" if not event.data.get("draft") else "draft_replaced" if drafted else "draft_saved"
+            drafted = drafted or bool(event.data.get("draft"))
+        key = f"event_{kind}"
+        if key not in words:
+            continue
+        text = words[key].format(who=name, game=event.data.get("game", ""))
+        line = Line(format_time(event.at), BOT, "bot", "bot", text, kind, f"{kind} {chained_by}".strip())
+        timed.append((event.at, 0, line))  # an event before a message of the same moment (the call taken first)
+    timed.sort(key=lambda item: (item[0], item[1]))
+    lines = [line for _, _, line in timed]
     outcome_text = str(
         words.get("verdict_o" if trial.outcome is TrialOutcome.VERDICT else trial.outcome, trial.outcome)
     )

@@ -10,9 +10,15 @@ Referee anonymity (decisions.md, "Trials"): in the members' view the referee's a
 "taken by" line say "sudija" / "većnik"; the officials' view names them. The chained data always names the
 function, so both views carry the same chain.
 
-`verify_html` checks a file: the chain recomputed from the record's data (kept in the file as JSON) against
-the links printed, and a SHA-256 digest of the whole file (written with the digest's own place zeroed), so a
-change of any byte is found.
+Sealed by the club (decisions.md, "Records"): the page is rendered from the record's data, which the file keeps
+whole as JSON (every field the page shows, the pictures by their SHA-256: each picture is in the page once), and
+the file is signed with the club's Ed25519 key (`bot.records.signing`; the signature and its fingerprint, the
+seal, are written in places that are zeroed for signing). `verify_html` re-renders the data and compares the
+result with the file line by line (a page changed without its data is named where it differs), recomputes the
+chain, checks a SHA-256 digest of the whole file, and checks the signature: with the key it is given (the club's,
+published by `sudija zapisnik --public-key`) — without one, only with the key the file shows, which proves
+nothing about who signed it (`Verification.trusted` says which). `differences` names what a file's data changes
+of the club's own record.
 """
 
 from __future__ import annotations
@@ -27,12 +33,19 @@ from typing import Any
 
 from bot.i18n.words import Words, catalogue_words
 from bot.records.chain import chain
+from bot.records.signing import FINGERPRINT_DIGITS, SIGNATURE_BYTES, BadKey, ClubKey, fingerprint, load_public, verifies
+from rules.strict_json import StrictJsonError, strict_loads
 from storage.states import TrialOutcome
 
+FORMAT = "sudija-zapisnik/2"
 DIGEST_ZERO = "0" * 64
+SIGNATURE_ZERO = base64.b64encode(bytes(SIGNATURE_BYTES)).decode("ascii")
+SEAL_ZERO = "0" * FINGERPRINT_DIGITS
 _DIGEST = re.compile(r'<meta name="sudija-digest" content="sha256:([0-9a-f]{64})">')
+_SIGNATURE = re.compile(r'<meta name="sudija-signature" content="ed25519:([A-Za-z0-9+/=]{88})">')
+_SEAL = re.compile(r'<span class="seal" id="seal" data-link="([0-9a-f]{32})">([0-9a-f]{32})</span>')
 _DATA = re.compile(r'<script type="application/json" id="zapisnik-data">(.*?)</script>', re.DOTALL)
-_LINKS = re.compile(r'data-link="([0-9a-f]{64})"')
+_PICTURE = re.compile(r'<img alt="[^"]*" src="data:image/png;base64,([A-Za-z0-9+/=]*)">')
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 
@@ -46,10 +59,12 @@ class Line:
     """One message of the transcript: when, who as this view shows him, his function in the trial, the text."""
 
     at: str
-    who: str  # a nickname, or "sudija" / "većnik" in the members' view
+    who: str  # a nickname, or "sudija" / "većnik" in the members' view; the bot's own events: "Sudija (bot)"
     role: str  # caller, player, referee, councilor, bot
     chained_who: str  # the name in the chained data: a player's nickname, or the function's word
     text: str
+    event: str = ""  # the bot's own event in the conversation (call_taken, councilor_joined, draft, …): its kind
+    chained_text: str = ""  # an event's text in the chained data, the same in every view and language
 
 
 @dataclass(frozen=True)
@@ -101,7 +116,116 @@ class TrialRecord:
         }
 
     def chained_messages(self) -> list[dict[str, Any]]:
-        return [{"at": line.at, "who": line.chained_who, "role": line.role, "text": line.text} for line in self.lines]
+        return [
+            {"at": line.at, "who": line.chained_who, "role": line.role, "text": line.chained_text or line.text}
+            for line in self.lines
+        ]
+
+    @property
+    def messages(self) -> int:
+        """How many lines the members and officials wrote (the bot's own events not counted)."""
+        return sum(1 for line in self.lines if not line.event)
+
+    def data(self) -> dict[str, Any]:
+        """Everything the page shows, as JSON values: the page is this rendered (`render_html`), and
+        `record_of` reads it back. The pictures by their caption and SHA-256 (their bytes are in the page)."""
+        effect = self.effect
+        return {
+            "trial": self.trial,
+            "game": self.game,
+            "players": list(self.players),
+            "game_status": self.game_status,
+            "kind": self.kind,
+            "call_at": self.call_at,
+            "caller": self.caller,
+            "taken_by": self.taken_by,
+            "taken_at": self.taken_at,
+            "closed_at": self.closed_at,
+            "outcome": self.outcome,
+            "outcome_text": self.outcome_text,
+            "verdict_text": self.verdict_text,
+            "reason": self.reason,
+            "lines": [
+                {
+                    "at": line.at,
+                    "who": line.who,
+                    "role": line.role,
+                    "chained_who": line.chained_who,
+                    "text": line.text,
+                    "event": line.event,
+                    "chained_text": line.chained_text,
+                }
+                for line in self.lines
+            ],
+            "effect": None
+            if effect is None
+            else {
+                "changes": [[kind, hand, list(bule)] for kind, hand, bule in effect.changes],
+                "before": list(effect.before),
+                "after": list(effect.after),
+            },
+            "pictures": [
+                {"caption": caption, "sha256": hashlib.sha256(png).hexdigest()} for caption, png in self.pictures
+            ],
+            "officials": self.officials,
+            "lang": self.lang,
+            "verdict_json": self.verdict_json,
+        }
+
+
+def record_of(data: dict[str, Any], pictures: list[bytes]) -> TrialRecord:
+    """A record's data (`TrialRecord.data`) with its pictures' bytes, as the record (`KeyError`, `TypeError`,
+    `ValueError` when the data is not a record's)."""
+    lines = tuple(
+        Line(
+            str(x["at"]),
+            str(x["who"]),
+            str(x["role"]),
+            str(x["chained_who"]),
+            str(x["text"]),
+            str(x["event"]),
+            str(x["chained_text"]),
+        )
+        for x in data["lines"]
+    )
+    raw = data["effect"]
+    effect = None
+    if raw is not None:
+        effect = Effect(
+            tuple((str(kind), int(hand), _three(bule)) for kind, hand, bule in raw["changes"]),
+            _three(raw["before"]),
+            _three(raw["after"]),
+        )
+    captions = [str(p["caption"]) for p in data["pictures"]]
+    if len(captions) != len(pictures):
+        raise ValueError(f"the data lists {len(captions)} pictures and the page has {len(pictures)}")
+    return TrialRecord(
+        trial=int(data["trial"]),
+        game=int(data["game"]),
+        players=(str(data["players"][0]), str(data["players"][1]), str(data["players"][2])),
+        game_status=str(data["game_status"]),
+        kind=str(data["kind"]),
+        call_at=str(data["call_at"]),
+        caller=str(data["caller"]),
+        taken_by=str(data["taken_by"]),
+        taken_at=str(data["taken_at"]),
+        closed_at=None if data["closed_at"] is None else str(data["closed_at"]),
+        outcome=TrialOutcome(str(data["outcome"])),
+        outcome_text=str(data["outcome_text"]),
+        verdict_text=str(data["verdict_text"]),
+        reason=str(data["reason"]),
+        lines=lines,
+        effect=effect,
+        pictures=tuple(zip(captions, pictures, strict=True)),
+        officials=bool(data["officials"]),
+        lang=str(data["lang"]),
+        verdict_json=data["verdict_json"],
+    )
+
+
+def _three(values: Any) -> tuple[int, int, int]:
+    a, b, c = values
+    return (int(a), int(b), int(c))
 
 
 def _e(text: object) -> str:
@@ -119,8 +243,32 @@ table{border-collapse:collapse}td,th{padding:.2em .6em;border:1px solid #ccd;tex
 """
 
 
-def render_html(record: TrialRecord) -> str:
-    """The record as one HTML document whose last link and digest seal it."""
+@dataclass(frozen=True)
+class Sealed:
+    """A record rendered and signed: the file's text, and its seal (the signature's fingerprint)."""
+
+    document: str
+    seal: str
+    public_key: str
+
+
+def render_html(record: TrialRecord, key: ClubKey) -> Sealed:
+    """The record as one HTML document rendered from its data, with its digest and the club's signature."""
+    document = _page(record, key.public_text)
+    signature = key.sign(document.encode("utf-8"))
+    seal = fingerprint(signature)
+    document = document.replace(f"ed25519:{SIGNATURE_ZERO}", f"ed25519:{signature}", 1)
+    document = document.replace(_seal_span(SEAL_ZERO), _seal_span(seal), 1)
+    digest = hashlib.sha256(document.encode("utf-8")).hexdigest()
+    return Sealed(document.replace(f"sha256:{DIGEST_ZERO}", f"sha256:{digest}", 1), seal, key.public_text)
+
+
+def _seal_span(seal: str) -> str:
+    return f'<span class="seal" id="seal" data-link="{seal}">{seal}</span>'
+
+
+def _page(record: TrialRecord, public_key: str) -> str:
+    """The page with its digest, signature and seal zeroed: what is signed, and what verifying re-renders."""
     w = record_words(record.lang)
     messages = record.chained_messages()
     links = chain(record.facts(), messages)
@@ -129,6 +277,7 @@ def render_html(record: TrialRecord) -> str:
         f'<html lang="{_e(record.lang)}"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
         f'<meta name="sudija-digest" content="sha256:{DIGEST_ZERO}">',
+        f'<meta name="sudija-signature" content="ed25519:{SIGNATURE_ZERO}">',
         f"<title>{_e(w['title'].format(trial=record.trial))}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{_e(w['title'].format(trial=record.trial))} — {_e(w['game'])} {record.game}</h1>",
         f'<p class="view">{_e(w["view_officials"] if record.officials else w["view_members"])}</p>',
@@ -148,8 +297,9 @@ def render_html(record: TrialRecord) -> str:
     if not record.lines:
         out.append(f"<li>{_e(w['no_messages'])}</li>")
     for i, line in enumerate(record.lines):
+        kind = "event" if line.event else "msg"
         out.append(
-            f'<li class="msg {_e(line.role)}" data-link="{links[i + 1]}"><time>{_e(line.at)}</time> '
+            f'<li class="{kind} {_e(line.role)}" data-link="{links[i + 1]}"><time>{_e(line.at)}</time> '
             f'<span class="who">{_e(line.who)}</span>: <span class="text">{_e(line.text)}</span>'
             f'<span class="link">{links[i + 1]}</span></li>'
         )
@@ -185,14 +335,17 @@ def render_html(record: TrialRecord) -> str:
             )
     out.append(f"<h2>{_e(w['chain'])}</h2>")
     out.append(f"<p>{_e(w['chain_note'])}</p>")
-    out.append(f'<p>{_e(w["seal"])}: <span class="seal" id="seal" data-link="{links[-1]}">{links[-1]}</span></p>')
-    data = json.dumps({"facts": record.facts(), "messages": messages, "links": links}, ensure_ascii=False)
-    safe = data.replace("</", "<\\/")  # the JSON cannot end the script element
+    out.append(f'<p>{_e(w["last_link"])}: <span class="link" data-link="{links[-1]}">{links[-1]}</span></p>')
+    out.append(f"<h2>{_e(w['signature'])}</h2>")
+    out.append(f"<p>{_e(w['signature_note'])}</p>")
+    out.append(f'<p>{_e(w["public_key"])}: <span class="key" id="public-key">{_e(public_key)}</span></p>')
+    out.append(f"<p>{_e(w['seal'])}: {_seal_span(SEAL_ZERO)}</p>")
+    block = {"format": FORMAT, "record": record.data(), "links": links, "public_key": public_key}
+    text = json.dumps(block, ensure_ascii=False, sort_keys=True)
+    safe = text.replace("</", "<\\/")  # the JSON cannot end the script element
     out.append(f'<script type="application/json" id="zapisnik-data">{safe}</script>')
     out.append("</body></html>")
-    document = "\n".join(out) + "\n"
-    digest = hashlib.sha256(document.encode("utf-8")).hexdigest()
-    return document.replace(f"sha256:{DIGEST_ZERO}", f"sha256:{digest}", 1)
+    return "\n".join(out) + "\n"
 
 
 @dataclass(frozen=True)
@@ -201,10 +354,26 @@ class Verification:
     problems: tuple[str, ...]
     seal: str | None
     messages: int
+    trusted: bool = False  # the signature was checked with a key given (the club's), not the one the file shows
+    data: dict[str, Any] | None = None  # the record's data as the file carries it
 
 
-def verify_html(raw: bytes) -> Verification:
-    """Check a record file: its digest over every byte, and its chain over the facts and every message."""
+def _zeroed(text: str, *patterns: tuple[re.Pattern[str], str]) -> str:
+    for pattern, zero in patterns:
+        found = pattern.search(text)
+        if found is not None:
+            text = text[: found.start(1)] + zero + text[found.end(1) :]
+            if pattern is _SEAL:
+                found = pattern.search(text)
+                assert found is not None
+                text = text[: found.start(2)] + zero + text[found.end(2) :]
+    return text
+
+
+def verify_html(raw: bytes, public_key: str | None = None) -> Verification:
+    """Check a record file: its digest over every byte; the page against the page its data renders; the chain
+    over the facts and every line; the signature — with `public_key` (the club's) when given, else with the key
+    the file shows (`trusted` False: a forger can sign with a key of his own)."""
     problems: list[str] = []
     try:
         text = raw.decode("utf-8")
@@ -213,26 +382,118 @@ def verify_html(raw: bytes) -> Verification:
     found = _DIGEST.search(text)
     if found is None:
         return Verification(False, ("no sudija-digest in the file: not a record, or its header was changed",), None, 0)
-    zeroed = text[: found.start(1)] + DIGEST_ZERO + text[found.end(1) :]
-    if hashlib.sha256(zeroed.encode("utf-8")).hexdigest() != found.group(1):
+    if hashlib.sha256(_zeroed(text, (_DIGEST, DIGEST_ZERO)).encode("utf-8")).hexdigest() != found.group(1):
         problems.append("the file's SHA-256 digest does not match: some byte was changed")
+    signed = _SIGNATURE.search(text)
+    seal = _SEAL.search(text)
+    if signed is None or seal is None:
+        return Verification(False, (*problems, "the record carries no signature of the club"), None, 0)
     block = _DATA.search(text)
     if block is None:
         return Verification(False, (*problems, "the record's data is missing"), None, 0)
     try:
-        data = json.loads(block.group(1))
-        facts, messages, links = data["facts"], data["messages"], data["links"]
-        recomputed = chain(facts, messages)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return Verification(False, (*problems, "the record's data cannot be read"), None, 0)
+        data = strict_loads(block.group(1))
+        fields, links, shown_key = data["record"], data["links"], str(data["public_key"])
+        record = record_of(fields, [base64.b64decode(p) for p in _PICTURE.findall(text)])
+        recomputed = chain(record.facts(), record.chained_messages())
+    except StrictJsonError as exc:
+        return Verification(False, (*problems, f"the record's data is not strict JSON: {exc}"), None, 0)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        return Verification(False, (*problems, f"the record's data cannot be read ({exc})"), None, 0)
     if recomputed != links:
         first = next(
             (i for i, (a, b) in enumerate(zip(recomputed, links, strict=False)) if a != b),
             min(len(recomputed), len(links)),
         )
-        where = "the trial's facts" if first == 0 else f"message {first}"
+        where = "the trial's facts" if first == 0 else _line_name(fields["lines"], first - 1)
         problems.append(f"the chain breaks at {where}")
-    shown = _LINKS.findall(text)
-    if shown != [*recomputed, recomputed[-1]]:
-        problems.append("the links printed in the file differ from the chain of its messages")
-    return Verification(not problems, tuple(problems), recomputed[-1], len(messages))
+    for i, (listed, (_, png)) in enumerate(zip(fields["pictures"], record.pictures, strict=True), start=1):
+        if listed.get("sha256") != hashlib.sha256(png).hexdigest():
+            problems.append(f"picture {i} ({listed.get('caption')}) is not the picture the record's data names")
+    unsigned = _zeroed(text, (_DIGEST, DIGEST_ZERO), (_SIGNATURE, SIGNATURE_ZERO), (_SEAL, SEAL_ZERO))
+    rendered = _page(record, shown_key)
+    if rendered != unsigned:
+        problems.append(_first_difference(unsigned, rendered))
+    if seal.group(1) != seal.group(2) or seal.group(1) != fingerprint(signed.group(1)):
+        problems.append("the seal shown is not the fingerprint of the file's signature")
+    try:
+        key = load_public(public_key if public_key is not None else shown_key)
+    except BadKey as exc:
+        return Verification(False, (*problems, f"the public key: {exc}"), None, record.messages, data=fields)
+    if public_key is not None and public_key.strip() != shown_key:
+        problems.append(f"the record shows the public key {shown_key}, not the club's {public_key.strip()}")
+    if not verifies(key, signed.group(1), unsigned.encode("utf-8")):
+        whose = "the club's public key" if public_key is not None else "the public key the file shows"
+        problems.append(f"the signature does not verify with {whose}: the record is not as the club signed it")
+    return Verification(
+        not problems, tuple(problems), fingerprint(signed.group(1)), record.messages, public_key is not None, fields
+    )
+
+
+def _line_name(lines: list[dict[str, Any]], index: int) -> str:
+    """A line of the conversation as a reader counts it: "message 2" (members' lines only), or "the bot's event
+    3 (draft_replaced)"."""
+    if index >= len(lines):
+        return f"line {index + 1}"
+    event = lines[index].get("event")
+    if event:
+        number = sum(1 for line in lines[: index + 1] if line.get("event"))
+        return f"the bot's event {number} ({event})"
+    return f"message {sum(1 for line in lines[: index + 1] if not line.get('event'))}"
+
+
+def _first_difference(shown: str, rendered: str) -> str:
+    """Where the page differs from the page its data renders, with both lines (shortened)."""
+    a, b = shown.splitlines(), rendered.splitlines()
+    for number, (left, right) in enumerate(zip(a, b, strict=False), start=1):
+        if left != right:
+            at = next(
+                (i for i, (x, y) in enumerate(zip(left, right, strict=False)) if x != y), min(len(left), len(right))
+            )
+            start = max(0, at - 30)
+            return (
+                f"the page differs from its data at line {number}: the file shows {left[start : start + 90]!r}, "
+                f"the data renders {right[start : start + 90]!r}"
+            )
+    return f"the page differs from its data: the file has {len(a)} lines, the data renders {len(b)}"
+
+
+_COMPARED = (
+    "trial",
+    "game",
+    "players",
+    "caller",
+    "taken_by",
+    "taken_at",
+    "closed_at",
+    "outcome",
+    "verdict_text",
+    "reason",
+    "verdict_json",
+    "outcome_text",
+    "kind",
+    "call_at",
+    "game_status",
+)
+
+
+def differences(file_data: dict[str, Any], club_data: dict[str, Any]) -> list[str]:
+    """What a record file's data says otherwise than the club's own record of the trial (the same view): each
+    field, and each line of the conversation, named with both values."""
+    out = []
+    for name in _COMPARED:
+        if file_data.get(name) != club_data.get(name):
+            out.append(f"{name}: the file says {file_data.get(name)!r}, the club's record {club_data.get(name)!r}")
+    theirs, ours = file_data.get("lines") or [], club_data.get("lines") or []
+    for index, (a, b) in enumerate(zip(theirs, ours, strict=False)):
+        for part in ("at", "who", "text"):
+            if a.get(part) != b.get(part):
+                out.append(
+                    f"{_line_name(ours, index)} ({part}): the file says {a.get(part)!r}, "
+                    f"the club's record {b.get(part)!r}"
+                )
+    if len(theirs) != len(ours):
+        out.append(f"the file has {len(theirs)} lines of the conversation, the club's record {len(ours)}")
+    if file_data.get("effect") != club_data.get("effect"):
+        out.append("the effect on the paper differs from the club's record")
+    return out
