@@ -17,13 +17,13 @@ from bot.desk import Desk
 from bot.ports import ChatPort, Chats, Clock, GameServerPort, LoggingGameServer, SystemClock, Timers
 from bot.scheduler import SchedulerTimers
 from bot.sweep import Sweeper
-from storage.database import BUSY_TIMEOUT_MS, Database, DatabaseBusy, is_busy, open_database
+from storage.database import BUSY_TIMEOUT_MS, Database, DatabaseBusy, DatabaseReadOnly, is_busy, open_database
 from storage.pg_gateway import GatewayLock
 from storage.postgres import PostgresDatabase
 
 #: What a front end catches and answers "try again in a moment": another process held the write lock past the
 #: bound, and nothing was written (`is_busy` tells such an error when the database is being opened).
-__all__ = ["BUSY_TIMEOUT_MS", "App", "DatabaseBusy", "build_app", "is_busy"]
+__all__ = ["BUSY_TIMEOUT_MS", "App", "DatabaseBusy", "DatabaseReadOnly", "build_app", "is_busy"]
 
 if TYPE_CHECKING:
     from bot.gameserver.link import GameServerLink
@@ -115,14 +115,18 @@ async def build_app(
     database: str | None = None,
     sweep: bool | None = None,
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    read_only: bool = False,
 ) -> App:
     """Open the database and build the desk. Call `App.attach` for each adapter, then `desk.start()`.
 
     `sweep` starts the safety sweep (`bot.sweep`); by default it runs whenever the real timers do. On
     PostgreSQL several processes may serve one database at once (each sweeps and delivers; `take_gateway` for
-    the one that receives platform events); SQLite's one bot per file is bot/dblock.py's lock.
+    the one that receives platform events); SQLite's one bot per file is bot/dblock.py's lock. `read_only`: the
+    database opened for reading only (a console that only looks): no sweep, no outbox worker, nothing written.
     """
-    db = await open_database(database or config.database, busy_timeout_ms=busy_timeout_ms, club=config.club_id)
+    db = await open_database(
+        database or config.database, busy_timeout_ms=busy_timeout_ms, club=config.club_id, read_only=read_only
+    )
     chats = Chats([])
     clock = clock or SystemClock()
     if timers is None:
@@ -138,9 +142,9 @@ async def build_app(
     if isinstance(timers, SchedulerTimers):
         timers.bind(desk.run_due)
         timers.start()
-    desk.chat_outbox.background = True  # `desk.start()`, once the adapters are attached, starts its worker
+    desk.chat_outbox.background = not read_only  # `desk.start()`, once the adapters are attached, starts its worker
     sweeper = None
-    if sweep if sweep is not None else isinstance(timers, SchedulerTimers):
+    if not read_only and (sweep if sweep is not None else isinstance(timers, SchedulerTimers)):
         sweeper = Sweeper(desk)
         sweeper.start()
     app = App(config, db, desk, chats, clock, timers, sweeper)

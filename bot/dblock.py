@@ -1,7 +1,10 @@
-"""One bot per database: `sudija run` holds an exclusive lock on ``<database>.lock`` for as long as it runs.
+"""One bot per database: whatever runs the club's desk on an SQLite database — `sudija run` with or without tokens
+(its console fallback), `sudija console`, an admin's act through `sudija clan` — holds an exclusive lock on
+``<database>.lock`` for as long as it runs (decisions.md, "one bot per database").
 
-Two processes on one database and one token would each answer every update (every transcript line twice), so a
-second process cannot take the lock: it is told which process holds it (pid, host, since when) and exits. The
+Two processes on one database would each act on every deadline and deliver every pending effect (a console's desk
+would show a Telegram member's call notice on the console and mark it sent), so a second process cannot take the
+lock: it is told which process holds it (pid, host, what it is, since when) and exits, having written nothing. The
 lock is the operating system's (``flock``), so a process that dies — even by kill -9 — leaves no stale lock; the
 file's text only says who held it last. On PostgreSQL there is no file: several processes may serve the database
 at once, and the one receiving the club's events holds the server's gateway lock (`storage.pg_gateway`), which
@@ -21,19 +24,34 @@ from bot.config import ConfigError
 from storage.postgres import is_postgres
 
 
+def shared(database: str) -> bool:
+    """Whether the database is a server's (PostgreSQL), which several bot processes serve at once: no file lock."""
+    return is_postgres(database)
+
+
 def lock_path(database: str) -> Path:
     """The lock file of an SQLite database (PostgreSQL's is on the server: `storage.pg_gateway`)."""
     return Path(f"{database}.lock")
 
 
+class DatabaseInUse(ConfigError):
+    """Another process holds the database's lock: `holder` says which (pid, host, what, since when)."""
+
+    def __init__(self, message: str, holder: str, path: Path) -> None:
+        super().__init__(message)
+        self.holder = holder
+        self.path = path
+
+
 class DatabaseLock:
-    def __init__(self, database: str) -> None:
+    def __init__(self, database: str, what: str = "sudija run") -> None:
         self.database = database
+        self.what = what  # the command holding it, for the process that is refused
         self.path = lock_path(database)
         self._file: IO[str] | None = None
 
     def acquire(self) -> None:
-        """Take the lock, or raise `ConfigError` naming the process that holds it."""
+        """Take the lock, or raise `DatabaseInUse` (a `ConfigError`) naming the process that holds it."""
         if is_postgres(self.database):
             return  # `sudija run` takes the server's lock once connected (bot.cli.run)
         handle = self.path.open("a+", encoding="utf-8")
@@ -43,14 +61,16 @@ class DatabaseLock:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
             handle.close()
-            raise ConfigError(
+            raise DatabaseInUse(
                 f"the database is in use by another Sudija ({holder}); one bot per database: "
-                f"stop that process first (lock file {self.path})"
+                f"stop that process first (lock file {self.path})",
+                holder,
+                self.path,
             ) from None
         handle.seek(0)
         handle.truncate()
         since = dtm.datetime.now(dtm.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-        handle.write(f"pid {os.getpid()} on {socket.gethostname()}, since {since}\n")
+        handle.write(f"pid {os.getpid()} on {socket.gethostname()}, {self.what}, since {since}\n")
         handle.flush()
         self._file = handle
 

@@ -42,6 +42,10 @@ class DatabaseBusy(sqlite3.OperationalError):
     """Another process held the write lock for longer than the busy timeout; nothing was written."""
 
 
+class DatabaseReadOnly(DatabaseBusy):
+    """The database was opened read-only (a console with ``--read-only``): nothing can be written, nothing was."""
+
+
 class DatabaseUnavailable(Exception):
     """The database server could not be reached or refused the connection; the message says which and why."""
 
@@ -114,6 +118,7 @@ class Database:
         self._synchronous = "FULL"  # what open_database set
         self.durable_commits = True  # False: every commit NORMAL (only a benchmark's baseline does this)
         self.lease_holder = "local"  # who an outbox lease this process takes names (PostgreSQL: its connection)
+        self.read_only = False  # opened read-only: every transaction is refused (`DatabaseReadOnly`)
         from storage.calls import CallStore  # noqa: PLC0415 (the stores import this module)
         from storage.changes import PaperChangeStore  # noqa: PLC0415 (the stores import this module)
         from storage.events import EventStore  # noqa: PLC0415 (the stores import this module)
@@ -146,6 +151,11 @@ class Database:
 
         self.signing_key = ClubKeyStore(self)
 
+    def writable(self) -> None:
+        """`DatabaseReadOnly` when the database was opened read-only."""
+        if self.read_only:
+            raise DatabaseReadOnly("the database is open read-only: nothing was written")
+
     @property
     def sqlite(self) -> aiosqlite.Connection:
         """The aiosqlite connection itself, for what only SQLite has (PRAGMA, the raw sqlite3 connection)."""
@@ -170,6 +180,7 @@ class Database:
         is synced to disk (FULL) before this returns; False only for bookkeeping no member is told of.
         """
         connection = self.sqlite
+        self.writable()
         async with self._write_lock:
             wanted = "FULL" if durable and self.durable_commits else "NORMAL"
             if wanted != self._synchronous:
@@ -195,6 +206,7 @@ class Database:
         small statements in a single hop to that thread (the game-server feed takes each event so). `body` gets
         a `storage.sql.SyncConnection` (on SQLite the sqlite3 connection itself)."""
         connection = self.sqlite
+        self.writable()
         async with self._write_lock:
 
             def run() -> T:
@@ -213,16 +225,19 @@ class Database:
 
 
 async def open_database(
-    path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, club: str = DEFAULT_CLUB
+    path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, club: str = DEFAULT_CLUB, read_only: bool = False
 ) -> Database:
     """Open (creating if needed) the database at `path` — or the PostgreSQL server a ``postgresql://`` address
     names, as the club `club` (storage/tenancy.py; an SQLite file is one club's) — and bring its schema up to
-    date."""
+    date. `read_only`: open it as it is, for reading only (its schema not touched; every transaction refused
+    with `DatabaseReadOnly`)."""
     text = str(path)
     from storage.postgres import is_postgres, open_postgres  # noqa: PLC0415 (storage.postgres imports this module)
 
     if is_postgres(text):
-        return await open_postgres(text, busy_timeout_ms=busy_timeout_ms, club=club)
+        return await open_postgres(text, busy_timeout_ms=busy_timeout_ms, club=club, read_only=read_only)
+    if read_only:
+        return await _open_read_only(text, busy_timeout_ms)
     if text != ":memory:":
         Path(text).parent.mkdir(parents=True, exist_ok=True)
     connection = await aiosqlite.connect(text, isolation_level=None)
@@ -241,6 +256,22 @@ async def open_database(
     except BaseException:
         await db.close()
         raise
+    return db
+
+
+def _read_only_uri(text: str) -> str:
+    """The SQLite URI that opens the file for reading only (`DatabaseUnavailable` when there is no such file)."""
+    path = Path(text)
+    if not path.is_file():
+        raise DatabaseUnavailable(f"there is no database {text} to read")
+    return f"{path.absolute().as_uri()}?mode=ro"
+
+
+async def _open_read_only(text: str, busy_timeout_ms: int) -> Database:
+    connection = await aiosqlite.connect(_read_only_uri(text), isolation_level=None, uri=True)
+    await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    db = Database(connection, text)
+    db.read_only = True
     return db
 
 

@@ -49,6 +49,7 @@ import asyncpg
 from storage.database import (
     Database,
     DatabaseBusy,
+    DatabaseReadOnly,
     DatabaseUnavailable,
     MigrationFailed,
     migrations,
@@ -165,6 +166,8 @@ def _translate_error(exc: Exception) -> Exception:
         return sqlite3.IntegrityError(str(exc))
     if isinstance(exc, _BUSY):
         return DatabaseBusy(f"{type(exc).__name__}: {exc}")
+    if isinstance(exc, asyncpg.exceptions.ReadOnlySQLTransactionError):
+        return DatabaseReadOnly(f"the database is open read-only: {exc}")
     return exc
 
 
@@ -308,6 +311,7 @@ class PostgresDatabase(Database):
     @contextlib.asynccontextmanager
     async def transaction(self, durable: bool = True) -> AsyncIterator[PgConnection]:
         """BEGIN, the write lock, … COMMIT — rolled back on any exception (see the module's docstring)."""
+        self.writable()
         async with self._write_lock:
             await self._begin(durable)
             try:
@@ -320,6 +324,7 @@ class PostgresDatabase(Database):
 
     async def run_transaction(self, body: Callable[[Any], T]) -> T:
         """`body` in a worker thread with a `storage.sql.SyncConnection`, inside one transaction as above."""
+        self.writable()
         async with self._write_lock:
             await self._begin(True)
             try:
@@ -347,7 +352,9 @@ class PostgresDatabase(Database):
         await self.pg.script(how)
 
 
-async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAULT_CLUB) -> PostgresDatabase:
+async def open_postgres(
+    target: str, *, busy_timeout_ms: int, club: str = DEFAULT_CLUB, read_only: bool = False
+) -> PostgresDatabase:
     """Connect to the server `target` names as the club `club` (its connection's `sudija.club`, which the rows'
     policies read: storage/tenancy.py) and bring its schema up to date (`DatabaseUnavailable` when it cannot be
     reached or refuses the connection)."""
@@ -358,13 +365,15 @@ async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAUL
                 "lock_timeout": str(int(busy_timeout_ms)),
                 "application_name": f"sudija {club}",
                 SETTING: club,
+                **({"default_transaction_read_only": "on"} if read_only else {}),
             },
             statement_cache_size=STATEMENTS,
         )
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         raise DatabaseUnavailable(f"cannot open the PostgreSQL database {shown(target)}: {exc}") from None
     try:
-        await _migrate(raw)
+        if not read_only:
+            await _migrate(raw)
         catalog = await read_catalog(raw)
         await _bound_to_its_club(raw, club, target)
         holder = await raw.fetchval(_HOLDER + " WHERE pid = pg_backend_pid()")
@@ -373,6 +382,9 @@ async def open_postgres(target: str, *, busy_timeout_ms: int, club: str = DEFAUL
         raise
     db = PostgresDatabase(PgConnection(raw, catalog), target, club)
     db.lease_holder = str(holder)
+    if read_only:
+        db.read_only = True
+        return db
     try:
         await registered(db)
     except BaseException:

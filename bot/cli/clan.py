@@ -9,7 +9,8 @@ call), and the governance acts for an admin at the server:
     sudija clan --zatvori-ligu YYYY-MM   close a league month (its standings freeze)
 
 The admin acts with every right (the acts record no member as their author). The bot's chat platforms are not
-reached from here, so the member concerned is not told; the game server is not reached either.
+reached from here, so the member concerned is not told; the game server is not reached either. An act runs the
+club's desk, so on SQLite it takes the database's lock (bot/dblock.py): while the bot runs, act through it.
 """
 
 from __future__ import annotations
@@ -66,6 +67,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
+    from bot.dblock import DatabaseInUse, DatabaseLock, shared  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    writes = args.close_month is not None or (args.action is not None and not args.akti)
+    if not writes or shared(db_path):
+        return await _main(args, config, db_path)
+    lock = DatabaseLock(db_path, "sudija clan")  # an act is the desk's: one process writes the club's file
+    try:
+        lock.acquire()
+    except DatabaseInUse as held:
+        print(operator_words(args).t("db.in_use", holder=held.holder, lock=str(held.path)), file=sys.stderr)
+        return 1
+    try:
+        return await _main(args, config, db_path)
+    finally:
+        lock.release()
+
+
+async def _main(args: argparse.Namespace, config: Config, db_path: str) -> int:
     from bot.desk import Desk  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock  # noqa: PLC0415 (a sub-command loads only what it runs)
 

@@ -29,6 +29,12 @@ def register(subparsers: Any) -> None:
         help=f"database file (default: {DEMO_DATABASE} with --demo, else from the configuration)",
     )
     parser.add_argument("--demo", action="store_true", help="create the demo club in an empty database")
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="only look: open the database for reading (no lock taken, nothing written); on PostgreSQL, where the "
+        "bot's processes serve the database, a console must be read-only",
+    )
     parser.set_defaults(func=run)
 
 
@@ -37,4 +43,6 @@ def run(args: argparse.Namespace) -> int:
 
     config = club_config(args)
     db_path = args.db or (DEMO_DATABASE if args.demo else config.database)
-    return asyncio.run(run_console(config, db_path, args.demo, sys.stdin, sys.stdout, sys.stderr))
+    return asyncio.run(
+        run_console(config, db_path, args.demo, sys.stdin, sys.stdout, sys.stderr, read_only=args.read_only)
+    )

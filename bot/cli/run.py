@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
         db_path = args.db or DEMO_DATABASE
         print(f"Nema tokena za Discord ni Telegram: pokrećem konzolni klub ({db_path}). Kucajte help.", file=sys.stderr)
-        return asyncio.run(run_console(config, db_path, True, sys.stdin, sys.stdout, sys.stderr))
+        return asyncio.run(run_console(config, db_path, True, sys.stdin, sys.stdout, sys.stderr, what="sudija run"))
     standby = bool(getattr(args, "standby", False))
     if standby and not is_postgres(config.database):
         print(
@@ -135,7 +135,7 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: b
             loop.add_signal_handler(signum, stop.set)
     log = logging.getLogger(__name__)
     shared = is_postgres(config.database)
-    lock = DatabaseLock(config.database)
+    lock = DatabaseLock(config.database, "sudija run")
     lock.acquire()
     try:
         app = await build_app(config)

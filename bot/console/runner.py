@@ -22,11 +22,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
-from bot.app import BUSY_TIMEOUT_MS, App, DatabaseBusy, build_app, is_busy
+from bot.app import BUSY_TIMEOUT_MS, App, DatabaseBusy, DatabaseReadOnly, build_app, is_busy
 from bot.commands import Commands
 from bot.config import Config
 from bot.console.adapter import PLATFORM, ConsoleChat
 from bot.console.language import MAX_STEP_DAYS, ClockStep, Help, LineError, Presence, Press, Say, Sit, Who, parse_line
+from bot.dblock import DatabaseInUse, DatabaseLock, shared
 from bot.demo import MEMBERS, OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.messages import Catalogue
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers
@@ -193,8 +194,8 @@ class Console:
                 stderr.write(self.t("console.line_error", line=number, problem=problem) + "\n")
                 stderr.flush()
                 return 1
-            except DatabaseBusy:  # another process holds the write lock: said, and the script goes on
-                self.chat.note(self.t("db.busy"))
+            except DatabaseBusy as busy:  # another process holds the write lock: said, and the script goes on
+                self.chat.note(self.t(busy_key(busy)))
         return 0
 
     async def run_interactive(self) -> int:
@@ -212,8 +213,8 @@ class Console:
                 await self.execute(line)
             except LineError as error:
                 self.chat.write(self.t(error.key, **error.params))
-            except DatabaseBusy:
-                self.chat.note(self.t("db.busy"))
+            except DatabaseBusy as busy:
+                self.chat.note(self.t(busy_key(busy)))
         if readline is not None:
             with contextlib.suppress(OSError):
                 readline.write_history_file(HISTORY)
@@ -247,11 +248,53 @@ async def run_console(
     clock: ManualClock | None = None,
     busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ready: Callable[[App], Awaitable[None]] | None = None,
+    read_only: bool = False,
+    what: str = "sudija console",
 ) -> int:
     """Run the console club on `db_path` (creating the demo club there when `demo` and the database is empty):
     interactive when `stdin` is a terminal, a script otherwise. Returns the exit status. The club's clock is
     kept in its database: a club resumes at its own time; a new one starts at the real current time, or at the
-    clock given (tests). Another process holding the database is answered with a message, never a traceback."""
+    clock given (tests). Another process holding the database is answered with a message, never a traceback.
+
+    One bot per database (bot/dblock.py): on SQLite the console holds the database's lock while it runs, and a
+    database another Sudija holds is refused naming its pid, nothing written; on PostgreSQL, where the bot's
+    processes share the database, a console is refused unless `read_only` — then it only reads (no deadline acted
+    on, no effect delivered, every write answered as refused)."""
+    words = Catalogue(config.language, config.timezone)
+    err = stderr or sys.stderr
+    if read_only and demo:
+        err.write(words.t("console.read_only_demo") + "\n")
+        return 2
+    if shared(db_path) and not read_only:
+        err.write(words.t("console.postgres_read_only") + "\n")
+        return 2
+    lock = None
+    if not read_only and db_path != ":memory:" and not shared(db_path):
+        lock = DatabaseLock(db_path, what)
+        try:
+            lock.acquire()
+        except DatabaseInUse as held:
+            err.write(words.t("db.in_use", holder=held.holder, lock=str(held.path)) + "\n")
+            return 1
+    try:
+        return await _run_console(config, db_path, demo, stdin, stdout, err, clock, busy_timeout_ms, ready, read_only)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+async def _run_console(
+    config: Config,
+    db_path: str,
+    demo: bool,
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+    clock: ManualClock | None,
+    busy_timeout_ms: int,
+    ready: Callable[[App], Awaitable[None]] | None,
+    read_only: bool,
+) -> int:
     config = replace(config, database=db_path)
     given = clock
     clock = clock or ManualClock()
@@ -266,11 +309,12 @@ async def run_console(
             database=db_path,
             sweep=True,
             busy_timeout_ms=busy_timeout_ms,
+            read_only=read_only,
         )
     except sqlite3.OperationalError as exc:
         if not is_busy(exc):
             raise
-        (stderr or sys.stderr).write(Catalogue(config.language, config.timezone).t("db.busy") + "\n")
+        stderr.write(Catalogue(config.language, config.timezone).t("db.busy") + "\n")
         return 1
 
     def write(text: str) -> None:
@@ -285,9 +329,11 @@ async def run_console(
         if resumed is not None:
             clock.set(resumed)
         console.chat.write(console.t("console.banner", db=db_path, now=clock.now()))
+        if read_only:
+            console.chat.note(console.t("console.read_only"))
         if resumed is not None:
             console.chat.note(console.t("console.clock_resumed", now=resumed))
-        else:
+        elif not read_only:
             try:
                 await app.desk.store_clock(clock.now())
             except DatabaseBusy:
@@ -298,22 +344,28 @@ async def run_console(
         if demo and await is_demo_club(app.desk, PLATFORM):
             # The demo's owner only in the demo club: a real club database keeps the configured owner.
             app.config = app.desk.config = demo_config(app.config)
-        try:
-            await app.desk.start()
-        except DatabaseBusy:  # the safety sweep acts on what fell due once the lock is released
-            console.chat.note(console.t("db.busy"))
-        await app.start_link()
+        if not read_only:  # a console that only reads acts on no deadline and delivers nothing
+            try:
+                await app.desk.start()
+            except DatabaseBusy:  # the safety sweep acts on what fell due once the lock is released
+                console.chat.note(console.t("db.busy"))
+            await app.start_link()
         if ready is not None:  # e.g. the reference game server starts its tables (`sudija gameserver --demo`)
             await ready(app)
         interactive = stdin is sys.stdin and _isatty(stdin)
         if interactive:
             return await console.run_interactive()
-        status = await console.run_script(stdin, stderr or sys.stderr)
+        status = await console.run_script(stdin, stderr)
         if app.link is not None:  # a script's commands reach the game server before the console exits
             await app.link.worker.drain(DRAIN_SECONDS)
         return status
     finally:
         await app.close()
+
+
+def busy_key(busy: DatabaseBusy) -> str:
+    """What a console line that could not write says: read-only, or another process holding the write lock."""
+    return "db.read_only" if isinstance(busy, DatabaseReadOnly) else "db.busy"
 
 
 def picture_dir(db_path: str) -> Path:

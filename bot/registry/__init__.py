@@ -16,7 +16,7 @@ from bot.desk.refused import Refused
 from bot.ports import Reply
 from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials
 from bot.registry.spec import Args, Audience, Caller, Command, Usage
-from storage.database import DatabaseBusy
+from storage.database import DatabaseBusy, DatabaseReadOnly
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -61,6 +61,8 @@ async def _run(desk: Desk, caller: Caller, command: Command, args: Args) -> Repl
         return desk.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
     except Refused as refused:  # the use case refused: rendered here, at the edge
         return desk.refuse(refused.key, **refused.values)
+    except DatabaseReadOnly:  # a console that only reads: nothing was written
+        return desk.refuse("db.read_only")
     except DatabaseBusy:  # another process held the write lock past the bound: nothing was written
         return desk.refuse("db.busy")
 
