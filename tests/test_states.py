@@ -64,6 +64,7 @@ NOT_ENUMERATED: dict[tuple[str, str], str] = {
     ("correction_requests", "seat"): "seat BETWEEN 0 AND 2",
     ("correction_answers", "seat"): "seat BETWEEN 0 AND 2",
     ("club_clock", "id"): "id = 1",
+    ("club_key", "id"): "id = 1",
 }
 
 DIALECTS = ("sqlite", "postgresql")
