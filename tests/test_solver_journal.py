@@ -170,3 +170,9 @@ def test_a_journal_entry_without_the_baseline_has_the_projects_columns_only() ->
     )
     assert "| sans | 1 | 6,657 | 0.300 | 0.300 |\n" in entry
     assert "baseline" not in entry
+
+
+def test_the_entry_shows_the_command_without_the_note() -> None:
+    bench = _bench_solver()
+    assert bench._without_note(["--deals", "50", "--note", "a step", "--journal"]) == ["--deals", "50", "--journal"]
+    assert bench._without_note(["--note=a step", "--clock", "cpu"]) == ["--clock", "cpu"]

@@ -1556,7 +1556,8 @@ static ALWAYS_INLINE int search_moves(Ctx *c, int target, int n, uint32_t all, i
 
 /* Store the node's answer for the class of positions that agree on its region: into the entry of exactly this
  * class when the bucket holds one, else over victim()'s choice; the bounds narrowed by the answer, the best lead
- * kept in relative rank. */
+ * kept in relative rank. victim() starts its turn at the Solver's node counter, which clear() keeps: the node
+ * counts of a search depend on what the Solver searched before (the values never do). */
 static ALWAYS_INLINE void store(const Ctx *c, Bucket *b, uint32_t s01, uint32_t s2, uint32_t k[2], int have_k, int n,
                                 int target, int result, int best, uint32_t all, uint32_t acc) {
     uint32_t region = compress_region(all, acc);
