@@ -1,31 +1,38 @@
 """Chat effects through the durable chat outbox (`storage.chat_outbox`): the effect rows a decision writes in its
-own transaction (the builders below), and `ChatOutbox`, which delivers them through the chat ports.
+own transaction (the builders below), and `ChatOutbox`, the outbox engine's worker (`bot.outbox_engine`) that
+delivers them through the chat ports.
 
 The desk delivers at once after its commit (`DeskBase.deliver_effects`), so members see what they saw before; the
 rows make it survive a crash in between: `Desk.start` delivers whatever is still pending, and the worker started
 with the bot (`ChatOutbox.start`) retries what failed for a while. Each platform's part of an effect is begun,
 then done with what the platform created (a call's message ids, kept as notices) in one transaction, so a
 delivery repeated after a crash skips the platforms that are done, and the one that was begun gets it with
-`repeated_delivery` set (the console shows it as an edit of what it may have shown). A transient failure (429, a
-timeout, the network, a 5xx) is retried with exponential backoff with jitter, at most `max_attempts` times; any
-other failure is permanent: recorded on the row and logged, never retried. Effects of one queue (a call and its
-trial) are delivered in the order they were written.
+`repeated_delivery` set (the console shows it as an edit of what it may have shown). What may heal (429, a
+timeout, the network, a 5xx, a 401/403/404 of a misconfigured channel) is retried with backoff up to the
+configured bound, then the effect is dead; a refusal for good (a bad request, what it names gone) fails it; either
+way the officials are told. Effects of one queue (a call and its trial) are delivered in the order they were
+written.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import contextvars
-import logging
 import random
 from collections.abc import Callable, Sequence
-from contextvars import ContextVar
-from dataclasses import dataclass
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.leases import release_dead_leases
+from bot.outbox_engine import (
+    DELIVERED,
+    Attempt,
+    Backoff,
+    Bounds,
+    OutboxEngine,
+    Outcome,
+    Permanent,
+    error_outcome,
+)
 from bot.ports import (
     Action,
     Button,
@@ -43,10 +50,10 @@ from storage.database import Database, now_text, parse_stored_time
 from storage.states import CouncilorCallState, DeliveryState, OutboxState
 from storage.trials import Trial
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from bot.config import Config
 
-#: True while this task delivers chat effects (a platform's hook runs inside a delivery).
-_delivering: ContextVar[bool] = ContextVar("chat_outbox_delivering", default=False)
+__all__ = ["Backoff", "ChatOutbox", "Permanent", "is_transient"]
 
 SERVER = "server"  # the "platform" of an effect that asks the game server (through its own port and outbox)
 SERVER_OPS = frozenset(
@@ -62,23 +69,9 @@ SERVER_OPS = frozenset(
     }
 )
 IDEMPOTENT = frozenset({"edit_notices", SERVER})  # repeated, the same edit or request: nothing to begin first
-MAX_ATTEMPTS = 12  # transient failures of one effect before it is given up as failed (~1 h with the backoff)
 #: The chat outbox's id of the effect a port is asked to carry out (for a port that logs or counts deliveries).
 delivering: contextvars.ContextVar[int | None] = contextvars.ContextVar("delivering", default=None)
 LEASE = timedelta(minutes=2)  # how long a process holds an effect it delivers (another takes it after a crash)
-
-
-@dataclass(frozen=True)
-class Backoff:
-    """After `attempts` failed tries: half the exponential delay fixed, half random (equal jitter), as the
-    game-server outbox waits."""
-
-    initial: float = 1.0
-    maximum: float = 300.0
-
-    def delay(self, attempts: int, rng: random.Random) -> float:
-        full = min(self.maximum, self.initial * float(2 ** min(attempts, 30)))
-        return full / 2 + rng.uniform(0, full / 2)
 
 
 # The effects ------------------------------------------------------------------------------------------------
@@ -212,41 +205,48 @@ def offer_call(queue: Queue, member: int, post: CallPost) -> NewEffect:
     )
 
 
+# The officials told ------------------------------------------------------------------------------------------
+NOTICE_QUEUE = "outbox:"  # the queues of the notices that tell the officials of a row refused or given up
+
+
+def tell_officials(subject: str, text: str) -> NewEffect:
+    """A notice in the officials' channel (the referees', on every platform) about a row of an outbox that was
+    refused for good or given up (`subject`: ``outbox:chat:N`` or ``outbox:gameserver:N``, its own queue). A notice
+    about a notice is never written: it would only loop."""
+    return post_notice(subject, CallPost(subject, text, (), ()))
+
+
 # Delivery ---------------------------------------------------------------------------------------------------
 class Reach(Protocol):
-    """What delivery needs of the desk: the database, the ports, and a trial's space as platforms show it."""
+    """What delivery needs of the desk: the database, the ports, a trial's space as platforms show it, the
+    club's words and the bounds of its outbox."""
 
     db: Database
     chat: Chats
     game_server: GameServerPort
+    config: Config
 
     async def trial_space(self, trial: Trial) -> TrialSpace: ...
 
     async def paper_changed(self, number: int) -> None: ...
 
+    def t(self, key: str, **params: object) -> str: ...
 
-class Permanent(Exception):
-    """An effect that can never be delivered (what it names is gone)."""
+    def club_voice(self) -> AbstractContextManager[None]: ...
 
 
 def is_transient(exc: BaseException) -> bool:
-    """A failure worth trying again: a rate limit (429, `retry_after`), a timeout, the network, a server error
-    (5xx). Told by what the chat libraries' errors carry, so this module imports none of them."""
-    if isinstance(exc, Permanent):
-        return False
-    if isinstance(exc, (TimeoutError, ConnectionError, OSError)):
-        return True
-    if getattr(exc, "retry_after", None) is not None:
-        return True
-    status = getattr(exc, "status", None)
-    if isinstance(status, int) and (status == 429 or status >= 500):
-        return True
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    # python-telegram-bot: TimedOut and NetworkError are transient, but BadRequest is a NetworkError too.
-    return bool(names & {"NetworkError", "TimedOut", "ClientConnectionError"}) and "BadRequest" not in names
+    """Whether a failure is worth trying again (`bot.outbox_engine.error_outcome` classifies it)."""
+    return error_outcome(exc).outcome is Outcome.RETRY
 
 
-class ChatOutbox:
+class ChatOutbox(OutboxEngine[Effect]):
+    """The chat outbox's worker: each effect's platforms in turn, effects in the order written (one queue after
+    another); `deliver` is its `run_once`."""
+
+    name = "chat outbox"
+    lease_time = LEASE
+
     def __init__(
         self,
         desk: Reach,
@@ -254,63 +254,25 @@ class ChatOutbox:
         *,
         backoff: Backoff | None = None,
         rng: random.Random | None = None,
-        max_attempts: int = MAX_ATTEMPTS,
+        max_attempts: int | None = None,
     ) -> None:
         from bot.ports import SystemClock  # noqa: PLC0415 (the default only)
 
+        bounds = Bounds.of(desk.config.outbox)
+        if max_attempts is not None:
+            bounds = Bounds(max_attempts, bounds.age)
         self.desk = desk
         self.store = ChatOutboxStore(desk.db)
-        self.clock = clock or SystemClock().now  # real time: retries wait real seconds, whatever the club's clock
-        self.backoff = backoff or Backoff()
-        self.rng = rng or random.Random()
-        self.max_attempts = max_attempts
+        # Real time: retries wait real seconds, whatever the club's clock.
+        super().__init__(self.store, clock or SystemClock().now, backoff=backoff, rng=rng, bounds=bounds)
         self.background = False  # whether `Desk.start` starts the worker: the bot's app does, a bare desk not
-        self._lock = asyncio.Lock()
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._again = False  # a decision taken during a delivery wrote effects: one more pass
-
-    def wake(self) -> None:
-        self._wake.set()
 
     async def deliver(self) -> int:
-        """Deliver every effect that is due, in the order written, a queue stopping at its first effect that
-        waits for a retry; how many effects ended. (One pass: an effect written meanwhile is delivered by the
-        call that follows its decision, waiting on the lock.) A decision taken while an effect is delivered (a
-        platform's hook acts: Telegram's link marks the member online, who is offered the pending calls) does
-        not wait on the lock its delivery holds: its effects are delivered by a further pass of that delivery."""
-        if _delivering.get():
-            self._again = True
-            return 0
-        token = _delivering.set(True)
-        try:
-            async with self._lock:
-                ended = 0
-                self._again = True
-                while self._again:
-                    self._again = False
-                    ended += await self._pass()
-                return ended
-        finally:
-            _delivering.reset(token)
+        """Deliver every effect that is due (see `OutboxEngine.run_once`); how many ended."""
+        return await self.run_once()
 
-    async def _pass(self) -> int:
-        """One pass over what is due (the lock held)."""
-        ended = 0
-        waiting: set[str] = set()
-        for effect in await self.store.due(self.clock()):
-            if effect.queue in waiting or (effect.kind != SERVER and not self.desk.chat.ports):
-                waiting.add(effect.queue)  # no platform here (a command line's desk): the bot delivers it
-                continue
-            now = self.clock()
-            if not await self.store.lease(effect.id, now, now + LEASE):
-                waiting.add(effect.queue)  # another bot process delivers it (and the rest of its queue)
-                continue
-            if await self._deliver(effect):
-                ended += 1
-            else:
-                waiting.add(effect.queue)
-        return ended
+    def may_attempt(self, row: Effect) -> bool:
+        return row.kind == SERVER or bool(self.desk.chat.ports)  # no platform here (a command line's desk)
 
     def _targets(self, effect: Effect) -> list[tuple[str, ChatPort | None]]:
         """The parts still to do: the game server's, or each platform's not done (nor failed) yet."""
@@ -321,48 +283,67 @@ class ChatOutbox:
         over = (DeliveryState.DONE, DeliveryState.FAILED)
         return [(name, port) for name, port in targets if effect.deliveries.get(name) not in over]
 
-    async def _deliver(self, effect: Effect) -> bool:
-        """Every part of one effect still to do; True when the effect ended (sent or failed), False when a
-        transient failure makes it wait for a retry."""
+    async def attempt(self, row: Effect) -> Attempt:
+        """Every part of one effect still to do: delivered when each is done, refused when some platform refused
+        it for good (the others still get theirs), to be tried again when some part may heal."""
+        effect = row
         targets = self._targets(effect)
-        # A referee call's pings are recorded with its post (a councilor call's were, with its decision).
-        call = int(effect.payload["call"]) if effect.kind == "post_call" and "call" in effect.payload else None
-        pings = [int(m) for m in effect.payload.get("mention", [])] if call is not None else []
-        if not targets:
-            await self.store.finish(effect.id, Ending(OutboxState.SENT, None, pings, call, _kept(effect)), self.clock())
-            return True
+        if not targets:  # every part was over before (a crash came before the effect's end)
+            failed = tuple(p for p, s in effect.deliveries.items() if s is DeliveryState.FAILED)
+            return Attempt(Outcome.REFUSED, effect.last_error or "", where=failed) if failed else DELIVERED
         fresh = [name for name, _ in targets if name not in effect.deliveries]
         if fresh and effect.kind not in IDEMPOTENT:
             await self.store.started(effect.id, fresh, self.clock())
-        retry: str | None = None
-        failed: str | None = None
-        for index, (platform, port) in enumerate(targets):
+        retry: list[tuple[str, Attempt]] = []
+        refused: list[tuple[str, Attempt]] = []
+        for platform, port in targets:
             token = repeated_delivery.set(effect.deliveries.get(platform) is DeliveryState.STARTED)
             which = delivering.set(effect.id)
-            state = DeliveryState.DONE
-            created = None
             try:
                 created = await self._apply(effect, port)
-            except Exception as exc:  # noqa: BLE001 (a platform's failure is sorted, recorded and logged)
-                error = f"{platform}: {type(exc).__name__}: {exc}"
-                if is_transient(exc) and effect.attempts + 1 < self.max_attempts:
-                    log.info("chat effect %s (%s) not delivered, retried later: %s", effect.id, effect.kind, error)
-                    retry = retry or error
-                    continue
-                log.warning("chat effect %s (%s) failed for good: %s", effect.id, effect.kind, error)
-                state, failed = DeliveryState.FAILED, failed or error
+            except Exception as exc:  # noqa: BLE001 (a platform's failure is classified, recorded and logged)
+                failure = error_outcome(exc)
+                failure = Attempt(failure.outcome, f"{platform}: {failure.error}", failure.retry_after, (platform,))
+                if failure.outcome is Outcome.REFUSED:
+                    refused.append((platform, failure))
+                    await self.store.done(effect.id, platform, self.clock(), None, DeliveryState.FAILED)
+                else:
+                    retry.append((platform, failure))
+                continue
             finally:
                 repeated_delivery.reset(token)
                 delivering.reset(which)
-            last = index == len(targets) - 1 and retry is None
-            state_then = OutboxState.FAILED if failed else OutboxState.SENT
-            ending = Ending(state_then, failed, pings, call, _kept(effect)) if last else None
-            await self.store.done(effect.id, platform, self.clock(), created, state, ending)
-        if retry is not None:
-            delay = self.backoff.delay(effect.attempts, self.rng)
-            await self.store.retry_at(effect.id, retry, self.clock() + timedelta(seconds=delay))
-            return False
-        return True
+            await self.store.done(effect.id, platform, self.clock(), created)
+        if retry:
+            waits = [a.retry_after for _, a in retry if a.retry_after is not None]
+            return Attempt(Outcome.RETRY, retry[0][1].error, max(waits) if waits else None, tuple(p for p, _ in retry))
+        if refused:
+            return Attempt(Outcome.REFUSED, refused[0][1].error, where=tuple(p for p, _ in refused))
+        return DELIVERED
+
+    async def end(
+        self, row: Effect, state: OutboxState, attempt: Attempt, now: datetime, told: Sequence[NewEffect]
+    ) -> None:
+        effect = row
+        # A referee call's pings are recorded with its post (a councilor call's were, with its decision).
+        call = int(effect.payload["call"]) if effect.kind == "post_call" and "call" in effect.payload else None
+        pings = [int(m) for m in effect.payload.get("mention", [])] if call is not None else []
+        given_up = attempt.where if state is OutboxState.DEAD else ()
+        ending = Ending(state, attempt.error or None, pings, call, _kept(effect), given_up)
+        await self.store.end(effect.id, ending, now, told)
+
+    def notice(self, row: Effect, state: OutboxState, attempt: Attempt) -> Sequence[NewEffect]:
+        if row.queue.startswith(NOTICE_QUEUE):
+            return ()
+        key = "outbox.effect_dead" if state is OutboxState.DEAD else "outbox.effect_refused"
+        with self.desk.club_voice():
+            text = self.desk.t(
+                key, id=row.id, kind=row.kind, platforms=", ".join(attempt.where), error=attempt.error[:300]
+            )
+        return [tell_officials(f"{NOTICE_QUEUE}chat:{row.id}", text)]
+
+    async def told(self) -> None:
+        self._again = True  # delivered by this run's next pass
 
     async def _server(self, effect: Effect) -> None:
         """A `server` effect through the game-server port, under the command key its effect fixes."""
@@ -447,34 +428,3 @@ class ChatOutbox:
         else:
             raise Permanent(f"unknown chat effect {kind}")
         return None
-
-    # The worker ---------------------------------------------------------------------------------------------
-    async def run_forever(self) -> None:
-        """Deliver what is due, then sleep until the next retry or until a new effect wakes the worker."""
-        while True:
-            self._wake.clear()
-            try:
-                await self.deliver()
-                wake = await self.store.next_wake()
-                seconds = 60.0 if wake is None else max(0.0, (wake - self.clock()).total_seconds())
-            except Exception:  # the database busy or gone a moment: the rows wait
-                log.exception("the chat outbox worker failed; trying again shortly")
-                seconds = 5.0
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=min(seconds, 60.0) or 0.001)
-
-    async def release_leases(self) -> None:
-        """A bot starting or taking over the gateway: the leases of processes that are gone are released, and
-        their effects delivered again at once (as repeats where that process had begun them)."""
-        await release_dead_leases(self.store.release_dead, "chat outbox")
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self.run_forever())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None

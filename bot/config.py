@@ -154,6 +154,16 @@ class GameServerConfig:
 
 
 @dataclass(frozen=True)
+class OutboxConfig:
+    """How long an outbox row that may heal is tried before it is dead (`[outbox]`, bot/outbox_engine.py): at most
+    `max_attempts` tries, or `max_age_minutes` after its first failure, whichever comes first; both outboxes, the
+    chat effects and the commands to the game server."""
+
+    max_attempts: int = 20  # with the backoff (1 s doubling to 5 min), about 45 minutes of tries
+    max_age_minutes: float = 60.0
+
+
+@dataclass(frozen=True)
 class ArbitarConfig:
     """Where the Arbitar's analyses run (`[arbitar]`, bot/arbitar_pool.py): `workers` processes of the bot (0 runs
     them in a thread of the bot's process), sharing `memory_mb` megabytes in all: each worker's tables are sized
@@ -183,6 +193,7 @@ class Config:
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     penalties: PenaltyConfig = field(default_factory=PenaltyConfig)
     gameserver: GameServerConfig = field(default_factory=GameServerConfig)
+    outbox: OutboxConfig = field(default_factory=OutboxConfig)
     pack: str | None = None  # a rule pack (packs/<name>.toml) whose settings this file's settings override
     governance: GovernanceConfig = field(default_factory=GovernanceConfig)
     appeals: AppealRules = field(default_factory=AppealRules)
@@ -338,6 +349,7 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             governance=GovernanceConfig(**data.get("governance", {})),
             appeals=parse_appeal_rules(data.get("appeals", {})),
             gameserver=GameServerConfig(**dict(data.get("gameserver", {}))),
+            outbox=OutboxConfig(**dict(data.get("outbox", {}))),
             arbitar=ArbitarConfig(**dict(data.get("arbitar", {}))),
         )
     except (CatalogueError, AppealConfigError, PenaltyModelError) as exc:
@@ -365,6 +377,11 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             f'{source}: governance.majority must be a share below 1 like "1/2" or "2/3", not '
             f"{config.governance.majority!r}"
         ) from None
+    tries, age = config.outbox.max_attempts, config.outbox.max_age_minutes
+    if not isinstance(tries, int) or isinstance(tries, bool) or tries < 1:
+        raise ConfigError(f"{source}: outbox.max_attempts must be a whole number of at least 1, not {tries!r}")
+    if not isinstance(age, (int, float)) or isinstance(age, bool) or age <= 0:
+        raise ConfigError(f"{source}: outbox.max_age_minutes must be a number of minutes above 0, not {age!r}")
     workers = config.arbitar.workers
     if not isinstance(workers, int) or isinstance(workers, bool) or not 0 <= workers <= 64:
         raise ConfigError(f"{source}: arbitar.workers must be a whole number from 0 to 64, not {workers!r}")

@@ -1,11 +1,13 @@
 """The chat outbox: every chat effect of a decision is a row written in the decision's own transaction, delivered
-later (at once, normally) by the worker in `bot.chat_outbox`, never lost to a crash between the two.
+later (at once, normally) by the worker in `bot.chat_outbox`, never lost to a crash between the two. It is an
+`OutboxTable` (storage/outbox_engine.py: queues, leases, retries, dead letters).
 
-Effects of one queue (a call and its trial: ``call:N``) are delivered in the order they were written: only the
-oldest pending effect of a queue is due. Each platform's part of an effect is bookkept in `chat_deliveries`:
-``started`` before the platform is asked, ``done`` (with the messages it created, in the same transaction) after,
-so a repeated delivery skips what is done and knows what may have been shown already. A permanent failure is
-kept as ``failed`` with its error, for an officer to see; the queue then goes on.
+Effects of one queue (a call and its trial: ``call:N``) are delivered in the order they were written. Each
+platform's part of an effect is bookkept in `chat_deliveries`: ``started`` before the platform is asked, ``done``
+(with the messages it created, in the same transaction) after, ``failed`` when the platform refused it for good
+or the effect was given up, so a repeated delivery skips what is done and knows what may have been shown already.
+An effect refused for good (``failed``) or given up (``dead``) keeps its error, for an officer to see; its queue
+then goes on.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rules.notices import Notice
-from storage.database import dead_leases, now_text, parse_stored_time
+from storage.database import now_text, parse_stored_time
+from storage.outbox_engine import OutboxTable, Resolution, resolution
 from storage.states import DeliveryState, OutboxState
 
 if TYPE_CHECKING:
@@ -47,11 +50,14 @@ class Effect:
     last_error: str | None
     done_at: datetime | None
     deliveries: dict[str, DeliveryState]  # each platform's part so far
+    failing_since: datetime | None = None
+    resolution: Resolution | None = None
 
 
 _COLUMNS = (
     "id, queue, kind, payload, created_at, state, attempts, next_at, last_error, done_at,"
-    " (SELECT group_concat(platform || ' ' || state, char(10)) FROM chat_deliveries WHERE effect = chat_outbox.id)"
+    " (SELECT group_concat(platform || ' ' || state, char(10)) FROM chat_deliveries WHERE effect = chat_outbox.id),"
+    " failing_since, resolved_by, resolved_at, reason"
 )
 
 
@@ -68,19 +74,22 @@ def _effect(row: Any) -> Effect:
         row[8],
         parse_stored_time(row[9]) if row[9] else None,
         {p: DeliveryState(s) for p, _, s in (part.rpartition(" ") for part in (row[10] or "").split("\n") if part)},
+        parse_stored_time(row[11]) if row[11] else None,
+        resolution(row, 12),
     )
 
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """How an effect ends (with its last platform's part, in one transaction): sent or failed, and the members
-    its call pinged."""
+    """How an effect ends: sent, failed or dead, the members its call pinged, and the platforms whose part is
+    recorded as failed with it (those not done when it was given up)."""
 
     state: OutboxState
     error: str | None = None
     pings: Sequence[int] = ()
     call: int | None = None  # the call the pings are of
     kept: dict[str, Any] | None = None  # what the row keeps of its payload once ended (None: all of it)
+    failed: Sequence[str] = ()
 
 
 async def add_effects(conn: Connection, effects: Sequence[NewEffect], now: datetime) -> None:
@@ -103,66 +112,15 @@ def add_effects_sync(conn: SyncConnection, effects: Sequence[NewEffect], now: da
         )
 
 
-class ChatOutboxStore:
+class ChatOutboxStore(OutboxTable[Effect]):
     def __init__(self, db: Database) -> None:
-        self.db = db
-
-    async def _rows(self, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
-        async with self.db.connection.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        super().__init__(db, "chat_outbox", _COLUMNS, _effect)
 
     async def enqueue(self, effects: Sequence[NewEffect], now: datetime) -> None:
         """Effects of no other decision (or of one whose record is written elsewhere), in a transaction of their
         own."""
         async with self.db.transaction() as conn:
             await add_effects(conn, effects, now)
-
-    _HEADS = "SELECT min(id) FROM chat_outbox WHERE state = 'pending' GROUP BY queue"
-
-    async def due(self, now: datetime, limit: int = 200) -> list[Effect]:
-        """Every pending effect that is due (never tried, or its retry time has come) and not behind one of its
-        queue that waits for its retry, oldest first: deliver them in this order, a queue stopping at its first
-        effect that does not end."""
-        at = now_text(now)
-        rows = await self._rows(
-            f"SELECT {_COLUMNS} FROM chat_outbox WHERE state = 'pending' AND (next_at IS NULL OR next_at <= ?)"
-            " AND (leased_until IS NULL OR leased_until <= ?)"
-            " AND NOT EXISTS (SELECT 1 FROM chat_outbox AS e WHERE e.queue = chat_outbox.queue"
-            " AND e.state = 'pending' AND e.id < chat_outbox.id AND (e.next_at > ? OR e.leased_until > ?))"
-            " ORDER BY id LIMIT ?",
-            (at, at, at, at, limit),
-        )
-        return [_effect(r) for r in rows]
-
-    async def lease(self, effect: int, now: datetime, until: datetime) -> bool:
-        """Take the effect to deliver it until `until`: False when another process holds an unexpired lease on
-        it or it ended meanwhile (several bot processes on one database; bookkeeping, so not synced)."""
-        async with self.db.transaction(durable=False) as conn:
-            cur = await conn.execute(
-                "UPDATE chat_outbox SET leased_until = ?, leased_by = ? WHERE id = ? AND state = 'pending'"
-                " AND (leased_until IS NULL OR leased_until <= ?)",
-                (now_text(until), self.db.lease_holder, effect, now_text(now)),
-            )
-            return cur.rowcount == 1
-
-    async def release_dead(self) -> int:
-        """The leases of processes that are gone (a bot starting or taking over the gateway; on SQLite, where
-        one process serves the file, every lease left): released so their effects are delivered again at once;
-        how many."""
-        if not await self._rows("SELECT 1 FROM chat_outbox WHERE leased_until IS NOT NULL LIMIT 1"):
-            return 0  # the usual start: nothing to write
-        where, alive = dead_leases(await self.db.live_holders())
-        async with self.db.transaction(durable=False) as conn:
-            cur = await conn.execute(
-                f"UPDATE chat_outbox SET leased_until = NULL, leased_by = NULL WHERE {where}", alive
-            )
-            return max(0, int(cur.rowcount))
-
-    async def next_wake(self) -> datetime | None:
-        """When the earliest waiting queue head falls due (None: nothing waits for a retry)."""
-        rows = await self._rows(f"SELECT min(next_at) FROM chat_outbox WHERE id IN ({self._HEADS})")
-        value = rows[0][0] if rows else None
-        return parse_stored_time(value) if value else None
 
     async def deliveries(self, effect: int) -> dict[str, DeliveryState]:
         """Each platform's part of the effect so far."""
@@ -184,11 +142,9 @@ class ChatOutboxStore:
         now: datetime,
         notices: tuple[str, Sequence[Notice]] | None = None,
         state: DeliveryState = DeliveryState.DONE,
-        ending: Ending | None = None,
     ) -> None:
         """The platform's part is over; what it created (a call's notices, under their subject) is kept in the
-        same transaction, so a repeat finds it and edits rather than posts again. With `ending`, the last part:
-        the effect ends with it."""
+        same transaction, so a repeat finds it and edits rather than posts again."""
         async with self.db.transaction(durable=False) as conn:
             if notices is not None:
                 subject, created = notices
@@ -196,58 +152,32 @@ class ChatOutboxStore:
                     "INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
                     [(subject, n.platform, n.place, n.message) for n in created],
                 )
-            await conn.execute(
-                "INSERT INTO chat_deliveries (effect, platform, state, at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (effect, platform) DO UPDATE SET state = excluded.state, at = excluded.at",
-                (effect, platform, state, now_text(now)),
-            )
-            if ending is not None:
-                await _end(conn, effect, ending, now)
+            await _part(conn, effect, platform, state, now)
 
-    async def finish(self, effect: int, ending: Ending, now: datetime) -> None:
-        """Every platform's part is over (or there was none to do)."""
-        async with self.db.transaction(durable=False) as conn:
-            await _end(conn, effect, ending, now)
+    async def end(self, effect: int, ending: Ending, now: datetime, told: Sequence[NewEffect] = ()) -> None:
+        """The effect ends — sent, refused for good or given up (each platform not done then `failed`) — with the
+        members its call pinged, and the chat effects that tell the officials of it (`told`), in one transaction."""
+        async with self.db.transaction(durable=ending.state is not OutboxState.SENT) as conn:
+            if not await self.end_in(conn, effect, ending.state, ending.error, now, told):
+                return
+            for platform in ending.failed:
+                await _part(conn, effect, platform, DeliveryState.FAILED, now)
+            if ending.kept is not None:  # a secret it carried (a link code) is not kept once it is delivered
+                await self.keep_payload(conn, effect, ending.kept)
+            if ending.pings and ending.call is not None:
+                await conn.executemany(
+                    "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
+                    [(ending.call, m, now_text(now)) for m in ending.pings],
+                )
 
-    async def retry_at(self, effect: int, error: str, at: datetime) -> None:
-        """Not delivered (a transient error): tried again at `at`."""
-        async with self.db.transaction(durable=False) as conn:
-            await conn.execute(
-                "UPDATE chat_outbox SET attempts = attempts + 1, next_at = ?, last_error = ?, leased_until = NULL"
-                " WHERE id = ? AND state = 'pending'",
-                (now_text(at), error[:2000], effect),
-            )
-
-    async def listing(self, state: OutboxState | None = None, limit: int = 200) -> list[Effect]:
-        """Effects newest first, optionally only those in `state`."""
-        if state is None:
-            rows = await self._rows(f"SELECT {_COLUMNS} FROM chat_outbox ORDER BY id DESC LIMIT ?", (limit,))
-        else:
-            rows = await self._rows(
-                f"SELECT {_COLUMNS} FROM chat_outbox WHERE state = ? ORDER BY id DESC LIMIT ?", (state, limit)
-            )
-        return [_effect(r) for r in rows]
-
-    async def counts(self) -> dict[str, int]:
-        rows = await self._rows("SELECT state, count(*) FROM chat_outbox GROUP BY state")
-        return {str(r[0]): int(r[1]) for r in rows}
+    async def retried(self, conn: Connection, row: int) -> None:
+        """An effect sent again is asked of the platforms that failed it (those done keep what they did)."""
+        await conn.execute("DELETE FROM chat_deliveries WHERE effect = ? AND state = 'failed'", (row,))
 
 
-async def _end(conn: Connection, effect: int, ending: Ending, now: datetime) -> None:
-    """The effect is sent (or failed, with the error), and the members its call pinged are recorded."""
-    error = ending.error[:2000] if ending.error else None
+async def _part(conn: Connection, effect: int, platform: str, state: DeliveryState, now: datetime) -> None:
     await conn.execute(
-        "UPDATE chat_outbox SET state = ?, attempts = attempts + 1, done_at = ?, last_error = ?, leased_until = NULL"
-        " WHERE id = ? AND state = 'pending'",
-        (ending.state, now_text(now), error, effect),
+        "INSERT INTO chat_deliveries (effect, platform, state, at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (effect, platform) DO UPDATE SET state = excluded.state, at = excluded.at",
+        (effect, platform, state, now_text(now)),
     )
-    if ending.kept is not None:  # a secret it carried (a link code) is not kept once it is delivered
-        await conn.execute(
-            "UPDATE chat_outbox SET payload = ? WHERE id = ?",
-            (json.dumps(ending.kept, ensure_ascii=False, sort_keys=True), effect),
-        )
-    if ending.pings and ending.call is not None:
-        await conn.executemany(
-            "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
-            [(ending.call, m, now_text(now)) for m in ending.pings],
-        )

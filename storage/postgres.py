@@ -67,7 +67,7 @@ STATEMENTS = 1024  # prepared statements kept per connection: the stores' few hu
 WAKE_CHANNEL = "sudija_wake"
 _WAKES = re.compile(
     r"^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE)\s+(?:calls|councilor_calls|plavac|votes|appeals|outbox)\b"
-    r"|^\s*INSERT\s+INTO\s+chat_outbox\b",
+    r"|^\s*INSERT\s+INTO\s+chat_outbox\b|^\s*UPDATE\s+chat_outbox\s+SET\s+state\s*=\s*'pending'",
     re.I,
 )
 GATEWAY_LOCK = 0x53554447  # "SUDG": held by the one process receiving the club's platform events (storage.pg_gateway)

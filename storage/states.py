@@ -111,7 +111,9 @@ class OutboxState(StrEnum):
 
     PENDING = "pending"
     SENT = "sent"  # delivered (a chat effect: every platform's part done)
-    FAILED = "failed"  # refused for good, or kept failing past the bound
+    FAILED = "failed"  # refused for good: the other side called it final (a chat effect: some platform did)
+    DEAD = "dead"  # kept failing in a way that may heal, past the configured bound: given up, the officials told
+    SKIPPED = "skipped"  # an operator gave it up (`sudija outbox --skip`), or a newer row made it moot
 
 
 class DeliveryState(StrEnum):

@@ -33,6 +33,7 @@ BOTH_BACKENDS = {
     "test_chat_outbox",
     "test_corrections",
     "test_crash_hearing_vote",
+    "test_dead_letters",
     "test_desk_calls",
     "test_desk_edges",
     "test_desk_trials",

@@ -325,7 +325,11 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
     with caplog.at_level(logging.WARNING, logger="bot.chat_outbox"):
         assert (await club.desk.call(await club.get("ana"), 500)).ok
     assert any("failed for good" in r.getMessage() for r in caplog.records)
-    (effect,) = await ChatOutboxStore(club.db).listing()
+    # Never silent: the officials are told in their channel, by a notice of its own (delivered on both platforms).
+    notice, effect = await ChatOutboxStore(club.db).listing()
+    assert (notice.queue, notice.kind, notice.state) == (f"outbox:chat:{effect.id}", "post_call", OutboxState.SENT)
+    assert f"#{effect.id}" in flaky.told[-1]
+    assert "Invalid Form Body" in flaky.told[-1]
     assert effect.state is OutboxState.FAILED
     assert effect.last_error is not None
     assert "Invalid Form Body" in effect.last_error
@@ -335,7 +339,7 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
     }
     clock.now += timedelta(days=1)
     assert await club.desk.chat_outbox.deliver() == 0
-    assert flaky.calls == 1
+    assert flaky.calls == 2  # the post once (never again), and the notice
     await club.db.close()
     from bot.cli import main  # noqa: PLC0415 (an officer sees it)
 
@@ -346,21 +350,35 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
         == 0
     )
     out = capsys.readouterr().out
-    assert "Chat outbox: 0 waiting, 0 delivered, 1 failed." in out
+    assert "Chat outbox: 0 waiting, 1 delivered, 1 failed." in out  # the notice delivered
     assert "post_call" in out
     assert "flaky failed, test done" in out
     assert "Invalid Form Body" in out
 
 
-async def test_transient_failures_past_the_bound_end_as_failed(tmp_path: Path) -> None:
-    club, flaky, clock = await flaky_club(tmp_path, [ConnectionResetError("reset")] * 10)
+async def test_transient_failures_past_the_bound_end_as_dead(tmp_path: Path) -> None:
+    club, flaky, clock = await flaky_club(tmp_path, [ConnectionResetError("reset")] * 4)
     assert (await club.desk.call(await club.get("ana"), 500)).ok
     for _ in range(5):
         clock.now += timedelta(minutes=5)
         await club.desk.chat_outbox.deliver()
-    assert flaky.calls == 4  # max_attempts
-    (effect,) = await ChatOutboxStore(club.db).listing()
-    assert effect.state is OutboxState.FAILED
+    assert flaky.calls == 5  # max_attempts, then the officials' notice (delivered)
+    notice, effect = await ChatOutboxStore(club.db).listing()
+    assert effect.state is OutboxState.DEAD  # given up (it was `failed` before dead letters)
+    assert await ChatOutboxStore(club.db).deliveries(effect.id) == {
+        "test": DeliveryState.DONE,
+        "flaky": DeliveryState.FAILED,
+    }
+    assert notice.queue == f"outbox:chat:{effect.id}"
+    assert flaky.told == [
+        club.desk.t(
+            "outbox.effect_dead",
+            id=effect.id,
+            kind="post_call",
+            platforms="flaky",
+            error="flaky: ConnectionResetError: reset",
+        )
+    ]
     await club.db.close()
 
 
@@ -391,7 +409,7 @@ async def test_a_waiting_effect_holds_its_calls_queue_but_not_the_others(tmp_pat
         (type("RetryAfter", (Exception,), {"retry_after": 3})(), True),
         (type("NetworkError", (Exception,), {})(), True),
         (type("BadRequest", (type("NetworkError", (Exception,), {}),), {})(), False),
-        (type("Forbidden", (Exception,), {"status": 403})(), False),
+        (type("Forbidden", (Exception,), {"status": 403})(), True),  # a permission that may be granted: retried
         (ValueError("bad"), False),
     ],
 )
@@ -634,3 +652,56 @@ async def test_a_councilor_calls_rows_are_in_the_clubs_language_whatever_the_ref
     assert {s.text for s in of(club.chat, "edit")} == {sr.t("councilor.notice_taken", game=600, councilor="vecnik")}
     assert [s.text for s in of(club.chat, "add")] == [sr.t("councilor.joined", nick="vecnik")]
     await club.db.close()
+
+
+async def test_a_4xx_a_platform_may_heal_is_retried_then_dead_with_the_officials_told_then_sent_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A channel whose permission the bot lacks answers 403 (Discord's Forbidden): not marked failed silently — it
+    is retried to the bound, then dead, the officials told; once the permission is given, `sudija outbox --chat
+    --retry` delivers it on that platform alone."""
+    forbidden = type("Forbidden", (Exception,), {"status": 403})
+    club, flaky, clock = await flaky_club(tmp_path, [forbidden("Missing Permissions")] * 4)
+    assert (await club.desk.call(await club.get("ana"), 500)).ok
+    for _ in range(4):
+        clock.now += timedelta(minutes=5)
+        await club.desk.chat_outbox.deliver()
+    notice, effect = await ChatOutboxStore(club.db).listing()
+    assert effect.state is OutboxState.DEAD
+    assert flaky.calls == 5  # the bound, then the notice
+    told = club.desk.t(
+        "outbox.effect_dead",
+        id=effect.id,
+        kind="post_call",
+        platforms="flaky",
+        error="flaky: Forbidden: Missing Permissions",
+    )
+    assert [s.text for s in of(club.chat, "post") if s.text == told] == [told]  # on the platform that works
+    assert notice.state is OutboxState.SENT
+    await club.db.close()
+
+    db = str(database_for(tmp_path))
+    assert await asyncio.to_thread(main_cli, ["outbox", "--chat", "--dead", "--lang", "en", "--db", db]) == 0
+    listed = capsys.readouterr().out
+    assert "Given up (dead) 1, skipped 0." in listed
+    assert "flaky failed, test done" in listed
+    assert await asyncio.to_thread(main_cli, ["outbox", "--chat", "--retry", str(effect.id), "--db", db]) == 0
+    capsys.readouterr()
+
+    # The bot again, with both its platforms, the permission given: its start delivers what was sent again.
+    chat, db_again = RecordingChat(), await open_database(database_for(tmp_path))
+    desk = Desk(db_again, Chats([chat, flaky]), LoggingGameServer(), club.clock, club.config, ManualTimers())  # type: ignore[list-item]
+    await desk.start()
+    assert len(flaky.told) == 2  # the notice, then the call's post, once
+    assert of(chat, "post") == []  # the platform that had its part is not asked again
+    again = await ChatOutboxStore(db_again).get(effect.id)
+    assert again is not None
+    assert again.state is OutboxState.SENT
+    assert again.deliveries == {"test": DeliveryState.DONE, "flaky": DeliveryState.DONE}
+    await db_again.close()
+
+
+def main_cli(argv: list[str]) -> int:
+    from bot.cli import main  # noqa: PLC0415 (an officer's command line)
+
+    return main(argv)

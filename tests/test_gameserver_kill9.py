@@ -128,15 +128,15 @@ async def test_a_delivered_command_whose_acknowledgement_was_lost_is_not_done_tw
         await linked.ref.tables[800].step()
         await linked.desk.game_server.pause_table(800)
         store = linked.link.worker.store
-        real_sent = store.sent
+        real_end = store.end  # where a command's end (here: sent) is recorded
 
         async def crash(*_: object) -> None:
             raise RuntimeError("killed before the acknowledgement was recorded")
 
-        store.sent = crash  # type: ignore[method-assign]
+        store.end = crash  # type: ignore[method-assign]
         with pytest.raises(RuntimeError):
             await linked.flush()
-        store.sent = real_sent  # type: ignore[method-assign]
+        store.end = real_end  # type: ignore[method-assign]
         assert [k for _, k, _ in linked.ref.received] == ["pause_table"]
         assert await linked.flush() == 1  # sent again, same key: acknowledged as a duplicate
         assert [k for _, k, _ in linked.ref.received] == ["pause_table"]

@@ -345,6 +345,29 @@ async def test_a_committed_deadline_or_effect_wakes_the_other_processes_and_noth
         await other.close()
 
 
+async def test_a_row_an_operator_sends_again_wakes_the_bot_processes_at_once(pg_url: str) -> None:
+    """`sudija outbox [--chat] --retry` in a process of its own: the bots hear it at its commit, not a minute on."""
+    operator = await open_database(pg_url)
+    bot = await open_database(pg_url)
+    woken = asyncio.Event()
+    try:
+        assert isinstance(bot, PostgresDatabase)
+        await ChatOutboxStore(operator).enqueue([tell(1, 1, "a")], NOW)
+        command = await OutboxStore(operator).enqueue("game:1", "pause_table", {"game": 1}, NOW)
+        async with operator.transaction() as conn:
+            await conn.execute("UPDATE chat_outbox SET state = 'dead'")
+            await conn.execute("UPDATE outbox SET state = 'failed'")
+        await bot.listen(woken.set)
+        for table, row in ((ChatOutboxStore(operator), 1), (OutboxStore(operator), command)):
+            woken.clear()
+            assert row is not None
+            assert await table.retry(row, "vesna", NOW) is not None
+            await asyncio.wait_for(woken.wait(), 5)
+    finally:
+        await operator.close()
+        await bot.close()
+
+
 async def test_three_bot_processes_one_killed_midway_take_every_call_exactly_once(tmp_path: Path, pg_url: str) -> None:
     """Three processes, each with five referees pressing Sudi on every call at once and judging what they win to
     its end; the first is killed (SIGKILL) after its second win. Every call is taken once, by one referee; each

@@ -70,6 +70,8 @@ NOT_ENUMERATED: dict[tuple[str, str], str] = {
 DIALECTS = ("sqlite", "postgresql")
 _TABLE = re.compile(r"^\s*(?:CREATE\s+TABLE|ALTER\s+TABLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)", re.IGNORECASE)
 _POLICY = re.compile(r"^\s*CREATE\s+POLICY\b", re.IGNORECASE)
+_RENAME = re.compile(r"^\s*ALTER\s+TABLE\s+(\w+)\s+RENAME\s+TO\s+(\w+)\s*$", re.IGNORECASE)
+_DROP = re.compile(r"^\s*DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(\w+)\s*$", re.IGNORECASE)
 
 
 def check_bodies(statement: str) -> list[str]:
@@ -87,11 +89,19 @@ def check_bodies(statement: str) -> list[str]:
 
 def checks_of(dialect: str) -> dict[tuple[str, str], str]:
     """(table, column) → its CHECK's text, as the migrations of `dialect` leave it (a later one replaces an
-    earlier). Row-level security policies (`WITH CHECK (club = …)`) are not column constraints."""
+    earlier; a table rebuilt under another name and renamed, as SQLite changes a CHECK, is followed).
+    Row-level security policies (`WITH CHECK (club = …)`) are not column constraints."""
     found: dict[tuple[str, str], str] = {}
     for _, name, sql in migrations(dialect):
         for statement in split_statements(sql):
             if _POLICY.match(statement):
+                continue
+            if dropped := _DROP.match(statement):
+                found = {key: body for key, body in found.items() if key[0] != dropped.group(1)}
+                continue
+            if renamed := _RENAME.match(statement):
+                old, new = renamed.groups()
+                found = {((new if t == old else t), c): body for (t, c), body in found.items()}
                 continue
             bodies = check_bodies(statement)
             if not bodies:

@@ -3,18 +3,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from aiohttp import web
 
+from bot.chat_outbox import NOTICE_QUEUE, tell_officials
 from bot.config import ConfigError, GameServerConfig
 from bot.desk import Desk
 from bot.gameserver.feed import LiveFeed
 from bot.gameserver.inbound import events_app, serve_events
 from bot.gameserver.korekcija import KorekcijaDesk
-from bot.gameserver.outbox import Backoff, HttpGameServer, OutboxWorker
+from bot.gameserver.outbox import HttpGameServer, Notice, OutboxWorker
+from bot.outbox_engine import Attempt, Backoff, Bounds
 from bot.ports import SystemClock
+from storage.chat_outbox import NewEffect
+from storage.outbox import HOLDS, Command
+from storage.states import OutboxState
 
 
 def link_secret(config: GameServerConfig) -> bytes:
@@ -25,6 +30,24 @@ def link_secret(config: GameServerConfig) -> bytes:
             f"{config.secret_env} holds no shared secret; set it to the secret the game server uses"
         )
     return secret.encode("utf-8")
+
+
+def officials_notice(desk: Desk) -> Notice:
+    """What the officials are told, in the club's language, of a command the game server refused for good or that
+    was given up: what it was and what to do; a table's paper says that play there does not resume without it."""
+    holding = {kind for behind in HOLDS.values() for kind in behind}
+
+    def notice(command: Command, state: OutboxState, attempt: Attempt) -> Sequence[NewEffect]:
+        if command.kind in holding:
+            key = "outbox.paper_stuck"
+        else:
+            key = "outbox.command_dead" if state is OutboxState.DEAD else "outbox.command_refused"
+        what = command.payload.get("game", command.payload.get("nick", ""))
+        with desk.club_voice():
+            text = desk.t(key, id=command.id, command=command.kind, what=what, error=attempt.error[:300])
+        return [tell_officials(f"{NOTICE_QUEUE}gameserver:{command.id}", text)]
+
+    return notice
 
 
 class GameServerLink:
@@ -46,6 +69,9 @@ class GameServerLink:
             secret,
             self.clock,
             backoff=Backoff(config.retry_initial_seconds, config.retry_max_seconds),
+            bounds=Bounds.of(desk.config.outbox),
+            notice=officials_notice(desk),
+            told=desk.deliver_effects,
         )
         port.wake = self.worker.wake
         self.feed = LiveFeed(desk)

@@ -1,46 +1,42 @@
 """Commands to the game server through the durable outbox: `HttpGameServer` is the desk's `GameServerPort` with a
-link configured (each call writes a row and wakes the worker), and `OutboxWorker` sends the rows.
+link configured (each call writes a row and wakes the worker), and `OutboxWorker`, the outbox engine's worker
+(`bot.outbox_engine`) that sends the rows.
 
-The worker posts each queue's oldest pending command to ``{url}/v1/commands``, signed, with its idempotency key
-(the command's ``id`` and the ``Idempotency-Key`` header), so a command sent again after a crash is harmless.
-A 2xx answer marks it sent; a 4xx (but 408 and 429) keeps it as failed with the answer, for `sudija outbox`; no
-answer or any other status is tried again after an exponential backoff with jitter. Queues are per table
-(``game:N``) and per member (``nick:X``): a queue's commands arrive in the order they were written.
+The worker posts each queue's commands to ``{url}/v1/commands`` in the order written, signed, with its
+idempotency key (the command's ``id`` and the ``Idempotency-Key`` header), so a command sent again after a crash
+is harmless; the queues (per table ``game:N``, per member ``nick:X``) go side by side. A 2xx answer marks it
+sent; a refusal the protocol calls final (`bot.gameserver.protocol.final_refusal`, and 400, 413, 422) keeps it as
+failed with the answer; no answer, a 5xx and the 4xx that may heal are tried again after an exponential backoff
+with jitter (at least the answer's ``Retry-After``), up to the configured bound, then the command is dead. Either
+way the officials are told (`notice`, given by the link), and `sudija outbox --retry` / `--skip` resolves it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 
-from bot.gameserver.protocol import IDEMPOTENCY_HEADER, command_doc, encode, signed_headers
-from bot.leases import release_dead_leases
+from bot.gameserver.protocol import IDEMPOTENCY_HEADER, command_doc, encode, final_refusal, signed_headers
+from bot.outbox_engine import Attempt, Backoff, Bounds, OutboxEngine, Outcome, answer_outcome
 from bot.ports import command_key
 from rules.gamelog import format_time
 from storage.database import Database
 from storage.outbox import Command, OutboxStore
+from storage.states import OutboxState
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from storage.chat_outbox import NewEffect
+
+__all__ = ["LEASE", "Backoff", "HttpGameServer", "OutboxWorker", "undo_command"]
+
 LEASE = timedelta(seconds=60)  # a command being sent is this process's for this long (longer than any answer)
-
-
-@dataclass(frozen=True)
-class Backoff:
-    initial: float = 1.0
-    maximum: float = 300.0
-
-    def delay(self, attempts: int, rng: random.Random) -> float:
-        """After `attempts` failed tries: half the exponential delay fixed, half random (equal jitter)."""
-        full = min(self.maximum, self.initial * float(2 ** min(attempts, 30)))
-        return full / 2 + rng.uniform(0, full / 2)
+#: What tells the officials of a command refused for good or given up (the link renders it with the desk).
+Notice = Callable[[Command, OutboxState, Attempt], Sequence["NewEffect"]]
 
 
 class HttpGameServer:
@@ -107,7 +103,12 @@ def undo_command(game: int, hand: int, move: int) -> tuple[str, str, dict[str, A
     return f"game:{game}", "undo_move", {"game": game, "hand": hand, "move": move}
 
 
-class OutboxWorker:
+class OutboxWorker(OutboxEngine[Command]):
+    name = "game-server outbox"
+    lease_time = LEASE
+    side_by_side = True  # each queue waits on the network: a slow table holds no other
+    until_quiet = True
+
     def __init__(
         self,
         db: Database,
@@ -117,112 +118,68 @@ class OutboxWorker:
         *,
         backoff: Backoff | None = None,
         rng: random.Random | None = None,
+        bounds: Bounds | None = None,
         timeout: float = 10.0,
         session: aiohttp.ClientSession | None = None,
+        notice: Notice | None = None,
+        told: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.store = OutboxStore(db)
+        super().__init__(self.store, clock, backoff=backoff, rng=rng, bounds=bounds)
         self.url = url.rstrip("/") + "/v1/commands"
         self.secret = secret
-        self.clock = clock
-        self.backoff = backoff or Backoff()
-        self.rng = rng or random.Random()
         self.timeout = aiohttp.ClientTimeout(total=timeout)
         self._session = session
         self._own_session = session is None
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    def wake(self) -> None:
-        self._wake.set()
+        self._notice = notice
+        self._told = told
 
     async def session(self) -> aiohttp.ClientSession:
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=self.timeout)
         return self._session
 
-    async def run_once(self) -> int:
-        """Send every queue head that is due, the queues side by side; how many were sent or failed for good."""
-        done = 0
-        while True:
-            now = self.clock()
-            heads = [c for c in await self.store.due(now) if await self.store.lease(c.id, now, now + LEASE)]
-            if not heads:  # nothing due, or another process is sending what is
-                return done
-            try:
-                results = await asyncio.gather(*(self._send(command) for command in heads))
-            except BaseException:
-                await self.store.release([c.id for c in heads])  # what was not recorded is sent again
-                raise
-            finished = sum(results)
-            done += finished
-            if finished == 0:
-                return done
-
-    async def _send(self, command: Command) -> int:
-        body = encode(command_doc(command.kind, command.payload, command.key))
+    async def attempt(self, row: Command) -> Attempt:
+        body = encode(command_doc(row.kind, row.payload, row.key))
         headers = signed_headers(self.secret, body, self.clock())
-        headers[IDEMPOTENCY_HEADER] = command.key
+        headers[IDEMPOTENCY_HEADER] = row.key
         try:
             session = await self.session()
             async with session.post(self.url, data=body, headers=headers) as response:
                 status = response.status
                 text = (await response.text())[:500]
+                answered = response.headers
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
-            await self._later(command, f"no answer: {type(exc).__name__}: {exc}")
-            return 0
-        if 200 <= status < 300:
-            await self.store.sent(command.id, self.clock(), _kept(command))
-            return 1
-        if 400 <= status < 500 and status not in (408, 429):
-            log.warning("the game server refused %s %s: %s %s", command.kind, command.key, status, text)
-            await self.store.failed(command.id, f"{status} {text}", self.clock())
-            return 1
-        await self._later(command, f"{status} {text}")
-        return 0
+            return Attempt(Outcome.RETRY, f"no answer: {type(exc).__name__}: {exc}")
+        return answer_outcome(status, text, answered, final_refusal)
 
-    async def _later(self, command: Command, error: str) -> None:
-        delay = self.backoff.delay(command.attempts, self.rng)
-        await self.store.retry_at(command.id, error, self.clock() + timedelta(seconds=delay))
+    async def end(
+        self, row: Command, state: OutboxState, attempt: Attempt, now: datetime, told: Sequence[NewEffect]
+    ) -> None:
+        kept = _kept(row) if state is OutboxState.SENT else None
+        await self.store.end(row, state, attempt.error or None, now, told, kept)
 
-    async def run_forever(self) -> None:
-        """Send what is due, then sleep until the next retry or until a new command wakes the worker."""
-        while True:
-            self._wake.clear()
-            try:
-                await self.run_once()
-            except Exception:
-                log.exception("the outbox worker failed; trying again shortly")
-            wake = await self.store.next_wake()
-            seconds = 60.0 if wake is None else max(0.0, (wake - self.clock()).total_seconds())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=min(seconds, 60.0) or 0.001)
+    def notice(self, row: Command, state: OutboxState, attempt: Attempt) -> Sequence[NewEffect]:
+        return self._notice(row, state, attempt) if self._notice is not None else ()
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._start_then_run())
-
-    async def _start_then_run(self) -> None:
-        """First the leases of processes that are gone (they died while sending) are released, then the loop."""
-        await release_dead_leases(self.store.release_dead, "game-server outbox")
-        await self.run_forever()
+    async def told(self) -> None:
+        if self._told is not None:
+            await self._told()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await super().stop()
         if self._own_session and self._session is not None:
             await self._session.close()
             self._session = None
 
     async def drain(self, seconds: float) -> bool:
-        """Send until nothing is pending or `seconds` of the loop's time passed (the console club at exit)."""
+        """Send until nothing waits but what is held behind a dead or refused command, or `seconds` of the
+        loop's time passed (the console club at exit)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + seconds
         while loop.time() < end:
             await self.run_once()
-            if not (await self.store.counts()).get("pending"):
+            if (await self.store.counts()).get("pending", 0) <= len(await self.store.held_rows()):
                 return True
             await asyncio.sleep(0.05)
         return False

@@ -62,6 +62,19 @@ COMMANDS: dict[str, dict[str, str]] = {
     "deliver_link_code": {"nick": "string", "code": "string"},
 }
 
+#: A command's refusals the protocol calls final beyond 400, 413 and 422 (docs/game-server.md, "Answers to
+#: commands"): a status and the `field` its JSON answer names (a prefix). A 404 naming a field of `data` is the
+#: game server saying that table or member does not exist; a 409 naming `data.move` is an `undo_move` whose move
+#: is no longer the last. Every other 401, 403, 404, 408, 409, 425 and 429 may heal and is retried.
+FINAL_REFUSALS = ((404, "data."), (409, "data.move"))
+
+
+def final_refusal(status: int, answer: Any) -> bool:
+    """Whether a game server's answer `status` with the JSON `answer` is a refusal the protocol calls final."""
+    field = answer.get("field") if isinstance(answer, dict) else None
+    return isinstance(field, str) and any(status == s and field.startswith(f) for s, f in FINAL_REFUSALS)
+
+
 _TYPES: dict[str, type | tuple[type, ...]] = {
     "boolean": bool,
     "integer": int,

@@ -1,0 +1,386 @@
+"""The one outbox engine: the worker that carries the rows of an outbox (`storage.outbox_engine.OutboxTable`) out
+to the world — the chat effects (`bot.chat_outbox.ChatOutbox`) and the commands to the game server
+(`bot.gameserver.outbox.OutboxWorker`) — and the one place where an attempt's outcome is classified.
+
+An attempt ends one of three ways (`Outcome`): delivered; refused for good (the other side called it final: a
+request it can never take, or something it names that is gone); or it may heal and is tried again later — no
+answer, a timeout, the network, a 5xx, a rate limit, and the 4xx that a mended configuration or a moment heals
+(401, 403, 404, 408, 409, 425, 429), unless the protocol calls that very refusal final. A retry waits an
+exponential backoff with equal jitter, and at least what the other side asked (`Retry-After`, `retry_after`);
+past the configured bound (`[outbox] max_attempts` tries, or `max_age_minutes` since the first failure, whichever
+comes first) the row is given up as ``dead``. A row refused or given up is never silent: it is logged, kept with
+its error for `sudija outbox`, and the officials are told in their channel (a chat effect written with its end,
+in one transaction), what failed and what to do — except a notice about a notice, which would only loop.
+
+One worker per outbox: `run_once` acts on every row that is due, a queue's rows in the order written and a
+queue stopping at its first row that does not end; `run_forever` sleeps until the next retry or until woken. A
+row is leased before it is acted on, so several bot processes on one database act on each row once; a starting
+bot releases the leases of processes that are gone (`release_leases`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import email.utils
+import json
+import logging
+import random
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from storage.outbox_engine import OutboxTable
+from storage.states import OutboxState
+
+if TYPE_CHECKING:
+    from bot.config import OutboxConfig
+    from storage.chat_outbox import NewEffect
+
+
+# The outcome of an attempt ------------------------------------------------------------------------------------
+class Outcome(StrEnum):
+    DELIVERED = "delivered"
+    RETRY = "retry"  # may heal: tried again after a backoff, up to the bound, then dead
+    REFUSED = "refused"  # final: kept as failed, never tried again
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """What one attempt came to: its outcome, the error, how long the other side asked us to wait, and where it
+    failed (a chat effect's platforms)."""
+
+    outcome: Outcome
+    error: str = ""
+    retry_after: float | None = None
+    where: tuple[str, ...] = ()
+
+
+DELIVERED = Attempt(Outcome.DELIVERED)
+#: The 4xx that may heal: credentials or permissions mended (401, 403), a wrong address or a thing not there yet
+#: (404), a timeout (408), a conflict that clears (409), too early (425), a rate limit (429).
+HEALING = frozenset({401, 403, 404, 408, 409, 425, 429})
+RETRY_AFTER_CAP = 3600.0  # the longest wait a `Retry-After` is honoured for (a bigger one is read as this)
+
+
+def by_status(status: int | None, error: str, *, retry_after: float | None = None, final: bool = False) -> Attempt:
+    """The one table: a 2xx is delivered; a refusal the protocol calls `final`, and every other 4xx, is refused;
+    no answer (None), a 5xx, anything else and the 4xx in `HEALING` may heal."""
+    if status is not None and 200 <= status < 300:
+        return DELIVERED
+    if final or (status is not None and 400 <= status < 500 and status not in HEALING):
+        return Attempt(Outcome.REFUSED, error)
+    return Attempt(Outcome.RETRY, error, retry_after)
+
+
+class Permanent(Exception):
+    """A row that can never be carried out (what it names is gone): refused for good."""
+
+
+#: python-telegram-bot's errors carry no status: each class and the HTTP status Telegram answered it with.
+_TELEGRAM = {
+    "BadRequest": 400,
+    "ChatMigrated": 400,
+    "InvalidToken": 401,
+    "Forbidden": 403,
+    "EndPointNotFound": 404,
+    "Conflict": 409,
+    "RetryAfter": 429,
+}
+_NETWORK = frozenset({"NetworkError", "TimedOut", "ClientConnectionError", "ServerDisconnectedError"})
+
+
+def error_outcome(exc: BaseException) -> Attempt:
+    """The outcome of an attempt that raised `exc` (a chat library's error, the network's, or a bug), told by
+    what the errors carry — a status (discord.py, aiohttp), the class (python-telegram-bot), a `retry_after` — so
+    this module imports none of those libraries. An error that says nothing of the kind (a bug) is refused."""
+    error = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, Permanent):
+        return Attempt(Outcome.REFUSED, error)
+    retry_after = _seconds(getattr(exc, "retry_after", None))
+    status = getattr(exc, "status", None)
+    names = [cls.__name__ for cls in type(exc).__mro__]
+    if not isinstance(status, int) or isinstance(status, bool):
+        status = next((_TELEGRAM[n] for n in names if n in _TELEGRAM), None)
+    if status is None:
+        network = isinstance(exc, (TimeoutError, ConnectionError, OSError)) or bool(_NETWORK & set(names))
+        if not network and retry_after is None:
+            return Attempt(Outcome.REFUSED, error)
+    return by_status(status, error, retry_after=retry_after)
+
+
+def answer_outcome(status: int, body: str, headers: Any, final: Callable[[int, Any], bool]) -> Attempt:
+    """The outcome of an HTTP answer (the game server's to a command): `final` says whether the protocol calls
+    this status with this JSON answer a final refusal; `Retry-After` (seconds or an HTTP date) is honoured."""
+    try:
+        answer = json.loads(body)
+    except ValueError:
+        answer = None
+    retry_after = _retry_after(headers.get("Retry-After") if headers is not None else None)
+    return by_status(status, f"{status} {body}".strip(), retry_after=retry_after, final=final(status, answer))
+
+
+def _seconds(value: object) -> float | None:
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    return None
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return max(0.0, (moment - datetime.now(UTC)).total_seconds())
+
+
+# Retries and their bound --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Backoff:
+    """After `attempts` failed tries: half the exponential delay fixed, half random (equal jitter)."""
+
+    initial: float = 1.0
+    maximum: float = 300.0
+
+    def delay(self, attempts: int, rng: random.Random) -> float:
+        full = min(self.maximum, self.initial * float(2 ** min(attempts, 30)))
+        return full / 2 + rng.uniform(0, full / 2)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How long a row that may heal is tried: at most `attempts` tries, or until `age` after its first failure,
+    whichever comes first (`[outbox]`); then it is dead."""
+
+    attempts: int = 20
+    age: timedelta = timedelta(hours=1)
+
+    @classmethod
+    def of(cls, config: OutboxConfig) -> Bounds:
+        return cls(config.max_attempts, timedelta(minutes=config.max_age_minutes))
+
+    def reached(self, attempts: int, failing_since: datetime | None, now: datetime) -> bool:
+        return attempts >= self.attempts or (failing_since is not None and now - failing_since >= self.age)
+
+
+# The worker ---------------------------------------------------------------------------------------------------
+class OutboxRow(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def queue(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def attempts(self) -> int: ...
+    @property
+    def failing_since(self) -> datetime | None: ...
+
+
+Row = TypeVar("Row", bound=OutboxRow)
+IDLE = 60.0  # the longest a worker sleeps without being woken (a row another process wrote, on SQLite)
+#: The engines whose `run_once` this task is inside (a hook run by a delivery that asks to deliver again).
+_inside: ContextVar[frozenset[int]] = ContextVar("outbox_engines", default=frozenset())
+
+
+class OutboxEngine(Generic[Row]):
+    """The worker of one outbox. An outbox says how to carry a row out (`attempt`), how its end is recorded
+    (`end`), what the officials are told when it is refused or given up (`notice`), and whether its queues go
+    side by side (`side_by_side`: the game server's, each waiting on the network) or one row after another in the
+    order written (the chat's)."""
+
+    name = "outbox"
+    lease_time = timedelta(minutes=2)  # how long a process holds a row it acts on (longer than any attempt)
+    side_by_side = False
+    until_quiet = False  # pass again while a pass ended something (rows a delivery wrote meanwhile)
+
+    def __init__(
+        self,
+        table: OutboxTable[Row],
+        clock: Callable[[], datetime],
+        *,
+        backoff: Backoff | None = None,
+        rng: random.Random | None = None,
+        bounds: Bounds | None = None,
+    ) -> None:
+        self.table = table
+        self.clock = clock
+        self.backoff = backoff or Backoff()
+        self.rng = rng or random.Random()
+        self.bounds = bounds or Bounds()
+        self.log = logging.getLogger(type(self).__module__)
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._again = False
+
+    # What each outbox does ------------------------------------------------------------------------------------
+    async def attempt(self, row: Row) -> Attempt:
+        """Carry the row out once."""
+        raise NotImplementedError
+
+    async def end(
+        self, row: Row, state: OutboxState, attempt: Attempt, now: datetime, told: Sequence[NewEffect]
+    ) -> None:
+        """Record the row's end (sent, failed or dead) with the officials' notice `told`, in one transaction."""
+        raise NotImplementedError
+
+    def may_attempt(self, row: Row) -> bool:
+        """Whether this process acts on the row now (False: it, and its queue, wait)."""
+        return True
+
+    def notice(self, row: Row, state: OutboxState, attempt: Attempt) -> Sequence[NewEffect]:
+        """The chat effects that tell the officials a row was refused for good or given up."""
+        return ()
+
+    async def told(self) -> None:
+        """A notice was written: have it delivered."""
+
+    # Acting on what is due ------------------------------------------------------------------------------------
+    async def run_once(self) -> int:
+        """Act on every row that is due; how many ended (sent, failed or dead). A delivery's hook that asks for
+        another run while this one holds the lock (a decision it takes writes rows) gets a further pass of this
+        run instead of waiting on the lock."""
+        if id(self) in _inside.get():
+            self._again = True
+            return 0
+        token = _inside.set(_inside.get() | {id(self)})
+        try:
+            async with self._lock:
+                ended = 0
+                self._again = True
+                while self._again:
+                    self._again = False
+                    done = await self._pass()
+                    ended += done
+                    self._again = self._again or (self.until_quiet and done > 0)
+                return ended
+        finally:
+            _inside.reset(token)
+
+    async def _pass(self) -> int:
+        rows = await self.table.due(self.clock())
+        if self.side_by_side:
+            queues: dict[str, list[Row]] = {}
+            for row in rows:
+                queues.setdefault(row.queue, []).append(row)
+            return sum(await asyncio.gather(*(self._queue(q) for q in queues.values())))
+        ended = 0
+        waiting: set[str] = set()
+        for row in rows:
+            if row.queue in waiting:
+                continue
+            if await self._one(row):
+                ended += 1
+            else:
+                waiting.add(row.queue)
+        return ended
+
+    async def _queue(self, rows: list[Row]) -> int:
+        ended = 0
+        for row in rows:
+            if not await self._one(row):
+                break
+            ended += 1
+        return ended
+
+    async def _one(self, row: Row) -> bool:
+        """Lease the row, attempt it and record the outcome; whether it ended (False: it and its queue wait)."""
+        if not self.may_attempt(row):
+            return False
+        now = self.clock()
+        if not await self.table.lease(row.id, now, now + self.lease_time):
+            return False  # another process acts on it (and on the rest of its queue)
+        settled = False
+        try:
+            ended = await self._settle(row, await self.attempt(row))
+            settled = True
+            return ended
+        finally:
+            if not settled:  # failed on the way (the database, a cancel): the row is acted on again
+                with contextlib.suppress(Exception):
+                    await self.table.release([row.id])
+
+    async def _settle(self, row: Row, attempt: Attempt) -> bool:
+        now = self.clock()
+        if attempt.outcome is Outcome.DELIVERED:
+            await self.end(row, OutboxState.SENT, attempt, now, ())
+            return True
+        if attempt.outcome is Outcome.RETRY and not self.bounds.reached(row.attempts + 1, row.failing_since, now):
+            delay = self.backoff.delay(row.attempts, self.rng)
+            if attempt.retry_after is not None:
+                delay = max(delay, min(attempt.retry_after, RETRY_AFTER_CAP))
+            self.log.info("%s: %s #%s not delivered, tried again later: %s", self.name, row.kind, row.id, attempt.error)
+            await self.table.retry_at(row.id, attempt.error, now + timedelta(seconds=delay), now)
+            return False
+        if attempt.outcome is Outcome.REFUSED:
+            state = OutboxState.FAILED
+            self.log.warning("%s: %s #%s failed for good: %s", self.name, row.kind, row.id, attempt.error)
+        else:
+            state = OutboxState.DEAD
+            self.log.warning(
+                "%s: %s #%s given up after %d tries: %s", self.name, row.kind, row.id, row.attempts + 1, attempt.error
+            )
+        told = self.notice(row, state, attempt)
+        await self.end(row, state, attempt, now, told)
+        if told:
+            await self.told()
+        return True
+
+    # Running beside the bot -----------------------------------------------------------------------------------
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def run_forever(self) -> None:
+        """Act on what is due, then sleep until the next retry or until a new row wakes the worker."""
+        while True:
+            self._wake.clear()
+            try:
+                await self.run_once()
+                wake = await self.table.next_wake()
+                seconds = IDLE if wake is None else max(0.0, (wake - self.clock()).total_seconds())
+            except Exception:  # the database busy or gone a moment: the rows wait
+                self.log.exception("the %s worker failed; trying again shortly", self.name)
+                seconds = 5.0
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=min(seconds, IDLE) or 0.001)
+
+    async def release_leases(self) -> int:
+        """A bot starting or taking over the gateway: the leases of processes that are gone are released, so
+        what they were acting on is acted on again at once (on SQLite every lease left is a dead process's); how
+        many. A failure is logged, not raised: the leases then run out by themselves."""
+        try:
+            released = await self.table.release_dead()
+        except Exception:
+            self.log.exception("the %s could not release a stopped process's leases; they run out", self.name)
+            return 0
+        if released:
+            self.log.info("the %s: %d row(s) a stopped process was acting on are taken up again", self.name, released)
+        return released
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._start_then_run())
+
+    async def _start_then_run(self) -> None:
+        await self.release_leases()
+        await self.run_forever()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
