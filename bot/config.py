@@ -95,6 +95,15 @@ class GovernanceConfig:
     majority: str = str(VOTE_MAJORITY)  # carried by MORE than this share of all councilors (1/2: a strict majority)
 
 
+@dataclass(frozen=True)
+class LinksConfig:
+    """Linking accounts (`[links]`): how many link requests reach the approvers, and how many one-time codes reach
+    a game client, in an hour — per account and per nickname alike (bot.desk.links)."""
+
+    requests_per_hour: int = 3
+    codes_per_hour: int = 3
+
+
 PACKS_DIR = Path(__file__).resolve().parent.parent / "packs"
 
 
@@ -196,6 +205,7 @@ class Config:
     outbox: OutboxConfig = field(default_factory=OutboxConfig)
     pack: str | None = None  # a rule pack (packs/<name>.toml) whose settings this file's settings override
     governance: GovernanceConfig = field(default_factory=GovernanceConfig)
+    links: LinksConfig = field(default_factory=LinksConfig)
     appeals: AppealRules = field(default_factory=AppealRules)
     arbitar: ArbitarConfig = field(default_factory=ArbitarConfig)
 
@@ -347,6 +357,7 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             telegram=TelegramConfig(**telegram),
             penalties=PenaltyConfig(**penalties),
             governance=GovernanceConfig(**data.get("governance", {})),
+            links=LinksConfig(**data.get("links", {})),
             appeals=parse_appeal_rules(data.get("appeals", {})),
             gameserver=GameServerConfig(**dict(data.get("gameserver", {}))),
             outbox=OutboxConfig(**dict(data.get("outbox", {}))),
@@ -391,6 +402,10 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     short = check_budget(workers, memory)
     if short is not None:
         raise ConfigError(f"{source}: arbitar.memory_mb: {short}")
+    for name in ("requests_per_hour", "codes_per_hour"):
+        value = getattr(config.links, name)
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1000:
+            raise ConfigError(f"{source}: links.{name} must be a whole number from 1 to 1000, not {value!r}")
     if config.governance.vote_days < 1:
         raise ConfigError(f"{source}: governance.vote_days must be at least 1")
     if config.language not in LANGUAGES:

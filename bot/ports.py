@@ -177,6 +177,12 @@ class CallPost:
     buttons: tuple[Button, ...]
     direct: tuple[Member, ...] = field(default=())  # also sent privately to these members
 
+    @property
+    def councilors_only(self) -> bool:
+        """A councilors' vote: posted in the councilors' channel or group only — never in the referees', where the
+        referee it concerns would read it (without a councilors' channel the voters get it privately alone)."""
+        return self.subject.startswith("councilor:vote:")
+
 
 class ChatPort(Protocol):
     """One chat platform. Members without an account on it are silently skipped by that platform."""

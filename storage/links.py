@@ -15,6 +15,7 @@ from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
 from storage.nicknames import NickClash, register
 from storage.sql import Connection
+from storage.states import LinkAttempt
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -86,11 +87,18 @@ class LinkStore:
         now: datetime,
         code: tuple[str, str, datetime] | None,
         effects: Callable[[LinkRequest], Sequence[NewEffect]] | None = None,
+        attempt: tuple[LinkAttempt, str] | None = None,
     ) -> LinkRequest:
         """Store (or replace) the account's request; `code` is (hash, salt, expiry) when one was delivered. The
-        chat `effects` of the request as stored (the approvers told) are written in the same transaction."""
+        chat `effects` of the request as stored (the approvers told) are written in the same transaction, and so is
+        the `attempt` (its kind and the nickname's identity key) the rate limits count (`recent_attempts`)."""
         code_hash, salt, expires = code if code else (None, None, None)
         async with self.db.transaction() as conn:
+            if attempt is not None:
+                await conn.execute(
+                    "INSERT INTO link_attempts (kind, platform, account, nick_key, at) VALUES (?, ?, ?, ?, ?)",
+                    (attempt[0].value, platform, account, attempt[1], now_text(now)),
+                )
             await conn.execute(
                 "INSERT INTO link_requests (platform, account, nick, display, asked_at, code_hash, code_salt,"
                 " code_expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (platform, account) DO UPDATE SET"
@@ -115,6 +123,21 @@ class LinkStore:
             if effects is not None:
                 await add_effects(conn, effects(found), now)
         return found
+
+    async def recent_attempts(
+        self, kind: LinkAttempt, platform: str, account: str, nick_key: str, since: datetime
+    ) -> tuple[list[datetime], list[datetime]]:
+        """The moments of the attempts of `kind` since `since`: by this account, and for this nickname (by anyone),
+        oldest first."""
+        by_account = await self.db.connection.execute_fetchall(
+            "SELECT at FROM link_attempts WHERE kind = ? AND platform = ? AND account = ? AND at >= ? ORDER BY at",
+            (kind.value, platform, account, now_text(since)),
+        )
+        by_nick = await self.db.connection.execute_fetchall(
+            "SELECT at FROM link_attempts WHERE kind = ? AND nick_key = ? AND at >= ? ORDER BY at",
+            (kind.value, nick_key, now_text(since)),
+        )
+        return [parse_stored_time(str(r[0])) for r in by_account], [parse_stored_time(str(r[0])) for r in by_nick]
 
     async def get(self, request_id: int) -> LinkRequest | None:
         rows = list(

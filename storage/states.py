@@ -134,6 +134,13 @@ class Language(StrEnum):
     RU = "ru"
 
 
+class LinkAttempt(StrEnum):
+    """What a link attempt was (`link_attempts.kind`): a request told to the approvers, or a code delivered."""
+
+    REQUEST = "request"
+    CODE = "code"
+
+
 class EndReason(StrEnum):
     """Why a trial ended without Završi suđenje (`trials.end_reason`, free text in the schema); each names its
     message (`message_key`), `end.unknown` for a reason this version does not know."""

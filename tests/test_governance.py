@@ -134,7 +134,7 @@ async def test_every_act_is_listed_with_who_whom_when_why_for_officials_only(clu
     for line in (
         "/postavi ana sudija -- dobro poznaje pravila",
         "/uskrati petar do 2026-12-10 -- vređanje",
-        "/razresi ana sudija -- na lični zahtev većnika",
+        "/razresi ana sudija osnov teze_krsenje -- na lični zahtev većnika",
         "/vrati petar",
     ):
         reply = await commands.handle(owner, line)

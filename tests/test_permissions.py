@@ -247,7 +247,7 @@ def command_line(command: str, role: str, payload: str) -> str:
     if command == "postavi":
         return f"/postavi {nick_of(payload, 'marko')} sudija"
     if command == "razresi":
-        return f"/razresi {nick_of(payload, 'sudija')} sudija -- matrica"
+        return f"/razresi {nick_of(payload, 'sudija')} sudija osnov teze_krsenje -- matrica"
     if command == "uskrati":
         return f"/uskrati {nick_of(payload, 'marko')} 3 -- matrica"
     if command == "vrati":

@@ -26,6 +26,7 @@ from storage.states import (
     DeliveryState,
     KorekcijaState,
     Language,
+    LinkAttempt,
     MonthClosing,
     OutboxState,
     RequestState,
@@ -56,6 +57,7 @@ COLUMNS: dict[tuple[str, str], type[Enum] | tuple[type[Enum], Set[Enum]]] = {
     ("chat_outbox", "state"): OutboxState,
     ("chat_deliveries", "state"): DeliveryState,
     ("member_languages", "language"): Language,
+    ("link_attempts", "kind"): LinkAttempt,
 }
 
 #: The CHECKs that are not a list of states, as written (whitespace folded).

@@ -131,11 +131,17 @@ async def test_one_councilor_never_decides_and_the_owner_dismisses_alone_for_a_g
     alone = await desk.dismiss(await club.get("v1"), "ana", "referee", "neaktivna")
     assert not alone.ok
     assert (await club.get("ana")).is_referee
-    owner = await desk.dismiss(await club.get("vlasnik"), "ana", "referee", "varanje u partiji 17")
+    # the owner alone: only on the ground chosen explicitly (not any reason), and the councilors are told
+    assert not (await desk.dismiss(await club.get("vlasnik"), "ana", "referee", "ne sviđa mi se")).ok
+    assert (await club.get("ana")).is_referee
+    owner = await desk.dismiss(await club.get("vlasnik"), "ana", "referee", "varanje u partiji 17", "teze_krsenje")
     assert owner.ok
     assert "težeg kršenja" in owner.text
     assert not (await club.get("ana")).is_referee
-    assert not (await desk.dismiss(await club.get("vlasnik"), "v1", "councilor", "")).ok  # the violation stated
+    assert not (await desk.dismiss(await club.get("vlasnik"), "v1", "councilor", "", "teze_krsenje")).ok  # stated
+    told = [s for s in club.chat.sent if s.where == "dm:v1" and "varanje u partiji 17" in s.text]
+    assert len(told) == 1
+    assert "težeg kršenja pravila" in told[0].text
 
 
 async def test_every_ballot_and_vote_is_in_the_acts(club: Club) -> None:

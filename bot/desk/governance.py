@@ -14,6 +14,7 @@ Every act is an event (who, whom, when, why) written with the act itself by `sto
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from bot.desk.base import DeskBase
@@ -23,6 +24,7 @@ from bot.desk.refused import Refused
 from bot.ports import Reply
 from rules.members import ROLES, VOTED_ROLES, Role
 from rules.penalties import month_of, parse_month, previous_months
+from storage.chat_outbox import NewEffect
 from storage.events import Event
 from storage.members import Member
 from storage.states import EndReason, MonthClosing
@@ -53,6 +55,12 @@ GOVERNANCE_EVENTS = (
 
 def role_of(word: str) -> Role | None:
     return ROLE_WORDS.get(word.casefold())
+
+
+def refuse_departed(target: Member) -> None:
+    """A member who has left the club (on every platform he was on) takes no function."""
+    if not target.in_club:
+        raise Refused("gov.left_club", nick=target.nick)
 
 
 class GovernanceDesk(DeskBase):
@@ -99,6 +107,7 @@ class GovernanceDesk(DeskBase):
         target = await self._target(nick)
         if actor is not None and actor.id == target.id and not self.is_owner(actor):
             raise Refused("gov.not_self")
+        refuse_departed(target)
         by = actor.id if actor else None
         async with self.reading(target):
             told = self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—")
@@ -112,7 +121,15 @@ class GovernanceDesk(DeskBase):
             await self.steps.offer_pending_calls(fresh)
         return Reply(self.t("gov.appointed", nick=target.nick, role=self.t(f"role.{role}")))
 
-    async def dismiss(self, actor: Member | None, nick: str, role: Role, reason: str) -> Reply:
+    async def dismiss(
+        self,
+        actor: Member | None,
+        nick: str,
+        role: Role,
+        reason: str,
+        announced: Callable[[Member], Sequence[NewEffect]] | None = None,
+    ) -> Reply:
+        """Dismiss `nick` from `role`; `announced` gives the effects that announce it (written with the act)."""
         if role not in ROLES:
             raise Refused("gov.unknown_role", role=role)
         if not self.may_govern(actor, role):
@@ -123,8 +140,9 @@ class GovernanceDesk(DeskBase):
         by = actor.id if actor else None
         async with self.reading(target):
             told = self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason)
+        extra = list(announced(target)) if announced is not None else []
         if not await self.db.members.set_role(
-            target.id, role, False, by, self.now(), reason, [self.told(target.id, told)]
+            target.id, role, False, by, self.now(), reason, [self.told(target.id, told), *extra]
         ):
             raise Refused("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
         await self.deliver_effects()

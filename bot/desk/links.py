@@ -40,6 +40,7 @@ from storage.events import Event
 from storage.languages import member_language
 from storage.links import LinkConflict, LinkRequest
 from storage.members import Member
+from storage.states import LinkAttempt
 
 CODE_MINUTES = 10
 WRONG_CODES = 5
@@ -49,6 +50,7 @@ PLATFORMS = ("discord", "telegram", "console")
 LINK_EVENTS = ("account_linked", "account_unlinked", "link_denied")
 APPROVE_WORDS = frozenset({"odobri", "odobravam", "approve", "da"})
 DENY_WORDS = frozenset({"odbij", "odbijam", "deny", "ne"})
+RATE_WINDOW = timedelta(hours=1)  # `[links] requests_per_hour` and `codes_per_hour` count over it
 MAX_REF = 2**63 - 1  # a button's id beyond this is no row of ours (SQLite integers are 64-bit)
 
 
@@ -125,12 +127,21 @@ class LinkDesk(DeskBase):
             return await self._prove_by_code(platform, account, nick, code.strip())
         request = await self.db.links.for_account(platform, account)
         display = plain(display.strip())
+        holder_told = await self._holder_told(holder, platform, display)
         if not self.delivers_link_codes:
             if request is not None and identity_key(request.nick) == identity_key(nick):
                 return Reply(self.t("link.asked", nick=request.nick))  # asked already: the approvers know
+            await self._within_limits(LinkAttempt.REQUEST, platform, account, nick)
             approvers = await self._approvers()
             await self.db.links.ask(
-                platform, account, nick, display, now, None, lambda asked: self._approver_tells(approvers, asked)
+                platform,
+                account,
+                nick,
+                display,
+                now,
+                None,
+                lambda asked: [*self._approver_tells(approvers, asked), *holder_told],
+                (LinkAttempt.REQUEST, identity_key(nick)),
             )
             await self.deliver_effects()
             return Reply(self.t("link.asked", nick=nick))
@@ -141,6 +152,7 @@ class LinkDesk(DeskBase):
             and request.code_expires > now
         ):
             return Reply(self.t("link.code_already_sent", nick=nick, until=request.code_expires))
+        await self._within_limits(LinkAttempt.CODE, platform, account, nick)
         new_code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
         salt = secrets.token_hex(16)
         expires = now + timedelta(minutes=CODE_MINUTES)
@@ -149,7 +161,7 @@ class LinkDesk(DeskBase):
 
         def effects(asked: LinkRequest) -> list[NewEffect]:
             # The code goes to the game client with the request that holds its hash (a crash loses neither).
-            told = self._approver_tells(approvers, asked) if fresh else []
+            told = [*self._approver_tells(approvers, asked), *holder_told] if fresh else []
             return [*told, effect.deliver_link_code(f"link:{asked.id}", nick, new_code)]
 
         await self.db.links.ask(
@@ -160,6 +172,7 @@ class LinkDesk(DeskBase):
             now,
             (code_hash(salt, platform, account, nick, new_code), salt, expires),
             effects,
+            (LinkAttempt.CODE, identity_key(nick)),
         )
         await self.deliver_effects()
         return Reply(self.t("link.code_sent", nick=nick, minutes=CODE_MINUTES))
@@ -215,6 +228,25 @@ class LinkDesk(DeskBase):
             if by is None
             else self.t("link.approved", nick=fresh.nick, platform=request.platform)
         )
+
+    async def _within_limits(self, kind: LinkAttempt, platform: str, account: str, nick: str) -> None:
+        """`Refused` with the moment he may ask again when this account, or anyone for this nickname, has had the
+        configured number of link requests (or codes) in the last hour (`[links]`)."""
+        limit = self.config.links.requests_per_hour if kind is LinkAttempt.REQUEST else self.config.links.codes_per_hour
+        by_account, by_nick = await self.db.links.recent_attempts(
+            kind, platform, account, identity_key(nick), self.now() - RATE_WINDOW
+        )
+        for moments in (by_account, by_nick):
+            if len(moments) >= limit:
+                raise Refused(f"link.too_many_{kind.value}s", until=moments[len(moments) - limit] + RATE_WINDOW)
+
+    async def _holder_told(self, holder: Member | None, platform: str, display: str) -> list[NewEffect]:
+        """A member whose nickname another account asks for is told so on every platform he is linked on."""
+        if holder is None or not holder.accounts:
+            return []
+        async with self.reading(holder):
+            text = self.t("link.told_holder_asked", nick=holder.nick, platform=platform, display=display or "—")
+        return [self.told(holder.id, text)]
 
     # Approving, denying, unlinking ---------------------------------------------------------------------
     def request_buttons(self, request: LinkRequest) -> tuple[Button, ...]:
@@ -274,6 +306,9 @@ class LinkDesk(DeskBase):
         if approve:
             if self.owns_nick(request.nick):
                 raise Refused("link.owner_is_configured", nick=request.nick)
+            holder = await self.db.members.by_nick(request.nick)
+            if holder is not None and holder.roles and not self.is_owner(actor):
+                raise Refused("link.function_needs_owner", nick=holder.nick)
             return await self._prove(request, "approval", actor)
         if not await self.db.links.deny(request, actor.id, self.now(), reason):
             raise Refused("link.request_gone")

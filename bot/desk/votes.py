@@ -24,9 +24,10 @@ from datetime import datetime, timedelta
 from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps, Steps
-from bot.desk.governance import GovernanceDesk
+from bot.desk.governance import GovernanceDesk, refuse_departed
 from bot.desk.links import LinkDesk
 from bot.desk.refused import Refused
+from bot.i18n.reader import speaking
 from bot.ports import Action, Button, CallPost, Reply
 from rules.members import VOTED_ROLES, Role
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
@@ -38,6 +39,7 @@ from storage.members import Member
 from storage.states import VoteAction, VoteState
 
 VOTE_EVENTS = ("vote_opened", "vote_cast", "vote_closed")
+GRAVE_VIOLATION = "teze_krsenje"  # the owner's lone dismissal: its ground, chosen on its own (`/razresi … osnov`)
 
 
 def queue(vote_id: int) -> str:
@@ -66,13 +68,39 @@ class VoteDesk(DeskBase):
         assert actor is not None
         return await self.propose(actor, nick, role, VoteAction.APPOINT, reason)
 
-    async def dismiss(self, actor: Member | None, nick: str, role: Role, reason: str) -> Reply:
+    async def dismiss(
+        self, actor: Member | None, nick: str, role: Role, reason: str, ground: str | None = None
+    ) -> Reply:
+        """/razresi: a councilor proposes (a vote); the owner dismisses alone only on the ground chosen explicitly,
+        GRAVE_VIOLATION ("teže kršenje pravila"), with the violation stated, and the councilors are told; the admin
+        at the server acts alone."""
         self.governance.refuse_managed_elsewhere(role)
         if not self.by_vote(actor, role):
-            reply = await self.governance.dismiss(actor, nick, role, reason)
-            if reply.ok and actor is not None and self.is_owner(actor):
-                return Reply(f"{reply.text}\n{self.t('vote.owner_grave', reason=reason)}")
-            return reply
+            if actor is None or not self.is_owner(actor):
+                return await self.governance.dismiss(actor, nick, role, reason)
+            if ground != GRAVE_VIOLATION:
+                raise Refused("vote.owner_needs_grave")
+            councilors = [m for m in await self.db.members.with_role(Role.COUNCILOR) if m.in_club]
+            languages = await self.reader_languages(m.id for m in councilors)
+
+            def announced(target: Member) -> list[NewEffect]:
+                rows = []
+                for councilor in councilors:
+                    if councilor.id in (target.id, actor.id):
+                        continue
+                    with speaking(languages[councilor.id]):
+                        text = self.t(
+                            "vote.owner_grave_told",
+                            owner=actor.nick,
+                            nick=target.nick,
+                            role=self.t(f"role.{role}"),
+                            reason=reason,
+                        )
+                    rows.append(self.told(councilor.id, text))
+                return rows
+
+            reply = await self.governance.dismiss(actor, nick, role, reason, announced)
+            return Reply(f"{reply.text}\n{self.t('vote.owner_grave', reason=reason)}")
         assert actor is not None
         return await self.propose(actor, nick, role, VoteAction.DISMISS, reason)
 
@@ -89,6 +117,8 @@ class VoteDesk(DeskBase):
 
     async def propose(self, proposer: Member, nick: str, role: Role, action: VoteAction, reason: str) -> Reply:
         target = await self.governance._target(nick)
+        if action is VoteAction.APPOINT:
+            refuse_departed(target)
         if target.id == proposer.id:
             raise Refused("gov.not_self" if action is VoteAction.APPOINT else "vote.not_self_proposal")
         if action is VoteAction.DISMISS and not reason.strip():

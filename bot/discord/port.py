@@ -138,8 +138,10 @@ class DiscordChat:
         channel_id = self.config.referees_channel_id
         if post.subject.startswith("councilor:") and self.config.councilors_channel_id:
             channel_id = self.config.councilors_channel_id
+        elif post.councilors_only:
+            channel_id = 0  # a vote is never posted where referees read: its voters get it privately
         users = self._accounts(post.mention)
-        parts = with_mentions(self.bot.times(post.text), users)
+        parts = with_mentions(self.bot.times(post.text), users) if channel_id else []
         notices: list[Notice] = []
         channel = self.bot.get_partial_messageable(channel_id, guild_id=self.config.guild_id)
         view = view_of(post.buttons)
@@ -153,8 +155,8 @@ class DiscordChat:
             else:
                 part = await channel.send(text, allowed_mentions=only_them)
                 message = message or part
-        assert message is not None  # the notice (with its buttons) is the copy edited later
-        notices.append(Notice(PLATFORM, str(channel_id), str(message.id)))
+        if message is not None:  # the notice (with its buttons) is the copy edited later
+            notices.append(Notice(PLATFORM, str(channel_id), str(message.id)))
         direct = list(post.direct)
         if self.config.direct_messages:
             direct += [m for m in post.mention if m.id not in {d.id for d in direct}]

@@ -19,6 +19,8 @@ OPTIONAL_NICK = Arg("clan", ArgKind.NICK, required=False)
 FUNCTION = Arg("funkcija", ArgKind.CHOICE, choices=ROLES)
 REASON = Arg("razlog", ArgKind.REASON, required=False)
 REQUIRED_REASON = Arg("razlog", ArgKind.REASON)
+# The owner's lone dismissal names its ground on its own: "teže kršenje pravila" (bot.desk.votes.GRAVE_VIOLATION)
+GROUND = Arg("osnov", ArgKind.CHOICE, required=False, choices=("teze_krsenje",), keyword="osnov")
 
 
 async def postavi(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -26,7 +28,9 @@ async def postavi(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def razresi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.dismiss(member_of(caller), args.text("clan"), Role(args.text("funkcija")), args.text("razlog"))
+    return await desk.dismiss(
+        member_of(caller), args.text("clan"), Role(args.text("funkcija")), args.text("razlog"), args.opt_text("osnov")
+    )
 
 
 async def ostavka(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -69,7 +73,13 @@ async def statistika(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 COMMANDS = (
     Command("postavi", postavi, (NICK, FUNCTION, REASON), audience=Audience.OFFICIAL),
-    Command("razresi", razresi, (NICK, FUNCTION, REQUIRED_REASON), audience=Audience.OFFICIAL, aliases=("razreši",)),
+    Command(
+        "razresi",
+        razresi,
+        (NICK, FUNCTION, REQUIRED_REASON, GROUND),
+        audience=Audience.OFFICIAL,
+        aliases=("razreši",),
+    ),
     Command("ostavka", ostavka, (FUNCTION, REASON)),
     Command(
         "uskrati",

@@ -191,7 +191,9 @@ class TelegramChat:
     async def post_call(self, post: CallPost) -> list[Notice]:
         notices: list[Notice] = []
         councilor = post.subject.startswith("councilor:")
-        group = (self.config.councilors_group_id if councilor else 0) or self.config.referees_group_id
+        group = (self.config.councilors_group_id if councilor else 0) or (
+            0 if post.councilors_only else self.config.referees_group_id  # a vote: never where referees read
+        )
         people: list[tuple[Member, int]] = []
         for member in post.mention:
             account = self.account(member)
