@@ -19,7 +19,7 @@ from rules.members import Role
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
-from storage.members import change_role
+from storage.members import change_role, deny_call
 from storage.states import AppealState, VoteAction, VoteState
 
 if TYPE_CHECKING:
@@ -42,13 +42,14 @@ class Vote:
     id: int
     proposer: int
     subject: int
-    role: Role
+    role: Role | None  # None: a vote on the right to call (`VoteAction.DENY_CALL`)
     action: VoteAction
     reason: str
     opened_at: datetime
     deadline: datetime
     state: VoteState
     closed_at: datetime | None
+    until: datetime | None = None  # a vote on the right to call: the end of the denial (None: until restored)
 
     @property
     def is_open(self) -> bool:
@@ -106,7 +107,7 @@ class AppealBan:
     reason: str | None
 
 
-_VOTE = "SELECT id, proposer, subject, role, action, reason, opened_at, deadline, state, closed_at FROM votes "
+_VOTE = "SELECT id, proposer, subject, role, action, reason, opened_at, deadline, state, closed_at, until FROM votes "
 _APPEAL = (
     "SELECT id, trial, appellant, kind, text, filed_at, ping_at, pinged, review_deadline, reminded, state,"
     " councilor, taken_at, hearing, decided_at, reason, restriction_days, overdue FROM appeals "
@@ -121,13 +122,14 @@ def _vote(r: tuple[object, ...]) -> Vote:
         int(str(r[0])),
         int(str(r[1])),
         int(str(r[2])),
-        Role(str(r[3])),
+        None if r[3] is None else Role(str(r[3])),  # no function: a vote on the right to call
         VoteAction(str(r[4])),
         str(r[5]),
         opened,
         deadline,
         VoteState(str(r[8])),
         _t(r[9]),
+        _t(r[10]),
     )
 
 
@@ -183,21 +185,32 @@ class VoteStore:
         self,
         proposer: int,
         subject: int,
-        role: Role,
+        role: Role | None,
         action: VoteAction,
         reason: str,
         now: datetime,
         deadline: datetime,
         effects: Callable[[int], Sequence[NewEffect]] | None = None,
+        until: datetime | None = None,
     ) -> Vote:
         """A proposal opens a vote, with the proposer's own ballot for it and its `effects` (given the new vote's
-        id: its notice to the councilors)."""
+        id: its notice to the councilors). A vote on the right to call (`VoteAction.DENY_CALL`) has no `role` and
+        may deny it `until` a moment."""
         try:
             async with self.db.transaction() as conn:
                 cur = await conn.execute(
-                    "INSERT INTO votes (proposer, subject, role, action, reason, opened_at, deadline)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (proposer, subject, role, action, reason, now_text(now), now_text(deadline)),
+                    "INSERT INTO votes (proposer, subject, role, action, reason, opened_at, deadline, until)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        proposer,
+                        subject,
+                        role or None,
+                        action,
+                        reason,
+                        now_text(now),
+                        now_text(deadline),
+                        now_text(until) if until else None,
+                    ),
                 )
                 vote_id = int(cur.lastrowid or 0)
                 await conn.execute(
@@ -265,7 +278,7 @@ class VoteStore:
             if not cur.rowcount:
                 return None
             row = await (
-                await conn.execute("SELECT subject, role, action FROM votes WHERE id = ?", (vote_id,))
+                await conn.execute("SELECT subject, role, action, until FROM votes WHERE id = ?", (vote_id,))
             ).fetchone()
             assert row is not None
             await EventStore.add(
@@ -283,9 +296,13 @@ class VoteStore:
                 electorate=electorate,
             )
             await add_effects(conn, effects, now)
-            acted = act is not None and await change_role(
-                conn, int(row[0]), Role(str(row[1])), act.granted, act.by, now, act.reason
-            )
+            if act is not None and row[2] == VoteAction.DENY_CALL:
+                await deny_call(conn, int(row[0]), _t(row[3]), act.by, act.reason, now)
+                acted = True
+            else:
+                acted = act is not None and await change_role(
+                    conn, int(row[0]), Role(str(row[1])), act.granted, act.by, now, act.reason
+                )
             if act is not None and acted:
                 await add_effects(conn, act.effects, now)
         return VoteClosed(acted)

@@ -35,6 +35,7 @@ from storage.tenancy import DEFAULT_CLUB
 T = TypeVar("T")
 
 MIGRATIONS_PACKAGE = "storage.migrations"
+REBUILDS = "-- sudija: rebuilds a table"  # the first line of an SQLite migration that makes a table anew
 BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's write lock
 
 
@@ -293,10 +294,18 @@ async def _migrate(connection: aiosqlite.Connection) -> None:
     for version, name, sql in migrations():
         if version in applied:
             continue
+        rebuilds = sql.startswith(REBUILDS)
+        if rebuilds:  # SQLite's way to change a table: foreign keys off around the transaction, checked in it
+            await connection.execute("PRAGMA foreign_keys = OFF")
         await connection.execute("BEGIN IMMEDIATE")
         try:
             for statement in split_statements(sql):
                 await connection.execute(statement)
+            if rebuilds:
+                async with connection.execute("PRAGMA foreign_key_check") as cursor:
+                    broken = await cursor.fetchall()
+                if broken:
+                    raise sqlite3.IntegrityError(f"the rebuilt tables break foreign keys: {list(broken)[:5]}")
             await connection.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                 (version, name, now_text(datetime.now(UTC))),
@@ -309,7 +318,11 @@ async def _migrate(connection: aiosqlite.Connection) -> None:
         except BaseException:
             await connection.rollback()
             raise
-        await connection.commit()
+        else:
+            await connection.commit()
+        finally:
+            if rebuilds:  # after the transaction ended: inside one the pragma does nothing
+                await connection.execute("PRAGMA foreign_keys = ON")
 
 
 def split_statements(sql: str) -> list[str]:

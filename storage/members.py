@@ -248,13 +248,7 @@ class MemberStore:
     ) -> None:
         """Deny the member the right to call (until `until`, or until restored); its chat `effects` with it."""
         async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT OR REPLACE INTO call_bans (member, until, by, reason, at) VALUES (?,?,?,?,?)",
-                (member_id, now_text(until) if until else None, by, reason, now_text(now)),
-            )
-            await EventStore.add(
-                conn, now, "call_denied", by, str(member_id), until=now_text(until) if until else None, reason=reason
-            )
+            await deny_call(conn, member_id, until, by, reason, now)
             await add_effects(conn, effects, now)
 
     async def lift_call_ban(
@@ -287,3 +281,17 @@ async def change_role(
         conn, now, "role_granted" if granted else "role_removed", by, str(member_id), role=role, reason=reason
     )
     return True
+
+
+async def deny_call(
+    conn: Connection, member_id: int, until: datetime | None, by: int | None, reason: str, now: datetime
+) -> None:
+    """Deny the member the right to call inside the caller's transaction (a carried vote's act, written with its
+    closing), with its event (`MemberStore.set_call_ban` in a transaction of its own)."""
+    await conn.execute(
+        "INSERT OR REPLACE INTO call_bans (member, until, by, reason, at) VALUES (?,?,?,?,?)",
+        (member_id, now_text(until) if until else None, by, reason, now_text(now)),
+    )
+    await EventStore.add(
+        conn, now, "call_denied", by, str(member_id), until=now_text(until) if until else None, reason=reason
+    )

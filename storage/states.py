@@ -77,6 +77,7 @@ class VoteAction(StrEnum):
 
     APPOINT = "appoint"
     DISMISS = "dismiss"
+    DENY_CALL = "deny_call"  # the right to call a referee denied (no function: `votes.role` is NULL)
 
 
 class AppealState(StrEnum):

@@ -16,9 +16,10 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         yield made
 
 
-async def test_a_councilor_denies_and_restores_the_right_to_call(world: World) -> None:
+async def test_the_owner_denies_and_a_councilor_restores_the_right_to_call(world: World) -> None:
     fake, m = world.fake, world.m
-    app = await world.app()
+    # the owner's act (a single councilor only proposes a denial: tests/test_governance.py)
+    app = await world.app({"owner": "vecnik", "owner_accounts": (f"discord:{m['vecnik'].id}",)})
     await link(app, world, "ana", "vecnik", "sudija1")
     await store_game(app, 100)
     async with world.running(app):

@@ -103,9 +103,19 @@ async def test_denying_and_restoring_the_right_to_call(club: Club) -> None:
     assert refused is not None
     assert not refused.ok
     assert "većnici i Vlasnik" in refused.text
+    # a single councilor proposes it: a councilors' vote (decisions.md), carried here by a second councilor's aye
+    await club.member("vecnik2", "councilor")
+    await club.member("vecnik3", "councilor")
     denied = await commands.handle(await club.get("vecnik"), "/uskrati ana 3 -- često neopravdano zvanje")
     assert denied is not None
     assert denied.ok
+    assert "glasanje" in denied.text
+    assert (await desk.call(await club.get("ana"), 100)).ok  # not denied yet: only proposed
+    await desk.withdraw(await club.get("ana"), None)
+    [vote] = await club.db.votes.open_votes()
+    aye = await commands.handle(await club.get("vecnik2"), f"/glasaj {vote.id} da")
+    assert aye is not None
+    assert aye.ok, aye.text
     assert "do 3.12.2026. 13:00" in told(club, "ana")[-1]
     call = await desk.call(await club.get("ana"), 100)
     assert not call.ok

@@ -188,3 +188,41 @@ async def test_a_desk_without_platforms_expires_calls_but_leaves_a_vote_to_the_p
     await club.desk.run_due()  # the process with the platforms
     assert (await club.db.votes.get(vote.id)).state is VoteState.FAILED  # type: ignore[union-attr]
     assert any("nije usvojeno" in s.text for s in club.chat.to("dm:v1"))
+
+
+async def test_a_single_councilors_denial_of_the_right_to_call_is_a_vote(club: Club) -> None:
+    await council(club, 3)
+    await club.game(100, ("ana", "petar", "v3"))
+    desk = club.desk
+    opened = await desk.deny_call(await club.get("v1"), "petar", club.clock.now() + timedelta(days=5), "vređanje")
+    assert opened.ok, opened.text
+    assert "uskraćivanje prava poziva sudije" in opened.text
+    assert (await club.db.members.call_ban((await club.get("petar")).id)) is None  # only proposed
+    [vote] = await club.db.votes.open_votes()
+    post = next(s for s in club.chat.of("post") if f"#{vote.id}" in s.text)
+    assert "pravo poziva, do 5.12.2026." in post.text
+    assert set(post.mention) == {"v1", "v2", "v3"}
+    assert (await desk.call(await club.get("petar"), 100)).ok  # he may still call while the vote runs
+    await desk.withdraw(await club.get("petar"), None)
+    assert (await desk.cast(await club.get("v2"), vote.id, False)).ok
+    assert (await desk.cast(await club.get("v3"), vote.id, False)).ok
+    failed = await club.db.votes.get(vote.id)
+    assert failed is not None
+    assert failed.state is VoteState.FAILED
+    assert await club.db.members.call_ban((await club.get("petar")).id) is None
+    # proposed again and carried: the denial is the act, with the proposer as its author
+    again = await desk.deny_call(await club.get("v2"), "petar", None, "ponovljeno vređanje")
+    assert again.ok
+    [second] = await club.db.votes.open_votes()
+    assert (await desk.cast(await club.get("v3"), second.id, True)).ok
+    ban = await club.db.members.call_ban((await club.get("petar")).id)
+    assert ban is not None
+    assert ban.until is None
+    assert ban.by == (await club.get("v2")).id
+    assert not (await desk.call(await club.get("petar"), 100)).ok
+    told = [s.text for s in club.chat.sent if s.where == "dm:petar"]
+    assert any("ponovljeno vređanje" in t for t in told)
+    # the owner denies alone, at once
+    owner = await desk.deny_call(await club.get("vlasnik"), "ana", None, "vređanje sudije")
+    assert owner.ok
+    assert await club.db.members.call_ban((await club.get("ana")).id) is not None

@@ -116,7 +116,7 @@ class Desk(DeskBase):
     resign = UseCase("votes", VoteDesk.resign)
     cast = UseCase("votes", VoteDesk.cast)
     vote_actions = Part("votes", VoteDesk.vote_actions)
-    deny_call = UseCase("governance", GovernanceDesk.deny_call)
+    deny_call = UseCase("votes", VoteDesk.deny_call)
     restore_call = UseCase("governance", GovernanceDesk.restore_call)
     close_league = UseCase("governance", GovernanceDesk.close_league)
     acts = UseCase("governance", GovernanceDesk.acts)

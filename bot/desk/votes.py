@@ -111,17 +111,42 @@ class VoteDesk(DeskBase):
             await self.settle_votes()  # the electorate changed
         return reply
 
+    async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
+        """/uskrati: denying the right to call is a penalty — the owner's act (or the admin's at the server), or a
+        councilors' vote that a single councilor proposes; a councilor never denies it alone."""
+        if actor is None or self.is_owner(actor) or "councilor" not in actor.roles:
+            return await self.governance.deny_call(actor, nick, until, reason)
+        if not reason.strip():
+            raise Refused("gov.reason_required")
+        if until is not None and until <= self.now():
+            raise Refused("gov.until_past", until=until)
+        return await self.propose(actor, nick, None, VoteAction.DENY_CALL, reason, until)
+
+    def subject_text(self, role: Role | str | None, action: VoteAction, until: datetime | None) -> str:
+        """What a vote is about, after its member's nickname: the function, or the right to call and how long."""
+        if action is VoteAction.DENY_CALL:
+            return self.t("vote.call_forever") if until is None else self.t("vote.call_until", until=until)
+        return self.t(f"role.{role}")
+
     # Proposing -------------------------------------------------------------------------------------------
     async def councilor_ids(self) -> set[int]:
         return {m.id for m in await self.db.members.with_role(Role.COUNCILOR) if m.in_club}
 
-    async def propose(self, proposer: Member, nick: str, role: Role, action: VoteAction, reason: str) -> Reply:
+    async def propose(
+        self,
+        proposer: Member,
+        nick: str,
+        role: Role | None,
+        action: VoteAction,
+        reason: str,
+        until: datetime | None = None,
+    ) -> Reply:
         target = await self.governance._target(nick)
         if action is VoteAction.APPOINT:
             refuse_departed(target)
         if target.id == proposer.id:
             raise Refused("gov.not_self" if action is VoteAction.APPOINT else "vote.not_self_proposal")
-        if action is VoteAction.DISMISS and not reason.strip():
+        if action is not VoteAction.APPOINT and not reason.strip():
             raise Refused("gov.reason_required")
         reason = reason.strip() or "—"
         holds = role in target.roles
@@ -139,14 +164,16 @@ class VoteDesk(DeskBase):
         def effects(vote_id: int) -> list[NewEffect]:
             # The notice to the councilors' channel, written with the vote.
             with self.club_voice():
-                text = self.notice_text(vote_id, proposer.nick, target.nick, role, action, reason, deadline)
+                text = self.notice_text(vote_id, proposer.nick, target.nick, role, action, reason, deadline, until)
                 post = CallPost(f"councilor:vote:{vote_id}", text, voters, self.vote_buttons(vote_id), voters)
                 return [effect.post_notice(queue(vote_id), post)]
 
         try:
-            vote = await self.db.votes.open_vote(proposer.id, target.id, role, action, reason, now, deadline, effects)
+            vote = await self.db.votes.open_vote(
+                proposer.id, target.id, role or None, action, reason, now, deadline, effects, until
+            )
         except AlreadyOpen:
-            raise Refused("vote.already_open", nick=target.nick, role=self.t(f"role.{role}")) from None
+            raise Refused("vote.already_open", nick=target.nick, role=self.subject_text(role, action, until)) from None
         self.timers.arm(deadline)
         await self.deliver_effects()
         closed = await self.settle(vote)
@@ -156,7 +183,7 @@ class VoteDesk(DeskBase):
                 "vote.opened",
                 vote=vote.id,
                 nick=target.nick,
-                role=self.t(f"role.{role}"),
+                role=self.subject_text(role, action, until),
                 action=self.t(f"vote.action_{action}"),
                 until=deadline,
                 needed=t.needed,
@@ -172,14 +199,22 @@ class VoteDesk(DeskBase):
         )
 
     def notice_text(
-        self, vote_id: int, proposer: str, subject: str, role: Role, action: VoteAction, reason: str, until: datetime
+        self,
+        vote_id: int,
+        proposer: str,
+        subject: str,
+        role: Role | None,
+        action: VoteAction,
+        reason: str,
+        until: datetime,
+        denied_until: datetime | None = None,
     ) -> str:
         return self.t(
             "vote.notice",
             vote=vote_id,
             proposer=proposer,
             nick=subject,
-            role=self.t(f"role.{role}"),
+            role=self.subject_text(role, action, denied_until),
             action=self.t(f"vote.action_{action}"),
             reason=reason,
             until=until,
@@ -252,7 +287,7 @@ class VoteDesk(DeskBase):
                 f"vote.closed_{state}",
                 vote=vote.id,
                 nick=nick,
-                role=self.t(f"role.{vote.role}"),
+                role=self.subject_text(vote.role, vote.action, vote.until),
                 action=self.t(f"vote.action_{vote.action}"),
                 yes=t.yes,
                 no=t.no,
@@ -278,10 +313,19 @@ class VoteDesk(DeskBase):
 
     async def act(self, vote: Vote, subject: Member) -> VoteAct:
         """What the carried vote does, written with its closing: the role's change by the proposer, and the
-        member told (only if it changes anything: he may have resigned or been appointed meanwhile)."""
+        member told (only if it changes anything: he may have resigned or been appointed meanwhile); a vote on the
+        right to call denies it (until its `until`), the member told."""
         appoint = vote.action is VoteAction.APPOINT
         with self.club_voice():  # recorded with the role's change
             why = self.t("vote.act_reason", vote=vote.id, reason=vote.reason)
+        if vote.action is VoteAction.DENY_CALL:
+            async with self.reading(subject):
+                denied = (
+                    self.t("gov.told_denied_forever", reason=why)
+                    if vote.until is None
+                    else self.t("gov.told_denied_until", until=vote.until, reason=why)
+                )
+            return VoteAct(True, vote.proposer, why, [effect.tell(queue(vote.id), subject.id, denied)])
         async with self.reading(subject):
             key = "gov.told_appointed" if appoint else "gov.told_dismissed"
             told = effect.tell(queue(vote.id), subject.id, self.t(key, role=self.t(f"role.{vote.role}"), reason=why))
@@ -289,6 +333,8 @@ class VoteDesk(DeskBase):
 
     async def carried_out(self, vote: Vote, subject: Member) -> None:
         """After the act: an appointed member is offered what waits; a dismissed one stops judging."""
+        if vote.action is VoteAction.DENY_CALL or vote.role is None:
+            return  # the denial is the call ban written with the closing: the next /sudija reads it
         if vote.action is VoteAction.APPOINT:
             fresh = await self.db.members.get(subject.id)
             if fresh is not None:
@@ -323,9 +369,10 @@ class VoteDesk(DeskBase):
         if event.kind == "vote_cast":
             params["ballot"] = self.t("vote.yes" if data.get("yes") else "vote.no")
         else:
+            action = VoteAction(str(data.get("action", "appoint")))
             params.update(
-                role=self.t(f"role.{data.get('role', 'referee')}"),
-                action=self.t(f"vote.action_{data.get('action', 'appoint')}"),
+                role=self.subject_text(str(data.get("role") or ""), action, None),
+                action=self.t(f"vote.action_{action}"),
             )
         if event.kind == "vote_opened":
             until = data.get("until")
