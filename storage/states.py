@@ -138,8 +138,8 @@ class Language(StrEnum):
 class LinkAttempt(StrEnum):
     """What a link attempt was (`link_attempts.kind`): a request told to the approvers, or a code delivered."""
 
-    REQUEST = "request"
-    CODE = "code"
+    REQUEST = "link_request"
+    CODE = "link_code"
 
 
 class EndReason(StrEnum):

@@ -238,7 +238,8 @@ class LinkDesk(DeskBase):
         )
         for moments in (by_account, by_nick):
             if len(moments) >= limit:
-                raise Refused(f"link.too_many_{kind.value}s", until=moments[len(moments) - limit] + RATE_WINDOW)
+                key = "link.too_many_requests" if kind is LinkAttempt.REQUEST else "link.too_many_codes"
+                raise Refused(key, until=moments[len(moments) - limit] + RATE_WINDOW)
 
     async def _holder_told(self, holder: Member | None, platform: str, display: str) -> list[NewEffect]:
         """A member whose nickname another account asks for is told so on every platform he is linked on."""

@@ -2,7 +2,7 @@
 -- that reaches the approvers and every code delivered to a game client is one row, written with the request.
 CREATE TABLE link_attempts (
     id        INTEGER PRIMARY KEY,
-    kind      TEXT    NOT NULL CHECK (kind IN ('request', 'code')),
+    kind      TEXT    NOT NULL CHECK (kind IN ('link_request', 'link_code')),
     platform  TEXT    NOT NULL,
     account   TEXT    NOT NULL,
     nick_key  TEXT    NOT NULL,          -- rules.nicknames.identity_key of the nickname asked for
