@@ -114,7 +114,7 @@ class VoteDesk(DeskBase):
     async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
         """/uskrati: denying the right to call is a penalty — the owner's act (or the admin's at the server), or a
         councilors' vote that a single councilor proposes; a councilor never denies it alone."""
-        if actor is None or self.is_owner(actor) or "councilor" not in actor.roles:
+        if actor is None or self.is_owner(actor) or Role.COUNCILOR not in actor.roles:
             return await self.governance.deny_call(actor, nick, until, reason)
         if not reason.strip():
             raise Refused("gov.reason_required")
