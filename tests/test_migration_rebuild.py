@@ -1,4 +1,4 @@
-"""Migration 0028 makes SQLite's votes table anew (a CHECK cannot change in place): with the foreign keys off
+"""Migration 0029 makes SQLite's votes table anew (a CHECK cannot change in place): with the foreign keys off
 around its transaction and checked before it commits; every vote and ballot is kept, and the foreign keys are on
 again afterwards."""
 
@@ -19,7 +19,7 @@ async def test_the_votes_rebuilt_keep_their_rows_and_foreign_keys(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "club.db"
-    monkeypatch.setattr(database, "migrations", lambda dialect="sqlite": [m for m in migrations(dialect) if m[0] < 28])
+    monkeypatch.setattr(database, "migrations", lambda dialect="sqlite": [m for m in migrations(dialect) if m[0] < 29])
     db = await open_database(path)
     ana = await db.members.ensure("ana", NOW)
     v1 = await db.members.ensure("vecnik", NOW)

@@ -4,7 +4,7 @@
 -- function, until `until` or until restored). SQLite cannot change a CHECK in place: the table is made anew,
 -- its rows copied; the ballots keep pointing at it by name.
 PRAGMA legacy_alter_table = ON;
-ALTER TABLE votes RENAME TO votes_before_0028;
+ALTER TABLE votes RENAME TO votes_before_0029;
 CREATE TABLE votes (
     id          INTEGER PRIMARY KEY,
     proposer    INTEGER NOT NULL REFERENCES members(id),
@@ -19,8 +19,8 @@ CREATE TABLE votes (
     until       TEXT                                                -- deny_call: the end of the denial (NULL: until restored)
 );
 INSERT INTO votes (id, proposer, subject, role, action, reason, opened_at, deadline, state, closed_at)
-    SELECT id, proposer, subject, role, action, reason, opened_at, deadline, state, closed_at FROM votes_before_0028;
-DROP TABLE votes_before_0028;
+    SELECT id, proposer, subject, role, action, reason, opened_at, deadline, state, closed_at FROM votes_before_0029;
+DROP TABLE votes_before_0029;
 PRAGMA legacy_alter_table = OFF;
 CREATE UNIQUE INDEX votes_one_open ON votes (subject, role) WHERE state = 'open';
 CREATE UNIQUE INDEX votes_one_open_denial ON votes (subject) WHERE state = 'open' AND action = 'deny_call';
