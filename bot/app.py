@@ -43,11 +43,11 @@ class App:
     async def start_link(self) -> None:
         """With `[gameserver]` configured: listen for the game server's events and send the outbox (after the
         desk has started, so what the feed says finds the desk ready)."""
-        from bot.gameserver.link import GameServerLink, link_secret  # noqa: PLC0415 (the link only when configured)
+        from bot.gameserver.link import GameServerLink, link_keys  # noqa: PLC0415 (the link only when configured)
         from bot.gameserver.outbox import HttpGameServer  # noqa: PLC0415 (the link only when configured)
 
         if self.link is None and isinstance(self.desk.game_server, HttpGameServer):
-            self.link = GameServerLink(self.desk, self.config.gameserver, link_secret(self.config.gameserver))
+            self.link = GameServerLink(self.desk, self.config.gameserver, link_keys(self.config.gameserver))
             await self.link.start()
 
     def woken(self) -> None:
@@ -133,10 +133,10 @@ async def build_app(
         scheduler = SchedulerTimers()
         timers = scheduler
     if game_server is None and config.gameserver.enabled:
-        from bot.gameserver.link import link_secret  # noqa: PLC0415 (the link only when configured)
+        from bot.gameserver.link import link_keys  # noqa: PLC0415 (the link only when configured)
         from bot.gameserver.outbox import HttpGameServer  # noqa: PLC0415 (the link only when configured)
 
-        link_secret(config.gameserver)  # no secret: refuse to start rather than run unlinked
+        link_keys(config.gameserver)  # no secret: refuse to start rather than run unlinked
         game_server = HttpGameServer(db, SystemClock().now)
     desk = Desk(db, chats, game_server or LoggingGameServer(), clock, config, timers)
     if isinstance(timers, SchedulerTimers):

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.arbitar_pool import DEFAULT_MEMORY_MB, check_budget, default_workers
-from bot.gameserver.protocol import WINDOW_SECONDS
+from bot.gameserver.protocol import KEY_ID, WINDOW_SECONDS
 from bot.i18n import LANGUAGES
 from bot.i18n.clock import DEFAULT_TIMEZONE, known_zone
 from rules.appeals import AppealConfigError, AppealRules, parse_appeal_rules
@@ -149,7 +149,14 @@ class GameServerConfig:
     host: str = "127.0.0.1"  # where the bot listens for the game server's events (POST /v1/events)
     port: int = 8710
     secret_env: str = "SUDIJA_GAMESERVER_SECRET"  # the shared secret is read from this environment variable
+    key_id: str = ""  # that secret's id, named in the signatures (v1.1); empty: v1 signatures without an id
+    previous_secret_env: str = ""  # during a rotation: the old secret, still accepted on the game server's events
+    previous_key_id: str = ""
+    events_secret_env: str = ""  # the events direction's own secret (game server → bot); empty: secret_env's
+    events_key_id: str = ""
     timestamp_window_seconds: int = WINDOW_SECONDS
+    clock_tolerance_seconds: int = WINDOW_SECONDS  # an event's times may lie this far ahead of the bot's clock
+    query_timeout_seconds: float = 5.0  # how long the bot waits for the hand in progress (a referee waits)
     retry_initial_seconds: float = 1.0
     retry_max_seconds: float = 300.0
 
@@ -160,6 +167,10 @@ class GameServerConfig:
     @property
     def secret(self) -> str | None:
         return os.environ.get(self.secret_env) or None
+
+    @staticmethod
+    def read_secret(env: str) -> str | None:
+        return os.environ.get(env) or None
 
 
 @dataclass(frozen=True)
@@ -381,6 +392,19 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         raise ConfigError(f"{source}: gameserver.url must start with http:// or https://, not {link.url!r}")
     if not 0 < link.port < 65536:
         raise ConfigError(f"{source}: gameserver.port must be from 1 to 65535, not {link.port}")
+    for name in ("key_id", "previous_key_id", "events_key_id"):
+        value = getattr(link, name)
+        if value and not KEY_ID.fullmatch(value):
+            raise ConfigError(
+                f"{source}: gameserver.{name} must be 1 to 64 letters, digits, '.', '_' or '-', not {value!r}"
+            )
+    if link.previous_key_id and link.previous_key_id == (link.events_key_id or link.key_id):
+        raise ConfigError(f"{source}: gameserver.previous_key_id names the new key's id; give the old key its own")
+    for name in ("timestamp_window_seconds", "clock_tolerance_seconds"):
+        if not 0 < getattr(link, name) <= 86400:
+            raise ConfigError(f"{source}: gameserver.{name} must be from 1 to 86400 seconds")
+    if not 0 < link.query_timeout_seconds <= 60:
+        raise ConfigError(f"{source}: gameserver.query_timeout_seconds must be more than 0 and at most 60")
     try:
         parse_majority(config.governance.majority)
     except (ValueError, ZeroDivisionError):

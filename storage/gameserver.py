@@ -46,8 +46,10 @@ def _take_one(
     effect: Effect | None,
     stamp: str,
 ) -> TakeResult:
-    if conn.execute("SELECT 1 FROM gs_events WHERE id = ?", (event_id,)).fetchone() is not None:
-        return TakeResult(Taken.DUPLICATE, _last_seq(conn, game))
+    taken = conn.execute("SELECT body FROM gs_events WHERE id = ?", (event_id,)).fetchone()
+    if taken is not None:
+        same = taken[0] == body or _canonical(str(taken[0])) == _canonical(body)
+        return TakeResult(Taken.DUPLICATE if same else Taken.ID_REUSED, _last_seq(conn, game))
     last = _last_seq(conn, game)
     if game is not None and seq != last + 1:
         return TakeResult(Taken.GAP, last)
@@ -58,6 +60,14 @@ def _take_one(
         (event_id, kind, game, seq, stamp, body),
     )
     return TakeResult(Taken.ACCEPTED, seq or 0)
+
+
+def _canonical(body: str) -> str:
+    """An event's JSON with its keys sorted and no spaces: a resend may be serialised differently."""
+    try:
+        return json.dumps(json.loads(body), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    except ValueError:
+        return body
 
 
 def _last_seq(conn: SyncConnection, game: int | None) -> int:
@@ -86,7 +96,8 @@ def live_row(game: Game, report: list[str] | None, head: dict[str, Any], hand_te
 
 class Taken(Enum):
     ACCEPTED = "accepted"
-    DUPLICATE = "duplicate"  # the id was taken before: acknowledged, nothing done
+    DUPLICATE = "duplicate"  # the id was taken before, with this body: acknowledged, nothing done
+    ID_REUSED = "id_reused"  # the id was taken before with another body: refused, nothing done
     GAP = "gap"  # the game's sequence number is not the next one: the game server resends from last_seq + 1
 
 
@@ -308,15 +319,30 @@ class LiveFeedStore:
 
     @staticmethod
     def offer(nick: str, offer: str, made: bool, now: datetime) -> Effect:
+        """An offer made or withdrawn. Offers are about no game, so nothing orders their events: a withdrawal of an
+        offer the bot has not heard made is remembered (`withdrawn_at`), and the late `offer_made` of it is void
+        (it spends that memory). An offer withdrawn and made again (unblocked) is open again."""
         stamp = now_text(now)
 
         def effect(conn: SyncConnection) -> None:
+            found = conn.execute(
+                "SELECT withdrawn_at FROM gs_offers WHERE nick = ? AND offer = ?", (nick, offer)
+            ).fetchone()
             if made:
+                if found is not None and found[0] is not None:
+                    conn.execute("DELETE FROM gs_offers WHERE nick = ? AND offer = ?", (nick, offer))
+                    return
                 conn.execute(
-                    "INSERT OR REPLACE INTO gs_offers (nick, offer, made_at) VALUES (?, ?, ?)", (nick, offer, stamp)
+                    "INSERT OR REPLACE INTO gs_offers (nick, offer, made_at, withdrawn_at) VALUES (?, ?, ?, NULL)",
+                    (nick, offer, stamp),
                 )
-            else:
+            elif found is not None and found[0] is None:
                 conn.execute("DELETE FROM gs_offers WHERE nick = ? AND offer = ?", (nick, offer))
+            elif found is None:
+                conn.execute(
+                    "INSERT INTO gs_offers (nick, offer, made_at, withdrawn_at) VALUES (?, ?, ?, ?)",
+                    (nick, offer, stamp, stamp),
+                )
 
         return effect
 
@@ -353,7 +379,11 @@ class LiveFeedStore:
         return bool(rows)
 
     async def offers(self, nick: str) -> list[str]:
-        rows = await _rows(self.db, "SELECT offer FROM gs_offers WHERE nick = ? ORDER BY made_at, offer", (nick,))
+        rows = await _rows(
+            self.db,
+            "SELECT offer FROM gs_offers WHERE nick = ? AND withdrawn_at IS NULL ORDER BY made_at, offer",
+            (nick,),
+        )
         return [str(r[0]) for r in rows]
 
     async def use_link_code(self, nick: str, code: str, now: datetime) -> bool:

@@ -64,7 +64,7 @@ async def test_healthz(linked: Linked) -> None:
         session.get(linked.ref.events_url.replace("/v1/events", "/healthz")) as response,
     ):
         assert response.status == 200
-        assert (await response.json()) == {"ok": True, "protocol": 1}
+        assert (await response.json()) == {"ok": True, "protocol": 1, "minor": 1}  # v1.1, additive to v1
 
 
 async def test_unsigned_wrongly_signed_and_stale_requests_are_refused(started: Linked) -> None:
@@ -102,9 +102,17 @@ async def test_a_replayed_id_is_acknowledged_and_ignored(started: Linked) -> Non
     assert status == 200
     assert answer["duplicate"]
     assert answer["last_seq"] == 5
+    # The same event serialised otherwise (keys in another order, spaces) is the same event.
+    respaced = json.dumps(dict(reversed(list(doc.items()))), indent=2).encode()
+    status, answer = await post(linked, respaced)
+    assert (status, answer["duplicate"]) == (200, True)
     replay = copy.deepcopy(doc)
-    replay["data"]["nick"] = "marko"  # the same id cannot smuggle in another event
-    assert (await post(linked, encode(replay)))[1]["duplicate"]
+    replay["data"]["nick"] = "marko"  # the same id cannot smuggle in another event: refused, naming the id
+    status, answer = await post(linked, encode(replay))
+    assert status == 409
+    assert answer["field"] == "id"
+    assert "another body" in answer["error"]
+    assert answer["last_seq"] == 5
     assert await state(linked) == after
     assert (await linked.get("marko")).seated_game == 700
 

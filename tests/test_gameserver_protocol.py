@@ -16,7 +16,16 @@ from test_examples import schema_problems
 from bot.config import ConfigError, GameServerConfig, from_dict
 from bot.gameserver.link import link_secret
 from bot.gameserver.outbox import Backoff
-from bot.gameserver.protocol import COMMANDS, EVENTS, command_doc, parse_command, parse_event, signature
+from bot.gameserver.protocol import (
+    COMMANDS,
+    EVENTS,
+    Key,
+    command_doc,
+    parse_command,
+    parse_event,
+    signature,
+    signature_header,
+)
 from club import database_for
 from storage.games import canonical_log
 from storage.gameserver import LiveFeedStore
@@ -59,6 +68,10 @@ def test_the_signature_example_is_right() -> None:
     shown = re.search(r"X-Sudija-Signature: (sha256=[0-9a-f]{64})", PAGE)
     assert shown is not None
     assert signature(b"demo-secret", "1796155200", body.encode()) == shown.group(1)
+    assert '"type":"game_started"' in body  # the event the page says it signs
+    named = re.search(r"X-Sudija-Signature: (keyid=2026-12,sha256=[0-9a-f]{64})", PAGE)
+    assert named is not None
+    assert signature_header(Key(b"demo-secret", "2026-12"), "1796155200", body.encode()) == named.group(1)
 
 
 async def test_what_the_reference_server_and_the_bot_send_conforms_to_the_schema(tmp_path: Path) -> None:

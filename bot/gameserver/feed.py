@@ -13,7 +13,7 @@ import collections
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.gameserver.protocol import Event, ProtocolError, decode, parse_event
@@ -64,6 +64,18 @@ def _time(value: str, field: str) -> datetime:
         raise ProtocolError(422, field, f"'{field}': {exc}") from None
 
 
+def _not_ahead(moment: datetime, field: str, now: datetime, tolerance: timedelta) -> None:
+    """An event's time may lie ahead of the bot's clock by the tolerance at most (clocks differ a little; a hand
+    dated tomorrow would make every correct next hand look earlier than it)."""
+    if moment > now + tolerance:
+        raise ProtocolError(
+            422,
+            field,
+            f"'{field}' is {format_time(moment)}, more than {int(tolerance.total_seconds())} s ahead of the bot's "
+            f"clock ({format_time(now)}); check the game server's clock and send the event again",
+        )
+
+
 def _nick(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 64 or not value.isprintable():
         raise ProtocolError(422, field, f"'{field}' must be a nickname (printable text, at most 64 characters)")
@@ -71,10 +83,16 @@ def _nick(value: Any, field: str) -> str:
 
 
 class LiveFeed:
-    def __init__(self, desk: Desk, now: Callable[[], datetime] | None = None) -> None:
+    def __init__(
+        self, desk: Desk, now: Callable[[], datetime] | None = None, wall: Callable[[], datetime] | None = None
+    ) -> None:
         self.desk = desk
         self.store = LiveFeedStore(desk.db)
         self.now = now or desk.now
+        # An event's times are checked against the link's clock, the one its signatures are checked with (the
+        # console club's own clock moves only when told).
+        self.wall = wall or self.now
+        self.tolerance = timedelta(seconds=desk.config.gameserver.clock_tolerance_seconds)
         self.listeners: list[Callable[[Event], Awaitable[None]]] = []  # told after an event is taken
         # The chat effects an event's take writes with it (korekcija's done message), delivered once it committed.
         self.told_with: list[Callable[[Event], Awaitable[Sequence[NewEffect]]]] = []
@@ -134,6 +152,8 @@ class LiveFeed:
         """The event's work for the batch, or None when it is answered already (a gap)."""
         game = event.game
         self._pending = self._pending_doc = None
+        if event.at is not None:
+            _not_ahead(_time(event.at, "at"), "at", self.wall(), self.tolerance)
         if game is not None:
             last = self._last.get(game)
             if last is None:
@@ -189,6 +209,14 @@ class LiveFeed:
                     self._forget(game)
         if result.taken is Taken.DUPLICATE:
             return 200, {"ok": True, "duplicate": True, "last_seq": result.last_seq}
+        if result.taken is Taken.ID_REUSED:
+            return 409, {
+                "ok": False,
+                "error": f"the id {work.event.id!r} was taken before with another body; an event keeps its id and "
+                "body when it is sent again, and a new event needs a new id",
+                "field": "id",
+                "last_seq": result.last_seq,
+            }
         if result.taken is Taken.GAP:
             return self._gap(result.last_seq)
         return 200, {"ok": True, "last_seq": result.last_seq}
@@ -273,10 +301,30 @@ class LiveFeed:
             "hands": [],
         }
         game = self._valid(doc, "data")
+        _not_ahead(game.started_at, "data.started_at", self.wall(), self.tolerance)
+        if event.seq != 1:
+            raise ProtocolError(
+                409, "type", f"game {event.game} has started already (its game_started is seq 1); a game starts once"
+            )
         stored = await self.desk.db.games.get(event.game)
         if stored is not None:
-            if stored.players != game.players or stored.status is not GameStatus.IN_PROGRESS:
-                raise ProtocolError(409, "game", f"game {event.game} is already stored with other players or ended")
+            if stored.status is not GameStatus.IN_PROGRESS:
+                raise ProtocolError(409, "game", f"game {event.game} is stored as {stored.status.value}")
+            for name, mine, theirs in (
+                ("players", stored.players, game.players),
+                ("rated", stored.rated, game.rated),
+                ("ai", stored.ai, game.ai),
+                ("bule", stored.bule, game.bule),
+                ("refe_limit", stored.refe_limit, game.refe_limit),
+                ("started_at", stored.started_at, game.started_at),
+            ):
+                if mine != theirs:
+                    raise ProtocolError(
+                        409,
+                        f"data.{name}",
+                        f"game {event.game} is stored with {name} {_shown(mine)}, not {_shown(theirs)}; a game "
+                        "starts once, with what it is",
+                    )
             return _all(), _nothing  # an imported game in progress whose live feed begins now
         head, texts = _texts(game)
         row = live_row(game, None, head, texts)
@@ -329,6 +377,9 @@ class LiveFeed:
         digest = self._digest
         if kind == "hand_finished":
             game = self._next_hand(stored, data["hand"])
+            hand_end = game.hands[-1].ended_at
+            assert hand_end is not None
+            _not_ahead(hand_end, "data.hand.ended_at", self.wall(), self.tolerance)
             report = None
             if any(h.score is not None for h in game.hands):
                 found = cross_check(game)
@@ -347,6 +398,7 @@ class LiveFeed:
             ), _nothing
         # The game ends: finished, interrupted, or closed by an administrator.
         ended_at = _time(data["ended_at"], "data.ended_at")
+        _not_ahead(ended_at, "data.ended_at", self.wall(), self.tolerance)
         abandoned: tuple[str, ...] = ()
         status = GameStatus.FINISHED if kind == "game_finished" else GameStatus.INTERRUPTED
         if kind == "game_interrupted":
@@ -420,6 +472,14 @@ class LiveFeed:
         for trial in await self.desk.db.trials.open_trials():
             if trial.in_game and await self.store.closed_by_admin(trial.game):
                 await self.desk.game_closed(trial.game)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, datetime):
+        return format_time(value)
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _texts(game: Game) -> tuple[dict[str, Any], list[str]]:

@@ -13,13 +13,13 @@ from datetime import datetime
 from aiohttp import web
 
 from bot.gameserver.feed import LiveFeed
-from bot.gameserver.protocol import MAX_BODY, VERSION, WINDOW_SECONDS, ProtocolError, verify
+from bot.gameserver.protocol import MAX_BODY, MINOR, VERSION, WINDOW_SECONDS, Keyring, Keys, ProtocolError, verify
 
 log = logging.getLogger(__name__)
 
 
 def events_app(
-    feed: LiveFeed, secret: bytes, clock: Callable[[], datetime], window: int = WINDOW_SECONDS
+    feed: LiveFeed, keys: Keys | Keyring, clock: Callable[[], datetime], window: int = WINDOW_SECONDS
 ) -> web.Application:
     """The aiohttp application of the endpoint (served by `serve_events`, or by a test server)."""
 
@@ -33,7 +33,7 @@ def events_app(
         if len(body) > MAX_BODY:
             return _error(ProtocolError(413, "body", f"the body is larger than {MAX_BODY} bytes"))
         try:
-            verify(secret, request.headers, body, clock(), window)
+            verify(keys, request.headers, body, clock(), window)
         except ProtocolError as problem:
             return _error(problem)
         try:
@@ -47,7 +47,7 @@ def events_app(
         return web.json_response(answer, status=status)
 
     async def healthz(request: web.Request) -> web.Response:
-        return web.json_response({"ok": True, "protocol": VERSION})
+        return web.json_response({"ok": True, "protocol": VERSION, "minor": MINOR})
 
     app = web.Application(client_max_size=MAX_BODY + 1)
     app.router.add_post("/v1/events", events)

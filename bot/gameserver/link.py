@@ -15,6 +15,7 @@ from bot.gameserver.feed import LiveFeed
 from bot.gameserver.inbound import events_app, serve_events
 from bot.gameserver.korekcija import KorekcijaDesk
 from bot.gameserver.outbox import HttpGameServer, Notice, OutboxWorker
+from bot.gameserver.protocol import Key, Keyring
 from bot.outbox_engine import Attempt, Backoff, Bounds
 from bot.ports import SystemClock
 from storage.chat_outbox import NewEffect
@@ -50,11 +51,38 @@ def officials_notice(desk: Desk) -> Notice:
     return notice
 
 
+def _key(config: GameServerConfig, setting: str, env: str, key_id: str) -> Key:
+    secret = config.read_secret(env)
+    if secret is None:
+        raise ConfigError(
+            f"gameserver.{setting} names the environment variable {env}, which holds no secret; set it, or empty "
+            f"gameserver.{setting}"
+        )
+    return Key(secret.encode("utf-8"), key_id or None)
+
+
+def link_keys(config: GameServerConfig) -> Keyring:
+    """The bot's keyring: its commands signed with `secret_env`'s key; the game server's events checked with
+    `events_secret_env`'s (or that same key), and during a rotation also with `previous_secret_env`'s."""
+    signing = Key(link_secret(config), config.key_id or None)
+    events = signing
+    if config.events_secret_env:
+        events = _key(config, "events_secret_env", config.events_secret_env, config.events_key_id)
+    accepted = [events]
+    if config.previous_secret_env:
+        accepted.append(_key(config, "previous_secret_env", config.previous_secret_env, config.previous_key_id))
+    return Keyring(signing, tuple(accepted))
+
+
 class GameServerLink:
     """Everything of the link for one desk. The desk's game-server port must be an `HttpGameServer`."""
 
     def __init__(
-        self, desk: Desk, config: GameServerConfig, secret: bytes, clock: Callable[[], datetime] | None = None
+        self,
+        desk: Desk,
+        config: GameServerConfig,
+        secret: bytes | Keyring,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         port = desk.game_server
         if not isinstance(port, HttpGameServer):
@@ -63,10 +91,11 @@ class GameServerLink:
         self.config = config
         self.clock = clock or SystemClock().now
         self.port = port
+        self.keys = keys = secret if isinstance(secret, Keyring) else Keyring.shared(secret)
         self.worker = OutboxWorker(
             desk.db,
             config.url,
-            secret,
+            keys.signing,
             self.clock,
             backoff=Backoff(config.retry_initial_seconds, config.retry_max_seconds),
             bounds=Bounds.of(desk.config.outbox),
@@ -74,10 +103,10 @@ class GameServerLink:
             told=desk.deliver_effects,
         )
         port.wake = self.worker.wake
-        self.feed = LiveFeed(desk)
+        self.feed = LiveFeed(desk, wall=self.clock)
         self.korekcija = KorekcijaDesk(desk)
         self.korekcija.attach(self.feed)
-        self.app = events_app(self.feed, secret, self.clock, config.timestamp_window_seconds)
+        self.app = events_app(self.feed, keys, self.clock, config.timestamp_window_seconds)
         self._runner: web.AppRunner | None = None
 
     async def start(self, listen: bool = True) -> None:

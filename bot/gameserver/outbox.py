@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiohttp
 
-from bot.gameserver.protocol import IDEMPOTENCY_HEADER, command_doc, encode, final_refusal, signed_headers
+from bot.gameserver.protocol import IDEMPOTENCY_HEADER, Key, command_doc, encode, final_refusal, signed_headers
 from bot.outbox_engine import Attempt, Backoff, Bounds, OutboxEngine, Outcome, answer_outcome
 from bot.ports import command_key
 from rules.gamelog import format_time
@@ -113,7 +113,7 @@ class OutboxWorker(OutboxEngine[Command]):
         self,
         db: Database,
         url: str,
-        secret: bytes,
+        secret: bytes | Key,
         clock: Callable[[], datetime],
         *,
         backoff: Backoff | None = None,

@@ -1,10 +1,13 @@
-"""The wire format of the game-server link, v1: signatures, the event envelope and each event's fields, and the
-commands. Pure functions; the HTTP sides are `bot.gameserver.inbound`, `.outbox` and `.reference`.
+"""The wire format of the game-server link, v1.1 (additive to v1): signatures, the event envelope and each
+event's fields, and the commands. Pure functions; the HTTP sides are `bot.gameserver.inbound`, `.outbox`,
+`.query` and `.reference`.
 
 A request (either way) is signed: ``X-Sudija-Timestamp`` is the sending time in whole Unix seconds, and
-``X-Sudija-Signature`` is ``sha256=`` and the hex HMAC-SHA256, keyed with the shared secret, of the timestamp,
-a full stop and the raw body (``b"1764590400." + body``). The receiver refuses a timestamp more than the window
-(300 s) away from its clock and compares signatures in constant time.
+``X-Sudija-Signature`` is ``sha256=`` and the hex HMAC-SHA256, keyed with a shared secret, of the timestamp,
+a full stop and the raw body (``b"1764590400." + body``); v1.1 puts the key's id before it
+(``keyid=2026-12,sha256=…``). The receiver refuses a timestamp more than the window (300 s) away from its clock
+and compares signatures in constant time. It accepts every key of its keyring (two during a rotation, the new
+one signing): a signature naming a key id is checked with that key alone, one without (v1) with each.
 """
 
 from __future__ import annotations
@@ -12,13 +15,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from rules.strict_json import StrictJsonError, strict_loads
 
-VERSION = 1
+VERSION = 1  # the envelope's `v`: the major version; v1.1 only adds to v1
+MINOR = 1  # this side speaks v1.1 (`GET /healthz` says so)
 TIMESTAMP_HEADER = "X-Sudija-Timestamp"
 SIGNATURE_HEADER = "X-Sudija-Signature"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -98,21 +104,92 @@ class ProtocolError(ValueError):
         return {"ok": False, "error": self.message, "field": self.field, **self.extra}
 
 
+KEY_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One shared secret, with the id a v1.1 signature names it by (None: a v1 key, signed without an id)."""
+
+    secret: bytes
+    id: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.id is not None and not KEY_ID.fullmatch(self.id):
+            raise ValueError(f"a key id is 1 to 64 letters, digits, '.', '_' or '-', not {self.id!r}")
+
+
+#: What a side checks signatures with: one key, or its keyring (during a rotation, the old key and the new one).
+Keys = bytes | Key | Sequence[Key]
+
+
+@dataclass(frozen=True, slots=True)
+class Keyring:
+    """One side's keys: `signing` signs what it sends; `accepted` check what it receives (the signing key of the
+    other side, and during a rotation the old one as well). A direction may have a secret of its own."""
+
+    signing: Key
+    accepted: tuple[Key, ...]
+
+    @classmethod
+    def shared(cls, secret: bytes | Key) -> Keyring:
+        """One secret for both directions (v1)."""
+        key = secret if isinstance(secret, Key) else Key(secret)
+        return cls(key, (key,))
+
+
+def _keyring(keys: Keys | Keyring) -> tuple[Key, ...]:
+    if isinstance(keys, Keyring):
+        return keys.accepted
+    if isinstance(keys, bytes):
+        return (Key(keys),)
+    if isinstance(keys, Key):
+        return (keys,)
+    return tuple(keys)
+
+
 def signature(secret: bytes, timestamp: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret, timestamp.encode("ascii") + b"." + body, hashlib.sha256).hexdigest()
 
 
-def signed_headers(secret: bytes, body: bytes, now: datetime) -> dict[str, str]:
+def signature_header(key: bytes | Key, timestamp: str, body: bytes) -> str:
+    """The ``X-Sudija-Signature`` value: ``sha256=…``, after ``keyid=ID,`` when the key has an id (v1.1)."""
+    key = key if isinstance(key, Key) else Key(key)
+    mac = signature(key.secret, timestamp, body)
+    return mac if key.id is None else f"keyid={key.id},{mac}"
+
+
+def signed_headers(key: bytes | Key, body: bytes, now: datetime) -> dict[str, str]:
     stamp = str(int(now.timestamp()))
     return {
         TIMESTAMP_HEADER: stamp,
-        SIGNATURE_HEADER: signature(secret, stamp, body),
+        SIGNATURE_HEADER: signature_header(key, stamp, body),
         "Content-Type": "application/json",
     }
 
 
-def verify(secret: bytes, headers: Any, body: bytes, now: datetime, window: int = WINDOW_SECONDS) -> None:
-    """Raise `ProtocolError` (401) unless the request is signed with `secret` within the window."""
+def _parts(header: str) -> tuple[str | None, str]:
+    """(key id, ``sha256=…``) of a signature header; `ProtocolError` when it is neither form."""
+    key_id: str | None = None
+    mac: str | None = None
+    for part in header.split(","):
+        name, _, value = part.strip().partition("=")
+        if name == "keyid" and key_id is None and KEY_ID.fullmatch(value):
+            key_id = value
+        elif name == "sha256" and mac is None:
+            mac = f"sha256={value}"
+        else:
+            raise ProtocolError(
+                401, SIGNATURE_HEADER, f"{SIGNATURE_HEADER} must be 'sha256=HEX' or 'keyid=ID,sha256=HEX'"
+            )
+    if mac is None:
+        raise ProtocolError(401, SIGNATURE_HEADER, f"{SIGNATURE_HEADER} has no 'sha256=' part")
+    return key_id, mac
+
+
+def verify(keys: Keys | Keyring, headers: Any, body: bytes, now: datetime, window: int = WINDOW_SECONDS) -> Key:
+    """The key the request is signed with, within the window; `ProtocolError` (401, naming the header) otherwise.
+    A signature naming its key id is checked with that key; one without, with each key of the ring."""
     stamp = headers.get(TIMESTAMP_HEADER)
     given = headers.get(SIGNATURE_HEADER)
     if not stamp:
@@ -125,8 +202,19 @@ def verify(secret: bytes, headers: Any, body: bytes, now: datetime, window: int 
         raise ProtocolError(
             401, TIMESTAMP_HEADER, f"{TIMESTAMP_HEADER} is more than {window} s away from the receiver's clock"
         )
-    if not hmac.compare_digest(signature(secret, stamp, body).encode(), given.encode("utf-8", "replace")):
+    key_id, mac = _parts(given)
+    ring = _keyring(keys)
+    if key_id is not None:
+        ring = tuple(k for k in ring if k.id == key_id)
+        if not ring:
+            raise ProtocolError(401, SIGNATURE_HEADER, f"the key id {key_id!r} is not one the receiver accepts")
+    found = None
+    for key in ring:  # every key is compared (in constant time), whichever matched
+        if hmac.compare_digest(signature(key.secret, stamp, body).encode(), mac.encode("utf-8", "replace")):
+            found = found or key
+    if found is None:
         raise ProtocolError(401, SIGNATURE_HEADER, "the signature does not match the body and timestamp")
+    return found
 
 
 @dataclass(frozen=True, slots=True)

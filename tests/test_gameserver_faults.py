@@ -1,0 +1,130 @@
+"""Faults a real game server makes, and how the bot keeps its state right through them, over loopback HTTP: a
+second, conflicting `game_started` refused; offers whose events arrive out of order; an event the bot refused does
+not use up its `seq` (the reference game server numbers its events as it writes them and gives a refused one's
+number to the next)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from linked import SECRET, Linked, live_game, make_linked
+
+from bot.gameserver.protocol import encode, signed_headers
+from rules.gamelog import GameStatus, format_time, game_to_doc
+from storage.games import PreparedGame
+from storage.gameserver import LiveFeedStore
+
+
+@pytest.fixture
+async def linked(tmp_path: Path) -> AsyncIterator[Linked]:
+    club = await make_linked(tmp_path)
+    try:
+        for nick in ("ana", "marko", "petar"):
+            await club.member(nick)
+        yield club
+    finally:
+        await club.close()
+
+
+async def post(linked: Linked, doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    body = encode(doc)
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            linked.ref.events_url, data=body, headers=signed_headers(SECRET, body, linked.clock.now())
+        ) as response,
+    ):
+        return response.status, await response.json()
+
+
+def started(number: int, **changes: Any) -> dict[str, Any]:
+    doc = game_to_doc(live_game(number, ("ana", "marko", "petar"), 3))
+    data = {k: doc[k] for k in ("rated", "ai", "bule", "refe_limit", "players", "started_at")}
+    return {**data, **changes}
+
+
+def event(kind: str, data: dict[str, Any], seq: int, game: int, event_id: str | None = None) -> dict[str, Any]:
+    return {"v": 1, "id": event_id or f"f-{game}-{seq}", "type": kind, "game": game, "seq": seq, "data": data}
+
+
+async def test_a_conflicting_second_game_started_is_refused(linked: Linked) -> None:
+    table = linked.table(810)
+    await table.step()  # game_started (seq 1) and the three seated (2..4)
+    again = event("game_started", started(810, rated=False), 5, 810)
+    status, answer = await post(linked, again)
+    assert (status, answer["field"]) == (409, "type")
+    assert "has started already" in answer["error"]
+    same = event("game_started", started(810), 5, 810)  # not even the same one again, under a new seq
+    assert (await post(linked, same))[0] == 409
+    assert await LiveFeedStore(linked.db).last_seq(810) == 4
+    stored = await linked.db.games.get(810)
+    assert stored is not None
+    assert stored.rated
+
+
+async def test_a_live_feed_beginning_on_an_imported_game_must_match_it(linked: Linked) -> None:
+    game = live_game(811, ("ana", "marko", "petar"), 3)
+    imported = replace(game, status=GameStatus.IN_PROGRESS, ended_at=None, hands=game.hands[:1])
+    await linked.db.games.store([PreparedGame.of(imported)], linked.clock.now())
+    for field, value in (("ai", True), ("bule", 98), ("refe_limit", 5), ("players", ["ana", "petar", "marko"])):
+        status, answer = await post(linked, event("game_started", started(811, **{field: value}), 1, 811))
+        assert (status, answer["field"]) == (409, f"data.{field}"), answer
+    later = format_time(imported.started_at.replace(minute=(imported.started_at.minute + 1) % 60))
+    status, answer = await post(linked, event("game_started", started(811, started_at=later), 1, 811))
+    assert (status, answer["field"]) == (409, "data.started_at")
+    assert await LiveFeedStore(linked.db).last_seq(811) == 0
+    status, answer = await post(linked, event("game_started", started(811), 1, 811))  # the same game: it begins
+    assert status == 200, answer
+    assert await linked.db.games.get(811) == imported
+
+
+async def test_offers_are_ordered_a_withdrawal_before_its_offer_voids_it(linked: Linked) -> None:
+    feed = LiveFeedStore(linked.db)
+
+    async def offer(kind: str, name: str, n: int) -> None:
+        doc = {"v": 1, "id": f"o-{n}", "type": kind, "data": {"nick": "ana", "offer": name}}
+        assert (await post(linked, doc))[0] == 200
+
+    await offer("offer_withdrawn", "late", 1)  # overtook its offer_made
+    assert await feed.offers("ana") == []
+    await offer("offer_made", "late", 2)
+    assert await feed.offers("ana") == []  # void: it was withdrawn already
+    await offer("offer_made", "late", 3)  # the same offer made again later: open
+    assert await feed.offers("ana") == ["late"]
+    await offer("offer_withdrawn", "late", 4)
+    await offer("offer_made", "late", 5)  # withdrawn while blocked, made again when unblocked
+    assert await feed.offers("ana") == ["late"]
+    await offer("offer_made", "other", 6)
+    assert await feed.offers("ana") == ["late", "other"]
+
+
+async def test_a_refused_event_does_not_use_up_its_seq(linked: Linked) -> None:
+    table = linked.table(812)
+    await table.step()
+    assert table.seq == 4
+    answer = await table.post("player_sat", {"nick": "jelena"})  # not a player of the game: refused
+    assert answer["field"] == "data.nick"
+    assert table.seq == 4  # numbered on write, and the number given back: the next event takes seq 5
+    for _ in range(3):
+        assert await table.step()
+    assert all(status == 200 for status, _ in linked.ref.answers[-3:]), linked.ref.answers
+    assert await LiveFeedStore(linked.db).last_seq(812) == 7 == table.seq
+    assert [doc["seq"] for doc in table.sent] == list(range(1, 8))
+
+
+async def test_a_game_server_that_keeps_a_refused_seq_is_told_the_gap_and_heals(linked: Linked) -> None:
+    """The docs' resync (`409` with `last_seq`, then resend after it) ends: the refused event is no part of it."""
+    table = linked.table(813)
+    await table.step()
+    bad = event("player_sat", {"nick": "jelena"}, 5, 813, "bad-5")
+    assert (await post(linked, bad))[0] == 422
+    status, answer = await post(linked, event("player_stood", {"nick": "ana"}, 6, 813))  # it used 5 up itself
+    assert (status, answer["last_seq"]) == (409, 4)
+    status, answer = await post(linked, event("player_stood", {"nick": "ana"}, 5, 813))  # renumbered: taken
+    assert status == 200, answer
+    assert (await linked.get("ana")).seated_game is None
