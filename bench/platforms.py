@@ -1,6 +1,8 @@
 """Benchmark of both chat adapters through their real libraries (python-telegram-bot, discord.py) against the fake
-servers of tests/fakes over loopback: 200 members press the Sudi button of one call at once (10 of them referees:
-one wins, the rest are told why not), then 200 members type a command at once. Prints p50/p99 of
+servers of tests/fakes over loopback: 200 members and 50 referees press the Sudi button of one call within one
+second (one referee wins, the rest are told why not) while the referees' place is under flood control — Telegram
+answers 429 "retry after 20" for the referees' group, Discord a global 429 for 20 s on the edit of the call's
+notice — then every one of them types a command at once. Prints p50/p99 of
 
 * press → answer: on Telegram the answerCallbackQuery (the spinner stops), on Discord the interaction's
   response (its defer); the target is p99 ≤ 250 ms on 2 cores for both platforms;
@@ -8,7 +10,8 @@ one wins, the rest are told why not), then 200 members type a command at once. P
   bot itself takes is told apart from the wait for Telegram's long poll (the second 100 presses wait for the
   bot's next getUpdates, as on the real Bot API);
 * press → result: the desk's answer as the member reads it (Telegram: the private message, sent within Telegram's
-  30-messages-a-second limit by the real rate limiter; Discord: the ephemeral followup);
+  30-messages-a-second limit by the real rate limiter — the winner's waits for the flood wait on the referees'
+  group, which his take's edit of the notice meets; Discord: the ephemeral followup);
 * typed → answer: a command typed in a private chat (Telegram) or a slash command (Discord) to its answer.
 
 What the Telegram tail was: the bot's own HTTP client. Under httpx each answerCallbackQuery of a burst cost ~1.5 ms
@@ -21,7 +24,7 @@ getUpdates answer of 100, then the next); `--warm` presses once first, as a bot 
 connections to the Bot API open. On a shared 2-core machine the tail varies from run to run with the other
 processes' load (printed at the end): run it several times.
 
-    .venv/bin/python bench/platforms.py [--members 200] [--only telegram|discord] [--warm]
+    .venv/bin/python bench/platforms.py [--members 200] [--referees 50] [--flood 20] [--only telegram|discord] [--warm]
 """
 
 from __future__ import annotations
@@ -50,7 +53,9 @@ from rules.generator import generate_game  # noqa: E402
 from storage.games import PreparedGame  # noqa: E402
 
 NOW = datetime.now(UTC).replace(microsecond=0)
-REFEREES = 10
+REFEREES = 50  # --referees: members who are referees, besides the --members
+FLOOD = 20  # --flood: seconds of flood control on the referees' place during the presses (0: none)
+SPREAD = 1.0  # seconds over which the presses come
 WARM = False  # --warm: one round of presses before the measured one
 TARGET_MS = 250.0
 
@@ -68,14 +73,14 @@ def report(platform: str, name: str, values: list[float], *, target: bool = Fals
 
 
 async def club(app: App, accounts: list[str], platform: str) -> None:
-    """One finished game (members 0-2 played), every member linked, the first REFEREES after the players referees."""
+    """One finished game (members 0-2 played), every member linked, the last REFEREES accounts referees."""
     game = generate_game(
         random.Random(1), 100, hands=4, players=("clan0", "clan1", "clan2"), start=NOW - timedelta(hours=3)
     )
     await app.db.games.store([PreparedGame.of(replace(game, ended_at=NOW - timedelta(hours=1)))], NOW)
     for i, account in enumerate(accounts):
         member = await app.db.members.link(platform, account, f"clan{i}", NOW)
-        if 3 <= i < 3 + REFEREES:
+        if i >= len(accounts) - REFEREES:
             await app.db.members.set_role(member.id, "referee", True, None, NOW)
         await app.db.members.set_presence(member.id, True, NOW)
 
@@ -92,13 +97,26 @@ async def heard() -> str:
     return await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
 
 
+async def spread(count: int, press: Any) -> dict[int, float]:
+    """`press(i)` for i in range(count), evenly within SPREAD seconds; when each was pressed."""
+    start = time.monotonic()
+    pressed: dict[int, float] = {}
+    for i in range(count):
+        delay = start + SPREAD * i / count - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        pressed[i] = time.monotonic()
+        await press(i)
+    return pressed
+
+
 async def serve_telegram(members: int, warm: bool) -> None:
     from fakes.telegram_server import FakeTelegram  # noqa: PLC0415 (a bench loads what it measures)
 
     async with FakeTelegram() as fake:
-        users = [fake.user(f"Clan{i}", started=True) for i in range(members)]
+        users = [fake.user(f"Clan{i}", started=True) for i in range(members + REFEREES)]
         group = fake.group("Klub", members=users)
-        referees = fake.group("Sudije", members=users[3 : 3 + REFEREES])
+        referees = fake.group("Sudije", members=users[members:])
         answered: dict[str, float] = {}
         written: dict[int, float] = {}
         for method in ("answercallbackquery", "sendmessage"):
@@ -144,13 +162,22 @@ async def serve_telegram(members: int, warm: bool) -> None:
         if warm:  # a round first, so the bot's connections to the Bot API are open (a bot that has been running)
             for u in users:
                 fake.push_callback(u, notice, take, forged=True)
-            await fake.wait_until(lambda: len(answered) >= members and all(u.id in written for u in users), timeout=120)
+            await fake.wait_until(
+                lambda: len(answered) >= len(users) and all(u.id in written for u in users), timeout=120
+            )
             answered.clear()
         written.clear()
-        pressed = {}
-        for u in users:
-            pressed[u.id] = (fake.push_callback(u, notice, take, forged=True), time.monotonic())
-        await fake.wait_until(lambda: len(answered) >= members and all(u.id in written for u in users), timeout=120)
+        if FLOOD:
+            fake.flood(FLOOD, retry_after=FLOOD, chat=referees)
+        queries: dict[int, str] = {}
+
+        async def press(i: int) -> None:
+            queries[users[i].id] = fake.push_callback(users[i], notice, take, forged=True)
+
+        moments = await spread(len(users), press)
+        pressed = {u.id: (queries[u.id], moments[i]) for i, u in enumerate(users)}
+        everyone = len(users)
+        await fake.wait_until(lambda: len(answered) >= everyone and all(u.id in written for u in users), timeout=120)
         press_ms = [(answered[q] - t0) * 1000 for q, t0 in pressed.values()]
         delivered_ms = [(answered[q] - delivered[q]) * 1000 for q, _ in pressed.values()]
         result_ms = [(written[uid] - t0) * 1000 for uid, (_, t0) in pressed.items()]
@@ -171,7 +198,7 @@ async def serve_discord(members: int) -> None:
     async with FakeDiscord() as fake:
         referee = fake.add_role("Sudija")
         people = [
-            fake.add_member(f"clan{i}", roles=[referee.id] if 3 <= i < 3 + REFEREES else []) for i in range(members)
+            fake.add_member(f"clan{i}", roles=[referee.id] if i >= members else []) for i in range(members + REFEREES)
         ]
         referees = fake.add_text_channel("sudije", private_to=[referee.id])
         trials = fake.add_text_channel("sudjenja")
@@ -208,10 +235,15 @@ async def serve_discord(members: int) -> None:
         await fake.slash(people[0].id, "sudija", {"partija": 100})
         notice = await fake.wait_for_message(referees.id, lambda m: bool(m.get("components")), timeout=30)
         custom = notice["components"][0]["components"][0]["custom_id"]
-        presses = []
-        for person in people:
-            t0 = time.monotonic()
-            presses.append(((await fake.press(person.id, int(notice["id"]), custom)).id, t0))
+        if FLOOD:
+            fake.rate_limit(rf"/channels/{referees.id}/messages/{notice['id']}$", retry_after=FLOOD, global_=True)
+        ids: dict[int, int] = {}
+
+        async def press(i: int) -> None:
+            ids[i] = (await fake.press(people[i].id, int(notice["id"]), custom)).id
+
+        moments = await spread(len(people), press)
+        presses = [(ids[i], moments[i]) for i in range(len(people))]
         await fake.wait_until(lambda: all(i in followed for i, _ in presses), timeout=120)
         press_ms = [(acked[i] - t0) * 1000 for i, t0 in presses]
         result_ms = [(followed[i] - t0) * 1000 for i, t0 in presses]
@@ -236,6 +268,10 @@ async def members_process(platform: str, members: int) -> asyncio.subprocess.Pro
         platform,
         "--members",
         str(members),
+        "--referees",
+        str(REFEREES),
+        "--flood",
+        str(FLOOD),
         *(["--warm"] if WARM else []),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
@@ -286,7 +322,8 @@ async def telegram(members: int, tmp: Path) -> bool:
         await app.close()
         await process.wait()
     print(
-        f"telegram: {members} presses; the last private result after {max(figures['result']) / 1000:.1f} s "
+        f"telegram: {members} members and {REFEREES} referees pressed within {SPREAD:.0f} s, flood control of "
+        f"{FLOOD} s on the referees' group; the last private result after {max(figures['result']) / 1000:.1f} s "
         "(Telegram allows 30 messages a second, and the rate limiter keeps to it)"
     )
     ok = report("telegram", "press → answer", figures["press"], target=True)
@@ -331,6 +368,10 @@ async def discord_bench(members: int, tmp: Path) -> bool:
         go(process)
         await app.close()
         await process.wait()
+    print(
+        f"discord: {members} members and {REFEREES} referees pressed within {SPREAD:.0f} s, a global 429 of "
+        f"{FLOOD} s on the edit of the call's notice"
+    )
     ok = report("discord", "press → answer", figures["press"], target=True)
     report("discord", "press → result", figures["result"])
     report("discord", "typed → answer", figures["typed"])
@@ -353,13 +394,15 @@ async def main(members: int, only: str | None) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--members", type=int, default=200)
+    parser.add_argument("--referees", type=int, default=REFEREES)
+    parser.add_argument("--flood", type=int, default=FLOOD, help="seconds of flood control on the referees' place")
     parser.add_argument("--only", choices=("telegram", "discord"))
     parser.add_argument(
         "--warm", action="store_true", help="Telegram: press once before measuring, so the bot's connections are open"
     )
     parser.add_argument("--serve", choices=("telegram", "discord"), help=argparse.SUPPRESS)  # the members' process
     args = parser.parse_args()
-    WARM = args.warm
+    WARM, REFEREES, FLOOD = args.warm, args.referees, args.flood
     if args.serve:
         logging.basicConfig(level=logging.ERROR)
         asyncio.run(

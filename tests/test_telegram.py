@@ -83,10 +83,12 @@ class Scene:
         return self.app
 
     @asynccontextmanager
-    async def running(self, *, concurrent: bool = False) -> AsyncIterator[TelegramAdapter]:
+    async def running(
+        self, *, concurrent: bool = False, limiter: ClubRateLimiter | None = None
+    ) -> AsyncIterator[TelegramAdapter]:
         """The wiring `sudija run` does: build the adapter, attach its port, start it, then start the desk."""
-        # flood waits move the fake's clock; no throttling in real time (tests never wait for real)
-        limiter = ClubRateLimiter(sleep=self.sleep, overall_max_rate=0, group_max_rate=0)
+        # flood waits move the fake's clock; no pacing (tests never wait for real; test_telegram_limits paces)
+        limiter = limiter or ClubRateLimiter(sleep=self.sleep, clock=lambda: self.fake_now, paced=False)
         adapter = TelegramAdapter(
             self.a.desk, self.a.config.telegram, poll_timeout=1.0, concurrent_updates=concurrent, rate_limiter=limiter
         )

@@ -1,11 +1,26 @@
-"""Telegram's flood limits, kept by python-telegram-bot's `AIORateLimiter` (the ``rate-limiter`` extra) instead of
-sleeping inside a handler: every request of the bot passes through it, so one member's flood wait never holds
-another member's update, and the throttling (30 messages a second, 20 a minute per group) is PTB's own.
+"""Telegram's flood limits, kept by the bot's own `BaseRateLimiter` (python-telegram-bot's public interface for
+it): every request of the bot passes through `ClubRateLimiter.process_request`, and nothing sleeps in a handler.
 
-`ClubRateLimiter` is `AIORateLimiter` with two changes: the wait after a 429 ``retry_after`` is an injectable
-`sleep` (tests move a manual clock instead of waiting for real), and a wait longer than `FLOOD_WAIT_LIMIT`
-fails the request at once instead of holding every other request for minutes. While one request waits out a
-429, every other request waits too (Telegram's flood control is per bot), exactly as in `AIORateLimiter`.
+What Telegram documents (Bots FAQ, "My bot is hitting limits"), and how it is kept here:
+
+* about one message a second in one chat (short bursts allowed) — every chat is paced at `CHAT_RATE`;
+* at most 20 messages a minute in a group — a group is paced at `GROUP_RATE` as well;
+* about 30 messages a second for the whole bot — every message is paced at `BOT_RATE`;
+* a 429 ``retry_after`` is the wait of the chat it came from: that chat alone is held (its requests wait, then
+  go in order); every other chat goes on. A 429 on a request with no chat holds that method only.
+* a press must be answered within seconds or Telegram refuses the answer as "query is too old": a callback
+  answer (`IMMEDIATE`) is never paced and never waits for any hold; a 429 on it is retried only while the press
+  can still be answered (`ANSWER_WAIT_LIMIT`).
+
+The pacing is the generic cell rate algorithm over one `Schedule` (pure: times in, send times out): a request
+reserves the earliest moment its chat's buckets (the chat, and the group) conform, all of them charged at once,
+and sleeps until then; then, when its chat lets it go, it reserves the bot's bucket the same way (so one chat's
+backlog never takes the bot's slots from the others). A reservation is taken before the sleep, so concurrent
+requests get distinct slots in the order they came. A bucket of `Rate(count, period, burst)` lets `burst`
+messages go at once and then one every ``period / count`` seconds: in any window of ``period`` seconds at most
+``count + burst - 1`` go (the rates below are chosen so that this stays within Telegram's figures;
+tests/test_telegram_limits.py holds it for any arrivals). The clock and the sleep are injected: the tests move a
+manual clock instead of waiting.
 """
 
 from __future__ import annotations
@@ -13,21 +28,56 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import warnings
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from telegram.error import RetryAfter
-from telegram.ext import AIORateLimiter
+from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
 
 FLOOD_RETRIES = 3  # a request is retried this many times after Telegram's 429
 FLOOD_WAIT_LIMIT = 60.0  # seconds; Telegram asking for a longer wait fails the request instead
+ANSWER_WAIT_LIMIT = 5.0  # seconds; a callback answer is retried after a 429 only for waits this short
+MARGIN = 0.1  # seconds added to Telegram's retry_after
 
 JSONResult = bool | dict[str, Any] | list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Rate:
+    """`count` messages per `period` seconds, `burst` of them at once."""
+
+    count: float
+    period: float
+    burst: int = 1
+
+    @property
+    def interval(self) -> float:
+        return self.period / self.count
+
+    @property
+    def tolerance(self) -> float:
+        return (self.burst - 1) * self.interval
+
+
+CHAT_RATE = Rate(1, 1.0, burst=3)  # one chat: a message a second after a burst of 3 (≤ 4 in any second)
+GROUP_RATE = Rate(15, 60.0, burst=6)  # a group: ≤ 20 in any minute
+BOT_RATE = Rate(25, 1.0, burst=6)  # the whole bot: ≤ 30 in any second
+
+#: Requests that answer a member's action and must reach Telegram at once: never paced, never held.
+IMMEDIATE = frozenset({"answerCallbackQuery", "answerInlineQuery", "answerPreCheckoutQuery", "answerShippingQuery"})
+#: Requests that are a message in a chat (sent, edited, copied): paced.
+_MESSAGE_PREFIXES = ("send", "edit", "copyMessage", "forwardMessage", "stopPoll")
+
+
+def is_message(endpoint: str) -> bool:
+    return endpoint.startswith(_MESSAGE_PREFIXES) and endpoint != "sendChatAction"
 
 
 def retry_seconds(flood: RetryAfter) -> float:
@@ -37,21 +87,125 @@ def retry_seconds(flood: RetryAfter) -> float:
     return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
 
 
-class ClubRateLimiter(AIORateLimiter):
+class Schedule:
+    """The buckets' state: for each key its theoretical arrival time (the GCRA's), and the holds Telegram asked
+    for. Pure: every method takes the time."""
+
+    PRUNE_AT = 4096  # keys kept before the idle ones are dropped
+
+    def __init__(self) -> None:
+        self.tat: dict[Hashable, float] = {}
+        self.holds: dict[Hashable, float] = {}
+
+    def held_until(self, key: Hashable, now: float) -> float:
+        until = self.holds.get(key, 0.0)
+        if until <= now:
+            self.holds.pop(key, None)
+            return 0.0
+        return until
+
+    def reserve(self, now: float, buckets: Sequence[tuple[Hashable, Rate]], hold: Hashable | None = None) -> float:
+        """The moment a request of these buckets (and under the hold of `hold`) may go, charged to every bucket."""
+        start = now
+        if hold is not None:
+            start = max(start, self.held_until(hold, now))
+        for key, rate in buckets:
+            start = max(start, self.tat.get(key, start) - rate.tolerance)
+        for key, rate in buckets:
+            self.tat[key] = max(self.tat.get(key, start), start) + rate.interval
+        if len(self.tat) > self.PRUNE_AT:
+            self.tat = {k: v for k, v in self.tat.items() if v > now}
+        return start
+
+    def hold(self, key: Hashable, until: float) -> None:
+        """Telegram asked this chat (or method) to wait until `until`: nothing of it goes before."""
+        self.holds[key] = max(self.holds.get(key, 0.0), until)
+
+
+def chat_key(data: dict[str, Any]) -> int | str | None:
+    """The chat a request is for (an int id, or a public ``@username``), or None."""
+    chat_id: Any = data.get("chat_id")
+    if chat_id is None:
+        return None
+    with contextlib.suppress(ValueError, TypeError):
+        return int(chat_id)
+    return str(chat_id)
+
+
+def is_group(chat: int | str) -> bool:
+    """Groups, supergroups and channels have negative ids (or a public @username); users have positive ones."""
+    return isinstance(chat, str) or chat < 0
+
+
+class ClubRateLimiter(BaseRateLimiter[int]):
+    """`rate_limit_args` (PTB's per-call argument) is the number of retries after a 429 for that call."""
+
     def __init__(
         self,
         *,
+        clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         max_retries: int = FLOOD_RETRIES,
         wait_limit: float = FLOOD_WAIT_LIMIT,
-        overall_max_rate: float = 30,
-        group_max_rate: float = 20,
+        paced: bool = True,
+        chat_rate: Rate = CHAT_RATE,
+        group_rate: Rate = GROUP_RATE,
+        bot_rate: Rate = BOT_RATE,
     ) -> None:
-        super().__init__(overall_max_rate=overall_max_rate, group_max_rate=group_max_rate, max_retries=max_retries)
+        """`paced=False` keeps only the holds after a 429 (tests that send bursts without a clock to pace on)."""
+        self.clock = clock
         self.sleep = sleep
         self.retries = max_retries
         self.wait_limit = wait_limit
+        self.paced = paced
+        self.chat_rate, self.group_rate, self.bot_rate = chat_rate, group_rate, bot_rate
+        self.schedule = Schedule()
         self.floods = 0  # 429 answers seen (for the logs and the tests)
+
+    async def initialize(self) -> None:
+        """Nothing to open: the schedule lives in memory."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close."""
+
+    def held(self, chat: int | str) -> bool:
+        """Whether Telegram's flood control holds this chat now."""
+        return self.schedule.held_until(chat, self.clock()) > 0
+
+    def paces(self, endpoint: str) -> bool:
+        return self.paced and is_message(endpoint)
+
+    def chat_buckets(self, chat: int | str | None) -> list[tuple[Hashable, Rate]]:
+        if chat is None:
+            return []
+        buckets: list[tuple[Hashable, Rate]] = [(("chat", chat), self.chat_rate)]
+        if is_group(chat):
+            buckets.append((("group", chat), self.group_rate))
+        return buckets
+
+    async def _wait(self, start: float, now: float) -> None:
+        if start > now:
+            await self.sleep(round(start - now, 6))  # to the microsecond: no float noise of the clock's epoch
+
+    async def until_free(self, endpoint: str, chat: int | str | None, data: dict[str, Any]) -> None:
+        """Wait for this request's slot: its chat's hold and pacing first, then the bot's own pacing, taken when
+        the chat lets it go (so one chat's backlog never holds the bot's slots); again if a hold came meanwhile."""
+        hold: Hashable = chat if chat is not None else endpoint
+        weight = max(1, len(data.get("media") or ())) if endpoint == "sendMediaGroup" else 1
+        paced = self.paces(endpoint)
+        while True:
+            now = self.clock()
+            start = now
+            for _ in range(weight):  # an album is as many messages as it has items
+                start = self.schedule.reserve(now, self.chat_buckets(chat) if paced else [], hold)
+            await self._wait(start, now)
+            if paced:
+                now = self.clock()
+                for _ in range(weight):
+                    start = self.schedule.reserve(now, [("bot", self.bot_rate)])
+                await self._wait(start, now)
+            if self.schedule.held_until(hold, self.clock()) == 0.0:
+                return
 
     async def process_request(
         self,
@@ -62,33 +216,25 @@ class ClubRateLimiter(AIORateLimiter):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> JSONResult:
-        chat_id: Any = data.get("chat_id")
-        with contextlib.suppress(ValueError, TypeError):
-            chat_id = int(chat_id)
-        group: int | str | bool = (
-            chat_id if (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str) else False
-        )
+        immediate = endpoint in IMMEDIATE
+        chat = chat_key(data)
         retries = rate_limit_args if rate_limit_args is not None else self.retries
         for attempt in range(retries + 1):
+            if not immediate:
+                await self.until_free(endpoint, chat, data)
             try:
-                return await self._run_request(
-                    chat=chat_id is not None,
-                    group=group,
-                    allow_paid_broadcast=False,
-                    callback=callback,
-                    args=args,
-                    kwargs=kwargs,
-                )
+                return await callback(*args, **kwargs)
             except RetryAfter as flood:
                 self.floods += 1
                 wait = retry_seconds(flood)
-                if attempt == retries or wait > self.wait_limit:
-                    log.warning("telegram %s: flood control (retry after %.0f s), given up", endpoint, wait)
+                limit = ANSWER_WAIT_LIMIT if immediate else self.wait_limit
+                where = f"chat {chat}" if chat is not None else endpoint
+                if attempt == retries or wait > limit:
+                    log.warning("telegram %s (%s): flood control (retry after %.0f s), given up", endpoint, where, wait)
                     raise
-                log.info("telegram %s: flood control, retrying after %.1f s", endpoint, wait)
-                self._retry_after_event.clear()  # every other request waits too
-                try:
-                    await self.sleep(wait + 0.1)
-                finally:
-                    self._retry_after_event.set()
+                log.info("telegram %s (%s): flood control, %s waits %.1f s", endpoint, where, where, wait)
+                if immediate:
+                    await self.sleep(wait + MARGIN)
+                else:
+                    self.schedule.hold(chat if chat is not None else endpoint, self.clock() + wait + MARGIN)
         raise AssertionError("unreachable")  # pragma: no cover

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import aiohttp
 from aiohttp.helpers import get_env_proxy_for_url
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 from yarl import URL
@@ -32,8 +30,12 @@ MEDIA_WRITE_TIMEOUT = 20.0
 POOL_TIMEOUT = 1.0
 
 
-def _chosen(value: ODVInput[float], default: float | None) -> float | None:
-    return default if isinstance(value, DefaultValue) else value
+def _chosen(value: object, default: float | None) -> float | None:
+    """The timeout a call asked for, or this client's own where it left it to the default (PTB passes its
+    `BaseRequest.DEFAULT_NONE` marker then, an object that is neither a number nor None)."""
+    if value is None or isinstance(value, int | float):
+        return value
+    return default
 
 
 def _total(*parts: float | None) -> float | None:
@@ -93,10 +95,10 @@ class AiohttpRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        read_timeout: object = BaseRequest.DEFAULT_NONE,
+        write_timeout: object = BaseRequest.DEFAULT_NONE,
+        connect_timeout: object = BaseRequest.DEFAULT_NONE,
+        pool_timeout: object = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")

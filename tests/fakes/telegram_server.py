@@ -54,8 +54,10 @@ Telegram's 10 MB and dimension limits; each message carries its sizes and captio
 * A callback query must be answered within ``callback_answer_timeout`` seconds (15 by default) of the
   press, on the fake's ``clock``; later ``answerCallbackQuery`` fails with "query is too old".
 * Flood control: :meth:`FakeTelegram.flood` makes every method (``getUpdates`` too unless excluded) fail
-  with 429 and ``parameters.retry_after`` until the fake's clock reaches its end;
-  :meth:`FakeTelegram.fail_next` fails the next calls of one method.
+  with 429 and ``parameters.retry_after`` until the fake's clock reaches its end, or (``chat=``) only the
+  requests for one chat, as Telegram's per-chat flood control does; :meth:`FakeTelegram.fail_next` fails the
+  next calls of one method. ``FakeTelegram(limits=True)`` refuses with 429 every message past Telegram's
+  documented rates (a few a second in one chat, 20 a minute in a group, 30 a second for the bot).
 * Telegram keeps an update for 24 hours: one pushed longer ago than that (on the fake's clock) is dropped
   instead of delivered (``dropped_updates``).
 * ``deleteMessage`` of another's message in a group needs the bot to be an administrator with
@@ -127,6 +129,18 @@ _NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are "
     "exactly the same as a current content and reply markup of the message"
 )
+#: Telegram's documented rates (Bots FAQ), as the fake enforces them with ``limits=True``: a chat takes a short
+#: burst but about a message a second, a group 20 messages a minute, the whole bot about 30 a second.
+LIMIT_CHAT_PER_SECOND = 4
+LIMIT_GROUP_PER_MINUTE = 20
+LIMIT_BOT_PER_SECOND = 30
+
+
+def _is_message_method(method: str) -> bool:
+    name = method.lower()
+    return name.startswith(("send", "edit", "copymessage", "forwardmessage")) and name != "sendchataction"
+
+
 _QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
@@ -616,7 +630,9 @@ class FakeTelegram:
         max_long_poll: float = 1.0,
         clock: Callable[[], float] = time.time,
         callback_answer_timeout: float = 15.0,
+        limits: bool = False,
     ) -> None:
+        """``limits``: refuse with 429 what passes Telegram's documented rates (see ``_flood_check``)."""
         self.token = token
         bot_id = int(token.split(":", 1)[0])
         self.bot = FakeUser(id=bot_id, first_name=bot_name, username=bot_username, is_bot=True)
@@ -627,6 +643,10 @@ class FakeTelegram:
         self.flood_until = 0.0
         self.flood_retry_after = 0
         self.flood_spares: frozenset[str] = frozenset()
+        self.chat_floods: dict[int, tuple[float, int]] = {}  # chat id -> (flood control until, retry_after)
+        self.limits = limits
+        self.sent_times: dict[Any, list[float]] = {}  # messages sent per chat, group and bot (with ``limits``)
+        self.limit_refusals = 0  # 429s for passing the documented rates
         self.update_times: dict[int, float] = {}
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
@@ -790,12 +810,53 @@ class FakeTelegram:
         bucket = self._failures.setdefault(method.lower(), [])
         bucket.extend(BotApiError(code, description, parameters) for _ in range(times))
 
-    def flood(self, seconds: float, *, retry_after: int = 5, spare: Iterable[str] = ()) -> None:
+    def flood(
+        self,
+        seconds: float,
+        *,
+        retry_after: int = 5,
+        spare: Iterable[str] = (),
+        chat: FakeChat | FakeUser | int | None = None,
+    ) -> None:
         """Flood control for ``seconds`` on the fake's clock: every method (but those in ``spare``) answers
-        429 "Too Many Requests" with ``retry_after`` (at most the time left) until then."""
+        429 "Too Many Requests" with ``retry_after`` (at most the time left) until then. With ``chat``, only
+        the requests for that chat (its ``chat_id``) are refused, as Telegram's per-chat flood control does;
+        the rest of the bot goes on."""
+        if chat is not None:
+            chat_id = chat if isinstance(chat, int) else chat.id
+            self.chat_floods[chat_id] = (self.clock() + seconds, retry_after)
+            return
         self.flood_until = self.clock() + seconds
         self.flood_retry_after = retry_after
         self.flood_spares = frozenset(m.lower() for m in spare)
+
+    def _flood_check(self, method: str, params: JSON) -> None:
+        """429 where flood control holds the bot, or the request's chat; and, with ``limits``, where a message
+        would pass Telegram's documented rates (then it counts against them)."""
+        now = self.clock()
+        left = self.flood_until - now
+        if left > 0 and method.lower() not in self.flood_spares:
+            wait = max(1, min(self.flood_retry_after, int(left + 0.999)))
+            raise BotApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+        chat_id = params.get("chat_id")
+        held = self.chat_floods.get(chat_id) if isinstance(chat_id, int) else None
+        if held is not None and held[0] > now and method.lower() != "getupdates":
+            wait = max(1, min(held[1], int(held[0] - now + 0.999)))
+            raise BotApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+        if not self.limits or not _is_message_method(method) or not isinstance(chat_id, int):
+            return
+        windows = [("bot", 1.0, LIMIT_BOT_PER_SECOND), (chat_id, 1.0, LIMIT_CHAT_PER_SECOND)]
+        if chat_id < 0:
+            windows.append((("group", chat_id), 60.0, LIMIT_GROUP_PER_MINUTE))
+        for key, period, most in windows:
+            sent = [t for t in self.sent_times.get(key, []) if t > now - period]
+            self.sent_times[key] = sent
+            if len(sent) >= most:
+                wait = max(1, int(sent[0] + period - now + 0.999))
+                self.limit_refusals += 1
+                raise BotApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+        for key, _, _ in windows:
+            self.sent_times[key].append(now)
 
     # -- feeding updates ---------------------------------------------------------------------
 
@@ -993,10 +1054,7 @@ class FakeTelegram:
             failures = self._failures.get(method.lower())
             if failures:
                 raise failures.pop(0)
-            left = self.flood_until - self.clock()
-            if left > 0 and method.lower() not in self.flood_spares:
-                wait = max(1, min(self.flood_retry_after, int(left + 0.999)))
-                raise BotApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+            self._flood_check(method, params)
             if method.lower() == "getupdates":
                 record.method = "getUpdates"
                 result = await self._get_updates(params)
