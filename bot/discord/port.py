@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
 LIMIT = 2000
+MENTIONS_PER_MESSAGE = 100  # users one message's allowed_mentions may name
+#: Messages a call may take in the referees' channel (its notice and the further mention lines, within a channel's
+#: five messages in five seconds); a referee past them gets the call by direct message instead.
+MENTION_MESSAGES = 5
 THREAD_ID = re.compile(r"#(\d+)\s*$")
 
 # Set while a member's own thread message is being handed to the desk: the desk's relay of that message
@@ -48,16 +52,19 @@ def chunks(text: str, limit: int = LIMIT) -> list[str]:
     return split_lines(text, limit) or ["—"]
 
 
-def with_mentions(text: str, users: Sequence[int], limit: int = LIMIT) -> list[tuple[str, list[int]]]:
-    """A call notice and the referees it names, in messages of at most `limit` characters: the notice with as
-    many mentions as fit on its next line, the rest in further messages — a cut never drops a mention (a referee
-    past the cut would not be pinged). Each part says whom it mentions, for its allowed_mentions."""
+def with_mentions(
+    text: str, users: Sequence[int], limit: int = LIMIT, most: int = MENTIONS_PER_MESSAGE
+) -> list[tuple[str, list[int]]]:
+    """A call notice and the referees it names, in messages of at most `limit` characters and `most` mentions
+    (Discord's allowed_mentions takes at most 100 users): the notice with as many mentions as fit on its next
+    line, the rest in further messages — a cut never drops a mention (a referee past the cut would not be
+    pinged). Each part says whom it mentions, for its allowed_mentions."""
     parts: list[tuple[str, list[int]]] = []
     body, named = text[:limit], list[int]()
     for user in users:
         tag = f"<@{user}>"
         glue = ("\n" if body == text[:limit] else " ") if body else ""
-        if len(body) + len(glue) + len(tag) > limit:
+        if len(body) + len(glue) + len(tag) > limit or len(named) >= most:
             parts.append((body, named))
             body, named, glue = "", [], ""
         body, named = body + glue + tag, [*named, user]
@@ -72,6 +79,7 @@ class DiscordChat:
         self.bot = bot
         self.config = bot.config.discord
         self.threads: dict[int, int] = {}  # trial id -> thread id
+        self.mention_messages = MENTION_MESSAGES  # messages a call may take in the referees' channel
 
     # Look-ups -------------------------------------------------------------------------------------------
     async def member_linked(self, member: Member) -> None:
@@ -134,33 +142,50 @@ class DiscordChat:
 
     # ChatPort ------------------------------------------------------------------------------------------
     async def post_call(self, post: CallPost) -> list[Notice]:
+        """The notice with its buttons, naming the eligible referees with allowed_mentions exactly those users;
+        mentions past one message in further messages; whoever none could name (past the messages a call may
+        take, or a message refused) gets the call by direct message, as do the direct ones. A councilors' vote
+        without a councilors' channel goes to its voters privately alone."""
         await self._ready()
         channel_id = self.config.referees_channel_id
         if post.subject.startswith("councilor:") and self.config.councilors_channel_id:
             channel_id = self.config.councilors_channel_id
         elif post.councilors_only:
             channel_id = 0  # a vote is never posted where referees read: its voters get it privately
-        users = self._accounts(post.mention)
-        parts = with_mentions(self.bot.times(post.text), users) if channel_id else []
+        accounts = {account: m for m in post.mention if (account := self.account(m)) is not None}
+        parts = with_mentions(self.bot.times(post.text), list(accounts)) if channel_id else []
+        unnamed = [u for _, named in parts[self.mention_messages :] for u in named]
         notices: list[Notice] = []
         channel = self.bot.get_partial_messageable(channel_id, guild_id=self.config.guild_id)
         view = view_of(post.buttons)
         message: discord.Message | None = None
-        for index, (text, named) in enumerate(parts):
+        for index, (text, named) in enumerate(parts[: self.mention_messages]):
             only_them = discord.AllowedMentions(
                 everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in named]
             )
             if index == 0 and view is not None:
                 message = await channel.send(text, view=view, allowed_mentions=only_them)
-            else:
+                continue
+            try:
                 part = await channel.send(text, allowed_mentions=only_them)
-                message = message or part
+            except discord.HTTPException as refused:
+                if index == 0:
+                    raise
+                log.warning("cannot post the mentions of %s: %s", post.subject, refused)
+                unnamed += named
+                continue
+            message = message or part
         if message is not None:  # the notice (with its buttons) is the copy edited later
             notices.append(Notice(PLATFORM, str(channel_id), str(message.id)))
         direct = list(post.direct)
         if self.config.direct_messages:
-            direct += [m for m in post.mention if m.id not in {d.id for d in direct}]
+            direct += list(accounts.values())
+        direct += [accounts[u] for u in unnamed]
+        seen: set[int] = set()
         for member in direct:
+            if member.id in seen:
+                continue
+            seen.add(member.id)
             sent = await self._dm(member, post.text, post.buttons)
             if sent is not None:
                 notices.append(Notice(PLATFORM, str(sent.channel.id), str(sent.id)))

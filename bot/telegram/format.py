@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, User
 
@@ -16,6 +17,11 @@ from bot.ports import Action, Button
 from bot.text_split import split_lines
 
 TEXT_LIMIT = 4096  # UTF-16 code units in one message
+#: Mentions in one message: Telegram ignores entities past the 100th and notifies from far fewer; 50 stay safe.
+MENTIONS_PER_MESSAGE = 50
+#: Messages a call may take in a group (its notice and the further mention lines, within a group's 20 a minute);
+#: a referee past them gets the call privately instead.
+MENTION_MESSAGES = 8
 CALLBACK_DATA_LIMIT = 64  # bytes of callback_data
 ANSWER_LIMIT = 200  # characters of an answerCallbackQuery text
 TOAST_LIMIT = 64  # longer answers are shown as an alert the presser must close
@@ -85,10 +91,11 @@ def with_mention(template: str, nick: str, user_id: int) -> tuple[str, list[Mess
 
 
 def mention_line(text: str, people: Sequence[tuple[str, int]]) -> tuple[str, list[MessageEntity]]:
-    """`text`, then a line naming `people` (nick, Telegram user id), each a mention that pings him."""
+    """`text`, then a line naming `people` (nick, Telegram user id), each a mention that pings him (with no text,
+    the line alone)."""
     if not people:
         return text, []
-    out = text + "\n"
+    out = text + "\n" if text else ""
     entities: list[MessageEntity] = []
     for index, (nick, user_id) in enumerate(people):
         if index:
@@ -102,16 +109,42 @@ def mention_line(text: str, people: Sequence[tuple[str, int]]) -> tuple[str, lis
     return out, entities
 
 
-def mention_parts(people: Sequence[tuple[str, int]], limit: int = TEXT_LIMIT) -> list[list[tuple[str, int]]]:
-    """The people to mention, in groups whose mention line fits one message (a call naming more referees than
-    one message holds pings every one of them, in further messages)."""
-    parts: list[list[tuple[str, int]]] = [[]]
-    size = 0
-    for person in people:
-        cost = utf16_len(person[0]) + 2
-        if parts[-1] and size + cost > limit:
-            parts.append([])
-            size = 0
-        parts[-1].append(person)
-        size += cost
-    return [p for p in parts if p]
+@dataclass(frozen=True)
+class Mentioning:
+    """One message of a call in a group: its text, its mention entities, and whom it mentions."""
+
+    text: str
+    entities: list[MessageEntity]
+    people: list[tuple[str, int]]
+
+
+def call_messages(
+    text: str,
+    people: Sequence[tuple[str, int]],
+    *,
+    limit: int = TEXT_LIMIT,
+    most: int = MENTIONS_PER_MESSAGE,
+    messages: int = MENTION_MESSAGES,
+) -> tuple[list[Mentioning], list[tuple[str, int]]]:
+    """A call's notice and the people (nick, user id) it pings, as at most `messages` messages of at most `limit`
+    UTF-16 units and `most` mentions each: the notice with as many mentions as fit on its next line, the rest in
+    further messages, in order. Returns the messages and whoever they could not mention (for a private copy)."""
+    left = list(people)
+    out: list[Mentioning] = []
+    head = text
+    while len(out) < messages and (left or not out):
+        size = utf16_len(head) + (1 if head else 0)
+        named: list[tuple[str, int]] = []
+        for person in left:
+            cost = utf16_len(person[0]) + (2 if named else 0)
+            if len(named) >= most or size + cost > limit:
+                break
+            named.append(person)
+            size += cost
+        if not named and not head:
+            break  # a nick longer than a message: nobody more can be mentioned
+        del left[: len(named)]
+        line, entities = mention_line(head, named)
+        out.append(Mentioning(line, entities, named))
+        head = ""
+    return out, left

@@ -28,14 +28,12 @@ from bot.config import TelegramConfig
 from bot.desk import Desk
 from bot.ports import Button, CallPost, TrialSpace
 from bot.telegram.format import (
+    MENTION_MESSAGES,
     START_PREFIX,
-    TEXT_LIMIT,
+    call_messages,
     defuse,
     keyboard,
-    mention_line,
-    mention_parts,
     split_text,
-    utf16_len,
     with_mention,
 )
 from rules.members import Member, PartyRole
@@ -57,10 +55,6 @@ class Pending:
     trial: int | None
 
 
-def _shifted(entity: MessageEntity, by: int) -> MessageEntity:
-    return MessageEntity(entity.type, entity.offset + by, entity.length, user=entity.user)
-
-
 def unreachable(error: TelegramError) -> bool:
     """Telegram's refusals for a user who never started the bot (403, or 400 chat not found) or blocked it."""
     return isinstance(error, Forbidden) or (isinstance(error, BadRequest) and "chat not found" in error.message.lower())
@@ -75,6 +69,7 @@ class TelegramChat:
         self.config = config
         self.outbox: dict[int, list[Pending]] = {}
         self.invited: set[tuple[int, int]] = set()  # (trial, user) already given a deep link in a group
+        self.mention_messages = MENTION_MESSAGES  # messages a call may take in a group
 
     # Look-ups -----------------------------------------------------------------------------------------
     @staticmethod
@@ -189,40 +184,46 @@ class TelegramChat:
 
     # ChatPort ------------------------------------------------------------------------------------------
     async def post_call(self, post: CallPost) -> list[Notice]:
+        """The notice in the group with its buttons, pinging every eligible member — at most 50 mentions a message
+        (`format.call_messages`), the rest in further messages; whoever none of them could mention (past the
+        messages a call may take, or a message refused) gets the call privately, as do the direct ones."""
         notices: list[Notice] = []
         councilor = post.subject.startswith("councilor:")
         group = (self.config.councilors_group_id if councilor else 0) or (
             0 if post.councilors_only else self.config.referees_group_id  # a vote: never where referees read
         )
-        people: list[tuple[Member, int]] = []
+        people: dict[int, Member] = {}
         for member in post.mention:
             account = self.account(member)
             if account is not None:
-                people.append((member, account))
+                people[account] = member
+        unmentioned: list[Member] = []
         if group:
-            named = [(defuse(m.nick), a) for m, a in people]
-            text, entities = mention_line(defuse(post.text), named)
-            try:
-                if utf16_len(text) <= TEXT_LIMIT:
-                    message = await self.send(group, text, post.buttons, entities)
-                else:  # too long for one message: the notice, then its mentions — every referee is pinged
-                    message = await self.send(group, defuse(post.text), post.buttons)
-                    for part in mention_parts(named):
-                        line, mentions = mention_line("", part)
-                        await self.send(group, line.lstrip("\n"), entities=[_shifted(e, -1) for e in mentions])
-                notices.append(Notice(PLATFORM, str(group), str(message.message_id)))
-            except TelegramError:
-                log.exception("cannot post the call %s in group %s", post.subject, group)
+            named = [(defuse(m.nick), a) for a, m in people.items()]
+            messages, left = call_messages(defuse(post.text), named, messages=self.mention_messages)
+            unmentioned = [people[a] for _, a in left]
+            for index, message in enumerate(messages):
+                try:
+                    sent = await self.send(group, message.text, post.buttons if not index else (), message.entities)
+                except TelegramError:
+                    log.exception("cannot post the call %s in group %s", post.subject, group)
+                    unmentioned += [people[a] for _, a in message.people]
+                    continue
+                if not index:  # the notice (with its buttons) is the copy edited later
+                    notices.append(Notice(PLATFORM, str(group), str(sent.message_id)))
         direct = list(post.direct)
         if self.config.direct_messages:
-            direct += [m for m in post.mention if m.id not in {d.id for d in direct}]
+            direct += list(people.values())
+        direct += unmentioned
+        seen: set[int] = set()
         for member in direct:
             account = self.account(member)
-            if account is None:
+            if account is None or member.id in seen:
                 continue
-            sent = await self.send_private(account, post.text, post.buttons, keep=False)
-            if sent is not None:
-                notices.append(Notice(PLATFORM, str(account), str(sent.message_id)))
+            seen.add(member.id)
+            sent_private = await self.send_private(account, post.text, post.buttons, keep=False)
+            if sent_private is not None:
+                notices.append(Notice(PLATFORM, str(account), str(sent_private.message_id)))
         return notices
 
     async def offer_call(self, member: Member, post: CallPost) -> list[Notice]:

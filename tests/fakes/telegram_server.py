@@ -34,6 +34,8 @@ Behaviour modelled on the real Bot API, because the adapter must cope with it:
 * ``chat_member`` updates exist only where the bot is an administrator; in groups where the bot is a
   plain member with privacy mode on, only commands and replies to the bot are delivered.
 * Bot command names must match ``[a-z0-9_]{1,32}`` (so no ``č``/``ž`` in command names).
+* A message keeps at most 100 entities: those past the 100th are ignored, as Telegram ignores them (a mention
+  past them pings nobody).
 
 python-telegram-bot 22 notes (proven in tests/test_fake_telegram.py):
 
@@ -131,6 +133,7 @@ _NOT_MODIFIED = (
 )
 #: Telegram's documented rates (Bots FAQ), as the fake enforces them with ``limits=True``: a chat takes a short
 #: burst but about a message a second, a group 20 messages a minute, the whole bot about 30 a second.
+ENTITY_LIMIT = 100  # entities of one message Telegram keeps (the rest are ignored: no mention, no ping)
 LIMIT_CHAT_PER_SECOND = 4
 LIMIT_GROUP_PER_MINUTE = 20
 LIMIT_BOT_PER_SECOND = 30
@@ -1459,7 +1462,7 @@ class FakeTelegram:
             raise BotApiError(400, "Bad Request: message text is empty")
         if utf16_len(text) > 4096:
             raise BotApiError(400, "Bad Request: message is too long")
-        return text, entities
+        return text, entities[:ENTITY_LIMIT]  # Telegram ignores the entities past the 100th
 
     def _chat(self, chat_id: Any) -> FakeChat:
         if isinstance(chat_id, str) and chat_id.startswith("@"):
