@@ -19,7 +19,7 @@ import discord.utils
 import pytest
 from discord import app_commands
 
-from fakes.discord_server import FakeDiscord, FakeDiscordError, FakeMember, pointed_at, run_client, settle
+from fakes.discord_server import FakeDiscord, FakeDiscordError, FakeMember, Perm, pointed_at, run_client, settle
 
 ORIGINAL_BASE = discord.http.Route.BASE
 ORIGINAL_GATEWAY = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
@@ -462,6 +462,33 @@ async def test_private_thread_members_messages_archive_and_lock(
         with pytest.raises(discord.HTTPException) as err:
             await thread.send("too late")
         assert err.value.code == 50083
+
+
+async def test_a_non_invitable_private_thread_takes_others_only_from_a_moderator_and_hides_from_the_blind(
+    fake: FakeDiscord, members: dict[str, FakeMember]
+) -> None:
+    """Discord's ``invitable=false``: only a member with Manage Threads adds others; and a member who cannot view
+    the parent channel neither reads nor writes in its threads, even as a member of one."""
+    trials = fake.add_text_channel("sudjenja")
+    trials.permission_overwrites.append(
+        {"id": str(fake.bot_role.id), "type": 0, "allow": "0", "deny": str(Perm.MANAGE_THREADS)}
+    )
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        channel = bot.get_channel(trials.id)
+        assert isinstance(channel, discord.TextChannel)
+        closed = await channel.create_thread(name="Suđenje 8", type=discord.ChannelType.private_thread, invitable=False)
+        with pytest.raises(discord.Forbidden) as refused:
+            await closed.add_user(discord.Object(members["ana"].id))
+        assert refused.value.code == 50013
+        assert fake.thread_members(closed.id) == {fake.bot_user.id}
+        trials.permission_overwrites.pop()  # Manage Threads given back: the bot adds her
+        await closed.add_user(discord.Object(members["ana"].id))
+        trials.permission_overwrites.append(
+            {"id": str(members["ana"].id), "type": 1, "allow": "0", "deny": str(Perm.VIEW_CHANNEL)}
+        )
+        assert not fake.can_read(members["ana"].id, fake.channels[closed.id])
+        with pytest.raises(FakeDiscordError, match="cannot view the parent channel"):
+            await fake.user_message(members["ana"].id, closed.id, "Vidim li ovo?")
 
 
 async def test_dm_to_closed_user_raises_forbidden_50007(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:

@@ -113,6 +113,58 @@ async def test_privileged_intents_not_granted_are_reported(tmp_path: Path, monke
     assert "Message Content Intent" in finding.fix
 
 
+async def test_a_referee_role_that_cannot_view_the_referees_channel_is_fatal(world: World) -> None:
+    fake = world.fake
+    # the calls' channel made private to the councilors only: no referee would ever read a call
+    elsewhere = fake.add_text_channel("sudije-stari", private_to=[world.councilor_role.id])
+    config = world.config()
+    config = replace(config, discord=replace(config.discord, referees_channel_id=elsewhere.id))
+    found = by_where(await check_discord(config, guild_ready_timeout=0.05))
+    finding = found[f"[discord] referees_channel_id = {elsewhere.id}"]
+    assert finding.fatal
+    assert finding.problem.startswith("the referee role 'Sudija' cannot view channel")
+    assert "no referee can read it" in finding.problem
+    assert "#sudije-stari" in finding.fix
+    assert "add the role 'Sudija' and allow View Channel" in finding.fix
+    # the fix: the referee role allowed there
+    elsewhere.permission_overwrites.append(
+        {"id": str(world.referee_role.id), "type": 0, "allow": str(Perm.VIEW_CHANNEL), "deny": "0"}
+    )
+    again = by_where(await check_discord(config, guild_ready_timeout=0.05))
+    assert f"[discord] referees_channel_id = {elsewhere.id}" not in again
+
+
+async def test_a_trials_channel_hidden_from_the_members_is_fatal(world: World) -> None:
+    fake = world.fake
+    world.trials.permission_overwrites += [
+        {"id": str(fake.guild_id), "type": 0, "allow": "0", "deny": str(Perm.VIEW_CHANNEL)},
+        {"id": str(fake.bot_role.id), "type": 0, "allow": str(Perm.VIEW_CHANNEL), "deny": "0"},
+    ]
+    found = by_where(await check_discord(world.config(), guild_ready_timeout=0.05))
+    finding = found[f"[discord] trials_channel_id = {world.trials.id}"]
+    assert finding.fatal
+    assert finding.problem.startswith(
+        "7 member(s) (ana, marko, petar, ceca, sudija1 and 2 more) cannot view channel here"
+    )
+    assert "cannot view channel" in finding.problem
+    assert "cannot see his trial's private thread" in finding.problem
+    assert "@everyone (or the members' role): allow View Channel" in finding.fix
+
+
+async def test_a_privileged_intent_that_is_off_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with FakeDiscord(privileged_intents=("members", "presences")) as fake:
+        monkeypatch.setenv("SUDIJA_DISCORD_TOKEN", fake.token)
+        trials = fake.add_text_channel("sudjenja")
+        settings = replace(
+            Config().discord, guild_id=fake.guild_id, referees_channel_id=fake.general.id, trials_channel_id=trials.id
+        )
+        with pointed_at(fake):
+            [finding] = await check_discord(Config(discord=settings), guild_ready_timeout=0.05)
+    assert finding.where == "privileged intents"
+    assert finding.problem == "not granted to the bot: Message Content Intent is off"
+    assert finding.fix.endswith("turn on Message Content Intent")
+
+
 # Telegram --------------------------------------------------------------------------------------------------
 
 
@@ -184,6 +236,33 @@ async def test_an_administrator_without_the_right_to_delete_is_a_warning(fake: F
     assert not report.fatal
     assert "may not delete messages" in found[f"[telegram] club_group_id = {club.id}"].problem
     assert "[telegram] referees_group_id" in found
+
+
+async def test_the_referees_group_that_is_the_club_group_is_fatal(fake: FakeTelegram, tmp_path: Path) -> None:
+    club = fake.group("Klub")
+    report = await check_all(
+        telegram_config(fake, tmp_path, club_group_id=club.id, referees_group_id=club.id, councilors_group_id=club.id)
+    )
+    found = by_where(report.findings)
+    for setting in ("referees_group_id", "councilors_group_id"):
+        finding = found[f"[telegram] {setting} = {club.id}"]
+        assert finding.fatal
+        assert "is the club's group" in finding.problem
+        assert "posted to the whole club" in finding.problem
+
+
+async def test_a_group_upgraded_to_a_supergroup_names_its_new_id(fake: FakeTelegram, tmp_path: Path) -> None:
+    club = fake.group("Klub", kind="group")
+    referees = fake.group("Sudije", kind="group")
+    supergroup = fake.upgrade(referees)
+    assert supergroup.id != referees.id
+    report = await check_all(telegram_config(fake, tmp_path, club_group_id=club.id, referees_group_id=referees.id))
+    finding = by_where(report.findings)[f"[telegram] referees_group_id = {referees.id}"]
+    assert finding.fatal
+    assert "upgraded to a supergroup" in finding.problem
+    assert finding.fix == f"use the new id: [telegram] referees_group_id = {supergroup.id}"
+    again = await check_all(telegram_config(fake, tmp_path, club_group_id=club.id, referees_group_id=supergroup.id))
+    assert [f for f in again.findings if "referees_group_id" in f.where] == []
 
 
 def test_a_report_of_nothing_says_so() -> None:

@@ -1,6 +1,8 @@
 """`sudija check` on Discord: the server, each configured channel (exists, is a text channel, the bot has every
 permission it needs there — computed by discord.py's `permissions_for`, overwrites included), each configured
-role, the privileged intents and the owner's account. Findings are `bot.setup.Finding` values; nothing here
+role (and that the referee and councilor roles can read their channels, and every member the trials channel —
+a party who cannot view it cannot see his trial's private thread), the privileged intents (naming each that is
+off) and the owner's account. Findings are `bot.setup.Finding` values; nothing here
 changes anything on the server.
 
 The trials channel needs the bot's thread permissions: an ``@everyone`` deny of Create Private Threads (which
@@ -37,10 +39,80 @@ _SHOWN = {
     "send_messages_in_threads": "Send Messages in Threads",
     "manage_threads": "Manage Threads",
 }
-_INTENTS_FIX = (
-    "Discord Developer Portal → your application → Bot → Privileged Gateway Intents: turn on Server "
-    "Members Intent, Presence Intent and Message Content Intent"
+
+
+def _missing(perms: discord.Permissions, needs: tuple[str, ...]) -> list[str]:
+    """The needed permissions these lack, as Discord shows them (without View Channel, that alone: it takes the
+    rest away with it)."""
+    missing = [_SHOWN[p] for p in needs if not getattr(perms, p)]
+    return ["View Channel"] if "View Channel" in missing else missing
+
+
+def _role_reads(
+    guild: discord.Guild, setting: str, channel_id: int, role_key: str, role_id: int | None, what: str
+) -> list[Finding]:
+    """The role the club's officials of this kind hold must read the channel their calls go to."""
+    channel = guild.get_channel(channel_id)
+    role = guild.get_role(role_id) if role_id else None
+    if not isinstance(channel, discord.TextChannel) or role is None:
+        return []
+    missing = _missing(channel.permissions_for(role), READ_NEED)
+    if not missing:
+        return []
+    return [
+        Finding(
+            PLATFORM,
+            f"[discord] {setting} = {channel.id} (#{channel.name})",
+            f"the {role_key} role {role.name!r} cannot {' or '.join(m.lower() for m in missing)} here: {what}",
+            f"#{channel.name} → Edit Channel → Permissions → add the role {role.name!r} and allow "
+            f"{', '.join(missing)} (docs/discord.md, section 4)",
+        )
+    ]
+
+
+def _parties_read(guild: discord.Guild, channel_id: int) -> list[Finding]:
+    """Every member may be a party of a trial: each must view the trials channel to see its private threads."""
+    channel = guild.get_channel(channel_id)
+    if not isinstance(channel, discord.TextChannel):
+        return []
+    blind = [m for m in guild.members if not m.bot and _missing(channel.permissions_for(m), PARTY_NEED)]
+    everyone = _missing(channel.permissions_for(guild.default_role), PARTY_NEED)
+    if not blind and not (everyone and not guild.members):
+        return []
+    names = ", ".join(m.display_name for m in blind[:5]) + (f" and {len(blind) - 5} more" if len(blind) > 5 else "")
+    missing = everyone or _missing(channel.permissions_for(blind[0]), PARTY_NEED)
+    who = f"{len(blind)} member(s) ({names})" if blind else "@everyone"
+    return [
+        Finding(
+            PLATFORM,
+            f"[discord] trials_channel_id = {channel.id} (#{channel.name})",
+            f"{who} cannot {' or '.join(m.lower() for m in missing)} here, and a party who cannot view this "
+            "channel cannot see his trial's private thread",
+            f"#{channel.name} → Edit Channel → Permissions → @everyone (or the members' role): allow "
+            f"{', '.join(missing)}; members still cannot open threads there, the bot's threads are private "
+            "(docs/discord.md, section 4)",
+        )
+    ]
+
+
+#: What a role needs in a channel to read what the bot posts there (and, in the trials channel, to write in a
+#: private thread of it: a party who cannot view the parent channel cannot see the thread at all).
+READ_NEED = ("view_channel", "read_message_history")
+PARTY_NEED = ("view_channel", "read_message_history", "send_messages_in_threads")
+#: The privileged intents the bot asks for, as the Developer Portal names them, with the application flags
+#: (discord.py's `ApplicationFlags`) that say each is on: the full flag for a verified bot, the "limited" one for a
+#: bot in fewer than 100 servers.
+PRIVILEGED = (
+    ("Server Members Intent", "gateway_guild_members", "gateway_guild_members_limited"),
+    ("Presence Intent", "gateway_presence", "gateway_presence_limited"),
+    ("Message Content Intent", "gateway_message_content", "gateway_message_content_limited"),
 )
+
+
+def intents_fix(off: list[str]) -> str:
+    return "Discord Developer Portal → your application → Bot → Privileged Gateway Intents: turn on " + " and ".join(
+        off
+    )
 
 
 def _channel(guild: discord.Guild, setting: str, channel_id: int, needs: tuple[str, ...]) -> list[Finding]:
@@ -61,8 +133,7 @@ def _channel(guild: discord.Guild, setting: str, channel_id: int, needs: tuple[s
         return [
             Finding(PLATFORM, where, f"is a {channel.type} channel, not a text channel", "name a text channel here")
         ]
-    perms = channel.permissions_for(guild.me)
-    missing = [_SHOWN[p] for p in needs if not getattr(perms, p)]
+    missing = _missing(channel.permissions_for(guild.me), needs)
     if not missing:
         return []
     role = guild.me.top_role.name if guild.me.top_role != guild.default_role else "the bot"
@@ -104,6 +175,24 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
                 found.append(Finding(PLATFORM, f"[discord] {setting}", "is not set", "put the channel's id there"))
             continue
         found += _channel(guild, setting, channel_id, needs)
+    found += _role_reads(
+        guild,
+        "referees_channel_id",
+        settings.referees_channel_id,
+        "referee",
+        settings.roles.get(Role.REFEREE),
+        "every call would go where no referee can read it",
+    )
+    if settings.councilors_channel_id:
+        found += _role_reads(
+            guild,
+            "councilors_channel_id",
+            settings.councilors_channel_id,
+            "councilor",
+            settings.roles.get(Role.COUNCILOR),
+            "every councilor call and appeal would go where no councilor can read it",
+        )
+    found += _parties_read(guild, settings.trials_channel_id)
     referees = guild.get_channel(settings.referees_channel_id)
     if isinstance(referees, discord.TextChannel) and referees.permissions_for(guild.default_role).view_channel:
         found.append(
@@ -150,6 +239,16 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
     return found
 
 
+async def intents_off(client: discord.Client) -> list[str]:
+    """The privileged intents the Developer Portal has off for this application (all, when it cannot say)."""
+    try:
+        flags = (await client.application_info()).flags
+    except discord.HTTPException:
+        return [name for name, _, _ in PRIVILEGED]
+    off = [name for name, full, limited in PRIVILEGED if not (getattr(flags, full) or getattr(flags, limited))]
+    return off or [name for name, _, _ in PRIVILEGED]
+
+
 async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_timeout: float = 2.0) -> list[Finding]:  # noqa: ASYNC109 (the bound on the wait for ready)
     """Log in with a plain client (the bot's intents, no desk), look, log out."""
     from bot.discord.client import intents  # noqa: PLC0415 (loaded when the check runs)
@@ -181,7 +280,15 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
             task.result()
         return [Finding(PLATFORM, "the gateway", f"Discord was not ready within {timeout:.0f} s", "try again")]
     except discord.PrivilegedIntentsRequired:
-        return [Finding(PLATFORM, "privileged intents", "not granted to the bot", _INTENTS_FIX)]
+        off = await intents_off(client)
+        return [
+            Finding(
+                PLATFORM,
+                "privileged intents",
+                f"not granted to the bot: {', '.join(off)} {'is' if len(off) == 1 else 'are'} off",
+                intents_fix(off),
+            )
+        ]
     except discord.LoginFailure:
         return [
             Finding(

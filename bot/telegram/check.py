@@ -1,14 +1,15 @@
-"""`sudija check` on Telegram: the token, each configured group (the bot is in it, it is a group, in the club's
-group the bot is an administrator — Telegram tells only administrators of members leaving — with the right to
-delete messages, so a /sudija line does not stay for everyone to read) and the owner's account in the club's
-group. Findings are `bot.setup.Finding` values; nothing here changes anything.
+"""`sudija check` on Telegram: the token, each configured group (not the club's group where it must be another —
+the referees' and the councilors'; the bot is in it; it is a group, not one upgraded to a supergroup since — then
+its new id is named; in the club's group the bot is an administrator — Telegram tells only administrators of
+members leaving — with the right to delete messages, so a /sudija line does not stay for everyone to read) and
+the owner's account in the club's group. Findings are `bot.setup.Finding` values; nothing here changes anything.
 """
 
 from __future__ import annotations
 
 from telegram import Bot, ChatMember, ChatMemberAdministrator
 from telegram.constants import ChatType
-from telegram.error import BadRequest, Forbidden, InvalidToken, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, TelegramError
 
 from bot.config import Config
 from bot.setup import Finding
@@ -24,6 +25,15 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool) -> list[Fi
     where = f"[telegram] {setting} = {chat_id}"
     try:
         chat = await bot.get_chat(chat_id)
+    except ChatMigrated as upgraded:
+        return [
+            Finding(
+                PLATFORM,
+                where,
+                "this group was upgraded to a supergroup, which has a new id; the old one takes nothing",
+                f"use the new id: [telegram] {setting} = {upgraded.new_chat_id}",
+            )
+        ]
     except (BadRequest, Forbidden) as missing:
         return [
             Finding(
@@ -65,10 +75,31 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool) -> list[Fi
     return []
 
 
+def _apart(config: Config) -> list[Finding]:
+    """The referees' and the councilors' groups are not the club's: a call there names the caller and the game to
+    the whole club."""
+    settings = config.telegram
+    found: list[Finding] = []
+    for setting, what in (("referees_group_id", "every call"), ("councilors_group_id", "every councilor call")):
+        chat_id = getattr(settings, setting)
+        if chat_id and chat_id == settings.club_group_id:
+            found.append(
+                Finding(
+                    PLATFORM,
+                    f"[telegram] {setting} = {chat_id}",
+                    f"is the club's group (club_group_id): {what}, with the caller and the game, would be posted "
+                    "to the whole club",
+                    "create a group of the referees alone (the councilors alone), add the bot, and put its id "
+                    "here (docs/telegram.md)",
+                )
+            )
+    return found
+
+
 async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
     """The findings for an initialized `Bot` (its getMe done)."""
     settings = config.telegram
-    found: list[Finding] = []
+    found: list[Finding] = _apart(config)
     for setting, club in (("club_group_id", True), ("referees_group_id", False), ("councilors_group_id", False)):
         chat_id = getattr(settings, setting)
         if not chat_id:

@@ -23,8 +23,10 @@ characters); events are only delivered when the client's intents allow them, and
 without the MESSAGE_CONTENT intent. The bot's permissions are computed as Discord does (roles, then the channel's
 @everyone, role and member overwrites; a thread has its parent's): posting, editing, opening a thread, adding to
 it and locking it without the permission answer 403 with 50013 "Missing Permissions" (50001 "Missing Access"
-without View Channel); giving or taking a member's role needs Manage Roles and a role strictly below the bot's
-highest role (403 50013, Discord's role hierarchy). An interaction's token takes followups for 15 minutes (401,
+without View Channel) — adding someone to a private thread made with ``invitable=false`` takes Manage Threads,
+and a member who cannot view a thread's parent channel cannot read or write in the thread (`can_read`); giving
+or taking a member's role needs Manage Roles and a role strictly below the bot's highest role (403 50013,
+Discord's role hierarchy). An interaction's token takes followups for 15 minutes (401,
 50027, after; ``age_interaction`` moves one into the past). ``rate_limit`` makes matching requests answer 429 with
 ``retry_after``, the ``X-RateLimit-*`` headers and the ``Via`` header discord.py requires of a real 429.
 
@@ -623,6 +625,15 @@ class FakeDiscord:
             perms = (perms & ~int(own["deny"])) | int(own["allow"])
         return perms
 
+    def can_read(self, user_id: int, channel: FakeChannel) -> bool:
+        """Whether a member sees a channel's messages: View Channel and Read Message History there — for a thread,
+        in its parent (a member who cannot view the parent sees none of its threads, private or not, even as a
+        member of one)."""
+        if user_id not in self.members:
+            return False
+        perms = self.channel_permissions(user_id, channel)
+        return bool(perms & Perm.VIEW_CHANNEL and perms & Perm.READ_MESSAGE_HISTORY)
+
     def _require(self, channel: FakeChannel, *needed: int) -> None:
         """The bot must have every permission in `needed` in this guild channel or thread: 403 as Discord."""
         if not self.enforce_permissions or channel.guild_id is None:
@@ -924,12 +935,23 @@ class FakeDiscord:
             "verify_key": "0" * 64,
             "team": None,
             "guild_id": None,
-            "flags": 0,
+            "flags": self.application_flags(),
             "tags": [],
             "interactions_endpoint_url": None,
             "redirect_uris": [],
             "approximate_guild_count": 1,
         }
+
+    def application_flags(self) -> int:
+        """The application's flags as Discord reports them: each privileged intent turned on in the Developer
+        Portal is its "limited" flag (a bot in fewer than 100 servers, as a club's is)."""
+        flags = 0
+        for intent, flag in ((Intents.GUILD_PRESENCES, 1 << 13), (Intents.GUILD_MEMBERS, 1 << 15)):
+            if self.portal_intents & intent:
+                flags |= flag
+        if self.portal_intents & Intents.MESSAGE_CONTENT:
+            flags |= 1 << 19
+        return flags
 
     def _command_payload(
         self, body: dict[str, Any], guild_id: int | None, existing: dict[str, Any] | None
@@ -1448,6 +1470,8 @@ class FakeDiscord:
         channel = self.channels[channel_id]
         if channel.is_thread and channel.type == 12 and user_id not in channel.members:
             raise FakeDiscordError(f"user {user_id} is not a member of private thread {channel_id}")
+        if channel.is_thread and not self.can_read(user_id, channel):
+            raise FakeDiscordError(f"user {user_id} cannot view the parent channel of thread {channel_id}")
         if channel.is_thread and channel.locked:
             raise FakeDiscordError(f"thread {channel_id} is locked")
         if channel.is_thread and channel.archived:
@@ -1676,6 +1700,8 @@ class FakeDiscord:
         channel = self.channels[channel_id]
         if channel.is_thread and channel.type == 12 and user_id not in channel.members and owner is None:
             raise FakeDiscordError(f"user {user_id} cannot see private thread {channel_id}")
+        if channel.is_thread and owner is None and not self.can_read(user_id, channel):
+            raise FakeDiscordError(f"user {user_id} cannot view the parent channel of thread {channel_id}")
         comp = next((c for c in _walk_components(msg["components"]) if c.get("custom_id") == custom_id), None)
         if comp is None:
             ids = [c.get("custom_id") for c in _walk_components(msg["components"]) if c.get("custom_id")]
@@ -2211,6 +2237,8 @@ class FakeDiscord:
         if user_id not in self.members:
             raise _HttpError(404, 10007, "Unknown Member")
         self._require(thread, Perm.SEND_MESSAGES_IN_THREADS)
+        if thread.type == 12 and not thread.invitable and user_id != self.bot_user.id:
+            self._require(thread, Perm.MANAGE_THREADS)  # only a moderator adds others to a non-invitable thread
         if user_id in thread.members:
             return 204, None
         thread.members[user_id] = _now_iso()

@@ -646,6 +646,7 @@ class FakeTelegram:
         self.flood_until = 0.0
         self.flood_retry_after = 0
         self.flood_spares: frozenset[str] = frozenset()
+        self.migrated: dict[int, int] = {}  # a basic group's old id -> its supergroup's (``upgrade``)
         self.chat_floods: dict[int, tuple[float, int]] = {}  # chat id -> (flood control until, retry_after)
         self.limits = limits
         self.sent_times: dict[Any, list[float]] = {}  # messages sent per chat, group and bot (with ``limits``)
@@ -790,6 +791,25 @@ class FakeTelegram:
             chat.members[member.id] = "member"
         self.chats[gid] = chat
         return chat
+
+    def upgrade(self, group: FakeChat) -> FakeChat:
+        """A basic group becomes a supergroup (Telegram does it when a group turns on a feature only supergroups
+        have): a new chat with a new ``-100…`` id and the same members; the old id answers every method with 400
+        "group chat was upgraded to a supergroup chat" and ``migrate_to_chat_id``."""
+        if group.type != "group":
+            raise ValueError(f"{group.title!r} is a {group.type}, not a basic group")
+        number = next(self._group_ids)
+        supergroup = FakeChat(
+            -1001000000000 - number,
+            "supergroup",
+            title=group.title,
+            members=dict(group.members),
+            can_delete=group.can_delete,
+        )
+        self.chats[supergroup.id] = supergroup
+        del self.chats[group.id]
+        self.migrated[group.id] = supergroup.id
+        return supergroup
 
     def private_chat(self, user: FakeUser) -> FakeChat:
         """The private chat between ``user`` and the bot (its id is the user's id)."""
@@ -1474,6 +1494,12 @@ class FakeTelegram:
             key = int(chat_id)
         except (TypeError, ValueError):
             raise BotApiError(400, "Bad Request: chat not found") from None
+        if key in self.migrated:
+            raise BotApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": self.migrated[key]},
+            )
         chat: FakeChat | None = self.chats.get(key)
         if chat is None and key in self.users:
             person = self.users[key]
