@@ -62,6 +62,10 @@ class TelegramConfig:
     club_group_id: int = 0  # the club's group: /sudija and the members whose leaving ends a trial
     referees_group_id: int = 0  # the referees' group: every call with its Sudi button
     councilors_group_id: int = 0  # councilor calls' group; 0 = the referees' group
+    # A group that is a forum (topics on): the topic (its message_thread_id) the bot posts in; 0 = General.
+    club_topic_id: int = 0  # the club group's: the deep links to a trial for a member who never started the bot
+    referees_topic_id: int = 0  # the referees' group's: every call
+    councilors_topic_id: int = 0  # the councilor calls' group's; 0 = General (or the referees' topic when shared)
     direct_messages: bool = True  # also ping each eligible referee privately (those who started the bot)
     base_url: str | None = None  # only for tests against a fake Bot API
 

@@ -21,7 +21,7 @@ _ADMIN_FIX = (
 )
 
 
-async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool) -> list[Finding]:
+async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int = 0) -> list[Finding]:
     where = f"[telegram] {setting} = {chat_id}"
     try:
         chat = await bot.get_chat(chat_id)
@@ -49,6 +49,17 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool) -> list[Fi
     me = await bot.get_chat_member(chat_id, bot.id)
     if me.status not in _PRESENT:
         return [Finding(PLATFORM, where, f"the bot is {me.status} there", "add the bot to the group again")]
+    if topic and not chat.is_forum:
+        topic_setting = setting.replace("group_id", "topic_id")
+        return [
+            Finding(
+                PLATFORM,
+                f"[telegram] {topic_setting} = {topic}",
+                f"names a topic, but the group {chat.title!r} has no topics (it is not a forum): nothing could be "
+                "posted there",
+                f"set [telegram] {topic_setting} = 0, or turn Topics on in the group's settings",
+            )
+        ]
     if not club:
         return []
     if not isinstance(me, ChatMemberAdministrator) and me.status != ChatMember.OWNER:
@@ -109,7 +120,8 @@ async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
                 )
             continue
         try:
-            found += await _group(bot, setting, chat_id, club=club)
+            topic = getattr(settings, setting.replace("group_id", "topic_id"))
+            found += await _group(bot, setting, chat_id, club=club, topic=topic)
         except TelegramError as failed:
             found.append(
                 Finding(PLATFORM, f"[telegram] {setting} = {chat_id}", f"cannot be checked: {failed}", "try again")

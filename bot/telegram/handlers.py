@@ -74,6 +74,14 @@ class Where:
     chat: int
     message: int
     private: bool
+    topic: int | None = None  # the forum topic it was typed in (None: not a forum, or its General topic)
+
+
+def topic_of(message: Message | None) -> int | None:
+    """The forum topic a message is in, where its group is a forum (a reply thread elsewhere is no topic)."""
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
 
 
 class TelegramHandlers:
@@ -131,7 +139,7 @@ class TelegramHandlers:
         private = chat.type == ChatType.PRIVATE
         if not private and not self.port.known_group(chat.id):
             return
-        where = Where(user.id, chat.id, message.message_id, private)
+        where = Where(user.id, chat.id, message.message_id, private, topic_of(message))
         text = message.text
         match = _COMMAND.fullmatch(text.strip()) if text.startswith("/") else None
         if match is None:
@@ -207,7 +215,7 @@ class TelegramHandlers:
             await send_attachments(self.port.bot, where.chat, reply)
             return
         if await self.port.answer_privately(
-            where.user, name, reply.text, reply.buttons, group=where.chat, reply_to=where.message
+            where.user, name, reply.text, reply.buttons, group=where.chat, reply_to=where.message, topic=where.topic
         ):
             await send_attachments(self.port.bot, where.user, reply)  # pictures and records: privately only
 
@@ -258,6 +266,7 @@ class TelegramHandlers:
             reply.buttons,
             group=group,
             reply_to=message.message_id if message else None,
+            topic=topic_of(message),
         ):
             await send_attachments(self.port.bot, query.from_user.id, reply)
 
@@ -283,6 +292,7 @@ class TelegramHandlers:
         if isinstance(context.error, DatabaseBusy) and isinstance(update, Update) and update.effective_chat:
             log.warning("telegram update %s met a busy database: %s", update.update_id, context.error)
             with contextlib.suppress(TelegramError):  # nothing changed: the member is told to try again
-                await self.port.send(update.effective_chat.id, self.desk.t("db.busy"))
+                topic = topic_of(update.effective_message)
+                await self.port.send(update.effective_chat.id, self.desk.t("db.busy"), topic=topic)
             return
         log.error("telegram update %s failed", update, exc_info=context.error)

@@ -86,6 +86,19 @@ class TelegramChat:
         link = f"https://t.me/{self.bot.username}"
         return f"{link}?start={payload}" if payload else link
 
+    def calls_place(self, councilor: bool, *, vote: bool = False) -> tuple[int, int]:
+        """The group (and its topic, 0: General) a call goes to: a councilor call to the councilors' group, or
+        the referees' (then in the councilors' topic, where one is set); a councilors' vote never where referees
+        read (group 0: without a councilors' group its voters get it privately alone)."""
+        settings = self.config
+        if councilor and settings.councilors_group_id:
+            return settings.councilors_group_id, settings.councilors_topic_id
+        if vote:
+            return 0, 0
+        if councilor and settings.councilors_topic_id:
+            return settings.referees_group_id, settings.councilors_topic_id
+        return settings.referees_group_id, settings.referees_topic_id
+
     def known_group(self, chat_id: int) -> bool:
         groups = {self.config.club_group_id, self.config.referees_group_id, self.config.councilors_group_id} - {0}
         return not groups or chat_id in groups
@@ -98,9 +111,11 @@ class TelegramChat:
         buttons: Sequence[Button] = (),
         entities: Sequence[MessageEntity] = (),
         reply_to: int | None = None,
+        topic: int | None = None,
     ) -> Message:
         """Send plain text (no parse_mode), split to Telegram's limit; the keyboard goes under the last part.
-        Text bound for a group is defused so it cannot ping anyone. Returns the last message sent."""
+        Text bound for a group is defused so it cannot ping anyone; in a forum group it goes to the `topic` (its
+        message_thread_id; None or 0: the General topic). Returns the last message sent."""
         group = chat_id < 0
         if group and not entities:
             text = defuse(text)
@@ -118,6 +133,7 @@ class TelegramChat:
                 reply_markup=markup if last else None,
                 link_preview_options=_NO_PREVIEW,
                 reply_parameters=reply,
+                message_thread_id=topic or None,
             )
         assert message is not None
         return message
@@ -154,6 +170,7 @@ class TelegramChat:
         *,
         group: int | None = None,
         reply_to: int | None = None,
+        topic: int | None = None,
     ) -> bool:
         """The desk's answer to one member, privately. One who never started the bot (or blocked it) keeps it
         in his outbox for /start, and the group he acted in gets one neutral line with a deep link, naming
@@ -168,7 +185,7 @@ class TelegramChat:
                 user_id,
             )
             try:
-                await self.send(group, line, entities=entities, reply_to=reply_to)
+                await self.send(group, line, entities=entities, reply_to=reply_to, topic=topic)
             except TelegramError as error:
                 log.warning("cannot point %s to the private chat in %s: %s", user_id, group, error.message)
         return False
@@ -188,10 +205,7 @@ class TelegramChat:
         (`format.call_messages`), the rest in further messages; whoever none of them could mention (past the
         messages a call may take, or a message refused) gets the call privately, as do the direct ones."""
         notices: list[Notice] = []
-        councilor = post.subject.startswith("councilor:")
-        group = (self.config.councilors_group_id if councilor else 0) or (
-            0 if post.councilors_only else self.config.referees_group_id  # a vote: never where referees read
-        )
+        group, topic = self.calls_place(post.subject.startswith("councilor:"), vote=post.councilors_only)
         people: dict[int, Member] = {}
         for member in post.mention:
             account = self.account(member)
@@ -204,7 +218,8 @@ class TelegramChat:
             unmentioned = [people[a] for _, a in left]
             for index, message in enumerate(messages):
                 try:
-                    sent = await self.send(group, message.text, post.buttons if not index else (), message.entities)
+                    buttons = post.buttons if not index else ()
+                    sent = await self.send(group, message.text, buttons, message.entities, topic=topic)
                 except TelegramError:
                     log.exception("cannot post the call %s in group %s", post.subject, group)
                     unmentioned += [people[a] for _, a in message.people]
@@ -324,7 +339,7 @@ class TelegramChat:
         if (space.id, account) in self.invited:
             return
         judging = space.role_of(member.id) in (PartyRole.REFEREE, PartyRole.COUNCILOR)
-        group = self.config.referees_group_id if judging else self.config.club_group_id
+        group, topic = self.calls_place(False) if judging else (self.config.club_group_id, self.config.club_topic_id)
         if not group:
             return
         link = self.start_link(f"{START_PREFIX}{space.id}")
@@ -332,7 +347,7 @@ class TelegramChat:
             self.desk.t("telegram.invite", nick="\x00", link=link), defuse(member.nick), account
         )
         try:
-            await self.send(group, text, entities=entities)
+            await self.send(group, text, entities=entities, topic=topic)
             self.invited.add((space.id, account))
         except TelegramError:
             log.exception("cannot invite %s to trial %s in group %s", member.nick, space.id, group)

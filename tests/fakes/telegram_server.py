@@ -65,7 +65,12 @@ Telegram's 10 MB and dimension limits; each message carries its sizes and captio
 * ``deleteMessage`` of another's message in a group needs the bot to be an administrator with
   ``can_delete_messages`` (``group(..., bot_status="member")`` or ``can_delete=False`` refuses it).
 
-Not modelled: other media (video, voice), inline mode and inline messages, webhooks, forum topics.
+Forum groups (``group(..., forum=True)``, topics made with ``topic``): a message goes to the topic its
+``message_thread_id`` names (a forum's topic, else 400 "message thread not found"), to the General topic without
+one; a member's message in a topic carries ``message_thread_id`` and ``is_topic_message``; a reply finds only a
+message of its own topic.
+
+Not modelled: other media (video, voice), inline mode and inline messages, webhooks.
 """
 
 from __future__ import annotations
@@ -482,9 +487,13 @@ class FakeChat:
     user: FakeUser | None = None
     members: dict[int, str] = field(default_factory=dict)
     can_delete: bool = True  # the bot, if an administrator here, may delete others' messages
+    is_forum: bool = False  # a supergroup with topics on
+    topics: dict[int, str] = field(default_factory=dict)  # a forum's topics: message_thread_id -> name
 
     def to_api(self) -> JSON:
         data: JSON = {"id": self.id, "type": self.type}
+        if self.is_forum:
+            data["is_forum"] = True
         if self.type == "private" and self.user is not None:
             data.update({k: v for k, v in self.user.to_api().items() if k in ("first_name", "last_name", "username")})
         else:
@@ -533,6 +542,7 @@ class StoredMessage:
     photo: list[JSON] | None = None  # a photo message: its sizes (``text`` then holds the caption)
     document: JSON | None = None  # a document message (``text`` then holds the caption)
     media_group_id: str | None = None  # one photo of an album (sendMediaGroup)
+    topic: int | None = None  # the forum topic (message_thread_id) it is in; None: General, or not a forum
 
     @property
     def keyboard(self) -> list[list[JSON]]:
@@ -565,6 +575,9 @@ class StoredMessage:
             data["document"] = self.document
         if self.media_group_id is not None:
             data["media_group_id"] = self.media_group_id
+        if self.topic is not None:
+            data["message_thread_id"] = self.topic
+            data["is_topic_message"] = True
         if not media:
             data["text"] = self.text
         elif self.text:
@@ -780,17 +793,31 @@ class FakeTelegram:
         members: Iterable[FakeUser] = (),
         bot_status: str = "administrator",
         can_delete: bool = True,
+        forum: bool = False,
     ) -> FakeChat:
-        """Register a group with the bot in it (an administrator by default, as chat_member needs)."""
+        """Register a group with the bot in it (an administrator by default, as chat_member needs); ``forum``:
+        a supergroup with topics (add them with `topic`)."""
+        if forum and kind != "supergroup":
+            raise ValueError("only a supergroup can be a forum")
         number = next(self._group_ids)
         default_id = -1001000000000 - number if kind == "supergroup" else -number
         gid = chat_id if chat_id is not None else default_id
-        chat = FakeChat(id=gid, type=kind, title=title, can_delete=can_delete)
+        chat = FakeChat(id=gid, type=kind, title=title, can_delete=can_delete, is_forum=forum)
         chat.members[self.bot.id] = bot_status
         for member in members:
             chat.members[member.id] = "member"
         self.chats[gid] = chat
         return chat
+
+    def topic(self, forum: FakeChat, name: str) -> int:
+        """A topic of a forum group, created by its creator: its id (message_thread_id) is the id of the service
+        message that created it, as on Telegram."""
+        if not forum.is_forum:
+            raise ValueError(f"{forum.title!r} is not a forum")
+        thread = self._next_message_id.get(forum.id, 1)
+        self._next_message_id[forum.id] = thread + 1
+        forum.topics[thread] = name
+        return thread
 
     def upgrade(self, group: FakeChat) -> FakeChat:
         """A basic group becomes a supergroup (Telegram does it when a group turns on a feature only supergroups
@@ -892,7 +919,13 @@ class FakeTelegram:
         return update_id
 
     def push_message(
-        self, chat: FakeChat | FakeUser, user: FakeUser, text: str, *, reply_to: StoredMessage | None = None
+        self,
+        chat: FakeChat | FakeUser,
+        user: FakeUser,
+        text: str,
+        *,
+        reply_to: StoredMessage | None = None,
+        topic: int | None = None,
     ) -> StoredMessage:
         """``user`` writes ``text`` in ``chat`` (a user stands for his private chat with the bot).
 
@@ -912,7 +945,9 @@ class FakeTelegram:
         command = _LEADING_COMMAND.match(text)
         if command:
             entities.append({"type": "bot_command", "offset": 0, "length": utf16_len(command.group(0))})
-        message = self._store(target, user, text, entities=entities, reply_to=reply_to)
+        if topic is not None and topic not in target.topics:
+            raise ValueError(f"{target.title!r} has no topic {topic}")
+        message = self._store(target, user, text, entities=entities, reply_to=reply_to, topic=topic)
         if self._delivers(target, command, reply_to):
             self.push_update("message", message.to_api())
         else:
@@ -920,11 +955,17 @@ class FakeTelegram:
         return message
 
     def push_command(
-        self, chat: FakeChat | FakeUser, user: FakeUser, command: str, *args: str, mention: bool = False
+        self,
+        chat: FakeChat | FakeUser,
+        user: FakeUser,
+        command: str,
+        *args: str,
+        mention: bool = False,
+        topic: int | None = None,
     ) -> StoredMessage:
-        """``user`` sends ``/command args`` (``/command@bot`` with ``mention=True``)."""
+        """``user`` sends ``/command args`` (``/command@bot`` with ``mention=True``), in a forum's ``topic``."""
         head = f"/{command}@{self.bot.username}" if mention else f"/{command}"
-        return self.push_message(chat, user, " ".join((head, *args)))
+        return self.push_message(chat, user, " ".join((head, *args)), topic=topic)
 
     def open_deep_link(self, user: FakeUser, url: str) -> StoredMessage:
         """``user`` follows ``https://t.me/<bot>?start=<payload>``: the client sends ``/start payload``."""
@@ -1174,7 +1215,8 @@ class FakeTelegram:
         raw = _text_param(params)
         text, entities = self._render(raw, params)
         markup = _checked_markup(params.get("reply_markup"))
-        reply_to = self._reply_target(chat, params)
+        topic = self._topic(chat, params)
+        reply_to = self._reply_target(chat, params, topic)
         message = self._store(
             chat,
             self.bot,
@@ -1185,8 +1227,19 @@ class FakeTelegram:
             reply_markup=markup,
             link_preview_options=params.get("link_preview_options"),
             reply_to=reply_to,
+            topic=topic,
         )
         return message.to_api()
+
+    def _topic(self, chat: FakeChat, params: JSON) -> int | None:
+        """The forum topic a message goes to: its ``message_thread_id``, which must name a topic of a forum (none:
+        the General topic)."""
+        thread = params.get("message_thread_id")
+        if thread is None:
+            return None
+        if not chat.is_forum or int(thread) not in chat.topics:
+            raise BotApiError(400, "Bad Request: message thread not found")
+        return int(thread)
 
     def _upload(self, params: JSON, key: str, limit: int) -> tuple[str, bytes, JSON]:
         """An uploaded file of a media method: (file id, bytes, the upload's description); Telegram's errors for
@@ -1457,6 +1510,7 @@ class FakeTelegram:
         reply_markup: JSON | None = None,
         link_preview_options: JSON | None = None,
         reply_to: StoredMessage | None = None,
+        topic: int | None = None,
     ) -> StoredMessage:
         message_id = self._next_message_id.get(chat.id, 1)
         self._next_message_id[chat.id] = message_id + 1
@@ -1472,6 +1526,7 @@ class FakeTelegram:
             reply_markup=reply_markup,
             link_preview_options=link_preview_options,
             reply_to=reply_to,
+            topic=topic,
         )
         self._messages.setdefault(chat.id, {})[message_id] = message
         return message
@@ -1547,11 +1602,15 @@ class FakeTelegram:
             raise BotApiError(400, "Bad Request: message to forward not found")
         return message
 
-    def _reply_target(self, chat: FakeChat, params: JSON) -> StoredMessage | None:
+    def _reply_target(self, chat: FakeChat, params: JSON, topic: int | None = None) -> StoredMessage | None:
+        """The message replied to; in a forum only one in the same topic (a message of another topic is not
+        found there)."""
         reply = params.get("reply_parameters")
         if isinstance(reply, dict):
             target_chat = self._chat(reply.get("chat_id", chat.id))
             message = self._messages.get(target_chat.id, {}).get(int(reply.get("message_id", 0)))
+            if message is not None and chat.is_forum and message.topic != topic:
+                message = None
             if message is None and not reply.get("allow_sending_without_reply"):
                 raise BotApiError(400, "Bad Request: message to be replied not found")
             return message
