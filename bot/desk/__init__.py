@@ -43,6 +43,7 @@ from storage.corrections import CorrectionStore
 from storage.database import Database
 from storage.games import GameSummary
 from storage.members import ROLES, Member
+from storage.syncs import record_sync, synced_digest
 from storage.trials import Trial, TrialMessage
 
 RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their table / offers released again
@@ -257,6 +258,23 @@ class Desk(DeskBase):
     async def open_trial_of(self, member: Member) -> Trial | None:
         """The open trial this member takes part in (as a party or an official), if any."""
         return await self.db.trials.open_for_member(member.id)
+
+    async def keep_space(self, trial_id: int, place: Notice) -> None:
+        """Where a platform opened a trial's space (Discord: the thread, as its parent channel and its own id), so
+        it is found again after a restart however many spaces there are (kept with the calls' notices, subject
+        ``space:<trial>``)."""
+        await self.db.calls.add_notice(f"space:{trial_id}", place)
+
+    async def spaces_of(self, trial_id: int, platform: str) -> list[Notice]:
+        """Where this platform opened the trial's space, oldest first."""
+        return [n for n in await self.db.calls.notices(f"space:{trial_id}") if n.platform == platform]
+
+    async def synced(self, platform: str, what: str) -> str | None:
+        """The digest of what the platform was last synced with as `what` (None: never)."""
+        return await synced_digest(self.db, platform, what)
+
+    async def record_synced(self, platform: str, what: str, digest: str) -> None:
+        await record_sync(self.db, platform, what, digest, self.now())
 
     async def keep_controls(self, trial_id: int, notice: Notice) -> None:
         """Where a platform showed a trial's controls (buttons), so they can be removed when the trial ends,

@@ -89,12 +89,28 @@ class SudijaBot(discord.Client):
         await self.tree.set_translator(commands.Localizer())
         guild_id = self.config.discord.guild_id
         try:
-            await self.tree.sync(guild=discord.Object(guild_id))
+            await self.sync_commands(discord.Object(guild_id))
         except (discord.NotFound, discord.Forbidden) as failed:
             raise ConfigError(
                 f"cannot register the commands on the server [discord] guild_id = {guild_id}; is the "
                 f"bot a member of it, invited with the applications.commands scope? ({failed})"
             ) from None
+
+    async def sync_commands(self, guild: discord.Object) -> bool:
+        """Sync the guild's commands only when the declared tree differs from the one last synced (Discord caps the
+        commands an application creates a day): the digest of the synced tree is kept in the database, and the
+        names Discord holds are checked too (commands deleted by hand are synced again). True when it synced."""
+        payload = await commands.declared(self.tree, guild)
+        digest = commands.digest(payload)
+        what = f"commands:{self.application_id}:{guild.id}"
+        if await self.desk.synced(PLATFORM, what) == digest:
+            held = {c.name for c in await self.tree.fetch_commands(guild=guild)}
+            if held == {str(p["name"]) for p in payload}:
+                log.info("the Discord commands are the ones synced: not synced again")
+                return False
+        await self.tree.sync(guild=guild)
+        await self.desk.record_synced(PLATFORM, what, digest)
+        return True
 
     def times(self, text: str) -> str:
         """The club's times in a text as Discord timestamps: each member's client shows them in his own time. The

@@ -10,7 +10,9 @@ other. Text options that have a form (dates, months) are read by the same reader
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -89,6 +91,24 @@ def values_of(command: Command, options: dict[str, Any], t: Any) -> Args:
                 given = read_value(arg, given, t) if given else None
         values[arg.name] = given
     return Args(values)
+
+
+async def declared(tree: app_commands.CommandTree[Any], guild: discord.abc.Snowflake) -> list[dict[str, Any]]:
+    """The guild's commands as `CommandTree.sync` would send them (translated by the tree's translator)."""
+    translator = tree.translator
+    payload: list[dict[str, Any]] = []
+    for command in tree.get_commands(guild=guild):
+        if translator is not None:
+            payload.append(await command.get_translated_payload(tree, translator))
+        else:
+            payload.append(command.to_dict(tree))
+    return payload
+
+
+def digest(payload: list[dict[str, Any]]) -> str:
+    """A digest of a command tree's payload: equal exactly when the same tree would be synced."""
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def register(bot: SudijaBot) -> None:

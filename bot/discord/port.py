@@ -7,7 +7,8 @@
 * A trial is a private thread (``invitable=False``) of the trials channel named ``Suđenje #<trial id>``; the
   parties are added explicitly; the controls are dynamic buttons plus the draft buttons; at the end the last
   word is posted first and then the thread is archived and locked in one edit (a locked archived thread takes no
-  more messages). The thread is found again after a restart by its name among the guild's threads.
+  more messages). Where it was opened is kept in the database (`Desk.keep_space`), so it is found again after a
+  restart, archived or not; one opened before that is found by its name among every page of the guild's threads.
 * Everything else goes out with the client's default ``AllowedMentions.none()``: text typed by members never
   pings anyone. A member without a Discord account is skipped.
 """
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.components import draft_buttons, view_of
-from bot.ports import Button, CallPost, TrialSpace
+from bot.ports import Button, CallPost, TrialSpace, repeated_delivery
 from bot.text_split import split_lines
 from rules.members import Member
 from rules.notices import Notice
@@ -100,6 +101,9 @@ class DiscordChat:
         return [a for a in (self.account(m) for m in members) if a is not None]
 
     async def _thread(self, trial_id: int) -> discord.Thread | None:
+        """The trial's thread: known in memory, else where the database says it was opened (also archived, also
+        after a restart), else — a thread opened before its place was kept — searched by its name among the
+        guild's active threads and every page of the trials channel's archived private threads."""
         await self._ready()
         known = self.threads.get(trial_id)
         guild = self.bot.get_guild(self.config.guild_id)
@@ -109,18 +113,36 @@ class DiscordChat:
                 return cached
             fetched = await self.bot.fetch_channel(known)
             return fetched if isinstance(fetched, discord.Thread) else None
-        # After a restart: the thread's name carries the trial id.
+        for place in reversed(await self.bot.desk.spaces_of(trial_id, PLATFORM)):
+            thread_id = int(place.message)
+            found = guild.get_thread(thread_id) if guild else None
+            if found is None:
+                try:
+                    channel = await self.bot.fetch_channel(thread_id)
+                except discord.NotFound:
+                    continue  # deleted by a moderator: look for another
+                found = channel if isinstance(channel, discord.Thread) else None
+            if found is not None:
+                self.threads[trial_id] = found.id
+                return found
         candidates: list[discord.Thread] = list(guild.threads) if guild else []
         parent = self.bot.get_channel(self.config.trials_channel_id)
-        if isinstance(parent, discord.TextChannel):
-            candidates += [t async for t in parent.archived_threads(private=True, limit=100)]
         for thread in candidates:
-            match = THREAD_ID.search(thread.name)
-            if thread.parent_id == self.config.trials_channel_id and match and int(match[1]) == trial_id:
-                self.threads[trial_id] = thread.id
+            if self._is_thread_of(thread, trial_id):
                 return thread
+        if isinstance(parent, discord.TextChannel):
+            async for thread in parent.archived_threads(private=True, limit=None):
+                if self._is_thread_of(thread, trial_id):
+                    return thread
         log.warning("no Discord thread for trial %s", trial_id)
         return None
+
+    def _is_thread_of(self, thread: discord.Thread, trial_id: int) -> bool:
+        match = THREAD_ID.search(thread.name)
+        if thread.parent_id == self.config.trials_channel_id and match and int(match[1]) == trial_id:
+            self.threads[trial_id] = thread.id
+            return True
+        return False
 
     def trial_of_thread(self, thread_id: int) -> int | None:
         return next((trial for trial, thread in self.threads.items() if thread == thread_id), None)
@@ -243,7 +265,7 @@ class DiscordChat:
             assert isinstance(parent_fetched, discord.TextChannel), "trials_channel_id must be a text channel"
             parent = parent_fetched
         # A repeated delivery (bot.chat_outbox) finds the thread it created: the trial's id is in its name.
-        existing = await self._thread(trial_id) if trial_id in self.threads else None
+        existing = await self._thread(trial_id) if trial_id in self.threads or repeated_delivery.get() else None
         thread = existing or await parent.create_thread(
             name=self.bot.desk.t("discord.thread_name", trial=trial_id),
             type=discord.ChannelType.private_thread,
@@ -251,6 +273,9 @@ class DiscordChat:
             auto_archive_duration=10080,
         )
         self.threads[trial_id] = thread.id
+        if not any(int(p.message) == thread.id for p in await self.bot.desk.spaces_of(trial_id, PLATFORM)):
+            # where it is, for a restart: found at once, also archived
+            await self.bot.desk.keep_space(trial_id, Notice(PLATFORM, str(parent.id), str(thread.id)))
         for account in self._accounts(space.members):
             await self._add(thread, account)
         extra = draft_buttons(trial_id, space.in_game, self.bot.desk.t)

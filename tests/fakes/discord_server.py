@@ -578,6 +578,35 @@ class FakeDiscord:
                 overwrites.append({"id": str(role_id), "type": 0, "allow": str(Perm.VIEW_CHANNEL), "deny": "0"})
         return self._add_channel(name, 0, parent_id=parent_id, topic=topic, permission_overwrites=overwrites)
 
+    def add_thread(
+        self,
+        parent: FakeChannel,
+        name: str,
+        *,
+        members: Sequence[int] = (),
+        archived_at: dt.datetime | None = None,
+    ) -> FakeChannel:
+        """A private thread the bot opened earlier (``invitable=false``), with these members; archived at
+        ``archived_at`` when given (before the client connects: it is not announced)."""
+        thread = FakeChannel(
+            self.snowflake(),
+            name,
+            12,
+            guild_id=self.guild_id,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            invitable=False,
+            auto_archive_duration=10080,
+        )
+        for user_id in (self.bot_user.id, *members):
+            thread.members[user_id] = _now_iso()
+        if archived_at is not None:
+            thread.archived = True
+            thread.archive_timestamp = archived_at.isoformat()
+        self.channels[thread.id] = thread
+        self._channel_messages[thread.id] = []
+        return thread
+
     def add_category(self, name: str) -> FakeChannel:
         return self._add_channel(name, 4)
 
@@ -2218,9 +2247,19 @@ class FakeDiscord:
         return thread
 
     async def _get_archived_private(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
+        """Discord's pages of archived private threads: newest archived first, at most ``limit`` (2-100, 50 by
+        default) a page, those archived before ``before`` (an ISO 8601 time), and whether more are left."""
         parent = self._channel(p)
+        self._require(parent, Perm.READ_MESSAGE_HISTORY, Perm.MANAGE_THREADS)
+        limit = max(2, min(100, int(request.query.get("limit", "50"))))
         threads = [t for t in self.threads_in(parent.id) if t.type == 12 and t.archived]
-        return 200, {"threads": [self._channel_payload(t) for t in threads], "members": [], "has_more": False}
+        threads.sort(key=lambda t: dt.datetime.fromisoformat(t.archive_timestamp), reverse=True)
+        if "before" in request.query:
+            before = dt.datetime.fromisoformat(request.query["before"])
+            threads = [t for t in threads if dt.datetime.fromisoformat(t.archive_timestamp) < before]
+        page = threads[:limit]
+        payload = {"threads": [self._channel_payload(t) for t in page], "members": [], "has_more": len(threads) > limit}
+        return 200, payload
 
     async def _get_thread_members(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         thread = self._thread(p)
