@@ -8,8 +8,8 @@ The PostgreSQL half runs every test on one database per session (per xdist worke
 copied once from the migrated template and emptied before each test (`ReusedDatabase.fresh`): the test's
 leftover connections are ended, every table the template holds no rows in is emptied and every sequence starts
 again, which costs a few milliseconds where copying the template cost half a second. Anything else a test changed
-(a table the template filled) makes the next test get a new copy. `pg_url`, for the tests of PostgreSQL itself,
-still gives each test a new copy.
+(a table the template filled, the schema) makes the next test get a new copy. `pg_url`, for the tests of
+PostgreSQL itself, still gives each test a new copy.
 """
 
 from __future__ import annotations
@@ -119,8 +119,9 @@ class ReusedDatabase:
         self.server = server
         self.name = ""
         self.emptied: list[str] = []  # the tables the template holds no rows in
-        self.kept: dict[str, int] = {}  # the others (the migrations' record), with their row counts
+        self.kept: dict[str, str] = {}  # the others (the migrations' record), with a digest of their rows
         self.sequences: dict[str, int] = {}  # each sequence and its first value
+        self.schema = ""  # a digest of the relations, their columns and their policies
         self.used = False
 
     async def _copy(self) -> None:
@@ -132,13 +133,38 @@ class ReusedDatabase:
         try:
             tables = [r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
             counts = {t: int(await conn.fetchval(f'SELECT count(*) FROM "{t}"')) for t in tables}
+            self.kept = {t: await self._digest(conn, t) for t, n in counts.items() if n}
             self.emptied = sorted(t for t, n in counts.items() if n == 0)
-            self.kept = {t: n for t, n in counts.items() if n}
             rows = await conn.fetch("SELECT sequencename, start_value FROM pg_sequences WHERE schemaname = 'public'")
             self.sequences = {str(r[0]): int(r[1]) for r in rows}
+            self.schema = await self._schema(conn)
         finally:
             await conn.close()
         self.used = False
+
+    @staticmethod
+    async def _digest(conn: asyncpg.Connection, table: str) -> str:
+        """The table's rows, all of them, as one hash: any row added, removed or changed shows."""
+        return str(
+            await conn.fetchval(
+                f"SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) FROM \"{table}\" t"
+            )
+        )
+
+    @staticmethod
+    async def _schema(conn: asyncpg.Connection) -> str:
+        """The schema's shape as one hash: a relation, a column or a policy added, dropped or changed shows."""
+        return str(
+            await conn.fetchval(
+                "SELECT md5(coalesce(string_agg(line, ',' ORDER BY line), '')) FROM ("
+                " SELECT c.relname::text || ':' || c.relkind::text || ':' || coalesce(a.attname::text, '') || ':'"
+                " || coalesce(a.atttypid::text, '') AS line"
+                " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+                " WHERE n.nspname = 'public'"
+                " UNION ALL SELECT 'policy:' || polname::text || ':' || polrelid::regclass::text FROM pg_policy) lines"
+            )
+        )
 
     async def _empty(self) -> bool:
         """Empty the database for the next test; False when a test changed what emptying cannot put back."""
@@ -148,14 +174,19 @@ class ReusedDatabase:
                 "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND pid <> pg_backend_pid()"
             )
-            for table, count in self.kept.items():
-                if await conn.fetchval(f'SELECT count(*) FROM "{table}"') != count:
+            if await self._schema(conn) != self.schema:
+                return False
+            for table, digest in self.kept.items():
+                if await self._digest(conn, table) != digest:
                     return False
             statements = [f'DELETE FROM "{t}";' for t in self.emptied]
             statements += [f"SELECT setval('\"{name}\"', {start}, false);" for name, start in self.sequences.items()]
-            # The rows go whatever their foreign keys say (every table is emptied): no trigger or check runs.
+            # The rows go whatever their foreign keys say (every table is emptied): no trigger or check runs. A lock
+            # still held (a connection that outlived its termination) fails the test rather than hanging it.
             await conn.execute(
-                "BEGIN; SET LOCAL session_replication_role = replica; " + " ".join(statements) + " COMMIT;"
+                "BEGIN; SET LOCAL session_replication_role = replica; SET LOCAL lock_timeout = '30s'; "
+                + " ".join(statements)
+                + " COMMIT;"
             )
         finally:
             await conn.close()
