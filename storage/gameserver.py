@@ -348,11 +348,13 @@ class LiveFeedStore:
 
     @staticmethod
     def link_code(nick: str, code: str, now: datetime) -> Effect:
+        """A code the game server showed to `nick`; the same code issued again stays as it was (a spent code is
+        never alive again)."""
         stamp = now_text(now)
 
         def effect(conn: SyncConnection) -> None:
             conn.execute(
-                "INSERT OR REPLACE INTO gs_link_codes (nick, code, issued_at) VALUES (?, ?, ?)", (nick, code, stamp)
+                "INSERT OR IGNORE INTO gs_link_codes (nick, code, issued_at) VALUES (?, ?, ?)", (nick, code, stamp)
             )
 
         return effect
@@ -385,15 +387,6 @@ class LiveFeedStore:
             (nick,),
         )
         return [str(r[0]) for r in rows]
-
-    async def use_link_code(self, nick: str, code: str, now: datetime) -> bool:
-        """Spend a code the game server showed to `nick`: True once, for a code issued and not yet used."""
-        async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE gs_link_codes SET used_at = ? WHERE nick = ? AND code = ? AND used_at IS NULL",
-                (now_text(now), nick, code),
-            )
-            return cur.rowcount > 0
 
     # Korekcija requests ----------------------------------------------------------------------------------------
     async def korekcija_for_move(self, move_row: int) -> Korekcija | None:

@@ -139,6 +139,15 @@ class LinkStore:
         )
         return [parse_stored_time(str(r[0])) for r in by_account], [parse_stored_time(str(r[0])) for r in by_nick]
 
+    async def issued_code(self, nick: str, code: str) -> datetime | None:
+        """When the game server issued `code` to `nick` (`link_code_issued`), if it did and it is not spent."""
+        rows = list(
+            await self.db.connection.execute_fetchall(
+                "SELECT issued_at FROM gs_link_codes WHERE nick = ? AND code = ? AND used_at IS NULL", (nick, code)
+            )
+        )
+        return parse_stored_time(str(rows[0][0])) if rows else None
+
     async def get(self, request_id: int) -> LinkRequest | None:
         rows = list(
             await self.db.connection.execute_fetchall(
@@ -177,7 +186,7 @@ class LinkStore:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO link_locks (platform, account, failures) VALUES (?, ?, 1) ON CONFLICT (platform,"
-                " account) DO UPDATE SET failures = failures + 1",
+                " account) DO UPDATE SET failures = link_locks.failures + 1",
                 (platform, account),
             )
             await conn.execute(
@@ -195,11 +204,22 @@ class LinkStore:
         by: int | None,
         now: datetime,
         effects: Callable[[int], Sequence[NewEffect]] | None = None,
+        issued: tuple[str, str, datetime] | None = None,
     ) -> int:
         """Write the proven link (creating the member when new), drop the request and the account's wrong-code
         count, record the act, with the link's chat `effects` (given the member's id); the member's id.
-        `LinkConflict` when the account or the nickname's place on the platform is taken (nothing written)."""
+        `LinkConflict` when the account or the nickname's place on the platform is taken (nothing written).
+        With `issued` (nickname, code, issued no earlier than): the game server's code is spent with the link,
+        once (`LinkConflict("code")` when it is spent already or older)."""
         async with self.db.transaction() as conn:
+            if issued is not None:
+                cur = await conn.execute(
+                    "UPDATE gs_link_codes SET used_at = ? WHERE nick = ? AND code = ? AND used_at IS NULL"
+                    " AND issued_at > ?",
+                    (now_text(now), issued[0], issued[1], now_text(issued[2])),
+                )
+                if cur.rowcount != 1:
+                    raise LinkConflict("code")
             async with conn.execute(
                 "SELECT 1 FROM link_requests WHERE id = ? AND nick = ? AND account = ?",
                 (request.id, request.nick, request.account),

@@ -141,10 +141,24 @@ async def test_a_link_code_is_delivered_and_an_issued_code_is_used_once(linked: 
     await linked.flush()
     assert linked.ref.shown_codes["ana"] == "K7Q2PX"
     await linked.ref.issue_link_code("marko", "ZX81AB")
-    feed = LiveFeedStore(linked.db)
-    assert await feed.use_link_code("marko", "ZX81AB", linked.clock.now())
-    assert not await feed.use_link_code("marko", "ZX81AB", linked.clock.now())
-    assert not await feed.use_link_code("ana", "ZX81AB", linked.clock.now())
+    await linked.ref.issue_link_code("marko", "ZX81AB")  # the same code posted again: still one use
+    desk = linked.desk
+    # A code the game server issued proves the nickname as a code the bot asked for: no request made first.
+    assert not (await desk.ask_link("test", "ana-acct", "Ana", "ana", "ZX81AB")).ok  # marko's code, not ana's
+    proven = await desk.ask_link("test", "marko-acct", "Marko", "marko", "ZX81AB")
+    assert proven.ok, proven.text
+    marko = await linked.get("marko")
+    assert marko.accounts == {"test:marko-acct"}
+    # Used once: on another platform the same code proves nothing.
+    again = await desk.ask_link("telegram", "77", "Marko", "marko", "ZX81AB")
+    assert not again.ok
+    assert (await linked.get("marko")).accounts == {"test:marko-acct"}
+    # It proves for CODE_MINUTES from when the bot took it.
+    await linked.ref.issue_link_code("petar", "PQ4455")
+    linked.clock.advance(timedelta(minutes=10, seconds=1))
+    late = await desk.ask_link("test", "petar-acct", "Petar", "petar", "PQ4455")
+    assert not late.ok
+    assert "istekao" in late.text
 
 
 async def seated_move(linked: Linked, number: int) -> tuple[Commands, str]:

@@ -23,7 +23,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot import chat_outbox as effect
 from bot.desk.base import DeskBase, member_queue
@@ -123,10 +123,10 @@ class LinkDesk(DeskBase):
         lock = await self.db.links.lock(platform, account)
         if lock.locked_until is not None and lock.locked_until > now:
             raise Refused("link.locked", until=lock.locked_until)
-        if code is not None:
-            return await self._prove_by_code(platform, account, nick, code.strip())
-        request = await self.db.links.for_account(platform, account)
         display = plain(display.strip())
+        if code is not None:
+            return await self._prove_by_code(platform, account, nick, code.strip(), display, holder)
+        request = await self.db.links.for_account(platform, account)
         holder_told = await self._holder_told(holder, platform, display)
         if not self.delivers_link_codes:
             if request is not None and identity_key(request.nick) == identity_key(nick):
@@ -177,7 +177,12 @@ class LinkDesk(DeskBase):
         await self.deliver_effects()
         return Reply(self.t("link.code_sent", nick=nick, minutes=CODE_MINUTES))
 
-    async def _prove_by_code(self, platform: str, account: str, nick: str, code: str) -> Reply:
+    async def _prove_by_code(
+        self, platform: str, account: str, nick: str, code: str, display: str, holder: Member | None
+    ) -> Reply:
+        """The code the bot had the game server deliver for this account's request, or one the game server issued
+        to the nickname itself (`link_code_issued`: the member began in the game client), proves the nickname
+        alike: once, within `CODE_MINUTES`; a wrong code counts towards the lock either way."""
         if not self.delivers_link_codes:
             raise Refused("link.no_codes", how=self.proof_hint())
         now = self.now()
@@ -189,6 +194,12 @@ class LinkDesk(DeskBase):
             and request.code_salt is not None
             and hmac.compare_digest(request.code_hash, code_hash(request.code_salt, platform, account, nick, code))
         )
+        if not matches:
+            issued = await self.db.links.issued_code(nick, code)
+            if issued is not None:
+                if issued <= now - timedelta(minutes=CODE_MINUTES):
+                    raise Refused("link.code_expired", nick=nick)
+                return await self._prove_issued(platform, account, nick, code, display, holder, request)
         if not matches or request is None:
             lock = await self.db.links.wrong_code(platform, account, now, WRONG_CODES, now + LOCK_TIME)
             if lock.locked_until is not None and lock.locked_until > now:
@@ -198,7 +209,29 @@ class LinkDesk(DeskBase):
             raise Refused("link.code_expired", nick=nick)
         return await self._prove(request, "code", None)
 
-    async def _prove(self, request: LinkRequest, proof: str, by: Member | None) -> Reply:
+    async def _prove_issued(
+        self,
+        platform: str,
+        account: str,
+        nick: str,
+        code: str,
+        display: str,
+        holder: Member | None,
+        request: LinkRequest | None,
+    ) -> Reply:
+        """Prove `nick` by a code the game server issued: the account's request for it is stored first when he
+        made none (the holder of a linked nickname told, as for any request), then the code is spent with the link
+        in one transaction."""
+        now = self.now()
+        if request is None or identity_key(request.nick) != identity_key(nick):
+            told = await self._holder_told(holder, platform, display)
+            request = await self.db.links.ask(platform, account, nick, display, now, None, lambda _asked: told)
+        issued = (nick, code, now - timedelta(minutes=CODE_MINUTES))
+        return await self._prove(request, "code", None, issued)
+
+    async def _prove(
+        self, request: LinkRequest, proof: str, by: Member | None, issued: tuple[str, str, datetime] | None = None
+    ) -> Reply:
         holder = await self.db.members.by_nick(request.nick)  # None: the proof creates the member
         language = await member_language(self.db, holder.id) if holder is not None else None
         with speaking(language):
@@ -212,10 +245,12 @@ class LinkDesk(DeskBase):
             return rows
 
         try:
-            member_id = await self.db.links.prove(request, proof, by.id if by else None, self.now(), effects)
+            member_id = await self.db.links.prove(request, proof, by.id if by else None, self.now(), effects, issued)
         except LinkConflict as conflict:
             if conflict.what == "request":
                 raise Refused("link.request_gone") from None
+            if conflict.what == "code":  # spent meanwhile (another account was quicker), or it ran out
+                raise Refused("link.code_expired", nick=request.nick) from None
             if conflict.what == "imitates":
                 raise Refused("nick.imitates", nick=request.nick, member=conflict.imitates) from None
             raise Refused("link.taken", nick=request.nick) from None
