@@ -182,6 +182,11 @@ def linked(queue: Queue, member: int, platform: str) -> NewEffect:
     return NewEffect(queue_of(queue), "linked", {"member": member, "platform": platform})
 
 
+def roles(queue: Queue, member: int) -> NewEffect:
+    """An act changed the member's functions: a platform that shows them as its roles (Discord) writes them."""
+    return NewEffect(queue_of(queue), "roles", {"member": member})
+
+
 def unlinked(queue: Queue, member: int, platform: str) -> NewEffect:
     """A link was removed: what `platform` gave the member through that account goes with it."""
     return NewEffect(queue_of(queue), "unlinked", {"member": member, "platform": platform})
@@ -420,6 +425,10 @@ class ChatOutbox(OutboxEngine[Effect]):
             # Only the platform of the link has a hook to run; the member as stored when it is delivered.
             hook = getattr(port, f"member_{kind}", None)
             if port.platform == p["platform"] and hook is not None:
+                await hook(await self._member(p["member"]))
+        elif kind == "roles":
+            hook = getattr(port, "member_roles", None)
+            if hook is not None:
                 await hook(await self._member(p["member"]))
         elif kind == "offer_call":
             member = await self._member(p["member"])

@@ -50,6 +50,9 @@ class DiscordConfig:
     roles: dict[Role, int] = field(default_factory=dict)  # a function -> the Discord role id that holds it
     direct_messages: bool = False
     councilors_channel_id: int = 0  # where councilor calls go; 0: the referees' channel
+    # A mapped role added or removed by hand on Discord grants or takes nothing (the acts are the truth) and is
+    # reported to the councilors: "undo" puts it back as the acts say, "leave" leaves it as it is.
+    role_changes: str = "undo"
 
     @property
     def token(self) -> str | None:
@@ -430,6 +433,10 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     short = check_budget(workers, memory)
     if short is not None:
         raise ConfigError(f"{source}: arbitar.memory_mb: {short}")
+    if config.discord.role_changes not in ("undo", "leave"):
+        raise ConfigError(
+            f'{source}: discord.role_changes must be "undo" or "leave", not {config.discord.role_changes!r}'
+        )
     for name in ("requests_per_hour", "codes_per_hour"):
         value = getattr(config.links, name)
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1000:

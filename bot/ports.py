@@ -179,9 +179,24 @@ class CallPost:
 
     @property
     def councilors_only(self) -> bool:
-        """A councilors' vote: posted in the councilors' channel or group only — never in the referees', where the
-        referee it concerns would read it (without a councilors' channel the voters get it privately alone)."""
-        return self.subject.startswith("councilor:vote:")
+        """A councilors' vote, or a role changed by hand on a platform: posted in the councilors' channel or group
+        only — never in the referees', where the member it concerns would read it (without a councilors' channel
+        the councilors get it privately alone)."""
+        return self.subject.startswith(("councilor:vote:", "councilor:roles:"))
+
+
+class RolesSeen(StrEnum):
+    """How a platform came to show a member's function roles (`Desk.platform_roles`)."""
+
+    CHANGED = "changed"  # the platform reports a change: by hand, unless it is the bot's own
+    SYNC = "sync"  # read at a start, a join or a link
+    ECHO = "echo"  # the platform reports the bot's own write
+    ACT = "act"  # an act changed the functions: the platform is to show them
+
+    @property
+    def by_the_bot(self) -> bool:
+        """Nothing to report: the roles differ because of the bot's own act or write."""
+        return self in (RolesSeen.ECHO, RolesSeen.ACT)
 
 
 class ChatPort(Protocol):

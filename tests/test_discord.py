@@ -35,6 +35,7 @@ from fakes.discord_server import (
 )
 from rules.gamelog import GameStatus
 from rules.generator import generate_game
+from rules.members import Role
 from rules.paper import compute_paper
 from rules.paper_hand import DefenceShape
 from storage.games import PreparedGame
@@ -122,8 +123,14 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
 
 
 async def link(app: App, world: World, *nicks: str) -> None:
+    """Link the accounts; a member whose Discord role shows a function holds it by the club's acts too (the acts
+    are the truth: the bot writes the roles from them, decisions.md)."""
+    functions = {world.referee_role.id: "referee", world.councilor_role.id: "councilor"}
     for nick in nicks:
-        await app.db.members.link("discord", str(world.m[nick].id), nick, world.clock.now())
+        member = await app.db.members.link("discord", str(world.m[nick].id), nick, world.clock.now())
+        for role_id in world.m[nick].roles:
+            if role_id in functions:
+                await app.db.members.set_role(member.id, Role(functions[role_id]), True, None, world.clock.now())
 
 
 async def store_game(
@@ -579,7 +586,9 @@ async def test_relay_from_another_platform_pings_nobody_and_own_messages_are_not
 # ---------------------------------------------------------------------- members: link, roles, presence, leaving
 
 
-async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world: World) -> None:
+async def test_nadimak_links_and_the_discord_roles_decide_nobodys_function(world: World) -> None:
+    """The acts are the truth (decisions.md): a Discord role the acts do not give makes nobody a referee, and a
+    role changed by hand changes no function (it is reported to the councilors: tests/test_discord_governance.py)."""
     fake, m = world.fake, world.m
     app = await world.app()
     await link(app, world, "vecnik")
@@ -596,7 +605,7 @@ async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world
         assert approved == "Odobreno: nalog igrača Sudija1 je povezan na platformi discord."
         member = await app.db.members.by_nick("sudija1")
         assert member is not None
-        assert member.roles == {"referee"}
+        assert member.roles == frozenset()  # his Discord role is no act
         assert member.online
         taken = await answer_of(fake, await fake.slash(m["ceca"].id, "nadimak", {"nadimak": "sudija1"}))
         assert "već povezan" in taken
@@ -608,7 +617,7 @@ async def test_nadimak_links_and_the_discord_roles_decide_who_is_a_referee(world
         await settle()
         member = await app.db.members.by_nick("sudija1")
         assert member is not None
-        assert member.roles == {"councilor"}
+        assert member.roles == frozenset()
 
 
 async def test_roles_and_presence_are_synced_on_ready_and_presence_updates_reach_the_desk(world: World) -> None:
@@ -617,7 +626,7 @@ async def test_roles_and_presence_are_synced_on_ready_and_presence_updates_reach
     await link(app, world, "sudija1", "ceca")
     ceca = await app.db.members.by_nick("ceca")
     assert ceca is not None
-    await app.db.members.set_role(ceca.id, "referee", True, None, NOW)  # Discord says otherwise
+    await app.db.members.set_role(ceca.id, "referee", True, None, NOW)  # an act; Discord shows no role yet
     fake.members[m["sudija1"].id].status = "idle"
     async with world.running(app) as bot:
         sudija1 = await app.db.members.by_nick("sudija1")
@@ -626,7 +635,7 @@ async def test_roles_and_presence_are_synced_on_ready_and_presence_updates_reach
         assert sudija1.roles == {"referee"}
         assert sudija1.online
         assert ceca is not None
-        assert ceca.roles == frozenset()
+        assert ceca.roles == {"referee"}  # the act stands: the bot writes the role (without Manage Roles: logged)
         assert ceca.online
         changed = bot.wait_for("presence_update", check=lambda before, after: after.id == m["sudija1"].id)
         await fake.set_presence(m["sudija1"].id, "offline")

@@ -1,5 +1,6 @@
 """Club governance on Discord (bot/discord/governance.py) through the real client and the fake: denying and
-restoring the right to call, the acts and the member card, and functions that come with a Discord role."""
+restoring the right to call, the acts and the member card, and the function roles the bot writes from the acts
+(a role changed by hand grants nothing, is reported to the councilors and is put back or left as configured)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from pathlib import Path
 
 import pytest
 from test_discord import World, answer_of, link, make_world, store_game
+
+from fakes.discord_server import Perm
+from rules.members import Role
 
 
 @pytest.fixture
@@ -56,18 +60,23 @@ async def test_the_owner_denies_and_a_councilor_restores_the_right_to_call(world
         assert card.startswith("Član ana")
 
 
-async def test_a_function_that_comes_with_a_discord_role_is_not_appointed_by_command(world: World) -> None:
+async def test_a_function_that_comes_with_a_discord_role_is_appointed_by_the_act(world: World) -> None:
+    """The acts are the truth (decisions.md): the owner's /postavi of a mapped function appoints, and the bot
+    writes the Discord role (it has Manage Roles and a role above here)."""
     fake, m = world.fake, world.m
+    fake.bot_role.permissions |= Perm.MANAGE_ROLES
+    fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
     app = await world.app({"owner": "marko", "owner_accounts": (f"discord:{m['marko'].id}",)})
     await link(app, world, "ceca")  # marko, the owner, is linked by the configuration at start
     async with world.running(app):
-        by_role = await answer_of(
+        by_act = await answer_of(
             fake, await fake.slash(m["marko"].id, "postavi", {"clan": "ceca", "funkcija": "referee"})
         )
-        assert "uloga na Discordu" in by_role
+        assert by_act.startswith("ceca je postavljen")
         ceca = await app.db.members.by_nick("ceca")
         assert ceca is not None
-        assert ceca.roles == frozenset()
+        assert ceca.roles == {"referee"}
+        await fake.wait_until(lambda: world.referee_role.id in m["ceca"].roles, what="the role written")
         # moderator is not mapped to a Discord role in this club: the desk's act, as on any platform
         appointed = await answer_of(
             fake, await fake.slash(m["marko"].id, "postavi", {"clan": "ceca", "funkcija": "moderator"})
@@ -75,10 +84,66 @@ async def test_a_function_that_comes_with_a_discord_role_is_not_appointed_by_com
         assert appointed.startswith("ceca je postavljen")
         ceca = await app.db.members.by_nick("ceca")
         assert ceca is not None
-        assert ceca.roles == {"moderator"}
+        assert ceca.roles == {"referee", "moderator"}
         refused = await answer_of(
             fake, await fake.slash(m["ceca"].id, "postavi", {"clan": "marko", "funkcija": "moderator"})
         )
         assert "Nemate pravo" in refused
         resigned = await answer_of(fake, await fake.slash(m["ceca"].id, "ostavka", {"funkcija": "moderator"}))
         assert resigned.startswith("Podneli ste ostavku")
+
+
+async def test_a_role_given_by_hand_gives_no_power_is_reported_and_put_back(world: World) -> None:
+    """The acts are the truth (decisions.md): the bot writes the mapped roles from them; a role given or taken by
+    hand on Discord grants or takes nothing, is reported in the councilors' channel and is put back."""
+    fake, m = world.fake, world.m
+    fake.bot_role.permissions |= Perm.MANAGE_ROLES  # what `sudija check` asks for: Manage Roles, a role above
+    fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
+    app = await world.app()
+    await link(app, world, "ana", "vecnik", "sudija1")
+    async with world.running(app):
+        await fake.set_roles(m["ana"].id, [world.referee_role.id])  # an admin gives ana the referee role
+        await fake.wait_until(lambda: world.referee_role.id not in m["ana"].roles, what="the role put back")
+        ana = await app.db.members.by_nick("ana")
+        assert ana is not None
+        assert not ana.is_referee  # no power from the role
+        reports = await fake.wait_until(
+            lambda: [x for x in fake.messages_in(world.councilors.id) if "ručno dodata" in x["content"]],
+            what="the report in the councilors' channel",
+        )
+        assert "ana" in reports[0]["content"]
+        assert "vraćena" in reports[0]["content"]
+        assert not [x for x in fake.messages_in(world.referees.id) if "ručno" in x["content"]]
+        await fake.set_roles(m["sudija1"].id, [])  # and the referee's role taken by hand
+        await fake.wait_until(lambda: world.referee_role.id in m["sudija1"].roles, what="given back")
+        sudija1 = await app.db.members.by_nick("sudija1")
+        assert sudija1 is not None
+        assert sudija1.is_referee
+        # an act writes the role, and the bot's own write is no hand change
+        before = len(fake.messages_in(world.councilors.id))
+        assert (await app.desk.appoint(None, "ana", Role.REFEREE, "dobro poznaje pravila")).ok
+        await fake.wait_until(lambda: world.referee_role.id in m["ana"].roles, what="the act's role written")
+        assert (await app.desk.dismiss(None, "ana", Role.REFEREE, "na lični zahtev")).ok
+        await fake.wait_until(lambda: world.referee_role.id not in m["ana"].roles, what="the act's role taken")
+        assert len(fake.messages_in(world.councilors.id)) == before, " | ".join(
+            x["content"][:60] for x in fake.messages_in(world.councilors.id)
+        )
+
+
+async def test_left_as_configured_a_hand_given_role_stays_but_gives_nothing(world: World) -> None:
+    fake, m = world.fake, world.m
+    fake.bot_role.permissions |= Perm.MANAGE_ROLES
+    fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
+    app = await world.app(role_changes="leave")
+    await link(app, world, "ana", "vecnik")
+    async with world.running(app):
+        await fake.set_roles(m["ana"].id, [world.councilor_role.id])
+        reports = await fake.wait_until(
+            lambda: [x for x in fake.messages_in(world.councilors.id) if "ručno dodata" in x["content"]],
+            what="the report",
+        )
+        assert "ostavljena" in reports[0]["content"]
+        assert world.councilor_role.id in m["ana"].roles  # left
+        ana = await app.db.members.by_nick("ana")
+        assert ana is not None
+        assert ana.roles == frozenset()  # and no power

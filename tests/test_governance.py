@@ -70,27 +70,27 @@ async def test_anyone_resigns_his_own_function(club: Club) -> None:
     assert not again.ok
 
 
-async def test_a_function_a_platform_role_holds_is_refused_by_the_desk_for_every_actor(club: Club) -> None:
-    """Governance policy lives in the desk: the owner, a councilor's proposal, the admin at the server and a
-    resignation are all refused a function the Discord role mapping holds; an unmapped function is acted on."""
+async def test_a_function_a_platform_role_shows_is_given_and_taken_by_the_acts(club: Club) -> None:
+    """The acts are the truth (decisions.md): a function the Discord role mapping shows is appointed, dismissed
+    and resigned by the acts as any other — the owner, a councilor's proposal, the admin at the server — and each
+    act asks the platforms to show it (a `roles` effect in the member's queue, written with the act)."""
     await setup(club)
     club.desk.config = replace(club.desk.config, discord=replace(club.desk.config.discord, roles={"referee": 7}))
     desk = club.desk
     await club.member("sudija", "referee")
     owner, councilor = await club.get("vlasnik"), await club.get("vecnik")
-    for reply in (
-        await desk.appoint(owner, "ana", "referee", "iskusna"),
-        await desk.appoint(councilor, "ana", "referee", "iskusna"),
-        await desk.appoint(None, "ana", "referee", "iskusna"),
-        await desk.dismiss(None, "sudija", "referee", "neaktivan"),
-        await desk.resign(await club.get("sudija"), "referee"),
-    ):
-        assert not reply.ok
-        assert "uloga na Discordu" in reply.text
+    assert (await desk.appoint(owner, "ana", "referee", "iskusna")).ok
+    assert (await club.get("ana")).is_referee
+    assert (await desk.dismiss(None, "sudija", "referee", "neaktivan")).ok
+    assert not (await club.get("sudija")).is_referee
+    assert (await desk.resign(await club.get("ana"), "referee")).ok
     assert not (await club.get("ana")).is_referee
-    assert (await club.get("sudija")).is_referee
-    assert await club.db.votes.open_votes() == []
-    assert (await desk.appoint(owner, "ana", "councilor", "iskusna")).ok
+    rows = await club.db.connection.execute_fetchall("SELECT queue FROM chat_outbox WHERE kind = 'roles'", ())
+    ana, sudija = await club.get("ana"), await club.get("sudija")
+    assert sorted(str(r[0]) for r in rows) == sorted([f"member:{ana.id}", f"member:{sudija.id}", f"member:{ana.id}"])
+    proposal = await desk.appoint(councilor, "petar", "referee", "iskusan")  # a councilor's: a proposal still
+    assert "glasati može samo 1 većnik" in proposal.text  # (one councilor: too few to vote)
+    assert not (await club.get("petar")).is_referee
 
 
 async def test_denying_and_restoring_the_right_to_call(club: Club) -> None:

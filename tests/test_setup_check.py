@@ -40,6 +40,9 @@ async def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterato
 
 
 async def test_a_discord_server_set_up_right_has_nothing_to_report(world: World) -> None:
+    # the bot writes the function roles from the acts: Manage Roles, and its role above them
+    world.fake.bot_role.permissions |= Perm.MANAGE_ROLES
+    world.fake.bot_role.position = max(r.position for r in world.fake.roles.values()) + 1
     assert await check_discord(world.config(), guild_ready_timeout=0.05) == []
 
 
@@ -72,7 +75,11 @@ async def test_a_discord_server_set_up_wrongly_is_reported_setting_by_setting(wo
         f"[discord] trials_channel_id = {world.trials.id}",
         "[discord.roles] referee = 999",
         "[club] owner_accounts: discord:4242",
+        "[discord.roles]",
+        f"[discord.roles] councilor = {world.councilor_role.id}",
     }
+    assert "Manage Roles" in found["[discord.roles]"].problem
+    assert "drag the bot's role above" in found[f"[discord.roles] councilor = {world.councilor_role.id}"].fix
     assert "not a text channel" in found[f"[discord] referees_channel_id = {category.id}"].problem
     assert "no channel with this id" in found["[discord] councilors_channel_id = 777"].problem
     trials = found[f"[discord] trials_channel_id = {world.trials.id}"]

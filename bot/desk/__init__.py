@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 
+from bot import chat_outbox as chat_effect
 from bot.config import Config
 from bot.desk.advice import AdviceDesk
 from bot.desk.appeals import AppealDesk
-from bot.desk.base import DeskBase
+from bot.desk.base import DeskBase, member_queue
 from bot.desk.calls import CallDesk
 from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
@@ -33,7 +34,7 @@ from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.desk.votes import VoteDesk
 from bot.i18n.reader import for_the_club
-from bot.ports import Action, Chats, Clock, GameServerPort, Reply, Timers
+from bot.ports import Action, CallPost, Chats, Clock, GameServerPort, Reply, RolesSeen, Timers
 from bot.records.access import trial_access
 from bot.records.signing import club_key
 from rules.members import JUDGING_ROLES, Role
@@ -42,7 +43,7 @@ from storage.clock import store_clock, stored_clock
 from storage.corrections import CorrectionStore
 from storage.database import Database
 from storage.games import GameSummary
-from storage.members import ROLES, Member
+from storage.members import Member
 from storage.syncs import record_sync, synced_digest
 from storage.trials import Trial, TrialMessage
 
@@ -294,13 +295,49 @@ class Desk(DeskBase):
         summaries = list(await self.db.games.in_progress_for(member.nick))
         return summaries + list(await self.db.games.ended_since(member.nick, self.now() - self.claim_window))
 
-    async def sync_roles(self, member: Member, held: Mapping[Role, bool], source: str) -> Member:
-        """A platform that holds functions as its own roles (Discord's `[discord] roles`) says which of them the
-        member has; the desk's roles follow. Returns the member as stored now."""
-        for role, has in held.items():
-            if role in ROLES:
-                await self.db.members.set_role(member.id, role, has, None, self.now(), reason=f"{source} roles")
-        return await self.db.members.get(member.id) or member
+    async def platform_roles(
+        self, member: Member, held: Mapping[Role, bool], platform: str, seen: RolesSeen
+    ) -> tuple[frozenset[Role], frozenset[Role]]:
+        """A platform that shows functions as its roles (Discord's `[discord] roles`) says which of them the
+        member's account holds there. The acts are the truth (decisions.md): the roles are never read as
+        functions. Returns (to add, to remove) on the platform so that it shows the acts. A difference the
+        platform reports as a change (`RolesSeen.CHANGED`), and a role the acts do not give found at a sync, is a
+        role changed by hand: reported to the councilors, and put back unless `[discord] role_changes = "leave"`.
+        After an act, and at the echo of the bot's own write, the roles are only brought in line with the acts."""
+        acts = {role for role in held if role in member.roles}
+        shown = {role for role, has in held.items() if has}
+        extra, missing = frozenset(shown - acts), frozenset(acts - shown)
+        by_hand = seen is RolesSeen.CHANGED
+        if not seen.by_the_bot and (extra or (missing and by_hand)):
+            await self.report_role_change(member, extra, missing if by_hand else frozenset(), platform, self.undo_roles)
+        if not seen.by_the_bot and not self.undo_roles:
+            return (frozenset() if by_hand else missing), frozenset()
+        return missing, extra
+
+    @property
+    def undo_roles(self) -> bool:
+        return self.config.discord.role_changes == "undo"
+
+    async def report_role_change(
+        self, member: Member, added: frozenset[Role], removed: frozenset[Role], platform: str, undone: bool
+    ) -> None:
+        """Tell the councilors (their channel only, or each privately) that a role was changed by hand."""
+        councilors = tuple(m for m in await self.db.members.with_role(Role.COUNCILOR) if m.in_club)
+        with self.club_voice():
+            lines = [
+                self.t(
+                    "roles.by_hand_added" if role in added else "roles.by_hand_removed",
+                    platform=platform,
+                    nick=member.nick,
+                    role=self.t(f"role.{role}"),
+                )
+                for role in sorted(added | removed)
+            ]
+            lines.append(self.t("roles.undone" if undone else "roles.left"))
+            post = CallPost(
+                f"councilor:roles:{member.id}:{self.now().timestamp():.0f}", "\n".join(lines), (), (), councilors
+            )
+        await self.enqueue_effects([chat_effect.post_notice(member_queue(member.id), post)])
 
     async def members_only_on(self, platform: str, not_on: str) -> list[Member]:
         """Members linked on `platform` and not on `not_on` (Telegram marks these online: it shows no presence)."""

@@ -5,9 +5,10 @@ Who may do what (Opšte odredbe): the owner (config `owner`) appoints and dismis
 moderators); a councilor's admission or dismissal of a referee or councilor is a proposal the councilors vote on
 (`bot.desk.votes`); anyone may resign his own function;
 councilors and the owner deny a member the right to call (until a date or until restored) and restore it; the
-owner closes a league month. A function that a platform's role mapping holds (Discord's `[discord] roles`) is
-given and taken on that platform, never by an act here (`refuse_managed_elsewhere`). `actor=None` is the admin
-at the server (`sudija clan …`), who may do everything else.
+owner closes a league month. The acts are the truth about functions: a platform that shows them as its roles
+(Discord's `[discord] roles`) is written from them (every act that changes a function writes `shown_roles`), and a
+role changed there by hand grants or takes nothing (`Desk.platform_roles`). `actor=None` is the admin at the
+server (`sudija clan …`), who may do everything else.
 Every act is an event (who, whom, when, why) written with the act itself by `storage.members`/`storage.league`.
 """
 
@@ -17,7 +18,8 @@ import contextlib
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from bot.desk.base import DeskBase
+from bot import chat_outbox as chat_effect
+from bot.desk.base import DeskBase, member_queue
 from bot.desk.deps import DeskDeps, Steps
 from bot.desk.penalties import PenaltyDesk
 from bot.desk.refused import Refused
@@ -57,6 +59,11 @@ def role_of(word: str) -> Role | None:
     return ROLE_WORDS.get(word.casefold())
 
 
+def shown_roles(member: int) -> NewEffect:
+    """Written with every act that changes a function: the platforms that show functions as roles write them."""
+    return chat_effect.roles(member_queue(member), member)
+
+
 def refuse_departed(target: Member) -> None:
     """A member who has left the club (on every platform he was on) takes no function."""
     if not target.in_club:
@@ -76,13 +83,6 @@ class GovernanceDesk(DeskBase):
         if actor is None or self.is_owner(actor):
             return True
         return role in VOTED_ROLES and Role.COUNCILOR in actor.roles
-
-    def refuse_managed_elsewhere(self, role: Role) -> None:
-        """A function that a platform's role mapping holds (Discord's `[discord] roles`) is given and taken there:
-        the platform's roles are copied into the desk, so an act of governance on it would be undone at the next
-        sync. Refused for everyone who would give, take or resign it here (the admin at the server too)."""
-        if role in self.config.discord.roles:
-            raise Refused("discord.function_by_role", function=self.t(f"choice.funkcija.{role}"))
 
     def may_deny(self, actor: Member | None) -> bool:
         return actor is None or self.is_owner(actor) or Role.COUNCILOR in actor.roles
@@ -112,7 +112,7 @@ class GovernanceDesk(DeskBase):
         async with self.reading(target):
             told = self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—")
         if not await self.db.members.set_role(
-            target.id, role, True, by, self.now(), reason, [self.told(target.id, told)]
+            target.id, role, True, by, self.now(), reason, [self.told(target.id, told), shown_roles(target.id)]
         ):
             raise Refused("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
         await self.deliver_effects()
@@ -142,7 +142,7 @@ class GovernanceDesk(DeskBase):
             told = self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason)
         extra = list(announced(target)) if announced is not None else []
         if not await self.db.members.set_role(
-            target.id, role, False, by, self.now(), reason, [self.told(target.id, told), *extra]
+            target.id, role, False, by, self.now(), reason, [self.told(target.id, told), shown_roles(target.id), *extra]
         ):
             raise Refused("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
         await self.deliver_effects()
@@ -152,8 +152,11 @@ class GovernanceDesk(DeskBase):
     async def resign(self, member: Member, role: Role, reason: str = "") -> Reply:
         if role not in ROLES:
             raise Refused("gov.unknown_role", role=role)
-        if not await self.db.members.set_role(member.id, role, False, member.id, self.now(), reason or "ostavka"):
+        if not await self.db.members.set_role(
+            member.id, role, False, member.id, self.now(), reason or "ostavka", [shown_roles(member.id)]
+        ):
             raise Refused("gov.not_yours", role=self.t(f"role.{role}"))
+        await self.deliver_effects()
         await self.steps.end_judging_without_function(member, role)
         return Reply(self.t("gov.resigned", role=self.t(f"role.{role}")))
 

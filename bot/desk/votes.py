@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps, Steps
-from bot.desk.governance import GovernanceDesk, refuse_departed
+from bot.desk.governance import GovernanceDesk, refuse_departed, shown_roles
 from bot.desk.links import LinkDesk
 from bot.desk.refused import Refused
 from bot.i18n.reader import speaking
@@ -62,7 +62,6 @@ class VoteDesk(DeskBase):
         return actor is not None and not self.is_owner(actor) and role in VOTED_ROLES and Role.COUNCILOR in actor.roles
 
     async def appoint(self, actor: Member | None, nick: str, role: Role, reason: str = "") -> Reply:
-        self.governance.refuse_managed_elsewhere(role)
         if not self.by_vote(actor, role):
             return await self.governance.appoint(actor, nick, role, reason)
         assert actor is not None
@@ -74,7 +73,6 @@ class VoteDesk(DeskBase):
         """/razresi: a councilor proposes (a vote); the owner dismisses alone only on the ground chosen explicitly,
         GRAVE_VIOLATION ("teže kršenje pravila"), with the violation stated, and the councilors are told; the admin
         at the server acts alone."""
-        self.governance.refuse_managed_elsewhere(role)
         if not self.by_vote(actor, role):
             if actor is None or not self.is_owner(actor):
                 return await self.governance.dismiss(actor, nick, role, reason)
@@ -105,7 +103,6 @@ class VoteDesk(DeskBase):
         return await self.propose(actor, nick, role, VoteAction.DISMISS, reason)
 
     async def resign(self, member: Member, role: Role, reason: str = "") -> Reply:
-        self.governance.refuse_managed_elsewhere(role)
         reply = await self.governance.resign(member, role, reason)
         if reply.ok:
             await self.settle_votes()  # the electorate changed
@@ -329,7 +326,7 @@ class VoteDesk(DeskBase):
         async with self.reading(subject):
             key = "gov.told_appointed" if appoint else "gov.told_dismissed"
             told = effect.tell(queue(vote.id), subject.id, self.t(key, role=self.t(f"role.{vote.role}"), reason=why))
-        return VoteAct(appoint, vote.proposer, why, [told])
+        return VoteAct(appoint, vote.proposer, why, [told, shown_roles(subject.id)])
 
     async def carried_out(self, vote: Vote, subject: Member) -> None:
         """After the act: an appointed member is offered what waits; a dismissed one stops judging."""

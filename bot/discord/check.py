@@ -210,10 +210,13 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
                 Finding(
                     PLATFORM,
                     f"[discord.roles] {role} = {role_id}",
-                    f"the server has no role with this id: at start every {role} would lose the role",
+                    f"the server has no role with this id: no {role} would lose the role's function (the club's "
+                    "acts keep it), but the bot cannot show it on Discord",
                     "copy the role's id (Server Settings → Roles → right-click the role → Copy Role ID)",
                 )
             )
+    if settings.roles:
+        found.extend(_roles_writable(guild, settings.roles))
     if Role.REFEREE not in settings.roles:
         found.append(
             Finding(
@@ -303,3 +306,32 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
         await client.close()
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await task
+
+
+def _roles_writable(guild: discord.Guild, roles: dict[Role, int]) -> list[Finding]:
+    """The bot writes the mapped roles from the club's acts: it needs Manage Roles and its highest role above
+    every mapped one (Discord's role hierarchy)."""
+    me = guild.me
+    found = []
+    if not me.guild_permissions.manage_roles:
+        found.append(
+            Finding(
+                PLATFORM,
+                "[discord.roles]",
+                "the bot lacks Manage Roles: it cannot write the referees' and councilors' roles from the acts",
+                "Server Settings → Roles → the bot's role: turn on Manage Roles",
+            )
+        )
+    top = me.top_role
+    for role, role_id in sorted(roles.items()):
+        mapped = guild.get_role(role_id)
+        if mapped is not None and mapped >= top:
+            found.append(
+                Finding(
+                    PLATFORM,
+                    f"[discord.roles] {role} = {role_id} (@{mapped.name})",
+                    "is not below the bot's highest role: Discord lets the bot neither give nor take it",
+                    "Server Settings → Roles: drag the bot's role above it",
+                )
+            )
+    return found

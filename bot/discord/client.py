@@ -43,7 +43,7 @@ from bot.discord.pictures import reply_attachments
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.i18n import LANGUAGES
 from bot.i18n.clock import discord_times
-from bot.ports import WORK_SLOTS, Reply
+from bot.ports import WORK_SLOTS, Reply, RolesSeen
 from bot.registry.spec import Args, Caller, Command, Usage
 from rules.members import Member
 from rules.verdicts import VerdictKind
@@ -81,6 +81,7 @@ class SudijaBot(discord.Client):
         self.chat = DiscordChat(self)
         self.ready_once = asyncio.Event()  # set when the first ready has been handled
         self.problem: str | None = None  # why the bot cannot serve the club, found when ready
+        self._written: dict[int, frozenset[int]] = {}  # each account's mapped roles as the bot last wrote them
         self.work = asyncio.Semaphore(WORK_SLOTS)  # the gateway and the answers keep their share of the loop
         commands.register(self)
 
@@ -252,10 +253,40 @@ class SudijaBot(discord.Client):
         await self.reply(interaction, reply, monospace=command.monospace)
 
     # Keeping the desk's view of members current -------------------------------------------------------
-    async def sync_roles(self, discord_member: discord.Member, member: Member) -> None:
+    async def show_acts(self, discord_member: discord.Member, member: Member, seen: RolesSeen) -> None:
+        """The mapped roles of the member's account made to show his functions as the acts give them (the desk
+        decides: a role changed by hand is reported to the councilors and put back, or left as configured).
+        Discord refuses without Manage Roles and a role above the mapped ones: `sudija check` says so."""
+        mapping = self.config.discord.roles
         held = {r.id for r in discord_member.roles}
-        roles = self.config.discord.roles
-        await self.desk.sync_roles(member, {role: role_id in held for role, role_id in roles.items()}, PLATFORM)
+        mapped = frozenset(held & set(mapping.values()))
+        if seen is RolesSeen.CHANGED and self._written.get(discord_member.id) == mapped:
+            seen = RolesSeen.ECHO  # the bot's own write coming back (perhaps after a later act): no hand change
+        add, remove = await self.desk.platform_roles(
+            member, {role: role_id in held for role, role_id in mapping.items()}, PLATFORM, seen
+        )
+        if not add and not remove:
+            return
+        given = {mapping[role] for role in add}
+        dropped = {mapping[role] for role in remove}
+        roles = [discord.Object(r.id) for r in discord_member.roles if not r.is_default() and r.id not in dropped]
+        roles += [discord.Object(role_id) for role_id in sorted(given - held)]
+        self._written[discord_member.id] = frozenset((mapped - dropped) | given)
+        try:  # one request: one change for Discord to report back, never a half-written state
+            await discord_member.edit(roles=roles, reason="Sudija: the club's acts")
+        except discord.HTTPException as exc:
+            log.error("cannot write the roles of %s as the acts give them: %s", member.nick, exc)
+
+    async def member_roles(self, member: Member) -> None:
+        """An act changed the member's functions: his account's roles show them."""
+        discord_member = self._discord_member(member)
+        if discord_member is not None:
+            await self.show_acts(discord_member, member, RolesSeen.ACT)
+
+    def _discord_member(self, member: Member) -> discord.Member | None:
+        account = member.account(PLATFORM)
+        guild = self.get_guild(self.config.discord.guild_id)
+        return guild.get_member(int(account)) if guild is not None and account and account.isdigit() else None
 
     async def sync_member(self, discord_member: discord.Member) -> None:
         """Roles, membership and presence of a proven link only: a request moves nothing."""
@@ -263,7 +294,7 @@ class SudijaBot(discord.Client):
         if member is None:
             return
         await self.desk.member_joined(member, PLATFORM)
-        await self.sync_roles(discord_member, member)
+        await self.show_acts(discord_member, member, RolesSeen.SYNC)
         fresh = await self.desk.member(member.id)
         if fresh is not None:
             await self.desk.presence(fresh, is_online(discord_member.status), PLATFORM)
@@ -277,8 +308,8 @@ class SudijaBot(discord.Client):
             await self.sync_member(discord_member)
 
     async def member_unlinked(self, member: Member) -> None:
-        """The roles he held through that Discord account go with the link: never left behind, never moved."""
-        await self.desk.sync_roles(member, dict.fromkeys(self.config.discord.roles, False), "discord unlink")
+        """An unlinked account speaks for nobody: its mapped roles grant nothing (the acts are the truth), so the
+        member's functions stay his; the account is no longer his to write roles to."""
 
     def _ours(self, guild: discord.Guild | None) -> bool:
         return guild is not None and guild.id == self.config.discord.guild_id
@@ -308,7 +339,7 @@ class SudijaBot(discord.Client):
         if self._ours(after.guild) and before.roles != after.roles:
             member = await self.member_of(after)
             if member is not None:
-                await self.sync_roles(after, member)
+                await self.show_acts(after, member, RolesSeen.CHANGED)
 
     async def on_presence_update(self, before: discord.Member, after: discord.Member) -> None:
         if not self._ours(after.guild) or is_online(before.status) == is_online(after.status):

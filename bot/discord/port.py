@@ -89,6 +89,9 @@ class DiscordChat:
     async def member_unlinked(self, member: Member) -> None:
         await self.bot.member_unlinked(member)
 
+    async def member_roles(self, member: Member) -> None:
+        await self.bot.member_roles(member)
+
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
 

@@ -1,6 +1,6 @@
 """The club's governance: appointing, dismissing, resigning, denying and restoring the right to call, the acts, a
-member's card, closing a league month. The desk decides who may do what (also that a function a platform's
-role mapping holds is not given here: `GovernanceDesk.refuse_managed_elsewhere`)."""
+member's card, closing a league month. The desk decides who may do what (and writes a function to the platforms
+that show it as a role: the acts are the truth)."""
 
 from __future__ import annotations
 

@@ -1858,6 +1858,7 @@ class FakeDiscord:
         r("GET", r"/guilds/(?P<guild_id>\d+)/roles", self._get_guild_roles)
         r("GET", r"/guilds/(?P<guild_id>\d+)/members/(?P<user_id>\d+)", self._get_member)
         member_role = r"/guilds/(?P<guild_id>\d+)/members/(?P<user_id>\d+)/roles/(?P<role_id>\d+)"
+        r("PATCH", r"/guilds/(?P<guild_id>\d+)/members/(?P<user_id>\d+)", self._patch_member)
         r("PUT", member_role, self._put_member_role)
         r("DELETE", member_role, self._delete_member_role)
         r("GET", r"/guilds/(?P<guild_id>\d+)/threads/active", self._get_active_threads)
@@ -2037,6 +2038,26 @@ class FakeDiscord:
             member.roles = held
             await self.dispatch("GUILD_MEMBER_UPDATE", member.payload() | {"guild_id": str(self.guild_id)})
         return 204, None
+
+    async def _patch_member(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
+        """Modify Guild Member, its `roles` only (the whole list at once): every role given or taken must be one the
+        bot may manage, as for one role; one GUILD_MEMBER_UPDATE for the change."""
+        self._check_guild(p)
+        member = self.members.get(int(p["user_id"]))
+        if member is None:
+            raise _HttpError(404, 10007, "Unknown Member")
+        if not isinstance(body, dict) or set(body) - {"roles"}:
+            raise _HttpError(400, 50035, "Invalid Form Body: this fake takes only roles")
+        wanted = [int(r) for r in body.get("roles", [])]
+        for role_id in set(wanted) ^ set(member.roles):
+            role = self.roles.get(role_id)
+            if role is None:
+                raise _HttpError(404, 10011, "Unknown Role")
+            self._may_manage(role)
+        if sorted(wanted) != sorted(member.roles):
+            member.roles = wanted
+            await self.dispatch("GUILD_MEMBER_UPDATE", member.payload() | {"guild_id": str(self.guild_id)})
+        return 200, member.payload()
 
     async def _put_member_role(self, request: web.Request, p: dict[str, str], body: JSON) -> tuple[int, JSON]:
         return await self._change_member_role(p, add=True)
