@@ -5,6 +5,7 @@ restoring the right to call, the acts and the member card, and the function role
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,26 @@ async def test_left_as_configured_a_hand_given_role_stays_but_gives_nothing(worl
         ana = await app.db.members.by_nick("ana")
         assert ana is not None
         assert ana.roles == frozenset()  # and no power
+
+
+async def test_a_vote_is_never_posted_where_the_referees_read(world: World) -> None:
+    """Without a councilors' channel a vote goes to the councilors privately, never to the referees' channel
+    (where the referee it concerns would read it)."""
+    fake, m = world.fake, world.m
+    app = await world.app()
+    app.config = app.desk.config = replace(app.config, discord=replace(app.config.discord, councilors_channel_id=0))
+    await link(app, world, "vecnik", "sudija1", "ceca", "ana")
+    for nick in ("ceca", "ana"):
+        member = await app.db.members.by_nick(nick)
+        assert member is not None
+        await app.db.members.set_role(member.id, Role.COUNCILOR, True, None, world.clock.now())
+    async with world.running(app):
+        opened = await answer_of(
+            fake,
+            await fake.slash(m["vecnik"].id, "razresi", {"clan": "sudija1", "funkcija": "referee", "razlog": "x"}),
+        )
+        assert "glasanje" in opened
+        assert not [x for x in fake.messages_in(world.referees.id) if "Glasanje" in x["content"]]
+        for nick in ("vecnik", "ceca", "ana"):
+            dm = await fake.wait_until(lambda n=nick: fake.dm_channel_id(m[n].id), what=f"{nick}'s DM")
+            assert any("Glasanje" in x["content"] for x in fake.messages_in(dm)), nick
