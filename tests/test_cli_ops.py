@@ -38,7 +38,7 @@ def test_config_is_taken_before_and_after_the_sub_command(argv: list[str], expec
 def test_every_sub_command_takes_config_after_its_name() -> None:
     parser = build_parser()
     commands = [name for name in parser._subparsers._group_actions[0].choices]  # type: ignore[union-attr]
-    assert {"run", "backup", "check", "import", "papir"} <= set(commands)
+    assert {"run", "backup", "check", "import", "papir", "migrate"} <= set(commands)
     for name in commands:
         needs = {"papir": ["1"], "presude": ["1"], "ruka": ["1", "1", "--png", "x.png"], "backup": ["x.db"]}
         needs |= {"import": ["x"], "arbitar": ["x", "--hand", "1", "--fallen", "a"], "gameserver": ["--demo"]}

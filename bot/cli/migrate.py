@@ -1,0 +1,130 @@
+"""`sudija migrate [--check] [--db DB] [--backup-dir DIR] [--no-backup]`: bring the club's database to this release's
+schema, after a backup; ``--check`` only says what is pending.
+
+``--check`` reads the schema without changing anything (`storage.schema`): exit 0 when it is up to date, 1 when
+migrations are pending (listed), 2 when the database holds a migration this release does not carry (a newer release
+migrated it: install that one). Without it, an SQLite database is first copied beside itself (or into
+``--backup-dir``) as ``NAME-before-NNNN-STAMP.db`` with `storage.backup` — the copy checked before it counts — and
+then migrated, each migration in its own transaction; one that fails is rolled back whole (`MigrationFailed`), the
+database stays as it was before it and the backup is named. The bot must be stopped (its lock is taken: a running
+`sudija run` is named). A PostgreSQL database is backed up with pg_dump (docs/deploy.md): the command refuses until
+``--no-backup`` says that was done. `sudija run` takes the same backup by itself when it finds migrations pending
+(`backup_before_migrating`)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.cli._common import add_db_option, club_config, database_path
+from storage.database import MigrationFailed, open_database
+from storage.postgres import is_postgres, shown
+from storage.schema import SchemaState, schema_state
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "migrate",
+        help="bring the database to this release's schema (after a backup); --check lists what is pending",
+        description="Apply the migrations this release carries that the database lacks, after backing it up. "
+        "With --check, only list them (exit 1 when some are pending).",
+    )
+    add_db_option(parser)
+    parser.add_argument("--check", action="store_true", help="only say which migrations are pending; change nothing")
+    parser.add_argument(
+        "--backup-dir",
+        default=None,
+        metavar="DIR",
+        help="where the backup taken before migrating goes (default: beside the database)",
+    )
+    parser.add_argument(
+        "--no-backup",
+        action="store_true",
+        help="migrate without a backup (PostgreSQL: after your own pg_dump, docs/deploy.md)",
+    )
+    parser.set_defaults(func=run)
+
+
+def names(pending: list[tuple[int, str]]) -> str:
+    return ", ".join(f"{number:04d}_{name}" for number, name in pending)
+
+
+def too_new(state: SchemaState, where: str) -> str:
+    newer = ", ".join(f"{number:04d}" for number in state.unknown)
+    return (
+        f"{where} holds migration {newer}, which this release does not carry: a newer release migrated it. Install "
+        "that release again (or restore the backup taken before it migrated); this one would not understand it."
+    )
+
+
+def backup_before_migrating(db_path: str, state: SchemaState, directory: str | None = None) -> Path | None:
+    """The copy of the SQLite database `db_path` taken before its pending migrations are applied (None when
+    nothing is pending, the file does not exist yet, or it is PostgreSQL's)."""
+    from storage.backup import backup  # noqa: PLC0415 (only a migration needs it)
+
+    if is_postgres(db_path) or not state.exists or not state.pending or db_path == ":memory:":
+        return None
+    source = Path(db_path)
+    first = state.pending[0][0]
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    folder = Path(directory) if directory is not None else source.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{source.stem}-before-{first:04d}-{stamp}{source.suffix or '.db'}"
+    return backup(source, target).target
+
+
+def run(args: argparse.Namespace) -> int:
+    config = club_config(args)
+    db_path = database_path(args)
+    where = shown(db_path)
+    state = asyncio.run(schema_state(db_path, config.club_id))
+    if state.unknown:
+        print(too_new(state, where), file=sys.stderr)
+        return 2
+    newest = state.known[-1][0] if state.known else 0
+    if args.check:
+        if not state.exists:
+            print(f"{where} does not exist: the first start creates it with all {len(state.known)} migrations.")
+            return 1
+        if not state.pending:
+            print(f"{where}: schema {state.current:04d}, up to date (this release: {newest:04d}).")
+            return 0
+        print(
+            f"{where}: schema {state.current:04d}; {len(state.pending)} pending: {names(state.pending)}. "
+            "`sudija migrate` applies them after a backup."
+        )
+        return 1
+    if not state.pending:
+        print(f"{where}: schema {state.current:04d}, up to date: nothing to do.")
+        return 0
+    if is_postgres(db_path) and not args.no_backup:
+        print(
+            f"{where} is PostgreSQL: back it up first with pg_dump (docs/deploy.md, Upgrading), then run "
+            "sudija migrate --no-backup.",
+            file=sys.stderr,
+        )
+        return 2
+    from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    with DatabaseLock(db_path):  # the bot stopped: a running one is named and nothing is done
+        copy = None if args.no_backup else backup_before_migrating(db_path, state, args.backup_dir)
+        if copy is not None:
+            print(f"backup before migrating: {copy}")
+        try:
+            asyncio.run(_apply(db_path, config.club_id))
+        except MigrationFailed as exc:
+            print(exc, file=sys.stderr)
+            if copy is not None:
+                print(f"the backup taken before migrating: {copy}", file=sys.stderr)
+            return 1
+    print(f"{where}: applied {names(state.pending)}; schema {newest:04d}.")
+    return 0
+
+
+async def _apply(db_path: str, club: str) -> None:
+    db = await open_database(db_path, club=club)  # applies what is missing, one transaction per migration
+    await db.close()

@@ -1,0 +1,119 @@
+"""`sudija migrate --check` lists the pending migrations without changing anything; `sudija migrate` backs the
+database up and applies them; a migration that fails is rolled back whole and the backup is named; a database
+migrated by a newer release, or one a running bot holds, is refused."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import storage.database
+import storage.schema
+from bot.cli import main
+from bot.dblock import DatabaseLock
+from storage.database import migrations, open_database
+
+ALL = migrations()
+NEWEST, NEWEST_NAME, _ = ALL[-1]
+
+
+def older_database(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database made by the release before the newest migration."""
+    with monkeypatch.context() as patch:
+        patch.setattr(storage.database, "migrations", lambda dialect="sqlite": migrations(dialect)[:-1])
+
+        async def make() -> None:
+            db = await open_database(str(path))
+            await db.close()
+
+        asyncio.run(make())
+
+
+def applied(path: Path) -> set[int]:
+    with sqlite3.connect(path) as connection:
+        return {row[0] for row in connection.execute("SELECT version FROM schema_migrations")}
+
+
+def test_check_lists_the_pending_migrations_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "club.db"
+    assert main(["migrate", "--check", "--db", str(db)]) == 1
+    assert f"{db} does not exist: the first start creates it with all {len(ALL)} migrations." in capsys.readouterr().out
+    assert not db.exists()
+    older_database(db, monkeypatch)
+    before = db.read_bytes()
+    assert main(["migrate", "--check", "--db", str(db)]) == 1
+    out = capsys.readouterr().out
+    assert f"1 pending: {NEWEST:04d}_{NEWEST_NAME}." in out
+    assert db.read_bytes() == before
+    assert NEWEST not in applied(db)
+
+
+def test_migrate_backs_up_then_applies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "club.db"
+    older_database(db, monkeypatch)
+    backups = tmp_path / "backups"
+    assert main(["migrate", "--db", str(db), "--backup-dir", str(backups)]) == 0
+    out = capsys.readouterr().out
+    [copy] = list(backups.iterdir())
+    assert copy.name.startswith(f"club-before-{NEWEST:04d}-")
+    assert copy.suffix == ".db"
+    assert f"backup before migrating: {copy}" in out
+    assert NEWEST not in applied(copy)  # the copy is the database as it was
+    assert NEWEST in applied(db)
+    assert main(["migrate", "--check", "--db", str(db)]) == 0
+    assert f"schema {NEWEST:04d}, up to date" in capsys.readouterr().out
+    assert main(["migrate", "--db", str(db)]) == 0  # nothing pending: no second backup
+    assert "nothing to do" in capsys.readouterr().out
+    assert len(list(backups.iterdir())) == 1
+
+
+def test_a_failing_migration_is_rolled_back_and_the_backup_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "club.db"
+    older_database(db, monkeypatch)
+    broken = (9999, "broken", "CREATE TABLE half_done (a INTEGER);\nINSERT INTO no_such_table VALUES (1);\n")
+
+    def with_broken(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+        return [*migrations(dialect), broken]
+
+    monkeypatch.setattr(storage.database, "migrations", with_broken)
+    monkeypatch.setattr(storage.schema, "migrations", with_broken)
+    assert main(["migrate", "--db", str(db)]) == 1
+    captured = capsys.readouterr()
+    assert "migration 9999_broken failed and was rolled back: no such table: no_such_table" in captured.err
+    [copy] = list(tmp_path.glob("club-before-*.db"))  # beside the database by default
+    assert f"the backup taken before migrating: {copy}" in captured.err
+    assert applied(db) == {number for number, _, _ in ALL}  # every migration before the broken one
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT name FROM sqlite_master WHERE name = 'half_done'").fetchone() is None
+
+
+def test_a_database_of_a_newer_release_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.db"
+    assert main(["migrate", "--db", str(db)]) == 0  # a new file: created with every migration, no backup
+    assert not list(tmp_path.glob("club-before-*"))
+    capsys.readouterr()
+    with sqlite3.connect(db) as connection:
+        connection.execute("INSERT INTO schema_migrations VALUES (9998, 'from_the_future', '2099-01-01')")
+    for argv in (["migrate", "--check", "--db", str(db)], ["migrate", "--db", str(db)]):
+        assert main(argv) == 2
+        assert "holds migration 9998, which this release does not carry" in capsys.readouterr().err
+
+
+def test_migrate_refuses_while_the_bot_holds_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "club.db"
+    older_database(db, monkeypatch)
+    with DatabaseLock(str(db)):
+        assert main(["migrate", "--db", str(db)]) == 2
+    assert "in use by another Sudija" in capsys.readouterr().err
+    assert NEWEST not in applied(db)
