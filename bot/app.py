@@ -124,19 +124,44 @@ async def build_app(
     the one that receives platform events); SQLite's one bot per file is bot/dblock.py's lock. `read_only`: the
     database opened for reading only (a console that only looks): no sweep, no outbox worker, nothing written.
     """
+    if game_server is None and config.gameserver.enabled:
+        from bot.gameserver.link import link_keys  # noqa: PLC0415 (the link only when configured)
+
+        link_keys(config.gameserver)  # no secret: refuse to start rather than run unlinked, before opening
     db = await open_database(
         database or config.database, busy_timeout_ms=busy_timeout_ms, club=config.club_id, read_only=read_only
     )
+    try:
+        app = _assemble(config, db, clock, timers, game_server, sweep, read_only)
+    except BaseException:
+        await db.close()  # an open aiosqlite connection's thread would keep the process alive: nothing left open
+        raise
+    if isinstance(db, PostgresDatabase):
+        try:
+            await db.listen(app.woken)
+        except BaseException:
+            await app.close()
+            raise
+    return app
+
+
+def _assemble(
+    config: Config,
+    db: Database,
+    clock: Clock | None,
+    timers: Timers | None,
+    game_server: GameServerPort | None,
+    sweep: bool | None,
+    read_only: bool,
+) -> App:
     chats = Chats([])
     clock = clock or SystemClock()
     if timers is None:
         scheduler = SchedulerTimers()
         timers = scheduler
     if game_server is None and config.gameserver.enabled:
-        from bot.gameserver.link import link_keys  # noqa: PLC0415 (the link only when configured)
         from bot.gameserver.outbox import HttpGameServer  # noqa: PLC0415 (the link only when configured)
 
-        link_keys(config.gameserver)  # no secret: refuse to start rather than run unlinked
         game_server = HttpGameServer(db, SystemClock().now)
     desk = Desk(db, chats, game_server or LoggingGameServer(), clock, config, timers)
     if isinstance(timers, SchedulerTimers):
@@ -147,7 +172,4 @@ async def build_app(
     if not read_only and (sweep if sweep is not None else isinstance(timers, SchedulerTimers)):
         sweeper = Sweeper(desk)
         sweeper.start()
-    app = App(config, db, desk, chats, clock, timers, sweeper)
-    if isinstance(db, PostgresDatabase):
-        await db.listen(app.woken)
-    return app
+    return App(config, db, desk, chats, clock, timers, sweeper)

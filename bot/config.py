@@ -239,6 +239,11 @@ class Config:
         """What the member is to the rules of who sees and does what: his functions, and the owner's office."""
         return member.roles | {OWNER} if self.is_owner(member) else frozenset(member.roles)
 
+    @property
+    def platforms(self) -> list[str]:
+        """The chat platforms this club is served on: those whose token is set in the environment."""
+        return [name for name, s in (("discord", self.discord), ("telegram", self.telegram)) if s.token is not None]
+
 
 def load(path: str | Path | None = None) -> Config:
     """Read the configuration; a missing default file means all defaults."""
@@ -343,6 +348,29 @@ def check_owner(config: Config, platforms: list[str]) -> None:
             f"id: on Discord, Developer Mode → right-click the owner → Copy User ID; on Telegram, the "
             f"id a bot such as @userinfobot shows him); see docs/discord.md, docs/telegram.md"
         )
+
+
+def require_secret(link: GameServerConfig) -> str:
+    """The game-server link's shared secret, or `ConfigError` naming the variable to set."""
+    secret = link.secret
+    if secret is None:
+        raise ConfigError(
+            f"the game-server link is configured (gameserver.url) but the environment variable "
+            f"{link.secret_env} holds no shared secret; set it to the secret the game server uses"
+        )
+    return secret
+
+
+def check_start(config: Config, platforms: list[str]) -> None:
+    """Everything about the configuration `sudija run` needs before it opens anything (the database, its lock, a
+    socket): a club served on `platforms` names its owner (`check_owner`), and a configured game-server link has
+    its secret. `ConfigError`, one line naming the setting and the fix, on the first thing missing."""
+    if platforms:
+        check_owner(config, platforms)
+    if config.gameserver.enabled:
+        from bot.gameserver.link import link_keys  # noqa: PLC0415 (the link imports this module)
+
+        link_keys(config.gameserver)  # every secret the link's keys name, before anything opens
 
 
 def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:

@@ -1,7 +1,10 @@
 """`sudija check`: connect to every platform configured (a token set) and report what is wrong with the club's
 setup there — channels and groups, their kind, the bot's permissions and rights, roles, intents, the owner's
-accounts — and what to change where. Exit status 0 when nothing is fatal, 1 otherwise. `sudija run` runs the
-same checks at start and refuses to start on a fatal finding.
+accounts — and what to change where. A platform that cannot be reached (no network, DNS, a proxy, the platform
+down) is a finding too ("Discord unreachable: …"), never a traceback. Exit status 0 when nothing is fatal, 1 when a
+finding is fatal or nothing is configured to check (no token set), 2 for a configuration error (the owner, the
+game-server secret: what `sudija run` refuses before it opens anything). `sudija run` runs the same checks at start
+and refuses to start on a fatal finding.
 """
 
 from __future__ import annotations
@@ -9,11 +12,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Awaitable
 from typing import Any
 
 from bot.cli._common import club_config
-from bot.config import Config, check_owner
-from bot.setup import Report
+from bot.config import Config, check_start
+from bot.setup import Finding, Report
+
+NAMES = {"discord": "Discord", "telegram": "Telegram"}
+NETWORK_FIX = (
+    "check the machine's network, DNS and proxy (HTTPS_PROXY), and whether the platform is up; run the check again"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -26,28 +35,63 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def unreachable(platform: str, exc: BaseException) -> Finding:
+    """The finding of a platform that could not be reached: what the network said, and where to look."""
+    said = str(exc) or type(exc).__name__
+    return Finding(platform, "the connection", f"{NAMES[platform]} unreachable: {said}", NETWORK_FIX)
+
+
+def network_errors(platform: str) -> tuple[type[BaseException], ...]:
+    """What a platform's library raises when it cannot reach its servers (a refused request is the platform's
+    check's to explain: a wrong token, a missing chat)."""
+    import aiohttp  # noqa: PLC0415 (loaded when the check runs)
+
+    common: tuple[type[BaseException], ...] = (OSError, TimeoutError, aiohttp.ClientError)
+    if platform == "discord":
+        import discord  # noqa: PLC0415 (loaded when the check runs)
+
+        return (*common, discord.GatewayNotFound, discord.ConnectionClosed, discord.DiscordServerError)
+    from telegram.error import NetworkError  # noqa: PLC0415 (loaded when the check runs)
+
+    return (*common, NetworkError)
+
+
+async def guarded(platform: str, checking: Awaitable[list[Finding]]) -> list[Finding]:
+    """A platform's findings, or the one finding that it could not be reached."""
+    try:
+        return await checking
+    except network_errors(platform) as exc:
+        if platform == "telegram":
+            from telegram.error import BadRequest  # noqa: PLC0415 (loaded when the check runs)
+
+            if isinstance(exc, BadRequest):  # python-telegram-bot files Telegram's refusals under NetworkError
+                raise
+        return [unreachable(platform, exc)]
+
+
 async def check_all(config: Config) -> Report:
     report = Report()
     if config.discord.token is not None:
         from bot.discord.check import check_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-        report.add("discord", await check_discord(config))
+        report.add("discord", await guarded("discord", check_discord(config)))
     if config.telegram.token is not None:
         from bot.telegram.check import check_telegram  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-        report.add("telegram", await check_telegram(config))
+        report.add("telegram", await guarded("telegram", check_telegram(config)))
     return report
 
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
-    platforms = [
-        name
-        for name, settings in (("discord", config.discord), ("telegram", config.telegram))
-        if settings.token is not None
-    ]
-    if platforms:
-        check_owner(config, platforms)
+    check_start(config, config.platforms)  # the owner and the game-server secret: ConfigError, exit 2
     report = asyncio.run(check_all(config))
     print(report.text(), file=sys.stdout)
+    if not report.checked:
+        print(
+            f"Set the bot's token in the environment variable [discord] token_env = {config.discord.token_env} or "
+            f"[telegram] token_env = {config.telegram.token_env} names (docs/discord.md, docs/telegram.md).",
+            file=sys.stderr,
+        )
+        return 1
     return 1 if report.fatal else 0

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 def run_clubs(args: argparse.Namespace) -> int:
     """`--club FILE …`: each file's club, all in this process (bot/cli/_clubs.py)."""
     from bot.cli._clubs import check_clubs, log_by_club, serve_clubs  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from bot.config import load  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.config import check_start, load  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     if args.db or args.config:
         print("--club FILE names each club's configuration and database: give no --config or --db", file=sys.stderr)
@@ -91,6 +91,11 @@ def run_clubs(args: argparse.Namespace) -> int:
     try:
         configs = [load(path) for path in args.club]
         check_clubs(configs, args.club)
+        for config, path in zip(configs, args.club, strict=True):
+            try:
+                check_start(config, config.platforms)
+            except ConfigError as exc:
+                raise ConfigError(f"{path}: {exc}") from None
         if standby and not all(is_postgres(c.database) for c in configs):
             raise ConfigError('--standby needs PostgreSQL databases (database = "postgresql://…"): see docs/deploy.md')
     except ConfigError as exc:
@@ -107,6 +112,21 @@ def run_clubs(args: argparse.Namespace) -> int:
     return 0
 
 
+async def prepare_schema(config: Config, log: logging.Logger) -> None:
+    """Before the database is opened (and so migrated): refuse one a newer release migrated, and copy an SQLite
+    database that has migrations pending beside itself first (`bot.cli.migrate.backup_before_migrating`)."""
+    from bot.cli.migrate import backup_before_migrating, too_new  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from storage.postgres import shown  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from storage.schema import schema_state  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    state = await schema_state(config.database, config.club_id)
+    if state.unknown:
+        raise ConfigError(too_new(state, shown(config.database)))
+    copy = await asyncio.to_thread(backup_before_migrating, config.database, state)
+    if copy is not None:
+        log.info("migrations pending (%s): the database was backed up first to %s", len(state.pending), copy)
+
+
 async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: bool = False) -> None:
     """Every configured platform over one database and one desk, until SIGTERM or SIGINT (or `stop` is set):
     then the adapters stop in order (Telegram confirms the updates it fetched, so nothing is handled twice after
@@ -117,17 +137,12 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: b
     Before the desk acts on platform events, the setup is checked as `sudija check` does; a fatal finding stops
     the process."""
     from bot.app import StandbyStopped, build_app, take_gateway  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from bot.config import check_owner  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.config import check_start  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.setup import Report, SetupError  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     del standby  # PostgreSQL: every process stands by for the gateway; SQLite: refused before this (run)
-    platforms = [
-        name
-        for name, settings in (("discord", config.discord), ("telegram", config.telegram))
-        if settings.token is not None
-    ]
-    check_owner(config, platforms)  # before anything opens: the owner is configuration
+    check_start(config, config.platforms)  # before anything opens: the owner, the game-server secret
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -138,6 +153,7 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: b
     lock = DatabaseLock(config.database, "sudija run")
     lock.acquire()
     try:
+        await prepare_schema(config, log)
         app = await build_app(config)
         try:
             async with contextlib.AsyncExitStack() as stack:

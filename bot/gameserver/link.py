@@ -9,7 +9,7 @@ from datetime import datetime
 from aiohttp import web
 
 from bot.chat_outbox import NOTICE_QUEUE, tell_officials
-from bot.config import ConfigError, GameServerConfig
+from bot.config import ConfigError, GameServerConfig, require_secret
 from bot.desk import Desk
 from bot.gameserver.feed import LiveFeed
 from bot.gameserver.inbound import events_app, serve_events
@@ -24,13 +24,7 @@ from storage.states import OutboxState
 
 
 def link_secret(config: GameServerConfig) -> bytes:
-    secret = config.secret
-    if secret is None:
-        raise ConfigError(
-            f"the game-server link is configured (gameserver.url) but the environment variable "
-            f"{config.secret_env} holds no shared secret; set it to the secret the game server uses"
-        )
-    return secret.encode("utf-8")
+    return require_secret(config).encode("utf-8")
 
 
 def officials_notice(desk: Desk) -> Notice:
