@@ -117,3 +117,29 @@ def test_migrate_refuses_while_the_bot_holds_the_database(
         assert main(["migrate", "--db", str(db)]) == 2
     assert "in use by another Sudija" in capsys.readouterr().err
     assert NEWEST not in applied(db)
+
+
+def test_run_backs_up_before_migrating_and_refuses_a_newer_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`sudija run` takes the same backup by itself when it finds migrations pending (`prepare_schema`)."""
+    import logging  # noqa: PLC0415 (imported where the test needs it)
+    from dataclasses import replace  # noqa: PLC0415 (imported where the test needs it)
+
+    from bot.cli.run import prepare_schema  # noqa: PLC0415 (imported where the test needs it)
+    from bot.config import Config, ConfigError  # noqa: PLC0415 (imported where the test needs it)
+
+    db = tmp_path / "club.db"
+    older_database(db, monkeypatch)
+    config = replace(Config(), database=str(db))
+    log = logging.getLogger("test.run")
+    with caplog.at_level(logging.INFO, logger="test.run"):
+        asyncio.run(prepare_schema(config, log))
+    [copy] = list(tmp_path.glob("club-before-*.db"))
+    assert f"the database was backed up first to {copy}" in caplog.text
+    asyncio.run(prepare_schema(config, log))  # still pending (prepare_schema only backs up): a second copy
+    assert len(list(tmp_path.glob("club-before-*.db"))) == 2
+    with sqlite3.connect(db) as connection:
+        connection.execute("INSERT INTO schema_migrations VALUES (9998, 'from_the_future', '2099-01-01')")
+    with pytest.raises(ConfigError, match="holds migration 9998"):
+        asyncio.run(prepare_schema(config, log))

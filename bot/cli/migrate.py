@@ -73,8 +73,13 @@ def backup_before_migrating(db_path: str, state: SchemaState, directory: str | N
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     folder = Path(directory) if directory is not None else source.parent
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{source.stem}-before-{first:04d}-{stamp}{source.suffix or '.db'}"
-    return backup(source, target).target
+    name = f"{source.stem}-before-{first:04d}-{stamp}"
+    for again in range(100):  # two starts within one second: a second copy beside the first, never over it
+        try:
+            return backup(source, folder / f"{name}{f'-{again}' if again else ''}{source.suffix or '.db'}").target
+        except FileExistsError:
+            continue
+    raise FileExistsError(str(folder / name))
 
 
 def run(args: argparse.Namespace) -> int:
