@@ -24,6 +24,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -113,9 +114,10 @@ class ArbitarUnavailable(Exception):
 class ArbitarPool:
     """Where the desk runs the Arbitar: `run` sends a picklable function and its arguments to a worker."""
 
-    def __init__(self, workers: int, memory_mb: int = DEFAULT_MEMORY_MB) -> None:
+    def __init__(self, workers: int, memory_mb: int = DEFAULT_MEMORY_MB, club: str = "-") -> None:
         self.workers = max(0, workers)
         self.budget = table_budget(self.workers, memory_mb)
+        self.club = club  # the metrics' label (bot/metrics.py)
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._starting: asyncio.Lock | None = None
         if self.workers == 0:
@@ -142,7 +144,23 @@ class ArbitarPool:
             return self._executor
 
     async def run(self, function: Callable[..., T], *args: object) -> T:
-        """`function(*args)` in a worker (in a thread with no workers); `ArbitarUnavailable` when it died."""
+        """`function(*args)` in a worker (in a thread with no workers); `ArbitarUnavailable` when it died. Each
+        analysis and its time go to the metrics, with its outcome (ok, unavailable, error)."""
+        from bot import metrics  # noqa: PLC0415 (bot.config imports this module before the metrics exist)
+
+        started = time.perf_counter()
+        outcome = "error"
+        try:
+            result = await self._run(function, *args)
+            outcome = "ok"
+            return result
+        except ArbitarUnavailable:
+            outcome = "unavailable"
+            raise
+        finally:
+            metrics.analysis_done(self.club, outcome, time.perf_counter() - started)
+
+    async def _run(self, function: Callable[..., T], *args: object) -> T:
         if self.workers == 0:
             return await asyncio.to_thread(function, *args)
         executor = await self._pool()

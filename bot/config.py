@@ -35,6 +35,8 @@ from rules.votes import parse_majority
 from storage.tenancy import DEFAULT_CLUB, BadClubId, check_club_id
 
 DEFAULT_PATH = Path("config.toml")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMATS = ("text", "json")
 
 
 class ConfigError(ValueError):
@@ -201,6 +203,27 @@ class ArbitarConfig:
 
 
 @dataclass(frozen=True)
+class LogConfig:
+    """The bot's journal (`[log]`, bot/logs.py): how much, and as readable text or one JSON object per line."""
+
+    level: str = "info"  # debug, info, warning, error
+    format: str = "text"  # text, json
+
+
+@dataclass(frozen=True)
+class HttpConfig:
+    """`sudija run`'s own HTTP endpoint (`[http]`, bot/http.py): /healthz and /metrics. Off while `port` is 0;
+    on the machine only (127.0.0.1) unless `host` says otherwise."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.port != 0
+
+
+@dataclass(frozen=True)
 class Config:
     database: str = "sudija.db"
     club_id: str = DEFAULT_CLUB  # `[club] id`: which club of a database shared by many (storage/tenancy.py)
@@ -226,6 +249,8 @@ class Config:
     links: LinksConfig = field(default_factory=LinksConfig)
     appeals: AppealRules = field(default_factory=AppealRules)
     arbitar: ArbitarConfig = field(default_factory=ArbitarConfig)
+    log: LogConfig = field(default_factory=LogConfig)
+    http: HttpConfig = field(default_factory=HttpConfig)
 
     def is_owner(self, member: Member) -> bool:
         """The owner's powers need both: the configured nickname and one of the configured accounts."""
@@ -373,8 +398,24 @@ def check_start(config: Config, platforms: list[str]) -> None:
         link_keys(config.gameserver)  # every secret the link's keys name, before anything opens
 
 
+SECTIONS = ("club", "discord", "telegram", "penalties", "governance", "appeals", "gameserver", "arbitar", "log", "http")
+
+
+def _section(data: dict[str, Any], name: str, source: str) -> dict[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{source}: [{name}] must be a section of settings, not {value!r}")
+    return dict(value)
+
+
 def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     data = with_pack(data, source)
+    unknown = [name for name in data if name not in SECTIONS]
+    if unknown:
+        raise ConfigError(
+            f"{source}: [{unknown[0]}] is not a section of the configuration (they are: {', '.join(SECTIONS)}); "
+            "see config.example.toml"
+        )
     club = dict(data.get("club", {}))
     discord = dict(data.get("discord", {}))
     telegram = dict(data.get("telegram", {}))
@@ -408,6 +449,8 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             gameserver=GameServerConfig(**dict(data.get("gameserver", {}))),
             outbox=OutboxConfig(**dict(data.get("outbox", {}))),
             arbitar=ArbitarConfig(**dict(data.get("arbitar", {}))),
+            log=LogConfig(**_section(data, "log", source)),
+            http=HttpConfig(**_section(data, "http", source)),
         )
     except (CatalogueError, AppealConfigError, PenaltyModelError) as exc:
         raise ConfigError(f"{source}: {exc}") from None
@@ -469,6 +512,15 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         value = getattr(config.links, name)
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1000:
             raise ConfigError(f"{source}: links.{name} must be a whole number from 1 to 1000, not {value!r}")
+    if config.log.level not in LOG_LEVELS:
+        raise ConfigError(f"{source}: log.level must be one of {', '.join(LOG_LEVELS)}, not {config.log.level!r}")
+    if config.log.format not in LOG_FORMATS:
+        raise ConfigError(f'{source}: log.format must be "text" or "json", not {config.log.format!r}')
+    http = config.http
+    if not isinstance(http.port, int) or isinstance(http.port, bool) or not 0 <= http.port < 65536:
+        raise ConfigError(f"{source}: http.port must be from 1 to 65535 (0: off), not {http.port!r}")
+    if not isinstance(http.host, str) or not http.host:
+        raise ConfigError(f'{source}: http.host must be an address like "127.0.0.1", not {http.host!r}')
     if config.governance.vote_days < 1:
         raise ConfigError(f"{source}: governance.vote_days must be at least 1")
     if config.language not in LANGUAGES:

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main as cli_main
-from bot.cli._clubs import ClubOfTheTask, check_clubs, serve_clubs
+from bot.cli._clubs import check_clubs, serve_clubs
 from bot.config import Config, ConfigError, GameServerConfig, TelegramConfig
+from bot.logs import ClubOfTheTask
 from fakes.telegram_server import FakeTelegram
 from storage.database import open_database
 

@@ -13,31 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import logging
 from collections.abc import Sequence
 
 from bot.config import Config, ConfigError
+from bot.logs import SERVING
 from storage.postgres import is_postgres, shown
 from storage.tenancy import lock_key
-
-SERVING: contextvars.ContextVar[str] = contextvars.ContextVar("serving", default="")  # the club a task serves
-LOG_FORMAT = "%(asctime)s %(levelname)s [%(club)s] %(name)s: %(message)s"
-
-
-class ClubOfTheTask(logging.Filter):
-    """Puts the club the logging task serves into each record (``%(club)s``): each club's `serve` runs in a
-    context of its own, inherited by the tasks it starts, so every line of the one process says whose it is."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.club = SERVING.get() or "-"
-        return True
-
-
-def log_by_club() -> None:
-    """The process's log lines, each with its club."""
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(ClubOfTheTask())
 
 
 def check_clubs(configs: Sequence[Config], sources: Sequence[str]) -> None:
@@ -94,19 +75,23 @@ async def serve_clubs(configs: Sequence[Config], *, stop: asyncio.Event | None =
     """Every club until `stop` is set (SIGTERM, SIGINT) or one of them fails: then all stop, and the first failure
     is raised."""
     from bot.cli.run import serve  # noqa: PLC0415 (bot.cli.run imports this module)
+    from bot.http import listening  # noqa: PLC0415 (bot.http imports the app)
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     running = []
-    for config in configs:
-        context = contextvars.copy_context()
-        context.run(SERVING.set, config.club_id)
-        running.append(loop.create_task(serve(config, stop=stop, standby=standby), context=context))
-    try:
-        await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        stop.set()
-        ended = await asyncio.gather(*running, return_exceptions=True)
+    settings = next((c.http for c in configs if c.http.enabled), configs[0].http)  # one endpoint per process
+    async with listening(settings) as endpoint:
+        for config in configs:
+            context = contextvars.copy_context()
+            context.run(SERVING.set, config.club_id)
+            served = serve(config, stop=stop, standby=standby, endpoint=endpoint)
+            running.append(loop.create_task(served, context=context))
+        try:
+            await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.set()
+            ended = await asyncio.gather(*running, return_exceptions=True)
     for outcome in ended:
         if isinstance(outcome, BaseException):
             raise outcome

@@ -10,11 +10,15 @@ import contextlib
 import logging
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.cli._common import add_db_option, club_config
 from bot.config import Config, ConfigError
 from storage.postgres import is_postgres
+
+if TYPE_CHECKING:
+    from bot.app import App
+    from bot.http import Endpoint
 
 
 def register(subparsers: Any) -> None:
@@ -52,18 +56,19 @@ def run(args: argparse.Namespace) -> int:
         config = replace(config, database=args.db)
     if config.discord.token is None and config.telegram.token is None:
         from bot.cli._common import DEMO_DATABASE  # noqa: PLC0415 (a sub-command loads only what it runs)
-        from bot.console.runner import run_console  # noqa: PLC0415 (a sub-command loads only what it runs)
 
         db_path = args.db or DEMO_DATABASE
         print(f"Nema tokena za Discord ni Telegram: pokrećem konzolni klub ({db_path}). Kucajte help.", file=sys.stderr)
-        return asyncio.run(run_console(config, db_path, True, sys.stdin, sys.stdout, sys.stderr, what="sudija run"))
+        return asyncio.run(console_club(config, db_path))
     standby = bool(getattr(args, "standby", False))
     if standby and not is_postgres(config.database):
         print(
             '--standby needs a PostgreSQL database (database = "postgresql://…"): see docs/deploy.md', file=sys.stderr
         )
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.logs import configure  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    configure(config.log.level, config.log.format)
     from storage.pg_gateway import GatewayLost  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     try:
@@ -79,10 +84,27 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+async def console_club(config: Config, db_path: str) -> int:
+    """The console club on this terminal (or a script piped in), with `/healthz` and `/metrics` when `[http]` is on."""
+    from bot.console.runner import run_console  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.http import Served, listening  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    async with listening(config.http) as endpoint:
+
+        async def ready(app: App) -> None:
+            if endpoint is not None:
+                endpoint.serve(Served(config.club_id, app))
+
+        return await run_console(
+            config, db_path, True, sys.stdin, sys.stdout, sys.stderr, ready=ready, what="sudija run"
+        )
+
+
 def run_clubs(args: argparse.Namespace) -> int:
     """`--club FILE …`: each file's club, all in this process (bot/cli/_clubs.py)."""
-    from bot.cli._clubs import check_clubs, log_by_club, serve_clubs  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.cli._clubs import check_clubs, serve_clubs  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.config import check_start, load  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.logs import configure  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     if args.db or args.config:
         print("--club FILE names each club's configuration and database: give no --config or --db", file=sys.stderr)
@@ -101,7 +123,7 @@ def run_clubs(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    log_by_club()
+    configure(configs[0].log.level, configs[0].log.format)  # one journal per process: the first file's [log]
     try:
         asyncio.run(serve_clubs(configs, standby=standby))
     except ConfigError as exc:
@@ -127,7 +149,9 @@ async def prepare_schema(config: Config, log: logging.Logger) -> None:
         log.info("migrations pending (%s): the database was backed up first to %s", len(state.pending), copy)
 
 
-async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: bool = False) -> None:
+async def serve(
+    config: Config, *, stop: asyncio.Event | None = None, standby: bool = False, endpoint: Endpoint | None = None
+) -> None:
     """Every configured platform over one database and one desk, until SIGTERM or SIGINT (or `stop` is set):
     then the adapters stop in order (Telegram confirms the updates it fetched, so nothing is handled twice after
     a restart) and the database closes. On SQLite one bot per database: a second process is refused
@@ -135,88 +159,113 @@ async def serve(config: Config, *, stop: asyncio.Event | None = None, standby: b
     delivers what it can reach from the start, and the one holding the club's gateway lock receives the
     platforms' events; the others stand by for it (`standby` changes nothing there: every process does).
     Before the desk acts on platform events, the setup is checked as `sudija check` does; a fatal finding stops
-    the process."""
-    from bot.app import StandbyStopped, build_app, take_gateway  # noqa: PLC0415 (a sub-command loads only what it runs)
+    the process. `/healthz` and `/metrics` (bot/http.py) are served on `endpoint`, or on `[http]` when it is on."""
+    from bot.app import build_app  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.config import check_start  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from bot.setup import Report, SetupError  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.http import listening  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     del standby  # PostgreSQL: every process stands by for the gateway; SQLite: refused before this (run)
     check_start(config, config.platforms)  # before anything opens: the owner, the game-server secret
+    from bot.logs import SERVING  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    SERVING.set(config.club_id)  # every line this club's tasks log names it (bot/logs.py)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread
             loop.add_signal_handler(signum, stop.set)
     log = logging.getLogger(__name__)
-    shared = is_postgres(config.database)
     lock = DatabaseLock(config.database, "sudija run")
     lock.acquire()
     try:
-        await prepare_schema(config, log)
-        app = await build_app(config)
-        try:
-            async with contextlib.AsyncExitStack() as stack:
-                runners: list[asyncio.Future[Any]] = []
-                watchers: list[asyncio.Future[Any]] = []  # this loop's own: cancelled when it ends
-                if shared:  # deadlines and outbox rows from now on; platform events once the gateway is ours
-                    await app.desk.start()
-                    try:
-                        gateway = await take_gateway(
-                            app,
-                            waiting=lambda holder: log.info(
-                                "standing by for the gateway: %s receives the club's events; this process acts on"
-                                " deadlines and delivers meanwhile",
-                                holder,
-                            ),
-                            stopping=stop,
-                        )
-                    except StandbyStopped:
-                        return
-                    stack.push_async_callback(gateway.release)
-                    log.info("holding the gateway: this process receives the club's events")
-                    watchers.append(asyncio.ensure_future(gateway.watch()))
-                report = Report()  # `sudija check` once the platforms are connected, before the desk acts
-                if config.discord.token is not None:
-                    from bot.discord import start_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
-
-                    # Logged in and ready before the desk starts, so the desk can edit calls that expired meanwhile.
-                    bot, discord_task = await start_discord(app)
-                    stack.push_async_callback(bot.close)
-                    runners.append(discord_task)
-                    from bot.discord.check import discord_findings  # noqa: PLC0415 (a sub-command loads only what it runs)
-
-                    report.add("discord", discord_findings(bot, config))
-                if config.telegram.token is not None:
-                    from bot.telegram.adapter import TelegramAdapter  # noqa: PLC0415 (a sub-command loads only what it runs)
-                    from bot.telegram.check import telegram_findings  # noqa: PLC0415 (a sub-command loads only what it runs)
-
-                    telegram = TelegramAdapter(app.desk, config.telegram)
-                    app.attach(telegram.port)
-                    await stack.enter_async_context(telegram)
-                    report.add("telegram", await telegram_findings(telegram.application.bot, config))
-                for finding in report.findings:
-                    (log.error if finding.fatal else log.warning)("%s", finding.line())
-                if report.fatal:  # a call would go nowhere, a trial could not open: say what to change, and stop
-                    raise SetupError(report)
-                if shared:
-                    await app.desk.deliver_effects()  # what waited for a platform while nobody held the gateway
-                else:
-                    await app.desk.start()
-                await app.start_link()
-                watchers.append(asyncio.ensure_future(stop.wait()))
-                try:
-                    done, _ = await asyncio.wait(runners + watchers, return_when=asyncio.FIRST_COMPLETED)
-                    for task in done:
-                        task.result()  # a platform that stopped by itself (or the gateway lost) says why
-                finally:
-                    for task in watchers:
-                        task.cancel()
-                log.info("stopping")
-        finally:
-            await app.close()
+        async with contextlib.AsyncExitStack() as listening_stack:
+            if endpoint is None:
+                endpoint = await listening_stack.enter_async_context(listening(config.http))
+            await prepare_schema(config, log)
+            app = await build_app(config)
+            try:
+                await _serve_app(config, app, stop, endpoint, log)
+            finally:
+                if endpoint is not None:
+                    endpoint.leave(config.club_id)
+                await app.close()
     finally:
         lock.release()
         for signum in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.remove_signal_handler(signum)
+
+
+async def _serve_app(
+    config: Config, app: App, stop: asyncio.Event, endpoint: Endpoint | None, log: logging.Logger
+) -> None:
+    """The club's platforms over its built app, until `stop` or a platform stops (see `serve`)."""
+    from bot.app import StandbyStopped, take_gateway  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.http import Served  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.setup import Report, SetupError  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    shared = is_postgres(config.database)
+    served = Served(config.club_id, app, gateway="standing by" if shared else "held")
+    if endpoint is not None:
+        endpoint.serve(served)
+    async with contextlib.AsyncExitStack() as stack:
+        runners: list[asyncio.Future[Any]] = []
+        watchers: list[asyncio.Future[Any]] = []  # this loop's own: cancelled when it ends
+        if shared:  # deadlines and outbox rows from now on; platform events once the gateway is ours
+            await app.desk.start()
+            try:
+                gateway = await take_gateway(
+                    app,
+                    waiting=lambda holder: log.info(
+                        "standing by for the gateway: %s receives the club's events; this process acts on"
+                        " deadlines and delivers meanwhile",
+                        holder,
+                    ),
+                    stopping=stop,
+                )
+            except StandbyStopped:
+                return
+            stack.push_async_callback(gateway.release)
+            served.gateway = "held"
+            log.info("holding the gateway: this process receives the club's events")
+            watchers.append(asyncio.ensure_future(gateway.watch()))
+        report = Report()  # `sudija check` once the platforms are connected, before the desk acts
+        if config.discord.token is not None:
+            from bot.discord import start_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+            # Logged in and ready before the desk starts, so the desk can edit calls that expired meanwhile.
+            bot, discord_task = await start_discord(app)
+            stack.push_async_callback(bot.close)
+            runners.append(discord_task)
+            served.platforms["discord"] = lambda: bot.is_ready() and not bot.is_closed()
+            from bot.discord.check import discord_findings  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+            report.add("discord", discord_findings(bot, config))
+        if config.telegram.token is not None:
+            from bot.telegram.adapter import TelegramAdapter  # noqa: PLC0415 (a sub-command loads only what it runs)
+            from bot.telegram.check import telegram_findings  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+            telegram = TelegramAdapter(app.desk, config.telegram)
+            app.attach(telegram.port)
+            await stack.enter_async_context(telegram)
+            served.platforms["telegram"] = lambda: bool(telegram.application.running)
+            report.add("telegram", await telegram_findings(telegram.application.bot, config))
+        for finding in report.findings:
+            (log.error if finding.fatal else log.warning)("%s", finding.line())
+        if report.fatal:  # a call would go nowhere, a trial could not open: say what to change, and stop
+            raise SetupError(report)
+        if shared:
+            await app.desk.deliver_effects()  # what waited for a platform while nobody held the gateway
+        else:
+            await app.desk.start()
+        await app.start_link()
+        watchers.append(asyncio.ensure_future(stop.wait()))
+        try:
+            done, _ = await asyncio.wait(runners + watchers, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # a platform that stopped by itself (or the gateway lost) says why
+        finally:
+            for task in watchers:
+                task.cancel()
+        log.info("stopping")

@@ -182,7 +182,14 @@ class Console:
 
     # Running -------------------------------------------------------------------------------------------
     async def run_script(self, stdin: TextIO, stderr: TextIO) -> int:
-        for number, line in enumerate(stdin, start=1):
+        number = 0
+        while True:
+            # Read off the event loop: a pipe's next line may be a while coming, and meanwhile the bot's timers,
+            # sweep and HTTP endpoint (/healthz, /metrics) go on.
+            line = await asyncio.to_thread(stdin.readline) if stdin is sys.stdin else stdin.readline()
+            if not line:
+                return 0
+            number += 1
             text = line.rstrip("\n")
             if not text.strip():
                 continue
@@ -196,7 +203,6 @@ class Console:
                 return 1
             except DatabaseBusy as busy:  # another process holds the write lock: said, and the script goes on
                 self.chat.note(self.t(busy_key(busy)))
-        return 0
 
     async def run_interactive(self) -> int:
         readline = _readline()

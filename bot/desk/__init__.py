@@ -14,10 +14,12 @@ the other parts it needs; `Desk` builds them and offers their entry points (`Des
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 
 from bot import chat_outbox as chat_effect
+from bot import logs, metrics
 from bot.config import Config
 from bot.desk.advice import AdviceDesk
 from bot.desk.appeals import AppealDesk
@@ -343,12 +345,20 @@ class Desk(DeskBase):
         """Members linked on `platform` and not on `not_on` (Telegram marks these online: it shows no presence)."""
         return [m for m in await self.db.members.all() if m.account(platform) is not None and m.account(not_on) is None]
 
-    async def press(self, member: Member, action: str, ref: int) -> Reply:
+    async def press(self, member: Member, action: str, ref: int, platform: str = "console") -> Reply:
         """A button: the payload names an action and an id; both are re-checked against the database (an id no
         row can have is refused before any look-up), and the presser must still be in the club. He is answered
-        in his language."""
+        in his language. Each press is one event of the journal and the metrics, with the time from the press
+        reaching the desk to its answer on `platform` (bot/logs.py, bot/metrics.py)."""
+        started = time.perf_counter()
         async with self.reading(member):
-            return await self._press(member, action, ref)
+            reply = await self._press(member, action, ref)
+        seconds = time.perf_counter() - started
+        outcome = "ok" if reply.ok else "refused"
+        metrics.press_done(self.config.club_id, platform, action, outcome, seconds)
+        fields = {"use_case": f"press:{action}", "platform": platform, "outcome": outcome, "ref": ref}
+        logs.event("press", {**fields, "latency_ms": round(seconds * 1000, 1)})
+        return reply
 
     @shows_refusals  # inside `reading`: a refusal is written in the presser's language
     async def _press(self, member: Member, action: str, ref: int) -> Reply:

@@ -305,7 +305,7 @@ class DeskBase:
         pool = self.deps.arbitar_pool
         if pool is None:  # shared by every part through their one DeskDeps
             arbitar = self.config.arbitar
-            pool = self.deps.arbitar_pool = ArbitarPool(arbitar.workers, arbitar.memory_mb)
+            pool = self.deps.arbitar_pool = ArbitarPool(arbitar.workers, arbitar.memory_mb, self.config.club_id)
         return pool
 
     async def enqueue_effects(self, effects: Sequence[NewEffect]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot import chat_outbox as effect
+from bot import metrics
 from bot.desk.base import DeskBase
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
@@ -202,7 +203,8 @@ class CallDesk(DeskBase):
         for call in await self.db.calls.pending():
             if call.deadline > now:
                 continue
-            await self.expire_call(call)
+            if await self.expire_call(call):
+                metrics.deadline_acted(self.config.club_id, "call", (self.now() - call.deadline).total_seconds())
 
     @for_the_club
     async def expire_call(self, call: Call) -> bool:

@@ -182,7 +182,7 @@ class SudijaBot(discord.Client):
             kind = action.removeprefix(DRAFT_PREFIX)
             await self.open_draft(interaction, LEGACY_DRAFT_KINDS.get(kind, kind), ref)
             return
-        await self.answer(interaction, lambda m: self.desk.press(m, action, ref))
+        await self.answer(interaction, lambda m: self.desk.press(m, action, ref, PLATFORM))
 
     async def open_draft(self, interaction: discord.Interaction[Any], kind: str, trial_id: int | None) -> None:
         """A modal must be the first answer, so only a quick look decides whether to show it; the desk checks

@@ -10,8 +10,10 @@ language has its texts.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
+from bot import logs, metrics
 from bot.desk.refused import Refused
 from bot.ports import Reply
 from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials
@@ -47,9 +49,20 @@ def admits(caller: Caller, command: Command) -> bool:
 
 
 async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply:
-    """Run a command for whoever typed it, if `admits` lets him; everything it answers him is in his language."""
+    """Run a command for whoever typed it, if `admits` lets him; everything it answers him is in his language.
+    Each run is one event of the journal and the metrics (bot/logs.py, bot/metrics.py): the command, the
+    platform, ok or refused, the time it took and the ids it was given — never the text a member typed."""
+    started = time.perf_counter()
     async with desk.reading(caller.member):
-        return await _run(desk, caller, command, args)
+        reply = await _run(desk, caller, command, args)
+    seconds = time.perf_counter() - started
+    outcome = "ok" if reply.ok else "refused"
+    metrics.command_done(desk.config.club_id, caller.platform, command.name, outcome, seconds)
+    ids = {k: v for k, v in args.values.items() if isinstance(v, int) and not isinstance(v, bool)}
+    texts = {k: v for k, v in args.values.items() if isinstance(v, str | tuple)}
+    fields = {"use_case": command.name, "platform": caller.platform, "outcome": outcome, **ids}
+    logs.event("use case", {**fields, "latency_ms": round(seconds * 1000, 1)}, texts)
+    return reply
 
 
 async def _run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply:

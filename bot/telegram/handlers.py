@@ -251,7 +251,7 @@ class TelegramHandlers:
         if parsed is None:
             return self.desk.refuse("button.unknown")
         member = await self.present(actor)
-        reply = await self.desk.press(member, *parsed)
+        reply = await self.desk.press(member, *parsed, PLATFORM)
         if reply.ok and parsed[0] in ONE_SHOT and isinstance(query.message, Message):
             await self.port.remove_keyboard(query.message.chat.id, query.message.message_id, query.message.reply_markup)
         return reply
