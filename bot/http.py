@@ -109,6 +109,9 @@ class Endpoint:
             seen = await self._observe(served)
             if not isinstance(seen, str):
                 metrics.TABLES.refresh(club, seen)
+            metrics.GATEWAY_HELD.labels(club).set(1 if served.gateway == "held" else 0)
+            for name, connected in served.platforms.items():
+                metrics.PLATFORM_CONNECTED.labels(club, name).set(1 if connected() else 0)
         body = generate_latest(metrics.REGISTRY)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
@@ -62,6 +62,20 @@ ARBITAR_SECONDS = Histogram(
     "Arbitar analyses (the referee's /analiza, the players' Arbitar correction) and their time, by outcome",
     ["club", "outcome"],
     buckets=ANALYSIS,
+    registry=REGISTRY,
+)
+
+
+GATEWAY_HELD = Gauge(
+    "sudija_gateway_held",
+    "1 while this process receives the club's events (on PostgreSQL: holds its gateway lock), 0 while it stands by",
+    ["club"],
+    registry=REGISTRY,
+)
+PLATFORM_CONNECTED = Gauge(
+    "sudija_platform_connected",
+    "1 while this process is connected to the platform",
+    ["club", "platform"],
     registry=REGISTRY,
 )
 

@@ -117,6 +117,7 @@ def test_metrics_move_as_a_console_club_works(club: Club) -> None:
     press = (("action", "take"), ("outcome", "ok"), ("platform", "console"))
     assert after_take[("sudija_presses_total", press)] == 1.0
     assert ("sudija_oldest_waiting_seconds", (("outbox", "chat"),)) in after_take
+    assert after_take[("sudija_gateway_held", ())] == 1.0
     with urllib.request.urlopen(f"http://127.0.0.1:{club.port}/healthz", timeout=HANG) as answer:
         health = json.loads(answer.read())
     assert answer.status == 200
