@@ -5,6 +5,7 @@ why (no engine; an engine that cannot run; a base image neither here nor reachab
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-BASE = re.search(r"^ARG PYTHON_IMAGE=(\S+)$", (ROOT / "Dockerfile").read_text(), re.MULTILINE).group(1)  # type: ignore[union-attr]
+DEFAULT_BASE = re.search(r"^ARG PYTHON_IMAGE=(\S+)$", (ROOT / "Dockerfile").read_text(), re.MULTILINE).group(1)  # type: ignore[union-attr]
+BASE = os.environ.get("SUDIJA_IMAGE_BASE") or DEFAULT_BASE  # another base where the registry is out of reach
 TAG = "sudija-test-image:latest"
 
 
@@ -50,7 +52,8 @@ def base_image(tool: str) -> None:
 def image() -> tuple[str, str]:
     tool = engine()
     base_image(tool)
-    built = subprocess.run([tool, "build", "-t", TAG, str(ROOT)], capture_output=True, text=True, timeout=3600)
+    build = [tool, "build", "-t", TAG, "--build-arg", f"PYTHON_IMAGE={BASE}", str(ROOT)]
+    built = subprocess.run(build, capture_output=True, text=True, timeout=3600)
     assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
     return tool, TAG
 
@@ -65,7 +68,7 @@ def run(image: tuple[str, str], *argv: str, stdin: str = "") -> subprocess.Compl
 def test_the_image_says_its_version(image: tuple[str, str]) -> None:
     done = run(image, "sudija", "--version")
     assert done.returncode == 0, done.stderr
-    assert re.fullmatch(r"sudija \S+ \(schema \d{4}, Python 3\.11\.\d+\)\n", done.stdout), done.stdout
+    assert re.fullmatch(r"sudija \S+ \(schema \d{4}, Python 3\.\d+\.\d+\)\n", done.stdout), done.stdout
 
 
 def test_the_image_runs_as_its_own_user(image: tuple[str, str]) -> None:
