@@ -39,13 +39,17 @@ def engine() -> str:
 
 
 def base_image(tool: str) -> None:
-    """The Dockerfile's base image, here already or pulled; else the test is skipped saying why."""
-    if subprocess.run([tool, "image", "inspect", BASE], capture_output=True, timeout=60).returncode == 0:
-        return
-    pulled = subprocess.run([tool, "pull", BASE], capture_output=True, text=True, timeout=600)
-    if pulled.returncode != 0:
-        said = (pulled.stderr.strip().splitlines() or ["(nothing said)"])[-1]
-        pytest.skip(f"the base image {BASE} is not here and cannot be pulled (registry unreachable?): {said}")
+    """The Dockerfile's base image, here already or pulled, and the engine able to start a container of it; else
+    the test is skipped saying why."""
+    if subprocess.run([tool, "image", "inspect", BASE], capture_output=True, timeout=60).returncode != 0:
+        pulled = subprocess.run([tool, "pull", BASE], capture_output=True, text=True, timeout=600)
+        if pulled.returncode != 0:
+            said = (pulled.stderr.strip().splitlines() or ["(nothing said)"])[-1]
+            pytest.skip(f"the base image {BASE} is not here and cannot be pulled (registry unreachable?): {said}")
+    started = subprocess.run([tool, "run", "--rm", BASE, "true"], capture_output=True, text=True, timeout=300)
+    if started.returncode != 0:  # a sandbox without the cgroups or rlimits a container needs
+        said = (started.stderr.strip().splitlines() or ["(nothing said)"])[-1]
+        pytest.skip(f"{tool} cannot start a container here: {said}")
 
 
 @pytest.fixture(scope="module")
