@@ -58,8 +58,9 @@ async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply
     seconds = time.perf_counter() - started
     outcome = "ok" if reply.ok else "refused"
     metrics.command_done(desk.config.club_id, caller.platform, command.name, outcome, seconds)
-    ids = {k: v for k, v in args.values.items() if isinstance(v, int) and not isinstance(v, bool)}
-    texts = {k: v for k, v in args.values.items() if isinstance(v, str | tuple)}
+    given = args.values if isinstance(args, Args) else {}
+    ids = {k: v for k, v in given.items() if isinstance(v, int) and not isinstance(v, bool)}
+    texts = {k: v for k, v in given.items() if isinstance(v, str | tuple)}
     fields = {"use_case": command.name, "platform": caller.platform, "outcome": outcome, **ids}
     logs.event("use case", {**fields, "latency_ms": round(seconds * 1000, 1)}, texts)
     return reply
