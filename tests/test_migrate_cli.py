@@ -14,22 +14,31 @@ import storage.database
 import storage.schema
 from bot.cli import main
 from bot.dblock import DatabaseLock
-from storage.database import migrations, open_database
+from storage.database import migrations, split_statements
 
 ALL = migrations()
 NEWEST, NEWEST_NAME, _ = ALL[-1]
 
 
-def older_database(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A database made by the release before the newest migration."""
-    with monkeypatch.context() as patch:
-        patch.setattr(storage.database, "migrations", lambda dialect="sqlite": migrations(dialect)[:-1])
-
-        async def make() -> None:
-            db = await open_database(str(path))
-            await db.close()
-
-        asyncio.run(make())
+def older_database(path: Path) -> None:
+    """A database made by the release before the newest migration: every migration but the last applied as
+    `storage.database` applies them, one transaction each (opening it with this release would migrate it)."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        for version, name, sql in migrations()[:-1]:
+            connection.execute("BEGIN IMMEDIATE")
+            for statement in split_statements(sql):
+                connection.execute(statement)
+            connection.execute(
+                "INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, "2026-01-01T00:00:00.000Z")
+            )
+            connection.execute("COMMIT")
+    finally:
+        connection.close()
 
 
 def applied(path: Path) -> set[int]:
@@ -44,7 +53,7 @@ def test_check_lists_the_pending_migrations_and_changes_nothing(
     assert main(["migrate", "--check", "--db", str(db)]) == 1
     assert f"{db} does not exist: the first start creates it with all {len(ALL)} migrations." in capsys.readouterr().out
     assert not db.exists()
-    older_database(db, monkeypatch)
+    older_database(db)
     before = db.read_bytes()
     assert main(["migrate", "--check", "--db", str(db)]) == 1
     out = capsys.readouterr().out
@@ -57,7 +66,7 @@ def test_migrate_backs_up_then_applies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "club.db"
-    older_database(db, monkeypatch)
+    older_database(db)
     backups = tmp_path / "backups"
     assert main(["migrate", "--db", str(db), "--backup-dir", str(backups)]) == 0
     out = capsys.readouterr().out
@@ -78,7 +87,7 @@ def test_a_failing_migration_is_rolled_back_and_the_backup_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "club.db"
-    older_database(db, monkeypatch)
+    older_database(db)
     broken = (9999, "broken", "CREATE TABLE half_done (a INTEGER);\nINSERT INTO no_such_table VALUES (1);\n")
 
     def with_broken(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
@@ -112,7 +121,7 @@ def test_migrate_refuses_while_the_bot_holds_the_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "club.db"
-    older_database(db, monkeypatch)
+    older_database(db)
     with DatabaseLock(str(db)):
         assert main(["migrate", "--db", str(db)]) == 2
     assert "in use by another Sudija" in capsys.readouterr().err
@@ -130,7 +139,7 @@ def test_run_backs_up_before_migrating_and_refuses_a_newer_database(
     from bot.config import Config, ConfigError  # noqa: PLC0415 (imported where the test needs it)
 
     db = tmp_path / "club.db"
-    older_database(db, monkeypatch)
+    older_database(db)
     config = replace(Config(), database=str(db))
     log = logging.getLogger("test.run")
     with caplog.at_level(logging.INFO, logger="test.run"):
