@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    with DatabaseLock(db_path):  # the bot stopped: a running one is named and nothing is done
+    with DatabaseLock(db_path, "sudija migrate"):  # the bot stopped: a running one is named and nothing is done
         copy = None if args.no_backup else backup_before_migrating(db_path, state, args.backup_dir)
         if copy is not None:
             print(f"backup before migrating: {copy}")
