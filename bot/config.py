@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -398,7 +398,9 @@ def check_start(config: Config, platforms: list[str]) -> None:
         link_keys(config.gameserver)  # every secret the link's keys name, before anything opens
 
 
-SECTIONS = ("club", "discord", "telegram", "penalties", "governance", "appeals", "gameserver", "arbitar", "log", "http")
+def sections() -> tuple[str, ...]:
+    """The file's sections: [club], and one per nested settings of `Config` (a new one is known at once)."""
+    return ("club", *(f.name for f in fields(Config) if f.default_factory is not MISSING))
 
 
 def _section(data: dict[str, Any], name: str, source: str) -> dict[str, Any]:
@@ -410,10 +412,11 @@ def _section(data: dict[str, Any], name: str, source: str) -> dict[str, Any]:
 
 def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     data = with_pack(data, source)
-    unknown = [name for name in data if name not in SECTIONS]
+    known = sections()
+    unknown = [name for name in data if name not in known]
     if unknown:
         raise ConfigError(
-            f"{source}: [{unknown[0]}] is not a section of the configuration (they are: {', '.join(SECTIONS)}); "
+            f"{source}: [{unknown[0]}] is not a section of the configuration (they are: {', '.join(known)}); "
             "see config.example.toml"
         )
     club = dict(data.get("club", {}))
