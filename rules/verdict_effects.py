@@ -6,8 +6,9 @@
   back to the log's first leaver.
 - (niko): the earlier penalties are lifted and nobody is counted as having abandoned it.
 - A manual settlement: nothing is lifted; the settlement is recorded (counting as a finished game when the game is
-  big enough), the game's league points are cancelled, nobody is counted as having abandoned it, and the game
-  server closes the game.
+  big enough), the game's own league points are cancelled — nobody is counted as having abandoned it, so its
+  napustio charge goes — and the game server closes the game. A referee's penalty is not the game's points: a
+  settlement never cancels one, so penalties, (niko) and a settlement compose in any order.
 """
 
 from __future__ import annotations

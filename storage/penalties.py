@@ -92,7 +92,6 @@ class Lifted:
 @dataclass(frozen=True, slots=True)
 class Effects:
     lifted: list[Lifted]
-    points_cancelled: list[Lifted]  # a settlement cancels the league penalty points of the game's penalty
     penalty: PenaltyRow | None
     plavac_before: datetime | None  # of the newly punished member
     plavac_after: datetime | None
@@ -286,8 +285,8 @@ class PenaltyStore:
         already taken effect. `culprit` is the member the plan's penalty is imposed on. The chat `effects` of
         what was changed (the members told) are written in the same transaction.
 
-        Lifting an earlier penalty shortens its plavac and gives its points back if its month is open; the
-        settlement's cancelled points likewise; the napustio count is the plan's (`EffectsPlan.napustio`).
+        Lifting an earlier penalty shortens its plavac and gives its points back if its month is open; a
+        settlement lifts no penalty; the napustio count is the plan's (`EffectsPlan.napustio`).
         """
         settle = plan.settle
         penalty = plan.penalty
@@ -408,36 +407,9 @@ class PenaltyStore:
                         after=counted,
                         trial=trial,
                     )
-            cancelled: list[Lifted] = []
             if plan.settles:
-                rows = [
-                    _penalty(r)
-                    for r in await (
-                        await conn.execute(
-                            _PENALTY + "WHERE game = ? AND lifted_at IS NULL AND league_points > 0"
-                            " AND points_cancelled_at IS NULL ORDER BY id",
-                            (game.number,),
-                        )
-                    ).fetchall()
-                ]
-                for row in rows:
-                    returned = await _month_is_open(conn, row.month, now, grace)
-                    await conn.execute(
-                        "UPDATE penalties SET points_cancelled_at = ?, points_returned = ? WHERE id = ?",
-                        (now_text(now), returned, row.id),
-                    )
-                    await EventStore.add(
-                        conn,
-                        now,
-                        "penalty_points_cancelled",
-                        actor,
-                        str(row.member),
-                        game=game.number,
-                        penalty=row.id,
-                        trial=trial,
-                        points_returned=returned,
-                    )
-                    cancelled.append(Lifted(row, None, None, returned))
+                # A settlement cancels the game's own league points (nobody counted as having abandoned it, above)
+                # and never a referee's penalty: penalties, (niko) and a settlement compose in any order.
                 await conn.execute(
                     "INSERT OR IGNORE INTO settlements (game, trial, at, counts) VALUES (?, ?, ?, ?)",
                     (game.number, trial, now_text(now), settle),
@@ -447,7 +419,6 @@ class PenaltyStore:
                 )
             result = Effects(
                 lifted,
-                cancelled,
                 new_row,
                 plavac_before,
                 plavac_after,

@@ -251,10 +251,10 @@ async def test_a_lifted_penalty_committed_then_a_crash_is_told_after_the_restart
     assert "4 kaznena poena su vraćena" in lifted
 
 
-async def test_a_settlements_cancelled_points_committed_then_a_crash_are_told_after_the_restart(tmp_path: Path) -> None:
+async def test_a_settlements_cancelled_napustio_committed_then_a_crash_is_told_after_restart(tmp_path: Path) -> None:
     sent = await delivered_after_a_crash_as_without_one(tmp_path, settle)
     [cancelled] = told(sent, "ceca")
-    assert "3 kaznena poena u Ligi te partije su poništena" in cancelled
+    assert cancelled == CATALOGUE.t("settlement.napustio_cancelled", game=500, league=Config().penalties.league_name)
 
 
 async def test_a_plavac_that_ran_out_committed_then_a_crash_is_told_after_the_restart_exactly_once(

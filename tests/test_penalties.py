@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from test_paper import C, build_game, not_followed
 
+from bot.config import Config
 from bot.desk import Desk
+from bot.messages import Catalogue
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
 from club import NOW, Club, make_club
 from fakes.chat import RecordingChat
@@ -21,6 +23,8 @@ from rules.paper import ChangeKind, compute_paper
 from rules.verdicts import Draft, Nobody, Penalty, Settlement
 from storage.changes import NewPaperChange
 from storage.games import PreparedGame
+
+SR = Catalogue("sr")
 
 
 async def people(club: Club, *players: str) -> None:
@@ -311,7 +315,9 @@ async def test_settlement_with_fewer_than_two_thirds_played_is_refused_with_both
     assert "prošlo 2 sata" in refused.text
 
 
-async def test_settlement_closes_the_game_cancels_napustio_and_penalty_points_and_counts_it(club: Club) -> None:
+async def test_settlement_closes_the_game_cancels_napustio_keeps_the_penalty_and_counts_it(club: Club) -> None:
+    """ "Ako se partija ručno svede, ti poeni se poništavaju": the game's own league points (its napustio charge);
+    a referee's penalty is not the game's points and stands (decisions.md, the other clubs' packs)."""
     await people(club, "ana", "bojan", "ceca")
     game = await settle_case(club, minutes=120, left=40)
     # First ceca is punished as the one who abandoned it, with league points.
@@ -324,9 +330,10 @@ async def test_settlement_closes_the_game_cancels_napustio_and_penalty_points_an
     assert (await club.db.penalties.napustio(500)).counted is None  # type: ignore[union-attr]
     ceca = await club.desk.member_card(await club.get("ceca"))
     assert ceca.napustio_total == 0
-    assert ceca.standing.penalty_points == 0
+    assert ceca.standing.penalty_points == 3  # the referee's penalty stands
     assert ceca.standing.abandon_points == 0
-    assert "3 kaznena poena u Ligi te partije su poništena" in told(club, "ceca")[-1]
+    league = Config().penalties.league_name
+    assert told(club, "ceca")[-1] == SR.t("settlement.napustio_cancelled", game=500, league=league)
     paper = compute_paper(game, changes)
     assert paper.settled
     for seat, nick in enumerate(game.players):

@@ -214,8 +214,14 @@ class PenaltyDesk(DeskBase):
         if plan.penalty is not None:
             culprit = await self.db.members.ensure(plan.penalty.culprit, now)
             plan = plan.with_culprit(culprit.nick)
-        # Whom the verdict may tell (the culprit, and whoever holds a penalty of this game), in his language.
+        # Whom the verdict may tell (the culprit, whoever holds a penalty of this game, and whoever the game counts
+        # as having abandoned it), in his language.
         told = [row.member for row in await self.db.penalties.for_game(game.number)]
+        counted = await self.db.penalties.napustio(game.number)
+        leaver_nick = counted.counted if counted is not None else stake.first_leaver
+        leaver = await self.db.members.by_nick(leaver_nick) if leaver_nick else None
+        if leaver is not None:
+            told.append(leaver.id)
         languages = await self.reader_languages([*told, *([culprit.id] if culprit else [])])
         nicks = {m.id: m.nick for m in await self.db.members.many(list(languages))}
         known = set(nicks)
@@ -223,7 +229,7 @@ class PenaltyDesk(DeskBase):
         def tells(effects: Effects) -> list[NewEffect]:
             # Written with the effects they tell of: the lifted penalties, the new one, the points cancelled; and
             # what the game server is told of them (each plavac as it now runs, the settled game closed).
-            rows = self._effect_tells(effects, game.number, now, trial.reason, culprit, languages, known)
+            rows = self._effect_tells(effects, game.number, now, trial.reason, culprit, languages, known, nicks)
             for lifted in effects.lifted:
                 nick = nicks.get(lifted.penalty.member)
                 if nick is not None and lifted.penalty.plavac_days and lifted.plavac_before is not None:
@@ -263,6 +269,7 @@ class PenaltyDesk(DeskBase):
         culprit: Member | None,
         languages: dict[int, str | None],
         known: set[int],
+        nicks: dict[int, str],
     ) -> list[NewEffect]:
         """What a verdict's effects tell each member concerned, each in his language (read before)."""
         rows = []
@@ -289,20 +296,21 @@ class PenaltyDesk(DeskBase):
                     game, row.plavac_days, row.league_points, row.abandoned, effects.plavac_after, reason
                 )
             rows.append(self.told(culprit.id, text))
-        for cancelled in effects.points_cancelled:
-            member = cancelled.penalty.member
-            if member not in known:
-                continue
-            key = "settlement.points_cancelled" if cancelled.points_returned else "settlement.points_month_closed"
-            with speaking(languages.get(member)):
-                text = self.t(
-                    key,
-                    game=game,
-                    points=cancelled.penalty.league_points,
-                    month=cancelled.penalty.month,
-                    league=self.config.penalties.league_name,
-                )
-            rows.append(self.told(member, text))
+        if effects.settled_counts is not None and effects.napustio_before and not effects.napustio_after:
+            # The settlement cancels the game's own league charge: whoever was counted as having abandoned it is
+            # no longer (a referee's penalty stands: nothing of it is cancelled).
+            leaver = next(
+                (m for m, nick in nicks.items() if nick.casefold() == effects.napustio_before.casefold()), None
+            )
+            if leaver is not None and leaver in known:
+                with speaking(languages.get(leaver)):
+                    key = (
+                        "settlement.napustio_cancelled"
+                        if effects.napustio_month_open
+                        else "settlement.napustio_month_closed"
+                    )
+                    text = self.t(key, game=game, league=self.config.penalties.league_name)
+                rows.append(self.told(leaver, text))
         return rows
 
     def arm_plavac(self, until: datetime | None) -> None:
