@@ -43,6 +43,7 @@ from bot.ports import (
     TrialSpace,
     command_key,
     repeated_delivery,
+    state_key,
 )
 from rules.notices import Notice
 from storage.chat_outbox import ChatOutboxStore, Effect, Ending, NewEffect
@@ -147,14 +148,17 @@ def close_trial_space(call_id: Queue, trial: int, text: str) -> NewEffect:
     return NewEffect(queue_of(call_id), "close_trial_space", {"trial": trial, "text": text})
 
 
-def server(call_id: Queue, op: str, arg: int | str, *more: int | str | None) -> NewEffect:
+def server(call_id: Queue, op: str, arg: int | str, *more: int | str | None, key: str | None = None) -> NewEffect:
     """Ask the game server (`pause_table`, …) in the queue's order: after the space opens, before the table hears.
     Delivered through the desk's game-server port, once: a port that keeps commands keeps it under a key fixed
-    by the effect (`bot.ports.command_key`)."""
+    by the effect (`bot.ports.command_key`): `key` for a command that asserts a state (`bot.ports.state_key`,
+    the key its re-assertion at a restart uses too), else the effect's own."""
     assert op in SERVER_OPS, op
     payload: dict[str, Any] = {"op": op, "arg": arg}
     if more:
         payload["more"] = list(more)
+    if key is not None:
+        payload["key"] = key
     return NewEffect(queue_of(call_id), SERVER, payload)
 
 
@@ -173,8 +177,15 @@ def _kept(effect: Effect) -> dict[str, Any] | None:
 
 
 def set_plavac(queue: Queue, nick: str, until: datetime | None) -> NewEffect:
-    """The game server shows `nick`'s plavac until `until` (None: he has none any more)."""
-    return server(queue, "set_plavac", nick, now_text(until) if until is not None else None)
+    """The game server shows `nick`'s plavac until `until` (None: he has none any more). A running plavac is a
+    state the bot re-asserts at start (`plavac_key`); its end is not."""
+    if until is None:
+        return server(queue, "set_plavac", nick, None)
+    return server(queue, "set_plavac", nick, now_text(until), key=plavac_key(nick, until))
+
+
+def plavac_key(nick: str, until: datetime) -> str:
+    return state_key("plavac", nick.casefold(), now_text(until))
 
 
 def linked(queue: Queue, member: int, platform: str) -> NewEffect:
@@ -356,7 +367,7 @@ class ChatOutbox(OutboxEngine[Effect]):
         op, args = p["op"], [p["arg"], *p.get("more", [])]
         if op not in SERVER_OPS:
             raise Permanent(f"unknown game-server effect {op}")
-        token = command_key.set(f"sudija-effect-{effect.id}")
+        token = command_key.set(p.get("key") or f"sudija-effect-{effect.id}")
         try:
             if op == "set_plavac":
                 until = parse_stored_time(args[1]) if args[1] is not None else None

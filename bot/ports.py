@@ -7,7 +7,8 @@ configured game server implements `GameServerPort` (`LoggingGameServer` stands i
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Iterator, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -28,6 +29,24 @@ repeated_delivery: ContextVar[bool] = ContextVar("repeated_delivery", default=Fa
 #: effect): a port that keeps commands (`bot.gameserver.outbox.HttpGameServer`) writes it once under that key, so a
 #: delivery repeated after a crash adds nothing, and the game server drops a repeat by it.
 command_key: ContextVar[str | None] = ContextVar("command_key", default=None)
+
+
+def state_key(kind: str, *state: object) -> str:
+    """The idempotency key of a command that asserts a state rather than acts: derived from the state asserted
+    (`pause:1847320:trial:7`, the table of game 1847320 paused for trial 7), so the command that first asserted
+    it and every later re-assertion (at a restart, twice) share one key, and a game server that honours keys
+    takes a repeat as the duplicate it is."""
+    return ":".join((kind, *(str(part) for part in state)))
+
+
+@contextmanager
+def asserting(key: str) -> Iterator[None]:
+    """The game-server calls made inside assert a state under `key` (`command_key` set for them)."""
+    token = command_key.set(key)
+    try:
+        yield
+    finally:
+        command_key.reset(token)
 
 
 class Clock(Protocol):

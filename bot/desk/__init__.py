@@ -36,7 +36,7 @@ from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.desk.votes import VoteDesk
 from bot.i18n.reader import for_the_club
-from bot.ports import Action, CallPost, Chats, Clock, GameServerPort, Reply, RolesSeen, Timers
+from bot.ports import Action, CallPost, Chats, Clock, GameServerPort, Reply, RolesSeen, Timers, asserting, state_key
 from bot.records.access import trial_access
 from bot.records.signing import club_key
 from rules.members import JUDGING_ROLES, Role
@@ -46,6 +46,7 @@ from storage.corrections import CorrectionStore
 from storage.database import Database
 from storage.games import GameSummary
 from storage.members import Member
+from storage.states import EndReason
 from storage.syncs import record_sync, synced_digest
 from storage.trials import Trial, TrialMessage
 
@@ -204,22 +205,32 @@ class Desk(DeskBase):
         return out
 
     async def resync_open_trials(self) -> None:
-        """Tell the game server again what the trials need; every such call is idempotent. A crash may have come
-        between recording a trial's start or end and telling the game server: open trials keep their table
-        paused (or their caller's offers blocked), and trials that ended lately have them released."""
+        """Assert again to the game server the state the trials need (a crash may have come between recording a
+        trial's start or end and telling the game server): open trials keep their table paused (or their caller's
+        offers blocked), and trials that ended lately have them released — each command under the key of the
+        state it asserts (`state_key`, the key its first assertion had), so the outbox writes it once and a game
+        server that honours keys takes a repeat as a duplicate. A game that is over gets nothing."""
         open_trials = await self.db.trials.open_trials()
         busy_games = {t.game for t in open_trials}
         busy_callers = {t.caller for t in open_trials if not t.in_game}
         for trial in open_trials:
             if trial.in_game:
-                await self.game_server.pause_table(trial.game)
+                if await self.trials.game_goes_on(trial.game):
+                    with asserting(state_key("pause", trial.game, "trial", trial.id)):
+                        await self.game_server.pause_table(trial.game)
             else:
-                await self.game_server.block_offers(await self.nick(trial.caller))
+                nick = await self.nick(trial.caller)
+                with asserting(state_key("block", nick.casefold(), "trial", trial.id)):
+                    await self.game_server.block_offers(nick)
         for trial in await self.db.trials.closed_since(self.now() - RESYNC_WINDOW):
             if trial.in_game and trial.game not in busy_games:
-                await self.game_server.resume_table(trial.game)
+                if trial.end_reason != EndReason.GAME_CLOSED and await self.trials.game_goes_on(trial.game):
+                    with asserting(state_key("resume", trial.game, "trial", trial.id)):
+                        await self.game_server.resume_table(trial.game)
             elif not trial.in_game and trial.caller not in busy_callers:
-                await self.game_server.unblock_offers(await self.nick(trial.caller))
+                nick = await self.nick(trial.caller)
+                with asserting(state_key("unblock", nick.casefold(), "trial", trial.id)):
+                    await self.game_server.unblock_offers(nick)
 
     @for_the_club  # a timer's work: notices, the table; each private message in its reader's language
     async def run_due(self) -> None:

@@ -20,7 +20,7 @@ from bot.desk.deps import DeskDeps
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.i18n.reader import speaking
-from bot.ports import Reply
+from bot.ports import Reply, asserting
 from bot.views import render_verdict
 from rules.catalogue import escalate, find
 from rules.gamelog import Game, GameStatus
@@ -396,11 +396,14 @@ class PenaltyDesk(DeskBase):
             await self.deliver_effects()
 
     async def resync_plavac(self) -> None:
-        """On start the game server learns every running plavac again (it may have lost them)."""
+        """On start every running plavac is asserted again, under the key of the state it asserts (the key its
+        verdict's command had: `chat_effect.plavac_key`): the outbox writes it once, and a game server that
+        honours keys takes a repeat as a duplicate."""
         for plavac in await self.db.penalties.running_plavac():
             member = await self.db.members.get(plavac.member)
             if member is not None and plavac.until > self.now():
-                await self.game_server.set_plavac(member.nick, plavac.until)
+                with asserting(chat_effect.plavac_key(member.nick, plavac.until)):
+                    await self.game_server.set_plavac(member.nick, plavac.until)
 
     async def close_due_months(self) -> None:
         now = self.now()

@@ -20,7 +20,7 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
 from bot.pictures.attach import hand_pictures
-from bot.ports import Action, Button, CallPost, Reply, TrialSpace
+from bot.ports import Action, Button, CallPost, Reply, TrialSpace, state_key
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
@@ -166,10 +166,13 @@ class TrialDesk(DeskBase):
         controls = self.controls(TrialSpace(trial_id, call.game, call.in_game, True, ()))
         rows = [effect.open_trial_space(call.id, trial_id, text, controls)]
         if call.in_game:
-            rows.append(effect.server(call.id, "pause_table", call.game))
+            rows.append(
+                effect.server(call.id, "pause_table", call.game, key=state_key("pause", call.game, "trial", trial_id))
+            )
             rows.append(effect.tell_table(call.id, call.game, self.t("table.paused")))
         else:
-            rows.append(effect.server(call.id, "block_offers", caller))
+            key = state_key("block", caller.casefold(), "trial", trial_id)
+            rows.append(effect.server(call.id, "block_offers", caller, key=key))
         return rows
 
     def controls(self, trial: Trial | TrialSpace) -> tuple[Button, ...]:
@@ -480,7 +483,7 @@ class TrialDesk(DeskBase):
         """Any end but Završi suđenje: nothing is recorded but the trial itself (and what `also` writes with it:
         a hearing's appeal put back); the players may call again."""
         text = self.t("trial.interrupted", game=trial.game, why=self.t(why.message_key))
-        effects = await self._ending_effects(trial, text)
+        effects = await self._ending_effects(trial, text, why)
         if not await self.db.trials.finish(
             trial.id, TrialOutcome.INTERRUPTED, self.now(), None, end_reason=why, effects=effects, also=also
         ):
@@ -488,9 +491,10 @@ class TrialDesk(DeskBase):
         await self._ended(trial)
 
     @for_the_club  # the trial's space, the notices and the table
-    async def _ending_effects(self, trial: Trial, text: str) -> list[NewEffect]:
+    async def _ending_effects(self, trial: Trial, text: str, why: EndReason | None = None) -> list[NewEffect]:
         """What a trial's end says, written with it: the space closes, the councilor calls it cuts short have
-        their notices edited, the table resumes (or the caller's offers are unblocked) and is told."""
+        their notices edited, the table resumes (or the caller's offers are unblocked) and is told. A table whose
+        game is over (an administrator closed it on the game server) is told so, and nothing resumes it."""
         rows = [effect.close_trial_space(trial.call, trial.id, text)]
         for ccall in await self.db.calls.councilor_calls_for(trial.id):
             if ccall.state is CouncilorCallState.PENDING:  # cancelled by this end (unless taken meanwhile)
@@ -499,11 +503,22 @@ class TrialDesk(DeskBase):
                 )
                 rows.append(replace(edit, payload={**edit.payload, "if_cancelled": ccall.id}))
         if trial.in_game:
-            rows.append(effect.server(trial.call, "resume_table", trial.game))
-            rows.append(effect.tell_table(trial.call, trial.game, self.t("table.resumed")))
+            if why is EndReason.GAME_CLOSED or not await self.game_goes_on(trial.game):
+                rows.append(effect.tell_table(trial.call, trial.game, self.t("table.closed", game=trial.game)))
+            else:
+                key = state_key("resume", trial.game, "trial", trial.id)
+                rows.append(effect.server(trial.call, "resume_table", trial.game, key=key))
+                rows.append(effect.tell_table(trial.call, trial.game, self.t("table.resumed")))
         else:
-            rows.append(effect.server(trial.call, "unblock_offers", await self.nick(trial.caller)))
+            caller = await self.nick(trial.caller)
+            key = state_key("unblock", caller.casefold(), "trial", trial.id)
+            rows.append(effect.server(trial.call, "unblock_offers", caller, key=key))
         return rows
+
+    async def game_goes_on(self, number: int) -> bool:
+        """Whether the game is still in progress (its table may play again)."""
+        summary = await self.db.games.summary(number)
+        return summary is not None and summary.status is GameStatus.IN_PROGRESS
 
     async def _ended(self, trial: Trial) -> None:
         """After a trial's end: its effects delivered, and its referee offered the calls still pending."""

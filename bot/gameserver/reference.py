@@ -197,6 +197,7 @@ class ReferenceGameServer:
         self._session = session
         self.tables: dict[int, Table] = {}
         self.received: list[tuple[str, str, dict[str, Any]]] = []  # (key, kind, data), each command once
+        self.posted = 0  # commands posted to it with a valid signature, repeats included
         self.keys: set[str] = set()
         self.offers: dict[str, list[str]] = {}  # nick → open offers
         self.withdrawn: dict[str, list[str]] = {}  # nick → offers withdrawn while blocked
@@ -279,6 +280,7 @@ class ReferenceGameServer:
                 key, kind, data = parse_command(decode(body))
             except ProtocolError as problem:
                 return web.json_response(problem.body(), status=problem.status)
+            self.posted += 1
             if request.headers.get(IDEMPOTENCY_HEADER, key) != key:
                 return web.json_response(
                     {"ok": False, "error": "the Idempotency-Key header differs from 'id'", "field": IDEMPOTENCY_HEADER},
