@@ -227,8 +227,9 @@ NOTICE_QUEUE = "outbox:"  # the queues of the notices that tell the officials of
 
 def tell_officials(subject: str, text: str) -> NewEffect:
     """A notice in the officials' channel (the referees', on every platform) about a row of an outbox that was
-    refused for good or given up (`subject`: ``outbox:chat:N`` or ``outbox:gameserver:N``, its own queue). A notice
-    about a notice is never written: it would only loop."""
+    refused for good or given up (`subject`: ``outbox:chat:N`` or ``outbox:gameserver:N``, its own queue), or about a
+    trial's space a platform refused (``space:<trial>:<platform>``). A notice about a notice is never written: it
+    would only loop."""
     return post_notice(subject, CallPost(subject, text, (), ()))
 
 

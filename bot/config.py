@@ -235,6 +235,9 @@ class Config:
     call_minutes: int = CALL_MINUTES
     claim_days: int = CLAIM_DAYS
     referee_offline_grace_seconds: int = 120
+    # A trial whose space a platform refuses to open (a permission the bot lacks there): "relay" — it goes on
+    # through the bot's private messages there until the space can be opened; "interrupt" — it ends as interrupted.
+    space_refused: str = "relay"
     referee_names_visible_to: tuple[Office, ...] = (Role.MODERATOR, Role.REFEREE, Role.COUNCILOR, OWNER)
     direct_messages: bool = False
     settlement_finished_min_bule: int = 60
@@ -437,6 +440,11 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             raise ConfigError(f'{source}: club.club_id is not a setting: the club\'s id is [club] id = "beograd"')
         if "id" in club:
             club["club_id"] = _club_id(club.pop("id"), source)
+        if club.get("space_refused", "relay") not in ("relay", "interrupt"):
+            raise ConfigError(
+                f'{source}: club.space_refused is "relay" (the trial goes on privately) or "interrupt" (it ends), '
+                f"not {club['space_refused']!r}"
+            )
         penalties = dict(data.get("penalties", {}))
         penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
         penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))

@@ -173,6 +173,8 @@ class TrialSpace:
     in_game: bool
     is_open: bool
     parties: tuple[Party, ...]
+    #: The platforms that refused to open this space: there the trial goes through the bot's private relay.
+    relayed: frozenset[str] = frozenset()
 
     @property
     def members(self) -> tuple[Member, ...]:
@@ -184,6 +186,23 @@ class TrialSpace:
     def holding(self, role: PartyRole) -> Member | None:
         """The (first) member in this role: the caller, the referee."""
         return next((p.member for p in self.parties if p.role is role), None)
+
+
+class SpaceRefused(Exception):
+    """A platform refused to open a trial's space, or to lock it (a permission the bot lacks there): `problem`
+    says what is missing and where, in the operator's words. The port asks the desk what to do about it."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+class SpaceFallback(StrEnum):
+    """What the desk decided about a space a platform refused to open: relay the trial privately there, or end
+    it as interrupted (`[club] space_refused`)."""
+
+    RELAY = "relay"
+    INTERRUPT = "interrupt"
 
 
 @dataclass(frozen=True)

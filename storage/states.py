@@ -142,6 +142,17 @@ class LinkAttempt(StrEnum):
     CODE = "link_code"
 
 
+class SpaceState(StrEnum):
+    """A trial's space on a platform that did not simply open and close (`trial_spaces.state`): `RELAYED` — the
+    platform refused to open it, the trial goes on through the bot's private relay there; `OPEN` — opened after
+    all; `UNLOCKED` — the platform refused to lock it at the trial's end; `LOCKED` — locked after all."""
+
+    OPEN = "open"
+    RELAYED = "relayed"
+    UNLOCKED = "unlocked"
+    LOCKED = "locked"
+
+
 class EndReason(StrEnum):
     """Why a trial ended without Završi suđenje (`trials.end_reason`, free text in the schema); each names its
     message (`message_key`), `end.unknown` for a reason this version does not know."""
@@ -151,6 +162,7 @@ class EndReason(StrEnum):
     GAME_CLOSED = "game_closed"
     REFEREE_DISCONNECTED = "referee_disconnected"
     REFEREE_DISMISSED = "referee_dismissed"
+    SPACE_REFUSED = "space_refused"  # a platform refused to open its space and the club ends such a trial
 
     @property
     def message_key(self) -> str:

@@ -16,7 +16,7 @@ from storage.changes import NewPaperChange, insert_change
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
 from storage.events import EventStore
-from storage.states import TrialOutcome
+from storage.states import SpaceState, TrialOutcome
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -247,6 +247,51 @@ class TrialStore:
                 "INSERT INTO trial_messages (trial, member, text, at) VALUES (?, ?, ?, ?)",
                 (trial_id, member, text, now_text(now)),
             )
+
+    async def space_states(self, trial_id: int) -> dict[str, tuple[SpaceState, str | None]]:
+        """Each platform whose space of this trial did not simply open and close: its state and the problem."""
+        async with self.db.connection.execute(
+            "SELECT platform, state, problem FROM trial_spaces WHERE trial = ?", (trial_id,)
+        ) as cur:
+            return {str(r[0]): (SpaceState(r[1]), r[2]) for r in await cur.fetchall()}
+
+    async def set_space(
+        self,
+        trial_id: int,
+        platform: str,
+        state: SpaceState,
+        problem: str | None,
+        now: datetime,
+        effects: Sequence[NewEffect] = (),
+        *,
+        unless: SpaceState | None = None,
+    ) -> bool:
+        """The trial's space on `platform` is now `state` (with what the platform refused), and `effects` (who is
+        told) are written in the same transaction; with `unless`, nothing changes where it is that state already
+        (so a refusal is told once). False when nothing changed."""
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "SELECT state FROM trial_spaces WHERE trial = ? AND platform = ?", (trial_id, platform)
+            ) as cur:
+                row = await cur.fetchone()
+            if unless is not None and row is not None and row[0] == unless:
+                return False
+            await conn.execute(
+                "INSERT INTO trial_spaces (trial, platform, state, problem, since) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (trial, platform) DO UPDATE SET state = excluded.state, problem = excluded.problem,"
+                " since = excluded.since",
+                (trial_id, platform, state.value, problem, now_text(now)),
+            )
+            await EventStore.add(conn, now, f"space_{state.value}", None, f"trial:{trial_id}", platform=platform)
+            await add_effects(conn, effects, now)
+        return True
+
+    async def spaces_in(self, platform: str, state: SpaceState) -> list[int]:
+        """The trials whose space on `platform` is in `state`, oldest first."""
+        async with self.db.connection.execute(
+            "SELECT trial FROM trial_spaces WHERE platform = ? AND state = ? ORDER BY trial", (platform, state.value)
+        ) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
 
     async def messages(self, trial_id: int) -> list[TrialMessage]:
         async with self.db.connection.execute(

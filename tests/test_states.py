@@ -30,6 +30,7 @@ from storage.states import (
     MonthClosing,
     OutboxState,
     RequestState,
+    SpaceState,
     TrialOutcome,
     VoteAction,
     VoteState,
@@ -58,6 +59,7 @@ COLUMNS: dict[tuple[str, str], type[Enum] | tuple[type[Enum], Set[Enum]]] = {
     ("chat_deliveries", "state"): DeliveryState,
     ("member_languages", "language"): Language,
     ("link_attempts", "kind"): LinkAttempt,
+    ("trial_spaces", "state"): SpaceState,
 }
 
 #: The CHECKs that are not a list of states, as written (whitespace folded).

@@ -108,6 +108,12 @@ class Desk(DeskBase):
     join_as_councilor = UseCase("trials", TrialDesk.join_as_councilor)
     advice = UseCase("advisor", AdviceDesk.advice)
     advice_actions = Part("advisor", AdviceDesk.advice_actions)
+    space_refused = Part("trials", TrialDesk.space_refused)
+    space_opened = Part("trials", TrialDesk.space_opened)
+    space_unlocked = Part("trials", TrialDesk.space_unlocked)
+    space_locked = Part("trials", TrialDesk.space_locked)
+    relayed_spaces = Part("trials", TrialDesk.relayed_spaces)
+    unlocked_spaces = Part("trials", TrialDesk.unlocked_spaces)
 
     # Penalties, the catalogue, governance ----------------------------------------------------------------
     take_effect = Part("penalties", PenaltyDesk.take_effect)

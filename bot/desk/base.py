@@ -31,6 +31,7 @@ from rules.paper_render import anonymised, paper_json, paper_text
 from storage.chat_outbox import NewEffect
 from storage.database import Database
 from storage.languages import member_language
+from storage.states import SpaceState
 from storage.trials import Trial
 
 log = logging.getLogger(__name__)
@@ -215,7 +216,9 @@ class DeskBase:
             for p in await self.db.trials.participants(trial.id)
             if p.member in members
         )
-        return TrialSpace(trial.id, trial.game, trial.in_game, trial.is_open, parties)
+        states = await self.db.trials.space_states(trial.id)
+        relayed = frozenset(p for p, (state, _) in states.items() if state is SpaceState.RELAYED)
+        return TrialSpace(trial.id, trial.game, trial.in_game, trial.is_open, parties, relayed)
 
     async def trial_space_by_id(self, trial_id: int) -> TrialSpace | None:
         trial = await self.db.trials.get(trial_id)

@@ -20,7 +20,7 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
 from bot.pictures.attach import hand_pictures
-from bot.ports import Action, Button, CallPost, Reply, TrialSpace, state_key
+from bot.ports import Action, Button, CallPost, Reply, SpaceFallback, TrialSpace, state_key
 from bot.views import render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
@@ -43,7 +43,7 @@ from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
 from storage.chat_outbox import NewEffect
 from storage.members import Member
-from storage.states import CallState, CouncilorCallState, EndReason, TrialOutcome
+from storage.states import CallState, CouncilorCallState, EndReason, SpaceState, TrialOutcome
 from storage.trials import TakeResult, Trial, WithEnd
 
 
@@ -468,7 +468,16 @@ class TrialDesk(DeskBase):
             raise Refused("trial.not_your_trial")
         await self.steps.after_verdict(trial, draft)
         await self._ended(trial)
-        return Reply(self.t("finish.ok", game=trial.game))
+        return Reply("\n".join([self.t("finish.ok", game=trial.game), *await self.unlocked_lines(trial.id)]))
+
+    async def unlocked_lines(self, trial_id: int) -> list[str]:
+        """What the referee must hear when a platform refused to lock the trial's space at its end: the verdict
+        is recorded, the space is not locked yet (tried again; the officials told)."""
+        lines = []
+        for platform, (state, problem) in sorted((await self.db.trials.space_states(trial_id)).items()):
+            if state is SpaceState.UNLOCKED:
+                lines.append(self.t("finish.unlocked", platform=platform, problem=problem or "—"))
+        return lines
 
     async def after_verdict(self, trial: Trial, draft: Draft) -> None:
         """Consequences beyond the paper (penalties, settlement); the penalties part of the desk extends this."""
@@ -519,6 +528,89 @@ class TrialDesk(DeskBase):
         """Whether the game is still in progress (its table may play again)."""
         summary = await self.db.games.summary(number)
         return summary is not None and summary.status is GameStatus.IN_PROGRESS
+
+    # A space a platform refused ------------------------------------------------------------------------------
+    async def space_refused(self, trial_id: int, platform: str, problem: str) -> SpaceFallback:
+        """A platform refused to open the trial's space (`problem`: what it lacks). As the club configured it
+        (`[club] space_refused`): the trial goes on through the bot's private relay there — the referee and the
+        caller (every party) told at once — or it ends as interrupted; the officials are told what to fix either
+        way. A refusal of a space already relayed is told once."""
+        trial = await self.db.trials.get(trial_id)
+        if trial is None or not trial.is_open:
+            return SpaceFallback.INTERRUPT
+        interrupt = self.config.space_refused == SpaceFallback.INTERRUPT
+        with self.club_voice():
+            key = "trial.space_refused_interrupted" if interrupt else "trial.space_refused_officials"
+            officials = self.t(key, trial=trial.id, game=trial.game, platform=platform, problem=problem)
+        told = [effect.tell_officials(f"space:{trial.id}:{platform}", officials)]
+        if not interrupt:
+            space = await self.trial_space(trial)
+            for member in space.members:
+                async with self.reading(member):
+                    text = self.t("trial.space_relayed", trial=trial.id, game=trial.game, platform=platform)
+                told.append(effect.tell(trial.call, member.id, text))
+        fresh = await self.db.trials.set_space(
+            trial.id, platform, SpaceState.RELAYED, problem, self.now(), told, unless=SpaceState.RELAYED
+        )
+        if interrupt:
+            await self.steps.interrupt(trial, EndReason.SPACE_REFUSED)
+            return SpaceFallback.INTERRUPT
+        if fresh:  # delivered by a further pass of the delivery that met the refusal (behind it, in its queue)
+            await self.deliver_effects()
+        return SpaceFallback.RELAY
+
+    async def space_opened(self, trial_id: int, platform: str) -> None:
+        """The platform opened the trial's space after all (the permission is back): the parties are told to go
+        on there."""
+        trial = await self.db.trials.get(trial_id)
+        if trial is None:
+            return
+        space = await self.trial_space(trial)
+        told = []
+        for member in space.members:
+            async with self.reading(member):
+                text = self.t("trial.space_opened", trial=trial.id, game=trial.game, platform=platform)
+            told.append(effect.tell(trial.call, member.id, text))
+        await self.db.trials.set_space(trial.id, platform, SpaceState.OPEN, None, self.now(), told)
+        await self.deliver_effects()
+
+    async def space_unlocked(self, trial_id: int, platform: str, problem: str) -> None:
+        """The platform refused to lock the trial's space at its end: recorded (the referee's answer says so),
+        the officials told what to fix — once; the lock is tried again."""
+        trial = await self.db.trials.get(trial_id)
+        if trial is None:
+            return
+        with self.club_voice():
+            text = self.t("trial.space_unlocked", trial=trial.id, game=trial.game, platform=platform, problem=problem)
+        told = [effect.tell_officials(f"space:{trial.id}:{platform}", text)]
+        if await self.db.trials.set_space(
+            trial.id, platform, SpaceState.UNLOCKED, problem, self.now(), told, unless=SpaceState.UNLOCKED
+        ):
+            await self.deliver_effects()
+
+    async def space_locked(self, trial_id: int, platform: str) -> None:
+        """The space a platform refused to lock is locked after all."""
+        states = await self.db.trials.space_states(trial_id)
+        if states.get(platform, (None, None))[0] is SpaceState.UNLOCKED:
+            await self.db.trials.set_space(trial_id, platform, SpaceState.LOCKED, None, self.now())
+
+    async def relayed_spaces(self, platform: str) -> list[TrialSpace]:
+        """The open trials whose space `platform` refused to open: relayed privately there until it opens."""
+        spaces = []
+        for trial_id in await self.db.trials.spaces_in(platform, SpaceState.RELAYED):
+            trial = await self.db.trials.get(trial_id)
+            if trial is not None and trial.is_open:
+                spaces.append(await self.trial_space(trial))
+        return spaces
+
+    async def unlocked_spaces(self, platform: str) -> list[TrialSpace]:
+        """The ended trials whose space `platform` refused to lock."""
+        spaces = []
+        for trial_id in await self.db.trials.spaces_in(platform, SpaceState.UNLOCKED):
+            trial = await self.db.trials.get(trial_id)
+            if trial is not None:
+                spaces.append(await self.trial_space(trial))
+        return spaces
 
     async def _ended(self, trial: Trial) -> None:
         """After a trial's end: its effects delivered, and its referee offered the calls still pending."""

@@ -31,7 +31,7 @@ TRIALS_NEED = (
     "manage_threads",
     "read_message_history",
 )
-_SHOWN = {
+PERMISSION_NAMES = {
     "view_channel": "View Channel",
     "send_messages": "Send Messages",
     "read_message_history": "Read Message History",
@@ -44,7 +44,7 @@ _SHOWN = {
 def _missing(perms: discord.Permissions, needs: tuple[str, ...]) -> list[str]:
     """The needed permissions these lack, as Discord shows them (without View Channel, that alone: it takes the
     rest away with it)."""
-    missing = [_SHOWN[p] for p in needs if not getattr(perms, p)]
+    missing = [PERMISSION_NAMES[p] for p in needs if not getattr(perms, p)]
     return ["View Channel"] if "View Channel" in missing else missing
 
 

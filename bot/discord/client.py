@@ -328,6 +328,7 @@ class SudijaBot(discord.Client):
         for discord_member in guild.members:
             if not discord_member.bot:
                 await self.sync_member(discord_member)
+        await self.chat.permissions_changed()  # what was refused before a restart, where it is allowed now
         self.ready_once.set()
         log.info("Discord ready in %s as %s", guild.name, self.user)
 
@@ -336,10 +337,23 @@ class SudijaBot(discord.Client):
             await self.sync_member(discord_member)
 
     async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        if self._ours(after.guild) and self.user is not None and after.id == self.user.id:
+            if before.roles != after.roles:  # the bot's own roles: its permissions changed
+                await self.chat.permissions_changed()
+            return
         if self._ours(after.guild) and before.roles != after.roles:
             member = await self.member_of(after)
             if member is not None:
                 await self.show_acts(after, member, RolesSeen.CHANGED)
+
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        """The trials channel's overwrites changed: what Discord refused the bot there may be allowed now."""
+        if self._ours(after.guild) and after.id == self.config.discord.trials_channel_id:
+            await self.chat.permissions_changed()
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        if self._ours(after.guild) and before.permissions != after.permissions:
+            await self.chat.permissions_changed()
 
     async def on_presence_update(self, before: discord.Member, after: discord.Member) -> None:
         if not self._ours(after.guild) or is_online(before.status) == is_online(after.status):
@@ -356,8 +370,12 @@ class SudijaBot(discord.Client):
             await self.desk.member_left_club(member, PLATFORM)
 
     async def on_message(self, message: discord.Message) -> None:
-        """A member's message in a trial thread is the trial's transcript (it is in the thread already)."""
+        """A member's message in a trial thread is the trial's transcript (it is in the thread already); in a
+        direct message, a party's word in his trial where Discord refused its thread (relayed to the others)."""
         channel = message.channel
+        if not message.author.bot and isinstance(channel, discord.DMChannel) and message.content:
+            await self.relayed(message)
+            return
         if message.author.bot or not isinstance(channel, discord.Thread):
             return
         if channel.parent_id != self.config.discord.trials_channel_id or not message.content:
@@ -370,6 +388,15 @@ class SudijaBot(discord.Client):
             await self.desk.say(member, message.content, self.chat.trial_of_thread(channel.id))
         finally:
             relaying_from_discord.reset(token)
+
+    async def relayed(self, message: discord.Message) -> None:
+        member = await self.desk.actor(PLATFORM, str(message.author.id))
+        if isinstance(member, Reply):
+            return
+        trial = await self.desk.open_trial_of(member)
+        if trial is None or PLATFORM not in (await self.desk.trial_space(trial)).relayed:
+            return  # a direct message outside a relayed trial is not for the bot
+        await self.desk.say(member, message.content, trial.id)
 
 
 def attach_discord(app: App, *, guild_ready_timeout: float = 2.0) -> SudijaBot:

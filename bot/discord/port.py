@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.check import PERMISSION_NAMES
 from bot.discord.components import draft_buttons, view_of
-from bot.ports import Button, CallPost, TrialSpace, repeated_delivery
+from bot.ports import Button, CallPost, SpaceFallback, SpaceRefused, TrialSpace, repeated_delivery
 from bot.text_split import split_lines
-from rules.members import Member
+from rules.members import Member, PartyRole
 from rules.notices import Notice
 
 if TYPE_CHECKING:
@@ -40,6 +41,9 @@ MENTIONS_PER_MESSAGE = 100  # users one message's allowed_mentions may name
 #: five messages in five seconds); a referee past them gets the call by direct message instead.
 MENTION_MESSAGES = 5
 THREAD_ID = re.compile(r"#(\d+)\s*$")
+#: What the bot needs in the trials channel to open a trial's private thread and add its parties, and to lock it.
+SPACE_NEEDS = ("view_channel", "create_private_threads", "send_messages_in_threads", "manage_threads")
+LOCK_NEEDS = ("view_channel", "manage_threads")
 
 # Set while a member's own thread message is being handed to the desk: the desk's relay of that message
 # must not be posted back into the thread where the member already wrote it.
@@ -103,7 +107,7 @@ class DiscordChat:
     def _accounts(self, members: Sequence[Member]) -> list[int]:
         return [a for a in (self.account(m) for m in members) if a is not None]
 
-    async def _thread(self, trial_id: int) -> discord.Thread | None:
+    async def _thread(self, trial_id: int, *, quiet: bool = False) -> discord.Thread | None:
         """The trial's thread: known in memory, else where the database says it was opened (also archived, also
         after a restart), else — a thread opened before its place was kept — searched by its name among the
         guild's active threads and every page of the trials channel's archived private threads."""
@@ -137,7 +141,8 @@ class DiscordChat:
             async for thread in parent.archived_threads(private=True, limit=None):
                 if self._is_thread_of(thread, trial_id):
                     return thread
-        log.warning("no Discord thread for trial %s", trial_id)
+        if not quiet:
+            log.warning("no Discord thread for trial %s", trial_id)
         return None
 
     def _is_thread_of(self, thread: discord.Thread, trial_id: int) -> bool:
@@ -259,32 +264,154 @@ class DiscordChat:
         """Tables live on the game server, which shows its own notices; Discord has no place for a table."""
         log.debug("table %s: %s", game, text)
 
-    async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
-        trial_id = space.id
-        await self._ready()
+    # A trial's space: a private thread, or — where Discord refused it — the bot's direct messages ---------
+    async def _parent(self) -> discord.TextChannel:
         parent = self.bot.get_channel(self.config.trials_channel_id)
         if not isinstance(parent, discord.TextChannel):
-            parent_fetched = await self.bot.fetch_channel(self.config.trials_channel_id)
-            assert isinstance(parent_fetched, discord.TextChannel), "trials_channel_id must be a text channel"
-            parent = parent_fetched
-        # A repeated delivery (bot.chat_outbox) finds the thread it created: the trial's id is in its name.
-        existing = await self._thread(trial_id) if trial_id in self.threads or repeated_delivery.get() else None
-        thread = existing or await parent.create_thread(
-            name=self.bot.desk.t("discord.thread_name", trial=trial_id),
-            type=discord.ChannelType.private_thread,
-            invitable=False,
-            auto_archive_duration=10080,
-        )
-        self.threads[trial_id] = thread.id
-        if not any(int(p.message) == thread.id for p in await self.bot.desk.spaces_of(trial_id, PLATFORM)):
-            # where it is, for a restart: found at once, also archived
-            await self.bot.desk.keep_space(trial_id, Notice(PLATFORM, str(parent.id), str(thread.id)))
-        for account in self._accounts(space.members):
-            await self._add(thread, account)
-        extra = draft_buttons(trial_id, space.in_game, self.bot.desk.t)
+            fetched = await self.bot.fetch_channel(self.config.trials_channel_id)
+            assert isinstance(fetched, discord.TextChannel), "trials_channel_id must be a text channel"
+            parent = fetched
+        return parent
+
+    def missing(self, needs: tuple[str, ...] = SPACE_NEEDS) -> str | None:
+        """What the bot lacks in the trials channel to open (or lock) a trial's thread, as Discord's cached
+        permissions say (roles and overwrites as the gateway last told them), in the operator's words; None when
+        nothing is missing."""
+        guild = self.bot.get_guild(self.config.guild_id)
+        parent = self.bot.get_channel(self.config.trials_channel_id)
+        if guild is None or not isinstance(parent, discord.TextChannel):
+            return None  # not known yet: the request itself will say
+        perms = parent.permissions_for(guild.me)
+        lacking = [PERMISSION_NAMES[p] for p in needs if not getattr(perms, p)]
+        if not lacking:
+            return None
+        return self.bot.desk.t("discord.missing", permissions=", ".join(lacking), channel=parent.name)
+
+    async def _open_thread(self, space: TrialSpace) -> discord.Thread:
+        """The trial's thread with every party in it: the one opened before (a repeated delivery, a space opened
+        after all), or a new one. `SpaceRefused` when Discord does not let the bot open it or add the parties."""
+        problem = self.missing()
+        if problem is not None:
+            raise SpaceRefused(problem)
+        parent = await self._parent()
+        known = space.id in self.threads or repeated_delivery.get() or PLATFORM in space.relayed
+        thread = await self._thread(space.id, quiet=True) if known else None
+        try:
+            if thread is None:
+                thread = await parent.create_thread(
+                    name=self.bot.desk.t("discord.thread_name", trial=space.id),
+                    type=discord.ChannelType.private_thread,
+                    invitable=False,
+                    auto_archive_duration=10080,
+                )
+            self.threads[space.id] = thread.id
+            if not any(int(p.message) == thread.id for p in await self.bot.desk.spaces_of(space.id, PLATFORM)):
+                # where it is, for a restart: found at once, also archived
+                await self.bot.desk.keep_space(space.id, Notice(PLATFORM, str(parent.id), str(thread.id)))
+            for account in self._accounts(space.members):
+                await self._add(thread, account, opening=True)
+        except discord.Forbidden as refused:  # the cache said yes, Discord no (an overwrite not seen yet)
+            raise SpaceRefused(self.missing() or f"{refused.text} (#{parent.name})") from None
+        return thread
+
+    async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
+        """The trial's private thread with its parties and the controls. Where Discord refuses it, the desk
+        decides (`Desk.space_refused`): relayed, the parties get the opening privately and the trial goes on in
+        direct messages until the thread can be opened (`reopen_spaces`); interrupted, its end follows."""
+        await self._ready()
+        try:
+            thread = await self._open_thread(space)
+        except SpaceRefused as refused:
+            if await self.bot.desk.space_refused(space.id, PLATFORM, refused.problem) is SpaceFallback.RELAY:
+                await self._relay_open(space, text, buttons)
+            return
+        extra = draft_buttons(space.id, space.in_game, self.bot.desk.t)
         await self._send(thread, text, view_of(buttons, extra))
 
+    async def _relay_open(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
+        """The opening, privately to each party; the referee's with his controls (kept, so the end removes them)."""
+        hint = self.bot.desk.t("discord.relayed_party")
+        for member in space.members:
+            referee = space.role_of(member.id) is PartyRole.REFEREE
+            await self._relay_to(space, member, f"{text}\n\n{hint}", buttons if referee else ())
+
+    async def _relay_to(self, space: TrialSpace, member: Member, text: str, buttons: Sequence[Button] = ()) -> None:
+        extra = draft_buttons(space.id, space.in_game, self.bot.desk.t) if buttons else ()
+        account = self.account(member)
+        if account is None:
+            return
+        try:
+            user = self.bot.get_user(account) or await self.bot.fetch_user(account)
+            sent = await self._send(user, text, view_of(buttons, extra))
+        except discord.Forbidden as closed:
+            log.info("trial %s: no direct message to %s: %s", space.id, member.nick, closed.text)
+            return
+        except discord.NotFound:
+            log.info("trial %s: Discord account of %s no longer exists", space.id, member.nick)
+            return
+        if buttons:
+            await self.bot.desk.keep_controls(space.id, Notice(PLATFORM, str(sent.channel.id), str(sent.id)))
+
+    async def reopen_spaces(self) -> int:
+        """The trials relayed in direct messages get their thread now that Discord lets the bot open it: the
+        parties added, the conversation so far and the referee's controls posted, the parties told (the desk).
+        How many opened."""
+        if self.missing() is not None:
+            return 0
+        opened = 0
+        for space in await self.bot.desk.relayed_spaces(PLATFORM):
+            try:
+                thread = await self._open_thread(space)
+            except SpaceRefused as refused:
+                log.info("trial %s: the thread still cannot be opened: %s", space.id, refused.problem)
+                continue
+            names = {m.id: m.nick for m in space.members}
+            lines = [self.bot.desk.t("discord.reopened", trial=space.id, game=space.game)]
+            lines += [
+                self.bot.desk.t("discord.relay", nick=names.get(m.member, "—") if m.member else "—", text=m.text)
+                for m in await self.bot.desk.messages_of(space.id)
+            ]
+            extra = draft_buttons(space.id, space.in_game, self.bot.desk.t)
+            await self._send(thread, "\n".join(lines), view_of(self.bot.desk.controls(space), extra))
+            await self.bot.desk.space_opened(space.id, PLATFORM)
+            opened += 1
+        return opened
+
+    async def relock_spaces(self) -> int:
+        """The ended trials whose thread Discord would not lock: locked now that it lets the bot. How many."""
+        if self.missing(LOCK_NEEDS) is not None:
+            return 0
+        locked = 0
+        for space in await self.bot.desk.unlocked_spaces(PLATFORM):
+            thread = await self._thread(space.id, quiet=True)
+            if thread is not None and await self._lock(space.id, thread):
+                locked += 1
+        return locked
+
+    async def permissions_changed(self) -> None:
+        """Discord told of a change of roles or overwrites: what it refused before is tried again where the bot's
+        permissions now allow it."""
+        await self.reopen_spaces()
+        await self.relock_spaces()
+
+    async def _lock(self, trial_id: int, thread: discord.Thread) -> bool:
+        """Archive and lock the thread in one edit; a refusal is the desk's to report (never told as done)."""
+        try:
+            await thread.edit(archived=True, locked=True)
+        except discord.Forbidden as refused:
+            problem = self.missing(LOCK_NEEDS) or f"{refused.text} (#{thread.name})"
+            await self.bot.desk.space_unlocked(trial_id, PLATFORM, problem)
+            return False
+        await self.bot.desk.space_locked(trial_id, PLATFORM)
+        return True
+
     async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:
+        if PLATFORM in space.relayed:
+            for other in space.members:
+                if other.id != member.id:
+                    await self._relay_to(space, other, text)
+            await self._relay_to(space, member, f"{text}\n\n{self.bot.desk.t('discord.relayed_party')}")
+            return
         thread = await self._thread(space.id)
         if thread is None:
             return
@@ -293,16 +420,28 @@ class DiscordChat:
             await self._add(thread, account)
         await self._send(thread, text)
 
-    async def _add(self, thread: discord.Thread, account: int) -> None:
-        """Add one party; one who cannot be added (he left the server meanwhile) must not stop the others."""
+    async def _add(self, thread: discord.Thread, account: int, *, opening: bool = False) -> None:
+        """Add one party; one who cannot be added (he left the server meanwhile) must not stop the others. While
+        the space opens, a refusal for a missing permission is the space's (raised: `SpaceRefused` follows)."""
         try:
             await thread.add_user(discord.Object(account))
+        except discord.Forbidden as failed:
+            if opening:
+                raise
+            log.warning("cannot add %s to thread %s: %s", account, thread.id, failed)
         except discord.HTTPException as failed:
             log.warning("cannot add %s to thread %s: %s", account, thread.id, failed)
 
     async def say_in_trial(
         self, space: TrialSpace, text: str, sender: Member | None = None, buttons: Sequence[Button] = ()
     ) -> None:
+        if PLATFORM in space.relayed:
+            body = self.bot.desk.t("discord.relay", nick=sender.nick, text=text) if sender is not None else text
+            for member in space.members:
+                if sender is None or member.id != sender.id:
+                    referee = space.role_of(member.id) is PartyRole.REFEREE
+                    await self._relay_to(space, member, body, buttons if referee else ())
+            return
         if sender is not None and relaying_from_discord.get() == sender.id:
             return  # he wrote it in the thread himself: it is there already
         thread = await self._thread(space.id)
@@ -312,9 +451,21 @@ class DiscordChat:
         await self._send(thread, shown, view_of(buttons))
 
     async def close_trial_space(self, space: TrialSpace, text: str) -> None:
+        """The last word, then the thread archived and locked (a locked archived thread takes no more messages);
+        the controls shown in direct messages removed; a trial relayed privately gets its last word there."""
+        for controls in await self.bot.desk.controls_of(space.id, PLATFORM):  # from the database: also after a restart
+            channel = self.bot.get_partial_messageable(int(controls.place))
+            try:
+                await channel.get_partial_message(int(controls.message)).edit(view=None)
+            except discord.HTTPException as failed:
+                log.info("cannot remove the controls of trial %s: %s", space.id, failed)
+        if PLATFORM in space.relayed:
+            for member in space.members:
+                await self._relay_to(space, member, text)
+            return
         thread = await self._thread(space.id)
         if thread is None:
             return
         await self._send(thread, text)  # first: a locked archived thread takes no more messages
-        await thread.edit(archived=True, locked=True)
+        await self._lock(space.id, thread)
         self.threads.pop(space.id, None)

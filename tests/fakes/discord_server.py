@@ -1480,6 +1480,12 @@ class FakeDiscord:
         member.roles = list(roles)
         return await self.dispatch("GUILD_MEMBER_UPDATE", member.payload() | {"guild_id": str(self.guild_id)})
 
+    async def set_overwrites(self, channel: FakeChannel, overwrites: Sequence[dict[str, Any]]) -> int:
+        """Replace a channel's permission overwrites (as an admin would in Edit Channel → Permissions) and send
+        CHANNEL_UPDATE, as Discord tells every client of the server."""
+        channel.permission_overwrites = [dict(o) for o in overwrites]
+        return await self.dispatch("CHANNEL_UPDATE", self._channel_payload(channel))
+
     async def member_join(self, username: str, *, roles: Sequence[int] = (), status: str = "online") -> FakeMember:
         member = self.add_member(username, roles=roles, status=status)
         await self.dispatch("GUILD_MEMBER_ADD", member.payload() | {"guild_id": str(self.guild_id)})
