@@ -223,6 +223,7 @@ def offer_call(queue: Queue, member: int, post: CallPost) -> NewEffect:
 
 # The officials told ------------------------------------------------------------------------------------------
 NOTICE_QUEUE = "outbox:"  # the queues of the notices that tell the officials of a row refused or given up
+FORBIDDEN = "Forbidden"  # the class of a platform's 403 in an attempt's error ("discord: Forbidden: 403 …")
 
 
 def tell_officials(subject: str, text: str) -> NewEffect:
@@ -361,6 +362,14 @@ class ChatOutbox(OutboxEngine[Effect]):
 
     async def told(self) -> None:
         self._again = True  # delivered by this run's next pass
+
+    async def retry_forbidden(self, platform: str) -> int:
+        """The platform says the bot's permissions changed and allow what it refused: every effect waiting after
+        its 403 there is tried again now; how many."""
+        due = await self.store.due_now(f"{platform}: {FORBIDDEN}%", self.clock())
+        if due:
+            self.wake()
+        return due
 
     async def _server(self, effect: Effect) -> None:
         """A `server` effect through the game-server port, under the command key its effect fixes."""

@@ -116,6 +116,16 @@ class ChatOutboxStore(OutboxTable[Effect]):
     def __init__(self, db: Database) -> None:
         super().__init__(db, "chat_outbox", _COLUMNS, _effect)
 
+    async def waiting(self, queue: str, kind: str) -> list[tuple[dict[str, Any], str | None]]:
+        """The effects of `kind` in `queue` not delivered yet (pending, or waiting for a retry), oldest first: each
+        one's payload and the error it last met."""
+        rows = await self._rows(
+            "SELECT payload, last_error FROM chat_outbox"
+            " WHERE queue = ? AND kind = ? AND state = 'pending' ORDER BY id",
+            (queue, kind),
+        )
+        return [(json.loads(r[0]), r[1]) for r in rows]
+
     async def enqueue(self, effects: Sequence[NewEffect], now: datetime) -> None:
         """Effects of no other decision (or of one whose record is written elsewhere), in a transaction of their
         own."""

@@ -135,6 +135,16 @@ class OutboxTable(Generic[Row]):
         value = rows[0][0] if rows else None
         return parse_stored_time(value) if value else None
 
+    async def due_now(self, error_like: str, now: datetime) -> int:
+        """The pending rows waiting for a retry after an error like `error_like` (an SQL LIKE pattern) are due now
+        (what refused them is mended: the permission is back); how many."""
+        async with self.db.transaction(durable=False) as conn:
+            cur = await conn.execute(
+                f"UPDATE {self.table} SET next_at = ? WHERE state = 'pending' AND last_error LIKE ? AND next_at > ?",
+                (now_text(now), error_like, now_text(now)),
+            )
+            return int(cur.rowcount or 0)
+
     async def retry_at(self, row: int, error: str, at: datetime, now: datetime) -> None:
         """Not delivered, in a way that may heal: tried again at `at` (its first such failure dates its age)."""
         async with self.db.transaction(durable=False) as conn:

@@ -168,3 +168,38 @@ async def test_a_club_that_ends_such_a_trial_interrupts_it_and_tells_the_officia
         told = sr.t("trial.space_refused_interrupted", trial=trial[0].id, game=100, platform="discord", problem=problem)
         assert any(msg["content"] == told for msg in fake.messages_in(world.referees.id))
         assert fake.threads_in(world.trials.id) == []
+
+
+async def test_a_403_at_run_time_is_reported_meanwhile_and_retried_when_the_permission_is_back(world: World) -> None:
+    """Send Messages in Threads taken from the bot while a trial is open: the trial's last word cannot be posted.
+    The referee's answer says the space is not closed yet, the officials are told meanwhile (once), and the moment
+    Discord tells the bot its permissions allow it, the last word is posted and the thread locked."""
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "sudija1")
+    await store_game(app, 100)
+    async with world.running(app):
+        trial_id, thread = await open_trial(world, app, 100, "ana", "sudija1")
+        controls = fake.messages_in(thread.id)[0]
+        await fake.set_overwrites(world.trials, [deny(fake, Perm.SEND_MESSAGES_IN_THREADS)])
+        await settle()
+        done = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:finish:{trial_id}")
+        answer = (await answer_of(fake, done)).split("\n")
+        assert answer[0] == sr.t("finish.ok", game=100)
+        assert answer[1].startswith(sr.t("finish.not_closed", error="discord: Forbidden").split("(")[0])
+        assert "Missing Permissions" in answer[1]
+        assert not thread.locked
+        [trial] = await app.db.trials.for_game(100)
+        [(closing, error)] = await app.desk.chat_outbox.store.waiting(f"call:{trial.call}", "close_trial_space")
+        assert closing["trial"] == trial_id
+        assert error is not None
+        assert error.startswith("discord: Forbidden")
+        problem = sr.t("discord.missing", permissions="Missing Permissions", channel=f"Suđenje #{trial_id}")
+        told = sr.t("outbox.platform_refused", platform="discord", problem=problem)
+        assert [msg["content"] for msg in fake.messages_in(world.referees.id)].count(told) == 1  # told meanwhile
+        await fake.set_overwrites(world.trials, [])
+        await fake.wait_until(lambda: thread.locked)
+        await settle()
+        last = fake.messages_in(thread.id)[-1]["content"]
+        assert last.startswith(sr.t("trial.finished", game=100, verdict="—", reason="—").split(".")[0])
+        assert await app.desk.chat_outbox.store.waiting(f"call:{trial.call}", "close_trial_space") == []

@@ -76,6 +76,7 @@ class Desk(DeskBase):
         self.languages = LanguageDesk(deps)
         # Buttons of parts beyond the desk's own (the game-server link's korekcija), for `Desk.press`.
         self.extra_actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {}
+        self.refusals_told: set[tuple[str, str]] = set()  # (platform, problem) the officials were told of
 
     # The steps the parts extend, each carried out whole (bot.desk.deps.Steps) ------------------------------
     open_trial = Part("trials", TrialDesk.open_trial)
@@ -288,6 +289,28 @@ class Desk(DeskBase):
     async def spaces_of(self, trial_id: int, platform: str) -> list[Notice]:
         """Where this platform opened the trial's space, oldest first."""
         return [n for n in await self.db.calls.notices(f"space:{trial_id}") if n.platform == platform]
+
+    async def platform_refused(self, platform: str, problem: str) -> None:
+        """A platform refused the bot something for a permission it lacks (a 403) while an effect was delivered:
+        the effect waits for its retry, and the officials are told meanwhile — once, until the platform says the
+        bot's permissions changed (`permissions_mended`)."""
+        if (platform, problem) in self.refusals_told:
+            return
+        self.refusals_told.add((platform, problem))
+        with self.club_voice():
+            text = self.t("outbox.platform_refused", platform=platform, problem=problem)
+        notice = chat_effect.tell_officials(f"{chat_effect.NOTICE_QUEUE}refused:{platform}", text)
+        await self.chat_outbox.store.enqueue([notice], self.now())
+        await self.deliver_effects()
+
+    async def permissions_mended(self, platform: str) -> int:
+        """The platform says the bot's permissions changed: every effect it refused with a 403 is tried again now
+        (not at its backoff), and a refusal is told again should it come back; how many were due."""
+        self.refusals_told = {told for told in self.refusals_told if told[0] != platform}
+        due = await self.chat_outbox.retry_forbidden(platform)
+        if due:
+            await self.deliver_effects()
+        return due
 
     async def synced(self, platform: str, what: str) -> str | None:
         """The digest of what the platform was last synced with as `what` (None: never)."""

@@ -468,15 +468,18 @@ class TrialDesk(DeskBase):
             raise Refused("trial.not_your_trial")
         await self.steps.after_verdict(trial, draft)
         await self._ended(trial)
-        return Reply("\n".join([self.t("finish.ok", game=trial.game), *await self.unlocked_lines(trial.id)]))
+        return Reply("\n".join([self.t("finish.ok", game=trial.game), *await self.unfinished_lines(trial)]))
 
-    async def unlocked_lines(self, trial_id: int) -> list[str]:
-        """What the referee must hear when a platform refused to lock the trial's space at its end: the verdict
-        is recorded, the space is not locked yet (tried again; the officials told)."""
+    async def unfinished_lines(self, trial: Trial) -> list[str]:
+        """What the referee must hear when a platform did not let the trial's space close at its end: the verdict
+        is recorded, but the space is not locked (or not closed) yet — tried again, the officials told."""
         lines = []
-        for platform, (state, problem) in sorted((await self.db.trials.space_states(trial_id)).items()):
+        for platform, (state, problem) in sorted((await self.db.trials.space_states(trial.id)).items()):
             if state is SpaceState.UNLOCKED:
                 lines.append(self.t("finish.unlocked", platform=platform, problem=problem or "—"))
+        for payload, error in await self.chat_outbox.store.waiting(effect.queue_of(trial.call), "close_trial_space"):
+            if payload.get("trial") == trial.id and error:
+                lines.append(self.t("finish.not_closed", error=error[:300]))
         return lines
 
     async def after_verdict(self, trial: Trial, draft: Draft) -> None:

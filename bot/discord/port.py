@@ -158,17 +158,34 @@ class DiscordChat:
     async def _send(
         self, where: discord.abc.Messageable, text: str, view: discord.ui.View | None = None, **kwargs: Any
     ) -> discord.Message:
-        """Send, split when long; the view goes on the last part."""
+        """Send, split when long; the view goes on the last part. A refusal for a permission the bot lacks in a
+        channel of the server is told to the desk (the officials learn of it meanwhile) and raised: the effect
+        waits for its retry (at once when the permissions change, `permissions_changed`)."""
         parts = chunks(self.bot.times(text))
         message: discord.Message | None = None
-        for i, part in enumerate(parts):
-            last = i == len(parts) - 1
-            if last and view is not None:
-                message = await where.send(part, view=view, **kwargs)
-            else:
-                message = await where.send(part, **kwargs)
+        try:
+            for i, part in enumerate(parts):
+                last = i == len(parts) - 1
+                if last and view is not None:
+                    message = await where.send(part, view=view, **kwargs)
+                else:
+                    message = await where.send(part, **kwargs)
+        except discord.Forbidden as refused:
+            await self._refused(where, refused)
+            raise
         assert message is not None
         return message
+
+    async def _refused(self, where: discord.abc.Messageable, refused: discord.Forbidden) -> None:
+        """Discord refused the bot a channel of the server (not a member's closed DMs): the desk tells the
+        officials meanwhile."""
+        if isinstance(where, discord.PartialMessageable) and where.guild_id is None:
+            return
+        if not isinstance(where, discord.abc.GuildChannel | discord.Thread | discord.PartialMessageable):
+            return
+        channel = getattr(where, "name", None) or self.bot.get_channel(where.id) or where.id
+        problem = self.bot.desk.t("discord.missing", permissions=refused.text, channel=channel)
+        await self.bot.desk.platform_refused(PLATFORM, problem)
 
     # ChatPort ------------------------------------------------------------------------------------------
     async def post_call(self, post: CallPost) -> list[Notice]:
@@ -193,13 +210,15 @@ class DiscordChat:
             only_them = discord.AllowedMentions(
                 everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in named]
             )
-            if index == 0 and view is not None:
-                message = await channel.send(text, view=view, allowed_mentions=only_them)
-                continue
             try:
+                if index == 0 and view is not None:
+                    message = await channel.send(text, view=view, allowed_mentions=only_them)
+                    continue
                 part = await channel.send(text, allowed_mentions=only_them)
             except discord.HTTPException as refused:
                 if index == 0:
+                    if isinstance(refused, discord.Forbidden):
+                        await self._refused(channel, refused)
                     raise
                 log.warning("cannot post the mentions of %s: %s", post.subject, refused)
                 unnamed += named
@@ -393,6 +412,7 @@ class DiscordChat:
         permissions now allow it."""
         await self.reopen_spaces()
         await self.relock_spaces()
+        await self.bot.desk.permissions_mended(PLATFORM)
 
     async def _lock(self, trial_id: int, thread: discord.Thread) -> bool:
         """Archive and lock the thread in one edit; a refusal is the desk's to report (never told as done)."""
