@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -25,7 +25,7 @@ from storage.events import EventStore
 from storage.games import GameRow
 from storage.nicknames import NickClash, register_sync
 from storage.outbox import OutboxStore
-from storage.sql import SyncConnection
+from storage.sql import Connection, SyncConnection
 from storage.states import KorekcijaState
 
 if TYPE_CHECKING:
@@ -117,6 +117,22 @@ class EffectRefused(Exception):
 
 
 Effect = Callable[[SyncConnection], None]
+#: The chat effects that tell a lapsed korekcija's parties, by request id.
+Lapses = Mapping[int, Sequence[NewEffect]]
+
+
+def _lapse(conn: SyncConnection, where: str, params: tuple[object, ...], now: datetime, told: Lapses) -> None:
+    """Korekcija requests still open (pending, or agreed and waiting for the game server) lapse; each one that
+    did has its parties told."""
+    stamp = now_text(now)
+    for (request,) in conn.execute(
+        f"SELECT id FROM korekcije WHERE {where} AND state IN ('pending', 'agreed')", params
+    ).fetchall():
+        conn.execute(
+            "UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE id = ? AND state IN ('pending', 'agreed')",
+            (stamp, request),
+        )
+        add_effects_sync(conn, told.get(int(request), ()), now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,17 +254,12 @@ class LiveFeedStore:
         return effect
 
     @staticmethod
-    def hand_done(game: int, hand: int, now: datetime) -> Effect:
-        """A hand ended: korekcija requests on it lapse."""
-        stamp = now_text(now)
+    def hand_done(game: int, hand: int, now: datetime, told: Lapses | None = None) -> Effect:
+        """A hand ended: korekcija requests on it lapse (each lapsed one's parties told: `told`, by request)."""
 
         def effect(conn: SyncConnection) -> None:
             conn.execute("INSERT OR IGNORE INTO gs_hands_done (game, hand) VALUES (?, ?)", (game, hand))
-            conn.execute(
-                "UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ? AND hand = ?"
-                " AND state IN ('pending', 'agreed')",
-                (stamp, game, hand),
-            )
+            _lapse(conn, "game = ? AND hand = ?", (game, hand), now, told or {})
 
         return effect
 
@@ -276,8 +287,11 @@ class LiveFeedStore:
         return effect
 
     @staticmethod
-    def move(game: int, hand: int, move: int, player: str, what: str, now: datetime) -> Effect:
-        """A move of the hand in progress; a pending korekcija of an earlier move lapses (no longer the last)."""
+    def move(
+        game: int, hand: int, move: int, player: str, what: str, now: datetime, told: Lapses | None = None
+    ) -> Effect:
+        """A move of the hand in progress; a pending korekcija of an earlier move lapses (no longer the last), and
+        its parties are told (`told`, by request: written only for a request this move did lapse)."""
         stamp = now_text(now)
 
         def effect(conn: SyncConnection) -> None:
@@ -285,11 +299,7 @@ class LiveFeedStore:
                 "INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
                 (game, hand, move, player, what, stamp),
             )
-            conn.execute(
-                "UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE game = ?"
-                " AND state IN ('pending', 'agreed')",
-                (stamp, game),
-            )
+            _lapse(conn, "game = ?", (game,), now, told or {})
 
         return effect
 
@@ -415,6 +425,40 @@ class LiveFeedStore:
             {str(a[0]): bool(a[1]) for a in answers},
         )
 
+    async def open_korekcije(self, game: int) -> list[Korekcija]:
+        """The game's korekcija requests still open: pending, or agreed and waiting for the game server."""
+        rows = await _rows(
+            self.db, "SELECT id FROM korekcije WHERE game = ? AND state IN ('pending', 'agreed') ORDER BY id", (game,)
+        )
+        found = [await self.korekcija(int(r[0])) for r in rows]
+        return [k for k in found if k is not None]
+
+    async def agreed_korekcija(self, game: int, hand: int, move: int) -> Korekcija | None:
+        """The agreed request whose undo of that move the game server was sent."""
+        rows = await _rows(
+            self.db,
+            "SELECT id FROM korekcije WHERE game = ? AND hand = ? AND move = ? AND state = 'agreed'"
+            " ORDER BY id DESC LIMIT 1",
+            (game, hand, move),
+        )
+        return await self.korekcija(int(rows[0][0])) if rows else None
+
+    @staticmethod
+    def undo_failed(request: int, now: datetime, told: Sequence[NewEffect]) -> Callable[[Connection], Awaitable[None]]:
+        """The game server did not take the move back (refused, or never answered): the agreed request lapses and
+        its parties are told, in the transaction that ends its undo command."""
+
+        async def also(conn: Connection) -> None:
+            cur = await conn.execute(
+                "UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE id = ? AND state = 'agreed'",
+                (now_text(now), request),
+            )
+            if cur.rowcount == 1:
+                await EventStore.add(conn, now, "korekcija_failed", None, str(request))
+                await add_effects(conn, told, now)
+
+        return also
+
     async def pending_korekcija(self, game: int) -> Korekcija | None:
         rows = await _rows(
             self.db, "SELECT id FROM korekcije WHERE game = ? AND state = 'pending' ORDER BY id DESC LIMIT 1", (game,)
@@ -461,10 +505,12 @@ class LiveFeedStore:
         now: datetime,
         command: tuple[str, str, dict[str, Any]] | None,
         effects: Callable[[KorekcijaState], Sequence[NewEffect]] | None = None,
+        command_at: datetime | None = None,
     ) -> KorekcijaState | None:
         """Record a player's answer to a pending request; the request's new state (pending, refused, agreed),
         or None when it was no longer pending. On agreement `command` (queue, kind, payload) is
-        written to the outbox in the same transaction, and so are the chat `effects` of the new state."""
+        written to the outbox in the same transaction, dated `command_at` (the clock of the outbox's worker), and
+        so are the chat `effects` of the new state."""
         async with self.db.transaction() as conn:
             async with conn.execute("SELECT state, requester, game FROM korekcije WHERE id = ?", (request,)) as cur:
                 row = await cur.fetchone()
@@ -492,7 +538,7 @@ class LiveFeedStore:
                 )
                 await EventStore.add(conn, now, f"korekcija_{state}", None, str(row[2]), request=request)
             if state is KorekcijaState.AGREED and command is not None:
-                await OutboxStore.add(conn, command[0], command[1], command[2], now)
+                await OutboxStore.add(conn, command[0], command[1], command[2], command_at or now)
             if effects is not None:
                 await add_effects(conn, effects(state), now)
             return state

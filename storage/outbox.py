@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -128,13 +128,17 @@ class OutboxStore(OutboxTable[Command]):
         now: datetime,
         told: Sequence[NewEffect] = (),
         kept: dict[str, Any] | None = None,
+        also: Callable[[Connection], Awaitable[None]] | None = None,
     ) -> None:
         """The command ends: sent (with `kept`, the row keeps that payload instead: a secret removed), refused
-        for good or dead (with the answer, and the officials' notice `told`, in one transaction). A sent pause
-        makes the resumes of its queue that waited behind a failed paper moot."""
+        for good or dead (with the answer, and the officials' notice `told`, in one transaction; `also` writes
+        what else its end decides: a korekcija whose undo failed lapses). A sent pause makes the resumes of its
+        queue that waited behind a failed paper moot."""
         async with self.db.transaction() as conn:
             if not await self.end_in(conn, command.id, state, error, now, told):
                 return
+            if also is not None:
+                await also(conn)
             if kept is not None:
                 await self.keep_payload(conn, command.id, kept)
             if state is OutboxState.SENT and command.kind == "pause_table":

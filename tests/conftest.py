@@ -43,6 +43,7 @@ BOTH_BACKENDS = {
     "test_gameserver_e2e",
     "test_gameserver_faults",
     "test_gameserver_hostile",
+    "test_gameserver_korekcija",
     "test_gameserver_resync",
     "test_gameserver_protocol",
     "test_governance",

@@ -89,10 +89,13 @@ def live_game(number: int, players: tuple[str, str, str], hands: int, *, rated: 
     return game
 
 
-async def make_linked(tmp_path: Path, **settings: object) -> Linked:
+async def make_linked(
+    tmp_path: Path, *, server: type[ReferenceGameServer] = ReferenceGameServer, **settings: object
+) -> Linked:
+    """A club linked to a reference game server (or to `server`, a strict or faulty variant of it)."""
     told: list[str] = []
     clock = ManualClock(NOW)
-    ref = ReferenceGameServer("http://127.0.0.1:1", SECRET, clock.now, say=told.append)
+    ref = server("http://127.0.0.1:1", SECRET, clock.now, say=told.append)
     ref_server = TestServer(ref.app(), host="127.0.0.1")
     await ref_server.start_server()
     url = str(ref_server.make_url("/"))

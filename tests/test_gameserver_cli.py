@@ -126,3 +126,70 @@ async def test_the_check_from_the_command_line(
         )
     finally:
         await server.close()
+
+
+async def test_the_console_serves_the_events_endpoint_while_its_script_waits_for_a_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A script piped in line by line: between two lines the game server's events are taken (the console does
+    not block its event loop reading the next line)."""
+    import io  # noqa: PLC0415 (imported where the test needs it)
+    import threading  # noqa: PLC0415 (imported where the test needs it)
+    import urllib.error  # noqa: PLC0415 (imported where the test needs it)
+    import urllib.request  # noqa: PLC0415 (imported where the test needs it)
+    from dataclasses import replace  # noqa: PLC0415 (imported where the test needs it)
+
+    from test_gameserver_kill9 import free_port  # noqa: PLC0415 (imported where the test needs it)
+
+    from bot.config import Config, GameServerConfig  # noqa: PLC0415 (imported where the test needs it)
+    from bot.console.runner import run_console  # noqa: PLC0415 (imported where the test needs it)
+    from bot.gameserver.protocol import encode, signed_headers  # noqa: PLC0415 (imported where the test needs it)
+
+    monkeypatch.setenv("SUDIJA_TEST_CONSOLE_SECRET", SECRET.decode())
+    _ref, server = await reference_server(44)
+    port = free_port()
+    config = replace(
+        Config(),
+        gameserver=GameServerConfig(
+            url=str(server.make_url("/")), host="127.0.0.1", port=port, secret_env="SUDIJA_TEST_CONSOLE_SECRET"
+        ),
+    )
+    read_end, write_end = os.pipe()
+    answers: list[object] = []
+
+    def game_server_and_operator() -> None:
+        with os.fdopen(write_end, "w") as typed:
+            typed.write("!who\n")
+            typed.flush()
+            body = encode({"v": 1, "id": "x-1", "type": "offer_made", "data": {"nick": "ana", "offer": "o1"}})
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/v1/events",
+                data=body,
+                headers=signed_headers(SECRET, body, SystemClock().now()),
+                method="POST",
+            )
+            for _ in range(100):  # the endpoint listens once the console has started
+                try:
+                    with urllib.request.urlopen(request, timeout=10) as answer:
+                        answers.append(answer.status)
+                        break
+                except urllib.error.URLError as exc:
+                    if not isinstance(exc.reason, ConnectionRefusedError):
+                        answers.append(exc)  # a timeout: the console's loop is blocked on the pipe
+                        break
+                    threading.Event().wait(0.1)
+                except OSError as exc:
+                    answers.append(exc)
+                    break
+            typed.write("!who\n")
+
+    helper = threading.Thread(target=game_server_and_operator)
+    helper.start()
+    try:
+        with os.fdopen(read_end) as stdin:
+            status = await run_console(config, str(tmp_path / "c.db"), True, stdin, io.StringIO(), io.StringIO())
+    finally:
+        await asyncio.to_thread(helper.join)
+        await server.close()
+    assert status == 0
+    assert answers == [200]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import os
 import sqlite3
 import sys
@@ -185,8 +186,9 @@ class Console:
         number = 0
         while True:
             # Read off the event loop: a pipe's next line may be a while coming, and meanwhile the bot's timers,
-            # sweep and HTTP endpoint (/healthz, /metrics) go on.
-            line = await asyncio.to_thread(stdin.readline) if stdin is sys.stdin else stdin.readline()
+            # sweep, HTTP endpoints (/healthz, /metrics, the game server's events) and outboxes go on. Text held in
+            # memory is read at once.
+            line = stdin.readline() if isinstance(stdin, io.StringIO) else await asyncio.to_thread(stdin.readline)
             if not line:
                 return 0
             number += 1

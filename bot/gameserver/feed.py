@@ -24,7 +24,16 @@ from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game, validate_next_hand
 from storage.chat_outbox import NewEffect
 from storage.games import GameRow
-from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult, hand_text, live_row
+from storage.gameserver import (
+    Effect,
+    EffectRefused,
+    Lapses,
+    LiveFeedStore,
+    Taken,
+    TakeResult,
+    hand_text,
+    live_row,
+)
 from storage.sql import SyncConnection
 
 if TYPE_CHECKING:
@@ -96,6 +105,9 @@ class LiveFeed:
         self.listeners: list[Callable[[Event], Awaitable[None]]] = []  # told after an event is taken
         # The chat effects an event's take writes with it (korekcija's done message), delivered once it committed.
         self.told_with: list[Callable[[Event], Awaitable[Sequence[NewEffect]]]] = []
+        # What tells the parties of a korekcija the event lapses (a move after it, its hand over), by request id:
+        # written with the event, for each request it did lapse.
+        self.lapses_with: list[Callable[[int, str], Awaitable[Lapses]]] = []
         # The games in progress as last written by this feed (digest, game) and each game's last sequence
         # number: a hand is checked without reading the game back. The transaction still compares the digest,
         # so a game changed elsewhere (a file import) is refused once and then read afresh.
@@ -370,7 +382,9 @@ class LiveFeed:
             if seat is None:
                 raise ProtocolError(422, "data.player", f"{player} is not a player of game {number}")
             what = str(data["what"])[:100]
-            return LiveFeedStore.move(number, hand, move, stored.players[seat], what, now), _nothing
+            lapses = await self._lapses(number, "move")
+            effect = LiveFeedStore.move(number, hand, move, stored.players[seat], what, now, lapses)
+            return effect, self.desk.deliver_effects if lapses else _nothing
         if kind == "korekcija_done":
             told = [row for told_with in self.told_with for row in await told_with(event)]
             return LiveFeedStore.undone(number, data["hand"], data["move"], now, told), self.desk.deliver_effects
@@ -393,9 +407,11 @@ class LiveFeed:
             row = live_row(game, report, head, texts)
             self._pending = (row.digest, game)
             self._pending_doc = (row.digest, head, texts)
+            lapses = await self._lapses(number, "hand")
             return _all(
-                LiveFeedStore.store_game(row, digest, now), LiveFeedStore.hand_done(number, completed + 1, now)
-            ), _nothing
+                LiveFeedStore.store_game(row, digest, now),
+                LiveFeedStore.hand_done(number, completed + 1, now, lapses),
+            ), self.desk.deliver_effects if lapses else _nothing
         # The game ends: finished, interrupted, or closed by an administrator.
         ended_at = _time(data["ended_at"], "data.ended_at")
         _not_ahead(ended_at, "data.ended_at", self.wall(), self.tolerance)
@@ -424,6 +440,13 @@ class LiveFeed:
         return _all(
             LiveFeedStore.store_game(GameRow.of(ended), digest, now), LiveFeedStore.stand_all(number, now)
         ), ended_game
+
+    async def _lapses(self, game: int, why: str) -> Lapses:
+        told: dict[int, list[NewEffect]] = {}
+        for lapses_with in self.lapses_with:
+            for request, rows in (await lapses_with(game, why)).items():
+                told.setdefault(request, []).extend(rows)
+        return told
 
     @staticmethod
     def _next_hand(stored: Game, hand_doc: dict[str, Any]) -> Game:

@@ -14,7 +14,8 @@ the requester's answer with the answer that decided, the done message with the f
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from bot import chat_outbox as effect
@@ -27,7 +28,9 @@ from rules.gamelog import Game, GameStatus
 from storage.chat_outbox import NewEffect
 from storage.gameserver import Korekcija, LiveFeedStore
 from storage.members import Member
-from storage.states import KorekcijaState
+from storage.outbox import Command
+from storage.sql import Connection
+from storage.states import KorekcijaState, OutboxState
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -47,12 +50,16 @@ class KorekcijaDesk:
     def __init__(self, desk: Desk) -> None:
         self.desk = desk
         self.store = LiveFeedStore(desk.db)
+        # The undo is a row of the game-server outbox: dated by the clock its worker compares it with (the
+        # console club's own clock moves only when told).
+        self.clock: Callable[[], datetime] = getattr(desk.game_server, "clock", None) or desk.now
         desk.extra_actions[Action.KOREKCIJA_YES] = self._yes_button
         desk.extra_actions[Action.KOREKCIJA_NO] = self._no_button
         desk.__dict__.setdefault("_korekcija", self)
 
     def attach(self, feed: LiveFeed) -> None:
         feed.told_with.append(self.done_effects)
+        feed.lapses_with.append(self.lapse_effects)
 
     @property
     def linked(self) -> bool:
@@ -133,7 +140,14 @@ class KorekcijaDesk:
         korekcija = await self.store.korekcija(request)
         assert korekcija is not None
         state = await self.store.answer_korekcija(
-            request, nick, yes, 2, self.desk.now(), undo_command(game.number, korekcija.hand, korekcija.move), effects
+            request,
+            nick,
+            yes,
+            2,
+            self.desk.now(),
+            undo_command(game.number, korekcija.hand, korekcija.move),
+            effects,
+            command_at=self.clock(),
         )
         if state is KorekcijaState.AGREED:
             wake = getattr(self.desk.game_server, "wake", None)
@@ -158,19 +172,20 @@ class KorekcijaDesk:
         if korekcija.state is not KorekcijaState.PENDING:
             raise Refused(f"korekcija.state_{korekcija.state}", game=korekcija.game)
         nick = stored.players[stored.seat_of(member.nick) or 0]
-        requester = await desk.db.members.get(korekcija.requester)
-        texts: dict[KorekcijaState, str] = {}
-        if requester is not None:
-            async with desk.reading(requester):
-                texts[KorekcijaState.REFUSED] = desk.t("korekcija.refused", nick=member.nick, game=korekcija.game)
-                texts[KorekcijaState.AGREED] = desk.t("korekcija.agreed_all", game=korekcija.game)
+        # Everyone else of the request hears the outcome with the answer that decided it: the requester, and the
+        # other player asked (who consented already, or had not answered yet).
+        others = [m for m in await self._members(stored) if m.id != member.id]
+        texts: dict[int, dict[KorekcijaState, str]] = {}
+        for other in others:
+            async with desk.reading(other):
+                texts[other.id] = {
+                    KorekcijaState.REFUSED: desk.t("korekcija.refused", nick=member.nick, game=korekcija.game),
+                    KorekcijaState.AGREED: desk.t("korekcija.agreed_all", game=korekcija.game),
+                }
 
         def told(state: KorekcijaState) -> list[NewEffect]:
-            # The requester hears the outcome with the answer that decided it.
-            text = texts.get(state)
-            if requester is None or text is None:
-                return []
-            return [effect.tell(f"korekcija:{korekcija.game}", requester.id, text)]
+            queue = f"korekcija:{korekcija.game}"
+            return [effect.tell(queue, other_id, said[state]) for other_id, said in texts.items() if state in said]
 
         state = await self._record(korekcija.id, stored, nick, yes, told)
         if state is None:
@@ -182,6 +197,41 @@ class KorekcijaDesk:
         if state is KorekcijaState.AGREED:
             return Reply(desk.t("korekcija.agreed_all", game=korekcija.game))
         return Reply(desk.t("korekcija.consent_recorded", game=korekcija.game))
+
+    async def _members(self, game: Game) -> list[Member]:
+        """The game's players who are members (an AI's seat is none)."""
+        found = [await self.desk.db.members.by_nick(nick) for nick in game.players]
+        return [m for m in found if m is not None]
+
+    async def _told_all(self, number: int, key: str, **values: object) -> list[NewEffect]:
+        """`key` told to each player of the game who is a member, in his language."""
+        game = await self.desk.db.games.get(number)
+        if game is None:
+            return []
+        told = []
+        for member in await self._members(game):
+            async with self.desk.reading(member):
+                told.append(effect.tell(f"korekcija:{number}", member.id, self.desk.t(key, game=number, **values)))
+        return told
+
+    async def lapse_effects(self, game: int, why: str) -> dict[int, list[NewEffect]]:
+        """What tells the parties of each open request of the game that it lapsed (the next move came, or the
+        hand ended, before it was done), by request; written by the feed only for a request it did lapse."""
+        key = "korekcija.lapsed_move" if why == "move" else "korekcija.lapsed_hand"
+        return {k.id: await self._told_all(game, key) for k in await self.store.open_korekcije(game)}
+
+    async def undo_ended(self, command: Command, state: OutboxState) -> Callable[[Connection], Awaitable[None]] | None:
+        """An undo the game server refused for good, or that was given up: the request lapses and its parties are
+        told why, in the transaction that ends the command (`OutboxWorker`'s `ending`)."""
+        if command.kind != "undo_move" or state not in (OutboxState.FAILED, OutboxState.DEAD):
+            return None
+        game, hand, move = (int(command.payload[k]) for k in ("game", "hand", "move"))
+        korekcija = await self.store.agreed_korekcija(game, hand, move)
+        if korekcija is None:
+            return None
+        key = "korekcija.failed_refused" if state is OutboxState.FAILED else "korekcija.failed_dead"
+        told = await self._told_all(game, key, hand=hand)
+        return LiveFeedStore.undo_failed(korekcija.id, self.desk.now(), told)
 
     async def done_effects(self, event: Event) -> list[NewEffect]:
         """The game server took the move back: what tells the players and the table, written with the event in

@@ -86,6 +86,7 @@ class GameServerLink:
         self.clock = clock or SystemClock().now
         self.port = port
         self.keys = keys = secret if isinstance(secret, Keyring) else Keyring.shared(secret)
+        self.korekcija = KorekcijaDesk(desk)
         self.worker = OutboxWorker(
             desk.db,
             config.url,
@@ -95,10 +96,10 @@ class GameServerLink:
             bounds=Bounds.of(desk.config.outbox),
             notice=officials_notice(desk),
             told=desk.deliver_effects,
+            ending=self.korekcija.undo_ended,
         )
         port.wake = self.worker.wake
         self.feed = LiveFeed(desk, wall=self.clock)
-        self.korekcija = KorekcijaDesk(desk)
         self.korekcija.attach(self.feed)
         self.app = events_app(self.feed, keys, self.clock, config.timestamp_window_seconds)
         self._runner: web.AppRunner | None = None

@@ -27,6 +27,7 @@ from bot.ports import command_key
 from rules.gamelog import format_time
 from storage.database import Database
 from storage.outbox import Command, OutboxStore
+from storage.sql import Connection
 from storage.states import OutboxState
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ __all__ = ["LEASE", "Backoff", "HttpGameServer", "OutboxWorker", "undo_command"]
 LEASE = timedelta(seconds=60)  # a command being sent is this process's for this long (longer than any answer)
 #: What tells the officials of a command refused for good or given up (the link renders it with the desk).
 Notice = Callable[[Command, OutboxState, Attempt], Sequence["NewEffect"]]
+#: What else a command's end decides, written in the transaction that ends it (korekcija: an undo that failed).
+Ending = Callable[[Command, OutboxState], Awaitable[Callable[[Connection], Awaitable[None]] | None]]
 
 
 class HttpGameServer:
@@ -123,8 +126,10 @@ class OutboxWorker(OutboxEngine[Command]):
         session: aiohttp.ClientSession | None = None,
         notice: Notice | None = None,
         told: Callable[[], Awaitable[None]] | None = None,
+        ending: Ending | None = None,
     ) -> None:
         self.store = OutboxStore(db)
+        self._ending = ending
         super().__init__(self.store, clock, backoff=backoff, rng=rng, bounds=bounds)
         self.url = url.rstrip("/") + "/v1/commands"
         self.secret = secret
@@ -157,7 +162,10 @@ class OutboxWorker(OutboxEngine[Command]):
         self, row: Command, state: OutboxState, attempt: Attempt, now: datetime, told: Sequence[NewEffect]
     ) -> None:
         kept = _kept(row) if state is OutboxState.SENT else None
-        await self.store.end(row, state, attempt.error or None, now, told, kept)
+        also = await self._ending(row, state) if self._ending is not None else None
+        await self.store.end(row, state, attempt.error or None, now, told, kept, also)
+        if also is not None:
+            await self.told()
 
     def notice(self, row: Command, state: OutboxState, attempt: Attempt) -> Sequence[NewEffect]:
         return self._notice(row, state, attempt) if self._notice is not None else ()
