@@ -12,6 +12,7 @@ rendering is `rules.paper_render`'s.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -188,19 +189,22 @@ def write_off(bule: Sequence[int]) -> tuple[int, int, int]:
 # ------------------------------------------------------------------------------------ hand facts, cached
 
 
-_FACTS: dict[int, tuple[Game, tuple[HandFacts, ...]]] = {}
+_FACTS: OrderedDict[int, tuple[Game, tuple[HandFacts, ...]]] = OrderedDict()
 _FACTS_LIMIT = 16  # games whose hand scoring is kept (a parsed 200-hand game and its scoring: about 1.3 MB)
 
 
 def game_facts(game: Game) -> tuple[HandFacts, ...]:
-    """`hand_facts` of every hand, cached per game object (a Game is immutable; the cache keeps it alive)."""
+    """`hand_facts` of every hand, cached per game object (a Game is immutable; the cache keeps it alive), the
+    game asked for least recently dropped first."""
     hit = _FACTS.get(id(game))
     if hit is not None and hit[0] is game:
+        _FACTS.move_to_end(id(game))
         return hit[1]
     facts = tuple(hand_facts(hand) for hand in game.hands)
-    if len(_FACTS) >= _FACTS_LIMIT:
-        del _FACTS[next(iter(_FACTS))]
     _FACTS[id(game)] = (game, facts)
+    _FACTS.move_to_end(id(game))
+    while len(_FACTS) > _FACTS_LIMIT:
+        _FACTS.popitem(last=False)
     return facts
 
 

@@ -3,7 +3,8 @@ a cancelled correction gets a `cancelled_at`, and the paper is always derived fr
 
 A change is written by `insert_change` (a verdict's, with its trial: `storage.trials`) or `add_change` (any
 other, with its event), and cancelled by `cancel_change`, inside the caller's transaction: the players'
-corrections (`storage.corrections`) and this module's store use the same three."""
+corrections (`storage.corrections`) and this module's store use the same three, and each raises the game's paper
+version (`storage.games.GameStore.version`) in that transaction."""
 
 from __future__ import annotations
 
@@ -46,7 +47,12 @@ class StoredPaperChange:
     cancelled_at: datetime | None
 
 
+_NEW_VERSION = "UPDATE games SET version = version + 1 WHERE number = ?"
+
+
 async def insert_change(conn: Connection, change: NewPaperChange, trial: int | None) -> int:
+    """Write a change, and raise its game's paper version with it (`GameStore.version`)."""
+    await conn.execute(_NEW_VERSION, (change.game,))
     cur = await conn.execute(
         "INSERT INTO paper_changes (game, hand, kind, data, by_member, at, reason, trial)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -88,6 +94,7 @@ async def cancel_change(conn: Connection, change_id: int, by: int | None, now: d
         (now_text(now), change_id),
     )
     if cur.rowcount:
+        await conn.execute(_NEW_VERSION.replace("?", "(SELECT game FROM paper_changes WHERE id = ?)"), (change_id,))
         await EventStore.add(conn, now, "paper_change_cancelled", by, f"change:{change_id}")
     return cur.rowcount > 0
 

@@ -179,7 +179,8 @@ class GameStore:
                     " bule = excluded.bule, refe_limit = excluded.refe_limit, status = excluded.status,"
                     " started_at = excluded.started_at, ended_at = excluded.ended_at,"
                     " hand_count = excluded.hand_count, digest = excluded.digest, log = excluded.log,"
-                    " cross_check = excluded.cross_check, imported_at = excluded.imported_at",
+                    " cross_check = excluded.cross_check, imported_at = excluded.imported_at,"
+                    " version = games.version + 1",
                     [
                         (
                             r.number,
@@ -239,6 +240,14 @@ class GameStore:
                 if await cur.fetchone():
                     return why
         return None
+
+    async def version(self, number: int) -> int | None:
+        """The version of the game's paper (migration 0033): raised by every write the paper is computed from —
+        the log stored or grown here and by the live feed, a change written or cancelled (`storage.changes`) —
+        in that write's transaction; None for a game not stored."""
+        async with self.db.connection.execute("SELECT version FROM games WHERE number = ?", (number,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else int(row[0])
 
     async def get(self, number: int) -> Game | None:
         async with self.db.connection.execute("SELECT log FROM games WHERE number = ?", (number,)) as cur:

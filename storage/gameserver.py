@@ -222,7 +222,8 @@ class LiveFeedStore:
                 " digest, log, cross_check, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
                 " ON CONFLICT (number) DO UPDATE SET status = excluded.status, ended_at = excluded.ended_at,"
                 " hand_count = excluded.hand_count, digest = excluded.digest, log = excluded.log,"
-                " cross_check = excluded.cross_check, imported_at = excluded.imported_at",
+                " cross_check = excluded.cross_check, imported_at = excluded.imported_at,"
+                " version = games.version + 1",
                 (
                     row.number,
                     row.rated,

@@ -55,6 +55,7 @@ BOTH_BACKENDS = {
     "test_outbox_penalties_links",
     "test_outbox_corrections_table",
     "test_outbox_game_server",
+    "test_kept_paper",
     "test_paper_changes",
     "test_penalties",
     "test_penalties_rules",

@@ -159,13 +159,14 @@ async def events(club: Club) -> list[str]:
 
 async def feed_next_hand(club: Club, game: Game) -> Game:
     """The live feed finishes the hand after: the stored log grows by one completed hand (as the game server's
-    feed would write it), keeping the changes already attached to earlier hands."""
+    feed would write it, raising the paper's version with it), keeping the changes already attached to earlier
+    hands."""
     longer = _generate(game.number, game.players, len(game.hands) + 1, game.rated, game.ai)
     assert longer.hands[: len(game.hands) - 1] == game.hands[:-1]
     raw = json.dumps(game_to_doc(longer), separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode()
     async with club.db.transaction() as conn:
         await conn.execute(
-            "UPDATE games SET log = ?, hand_count = ?, digest = ? WHERE number = ?",
+            "UPDATE games SET log = ?, hand_count = ?, digest = ?, version = version + 1 WHERE number = ?",
             (zlib.compress(raw), len(longer.hands), f"fed-{len(longer.hands)}", game.number),
         )
     stored = await club.db.games.get(game.number)

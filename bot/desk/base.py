@@ -18,7 +18,8 @@ from bot.desk.deps import DeskDeps
 from bot.desk.refused import Refused
 from bot.i18n.reader import reader_language, speaking
 from bot.messages import Catalogue
-from bot.pictures.attach import paper_pictures
+from bot.papers import KeptPaper, PaperKeeper
+from bot.pictures.attach import kept_paper_pictures
 from bot.ports import Button, Chats, Clock, GameServerPort, Party, Reply, Timers, TrialSpace
 from bot.views import TranscriptLine, author_label, render_transcript_page, render_trials, transcript_pages
 from rules.eligibility import GameFacts, RefereeFacts
@@ -26,8 +27,7 @@ from rules.fall_moves import FallMove, fall_move
 from rules.gamelog import Game
 from rules.members import Member, Office, PartyRole, Role, sees_names
 from rules.nicknames import NickRefused, check_nick, check_scripts, identity_key
-from rules.paper import compute_paper
-from rules.paper_render import anonymised, paper_json, paper_text
+from rules.paper_render import paper_json, paper_text
 from storage.chat_outbox import NewEffect
 from storage.database import Database
 from storage.languages import member_language
@@ -178,10 +178,36 @@ class DeskBase:
             return None
         return GameFacts(summary.number, summary.rated, summary.ai, summary.status, summary.players, summary.ended_at)
 
+    @property
+    def papers(self) -> PaperKeeper:
+        """The papers kept for this desk's database (`bot.papers`), shared by every part."""
+        keeper = self.deps.papers
+        if keeper is None or keeper.db is not self.db:  # a desk given another database keeps that one's papers
+            keeper = self.deps.papers = PaperKeeper(self.db)
+        return keeper
+
+    async def kept_paper(self, number: int) -> KeptPaper:
+        """Game `number`'s paper as stored now, computed once per change (`bot.papers`); refused for a game not
+        stored. What shows the paper (`/papir`, a web page, the game server's copy) starts here."""
+        kept = await self.papers.get(number)
+        if kept is None:
+            raise Refused("call.unknown_game", game=number)
+        return kept
+
     async def load_game(self, number: int) -> Game:
-        game = await self.db.games.get(number)
-        assert game is not None, f"game {number} vanished from the database"
-        return game
+        """The stored game (the kept paper's: one object per version, whose hands' scoring is reused)."""
+        kept = await self.papers.get(number)
+        assert kept is not None, f"game {number} vanished from the database"
+        return kept.game
+
+    async def paper_of(self, game: Game) -> KeptPaper:
+        """The kept paper of `game` as `load_game` loaded it; when the game was written since (it is not the kept
+        game), the paper of that `game` with the changes standing now (not kept)."""
+        kept = await self.papers.get(game.number)
+        if kept is not None and kept.game is game:
+            return kept
+        changes = tuple(await self.db.paper_changes.for_game(game.number))
+        return KeptPaper(game.number, 0 if kept is None else kept.version, game, changes)
 
     async def fall_moves(self, number: int) -> list[FallMove]:
         """The game's standing fall moves from every source (`rules.fall_moves`), read from the stored changes."""
@@ -268,17 +294,14 @@ class DeskBase:
     async def paper(self, number: int, viewer: Member | None = None) -> Reply:
         """/papir <game>: the game's paper, computed from its log and the changes attached to its hands; a
         verdict's change shows its trial number, and the referee's name only to those who may see it."""
-        game = await self.db.games.get(number)
-        if game is None:
-            raise Refused("call.unknown_game", game=number)
-        changes = await self.db.paper_changes.for_game(number)
-        if not self.sees_referee_names(viewer):
-            changes = anonymised(changes)
-        paper = compute_paper(game, changes)
-        return Reply(
-            paper_text(game, paper, self.t),
-            pictures=await paper_pictures(game, paper, self.messages.language),
+        kept = await self.kept_paper(number)
+        names = self.sees_referee_names(viewer)
+        language = self.messages.language
+        text = kept.derived(
+            ("text", language, self.config.timezone, names),
+            lambda: paper_text(kept.game, kept.paper_for(names), self.t),
         )
+        return Reply(text, pictures=await kept_paper_pictures(kept, language))
 
     def paper_effect(self, number: int, queue: chat_effect.Queue | None = None) -> NewEffect:
         """The game server is to learn game `number`'s paper: written with the decision that changed it (a
@@ -288,10 +311,9 @@ class DeskBase:
 
     async def paper_changed(self, number: int) -> None:
         """Tell the game server the game's paper after a change landed (the delivery of a `paper_effect`)."""
-        game = await self.db.games.get(number)
-        if game is not None:
-            paper = compute_paper(game, anonymised(await self.db.paper_changes.for_game(number)))
-            await self.game_server.paper_changed(number, paper_json(game, paper))
+        kept = await self.papers.get(number)
+        if kept is not None:
+            await self.game_server.paper_changed(number, paper_json(kept.game, kept.anonymous))
 
     # The chat outbox (bot.chat_outbox) -----------------------------------------------------------------------
     @property

@@ -158,9 +158,7 @@ class CorrectionDesk(DeskBase):
                 if not playing:
                     raise Refused(no_game)
                 number = playing[0].number
-        game = await self.db.games.get(number)
-        if game is None:
-            raise Refused("call.unknown_game", game=number)
+        game = (await self.kept_paper(number)).game
         seat = game.seat_of(member.nick)
         if seat is None:
             raise Refused(not_player, game=number)
@@ -169,8 +167,8 @@ class CorrectionDesk(DeskBase):
     async def _hand_state(self, game: Game, n: int) -> HandState:
         if not 1 <= n <= len(game.hands):
             raise Refused("correction.no_hand", hand=n, game=game.number, count=len(game.hands))
-        standing = tuple(await self.db.paper_changes.for_game(game.number))
-        paper = compute_paper(game, standing)
+        kept = await self.paper_of(game)
+        standing, paper = kept.changes, kept.paper
         score = paper.hands[n - 1].score
         if score is None:
             raise Refused("correction.hand_not_scored", hand=n, game=game.number)

@@ -25,6 +25,7 @@ from storage.database import Database
 if TYPE_CHECKING:
     from bot.arbitar_pool import ArbitarPool
     from bot.chat_outbox import ChatOutbox
+    from bot.papers import PaperKeeper
     from rules.gamelog import Game
     from rules.members import Member, Role
     from rules.verdicts import Draft
@@ -49,6 +50,7 @@ class DeskDeps:
     catalogues: dict[str, Catalogue]  # every language's texts on the club's clock (a member may choose his own)
     chat_outbox: ChatOutbox | None = None  # made on first use (`DeskBase.chat_outbox`), one per desk
     arbitar_pool: ArbitarPool | None = None  # made on first use (`DeskBase.arbitar_pool`), one per desk
+    papers: PaperKeeper | None = None  # the kept papers of `db`, made on first use (`DeskBase.papers`)
 
     @classmethod
     def of(

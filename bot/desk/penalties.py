@@ -24,7 +24,6 @@ from bot.ports import Reply, asserting
 from bot.views import render_verdict
 from rules.catalogue import escalate, find
 from rules.gamelog import Game, GameStatus
-from rules.paper import compute_paper
 from rules.penalties import (
     month_closes_at,
     month_of,
@@ -159,13 +158,12 @@ class PenaltyDesk(DeskBase):
             if verdict.abandoned and game.status is not GameStatus.INTERRUPTED:
                 raise VerdictRefused("penalty.abandoned_not_interrupted", game=game.number)
             if verdict.abandoned and (
-                await self.db.penalties.settled(game.number) is not None
-                or compute_paper(game, await self.db.paper_changes.for_game(game.number)).settled
+                await self.db.penalties.settled(game.number) is not None or (await self.paper_of(game)).paper.settled
             ):
                 # A settled game counts as finished: nobody abandoned it (never announced and then not counted).
                 raise VerdictRefused("penalty.abandoned_settled", game=game.number)
         elif isinstance(verdict, Settlement) and game.status is GameStatus.INTERRUPTED and game.ended_at is not None:
-            paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
+            paper = (await self.paper_of(game)).paper
             if not paper.ended:
                 figures = settlement_figures(
                     game.bule, paper.bule_sum, game.ended_at, self.now(), self.settlement_share, self.settlement_delay
@@ -469,7 +467,7 @@ class PenaltyDesk(DeskBase):
             if item.status is not GameStatus.FINISHED and item.number not in counted:
                 continue
             game = await self.load_game(item.number)
-            paper = compute_paper(game, await self.db.paper_changes.for_game(item.number))
+            paper = (await self.paper_of(game)).paper
             seat = game.seat_of(member.nick)
             if seat is None or not paper.ended:
                 continue

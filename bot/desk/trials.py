@@ -26,7 +26,6 @@ from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_
 from rules.gamelog import Game, GameStatus
 from rules.members import PartyRole, Role
 from rules.nicknames import NickRefused, check_nick
-from rules.paper import compute_paper
 from rules.paper_link import verdict_changes
 from rules.verdicts import (
     BulaChange,
@@ -219,7 +218,7 @@ class TrialDesk(DeskBase):
         """Prikaz ruke: every card of every played hand and of the hand in progress, trick by trick."""
         trial = await self.steps.judged_by(referee, trial_id)
         game = await self.load_game(trial.game)
-        paper = compute_paper(game, await self.db.paper_changes.for_game(game.number))
+        paper = (await self.paper_of(game)).paper
         return Reply(
             render_hands(game, self.messages, paper), pictures=await hand_pictures(game, self.messages.language)
         )
@@ -263,7 +262,7 @@ class TrialDesk(DeskBase):
             plavac_limit=limits.plavac_max_days,
             league_limit=limits.league_max_points,
         )
-        standing = await self.db.paper_changes.for_game(game.number)
+        standing = (await self.paper_of(game)).changes
         limits = self.config.penalties
         share = Fraction(limits.settlement_played_share)
         settlement = ((share.numerator, share.denominator), timedelta(minutes=limits.settlement_delay_minutes))

@@ -7,11 +7,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bot.ports import Picture
 from rules.arbitar.verdict import ArbitarVerdict
 from rules.gamelog import Game
 from rules.paper import Paper
+
+if TYPE_CHECKING:
+    from bot.papers import KeptPaper
 
 log = logging.getLogger(__name__)
 MAX_HAND_PICTURES = 10  # Discord takes at most ten files a message; the text shows every hand anyway
@@ -53,6 +57,21 @@ async def _rendered(render: Callable[[], tuple[Picture, ...]], what: str) -> tup
 
 async def paper_pictures(game: Game, paper: Paper, lang: str) -> tuple[Picture, ...]:
     return await _rendered(lambda: (_paper(game, paper, lang),), f"the paper of game {game.number}")
+
+
+async def kept_paper_pictures(kept: KeptPaper, lang: str) -> tuple[Picture, ...]:
+    """The picture of a kept paper (`bot.papers`) in `lang`, drawn once per version of the paper and kept with it
+    (without the referees' names, as every picture); none when drawing fails (logged, and drawn again when next
+    asked)."""
+
+    def draw() -> tuple[Picture, ...]:
+        return (_paper(kept.game, kept.anonymous, lang),)
+
+    try:
+        return await kept.derived_async(("picture", lang), lambda: asyncio.to_thread(draw))
+    except Exception:
+        log.exception("cannot render the pictures of the paper of game %s", kept.number)
+        return ()
 
 
 async def hand_pictures(game: Game, lang: str) -> tuple[Picture, ...]:
