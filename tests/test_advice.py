@@ -97,7 +97,7 @@ async def test_the_advice_is_the_arbitars_own_output_for_a_transfer_and_a_not_ob
         "prolaz igrača marko; u kartama igrača marko greške nema." in lines
     )
     error = next(line for line in lines if line.startswith("    petar: u 8. štihu Q♠ umesto Q♦"))
-    assert "odgovara licitaciji" in error
+    assert "saglasnih sa licitacijom" in error
     assert "prag" in error
     assert "    marko: Arbitar nije našao grešku u kartama koja odlučuje." in lines
     assert (

@@ -73,7 +73,7 @@ async def test_a_function_that_comes_with_a_discord_role_is_appointed_by_the_act
         by_act = await answer_of(
             fake, await fake.slash(m["marko"].id, "postavi", {"clan": "ceca", "funkcija": "referee"})
         )
-        assert by_act.startswith("ceca je postavljen")
+        assert by_act.startswith("Član ceca je postavljen")
         ceca = await app.db.members.by_nick("ceca")
         assert ceca is not None
         assert ceca.roles == {"referee"}
@@ -82,7 +82,7 @@ async def test_a_function_that_comes_with_a_discord_role_is_appointed_by_the_act
         appointed = await answer_of(
             fake, await fake.slash(m["marko"].id, "postavi", {"clan": "ceca", "funkcija": "moderator"})
         )
-        assert appointed.startswith("ceca je postavljen")
+        assert appointed.startswith("Član ceca je postavljen")
         ceca = await app.db.members.by_nick("ceca")
         assert ceca is not None
         assert ceca.roles == {"referee", "moderator"}

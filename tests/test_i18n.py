@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from babel import Locale
+from language_check import counts_before_a_word, gendered, numbers_outside_plural_forms
 
 import bot.i18n.catalogues as catalogues
 from bot.config import ConfigError, from_dict
@@ -240,3 +241,34 @@ def test_discord_timestamps_replace_the_clubs_times_in_every_language() -> None:
         future = discord_times(text, language, "Europe/Belgrade", now=moment - timedelta(minutes=5))
         assert f"<t:{epoch}:f> (<t:{epoch}:R>)" in future
     assert discord_times("ruka 5, partija 1847320", "sr", "Europe/Belgrade") == "ruka 5, partija 1847320"
+
+
+def test_no_count_stands_before_a_noun_outside_a_plural_form() -> None:
+    """A number placeholder outside its entry's plural form may only stand where nothing agrees with it
+    (tests/language_check.py): "2 poruka", "najviše 21 dana", "1 pages", "3 d." are what it catches."""
+    assert numbers_outside_plural_forms() == []
+    assert list(counts_before_a_word("k", "još {more} poruka", None)) == [("more", "poruka")]
+    assert list(counts_before_a_word("k", "{pages} pages", None)) == [("pages", "pages")]
+    assert list(counts_before_a_word("k", "skraćen za {days} d.", "days")) == [("days", "d.")]
+    assert list(counts_before_a_word("k", "poruka: {messages}. Za {yes}, protiv {no} od {all}", None)) == []
+    assert list(counts_before_a_word("k", "ruka {hand} je završena", None)) == []
+
+
+def test_no_text_in_any_language_makes_a_member_a_man_or_a_woman() -> None:
+    """Decided once: a member who is the subject of a past or passive participle is named after a noun that
+    carries the agreement ("član jelena je razrešen funkcije", "Игрок ana снят"); without one, the phrase fails —
+    in Serbian (both scripts) and Russian."""
+    wrong = [
+        (code, key, phrase)
+        for code, language in languages().items()
+        for key, text in language.texts.items()
+        for form in forms_of(text)
+        for phrase in gendered(code, form)
+    ]
+    assert not wrong, wrong
+    assert gendered("sr", "{nick} je razrešen funkcije") == ["{nick} je razrešen"]
+    assert gendered("sr", "Vaš zahtev: {nick} nije igrao") == ["{nick} nije igrao"]
+    assert gendered("sr", "Član {nick} je razrešen funkcije: {role}.") == []
+    assert gendered("sr-Cyrl", "{nick} је постављен") == ["{nick} je postavljen"]
+    assert gendered("ru", "{nick} отозвал вызов") == ["{nick} отозвал"]
+    assert gendered("ru", "Игрок {nick} снят с должности") == []

@@ -79,10 +79,10 @@ def test_a_refusal_is_a_key_and_values_written_by_the_edge() -> None:
         check_change(game, [], change)
     assert (refused.value.key, refused.value.params) == ("no_hand", {"hand": 9, "game": game.number, "count": 2})
     texts = {lang: Catalogue(lang).t(refused.value.message_key, **refused.value.params) for lang in LANGUAGES}
-    assert texts["sr"] == f"Ruka 9 ne postoji: partija {game.number} ima ruku: 2."
+    assert texts["sr"] == f"Ruka 9 ne postoji: partija {game.number} ima 2 ruke."
     assert texts["en"] == f"There is no hand 9: game {game.number} has 2 hands."
-    assert texts["ru"] == f"Руки 9 нет: в партии {game.number} рук: 2."
-    assert texts["sr-Cyrl"] == f"Рука 9 не постоји: партија {game.number} има руку: 2."
+    assert texts["ru"] == f"Руки 9 нет: в партии {game.number} 2 руки."
+    assert texts["sr-Cyrl"] == f"Рука 9 не постоји: партија {game.number} има 2 руке."
     assert discrepancy_lines([], Catalogue("ru").t) == []
 
 

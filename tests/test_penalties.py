@@ -85,7 +85,7 @@ async def test_plavac_starts_is_shown_and_runs_out_once_through_a_durable_deadli
     await judge(club, 100, Draft(Penalty("petar", plavac_days=2, league_points=3), "namerno napuštanje"))
     until = NOW + timedelta(days=2)
     assert plavac_calls(club, "petar") == [until]
-    assert any("plavac 2 d." in text and "3 kaznena poena" in text for text in told(club, "petar"))
+    assert any("plavac 2 dana" in text and "3 kaznena poena" in text for text in told(club, "petar"))
     assert until in club.timers.armed
     card = (await club.desk.member_status(await club.get("petar"), None)).text
     assert "plavac do 2.12.2026. 13:00" in card
@@ -95,7 +95,7 @@ async def test_plavac_starts_is_shown_and_runs_out_once_through_a_durable_deadli
     await club.advance(timedelta(seconds=1))
     await club.desk.run_due()  # a second wake-up changes nothing
     assert plavac_calls(club, "petar") == [until, None]
-    assert sum("istekao" in text for text in told(club, "petar")) == 1
+    assert sum("istekla" in text for text in told(club, "petar")) == 1
     assert "plavac: nema" in (await club.desk.member_status(await club.get("petar"), None)).text
 
 
@@ -110,7 +110,7 @@ async def test_a_plavac_that_ran_out_while_the_bot_was_down_ends_at_start(club: 
     restarted = Desk(club.db, Chats([chat]), server, clock, club.config, timers)
     await restarted.start()
     assert ("set_plavac", ("petar", None)) in server.calls
-    assert any("istekao" in s.text for s in chat.to("dm:petar"))
+    assert any("istekla" in s.text for s in chat.to("dm:petar"))
 
 
 async def test_a_running_plavac_is_rearmed_and_resent_to_the_game_server_at_start(club: Club) -> None:
@@ -148,7 +148,7 @@ async def test_walk_penalty_then_new_penalty_then_niko(club: Club) -> None:
     assert plavac_calls(club, "petar") == [NOW + timedelta(days=3), None]  # 2 days left − 3: it ends now
     lifted = told(club, "petar")[-1]
     assert "ukinuta" in lifted
-    assert "završen je odmah" in lifted
+    assert "završena je odmah" in lifted
     assert "4 kaznena poena su vraćena" in lifted
     petar = await club.desk.member_card(await club.get("petar"))
     assert petar.plavac_until is None
@@ -177,7 +177,7 @@ async def test_a_plavac_already_over_when_lifted_is_only_reported(club: Club) ->
     assert plavac_calls(club, "petar") == [NOW + timedelta(days=1), None]
     await judge(club, 100, Draft(Nobody(), "greška u presudi"), caller="marko", referee="sudija2")
     assert plavac_calls(club, "petar") == [NOW + timedelta(days=1), None]  # nothing more to tell the server
-    assert "već istekao" in told(club, "petar")[-1]
+    assert "već istekla" in told(club, "petar")[-1]
 
 
 async def test_a_new_plavac_adds_to_a_running_one_and_lifting_shortens_it(club: Club) -> None:

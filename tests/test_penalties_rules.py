@@ -127,7 +127,7 @@ async def test_the_desk_holds_the_configured_limits_and_names(tmp_path: Path) ->
         assert "Najviše 0" in no_points.text
         assert (await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=3), ""))).ok
         assert (await club.desk.finish(referee)).ok
-        assert "suspenzija 3 d." in club.chat.to("dm:petar")[-1].text
+        assert "suspenzija 3 dana" in club.chat.to("dm:petar")[-1].text
         card = (await club.desk.member_status(await club.get("petar"), None)).text
         assert "suspenzija do" in card
     finally:

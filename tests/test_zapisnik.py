@@ -234,7 +234,7 @@ async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) ->
 
     caller = await ask("ivana")
     assert caller.ok
-    assert "4 poruka" in caller.text
+    assert "4 poruke" in caller.text
     [document] = caller.documents
     assert document.name == f"zapisnik-{trial_id}.html"
     assert document.mime == "text/html"
