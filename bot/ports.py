@@ -377,6 +377,31 @@ class GameServerPort(Protocol):
         """Show a one-time link code to `nick` in the game client (bot.desk.links)."""
         ...
 
+    async def hand_in_progress(self, game: int) -> HandInProgress:
+        """The table's hand in progress, asked of the game server now (for the referee's eyes only; never kept)."""
+        ...
+
+
+class Unavailable(StrEnum):
+    """Why the hand in progress cannot be shown; each names its text (`hands.why_<value>`)."""
+
+    NO_LINK = "no_link"  # no game server linked
+    UNSUPPORTED = "unsupported"  # the game server speaks v1, which has no hand in progress
+    NONE = "none"  # no hand is being played at the table (between hands, or the game is over)
+    NO_ANSWER = "no_answer"  # the game server did not answer in time, or failed
+    REFUSED = "refused"  # the game server refused the question
+    INVALID = "invalid"  # its answer does not fit the stored game
+
+
+@dataclass(frozen=True, slots=True)
+class HandInProgress:
+    """The game server's answer: its `answer` JSON (the hand in game-log format v1 without ``ended_at``, the
+    trick being played, whether the table saw the talon), or why there is none (`unavailable`, and `detail`)."""
+
+    answer: dict[str, Any] | None
+    unavailable: Unavailable | None = None
+    detail: str = ""
+
 
 class LoggingGameServer:
     """No game server configured: the bot records everything itself and these calls are only logged."""
@@ -413,6 +438,9 @@ class LoggingGameServer:
 
     async def deliver_link_code(self, nick: str, code: str) -> None:
         await self._record("deliver_link_code", nick)  # never the code itself: the log is no delivery
+
+    async def hand_in_progress(self, game: int) -> HandInProgress:
+        return HandInProgress(None, Unavailable.NO_LINK)
 
 
 class Timers(Protocol):

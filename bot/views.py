@@ -58,6 +58,12 @@ def render_hands(game: Game, m: Catalogue, paper: Paper | None = None) -> str:
     return "\n".join(lines)
 
 
+def render_hand_in_progress(game: Game, m: Catalogue) -> str:
+    """The game's last hand (the hand in progress) as Prikaz ruke shows it, under the game's title."""
+    lines = [m.t("hands.title", game=game.number, players=", ".join(game.players))]
+    return "\n".join([*lines, *_hand_block(game, game.hands[-1].n, m)])
+
+
 def _hand_block(game: Game, n: int, m: Catalogue) -> list[str]:
     names = game.players
     hand = next(h for h in game.hands if h.n == n)
@@ -70,7 +76,8 @@ def _hand_block(game: Game, n: int, m: Catalogue) -> list[str]:
     if hand.bids:
         lines.append("  " + m.t("hands.bids") + ": " + ", ".join(f"{names[b.seat]} {b.call}" for b in hand.bids))
     if hand.declarer is None or hand.contract is None:
-        lines.append("  " + m.t("hands.all_pass"))
+        if hand.completed or (len(hand.bids) >= 3 and all(b.call == "dalje" for b in hand.bids)):
+            lines.append("  " + m.t("hands.all_pass"))  # an auction still going on is no all-pass hand
         return lines
     lines.append("  " + m.t("hands.contract", declarer=names[hand.declarer], contract=hand.contract.describe()))
     if hand.discards:

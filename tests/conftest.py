@@ -42,6 +42,7 @@ BOTH_BACKENDS = {
     "test_gameserver_authenticity",
     "test_gameserver_e2e",
     "test_gameserver_faults",
+    "test_gameserver_hand",
     "test_gameserver_hostile",
     "test_gameserver_korekcija",
     "test_gameserver_resync",

@@ -67,7 +67,7 @@ class Linked:
         return self.ref.add_table(game)
 
     async def close(self) -> None:
-        await self.link.worker.stop()
+        await self.link.stop()
         await self.ref.close()
         await self.bot_server.close()
         await self.ref_server.close()

@@ -125,7 +125,7 @@ async def relink(linked: Linked, keys: Keyring) -> None:
     linked.desk.game_server.wake = linked.link.worker.wake  # type: ignore[attr-defined]
     linked.bot_server = TestServer(linked.link.app, host="127.0.0.1", port=port)
     await linked.bot_server.start_server()
-    await linked.link.start(listen=False)
+    await linked.link.feed.resync()  # the link's start, but its worker: the test sends the outbox (`flush`)
 
 
 async def test_a_secret_rotated_mid_run_loses_nothing(linked: Linked) -> None:

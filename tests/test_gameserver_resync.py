@@ -50,7 +50,7 @@ async def restart(linked: Linked) -> None:
     linked.desk, linked.link = desk, link
     linked.bot_server = TestServer(link.app, host="127.0.0.1", port=linked.bot_server.port)
     await linked.bot_server.start_server()
-    await link.start(listen=False)
+    await link.feed.resync()  # the link's start, but its worker: the test sends the outbox (`flush`)
     await linked.flush()
 
 

@@ -1,29 +1,50 @@
-"""`sudija gameserver-check URL [--game N] [--nick NICK] [--close]`: the conformance check of a game server
-(`bot.gameserver.check`): signatures, idempotency and each command; exit status 1 when any check fails. The
-shared secret is read from the environment variable named in `[gameserver]` (or `--secret-env`)."""
+"""`sudija gameserver-check URL [--listen HOST:PORT] [--events-url URL] [--secret-env NAME]`: the conformance check
+of a game server (`bot.gameserver.check`), protocol v1.1, against the test table the game server keeps for it
+(never a real one): signatures, JSON answers, every command, idempotency asked of the table's state, and the test
+table's events, which it takes as the bot would at `--listen` (the game server posts them to `--events-url`).
+Exit status 1 when any check fails, 2 on a usage error. The keys are the bot's (`[gameserver]`: `secret_env`,
+`key_id`, `events_secret_env`, `previous_secret_env`), `--secret-env` naming another variable for the secret."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
+from dataclasses import replace
 from typing import Any
 
-from bot.cli._common import club_config, game_number
+from bot.cli._common import club_config
+
+
+def _address(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"HOST:PORT, like 127.0.0.1:8711 (0: any free port), not {value!r}")
+    return host, int(port)
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "gameserver-check",
-        help="check that a game server speaks the link protocol v1",
-        description="Exercise a game server's /healthz and /v1/commands (see "
-        "docs/game-server.md) and report what fails.",
+        help="check that a game server speaks the link protocol v1.1",
+        description="Exercise a game server's /healthz, /v1/commands and events against the test table it keeps "
+        "for the check (see docs/game-server.md) and report what fails.",
     )
     parser.add_argument("url", help="the game server's base URL, e.g. http://10.0.0.5:8700")
-    parser.add_argument("--game", type=game_number, default=1, help="a test table's game number (default 1)")
-    parser.add_argument("--nick", default="sudija-check", help="a test member's nickname")
-    parser.add_argument("--close", action="store_true", help="also send close_game (it closes the test table)")
+    parser.add_argument(
+        "--listen",
+        type=_address,
+        default=("127.0.0.1", 0),
+        metavar="HOST:PORT",
+        help="where the check takes the test table's events (default 127.0.0.1, any free port)",
+    )
+    parser.add_argument(
+        "--events-url",
+        default=None,
+        metavar="URL",
+        help="the address the game server posts the test table's events to (reaching --listen; ends /v1/events)",
+    )
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="wait for each answer")
     parser.add_argument(
         "--secret-env",
         default=None,
@@ -34,19 +55,36 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.config import ConfigError  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.gameserver.check import conformance  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.gameserver.link import link_keys  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.ports import SystemClock  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    name = args.secret_env or club_config(args).gameserver.secret_env
-    secret = os.environ.get(name)
-    if not secret:
-        print(f"The shared secret is read from the environment variable {name}, which is empty.", file=sys.stderr)
-        return 2
+    link = club_config(args).gameserver
+    if args.secret_env:
+        link = replace(link, secret_env=args.secret_env)
     if not args.url.startswith(("http://", "https://")):
         print(f"The URL must start with http:// or https://, not {args.url!r}.", file=sys.stderr)
         return 2
+    try:
+        keys = link_keys(link)
+    except ConfigError as problem:
+        print(f"The check signs as the bot does: {problem}.", file=sys.stderr)
+        return 2
+    if not 0 < args.timeout <= 120:
+        print("--timeout is more than 0 and at most 120 seconds.", file=sys.stderr)
+        return 2
     checks = asyncio.run(
-        conformance(args.url, secret.encode(), SystemClock().now, game=args.game, nick=args.nick, close=args.close)
+        conformance(
+            args.url,
+            keys,
+            SystemClock().now,
+            listen=args.listen,
+            events_url=args.events_url,
+            answer_seconds=args.timeout,
+            events_seconds=args.timeout,
+            window=link.timestamp_window_seconds,
+        )
     )
     for check in checks:
         print(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
@@ -20,10 +21,11 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
 from bot.pictures.attach import hand_pictures
-from bot.ports import Action, Button, CallPost, Reply, SpaceFallback, TrialSpace, state_key
-from bot.views import render_hands, render_verdict
+from bot.ports import Action, Button, CallPost, Reply, SpaceFallback, TrialSpace, Unavailable, state_key
+from bot.views import render_hand_in_progress, render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
+from rules.live_hand import LiveHandError, with_hand_in_progress
 from rules.members import PartyRole, Role
 from rules.nicknames import NickRefused, check_nick
 from rules.paper_link import verdict_changes
@@ -44,6 +46,8 @@ from storage.chat_outbox import NewEffect
 from storage.members import Member
 from storage.states import CallState, CouncilorCallState, EndReason, SpaceState, TrialOutcome
 from storage.trials import TakeResult, Trial, WithEnd
+
+log = logging.getLogger(__name__)
 
 
 def named_in_nfc(draft: Draft) -> Draft:
@@ -142,7 +146,14 @@ class TrialDesk(DeskBase):
                 raise Refused("take.expired", game=call.game)
             raise Refused(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
         await self.steps.open_trial(trial)
-        return Reply(self.t("take.ok", game=call.game, trial=trial.id))
+        taken = Reply(self.t("take.ok", game=call.game, trial=trial.id))
+        if not call.in_game:
+            return taken
+        # The referee of an in-game call sees the hand in progress at once (asked of the game server, kept nowhere).
+        stored = await self.load_game(call.game)
+        live, notes = await self.with_hand_in_progress(stored)
+        shown = [render_hand_in_progress(live, self.messages)] if live is not stored else []
+        return replace(taken, text="\n\n".join([taken.text, *shown, *notes]) if (shown or notes) else taken.text)
 
     async def _parties(self, call: Call, facts: GameFacts) -> list[tuple[int, PartyRole]]:
         """Out of game: the caller. In game: the table's three players (those who are members)."""
@@ -215,13 +226,47 @@ class TrialDesk(DeskBase):
         return None
 
     async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
-        """Prikaz ruke: every card of every played hand and of the hand in progress, trick by trick."""
+        """Prikaz ruke: every card of every played hand and of the hand in progress, trick by trick — in an
+        in-game trial the hand in progress as the game server reports it now (for the referee alone)."""
         trial = await self.steps.judged_by(referee, trial_id)
         game = await self.load_game(trial.game)
         paper = (await self.paper_of(game)).paper
+        notes: list[str] = []
+        if trial.in_game:
+            game, notes = await self.with_hand_in_progress(game)
         return Reply(
-            render_hands(game, self.messages, paper), pictures=await hand_pictures(game, self.messages.language)
+            "\n".join([render_hands(game, self.messages, paper), *notes]),
+            pictures=await hand_pictures(game, self.messages.language),
         )
+
+    async def with_hand_in_progress(self, game: Game) -> tuple[Game, list[str]]:
+        """The game with the hand in progress the game server reports (asked now, never stored: it is shown to
+        the trial's referee and forgotten), and the lines that go with it (the trick being played, a talon the
+        table has not seen) or that say why it is not available. With no game server linked, the stored game is
+        all there is, and nothing is said."""
+        if game.status is not GameStatus.IN_PROGRESS:
+            return game, []
+        asked = await self.game_server.hand_in_progress(game.number)
+        if asked.unavailable is Unavailable.NO_LINK:
+            return game, []
+        why = asked.unavailable
+        if asked.answer is not None:
+            try:
+                live = with_hand_in_progress(game, asked.answer)
+            except LiveHandError as problem:
+                log.warning("the game server's hand in progress of game %s does not fit: %s", game.number, problem)
+                why = Unavailable.INVALID
+            else:
+                hand = live.hand.n
+                notes = []
+                if live.current_trick:
+                    played = ", ".join(f"{game.players[seat]} {card.display()}" for seat, card in live.current_trick)
+                    notes.append(self.t("hands.current_trick", hand=hand, cards=played))
+                if not live.talon_seen:
+                    notes.append(self.t("hands.talon_unseen", hand=hand))
+                return live.game, notes
+        assert why is not None
+        return game, [self.t("hands.live_unavailable", game=game.number, why=self.t(f"hands.why_{why.value}"))]
 
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self.steps.judged_by(referee, trial_id)

@@ -16,6 +16,7 @@ from bot.gameserver.inbound import events_app, serve_events
 from bot.gameserver.korekcija import KorekcijaDesk
 from bot.gameserver.outbox import HttpGameServer, Notice, OutboxWorker
 from bot.gameserver.protocol import Key, Keyring
+from bot.gameserver.query import GameServerQuery
 from bot.outbox_engine import Attempt, Backoff, Bounds
 from bot.ports import SystemClock
 from storage.chat_outbox import NewEffect
@@ -99,6 +100,8 @@ class GameServerLink:
             ending=self.korekcija.undo_ended,
         )
         port.wake = self.worker.wake
+        self.query = GameServerQuery(config.url, keys.signing, self.clock, config.query_timeout_seconds)
+        port.ask = self.query.hand_in_progress
         self.feed = LiveFeed(desk, wall=self.clock)
         self.korekcija.attach(self.feed)
         self.app = events_app(self.feed, keys, self.clock, config.timestamp_window_seconds)
@@ -121,6 +124,7 @@ class GameServerLink:
 
     async def stop(self) -> None:
         await self.worker.stop()
+        await self.query.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -23,7 +23,7 @@ import aiohttp
 
 from bot.gameserver.protocol import IDEMPOTENCY_HEADER, Key, command_doc, encode, final_refusal, signed_headers
 from bot.outbox_engine import Attempt, Backoff, Bounds, OutboxEngine, Outcome, answer_outcome
-from bot.ports import command_key
+from bot.ports import HandInProgress, Unavailable, command_key
 from rules.gamelog import format_time
 from storage.database import Database
 from storage.outbox import Command, OutboxStore
@@ -52,6 +52,7 @@ class HttpGameServer:
         self.store = OutboxStore(db)
         self.clock = clock
         self.wake = wake
+        self.ask: Callable[[int], Awaitable[HandInProgress]] | None = None  # set by the link
 
     async def _enqueue(self, queue: str, kind: str, data: dict[str, Any]) -> None:
         # A command the chat outbox delivers (a decision's `server` effect) goes under the key its effect fixes:
@@ -87,6 +88,12 @@ class HttpGameServer:
 
     async def deliver_link_code(self, nick: str, code: str) -> None:
         await self._enqueue(f"nick:{nick.casefold()}", "deliver_link_code", {"nick": nick, "code": code})
+
+    async def hand_in_progress(self, game: int) -> HandInProgress:
+        """Asked at once (a question is no outbox row), through the link's `GameServerQuery`."""
+        if self.ask is None:
+            return HandInProgress(None, Unavailable.NO_LINK)
+        return await self.ask(game)
 
 
 SECRETS = {"deliver_link_code": "code"}  # a command's field the row forgets once the game server took it

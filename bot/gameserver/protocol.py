@@ -66,7 +66,15 @@ COMMANDS: dict[str, dict[str, str]] = {
     "paper_changed": {"game": "integer", "paper": "object"},
     "undo_move": {"game": "integer", "hand": "integer", "move": "integer"},
     "deliver_link_code": {"nick": "string", "code": "string"},
+    "hand_in_progress": {"game": "integer"},
+    "test_table": {"events_url": "string"},
+    "test_state": {},
 }
+#: (v1.1) Commands that ask rather than act: sent at once (not through the outbox), answered with data. The first
+#: changes nothing; the other two are the conformance check's (`sudija gameserver-check`): `test_table` (re)starts
+#: the table the game server keeps for the check, whose events go to `events_url`, and `test_state` says how that
+#: table and its test member stand.
+QUERIES = frozenset({"hand_in_progress", "test_table", "test_state"})
 
 #: A command's refusals the protocol calls final beyond 400, 413 and 422 (docs/game-server.md, "Answers to
 #: commands"): a status and the `field` its JSON answer names (a prefix). A 404 naming a field of `data` is the

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import itertools
 import logging
+import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 import aiohttp
@@ -25,6 +26,7 @@ from aiohttp import web
 from bot.gameserver.protocol import (
     IDEMPOTENCY_HEADER,
     MINOR,
+    QUERIES,
     VERSION,
     Keyring,
     ProtocolError,
@@ -36,8 +38,12 @@ from bot.gameserver.protocol import (
 )
 from rules.cards import Card
 from rules.gamelog import Game, GameStatus, Hand, format_time, game_to_doc
+from rules.generator import generate_game
 
 log = logging.getLogger(__name__)
+TEST_GAME = 900_000_001  # the conformance check's table: a game number no real table has
+TEST_PLAYERS = ("proba-ana", "proba-bora", "proba-ceca")  # test members nobody is
+TEST_STEPS = 6  # what the test table plays when started: the game, its players seated, a few moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +75,45 @@ def hand_moves(hand: Hand) -> list[Move]:
     return moves
 
 
+def partial_hand(hand: Hand, played: int) -> tuple[Hand, tuple[Card, ...], bool]:
+    """The hand after its first `played` moves (`hand_moves`): what a table knows — the auction so far, the
+    contract and decisions once made, the whole tricks played — with the cards of the trick being played, and
+    whether the talon was turned up (a contract played with it)."""
+    bids = hand.bids[:played]
+    rest = played - len(hand.bids)
+    if rest <= 0 or hand.declarer is None or hand.contract is None:
+        return (
+            replace(
+                hand,
+                bids=bids,
+                declarer=None,
+                contract=None,
+                discards=(),
+                defense={},
+                kontra=(),
+                tricks=(),
+                score=None,
+                ended_at=None,
+            ),
+            (),
+            False,
+        )
+    rest -= 1  # the contract
+    talon_seen = not hand.contract.igra
+    discards = hand.discards if hand.discards and rest > 0 else ()
+    rest -= 1 if hand.discards else 0
+    decisions = list(hand.defense.items())
+    defense = dict(decisions[: max(rest, 0)])
+    rest -= len(decisions)
+    kontra = hand.kontra[: max(rest, 0)]
+    rest -= len(hand.kontra)
+    cards = [card for trick in hand.tricks for card in trick][: max(rest, 0)]
+    whole = len(cards) // 3
+    tricks = tuple(tuple(cards[i * 3 : i * 3 + 3]) for i in range(whole))
+    shown = replace(hand, discards=discards, defense=defense, kontra=kontra, tricks=tricks, score=None, ended_at=None)
+    return shown, tuple(cards[whole * 3 :]), talon_seen
+
+
 @dataclass
 class Table:
     """One game played live from its log, one move at a time."""
@@ -84,6 +129,7 @@ class Table:
     closed: bool = False
     sent: list[dict[str, Any]] = field(default_factory=list)  # every event taken, for resending after a gap
     written: int = 0  # events written, refused ones too: each gets an id of its own
+    events_url: str | None = None  # where its events go, when not to the bot (the conformance check's test table)
 
     @property
     def number(self) -> int:
@@ -170,6 +216,16 @@ class Table:
         await self.post("korekcija_done", {"hand": hand, "move": move})
         return None
 
+    def hand_in_progress(self) -> dict[str, Any]:
+        """The answer to `hand_in_progress` (v1.1): the hand being played as far as it went, or none."""
+        complete = [h for h in self.game.hands if h.completed]
+        if not self.started or self.finished or self.closed or self.hand >= len(complete):
+            return {"ok": True, "hand": None}
+        shown, trick, talon_seen = partial_hand(self.game.hands[self.hand], self.move)
+        doc = game_to_doc(replace(self.game, hands=(shown,)))["hands"][0]
+        doc["n"] = self.hand + 1
+        return {"ok": True, "hand": doc, "current_trick": [str(c) for c in trick], "talon_seen": talon_seen}
+
     async def admin_close(self) -> None:
         """An administrator closes the game on the game server."""
         self.closed = True
@@ -198,6 +254,8 @@ class ReferenceGameServer:
         self.tables: dict[int, Table] = {}
         self.received: list[tuple[str, str, dict[str, Any]]] = []  # (key, kind, data), each command once
         self.posted = 0  # commands posted to it with a valid signature, repeats included
+        self.asked: list[tuple[str, dict[str, Any]]] = []  # the questions answered (v1.1)
+        self.answers_queries = True  # False: a v1 game server, which knows no question
         self.keys: set[str] = set()
         self.offers: dict[str, list[str]] = {}  # nick → open offers
         self.withdrawn: dict[str, list[str]] = {}  # nick → offers withdrawn while blocked
@@ -218,11 +276,11 @@ class ReferenceGameServer:
             await self._session.close()
             self._session = None
 
-    async def post_raw(self, doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    async def post_raw(self, doc: dict[str, Any], url: str | None = None) -> tuple[int, dict[str, Any]]:
         body = encode(doc)
         session = await self.session()
         async with session.post(
-            self.events_url, data=body, headers=signed_headers(self.keyring.signing, body, self.clock())
+            url or self.events_url, data=body, headers=signed_headers(self.keyring.signing, body, self.clock())
         ) as response:
             answer = await response.json(content_type=None)
             self.answers.append((response.status, answer))
@@ -230,11 +288,12 @@ class ReferenceGameServer:
 
     async def deliver(self, doc: dict[str, Any], table: Table | None = None) -> dict[str, Any]:
         """Post one event; after a gap, resend the table's events from the bot's last_seq + 1 first."""
-        status, answer = await self.post_raw(doc)
+        url = table.events_url if table is not None else None
+        status, answer = await self.post_raw(doc, url)
         if status == 409 and answer.get("field") == "seq" and table is not None:
             last = int(answer.get("last_seq", 0))
             for earlier in table.sent[last:]:
-                status, answer = await self.post_raw(earlier)
+                status, answer = await self.post_raw(earlier, url)
                 if status != 200:
                     break
         if status != 200:
@@ -280,12 +339,24 @@ class ReferenceGameServer:
                 key, kind, data = parse_command(decode(body))
             except ProtocolError as problem:
                 return web.json_response(problem.body(), status=problem.status)
-            self.posted += 1
+            self.posted += 0 if kind in QUERIES else 1
             if request.headers.get(IDEMPOTENCY_HEADER, key) != key:
                 return web.json_response(
                     {"ok": False, "error": "the Idempotency-Key header differs from 'id'", "field": IDEMPOTENCY_HEADER},
                     status=422,
                 )
+            if kind in ("test_table", "test_state"):
+                return web.json_response(await self.test(kind, data))
+            if kind in QUERIES:  # a question changes nothing: answered now, never remembered under its key
+                table = self.tables.get(data["game"])
+                if table is None or not self.answers_queries:
+                    why = f"no table plays game {data['game']}" if table is None else "unknown type"
+                    return web.json_response(
+                        {"ok": False, "error": why, "field": "data.game" if table is None else "type"},
+                        status=404 if table is None else 422,
+                    )
+                self.asked.append((kind, data))
+                return web.json_response(table.hand_in_progress())
             if key in self.keys:
                 return web.json_response({"ok": True, "duplicate": True})
             refused = await self.obey(kind, data)
@@ -302,6 +373,36 @@ class ReferenceGameServer:
         app.router.add_post("/v1/commands", commands)
         app.router.add_get("/healthz", healthz)
         return app
+
+    async def test(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+        """The conformance check's table (v1.1): a game of test members nobody plays, its events posted to the
+        check (`test_table`), and how it stands (`test_state`)."""
+        if kind == "test_table":
+            game = generate_game(
+                random.Random(TEST_GAME),
+                TEST_GAME,
+                hands=2,
+                players=TEST_PLAYERS,
+                start=self.clock() - timedelta(hours=1),
+            )
+            table = self.add_table(game)
+            table.events_url = data["events_url"]
+            for nick in TEST_PLAYERS:
+                self.blocked.discard(nick.casefold())
+                self.plavac.pop(nick.casefold(), None)
+            for _ in range(TEST_STEPS):
+                await table.step()
+            return {"ok": True, "game": TEST_GAME, "nick": TEST_PLAYERS[0]}
+        playing = self.tables.get(TEST_GAME)
+        nick = TEST_PLAYERS[0].casefold()
+        return {
+            "ok": True,
+            "game": TEST_GAME,
+            "paused": bool(playing and playing.paused),
+            "closed": bool(playing and playing.closed),
+            "blocked": nick in self.blocked,
+            "plavac": self.plavac.get(nick),
+        }
 
     async def obey(self, kind: str, data: dict[str, Any]) -> tuple[str, str, int] | None:
         """Do one command; (field, why, status) when it cannot be done."""
