@@ -254,3 +254,36 @@ async def test_a_hand_dated_tomorrow_is_refused_and_the_next_correct_one_accepte
     game = await linked.db.games.get(805)
     assert game is not None
     assert [h.n for h in game.hands] == [1, 2, 3]
+
+
+async def test_a_401_period_heals_and_loses_no_command(linked: Linked) -> None:
+    """The game server took up the new key before the bot did: every command is refused 401 meanwhile, kept and
+    tried again after a backoff; once the keys agree again each arrives, once, in order."""
+    await relink(linked, Keyring(OLD, (OLD,)))
+    linked.ref.keyring = Keyring(NEW, (NEW,))  # the game server's side rotated alone
+    linked.table(806)
+    await linked.ref.tables[806].step()  # its events are refused too (the bot does not know the new key) …
+    assert linked.ref.answers[-1][0] == 401
+    server = linked.desk.game_server
+    await server.pause_table(806)
+    await server.resume_table(806)
+    for _ in range(3):
+        assert await linked.flush() == 0
+        linked.clock.advance(timedelta(minutes=5))
+    pending = await linked.link.worker.store.listing("pending")
+    assert [c.kind for c in sorted(pending, key=lambda c: c.id)] == ["pause_table", "resume_table"]
+    assert pending[-1].last_error is not None
+    assert pending[-1].last_error.startswith("401")
+    await relink(linked, Keyring(NEW, (NEW, OLD)))  # the operator gives the bot the new key
+    linked.clock.advance(timedelta(minutes=10))
+    assert await linked.flush() == 2
+    assert [kind for _, kind, _ in linked.ref.received] == ["pause_table", "resume_table"]
+    assert not await linked.link.worker.store.listing("pending")
+    assert not await linked.link.worker.store.listing("dead")
+    # … and the game server's events refused meanwhile kept their seq: its next one shows the gap, it resends
+    # from the bot's last_seq, and the bot has the whole game.
+    table = linked.ref.tables[806]
+    assert await table.step()
+    assert linked.ref.answers[-1][0] == 200
+    assert await LiveFeedStore(linked.db).last_seq(806) == table.seq
+    assert (await linked.db.games.get(806)) is not None

@@ -147,13 +147,13 @@ class TrialDesk(DeskBase):
             raise Refused(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
         await self.steps.open_trial(trial)
         taken = Reply(self.t("take.ok", game=call.game, trial=trial.id))
-        if not call.in_game:
+        if not call.in_game or not getattr(self.game_server, "linked", False):
             return taken
         # The referee of an in-game call sees the hand in progress at once (asked of the game server, kept nowhere).
         stored = await self.load_game(call.game)
         live, notes = await self.with_hand_in_progress(stored)
         shown = [render_hand_in_progress(live, self.messages)] if live is not stored else []
-        return replace(taken, text="\n\n".join([taken.text, *shown, *notes]) if (shown or notes) else taken.text)
+        return replace(taken, text="\n\n".join([taken.text, *shown, *notes]))
 
     async def _parties(self, call: Call, facts: GameFacts) -> list[tuple[int, PartyRole]]:
         """Out of game: the caller. In game: the table's three players (those who are members)."""

@@ -27,6 +27,8 @@ from bot.gameserver.protocol import (
     IDEMPOTENCY_HEADER,
     MINOR,
     QUERIES,
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
     VERSION,
     Keyring,
     ProtocolError,
@@ -53,8 +55,9 @@ class Move:
 
 
 def refusal(answer: dict[str, Any]) -> bool:
-    """The bot refused the event for what it says (not a `seq` gap, not a failure of the bot's own)."""
-    return answer.get("ok") is False and answer.get("field") not in ("seq", "body")
+    """The bot refused the event for what it says: not a `seq` gap, not a signature it could not check (a key
+    rotated on one side), not a failure of its own — those are sent again, the event keeping its `seq`."""
+    return answer.get("ok") is False and answer.get("field") not in ("seq", "body", TIMESTAMP_HEADER, SIGNATURE_HEADER)
 
 
 def hand_moves(hand: Hand) -> list[Move]:
