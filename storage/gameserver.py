@@ -168,7 +168,8 @@ class LiveFeedStore:
         self, events: list[tuple[str, str, int | None, int | None, str, Effect | None]], now: datetime
     ) -> list[TakeResult | EffectRefused]:
         """Take events (id, type, game, seq, body, effect) in one transaction, each in a savepoint: a replayed id is
-        DUPLICATE, a sequence number that is not the game's next is GAP, otherwise the effect runs and the event
+        DUPLICATE (ID_REUSED when its body differs, keys' order and spaces aside), a sequence number that is not
+        the game's next is GAP, otherwise the effect runs and the event
         is recorded; one whose effect is refused (`EffectRefused`) is rolled back alone and answered with it. The
         whole transaction is one hop to the database thread."""
         stamp = now_text(now)

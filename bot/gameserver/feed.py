@@ -4,6 +4,8 @@ desk (seating, a stood-up referee's pending calls, an administrator closing a ga
 `LiveFeed.apply(body)` is the whole use case behind the endpoint: it returns the answer (HTTP status and JSON)
 and changes nothing unless it answers 200 with ``accepted``. A hand is validated and cross-checked as a file
 import is (`rules.validation.validate_game`, `rules.paper.cross_check`) on the stored game with the hand added.
+An event's times may lie at most the configured tolerance ahead of the link's clock; a game starts once, and a
+live feed beginning on an imported game must say what is stored. A refused event leaves its `seq` unused.
 """
 
 from __future__ import annotations
