@@ -5,9 +5,12 @@ reference server's commands endpoint are real aiohttp servers; the outbox worker
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from aiohttp.test_utils import TestServer
 
@@ -87,6 +90,18 @@ def live_game(number: int, players: tuple[str, str, str], hands: int, *, rated: 
         start=NOW - timedelta(hours=1),
     )
     return game
+
+
+@asynccontextmanager
+async def players_linked(tmp_path: Path, **options: Any) -> AsyncIterator[Linked]:
+    """A linked club whose members are the players ana, marko and petar, closed afterwards."""
+    club = await make_linked(tmp_path, **options)
+    try:
+        for nick in ("ana", "marko", "petar"):
+            await club.member(nick)
+        yield club
+    finally:
+        await club.close()
 
 
 async def make_linked(

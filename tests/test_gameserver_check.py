@@ -92,14 +92,19 @@ class _Forgets(set[str]):
         return False
 
 
-async def test_a_game_server_that_acts_twice_under_one_key_fails_naming_the_command() -> None:
-    ref = Forgetful("http://127.0.0.1:1", SECRET, SystemClock().now)
+async def failed_by(kind: type[ReferenceGameServer]) -> dict[str, str]:
+    """The checks a variant of the reference game server fails, by name."""
+    ref = kind("http://127.0.0.1:1", SECRET, SystemClock().now)
     server = await serve(ref)
     try:
-        found = failed(await check(server))
+        return failed(await check(server))
     finally:
         await ref.close()
         await server.close()
+
+
+async def test_a_game_server_that_acts_twice_under_one_key_fails_naming_the_command() -> None:
+    found = await failed_by(Forgetful)
     assert set(found) == {
         "pause_table done once per idempotency key",
         "block_offers done once per idempotency key",
@@ -196,12 +201,6 @@ class Sloppy(ReferenceGameServer):
 
 
 async def test_faulty_events_are_caught() -> None:
-    ref = Sloppy("http://127.0.0.1:1", SECRET, SystemClock().now)
-    server = await serve(ref)
-    try:
-        found = failed(await check(server))
-    finally:
-        await ref.close()
-        await server.close()
+    found = await failed_by(Sloppy)
     assert "came after" in found["events in seq order, from game_started"]
     assert "signature" in found["events signed"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from linked import SECRET, Linked, live_game, make_linked
+from linked import SECRET, Linked, live_game, players_linked
 
 from bot.gameserver.protocol import encode, signed_headers
 from rules.gamelog import GameStatus, format_time, game_to_doc
@@ -22,13 +22,8 @@ from storage.gameserver import LiveFeedStore
 
 @pytest.fixture
 async def linked(tmp_path: Path) -> AsyncIterator[Linked]:
-    club = await make_linked(tmp_path)
-    try:
-        for nick in ("ana", "marko", "petar"):
-            await club.member(nick)
+    async with players_linked(tmp_path) as club:
         yield club
-    finally:
-        await club.close()
 
 
 async def post(linked: Linked, doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:

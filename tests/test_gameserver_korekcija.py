@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from linked import Linked, make_linked
+from linked import Linked, make_linked, players_linked
 
 from bot.commands import Commands
 from bot.gameserver.reference import ReferenceGameServer, hand_moves
@@ -22,13 +22,8 @@ from storage.states import KorekcijaState
 
 @pytest.fixture
 async def linked(tmp_path: Path) -> AsyncIterator[Linked]:
-    club = await make_linked(tmp_path)
-    try:
-        for nick in ("ana", "marko", "petar"):
-            await club.member(nick)
+    async with players_linked(tmp_path) as club:
         yield club
-    finally:
-        await club.close()
 
 
 async def requested(linked: Linked, number: int) -> tuple[Commands, str, list[str], int]:
