@@ -161,14 +161,19 @@ class CallStore:
         effects: Sequence[NewEffect] = (),
     ) -> bool:
         """Withdraw or expire a pending call, with its `effects` in the same transaction; False when it was no
-        longer pending (idempotent: nothing written then)."""
+        longer pending (idempotent: nothing written then). An expired call ended at its deadline, however late
+        the bot acts: its end and its event are recorded then (decisions.md, "Calls")."""
         async with self.db.transaction() as conn:
+            row = await (await conn.execute("SELECT deadline FROM calls WHERE id = ?", (call_id,))).fetchone()
+            ended = now
+            if state is CallState.EXPIRED and row is not None:
+                ended = min(now, parse_stored_time(str(row[0])))
             cur = await conn.execute(
                 "UPDATE calls SET state = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
-                (state, now_text(now), call_id),
+                (state, now_text(ended), call_id),
             )
             if cur.rowcount:
-                await EventStore.add(conn, now, f"call_{state}", actor, f"call:{call_id}")
+                await EventStore.add(conn, ended, f"call_{state}", actor, f"call:{call_id}")
                 await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
@@ -272,12 +277,19 @@ class CallStore:
         now: datetime,
         effects: Sequence[NewEffect] = (),
     ) -> bool:
-        """Expire a pending councilor call, with its `effects` in the same transaction; False when it was no
-        longer pending (nothing written then)."""
+        """Expire (or cancel) a pending councilor call, with its `effects` in the same transaction; False when it
+        was no longer pending (nothing written then). An expired one ended at its deadline, however late the bot
+        acts."""
         async with self.db.transaction() as conn:
+            row = await (
+                await conn.execute("SELECT deadline FROM councilor_calls WHERE id = ?", (ccall_id,))
+            ).fetchone()
+            ended = now
+            if state is CouncilorCallState.EXPIRED and row is not None:
+                ended = min(now, parse_stored_time(str(row[0])))
             cur = await conn.execute(
                 "UPDATE councilor_calls SET state = ?, closed_at = ? WHERE id = ? AND state = 'pending'",
-                (state, now_text(now), ccall_id),
+                (state, now_text(ended), ccall_id),
             )
             if cur.rowcount:
                 await add_effects(conn, effects, now)

@@ -269,11 +269,14 @@ class VoteStore:
         act: VoteAct | None = None,
     ) -> VoteClosed | None:
         """Close an open vote once, with its `effects` and (carried) its `act`, all in one transaction; None when
-        another wake-up closed it first."""
+        another wake-up closed it first. A vote closes at its deadline at the latest, however late the bot acts:
+        its end, its event and its act are recorded then (decisions.md, "Calls")."""
         async with self.db.transaction() as conn:
+            found = await (await conn.execute("SELECT deadline FROM votes WHERE id = ?", (vote_id,))).fetchone()
+            ended = now if found is None else min(now, parse_stored_time(str(found[0])))
             cur = await conn.execute(
                 "UPDATE votes SET state = ?, closed_at = ? WHERE id = ? AND state = 'open'",
-                (state, now_text(now), vote_id),
+                (state, now_text(ended), vote_id),
             )
             if not cur.rowcount:
                 return None
@@ -283,7 +286,7 @@ class VoteStore:
             assert row is not None
             await EventStore.add(
                 conn,
-                now,
+                ended,
                 "vote_closed",
                 None,
                 str(row[0]),
@@ -297,11 +300,11 @@ class VoteStore:
             )
             await add_effects(conn, effects, now)
             if act is not None and row[2] == VoteAction.DENY_CALL:
-                await deny_call(conn, int(row[0]), _t(row[3]), act.by, act.reason, now)
+                await deny_call(conn, int(row[0]), _t(row[3]), act.by, act.reason, ended)
                 acted = True
             else:
                 acted = act is not None and await change_role(
-                    conn, int(row[0]), Role(str(row[1])), act.granted, act.by, now, act.reason
+                    conn, int(row[0]), Role(str(row[1])), act.granted, act.by, ended, act.reason
                 )
             if act is not None and acted:
                 await add_effects(conn, act.effects, now)

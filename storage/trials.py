@@ -195,16 +195,21 @@ class TrialStore:
             return [Participant(r[0], PartyRole(r[1]), parse_stored_time(r[2])) for r in await cur.fetchall()]
 
     async def pause_intervals(self, game: int, now: datetime) -> list[tuple[datetime, datetime]]:
-        """When the game's 7-day clock stood still: calls pending and trials on (open ones up to `now`)."""
+        """When the game's 7-day clock stood still: calls pending and trials on (open ones up to `now`). A call
+        is pending until its deadline at the latest, whether or not a timer fired and whatever its row says of
+        when the bot acted on it (decisions.md, "Calls": a call ends at its deadline)."""
         out: list[tuple[datetime, datetime]] = []
         async with self.db.connection.execute(
-            "SELECT created_at, closed_at FROM calls WHERE game = ?"
-            " UNION ALL SELECT tg.since, coalesce(tg.until, t.closed_at) FROM trial_games tg"
+            "SELECT created_at, closed_at, deadline FROM calls WHERE game = ?"
+            " UNION ALL SELECT tg.since, coalesce(tg.until, t.closed_at), NULL FROM trial_games tg"
             " JOIN trials t ON t.id = tg.trial WHERE tg.game = ?",
             (game, game),
         ) as cur:
-            for start, end in await cur.fetchall():
-                out.append((parse_stored_time(start), parse_stored_time(end) if end else now))
+            for start, end, deadline in await cur.fetchall():
+                until = parse_stored_time(end) if end else now
+                if deadline:
+                    until = min(until, parse_stored_time(deadline))
+                out.append((parse_stored_time(start), until))
         return out
 
     async def set_draft(self, trial_id: int, draft: dict[str, Any] | None, actor: int, now: datetime) -> bool:

@@ -26,7 +26,7 @@ from club import Club
 from rules.arbitar.verdict import NOT_OBVIOUS, STAYS, ArbitarVerdict
 from rules.gamelog import Game, GameStatus, game_to_doc
 from rules.generator import make_game, make_hand
-from rules.verdicts import BulaChange, Draft, FallTransfer, Penalty
+from rules.verdicts import BulaChange, Draft, FallTransfer, NoVerdict, Penalty
 from storage.games import PreparedGame
 
 GAME = 300
@@ -165,6 +165,7 @@ async def test_buttons_beside_prikaz_ruke_give_the_same_advice(club: Club) -> No
     pressed = await club.desk.press(referee, "advice", hands.buttons[1].ref)
     assert pressed.text == (await club.desk.advice(referee, 2)).text
     # a button of an earlier trial does not analyse the referee's new trial's game
+    assert (await club.desk.draft(referee, Draft(NoVerdict(), "bez osnova"))).ok
     assert (await club.desk.finish(referee)).ok
     await club.game(320, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=3)
     await open_trial(club, 320, caller="marko")

@@ -281,6 +281,9 @@ async def test_an_in_game_verdict_is_appealed_by_a_player_and_heard_after_the_ga
     from rules.gamelog import GameStatus  # noqa: PLC0415 (imported where the test needs it)
     from rules.verdicts import BulaChange  # noqa: PLC0415 (imported where the test needs it)
 
+    # A club whose upheld appeal may change any verdict (the first club's may only lift a penalty, so it refuses
+    # an appeal against a bula change at once: tests/test_exact_to_the_letter_2.py).
+    club.desk.config = replace(club.desk.config, appeals=AppealRules(may_change="any"))
     for nick in ("ana", "marko", "petar"):
         await club.member(nick)
     await club.member("sudija1", "referee")

@@ -166,7 +166,8 @@ def test_a_call_that_expires(
     out, db = _scenario("call_expires.txt", tmp_path, monkeypatch, capsys)
     assert out.count("[#sudije] (izmena) " + SR.t("call.notice_expired", game=1847310, caller="bojan")) == 1
     assert "[dm bojan] " + SR.t("call.expired", game=1847310, minutes=5) in out
-    assert "[dm bojan] " + SR.t("call.already_open", game=1847310) in out  # while it was still pending
+    # While it was still pending: his own call again is not a second call; he is shown how to withdraw it.
+    assert "[dm bojan] " + SR.t("call.yours_pending", game=1847310, until="").split(" (")[0] in out
     assert "[#sudije] (izmena) " + SR.t("call.notice_withdrawn", game=1847310, caller="bojan") in out
     assert _json(["presude", "1847310", "--db", str(db), "--json"], capsys) == {"game": 1847310, "trials": []}
     assert _changes(_json(["papir", "1847310", "--db", str(db), "--json"], capsys)) == []
@@ -181,7 +182,7 @@ def test_refused_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: 
         SR.t("call.unknown_game", game=1234),
         SR.t("take.played", game=1847258),
         SR.t("take.not_referee"),
-        SR.t("call.already_open", game=1847258),
+        SR.t("call.yours_pending", game=1847258, until="").split(" (")[0],  # his own pending call, again
     ):
         assert text in out
     assert "[dm marko] Pravo na suđenje za partiju 1847240 je zastarelo" in out

@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.commands import Commands
 from club import Club, make_club
 from rules.gamelog import GameStatus
-from rules.verdicts import BulaChange, Draft
+from rules.verdicts import BulaChange, Draft, NoVerdict
 
 
 async def people(club: Club) -> None:
@@ -67,7 +67,8 @@ async def test_a_councilor_who_arrives_during_a_councilor_call_gets_it_once(club
     offers = [s for s in club.chat.to("dm:vecnik") if s.buttons and s.buttons[0].action == "join"]
     assert len(offers) == 1
     # The trial ends before he answers: the councilor call's copies say so.
-    await club.desk.finish(referee)
+    assert (await club.desk.draft(referee, Draft(NoVerdict(), "nema osnova"))).ok
+    assert (await club.desk.finish(referee)).ok
     assert any("više ne važi" in text for text in club.chat.notices.values())
     ccall = (await club.db.calls.councilor_calls_for(trial_id))[0]
     assert not (await club.desk.join_as_councilor(await club.get("vecnik"), ccall.id)).ok

@@ -254,7 +254,9 @@ async def test_presude_lists_trials_with_referee_names_only_for_moderators_and_r
     assert "ne postoji" in (await club.desk.verdicts(None, 999)).text
 
 
-async def test_finish_without_draft_records_bez_presude_and_the_referee_gets_pending_calls(club: Club) -> None:
+async def test_finish_records_bez_presude_with_its_reason_and_the_referee_gets_pending_calls(club: Club) -> None:
+    """Without a draft Završi suđenje records nothing (issue 35: Bez presude has its reason, as `/presuda bez`
+    demands); with Bez presude drafted it records it, and the referee is offered what waits."""
     await members(club)
     await club.game(100)
     await club.game(101, ("marko", "petar", "jelena"))
@@ -263,6 +265,10 @@ async def test_finish_without_draft_records_bez_presude_and_the_referee_gets_pen
     await club.desk.set_duty(await club.get("sudija2"), False)
     await club.desk.call(await club.get("jelena"), 101)
     assert club.chat.of("post")[-1].mention == ()
+    refused = await club.desk.finish(await club.get("sudija1"))
+    assert not refused.ok
+    assert (await club.db.trials.get(trial_id)).outcome == "open"  # type: ignore[union-attr]
+    assert (await club.desk.draft(await club.get("sudija1"), Draft(NoVerdict(), "nema osnova"))).ok
     await club.desk.finish(await club.get("sudija1"))
     trial = await club.db.trials.get(trial_id)
     assert trial is not None

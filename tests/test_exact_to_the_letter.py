@@ -29,7 +29,7 @@ from rules.gamelog import Game, GameStatus
 from rules.generator import generate_game
 from rules.paper import ChangeKind, PaperChange, compute_paper
 from rules.verdict_place import is_late, paper_over, verdict_hand, within_window
-from rules.verdicts import BulaChange, Draft, FallTransfer, Penalty
+from rules.verdicts import BulaChange, Draft, FallTransfer, NoVerdict, Penalty
 from storage.games import PreparedGame
 
 SR = Catalogue("sr")
@@ -374,6 +374,7 @@ async def test_presude_shows_every_message_labelled_by_function_and_pages_long_o
     await club.desk.say(referee, "Kada tačno?")
     for k in range(23):
         await club.desk.say(ana, f"poruka {k}")
+    assert (await club.desk.draft(referee, Draft(NoVerdict(), "nema dokaza"))).ok  # Bez presude, with its reason
     assert (await club.desk.finish(referee)).ok
     for_ana = (await say(commands, club, "ana", "/presude 100")).text
     assert "sudija: Kada tačno?" in for_ana
@@ -500,6 +501,7 @@ async def test_a_draft_after_zavrsi_sudjenje_is_answered_that_it_was_not_saved(c
     await club.game(100)
     trial = await take(club, 100)
     referee = await club.get("sudija1")
+    assert (await club.desk.draft(referee, Draft(NoVerdict(), "bez osnova"))).ok  # what stands before the race
     drafted, finished = await asyncio.gather(
         club.desk.draft(referee, Draft(Penalty("petar", plavac_days=1), "x")), club.desk.finish(referee)
     )
@@ -522,11 +524,16 @@ async def test_a_draft_whose_trial_ends_between_its_check_and_its_write_is_not_c
     await club.game(100)
     trial = await take(club, 100)
     referee = await club.get("sudija1")
+    assert (await club.desk.draft(referee, Draft(NoVerdict(), "bez osnova"))).ok  # what Završi finds meanwhile
     checked = club.desk.checked
+
+    landed: list[bool] = []
 
     async def finished_meanwhile(*args: Any) -> Any:
         result = await checked(*args)
-        assert (await club.desk.finish(referee)).ok  # Završi suđenje lands first
+        if not landed:  # once: Završi suđenje lands first (its own check runs unhindered)
+            landed.append(True)
+            assert (await club.desk.finish(referee)).ok
         return result
 
     monkeypatch.setattr(club.desk, "checked", finished_meanwhile)
@@ -536,7 +543,7 @@ async def test_a_draft_whose_trial_ends_between_its_check_and_its_write_is_not_c
     stored = await club.db.trials.get(trial)
     assert stored is not None
     assert stored.outcome == "no_verdict"
-    assert stored.draft is None
+    assert stored.draft == stored.verdict == {"kind": "bez", "reason": "bez osnova"}  # the late draft: not written
 
 
 async def test_a_draft_naming_a_member_twice_is_refused_whatever_the_letter_case(club: Club) -> None:

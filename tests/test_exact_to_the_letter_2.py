@@ -4,15 +4,28 @@ end at their deadline, however late the bot acts (2); and the smaller points (6)
 
 from __future__ import annotations
 
+import io
 import itertools
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
 
 import pytest
+from test_corrections import PLAYERS, fall_game, join, say
 from test_penalties import judge, settle_case
 
 from bot.config import Config
+from bot.console.language import Close, LineError, parse_line
+from bot.console.runner import run_console
+from bot.demo import TABLE
 from bot.messages import Catalogue
-from club import Club
-from rules.verdicts import Draft, Nobody, Penalty, Settlement
+from bot.ports import Action, ManualClock
+from bot.views import render_verdict
+from club import NOW, Club
+from rules.gamelog import GameStatus
+from rules.verdicts import BulaChange, Draft, Nobody, NoVerdict, Penalty, Settlement
+from storage.database import open_database
+from storage.states import CallState, CouncilorCallState, TrialOutcome, VoteState
 
 SR = Catalogue("sr")
 
@@ -78,3 +91,239 @@ async def test_a_settlement_then_the_same_penalty_stands_as_well(club: Club) -> 
     await judge(club, 500, Draft(Settlement(True), "dogovor"), caller="bojan", referee="sudija2")
     await judge(club, 500, Draft(Penalty("ceca", league_points=2), "vređala"))
     assert (await club.desk.member_card(await club.get("ceca"))).standing.penalty_points == 2
+
+
+# 2. Time as the rules measure it -----------------------------------------------------------------------------------
+
+
+async def call_people(club: Club) -> None:
+    for nick in ("ana", "marko", "petar"):
+        await club.member(nick)
+    await club.member("sudija1", "referee")
+
+
+async def test_a_call_that_expired_unseen_during_an_outage_ended_at_its_deadline(club: Club) -> None:
+    """The audit's case: a call expires unseen while the bot is down for 3 days. It ended at its deadline: its
+    record says so, and the 7-day window stood still only for its 5 minutes — the game can be called up to 7
+    days and 5 minutes after it ended, not 10."""
+    await call_people(club)
+    game = await club.game(100, ended_ago=timedelta(days=1))
+    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    club.clock.advance(timedelta(days=3))  # the bot is down: no timer fires
+    await club.desk.start()
+    ended = await club.db.calls.get(call.id)
+    assert ended is not None
+    assert (ended.state, ended.closed_at) == (CallState.EXPIRED, call.deadline)
+    [event] = [e for e in await club.db.events.listing(("call_expired",))]
+    assert event.at == call.deadline
+    assert game.ended_at is not None
+    boundary = game.ended_at + timedelta(days=7, minutes=5)
+    club.clock.set(boundary - timedelta(seconds=1))
+    assert (await club.desk.call(await club.get("marko"), 100)).ok  # one second inside the window
+    assert (await club.desk.withdraw(await club.get("marko"))).ok
+    club.clock.set(boundary)
+    late = await club.desk.call(await club.get("petar"), 100)
+    assert not late.ok
+    assert "7 dana" in late.text
+
+
+async def test_a_call_pending_past_its_deadline_stops_the_window_only_until_the_deadline(club: Club) -> None:
+    """No timer fired at all (the expiry is not recorded yet): the window computation still ends the pending
+    call at its deadline."""
+    await call_people(club)
+    game = await club.game(100, ended_ago=timedelta(days=6))
+    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    club.clock.advance(timedelta(days=2))
+    assert game.ended_at is not None
+    paused = await club.db.trials.pause_intervals(100, club.clock.now())
+    [(start, end)] = paused
+    assert end - start == timedelta(minutes=5)
+
+
+async def test_povuci_after_the_deadline_expires_the_call(club: Club) -> None:
+    await call_people(club)
+    await club.game(100)
+    ana = await club.get("ana")
+    assert (await club.desk.call(ana, 100)).ok
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    club.clock.advance(timedelta(minutes=5))  # exactly at the deadline, no timer run
+    late = await club.desk.withdraw(ana)
+    assert not late.ok
+    assert late.text == SR.t("withdraw.expired", game=100)
+    ended = await club.db.calls.get(call.id)
+    assert ended is not None
+    assert (ended.state, ended.closed_at) == (CallState.EXPIRED, call.deadline)
+    assert any(s.text == SR.t("call.expired", game=100, minutes=5) for s in club.chat.to("dm:ana"))
+
+
+async def test_povuci_a_second_before_the_deadline_withdraws(club: Club) -> None:
+    await call_people(club)
+    await club.game(100)
+    ana = await club.get("ana")
+    assert (await club.desk.call(ana, 100)).ok
+    club.clock.advance(timedelta(minutes=5) - timedelta(seconds=1))
+    assert (await club.desk.withdraw(ana)).ok
+    [call] = await club.db.calls.for_game(100)
+    assert call.state is CallState.WITHDRAWN
+
+
+async def test_a_councilor_call_expired_during_an_outage_ended_at_its_deadline(club: Club) -> None:
+    await call_people(club)
+    await club.member("vecnik", "councilor")
+    await club.game(100, status=GameStatus.IN_PROGRESS)  # a councilor is called in game
+    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    assert (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    assert (await club.desk.call_councilor(await club.get("sudija1"))).ok
+    [ccall] = await club.db.calls.pending_councilor_calls()
+    club.clock.advance(timedelta(hours=5))
+    await club.desk.run_due()
+    ended = await club.db.calls.councilor_call(ccall.id)
+    assert ended is not None
+    assert (ended.state, ended.closed_at) == (CouncilorCallState.EXPIRED, ccall.deadline)
+
+
+async def test_a_vote_closed_after_an_outage_ended_at_its_deadline(club: Club) -> None:
+    club.desk.config = replace(club.config, owner="vlasnik", owner_accounts=("test:vlasnik",))
+    for nick in ("vlasnik", "petar"):
+        await club.member(nick)
+    for nick in ("v1", "v2", "v3"):
+        await club.member(nick, "councilor")
+    assert (await club.desk.appoint(await club.get("v1"), "petar", "referee", "iskusan")).ok
+    [vote] = await club.db.votes.open_votes()
+    club.clock.advance(timedelta(days=10))  # the deadline (7 days) passed three days ago, unseen
+    await club.desk.start()
+    closed = await club.db.votes.get(vote.id)
+    assert closed is not None
+    assert (closed.state, closed.closed_at) == (VoteState.FAILED, vote.deadline)
+    [event] = await club.db.events.listing(("vote_closed",))
+    assert event.at == vote.deadline
+
+
+# 6. The smaller points -------------------------------------------------------------------------------------------
+
+
+async def test_the_first_club_refuses_an_appeal_against_a_bula_change_saying_why(club: Club) -> None:
+    """`may_change = "lift"`: an upheld appeal may only lift a penalty, so an appeal against a bula change could
+    never change anything; against a penalty it is filed."""
+    await call_people(club)
+    for nick in ("v1", "v2"):
+        await club.member(nick, "councilor")
+    await club.game(100, status=GameStatus.IN_PROGRESS)
+    change = Draft(BulaChange({"ana": 2}), "ometala igru")
+    await judge(club, 100, change)
+    [trial] = await club.db.trials.for_game(100)
+    refused = await club.desk.file_appeal(await club.get("ana"), trial.id, None, "nije fer")
+    assert not refused.ok
+    assert refused.text == SR.t("appeal.nothing_to_lift", trial=trial.id, verdict=render_verdict(change, SR))
+    assert await club.db.appeals.for_trials([trial.id]) == []
+    await club.game(101)
+    await judge(club, 101, Draft(Penalty("petar", league_points=2), "vređao"))
+    penalty = (await club.db.trials.for_game(101))[-1]
+    assert (await club.desk.file_appeal(await club.get("petar"), penalty.id, None, "nisam ja")).ok
+
+
+async def test_a_players_own_odlazak_is_no_judged_hand_in_the_briefing(club: Club) -> None:
+    fall = await fall_game(club)
+    commands = await join(club, *PLAYERS)
+    await club.member("sudija1", "referee")
+    assert (await say(commands, club, fall.other, f"/bula {fall.hand}")).ok
+    assert (await club.desk.call(await club.get(fall.fallen), fall.game.number)).ok
+    call = await club.db.calls.pending_for_game(fall.game.number)
+    assert call is not None
+    assert (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    [brief] = [
+        s.text for s in club.chat.to("dm:sudija1") if s.text.startswith(SR.t("brief.title", game=fall.game.number))
+    ]
+    assert "· " + SR.t("brief.odlazak", hand=fall.hand, nick=fall.other) in brief.splitlines()
+    assert "⚠" not in brief
+    assert SR.t("brief.rule") not in brief
+
+
+async def test_zavrsi_without_a_draft_records_nothing_and_says_what_to_write(club: Club) -> None:
+    await call_people(club)
+    await club.game(100)
+    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    call = await club.db.calls.pending_for_game(100)
+    assert call is not None
+    referee = await club.get("sudija1")
+    assert (await club.desk.take(referee, call.id)).ok
+    refused = await club.desk.finish(referee)
+    assert not refused.ok
+    assert refused.text == SR.t("finish.no_draft", game=100)
+    [trial] = await club.db.trials.for_game(100)
+    assert trial.is_open
+    bez = await club.desk.draft(referee, Draft(NoVerdict(), ""))
+    assert not bez.ok  # Bez presude needs its reason, here as everywhere
+    assert (await club.desk.draft(referee, Draft(NoVerdict(), "opravdan izlazak"))).ok
+    assert (await club.desk.finish(referee)).ok
+    [trial] = await club.db.trials.for_game(100)
+    assert (trial.outcome, trial.reason) == (TrialOutcome.NO_VERDICT, "opravdan izlazak")
+
+
+async def test_sudija_again_for_ones_own_pending_call_shows_how_to_withdraw_it(club: Club) -> None:
+    await call_people(club)
+    await club.game(100)
+    ana = await club.get("ana")
+    assert (await club.desk.call(ana, 100)).ok
+    [call] = await club.db.calls.for_game(100)
+    again = await club.desk.call(ana, 100)
+    assert not again.ok
+    assert again.text == SR.t("call.yours_pending", game=100, until=call.deadline)
+    [button] = again.buttons
+    assert (button.action, button.ref) == (Action.WITHDRAW, call.id)
+    assert (await club.desk.press(ana, button.action, button.ref)).ok
+    assert [c.state for c in await club.db.calls.for_game(100)] == [CallState.WITHDRAWN]
+    other = await club.desk.call(await club.get("marko"), 100)  # another player's pending call is his own
+    assert other.ok
+    assert not (await club.desk.call(ana, 100)).buttons
+
+
+async def console(db: Path, script: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = await run_console(Config(), str(db), True, io.StringIO(script), out, err, ManualClock(NOW))
+    return status, out.getvalue(), err.getvalue()
+
+
+async def test_the_console_plays_an_administrator_closing_a_game(tmp_path: Path) -> None:
+    """`!close GAME`: the game server's report that an administrator closed a game, in the console club. The
+    in-game trial ends as an interruption (the draft dropped, nothing recorded), the players stand up, and the
+    game, interrupted now, can be called for again."""
+    script = (
+        "@marko /sudija\n"
+        "@ana !press Sudi\n"
+        "@ana /presuda bez -- nacrt koji se odbacuje\n"
+        f"!close {TABLE}\n"
+        "!who\n"
+        f"@marko /sudija {TABLE}\n"
+    )
+    status, out, err = await console(tmp_path / "demo.db", script)
+    assert (status, err) == (0, "")
+    why = SR.t("end.game_closed")
+    assert "[trial 1] " + SR.t("trial.interrupted", game=TABLE, why=why) in out
+    assert "  (" + SR.t("close.ok", game=TABLE) + ")" in out
+    assert SR.t("console.who_seated", game=TABLE) not in out.split(f"> !close {TABLE}")[1]
+    assert "[dm marko] " + SR.t("call.ok", game=TABLE, minutes=5) in out.split(f"> @marko /sudija {TABLE}")[1]
+    db = await open_database(tmp_path / "demo.db")
+    try:
+        [trial, *_] = await db.trials.for_game(TABLE)
+        assert (trial.outcome, trial.end_reason, trial.verdict) == (TrialOutcome.INTERRUPTED, "game_closed", None)
+        summary = await db.games.summary(TABLE)
+        assert summary is not None
+        assert (summary.status, summary.ended_at) == (GameStatus.INTERRUPTED, NOW)
+    finally:
+        await db.close()
+
+
+async def test_the_console_refuses_to_close_a_game_not_in_progress(tmp_path: Path) -> None:
+    status, _, err = await console(tmp_path / "demo.db", "!close 1847258\n!close x\n")
+    assert status == 1
+    assert err == f"line 1: {SR.t('close.not_in_progress', game=1847258)}\n"
+    assert parse_line("!close 1847258") == Close(1847258)
+    with pytest.raises(LineError) as bad:
+        parse_line("!close x")
+    assert bad.value.key == "console.close_game"

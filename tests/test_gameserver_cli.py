@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_demo_shows_the_whole_loop(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SUDIJA_")}
     env["PYTHONPATH"] = str(ROOT)
-    script = "!who\n@bojan /sudija\n@ana !press Sudi\n@ana /zavrsi\n"
+    script = "!who\n@bojan /sudija\n@ana !press Sudi\n@ana /presuda bez -- nema osnova\n@ana /zavrsi\n"
     done = subprocess.run(
         [
             sys.executable,

@@ -16,6 +16,7 @@ from linked import Linked, make_linked
 from bot.commands import Commands
 from club import database_for
 from rules.gamelog import GameStatus
+from rules.verdicts import Draft, NoVerdict
 from storage.gameserver import LiveFeedStore
 
 
@@ -76,6 +77,8 @@ async def test_an_in_game_trial_pauses_the_real_table_and_resumes_it(linked: Lin
     moves = table.move
     assert not await table.step()
     assert table.move == moves
+    bez = Draft(NoVerdict(), "nema osnova")
+    assert (await linked.desk.draft(await linked.get("sudija1"), bez)).ok  # Bez presude, with its reason
     assert (await linked.desk.finish(await linked.get("sudija1"))).ok
     await linked.flush()
     assert not table.paused
@@ -130,6 +133,8 @@ async def test_the_callers_offers_are_cancelled_for_an_out_of_game_trial_and_res
     await linked.flush()
     assert await feed.offers("ana") == []  # withdrawn by the game server, and told back to the bot
     assert not await linked.ref.make_offer("ana", "offer-2")  # blocked meanwhile
+    bez = Draft(NoVerdict(), "nema osnova")
+    assert (await linked.desk.draft(await linked.get("sudija1"), bez)).ok  # Bez presude, with its reason
     assert (await linked.desk.finish(await linked.get("sudija1"))).ok
     await linked.flush()
     assert await feed.offers("ana") == ["offer-1"]

@@ -30,6 +30,7 @@ from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers, Reply
 from bot.telegram.format import parse_callback
 from club import Club
 from fakes.chat import RecordingChat
+from rules.verdicts import Draft, NoVerdict
 from storage.database import open_database
 from storage.members import Member
 
@@ -311,6 +312,8 @@ async def build(path: Path) -> Ids:
         assert (await desk.take(await club.get(referee), call.id)).ok
         opened = await club.db.trials.open_for_game(game)
         assert opened is not None
+        # A draft stands (Bez presude, with its reason), so the one who may Završi suđenje records it.
+        assert (await desk.draft(await club.get(referee), Draft(NoVerdict(), "matrica"))).ok
         return opened.id, call.id
 
     await desk.set_duty(await club.get("sudija"), False)  # not in the lobby: no call goes to him by itself

@@ -8,6 +8,7 @@
     !down +5m                the bot was down that long: the clock moves and no deadline is acted on (presses
                              queued meanwhile come next)
     !who                     who is where
+    !close GAME              an administrator closes a game in progress (what the game server would report)
     help                     the instructions
 Blank lines and ``#`` comments are nothing. A line that cannot be read raises `LineError`, whose `key` and
 `params` name the catalogue message that explains it.
@@ -67,11 +68,16 @@ class Who:
 
 
 @dataclass(frozen=True)
+class Close:
+    game: int
+
+
+@dataclass(frozen=True)
 class Help:
     pass
 
 
-Action = Say | Press | Presence | Sit | ClockStep | Who | Help
+Action = Say | Press | Presence | Sit | ClockStep | Who | Help | Close
 
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 _STEP = re.compile(r"\+?((?:\d+[smhd])+)")
@@ -117,6 +123,10 @@ def parse_line(line: str) -> Action | None:
             return ClockStep(parse_step(rest) if rest else None)
         if name == "down":
             return ClockStep(parse_step(rest), wake=False)
+        if name == "close":
+            if not rest.isdigit() or len(rest) > 16 or int(rest) > MAX_INT:
+                raise LineError("console.close_game")
+            return Close(int(rest))
         if name in ("press", "online", "offline", "sit", "stand"):
             raise LineError("console.bad_line", line=text)
         raise LineError("console.unknown_action", name=name)
@@ -148,7 +158,7 @@ def _member_line(text: str) -> Action:
     if name == "stand":
         _nothing_after(name, arg)
         return Sit(nick, None)
-    if name in ("clock", "who"):
+    if name in ("clock", "who", "down", "close"):
         raise LineError("console.bad_line", line=text)
     raise LineError("console.unknown_action", name=name)
 

@@ -27,7 +27,19 @@ from bot.app import BUSY_TIMEOUT_MS, App, DatabaseBusy, DatabaseReadOnly, build_
 from bot.commands import Commands
 from bot.config import Config
 from bot.console.adapter import PLATFORM, ConsoleChat
-from bot.console.language import MAX_STEP_DAYS, ClockStep, Help, LineError, Presence, Press, Say, Sit, Who, parse_line
+from bot.console.language import (
+    MAX_STEP_DAYS,
+    ClockStep,
+    Close,
+    Help,
+    LineError,
+    Presence,
+    Press,
+    Say,
+    Sit,
+    Who,
+    parse_line,
+)
 from bot.dblock import DatabaseInUse, DatabaseLock, shared
 from bot.demo import MEMBERS, OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.messages import Catalogue
@@ -110,6 +122,7 @@ class Console:
         if isinstance(action, Help):
             self.chat.write(self.t("console.help"))
             self.chat.write(self.t("console.help_down"))
+            self.chat.write(self.t("console.help_close"))
             self.chat.write(self.t("console.commands"))
             for usage in self.commands.help_text().split("\n"):
                 self.chat.write("  " + usage)
@@ -135,6 +148,8 @@ class Console:
                 raise LineError("console.no_button", nick=action.nick, label=action.label)
             reply = await self.desk.press(member, button.action, button.ref)
             self.chat.show_reply(action.nick, reply)
+        elif isinstance(action, Close):
+            await self.close(action.game)
         elif isinstance(action, Presence):
             member = await self.member(action.nick)
             self.chat.note(self.t("console.online" if action.online else "console.offline", nick=member.nick))
@@ -149,6 +164,17 @@ class Console:
             else:
                 self.chat.note(self.t("console.sits", nick=member.nick, game=action.game))
             await self.desk.seat(member, action.game)
+
+    async def close(self, game: int) -> None:
+        """An administrator closes a game in progress: the desk learns it as from the game server, and everyone
+        seated at it stands up."""
+        reply = await self.desk.administrator_closed(game)
+        if not reply.ok:
+            raise LineError("console.refused", problem=reply.text)
+        self.chat.note(reply.text)
+        for member in await self.desk.members():
+            if member.seated_game == game:
+                await self.desk.seat(member, None)
 
     async def say(self, action: Say) -> None:
         member = await self.member(action.nick)

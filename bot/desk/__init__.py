@@ -100,6 +100,7 @@ class Desk(DeskBase):
     leave = UseCase("trials", TrialDesk.leave)
     controls = Part("trials", TrialDesk.controls)
     game_closed = Part("trials", TrialDesk.game_closed)
+    administrator_closed = UseCase("trials", TrialDesk.administrator_closed)
     member_joined = Part("trials", TrialDesk.member_joined)
     member_left_club = Part("trials", TrialDesk.member_left_club)
     finish = UseCase("appeals", AppealDesk.finish)

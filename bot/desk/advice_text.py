@@ -164,9 +164,9 @@ def render_briefing(
     number: int, players: tuple[str, str, str], trials: Sequence[Trial], moves: Sequence[FallMove], m: Catalogue
 ) -> str | None:
     """What the officials must review before judging (club rules: "dužan je da ih pregleda pre donošenja
-    presude"): a warning for every hand that already carries a verdict or a players' correction and for every
-    verdict on the game as a whole, then the game's earlier trials with their outcomes and reasons. None when the
-    game has neither."""
+    presude"): a warning for every hand that already carries a verdict, the players' ispravka or the Arbitar's
+    verdict, and for every verdict on the game as a whole; a line for a player's own odlazak u bulu (not a
+    judgement); then the game's earlier trials with their outcomes and reasons. None when the game has none."""
     warnings: list[str] = []
     history: list[str] = []
     for trial in trials:
@@ -196,22 +196,25 @@ def render_briefing(
             warnings.append(m.t("brief.judged_hand", hand=hand, trial=trial.id, verdict=shown, reason=reason))
         elif not isinstance(verdict, NoVerdict):
             warnings.append(m.t("brief.judged_game", trial=trial.id, verdict=shown, reason=reason))
-    keys = {
-        FallSource.ISPRAVKA: "brief.ispravka",
-        FallSource.PLAYER: "brief.odlazak",
-        FallSource.ARBITAR: "brief.arbitar",
-    }
+    # The players' ispravka (all three agreed) and the Arbitar's binding verdict settled the hand's fall: the
+    # hand is judged. A player's own odlazak u bulu is no judgement — the fallen player may cancel it and a
+    # referee may still judge the hand — so it is said, without the warning that an incident is judged already.
+    keys = {FallSource.ISPRAVKA: "brief.ispravka", FallSource.ARBITAR: "brief.arbitar"}
+    notes: list[str] = []
     for move in sorted(moves, key=lambda mv: mv.hand):
+        nick = players[move.player] if move.player in (0, 1, 2) else "?"
         key = keys.get(move.source)
         if key is not None:
-            nick = players[move.player] if move.player in (0, 1, 2) else "?"
             warnings.append(m.t(key, hand=move.hand, nick=nick))
-    if not warnings and not history:
+        elif move.source is FallSource.PLAYER:
+            notes.append(m.t("brief.odlazak", hand=move.hand, nick=nick))
+    if not warnings and not history and not notes:
         return None
     lines = [m.t("brief.title", game=number)]
     if warnings:
         lines += ["⚠ " + w for w in warnings]
         lines.append(m.t("brief.rule"))
+    lines += ["· " + n for n in notes]
     if history:
         lines.append(m.t("brief.history"))
         lines += ["  " + h for h in history]

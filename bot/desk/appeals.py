@@ -128,6 +128,11 @@ class AppealDesk(DeskBase):
             raise Refused("appeal.of_a_hearing", trial=trial_id)
         if member.id not in await self.parties_of(trial):
             raise Refused("appeal.not_a_party", trial=trial_id)
+        appealed = verdict_from_json(trial.verdict) if trial.verdict else Draft(NoVerdict(), "")
+        if rules.may_change == "lift" and not isinstance(appealed.verdict, Penalty):
+            # Where an upheld appeal may only lift a penalty, an appeal against anything else (a bula change,
+            # a settlement, Bez presude) could never change anything: it is refused, saying why.
+            raise Refused("appeal.nothing_to_lift", trial=trial_id, verdict=render_verdict(appealed, self.messages))
         kind = rules.kind(kind_name)
         if kind is None:
             raise Refused("appeal.unknown_kind", kind=kind_name, kinds=kinds_text(rules.kinds))

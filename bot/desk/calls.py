@@ -32,6 +32,7 @@ from storage.states import CallState
 class CallDesk(DeskBase):
     async def call(self, caller: Member, number: int | None) -> Reply:
         """/sudija [game]: check every rule, open the call, notify the referees in the lobby."""
+        await self.expire_due_calls()  # a call past its deadline has ended, whether or not a timer fired
         now = self.now()
         ban = await self.db.members.call_ban(caller.id)
         if ban is not None and (ban.until is None or ban.until > now):
@@ -49,7 +50,16 @@ class CallDesk(DeskBase):
         if refusal is not None:
             raise self.refused(refusal)
         assert facts is not None
-        if await self.db.calls.pending_for_game(facts.number) or await self.db.trials.open_for_game(facts.number):
+        pending = await self.db.calls.pending_for_game(facts.number)
+        if pending is not None and pending.caller == caller.id:
+            # "Poziv se povlači ponovnim pritiskom na isto dugme": the same call again is not a new one; he is
+            # shown how to withdraw it (the button, or /povuci), never a second call.
+            return Reply(
+                self.t("call.yours_pending", game=facts.number, until=pending.deadline),
+                (Button(self.t(Action.WITHDRAW.label_key), Action.WITHDRAW, pending.id, "danger"),),
+                ok=False,
+            )
+        if pending is not None or await self.db.trials.open_for_game(facts.number):
             raise Refused("call.already_open", game=facts.number)
         mine = await self.db.calls.pending_by_caller(caller.id)
         if mine is not None:
@@ -173,7 +183,8 @@ class CallDesk(DeskBase):
             await self.deliver_effects()
 
     async def withdraw(self, caller: Member, call_id: int | None = None) -> Reply:
-        """The caller's button (or /povuci) withdraws the call while no referee has taken it."""
+        """The caller's button (or /povuci) withdraws the call while no referee has taken it and its deadline has
+        not passed."""
         call = (
             await self.db.calls.get(call_id)
             if call_id is not None
@@ -183,6 +194,11 @@ class CallDesk(DeskBase):
             raise Refused("withdraw.none")
         if call.caller != caller.id:
             raise Refused("withdraw.not_yours")
+        if call.state is CallState.PENDING and call.deadline <= self.now():
+            # The deadline is the law: a withdrawal after it (a timer that never ran, the bot down meanwhile)
+            # finds the call expired, and it is recorded so, at its deadline.
+            await self.expire_call(call)
+            raise Refused("withdraw.expired", game=call.game)
         if call.state is not CallState.PENDING:
             raise Refused(f"withdraw.{call.state}", referee=await self.nick(call.referee))
         with self.club_voice():  # the notices and the table

@@ -43,6 +43,7 @@ from rules.verdicts import (
 from storage.calls import AlreadyPending, Call
 from storage.changes import NewPaperChange
 from storage.chat_outbox import NewEffect
+from storage.games import PreparedGame
 from storage.members import Member
 from storage.states import CallState, CouncilorCallState, EndReason, SpaceState, TrialOutcome
 from storage.trials import TakeResult, Trial, WithEnd
@@ -58,6 +59,9 @@ def named_in_nfc(draft: Draft) -> Draft:
     elif isinstance(verdict, (FallTransfer, Penalty)):
         verdict = replace(verdict, culprit=check_nick(verdict.culprit))
     return replace(draft, verdict=verdict)
+
+
+FINISH_TRIES = 3  # Završi suđenje while the draft is being replaced: read again, at most this often
 
 
 class TrialDesk(DeskBase):
@@ -477,14 +481,26 @@ class TrialDesk(DeskBase):
             await self.deliver_effects()
 
     async def finish(self, referee: Member, trial_id: int | None = None, also: Sequence[WithEnd] = ()) -> Reply:
-        """Završi suđenje: record the draft (or Bez presude) and, in game, let play go on; what `also` writes (a
-        hearing's appeal decided) is written with the end."""
-        trial = await self.steps.judged_by(referee, trial_id)
-        draft = verdict_from_json(trial.draft) if trial.draft else Draft(NoVerdict(), "")
+        """Završi suđenje: record the draft (a verdict, or Bez presude with its reason) and, in game, let play go
+        on; what `also` writes (a hearing's appeal decided) is written with the end. Without a draft nothing is
+        recorded: Bez presude is a decision with a reason ("sa obrazloženjem koje će pročitati eventualni
+        sledeći sudija"), written as `/presuda bez -- obrazloženje` like any other."""
+        for _ in range(FINISH_TRIES):
+            trial = await self.steps.judged_by(referee, trial_id)
+            ended = await self._finish(referee, trial, also)
+            if ended is not None:
+                return ended
+            # The draft was replaced while it was checked: Završi records the draft that stands now.
+        raise Refused("trial.not_your_trial")
+
+    async def _finish(self, referee: Member, trial: Trial, also: Sequence[WithEnd]) -> Reply | None:
+        """Record the trial's draft as read; None when the draft changed meanwhile (nothing written then)."""
+        if not trial.draft:
+            raise Refused("finish.no_draft", game=trial.game)
+        draft = verdict_from_json(trial.draft)
         game = await self.load_game(trial.game)
         try:
-            # Without a draft, Završi suđenje records Bez presude as it stands: nothing to check.
-            changes = await self.steps.checked(draft, trial, game) if trial.draft else []
+            changes = await self.steps.checked(draft, trial, game)
         except VerdictRefused as refused:
             raise Refused("finish.draft_invalid", why=self.t(refused.key, **refused.params)) from None
         outcome = TrialOutcome.NO_VERDICT if isinstance(draft.verdict, NoVerdict) else TrialOutcome.VERDICT
@@ -509,6 +525,9 @@ class TrialDesk(DeskBase):
             effects=[*([self.paper_effect(trial.game, trial.call)] if changes else []), *ending],
             also=also,
         ):
+            fresh = await self.db.trials.get(trial.id)
+            if fresh is not None and fresh.is_open and fresh.referee == referee.id and fresh.draft != trial.draft:
+                return None
             raise Refused("trial.not_your_trial")
         await self.steps.after_verdict(trial, draft)
         await self._ended(trial)
@@ -698,6 +717,23 @@ class TrialDesk(DeskBase):
         trial = await self.db.trials.open_for_game(number)
         if trial is not None and trial.in_game:
             await self.steps.interrupt(trial, EndReason.GAME_CLOSED)
+
+    async def administrator_closed(self, number: int) -> Reply:
+        """What the game server reports when an administrator closes a game in progress (its `game_closed`
+        event), for a club without the link (the console club plays the administrator, `!close GAME`): the game
+        is stored interrupted now, its hands as they stand, and its in-game trial ends as an interruption (the
+        draft dropped, nothing recorded: "zatvaranje partije od strane administratora … odbacuje nacrt")."""
+        game = await self.db.games.get(number)
+        if game is None:
+            raise Refused("call.unknown_game", game=number)
+        if game.status is not GameStatus.IN_PROGRESS:
+            raise Refused("close.not_in_progress", game=number)
+        ended = replace(game, status=GameStatus.INTERRUPTED, ended_at=self.now(), abandoned_by=())
+        outcome = await self.db.games.store([PreparedGame.of(ended)], self.now())
+        if outcome.refused:
+            raise Refused("close.not_in_progress", game=number)
+        await self.game_closed(number)
+        return Reply(self.t("close.ok", game=number))
 
     async def interrupt_offline_referees(self) -> None:
         """A referee shown offline longer than the grace period has disconnected: his trial ends."""
