@@ -14,6 +14,7 @@ from rules.gamelog import Game
 from rules.members import PartyRole
 from rules.paper import Paper
 from rules.paper_render import change_text
+from rules.penalty_model import PenaltyKind, Sanction
 from rules.play import replay
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, verdict_from_json
 from storage.states import EndReason, TrialOutcome
@@ -94,6 +95,33 @@ def _hand_block(game: Game, n: int, m: Catalogue) -> list[str]:
     return lines
 
 
+SANCTION_COUNTED = frozenset(
+    {PenaltyKind.IMPS, PenaltyKind.BULE, PenaltyKind.APPEAL_RESTRICTION_DAYS, PenaltyKind.SUSPENSION_DAYS}
+)
+
+
+def sanction_part(kind: PenaltyKind, amount: int, innocent: int, m: Catalogue) -> str:
+    """One penalty in the club's units: "opomena", "30% topa", "3 IMP", "dodeljeni rezultat 40% (60%)"."""
+    key = f"sanction.{kind}"
+    if kind in SANCTION_COUNTED:
+        return m.t(key, count=amount)
+    return m.t(key, amount=amount, innocent=innocent)
+
+
+def sanction_text(sanction: Sanction, offence: str, m: Catalogue) -> str:
+    """A verdict's sanction as recorded: its kind and amount, what it adds, what the rule counted, the step of
+    the escalation."""
+    text = sanction_part(sanction.kind, sanction.amount, sanction.innocent, m)
+    if sanction.also is not None:
+        text = m.t("sanction.with", first=text, also=sanction_part(sanction.also, sanction.also_amount, 0, m))
+    details = [offence] if offence else []
+    if sanction.units is not None:
+        details.append(m.t("sanction.units", units=sanction.units))
+    if sanction.repeat:
+        details.append(m.t("sanction.repeat", repeat=sanction.repeat))
+    return f"{text} ({'; '.join(details)})" if details else text
+
+
 def render_verdict(draft: Draft, m: Catalogue) -> str:
     v = draft.verdict
     if isinstance(v, BulaChange):
@@ -112,6 +140,8 @@ def render_verdict(draft: Draft, m: Catalogue) -> str:
             parts.append(m.t("verdict.show.abandoned"))
         if v.deny_call_days:
             parts.append(m.t("verdict.show.deny_call", days=v.deny_call_days))
+        if v.sanction is not None:
+            parts.append(sanction_text(v.sanction, v.offence, m))
         return m.t("verdict.show.kazna", culprit=v.culprit, what=", ".join(parts))
     if isinstance(v, Settlement):
         return m.t("verdict.show.svodjenje")

@@ -56,6 +56,8 @@ class Step:
     high: int = 0
     innocent: int = 0  # assigned_result: the innocent side's percent (60)
     cap: int = 0  # the most a computed amount may reach (0: no cap)
+    also: PenaltyKind | None = None  # an additional fixed penalty with it (a second unplayed board: +50% of a top)
+    also_amount: int = 0
 
     @property
     def ranged(self) -> bool:
@@ -88,6 +90,51 @@ class Priced:
     innocent: int
     repeat: int  # 0: a first offence; 1: the first repeat; …
     capped: bool
+    also: PenaltyKind | None = None
+    also_amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Sanction:
+    """A penalty recorded in the club's own units, as its catalogue prices it (a warning, a share of a top, IMPs,
+    an assigned result, a referral): what a verdict names when the game it judges has no such scoring to apply it
+    to. `units` is what a per-unit rule counted (the minutes of a delay), `repeat` the step of the escalation."""
+
+    kind: PenaltyKind
+    amount: int = 0
+    innocent: int = 0
+    units: int | None = None
+    repeat: int = 0
+    also: PenaltyKind | None = None
+    also_amount: int = 0
+
+    @classmethod
+    def of(cls, priced: Priced, units: int | None) -> Sanction:
+        return cls(priced.kind, priced.amount, priced.innocent, units, priced.repeat, priced.also, priced.also_amount)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind.value, "amount": self.amount, "repeat": self.repeat}
+        if self.innocent:
+            data["innocent"] = self.innocent
+        if self.units is not None:
+            data["units"] = self.units
+        if self.also is not None:
+            data.update(also=self.also.value, also_amount=self.also_amount)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Sanction:
+        also = data.get("also")
+        units = data.get("units")
+        return cls(
+            PenaltyKind(str(data["kind"])),
+            int(data.get("amount", 0)),
+            int(data.get("innocent", 0)),
+            None if units is None else int(units),
+            int(data.get("repeat", 0)),
+            None if also is None else PenaltyKind(str(also)),
+            int(data.get("also_amount", 0)),
+        )
 
 
 def _within(rule: PenaltyRule, earlier: Earlier, was_repeat: bool, moment: datetime) -> bool:
@@ -125,7 +172,7 @@ def price(
             raise PenaltyRefused(
                 "penalty_model.out_of_range", name=rule.name, low=step.low, high=step.high, kind=str(step.kind)
             )
-        return Priced(step.kind, amount, step.innocent, level, False)
+        return Priced(step.kind, amount, step.innocent, level, False, step.also, step.also_amount)
     if chosen is not None:
         raise PenaltyRefused("penalty_model.fixed", name=rule.name, amount=step.amount, kind=str(step.kind))
     amount = step.amount
@@ -134,7 +181,8 @@ def price(
             raise PenaltyRefused("penalty_model.units_needed", name=rule.name, unit=rule.unit or "unit")
         amount += step.per_unit * max(0, units - step.free_units)
     capped = bool(step.cap) and amount > step.cap
-    return Priced(step.kind, min(amount, step.cap) if capped else amount, step.innocent, level, capped)
+    amount = min(amount, step.cap) if capped else amount
+    return Priced(step.kind, amount, step.innocent, level, capped, step.also, step.also_amount)
 
 
 def parse_rules(raw: Sequence[Mapping[str, Any]]) -> tuple[PenaltyRule, ...]:
@@ -147,6 +195,8 @@ def parse_rules(raw: Sequence[Mapping[str, Any]]) -> tuple[PenaltyRule, ...]:
             step_data = dict(raw_step)
             try:
                 step_data["kind"] = PenaltyKind(str(step_data.get("kind")))
+                if "also" in step_data:
+                    step_data["also"] = PenaltyKind(str(step_data["also"]))
                 step = Step(**step_data)
             except ValueError:
                 raise PenaltyModelError(

@@ -3,8 +3,9 @@
 For the councilors, who admit and dismiss referees: calls per week, the time from a call to its Sudi (p50 and
 p95, nearest rank), the calls that expired and at which hours, trials and their outcomes per referee by verdict
 kind (bule, bula, kazna, svodjenje, niko; bez for Bez presude; interrupted; open), the interrupted trials by
-reason, the appeals filed and how they stand or were decided (filed, taken, upheld, rejected, inadmissible), and
-the calls and expiries by hour of day and by week for the chart. Hours and weeks are in the club's
+reason, the appeals filed and how they stand or were decided (filed, taken, upheld, rejected, inadmissible), the
+sanctions recorded in the club's units by kind (warning, top_share, imps, …: another club's catalogue), and the
+calls and expiries by hour of day and by week for the chart. Hours and weeks are in the club's
 time zone; a week is the ISO week (``2026-W48``). `figures_json` and `figures_csv` are the stable outputs.
 """
 
@@ -38,6 +39,7 @@ class TrialFact:
     outcome: str  # open, verdict, no_verdict, interrupted
     verdict_kind: str | None  # the recorded verdict's kind (bule, bula, kazna, svodjenje, niko, bez)
     end_reason: str | None
+    sanction: str | None = None  # a penalty's sanction in the club's units: its kind (warning, top_share, …)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +74,7 @@ class Figures:
     referees: dict[str, RefereeFigures] = field(default_factory=dict)
     appeals: int = 0
     appeals_by_state: dict[str, int] = field(default_factory=dict)
+    sanctions: dict[str, int] = field(default_factory=dict)  # recorded verdicts' sanctions, by kind
 
 
 def percentile(values: Sequence[float], p: float) -> float | None:
@@ -139,11 +142,12 @@ def compute(
         },
         appeals=len(appeals),
         appeals_by_state=dict(sorted(Counter(a.state for a in appeals).items())),
+        sanctions=dict(sorted(Counter(t.sanction for t in trials if t.outcome == "verdict" and t.sanction).items())),
     )
 
 
 def figures_json(figures: Figures, start: str | None = None, end: str | None = None) -> dict[str, Any]:
-    """Stable keys: period, calls, time_to_sudi_seconds, trials, referees, appeals, chart."""
+    """Stable keys: period, calls, time_to_sudi_seconds, trials, referees, appeals, sanctions, chart."""
     return {
         "period": {"from": start, "to": end},
         "calls": {
@@ -164,6 +168,7 @@ def figures_json(figures: Figures, start: str | None = None, end: str | None = N
         },
         "referees": {nick: {"trials": r.trials, "by_kind": r.by_kind} for nick, r in figures.referees.items()},
         "appeals": {"total": figures.appeals, "by_state": figures.appeals_by_state},
+        "sanctions": figures.sanctions,
         "chart": {"calls_by_hour": list(figures.calls_by_hour), "expired_by_hour": list(figures.expired_by_hour)},
     }
 
@@ -190,6 +195,8 @@ def figures_csv(figures: Figures) -> str:
     writer.writerow(["appeals", "total", figures.appeals])
     for state, n in figures.appeals_by_state.items():
         writer.writerow(["appeals", state, n])
+    for kind, n in figures.sanctions.items():
+        writer.writerow(["sanctions", kind, n])
     for nick, r in figures.referees.items():
         writer.writerow([_cell(f"referee:{nick}"), "trials", r.trials])
         for kind, n in r.by_kind.items():

@@ -3,7 +3,8 @@
 In game (Presuda tokom partije): Promena bula (an even change of −98…98 for one, two or three players, about a
 completed hand or the game as a whole), Odlazak u bulu umesto drugog (a defender's fall moves to the player who
 caused it), or Bez presude. Out of game (Presuda van partije): manual settlement of an interrupted game, a
-penalty (plavac up to 7 days and/or up to 10 league penalty points), (niko), or Bez presude. A verdict about the
+penalty (plavac up to 7 days and/or up to 10 league penalty points; or, named by a rule of another club's
+catalogue, a sanction in that club's units: `rules.penalty_model.Sanction`), (niko), or Bez presude. A verdict about the
 content of a hand may be given only before the next hand ends (refused once it has ended), unless the referee marks
 the delay justified (`rules.verdict_place`).
 The paper limits (at least 2 bule stay) are `rules.paper`'s; the settlement conditions are `rules.penalties`'.
@@ -17,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from rules.limits import MAX_BULA_CHANGE, MAX_LEAGUE_POINTS, MAX_PLAVAC_DAYS
+from rules.penalty_model import Sanction
 from rules.verdict_place import is_late
 
 __all__ = ["MAX_BULA_CHANGE", "MAX_LEAGUE_POINTS", "MAX_PLAVAC_DAYS"]  # where the desk and the tests look for them
@@ -89,6 +91,9 @@ class Penalty:
     abandoned: bool = False
     offence: str = ""  # the club's catalogue entry it was given by, if any (`rules.catalogue`)
     deny_call_days: int = 0  # the culprit's right to call a referee is denied this long (a catalogue penalty)
+    units: int | None = None  # what a per-unit rule counts (the minutes of a delay), as the referee gave it
+    amount: int | None = None  # the referee's figure within a rule's range, in the rule's own units (`iznos N`)
+    sanction: Sanction | None = None  # the rule's price in the club's units (warning, % of a top, IMP, …)
     kind: VerdictKind = field(default=VerdictKind.KAZNA, init=False)
 
 
@@ -158,7 +163,13 @@ def check_draft(
             raise VerdictRefused("verdict.plavac_limit", days=verdict.plavac_days, limit=plavac_limit)
         if not 0 <= verdict.league_points <= league_limit:
             raise VerdictRefused("verdict.league_limit", points=verdict.league_points, limit=league_limit)
-        if not (verdict.plavac_days or verdict.league_points or verdict.abandoned or verdict.deny_call_days):
+        if not (
+            verdict.plavac_days
+            or verdict.league_points
+            or verdict.abandoned
+            or verdict.deny_call_days
+            or verdict.sanction is not None
+        ):
             raise VerdictRefused("verdict.empty_penalty")
     elif isinstance(verdict, Settlement) and not verdict.innocent_confirmed:
         raise VerdictRefused("verdict.settlement_confirm")
@@ -208,6 +219,8 @@ def verdict_to_json(draft: Draft) -> dict[str, Any]:
             offence=v.offence,
             deny_call_days=v.deny_call_days,
         )
+        if v.sanction is not None:
+            data["sanction"] = v.sanction.to_json()
     return data
 
 
@@ -233,6 +246,7 @@ def verdict_from_json(data: Mapping[str, Any]) -> Draft:
             bool(data.get("abandoned", False)),
             str(data.get("offence", "")),
             int(data.get("deny_call_days", 0)),
+            sanction=Sanction.from_json(data["sanction"]) if data.get("sanction") else None,
         )
     elif kind == VerdictKind.NIKO:
         verdict = Nobody()

@@ -574,12 +574,14 @@ async def _decide(
 
 async def offence_history(db: Database, culprit: str, offence: str) -> list[tuple[datetime, int]]:
     """When recorded verdicts punished `culprit` under the catalogue's `offence`, each with its plavac days (a
-    suspension runs to its end: the general penalty model counts some windows from there)."""
+    suspension runs to its end: the general penalty model counts some windows from there); a penalty lifted
+    since (a later verdict of its game, (niko)) was never the offence it named and does not count."""
     rows = await db.connection.execute_fetchall(
         "SELECT closed_at, json_extract(verdict, '$.plavac_days') FROM trials"
         " WHERE outcome = 'verdict' AND json_extract(verdict, '$.kind') = 'kazna'"
         " AND json_extract(verdict, '$.culprit') = ? COLLATE NOCASE"
-        " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE ORDER BY closed_at",
+        " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE"
+        " AND id NOT IN (SELECT trial FROM penalties WHERE lifted_at IS NOT NULL) ORDER BY closed_at",
         (culprit, offence),
     )
     out: list[tuple[datetime, int]] = []

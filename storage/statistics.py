@@ -39,7 +39,9 @@ async def period_facts(
         for r in await cur.fetchall():
             verdict = json.loads(r[4]) if r[4] else None
             kind = verdict.get("kind") if isinstance(verdict, dict) else None
-            trials.append(TrialFact(r[0], r[1], parse_stored_time(r[2]), r[3], kind, r[5]))
+            sanction = verdict.get("sanction") if isinstance(verdict, dict) else None
+            sanction_kind = str(sanction.get("kind")) if isinstance(sanction, dict) else None
+            trials.append(TrialFact(r[0], r[1], parse_stored_time(r[2]), r[3], kind, r[5], sanction_kind))
     async with db.connection.execute(
         "SELECT id, filed_at, state FROM appeals WHERE filed_at >= ? AND filed_at < ? ORDER BY filed_at, id",
         (low, high),

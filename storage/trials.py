@@ -187,6 +187,19 @@ class TrialStore:
         )
         return [parse_stored_time(r[0]) for r in rows]
 
+    async def sanctions_of(self, culprit: str) -> list[tuple[int, int, datetime, dict[str, Any]]]:
+        """The recorded verdicts whose penalty of `culprit` carries a sanction in the club's units, oldest first,
+        but those lifted since (a later penalty of the game or (niko)): each trial's id, game, end and verdict."""
+        rows = await self.db.connection.execute_fetchall(
+            "SELECT id, game, closed_at, verdict FROM trials WHERE outcome = 'verdict'"
+            " AND json_extract(verdict, '$.kind') = 'kazna'"
+            " AND json_extract(verdict, '$.culprit') = ? COLLATE NOCASE"
+            " AND json_extract(verdict, '$.sanction') IS NOT NULL"
+            " AND id NOT IN (SELECT trial FROM penalties WHERE lifted_at IS NOT NULL) ORDER BY closed_at, id",
+            (culprit,),
+        )
+        return [(int(r[0]), int(r[1]), parse_stored_time(r[2]), json.loads(r[3])) for r in rows]
+
     async def participants(self, trial_id: int) -> list[Participant]:
         async with self.db.connection.execute(
             "SELECT member, role, joined_at FROM trial_participants WHERE trial = ? ORDER BY joined_at, member",

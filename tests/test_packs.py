@@ -6,16 +6,21 @@ site's: appeal windows of 30 and 90 days, an appeal restriction that refuses the
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 from pathlib import Path
 
 import pytest
 from test_penalties import judge
 
 from bot.config import Config, ConfigError, load
+from bot.desk.statistics import council_figures, figures_text
+from bot.messages import Catalogue
 from club import NOW, Club
 from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, PenaltyRule, find_rule, price
 from rules.verdicts import Draft, Nobody, Penalty
+from storage.members import Member
+
+SR = Catalogue("sr")
 
 
 def with_pack(tmp_path: Path, name: str, extra: str = "") -> Config:
@@ -229,20 +234,36 @@ async def test_russian_site_the_referee_suspends_by_the_rule_and_a_repeat_costs_
     assert second.verdict["plavac_days"] == 14
 
 
-async def test_a_bridge_kind_is_refused_in_a_preferans_verdict(club: Club, tmp_path: Path) -> None:
-    club.desk.config = with_pack(tmp_path, "nsbk")
-    for nick in ("ana", "marko", "petar"):
-        await club.member(nick)
-    await club.member("sudija1", "referee")
-    await club.game(100)
-    assert (await club.desk.call(await club.get("ana"), 100)).ok
-    call = await club.db.calls.pending_for_game(100)
+async def nsbk_trial(club: Club, tmp_path: Path, number: int, first: bool = True) -> Member:
+    """An out-of-game trial of game `number` taken by sudija1 in the federation's club (ana, marko, petar)."""
+    if first:
+        club.desk.config = with_pack(tmp_path, "nsbk")
+        for nick in ("ana", "marko", "petar"):
+            await club.member(nick)
+        await club.member("sudija1", "referee")
+    await club.game(number)
+    assert (await club.desk.call(await club.get("ana"), number)).ok
+    call = await club.db.calls.pending_for_game(number)
     assert call is not None
-    assert (await club.desk.take(await club.get("sudija1"), call.id)).ok
-    refused = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", offence="neodigran_bord"), "x"))
-    assert not refused.ok
-    assert "ne može izreći" in refused.text
-    assert "assigned_result" in refused.text
+    referee = await club.get("sudija1")
+    assert (await club.desk.take(referee, call.id)).ok
+    return referee
+
+
+async def test_a_bridge_kind_is_recorded_as_a_sanction_in_the_clubs_units_saying_so(club: Club, tmp_path: Path) -> None:
+    """Issue 35, item 5 (it was refused before, named in English): an unplayed board's assigned result is recorded
+    with the catalogue's amounts, and the referee is told this game has no such scoring to apply it to."""
+    referee = await nsbk_trial(club, tmp_path, 100)
+    reply = await club.desk.draft(referee, Draft(Penalty("petar", offence="neodigran_bord"), "x"))
+    assert reply.ok, reply.text
+    assert SR.t("penalty_model.recorded", kind=SR.t("penalty_kind.assigned_result")) in reply.text
+    assert "dodeljeni rezultat 40% (nedužnoj strani 60%)" in reply.text
+    assert "assigned_result" not in reply.text
+    assert (await club.desk.finish(referee)).ok
+    [trial] = await club.db.trials.for_game(100)
+    assert trial.verdict is not None
+    assert trial.verdict["sanction"] == {"kind": "assigned_result", "amount": 40, "repeat": 0, "innocent": 60}
+    assert (trial.verdict["plavac_days"], trial.verdict["league_points"]) == (0, 0)
 
 
 async def test_the_catalogue_shows_a_packs_rules_and_appeal_kinds(club: Club, tmp_path: Path) -> None:
@@ -285,3 +306,79 @@ def test_a_wrong_setting_is_refused_naming_it() -> None:
     for data, message in cases:
         with pytest.raises(ConfigError, match=message):
             from_dict(data)
+
+
+async def test_federation_a_delay_escalates_warning_then_ten_percent_a_minute_within_the_tournament(
+    club: Club, tmp_path: Path
+) -> None:
+    """ "Za prvo kašnjenje preko jednog minuta par dobija opomenu; za svako dalje kašnjenje kazna iznosi 10%/1 IMP
+    za svaki minut nakon prvog." Through the verdict: a warning, then 30% of a top for 4 minutes the same day;
+    the next day (the next tournament) a warning again. Each is shown in /presude, on the member's card, in the
+    statistics, and told to the culprit."""
+    referee = await nsbk_trial(club, tmp_path, 100)
+    first = await club.desk.draft(referee, Draft(Penalty("petar", offence="kasnjenje", units=3), "kasnio"))
+    assert first.ok, first.text
+    assert "opomena (kasnjenje; 3 jedinice)" in first.text
+    assert (await club.desk.finish(referee)).ok
+    assert any("opomena (kasnjenje; 3 jedinice)" in s.text for s in club.chat.to("dm:petar"))
+    club.clock.advance(timedelta(hours=2))
+    await nsbk_trial(club, tmp_path, 101, first=False)
+    missing = await club.desk.draft(referee, Draft(Penalty("petar", offence="kasnjenje"), "opet"))
+    assert not missing.ok
+    assert missing.text == SR.t("penalty_model.units_needed", name="kasnjenje", unit="minut")
+    second = await club.desk.draft(referee, Draft(Penalty("petar", offence="kasnjenje", units=4), "opet"))
+    assert second.ok, second.text
+    assert "30% topa (kasnjenje; 4 jedinice; ponavljanje 1)" in second.text
+    assert SR.t("penalty_model.repeat", repeat=1, name="kasnjenje") in second.text
+    assert (await club.desk.finish(referee)).ok
+    listing = await club.desk.verdicts(await club.get("petar"), 101)
+    assert "Kazna za petar: 30% topa (kasnjenje; 4 jedinice; ponavljanje 1)" in listing.text
+    card = club.desk.card_text(await club.desk.member_card(await club.get("petar")), full=False)
+    assert SR.t("card.sanctions", count=2) in card
+    assert "partija 100" in card
+    assert "opomena (kasnjenje; 3 jedinice)" in card
+    assert "30% topa" in card
+    figures = await council_figures(club.db, None, None, UTC)
+    assert figures.sanctions == {"top_share": 1, "warning": 1}
+    assert "Sankcije u jedinicama Kluba: % topa 1, opomena 1" in figures_text(figures, "sr", None, None)
+    club.clock.advance(timedelta(days=1, hours=1))
+    await nsbk_trial(club, tmp_path, 102, first=False)
+    again = await club.desk.draft(referee, Draft(Penalty("petar", offence="kasnjenje", units=5), "treći dan"))
+    assert again.ok
+    assert "opomena (kasnjenje; 5 jedinica)" in again.text
+
+
+async def test_federation_unsportsmanlike_conduct_in_a_range_and_out_of_it_in_the_readers_words(
+    club: Club, tmp_path: Path
+) -> None:
+    referee = await nsbk_trial(club, tmp_path, 100)
+    below = await club.desk.draft(referee, Draft(Penalty("petar", offence="nesportsko", amount=40), "buka"))
+    assert not below.ok
+    assert below.text == SR.t("penalty_model.out_of_range", name="nesportsko", low=50, high=100, kind="% topa")
+    chosen = await club.desk.draft(referee, Draft(Penalty("petar", offence="nesportsko", amount=70), "buka"))
+    assert chosen.ok
+    assert "70% topa (nesportsko)" in chosen.text
+    imps = await club.desk.draft(referee, Draft(Penalty("petar", offence="nesportsko_imp"), "buka"))
+    assert "6 IMP (nesportsko_imp)" in imps.text
+
+
+async def test_federation_a_second_unplayed_board_adds_fifty_percent_and_a_lifted_one_does_not_count(
+    club: Club, tmp_path: Path
+) -> None:
+    referee = await nsbk_trial(club, tmp_path, 100)
+    assert (await club.desk.draft(referee, Draft(Penalty("petar", offence="neodigran_bord"), "x"))).ok
+    assert (await club.desk.finish(referee)).ok
+    await nsbk_trial(club, tmp_path, 101, first=False)
+    second = await club.desk.draft(referee, Draft(Penalty("petar", offence="neodigran_bord"), "opet"))
+    assert "dodeljeni rezultat 40% (nedužnoj strani 60%) + 50% topa" in second.text
+    assert (await club.desk.draft(referee, Draft(Nobody(), "ne"))).ok
+    assert (await club.desk.finish(referee)).ok
+    # (niko) in game 100 lifts the first one: it was never the offence, so no repeat follows from it.
+    await nsbk_trial(club, tmp_path, 100, first=False)
+    assert (await club.desk.draft(referee, Draft(Nobody(), "bord je ipak odigran"))).ok
+    assert (await club.desk.finish(referee)).ok
+    await nsbk_trial(club, tmp_path, 102, first=False)
+    fresh = await club.desk.draft(referee, Draft(Penalty("petar", offence="neodigran_bord"), "treći"))
+    assert "ponavljanje" not in fresh.text
+    card = await club.desk.member_card(await club.get("petar"))
+    assert card.sanctions == ()

@@ -251,7 +251,16 @@ def month_db(tmp_path: Path) -> str:
 def test_cli_json_csv_text_and_chart(month_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["statistika", "--db", month_db, "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert list(doc) == ["period", "calls", "time_to_sudi_seconds", "trials", "referees", "appeals", "chart"]
+    assert list(doc) == [
+        "period",
+        "calls",
+        "time_to_sudi_seconds",
+        "trials",
+        "referees",
+        "appeals",
+        "sanctions",
+        "chart",
+    ]
     assert doc["calls"]["total"] == 16
     assert doc["calls"]["expired"] == 4
     assert doc["calls"]["taken"] == 8

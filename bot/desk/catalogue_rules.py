@@ -1,9 +1,13 @@
 """The general penalty model (`rules.penalty_model`, `[[penalties.rules]]`) in the referee's verdict: a penalty
-named by a rule (`/presuda kazna NICK po PRAVILO`) gets the rule's price for this culprit now — his earlier
-penalties under the same rule make it a repeat — in the kinds this game applies: suspension days (the plavac),
-league points, call restriction days. The referee may name an amount himself where the rule gives a range (`plavac
-DANA`, `liga POENA`); a figure out of the range, a rule counted per unit, or a kind the game cannot apply (shares of
-a top, IMPs, assigned results: a bridge club's) is refused, naming the limit. The first club's own catalogue
+named by a rule (`/presuda kazna NICK po PRAVILO [JEDINICA] [iznos N]`) gets the rule's price for this culprit
+now — his earlier penalties under the same rule make it a repeat, the step of the rule's escalation. The kinds
+this game applies are applied: suspension days (the plavac), league points, call restriction days. Every other
+kind — a warning, a share of a top, IMPs, an assigned result, a referral (a bridge federation's catalogue, seed
+001) — is recorded as the verdict's sanction in the club's own units (`rules.penalty_model.Sanction`), shown in
+`/presude`, the member's card and the statistics, and the referee is told that this game has no such scoring to
+apply it to. The referee names what a per-unit rule counts after its name (`po kasnjenje 4`: four minutes) and
+his figure within a range (`plavac DANA`, `liga POENA`, or `iznos N` in the rule's units); a figure out of the
+range or a missing count is refused, naming the limit in the reader's words. The first club's own catalogue
 (`[[penalties.catalogue]]`, `bot.desk.penalties`) is untouched.
 """
 
@@ -19,7 +23,16 @@ from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.ports import Reply
 from rules.catalogue import find
-from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, Step, find_rule, price
+from rules.penalty_model import (
+    Earlier,
+    PenaltyKind,
+    PenaltyRefused,
+    Sanction,
+    Step,
+    find_rule,
+    price,
+    repeat_level,
+)
 from rules.verdicts import Draft, Penalty
 from storage.councils import offence_history
 from storage.members import Member
@@ -65,6 +78,12 @@ class RuleCatalogueDesk(DeskBase):
         return "\n".join(lines)
 
     def step_text(self, step: Step, unit: str) -> str:
+        text = self._step_text(step, unit)
+        if step.also is not None:
+            text += f" + {self.kind_text(step.also)} {step.also_amount}"
+        return text
+
+    def _step_text(self, step: Step, unit: str) -> str:
         kind = self.t(f"penalty_kind.{step.kind}")
         if step.ranged:
             return f"{kind} {step.low}–{step.high}"
@@ -81,6 +100,17 @@ class RuleCatalogueDesk(DeskBase):
             return f"{kind} {step.amount}/{step.innocent}"
         return f"{kind} {step.amount}" if step.amount else kind
 
+    def kind_text(self, kind: PenaltyKind | str) -> str:
+        """A penalty kind in the reader's words ("opomena", "% topa"), never its configuration name."""
+        return self.t(f"penalty_kind.{kind}")
+
+    def refused(self, refused: PenaltyRefused) -> Refused:
+        """A rule's refusal with its kind in the reader's words."""
+        values = dict(refused.params)
+        if "kind" in values:
+            values["kind"] = self.kind_text(str(values["kind"]))
+        return Refused(refused.key, **values)
+
     async def draft(self, referee: Member, draft: Draft) -> Reply:
         verdict = draft.verdict
         limits = self.config.penalties
@@ -93,17 +123,20 @@ class RuleCatalogueDesk(DeskBase):
             Earlier(at, at + timedelta(days=days) if days else None)
             for at, days in await offence_history(self.db, verdict.culprit, rule.name)
         ]
-        step = rule.steps[0]
+        level = repeat_level(rule, earlier, self.now())
+        step = rule.steps[min(level, len(rule.steps) - 1)]
         field = APPLIED.get(step.kind)
-        chosen = getattr(verdict, field) or None if field else None
+        chosen = (getattr(verdict, field) or None) if field else verdict.amount
         try:
-            priced = price(rule, earlier, self.now(), chosen=chosen)
+            priced = price(rule, earlier, self.now(), units=verdict.units, chosen=chosen)
         except PenaltyRefused as refused:
-            raise Refused(refused.key, **refused.params) from None
+            raise self.refused(refused) from None
         target = APPLIED.get(priced.kind)
-        if target is None:
-            raise Refused("penalty_model.not_applicable", name=rule.name, kind=str(priced.kind))
         amount = {name: priced.amount if name == target else 0 for name in APPLIED.values()}
+        # A kind this game applies (suspension as the plavac, league points, a call restriction) is applied; any
+        # other (a warning, a share of a top, IMPs, an assigned result, a referral: a bridge club's) is the
+        # verdict's sanction, recorded in the club's units.
+        sanction = None if target is not None else Sanction.of(priced, verdict.units)
         drafted = Draft(
             replace(
                 verdict,
@@ -111,16 +144,18 @@ class RuleCatalogueDesk(DeskBase):
                 plavac_days=amount["plavac_days"],
                 league_points=amount["league_points"],
                 deny_call_days=amount["deny_call_days"],
+                sanction=sanction,
             ),
             draft.reason or rule.description,
         )
         # The rule's price is the catalogue's step here: PenaltyDesk.draft would look the name up in the other
         # catalogue, so the trial's own draft rules (limits, the paper) are applied directly.
         reply = await self.trials.draft(referee, drafted)
-        if reply.ok and priced.repeat:
-            return Reply(
-                f"{reply.text}\n{self.t('penalty_model.repeat', repeat=priced.repeat, name=rule.name)}",
-                reply.buttons,
-                reply.ok,
-            )
-        return reply
+        if not reply.ok:
+            return reply
+        notes = []
+        if priced.repeat:
+            notes.append(self.t("penalty_model.repeat", repeat=priced.repeat, name=rule.name))
+        if sanction is not None:
+            notes.append(self.t("penalty_model.recorded", kind=self.kind_text(sanction.kind)))
+        return Reply("\n".join([reply.text, *notes]), reply.buttons, reply.ok) if notes else reply

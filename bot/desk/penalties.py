@@ -21,7 +21,7 @@ from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.i18n.reader import speaking
 from bot.ports import Reply, asserting
-from bot.views import render_verdict
+from bot.views import render_verdict, sanction_text
 from rules.catalogue import escalate, find
 from rules.gamelog import Game, GameStatus
 from rules.penalties import (
@@ -57,6 +57,7 @@ class MemberCard:
     napustio_total: int
     call_ban: CallBan | None
     call_allowed: bool
+    sanctions: tuple[tuple[int, datetime, str], ...] = ()  # the sanctions in the club's units: game, when, what
 
 
 class PenaltyDesk(DeskBase):
@@ -227,7 +228,17 @@ class PenaltyDesk(DeskBase):
         def tells(effects: Effects) -> list[NewEffect]:
             # Written with the effects they tell of: the lifted penalties, the new one, the points cancelled; and
             # what the game server is told of them (each plavac as it now runs, the settled game closed).
-            rows = self._effect_tells(effects, game.number, now, trial.reason, culprit, languages, known, nicks)
+            rows = self._effect_tells(
+                effects,
+                game.number,
+                now,
+                trial.reason,
+                culprit,
+                languages,
+                known,
+                nicks,
+                verdict if isinstance(verdict, Penalty) else None,
+            )
             for lifted in effects.lifted:
                 nick = nicks.get(lifted.penalty.member)
                 if nick is not None and lifted.penalty.plavac_days and lifted.plavac_before is not None:
@@ -268,6 +279,7 @@ class PenaltyDesk(DeskBase):
         languages: dict[int, str | None],
         known: set[int],
         nicks: dict[int, str],
+        penalty: Penalty | None = None,
     ) -> list[NewEffect]:
         """What a verdict's effects tell each member concerned, each in his language (read before)."""
         rows = []
@@ -290,8 +302,13 @@ class PenaltyDesk(DeskBase):
         if culprit is not None and effects.penalty is not None:
             row = effects.penalty
             with speaking(languages.get(culprit.id)):
+                sanction = (
+                    sanction_text(penalty.sanction, penalty.offence, self.messages)
+                    if penalty is not None and penalty.sanction is not None
+                    else None
+                )
                 text = self.penalty_text(
-                    game, row.plavac_days, row.league_points, row.abandoned, effects.plavac_after, reason
+                    game, row.plavac_days, row.league_points, row.abandoned, effects.plavac_after, reason, sanction
                 )
             rows.append(self.told(culprit.id, text))
         if effects.settled_counts is not None and effects.napustio_before and not effects.napustio_after:
@@ -316,10 +333,17 @@ class PenaltyDesk(DeskBase):
             self.timers.arm(until)
 
     def penalty_text(
-        self, game: int, days: int, points: int, abandoned: bool, until: datetime | None, reason: str | None
+        self,
+        game: int,
+        days: int,
+        points: int,
+        abandoned: bool,
+        until: datetime | None,
+        reason: str | None,
+        sanction: str | None = None,
     ) -> str:
         names = self.config.penalties
-        parts = []
+        parts = [sanction] if sanction else []
         if days:
             parts.append(self.t("penalty.part_plavac", name=names.plavac_name, days=days, until=until))
         if points:
@@ -510,6 +534,11 @@ class PenaltyDesk(DeskBase):
         standing = await self.standing(member, month)
         ban = await self.db.members.call_ban(member.id)
         allowed = ban is None or (ban.until is not None and ban.until <= now)
+        sanctions = []
+        for _, game, at, data in await self.db.trials.sanctions_of(member.nick):
+            verdict = verdict_from_json(data).verdict
+            if isinstance(verdict, Penalty) and verdict.sanction is not None:
+                sanctions.append((game, at, sanction_text(verdict.sanction, verdict.offence, self.messages)))
         return MemberCard(
             member,
             tuple(sorted(self.roles_of(member))),
@@ -520,6 +549,7 @@ class PenaltyDesk(DeskBase):
             await self.napustio_of(member.nick),
             ban,
             allowed,
+            tuple(sanctions),
         )
 
     def card_text(self, card: MemberCard, full: bool) -> str:
@@ -547,6 +577,9 @@ class PenaltyDesk(DeskBase):
             )
         )
         lines.append(self.t("card.napustio", total=card.napustio_total, month=s.abandoned))
+        if card.sanctions:
+            lines.append(self.t("card.sanctions", count=len(card.sanctions)))
+            lines += [self.t("card.sanction", game=game, at=at, what=what) for game, at, what in card.sanctions]
         if full:
             if card.call_allowed:
                 lines.append(self.t("card.call_allowed"))

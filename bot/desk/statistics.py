@@ -76,6 +76,10 @@ def figures_text(figures: Figures, lang: str, start: date | None, end: date | No
     for nick, ref in figures.referees.items():
         kinds = ", ".join(f"{k} {n}" for k, n in ref.by_kind.items())
         lines.append(w["referee"].format(nick=nick, trials=ref.trials, kinds=kinds))
+    if figures.sanctions:
+        named = catalogue_words(lang, "penalty_kind.")
+        kinds = ", ".join(f"{named.get(k, k)} {n}" for k, n in figures.sanctions.items())
+        lines.append(w["sanctions"].format(kinds=kinds))
     return "\n".join(lines)
 
 

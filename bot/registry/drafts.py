@@ -3,7 +3,7 @@ form's fields (Discord's modal), read into a `rules.verdicts.Draft`:
 
     bule [ruka N] NICK ±N [NICK ±N …] [kasno]        Promena bula (no hand: the game as a whole)
     bula RUKA KRIVAC [kasno]                          Odlazak u bulu umesto drugog
-    kazna NICK [po PREKRŠAJ] [plavac DANA] [liga POENA] [napustio]
+    kazna NICK [po PREKRŠAJ [JEDINICA]] [iznos N] [plavac DANA] [liga POENA] [napustio]
     svodjenje [potvrdjujem]    niko    bez             ručno svođenje, (niko), Bez presude
 
 followed by ``-- obrazloženje``. The desk checks the draft against the club's rules; this only reads it.
@@ -86,10 +86,16 @@ def _penalty(args: Sequence[str], t: Translate) -> Penalty:
     plavac = liga = 0
     abandoned = False
     offence = ""
+    units: int | None = None
+    amount: int | None = None
     i = 0
     while i < len(rest):
         if rest[i] == "po" and i + 1 < len(rest):
             offence, i = args[1 + i + 1], i + 2
+            if i < len(rest) and rest[i].isdigit():  # `po kasnjenje 4`: what the rule counts (4 minutes)
+                units, i = read_number(rest[i], t("usage.units"), 0, MAX_NUMBER), i + 1
+        elif rest[i] == "iznos" and i + 1 < len(rest):
+            amount, i = read_number(rest[i + 1], t("usage.penalty_amount"), 0, MAX_NUMBER), i + 2
         elif rest[i] == "plavac" and i + 1 < len(rest):
             plavac, i = read_number(rest[i + 1], t("usage.days"), 0, MAX_DAYS), i + 2
         elif rest[i] == "liga" and i + 1 < len(rest):
@@ -98,4 +104,4 @@ def _penalty(args: Sequence[str], t: Translate) -> Penalty:
             abandoned, i = True, i + 1
         else:
             raise Usage(t("usage.kazna"))
-    return Penalty(culprit, plavac, liga, abandoned, offence.casefold())
+    return Penalty(culprit, plavac, liga, abandoned, offence.casefold(), units=units, amount=amount)
