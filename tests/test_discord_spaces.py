@@ -11,9 +11,11 @@ from typing import Any
 from test_discord import World, answer_of, call_message, link, open_trial, pending_call_id, store_game
 from test_discord import world as world
 
+from bot.app import App
 from bot.discord import SudijaBot
 from bot.messages import Catalogue
 from fakes.discord_server import FakeDiscord, Perm, settle
+from rules.verdicts import Draft, NoVerdict
 from storage.states import EndReason, SpaceState, TrialOutcome
 
 sr = Catalogue("sr")
@@ -98,11 +100,18 @@ async def test_create_private_threads_revoked_at_run_time_relays_the_trial_until
         # from now on the thread is the trial's space: what the caller writes there is the transcript
         await fake.user_message(m["ana"].id, thread.id, "Sada ovde.")
         await fake.wait_until(lambda: len(bot.chat.threads) == 1)
+        await draft_bez(app)  # Završi suđenje records a draft: Bez presude, with its reason
         done = await fake.press(
             m["sudija1"].id, int(fake.messages_in(thread.id)[-2]["id"]), f"sudija:finish:{trial.id}"
         )
         assert (await answer_of(fake, done)) == sr.t("finish.ok", game=100)
         assert (thread.archived, thread.locked) == (True, True)
+
+
+async def draft_bez(app: App) -> None:
+    referee = await app.db.members.by_nick("sudija1")
+    assert referee is not None
+    assert (await app.desk.draft(referee, Draft(NoVerdict(), "nema osnova"))).ok
 
 
 async def await_dms(fake: FakeDiscord, user_id: int) -> list[dict[str, Any]]:
@@ -127,6 +136,7 @@ async def test_a_thread_that_cannot_be_locked_is_reported_and_locked_when_the_pe
         trial_id, thread = await open_trial(world, app, 100, "ana", "sudija1")
         controls = fake.messages_in(thread.id)[0]
         await revoke(world, bot, Perm.MANAGE_THREADS)
+        await draft_bez(app)  # Završi suđenje records a draft: Bez presude, with its reason
         done = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:finish:{trial_id}")
         answer = await answer_of(fake, done)
         problem = sr.t("discord.missing", permissions="Manage Threads", channel="sudjenja")
@@ -183,6 +193,7 @@ async def test_a_403_at_run_time_is_reported_meanwhile_and_retried_when_the_perm
         controls = fake.messages_in(thread.id)[0]
         await fake.set_overwrites(world.trials, [deny(fake, Perm.SEND_MESSAGES_IN_THREADS)])
         await settle()
+        await draft_bez(app)  # Završi suđenje records a draft: Bez presude, with its reason
         done = await fake.press(m["sudija1"].id, int(controls["id"]), f"sudija:finish:{trial_id}")
         answer = (await answer_of(fake, done)).split("\n")
         assert answer[0] == sr.t("finish.ok", game=100)
