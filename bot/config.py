@@ -193,6 +193,16 @@ class OutboxConfig:
 
 
 @dataclass(frozen=True)
+class ImportConfig:
+    """What the running bot imports by itself (`[import]`, bot/inbox.py): the game logs that land in the folder
+    `watch` (none while it is empty), and how often it looks there and at its inbox (the work `sudija import` and
+    `sudija outbox --retry/--skip` hand it on SQLite)."""
+
+    watch: str = ""
+    poll_seconds: float = 2.0
+
+
+@dataclass(frozen=True)
 class ArbitarConfig:
     """Where the Arbitar's analyses run (`[arbitar]`, bot/arbitar_pool.py): `workers` processes of the bot (0 runs
     them in a thread of the bot's process), sharing `memory_mb` megabytes in all: each worker's tables are sized
@@ -247,6 +257,7 @@ class Config:
     penalties: PenaltyConfig = field(default_factory=PenaltyConfig)
     gameserver: GameServerConfig = field(default_factory=GameServerConfig)
     outbox: OutboxConfig = field(default_factory=OutboxConfig)
+    imports: ImportConfig = field(default_factory=ImportConfig, metadata={"section": "import"})
     pack: str | None = None  # a rule pack (packs/<name>.toml) whose settings this file's settings override
     governance: GovernanceConfig = field(default_factory=GovernanceConfig)
     links: LinksConfig = field(default_factory=LinksConfig)
@@ -401,9 +412,22 @@ def check_start(config: Config, platforms: list[str]) -> None:
         link_keys(config.gameserver)  # every secret the link's keys name, before anything opens
 
 
+def _check_import(imports: ImportConfig, source: str) -> None:
+    if not isinstance(imports.watch, str):
+        raise ConfigError(
+            f'{source}: import.watch must be a folder\'s path like "/var/lib/sudija/logs", not {imports.watch!r}'
+        )
+    poll = imports.poll_seconds
+    if not isinstance(poll, (int, float)) or isinstance(poll, bool) or not 0 < poll <= 3600:
+        raise ConfigError(
+            f"{source}: import.poll_seconds must be a number of seconds above 0 and at most 3600, not {poll!r}"
+        )
+
+
 def sections() -> tuple[str, ...]:
-    """The file's sections: [club], and one per nested settings of `Config` (a new one is known at once)."""
-    return ("club", *(f.name for f in fields(Config) if f.default_factory is not MISSING))
+    """The file's sections: [club], and one per nested settings of `Config` (a new one is known at once), named as
+    the field is unless its metadata says otherwise (`[import]` is `Config.imports`)."""
+    return ("club", *(f.metadata.get("section", f.name) for f in fields(Config) if f.default_factory is not MISSING))
 
 
 def _section(data: dict[str, Any], name: str, source: str) -> dict[str, Any]:
@@ -459,6 +483,7 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             appeals=parse_appeal_rules(data.get("appeals", {})),
             gameserver=GameServerConfig(**dict(data.get("gameserver", {}))),
             outbox=OutboxConfig(**dict(data.get("outbox", {}))),
+            imports=ImportConfig(**_section(data, "import", source)),
             arbitar=ArbitarConfig(**dict(data.get("arbitar", {}))),
             log=LogConfig(**_section(data, "log", source)),
             http=HttpConfig(**_section(data, "http", source)),
@@ -506,6 +531,7 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         raise ConfigError(f"{source}: outbox.max_attempts must be a whole number of at least 1, not {tries!r}")
     if not isinstance(age, (int, float)) or isinstance(age, bool) or age <= 0:
         raise ConfigError(f"{source}: outbox.max_age_minutes must be a number of minutes above 0, not {age!r}")
+    _check_import(config.imports, source)
     workers = config.arbitar.workers
     if not isinstance(workers, int) or isinstance(workers, bool) or not 0 <= workers <= 64:
         raise ConfigError(f"{source}: arbitar.workers must be a whole number from 0 to 64, not {workers!r}")

@@ -9,6 +9,10 @@ lock is the operating system's (``flock``), so a process that dies — even by k
 file's text only says who held it last. On PostgreSQL there is no file: several processes may serve the database
 at once, and the one receiving the club's events holds the server's gateway lock (`storage.pg_gateway`), which
 dies with the process just as well.
+
+The writing commands (`sudija import`, `sudija outbox --retry/--skip`) take the same lock while no bot runs; while a
+bot holds it (`Holder.takes_handoffs`: `sudija run`, `sudija console`) they hand their work to it through the
+database's inbox (bot/inbox.py) instead of writing.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 import datetime as dtm
 import fcntl
 import os
+import re
 import socket
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -34,13 +40,45 @@ def lock_path(database: str) -> Path:
     return Path(f"{database}.lock")
 
 
+#: The commands whose process runs the club's desk until stopped and performs what the writing commands hand it
+#: (bot/inbox.py): a writing command beside one of them hands its work over rather than being refused.
+BOTS = ("sudija run", "sudija console")
+
+_LINE = re.compile(r"pid (?P<pid>\d+) on (?P<host>\S+), (?P<what>.+?), since (?P<since>.+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Who holds a database's lock, as its lock file says (the line `DatabaseLock.acquire` writes)."""
+
+    pid: int
+    host: str
+    what: str
+    since: str
+
+    @property
+    def takes_handoffs(self) -> bool:
+        """Whether it is a bot, which performs the work handed to it (bot/inbox.py)."""
+        return self.what in BOTS
+
+    @classmethod
+    def parse(cls, text: str) -> Holder | None:
+        """The holder a lock file's line names; None for a line not written by `DatabaseLock` (or none yet)."""
+        found = _LINE.fullmatch(text.strip())
+        if found is None:
+            return None
+        return cls(int(found["pid"]), found["host"], found["what"], found["since"])
+
+
 class DatabaseInUse(ConfigError):
-    """Another process holds the database's lock: `holder` says which (pid, host, what, since when)."""
+    """Another process holds the database's lock: `holder` says which (pid, host, what, since when), `who` the same
+    read (None when the lock file says nothing readable)."""
 
     def __init__(self, message: str, holder: str, path: Path) -> None:
         super().__init__(message)
         self.holder = holder
         self.path = path
+        self.who = Holder.parse(holder)
 
 
 class DatabaseLock:
