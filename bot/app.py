@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Config, ConfigError
@@ -27,6 +28,7 @@ __all__ = ["BUSY_TIMEOUT_MS", "App", "DatabaseBusy", "DatabaseReadOnly", "build_
 
 if TYPE_CHECKING:
     from bot.gameserver.link import GameServerLink
+    from bot.inbox import InboxWorker
 
 
 @dataclass
@@ -39,6 +41,7 @@ class App:
     timers: Timers
     sweeper: Sweeper | None = None
     link: GameServerLink | None = None
+    inbox: InboxWorker | None = None
 
     async def start_link(self) -> None:
         """With `[gameserver]` configured: listen for the game server's events and send the outbox (after the
@@ -49,6 +52,31 @@ class App:
         if self.link is None and isinstance(self.desk.game_server, HttpGameServer):
             self.link = GameServerLink(self.desk, self.config.gameserver, link_keys(self.config.gameserver))
             await self.link.start()
+
+    def start_inbox(self) -> None:
+        """What this process imports and resolves by itself (bot/inbox.py), looked at every `[import] poll_seconds`:
+        on SQLite the work the writing commands hand it (it holds the database's lock), and on both backends the
+        game logs landing in `[import] watch` (on PostgreSQL only the process holding the club's gateway calls
+        this). A read-only process, or a database in memory, has no inbox."""
+        from bot.inbox import FolderWatch, Inbox, InboxWorker  # noqa: PLC0415 (the inbox only where it runs)
+
+        if self.inbox is not None or self.db.read_only:
+            return
+        local = not isinstance(self.db, PostgresDatabase) and self.db.path != ":memory:"
+        folder = self.config.imports.watch
+        if not local and not folder:
+            return
+        self.inbox = InboxWorker(
+            self.db,
+            self.desk.now,
+            inbox=Inbox(self.db.path) if local else None,
+            watch=FolderWatch(Path(folder)) if folder else None,
+            lang=self.config.language,
+            scripts=self.config.scripts,
+            woken=self.woken,
+            interval=float(self.config.imports.poll_seconds),
+        )
+        self.inbox.start()
 
     def woken(self) -> None:
         """Another process committed a deadline or an effect (PostgreSQL's NOTIFY): sweep and send now."""
@@ -64,6 +92,8 @@ class App:
         self.chats.ports.append(port)
 
     async def close(self) -> None:
+        if self.inbox is not None:
+            await self.inbox.stop()
         await self.desk.chat_outbox.stop()
         if self.sweeper is not None:
             await self.sweeper.stop()

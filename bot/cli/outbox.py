@@ -6,19 +6,23 @@ desk's decisions, with each platform's part.
 
 `--retry ID` sends a failed or dead row again (at once, its tries counted afresh); `--skip ID --reason "…"` gives
 a waiting, failed or dead row up for good. Both are recorded on the row with who (`--by`, default the operator's
-login) and when; a running bot takes a retried row up within a minute (at once on PostgreSQL). The words are in
-``--lang`` (default the club's ``[club] language``); states, kinds, payloads and times (UTC) are shown as
-stored."""
+login) and when. One writer per SQLite database (bot/cli/_handoff.py): with no bot running the command holds the
+database's lock while it writes (the bot sends a retried row when it starts); while a bot holds it, the act is
+handed to the bot's inbox (bot/inbox.py), checked first against the row as it is, and the bot does it within
+seconds and sends at once — `--wait` waits for its outcome, `--status [ID]` shows the acts handed. On PostgreSQL
+the command writes beside the bots, which take a retried row up at once. The words are in ``--lang`` (default the
+club's ``[club] language``); states, kinds, payloads and times (UTC) are shown as stored."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import json
+import sys
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.cli import _handoff
 from bot.cli._common import (
     add_db_option,
     add_lang_option,
@@ -27,11 +31,14 @@ from bot.cli._common import (
     existing_database,
     operator_words,
 )
+from bot.config import Config
+from bot.dblock import DatabaseInUse, Holder
+from bot.inbox import OUTBOX, Inbox, InboxError, Item, Kind, Outcome, Request, outbox_table, refusal, resolve_row
 from bot.messages import Catalogue
 from rules.gamelog import format_time
 from storage.chat_outbox import Effect
 from storage.outbox import SUPERSEDED_BY, Command
-from storage.outbox_engine import OutboxTable, Resolution
+from storage.outbox_engine import Resolution
 from storage.states import OutboxState
 
 
@@ -53,6 +60,22 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--reason", default=None, metavar="TEXT", help="why (recorded with the row)")
     parser.add_argument("--by", default=None, metavar="NAME", help="who does it (default: your login name)")
     parser.add_argument("--chat", action="store_true", help="the chat effects (call notices, trial spaces, …)")
+    parser.add_argument(
+        "--wait",
+        action="store_true",
+        help="when a running bot is handed --retry/--skip: wait for its outcome (at most --timeout seconds)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, metavar="SECONDS", help="how long --wait waits (default 60)"
+    )
+    parser.add_argument(
+        "--status",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ID",
+        help="the acts handed to the running bot and their outcome; with ID, that one",
+    )
     add_db_option(parser)
     parser.add_argument("--limit", type=int, default=100, metavar="N", help="at most N rows (default 100)")
     add_lang_option(parser)
@@ -67,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
         if args.skip is not None and not (args.reason or "").strip():
             print(words.t("cli.outbox.reason_needed"))
             return 2
-        said, ok = asyncio.run(_resolve(args, db_path, words, config.club_id))
-        print(said)
-        return 0 if ok else 1
+        return act(args, config, db_path, words)
+    if args.status is not None:
+        return _handoff.status(db_path, OUTBOX, args.status or None, words, render, "sudija outbox")
     state = next((s for s in OutboxState if getattr(args, s.value, False)), None)
     limit = max(1, args.limit)
     if args.chat:
@@ -106,39 +129,103 @@ def _given_up(counts: dict[str, int], words: Catalogue) -> None:
         print(words.t("cli.outbox.dead_summary", dead=counts.get("dead", 0), skipped=counts.get("skipped", 0)))
 
 
-async def _resolve(args: argparse.Namespace, db_path: str, words: Catalogue, club: str) -> tuple[str, bool]:
-    """`--retry` or `--skip`: what to say, and whether it was done."""
-    from storage.chat_outbox import ChatOutboxStore  # noqa: PLC0415 (a sub-command loads only what it runs)
-    from storage.outbox import OutboxStore  # noqa: PLC0415 (a sub-command loads only what it runs)
-
-    by = (args.by or "").strip() or _login()
-    reason = (args.reason or "").strip() or None
-    now = datetime.now(UTC)
-    async with existing_database(db_path, words, club) as db:
-        table: OutboxTable[Any] = ChatOutboxStore(db) if args.chat else OutboxStore(db)
-        if args.retry is not None:
-            row = args.retry
-            before = await table.retry(row, by, now, reason)
-            done, refused = before in (OutboxState.FAILED, OutboxState.DEAD), "cli.outbox.not_retried"
-            said = words.t("cli.outbox.retried", id=row)
-        else:
-            row = args.skip
-            assert reason is not None
-            before = await table.skip(row, by, reason, now)
-            done = before in (OutboxState.PENDING, OutboxState.FAILED, OutboxState.DEAD)
-            refused, said = "cli.outbox.not_skipped", words.t("cli.outbox.skipped", id=row, by=by, reason=reason)
-    if before is None:
-        return words.t("cli.outbox.no_row", id=row), False
-    if not done:
-        return words.t(refused, id=row, state=before.value), False
-    return said, True
-
-
-def _login() -> str:
+def act(args: argparse.Namespace, config: Config, db_path: str, words: Catalogue) -> int:
+    """`--retry` or `--skip`: done here (holding the database's lock on SQLite), or handed to the bot holding it."""
+    request = Request(
+        Kind.RETRY if args.retry is not None else Kind.SKIP,
+        (args.by or "").strip() or _handoff.login(),
+        datetime.now(UTC),
+        words.language,
+        row=args.retry if args.retry is not None else args.skip,
+        chat=bool(args.chat),
+        reason=(args.reason or "").strip() or None,
+    )
     try:
-        return getpass.getuser()
-    except (OSError, KeyError):  # no login name in this environment (a container without a passwd entry)
-        return "?"
+        turn = _handoff.take_turn(db_path, "sudija outbox")
+    except DatabaseInUse as held:
+        return _handoff.refused(held, words)
+    if turn.bot is not None:
+        return hand(args, config, db_path, words, request, turn.bot)
+    try:
+        outcome, before = asyncio.run(_resolve(db_path, words, config.club_id, request))
+    finally:
+        turn.release()
+    print(outcome_text(outcome, before, request, words, "later" if turn.lock is not None else "shared"))
+    return 0 if outcome in (Outcome.RETRIED, Outcome.SKIPPED) else 1
+
+
+async def _resolve(db_path: str, words: Catalogue, club: str, request: Request) -> tuple[Outcome, OutboxState | None]:
+    async with existing_database(db_path, words, club) as db:
+        return await resolve_row(db, request)
+
+
+async def _refusal(
+    db_path: str, words: Catalogue, club: str, request: Request
+) -> tuple[Outcome | None, OutboxState | None]:
+    """What the act would come to on the row as it is now (read beside the bot): a refusal, or None."""
+    assert request.row is not None
+    async with existing_database(db_path, words, club) as db:
+        row = await outbox_table(db, request.chat).get(request.row)
+    state: OutboxState | None = row.state if row is not None else None
+    return refusal(request, state), state
+
+
+def hand(
+    args: argparse.Namespace, config: Config, db_path: str, words: Catalogue, request: Request, bot: Holder
+) -> int:
+    """A bot holds the database: the act, unless the row as it is refuses it, goes to the bot's inbox; with
+    `--wait`, its outcome is shown when the bot has done it."""
+    refused, state = asyncio.run(_refusal(db_path, words, config.club_id, request))
+    if refused is not None:
+        print(outcome_text(refused, state, request, words, "bot"))
+        return 1
+    inbox = Inbox(db_path)
+    try:
+        handed = inbox.hand(request)
+    except InboxError as exc:
+        print(words.t("cli.handoff.cannot_hand", problem=str(exc)), file=sys.stderr)
+        return 1
+    item = handed.item
+    assert item is not None
+    key = "cli.handoff.retry_handed" if request.kind is Kind.RETRY else "cli.handoff.skip_handed"
+    print(words.t(key, holder=_handoff.holder_text(bot), id=request.row, item=item.id))
+    if not args.wait:
+        return 0
+    done = _handoff.wait_for(inbox, item, args.timeout, what="sudija outbox", club=config.club_id, words=words)
+    if done is None:
+        print(words.t("cli.handoff.still_waiting", item=item.id, command="sudija outbox"))
+        return _handoff.EXIT_WAITING
+    for text in render(done, words):
+        print(text)
+    return 0 if (done.result or {}).get("ok") else 1
+
+
+def outcome_text(outcome: Outcome, before: OutboxState | None, request: Request, words: Catalogue, where: str) -> str:
+    """What an act came to. A row sent again is sent by the bot: at once (`where` ``bot``: the bot did it), when
+    the bot starts (``later``: no bot runs on this SQLite file), or by whichever bot takes it up (``shared``)."""
+    row = request.row
+    if outcome is Outcome.NO_ROW:
+        return words.t("cli.outbox.no_row", id=row)
+    if outcome is Outcome.NOT_RETRIED:
+        return words.t("cli.outbox.not_retried", id=row, state=before.value if before is not None else "?")
+    if outcome is Outcome.NOT_SKIPPED:
+        return words.t("cli.outbox.not_skipped", id=row, state=before.value if before is not None else "?")
+    if outcome is Outcome.SKIPPED:
+        return words.t("cli.outbox.skipped", id=row, by=request.by, reason=request.reason or "")
+    key = {"bot": "cli.outbox.retried_now", "later": "cli.outbox.retried_later"}.get(where, "cli.outbox.retried")
+    return words.t(key, id=row)
+
+
+def render(item: Item, words: Catalogue) -> list[str]:
+    """An act handed to the bot, for `--status`: its outcome once done."""
+    result = item.result
+    if result is None:
+        return []
+    lines = _handoff.result_notes(item, words)
+    if "outcome" in result:
+        before = OutboxState(result["state"]) if result.get("state") else None
+        lines.insert(0, outcome_text(Outcome(result["outcome"]), before, item.request, words, "bot"))
+    return lines
 
 
 def line(command: Command, words: Catalogue, behind: int | None = None) -> str:

@@ -260,6 +260,7 @@ async def _serve_app(
         else:
             await app.desk.start()
         await app.start_link()
+        app.start_inbox()  # what the writing commands hand it, and the watched folder (bot/inbox.py)
         watchers.append(asyncio.ensure_future(stop.wait()))
         try:
             done, _ = await asyncio.wait(runners + watchers, return_when=asyncio.FIRST_COMPLETED)

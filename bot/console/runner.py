@@ -384,6 +384,7 @@ async def _run_console(
             except DatabaseBusy:  # the safety sweep acts on what fell due once the lock is released
                 console.chat.note(console.t("db.busy"))
             await app.start_link()
+            app.start_inbox()  # what the writing commands hand the club's one writer (bot/inbox.py)
         if ready is not None:  # e.g. the reference game server starts its tables (`sudija gameserver --demo`)
             await ready(app)
         interactive = stdin is sys.stdin and _isatty(stdin)

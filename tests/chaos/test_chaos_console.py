@@ -571,7 +571,8 @@ def evenings() -> Iterator[str]:
 
 
 def import_beside(db: Path, number: int, imported: list[int]) -> None:
-    """`sudija import` of one new game in another process while the bot runs; exit 0 is its acknowledgement."""
+    """`sudija import` of one new game in another process while the bot runs: handed to the bot, which holds the
+    database (bot/inbox.py); exit 0 with `--wait` is its acknowledgement (the bot's report: stored)."""
     game = generate_game(
         random.Random(number), number, hands=3, status=GameStatus.FINISHED, players=("ana", "bojan", "milica")
     )
@@ -579,7 +580,7 @@ def import_beside(db: Path, number: int, imported: list[int]) -> None:
     path.write_text(json.dumps(game_to_doc(game)) + "\n", encoding="utf-8")
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("SUDIJA_")}, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "bot", "import", str(path), "--db", str(db), "--jobs", "0"],
+        [sys.executable, "-m", "bot", "import", str(path), "--db", str(db), "--jobs", "0", "--wait"],
         capture_output=True,
         text=True,
         cwd=db.parent,
