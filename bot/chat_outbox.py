@@ -65,6 +65,7 @@ SERVER_OPS = frozenset(
         "unblock_offers",
         "close_game",
         "set_plavac",  # (nick, until as stored text or None: the plavac ended or was lifted)
+        "set_suspension",  # (nick, until as stored text or None): from all the club's tournaments (v1.1)
         "paper_changed",  # (game): the paper as it stands when delivered (the newest paper wins)
         "deliver_link_code",  # (nick, code)
     }
@@ -182,6 +183,18 @@ def set_plavac(queue: Queue, nick: str, until: datetime | None) -> NewEffect:
     if until is None:
         return server(queue, "set_plavac", nick, None)
     return server(queue, "set_plavac", nick, now_text(until), key=plavac_key(nick, until))
+
+
+def set_suspension(queue: Queue, nick: str, until: datetime | None) -> NewEffect:
+    """The game server suspends `nick` from all the club's tournaments until `until` (None: no longer). A running
+    suspension is a state the bot re-asserts at start, as a plavac."""
+    if until is None:
+        return server(queue, "set_suspension", nick, None)
+    return server(queue, "set_suspension", nick, now_text(until), key=suspension_key(nick, until))
+
+
+def suspension_key(nick: str, until: datetime) -> str:
+    return state_key("suspension", nick.casefold(), now_text(until))
 
 
 def plavac_key(nick: str, until: datetime) -> str:
@@ -379,9 +392,9 @@ class ChatOutbox(OutboxEngine[Effect]):
             raise Permanent(f"unknown game-server effect {op}")
         token = command_key.set(p.get("key") or f"sudija-effect-{effect.id}")
         try:
-            if op == "set_plavac":
+            if op in ("set_plavac", "set_suspension"):
                 until = parse_stored_time(args[1]) if args[1] is not None else None
-                await self.desk.game_server.set_plavac(str(args[0]), until)
+                await getattr(self.desk.game_server, op)(str(args[0]), until)
             elif op == "paper_changed":
                 await self.desk.paper_changed(int(args[0]))
             else:

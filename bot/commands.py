@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from bot.desk import Desk
 from bot.desk.refused import Refused
-from bot.ports import Reply
+from bot.ports import Reply, Upload
 from bot.registry import REGISTRY, admits, run
 from bot.registry.drafts import parse_draft
 from bot.registry.spec import Caller, Command, Usage
-from bot.registry.text import fold, read_args
+from bot.registry.text import fold, read_args, with_upload
 from rules.members import Member
 
 TEXT_PLATFORM = "text"  # the caller of `handle`: a member the front end has already identified
@@ -46,21 +46,22 @@ class Commands:
     def help_text(self) -> str:
         return "\n".join(self.desk.t(c.usage_key) for c in self.commands)
 
-    async def handle(self, member: Member, text: str) -> Reply | None:
-        """A line from a member the front end has identified; one who left the club may no longer act."""
+    async def handle(self, member: Member, text: str, upload: Upload | None = None) -> Reply | None:
+        """A line from a member the front end has identified (with the file he sent with it, if any); one who
+        left the club may no longer act."""
         try:
             self.desk.gate(member)
         except Refused as refused:  # rendered here, at the edge, as before any command runs
             shown = self.desk.refuse(refused.key, **refused.values)
-            return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), None, refusal=shown), text)
-        return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), member), text)
+            return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), None, refusal=shown), text, upload)
+        return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), member), text, upload)
 
-    async def handle_as(self, caller: Caller, text: str) -> Reply | None:
+    async def handle_as(self, caller: Caller, text: str, upload: Upload | None = None) -> Reply | None:
         """A typed line, answered in the caller's language (`/jezik`), the club's for an account not linked."""
         async with self.desk.reading(caller.member):
-            return await self._handle_as(caller, text)
+            return await self._handle_as(caller, text, upload)
 
-    async def _handle_as(self, caller: Caller, text: str) -> Reply | None:
+    async def _handle_as(self, caller: Caller, text: str, upload: Upload | None = None) -> Reply | None:
         line = text.strip()
         if not line.startswith("/"):
             if caller.member is None or not line:
@@ -69,13 +70,13 @@ class Commands:
         name, command, rest = self.find(line)
         if command is None:
             return self.desk.refuse("command.unknown", name=name)
-        return await self.run(caller, command, rest)
+        return await self.run(caller, command, rest, upload)
 
-    async def run(self, caller: Caller, command: Command, rest: str) -> Reply:
+    async def run(self, caller: Caller, command: Command, rest: str, upload: Upload | None = None) -> Reply:
         if not admits(caller, command):
             return caller.refusal or self.desk.refuse("link.needed")
         try:
-            args = read_args(command, rest, self.desk.t)
+            args = with_upload(command, read_args(command, rest, self.desk.t), upload, self.desk.t)
         except Usage as problem:
             return self.desk.refuse("command.usage", problem=str(problem), usage=self.desk.t(command.usage_key))
         return await run(self.desk, caller, command, args)

@@ -147,6 +147,17 @@ class Document:
     title: str
 
 
+@dataclass(frozen=True, slots=True)
+class Upload:
+    """A file a member sent with a command (Discord's attachment option, a Telegram document or photo with the
+    command as its caption, the console's `!attach PATH`): its name, media type and bytes, as the platform
+    handed them over. The desk decides whether it is wanted and whether it is too large."""
+
+    name: str
+    content_type: str
+    data: bytes
+
+
 @dataclass(frozen=True)
 class Reply:
     """What the desk answers the member who acted; shown only to him (ephemeral where the platform can)."""
@@ -364,6 +375,11 @@ class GameServerPort(Protocol):
 
     async def set_plavac(self, nick: str, until: datetime | None) -> None: ...
 
+    async def set_suspension(self, nick: str, until: datetime | None) -> None:
+        """`nick` is suspended from all the club's tournaments until `until` (None: no longer); another club's
+        effect (protocol v1.1, docs/game-server.md), not the plavac."""
+        ...
+
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         """A verdict or a players' correction changed the game's paper: here it is whole (`paper_json`), so the
         game server can show and continue from it (idempotent: the newest paper wins)."""
@@ -430,6 +446,9 @@ class LoggingGameServer:
 
     async def set_plavac(self, nick: str, until: datetime | None) -> None:
         await self._record("set_plavac", (nick, until))
+
+    async def set_suspension(self, nick: str, until: datetime | None) -> None:
+        await self._record("set_suspension", (nick, until))
 
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         await self._record("paper_changed", game)

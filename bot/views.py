@@ -140,6 +140,8 @@ def render_verdict(draft: Draft, m: Catalogue) -> str:
             parts.append(m.t("verdict.show.abandoned"))
         if v.deny_call_days:
             parts.append(m.t("verdict.show.deny_call", days=v.deny_call_days))
+        if v.suspension_days:
+            parts.append(m.t("verdict.show.suspension", days=v.suspension_days))
         if v.sanction is not None:
             parts.append(sanction_text(v.sanction, v.offence, m))
         return m.t("verdict.show.kazna", culprit=v.culprit, what=", ".join(parts))

@@ -5,7 +5,9 @@ Club texts: the first club ("Sudijska odluka je konačna. Jedina promena može b
 je sudija greškom kaznio nevinog igrača"): one kind, and an upheld appeal may only lift a penalty (`may_change =
 "lift"`). The third club (seed 003): 30 days for most appeals, up to 90 for unsportsmanlike conduct or collusion, a
 review within 90 days, and an appeal restriction (умиротворитель) of 30–365 days for a rejected or inadmissible
-appeal, which blocks further appeals but neither play nor calls. Every figure is configuration (`[appeals]`).
+appeal, which blocks further appeals but neither play nor calls. There an "апелляция" is a report of an incident
+in a game (`reports = true`): any player of the game files one within its kind's window from the game's end, with
+the table's chat attached where the kind needs it. Every figure is configuration (`[appeals]`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from typing import Any
 
 from rules.limits import APPEAL_DAYS, APPEAL_REMIND_DAYS, APPEAL_REVIEW_DAYS
 
+ATTACHMENT_MAX_KB = 8 * 1024  # a screenshot of the table's chat, or a short log: well within both platforms' limits
+ATTACHMENT_CEILING_KB = 20 * 1024  # a Telegram bot downloads files of at most 20 MB (Discord's uploads: 25 MB)
+
 MAY_CHANGE = ("lift", "any")
 
 
@@ -26,9 +31,19 @@ class AppealConfigError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class AppealKind:
-    name: str  # what the appellant types: /zalba SUĐENJE NAME
-    days: int  # the window, from the moment the trial's verdict was recorded
+    name: str  # what the appellant types: /zalba SUĐENJE NAME (a report: /prijava PARTIJA NAME)
+    days: int  # the window, from the moment the trial's verdict was recorded (a report: from the game's end)
     description: str = ""
+    attachment: bool = False  # a report of this kind is heard only with the table's chat attached (a file)
+
+
+@dataclass(frozen=True, slots=True)
+class NotReviewable:
+    """What the club never reviews ("Нерассматриваемые апелляции"): shown in /katalog; one with a `name` is
+    refused by that name when a member reports it, saying why."""
+
+    description: str
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,12 +56,20 @@ class AppealRules:
     inadmissible_restriction_days: int = 0  # … for an inadmissible one
     restriction_min_days: int = 0  # the range a councilor may choose within (`dana N`)
     restriction_max_days: int = 0
-    not_appealable: tuple[str, ...] = field(default_factory=tuple)  # shown to members: what is never reviewed
+    not_appealable: tuple[NotReviewable, ...] = field(default_factory=tuple)  # what is never reviewed
+    reports: bool = False  # appeals are reports of an incident in a game (any player, from the game's end)
+    attachment_max_kb: int = ATTACHMENT_MAX_KB  # the largest file a member may attach
 
     def kind(self, name: str | None) -> AppealKind | None:
         if name is None:
             return self.kinds[0]
         return next((k for k in self.kinds if k.name.casefold() == name.casefold()), None)
+
+    def not_reviewed(self, name: str | None) -> NotReviewable | None:
+        """The never-reviewed subject a member named, if he named one."""
+        if not name:
+            return None
+        return next((n for n in self.not_appealable if n.name and n.name.casefold() == name.casefold()), None)
 
 
 def parse_appeal_rules(raw: Mapping[str, Any]) -> AppealRules:
@@ -64,7 +87,7 @@ def parse_appeal_rules(raw: Mapping[str, Any]) -> AppealRules:
     if not kinds:
         raise AppealConfigError("appeals.kinds: at least one kind is needed")
     if "not_appealable" in data:
-        data["not_appealable"] = tuple(data["not_appealable"])
+        data["not_appealable"] = tuple(_not_reviewable(i, item) for i, item in enumerate(data["not_appealable"], 1))
     try:
         rules = AppealRules(kinds=tuple(kinds), **data)
     except TypeError as exc:
@@ -81,11 +104,30 @@ def parse_appeal_rules(raw: Mapping[str, Any]) -> AppealRules:
     )
     if min(figures) < 0 or rules.review_days < 1:
         raise AppealConfigError("appeals: days must not be negative and review_days must be at least 1")
+    if not 1 <= rules.attachment_max_kb <= ATTACHMENT_CEILING_KB:
+        raise AppealConfigError(
+            f"appeals.attachment_max_kb must be 1 … {ATTACHMENT_CEILING_KB} (what Telegram lets a bot download)"
+        )
     for name in ("rejected_restriction_days", "inadmissible_restriction_days"):
         days = getattr(rules, name)
         if days and not rules.restriction_min_days <= days <= max(rules.restriction_max_days, days):
             raise AppealConfigError(f"appeals.{name} = {days} is outside restriction_min_days … restriction_max_days")
     return rules
+
+
+def _not_reviewable(i: int, item: Any) -> NotReviewable:
+    """An entry of `not_appealable`: its text, or a table with a `name` (one word) and a `description`."""
+    if isinstance(item, str):
+        return NotReviewable(item)
+    if isinstance(item, Mapping):
+        try:
+            entry = NotReviewable(**dict(item))
+        except TypeError as exc:
+            raise AppealConfigError(f"appeals.not_appealable entry {i}: {exc}") from None
+        if " " in entry.name or not entry.description:
+            raise AppealConfigError(f"appeals.not_appealable entry {i}: a one-word name and a description")
+        return entry
+    raise AppealConfigError(f"appeals.not_appealable entry {i}: a text, or a table with name and description")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +137,8 @@ class WindowCheck:
 
 
 def within_window(kind: AppealKind, recorded_at: datetime, now: datetime) -> WindowCheck:
-    """An appeal of `kind` may be filed until `kind.days` days after the verdict was recorded."""
+    """An appeal of `kind` may be filed until `kind.days` days after the verdict was recorded (a report: after the
+    game ended)."""
     deadline = recorded_at + timedelta(days=kind.days)
     return WindowCheck(now <= deadline, deadline)
 

@@ -31,12 +31,14 @@ class NapustioSource(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class PenaltyPlan:
-    """The penalty to impose: on `culprit` (as the game's log spells him), its plavac days and league points."""
+    """The penalty to impose: on `culprit` (as the game's log spells him), its plavac days and league points, and
+    a suspension from all the club's tournaments (another club's effect)."""
 
     culprit: str
     plavac_days: int
     league_points: int
     abandoned: bool
+    suspension_days: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,9 @@ def plan_effects(
     the paper's verdicts, no verdict)."""
     if isinstance(verdict, Penalty):
         culprit = canonical_nick(verdict.culprit, players)
-        penalty = PenaltyPlan(culprit, verdict.plavac_days, verdict.league_points, verdict.abandoned)
+        penalty = PenaltyPlan(
+            culprit, verdict.plavac_days, verdict.league_points, verdict.abandoned, verdict.suspension_days
+        )
         return EffectsPlan(lift_earlier=True, penalty=penalty)
     if isinstance(verdict, Nobody):
         return EffectsPlan(lift_earlier=True, nobody=True)

@@ -91,6 +91,7 @@ class Penalty:
     abandoned: bool = False
     offence: str = ""  # the club's catalogue entry it was given by, if any (`rules.catalogue`)
     deny_call_days: int = 0  # the culprit's right to call a referee is denied this long (a catalogue penalty)
+    suspension_days: int = 0  # from all the club's tournaments (another club's rule): an effect of its own
     units: int | None = None  # what a per-unit rule counts (the minutes of a delay), as the referee gave it
     amount: int | None = None  # the referee's figure within a rule's range, in the rule's own units (`iznos N`)
     sanction: Sanction | None = None  # the rule's price in the club's units (warning, % of a top, IMP, …)
@@ -168,6 +169,7 @@ def check_draft(
             or verdict.league_points
             or verdict.abandoned
             or verdict.deny_call_days
+            or verdict.suspension_days
             or verdict.sanction is not None
         ):
             raise VerdictRefused("verdict.empty_penalty")
@@ -219,6 +221,8 @@ def verdict_to_json(draft: Draft) -> dict[str, Any]:
             offence=v.offence,
             deny_call_days=v.deny_call_days,
         )
+        if v.suspension_days:
+            data["suspension_days"] = v.suspension_days
         if v.sanction is not None:
             data["sanction"] = v.sanction.to_json()
     return data
@@ -246,6 +250,7 @@ def verdict_from_json(data: Mapping[str, Any]) -> Draft:
             bool(data.get("abandoned", False)),
             str(data.get("offence", "")),
             int(data.get("deny_call_days", 0)),
+            suspension_days=int(data.get("suspension_days", 0)),
             sanction=Sanction.from_json(data["sanction"]) if data.get("sanction") else None,
         )
     elif kind == VerdictKind.NIKO:

@@ -59,7 +59,7 @@ class Vote:
 @dataclass(frozen=True, slots=True)
 class Appeal:
     id: int
-    trial: int
+    trial: int | None  # the trial appealed against; None: a report of an incident in `game` (the third club's)
     appellant: int
     kind: str
     text: str
@@ -76,6 +76,11 @@ class Appeal:
     reason: str | None
     restriction_days: int
     overdue: bool
+    game: int = 0  # the game it concerns (an appeal: its trial's)
+
+    @property
+    def is_report(self) -> bool:
+        return self.trial is None
 
     @property
     def decided(self) -> bool:
@@ -101,6 +106,25 @@ class VoteClosed:
 
 
 @dataclass(frozen=True, slots=True)
+class NewFile:
+    """A file a member attached (the table's chat, a screenshot), as the platform handed it over."""
+
+    name: str
+    content_type: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class AppealFile:
+    id: int
+    name: str
+    content_type: str
+    size: int
+    data: bytes
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class AppealBan:
     member: int
     until: datetime
@@ -110,7 +134,8 @@ class AppealBan:
 _VOTE = "SELECT id, proposer, subject, role, action, reason, opened_at, deadline, state, closed_at, until FROM votes "
 _APPEAL = (
     "SELECT id, trial, appellant, kind, text, filed_at, ping_at, pinged, review_deadline, reminded, state,"
-    " councilor, taken_at, hearing, decided_at, reason, restriction_days, overdue FROM appeals "
+    " councilor, taken_at, hearing, decided_at, reason, restriction_days, overdue,"
+    " coalesce(game, (SELECT t.game FROM trials t WHERE t.id = appeals.trial)) FROM appeals "
 )
 
 
@@ -140,7 +165,7 @@ def _appeal(r: tuple[object, ...]) -> Appeal:
     assert review is not None
     return Appeal(
         int(str(r[0])),
-        int(str(r[1])),
+        int(str(r[1])) if r[1] is not None else None,
         int(str(r[2])),
         str(r[3]),
         str(r[4]),
@@ -157,6 +182,7 @@ def _appeal(r: tuple[object, ...]) -> Appeal:
         str(r[15]) if r[15] is not None else None,
         int(str(r[16])),
         bool(r[17]),
+        int(str(r[18])) if r[18] is not None else 0,
     )
 
 
@@ -332,12 +358,26 @@ class AppealStore:
             return []
         return await self._many(f"WHERE trial IN ({','.join('?' * len(trial_ids))}) ORDER BY id", tuple(trial_ids))
 
+    async def reports_of_game(self, game: int) -> list[Appeal]:
+        """The reports of an incident in `game` (appeals that concern no trial)."""
+        return await self._many("WHERE trial IS NULL AND game = ? ORDER BY id", (game,))
+
+    async def files(self, appeal_id: int) -> list[AppealFile]:
+        """What the appellant attached, in the order given."""
+        rows = await self.db.connection.execute_fetchall(
+            "SELECT id, name, content_type, size, data, at FROM appeal_files WHERE appeal = ? ORDER BY id",
+            (appeal_id,),
+        )
+        return [
+            AppealFile(int(r[0]), str(r[1]), str(r[2]), int(r[3]), bytes(r[4]), parse_stored_time(r[5])) for r in rows
+        ]
+
     async def undecided(self) -> list[Appeal]:
         return await self._many("WHERE state IN ('filed', 'taken') ORDER BY id", ())
 
     async def file(
         self,
-        trial: int,
+        trial: int | None,
         appellant: int,
         kind: str,
         text: str,
@@ -346,20 +386,33 @@ class AppealStore:
         review_deadline: datetime,
         effects: Callable[[int], Sequence[NewEffect]] | None = None,
         pinged: Sequence[int] = (),
+        game: int | None = None,
+        files: Sequence[NewFile] = (),
     ) -> Appeal:
-        """File an appeal, with the councilors its notice reaches (`pinged`) and its `effects` (given the new
+        """File an appeal against `trial` (or, with no trial, a report of an incident in `game`), with the files
+        the appellant attached, the councilors its notice reaches (`pinged`) and its `effects` (given the new
         appeal's id) in the same transaction."""
         try:
             async with self.db.transaction() as conn:
+                if game is None and trial is not None:
+                    found = await (await conn.execute("SELECT game FROM trials WHERE id = ?", (trial,))).fetchone()
+                    game = int(found[0]) if found else None
                 cur = await conn.execute(
-                    "INSERT INTO appeals (trial, appellant, kind, text, filed_at, ping_at, review_deadline)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (trial, appellant, kind, text, now_text(now), now_text(ping_at), now_text(review_deadline)),
+                    "INSERT INTO appeals (trial, game, appellant, kind, text, filed_at, ping_at, review_deadline)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (trial, game, appellant, kind, text, now_text(now), now_text(ping_at), now_text(review_deadline)),
                 )
                 appeal_id = int(cur.lastrowid or 0)
+                subject = f"trial:{trial}" if trial is not None else f"game:{game}"
                 await EventStore.add(
-                    conn, now, "appeal_filed", appellant, f"trial:{trial}", appeal=appeal_id, appeal_kind=kind
+                    conn, now, "appeal_filed", appellant, subject, appeal=appeal_id, appeal_kind=kind, files=len(files)
                 )
+                for item in files:
+                    await conn.execute(
+                        "INSERT INTO appeal_files (appeal, name, content_type, size, data, at)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (appeal_id, item.name, item.content_type, len(item.data), item.data, now_text(now)),
+                    )
                 await _add_pings(conn, appeal_id, pinged, now)
                 if effects is not None:
                     await add_effects(conn, effects(appeal_id), now)
@@ -573,11 +626,12 @@ async def _decide(
 
 
 async def offence_history(db: Database, culprit: str, offence: str) -> list[tuple[datetime, int]]:
-    """When recorded verdicts punished `culprit` under the catalogue's `offence`, each with its plavac days (a
-    suspension runs to its end: the general penalty model counts some windows from there); a penalty lifted
-    since (a later verdict of its game, (niko)) was never the offence it named and does not count."""
+    """When recorded verdicts punished `culprit` under the catalogue's `offence`, each with its suspension (or
+    plavac) days (a suspension runs to its end: the general penalty model counts some windows from there); a
+    penalty lifted since (a later verdict of its game, (niko)) was never the offence it named and does not count."""
     rows = await db.connection.execute_fetchall(
-        "SELECT closed_at, json_extract(verdict, '$.plavac_days') FROM trials"
+        "SELECT closed_at, coalesce(json_extract(verdict, '$.suspension_days'), json_extract(verdict, '$.plavac_days'))"
+        " FROM trials"
         " WHERE outcome = 'verdict' AND json_extract(verdict, '$.kind') = 'kazna'"
         " AND json_extract(verdict, '$.culprit') = ? COLLATE NOCASE"
         " AND json_extract(verdict, '$.offence') = ? COLLATE NOCASE"

@@ -1,5 +1,6 @@
-"""Penalties and their effects: the penalty rows (plavac days, league penalty points, napustio) and their lifting,
-each member's running plavac (a durable deadline), who is counted as having abandoned each interrupted game,
+"""Penalties and their effects: the penalty rows (plavac days, league penalty points, napustio, suspension days)
+and their lifting, each member's running plavac and suspension from all the club's tournaments (durable
+deadlines of one shape), who is counted as having abandoned each interrupted game,
 manual settlements, and the marker that a trial's verdict has taken effect.
 
 `apply_effects` persists the plan of what a verdict changes (`rules.verdict_effects`) in one transaction and at
@@ -43,6 +44,7 @@ class PenaltyRow:
     lifted_at: datetime | None
     lifted_by_trial: int | None
     points_returned: bool | None
+    suspension_days: int = 0
 
     @property
     def active(self) -> bool:
@@ -81,12 +83,14 @@ class GameAtStake:
 
 @dataclass(frozen=True, slots=True)
 class Lifted:
-    """An earlier penalty lifted: the plavac before and after, and whether its points came back."""
+    """An earlier penalty lifted: the plavac (and suspension) before and after, and whether its points came back."""
 
     penalty: PenaltyRow
     plavac_before: datetime | None
     plavac_after: datetime | None
     points_returned: bool
+    suspension_before: datetime | None = None
+    suspension_after: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,11 +103,13 @@ class Effects:
     napustio_after: str | None
     napustio_month_open: bool
     settled_counts: bool | None  # None: no settlement
+    suspension_before: datetime | None = None  # of the newly punished member (from all the club's tournaments)
+    suspension_after: datetime | None = None
 
 
 _PENALTY = (
     "SELECT id, game, trial, member, plavac_days, league_points, abandoned, month, imposed_at, lifted_at,"
-    " lifted_by_trial, points_returned FROM penalties "
+    " lifted_by_trial, points_returned, suspension_days FROM penalties "
 )
 
 
@@ -121,6 +127,7 @@ def _penalty(r: Any) -> PenaltyRow:
         parse_stored_time(r[9]) if r[9] else None,
         r[10],
         None if r[11] is None else bool(r[11]),
+        int(r[12] or 0),
     )
 
 
@@ -129,19 +136,24 @@ async def _month_is_open(conn: Connection, month: str, now: datetime, grace: tim
     return month_open(month, now, grace, closed=row is not None)
 
 
-async def _plavac_until(conn: Connection, member: int) -> datetime | None:
-    row = await (await conn.execute("SELECT until FROM plavac WHERE member = ? AND active = 1", (member,))).fetchone()
+PLAVAC, SUSPENSION = "plavac", "suspensions"  # the two running restrictions of one shape: a member's end and state
+
+
+async def _plavac_until(conn: Connection, member: int, table: str = PLAVAC) -> datetime | None:
+    row = await (await conn.execute(f"SELECT until FROM {table} WHERE member = ? AND active = 1", (member,))).fetchone()
     return parse_stored_time(row[0]) if row else None
 
 
-async def _set_plavac(conn: Connection, member: int, until: datetime | None, now: datetime) -> None:
+async def _set_plavac(
+    conn: Connection, member: int, until: datetime | None, now: datetime, table: str = PLAVAC
+) -> None:
     if until is None:
-        await conn.execute("UPDATE plavac SET active = 0 WHERE member = ?", (member,))
+        await conn.execute(f"UPDATE {table} SET active = 0 WHERE member = ?", (member,))
     else:
         await conn.execute(
-            "INSERT INTO plavac (member, until, active, since) VALUES (?, ?, 1, ?)"
-            " ON CONFLICT (member) DO UPDATE SET until = excluded.until, active = 1,"
-            " since = CASE WHEN plavac.active = 1 THEN plavac.since ELSE excluded.since END",
+            f"INSERT INTO {table} (member, until, active, since) VALUES (?, ?, 1, ?)"
+            f" ON CONFLICT (member) DO UPDATE SET until = excluded.until, active = 1,"
+            f" since = CASE WHEN {table}.active = 1 THEN {table}.since ELSE excluded.since END",
             (member, now_text(until), now_text(now)),
         )
 
@@ -181,30 +193,35 @@ class PenaltyStore:
         async with self.db.connection.execute(_PENALTY + tail, params) as cur:
             return [_penalty(r) for r in await cur.fetchall()]
 
-    async def plavac(self, member: int) -> Plavac | None:
+    async def plavac(self, member: int, table: str = PLAVAC) -> Plavac | None:
+        """The member's plavac (or, with `table` SUSPENSION, his suspension from all the club's tournaments)."""
         async with self.db.connection.execute(
-            "SELECT member, until, active, since FROM plavac WHERE member = ?", (member,)
+            f"SELECT member, until, active, since FROM {table} WHERE member = ?", (member,)
         ) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
         return Plavac(row[0], parse_stored_time(row[1]), bool(row[2]), parse_stored_time(row[3]))
 
-    async def running_plavac(self) -> list[Plavac]:
+    async def running_plavac(self, table: str = PLAVAC) -> list[Plavac]:
         async with self.db.connection.execute(
-            "SELECT member, until, active, since FROM plavac WHERE active = 1 ORDER BY until"
+            f"SELECT member, until, active, since FROM {table} WHERE active = 1 ORDER BY until"
         ) as cur:
             return [Plavac(r[0], parse_stored_time(r[1]), True, parse_stored_time(r[3])) for r in await cur.fetchall()]
 
-    async def end_plavac(self, member: int, now: datetime, effects: Sequence[NewEffect] = ()) -> bool:
-        """A plavac that ran out ends, once: True only for the call that ended it (which writes its chat
-        `effects` with it)."""
+    async def end_plavac(
+        self, member: int, now: datetime, effects: Sequence[NewEffect] = (), table: str = PLAVAC
+    ) -> bool:
+        """A plavac (or suspension) that ran out ends, once: True only for the call that ended it (which writes
+        its chat `effects` with it)."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
-                "UPDATE plavac SET active = 0 WHERE member = ? AND active = 1 AND until <= ?", (member, now_text(now))
+                f"UPDATE {table} SET active = 0 WHERE member = ? AND active = 1 AND until <= ?",
+                (member, now_text(now)),
             )
             if cur.rowcount:
-                await EventStore.add(conn, now, "plavac_ended", None, str(member))
+                kind = "plavac_ended" if table == PLAVAC else "suspension_ended"
+                await EventStore.add(conn, now, kind, None, str(member))
                 await add_effects(conn, effects, now)
             return cur.rowcount > 0
 
@@ -313,6 +330,10 @@ class PenaltyStore:
                     after = plavac_after_lift(before, now, row.plavac_days) if row.plavac_days else before
                     if row.plavac_days and before is not None:
                         await _set_plavac(conn, row.member, after, now)
+                    s_before = await _plavac_until(conn, row.member, SUSPENSION)
+                    s_after = plavac_after_lift(s_before, now, row.suspension_days) if row.suspension_days else s_before
+                    if row.suspension_days and s_before is not None:
+                        await _set_plavac(conn, row.member, s_after, now, SUSPENSION)
                     returned = await _month_is_open(conn, row.month, now, grace)
                     await conn.execute(
                         "UPDATE penalties SET lifted_at = ?, lifted_by_trial = ?, points_returned = ? WHERE id = ?",
@@ -328,20 +349,25 @@ class PenaltyStore:
                         penalty=row.id,
                         trial=trial,
                         plavac_until=now_text(after) if after else None,
+                        suspension_until=now_text(s_after) if s_after else None,
                         points_returned=returned,
                     )
-                    lifted.append(Lifted(row, before, after, returned))
+                    lifted.append(Lifted(row, before, after, returned, s_before, s_after))
             new_row: PenaltyRow | None = None
-            plavac_before = plavac_after = None
+            plavac_before = plavac_after = suspension_before = suspension_after = None
             if penalty is not None and culprit is not None:
                 if penalty.plavac_days:
                     plavac_before = await _plavac_until(conn, culprit)
                     plavac_after = plavac_after_penalty(plavac_before, now, penalty.plavac_days)
                     await _set_plavac(conn, culprit, plavac_after, now)
+                if penalty.suspension_days:
+                    suspension_before = await _plavac_until(conn, culprit, SUSPENSION)
+                    suspension_after = plavac_after_penalty(suspension_before, now, penalty.suspension_days)
+                    await _set_plavac(conn, culprit, suspension_after, now, SUSPENSION)
                 month = month_of(now)
                 cur = await conn.execute(
                     "INSERT INTO penalties (game, trial, member, plavac_days, league_points, abandoned, month,"
-                    " imposed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " imposed_at, suspension_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game.number,
                         trial,
@@ -351,6 +377,7 @@ class PenaltyStore:
                         penalty.abandoned,
                         month,
                         now_text(now),
+                        penalty.suspension_days,
                     ),
                 )
                 new_row = PenaltyRow(
@@ -366,6 +393,7 @@ class PenaltyStore:
                     None,
                     None,
                     None,
+                    penalty.suspension_days,
                 )
                 await EventStore.add(
                     conn,
@@ -379,6 +407,8 @@ class PenaltyStore:
                     league_points=penalty.league_points,
                     abandoned=penalty.abandoned,
                     plavac_until=now_text(plavac_after) if plavac_after else None,
+                    suspension_days=penalty.suspension_days,
+                    suspension_until=now_text(suspension_after) if suspension_after else None,
                 )
             napustio_before = napustio_after = None
             napustio_open = True
@@ -426,6 +456,8 @@ class PenaltyStore:
                 napustio_after,
                 napustio_open,
                 settle,
+                suspension_before,
+                suspension_after,
             )
             if effects is not None:
                 await add_effects(conn, effects(result), now)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -42,8 +43,13 @@ def _scenario(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> tuple[str, Path]:
     monkeypatch.chdir(tmp_path)  # no config.toml of the checkout
+    script = (SCENARIOS / name).read_text(encoding="utf-8")
+    first = script.split("\n", 1)[0]
+    if first.startswith("# pack: "):  # another club's scenario: its pack, and its attachments where it finds them
+        (tmp_path / "config.toml").write_text(f'[club]\npack = "{first.removeprefix("# pack: ")}"\n', encoding="utf-8")
+        shutil.copytree(SCENARIOS / "prilozi", tmp_path / "examples" / "scenarios" / "prilozi")
     db = tmp_path / "demo.db"
-    return _console((SCENARIOS / name).read_text(encoding="utf-8"), db, monkeypatch, capsys), db
+    return _console(script, db, monkeypatch, capsys), db
 
 
 def test_every_scenario_file_is_covered() -> None:
@@ -53,10 +59,12 @@ def test_every_scenario_file_is_covered() -> None:
         "call_expires.txt",
         "in_game_bula_councilor.txt",
         "late_verdict_last_hand.txt",
+        "nsbk_kasnjenje.txt",
         "one_fall_move_per_hand.txt",
         "out_of_game_plavac.txt",
         "paper_over.txt",
         "refused_call.txt",
+        "ruski_prijava.txt",
         "sudi_after_deadline.txt",
         "sudija_away_from_table.txt",
         "verdict_window.txt",
@@ -440,3 +448,44 @@ def test_interactive_on_a_terminal_keeps_a_readline_history(tmp_path: Path) -> N
     assert status is not None, "Ctrl-D did not end the session"
     assert os.waitstatus_to_exitcode(status) == 0
     assert (home / ".sudija_console_history").read_text().split("\n")[:2] == ["@marko /sudija", "@nobody hi"]
+
+
+def test_a_russian_report_with_the_tables_chat_is_filed_heard_and_decided(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35, item 4 in the console club: a report of a game long out of the call window, refused without the
+    table's chat and for what is never reviewed, filed with the chat attached, taken by a councilor who did not
+    play (who gets the file), upheld with the rule's suspension — told to the game server, never a plavac — which
+    runs out ten days later."""
+    out, db = _scenario("ruski_prijava.txt", tmp_path, monkeypatch, capsys)
+    assert "[dm marko] Pravo na suđenje za partiju 1847240 je zastarelo" in out  # beyond the call window …
+    assert "[dm marko] " + SR.t("report.attachment_needed", kind="apelacija") in out
+    assert "[dm marko] " + SR.t("report.not_reviewed", what="igra u pasovima") in out
+    assert "Prijava #1 za partiju 1847240 (apelacija) čeka većnika. Podnosilac: marko." in out  # … not the report's
+    picture = tmp_path / "demo-slike" / "cet-stola-1847240.txt"  # what the councilor was handed
+    assert picture.read_bytes() == (SCENARIOS / "prilozi" / "cet-stola-1847240.txt").read_bytes()
+    assert "[dm petar] Sudija vas je kaznio za partiju 1847240: suspenzija sa turnira Kluba 10 dana" in out
+    assert "(server igre: suspenzija za petar do " in out
+    assert "server igre: plavac" not in out
+    assert "[dm petar] " + SR.t("suspension.ended") in out
+    assert "(server igre: suspenzija za petar je završena)" in out
+    result = _json(["presude", "1847240", "--db", str(db), "--json"], capsys)
+    [hearing] = result["trials"]
+    assert (hearing["verdict"]["kind"], hearing["verdict"]["suspension_days"]) == ("kazna", 10)
+
+
+def test_an_nsbk_delay_escalates_from_a_warning_to_ten_percent_a_minute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35, item 5 in the console club: a first delay is a warning, the next the same day 30% of a top for 4
+    minutes, recorded as sanctions in the club's units, on the member's card and in the statistics."""
+    out, db = _scenario("nsbk_kasnjenje.txt", tmp_path, monkeypatch, capsys)
+    assert "[dm nikola] Sudija vas je kaznio za partiju 1847301: opomena (kasnjenje; 3 jedinice)." in out
+    assert "[dm jelena] " + SR.t("penalty_model.units_needed", name="kasnjenje", unit="minut") in out
+    assert "Kazna za nikola: 30% topa (kasnjenje; 4 jedinice; ponavljanje 1)" in out
+    assert SR.t("penalty_model.recorded", kind=SR.t("penalty_kind.top_share")) in out
+    assert "partija 1847330 (" in out
+    assert "Sankcije u jedinicama Kluba: % topa 1, opomena 1" in out
+    result = _json(["presude", "1847330", "--db", str(db), "--json"], capsys)
+    [trial] = result["trials"]
+    assert trial["verdict"]["sanction"] == {"kind": "top_share", "amount": 30, "repeat": 1, "units": 4}

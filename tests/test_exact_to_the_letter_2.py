@@ -14,18 +14,18 @@ import pytest
 from test_corrections import PLAYERS, fall_game, join, say
 from test_penalties import judge, settle_case
 
-from bot.config import Config
+from bot.config import Config, load
 from bot.console.language import Close, LineError, parse_line
 from bot.console.runner import run_console
 from bot.demo import TABLE
 from bot.messages import Catalogue
-from bot.ports import Action, ManualClock
+from bot.ports import Action, ManualClock, Upload
 from bot.views import render_verdict
 from club import NOW, Club
 from rules.gamelog import GameStatus
 from rules.verdicts import BulaChange, Draft, Nobody, NoVerdict, Penalty, Settlement
 from storage.database import open_database
-from storage.states import CallState, CouncilorCallState, TrialOutcome, VoteState
+from storage.states import AppealState, CallState, CouncilorCallState, TrialOutcome, VoteState
 
 SR = Catalogue("sr")
 
@@ -327,3 +327,105 @@ async def test_the_console_refuses_to_close_a_game_not_in_progress(tmp_path: Pat
     with pytest.raises(LineError) as bad:
         parse_line("!close x")
     assert bad.value.key == "console.close_game"
+
+
+# 4. Reports as the third club means them -------------------------------------------------------------------------
+
+CHAT = Upload("stol-100.png", "image/png", b"\x89PNG the table's chat")
+
+
+async def russian(club: Club, tmp_path: Path) -> None:
+    config_file = tmp_path / "config.toml"
+    config_file.write_text('[club]\npack = "ruski_sajt"\n', encoding="utf-8")
+    club.desk.config = load(config_file)
+    for nick in ("ana", "marko", "petar", "jelena"):
+        await club.member(nick)
+    for nick in ("v1", "v2"):
+        await club.member(nick, "councilor")
+    await club.game(100, ended_ago=timedelta(days=12))  # beyond the 7-day call window: a report still may come
+
+
+async def test_a_report_is_filed_by_any_player_with_the_tables_chat_heard_and_decided(
+    club: Club, tmp_path: Path
+) -> None:
+    """The third club's "апелляция": marko (a player who called no referee, of a game no trial judged) reports a
+    released misère 12 days after the game with the table's chat attached; a councilor who did not play takes it,
+    sees the file, and upholds it with the rule's suspension — an effect of its own, told to the game server."""
+    await russian(club, tmp_path)
+    desk = club.desk
+    assert not (await desk.call(await club.get("marko"), 100)).ok  # the call window is over …
+    refused = await desk.file_report(await club.get("jelena"), 100, "apelacija", "", (CHAT,))
+    assert refused.text == SR.t("report.not_a_player", game=100)
+    bare = await desk.file_report(await club.get("marko"), 100, "apelacija", "pustio miser")
+    assert bare.text == SR.t("report.attachment_needed", kind="apelacija")
+    never = await desk.file_report(await club.get("marko"), 100, "pasovi", "", (CHAT,))
+    assert never.text == SR.t("report.not_reviewed", what="igra u pasovima")
+    filed = await desk.file_report(await club.get("marko"), 100, "apelacija", "petar pustio miser", (CHAT,))
+    assert filed.ok, filed.text  # … a report is not a call
+    [appeal] = await club.db.appeals.reports_of_game(100)
+    assert (appeal.trial, appeal.game, appeal.kind) == (None, 100, "apelacija")
+    [stored] = await club.db.appeals.files(appeal.id)
+    assert (stored.name, stored.content_type, stored.data) == (CHAT.name, CHAT.content_type, CHAT.data)
+    assert any("Prijava #1 za partiju 100" in text for text in club.chat.notices.values())
+    v1 = await club.get("v1")
+    taken = await desk.press(v1, "appeal_take", appeal.id)
+    assert taken.ok, taken.text
+    [shown] = taken.documents  # the committee sees the table's chat
+    assert (shown.name, shown.data) == (CHAT.name, CHAT.data)
+    drafted = await desk.draft(v1, Draft(Penalty("petar", offence="pustanje_misera"), "pustio miser"))
+    assert drafted.ok, drafted.text
+    assert (await desk.finish(v1)).ok
+    decided = await club.db.appeals.get(appeal.id)
+    assert decided is not None
+    assert decided.state is AppealState.UPHELD
+    until = NOW + timedelta(days=10)
+    assert ("set_suspension", ("petar", until)) in club.server.calls
+    assert not [c for c in club.server.calls if c[0] == "set_plavac"]  # never a plavac
+    card = await desk.member_card(await club.get("petar"))
+    assert (card.suspended_until, card.plavac_until) == (until, None)
+    club.clock.set(until)
+    await desk.run_due()
+    assert ("set_suspension", ("petar", None)) in club.server.calls
+    assert any(s.text == SR.t("suspension.ended") for s in club.chat.to("dm:petar"))
+    listing = await desk.verdicts(await club.get("marko"), 100)
+    assert "#1" in listing.text
+
+
+async def test_a_repeat_within_three_months_of_the_suspensions_end_is_fourteen_days(club: Club, tmp_path: Path) -> None:
+    await russian(club, tmp_path)
+    desk = club.desk
+    v1 = await club.get("v1")
+    for number, expected in ((100, 10), (101, 14)):
+        if number == 101:
+            club.clock.advance(timedelta(days=10 + 89))  # three months less a day from the end of the first
+            await club.game(101, ended_ago=timedelta(hours=1))
+        assert (await desk.file_report(await club.get("marko"), number, "apelacija", "miser", (CHAT,))).ok
+        [appeal] = await club.db.appeals.reports_of_game(number)
+        assert (await desk.press(v1, "appeal_take", appeal.id)).ok
+        assert (await desk.draft(v1, Draft(Penalty("petar", offence="pustanje_misera"), "miser"))).ok
+        assert (await desk.finish(v1)).ok
+        [hearing] = [t for t in await club.db.trials.for_game(number) if t.verdict]
+        assert hearing.verdict is not None
+        assert hearing.verdict["suspension_days"] == expected
+
+
+async def test_an_unfounded_report_brings_the_peacemaker_which_refuses_reports_and_appeals(
+    club: Club, tmp_path: Path
+) -> None:
+    """ "умиротворитель": 30–365 days at the committee's choice; it refuses reports (and appeals), never play."""
+    await russian(club, tmp_path)
+    await club.game(101, ended_ago=timedelta(hours=1))
+    desk = club.desk
+    assert (await desk.file_report(await club.get("marko"), 100, "sgovor", "", (CHAT,))).ok
+    v1 = await club.get("v1")
+    assert (await desk.press(v1, "appeal_take", 1)).ok
+    out_of_range = await desk.decide_appeal(v1, 1, "odbijena", 400, "apsurdna prijava")
+    assert not out_of_range.ok
+    assert (await desk.decide_appeal(v1, 1, "odbijena", 90, "apsurdna prijava")).ok
+    refused = await desk.file_report(await club.get("marko"), 101, "sgovor", "", (CHAT,))
+    assert not refused.ok
+    assert refused.text == SR.t("appeal.restricted", until=NOW + timedelta(days=90))
+    assert (await desk.call(await club.get("marko"), 101)).ok  # calls and play stay his
+    assert (await desk.file_appeal(await club.get("marko"), 1, None, "")).text == SR.t(
+        "appeal.restricted", until=NOW + timedelta(days=90)
+    )

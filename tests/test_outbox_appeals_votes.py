@@ -109,7 +109,7 @@ async def test_an_appeal_filed_then_a_crash_is_posted_to_the_councilors_after_th
     appeal = await after.db.appeals.get(1)
     assert appeal is not None
     posts = [s for s in of(after.chat, "post") if s.where == "#referees"]
-    assert [p.text for p in posts] == [await after.desk.appeals.appeal_text(appeal, await trial_of(after))]
+    assert [p.text for p in posts] == [await after.desk.appeals.appeal_text(appeal)]
     assert set(posts[0].mention) == {"v1", "v2", "v3", "vecnik0"}
     assert [b.action for b in posts[0].buttons] == ["appeal_take"]
     assert await after.db.calls.notices("councilor:appeal:1") != []  # kept: edited when it is taken

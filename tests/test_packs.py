@@ -15,6 +15,7 @@ from test_penalties import judge
 from bot.config import Config, ConfigError, load
 from bot.desk.statistics import council_figures, figures_text
 from bot.messages import Catalogue
+from bot.ports import Upload
 from club import NOW, Club
 from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, PenaltyRule, find_rule, price
 from rules.verdicts import Draft, Nobody, Penalty
@@ -125,42 +126,59 @@ def test_federation_unsportsmanlike_conduct_is_at_least_fifty_then_a_hundred(tmp
 # The Russian site ----------------------------------------------------------------------------------------------
 
 
-async def test_russian_site_an_appeal_on_day_29_is_heard_on_day_31_refused(club: Club, tmp_path: Path) -> None:
-    config = with_pack(tmp_path, "ruski_sajt")
-    trial = await recorded(club, config)
+CHAT = Upload("stol-100.png", "image/png", b"\x89PNG table chat")
+
+
+async def russian_club(club: Club, config: Config, number: int = 100) -> None:
+    """The Russian site's club: three players of game `number` (ended now), a referee and three councilors."""
+    club.desk.config = config
+    for nick in ("ana", "marko", "petar"):
+        if await club.db.members.by_nick(nick) is None:
+            await club.member(nick)
+    if await club.db.members.by_nick("sudija1") is None:
+        await club.member("sudija1", "referee")
+        for nick in ("v1", "v2", "v3"):
+            await club.member(nick, "councilor")
+    await club.game(number, ended_ago=timedelta(0))
+
+
+async def test_russian_site_a_report_on_day_29_is_heard_on_day_31_refused(club: Club, tmp_path: Path) -> None:
+    """ "Срок давности … 30 дней": counted from the game's end, for any player of the game (no trial needed, and the
+    7-day call window does not apply)."""
+    await russian_club(club, with_pack(tmp_path, "ruski_sajt"))
     club.clock.advance(timedelta(days=29))
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, "apelacija", "")).ok
-    club.clock.advance(timedelta(days=2))  # day 31, the other party
-    late = await club.desk.file_appeal(await club.get("ana"), trial, "apelacija", "")
+    filed = await club.desk.file_report(await club.get("petar"), 100, "apelacija", "pustio miser", (CHAT,))
+    assert filed.ok, filed.text
+    club.clock.advance(timedelta(days=2))  # day 31, another player
+    late = await club.desk.file_report(await club.get("ana"), 100, "apelacija", "", (CHAT,))
     assert not late.ok
-    assert "30 dana" in late.text
+    assert "30 dana od kraja partije 100" in late.text
 
 
-async def test_russian_site_a_collusion_appeal_on_day_89_is_heard(club: Club, tmp_path: Path) -> None:
-    config = with_pack(tmp_path, "ruski_sajt")
-    trial = await recorded(club, config)
+async def test_russian_site_a_collusion_report_on_day_89_is_heard(club: Club, tmp_path: Path) -> None:
+    await russian_club(club, with_pack(tmp_path, "ruski_sajt"))
     club.clock.advance(timedelta(days=89))
-    assert not (await club.desk.file_appeal(await club.get("ana"), trial, "timska", "")).ok  # 30 days for that
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, "sgovor", "dogovor ana i marko")).ok
+    assert not (await club.desk.file_report(await club.get("ana"), 100, "timska", "", (CHAT,))).ok  # 30 days for that
+    assert (await club.desk.file_report(await club.get("petar"), 100, "sgovor", "dogovor ana i marko", (CHAT,))).ok
 
 
-async def test_russian_site_a_rejected_appeal_restricts_the_next_one(club: Club, tmp_path: Path) -> None:
+async def test_russian_site_a_rejected_report_restricts_the_next_one(club: Club, tmp_path: Path) -> None:
     config = with_pack(tmp_path, "ruski_sajt")
-    trial = await recorded(club, config)
-    second = await recorded(club, config, 101)
+    await russian_club(club, config)
+    await russian_club(club, config, 101)
     desk = club.desk
-    assert (await desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await desk.file_report(await club.get("petar"), 100, None, "", (CHAT,))).ok
     v1 = await club.get("v1")
     assert (await desk.press(v1, "appeal_take", 1)).ok
     assert (await desk.decide_appeal(v1, 1, "odbijena", None, "ne spada pod pravila kažnjavanja")).ok
     appeal = await club.db.appeals.get(1)
     assert appeal is not None
     assert appeal.restriction_days == 30
-    refused = await desk.file_appeal(await club.get("petar"), second, None, "")
+    refused = await desk.file_report(await club.get("petar"), 101, None, "", (CHAT,))
     assert not refused.ok
     assert "Ograničeno" in refused.text
     club.clock.advance(timedelta(days=30, minutes=1))
-    assert (await desk.file_appeal(await club.get("petar"), second, "sgovor", "")).ok  # over: he appeals again
+    assert (await desk.file_report(await club.get("petar"), 101, "sgovor", "", (CHAT,))).ok  # over: he reports again
 
 
 def test_russian_site_a_repeat_within_three_months_escalates_ten_to_fourteen_not_after_four(tmp_path: Path) -> None:
@@ -209,7 +227,7 @@ async def test_russian_site_the_referee_suspends_by_the_rule_and_a_repeat_costs_
     await judge(club, 100, Draft(Penalty("petar", offence="pustanje_misera"), "pustio miser"))
     first = (await club.db.trials.for_game(100))[-1]
     assert first.verdict is not None
-    assert first.verdict["plavac_days"] == 10
+    assert (first.verdict["suspension_days"], first.verdict["plavac_days"]) == (10, 0)  # a suspension, not a plavac
     club.clock.advance(timedelta(days=10 + 60))
     await club.game(101)
     reply = await club.desk.call(await club.get("ana"), 101)
@@ -231,7 +249,7 @@ async def test_russian_site_the_referee_suspends_by_the_rule_and_a_repeat_costs_
     assert (await club.desk.finish(await club.get("sudija1"))).ok
     second = (await club.db.trials.for_game(101))[-1]
     assert second.verdict is not None
-    assert second.verdict["plavac_days"] == 14
+    assert second.verdict["suspension_days"] == 14
 
 
 async def nsbk_trial(club: Club, tmp_path: Path, number: int, first: bool = True) -> Member:

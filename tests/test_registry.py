@@ -26,7 +26,7 @@ __all__ = ["fake", "scene"]  # the Telegram fixtures, used here too
 
 DISCORD_NAME = re.compile(r"^[-_\w]{1,32}$")
 TELEGRAM_NAME = re.compile(r"^[a-z0-9_]{1,32}$")
-DISCORD_TYPES = {ArgKind.GAME: 4, ArgKind.HAND: 4, ArgKind.NUMBER: 4, ArgKind.BOOL: 5}
+DISCORD_TYPES = {ArgKind.GAME: 4, ArgKind.HAND: 4, ArgKind.NUMBER: 4, ArgKind.BOOL: 5, ArgKind.FILE: 11}
 
 
 def problems_of(commands: tuple[Command, ...]) -> list[str]:

@@ -4,6 +4,7 @@
     @NICK !press LABEL       NICK presses the button LABEL on the newest message that shows it to him
     @NICK !online | !offline presence
     @NICK !sit GAME | !stand a seat at a table (what the game server's live feed would say)
+    @NICK !attach PATH       a local file goes with NICK's next command (a platform's upload: the table's chat)
     !clock [+5m]             advance the bot's clock (s, m, h, d; several units: +1h30m); bare: show it
     !down +5m                the bot was down that long: the clock moves and no deadline is acted on (presses
                              queued meanwhile come next)
@@ -73,11 +74,17 @@ class Close:
 
 
 @dataclass(frozen=True)
+class Attach:
+    nick: str
+    path: str
+
+
+@dataclass(frozen=True)
 class Help:
     pass
 
 
-Action = Say | Press | Presence | Sit | ClockStep | Who | Help | Close
+Action = Say | Press | Presence | Sit | ClockStep | Who | Help | Close | Attach
 
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 _STEP = re.compile(r"\+?((?:\d+[smhd])+)")
@@ -158,6 +165,10 @@ def _member_line(text: str) -> Action:
     if name == "stand":
         _nothing_after(name, arg)
         return Sit(nick, None)
+    if name == "attach":
+        if not arg:
+            raise LineError("console.attach_path")
+        return Attach(nick, arg)
     if name in ("clock", "who", "down", "close"):
         raise LineError("console.bad_line", line=text)
     raise LineError("console.unknown_action", name=name)

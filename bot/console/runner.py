@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import mimetypes
 import os
 import sqlite3
 import sys
@@ -29,6 +30,7 @@ from bot.config import Config
 from bot.console.adapter import PLATFORM, ConsoleChat
 from bot.console.language import (
     MAX_STEP_DAYS,
+    Attach,
     ClockStep,
     Close,
     Help,
@@ -43,7 +45,7 @@ from bot.console.language import (
 from bot.dblock import DatabaseInUse, DatabaseLock, shared
 from bot.demo import MEMBERS, OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.messages import Catalogue
-from bot.ports import LoggingGameServer, ManualClock, ManualTimers
+from bot.ports import LoggingGameServer, ManualClock, ManualTimers, Upload
 from rules.members import JUDGING_ROLES, Member
 
 HISTORY = Path.home() / ".sudija_console_history"
@@ -83,6 +85,13 @@ class ConsoleGameServer(LoggingGameServer):
         await super().close_game(game)
         self._show("console.server_close", game=game)
 
+    async def set_suspension(self, nick: str, until: datetime | None) -> None:
+        await super().set_suspension(nick, until)
+        if until is None:
+            self._show("console.server_suspension_off", nick=nick)
+        else:
+            self._show("console.server_suspension", nick=nick, until=until)
+
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         await super().paper_changed(game, paper)
         self._show("console.server_paper", game=game)
@@ -104,6 +113,7 @@ class Console:
         self.chat = chat
         self.clock = clock
         self.commands = Commands(app.desk)
+        self.staged: dict[str, Upload] = {}  # a file `!attach`ed, by nickname: it goes with his next command
 
     def t(self, key: str, **params: object) -> str:
         return self.desk.t(key, **params)
@@ -123,6 +133,7 @@ class Console:
             self.chat.write(self.t("console.help"))
             self.chat.write(self.t("console.help_down"))
             self.chat.write(self.t("console.help_close"))
+            self.chat.write(self.t("console.help_attach"))
             self.chat.write(self.t("console.commands"))
             for usage in self.commands.help_text().split("\n"):
                 self.chat.write("  " + usage)
@@ -150,6 +161,10 @@ class Console:
             self.chat.show_reply(action.nick, reply)
         elif isinstance(action, Close):
             await self.close(action.game)
+        elif isinstance(action, Attach):
+            member = await self.member(action.nick)
+            self.staged[action.nick.casefold()] = read_upload(action.path)
+            self.chat.note(self.t("console.attached", nick=member.nick, name=Path(action.path).name))
         elif isinstance(action, Presence):
             member = await self.member(action.nick)
             self.chat.note(self.t("console.online" if action.online else "console.offline", nick=member.nick))
@@ -178,7 +193,8 @@ class Console:
 
     async def say(self, action: Say) -> None:
         member = await self.member(action.nick)
-        reply = await self.commands.handle(member, action.text)
+        upload = self.staged.pop(action.nick.casefold(), None) if action.text.startswith("/") else None
+        reply = await self.commands.handle(member, action.text, upload)
         if reply is not None:
             self.chat.show_reply(action.nick, reply)
         elif not action.text.startswith("/") and await self.desk.open_trial_of(member) is None:
@@ -396,6 +412,17 @@ async def _run_console(
         return status
     finally:
         await app.close()
+
+
+def read_upload(path: str) -> Upload:
+    """A local file as the platforms hand one over: its name, media type (by its extension) and bytes."""
+    file = Path(path)
+    try:
+        data = file.read_bytes()
+    except OSError as problem:
+        raise LineError("console.attach_unreadable", path=path[:200], why=problem.strerror or str(problem)) from None
+    content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+    return Upload(file.name, content_type, data)
 
 
 def busy_key(busy: DatabaseBusy) -> str:

@@ -143,6 +143,7 @@ class Desk(DeskBase):
     unlink = UseCase("links", LinkDesk.unlink)
     link_actions = Part("links", LinkDesk.link_actions)
     file_appeal = UseCase("appeals", AppealDesk.file_appeal)
+    file_report = UseCase("appeals", AppealDesk.file_report)
     take_appeal = UseCase("appeals", AppealDesk.take_appeal)
     decide_appeal = UseCase("appeals", AppealDesk.decide_appeal)
     open_appeals = UseCase("appeals", AppealDesk.open_appeals)

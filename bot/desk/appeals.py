@@ -30,7 +30,7 @@ hearing's own space in its call's queue, as every trial's), delivered at once af
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Set
+from collections.abc import Awaitable, Callable, Sequence, Set
 from datetime import datetime, timedelta
 
 import aiosqlite
@@ -43,7 +43,7 @@ from bot.desk.governance import GovernanceDesk
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.i18n.reader import for_the_club
-from bot.ports import Action, Button, CallPost, Reply, TrialSpace
+from bot.ports import Action, Button, CallPost, Document, Reply, TrialSpace, Upload
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
 from rules.gamelog import GameStatus
@@ -59,7 +59,7 @@ from rules.verdicts import (
     verdict_to_json,
 )
 from storage.chat_outbox import NewEffect
-from storage.councils import AlreadyOpen, Appeal
+from storage.councils import AlreadyOpen, Appeal, NewFile
 from storage.members import Member
 from storage.states import AppealState, EndReason, TrialOutcome
 from storage.trials import Trial
@@ -119,6 +119,9 @@ class AppealDesk(DeskBase):
         ban = await self.db.appeals.ban(member.id)
         if ban is not None and ban.until > now:
             raise Refused("appeal.restricted", until=ban.until)
+        if rules.reports:
+            # This club's appeals are reports of an incident in a game, not of a verdict (its own rules).
+            raise Refused("appeal.reports_here")
         trial = await self.db.trials.get(trial_id)
         if trial is None:
             raise Refused("appeal.unknown_trial", trial=trial_id)
@@ -139,7 +142,7 @@ class AppealDesk(DeskBase):
         window = within_window(kind, trial.closed_at, now)
         if not window.allowed:
             raise Refused("appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days, deadline=window.deadline)
-        eligible = tuple(await self.eligible_councilors_of(member.id, trial, lobby_only=True))
+        eligible = tuple(await self._eligible(await self.took_part(trial) | {member.id}, lobby_only=True))
         appellant = member.nick
         filed_text = text.strip()
 
@@ -176,6 +179,109 @@ class AppealDesk(DeskBase):
             self.t("appeal.filed", appeal=appeal.id, trial=trial.id, kind=kind.name, until=appeal.review_deadline)
         )
 
+    async def file_report(
+        self, member: Member, number: int, kind_name: str | None, text: str, files: Sequence[Upload] = ()
+    ) -> Reply:
+        """/prijava PARTIJA [VRSTA] [-- opis], with the table's chat attached: the third club's "апелляция", a
+        report of an incident in a game. Any player of the game files one within its kind's window from the game's
+        end (the call window does not apply); a kind that must carry the table's chat is refused without it; what
+        the club never reviews is refused with its reason; an appeal restriction (умиротворитель) refuses it."""
+        now = self.now()
+        rules = self.config.appeals
+        if not rules.reports:
+            raise Refused("report.not_here")
+        ban = await self.db.appeals.ban(member.id)
+        if ban is not None and ban.until > now:
+            raise Refused("appeal.restricted", until=ban.until)
+        facts = await self.game_facts(number)
+        if facts is None:
+            raise Refused("call.unknown_game", game=number)
+        if not facts.played_by(member.nick):
+            raise Refused("report.not_a_player", game=number)
+        if facts.status is GameStatus.IN_PROGRESS or facts.ended_at is None:
+            raise Refused("report.game_in_progress", game=number)
+        never = rules.not_reviewed(kind_name)
+        if never is not None:
+            raise Refused("report.not_reviewed", what=never.description)
+        kind = rules.kind(kind_name)
+        if kind is None:
+            raise Refused("appeal.unknown_kind", kind=kind_name, kinds=kinds_text(rules.kinds))
+        window = within_window(kind, facts.ended_at, now)
+        if not window.allowed:
+            raise Refused("report.too_late", game=number, kind=kind.name, days=kind.days, deadline=window.deadline)
+        if kind.attachment and not files:
+            raise Refused("report.attachment_needed", kind=kind.name)
+        limit = rules.attachment_max_kb * 1024
+        for upload in files:
+            if len(upload.data) > limit or not upload.data:
+                raise Refused("report.attachment_size", name=upload.name, kb=rules.attachment_max_kb)
+        excluded = await self.players_of(number) | {member.id}
+        eligible = tuple(await self._eligible(excluded, lobby_only=True))
+        reporter = member.nick
+        filed_text = text.strip()
+
+        def effects(appeal_id: int) -> list[NewEffect]:
+            # The notice to the councilors' channel, written with the report (its councilors recorded as pinged).
+            with self.club_voice():
+                post = CallPost(
+                    f"councilor:appeal:{appeal_id}",
+                    self.report_notice(appeal_id, number, kind.name, reporter, filed_text, len(files)),
+                    eligible,
+                    self.appeal_buttons_of(appeal_id),
+                    eligible if self.config.direct_messages else (),
+                )
+                return [effect.post_notice(queue(appeal_id), post)]
+
+        try:
+            appeal = await self.db.appeals.file(
+                None,
+                member.id,
+                kind.name,
+                filed_text,
+                now,
+                now + self.call_time,
+                now + timedelta(days=rules.review_days),
+                effects,
+                [c.id for c in eligible],
+                game=number,
+                files=[NewFile(f.name, f.content_type, f.data) for f in files],
+            )
+        except AlreadyOpen:
+            raise Refused("report.already", game=number, kind=kind.name) from None
+        for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
+            self.timers.arm(deadline)
+        await self.deliver_effects()
+        return Reply(
+            self.t("report.filed", appeal=appeal.id, game=number, kind=kind.name, until=appeal.review_deadline)
+        )
+
+    async def players_of(self, number: int) -> set[int]:
+        """The members who played game `number` (none of them hears a report of it)."""
+        facts = await self.game_facts(number)
+        if facts is None:
+            return set()
+        found = [await self.db.members.by_nick(nick) for nick in facts.players]
+        return {m.id for m in found if m is not None}
+
+    def report_notice(self, appeal_id: int, game: int, kind: str, reporter: str, text: str, files: int) -> str:
+        return self.t(
+            "report.notice", appeal=appeal_id, game=game, kind=kind, appellant=reporter, text=text or "—", count=files
+        )
+
+    async def excluded(self, appeal: Appeal) -> set[int]:
+        """Who may not hear it: the appellant, and everyone in the trial appealed against (or, for a report,
+        every player of the game)."""
+        if appeal.trial is None:
+            return await self.players_of(appeal.game) | {appeal.appellant}
+        trial = await self.db.trials.get(appeal.trial)
+        return (await self.took_part(trial) if trial is not None else set()) | {appeal.appellant}
+
+    def said_of(self, appeal: Appeal, what: str, **values: object) -> str:
+        """The text `appeal.WHAT` of an appeal against a trial, or `report.WHAT` of a report of a game."""
+        if appeal.trial is None:
+            return self.t(f"report.{what}", appeal=appeal.id, game=appeal.game, **values)
+        return self.t(f"appeal.{what}", appeal=appeal.id, trial=appeal.trial, **values)
+
     def reminder_at(self, appeal: Appeal) -> datetime:
         return appeal.review_deadline - timedelta(days=self.config.appeals.remind_days)
 
@@ -185,8 +291,14 @@ class AppealDesk(DeskBase):
     def appeal_buttons_of(self, appeal_id: int) -> tuple[Button, ...]:
         return (Button(self.t(Action.APPEAL_TAKE.label_key), Action.APPEAL_TAKE, appeal_id),)
 
-    async def appeal_text(self, appeal: Appeal, trial: Trial) -> str:
-        return self.notice_text(appeal.id, trial, appeal.kind, await self.nick(appeal.appellant), appeal.text)
+    async def appeal_text(self, appeal: Appeal) -> str:
+        appellant = await self.nick(appeal.appellant)
+        if appeal.trial is None:
+            files = len(await self.db.appeals.files(appeal.id))
+            return self.report_notice(appeal.id, appeal.game, appeal.kind, appellant, appeal.text, files)
+        trial = await self.db.trials.get(appeal.trial)
+        assert trial is not None
+        return self.notice_text(appeal.id, trial, appeal.kind, appellant, appeal.text)
 
     def notice_text(self, appeal_id: int, trial: Trial, kind: str, appellant: str, text: str) -> str:
         return self.t(
@@ -199,18 +311,13 @@ class AppealDesk(DeskBase):
             text=text or "—",
         )
 
-    async def eligible_councilors(
-        self, appeal: Appeal, trial: Trial, lobby_only: bool, ending: int | None = None
-    ) -> list[Member]:
+    async def eligible_councilors(self, appeal: Appeal, lobby_only: bool, ending: int | None = None) -> list[Member]:
         """The councilors who may take the appeal (in the lobby: online, on duty, not seated, not judging — but
         `ending`, whose trial is being ended)."""
-        return await self.eligible_councilors_of(appeal.appellant, trial, lobby_only, ending)
+        return await self._eligible(await self.excluded(appeal), lobby_only, ending)
 
-    async def eligible_councilors_of(
-        self, appellant: int, trial: Trial, lobby_only: bool, ending: int | None = None
-    ) -> list[Member]:
-        """The councilors who may take an appeal of `appellant` against `trial` (before it is filed, too)."""
-        excluded = await self.took_part(trial) | {appellant}
+    async def _eligible(self, excluded: Set[int], lobby_only: bool, ending: int | None = None) -> list[Member]:
+        """The councilors but `excluded` who may take an appeal (before it is filed, too)."""
         out = []
         for member, facts in await self.lobby(Role.COUNCILOR):
             if member.id in excluded:
@@ -237,37 +344,53 @@ class AppealDesk(DeskBase):
             raise Refused("appeal.unknown", appeal=appeal_id)
         if Role.COUNCILOR not in councilor.roles:
             raise Refused("appeal.not_councilor")
-        trial = await self.db.trials.get(appeal.trial)
-        assert trial is not None
-        if councilor.id in await self.took_part(trial) | {appeal.appellant}:
+        trial = await self.db.trials.get(appeal.trial) if appeal.trial is not None else None
+        if councilor.id in await self.excluded(appeal):
+            if trial is None:
+                raise Refused("report.played", game=appeal.game)
             raise Refused("appeal.took_part", trial=trial.id)
         if appeal.state is not AppealState.FILED:
             raise Refused("appeal.gone", appeal=appeal.id, councilor=await self.nick(appeal.councilor))
         if await self.db.trials.judging(councilor.id) is not None:
             raise Refused("take.judging")
-        if await self.db.trials.open_for_game(trial.game) is not None:
-            raise Refused("appeal.game_busy", game=trial.game)
-        facts = await self.game_facts(trial.game)
+        game = appeal.game
+        if await self.db.trials.open_for_game(game) is not None:
+            raise Refused("appeal.game_busy", game=game)
+        facts = await self.game_facts(game)
         if facts is not None and facts.status is GameStatus.IN_PROGRESS:
             # A hearing is a trial of the game: while the table plays it would keep the table from calling.
-            raise Refused("appeal.game_in_progress", game=trial.game)
+            raise Refused("appeal.game_in_progress", game=game)
         appellant = await self.nick(appeal.appellant)
+        files = await self.db.appeals.files(appeal.id)
 
         def effects(hearing_id: int, call_id: int) -> list[NewEffect]:
             # Written with the win, in the club's words: the notices say who took it, the hearing's space opens
             # in its own call's queue (as every trial's), after the appellant's offers are blocked.
             with self.club_voice():
-                taken = self.t("appeal.notice_taken", appeal=appeal.id, trial=trial.id, councilor=councilor.nick)
-                opened = self.t(
-                    "appeal.hearing_opened",
-                    appeal=appeal.id,
-                    trial=trial.id,
-                    game=trial.game,
-                    appellant=appellant,
-                    councilor=councilor.nick,
-                    text=appeal.text or "—",
-                )
-                controls = self.trials.controls(TrialSpace(hearing_id, trial.game, False, True, ()))
+                if trial is None:
+                    taken = self.t("report.notice_taken", appeal=appeal.id, game=game, councilor=councilor.nick)
+                    opened = self.t(
+                        "report.hearing_opened",
+                        appeal=appeal.id,
+                        game=game,
+                        kind=appeal.kind,
+                        appellant=appellant,
+                        councilor=councilor.nick,
+                        text=appeal.text or "—",
+                        files=", ".join(f.name for f in files) or "—",
+                    )
+                else:
+                    taken = self.t("appeal.notice_taken", appeal=appeal.id, trial=trial.id, councilor=councilor.nick)
+                    opened = self.t(
+                        "appeal.hearing_opened",
+                        appeal=appeal.id,
+                        trial=trial.id,
+                        game=game,
+                        appellant=appellant,
+                        councilor=councilor.nick,
+                        text=appeal.text or "—",
+                    )
+                controls = self.trials.controls(TrialSpace(hearing_id, game, False, True, ()))
                 return [
                     effect.edit_notices(queue(appeal.id), f"councilor:appeal:{appeal.id}", taken),
                     # As in any out-of-game trial: he is there to be heard.
@@ -277,31 +400,31 @@ class AppealDesk(DeskBase):
 
         try:
             hearing_id = await self.db.appeals.take(
-                appeal.id, councilor.id, trial.game, appeal.appellant, self.now(), effects
+                appeal.id, councilor.id, game, appeal.appellant, self.now(), effects
             )
         except aiosqlite.IntegrityError:
-            raise Refused("appeal.game_busy", game=trial.game) from None
+            raise Refused("appeal.game_busy", game=game) from None
         if hearing_id is None:
             fresh = await self.db.appeals.get(appeal.id)
             raise Refused(
                 "appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh else None)
             )
         await self.deliver_effects()
-        seen = await self.verdict_list(trial.game, show_referees=True)  # verdicts, talks
-        return Reply(
-            "\n".join(
-                [
-                    self.t(
-                        "appeal.take_ok",
-                        appeal=appeal.id,
-                        trial=trial.id,
-                        hearing=hearing_id,
-                        until=appeal.review_deadline,
-                    ),
-                    seen.text,
-                ]
+        seen = await self.verdict_list(game, show_referees=True)  # verdicts, talks
+        if trial is None:
+            # The committee sees what the reporter attached (the table's chat), with the game's record.
+            head = self.t(
+                "report.take_ok", appeal=appeal.id, game=game, hearing=hearing_id, until=appeal.review_deadline
             )
+            documents = tuple(
+                Document(f.name, f.data, f.content_type, self.t("report.file_title", appeal=appeal.id, name=f.name))
+                for f in files
+            )
+            return Reply("\n".join([head, seen.text]), documents=documents)
+        head = self.t(
+            "appeal.take_ok", appeal=appeal.id, trial=trial.id, hearing=hearing_id, until=appeal.review_deadline
         )
+        return Reply("\n".join([head, seen.text]))
 
     @for_the_club  # a private copy of the channel's notice
     async def offer_pending_calls(self, member: Member) -> None:
@@ -313,12 +436,11 @@ class AppealDesk(DeskBase):
         for appeal in await self.db.appeals.undecided():
             if appeal.state is not AppealState.FILED:
                 continue
-            trial = await self.db.trials.get(appeal.trial)
-            if trial is None or member.id not in {m.id for m in await self.eligible_councilors(appeal, trial, True)}:
+            if member.id not in {m.id for m in await self.eligible_councilors(appeal, True)}:
                 continue
             post = CallPost(
                 f"councilor:appeal:{appeal.id}",
-                await self.appeal_text(appeal, trial),
+                await self.appeal_text(appeal),
                 (member,),
                 self.appeal_buttons(appeal),
             )
@@ -350,7 +472,7 @@ class AppealDesk(DeskBase):
         if not trial.draft:
             raise Refused("appeal.upheld_needs_draft", appeal=appeal.id)
         draft = verdict_from_json(trial.draft)
-        if self.config.appeals.may_change == "lift":
+        if self.config.appeals.may_change == "lift" and appeal.trial is not None:
             appealed = await self.db.trials.get(appeal.trial)
             old = verdict_from_json(appealed.verdict).verdict if appealed and appealed.verdict else NoVerdict()
             if not isinstance(draft.verdict, Nobody) or not isinstance(old, Penalty):
@@ -362,7 +484,7 @@ class AppealDesk(DeskBase):
         reply = await self.trials.finish(referee, trial.id, also=[decided])
         if not reply.ok:
             return reply
-        return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t("appeal.state_upheld")))
+        return Reply(self.said_of(appeal, "decided_ok", state=self.t("appeal.state_upheld")))
 
     async def decide_appeal(
         self, councilor: Member, appeal_id: int, result: str, days: int | None, reason: str
@@ -404,7 +526,7 @@ class AppealDesk(DeskBase):
         ):
             raise Refused("appeal.not_yours", appeal=appeal_id)
         await self.trials._ended(hearing)  # delivers the hearing's end and the decision's words, in that order
-        return Reply(self.t("appeal.decided_ok", appeal=appeal.id, state=self.t(f"appeal.state_{state}")))
+        return Reply(self.said_of(appeal, "decided_ok", state=self.t(f"appeal.state_{state}")))
 
     async def decision_effects(
         self, appeal: Appeal, state: AppealState, reason: str, days: int, until: datetime | None, verdict: Draft | None
@@ -415,12 +537,22 @@ class AppealDesk(DeskBase):
         appellant = await self.db.members.get(appeal.appellant)
         if appellant is not None:
             async with self.reading(appellant):
-                text = self.t(
-                    "appeal.told_decided",
-                    appeal=appeal.id,
-                    trial=appeal.trial,
-                    state=self.t(f"appeal.state_{state}"),
-                    reason=reason,
+                text = (
+                    self.t(
+                        "report.told_decided",
+                        appeal=appeal.id,
+                        game=appeal.game,
+                        state=self.t(f"appeal.state_{state}"),
+                        reason=reason,
+                    )
+                    if appeal.trial is None
+                    else self.t(
+                        "appeal.told_decided",
+                        appeal=appeal.id,
+                        trial=appeal.trial,
+                        state=self.t(f"appeal.state_{state}"),
+                        reason=reason,
+                    )
                 )
                 if verdict is not None:
                     text += "\n" + self.t("appeal.told_new_verdict", verdict=render_verdict(verdict, self.messages))
@@ -428,8 +560,14 @@ class AppealDesk(DeskBase):
                     text += "\n" + self.t("appeal.told_restricted", days=days, until=until)
                 rows.append(effect.tell(queue(appeal.id), appellant.id, text))
         with self.club_voice():
-            decided = self.t(
-                "appeal.notice_decided", appeal=appeal.id, trial=appeal.trial, state=self.t(f"appeal.state_{state}")
+            decided = (
+                self.t(
+                    "report.notice_decided", appeal=appeal.id, game=appeal.game, state=self.t(f"appeal.state_{state}")
+                )
+                if appeal.trial is None
+                else self.t(
+                    "appeal.notice_decided", appeal=appeal.id, trial=appeal.trial, state=self.t(f"appeal.state_{state}")
+                )
             )
             rows.append(effect.edit_notices(queue(appeal.id), f"councilor:appeal:{appeal.id}", decided))
         return rows
@@ -439,15 +577,14 @@ class AppealDesk(DeskBase):
         """A hearing that ends without a decision puts its appeal back for Preuzmi, in the hearing's ending
         transaction (no crash leaves the appeal taken with its hearing over)."""
         appeal = await self.db.appeals.by_hearing(trial.id)
-        appealed = await self.db.trials.get(appeal.trial) if appeal is not None else None
-        if appeal is None or appealed is None or appeal.state is not AppealState.TAKEN:
+        if appeal is None or appeal.state is not AppealState.TAKEN:
             await self.trials.interrupt(trial, why)
             return
         # Whom the notice reaches is decided as if the hearing were over: its councilor is no longer judging.
-        eligible = await self.eligible_councilors(appeal, appealed, lobby_only=True, ending=trial.referee)
+        eligible = await self.eligible_councilors(appeal, lobby_only=True, ending=trial.referee)
         post = CallPost(
             f"councilor:appeal:{appeal.id}",
-            await self.appeal_text(appeal, appealed),
+            await self.appeal_text(appeal),
             tuple(eligible),
             self.appeal_buttons(appeal),
         )
@@ -496,18 +633,13 @@ class AppealDesk(DeskBase):
         now = self.now()
         marked = False
         for appeal in await self.db.appeals.undecided():
-            trial = await self.db.trials.get(appeal.trial)
-            if trial is None:
-                continue
             if appeal.state is AppealState.FILED and not appeal.pinged and appeal.ping_at <= now:
                 # Nobody took it within the call's minutes: every councilor who may take it is told.
-                councilors = await self.eligible_councilors(appeal, trial, lobby_only=False)
+                councilors = await self.eligible_councilors(appeal, lobby_only=False)
                 told = []
                 for councilor in councilors:
                     async with self.reading(councilor):
-                        text = self.t(
-                            "appeal.waiting", appeal=appeal.id, trial=trial.id, minutes=self.config.call_minutes
-                        )
+                        text = self.said_of(appeal, "waiting", minutes=self.config.call_minutes)
                         told.append(effect.tell(queue(appeal.id), councilor.id, text, self.appeal_buttons(appeal)))
                 pinged = [c.id for c in councilors]
                 marked = await self.db.appeals.mark(appeal.id, "pinged", now, told, pinged) or marked
@@ -515,11 +647,11 @@ class AppealDesk(DeskBase):
                 people = (
                     [m for m in [await self.db.members.get(appeal.councilor)] if m]
                     if appeal.councilor
-                    else await self.eligible_councilors(appeal, trial, lobby_only=False)
+                    else await self.eligible_councilors(appeal, lobby_only=False)
                 )
                 post = CallPost(
                     f"councilor:appeal-reminder:{appeal.id}",
-                    self.t("appeal.reminder", appeal=appeal.id, trial=trial.id, until=appeal.review_deadline),
+                    self.said_of(appeal, "reminder", until=appeal.review_deadline),
                     tuple(people),
                     (),
                     tuple(people),
@@ -529,7 +661,7 @@ class AppealDesk(DeskBase):
             if not appeal.overdue and appeal.review_deadline <= now:
                 post = CallPost(
                     f"councilor:appeal-overdue:{appeal.id}",
-                    self.t("appeal.overdue", appeal=appeal.id, trial=trial.id, until=appeal.review_deadline),
+                    self.said_of(appeal, "overdue", until=appeal.review_deadline),
                     (),
                     (),
                 )
@@ -548,13 +680,12 @@ class AppealDesk(DeskBase):
             return Reply(self.t("appeal.none_open"))
         lines = [self.t("appeal.open_title")]
         for appeal in appeals:
-            trial = await self.db.trials.get(appeal.trial)
             lines.append(
                 self.t(
                     "appeal.open_line",
                     appeal=appeal.id,
-                    trial=appeal.trial,
-                    game=trial.game if trial else "?",
+                    trial=appeal.trial or "—",
+                    game=appeal.game,
                     kind=appeal.kind,
                     appellant=await self.nick(appeal.appellant),
                     state=self.t(f"appeal.state_{appeal.state}"),
@@ -580,6 +711,7 @@ class AppealDesk(DeskBase):
             return reply
         trials = await self.db.trials.for_game(number)
         appeals = await self.db.appeals.for_trials([t.id for t in trials])
+        appeals += await self.db.appeals.reports_of_game(number)
         if not appeals:
             return reply
         lines = [reply.text, self.t("appeal.list_title")]
@@ -591,9 +723,10 @@ class AppealDesk(DeskBase):
             )
             lines.append(
                 self.t(
-                    "appeal.list_line",
+                    "report.list_line" if appeal.trial is None else "appeal.list_line",
                     appeal=appeal.id,
-                    trial=appeal.trial,
+                    trial=appeal.trial or "—",
+                    game=appeal.game,
                     kind=appeal.kind,
                     appellant=await self.nick(appeal.appellant),
                     filed=appeal.filed_at,

@@ -1,7 +1,9 @@
 """The general penalty model (`rules.penalty_model`, `[[penalties.rules]]`) in the referee's verdict: a penalty
 named by a rule (`/presuda kazna NICK po PRAVILO [JEDINICA] [iznos N]`) gets the rule's price for this culprit
 now — his earlier penalties under the same rule make it a repeat, the step of the rule's escalation. The kinds
-this game applies are applied: suspension days (the plavac), league points, call restriction days. Every other
+this game applies are applied: suspension days (from all the club's tournaments, an effect of its own told to the
+game server — not the plavac, which is the first club's "samo partije bez rejtinga"), league points, call
+restriction days. Every other
 kind — a warning, a share of a top, IMPs, an assigned result, a referral (a bridge federation's catalogue, seed
 001) — is recorded as the verdict's sanction in the club's own units (`rules.penalty_model.Sanction`), shown in
 `/presude`, the member's card and the statistics, and the referee is told that this game has no such scoring to
@@ -38,7 +40,7 @@ from storage.councils import offence_history
 from storage.members import Member
 
 APPLIED = {
-    PenaltyKind.SUSPENSION_DAYS: "plavac_days",
+    PenaltyKind.SUSPENSION_DAYS: "suspension_days",
     PenaltyKind.LEAGUE_POINTS: "league_points",
     PenaltyKind.CALL_RESTRICTION_DAYS: "deny_call_days",
 }
@@ -74,7 +76,10 @@ class RuleCatalogueDesk(DeskBase):
         kinds = ", ".join(self.t("appeal.kind_entry", name=k.name, days=k.days) for k in self.config.appeals.kinds)
         lines.append(self.t("appeal.kinds", kinds=kinds, review=self.config.appeals.review_days))
         if self.config.appeals.not_appealable:
-            lines.append(self.t("appeal.not_appealable", what="; ".join(self.config.appeals.not_appealable)))
+            what = "; ".join(
+                f"{n.description} ({n.name})" if n.name else n.description for n in self.config.appeals.not_appealable
+            )
+            lines.append(self.t("appeal.not_appealable", what=what))
         return "\n".join(lines)
 
     def step_text(self, step: Step, unit: str) -> str:
@@ -126,7 +131,12 @@ class RuleCatalogueDesk(DeskBase):
         level = repeat_level(rule, earlier, self.now())
         step = rule.steps[min(level, len(rule.steps) - 1)]
         field = APPLIED.get(step.kind)
-        chosen = (getattr(verdict, field) or None) if field else verdict.amount
+        # The referee's figure within the rule's range: in the kind's own words (plavac, liga), or `iznos N`; a
+        # suspension's days may be typed as `plavac N` too (the days a referee gives).
+        typed = getattr(verdict, field) if field else 0
+        if step.kind is PenaltyKind.SUSPENSION_DAYS:
+            typed = typed or verdict.plavac_days
+        chosen = typed or verdict.amount
         try:
             priced = price(rule, earlier, self.now(), units=verdict.units, chosen=chosen)
         except PenaltyRefused as refused:
@@ -141,7 +151,8 @@ class RuleCatalogueDesk(DeskBase):
             replace(
                 verdict,
                 offence=rule.name,
-                plavac_days=amount["plavac_days"],
+                plavac_days=0,  # the rule decides what it costs: a plavac is the first club's, never a rule's
+                suspension_days=amount["suspension_days"],
                 league_points=amount["league_points"],
                 deny_call_days=amount["deny_call_days"],
                 sanction=sanction,

@@ -37,7 +37,7 @@ from storage.changes import NewPaperChange
 from storage.chat_outbox import NewEffect
 from storage.league import Standing
 from storage.members import CallBan, Member
-from storage.penalties import Effects, GameAtStake
+from storage.penalties import SUSPENSION, Effects, GameAtStake
 from storage.states import MonthClosing, TrialOutcome
 from storage.trials import Trial
 
@@ -58,6 +58,7 @@ class MemberCard:
     call_ban: CallBan | None
     call_allowed: bool
     sanctions: tuple[tuple[int, datetime, str], ...] = ()  # the sanctions in the club's units: game, when, what
+    suspended_until: datetime | None = None  # from all the club's tournaments (another club's effect)
 
 
 class PenaltyDesk(DeskBase):
@@ -245,6 +246,14 @@ class PenaltyDesk(DeskBase):
                     rows.append(chat_effect.set_plavac(member_queue(lifted.penalty.member), nick, lifted.plavac_after))
             if culprit is not None and effects.penalty is not None and effects.penalty.plavac_days:
                 rows.append(chat_effect.set_plavac(member_queue(culprit.id), culprit.nick, effects.plavac_after))
+            for lifted in effects.lifted:  # a suspension from all the club's tournaments, as it now runs
+                nick = nicks.get(lifted.penalty.member)
+                if nick is not None and lifted.penalty.suspension_days and lifted.suspension_before is not None:
+                    queue = member_queue(lifted.penalty.member)
+                    rows.append(chat_effect.set_suspension(queue, nick, lifted.suspension_after))
+            if culprit is not None and effects.penalty is not None and effects.penalty.suspension_days:
+                queue = member_queue(culprit.id)
+                rows.append(chat_effect.set_suspension(queue, culprit.nick, effects.suspension_after))
             if plan.settles:
                 rows.append(chat_effect.server(f"game:{game.number}", "close_game", game.number))
             return rows
@@ -265,8 +274,11 @@ class PenaltyDesk(DeskBase):
         for lifted in effects.lifted:
             if lifted.penalty.member in known and lifted.penalty.plavac_days and lifted.plavac_before is not None:
                 self.arm_plavac(lifted.plavac_after)
+            if lifted.penalty.member in known and lifted.suspension_before is not None:
+                self.arm_plavac(lifted.suspension_after)
         if culprit is not None and effects.penalty is not None:
             self.arm_plavac(effects.plavac_after)
+            self.arm_plavac(effects.suspension_after)
         return effects
 
     def _effect_tells(
@@ -298,6 +310,10 @@ class PenaltyDesk(DeskBase):
                     lifted.penalty.month,
                     now,
                 )
+                if lifted.penalty.suspension_days:
+                    text += " " + self.suspension_lifted_text(
+                        lifted.penalty.suspension_days, lifted.suspension_before, lifted.suspension_after
+                    )
             rows.append(self.told(member, text))
         if culprit is not None and effects.penalty is not None:
             row = effects.penalty
@@ -307,6 +323,11 @@ class PenaltyDesk(DeskBase):
                     if penalty is not None and penalty.sanction is not None
                     else None
                 )
+                if row.suspension_days:
+                    suspended = self.t(
+                        "penalty.part_suspension", days=row.suspension_days, until=effects.suspension_after
+                    )
+                    sanction = "; ".join(p for p in (suspended, sanction) if p)
                 text = self.penalty_text(
                     game, row.plavac_days, row.league_points, row.abandoned, effects.plavac_after, reason, sanction
                 )
@@ -377,9 +398,17 @@ class PenaltyDesk(DeskBase):
             parts.append(self.t(key, points=points, month=month, league=names.league_name))
         return self.t("lift.notice", game=game, what=" ".join(parts) or self.t("lift.nothing"))
 
+    def suspension_lifted_text(self, days: int, before: datetime | None, after: datetime | None) -> str:
+        if before is None:
+            return self.t("lift.suspension_over")
+        if after is None:
+            return self.t("lift.suspension_ended", days=days)
+        return self.t("lift.suspension_shortened", days=days, until=after)
+
     # Deadlines ------------------------------------------------------------------------------------------------
     async def penalty_deadlines(self) -> list[datetime]:
         deadlines = [p.until for p in await self.db.penalties.running_plavac()]
+        deadlines += [p.until for p in await self.db.penalties.running_plavac(SUSPENSION)]
         now = self.now()
         for month in [month_of(now), *previous_months(now, 1)]:
             if await self.db.league.closed(month) is None:
@@ -389,6 +418,7 @@ class PenaltyDesk(DeskBase):
     async def run_penalty_due(self) -> None:
         await self.repair_effects()
         await self.expire_plavac()
+        await self.expire_suspensions()
         await self.close_due_months()
         month = month_of(self.now())
         if getattr(self, "_league_armed", None) != month:
@@ -417,6 +447,22 @@ class PenaltyDesk(DeskBase):
                 continue
             await self.deliver_effects()
 
+    async def expire_suspensions(self) -> None:
+        """A suspension from all the club's tournaments that ran out ends: the game server and the member are
+        told, once."""
+        now = self.now()
+        for suspension in await self.db.penalties.running_plavac(SUSPENSION):
+            if suspension.until > now:
+                break
+            member = await self.db.members.get(suspension.member)
+            told = []
+            if member is not None:
+                async with self.reading(member):
+                    told.append(self.told(member.id, self.t("suspension.ended")))
+                told.append(chat_effect.set_suspension(member_queue(member.id), member.nick, None))
+            if await self.db.penalties.end_plavac(suspension.member, now, told, SUSPENSION):
+                await self.deliver_effects()
+
     async def resync_plavac(self) -> None:
         """On start every running plavac is asserted again, under the key of the state it asserts (the key its
         verdict's command had: `chat_effect.plavac_key`): the outbox writes it once, and a game server that
@@ -426,6 +472,11 @@ class PenaltyDesk(DeskBase):
             if member is not None and plavac.until > self.now():
                 with asserting(chat_effect.plavac_key(member.nick, plavac.until)):
                     await self.game_server.set_plavac(member.nick, plavac.until)
+        for suspension in await self.db.penalties.running_plavac(SUSPENSION):
+            member = await self.db.members.get(suspension.member)
+            if member is not None and suspension.until > self.now():
+                with asserting(chat_effect.suspension_key(member.nick, suspension.until)):
+                    await self.game_server.set_suspension(member.nick, suspension.until)
 
     async def close_due_months(self) -> None:
         now = self.now()
@@ -530,6 +581,10 @@ class PenaltyDesk(DeskBase):
         now = self.now()
         plavac = await self.db.penalties.plavac(member.id)
         running = plavac.until if plavac is not None and plavac.active and plavac.until > now else None
+        suspension = await self.db.penalties.plavac(member.id, SUSPENSION)
+        suspended = (
+            suspension.until if suspension is not None and suspension.active and suspension.until > now else None
+        )
         month = month_of(now)
         standing = await self.standing(member, month)
         ban = await self.db.members.call_ban(member.id)
@@ -550,6 +605,7 @@ class PenaltyDesk(DeskBase):
             ban,
             allowed,
             tuple(sanctions),
+            suspended,
         )
 
     def card_text(self, card: MemberCard, full: bool) -> str:
@@ -564,6 +620,8 @@ class PenaltyDesk(DeskBase):
             if card.plavac_until
             else self.t("card.no_plavac", name=names.plavac_name)
         )
+        if card.suspended_until is not None:
+            lines.append(self.t("card.suspended", until=card.suspended_until))
         s = card.standing
         lines.append(
             self.t(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -43,8 +43,9 @@ from bot.discord.pictures import reply_attachments
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.i18n import LANGUAGES
 from bot.i18n.clock import discord_times
-from bot.ports import WORK_SLOTS, Reply, RolesSeen
+from bot.ports import WORK_SLOTS, Reply, RolesSeen, Upload
 from bot.registry.spec import Args, Caller, Command, Usage
+from bot.registry.text import with_upload
 from rules.members import Member
 from rules.verdicts import VerdictKind
 
@@ -226,10 +227,16 @@ class SudijaBot(discord.Client):
         await self.answer(interaction, run)
 
     async def run_command(
-        self, interaction: discord.Interaction[Any], command: Command, values: Callable[[], Args]
+        self,
+        interaction: discord.Interaction[Any],
+        command: Command,
+        values: Callable[[], Args],
+        files: Sequence[discord.Attachment] = (),
     ) -> None:
         """A registry command: defer first (the desk may be slow), then run it for whoever the account proves to
-        be (an unproven account or a member who left gets the desk's refusal unless the command is for anyone)."""
+        be (an unproven account or a member who left gets the desk's refusal unless the command is for anyone).
+        An attachment is read after the deferral, and only within the club's size limit (a larger one is handed
+        over empty, so the desk answers with the limit)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             async with self.work:
@@ -242,7 +249,8 @@ class SudijaBot(discord.Client):
                     display=interaction.user.display_name,
                 )
                 try:
-                    reply = await registry.run(self.desk, caller, command, values())
+                    args = with_upload(command, values(), await self.upload_of(files), self.desk.t)
+                    reply = await registry.run(self.desk, caller, command, args)
                 except Usage as problem:
                     reply = self.desk.refuse(
                         "command.usage", problem=str(problem), usage=self.desk.t(command.usage_key)
@@ -251,6 +259,15 @@ class SudijaBot(discord.Client):
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")
         await self.reply(interaction, reply, monospace=command.monospace)
+
+    async def upload_of(self, files: Sequence[discord.Attachment]) -> Upload | None:
+        """The first attachment as an `Upload` (Discord's one attachment option per command)."""
+        if not files:
+            return None
+        attachment = files[0]
+        limit = self.desk.config.appeals.attachment_max_kb * 1024
+        data = await attachment.read() if attachment.size <= limit else b""
+        return Upload(attachment.filename, attachment.content_type or "application/octet-stream", data)
 
     # Keeping the desk's view of members current -------------------------------------------------------
     async def show_acts(self, discord_member: discord.Member, member: Member, seen: RolesSeen) -> None:

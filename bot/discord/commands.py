@@ -66,6 +66,8 @@ def option_type(arg: Arg) -> Any:
         annotation = bool
     elif arg.kind is ArgKind.CHOICE:
         annotation = app_commands.Choice[str]
+    elif arg.kind is ArgKind.FILE:
+        annotation = discord.Attachment
     else:
         annotation = app_commands.Range[str, 1 if arg.required else 0, arg.max_length or 100]
     return annotation if arg.required else annotation | None
@@ -85,6 +87,8 @@ def values_of(command: Command, options: dict[str, Any], t: Any) -> Args:
         given = options.get(arg.name)
         if isinstance(given, app_commands.Choice):
             given = given.value
+        if isinstance(given, discord.Attachment):
+            given = None  # read after the interaction is deferred (`attachments`)
         if isinstance(given, str):
             given = given.strip()
             if arg.kind in READ_AS_TEXT:
@@ -127,7 +131,8 @@ def app_command(bot: SudijaBot, command: Command) -> app_commands.Command[Any, .
             (kind,) = [v.value for v in given.values() if isinstance(v, app_commands.Choice)]
             await bot.open_draft(interaction, kind, None)
             return
-        await bot.run_command(interaction, command, lambda: values_of(command, given, desk.t))
+        files = [v for v in given.values() if isinstance(v, discord.Attachment)]
+        await bot.run_command(interaction, command, lambda: values_of(command, given, desk.t), files)
 
     parameters = [
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)

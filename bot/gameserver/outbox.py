@@ -80,6 +80,11 @@ class HttpGameServer:
             f"nick:{nick.casefold()}", "set_plavac", {"nick": nick, "until": format_time(until) if until else None}
         )
 
+    async def set_suspension(self, nick: str, until: datetime | None) -> None:
+        await self._enqueue(
+            f"nick:{nick.casefold()}", "set_suspension", {"nick": nick, "until": format_time(until) if until else None}
+        )
+
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         await self._enqueue(f"game:{game}", "paper_changed", {"game": game, "paper": paper})
 

@@ -63,6 +63,7 @@ COMMANDS: dict[str, dict[str, str]] = {
     "unblock_offers": {"nick": "string"},
     "close_game": {"game": "integer"},
     "set_plavac": {"nick": "string", "until": "string|null"},
+    "set_suspension": {"nick": "string", "until": "string|null"},  # v1.1: another club's suspension
     "paper_changed": {"game": "integer", "paper": "object"},
     "undo_move": {"game": "integer", "hand": "integer", "move": "integer"},
     "deliver_link_code": {"nick": "string", "code": "string"},

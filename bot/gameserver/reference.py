@@ -264,6 +264,7 @@ class ReferenceGameServer:
         self.withdrawn: dict[str, list[str]] = {}  # nick → offers withdrawn while blocked
         self.blocked: set[str] = set()
         self.plavac: dict[str, str | None] = {}
+        self.suspended: dict[str, str | None] = {}  # v1.1: suspensions from all the club's tournaments
         self.shown_codes: dict[str, str] = {}  # nick → the link code shown in his game client
         self.answers: list[tuple[int, dict[str, Any]]] = []  # the bot's answers to the events posted
         self._ids = itertools.count(1)
@@ -438,6 +439,8 @@ class ReferenceGameServer:
                 await self.make_offer(nick, offer)
         elif kind == "set_plavac":
             self.plavac[folded] = data["until"]
+        elif kind == "set_suspension":
+            self.suspended[folded] = data["until"]
         elif kind == "deliver_link_code":
             self.shown_codes[folded] = data["code"]
             self.say(f"[server] {nick}: your link code is shown in the game client")

@@ -1,5 +1,6 @@
 """The councilors' business: voting on a proposal (`/glasaj`, besides the Da / Ne buttons), filing an appeal
-(`/zalba`), the appeals open (`/zalbe`), taking one (`/preuzmi`, besides the Preuzmi button) and deciding it
+(`/zalba`) or, in a club whose appeals are reports of an incident, a report with the table's chat (`/prijava`),
+the appeals open (`/zalbe`), taking one (`/preuzmi`, besides the Preuzmi button) and deciding it
 (`/resi`). The desk decides who may do what (`bot.desk.votes`, `bot.desk.appeals`)."""
 
 from __future__ import annotations
@@ -23,6 +24,17 @@ async def glasaj(desk: Desk, caller: Caller, args: Args) -> Reply:
 async def zalba(desk: Desk, caller: Caller, args: Args) -> Reply:
     return await desk.file_appeal(
         member_of(caller), args.number("sudjenje"), args.opt_text("osnov"), args.text("razlog")
+    )
+
+
+async def prijava(desk: Desk, caller: Caller, args: Args) -> Reply:
+    upload = args.upload("prilog")
+    return await desk.file_report(
+        member_of(caller),
+        args.number("partija"),
+        args.opt_text("osnov"),
+        args.text("razlog"),
+        (upload,) if upload is not None else (),
     )
 
 
@@ -51,6 +63,17 @@ COMMANDS = (
             Arg("razlog", ArgKind.REASON, required=False, about="arg.razlog_zalba"),
         ),
         aliases=("žalba",),
+    ),
+    Command(
+        "prijava",
+        prijava,
+        (
+            Arg("partija", ArgKind.GAME, autocomplete=True, about="arg.partija_prijava"),
+            Arg("osnov", ArgKind.WORD, required=False),
+            Arg("prilog", ArgKind.FILE, required=False),
+            Arg("razlog", ArgKind.REASON, required=False, about="arg.razlog_prijava"),
+        ),
+        places=PRIVATE,
     ),
     Command("preuzmi", preuzmi, (APPEAL,), audience=Audience.OFFICIAL),
     Command("zalbe", zalbe, audience=Audience.OFFICIAL, places=PRIVATE, aliases=("žalbe",)),

@@ -19,7 +19,7 @@ from datetime import date
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from bot.ports import Reply
+from bot.ports import Reply, Upload
 from rules.members import Member
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ class ArgKind(StrEnum):
     REASON = "reason"  # free text after `--` (a Discord text option)
     WORD = "word"  # one word as typed (a link code)
     WORDS = "words"  # the rest of the line before `--`, read by the command itself (a verdict draft)
+    FILE = "file"  # a file sent with the command (never typed): Discord's attachment option, a Telegram document
 
 
 class Place(StrEnum):
@@ -107,7 +108,7 @@ class Arg:
         }.get(self.kind)
 
 
-Value = int | str | bool | date | tuple[str, ...] | None
+Value = int | str | bool | date | tuple[str, ...] | Upload | None
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,10 @@ class Args:
         value = self.values.get(name)
         return value if isinstance(value, tuple) else ()
 
+    def upload(self, name: str) -> Upload | None:
+        value = self.values.get(name)
+        return value if isinstance(value, Upload) else None
+
 
 @dataclass(frozen=True, slots=True)
 class Caller:
@@ -183,7 +188,12 @@ class Command:
 
     @property
     def positional(self) -> tuple[Arg, ...]:
-        return tuple(a for a in self.args if a.kind is not ArgKind.REASON and a.keyword is None)
+        return tuple(a for a in self.args if a.kind not in (ArgKind.REASON, ArgKind.FILE) and a.keyword is None)
+
+    @property
+    def file(self) -> Arg | None:
+        """The file the command takes, if it takes one (sent with it, never typed)."""
+        return next((a for a in self.args if a.kind is ArgKind.FILE), None)
 
     @property
     def keywords(self) -> tuple[Arg, ...]:

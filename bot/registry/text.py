@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from bot.messages import MESSAGES
+from bot.ports import Upload
 from bot.registry.spec import Arg, ArgKind, Args, Command, Usage, Value
 
 Translate = Callable[..., str]
@@ -121,6 +122,9 @@ def read_args(command: Command, rest: str, t: Translate) -> Args:
         i += 1
     if i < len(words):
         raise Usage(t("usage.too_many", words=" ".join(words[i:])[:60]))
+    file_arg = command.file
+    if file_arg is not None:
+        values[file_arg.name] = None  # sent with the command by the platform (`with_upload`), never typed
     if reason_arg is not None:
         text = reason.strip()
         if reason_arg.required and not text:
@@ -129,6 +133,16 @@ def read_args(command: Command, rest: str, t: Translate) -> Args:
             raise Usage(t("usage.reason_too_long", limit=reason_arg.max_length))
         values[reason_arg.name] = text
     return Args(values)
+
+
+def with_upload(command: Command, args: Args, upload: Upload | None, t: Translate) -> Args:
+    """The command's arguments with the file sent with it; `Usage` when it takes no file."""
+    if upload is None:
+        return args
+    file_arg = command.file
+    if file_arg is None:
+        raise Usage(t("usage.no_file"))
+    return Args({**args.values, file_arg.name: upload})
 
 
 def help_lines(commands: Iterable[Command], t: Translate) -> list[str]:

@@ -28,7 +28,9 @@ from telegram import (
     BotCommandScopeAllGroupChats,
     CallbackQuery,
     ChatMember,
+    Document,
     Message,
+    PhotoSize,
     Update,
 )
 from telegram.constants import ChatType
@@ -40,7 +42,7 @@ from bot.commands import Commands
 from bot.desk import Desk
 from bot.i18n import TELEGRAM_LANGUAGES
 from bot.messages import Catalogue
-from bot.ports import WORK_SLOTS, Action, Reply
+from bot.ports import WORK_SLOTS, Action, Reply, Upload
 from bot.registry import REGISTRY
 from bot.registry.spec import Caller, Place
 from bot.telegram.format import parse_callback
@@ -95,6 +97,9 @@ class TelegramHandlers:
     def install(self, application: AnyApplication) -> None:
         chats = filters.ChatType.PRIVATE | filters.ChatType.GROUPS
         application.add_handler(MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT & chats, self.on_message))
+        # A file sent with a command as its caption (the table's chat with /prijava): the command, with the file.
+        with_file = (filters.Document.ALL | filters.PHOTO) & filters.CaptionRegex(r"^\s*/")
+        application.add_handler(MessageHandler(filters.UpdateType.MESSAGE & with_file & chats, self.on_message))
         application.add_handler(CallbackQueryHandler(self.on_callback))
         application.add_handler(ChatMemberHandler(self.on_chat_member, ChatMemberHandler.CHAT_MEMBER))
         application.add_error_handler(self.on_error)
@@ -134,13 +139,15 @@ class TelegramHandlers:
 
     async def message(self, update: Update) -> None:
         message, user, chat = update.effective_message, update.effective_user, update.effective_chat
-        if message is None or user is None or chat is None or message.text is None or user.is_bot:
+        if message is None or user is None or chat is None or user.is_bot:
+            return
+        text = message.text if message.text is not None else message.caption
+        if text is None:
             return
         private = chat.type == ChatType.PRIVATE
         if not private and not self.port.known_group(chat.id):
             return
         where = Where(user.id, chat.id, message.message_id, private, topic_of(message))
-        text = message.text
         match = _COMMAND.fullmatch(text.strip()) if text.startswith("/") else None
         if match is None:
             if private:
@@ -171,7 +178,7 @@ class TelegramHandlers:
             PLATFORM, str(user.id), proven, refusal=actor if isinstance(actor, Reply) else None, display=user.full_name
         )
         try:
-            reply = await self.commands.handle_as(caller, text)
+            reply = await self.commands.handle_as(caller, text, await self.upload_of(message))
         except DatabaseBusy:
             reply = self.desk.refuse("db.busy")
         if proven is None and (linked := await self.desk.member_for(PLATFORM, str(user.id))) is not None:
@@ -180,6 +187,26 @@ class TelegramHandlers:
             await self.show(where, reply, name=user.full_name)
         if not private:  # the others in the group learn nothing of it (where the bot may delete messages)
             await self.port.delete_command(chat.id, message.message_id)
+
+    async def upload_of(self, message: Message) -> Upload | None:
+        """The file sent with the command (a document, or the largest size of a photo), downloaded only within
+        the club's limit (a larger one is handed over empty, so the desk answers with the limit; a Telegram bot
+        downloads at most 20 MB anyway)."""
+        limit = self.desk.config.appeals.attachment_max_kb * 1024
+        sent: Document | PhotoSize
+        if message.document is not None:
+            sent = message.document
+            name, content_type = sent.file_name or "prilog", sent.mime_type or "application/octet-stream"
+        elif message.photo:
+            sent = message.photo[-1]
+            name, content_type = f"{sent.file_unique_id}.jpg", "image/jpeg"
+        else:
+            return None
+        if sent.file_size is not None and sent.file_size > limit:
+            return Upload(name, content_type, b"")
+        found = await sent.get_file()
+        data = bytes(await found.download_as_bytearray())
+        return Upload(name, content_type, data if len(data) <= limit else b"")
 
     async def private_text(self, where: Where, text: str) -> None:
         """A private message: a word in the member's trial (relayed by the desk through the port), or a hint."""
