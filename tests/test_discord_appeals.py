@@ -4,12 +4,17 @@ with Preuzmi, the councilor's press opens the hearing as a private thread with t
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from test_discord import World, answer_of, button_ids, link, make_world, store_game
 
+from bot.messages import Catalogue
+from rules.appeals import AppealKind, AppealRules
 from rules.verdicts import Draft, Penalty
+
+SR = Catalogue("sr")
 
 
 @pytest.fixture
@@ -54,3 +59,28 @@ async def test_an_appeal_goes_to_the_councilors_channel_and_preuzmi_opens_the_he
         assert len(threads) == 2  # the trial appealed against, then the hearing
         thread = threads[-1]
         assert {m["petar"].id, m["vecnik"].id} <= fake.thread_members(thread.id)
+
+
+async def test_a_report_with_the_tables_chat_as_an_attachment_option_keeps_the_file(world: World) -> None:
+    """Issue 35, item 4 on Discord: /prijava's attachment option carries the table's chat; the bot reads it from
+    Discord's CDN after deferring, and the report keeps it; one over the club's limit is never fetched and the
+    member is told the limit."""
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana", "petar", "vecnik")
+    await store_game(app, 100)
+    kinds = (AppealKind("apelacija", 30, "", attachment=True),)
+    app.desk.config = replace(app.desk.config, appeals=AppealRules(kinds=kinds, reports=True, attachment_max_kb=1))
+    async with world.running(app):
+        big = ("chat.png", b"x" * 2048, "image/png")
+        refused = await answer_of(fake, await fake.slash(m["petar"].id, "prijava", {"partija": 100, "prilog": big}))
+        assert refused == SR.t("report.attachment_size", name="chat.png", kb=1)
+        assert fake.downloads == []
+        chat = b"\x89PNG the table's chat"
+        options = {"partija": 100, "osnov": "apelacija", "prilog": ("chat.png", chat, "image/png"), "razlog": "miser"}
+        filed = await answer_of(fake, await fake.slash(m["petar"].id, "prijava", options))
+        assert filed.startswith("Prijava #1 za partiju 100 (apelacija) je predata")
+    [report] = await app.db.appeals.reports_of_game(100)
+    [stored] = await app.db.appeals.files(report.id)
+    assert (stored.name, stored.content_type, stored.data) == ("chat.png", "image/png", chat)
+    assert len(fake.downloads) == 1

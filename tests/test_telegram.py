@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -32,6 +32,7 @@ from bot.telegram.limiter import ClubRateLimiter
 from club import Club
 from fakes.chat import RecordingChat
 from fakes.telegram_server import FakeChat, FakeTelegram, FakeUser, RecordedRequest, StoredMessage, running
+from rules.appeals import AppealKind, AppealRules
 from storage.members import Member
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -951,3 +952,26 @@ async def test_a_presser_who_blocked_the_bot_gets_one_neutral_line_and_the_answe
     trial = await scene.a.db.trials.open_for_game(100)
     assert trial is not None
     assert t("take.ok", game=100, trial=trial.id) in got or any(x.startswith("Suđenje za partiju 100") for x in got)
+
+
+async def test_a_report_sent_as_a_document_with_its_command_as_the_caption_keeps_the_file(scene: Scene) -> None:
+    """Issue 35, item 4 on Telegram: the table's chat is a document whose caption is `/prijava …`; the bot
+    downloads it (getFile, then the file) and the report keeps it; a file over the club's limit is not downloaded
+    and the member is told the limit."""
+    await scene.link("ana")
+    kinds = (AppealKind("apelacija", 30, "", attachment=True),)
+    scene.a.desk.config = replace(scene.a.config, appeals=AppealRules(kinds=kinds, reports=True, attachment_max_kb=1))
+    fake = scene.fake
+    async with scene.running():
+        too_big = fake.push_document(scene.u("ana"), scene.u("ana"), "/prijava 100 -- miser", "chat.png", b"x" * 2048)
+        assert too_big.document is not None
+        await scene.got("ana", t("report.attachment_size", name="chat.png", kb=1))
+        assert fake.downloads == []
+        chat = b"\x89PNG the table's chat"
+        caption = "/prijava 100 apelacija -- pustio miser"
+        fake.push_document(scene.u("ana"), scene.u("ana"), caption, "chat.png", chat, "image/png")
+        await scene.got("ana", lambda text: text.startswith("Prijava #1 za partiju 100 (apelacija) je predata"))
+    [report] = await scene.a.db.appeals.reports_of_game(100)
+    [stored] = await scene.a.db.appeals.files(report.id)
+    assert (stored.name, stored.content_type, stored.data) == ("chat.png", "image/png", chat)
+    assert len(fake.downloads) == 1

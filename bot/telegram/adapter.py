@@ -72,7 +72,8 @@ class TelegramAdapter:
             .get_updates_request(AiohttpRequest(connection_pool_size=1))
         )
         if config.base_url:
-            builder = builder.base_url(config.base_url)
+            # A fake Bot API (tests): its files where Telegram's are, beside the methods (`…/bot` → `…/file/bot`).
+            builder = builder.base_url(config.base_url).base_file_url(config.base_url.removesuffix("bot") + "file/bot")
         self.application: AnyApplication = builder.build()
         self.poll_timeout = poll_timeout
         self.port = TelegramChat(self.application.bot, desk, config)

@@ -434,6 +434,7 @@ class FakeDiscord:
         self.edits: dict[int, list[dict[str, Any]]] = {}
         self.pings: dict[int, Pings] = {}
         self.uploads: dict[int, bytes] = {}  # attachment id -> the uploaded file's bytes
+        self.downloads: list[int] = []  # the attachments the bot fetched from the (fake) CDN
         self.interactions: dict[int, FakeInteraction] = {}
         self._interactions_by_token: dict[str, FakeInteraction] = {}
         self.global_commands: dict[str, dict[str, Any]] = {}
@@ -1671,6 +1672,22 @@ class FakeDiscord:
         elif otype in (8, 9) and int(raw) in self.roles:
             resolved.setdefault("roles", {})[str(int(raw))] = self.roles[int(raw)].payload()
             value = str(int(raw))
+        elif otype == 11 and isinstance(raw, tuple):
+            # An attachment option: (file name, bytes, media type), uploaded by the member; the interaction's
+            # `resolved` describes it with a URL the fake serves (Discord's CDN), as the client reads it.
+            filename, data, content_type = raw
+            attachment_id = self.snowflake()
+            self.uploads[attachment_id] = data
+            url = f"http://127.0.0.1:{self.port}/attachments/{attachment_id}/{filename}"
+            resolved.setdefault("attachments", {})[str(attachment_id)] = {
+                "id": str(attachment_id),
+                "filename": filename,
+                "size": len(data),
+                "url": url,
+                "proxy_url": url,
+                "content_type": content_type,
+            }
+            value = str(attachment_id)
         elif otype == 7 and int(raw) in self.channels:
             channel = self.channels[int(raw)]
             resolved.setdefault("channels", {})[str(channel.id)] = self._channel_payload(channel) | {
@@ -1788,6 +1805,14 @@ class FakeDiscord:
         self.requests.append(record)
         status: int
         result: JSON
+        if request.method == "GET" and raw_path.startswith("/attachments/"):  # the CDN: an uploaded file's bytes
+            attachment_id = int(raw_path.split("/")[2])
+            self.downloads.append(attachment_id)
+            return (
+                web.Response(body=self.uploads[attachment_id])
+                if attachment_id in self.uploads
+                else web.Response(status=404)
+            )
         try:
             handler, params = self._match(request.method, path)
             if handler is None:

@@ -139,6 +139,7 @@ _NOT_MODIFIED = (
 #: Telegram's documented rates (Bots FAQ), as the fake enforces them with ``limits=True``: a chat takes a short
 #: burst but about a message a second, a group 20 messages a minute, the whole bot about 30 a second.
 ENTITY_LIMIT = 100  # entities of one message Telegram keeps (the rest are ignored: no mention, no ping)
+BOT_DOWNLOAD_LIMIT = 20 * 1024 * 1024  # getFile: a bot downloads files of at most 20 MB
 LIMIT_CHAT_PER_SECOND = 4
 LIMIT_GROUP_PER_MINUTE = 20
 LIMIT_BOT_PER_SECOND = 30
@@ -676,6 +677,7 @@ class FakeTelegram:
         self.dropped_updates: list[JSON] = []
         self._messages: dict[int, dict[int, StoredMessage]] = {}
         self.files: dict[str, bytes] = {}  # file_id -> the uploaded bytes (photos and documents)
+        self.downloads: list[str] = []  # the file ids the bot downloaded (getFile, then the file path)
         self._next_message_id: dict[int, int] = {}
         self._update_ids = itertools.count(1)
         self._user_ids = itertools.count(1001)
@@ -712,6 +714,7 @@ class FakeTelegram:
                 ("getChat", self._get_chat),
                 ("getChatMember", self._get_chat_member),
                 ("sendChatAction", self._send_chat_action),
+                ("getFile", self._get_file),
             )
         }
 
@@ -721,6 +724,7 @@ class FakeTelegram:
         """Listen on 127.0.0.1 on an ephemeral port (``self.port``)."""
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("GET", "/file/bot{token}/{path:.+}", self._download)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -952,6 +956,37 @@ class FakeTelegram:
             self.push_update("message", message.to_api())
         else:
             self.dropped_updates.append({"message": message.to_api()})
+        return message
+
+    def push_document(
+        self,
+        chat: FakeChat | FakeUser,
+        user: FakeUser,
+        caption: str,
+        name: str,
+        data: bytes,
+        mime_type: str = "application/octet-stream",
+    ) -> StoredMessage:
+        """``user`` sends a file to ``chat`` with ``caption`` (a leading ``/command`` gets its entity, as in a
+        text); the bot may fetch it with getFile (up to Telegram's 20 MB for bots)."""
+        target = self.private_chat(chat) if isinstance(chat, FakeUser) else chat
+        if target.type == "private":
+            user.started = True
+        file_id = f"document-{len(self.files) + 1}"
+        self.files[file_id] = data
+        entities: list[JSON] = []
+        command = _LEADING_COMMAND.match(caption)
+        if command:
+            entities.append({"type": "bot_command", "offset": 0, "length": utf16_len(command.group(0))})
+        message = self._store(target, user, caption, entities=entities)
+        message.document = {
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id}",
+            "file_name": name,
+            "mime_type": mime_type,
+            "file_size": len(data),
+        }
+        self.push_update("message", message.to_api())
         return message
 
     def push_command(
@@ -1257,6 +1292,31 @@ class FakeTelegram:
         file_id = f"{key}-{len(self.files) + 1}"
         self.files[file_id] = data
         return file_id, data, upload
+
+    def _get_file(self, params: JSON) -> JSON:
+        """getFile: the path to download a file from; Telegram refuses bots a file over 20 MB."""
+        file_id = str(params.get("file_id", ""))
+        if file_id not in self.files:
+            raise BotApiError(400, "Bad Request: invalid file_id")
+        data = self.files[file_id]
+        if len(data) > BOT_DOWNLOAD_LIMIT:
+            raise BotApiError(400, "Bad Request: file is too big")
+        return {
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id}",
+            "file_size": len(data),
+            "file_path": f"documents/{file_id}",
+        }
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """A file's bytes at its path (``/file/bot<token>/<file_path>``), as the Bot API serves them."""
+        if request.match_info["token"] != self.token:
+            return web.Response(status=401)
+        file_id = request.match_info["path"].rsplit("/", 1)[-1]
+        if file_id not in self.files:
+            return web.Response(status=404)
+        self.downloads.append(file_id)
+        return web.Response(body=self.files[file_id])
 
     def _caption(self, params: JSON) -> tuple[str, list[JSON]]:
         raw = params.get("caption") or ""
