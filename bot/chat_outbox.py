@@ -66,6 +66,7 @@ SERVER_OPS = frozenset(
         "close_game",
         "set_plavac",  # (nick, until as stored text or None: the plavac ended or was lifted)
         "set_suspension",  # (nick, until as stored text or None): from all the club's tournaments (v1.1)
+        "set_restriction",  # (nick, until as stored text): no petitions nor forum posts until then (v1.1)
         "paper_changed",  # (game): the paper as it stands when delivered (the newest paper wins)
         "deliver_link_code",  # (nick, code)
     }
@@ -392,7 +393,7 @@ class ChatOutbox(OutboxEngine[Effect]):
             raise Permanent(f"unknown game-server effect {op}")
         token = command_key.set(p.get("key") or f"sudija-effect-{effect.id}")
         try:
-            if op in ("set_plavac", "set_suspension"):
+            if op in ("set_plavac", "set_suspension", "set_restriction"):
                 until = parse_stored_time(args[1]) if args[1] is not None else None
                 await getattr(self.desk.game_server, op)(str(args[0]), until)
             elif op == "paper_changed":

@@ -380,6 +380,11 @@ class GameServerPort(Protocol):
         effect (protocol v1.1, docs/game-server.md), not the plavac."""
         ...
 
+    async def set_restriction(self, nick: str, until: datetime) -> None:
+        """`nick` may file no petitions, complaints or forum posts on the site until `until` (the third club's
+        "умиротворитель"; protocol v1.1): play and chat stay his."""
+        ...
+
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         """A verdict or a players' correction changed the game's paper: here it is whole (`paper_json`), so the
         game server can show and continue from it (idempotent: the newest paper wins)."""
@@ -449,6 +454,9 @@ class LoggingGameServer:
 
     async def set_suspension(self, nick: str, until: datetime | None) -> None:
         await self._record("set_suspension", (nick, until))
+
+    async def set_restriction(self, nick: str, until: datetime) -> None:
+        await self._record("set_restriction", (nick, until))
 
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         await self._record("paper_changed", game)

@@ -412,7 +412,8 @@ async def test_a_repeat_within_three_months_of_the_suspensions_end_is_fourteen_d
 async def test_an_unfounded_report_brings_the_peacemaker_which_refuses_reports_and_appeals(
     club: Club, tmp_path: Path
 ) -> None:
-    """ "умиротворитель": 30–365 days at the committee's choice; it refuses reports (and appeals), never play."""
+    """ "умиротворитель": 30–365 days at the committee's choice; it refuses reports, appeals and the site's forum
+    posts (told to the game server), never play or calls."""
     await russian(club, tmp_path)
     await club.game(101, ended_ago=timedelta(hours=1))
     desk = club.desk
@@ -425,6 +426,8 @@ async def test_an_unfounded_report_brings_the_peacemaker_which_refuses_reports_a
     refused = await desk.file_report(await club.get("marko"), 101, "sgovor", "", (CHAT,))
     assert not refused.ok
     assert refused.text == SR.t("appeal.restricted", until=NOW + timedelta(days=90))
+    # … and the site's forum and petitions: the game server is told (protocol v1.1, set_restriction).
+    assert ("set_restriction", ("marko", NOW + timedelta(days=90))) in club.server.calls
     assert (await desk.call(await club.get("marko"), 101)).ok  # calls and play stay his
     assert (await desk.file_appeal(await club.get("marko"), 1, None, "")).text == SR.t(
         "appeal.restricted", until=NOW + timedelta(days=90)

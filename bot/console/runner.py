@@ -92,6 +92,10 @@ class ConsoleGameServer(LoggingGameServer):
         else:
             self._show("console.server_suspension", nick=nick, until=until)
 
+    async def set_restriction(self, nick: str, until: datetime) -> None:
+        await super().set_restriction(nick, until)
+        self._show("console.server_restriction", nick=nick, until=until)
+
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         await super().paper_changed(game, paper)
         self._show("console.server_paper", game=game)

@@ -60,6 +60,7 @@ from rules.verdicts import (
 )
 from storage.chat_outbox import NewEffect
 from storage.councils import AlreadyOpen, Appeal, NewFile
+from storage.database import now_text
 from storage.members import Member
 from storage.states import AppealState, EndReason, TrialOutcome
 from storage.trials import Trial
@@ -513,6 +514,10 @@ class AppealDesk(DeskBase):
                 "appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason
             )
         told = await self.decision_effects(appeal, state, reason, chosen, until, None)
+        if until is not None and self.config.appeals.reports:
+            # The site's "умиротворитель" also closes its forum and petitions to him: the game server is told.
+            appellant = await self.nick(appeal.appellant)
+            told.append(effect.server(queue(appeal.id), "set_restriction", appellant, now_text(until)))
         if not await self.db.trials.finish(
             hearing.id,
             TrialOutcome.NO_VERDICT,

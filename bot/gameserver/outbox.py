@@ -85,6 +85,9 @@ class HttpGameServer:
             f"nick:{nick.casefold()}", "set_suspension", {"nick": nick, "until": format_time(until) if until else None}
         )
 
+    async def set_restriction(self, nick: str, until: datetime) -> None:
+        await self._enqueue(f"nick:{nick.casefold()}", "set_restriction", {"nick": nick, "until": format_time(until)})
+
     async def paper_changed(self, game: int, paper: dict[str, Any]) -> None:
         await self._enqueue(f"game:{game}", "paper_changed", {"game": game, "paper": paper})
 

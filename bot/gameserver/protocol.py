@@ -64,6 +64,7 @@ COMMANDS: dict[str, dict[str, str]] = {
     "close_game": {"game": "integer"},
     "set_plavac": {"nick": "string", "until": "string|null"},
     "set_suspension": {"nick": "string", "until": "string|null"},  # v1.1: another club's suspension
+    "set_restriction": {"nick": "string", "until": "string"},  # v1.1: no petitions nor forum posts until then
     "paper_changed": {"game": "integer", "paper": "object"},
     "undo_move": {"game": "integer", "hand": "integer", "move": "integer"},
     "deliver_link_code": {"nick": "string", "code": "string"},

@@ -265,6 +265,7 @@ class ReferenceGameServer:
         self.blocked: set[str] = set()
         self.plavac: dict[str, str | None] = {}
         self.suspended: dict[str, str | None] = {}  # v1.1: suspensions from all the club's tournaments
+        self.restricted: dict[str, str] = {}  # v1.1: no petitions nor forum posts until then
         self.shown_codes: dict[str, str] = {}  # nick → the link code shown in his game client
         self.answers: list[tuple[int, dict[str, Any]]] = []  # the bot's answers to the events posted
         self._ids = itertools.count(1)
@@ -441,6 +442,8 @@ class ReferenceGameServer:
             self.plavac[folded] = data["until"]
         elif kind == "set_suspension":
             self.suspended[folded] = data["until"]
+        elif kind == "set_restriction":
+            self.restricted[folded] = data["until"]
         elif kind == "deliver_link_code":
             self.shown_codes[folded] = data["code"]
             self.say(f"[server] {nick}: your link code is shown in the game client")
