@@ -14,8 +14,9 @@ import pytest
 from test_corrections import PLAYERS, fall_game, join, say
 from test_penalties import judge, settle_case
 
+from bot.commands import Commands
 from bot.config import Config, load
-from bot.console.language import Close, LineError, parse_line
+from bot.console.language import Attach, Close, LineError, parse_line
 from bot.console.runner import run_console
 from bot.demo import TABLE
 from bot.messages import Catalogue
@@ -432,3 +433,33 @@ async def test_an_unfounded_report_brings_the_peacemaker_which_refuses_reports_a
     assert (await desk.file_appeal(await club.get("marko"), 1, None, "")).text == SR.t(
         "appeal.restricted", until=NOW + timedelta(days=90)
     )
+
+
+async def test_each_club_says_which_of_zalba_and_prijava_is_its_own(club: Club, tmp_path: Path) -> None:
+    for nick in ("ana", "marko", "petar"):
+        await club.member(nick)
+    await club.game(100)
+    commands = Commands(club.desk)
+    first = await commands.handle(await club.get("ana"), "/prijava 100 -- miser")
+    assert first is not None
+    assert first.text == SR.t("report.not_here")
+    await russian_club_only(club, tmp_path)
+    third = await commands.handle(await club.get("ana"), "/zalba 1 -- nije fer")
+    assert third is not None
+    assert third.text == SR.t("appeal.reports_here")
+    with_file = await commands.handle(await club.get("ana"), "/sudija 100", Upload("a.png", "image/png", b"x"))
+    assert with_file is not None
+    assert SR.t("usage.no_file") in with_file.text  # a file goes only with a command that takes one
+
+
+async def russian_club_only(club: Club, tmp_path: Path) -> None:
+    config_file = tmp_path / "config.toml"
+    config_file.write_text('[club]\npack = "ruski_sajt"\n', encoding="utf-8")
+    club.desk.config = load(config_file)
+
+
+async def test_the_console_attaches_a_local_file_or_says_why_it_cannot(tmp_path: Path) -> None:
+    assert parse_line("@ana !attach cet.txt") == Attach("ana", "cet.txt")
+    status, _, err = await console(tmp_path / "demo.db", "@ana !attach nema-ga.txt\n")
+    assert status == 1
+    assert err.startswith("line 1: " + SR.t("console.attach_unreadable", path="nema-ga.txt", why="").rstrip())
