@@ -143,39 +143,14 @@ class AppealDesk(DeskBase):
         window = within_window(kind, trial.closed_at, now)
         if not window.allowed:
             raise Refused("appeal.too_late", trial=trial_id, kind=kind.name, days=kind.days, deadline=window.deadline)
-        eligible = tuple(await self._eligible(await self.took_part(trial) | {member.id}, lobby_only=True))
-        appellant = member.nick
-        filed_text = text.strip()
+        excluded = await self.took_part(trial) | {member.id}
 
-        def effects(appeal_id: int) -> list[NewEffect]:
-            # The notice to the councilors' channel, written with the appeal (its councilors recorded as pinged).
-            with self.club_voice():
-                post = CallPost(
-                    f"councilor:appeal:{appeal_id}",
-                    self.notice_text(appeal_id, trial, kind.name, appellant, filed_text),
-                    eligible,
-                    self.appeal_buttons_of(appeal_id),
-                    eligible if self.config.direct_messages else (),
-                )
-                return [effect.post_notice(queue(appeal_id), post)]
+        def notice(appeal_id: int) -> str:
+            return self.notice_text(appeal_id, trial, kind.name, member.nick, text.strip())
 
-        try:
-            appeal = await self.db.appeals.file(
-                trial.id,
-                member.id,
-                kind.name,
-                filed_text,
-                now,
-                now + self.call_time,
-                now + timedelta(days=rules.review_days),
-                effects,
-                [c.id for c in eligible],
-            )
-        except AlreadyOpen:
-            raise Refused("appeal.already", trial=trial_id) from None
-        for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
-            self.timers.arm(deadline)
-        await self.deliver_effects()
+        appeal = await self._file(member, trial.id, trial.game, kind.name, text, notice, excluded, ())
+        if appeal is None:
+            raise Refused("appeal.already", trial=trial_id)
         return Reply(
             self.t("appeal.filed", appeal=appeal.id, trial=trial.id, kind=kind.name, until=appeal.review_deadline)
         )
@@ -217,16 +192,39 @@ class AppealDesk(DeskBase):
             if len(upload.data) > limit or not upload.data:
                 raise Refused("report.attachment_size", name=upload.name, kb=rules.attachment_max_kb)
         excluded = await self.players_of(number) | {member.id}
+
+        def notice(appeal_id: int) -> str:
+            return self.report_notice(appeal_id, number, kind.name, member.nick, text.strip(), len(files))
+
+        appeal = await self._file(member, None, number, kind.name, text, notice, excluded, files)
+        if appeal is None:
+            raise Refused("report.already", game=number, kind=kind.name)
+        return Reply(
+            self.t("report.filed", appeal=appeal.id, game=number, kind=kind.name, until=appeal.review_deadline)
+        )
+
+    async def _file(
+        self,
+        member: Member,
+        trial: int | None,
+        game: int,
+        kind: str,
+        text: str,
+        notice: Callable[[int], str],
+        excluded: Set[int],
+        files: Sequence[Upload],
+    ) -> Appeal | None:
+        """File an appeal (or report) with its notice to the councilors who may take it, its deadlines armed;
+        None when the member filed this one already."""
+        now = self.now()
         eligible = tuple(await self._eligible(excluded, lobby_only=True))
-        reporter = member.nick
-        filed_text = text.strip()
 
         def effects(appeal_id: int) -> list[NewEffect]:
-            # The notice to the councilors' channel, written with the report (its councilors recorded as pinged).
+            # The notice to the councilors' channel, written with the appeal (its councilors recorded as pinged).
             with self.club_voice():
                 post = CallPost(
                     f"councilor:appeal:{appeal_id}",
-                    self.report_notice(appeal_id, number, kind.name, reporter, filed_text, len(files)),
+                    notice(appeal_id),
                     eligible,
                     self.appeal_buttons_of(appeal_id),
                     eligible if self.config.direct_messages else (),
@@ -235,26 +233,24 @@ class AppealDesk(DeskBase):
 
         try:
             appeal = await self.db.appeals.file(
-                None,
+                trial,
                 member.id,
-                kind.name,
-                filed_text,
+                kind,
+                text.strip(),
                 now,
                 now + self.call_time,
-                now + timedelta(days=rules.review_days),
+                now + timedelta(days=self.config.appeals.review_days),
                 effects,
                 [c.id for c in eligible],
-                game=number,
+                game=game,
                 files=[NewFile(f.name, f.content_type, f.data) for f in files],
             )
         except AlreadyOpen:
-            raise Refused("report.already", game=number, kind=kind.name) from None
+            return None
         for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
             self.timers.arm(deadline)
         await self.deliver_effects()
-        return Reply(
-            self.t("report.filed", appeal=appeal.id, game=number, kind=kind.name, until=appeal.review_deadline)
-        )
+        return appeal
 
     async def players_of(self, number: int) -> set[int]:
         """The members who played game `number` (none of them hears a report of it)."""
