@@ -14,7 +14,9 @@ searches of its one analysis at a time (`rules.arbitar.procedure.THREADS`); the 
 past that. With no workers the bot's process sizes its tables the same way, for `solver.MAX_THREADS` searches.
 
 A worker that dies (killed, out of memory) breaks the pool: the analyses it held end in `ArbitarUnavailable`
-(the member is told the Arbitar is unavailable now, to try again), and the next analysis starts a new pool.
+(the member is told the Arbitar is unavailable now, to try again), and the next analysis starts a new pool. A death
+is found by looking at the pool's processes as well as by the executor (`bot.workers.watched`), so no analysis
+waits for a worker that is gone, and a pool whose workers do not all start is given up (`warm_up`'s bound).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TypeVar
 
-from bot.workers import die_with_parent, warm_up
+from bot.workers import die_with_parent, give_up, warm_up, watched
 
 log = logging.getLogger(__name__)
 
@@ -136,8 +138,9 @@ class ArbitarPool:
                 )
                 try:
                     pids = await asyncio.to_thread(warm_up, executor, self.workers)
-                except BrokenProcessPool:
-                    executor.shutdown(wait=False, cancel_futures=True)
+                except BrokenProcessPool as broken:
+                    log.error("the Arbitar's pool did not start (%s); the next analysis tries again", broken)
+                    give_up(executor)
                     raise ArbitarUnavailable from None
                 log.info("the Arbitar's pool started: workers %s", ", ".join(map(str, pids)))
                 self._executor = executor
@@ -165,12 +168,12 @@ class ArbitarPool:
             return await asyncio.to_thread(function, *args)
         executor = await self._pool()
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, function, *args)
+            return await watched(executor, asyncio.get_running_loop().run_in_executor(executor, function, *args))
         except BrokenProcessPool:
             log.error("a worker of the Arbitar's pool died; the next analysis starts a new pool")
             if self._executor is executor:
                 self._executor = None
-                executor.shutdown(wait=False, cancel_futures=True)
+                give_up(executor)
             raise ArbitarUnavailable from None
 
     def shutdown(self) -> None:

@@ -22,12 +22,13 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.messages import Catalogue
-from bot.workers import die_with_parent, warm_up
+from bot.workers import die_with_parent, give_up, warm_up
 from rules.gamelog import LogError, read_game
 from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, place_order, plan, size_text, unpack
 from rules.nicknames import DEFAULT_SCRIPTS, NickRefused, check_scripts
@@ -402,7 +403,8 @@ class Importer:
     """The whole use case for the command line and benchmarks: files, worker processes, database, report.
 
     The worker processes are forked before the database is opened (no database thread is copied into them), and
-    each dies with this process (`die_with_parent`), so a killed import leaves no worker behind.
+    each dies with this process (`die_with_parent`), so a killed import leaves no worker behind. Workers that do not
+    all start (one died, or they took past `bot.workers.WARM_UP_SECONDS`) are given up: the import runs here.
     """
 
     db_path: str
@@ -425,7 +427,12 @@ class Importer:
                 initializer=die_with_parent,
                 initargs=(os.getpid(),),
             )
-            warm_up(executor, workers)
+            try:
+                warm_up(executor, workers)
+            except BrokenProcessPool as broken:  # the import goes on in this process: slower, never stuck
+                log.warning("the import's worker processes did not start (%s): importing without them", broken)
+                give_up(executor)
+                executor = None
         try:
             db = await open_database(self.db_path, club=self.club)
             try:

@@ -1,8 +1,16 @@
-"""Worker processes shared by the import and the Arbitar's pool: each dies with its parent (`die_with_parent`)
-and a pool's workers are started at once (`warm_up`)."""
+"""Worker processes shared by the import and the Arbitar's pool: each dies with its parent (`die_with_parent`),
+a pool's workers are started at once (`warm_up`), and a wait for a worker never outlives it (`watched`).
+
+A dead worker is found by looking at the pool's processes (`dead_worker`), not only by the executor: CPython's
+`ProcessPoolExecutor` notices a death among the processes its manager thread waits on, a list it makes before
+`submit` spawns the worker a new task needs (`submit` wakes the manager first). A worker that dies after taking a
+task, while missing from that list, leaves the task's future pending for ever: every wait here looks at the pool
+itself every `WATCH_SECONDS` and answers `BrokenProcessPool` as soon as one of its processes has ended.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import ctypes
@@ -10,6 +18,13 @@ import os
 import signal
 import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+T = TypeVar("T")
+
+WATCH_SECONDS = 0.5  # how often a wait on a pool looks whether one of its workers has died
+WARM_UP_SECONDS = 120.0  # at most this long for a pool's workers to start (the interpreter and the modules)
 
 
 def die_with_parent(parent: int) -> None:
@@ -32,7 +47,54 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
-def warm_up(executor: concurrent.futures.ProcessPoolExecutor, workers: int) -> list[int]:
+def dead_worker(executor: concurrent.futures.ProcessPoolExecutor) -> int | None:
+    """The pid of a worker of `executor` that has ended (killed, out of memory), or None while all live."""
+    processes = getattr(executor, "_processes", None) or {}
+    for pid, process in list(processes.items()):
+        if process.exitcode is not None:
+            return int(pid)
+    return None
+
+
+def give_up(executor: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Stop a broken pool: what waits is cancelled and every worker still alive is terminated (the executor itself
+    terminates them only once it has noticed the death)."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.exitcode is None:
+            with contextlib.suppress(OSError, ValueError):
+                process.terminate()
+
+
+def warm_up(
+    executor: concurrent.futures.ProcessPoolExecutor, workers: int, bound: float = WARM_UP_SECONDS
+) -> list[int]:
     """Start every worker now (for a forking pool: while this process has no other thread, so each is a clean
-    fork); the pids that answered."""
-    return [future.result() for future in [executor.submit(os.getpid) for _ in range(workers)]]
+    fork); the pids that answered. `BrokenProcessPool` when a worker died before answering, or when they have not
+    all answered within `bound` seconds — never a wait for ever."""
+    futures = [executor.submit(os.getpid) for _ in range(workers)]
+    deadline = time.monotonic() + bound
+    while True:
+        _, pending = concurrent.futures.wait(futures, timeout=WATCH_SECONDS)
+        if not pending:
+            return [future.result() for future in futures]
+        dead = dead_worker(executor)
+        if dead is not None:
+            raise BrokenProcessPool(f"the worker process {dead} died as it started")
+        if time.monotonic() >= deadline:
+            raise BrokenProcessPool(f"the worker processes did not start within {bound:g} s")
+
+
+async def watched(executor: concurrent.futures.ProcessPoolExecutor, future: asyncio.Future[T]) -> T:
+    """The result of `future`, a task running in `executor`; `BrokenProcessPool` as soon as one of the pool's
+    workers is found dead while it waits (the executor breaks on any death: it would fail this task too, once it
+    noticed)."""
+    while True:
+        done, _ = await asyncio.wait({future}, timeout=WATCH_SECONDS)
+        if done:
+            return future.result()
+        dead = dead_worker(executor)
+        if dead is not None:
+            future.cancel()
+            raise BrokenProcessPool(f"the worker process {dead} died")

@@ -1,15 +1,24 @@
 """The Arbitar's analyses in the bot's worker processes (bot/arbitar_pool.py, `[arbitar] workers`), through the
 desk: the referee's advice is computed in another process and reads exactly as in a thread; a worker killed in
-the middle of an analysis is answered "unavailable, try again", and the next request gets a new pool."""
+the middle of an analysis is answered "unavailable, try again", and the next request gets a new pool — also when
+the executor itself never notices the death, and when its workers die as they start: never a wait for ever."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import functools
+import multiprocessing
+import multiprocessing.connection
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import process
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 from arbitar_probe import dying, recording_pid
@@ -18,7 +27,9 @@ from test_corrections import PLAYERS, fall_game, join, say, stays
 from test_desk_trials import members, open_trial
 from test_import_locks import ROOT, children_of, kill_9_and_watch_workers, reap
 
+from bot.arbitar_pool import ArbitarPool, ArbitarUnavailable
 from bot.config import ArbitarConfig, ConfigError, from_dict
+from bot.workers import give_up, warm_up
 from club import Club, make_club
 
 
@@ -130,3 +141,53 @@ def test_kill_9_of_the_bot_leaves_no_worker_of_the_arbitar_running(tmp_path: Pat
         kill_9_and_watch_workers(process, workers)
     finally:
         reap(process)
+
+
+def blind(self: Any) -> tuple[Any, bool, None]:
+    """CPython's executor manager thread as it waits between a `submit` that woke it and the spawn of the worker
+    that submit needs: on its queues only, blind to the death of that worker (bot/workers.py)."""
+    result_reader = self.result_queue._reader
+    ready = multiprocessing.connection.wait([result_reader, self.thread_wakeup._reader])
+    item = result_reader.recv() if result_reader in ready else None
+    self.thread_wakeup.clear()
+    return item, False, None
+
+
+BOUND = 120.0  # a fail-safe: past it the pool waited for a dead worker (never a measure of time)
+
+
+async def test_a_worker_dying_unseen_by_the_executor_is_answered_not_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(process._ExecutorManagerThread, "wait_result_broken_or_wakeup", blind)
+    pool = ArbitarPool(1)
+    try:
+        with pytest.raises(ArbitarUnavailable):
+            await asyncio.wait_for(pool.run(dying, None, 1, 0), BOUND)
+        assert await asyncio.wait_for(pool.run(os.getpid), BOUND) != os.getpid()  # the next gets a new pool
+    finally:
+        pool.shutdown()
+
+
+def test_workers_dying_as_they_start_are_given_up_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(process._ExecutorManagerThread, "wait_result_broken_or_wakeup", blind)
+    executor = concurrent.futures.ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("spawn"), initializer=os._exit, initargs=(3,)
+    )
+    outcome: list[BaseException | list[int]] = []
+
+    def start() -> None:
+        try:
+            outcome.append(warm_up(executor, 1))
+        except BaseException as exc:  # noqa: BLE001 (what warm_up raised is the outcome)
+            outcome.append(exc)
+
+    starting = threading.Thread(target=start, daemon=True)  # a wait for ever would not hold the test's process
+    starting.start()
+    starting.join(BOUND)
+    try:
+        [answer] = outcome
+        assert isinstance(answer, BrokenProcessPool)
+        assert "died as it started" in str(answer)
+    finally:
+        give_up(executor)

@@ -119,3 +119,19 @@ def test_kill_9_of_sudija_import_leaves_no_worker_running(tmp_path: Path) -> Non
         kill_9_and_watch_workers(process, workers)
     finally:
         reap(process)
+
+
+def dies_at_once(parent: int) -> None:
+    """A worker of the import's pool that dies as it starts (killed, out of memory)."""
+    del parent
+    os._exit(3)
+
+
+async def test_an_import_whose_workers_die_as_they_start_goes_on_without_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    write_files(tmp_path, 4)
+    monkeypatch.setattr(importer, "die_with_parent", dies_at_once)  # each forked worker runs it first
+    report = await importer.Importer(str(tmp_path / "club.db"), jobs=2, now=lambda: NOW).run([tmp_path])
+    assert (report.imported, report.exit_status) == (4, 0)
+    assert "the import's worker processes did not start" in caplog.text
