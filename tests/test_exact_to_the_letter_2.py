@@ -463,3 +463,32 @@ async def test_the_console_attaches_a_local_file_or_says_why_it_cannot(tmp_path:
     status, _, err = await console(tmp_path / "demo.db", "@ana !attach nema-ga.txt\n")
     assert status == 1
     assert err.startswith("line 1: " + SR.t("console.attach_unreadable", path="nema-ga.txt", why="").rstrip())
+
+
+async def test_the_committee_has_ninety_days_for_a_report_reminded_a_week_before(club: Club, tmp_path: Path) -> None:
+    """ "Срок рассмотрения апелляций и вынесения решений по ним - до 90 календарных дней": a report filed on day 12
+    after the game is due 90 days after it was filed (not after the game); the councilors are reminded once a week
+    before (`remind_days = 7`), and told once when the 90 days are over, the report still waiting for them."""
+    await russian(club, tmp_path)
+    assert (await club.desk.file_report(await club.get("marko"), 100, "apelacija", "miser", (CHAT,))).ok
+    [appeal] = await club.db.appeals.reports_of_game(100)
+    due = NOW + timedelta(days=90)
+    assert appeal.review_deadline == due
+    reminder = SR.t("report.reminder", appeal=appeal.id, game=100, until=due)
+    overdue = SR.t("report.overdue", appeal=appeal.id, game=100, until=due)
+
+    def posted(text: str) -> int:
+        return len([s for s in club.chat.of("post") if s.text == text and s.where == "#referees"])
+
+    await club.advance(timedelta(days=83) - timedelta(seconds=1))
+    assert (posted(reminder), posted(overdue)) == (0, 0)
+    await club.advance(timedelta(seconds=1))  # a week before the deadline
+    assert (posted(reminder), posted(overdue)) == (1, 0)
+    await club.advance(timedelta(days=7) - timedelta(seconds=1))
+    assert (posted(reminder), posted(overdue)) == (1, 0)
+    await club.advance(timedelta(seconds=1))  # the 90th day
+    await club.advance(timedelta(days=1))
+    assert (posted(reminder), posted(overdue)) == (1, 1)
+    waiting = await club.db.appeals.get(appeal.id)
+    assert waiting is not None
+    assert (waiting.state, waiting.reminded, waiting.overdue) == (AppealState.FILED, True, True)
