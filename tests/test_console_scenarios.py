@@ -472,6 +472,9 @@ def test_a_russian_report_with_the_tables_chat_is_filed_heard_and_decided(
     result = _json(["presude", "1847240", "--db", str(db), "--json"], capsys)
     [hearing] = result["trials"]
     assert (hearing["verdict"]["kind"], hearing["verdict"]["suspension_days"]) == ("kazna", 10)
+    [report] = result["appeals"]  # a report concerns the game, not a trial: listed as /presude lists it
+    assert (report["trial"], report["kind"], report["appellant"]) == (None, "apelacija", "marko")
+    assert (report["state"], report["councilor"], report["hearing"]) == ("upheld", "nikola", hearing["id"])
 
 
 def test_an_nsbk_delay_escalates_from_a_warning_to_ten_percent_a_minute(

@@ -10,7 +10,8 @@ that member sees it (`bot.records.access`, as `/presude` and `/zapisnik` show it
 ``referee_names_visible_to``, ``referee`` is null and the referee's and councilors' messages are labelled by
 function ("sudija" / "većnik"); a trial he may not read (he is neither its party, nor a player of the game, nor
 one of the club's officials) has ``messages`` null. ``appeals`` (only when there are
-any): every appeal against the game's trials (``id``, ``trial``, ``kind``, ``appellant``, ``filed_at``,
+any): every appeal against the game's trials, then every report of the game itself (``trial`` null), as `/presude`
+lists them (``id``, ``trial``, ``kind``, ``appellant``, ``filed_at``,
 ``state``, ``councilor`` — null where the referee is —, ``hearing``, ``decided_at``, ``reason``,
 ``restriction_days``). An unknown game, member or a missing database: a message on standard error and exit
 status 1.
@@ -133,6 +134,7 @@ async def show(
                 return 1
         show_names = sees_names(config or Config(), member)
         appeals = await db.appeals.for_trials([t.id for t in trials])
+        appeals += await db.appeals.reports_of_game(number)
         players = await game_players(db, number)
         said: dict[int, list[TranscriptLine]] = {}
         for trial in trials:
