@@ -70,6 +70,7 @@ class PenaltyRule:
     steps: tuple[Step, ...]  # the first offence, the first repeat, …; the last one repeats
     description: str = ""
     unit: str = ""  # what per_unit counts: "minute", "board"
+    tolerated_units: int = 0  # up to this many units is no offence at all ("Jedan minut kašnjenja se toleriše")
     window_days: int = 0  # an earlier offence within this many days makes a repeat (0: every earlier one)
     from_end: bool = False  # the window runs from the end of the earlier penalty (served), not from when it was given
     probation_days: int = 0  # after a repeat, the window for the next offence is this long instead
@@ -164,6 +165,15 @@ def price(
     rule: PenaltyRule, earlier: Sequence[Earlier], now: datetime, units: int | None = None, chosen: int | None = None
 ) -> Priced:
     """What the offence costs now; PenaltyRefused when a figure the rule needs is missing or out of its range."""
+    if rule.tolerated_units:
+        # The tolerance is measured on every offence, the first (a warning) too: "Za prvo kašnjenje preko jednog
+        # minuta par dobija opomenu". What it tolerates is no offence, so it is never recorded nor counted later.
+        if units is None or units < 0:
+            raise PenaltyRefused("penalty_model.units_needed", name=rule.name, unit=rule.unit or "unit")
+        if units <= rule.tolerated_units:
+            raise PenaltyRefused(
+                "penalty_model.tolerated", name=rule.name, units=units, tolerated=rule.tolerated_units, unit=rule.unit
+            )
     level = repeat_level(rule, earlier, now)
     step = rule.steps[min(level, len(rule.steps) - 1)]
     if step.ranged:
@@ -218,8 +228,10 @@ def parse_rules(raw: Sequence[Mapping[str, Any]]) -> tuple[PenaltyRule, ...]:
             raise PenaltyModelError(f"{where}: {exc}") from None
         if not rule.name or " " in rule.name:
             raise PenaltyModelError(f"{where}: 'name' must be one word")
-        if min(rule.window_days, rule.probation_days) < 0:
-            raise PenaltyModelError(f"{where}: window_days and probation_days must not be negative")
+        if min(rule.window_days, rule.probation_days, rule.tolerated_units) < 0:
+            raise PenaltyModelError(f"{where}: window_days, probation_days and tolerated_units must not be negative")
+        if rule.tolerated_units and not rule.unit:
+            raise PenaltyModelError(f"{where}: tolerated_units counts the rule's 'unit'; name it")
         if any(r.name.casefold() == rule.name.casefold() for r in rules):
             raise PenaltyModelError(f"penalties.rules: the name {rule.name!r} appears twice")
         rules.append(rule)

@@ -17,7 +17,16 @@ from bot.desk.statistics import council_figures, figures_text
 from bot.messages import Catalogue
 from bot.ports import Upload
 from club import NOW, Club
-from rules.penalty_model import Earlier, PenaltyKind, PenaltyRefused, PenaltyRule, find_rule, price
+from rules.penalty_model import (
+    Earlier,
+    PenaltyKind,
+    PenaltyModelError,
+    PenaltyRefused,
+    PenaltyRule,
+    find_rule,
+    parse_rules,
+    price,
+)
 from rules.verdicts import Draft, Nobody, Penalty
 from storage.members import Member
 
@@ -95,6 +104,28 @@ def test_federation_a_first_lateness_is_a_warning_then_ten_percent_a_minute_afte
     assert missing.value.params["unit"] == "minut"
     # the next tournament starts afresh: a warning again
     assert price(late, [Earlier(NOW)], NOW + timedelta(days=7), units=4).kind is PenaltyKind.WARNING
+
+
+def test_federation_one_minute_of_delay_is_tolerated_first_or_further(tmp_path: Path) -> None:
+    """ "Jedan minut kašnjenja se toleriše … Za prvo kašnjenje preko jednog minuta par dobija opomenu": a minute
+    is no offence (not even a warning), two are; the minutes are needed for the first delay too."""
+    config = with_pack(tmp_path, "nsbk")
+    for name in ("kasnjenje", "kasnjenje_imp"):
+        late = rule(config, name)
+        for earlier in ([], [Earlier(NOW)]):
+            with pytest.raises(PenaltyRefused) as tolerated:
+                price(late, earlier, NOW + timedelta(hours=1), units=1)
+            assert tolerated.value.key == "penalty_model.tolerated"
+            assert (tolerated.value.params["units"], tolerated.value.params["tolerated"]) == (1, 1)
+            with pytest.raises(PenaltyRefused) as missing:
+                price(late, earlier, NOW + timedelta(hours=1))
+            assert missing.value.key == "penalty_model.units_needed"
+        assert price(late, [], NOW, units=2).kind is PenaltyKind.WARNING
+        assert price(late, [Earlier(NOW)], NOW + timedelta(hours=1), units=2).amount == (
+            10 if name == "kasnjenje" else 1
+        )
+    with pytest.raises(PenaltyModelError, match="tolerated_units counts"):
+        parse_rules([{"name": "x", "tolerated_units": 1, "steps": [{"kind": "warning"}]}])
 
 
 def test_federation_an_unplayed_board_is_an_assigned_forty_sixty(tmp_path: Path) -> None:
@@ -364,6 +395,19 @@ async def test_federation_a_delay_escalates_warning_then_ten_percent_a_minute_wi
     again = await club.desk.draft(referee, Draft(Penalty("petar", offence="kasnjenje", units=5), "treći dan"))
     assert again.ok
     assert "opomena (kasnjenje; 5 jedinica)" in again.text
+
+
+async def test_federation_a_tolerated_minute_is_refused_and_counts_for_no_repeat(club: Club, tmp_path: Path) -> None:
+    """A delay of one minute is no offence: the referee is told so and nothing is drafted, so the next delay the
+    same day is still the first one (a warning). /katalog says what is tolerated."""
+    referee = await nsbk_trial(club, tmp_path, 100)
+    minute = await club.desk.draft(referee, Draft(Penalty("petar", offence="kasnjenje", units=1), "minut"))
+    assert not minute.ok
+    assert minute.text == SR.t("penalty_model.tolerated", name="kasnjenje", units=1, tolerated=1, unit="minut")
+    first = await club.desk.draft(referee, Draft(Penalty("petar", offence="kasnjenje", units=2), "dva minuta"))
+    assert first.ok, first.text
+    assert "opomena (kasnjenje; 2 jedinice)" in first.text
+    assert SR.t("penalty_model.tolerance", tolerated=1, unit="minut") in club.desk.catalogue_text()
 
 
 async def test_federation_unsportsmanlike_conduct_in_a_range_and_out_of_it_in_the_readers_words(

@@ -64,6 +64,8 @@ class RuleCatalogueDesk(DeskBase):
             for rule in rules:
                 steps = " → ".join(self.step_text(step, rule.unit) for step in rule.steps)
                 repeat = self.t("penalty_model.window", days=rule.window_days) if rule.window_days else ""
+                if rule.tolerated_units:
+                    repeat += self.t("penalty_model.tolerance", tolerated=rule.tolerated_units, unit=rule.unit)
                 lines.append(
                     self.t(
                         "penalty_model.entry",
