@@ -94,6 +94,59 @@ async def test_a_settlement_then_the_same_penalty_stands_as_well(club: Club) -> 
     assert (await club.desk.member_card(await club.get("ceca"))).standing.penalty_points == 2
 
 
+LIFTING = {
+    "P": Draft(Penalty("ceca", plavac_days=2, league_points=3), "odbila nastavak"),
+    "L": Draft(Penalty("bojan", league_points=2), "ipak bojan"),
+    "S": Draft(Settlement(True), "dogovor"),
+}
+
+
+def lift_orders() -> list[str]:
+    """Every order of two penalties, an upheld appeal (A: it lifts the penalty that stands, against the trial that
+    gave it) and the settlement, where something stands to appeal against when the appeal comes."""
+    orders = ("".join(p) for p in itertools.permutations("PLAS"))
+    return [o for o in orders if {"P", "L"} & set(o[: o.index("A")])]
+
+
+@pytest.mark.parametrize("order", lift_orders())
+async def test_an_appeals_lift_and_a_settlement_compose_in_any_order(club: Club, order: str) -> None:
+    """The first club's only change to a verdict, "ukidanje kazne … samo u slučaju da je sudija greškom kaznio
+    nevinog igrača": an upheld appeal's (niko) lifts the penalty standing, whether the game was settled before or
+    after; the settlement lifts nothing, and a penalty after the lift stands."""
+    await settlement_people(club)
+    for nick in ("v1", "v2"):
+        await club.member(nick, "councilor")
+    await settle_case(club, minutes=120, left=40)
+    callers = itertools.cycle(("ana", "bojan", "ceca"))
+    culprit_of = {"P": "ceca", "L": "bojan"}
+    last_penalty: tuple[str, int] | None = None
+    for act in order:
+        if act != "A":
+            await judge(club, 500, LIFTING[act], caller=next(callers), referee="sudija1")
+            if act in culprit_of:
+                last_penalty = (culprit_of[act], (await club.db.trials.for_game(500))[-1].id)
+            continue
+        assert last_penalty is not None
+        culprit, trial = last_penalty
+        filed = await club.desk.file_appeal(await club.get(culprit), trial, None, "nisam kriv")
+        assert filed.ok, (order, filed.text)
+        [appeal] = [a for a in await club.db.appeals.undecided() if a.trial == trial]
+        v1 = await club.get("v1")
+        assert (await club.desk.press(v1, "appeal_take", appeal.id)).ok
+        assert (await club.desk.draft(v1, Draft(Nobody(), "kažnjen je nevin igrač"))).ok
+        assert (await club.desk.decide_appeal(v1, appeal.id, "usvojena", None, "")).ok, order
+    last = next(act for act in reversed(order) if act != "S")
+    expected = {"P": {"ceca": 3, "bojan": 0}, "L": {"ceca": 0, "bojan": 2}, "A": {"ceca": 0, "bojan": 0}}[last]
+    for nick, points in expected.items():
+        card = await club.desk.member_card(await club.get(nick))
+        assert card.standing.penalty_points == points, (order, nick)
+        assert card.standing.abandon_points == 0
+    ceca = await club.desk.member_card(await club.get("ceca"))
+    assert (ceca.plavac_until is not None) is (last == "P"), order
+    assert await club.db.penalties.settled(500) is not None
+    assert [c for c in club.server.calls if c[0] == "close_game"] == [("close_game", 500)]
+
+
 # 2. Time as the rules measure it -----------------------------------------------------------------------------------
 
 
