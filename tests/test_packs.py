@@ -224,6 +224,14 @@ def test_russian_site_a_repeat_within_three_months_escalates_ten_to_fourteen_not
     second = Earlier(NOW + timedelta(days=99), NOW + timedelta(days=113))
     assert price(misere, [served, second], NOW + timedelta(days=113 + 150)).amount == 14
     assert price(misere, [served, second], NOW + timedelta(days=113 + 200)).amount == 10
+    # the edges: three months (90 days) from the end of the suspension is still a repeat, a second later it is not
+    end = served.ended_at
+    assert end is not None
+    assert price(misere, [served], end + timedelta(days=90)).amount == 14
+    assert price(misere, [served], end + timedelta(days=90, seconds=1)).amount == 10
+    after_repeat = NOW + timedelta(days=113)  # the end of the second suspension: a probation of six months from it
+    assert price(misere, [served, second], after_repeat + timedelta(days=180)).amount == 14
+    assert price(misere, [served, second], after_repeat + timedelta(days=180, seconds=1)).amount == 10
     restriction = rule(config, "neosnovana_zalba")
     with pytest.raises(PenaltyRefused):
         price(restriction, [], NOW, chosen=400)
