@@ -32,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TypeVar
 
-from bot.workers import die_with_parent, give_up, warm_up, watched
+from bot.workers import background_worker, give_up, warm_up, watched
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +104,9 @@ def size_tables(budget: TableBudget | None) -> None:
 
 
 def start_worker(parent: int, budget: TableBudget | None) -> None:
-    """A worker's start: it dies with the bot, and its tables take its share of the budget."""
-    die_with_parent(parent)
+    """A worker's start: it dies with the bot and yields the processor to it (`background_worker`), and its
+    tables take its share of the budget."""
+    background_worker(parent)
     size_tables(budget)
 
 

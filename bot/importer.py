@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.messages import Catalogue
-from bot.workers import die_with_parent, give_up, warm_up
+from bot.workers import background_worker, give_up, warm_up
 from rules.gamelog import LogError, read_game
 from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, place_order, plan, size_text, unpack
 from rules.nicknames import DEFAULT_SCRIPTS, NickRefused, check_scripts
@@ -402,9 +402,8 @@ def worker_count(files: Sequence[Path], jobs: int | None = None) -> int:
 class Importer:
     """The whole use case for the command line and benchmarks: files, worker processes, database, report.
 
-    The worker processes are forked before the database is opened (no database thread is copied into them), and
-    each dies with this process (`die_with_parent`), so a killed import leaves no worker behind. Workers that do not
-    all start (one died, or they took past `bot.workers.WARM_UP_SECONDS`) are given up: the import runs here.
+        The worker processes are forked before the database is opened (no database thread is copied into them), and
+    from bot.workers import background_worker, give_up, warm_up
     """
 
     db_path: str
@@ -424,7 +423,7 @@ class Importer:
             executor = concurrent.futures.ProcessPoolExecutor(
                 workers,
                 mp_context=multiprocessing.get_context("fork"),
-                initializer=die_with_parent,
+                initializer=background_worker,
                 initargs=(os.getpid(),),
             )
             try:

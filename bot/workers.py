@@ -1,5 +1,6 @@
 """Worker processes shared by the import and the Arbitar's pool: each dies with its parent (`die_with_parent`),
-a pool's workers are started at once (`warm_up`), and a wait for a worker never outlives it (`watched`).
+runs at a lower scheduling priority than the bot (`background_worker`), a pool's workers are started at
+once (`warm_up`), and a wait for a worker never outlives it (`watched`).
 
 A dead worker is found by looking at the pool's processes (`dead_worker`), not only by the executor: CPython's
 `ProcessPoolExecutor` notices a death among the processes its manager thread waits on, a list it makes before
@@ -45,6 +46,20 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+
+
+BACKGROUND_NICENESS = 10  # added to a worker's niceness: the kernel gives the bot about ten times its share
+
+
+def background_worker(parent: int) -> None:
+    """Run first in each worker of the import and of the Arbitar's pool: it dies with its parent
+    (`die_with_parent`) and yields the processor to the bot's own process (`BACKGROUND_NICENESS`), so the event
+    loop — the live feed's acknowledgements, the desk's answers — takes a core from an analysis or an import's
+    parsing whenever it needs one, and they use every cycle it leaves. The process that writes to the database
+    keeps its priority (a writer holding the write lock is never the one kept waiting)."""
+    die_with_parent(parent)
+    with contextlib.suppress(OSError):
+        os.nice(BACKGROUND_NICENESS)
 
 
 def dead_worker(executor: concurrent.futures.ProcessPoolExecutor) -> int | None:

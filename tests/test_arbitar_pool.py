@@ -1,7 +1,8 @@
 """The Arbitar's analyses in the bot's worker processes (bot/arbitar_pool.py, `[arbitar] workers`), through the
-desk: the referee's advice is computed in another process and reads exactly as in a thread; a worker killed in
-the middle of an analysis is answered "unavailable, try again", and the next request gets a new pool — also when
-the executor itself never notices the death, and when its workers die as they start: never a wait for ever."""
+desk: the referee's advice is computed in another process (at a lower priority than the bot's) and reads
+exactly as in a thread; a worker killed in the middle of an analysis is answered "unavailable, try again",
+and the next request gets a new pool — also when the executor itself never notices the death, and when its
+workers die as they start: never a wait for ever."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from test_import_locks import ROOT, children_of, kill_9_and_watch_workers, reap
 
 from bot.arbitar_pool import ArbitarPool, ArbitarUnavailable
 from bot.config import ArbitarConfig, ConfigError, from_dict
-from bot.workers import give_up, warm_up
+from bot.workers import BACKGROUND_NICENESS, give_up, warm_up
 from club import Club, make_club
 
 
@@ -62,6 +63,8 @@ async def test_the_advice_is_computed_in_another_process_and_reads_as_in_a_threa
     assert in_worker.text == in_thread.text
     worker = int(pid_file.read_text(encoding="utf-8"))
     assert worker != os.getpid()
+    own = os.getpriority(os.PRIO_PROCESS, 0)  # the worker yields the processor to the bot
+    assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, own + BACKGROUND_NICENESS)
 
 
 async def test_a_killed_worker_is_answered_clearly_and_the_next_request_works(pooled: Club, tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """The import and the write lock: without a worker pool each file is parsed and validated before its short
-transaction (never while the lock is held), and the worker processes of a pool die with the import's process."""
+transaction (never while the lock is held), and the worker processes of a pool die with the import's process and
+run at a lower priority than it (the bot's live feed beside an import keeps its processor)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 
 import bot.importer as importer
 from bot.importer import find_files, import_files
+from bot.workers import BACKGROUND_NICENESS
 from rules.gamelog import GameStatus, game_to_doc
 from rules.generator import generate_game
 from storage.database import open_database
@@ -116,6 +118,8 @@ def test_kill_9_of_sudija_import_leaves_no_worker_running(tmp_path: Path) -> Non
             workers = children_of(process.pid)
             time.sleep(0.05)
         assert len(workers) >= 2, workers
+        own = os.getpriority(os.PRIO_PROCESS, process.pid)
+        assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in workers} == {min(19, own + BACKGROUND_NICENESS)}
         kill_9_and_watch_workers(process, workers)
     finally:
         reap(process)
@@ -131,7 +135,7 @@ async def test_an_import_whose_workers_die_as_they_start_goes_on_without_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     write_files(tmp_path, 4)
-    monkeypatch.setattr(importer, "die_with_parent", dies_at_once)  # each forked worker runs it first
+    monkeypatch.setattr(importer, "background_worker", dies_at_once)  # each forked worker runs it first
     report = await importer.Importer(str(tmp_path / "club.db"), jobs=2, now=lambda: NOW).run([tmp_path])
     assert (report.imported, report.exit_status) == (4, 0)
     assert "the import's worker processes did not start" in caplog.text
