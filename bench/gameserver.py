@@ -1,11 +1,19 @@
-"""Benchmark of the game-server link's events endpoint: 50 live tables post their games (game started, the three
-players sitting down, then every hand finished, optionally every move) to the bot over loopback HTTP, each table
-waiting for each acknowledgement before its next event, as the protocol's per-game order requires. Prints the
-events acknowledged per second and the p50/p99 acknowledgement latency (target: ≥ 1,000 events/s, p99 ≤ 20 ms
-on 2 cores). The tables run in a separate process, so the bot's event loop has a core of its own; every event is
-signed, validated (a hand as a file import validates it), committed to SQLite and then acknowledged.
+"""Benchmark of the game-server link's events endpoint beside the bot's other work: 50 live tables post their games
+(game started, the three players sitting down, then every hand finished, optionally every move) to the bot over
+loopback HTTP, each table waiting for each acknowledgement before its next event, as the protocol's per-game order
+requires. Prints the events acknowledged per second and the p50/p99 acknowledgement latency, first with the bot
+doing nothing else ("alone"), then while an import (`sudija import`'s `Importer`, in a process of its own with its
+worker processes, importing files of new games into the same database without a pause) and the Arbitar (the bot's
+own pool, one analysis after another of disputed hands of every shape) run beside it ("beside"); on SQLite and,
+with ``--database URL`` or ``--postgres``, on PostgreSQL, side by side. Target: ≥ 2,000 events/s with p99 ≤ 50 ms
+on 2 cores, beside the import and the Arbitar, on both backends.
 
-    .venv/bin/python bench/gameserver.py [--tables 50] [--hands 30] [--moves] [--rate 1000]
+The tables run in a separate process; every event is signed, validated (a hand as a file import validates it),
+committed and then acknowledged. The bot's CPU time per event is printed too (on a loaded machine the figure to
+compare), with what the import and the Arbitar got done meanwhile.
+
+    .venv/bin/python bench/gameserver.py [--tables 50] [--hands 30] [--moves] [--rate 2000]
+                                         [--database postgresql://… | --postgres] [--alone-only | --beside-only]
 
 Without --rate every table posts as fast as it is acknowledged (the throughput); with --rate the tables together
 offer that many events per second, each at its own jittered pace (the latency at that load).
@@ -15,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
@@ -22,8 +31,14 @@ import statistics
 import sys
 import tempfile
 import time
+import traceback
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
+from typing import Any
+
+from pg import throwaway_postgres
 
 from bot.config import Config
 from bot.desk import Desk
@@ -35,9 +50,13 @@ from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock
 from rules.gamelog import Game, format_time, game_to_doc
 from rules.generator import generate_game
 from storage.database import open_database
+from storage.postgres import drop_schema, scratch_schema
 
 SECRET = b"bench-secret"
 NAMES = ("ana", "marko", "petar", "jelena", "nikola", "milica", "dragan", "sanja", "vesna", "bojan", "zoran", "ivana")
+TARGET_RATE = 2000
+TARGET_P99_MS = 50
+Queue = multiprocessing.Queue  # type: ignore[type-arg]
 
 
 def table_events(game: Game, moves: bool) -> list[dict[str, object]]:
@@ -72,12 +91,12 @@ def table_events(game: Game, moves: bool) -> list[dict[str, object]]:
     return docs
 
 
-def load(url: str, tables: int, hands: int, moves: bool, rate: float, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+def load(url: str, tables: int, hands: int, moves: bool, rate: float, out: Queue) -> None:
     """The child process: build the tables' events, then post them, 50 tables side by side."""
     import aiohttp  # noqa: PLC0415 (a bench loads what it measures)
 
     rng = random.Random(2026)
-    start = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+    start = datetime.now(UTC) - timedelta(hours=3)  # the hands end before the bot's clock
     all_events = []
     for t in range(tables):
         players = tuple(rng.sample(NAMES, 3))
@@ -119,18 +138,73 @@ def load(url: str, tables: int, hands: int, moves: bool, rate: float, out: multi
     out.put(asyncio.run(run()))
 
 
-async def serve(directory: Path, port_queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
-    db = await open_database(directory / "bench.db")
+async def serve(database: str, port_queue: Queue, beside: bool, analyses: Synchronized[int]) -> None:
+    db = await open_database(database)
     clock = SystemClock()
     desk = Desk(db, Chats([]), LoggingGameServer(), clock, Config(), ManualTimers())
     runner = await serve_events(events_app(LiveFeed(desk), SECRET, clock.now), "127.0.0.1", 0)
-    sockets = runner.addresses
-    port_queue.put(int(sockets[0][1]))
+    arbitar = asyncio.get_running_loop().create_task(analyse(desk, analyses)) if beside else None
+    port_queue.put(int(runner.addresses[0][1]))
     try:
         await asyncio.Event().wait()
     finally:
+        if arbitar is not None:
+            arbitar.cancel()
         await runner.cleanup()
         await db.close()
+
+
+async def analyse(desk: Desk, done: Synchronized[int]) -> None:
+    """The Arbitar beside the feed: the bot's pool judging disputed hands of every shape, one after another."""
+    from arbitar import search  # noqa: PLC0415 (bench/arbitar.py: only when the Arbitar runs beside)
+
+    from rules.arbitar.procedure import arbitrate  # noqa: PLC0415
+
+    hands = search(40, 7)
+    try:
+        while True:
+            for game, n, fallen, _ in hands:
+                await desk.arbitar_pool.run(arbitrate, game, n, fallen)
+                with done.get_lock():
+                    done.value += 1
+    except Exception:  # the run goes on without the Arbitar beside it, and says why
+        traceback.print_exc()
+        raise
+    finally:
+        desk.arbitar_pool.shutdown()
+
+
+def import_beside(database: str, started: Synchronized[int], hands_done: Synchronized[int], stop: Any) -> None:
+    """The import beside the feed: files of new games (20 files of about 2,000 hands each a round, as a night's
+    logs), imported by `sudija import`'s `Importer` with its worker processes, round after round until told to
+    stop."""
+    from bot.importer import Importer  # noqa: PLC0415 (the import's process only)
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    module = __import__("import")  # bench/import.py: the import bench's games
+    pool = module.pool_lines(40, 11)
+    number = 1_000_000
+    with tempfile.TemporaryDirectory() as tmp:
+        round_ = 0
+        while not stop.is_set():
+            folder = Path(tmp) / f"round-{round_}"
+            folder.mkdir()
+            for index in range(20):
+                lines, hands = [], 0
+                while hands < 2000:
+                    before, after, count = pool[number % len(pool)]
+                    lines.append(f"{before}{number}{after}\n")
+                    number += 1
+                    hands += count
+                (folder / f"night-{index:03d}.jsonl").write_text("".join(lines), encoding="utf-8")
+            before = hands_done.value
+
+            def progress(done: int, total: int, hands: int, before: int = before) -> None:
+                hands_done.value = before + hands
+                started.value = 1
+
+            asyncio.run(Importer(database, progress=progress).run([folder]))
+            round_ += 1
 
 
 def _cpu_seconds(pid: int | None) -> float:
@@ -140,6 +214,93 @@ def _cpu_seconds(pid: int | None) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    events: int
+    rate: float
+    p50_ms: float
+    p99_ms: float
+    failures: int
+    cpu_ms: float  # the bot's CPU per event
+    imported_hands: int
+    analyses: int
+    seconds: float
+
+
+def run_once(database: str, args: argparse.Namespace, beside: bool) -> Run:
+    context = multiprocessing.get_context("fork")
+    ports: Queue = context.Queue()
+    analyses: Synchronized[int] = context.Value("i", 0)  # type: ignore[assignment]
+    # (not a daemon: the bot's Arbitar pool has worker processes of its own)
+    bot = context.Process(target=lambda: asyncio.run(serve(database, ports, beside, analyses)))
+    bot.start()
+    port = ports.get(timeout=120)
+    importer = None
+    imported: Synchronized[int] = context.Value("i", 0)  # type: ignore[assignment]
+    stop = context.Event()
+    if beside:
+        started: Synchronized[int] = context.Value("i", 0)  # type: ignore[assignment]
+        importer = context.Process(target=import_beside, args=(database, started, imported, stop))
+        importer.start()
+        while not started.value and importer.is_alive():  # its first file stored: the import is in full swing
+            time.sleep(0.2)
+    results: Queue = context.Queue()
+    tables = context.Process(
+        target=load,
+        args=(f"http://127.0.0.1:{port}/v1/events", args.tables, args.hands, args.moves, args.rate, results),
+    )
+    cpu_before = _cpu_seconds(bot.pid)
+    done_before, imported_before = analyses.value, imported.value
+    tables.start()
+    latencies, seconds, failures = results.get(timeout=1800)
+    tables.join()
+    cpu = _cpu_seconds(bot.pid) - cpu_before
+    done, hands = analyses.value - done_before, imported.value - imported_before
+    stop.set()
+    if importer is not None:
+        importer.join(600)
+    bot.terminate()
+    bot.join()
+    latencies.sort()
+    count = len(latencies)
+    return Run(
+        count,
+        count / seconds,
+        statistics.median(latencies) * 1000,
+        latencies[min(count - 1, int(count * 0.99))] * 1000,
+        failures,
+        cpu / count * 1000,
+        hands,
+        done,
+        seconds,
+    )
+
+
+def on_database(name: str, args: argparse.Namespace, url: str | None) -> dict[str, Run]:
+    """The runs asked for on one backend, each on a database of its own."""
+    out: dict[str, Run] = {}
+    for beside in (False, True):
+        if (beside and args.alone_only) or (not beside and args.beside_only):
+            continue
+        label = f"{name} {'beside' if beside else 'alone'}"
+        with contextlib.ExitStack() as stack:
+            if url is None:
+                tmp = stack.enter_context(tempfile.TemporaryDirectory(dir=args.dir))
+                database = str(Path(tmp) / "bench.db")
+            else:
+                schema = f"sudija_bench_gs_{os.getpid()}_{int(beside)}"
+                database = asyncio.run(scratch_schema(url, schema))
+                stack.callback(lambda schema=schema: asyncio.run(drop_schema(url, schema)))
+            out[label] = run = run_once(database, args, beside)
+        extra = f"; meanwhile {run.imported_hands:,} hands imported, {run.analyses} analyses" if beside else ""
+        print(
+            f"{label}: {run.events} events in {run.seconds:.2f} s: {run.rate:,.0f}/s, p50 {run.p50_ms:.1f} ms,"
+            f" p99 {run.p99_ms:.1f} ms, the bot's CPU {run.cpu_ms:.3f} ms per event, {run.failures} refused{extra}",
+            flush=True,
+        )
+    return out
 
 
 def main() -> int:
@@ -154,53 +315,40 @@ def main() -> int:
         metavar="EVENTS_PER_S",
         help="offer this many events per second in all (default 0: as fast as acknowledged)",
     )
-    parser.add_argument("--dir", default=None, help="where the bench's database goes (default: the temp directory)")
+    parser.add_argument("--dir", default=None, help="where the SQLite databases go (default: the temp directory)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--database", metavar="URL", help="also on this PostgreSQL database (throwaway schemas)")
+    where.add_argument("--postgres", action="store_true", help="also on a throwaway PostgreSQL server")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--alone-only", action="store_true", help="only with nothing beside the feed")
+    only.add_argument("--beside-only", action="store_true", help="only beside the import and the Arbitar")
     args = parser.parse_args()
-    context = multiprocessing.get_context("fork")
-    with tempfile.TemporaryDirectory(dir=args.dir) as directory:
-        ports: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
-        bot = context.Process(target=lambda: asyncio.run(serve(Path(directory), ports)), daemon=True)
-        bot.start()
-        port = ports.get(timeout=60)
-        results: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
-        tables = context.Process(
-            target=load,
-            args=(f"http://127.0.0.1:{port}/v1/events", args.tables, args.hands, args.moves, args.rate, results),
-        )
-        cpu_before = _cpu_seconds(bot.pid)
-        tables.start()
-        latencies, seconds, failures = results.get(timeout=1800)
-        tables.join()
-        cpu = _cpu_seconds(bot.pid) - cpu_before
-        bot.terminate()
-        bot.join()
-    latencies.sort()
-    count = len(latencies)
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[min(count - 1, int(count * 0.99))] * 1000
-    rate = count / seconds
+    runs = on_database("SQLite", args, None)
+    if args.database:
+        runs |= on_database("PostgreSQL", args, args.database)
+    elif args.postgres:
+        with throwaway_postgres() as url:
+            if url is None:
+                print("PostgreSQL is not installed: SQLite only", file=sys.stderr)
+            else:
+                runs |= on_database("PostgreSQL", args, url)
     offered = f"offered {args.rate:,.0f}/s" if args.rate else "as fast as acknowledged"
     print(
-        f"gameserver: {args.tables} tables, {count} events ({'with' if args.moves else 'without'} moves, "
-        f"{offered}) in "
-        f"{seconds:.2f} s: {rate:,.0f} events/s acknowledged; ack latency p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
-        f"{failures} refused"
+        f"\n{args.tables} tables, {'with' if args.moves else 'without'} moves, {offered}"
+        f" (target beside the import and the Arbitar: ≥ {TARGET_RATE:,}/s, p99 ≤ {TARGET_P99_MS} ms)"
     )
-    if cpu > 0:
+    print("                       events/s   p50 ms   p99 ms   bot CPU ms/event   target")
+    met = True
+    for label, run in runs.items():
+        kept_up = run.rate >= TARGET_RATE and (not args.rate or run.rate >= 0.98 * args.rate)
+        ok = run.failures == 0 and kept_up and run.p99_ms <= TARGET_P99_MS
+        met &= ok or "alone" in label
         print(
-            f"the bot's process used {cpu:.2f} s of CPU: {cpu / count * 1000:.2f} ms per event, i.e. "
-            f"{count / cpu:,.0f} events per CPU-second (load average now {os.getloadavg()[0]:.1f} "
-            f"on {os.cpu_count()} cores)"
+            f"  {label:19} {run.rate:10,.0f} {run.p50_ms:8.1f} {run.p99_ms:8.1f} {run.cpu_ms:18.3f}   "
+            f"{'met' if ok else 'NOT met'}"
         )
-    if args.rate:  # the latency at an offered load: met when the bot kept up with ≥ 1,000 events/s
-        ok = failures == 0 and args.rate >= 1000 and rate >= 0.98 * args.rate and p99 <= 20
-        print(f"target (p99 ≤ 20 ms with ≥ 1,000 events/s acknowledged): {'met' if ok else 'NOT met'}")
-    else:
-        ok = failures == 0 and rate >= 1000
-        print(
-            f"throughput target (≥ 1,000 events/s acknowledged): {'met' if ok else 'NOT met'}"
-            + ("" if p99 <= 20 else f"; p99 {p99:.0f} ms with every table posting flat out (see --rate)")
-        )
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    failures = sum(run.failures for run in runs.values())
     return 0 if failures == 0 else 1
 
 
