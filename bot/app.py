@@ -18,13 +18,15 @@ from bot.desk import Desk
 from bot.ports import ChatPort, Chats, Clock, GameServerPort, LoggingGameServer, SystemClock, Timers
 from bot.scheduler import SchedulerTimers
 from bot.sweep import Sweeper
-from storage.database import BUSY_TIMEOUT_MS, Database, DatabaseBusy, DatabaseReadOnly, is_busy, open_database
+from storage.database import BUSY_TIMEOUT_MS, Database, open_database
+from storage.errors import DatabaseBusy, DatabaseReadOnly
 from storage.pg_gateway import GatewayLock
 from storage.postgres import PostgresDatabase
 
 #: What a front end catches and answers "try again in a moment": another process held the write lock past the
-#: bound, and nothing was written (`is_busy` tells such an error when the database is being opened).
-__all__ = ["BUSY_TIMEOUT_MS", "App", "DatabaseBusy", "DatabaseReadOnly", "build_app", "is_busy"]
+#: bound (also while the database is being opened), and nothing was written — the storage's own errors
+#: (`DatabaseReadOnly`, one of them: a console opened only to read).
+__all__ = ["BUSY_TIMEOUT_MS", "App", "DatabaseBusy", "DatabaseReadOnly", "build_app"]
 
 if TYPE_CHECKING:
     from bot.gameserver.link import GameServerLink

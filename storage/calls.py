@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-import aiosqlite
-
 from rules.notices import Notice
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
+from storage.errors import Conflict
 from storage.events import EventStore
 from storage.states import CallState, CouncilorCallState
 
@@ -146,7 +145,7 @@ class CallStore:
                 await EventStore.add(conn, now, "call_created", caller, f"call:{call_id}", game=game)
                 if effects is not None:
                     await add_effects(conn, effects(int(call_id or 0)), now)
-        except aiosqlite.IntegrityError as exc:
+        except Conflict as exc:
             raise AlreadyPending(str(exc)) from None
         call = await self.get(int(call_id or 0))
         assert call is not None
@@ -264,7 +263,7 @@ class CallStore:
                 )
                 if effects is not None:
                     await add_effects(conn, effects(ccall_id), now)
-        except aiosqlite.IntegrityError:
+        except Conflict:
             raise AlreadyPending("councilor") from None
         found = await self.councilor_call(ccall_id)
         assert found is not None

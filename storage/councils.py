@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import aiosqlite
-
 from rules.members import Role
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
+from storage.errors import Conflict
 from storage.events import EventStore
 from storage.members import change_role, deny_call
 from storage.states import AppealState, VoteAction, VoteState
@@ -257,7 +256,7 @@ class VoteStore:
                 )
                 if effects is not None:
                     await add_effects(conn, effects(vote_id), now)
-        except aiosqlite.IntegrityError:
+        except Conflict:
             raise AlreadyOpen("vote") from None
         vote = await self.get(vote_id)
         assert vote is not None
@@ -416,7 +415,7 @@ class AppealStore:
                 await _add_pings(conn, appeal_id, pinged, now)
                 if effects is not None:
                     await add_effects(conn, effects(appeal_id), now)
-        except aiosqlite.IntegrityError:
+        except Conflict:
             raise AlreadyOpen("appeal") from None
         appeal = await self.get(appeal_id)
         assert appeal is not None
@@ -434,7 +433,7 @@ class AppealStore:
         """Preuzmi: exactly one councilor turns the filed appeal into his hearing — a trial of the game between the
         appellant and him (a call row taken at once, so the trial has what every trial has), with the win's
         `effects` (given the hearing's id and its call's) in the same transaction. The hearing's id, or None when
-        the appeal was no longer filed; `aiosqlite.IntegrityError` when he already judges a trial."""
+        the appeal was no longer filed; `Conflict` when he already judges a trial."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE appeals SET state = 'taken', councilor = ?, taken_at = ? WHERE id = ? AND state = 'filed'",

@@ -8,7 +8,9 @@ anything: it survives a power loss, not only a killed process), except the bookk
 (which copies of a message were posted, who was pinged), written with ``durable=False`` under NORMAL: in WAL
 mode the next FULL commit syncs those frames too. `bench/desk.py` measures the cost. A write
 waits up to ``busy_timeout`` for another process (an import, the CLI) holding the write lock, then raises
-`DatabaseBusy`, which the adapters answer with "try again in a moment".
+`DatabaseBusy`, which the adapters answer with "try again in a moment". A write that breaks a rule of the schema
+(a unique key another writer took first) is `Conflict`; both are `storage.errors`, raised for sqlite3's own errors
+where the transaction ends, so no driver's error reaches the desk.
 
 Migrations are the numbered ``migrations/NNNN_name.sql`` files (PostgreSQL's ``NNNN_name.pg.sql`` beside
 each), applied once each in order at start and recorded in ``schema_migrations``; a new migration is a new file,
@@ -25,30 +27,30 @@ from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import aiosqlite
 
+from storage.errors import Conflict, DatabaseBusy, DatabaseReadOnly, DatabaseUnavailable
 from storage.sql import Connection
 from storage.tenancy import DEFAULT_CLUB
+
+__all__ = [
+    "Conflict",
+    "Database",
+    "DatabaseBusy",
+    "DatabaseReadOnly",
+    "DatabaseUnavailable",
+    "MigrationFailed",
+    "is_busy",
+    "open_database",
+]
 
 T = TypeVar("T")
 
 MIGRATIONS_PACKAGE = "storage.migrations"
 REBUILDS = "-- sudija: rebuilds a table"  # the first line of an SQLite migration that makes a table anew
 BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's write lock
-
-
-class DatabaseBusy(sqlite3.OperationalError):
-    """Another process held the write lock for longer than the busy timeout; nothing was written."""
-
-
-class DatabaseReadOnly(DatabaseBusy):
-    """The database was opened read-only (a console with ``--read-only``): nothing can be written, nothing was."""
-
-
-class DatabaseUnavailable(Exception):
-    """The database server could not be reached or refused the connection; the message says which and why."""
 
 
 class MigrationFailed(Exception):
@@ -66,7 +68,8 @@ class MigrationFailed(Exception):
 
 
 def is_busy(exc: BaseException) -> bool:
-    """Whether an SQLite error says the database is locked or busy (another connection holds it)."""
+    """Whether an error says the database is locked or busy: `DatabaseBusy`, or SQLite's own error saying another
+    connection holds it (as it comes from the driver, before the translation)."""
     if isinstance(exc, DatabaseBusy):
         return True
     if not isinstance(exc, sqlite3.OperationalError):
@@ -76,6 +79,16 @@ def is_busy(exc: BaseException) -> bool:
         return (code & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
     text = str(exc).lower()
     return "database is locked" in text or "database is busy" in text
+
+
+def raise_translated(exc: sqlite3.Error) -> NoReturn:
+    """Raise SQLite's error as the storage's own: a broken constraint is `Conflict`, a lock held too long
+    `DatabaseBusy`; any other (a bug, a damaged file) stays what it is."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        raise Conflict(str(exc)) from exc
+    if is_busy(exc):
+        raise DatabaseBusy(str(exc)) from exc
+    raise exc
 
 
 def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
@@ -189,17 +202,21 @@ class Database:
                 self._synchronous = wanted
             try:
                 await connection.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                if is_busy(exc):
-                    raise DatabaseBusy(str(exc)) from exc
-                raise
+            except sqlite3.Error as exc:
+                raise_translated(exc)
             try:
                 yield connection
+            except sqlite3.Error as exc:
+                await connection.rollback()
+                raise_translated(exc)
             except BaseException:
                 await connection.rollback()
                 raise
             else:
-                await connection.commit()
+                try:
+                    await connection.commit()
+                except sqlite3.Error as exc:
+                    raise_translated(exc)
 
     async def run_transaction(self, body: Callable[[Any], T]) -> T:
         """Run `body` on the database's own thread, with its sqlite3 connection, inside one BEGIN IMMEDIATE …
@@ -212,13 +229,16 @@ class Database:
 
             def run() -> T:
                 raw: sqlite3.Connection = connection._conn
-                raw.execute("BEGIN IMMEDIATE")
                 try:
-                    result = body(raw)
-                except BaseException:
-                    raw.execute("ROLLBACK")
-                    raise
-                raw.execute("COMMIT")
+                    raw.execute("BEGIN IMMEDIATE")
+                    try:
+                        result = body(raw)
+                    except BaseException:
+                        raw.execute("ROLLBACK")
+                        raise
+                    raw.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    raise_translated(exc)
                 return result
 
             done: T = await connection._execute(run)  # type: ignore[no-untyped-call]
@@ -248,8 +268,10 @@ async def open_database(
         await connection.execute("PRAGMA synchronous = FULL")
         await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         await _migrate(connection)
-    except BaseException:
+    except BaseException as exc:
         await connection.close()
+        if isinstance(exc, sqlite3.Error):
+            raise_translated(exc)
         raise
     db = Database(connection, text)
     try:

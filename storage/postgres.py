@@ -9,8 +9,8 @@ process included. A transaction takes a transaction-level advisory lock (`WRITE_
 followed by a write inside it sees no other writer in between, exactly as on SQLite; the Sudi claim is still
 the one conditional ``UPDATE … WHERE state = 'pending'`` on both. A writer waits up to the lock timeout for
 another, then `DatabaseBusy`, which the adapters answer with "try again in a moment"; PostgreSQL's
-serialization failures and deadlocks are `DatabaseBusy` too, and its constraint violations are
-`sqlite3.IntegrityError`, the error the stores already catch. A commit `durable=False` is
+serialization failures and deadlocks are `DatabaseBusy` too, and its constraint violations `Conflict`, as on
+SQLite (`storage.errors`: no asyncpg error leaves a statement). A commit `durable=False` is
 ``synchronous_commit = off`` for that transaction. One connection per process serves the stores, as on
 SQLite: statements on it are taken one at a time, and a read outside a transaction sees the process's own open
 transaction.
@@ -37,7 +37,6 @@ import asyncio
 import contextlib
 import logging
 import re
-import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -46,17 +45,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from storage.database import (
-    Database,
-    DatabaseBusy,
-    DatabaseReadOnly,
-    DatabaseUnavailable,
-    MigrationFailed,
-    migrations,
-    now_text,
-    registered,
-    split_statements,
-)
+from storage.database import Database, MigrationFailed, migrations, now_text, registered, split_statements
+from storage.errors import Conflict, DatabaseBusy, DatabaseReadOnly, DatabaseUnavailable
 from storage.pg_dialect import CLUB, Catalog, Statement
 from storage.tenancy import DEFAULT_CLUB, SETTING, lock_key
 
@@ -163,7 +153,7 @@ class _Pending:
 
 def _translate_error(exc: Exception) -> Exception:
     if isinstance(exc, asyncpg.exceptions.IntegrityConstraintViolationError):
-        return sqlite3.IntegrityError(str(exc))
+        return Conflict(str(exc))
     if isinstance(exc, _BUSY):
         return DatabaseBusy(f"{type(exc).__name__}: {exc}")
     if isinstance(exc, asyncpg.exceptions.ReadOnlySQLTransactionError):

@@ -9,12 +9,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
 from rules.members import PartyRole
 from storage.changes import NewPaperChange, insert_change
 from storage.chat_outbox import NewEffect, add_effects
 from storage.database import now_text, parse_stored_time
+from storage.errors import Conflict
 from storage.events import EventStore
 from storage.states import SpaceState, TrialOutcome
 
@@ -136,7 +135,7 @@ class TrialStore:
                 await EventStore.add(conn, now, "call_taken", referee, f"call:{call_id}", trial=trial_id)
                 if effects is not None:
                     await add_effects(conn, effects(trial_id), now)
-        except aiosqlite.IntegrityError:
+        except Conflict:
             return TakeResult.JUDGING, None
         return TakeResult.WON, await self.get(trial_id)
 
@@ -255,7 +254,7 @@ class TrialStore:
                 )
                 await EventStore.add(conn, now, "trial_game_changed", actor, f"trial:{trial_id}", game=game)
                 await add_effects(conn, effects, now)
-        except aiosqlite.IntegrityError:
+        except Conflict:
             return False
         return True
 

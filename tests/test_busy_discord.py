@@ -7,7 +7,7 @@ import pytest
 from test_discord import World, answer_of, link, world
 
 from bot.messages import Catalogue
-from storage.database import DatabaseBusy
+from storage.errors import DatabaseBusy
 
 __all__ = ["world"]  # the fixture, shared with the Discord tests
 

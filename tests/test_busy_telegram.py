@@ -7,7 +7,7 @@ from typing import Any
 
 from test_telegram import Scene, call_game, fake, scene, t
 
-from storage.database import DatabaseBusy
+from storage.errors import DatabaseBusy
 
 __all__ = ["fake", "scene"]  # the fixtures, shared with the Telegram tests
 

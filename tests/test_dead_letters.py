@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -30,6 +29,7 @@ from club import NOW, database_for
 from fakes.chat import Sent
 from rules.gamelog import GameStatus
 from rules.verdicts import BulaChange, Draft
+from storage.errors import Conflict
 from storage.outbox import Command
 from storage.outbox_engine import outbox_counts
 from storage.states import OutboxState
@@ -355,7 +355,7 @@ async def test_the_outboxes_rows_survive_the_migration_to_one_shape(
         assert await ChatOutboxStore(db).deliveries(7) == {"telegram": "done"}  # the failed part is asked again
         async with db.transaction() as conn:
             await conn.execute("UPDATE outbox SET state = 'dead' WHERE id = 3")
-        with pytest.raises(sqlite3.IntegrityError, match=r"(?i)check"):  # a state the schema does not know
+        with pytest.raises(Conflict, match=r"(?i)check"):  # a state the schema does not know
             async with db.transaction() as conn:
                 await conn.execute("UPDATE outbox SET state = 'lost' WHERE id = 3")
     finally:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from club import Club
-from storage.database import DatabaseBusy
+from storage.errors import DatabaseBusy
 
 FULL, NORMAL = 2, 1
 

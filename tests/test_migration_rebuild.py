@@ -12,6 +12,7 @@ import pytest
 import storage.database as database
 from club import NOW
 from storage.database import migrations, open_database
+from storage.errors import Conflict
 from storage.states import VoteAction
 
 
@@ -40,7 +41,7 @@ async def test_the_votes_rebuilt_keep_their_rows_and_foreign_keys(
         [vote] = await db.votes.open_votes()
         assert (vote.subject, vote.action, vote.until) == (ana.id, VoteAction.DISMISS, None)
         assert [b for b in await db.votes.ballots(vote.id)]
-        with pytest.raises(sqlite3.IntegrityError):  # the foreign keys are enforced again
+        with pytest.raises(Conflict):  # the foreign keys are enforced again
             async with db.transaction() as conn:
                 await conn.execute("INSERT INTO ballots (vote, member, yes, at) VALUES (99, ?, 1, 'x')", (v1.id,))
     finally:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import subprocess
 import sys
 from datetime import timedelta
@@ -25,7 +24,8 @@ from bot.config import Config
 from bot.ports import ManualTimers
 from club import NOW, Club, make_club
 from storage.chat_outbox import ChatOutboxStore
-from storage.database import DatabaseBusy, migrations, open_database
+from storage.database import migrations, open_database
+from storage.errors import Conflict, DatabaseBusy
 from storage.outbox import OutboxStore
 from storage.pg_dialect import Catalog, translate
 from storage.pg_gateway import GatewayLock, GatewayLost
@@ -110,7 +110,7 @@ async def test_a_writer_waits_for_another_process_then_is_busy_and_writes_nothin
         await db.close()
 
 
-async def test_a_constraint_is_the_integrity_error_the_stores_catch_and_the_transaction_rolls_back(
+async def test_a_constraint_is_the_conflict_the_stores_catch_and_the_transaction_rolls_back(
     pg_url: str,
 ) -> None:
     db = await open_database(pg_url)
@@ -121,7 +121,7 @@ async def test_a_constraint_is_the_integrity_error_the_stores_catch_and_the_tran
             await conn.execute("INSERT INTO members (nick, created_at) VALUES ('ANA', 'y')")
 
     try:
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(Conflict):
             await twice()
         assert await db.members.by_nick("ana") is None
         cur = await db.connection.execute("INSERT INTO members (nick, created_at) VALUES ('ana', 'x')")

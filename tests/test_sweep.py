@@ -21,8 +21,9 @@ from bot.scheduler import SchedulerTimers
 from bot.sweep import Sweeper
 from club import NOW, Club
 from fakes.chat import RecordingChat
-from storage.database import DatabaseBusy, open_database
+from storage.database import open_database
 from storage.deadlines import earliest_deadline, query_plan
+from storage.errors import DatabaseBusy
 
 
 async def poll(condition_async: object, seconds: float = 10.0) -> bool:

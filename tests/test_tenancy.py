@@ -8,7 +8,6 @@ bot lock and write lock; `[club] id` is the configuration's, and the command lin
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import asyncpg
@@ -23,7 +22,8 @@ from bot.ports import ManualTimers
 from club import NOW, Club, make_club
 from rules.verdicts import Draft, Penalty
 from storage import postgres
-from storage.database import DatabaseUnavailable, migrations, open_database, split_statements
+from storage.database import migrations, open_database, split_statements
+from storage.errors import Conflict, DatabaseUnavailable
 from storage.outbox import OutboxStore
 from storage.pg_dialect import Catalog, translate
 from storage.pg_gateway import GatewayLock
@@ -156,7 +156,7 @@ async def test_a_raw_statement_of_one_club_can_neither_read_nor_change_nor_write
         with pytest.raises(asyncpg.exceptions.InsufficientPrivilegeError, match="row-level security"):
             await conn.execute("UPDATE members SET club = ? WHERE nick = 'marko'", (B,))
         # Nor may a row of A point at a row of B: every foreign key is (club, …).
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(Conflict):
             await conn.execute(
                 "INSERT INTO roles (member, role, granted_at) VALUES (?, 'referee', 'x')",
                 (b_ana.id,),

@@ -14,7 +14,6 @@ import contextlib
 import io
 import mimetypes
 import os
-import sqlite3
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -24,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
-from bot.app import BUSY_TIMEOUT_MS, App, DatabaseBusy, DatabaseReadOnly, build_app, is_busy
+from bot.app import BUSY_TIMEOUT_MS, App, DatabaseBusy, DatabaseReadOnly, build_app
 from bot.commands import Commands
 from bot.config import Config
 from bot.console.adapter import PLATFORM, ConsoleChat
@@ -365,9 +364,7 @@ async def _run_console(
             busy_timeout_ms=busy_timeout_ms,
             read_only=read_only,
         )
-    except sqlite3.OperationalError as exc:
-        if not is_busy(exc):
-            raise
+    except DatabaseBusy:
         stderr.write(Catalogue(config.language, config.timezone).t("db.busy") + "\n")
         return 1
 

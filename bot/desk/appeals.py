@@ -33,8 +33,6 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence, Set
 from datetime import datetime, timedelta
 
-import aiosqlite
-
 from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
@@ -61,6 +59,7 @@ from rules.verdicts import (
 from storage.chat_outbox import NewEffect
 from storage.councils import AlreadyOpen, Appeal, NewFile
 from storage.database import now_text
+from storage.errors import Conflict
 from storage.members import Member
 from storage.states import AppealState, EndReason, TrialOutcome
 from storage.trials import Trial
@@ -399,7 +398,7 @@ class AppealDesk(DeskBase):
             hearing_id = await self.db.appeals.take(
                 appeal.id, councilor.id, game, appeal.appellant, self.now(), effects
             )
-        except aiosqlite.IntegrityError:
+        except Conflict:
             raise Refused("appeal.game_busy", game=game) from None
         if hearing_id is None:
             fresh = await self.db.appeals.get(appeal.id)

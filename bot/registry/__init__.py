@@ -18,7 +18,7 @@ from bot.desk.refused import Refused
 from bot.ports import Reply
 from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials
 from bot.registry.spec import Args, Audience, Caller, Command, Usage
-from storage.database import DatabaseBusy, DatabaseReadOnly
+from storage.errors import DatabaseBusy, DatabaseReadOnly
 
 if TYPE_CHECKING:
     from bot.desk import Desk
