@@ -9,12 +9,13 @@ command's usage line. The verdict draft's grammar is `bot.registry.drafts`.
 
 from __future__ import annotations
 
+from bot import registry
 from bot.desk import Desk
 from bot.desk.refused import Refused
 from bot.ports import Reply, Upload
-from bot.registry import REGISTRY, admits, run
+from bot.registry import refusal, run
 from bot.registry.drafts import parse_draft
-from bot.registry.spec import Caller, Command, Usage
+from bot.registry.spec import Caller, Command, Place, Usage
 from bot.registry.text import fold, read_args, with_upload
 from rules.members import Member
 
@@ -24,11 +25,11 @@ __all__ = ["Commands", "Usage", "parse_draft"]
 
 
 class Commands:
-    def __init__(self, desk: Desk, commands: tuple[Command, ...] = REGISTRY) -> None:
+    def __init__(self, desk: Desk, commands: tuple[Command, ...] | None = None) -> None:
         self.desk = desk
-        self.commands = commands
+        self.commands = registry.REGISTRY if commands is None else commands
         self.table: dict[str, Command] = {}
-        for command in commands:
+        for command in self.commands:
             for name in (command.name, *command.aliases):
                 self.table[fold(name)] = command
 
@@ -46,26 +47,34 @@ class Commands:
     def help_text(self) -> str:
         return "\n".join(self.desk.t(c.usage_key) for c in self.commands)
 
-    async def handle(self, member: Member, text: str, upload: Upload | None = None) -> Reply | None:
-        """A line from a member the front end has identified (with the file he sent with it, if any); one who
-        left the club may no longer act."""
+    async def handle(
+        self, member: Member, text: str, upload: Upload | None = None, place: Place = Place.PRIVATE
+    ) -> Reply | None:
+        """A line from a member the front end has identified (with the file he sent with it, if any), typed in
+        `place` (privately, unless the front end says it was the club's chat); one who left the club may no longer
+        act."""
         try:
             self.desk.gate(member)
         except Refused as refused:  # rendered here, at the edge, as before any command runs
             shown = self.desk.refuse(refused.key, **refused.values)
-            return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), None, refusal=shown), text, upload)
-        return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), member), text, upload)
+            caller = Caller(TEXT_PLATFORM, str(member.id), None, place, refusal=shown)
+            return await self.handle_as(caller, text, upload)
+        return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), member, place), text, upload)
 
     async def handle_as(self, caller: Caller, text: str, upload: Upload | None = None) -> Reply | None:
-        """A typed line, answered in the caller's language (`/jezik`), the club's for an account not linked."""
+        """A typed line, answered in the caller's language (`/jezik`), the club's for an account not linked. Text
+        that is no command is a message in his trial when typed privately; in the club's chat it is not the
+        bot's."""
         async with self.desk.reading(caller.member):
             return await self._handle_as(caller, text, upload)
 
     async def _handle_as(self, caller: Caller, text: str, upload: Upload | None = None) -> Reply | None:
         line = text.strip()
         if not line.startswith("/"):
-            if caller.member is None or not line:
-                return caller.refusal if line else None
+            if caller.place is not Place.PRIVATE or not line:
+                return None
+            if caller.member is None:
+                return caller.refusal
             return await self.desk.say(caller.member, text)
         name, command, rest = self.find(line)
         if command is None:
@@ -73,8 +82,9 @@ class Commands:
         return await self.run(caller, command, rest, upload)
 
     async def run(self, caller: Caller, command: Command, rest: str, upload: Upload | None = None) -> Reply:
-        if not admits(caller, command):
-            return caller.refusal or self.desk.refuse("link.needed")
+        refused = refusal(self.desk, caller, command)  # before its words are read: who and where first
+        if refused is not None:
+            return refused
         try:
             args = with_upload(command, read_args(command, rest, self.desk.t), upload, self.desk.t)
         except Usage as problem:

@@ -14,7 +14,7 @@ from bot.desk.refused import Refused
 from bot.gameserver.korekcija import korekcija_of
 from bot.messages import MESSAGES
 from bot.ports import Action
-from bot.registry import BY_NAME, Caller, run
+from bot.registry import BY_NAME, Args, Caller, Place, run
 from bot.telegram.format import parse_callback
 from club import Club
 from storage.states import CallState, EndReason
@@ -51,7 +51,7 @@ async def test_a_part_raises_its_refusal_as_a_key_and_values_and_the_desk_render
 
 async def test_the_registry_renders_a_refusal_raised_below_it(club: Club) -> None:
     ana = await club.member("ana")
-    reply = await run(club.desk, Caller("test", "ana", ana), BY_NAME["povuci"], {})
+    reply = await run(club.desk, Caller("test", "ana", ana, Place.PRIVATE), BY_NAME["povuci"], Args({}))
     assert not reply.ok
     assert reply.text == club.desk.t("withdraw.none")
 

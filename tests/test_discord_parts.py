@@ -16,12 +16,12 @@ from bot.discord.components import (
     CUSTOM_ID,
     DRAFT_KINDS,
     DeskButton,
-    build_draft,
     draft_fields,
 )
 from bot.discord.port import chunks
 from bot.messages import Catalogue
 from bot.ports import ManualClock, ManualTimers
+from bot.registry.drafts import read_form as build_draft
 from bot.registry.spec import Usage
 from fakes.discord_server import FakeDiscord, pointed_at
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, VerdictKind

@@ -560,7 +560,7 @@ async def test_a_draft_naming_a_member_twice_is_refused_whatever_the_letter_case
 
 
 def test_the_discord_form_refuses_a_member_named_twice_too() -> None:
-    from bot.discord.components import build_draft  # noqa: PLC0415 (imported where the test needs it)
+    from bot.registry.drafts import read_form as build_draft  # noqa: PLC0415 (imported where the test needs it)
     from bot.registry.spec import Usage  # noqa: PLC0415 (imported where the test needs it)
     from rules.verdicts import BulaChange, VerdictKind  # noqa: PLC0415 (imported where the test needs it)
 

@@ -106,7 +106,7 @@ async def test_the_typed_language_knows_every_command_and_alias(club: Club) -> N
 
 async def test_an_unlinked_account_may_use_only_what_is_for_anyone(club: Club) -> None:
     commands = Commands(club.desk)
-    stranger = Caller("test", "999", None)
+    stranger = Caller("test", "999", None, Place.PRIVATE)
     for command in REGISTRY:
         reply = await commands.handle_as(stranger, f"/{command.name}")
         assert reply is not None

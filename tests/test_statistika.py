@@ -310,16 +310,21 @@ def test_the_chart_fits_its_texts() -> None:
 
 async def test_statistika_command_for_councilors_only(club: Club) -> None:
     from bot.registry import BY_NAME, run  # noqa: PLC0415 (imported where the test needs it)
-    from bot.registry.spec import Args, Caller  # noqa: PLC0415 (imported where the test needs it)
+    from bot.registry.spec import Args, Caller, Place  # noqa: PLC0415 (imported where the test needs it)
 
     councilor = await club.member("vecnik", "councilor")
     referee = await club.member("sudija", "referee")
     command = BY_NAME["statistika"]
-    refused = await run(club.desk, Caller("test", "sudija", referee), command, Args({"od": None, "do": None}))
+    refused = await run(
+        club.desk, Caller("test", "sudija", referee, Place.PRIVATE), command, Args({"od": None, "do": None})
+    )
     assert not refused.ok
     assert "samo većnici" in refused.text
     reply = await run(
-        club.desk, Caller("test", "vecnik", councilor), command, Args({"od": date(2026, 11, 1), "do": None})
+        club.desk,
+        Caller("test", "vecnik", councilor, Place.PRIVATE),
+        command,
+        Args({"od": date(2026, 11, 1), "do": None}),
     )
     assert reply.ok
     assert reply.text.startswith("Statistika sudijskog stola od 2026-11-01")
@@ -328,7 +333,7 @@ async def test_statistika_command_for_councilors_only(club: Club) -> None:
     assert chart.png.startswith(b"\x89PNG")
     backwards = await run(
         club.desk,
-        Caller("test", "vecnik", councilor),
+        Caller("test", "vecnik", councilor, Place.PRIVATE),
         command,
         Args({"od": date(2026, 11, 2), "do": date(2026, 11, 1)}),
     )

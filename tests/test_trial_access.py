@@ -15,7 +15,7 @@ from typing import Any
 from bot.cli.presude import show
 from bot.cli.zapisnik import export
 from bot.registry import BY_NAME, run
-from bot.registry.spec import Args, Caller
+from bot.registry.spec import Args, Caller, Place
 from club import Club, database_for
 from rules.gamelog import GameStatus
 from rules.members import OFFICIALS, OWNER, Role, sees_names, sees_transcript
@@ -90,7 +90,8 @@ async def test_presude_and_zapisnik_agree_for_every_reader(club: Club, tmp_path:
             offices = config.offices(member)
             expected = sees_transcript(offices, member.id in parties, nick in PLAYERS)
             named = sees_names(offices, set(config.referee_names_visible_to))
-            record = await run(club.desk, Caller("test", nick, member), zapisnik, Args({"sudjenje": trial}))
+            caller = Caller("test", nick, member, Place.PRIVATE)
+            record = await run(club.desk, caller, zapisnik, Args({"sudjenje": trial}))
             page = await club.desk.verdicts(member, game, trial)
             listing = await club.desk.verdicts(member, game)
             assert record.ok is page.ok is expected, (nick, trial)

@@ -223,14 +223,14 @@ def test_the_record_renders_in_headless_chromium_without_any_request(trial: int,
 async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) -> None:
     from bot.records.zapisnik import verify_html  # noqa: PLC0415 (imported where the test needs it)
     from bot.registry import BY_NAME, run  # noqa: PLC0415 (imported where the test needs it)
-    from bot.registry.spec import Args, Caller  # noqa: PLC0415 (imported where the test needs it)
+    from bot.registry.spec import Args, Caller, Place  # noqa: PLC0415 (imported where the test needs it)
 
     trial_id = await judged(club)
     command = BY_NAME["zapisnik"]
 
     async def ask(nick: str, number: int = trial_id) -> Any:
         member = await club.get(nick)
-        return await run(club.desk, Caller("test", nick, member), command, Args({"sudjenje": number}))
+        return await run(club.desk, Caller("test", nick, member, Place.PRIVATE), command, Args({"sudjenje": number}))
 
     caller = await ask("ivana")
     assert caller.ok

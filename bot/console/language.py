@@ -1,6 +1,8 @@
 """The console's input language: one line, one action. Reading a line is pure; the runner carries it out.
 
-    @NICK TEXT               member NICK types TEXT (a /command, or a message in his trial)
+    @NICK TEXT               member NICK types TEXT (a /command, or a message in his trial), privately
+    @NICK !club TEXT         NICK types TEXT in the club's chat (a Telegram group's place: the core refuses there
+                             what works only privately; the answer is his alone)
     @NICK !press LABEL       NICK presses the button LABEL on the newest message that shows it to him
     @NICK !online | !offline presence
     @NICK !sit GAME | !stand a seat at a table (what the game server's live feed would say)
@@ -21,6 +23,7 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot.registry.spec import Place
 from rules.limits import MAX_INT
 
 
@@ -37,6 +40,7 @@ class LineError(ValueError):
 class Say:
     nick: str
     text: str
+    place: Place = Place.PRIVATE  # where he typed it: privately, or in the club's chat (`!club`)
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,10 @@ def _member_line(text: str) -> Action:
     if action is None:
         return Say(nick, rest)
     name, arg = action.group(1).casefold(), (action.group(2) or "").strip()
+    if name == "club":
+        if not arg:
+            raise LineError("console.no_text", nick=nick)
+        return Say(nick, arg, Place.CLUB)
     if name == "press":
         if not arg:
             raise LineError("console.press_label")

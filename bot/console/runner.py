@@ -45,6 +45,7 @@ from bot.dblock import DatabaseInUse, DatabaseLock, shared
 from bot.demo import MEMBERS, OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.messages import Catalogue
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers, Upload
+from bot.registry.spec import Place
 from rules.members import JUDGING_ROLES, Member
 
 HISTORY = Path.home() / ".sudija_console_history"
@@ -197,9 +198,11 @@ class Console:
     async def say(self, action: Say) -> None:
         member = await self.member(action.nick)
         upload = self.staged.pop(action.nick.casefold(), None) if action.text.startswith("/") else None
-        reply = await self.commands.handle(member, action.text, upload)
+        reply = await self.commands.handle(member, action.text, upload, action.place)
         if reply is not None:
             self.chat.show_reply(action.nick, reply)
+        elif action.place is Place.CLUB:
+            return  # the club's own conversation is not the bot's
         elif not action.text.startswith("/") and await self.desk.open_trial_of(member) is None:
             self.chat.note(self.t("console.unheard", nick=member.nick))
 

@@ -35,7 +35,6 @@ from bot.discord.components import (
     LEGACY_DRAFT_KINDS,
     DeskButton,
     DraftModal,
-    build_draft,
     form_values,
     view_of,
 )
@@ -44,7 +43,9 @@ from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_
 from bot.i18n import LANGUAGES
 from bot.i18n.clock import discord_times
 from bot.ports import WORK_SLOTS, Reply, RolesSeen, Upload
-from bot.registry.spec import Args, Caller, Command, Usage
+from bot.registry import BY_NAME
+from bot.registry.drafts import form_args
+from bot.registry.spec import ArgKind, Args, Caller, Command, Place, Usage
 from bot.registry.text import with_upload
 from rules.members import Member
 from rules.verdicts import VerdictKind
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from bot.app import App
 
 log = logging.getLogger(__name__)
+DRAFT_COMMAND = BY_NAME["presuda"]  # the verdict draft: its form's submit runs it
 TOKEN_GONE = frozenset({50027, 10015})  # Invalid Webhook Token, Unknown Webhook: the 15 minutes are over
 
 
@@ -181,23 +183,39 @@ class SudijaBot(discord.Client):
     async def on_button(self, interaction: discord.Interaction[Any], action: str, ref: int) -> None:
         if action.startswith(DRAFT_PREFIX):
             kind = action.removeprefix(DRAFT_PREFIX)
-            await self.open_draft(interaction, LEGACY_DRAFT_KINDS.get(kind, kind), ref)
+            await self.open_form(interaction, DRAFT_COMMAND, LEGACY_DRAFT_KINDS.get(kind, kind), ref)
             return
         await self.answer(interaction, lambda m: self.desk.press(m, action, ref, PLATFORM))
 
-    async def open_draft(self, interaction: discord.Interaction[Any], kind: str, trial_id: int | None) -> None:
-        """A modal must be the first answer, so only a quick look decides whether to show it; the desk checks
-        the submitted draft in full."""
-        member = await self.desk.actor(PLATFORM, str(interaction.user.id))
-        if isinstance(member, Reply):
-            await interaction.response.send_message(member.text, ephemeral=True)
+    async def caller(self, interaction: discord.Interaction[Any], trial: int | None = None) -> Caller:
+        """Who runs a command, and where: a Discord command is answered to him alone and no one else sees that he
+        used it (private), in the trial whose thread (or form, `trial`) it came from, if any."""
+        actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
+        if trial is None and interaction.channel_id is not None:
+            trial = self.chat.trial_of_thread(interaction.channel_id)
+        return Caller(
+            PLATFORM,
+            str(interaction.user.id),
+            None if isinstance(actor, Reply) else actor,
+            Place.PRIVATE,
+            refusal=actor if isinstance(actor, Reply) else None,
+            display=interaction.user.display_name,
+            trial=trial,
+        )
+
+    async def open_form(
+        self, interaction: discord.Interaction[Any], command: Command, kind: str, trial: int | None
+    ) -> None:
+        """A modal must be the first answer (no deferring): the core says at once whether the form may be shown
+        (`bot.registry.open_form`: who, where, and the trial it is for); the submit is run in full."""
+        caller = await self.caller(interaction, trial)
+        choice = next(a.name for a in command.args if a.kind is ArgKind.CHOICE)
+        opened = await registry.open_form(self.desk, caller, command, Args({choice: kind}))
+        if isinstance(opened, Reply):
+            await interaction.response.send_message(opened.text, ephemeral=True)
             return
-        trial = await self.desk.judging(member)
-        async with self.desk.reading(member):  # the form in his language (/jezik)
-            if trial is None or (trial_id is not None and trial.id != trial_id) or kind not in set(VerdictKind):
-                await interaction.response.send_message(self.desk.t("trial.not_your_trial"), ephemeral=True)
-                return
-            await interaction.response.send_modal(DraftModal(VerdictKind(kind), trial.id, self.desk.t))
+        async with self.desk.reading(caller.member):  # the form in his language (/jezik)
+            await interaction.response.send_modal(DraftModal(VerdictKind(kind), opened, self.desk.t))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A draft form's submit, read from the interaction itself: also a form opened before a restart (no
@@ -212,19 +230,10 @@ class SudijaBot(discord.Client):
         await self.on_draft(interaction, kind, form_values(data.get("components")), int(match["trial"]))
 
     async def on_draft(
-        self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str], trial_id: int | None = None
+        self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str], trial_id: int
     ) -> None:
-        async def run(member: Member) -> Reply:
-            trial = await self.desk.judging(member)
-            if kind not in set(VerdictKind) or trial is None or (trial_id is not None and trial.id != trial_id):
-                return self.desk.refuse("trial.not_your_trial")  # the form's trial ended meanwhile
-            try:
-                draft = build_draft(VerdictKind(kind), values, self.desk.t)
-            except Usage as problem:
-                return Reply(str(problem), ok=False)
-            return await self.desk.draft(member, draft)
-
-        await self.answer(interaction, run)
+        """A submitted draft form: ``/presuda`` with the form's fields as the draft's words, for the form's trial."""
+        await self.run_command(interaction, DRAFT_COMMAND, lambda: form_args(kind, values), trial_id)
 
     async def run_command(
         self,
@@ -232,29 +241,24 @@ class SudijaBot(discord.Client):
         command: Command,
         values: Callable[[], Args],
         files: Sequence[discord.Attachment] = (),
+        trial: int | None = None,
     ) -> None:
-        """A registry command: defer first (the desk may be slow), then run it for whoever the account proves to
-        be (an unproven account or a member who left gets the desk's refusal unless the command is for anyone).
-        An attachment is read after the deferral, and only within the club's size limit (a larger one is handed
-        over empty, so the desk answers with the limit)."""
+        """A registry command: defer first (the desk may be slow), then run it through `bot.registry.run` for whoever
+        the account proves to be, which decides who may use it where. An attachment is read after the deferral, and
+        only within the club's size limit (a larger one is handed over empty, so the desk answers with the limit)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             async with self.work:
-                actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
-                caller = Caller(
-                    PLATFORM,
-                    str(interaction.user.id),
-                    None if isinstance(actor, Reply) else actor,
-                    refusal=actor if isinstance(actor, Reply) else None,
-                    display=interaction.user.display_name,
-                )
-                try:
-                    args = with_upload(command, values(), await self.upload_of(files), self.desk.t)
-                    reply = await registry.run(self.desk, caller, command, args)
-                except Usage as problem:
-                    reply = self.desk.refuse(
-                        "command.usage", problem=str(problem), usage=self.desk.t(command.usage_key)
-                    )
+                caller = await self.caller(interaction, trial)
+                async with self.desk.reading(caller.member):
+                    try:
+                        args = with_upload(command, values(), await self.upload_of(files), self.desk.t)
+                    except Usage as problem:  # an option read by the typed reader (a date): said as for a typed one
+                        reply = self.desk.refuse(
+                            "command.usage", problem=str(problem), usage=self.desk.t(command.usage_key)
+                        )
+                    else:
+                        reply = await registry.run(self.desk, caller, command, args)
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.refuse("discord.failed")

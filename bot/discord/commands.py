@@ -5,7 +5,9 @@ limits, every answer ephemeral and deferred before the desk's work.
 A game option autocompletes the caller's recent games; whatever number comes back is checked by the desk like any
 other. Text options that have a form (dates, months) are read by the same reader as typed commands
 (`bot.registry.text.read_value`), so a mistake gets the same answer everywhere. A command with a form
-(``/presuda``) opens Discord's modal for the chosen kind instead (`bot.discord.components`).
+(``/presuda``) opens Discord's modal for the chosen kind instead (`bot.discord.components`), when the core says
+it may (`bot.registry.open_form`). Every command runs through `bot.registry.run`, which decides who may use it
+where: on Discord a command is private (answered to the member alone, its use shown to no one).
 """
 
 from __future__ import annotations
@@ -129,7 +131,7 @@ def app_command(bot: SudijaBot, command: Command) -> app_commands.Command[Any, .
     async def callback(interaction: discord.Interaction[Any], **given: Any) -> None:
         if command.form:
             (kind,) = [v.value for v in given.values() if isinstance(v, app_commands.Choice)]
-            await bot.open_draft(interaction, kind, None)
+            await bot.open_form(interaction, command, kind, None)
             return
         files = [v for v in given.values() if isinstance(v, discord.Attachment)]
         await bot.run_command(interaction, command, lambda: values_of(command, given, desk.t), files)

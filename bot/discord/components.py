@@ -2,8 +2,9 @@
 id (``sudija:take:42``), so a press on any message ever sent works after a restart with no view kept in memory.
 
 Desk buttons (take, withdraw, join, hands, history, councilor, finish, leave) go to `Desk.press`; the draft
-buttons (``sudija:nacrt_kazna:7``) open a modal for one verdict kind whose fields are put into the one draft
-grammar (`bot.registry.drafts`) and read like a typed ``/presuda``. A submitted form is read from the interaction
+buttons (``sudija:nacrt_kazna:7``) open a modal for one verdict kind (when `bot.registry.open_form` says so) whose
+fields are put into the one draft grammar (`bot.registry.drafts.form_args`) and run as ``/presuda`` through
+`bot.registry.run`. A submitted form is read from the interaction
 itself (`form_values`), so a form opened before a restart is answered after it too.
 Nothing in a custom_id is trusted: the desk re-checks the presser and the stored state every time.
 """
@@ -17,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.ports import Button
-from bot.registry.drafts import read_draft
-from rules.verdicts import REASON_REQUIRED, Draft, VerdictKind
+from rules.verdicts import REASON_REQUIRED, VerdictKind
 
 if TYPE_CHECKING:
     from bot.discord.client import SudijaBot
@@ -38,7 +38,6 @@ LEGACY_DRAFT_KINDS = {
     "nobody": "niko",
     "no_verdict": "bez",
 }
-YES = frozenset({"da", "d", "yes", "y", "true", "1", "potvrđujem", "potvrdjujem"})
 STYLES = {
     "primary": discord.ButtonStyle.primary,
     "danger": discord.ButtonStyle.danger,
@@ -151,46 +150,8 @@ def draft_fields(kind: VerdictKind, t: Callable[..., str]) -> list[Field]:
     return [reason]
 
 
-def _yes(text: str) -> bool:
-    return text.strip().casefold() in YES
-
-
-def draft_words(kind: VerdictKind, values: dict[str, str]) -> list[str]:
-    """The modal's fields as the words of a typed draft (``ruka 3 ana +4 petar -2 kasno``)."""
-
-    def get(name: str) -> str:
-        return values.get(name, "").strip()
-
-    words: list[str] = []
-    if kind is VerdictKind.BULE:
-        if get("hand"):
-            words += ["ruka", get("hand")]
-        words += get("amounts").replace(",", " ").replace(";", " ").split()
-    elif kind is VerdictKind.BULA:
-        words += [w for w in (get("hand"), get("culprit")) if w]
-    elif kind is VerdictKind.KAZNA:
-        # "petar po kasnjenje": the club's catalogue names the penalty (the form holds five fields at most).
-        words += get("culprit").split()
-        if get("plavac"):
-            words += ["plavac", get("plavac")]
-        if get("league"):
-            words += ["liga", get("league")]
-        if _yes(get("abandoned")):
-            words.append("napustio")
-    elif kind is VerdictKind.SVODJENJE and _yes(get("confirm")):
-        words.append("potvrdjujem")
-    if kind in (VerdictKind.BULE, VerdictKind.BULA) and _yes(get("late")):
-        words.append("kasno")
-    return words
-
-
-def build_draft(kind: VerdictKind, values: dict[str, str], t: Callable[..., str]) -> Draft:
-    """The modal's fields read by the one draft grammar; `Usage` says what is wrong. The desk checks every rule."""
-    return read_draft(kind, draft_words(kind, values), values.get("reason", ""), t)
-
-
 class DraftModal(discord.ui.Modal):
-    """The referee fills in one kind of verdict; submitting calls `Desk.draft` (which checks everything)."""
+    """The referee fills in one kind of verdict; the submit runs ``/presuda`` (which checks everything)."""
 
     def __init__(self, kind: VerdictKind, trial_id: int, t: Callable[..., str]) -> None:
         super().__init__(title=t(f"choice.vrsta.{kind}")[:45], custom_id=f"nacrt:{kind}:{trial_id}", timeout=None)

@@ -1,6 +1,7 @@
 """The command registry: every command of the club, declared once (`bot.registry.spec.Command`), one module per
 concern. The text parser (`bot.commands`), Telegram's menus, Discord's command tree and the console's help are
-generated from `REGISTRY`; `run` is the one door through which every front end reaches a use case.
+generated from `REGISTRY`; `run` is the one door through which every front end reaches a use case, and it
+decides who may use a command where (`refusal`: the declaration's places and audience), whichever front end it is.
 
 To add a command: declare it in the concern's module (its name, arguments, audience, places and the use case it
 runs) and give it its catalogue entries (``name.``, ``cmd.``, ``usage.``, and ``name.``/``arg.`` for each new
@@ -11,17 +12,21 @@ language has its texts.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
 
 from bot import logs, metrics
 from bot.desk.refused import Refused
 from bot.ports import Reply
 from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials
-from bot.registry.spec import Args, Audience, Caller, Command, Usage
+from bot.registry.spec import Args, Audience, Caller, Command, Place, Usage
+from bot.registry.text import check_args
 from storage.errors import DatabaseBusy, DatabaseReadOnly
 
 if TYPE_CHECKING:
     from bot.desk import Desk
+
+T = TypeVar("T")
 
 
 async def pomoc(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -43,18 +48,32 @@ REGISTRY: tuple[Command, ...] = (
 BY_NAME: dict[str, Command] = {c.name: c for c in REGISTRY}
 
 
-def admits(caller: Caller, command: Command) -> bool:
-    """An account not linked yet may use only what is for anyone (front ends ask before reading arguments)."""
-    return caller.member is not None or command.audience is Audience.ANYONE
+def refusal(desk: Desk, caller: Caller, command: Command) -> Reply | None:
+    """What the core answers a caller it does not let use `command`, or None: a place the declaration does not name
+    (wherever the command came from, whoever typed it), an account not linked (or a member who may no longer act)
+    for a command that is not for anyone, a member holding none of the functions its audience needs. The use case
+    decides the rest. Front ends may ask it before reading the arguments; `run` asks it again."""
+    if caller.place not in command.places:
+        return desk.refuse("command.private_only" if Place.PRIVATE in command.places else "command.club_only")
+    if command.audience is Audience.ANYONE:
+        return None
+    if caller.member is None:
+        return caller.refusal or desk.refuse("link.needed")
+    functions = command.audience.functions
+    if functions and functions.isdisjoint(desk.roles_of(caller.member)):
+        return desk.refuse(command.audience.refusal_key)
+    return None
 
 
 async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply:
-    """Run a command for whoever typed it, if `admits` lets him; everything it answers him is in his language.
-    Each run is one event of the journal and the metrics (bot/logs.py, bot/metrics.py): the command, the
-    platform, ok or refused, the time it took and the ids it was given — never the text a member typed."""
+    """Run a command for whoever typed it, wherever, if `refusal` lets him and its arguments are what it declares
+    (`check_args`: a front end that builds them itself, as Discord's options or a web form, is held to the same
+    limits as the typed line); everything it answers him is in his language. Each run is one event of the journal
+    and the metrics (bot/logs.py, bot/metrics.py): the command, the platform, ok or refused, the time it took and
+    the ids it was given — never the text a member typed."""
     started = time.perf_counter()
     async with desk.reading(caller.member):
-        reply = await _run(desk, caller, command, args)
+        reply = await _answered(desk, command, _run(desk, caller, command, args))
     seconds = time.perf_counter() - started
     outcome = "ok" if reply.ok else "refused"
     metrics.command_done(desk.config.club_id, caller.platform, command.name, outcome, seconds)
@@ -66,14 +85,40 @@ async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply
     return reply
 
 
+async def open_form(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply | int:
+    """Before a platform shows `command`'s form (Discord's modal): what the form is for (its `Command.form`: a
+    draft's trial), or the refusal to show instead, in the caller's language. `args` are those the platform has
+    before the form (the verdict's kind). The submitted form goes through `run`."""
+    assert command.form is not None, f"{command.name} has no form"
+    opens = command.form
+    async with desk.reading(caller.member):
+
+        async def opened() -> Reply | int:
+            refused = refusal(desk, caller, command)
+            if refused is not None:
+                return refused
+            check_args(command, args, desk.t)
+            return await opens(desk, caller, args)
+
+        return await _answered(desk, command, opened())
+
+
 async def _run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply:
-    if not admits(caller, command):
-        return caller.refusal or desk.refuse("link.needed")
+    refused = refusal(desk, caller, command)
+    if refused is not None:
+        return refused
+    check_args(command, args, desk.t)
+    return await command.run(desk, caller, args)
+
+
+async def _answered(desk: Desk, command: Command, work: Awaitable[T]) -> T | Reply:
+    """The use case's answer, or its refusal rendered here, at the edge: a `Usage` mistake with the command's usage
+    line, a `Refused`, a database that only reads or is busy (nothing was written)."""
     try:
-        return await command.run(desk, caller, args)
+        return await work
     except Usage as problem:
         return desk.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
-    except Refused as refused:  # the use case refused: rendered here, at the edge
+    except Refused as refused:
         return desk.refuse(refused.key, **refused.values)
     except DatabaseReadOnly:  # a console that only reads: nothing was written
         return desk.refuse("db.read_only")
@@ -81,4 +126,4 @@ async def _run(desk: Desk, caller: Caller, command: Command, args: Args) -> Repl
         return desk.refuse("db.busy")
 
 
-__all__ = ["BY_NAME", "REGISTRY", "Args", "Caller", "Command", "admits", "run"]
+__all__ = ["BY_NAME", "REGISTRY", "Args", "Caller", "Command", "Place", "check_args", "open_form", "refusal", "run"]

@@ -7,14 +7,19 @@ form's fields (Discord's modal), read into a `rules.verdicts.Draft`:
     svodjenje [potvrdjujem]    niko    bez             ručno svođenje, (niko), Bez presude
 
 followed by ``-- obrazloženje``. The desk checks the draft against the club's rules; this only reads it.
+
+A form (Discord's modal; a web page's form) has a field per part of one kind's draft; `form_args` puts its fields
+into these words, so a form is read by this grammar, as `/presuda`'s arguments, through `bot.registry.run`. A
+yes/no field says yes with the typed yes/no's words (`bot.registry.text.YES`: da, on, yes) or with the grammar's
+own word for it (``kasno``, ``napustio``, ``potvrdjujem``), and with nothing else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from bot.registry.spec import MAX_DAYS, MAX_NUMBER, Usage
-from bot.registry.text import fold, read_number
+from bot.registry.spec import MAX_DAYS, MAX_NUMBER, Args, Usage
+from bot.registry.text import YES, fold, read_number
 from rules.verdicts import (
     BulaChange,
     Draft,
@@ -31,6 +36,7 @@ from rules.verdicts import (
 Translate = Callable[..., str]
 LATE = "kasno"
 CONFIRM = "potvrdjujem"
+ABANDONED = "napustio"
 
 
 def parse_draft(text: str, t: Translate) -> Draft:
@@ -100,8 +106,57 @@ def _penalty(args: Sequence[str], t: Translate) -> Penalty:
             plavac, i = read_number(rest[i + 1], t("usage.days"), 0, MAX_DAYS), i + 2
         elif rest[i] == "liga" and i + 1 < len(rest):
             liga, i = read_number(rest[i + 1], t("usage.points"), 0, MAX_NUMBER), i + 2
-        elif rest[i] == "napustio":
+        elif rest[i] == ABANDONED:
             abandoned, i = True, i + 1
         else:
             raise Usage(t("usage.kazna"))
     return Penalty(culprit, plavac, liga, abandoned, offence.casefold(), units=units, amount=amount)
+
+
+def said_yes(text: str, word: str) -> bool:
+    """A form's yes/no field for the grammar's `word`: the typed yes/no's yes, or that word itself."""
+    folded = fold(text.strip())
+    return folded in YES or folded == word
+
+
+def form_words(kind: VerdictKind, values: Mapping[str, str]) -> tuple[str, ...]:
+    """A form's fields for one verdict kind as the words of a typed draft (``ruka 3 ana +4 petar -2 kasno``): the
+    fields ``hand``, ``amounts`` (commas or semicolons between pairs), ``culprit`` (``petar po kasnjenje``: the
+    catalogue names the penalty), ``plavac``, ``league``, and the yes/no fields ``late``, ``abandoned``, ``confirm``."""
+
+    def get(name: str) -> str:
+        return values.get(name, "").strip()
+
+    words: list[str] = []
+    if kind is VerdictKind.BULE:
+        if get("hand"):
+            words += ["ruka", get("hand")]
+        words += get("amounts").replace(",", " ").replace(";", " ").split()
+    elif kind is VerdictKind.BULA:
+        words += [w for w in (get("hand"), get("culprit")) if w]
+    elif kind is VerdictKind.KAZNA:
+        words += get("culprit").split()
+        if get("plavac"):
+            words += ["plavac", get("plavac")]
+        if get("league"):
+            words += ["liga", get("league")]
+        if said_yes(get("abandoned"), ABANDONED):
+            words.append(ABANDONED)
+    elif kind is VerdictKind.SVODJENJE and said_yes(get("confirm"), CONFIRM):
+        words.append(CONFIRM)
+    if kind in (VerdictKind.BULE, VerdictKind.BULA) and said_yes(get("late"), LATE):
+        words.append(LATE)
+    return tuple(words)
+
+
+def form_args(kind: str, values: Mapping[str, str]) -> Args:
+    """A submitted draft form as `/presuda`'s arguments (its kind, the draft's words, the reason), for
+    `bot.registry.run`; a kind that is none of the verdicts' is left for it to refuse."""
+    known = next((k for k in VerdictKind if k.value == kind), None)
+    words = () if known is None else form_words(known, values)
+    return Args({"vrsta": kind, "nacrt": words, "razlog": values.get("reason", "")})
+
+
+def read_form(kind: VerdictKind, values: Mapping[str, str], t: Translate) -> Draft:
+    """A form's fields read by the one grammar, as `/presuda` reads them; `Usage` says what is wrong."""
+    return read_draft(kind, form_words(kind, values), values.get("reason", ""), t)

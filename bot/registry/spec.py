@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from bot.ports import Reply, Upload
-from rules.members import Member
+from rules.members import JUDGING_ROLES, OWNER, Member, Office, Role
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -50,20 +50,42 @@ class ArgKind(StrEnum):
 
 
 class Place(StrEnum):
-    """Where a command may be typed."""
+    """Where a command was typed, as its front end says (`Caller.place`): who else sees it there. `bot.registry.run`
+    refuses a command typed in a place its declaration does not name."""
 
-    CLUB = "club"  # the club's public chat (Telegram's groups, Discord's channels)
-    PRIVATE = "private"  # a private chat with the bot, or a trial's private space
+    CLUB = "club"  # the club's chat, where the others see what is typed (Telegram's groups; the console's `!club`)
+    # The member alone (and the bot): a private chat with the bot, a trial's private space, a Discord command (its
+    # answer is his alone and no one else sees that he used it), a page of the club's web site.
+    PRIVATE = "private"
 
 
 class Audience(StrEnum):
-    """Who the command is for. The desk checks every use against the stored roles; this tells the front ends whom
-    to offer it to and whether an account not yet linked to a nickname may use it at all."""
+    """Who the command is for. `bot.registry.run` refuses whoever is not: an account not linked yet anything but
+    ANYONE's, and a member who holds none of `functions`; the use case then checks the rest against the stored
+    rows (that the referee judges this very trial, that a councilor may govern this function). It also tells the
+    front ends whom to offer the command to."""
 
     ANYONE = "anyone"  # also an account that is not linked yet
     MEMBER = "member"
-    REFEREE = "referee"  # trial controls
+    REFEREE = "referee"  # trial controls: whoever judges (a referee; a councilor his appeal's hearing)
     OFFICIAL = "official"  # councilors, moderators and the owner (governance)
+
+    @property
+    def functions(self) -> frozenset[Office]:
+        """The functions of which a member must hold one (`Desk.roles_of`: the owner's too); empty: none."""
+        return _FUNCTIONS.get(self, frozenset())
+
+    @property
+    def refusal_key(self) -> str:
+        """What a member holding none of `functions` is told: that he does not judge (as a referee judging another
+        trial is told by the use case), that the command is the officials'."""
+        return "trial.not_your_trial" if self is Audience.REFEREE else f"command.for_{self.value}"
+
+
+_FUNCTIONS: dict[Audience, frozenset[Office]] = {
+    Audience.REFEREE: JUDGING_ROLES,
+    Audience.OFFICIAL: frozenset({Role.COUNCILOR, Role.MODERATOR, OWNER}),
+}
 
 
 class Usage(ValueError):
@@ -156,17 +178,24 @@ class Args:
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who typed the command: the platform account, and the member it proves to be — None when it is not linked
-    (or the member may not act: he left the club), with `refusal` saying why."""
+    """Who typed the command, and where: the platform account, the member it proves to be — None when it is not
+    linked (or the member may not act: he left the club), with `refusal` saying why —, the place it came from, and
+    the trial whose space (or form) it came from when the front end knows (Discord's trial threads and draft
+    forms; a trial control then acts on that trial or is refused)."""
 
     platform: str
     account: str
     member: Member | None
+    place: Place
     refusal: Reply | None = None
     display: str = ""  # the account's display name on the platform (shown to whoever approves a link)
+    trial: int | None = None
 
 
 Run = Callable[["Desk", Caller, Args], Awaitable[Reply]]
+#: Before a platform shows a command's form (Discord's modal, which must be the first answer): what the form is for
+#: (a draft's trial), or `Refused` (`bot.registry.open_form`). The submitted form is run like the command.
+Opens = Callable[["Desk", Caller, Args], Awaitable[int]]
 
 
 @dataclass(frozen=True)
@@ -180,7 +209,7 @@ class Command:
     places: frozenset[Place] = frozenset({Place.CLUB, Place.PRIVATE})
     aliases: tuple[str, ...] = ()  # other spellings typed as text (with diacritics: ``završi``)
     monospace: bool = False  # the answer is a table (the paper, the hands): shown in a fixed-width font
-    form: bool = False  # platforms with forms (Discord's modals) collect the WORDS and REASON arguments in one
+    form: Opens | None = None  # platforms with forms (Discord's modals) collect the WORDS and REASON arguments in one
 
     @property
     def reason(self) -> Arg | None:

@@ -9,11 +9,11 @@ optional one whose word does not fit its type is skipped when a later argument m
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import date, datetime
 
 from bot.messages import MESSAGES
 from bot.ports import Upload
-from bot.registry.spec import Arg, ArgKind, Args, Command, Usage, Value
+from bot.registry.spec import MAX_REASON, Arg, ArgKind, Args, Command, Usage, Value
 
 Translate = Callable[..., str]
 
@@ -143,6 +143,56 @@ def with_upload(command: Command, args: Args, upload: Upload | None, t: Translat
     if file_arg is None:
         raise Usage(t("usage.no_file"))
     return Args({**args.values, file_arg.name: upload})
+
+
+def check_args(command: Command, args: Args, t: Translate) -> None:
+    """`Usage` unless `args` are what the command declares: no argument it does not have, a required one given, and
+    each given value of its argument's type within its limits (choices, numbers, lengths). The typed line is read so
+    already (`read_args`); this holds every other front end to the same, whoever built the values."""
+    declared = {arg.name for arg in command.args}
+    unknown = [name for name in args.values if name not in declared]
+    if unknown:
+        raise Usage(t("usage.too_many", words=" ".join(unknown)[:60]))
+    for arg in command.args:
+        value = args.values.get(arg.name)
+        if value is None or (value == "" and arg.kind is ArgKind.REASON):
+            if arg.required and arg.kind is ArgKind.REASON:
+                raise Usage(t("usage.reason_needed"))
+            if arg.required and arg.kind is not ArgKind.WORDS:
+                raise Usage(t("usage.missing", what=t(arg.description_key)))
+            continue
+        problem = _misfit(arg, value, t)
+        if problem is not None:
+            raise Usage(problem)
+
+
+def _misfit(arg: Arg, value: Value, t: Translate) -> str | None:
+    """What is wrong with a value given for `arg`, in the words the typed reader uses; None: it fits."""
+    kind = arg.kind
+    if kind in (ArgKind.GAME, ArgKind.HAND, ArgKind.NUMBER):
+        low, high = arg.limits or (1, 1)
+        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+            return None
+        label = t(NUMBER_LABELS.get(kind, f"usage.arg.{arg.name}"))
+        return f"{label}: '{str(value)[:20]}' ({low} … {high})"
+    if kind is ArgKind.BOOL:
+        return None if isinstance(value, bool) else t("usage.yes_no")
+    if kind is ArgKind.CHOICE:
+        return None if isinstance(value, str) and value in arg.choices else t(f"usage.arg.{arg.name}")
+    if kind is ArgKind.DATE:
+        return None if isinstance(value, date) else t("usage.date")
+    if kind is ArgKind.MONTH:
+        return None if isinstance(value, str) and fits(arg, value, t) else t("usage.month")
+    if kind is ArgKind.FILE:
+        return None if isinstance(value, Upload) else t("usage.missing", what=t(arg.description_key))
+    if kind is ArgKind.WORDS:
+        if isinstance(value, tuple) and all(isinstance(w, str) for w in value):
+            return None
+        return t("usage.missing", what=t(arg.description_key))
+    limit = arg.max_length or MAX_REASON
+    if isinstance(value, str) and len(value) <= limit:
+        return None
+    return t("usage.reason_too_long" if kind is ArgKind.REASON else "usage.word_too_long", limit=limit)
 
 
 def help_lines(commands: Iterable[Command], t: Translate) -> list[str]:

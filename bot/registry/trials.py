@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from bot.ports import Reply
 from bot.registry.drafts import read_draft
-from bot.registry.spec import Arg, ArgKind, Args, Audience, Caller, Command, Place, Run, member_of
+from bot.registry.spec import Arg, ArgKind, Args, Audience, Caller, Command, Opens, Place, Run, member_of
 from rules.verdicts import VerdictKind
 
 if TYPE_CHECKING:
@@ -17,15 +17,15 @@ PRIVATE = frozenset({Place.PRIVATE})
 
 
 async def ruke(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.show_hands(member_of(caller))
+    return await desk.show_hands(member_of(caller), caller.trial)
 
 
 async def sudjenja(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.history(member_of(caller))
+    return await desk.history(member_of(caller), caller.trial)
 
 
 async def vecnik(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.call_councilor(member_of(caller))
+    return await desk.call_councilor(member_of(caller), caller.trial)
 
 
 async def promeni(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -33,16 +33,24 @@ async def promeni(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def presuda(desk: Desk, caller: Caller, args: Args) -> Reply:
+    """The draft, typed or from a form (`bot.registry.drafts`); a form's draft is for the trial it was opened for."""
     draft = read_draft(VerdictKind(args.text("vrsta")), args.words("nacrt"), args.text("razlog"), desk.t)
+    if caller.trial is not None:
+        await desk.judged_by(member_of(caller), caller.trial)  # that trial's, or refused: it ended meanwhile
     return await desk.draft(member_of(caller), draft)
 
 
+async def draft_form(desk: Desk, caller: Caller, args: Args) -> int:
+    """A draft's form is shown only to whoever judges the trial it is for (the one named, if any)."""
+    return (await desk.judged_by(member_of(caller), caller.trial)).id
+
+
 async def zavrsi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.finish(member_of(caller))
+    return await desk.finish(member_of(caller), caller.trial)
 
 
 async def napusti(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.leave(member_of(caller))
+    return await desk.leave(member_of(caller), caller.trial)
 
 
 async def zapisnik(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -52,7 +60,7 @@ async def zapisnik(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 def _referee(
-    name: str, run: Run, *args: Arg, aliases: tuple[str, ...] = (), monospace: bool = False, form: bool = False
+    name: str, run: Run, *args: Arg, aliases: tuple[str, ...] = (), monospace: bool = False, form: Opens | None = None
 ) -> Command:
     return Command(
         name,
@@ -77,7 +85,7 @@ COMMANDS = (
         Arg("vrsta", ArgKind.CHOICE, choices=tuple(VerdictKind)),
         Arg("nacrt", ArgKind.WORDS, required=False),
         Arg("razlog", ArgKind.REASON, required=False),
-        form=True,
+        form=draft_form,
     ),
     _referee("zavrsi", zavrsi, aliases=("završi",)),
     _referee("napusti", napusti),
