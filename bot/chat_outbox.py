@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextvars
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
@@ -37,6 +37,7 @@ from bot.ports import (
     Action,
     Button,
     CallPost,
+    Channel,
     ChatPort,
     Chats,
     GameServerPort,
@@ -103,6 +104,7 @@ def post_call(call_id: int, post: CallPost) -> NewEffect:
         {
             "call": call_id,
             "subject": post.subject,
+            "channel": post.channel.value,
             "text": post.text,
             "mention": [m.id for m in post.mention],
             "direct": [m.id for m in post.direct],
@@ -231,7 +233,13 @@ def offer_call(queue: Queue, member: int, post: CallPost) -> NewEffect:
     return NewEffect(
         queue_of(queue),
         "offer_call",
-        {"member": member, "subject": post.subject, "text": post.text, "buttons": _buttons(post.buttons)},
+        {
+            "member": member,
+            "subject": post.subject,
+            "channel": post.channel.value,
+            "text": post.text,
+            "buttons": _buttons(post.buttons),
+        },
     )
 
 
@@ -428,7 +436,7 @@ class ChatOutbox(OutboxEngine[Effect]):
         if kind == "post_call":
             mention = tuple(await self.desk.db.members.many([int(m) for m in p["mention"]]))
             direct = tuple(m for m in mention if m.id in set(p["direct"]))
-            post = CallPost(p["subject"], p["text"], mention, _read_buttons(p["buttons"]), direct)
+            post = CallPost(p["subject"], p["text"], mention, _read_buttons(p["buttons"]), direct, channel=_channel(p))
             return p["subject"], list(await port.post_call(post))
         if kind == "edit_notices":
             cancelled = p.get("if_cancelled")  # a councilor call's notice: only if the trial's end cut it short
@@ -467,8 +475,21 @@ class ChatOutbox(OutboxEngine[Effect]):
                 await hook(await self._member(p["member"]))
         elif kind == "offer_call":
             member = await self._member(p["member"])
-            post = CallPost(p["subject"], p["text"], (member,), _read_buttons(p["buttons"]))
+            post = CallPost(p["subject"], p["text"], (member,), _read_buttons(p["buttons"]), channel=_channel(p))
             return p["subject"], list(await port.offer_call(member, post))
         else:
             raise Permanent(f"unknown chat effect {kind}")
         return None
+
+
+def _channel(payload: Mapping[str, Any]) -> Channel:
+    """A post's channel as its row names it. A row written before posts named their channel (one still pending
+    from an older release) has only its subject: ``councilor:vote:…`` and ``councilor:roles:…`` went to the
+    councilors alone then, and any other ``councilor:…`` to the councilors."""
+    named = payload.get("channel")
+    if named is not None:
+        return Channel(named)
+    subject = str(payload["subject"])
+    if subject.startswith(("councilor:vote:", "councilor:roles:")):
+        return Channel.COUNCILORS_ONLY
+    return Channel.COUNCILORS if subject.startswith("councilor:") else Channel.REFEREES

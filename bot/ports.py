@@ -216,22 +216,40 @@ class SpaceFallback(StrEnum):
     INTERRUPT = "interrupt"
 
 
+class Channel(StrEnum):
+    """Which of the club's channels a post goes to; each platform names its own (Discord's `[discord]
+    referees_channel_id` and `councilors_channel_id`, Telegram's `[telegram]` groups, the console's tag)."""
+
+    REFEREES = "referees"  # the referees' (and councilors') channel: calls for a referee
+    # A councilor call, an appeal, their reminders: the councilors' channel, else the referees'.
+    COUNCILORS = "councilors"
+    # A councilors' vote, a role changed by hand on a platform: the councilors' channel only, never the referees',
+    # where the member it concerns would read it (without a councilors' channel the councilors get it privately).
+    COUNCILORS_ONLY = "councilors_only"
+
+    @property
+    def councilors(self) -> bool:
+        """Posted in the councilors' channel where the club has one."""
+        return self is not Channel.REFEREES
+
+
 @dataclass(frozen=True)
 class CallPost:
-    """A call's message for the referees' (or councilors') channel."""
+    """A notice for one of the club's channels (`channel`): a call, a councilor call, an appeal, a vote. Its copies
+    are kept as the notices of `subject` (``call:<id>``, ``councilor:<id>``, ``councilor:appeal:<id>``, …), so
+    the later edits reach every copy."""
 
-    subject: str  # 'call:<id>' or 'councilor:<id>'
+    subject: str
     text: str
     mention: tuple[Member, ...]
     buttons: tuple[Button, ...]
     direct: tuple[Member, ...] = field(default=())  # also sent privately to these members
+    channel: Channel = field(default=Channel.REFEREES, kw_only=True)  # the councilors' posts name theirs
 
     @property
     def councilors_only(self) -> bool:
-        """A councilors' vote, or a role changed by hand on a platform: posted in the councilors' channel or group
-        only — never in the referees', where the member it concerns would read it (without a councilors' channel
-        the councilors get it privately alone)."""
-        return self.subject.startswith(("councilor:vote:", "councilor:roles:"))
+        """Never posted in the referees' channel (`Channel.COUNCILORS_ONLY`: a vote, a role changed by hand)."""
+        return self.channel is Channel.COUNCILORS_ONLY
 
 
 class RolesSeen(StrEnum):

@@ -36,7 +36,19 @@ from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.desk.votes import VoteDesk
 from bot.i18n.reader import for_the_club
-from bot.ports import Action, CallPost, Chats, Clock, GameServerPort, Reply, RolesSeen, Timers, asserting, state_key
+from bot.ports import (
+    Action,
+    CallPost,
+    Channel,
+    Chats,
+    Clock,
+    GameServerPort,
+    Reply,
+    RolesSeen,
+    Timers,
+    asserting,
+    state_key,
+)
 from bot.records.access import trial_access
 from bot.records.signing import club_key
 from rules.members import JUDGING_ROLES, Role
@@ -379,7 +391,12 @@ class Desk(DeskBase):
             ]
             lines.append(self.t("roles.undone" if undone else "roles.left"))
             post = CallPost(
-                f"councilor:roles:{member.id}:{self.now().timestamp():.0f}", "\n".join(lines), (), (), councilors
+                f"councilor:roles:{member.id}:{self.now().timestamp():.0f}",
+                "\n".join(lines),
+                (),
+                (),
+                councilors,
+                channel=Channel.COUNCILORS_ONLY,
             )
         await self.enqueue_effects([chat_effect.post_notice(member_queue(member.id), post)])
 

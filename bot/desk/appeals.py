@@ -41,7 +41,7 @@ from bot.desk.governance import GovernanceDesk
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.i18n.reader import for_the_club
-from bot.ports import Action, Button, CallPost, Document, Reply, TrialSpace, Upload
+from bot.ports import Action, Button, CallPost, Channel, Document, Reply, TrialSpace, Upload
 from bot.views import render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
 from rules.gamelog import GameStatus
@@ -227,6 +227,7 @@ class AppealDesk(DeskBase):
                     eligible,
                     self.appeal_buttons_of(appeal_id),
                     eligible if self.config.direct_messages else (),
+                    channel=Channel.COUNCILORS,
                 )
                 return [effect.post_notice(queue(appeal_id), post)]
 
@@ -439,6 +440,7 @@ class AppealDesk(DeskBase):
                 await self.appeal_text(appeal),
                 (member,),
                 self.appeal_buttons(appeal),
+                channel=Channel.COUNCILORS,
             )
             # The copy is written with his ping: a second arrival offers nothing again, a crash loses nothing.
             copy = effect.offer_call(queue(appeal.id), member.id, post)
@@ -587,6 +589,7 @@ class AppealDesk(DeskBase):
             await self.appeal_text(appeal),
             tuple(eligible),
             self.appeal_buttons(appeal),
+            channel=Channel.COUNCILORS,
         )
         back = self.db.appeals.reopened_with_end(appeal.id, [effect.post_notice(queue(appeal.id), post)])
         await self.trials.interrupt(trial, why, also=[back])
@@ -655,6 +658,7 @@ class AppealDesk(DeskBase):
                     tuple(people),
                     (),
                     tuple(people),
+                    channel=Channel.COUNCILORS,
                 )
                 reminded = [effect.post_notice(queue(appeal.id), post)]
                 marked = await self.db.appeals.mark(appeal.id, "reminded", now, reminded) or marked
@@ -664,6 +668,7 @@ class AppealDesk(DeskBase):
                     self.said_of(appeal, "overdue", until=appeal.review_deadline),
                     (),
                     (),
+                    channel=Channel.COUNCILORS,
                 )
                 overdue = [effect.post_notice(queue(appeal.id), post)]
                 marked = await self.db.appeals.mark(appeal.id, "overdue", now, overdue) or marked

@@ -12,7 +12,7 @@ from bot import metrics
 from bot.desk.base import DeskBase
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
-from bot.ports import Action, Button, CallPost, Reply
+from bot.ports import Action, Button, CallPost, Channel, Reply
 from rules.eligibility import (
     GameFacts,
     Refusal,
@@ -137,6 +137,7 @@ class CallDesk(DeskBase):
             members,
             (Button(self.t(Action.TAKE.label_key), Action.TAKE, call_id),),
             members if self.config.direct_messages else (),
+            channel=Channel.REFEREES,
         )
 
     def call_text(self, call: Call, caller: str) -> str:
@@ -160,6 +161,7 @@ class CallDesk(DeskBase):
                     self.call_text(call, await self.nick(call.caller)),
                     (member,),
                     (Button(self.t(Action.TAKE.label_key), Action.TAKE, call.id),),
+                    channel=Channel.REFEREES,
                 )
                 copy = [effect.offer_call(call.id, member.id, post)]
                 offered = await self.db.calls.add_ping(call.id, member.id, self.now(), copy) or offered
@@ -176,6 +178,7 @@ class CallDesk(DeskBase):
                     self.t("councilor.notice", game=trial.game, until=ccall.deadline),
                     (member,),
                     (Button(self.t(Action.JOIN.label_key), Action.JOIN, ccall.id),),
+                    channel=Channel.COUNCILORS,
                 )
                 copy = [effect.offer_call(trial.call, member.id, post)]
                 offered = await self.db.calls.add_councilor_ping(ccall.id, member.id, self.now(), copy) or offered

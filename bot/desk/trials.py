@@ -21,7 +21,7 @@ from bot.desk.deps import DeskDeps, Steps
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
 from bot.pictures.attach import hand_pictures
-from bot.ports import Action, Button, CallPost, Reply, SpaceFallback, TrialSpace, Unavailable, state_key
+from bot.ports import Action, Button, CallPost, Channel, Reply, SpaceFallback, TrialSpace, Unavailable, state_key
 from bot.views import render_hand_in_progress, render_hands, render_verdict
 from rules.eligibility import GameFacts, check_game, eligible_referees, why_not_referee
 from rules.gamelog import Game, GameStatus
@@ -404,6 +404,7 @@ class TrialDesk(DeskBase):
                     tuple(members),
                     (Button(self.t(Action.JOIN.label_key), Action.JOIN, ccall_id),),
                     tuple(members),
+                    channel=Channel.COUNCILORS,
                 )
                 said = self.t("councilor.called_none" if not members else "councilor.called", minutes=minutes)
                 return [

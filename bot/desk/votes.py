@@ -28,7 +28,7 @@ from bot.desk.governance import GovernanceDesk, refuse_departed, shown_roles
 from bot.desk.links import LinkDesk
 from bot.desk.refused import Refused
 from bot.i18n.reader import speaking
-from bot.ports import Action, Button, CallPost, Reply
+from bot.ports import Action, Button, CallPost, Channel, Reply
 from rules.members import VOTED_ROLES, Role
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
 from storage.chat_outbox import NewEffect
@@ -162,7 +162,14 @@ class VoteDesk(DeskBase):
             # The notice to the councilors' channel, written with the vote.
             with self.club_voice():
                 text = self.notice_text(vote_id, proposer.nick, target.nick, role, action, reason, deadline, until)
-                post = CallPost(f"councilor:vote:{vote_id}", text, voters, self.vote_buttons(vote_id), voters)
+                post = CallPost(
+                    f"councilor:vote:{vote_id}",
+                    text,
+                    voters,
+                    self.vote_buttons(vote_id),
+                    voters,
+                    channel=Channel.COUNCILORS_ONLY,
+                )
                 return [effect.post_notice(queue(vote_id), post)]
 
         try:

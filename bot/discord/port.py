@@ -195,7 +195,7 @@ class DiscordChat:
         without a councilors' channel goes to its voters privately alone."""
         await self._ready()
         channel_id = self.config.referees_channel_id
-        if post.subject.startswith("councilor:") and self.config.councilors_channel_id:
+        if post.channel.councilors and self.config.councilors_channel_id:
             channel_id = self.config.councilors_channel_id
         elif post.councilors_only:
             channel_id = 0  # a vote is never posted where referees read: its voters get it privately

@@ -205,7 +205,7 @@ class TelegramChat:
         (`format.call_messages`), the rest in further messages; whoever none of them could mention (past the
         messages a call may take, or a message refused) gets the call privately, as do the direct ones."""
         notices: list[Notice] = []
-        group, topic = self.calls_place(post.subject.startswith("councilor:"), vote=post.councilors_only)
+        group, topic = self.calls_place(post.channel.councilors, vote=post.councilors_only)
         people: dict[int, Member] = {}
         for member in post.mention:
             account = self.account(member)

@@ -18,6 +18,7 @@ class Sent:
     buttons: tuple[Button, ...] = ()
     mention: tuple[str, ...] = ()
     members: tuple[str, ...] = ()
+    channel: str = ""  # a post's: the channel it names (`bot.ports.Channel`)
 
 
 @dataclass
@@ -31,7 +32,8 @@ class RecordingChat:
     async def post_call(self, post: CallPost) -> list[Notice]:
         mid = f"m{len(self.notices) + 1}"
         self.notices[mid] = post.text
-        self.sent.append(Sent("post", "#referees", post.text, post.buttons, tuple(m.nick for m in post.mention)))
+        mentioned = tuple(m.nick for m in post.mention)
+        self.sent.append(Sent("post", "#referees", post.text, post.buttons, mentioned, channel=post.channel))
         out = [Notice(self.platform, "#referees", mid)]
         for member in post.direct:
             dm = f"m{len(self.notices) + 1}"
