@@ -88,22 +88,22 @@ async def main(falls: int, callers: int) -> int:
         members = [await db.members.link("bench", f"igrac{i}", f"igrac{i}", now) for i in range(callers)]
         caller = await db.members.by_nick(game.players[0])
         assert caller is not None
-        assert (await desk.call(caller, game.number)).ok
+        assert (await desk.calls.call(caller, game.number)).ok
         pending = await db.calls.pending_for_game(game.number)
         fresh = await db.members.get(referee.id)
         assert pending is not None
         assert fresh is not None
-        assert (await desk.take(fresh, pending.id)).ok
+        assert (await desk.trials.take(fresh, pending.id)).ok
 
         t0 = time.perf_counter()
-        advice = asyncio.ensure_future(desk.advice(fresh, hand))
+        advice = asyncio.ensure_future(desk.advisor.advice(fresh, hand))
         lag = asyncio.ensure_future(worst_lag(advice))
         latencies: list[float] = []
         for i, member in enumerate(members):
             if advice.done():
                 break
             t1 = time.perf_counter()
-            reply = await desk.call(member, 10_000 + i)
+            reply = await desk.calls.call(member, 10_000 + i)
             latencies.append((time.perf_counter() - t1) * 1000)
             assert reply.ok, reply.text
         reply = await advice

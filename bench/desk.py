@@ -107,7 +107,7 @@ async def run(
         started = time.perf_counter()
         for i, caller in enumerate(callers):
             t0 = time.perf_counter()
-            reply = await desk.call(caller, 10_000 + i)
+            reply = await desk.calls.call(caller, 10_000 + i)
             call_ms.append((time.perf_counter() - t0) * 1000)
             assert reply.ok, reply.text
             pending = await db.calls.pending_by_caller(caller.id)
@@ -115,7 +115,7 @@ async def run(
 
             async def press(referee: Member, call_id: int = pending.id) -> bool:
                 t1 = time.perf_counter()
-                result = await desk.take(referee, call_id)
+                result = await desk.trials.take(referee, call_id)
                 take_ms.append((time.perf_counter() - t1) * 1000)
                 return result.ok
 
@@ -200,7 +200,7 @@ async def press_worker(database: str, now: datetime, nicks: list[str]) -> None:
 
         async def press(referee: Member, call_id: int = call_id, ms: list[float] = ms) -> bool:
             t1 = time.perf_counter()
-            result = await desk.take(referee, call_id)
+            result = await desk.trials.take(referee, call_id)
             ms.append((time.perf_counter() - t1) * 1000)
             return result.ok
 

@@ -54,7 +54,7 @@ class Commands:
         `place` (privately, unless the front end says it was the club's chat); one who left the club may no longer
         act."""
         try:
-            self.desk.gate(member)
+            self.desk.links.gate(member)
         except Refused as refused:  # rendered here, at the edge, as before any command runs
             shown = self.desk.refuse(refused.key, **refused.values)
             caller = Caller(TEXT_PLATFORM, str(member.id), None, place, refusal=shown)
@@ -75,7 +75,7 @@ class Commands:
                 return None
             if caller.member is None:
                 return caller.refusal
-            return await self.desk.say(caller.member, text)
+            return await self.desk.trials.say(caller.member, text)
         name, command, rest = self.find(line)
         if command is None:
             return self.desk.refuse("command.unknown", name=name)

@@ -146,7 +146,7 @@ async def run(pg_url: str, calls: int, referees: int) -> Times:
             expiring = i % UNPRESSED_EVERY == UNPRESSED_EVERY - 1
             moment = datetime.now(UTC)
             clock.set(moment - timedelta(minutes=config.call_minutes) + EXPIRING_IN if expiring else moment)
-            assert (await desk.call(caller, 10_000 + i)).ok
+            assert (await desk.calls.call(caller, 10_000 + i)).ok
             call = await db.calls.pending_by_caller(caller.id)
             assert call is not None
             if expiring:

@@ -61,7 +61,7 @@ class PrintingChat(RecordingChat):
 
 
 async def judge(app: App, referees: list[Member], call: int) -> str:
-    presses = await asyncio.gather(*(app.desk.take(r, call) for r in referees))
+    presses = await asyncio.gather(*(app.desk.trials.take(r, call) for r in referees))
     winners = [r for r, reply in zip(referees, presses, strict=True) if reply.ok]
     if not winners:
         return f"lost {call}"

@@ -51,7 +51,7 @@ async def rounds(url: str, prefix: str, k: int, calls: list[int]) -> None:
         print("ready", flush=True)
         await asyncio.to_thread(sys.stdin.readline)
         for call in calls:
-            presses = await asyncio.gather(*(desk.take(r, call) for r in referees))
+            presses = await asyncio.gather(*(desk.trials.take(r, call) for r in referees))
             winners = [r for r, reply in zip(referees, presses, strict=True) if reply.ok]
             if not winners:
                 continue
@@ -90,7 +90,7 @@ async def sudi(url: str, presses: list[tuple[str, int]]) -> None:
         async def press(nick: str, call: int) -> tuple[int, bool]:
             member = members[nick]
             assert member is not None, nick
-            return call, (await desk.take(member, call)).ok
+            return call, (await desk.trials.take(member, call)).ok
 
         won = await asyncio.gather(*(press(nick, call) for nick, call in presses))
         print(json.dumps({str(call): ok for call, ok in won}), flush=True)

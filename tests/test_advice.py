@@ -87,7 +87,7 @@ async def test_the_advice_is_the_arbitars_own_output_for_a_transfer_and_a_not_ob
     await open_trial(club, GAME, caller="marko")
     referee = await club.get("sudija1")
 
-    transfer = await club.desk.advice(referee, 1)
+    transfer = await club.desk.advisor.advice(referee, 1)
     assert transfer.ok, transfer.text
     lines = transfer.text.splitlines()
     assert lines[0].startswith(f"{TITLE}, partija {GAME}, ruka 1 — samo savet")
@@ -105,7 +105,7 @@ async def test_the_advice_is_the_arbitars_own_output_for_a_transfer_and_a_not_ob
         "loše praćenje." in lines
     )
 
-    stays = await club.desk.advice(referee, 2)
+    stays = await club.desk.advisor.advice(referee, 2)
     assert stays.ok, stays.text
     lines = stays.text.splitlines()
     assert contains_block(lines, cli_text(tmp_path, capsys, game, 2, "marko"))
@@ -128,14 +128,14 @@ async def test_players_and_other_referees_cannot_ask_and_bad_hands_are_refused(c
     await store_fall_game(club)
     trial_id = await open_trial(club, GAME, caller="marko")
     for nick in ("marko", "ana", "sudija2"):
-        refused = await club.desk.advice(await club.get(nick), 1)
+        refused = await club.desk.advisor.advice(await club.get(nick), 1)
         assert not refused.ok
         assert TITLE not in refused.text
         pressed = await club.desk.press(await club.get(nick), "advice", trial_id * ADVICE_REF + 1)
         assert not pressed.ok
         assert TITLE not in pressed.text
     referee = await club.get("sudija1")
-    assert (await club.desk.advice(referee, 7)).text == f"Partija {GAME} nema ruku 7."
+    assert (await club.desk.advisor.advice(referee, 7)).text == f"Partija {GAME} nema ruku 7."
     assert not (await club.desk.press(referee, "advice", trial_id * ADVICE_REF)).ok  # no hand 0
     nobody_else_saw(club, TITLE)
 
@@ -145,7 +145,7 @@ async def test_a_hand_without_a_defenders_fall_has_nothing_to_analyse(club: Club
     game = await club.game(310, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=6)
     quiet = next(h.n for h in game.hands if h.completed and not defender_falls(h))
     await open_trial(club, 310, caller="marko")
-    refused = await club.desk.advice(await club.get("sudija1"), quiet)
+    refused = await club.desk.advisor.advice(await club.get("sudija1"), quiet)
     assert not refused.ok
     assert "nije pao nijedan odbrambeni igrač" in refused.text
 
@@ -163,7 +163,7 @@ async def test_buttons_beside_prikaz_ruke_give_the_same_advice(club: Club) -> No
         ("Analiza ruke 2", "advice", trial_id * ADVICE_REF + 2),
     ]
     pressed = await club.desk.press(referee, "advice", hands.buttons[1].ref)
-    assert pressed.text == (await club.desk.advice(referee, 2)).text
+    assert pressed.text == (await club.desk.advisor.advice(referee, 2)).text
     # a button of an earlier trial does not analyse the referee's new trial's game
     assert (await club.desk.draft(referee, Draft(NoVerdict(), "bez osnova"))).ok
     assert (await club.desk.finish(referee)).ok
@@ -233,9 +233,9 @@ async def test_the_briefing_warns_of_a_judged_hand_to_the_referee_and_the_counci
     assert any(line.startswith(f"  suđenje {first} (tokom partije") for line in lines)
 
     club.chat.clear()
-    assert (await club.desk.call_councilor(await club.get("sudija2"), second)).ok
+    assert (await club.desk.trials.call_councilor(await club.get("sudija2"), second)).ok
     ccall = (await club.db.calls.councilor_calls_for(second))[0]
-    assert (await club.desk.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
+    assert (await club.desk.trials.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
     [told] = [s for s in club.chat.to("dm:vecnik") if "Pre presude" in s.text]
     assert f"⚠ ruka 2 je već presuđena u suđenju {first}" in told.text
     for sent in club.chat.sent:
@@ -248,9 +248,9 @@ async def test_the_briefing_warns_of_a_players_ispravka(club: Club) -> None:
     await members(club)
     await store_fall_game(club)
     marko, ana, petar = [await club.get(n) for n in ("marko", "ana", "petar")]
-    assert (await club.desk.propose_ispravka(marko, 1, GAME)).ok
-    assert (await club.desk.answer(ana, None, True)).ok
-    assert (await club.desk.answer(petar, None, True)).ok
+    assert (await club.desk.corrections.propose_ispravka(marko, 1, GAME)).ok
+    assert (await club.desk.corrections.answer(ana, None, True)).ok
+    assert (await club.desk.corrections.answer(petar, None, True)).ok
     assert [c.kind for c in await club.db.paper_changes.rows(GAME)] == ["ispravka"]
     await open_trial(club, GAME, caller="petar")
     [brief] = [s for s in club.chat.to("dm:sudija1") if "Pre presude" in s.text]
@@ -277,11 +277,13 @@ async def test_the_desk_answers_others_while_an_analysis_runs(club: Club) -> Non
 
     club.desk.advisor.advice_analyser = slow  # type: ignore[attr-defined]
     referee = await club.get("sudija1")
-    analysis = asyncio.create_task(club.desk.advice(referee, 2))
-    twice = asyncio.create_task(club.desk.advice(referee, 2))  # the same fall asked again meanwhile: one analysis
+    analysis = asyncio.create_task(club.desk.advisor.advice(referee, 2))
+    twice = asyncio.create_task(
+        club.desk.advisor.advice(referee, 2)
+    )  # the same fall asked again meanwhile: one analysis
     try:
         await asyncio.wait_for(started.wait(), timeout=30)
-        called = await club.desk.call(await club.get("jelena"), 330)  # /sudija from another member
+        called = await club.desk.calls.call(await club.get("jelena"), 330)  # /sudija from another member
         assert called.ok
         assert "Pozvan je sudija za partiju 330" in called.text
         hands = await club.desk.show_hands(referee)  # and the referee's own controls answer too
@@ -297,7 +299,7 @@ async def test_the_desk_answers_others_while_an_analysis_runs(club: Club) -> Non
     assert (await club.desk.draft(referee, Draft(FallTransfer(2, "petar"), "bez rezona"))).text.endswith(
         "Arbitar: pad ostaje — nije očigledna greška"
     )
-    assert (await club.desk.advice(referee, 2)).text == advice.text
+    assert (await club.desk.advisor.advice(referee, 2)).text == advice.text
     assert asked == [(GAME, 2, 1)]
 
 
@@ -311,7 +313,7 @@ async def test_promeni_briefs_the_referee_on_the_new_games_earlier_verdict(club:
     assert (await club.desk.finish(referee)).ok
     await open_trial(club, 341, caller="ana", referee="sudija2")
     assert not [s for s in club.chat.to("dm:sudija2") if "Pre presude" in s.text]  # game 341 carries nothing
-    moved = await club.desk.change_game(await club.get("sudija2"), 340)
+    moved = await club.desk.trials.change_game(await club.get("sudija2"), 340)
     assert moved.ok, moved.text
     [brief] = [s for s in club.chat.to("dm:sudija2") if "Pre presude" in s.text]
     assert any(
@@ -337,7 +339,7 @@ async def test_a_failing_or_missing_arbitar_says_so_and_is_asked_again(
 
     club.desk.advisor.advice_analyser = broken  # type: ignore[attr-defined]
     for _ in range(2):
-        failed = await club.desk.advice(referee, 1)
+        failed = await club.desk.advisor.advice(referee, 1)
         assert failed.ok
         assert "  Arbitar nije mogao da analizira pad igrača marko." in failed.text.splitlines()
     assert calls == [1, 1]  # a failure is not kept
@@ -347,7 +349,7 @@ async def test_a_failing_or_missing_arbitar_says_so_and_is_asked_again(
 
     club.desk.advisor.advice_analyser = None  # type: ignore[attr-defined]
     monkeypatch.setattr("bot.desk.advice._procedure", lambda: None)
-    missing = await club.desk.advice(referee, 1)
+    missing = await club.desk.advisor.advice(referee, 1)
     assert not missing.ok
     assert missing.text == "Arbitar nije dostupan na ovom serveru."
 

@@ -39,9 +39,9 @@ async def test_the_referee_alone_is_warned_and_advised_on_discord(
         assert marko is not None
         assert ana is not None
         assert petar is not None
-        assert (await app.desk.propose_ispravka(marko, 1, GAME)).ok
-        assert (await app.desk.answer(ana, None, True)).ok
-        assert (await app.desk.answer(petar, None, True)).ok
+        assert (await app.desk.corrections.propose_ispravka(marko, 1, GAME)).ok
+        assert (await app.desk.corrections.answer(ana, None, True)).ok
+        assert (await app.desk.corrections.answer(petar, None, True)).ok
         trial_id, thread = await open_trial(world, app, GAME, "petar", "sudija1")
 
         # the briefing: a direct message to the referee

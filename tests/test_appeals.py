@@ -42,14 +42,14 @@ def told(club: Club, nick: str) -> list[str]:
 async def test_a_party_files_within_the_window_and_others_may_not(club: Club) -> None:
     trial = await setup(club)
     desk = club.desk
-    stranger = await desk.file_appeal(await club.get("jelena"), trial, None, "")
+    stranger = await desk.appeals.file_appeal(await club.get("jelena"), trial, None, "")
     assert not stranger.ok
     assert "strana" in stranger.text
-    unknown_kind = await desk.file_appeal(await club.get("petar"), trial, "sgovor", "")
+    unknown_kind = await desk.appeals.file_appeal(await club.get("petar"), trial, "sgovor", "")
     assert not unknown_kind.ok
     assert "zalba (7)" in unknown_kind.text
     club.clock.advance(timedelta(days=7, minutes=1))  # the first club's kind: 7 days from the verdict
-    late = await desk.file_appeal(await club.get("petar"), trial, None, "nisam kriv")
+    late = await desk.appeals.file_appeal(await club.get("petar"), trial, None, "nisam kriv")
     assert not late.ok
     assert "istekao" in late.text
     assert await club.db.appeals.undecided() == []
@@ -82,7 +82,7 @@ async def test_the_culprit_appeals_once_and_the_councilors_are_pinged(club: Club
 
 async def test_twenty_councilors_press_preuzmi_at_once_and_one_wins(club: Club) -> None:
     trial = await setup(club, councilors=20)
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "nisam kriv")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "nisam kriv")).ok
     appeal = (await club.db.appeals.undecided())[0]
     councilors = [await club.get(f"v{i}") for i in range(1, 21)]
     replies = await asyncio.gather(*(club.desk.press(c, "appeal_take", appeal.id) for c in councilors))
@@ -106,7 +106,7 @@ async def test_a_councilor_who_took_part_is_neither_offered_nor_may_take_it(club
     # sudija1 judged the trial; make him a councilor too: he may not hear the appeal against his own verdict
     sudija = await club.get("sudija1")
     await club.db.members.set_role(sudija.id, "councilor", True, None, club.clock.now())
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     post = next(s for s in club.chat.of("post") if "Žalba #1" in s.text)
     assert "sudija1" not in post.mention
     refused = await club.desk.press(await club.get("sudija1"), "appeal_take", 1)
@@ -120,7 +120,7 @@ async def test_the_councilor_sees_the_trial_hears_the_appellant_and_upholds_by_l
     trial = await setup(club)
     desk, commands = club.desk, Commands(club.desk)
     old = await club.db.trials.get(trial)
-    assert (await desk.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
+    assert (await desk.appeals.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
     v1 = await club.get("v1")
     took = await desk.press(v1, "appeal_take", 1)
     assert took.ok
@@ -131,7 +131,7 @@ async def test_the_councilor_sees_the_trial_hears_the_appellant_and_upholds_by_l
     opened = club.chat.of("open")[-1]
     assert opened.where == f"trial:{appeal.hearing}"
     assert set(opened.members) >= {"v1", "petar"}
-    await desk.say(await club.get("petar"), "Nisam napisao tu poruku.")
+    await desk.trials.say(await club.get("petar"), "Nisam napisao tu poruku.")
     assert [m.text for m in await club.db.trials.messages(appeal.hearing)] == ["Nisam napisao tu poruku."]
     # Only a lifting: another penalty is refused at Završi suđenje
     assert (await desk.draft(v1, Draft(Penalty("marko", plavac_days=1), "ipak marko"))).ok
@@ -165,15 +165,15 @@ async def test_a_rejected_appeal_brings_a_restriction_that_refuses_the_next_appe
     )
     trial = await setup(club, appeals=rules)
     desk = club.desk
-    assert (await desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     v2 = await club.get("v2")
     assert (await desk.press(v2, "appeal_take", 1)).ok
-    out_of_range = await desk.decide_appeal(v2, 1, "odbijena", 400, "neosnovana")
+    out_of_range = await desk.appeals.decide_appeal(v2, 1, "odbijena", 400, "neosnovana")
     assert not out_of_range.ok
     assert "od 30 do 365 dana" in out_of_range.text
-    no_reason = await desk.decide_appeal(v2, 1, "odbijena", None, " ")
+    no_reason = await desk.appeals.decide_appeal(v2, 1, "odbijena", None, " ")
     assert not no_reason.ok
-    assert (await desk.decide_appeal(v2, 1, "odbijena", 60, "neosnovana")).ok
+    assert (await desk.appeals.decide_appeal(v2, 1, "odbijena", 60, "neosnovana")).ok
     appeal = await club.db.appeals.get(1)
     assert appeal is not None
     assert appeal.state is AppealState.REJECTED
@@ -184,11 +184,11 @@ async def test_a_rejected_appeal_brings_a_restriction_that_refuses_the_next_appe
     await club.game(101, ("petar", "marko", "ana"))
     await judge(club, 101, Draft(Penalty("petar", league_points=2), "kašnjenje"), caller="marko")
     second = (await club.db.trials.for_game(101))[-1].id
-    refused = await desk.file_appeal(await club.get("petar"), second, None, "")
+    refused = await desk.appeals.file_appeal(await club.get("petar"), second, None, "")
     assert not refused.ok
     assert "Ograničeno vam je pravo žalbe" in refused.text
     await club.game(102, ("petar", "marko", "ana"))
-    assert (await desk.call(await club.get("petar"), 102)).ok
+    assert (await desk.calls.call(await club.get("petar"), 102)).ok
 
 
 async def test_nobody_takes_it_within_the_minutes_then_the_review_deadline_reminds(club: Club) -> None:
@@ -196,7 +196,7 @@ async def test_nobody_takes_it_within_the_minutes_then_the_review_deadline_remin
     desk = club.desk
     v3 = await club.get("v3")
     await desk.presence(v3, False)  # not in the lobby: not pinged at first
-    assert (await desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     assert not any(s.buttons and "Žalba #1" in s.text for s in club.chat.to("dm:v3"))
     await club.advance(timedelta(minutes=5))
     assert any("čeka više od 5 min" in t for t in told(club, "v3"))
@@ -215,13 +215,13 @@ async def test_a_councilor_arriving_later_is_offered_it_and_a_hearing_left_waits
     desk = club.desk
     v3 = await club.get("v3")
     await desk.presence(v3, False)
-    assert (await desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     await desk.presence(await club.get("v3"), True)
     offered = [s for s in club.chat.to("dm:v3") if s.buttons and s.buttons[0].action == "appeal_take"]
     assert len(offered) == 1
     v1 = await club.get("v1")
     assert (await desk.press(v1, "appeal_take", 1)).ok
-    assert (await desk.leave(v1)).ok  # he leaves the hearing without a decision
+    assert (await desk.trials.leave(v1)).ok  # he leaves the hearing without a decision
     appeal = await club.db.appeals.get(1)
     assert appeal is not None
     assert appeal.state is AppealState.FILED
@@ -232,17 +232,17 @@ async def test_a_councilor_arriving_later_is_offered_it_and_a_hearing_left_waits
 async def test_an_unrecorded_trial_or_a_hearing_cannot_be_appealed(club: Club) -> None:
     trial = await setup(club)
     desk = club.desk
-    assert (await desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     v1 = await club.get("v1")
     assert (await desk.press(v1, "appeal_take", 1)).ok
     appeal = await club.db.appeals.get(1)
     assert appeal is not None
     assert appeal.hearing is not None
-    open_one = await desk.file_appeal(await club.get("petar"), appeal.hearing, None, "")
+    open_one = await desk.appeals.file_appeal(await club.get("petar"), appeal.hearing, None, "")
     assert not open_one.ok
     assert "nema zabeleženu presudu" in open_one.text
-    assert (await desk.decide_appeal(v1, 1, "nedopustena", None, "nije predmet žalbe")).ok
-    of_hearing = await desk.file_appeal(await club.get("petar"), appeal.hearing, None, "")
+    assert (await desk.appeals.decide_appeal(v1, 1, "nedopustena", None, "nije predmet žalbe")).ok
+    of_hearing = await desk.appeals.file_appeal(await club.get("petar"), appeal.hearing, None, "")
     assert not of_hearing.ok
     assert "nema žalbe" in of_hearing.text
 
@@ -251,7 +251,7 @@ async def test_the_appeals_deadlines_survive_a_restart(club: Club) -> None:
     trial = await setup(club)
     v3 = await club.get("v3")
     await club.desk.presence(v3, False)
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     appeal = (await club.db.appeals.undecided())[0]
     assert appeal.ping_at in await club.desk.open_deadlines()
     club.clock.advance(timedelta(days=13))  # down past the ping and the reminder
@@ -263,10 +263,10 @@ async def test_the_appeals_deadlines_survive_a_restart(club: Club) -> None:
 async def test_a_councilor_dismissed_by_vote_stops_hearing_and_the_appeal_waits_again(club: Club) -> None:
     trial = await setup(club, councilors=4)
     desk = club.desk
-    assert (await desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     v1 = await club.get("v1")
     assert (await desk.press(v1, "appeal_take", 1)).ok
-    assert (await desk.dismiss(await club.get("v2"), "v1", "councilor", "pristrasan")).ok
+    assert (await desk.votes.dismiss(await club.get("v2"), "v1", "councilor", "pristrasan")).ok
     vote = (await club.db.votes.open_votes())[0]
     for nick in ("v3", "v4"):
         await desk.press(await club.get(nick), "vote_yes", vote.id)
@@ -289,14 +289,16 @@ async def test_an_in_game_verdict_is_appealed_by_a_player_and_heard_after_the_ga
     await club.member("sudija1", "referee")
     await club.member("v1", "councilor")
     await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=5)
-    assert (await club.desk.call(await club.get("marko"), 200)).ok
+    assert (await club.desk.calls.call(await club.get("marko"), 200)).ok
     call = await club.db.calls.pending_for_game(200)
     assert call is not None
-    assert (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    assert (await club.desk.trials.take(await club.get("sudija1"), call.id)).ok
     assert (await club.desk.draft(await club.get("sudija1"), Draft(BulaChange({"petar": 4}, hand=4), "x"))).ok
     assert (await club.desk.finish(await club.get("sudija1"))).ok
     trial = (await club.db.trials.for_game(200))[-1]
-    assert (await club.desk.file_appeal(await club.get("petar"), trial.id, None, "")).ok  # a player at the table
+    assert (
+        await club.desk.appeals.file_appeal(await club.get("petar"), trial.id, None, "")
+    ).ok  # a player at the table
     refused = await club.desk.press(await club.get("v1"), "appeal_take", 1)
     assert not refused.ok
     assert "još igra" in refused.text

@@ -53,13 +53,13 @@ async def test_the_advice_is_computed_in_another_process_and_reads_as_in_a_threa
     await members(club)
     await store_fall_game(club)
     await open_trial(club, GAME, caller="marko")
-    in_thread = await club.desk.advice(await club.get("sudija1"), 1)
+    in_thread = await club.desk.advisor.advice(await club.get("sudija1"), 1)
     assert in_thread.ok
     assert "Arbitar:" in in_thread.text
 
     pid_file = tmp_path / "worker.pid"
     pooled.desk.advisor.advice_analyser = functools.partial(recording_pid, str(pid_file))  # type: ignore[attr-defined]
-    in_worker = await pooled.desk.advice(await pooled.get("sudija1"), 1)
+    in_worker = await pooled.desk.advisor.advice(await pooled.get("sudija1"), 1)
     assert in_worker.text == in_thread.text
     worker = int(pid_file.read_text(encoding="utf-8"))
     assert worker != os.getpid()
@@ -70,13 +70,13 @@ async def test_the_advice_is_computed_in_another_process_and_reads_as_in_a_threa
 async def test_a_killed_worker_is_answered_clearly_and_the_next_request_works(pooled: Club, tmp_path: Path) -> None:
     referee = await pooled.get("sudija1")
     pooled.desk.advisor.advice_analyser = dying  # type: ignore[attr-defined]
-    killed = await pooled.desk.advice(referee, 1)
+    killed = await pooled.desk.advisor.advice(referee, 1)
     assert not killed.ok
     assert killed.text == "Arbitar trenutno nije dostupan; pokušajte kasnije."
 
     pid_file = tmp_path / "worker.pid"
     pooled.desk.advisor.advice_analyser = functools.partial(recording_pid, str(pid_file))  # type: ignore[attr-defined]
-    again = await pooled.desk.advice(referee, 1)
+    again = await pooled.desk.advisor.advice(referee, 1)
     assert again.ok, again.text
     assert "Arbitar:" in again.text
     assert int(pid_file.read_text(encoding="utf-8")) != os.getpid()

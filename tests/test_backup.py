@@ -20,7 +20,7 @@ async def test_a_backup_taken_during_a_write_is_consistent_and_restores_the_club
     club = await make_club(tmp_path)
     ana = await club.member("ana")
     await club.game(500)
-    assert (await club.desk.call(ana, 500)).ok
+    assert (await club.desk.calls.call(ana, 500)).ok
     db_path = tmp_path / "club.db"
     writer = sqlite3.connect(db_path, isolation_level=None)
     try:

@@ -23,7 +23,7 @@ async def test_a_press_and_a_command_meeting_a_busy_database_are_answered_try_ag
     await scene.link("ana")
     async with scene.running():
         group_msg, call_id = await call_game(scene)
-        monkeypatch.setattr(scene.a.desk, "take", busy)
+        monkeypatch.setattr(scene.a.desk.trials, "take", busy)
         mark = fake.mark()
         query = fake.push_callback(scene.u("mira"), group_msg, f"take:{call_id}")
         await fake.wait_for("answerCallbackQuery", since=mark)
@@ -31,7 +31,7 @@ async def test_a_press_and_a_command_meeting_a_busy_database_are_answered_try_ag
         assert answer is not None
         assert answer["text"] == t("telegram.pressed")
         await fake.wait_until(lambda: t("db.busy") in scene.texts("mira"))
-        monkeypatch.setattr(scene.a.desk, "withdraw", busy)
+        monkeypatch.setattr(scene.a.desk.calls, "withdraw", busy)
         mark = fake.mark()
         fake.push_command(scene.club, scene.u("ana"), "povuci")
         await fake.wait_until(lambda: t("db.busy") in scene.texts("ana"))

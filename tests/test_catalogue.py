@@ -67,10 +67,10 @@ async def test_a_referee_gives_a_catalogue_penalty_and_a_repeat_costs_more(club:
     assert "×2" in listing.text
     for number, expected in ((100, 2), (101, 4)):
         await club.game(number)
-        await club.desk.call(await club.get("ana"), number)
+        await club.desk.calls.call(await club.get("ana"), number)
         call = await club.db.calls.pending_for_game(number)
         assert call is not None
-        await club.desk.take(referee, call.id)
+        await club.desk.trials.take(referee, call.id)
         unknown = await commands.handle(referee, "/presuda kazna petar po nepostoji")
         assert unknown is not None
         assert not unknown.ok
@@ -94,10 +94,10 @@ async def test_the_configured_limits_replace_the_default_seven_days(club: Club) 
         await club.member(nick)
     referee = await club.member("sudija1", "referee")
     await club.game(100)
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    await club.desk.take(referee, call.id)
+    await club.desk.trials.take(referee, call.id)
     commands = Commands(club.desk)
     assert (await commands.handle(referee, "/presuda kazna petar plavac 9")).ok  # type: ignore[union-attr]
     too_long = await commands.handle(referee, "/presuda kazna petar plavac 11")
@@ -115,21 +115,21 @@ async def test_a_catalogue_penalty_may_deny_the_right_to_call(club: Club) -> Non
     referee = await club.member("sudija1", "referee")
     await club.game(100)
     await club.game(101)
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    await club.desk.take(referee, call.id)
+    await club.desk.trials.take(referee, call.id)
     commands = Commands(club.desk)
     drafted = await commands.handle(referee, "/presuda kazna ana po zalba")
     assert drafted is not None
     assert drafted.ok
     assert "30 dana" in drafted.text
     assert (await club.desk.finish(referee)).ok
-    refused = await club.desk.call(await club.get("ana"), 101)
+    refused = await club.desk.calls.call(await club.get("ana"), 101)
     assert not refused.ok
     assert "uskraćeno do 30.12.2026." in refused.text
     trial = (await club.db.trials.for_game(100))[-1]
-    await club.desk.take_effect(trial.id)  # a restart's repair applies nothing twice
+    await club.desk.penalties.take_effect(trial.id)  # a restart's repair applies nothing twice
     ban = await club.db.members.call_ban((await club.get("ana")).id)
     assert ban is not None
     assert ban.until == NOW.replace(hour=12) + timedelta(days=30)

@@ -46,14 +46,14 @@ async def test_a_call_goes_to_the_referees_and_an_appeal_to_the_councilors(club:
     for nick in ("v1", "v2", "v3"):
         await club.member(nick, "councilor")
     await club.game(100, ("ana", "marko", "petar"))
-    assert (await club.desk.call(ana, 100)).ok
+    assert (await club.desk.calls.call(ana, 100)).ok
     call = next(s for s in club.chat.of("post") if s.buttons and s.buttons[0].action == "take")
     assert call.channel == Channel.REFEREES
-    assert (await club.desk.take(referee, (await club.db.calls.pending())[0].id)).ok
+    assert (await club.desk.trials.take(referee, (await club.db.calls.pending())[0].id)).ok
     assert (await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=1), "vređanje"))).ok
     assert (await club.desk.finish(referee)).ok
     await club.advance(timedelta(minutes=1))
     trial = (await club.db.trials.for_game(100))[0]
-    assert (await club.desk.file_appeal(petar, trial.id, None, "nisam ja")).ok
+    assert (await club.desk.appeals.file_appeal(petar, trial.id, None, "nisam ja")).ok
     appeal = next(s for s in club.chat.of("post") if s.buttons and s.buttons[0].action == "appeal_take")
     assert appeal.channel == Channel.COUNCILORS

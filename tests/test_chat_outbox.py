@@ -80,7 +80,7 @@ async def test_a_call_committed_then_a_crash_is_posted_after_the_restart_exactly
     two: Club, tmp_path: Path
 ) -> None:
     await crash_after_commit(two)
-    assert (await two.desk.call(await two.get("ana"), 500)).ok
+    assert (await two.desk.calls.call(await two.get("ana"), 500)).ok
     assert of(two.chat, "post") == []  # the crash came first: no referee pinged
     assert await pending(two) == 1
 
@@ -102,11 +102,11 @@ async def test_a_call_committed_then_a_crash_is_posted_after_the_restart_exactly
 
 async def test_sudi_committed_then_a_crash_opens_the_trial_space_after_the_restart(two: Club, tmp_path: Path) -> None:
     ana, judge = await two.get("ana"), await two.get("sudija1")
-    assert (await two.desk.call(ana, 500)).ok
+    assert (await two.desk.calls.call(ana, 500)).ok
     call = await two.db.calls.pending_by_caller(ana.id)
     assert call is not None
     await crash_after_commit(two)
-    assert (await two.desk.take(judge, call.id)).ok
+    assert (await two.desk.trials.take(judge, call.id)).ok
     assert of(two.chat, "open") == []  # the trial nobody can talk in, until the restart
     trial = await two.db.trials.open_for_game(500)
     assert trial is not None
@@ -132,7 +132,7 @@ async def test_an_expiry_committed_then_a_crash_edits_the_notices_and_tells_the_
     two: Club, tmp_path: Path
 ) -> None:
     ana = await two.get("ana")
-    assert (await two.desk.call(ana, 500)).ok
+    assert (await two.desk.calls.call(ana, 500)).ok
     await crash_after_commit(two)
     await two.advance(timedelta(minutes=6))
     expired = two.desk.t("call.expired", game=500, minutes=two.config.call_minutes)
@@ -158,14 +158,14 @@ async def test_a_withdrawal_and_a_trials_end_committed_then_a_crash_are_told_aft
     await club.game(600, ("ana", "marko", "petar"), status=GameStatus.IN_PROGRESS, ended_ago=None)
     await club.game(500, ("ana", "marko", "petar"))
     await club.db.members.seat(ana.id, 600, club.clock.now())
-    assert (await club.desk.call(await club.get("ana"), 600)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 600)).ok
     call = await club.db.calls.pending_by_caller(ana.id)
     assert call is not None
-    assert (await club.desk.take(judge, call.id)).ok
+    assert (await club.desk.trials.take(judge, call.id)).ok
     trial = await club.db.trials.open_for_game(600)
     assert trial is not None
     await crash_after_commit(club)
-    assert (await club.desk.leave(judge, trial.id)).ok
+    assert (await club.desk.trials.leave(judge, trial.id)).ok
 
     after = await restart(club, tmp_path)
     assert [s.where for s in of(after.chat, "close")] == [f"trial:{trial.id}"]
@@ -173,9 +173,9 @@ async def test_a_withdrawal_and_a_trials_end_committed_then_a_crash_are_told_aft
     assert ("resume_table", 600) in after.server.calls
 
     await after.db.members.seat(ana.id, None, after.clock.now())
-    assert (await after.desk.call(await after.get("ana"), 500)).ok
+    assert (await after.desk.calls.call(await after.get("ana"), 500)).ok
     await crash_after_commit(after)
-    assert (await after.desk.withdraw(await after.get("ana"))).ok
+    assert (await after.desk.calls.withdraw(await after.get("ana"))).ok
     last = await restart(after, tmp_path)
     assert [e.text for e in of(last.chat, "edit")] == [last.desk.t("call.notice_withdrawn", game=500, caller="ana")]
     await last.db.close()
@@ -207,7 +207,7 @@ async def test_a_delivery_begun_but_not_done_is_repeated_on_the_console_as_an_ed
 
     desk.chat_outbox.store.done = crash_before_done  # type: ignore[method-assign]
     with pytest.raises(Crash):
-        await desk.call(ana, 500)
+        await desk.calls.call(ana, 500)
     desk.chat_outbox.store.done = real  # type: ignore[method-assign]
     posted = [line for line in out if "Poziv sudiji za partiju 500" in line]
     assert len(posted) == 1
@@ -292,7 +292,7 @@ async def flaky_club(tmp_path: Path, failures: list[BaseException | None]) -> tu
 
 async def test_a_transient_failure_is_retried_with_backoff_and_delivered_once(tmp_path: Path) -> None:
     club, flaky, clock = await flaky_club(tmp_path, [RateLimited(), TimeoutError("read timed out")])
-    assert (await club.desk.call(await club.get("ana"), 500)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 500)).ok
     assert flaky.told == []
     assert len(of(club.chat, "post")) == 1  # the other platform got its part at once
     (effect,) = await ChatOutboxStore(club.db).listing()
@@ -323,7 +323,7 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
 ) -> None:
     club, flaky, clock = await flaky_club(tmp_path, [ValueError("Invalid Form Body")])
     with caplog.at_level(logging.WARNING, logger="bot.chat_outbox"):
-        assert (await club.desk.call(await club.get("ana"), 500)).ok
+        assert (await club.desk.calls.call(await club.get("ana"), 500)).ok
     assert any("failed for good" in r.getMessage() for r in caplog.records)
     # Never silent: the officials are told in their channel, by a notice of its own (delivered on both platforms).
     notice, effect = await ChatOutboxStore(club.db).listing()
@@ -358,7 +358,7 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
 
 async def test_transient_failures_past_the_bound_end_as_dead(tmp_path: Path) -> None:
     club, flaky, clock = await flaky_club(tmp_path, [ConnectionResetError("reset")] * 4)
-    assert (await club.desk.call(await club.get("ana"), 500)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 500)).ok
     for _ in range(5):
         clock.now += timedelta(minutes=5)
         await club.desk.chat_outbox.deliver()
@@ -387,9 +387,9 @@ async def test_a_waiting_effect_holds_its_calls_queue_but_not_the_others(tmp_pat
     bojan = await club.member("bojan")
     await club.game(501, ("bojan", "marko", "petar"))
     ana = await club.get("ana")
-    assert (await club.desk.call(ana, 500)).ok  # its post waits for the retry
-    assert (await club.desk.withdraw(ana)).ok  # its edit waits behind the post
-    assert (await club.desk.call(bojan, 501)).ok  # another call's queue goes on
+    assert (await club.desk.calls.call(ana, 500)).ok  # its post waits for the retry
+    assert (await club.desk.calls.withdraw(ana)).ok  # its edit waits behind the post
+    assert (await club.desk.calls.call(bojan, 501)).ok  # another call's queue goes on
     assert [t for t in flaky.told if "501" in t]
     assert not [t for t in flaky.told if "500" in t]
     clock.now += timedelta(seconds=5)
@@ -448,7 +448,7 @@ async def test_the_worker_started_with_the_bot_retries_when_woken(tmp_path: Path
         ana = await app.db.members.link("test", "ana", "ana", NOW)
         club = Club(app.db, app.desk, RecordingChat(), ManualClock(NOW), ManualTimers(), LoggingGameServer(), Config())
         await club.game(500, ("ana", "marko", "petar"))
-        assert (await app.desk.call(ana, 500)).ok
+        assert (await app.desk.calls.call(ana, 500)).ok
         assert flaky.told == []
         clock.now += timedelta(seconds=5)
         outbox.wake()
@@ -465,7 +465,7 @@ async def test_the_worker_started_with_the_bot_retries_when_woken(tmp_path: Path
 async def test_a_desk_without_platforms_leaves_its_chat_effects_to_the_bot(two: Club, tmp_path: Path) -> None:
     """A command line's desk (no chat port) decides; the bot, with its platforms, delivers what it wrote."""
     two.desk.chat.ports.clear()
-    assert (await two.desk.call(await two.get("ana"), 500)).ok
+    assert (await two.desk.calls.call(await two.get("ana"), 500)).ok
     assert await pending(two) == 1
     club = await restart(two, tmp_path)
     assert [p.where for p in of(club.chat, "post")] == ["#referees"]
@@ -478,7 +478,7 @@ async def test_the_worker_survives_a_database_that_fails_a_moment(two: Club) -> 
 
     outbox = two.desk.chat_outbox
     two.desk.chat.ports.clear()  # the decision's own delivery leaves the post to the worker
-    assert (await two.desk.call(await two.get("ana"), 500)).ok
+    assert (await two.desk.calls.call(await two.get("ana"), 500)).ok
     two.desk.chat.ports.append(two.chat)
     real = outbox.store.due
     failures = [sqlite3.OperationalError("database is locked")]
@@ -509,10 +509,10 @@ async def test_an_effect_another_process_delivers_is_left_to_it_and_its_queue_wa
     effects behind it in its queue; a dead process's lease runs out, or the next bot to start releases it."""
     await crash_after_commit(two)
     ana = await two.get("ana")
-    assert (await two.desk.call(ana, 500)).ok
+    assert (await two.desk.calls.call(ana, 500)).ok
     call = await two.db.calls.pending_by_caller(ana.id)
     assert call is not None
-    assert (await two.desk.withdraw(ana, call.id)).ok  # a second effect in the call's queue
+    assert (await two.desk.calls.withdraw(ana, call.id)).ok  # a second effect in the call's queue
     store = ChatOutboxStore(two.db)
     first, second = sorted(await store.due(NOW), key=lambda e: e.id)
     assert first.queue == second.queue
@@ -539,10 +539,10 @@ async def in_game_trial(tmp_path: Path) -> tuple[Club, int]:
     await club.member("vecnik", "councilor")
     await club.game(600, ("ana", "marko", "petar"), status=GameStatus.IN_PROGRESS, ended_ago=None)
     await club.db.members.seat(ana.id, 600, club.clock.now())
-    assert (await club.desk.call(ana, 600)).ok
+    assert (await club.desk.calls.call(ana, 600)).ok
     call = await club.db.calls.pending_by_caller(ana.id)
     assert call is not None
-    assert (await club.desk.take(judge, call.id)).ok
+    assert (await club.desk.trials.take(judge, call.id)).ok
     trial = await club.db.trials.open_for_game(600)
     assert trial is not None
     club.chat.clear()
@@ -554,7 +554,7 @@ async def test_a_councilor_call_committed_then_a_crash_is_posted_and_said_after_
 ) -> None:
     club, trial_id = await in_game_trial(tmp_path)
     await crash_after_commit(club)
-    assert (await club.desk.call_councilor(await club.get("sudija1"), trial_id)).ok
+    assert (await club.desk.trials.call_councilor(await club.get("sudija1"), trial_id)).ok
     assert club.chat.sent == []  # committed, nobody told
     (ccall,) = await club.db.calls.councilor_calls_for(trial_id)
     vecnik = await club.get("vecnik")
@@ -585,11 +585,11 @@ async def test_a_councilor_joining_committed_then_a_crash_edits_the_notices_and_
     tmp_path: Path,
 ) -> None:
     club, trial_id = await in_game_trial(tmp_path)
-    assert (await club.desk.call_councilor(await club.get("sudija1"), trial_id)).ok
+    assert (await club.desk.trials.call_councilor(await club.get("sudija1"), trial_id)).ok
     (ccall,) = await club.db.calls.councilor_calls_for(trial_id)
     club.chat.clear()
     await crash_after_commit(club)
-    assert (await club.desk.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
+    assert (await club.desk.trials.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
     assert of(club.chat, "edit") == []
     assert of(club.chat, "add") == []
 
@@ -611,7 +611,7 @@ async def test_a_councilor_calls_expiry_committed_then_a_crash_edits_the_notices
     tmp_path: Path,
 ) -> None:
     club, trial_id = await in_game_trial(tmp_path)
-    assert (await club.desk.call_councilor(await club.get("sudija1"), trial_id)).ok
+    assert (await club.desk.trials.call_councilor(await club.get("sudija1"), trial_id)).ok
     (ccall,) = await club.db.calls.councilor_calls_for(trial_id)
     club.chat.clear()
     await crash_after_commit(club)
@@ -626,7 +626,7 @@ async def test_a_councilor_calls_expiry_committed_then_a_crash_edits_the_notices
     assert [(s.where, s.text) for s in of(after.chat, "say")] == [
         (f"trial:{trial_id}", after.desk.t("councilor.expired"))
     ]
-    assert not (await after.desk.join_as_councilor(await after.get("vecnik"), ccall.id)).ok
+    assert not (await after.desk.trials.join_as_councilor(await after.get("vecnik"), ccall.id)).ok
 
     again = await restart(after, tmp_path)
     assert again.chat.sent == []
@@ -662,7 +662,7 @@ async def test_a_4xx_a_platform_may_heal_is_retried_then_dead_with_the_officials
     --retry` delivers it on that platform alone."""
     forbidden = type("Forbidden", (Exception,), {"status": 403})
     club, flaky, clock = await flaky_club(tmp_path, [forbidden("Missing Permissions")] * 4)
-    assert (await club.desk.call(await club.get("ana"), 500)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 500)).ok
     for _ in range(4):
         clock.now += timedelta(minutes=5)
         await club.desk.chat_outbox.deliver()

@@ -496,7 +496,7 @@ async def test_ispravka_is_replaced_cancelled_and_one_per_hand(club: Club) -> No
     assert second.ok
     requests = await club.desk.corrections_store.for_game(game.number)
     assert [r.state for r in requests] == ["replaced", "pending"]
-    assert not (await club.desk.answer(await club.get(fall.other), requests[0].id, True)).ok
+    assert not (await club.desk.corrections.answer(await club.get(fall.other), requests[0].id, True)).ok
     for nick in (fall.other, fall.declarer):
         assert (await say(commands, club, nick, "/prihvatam")).ok
     # A new one for the same hand replaces the standing one, again only with consent.
@@ -645,7 +645,7 @@ async def test_korekcije_lists_what_stands_and_what_waits(club: Club, monkeypatc
     assert "traži ispravku" in waiting.text
     assert "nudi Arbitra" in waiting.text
     offer = next(r for r in await club.desk.corrections_store.for_game(fall.game.number) if r.kind == "arbitar")
-    assert (await club.desk.answer(await club.get(fall.other), offer.id, True)).ok
+    assert (await club.desk.corrections.answer(await club.get(fall.other), offer.id, True)).ok
     listing = await say(commands, club, fall.declarer, "/korekcije")
     assert "Arbitar je prebacio pad na igrača " + fall.other in listing.text
     assert "nudi Arbitra" not in listing.text

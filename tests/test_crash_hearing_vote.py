@@ -53,7 +53,7 @@ async def test_dead_right_after_a_rejected_hearing_ends_the_appeal_is_decided_an
     await crash(club)
     dies_after(club.db.trials, "finish")
     with pytest.raises(Died):
-        await club.desk.decide_appeal(await club.get("v1"), 1, "odbijena", 60, "neosnovana")
+        await club.desk.appeals.decide_appeal(await club.get("v1"), 1, "odbijena", 60, "neosnovana")
 
     after = await restart(club, tmp_path)
     appeal = await after.db.appeals.get(1)
@@ -71,7 +71,7 @@ async def test_dead_right_after_a_rejected_hearing_ends_the_appeal_is_decided_an
     assert "60 dana" in decision
     rejected = after.desk.t("appeal.notice_decided", appeal=1, trial=1, state=after.desk.t("appeal.state_rejected"))
     assert {e.text for e in of(after.chat, "edit")} == {rejected}
-    again = await after.desk.decide_appeal(await after.get("v1"), 1, "odbijena", 60, "neosnovana")
+    again = await after.desk.appeals.decide_appeal(await after.get("v1"), 1, "odbijena", 60, "neosnovana")
     assert not again.ok  # decided once; nothing waits for a decision
     assert await after.db.appeals.undecided() == []
     await said_nothing_again(after, tmp_path)
@@ -103,7 +103,7 @@ async def test_dead_right_after_a_hearing_is_left_the_appeal_waits_again_and_is_
     await crash(club)
     dies_after(club.db.trials, "finish")
     with pytest.raises(Died):
-        await club.desk.leave(await club.get("v1"))
+        await club.desk.trials.leave(await club.get("v1"))
 
     after = await restart(club, tmp_path)
     appeal = await after.db.appeals.get(1)
@@ -129,8 +129,8 @@ async def test_dead_right_after_an_appointing_vote_closes_the_new_referee_is_off
     for nick in ("marko", "jelena"):
         await club.member(nick)
     await club.game(100, ("ana", "marko", "jelena"))
-    assert (await club.desk.call(await club.get("marko"), 100)).ok  # ana plays: no referee may take it
-    assert (await club.desk.appoint(await club.get("v1"), "petar", "referee", "iskusan")).ok
+    assert (await club.desk.calls.call(await club.get("marko"), 100)).ok  # ana plays: no referee may take it
+    assert (await club.desk.votes.appoint(await club.get("v1"), "petar", "referee", "iskusan")).ok
     (vote,) = await club.db.votes.open_votes()
     assert (await club.desk.press(await club.get("v2"), "vote_yes", vote.id)).ok
     await crash(club)
@@ -159,12 +159,12 @@ async def test_dead_right_after_a_dismissing_vote_closes_the_councilors_hearing_
 ) -> None:
     club = await make_club(tmp_path)
     trial = await setup(club, councilors=4)
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     assert (await club.desk.press(await club.get("v1"), "appeal_take", 1)).ok
     appeal = await club.db.appeals.get(1)
     assert appeal is not None
     hearing = appeal.hearing
-    assert (await club.desk.dismiss(await club.get("v2"), "v1", "councilor", "pristrasan")).ok
+    assert (await club.desk.votes.dismiss(await club.get("v2"), "v1", "councilor", "pristrasan")).ok
     (vote,) = await club.db.votes.open_votes()
     assert (await club.desk.press(await club.get("v3"), "vote_yes", vote.id)).ok
     await crash(club)

@@ -143,10 +143,10 @@ async def test_a_paper_refused_for_ever_is_dead_the_officials_are_told_and_the_n
 
     # The table's next trial: its pause is not held behind the dead paper, and the old resume is moot.
     club = club_of(bot)
-    assert (await club.desk.call(await club.get("ana"), GAME)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), GAME)).ok
     call = await club.db.calls.pending_for_game(GAME)
     assert call is not None
-    assert (await club.desk.take(await club.get("sudija2"), call.id)).ok
+    assert (await club.desk.trials.take(await club.get("sudija2"), call.id)).ok
     await bot.flush()
     assert sent_kinds(bot) == ["pause_table", "pause_table"]
     moot = await bot.link.worker.store.get(resume.id)
@@ -154,7 +154,7 @@ async def test_a_paper_refused_for_ever_is_dead_the_officials_are_told_and_the_n
     assert moot.state is OutboxState.SKIPPED  # it would undo the newer trial's pause
     trial = await club.db.trials.open_for_game(GAME)
     assert trial is not None
-    assert (await club.desk.leave(await club.get("sudija2"), trial.id)).ok
+    assert (await club.desk.trials.leave(await club.get("sudija2"), trial.id)).ok
     await bot.flush()
     assert sent_kinds(bot) == ["pause_table", "pause_table"]  # its resume waits behind the paper too
     assert bot.ref.tables[GAME].paused

@@ -22,7 +22,7 @@ async def setup_basic(club: Club) -> None:
 async def test_call_names_the_game_and_pings_referees_in_the_lobby(club: Club) -> None:
     await setup_basic(club)
     await club.game(100)
-    reply = await club.desk.call(await club.get("ana"), 100)
+    reply = await club.desk.calls.call(await club.get("ana"), 100)
     assert reply.ok
     assert "100" in reply.text
     assert [b.action for b in reply.buttons] == ["withdraw"]
@@ -40,7 +40,7 @@ async def test_call_without_number_takes_the_last_eligible_game_skipping_unrated
     await club.game(100, ended_ago=timedelta(days=2))
     await club.game(101, ended_ago=timedelta(hours=3), rated=False)
     await club.game(102, ("ana", "marko", "AI"), ended_ago=timedelta(hours=2), ai=True)
-    reply = await club.desk.call(await club.get("ana"), None)
+    reply = await club.desk.calls.call(await club.get("ana"), None)
     assert reply.ok
     assert "100" in reply.text
 
@@ -51,7 +51,7 @@ async def test_call_without_number_at_a_table_is_for_that_table(club: Club) -> N
     await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None)
     ana = await club.get("ana")
     await club.desk.seat(ana, 200)
-    reply = await club.desk.call(await club.get("ana"), None)
+    reply = await club.desk.calls.call(await club.get("ana"), None)
     assert reply.ok
     assert "200" in reply.text
     assert club.chat.to("table:200")
@@ -74,32 +74,32 @@ async def test_every_refusal_says_why(club: Club) -> None:
         103: "zastarelo",
     }
     for number, words in expectations.items():
-        reply = await club.desk.call(ana, number)
+        reply = await club.desk.calls.call(ana, number)
         assert not reply.ok, (number, reply.text)
         assert words in reply.text, (number, reply.text)
-    too_old = await club.desk.call(ana, 103)
+    too_old = await club.desk.calls.call(ana, 103)
     assert "7 dana 1 minut" in too_old.text
     assert "23.11.2026. 12:59" in too_old.text
-    assert (await club.desk.call(ana, 100)).ok
+    assert (await club.desk.calls.call(ana, 100)).ok
     # A call already pending for the game (from another player), and the caller's own pending call.
-    assert "već čeka" in (await club.desk.call(await club.get("marko"), 100)).text
-    assert "Već imate poziv" in (await club.desk.call(ana, 105)).text
+    assert "već čeka" in (await club.desk.calls.call(await club.get("marko"), 100)).text
+    assert "Već imate poziv" in (await club.desk.calls.call(ana, 105)).text
     assert not club.chat.of("post")[1:]  # no second notification went out
 
 
 async def test_nothing_eligible_and_denied_right(club: Club) -> None:
     await setup_basic(club)
     jelena = await club.get("jelena")
-    assert "Nema partije" in (await club.desk.call(jelena, None)).text
+    assert "Nema partije" in (await club.desk.calls.call(jelena, None)).text
     await club.game(100)
     ana = await club.get("ana")
     until = club.clock.now() + timedelta(days=3)
     await club.db.members.set_call_ban(ana.id, until, None, "često neopravdano zvanje", club.clock.now())
-    reply = await club.desk.call(ana, 100)
+    reply = await club.desk.calls.call(ana, 100)
     assert not reply.ok
     assert "uskraćeno do 3.12.2026. 13:00" in reply.text
     await club.db.members.set_call_ban(ana.id, None, None, "", club.clock.now())
-    assert "dok ga većnici" in (await club.desk.call(ana, 100)).text
+    assert "dok ga većnici" in (await club.desk.calls.call(ana, 100)).text
     await club.advance(timedelta(days=4))
     await club.db.members.lift_call_ban(ana.id, None, "", club.clock.now())
 
@@ -108,44 +108,44 @@ async def test_the_seven_days_do_not_run_while_a_call_is_pending_or_a_trial_is_o
     await setup_basic(club)
     await club.game(100, ended_ago=timedelta(days=6, hours=23, minutes=58))
     ana = await club.get("ana")
-    call = await club.desk.call(ana, 100)
+    call = await club.desk.calls.call(ana, 100)
     assert call.ok
     await club.advance(timedelta(minutes=5))  # expires: 5 pending minutes do not count
     assert "Nijedan sudija" in club.chat.to("dm:ana")[-1].text
     # 7 d - 2 min + 5 min of wall time have passed, but only 6 d 23 h 58 min are consumed.
-    reply = await club.desk.call(ana, 100)
+    reply = await club.desk.calls.call(ana, 100)
     assert reply.ok, reply.text
     call_id = (await club.db.calls.pending_by_caller(ana.id)).id  # type: ignore[union-attr]
-    taken = await club.desk.take(await club.get("sudija1"), call_id)
+    taken = await club.desk.trials.take(await club.get("sudija1"), call_id)
     assert taken.ok
     await club.advance(timedelta(hours=5))
-    await club.desk.leave(await club.get("sudija1"))
+    await club.desk.trials.leave(await club.get("sudija1"))
     # The trial lasted 5 hours; the window still has 2 minutes left.
-    assert (await club.desk.call(ana, 100)).ok
+    assert (await club.desk.calls.call(ana, 100)).ok
 
 
 async def test_withdraw_only_by_the_caller_while_pending(club: Club) -> None:
     await setup_basic(club)
     await club.game(100)
     ana, marko = await club.get("ana"), await club.get("marko")
-    await club.desk.call(ana, 100)
+    await club.desk.calls.call(ana, 100)
     call = await club.db.calls.pending_by_caller(ana.id)
     assert call is not None
     assert (
-        "nije vaš" in (await club.desk.withdraw(marko, call.id)).text.lower()
-        or "To nije vaš poziv" in (await club.desk.withdraw(marko, call.id)).text
+        "nije vaš" in (await club.desk.calls.withdraw(marko, call.id)).text.lower()
+        or "To nije vaš poziv" in (await club.desk.calls.withdraw(marko, call.id)).text
     )
-    assert (await club.desk.withdraw(ana, call.id)).ok
+    assert (await club.desk.calls.withdraw(ana, call.id)).ok
     assert "povučen" in club.chat.notices["m1"]
-    assert "već povučen" in (await club.desk.withdraw(ana, call.id)).text
+    assert "već povučen" in (await club.desk.calls.withdraw(ana, call.id)).text
     # The referee who presses later is told the call was withdrawn.
-    assert "povučen" in (await club.desk.take(await club.get("sudija1"), call.id)).text
+    assert "povučen" in (await club.desk.trials.take(await club.get("sudija1"), call.id)).text
 
 
 async def test_expiry_tells_the_caller_and_updates_every_copy(club: Club) -> None:
     await setup_basic(club)
     await club.game(100)
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     await club.advance(timedelta(minutes=4, seconds=59))
     assert (await club.db.calls.pending_for_game(100)) is not None
     await club.advance(timedelta(seconds=1))
@@ -161,13 +161,13 @@ async def test_a_referee_who_arrives_during_the_call_gets_it_and_a_judging_one_d
     late = await club.member("kasni", "referee", online=False)
     await club.game(100)
     await club.game(101, ("marko", "petar", "jelena"))
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     call_a = await club.db.calls.pending_for_game(100)
     assert call_a is not None
     assert "kasni" not in club.chat.of("post")[0].mention
-    await club.desk.take(await club.get("sudija1"), call_a.id)
+    await club.desk.trials.take(await club.get("sudija1"), call_a.id)
     # A second call: sudija1 is judging and gets nothing.
-    await club.desk.call(await club.get("jelena"), 101)
+    await club.desk.calls.call(await club.get("jelena"), 101)
     assert club.chat.of("post")[-1].mention == ("sudija2",)
     await club.desk.presence(late, True)
     pings = club.chat.to("dm:kasni")
@@ -183,14 +183,14 @@ async def test_a_referee_who_played_is_not_offered_the_call_and_is_refused(club:
     await setup_basic(club)
     await club.member("igrac", "referee")
     await club.game(100, ("ana", "igrac", "petar"))
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     assert "igrac" not in club.chat.of("post")[0].mention
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    reply = await club.desk.take(await club.get("igrac"), call.id)
+    reply = await club.desk.trials.take(await club.get("igrac"), call.id)
     assert not reply.ok
     assert "učestvovao" in reply.text
-    reply = await club.desk.take(await club.get("marko"), call.id)
+    reply = await club.desk.trials.take(await club.get("marko"), call.id)
     assert not reply.ok
     assert "Samo sudije" in reply.text
 
@@ -199,10 +199,10 @@ async def test_fifty_concurrent_presses_make_exactly_one_winner(club: Club) -> N
     await club.member("ana")
     referees = [await club.member(f"s{i:02d}", "referee") for i in range(50)]
     await club.game(100)
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    replies = await asyncio.gather(*(club.desk.take(r, call.id) for r in referees))
+    replies = await asyncio.gather(*(club.desk.trials.take(r, call.id) for r in referees))
     winners = [r for r in replies if r.ok]
     assert len(winners) == 1
     trials = await club.db.trials.for_game(100)
@@ -220,9 +220,9 @@ async def test_restart_with_pending_calls_due_and_not_yet_due(tmp_path: Path) ->
     await setup_basic(first)
     await first.game(100)
     await first.game(101, ("marko", "petar", "jelena"))
-    await first.desk.call(await first.get("ana"), 100)
+    await first.desk.calls.call(await first.get("ana"), 100)
     first.clock.advance(timedelta(minutes=3))
-    await first.desk.call(await first.get("jelena"), 101)
+    await first.desk.calls.call(await first.get("jelena"), 101)
     await first.db.close()  # the bot dies; nothing in memory survives
     second = await make_club(tmp_path)
     second.clock.set(first.clock.now() + timedelta(minutes=2, seconds=30))
@@ -233,7 +233,7 @@ async def test_restart_with_pending_calls_due_and_not_yet_due(tmp_path: Path) ->
     assert pending.deadline in second.timers.armed
     assert "Nijedan sudija" in second.chat.to("dm:ana")[-1].text
     # The surviving call can still be taken after the restart.
-    assert (await second.desk.take(await second.get("sudija1"), pending.id)).ok
+    assert (await second.desk.trials.take(await second.get("sudija1"), pending.id)).ok
     await second.db.close()
 
 
@@ -244,11 +244,11 @@ async def test_two_bot_processes_on_one_database_still_make_one_winner(tmp_path:
     a = await first.member("sudija1", "referee")
     b = await first.member("sudija2", "referee")
     await first.game(100)
-    await first.desk.call(await first.get("ana"), 100)
+    await first.desk.calls.call(await first.get("ana"), 100)
     call = await first.db.calls.pending_for_game(100)
     assert call is not None
     second = await make_club(tmp_path)
-    replies = await asyncio.gather(first.desk.take(a, call.id), second.desk.take(b, call.id))
+    replies = await asyncio.gather(first.desk.trials.take(a, call.id), second.desk.trials.take(b, call.id))
     assert sorted(r.ok for r in replies) == [False, True]
     assert len(await first.db.trials.for_game(100)) == 1
     await second.db.close()
@@ -260,11 +260,11 @@ async def test_a_referee_seated_at_a_table_in_progress_is_not_in_the_lobby(club:
     await club.member("zauzet", "referee")
     await club.game(100)
     await club.game(300, ("zauzet", "marko", "petar"), status=GameStatus.IN_PROGRESS, ended_ago=None)
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     assert "zauzet" not in club.chat.of("post")[0].mention
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    assert "Sedite za stolom" in (await club.desk.take(await club.get("zauzet"), call.id)).text
+    assert "Sedite za stolom" in (await club.desk.trials.take(await club.get("zauzet"), call.id)).text
 
 
 async def test_a_referee_freed_in_a_process_without_platforms_is_offered_the_call_by_the_one_with_them(
@@ -275,7 +275,7 @@ async def test_a_referee_freed_in_a_process_without_platforms_is_offered_the_cal
     await setup_basic(club)
     late = await club.member("kasni", "referee", online=False)
     await club.game(100)
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     elsewhere = Desk(club.db, Chats([]), LoggingGameServer(), club.clock, club.desk.config, ManualTimers())
     await elsewhere.presence(late, True)  # seen by a process waiting for the gateway: nothing shown there
     await elsewhere.presence(await club.get("kasni"), True)
@@ -287,5 +287,5 @@ async def test_a_referee_freed_in_a_process_without_platforms_is_offered_the_cal
     assert offered[0].buttons[0].action == "take"
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    assert (await club.desk.take(await club.get("kasni"), call.id)).ok
+    assert (await club.desk.trials.take(await club.get("kasni"), call.id)).ok
     assert [s.where for s in club.chat.of("edit")].count("dm:kasni") == 1  # his copy edited with the others

@@ -19,10 +19,10 @@ async def people(club: Club) -> None:
 
 
 async def take(club: Club, number: int, caller: str = "ana", referee: str = "sudija1") -> int:
-    assert (await club.desk.call(await club.get(caller), number)).ok
+    assert (await club.desk.calls.call(await club.get(caller), number)).ok
     call = await club.db.calls.pending_for_game(number)
     assert call is not None
-    assert (await club.desk.take(await club.get(referee), call.id)).ok
+    assert (await club.desk.trials.take(await club.get(referee), call.id)).ok
     return call.id
 
 
@@ -32,10 +32,10 @@ async def test_after_promeni_the_old_games_clock_runs_again(club: Club) -> None:
     await club.game(101, ended_ago=timedelta(days=1))
     await take(club, 100)
     referee = await club.get("sudija1")
-    assert (await club.desk.change_game(referee, 101)).ok
+    assert (await club.desk.trials.change_game(referee, 101)).ok
     await club.advance(timedelta(days=3))
     await club.desk.finish(referee)
-    refused = await club.desk.call(await club.get("ana"), 100)
+    refused = await club.desk.calls.call(await club.get("ana"), 100)
     assert not refused.ok
     assert "zastarelo" in refused.text
 
@@ -44,13 +44,13 @@ async def test_a_late_referees_private_copy_is_edited_with_the_others(club: Club
     await people(club)
     late = await club.member("kasni", "referee", online=False)
     await club.game(100)
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     await club.desk.presence(late, True)
     private = [mid for mid, text in club.chat.notices.items() if "Poziv sudiji" in text and mid != "m1"]
     assert len(private) == 1
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    await club.desk.take(await club.get("sudija1"), call.id)
+    await club.desk.trials.take(await club.get("sudija1"), call.id)
     assert "prihvatio sudija sudija1" in club.chat.notices[private[0]]
 
 
@@ -60,7 +60,7 @@ async def test_a_councilor_who_arrives_during_a_councilor_call_gets_it_once(club
     await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None)
     trial_id = await take(club, 200)
     referee = await club.get("sudija1")
-    assert (await club.desk.call_councilor(referee)).ok
+    assert (await club.desk.trials.call_councilor(referee)).ok
     await club.desk.presence(late, True)
     await club.desk.presence(await club.get("vecnik"), False)
     await club.desk.presence(await club.get("vecnik"), True)
@@ -71,7 +71,7 @@ async def test_a_councilor_who_arrives_during_a_councilor_call_gets_it_once(club
     assert (await club.desk.finish(referee)).ok
     assert any("više ne važi" in text for text in club.chat.notices.values())
     ccall = (await club.db.calls.councilor_calls_for(trial_id))[0]
-    assert not (await club.desk.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
+    assert not (await club.desk.trials.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
 
 
 async def test_a_dismissed_referee_stops_judging_and_an_offline_one_cannot_take(club: Club) -> None:
@@ -80,7 +80,7 @@ async def test_a_dismissed_referee_stops_judging_and_an_offline_one_cannot_take(
     await club.game(100)
     await club.game(101, ("marko", "petar", "jelena"))
     trial_id = await take(club, 100)
-    reply = await club.desk.dismiss(None, "sudija1", "referee", "teže kršenje pravila")  # the admin, alone
+    reply = await club.desk.votes.dismiss(None, "sudija1", "referee", "teže kršenje pravila")  # the admin, alone
     assert reply.ok
     trial = await club.db.trials.get(trial_id)
     assert trial is not None
@@ -88,17 +88,17 @@ async def test_a_dismissed_referee_stops_judging_and_an_offline_one_cannot_take(
     assert trial.end_reason == "referee_dismissed"
     await club.member("sudija2", "referee")
     await club.desk.presence(await club.get("sudija2"), False)
-    await club.desk.call(await club.get("jelena"), 101)
+    await club.desk.calls.call(await club.get("jelena"), 101)
     call = await club.db.calls.pending_for_game(101)
     assert call is not None
-    refused = await club.desk.take(await club.get("sudija2"), call.id)
+    refused = await club.desk.trials.take(await club.get("sudija2"), call.id)
     assert not refused.ok
     assert "lobiju" in refused.text
 
 
 async def test_nobody_appoints_himself(club: Club) -> None:
     await club.member("vecnik", "councilor")
-    reply = await club.desk.appoint(await club.get("vecnik"), "vecnik", "referee")
+    reply = await club.desk.votes.appoint(await club.get("vecnik"), "vecnik", "referee")
     assert not reply.ok
     assert "Sebi" in reply.text
     assert "referee" not in (await club.get("vecnik")).roles
@@ -121,7 +121,7 @@ async def test_standing_up_returns_a_referee_from_a_table_in_progress_to_the_lob
     await club.desk.seat(seated, None)
     assert (await club.get("zauzet")).seated_game is None
     await club.game(100)
-    await club.desk.call(await club.get("ana"), 100)
+    await club.desk.calls.call(await club.get("ana"), 100)
     assert "zauzet" in club.chat.of("post")[-1].mention
 
 
@@ -178,9 +178,9 @@ async def test_a_member_in_two_trials_is_heard_in_the_one_he_typed_in(club: Club
     await take(club, 100, caller="marko")  # marko's own call, out of game: trial 1
     await take(club, 200, caller="petar", referee="sudija2")  # his table's trial: trial 2
     marko = await club.get("marko")
-    await club.desk.say(marko, "za sto", 2)
-    await club.desk.say(marko, "za moj poziv", 1)
-    await club.desk.say(marko, "bez oznake")
+    await club.desk.trials.say(marko, "za sto", 2)
+    await club.desk.trials.say(marko, "za moj poziv", 1)
+    await club.desk.trials.say(marko, "bez oznake")
     assert [m.text for m in await club.db.trials.messages(1)] == ["za moj poziv"]
     assert [m.text for m in await club.db.trials.messages(2)] == ["za sto", "bez oznake"]
 

@@ -10,6 +10,7 @@ import pytest
 from bot.desk import Desk
 from bot.desk.advice import ADVICE_REF
 from bot.desk.base import DeskBase
+from bot.desk.calls import CallDesk
 from bot.desk.refused import Refused
 from bot.gameserver.korekcija import korekcija_of
 from bot.messages import MESSAGES
@@ -38,12 +39,14 @@ async def test_every_part_is_its_own_object_over_the_one_set_of_dependencies(clu
 
 
 async def test_a_part_raises_its_refusal_as_a_key_and_values_and_the_desk_renders_it(club: Club) -> None:
+    """A use case's body raises `Refused` (keys and values, no text); its door (`shows_refusals`) renders it."""
     ana = await club.member("ana")
+    body = CallDesk.call.__wrapped__  # type: ignore[attr-defined]
     with pytest.raises(Refused) as raised:
-        await club.desk.calls.call(ana, 4242)
+        await body(club.desk.calls, ana, 4242)
     assert raised.value.key == "call.unknown_game"
     assert raised.value.values == {"game": 4242}
-    reply = await club.desk.call(ana, 4242)
+    reply = await club.desk.calls.call(ana, 4242)
     assert not reply.ok
     assert reply.text == club.desk.t("call.unknown_game", game=4242)
     assert await club.db.calls.pending() == []
@@ -63,19 +66,19 @@ async def test_a_steps_extension_runs_when_a_part_calls_the_step(club: Club) -> 
     await club.member("sudija1", "referee")
     await club.game(100)
     ana = await club.get("ana")
-    assert (await club.desk.call(ana, 100)).ok
+    assert (await club.desk.calls.call(ana, 100)).ok
     calls = await club.db.calls.pending()
     referee = await club.get("sudija1")
-    assert (await club.desk.take(referee, calls[0].id)).ok
+    assert (await club.desk.trials.take(referee, calls[0].id)).ok
     seen: list[str] = []
-    step = club.desk.interrupt
+    step = club.desk.steps.interrupt
 
     async def interrupt(trial: object, why: str) -> None:
         seen.append(why)
         await step(trial, why)  # type: ignore[arg-type]
 
-    club.desk.interrupt = interrupt  # type: ignore[method-assign, assignment]
-    assert (await club.desk.leave(referee)).ok
+    club.desk.steps.interrupt = interrupt  # type: ignore[method-assign, assignment]
+    assert (await club.desk.trials.leave(referee)).ok
     assert seen == ["referee_left"]
     stored = await club.db.calls.get(calls[0].id)
     assert stored is not None

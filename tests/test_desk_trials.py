@@ -11,11 +11,11 @@ from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, P
 
 
 async def open_trial(club: Club, number: int, caller: str = "ana", referee: str = "sudija1") -> int:
-    reply = await club.desk.call(await club.get(caller), number)
+    reply = await club.desk.calls.call(await club.get(caller), number)
     assert reply.ok, reply.text
     call = await club.db.calls.pending_for_game(number)
     assert call is not None
-    taken = await club.desk.take(await club.get(referee), call.id)
+    taken = await club.desk.trials.take(await club.get(referee), call.id)
     assert taken.ok, taken.text
     trial = await club.db.trials.open_for_game(number)
     assert trial is not None
@@ -39,7 +39,7 @@ async def test_out_of_game_trial_is_private_blocks_offers_and_records_the_verdic
     assert {b.action for b in opened.buttons} == {"hands", "history", "finish", "leave"}
     assert ("block_offers", "ana") in club.server.calls
     ana, referee = await club.get("ana"), await club.get("sudija1")
-    await club.desk.say(ana, "Petar je namerno napustio partiju.")
+    await club.desk.trials.say(ana, "Petar je namerno napustio partiju.")
     assert club.chat.to(f"trial:{trial_id}")[-1].text == "ana: Petar je namerno napustio partiju."
     first = await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=2), "namerno napuštanje"))
     assert first.ok
@@ -94,7 +94,7 @@ async def test_every_other_end_drops_the_draft_and_the_players_may_call_again(cl
     # The referee leaves.
     first = await open_trial(club, 100)
     await club.desk.draft(referee, Draft(Nobody(), "niko nije kriv"))
-    await club.desk.leave(referee)
+    await club.desk.trials.leave(referee)
     # The referee disconnects for longer than the grace period.
     second = await open_trial(club, 100)
     await club.desk.draft(referee, Draft(Nobody(), "niko nije kriv"))
@@ -106,7 +106,7 @@ async def test_every_other_end_drops_the_draft_and_the_players_may_call_again(cl
     # The caller leaves the club.
     third = await open_trial(club, 100)
     await club.desk.draft(referee, Draft(Nobody(), "niko nije kriv"))
-    await club.desk.member_left_club(await club.get("ana"))
+    await club.desk.trials.member_left_club(await club.get("ana"))
     for trial_id, why in ((first, "referee_left"), (second, "referee_disconnected"), (third, "caller_left")):
         trial = await club.db.trials.get(trial_id)
         assert trial is not None
@@ -118,7 +118,7 @@ async def test_the_game_server_closing_the_game_ends_an_in_game_trial(club: Club
     await members(club)
     await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None)
     trial_id = await open_trial(club, 200)
-    await club.desk.game_closed(200)
+    await club.desk.trials.game_closed(200)
     trial = await club.db.trials.get(trial_id)
     assert trial is not None
     assert trial.outcome == "interrupted"
@@ -131,20 +131,20 @@ async def test_councilor_call_first_to_answer_joins_and_expiry_leaves_the_refere
     await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None)
     trial_id = await open_trial(club, 200)
     referee = await club.get("sudija1")
-    assert (await club.desk.call_councilor(referee)).ok
+    assert (await club.desk.trials.call_councilor(referee)).ok
     post = [p for p in club.chat.of("post") if p.where == "#referees"][-1]
     assert set(post.mention) == {"vecnik", "vecnik2"}
     assert post.buttons[0].action == "join"
-    assert not (await club.desk.call_councilor(referee)).ok  # one pending at a time
+    assert not (await club.desk.trials.call_councilor(referee)).ok  # one pending at a time
     ccall = (await club.db.calls.councilor_calls_for(trial_id))[0]
-    first = await club.desk.join_as_councilor(await club.get("vecnik"), ccall.id)
-    second = await club.desk.join_as_councilor(await club.get("vecnik2"), ccall.id)
+    first = await club.desk.trials.join_as_councilor(await club.get("vecnik"), ccall.id)
+    second = await club.desk.trials.join_as_councilor(await club.get("vecnik2"), ccall.id)
     assert first.ok
     assert not second.ok
     assert "vecnik" in second.text
     assert "vecnik" in club.chat.spaces[trial_id]
     # A second councilor call expires unanswered.
-    assert (await club.desk.call_councilor(referee)).ok
+    assert (await club.desk.trials.call_councilor(referee)).ok
     await club.advance(timedelta(minutes=5))
     assert "odlučuje sam" in club.chat.to(f"trial:{trial_id}")[-1].text
 
@@ -153,7 +153,7 @@ async def test_no_councilor_out_of_game(club: Club) -> None:
     await members(club)
     await club.game(100)
     await open_trial(club, 100)
-    reply = await club.desk.call_councilor(await club.get("sudija1"))
+    reply = await club.desk.trials.call_councilor(await club.get("sudija1"))
     assert not reply.ok
     assert "Van partije" in reply.text
 
@@ -169,12 +169,12 @@ async def test_promeni_moves_the_trial_under_the_call_rules_and_drops_the_draft(
     trial_id = await open_trial(club, 100)
     referee = await club.get("sudija1")
     await club.desk.draft(referee, Draft(Nobody(), "niko"))
-    assert "učestvovao" in (await club.desk.change_game(referee, 102)).text
-    assert "Igrač ana nije u partiji 103" in (await club.desk.change_game(referee, 103)).text
-    assert "do poziva je proteklo 8 d" in (await club.desk.change_game(referee, 104)).text
+    assert "učestvovao" in (await club.desk.trials.change_game(referee, 102)).text
+    assert "Igrač ana nije u partiji 103" in (await club.desk.trials.change_game(referee, 103)).text
+    assert "do poziva je proteklo 8 d" in (await club.desk.trials.change_game(referee, 104)).text
     await club.game(105, status=GameStatus.IN_PROGRESS, ended_ago=None)
-    assert "još u toku" in (await club.desk.change_game(referee, 105)).text
-    assert (await club.desk.change_game(referee, 101)).ok
+    assert "još u toku" in (await club.desk.trials.change_game(referee, 105)).text
+    assert (await club.desk.trials.change_game(referee, 101)).ok
     trial = await club.db.trials.get(trial_id)
     assert trial is not None
     assert trial.game == 101
@@ -242,7 +242,7 @@ async def test_presude_lists_trials_with_referee_names_only_for_moderators_and_r
     await club.desk.draft(referee, Draft(NoVerdict(), "Pokušaj da se spreči kasnija prijava."))
     await club.desk.finish(referee)
     await open_trial(club, 100, caller="marko", referee="sudija2")
-    await club.desk.leave(await club.get("sudija2"))
+    await club.desk.trials.leave(await club.get("sudija2"))
     for_member = (await club.desk.verdicts(await club.get("jelena"), 100)).text
     for_mod = (await club.desk.verdicts(await club.get("mod"), 100)).text
     assert "Bez presude" in for_member
@@ -263,7 +263,7 @@ async def test_finish_records_bez_presude_with_its_reason_and_the_referee_gets_p
     trial_id = await open_trial(club, 100, referee="sudija1")
     # sudija2 goes off duty; the only free referee is busy, so the second call reaches nobody now.
     await club.desk.set_duty(await club.get("sudija2"), False)
-    await club.desk.call(await club.get("jelena"), 101)
+    await club.desk.calls.call(await club.get("jelena"), 101)
     assert club.chat.of("post")[-1].mention == ()
     refused = await club.desk.finish(await club.get("sudija1"))
     assert not refused.ok

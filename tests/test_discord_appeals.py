@@ -36,10 +36,10 @@ async def test_an_appeal_goes_to_the_councilors_channel_and_preuzmi_opens_the_he
         )
         assert ana is not None
         assert sudija is not None
-        assert (await desk.call(ana, 100)).ok
+        assert (await desk.calls.call(ana, 100)).ok
         call = await app.db.calls.pending_for_game(100)
         assert call is not None
-        assert (await desk.take(sudija, call.id)).ok
+        assert (await desk.trials.take(sudija, call.id)).ok
         assert (await desk.draft(sudija, Draft(Penalty("petar", plavac_days=2), "vređanje"))).ok
         assert (await desk.finish(sudija)).ok
         trial = (await app.db.trials.for_game(100))[-1]

@@ -122,9 +122,9 @@ async def test_a_role_given_by_hand_gives_no_power_is_reported_and_put_back(worl
         assert sudija1.is_referee
         # an act writes the role, and the bot's own write is no hand change
         before = len(fake.messages_in(world.councilors.id))
-        assert (await app.desk.appoint(None, "ana", Role.REFEREE, "dobro poznaje pravila")).ok
+        assert (await app.desk.votes.appoint(None, "ana", Role.REFEREE, "dobro poznaje pravila")).ok
         await fake.wait_until(lambda: world.referee_role.id in m["ana"].roles, what="the act's role written")
-        assert (await app.desk.dismiss(None, "ana", Role.REFEREE, "na lični zahtev")).ok
+        assert (await app.desk.votes.dismiss(None, "ana", Role.REFEREE, "na lični zahtev")).ok
         await fake.wait_until(lambda: world.referee_role.id not in m["ana"].roles, what="the act's role taken")
         assert len(fake.messages_in(world.councilors.id)) == before, " | ".join(
             x["content"][:60] for x in fake.messages_in(world.councilors.id)

@@ -46,10 +46,10 @@ async def test_fifty_referees_press_at_once_the_losers_are_answered_before_the_w
     ana = await club.member("ana")
     await club.game(500)
     judges = [await club.member(f"sudija{i}", "referee") for i in range(50)]
-    assert (await club.desk.call(ana, 500)).ok
+    assert (await club.desk.calls.call(ana, 500)).ok
     call = await club.db.calls.pending_by_caller(ana.id)
     assert call is not None
-    presses = [asyncio.create_task(club.desk.take(j, call.id)) for j in judges]
+    presses = [asyncio.create_task(club.desk.trials.take(j, call.id)) for j in judges]
     loop = asyncio.get_running_loop()
     end = loop.time() + 10
     while sum(p.done() for p in presses) < 49 and loop.time() < end:  # noqa: ASYNC110 (polls a file another process writes)
@@ -66,7 +66,7 @@ async def test_fifty_referees_press_at_once_the_losers_are_answered_before_the_w
     trial = await club.db.trials.open_for_game(500)
     assert trial is not None
     assert await club.desk.nick(trial.referee) == winners[0]
-    late = await club.desk.take(judges[0] if winners[0] != judges[0].nick else judges[1], call.id)
+    late = await club.desk.trials.take(judges[0] if winners[0] != judges[0].nick else judges[1], call.id)
     assert late.text == club.desk.t("take.taken", game=500, referee=winners[0])
 
 
@@ -83,10 +83,10 @@ async def test_a_winner_whose_write_fails_leaves_the_call_to_the_next_press(club
     ana = await club.member("ana")
     await club.game(500)
     first, second = await club.member("sudija1", "referee"), await club.member("sudija2", "referee")
-    assert (await club.desk.call(ana, 500)).ok
+    assert (await club.desk.calls.call(ana, 500)).ok
     call = await club.db.calls.pending_by_caller(ana.id)
     assert call is not None
     with pytest.raises(DatabaseBusy):
-        await club.desk.take(first, call.id)
-    assert (await club.desk.take(second, call.id)).ok
+        await club.desk.trials.take(first, call.id)
+    assert (await club.desk.trials.take(second, call.id)).ok
     assert club.desk.trials._take_claims == {}

@@ -44,11 +44,11 @@ async def people(club: Club) -> Commands:
 
 
 async def take(club: Club, number: int, caller: str = "ana", referee: str = "sudija1") -> int:
-    reply = await club.desk.call(await club.get(caller), number)
+    reply = await club.desk.calls.call(await club.get(caller), number)
     assert reply.ok, reply.text
     call = await club.db.calls.pending_for_game(number)
     assert call is not None
-    taken = await club.desk.take(await club.get(referee), call.id)
+    taken = await club.desk.trials.take(await club.get(referee), call.id)
     assert taken.ok, taken.text
     trial = await club.db.trials.open_for_game(number)
     assert trial is not None
@@ -370,10 +370,10 @@ async def test_presude_shows_every_message_labelled_by_function_and_pages_long_o
     await club.game(100)
     trial = await take(club, 100)
     ana, referee = await club.get("ana"), await club.get("sudija1")
-    await club.desk.say(ana, "Petar je namerno napustio partiju.")
-    await club.desk.say(referee, "Kada tačno?")
+    await club.desk.trials.say(ana, "Petar je namerno napustio partiju.")
+    await club.desk.trials.say(referee, "Kada tačno?")
     for k in range(23):
-        await club.desk.say(ana, f"poruka {k}")
+        await club.desk.trials.say(ana, f"poruka {k}")
     assert (await club.desk.draft(referee, Draft(NoVerdict(), "nema dokaza"))).ok  # Bez presude, with its reason
     assert (await club.desk.finish(referee)).ok
     for_ana = (await say(commands, club, "ana", "/presude 100")).text
@@ -417,16 +417,16 @@ async def test_sudija_without_a_number_never_reaches_a_game_in_progress_away_fro
     await club.game(300, status=GameStatus.IN_PROGRESS, ended_ago=None)
     await club.desk.seat(await club.get("ana"), None)  # she stood up from the table (the game goes on)
     ana = await club.get("ana")
-    refused = await club.desk.call(ana, None)
+    refused = await club.desk.calls.call(ana, None)
     assert not refused.ok
     assert refused.text == SR.t("call.nothing_eligible", days=7)
     await club.game(100, ended_ago=timedelta(hours=3))
-    called = await club.desk.call(ana, None)
+    called = await club.desk.calls.call(ana, None)
     assert called.ok
     assert "100" in called.text
-    await club.desk.withdraw(ana)
+    await club.desk.calls.withdraw(ana)
     await club.desk.seat(ana, 300)
-    at_table = await club.desk.call(await club.get("ana"), None)
+    at_table = await club.desk.calls.call(await club.get("ana"), None)
     assert at_table.ok
     assert "300" in at_table.text
 
@@ -439,11 +439,11 @@ async def test_a_sudi_press_one_second_after_the_deadline_with_no_timer_run_is_r
 ) -> None:
     await people(club)
     await club.game(100)
-    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
     club.clock.advance(call.deadline - club.clock.now() + timedelta(seconds=1))  # no run_due: the timer never ran
-    refused = await club.desk.take(await club.get("sudija1"), call.id)
+    refused = await club.desk.trials.take(await club.get("sudija1"), call.id)
     assert not refused.ok
     assert refused.text == SR.t("take.expired", game=100)
     fresh = await club.db.calls.get(call.id)
@@ -458,11 +458,11 @@ async def test_a_sudi_press_one_second_after_the_deadline_with_no_timer_run_is_r
 async def test_a_press_just_before_the_deadline_still_takes_the_call(club: Club) -> None:
     await people(club)
     await club.game(100)
-    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
     club.clock.advance(call.deadline - club.clock.now() - timedelta(seconds=1))
-    assert (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    assert (await club.desk.trials.take(await club.get("sudija1"), call.id)).ok
 
 
 # 9. Effects run from the trial's end ------------------------------------------------------------------------------
@@ -489,7 +489,7 @@ async def test_effects_applied_after_a_restart_run_from_the_trials_end_and_count
     plavac = await club.db.penalties.plavac((await club.get("petar")).id)
     assert plavac is not None
     assert plavac.until == ended + timedelta(days=3)
-    standing = await club.desk.standing(await club.get("petar"), "2026-11")
+    standing = await club.desk.penalties.standing(await club.get("petar"), "2026-11")
     assert standing.penalty_points == 4
 
 
@@ -525,7 +525,7 @@ async def test_a_draft_whose_trial_ends_between_its_check_and_its_write_is_not_c
     trial = await take(club, 100)
     referee = await club.get("sudija1")
     assert (await club.desk.draft(referee, Draft(NoVerdict(), "bez osnova"))).ok  # what Završi finds meanwhile
-    checked = club.desk.checked
+    checked = club.desk.steps.checked
 
     landed: list[bool] = []
 
@@ -536,7 +536,7 @@ async def test_a_draft_whose_trial_ends_between_its_check_and_its_write_is_not_c
             assert (await club.desk.finish(referee)).ok
         return result
 
-    monkeypatch.setattr(club.desk, "checked", finished_meanwhile)
+    monkeypatch.setattr(club.desk.steps, "checked", finished_meanwhile)
     reply = await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=1), "x"))
     assert not reply.ok
     assert reply.text == SR.t("draft.trial_ended", trial=trial)
@@ -579,7 +579,9 @@ async def test_two_promeni_in_the_same_instant_give_truthful_answers(club: Club)
     await club.game(101)
     trial = await take(club, 100)
     referee = await club.get("sudija1")
-    one, two = await asyncio.gather(club.desk.change_game(referee, 101), club.desk.change_game(referee, 101))
+    one, two = await asyncio.gather(
+        club.desk.trials.change_game(referee, 101), club.desk.trials.change_game(referee, 101)
+    )
     assert sorted([one.ok, two.ok]) == [False, True]
     assert (one if not one.ok else two).text == SR.t("promeni.same", game=101)
     stored = await club.db.trials.get(trial)
@@ -643,7 +645,7 @@ async def test_read_commands_leave_the_database_byte_identical(
         assert reply is not None
         assert reply.text
         assert (await dump(club), club.db.connection.total_changes) == (before, changes), line
-    card = await club.desk.member_card(await club.get("petar"))
+    card = await club.desk.penalties.member_card(await club.get("petar"))
     assert card.napustio_total == 1  # counted, as the log gives it, without writing
     assert await club.db.penalties.napustio(400) is None
     await take(club, 100, caller="marko")  # the referee's own read controls, in an open trial
@@ -678,14 +680,14 @@ async def test_the_councilor_call_says_when_no_councilor_is_in_the_lobby(club: C
     await people(club)
     await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=5)
     trial = await take(club, 200)
-    reply = await club.desk.call_councilor(await club.get("sudija1"))
+    reply = await club.desk.trials.call_councilor(await club.get("sudija1"))
     assert reply.ok
     assert reply.text == SR.t("councilor.ok_none", minutes=5)
     assert club.chat.to(f"trial:{trial}")[-1].text == SR.t("councilor.called_none", minutes=5)
     [ccall] = await club.db.calls.pending_councilor_calls()  # the call still lives its 5 minutes
     await club.member("vecnik", "councilor")  # a councilor who comes to the lobby gets it
     await club.desk.presence(await club.get("vecnik"), True)
-    assert (await club.desk.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
+    assert (await club.desk.trials.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
 
 
 async def test_an_arbitar_verdict_reaches_each_member_once(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:

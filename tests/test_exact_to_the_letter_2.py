@@ -60,10 +60,10 @@ async def test_penalties_niko_lifts_and_a_settlement_compose_in_any_order(club: 
     last = next(act for act in reversed(order) if act != "S")
     expected = {"P": {"ceca": 3, "bojan": 0}, "L": {"ceca": 0, "bojan": 2}, "N": {"ceca": 0, "bojan": 0}}[last]
     for nick, points in expected.items():
-        card = await club.desk.member_card(await club.get(nick))
+        card = await club.desk.penalties.member_card(await club.get(nick))
         assert card.standing.penalty_points == points, (order, nick)
         assert card.standing.abandon_points == 0
-    ceca = await club.desk.member_card(await club.get("ceca"))
+    ceca = await club.desk.penalties.member_card(await club.get("ceca"))
     assert (ceca.plavac_until is not None) is (last == "P"), order
     assert await club.db.penalties.settled(500) is not None
     assert (await club.db.penalties.napustio(500)).counted is None  # type: ignore[union-attr]
@@ -78,9 +78,9 @@ async def test_a_penalty_with_napustio_then_a_settlement_keeps_the_points_and_sa
     await settlement_people(club)
     await settle_case(club, minutes=120, left=40)
     await judge(club, 500, Draft(Penalty("ceca", league_points=2, abandoned=True), "napustila"))
-    assert (await club.desk.member_card(await club.get("ceca"))).napustio_total == 1
+    assert (await club.desk.penalties.member_card(await club.get("ceca"))).napustio_total == 1
     await judge(club, 500, Draft(Settlement(True), "dogovor"), caller="bojan", referee="sudija2")
-    ceca = await club.desk.member_card(await club.get("ceca"))
+    ceca = await club.desk.penalties.member_card(await club.get("ceca"))
     assert (ceca.standing.penalty_points, ceca.napustio_total, ceca.standing.abandon_points) == (2, 0, 0)
     told = [s.text for s in club.chat.to("dm:ceca")]
     assert told[-1] == SR.t("settlement.napustio_cancelled", game=500, league=Config().penalties.league_name)
@@ -91,7 +91,7 @@ async def test_a_settlement_then_the_same_penalty_stands_as_well(club: Club) -> 
     await settle_case(club, minutes=120, left=40)
     await judge(club, 500, Draft(Settlement(True), "dogovor"), caller="bojan", referee="sudija2")
     await judge(club, 500, Draft(Penalty("ceca", league_points=2), "vređala"))
-    assert (await club.desk.member_card(await club.get("ceca"))).standing.penalty_points == 2
+    assert (await club.desk.penalties.member_card(await club.get("ceca"))).standing.penalty_points == 2
 
 
 LIFTING = {
@@ -128,20 +128,20 @@ async def test_an_appeals_lift_and_a_settlement_compose_in_any_order(club: Club,
             continue
         assert last_penalty is not None
         culprit, trial = last_penalty
-        filed = await club.desk.file_appeal(await club.get(culprit), trial, None, "nisam kriv")
+        filed = await club.desk.appeals.file_appeal(await club.get(culprit), trial, None, "nisam kriv")
         assert filed.ok, (order, filed.text)
         [appeal] = [a for a in await club.db.appeals.undecided() if a.trial == trial]
         v1 = await club.get("v1")
         assert (await club.desk.press(v1, "appeal_take", appeal.id)).ok
         assert (await club.desk.draft(v1, Draft(Nobody(), "kažnjen je nevin igrač"))).ok
-        assert (await club.desk.decide_appeal(v1, appeal.id, "usvojena", None, "")).ok, order
+        assert (await club.desk.appeals.decide_appeal(v1, appeal.id, "usvojena", None, "")).ok, order
     last = next(act for act in reversed(order) if act != "S")
     expected = {"P": {"ceca": 3, "bojan": 0}, "L": {"ceca": 0, "bojan": 2}, "A": {"ceca": 0, "bojan": 0}}[last]
     for nick, points in expected.items():
-        card = await club.desk.member_card(await club.get(nick))
+        card = await club.desk.penalties.member_card(await club.get(nick))
         assert card.standing.penalty_points == points, (order, nick)
         assert card.standing.abandon_points == 0
-    ceca = await club.desk.member_card(await club.get("ceca"))
+    ceca = await club.desk.penalties.member_card(await club.get("ceca"))
     assert (ceca.plavac_until is not None) is (last == "P"), order
     assert await club.db.penalties.settled(500) is not None
     assert [c for c in club.server.calls if c[0] == "close_game"] == [("close_game", 500)]
@@ -162,7 +162,7 @@ async def test_a_call_that_expired_unseen_during_an_outage_ended_at_its_deadline
     days and 5 minutes after it ended, not 10."""
     await call_people(club)
     game = await club.game(100, ended_ago=timedelta(days=1))
-    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
     club.clock.advance(timedelta(days=3))  # the bot is down: no timer fires
@@ -175,10 +175,10 @@ async def test_a_call_that_expired_unseen_during_an_outage_ended_at_its_deadline
     assert game.ended_at is not None
     boundary = game.ended_at + timedelta(days=7, minutes=5)
     club.clock.set(boundary - timedelta(seconds=1))
-    assert (await club.desk.call(await club.get("marko"), 100)).ok  # one second inside the window
-    assert (await club.desk.withdraw(await club.get("marko"))).ok
+    assert (await club.desk.calls.call(await club.get("marko"), 100)).ok  # one second inside the window
+    assert (await club.desk.calls.withdraw(await club.get("marko"))).ok
     club.clock.set(boundary)
-    late = await club.desk.call(await club.get("petar"), 100)
+    late = await club.desk.calls.call(await club.get("petar"), 100)
     assert not late.ok
     assert "7 dana" in late.text
 
@@ -188,7 +188,7 @@ async def test_a_call_pending_past_its_deadline_stops_the_window_only_until_the_
     call at its deadline."""
     await call_people(club)
     game = await club.game(100, ended_ago=timedelta(days=6))
-    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
     club.clock.advance(timedelta(days=2))
     assert game.ended_at is not None
     paused = await club.db.trials.pause_intervals(100, club.clock.now())
@@ -200,11 +200,11 @@ async def test_povuci_after_the_deadline_expires_the_call(club: Club) -> None:
     await call_people(club)
     await club.game(100)
     ana = await club.get("ana")
-    assert (await club.desk.call(ana, 100)).ok
+    assert (await club.desk.calls.call(ana, 100)).ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
     club.clock.advance(timedelta(minutes=5))  # exactly at the deadline, no timer run
-    late = await club.desk.withdraw(ana)
+    late = await club.desk.calls.withdraw(ana)
     assert not late.ok
     assert late.text == SR.t("withdraw.expired", game=100)
     ended = await club.db.calls.get(call.id)
@@ -217,9 +217,9 @@ async def test_povuci_a_second_before_the_deadline_withdraws(club: Club) -> None
     await call_people(club)
     await club.game(100)
     ana = await club.get("ana")
-    assert (await club.desk.call(ana, 100)).ok
+    assert (await club.desk.calls.call(ana, 100)).ok
     club.clock.advance(timedelta(minutes=5) - timedelta(seconds=1))
-    assert (await club.desk.withdraw(ana)).ok
+    assert (await club.desk.calls.withdraw(ana)).ok
     [call] = await club.db.calls.for_game(100)
     assert call.state is CallState.WITHDRAWN
 
@@ -228,11 +228,11 @@ async def test_a_councilor_call_expired_during_an_outage_ended_at_its_deadline(c
     await call_people(club)
     await club.member("vecnik", "councilor")
     await club.game(100, status=GameStatus.IN_PROGRESS)  # a councilor is called in game
-    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    assert (await club.desk.take(await club.get("sudija1"), call.id)).ok
-    assert (await club.desk.call_councilor(await club.get("sudija1"))).ok
+    assert (await club.desk.trials.take(await club.get("sudija1"), call.id)).ok
+    assert (await club.desk.trials.call_councilor(await club.get("sudija1"))).ok
     [ccall] = await club.db.calls.pending_councilor_calls()
     club.clock.advance(timedelta(hours=5))
     await club.desk.run_due()
@@ -247,7 +247,7 @@ async def test_a_vote_closed_after_an_outage_ended_at_its_deadline(club: Club) -
         await club.member(nick)
     for nick in ("v1", "v2", "v3"):
         await club.member(nick, "councilor")
-    assert (await club.desk.appoint(await club.get("v1"), "petar", "referee", "iskusan")).ok
+    assert (await club.desk.votes.appoint(await club.get("v1"), "petar", "referee", "iskusan")).ok
     [vote] = await club.db.votes.open_votes()
     club.clock.advance(timedelta(days=10))  # the deadline (7 days) passed three days ago, unseen
     await club.desk.start()
@@ -271,14 +271,14 @@ async def test_the_first_club_refuses_an_appeal_against_a_bula_change_saying_why
     change = Draft(BulaChange({"ana": 2}), "ometala igru")
     await judge(club, 100, change)
     [trial] = await club.db.trials.for_game(100)
-    refused = await club.desk.file_appeal(await club.get("ana"), trial.id, None, "nije fer")
+    refused = await club.desk.appeals.file_appeal(await club.get("ana"), trial.id, None, "nije fer")
     assert not refused.ok
     assert refused.text == SR.t("appeal.nothing_to_lift", trial=trial.id, verdict=render_verdict(change, SR))
     assert await club.db.appeals.for_trials([trial.id]) == []
     await club.game(101)
     await judge(club, 101, Draft(Penalty("petar", league_points=2), "vređao"))
     penalty = (await club.db.trials.for_game(101))[-1]
-    assert (await club.desk.file_appeal(await club.get("petar"), penalty.id, None, "nisam ja")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), penalty.id, None, "nisam ja")).ok
 
 
 async def test_a_players_own_odlazak_is_no_judged_hand_in_the_briefing(club: Club) -> None:
@@ -286,10 +286,10 @@ async def test_a_players_own_odlazak_is_no_judged_hand_in_the_briefing(club: Clu
     commands = await join(club, *PLAYERS)
     await club.member("sudija1", "referee")
     assert (await say(commands, club, fall.other, f"/bula {fall.hand}")).ok
-    assert (await club.desk.call(await club.get(fall.fallen), fall.game.number)).ok
+    assert (await club.desk.calls.call(await club.get(fall.fallen), fall.game.number)).ok
     call = await club.db.calls.pending_for_game(fall.game.number)
     assert call is not None
-    assert (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    assert (await club.desk.trials.take(await club.get("sudija1"), call.id)).ok
     [brief] = [
         s.text for s in club.chat.to("dm:sudija1") if s.text.startswith(SR.t("brief.title", game=fall.game.number))
     ]
@@ -301,11 +301,11 @@ async def test_a_players_own_odlazak_is_no_judged_hand_in_the_briefing(club: Clu
 async def test_zavrsi_without_a_draft_records_nothing_and_says_what_to_write(club: Club) -> None:
     await call_people(club)
     await club.game(100)
-    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
     referee = await club.get("sudija1")
-    assert (await club.desk.take(referee, call.id)).ok
+    assert (await club.desk.trials.take(referee, call.id)).ok
     refused = await club.desk.finish(referee)
     assert not refused.ok
     assert refused.text == SR.t("finish.no_draft", game=100)
@@ -323,18 +323,18 @@ async def test_sudija_again_for_ones_own_pending_call_shows_how_to_withdraw_it(c
     await call_people(club)
     await club.game(100)
     ana = await club.get("ana")
-    assert (await club.desk.call(ana, 100)).ok
+    assert (await club.desk.calls.call(ana, 100)).ok
     [call] = await club.db.calls.for_game(100)
-    again = await club.desk.call(ana, 100)
+    again = await club.desk.calls.call(ana, 100)
     assert not again.ok
     assert again.text == SR.t("call.yours_pending", game=100, until=call.deadline)
     [button] = again.buttons
     assert (button.action, button.ref) == (Action.WITHDRAW, call.id)
     assert (await club.desk.press(ana, button.action, button.ref)).ok
     assert [c.state for c in await club.db.calls.for_game(100)] == [CallState.WITHDRAWN]
-    other = await club.desk.call(await club.get("marko"), 100)  # another player's pending call is his own
+    other = await club.desk.calls.call(await club.get("marko"), 100)  # another player's pending call is his own
     assert other.ok
-    assert not (await club.desk.call(ana, 100)).buttons
+    assert not (await club.desk.calls.call(ana, 100)).buttons
 
 
 async def console(db: Path, script: str) -> tuple[int, str, str]:
@@ -407,14 +407,14 @@ async def test_a_report_is_filed_by_any_player_with_the_tables_chat_heard_and_de
     sees the file, and upholds it with the rule's suspension — an effect of its own, told to the game server."""
     await russian(club, tmp_path)
     desk = club.desk
-    assert not (await desk.call(await club.get("marko"), 100)).ok  # the call window is over …
-    refused = await desk.file_report(await club.get("jelena"), 100, "apelacija", "", (CHAT,))
+    assert not (await desk.calls.call(await club.get("marko"), 100)).ok  # the call window is over …
+    refused = await desk.appeals.file_report(await club.get("jelena"), 100, "apelacija", "", (CHAT,))
     assert refused.text == SR.t("report.not_a_player", game=100)
-    bare = await desk.file_report(await club.get("marko"), 100, "apelacija", "pustio miser")
+    bare = await desk.appeals.file_report(await club.get("marko"), 100, "apelacija", "pustio miser")
     assert bare.text == SR.t("report.attachment_needed", kind="apelacija")
-    never = await desk.file_report(await club.get("marko"), 100, "pasovi", "", (CHAT,))
+    never = await desk.appeals.file_report(await club.get("marko"), 100, "pasovi", "", (CHAT,))
     assert never.text == SR.t("report.not_reviewed", what="igra u pasovima")
-    filed = await desk.file_report(await club.get("marko"), 100, "apelacija", "petar pustio miser", (CHAT,))
+    filed = await desk.appeals.file_report(await club.get("marko"), 100, "apelacija", "petar pustio miser", (CHAT,))
     assert filed.ok, filed.text  # … a report is not a call
     [appeal] = await club.db.appeals.reports_of_game(100)
     assert (appeal.trial, appeal.game, appeal.kind) == (None, 100, "apelacija")
@@ -435,7 +435,7 @@ async def test_a_report_is_filed_by_any_player_with_the_tables_chat_heard_and_de
     until = NOW + timedelta(days=10)
     assert ("set_suspension", ("petar", until)) in club.server.calls
     assert not [c for c in club.server.calls if c[0] == "set_plavac"]  # never a plavac
-    card = await desk.member_card(await club.get("petar"))
+    card = await desk.penalties.member_card(await club.get("petar"))
     assert (card.suspended_until, card.plavac_until) == (until, None)
     club.clock.set(until)
     await desk.run_due()
@@ -453,7 +453,7 @@ async def test_a_repeat_within_three_months_of_the_suspensions_end_is_fourteen_d
         if number == 101:
             club.clock.advance(timedelta(days=10 + 89))  # three months less a day from the end of the first
             await club.game(101, ended_ago=timedelta(hours=1))
-        assert (await desk.file_report(await club.get("marko"), number, "apelacija", "miser", (CHAT,))).ok
+        assert (await desk.appeals.file_report(await club.get("marko"), number, "apelacija", "miser", (CHAT,))).ok
         [appeal] = await club.db.appeals.reports_of_game(number)
         assert (await desk.press(v1, "appeal_take", appeal.id)).ok
         assert (await desk.draft(v1, Draft(Penalty("petar", offence="pustanje_misera"), "miser"))).ok
@@ -471,19 +471,19 @@ async def test_an_unfounded_report_brings_the_peacemaker_which_refuses_reports_a
     await russian(club, tmp_path)
     await club.game(101, ended_ago=timedelta(hours=1))
     desk = club.desk
-    assert (await desk.file_report(await club.get("marko"), 100, "sgovor", "", (CHAT,))).ok
+    assert (await desk.appeals.file_report(await club.get("marko"), 100, "sgovor", "", (CHAT,))).ok
     v1 = await club.get("v1")
     assert (await desk.press(v1, "appeal_take", 1)).ok
-    out_of_range = await desk.decide_appeal(v1, 1, "odbijena", 400, "apsurdna prijava")
+    out_of_range = await desk.appeals.decide_appeal(v1, 1, "odbijena", 400, "apsurdna prijava")
     assert not out_of_range.ok
-    assert (await desk.decide_appeal(v1, 1, "odbijena", 90, "apsurdna prijava")).ok
-    refused = await desk.file_report(await club.get("marko"), 101, "sgovor", "", (CHAT,))
+    assert (await desk.appeals.decide_appeal(v1, 1, "odbijena", 90, "apsurdna prijava")).ok
+    refused = await desk.appeals.file_report(await club.get("marko"), 101, "sgovor", "", (CHAT,))
     assert not refused.ok
     assert refused.text == SR.t("appeal.restricted", until=NOW + timedelta(days=90))
     # … and the site's forum and petitions: the game server is told (protocol v1.1, set_restriction).
     assert ("set_restriction", ("marko", NOW + timedelta(days=90))) in club.server.calls
-    assert (await desk.call(await club.get("marko"), 101)).ok  # calls and play stay his
-    assert (await desk.file_appeal(await club.get("marko"), 1, None, "")).text == SR.t(
+    assert (await desk.calls.call(await club.get("marko"), 101)).ok  # calls and play stay his
+    assert (await desk.appeals.file_appeal(await club.get("marko"), 1, None, "")).text == SR.t(
         "appeal.restricted", until=NOW + timedelta(days=90)
     )
 
@@ -523,7 +523,7 @@ async def test_the_committee_has_ninety_days_for_a_report_reminded_a_week_before
     after the game is due 90 days after it was filed (not after the game); the councilors are reminded once a week
     before (`remind_days = 7`), and told once when the 90 days are over, the report still waiting for them."""
     await russian(club, tmp_path)
-    assert (await club.desk.file_report(await club.get("marko"), 100, "apelacija", "miser", (CHAT,))).ok
+    assert (await club.desk.appeals.file_report(await club.get("marko"), 100, "apelacija", "miser", (CHAT,))).ok
     [appeal] = await club.db.appeals.reports_of_game(100)
     due = NOW + timedelta(days=90)
     assert appeal.review_deadline == due

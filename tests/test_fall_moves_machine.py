@@ -163,11 +163,11 @@ class FallMovesMachine(RuleBasedStateMachine):
         async def judge() -> None:
             club = self.club
             caller = await club.get(PLAYERS[(seat + 1) % 3])
-            assert (await club.desk.call(caller, NUMBER)).ok
+            assert (await club.desk.calls.call(caller, NUMBER)).ok
             call = await club.db.calls.pending_for_game(NUMBER)
             assert call is not None
             referee = await club.get("sudija1")
-            assert (await club.desk.take(referee, call.id)).ok
+            assert (await club.desk.trials.take(referee, call.id)).ok
             draft = (
                 Draft(FallTransfer(hand, PLAYERS[seat], late), "presuda")
                 if transfer
@@ -177,7 +177,7 @@ class FallMovesMachine(RuleBasedStateMachine):
             drafted = await club.desk.draft(referee, draft)
             if not drafted.ok:
                 assert await self.dump() == before, drafted.text
-                assert (await club.desk.leave(referee)).ok
+                assert (await club.desk.trials.leave(referee)).ok
                 return
             assert (await club.desk.finish(referee)).ok, "a saved draft is recorded"
 

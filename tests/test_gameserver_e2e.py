@@ -47,7 +47,7 @@ async def test_seating_feeds_the_lobby_and_a_seated_referee_gets_no_call(linked:
         await table.step()
     ana = await linked.get("ana")
     assert ana.seated_game == 501
-    reply = await linked.desk.call(ana, None)  # /sudija at a table reaches that table's game
+    reply = await linked.desk.calls.call(ana, None)  # /sudija at a table reaches that table's game
     assert reply.ok, reply.text
     call = await linked.db.calls.pending_for_game(501)
     assert call is not None
@@ -67,10 +67,10 @@ async def test_an_in_game_trial_pauses_the_real_table_and_resumes_it(linked: Lin
     for _ in range(3):
         await table.step()
     ana = await linked.get("ana")
-    assert (await linked.desk.call(ana, None)).ok
+    assert (await linked.desk.calls.call(ana, None)).ok
     call = await linked.db.calls.pending_for_game(502)
     assert call is not None
-    assert (await linked.desk.take(await linked.get("sudija1"), call.id)).ok
+    assert (await linked.desk.trials.take(await linked.get("sudija1"), call.id)).ok
     assert await linked.flush() == 1
     assert table.paused
     assert "[server] pause_table 502" in linked.told
@@ -95,11 +95,11 @@ async def test_the_administrator_closing_the_game_interrupts_its_trial(linked: L
     game = await linked.db.games.get(503)
     assert game is not None
     assert len(game.hands) == 1
-    assert (await linked.desk.call(await linked.get("marko"), None)).ok
+    assert (await linked.desk.calls.call(await linked.get("marko"), None)).ok
     call = await linked.db.calls.pending_for_game(503)
     assert call is not None
     referee = await linked.get("sudija1")
-    assert (await linked.desk.take(referee, call.id)).ok
+    assert (await linked.desk.trials.take(referee, call.id)).ok
     await linked.flush()
     from rules.verdicts import BulaChange, Draft  # noqa: PLC0415 (imported where the test needs it)
 
@@ -125,11 +125,11 @@ async def test_the_callers_offers_are_cancelled_for_an_out_of_game_trial_and_res
     feed = LiveFeedStore(linked.db)
     assert await linked.ref.make_offer("ana", "offer-1")
     assert await feed.offers("ana") == ["offer-1"]
-    assert (await linked.desk.call(await linked.get("ana"), 504)).ok
+    assert (await linked.desk.calls.call(await linked.get("ana"), 504)).ok
     call = await linked.db.calls.pending_for_game(504)
     assert call is not None
     assert not call.in_game
-    assert (await linked.desk.take(await linked.get("sudija1"), call.id)).ok
+    assert (await linked.desk.trials.take(await linked.get("sudija1"), call.id)).ok
     await linked.flush()
     assert await feed.offers("ana") == []  # withdrawn by the game server, and told back to the bot
     assert not await linked.ref.make_offer("ana", "offer-2")  # blocked meanwhile
@@ -149,19 +149,19 @@ async def test_a_link_code_is_delivered_and_an_issued_code_is_used_once(linked: 
     await linked.ref.issue_link_code("marko", "ZX81AB")  # the same code posted again: still one use
     desk = linked.desk
     # A code the game server issued proves the nickname as a code the bot asked for: no request made first.
-    assert not (await desk.ask_link("test", "ana-acct", "Ana", "ana", "ZX81AB")).ok  # marko's code, not ana's
-    proven = await desk.ask_link("test", "marko-acct", "Marko", "marko", "ZX81AB")
+    assert not (await desk.links.ask_link("test", "ana-acct", "Ana", "ana", "ZX81AB")).ok  # marko's code, not ana's
+    proven = await desk.links.ask_link("test", "marko-acct", "Marko", "marko", "ZX81AB")
     assert proven.ok, proven.text
     marko = await linked.get("marko")
     assert marko.accounts == {"test:marko-acct"}
     # Used once: on another platform the same code proves nothing.
-    again = await desk.ask_link("telegram", "77", "Marko", "marko", "ZX81AB")
+    again = await desk.links.ask_link("telegram", "77", "Marko", "marko", "ZX81AB")
     assert not again.ok
     assert (await linked.get("marko")).accounts == {"test:marko-acct"}
     # It proves for CODE_MINUTES from when the bot took it.
     await linked.ref.issue_link_code("petar", "PQ4455")
     linked.clock.advance(timedelta(minutes=10, seconds=1))
-    late = await desk.ask_link("test", "petar-acct", "Petar", "petar", "PQ4455")
+    late = await desk.links.ask_link("test", "petar-acct", "Petar", "petar", "PQ4455")
     assert not late.ok
     assert "istekao" in late.text
 

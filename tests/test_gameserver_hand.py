@@ -46,10 +46,10 @@ async def into_hand_two(linked: Linked, number: int, moves: int) -> None:
 
 
 async def taken(linked: Linked, number: int) -> Reply:
-    assert (await linked.desk.call(await linked.get("ana"), None)).ok
+    assert (await linked.desk.calls.call(await linked.get("ana"), None)).ok
     call = await linked.db.calls.pending_for_game(number)
     assert call is not None
-    reply = await linked.desk.take(await linked.get("sudija1"), call.id)
+    reply = await linked.desk.trials.take(await linked.get("sudija1"), call.id)
     assert reply.ok, reply.text
     return reply
 

@@ -59,11 +59,11 @@ def table_lines(linked: Linked, game: int) -> list[str]:
 
 
 async def trial(linked: Linked, caller: str, referee: str, number: int | None) -> None:
-    reply = await linked.desk.call(await linked.get(caller), number)
+    reply = await linked.desk.calls.call(await linked.get(caller), number)
     assert reply.ok, reply.text
     call = await linked.db.calls.pending_by_caller((await linked.get(caller)).id)
     assert call is not None
-    assert (await linked.desk.take(await linked.get(referee), call.id)).ok
+    assert (await linked.desk.trials.take(await linked.get(referee), call.id)).ok
     await linked.flush()
 
 
@@ -117,11 +117,11 @@ async def test_a_state_asserted_while_its_first_command_waits_is_one_command(lin
     table = linked.table(523)
     for _ in range(3):
         await table.step()
-    assert (await linked.desk.call(await linked.get("ana"), None)).ok
+    assert (await linked.desk.calls.call(await linked.get("ana"), None)).ok
     call = await linked.db.calls.pending_by_caller((await linked.get("ana")).id)
     assert call is not None
     await linked.ref_server.runner.cleanup()  # the game server is down while the trial opens
-    assert (await linked.desk.take(await linked.get("sudija1"), call.id)).ok
+    assert (await linked.desk.trials.take(await linked.get("sudija1"), call.id)).ok
     assert await linked.flush() == 0
     linked.ref_server = TestServer(linked.ref.app(), host="127.0.0.1", port=linked.ref_server.port)
     await linked.ref_server.start_server()

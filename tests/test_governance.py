@@ -33,28 +33,28 @@ async def test_owner_and_councilors_appoint_and_dismiss_others_may_not(club: Clu
     await setup(club)
     desk = club.desk
     owner, councilor, ana = await club.get("vlasnik"), await club.get("vecnik"), await club.get("ana")
-    assert (await desk.appoint(owner, "ana", "referee", "iskusna")).ok
+    assert (await desk.votes.appoint(owner, "ana", "referee", "iskusna")).ok
     assert (await club.get("ana")).is_referee
     assert "Postavljeni ste" in told(club, "ana")[-1]
-    assert not (await desk.appoint(owner, "ana", "referee")).ok  # already
-    alone = await desk.appoint(councilor, "marko", "councilor", "dogovor većnika")
+    assert not (await desk.votes.appoint(owner, "ana", "referee")).ok  # already
+    alone = await desk.votes.appoint(councilor, "marko", "councilor", "dogovor većnika")
     assert not alone.ok
     assert "dogovorom" in alone.text
-    assert (await desk.appoint(owner, "marko", "councilor", "dogovor većnika")).ok
-    refused = await desk.appoint(ana, "petar", "referee")
+    assert (await desk.votes.appoint(owner, "marko", "councilor", "dogovor većnika")).ok
+    refused = await desk.votes.appoint(ana, "petar", "referee")
     assert not refused.ok
     assert "Nemate pravo" in refused.text
-    assert not (await desk.appoint(councilor, "petar", "moderator")).ok  # moderators: the owner only
-    assert (await desk.appoint(owner, "petar", "moderator")).ok
-    assert not (await desk.dismiss(councilor, "ana", "referee", "")).ok  # a reason is required
-    assert (await desk.dismiss(councilor, "ana", "referee", "neaktivna")).ok  # a proposal: the councilors vote
+    assert not (await desk.votes.appoint(councilor, "petar", "moderator")).ok  # moderators: the owner only
+    assert (await desk.votes.appoint(owner, "petar", "moderator")).ok
+    assert not (await desk.votes.dismiss(councilor, "ana", "referee", "")).ok  # a reason is required
+    assert (await desk.votes.dismiss(councilor, "ana", "referee", "neaktivna")).ok  # a proposal: the councilors vote
     assert (await club.get("ana")).is_referee
     vote = (await club.db.votes.open_votes())[0]
-    assert (await desk.cast(await club.get("marko"), vote.id, True)).ok
+    assert (await desk.votes.cast(await club.get("marko"), vote.id, True)).ok
     assert not (await club.get("ana")).is_referee
     assert "Razrešeni ste" in told(club, "ana")[-1]
-    assert not (await desk.dismiss(owner, "ana", "referee", "opet")).ok  # no longer holds it
-    assert not (await desk.appoint(owner, "niko_takav", "referee")).ok
+    assert not (await desk.votes.dismiss(owner, "ana", "referee", "opet")).ok  # no longer holds it
+    assert not (await desk.votes.appoint(owner, "niko_takav", "referee")).ok
 
 
 async def test_anyone_resigns_his_own_function(club: Club) -> None:
@@ -79,16 +79,16 @@ async def test_a_function_a_platform_role_shows_is_given_and_taken_by_the_acts(c
     desk = club.desk
     await club.member("sudija", "referee")
     owner, councilor = await club.get("vlasnik"), await club.get("vecnik")
-    assert (await desk.appoint(owner, "ana", "referee", "iskusna")).ok
+    assert (await desk.votes.appoint(owner, "ana", "referee", "iskusna")).ok
     assert (await club.get("ana")).is_referee
-    assert (await desk.dismiss(None, "sudija", "referee", "neaktivan")).ok
+    assert (await desk.votes.dismiss(None, "sudija", "referee", "neaktivan")).ok
     assert not (await club.get("sudija")).is_referee
-    assert (await desk.resign(await club.get("ana"), "referee")).ok
+    assert (await desk.votes.resign(await club.get("ana"), "referee")).ok
     assert not (await club.get("ana")).is_referee
     rows = await club.db.connection.execute_fetchall("SELECT queue FROM chat_outbox WHERE kind = 'roles'", ())
     ana, sudija = await club.get("ana"), await club.get("sudija")
     assert sorted(str(r[0]) for r in rows) == sorted([f"member:{ana.id}", f"member:{sudija.id}", f"member:{ana.id}"])
-    proposal = await desk.appoint(councilor, "petar", "referee", "iskusan")  # a councilor's: a proposal still
+    proposal = await desk.votes.appoint(councilor, "petar", "referee", "iskusan")  # a councilor's: a proposal still
     assert "glasati može samo 1 većnik" in proposal.text  # (one councilor: too few to vote)
     assert not (await club.get("petar")).is_referee
 
@@ -110,31 +110,31 @@ async def test_denying_and_restoring_the_right_to_call(club: Club) -> None:
     assert denied is not None
     assert denied.ok
     assert "glasanje" in denied.text
-    assert (await desk.call(await club.get("ana"), 100)).ok  # not denied yet: only proposed
-    await desk.withdraw(await club.get("ana"), None)
+    assert (await desk.calls.call(await club.get("ana"), 100)).ok  # not denied yet: only proposed
+    await desk.calls.withdraw(await club.get("ana"), None)
     [vote] = await club.db.votes.open_votes()
     aye = await commands.handle(await club.get("vecnik2"), f"/glasaj {vote.id} da")
     assert aye is not None
     assert aye.ok, aye.text
     assert "do 3.12.2026. 13:00" in told(club, "ana")[-1]
-    call = await desk.call(await club.get("ana"), 100)
+    call = await desk.calls.call(await club.get("ana"), 100)
     assert not call.ok
     assert "3.12.2026. 13:00" in call.text
     forever = await commands.handle(await club.get("vlasnik"), "/uskrati marko -- vređanje sudije")
     assert forever is not None
     assert forever.ok
-    assert not (await desk.call(await club.get("marko"), 100)).ok
+    assert not (await desk.calls.call(await club.get("marko"), 100)).ok
     no_reason = await commands.handle(await club.get("vlasnik"), "/uskrati petar 2")
     assert no_reason is not None
     assert not no_reason.ok
     restored = await commands.handle(await club.get("vecnik"), "/vrati marko -- izvinio se")
     assert restored is not None
     assert restored.ok
-    assert (await desk.call(await club.get("marko"), 100)).ok
+    assert (await desk.calls.call(await club.get("marko"), 100)).ok
     # A ban with an end lets the member call again once the date has passed.
     await club.advance(timedelta(days=3))
-    await desk.withdraw(await club.get("marko"), None)
-    assert (await desk.call(await club.get("ana"), 100)).ok
+    await desk.calls.withdraw(await club.get("marko"), None)
+    assert (await desk.calls.call(await club.get("ana"), 100)).ok
 
 
 async def test_every_act_is_listed_with_who_whom_when_why_for_officials_only(club: Club) -> None:
@@ -174,10 +174,10 @@ async def test_moderators_see_referee_names_in_presude_as_configured(club: Club)
     await setup(club)
     await club.member("sudija1", "referee")
     await club.game(100)
-    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    await club.desk.take(await club.get("sudija1"), call.id)
+    await club.desk.trials.take(await club.get("sudija1"), call.id)
     await club.desk.draft(await club.get("sudija1"), Draft(NoVerdict(), "već presuđeno"))
     await club.desk.finish(await club.get("sudija1"))
     assert "sudija1" in (await club.desk.verdicts(await club.get("mod"), 100)).text
@@ -227,10 +227,10 @@ async def _prepared(tmp_path: Path) -> str:
         await club.member("sudija1", "referee")
         await club.game(100, ("ana", "marko", "jelena"))
         await club.db.members.set_call_ban((await club.get("petar")).id, NOW + timedelta(days=400), None, "test", NOW)
-        assert (await club.desk.call(await club.get("ana"), 100)).ok
+        assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
         call = await club.db.calls.pending_for_game(100)
         assert call is not None
-        await club.desk.take(await club.get("sudija1"), call.id)
+        await club.desk.trials.take(await club.get("sudija1"), call.id)
         await club.desk.draft(
             await club.get("sudija1"), Draft(Penalty("marko", plavac_days=4, league_points=6), "nesportski")
         )

@@ -145,7 +145,7 @@ async def test_linking_refuses_every_invisible_and_look_alike_with_the_message(c
     desk = club.desk
     club.desk.config = club.config = from_dict({"club": {"owner": "vesna", "owner_accounts": ["telegram:9000"]}})
     for i, (kind, nick, named) in enumerate(HOSTILE):
-        reply = await desk.ask_link("telegram", f"stranger-{i}", "Stranger", nick)
+        reply = await desk.links.ask_link("telegram", f"stranger-{i}", "Stranger", nick)
         assert not reply.ok, kind
         assert named in reply.text, (kind, reply.text)
         assert f"na mestu {position_of(nick, named)}" in reply.text, (kind, reply.text)
@@ -154,11 +154,11 @@ async def test_linking_refuses_every_invisible_and_look_alike_with_the_message(c
 
 async def test_linking_refuses_a_look_alike_of_a_member_naming_him(club: Club) -> None:
     await club.member("marko")
-    reply = await club.desk.ask_link("telegram", "stranger", "Stranger", "rnarko")
+    reply = await club.desk.links.ask_link("telegram", "stranger", "Stranger", "rnarko")
     assert not reply.ok
     assert "rnarko" in reply.text
     assert "marko" in reply.text.replace("rnarko", "")
-    asked = await club.desk.ask_link("telegram", "marko-himself", "Marko", "MARKO")  # only the case differs
+    asked = await club.desk.links.ask_link("telegram", "marko-himself", "Marko", "MARKO")  # only the case differs
     assert asked.ok
     assert [r.nick for r in await club.db.links.pending()] == ["marko"]
     with pytest.raises(NickClash):
@@ -173,15 +173,15 @@ async def test_ceda_is_one_member_however_written_on_both_backends(club: Club) -
         assert found.id == ceda.id, typed
     assert await club.db.members.by_nick("Чеда") is None
     # a command naming him: the server admin (no actor) appoints him referee, whatever the case typed
-    reply = await club.desk.appoint(None, "ČEDA", "referee")
+    reply = await club.desk.votes.appoint(None, "ČEDA", "referee")
     assert reply.ok, reply.text
     assert "referee" in (await club.get("Čeda")).roles
-    refused = await club.desk.appoint(None, "Чеда", "referee")  # the club's scripts are Latin only
+    refused = await club.desk.votes.appoint(None, "Чеда", "referee")  # the club's scripts are Latin only
     assert not refused.ok
     assert "U+0427" in refused.text
     assert "na mestu 1" in refused.text
     club.desk.config = club.config = from_dict({"club": {"scripts": ["latin", "cyrillic"]}})
-    unknown = await club.desk.appoint(None, "Чеда", "referee")  # allowed, and nobody
+    unknown = await club.desk.votes.appoint(None, "Чеда", "referee")  # allowed, and nobody
     assert not unknown.ok
     assert "Чеда" in unknown.text
     assert "U+0427" not in unknown.text

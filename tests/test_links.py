@@ -85,7 +85,7 @@ async def test_the_owner_is_linked_by_the_configuration_and_nobody_asks_for_his_
     assert desk.is_owner(owner)
     before = dump(plain)
     for platform, account in (("telegram", "666"), ("discord", "667")):
-        reply = await desk.ask_link(platform, account, "Vesna", "Vesna")
+        reply = await desk.links.ask_link(platform, account, "Vesna", "Vesna")
         assert not reply.ok
         assert "owner_accounts" in reply.text
         assert "Ništa nije sačuvano" in reply.text
@@ -95,7 +95,7 @@ async def test_the_owner_is_linked_by_the_configuration_and_nobody_asks_for_his_
     assert impostor.nick == "vesna"
     assert not desk.is_owner(replace(impostor, accounts=frozenset({"console:vesna2"})))
     mod = await plain.get("mod")
-    assert not (await desk.unlink(mod, "vesna")).ok  # the configuration's link stays
+    assert not (await desk.links.unlink(mod, "vesna")).ok  # the configuration's link stays
     # the configuration names another account: at the next start the old one no longer speaks for the owner
     desk.config = replace(desk.config, owner_accounts=("discord:9001",))
     await desk.start()
@@ -111,7 +111,7 @@ async def test_a_stranger_asking_for_a_referee_or_a_player_gets_only_a_pending_r
     desk = plain.desk
     for nick in ("ana", "marko"):
         account = f"stranger-{nick}"
-        asked = await desk.ask_link("telegram", account, "Stranger", nick)
+        asked = await desk.links.ask_link("telegram", account, "Stranger", nick)
         assert asked.ok
         assert "čeka odobrenje moderatora" in asked.text
         refused = await desk.actor("telegram", account)
@@ -126,7 +126,7 @@ async def test_a_stranger_asking_for_a_referee_or_a_player_gets_only_a_pending_r
     assert len(told) == 2
     assert [b.action for b in told[0].buttons] == ["link_approve", "link_deny"]
     # a code is not offered without a game server
-    code = await desk.ask_link("telegram", "stranger-ana", "Stranger", "ana", "123456")
+    code = await desk.links.ask_link("telegram", "stranger-ana", "Stranger", "ana", "123456")
     assert not code.ok
     assert "nema vezu sa igračkim serverom" in code.text
 
@@ -136,7 +136,7 @@ async def test_the_code_path_wrong_expired_reused_another_accounts_and_the_locko
 ) -> None:
     club, server = coded
     desk = club.desk
-    sent = await desk.ask_link("discord", "111", "Jovan", "jovan")
+    sent = await desk.links.ask_link("discord", "111", "Jovan", "jovan")
     assert sent.ok
     assert "kod" in sent.text
     assert server.codes[-1][0] == "jovan"
@@ -144,53 +144,53 @@ async def test_the_code_path_wrong_expired_reused_another_accounts_and_the_locko
     with sqlite3.connect(club.db.path) as conn:  # stored hashed, never as typed
         assert code not in dump(club)
         assert conn.execute("SELECT code_hash FROM link_requests").fetchone()[0]
-    again = await desk.ask_link("discord", "111", "Jovan", "jovan")
+    again = await desk.links.ask_link("discord", "111", "Jovan", "jovan")
     assert again.ok
     assert "već poslat" in again.text
     assert len(server.codes) == 1
     # another account's code: the code is bound to the asking account
-    await desk.ask_link("discord", "222", "Other", "jovan")
-    other = await desk.ask_link("discord", "222", "Other", "jovan", code)
+    await desk.links.ask_link("discord", "222", "Other", "jovan")
+    other = await desk.links.ask_link("discord", "222", "Other", "jovan", code)
     assert not other.ok
     assert "nije ispravan" in other.text
     # wrong, then expired
     wrong = "000000" if code != "000000" else "111111"
-    assert "Preostalo pokušaja: 4" in (await desk.ask_link("discord", "111", "Jovan", "jovan", wrong)).text
+    assert "Preostalo pokušaja: 4" in (await desk.links.ask_link("discord", "111", "Jovan", "jovan", wrong)).text
     club.clock.advance(timedelta(minutes=CODE_MINUTES, seconds=1))
-    expired = await desk.ask_link("discord", "111", "Jovan", "jovan", code)
+    expired = await desk.links.ask_link("discord", "111", "Jovan", "jovan", code)
     assert not expired.ok
     assert "istekao" in expired.text
     assert await desk.member_for("discord", "111") is None
     # a fresh code proves it; the same code a second time is no proof any more
-    await desk.ask_link("discord", "111", "Jovan", "jovan")
+    await desk.links.ask_link("discord", "111", "Jovan", "jovan")
     fresh = server.last_code("jovan")
     told = [x for x in club.chat.sent if x.where == "dm:mod" and "jovan" in x.text]
     assert len(told) == 2  # one per request (accounts 111 and 222), not one per code
-    proven = await desk.ask_link("discord", "111", "Jovan", "jovan", fresh)
+    proven = await desk.links.ask_link("discord", "111", "Jovan", "jovan", fresh)
     assert proven.ok
     assert proven.text == "Nalog je povezan sa nadimkom jovan."
     jovan = await desk.member_for("discord", "111")
     assert jovan is not None
     assert jovan.accounts == {"discord:111"}
-    reused = await desk.ask_link("discord", "222", "Other", "jovan", fresh)
+    reused = await desk.links.ask_link("discord", "222", "Other", "jovan", fresh)
     assert not reused.ok
     assert "već povezan sa drugim nalogom" in reused.text
     # lockout: five wrong codes lock the account's tries for an hour, even the right code
-    await desk.ask_link("telegram", "333", "Mira", "mira")
+    await desk.links.ask_link("telegram", "333", "Mira", "mira")
     right = server.last_code("mira")
     bad = "999999" if right != "999999" else "888888"
     for _ in range(WRONG_CODES - 1):
-        assert "nije ispravan" in (await desk.ask_link("telegram", "333", "Mira", "mira", bad)).text
-    locked = await desk.ask_link("telegram", "333", "Mira", "mira", bad)
+        assert "nije ispravan" in (await desk.links.ask_link("telegram", "333", "Mira", "mira", bad)).text
+    locked = await desk.links.ask_link("telegram", "333", "Mira", "mira", bad)
     assert not locked.ok
     assert "Previše pogrešnih kodova" in locked.text
-    assert "Previše pogrešnih" in (await desk.ask_link("telegram", "333", "Mira", "mira", right)).text
-    assert "Previše pogrešnih" in (await desk.ask_link("telegram", "333", "Mira", "mira")).text
+    assert "Previše pogrešnih" in (await desk.links.ask_link("telegram", "333", "Mira", "mira", right)).text
+    assert "Previše pogrešnih" in (await desk.links.ask_link("telegram", "333", "Mira", "mira")).text
     club.clock.advance(LOCK_TIME + timedelta(seconds=1))
-    await desk.ask_link("telegram", "333", "Mira", "mira")
-    assert (await desk.ask_link("telegram", "333", "Mira", "mira", server.last_code("mira"))).ok
+    await desk.links.ask_link("telegram", "333", "Mira", "mira")
+    assert (await desk.links.ask_link("telegram", "333", "Mira", "mira", server.last_code("mira"))).ok
     # every proof is an act
-    acts = await desk.acts(await club.get("mod"))
+    acts = await desk.governance.acts(await club.get("mod"))
     assert "jovan (discord): nalog je povezan (odluka: jovan), kodom iz igre" in acts.text
     assert "mira (telegram): nalog je povezan (odluka: mira), kodom iz igre" in acts.text
 
@@ -198,8 +198,8 @@ async def test_the_code_path_wrong_expired_reused_another_accounts_and_the_locko
 async def test_approval_denial_relinking_and_the_acts(plain: Club) -> None:
     desk, commands = plain.desk, Commands(plain.desk)
     mod, marko = await plain.get("mod"), await plain.get("marko")
-    await desk.ask_link("discord", "500", "Jelena J.\u202e", "jelena")
-    await desk.ask_link("discord", "501", "Impostor", "jelena")
+    await desk.links.ask_link("discord", "500", "Jelena J.\u202e", "jelena")
+    await desk.links.ask_link("discord", "501", "Impostor", "jelena")
     listing = await commands.handle(mod, "/povezi")
     assert listing is not None
     assert listing.ok
@@ -223,14 +223,14 @@ async def test_approval_denial_relinking_and_the_acts(plain: Club) -> None:
     assert jelena is not None
     assert jelena.nick == "jelena"
     # one nickname per account: another nickname needs the unlink first, then the same proof
-    relink = await desk.ask_link("discord", "500", "Jelena", "marko")
+    relink = await desk.links.ask_link("discord", "500", "Jelena", "marko")
     assert not relink.ok
     assert "/odvezi" in relink.text
     unlinked = await commands.handle(mod, "/odvezi jelena discord -- zamena naloga")
     assert unlinked is not None
     assert unlinked.ok
     assert await desk.member_for("discord", "500") is None
-    assert (await desk.ask_link("discord", "500", "Jelena", "marko")).text.startswith("Zahtev za nadimak marko")
+    assert (await desk.links.ask_link("discord", "500", "Jelena", "marko")).text.startswith("Zahtev za nadimak marko")
     acts = (await commands.handle(mod, "/akti")).text  # type: ignore[union-attr]
     assert "jelena (discord): nalog je odvezan (odluka: mod). Razlog: zamena naloga" in acts
     assert "jelena (discord): nalog je povezan (odluka: mod), odobrenjem" in acts
@@ -251,9 +251,9 @@ async def test_presence_and_membership_are_the_union_over_platforms(plain: Club)
     assert (await plain.get("zoran")).online  # online on one of them
     await desk.presence(zoran, False, "telegram")
     assert not (await plain.get("zoran")).online
-    await desk.member_left_club(zoran, "discord")
+    await desk.trials.member_left_club(zoran, "discord")
     assert (await plain.get("zoran")).in_club  # still in the Telegram group
-    await desk.member_left_club(zoran, "telegram")
+    await desk.trials.member_left_club(zoran, "telegram")
     gone = await plain.get("zoran")
     assert not gone.in_club
     commands = Commands(desk)
@@ -264,7 +264,7 @@ async def test_presence_and_membership_are_the_union_over_platforms(plain: Club)
         assert "niste više član kluba" in reply.text.casefold(), line
     assert not (await desk.press(gone, "take", 1)).ok
     assert await desk.actor("telegram", "701") == desk.refuse("member.left")
-    await desk.member_joined(gone, "telegram")
+    await desk.trials.member_joined(gone, "telegram")
     assert (await plain.get("zoran")).in_club
 
 
@@ -275,18 +275,18 @@ async def test_a_leaving_member_ends_every_trial_he_is_in(plain: Club) -> None:
     await plain.member("jovan", "referee")
     await plain.game(100, ("petar", "marko", "mod"))
     await plain.game(200, ("marko", "mod", "ana"))
-    await desk.call(petar, 100)
+    await desk.calls.call(petar, 100)
     call = await plain.db.calls.pending_for_game(100)
     assert call is not None
-    assert (await desk.take(await plain.get("jovan"), call.id)).ok
-    await desk.call(await plain.get("marko"), 200)
+    assert (await desk.trials.take(await plain.get("jovan"), call.id)).ok
+    await desk.calls.call(await plain.get("marko"), 200)
     other = await plain.db.calls.pending_for_game(200)
     assert other is not None
-    assert (await desk.take(await plain.get("petar"), other.id)).ok
+    assert (await desk.trials.take(await plain.get("petar"), other.id)).ok
     assert len(await plain.db.trials.open_trials()) == 2
     await plain.game(300, ("petar", "ana", "mod"))
-    assert (await desk.call(await plain.get("petar"), 300)).ok  # and a call of his is pending
-    await desk.member_left_club(await plain.get("petar"))
+    assert (await desk.calls.call(await plain.get("petar"), 300)).ok  # and a call of his is pending
+    await desk.trials.member_left_club(await plain.get("petar"))
     assert await plain.db.trials.open_trials() == []
     assert await plain.db.calls.pending_by_caller(petar.id) is None  # withdrawn: nobody takes it now
     reasons = sorted([(await plain.db.trials.for_game(g))[0].end_reason or "" for g in (100, 200)])
@@ -296,13 +296,13 @@ async def test_a_leaving_member_ends_every_trial_he_is_in(plain: Club) -> None:
 async def test_unlinking_mid_trial_silences_the_account_and_with_no_account_left_his_trial_ends(plain: Club) -> None:
     desk = plain.desk
     await plain.game(100, ("marko", "mod", "petar"))
-    await desk.call(await plain.get("marko"), 100)
+    await desk.calls.call(await plain.get("marko"), 100)
     call = await plain.db.calls.pending_for_game(100)
     assert call is not None
-    assert (await desk.take(await plain.get("ana"), call.id)).ok
+    assert (await desk.trials.take(await plain.get("ana"), call.id)).ok
     trial = await plain.db.trials.open_for_game(100)
     assert trial is not None
-    unlinked = await desk.unlink(await plain.get("mod"), "marko", None, "tuđi nalog")
+    unlinked = await desk.links.unlink(await plain.get("mod"), "marko", None, "tuđi nalog")
     assert unlinked.ok
     assert await desk.member_for("test", "marko") is None
     ended = await plain.db.trials.get(trial.id)
@@ -379,11 +379,11 @@ async def test_who_acts_is_refused_in_the_core_as_a_domain_exception_and_rendere
     assert unlinked.value.key == "link.needed"
     assert await desk.actor("telegram", "nobody") == desk.refuse("link.needed")
     zoran = await plain.db.members.link("telegram", "701", "zoran", NOW)
-    desk.gate(zoran)  # in the club: nothing to refuse
-    await desk.member_left_club(zoran, "telegram")
+    desk.links.gate(zoran)  # in the club: nothing to refuse
+    await desk.trials.member_left_club(zoran, "telegram")
     gone = await plain.get("zoran")
     with pytest.raises(Refused) as left:
-        desk.gate(gone)
+        desk.links.gate(gone)
     assert left.value.key == "member.left"
     with pytest.raises(Refused):
         await desk.links.actor("telegram", "701")

@@ -63,7 +63,7 @@ async def test_a_press_is_answered_in_the_pressers_language(club: Club) -> None:
     await setup(club)
     await club.game(100)
     await typed(club, "ana", "/jezik ru")
-    reply = await club.desk.call(await club.get("ana"), 100)  # a use case called directly: the club's
+    reply = await club.desk.calls.call(await club.get("ana"), 100)  # a use case called directly: the club's
     assert reply.text == sr.t("call.ok", game=100, minutes=5)
     pressed = await club.desk.press(await club.get("ana"), "withdraw", reply.buttons[0].ref)
     assert pressed.text == ru.t("withdraw.ok", game=100)
@@ -76,7 +76,7 @@ async def test_private_messages_caused_by_another_member_are_in_the_readers_lang
         await club.member("vlasnik")
         await club.member("ana")
         await typed(club, "ana", "/jezik sr-Cyrl")
-        reply = await club.desk.appoint(await club.get("vlasnik"), "ana", "referee", "iskusna")
+        reply = await club.desk.votes.appoint(await club.get("vlasnik"), "ana", "referee", "iskusna")
         assert reply.text == sr.t("gov.appointed", nick="ana", role=sr.t("role.referee"))
         told = club.chat.to("dm:ana")[-1].text
         assert told == cyrl.t("gov.told_appointed", role=cyrl.t("role.referee"), reason="iskusna")
@@ -95,7 +95,9 @@ async def test_a_wrong_language_is_refused_with_the_choices_and_changes_nothing(
     for code in ("sr", "sr-Cyrl", "en", "ru", "klub"):
         assert code in reply.text
     assert await member_language(club.db, (await club.get("ana")).id) == "en"
-    refused = await club.desk.choose_language(await club.get("ana"), "xx")  # past the reader (a Discord choice)
+    refused = await club.desk.languages.choose_language(
+        await club.get("ana"), "xx"
+    )  # past the reader (a Discord choice)
     assert not refused.ok
     assert "/jezik sr-Cyrl" in refused.text
     assert await member_language(club.db, (await club.get("ana")).id) == "en"

@@ -139,10 +139,10 @@ async def test_a_verdict_names_members_by_clean_nicknames_in_nfc(tmp_path: Path)
         referee = await club.member("ana", "referee")
         caller = await club.member("marko")
         await club.game(100, ("marko", "Milé", "petar"))
-        await club.desk.call(caller, 100)
+        await club.desk.calls.call(caller, 100)
         call = await club.db.calls.pending_for_game(100)
         assert call is not None
-        assert (await club.desk.take(referee, call.id)).ok
+        assert (await club.desk.trials.take(referee, call.id)).ok
         commands = Commands(club.desk)
         hostile = await commands.handle(referee, "/presuda kazna petar\u202e plavac 1 -- x")
         assert hostile is not None

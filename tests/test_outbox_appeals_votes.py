@@ -78,7 +78,7 @@ async def appealed(tmp_path: Path, appeals: AppealRules | None = None) -> Club:
     """Petar's plavac of game 100 (trial 1), appealed by him: appeal #1, its notice delivered."""
     club = await make_club(tmp_path)
     trial = await setup(club, appeals=appeals)
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
     return club
 
 
@@ -99,7 +99,7 @@ async def test_an_appeal_filed_then_a_crash_is_posted_to_the_councilors_after_th
     club = await make_club(tmp_path)
     trial = await setup(club)
     await crash(club)
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
     assert [s for s in club.chat.sent if "Žalba #1" in s.text] == []  # the crash came first: nobody pinged
     assert await pending(club) == 1
     pinged = await club.db.connection.execute_fetchall("SELECT member FROM appeal_pings WHERE appeal = 1", ())
@@ -157,7 +157,7 @@ async def test_a_councilor_arriving_later_then_a_crash_is_offered_the_appeal_aft
     club = await make_club(tmp_path)
     trial = await setup(club)
     await club.desk.presence(await club.get("v3"), False)  # not in the lobby: not pinged at first
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     await crash(club)
     await club.desk.presence(await club.get("v3"), True)
     assert dms(club, "v3") == []
@@ -216,7 +216,7 @@ async def test_a_rejected_appeal_then_a_crash_is_told_with_its_restriction_after
     )
     club, hearing = await taken(tmp_path, rules)
     await crash(club)
-    assert (await club.desk.decide_appeal(await club.get("v1"), 1, "odbijena", 60, "neosnovana")).ok
+    assert (await club.desk.appeals.decide_appeal(await club.get("v1"), 1, "odbijena", 60, "neosnovana")).ok
     assert dms(club, "petar") == []
 
     after = await restart(club, tmp_path)
@@ -237,7 +237,7 @@ async def test_a_rejected_appeal_then_a_crash_is_told_with_its_restriction_after
 async def test_a_hearing_left_then_a_crash_posts_the_appeal_again_after_the_restart_once(tmp_path: Path) -> None:
     club, hearing = await taken(tmp_path)
     await crash(club)
-    assert (await club.desk.leave(await club.get("v1"))).ok
+    assert (await club.desk.trials.leave(await club.get("v1"))).ok
     assert of(club.chat, "post") == []
     appeal = await club.db.appeals.get(1)
     assert appeal is not None
@@ -308,7 +308,7 @@ async def test_a_vote_proposed_then_a_crash_is_posted_to_the_councilors_after_th
     club = await make_club(tmp_path)
     await council(club, 5)
     await crash(club)
-    assert (await club.desk.dismiss(await club.get("v1"), "ana", "referee", "neaktivna")).ok
+    assert (await club.desk.votes.dismiss(await club.get("v1"), "ana", "referee", "neaktivna")).ok
     assert of(club.chat, "post") == []
     (vote,) = await club.db.votes.open_votes()
 
@@ -329,7 +329,7 @@ async def test_a_vote_proposed_then_a_crash_is_posted_to_the_councilors_after_th
 async def test_a_vote_closed_at_its_deadline_then_a_crash_is_told_after_the_restart_once(tmp_path: Path) -> None:
     club = await make_club(tmp_path)
     await council(club, 5)
-    assert (await club.desk.dismiss(await club.get("v1"), "ana", "referee", "neaktivna")).ok
+    assert (await club.desk.votes.dismiss(await club.get("v1"), "ana", "referee", "neaktivna")).ok
     (vote,) = await club.db.votes.open_votes()
     await crash(club)
     await club.advance(timedelta(days=club.desk.config.governance.vote_days))
@@ -362,7 +362,7 @@ async def test_a_carried_vote_then_a_crash_has_done_its_act_and_tells_of_it_afte
 ) -> None:
     club = await make_club(tmp_path)
     await council(club, 5)
-    assert (await club.desk.dismiss(await club.get("v1"), "ana", "referee", "neaktivna")).ok
+    assert (await club.desk.votes.dismiss(await club.get("v1"), "ana", "referee", "neaktivna")).ok
     (vote,) = await club.db.votes.open_votes()
     assert (await club.desk.press(await club.get("v2"), "vote_yes", vote.id)).ok
     await crash(club)
@@ -401,7 +401,7 @@ async def test_a_vote_carried_after_the_member_resigned_tells_him_nothing(tmp_pa
     """The act changes nothing (she resigned meanwhile): the closing is told, the act's words are not written."""
     club = await make_club(tmp_path)
     await council(club, 5)
-    assert (await club.desk.dismiss(await club.get("v1"), "ana", "referee", "neaktivna")).ok
+    assert (await club.desk.votes.dismiss(await club.get("v1"), "ana", "referee", "neaktivna")).ok
     (vote,) = await club.db.votes.open_votes()
     assert (await club.desk.press(await club.get("v2"), "vote_yes", vote.id)).ok
     ana = await club.get("ana")
@@ -440,7 +440,7 @@ async def test_an_offer_begun_but_not_done_is_repeated_on_the_console_as_an_edit
     club = Club(db, desk, RecordingChat(), clock, ManualTimers(), LoggingGameServer(), config)
     await club.game(100)
     await judge(club, 100, Draft(Penalty("petar", plavac_days=3), "vređanje"))
-    assert (await desk.file_appeal(await club.get("petar"), 1, None, "nisam ja")).ok
+    assert (await desk.appeals.file_appeal(await club.get("petar"), 1, None, "nisam ja")).ok
 
     async def crash_before_done(*args: Any, **kwargs: Any) -> None:
         raise Crash

@@ -117,7 +117,7 @@ async def test_an_odlazak_committed_then_a_crash_tells_the_players_and_the_table
 ) -> None:
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.go_into_bula(m, fall.hand))
+        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.corrections.go_into_bula(m, fall.hand))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     game = fall.game.number
@@ -140,8 +140,8 @@ async def test_the_lapses_an_odlazak_causes_are_written_with_it_and_told_first(t
 
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        assert (await club.desk.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
-        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.go_into_bula(m, fall.hand))
+        assert (await club.desk.corrections.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
+        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.corrections.go_into_bula(m, fall.hand))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     n, game = fall.hand, fall.game.number
@@ -157,8 +157,8 @@ async def test_the_lapses_an_odlazak_causes_are_written_with_it_and_told_first(t
 async def test_a_cancelled_odlazak_committed_then_a_crash_is_told_after_the_restart(tmp_path: Path) -> None:
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        assert (await club.desk.go_into_bula(await club.get(fall.other), fall.hand)).ok
-        return fall, lambda c: as_member(c, fall.fallen, lambda m: c.desk.cancel(m, fall.hand))
+        assert (await club.desk.corrections.go_into_bula(await club.get(fall.other), fall.hand)).ok
+        return fall, lambda c: as_member(c, fall.fallen, lambda m: c.desk.corrections.cancel(m, fall.hand))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     game = fall.game.number
@@ -182,7 +182,7 @@ async def test_an_arbitar_offer_committed_then_a_crash_asks_the_other_defender_a
 
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        return fall, lambda c: as_member(c, fall.fallen, lambda m: c.desk.offer_arbitar(m, fall.hand))
+        return fall, lambda c: as_member(c, fall.fallen, lambda m: c.desk.corrections.offer_arbitar(m, fall.hand))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     assert shown(told) == [
@@ -204,9 +204,9 @@ async def test_an_arbitar_refusal_committed_then_a_crash_tells_the_offerer_with_
 
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        assert (await club.desk.offer_arbitar(await club.get(fall.fallen), fall.hand)).ok
+        assert (await club.desk.corrections.offer_arbitar(await club.get(fall.fallen), fall.hand)).ok
         request = await request_id(club, fall, CorrectionKind.ARBITAR)
-        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.answer(m, request, False))
+        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.corrections.answer(m, request, False))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     refused = club.desk.t("correction.arbitar_refused", nick=fall.other, hand=fall.hand)
@@ -230,9 +230,9 @@ async def test_an_arbitar_verdict_committed_then_a_crash_is_announced_after_the_
 
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        assert (await club.desk.offer_arbitar(await club.get(fall.fallen), fall.hand)).ok
+        assert (await club.desk.corrections.offer_arbitar(await club.get(fall.fallen), fall.hand)).ok
         request = await request_id(club, fall, CorrectionKind.ARBITAR)
-        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.answer(m, request, True))
+        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.corrections.answer(m, request, True))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     # The one who accepted reads the verdict in his answer; the others and the table are told.
@@ -252,10 +252,10 @@ async def test_an_arbitar_that_lapsed_on_its_answer_is_told_after_the_restart(
 
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        assert (await club.desk.offer_arbitar(await club.get(fall.fallen), fall.hand)).ok
+        assert (await club.desk.corrections.offer_arbitar(await club.get(fall.fallen), fall.hand)).ok
         request = await request_id(club, fall, CorrectionKind.ARBITAR)
         await feed_next_hand(club, fall.game)  # the next hand ends: the offer has nothing left to decide
-        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.answer(m, request, True))
+        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.corrections.answer(m, request, True))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     why = club.desk.t("correction.too_late", hand=fall.hand, next=fall.hand + 1)
@@ -273,7 +273,9 @@ async def test_an_arbitar_that_lapsed_on_its_answer_is_told_after_the_restart(
 async def test_an_ispravka_proposal_committed_then_a_crash_asks_both_others_after_the_restart(tmp_path: Path) -> None:
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        return fall, lambda c: as_member(c, fall.fallen, lambda m: c.desk.propose_ispravka(m, fall.hand, reason="klik"))
+        return fall, lambda c: as_member(
+            c, fall.fallen, lambda m: c.desk.corrections.propose_ispravka(m, fall.hand, reason="klik")
+        )
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     assert shown(told) == [
@@ -287,9 +289,9 @@ async def test_an_ispravka_proposal_committed_then_a_crash_asks_both_others_afte
 async def test_a_consent_noted_then_a_crash_is_told_after_the_restart(tmp_path: Path) -> None:
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        assert (await club.desk.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
+        assert (await club.desk.corrections.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
         request = await request_id(club, fall, CorrectionKind.ISPRAVKA)
-        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.answer(m, request, True))
+        return fall, lambda c: as_member(c, fall.other, lambda m: c.desk.corrections.answer(m, request, True))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     noted = club.desk.t("correction.consent_noted", nick=fall.other, hand=fall.hand, waiting=fall.declarer)
@@ -308,11 +310,11 @@ async def test_an_ispravka_applied_then_a_crash_tells_its_lapsed_arbitar_first_a
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
         fallen = await club.get(fall.fallen)
-        assert (await club.desk.offer_arbitar(fallen, fall.hand)).ok
-        assert (await club.desk.propose_ispravka(fallen, fall.hand)).ok
+        assert (await club.desk.corrections.offer_arbitar(fallen, fall.hand)).ok
+        assert (await club.desk.corrections.propose_ispravka(fallen, fall.hand)).ok
         request = await request_id(club, fall, CorrectionKind.ISPRAVKA)
-        assert (await club.desk.answer(await club.get(fall.other), request, True)).ok
-        return fall, lambda c: as_member(c, fall.declarer, lambda m: c.desk.answer(m, request, True))
+        assert (await club.desk.corrections.answer(await club.get(fall.other), request, True)).ok
+        return fall, lambda c: as_member(c, fall.declarer, lambda m: c.desk.corrections.answer(m, request, True))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     n, game = fall.hand, fall.game.number
@@ -335,9 +337,9 @@ async def test_an_ispravka_applied_then_a_crash_tells_its_lapsed_arbitar_first_a
 async def test_an_ispravka_refused_then_a_crash_is_told_after_the_restart(tmp_path: Path) -> None:
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        assert (await club.desk.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
+        assert (await club.desk.corrections.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
         request = await request_id(club, fall, CorrectionKind.ISPRAVKA)
-        return fall, lambda c: as_member(c, fall.declarer, lambda m: c.desk.answer(m, request, False))
+        return fall, lambda c: as_member(c, fall.declarer, lambda m: c.desk.corrections.answer(m, request, False))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     refused = club.desk.t("correction.ispravka_refused", nick=fall.declarer, hand=fall.hand, fallen=fall.fallen)
@@ -351,8 +353,8 @@ async def test_an_ispravka_refused_then_a_crash_is_told_after_the_restart(tmp_pa
 async def test_an_ispravka_withdrawn_then_a_crash_is_told_after_the_restart(tmp_path: Path) -> None:
     async def setup(club: Club) -> tuple[Fall, Act]:
         fall = await corrections_game(club)
-        assert (await club.desk.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
-        return fall, lambda c: as_member(c, fall.fallen, lambda m: c.desk.cancel(m, fall.hand))
+        assert (await club.desk.corrections.propose_ispravka(await club.get(fall.fallen), fall.hand)).ok
+        return fall, lambda c: as_member(c, fall.fallen, lambda m: c.desk.corrections.cancel(m, fall.hand))
 
     told, club, fall = await delivered_once_after_a_crash(tmp_path, setup)
     withdrawn = club.desk.t("correction.ispravka_withdrawn", nick=fall.fallen, hand=fall.hand)
@@ -371,13 +373,13 @@ async def test_a_promeni_committed_then_a_crash_is_said_in_the_trial_after_the_r
         ana, judge = await club.member("ana"), await club.member("sudija1", "referee")
         await club.game(500)
         await club.game(501, ended_ago=timedelta(days=1))
-        assert (await club.desk.call(ana, 500)).ok
+        assert (await club.desk.calls.call(ana, 500)).ok
         call = await club.db.calls.pending_by_caller(ana.id)
         assert call is not None
-        assert (await club.desk.take(judge, call.id)).ok
+        assert (await club.desk.trials.take(judge, call.id)).ok
         trial = await club.db.trials.open_for_game(500)
         assert trial is not None
-        return trial.id, lambda c: as_member(c, "sudija1", lambda m: c.desk.change_game(m, 501))
+        return trial.id, lambda c: as_member(c, "sudija1", lambda m: c.desk.trials.change_game(m, 501))
 
     told, club, trial_id = await delivered_once_after_a_crash(tmp_path, setup)
     assert [(s.kind, s.where, s.text) for s in told] == [
@@ -396,7 +398,7 @@ async def test_a_call_offered_to_a_referee_who_came_online_then_a_crash_reaches_
         ana = await club.member("ana")
         await club.member("sudija1", "referee", online=False)
         await club.game(500)
-        assert (await club.desk.call(ana, 500)).ok
+        assert (await club.desk.calls.call(ana, 500)).ok
         return None, lambda c: as_member(c, "sudija1", lambda m: c.desk.presence(m, True))
 
     told, club, _ = await delivered_once_after_a_crash(tmp_path, setup)
@@ -420,11 +422,11 @@ async def test_a_councilor_call_offered_to_a_councilor_who_came_online_then_a_cr
         await club.member("savetnik", "councilor", online=False)
         await club.game(600, ("ana", "marko", "petar"), status=GameStatus.IN_PROGRESS, ended_ago=None)
         await club.db.members.seat(ana.id, 600, club.clock.now())
-        assert (await club.desk.call(await club.get("ana"), 600)).ok
+        assert (await club.desk.calls.call(await club.get("ana"), 600)).ok
         call = await club.db.calls.pending_by_caller(ana.id)
         assert call is not None
-        assert (await club.desk.take(judge, call.id)).ok
-        assert (await club.desk.call_councilor(judge)).ok
+        assert (await club.desk.trials.take(judge, call.id)).ok
+        assert (await club.desk.trials.call_councilor(judge)).ok
         return None, lambda c: as_member(c, "savetnik", lambda m: c.desk.presence(m, True))
 
     told, club, _ = await delivered_once_after_a_crash(tmp_path, setup)
@@ -461,7 +463,7 @@ async def test_no_copy_is_offered_of_a_call_that_ended_before_the_ping(tmp_path:
     club = await make_club(tmp_path)
     ana, judge = await club.member("ana"), await club.member("sudija1", "referee", online=False)
     await club.game(500)
-    assert (await club.desk.call(ana, 500)).ok
+    assert (await club.desk.calls.call(ana, 500)).ok
     call = await club.db.calls.pending_by_caller(ana.id)
     assert call is not None
     await club.advance(timedelta(minutes=6))
@@ -493,7 +495,7 @@ async def test_an_offered_copy_begun_but_not_done_is_repeated_on_the_console_as_
     await db.members.set_role(judge.id, "referee", True, None, NOW)
     club = Club(db, desk, RecordingChat(), clock, ManualTimers(), LoggingGameServer(), config)
     await club.game(500, ("ana", "marko", "petar"))
-    assert (await desk.call(ana, 500)).ok
+    assert (await desk.calls.call(ana, 500)).ok
     call = await db.calls.pending_by_caller(ana.id)
     assert call is not None
 

@@ -229,7 +229,7 @@ async def nothing(club: Club) -> None:
 
 
 async def ask_code(club: Club) -> None:
-    assert (await club.desk.ask_link("discord", "500", "Jovan", "jovan")).ok
+    assert (await club.desk.links.ask_link("discord", "500", "Jovan", "jovan")).ok
 
 
 async def test_a_link_code_asked_then_a_crash_is_shown_in_the_game_client_after_the_restart_once(rig: Rig) -> None:
@@ -241,7 +241,7 @@ async def test_a_link_code_asked_then_a_crash_is_shown_in_the_game_client_after_
     # The code shown proves the link; the outboxes kept it only until it was delivered.
     assert code not in str([e.payload for e in await ChatOutboxStore(bot.db).listing()])
     assert code not in str([c.payload for c in await OutboxStore(bot.db).listing()])  # nor the game-server outbox
-    proven = await bot.desk.ask_link("discord", "500", "Jovan", "jovan", code)
+    proven = await bot.desk.links.ask_link("discord", "500", "Jovan", "jovan", code)
     assert proven.ok, proven.text
     await down(bot)
 
@@ -280,7 +280,7 @@ async def test_a_correction_changing_the_paper_then_a_crash_tells_the_game_serve
 
     async def odlazak(club: Club) -> None:
         fall = made[0]
-        reply = await club.desk.go_into_bula(await club.get(fall.other), fall.hand)
+        reply = await club.desk.corrections.go_into_bula(await club.get(fall.other), fall.hand)
         assert reply.ok, reply.text
 
     sent = await sent_once_after_a_crash(rig, fallen, odlazak)

@@ -135,23 +135,23 @@ def told(sent: list[Sent], nick: str) -> list[str]:
 # Governance ------------------------------------------------------------------------------------------------
 async def appoint(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
     await decide()
-    assert (await club.desk.appoint(None, "marko", "referee", "iskusan igrač")).ok
+    assert (await club.desk.votes.appoint(None, "marko", "referee", "iskusan igrač")).ok
 
 
 async def dismiss(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
     await decide()
-    assert (await club.desk.dismiss(None, "sudija3", "referee", "neaktivan")).ok
+    assert (await club.desk.votes.dismiss(None, "sudija3", "referee", "neaktivan")).ok
 
 
 async def deny_forever(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
     await decide()
-    assert (await club.desk.deny_call(None, "petar", None, "zloupotreba")).ok
+    assert (await club.desk.votes.deny_call(None, "petar", None, "zloupotreba")).ok
 
 
 async def deny_then_restore(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
     await decide()
-    assert (await club.desk.deny_call(None, "petar", NOW + timedelta(days=7), "zloupotreba")).ok
-    assert (await club.desk.restore_call(None, "petar", "oprošteno")).ok
+    assert (await club.desk.votes.deny_call(None, "petar", NOW + timedelta(days=7), "zloupotreba")).ok
+    assert (await club.desk.governance.restore_call(None, "petar", "oprošteno")).ok
 
 
 CATALOGUE = Catalogue("sr")  # the club's language (Config's default)
@@ -267,35 +267,35 @@ async def test_a_plavac_that_ran_out_committed_then_a_crash_is_told_after_the_re
 # Links -----------------------------------------------------------------------------------------------------
 async def ask(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
     await decide()
-    assert (await club.desk.ask_link("discord", "500", "Jelena J.", "jovan")).ok
+    assert (await club.desk.links.ask_link("discord", "500", "Jelena J.", "jovan")).ok
 
 
 async def ask_for_a_code(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
     await decide()
-    assert (await club.desk.ask_link("discord", "500", "Jovan", "jovan")).ok
+    assert (await club.desk.links.ask_link("discord", "500", "Jovan", "jovan")).ok
     # The code itself is an effect of the request too (delivered after the restart: tests/test_outbox_game_server).
 
 
 async def approve(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
-    assert (await club.desk.ask_link("discord", "500", "Jovan", "jovan")).ok
+    assert (await club.desk.links.ask_link("discord", "500", "Jovan", "jovan")).ok
     [request] = await club.db.links.pending()
     await decide()
     assert (await club.desk.press(await club.get("mod"), "link_approve", request.id)).ok
 
 
 async def prove_by_code(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
-    assert (await club.desk.ask_link("discord", "500", "Jovan", "jovan")).ok
+    assert (await club.desk.links.ask_link("discord", "500", "Jovan", "jovan")).ok
     [(_, code)] = club.server.codes  # type: ignore[attr-defined]
     await decide()
-    assert (await club.desk.ask_link("discord", "500", "Jovan", "jovan", code)).ok
+    assert (await club.desk.links.ask_link("discord", "500", "Jovan", "jovan", code)).ok
 
 
 async def unlink(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
-    assert (await club.desk.ask_link("discord", "500", "Jovan", "jovan")).ok
+    assert (await club.desk.links.ask_link("discord", "500", "Jovan", "jovan")).ok
     [request] = await club.db.links.pending()
     assert (await club.desk.press(await club.get("mod"), "link_approve", request.id)).ok
     await decide()
-    assert (await club.desk.unlink(await club.get("mod"), "jovan", None, "zamena naloga")).ok
+    assert (await club.desk.links.unlink(await club.get("mod"), "jovan", None, "zamena naloga")).ok
 
 
 async def test_a_link_request_committed_then_a_crash_reaches_the_approvers_after_the_restart(tmp_path: Path) -> None:
@@ -333,11 +333,11 @@ async def take_a_judged_game(club: Club, decide: Callable[[], Awaitable[None]]) 
     referee = await club.get("sudija1")
     assert (await club.desk.draft(referee, Draft(FallTransfer(2, "petar"), "pratio sa jednim rezonom"))).ok
     assert (await club.desk.finish(referee)).ok
-    assert (await club.desk.call(await club.get("ana"), GAME)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), GAME)).ok
     call = await club.db.calls.pending_for_game(GAME)
     assert call is not None
     await decide()
-    assert (await club.desk.take(await club.get("sudija2"), call.id)).ok
+    assert (await club.desk.trials.take(await club.get("sudija2"), call.id)).ok
 
 
 async def join_a_judged_game(club: Club, decide: Callable[[], Awaitable[None]]) -> None:
@@ -347,10 +347,10 @@ async def join_a_judged_game(club: Club, decide: Callable[[], Awaitable[None]]) 
     assert (await club.desk.draft(referee, Draft(FallTransfer(2, "petar"), "pratio sa jednim rezonom"))).ok
     assert (await club.desk.finish(referee)).ok
     second = await open_trial(club, GAME, caller="ana", referee="sudija2")
-    assert (await club.desk.call_councilor(await club.get("sudija2"), second)).ok
+    assert (await club.desk.trials.call_councilor(await club.get("sudija2"), second)).ok
     [ccall] = await club.db.calls.councilor_calls_for(second)
     await decide()
-    assert (await club.desk.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
+    assert (await club.desk.trials.join_as_councilor(await club.get("vecnik"), ccall.id)).ok
 
 
 async def test_a_take_committed_then_a_crash_briefs_the_referee_after_the_space_opens(tmp_path: Path) -> None:
@@ -377,7 +377,7 @@ async def move_a_trial_onto_a_judged_game(club: Club, decide: Callable[[], Await
     assert (await club.desk.finish(referee)).ok
     await open_trial(club, 341, caller="ana", referee="sudija2")
     await decide()
-    assert (await club.desk.change_game(await club.get("sudija2"), 340)).ok
+    assert (await club.desk.trials.change_game(await club.get("sudija2"), 340)).ok
 
 
 async def test_a_promeni_committed_then_a_crash_briefs_the_referee_on_the_new_game_after_the_restart(
@@ -403,7 +403,7 @@ class DecidingChat(HookedChat):
     async def member_linked(self, member: Member) -> None:
         await super().member_linked(member)
         assert self.desk is not None
-        await self.desk.deny_call(None, member.nick, None, "proba")
+        await self.desk.votes.deny_call(None, member.nick, None, "proba")
 
 
 async def test_a_decision_a_hook_takes_inside_a_delivery_is_delivered_at_once_and_waits_on_nothing(
@@ -412,7 +412,7 @@ async def test_a_decision_a_hook_takes_inside_a_delivery_is_delivered_at_once_an
     club = await a_club(database_for(tmp_path), LoggingGameServer(), Config())
     chat = DecidingChat(desk=club.desk)
     club.desk.chat.ports[:] = [chat]
-    assert (await club.desk.ask_link("discord", "500", "Jovan", "jovan")).ok
+    assert (await club.desk.links.ask_link("discord", "500", "Jovan", "jovan")).ok
     [request] = await club.db.links.pending()
     approved = await asyncio.wait_for(club.desk.press(await club.get("mod"), "link_approve", request.id), 30)
     assert approved.ok

@@ -72,7 +72,7 @@ async def test_first_club_an_appeal_can_only_lift_a_penalty_given_to_an_innocent
     config = with_pack(tmp_path, "prvi_klub")
     trial = await recorded(club, config)
     desk = club.desk
-    assert (await desk.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
+    assert (await desk.appeals.file_appeal(await club.get("petar"), trial, None, "nisam ja")).ok
     v1 = await club.get("v1")
     assert (await desk.press(v1, "appeal_take", 1)).ok
     assert (await desk.draft(v1, Draft(Penalty("petar", plavac_days=5), "još strože"))).ok
@@ -81,7 +81,7 @@ async def test_first_club_an_appeal_can_only_lift_a_penalty_given_to_an_innocent
     assert "samo ukinuti kazna data nevinom igraču" in refused.text
     assert (await desk.draft(v1, Draft(Nobody(), "sudija je kaznio nevinog igrača"))).ok
     assert (await desk.finish(v1)).ok
-    card = await desk.member_card(await club.get("petar"))
+    card = await desk.penalties.member_card(await club.get("petar"))
     assert card.plavac_until is None  # lifted
 
 
@@ -178,10 +178,10 @@ async def test_russian_site_a_report_on_day_29_is_heard_on_day_31_refused(club: 
     7-day call window does not apply)."""
     await russian_club(club, with_pack(tmp_path, "ruski_sajt"))
     club.clock.advance(timedelta(days=29))
-    filed = await club.desk.file_report(await club.get("petar"), 100, "apelacija", "pustio miser", (CHAT,))
+    filed = await club.desk.appeals.file_report(await club.get("petar"), 100, "apelacija", "pustio miser", (CHAT,))
     assert filed.ok, filed.text
     club.clock.advance(timedelta(days=2))  # day 31, another player
-    late = await club.desk.file_report(await club.get("ana"), 100, "apelacija", "", (CHAT,))
+    late = await club.desk.appeals.file_report(await club.get("ana"), 100, "apelacija", "", (CHAT,))
     assert not late.ok
     assert "30 dana od kraja partije 100" in late.text
 
@@ -189,8 +189,9 @@ async def test_russian_site_a_report_on_day_29_is_heard_on_day_31_refused(club: 
 async def test_russian_site_a_collusion_report_on_day_89_is_heard(club: Club, tmp_path: Path) -> None:
     await russian_club(club, with_pack(tmp_path, "ruski_sajt"))
     club.clock.advance(timedelta(days=89))
-    assert not (await club.desk.file_report(await club.get("ana"), 100, "timska", "", (CHAT,))).ok  # 30 days for that
-    assert (await club.desk.file_report(await club.get("petar"), 100, "sgovor", "dogovor ana i marko", (CHAT,))).ok
+    report = club.desk.appeals.file_report
+    assert not (await report(await club.get("ana"), 100, "timska", "", (CHAT,))).ok  # 30 days for that
+    assert (await report(await club.get("petar"), 100, "sgovor", "dogovor ana i marko", (CHAT,))).ok
 
 
 async def test_russian_site_a_rejected_report_restricts_the_next_one(club: Club, tmp_path: Path) -> None:
@@ -198,18 +199,19 @@ async def test_russian_site_a_rejected_report_restricts_the_next_one(club: Club,
     await russian_club(club, config)
     await russian_club(club, config, 101)
     desk = club.desk
-    assert (await desk.file_report(await club.get("petar"), 100, None, "", (CHAT,))).ok
+    assert (await desk.appeals.file_report(await club.get("petar"), 100, None, "", (CHAT,))).ok
     v1 = await club.get("v1")
     assert (await desk.press(v1, "appeal_take", 1)).ok
-    assert (await desk.decide_appeal(v1, 1, "odbijena", None, "ne spada pod pravila kažnjavanja")).ok
+    assert (await desk.appeals.decide_appeal(v1, 1, "odbijena", None, "ne spada pod pravila kažnjavanja")).ok
     appeal = await club.db.appeals.get(1)
     assert appeal is not None
     assert appeal.restriction_days == 30
-    refused = await desk.file_report(await club.get("petar"), 101, None, "", (CHAT,))
+    refused = await desk.appeals.file_report(await club.get("petar"), 101, None, "", (CHAT,))
     assert not refused.ok
     assert "Ograničeno" in refused.text
     club.clock.advance(timedelta(days=30, minutes=1))
-    assert (await desk.file_report(await club.get("petar"), 101, "sgovor", "", (CHAT,))).ok  # over: he reports again
+    again = await desk.appeals.file_report(await club.get("petar"), 101, "sgovor", "", (CHAT,))
+    assert again.ok  # over: he reports again
 
 
 def test_russian_site_a_repeat_within_three_months_escalates_ten_to_fourteen_not_after_four(tmp_path: Path) -> None:
@@ -269,11 +271,11 @@ async def test_russian_site_the_referee_suspends_by_the_rule_and_a_repeat_costs_
     assert (first.verdict["suspension_days"], first.verdict["plavac_days"]) == (10, 0)  # a suspension, not a plavac
     club.clock.advance(timedelta(days=10 + 60))
     await club.game(101)
-    reply = await club.desk.call(await club.get("ana"), 101)
+    reply = await club.desk.calls.call(await club.get("ana"), 101)
     assert reply.ok
     call = await club.db.calls.pending_for_game(101)
     assert call is not None
-    assert (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    assert (await club.desk.trials.take(await club.get("sudija1"), call.id)).ok
     fixed = await club.desk.draft(
         await club.get("sudija1"), Draft(Penalty("petar", plavac_days=3, offence="pustanje_misera"), "opet")
     )
@@ -299,11 +301,11 @@ async def nsbk_trial(club: Club, tmp_path: Path, number: int, first: bool = True
             await club.member(nick)
         await club.member("sudija1", "referee")
     await club.game(number)
-    assert (await club.desk.call(await club.get("ana"), number)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), number)).ok
     call = await club.db.calls.pending_for_game(number)
     assert call is not None
     referee = await club.get("sudija1")
-    assert (await club.desk.take(referee, call.id)).ok
+    assert (await club.desk.trials.take(referee, call.id)).ok
     return referee
 
 
@@ -325,13 +327,13 @@ async def test_a_bridge_kind_is_recorded_as_a_sanction_in_the_clubs_units_saying
 
 async def test_the_catalogue_shows_a_packs_rules_and_appeal_kinds(club: Club, tmp_path: Path) -> None:
     club.desk.config = with_pack(tmp_path, "nsbk")
-    text = club.desk.catalogue_text()
+    text = club.desk.catalogue.catalogue_text()
     assert "nema katalog" not in text  # its rules are the catalogue
     assert "kasnjenje: opomena → % topa 0 + 10 po jedinici (minut) posle 1 (ponavljanje u roku od 1 dana)" in text
     assert "neodigran_bord: dodeljeni rezultat % 40/60" in text
     assert "nesportsko: % topa 50–100 → % topa 100" in text
     club.desk.config = with_pack(tmp_path, "ruski_sajt")
-    text = club.desk.catalogue_text()
+    text = club.desk.catalogue.catalogue_text()
     assert "apelacija 30 dana, timska 30 dana, sgovor 90 dana; odluka u roku od 90 dana" in text
     assert "pustanje_misera: suspenzija (dana) 10 → suspenzija (dana) 14" in text
 
@@ -390,7 +392,7 @@ async def test_federation_a_delay_escalates_warning_then_ten_percent_a_minute_wi
     assert (await club.desk.finish(referee)).ok
     listing = await club.desk.verdicts(await club.get("petar"), 101)
     assert "Kazna za petar: 30% topa (kasnjenje; 4 jedinice; ponavljanje 1)" in listing.text
-    card = club.desk.card_text(await club.desk.member_card(await club.get("petar")), full=False)
+    card = club.desk.penalties.card_text(await club.desk.penalties.member_card(await club.get("petar")), full=False)
     assert SR.t("card.sanctions", count=2) in card
     assert "partija 100" in card
     assert "opomena (kasnjenje; 3 jedinice)" in card
@@ -415,7 +417,7 @@ async def test_federation_a_tolerated_minute_is_refused_and_counts_for_no_repeat
     first = await club.desk.draft(referee, Draft(Penalty("petar", offence="kasnjenje", units=2), "dva minuta"))
     assert first.ok, first.text
     assert "opomena (kasnjenje; 2 jedinice)" in first.text
-    assert SR.t("penalty_model.tolerance", tolerated=1, unit="minut") in club.desk.catalogue_text()
+    assert SR.t("penalty_model.tolerance", tolerated=1, unit="minut") in club.desk.catalogue.catalogue_text()
 
 
 async def test_federation_unsportsmanlike_conduct_in_a_range_and_out_of_it_in_the_readers_words(
@@ -450,5 +452,5 @@ async def test_federation_a_second_unplayed_board_adds_fifty_percent_and_a_lifte
     await nsbk_trial(club, tmp_path, 102, first=False)
     fresh = await club.desk.draft(referee, Draft(Penalty("petar", offence="neodigran_bord"), "treći"))
     assert "ponavljanje" not in fresh.text
-    card = await club.desk.member_card(await club.get("petar"))
+    card = await club.desk.penalties.member_card(await club.get("petar"))
     assert card.sanctions == ()

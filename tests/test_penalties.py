@@ -57,11 +57,11 @@ async def interrupted(
 
 async def judge(club: Club, number: int, draft: Draft, caller: str = "ana", referee: str = "sudija1") -> str:
     """Call, take, draft and finish; the text the referee was answered at Završi suđenje."""
-    reply = await club.desk.call(await club.get(caller), number)
+    reply = await club.desk.calls.call(await club.get(caller), number)
     assert reply.ok, reply.text
     call = await club.db.calls.pending_for_game(number)
     assert call is not None
-    assert (await club.desk.take(await club.get(referee), call.id)).ok
+    assert (await club.desk.trials.take(await club.get(referee), call.id)).ok
     drafted = await club.desk.draft(await club.get(referee), draft)
     assert drafted.ok, drafted.text
     done = await club.desk.finish(await club.get(referee))
@@ -87,7 +87,7 @@ async def test_plavac_starts_is_shown_and_runs_out_once_through_a_durable_deadli
     assert plavac_calls(club, "petar") == [until]
     assert any("plavac 2 dana" in text and "3 kaznena poena" in text for text in told(club, "petar"))
     assert until in club.timers.armed
-    card = (await club.desk.member_status(await club.get("petar"), None)).text
+    card = (await club.desk.governance.member_status(await club.get("petar"), None)).text
     assert "plavac do 2.12.2026. 13:00" in card
     assert "kazneni poeni 3" in card
     await club.advance(timedelta(days=2) - timedelta(seconds=1))
@@ -96,7 +96,7 @@ async def test_plavac_starts_is_shown_and_runs_out_once_through_a_durable_deadli
     await club.desk.run_due()  # a second wake-up changes nothing
     assert plavac_calls(club, "petar") == [until, None]
     assert sum("istekla" in text for text in told(club, "petar")) == 1
-    assert "plavac: nema" in (await club.desk.member_status(await club.get("petar"), None)).text
+    assert "plavac: nema" in (await club.desk.governance.member_status(await club.get("petar"), None)).text
 
 
 async def test_a_plavac_that_ran_out_while_the_bot_was_down_ends_at_start(club: Club) -> None:
@@ -134,12 +134,12 @@ async def test_walk_penalty_then_new_penalty_then_niko(club: Club) -> None:
     # 1. petar: plavac 3 days, 4 league points, and he is counted as having abandoned the game.
     await judge(club, 300, Draft(Penalty("petar", 3, 4, abandoned=True), "odbio nastavak"))
     assert (await club.db.penalties.napustio(300)).counted == "petar"  # type: ignore[union-attr]
-    petar = await club.desk.member_card(await club.get("petar"))
+    petar = await club.desk.penalties.member_card(await club.get("petar"))
     assert petar.plavac_until == NOW + timedelta(days=3)
     assert petar.standing.penalty_points == 4
     assert petar.napustio_total == 1
     assert petar.standing.abandon_points == club.config.penalties.abandon_league_points
-    marko = await club.desk.member_card(await club.get("marko"))
+    marko = await club.desk.penalties.member_card(await club.get("marko"))
     assert marko.napustio_total == 0
     assert marko.standing.abandon_points == 0
     # 2. A day later another referee finds ana guilty instead (no napustio): petar's penalty is lifted first.
@@ -150,7 +150,7 @@ async def test_walk_penalty_then_new_penalty_then_niko(club: Club) -> None:
     assert "ukinuta" in lifted
     assert "završena je odmah" in lifted
     assert "4 kaznena poena su vraćena" in lifted
-    petar = await club.desk.member_card(await club.get("petar"))
+    petar = await club.desk.penalties.member_card(await club.get("petar"))
     assert petar.plavac_until is None
     assert petar.standing.penalty_points == 0
     assert petar.napustio_total == 0
@@ -163,7 +163,7 @@ async def test_walk_penalty_then_new_penalty_then_niko(club: Club) -> None:
     assert "ukinuta" in told(club, "ana")[-1]
     assert (await club.db.penalties.napustio(300)).counted is None  # type: ignore[union-attr]
     for nick in ("ana", "marko", "petar"):
-        assert (await club.desk.member_card(await club.get(nick))).napustio_total == 0
+        assert (await club.desk.penalties.member_card(await club.get(nick))).napustio_total == 0
     rows = await club.db.penalties.for_game(300)
     assert [r.active for r in rows] == [False, False]
     assert referee.nick == "sudija1"
@@ -199,18 +199,18 @@ async def test_points_of_a_closed_league_month_stay_and_the_message_says_so(club
     await club.game(100)
     await judge(club, 100, Draft(Penalty("petar", league_points=5), ""))
     await club.advance(timedelta(days=2))  # 2 December: November is still open (grace 3 days)
-    assert await club.desk.month_is_open("2026-11")
-    assert not (await club.desk.close_league(await club.get("ana"), "2026-11")).ok
-    closed = await club.desk.close_league(await club.get("vlasnik"), "2026-11", "kraj meseca")
+    assert await club.desk.penalties.month_is_open("2026-11")
+    assert not (await club.desk.governance.close_league(await club.get("ana"), "2026-11")).ok
+    closed = await club.desk.governance.close_league(await club.get("vlasnik"), "2026-11", "kraj meseca")
     assert closed.ok
     assert "zatvorena" in closed.text
-    assert not (await club.desk.close_league(await club.get("vlasnik"), "2026-11")).ok
-    frozen = await club.desk.standing(await club.get("petar"), "2026-11")
+    assert not (await club.desk.governance.close_league(await club.get("vlasnik"), "2026-11")).ok
+    frozen = await club.desk.penalties.standing(await club.get("petar"), "2026-11")
     assert frozen.penalty_points == 5
     await judge(club, 100, Draft(Nobody(), "greška"), caller="marko", referee="sudija2")
     assert "ostaje" in told(club, "petar")[-1]
     assert "zatvorena" in told(club, "petar")[-1]
-    assert (await club.desk.standing(await club.get("petar"), "2026-11")).penalty_points == 5
+    assert (await club.desk.penalties.standing(await club.get("petar"), "2026-11")).penalty_points == 5
     rows = await club.db.penalties.for_game(100)
     assert rows[0].lifted_at is not None
     assert rows[0].points_returned is False
@@ -240,7 +240,7 @@ async def test_league_points_come_from_paper_results_of_rated_finished_games(clu
     paper = compute_paper(game)
     assert paper.ended
     for seat, nick in enumerate(game.players):
-        standing = await club.desk.standing(await club.get(nick), "2026-11")
+        standing = await club.desk.penalties.standing(await club.get(nick), "2026-11")
         assert standing.games == 1
         assert standing.game_points == paper.players[seat].result
 
@@ -249,12 +249,12 @@ async def test_napustio_is_the_first_leaver_and_a_penalty_on_a_finished_game_can
     await people(club)
     await interrupted(club, 300, leaver="marko")
     await club.game(100)
-    assert (await club.desk.member_card(await club.get("marko"))).napustio_total == 1
-    reply = await club.desk.call(await club.get("ana"), 100)
+    assert (await club.desk.penalties.member_card(await club.get("marko"))).napustio_total == 1
+    reply = await club.desk.calls.call(await club.get("ana"), 100)
     assert reply.ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    await club.desk.take(await club.get("sudija1"), call.id)
+    await club.desk.trials.take(await club.get("sudija1"), call.id)
     refused = await club.desk.draft(await club.get("sudija1"), Draft(Penalty("petar", abandoned=True), ""))
     assert not refused.ok
     assert "nije prekinuta" in refused.text
@@ -283,10 +283,10 @@ async def settle_case(club: Club, minutes: int, left: int) -> Game:
 
 
 async def open_on(club: Club, number: int, caller: str = "ana", referee: str = "sudija1") -> None:
-    assert (await club.desk.call(await club.get(caller), number)).ok
+    assert (await club.desk.calls.call(await club.get(caller), number)).ok
     call = await club.db.calls.pending_for_game(number)
     assert call is not None
-    assert (await club.desk.take(await club.get(referee), call.id)).ok
+    assert (await club.desk.trials.take(await club.get(referee), call.id)).ok
 
 
 async def test_settlement_needs_two_thirds_and_an_hour_and_says_both_figures(club: Club) -> None:
@@ -322,13 +322,13 @@ async def test_settlement_closes_the_game_cancels_napustio_keeps_the_penalty_and
     game = await settle_case(club, minutes=120, left=40)
     # First ceca is punished as the one who abandoned it, with league points.
     await judge(club, 500, Draft(Penalty("ceca", league_points=3, abandoned=True), "odbila nastavak"))
-    assert (await club.desk.member_card(await club.get("ceca"))).napustio_total == 1
+    assert (await club.desk.penalties.member_card(await club.get("ceca"))).napustio_total == 1
     await judge(club, 500, Draft(Settlement(True), "dogovor"), caller="bojan", referee="sudija2")
     changes = await club.db.paper_changes.for_game(500)
     assert changes[-1].kind is ChangeKind.OTPIS
     assert ("close_game", 500) in club.server.calls
     assert (await club.db.penalties.napustio(500)).counted is None  # type: ignore[union-attr]
-    ceca = await club.desk.member_card(await club.get("ceca"))
+    ceca = await club.desk.penalties.member_card(await club.get("ceca"))
     assert ceca.napustio_total == 0
     assert ceca.standing.penalty_points == 3  # the referee's penalty stands
     assert ceca.standing.abandon_points == 0
@@ -337,7 +337,7 @@ async def test_settlement_closes_the_game_cancels_napustio_keeps_the_penalty_and
     paper = compute_paper(game, changes)
     assert paper.settled
     for seat, nick in enumerate(game.players):
-        standing = await club.desk.standing(await club.get(nick), "2026-11")
+        standing = await club.desk.penalties.standing(await club.get(nick), "2026-11")
         assert standing.games == 1
         assert standing.game_points == paper.players[seat].result
 
@@ -349,10 +349,10 @@ async def test_a_small_settled_game_does_not_count_as_finished(tmp_path: Path) -
         await settle_case(club, minutes=120, left=40)
         await judge(club, 500, Draft(Settlement(True), "dogovor"))
         assert await club.db.penalties.settled(500) is False
-        standing = await club.desk.standing(await club.get("ana"), "2026-11")
+        standing = await club.desk.penalties.standing(await club.get("ana"), "2026-11")
         assert standing.games == 0
         assert standing.game_points == 0
-        assert (await club.desk.member_card(await club.get("bojan"))).napustio_total == 0
+        assert (await club.desk.penalties.member_card(await club.get("bojan"))).napustio_total == 0
     finally:
         await club.db.close()
 
@@ -364,11 +364,11 @@ async def test_a_verdict_recorded_before_a_crash_takes_effect_at_start(club: Clu
     async def crash(trial: object, draft: object) -> None:
         raise RuntimeError("crash before the effects")
 
-    original = club.desk.after_verdict
-    club.desk.after_verdict = crash  # type: ignore[method-assign, assignment]
+    original = club.desk.steps.after_verdict
+    club.desk.steps.after_verdict = crash  # type: ignore[method-assign, assignment]
     with pytest.raises(RuntimeError):
         await judge(club, 100, Draft(Penalty("petar", plavac_days=2), ""))
-    club.desk.after_verdict = original  # type: ignore[method-assign]
+    club.desk.steps.after_verdict = original  # type: ignore[method-assign]
     assert await club.db.penalties.for_game(100) == []
     await club.desk.start()
     assert len(await club.db.penalties.for_game(100)) == 1

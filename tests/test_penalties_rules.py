@@ -114,11 +114,11 @@ async def test_the_desk_holds_the_configured_limits_and_names(tmp_path: Path) ->
             await club.member(nick)
         await club.member("sudija1", "referee")
         await club.game(100)
-        assert (await club.desk.call(await club.get("ana"), 100)).ok
+        assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
         call = await club.db.calls.pending_for_game(100)
         assert call is not None
         referee = await club.get("sudija1")
-        await club.desk.take(referee, call.id)
+        await club.desk.trials.take(referee, call.id)
         too_long = await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=4), ""))
         assert not too_long.ok
         assert "najviše 3" in too_long.text
@@ -128,7 +128,7 @@ async def test_the_desk_holds_the_configured_limits_and_names(tmp_path: Path) ->
         assert (await club.desk.draft(referee, Draft(Penalty("petar", plavac_days=3), ""))).ok
         assert (await club.desk.finish(referee)).ok
         assert "suspenzija 3 dana" in club.chat.to("dm:petar")[-1].text
-        card = (await club.desk.member_status(await club.get("petar"), None)).text
+        card = (await club.desk.governance.member_status(await club.get("petar"), None)).text
         assert "suspenzija do" in card
     finally:
         await club.db.close()

@@ -310,10 +310,10 @@ async def build(path: Path) -> Ids:
         await club.game(number, players, hands=2)
 
     async def trial(caller: str, game: int, referee: str) -> tuple[int, int]:
-        assert (await desk.call(await club.get(caller), game)).ok
+        assert (await desk.calls.call(await club.get(caller), game)).ok
         call = await club.db.calls.pending_for_game(game)
         assert call is not None
-        assert (await desk.take(await club.get(referee), call.id)).ok
+        assert (await desk.trials.take(await club.get(referee), call.id)).ok
         opened = await club.db.trials.open_for_game(game)
         assert opened is not None
         # A draft stands (Bez presude, with its reason), so the one who may Završi suđenje records it.
@@ -324,12 +324,12 @@ async def build(path: Path) -> Ids:
     t1, _ = await trial("pera", 100, "sudac")
     t2, t2_call = await trial("ana", 140, "sudac2")
     await desk.set_duty(await club.get("sudija"), True)
-    assert (await desk.call(await club.get("pera"), 130)).ok
+    assert (await desk.calls.call(await club.get("pera"), 130)).ok
     pending = await club.db.calls.pending_for_game(130)
     assert pending is not None
     await club.db.members.set_call_ban((await club.get("zabranjen")).id, None, None, "matrica", NOW)
-    await desk.member_left_club(await club.get("otisao"))
-    assert (await desk.ask_link(*STRANGER, "Stranger", "novi")).ok
+    await desk.trials.member_left_club(await club.get("otisao"))
+    assert (await desk.links.ask_link(*STRANGER, "Stranger", "novi")).ok
     request = await club.db.links.for_account(*STRANGER)
     assert request is not None
     ids = Ids(t1, t2, pending.id, t2_call, request.id)
@@ -395,7 +395,7 @@ async def run_cell(club: Club, ids: Ids, kind: str, command: str, role: str, pay
     if command == "nadimak":
         account = STRANGER if role == "unproven" else ("test", ROLES[role])
         nick = {"own": "novi2", "unknown": "vesna", "hostile": "novi\u200b"}[payload]
-        return await desk.ask_link(*account, "x", nick)
+        return await desk.links.ask_link(*account, "x", nick)
     actor = await actor_of(club, role)
     if isinstance(actor, Reply):
         return actor
@@ -477,12 +477,12 @@ async def test_every_command_and_button_is_in_the_matrix(shared: Club) -> None:
     commands = set(Commands(shared.desk).table) - aliases
     assert commands <= covered, sorted(commands - covered)
     buttons = (
-        set(shared.desk.correction_actions())
-        | set(shared.desk.link_actions())
-        | set(shared.desk.vote_actions())
-        | set(shared.desk.appeal_actions())
+        set(shared.desk.corrections.correction_actions())
+        | set(shared.desk.links.link_actions())
+        | set(shared.desk.votes.vote_actions())
+        | set(shared.desk.appeals.appeal_actions())
         | {"take", "withdraw", "join", "hands", "history", "councilor", "finish", "leave"}
     )
-    buttons |= set(shared.desk.extra_actions) | set(shared.desk.advice_actions())
+    buttons |= set(shared.desk.extra_actions) | set(shared.desk.advisor.advice_actions())
     assert buttons <= covered, sorted(buttons - covered)
     assert set(ALLOWED) == (covered - {"pomoc", "jezik"}) | {"povezi_odluka"}

@@ -242,7 +242,7 @@ async def _club_of_calls(
             await club.member(f"sudija{i}a", "referee")
             await club.member(f"sudija{i}b", "referee")
         await club.game(100 + i, (f"igrac{i}", "marko", "petar"), ended_ago=timedelta(minutes=30), hands=2)
-        assert (await club.desk.call(caller, 100 + i)).ok
+        assert (await club.desk.calls.call(caller, 100 + i)).ok
         call = await club.db.calls.pending_for_game(100 + i)
         assert call is not None
         out.append((call.id, f"sudija{i}a", f"sudija{i}b"))

@@ -35,32 +35,32 @@ async def _judged_club(club: Club) -> None:
     await club.game(200, players, status=GameStatus.IN_PROGRESS)
     await club.game(300, players)
 
-    assert (await club.desk.call(marko, 100)).ok
+    assert (await club.desk.calls.call(marko, 100)).ok
     call = await club.db.calls.pending_by_caller(marko.id)
     assert call is not None
-    assert (await club.desk.take(ana, call.id)).ok
+    assert (await club.desk.trials.take(ana, call.id)).ok
     await club.advance(timedelta(minutes=3))
-    assert (await club.desk.leave(ana)).ok
+    assert (await club.desk.trials.leave(ana)).ok
 
-    assert (await club.desk.call(marko, 100)).ok
+    assert (await club.desk.calls.call(marko, 100)).ok
     call = await club.db.calls.pending_by_caller(marko.id)
     assert call is not None
-    assert (await club.desk.take(petar, call.id)).ok
+    assert (await club.desk.trials.take(petar, call.id)).ok
     assert (await club.desk.draft(petar, Draft(NoVerdict(), "nema osnova"))).ok
     await club.advance(timedelta(minutes=10))
     assert (await club.desk.finish(petar)).ok
 
-    assert (await club.desk.call(ivana, 200)).ok
+    assert (await club.desk.calls.call(ivana, 200)).ok
     call = await club.db.calls.pending_by_caller(ivana.id)
     assert call is not None
-    assert (await club.desk.take(ana, call.id)).ok
+    assert (await club.desk.trials.take(ana, call.id)).ok
     assert (await club.desk.draft(ana, Draft(BulaChange({"marko": 2}), "lažna izjava"))).ok
     assert (await club.desk.finish(ana)).ok
 
-    assert (await club.desk.call(sanja, 300)).ok
+    assert (await club.desk.calls.call(sanja, 300)).ok
     call = await club.db.calls.pending_by_caller(sanja.id)
     assert call is not None
-    assert (await club.desk.take(petar, call.id)).ok
+    assert (await club.desk.trials.take(petar, call.id)).ok
 
 
 def _db(tmp_path: Path) -> str:

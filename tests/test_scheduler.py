@@ -49,7 +49,7 @@ async def test_the_app_expires_a_call_that_fell_due_while_the_bot_was_down(tmp_p
         random.Random(5), 500, hands=3, players=("ana", "marko", "petar"), start=NOW - timedelta(hours=3)
     )
     await app.db.games.store([PreparedGame.of(replace(game, ended_at=NOW - timedelta(hours=1)))], NOW)
-    assert (await app.desk.call(ana, 500)).ok
+    assert (await app.desk.calls.call(ana, 500)).ok
     await app.close()  # the bot goes down with the call pending
     later = ManualClock(NOW + timedelta(minutes=10))
     restarted = await build_app(Config(), clock=later, database=db_path)

@@ -34,10 +34,10 @@ async def judging(tmp_path: Path) -> tuple[Club, int]:
         await club.member(nick)
     await club.member("sudija1", "referee")
     await club.game(100, status=GameStatus.IN_PROGRESS, ended_ago=None)
-    assert (await club.desk.call(await club.get("ana"), 100)).ok
+    assert (await club.desk.calls.call(await club.get("ana"), 100)).ok
     call = await club.db.calls.pending_for_game(100)
     assert call is not None
-    assert (await club.desk.take(await club.get("sudija1"), call.id)).ok
+    assert (await club.desk.trials.take(await club.get("sudija1"), call.id)).ok
     trial = await club.db.trials.judging((await club.get("sudija1")).id)
     assert trial is not None
     assert trial.in_game
@@ -60,7 +60,7 @@ async def test_dead_right_after_a_referee_is_dismissed_his_trial_ends_on_a_start
     await crash(club)
     dies_after(club.db.members, "set_role")
     with pytest.raises(Died):
-        await club.desk.dismiss(None, "sudija1", "referee", "neaktivan")  # the admin at the server acts alone
+        await club.desk.votes.dismiss(None, "sudija1", "referee", "neaktivan")  # the admin at the server acts alone
     assert not (await club.get("sudija1")).is_referee
     still = await club.db.trials.get(trial_id)
     assert still is not None
@@ -78,7 +78,7 @@ async def test_dead_right_after_a_referee_resigns_his_trial_ends_on_the_start(tm
     await crash(club)
     dies_after(club.db.members, "set_role")
     with pytest.raises(Died):
-        await club.desk.resign(await club.get("sudija1"), "referee")
+        await club.desk.votes.resign(await club.get("sudija1"), "referee")
 
     club.clock.advance(LATER)
     after = await restart(club, tmp_path)
@@ -115,7 +115,7 @@ async def test_a_councilor_hears_an_appeal_without_being_a_referee_and_a_start_l
 ) -> None:
     club = await make_club(tmp_path)
     trial = await setup(club, councilors=4)
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     assert (await club.desk.press(await club.get("v1"), "appeal_take", 1)).ok  # v1 is a councilor only
     assert not (await club.get("v1")).is_referee
 
@@ -134,7 +134,7 @@ async def test_a_councilor_dismissed_while_the_bot_was_down_stops_hearing_and_th
 ) -> None:
     club = await make_club(tmp_path)
     trial = await setup(club, councilors=4)
-    assert (await club.desk.file_appeal(await club.get("petar"), trial, None, "")).ok
+    assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
     assert (await club.desk.press(await club.get("v1"), "appeal_take", 1)).ok
     await crash(club)
     v1 = await club.get("v1")

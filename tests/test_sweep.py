@@ -41,7 +41,7 @@ async def test_the_earliest_deadline_is_one_indexed_query(club: Club) -> None:
     assert await earliest_deadline(club.db) is None
     ana = await club.member("ana")
     await club.game(500)
-    assert (await club.desk.call(ana, 500)).ok
+    assert (await club.desk.calls.call(ana, 500)).ok
     assert await earliest_deadline(club.db) == NOW + club.desk.call_time
     if club.db.dialect != "sqlite":
         pytest.skip("SQLite's query plan: PostgreSQL plans a tiny table by its statistics (a sequential scan)")
@@ -56,7 +56,7 @@ async def test_the_earliest_deadline_is_one_indexed_query(club: Club) -> None:
 async def test_a_sweep_expires_a_call_whose_timer_was_lost_and_is_cheap_before(club: Club) -> None:
     ana = await club.member("ana")
     await club.game(500)
-    assert (await club.desk.call(ana, 500)).ok
+    assert (await club.desk.calls.call(ana, 500)).ok
     club.timers.armed.clear()  # the timer is lost: nobody will call run_due at the deadline
     sweeper = Sweeper(club.desk, full_every=1000)
     club.clock.advance(timedelta(minutes=4))
@@ -91,7 +91,7 @@ class FlakyDesk:
 async def test_a_failed_sweep_is_tried_again_at_the_next_one(club: Club) -> None:
     ana = await club.member("ana")
     await club.game(500)
-    assert (await club.desk.call(ana, 500)).ok
+    assert (await club.desk.calls.call(ana, 500)).ok
     club.clock.advance(timedelta(minutes=6))
     desk = FlakyDesk(club, failures=3)
     slept: list[float] = []
@@ -158,7 +158,7 @@ async def test_a_deadline_passing_while_another_process_holds_the_write_lock_is_
     marko = await club.member("marko")
     await club.game(500)
     await club.game(501, ("marko", "ana", "petar"))
-    assert (await desk.call(ana, 500)).ok
+    assert (await desk.calls.call(ana, 500)).ok
     holder = subprocess.Popen(  # noqa: ASYNC220 (the child runs beside the test)
         [sys.executable, "-c", HOLDER, str(tmp_path / "club.db")],
         stdin=subprocess.PIPE,
@@ -175,7 +175,7 @@ async def test_a_deadline_passing_while_another_process_holds_the_write_lock_is_
         assert [c.state for c in await db.calls.for_game(500)] == ["pending"]
         assert sweeper.failures >= 2
         try:  # a member acting meanwhile is refused with a reason, never a traceback (the adapters word it)
-            await desk.call(marko, 501)
+            await desk.calls.call(marko, 501)
             raise AssertionError("the call should have met the lock")
         except DatabaseBusy:
             pass
@@ -192,7 +192,7 @@ async def test_a_deadline_passing_while_another_process_holds_the_write_lock_is_
 
         assert await poll(expired, seconds=10)
         assert await poll(told, seconds=10)
-        assert (await desk.call(marko, 501)).ok
+        assert (await desk.calls.call(marko, 501)).ok
     finally:
         await sweeper.stop()
         if holder.poll() is None:
@@ -255,9 +255,9 @@ async def test_a_deadline_falling_before_the_next_sweep_is_swept_when_it_falls(c
     ana, bora = await club.member("ana"), await club.member("bora")
     await club.game(500)
     await club.game(501, ("bora", "marko", "petar"))
-    assert (await club.desk.call(ana, 500)).ok
+    assert (await club.desk.calls.call(ana, 500)).ok
     club.clock.advance(timedelta(seconds=30))
-    assert (await club.desk.call(bora, 501)).ok  # its deadline falls 30 s after ana's
+    assert (await club.desk.calls.call(bora, 501)).ok  # its deadline falls 30 s after ana's
     club.clock.advance(timedelta(minutes=club.desk.config.call_minutes) - timedelta(seconds=31))
     slept: list[float] = []
 

@@ -73,18 +73,18 @@ async def test_two_clubs_with_the_same_nicknames_and_game_numbers_never_see_each
         a_ana, b_ana = await a.get("ana"), await b.get("ana")
         assert a_ana.id != b_ana.id  # one nickname, two members: each club's own
         # A call in one club: the other's game 100 has none, and its own caller may call the same number.
-        assert (await a.desk.call(a_ana, 100)).ok
+        assert (await a.desk.calls.call(a_ana, 100)).ok
         a_call = await a.db.calls.pending_for_game(100)
         assert a_call is not None
         assert await b.db.calls.pending_for_game(100) is None
-        assert (await b.desk.call(b_ana, 100)).ok
+        assert (await b.desk.calls.call(b_ana, 100)).ok
         b_call = await b.db.calls.pending_for_game(100)
         assert b_call is not None
         assert b_call.id != a_call.id
         # Sudi: the other club's referee cannot take the call, even by its id (a button's payload is no key).
-        refused = await b.desk.take(await b.get("sudija1"), a_call.id)
+        refused = await b.desk.trials.take(await b.get("sudija1"), a_call.id)
         assert not refused.ok
-        assert (await a.desk.take(await a.get("sudija1"), a_call.id)).ok
+        assert (await a.desk.trials.take(await a.get("sudija1"), a_call.id)).ok
         trial = await a.db.trials.open_for_game(100)
         assert trial is not None
         assert await b.db.trials.open_for_game(100) is None
@@ -265,11 +265,11 @@ async def test_the_rows_a_database_held_before_0020_belong_to_the_club_that_migr
         before = await make_club(tmp_path, database=old, club_id="stari")
         await members(before)
         await before.game(100)
-        assert (await before.desk.call(await before.get("ana"), 100)).ok
+        assert (await before.desk.calls.call(await before.get("ana"), 100)).ok
         call = await before.db.calls.pending_for_game(100)
         assert call is not None
         referee = await before.get("sudija1")
-        assert (await before.desk.take(referee, call.id)).ok
+        assert (await before.desk.trials.take(referee, call.id)).ok
         assert (await before.desk.draft(referee, Draft(Penalty("petar", plavac_days=2), "namerno"))).ok
         assert (await before.desk.finish(referee)).ok
         tables = ("members", "roles", "games", "game_players", "calls", "trials", "penalties", "plavac", "events")

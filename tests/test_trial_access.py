@@ -42,27 +42,27 @@ async def trials(club: Club) -> tuple[int, int]:
     marko, ivana, sanja = [await club.member(n) for n in PLAYERS]
     await club.game(IN_GAME, PLAYERS, status=GameStatus.IN_PROGRESS, hands=1)
     await club.game(OUT_OF_GAME, PLAYERS, hands=1)
-    assert (await club.desk.call(ivana, IN_GAME)).ok
+    assert (await club.desk.calls.call(ivana, IN_GAME)).ok
     call = await club.db.calls.pending_by_caller(ivana.id)
     assert call is not None
-    assert (await club.desk.take(referee, call.id)).ok
+    assert (await club.desk.trials.take(referee, call.id)).ok
     first = await club.db.trials.judging(referee.id)
     assert first is not None
-    assert (await club.desk.call_councilor(referee)).ok
+    assert (await club.desk.trials.call_councilor(referee)).ok
     [ccall] = await club.db.calls.pending_councilor_calls()
-    assert (await club.desk.join_as_councilor(councilor, ccall.id)).ok
+    assert (await club.desk.trials.join_as_councilor(councilor, ccall.id)).ok
     for speaker, said in ((ivana, "pozivaoca"), (marko, "igrača"), (referee, "sudije"), (councilor, "većnika")):
-        await club.desk.say(speaker, f"reč {said}")
+        await club.desk.trials.say(speaker, f"reč {said}")
     assert (await club.desk.draft(referee, Draft(NoVerdict(), "nije bilo prekršaja"))).ok
     assert (await club.desk.finish(referee)).ok
-    assert (await club.desk.call(sanja, OUT_OF_GAME)).ok
+    assert (await club.desk.calls.call(sanja, OUT_OF_GAME)).ok
     call = await club.db.calls.pending_by_caller(sanja.id)
     assert call is not None
-    assert (await club.desk.take(referee, call.id)).ok
+    assert (await club.desk.trials.take(referee, call.id)).ok
     second = await club.db.trials.judging(referee.id)
     assert second is not None
-    await club.desk.say(sanja, "reč pozivaoca")
-    await club.desk.say(referee, "reč sudije")
+    await club.desk.trials.say(sanja, "reč pozivaoca")
+    await club.desk.trials.say(referee, "reč sudije")
     assert (await club.desk.draft(referee, Draft(NoVerdict(), "bez osnova"))).ok
     assert (await club.desk.finish(referee)).ok
     return first.id, second.id
@@ -78,7 +78,7 @@ async def test_presude_and_zapisnik_agree_for_every_reader(club: Club, tmp_path:
     first, second = await trials(club)
     await readers(club)
     # A party who has since lost his function: the in-game trial's councilor resigns.
-    assert (await club.desk.resign(await club.get("vecnikVera"), Role.COUNCILOR)).ok
+    assert (await club.desk.votes.resign(await club.get("vecnikVera"), Role.COUNCILOR)).ok
     zapisnik = BY_NAME["zapisnik"]
     config = club.desk.config
     everyone = [*OFFICES, *PLAYERS, "sudijaPera", "vecnikVera"]

@@ -39,19 +39,19 @@ async def judged(club: Club) -> int:
     councilor = await club.member("vecnikVera", "councilor")
     marko, ivana, sanja = [await club.member(n) for n in ("marko", "ivana", "sanja")]
     await club.game(200, ("marko", "ivana", "sanja"), status=GameStatus.IN_PROGRESS)
-    assert (await club.desk.call(ivana, 200)).ok
+    assert (await club.desk.calls.call(ivana, 200)).ok
     call = await club.db.calls.pending_by_caller(ivana.id)
     assert call is not None
-    assert (await club.desk.take(referee, call.id)).ok
+    assert (await club.desk.trials.take(referee, call.id)).ok
     trial = await club.db.trials.judging(referee.id)
     assert trial is not None
-    assert (await club.desk.call_councilor(referee)).ok
+    assert (await club.desk.trials.call_councilor(referee)).ok
     [ccall] = await club.db.calls.pending_councilor_calls()
-    assert (await club.desk.join_as_councilor(councilor, ccall.id)).ok
-    await club.desk.say(ivana, MESSAGES[0])
-    await club.desk.say(marko, MESSAGES[1])
-    await club.desk.say(referee, MESSAGES[2])
-    await club.desk.say(councilor, MESSAGES[3])
+    assert (await club.desk.trials.join_as_councilor(councilor, ccall.id)).ok
+    await club.desk.trials.say(ivana, MESSAGES[0])
+    await club.desk.trials.say(marko, MESSAGES[1])
+    await club.desk.trials.say(referee, MESSAGES[2])
+    await club.desk.trials.say(councilor, MESSAGES[3])
     assert sanja.nick == "sanja"
     assert (await club.desk.draft(referee, Draft(BulaChange({"marko": 2}), "kašnjenje"))).ok
     assert (await club.desk.finish(referee)).ok
@@ -257,10 +257,10 @@ async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) ->
     # an out-of-game trial: a player of the game who took no part in it gets the record too, once it has ended
     await club.game(300, ("marko", "ivana", "sanja"))
     sanja = await club.get("sanja")
-    assert (await club.desk.call(sanja, 300)).ok
+    assert (await club.desk.calls.call(sanja, 300)).ok
     call = await club.db.calls.pending_by_caller(sanja.id)
     assert call is not None
-    assert (await club.desk.take(await club.get("sudijaPera"), call.id)).ok
+    assert (await club.desk.trials.take(await club.get("sudijaPera"), call.id)).ok
     assert {p.member for p in await club.db.trials.participants(trial_id + 1)} == {
         sanja.id,
         (await club.get("sudijaPera")).id,
@@ -268,7 +268,7 @@ async def test_zapisnik_command_for_the_parties_and_the_officials(club: Club) ->
     still_on = await ask("ivana", trial_id + 1)
     assert not still_on.ok
     assert "u toku" in still_on.text
-    assert (await club.desk.leave(await club.get("sudijaPera"))).ok
+    assert (await club.desk.trials.leave(await club.get("sudijaPera"))).ok
     assert (await ask("ivana", trial_id + 1)).ok
     assert not (await ask("stranac", trial_id + 1)).ok
 

@@ -91,9 +91,9 @@ async def _main(args: argparse.Namespace, config: Config, db_path: str) -> int:
     async with existing_database(db_path, operator_words(args), config.club_id) as db:
         desk = Desk(db, Chats([]), LoggingGameServer(), SystemClock(), config, ManualTimers())
         if args.close_month is not None:
-            reply = await desk.close_league(None, args.close_month, args.razlog)
+            reply = await desk.governance.close_league(None, args.close_month, args.razlog)
         elif args.akti:
-            reply = await desk.acts(None, args.nick)
+            reply = await desk.governance.acts(None, args.nick)
         elif args.action is not None:
             reply = await act(desk, args)
         else:
@@ -101,13 +101,13 @@ async def _main(args: argparse.Namespace, config: Config, db_path: str) -> int:
             if member is None:
                 print(desk.t("gov.unknown_member", nick=args.nick), file=sys.stderr)
                 return 1
-            card = await desk.member_card(member)
+            card = await desk.penalties.member_card(member)
             if args.json:
                 print(
                     json.dumps(card_json(card, await db.penalties.for_member(member.id)), ensure_ascii=False, indent=2)
                 )
             else:
-                print(desk.card_text(card, full=True))
+                print(desk.penalties.card_text(card, full=True))
             return 0
     print(reply.text, file=sys.stdout if reply.ok else sys.stderr)
     return 0 if reply.ok else 1
@@ -122,8 +122,8 @@ async def act(desk: Desk, args: argparse.Namespace) -> Reply:
         if role is None:
             return Reply(desk.t("usage.arg.funkcija"), ok=False)
         if args.action == "postavi":
-            return await desk.appoint(None, args.nick, role, args.razlog)
-        return await desk.dismiss(None, args.nick, role, args.razlog)
+            return await desk.votes.appoint(None, args.nick, role, args.razlog)
+        return await desk.votes.dismiss(None, args.nick, role, args.razlog)
     if args.action == "uskrati":
         until: datetime | None = None
         if args.until is not None:
@@ -133,8 +133,8 @@ async def act(desk: Desk, args: argparse.Namespace) -> Reply:
                 return Reply(desk.t("usage.date"), ok=False)
         elif args.dana is not None:
             until = desk.now() + timedelta(days=args.dana)
-        return await desk.deny_call(None, args.nick, until, args.razlog)
-    return await desk.restore_call(None, args.nick, args.razlog)
+        return await desk.votes.deny_call(None, args.nick, until, args.razlog)
+    return await desk.governance.restore_call(None, args.nick, args.razlog)
 
 
 def card_json(card: MemberCard, penalties: list[PenaltyRow]) -> dict[str, Any]:

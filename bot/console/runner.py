@@ -187,7 +187,7 @@ class Console:
     async def close(self, game: int) -> None:
         """An administrator closes a game in progress: the desk learns it as from the game server, and everyone
         seated at it stands up."""
-        reply = await self.desk.administrator_closed(game)
+        reply = await self.desk.trials.administrator_closed(game)
         if not reply.ok:
             raise LineError("console.refused", problem=reply.text)
         self.chat.note(reply.text)

@@ -1,15 +1,17 @@
 """The referee desk: every use case of the referee system, independent of any chat platform.
 
-Adapters resolve who acted (`actor`: the member an account proves to be and who is still in the club, or the
-refusal to show, rendered here from the `Refused` that `bot.desk.links` raises), then call a use case (`call`,
-`withdraw`, `take`, `draft`, `finish`, …) or `press` for a button, and show the returned `Reply` to that member
-alone. Everything else the desk says goes out through the `Chats` port. Deadlines live in the database;
-`run_due` acts on every one that has passed and is safe to call any number of times (the scheduler calls it at
-each deadline and once at start).
+Adapters resolve who acted (`actor`: the member an account proves to be and who is still in the club, or the refusal
+to show, rendered here from the `Refused` that `bot.desk.links` raises), then call a use case on the part that owns
+it (`desk.calls.call`, `desk.trials.take`, …; the registry's commands do the same) or `press` for a button, and show
+the returned `Reply` to that member alone. Everything else the desk says goes out through the `Chats` port.
+Deadlines live in the database; `run_due` acts on every one that has passed and is safe to call any number of times
+(the scheduler calls it at each deadline and once at start).
 
 The use cases live in parts, one per concern (`calls`, `trials`, `penalties`, `catalogue`, `advisor`,
 `governance`, `links`, `votes`, `appeals`, `corrections`), each built with its dependencies (`DeskDeps`) and
-the other parts it needs; `Desk` builds them and offers their entry points (`Desk.take` is `Desk.trials.take`).
+the other parts it needs; `Desk` builds them, binds the steps they extend (`bot.desk.steps`), offers the three
+trial controls the parts extend as one entry each (`draft`, `finish`, `show_hands`), and owns what spans the
+parts: start, the deadlines, buttons, membership and presence, and what the adapters may read.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from bot.desk.base import DeskBase, member_queue
 from bot.desk.calls import CallDesk
 from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
-from bot.desk.deps import DeskDeps, Part, UseCase, shows_refusals
+from bot.desk.deps import DeskDeps, Part, shows_refusals
 from bot.desk.governance import GovernanceDesk
 from bot.desk.languages import LanguageDesk
 from bot.desk.links import MAX_REF, LinkDesk
 from bot.desk.penalties import PenaltyDesk
 from bot.desk.refused import Refused
+from bot.desk.steps import DeskSteps
 from bot.desk.trials import TrialDesk
 from bot.desk.votes import VoteDesk
 from bot.i18n.reader import for_the_club
@@ -66,113 +69,38 @@ RESYNC_WINDOW = timedelta(days=1)  # trials that ended this recently have their 
 
 
 class Desk(DeskBase):
-    """The desk the adapters, the registry and the game-server link call: it builds every part with its explicit
-    dependencies, offers their entry points as its own (`Part`), carries out the steps the parts extend
-    (`bot.desk.deps.Steps`), and owns what spans them: start, the deadlines, buttons, membership and presence."""
+    """The desk the adapters, the registry and the game-server link hold: it builds every part with its explicit
+    dependencies (reached as `desk.calls`, `desk.trials`, …), binds the steps the parts extend (`steps`), and owns
+    what spans them: start, the deadlines, buttons, membership and presence."""
 
     def __init__(
         self, db: Database, chat: Chats, game_server: GameServerPort, clock: Clock, config: Config, timers: Timers
     ) -> None:
         super().__init__(DeskDeps.of(db, chat, game_server, clock, config, timers))
         deps = self.deps
+        self.steps = steps = DeskSteps()
         self.calls = CallDesk(deps)
-        self.trials = TrialDesk(deps, self.calls, steps=self)
+        self.trials = TrialDesk(deps, self.calls, steps)
         self.penalties = PenaltyDesk(deps, self.trials)
         self.catalogue = RuleCatalogueDesk(deps, self.penalties, self.trials)
-        self.advisor = AdviceDesk(deps, self.trials, self.catalogue, steps=self)
-        self.governance = GovernanceDesk(deps, self.penalties, steps=self)
-        self.links = LinkDesk(deps, self.governance, self.trials, steps=self)
-        self.votes = VoteDesk(deps, self.governance, self.links, steps=self)
-        self.appeals = AppealDesk(deps, self.calls, self.trials, self.governance, steps=self)
+        self.advisor = AdviceDesk(deps, self.trials, self.catalogue, steps)
+        self.governance = GovernanceDesk(deps, self.penalties, steps)
+        self.links = LinkDesk(deps, self.governance, self.trials, steps)
+        self.votes = VoteDesk(deps, self.governance, self.links, steps)
+        self.appeals = AppealDesk(deps, self.calls, self.trials, self.governance, steps)
         self.corrections = CorrectionDesk(deps)
         self.languages = LanguageDesk(deps)
+        steps.bind(self.trials, self.advisor, self.penalties, self.appeals, self.votes)
         # Buttons of parts beyond the desk's own (the game-server link's korekcija), for `Desk.press`.
         self.extra_actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {}
         self.refusals_told: set[tuple[str, str]] = set()  # (platform, problem) the officials were told of
 
-    # The steps the parts extend, each carried out whole (bot.desk.deps.Steps) ------------------------------
-    open_trial = Part("trials", TrialDesk.open_trial)
-    briefing = Part("advisor", AdviceDesk.briefing)
-    judged_by = Part("appeals", AppealDesk._judged_by)
-    interrupt = Part("appeals", AppealDesk.interrupt)
-    checked = Part("penalties", PenaltyDesk.checked)
-    after_verdict = Part("penalties", PenaltyDesk.after_verdict)
-    verdict_list = Part("appeals", AppealDesk.verdict_list)
-    offer_pending_calls = Part("appeals", AppealDesk.offer_pending_calls)
-    end_judging_without_function = Part("appeals", AppealDesk.end_judging_without_function)
-    act_text = Part("votes", VoteDesk.act_text)
-
-    # Entry points: calls and trials ----------------------------------------------------------------------
-    call = UseCase("calls", CallDesk.call)
-    withdraw = UseCase("calls", CallDesk.withdraw)
-    take = UseCase("trials", TrialDesk.take)
-    say = Part("trials", TrialDesk.say)
-    history = UseCase("trials", TrialDesk.history)
-    call_councilor = UseCase("trials", TrialDesk.call_councilor)
-    leave = UseCase("trials", TrialDesk.leave)
-    controls = Part("trials", TrialDesk.controls)
-    game_closed = Part("trials", TrialDesk.game_closed)
-    administrator_closed = UseCase("trials", TrialDesk.administrator_closed)
-    member_joined = Part("trials", TrialDesk.member_joined)
-    member_left_club = Part("trials", TrialDesk.member_left_club)
-    finish = UseCase("appeals", AppealDesk.finish)
-    draft = UseCase("advisor", AdviceDesk.draft)
-    show_hands = UseCase("advisor", AdviceDesk.show_hands)
-    change_game = UseCase("trials", TrialDesk.change_game)
-    join_as_councilor = UseCase("trials", TrialDesk.join_as_councilor)
-    advice = UseCase("advisor", AdviceDesk.advice)
-    advice_actions = Part("advisor", AdviceDesk.advice_actions)
-    space_refused = Part("trials", TrialDesk.space_refused)
-    space_opened = Part("trials", TrialDesk.space_opened)
-    space_unlocked = Part("trials", TrialDesk.space_unlocked)
-    space_locked = Part("trials", TrialDesk.space_locked)
-    relayed_spaces = Part("trials", TrialDesk.relayed_spaces)
-    unlocked_spaces = Part("trials", TrialDesk.unlocked_spaces)
-
-    # Penalties, the catalogue, governance ----------------------------------------------------------------
-    take_effect = Part("penalties", PenaltyDesk.take_effect)
-    standing = Part("penalties", PenaltyDesk.standing)
-    month_is_open = Part("penalties", PenaltyDesk.month_is_open)
-    member_card = Part("penalties", PenaltyDesk.member_card)
-    card_text = Part("penalties", PenaltyDesk.card_text)
-    catalogue_text = Part("catalogue", RuleCatalogueDesk.catalogue_text)
-    appoint = UseCase("votes", VoteDesk.appoint)
-    dismiss = UseCase("votes", VoteDesk.dismiss)
-    resign = UseCase("votes", VoteDesk.resign)
-    cast = UseCase("votes", VoteDesk.cast)
-    vote_actions = Part("votes", VoteDesk.vote_actions)
-    deny_call = UseCase("votes", VoteDesk.deny_call)
-    restore_call = UseCase("governance", GovernanceDesk.restore_call)
-    close_league = UseCase("governance", GovernanceDesk.close_league)
-    acts = UseCase("governance", GovernanceDesk.acts)
-    member_status = UseCase("governance", GovernanceDesk.member_status)
-
-    # Links and appeals -----------------------------------------------------------------------------------
-    gate = Part("links", LinkDesk.gate)
-    ask_link = UseCase("links", LinkDesk.ask_link)
-    link_requests = UseCase("links", LinkDesk.link_requests)
-    decide_link_by_nick = UseCase("links", LinkDesk.decide_link_by_nick)
-    unlink = UseCase("links", LinkDesk.unlink)
-    link_actions = Part("links", LinkDesk.link_actions)
-    file_appeal = UseCase("appeals", AppealDesk.file_appeal)
-    file_report = UseCase("appeals", AppealDesk.file_report)
-    take_appeal = UseCase("appeals", AppealDesk.take_appeal)
-    decide_appeal = UseCase("appeals", AppealDesk.decide_appeal)
-    open_appeals = UseCase("appeals", AppealDesk.open_appeals)
-    appeal_actions = Part("appeals", AppealDesk.appeal_actions)
-
-    # The players' corrections ----------------------------------------------------------------------------
-    players_game = Part("corrections", CorrectionDesk.players_game)
-    go_into_bula = UseCase("corrections", CorrectionDesk.go_into_bula)
-    cancel = UseCase("corrections", CorrectionDesk.cancel)
-    offer_arbitar = UseCase("corrections", CorrectionDesk.offer_arbitar)
-    answer = UseCase("corrections", CorrectionDesk.answer)
-    propose_ispravka = UseCase("corrections", CorrectionDesk.propose_ispravka)
-    corrections_status = UseCase("corrections", CorrectionDesk.corrections_status)
-    correction_actions = Part("corrections", CorrectionDesk.correction_actions)
-
-    # A member's own language ----------------------------------------------------------------------------
-    choose_language = UseCase("languages", LanguageDesk.choose_language)
+    # The trial's controls as the parts that extend them carry them out: a draft (the advice's, over the club's
+    # catalogues and penalties, over the trial's own), finishing (upholding an appeal's hearing), the hands (with
+    # the advice's buttons). Every other use case is called on its part: `desk.calls.call(…)`.
+    draft = Part("advisor", AdviceDesk.draft)
+    finish = Part("appeals", AppealDesk.finish)
+    show_hands = Part("advisor", AdviceDesk.show_hands)
 
     @shows_refusals
     async def actor(self, platform: str, account: str) -> Member | Reply:
@@ -421,26 +349,26 @@ class Desk(DeskBase):
 
     @shows_refusals  # inside `reading`: a refusal is written in the presser's language
     async def _press(self, member: Member, action: str, ref: int) -> Reply:
-        self.gate(member)
+        self.links.gate(member)
         chosen = Action.parse(action)
         if chosen is None or not 0 < ref <= MAX_REF:
             raise Refused("button.unknown")
         actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {
-            Action.TAKE: self.take,
-            Action.WITHDRAW: self.withdraw,
-            Action.JOIN: self.join_as_councilor,
+            Action.TAKE: self.trials.take,
+            Action.WITHDRAW: self.calls.withdraw,
+            Action.JOIN: self.trials.join_as_councilor,
             Action.HANDS: self.show_hands,
-            Action.HISTORY: self.history,
-            Action.COUNCILOR: self.call_councilor,
+            Action.HISTORY: self.trials.history,
+            Action.COUNCILOR: self.trials.call_councilor,
             Action.FINISH: self.finish,
-            Action.LEAVE: self.leave,
+            Action.LEAVE: self.trials.leave,
         }
-        actions.update(self.correction_actions())
-        actions.update(self.link_actions())
+        actions.update(self.corrections.correction_actions())
+        actions.update(self.links.link_actions())
         actions.update(self.extra_actions)
-        actions.update(self.advice_actions())
-        actions.update(self.vote_actions())
-        actions.update(self.appeal_actions())
+        actions.update(self.advisor.advice_actions())
+        actions.update(self.votes.vote_actions())
+        actions.update(self.appeals.appeal_actions())
         handler = actions.get(chosen)
         if handler is None:
             raise Refused("button.unknown")
@@ -456,7 +384,7 @@ class Desk(DeskBase):
         if online:
             fresh = await self.db.members.get(member.id)
             if fresh is not None:
-                await self.offer_pending_calls(fresh)
+                await self.steps.offer_pending_calls(fresh)
         elif await self.db.trials.judging(member.id) is not None:
             self.timers.arm(self.now() + timedelta(seconds=self.config.referee_offline_grace_seconds))
 
@@ -468,7 +396,7 @@ class Desk(DeskBase):
         if on_duty:
             fresh = await self.db.members.get(member.id)
             if fresh is not None:
-                await self.offer_pending_calls(fresh)
+                await self.steps.offer_pending_calls(fresh)
         return Reply(self.t("duty.on" if on_duty else "duty.off"))
 
     async def seat(self, member: Member, game: int | None) -> None:
@@ -477,7 +405,7 @@ class Desk(DeskBase):
         if game is None:
             fresh = await self.db.members.get(member.id)
             if fresh is not None:
-                await self.offer_pending_calls(fresh)
+                await self.steps.offer_pending_calls(fresh)
 
     @shows_refusals
     async def verdicts(self, member: Member | None, number: int, trial: int | None = None, page: int = 1) -> Reply:
@@ -493,4 +421,4 @@ class Desk(DeskBase):
             for one in await self.db.trials.for_game(number):
                 if (await trial_access(self.db, self.config, member, one, summary.players)).transcript:
                     readable.add(one.id)
-        return await self.verdict_list(number, show_referees=show, readable=readable, trial_id=trial, page=page)
+        return await self.steps.verdict_list(number, show_referees=show, readable=readable, trial_id=trial, page=page)

@@ -34,7 +34,7 @@ from bot.arbitar_pool import ArbitarUnavailable
 from bot.desk.advice_text import FallAnalysis, decision_line, render_advice, render_briefing
 from bot.desk.base import DeskBase
 from bot.desk.catalogue_rules import RuleCatalogueDesk
-from bot.desk.deps import DeskDeps, Steps
+from bot.desk.deps import DeskDeps, Steps, shows_refusals
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.ports import Action, Button, Reply
@@ -159,6 +159,7 @@ class AdviceDesk(DeskBase):
         return [] if told is None else [effect.tell(queue, told[0].id, told[1])]
 
     # Advice on a fall ---------------------------------------------------------------------------------------
+    @shows_refusals
     async def advice(self, referee: Member, hand: int, trial_id: int | None = None) -> Reply:
         """/analiza RUKA: the Arbitar's analysis of the hand's falls, for the judging referee alone."""
         trial = await self.steps.judged_by(referee, trial_id)
@@ -182,6 +183,7 @@ class AdviceDesk(DeskBase):
             raise Refused("button.unknown")
         return await self.advice(member, hand, trial_id)
 
+    @shows_refusals
     async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Prikaz ruke, with a button for the Arbitar's analysis beside it for the latest hands with a fall."""
         reply = await self.trials.show_hands(referee, trial_id)
@@ -197,6 +199,7 @@ class AdviceDesk(DeskBase):
         return replace(reply, buttons=reply.buttons + buttons)  # its pictures too
 
     # The difference in a draft ------------------------------------------------------------------------------
+    @shows_refusals
     async def draft(self, referee: Member, draft: Draft) -> Reply:
         reply = await self.drafts.draft(referee, draft)
         if not reply.ok:

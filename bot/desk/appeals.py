@@ -36,7 +36,7 @@ from datetime import datetime, timedelta
 from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
-from bot.desk.deps import DeskDeps, Steps
+from bot.desk.deps import DeskDeps, Steps, shows_refusals
 from bot.desk.governance import GovernanceDesk
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
@@ -113,6 +113,7 @@ class AppealDesk(DeskBase):
         its verdict names."""
         return {p.member for p in await self.db.trials.participants(trial.id)} | await self.named_in(trial)
 
+    @shows_refusals
     async def file_appeal(self, member: Member, trial_id: int, kind_name: str | None, text: str) -> Reply:
         now = self.now()
         rules = self.config.appeals
@@ -154,6 +155,7 @@ class AppealDesk(DeskBase):
             self.t("appeal.filed", appeal=appeal.id, trial=trial.id, kind=kind.name, until=appeal.review_deadline)
         )
 
+    @shows_refusals
     async def file_report(
         self, member: Member, number: int, kind_name: str | None, text: str, files: Sequence[Upload] = ()
     ) -> Reply:
@@ -329,6 +331,7 @@ class AppealDesk(DeskBase):
     def appeal_actions(self) -> dict[Action, Callable[[Member, int], Awaitable[Reply]]]:
         return {Action.APPEAL_TAKE: self.take_appeal}
 
+    @shows_refusals
     async def take_appeal(self, councilor: Member, appeal_id: int) -> Reply:
         """Preuzmi: exactly one councilor wins (the database decides; presses on one appeal are queued so the
         rest are answered from what stands)."""
@@ -461,6 +464,7 @@ class AppealDesk(DeskBase):
                 return trial
         return await self.trials._judged_by(referee, trial_id)
 
+    @shows_refusals
     async def finish(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Završi suđenje in a hearing upholds the appeal: its draft is the new verdict."""
         trial = await self.db.trials.judging(referee.id)
@@ -484,6 +488,7 @@ class AppealDesk(DeskBase):
             return reply
         return Reply(self.said_of(appeal, "decided_ok", state=self.t("appeal.state_upheld")))
 
+    @shows_refusals
     async def decide_appeal(
         self, councilor: Member, appeal_id: int, result: str, days: int | None, reason: str
     ) -> Reply:
@@ -675,6 +680,7 @@ class AppealDesk(DeskBase):
         if marked:
             await self.deliver_effects()
 
+    @shows_refusals
     async def open_appeals(self, viewer: Member) -> Reply:
         """/zalbe: the appeals waiting for a councilor or under review, each with its deadline (councilors and the
         owner)."""

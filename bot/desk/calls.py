@@ -10,6 +10,7 @@ from datetime import timedelta
 from bot import chat_outbox as effect
 from bot import metrics
 from bot.desk.base import DeskBase
+from bot.desk.deps import shows_refusals
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
 from bot.ports import Action, Button, CallPost, Channel, Reply
@@ -30,6 +31,7 @@ from storage.states import CallState
 
 
 class CallDesk(DeskBase):
+    @shows_refusals
     async def call(self, caller: Member, number: int | None) -> Reply:
         """/sudija [game]: check every rule, open the call, notify the referees in the lobby."""
         await self.expire_due_calls()  # a call past its deadline has ended, whether or not a timer fired
@@ -185,6 +187,7 @@ class CallDesk(DeskBase):
         if offered:  # through the chat outbox, as the call's other words: from any process, in its queue's order
             await self.deliver_effects()
 
+    @shows_refusals
     async def withdraw(self, caller: Member, call_id: int | None = None) -> Reply:
         """The caller's button (or /povuci) withdraws the call while no referee has taken it and its deadline has
         not passed."""

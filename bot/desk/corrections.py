@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from bot import chat_outbox as effect
 from bot.arbitar_pool import ArbitarUnavailable
 from bot.desk.base import DeskBase
-from bot.desk.deps import DeskDeps
+from bot.desk.deps import DeskDeps, shows_refusals
 from bot.desk.refused import Refused
 from bot.i18n.reader import speaking
 from bot.pictures.attach import verdict_pictures
@@ -282,6 +282,7 @@ class CorrectionDesk(DeskBase):
         raise Refused("correction.busy")
 
     # Odlazak u bulu umesto drugog ---------------------------------------------------------------------------
+    @shows_refusals
     async def go_into_bula(self, member: Member, hand: int, number: int | None = None) -> Reply:
         """/bula RUKA: the defender who did not fall goes into the bule instead of his partner, at once."""
         return await self._on_game(member, number, lambda game, seat: self._go_into_bula(member, game, seat, hand))
@@ -351,6 +352,7 @@ class CorrectionDesk(DeskBase):
         return lapses
 
     # Cancelling -----------------------------------------------------------------------------------------------
+    @shows_refusals
     async def cancel(self, member: Member, hand: int, number: int | None = None, what: str | None = None) -> Reply:
         """/ponisti RUKA [bula|ispravka|arbitar]: the fallen player cancels an Odlazak u bulu made for him; the
         player an Ispravka corrects cancels it; a proposer withdraws his pending offer or proposal."""
@@ -428,6 +430,7 @@ class CorrectionDesk(DeskBase):
         return Reply(self.t(key, nick=member.nick, hand=n, game=game.number))
 
     # The Arbitar ----------------------------------------------------------------------------------------------
+    @shows_refusals
     async def offer_arbitar(self, member: Member, hand: int, number: int | None = None) -> Reply:
         """/arbitar RUKA: the fallen defender offers the Arbitar; the other defender is asked (the AI agrees)."""
         return await self._on_game(member, number, lambda game, seat: self._offer_arbitar(member, game, seat, hand))
@@ -632,6 +635,7 @@ class CorrectionDesk(DeskBase):
         raise Refused(key, hand=request.hand, why=why)
 
     # Answers (the Arbitar's acceptance, an Ispravka's consent) -----------------------------------------------
+    @shows_refusals
     async def answer(self, member: Member, request_id: int | None, yes: bool) -> Reply:
         """/prihvatam [BROJ], /odbijam [BROJ] and their buttons: the answer of a player who was asked."""
         if request_id is None:
@@ -733,6 +737,7 @@ class CorrectionDesk(DeskBase):
         return await self._apply_ispravka(request, game, actor)
 
     # Ispravka -------------------------------------------------------------------------------------------------
+    @shows_refusals
     async def propose_ispravka(self, member: Member, hand: int, number: int | None = None, reason: str = "") -> Reply:
         """/ispravka RUKA [-- razlog]: the player who fell asks to be recorded as passed; the other two agree."""
         return await self._on_game(
@@ -853,6 +858,7 @@ class CorrectionDesk(DeskBase):
         raise Refused("correction.busy")
 
     # What stands and what waits ----------------------------------------------------------------------------
+    @shows_refusals
     async def corrections_status(self, member: Member, number: int | None = None) -> Reply:
         """/korekcije [PARTIJA]: the players' corrections standing on the paper and the requests still waiting."""
         found = await self._correction_game(member, number)

@@ -1,7 +1,8 @@
 """What the desk's parts are built from: the dependencies every part gets (`DeskDeps`: the database — the unit
 of work over the repositories —, the ports, the clock, the configuration, the timers and every language's
-messages), the steps one part takes that others extend (`Steps`, carried out by the composed `bot.desk.Desk`),
-and `Part`, which makes an entry point of one part an entry point of the desk.
+messages), the steps one part takes that others extend (`Steps`, carried out by `bot.desk.steps.DeskSteps`),
+`shows_refusals`, the door of every use case, and `Part`, which makes one part's method another object's (a
+step's outermost part, a trial control the parts extend).
 
 A part is a class constructed with `DeskDeps` and the other parts it needs, passed explicitly; none inherits
 another's use cases. Where a part's step is extended by another (appeals extend how a trial is interrupted,
@@ -108,9 +109,9 @@ class Renders(Protocol):
 
 
 class Part(Generic[S, P, R]):
-    """An entry point of the desk carried out by one of its parts: `take = Part("trials", TrialDesk.take)` makes
-    `desk.take(...)` call `desk.trials.take(...)`. A non-data descriptor, so a test may still replace the entry
-    point on one desk."""
+    """A method carried out by one of the parts an object holds: `draft = Part("advisor", AdviceDesk.draft)` makes
+    `desk.draft(...)` call `desk.advisor.draft(...)`. A non-data descriptor, so a test may still replace it on one
+    object."""
 
     def __init__(self, part: str, method: Callable[Concatenate[S, P], R]) -> None:
         self.part = part
@@ -128,44 +129,12 @@ class Part(Generic[S, P, R]):
         return getattr(getattr(desk, self.part), self.name)
 
 
-class UseCase(Generic[S, P]):
-    """An entry point of the desk carried out by one of its parts that answers with a `Reply`: as `Part`, and a
-    refusal the part raises (`Refused`) is rendered here, at the edge, as the `Reply` the caller shows."""
-
-    def __init__(self, part: str, method: Callable[Concatenate[S, P], Awaitable[Reply]]) -> None:
-        self.part = part
-        self.name = method.__name__
-
-    @overload
-    def __get__(self, desk: None, owner: type) -> UseCase[S, P]: ...
-
-    @overload
-    def __get__(self, desk: Renders, owner: type) -> Callable[P, Coroutine[Any, Any, Reply]]: ...
-
-    def __get__(self, desk: Renders | None, owner: type) -> Any:
-        if desk is None:
-            return self
-        method: Callable[P, Awaitable[Reply]] = getattr(getattr(desk, self.part), self.name)
-        return shown(desk, method)
-
-
-def shown(desk: Renders, method: Callable[P, Awaitable[Reply]]) -> Callable[P, Coroutine[Any, Any, Reply]]:
-    """`method`, with the refusal it raises rendered by `desk` as its answer."""
-
-    @functools.wraps(method)
-    async def answer(*args: P.args, **kwargs: P.kwargs) -> Reply:
-        try:
-            return await method(*args, **kwargs)
-        except Refused as refused:
-            return desk.refuse(refused.key, **refused.values)
-
-    return answer
-
-
 def shows_refusals(
     method: Callable[Concatenate[D, P], Awaitable[R]],
 ) -> Callable[Concatenate[D, P], Coroutine[Any, Any, R | Reply]]:
-    """For the desk's own entry points: the refusal raised in `method` rendered as its answer."""
+    """A use case's door: the refusal raised in `method`'s body (`Refused`, keys and values) rendered, in the
+    reader's language, as the `Reply(ok=False)` it answers with. Every use case a front end, a button or a test
+    calls is marked so (`CallDesk.call`, `Desk.press` …); a part calling another's gets that answer too."""
 
     async def answer(desk: D, /, *args: P.args, **kwargs: P.kwargs) -> R | Reply:
         try:

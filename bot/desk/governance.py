@@ -20,7 +20,7 @@ from datetime import datetime
 
 from bot import chat_outbox as chat_effect
 from bot.desk.base import DeskBase, member_queue
-from bot.desk.deps import DeskDeps, Steps
+from bot.desk.deps import DeskDeps, Steps, shows_refusals
 from bot.desk.penalties import PenaltyDesk
 from bot.desk.refused import Refused
 from bot.ports import Reply
@@ -189,6 +189,7 @@ class GovernanceDesk(DeskBase):
             return Reply(self.t("gov.denied_forever", nick=target.nick))
         return Reply(self.t("gov.denied_until", nick=target.nick, until=until))
 
+    @shows_refusals
     async def restore_call(self, actor: Member | None, nick: str, reason: str = "") -> Reply:
         if not self.may_deny(actor):
             raise Refused("gov.not_allowed_call")
@@ -201,6 +202,7 @@ class GovernanceDesk(DeskBase):
         await self.deliver_effects()
         return Reply(self.t("gov.restored", nick=target.nick))
 
+    @shows_refusals
     async def close_league(self, actor: Member | None, month: str | None, reason: str = "") -> Reply:
         """An admin closes a league month (by default the previous one); its standings freeze."""
         if actor is not None and not self.is_owner(actor):
@@ -215,6 +217,7 @@ class GovernanceDesk(DeskBase):
             raise Refused("league.already_closed", month=chosen)
         return Reply(self.t("league.closed", month=chosen, league=self.config.penalties.league_name))
 
+    @shows_refusals
     async def acts(self, viewer: Member | None, nick: str | None = None, limit: int = 50) -> Reply:
         """The governance acts, newest first (optionally about one member): who, whom, when, why."""
         if not self.sees_officials(viewer):
@@ -254,6 +257,7 @@ class GovernanceDesk(DeskBase):
             key, at=event.at, who=who, whom=whom, role=role, until=until or "—", reason=data.get("reason") or "—"
         )
 
+    @shows_refusals
     async def member_status(self, viewer: Member | None, nick: str | None) -> Reply:
         """/clan [NICK]: roles (to himself and officials), plavac, league this month, napustio, right to call."""
         if nick is None:

@@ -6,6 +6,7 @@ language until he chooses another."""
 from __future__ import annotations
 
 from bot.desk.base import DeskBase
+from bot.desk.deps import shows_refusals
 from bot.desk.refused import Refused
 from bot.i18n import LANGUAGES
 from bot.i18n.reader import speaking
@@ -30,6 +31,7 @@ class LanguageDesk(DeskBase):
         club = self.t("jezik.club_choice", language=self.language_name(self.config.language))
         return "\n".join([*lines, f"/jezik {CLUB} — {club}"])
 
+    @shows_refusals
     async def choose_language(self, member: Member, choice: str | None) -> Reply:
         """/jezik: without a choice, the language he reads and the choices; with one, his language from now on
         (`klub`: the club's again), confirmed in it. Anything else is refused and changes nothing."""

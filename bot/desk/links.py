@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 
 from bot import chat_outbox as effect
 from bot.desk.base import DeskBase, member_queue
-from bot.desk.deps import DeskDeps, Steps
+from bot.desk.deps import DeskDeps, Steps, shows_refusals
 from bot.desk.governance import GovernanceDesk
 from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
@@ -104,6 +104,7 @@ class LinkDesk(DeskBase):
         return self.config.owner is not None and identity_key(nick) == identity_key(self.config.owner)
 
     # Asking and proving --------------------------------------------------------------------------------
+    @shows_refusals
     async def ask_link(
         self, platform: str, account: str, display: str, typed_nick: str, code: str | None = None
     ) -> Reply:
@@ -321,6 +322,7 @@ class LinkDesk(DeskBase):
                 rows.append(self.told(approver.id, text, self.request_buttons(request)))
         return rows
 
+    @shows_refusals
     async def link_requests(self, actor: Member) -> Reply:
         """/povezi: the pending requests, each with its Approve / Deny buttons (moderators and the owner)."""
         if not self.may_link(actor):
@@ -350,6 +352,7 @@ class LinkDesk(DeskBase):
             raise Refused("link.request_gone")
         return Reply(self.t("link.denied", nick=request.nick, platform=request.platform))
 
+    @shows_refusals
     async def decide_link_by_nick(self, actor: Member, typed: str, approve: bool, reason: str = "") -> Reply:
         """/povezi NICK odobri|odbij, or /povezi #ID …, when one nickname has requests from several accounts."""
         if not self.may_link(actor):
@@ -365,6 +368,7 @@ class LinkDesk(DeskBase):
             raise Refused("link.several", nick=nick, lines="\n".join(self.request_line(r) for r in found))
         return await self.decide_link(actor, found[0].id, approve, reason)
 
+    @shows_refusals
     async def unlink(self, actor: Member, typed_nick: str, platform: str | None = None, reason: str = "") -> Reply:
         """/odvezi NICK [platform]: a moderator or the owner removes a member's link (every platform by default)."""
         if not self.may_link(actor):

@@ -17,7 +17,7 @@ from fractions import Fraction
 from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
-from bot.desk.deps import DeskDeps, Steps
+from bot.desk.deps import DeskDeps, Steps, shows_refusals
 from bot.desk.refused import Refused
 from bot.i18n.reader import for_the_club
 from bot.pictures.attach import hand_pictures
@@ -77,6 +77,7 @@ class TrialDesk(DeskBase):
         self._take_claims: dict[int, tuple[str, int]] = {}  # call id -> (nick, game) of the checked presser writing
         self._promeni_locks: dict[int, asyncio.Lock] = {}  # a referee's Promeni, queued
 
+    @shows_refusals
     async def take(self, referee: Member, call_id: int) -> Reply:
         """Sudi: the first eligible referee wins, atomically; the others are told who took it.
 
@@ -272,6 +273,7 @@ class TrialDesk(DeskBase):
         assert why is not None
         return game, [self.t("hands.live_unavailable", game=game.number, why=self.t(f"hands.why_{why.value}"))]
 
+    @shows_refusals
     async def history(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self.steps.judged_by(referee, trial_id)
         return await self.steps.verdict_list(trial.game, show_referees=True)
@@ -326,6 +328,7 @@ class TrialDesk(DeskBase):
         )
         return [NewPaperChange(c.game, c.hand, c.kind, dict(c.data), trial.referee, c.at, c.reason) for c in changes]
 
+    @shows_refusals
     async def change_game(self, referee: Member, number: int) -> Reply:
         """Promeni…: the same rules as a call (7 days counted to the call; the caller played; not the referee);
         the draft is dropped. A referee's Promeni are queued, so two at once are answered from what stands."""
@@ -380,6 +383,7 @@ class TrialDesk(DeskBase):
         await self.deliver_effects()
         return Reply(self.t("promeni.ok", game=number))
 
+    @shows_refusals
     async def call_councilor(self, referee: Member, trial_id: int | None = None) -> Reply:
         """The referee calls a councilor: the notice to the eligible councilors (recorded as pinged) and the line
         in the trial's space are written with the call and delivered after it."""
@@ -424,6 +428,7 @@ class TrialDesk(DeskBase):
             return Reply(self.t("councilor.ok_none", minutes=minutes))
         return Reply(self.t("councilor.ok"))
 
+    @shows_refusals
     async def join_as_councilor(self, councilor: Member, ccall_id: int) -> Reply:
         """The first councilor to answer joins: the notices edited and his arrival in the trial's space are
         written with the win."""
@@ -549,6 +554,7 @@ class TrialDesk(DeskBase):
     async def after_verdict(self, trial: Trial, draft: Draft) -> None:
         """Consequences beyond the paper (penalties, settlement); the penalties part of the desk extends this."""
 
+    @shows_refusals
     async def leave(self, referee: Member, trial_id: int | None = None) -> Reply:
         trial = await self.steps.judged_by(referee, trial_id)
         await self.steps.interrupt(trial, EndReason.REFEREE_LEFT)
@@ -719,6 +725,7 @@ class TrialDesk(DeskBase):
         if trial is not None and trial.in_game:
             await self.steps.interrupt(trial, EndReason.GAME_CLOSED)
 
+    @shows_refusals
     async def administrator_closed(self, number: int) -> Reply:
         """What the game server reports when an administrator closes a game in progress (its `game_closed`
         event), for a club without the link (the console club plays the administrator, `!close GAME`): the game

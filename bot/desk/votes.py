@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 
 from bot import chat_outbox as effect
 from bot.desk.base import DeskBase
-from bot.desk.deps import DeskDeps, Steps
+from bot.desk.deps import DeskDeps, Steps, shows_refusals
 from bot.desk.governance import GovernanceDesk, refuse_departed, shown_roles
 from bot.desk.links import LinkDesk
 from bot.desk.refused import Refused
@@ -61,12 +61,14 @@ class VoteDesk(DeskBase):
         """A councilor's act on a referee or councilor is a proposal to vote on; the owner and the admin act."""
         return actor is not None and not self.is_owner(actor) and role in VOTED_ROLES and Role.COUNCILOR in actor.roles
 
+    @shows_refusals
     async def appoint(self, actor: Member | None, nick: str, role: Role, reason: str = "") -> Reply:
         if not self.by_vote(actor, role):
             return await self.governance.appoint(actor, nick, role, reason)
         assert actor is not None
         return await self.propose(actor, nick, role, VoteAction.APPOINT, reason)
 
+    @shows_refusals
     async def dismiss(
         self, actor: Member | None, nick: str, role: Role, reason: str, ground: str | None = None
     ) -> Reply:
@@ -102,12 +104,14 @@ class VoteDesk(DeskBase):
         assert actor is not None
         return await self.propose(actor, nick, role, VoteAction.DISMISS, reason)
 
+    @shows_refusals
     async def resign(self, member: Member, role: Role, reason: str = "") -> Reply:
         reply = await self.governance.resign(member, role, reason)
         if reply.ok:
             await self.settle_votes()  # the electorate changed
         return reply
 
+    @shows_refusals
     async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
         """/uskrati: denying the right to call is a penalty — the owner's act (or the admin's at the server), or a
         councilors' vote that a single councilor proposes; a councilor never denies it alone."""
@@ -234,6 +238,7 @@ class VoteDesk(DeskBase):
     async def vote_no(self, member: Member, vote_id: int) -> Reply:
         return await self.cast(member, vote_id, False)
 
+    @shows_refusals
     async def cast(self, member: Member, vote_id: int, yes: bool) -> Reply:
         """Da / Ne (or /glasaj): a councilor's ballot, changeable until the vote closes."""
         vote = await self.db.votes.get(vote_id)

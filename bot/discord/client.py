@@ -3,8 +3,8 @@
 Inbound it only translates: a slash command, a button or a modal becomes one desk use case for the member the
 Discord account proves to be (`Desk.actor`; `/nadimak` asks the desk for a link, `/povezi` and `/odvezi` are in
 `bot.discord.links`; an unproven account is told how to link); messages typed in a trial thread become
-`Desk.say` (the transcript); presence changes `Desk.presence` on this platform; a member leaving the server
-`Desk.member_left_club` for this platform. The configured role mapping (`[discord] roles`) is the truth for
+`TrialDesk.say` (the transcript); presence changes `Desk.presence` on this platform; a member leaving the server
+`TrialDesk.member_left_club` for this platform. The configured role mapping (`[discord] roles`) is the truth for
 referee, councilor and moderator: it is copied into the desk's roles of proven links only — on ready, on every
 member update and when a link is proven — and taken away when the link is removed.
 
@@ -233,7 +233,7 @@ class SudijaBot(discord.Client):
         self, interaction: discord.Interaction[Any], kind: str, values: dict[str, str], trial_id: int
     ) -> None:
         """A submitted draft form: ``/presuda`` with the form's fields as the draft's words, for the form's trial."""
-        await self.run_command(interaction, DRAFT_COMMAND, lambda: form_args(kind, values), trial_id)
+        await self.run_command(interaction, DRAFT_COMMAND, lambda: form_args(kind, values), trial=trial_id)
 
     async def run_command(
         self,
@@ -314,7 +314,7 @@ class SudijaBot(discord.Client):
         member = await self.member_of(discord_member)
         if member is None:
             return
-        await self.desk.member_joined(member, PLATFORM)
+        await self.desk.trials.member_joined(member, PLATFORM)
         await self.show_acts(discord_member, member, RolesSeen.SYNC)
         fresh = await self.desk.member(member.id)
         if fresh is not None:
@@ -388,7 +388,7 @@ class SudijaBot(discord.Client):
             return
         member = await self.member_of(payload.user)
         if member is not None:
-            await self.desk.member_left_club(member, PLATFORM)
+            await self.desk.trials.member_left_club(member, PLATFORM)
 
     async def on_message(self, message: discord.Message) -> None:
         """A member's message in a trial thread is the trial's transcript (it is in the thread already); in a
@@ -406,7 +406,7 @@ class SudijaBot(discord.Client):
             return
         token = relaying_from_discord.set(member.id)
         try:
-            await self.desk.say(member, message.content, self.chat.trial_of_thread(channel.id))
+            await self.desk.trials.say(member, message.content, self.chat.trial_of_thread(channel.id))
         finally:
             relaying_from_discord.reset(token)
 
@@ -417,7 +417,7 @@ class SudijaBot(discord.Client):
         trial = await self.desk.open_trial_of(member)
         if trial is None or PLATFORM not in (await self.desk.trial_space(trial)).relayed:
             return  # a direct message outside a relayed trial is not for the bot
-        await self.desk.say(member, message.content, trial.id)
+        await self.desk.trials.say(member, message.content, trial.id)
 
 
 def attach_discord(app: App, *, guild_ready_timeout: float = 2.0) -> SudijaBot:

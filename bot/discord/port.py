@@ -341,7 +341,7 @@ class DiscordChat:
         try:
             thread = await self._open_thread(space)
         except SpaceRefused as refused:
-            if await self.bot.desk.space_refused(space.id, PLATFORM, refused.problem) is SpaceFallback.RELAY:
+            if await self.bot.desk.trials.space_refused(space.id, PLATFORM, refused.problem) is SpaceFallback.RELAY:
                 await self._relay_open(space, text, buttons)
             return
         extra = draft_buttons(space.id, space.in_game, self.bot.desk.t)
@@ -378,7 +378,7 @@ class DiscordChat:
         if self.missing() is not None:
             return 0
         opened = 0
-        for space in await self.bot.desk.relayed_spaces(PLATFORM):
+        for space in await self.bot.desk.trials.relayed_spaces(PLATFORM):
             try:
                 thread = await self._open_thread(space)
             except SpaceRefused as refused:
@@ -391,8 +391,8 @@ class DiscordChat:
                 for m in await self.bot.desk.messages_of(space.id)
             ]
             extra = draft_buttons(space.id, space.in_game, self.bot.desk.t)
-            await self._send(thread, "\n".join(lines), view_of(self.bot.desk.controls(space), extra))
-            await self.bot.desk.space_opened(space.id, PLATFORM)
+            await self._send(thread, "\n".join(lines), view_of(self.bot.desk.trials.controls(space), extra))
+            await self.bot.desk.trials.space_opened(space.id, PLATFORM)
             opened += 1
         return opened
 
@@ -401,7 +401,7 @@ class DiscordChat:
         if self.missing(LOCK_NEEDS) is not None:
             return 0
         locked = 0
-        for space in await self.bot.desk.unlocked_spaces(PLATFORM):
+        for space in await self.bot.desk.trials.unlocked_spaces(PLATFORM):
             thread = await self._thread(space.id, quiet=True)
             if thread is not None and await self._lock(space.id, thread):
                 locked += 1
@@ -420,9 +420,9 @@ class DiscordChat:
             await thread.edit(archived=True, locked=True)
         except discord.Forbidden as refused:
             problem = self.missing(LOCK_NEEDS) or f"{refused.text} (#{thread.name})"
-            await self.bot.desk.space_unlocked(trial_id, PLATFORM, problem)
+            await self.bot.desk.trials.space_unlocked(trial_id, PLATFORM, problem)
             return False
-        await self.bot.desk.space_locked(trial_id, PLATFORM)
+        await self.bot.desk.trials.space_locked(trial_id, PLATFORM)
         return True
 
     async def add_to_trial_space(self, space: TrialSpace, member: Member, text: str) -> None:

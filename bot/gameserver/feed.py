@@ -434,7 +434,7 @@ class LiveFeed:
 
         async def ended_game() -> None:
             if kind == "game_closed":
-                await self.desk.game_closed(number)
+                await self.desk.trials.game_closed(number)
             for member in at_table:
                 await self.desk.seat(member, None)
 
@@ -496,7 +496,7 @@ class LiveFeed:
         ends its in-game trial."""
         for trial in await self.desk.db.trials.open_trials():
             if trial.in_game and await self.store.closed_by_admin(trial.game):
-                await self.desk.game_closed(trial.game)
+                await self.desk.trials.game_closed(trial.game)
 
 
 def _shown(value: Any) -> str:

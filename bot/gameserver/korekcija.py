@@ -72,7 +72,7 @@ class KorekcijaDesk:
         return await self.answer(member, ref, False)
 
     async def _table(self, member: Member, number: int | None) -> Game:
-        game, _ = await self.desk.players_game(member, number, "korekcija.no_table", "korekcija.not_player")
+        game, _ = await self.desk.corrections.players_game(member, number, "korekcija.no_table", "korekcija.not_player")
         if game.status is not GameStatus.IN_PROGRESS:
             raise Refused("korekcija.hand_over", game=game.number)
         return game

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 async def analiza(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.advice(member_of(caller), args.number("ruka"), caller.trial)
+    return await desk.advisor.advice(member_of(caller), args.number("ruka"), caller.trial)
 
 
 COMMANDS = (

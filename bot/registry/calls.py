@@ -16,11 +16,11 @@ OPTIONAL_GAME = Arg("partija", ArgKind.GAME, required=False, autocomplete=True)
 
 
 async def sudija(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.call(member_of(caller), args.opt_number("partija"))
+    return await desk.calls.call(member_of(caller), args.opt_number("partija"))
 
 
 async def povuci(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.withdraw(member_of(caller), None)
+    return await desk.calls.withdraw(member_of(caller), None)
 
 
 async def presude(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -41,7 +41,7 @@ async def dezurstvo(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def katalog(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return Reply(desk.catalogue_text())
+    return Reply(desk.catalogue.catalogue_text())
 
 
 COMMANDS = (

@@ -20,29 +20,31 @@ YES, NO = "da", "ne"
 
 
 async def bula(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.go_into_bula(member_of(caller), args.number("ruka"), args.opt_number("partija"))
+    return await desk.corrections.go_into_bula(member_of(caller), args.number("ruka"), args.opt_number("partija"))
 
 
 async def ponisti(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.cancel(member_of(caller), args.number("ruka"), args.opt_number("partija"), args.opt_text("sta"))
+    return await desk.corrections.cancel(
+        member_of(caller), args.number("ruka"), args.opt_number("partija"), args.opt_text("sta")
+    )
 
 
 async def arbitar(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.offer_arbitar(member_of(caller), args.number("ruka"), args.opt_number("partija"))
+    return await desk.corrections.offer_arbitar(member_of(caller), args.number("ruka"), args.opt_number("partija"))
 
 
 async def ispravka(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.propose_ispravka(
+    return await desk.corrections.propose_ispravka(
         member_of(caller), args.number("ruka"), args.opt_number("partija"), args.text("razlog")
     )
 
 
 async def prihvatam(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.answer(member_of(caller), args.opt_number("zahtev"), True)
+    return await desk.corrections.answer(member_of(caller), args.opt_number("zahtev"), True)
 
 
 async def odbijam(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.answer(member_of(caller), args.opt_number("zahtev"), False)
+    return await desk.corrections.answer(member_of(caller), args.opt_number("zahtev"), False)
 
 
 async def korekcija(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -55,7 +57,7 @@ async def korekcija(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def korekcije(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.corrections_status(member_of(caller), args.opt_number("partija"))
+    return await desk.corrections.corrections_status(member_of(caller), args.opt_number("partija"))
 
 
 COMMANDS = (

@@ -18,18 +18,18 @@ PRIVATE = frozenset({Place.PRIVATE})
 
 
 async def glasaj(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.cast(member_of(caller), args.number("glasanje"), bool(args.opt_flag("glas")))
+    return await desk.votes.cast(member_of(caller), args.number("glasanje"), bool(args.opt_flag("glas")))
 
 
 async def zalba(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.file_appeal(
+    return await desk.appeals.file_appeal(
         member_of(caller), args.number("sudjenje"), args.opt_text("osnov"), args.text("razlog")
     )
 
 
 async def prijava(desk: Desk, caller: Caller, args: Args) -> Reply:
     upload = args.upload("prilog")
-    return await desk.file_report(
+    return await desk.appeals.file_report(
         member_of(caller),
         args.number("partija"),
         args.opt_text("osnov"),
@@ -39,15 +39,15 @@ async def prijava(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def preuzmi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.take_appeal(member_of(caller), args.number("zalba"))
+    return await desk.appeals.take_appeal(member_of(caller), args.number("zalba"))
 
 
 async def zalbe(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.open_appeals(member_of(caller))
+    return await desk.appeals.open_appeals(member_of(caller))
 
 
 async def resi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.decide_appeal(
+    return await desk.appeals.decide_appeal(
         member_of(caller), args.number("zalba"), args.text("ishod"), args.opt_number("dana"), args.text("razlog")
     )
 

@@ -24,17 +24,19 @@ GROUND = Arg("osnov", ArgKind.CHOICE, required=False, choices=("teze_krsenje",),
 
 
 async def postavi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.appoint(member_of(caller), args.text("clan"), Role(args.text("funkcija")), args.text("razlog"))
+    return await desk.votes.appoint(
+        member_of(caller), args.text("clan"), Role(args.text("funkcija")), args.text("razlog")
+    )
 
 
 async def razresi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.dismiss(
+    return await desk.votes.dismiss(
         member_of(caller), args.text("clan"), Role(args.text("funkcija")), args.text("razlog"), args.opt_text("osnov")
     )
 
 
 async def ostavka(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.resign(member_of(caller), Role(args.text("funkcija")), args.text("razlog"))
+    return await desk.votes.resign(member_of(caller), Role(args.text("funkcija")), args.text("razlog"))
 
 
 async def uskrati(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -46,23 +48,23 @@ async def uskrati(desk: Desk, caller: Caller, args: Args) -> Reply:
         until = desk.now() + timedelta(days=days)
     elif until_day is not None:
         until = datetime.combine(until_day, time(), tzinfo=UTC)
-    return await desk.deny_call(member_of(caller), args.text("clan"), until, args.text("razlog"))
+    return await desk.votes.deny_call(member_of(caller), args.text("clan"), until, args.text("razlog"))
 
 
 async def vrati(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.restore_call(member_of(caller), args.text("clan"), args.text("razlog"))
+    return await desk.governance.restore_call(member_of(caller), args.text("clan"), args.text("razlog"))
 
 
 async def akti(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.acts(member_of(caller), args.opt_text("clan"))
+    return await desk.governance.acts(member_of(caller), args.opt_text("clan"))
 
 
 async def clan(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.member_status(member_of(caller), args.opt_text("clan"))
+    return await desk.governance.member_status(member_of(caller), args.opt_text("clan"))
 
 
 async def zatvori_ligu(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.close_league(member_of(caller), args.opt_text("mesec"), args.text("razlog"))
+    return await desk.governance.close_league(member_of(caller), args.opt_text("mesec"), args.text("razlog"))
 
 
 async def statistika(desk: Desk, caller: Caller, args: Args) -> Reply:

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 async def jezik(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.choose_language(member_of(caller), args.opt_text("jezik"))
+    return await desk.languages.choose_language(member_of(caller), args.opt_text("jezik"))
 
 
 COMMANDS = (Command("jezik", jezik, (Arg("jezik", ArgKind.CHOICE, required=False, choices=LANGUAGE_CHOICES),)),)

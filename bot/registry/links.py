@@ -17,7 +17,7 @@ APPROVE, DENY = "odobri", "odbij"
 
 
 async def nadimak(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.ask_link(
+    return await desk.links.ask_link(
         caller.platform, caller.account, caller.display, args.text("nadimak"), args.opt_text("kod")
     )
 
@@ -25,14 +25,16 @@ async def nadimak(desk: Desk, caller: Caller, args: Args) -> Reply:
 async def povezi(desk: Desk, caller: Caller, args: Args) -> Reply:
     member, typed, decision = member_of(caller), args.opt_text("nadimak"), args.opt_text("odluka")
     if typed is None and decision is None:
-        return await desk.link_requests(member)
+        return await desk.links.link_requests(member)
     if typed is None or decision is None:
         return desk.refuse("command.usage", problem=desk.t("usage.arg.odluka"), usage=desk.t("usage.povezi"))
-    return await desk.decide_link_by_nick(member, typed, decision == APPROVE, args.text("razlog"))
+    return await desk.links.decide_link_by_nick(member, typed, decision == APPROVE, args.text("razlog"))
 
 
 async def odvezi(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.unlink(member_of(caller), args.text("clan"), args.opt_text("platforma"), args.text("razlog"))
+    return await desk.links.unlink(
+        member_of(caller), args.text("clan"), args.opt_text("platforma"), args.text("razlog")
+    )
 
 
 COMMANDS = (

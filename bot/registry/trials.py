@@ -21,28 +21,28 @@ async def ruke(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def sudjenja(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.history(member_of(caller), caller.trial)
+    return await desk.trials.history(member_of(caller), caller.trial)
 
 
 async def vecnik(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.call_councilor(member_of(caller), caller.trial)
+    return await desk.trials.call_councilor(member_of(caller), caller.trial)
 
 
 async def promeni(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.change_game(member_of(caller), args.number("partija"))
+    return await desk.trials.change_game(member_of(caller), args.number("partija"))
 
 
 async def presuda(desk: Desk, caller: Caller, args: Args) -> Reply:
     """The draft, typed or from a form (`bot.registry.drafts`); a form's draft is for the trial it was opened for."""
     draft = read_draft(VerdictKind(args.text("vrsta")), args.words("nacrt"), args.text("razlog"), desk.t)
     if caller.trial is not None:
-        await desk.judged_by(member_of(caller), caller.trial)  # that trial's, or refused: it ended meanwhile
+        await desk.steps.judged_by(member_of(caller), caller.trial)  # that trial's, or refused: it ended meanwhile
     return await desk.draft(member_of(caller), draft)
 
 
 async def draft_form(desk: Desk, caller: Caller, args: Args) -> int:
     """A draft's form is shown only to whoever judges the trial it is for (the one named, if any)."""
-    return (await desk.judged_by(member_of(caller), caller.trial)).id
+    return (await desk.steps.judged_by(member_of(caller), caller.trial)).id
 
 
 async def zavrsi(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -50,7 +50,7 @@ async def zavrsi(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def napusti(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.leave(member_of(caller), caller.trial)
+    return await desk.trials.leave(member_of(caller), caller.trial)
 
 
 async def zapisnik(desk: Desk, caller: Caller, args: Args) -> Reply:

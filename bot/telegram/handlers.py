@@ -1,8 +1,8 @@
 """What members do on Telegram, turned into desk use cases: typed commands (through `bot.commands.Commands`),
-button presses (callback queries → `Desk.press`), private messages (a trial's relay → `Desk.say`), ``/start``
+button presses (callback queries → `Desk.press`), private messages (a trial's relay → `TrialDesk.say`), ``/start``
 (deliver what waited), ``/nadimak NICK [CODE]`` (asking the desk for a link, `bot.desk.links`; every other
 command and press goes through `Desk.actor`, so an unproven account is told how to link) and members leaving
-the club group (`Desk.member_left_club` for this platform).
+the club group (`TrialDesk.member_left_club` for this platform).
 
 Where the answer goes: the desk's `Reply` is for the member alone, always in his private chat. A command typed in
 a group is answered there privately and the command's message deleted (where the bot has the right), so the
@@ -218,7 +218,7 @@ class TelegramHandlers:
             async with self.desk.reading(member):
                 await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
             return
-        reply = await self.desk.say(member, text)
+        reply = await self.desk.trials.say(member, text)
         if reply is not None:
             await self.show(where, reply)
 
@@ -310,9 +310,9 @@ class TelegramHandlers:
         if member is None:
             return
         if was:
-            await self.desk.member_left_club(member, PLATFORM)
+            await self.desk.trials.member_left_club(member, PLATFORM)
         else:
-            await self.desk.member_joined(member, PLATFORM)
+            await self.desk.trials.member_joined(member, PLATFORM)
 
     async def on_error(self, update: object, context: Context) -> None:
         if isinstance(context.error, DatabaseBusy) and isinstance(update, Update) and update.effective_chat:

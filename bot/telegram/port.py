@@ -387,7 +387,7 @@ class TelegramChat:
             lines.append(self.desk.t("telegram.relay", nick=nick, text=message.text))
         referee = space.role_of(member.id) is PartyRole.REFEREE
         lines += ["", self.desk.t("telegram.trial_referee" if referee else "telegram.trial_party")]
-        controls = self.desk.controls(space) if referee else ()
+        controls = self.desk.trials.controls(space) if referee else ()
         sent = await self.send_private(user_id, "\n".join(lines), controls, trial=space.id)
         if sent is not None and controls:
             await self._keep_controls(space.id, user_id, sent)
