@@ -64,7 +64,7 @@ async def test_an_appeal_goes_to_the_councilors_channel_and_preuzmi_opens_the_he
 async def test_a_report_with_the_tables_chat_as_an_attachment_option_keeps_the_file(world: World) -> None:
     """Issue 35, item 4 on Discord: /prijava's attachment option carries the table's chat; the bot reads it from
     Discord's CDN after deferring, and the report keeps it; one over the club's limit is never fetched and the
-    member is told the limit."""
+    member is told the limit. The councilor who takes the report gets the file with his answer."""
     fake, m = world.fake, world.m
     app = await world.app()
     await link(app, world, "ana", "petar", "vecnik")
@@ -80,6 +80,14 @@ async def test_a_report_with_the_tables_chat_as_an_attachment_option_keeps_the_f
         options = {"partija": 100, "osnov": "apelacija", "prilog": ("chat.png", chat, "image/png"), "razlog": "miser"}
         filed = await answer_of(fake, await fake.slash(m["petar"].id, "prijava", options))
         assert filed.startswith("Prijava #1 za partiju 100 (apelacija) je predata")
+        # The committee is shown it: the councilor's Preuzmi is answered with the table's chat attached.
+        notice = await fake.wait_for_message(world.councilors.id, lambda msg: "sudija:appeal_take:1" in button_ids(msg))
+        press = await fake.press(m["vecnik"].id, int(notice["id"]), "sudija:appeal_take:1")
+        assert (await answer_of(fake, press)).startswith("Preuzeli ste prijavu #1")
+        [shown] = [a for followup in fake.followups(press.id) for a in followup["attachments"]]
+        assert shown["filename"] == "chat.png"
+        assert fake.uploads[int(shown["id"])] == chat
+        assert all(followup["flags"] & 64 for followup in fake.followups(press.id))  # to him alone
     [report] = await app.db.appeals.reports_of_game(100)
     [stored] = await app.db.appeals.files(report.id)
     assert (stored.name, stored.content_type, stored.data) == ("chat.png", "image/png", chat)

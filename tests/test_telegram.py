@@ -954,11 +954,18 @@ async def test_a_presser_who_blocked_the_bot_gets_one_neutral_line_and_the_answe
     assert t("take.ok", game=100, trial=trial.id) in got or any(x.startswith("Suđenje za partiju 100") for x in got)
 
 
+def notice_of(fake: FakeTelegram, group: FakeChat) -> StoredMessage | None:
+    """The bot's notice in `group` with the Preuzmi button of appeal 1, if there is one."""
+    return next((m for m in fake.bot_messages(group) if "appeal_take:1" in m.callback_data()), None)
+
+
 async def test_a_report_sent_as_a_document_with_its_command_as_the_caption_keeps_the_file(scene: Scene) -> None:
     """Issue 35, item 4 on Telegram: the table's chat is a document whose caption is `/prijava …`; the bot
     downloads it (getFile, then the file) and the report keeps it; a file over the club's limit is not downloaded
-    and the member is told the limit."""
+    and the member is told the limit. The councilor who takes the report gets the file with his answer."""
     await scene.link("ana")
+    mira = await scene.member("mira")
+    await scene.a.db.members.set_role(mira.id, "councilor", True, None, scene.clock.now())
     kinds = (AppealKind("apelacija", 30, "", attachment=True),)
     scene.a.desk.config = replace(scene.a.config, appeals=AppealRules(kinds=kinds, reports=True, attachment_max_kb=1))
     fake = scene.fake
@@ -971,6 +978,19 @@ async def test_a_report_sent_as_a_document_with_its_command_as_the_caption_keeps
         caption = "/prijava 100 apelacija -- pustio miser"
         fake.push_document(scene.u("ana"), scene.u("ana"), caption, "chat.png", chat, "image/png")
         await scene.got("ana", lambda text: text.startswith("Prijava #1 za partiju 100 (apelacija) je predata"))
+        # The committee is shown it: the councilor's Preuzmi is answered privately with the table's chat attached.
+        await fake.wait_until(lambda: notice_of(fake, scene.referees) is not None)
+        notice = notice_of(fake, scene.referees)
+        assert notice is not None
+        mark = fake.mark()
+        press = fake.push_callback(scene.u("mira"), notice, "appeal_take:1")
+        taken = await scene.pressed("mira", press, lambda text: text.startswith("Preuzeli ste prijavu #1"), mark)
+        assert "Prilozi" in taken
+        [sent] = await fake.wait_for("sendDocument", where=lambda p: p["chat_id"] == scene.u("mira").id, since=mark)
+        shown = fake.message(scene.u("mira"), sent.result["message_id"])
+        assert shown.document is not None
+        assert shown.document["file_name"] == "chat.png"
+        assert fake.files[shown.document["file_id"]] == chat
     [report] = await scene.a.db.appeals.reports_of_game(100)
     [stored] = await scene.a.db.appeals.files(report.id)
     assert (stored.name, stored.content_type, stored.data) == ("chat.png", "image/png", chat)
