@@ -89,8 +89,10 @@ class PenaltyConfig:
     settlement_delay_minutes: int = int(SETTLEMENT_DELAY.total_seconds()) // 60
     settlement_played_share: str = str(SETTLEMENT_PLAYED_SHARE)  # of all bule (3 × size) played before a settlement
     abandon_league_points: int = -100  # league points of an interrupted rated game for whoever is counted napustio
-    plavac_name: str = "plavac"
-    league_name: str = "Liga"
+    # The club's own names of the penalty and the league; None: the catalogue's (`term.plavac`, `term.league`) in the
+    # reader's language and script.
+    plavac_name: str | None = None
+    league_name: str | None = None
     catalogue: tuple[CatalogueEntry, ...] = ()  # the club's named penalties (`[[penalties.catalogue]]`)
     escalation: Escalation = field(default_factory=Escalation)  # repeat offences cost more
     rules: tuple[PenaltyRule, ...] = ()  # the general model (`[[penalties.rules]]`, rules.penalty_model)

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
 
+from babel.numbers import format_decimal
+
 from bot.i18n import LANGUAGES, LOCALES
 from bot.i18n.catalogues import count_of, languages, lookup
 from bot.i18n.clock import DEFAULT_TIMEZONE, duration_parts, local_text
@@ -69,7 +71,10 @@ class Catalogue:
         self.zone = zone
 
     def param(self, value: object) -> str:
-        """A parameter as text: a moment on the club's clock, a duration in words, anything else as it is."""
+        """A parameter as text: a moment on the club's clock, a duration in words, a fraction with the language's
+        decimal sign (1,5 rezona; 1.5 rezons), anything else as it is."""
+        if isinstance(value, float):
+            return format_decimal(value, format="0.##", locale=LOCALES[self.language])
         if isinstance(value, datetime):
             return local_text(value, self.language, self.zone, LOCALES[self.language])
         if isinstance(value, timedelta):

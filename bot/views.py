@@ -13,7 +13,8 @@ from rules.cards import display_hand
 from rules.gamelog import Game
 from rules.members import PartyRole
 from rules.paper import Paper
-from rules.paper_render import change_text
+from rules.paper_hand import HandScore, hand_facts
+from rules.paper_render import bid_text, change_text, contract_text, kontra_text, outcome_lines
 from rules.penalty_model import PenaltyKind, Sanction
 from rules.play import replay
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, verdict_from_json
@@ -51,8 +52,8 @@ def render_hands(game: Game, m: Catalogue, paper: Paper | None = None) -> str:
     names = game.players
     lines = [m.t("hands.title", game=game.number, players=", ".join(names))]
     for hand in game.hands:
-        lines += _hand_block(game, hand.n, m)
         on_paper = paper.hand(hand.n) if paper is not None else None
+        lines += _hand_block(game, hand.n, m, on_paper.score if on_paper is not None else None)
         if on_paper is not None and on_paper.changes:
             lines.append(m.t("hands.changes", n=hand.n))
             lines += [m.t("hands.change", text=change_text(names, a, m.t)) for a in on_paper.changes]
@@ -65,7 +66,9 @@ def render_hand_in_progress(game: Game, m: Catalogue) -> str:
     return "\n".join([*lines, *_hand_block(game, game.hands[-1].n, m)])
 
 
-def _hand_block(game: Game, n: int, m: Catalogue) -> list[str]:
+def _hand_block(game: Game, n: int, m: Catalogue, score: HandScore | None = None) -> list[str]:
+    """One hand: the deal, the talon, the auction, the contract, the defenders' answers and the doubling chain, the
+    tricks, and the outcome as the paper writes it (`score`; without a paper, the hand's own score)."""
     names = game.players
     hand = next(h for h in game.hands if h.n == n)
     lines: list[str] = []
@@ -73,14 +76,16 @@ def _hand_block(game: Game, n: int, m: Catalogue) -> list[str]:
     lines.append(m.t("hands.hand", n=hand.n, dealer=names[hand.dealer]) + status)
     for seat in range(3):
         lines.append(f"  {names[seat]:>12}: {display_hand(hand.deal[seat])}")
-    lines.append(f"  {'talon':>12}: {display_hand(hand.talon)}")
+    lines.append(f"  {m.t('hands.talon'):>12}: {display_hand(hand.talon)}")
     if hand.bids:
-        lines.append("  " + m.t("hands.bids") + ": " + ", ".join(f"{names[b.seat]} {b.call}" for b in hand.bids))
+        calls = ", ".join(f"{names[b.seat]} {bid_text(b.call, m.t)}" for b in hand.bids)
+        lines.append("  " + m.t("hands.bids") + ": " + calls)
     if hand.declarer is None or hand.contract is None:
         if hand.completed or (len(hand.bids) >= 3 and all(b.call == "dalje" for b in hand.bids)):
             lines.append("  " + m.t("hands.all_pass"))  # an auction still going on is no all-pass hand
         return lines
-    lines.append("  " + m.t("hands.contract", declarer=names[hand.declarer], contract=hand.contract.describe()))
+    contract = contract_text(hand.contract, m.t)
+    lines.append("  " + m.t("hands.contract", declarer=names[hand.declarer], contract=contract))
     if hand.discards:
         lines.append("  " + m.t("hands.discards") + ": " + display_hand(hand.discards))
     if hand.defense:
@@ -88,10 +93,12 @@ def _hand_block(game: Game, n: int, m: Catalogue) -> list[str]:
             "  " + ", ".join(f"{names[s]}: {m.t('decision.' + d.value)}" for s, d in sorted(hand.defense.items()))
         )
     if hand.kontra:
-        lines.append("  kontra: " + " → ".join(names[s] for s in hand.kontra))
+        lines.append("  " + kontra_text(names, hand.kontra, m.t))
     for trick in replay(hand).tricks:
         cards = "  ".join(f"{names[trick.seat_of(i)]} {c.display()}" for i, c in enumerate(trick.cards))
         lines.append(f"    {trick.number:>2}. {cards}  → {names[trick.winner]}")
+    if hand.completed:
+        lines += ["  " + line for line in outcome_lines(names, score or hand_facts(hand).plain, m.t)]
     return lines
 
 

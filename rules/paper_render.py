@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.gamelog import Game
+from rules.gamelog import Contract, Game
 from rules.paper import (
     NOTE_REDUCED,
     AppliedChange,
@@ -44,6 +44,22 @@ def tricks_text(count: int, t: Translate) -> str:
     return t("paper.tricks", n=count)
 
 
+def contract_text(contract: Contract, t: Translate) -> str:
+    """A contract in the reader's words: ``igra karo``, ``бубны без прикупа`` (``term.<strain>``, ``term.igra``)."""
+    strain = t(f"term.{contract.strain.serbian}")
+    return t("term.igra", strain=strain) if contract.igra else strain
+
+
+def bid_text(call: str, t: Translate) -> str:
+    """A call of the auction in the reader's words: ``dalje`` → ``пас``; a bid's number as it is."""
+    return call if call.isdigit() else t(f"term.bid.{call}")
+
+
+def kontra_text(names: Sequence[str], seats: Sequence[int], t: Translate) -> str:
+    """Who doubled, step by step: ``kontra: sanja, rekontra: ivana`` (the chain past mortkontra keeps its name)."""
+    return ", ".join(f"{t(f'paper.{_CHAIN[min(i, 3)]}')}: {names[seat]}" for i, seat in enumerate(seats))
+
+
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else ("−" + str(-value) if value < 0 else "0")
 
@@ -65,28 +81,49 @@ def entries_text(names: Sequence[str], entries: Sequence[Entry], t: Translate) -
 
 
 def score_text(names: Sequence[str], score: HandScore, t: Translate) -> str:
-    """What happened in a hand, e.g. ``bojan: igra pik, rekontra, na refe — pad (5 štihova), V=48``."""
+    """What happened in a hand, e.g. ``bojan: igra pik, rekontra, na refe — pad (5 štihova), vrednost 48``."""
     if score.case is HandCase.ALL_PASS:
         return f"{t('paper.all_pass')} — {t('paper.refe_written') if score.refe_written else t('paper.nothing')}"
     assert score.declarer is not None
     assert score.contract is not None
-    head = f"{names[score.declarer]}: {score.contract.describe()}"
+    head = f"{names[score.declarer]}: {contract_text(score.contract, t)}"
     if score.kontra:
         head += ", " + t(f"paper.{_CHAIN[min(score.kontra, 4) - 1]}")
     if score.refe_doubled:
         head += ", " + t("paper.on_refe")
     if score.case is HandCase.PIK_NO_KONTRA:
         tail = t("paper.refe_written") if score.refe_written else t("paper.passes")
-        return f"{head} — {t('paper.pik_no_kontra')}: {tail}" + ("" if score.refe_written else f", V={score.value}")
+        value = "" if score.refe_written else ", " + t("paper.value", value=score.value)
+        return f"{head} — {t('paper.pik_no_kontra')}: {tail}{value}"
     if score.case is HandCase.NOBODY_FOLLOWS:
-        return f"{head} — {t('paper.nobody')}: {t('paper.passes')} ({tricks_text(10, t)}), V={score.value}"
+        value = t("paper.value", value=score.value)
+        return f"{head} — {t('paper.nobody')}: {t('paper.passes')} ({tricks_text(10, t)}), {value}"
     shape = ""
     if score.carrier is not None and score.kontra == 0:
         shape = f", {names[score.carrier]} " + (
             t("paper.zovem") if score.shape is DefenceShape.ZOVEM else t("paper.alone")
         )
     outcome = t("paper.passes") if score.passed else t("paper.falls")
-    return f"{head}{shape} — {outcome} ({tricks_text(score.declarer_tricks, t)}), V={score.value}"
+    value = t("paper.value", value=score.value)
+    return f"{head}{shape} — {outcome} ({tricks_text(score.declarer_tricks, t)}), {value}"
+
+
+def outcome_lines(names: Sequence[str], score: HandScore, t: Translate) -> list[str]:
+    """A played hand's outcome as the paper writes it (``ishod: marko: karo, kontra: sanja — pad (5 štihova), …``)
+    and each defender's tricks with his pass or fall; nothing for a hand nobody played."""
+    if score.declarer is None or score.contract is None:
+        return []
+    lines = [t("hands.outcome", text=score_text(names, score, t))]
+    defenders = {seat for seat in range(3) if seat != score.declarer and score.defence_tricks[seat]}
+    defenders |= {seat for seat in score.fallen if seat != score.declarer}
+    if defenders:
+        items = ", ".join(
+            f"{names[seat]} {tricks_text(score.defence_tricks[seat], t)} — "
+            + t("hands.defender_fell" if seat in score.fallen else "hands.defender_passed")
+            for seat in sorted(defenders)
+        )
+        lines.append(t("hands.defence", items=items))
+    return lines
 
 
 def anonymised(changes: Sequence[PaperChange]) -> list[PaperChange]:

@@ -12,10 +12,10 @@ entry (see "The catalogues" in docs/architecture.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from bot.i18n.catalogues import count_of, languages
-from bot.i18n.cyrillic import to_cyrillic, to_latin
+from bot.i18n.cyrillic import kept_parts, to_cyrillic, to_latin
 
 PLACEHOLDER = re.compile(r"\{(\w+)[^{}]*\}")
 
@@ -34,7 +34,7 @@ NOT_COUNTS = _words(
     "name names next nick now opened options other others owner p50 p95 page path penalty period plain platform",
     "platforms player players position problem proposer reason reasons referee request requests review role roles",
     "row scripts seal share start state step steps suit table target text to trial trick unit until usage value",
-    "verdict vote waiting weeks what when where who whom why words",
+    "verdict vote waiting weeks what when where who whom why words strain",
 )
 
 _LATIN_FUNCTION = "od do na po sa i a u za da je su nije iz samo"
@@ -133,3 +133,21 @@ def gendered(code: str, text: str) -> list[str]:
 def _after_a_noun(text: str, start: int) -> bool:
     before = re.search(r"(\w+) $", text[:start])
     return before is not None and before.group(1).lower() in AGREEING_NOUNS
+
+
+_LATIN_WORD = re.compile(r"[A-Za-zČĆĐŠŽčćđšž]{2,}")
+#: Latin words a Russian or Serbian Cyrillic text may hold besides what is typed: the bot's name.
+NAMES = frozenset({"Sudija"})
+
+
+def latin_words(code: str, key: str, text: str, nicknames: Iterable[str] = ()) -> list[str]:
+    """The Latin words of a Serbian Cyrillic or Russian text that are not what a member types, a name or one of
+    `nicknames`: what `bot.i18n.cyrillic` keeps (commands with their typed words in backticks, placeholders,
+    argument names in capitals, settings' names, platforms) is taken out first."""
+    if code not in ("sr-Cyrl", "ru"):
+        return []
+    rest = text
+    for part in kept_parts(text, key):
+        rest = rest.replace(part, " ", 1)
+    allowed = NAMES | set(nicknames)
+    return [word for word in _LATIN_WORD.findall(rest) if word not in allowed]

@@ -392,6 +392,6 @@ def test_every_card_the_arbitar_names_is_shown_with_its_counts() -> None:
         "    petar: Q♠ u 6. štihu (umesto Q♦) nije greška po pravilu 10%",
     ]
     assert "  Rezoni (korak 2): ne gledaju se — nisu pratila oba protivnika bez kontre i bez zovem." in lines
-    head = arbitar_lines(game, 1, 1, verdict)[0]
+    head = arbitar_lines(game, 1, 1, verdict, Catalogue("sr"))[0]
     assert head == f"Arbitar, partija {GAME}, ruka 1: pad ostaje igraču marko (korak —)."
-    assert contains_block(lines, arbitar_lines(game, 1, 1, verdict))
+    assert contains_block(lines, arbitar_lines(game, 1, 1, verdict, Catalogue("sr")))

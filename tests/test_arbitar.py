@@ -315,7 +315,7 @@ def test_kontra_with_a_passer_cannot_transfer() -> None:
     verdict = arbitrate(game, 1, 0)
     assert (verdict.decision, verdict.to, verdict.step, verdict.reason) == (STAYS, None, None, NOT_OBVIOUS)
     assert "rezons_fallen" not in verdict.evidence
-    assert "marko" in verdict.evidence["note"]
+    assert verdict.evidence["not_own_cards"] == "marko"  # marko did not follow: his cards were played by ana
 
 
 def test_zovem_skips_step2() -> None:

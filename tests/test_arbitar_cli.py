@@ -59,7 +59,7 @@ def test_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Arbitar, partija 1, ruka 1: pad ostaje igraču marko (korak 2)."
     assert lines[1] == "Razlog: nije očigledna greška"
-    assert "  rezons_other: 2.0" in lines
+    assert "  Rezoni igrača petar: 2, asova: 1 — praćenje nije očigledno loše." in lines  # rezons_other: 2.0
 
 
 def test_file_with_several_games_needs_a_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

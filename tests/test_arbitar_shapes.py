@@ -113,7 +113,7 @@ def test_kontra_with_a_passing_partner_keeps_the_fall(tmp_path: Path, capsys: py
     """ana gave kontra and played marko's cards too: the fall cannot move to marko, with no step."""
     out = verdict_of(tmp_path, capsys, KONTRA, "ana")
     assert (out["decision"], out["to"], out["step"]) == ("stays", None, None)
-    assert "marko" in out["evidence"]["note"]
+    assert out["evidence"]["not_own_cards"] == "marko"
     assert main(["arbitar", str(write(tmp_path, KONTRA)), "--hand", "1", "--fallen", "ana"]) == 0
     assert capsys.readouterr().out.splitlines()[0].endswith("pad ostaje igraču ana (korak —).")
 

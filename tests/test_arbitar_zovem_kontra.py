@@ -111,7 +111,7 @@ def test_zovem_then_kontra_moves_the_fall_to_the_called_player(
     assert (e["needed"], e["defence_tricks"]) == (5, 4)  # kontra: 5 defence tricks, and the better card made them
     assert (e["layouts"], e["consistent_layouts"], e["bar"]) == (462, 102, 11)
     assert (e["better_card_better"], e["played_card_better"]) == (76, 13)
-    assert "note" not in e
+    assert "not_own_cards" not in e
     assert "rezons_fallen" not in e  # step 2 stays skipped under zovem and kontra
     assert out["reason"].startswith("Greška igrača marko u 5. štihu (7♣ umesto 7♦) upropastila je prolaz igrača petar")
 
@@ -121,7 +121,7 @@ def test_kontra_over_a_passer_without_zovem_keeps_the_fall_on_the_same_cards(
 ) -> None:
     out = verdict_of(tmp_path, capsys, KONTRA_OVER_A_PASSER, "petar")
     assert (out["decision"], out["to"], out["step"]) == ("stays", None, None)
-    assert out["evidence"]["note"] == "marko nije pratio: njegove karte je igrao petar"
+    assert (out["evidence"]["not_own_cards"], out["evidence"]["cards_played_by"]) == ("marko", "petar")
 
 
 def test_zovem_then_kontra_judges_the_fallen_players_own_cards_at_step_1(
@@ -131,11 +131,11 @@ def test_zovem_then_kontra_judges_the_fallen_players_own_cards_at_step_1(
     assert (out["decision"], out["to"], out["step"]) == ("stays", None, 1)
     e = out["evidence"]
     assert (e["player"], e["trick"], e["card"], e["better_card"]) == ("petar", 9, "J♣", "A♣")
-    assert "note" not in e
+    assert "not_own_cards" not in e
     # without the zovem the same cards were petar's to play for marko: no step, as before
     passer = verdict_of(tmp_path, capsys, {**ZOVEM_KONTRA_OWN_ERROR, "defense": {1: "passes", 2: "follows"}}, "petar")
     assert (passer["decision"], passer["step"]) == ("stays", None)
-    assert "note" in passer["evidence"]
+    assert "not_own_cards" in passer["evidence"]
 
 
 def test_zovem_alone_still_moves_the_fall_to_the_called_player() -> None:

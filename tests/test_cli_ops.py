@@ -78,7 +78,7 @@ def test_a_missing_database_names_the_file_looked_for_and_the_demo_clubs(
         assert main(argv) == 1, argv
         said = capsys.readouterr().err
         assert str(tmp_path / "sudija.db") in said, argv
-        assert "Demo klub (make run) je u sudija-demo.db: dodajte --db sudija-demo.db." in said, argv
+        assert "Demo klub (`make run`) je u sudija-demo.db: dodajte --db sudija-demo.db." in said, argv
     assert not (tmp_path / "sudija.db").exists()  # a read command never creates an empty database
     assert main(["papir", "1", "--db", "sudija-demo.db"]) == 1  # the demo club itself: no hint to itself
     assert "Demo klub" not in capsys.readouterr().err

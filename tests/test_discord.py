@@ -366,7 +366,7 @@ async def test_commands_have_serbian_names_english_localizations_and_sync_to_the
         kinds = commands["presuda"]["options"][0]["choices"]
         assert [c["value"] for c in kinds] == ["bule", "bula", "kazna", "svodjenje", "niko", "bez"]
         assert kinds[0]["name"] == "Promena bula"
-        assert kinds[0]["name_localizations"]["en-US"] == "Bula change"
+        assert kinds[0]["name_localizations"]["en-US"] == "Bule change"
 
 
 async def test_autocomplete_offers_the_callers_recent_games_and_the_desk_still_checks_the_number(world: World) -> None:

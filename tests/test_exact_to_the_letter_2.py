@@ -83,7 +83,7 @@ async def test_a_penalty_with_napustio_then_a_settlement_keeps_the_points_and_sa
     ceca = await club.desk.penalties.member_card(await club.get("ceca"))
     assert (ceca.standing.penalty_points, ceca.napustio_total, ceca.standing.abandon_points) == (2, 0, 0)
     told = [s.text for s in club.chat.to("dm:ceca")]
-    assert told[-1] == SR.t("settlement.napustio_cancelled", game=500, league=Config().penalties.league_name)
+    assert told[-1] == SR.t("settlement.napustio_cancelled", game=500, league=SR.t("term.league"))
 
 
 async def test_a_settlement_then_the_same_penalty_stands_as_well(club: Club) -> None:

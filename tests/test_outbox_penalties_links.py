@@ -225,10 +225,10 @@ async def test_a_penalty_committed_then_a_crash_is_told_to_the_culprit_in_his_la
     tmp_path: Path,
 ) -> None:
     sent = await delivered_after_a_crash_as_without_one(tmp_path, impose)
-    en, names = Catalogue("en"), Config().penalties
+    en = Catalogue("en")
     what = [
-        en.t("penalty.part_plavac", name=names.plavac_name, days=2, until=NOW + timedelta(days=2)),
-        en.t("penalty.part_league", points=3, league=names.league_name),
+        en.t("penalty.part_plavac", name=en.t("term.plavac"), days=2, until=NOW + timedelta(days=2)),
+        en.t("penalty.part_league", points=3, league=en.t("term.league")),
     ]
     imposed = en.t("penalty.imposed", game=100, what="; ".join(what), reason="namerno napuštanje")
     assert told(sent, "petar") == [imposed]
@@ -254,14 +254,14 @@ async def test_a_lifted_penalty_committed_then_a_crash_is_told_after_the_restart
 async def test_a_settlements_cancelled_napustio_committed_then_a_crash_is_told_after_restart(tmp_path: Path) -> None:
     sent = await delivered_after_a_crash_as_without_one(tmp_path, settle)
     [cancelled] = told(sent, "ceca")
-    assert cancelled == CATALOGUE.t("settlement.napustio_cancelled", game=500, league=Config().penalties.league_name)
+    assert cancelled == CATALOGUE.t("settlement.napustio_cancelled", game=500, league=CATALOGUE.t("term.league"))
 
 
 async def test_a_plavac_that_ran_out_committed_then_a_crash_is_told_after_the_restart_exactly_once(
     tmp_path: Path,
 ) -> None:
     sent = await delivered_after_a_crash_as_without_one(tmp_path, plavac_runs_out)
-    assert told(sent, "petar") == [CATALOGUE.t("plavac.ended", name=Config().penalties.plavac_name)]
+    assert told(sent, "petar") == [CATALOGUE.t("plavac.ended", name=CATALOGUE.t("term.plavac"))]
 
 
 # Links -----------------------------------------------------------------------------------------------------

@@ -295,8 +295,8 @@ def test_hand_lines_name_the_defence() -> None:
     )
     game = build_game([zovem, alone], refe_limit=0, status=GameStatus.INTERRUPTED)
     text = paper_text(game, compute_paper(game), SR_T)
-    assert "  1  ana: herc, bojan zovem — prolaz (7 štihova), V=8" in text
+    assert "  1  ana: herc, bojan zovem — prolaz (7 štihova), vrednost 8" in text
     assert "     ana bule −8 · bojan bule +8, supe levo 24" in text
-    assert "  2  bojan: igra karo, ceca sam prati — prolaz (8 štihova), V=8" in text
+    assert "  2  bojan: igra karo, ceca sam prati — prolaz (8 štihova), vrednost 8" in text
     english = paper_text(game, compute_paper(game), EN_T)
-    assert "  2  bojan: igra karo, ceca one follows — passes (8 tricks), V=8" in english
+    assert "  2  bojan: diamonds without the talon, ceca one follows — passes (8 tricks), value 8" in english

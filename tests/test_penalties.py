@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from test_paper import C, build_game, not_followed
 
-from bot.config import Config
 from bot.desk import Desk
 from bot.messages import Catalogue
 from bot.ports import Chats, LoggingGameServer, ManualClock, ManualTimers
@@ -332,7 +331,7 @@ async def test_settlement_closes_the_game_cancels_napustio_keeps_the_penalty_and
     assert ceca.napustio_total == 0
     assert ceca.standing.penalty_points == 3  # the referee's penalty stands
     assert ceca.standing.abandon_points == 0
-    league = Config().penalties.league_name
+    league = SR.t("term.league")
     assert told(club, "ceca")[-1] == SR.t("settlement.napustio_cancelled", game=500, league=league)
     paper = compute_paper(game, changes)
     assert paper.settled

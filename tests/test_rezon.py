@@ -320,7 +320,7 @@ def test_card_spellings_and_masks_agree() -> None:
 
 def test_explanation_names_the_rezons() -> None:
     r = count_rezons_cards("AS 9S 7S JD QH 10H JC 10C 9C 7C", "H", position="second")
-    assert any("pik A 9 7" in line for line in r.explanation)
+    assert any("♠ A 9 7" in line for line in r.explanation)
     assert any("očigledno" in line for line in r.explanation)
 
 

@@ -77,7 +77,7 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     )
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "rezona: 2, adutskih štihova: 1, asova: 1 — ispod pravila, ali nije očigledno"
-    assert "pik K 9 8: rezon 1" in out
+    assert "♠ K 9 8: rezon 1" in out
 
 
 @pytest.mark.parametrize(

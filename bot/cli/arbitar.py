@@ -4,8 +4,8 @@ LOG is a game-log file (one game, a JSON array or JSON Lines, optionally gzip), 
 checked with `rules.validation.check_game`; ``--game`` picks the game when the file holds several. The
 procedure is `rules.arbitar.procedure.arbitrate`: the same hand always gets the same verdict.
 
-Text (in ``--lang``, default the club's ``[club] language``): the decision, the reason and the evidence line by
-line (the evidence's names are the JSON keys). ``--json``: the stable keys ``decision``
+Text (in ``--lang``, default the club's ``[club] language``): the decision, the reason and the evidence, a sentence
+per fact (`rules.arbitar.evidence`). ``--json``: the stable keys ``decision``
 (``transfer`` or ``stays``), ``to`` (the nickname who takes the fall, or null), ``step`` (the step that decided,
 1 or 2; null when neither applied), ``reason`` and ``evidence``. An unreadable file, an illegal game, an unknown
 hand or player, or a player who did not fall: a message on standard error and exit status 1.
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_lang_option, operator_words
+from bot.cli._common import add_lang_option, club_config, operator_words
 from rules.gamelog import Game, LogError
 from rules.logfile import decode
 from rules.validation import check_game
@@ -97,22 +97,13 @@ def run(args: argparse.Namespace) -> int:
         from bot.cli._pictures import write_png  # noqa: PLC0415 (a sub-command loads only what it runs)
         from bot.pictures.arbitar import verdict_png  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-        if not write_png(args.png, verdict_png(game, args.hand, seat, verdict), to_stderr=args.json):
+        lang = getattr(args, "lang", None) or club_config(args).language
+        if not write_png(args.png, verdict_png(game, args.hand, seat, verdict, lang), to_stderr=args.json):
             return 1
     if args.json:
         print(json.dumps(shown, ensure_ascii=False, sort_keys=False))
         return 0
-    fallen = game.players[seat]
-    step = verdict.step if verdict.step is not None else "—"  # neither step applied
-    words = operator_words(args)
-    where = {"game": game.number, "hand": args.hand, "fallen": fallen, "step": step}
-    if verdict.transfers:
-        print(words.t("cli.arbitar.transfer", to=shown["to"], **where))
-    else:
-        print(words.t("cli.arbitar.stays", **where))
-    print(words.t("cli.arbitar.reason", reason=verdict.reason_in(words.t)))
-    if verdict.evidence:
-        print(words.t("cli.arbitar.evidence"))
-        for key, value in verdict.evidence.items():
-            print(f"  {key}: {value}")
+    from bot.desk.advice_text import arbitar_lines  # noqa: PLC0415 (a sub-command loads only what it runs)
+
+    print("\n".join(arbitar_lines(game, args.hand, seat, verdict, operator_words(args))))
     return 0

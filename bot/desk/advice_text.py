@@ -2,7 +2,8 @@
 earlier trials and corrections, and the Arbitar's difference from a fall draft. Pure text from values.
 
 `arbitar_lines` is the Arbitar's own output, line for line as `sudija arbitar LOG --hand N --fallen NICK` prints
-it (Serbian, as the procedure's reasons are); the rest is the club's catalogue, in the club's language.
+it: the decision, the reason and the evidence, a sentence per fact (`rules.arbitar.evidence`); all of it is the
+catalogue's, in the reader's language.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from bot.messages import Catalogue
 from bot.views import render_verdict
+from rules.arbitar.evidence import evidence_lines
 from rules.arbitar.verdict import ArbitarVerdict
 from rules.fall_moves import FallMove, FallSource
 from rules.gamelog import Game
@@ -29,22 +31,31 @@ class FallAnalysis:
     verdict: ArbitarVerdict | None
 
 
-def arbitar_lines(game: Game, hand: int, fallen: int, verdict: ArbitarVerdict) -> list[str]:
-    """Exactly what `sudija arbitar` prints in text form for this verdict."""
+def other_defender(game: Game, hand: int, fallen: int) -> str:
+    """The nickname of the defender beside `fallen` in hand `hand` ("?" when the hand names no declarer)."""
+    declarer = next((h.declarer for h in game.hands if h.n == hand), None)
+    return game.players[3 - declarer - fallen] if declarer is not None and declarer != fallen else "?"
+
+
+def evidence_text(game: Game, hand: int, fallen: int, verdict: ArbitarVerdict, m: Catalogue) -> list[str]:
+    """The verdict's evidence, a sentence per fact, in `m`'s language."""
+    return evidence_lines(verdict.evidence, m.t, game.players[fallen], other_defender(game, hand, fallen))
+
+
+def arbitar_lines(game: Game, hand: int, fallen: int, verdict: ArbitarVerdict, m: Catalogue) -> list[str]:
+    """Exactly what `sudija arbitar` prints in text form for this verdict, in `m`'s language."""
     shown = verdict.to_json(game.players)
-    name = game.players[fallen]
     step = verdict.step if verdict.step is not None else "—"  # neither step applied
+    where = {"game": game.number, "hand": hand, "fallen": game.players[fallen], "step": step}
     if verdict.transfers:
-        head = (
-            f"Arbitar, partija {game.number}, ruka {hand}: pad se prebacuje sa igrača {name} na igrača "
-            f"{shown['to']} (korak {step})."
-        )
+        head = m.t("cli.arbitar.transfer", to=shown["to"], **where)
     else:
-        head = f"Arbitar, partija {game.number}, ruka {hand}: pad ostaje igraču {name} (korak {step})."
-    lines = [head, f"Razlog: {verdict.reason}"]
-    if verdict.evidence:
-        lines.append("Dokazi:")
-        lines += [f"  {key}: {value}" for key, value in verdict.evidence.items()]
+        head = m.t("cli.arbitar.stays", **where)
+    lines = [head, m.t("cli.arbitar.reason", reason=verdict.reason_in(m.t))]
+    facts = evidence_text(game, hand, fallen, verdict, m)
+    if facts:
+        lines.append(m.t("cli.arbitar.evidence"))
+        lines += ["  " + fact for fact in facts]
     return lines
 
 
@@ -154,7 +165,7 @@ def render_advice(game: Game, hand: int, declarer: int, analyses: Sequence[FallA
                 lines.append("    " + m.t("advice.no_card_error", player=nick))
         lines.append("  " + _rezon_line(evidence, fallen, other, m))
         lines.append("  " + m.t("advice.output"))
-        lines += arbitar_lines(game, hand, analysis.fallen, verdict)
+        lines += arbitar_lines(game, hand, analysis.fallen, verdict, m)
     lines.append("")
     lines.append(m.t("advice.footer"))
     return "\n".join(lines)

@@ -117,6 +117,14 @@ class DeskBase:
     def t(self, key: str, **params: object) -> str:
         return self.messages.t(key, **params)
 
+    def plavac_name(self) -> str:
+        """The penalty's name: the club's own (`[penalties] plavac_name`), else the catalogue's, in the reader's."""
+        return self.config.penalties.plavac_name or self.t("term.plavac")
+
+    def league_name(self) -> str:
+        """The league's name: the club's own (`[penalties] league_name`), else the catalogue's in the reader's words."""
+        return self.config.penalties.league_name or self.t("term.league")
+
     def club_voice(self) -> AbstractContextManager[None]:
         """Write for the club (its chat, the call notices, the table, a trial's space) in the club's language."""
         return speaking(None)

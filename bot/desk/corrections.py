@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from bot import chat_outbox as effect
 from bot.arbitar_pool import ArbitarUnavailable
+from bot.desk.advice_text import evidence_text
 from bot.desk.base import DeskBase
 from bot.desk.deps import DeskDeps, shows_refusals
 from bot.desk.refused import Refused
@@ -594,10 +595,11 @@ class CorrectionDesk(DeskBase):
     ) -> Callable[[], str]:
         """The Arbitar's verdict as the players read it (written once per reader)."""
         n, fallen = request.hand, request.seat
-        evidence = "; ".join(f"{k}: {v}" for k, v in verdict.evidence.items()) or "—"
         step = verdict.step if verdict.step is not None else "—"  # neither step applied
 
         def text() -> str:
+            facts = evidence_text(game, n, fallen, verdict, self.messages)
+            evidence = "\n".join("  " + fact for fact in facts) or "  —"
             if verdict.transfers:
                 return self.t(
                     "correction.arbitar_transfer",

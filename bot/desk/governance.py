@@ -215,7 +215,7 @@ class GovernanceDesk(DeskBase):
             raise Refused("league.future", month=chosen)
         if not await self.penalties.close_month(chosen, actor.id if actor else None, MonthClosing.ADMIN, reason):
             raise Refused("league.already_closed", month=chosen)
-        return Reply(self.t("league.closed", month=chosen, league=self.config.penalties.league_name))
+        return Reply(self.t("league.closed", month=chosen, league=self.league_name()))
 
     @shows_refusals
     async def acts(self, viewer: Member | None, nick: str | None = None, limit: int = 50) -> Reply:

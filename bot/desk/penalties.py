@@ -345,7 +345,7 @@ class PenaltyDesk(DeskBase):
                         if effects.napustio_month_open
                         else "settlement.napustio_month_closed"
                     )
-                    text = self.t(key, game=game, league=self.config.penalties.league_name)
+                    text = self.t(key, game=game, league=self.league_name())
                 rows.append(self.told(leaver, text))
         return rows
 
@@ -363,12 +363,11 @@ class PenaltyDesk(DeskBase):
         reason: str | None,
         sanction: str | None = None,
     ) -> str:
-        names = self.config.penalties
         parts = [sanction] if sanction else []
         if days:
-            parts.append(self.t("penalty.part_plavac", name=names.plavac_name, days=days, until=until))
+            parts.append(self.t("penalty.part_plavac", name=self.plavac_name(), days=days, until=until))
         if points:
-            parts.append(self.t("penalty.part_league", points=points, league=names.league_name))
+            parts.append(self.t("penalty.part_league", points=points, league=self.league_name()))
         if abandoned:
             parts.append(self.t("penalty.part_abandoned"))
         return self.t("penalty.imposed", game=game, what="; ".join(parts), reason=reason or "—")
@@ -384,18 +383,17 @@ class PenaltyDesk(DeskBase):
         month: str,
         now: datetime,
     ) -> str:
-        names = self.config.penalties
         parts = []
         if days:
             if before is None:
-                parts.append(self.t("lift.plavac_over", name=names.plavac_name))
+                parts.append(self.t("lift.plavac_over", name=self.plavac_name()))
             elif after is None:
-                parts.append(self.t("lift.plavac_ended", name=names.plavac_name, days=days))
+                parts.append(self.t("lift.plavac_ended", name=self.plavac_name(), days=days))
             else:
-                parts.append(self.t("lift.plavac_shortened", name=names.plavac_name, days=days, until=after))
+                parts.append(self.t("lift.plavac_shortened", name=self.plavac_name(), days=days, until=after))
         if points:
             key = "lift.points_returned" if returned else "lift.points_month_closed"
-            parts.append(self.t(key, points=points, month=month, league=names.league_name))
+            parts.append(self.t(key, points=points, month=month, league=self.league_name()))
         return self.t("lift.notice", game=game, what=" ".join(parts) or self.t("lift.nothing"))
 
     def suspension_lifted_text(self, days: int, before: datetime | None, after: datetime | None) -> str:
@@ -441,7 +439,7 @@ class PenaltyDesk(DeskBase):
             told = []
             if member is not None:
                 async with self.reading(member):
-                    told.append(self.told(member.id, self.t("plavac.ended", name=self.config.penalties.plavac_name)))
+                    told.append(self.told(member.id, self.t("plavac.ended", name=self.plavac_name())))
                 told.append(chat_effect.set_plavac(member_queue(member.id), member.nick, None))
             if not await self.db.penalties.end_plavac(plavac.member, now, told):
                 continue
@@ -610,15 +608,14 @@ class PenaltyDesk(DeskBase):
 
     def card_text(self, card: MemberCard, full: bool) -> str:
         """The card as text; `full` adds the roles and the right to call (the member himself and officials)."""
-        names = self.config.penalties
         lines = [self.t("card.title", nick=card.member.nick)]
         if full:
             roles = ", ".join(self.t(f"role.{r}") for r in card.roles) or self.t("card.no_roles")
             lines.append(self.t("card.roles", roles=roles))
         lines.append(
-            self.t("card.plavac", name=names.plavac_name, until=card.plavac_until)
+            self.t("card.plavac", name=self.plavac_name(), until=card.plavac_until)
             if card.plavac_until
-            else self.t("card.no_plavac", name=names.plavac_name)
+            else self.t("card.no_plavac", name=self.plavac_name())
         )
         if card.suspended_until is not None:
             lines.append(self.t("card.suspended", until=card.suspended_until))
@@ -626,7 +623,7 @@ class PenaltyDesk(DeskBase):
         lines.append(
             self.t(
                 "card.league",
-                league=names.league_name,
+                league=self.league_name(),
                 month=card.month,
                 points=s.points,
                 games=s.games,

@@ -1,9 +1,11 @@
 """Serbian Cyrillic from Serbian Latin, letter by letter (and back), keeping what a member types in Latin.
 
-Placeholders (``{game}``), commands (``/sudija``), channels (``#sudije``), console actions (``!clock``), words in
-capitals (argument names such as ``RUKA``), words with letters Serbian Latin does not have (q, w, x, y), names of
-platforms and a command's own words (its ``name.*`` and ``choice.*`` texts, the typed part of a ``usage.*`` line)
-stay as they are written.
+Placeholders (``{game}``), commands (``/sudija``) and command lines of the program (``sudija zapisnik --verify``),
+channels (``#sudije``), console actions (``!clock``), what a member types written in backticks (`` `da` ``), words in
+capitals (argument names such as ``RUKA``), names of settings (``owner_accounts``), words with a digit (``Ed25519``)
+or with letters Serbian Latin does not have (q, w, x, y), names of platforms and a command's own names (its
+``name.*`` texts, the typed part of a ``usage.*`` line) stay as they are written: whatever a member must type stays
+typeable. A choice's name (``choice.*``) is transliterated: the reader of typed arguments takes it in either script.
 """
 
 from __future__ import annotations
@@ -16,21 +18,57 @@ _SINGLE.update({k.upper(): v.upper() for k, v in list(_SINGLE.items())})
 _BACK = {v: k for k, v in _SINGLE.items()} | {"љ": "lj", "њ": "nj", "џ": "dž", "Љ": "Lj", "Њ": "Nj", "Џ": "Dž"}
 
 #: Names that are never transliterated.
-KEPT_WORDS = ("Discord", "Telegram", "Arbitar", "Sudija bot", "Unicode", "SQLite", "Pillow", "help", "Ctrl-D", "Ctrl-C")
+KEPT_WORDS = (
+    "Discord",
+    "Telegram",
+    "Sudija bot",
+    "Unicode",
+    "SQLite",
+    "PostgreSQL",
+    "Pillow",
+    "help",
+    "Ctrl-D",
+    "Ctrl-C",
+)
+#: The sub-commands of the `sudija` program (bot/cli; tests/test_cli_language.py holds the two equal): "sudija
+#: zapisnik" is a command line to type, not "the referee's record".
+PROGRAM_COMMANDS = (
+    "arbitar",
+    "backup",
+    "check",
+    "clan",
+    "console",
+    "games",
+    "gameserver",
+    "gameserver-check",
+    "import",
+    "migrate",
+    "outbox",
+    "papir",
+    "presude",
+    "rezon",
+    "ruka",
+    "run",
+    "statistika",
+    "zapisnik",
+)
 _KEPT = re.compile(
     r"\{[^{}]*\}"  # a placeholder
     r"|https?://\S+"  # an address
+    r"|\bsudija (?:" + "|".join(re.escape(c) for c in sorted(PROGRAM_COMMANDS, key=len, reverse=True)) + r")\b"
     r"|(?<![\w])/\w+"  # a command
     r"|--\w[\w-]*"  # an option
     r"|(?<![\w&])#[a-z]\w*"  # a channel (#sudije)
     r"|(?<![\w])!\w+"  # a console action (!press)
     r"|`[^`]*`"  # code
-    r"|\b(?:" + "|".join(re.escape(w) for w in KEPT_WORDS) + r")\b"
+    r"|\b(?:" + "|".join(re.escape(w) for w in KEPT_WORDS) + r")(?:\w*)\b"  # also inflected: Discordu
+    r"|\b\w+_\w+\b"  # a setting's name (owner_accounts) or a typed word with an underscore (teze_krsenje)
+    r"|\b\w*\d\w*\b"  # a word with a digit (Ed25519, SHA-256's 256)
     r"|\b[A-ZČĆĐŠŽ][A-ZČĆĐŠŽ0-9_]+\b"  # capitals: argument names, AI, UTC
     r"|\b\w*[qwxyQWXY]\w*\b"  # a foreign word
 )
-#: Keys whose whole text is what members type (command, argument and choice names).
-KEPT_KEYS = ("name.", "choice.")
+#: Keys whose whole text is what members type (command and argument names).
+KEPT_KEYS = ("name.",)
 
 
 def _letters(text: str) -> str:
@@ -58,14 +96,49 @@ def _spans(text: str) -> str:
     return "".join(out)
 
 
+def _usage_tokens(line: str) -> list[tuple[str, bool]]:
+    """A usage line's words, each with whether it is typed: from a command (``/presuda``) on, every word is typed
+    until ``--`` (the reason's description follows) or a parenthesis (a remark); ``|`` starts the next form."""
+    tokens: list[tuple[str, bool]] = []
+    typed = False
+    for token in re.split(r"(\s+)", line):
+        if token.startswith("/") or token == "|":
+            typed = True
+        elif token.startswith("(") or token in ("--", "[--"):
+            typed = False
+        tokens.append((token, typed or token.isspace()))
+    return tokens
+
+
+def _usage(text: str) -> tuple[str, list[str]]:
+    """A usage line in Cyrillic, and its typed parts: before `` — `` the whole command, after it the prose."""
+    if " — " in text:
+        typed, rest = text.split(" — ", 1)
+        return typed + " — " + _spans(rest), [typed, *(m.group() for m in _KEPT.finditer(rest))]
+    if not text.startswith("/"):  # a usage message, not a command line
+        return _spans(text), [m.group() for m in _KEPT.finditer(text)]
+    tokens = _usage_tokens(text)
+    shown = "".join(token if typed else _spans(token) for token, typed in tokens)
+    kept = [token for token, typed in tokens if typed and not token.isspace()]
+    return shown, kept + [m.group() for token, typed in tokens if not typed for m in _KEPT.finditer(token)]
+
+
 def to_cyrillic(text: str, key: str = "") -> str:
     """The Cyrillic of one Latin text of the catalogue entry `key`."""
     if key.startswith(KEPT_KEYS):
         return text
-    if key.startswith("usage.") and " — " in text:
-        typed, rest = text.split(" — ", 1)
-        return typed + " — " + _spans(rest)
+    if key.startswith("usage."):
+        return _usage(text)[0]
     return _spans(text)
+
+
+def kept_parts(text: str, key: str = "") -> list[str]:
+    """The parts of one Latin text of the entry `key` that `to_cyrillic` keeps as written (what is typed, names)."""
+    if key.startswith(KEPT_KEYS):
+        return [text]
+    if key.startswith("usage."):
+        return _usage(text)[1]
+    return [match.group() for match in _KEPT.finditer(text)]
 
 
 def to_latin(text: str) -> str:

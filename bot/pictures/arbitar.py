@@ -1,19 +1,17 @@
 """The Arbitar's verdict as a picture: the decision (the fall moves or stays) and its step, the reason, the decisive
-trick with the card played framed in red and the better card in green, and the counts that decided it (the layouts
-the player could not see, those consistent with the bidding, where each card was better, the 10% bar, the
-declarer's tricks after either card, the rezon and ace counts of step 2).
-
-It draws `ArbitarVerdict.to_json`'s evidence as the procedure wrote it; keys it does not know are listed as they
-are, so a new piece of evidence is shown rather than lost.
+trick with the card played framed in red and the better card in green, and the evidence that decided it, one
+sentence per fact (`rules.arbitar.evidence`: the defence's tricks, the layouts the player could not see and those
+consistent with the bidding, where each card was better, the 10% bar, the declarer's tricks after either card, the
+rezon and ace counts of step 2) in the reader's language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from bot.pictures.draw import GOLD, GREEN, GREY, INK, LIGHT, RED, WHITE, Canvas, card_size, font, wrap
 from bot.pictures.words import words
+from rules.arbitar.evidence import evidence_lines
 from rules.arbitar.verdict import ArbitarVerdict
 from rules.cards import Card
 from rules.gamelog import Game
@@ -24,29 +22,6 @@ MARGIN = 10
 LINE_H = 18
 CARD = 16
 CARD_W, CARD_H = card_size(CARD)
-_COUNTS = (
-    ("layouts", "ev_layouts"),
-    ("consistent_layouts", "ev_consistent"),
-    ("better_card_better", "ev_better"),
-    ("played_card_better", "ev_worse"),
-    ("compared_layouts", "ev_compared"),
-    ("bar", "ev_bar"),
-    ("declarer_tricks_with_card", "ev_with_card"),
-    ("declarer_tricks_with_better", "ev_with_better"),
-)
-_SHOWN = {
-    "player",
-    "trick",
-    "card",
-    "better_card",
-    "rezons_fallen",
-    "rezons_other",
-    "aces_fallen",
-    "aces_other",
-    "defence_tricks",
-    "needed",
-    *(key for key, _ in _COUNTS),
-}
 
 
 def _card(text: Any) -> Card | None:
@@ -54,19 +29,6 @@ def _card(text: Any) -> Card | None:
         return Card.parse(str(text))
     except ValueError:
         return None
-
-
-def _rows(verdict: ArbitarVerdict, w: Mapping[str, str]) -> list[tuple[str, str]]:
-    ev = verdict.evidence
-    rows = [(w[label], str(ev[key])) for key, label in _COUNTS if key in ev]
-    if "defence_tricks" in ev:
-        rows.append((w["ev_defence"], f"{ev['defence_tricks']} / {ev.get('needed', '—')}"))
-    if "rezons_fallen" in ev:
-        rows.append((w["ev_rezons"], f"{ev['rezons_fallen']:g} / {ev.get('rezons_other', 0):g}"))
-    if "aces_fallen" in ev:
-        rows.append((w["ev_aces"], f"{ev['aces_fallen']} / {ev.get('aces_other', 0)}"))
-    rows += [(key, str(value)) for key, value in ev.items() if key not in _SHOWN]
-    return rows
 
 
 def render_verdict(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lang: str = "sr") -> Canvas:
@@ -81,7 +43,10 @@ def render_verdict(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lan
     reason = wrap(f"{w['reason']}: {verdict.reason_in(w.catalogue.t)}", text, WIDTH - 2 * MARGIN)
     trick_no = ev.get("trick")
     trick = next((t for t in replay(hand).tricks if t.number == trick_no), None)
-    rows = _rows(verdict, w)
+    declarer = hand.declarer if hand.declarer is not None else (fallen + 1) % 3
+    other = names[3 - declarer - fallen] if declarer != fallen else "?"
+    facts = evidence_lines(ev, w.catalogue.t, names[fallen], other)
+    rows = [part for fact in facts for part in wrap("• " + fact, small, WIDTH - 2 * MARGIN)]
     height = (
         MARGIN
         + 28
@@ -142,11 +107,10 @@ def render_verdict(game: Game, n: int, fallen: int, verdict: ArbitarVerdict, lan
                 (bx - 160, y + CARD_H // 2, bx - 6, y + CARD_H), w["better_card"] + ":", small, GREEN, align="right"
             )
         y += CARD_H + 26
-    for i, (label, value) in enumerate(rows):
-        if i % 2 == 0:
-            canvas.rect((MARGIN - 4, y, right + 4, y + LINE_H), fill=LIGHT)
-        canvas.text((MARGIN, y, right - 110, y + LINE_H), label, small, GREY)
-        canvas.text((right - 110, y, right, y + LINE_H), value, bold, align="right")
+    if rows:
+        canvas.rect((MARGIN - 4, y, right + 4, y + len(rows) * LINE_H), fill=LIGHT)
+    for line in rows:
+        canvas.text((MARGIN, y, right, y + LINE_H), line, small, INK)
         y += LINE_H
     return canvas
 

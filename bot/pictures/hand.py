@@ -14,6 +14,9 @@ from bot.pictures.draw import BLUE, GOLD, GREEN, GREY, INK, LIGHT, RED, WHITE, C
 from bot.pictures.words import words
 from rules.cards import Card
 from rules.gamelog import Game, Hand
+from rules.paper import compute_paper
+from rules.paper_hand import hand_facts
+from rules.paper_render import bid_text, contract_text, kontra_text, outcome_lines
 from rules.play import TrickPlay, replay
 
 WIDTH = 640
@@ -42,11 +45,23 @@ def hand_height(game: Game, hand: Hand, lang: str = "sr") -> int:
     return _layout(game, hand, lang)[0]
 
 
+def _outcome(game: Game, hand: Hand, lang: str) -> list[str]:
+    """The hand's outcome as the paper writes it (on refe or not), wrapped to the picture's width."""
+    if not hand.completed:
+        return []
+    t = words(lang).catalogue.t
+    on_paper = compute_paper(game, ()).hand(hand.n)
+    score = on_paper.score if on_paper is not None and on_paper.score is not None else hand_facts(hand).plain
+    return [part for line in outcome_lines(game.players, score, t) for part in wrap(line, font(12), WIDTH - 2 * MARGIN)]
+
+
 def _layout(game: Game, hand: Hand, lang: str) -> tuple[int, list[str], tuple[TrickPlay, ...]]:
     w = words(lang)
     names = game.players
-    auction = " · ".join(f"{names[b.seat]} {b.call}" for b in hand.bids) or "—"
+    t = w.catalogue.t
+    auction = " · ".join(f"{names[b.seat]} {bid_text(b.call, t)}" for b in hand.bids) or "—"
     lines = wrap(f"{w['bids']}: {auction}", font(12), WIDTH - 2 * MARGIN)
+    lines += _outcome(game, hand, lang)
     tricks = replay(hand).tricks
     height = (
         MARGIN
@@ -87,10 +102,10 @@ def render_hand(game: Game, hand: Hand, lang: str = "sr", mark: tuple[int, Card,
     y = MARGIN + 26
     declarer = hand.declarer
     if declarer is not None and hand.contract is not None:
-        head = w["contract"].format(name=names[declarer], contract=hand.contract.describe())
+        head = w["contract"].format(name=names[declarer], contract=contract_text(hand.contract, w.catalogue.t))
         answers = [f"{names[s]} {w[d.value]}" for s, d in sorted(hand.defense.items())]
         if hand.kontra:
-            answers.append(f"{w['kontra']}: " + " → ".join(names[s] for s in hand.kontra))
+            answers.append(kontra_text(names, hand.kontra, w.catalogue.t))
         canvas.text((MARGIN, y, right, y + LINE_H), " · ".join([head, *answers]), bold)
     else:
         canvas.text((MARGIN, y, right, y + LINE_H), w["all_pass"], bold)

@@ -1,7 +1,7 @@
 """The paper (papir) as a picture: a preferans sheet with, for each player, his left supe, his bule and his right supe,
-the running value written in a row whenever it changes, refe marks (△ written, ▲ played), the changes made after a
-hand with their trial number (never who made them: the referee's name stays off the paper), and the totals, the
-refe marks and the results at the foot.
+the running value written in a row whenever it changes, refe marks (△ written, ▲ played and passed, ▼ played and
+fell), the changes made after a hand with their trial number (never who made them: the referee's name stays off the
+paper), the totals, the refe marks and the results at the foot, and a legend of every short mark the sheet uses.
 
 It draws what `rules.paper.compute_paper` computed; nothing is scored here. The sheet is `WIDTH` pixels wide, the
 width Discord previews an image at, so a phone shows it unscaled; every text is cut to its cell and the canvas
@@ -45,26 +45,52 @@ def _cells(seat: int, top: int, height: int = ROW_H) -> tuple[Box, Box, Box]:
     )
 
 
-def _contract(score: HandScore | None, w: Mapping[str, str]) -> str:
-    if score is None:
-        return "—"
-    if score.case is HandCase.ALL_PASS:
+def _contract(score: HandScore | None, w: Mapping[str, str], used: set[str]) -> str:
+    """A hand's contract in its narrow cell: the suit's symbol (or betl / sans), ``i.`` for igra, ``×2`` … for the
+    kontra chain, ``b.k.`` for pik without kontra; `used` collects what the legend must explain."""
+    if score is not None and score.case is HandCase.ALL_PASS:
         return w["refe"] if score.refe_written else w["all_pass"]
-    if score.contract is None:
+    if score is None or score.contract is None:
+        used.add("unscored")
         return "—"
-    text = (w["short_igra"] if score.contract.igra else "") + score.contract.strain.serbian
+    strain = score.contract.strain
+    trump = strain.trump
+    text = trump.symbol if trump is not None else w[f"short_{strain.serbian}"]
+    if trump is None:
+        used.add(strain.serbian)
+    if score.contract.igra:
+        text = w["short_igra"] + text
+        used.add("igra")
     if score.case is HandCase.PIK_NO_KONTRA:
+        used.add("no_kontra")
         return text + " " + w["short_no_kontra"]
     if score.kontra:
+        used.add("kontra")
         text += f" ×{1 << score.kontra}"
     return text
 
 
-def _change_label(applied: AppliedChange, w: Mapping[str, str], short: bool) -> str:
+def _refe_mark(score: HandScore) -> str:
+    """A hand played under an open refe: ▲ when the declarer passed, ▼ when he fell."""
+    return "▲" if score.passed else "▼"
+
+
+def _legend(used: set[str], w: Mapping[str, str]) -> list[str]:
+    """What the sheet's short marks mean, only those it uses: a reader never meets a mark the sheet does not
+    explain."""
+    order = ("igra", "betl", "sans", "kontra", "no_kontra", "refe", "trial", "ispravka", "otpis", "unscored", "hat")
+    return [w[f"legend_{name}"] for name in order if name in used]
+
+
+def _change_label(applied: AppliedChange, w: Mapping[str, str], short: bool, used: set[str] | None = None) -> str:
     change = applied.change
     if change.trial is not None:
+        if used is not None:
+            used.add("trial")
         return (w["short_trial"] if short else w["trial"]).format(trial=change.trial)
     if short:
+        if used is not None and change.kind in (ChangeKind.ISPRAVKA, ChangeKind.OTPIS):
+            used.add(change.kind.value)
         return {ChangeKind.ISPRAVKA: w["short_ispravka"], ChangeKind.OTPIS: w["short_otpis"]}.get(change.kind, "±")
     return w[change.kind.value]
 
@@ -90,6 +116,19 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
     cell = font(CELL_FONT)
     small = font(SMALL_FONT)
     bold = font(CELL_FONT + 1, bold=True)
+    used: set[str] = set()
+    contracts = [_contract(h.score, w, used) for h in paper.hands]
+    shorts = [[_change_label(a, w, True, used) for a in h.changes] for h in paper.hands]
+    refe_marks: list[str] = ["", "", ""]
+    for paper_hand in paper.hands:
+        score = paper_hand.score
+        if score is not None and score.refe_doubled and score.declarer is not None:
+            refe_marks[score.declarer] += _refe_mark(score)
+            used.add("refe")
+        if score is not None and score.refe_written:
+            used.add("refe")
+    if any(c.under_hat for c in paper.players) and not paper.ended:
+        used.add("hat")
     legend: list[str] = []
     for paper_hand in paper.hands:
         for applied in paper_hand.changes:
@@ -100,6 +139,10 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
             if not applied.applied:
                 line += f" ({w['not_applied']})"
             legend.append(line)
+    legend_first = set()
+    for line in legend:
+        legend_first.update(wrap(line, small, WIDTH - 2 * MARGIN - 6))
+    legend += _legend(used, w)
     legend_lines = [part for line in legend for part in wrap(line, small, WIDTH - 2 * MARGIN - 6)]
     rows = 1 + sum(1 + len(h.changes) for h in paper.hands)
     status_lines = 2 if paper.ended and paper.write_off is not None and any(paper.write_off) else 1
@@ -141,12 +184,12 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
     y += ROW_H
     left_supe = [0, 0, 0]
     right_supe = [0, 0, 0]
-    for paper_hand in paper.hands:
+    for index, paper_hand in enumerate(paper.hands):
         score = paper_hand.score
         canvas.text((MARGIN, y, MARGIN + HAND_W, y + ROW_H), str(paper_hand.n), small, GREY, align="right")
         canvas.text(
             (MARGIN + HAND_W, y, MARGIN + HAND_W + GAME_W, y + ROW_H),
-            _contract(score, w) if score is not None else w["unscored"],
+            contracts[index],
             cell if score else small,
             INK if score else GREY,
         )
@@ -164,15 +207,13 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
                 if score.refe_written:
                     canvas.text(bule_box, "△", cell, BLUE, align="centre")
                 elif entry.bule:
-                    mark = "▲" if score.refe_doubled and seat == score.declarer else ""
+                    mark = _refe_mark(score) if score.refe_doubled and seat == score.declarer else ""
                     colour = RED if own[seat] < 0 else INK
                     canvas.text(bule_box, mark + signed(own[seat]).lstrip("+"), cell, colour, align="right")
         y += ROW_H
-        for applied in paper_hand.changes:
+        for applied, short in zip(paper_hand.changes, shorts[index], strict=True):
             canvas.rect((MARGIN, y, right, y + ROW_H), fill=GOLD)
-            canvas.text(
-                (MARGIN + HAND_W, y, MARGIN + HAND_W + GAME_W, y + ROW_H), _change_label(applied, w, True), small, BLUE
-            )
+            canvas.text((MARGIN + HAND_W, y, MARGIN + HAND_W + GAME_W, y + ROW_H), short, small, BLUE)
             for seat in range(3):
                 if applied.applied and applied.entries[seat].bule:
                     _, bule_box, _ = _cells(seat, y)
@@ -203,7 +244,8 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
         )
         canvas.text(right_box, str(column.supe_right), font(CELL_FONT, bold=True), align="right")
         x = _player_left(seat)
-        marks = "▲" * column.refe_played + "△" * column.refe_open
+        played = refe_marks[seat] + "▲" * max(0, column.refe_played - len(refe_marks[seat]))
+        marks = played + "△" * column.refe_open
         if column.under_hat and not paper.ended:
             marks = (marks + " " + w["hat"]).strip()
         canvas.text((x, marks_y, x + PLAYER_W, marks_y + ROW_H), marks or "—", cell, BLUE, align="centre")
@@ -233,7 +275,7 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
         canvas.text((MARGIN, y, right, y + ROW_H), f"{w['write_off']}: {items}", small, GREY)
         y += ROW_H
     for line in legend_lines:
-        canvas.text((MARGIN + 2, y, right, y + ROW_H - 2), line, small, BLUE)
+        canvas.text((MARGIN + 2, y, right, y + ROW_H - 2), line, small, BLUE if line in legend_first else GREY)
         y += ROW_H - 2
     return canvas
 

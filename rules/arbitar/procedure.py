@@ -455,11 +455,14 @@ def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THRE
     defence = score.defence_tricks[right_of(declarer)] + score.defence_tricks[left_of(declarer)]
     evidence: dict[str, Any] = {"defence_tricks": defence}
     if not played_own_cards(the_hand, shape, other):
-        evidence["note"] = f"{players[other]} nije pratio: njegove karte je igrao {players[fallen]}"
+        evidence["not_own_cards"] = players[other]  # he did not follow: the fallen player played his cards
+        evidence["cards_played_by"] = players[fallen]
         return ArbitarVerdict(STAYS, None, None, NOT_OBVIOUS, evidence, REASON_NOT_OBVIOUS), stats
     played = played_hand(the_hand)
     needed = 5 if shape is DefenceShape.KONTRA else 4
     evidence["needed"] = 1 if played.betl else needed
+    if played.betl:
+        evidence["betl"] = True  # `needed` is then the declarer's tricks that make the betl fall
 
     def ruins(moment: Moment, value: int) -> bool:
         if played.betl:

@@ -132,7 +132,7 @@ def _ranks(bits: int) -> list[int]:
 
 def _show(suit: int, bits: int) -> str:
     ranks = " ".join("10" if RANKS[r] == "T" else RANKS[r] for r in _ranks(bits))
-    return f"{Suit(suit).serbian} {ranks}" if ranks else f"{Suit(suit).serbian} —"
+    return f"{Suit(suit).symbol} {ranks}" if ranks else f"{Suit(suit).symbol} —"
 
 
 def trump_tricks(hand: int, trump: int | None) -> int:
@@ -214,7 +214,7 @@ def count_rezons(
     ]
     aq_ok = bool(aq_suits) and not declarer_last_after_passes
     if aq_suits:
-        where = ", ".join(Suit(s).serbian for s in aq_suits)
+        where = ", ".join(Suit(s).symbol for s in aq_suits)
         if aq_ok:
             note("rezon.aq_ok", where=where)
         else:
