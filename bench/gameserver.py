@@ -164,14 +164,14 @@ async def analyse(desk: Desk, done: Synchronized[int]) -> None:
     try:
         while True:
             for game, n, fallen, _ in hands:
-                await desk.arbitar_pool.run(arbitrate, game, n, fallen)
+                await desk.deps.arbitar().run(arbitrate, game, n, fallen)
                 with done.get_lock():
                     done.value += 1
     except Exception:  # the run goes on without the Arbitar beside it, and says why
         traceback.print_exc()
         raise
     finally:
-        desk.arbitar_pool.shutdown()
+        desk.deps.arbitar().shutdown()
 
 
 def import_beside(database: str, started: Synchronized[int], hands_done: Synchronized[int], stop: Any) -> None:

@@ -51,7 +51,7 @@ class App:
         from bot.gameserver.link import GameServerLink, link_keys  # noqa: PLC0415 (the link only when configured)
         from bot.gameserver.outbox import HttpGameServer  # noqa: PLC0415 (the link only when configured)
 
-        if self.link is None and isinstance(self.desk.game_server, HttpGameServer):
+        if self.link is None and isinstance(self.desk.deps.game_server, HttpGameServer):
             self.link = GameServerLink(self.desk, self.config.gameserver, link_keys(self.config.gameserver))
             await self.link.start()
 
@@ -85,7 +85,7 @@ class App:
         if self.sweeper is not None:
             self.sweeper.wake()
         if self.chats.ports:  # a process without the platforms (waiting for the gateway) leaves chat effects alone
-            self.desk.chat_outbox.wake()
+            self.desk.delivery.chat_outbox.wake()
         if self.link is not None:
             self.link.worker.wake()
 
@@ -96,14 +96,14 @@ class App:
     async def close(self) -> None:
         if self.inbox is not None:
             await self.inbox.stop()
-        await self.desk.chat_outbox.stop()
+        await self.desk.delivery.chat_outbox.stop()
         if self.sweeper is not None:
             await self.sweeper.stop()
         if self.link is not None:
             await self.link.stop()
         if isinstance(self.timers, SchedulerTimers):
             self.timers.shutdown()
-        self.desk.arbitar_pool.shutdown()
+        self.desk.deps.arbitar().shutdown()
         await self.db.close()
 
 
@@ -134,7 +134,7 @@ async def take_gateway(
     if taking.cancelled():
         raise StandbyStopped
     taking.result()
-    await app.desk.chat_outbox.release_leases()
+    await app.desk.delivery.chat_outbox.release_leases()
     return gateway
 
 
@@ -199,7 +199,9 @@ def _assemble(
     if isinstance(timers, SchedulerTimers):
         timers.bind(desk.run_due)
         timers.start()
-    desk.chat_outbox.background = not read_only  # `desk.start()`, once the adapters are attached, starts its worker
+    desk.delivery.chat_outbox.background = (
+        not read_only
+    )  # `desk.start()`, once the adapters are attached, starts its worker
     sweeper = None
     if not read_only and (sweep if sweep is not None else isinstance(timers, SchedulerTimers)):
         sweeper = Sweeper(desk)

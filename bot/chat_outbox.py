@@ -2,7 +2,7 @@
 own transaction (the builders below), and `ChatOutbox`, the outbox engine's worker (`bot.outbox_engine`) that
 delivers them through the chat ports.
 
-The desk delivers at once after its commit (`DeskBase.deliver_effects`), so members see what they saw before; the
+The desk delivers at once after its commit (`Delivery.deliver_effects`), so members see what they saw before; the
 rows make it survive a crash in between: `Desk.start` delivers whatever is still pending, and the worker started
 with the bot (`ChatOutbox.start`) retries what failed for a while. Each platform's part of an effect is begun,
 then done with what the platform created (a call's message ids, kept as notices) in one transaction, so a
@@ -261,10 +261,17 @@ class Reach(Protocol):
     """What delivery needs of the desk: the database, the ports, a trial's space as platforms show it, the
     club's words and the bounds of its outbox."""
 
-    db: Database
-    chat: Chats
-    game_server: GameServerPort
-    config: Config
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def chat(self) -> Chats: ...
+
+    @property
+    def game_server(self) -> GameServerPort: ...
+
+    @property
+    def config(self) -> Config: ...
 
     async def trial_space(self, trial: Trial) -> TrialSpace: ...
 

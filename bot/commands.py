@@ -56,7 +56,7 @@ class Commands:
         try:
             self.desk.links.gate(member)
         except Refused as refused:  # rendered here, at the edge, as before any command runs
-            shown = self.desk.refuse(refused.key, **refused.values)
+            shown = self.desk.voice.refuse(refused.key, **refused.values)
             caller = Caller(TEXT_PLATFORM, str(member.id), None, place, refusal=shown)
             return await self.handle_as(caller, text, upload)
         return await self.handle_as(Caller(TEXT_PLATFORM, str(member.id), member, place), text, upload)
@@ -65,7 +65,7 @@ class Commands:
         """A typed line, answered in the caller's language (`/jezik`), the club's for an account not linked. Text
         that is no command is a message in his trial when typed privately; in the club's chat it is not the
         bot's."""
-        async with self.desk.reading(caller.member):
+        async with self.desk.voice.reading(caller.member):
             return await self._handle_as(caller, text, upload)
 
     async def _handle_as(self, caller: Caller, text: str, upload: Upload | None = None) -> Reply | None:
@@ -78,7 +78,7 @@ class Commands:
             return await self.desk.trials.say(caller.member, text)
         name, command, rest = self.find(line)
         if command is None:
-            return self.desk.refuse("command.unknown", name=name)
+            return self.desk.voice.refuse("command.unknown", name=name)
         return await self.run(caller, command, rest, upload)
 
     async def run(self, caller: Caller, command: Command, rest: str, upload: Upload | None = None) -> Reply:
@@ -88,5 +88,5 @@ class Commands:
         try:
             args = with_upload(command, read_args(command, rest, self.desk.t), upload, self.desk.t)
         except Usage as problem:
-            return self.desk.refuse("command.usage", problem=str(problem), usage=self.desk.t(command.usage_key))
+            return self.desk.voice.refuse("command.usage", problem=str(problem), usage=self.desk.t(command.usage_key))
         return await run(self.desk, caller, command, args)

@@ -86,7 +86,7 @@ async def serve(url: str) -> None:
         held = await take_gateway(app)
         app.attach(PrintingChat())
         print("gateway", flush=True)
-        await app.desk.deliver_effects()
+        await app.desk.delivery.deliver_effects()
         await held.watch()
 
     try:

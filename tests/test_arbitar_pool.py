@@ -43,7 +43,7 @@ async def pooled(tmp_path: Path) -> AsyncIterator[Club]:
     await store_fall_game(club)
     await open_trial(club, GAME, caller="marko")
     yield club
-    club.desk.arbitar_pool.shutdown()
+    club.desk.deps.arbitar().shutdown()
     await club.db.close()
 
 
@@ -112,7 +112,7 @@ async def test_a_killed_worker_leaves_the_players_correction_to_try_again(
         assert decided.ok, decided.text
         assert "ostaje" in decided.text
     finally:
-        club.desk.arbitar_pool.shutdown()
+        club.desk.deps.arbitar().shutdown()
         await club.db.close()
 
 

@@ -18,7 +18,7 @@ def posted(club: Club) -> list[tuple[str, str]]:
 
 
 async def test_the_post_names_its_channel_whatever_its_subject(club: Club) -> None:
-    await club.desk.enqueue_effects(
+    await club.desk.delivery.enqueue_effects(
         [
             effect.post_notice("test:1", CallPost("call:1", "za većnike", (), (), channel=Channel.COUNCILORS)),
             effect.post_notice("test:1", CallPost("councilor:1", "za sudije", (), (), channel=Channel.REFEREES)),
@@ -32,7 +32,7 @@ async def test_a_row_written_before_posts_named_their_channel_reaches_the_one_it
         NewEffect("test:2", "post_call", {"subject": s, "text": s, "mention": [], "direct": [], "buttons": []})
         for s in ("councilor:appeal:3", "call:4", "councilor:vote:5")
     ]
-    await club.desk.enqueue_effects(old)
+    await club.desk.delivery.enqueue_effects(old)
     assert posted(club) == [
         ("councilor:appeal:3", Channel.COUNCILORS),
         ("call:4", Channel.REFEREES),

@@ -45,7 +45,7 @@ async def crash_after_commit(club: Club) -> None:
     async def dead() -> int:
         return 0
 
-    club.desk.chat_outbox.deliver = dead  # type: ignore[method-assign]  # the one outbox every part delivers through
+    club.desk.delivery.chat_outbox.deliver = dead  # type: ignore[method-assign]  # the one outbox every part delivers through
 
 
 async def restart(club: Club, tmp_path: Path) -> Club:
@@ -56,7 +56,7 @@ async def restart(club: Club, tmp_path: Path) -> Club:
     server = LoggingGameServer()
     desk = Desk(db, Chats([chat]), server, club.clock, club.config, ManualTimers())
     await desk.start()
-    return Club(db, desk, chat, club.clock, desk.timers, server, club.config)  # type: ignore[arg-type]
+    return Club(db, desk, chat, club.clock, desk.deps.timers, server, club.config)  # type: ignore[arg-type]
 
 
 def of(chat: RecordingChat, kind: str, text: str = "") -> list[Sent]:
@@ -200,15 +200,15 @@ async def test_a_delivery_begun_but_not_done_is_repeated_on_the_console_as_an_ed
     class Crash(BaseException):
         pass
 
-    real = desk.chat_outbox.store.done
+    real = desk.delivery.chat_outbox.store.done
 
     async def crash_before_done(*args: Any, **kwargs: Any) -> None:
         raise Crash
 
-    desk.chat_outbox.store.done = crash_before_done  # type: ignore[method-assign]
+    desk.delivery.chat_outbox.store.done = crash_before_done  # type: ignore[method-assign]
     with pytest.raises(Crash):
         await desk.calls.call(ana, 500)
-    desk.chat_outbox.store.done = real  # type: ignore[method-assign]
+    desk.delivery.chat_outbox.store.done = real  # type: ignore[method-assign]
     posted = [line for line in out if "Poziv sudiji za partiju 500" in line]
     assert len(posted) == 1
     assert not posted[0].startswith("[#sudije] (izmena)")
@@ -279,10 +279,10 @@ class WorkerClock:
 async def flaky_club(tmp_path: Path, failures: list[BaseException | None]) -> tuple[Club, Flaky, WorkerClock]:
     club = await make_club(tmp_path)
     flaky = Flaky(failures)
-    club.desk.chat.ports.append(flaky)  # type: ignore[arg-type]
+    club.desk.deps.chat.ports.append(flaky)  # type: ignore[arg-type]
     clock = WorkerClock()
     club.desk.deps.chat_outbox = ChatOutbox(
-        club.desk, clock, backoff=Backoff(initial=1.0, maximum=60.0), rng=random.Random(1), max_attempts=4
+        club.desk.delivery, clock, backoff=Backoff(initial=1.0, maximum=60.0), rng=random.Random(1), max_attempts=4
     )
     await club.member("ana")
     await club.member("sudija1", "referee")
@@ -302,15 +302,15 @@ async def test_a_transient_failure_is_retried_with_backoff_and_delivered_once(tm
     assert "RateLimited" in effect.last_error
     assert effect.next_at is not None
     assert clock.now + timedelta(seconds=0.5) <= effect.next_at <= clock.now + timedelta(seconds=1)
-    assert await club.desk.chat_outbox.deliver() == 0  # not due yet: nothing asked
+    assert await club.desk.delivery.chat_outbox.deliver() == 0  # not due yet: nothing asked
     assert flaky.calls == 1
     clock.now += timedelta(seconds=1)
-    assert await club.desk.chat_outbox.deliver() == 0  # the network now
+    assert await club.desk.delivery.chat_outbox.deliver() == 0  # the network now
     (effect,) = await ChatOutboxStore(club.db).listing()
     assert effect.next_at is not None
     assert clock.now + timedelta(seconds=1) <= effect.next_at <= clock.now + timedelta(seconds=2)  # doubled
     clock.now += timedelta(seconds=2)
-    assert await club.desk.chat_outbox.deliver() == 1
+    assert await club.desk.delivery.chat_outbox.deliver() == 1
     assert len(flaky.told) == 1
     assert len(of(club.chat, "post")) == 1  # the platform that had its part is not asked again
     (effect,) = await ChatOutboxStore(club.db).listing()
@@ -338,7 +338,7 @@ async def test_a_permanent_failure_is_recorded_and_logged_and_never_retried(
         "flaky": DeliveryState.FAILED,
     }
     clock.now += timedelta(days=1)
-    assert await club.desk.chat_outbox.deliver() == 0
+    assert await club.desk.delivery.chat_outbox.deliver() == 0
     assert flaky.calls == 2  # the post once (never again), and the notice
     await club.db.close()
     from bot.cli import main  # noqa: PLC0415 (an officer sees it)
@@ -361,7 +361,7 @@ async def test_transient_failures_past_the_bound_end_as_dead(tmp_path: Path) -> 
     assert (await club.desk.calls.call(await club.get("ana"), 500)).ok
     for _ in range(5):
         clock.now += timedelta(minutes=5)
-        await club.desk.chat_outbox.deliver()
+        await club.desk.delivery.chat_outbox.deliver()
     assert flaky.calls == 5  # max_attempts, then the officials' notice (delivered)
     notice, effect = await ChatOutboxStore(club.db).listing()
     assert effect.state is OutboxState.DEAD  # given up (it was `failed` before dead letters)
@@ -393,7 +393,7 @@ async def test_a_waiting_effect_holds_its_calls_queue_but_not_the_others(tmp_pat
     assert [t for t in flaky.told if "501" in t]
     assert not [t for t in flaky.told if "500" in t]
     clock.now += timedelta(seconds=5)
-    await club.desk.chat_outbox.deliver()
+    await club.desk.delivery.chat_outbox.deliver()
     assert flaky.told[-1].count("500") == 1
     assert (await ChatOutboxStore(club.db).counts()) == {"sent": 3}
     await club.db.close()
@@ -440,7 +440,7 @@ async def test_the_worker_started_with_the_bot_retries_when_woken(tmp_path: Path
         flaky = Flaky([RateLimited()])
         app.chats.ports.append(flaky)  # type: ignore[arg-type]
         clock = WorkerClock()
-        outbox = app.desk.chat_outbox
+        outbox = app.desk.delivery.chat_outbox
         outbox.clock = clock
         assert outbox._task is None  # not before the platforms are attached: it would deliver to none of them
         await app.desk.start()
@@ -459,12 +459,12 @@ async def test_the_worker_started_with_the_bot_retries_when_woken(tmp_path: Path
         assert len(flaky.told) == 1
     finally:
         await app.close()
-    assert app.desk.chat_outbox._task is None  # stopped with the bot
+    assert app.desk.delivery.chat_outbox._task is None  # stopped with the bot
 
 
 async def test_a_desk_without_platforms_leaves_its_chat_effects_to_the_bot(two: Club, tmp_path: Path) -> None:
     """A command line's desk (no chat port) decides; the bot, with its platforms, delivers what it wrote."""
-    two.desk.chat.ports.clear()
+    two.desk.deps.chat.ports.clear()
     assert (await two.desk.calls.call(await two.get("ana"), 500)).ok
     assert await pending(two) == 1
     club = await restart(two, tmp_path)
@@ -476,10 +476,10 @@ async def test_a_desk_without_platforms_leaves_its_chat_effects_to_the_bot(two: 
 async def test_the_worker_survives_a_database_that_fails_a_moment(two: Club) -> None:
     import sqlite3  # noqa: PLC0415
 
-    outbox = two.desk.chat_outbox
-    two.desk.chat.ports.clear()  # the decision's own delivery leaves the post to the worker
+    outbox = two.desk.delivery.chat_outbox
+    two.desk.deps.chat.ports.clear()  # the decision's own delivery leaves the post to the worker
     assert (await two.desk.calls.call(await two.get("ana"), 500)).ok
-    two.desk.chat.ports.append(two.chat)
+    two.desk.deps.chat.ports.append(two.chat)
     real = outbox.store.due
     failures = [sqlite3.OperationalError("database is locked")]
 
@@ -521,7 +521,7 @@ async def test_an_effect_another_process_delivers_is_left_to_it_and_its_queue_wa
     assert not await store.lease(first.id, now, now + timedelta(minutes=2))  # only one process holds it
     assert await store.due(now) == []  # the leased effect, and the one behind it in its queue, wait
 
-    other = ChatOutbox(two.desk)  # a second process's worker on the same database
+    other = ChatOutbox(two.desk.delivery)  # a second process's worker on the same database
     assert await other.deliver() == 0
     assert two.chat.sent == []
     assert [e.id for e in await store.due(now + timedelta(minutes=3))] == [first.id, second.id]  # ran out
@@ -644,7 +644,7 @@ async def test_a_councilor_calls_rows_are_in_the_clubs_language_whatever_the_ref
     assert asked.text == en.t("councilor.ok")  # his answer in his language
     (ccall,) = await club.db.calls.councilor_calls_for(trial_id)
     assert {s.text for s in of(club.chat, "post")} == {club.desk.t("councilor.notice", game=600, until=ccall.deadline)}
-    assert club.desk.messages.language == "sr"
+    assert club.desk.voice.messages.language == "sr"
     assert [b.label for b in of(club.chat, "post")[0].buttons] == [sr.t("button.join")]
     assert [s.text for s in of(club.chat, "say")] == [sr.t("councilor.called", minutes=5)]
     joined = await club.desk.press(await club.get("vecnik"), "join", ccall.id)
@@ -665,7 +665,7 @@ async def test_a_4xx_a_platform_may_heal_is_retried_then_dead_with_the_officials
     assert (await club.desk.calls.call(await club.get("ana"), 500)).ok
     for _ in range(4):
         clock.now += timedelta(minutes=5)
-        await club.desk.chat_outbox.deliver()
+        await club.desk.delivery.chat_outbox.deliver()
     notice, effect = await ChatOutboxStore(club.db).listing()
     assert effect.state is OutboxState.DEAD
     assert flaky.calls == 5  # the bound, then the notice

@@ -33,7 +33,7 @@ async def test_a_repeated_opening_of_a_trials_space_finds_its_thread(world: Worl
         async with app.db.transaction() as conn:
             await conn.execute("UPDATE chat_outbox SET state = 'pending' WHERE id = ?", (opening.id,))
             await conn.execute("UPDATE chat_deliveries SET state = 'started' WHERE effect = ?", (opening.id,))
-        assert await app.desk.chat_outbox.deliver() == 1
+        assert await app.desk.delivery.chat_outbox.deliver() == 1
         threads = [t for t in fake.threads_in(world.trials.id) if t.name == f"Suđenje #{trial_id}"]
         assert [t.id for t in threads] == [thread.id]
         assert await store.deliveries(opening.id) == {"discord": DeliveryState.DONE}

@@ -225,7 +225,7 @@ async def test_the_4xx_that_can_heal_are_retried_and_only_a_final_refusal_is_fin
     linked: tuple[Linked, Faults],
 ) -> None:
     bot, faults = linked
-    server = bot.desk.game_server
+    server = bot.desk.deps.game_server
     bot.ref.add_table(table_of(300))
     bot.ref.add_table(table_of(301))
     # A rotated secret (401), a proxy's page for a wrong address (404 without the protocol's answer): they heal.
@@ -260,7 +260,7 @@ async def test_retry_after_is_honoured(linked: tuple[Linked, Faults]) -> None:
     bot, faults = linked
     bot.ref.add_table(table_of(300))
     faults.answers["pause_table"] = (429, '{"ok": false}', {"Retry-After": "120"})
-    await bot.desk.game_server.pause_table(300)
+    await bot.desk.deps.game_server.pause_table(300)
     assert await bot.flush() == 0
     [waiting] = await bot.link.worker.store.listing(OutboxState.PENDING)
     assert waiting.next_at is not None

@@ -280,7 +280,7 @@ async def test_a_referee_freed_in_a_process_without_platforms_is_offered_the_cal
     await elsewhere.presence(late, True)  # seen by a process waiting for the gateway: nothing shown there
     await elsewhere.presence(await club.get("kasni"), True)
     assert club.chat.to("dm:kasni") == []
-    await club.desk.deliver_effects()  # the process holding the platforms, woken by the commit
+    await club.desk.delivery.deliver_effects()  # the process holding the platforms, woken by the commit
     offered = club.chat.to("dm:kasni")
     assert len(offered) == 1
     assert "100" in offered[0].text

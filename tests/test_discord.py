@@ -569,7 +569,7 @@ async def test_relay_from_another_platform_pings_nobody_and_own_messages_are_not
         ana = await app.db.members.by_nick("ana")
         assert ana is not None
         count = len(fake.messages_in(thread.id))
-        space = await app.desk.trial_space_by_id(trial_id)
+        space = await app.desk.lookups.trial_space_by_id(trial_id)
         assert space is not None
         token = relaying_from_discord.set(ana.id)
         try:

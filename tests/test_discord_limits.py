@@ -92,7 +92,7 @@ async def restart_and_close(world: World, app: App, trial_id: int) -> App:
     world.apps.remove(app)
     restarted = await world.app()
     async with world.running(restarted) as bot:
-        space = await restarted.desk.trial_space_by_id(trial_id)
+        space = await restarted.desk.lookups.trial_space_by_id(trial_id)
         assert space is not None
         await bot.chat.close_trial_space(space, "Suđenje je završeno.")
     return restarted

@@ -201,7 +201,9 @@ async def test_a_403_at_run_time_is_reported_meanwhile_and_retried_when_the_perm
         assert "Missing Permissions" in answer[1]
         assert not thread.locked
         [trial] = await app.db.trials.for_game(100)
-        [(closing, error)] = await app.desk.chat_outbox.store.waiting(f"call:{trial.call}", "close_trial_space")
+        [(closing, error)] = await app.desk.delivery.chat_outbox.store.waiting(
+            f"call:{trial.call}", "close_trial_space"
+        )
         assert closing["trial"] == trial_id
         assert error is not None
         assert error.startswith("discord: Forbidden")
@@ -213,4 +215,4 @@ async def test_a_403_at_run_time_is_reported_meanwhile_and_retried_when_the_perm
         await settle()
         last = fake.messages_in(thread.id)[-1]["content"]
         assert last.startswith(sr.t("trial.finished", game=100, verdict="—", reason="—").split(".")[0])
-        assert await app.desk.chat_outbox.store.waiting(f"call:{trial.call}", "close_trial_space") == []
+        assert await app.desk.delivery.chat_outbox.store.waiting(f"call:{trial.call}", "close_trial_space") == []

@@ -65,7 +65,7 @@ async def test_fifty_referees_press_at_once_the_losers_are_answered_before_the_w
     assert all(reply.text == told for reply in replies if not reply.ok)
     trial = await club.db.trials.open_for_game(500)
     assert trial is not None
-    assert await club.desk.nick(trial.referee) == winners[0]
+    assert await club.desk.lookups.nick(trial.referee) == winners[0]
     late = await club.desk.trials.take(judges[0] if winners[0] != judges[0].nick else judges[1], call.id)
     assert late.text == club.desk.t("take.taken", game=500, referee=winners[0])
 

@@ -332,7 +332,7 @@ async def test_the_paper_shows_the_trial_number_never_the_referees_name(
 ) -> None:
     commands = await people(club)
     server = CapturingServer()
-    club.desk.game_server = server
+    club.desk.deps.game_server = server
     await club.game(200, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=5)
     trial = await take(club, 200)
     referee = await club.get("sudija1")

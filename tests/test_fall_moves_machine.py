@@ -79,7 +79,7 @@ class FallMovesMachine(RuleBasedStateMachine):
         self.dir = Path(tempfile.mkdtemp(prefix="fallmoves"))
         self.club: Club = self.run(make_club(self.dir))
         self.server = Server()
-        self.club.desk.game_server = self.server
+        self.club.desk.deps.game_server = self.server
         self.commands = Commands(self.club.desk)
         self.game = the_game()
         self.last = sum(1 for h in self.game.hands if h.completed)
@@ -188,7 +188,7 @@ class FallMovesMachine(RuleBasedStateMachine):
     def one_fall_move_per_hand_and_the_paper_is_its_recomputation(self) -> None:
         async def check() -> None:
             club = self.club
-            moves = await club.desk.fall_moves(NUMBER)
+            moves = await club.desk.lookups.fall_moves(NUMBER)
             assert all(count <= 1 for count in moves_per_hand(moves).values()), moves
             game = await club.db.games.get(NUMBER)
             assert game is not None

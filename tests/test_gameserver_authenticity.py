@@ -122,7 +122,7 @@ async def relink(linked: Linked, keys: Keyring) -> None:
     await linked.link.stop()
     await linked.bot_server.close()
     linked.link = GameServerLink(linked.desk, linked.desk.config.gameserver, keys, clock=linked.clock.now)
-    linked.desk.game_server.wake = linked.link.worker.wake  # type: ignore[attr-defined]
+    linked.desk.deps.game_server.wake = linked.link.worker.wake  # type: ignore[attr-defined]
     linked.bot_server = TestServer(linked.link.app, host="127.0.0.1", port=port)
     await linked.bot_server.start_server()
     await linked.link.feed.resync()  # the link's start, but its worker: the test sends the outbox (`flush`)
@@ -134,7 +134,7 @@ async def test_a_secret_rotated_mid_run_loses_nothing(linked: Linked) -> None:
     linked.ref.keyring = Keyring(OLD, (OLD,))
     await relink(linked, Keyring(OLD, (OLD,)))
     table = linked.table(801)
-    server = linked.desk.game_server
+    server = linked.desk.deps.game_server
     moves = 0
 
     async def play(steps: int) -> None:
@@ -186,7 +186,7 @@ async def test_each_direction_may_have_a_secret_of_its_own(linked: Linked) -> No
         await linked.member(nick)
     table = linked.table(802)
     await table.step()
-    await linked.desk.game_server.pause_table(802)
+    await linked.desk.deps.game_server.pause_table(802)
     assert await linked.flush() == 1
     assert table.paused
     assert all(status == 200 for status, _ in linked.ref.answers)
@@ -264,7 +264,7 @@ async def test_a_401_period_heals_and_loses_no_command(linked: Linked) -> None:
     linked.table(806)
     await linked.ref.tables[806].step()  # its events are refused too (the bot does not know the new key) …
     assert linked.ref.answers[-1][0] == 401
-    server = linked.desk.game_server
+    server = linked.desk.deps.game_server
     await server.pause_table(806)
     await server.resume_table(806)
     for _ in range(3):

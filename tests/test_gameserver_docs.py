@@ -113,7 +113,7 @@ async def test_the_recipe_takes_the_bots_commands_once_per_key(linked: Linked) -
     try:
         worker = OutboxWorker(linked.db, str(server.make_url("/")), KEY, linked.clock.now, rng=random.Random(1))
         try:
-            port = linked.desk.game_server
+            port = linked.desk.deps.game_server
             await port.pause_table(561)  # type: ignore[attr-defined]
             await port.pause_table(999)  # type: ignore[attr-defined]
             await port.set_plavac("ana", None)  # type: ignore[attr-defined]

@@ -142,7 +142,7 @@ async def test_the_callers_offers_are_cancelled_for_an_out_of_game_trial_and_res
 
 
 async def test_a_link_code_is_delivered_and_an_issued_code_is_used_once(linked: Linked) -> None:
-    await linked.desk.game_server.deliver_link_code("ana", "K7Q2PX")
+    await linked.desk.deps.game_server.deliver_link_code("ana", "K7Q2PX")
     await linked.flush()
     assert linked.ref.shown_codes["ana"] == "K7Q2PX"
     await linked.ref.issue_link_code("marko", "ZX81AB")
@@ -272,7 +272,7 @@ async def test_the_server_down_then_up_gets_every_command_in_order_per_table(lin
         table = linked.table(number)
         await table.step()
     await linked.ref_server.runner.cleanup()  # the game server goes down
-    server = linked.desk.game_server
+    server = linked.desk.deps.game_server
     for _ in range(2):
         for number in (507, 508):
             await server.pause_table(number)
@@ -304,7 +304,7 @@ async def test_the_server_down_then_up_gets_every_command_in_order_per_table(lin
 async def test_a_refused_command_is_kept_as_a_failure_and_the_queue_goes_on(
     linked: Linked, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    server = linked.desk.game_server
+    server = linked.desk.deps.game_server
     await server.pause_table(999)  # no such table on the game server: 404
     linked.table(509)
     await linked.ref.tables[509].step()

@@ -126,7 +126,7 @@ async def test_a_delivered_command_whose_acknowledgement_was_lost_is_not_done_tw
     try:
         linked.table(800)
         await linked.ref.tables[800].step()
-        await linked.desk.game_server.pause_table(800)
+        await linked.desk.deps.game_server.pause_table(800)
         store = linked.link.worker.store
         real_end = store.end  # where a command's end (here: sent) is recorded
 

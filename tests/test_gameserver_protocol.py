@@ -98,7 +98,7 @@ async def test_what_the_reference_server_and_the_bot_send_conforms_to_the_schema
         assert await LiveFeedStore(linked.db).digest(900) == canonical_log(stored)[0]  # in its canonical form
         for doc in table.sent:
             assert schema_problems(doc, {"$ref": f"#/$defs/event_{doc['type']}", **SCHEMA}) == [], doc
-        port = linked.desk.game_server
+        port = linked.desk.deps.game_server
         await port.set_plavac("ana", None)
         await port.paper_changed(900, {"game": 900})
         await port.deliver_link_code("ana", "XY12")

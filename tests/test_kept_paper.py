@@ -62,7 +62,7 @@ async def fresh(db: Database, number: int, names: bool = True) -> Paper:
 
 async def assert_current(club: Club | Linked, number: int) -> KeptPaper:
     """The kept paper, both its forms and what /papir shows are what a fresh computation gives."""
-    kept = await club.desk.kept_paper(number)
+    kept = await club.desk.lookups.kept_paper(number)
     assert kept.paper == await fresh(club.db, number)
     assert kept.anonymous == await fresh(club.db, number, names=False)
     assert kept.game == await club.db.games.get(number)
@@ -125,7 +125,7 @@ async def test_a_verdict_shows_on_the_paper_it_changed(club: Club) -> None:
     trial = await open_trial(club, 43, caller="marko")
     referee = await club.get("sudija1")
     assert (await club.desk.draft(referee, Draft(BulaChange({"ana": 4, "petar": -2}, hand=4), "test"))).ok
-    assert await club.desk.kept_paper(43) is before  # a draft writes nothing the paper is computed from
+    assert await club.desk.lookups.kept_paper(43) is before  # a draft writes nothing the paper is computed from
     assert (await club.desk.finish(referee)).ok
     after = await assert_current(club, 43)
     assert after.version == before.version + 1
@@ -185,11 +185,11 @@ async def test_a_paper_read_while_its_game_is_written_is_kept_only_as_it_then_st
         return changes
 
     monkeypatch.setattr(club.db.paper_changes, "for_game", read_while_written)
-    kept = await club.desk.kept_paper(45)
+    kept = await club.desk.lookups.kept_paper(45)
     monkeypatch.undo()
     assert written
     assert [c.id for c in kept.changes] == written  # read again, not kept as the older reading
-    assert kept is await club.desk.kept_paper(45)
+    assert kept is await club.desk.lookups.kept_paper(45)
     await assert_current(club, 45)
 
 
@@ -229,14 +229,14 @@ async def test_the_draft_check_reuses_the_kept_game_and_its_scoring(
     await club.game(50, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=5)
     await open_trial(club, 50, caller="marko")
     referee = await club.get("sudija1")
-    kept = await club.desk.kept_paper(50)
+    kept = await club.desk.lookups.kept_paper(50)
     assert kept.paper.scored_hands
     scored: list[int] = []
     hand_facts = compute_paper.__globals__["hand_facts"]
     monkeypatch.setitem(compute_paper.__globals__, "hand_facts", lambda hand: scored.append(hand.n) or hand_facts(hand))
     assert (await club.desk.draft(referee, Draft(BulaChange({"ana": 4, "petar": -2}, hand=4), "test"))).ok
     assert scored == []  # the kept game's hands were scored once, for the kept paper
-    assert await club.desk.load_game(50) is kept.game
+    assert await club.desk.lookups.load_game(50) is kept.game
 
 
 def test_another_processs_write_is_seen(tmp_path: Path, backend: str) -> None:
@@ -326,4 +326,4 @@ async def test_a_member_is_told_the_game_is_unknown(club: Club) -> None:
     reply = await club.desk.paper(777, viewer)
     assert not reply.ok
     assert "777" in reply.text
-    assert len(club.desk.papers) == 0
+    assert len(club.desk.lookups.papers) == 0

@@ -82,7 +82,7 @@ async def test_the_owner_is_linked_by_the_configuration_and_nobody_asks_for_his_
     owner = await desk.member_for("telegram", "9000")
     assert owner is not None
     assert owner.nick == "vesna"
-    assert desk.is_owner(owner)
+    assert desk.lookups.is_owner(owner)
     before = dump(plain)
     for platform, account in (("telegram", "666"), ("discord", "667")):
         reply = await desk.links.ask_link(platform, account, "Vesna", "Vesna")
@@ -93,7 +93,7 @@ async def test_the_owner_is_linked_by_the_configuration_and_nobody_asks_for_his_
     # the owner's nickname on a platform without his account: no owner powers, even if an admin links it
     impostor = await plain.db.members.link("console", "vesna2", "vesna", NOW)
     assert impostor.nick == "vesna"
-    assert not desk.is_owner(replace(impostor, accounts=frozenset({"console:vesna2"})))
+    assert not desk.lookups.is_owner(replace(impostor, accounts=frozenset({"console:vesna2"})))
     mod = await plain.get("mod")
     assert not (await desk.links.unlink(mod, "vesna")).ok  # the configuration's link stays
     # the configuration names another account: at the next start the old one no longer speaks for the owner
@@ -103,7 +103,7 @@ async def test_the_owner_is_linked_by_the_configuration_and_nobody_asks_for_his_
     assert await desk.member_for("console", "vesna2") is None
     owner = await desk.member_for("discord", "9001")
     assert owner is not None
-    assert desk.is_owner(owner)
+    assert desk.lookups.is_owner(owner)
     assert owner.accounts == {"discord:9001"}
 
 
@@ -263,7 +263,7 @@ async def test_presence_and_membership_are_the_union_over_platforms(plain: Club)
         assert not reply.ok, line
         assert "niste više član kluba" in reply.text.casefold(), line
     assert not (await desk.press(gone, "take", 1)).ok
-    assert await desk.actor("telegram", "701") == desk.refuse("member.left")
+    assert await desk.actor("telegram", "701") == desk.voice.refuse("member.left")
     await desk.trials.member_joined(gone, "telegram")
     assert (await plain.get("zoran")).in_club
 
@@ -377,7 +377,7 @@ async def test_who_acts_is_refused_in_the_core_as_a_domain_exception_and_rendere
     with pytest.raises(Refused) as unlinked:
         await desk.links.actor("telegram", "nobody")
     assert unlinked.value.key == "link.needed"
-    assert await desk.actor("telegram", "nobody") == desk.refuse("link.needed")
+    assert await desk.actor("telegram", "nobody") == desk.voice.refuse("link.needed")
     zoran = await plain.db.members.link("telegram", "701", "zoran", NOW)
     desk.links.gate(zoran)  # in the club: nothing to refuse
     await desk.trials.member_left_club(zoran, "telegram")

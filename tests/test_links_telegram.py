@@ -91,7 +91,7 @@ async def test_a_stranger_gets_only_a_request_and_a_moderator_approves_with_the_
 async def test_the_code_path_on_telegram(club: tuple[Scene, FakeUser, FakeUser]) -> None:
     scene, _, stranger = club
     server = CodeServer()
-    scene.a.desk.game_server = server  # this club's game server delivers link codes
+    scene.a.desk.deps.game_server = server  # this club's game server delivers link codes
     async with scene.running():
         sent = await private_answer(scene, scene.u("marko"), "nadimak", "marko")
         assert "jednokratni kod" in sent

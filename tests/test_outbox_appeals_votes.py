@@ -45,7 +45,7 @@ async def restart(club: Club, tmp_path: Path) -> Club:
     server = LoggingGameServer()
     desk = Desk(db, Chats([chat]), server, club.clock, club.desk.config, ManualTimers())
     await desk.start()
-    return Club(db, desk, chat, club.clock, desk.timers, server, desk.config)  # type: ignore[arg-type]
+    return Club(db, desk, chat, club.clock, desk.deps.timers, server, desk.config)  # type: ignore[arg-type]
 
 
 async def said_nothing_again(club: Club, tmp_path: Path) -> None:
@@ -445,7 +445,7 @@ async def test_an_offer_begun_but_not_done_is_repeated_on_the_console_as_an_edit
     async def crash_before_done(*args: Any, **kwargs: Any) -> None:
         raise Crash
 
-    desk.chat_outbox.store.done = crash_before_done  # type: ignore[method-assign]
+    desk.delivery.chat_outbox.store.done = crash_before_done  # type: ignore[method-assign]
     out.clear()
     with pytest.raises(Crash):
         await desk.presence(await club.get("v3"), True)

@@ -447,7 +447,7 @@ async def test_a_korekcija_done_then_a_crash_tells_the_players_and_the_table_aft
         event = Event("e-1", "korekcija_done", 700, 5, None, {"hand": 2, "move": 9})
 
         async def done(c: Club) -> None:  # as the feed's take writes them (through the feed: test_outbox_game_server)
-            await c.desk.enqueue_effects(await korekcija_of(c.desk).done_effects(event))
+            await c.desk.delivery.enqueue_effects(await korekcija_of(c.desk).done_effects(event))
 
         return None, done
 
@@ -505,7 +505,7 @@ async def test_an_offered_copy_begun_but_not_done_is_repeated_on_the_console_as_
     async def crash_before_done(*args: object, **kwargs: object) -> None:
         raise Crash
 
-    desk.chat_outbox.store.done = crash_before_done  # type: ignore[method-assign]
+    desk.delivery.chat_outbox.store.done = crash_before_done  # type: ignore[method-assign]
     with pytest.raises(Crash):
         await desk.presence(judge, True)
     copies = [line for line in out if line.startswith("[dm sudija1]")]

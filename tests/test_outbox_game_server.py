@@ -94,7 +94,7 @@ async def down(bot: Linked) -> None:
 def club_of(bot: Linked) -> Club:
     """The process seen as the desk tests' club (their helpers take one)."""
     desk = bot.desk
-    return Club(bot.db, desk, bot.chat, bot.clock, desk.timers, desk.game_server, desk.config)  # type: ignore[arg-type]
+    return Club(bot.db, desk, bot.chat, bot.clock, desk.deps.timers, desk.deps.game_server, desk.config)  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -295,7 +295,7 @@ def table_of(number: int, players: tuple[str, str, str] = ("ana", "marko", "peta
 
 # The second crash: the command written, the effect not yet marked done -----------------------------------------
 async def dies_after_the_command_was_written(bot: Linked) -> None:
-    store = bot.desk.chat_outbox.store
+    store = bot.desk.delivery.chat_outbox.store
     done = store.done
 
     async def dying(effect: int, platform: str, *args: Any, **kwargs: Any) -> None:

@@ -411,7 +411,7 @@ async def test_a_decision_a_hook_takes_inside_a_delivery_is_delivered_at_once_an
 ) -> None:
     club = await a_club(database_for(tmp_path), LoggingGameServer(), Config())
     chat = DecidingChat(desk=club.desk)
-    club.desk.chat.ports[:] = [chat]
+    club.desk.deps.chat.ports[:] = [chat]
     assert (await club.desk.links.ask_link("discord", "500", "Jovan", "jovan")).ok
     [request] = await club.db.links.pending()
     approved = await asyncio.wait_for(club.desk.press(await club.get("mod"), "link_approve", request.id), 30)

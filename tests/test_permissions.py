@@ -408,7 +408,7 @@ async def run_cell(club: Club, ids: Ids, kind: str, command: str, role: str, pay
         digits = "".join(chr(0x0660 + int(d)) for d in str(ids.t1))
         assert parse_callback(f"{command}:{digits}") is None
         assert CUSTOM_ID.fullmatch(f"sudija:{command}:{digits}") is None
-        return desk.refuse("button.unknown")
+        return desk.voice.refuse("button.unknown")
     return await desk.press(actor, command, ref)
 
 

@@ -42,7 +42,7 @@ async def test_the_earliest_deadline_is_one_indexed_query(club: Club) -> None:
     ana = await club.member("ana")
     await club.game(500)
     assert (await club.desk.calls.call(ana, 500)).ok
-    assert await earliest_deadline(club.db) == NOW + club.desk.call_time
+    assert await earliest_deadline(club.db) == NOW + club.desk.lookups.call_time
     if club.db.dialect != "sqlite":
         pytest.skip("SQLite's query plan: PostgreSQL plans a tiny table by its statistics (a sequential scan)")
     plan = " | ".join(await query_plan(club.db))

@@ -256,7 +256,7 @@ async def _serve_app(
         if report.fatal:  # a call would go nowhere, a trial could not open: say what to change, and stop
             raise SetupError(report)
         if shared:
-            await app.desk.deliver_effects()  # what waited for a platform while nobody held the gateway
+            await app.desk.delivery.deliver_effects()  # what waited for a platform while nobody held the gateway
         else:
             await app.desk.start()
         await app.start_link()

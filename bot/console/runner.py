@@ -176,7 +176,7 @@ class Console:
         else:
             assert isinstance(action, Sit)
             member = await self.member(action.nick)
-            if action.game is not None and await self.desk.game_facts(action.game) is None:
+            if action.game is not None and await self.desk.lookups.game_facts(action.game) is None:
                 raise LineError("call.unknown_game", game=action.game)
             if action.game is None:
                 self.chat.note(self.t("console.stands", nick=member.nick))
@@ -209,7 +209,7 @@ class Console:
     async def who(self) -> None:
         self.chat.write(self.t("console.who_title", now=self.clock.now()))
         for member in await self.desk.members():
-            roles = sorted(self.desk.roles_of(member))
+            roles = sorted(self.desk.lookups.roles_of(member))
             parts = [", ".join(self.t(f"console.role_{r}") for r in roles)] if roles else []
             if member.account(PLATFORM) is None:
                 parts.append(self.t("console.who_no_console"))
@@ -376,7 +376,7 @@ async def _run_console(
         stdout.flush()
 
     try:
-        console = Console(app, ConsoleChat(write, app.desk.messages, picture_dir(db_path)), clock)
+        console = Console(app, ConsoleChat(write, app.desk.voice.messages, picture_dir(db_path)), clock)
         server.chat = console.chat
         app.attach(console.chat)
         resumed = await app.desk.stored_clock() if given is None else None

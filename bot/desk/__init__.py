@@ -110,7 +110,7 @@ class Desk(DeskBase):
 
     @shows_refusals
     async def paper(self, number: int, viewer: Member | None = None) -> Reply:
-        return await DeskBase.paper(self, number, viewer)
+        return await self.lookups.paper(number, viewer)
 
     @property
     def corrections_store(self) -> CorrectionStore:
@@ -121,10 +121,10 @@ class Desk(DeskBase):
         """On start: act on what fell due while the bot was down, re-arm every open deadline, and tell the game
         server again what the open trials need (a crash may have come between a record and its effect); first
         of all, the chat effects still pending in the chat outbox are delivered (and its worker started)."""
-        await self.chat_outbox.release_leases()
-        await self.deliver_effects()
-        if self.chat_outbox.background:
-            self.chat_outbox.start()
+        await self.delivery.chat_outbox.release_leases()
+        await self.delivery.deliver_effects()
+        if self.delivery.chat_outbox.background:
+            self.delivery.chat_outbox.start()
         await self.links.ensure_owner_links()
         await club_key(self.db, self.now())  # the club's signing key, generated at the first start
         await self.run_due()
@@ -133,7 +133,7 @@ class Desk(DeskBase):
         await self.penalties.resync_plavac()
         await self.resync_open_trials()
         for deadline in await self.open_deadlines():
-            self.timers.arm(deadline)
+            self.deps.timers.arm(deadline)
 
     async def open_deadlines(self) -> list[datetime]:
         deadlines = [c.deadline for c in await self.db.calls.pending()]
@@ -166,20 +166,20 @@ class Desk(DeskBase):
             if trial.in_game:
                 if await self.trials.game_goes_on(trial.game):
                     with asserting(state_key("pause", trial.game, "trial", trial.id)):
-                        await self.game_server.pause_table(trial.game)
+                        await self.deps.game_server.pause_table(trial.game)
             else:
-                nick = await self.nick(trial.caller)
+                nick = await self.lookups.nick(trial.caller)
                 with asserting(state_key("block", nick.casefold(), "trial", trial.id)):
-                    await self.game_server.block_offers(nick)
+                    await self.deps.game_server.block_offers(nick)
         for trial in await self.db.trials.closed_since(self.now() - RESYNC_WINDOW):
             if trial.in_game and trial.game not in busy_games:
                 if trial.end_reason != EndReason.GAME_CLOSED and await self.trials.game_goes_on(trial.game):
                     with asserting(state_key("resume", trial.game, "trial", trial.id)):
-                        await self.game_server.resume_table(trial.game)
+                        await self.deps.game_server.resume_table(trial.game)
             elif not trial.in_game and trial.caller not in busy_callers:
-                nick = await self.nick(trial.caller)
+                nick = await self.lookups.nick(trial.caller)
                 with asserting(state_key("unblock", nick.casefold(), "trial", trial.id)):
-                    await self.game_server.unblock_offers(nick)
+                    await self.deps.game_server.unblock_offers(nick)
 
     @for_the_club  # a timer's work: notices, the table; each private message in its reader's language
     async def run_due(self) -> None:
@@ -189,7 +189,7 @@ class Desk(DeskBase):
         grace) stay with the process holding the platforms, though their words are chat outbox rows too."""
         await self.calls.expire_due_calls()
         await self.trials.expire_due_councilor_calls()
-        if not self.chat.ports:
+        if not self.deps.chat.ports:
             return
         await self.trials.interrupt_offline_referees()
         await self.penalties.run_penalty_due()
@@ -239,19 +239,19 @@ class Desk(DeskBase):
         if (platform, problem) in self.refusals_told:
             return
         self.refusals_told.add((platform, problem))
-        with self.club_voice():
+        with self.voice.club_voice():
             text = self.t("outbox.platform_refused", platform=platform, problem=problem)
         notice = chat_effect.tell_officials(f"{chat_effect.NOTICE_QUEUE}refused:{platform}", text)
-        await self.chat_outbox.store.enqueue([notice], self.now())
-        await self.deliver_effects()
+        await self.delivery.chat_outbox.store.enqueue([notice], self.now())
+        await self.delivery.deliver_effects()
 
     async def permissions_mended(self, platform: str) -> int:
         """The platform says the bot's permissions changed: every effect it refused with a 403 is tried again now
         (not at its backoff), and a refusal is told again should it come back; how many were due."""
         self.refusals_told = {told for told in self.refusals_told if told[0] != platform}
-        due = await self.chat_outbox.retry_forbidden(platform)
+        due = await self.delivery.chat_outbox.retry_forbidden(platform)
         if due:
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
         return due
 
     async def synced(self, platform: str, what: str) -> str | None:
@@ -277,7 +277,7 @@ class Desk(DeskBase):
     async def recent_games(self, member: Member) -> list[GameSummary]:
         """The member's games in progress, then those that ended within the claim window (newest first)."""
         summaries = list(await self.db.games.in_progress_for(member.nick))
-        return summaries + list(await self.db.games.ended_since(member.nick, self.now() - self.claim_window))
+        return summaries + list(await self.db.games.ended_since(member.nick, self.now() - self.lookups.claim_window))
 
     async def platform_roles(
         self, member: Member, held: Mapping[Role, bool], platform: str, seen: RolesSeen
@@ -307,7 +307,7 @@ class Desk(DeskBase):
     ) -> None:
         """Tell the councilors (their channel only, or each privately) that a role was changed by hand."""
         councilors = tuple(m for m in await self.db.members.with_role(Role.COUNCILOR) if m.in_club)
-        with self.club_voice():
+        with self.voice.club_voice():
             lines = [
                 self.t(
                     "roles.by_hand_added" if role in added else "roles.by_hand_removed",
@@ -326,7 +326,7 @@ class Desk(DeskBase):
                 councilors,
                 channel=Channel.COUNCILORS_ONLY,
             )
-        await self.enqueue_effects([chat_effect.post_notice(member_queue(member.id), post)])
+        await self.delivery.enqueue_effects([chat_effect.post_notice(member_queue(member.id), post)])
 
     async def members_only_on(self, platform: str, not_on: str) -> list[Member]:
         """Members linked on `platform` and not on `not_on` (Telegram marks these online: it shows no presence)."""
@@ -338,7 +338,7 @@ class Desk(DeskBase):
         in his language. Each press is one event of the journal and the metrics, with the time from the press
         reaching the desk to its answer on `platform` (bot/logs.py, bot/metrics.py)."""
         started = time.perf_counter()
-        async with self.reading(member):
+        async with self.voice.reading(member):
             reply = await self._press(member, action, ref)
         seconds = time.perf_counter() - started
         outcome = "ok" if reply.ok else "refused"
@@ -386,7 +386,7 @@ class Desk(DeskBase):
             if fresh is not None:
                 await self.steps.offer_pending_calls(fresh)
         elif await self.db.trials.judging(member.id) is not None:
-            self.timers.arm(self.now() + timedelta(seconds=self.config.referee_offline_grace_seconds))
+            self.deps.timers.arm(self.now() + timedelta(seconds=self.config.referee_offline_grace_seconds))
 
     @shows_refusals
     async def set_duty(self, member: Member, on_duty: bool) -> Reply:
@@ -415,7 +415,7 @@ class Desk(DeskBase):
         summary = await self.db.games.summary(number)
         if summary is None:
             raise Refused("call.unknown_game", game=number)
-        show = self.sees_referee_names(member)
+        show = self.lookups.sees_referee_names(member)
         readable = set()
         if member is not None:
             for one in await self.db.trials.for_game(number):

@@ -124,7 +124,7 @@ class AdviceDesk(DeskBase):
     async def _run_analysis(self, game: Game, hand: int, seat: int, analyser: Analyser) -> FallAnalysis:
         async with self._advice_gate:
             try:
-                verdict = await self.arbitar_pool.run(analyser, game, hand, seat)
+                verdict = await self.deps.arbitar().run(analyser, game, hand, seat)
             except ArbitarUnavailable:
                 raise
             except Exception:
@@ -143,13 +143,13 @@ class AdviceDesk(DeskBase):
     async def _briefing_text(self, game: int, official_id: int, trial: int | None) -> tuple[Member, str] | None:
         """What the official is told of the game's trials but `trial`, in his language (None: nothing to tell)."""
         official = await self.db.members.get(official_id)
-        facts = await self.game_facts(game)
+        facts = await self.lookups.game_facts(game)
         if official is None or facts is None:
             return None
         earlier = [t for t in await self.db.trials.for_game(game) if t.id != trial]
-        moves = await self.fall_moves(game)
-        async with self.reading(official):
-            text = render_briefing(game, facts.players, earlier, moves, self.messages)
+        moves = await self.lookups.fall_moves(game)
+        async with self.voice.reading(official):
+            text = render_briefing(game, facts.players, earlier, moves, self.voice.messages)
         return None if text is None else (official, text)
 
     async def briefing(self, game: int, official: int, queue: int, trial: int | None = None) -> list[NewEffect]:
@@ -163,7 +163,7 @@ class AdviceDesk(DeskBase):
     async def advice(self, referee: Member, hand: int, trial_id: int | None = None) -> Reply:
         """/analiza RUKA: the Arbitar's analysis of the hand's falls, for the judging referee alone."""
         trial = await self.steps.judged_by(referee, trial_id)
-        game = await self.load_game(trial.game)
+        game = await self.lookups.load_game(trial.game)
         the_hand = next((h for h in game.hands if h.n == hand), None)
         if the_hand is None:
             raise Refused("advice.no_hand", game=game.number, hand=hand)
@@ -175,7 +175,7 @@ class AdviceDesk(DeskBase):
         if analyses is None:
             raise Refused("advice.unavailable")
         assert the_hand.declarer is not None
-        return Reply(render_advice(game, hand, the_hand.declarer, analyses, self.messages))
+        return Reply(render_advice(game, hand, the_hand.declarer, analyses, self.voice.messages))
 
     async def advice_button(self, member: Member, ref: int) -> Reply:
         trial_id, hand = divmod(ref, ADVICE_REF)
@@ -190,7 +190,7 @@ class AdviceDesk(DeskBase):
         trial = await self.db.trials.judging(referee.id) if reply.ok else None
         if trial is None:
             return reply
-        game = await self.load_game(trial.game)
+        game = await self.lookups.load_game(trial.game)
         hands = [h.n for h in game.hands if defender_falls(h)][-SHOWN_BUTTONS:]
         buttons = tuple(
             Button(self.t(Action.ADVICE.label_key, hand=n), Action.ADVICE, trial.id * ADVICE_REF + n, "secondary")
@@ -217,7 +217,7 @@ class AdviceDesk(DeskBase):
         verdict = draft.verdict
         if not isinstance(verdict, (FallTransfer, BulaChange)) or verdict.hand is None:
             return []
-        game = await self.load_game(trial.game)
+        game = await self.lookups.load_game(trial.game)
         the_hand = next((h for h in game.hands if h.n == verdict.hand), None)
         if the_hand is None or not defender_falls(the_hand):
             return []
@@ -245,5 +245,5 @@ class AdviceDesk(DeskBase):
                 eases = amounts[analysis.fallen] < 0
                 differs = eases if arbitar_to is None else not (eases and amounts[arbitar_to] > 0)
             if differs:
-                lines.append(decision_line(game, analysis, self.messages))
+                lines.append(decision_line(game, analysis, self.voice.messages))
         return lines

@@ -136,7 +136,9 @@ class AppealDesk(DeskBase):
         if rules.may_change == "lift" and not isinstance(appealed.verdict, Penalty):
             # Where an upheld appeal may only lift a penalty, an appeal against anything else (a bula change,
             # a settlement, Bez presude) could never change anything: it is refused, saying why.
-            raise Refused("appeal.nothing_to_lift", trial=trial_id, verdict=render_verdict(appealed, self.messages))
+            raise Refused(
+                "appeal.nothing_to_lift", trial=trial_id, verdict=render_verdict(appealed, self.voice.messages)
+            )
         kind = rules.kind(kind_name)
         if kind is None:
             raise Refused("appeal.unknown_kind", kind=kind_name, kinds=kinds_text(rules.kinds))
@@ -170,7 +172,7 @@ class AppealDesk(DeskBase):
         ban = await self.db.appeals.ban(member.id)
         if ban is not None and ban.until > now:
             raise Refused("appeal.restricted", until=ban.until)
-        facts = await self.game_facts(number)
+        facts = await self.lookups.game_facts(number)
         if facts is None:
             raise Refused("call.unknown_game", game=number)
         if not facts.played_by(member.nick):
@@ -222,7 +224,7 @@ class AppealDesk(DeskBase):
 
         def effects(appeal_id: int) -> list[NewEffect]:
             # The notice to the councilors' channel, written with the appeal (its councilors recorded as pinged).
-            with self.club_voice():
+            with self.voice.club_voice():
                 post = CallPost(
                     f"councilor:appeal:{appeal_id}",
                     notice(appeal_id),
@@ -240,7 +242,7 @@ class AppealDesk(DeskBase):
                 kind,
                 text.strip(),
                 now,
-                now + self.call_time,
+                now + self.lookups.call_time,
                 now + timedelta(days=self.config.appeals.review_days),
                 effects,
                 [c.id for c in eligible],
@@ -250,13 +252,13 @@ class AppealDesk(DeskBase):
         except AlreadyOpen:
             return None
         for deadline in (appeal.ping_at, self.reminder_at(appeal), appeal.review_deadline):
-            self.timers.arm(deadline)
-        await self.deliver_effects()
+            self.deps.timers.arm(deadline)
+        await self.delivery.deliver_effects()
         return appeal
 
     async def players_of(self, number: int) -> set[int]:
         """The members who played game `number` (none of them hears a report of it)."""
-        facts = await self.game_facts(number)
+        facts = await self.lookups.game_facts(number)
         if facts is None:
             return set()
         found = [await self.db.members.by_nick(nick) for nick in facts.players]
@@ -291,7 +293,7 @@ class AppealDesk(DeskBase):
         return (Button(self.t(Action.APPEAL_TAKE.label_key), Action.APPEAL_TAKE, appeal_id),)
 
     async def appeal_text(self, appeal: Appeal) -> str:
-        appellant = await self.nick(appeal.appellant)
+        appellant = await self.lookups.nick(appeal.appellant)
         if appeal.trial is None:
             files = len(await self.db.appeals.files(appeal.id))
             return self.report_notice(appeal.id, appeal.game, appeal.kind, appellant, appeal.text, files)
@@ -318,7 +320,7 @@ class AppealDesk(DeskBase):
     async def _eligible(self, excluded: Set[int], lobby_only: bool, ending: int | None = None) -> list[Member]:
         """The councilors but `excluded` who may take an appeal (before it is filed, too)."""
         out = []
-        for member, facts in await self.lobby(Role.COUNCILOR):
+        for member, facts in await self.lookups.lobby(Role.COUNCILOR):
             if member.id in excluded:
                 continue
             judging = facts.judging and member.id != ending
@@ -350,23 +352,23 @@ class AppealDesk(DeskBase):
                 raise Refused("report.played", game=appeal.game)
             raise Refused("appeal.took_part", trial=trial.id)
         if appeal.state is not AppealState.FILED:
-            raise Refused("appeal.gone", appeal=appeal.id, councilor=await self.nick(appeal.councilor))
+            raise Refused("appeal.gone", appeal=appeal.id, councilor=await self.lookups.nick(appeal.councilor))
         if await self.db.trials.judging(councilor.id) is not None:
             raise Refused("take.judging")
         game = appeal.game
         if await self.db.trials.open_for_game(game) is not None:
             raise Refused("appeal.game_busy", game=game)
-        facts = await self.game_facts(game)
+        facts = await self.lookups.game_facts(game)
         if facts is not None and facts.status is GameStatus.IN_PROGRESS:
             # A hearing is a trial of the game: while the table plays it would keep the table from calling.
             raise Refused("appeal.game_in_progress", game=game)
-        appellant = await self.nick(appeal.appellant)
+        appellant = await self.lookups.nick(appeal.appellant)
         files = await self.db.appeals.files(appeal.id)
 
         def effects(hearing_id: int, call_id: int) -> list[NewEffect]:
             # Written with the win, in the club's words: the notices say who took it, the hearing's space opens
             # in its own call's queue (as every trial's), after the appellant's offers are blocked.
-            with self.club_voice():
+            with self.voice.club_voice():
                 if trial is None:
                     taken = self.t("report.notice_taken", appeal=appeal.id, game=game, councilor=councilor.nick)
                     opened = self.t(
@@ -407,10 +409,10 @@ class AppealDesk(DeskBase):
         if hearing_id is None:
             fresh = await self.db.appeals.get(appeal.id)
             raise Refused(
-                "appeal.gone", appeal=appeal.id, councilor=await self.nick(fresh.councilor if fresh else None)
+                "appeal.gone", appeal=appeal.id, councilor=await self.lookups.nick(fresh.councilor if fresh else None)
             )
-        await self.deliver_effects()
-        seen = await self.verdict_list(game, show_referees=True)  # verdicts, talks
+        await self.delivery.deliver_effects()
+        seen = await self.lookups.verdict_list(game, show_referees=True)  # verdicts, talks
         if trial is None:
             # The committee sees what the reporter attached (the table's chat), with the game's record.
             head = self.t(
@@ -449,7 +451,7 @@ class AppealDesk(DeskBase):
             copy = effect.offer_call(queue(appeal.id), member.id, post)
             offered = await self.db.appeals.add_ping(appeal.id, member.id, self.now(), [copy]) or offered
         if offered:
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
 
     # The hearing ---------------------------------------------------------------------------------------------
     async def _judged_by(self, referee: Member, trial_id: int | None) -> Trial:
@@ -511,14 +513,14 @@ class AppealDesk(DeskBase):
         assert hearing is not None
         now = self.now()
         until = now + timedelta(days=chosen) if chosen else None
-        with self.club_voice():  # said in the hearing's space
+        with self.voice.club_voice():  # said in the hearing's space
             text = self.t(
                 "appeal.hearing_closed", appeal=appeal.id, state=self.t(f"appeal.state_{state}"), reason=reason
             )
         told = await self.decision_effects(appeal, state, reason, chosen, until, None)
         if until is not None and self.config.appeals.reports:
             # The site's "умиротворитель" also closes its forum and petitions to him: the game server is told.
-            appellant = await self.nick(appeal.appellant)
+            appellant = await self.lookups.nick(appeal.appellant)
             told.append(effect.server(queue(appeal.id), "set_restriction", appellant, now_text(until)))
         if not await self.db.trials.finish(
             hearing.id,
@@ -543,7 +545,7 @@ class AppealDesk(DeskBase):
         rows: list[NewEffect] = []
         appellant = await self.db.members.get(appeal.appellant)
         if appellant is not None:
-            async with self.reading(appellant):
+            async with self.voice.reading(appellant):
                 text = (
                     self.t(
                         "report.told_decided",
@@ -562,11 +564,13 @@ class AppealDesk(DeskBase):
                     )
                 )
                 if verdict is not None:
-                    text += "\n" + self.t("appeal.told_new_verdict", verdict=render_verdict(verdict, self.messages))
+                    text += "\n" + self.t(
+                        "appeal.told_new_verdict", verdict=render_verdict(verdict, self.voice.messages)
+                    )
                 if until is not None:
                     text += "\n" + self.t("appeal.told_restricted", days=days, until=until)
                 rows.append(effect.tell(queue(appeal.id), appellant.id, text))
-        with self.club_voice():
+        with self.voice.club_voice():
             decided = (
                 self.t(
                     "report.notice_decided", appeal=appeal.id, game=appeal.game, state=self.t(f"appeal.state_{state}")
@@ -600,7 +604,7 @@ class AppealDesk(DeskBase):
         await self.trials.interrupt(trial, why, also=[back])
         fresh = await self.db.appeals.get(appeal.id)
         if fresh is not None and fresh.state is AppealState.FILED:
-            self.timers.arm(fresh.ping_at)
+            self.deps.timers.arm(fresh.ping_at)
 
     async def end_judging_without_function(self, member: Member, role: Role) -> None:
         """A councilor who is no longer one stops hearing an appeal: the hearing ends and the appeal waits again."""
@@ -646,7 +650,7 @@ class AppealDesk(DeskBase):
                 councilors = await self.eligible_councilors(appeal, lobby_only=False)
                 told = []
                 for councilor in councilors:
-                    async with self.reading(councilor):
+                    async with self.voice.reading(councilor):
                         text = self.said_of(appeal, "waiting", minutes=self.config.call_minutes)
                         told.append(effect.tell(queue(appeal.id), councilor.id, text, self.appeal_buttons(appeal)))
                 pinged = [c.id for c in councilors]
@@ -678,13 +682,13 @@ class AppealDesk(DeskBase):
                 overdue = [effect.post_notice(queue(appeal.id), post)]
                 marked = await self.db.appeals.mark(appeal.id, "overdue", now, overdue) or marked
         if marked:
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
 
     @shows_refusals
     async def open_appeals(self, viewer: Member) -> Reply:
         """/zalbe: the appeals waiting for a councilor or under review, each with its deadline (councilors and the
         owner)."""
-        if Role.COUNCILOR not in viewer.roles and not self.is_owner(viewer):
+        if Role.COUNCILOR not in viewer.roles and not self.lookups.is_owner(viewer):
             raise Refused("appeal.list_not_allowed")
         appeals = await self.db.appeals.undecided()
         if not appeals:
@@ -698,9 +702,9 @@ class AppealDesk(DeskBase):
                     trial=appeal.trial or "—",
                     game=appeal.game,
                     kind=appeal.kind,
-                    appellant=await self.nick(appeal.appellant),
+                    appellant=await self.lookups.nick(appeal.appellant),
                     state=self.t(f"appeal.state_{appeal.state}"),
-                    councilor=await self.nick(appeal.councilor) if appeal.councilor else "—",
+                    councilor=await self.lookups.nick(appeal.councilor) if appeal.councilor else "—",
                     until=appeal.review_deadline,
                 )
             )
@@ -717,7 +721,7 @@ class AppealDesk(DeskBase):
         page: int = 1,
     ) -> Reply:
         """The game's trials, then every appeal against them with its decision and the trial it concerns."""
-        reply = await super().verdict_list(number, show_referees, readable, trial_id, page)
+        reply = await self.lookups.verdict_list(number, show_referees, readable, trial_id, page)
         if trial_id is not None or not reply.ok:
             return reply
         trials = await self.db.trials.for_game(number)
@@ -728,7 +732,7 @@ class AppealDesk(DeskBase):
         lines = [reply.text, self.t("appeal.list_title")]
         for appeal in appeals:
             councilor = (
-                await self.nick(appeal.councilor)
+                await self.lookups.nick(appeal.councilor)
                 if show_referees and appeal.councilor
                 else self.t("appeal.councilor_label")
             )
@@ -739,7 +743,7 @@ class AppealDesk(DeskBase):
                     trial=appeal.trial or "—",
                     game=appeal.game,
                     kind=appeal.kind,
-                    appellant=await self.nick(appeal.appellant),
+                    appellant=await self.lookups.nick(appeal.appellant),
                     filed=appeal.filed_at,
                     state=self.t(f"appeal.state_{appeal.state}"),
                     reason=appeal.reason or "—",

@@ -46,9 +46,9 @@ class CallDesk(DeskBase):
             if facts is None:
                 raise Refused("call.nothing_eligible", days=self.config.claim_days)
         else:
-            facts = await self.game_facts(number)
+            facts = await self.lookups.game_facts(number)
         paused = await self.db.trials.pause_intervals(facts.number, now) if facts else []
-        refusal = check_game(facts, caller.nick, now, paused, self.claim_window, number)
+        refusal = check_game(facts, caller.nick, now, paused, self.lookups.claim_window, number)
         if refusal is not None:
             raise self.refused(refusal)
         assert facts is not None
@@ -67,9 +67,9 @@ class CallDesk(DeskBase):
         if mine is not None:
             raise Refused("call.caller_has_pending", game=mine.game)
         in_game = facts.status is GameStatus.IN_PROGRESS
-        deadline = now + self.call_time
+        deadline = now + self.lookups.call_time
         referees = await self._referees_to_notify(facts, caller.id)
-        with self.club_voice():  # the referees' channel (its private copies edited with it)
+        with self.voice.club_voice():  # the referees' channel (its private copies edited with it)
             notice = self.t(
                 "call.notice_in_game" if in_game else "call.notice_out_of_game",
                 game=facts.number,
@@ -79,7 +79,7 @@ class CallDesk(DeskBase):
 
         def effects(call_id: int) -> list[NewEffect]:
             # The call's notice to the referees and the table's line, written with the call, in the club's words.
-            with self.club_voice():
+            with self.voice.club_voice():
                 rows = [effect.post_call(call_id, self._call_post(call_id, notice, referees))]
                 if in_game:
                     rows.append(effect.tell_table(call_id, facts.number, self.t("table.called", nick=caller.nick)))
@@ -89,8 +89,8 @@ class CallDesk(DeskBase):
             call = await self.db.calls.create(facts.number, caller.id, in_game, now, deadline, effects)
         except AlreadyPending:
             raise Refused("call.already_open", game=facts.number) from None
-        self.timers.arm(call.deadline)
-        await self.deliver_effects()
+        self.deps.timers.arm(call.deadline)
+        await self.delivery.deliver_effects()
         return Reply(
             self.t("call.ok", game=call.game, minutes=self.config.call_minutes),
             (Button(self.t(Action.WITHDRAW.label_key), Action.WITHDRAW, call.id, "danger"),),
@@ -111,24 +111,26 @@ class CallDesk(DeskBase):
         """Without a number: the table he sits at, else his last rated game without AI that ended or was
         interrupted within the window; a game still in progress is reached only from its table."""
         if caller.seated_game is not None:
-            seated = await self.game_facts(caller.seated_game)
+            seated = await self.lookups.game_facts(caller.seated_game)
             if seated is not None:
                 return seated
         now = self.now()
         # Pauses can stretch a window, so look further back than 7 days and let the rule decide.
-        for summary in await self.db.games.ended_since(caller.nick, now - 4 * self.claim_window):
+        for summary in await self.db.games.ended_since(caller.nick, now - 4 * self.lookups.claim_window):
             if not summary.judgeable:
                 continue
-            facts = await self.game_facts(summary.number)
+            facts = await self.lookups.game_facts(summary.number)
             assert facts is not None
             if facts.status is GameStatus.IN_PROGRESS:
                 continue
-            if within_window(facts, now, await self.db.trials.pause_intervals(facts.number, now), self.claim_window):
+            if within_window(
+                facts, now, await self.db.trials.pause_intervals(facts.number, now), self.lookups.claim_window
+            ):
                 return facts
         return None
 
     async def _referees_to_notify(self, facts: GameFacts, caller: int) -> tuple[Member, ...]:
-        lobby = await self.lobby(Role.REFEREE)
+        lobby = await self.lookups.lobby(Role.REFEREE)
         eligible = {r.member_id for r in eligible_referees([facts for _, facts in lobby], facts, caller)}
         return tuple(m for m, _ in lobby if m.id in eligible)
 
@@ -151,16 +153,16 @@ class CallDesk(DeskBase):
         """A referee or councilor just became eligible (came to the lobby, went on duty, stood up, finished a
         trial): he finds every call still pending that he may take, as a private copy edited with the others.
         The copy is written with his ping, in the queue of the call it copies, and delivered after it."""
-        facts_self = await self.referee_facts(member)
+        facts_self = await self.lookups.referee_facts(member)
         offered = False
         if member.is_referee:
             for call in await self.db.calls.pending():
-                facts = await self.game_facts(call.game)
+                facts = await self.lookups.game_facts(call.game)
                 if facts is None or not eligible_referees([facts_self], facts, call.caller):
                     continue
                 post = CallPost(
                     f"call:{call.id}",
-                    self.call_text(call, await self.nick(call.caller)),
+                    self.call_text(call, await self.lookups.nick(call.caller)),
                     (member,),
                     (Button(self.t(Action.TAKE.label_key), Action.TAKE, call.id),),
                     channel=Channel.REFEREES,
@@ -170,7 +172,7 @@ class CallDesk(DeskBase):
         if Role.COUNCILOR in member.roles:
             for ccall in await self.db.calls.pending_councilor_calls():
                 trial = await self.db.trials.get(ccall.trial)
-                facts = await self.game_facts(trial.game) if trial is not None else None
+                facts = await self.lookups.game_facts(trial.game) if trial is not None else None
                 if trial is None or facts is None or not eligible_referees([facts_self], facts, trial.caller):
                     continue
                 if member.id in {p.member for p in await self.db.trials.participants(trial.id)}:
@@ -185,7 +187,7 @@ class CallDesk(DeskBase):
                 copy = [effect.offer_call(trial.call, member.id, post)]
                 offered = await self.db.calls.add_councilor_ping(ccall.id, member.id, self.now(), copy) or offered
         if offered:  # through the chat outbox, as the call's other words: from any process, in its queue's order
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
 
     @shows_refusals
     async def withdraw(self, caller: Member, call_id: int | None = None) -> Reply:
@@ -206,8 +208,8 @@ class CallDesk(DeskBase):
             await self.expire_call(call)
             raise Refused("withdraw.expired", game=call.game)
         if call.state is not CallState.PENDING:
-            raise Refused(f"withdraw.{call.state}", referee=await self.nick(call.referee))
-        with self.club_voice():  # the notices and the table
+            raise Refused(f"withdraw.{call.state}", referee=await self.lookups.nick(call.referee))
+        with self.voice.club_voice():  # the notices and the table
             effects = [
                 effect.edit_notices(
                     call.id, f"call:{call.id}", self.t("call.notice_withdrawn", game=call.game, caller=caller.nick)
@@ -217,7 +219,7 @@ class CallDesk(DeskBase):
                 effects.append(effect.tell_table(call.id, call.game, self.t("table.withdrawn", nick=caller.nick)))
         if not await self.db.calls.close(call.id, CallState.WITHDRAWN, self.now(), caller.id, effects):
             raise Refused("withdraw.too_late")
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return Reply(self.t("withdraw.ok", game=call.game))
 
     async def expire_due_calls(self) -> None:
@@ -242,12 +244,12 @@ class CallDesk(DeskBase):
             )
         ]
         if caller is not None:
-            async with self.reading(caller):
+            async with self.voice.reading(caller):
                 told = self.t("call.expired", game=call.game, minutes=self.config.call_minutes)
             effects.append(effect.tell(call.id, caller.id, told))
         if call.in_game:
             effects.append(effect.tell_table(call.id, call.game, self.t("table.expired")))
         if not await self.db.calls.close(call.id, CallState.EXPIRED, now, None, effects):
             return False
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return True

@@ -159,7 +159,7 @@ class CorrectionDesk(DeskBase):
                 if not playing:
                     raise Refused(no_game)
                 number = playing[0].number
-        game = (await self.kept_paper(number)).game
+        game = (await self.lookups.kept_paper(number)).game
         seat = game.seat_of(member.nick)
         if seat is None:
             raise Refused(not_player, game=number)
@@ -168,7 +168,7 @@ class CorrectionDesk(DeskBase):
     async def _hand_state(self, game: Game, n: int) -> HandState:
         if not 1 <= n <= len(game.hands):
             raise Refused("correction.no_hand", hand=n, game=game.number, count=len(game.hands))
-        kept = await self.paper_of(game)
+        kept = await self.lookups.paper_of(game)
         standing, paper = kept.changes, kept.paper
         score = paper.hands[n - 1].score
         if score is None:
@@ -184,7 +184,7 @@ class CorrectionDesk(DeskBase):
             standing,
             tuple(c.id for c in standing if c.id is not None),
             rows,
-            tuple(await self.fall_moves(game.number)),
+            tuple(await self.lookups.fall_moves(game.number)),
         )
 
     def _fall_move_refused(self, state: HandState, source: FallSource, replacing: int | None = None) -> None:
@@ -242,7 +242,7 @@ class CorrectionDesk(DeskBase):
                 with speaking(language):
                     rows.append(effect.tell(queue, member.id, text(), (buttons() if buttons else {}).get(seat, ())))
         if game.status is GameStatus.IN_PROGRESS:
-            with self.club_voice():
+            with self.voice.club_voice():
                 rows.append(effect.tell_table(queue, game.number, text()))
         return rows
 
@@ -316,7 +316,7 @@ class CorrectionDesk(DeskBase):
                     fallen: (Button(self.t(Action.CANCEL_CHANGE.label_key), Action.CANCEL_CHANGE, change_id, "danger"),)
                 },
             )
-            return [*tells, self.paper_effect(game.number)]
+            return [*tells, self.delivery.paper_effect(game.number)]
 
         await self.corrections_store.record_change(
             NewPaperChange(game.number, n, ChangeKind.ODLAZAK_U_BULU, change.data(), member.id, now),
@@ -333,7 +333,7 @@ class CorrectionDesk(DeskBase):
             fallen=fallen,
             player=seat,
         )
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return Reply(
             self.t(
                 "correction.odlazak_ok", fallen=game.players[fallen], hand=n, game=game.number, amount=state.score.value
@@ -407,7 +407,7 @@ class CorrectionDesk(DeskBase):
             await store.settle(target.id, RequestState.WITHDRAWN, self.now(), member.id, game=game.number, effects=told)
         except NotPending:
             raise Refused("correction.not_pending", request=target.id) from None
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return Reply(self.t("correction.withdrawn_ok", hand=n))
 
     async def _cancel_change(
@@ -422,12 +422,12 @@ class CorrectionDesk(DeskBase):
             lambda: self.t(key, nick=member.nick, hand=n, game=game.number),
             skip=(seat,) if seat is not None else (),
         )
-        told.append(self.paper_effect(game.number))
+        told.append(self.delivery.paper_effect(game.number))
         if not await self.corrections_store.cancel_change(
             row.id, game.number, member.id, self.now(), state.ids, event, effects=told, hand=n
         ):
             raise Refused("correction.nothing_to_cancel", hand=n)
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return Reply(self.t(key, nick=member.nick, hand=n, game=game.number))
 
     # The Arbitar ----------------------------------------------------------------------------------------------
@@ -495,7 +495,7 @@ class CorrectionDesk(DeskBase):
             fresh = await self.corrections_store.get(request)
             assert fresh is not None
             return await self._decide(fresh, game, None)
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return Reply(self.t("correction.arbitar_offer_ok", hand=n, other=game.players[other], request=request))
 
     def _ai_answers_all(self, game: Game, readers: Readers, asked: Sequence[int]) -> bool:
@@ -531,7 +531,7 @@ class CorrectionDesk(DeskBase):
             if arbitrate is None:
                 raise Refused("correction.arbitar_unavailable")
             try:
-                verdict = await self.arbitar_pool.run(arbitrate, game, n, fallen)
+                verdict = await self.deps.arbitar().run(arbitrate, game, n, fallen)
             except ArbitarUnavailable:  # its worker died: the consent stands, carried out when asked again
                 raise Refused("correction.arbitar_worker_lost", request=request.id) from None
             except Exception:
@@ -558,7 +558,7 @@ class CorrectionDesk(DeskBase):
                     {"player": other, "arbitar": True, "who": ARBITAR_NAME, "request": request.id},
                     None,
                     now,
-                    f"{ARBITAR_NAME}: {verdict.reason_in(self.club_messages.t)}",  # kept with the change
+                    f"{ARBITAR_NAME}: {verdict.reason_in(self.voice.club_messages.t)}",  # kept with the change
                 )
             text = self._verdict_text(game, request, verdict, other)
             # The verdict reaches each member once: the one the reply goes to (the player who accepted, or the
@@ -568,7 +568,7 @@ class CorrectionDesk(DeskBase):
             moved = self.t("correction.lapsed_moved", hand=n)
             lapse = await self._lapses(game, n, fallen, (CorrectionKind.ISPRAVKA,), moved) if verdict.transfers else []
             if verdict.transfers:
-                told.append(self.paper_effect(game.number))
+                told.append(self.delivery.paper_effect(game.number))
             try:
                 await self.corrections_store.settle(
                     request.id,
@@ -586,8 +586,10 @@ class CorrectionDesk(DeskBase):
                 continue
             except NotPending:
                 raise Refused("correction.not_pending", request=request.id) from None
-            await self.deliver_effects()
-            return Reply(text(), pictures=await verdict_pictures(game, n, fallen, verdict, self.messages.language))
+            await self.delivery.deliver_effects()
+            return Reply(
+                text(), pictures=await verdict_pictures(game, n, fallen, verdict, self.voice.messages.language)
+            )
         raise Refused("correction.busy")
 
     def _verdict_text(
@@ -598,7 +600,7 @@ class CorrectionDesk(DeskBase):
         step = verdict.step if verdict.step is not None else "—"  # neither step applied
 
         def text() -> str:
-            facts = evidence_text(game, n, fallen, verdict, self.messages)
+            facts = evidence_text(game, n, fallen, verdict, self.voice.messages)
             evidence = "\n".join("  " + fact for fact in facts) or "  —"
             if verdict.transfers:
                 return self.t(
@@ -633,7 +635,7 @@ class CorrectionDesk(DeskBase):
             )
         except NotPending:
             raise Refused("correction.not_pending", request=request.id) from None
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         raise Refused(key, hand=request.hand, why=why)
 
     # Answers (the Arbitar's acceptance, an Ispravka's consent) -----------------------------------------------
@@ -650,7 +652,7 @@ class CorrectionDesk(DeskBase):
         request = await self.corrections_store.get(request_id)
         if request is None:
             raise Refused("correction.unknown_request", request=request_id)
-        game = await self.load_game(request.game)
+        game = await self.lookups.load_game(request.game)
         async with self._game_lock(game.number):
             request = await self.corrections_store.get(request_id)
             assert request is not None
@@ -688,7 +690,7 @@ class CorrectionDesk(DeskBase):
         fresh = await self.corrections_store.get(request.id)
         assert fresh is not None
         if fresh.waiting:
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
             return Reply(
                 self.t("correction.consent_ok", hand=n, waiting=", ".join(game.players[s] for s in fresh.waiting))
             )
@@ -730,7 +732,7 @@ class CorrectionDesk(DeskBase):
             )
         except NotPending:
             raise Refused("correction.not_pending", request=request.id) from None
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return Reply(self.t(answer, hand=n))
 
     async def _carry_out(self, request: CorrectionRequest, game: Game, actor: Member | None) -> Reply:
@@ -800,7 +802,7 @@ class CorrectionDesk(DeskBase):
             fresh = await self.corrections_store.get(request)
             assert fresh is not None
             return await self._apply_ispravka(fresh, game, member)
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         shown = self._effect(game, applied, seat)
         return Reply(
             self.t(
@@ -836,7 +838,7 @@ class CorrectionDesk(DeskBase):
 
             actor_seat = game.seat_of(actor.nick) if actor is not None else None
             told = await self._told(game, text, skip=(actor_seat,) if actor_seat is not None else ())
-            told.append(self.paper_effect(game.number))
+            told.append(self.delivery.paper_effect(game.number))
             corrected = self.t("correction.lapsed_corrected", hand=n)
             try:
                 await self.corrections_store.settle(
@@ -855,7 +857,7 @@ class CorrectionDesk(DeskBase):
                 continue
             except NotPending:
                 raise Refused("correction.not_pending", request=request.id) from None
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
             return Reply(text())
         raise Refused("correction.busy")
 

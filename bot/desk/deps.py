@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
 
+from bot.arbitar_pool import ArbitarPool
 from bot.config import Config
 from bot.desk.refused import Refused
 from bot.i18n import LANGUAGES
@@ -24,7 +25,6 @@ from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
 from storage.database import Database
 
 if TYPE_CHECKING:
-    from bot.arbitar_pool import ArbitarPool
     from bot.chat_outbox import ChatOutbox
     from bot.papers import PaperKeeper
     from rules.gamelog import Game
@@ -49,9 +49,9 @@ class DeskDeps:
     config: Config
     timers: Timers
     catalogues: dict[str, Catalogue]  # every language's texts on the club's clock (a member may choose his own)
-    chat_outbox: ChatOutbox | None = None  # made on first use (`DeskBase.chat_outbox`), one per desk
-    arbitar_pool: ArbitarPool | None = None  # made on first use (`DeskBase.arbitar_pool`), one per desk
-    papers: PaperKeeper | None = None  # the kept papers of `db`, made on first use (`DeskBase.papers`)
+    chat_outbox: ChatOutbox | None = None  # made on first use (`Delivery.chat_outbox`), one per desk
+    arbitar_pool: ArbitarPool | None = None  # made on first use (`arbitar`), one per desk
+    papers: PaperKeeper | None = None  # the kept papers of `db`, made on first use (`Lookups.papers`)
 
     @classmethod
     def of(
@@ -59,6 +59,14 @@ class DeskDeps:
     ) -> DeskDeps:
         catalogues = {code: Catalogue(code, config.timezone) for code in LANGUAGES}
         return cls(db, chat, game_server, clock, config, timers, catalogues)
+
+    def arbitar(self) -> ArbitarPool:
+        """Where the Arbitar's analyses run (`[arbitar] workers` processes sharing `memory_mb`, one pool per desk,
+        made on first use and shared by every part)."""
+        if self.arbitar_pool is None:
+            arbitar = self.config.arbitar
+            self.arbitar_pool = ArbitarPool(arbitar.workers, arbitar.memory_mb, self.config.club_id)
+        return self.arbitar_pool
 
 
 class Steps(Protocol):
@@ -102,10 +110,15 @@ S = TypeVar("S")
 D = TypeVar("D", bound="Renders")
 
 
-class Renders(Protocol):
-    """What renders a refusal at the edge: the desk, in its catalogue's language."""
-
+class Refuses(Protocol):
     def refuse(self, key: str, **params: object) -> Reply: ...
+
+
+class Renders(Protocol):
+    """What renders a refusal at the edge: a part (or the desk), through its voice, in the reader's language."""
+
+    @property
+    def voice(self) -> Refuses: ...
 
 
 class Part(Generic[S, P, R]):
@@ -140,7 +153,7 @@ def shows_refusals(
         try:
             return await method(desk, *args, **kwargs)
         except Refused as refused:
-            return desk.refuse(refused.key, **refused.values)
+            return desk.voice.refuse(refused.key, **refused.values)
 
     functools.update_wrapper(answer, method)
     return answer

@@ -80,20 +80,20 @@ class GovernanceDesk(DeskBase):
 
     def may_govern(self, actor: Member | None, role: Role) -> bool:
         """Appoint or dismiss `role`: the owner any function; a councilor referees and councilors."""
-        if actor is None or self.is_owner(actor):
+        if actor is None or self.lookups.is_owner(actor):
             return True
         return role in VOTED_ROLES and Role.COUNCILOR in actor.roles
 
     def may_deny(self, actor: Member | None) -> bool:
-        return actor is None or self.is_owner(actor) or Role.COUNCILOR in actor.roles
+        return actor is None or self.lookups.is_owner(actor) or Role.COUNCILOR in actor.roles
 
     def sees_officials(self, viewer: Member | None) -> bool:
         """Referees are not marked in the club: only officials (config) and the server admin see who they are."""
-        return viewer is None or self.sees_referee_names(viewer)
+        return viewer is None or self.lookups.sees_referee_names(viewer)
 
     async def _target(self, typed: str) -> Member:
         """The member a command names; a nickname that cannot be one (rules.nicknames) is refused as such."""
-        nick = self.nickname(typed)
+        nick = self.lookups.nickname(typed)
         member = await self.db.members.by_nick(nick)
         if member is None:
             raise Refused("gov.unknown_member", nick=nick)
@@ -105,17 +105,17 @@ class GovernanceDesk(DeskBase):
         if not self.may_govern(actor, role):
             raise Refused("gov.not_allowed_role", role=self.t(f"role.{role}"))
         target = await self._target(nick)
-        if actor is not None and actor.id == target.id and not self.is_owner(actor):
+        if actor is not None and actor.id == target.id and not self.lookups.is_owner(actor):
             raise Refused("gov.not_self")
         refuse_departed(target)
         by = actor.id if actor else None
-        async with self.reading(target):
+        async with self.voice.reading(target):
             told = self.t("gov.told_appointed", role=self.t(f"role.{role}"), reason=reason or "—")
         if not await self.db.members.set_role(
-            target.id, role, True, by, self.now(), reason, [self.told(target.id, told), shown_roles(target.id)]
+            target.id, role, True, by, self.now(), reason, [self.delivery.told(target.id, told), shown_roles(target.id)]
         ):
             raise Refused("gov.already", nick=target.nick, role=self.t(f"role.{role}"))
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         fresh = await self.db.members.get(target.id)
         if fresh is not None:
             await self.steps.offer_pending_calls(fresh)
@@ -138,14 +138,20 @@ class GovernanceDesk(DeskBase):
             raise Refused("gov.reason_required")
         target = await self._target(nick)
         by = actor.id if actor else None
-        async with self.reading(target):
+        async with self.voice.reading(target):
             told = self.t("gov.told_dismissed", role=self.t(f"role.{role}"), reason=reason)
         extra = list(announced(target)) if announced is not None else []
         if not await self.db.members.set_role(
-            target.id, role, False, by, self.now(), reason, [self.told(target.id, told), shown_roles(target.id), *extra]
+            target.id,
+            role,
+            False,
+            by,
+            self.now(),
+            reason,
+            [self.delivery.told(target.id, told), shown_roles(target.id), *extra],
         ):
             raise Refused("gov.not_holding", nick=target.nick, role=self.t(f"role.{role}"))
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         await self.steps.end_judging_without_function(target, role)
         return Reply(self.t("gov.dismissed", nick=target.nick, role=self.t(f"role.{role}")))
 
@@ -156,7 +162,7 @@ class GovernanceDesk(DeskBase):
             member.id, role, False, member.id, self.now(), reason or "ostavka", [shown_roles(member.id)]
         ):
             raise Refused("gov.not_yours", role=self.t(f"role.{role}"))
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         await self.steps.end_judging_without_function(member, role)
         return Reply(self.t("gov.resigned", role=self.t(f"role.{role}")))
 
@@ -176,15 +182,17 @@ class GovernanceDesk(DeskBase):
         if until is not None and until <= self.now():
             raise Refused("gov.until_past", until=until)
         target = await self._target(nick)
-        async with self.reading(target):
+        async with self.voice.reading(target):
             told = (
                 self.t("gov.told_denied_forever", reason=reason)
                 if until is None
                 else self.t("gov.told_denied_until", until=until, reason=reason)
             )
         by = actor.id if actor else None
-        await self.db.members.set_call_ban(target.id, until, by, reason, self.now(), [self.told(target.id, told)])
-        await self.deliver_effects()
+        await self.db.members.set_call_ban(
+            target.id, until, by, reason, self.now(), [self.delivery.told(target.id, told)]
+        )
+        await self.delivery.deliver_effects()
         if until is None:
             return Reply(self.t("gov.denied_forever", nick=target.nick))
         return Reply(self.t("gov.denied_until", nick=target.nick, until=until))
@@ -194,18 +202,20 @@ class GovernanceDesk(DeskBase):
         if not self.may_deny(actor):
             raise Refused("gov.not_allowed_call")
         target = await self._target(nick)
-        async with self.reading(target):
+        async with self.voice.reading(target):
             told = self.t("gov.told_restored")
         by = actor.id if actor else None
-        if not await self.db.members.lift_call_ban(target.id, by, reason, self.now(), [self.told(target.id, told)]):
+        if not await self.db.members.lift_call_ban(
+            target.id, by, reason, self.now(), [self.delivery.told(target.id, told)]
+        ):
             raise Refused("gov.not_denied", nick=target.nick)
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return Reply(self.t("gov.restored", nick=target.nick))
 
     @shows_refusals
     async def close_league(self, actor: Member | None, month: str | None, reason: str = "") -> Reply:
         """An admin closes a league month (by default the previous one); its standings freeze."""
-        if actor is not None and not self.is_owner(actor):
+        if actor is not None and not self.lookups.is_owner(actor):
             raise Refused("league.not_allowed")
         try:
             chosen = parse_month(month) if month else previous_months(self.now(), 1)[0]
@@ -215,7 +225,7 @@ class GovernanceDesk(DeskBase):
             raise Refused("league.future", month=chosen)
         if not await self.penalties.close_month(chosen, actor.id if actor else None, MonthClosing.ADMIN, reason):
             raise Refused("league.already_closed", month=chosen)
-        return Reply(self.t("league.closed", month=chosen, league=self.league_name()))
+        return Reply(self.t("league.closed", month=chosen, league=self.voice.league_name()))
 
     @shows_refusals
     async def acts(self, viewer: Member | None, nick: str | None = None, limit: int = 50) -> Reply:

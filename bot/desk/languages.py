@@ -1,5 +1,5 @@
 """A member's own language (`/jezik`): what he chose is stored (`storage.languages`) and every reply, private
-message and button addressed to him is written in it (`DeskBase.reading`); the club's chat, the table and a
+message and button addressed to him is written in it (`Voice.reading`); the club's chat, the table and a
 trial's space keep the club's language. The platforms' own locales are not consulted: a member reads the club's
 language until he chooses another."""
 

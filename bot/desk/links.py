@@ -74,7 +74,7 @@ class LinkDesk(DeskBase):
     @property
     def delivers_link_codes(self) -> bool:
         """Whether the club's game server delivers link codes (the logging stand-in does not)."""
-        return bool(getattr(self.game_server, "delivers_link_codes", False))
+        return bool(getattr(self.deps.game_server, "delivers_link_codes", False))
 
     async def actor(self, platform: str, account: str) -> Member:
         """The member an account proves to be, fit to act; otherwise `Refused` saying why (how to link, or that
@@ -98,7 +98,7 @@ class LinkDesk(DeskBase):
 
     def may_link(self, actor: Member) -> bool:
         """Approve, deny and unlink: a moderator or the owner."""
-        return self.is_owner(actor) or Role.MODERATOR in actor.roles
+        return self.lookups.is_owner(actor) or Role.MODERATOR in actor.roles
 
     def owns_nick(self, nick: str) -> bool:
         return self.config.owner is not None and identity_key(nick) == identity_key(self.config.owner)
@@ -109,7 +109,7 @@ class LinkDesk(DeskBase):
         self, platform: str, account: str, display: str, typed_nick: str, code: str | None = None
     ) -> Reply:
         """/nadimak NICK [CODE]: ask for a nickname, or prove the request with the code the game delivered."""
-        nick = await self.known_nickname(typed_nick.strip())
+        nick = await self.lookups.known_nickname(typed_nick.strip())
         linked = await self.db.members.by_account(platform, account)
         if linked is not None:
             if identity_key(linked.nick) == identity_key(nick):
@@ -144,7 +144,7 @@ class LinkDesk(DeskBase):
                 lambda asked: [*self._approver_tells(approvers, asked), *holder_told],
                 (LinkAttempt.REQUEST, identity_key(nick)),
             )
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
             return Reply(self.t("link.asked", nick=nick))
         if (
             request is not None
@@ -175,7 +175,7 @@ class LinkDesk(DeskBase):
             effects,
             (LinkAttempt.CODE, identity_key(nick)),
         )
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return Reply(self.t("link.code_sent", nick=nick, minutes=CODE_MINUTES))
 
     async def _prove_by_code(
@@ -242,7 +242,7 @@ class LinkDesk(DeskBase):
             # Written with the link: the platform syncs what it owns, then (approved) the member is told.
             rows = [effect.linked(member_queue(member_id), member_id, request.platform)]
             if by is not None:
-                rows.append(self.told(member_id, approved))
+                rows.append(self.delivery.told(member_id, approved))
             return rows
 
         try:
@@ -255,7 +255,7 @@ class LinkDesk(DeskBase):
             if conflict.what == "imitates":
                 raise Refused("nick.imitates", nick=request.nick, member=conflict.imitates) from None
             raise Refused("link.taken", nick=request.nick) from None
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         fresh = await self.db.members.get(member_id)
         assert fresh is not None
         await self.steps.offer_pending_calls(fresh)
@@ -281,9 +281,9 @@ class LinkDesk(DeskBase):
         """A member whose nickname another account asks for is told so on every platform he is linked on."""
         if holder is None or not holder.accounts:
             return []
-        async with self.reading(holder):
+        async with self.voice.reading(holder):
             text = self.t("link.told_holder_asked", nick=holder.nick, platform=platform, display=display or "—")
-        return [self.told(holder.id, text)]
+        return [self.delivery.told(holder.id, text)]
 
     # Approving, denying, unlinking ---------------------------------------------------------------------
     def request_buttons(self, request: LinkRequest) -> tuple[Button, ...]:
@@ -310,7 +310,7 @@ class LinkDesk(DeskBase):
             owner = await self.db.members.by_nick(self.config.owner)
             if owner is not None and owner.id not in {a.id for a in approvers}:
                 approvers.append(owner)
-        languages = await self.reader_languages(a.id for a in approvers)
+        languages = await self.voice.reader_languages(a.id for a in approvers)
         return [(a, languages[a.id]) for a in approvers]
 
     def _approver_tells(self, approvers: list[tuple[Member, str | None]], request: LinkRequest) -> list[NewEffect]:
@@ -319,7 +319,7 @@ class LinkDesk(DeskBase):
         for approver, language in approvers:
             with speaking(language):
                 text = self.t("link.told_request", line=self.request_line(request))
-                rows.append(self.told(approver.id, text, self.request_buttons(request)))
+                rows.append(self.delivery.told(approver.id, text, self.request_buttons(request)))
         return rows
 
     @shows_refusals
@@ -345,7 +345,7 @@ class LinkDesk(DeskBase):
             if self.owns_nick(request.nick):
                 raise Refused("link.owner_is_configured", nick=request.nick)
             holder = await self.db.members.by_nick(request.nick)
-            if holder is not None and holder.roles and not self.is_owner(actor):
+            if holder is not None and holder.roles and not self.lookups.is_owner(actor):
                 raise Refused("link.function_needs_owner", nick=holder.nick)
             return await self._prove(request, "approval", actor)
         if not await self.db.links.deny(request, actor.id, self.now(), reason):
@@ -359,7 +359,7 @@ class LinkDesk(DeskBase):
             raise Refused("link.not_allowed")
         if typed.startswith("#") and typed[1:].isascii() and typed[1:].isdigit() and len(typed) <= 20:
             return await self.decide_link(actor, int(typed[1:]), approve, reason)
-        key = identity_key(self.nickname(typed))
+        key = identity_key(self.lookups.nickname(typed))
         nick = typed
         found = [r for r in await self.db.links.pending() if identity_key(r.nick) == key]
         if not found:
@@ -388,7 +388,7 @@ class LinkDesk(DeskBase):
         )
         if not gone:
             raise Refused("link.not_linked", nick=target.nick)
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         fresh = await self.db.members.get(target.id)
         if fresh is not None and not fresh.accounts:
             await self.trials.end_trials_of(fresh)  # no account left to speak for him in a trial

@@ -110,10 +110,10 @@ class PenaltyDesk(DeskBase):
         ban = await self.db.members.call_ban(culprit.id)
         if ban is not None and (ban.until is None or ban.until >= until):
             return  # an equal or longer denial stands already
-        async with self.reading(culprit):
-            told = self.told(culprit.id, self.t("call.denied_until", until=until))
+        async with self.voice.reading(culprit):
+            told = self.delivery.told(culprit.id, self.t("call.denied_until", until=until))
         await self.db.members.set_call_ban(culprit.id, until, trial.referee, verdict.offence, self.now(), [told])
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
 
     def catalogue_text(self) -> str:
         limits = self.config.penalties
@@ -128,7 +128,7 @@ class PenaltyDesk(DeskBase):
         for entry in limits.catalogue:
             cost = render_verdict(
                 Draft(Penalty("", entry.plavac_days, entry.league_points, deny_call_days=entry.deny_call_days)),
-                self.messages,
+                self.voice.messages,
             )
             lines.append(
                 self.t(
@@ -160,12 +160,13 @@ class PenaltyDesk(DeskBase):
             if verdict.abandoned and game.status is not GameStatus.INTERRUPTED:
                 raise VerdictRefused("penalty.abandoned_not_interrupted", game=game.number)
             if verdict.abandoned and (
-                await self.db.penalties.settled(game.number) is not None or (await self.paper_of(game)).paper.settled
+                await self.db.penalties.settled(game.number) is not None
+                or (await self.lookups.paper_of(game)).paper.settled
             ):
                 # A settled game counts as finished: nobody abandoned it (never announced and then not counted).
                 raise VerdictRefused("penalty.abandoned_settled", game=game.number)
         elif isinstance(verdict, Settlement) and game.status is GameStatus.INTERRUPTED and game.ended_at is not None:
-            paper = (await self.paper_of(game)).paper
+            paper = (await self.lookups.paper_of(game)).paper
             if not paper.ended:
                 figures = settlement_figures(
                     game.bule, paper.bule_sum, game.ended_at, self.now(), self.settlement_share, self.settlement_delay
@@ -197,7 +198,7 @@ class PenaltyDesk(DeskBase):
             return None
         if isinstance(verdict, Penalty) and verdict.deny_call_days and trial.closed_at is not None:
             await self.deny_call_for(trial, verdict)
-        game = await self.load_game(trial.game)
+        game = await self.lookups.load_game(trial.game)
         stake = GameAtStake(
             game.number,
             game.abandoned_by[0] if game.abandoned_by else None,
@@ -222,7 +223,7 @@ class PenaltyDesk(DeskBase):
         leaver = await self.db.members.by_nick(leaver_nick) if leaver_nick else None
         if leaver is not None:
             told.append(leaver.id)
-        languages = await self.reader_languages([*told, *([culprit.id] if culprit else [])])
+        languages = await self.voice.reader_languages([*told, *([culprit.id] if culprit else [])])
         nicks = {m.id: m.nick for m in await self.db.members.many(list(languages))}
         known = set(nicks)
 
@@ -270,7 +271,7 @@ class PenaltyDesk(DeskBase):
         )
         if effects is None:
             return None
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         for lifted in effects.lifted:
             if lifted.penalty.member in known and lifted.penalty.plavac_days and lifted.plavac_before is not None:
                 self.arm_plavac(lifted.plavac_after)
@@ -314,12 +315,12 @@ class PenaltyDesk(DeskBase):
                     text += " " + self.suspension_lifted_text(
                         lifted.penalty.suspension_days, lifted.suspension_before, lifted.suspension_after
                     )
-            rows.append(self.told(member, text))
+            rows.append(self.delivery.told(member, text))
         if culprit is not None and effects.penalty is not None:
             row = effects.penalty
             with speaking(languages.get(culprit.id)):
                 sanction = (
-                    sanction_text(penalty.sanction, penalty.offence, self.messages)
+                    sanction_text(penalty.sanction, penalty.offence, self.voice.messages)
                     if penalty is not None and penalty.sanction is not None
                     else None
                 )
@@ -331,7 +332,7 @@ class PenaltyDesk(DeskBase):
                 text = self.penalty_text(
                     game, row.plavac_days, row.league_points, row.abandoned, effects.plavac_after, reason, sanction
                 )
-            rows.append(self.told(culprit.id, text))
+            rows.append(self.delivery.told(culprit.id, text))
         if effects.settled_counts is not None and effects.napustio_before and not effects.napustio_after:
             # The settlement cancels the game's own league charge: whoever was counted as having abandoned it is
             # no longer (a referee's penalty stands: nothing of it is cancelled).
@@ -345,13 +346,13 @@ class PenaltyDesk(DeskBase):
                         if effects.napustio_month_open
                         else "settlement.napustio_month_closed"
                     )
-                    text = self.t(key, game=game, league=self.league_name())
-                rows.append(self.told(leaver, text))
+                    text = self.t(key, game=game, league=self.voice.league_name())
+                rows.append(self.delivery.told(leaver, text))
         return rows
 
     def arm_plavac(self, until: datetime | None) -> None:
         if until is not None:
-            self.timers.arm(until)
+            self.deps.timers.arm(until)
 
     def penalty_text(
         self,
@@ -365,9 +366,9 @@ class PenaltyDesk(DeskBase):
     ) -> str:
         parts = [sanction] if sanction else []
         if days:
-            parts.append(self.t("penalty.part_plavac", name=self.plavac_name(), days=days, until=until))
+            parts.append(self.t("penalty.part_plavac", name=self.voice.plavac_name(), days=days, until=until))
         if points:
-            parts.append(self.t("penalty.part_league", points=points, league=self.league_name()))
+            parts.append(self.t("penalty.part_league", points=points, league=self.voice.league_name()))
         if abandoned:
             parts.append(self.t("penalty.part_abandoned"))
         return self.t("penalty.imposed", game=game, what="; ".join(parts), reason=reason or "—")
@@ -386,14 +387,14 @@ class PenaltyDesk(DeskBase):
         parts = []
         if days:
             if before is None:
-                parts.append(self.t("lift.plavac_over", name=self.plavac_name()))
+                parts.append(self.t("lift.plavac_over", name=self.voice.plavac_name()))
             elif after is None:
-                parts.append(self.t("lift.plavac_ended", name=self.plavac_name(), days=days))
+                parts.append(self.t("lift.plavac_ended", name=self.voice.plavac_name(), days=days))
             else:
-                parts.append(self.t("lift.plavac_shortened", name=self.plavac_name(), days=days, until=after))
+                parts.append(self.t("lift.plavac_shortened", name=self.voice.plavac_name(), days=days, until=after))
         if points:
             key = "lift.points_returned" if returned else "lift.points_month_closed"
-            parts.append(self.t(key, points=points, month=month, league=self.league_name()))
+            parts.append(self.t(key, points=points, month=month, league=self.voice.league_name()))
         return self.t("lift.notice", game=game, what=" ".join(parts) or self.t("lift.nothing"))
 
     def suspension_lifted_text(self, days: int, before: datetime | None, after: datetime | None) -> str:
@@ -422,7 +423,7 @@ class PenaltyDesk(DeskBase):
         if getattr(self, "_league_armed", None) != month:
             # The current month closes by itself after the grace: wake up then (each month once per process).
             self._league_armed = month
-            self.timers.arm(month_closes_at(month, self.league_grace))
+            self.deps.timers.arm(month_closes_at(month, self.league_grace))
 
     async def repair_effects(self) -> None:
         """Verdicts recorded whose effects were not written (a crash in between) take effect now."""
@@ -438,12 +439,12 @@ class PenaltyDesk(DeskBase):
             member = await self.db.members.get(plavac.member)
             told = []
             if member is not None:
-                async with self.reading(member):
-                    told.append(self.told(member.id, self.t("plavac.ended", name=self.plavac_name())))
+                async with self.voice.reading(member):
+                    told.append(self.delivery.told(member.id, self.t("plavac.ended", name=self.voice.plavac_name())))
                 told.append(chat_effect.set_plavac(member_queue(member.id), member.nick, None))
             if not await self.db.penalties.end_plavac(plavac.member, now, told):
                 continue
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
 
     async def expire_suspensions(self) -> None:
         """A suspension from all the club's tournaments that ran out ends: the game server and the member are
@@ -455,11 +456,11 @@ class PenaltyDesk(DeskBase):
             member = await self.db.members.get(suspension.member)
             told = []
             if member is not None:
-                async with self.reading(member):
-                    told.append(self.told(member.id, self.t("suspension.ended")))
+                async with self.voice.reading(member):
+                    told.append(self.delivery.told(member.id, self.t("suspension.ended")))
                 told.append(chat_effect.set_suspension(member_queue(member.id), member.nick, None))
             if await self.db.penalties.end_plavac(suspension.member, now, told, SUSPENSION):
-                await self.deliver_effects()
+                await self.delivery.deliver_effects()
 
     async def resync_plavac(self) -> None:
         """On start every running plavac is asserted again, under the key of the state it asserts (the key its
@@ -469,12 +470,12 @@ class PenaltyDesk(DeskBase):
             member = await self.db.members.get(plavac.member)
             if member is not None and plavac.until > self.now():
                 with asserting(chat_effect.plavac_key(member.nick, plavac.until)):
-                    await self.game_server.set_plavac(member.nick, plavac.until)
+                    await self.deps.game_server.set_plavac(member.nick, plavac.until)
         for suspension in await self.db.penalties.running_plavac(SUSPENSION):
             member = await self.db.members.get(suspension.member)
             if member is not None and suspension.until > self.now():
                 with asserting(chat_effect.suspension_key(member.nick, suspension.until)):
-                    await self.game_server.set_suspension(member.nick, suspension.until)
+                    await self.deps.game_server.set_suspension(member.nick, suspension.until)
 
     async def close_due_months(self) -> None:
         now = self.now()
@@ -491,7 +492,7 @@ class PenaltyDesk(DeskBase):
     async def record_napustio_of(self, nick: str) -> None:
         """Write the napustio rows of `nick`'s interrupted games not yet read from their logs."""
         for number in await self.db.penalties.unrecorded_interrupted(nick):
-            game = await self.load_game(number)
+            game = await self.lookups.load_game(number)
             await self.db.penalties.add_napustio(
                 GameAtStake(
                     number, game.abandoned_by[0] if game.abandoned_by else None, game.rated, True, game.ended_at
@@ -504,7 +505,7 @@ class PenaltyDesk(DeskBase):
         a read command never writes; the rows are written when a verdict or a month's close needs them)."""
         out = []
         for number in await self.db.penalties.unrecorded_interrupted(nick):
-            game = await self.load_game(number)
+            game = await self.lookups.load_game(number)
             if game.ended_at is not None:
                 out.append(
                     GameAtStake(
@@ -539,8 +540,8 @@ class PenaltyDesk(DeskBase):
         for item in await self.db.league.rated_games(month, member.nick):
             if item.status is not GameStatus.FINISHED and item.number not in counted:
                 continue
-            game = await self.load_game(item.number)
-            paper = (await self.paper_of(game)).paper
+            game = await self.lookups.load_game(item.number)
+            paper = (await self.lookups.paper_of(game)).paper
             seat = game.seat_of(member.nick)
             if seat is None or not paper.ended:
                 continue
@@ -591,10 +592,10 @@ class PenaltyDesk(DeskBase):
         for _, game, at, data in await self.db.trials.sanctions_of(member.nick):
             verdict = verdict_from_json(data).verdict
             if isinstance(verdict, Penalty) and verdict.sanction is not None:
-                sanctions.append((game, at, sanction_text(verdict.sanction, verdict.offence, self.messages)))
+                sanctions.append((game, at, sanction_text(verdict.sanction, verdict.offence, self.voice.messages)))
         return MemberCard(
             member,
-            tuple(sorted(self.roles_of(member))),
+            tuple(sorted(self.lookups.roles_of(member))),
             running,
             month,
             await self.month_is_open(month),
@@ -613,9 +614,9 @@ class PenaltyDesk(DeskBase):
             roles = ", ".join(self.t(f"role.{r}") for r in card.roles) or self.t("card.no_roles")
             lines.append(self.t("card.roles", roles=roles))
         lines.append(
-            self.t("card.plavac", name=self.plavac_name(), until=card.plavac_until)
+            self.t("card.plavac", name=self.voice.plavac_name(), until=card.plavac_until)
             if card.plavac_until
-            else self.t("card.no_plavac", name=self.plavac_name())
+            else self.t("card.no_plavac", name=self.voice.plavac_name())
         )
         if card.suspended_until is not None:
             lines.append(self.t("card.suspended", until=card.suspended_until))
@@ -623,7 +624,7 @@ class PenaltyDesk(DeskBase):
         lines.append(
             self.t(
                 "card.league",
-                league=self.league_name(),
+                league=self.voice.league_name(),
                 month=card.month,
                 points=s.points,
                 games=s.games,

@@ -24,13 +24,13 @@ if TYPE_CHECKING:
 async def trial_record(desk: Desk, member: Member, trial_id: int) -> Reply:
     trial = await desk.db.trials.get(trial_id)
     if trial is None:
-        return desk.refuse("zapisnik.unknown", trial=trial_id)
+        return desk.voice.refuse("zapisnik.unknown", trial=trial_id)
     access = await trial_access(desk.db, desk.config, member, trial, await game_players(desk.db, trial.game))
     if not access.transcript:
-        return desk.refuse("zapisnik.not_yours", trial=trial_id)
+        return desk.voice.refuse("zapisnik.not_yours", trial=trial_id)
     if trial.is_open:
-        return desk.refuse("zapisnik.open", trial=trial_id)
-    lang = desk.messages.language  # the reader's (/jezik), else the club's
+        return desk.voice.refuse("zapisnik.open", trial=trial_id)
+    lang = desk.voice.messages.language  # the reader's (/jezik), else the club's
     record = await load_record(desk.db, trial_id, officials=access.names, lang=lang)
     assert record is not None
     sealed = render_html(record, await club_key(desk.db, desk.now()))

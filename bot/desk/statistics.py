@@ -85,13 +85,13 @@ def figures_text(figures: Figures, lang: str, start: date | None, end: date | No
 
 async def statistics(desk: Desk, member: Member, start: date | None, end: date | None) -> Reply:
     """/statistika: the figures for a councilor (or the owner), with the chart; anyone else is refused."""
-    if {Role.COUNCILOR, OWNER}.isdisjoint(desk.roles_of(member)):
-        return desk.refuse("statistika.only_councilors")
+    if {Role.COUNCILOR, OWNER}.isdisjoint(desk.lookups.roles_of(member)):
+        return desk.voice.refuse("statistika.only_councilors")
     if start is not None and end is not None and start > end:
-        return desk.refuse("statistika.bad_period", start=start, end=end)
+        return desk.voice.refuse("statistika.bad_period", start=start, end=end)
     from bot.pictures.chart import chart_png  # noqa: PLC0415 (Pillow only when drawn)
 
-    lang = desk.messages.language  # the reader's (/jezik), else the club's
+    lang = desk.voice.messages.language  # the reader's (/jezik), else the club's
     figures = await council_figures(desk.db, start, end, club_zone())
     text = figures_text(figures, lang, start, end)
     return Reply(text, pictures=(Picture("statistika.png", chart_png(figures, lang), text.split("\n")[0]),))

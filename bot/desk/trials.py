@@ -119,22 +119,22 @@ class TrialDesk(DeskBase):
             await self.calls.expire_call(call)
             raise Refused("take.expired", game=call.game)
         if call.state is not CallState.PENDING:
-            raise Refused(f"take.{call.state}", referee=await self.nick(call.referee), game=call.game)
-        facts = await self.game_facts(call.game)
+            raise Refused(f"take.{call.state}", referee=await self.lookups.nick(call.referee), game=call.game)
+        facts = await self.lookups.game_facts(call.game)
         assert facts is not None
-        why = why_not_referee(await self.referee_facts(referee), facts, call.caller)
+        why = why_not_referee(await self.lookups.referee_facts(referee), facts, call.caller)
         if why is not None:
             raise Refused(why, game=call.game)
         return call, await self._parties(call, facts)
 
     async def _take(self, referee: Member, call: Call, parties: list[tuple[int, PartyRole]]) -> Reply:
-        caller = await self.nick(call.caller)
+        caller = await self.lookups.nick(call.caller)
         briefing = await self.steps.briefing(call.game, referee.id, call.id)  # the game's trials before this one
 
         def effects(trial_id: int) -> list[NewEffect]:
             # Written with the win, in the club's words: the notices say who took it, the trial's space opens,
             # the table pauses; then the referee's briefing, in his.
-            with self.club_voice():
+            with self.voice.club_voice():
                 taken = self.t("call.notice_taken", game=call.game, caller=caller, referee=referee.nick)
                 edit = effect.edit_notices(call.id, f"call:{call.id}", taken)
                 return [edit, *self._opening_effects(call, trial_id, caller, referee.nick), *briefing]
@@ -149,15 +149,15 @@ class TrialDesk(DeskBase):
             if fresh.state is CallState.PENDING:  # the deadline passed between the check and the take
                 await self.calls.expire_call(fresh)
                 raise Refused("take.expired", game=call.game)
-            raise Refused(f"take.{fresh.state}", referee=await self.nick(fresh.referee), game=call.game)
+            raise Refused(f"take.{fresh.state}", referee=await self.lookups.nick(fresh.referee), game=call.game)
         await self.steps.open_trial(trial)
         taken = Reply(self.t("take.ok", game=call.game, trial=trial.id))
-        if not call.in_game or not getattr(self.game_server, "linked", False):
+        if not call.in_game or not getattr(self.deps.game_server, "linked", False):
             return taken
         # The referee of an in-game call sees the hand in progress at once (asked of the game server, kept nowhere).
-        stored = await self.load_game(call.game)
+        stored = await self.lookups.load_game(call.game)
         live, notes = await self.with_hand_in_progress(stored)
-        shown = [render_hand_in_progress(live, self.messages)] if live is not stored else []
+        shown = [render_hand_in_progress(live, self.voice.messages)] if live is not stored else []
         return replace(taken, text="\n\n".join([taken.text, *shown, *notes]))
 
     async def _parties(self, call: Call, facts: GameFacts) -> list[tuple[int, PartyRole]]:
@@ -173,7 +173,7 @@ class TrialDesk(DeskBase):
     @for_the_club  # the trial's space and the table
     async def open_trial(self, trial: Trial) -> None:
         """The trial's space opens: its effects were written with the take (`_opening_effects`), delivered now."""
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
 
     def _opening_effects(self, call: Call, trial_id: int, caller: str, referee: str) -> list[NewEffect]:
         key = "trial.opened_in_game" if call.in_game else "trial.opened_out_of_game"
@@ -227,21 +227,21 @@ class TrialDesk(DeskBase):
         if trial is None:
             return None
         await self.db.trials.add_message(trial.id, member.id, text, self.now())
-        await self.chat.say_in_trial(await self.trial_space(trial), text, member)
+        await self.deps.chat.say_in_trial(await self.lookups.trial_space(trial), text, member)
         return None
 
     async def show_hands(self, referee: Member, trial_id: int | None = None) -> Reply:
         """Prikaz ruke: every card of every played hand and of the hand in progress, trick by trick — in an
         in-game trial the hand in progress as the game server reports it now (for the referee alone)."""
         trial = await self.steps.judged_by(referee, trial_id)
-        game = await self.load_game(trial.game)
-        paper = (await self.paper_of(game)).paper
+        game = await self.lookups.load_game(trial.game)
+        paper = (await self.lookups.paper_of(game)).paper
         notes: list[str] = []
         if trial.in_game:
             game, notes = await self.with_hand_in_progress(game)
         return Reply(
-            "\n".join([render_hands(game, self.messages, paper), *notes]),
-            pictures=await hand_pictures(game, self.messages.language),
+            "\n".join([render_hands(game, self.voice.messages, paper), *notes]),
+            pictures=await hand_pictures(game, self.voice.messages.language),
         )
 
     async def with_hand_in_progress(self, game: Game) -> tuple[Game, list[str]]:
@@ -251,7 +251,7 @@ class TrialDesk(DeskBase):
         all there is, and nothing is said."""
         if game.status is not GameStatus.IN_PROGRESS:
             return game, []
-        asked = await self.game_server.hand_in_progress(game.number)
+        asked = await self.deps.game_server.hand_in_progress(game.number)
         if asked.unavailable is Unavailable.NO_LINK:
             return game, []
         why = asked.unavailable
@@ -291,15 +291,15 @@ class TrialDesk(DeskBase):
         try:
             draft = named_in_nfc(draft)
         except NickRefused as problem:
-            raise Refused("nick.bad", problem=self.nick_problem(problem)) from None
-        game = await self.load_game(trial.game)
+            raise Refused("nick.bad", problem=self.lookups.nick_problem(problem)) from None
+        game = await self.lookups.load_game(trial.game)
         try:
             await self.steps.checked(draft, trial, game)
         except VerdictRefused as refused:
             raise Refused(refused.key, **refused.params) from None
         if not await self.db.trials.set_draft(trial.id, verdict_to_json(draft), referee.id, self.now()):
             raise Refused("draft.trial_ended", trial=trial.id)
-        return Reply(self.t("draft.saved", verdict=render_verdict(draft, self.messages)))
+        return Reply(self.t("draft.saved", verdict=render_verdict(draft, self.voice.messages)))
 
     async def checked(self, draft: Draft, trial: Trial, game: Game) -> list[NewPaperChange]:
         """Every rule a draft must meet, the paper's limits included; the paper changes it would write."""
@@ -313,7 +313,7 @@ class TrialDesk(DeskBase):
             plavac_limit=limits.plavac_max_days,
             league_limit=limits.league_max_points,
         )
-        standing = (await self.paper_of(game)).changes
+        standing = (await self.lookups.paper_of(game)).changes
         limits = self.config.penalties
         share = Fraction(limits.settlement_played_share)
         settlement = ((share.numerator, share.denominator), timedelta(minutes=limits.settlement_delay_minutes))
@@ -321,10 +321,10 @@ class TrialDesk(DeskBase):
             draft,
             game,
             standing,
-            await self.nick(trial.referee),
+            await self.lookups.nick(trial.referee),
             self.now(),
             settlement=settlement,
-            moves=await self.fall_moves(game.number),
+            moves=await self.lookups.fall_moves(game.number),
         )
         return [NewPaperChange(c.game, c.hand, c.kind, dict(c.data), trial.referee, c.at, c.reason) for c in changes]
 
@@ -343,11 +343,11 @@ class TrialDesk(DeskBase):
         assert call is not None
         caller = await self.db.members.get(trial.caller)
         assert caller is not None
-        facts = await self.game_facts(number)
+        facts = await self.lookups.game_facts(number)
         paused = [
             (s, e) for s, e in await self.db.trials.pause_intervals(number, call.created_at) if s < call.created_at
         ]
-        refusal = check_game(facts, caller.nick, call.created_at, paused, self.claim_window, number)
+        refusal = check_game(facts, caller.nick, call.created_at, paused, self.lookups.claim_window, number)
         if refusal is not None:
             reason, p = refusal.reason.value, refusal.params
             if reason == "not_your_game":
@@ -370,7 +370,7 @@ class TrialDesk(DeskBase):
             raise Refused("promeni.same", game=number)
         if await self.db.calls.pending_for_game(number):
             raise Refused("call.already_open", game=number)
-        with self.club_voice():  # said in the trial's space, written with the change
+        with self.voice.club_voice():  # said in the trial's space, written with the change
             said = [effect.say_in_trial(trial.call, trial.id, self.t("promeni.done", game=number))]
         said += await self.steps.briefing(number, referee.id, trial.call, trial.id)  # the new game's, in his language
         if not await self.db.trials.change_game(trial.id, number, referee.id, self.now(), said):
@@ -380,7 +380,7 @@ class TrialDesk(DeskBase):
             if fresh is not None and fresh.game == number:
                 raise Refused("promeni.moved_meanwhile", game=number)
             raise Refused("call.already_open", game=number)
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         return Reply(self.t("promeni.ok", game=number))
 
     @shows_refusals
@@ -391,17 +391,17 @@ class TrialDesk(DeskBase):
         if not trial.in_game:
             raise Refused("councilor.out_of_game")
         now = self.now()
-        facts = await self.game_facts(trial.game)
+        facts = await self.lookups.game_facts(trial.game)
         assert facts is not None
         present = {p.member for p in await self.db.trials.participants(trial.id)}
-        lobby = await self.lobby(Role.COUNCILOR)
+        lobby = await self.lookups.lobby(Role.COUNCILOR)
         eligible = {c.member_id for c in eligible_referees([f for _, f in lobby], facts, trial.caller)} - present
         members = [m for m, _ in lobby if m.id in eligible]
-        deadline = now + self.call_time
+        deadline = now + self.lookups.call_time
         minutes = self.config.call_minutes
 
         def effects(ccall_id: int) -> list[NewEffect]:
-            with self.club_voice():
+            with self.voice.club_voice():
                 post = CallPost(
                     f"councilor:{ccall_id}",
                     self.t("councilor.notice", game=trial.game, until=deadline),
@@ -422,8 +422,8 @@ class TrialDesk(DeskBase):
             )
         except AlreadyPending:
             raise Refused("councilor.pending") from None
-        self.timers.arm(ccall.deadline)
-        await self.deliver_effects()
+        self.deps.timers.arm(ccall.deadline)
+        await self.delivery.deliver_effects()
         if not members:  # the call still lives its minutes: a councilor who comes to the lobby gets it
             return Reply(self.t("councilor.ok_none", minutes=minutes))
         return Reply(self.t("councilor.ok"))
@@ -439,13 +439,13 @@ class TrialDesk(DeskBase):
             raise Refused("councilor.not_councilor")
         trial = await self.db.trials.get(ccall.trial)
         assert trial is not None
-        facts = await self.game_facts(trial.game)
+        facts = await self.lookups.game_facts(trial.game)
         assert facts is not None
         if ccall.state is not CouncilorCallState.PENDING:
-            raise Refused("councilor.gone", councilor=await self.nick(ccall.councilor))
+            raise Refused("councilor.gone", councilor=await self.lookups.nick(ccall.councilor))
         if facts.played_by(councilor.nick) or councilor.id == trial.referee:
             raise Refused("take.played", game=trial.game)
-        with self.club_voice():
+        with self.voice.club_voice():
             taken = self.t("councilor.notice_taken", game=trial.game, councilor=councilor.nick)
             effects = [
                 effect.edit_notices(trial.call, f"councilor:{ccall.id}", taken),
@@ -456,8 +456,8 @@ class TrialDesk(DeskBase):
             ]
         if not await self.db.calls.take_councilor_call(ccall.id, councilor.id, self.now(), effects):
             fresh = await self.db.calls.councilor_call(ccall.id)
-            raise Refused("councilor.gone", councilor=await self.nick(fresh.councilor if fresh else None))
-        await self.deliver_effects()
+            raise Refused("councilor.gone", councilor=await self.lookups.nick(fresh.councilor if fresh else None))
+        await self.delivery.deliver_effects()
         return Reply(self.t("councilor.join_ok", trial=trial.id, game=trial.game))
 
     @for_the_club
@@ -484,7 +484,7 @@ class TrialDesk(DeskBase):
                 await self.db.calls.close_councilor_call(ccall.id, CouncilorCallState.EXPIRED, now, effects) or expired
             )
         if expired:
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
 
     async def finish(self, referee: Member, trial_id: int | None = None, also: Sequence[WithEnd] = ()) -> Reply:
         """Završi suđenje: record the draft (a verdict, or Bez presude with its reason) and, in game, let play go
@@ -504,17 +504,17 @@ class TrialDesk(DeskBase):
         if not trial.draft:
             raise Refused("finish.no_draft", game=trial.game)
         draft = verdict_from_json(trial.draft)
-        game = await self.load_game(trial.game)
+        game = await self.lookups.load_game(trial.game)
         try:
             changes = await self.steps.checked(draft, trial, game)
         except VerdictRefused as refused:
             raise Refused("finish.draft_invalid", why=self.t(refused.key, **refused.params)) from None
         outcome = TrialOutcome.NO_VERDICT if isinstance(draft.verdict, NoVerdict) else TrialOutcome.VERDICT
-        with self.club_voice():  # said in the trial's space
+        with self.voice.club_voice():  # said in the trial's space
             text = self.t(
                 "trial.finished",
                 game=trial.game,
-                verdict=render_verdict(draft, self.messages),
+                verdict=render_verdict(draft, self.voice.messages),
                 reason=draft.reason or "—",
             )
         ending = await self._ending_effects(trial, text)
@@ -528,7 +528,7 @@ class TrialDesk(DeskBase):
             changes=changes,
             expected_draft=trial.draft,
             # The game server learns the paper the verdict changed with the verdict, before the table resumes.
-            effects=[*([self.paper_effect(trial.game, trial.call)] if changes else []), *ending],
+            effects=[*([self.delivery.paper_effect(trial.game, trial.call)] if changes else []), *ending],
             also=also,
         ):
             fresh = await self.db.trials.get(trial.id)
@@ -546,7 +546,9 @@ class TrialDesk(DeskBase):
         for platform, (state, problem) in sorted((await self.db.trials.space_states(trial.id)).items()):
             if state is SpaceState.UNLOCKED:
                 lines.append(self.t("finish.unlocked", platform=platform, problem=problem or "—"))
-        for payload, error in await self.chat_outbox.store.waiting(effect.queue_of(trial.call), "close_trial_space"):
+        for payload, error in await self.delivery.chat_outbox.store.waiting(
+            effect.queue_of(trial.call), "close_trial_space"
+        ):
             if payload.get("trial") == trial.id and error:
                 lines.append(self.t("finish.not_closed", error=error[:300]))
         return lines
@@ -592,7 +594,7 @@ class TrialDesk(DeskBase):
                 rows.append(effect.server(trial.call, "resume_table", trial.game, key=key))
                 rows.append(effect.tell_table(trial.call, trial.game, self.t("table.resumed")))
         else:
-            caller = await self.nick(trial.caller)
+            caller = await self.lookups.nick(trial.caller)
             key = state_key("unblock", caller.casefold(), "trial", trial.id)
             rows.append(effect.server(trial.call, "unblock_offers", caller, key=key))
         return rows
@@ -612,14 +614,14 @@ class TrialDesk(DeskBase):
         if trial is None or not trial.is_open:
             return SpaceFallback.INTERRUPT
         interrupt = self.config.space_refused == SpaceFallback.INTERRUPT
-        with self.club_voice():
+        with self.voice.club_voice():
             key = "trial.space_refused_interrupted" if interrupt else "trial.space_refused_officials"
             officials = self.t(key, trial=trial.id, game=trial.game, platform=platform, problem=problem)
         told = [effect.tell_officials(f"space:{trial.id}:{platform}", officials)]
         if not interrupt:
-            space = await self.trial_space(trial)
+            space = await self.lookups.trial_space(trial)
             for member in space.members:
-                async with self.reading(member):
+                async with self.voice.reading(member):
                     text = self.t("trial.space_relayed", trial=trial.id, game=trial.game, platform=platform)
                 told.append(effect.tell(trial.call, member.id, text))
         fresh = await self.db.trials.set_space(
@@ -629,7 +631,7 @@ class TrialDesk(DeskBase):
             await self.steps.interrupt(trial, EndReason.SPACE_REFUSED)
             return SpaceFallback.INTERRUPT
         if fresh:  # delivered by a further pass of the delivery that met the refusal (behind it, in its queue)
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
         return SpaceFallback.RELAY
 
     async def space_opened(self, trial_id: int, platform: str) -> None:
@@ -638,14 +640,14 @@ class TrialDesk(DeskBase):
         trial = await self.db.trials.get(trial_id)
         if trial is None:
             return
-        space = await self.trial_space(trial)
+        space = await self.lookups.trial_space(trial)
         told = []
         for member in space.members:
-            async with self.reading(member):
+            async with self.voice.reading(member):
                 text = self.t("trial.space_opened", trial=trial.id, game=trial.game, platform=platform)
             told.append(effect.tell(trial.call, member.id, text))
         await self.db.trials.set_space(trial.id, platform, SpaceState.OPEN, None, self.now(), told)
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
 
     async def space_unlocked(self, trial_id: int, platform: str, problem: str) -> None:
         """The platform refused to lock the trial's space at its end: recorded (the referee's answer says so),
@@ -653,13 +655,13 @@ class TrialDesk(DeskBase):
         trial = await self.db.trials.get(trial_id)
         if trial is None:
             return
-        with self.club_voice():
+        with self.voice.club_voice():
             text = self.t("trial.space_unlocked", trial=trial.id, game=trial.game, platform=platform, problem=problem)
         told = [effect.tell_officials(f"space:{trial.id}:{platform}", text)]
         if await self.db.trials.set_space(
             trial.id, platform, SpaceState.UNLOCKED, problem, self.now(), told, unless=SpaceState.UNLOCKED
         ):
-            await self.deliver_effects()
+            await self.delivery.deliver_effects()
 
     async def space_locked(self, trial_id: int, platform: str) -> None:
         """The space a platform refused to lock is locked after all."""
@@ -673,7 +675,7 @@ class TrialDesk(DeskBase):
         for trial_id in await self.db.trials.spaces_in(platform, SpaceState.RELAYED):
             trial = await self.db.trials.get(trial_id)
             if trial is not None and trial.is_open:
-                spaces.append(await self.trial_space(trial))
+                spaces.append(await self.lookups.trial_space(trial))
         return spaces
 
     async def unlocked_spaces(self, platform: str) -> list[TrialSpace]:
@@ -682,12 +684,12 @@ class TrialDesk(DeskBase):
         for trial_id in await self.db.trials.spaces_in(platform, SpaceState.UNLOCKED):
             trial = await self.db.trials.get(trial_id)
             if trial is not None:
-                spaces.append(await self.trial_space(trial))
+                spaces.append(await self.lookups.trial_space(trial))
         return spaces
 
     async def _ended(self, trial: Trial) -> None:
         """After a trial's end: its effects delivered, and its referee offered the calls still pending."""
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         referee = await self.db.members.get(trial.referee)
         if referee is not None:
             await self.steps.offer_pending_calls(referee)

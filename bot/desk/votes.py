@@ -59,7 +59,12 @@ class VoteDesk(DeskBase):
 
     def by_vote(self, actor: Member | None, role: Role) -> bool:
         """A councilor's act on a referee or councilor is a proposal to vote on; the owner and the admin act."""
-        return actor is not None and not self.is_owner(actor) and role in VOTED_ROLES and Role.COUNCILOR in actor.roles
+        return (
+            actor is not None
+            and not self.lookups.is_owner(actor)
+            and role in VOTED_ROLES
+            and Role.COUNCILOR in actor.roles
+        )
 
     @shows_refusals
     async def appoint(self, actor: Member | None, nick: str, role: Role, reason: str = "") -> Reply:
@@ -76,12 +81,12 @@ class VoteDesk(DeskBase):
         GRAVE_VIOLATION ("teže kršenje pravila"), with the violation stated, and the councilors are told; the admin
         at the server acts alone."""
         if not self.by_vote(actor, role):
-            if actor is None or not self.is_owner(actor):
+            if actor is None or not self.lookups.is_owner(actor):
                 return await self.governance.dismiss(actor, nick, role, reason)
             if ground != GRAVE_VIOLATION:
                 raise Refused("vote.owner_needs_grave")
             councilors = [m for m in await self.db.members.with_role(Role.COUNCILOR) if m.in_club]
-            languages = await self.reader_languages(m.id for m in councilors)
+            languages = await self.voice.reader_languages(m.id for m in councilors)
 
             def announced(target: Member) -> list[NewEffect]:
                 rows = []
@@ -96,7 +101,7 @@ class VoteDesk(DeskBase):
                             role=self.t(f"role.{role}"),
                             reason=reason,
                         )
-                    rows.append(self.told(councilor.id, text))
+                    rows.append(self.delivery.told(councilor.id, text))
                 return rows
 
             reply = await self.governance.dismiss(actor, nick, role, reason, announced)
@@ -115,7 +120,7 @@ class VoteDesk(DeskBase):
     async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
         """/uskrati: denying the right to call is a penalty — the owner's act (or the admin's at the server), or a
         councilors' vote that a single councilor proposes; a councilor never denies it alone."""
-        if actor is None or self.is_owner(actor) or Role.COUNCILOR not in actor.roles:
+        if actor is None or self.lookups.is_owner(actor) or Role.COUNCILOR not in actor.roles:
             return await self.governance.deny_call(actor, nick, until, reason)
         if not reason.strip():
             raise Refused("gov.reason_required")
@@ -164,7 +169,7 @@ class VoteDesk(DeskBase):
 
         def effects(vote_id: int) -> list[NewEffect]:
             # The notice to the councilors' channel, written with the vote.
-            with self.club_voice():
+            with self.voice.club_voice():
                 text = self.notice_text(vote_id, proposer.nick, target.nick, role, action, reason, deadline, until)
                 post = CallPost(
                     f"councilor:vote:{vote_id}",
@@ -182,8 +187,8 @@ class VoteDesk(DeskBase):
             )
         except AlreadyOpen:
             raise Refused("vote.already_open", nick=target.nick, role=self.subject_text(role, action, until)) from None
-        self.timers.arm(deadline)
-        await self.deliver_effects()
+        self.deps.timers.arm(deadline)
+        await self.delivery.deliver_effects()
         closed = await self.settle(vote)
         t = await self.vote_tally(vote)
         return Reply(
@@ -304,17 +309,17 @@ class VoteDesk(DeskBase):
                 needed=t.needed,
             )
 
-        with self.club_voice():
+        with self.voice.club_voice():
             effects = [effect.edit_notices(queue(vote.id), f"councilor:vote:{vote.id}", text())]
         proposer = await self.db.members.get(vote.proposer)
         if proposer is not None:
-            async with self.reading(proposer):
+            async with self.voice.reading(proposer):
                 effects.append(effect.tell(queue(vote.id), proposer.id, text()))
         act = await self.act(vote, subject) if state is VoteState.CARRIED and subject is not None else None
         closed = await self.db.votes.close(vote.id, state, self.now(), t.yes, t.no, t.electorate, effects, act)
         if closed is None:
             return None
-        await self.deliver_effects()
+        await self.delivery.deliver_effects()
         if closed.acted and subject is not None:
             await self.carried_out(vote, subject)
         await self.settle_votes()  # a dismissed councilor leaves the other votes' electorate
@@ -325,17 +330,17 @@ class VoteDesk(DeskBase):
         member told (only if it changes anything: he may have resigned or been appointed meanwhile); a vote on the
         right to call denies it (until its `until`), the member told."""
         appoint = vote.action is VoteAction.APPOINT
-        with self.club_voice():  # recorded with the role's change
+        with self.voice.club_voice():  # recorded with the role's change
             why = self.t("vote.act_reason", vote=vote.id, reason=vote.reason)
         if vote.action is VoteAction.DENY_CALL:
-            async with self.reading(subject):
+            async with self.voice.reading(subject):
                 denied = (
                     self.t("gov.told_denied_forever", reason=why)
                     if vote.until is None
                     else self.t("gov.told_denied_until", until=vote.until, reason=why)
                 )
             return VoteAct(True, vote.proposer, why, [effect.tell(queue(vote.id), subject.id, denied)])
-        async with self.reading(subject):
+        async with self.voice.reading(subject):
             key = "gov.told_appointed" if appoint else "gov.told_dismissed"
             told = effect.tell(queue(vote.id), subject.id, self.t(key, role=self.t(f"role.{vote.role}"), reason=why))
         return VoteAct(appoint, vote.proposer, why, [told, shown_roles(subject.id)])

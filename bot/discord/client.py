@@ -171,13 +171,13 @@ class SudijaBot(discord.Client):
         try:
             async with self.work:
                 actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
-                async with self.desk.reading(None if isinstance(actor, Reply) else actor):  # his /jezik
+                async with self.desk.voice.reading(None if isinstance(actor, Reply) else actor):  # his /jezik
                     reply = actor if isinstance(actor, Reply) else await run(actor)
         except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
-            reply = self.desk.refuse("db.busy")
+            reply = self.desk.voice.refuse("db.busy")
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
-            reply = self.desk.refuse("discord.failed")
+            reply = self.desk.voice.refuse("discord.failed")
         await self.reply(interaction, reply, monospace=monospace)
 
     async def on_button(self, interaction: discord.Interaction[Any], action: str, ref: int) -> None:
@@ -214,7 +214,7 @@ class SudijaBot(discord.Client):
         if isinstance(opened, Reply):
             await interaction.response.send_message(opened.text, ephemeral=True)
             return
-        async with self.desk.reading(caller.member):  # the form in his language (/jezik)
+        async with self.desk.voice.reading(caller.member):  # the form in his language (/jezik)
             await interaction.response.send_modal(DraftModal(VerdictKind(kind), opened, self.desk.t))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -250,18 +250,18 @@ class SudijaBot(discord.Client):
         try:
             async with self.work:
                 caller = await self.caller(interaction, trial)
-                async with self.desk.reading(caller.member):
+                async with self.desk.voice.reading(caller.member):
                     try:
                         args = with_upload(command, values(), await self.upload_of(files), self.desk.t)
                     except Usage as problem:  # an option read by the typed reader (a date): said as for a typed one
-                        reply = self.desk.refuse(
+                        reply = self.desk.voice.refuse(
                             "command.usage", problem=str(problem), usage=self.desk.t(command.usage_key)
                         )
                     else:
                         reply = await registry.run(self.desk, caller, command, args)
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
-            reply = self.desk.refuse("discord.failed")
+            reply = self.desk.voice.refuse("discord.failed")
         await self.reply(interaction, reply, monospace=command.monospace)
 
     async def upload_of(self, files: Sequence[discord.Attachment]) -> Upload | None:
@@ -415,7 +415,7 @@ class SudijaBot(discord.Client):
         if isinstance(member, Reply):
             return
         trial = await self.desk.open_trial_of(member)
-        if trial is None or PLATFORM not in (await self.desk.trial_space(trial)).relayed:
+        if trial is None or PLATFORM not in (await self.desk.lookups.trial_space(trial)).relayed:
             return  # a direct message outside a relayed trial is not for the bot
         await self.desk.trials.say(member, message.content, trial.id)
 

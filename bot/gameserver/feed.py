@@ -386,10 +386,12 @@ class LiveFeed:
             what = str(data["what"])[:100]
             lapses = await self._lapses(number, "move")
             effect = LiveFeedStore.move(number, hand, move, stored.players[seat], what, now, lapses)
-            return effect, self.desk.deliver_effects if lapses else _nothing
+            return effect, self.desk.delivery.deliver_effects if lapses else _nothing
         if kind == "korekcija_done":
             told = [row for told_with in self.told_with for row in await told_with(event)]
-            return LiveFeedStore.undone(number, data["hand"], data["move"], now, told), self.desk.deliver_effects
+            return LiveFeedStore.undone(
+                number, data["hand"], data["move"], now, told
+            ), self.desk.delivery.deliver_effects
         digest = self._digest
         if kind == "hand_finished":
             game = self._next_hand(stored, data["hand"])
@@ -399,7 +401,7 @@ class LiveFeed:
             report = None
             if any(h.score is not None for h in game.hands):
                 found = cross_check(game)
-                report = discrepancy_lines(found, self.desk.club_messages.t) if found else None  # stored
+                report = discrepancy_lines(found, self.desk.voice.club_messages.t) if found else None  # stored
             cached = self._docs.get(number)
             if cached is not None and cached[0] == digest:  # the stored texts and this hand's
                 head = cached[1]
@@ -413,7 +415,7 @@ class LiveFeed:
             return _all(
                 LiveFeedStore.store_game(row, digest, now),
                 LiveFeedStore.hand_done(number, completed + 1, now, lapses),
-            ), self.desk.deliver_effects if lapses else _nothing
+            ), self.desk.delivery.deliver_effects if lapses else _nothing
         # The game ends: finished, interrupted, or closed by an administrator.
         ended_at = _time(data["ended_at"], "data.ended_at")
         _not_ahead(ended_at, "data.ended_at", self.wall(), self.tolerance)

@@ -52,7 +52,7 @@ class KorekcijaDesk:
         self.store = LiveFeedStore(desk.db)
         # The undo is a row of the game-server outbox: dated by the clock its worker compares it with (the
         # console club's own clock moves only when told).
-        self.clock: Callable[[], datetime] = getattr(desk.game_server, "clock", None) or desk.now
+        self.clock: Callable[[], datetime] = getattr(desk.deps.game_server, "clock", None) or desk.now
         desk.extra_actions[Action.KOREKCIJA_YES] = self._yes_button
         desk.extra_actions[Action.KOREKCIJA_NO] = self._no_button
         desk.__dict__.setdefault("_korekcija", self)
@@ -63,7 +63,7 @@ class KorekcijaDesk:
 
     @property
     def linked(self) -> bool:
-        return bool(getattr(self.desk.game_server, "linked", False))
+        return bool(getattr(self.desk.deps.game_server, "linked", False))
 
     async def _yes_button(self, member: Member, ref: int) -> Reply:
         return await self.answer(member, ref, True)
@@ -100,7 +100,7 @@ class KorekcijaDesk:
             raise Refused("korekcija.once", game=game.number)
         others = await self._others(game, member.nick)
         asked = [other for _nick, other in others if other is not None]
-        languages = await desk.reader_languages([other.id for other in asked])
+        languages = await desk.voice.reader_languages([other.id for other in asked])
 
         def ask(request: int) -> list[NewEffect]:
             # The members among the other two are asked with the request (the AI's seats consent below).
@@ -123,7 +123,7 @@ class KorekcijaDesk:
         for nick, other in others:
             if other is None and game.ai:
                 await self._record(request, game, nick, True)
-        await desk.deliver_effects()
+        await desk.delivery.deliver_effects()
         fresh = await self.store.korekcija(request)
         if fresh is not None and fresh.state is KorekcijaState.AGREED:
             return Reply(desk.t("korekcija.agreed", game=game.number, what=move.what))
@@ -150,7 +150,7 @@ class KorekcijaDesk:
             command_at=self.clock(),
         )
         if state is KorekcijaState.AGREED:
-            wake = getattr(self.desk.game_server, "wake", None)
+            wake = getattr(self.desk.deps.game_server, "wake", None)
             if callable(wake):
                 wake()
         return state
@@ -177,7 +177,7 @@ class KorekcijaDesk:
         others = [m for m in await self._members(stored) if m.id != member.id]
         texts: dict[int, dict[KorekcijaState, str]] = {}
         for other in others:
-            async with desk.reading(other):
+            async with desk.voice.reading(other):
                 texts[other.id] = {
                     KorekcijaState.REFUSED: desk.t("korekcija.refused", nick=member.nick, game=korekcija.game),
                     KorekcijaState.AGREED: desk.t("korekcija.agreed_all", game=korekcija.game),
@@ -191,7 +191,7 @@ class KorekcijaDesk:
         if state is None:
             fresh = await self.store.korekcija(korekcija.id)
             raise Refused(f"korekcija.state_{fresh.state if fresh else KorekcijaState.LAPSED}", game=korekcija.game)
-        await desk.deliver_effects()
+        await desk.delivery.deliver_effects()
         if state is KorekcijaState.REFUSED:
             return Reply(desk.t("korekcija.you_refused", game=korekcija.game))
         if state is KorekcijaState.AGREED:
@@ -210,7 +210,7 @@ class KorekcijaDesk:
             return []
         told = []
         for member in await self._members(game):
-            async with self.desk.reading(member):
+            async with self.desk.voice.reading(member):
                 told.append(effect.tell(f"korekcija:{number}", member.id, self.desk.t(key, game=number, **values)))
         return told
 
@@ -246,10 +246,10 @@ class KorekcijaDesk:
         for nick in game.players:
             member = await self.desk.db.members.by_nick(nick)
             if member is not None:
-                async with self.desk.reading(member):
+                async with self.desk.voice.reading(member):
                     said = self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
                     told.append(effect.tell(queue, member.id, said))
-        with self.desk.club_voice():
+        with self.desk.voice.club_voice():
             said = self.desk.t("korekcija.done", game=event.game, hand=event.data["hand"])
             told.append(effect.tell_table(queue, event.game, said))
         return told

@@ -39,7 +39,7 @@ def officials_notice(desk: Desk) -> Notice:
         else:
             key = "outbox.command_dead" if state is OutboxState.DEAD else "outbox.command_refused"
         what = command.payload.get("game", command.payload.get("nick", ""))
-        with desk.club_voice():
+        with desk.voice.club_voice():
             text = desk.t(key, id=command.id, command=command.kind, what=what, error=attempt.error[:300])
         return [tell_officials(f"{NOTICE_QUEUE}gameserver:{command.id}", text)]
 
@@ -79,7 +79,7 @@ class GameServerLink:
         secret: bytes | Keyring,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
-        port = desk.game_server
+        port = desk.deps.game_server
         if not isinstance(port, HttpGameServer):
             raise TypeError("the desk's game server must be an HttpGameServer for the link")
         self.desk = desk
@@ -96,7 +96,7 @@ class GameServerLink:
             backoff=Backoff(config.retry_initial_seconds, config.retry_max_seconds),
             bounds=Bounds.of(desk.config.outbox),
             notice=officials_notice(desk),
-            told=desk.deliver_effects,
+            told=desk.delivery.deliver_effects,
             ending=self.korekcija.undo_ended,
         )
         port.wake = self.worker.wake

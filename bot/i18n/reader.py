@@ -2,7 +2,7 @@
 club's when nobody in particular reads (the club's chat, the table, a trial's space, what a timer says).
 
 The desk's edges set it for one member's action (`bot.registry.run`, `Desk.press`, the adapters' answer to an
-interaction) and around a private message to a member (`DeskBase.reading`); `DeskBase.club_voice` sets it back
+interaction) and around a private message to a member (`bot.desk.voice.Voice.reading`); `Voice.club_voice` sets it back
 to the club's for what the club reads. A context variable: each asyncio task (one update, one interaction, one
 timer) has its own, so concurrent members never hear each other's language.
 """

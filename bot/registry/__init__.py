@@ -54,14 +54,14 @@ def refusal(desk: Desk, caller: Caller, command: Command) -> Reply | None:
     for a command that is not for anyone, a member holding none of the functions its audience needs. The use case
     decides the rest. Front ends may ask it before reading the arguments; `run` asks it again."""
     if caller.place not in command.places:
-        return desk.refuse("command.private_only" if Place.PRIVATE in command.places else "command.club_only")
+        return desk.voice.refuse("command.private_only" if Place.PRIVATE in command.places else "command.club_only")
     if command.audience is Audience.ANYONE:
         return None
     if caller.member is None:
-        return caller.refusal or desk.refuse("link.needed")
+        return caller.refusal or desk.voice.refuse("link.needed")
     functions = command.audience.functions
-    if functions and functions.isdisjoint(desk.roles_of(caller.member)):
-        return desk.refuse(command.audience.refusal_key)
+    if functions and functions.isdisjoint(desk.lookups.roles_of(caller.member)):
+        return desk.voice.refuse(command.audience.refusal_key)
     return None
 
 
@@ -72,7 +72,7 @@ async def run(desk: Desk, caller: Caller, command: Command, args: Args) -> Reply
     and the metrics (bot/logs.py, bot/metrics.py): the command, the platform, ok or refused, the time it took and
     the ids it was given — never the text a member typed."""
     started = time.perf_counter()
-    async with desk.reading(caller.member):
+    async with desk.voice.reading(caller.member):
         reply = await _answered(desk, command, _run(desk, caller, command, args))
     seconds = time.perf_counter() - started
     outcome = "ok" if reply.ok else "refused"
@@ -91,7 +91,7 @@ async def open_form(desk: Desk, caller: Caller, command: Command, args: Args) ->
     before the form (the verdict's kind). The submitted form goes through `run`."""
     assert command.form is not None, f"{command.name} has no form"
     opens = command.form
-    async with desk.reading(caller.member):
+    async with desk.voice.reading(caller.member):
 
         async def opened() -> Reply | int:
             refused = refusal(desk, caller, command)
@@ -117,13 +117,13 @@ async def _answered(desk: Desk, command: Command, work: Awaitable[T]) -> T | Rep
     try:
         return await work
     except Usage as problem:
-        return desk.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
+        return desk.voice.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
     except Refused as refused:
-        return desk.refuse(refused.key, **refused.values)
+        return desk.voice.refuse(refused.key, **refused.values)
     except DatabaseReadOnly:  # a console that only reads: nothing was written
-        return desk.refuse("db.read_only")
+        return desk.voice.refuse("db.read_only")
     except DatabaseBusy:  # another process held the write lock past the bound: nothing was written
-        return desk.refuse("db.busy")
+        return desk.voice.refuse("db.busy")
 
 
 __all__ = ["BY_NAME", "REGISTRY", "Args", "Caller", "Command", "Place", "check_args", "open_form", "refusal", "run"]

@@ -42,7 +42,7 @@ async def ostavka(desk: Desk, caller: Caller, args: Args) -> Reply:
 async def uskrati(desk: Desk, caller: Caller, args: Args) -> Reply:
     days, until_day = args.opt_number("dana"), args.opt_day("do")
     if days is not None and until_day is not None:
-        return desk.refuse("usage.days_and_date")
+        return desk.voice.refuse("usage.days_and_date")
     until: datetime | None = None
     if days is not None:
         until = desk.now() + timedelta(days=days)

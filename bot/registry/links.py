@@ -27,7 +27,7 @@ async def povezi(desk: Desk, caller: Caller, args: Args) -> Reply:
     if typed is None and decision is None:
         return await desk.links.link_requests(member)
     if typed is None or decision is None:
-        return desk.refuse("command.usage", problem=desk.t("usage.arg.odluka"), usage=desk.t("usage.povezi"))
+        return desk.voice.refuse("command.usage", problem=desk.t("usage.arg.odluka"), usage=desk.t("usage.povezi"))
     return await desk.links.decide_link_by_nick(member, typed, decision == APPROVE, args.text("razlog"))
 
 

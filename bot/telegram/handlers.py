@@ -163,8 +163,8 @@ class TelegramHandlers:
         typed, command, _ = self.commands.find(text)
         if command is None:
             if private:
-                async with self.desk.reading(member):
-                    await self.show(where, self.desk.refuse("command.unknown", name=typed))
+                async with self.desk.voice.reading(member):
+                    await self.show(where, self.desk.voice.refuse("command.unknown", name=typed))
             return
         actor = await self.desk.actor(PLATFORM, str(user.id))
         proven = None if isinstance(actor, Reply) else await self.present(actor)
@@ -179,7 +179,7 @@ class TelegramHandlers:
         try:
             reply = await self.commands.handle_as(caller, text, await self.upload_of(message))
         except DatabaseBusy:
-            reply = self.desk.refuse("db.busy")
+            reply = self.desk.voice.refuse("db.busy")
         if proven is None and (linked := await self.desk.member_for(PLATFORM, str(user.id))) is not None:
             await self.present(linked)  # the account has just been proven (a code)
         if reply is not None:
@@ -215,7 +215,7 @@ class TelegramHandlers:
             return
         member = await self.present(actor)
         if await self.desk.open_trial_of(member) is None:
-            async with self.desk.reading(member):
+            async with self.desk.voice.reading(member):
                 await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
             return
         reply = await self.desk.trials.say(member, text)
@@ -224,7 +224,7 @@ class TelegramHandlers:
 
     async def start(self, where: Where, member: Member | None) -> None:
         """/start (also from a deep link): greet, then deliver what waited for him."""
-        async with self.desk.reading(member):
+        async with self.desk.voice.reading(member):
             text = self.desk.t("telegram.welcome")
         if member is None:
             text += "\n" + self.desk.t("link.needed")
@@ -254,7 +254,7 @@ class TelegramHandlers:
         if query is None:
             return
         try:
-            async with self.desk.reading(await self.desk.member_for(PLATFORM, str(query.from_user.id))):
+            async with self.desk.voice.reading(await self.desk.member_for(PLATFORM, str(query.from_user.id))):
                 await query.answer(self.desk.t("telegram.pressed"))
         except TelegramError as error:  # too late (query too old) or flood control: the message still follows
             log.info("callback %s not answered in time: %s", query.id, error.message)
@@ -262,7 +262,7 @@ class TelegramHandlers:
             async with self.work:  # a burst of presses is answered before it is worked
                 reply = await self.press(query)
         except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
-            reply = self.desk.refuse("db.busy")
+            reply = self.desk.voice.refuse("db.busy")
         except Exception:
             log.exception("telegram press %s by %s failed", query.data, query.from_user.id)
             reply = Reply(self.desk.t("telegram.error"), ok=False)
@@ -275,7 +275,7 @@ class TelegramHandlers:
             return actor
         parsed = parse_callback(query.data)
         if parsed is None:
-            return self.desk.refuse("button.unknown")
+            return self.desk.voice.refuse("button.unknown")
         member = await self.present(actor)
         reply = await self.desk.press(member, *parsed, PLATFORM)
         if reply.ok and parsed[0] in ONE_SHOT and isinstance(query.message, Message):

@@ -361,7 +361,7 @@ class TelegramChat:
             if sent is None:  # unreachable again (blocked meanwhile): keep the rest for the next start
                 self.outbox[user_id] = waiting[index:] + self.outbox.get(user_id, [])
                 return
-            space = await self.desk.trial_space_by_id(pending.trial) if pending.trial is not None else None
+            space = await self.desk.lookups.trial_space_by_id(pending.trial) if pending.trial is not None else None
             if (
                 space is not None
                 and space.is_open
@@ -375,7 +375,7 @@ class TelegramChat:
         trial = await self.desk.open_trial_of(member)
         if trial is None or any(p.trial == trial.id for p in waiting):
             return
-        await self.replay(await self.desk.trial_space(trial), member, user_id)
+        await self.replay(await self.desk.lookups.trial_space(trial), member, user_id)
 
     async def replay(self, space: TrialSpace, member: Member, user_id: int) -> None:
         """The trial so far, from the database: who called, the transcript, and for the referee his controls."""
