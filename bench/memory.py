@@ -1,13 +1,19 @@
-"""Benchmark of memory: the resident size of the idle bot over a database of 100,000 stored games (budget 150 MB).
+"""Benchmark of memory: the resident size of the idle bot as a club runs it — `sudija run` with its adapters —
+over a database of 100,000 stored games and a Discord guild of 10,000 members (budget 150 MB).
 
 A pool of generated games (played until the paper ends them) is re-numbered into N games; their rows (canonical
 log compressed, digest, columns) are prepared in worker processes and stored through `GameStore.store` in big
-batches. Then the idle bot is started in a subprocess over that database — ``python -m bot console --db FILE``
-with a standard input that stays open and silent, or, where that command does not exist, a process that does
-what an idle bot does (`bot.app.build_app`, ``desk.start()``, wait) — and its VmRSS is read from
-/proc/PID/status once it has settled. The database's size on disk is printed too.
+batches. Then ``sudija run --config FILE`` is started over that database with Discord and Telegram configured:
+the fake servers of tests/fakes run in this process on loopback (no network), the Discord one with a guild of
+``--members`` members (every one in the bot's member cache: the members intent, as the bot asks for it) and the
+Telegram one with the club's and the referees' groups. The only difference from a club's own start is where
+discord.py connects (its REST base and gateway address point at the fake; Telegram's is `base_url`). Once the bot
+has its guild, the members delivered to it are counted and its VmRSS is read from /proc/PID/status when it has
+settled. ``--console`` measures the console club (``python -m bot console``) instead, the earlier figure. The
+database's size on disk is printed too.
 
-    .venv/bin/python bench/memory.py [--games 100000] [--pool 40] [--db FILE (kept, and reused when full)]
+    .venv/bin/python bench/memory.py [--games 100000] [--members 10000] [--pool 40] [--db FILE (kept, reused)]
+                                     [--console]
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -24,11 +31,13 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from rules.gamelog import Game, GameStatus, game_to_doc
 from rules.generator import generate_game
@@ -36,6 +45,7 @@ from storage.database import open_database
 from storage.games import GameRow
 
 BUDGET_MB = 150
+ROOT = Path(__file__).resolve().parent.parent
 BATCH = 5_000
 _MARK = 987654321987
 
@@ -184,12 +194,187 @@ def measure_idle_bot(db_path: str) -> tuple[int, int, str]:
                 process.wait()
 
 
+_SUDIJA_RUN = """
+import sys
+
+import discord.gateway
+import discord.http
+import yarl
+
+discord.http.Route.BASE = sys.argv[1]  # the fake Discord on loopback: the bot's only difference from a club's
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sys.argv[2])
+from bot.cli import main
+
+sys.exit(main(["run", "--config", sys.argv[3]]))
+"""
+
+
+class Fakes:
+    """The fake Discord (a guild of `members` members, the referees' role and channels) and the fake Telegram (the
+    club's and the referees' groups), served on loopback by a thread of this process, with the members each
+    delivered to the bot (GUILD_CREATE and GUILD_MEMBERS_CHUNK) counted."""
+
+    def __init__(self, members: int) -> None:
+        self.members = members
+        self.delivered = 0  # members sent to the bot
+        self.setup: dict[str, Any] = {}
+        self._ready = threading.Event()
+        self._loop = asyncio.new_event_loop()
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._run, name="fakes", daemon=True)
+        self._failed: BaseException | None = None
+
+    def __enter__(self) -> Fakes:
+        self._thread.start()
+        self._ready.wait(300)
+        if self._failed is not None:
+            raise RuntimeError("the fake servers did not start") from self._failed
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(30)
+
+    def _run(self) -> None:
+        try:
+            self._loop.run_until_complete(self._serve())
+        except BaseException as exc:  # noqa: BLE001 (told to the waiting thread)
+            self._failed = exc
+            self._ready.set()
+
+    async def _serve(self) -> None:
+        sys.path.insert(0, str(ROOT / "tests"))
+        from fakes.discord_server import FakeDiscord, Perm  # noqa: PLC0415 (a bench loads what it measures)
+        from fakes.telegram_server import FakeTelegram  # noqa: PLC0415
+
+        self._stop = asyncio.Event()
+        async with FakeDiscord() as discord, FakeTelegram() as telegram:
+            referee = discord.add_role("Sudija")
+            # As a club sets the bot up (`sudija check`): Manage Roles, its role above the ones it writes.
+            discord.bot_role.permissions |= Perm.MANAGE_ROLES
+            discord.bot_role.position = max(r.position for r in discord.roles.values()) + 1
+            owner = discord.add_member("vesna")
+            for i in range(self.members - len(discord.members)):  # the guild's members, the bot's own counted
+                discord.add_member(f"clan{i:05d}", roles=[referee.id] if i < 50 else [], status="offline")
+            referees = discord.add_text_channel("sudije", private_to=[referee.id])
+            trials = discord.add_text_channel("sudjenja")
+            send = discord._send_dispatch
+
+            async def counted(session: Any, event: str, data: Any) -> bool:
+                if event in ("GUILD_CREATE", "GUILD_MEMBERS_CHUNK") and isinstance(data, dict):
+                    self.delivered += len(data.get("members") or ())
+                return await send(session, event, data)
+
+            discord._send_dispatch = counted  # type: ignore[method-assign]
+            self.setup = {
+                "api": discord.api_base,
+                "gateway": discord.gateway_url,
+                "discord_token": discord.token,
+                "guild": discord.guild_id,
+                "referees": referees.id,
+                "trials": trials.id,
+                "role": referee.id,
+                "owner": owner.id,
+                "telegram_url": telegram.base_url,
+                "telegram_token": telegram.token,
+                "club_group": telegram.group("Klub").id,
+                "referees_group": telegram.group("Sudije").id,
+            }
+            self._ready.set()
+            await self._stop.wait()
+
+
+def club_config(path: Path, db_path: str, setup: dict[str, Any]) -> None:
+    """The club's configuration file: both platforms, the owner, the fake Telegram's address."""
+    path.write_text(
+        f"""[club]
+database = "{db_path}"
+owner = "vesna"
+owner_accounts = ["discord:{setup["owner"]}"]
+
+[discord]
+token_env = "BENCH_DISCORD_TOKEN"
+guild_id = {setup["guild"]}
+referees_channel_id = {setup["referees"]}
+trials_channel_id = {setup["trials"]}
+
+[discord.roles]
+referee = {setup["role"]}
+
+[telegram]
+token_env = "BENCH_TELEGRAM_TOKEN"
+club_group_id = {setup["club_group"]}
+referees_group_id = {setup["referees_group"]}
+base_url = "{setup["telegram_url"]}"
+""",
+        encoding="utf-8",
+    )
+
+
+def measure_run(db_path: str, members: int) -> tuple[int, int, str]:
+    """Start `sudija run` with both adapters over `db_path` and a guild of `members`; (settled VmRSS KiB, VmHWM
+    KiB, how it was started)."""
+    with Fakes(members) as fakes, tempfile.TemporaryDirectory() as cwd:
+        setup = fakes.setup
+        config = Path(cwd) / "config.toml"
+        club_config(config, db_path, setup)
+        env = os.environ | {
+            "BENCH_DISCORD_TOKEN": setup["discord_token"],
+            "BENCH_TELEGRAM_TOKEN": setup["telegram_token"],
+            "NO_PROXY": "127.0.0.1",
+            "PYTHONPATH": str(ROOT),
+        }
+        log = Path(cwd) / "bot.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                [sys.executable, "-c", _SUDIJA_RUN, setup["api"], setup["gateway"], str(config)],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=cwd,
+                env=env,
+            )
+            try:
+                deadline = time.monotonic() + 300
+                while fakes.delivered < members and process.poll() is None and time.monotonic() < deadline:
+                    time.sleep(0.5)
+                if fakes.delivered < members:
+                    tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+                    raise RuntimeError(f"the bot did not get its guild's {members:,} members:\n{tail}")
+                samples: list[int] = []
+                deadline = time.monotonic() + 60
+                with contextlib.suppress(RuntimeError):  # the process ended meanwhile: said below
+                    while time.monotonic() < deadline:
+                        time.sleep(0.5)
+                        samples.append(rss_kib(process.pid))
+                        if len(samples) >= 10 and max(samples[-10:]) - min(samples[-10:]) <= 64:
+                            break
+                if process.poll() is not None or not samples:
+                    tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
+                    raise RuntimeError(f"sudija run stopped:\n{tail}")
+                how = (
+                    f"sudija run: Discord (a guild of {members:,} members, {fakes.delivered:,} member records "
+                    "delivered to its cache) and Telegram, on loopback fakes"
+                )
+                return samples[-1], rss_kib(process.pid, "VmHWM"), how
+            finally:
+                process.terminate()
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--pool", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None, help="database file to build (kept; reused when it holds enough)")
+    parser.add_argument("--members", type=int, default=10_000, help="members of the Discord guild")
+    parser.add_argument("--console", action="store_true", help="measure the console club instead of sudija run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="sudija-memory-") as tmp:
         db_path = args.db or str(Path(tmp) / "club.db")
@@ -199,7 +384,7 @@ def main() -> int:
             f"database: {games:,} games, {hands:,} hands, {size / 2**20:,.0f} MiB on disk "
             f"({size / max(hands, 1):.0f} bytes per hand)"
         )
-        rss, peak, how = measure_idle_bot(db_path)
+        rss, peak, how = measure_idle_bot(db_path) if args.console else measure_run(db_path, args.members)
     print(
         f"idle bot ({how}): VmRSS {rss / 1024:.1f} MiB after start-up settled (peak {peak / 1024:.1f} MiB); "
         f"budget {BUDGET_MB} MB: {'within' if rss * 1024 <= BUDGET_MB * 10**6 else 'OVER'}"
