@@ -19,8 +19,9 @@ from rules.gamelog import Game, GameStatus, extends, format_time, game_to_doc, p
 
 if TYPE_CHECKING:
     from storage.database import Database
-from storage.nicknames import imitated, register
-from storage.sql import Connection
+from rules.nicknames import identity_key
+from storage.nicknames import NickClash, add_spellings, spellings
+from storage.sql import SyncConnection
 
 
 def canonical_log(game: Game, doc: dict[str, Any] | None = None) -> tuple[str, bytes]:
@@ -130,116 +131,13 @@ class GameStore:
     async def store(self, prepared: Sequence[PreparedGame | GameRow], imported_at: datetime) -> ImportOutcome:
         """Store one file's games in a single transaction; a game referred to by the desk is refused, not replaced.
 
-        The statements are batched (one look-up of the stored digests, then one delete and two inserts for all
-        the games), so a file of thousands of games costs a handful of round trips to the database thread.
+        The transaction is one hop to the database's thread (`Database.run_transaction`): the stored digests and
+        the registered spellings of every player are read with one statement each, the games written with a
+        handful of batched ones, so the write lock is held for the writing alone and the live feed and the desk
+        beside an import wait for it briefly.
         """
         rows = [item if isinstance(item, GameRow) else item.row() for item in prepared]
-        imported = unchanged = hands = 0
-        refused: list[str] = []
-        stamp = format_time(imported_at)
-        pending: dict[int, GameRow] = {}
-        replaced: list[tuple[int]] = []
-        async with self.db.transaction() as conn:
-            stored = await self._digests(conn, [row.number for row in rows])
-            for row in rows:
-                number = row.number
-                earlier = pending.get(number)
-                if earlier is not None:  # the same game twice in one call: the later log wins, as if stored in turn
-                    if earlier.digest == row.digest:
-                        unchanged += 1
-                        continue
-                elif number in stored:
-                    if stored[number] == row.digest:
-                        unchanged += 1
-                        continue
-                    why = await self._reference(number)
-                    if why is not None and not await self._continues(number, row):
-                        refused.append(
-                            f"game {number}: the stored log differs but {why}, so it is kept; "
-                            "a log can be replaced only before anyone calls a referee for the game "
-                            "(a game that only went on, with its finished hands unchanged, is accepted)"
-                        )
-                        continue
-                    replaced.append((number,))
-                clash = await imitated(conn, row.players)
-                if clash is not None:
-                    refused.append(f"game {number}: {clash}: a player of the club may not be imitated")
-                    continue
-                await register(conn, row.players, imported_at)
-                pending[number] = row
-                imported += 1
-                hands += row.hand_count
-            if replaced:  # the desk's rows refer to the game, so its row is updated in place, never deleted
-                await conn.executemany("DELETE FROM game_players WHERE game = ?", replaced)
-            if pending:
-                await conn.executemany(
-                    "INSERT INTO games (number, rated, ai, bule, refe_limit, status, started_at, ended_at,"
-                    " hand_count, digest, log, cross_check, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
-                    " ON CONFLICT (number) DO UPDATE SET rated = excluded.rated, ai = excluded.ai,"
-                    " bule = excluded.bule, refe_limit = excluded.refe_limit, status = excluded.status,"
-                    " started_at = excluded.started_at, ended_at = excluded.ended_at,"
-                    " hand_count = excluded.hand_count, digest = excluded.digest, log = excluded.log,"
-                    " cross_check = excluded.cross_check, imported_at = excluded.imported_at,"
-                    " version = games.version + 1",
-                    [
-                        (
-                            r.number,
-                            r.rated,
-                            r.ai,
-                            r.bule,
-                            r.refe_limit,
-                            r.status,
-                            r.started_at,
-                            r.ended_at,
-                            r.hand_count,
-                            r.digest,
-                            r.blob,
-                            json.dumps(r.cross_check, ensure_ascii=False) if r.cross_check is not None else None,
-                            stamp,
-                        )
-                        for r in pending.values()
-                    ],
-                )
-                await conn.executemany(
-                    "INSERT INTO game_players (game, seat, nick, ended_at) VALUES (?,?,?,?)",
-                    [
-                        (r.number, seat, nick, r.ended_at)
-                        for r in pending.values()
-                        for seat, nick in enumerate(r.players)
-                    ],
-                )
-        return ImportOutcome(imported, unchanged, refused, hands)
-
-    @staticmethod
-    async def _digests(conn: Connection, numbers: Sequence[int]) -> dict[int, str]:
-        """The stored digest of each of `numbers` that is stored."""
-        found: dict[int, str] = {}
-        unique = sorted(set(numbers))
-        for start in range(0, len(unique), 500):
-            part = unique[start : start + 500]
-            sql = f"SELECT number, digest FROM games WHERE number IN ({','.join('?' * len(part))})"
-            async with conn.execute(sql, part) as cur:
-                for number, digest in await cur.fetchall():
-                    found[int(number)] = str(digest)
-        return found
-
-    async def _continues(self, number: int, row: GameRow) -> bool:
-        """Whether the new log only continues the stored one (a game in progress that went on)."""
-        old = await self.get(number)
-        return old is not None and extends(old, parse_game(json.loads(zlib.decompress(row.blob))))
-
-    async def _reference(self, number: int) -> str | None:
-        """Why the desk still needs the stored log of this game, or None."""
-        checks = (
-            ("SELECT 1 FROM calls WHERE game = ? LIMIT 1", "a referee was called for it"),
-            ("SELECT 1 FROM trials WHERE game = ? LIMIT 1", "it has been judged"),
-            ("SELECT 1 FROM paper_changes WHERE game = ? LIMIT 1", "its paper carries changes"),
-        )
-        for sql, why in checks:
-            async with self.db.connection.execute(sql, (number,)) as cur:
-                if await cur.fetchone():
-                    return why
-        return None
+        return await self.db.run_transaction(lambda conn: _store(conn, rows, imported_at))
 
     async def version(self, number: int) -> int | None:
         """The version of the game's paper (migration 0033): raised by every write the paper is computed from —
@@ -325,6 +223,132 @@ class GameStore:
                 )
             )
         return out
+
+
+_UPSERT = (
+    "INSERT INTO games (number, rated, ai, bule, refe_limit, status, started_at, ended_at,"
+    " hand_count, digest, log, cross_check, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    " ON CONFLICT (number) DO UPDATE SET rated = excluded.rated, ai = excluded.ai,"
+    " bule = excluded.bule, refe_limit = excluded.refe_limit, status = excluded.status,"
+    " started_at = excluded.started_at, ended_at = excluded.ended_at,"
+    " hand_count = excluded.hand_count, digest = excluded.digest, log = excluded.log,"
+    " cross_check = excluded.cross_check, imported_at = excluded.imported_at,"
+    " version = games.version + 1"
+)
+_REFERENCES = (
+    ("SELECT 1 FROM calls WHERE game = ? LIMIT 1", "a referee was called for it"),
+    ("SELECT 1 FROM trials WHERE game = ? LIMIT 1", "it has been judged"),
+    ("SELECT 1 FROM paper_changes WHERE game = ? LIMIT 1", "its paper carries changes"),
+)
+
+
+def _store(conn: SyncConnection, rows: Sequence[GameRow], imported_at: datetime) -> ImportOutcome:
+    """`GameStore.store`'s transaction (on the database's thread)."""
+    imported = unchanged = hands = 0
+    refused: list[str] = []
+    stamp = format_time(imported_at)
+    pending: dict[int, GameRow] = {}
+    replaced: list[tuple[int]] = []
+    stored = _digests(conn, [row.number for row in rows])
+    keys = {nick: identity_key(nick) for row in rows for nick in row.players}
+    registered = spellings(conn, keys.values())  # identity key → the club's spelling, the file's own added
+    new_nicks: dict[str, str] = {}
+    for row in rows:
+        number = row.number
+        earlier = pending.get(number)
+        if earlier is not None:  # the same game twice in one call: the later log wins, as if stored in turn
+            if earlier.digest == row.digest:
+                unchanged += 1
+                continue
+        elif number in stored:
+            if stored[number] == row.digest:
+                unchanged += 1
+                continue
+            why = _reference(conn, number)
+            if why is not None and not _continues(conn, number, row):
+                refused.append(
+                    f"game {number}: the stored log differs but {why}, so it is kept; "
+                    "a log can be replaced only before anyone calls a referee for the game "
+                    "(a game that only went on, with its finished hands unchanged, is accepted)"
+                )
+                continue
+            replaced.append((number,))
+        clash = next(
+            (
+                NickClash(nick, registered[keys[nick]])
+                for nick in row.players
+                if registered.get(keys[nick], nick) != nick
+            ),
+            None,
+        )
+        if clash is not None:
+            refused.append(f"game {number}: {clash}: a player of the club may not be imitated")
+            continue
+        for nick in row.players:
+            if keys[nick] not in registered:
+                registered[keys[nick]] = new_nicks[nick] = nick
+        pending[number] = row
+        imported += 1
+        hands += row.hand_count
+    add_spellings(conn, [(nick, keys[nick]) for nick in new_nicks], imported_at)
+    if replaced:  # the desk's rows refer to the game, so its row is updated in place, never deleted
+        conn.executemany("DELETE FROM game_players WHERE game = ?", replaced)
+    if pending:
+        conn.executemany(
+            _UPSERT,
+            [
+                (
+                    r.number,
+                    r.rated,
+                    r.ai,
+                    r.bule,
+                    r.refe_limit,
+                    r.status,
+                    r.started_at,
+                    r.ended_at,
+                    r.hand_count,
+                    r.digest,
+                    r.blob,
+                    json.dumps(r.cross_check, ensure_ascii=False) if r.cross_check is not None else None,
+                    stamp,
+                )
+                for r in pending.values()
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO game_players (game, seat, nick, ended_at) VALUES (?,?,?,?)",
+            [(r.number, seat, nick, r.ended_at) for r in pending.values() for seat, nick in enumerate(r.players)],
+        )
+    return ImportOutcome(imported, unchanged, refused, hands)
+
+
+def _digests(conn: SyncConnection, numbers: Sequence[int]) -> dict[int, str]:
+    """The stored digest of each of `numbers` that is stored."""
+    found: dict[int, str] = {}
+    unique = sorted(set(numbers))
+    for start in range(0, len(unique), 500):
+        part = unique[start : start + 500]
+        sql = f"SELECT number, digest FROM games WHERE number IN ({','.join('?' * len(part))})"
+        for number, digest in conn.execute(sql, part).fetchall():
+            found[int(number)] = str(digest)
+    return found
+
+
+def _continues(conn: SyncConnection, number: int, row: GameRow) -> bool:
+    """Whether the new log only continues the stored one (a game in progress that went on)."""
+    found = conn.execute("SELECT log FROM games WHERE number = ?", (number,)).fetchone()
+    if found is None:
+        return False
+    old = parse_game(json.loads(zlib.decompress(found[0])))
+    return extends(old, parse_game(json.loads(zlib.decompress(row.blob))))
+
+
+def _reference(conn: SyncConnection, number: int) -> str | None:
+    """Why the desk still needs the stored log of this game, or None."""
+    for sql, why in _REFERENCES:
+        if conn.execute(sql, (number,)).fetchone() is not None:
+            return why
+    return None
 
 
 def _time(text: str) -> datetime:

@@ -3,7 +3,8 @@
 `rules.nicknames.identity_key` decides who a nickname is; this module keeps, for every nickname the club knows (a
 member's, a game's player's), the one spelling registered for its key. `register` (and `register_sync`, for a
 `Database.run_transaction` body) runs inside the transaction that brings a nickname in — a game stored, a member
-created — and raises `NickClash` for a second spelling of a registered key, so that transaction stores nothing.
+created — and raises `NickClash` for a second spelling of a registered key, so that transaction stores nothing;
+an import reads and registers a whole file's players at once (`spellings`, `add_spellings`).
 `NicknameStore.spelling` answers "which registered nickname is this?" for any typed form of it.
 
 The rows written before the migration are registered once per club, when it is opened (`register_existing`):
@@ -48,15 +49,6 @@ class Clash:
     found_at: str
 
 
-async def imitated(conn: Connection, nicks: Iterable[str]) -> NickClash | None:
-    """The first of `nicks` spelled otherwise than the registered nickname of its key, as a `NickClash`."""
-    for nick in dict.fromkeys(nicks):
-        rows = list(await conn.execute_fetchall(_KNOWN, (identity_key(nick),)))
-        if rows and str(rows[0][0]) != nick:
-            return NickClash(nick, str(rows[0][0]))
-    return None
-
-
 async def register(conn: Connection, nicks: Iterable[str], now: datetime) -> None:
     """Register `nicks` in the caller's transaction; `NickClash` for one spelled otherwise than its key's."""
     for nick in dict.fromkeys(nicks):
@@ -67,6 +59,25 @@ async def register(conn: Connection, nicks: Iterable[str], now: datetime) -> Non
                 raise NickClash(nick, str(rows[0][0]))
             continue
         await conn.execute(_ADD, (nick, key, now_text(now)))
+
+
+def spellings(conn: SyncConnection, keys: Iterable[str]) -> dict[str, str]:
+    """The registered spelling of each of the identity `keys` that is registered (for a `run_transaction` body:
+    one statement per 500 keys)."""
+    found: dict[str, str] = {}
+    unique = sorted(set(keys))
+    for start in range(0, len(unique), 500):
+        part = unique[start : start + 500]
+        sql = f"SELECT key, nick FROM nicknames WHERE key IN ({','.join('?' * len(part))})"
+        for key, nick in conn.execute(sql, part).fetchall():
+            found[str(key)] = str(nick)
+    return found
+
+
+def add_spellings(conn: SyncConnection, new: Iterable[tuple[str, str]], now: datetime) -> None:
+    """Register new (nickname, identity key) pairs whose keys `spellings` found unregistered."""
+    stamp = now_text(now)
+    conn.executemany(_ADD, [(nick, key, stamp) for nick, key in new])
 
 
 def register_sync(conn: SyncConnection, nicks: Iterable[str], now: datetime) -> None:
