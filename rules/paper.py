@@ -200,7 +200,23 @@ def game_facts(game: Game) -> tuple[HandFacts, ...]:
     if hit is not None and hit[0] is game:
         _FACTS.move_to_end(id(game))
         return hit[1]
-    facts = tuple(hand_facts(hand) for hand in game.hands)
+    return _remember(game, tuple(hand_facts(hand) for hand in game.hands))
+
+
+def grown_facts(earlier: Game, facts: Sequence[HandFacts], game: Game) -> tuple[HandFacts, ...]:
+    """`game_facts(game)` for `game` grown from `earlier` by hands added after its own, when `facts` are
+    `game_facts(earlier)`: only the added hands are scored (the live feed adding a hand to a game of hundreds).
+    Proof of equality: a hand's facts depend on that hand alone (`hand_facts`), and `game`'s first hands are
+    `earlier`'s very objects (checked; otherwise every hand is scored)."""
+    count = len(earlier.hands)
+    if len(facts) != count or count > len(game.hands):
+        return game_facts(game)
+    if any(mine is not theirs for mine, theirs in zip(earlier.hands, game.hands[:count], strict=True)):
+        return game_facts(game)
+    return _remember(game, (*facts, *(hand_facts(hand) for hand in game.hands[count:])))
+
+
+def _remember(game: Game, facts: tuple[HandFacts, ...]) -> tuple[HandFacts, ...]:
     _FACTS[id(game)] = (game, facts)
     _FACTS.move_to_end(id(game))
     while len(_FACTS) > _FACTS_LIMIT:

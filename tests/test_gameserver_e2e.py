@@ -13,6 +13,7 @@ import pytest
 from aiohttp.test_utils import TestServer
 from linked import Linked, make_linked
 
+import rules.paper
 from bot.commands import Commands
 from club import database_for
 from rules.gamelog import GameStatus
@@ -345,3 +346,24 @@ async def test_in_a_game_with_ai_the_ai_seat_consents(linked: Linked) -> None:
     assert agreed.ok, agreed.text
     assert await linked.flush() == 1
     assert [k for _, k, _ in linked.ref.received] == ["undo_move"]
+
+
+async def test_a_hand_is_cross_checked_against_the_kept_scoring_not_the_whole_game_again(
+    linked: Linked, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each finished hand of a live game is cross-checked on the paper (`rules.paper.cross_check`) by scoring that
+    hand alone: the hands before it keep the scoring the feed computed for them, so a game's hands cost the bot
+    one scoring each, not one per hand finished after them (a 200-hand evening would have cost 20,000)."""
+    await players(linked)
+    scored: list[int] = []
+    score = rules.paper.hand_facts
+    monkeypatch.setattr(rules.paper, "hand_facts", lambda hand: scored.append(hand.n) or score(hand))
+    hands = 12
+    table = linked.table(520, hands=hands)
+    while table.hand < hands:
+        assert await table.step()
+    assert sorted(scored) == list(range(1, hands + 1))  # each hand once
+    stored = await linked.db.games.get(520)
+    assert stored is not None
+    assert len(stored.hands) == hands
+    assert stored.status is GameStatus.IN_PROGRESS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, given, settings
@@ -11,8 +12,9 @@ from hypothesis import strategies as st
 from bot.messages import Catalogue
 from rules.gamelog import Game, GameStatus
 from rules.generator import generate_game
-from rules.paper import ChangeKind, Paper, PaperChange, compute_paper
+from rules.paper import ChangeKind, Paper, PaperChange, compute_paper, game_facts, grown_facts
 from rules.paper_changes import ChangeRefused, check_change
+from rules.paper_hand import hand_facts
 from rules.paper_render import paper_json, paper_text
 
 SR_T = Catalogue("sr").t  # the words the edge passes the paper
@@ -169,3 +171,21 @@ def test_supe_and_refe_stay_consistent(game: Game) -> None:
     text = paper_text(game, paper, SR_T)
     assert f"Papir partije {game.number}" in text
     assert len(text.splitlines()) >= len(game.hands)
+
+
+@given(games(), st.integers(0, 40), st.booleans())
+@SETTINGS
+def test_facts_grown_by_hands_equal_the_facts_of_the_whole_game(game: Game, cut: int, foreign: bool) -> None:
+    """The live feed's incremental scoring (`grown_facts`): the facts of a game's first hands, grown by the hands
+    after them, are the facts of the whole game — and when the first hands are not the very same hands (a game
+    read afresh), every hand is scored again, never a stale fact kept."""
+    cut = min(cut, len(game.hands))
+    earlier = replace(game, hands=game.hands[:cut])
+    facts = game_facts(earlier)
+    if foreign and cut:  # the same hands by value, other objects: no identity, so no reuse
+        earlier = replace(game, hands=tuple(replace(h) for h in game.hands[:cut]))
+    assert grown_facts(earlier, facts, game) == tuple(hand_facts(h) for h in game.hands)
+    wrong = facts[:-1] if facts else ()
+    assert grown_facts(earlier, wrong, game) == tuple(hand_facts(h) for h in game.hands)
+    other = replace(game, hands=game.hands[:cut][::-1])  # other hands first: their facts never reused for these
+    assert grown_facts(other, game_facts(other), game) == tuple(hand_facts(h) for h in game.hands)

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 from bot.gameserver.protocol import Event, ProtocolError, decode, parse_event
 from rules.gamelog import Game, GameStatus, LogError, format_time, game_to_doc, parse_game, parse_time, read_game
 from rules.nicknames import NickRefused, check_nick, check_scripts
-from rules.paper import cross_check
+from rules.paper import cross_check, game_facts, grown_facts
+from rules.paper_hand import HandFacts
 from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game, validate_next_hand
 from storage.chat_outbox import NewEffect
@@ -118,6 +119,9 @@ class LiveFeed:
         self._pending: tuple[str, Game] | None = None
         self._digest: str | None = None
         self._docs: dict[int, tuple[str, dict[str, Any], list[str]]] = {}  # the cached games' canonical documents
+        # The hands' scoring of the game last checked (`rules.paper.game_facts`): a new hand's cross-check scores
+        # that hand alone (`grown_facts`), however many hands the game has.
+        self._facts: dict[int, tuple[Game, tuple[HandFacts, ...]]] = {}
         self._pending_doc: tuple[str, dict[str, Any], list[str]] | None = None
         self._queue: collections.deque[tuple[bytes, asyncio.Future[Answer]]] = collections.deque()
         self._worker: asyncio.Task[None] | None = None
@@ -238,6 +242,7 @@ class LiveFeed:
     def _forget(self, game: int) -> None:
         self._games.pop(game, None)
         self._docs.pop(game, None)
+        self._facts.pop(game, None)
         self._last.pop(game, None)
 
     async def _stored(self, number: int) -> Game | None:
@@ -398,6 +403,9 @@ class LiveFeed:
             hand_end = game.hands[-1].ended_at
             assert hand_end is not None
             _not_ahead(hand_end, "data.hand.ended_at", self.wall(), self.tolerance)
+            scored = self._facts.get(number)
+            facts = game_facts(game) if scored is None else grown_facts(scored[0], scored[1], game)
+            self._facts[number] = (game, facts)  # kept while this game is: `cross_check` below reads them
             report = None
             if any(h.score is not None for h in game.hands):
                 found = cross_check(game)
