@@ -241,6 +241,38 @@ async def test_a_councilor_call_expired_during_an_outage_ended_at_its_deadline(c
     assert (ended.state, ended.closed_at) == (CouncilorCallState.EXPIRED, ccall.deadline)
 
 
+async def test_a_councilor_pressing_after_the_deadline_finds_the_call_expired(club: Club) -> None:
+    """No timer fired: a councilor's press at the deadline does not join him; the call is expired then and there,
+    recorded at its deadline, and the referee is told he decides alone. A second earlier he joins."""
+    await call_people(club)
+    await club.member("vecnik", "councilor")
+    for number in (100, 101):
+        await club.game(number, status=GameStatus.IN_PROGRESS)
+    for number, late in ((100, True), (101, False)):
+        assert (await club.desk.calls.call(await club.get("ana"), number)).ok
+        call = await club.db.calls.pending_for_game(number)
+        assert call is not None
+        assert (await club.desk.trials.take(await club.get("sudija1"), call.id)).ok
+        assert (await club.desk.trials.call_councilor(await club.get("sudija1"))).ok
+        [ccall] = await club.db.calls.pending_councilor_calls()
+        club.clock.set(ccall.deadline - (timedelta(0) if late else timedelta(seconds=1)))
+        pressed = await club.desk.press(await club.get("vecnik"), Action.JOIN, ccall.id)
+        ended = await club.db.calls.councilor_call(ccall.id)
+        assert ended is not None
+        if late:
+            assert not pressed.ok
+            assert pressed.text == SR.t("councilor.notice_expired", game=number)
+            assert (ended.state, ended.closed_at, ended.councilor) == (CouncilorCallState.EXPIRED, ccall.deadline, None)
+            [trial] = await club.db.trials.for_game(number)
+            assert SR.t("councilor.expired") in [s.text for s in club.chat.to(f"trial:{trial.id}")]
+            assert (await club.desk.finish(await club.get("sudija1"))).ok is False  # no draft: the trial goes on
+            assert (await club.desk.draft(await club.get("sudija1"), Draft(NoVerdict(), "sam odlučujem"))).ok
+            assert (await club.desk.finish(await club.get("sudija1"))).ok
+        else:
+            assert pressed.ok, pressed.text
+            assert ended.state is CouncilorCallState.TAKEN
+
+
 async def test_a_vote_closed_after_an_outage_ended_at_its_deadline(club: Club) -> None:
     club.desk.config = replace(club.config, owner="vlasnik", owner_accounts=("test:vlasnik",))
     for nick in ("vlasnik", "petar"):

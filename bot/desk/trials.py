@@ -441,6 +441,11 @@ class TrialDesk(DeskBase):
         assert trial is not None
         facts = await self.lookups.game_facts(trial.game)
         assert facts is not None
+        if ccall.state is CouncilorCallState.PENDING and ccall.deadline <= self.now():
+            # The deadline is the law (decisions.md, "Calls"): a press after it finds the call expired, and it is
+            # recorded so, at its deadline, whether or not a timer fired.
+            await self.expire_due_councilor_calls()
+            raise Refused("councilor.notice_expired", game=trial.game)
         if ccall.state is not CouncilorCallState.PENDING:
             raise Refused("councilor.gone", councilor=await self.lookups.nick(ccall.councilor))
         if facts.played_by(councilor.nick) or councilor.id == trial.referee:
