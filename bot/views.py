@@ -108,10 +108,13 @@ SANCTION_COUNTED = frozenset(
 
 
 def sanction_part(kind: PenaltyKind, amount: int, innocent: int, m: Catalogue) -> str:
-    """One penalty in the club's units: "opomena", "30% topa", "3 IMP", "dodeljeni rezultat 40% (60%)"."""
+    """One penalty in the club's units: "opomena", "30% topa", "3 IMP", "dodeljeni rezultat 40% (60%)",
+    "dodeljeni rezultat u IMP: -3 (+3)"."""
     key = f"sanction.{kind}"
     if kind in SANCTION_COUNTED:
         return m.t(key, count=amount)
+    if kind is PenaltyKind.ASSIGNED_IMPS:  # a score: each side's IMPs with their sign
+        return m.t(key, amount=f"{amount:+d}", innocent=f"{innocent:+d}")
     return m.t(key, amount=amount, innocent=innocent)
 
 

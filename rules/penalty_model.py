@@ -27,10 +27,14 @@ class PenaltyKind(StrEnum):
     TOP_SHARE = "top_share"  # percent of a top (bridge: matchpoints)
     IMPS = "imps"
     ASSIGNED_RESULT = "assigned_result"  # percent for the offenders, `innocent` percent for the innocent side
+    ASSIGNED_IMPS = "assigned_imps"  # the same in IMPs: −3 for the offenders, `innocent` (+3) for the innocent side
     SUSPENSION_DAYS = "suspension_days"  # from play (the first club: plavac, unrated games only)
     CALL_RESTRICTION_DAYS = "call_restriction_days"
     APPEAL_RESTRICTION_DAYS = "appeal_restriction_days"
     REFERRAL = "referral"  # to a committee (disciplinary, jury): no amount
+
+
+SIGNED = frozenset({PenaltyKind.IMPS, PenaltyKind.ASSIGNED_IMPS})  # IMPs are a score: a figure may be negative
 
 
 class PenaltyModelError(ValueError):
@@ -54,7 +58,7 @@ class Step:
     free_units: int = 0
     low: int = 0  # with `high`: a range the referee chooses within (`amount` is then the default)
     high: int = 0
-    innocent: int = 0  # assigned_result: the innocent side's percent (60)
+    innocent: int = 0  # assigned_result (assigned_imps): the innocent side's percent, 60 (IMPs, +3)
     cap: int = 0  # the most a computed amount may reach (0: no cap)
     also: PenaltyKind | None = None  # an additional fixed penalty with it (a second unplayed board: +50% of a top)
     also_amount: int = 0
@@ -215,7 +219,7 @@ def parse_rules(raw: Sequence[Mapping[str, Any]]) -> tuple[PenaltyRule, ...]:
             except TypeError as exc:
                 raise PenaltyModelError(f"{where}, step {j}: {exc}") from None
             figures = (step.amount, step.per_unit, step.free_units, step.low, step.high, step.innocent, step.cap)
-            if min(figures) < 0 and step.kind is not PenaltyKind.IMPS:
+            if min(figures) < 0 and step.kind not in SIGNED:
                 raise PenaltyModelError(f"{where}, step {j}: figures must not be negative")
             if step.ranged and not step.low <= step.amount <= step.high and step.amount:
                 raise PenaltyModelError(f"{where}, step {j}: amount {step.amount} is outside {step.low} … {step.high}")

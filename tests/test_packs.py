@@ -454,3 +454,41 @@ async def test_federation_a_second_unplayed_board_adds_fifty_percent_and_a_lifte
     assert "ponavljanje" not in fresh.text
     card = await club.desk.penalties.member_card(await club.get("petar"))
     assert card.sanctions == ()
+
+
+async def test_federation_an_unplayed_board_in_imps_is_minus_three_plus_three_then_six_more(
+    club: Club, tmp_path: Path
+) -> None:
+    """ "dodeljeni rezultat od 40%/-3 IMP a nedužna strana … 60%/+3 IMP … dodatna kazna od 50% topa/-6 IMP": the
+    IMP twin records each side's IMPs with their sign, the second unplayed board the same day 6 IMP more."""
+    config = with_pack(tmp_path, "nsbk")
+    first = price(rule(config, "neodigran_bord_imp"), [], NOW)
+    assert (first.kind, first.amount, first.innocent, first.also) == (PenaltyKind.ASSIGNED_IMPS, -3, 3, None)
+    assert price(rule(config, "vise_neodigranih_imp"), [], NOW).amount == 6
+    assert price(rule(config, "zabranjen_blef_imp"), [], NOW).amount == 6
+    referee = await nsbk_trial(club, tmp_path, 100)
+    drafted = await club.desk.draft(referee, Draft(Penalty("petar", offence="neodigran_bord_imp"), "x"))
+    assert "dodeljeni rezultat u IMP: -3 (nedužnoj strani +3) (neodigran_bord_imp)" in drafted.text
+    assert SR.t("penalty_model.recorded", kind="dodeljeni rezultat IMP") in drafted.text
+    assert (await club.desk.finish(referee)).ok
+    await nsbk_trial(club, tmp_path, 101, first=False)
+    second = await club.desk.draft(referee, Draft(Penalty("petar", offence="neodigran_bord_imp"), "opet"))
+    assert "dodeljeni rezultat u IMP: -3 (nedužnoj strani +3) + 6 IMP (neodigran_bord_imp; ponavljanje 1)" in (
+        second.text
+    )
+    assert (await club.desk.finish(referee)).ok
+    [trial] = [t for t in await club.db.trials.for_game(101) if t.verdict]
+    assert trial.verdict is not None
+    assert trial.verdict["sanction"] == {
+        "kind": "assigned_imps",
+        "amount": -3,
+        "repeat": 1,
+        "innocent": 3,
+        "also": "imps",
+        "also_amount": 6,
+    }
+    assert "neodigran_bord_imp: dodeljeni rezultat IMP -3/+3 → dodeljeni rezultat IMP -3/+3 + IMP 6" in (
+        club.desk.catalogue.catalogue_text()
+    )
+    figures = await council_figures(club.db, None, None, UTC)
+    assert figures.sanctions == {"assigned_imps": 2}

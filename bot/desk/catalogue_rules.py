@@ -105,6 +105,8 @@ class RuleCatalogueDesk(DeskBase):
             )
         if step.kind is PenaltyKind.ASSIGNED_RESULT:
             return f"{kind} {step.amount}/{step.innocent}"
+        if step.kind is PenaltyKind.ASSIGNED_IMPS:
+            return f"{kind} {step.amount:+d}/{step.innocent:+d}"
         return f"{kind} {step.amount}" if step.amount else kind
 
     def kind_text(self, kind: PenaltyKind | str) -> str:
