@@ -1,5 +1,5 @@
 """Resync as state, not actions, over loopback HTTP with the reference game server: what the bot re-asserts at a
-start (an open trial's pause, a block, a running plavac; the release of trials that ended lately) carries the key
+start (an open trial's pause, a block, a running plavac or suspension; the release of trials that ended lately) carries the key
 of the state it asserts — the key its first assertion had — so two restarts make the game server see no command
 it has done already under a new key, and nothing is sent for a game an administrator closed (its table is told
 so, and never resumed)."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,6 +16,8 @@ import pytest
 from aiohttp.test_utils import TestServer
 from linked import Linked, make_linked
 
+from bot.chat_outbox import suspension_key
+from bot.config import load
 from bot.desk import Desk
 from bot.gameserver.link import GameServerLink
 from bot.gameserver.outbox import HttpGameServer
@@ -131,3 +134,41 @@ async def test_a_state_asserted_while_its_first_command_waits_is_one_command(lin
     trial_id = (await linked.db.trials.for_game(523))[0].id
     assert [(key, kind) for key, kind, _ in linked.ref.received] == [(f"pause:523:trial:{trial_id}", "pause_table")]
     assert table.paused
+
+
+async def test_a_suspension_is_asserted_again_under_its_key_and_its_end_told_once(
+    linked: Linked, tmp_path: Path
+) -> None:
+    """The third club's suspension "from all tournaments" is told to the game server (set_suspension), never as a
+    plavac: two restarts while it runs re-assert it under its state's key, so the game server does it once; when it
+    has run out (the bot down at that moment), its end is told once, and a restart after that sends nothing."""
+    pack = tmp_path / "ruski.toml"
+    pack.write_text('[club]\npack = "ruski_sajt"\n', encoding="utf-8")
+    ruski = load(pack)
+    linked.desk.config = replace(linked.desk.config, penalties=ruski.penalties, appeals=ruski.appeals)
+    ended = linked.table(524, ("jelena", "zoran", "ivana"))
+    while await ended.step():
+        pass
+    await trial(linked, "jelena", "sudija2", 524)
+    drafted = await linked.desk.draft(
+        await linked.get("sudija2"), Draft(Penalty("zoran", offence="pustanje_misera"), "x")
+    )
+    assert drafted.ok, drafted.text
+    assert (await linked.desk.finish(await linked.get("sudija2"))).ok
+    await linked.flush()
+    until = linked.clock.now() + timedelta(days=10)
+    [(key, data)] = [(key, data) for key, kind, data in linked.ref.received if kind == "set_suspension"]
+    assert key == suspension_key("zoran", until)
+    assert data["nick"] == "zoran"
+    assert not [kind for _, kind, _ in linked.ref.received if kind == "set_plavac"]
+    done = list(linked.ref.received)
+    for _ in range(2):
+        await restart(linked)
+        assert linked.ref.received == done  # re-asserted under the same key: nothing done again
+    linked.clock.set(until + timedelta(days=3))  # the bot was down when it ran out
+    await restart(linked)
+    ends = [data for _, kind, data in linked.ref.received if kind == "set_suspension" and data["until"] is None]
+    assert ends == [{"nick": "zoran", "until": None}]
+    after = list(linked.ref.received)
+    await restart(linked)
+    assert linked.ref.received == after
