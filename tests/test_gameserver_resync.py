@@ -1,8 +1,8 @@
 """Resync as state, not actions, over loopback HTTP with the reference game server: what the bot re-asserts at a
-start (an open trial's pause, a block, a running plavac or suspension; the release of trials that ended lately) carries the key
-of the state it asserts — the key its first assertion had — so two restarts make the game server see no command
-it has done already under a new key, and nothing is sent for a game an administrator closed (its table is told
-so, and never resumed)."""
+start (an open trial's pause, a block, a running plavac or suspension; the release of trials that ended lately)
+carries the key of the state it asserts — the key its first assertion had — so two restarts make the game server
+see no command it has done already under a new key, and nothing is sent for a game an administrator closed (its
+table is told so, and never resumed)."""
 
 from __future__ import annotations
 
