@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot import registry
 from bot.desk import Desk
+from bot.desk.deps import unwritten_key
 from bot.desk.refused import Refused
 from bot.ports import Reply, Upload
 from bot.registry import refusal, run
@@ -18,6 +19,7 @@ from bot.registry.drafts import parse_draft
 from bot.registry.spec import Caller, Command, Place, Usage
 from bot.registry.text import fold, read_args, with_upload
 from rules.members import Member
+from storage.errors import DatabaseBusy
 
 TEXT_PLATFORM = "text"  # the caller of `handle`: a member the front end has already identified
 
@@ -64,9 +66,13 @@ class Commands:
     async def handle_as(self, caller: Caller, text: str, upload: Upload | None = None) -> Reply | None:
         """A typed line, answered in the caller's language (`/jezik`), the club's for an account not linked. Text
         that is no command is a message in his trial when typed privately; in the club's chat it is not the
-        bot's."""
+        bot's. A line the database could not take (it only reads, or another process held its write lock) changed
+        nothing and says so."""
         async with self.desk.voice.reading(caller.member):
-            return await self._handle_as(caller, text, upload)
+            try:
+                return await self._handle_as(caller, text, upload)
+            except DatabaseBusy as unwritten:
+                return self.desk.voice.refuse(unwritten_key(unwritten))
 
     async def _handle_as(self, caller: Caller, text: str, upload: Upload | None = None) -> Reply | None:
         line = text.strip()

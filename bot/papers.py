@@ -97,7 +97,7 @@ class KeptPaper:
 
 
 class PaperKeeper:
-    """The kept papers of one club's database (one per desk: `DeskBase.papers`)."""
+    """The kept papers of one club's database (one per desk: `Lookups.papers`)."""
 
     def __init__(self, db: Database, limit: int = KEPT_GAMES) -> None:
         self.db = db

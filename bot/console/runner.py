@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
-from bot.app import BUSY_TIMEOUT_MS, App, DatabaseBusy, DatabaseReadOnly, build_app
+from bot.app import BUSY_TIMEOUT_MS, App, DatabaseBusy, build_app
 from bot.commands import Commands
 from bot.config import Config
 from bot.console.adapter import PLATFORM, ConsoleChat
@@ -43,6 +43,7 @@ from bot.console.language import (
 )
 from bot.dblock import DatabaseInUse, DatabaseLock, shared
 from bot.demo import MEMBERS, OWNER, TABLE, build_demo, is_demo_club, is_empty
+from bot.desk.deps import unwritten_key
 from bot.messages import Catalogue
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers, Upload
 from bot.registry.spec import Place
@@ -252,7 +253,7 @@ class Console:
                 stderr.flush()
                 return 1
             except DatabaseBusy as busy:  # another process holds the write lock: said, and the script goes on
-                self.chat.note(self.t(busy_key(busy)))
+                self.chat.note(self.t(unwritten_key(busy)))
 
     async def run_interactive(self) -> int:
         readline = _readline()
@@ -270,7 +271,7 @@ class Console:
             except LineError as error:
                 self.chat.write(self.t(error.key, **error.params))
             except DatabaseBusy as busy:
-                self.chat.note(self.t(busy_key(busy)))
+                self.chat.note(self.t(unwritten_key(busy)))
         if readline is not None:
             with contextlib.suppress(OSError):
                 readline.write_history_file(HISTORY)
@@ -427,11 +428,6 @@ def read_upload(path: str) -> Upload:
         raise LineError("console.attach_unreadable", path=path[:200], why=problem.strerror or str(problem)) from None
     content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
     return Upload(file.name, content_type, data)
-
-
-def busy_key(busy: DatabaseBusy) -> str:
-    """What a console line that could not write says: read-only, or another process holding the write lock."""
-    return "db.read_only" if isinstance(busy, DatabaseReadOnly) else "db.busy"
 
 
 def picture_dir(db_path: str) -> Path:

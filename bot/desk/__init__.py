@@ -29,7 +29,7 @@ from bot.desk.base import DeskBase, member_queue
 from bot.desk.calls import CallDesk
 from bot.desk.catalogue_rules import RuleCatalogueDesk
 from bot.desk.corrections import CorrectionDesk
-from bot.desk.deps import DeskDeps, Part, shows_refusals
+from bot.desk.deps import DeskDeps, Part, shows_refusals, unwritten_key
 from bot.desk.governance import GovernanceDesk
 from bot.desk.languages import LanguageDesk
 from bot.desk.links import MAX_REF, LinkDesk
@@ -59,6 +59,7 @@ from rules.notices import Notice
 from storage.clock import store_clock, stored_clock
 from storage.corrections import CorrectionStore
 from storage.database import Database
+from storage.errors import DatabaseBusy
 from storage.games import GameSummary
 from storage.members import Member
 from storage.states import EndReason
@@ -336,10 +337,15 @@ class Desk(DeskBase):
         """A button: the payload names an action and an id; both are re-checked against the database (an id no
         row can have is refused before any look-up), and the presser must still be in the club. He is answered
         in his language. Each press is one event of the journal and the metrics, with the time from the press
-        reaching the desk to its answer on `platform` (bot/logs.py, bot/metrics.py)."""
+        reaching the desk to its answer on `platform` (bot/logs.py, bot/metrics.py). A press the database could not
+        take (it only reads, or another process held its write lock) changed nothing and says so, on every
+        platform alike."""
         started = time.perf_counter()
         async with self.voice.reading(member):
-            reply = await self._press(member, action, ref)
+            try:
+                reply = await self._press(member, action, ref)
+            except DatabaseBusy as unwritten:
+                reply = self.voice.refuse(unwritten_key(unwritten))
         seconds = time.perf_counter() - started
         outcome = "ok" if reply.ok else "refused"
         metrics.press_done(self.config.club_id, platform, action, outcome, seconds)

@@ -23,6 +23,7 @@ from bot.i18n import LANGUAGES
 from bot.messages import Catalogue
 from bot.ports import Chats, Clock, GameServerPort, Reply, Timers
 from storage.database import Database
+from storage.errors import DatabaseBusy, DatabaseReadOnly
 
 if TYPE_CHECKING:
     from bot.chat_outbox import ChatOutbox
@@ -35,6 +36,12 @@ if TYPE_CHECKING:
     from storage.events import Event
     from storage.states import EndReason
     from storage.trials import Trial
+
+
+def unwritten_key(error: DatabaseBusy) -> str:
+    """What a member is answered when his action could not be written, nothing of it kept: the database only
+    reads (a console opened to read), or another process held its write lock past the bound (try again)."""
+    return "db.read_only" if isinstance(error, DatabaseReadOnly) else "db.busy"
 
 
 @dataclass

@@ -26,7 +26,6 @@ import discord
 from discord import app_commands
 
 from bot import registry
-from bot.app import DatabaseBusy
 from bot.config import ConfigError
 from bot.discord import commands
 from bot.discord.components import (
@@ -173,8 +172,6 @@ class SudijaBot(discord.Client):
                 actor = await self.desk.actor(PLATFORM, str(interaction.user.id))
                 async with self.desk.voice.reading(None if isinstance(actor, Reply) else actor):  # his /jezik
                     reply = actor if isinstance(actor, Reply) else await run(actor)
-        except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
-            reply = self.desk.voice.refuse("db.busy")
         except Exception:
             log.exception("Discord interaction %s by %s failed", interaction.id, interaction.user.id)
             reply = self.desk.voice.refuse("discord.failed")

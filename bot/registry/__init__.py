@@ -16,12 +16,13 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, TypeVar
 
 from bot import logs, metrics
+from bot.desk.deps import unwritten_key
 from bot.desk.refused import Refused
 from bot.ports import Reply
 from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials
 from bot.registry.spec import Args, Audience, Caller, Command, Place, Usage
 from bot.registry.text import check_args
-from storage.errors import DatabaseBusy, DatabaseReadOnly
+from storage.errors import DatabaseBusy
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -120,10 +121,8 @@ async def _answered(desk: Desk, command: Command, work: Awaitable[T]) -> T | Rep
         return desk.voice.refuse("command.usage", problem=str(problem), usage=desk.t(command.usage_key))
     except Refused as refused:
         return desk.voice.refuse(refused.key, **refused.values)
-    except DatabaseReadOnly:  # a console that only reads: nothing was written
-        return desk.voice.refuse("db.read_only")
-    except DatabaseBusy:  # another process held the write lock past the bound: nothing was written
-        return desk.voice.refuse("db.busy")
+    except DatabaseBusy as unwritten:  # read-only, or another process held the write lock: nothing was written
+        return desk.voice.refuse(unwritten_key(unwritten))
 
 
 __all__ = ["BY_NAME", "REGISTRY", "Args", "Caller", "Command", "Place", "check_args", "open_form", "refusal", "run"]

@@ -176,10 +176,7 @@ class TelegramHandlers:
             refusal=actor if isinstance(actor, Reply) else None,
             display=user.full_name,
         )
-        try:
-            reply = await self.commands.handle_as(caller, text, await self.upload_of(message))
-        except DatabaseBusy:
-            reply = self.desk.voice.refuse("db.busy")
+        reply = await self.commands.handle_as(caller, text, await self.upload_of(message))
         if proven is None and (linked := await self.desk.member_for(PLATFORM, str(user.id))) is not None:
             await self.present(linked)  # the account has just been proven (a code)
         if reply is not None:
@@ -261,8 +258,6 @@ class TelegramHandlers:
         try:
             async with self.work:  # a burst of presses is answered before it is worked
                 reply = await self.press(query)
-        except DatabaseBusy:  # another process held the write lock past the bound: nothing changed
-            reply = self.desk.voice.refuse("db.busy")
         except Exception:
             log.exception("telegram press %s by %s failed", query.data, query.from_user.id)
             reply = Reply(self.desk.t("telegram.error"), ok=False)

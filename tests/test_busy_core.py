@@ -1,0 +1,56 @@
+"""A member's action the database could not take is answered by the core, the same for every front end: a button
+(`Desk.press`), a typed line (`Commands.handle_as`, also a line that is no command) and a command
+(`bot.registry.run`) that meet another process's write lock say "try again in a moment"; on a database that only
+reads they say so. Nothing was written. The adapters add nothing of their own (tests/test_busy_discord.py and
+tests/test_busy_telegram.py show it through the platforms)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.commands import Commands
+from bot.messages import Catalogue
+from bot.ports import Action
+from bot.registry import BY_NAME, Args, Caller, Place, run
+from club import Club
+from storage.errors import DatabaseBusy, DatabaseReadOnly
+
+SR = Catalogue("sr")
+
+
+def failing(error: DatabaseBusy) -> Any:
+    async def write(*args: Any, **kwargs: Any) -> Any:
+        raise error
+
+    return write
+
+
+@pytest.mark.parametrize(
+    ("error", "key"),
+    [(DatabaseBusy("database is locked"), "db.busy"), (DatabaseReadOnly("read only"), "db.read_only")],
+)
+async def test_a_press_a_line_and_a_command_the_database_could_not_take_are_answered_by_the_core(
+    club: Club, monkeypatch: pytest.MonkeyPatch, error: DatabaseBusy, key: str
+) -> None:
+    ana, referee = await club.member("ana"), await club.member("sudija1", "referee")
+    await club.game(100)
+    assert (await club.desk.calls.call(ana, 100)).ok
+    (call,) = await club.db.calls.pending()
+    monkeypatch.setattr(club.desk.trials, "take", failing(error))
+    monkeypatch.setattr(club.desk.trials, "say", failing(error))
+    monkeypatch.setattr(club.desk.calls, "withdraw", failing(error))
+
+    pressed = await club.desk.press(referee, Action.TAKE, call.id)
+    assert (pressed.ok, pressed.text) == (False, SR.t(key))
+    said = await Commands(club.desk).handle(ana, "dobar dan")  # no command: his words for his trial
+    assert said is not None
+    assert (said.ok, said.text) == (False, SR.t(key))
+    typed = await Commands(club.desk).handle(ana, "/povuci")
+    assert typed is not None
+    assert (typed.ok, typed.text) == (False, SR.t(key))
+    ran = await run(club.desk, Caller("test", "ana", ana, Place.PRIVATE), BY_NAME["povuci"], Args({}))
+    assert (ran.ok, ran.text) == (False, SR.t(key))
+    assert [c.id for c in await club.db.calls.pending()] == [call.id]  # nothing changed
+    assert await club.db.trials.judging(referee.id) is None
