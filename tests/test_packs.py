@@ -434,6 +434,15 @@ async def test_federation_unsportsmanlike_conduct_in_a_range_and_out_of_it_in_th
     assert "6 IMP (nesportsko_imp)" in imps.text
 
 
+def test_federation_noise_that_can_still_be_stopped_is_warned_first(tmp_path: Path) -> None:
+    """ "Kada je moguće, sudija će prvo opomenuti … i kazniti ih ukoliko ne prestanu": the warning is a rule of its
+    own, so the penalty when the conduct goes on is unsportsmanlike conduct's first (50–100%), not its repeat."""
+    config = with_pack(tmp_path, "nsbk")
+    assert price(rule(config, "nesportsko_opomena"), [], NOW).kind is PenaltyKind.WARNING
+    goes_on = price(rule(config, "nesportsko"), [], NOW + timedelta(minutes=5))
+    assert (goes_on.kind, goes_on.amount, goes_on.repeat) == (PenaltyKind.TOP_SHARE, 50, 0)
+
+
 async def test_federation_a_second_unplayed_board_adds_fifty_percent_and_a_lifted_one_does_not_count(
     club: Club, tmp_path: Path
 ) -> None:
