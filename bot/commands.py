@@ -16,7 +16,7 @@ from bot.desk.refused import Refused
 from bot.ports import Reply, Upload
 from bot.registry import refusal, run
 from bot.registry.drafts import parse_draft
-from bot.registry.spec import Caller, Command, Place, Usage
+from bot.registry.spec import Caller, Command, Place, Usage, usage_lines
 from bot.registry.text import fold, read_args, with_upload
 from rules.members import Member
 from storage.errors import DatabaseBusy
@@ -47,7 +47,7 @@ class Commands:
         return name, self.table.get(name), rest
 
     def help_text(self) -> str:
-        return "\n".join(self.desk.t(c.usage_key) for c in self.commands)
+        return "\n".join(line for c in self.commands for line in usage_lines(self.desk.t(c.usage_key)))
 
     async def handle(
         self, member: Member, text: str, upload: Upload | None = None, place: Place = Place.PRIVATE

@@ -18,12 +18,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.desk.advice import ADVICE_REF
+from bot.i18n.cyrillic import to_latin
 from bot.messages import Catalogue
-from bot.ports import Button, CallPost, Reply, TrialSpace, repeated_delivery
+from bot.ports import Action, Button, CallPost, Reply, TrialSpace, repeated_delivery
 from rules.members import JUDGING_ROLES, Member
 from rules.notices import Notice
 
 PLATFORM = "console"
+LATIN = Catalogue("sr")  # the labels a script types (`typed_label`)
 
 #: Roles that see the referees' channel: those who judge.
 CHANNEL_ROLES = JUDGING_ROLES
@@ -32,9 +35,17 @@ _FOLD = str.maketrans({"đ": "dj", "š": "s", "č": "c", "ć": "c", "ž": "z"})
 
 
 def fold_label(label: str) -> str:
-    """Button labels compare without case, diacritics or extra spaces: ``zavrsi sudjenje`` is Završi suđenje."""
-    text = " ".join(label.split()).casefold().translate(_FOLD)
+    """Button labels compare without case, diacritics, script or extra spaces: ``zavrsi sudjenje`` is Završi suđenje
+    and ``Sudi`` is Суди."""
+    text = " ".join(to_latin(label).split()).casefold().translate(_FOLD)
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def typed_label(button: Button) -> str:
+    """The button's label as the club's scripts type it in any language: its Serbian Latin text (a script written
+    for one club runs in another's language: ``!press Sudi`` presses [Судить])."""
+    action = Action.parse(str(button.action))
+    return button.label if action is None else LATIN.t(action.label_key, hand=button.ref % ADVICE_REF)
 
 
 @dataclass
@@ -228,6 +239,6 @@ class ConsoleChat:
             if not shown.enabled or not self.sees(member, account, shown.place):
                 continue
             for button in shown.buttons:
-                if fold_label(button.label) == wanted:
+                if wanted in (fold_label(button.label), fold_label(typed_label(button))):
                     return button
         return None

@@ -124,7 +124,13 @@ class Console:
         return self.desk.t(key, **params)
 
     async def member(self, nick: str) -> Member:
+        """The member whose console account is `nick`, matched without case (``@Marko`` is marko)."""
         member = await self.desk.member_for(PLATFORM, nick)
+        if member is None:
+            folded = nick.casefold()
+            member = next(
+                (m for m in await self.desk.members() if (m.account(PLATFORM) or "").casefold() == folded), None
+            )
         if member is None:
             raise LineError("console.unknown_nick", nick=nick)
         return member
@@ -159,11 +165,11 @@ class Console:
             await self.say(action)
         elif isinstance(action, Press):
             member = await self.member(action.nick)
-            button = self.chat.find_button(member, action.nick, action.label)
+            button = self.chat.find_button(member, member.account(PLATFORM) or action.nick, action.label)
             if button is None:
                 raise LineError("console.no_button", nick=action.nick, label=action.label)
             reply = await self.desk.press(member, button.action, button.ref)
-            self.chat.show_reply(action.nick, reply)
+            self.chat.show_reply(member.account(PLATFORM) or action.nick, reply)
         elif isinstance(action, Close):
             await self.close(action.game)
         elif isinstance(action, Attach):
@@ -201,11 +207,20 @@ class Console:
         upload = self.staged.pop(action.nick.casefold(), None) if action.text.startswith("/") else None
         reply = await self.commands.handle(member, action.text, upload, action.place)
         if reply is not None:
-            self.chat.show_reply(action.nick, reply)
+            self.chat.show_reply(member.account(PLATFORM) or action.nick, reply)
         elif action.place is Place.CLUB:
             return  # the club's own conversation is not the bot's
         elif not action.text.startswith("/") and await self.desk.open_trial_of(member) is None:
             self.chat.note(self.t("console.unheard", nick=member.nick))
+
+    async def first_steps(self) -> str:
+        """The start banner's suggestion: the first commands, for a member who can type them (one seated at a
+        table first, so that his /sudija calls a referee at once)."""
+        members = [m for m in await self.desk.members() if m.in_club and m.account(PLATFORM) is not None]
+        if not members:
+            return self.t("console.first_steps_empty")
+        chosen = next((m for m in members if m.seated_game is not None), members[0])
+        return self.t("console.first_steps", nick=chosen.account(PLATFORM))
 
     async def who(self) -> None:
         self.chat.write(self.t("console.who_title", now=self.clock.now()))
@@ -399,6 +414,7 @@ async def _run_console(
         if demo and await is_demo_club(app.desk, PLATFORM):
             # The demo's owner only in the demo club: a real club database keeps the configured owner.
             app.config = app.desk.config = demo_config(app.config)
+        console.chat.note(await console.first_steps())
         if not read_only:  # a console that only reads acts on no deadline and delivers nothing
             try:
                 await app.desk.start()

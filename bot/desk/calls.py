@@ -42,7 +42,7 @@ class CallDesk(DeskBase):
                 raise Refused("call.denied_forever")
             raise Refused("call.denied_until", until=ban.until)
         if number is None:
-            facts = await self._default_game(caller)
+            facts = await self.default_game(caller)
             if facts is None:
                 raise Refused("call.nothing_eligible", days=self.config.claim_days)
         else:
@@ -107,7 +107,7 @@ class CallDesk(DeskBase):
             )
         return Refused(f"call.{refusal.reason.value}", **p)
 
-    async def _default_game(self, caller: Member) -> GameFacts | None:
+    async def default_game(self, caller: Member) -> GameFacts | None:
         """Without a number: the table he sits at, else his last rated game without AI that ended or was
         interrupted within the window; a game still in progress is reached only from its table."""
         if caller.seated_game is not None:

@@ -10,16 +10,21 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.i18n.clock import week_span
 from bot.i18n.words import catalogue_words
+from bot.messages import Catalogue
 from bot.ports import Picture, Reply
 from rules.members import OWNER, Member, Role
 from rules.statistics import Figures, compute
+from storage.states import EndReason
 from storage.statistics import period_facts
 
 if TYPE_CHECKING:
     from bot.desk import Desk
     from storage.database import Database
 
+#: The kinds a referee's trials are counted by (`rules.statistics.kind_of`), each a ``stats.kind.*`` entry.
+TRIAL_KINDS = ("bule", "bula", "kazna", "svodjenje", "niko", "bez", "interrupted", "open")
 CLUB_ZONE = "Europe/Belgrade"  # decisions.md: the club's time zone by default
 
 
@@ -44,19 +49,29 @@ async def council_figures(db: Database, start: date | None, end: date | None, zo
     return compute(calls, trials, zone, appeals)
 
 
-def _duration(seconds: float | None) -> str:
+def _duration(seconds: float | None, m: Catalogue) -> str:
+    """A wait in minutes and seconds, each through its plural form (``1 minut 5 sekundi``, ``40 секунд``)."""
     if seconds is None:
         return "—"
     minutes, secs = divmod(round(seconds), 60)
-    return f"{minutes} min {secs:02d} s"
+    parts = [m.t("unit.minutes", n=minutes)] if minutes else []
+    if secs or not minutes:
+        parts.append(m.t("unit.seconds", n=secs))
+    return " ".join(parts)
+
+
+def _kind(kind: str, m: Catalogue) -> str:
+    """A referee's trials by kind in words: a verdict's kind, Bez presude, interrupted, still open."""
+    return m.t(f"stats.kind.{kind}") if kind in TRIAL_KINDS else m.t("stats.kind.other", kind=kind)
 
 
 def figures_text(figures: Figures, lang: str, start: date | None, end: date | None) -> str:
     w = catalogue_words(lang, "stats.")
+    m = Catalogue(lang)
     span = (w["from"].format(start=start) if start else "") + (w["to"].format(end=end) if end else "")
     hours = ", ".join(f"{h}h: {n}" for h, n in enumerate(figures.expired_by_hour) if n) or w["none"]
-    weeks = ", ".join(f"{k}: {n}" for k, n in figures.calls_per_week.items()) or w["none"]
-    reasons = ", ".join(f"{k} {n}" for k, n in figures.interrupted_by_reason.items())
+    weeks = ", ".join(f"{week_span(k, lang)}: {n}" for k, n in figures.calls_per_week.items()) or w["none"]
+    reasons = ", ".join(f"{m.t(EndReason.key_of(k))}: {n}" for k, n in figures.interrupted_by_reason.items())
     lines = [
         w["title"].format(period=span),
         w["calls"].format(
@@ -66,7 +81,7 @@ def figures_text(figures: Figures, lang: str, start: date | None, end: date | No
             expired=figures.expired,
             pending=figures.pending,
         ),
-        w["wait"].format(p50=_duration(figures.to_sudi_p50), p95=_duration(figures.to_sudi_p95)),
+        w["wait"].format(p50=_duration(figures.to_sudi_p50, m), p95=_duration(figures.to_sudi_p95, m)),
         w["expired_hours"].format(hours=hours),
         w["weeks"].format(weeks=weeks),
         w["trials"].format(
@@ -74,7 +89,7 @@ def figures_text(figures: Figures, lang: str, start: date | None, end: date | No
         ),
     ]
     for nick, ref in figures.referees.items():
-        kinds = ", ".join(f"{k} {n}" for k, n in ref.by_kind.items())
+        kinds = ", ".join(f"{_kind(k, m)}: {n}" for k, n in ref.by_kind.items())
         lines.append(w["referee"].format(nick=nick, trials=ref.trials, kinds=kinds))
     if figures.sanctions:
         named = catalogue_words(lang, "penalty_kind.")

@@ -4,11 +4,13 @@ durations in words with their plural forms ("3 dana 2 sata", "5 minuta")."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from babel.dates import format_datetime, get_month_names
+from babel.dates import format_datetime, format_skeleton, get_month_names
+
+from bot.i18n import LOCALES
 
 DEFAULT_TIMEZONE = "Europe/Belgrade"
 
@@ -53,6 +55,33 @@ def duration_parts(value: timedelta) -> list[tuple[str, int]]:
         if amount:
             parts.append((key, amount))
     return parts or [("unit.minutes", 0)]
+
+
+def week_span(week: str, language: str) -> str:
+    """An ISO week (``2026-W49``) as its first and last day in the language's short date (``30. 11. – 6. 12.``);
+    a key that is no ISO week is shown as it is."""
+    monday = _week_monday(week)
+    if monday is None:
+        return week
+    locale = LOCALES[language]
+    first = format_skeleton("Md", monday, locale=locale)
+    return f"{first} – {format_skeleton('Md', monday + timedelta(days=6), locale=locale)}"
+
+
+def week_start(week: str, language: str) -> str:
+    """An ISO week's Monday in the language's short date (``30. 11.``): a chart's label under the week's bar."""
+    monday = _week_monday(week)
+    return week if monday is None else format_skeleton("Md", monday, locale=LOCALES[language])
+
+
+def _week_monday(week: str) -> date | None:
+    year, _, number = week.partition("-W")
+    if not (year.isdigit() and number.isdigit()):
+        return None
+    try:
+        return date.fromisocalendar(int(year), int(number), 1)
+    except ValueError:
+        return None
 
 
 def _moment_patterns() -> dict[str, re.Pattern[str]]:

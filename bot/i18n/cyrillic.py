@@ -111,16 +111,20 @@ def _usage_tokens(line: str) -> list[tuple[str, bool]]:
 
 
 def _usage(text: str) -> tuple[str, list[str]]:
-    """A usage line in Cyrillic, and its typed parts: before `` — `` the whole command, after it the prose."""
-    if " — " in text:
-        typed, rest = text.split(" — ", 1)
-        return typed + " — " + _spans(rest), [typed, *(m.group() for m in _KEPT.finditer(rest))]
+    """A usage line in Cyrillic, and its typed parts: a command line's words are typed up to ``--`` (the reason's
+    description) or a remark in parentheses, its description after `` — `` is prose; a usage message that is no
+    command line is prose with what is typed in it."""
     if not text.startswith("/"):  # a usage message, not a command line
         return _spans(text), [m.group() for m in _KEPT.finditer(text)]
-    tokens = _usage_tokens(text)
+    line, dash, description = text.partition(" — ")
+    tokens = _usage_tokens(line)
     shown = "".join(token if typed else _spans(token) for token, typed in tokens)
     kept = [token for token, typed in tokens if typed and not token.isspace()]
-    return shown, kept + [m.group() for token, typed in tokens if not typed for m in _KEPT.finditer(token)]
+    kept += [m.group() for token, typed in tokens if not typed for m in _KEPT.finditer(token)]
+    if dash:
+        shown += dash + _spans(description)
+        kept += [m.group() for m in _KEPT.finditer(description)]
+    return shown, kept
 
 
 def to_cyrillic(text: str, key: str = "") -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n.clock import week_start
 from bot.pictures.draw import BLUE, GREY, INK, LIGHT, RED, RULE, WHITE, Canvas, font
 from bot.pictures.words import words
 from rules.statistics import Figures
@@ -69,7 +70,7 @@ def render_chart(figures: Figures, lang: str = "sr", title: str = "") -> Canvas:
         canvas,
         y,
         w["by_week"],
-        [week.split("-")[1] for week in weeks],
+        [week_start(week, lang) for week in weeks],
         [figures.calls_per_week[k] for k in weeks],
         [figures.expired_per_week.get(k, 0) for k in weeks],
     )

@@ -20,7 +20,7 @@ from bot.desk.deps import unwritten_key
 from bot.desk.refused import Refused
 from bot.ports import Reply
 from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials
-from bot.registry.spec import Args, Audience, Caller, Command, Place, Usage
+from bot.registry.spec import Args, Audience, Caller, Command, Place, Usage, usage_lines
 from bot.registry.text import check_args
 from storage.errors import DatabaseBusy
 
@@ -32,7 +32,7 @@ T = TypeVar("T")
 
 async def pomoc(desk: Desk, caller: Caller, args: Args) -> Reply:
     """/pomoc: the usage line of every command."""
-    return Reply("\n".join(desk.t(c.usage_key) for c in REGISTRY))
+    return Reply("\n".join(line for c in REGISTRY for line in usage_lines(desk.t(c.usage_key))))
 
 
 REGISTRY: tuple[Command, ...] = (

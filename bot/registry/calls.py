@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.desk.refused import Refused
 from bot.ports import Reply
 from bot.registry.spec import Arg, ArgKind, Args, Caller, Command, member_of
 
@@ -31,7 +32,15 @@ async def presude(desk: Desk, caller: Caller, args: Args) -> Reply:
 
 
 async def papir(desk: Desk, caller: Caller, args: Args) -> Reply:
-    return await desk.paper(args.number("partija"), member_of(caller))
+    """/papir [GAME]: without a number, the game /sudija would call a referee for (his table, else his last)."""
+    member = member_of(caller)
+    number = args.opt_number("partija")
+    if number is None:
+        facts = await desk.calls.default_game(member)
+        if facts is None:
+            raise Refused("papir.no_default")
+        number = facts.number
+    return await desk.paper(number, member)
 
 
 async def dezurstvo(desk: Desk, caller: Caller, args: Args) -> Reply:
@@ -56,7 +65,7 @@ COMMANDS = (
             Arg("strana", ArgKind.NUMBER, required=False, high=10_000),
         ),
     ),
-    Command("papir", papir, (GAME,), monospace=True),
+    Command("papir", papir, (OPTIONAL_GAME,), monospace=True),
     Command("dezurstvo", dezurstvo, (Arg("ukljuceno", ArgKind.BOOL, required=False),), aliases=("dežurstvo",)),
     Command("katalog", katalog),
 )

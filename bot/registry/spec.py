@@ -241,3 +241,17 @@ def member_of(caller: Caller) -> Member:
     """The linked member of a command that is not for anyone: `bot.registry.run` lets no other caller reach it."""
     assert caller.member is not None, "bot.registry.run refuses an unlinked account first"
     return caller.member
+
+
+def usage_lines(usage: str) -> list[str]:
+    """A usage as /pomoc and help show it: each of a command's forms (``/presuda bule … | /presuda bula …``) on a
+    line of its own, the later ones indented under the first, and the description (after `` — ``) beside the first,
+    so that no usage runs to hundreds of characters."""
+    forms, dash, description = usage.partition(" — ")
+    first, *others = forms.split(" | /")
+    described, *more = description.split("; `/")  # another form described after the first (/korekcija da|ne)
+    return [
+        first + dash + described + (";" if more else ""),
+        *("  | /" + other for other in others),
+        *("  `/" + form for form in more),
+    ]
