@@ -577,3 +577,24 @@ async def test_the_committee_has_ninety_days_for_a_report_reminded_a_week_before
     waiting = await club.db.appeals.get(appeal.id)
     assert waiting is not None
     assert (waiting.state, waiting.reminded, waiting.overdue) == (AppealState.FILED, True, True)
+
+
+async def test_zalbe_lists_a_report_by_its_game_not_as_an_appeal_against_a_trial(club: Club, tmp_path: Path) -> None:
+    """/zalbe, the councilors' list of what waits for them: a report names its game (it concerns no trial)."""
+    await russian(club, tmp_path)
+    assert (await club.desk.appeals.file_report(await club.get("marko"), 100, "apelacija", "miser", (CHAT,))).ok
+    listing = await Commands(club.desk).handle(await club.get("v1"), "/zalbe")
+    assert listing is not None
+    assert listing.text.splitlines()[1:] == [
+        SR.t(
+            "report.open_line",
+            appeal=1,
+            game=100,
+            kind="apelacija",
+            appellant="marko",
+            state=SR.t("appeal.state_filed"),
+            councilor="—",
+            until=NOW + timedelta(days=90),
+        )
+    ]
+    assert "suđenje" not in listing.text

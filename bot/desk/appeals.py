@@ -695,12 +695,12 @@ class AppealDesk(DeskBase):
             return Reply(self.t("appeal.none_open"))
         lines = [self.t("appeal.open_title")]
         for appeal in appeals:
+            # A report concerns a game, not a trial: `report.open_line` names the game alone.
             lines.append(
-                self.t(
-                    "appeal.open_line",
-                    appeal=appeal.id,
-                    trial=appeal.trial or "—",
-                    game=appeal.game,
+                self.said_of(
+                    appeal,
+                    "open_line",
+                    **({} if appeal.trial is None else {"game": appeal.game}),
                     kind=appeal.kind,
                     appellant=await self.lookups.nick(appeal.appellant),
                     state=self.t(f"appeal.state_{appeal.state}"),
