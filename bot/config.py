@@ -236,6 +236,42 @@ class HttpConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The club's web pages (`[web]`, bot/web; docs/deploy.md puts nginx or Caddy with HTTPS in front): off while
+    `port` is 0. Members sign in with the one-time link `/web` sends them privately, or — where configured — with
+    the Telegram Login Widget or Discord's OAuth2."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    public_url: str = ""  # the address members open (https://klub.example); empty: http://host:port
+    session_days: int = 30  # how long a sign-in lasts (sign-out, a link or an office ending ends it sooner)
+    telegram_login: bool = False  # offer the Telegram Login Widget (checked with [telegram]'s bot token)
+    telegram_bot: str = ""  # the bot's username, which the widget names
+    discord_client_id: str = ""  # Discord's OAuth2: the application's client id; empty: off
+    discord_secret_env: str = "SUDIJA_DISCORD_CLIENT_SECRET"  # its client secret is read from this variable
+    discord_api: str = "https://discord.com/api"  # only for tests against a fake Discord
+    forwarded: bool = False  # behind a reverse proxy: the client's address is its X-Forwarded-For (rate limits)
+
+    @property
+    def enabled(self) -> bool:
+        return self.port != 0
+
+    @property
+    def base_url(self) -> str:
+        """Where the pages are reached, without a trailing slash."""
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @property
+    def secure(self) -> bool:
+        """Served over HTTPS (behind the proxy): the session cookie is `Secure` and HSTS is sent."""
+        return self.base_url.startswith("https://")
+
+    @property
+    def discord_secret(self) -> str | None:
+        return os.environ.get(self.discord_secret_env) or None
+
+
+@dataclass(frozen=True)
 class Config:
     database: str = "sudija.db"
     club_id: str = DEFAULT_CLUB  # `[club] id`: which club of a database shared by many (storage/tenancy.py)
@@ -267,6 +303,7 @@ class Config:
     arbitar: ArbitarConfig = field(default_factory=ArbitarConfig)
     log: LogConfig = field(default_factory=LogConfig)
     http: HttpConfig = field(default_factory=HttpConfig)
+    web: WebConfig = field(default_factory=WebConfig)
 
     def is_owner(self, member: Member) -> bool:
         """The owner's powers need both: the configured nickname and one of the configured accounts."""
@@ -489,6 +526,7 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
             arbitar=ArbitarConfig(**dict(data.get("arbitar", {}))),
             log=LogConfig(**_section(data, "log", source)),
             http=HttpConfig(**_section(data, "http", source)),
+            web=WebConfig(**_section(data, "web", source)),
         )
     except (CatalogueError, AppealConfigError, PenaltyModelError) as exc:
         raise ConfigError(f"{source}: {exc}") from None
@@ -560,6 +598,7 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         raise ConfigError(f"{source}: http.port must be from 1 to 65535 (0: off), not {http.port!r}")
     if not isinstance(http.host, str) or not http.host:
         raise ConfigError(f'{source}: http.host must be an address like "127.0.0.1", not {http.host!r}')
+    _check_web(config.web, source)
     if config.governance.vote_days < 1:
         raise ConfigError(f"{source}: governance.vote_days must be at least 1")
     if config.language not in LANGUAGES:
@@ -567,3 +606,20 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     if not known_zone(config.timezone):
         raise ConfigError(f'{source}: timezone must be a zone name like "Europe/Belgrade", not {config.timezone!r}')
     return config
+
+
+def _check_web(web: WebConfig, source: str) -> None:
+    if not isinstance(web.port, int) or isinstance(web.port, bool) or not 0 <= web.port < 65536:
+        raise ConfigError(f"{source}: web.port must be from 1 to 65535 (0: no web pages), not {web.port!r}")
+    if web.public_url and not web.public_url.startswith(("http://", "https://")):
+        raise ConfigError(
+            f'{source}: web.public_url must be the address members open, like "https://klub.example", not '
+            f"{web.public_url!r}"
+        )
+    days = web.session_days
+    if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 365:
+        raise ConfigError(f"{source}: web.session_days must be a whole number of days from 1 to 365, not {days!r}")
+    if web.telegram_login and not web.telegram_bot:
+        raise ConfigError(
+            f'{source}: web.telegram_login needs web.telegram_bot, the bot\'s username (telegram_bot = "KlubSudijaBot")'
+        )

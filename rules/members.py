@@ -98,3 +98,35 @@ def sees_transcript(offices: Set[Office], party: bool, player: bool) -> bool:
 def sees_names(offices: Set[Office], visible_to: Set[Office]) -> bool:
     """Does he see who judged (the referee's and the councilors' names) rather than their functions?"""
     return not visible_to.isdisjoint(offices)
+
+
+#: Who sits at the council's desk (the appeals waiting, the votes open, the council's figures): the councilors
+#: and the owner — as `/zalbe` and `/statistika` answer them.
+COUNCIL: frozenset[Office] = frozenset({Role.COUNCILOR, OWNER})
+
+
+def sees_every_game(offices: Set[Office]) -> bool:
+    """Does the club's list of games (Partije) show him every game, rather than the games he played? The
+    officials, who review games they did not play."""
+    return not OFFICIALS.isdisjoint(offices)
+
+
+def sees_hands(offices: Set[Office], player: bool, judging: bool, in_progress: bool) -> bool:
+    """May he see every card of a game's hands (Prikaz ruke, the Arbitar's analyses)? Whoever judges a trial of
+    the game now (a referee, a councilor joined) — also while it is played, as the trial's Prikaz ruke shows it;
+    once the game is over, its players and the club's officials. Nobody else sees the cards of a table still
+    playing."""
+    if judging:
+        return True
+    return not in_progress and (player or not OFFICIALS.isdisjoint(offices))
+
+
+def sees_member_record(offices: Set[Office], himself: bool) -> bool:
+    """May he read a member's whole record (his verdicts, penalties, league months, right to call)? The member
+    himself and the club's officials."""
+    return himself or not OFFICIALS.isdisjoint(offices)
+
+
+def sits_at_council(offices: Set[Office]) -> bool:
+    """Does he sit at the council's desk?"""
+    return not COUNCIL.isdisjoint(offices)

@@ -9,7 +9,7 @@ results once the game has ended.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.gamelog import Contract, Game
@@ -285,3 +285,34 @@ def discrepancy_lines(discrepancies: Sequence[Discrepancy], t: Translate) -> lis
                 )
             )
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class RefeMark:
+    """One refe mark of a player's column: the hand whose all-pass wrote it, and, once he played a contract under
+    it (for double), that hand and whether he passed or fell."""
+
+    written: int
+    played: int | None = None
+    passed: bool | None = None
+
+
+def refe_marks(paper: Paper) -> tuple[tuple[RefeMark, ...], tuple[RefeMark, ...], tuple[RefeMark, ...]]:
+    """Every player's refe marks in the order written: each round written gives every player a mark, and a
+    declarer who plays under an open refe marks his oldest open one played (`rules.paper.compute_paper` counts
+    the same: `refe_open`, `refe_played`)."""
+    marks: list[list[RefeMark]] = [[], [], []]
+    for paper_hand in paper.hands:
+        score = paper_hand.score
+        if score is None:
+            continue
+        if score.refe_written:
+            for column in marks:
+                column.append(RefeMark(paper_hand.n))
+        if score.refe_played and score.declarer is not None:
+            column = marks[score.declarer]
+            for i, mark in enumerate(column):
+                if mark.played is None:
+                    column[i] = RefeMark(mark.written, paper_hand.n, bool(score.passed))
+                    break
+    return tuple(marks[0]), tuple(marks[1]), tuple(marks[2])

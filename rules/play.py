@@ -78,6 +78,16 @@ class PlayResult:
         return sum(1 for t in self.tricks[:upto] if t.winner == seat)
 
 
+def playing_hands(hand: Hand) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """Each seat's cards as play begins: the deal, the declarer's with the talon taken and his two discards put
+    away (unless he declared igra, without the talon)."""
+    held = [tuple(sorted(cards)) for cards in hand.deal]
+    if hand.declarer is not None and hand.contract is not None and not hand.contract.igra:
+        taken = set(hand.deal[hand.declarer]) | set(hand.talon)
+        held[hand.declarer] = tuple(sorted(taken - set(hand.discards)))
+    return held[0], held[1], held[2]
+
+
 def replay(hand: Hand) -> PlayResult:
     """Walk the recorded tricks, checking each card against its owner's hand and the follow rules."""
     if hand.declarer is None or hand.contract is None or not hand.tricks:
@@ -85,7 +95,7 @@ def replay(hand: Hand) -> PlayResult:
     trump = hand.contract.strain.trump
     holdings = [mask_of(cards) for cards in hand.deal]
     if not hand.contract.igra:
-        # The declarer took the talon and discarded two cards.
+        # The declarer took the talon and discarded two cards (`playing_hands`, as masks).
         holdings[hand.declarer] = (holdings[hand.declarer] | mask_of(hand.talon)) & ~mask_of(hand.discards)
     leader = first_leader(hand)
     plays: list[TrickPlay] = []

@@ -164,6 +164,11 @@ class Database:
         from storage.club_key import ClubKeyStore  # noqa: PLC0415 (the stores import this module)
 
         self.signing_key = ClubKeyStore(self)
+        from storage.archive import ArchiveStore  # noqa: PLC0415 (the stores import this module)
+        from storage.web import WebStore  # noqa: PLC0415 (the stores import this module)
+
+        self.archive = ArchiveStore(self)
+        self.web = WebStore(self)
 
     def writable(self) -> None:
         """`DatabaseReadOnly` when the database was opened read-only."""

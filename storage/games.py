@@ -178,6 +178,36 @@ class GameStore:
             (player, limit),
         )
 
+    async def search(
+        self,
+        played_by: Sequence[str] = (),
+        number: int | None = None,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        limit: int = 100,
+    ) -> list[GameSummary]:
+        """Games newest first (games in progress first) that every nickname of `played_by` sat in, numbered
+        `number` when given, played within ``[start, end)`` when given (started before its end, not ended before
+        its start)."""
+        where: list[str] = []
+        params: list[object] = []
+        for nick in played_by:
+            where.append("g.number IN (SELECT game FROM game_players WHERE nick = ?)")
+            params.append(nick)
+        if number is not None:
+            where.append("g.number = ?")
+            params.append(number)
+        if end is not None:
+            where.append("g.started_at < ?")
+            params.append(format_time(end))
+        if start is not None:
+            where.append("(g.ended_at IS NULL OR g.ended_at >= ?)")
+            params.append(format_time(start))
+        tail = ("WHERE " + " AND ".join(where) + " ") if where else ""
+        return await self._summaries(
+            tail + "ORDER BY g.ended_at IS NOT NULL, g.ended_at DESC, g.number DESC LIMIT ?", (*params, limit)
+        )
+
     async def ended_since(self, player: str, since: datetime, limit: int = 50) -> list[GameSummary]:
         """`player`'s games that ended or were interrupted at or after `since`, newest first."""
         return await self._summaries(

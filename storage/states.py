@@ -173,3 +173,20 @@ class EndReason(StrEnum):
         """The message for a stored end reason, whatever the row holds."""
         known = {e.value for e in EndReason}
         return f"end.{stored}" if stored in known else "end.unknown"
+
+
+class SignInVia(StrEnum):
+    """How a web session was opened (`web_sessions.via`): the one-time link the bot sent, or a platform's login."""
+
+    LINK = "link"  # `/web`: the private one-time link
+    TELEGRAM = "telegram_login"  # the Telegram Login Widget
+    DISCORD = "discord_oauth"  # Discord's OAuth2
+
+
+class SessionEnd(StrEnum):
+    """Why a web session ended before its time (`web_sessions.end_reason`)."""
+
+    SIGNED_OUT = "signed_out"
+    LINK_ENDED = "link_ended"  # the account it was opened with is no longer his
+    OFFICE_ENDED = "office_ended"  # he no longer holds an office he held when he signed in
+    LEFT_CLUB = "left_club"

@@ -146,6 +146,13 @@ class TrialStore:
     async def for_game(self, game: int) -> list[Trial]:
         return await self._trials("WHERE game = ? ORDER BY id", (game,))
 
+    async def of_player(self, nick: str, limit: int = 50) -> list[Trial]:
+        """The trials of the games `nick` played, newest first."""
+        return await self._trials(
+            "WHERE game IN (SELECT game FROM game_players WHERE nick = ?) ORDER BY opened_at DESC, id DESC LIMIT ?",
+            (nick, limit),
+        )
+
     async def open_trials(self) -> list[Trial]:
         return await self._trials("WHERE outcome = 'open' ORDER BY id", ())
 

@@ -30,6 +30,8 @@ from storage.states import (
     MonthClosing,
     OutboxState,
     RequestState,
+    SessionEnd,
+    SignInVia,
     SpaceState,
     TrialOutcome,
     VoteAction,
@@ -60,6 +62,8 @@ COLUMNS: dict[tuple[str, str], type[Enum] | tuple[type[Enum], Set[Enum]]] = {
     ("member_languages", "language"): Language,
     ("link_attempts", "kind"): LinkAttempt,
     ("trial_spaces", "state"): SpaceState,
+    ("web_sessions", "via"): SignInVia,
+    ("web_sessions", "end_reason"): SessionEnd,
 }
 
 #: The CHECKs that are not a list of states, as written (whitespace folded).

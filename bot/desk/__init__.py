@@ -8,10 +8,11 @@ Deadlines live in the database; `run_due` acts on every one that has passed and 
 (the scheduler calls it at each deadline and once at start).
 
 The use cases live in parts, one per concern (`calls`, `trials`, `penalties`, `catalogue`, `advisor`,
-`governance`, `links`, `votes`, `appeals`, `corrections`), each built with its dependencies (`DeskDeps`) and
-the other parts it needs; `Desk` builds them, binds the steps they extend (`bot.desk.steps`), offers the three
-trial controls the parts extend as one entry each (`draft`, `finish`, `show_hands`), and owns what spans the
-parts: start, the deadlines, buttons, membership and presence, and what the adapters may read.
+`governance`, `links`, `votes`, `appeals`, `corrections`, the web's `archive` and `signin`), each built with its
+dependencies (`DeskDeps`) and the other parts it needs; `Desk` builds them, binds the steps they extend
+(`bot.desk.steps`), offers the three trial controls the parts extend as one entry each (`draft`, `finish`,
+`show_hands`), and owns what spans the parts: start, the deadlines, buttons, membership and presence, and what the
+adapters may read.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from bot import logs, metrics
 from bot.config import Config
 from bot.desk.advice import AdviceDesk
 from bot.desk.appeals import AppealDesk
+from bot.desk.archive import ArchiveDesk
 from bot.desk.base import DeskBase, member_queue
 from bot.desk.calls import CallDesk
 from bot.desk.catalogue_rules import RuleCatalogueDesk
@@ -35,6 +37,7 @@ from bot.desk.languages import LanguageDesk
 from bot.desk.links import MAX_REF, LinkDesk
 from bot.desk.penalties import PenaltyDesk
 from bot.desk.refused import Refused
+from bot.desk.signin import SignInDesk
 from bot.desk.steps import DeskSteps
 from bot.desk.trials import TrialDesk
 from bot.desk.votes import VoteDesk
@@ -52,7 +55,6 @@ from bot.ports import (
     asserting,
     state_key,
 )
-from bot.records.access import trial_access
 from bot.records.signing import club_key
 from rules.members import JUDGING_ROLES, Role
 from rules.notices import Notice
@@ -91,6 +93,8 @@ class Desk(DeskBase):
         self.appeals = AppealDesk(deps, self.calls, self.trials, self.governance, steps)
         self.corrections = CorrectionDesk(deps)
         self.languages = LanguageDesk(deps)
+        self.archive = ArchiveDesk(deps, self.penalties, self.corrections)
+        self.signin = SignInDesk(deps, self.links)
         steps.bind(self.trials, self.advisor, self.penalties, self.appeals, self.votes)
         # Buttons of parts beyond the desk's own (the game-server link's korekcija), for `Desk.press`.
         self.extra_actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {}
@@ -421,10 +425,7 @@ class Desk(DeskBase):
         summary = await self.db.games.summary(number)
         if summary is None:
             raise Refused("call.unknown_game", game=number)
-        show = self.lookups.sees_referee_names(member)
-        readable = set()
-        if member is not None:
-            for one in await self.db.trials.for_game(number):
-                if (await trial_access(self.db, self.config, member, one, summary.players)).transcript:
-                    readable.add(one.id)
-        return await self.steps.verdict_list(number, show_referees=show, readable=readable, trial_id=trial, page=page)
+        reading = await self.lookups.trials_reading(member, number, summary.players)
+        return await self.steps.verdict_list(
+            number, show_referees=reading.names, readable=reading.readable, trial_id=trial, page=page
+        )

@@ -547,7 +547,13 @@ class CorrectionDesk(DeskBase):
                     n,
                 )
                 raise Refused("correction.arbitar_failed", request=request.id)
-            shown = verdict.to_json(game.players)
+            # Kept with the request: what the players were told, and the reason's key and values, so that a later
+            # reader (the web's Prikaz ruke) reads the reason in his own language.
+            shown = {
+                **verdict.to_json(game.players),
+                "reason_key": verdict.reason_key,
+                "reason_values": verdict.reason_values,
+            }
             now = self.now()
             add = None
             if verdict.transfers:

@@ -6,7 +6,8 @@ One per part, over the desk's one `DeskDeps`; what it writes is in the reader's 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Set
+from collections.abc import Sequence, Set
+from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.config import Config
@@ -16,6 +17,7 @@ from bot.desk.voice import Voice
 from bot.papers import KeptPaper, PaperKeeper
 from bot.pictures.attach import kept_paper_pictures
 from bot.ports import Party, Reply, TrialSpace
+from bot.records.access import trial_access
 from bot.views import TranscriptLine, author_label, render_transcript_page, render_trials, transcript_pages
 from rules.eligibility import GameFacts, RefereeFacts
 from rules.fall_moves import FallMove, fall_move
@@ -26,6 +28,15 @@ from rules.paper_render import paper_text
 from storage.database import Database
 from storage.states import SpaceState
 from storage.trials import Trial
+
+
+@dataclass(frozen=True, slots=True)
+class TrialsReading:
+    """What one reader reads of a game's trials: who judged by name (else by function), and the trials whose
+    conversation he may read."""
+
+    names: bool
+    readable: frozenset[int]
 
 
 class Lookups:
@@ -205,6 +216,17 @@ class Lookups:
             TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, self.voice.messages), msg.text)
             for msg in await self.db.trials.messages(trial_id)
         ]
+
+    async def trials_reading(self, viewer: Member | None, number: int, players: Sequence[str]) -> TrialsReading:
+        """What `viewer` reads of game `number`'s trials (the game `players` played), for every face that lists
+        them (`/presude`, the web's Suđenja): the referees' names or their functions, and which trials' whole
+        conversation (`bot.records.access`: as `/zapisnik`)."""
+        readable: set[int] = set()
+        if viewer is not None:
+            for one in await self.db.trials.for_game(number):
+                if (await trial_access(self.db, self.config, viewer, one, players)).transcript:
+                    readable.add(one.id)
+        return TrialsReading(self.sees_referee_names(viewer), frozenset(readable))
 
     def sees_referee_names(self, viewer: Member | None) -> bool:
         """Only the offices in `referee_names_visible_to` see who judged (in /presude, /zapisnik, on the paper)."""

@@ -12,14 +12,16 @@ language has its texts.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot import logs, metrics
 from bot.desk.deps import unwritten_key
 from bot.desk.refused import Refused
 from bot.ports import Reply
-from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials
+from bot.registry import advice, calls, corrections, councils, governance, languages, links, trials, web
+from bot.registry.pages import PAGES, Page, read_form
 from bot.registry.spec import Args, Audience, Caller, Command, Place, Usage, usage_lines
 from bot.registry.text import check_args
 from storage.errors import DatabaseBusy
@@ -44,16 +46,19 @@ REGISTRY: tuple[Command, ...] = (
     *advice.COMMANDS,
     *councils.COMMANDS,
     *languages.COMMANDS,
+    *web.COMMANDS,
     Command("pomoc", pomoc, audience=Audience.ANYONE, aliases=("pomoć", "help")),
 )
 BY_NAME: dict[str, Command] = {c.name: c for c in REGISTRY}
+PAGES_BY_NAME: dict[str, Page[Any]] = {p.name: p for p in PAGES}
+V = TypeVar("V")
 
 
-def refusal(desk: Desk, caller: Caller, command: Command) -> Reply | None:
-    """What the core answers a caller it does not let use `command`, or None: a place the declaration does not name
-    (wherever the command came from, whoever typed it), an account not linked (or a member who may no longer act)
-    for a command that is not for anyone, a member holding none of the functions its audience needs. The use case
-    decides the rest. Front ends may ask it before reading the arguments; `run` asks it again."""
+def refusal(desk: Desk, caller: Caller, command: Command | Page[Any]) -> Reply | None:
+    """What the core answers a caller it does not let use `command` (or open a page, `show`), or None: a place the
+    declaration does not name (wherever the command came from, whoever typed it), an account not linked (or a member
+    who may no longer act) for a command that is not for anyone, a member holding none of the functions its audience
+    needs. The use case decides the rest. Front ends may ask it before reading the arguments; `run` asks it again."""
     if caller.place not in command.places:
         return desk.voice.refuse("command.private_only" if Place.PRIVATE in command.places else "command.club_only")
     if command.audience is Audience.ANYONE:
@@ -125,4 +130,45 @@ async def _answered(desk: Desk, command: Command, work: Awaitable[T]) -> T | Rep
         return desk.voice.refuse(unwritten_key(unwritten))
 
 
-__all__ = ["BY_NAME", "REGISTRY", "Args", "Caller", "Command", "Place", "check_args", "open_form", "refusal", "run"]
+@dataclass(frozen=True, slots=True)
+class NotShown:
+    """A page its reader may not see, or that is not there: what the chat would have answered him (`reply`), which a
+    page never shows — the web answers every such page alike (404), so a refusal confirms nothing exists."""
+
+    reply: Reply
+
+
+async def show(desk: Desk, caller: Caller, page: Page[V], values: Mapping[str, str]) -> V | NotShown:
+    """Show `page` to whoever asks, with the arguments of its address and form (`read_form`), if `refusal` lets him
+    (the page's places and audience, as a command's); its use case decides the rest. Its use case's refusal, a
+    mistyped argument, a database that is busy are all `NotShown`."""
+    async with desk.voice.reading(caller.member):
+        refused = refusal(desk, caller, page)
+        if refused is not None:
+            return NotShown(refused)
+        try:
+            return await page.show(desk, caller, read_form(page, values, desk.t))
+        except Usage as problem:
+            return NotShown(desk.voice.refuse("command.usage", problem=str(problem), usage=desk.t(page.title_key)))
+        except Refused as refused_page:
+            return NotShown(desk.voice.refuse(refused_page.key, **refused_page.values))
+        except DatabaseBusy as unwritten:
+            return NotShown(desk.voice.refuse(unwritten_key(unwritten)))
+
+
+__all__ = [
+    "BY_NAME",
+    "PAGES_BY_NAME",
+    "REGISTRY",
+    "Args",
+    "Caller",
+    "Command",
+    "NotShown",
+    "Page",
+    "Place",
+    "check_args",
+    "open_form",
+    "refusal",
+    "run",
+    "show",
+]
