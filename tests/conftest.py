@@ -65,6 +65,8 @@ BOTH_BACKENDS = {
     "test_start_judges",
     "test_sweep",
     "test_votes",
+    "test_web",
+    "test_web_signin",
     "test_zapisnik",
 }
 BINARIES = find_binaries()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ADAPTERS = ("bot.discord", "bot.telegram", "bot.console")
+ADAPTERS = ("bot.discord", "bot.telegram", "bot.console", "bot.web")
 CHAT_LIBRARIES = ("discord", "telegram")
 #: The core: use cases, the registry, the ports, the typed command language, the views.
 CORE = ("bot.desk", "bot.registry", "bot.ports", "bot.commands", "bot.views", "bot.messages", "bot.demo")

@@ -85,15 +85,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def console_club(config: Config, db_path: str) -> int:
-    """The console club on this terminal (or a script piped in), with `/healthz` and `/metrics` when `[http]` is on."""
+    """The console club on this terminal (or a script piped in), with the club's web pages (bot/web/server.py) and
+    `/healthz` and `/metrics` when `[http]` is on."""
     from bot.console.runner import run_console  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.http import Served, listening  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.web.server import console_serving  # noqa: PLC0415 (a sub-command loads only what it runs)
 
-    async with listening(config.http) as endpoint:
+    async with listening(config.http) as endpoint, contextlib.AsyncExitStack() as pages:
 
         async def ready(app: App) -> None:
             if endpoint is not None:
                 endpoint.serve(Served(config.club_id, app))
+            address = await pages.enter_async_context(console_serving(app.desk))
+            print(f"Stranice Kluba: {address} (link za prijavu daje /web)", file=sys.stderr)
 
         return await run_console(
             config, db_path, True, sys.stdin, sys.stdout, sys.stderr, ready=ready, what="sudija run"
@@ -159,7 +163,8 @@ async def serve(
     delivers what it can reach from the start, and the one holding the club's gateway lock receives the
     platforms' events; the others stand by for it (`standby` changes nothing there: every process does).
     Before the desk acts on platform events, the setup is checked as `sudija check` does; a fatal finding stops
-    the process. `/healthz` and `/metrics` (bot/http.py) are served on `endpoint`, or on `[http]` when it is on."""
+    the process. `/healthz` and `/metrics` (bot/http.py) are served on `endpoint`, or on `[http]` when it is on;
+    the club's web pages (bot/web) on `[web]` when it is on."""
     from bot.app import build_app  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.config import check_start  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
@@ -204,12 +209,15 @@ async def _serve_app(
     from bot.app import StandbyStopped, take_gateway  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.http import Served  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.setup import Report, SetupError  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.web.server import serving  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     shared = is_postgres(config.database)
     served = Served(config.club_id, app, gateway="standing by" if shared else "held")
     if endpoint is not None:
         endpoint.serve(served)
     async with contextlib.AsyncExitStack() as stack:
+        # The club's pages (`[web]`) from every process: they read the database and keep only sign-ins in it.
+        await stack.enter_async_context(serving(app.desk))
         runners: list[asyncio.Future[Any]] = []
         watchers: list[asyncio.Future[Any]] = []  # this loop's own: cancelled when it ends
         if shared:  # deadlines and outbox rows from now on; platform events once the gateway is ours
