@@ -23,10 +23,20 @@ demo: $(STAMP)
 
 # The tests on every core (pytest-xdist; docs/testing.md): a worker takes another's waiting tests when it is done.
 test: $(STAMP)
+	@command -v npm >/dev/null 2>&1 && $(MAKE) --no-print-directory browser \
+	  || echo "npm is missing or failed: the browser tests (tests/test_web_browser.py) will skip"
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest -n auto --dist worksteal
+
+# What the web's browser tests inject into each page (axe-core, from the npm registry, as tests/browser pins it).
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+.PHONY: browser
+browser: $(AXE)
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	npm ci --prefix tests/browser --no-audit --no-fund --silent
+	touch $(AXE)
 
 # The long chaos run: a console bot SIGKILLed at 200 seeded random points (`make test` runs a few).
 chaos: $(STAMP)

@@ -1,4 +1,5 @@
-"""The permission matrix, table-driven: every text command and every button × every role × forged payloads.
+"""The permission matrix, table-driven: every text command, every button and every web page × every role × forged
+payloads.
 
 Run through the desk's own faces — `Commands.handle` for the text commands (what the console and Telegram use),
 `Desk.press` for buttons, `Desk.actor` for the account that is no member yet, `Desk.ask_link` for /nadimak — so
@@ -491,3 +492,113 @@ async def test_every_command_and_button_is_in_the_matrix(shared: Club) -> None:
     assert buttons <= covered, sorted(buttons - covered)
     assert set(ALLOWED) == (covered - {"pomoc", "jezik"}) | {"povezi_odluka"}
 
+
+# The club's web pages (bot/web) ------------------------------------------------------------------------------
+#: The pages' rules, written out as the chat's above: who is shown each page with the right payload (the own
+#: game, trial or nickname); every other cell answers exactly as a page that is not there. A page shows what its
+#: chat twin answers the same member: Partije and a game's paper as /papir, Suđenja as /presude (any member, any
+#: game), a hand's cards as the trial's /ruke, a member's record as /clan, the council's desk as /statistika,
+#: the signed record as /zapisnik (no trial recorded yet).
+PAGE_ALLOWED: dict[str, set[str]] = {
+    "partije": MEMBERS,
+    "partija": MEMBERS,
+    "ruka": MEMBERS,  # the cards of a game he played, the game over
+    "sudjenja": MEMBERS,
+    "clan": MEMBERS,
+    "vece": {"owner", "councilor"},
+    "zapisnik": set(),
+}
+#: Pages whose "other" payload is shown as the own one: any member reads every game's paper and verdicts; an
+#: official reads every member's record and the cards of a game ended (T1's game, which its referee judges).
+PAGE_OTHER_ALLOWED = (
+    {("partija", r) for r in MEMBERS}
+    | {("sudjenja", r) for r in MEMBERS}
+    | {("ruka", r) for r in OFFICIALS | {"player"}}  # the player played T1's game
+    | {("clan", r) for r in OFFICIALS}
+)
+PAGE_NICK_PAYLOADS = ("own", "other", "unknown", "hostile")
+MISSING_PAGE = "/partije/999999999/sudjenja"
+
+
+def page_cells() -> list[tuple[str, str, str]]:
+    cells: list[tuple[str, str, str]] = []
+    for role in ROLES:
+        cells += [(p, role, "none") for p in ("partije", "vece")]
+        cells += [(p, role, payload) for p in ("partija", "ruka", "sudjenja", "zapisnik") for payload in PAYLOADS]
+        cells += [("clan", role, payload) for payload in PAGE_NICK_PAYLOADS]
+    return cells
+
+
+def page_path(page: str, role: str, payload: str) -> str:
+    nick = ROLES[role] or "pera"
+    game = number_of(payload, OWN_GAME.get(nick, 110), 100) if payload in PAYLOADS else ""
+    if page == "partija":
+        return f"/partije/{game}"
+    if page == "ruka":
+        return f"/partije/{game}/ruke/1"
+    if page == "sudjenja":
+        return f"/partije/{game}/sudjenja"
+    if page == "zapisnik":
+        return f"/sudjenja/{number_of(payload, 1, 2)}/zapisnik"
+    if page == "clan":
+        return "/clan/" + {"own": nick, "other": "marko", "unknown": "niko_takav", "hostile": nick + "\u202e"}[payload]
+    return f"/{page}"
+
+
+def page_expected(page: str, role: str, payload: str) -> bool:
+    if role not in PAGE_ALLOWED[page]:
+        return False
+    if payload in ("own", "none"):
+        return True
+    return payload == "other" and (page, role) in PAGE_OTHER_ALLOWED
+
+
+async def test_the_page_matrix(shared: Club) -> None:
+    """Every page × every role × forged payloads, over HTTP as a browser asks (each member signed in through the
+    link `/web` sent him): shown where the rules show it; anywhere else the very answer of a page that does not
+    exist (404, the same bytes: nothing the chat would not tell him, not even that the page is there) and the
+    database left byte-identical. An account that is no member, or a member who left, cannot sign in at all."""
+    from urllib.parse import quote  # noqa: PLC0415 (imported where the test needs it)
+
+    import aiohttp  # noqa: PLC0415 (imported where the test needs it)
+    from web_club import serve, signed_in  # noqa: PLC0415 (the web's test club, only for this test)
+
+    wrong: list[str] = []
+    shown = 0
+    cells = page_cells()
+    async with serve(shared) as base:
+        sessions = {}
+        try:
+            for role, nick in ROLES.items():
+                if role in ("unproven", "left"):  # no link is sent him: he browses signed out
+                    assert not (await run_cell(shared, Ids(0, 0, 0, 0, 0), "text", "web", role, "none")).ok
+                    sessions[role] = aiohttp.ClientSession()
+                else:
+                    sessions[role] = await signed_in(shared, base, nick)
+            for role, session in sessions.items():
+                async with session.get(base + MISSING_PAGE, allow_redirects=False) as answer:
+                    missing = answer.status, await answer.read()
+                for page, cell_role, payload in cells:
+                    if cell_role != role:
+                        continue
+                    path = quote(page_path(page, role, payload), safe="/")
+                    before = fingerprint(Path(shared.db.path))
+                    async with session.get(base + path, allow_redirects=False) as answer:
+                        status, body = answer.status, await answer.read()
+                    if role in ("unproven", "left"):
+                        if (status, answer.headers.get("Location")) != (303, "/prijava"):
+                            wrong.append(f"{page} × {role} × {payload}: {status}, should be sent to sign in")
+                    elif page_expected(page, role, payload):
+                        shown += 1
+                        if status != 200:
+                            wrong.append(f"{page} × {role} × {payload}: {status}, should be shown")
+                    elif (status, body) != missing or status != 404:
+                        wrong.append(f"{page} × {role} × {payload}: {status}, should be as a page not there")
+                    elif fingerprint(Path(shared.db.path)) != before:
+                        wrong.append(f"{page} × {role} × {payload}: refused but the database changed")
+        finally:
+            for session in sessions.values():
+                await session.close()
+    assert not wrong, "\n".join(wrong)
+    assert len(cells) == 234, len(cells)
+    assert shown == 62, shown
