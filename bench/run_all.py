@@ -43,6 +43,7 @@ FULL = [
     ("gameserver", ["--moves", "--hands", "10", "--database", DATABASE]),
     ("platforms", ["--members", "200"]),
     ("cross_process", ["--calls", "1000", "--referees", "50"]),
+    ("web", ["--requests", "200"]),
 ]
 QUICK = [
     ("import", ["--hands", "20000"]),
@@ -55,6 +56,7 @@ QUICK = [
     ("gameserver", ["--tables", "20", "--hands", "5", "--database", DATABASE]),
     ("platforms", ["--members", "50"]),
     ("cross_process", ["--calls", "100", "--referees", "10"]),
+    ("web", ["--requests", "40"]),
 ]
 #: A line of a bench's output that goes into the summary: a target, a budget, a peer, a ratio or a verdict on them.
 SUMMARY = re.compile(
@@ -109,7 +111,7 @@ def main() -> int:
         "names",
         nargs="*",
         help="only these benchmarks (import, paper, desk, solver, arbitar, memory, render, gameserver, platforms,"
-        " cross_process)",
+        " cross_process, web)",
     )
     args = parser.parse_args()
     chosen = [(name, given) for name, given in (QUICK if args.quick else FULL) if not args.names or name in args.names]
