@@ -4,6 +4,7 @@ language, and the rezon notes the rules write in Serbian are the catalogue's Ser
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -96,3 +97,70 @@ def test_the_rules_serbian_notes_are_the_catalogues() -> None:
     count = count_rezons_cards(CARDS, "H", "", "second", True)
     assert count.explanation == tuple(note_text(k, v, Catalogue("sr").t) for k, v in count.notes)
     assert len(count.notes) == len(count.explanation) >= 4
+
+
+def test_every_sub_command_takes_the_four_languages() -> None:
+    from bot.cli import build_parser  # noqa: PLC0415 (the parser of this run's language)
+    from bot.i18n import LANGUAGES  # noqa: PLC0415
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        lang = next((a for a in sub._actions if "--lang" in a.option_strings), None)
+        assert lang is not None, name
+        assert list(lang.choices or ()) == list(LANGUAGES), name
+
+
+@pytest.mark.parametrize(
+    ("language", "usage", "error", "missing"),
+    [
+        ("sr", "upotreba: sudija", "sudija papir: greška: ", "nedostaju argumenti: GAME"),
+        ("sr-Cyrl", "употреба: sudija", "sudija papir: грешка: ", "недостају аргументи: GAME"),
+        ("en", "usage: sudija", "sudija papir: error: ", "the following arguments are required: GAME"),
+        ("ru", "использование: sudija", "sudija papir: ошибка: ", "не хватает аргументов: GAME"),
+    ],
+)
+def test_argparse_speaks_the_chosen_language(
+    language: str, usage: str, error: str, missing: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        main(["papir", "--lang", language])
+    assert exit_status.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage)
+    assert error + missing in err
+    with pytest.raises(SystemExit):
+        main(["ruka", "--lang", language, "--help"])
+    shown = capsys.readouterr().out
+    assert shown.startswith(usage)
+    assert Catalogue(language).t("cli.option.lang") in " ".join(shown.split())
+    assert argparse._("usage: ") == "usage: "  # type: ignore[attr-defined]  # argparse's own words are back after
+
+
+def test_the_clubs_language_is_argparses_without_lang(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = english_club(tmp_path)
+    with pytest.raises(SystemExit):
+        main(["--config", config, "papir"])
+    assert "the following arguments are required: GAME" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["papir", "--config", str(tmp_path / "none.toml"), "--lang", "xx"])  # neither: Serbian, and a refusal
+    err = capsys.readouterr().err
+    assert "upotreba: sudija papir" in err
+    assert "nepoznat izbor: 'xx'" in err
+
+
+@pytest.mark.parametrize("language", ["sr", "sr-Cyrl", "en", "ru"])
+def test_zapisnik_and_its_counts_speak_the_language(
+    language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = Catalogue(language)
+    assert main(["zapisnik", "1", "--db", str(tmp_path / "none.db"), "--lang", language]) == 1
+    assert capsys.readouterr().err == "sudija zapisnik: " + words.t("cli.zapisnik.what") + "\n"
+    assert words.t("cli.zapisnik.written", out="z.html", messages=4, seal="ab").startswith(
+        {
+            "sr": "z.html: 4 poruke",
+            "sr-Cyrl": "z.html: 4 поруке",
+            "en": "z.html: 4 messages",
+            "ru": "z.html: 4 сообщения",
+        }[language]
+    )

@@ -69,7 +69,7 @@ async def test_the_check_from_the_command_line(
     try:
         monkeypatch.delenv("SUDIJA_TEST_CHECK_SECRET", raising=False)
         url = str(server.make_url("/"))
-        args = ["gameserver-check", url, "--secret-env", "SUDIJA_TEST_CHECK_SECRET"]
+        args = ["gameserver-check", url, "--secret-env", "SUDIJA_TEST_CHECK_SECRET", "--lang", "en"]
         assert await asyncio.to_thread(main, args) == 2  # no secret: a usage error, nothing sent
         assert ref.received == []
         monkeypatch.setenv("SUDIJA_TEST_CHECK_SECRET", SECRET.decode())

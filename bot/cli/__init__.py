@@ -14,7 +14,8 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from bot.cli._common import NoDatabase
+from bot.cli._common import NoDatabase, add_lang_option
+from bot.cli._language import argparse_in, chosen_language, current
 from bot.config import ConfigError
 from storage.database import DatabaseUnavailable, MigrationFailed
 
@@ -50,9 +51,10 @@ class _PrintVersion(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sudija", description="Sudija, the referee bot of a preferans club.")
-    parser.add_argument("--config", default=None, help=CONFIG_HELP)
-    parser.add_argument("--version", action=_PrintVersion, help="print the version and exit")
+    words = current()
+    parser = argparse.ArgumentParser(prog="sudija", description=words.t("cli.description"))
+    parser.add_argument("--config", default=None, help=words.t("cli.option.config"))
+    parser.add_argument("--version", action=_PrintVersion, help=words.t("cli.option.version"))
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
@@ -61,11 +63,20 @@ def build_parser() -> argparse.ArgumentParser:
         module.register(subparsers)
     for sub in subparsers.choices.values():
         # Not given after the sub-command: the value before it (or its default) stands.
-        sub.add_argument("--config", default=argparse.SUPPRESS, help=CONFIG_HELP)
+        sub.add_argument("--config", default=argparse.SUPPRESS, help=words.t("cli.option.config"))
+        if not any("--lang" in action.option_strings for action in sub._actions):
+            add_lang_option(sub)  # every sub-command speaks any of the four languages
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line, in ``--lang`` or the club's language (argparse's own words too: `bot.cli._language`)."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    with argparse_in(chosen_language(given)):
+        return _main(given)
+
+
+def _main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -7,9 +7,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bot.cli._language import current
 from bot.config import Config, load
 from bot.i18n import LANGUAGES
 from bot.messages import Catalogue
@@ -21,10 +23,14 @@ from storage.tenancy import DEFAULT_CLUB
 
 
 def club_config(args: argparse.Namespace) -> Config:
-    """The configuration named by `--config` (default config.toml, or the defaults when it is absent)."""
+    """The configuration named by `--config` (default config.toml, or the defaults when it is absent); ``--lang``
+    is the language of this run (what a command writes, a console club's words)."""
     cached: Config | None = getattr(args, "_club_config", None)
     if cached is None:
         cached = load(getattr(args, "config", None))
+        lang = getattr(args, "lang", None)
+        if lang is not None:
+            cached = replace(cached, language=lang)
         args._club_config = cached
     return cached
 
@@ -34,7 +40,7 @@ def add_lang_option(parser: Any) -> None:
         "--lang",
         choices=LANGUAGES,
         default=None,
-        help="the language of the text (default: the club's, [club] language)",
+        help=current().t("cli.option.lang"),
     )
 
 

@@ -13,7 +13,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from bot.cli._common import club_config
+from bot.cli._common import club_config, operator_words
 
 
 def _address(value: str) -> tuple[str, int]:
@@ -61,18 +61,19 @@ def run(args: argparse.Namespace) -> int:
     from bot.ports import SystemClock  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     link = club_config(args).gameserver
+    words = operator_words(args)
     if args.secret_env:
         link = replace(link, secret_env=args.secret_env)
     if not args.url.startswith(("http://", "https://")):
-        print(f"The URL must start with http:// or https://, not {args.url!r}.", file=sys.stderr)
+        print(words.t("cli.gscheck.url", url=repr(args.url)), file=sys.stderr)
         return 2
     try:
         keys = link_keys(link)
     except ConfigError as problem:
-        print(f"The check signs as the bot does: {problem}.", file=sys.stderr)
+        print(words.t("cli.gscheck.keys", problem=problem), file=sys.stderr)
         return 2
     if not 0 < args.timeout <= 120:
-        print("--timeout is more than 0 and at most 120 seconds.", file=sys.stderr)
+        print(words.t("cli.gscheck.timeout"), file=sys.stderr)
         return 2
     checks = asyncio.run(
         conformance(
@@ -87,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     for check in checks:
-        print(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
+        print(f"{words.t('cli.gscheck.ok' if check.ok else 'cli.gscheck.fail')} {check.name}: {check.detail}")
     failed = sum(1 for c in checks if not c.ok)
-    print(f"{len(checks) - failed} of {len(checks)} checks passed." if failed else f"All {len(checks)} checks passed.")
+    if failed:
+        print(words.t("cli.gscheck.some_failed", passed=len(checks) - failed, total=len(checks)))
+    else:
+        print(words.t("cli.gscheck.all_passed", total=len(checks)))
     return 1 if failed else 0

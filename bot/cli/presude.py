@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.cli._common import (
     add_db_option,
+    add_lang_option,
     add_viewer_option,
     club_config,
     database_path,
@@ -53,7 +54,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
     add_db_option(parser)
     parser.add_argument("--json", action="store_true", help="print the trials as JSON")
-    parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    add_lang_option(parser)
     add_viewer_option(parser)
     parser.set_defaults(func=run)
 

@@ -11,7 +11,7 @@ import dataclasses
 import sys
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, database_path, existing_database, game_number
+from bot.cli._common import add_db_option, add_lang_option, club_config, database_path, existing_database, game_number
 from bot.cli._pictures import write_png
 from bot.messages import Catalogue
 from storage.tenancy import DEFAULT_CLUB
@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("hand", type=int, metavar="N", help="the hand number in the game")
     add_db_option(parser)
     parser.add_argument("--png", required=True, metavar="FILE", help="the picture file to write")
-    parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    add_lang_option(parser)
     parser.set_defaults(func=run)
 
 

@@ -14,7 +14,7 @@ import sys
 from datetime import date
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, database_path, existing_database
+from bot.cli._common import add_db_option, add_lang_option, club_config, database_path, existing_database
 from bot.messages import Catalogue
 from storage.tenancy import DEFAULT_CLUB
 
@@ -39,7 +39,7 @@ def register(subparsers: Any) -> None:
     form.add_argument("--json", action="store_true", help="print the figures as JSON")
     form.add_argument("--csv", action="store_true", help="print the figures as CSV (section,key,value)")
     parser.add_argument("--png", default=None, metavar="FILE", help="also write the chart as a PNG")
-    parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    add_lang_option(parser)
     add_db_option(parser)
     parser.set_defaults(func=run)
 

@@ -27,7 +27,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, database_missing, database_path, existing_database
+from bot.cli._common import (
+    add_db_option,
+    add_lang_option,
+    club_config,
+    database_missing,
+    database_path,
+    existing_database,
+    operator_words,
+)
 from bot.config import Config
 from bot.messages import Catalogue
 from storage.database import open_database
@@ -76,7 +84,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--public-key", action="store_true", help="print the club's public key, which checks its records"
     )
-    parser.add_argument("--lang", choices=("sr", "en"), default=None, help="language (default: the club's)")
+    add_lang_option(parser)
     add_db_option(parser)
     parser.set_defaults(func=run)
 
@@ -90,16 +98,16 @@ def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     if args.public_key:
         if args.trial is not None or args.html or args.verify is not None:
-            return _fail("--public-key takes no trial, no --html and no --verify")
+            return _fail(operator_words(args).t("cli.zapisnik.public_key_alone"))
         return asyncio.run(public_key(database_path(args), config.club_id))
     if args.verify is not None:
         if args.trial is not None or args.html:
-            return _fail("--verify FILE takes no trial and no --html")
-        return asyncio.run(verify(args.verify, args.key, database_path(args), config.club_id))
+            return _fail(operator_words(args).t("cli.zapisnik.verify_alone"))
+        return asyncio.run(verify(args.verify, args.key, database_path(args), config.club_id, config.language))
     if args.trial is None or not args.html:
-        return _fail("give a trial and --html (sudija zapisnik TRIAL --html [--out FILE]), or --verify FILE")
+        return _fail(operator_words(args).t("cli.zapisnik.what"))
     if args.officials and args.viewer is not None:
-        return _fail("--officials is the operator's view with names; --as NICK is that member's: give one")
+        return _fail(operator_words(args).t("cli.zapisnik.officials_or_as"))
     config = club_config(args)
     return asyncio.run(
         export(
@@ -147,7 +155,7 @@ async def export(
         record = await load_record(db, trial, officials=officials, lang=lang) if found is not None else None
         key = await club_key(db, datetime.now(UTC))
     if record is None:
-        return _fail(f"there is no trial {trial} in {db_path}")
+        return _fail(words.t("cli.zapisnik.no_trial", trial=trial, db=db_path))
     sealed = render_html(record, key)
     if out is None:
         sys.stdout.write(sealed.document)
@@ -156,8 +164,8 @@ async def export(
     try:
         Path(out).write_text(sealed.document, encoding="utf-8")  # noqa: ASYNC240 (a one-shot command: nothing else waits)
     except OSError as exc:
-        return _fail(f"cannot write {out}: {exc.strerror or exc}")
-    print(f"{out}: {record.messages} poruka, SHA-256: {sealed.seal}")
+        return _fail(words.t("cli.zapisnik.cannot_write", out=out, why=exc.strerror or exc))
+    print(words.t("cli.zapisnik.written", out=out, messages=record.messages, seal=sealed.seal))
     return 0
 
 
@@ -171,20 +179,21 @@ async def public_key(db_path: str, club: str) -> int:
     return 0
 
 
-async def verify(path: str, given_key: str | None, db_path: str, club: str) -> int:
+async def verify(path: str, given_key: str | None, db_path: str, club: str, lang: str = "sr") -> int:
     """Check a record file with the club's public key (`given_key`, else the club's database's); when it fails and
     the club's database is at hand, name what the file says otherwise than the club's own record."""
     from bot.records.load import load_record  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.records.signing import published_key  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.records.zapisnik import differences, verify_html  # noqa: PLC0415 (a sub-command loads only what it runs)
 
+    words = Catalogue(lang)
     try:
         with open(path, "rb") as stream:  # noqa: ASYNC230 (a one-shot command: nothing else waits)
             raw = stream.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        return _fail(f"cannot read {path}: {exc.strerror or exc}")
+        return _fail(words.t("cli.zapisnik.cannot_read", path=path, why=exc.strerror or exc))
     if len(raw) > MAX_RECORD_BYTES:
-        return _fail(f"{path} is larger than a record can be")
+        return _fail(words.t("cli.zapisnik.too_large", path=path))
     db = None
     if not database_missing(db_path):
         db = await open_database(db_path, club=club)
@@ -194,14 +203,11 @@ async def verify(path: str, given_key: str | None, db_path: str, club: str) -> i
             key = await published_key(db)
         result = verify_html(raw, key)
         if result.ok and key is not None:
-            print(f"{path}: ispravan / intact — {result.messages} poruka, SHA-256: {result.seal}")
+            print(words.t("cli.zapisnik.intact", path=path, messages=result.messages, seal=result.seal))
             return 0
         if key is None and result.ok:
-            return _fail(
-                f"no public key to check {path} with: give --key (the club's, printed by sudija zapisnik "
-                "--public-key) or --db with the club's database; the file only agrees with itself"
-            )
-        print(f"{path}: IZMENJEN / CHANGED", file=sys.stderr)
+            return _fail(words.t("cli.zapisnik.no_key", path=path))
+        print(words.t("cli.zapisnik.changed", path=path), file=sys.stderr)
         for problem in result.problems:
             print(f"  {problem}", file=sys.stderr)
         if db is not None and result.data is not None:

@@ -54,6 +54,7 @@ PROGRAM_COMMANDS = (
 )
 _KEPT = re.compile(
     r"\{[^{}]*\}"  # a placeholder
+    r"|%\(\w+\)[srd]|%[srd]"  # argparse's placeholder (%(prog)s, %s)
     r"|https?://\S+"  # an address
     r"|\bsudija (?:" + "|".join(re.escape(c) for c in sorted(PROGRAM_COMMANDS, key=len, reverse=True)) + r")\b"
     r"|(?<![\w])/\w+"  # a command
