@@ -184,7 +184,7 @@ def parse_time(value: object) -> datetime:
 
 
 def format_time(moment: datetime) -> str:
-    if moment.tzinfo is UTC and moment.year >= 1000:  # the usual case, several times faster than strftime
+    if moment.tzinfo is UTC and moment.year >= 1000:  # the usual case, without strftime's parsing of a format
         return moment.isoformat()[:19] + "Z"
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 

@@ -8,8 +8,8 @@ deal, dealer rotation, the auction (`rules.auction`), the declarer and contract,
 decisions, the kontra chain, whether the hand is played, the card play (the rules of `rules.play`, re-done here
 on bitmasks because an import validates hundreds of thousands of hands), times and the game's status.
 
-Speed matters: the importer's budget is about 20 µs of validation per hand, so the common path works on int
-masks and builds no objects per card; the slow, friendly wording is produced only for problems.
+Speed matters (an import validates every hand; what one costs: docs/game-log.md, "For developers"), so the common
+path works on int masks and builds no objects per card; the slow, friendly wording is produced only for problems.
 """
 
 from __future__ import annotations

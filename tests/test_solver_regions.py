@@ -99,7 +99,7 @@ def test_an_entry_proved_through_a_lone_winner_answers_the_swapped_layout(
     reference_trump = None if trump < 0 else trump
     assert answers == [reference_value(hands, leader, trump=reference_trump) >= target for hands in (first, second)]
     # A is searched; B is answered by A's entry at its first node (with the winner in the region it was searched
-    # again: 4 nodes in each)
+    # again: docs/solver-journal.md, "The regions step")
     assert nodes[0] > 1
     assert nodes[1] == 1
 
@@ -110,7 +110,7 @@ def test_a_betl_entry_certified_by_the_higher_card_answers_the_swapped_layout(
 ) -> None:
     answers, nodes = one_table_in_turn((first, second), -1, True, leader, target)
     assert answers == [reference_value(hands, leader, betl=True) >= target for hands in (first, second)]
-    # with the lower card's closure B was searched again: 4, 26 and 14 nodes
+    # with the lower card's closure B was searched again (docs/solver-journal.md, "The regions step")
     assert nodes[0] > 1
     assert nodes[1] == 1
 

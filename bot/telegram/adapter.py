@@ -36,8 +36,8 @@ from bot.telegram.transport import AiohttpRequest
 
 def freeze_startup_heap() -> None:
     """The start-up heap (catalogues, registry, the libraries) lives as long as the process: frozen out of the
-    collector (once per process), a full collection during a burst of presses does not walk it (~40 ms less
-    before the last press of 200 is answered, bench/platforms.py)."""
+    collector (once per process), a full collection during a burst of presses does not walk it (what it saves:
+    docs/telegram.md, "For developers")."""
     if gc.get_freeze_count() == 0:
         gc.collect()
         gc.freeze()

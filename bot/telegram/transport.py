@@ -3,10 +3,10 @@ httpx, for the bot's own requests and for its long polling.
 
 Why: a burst of button presses (a call's Sudi button pressed by a whole club at once) is a burst of
 answerCallbackQuery requests, and the press is answered only when its request leaves the bot. Through httpx
-(httpcore 1.0 under anyio 4) every request costs about 1.5 ms of the bot's CPU — httpcore's connection pool scans
-every waiting request for every request (quadratic in the burst) and looks for the absent ``sniffio`` module on
-disk each time — so 200 presses at once take 300 ms of CPU before the last answer is even sent. aiohttp (already
-the Discord library's client) sends the same 200 in about 25 ms (bench/platforms.py measures it).
+(httpcore 1.0 under anyio 4) httpcore's connection pool scans every waiting request for every request (quadratic
+in the burst) and looks for the absent ``sniffio`` module on disk each time, so the CPU a burst costs grows with
+its square before the last answer is even sent; aiohttp (already the Discord library's client) has no such scan.
+What each costs, as bench/platforms.py measures it: docs/telegram.md, "For developers".
 
 Everything above the wire is PTB's own: `BaseRequest.post` builds the parameters and reads Telegram's answers
 (errors, flood control, ``retry_after``), the rate limiter wraps the calls; this class only moves bytes. Like
