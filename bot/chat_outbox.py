@@ -16,7 +16,6 @@ written.
 
 from __future__ import annotations
 
-import contextvars
 import random
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -40,9 +39,11 @@ from bot.ports import (
     Channel,
     ChatPort,
     Chats,
+    Delivery,
     GameServerPort,
     TrialSpace,
     command_key,
+    delivering,
     repeated_delivery,
     state_key,
 )
@@ -55,7 +56,7 @@ from storage.trials import Trial
 if TYPE_CHECKING:
     from bot.config import Config
 
-__all__ = ["Backoff", "ChatOutbox", "Permanent", "is_transient"]
+__all__ = ["Backoff", "ChatOutbox", "Permanent", "delivering", "is_transient"]
 
 SERVER = "server"  # the "platform" of an effect that asks the game server (through its own port and outbox)
 SERVER_OPS = frozenset(
@@ -73,8 +74,6 @@ SERVER_OPS = frozenset(
     }
 )
 IDEMPOTENT = frozenset({"edit_notices", SERVER})  # repeated, the same edit or request: nothing to begin first
-#: The chat outbox's id of the effect a port is asked to carry out (for a port that logs or counts deliveries).
-delivering: contextvars.ContextVar[int | None] = contextvars.ContextVar("delivering", default=None)
 LEASE = timedelta(minutes=2)  # how long a process holds an effect it delivers (another takes it after a crash)
 
 
@@ -345,7 +344,7 @@ class ChatOutbox(OutboxEngine[Effect]):
         refused: list[tuple[str, Attempt]] = []
         for platform, port in targets:
             token = repeated_delivery.set(effect.deliveries.get(platform) is DeliveryState.STARTED)
-            which = delivering.set(effect.id)
+            which = delivering.set(Delivery(effect.id))
             try:
                 created = await self._apply(effect, port)
             except Exception as exc:  # noqa: BLE001 (a platform's failure is classified, recorded and logged)

@@ -12,10 +12,11 @@ comes first) the row is given up as ``dead``. A row refused or given up is never
 its error for `sudija outbox`, and the officials are told in their channel (a chat effect written with its end,
 in one transaction), what failed and what to do — except a notice about a notice, which would only loop.
 
-One worker per outbox: `run_once` acts on every row that is due, a queue's rows in the order written and a
-queue stopping at its first row that does not end; `run_forever` sleeps until the next retry or until woken. A
-row is leased before it is acted on, so several bot processes on one database act on each row once; a starting
-bot releases the leases of processes that are gone (`release_leases`).
+One worker per outbox: `run_once` acts on every row that is due, its queues side by side — a queue's rows in the
+order written, a queue stopping at its first row that does not end, and a queue that waits (on a slow platform,
+a rate limit) holding no other; `run_forever` sleeps until the next retry or until woken. A row is leased before
+it is acted on, so several bot processes on one database act on each row once; a starting bot releases the
+leases of processes that are gone (`release_leases`).
 """
 
 from __future__ import annotations
@@ -197,13 +198,17 @@ _inside: ContextVar[frozenset[int]] = ContextVar("outbox_engines", default=froze
 
 class OutboxEngine(Generic[Row]):
     """The worker of one outbox. An outbox says how to carry a row out (`attempt`), how its end is recorded
-    (`end`), what the officials are told when it is refused or given up (`notice`), and whether its queues go
-    side by side (`side_by_side`: the game server's, each waiting on the network) or one row after another in the
-    order written (the chat's)."""
+    (`end`) and what the officials are told when it is refused or given up (`notice`).
+
+    Its queues go side by side: each queue with due rows is carried by one task of this process at a time (a
+    carrier, `_carry`), which acts on its rows in order; any number of runs (`run_once`: the worker's, and each
+    decision's own delivery right after its commit) may be under way at once, and none waits for a queue that
+    another is carrying — a run that finds a queue carried leaves its rows to that carrier, which looks at the
+    queue again before it stops (`_look_again`). So a queue that waits (a platform holding one chat for a minute)
+    delays only its own rows, and a decision's delivery waits only for the queues it found to carry."""
 
     name = "outbox"
     lease_time = timedelta(minutes=2)  # how long a process holds a row it acts on (longer than any attempt)
-    side_by_side = False
     until_quiet = False  # pass again while a pass ended something (rows a delivery wrote meanwhile)
 
     def __init__(
@@ -221,7 +226,8 @@ class OutboxEngine(Generic[Row]):
         self.rng = rng or random.Random()
         self.bounds = bounds or Bounds()
         self.log = logging.getLogger(type(self).__module__)
-        self._lock = asyncio.Lock()
+        self._carriers: dict[str, asyncio.Task[int]] = {}  # the queues this process is acting on now
+        self._look_again: set[str] = set()  # carried queues a run looked at meanwhile: read again before stopping
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._again = False
@@ -250,51 +256,73 @@ class OutboxEngine(Generic[Row]):
 
     # Acting on what is due ------------------------------------------------------------------------------------
     async def run_once(self) -> int:
-        """Act on every row that is due; how many ended (sent, failed or dead). A delivery's hook that asks for
-        another run while this one holds the lock (a decision it takes writes rows) gets a further pass of this
-        run instead of waiting on the lock."""
+        """Act on every row that is due; how many the queues this run carried ended. A delivery's hook that asks
+        for another run while a run carries its queue (a decision it takes writes rows) gets a further pass of
+        the runs under way instead of one of its own, which would wait for the queue it is in."""
         if id(self) in _inside.get():
             self._again = True
             return 0
         token = _inside.set(_inside.get() | {id(self)})
         try:
-            async with self._lock:
-                ended = 0
-                self._again = True
-                while self._again:
-                    self._again = False
-                    done = await self._pass()
-                    ended += done
-                    self._again = self._again or (self.until_quiet and done > 0)
-                return ended
+            ended = 0
+            self._again = True
+            while self._again:
+                self._again = False
+                done = await self._pass()
+                ended += done
+                self._again = self._again or (self.until_quiet and done > 0)
+            return ended
         finally:
             _inside.reset(token)
 
     async def _pass(self) -> int:
-        rows = await self.table.due(self.clock())
-        if self.side_by_side:
-            queues: dict[str, list[Row]] = {}
-            for row in rows:
-                queues.setdefault(row.queue, []).append(row)
-            return sum(await asyncio.gather(*(self._queue(q) for q in queues.values())))
-        ended = 0
-        waiting: set[str] = set()
-        for row in rows:
-            if row.queue in waiting:
-                continue
-            if await self._one(row):
-                ended += 1
+        """One look at the due rows: a carrier for each queue nobody here carries, awaited; a queue carried
+        already is left to its carrier. Every queue carried when the look begins reads its rows again before it
+        stops: a row written before this pass may stand behind one its carrier leased, unseen here."""
+        self._look_again.update(self._carriers)
+        queues: dict[str, list[Row]] = {}
+        for row in await self.table.due(self.clock()):
+            queues.setdefault(row.queue, []).append(row)
+        carried: list[asyncio.Task[int]] = []
+        for queue, rows in queues.items():
+            if queue in self._carriers:
+                self._look_again.add(queue)
             else:
-                waiting.add(row.queue)
-        return ended
+                carrier = asyncio.ensure_future(self._carry(queue, rows))
+                self._carriers[queue] = carrier
+                carried.append(carrier)
+        if not carried:
+            return 0
+        outcomes = await asyncio.gather(*carried, return_exceptions=True)
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        return sum(int(o) for o in outcomes if not isinstance(o, BaseException))
 
-    async def _queue(self, rows: list[Row]) -> int:
+    async def _carry(self, queue: str, rows: list[Row]) -> int:
+        """Act on one queue's due rows in order, stopping at its first row that does not end; then, while a pass
+        looked at the queue meanwhile, on its rows due now (none while a row waits for its retry or another
+        process's lease: `OutboxTable.due` leaves out what stands behind it). How many ended. Rows of a read made
+        before another carrier of the queue ended them are refused their lease and stop these rows like a row
+        that waits; a pass that looked meanwhile has what stands behind them read here."""
         ended = 0
-        for row in rows:
-            if not await self._one(row):
-                break
-            ended += 1
-        return ended
+        try:
+            while True:
+                for row in rows:
+                    if not await self._one(row):
+                        break  # the rest of these rows wait for it (its retry, another's lease) or ended already
+                    ended += 1
+                if queue not in self._look_again:
+                    return ended
+                self._look_again.discard(queue)
+                rows = await self.table.due(self.clock(), queue=queue)
+        except BaseException:
+            if queue in self._look_again:  # rows left to this carrier: the worker takes them up
+                self.wake()
+            raise
+        finally:
+            if self._carriers.get(queue) is asyncio.current_task():
+                del self._carriers[queue]
 
     async def _one(self, row: Row) -> bool:
         """Lease the row, attempt it and record the outcome; whether it ended (False: it and its queue wait)."""

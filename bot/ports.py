@@ -25,6 +25,24 @@ T = TypeVar("T")
 #: (a crash came after it was begun): a platform that can shows it as an edit of that message, not as a new one.
 repeated_delivery: ContextVar[bool] = ContextVar("repeated_delivery", default=False)
 
+
+@dataclass
+class Delivery:
+    """One platform's part of a chat outbox effect, carried out now (`delivering`): the effect's id (for a port
+    that logs or counts deliveries) and whether the platform has shown anything of it yet. While nothing is shown
+    the part may be put off whole: a platform's flood control waits out no hold for it but fails it at once with
+    the wait (Telegram: `bot.telegram.limiter`), and the outbox tries the part again after that wait, repeating
+    nothing — its queue waits, nobody else does (neither another queue nor the decision that wrote it). Once
+    something is shown, the part goes on to its end, waiting out what it must: tried again, it would show that
+    twice."""
+
+    effect: int
+    shown: bool = False
+
+
+#: The part of an effect the chat outbox asks a port to carry out now (None: not an outbox delivery).
+delivering: ContextVar[Delivery | None] = ContextVar("delivering", default=None)
+
 #: The idempotency key of the game-server command the chat outbox delivers now (a `server` effect's, fixed by the
 #: effect): a port that keeps commands (`bot.gameserver.outbox.HttpGameServer`) writes it once under that key, so a
 #: delivery repeated after a crash adds nothing, and the game server drops a repeat by it.

@@ -76,18 +76,19 @@ class OutboxTable(Generic[Row]):
         return f" AND NOT ({self.held})" if self.held else ""
 
     # Acting on the rows ---------------------------------------------------------------------------------------
-    async def due(self, now: datetime, limit: int = 200) -> list[Row]:
+    async def due(self, now: datetime, limit: int = 200, *, queue: str | None = None) -> list[Row]:
         """Every pending row that is due (its retry time, if any, has come), not leased, not held, and not behind
         a row of its queue that waits for its retry or is leased, oldest first: act on them in this order, a queue
-        stopping at its first row that does not end."""
+        stopping at its first row that does not end. `queue`: that queue's only."""
         t, at = self.table, now_text(now)
+        one = f" AND {t}.queue = ?" if queue is not None else ""
         rows = await self._rows(
             f"SELECT {self.columns} FROM {t} WHERE state = 'pending' AND (next_at IS NULL OR next_at <= ?)"
-            " AND (leased_until IS NULL OR leased_until <= ?)"
+            f" AND (leased_until IS NULL OR leased_until <= ?){one}"
             f" AND NOT EXISTS (SELECT 1 FROM {t} AS e WHERE e.queue = {t}.queue AND e.state = 'pending'"
             f" AND e.id < {t}.id AND (e.next_at > ? OR e.leased_until > ?)){self._not_held()}"
             " ORDER BY id LIMIT ?",
-            (at, at, at, at, limit),
+            (at, at, *((queue,) if queue is not None else ()), at, at, limit),
         )
         return [self.parse(r) for r in rows]
 

@@ -53,7 +53,8 @@ class PrintingChat(RecordingChat):
 
         async def printed(*args: Any, **kwargs: Any) -> Any:
             result = await method(*args, **kwargs)
-            line = {"effect": delivering.get(), "method": name, "repeat": repeated_delivery.get()}
+            part = delivering.get()
+            line = {"effect": part and part.effect, "method": name, "repeat": repeated_delivery.get()}
             print("fx", json.dumps(line), flush=True)
             return result
 

@@ -12,6 +12,7 @@ import heapq
 import inspect
 import re
 from collections.abc import Hashable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 from test_telegram import Scene, call_game, fake, scene, t
 
+from bot.chat_outbox import ChatOutbox
 from bot.telegram.limiter import BOT_RATE, CHAT_RATE, GROUP_RATE, ClubRateLimiter, Rate, Schedule
 
 __all__ = ["fake", "scene"]  # the fixtures, shared with the Telegram tests
@@ -64,14 +66,24 @@ class Timeline:
             self.moved.notify_all()
 
 
+def outbox_on(scene: Scene, time: Timeline) -> ChatOutbox:
+    """The scene's chat outbox on the fake Bot API's clock (its retries come when the test moves that clock)."""
+    outbox = ChatOutbox(scene.a.desk, lambda: datetime.fromtimestamp(time.now(), UTC))
+    outbox.background = True
+    scene.a.desk.deps.chat_outbox = outbox
+    return outbox
+
+
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
 async def test_a_flood_wait_on_the_referees_group_holds_no_press_of_another_chat(scene: Scene) -> None:
     """The issue's case: the winner's take edits the notice in the referees' group, Telegram answers 429 retry
-    after 20 for that group; another referee's press on his private copy is answered at once (Telegram's clock
-    has not moved), and his outcome reaches him, while the group is still held."""
+    after 20 for that group; the edit is put off to the chat outbox (nothing of it was shown), so the winner's
+    own answer and another referee's press on his private copy are answered at once (Telegram's clock has not
+    moved), while the group is still held; the edit goes once the hold is over."""
     fake = scene.fake
     time = Timeline(scene)
     limiter = ClubRateLimiter(clock=time.now, sleep=time.sleep, paced=False)
+    outbox = outbox_on(scene, time)
     await scene.link("ana")
     async with scene.running(concurrent=True, limiter=limiter):
         try:
@@ -81,6 +93,7 @@ async def test_a_flood_wait_on_the_referees_group_holds_no_press_of_another_chat
             notice = group_msg.text
             fake.flood(20, retry_after=20, chat=scene.referees)
             mark = fake.mark()
+            pressed_at = scene.fake_now
             first = fake.push_callback(scene.u("mira"), group_msg, f"take:{call_id}")
             await fake.wait_for("answerCallbackQuery", where=lambda p: p["callback_query_id"] == first)
             await fake.wait_until(
@@ -89,28 +102,72 @@ async def test_a_flood_wait_on_the_referees_group_holds_no_press_of_another_chat
                     for r in fake.requests[mark:]
                 )
             )
-            await time.asleep(1)  # the edit waits out Telegram's 20 seconds
+            # the winner's answer in his private chat waits for no hold of the group's
+            await scene.got("mira", lambda x: x.startswith("Sudite"), since=mark)
             assert limiter.held(scene.referees.id)
-            pressed_at = scene.fake_now
+            (edit,) = [e for e in await outbox.store.listing() if e.kind == "edit_notices" and e.state.value != "sent"]
+            assert edit.next_at is not None  # put off: tried again by the outbox once the hold is over
+            assert edit.next_at > datetime.fromtimestamp(pressed_at + 20, UTC)
             second = fake.push_callback(scene.u("zoran"), copy, f"take:{call_id}")
             await fake.wait_for("answerCallbackQuery", where=lambda p: p["callback_query_id"] == second)
             query = fake.callback_queries[second]
             assert query.answer == {"callback_query_id": second, "text": t("telegram.pressed")}
             assert not query.late
-            assert scene.fake_now == pressed_at  # answered with Telegram's clock where it was: well within its window
             outcome = await scene.got("zoran", lambda x: x.startswith("Poziv"), since=mark)
             assert outcome.text == t("take.taken", game=100, referee="mira")
+            assert scene.fake_now == pressed_at  # all of it with Telegram's clock where it was: nothing waited
             assert limiter.held(scene.referees.id)
             assert group_msg.text == notice  # the group's edit waits for Telegram's 20 seconds
-            await time.advance(20.2)
+            await time.advance(21)
+            outbox.wake()
             taken = t("call.notice_taken", game=100, caller="ana", referee="mira")
             await fake.wait_until(lambda: group_msg.text == taken and copy.text == taken)
-            await scene.got("mira", lambda x: x.startswith("Sudite"), since=mark)
             assert not limiter.held(scene.referees.id)
         finally:  # nothing stays held when the adapter stops, whatever failed
             await time.release()
     edits = [r for r in fake.calls("editMessageText") if r.params["chat_id"] == scene.referees.id and r.index >= mark]
     assert [r.error_code for r in edits] == [429, None]  # held, then sent once, not hammered
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
+async def test_a_held_chat_holds_its_own_effects_and_no_other_chats(scene: Scene) -> None:
+    """Telegram holds mira's private chat (429 retry after 20): what the desk tells her waits in her queue, in
+    order, and is sent once after the hold; what it tells zoran in the same breath is sent at once, and the
+    decision that wrote both is not kept waiting (Telegram's clock has not moved)."""
+    fake = scene.fake
+    time = Timeline(scene)
+    limiter = ClubRateLimiter(clock=time.now, sleep=time.sleep, paced=False)
+    outbox = outbox_on(scene, time)
+    desk = scene.a.desk
+    mira = await desk.member_for("telegram", str(scene.u("mira").id))
+    zoran = await desk.member_for("telegram", str(scene.u("zoran").id))
+    assert mira is not None
+    assert zoran is not None
+    async with scene.running(concurrent=True, limiter=limiter):
+        try:
+            fake.flood(20, retry_after=20, chat=scene.u("mira"))
+            mark = fake.mark()
+            at = scene.fake_now
+            async with asyncio.timeout(30):  # a guard: the clock never moves by itself, a wait for it would hang
+                await desk.enqueue_effects(
+                    [desk.told(mira.id, "prvo za Miru"), desk.told(zoran.id, "za Zorana"), desk.told(mira.id, "drugo")]
+                )
+            await scene.got("zoran", "za Zorana", since=mark)
+            assert scene.fake_now == at  # nothing waited out mira's hold
+            assert limiter.held(scene.u("mira").id)
+            assert [m.text for m in fake.bot_messages(scene.u("mira")) if m.text in ("prvo za Miru", "drugo")] == []
+            await time.advance(21)
+            outbox.wake()
+            await scene.got("mira", "drugo", since=mark)
+        finally:
+            await time.release()
+    to_mira = [r for r in fake.calls("sendMessage") if r.params["chat_id"] == scene.u("mira").id and r.index >= mark]
+    assert [(r.params["text"], r.error_code) for r in to_mira] == [
+        ("prvo za Miru", 429),  # put off whole: nothing of it was shown
+        ("prvo za Miru", None),
+        ("drugo", None),  # behind the first in her queue, never before it
+    ]
+    assert [e.state.value for e in await outbox.store.listing()].count("pending") == 0
 
 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter

@@ -124,7 +124,6 @@ def undo_command(game: int, hand: int, move: int) -> tuple[str, str, dict[str, A
 class OutboxWorker(OutboxEngine[Command]):
     name = "game-server outbox"
     lease_time = LEASE
-    side_by_side = True  # each queue waits on the network: a slow table holds no other
     until_quiet = True
 
     def __init__(

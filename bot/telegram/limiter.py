@@ -8,6 +8,11 @@ What Telegram documents (Bots FAQ, "My bot is hitting limits"), and how it is ke
 * about 30 messages a second for the whole bot — every message is paced at `BOT_RATE`;
 * a 429 ``retry_after`` is the wait of the chat it came from: that chat alone is held (its requests wait, then
   go in order); every other chat goes on. A 429 on a request with no chat holds that method only.
+* a part of an effect the chat outbox delivers that has shown nothing yet (`bot.ports.Delivery`) waits out no
+  hold: to a held chat it fails at once with the wait left (`PutOff`; a 429 too, with Telegram's wait), and the
+  outbox tries it again after that wait — so a held chat holds its own queue of effects and nothing else: not the
+  worker's other queues, not the member whose decision wrote the effect and waits for his answer. Once the part
+  has shown something it waits like any request (tried again, it would show that twice);
 * a press must be answered within seconds or Telegram refuses the answer as "query is too old": a callback
   answer (`IMMEDIATE`) is never paced and never waits for any hold; a 429 on it is retried only while the press
   can still be answered (`ANSWER_WAIT_LIMIT`).
@@ -28,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine, Hashable, Sequence
@@ -38,6 +44,8 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
+
+from bot.ports import delivering
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +86,11 @@ _MESSAGE_PREFIXES = ("send", "edit", "copyMessage", "forwardMessage", "stopPoll"
 
 def is_message(endpoint: str) -> bool:
     return endpoint.startswith(_MESSAGE_PREFIXES) and endpoint != "sendChatAction"
+
+
+class PutOff(RetryAfter):
+    """A part of a chat outbox effect that showed nothing yet, put off whole because its chat is held: the outbox
+    tries it again after `retry_after` (the port lets it through where it would swallow a failed request)."""
 
 
 def retry_seconds(flood: RetryAfter) -> float:
@@ -187,13 +200,25 @@ class ClubRateLimiter(BaseRateLimiter[int]):
         if start > now:
             await self.sleep(round(start - now, 6))  # to the microsecond: no float noise of the clock's epoch
 
-    async def until_free(self, endpoint: str, chat: int | str | None, data: dict[str, Any]) -> None:
+    def refuse_held(self, hold: Hashable) -> None:
+        """A request that waits out no hold: `PutOff` with the wait left (whole seconds, as Telegram's), if held."""
+        now = self.clock()
+        until = self.schedule.held_until(hold, now)
+        if until:
+            raise PutOff(timedelta(seconds=math.ceil(until - now)))
+
+    async def until_free(
+        self, endpoint: str, chat: int | str | None, data: dict[str, Any], *, holds: bool = True
+    ) -> None:
         """Wait for this request's slot: its chat's hold and pacing first, then the bot's own pacing, taken when
-        the chat lets it go (so one chat's backlog never holds the bot's slots); again if a hold came meanwhile."""
+        the chat lets it go (so one chat's backlog never holds the bot's slots); again if a hold came meanwhile.
+        `holds=False`: a hold is not waited out but refused (`refuse_held`), before the slot and after it."""
         hold: Hashable = chat if chat is not None else endpoint
         weight = max(1, len(data.get("media") or ())) if endpoint == "sendMediaGroup" else 1
         paced = self.paces(endpoint)
         while True:
+            if not holds:
+                self.refuse_held(hold)
             now = self.clock()
             start = now
             for _ in range(weight):  # an album is as many messages as it has items
@@ -217,18 +242,24 @@ class ClubRateLimiter(BaseRateLimiter[int]):
         rate_limit_args: int | None,
     ) -> JSONResult:
         immediate = endpoint in IMMEDIATE
+        part = delivering.get()
+        put_off = part is not None and not part.shown  # the outbox may try it again whole: it waits out no hold
         chat = chat_key(data)
         retries = rate_limit_args if rate_limit_args is not None else self.retries
         for attempt in range(retries + 1):
             if not immediate:
-                await self.until_free(endpoint, chat, data)
+                await self.until_free(endpoint, chat, data, holds=not put_off)
             try:
-                return await callback(*args, **kwargs)
+                result = await callback(*args, **kwargs)
             except RetryAfter as flood:
                 self.floods += 1
                 wait = retry_seconds(flood)
                 limit = ANSWER_WAIT_LIMIT if immediate else self.wait_limit
                 where = f"chat {chat}" if chat is not None else endpoint
+                if put_off and not immediate:
+                    self.schedule.hold(chat if chat is not None else endpoint, self.clock() + wait + MARGIN)
+                    log.info("telegram %s (%s): flood control, the outbox tries it after %.1f s", endpoint, where, wait)
+                    raise PutOff(timedelta(seconds=math.ceil(wait + MARGIN))) from flood
                 if attempt == retries or wait > limit:
                     log.warning("telegram %s (%s): flood control (retry after %.0f s), given up", endpoint, where, wait)
                     raise
@@ -237,4 +268,8 @@ class ClubRateLimiter(BaseRateLimiter[int]):
                     await self.sleep(wait + MARGIN)
                 else:
                     self.schedule.hold(chat if chat is not None else endpoint, self.clock() + wait + MARGIN)
+                continue
+            if part is not None:
+                part.shown = True
+            return result
         raise AssertionError("unreachable")  # pragma: no cover

@@ -36,6 +36,7 @@ from bot.telegram.format import (
     split_text,
     with_mention,
 )
+from bot.telegram.limiter import PutOff
 from rules.members import Member, PartyRole
 from rules.notices import Notice
 
@@ -125,7 +126,8 @@ class TelegramChat:
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
             reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to and not index else None
-            # Flood control (429 retry_after) is waited out by the application's rate limiter (limiter.py).
+            # Flood control (429 retry_after) is waited out by the application's rate limiter (limiter.py), or, for
+            # a chat outbox effect that showed nothing yet, put off whole (`PutOff`, let through to the outbox).
             message = await self.bot.send_message(
                 chat_id,
                 part,
@@ -145,6 +147,8 @@ class TelegramChat:
         outbox until he starts the bot)."""
         try:
             return await self.send(user_id, text, buttons)
+        except PutOff:
+            raise  # the chat outbox tries the whole part again after the hold
         except TelegramError as error:
             if not unreachable(error):  # flood control or the network: logged; the desk's state is in the DB
                 log.warning("cannot write to telegram user %s: %s", user_id, error.message)
@@ -220,6 +224,8 @@ class TelegramChat:
                 try:
                     buttons = post.buttons if not index else ()
                     sent = await self.send(group, message.text, buttons, message.entities, topic=topic)
+                except PutOff:
+                    raise
                 except TelegramError:
                     log.exception("cannot post the call %s in group %s", post.subject, group)
                     unmentioned += [people[a] for _, a in message.people]
@@ -259,6 +265,8 @@ class TelegramChat:
             except BadRequest as error:
                 if "not modified" not in error.message:
                     log.warning("cannot edit call notice %s/%s: %s", chat_id, message_id, error.message)
+            except PutOff:
+                raise
             except TelegramError as error:
                 log.warning("cannot edit call notice %s/%s: %s", chat_id, message_id, error.message)
 
@@ -298,6 +306,8 @@ class TelegramChat:
         for controls in await self.desk.controls_of(space.id, PLATFORM):  # from the database: also after a restart
             try:
                 await self.bot.edit_message_reply_markup(int(controls.place), int(controls.message), reply_markup=None)
+            except PutOff:
+                raise
             except TelegramError as error:
                 log.info("cannot remove the controls of trial %s: %s", space.id, error.message)
         for member in space.members:
@@ -349,6 +359,8 @@ class TelegramChat:
         try:
             await self.send(group, text, entities=entities, topic=topic)
             self.invited.add((space.id, account))
+        except PutOff:
+            raise
         except TelegramError:
             log.exception("cannot invite %s to trial %s in group %s", member.nick, space.id, group)
 

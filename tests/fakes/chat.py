@@ -21,6 +21,15 @@ class Sent:
     channel: str = ""  # a post's: the channel it names (`bot.ports.Channel`)
 
 
+def by_place(sent: Sequence[Sent]) -> dict[str, list[Sent]]:
+    """What each place was shown, in order. The chat outbox keeps the order written within a queue and delivers
+    independent queues side by side, so a delivery after a restart is compared place by place."""
+    places: dict[str, list[Sent]] = {}
+    for one in sent:
+        places.setdefault(one.where, []).append(one)
+    return places
+
+
 @dataclass
 class RecordingChat:
     platform: str = "test"
