@@ -12,7 +12,10 @@ notice — then every one of them types a command at once. Prints p50/p99 of
 * press → result: the desk's answer as the member reads it (Telegram: the private message, sent within Telegram's
   30-messages-a-second limit by the real rate limiter — the winner's waits for the flood wait on the referees'
   group, which his take's edit of the notice meets; Discord: the ephemeral followup);
-* typed → answer: a command typed in a private chat (Telegram) or a slash command (Discord) to its answer.
+* typed → answer: a command typed in a private chat (Telegram) or a slash command (Discord) to its answer;
+* the bot's CPU per press: the CPU time of the bot's process (its event loop and its database thread) from the
+  first press until every presser has his result, divided by the presses — what the answers cost, whatever the
+  machine's load (the latencies above grow with the load; this does not).
 
 What the Telegram tail was: the bot's own HTTP client. Under httpx each answerCallbackQuery of a burst cost ~1.5 ms
 of the bot's CPU (p99 1.3-1.5 s on a quiet machine); over aiohttp (bot/telegram/transport.py) the 200 cost ~25 ms
@@ -181,6 +184,7 @@ async def serve_telegram(members: int, warm: bool) -> None:
         press_ms = [(answered[q] - t0) * 1000 for q, t0 in pressed.values()]
         delivered_ms = [(answered[q] - delivered[q]) * 1000 for q, _ in pressed.values()]
         result_ms = [(written[uid] - t0) * 1000 for uid, (_, t0) in pressed.items()]
+        say({"pressed": len(pressed)})
         written.clear()
         typed = {}
         for u in users:
@@ -247,6 +251,7 @@ async def serve_discord(members: int) -> None:
         await fake.wait_until(lambda: all(i in followed for i, _ in presses), timeout=120)
         press_ms = [(acked[i] - t0) * 1000 for i, t0 in presses]
         result_ms = [(followed[i] - t0) * 1000 for i, t0 in presses]
+        say({"pressed": len(presses)})
         typed = []
         for person in people:
             t0 = time.monotonic()
@@ -293,6 +298,15 @@ def go(process: asyncio.subprocess.Process) -> None:
     process.stdin.write(b"go\n")
 
 
+async def pressing(process: asyncio.subprocess.Process) -> tuple[float, dict[str, Any]]:
+    """Let the members press; the bot's CPU per press (ms) until every presser had his result, and the figures."""
+    cpu = time.process_time()
+    go(process)
+    pressed = await line(process)
+    per_press = (time.process_time() - cpu) * 1000 / pressed["pressed"]
+    return per_press, await line(process)
+
+
 async def telegram(members: int, tmp: Path) -> bool:
     from bot.telegram import TelegramAdapter  # noqa: PLC0415 (a bench loads what it measures)
 
@@ -315,8 +329,7 @@ async def telegram(members: int, tmp: Path) -> bool:
     try:
         async with adapter:
             await app.desk.start()
-            go(process)
-            figures = await line(process)
+            cpu, figures = await pressing(process)
     finally:
         go(process)
         await app.close()
@@ -330,6 +343,7 @@ async def telegram(members: int, tmp: Path) -> bool:
     report("telegram", "delivered → answer", figures["delivered"])
     report("telegram", "press → result", figures["result"])
     report("telegram", "typed → answer", figures["typed"])
+    print(f"telegram  the bot's CPU per press {cpu:6.2f} ms", flush=True)
     return ok
 
 
@@ -360,8 +374,7 @@ async def discord_bench(members: int, tmp: Path) -> bool:
         await bot.login(setup["token"])
         task = asyncio.create_task(bot.connect(reconnect=False))
         await asyncio.wait_for(bot.ready_once.wait(), 60)
-        go(process)
-        figures = await line(process)
+        cpu, figures = await pressing(process)
         await bot.close()
         await asyncio.gather(task, return_exceptions=True)
     finally:
@@ -375,6 +388,7 @@ async def discord_bench(members: int, tmp: Path) -> bool:
     ok = report("discord", "press → answer", figures["press"], target=True)
     report("discord", "press → result", figures["result"])
     report("discord", "typed → answer", figures["typed"])
+    print(f"discord   the bot's CPU per press {cpu:6.2f} ms", flush=True)
     return ok
 
 

@@ -19,6 +19,18 @@ async def member_language(db: Database, member_id: int) -> Language | None:
     return None if row is None else Language(str(row[0]))
 
 
+async def account_language(db: Database, platform: str, account: str) -> Language | None:
+    """The language the member linked to this platform account chose, or None (he reads the club's, or the account
+    is linked to nobody): one indexed read, without the member's own row."""
+    async with db.connection.execute(
+        "SELECT l.language FROM accounts a JOIN member_languages l ON l.member = a.member"
+        " WHERE a.platform = ? AND a.account = ?",
+        (platform, account),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return None if row is None else Language(str(row[0]))
+
+
 async def set_member_language(db: Database, member_id: int, language: Language | None, now: datetime) -> None:
     """Choose his language; None goes back to the club's."""
     async with db.transaction() as conn:

@@ -155,7 +155,16 @@ class MemberStore:
         return fresh
 
     async def set_account_presence(self, member_id: int, platform: str, online: bool) -> bool:
-        """Presence on one platform; True when the member is online on any platform he is linked on."""
+        """Presence on one platform; True when the member is online on any platform he is linked on. An account
+        already so is not written (a member's every action on Telegram says he is online: read, not a commit)."""
+        async with self.db.connection.execute(
+            "SELECT (SELECT online FROM accounts WHERE member = ? AND platform = ?),"
+            " EXISTS (SELECT 1 FROM accounts WHERE member = ? AND online = 1)",
+            (member_id, platform, member_id),
+        ) as cur:
+            stored = await cur.fetchone()
+        if stored is not None and stored[0] is not None and bool(stored[0]) == online:
+            return bool(stored[1])
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE accounts SET online = ? WHERE member = ? AND platform = ?", (online, member_id, platform)
@@ -203,7 +212,11 @@ class MemberStore:
             await EventStore.add(conn, now, "duty", member_id, str(member_id), on_duty=on_duty)
 
     async def set_presence(self, member_id: int, online: bool, now: datetime) -> bool:
-        """Record presence; True when it changed."""
+        """Record presence; True when it changed (read first: what would not change is not a commit)."""
+        async with self.db.connection.execute("SELECT online FROM members WHERE id = ?", (member_id,)) as cur:
+            stored = await cur.fetchone()
+        if stored is None or bool(stored[0]) == online:
+            return False
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE members SET online = ?, presence_changed_at = ? WHERE id = ? AND online != ?",

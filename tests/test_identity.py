@@ -214,3 +214,25 @@ async def test_the_existing_nicknames_are_registered_and_their_clashes_reported(
         assert len(await again.nicknames.clashes()) == 2
     finally:
         await again.close()
+
+
+async def test_presence_is_told_changed_only_when_it_changes(club: Club) -> None:
+    """A member's every action on Telegram says he is online: what is so already is only read. The answers are
+    the same as when it is written: online on any linked platform; whether his presence changed."""
+    members = club.db.members
+    now = club.clock.now()
+    ana = await club.member("ana", online=False)
+    await members.link("telegram", "42", "ana", now)  # a second account
+    assert await members.set_account_presence(ana.id, "telegram", True) is True
+    assert await members.set_account_presence(ana.id, "telegram", True) is True  # so already: online anywhere
+    assert await members.set_account_presence(ana.id, "test", False) is True  # still online on Telegram
+    assert await members.set_account_presence(ana.id, "test", False) is True
+    assert await members.set_account_presence(ana.id, "telegram", False) is False
+    assert await members.set_account_presence(ana.id, "telegram", False) is False
+    assert await members.set_presence(ana.id, True, now) is True
+    assert await members.set_presence(ana.id, True, now) is False
+    assert (await club.get("ana")).online
+    assert await members.set_presence(ana.id, False, now) is True
+    assert await members.set_presence(ana.id, False, now) is False
+    assert not (await club.get("ana")).online
+    assert await members.set_presence(10_000, True, now) is False  # nobody: nothing changed

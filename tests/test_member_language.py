@@ -17,7 +17,8 @@ from club import Club, database_for, make_club
 from fakes.chat import RecordingChat
 from rules.gamelog import GameStatus
 from storage.database import open_database
-from storage.languages import member_language
+from storage.languages import account_language, member_language, set_member_language
+from storage.states import Language
 
 __all__ = ["fake", "scene"]  # the Telegram fixtures, used here too
 
@@ -133,6 +134,28 @@ async def test_the_choice_survives_a_restart(tmp_path: Path) -> None:
         assert reply.text.startswith("The bot answers you in English.")
     finally:
         await db.close()
+
+
+async def test_an_accounts_language_is_read_at_once_after_each_change_of_choice_or_link(club: Club) -> None:
+    """What a press's first answer reads, in one read (`account_language`): the language chosen by whoever the
+    account is linked to, or None (the club's) for one who chose none and for an account linked to nobody; a
+    committed change of the choice or of the link is what the next read gives."""
+    ana = await club.member("ana")
+    now = club.clock.now()
+    assert await account_language(club.db, "test", "ana") is None
+    await set_member_language(club.db, ana.id, Language.EN, now)
+    assert await account_language(club.db, "test", "ana") is Language.EN
+    assert await account_language(club.db, "telegram", "ana") is None  # that id on another platform: nobody's
+    assert await account_language(club.db, "test", "nobody") is None
+    await set_member_language(club.db, ana.id, Language.RU, now)
+    assert await account_language(club.db, "test", "ana") is Language.RU
+    marko = await club.db.members.link("test", "ana", "marko", now)  # the account now marko's, who chose none
+    assert await account_language(club.db, "test", "ana") is None
+    await set_member_language(club.db, marko.id, Language.SR_CYRL, now)
+    assert await account_language(club.db, "test", "ana") is Language.SR_CYRL
+    await set_member_language(club.db, marko.id, None, now)  # back to the club's
+    assert await account_language(club.db, "test", "ana") is None
+    assert await member_language(club.db, ana.id) is Language.RU  # ana's own choice stays hers
 
 
 async def test_telegrams_locale_is_not_a_choice(scene: Scene) -> None:

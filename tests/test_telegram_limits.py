@@ -68,7 +68,7 @@ class Timeline:
 
 def outbox_on(scene: Scene, time: Timeline) -> ChatOutbox:
     """The scene's chat outbox on the fake Bot API's clock (its retries come when the test moves that clock)."""
-    outbox = ChatOutbox(scene.a.desk, lambda: datetime.fromtimestamp(time.now(), UTC))
+    outbox = ChatOutbox(scene.a.desk.delivery, lambda: datetime.fromtimestamp(time.now(), UTC))
     outbox.background = True
     scene.a.desk.deps.chat_outbox = outbox
     return outbox
@@ -149,8 +149,9 @@ async def test_a_held_chat_holds_its_own_effects_and_no_other_chats(scene: Scene
             mark = fake.mark()
             at = scene.fake_now
             async with asyncio.timeout(30):  # a guard: the clock never moves by itself, a wait for it would hang
-                await desk.enqueue_effects(
-                    [desk.told(mira.id, "prvo za Miru"), desk.told(zoran.id, "za Zorana"), desk.told(mira.id, "drugo")]
+                told = desk.delivery.told
+                await desk.delivery.enqueue_effects(
+                    [told(mira.id, "prvo za Miru"), told(zoran.id, "za Zorana"), told(mira.id, "drugo")]
                 )
             await scene.got("zoran", "za Zorana", since=mark)
             assert scene.fake_now == at  # nothing waited out mira's hold

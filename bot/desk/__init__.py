@@ -384,19 +384,20 @@ class Desk(DeskBase):
             raise Refused("button.unknown")
         return await handler(member, ref)
 
-    async def presence(self, member: Member, online: bool, platform: str | None = None) -> None:
+    async def presence(self, member: Member, online: bool, platform: str | None = None) -> bool:
         """Presence on `platform` (None: the member's own, as the console says); he is online when he is online
-        on any platform he is linked on."""
+        on any platform he is linked on. Whether his presence in the club changed."""
         if platform is not None:
             online = await self.db.members.set_account_presence(member.id, platform, online)
         if not await self.db.members.set_presence(member.id, online, self.now()):
-            return
+            return False
         if online:
             fresh = await self.db.members.get(member.id)
             if fresh is not None:
                 await self.steps.offer_pending_calls(fresh)
         elif await self.db.trials.judging(member.id) is not None:
             self.deps.timers.arm(self.now() + timedelta(seconds=self.config.referee_offline_grace_seconds))
+        return True
 
     @shows_refusals
     async def set_duty(self, member: Member, on_duty: bool) -> Reply:

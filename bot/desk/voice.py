@@ -12,7 +12,7 @@ from bot.i18n.reader import reader_language, speaking
 from bot.messages import Catalogue
 from bot.ports import Reply
 from rules.members import Member
-from storage.languages import member_language
+from storage.languages import account_language, member_language
 
 
 class Voice:
@@ -55,6 +55,14 @@ class Voice:
         the club's when he chose none or is not known."""
         language = None if member is None else await member_language(self.deps.db, member.id)
         with speaking(language):
+            yield
+
+    @asynccontextmanager
+    async def reading_account(self, platform: str, account: str) -> AsyncIterator[None]:
+        """`reading` for whoever a platform account is linked to, known by the account alone: his language in one
+        read, before any of the desk's work (an adapter's first answer to a press, which a platform drops when it
+        comes late)."""
+        with speaking(await account_language(self.deps.db, platform, account)):
             yield
 
     async def reader_languages(self, members: Iterable[int]) -> dict[int, str | None]:

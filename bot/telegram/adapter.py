@@ -31,7 +31,7 @@ from bot.desk import Desk
 from bot.telegram.handlers import AnyApplication, TelegramHandlers
 from bot.telegram.limiter import ClubRateLimiter
 from bot.telegram.port import TelegramChat
-from bot.telegram.transport import AiohttpRequest
+from bot.telegram.transport import AiohttpRequest, UpdatesRequest
 
 
 def freeze_startup_heap() -> None:
@@ -69,7 +69,7 @@ class TelegramAdapter:
             .concurrent_updates(concurrent_updates)
             .rate_limiter(self.rate_limiter)
             .request(AiohttpRequest())  # transport.py: a burst of presses answered without httpx's CPU cost
-            .get_updates_request(AiohttpRequest(connection_pool_size=1))
+            .get_updates_request(UpdatesRequest())  # without the pressed messages' formatting
         )
         if config.base_url:
             # A fake Bot API (tests): its files where Telegram's are, beside the methods (`…/bot` → `…/file/bot`).

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from telegram import (
@@ -124,9 +124,11 @@ class TelegramHandlers:
                 await self.desk.presence(member, True, PLATFORM)
 
     async def present(self, member: Member) -> Member:
-        """He acts on Telegram, so he is online here (online anywhere: online); the member as stored now."""
-        await self.desk.presence(member, True, PLATFORM)
-        return await self.desk.member(member.id) or member
+        """He acts on Telegram, so he is online here (online anywhere: online); the member as stored now (read
+        again only when that changed him)."""
+        if await self.desk.presence(member, True, PLATFORM):
+            return await self.desk.member(member.id) or member
+        return member if member.online else replace(member, online=True)  # stored so already
 
     # Messages ------------------------------------------------------------------------------------------
     async def on_message(self, update: Update, context: Context) -> None:
@@ -244,15 +246,17 @@ class TelegramHandlers:
 
     # Buttons -------------------------------------------------------------------------------------------
     async def on_callback(self, update: Update, context: Context) -> None:
-        """A press is answered at once with a short line (Telegram drops a press not answered within seconds);
-        then the desk does the work and its answer goes to the presser as a private message. A press already
-        too old for Telegram is still answered, by that message."""
+        """A press is answered at once with a short line (Telegram drops a press not answered within seconds):
+        before anything of the desk's work, after one read (the presser's language); then the desk does the work
+        and its answer goes to the presser as a private message. A press already too old for Telegram is still
+        answered, by that message."""
         query = update.callback_query
         if query is None:
             return
         try:
-            async with self.desk.voice.reading(await self.desk.member_for(PLATFORM, str(query.from_user.id))):
-                await query.answer(self.desk.t("telegram.pressed"))
+            async with self.desk.voice.reading_account(PLATFORM, str(query.from_user.id)):  # his language only
+                pressed = self.desk.t("telegram.pressed")
+            await query.answer(pressed)
         except TelegramError as error:  # too late (query too old) or flood control: the message still follows
             log.info("callback %s not answered in time: %s", query.id, error.message)
         try:

@@ -8,6 +8,11 @@ in the burst) and looks for the absent ``sniffio`` module on disk each time, so 
 its square before the last answer is even sent; aiohttp (already the Discord library's client) has no such scan.
 What each costs, as bench/platforms.py measures it: docs/telegram.md, "For developers".
 
+The long poll's client (`UpdatesRequest`) also leaves out what the bot never reads of a pressed message: its
+formatting (``entities``), which PTB would otherwise build into an object per entity — a call's notice carries a
+mention per referee, so a burst of presses on it cost about 1 ms of CPU each before the first of them was even
+answered (bench/platforms.py). The handlers read of a pressed message only its chat, id, keyboard and topic.
+
 Everything above the wire is PTB's own: `BaseRequest.post` builds the parameters and reads Telegram's answers
 (errors, flood control, ``retry_after``), the rate limiter wraps the calls; this class only moves bytes. Like
 PTB's default it honours HTTP(S)_PROXY and NO_PROXY from the environment, read once per host (aiohttp's own
@@ -15,6 +20,8 @@ PTB's default it honours HTTP(S)_PROXY and NO_PROXY from the environment, read o
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import aiohttp
 from aiohttp.helpers import get_env_proxy_for_url
@@ -138,3 +145,30 @@ class AiohttpRequest(BaseRequest):
             raise TimedOut from error
         except aiohttp.ClientError as error:
             raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+
+
+#: What the bot never reads of the message a button was pressed on (handlers.py reads its chat, id, keyboard and
+#: topic): left out of each callback query before PTB builds its objects.
+UNREAD_OF_PRESSED = ("entities", "caption_entities")
+
+
+class UpdatesRequest(AiohttpRequest):
+    """The long poll's client (one connection, as PTB's default for getUpdates): `AiohttpRequest`, reading
+    Telegram's answers without the pressed messages' formatting."""
+
+    def __init__(self) -> None:
+        super().__init__(connection_pool_size=1)
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        """PTB's own parsing (`BaseRequest.parse_json_payload`, its documented hook), then each callback query's
+        message without `UNREAD_OF_PRESSED`."""
+        data = BaseRequest.parse_json_payload(payload)
+        updates = data.get("result") if isinstance(data, dict) else None
+        for update in updates if isinstance(updates, list) else ():
+            query = update.get("callback_query") if isinstance(update, dict) else None
+            message = query.get("message") if isinstance(query, dict) else None
+            if isinstance(message, dict):
+                for key in UNREAD_OF_PRESSED:
+                    message.pop(key, None)
+        return data
