@@ -598,3 +598,26 @@ async def test_zalbe_lists_a_report_by_its_game_not_as_an_appeal_against_a_trial
         )
     ]
     assert "suđenje" not in listing.text
+
+
+async def test_a_later_niko_lifts_the_suspension_and_the_game_server_is_told(club: Club, tmp_path: Path) -> None:
+    """The one-penalty rule holds for the third club's suspension as for the plavac: (niko) in a later trial of
+    the game lifts it — the game server is told it ended, the member is told, his card no longer shows it — and
+    nothing is left for the deadline to end again."""
+    await russian(club, tmp_path)
+    await club.game(101, ended_ago=timedelta(hours=1))
+    await club.member("sudija1", "referee")
+    await judge(club, 101, Draft(Penalty("petar", offence="pustanje_misera"), "pustio miser"), caller="marko")
+    until = NOW + timedelta(days=10)
+    assert ("set_suspension", ("petar", until)) in club.server.calls
+    club.clock.advance(timedelta(days=1))
+    await judge(club, 101, Draft(Nobody(), "nije pustio namerno"), caller="ana")
+    assert club.server.calls[-1] == ("set_suspension", ("petar", None))
+    assert SR.t("lift.suspension_ended", days=10) in [s.text for s in club.chat.to("dm:petar")][-1]
+    card = await club.desk.penalties.member_card(await club.get("petar"))
+    assert card.suspended_until is None
+    calls = len(club.server.calls)
+    club.clock.set(until)
+    await club.desk.run_due()
+    assert len(club.server.calls) == calls  # ended already: its deadline tells nothing again
+    assert not any(s.text == SR.t("suspension.ended") for s in club.chat.to("dm:petar"))
