@@ -14,7 +14,7 @@ where the transaction ends, so no driver's error reaches the desk.
 
 Migrations are the numbered ``migrations/NNNN_name.sql`` files (PostgreSQL's ``NNNN_name.pg.sql`` beside
 each), applied once each in order at start and recorded in ``schema_migrations``; a new migration is a new file,
-never an edit of an old one. The repositories (`storage.games`, `storage.desk`, …) hang off `Database`;
+never an edit of an old one. The repositories (`storage.games`, `storage.calls`, …) hang off `Database`;
 everything that touches SQL lives in this package.
 """
 

@@ -1,6 +1,7 @@
-"""Club governance on Discord (bot/discord/governance.py) through the real client and the fake: denying and
-restoring the right to call, the acts and the member card, and the function roles the bot writes from the acts
-(a role changed by hand grants nothing, is reported to the councilors and is put back or left as configured)."""
+"""Club governance on Discord (`SudijaBot.member_roles`, bot/discord/client.py) through the real client and the
+fake: denying and restoring the right to call, the acts and the member card, and the function roles the bot writes
+from the acts (a role changed by hand grants nothing, is reported to the councilors and is put back or left as
+configured)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """`SudijaBot`, the discord.py client of the desk: gateway events in, interactions answered, the port out.
 
 Inbound it only translates: a slash command, a button or a modal becomes one desk use case for the member the
-Discord account proves to be (`Desk.actor`; `/nadimak` asks the desk for a link, `/povezi` and `/odvezi` are in
-`bot.discord.links`; an unproven account is told how to link); messages typed in a trial thread become
+Discord account proves to be (`Desk.actor`; `/nadimak` asks the desk for a link, `/povezi` and `/odvezi` are
+`bot.registry.links`; an unproven account is told how to link); messages typed in a trial thread become
 `TrialDesk.say` (the transcript); presence changes `Desk.presence` on this platform; a member leaving the server
 `TrialDesk.member_left_club` for this platform. The configured role mapping (`[discord] roles`) is the truth for
 referee, councilor and moderator: it is copied into the desk's roles of proven links only — on ready, on every
