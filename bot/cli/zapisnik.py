@@ -152,7 +152,8 @@ async def export(
             if found.is_open:
                 return _fail(words.t("zapisnik.open", trial=trial))
             officials = access.names
-        record = await load_record(db, trial, officials=officials, lang=lang) if found is not None else None
+        zone = (config or Config()).timezone
+        record = await load_record(db, trial, officials=officials, lang=lang, zone=zone) if found is not None else None
         key = await club_key(db, datetime.now(UTC))
     if record is None:
         return _fail(words.t("cli.zapisnik.no_trial", trial=trial, db=db_path))

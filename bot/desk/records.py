@@ -31,7 +31,7 @@ async def trial_record(desk: Desk, member: Member, trial_id: int) -> Reply:
     if trial.is_open:
         return desk.voice.refuse("zapisnik.open", trial=trial_id)
     lang = desk.voice.messages.language  # the reader's (/jezik), else the club's
-    record = await load_record(desk.db, trial_id, officials=access.names, lang=lang)
+    record = await load_record(desk.db, trial_id, officials=access.names, lang=lang, zone=desk.config.timezone)
     assert record is not None
     sealed = render_html(record, await club_key(desk.db, desk.now()))
     title = desk.t("zapisnik.title", trial=trial_id, game=trial.game)

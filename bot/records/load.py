@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime
 
+from bot.i18n.clock import DEFAULT_TIMEZONE
 from bot.messages import Catalogue
 from bot.pictures.words import words as picture_words
 from bot.records.zapisnik import Effect, Line, TrialRecord, record_words
@@ -34,10 +35,17 @@ def _pictures(game: Game, paper: Paper, lang: str) -> list[tuple[str, bytes]]:
 
 
 async def load_record(
-    db: Database, trial_id: int, *, officials: bool, lang: str = "sr", pictures: bool = True
+    db: Database,
+    trial_id: int,
+    *,
+    officials: bool,
+    lang: str = "sr",
+    pictures: bool = True,
+    zone: str | None = DEFAULT_TIMEZONE,
 ) -> TrialRecord | None:
-    """Trial `trial_id`'s record in the members' view (referees and councilors by function) or, with
-    `officials`, naming them; None when there is no such trial."""
+    """Trial `trial_id`'s record in the members' view (referees and councilors by function, in `lang`'s words) or,
+    with `officials`, naming them; None when there is no such trial. Its page shows the moments on the club's clock
+    (`zone`) and the game's state in words; the chained data keeps them as stored."""
     from bot.views import render_verdict  # noqa: PLC0415 (Pillow only when drawn)
 
     trial = await db.trials.get(trial_id)
@@ -45,6 +53,12 @@ async def load_record(
         return None
     words = record_words(lang)
     messages = Catalogue(lang)
+
+    def function_word(role: PartyRole) -> str:
+        """A referee or a councilor named by his function in the reader's words (the chained data keeps
+        `ANONYMOUS`'s)."""
+        return messages.t("role.referee" if role is PartyRole.REFEREE else "role.councilor")
+
     game = await db.games.get(trial.game)
     call = await db.calls.get(trial.call)
     names = {m.id: m.nick for m in await db.members.all()}
@@ -59,7 +73,7 @@ async def load_record(
         role = roles.get(member, PartyRole.PLAYER)
         nick = names.get(member, f"#{member}")
         if role in ANONYMOUS:
-            return (nick if officials else ANONYMOUS[role]), role, ANONYMOUS[role]
+            return (nick if officials else function_word(role)), role, ANONYMOUS[role]
         return nick, role, nick
 
     timed: list[tuple[datetime, int, Line]] = []
@@ -94,7 +108,7 @@ async def load_record(
     players: tuple[str, str, str] = ("?", "?", "?")
     status = "?"
     if game is not None:
-        players, status = game.players, game.status.value
+        players, status = game.players, messages.t(f"record.game_status.{game.status.value}")
         changes = await db.paper_changes.for_game(game.number)
         with_trial = compute_paper(game, changes)
         without = compute_paper(game, [c for c in changes if c.trial != trial_id])
@@ -114,7 +128,7 @@ async def load_record(
         )
         if pictures:  # in a worker thread: a long game's hands take a while, the event loop must not wait
             captions = await asyncio.to_thread(_pictures, game, with_trial, lang)
-    referee = names.get(trial.referee, "?") if officials else ANONYMOUS[PartyRole.REFEREE]
+    referee = names.get(trial.referee, "?") if officials else function_word(PartyRole.REFEREE)
     return TrialRecord(
         trial=trial.id,
         game=trial.game,
@@ -136,4 +150,5 @@ async def load_record(
         officials=officials,
         lang=lang,
         verdict_json=trial.verdict,
+        zone=zone,
     )

@@ -29,8 +29,11 @@ import html
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+from bot.i18n import LOCALES
+from bot.i18n.clock import local_text
 from bot.i18n.words import Words, catalogue_words
 from bot.records.chain import chain
 from bot.records.signing import FINGERPRINT_DIGITS, SIGNATURE_BYTES, BadKey, ClubKey, fingerprint, load_public, verifies
@@ -99,6 +102,9 @@ class TrialRecord:
     officials: bool = False
     lang: str = "sr"
     verdict_json: dict[str, Any] | None = field(default=None)
+    # The club's time zone the page shows its moments in (`shown_time`); None: a record written before the zone
+    # was kept, whose page shows the moments as stored (UTC) and so renders, and verifies, as it always did.
+    zone: str | None = None
 
     def facts(self) -> dict[str, Any]:
         """The first link's data: what the trial is, independent of the view."""
@@ -170,6 +176,7 @@ class TrialRecord:
             "officials": self.officials,
             "lang": self.lang,
             "verdict_json": self.verdict_json,
+            **({} if self.zone is None else {"zone": self.zone}),
         }
 
 
@@ -220,7 +227,20 @@ def record_of(data: dict[str, Any], pictures: list[bytes]) -> TrialRecord:
         officials=bool(data["officials"]),
         lang=str(data["lang"]),
         verdict_json=data["verdict_json"],
+        zone=None if data.get("zone") is None else str(data["zone"]),
     )
+
+
+def shown_time(record: TrialRecord, at: str) -> str:
+    """A stored moment (``2026-12-04T18:50:31Z``) as the page shows it: on the club's clock in the record's
+    language (``4.12.2026. 19:50``), or as stored in a record that keeps no zone (or a moment that is no time)."""
+    if record.zone is None:
+        return at
+    try:
+        moment = datetime.fromisoformat(at)
+    except ValueError:
+        return at
+    return local_text(moment, record.lang, record.zone, LOCALES[record.lang])
 
 
 def _three(values: Any) -> tuple[int, int, int]:
@@ -285,10 +305,12 @@ def _page(record: TrialRecord, public_key: str) -> str:
         f"<tr><th>{_e(w['game'])}</th><td>{record.game} ({_e(w['status'])}: {_e(record.game_status)})</td></tr>",
         f"<tr><th>{_e(w['players'])}</th><td>{_e(', '.join(record.players))}</td></tr>",
         f"<tr><th>{_e(w['kind'])}</th><td>{_e(record.kind)}</td></tr>",
-        f"<tr><th>{_e(w['call'])}</th><td>{_e(w['called_by'].format(who=record.caller, at=record.call_at))}</td></tr>",
-        f"<tr><th>{_e(w['taken'])}</th><td>{_e(w['taken_by'].format(who=record.taken_by, at=record.taken_at))}"
-        "</td></tr>",
-        f"<tr><th>{_e(w['closed'])}</th><td>{_e(record.closed_at or w['open'])}</td></tr>",
+        f"<tr><th>{_e(w['call'])}</th><td>"
+        f"{_e(w['called_by'].format(who=record.caller, at=shown_time(record, record.call_at)))}</td></tr>",
+        f"<tr><th>{_e(w['taken'])}</th><td>"
+        f"{_e(w['taken_by'].format(who=record.taken_by, at=shown_time(record, record.taken_at)))}</td></tr>",
+        f"<tr><th>{_e(w['closed'])}</th><td>"
+        f"{_e(shown_time(record, record.closed_at) if record.closed_at else w['open'])}</td></tr>",
         f"<tr><th>{_e(w['outcome'])}</th><td>{_e(record.outcome_text)}</td></tr>",
         "</table>",
         f"<h2>{_e(w['transcript'])}</h2>",
@@ -298,8 +320,9 @@ def _page(record: TrialRecord, public_key: str) -> str:
         out.append(f"<li>{_e(w['no_messages'])}</li>")
     for i, line in enumerate(record.lines):
         kind = "event" if line.event else "msg"
+        at = _e(shown_time(record, line.at))
         out.append(
-            f'<li class="{kind} {_e(line.role)}" data-link="{links[i + 1]}"><time>{_e(line.at)}</time> '
+            f'<li class="{kind} {_e(line.role)}" data-link="{links[i + 1]}"><time>{at}</time> '
             f'<span class="who">{_e(line.who)}</span>: <span class="text">{_e(line.text)}</span>'
             f'<span class="link">{links[i + 1]}</span></li>'
         )
