@@ -2,7 +2,7 @@
 payloads.
 
 Run through the desk's own faces — `Commands.handle` for the text commands (what the console and Telegram use),
-`Desk.press` for buttons, `Desk.actor` for the account that is no member yet, `Desk.ask_link` for /nadimak — so
+`Desk.press` for buttons, `Desk.actor` for the account that is no member yet, `LinkDesk.ask_link` for /nadimak — so
 it stays fast. Each cell is allowed or refused as the rules say (`ALLOWED` below is the rules, written out); a
 refused cell must leave the database file byte-identical, and an allowed one runs on a fresh copy of the
 prepared club so the cells stay independent.

@@ -2,7 +2,7 @@
 record, the council's desk): what each shows its reader, as values a front end renders.
 
 Every page is decided by the rules the chat follows, through the same look-ups: who reads a trial's conversation
-and who sees the referees' names (`DeskBase.trials_reading`, as `/presude` and `/zapisnik`), the paper with the
+and who sees the referees' names (`Lookups.trials_reading`, as `/presude` and `/zapisnik`), the paper with the
 referees' names only for those who may see them (as `/papir`), the council's figures only for the councilors and
 the owner (as `/statistika`), the appeals waiting only for them (as `/zalbe`). What the chat has no command for
 is ruled in `rules.members`: who is listed every game (`sees_every_game`), who sees every card of a game's hands

@@ -335,7 +335,7 @@ class DiscordChat:
 
     async def open_trial_space(self, space: TrialSpace, text: str, buttons: Sequence[Button]) -> None:
         """The trial's private thread with its parties and the controls. Where Discord refuses it, the desk
-        decides (`Desk.space_refused`): relayed, the parties get the opening privately and the trial goes on in
+        decides (`TrialDesk.space_refused`): relayed, the parties get the opening privately and the trial goes on in
         direct messages until the thread can be opened (`reopen_spaces`); interrupted, its end follows."""
         await self._ready()
         try:

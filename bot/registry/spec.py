@@ -72,7 +72,7 @@ class Audience(StrEnum):
 
     @property
     def functions(self) -> frozenset[Office]:
-        """The functions of which a member must hold one (`Desk.roles_of`: the owner's too); empty: none."""
+        """The functions of which a member must hold one (`Lookups.roles_of`: the owner's too); empty: none."""
         return _FUNCTIONS.get(self, frozenset())
 
     @property

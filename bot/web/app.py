@@ -1,11 +1,11 @@
 """The club's web face as an aiohttp application: the pages of `bot.registry.pages` and the sign-in.
 
-It translates and renders, deciding nothing: a request becomes the `Caller` its session proves (`Desk.session_member`,
-re-checked on every request) and the page's arguments from its address and form; `bot.registry.show` runs the page's
-use case under the same rules as the chat, and the value is written by the package's templates in the reader's
-language (`/jezik`) on the club's clock. A page its reader may not see — refused for any reason, or not there —
-answers 404 with the same body as an address that does not exist, so a refusal confirms nothing. A visitor not
-signed in is sent to the sign-in page, whatever he asked for.
+It translates and renders, deciding nothing: a request becomes the `Caller` its session proves
+(`SignInDesk.session_member`, re-checked on every request) and the page's arguments from its address and form;
+`bot.registry.show` runs the page's use case under the same rules as the chat, and the value is written by the
+package's templates in the reader's language (`/jezik`) on the club's clock. A page its reader may not see —
+refused for any reason, or not there — answers 404 with the same body as an address that does not exist, so a
+refusal confirms nothing. A visitor not signed in is sent to the sign-in page, whatever he asked for.
 
 Every answer carries the security headers (`SECURITY_HEADERS`: a strict Content-Security-Policy — scripts and
 styles from this site only, no inline script —, no framing, no referrer, no sniffing; HSTS behind HTTPS) and is

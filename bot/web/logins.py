@@ -1,5 +1,5 @@
 """The platforms' own logins, where the club configured them: what each proves is an account on that platform
-(the desk then finds the member linked to it, `Desk.open_by_account`).
+(the desk then finds the member linked to it, `SignInDesk.open_by_account`).
 
 - **The Telegram Login Widget**: Telegram sends the browser back with the user's fields and a `hash`, the
   HMAC-SHA-256 of the fields (sorted, ``key=value`` lines) keyed with the SHA-256 of the bot's token; a login
