@@ -611,9 +611,10 @@ async def test_a_later_niko_lifts_the_suspension_and_the_game_server_is_told(clu
     until = NOW + timedelta(days=10)
     assert ("set_suspension", ("petar", until)) in club.server.calls
     club.clock.advance(timedelta(days=1))
+    assert ("set_suspension", ("petar", None)) not in club.server.calls
     await judge(club, 101, Draft(Nobody(), "nije pustio namerno"), caller="ana")
-    assert club.server.calls[-1] == ("set_suspension", ("petar", None))
-    assert SR.t("lift.suspension_ended", days=10) in [s.text for s in club.chat.to("dm:petar")][-1]
+    assert ("set_suspension", ("petar", None)) in club.server.calls
+    assert any(SR.t("lift.suspension_ended", days=10) in s.text for s in club.chat.to("dm:petar"))
     card = await club.desk.penalties.member_card(await club.get("petar"))
     assert card.suspended_until is None
     calls = len(club.server.calls)
