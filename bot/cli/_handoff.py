@@ -17,9 +17,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 from bot.dblock import DatabaseInUse, DatabaseLock, Holder, shared
-from bot.inbox import Inbox, InboxWorker, Item, ItemState, Kind
+from bot.inbox import Handed, Inbox, InboxError, InboxWorker, Item, ItemState, Kind, Request
 from bot.messages import Catalogue
 from rules.gamelog import format_time
 from rules.nicknames import DEFAULT_SCRIPTS
@@ -55,6 +57,51 @@ def take_turn(db_path: str, what: str) -> Turn:
             return Turn(bot=held.who)
         raise
     return Turn(lock=lock)
+
+
+def add_options(parser: Any, *, wait: str, timeout: float, status: str) -> None:
+    """The options of a command that may hand its work to the bot: `--wait` (`wait`: for what), its `--timeout`
+    (`timeout` seconds by default) and `--status [ID]` (`status`: what it shows)."""
+    parser.add_argument(
+        "--wait",
+        action="store_true",
+        help=f"when a running bot is handed {wait} (at most --timeout seconds)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=timeout,
+        metavar="SECONDS",
+        help=f"how long --wait waits (default {timeout:g})",
+    )
+    parser.add_argument("--status", nargs="?", const="", default=None, metavar="ID", help=status)
+
+
+def hand(inbox: Inbox, request: Request, words: Catalogue, files: Sequence[Path] = ()) -> Handed | None:
+    """`request` (and `files`) placed in the bot's inbox; None, said on standard error, when the inbox cannot be
+    written (exit status 1)."""
+    try:
+        return inbox.hand(request, files)
+    except InboxError as exc:
+        print(words.t("cli.handoff.cannot_hand", problem=str(exc)), file=sys.stderr)
+        return None
+
+
+def waited(
+    inbox: Inbox,
+    item: Item,
+    timeout: float,
+    *,
+    what: str,
+    club: str,
+    scripts: Sequence[str] = DEFAULT_SCRIPTS,
+    words: Catalogue,
+) -> Item | None:
+    """`wait_for` the item, saying so when it is still waiting past `timeout` (None then: exit `EXIT_WAITING`)."""
+    done = wait_for(inbox, item, timeout, what=what, club=club, scripts=scripts, words=words)
+    if done is None:
+        print(words.t("cli.handoff.still_waiting", item=item.id, command=what))
+    return done
 
 
 def refused(held: DatabaseInUse, words: Catalogue) -> int:

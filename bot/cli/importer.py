@@ -30,7 +30,7 @@ from bot.cli._common import add_db_option, add_lang_option, club_config, operato
 from bot.config import Config
 from bot.dblock import DatabaseInUse, Holder
 from bot.importer import Importer, ImportReport, NoSuchPath, find_files
-from bot.inbox import IMPORTS, Inbox, InboxError, Item, Kind, Request, result_report
+from bot.inbox import IMPORTS, Inbox, Item, Kind, Request, result_report
 from bot.messages import Catalogue
 
 
@@ -50,21 +50,11 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="worker processes (default: one per CPU for big imports; 0 or 1: none)",
     )
-    parser.add_argument(
-        "--wait",
-        action="store_true",
-        help="when a running bot is handed the files: wait for its report (at most --timeout seconds)",
-    )
-    parser.add_argument(
-        "--timeout", type=float, default=300.0, metavar="SECONDS", help="how long --wait waits (default 300)"
-    )
-    parser.add_argument(
-        "--status",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="ID",
-        help="what was handed to the running bot and its watched folder's imports; with ID, that one's report",
+    _handoff.add_options(
+        parser,
+        wait="the files: wait for its report",
+        timeout=300.0,
+        status="what was handed to the running bot and its watched folder's imports; with ID, that one's report",
     )
     add_lang_option(parser)
     parser.set_defaults(func=run)
@@ -135,10 +125,8 @@ def hand(args: argparse.Namespace, config: Config, words: Catalogue, db_path: st
         return 0
     inbox = Inbox(db_path)
     request = Request(Kind.IMPORT, _handoff.login(), datetime.now(UTC), words.language)
-    try:
-        handed = inbox.hand(request, files)
-    except InboxError as exc:
-        print(words.t("cli.handoff.cannot_hand", problem=str(exc)), file=sys.stderr)
+    handed = _handoff.hand(inbox, request, words, files)
+    if handed is None:
         return 1
     for path, error in handed.unreadable:
         print(words.t("cli.handoff.unreadable", path=path, error=error), file=sys.stderr)
@@ -151,11 +139,10 @@ def hand(args: argparse.Namespace, config: Config, words: Catalogue, db_path: st
     print(words.t("cli.handoff.import_handed", holder=_handoff.holder_text(bot), files=count, item=item.id))
     if not args.wait:
         return missed
-    done = _handoff.wait_for(
+    done = _handoff.waited(
         inbox, item, args.timeout, what="sudija import", club=config.club_id, scripts=config.scripts, words=words
     )
     if done is None:
-        print(words.t("cli.handoff.still_waiting", item=item.id, command="sudija import"))
         return _handoff.EXIT_WAITING
     report = result_report(done.result or {})
     tell(report, words)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,7 +32,7 @@ from bot.cli._common import (
 )
 from bot.config import Config
 from bot.dblock import DatabaseInUse, Holder
-from bot.inbox import OUTBOX, Inbox, InboxError, Item, Kind, Outcome, Request, outbox_table, refusal, resolve_row
+from bot.inbox import OUTBOX, Inbox, Item, Kind, Outcome, Request, outbox_table, refusal, resolve_row
 from bot.messages import Catalogue
 from rules.gamelog import format_time
 from storage.chat_outbox import Effect
@@ -60,21 +59,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--reason", default=None, metavar="TEXT", help="why (recorded with the row)")
     parser.add_argument("--by", default=None, metavar="NAME", help="who does it (default: your login name)")
     parser.add_argument("--chat", action="store_true", help="the chat effects (call notices, trial spaces, …)")
-    parser.add_argument(
-        "--wait",
-        action="store_true",
-        help="when a running bot is handed --retry/--skip: wait for its outcome (at most --timeout seconds)",
-    )
-    parser.add_argument(
-        "--timeout", type=float, default=60.0, metavar="SECONDS", help="how long --wait waits (default 60)"
-    )
-    parser.add_argument(
-        "--status",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="ID",
-        help="the acts handed to the running bot and their outcome; with ID, that one",
+    _handoff.add_options(
+        parser,
+        wait="--retry/--skip: wait for its outcome",
+        timeout=60.0,
+        status="the acts handed to the running bot and their outcome; with ID, that one",
     )
     add_db_option(parser)
     parser.add_argument("--limit", type=int, default=100, metavar="N", help="at most N rows (default 100)")
@@ -180,10 +169,8 @@ def hand(
         print(outcome_text(refused, state, request, words, "bot"))
         return 1
     inbox = Inbox(db_path)
-    try:
-        handed = inbox.hand(request)
-    except InboxError as exc:
-        print(words.t("cli.handoff.cannot_hand", problem=str(exc)), file=sys.stderr)
+    handed = _handoff.hand(inbox, request, words)
+    if handed is None:
         return 1
     item = handed.item
     assert item is not None
@@ -191,9 +178,8 @@ def hand(
     print(words.t(key, holder=_handoff.holder_text(bot), id=request.row, item=item.id))
     if not args.wait:
         return 0
-    done = _handoff.wait_for(inbox, item, args.timeout, what="sudija outbox", club=config.club_id, words=words)
+    done = _handoff.waited(inbox, item, args.timeout, what="sudija outbox", club=config.club_id, words=words)
     if done is None:
-        print(words.t("cli.handoff.still_waiting", item=item.id, command="sudija outbox"))
         return _handoff.EXIT_WAITING
     for text in render(done, words):
         print(text)
