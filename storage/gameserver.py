@@ -36,30 +36,73 @@ async def _rows(db: Database, sql: str, params: tuple[object, ...] = ()) -> list
     return list(await db.connection.execute_fetchall(sql, params))
 
 
-def _take_one(
-    conn: SyncConnection,
-    event_id: str,
-    kind: str,
-    game: int | None,
-    seq: int | None,
-    body: str,
-    effect: Effect | None,
-    stamp: str,
-) -> TakeResult:
-    taken = conn.execute("SELECT body FROM gs_events WHERE id = ?", (event_id,)).fetchone()
-    if taken is not None:
-        same = taken[0] == body or _canonical(str(taken[0])) == _canonical(body)
-        return TakeResult(Taken.DUPLICATE if same else Taken.ID_REUSED, _last_seq(conn, game))
-    last = _last_seq(conn, game)
-    if game is not None and seq != last + 1:
-        return TakeResult(Taken.GAP, last)
-    if effect is not None:
-        effect(conn)
-    conn.execute(
-        "INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)",
-        (event_id, kind, game, seq, stamp, body),
-    )
-    return TakeResult(Taken.ACCEPTED, seq or 0)
+def _take(
+    conn: SyncConnection, events: Sequence[tuple[str, str, int | None, int | None, str, Effect | None]], stamp: str
+) -> list[TakeResult | EffectRefused]:
+    """`LiveFeedStore.take_many`'s transaction. The ids already taken and each game's last sequence number are read
+    once for the whole batch (one statement each) and kept up to date as its events are taken, so an event costs
+    its effect's statements and a savepoint around them; the taken events are recorded together at the end (no
+    effect reads them). The same answers as taking the events one by one: an event that was refused leaves its id
+    untaken and its game's number unused, and an event taken earlier in the batch is a duplicate."""
+    taken = _bodies(conn, [event[0] for event in events])
+    last = _last_seqs(conn, [event[2] for event in events if event[2] is not None])
+    recorded: list[tuple[str, str, int | None, int | None, str, str]] = []
+    out: list[TakeResult | EffectRefused] = []
+    for event_id, kind, game, seq, body, effect in events:
+        current = 0 if game is None else last.get(game, 0)
+        earlier = taken.get(event_id)
+        if earlier is not None:
+            same = earlier == body or _canonical(earlier) == _canonical(body)
+            out.append(TakeResult(Taken.DUPLICATE if same else Taken.ID_REUSED, current))
+            continue
+        if game is not None and seq != current + 1:
+            out.append(TakeResult(Taken.GAP, current))
+            continue
+        if effect is not None:
+            conn.execute("SAVEPOINT event")
+            try:
+                effect(conn)
+            except EffectRefused as refused:
+                conn.execute("ROLLBACK TO event")
+                conn.execute("RELEASE event")
+                out.append(refused)
+                continue
+            conn.execute("RELEASE event")
+        taken[event_id] = body
+        if game is not None:
+            last[game] = seq or 0
+        recorded.append((event_id, kind, game, seq, stamp, body))
+        out.append(TakeResult(Taken.ACCEPTED, seq or 0))
+    if recorded:
+        conn.executemany(
+            "INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)", recorded
+        )
+    return out
+
+
+def _bodies(conn: SyncConnection, ids: Sequence[str]) -> dict[str, str]:
+    """The stored body of each of `ids` already taken."""
+    found: dict[str, str] = {}
+    unique = sorted(set(ids))
+    for start in range(0, len(unique), 500):
+        part = unique[start : start + 500]
+        sql = f"SELECT id, body FROM gs_events WHERE id IN ({','.join('?' * len(part))})"
+        for event_id, body in conn.execute(sql, part).fetchall():
+            found[str(event_id)] = str(body)
+    return found
+
+
+def _last_seqs(conn: SyncConnection, games: Sequence[int]) -> dict[int, int]:
+    """The last sequence number taken of each of `games` that has one."""
+    found: dict[int, int] = {}
+    unique = sorted(set(games))
+    for start in range(0, len(unique), 500):
+        part = unique[start : start + 500]
+        sql = f"SELECT game, max(seq) FROM gs_events WHERE game IN ({','.join('?' * len(part))}) GROUP BY game"
+        for game, seq in conn.execute(sql, part).fetchall():
+            if seq is not None:
+                found[int(game)] = int(seq)
+    return found
 
 
 def _canonical(body: str) -> str:
@@ -68,13 +111,6 @@ def _canonical(body: str) -> str:
         return json.dumps(json.loads(body), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     except ValueError:
         return body
-
-
-def _last_seq(conn: SyncConnection, game: int | None) -> int:
-    if game is None:
-        return 0
-    row = conn.execute("SELECT max(seq) FROM gs_events WHERE game = ?", (game,)).fetchone()
-    return int(row[0]) if row and row[0] is not None else 0
 
 
 def hand_text(hand_doc: dict[str, Any]) -> str:
@@ -171,22 +207,10 @@ class LiveFeedStore:
         DUPLICATE (ID_REUSED when its body differs, keys' order and spaces aside), a sequence number that is not
         the game's next is GAP, otherwise the effect runs and the event
         is recorded; one whose effect is refused (`EffectRefused`) is rolled back alone and answered with it. The
-        whole transaction is one hop to the database thread."""
+        whole transaction is one hop to the database thread, with a few statements per event (`_take`): on
+        PostgreSQL each statement is a round trip to the server."""
         stamp = now_text(now)
-
-        def run(conn: SyncConnection) -> list[TakeResult | EffectRefused]:
-            out: list[TakeResult | EffectRefused] = []
-            for event_id, kind, game, seq, body, effect in events:
-                conn.execute("SAVEPOINT event")
-                try:
-                    out.append(_take_one(conn, event_id, kind, game, seq, body, effect, stamp))
-                except EffectRefused as refused:
-                    conn.execute("ROLLBACK TO event")
-                    out.append(refused)
-                conn.execute("RELEASE event")
-            return out
-
-        return await self.db.run_transaction(run)
+        return await self.db.run_transaction(lambda conn: _take(conn, events, stamp))
 
     async def last_seq(self, game: int) -> int:
         rows = await _rows(self.db, "SELECT max(seq) FROM gs_events WHERE game = ?", (game,))

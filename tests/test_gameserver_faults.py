@@ -17,7 +17,8 @@ from linked import SECRET, Linked, live_game, players_linked
 from bot.gameserver.protocol import encode, signed_headers
 from rules.gamelog import GameStatus, format_time, game_to_doc
 from storage.games import PreparedGame
-from storage.gameserver import LiveFeedStore
+from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult
+from storage.sql import SyncConnection
 
 
 @pytest.fixture
@@ -123,3 +124,50 @@ async def test_a_game_server_that_keeps_a_refused_seq_is_told_the_gap_and_heals(
     status, answer = await post(linked, event("player_stood", {"nick": "ana"}, 5, 813))  # renumbered: taken
     assert status == 200, answer
     assert (await linked.get("ana")).seated_game is None
+
+
+async def test_one_batch_answers_each_event_as_if_taken_one_by_one(linked: Linked) -> None:
+    """`LiveFeedStore.take_many` reads the ids taken and the games' last numbers once per batch: an event taken
+    earlier in the same batch is a duplicate (or an id reused), the next number of a game follows the events the
+    batch took before it, and a refused effect is rolled back alone, leaving its id and its number unused."""
+    store = LiveFeedStore(linked.db)
+    now = linked.clock.now()
+
+    def refused(conn: SyncConnection) -> None:
+        LiveFeedStore.offer("ana", "written-then-refused", True, now)(conn)
+        raise EffectRefused("data", "refused after writing")
+
+    def event(event_id: str, seq: int, effect: Effect | None = None, body: str = "") -> Any:
+        return (event_id, "player_sat", 990, seq, body or f'{{"id":"{event_id}"}}', effect)
+
+    results = await store.take_many(
+        [
+            event("a", 1),
+            event("b", 2),  # the same game twice in one batch: after the first
+            event("a", 1),  # taken in this batch: a duplicate
+            event("a", 1, body='{"id":"a","other":1}'),  # its id with another body
+            event("c", 4),  # a gap: the game is at 2
+            event("d", 3, refused),  # rolled back alone
+            event("e", 3),  # the refused event left 3 unused
+            event("d", 4),  # and its id untaken
+            ("f", "offer_made", None, None, '{"id":"f"}', LiveFeedStore.offer("ana", "kept", True, now)),
+        ],
+        now,
+    )
+    assert [r.taken if isinstance(r, TakeResult) else "refused" for r in results] == [
+        Taken.ACCEPTED,
+        Taken.ACCEPTED,
+        Taken.DUPLICATE,
+        Taken.ID_REUSED,
+        Taken.GAP,
+        "refused",
+        Taken.ACCEPTED,
+        Taken.ACCEPTED,
+        Taken.ACCEPTED,
+    ]
+    assert [r.last_seq for r in results if isinstance(r, TakeResult)] == [1, 2, 2, 2, 2, 3, 4, 0]
+    assert await store.offers("ana") == ["kept"]  # the refused event's write rolled back, the next one's kept
+    assert await store.last_seq(990) == 4
+    again = await store.take_many([event("b", 2), event("g", 5)], now)  # a later batch reads what this one took
+    assert again == [TakeResult(Taken.DUPLICATE, 4), TakeResult(Taken.ACCEPTED, 5)]
+    assert await store.event_count() == 6
