@@ -58,12 +58,19 @@ QUICK = [
     ("cross_process", ["--calls", "100", "--referees", "10"]),
     ("web", ["--requests", "40"]),
 ]
-#: A line of a bench's output that goes into the summary: a target, a budget, a peer, a ratio or a verdict on them.
-SUMMARY = re.compile(
-    r"target|budget|ratio|baseline|reference|\bmet\b|within|OVER|side by side|alone|beside|SQLite|PostgreSQL|"
-    r"^\s+(kept|trump|sans|betl|native)\b|p99|events/s|/s\b",
-    re.IGNORECASE,
-)
+#: The lines of each bench's output that go into the summary: its figures beside their targets and peers.
+SUMMARY = {
+    "import": r"target",
+    "paper": r"^/papir|kept: /s|^  (SQLite|PostgreSQL) |^target",
+    "desk": r"^side by side|^(SQLite \w+|PostgreSQL)\s+\d",
+    "solver": r"ratio|^  strain|^  (trump|sans|betl) ",
+    "arbitar": r"^seconds per disputed hand|^  all |^  slowest |target|the slowest judged again",
+    "memory": r"^idle bot",
+    "render": r"target",
+    "gameserver": r"^\d+ tables|events/s|^  (SQLite|PostgreSQL) ",
+    "platforms": r"target|machine load",
+    "cross_process": r"winners per pressed call|bound",
+}
 
 
 def options(given: list[str], database: str | None) -> list[str]:
@@ -90,13 +97,14 @@ def run(name: str, argv: list[str]) -> tuple[int, list[str], str]:
     print(f"\n=== {command}   (load average {before})", flush=True)
     started = time.perf_counter()
     kept: list[str] = []
+    wanted = re.compile(SUMMARY.get(name, "target"), re.IGNORECASE)
     with subprocess.Popen(
         [sys.executable, str(HERE / f"{name}.py"), *argv], stdout=subprocess.PIPE, text=True, bufsize=1
     ) as process:
         assert process.stdout is not None
         for line in process.stdout:
             print(line, end="", flush=True)
-            if SUMMARY.search(line):
+            if wanted.search(line):
                 kept.append(line.rstrip())
     after = load()
     print(f"=== {name}: exit {process.returncode}, {time.perf_counter() - started:.1f} s (load average {after})")
