@@ -10,9 +10,11 @@ on 2 cores, beside the import and the Arbitar, on both backends.
 
 The tables run in a separate process; every event is signed, validated (a hand as a file import validates it),
 committed and then acknowledged. The bot's CPU time per event is printed too (on a loaded machine the figure to
-compare), with what the import and the Arbitar got done meanwhile.
+compare), with what the import and the Arbitar got done meanwhile. ``--played N`` stores each table's game with N
+hands before its table posts the rest (a long evening: each new hand is checked against a game of N hands and
+more, as the live feed meets a game imported before the link or the 150th hand of a night).
 
-    .venv/bin/python bench/gameserver.py [--tables 50] [--hands 30] [--moves] [--rate 2000]
+    .venv/bin/python bench/gameserver.py [--tables 50] [--hands 30] [--played 0] [--moves] [--rate 2000]
                                          [--database postgresql://… | --postgres] [--alone-only | --beside-only]
 
 Without --rate every table posts as fast as it is acknowledged (the throughput); with --rate the tables together
@@ -32,7 +34,7 @@ import sys
 import tempfile
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
@@ -47,9 +49,10 @@ from bot.gameserver.inbound import events_app, serve_events
 from bot.gameserver.protocol import encode, signed_headers
 from bot.gameserver.reference import hand_moves
 from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock
-from rules.gamelog import Game, format_time, game_to_doc
+from rules.gamelog import Game, GameStatus, format_time, game_to_doc
 from rules.generator import generate_game
 from storage.database import open_database
+from storage.games import GameRow
 from storage.postgres import drop_schema, scratch_schema
 
 SECRET = b"bench-secret"
@@ -59,8 +62,9 @@ TARGET_P99_MS = 50
 Queue = multiprocessing.Queue  # type: ignore[type-arg]
 
 
-def table_events(game: Game, moves: bool) -> list[dict[str, object]]:
-    """The events a table posts for its game, in order."""
+def table_events(game: Game, moves: bool, played: int = 0) -> list[dict[str, object]]:
+    """The events a table posts for its game, in order; the first `played` hands are stored already (the feed
+    begins on a game in progress, as on a game imported before the link)."""
     docs: list[dict[str, object]] = []
 
     def add(kind: str, data: dict[str, object]) -> None:
@@ -84,6 +88,8 @@ def table_events(game: Game, moves: bool) -> list[dict[str, object]]:
         add("player_sat", {"nick": nick})
     hands = game_to_doc(game)["hands"]
     for i, hand in enumerate(game.hands):
+        if i < played:
+            continue
         if moves:
             for n, move in enumerate(hand_moves(hand), start=1):
                 add("move_played", {"hand": i + 1, "move": n, "player": game.players[move.seat], "what": move.what})
@@ -91,19 +97,45 @@ def table_events(game: Game, moves: bool) -> list[dict[str, object]]:
     return docs
 
 
-def load(url: str, tables: int, hands: int, moves: bool, rate: float, out: Queue) -> None:
-    """The child process: build the tables' events, then post them, 50 tables side by side."""
-    import aiohttp  # noqa: PLC0415 (a bench loads what it measures)
-
+def table_games(tables: int, hands: int, played: int, now: datetime) -> list[Game]:
+    """Each table's game: `played` hands stored before the run and `hands` the table plays, all ended before
+    `now` (a hand lasts at most 5 minutes)."""
     rng = random.Random(2026)
-    start = datetime.now(UTC) - timedelta(hours=3)  # the hands end before the bot's clock
-    all_events = []
+    start = now - timedelta(hours=1, minutes=5 * (played + hands))
+    games = []
     for t in range(tables):
         players = tuple(rng.sample(NAMES, 3))
-        game = generate_game(
-            random.Random(t), 3_000_000 + t, hands=hands, players=players, start=start + timedelta(seconds=t)
+        games.append(
+            generate_game(
+                random.Random(t),
+                3_000_000 + t,
+                hands=played + hands,
+                players=players,
+                start=start + timedelta(seconds=t),
+            )
         )
-        all_events.append([encode(doc) for doc in table_events(game, moves)])
+    return games
+
+
+async def store_played(database: str, games: list[Game], played: int) -> None:
+    """Store each table's game with its first `played` hands, in progress (as `sudija import` stores a log)."""
+    db = await open_database(database)
+    try:
+        rows = [
+            GameRow.of(replace(game, hands=game.hands[:played], status=GameStatus.IN_PROGRESS, ended_at=None))
+            for game in games
+        ]
+        await db.games.store(rows, datetime.now(UTC))
+    finally:
+        await db.close()
+
+
+def load(url: str, games: list[Game], moves: bool, played: int, rate: float, out: Queue) -> None:
+    """The child process: build the tables' events, then post them, the tables side by side."""
+    import aiohttp  # noqa: PLC0415 (a bench loads what it measures)
+
+    tables = len(games)
+    all_events = [[encode(doc) for doc in table_events(game, moves, played)] for game in games]
     clock = SystemClock()
 
     async def run() -> tuple[list[float], float, int]:
@@ -230,6 +262,9 @@ class Run:
 
 
 def run_once(database: str, args: argparse.Namespace, beside: bool) -> Run:
+    games = table_games(args.tables, args.hands, args.played, datetime.now(UTC))
+    if args.played:
+        asyncio.run(store_played(database, games, args.played))
     context = multiprocessing.get_context("fork")
     ports: Queue = context.Queue()
     analyses: Synchronized[int] = context.Value("i", 0)  # type: ignore[assignment]
@@ -249,7 +284,7 @@ def run_once(database: str, args: argparse.Namespace, beside: bool) -> Run:
     results: Queue = context.Queue()
     tables = context.Process(
         target=load,
-        args=(f"http://127.0.0.1:{port}/v1/events", args.tables, args.hands, args.moves, args.rate, results),
+        args=(f"http://127.0.0.1:{port}/v1/events", games, args.moves, args.played, args.rate, results),
     )
     cpu_before = _cpu_seconds(bot.pid)
     done_before, imported_before = analyses.value, imported.value
@@ -309,6 +344,12 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=30, help="hands per table's game (default 30)")
     parser.add_argument("--moves", action="store_true", help="also post every move (move_played)")
     parser.add_argument(
+        "--played",
+        type=int,
+        default=0,
+        help="hands each game has stored before its table posts (a long evening: each hand checked against them)",
+    )
+    parser.add_argument(
         "--rate",
         type=float,
         default=0.0,
@@ -335,7 +376,8 @@ def main() -> int:
     offered = f"offered {args.rate:,.0f}/s" if args.rate else "as fast as acknowledged"
     print(
         f"\n{args.tables} tables, {'with' if args.moves else 'without'} moves, {offered}"
-        f" (target beside the import and the Arbitar: ≥ {TARGET_RATE:,}/s, p99 ≤ {TARGET_P99_MS} ms)"
+        + (f", each game {args.played} hands in" if args.played else "")
+        + f" (target beside the import and the Arbitar: ≥ {TARGET_RATE:,}/s, p99 ≤ {TARGET_P99_MS} ms)"
     )
     print("                       events/s   p50 ms   p99 ms   bot CPU ms/event   target")
     met = True
