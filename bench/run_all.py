@@ -41,6 +41,7 @@ FULL = [
     ("memory", ["--games", "100000", "--members", "10000"]),
     ("render", []),
     ("gameserver", ["--moves", "--hands", "10", "--database", DATABASE]),
+    ("gameserver", ["--moves", "--played", "150", "--hands", "5", "--alone-only", "--database", DATABASE]),
     ("platforms", ["--members", "200"]),
     ("cross_process", ["--calls", "1000", "--referees", "50"]),
     ("web", ["--requests", "200"]),
