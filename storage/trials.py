@@ -206,6 +206,31 @@ class TrialStore:
         )
         return [(int(r[0]), int(r[1]), parse_stored_time(r[2]), json.loads(r[3])) for r in rows]
 
+    async def participants_of_game(self, game: int) -> dict[int, list[Participant]]:
+        """The participants of every trial of `game`, by trial (each list as `participants` orders it): what a page
+        listing the game's trials reads once instead of once per trial."""
+        rows = await self.db.connection.execute_fetchall(
+            "SELECT p.trial, p.member, p.role, p.joined_at FROM trial_participants p JOIN trials t ON t.id = p.trial"
+            " WHERE t.game = ? ORDER BY p.trial, p.joined_at, p.member",
+            (game,),
+        )
+        found: dict[int, list[Participant]] = {}
+        for r in rows:
+            found.setdefault(int(r[0]), []).append(Participant(r[1], PartyRole(r[2]), parse_stored_time(r[3])))
+        return found
+
+    async def messages_of_game(self, game: int) -> dict[int, list[TrialMessage]]:
+        """The conversation of every trial of `game`, by trial (each as `messages` orders it)."""
+        rows = await self.db.connection.execute_fetchall(
+            "SELECT m.trial, m.member, m.text, m.at FROM trial_messages m JOIN trials t ON t.id = m.trial"
+            " WHERE t.game = ? ORDER BY m.trial, m.id",
+            (game,),
+        )
+        found: dict[int, list[TrialMessage]] = {}
+        for r in rows:
+            found.setdefault(int(r[0]), []).append(TrialMessage(r[1], r[2], parse_stored_time(r[3])))
+        return found
+
     async def participants(self, trial_id: int) -> list[Participant]:
         async with self.db.connection.execute(
             "SELECT member, role, joined_at FROM trial_participants WHERE trial = ? ORDER BY joined_at, member",

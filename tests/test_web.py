@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
 import aiohttp
+import jinja2
 import pytest
 from web_club import (
     COUNCILOR,
@@ -31,6 +32,7 @@ from bot.registry import BY_NAME, run
 from bot.registry.spec import Args, Caller, Place
 from club import Club
 from rules.appeals import AppealKind, AppealRules
+from rules.gamelog import GameStatus
 
 READERS = ("marko", STRANGER, REFEREE, COUNCILOR, MODERATOR, OWNER)
 MISSING = "/partije/999999999/sudjenja"  # a page that is not there, for every reader
@@ -292,3 +294,45 @@ async def test_trials_list_the_games_reports_as_presude_does(site: Site) -> None
         assert "(apelacija)" in section.group()
     _, other = await site.get("marko", f"/partije/{IN_GAME}/sudjenja")
     assert 'class="appeals reports"' not in other  # another game's reports are not this one's
+
+
+async def test_a_games_trials_are_read_at_once_as_one_by_one(site: Site) -> None:
+    """Suđenja reads the participants and conversations of all the game's trials in one query each: the same
+    rows, in the same order, as the per-trial reads the chat's /presude makes."""
+    db = site.club.db
+    for number in (IN_GAME, OUT_OF_GAME):
+        parties = await db.trials.participants_of_game(number)
+        said = await db.trials.messages_of_game(number)
+        trials = await db.trials.for_game(number)
+        assert trials
+        for trial in trials:
+            assert parties.get(trial.id, []) == await db.trials.participants(trial.id)
+            assert said.get(trial.id, []) == await db.trials.messages(trial.id)
+        assert set(parties) | set(said) <= {t.id for t in trials}  # no other game's trial
+    assert await db.trials.participants_of_game(999999) == {}
+
+
+async def test_the_score_sheet_is_made_once_per_paper_and_language(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The paper's score sheet is kept with the kept paper: made once for a version, a language and whether
+    names are shown, and made anew when the game's log grows (its version rises) — never a stale sheet."""
+    made: list[str] = []
+    render = jinja2.Template.render
+
+    def counting(template: jinja2.Template, *args: object, **kwargs: object) -> str:
+        if template.name == "_sheet.html":
+            made.append(template.name)
+        return render(template, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Template, "render", counting)
+    path = f"/partije/{IN_GAME}"
+    _, first = await site.get("marko", path)
+    _, again = await site.get("ivana", path)  # another player: the same sheet
+    assert len(made) == 1
+    assert first.count('<tr id="ruka-') == again.count('<tr id="ruka-') == 3
+    _, official = await site.get(MODERATOR, path)  # names shown: a sheet of its own
+    assert len(made) == 2
+    assert REFEREE in official
+    await site.club.game(IN_GAME, ("marko", "ivana", "sanja"), status=GameStatus.IN_PROGRESS, hands=4)
+    _, grown = await site.get("marko", path)
+    assert len(made) == 3
+    assert grown.count('<tr id="ruka-') == 4

@@ -24,6 +24,7 @@ from bot.desk.deps import DeskDeps
 from bot.desk.penalties import MemberCard, PenaltyDesk
 from bot.desk.refused import Refused
 from bot.desk.statistics import club_zone, council_figures
+from bot.papers import KeptPaper
 from bot.views import TranscriptLine, render_verdict
 from rules.arbitar.evidence import evidence_lines
 from rules.cards import Card
@@ -149,6 +150,7 @@ class GamePage:
     names: bool  # the referees' names on the paper's changes (else their trial numbers only)
     hands: tuple[HandLine, ...] | None  # None: the reader may not see the cards
     hand: HandView | None = None  # the hand asked for (Prikaz ruke), where he may see it
+    kept: KeptPaper | None = None  # the kept paper it was read from: what a face makes of it is kept there too
 
 
 # Suđenja ---------------------------------------------------------------------------------------------------
@@ -292,7 +294,7 @@ class ArchiveDesk(DeskBase):
             if hand is not None:
                 chosen = game.hands[[h.n for h in game.hands].index(hand)]
                 view = self._hand(chosen, paper.hand(hand), tuple(analyses.get(hand, ())))
-        return GamePage(summary, game, paper, refe_marks(paper), marks, names, lines, view)
+        return GamePage(summary, game, paper, refe_marks(paper), marks, names, lines, view, kept)
 
     async def _judges(self, viewer: Member, number: int) -> bool:
         """Does `viewer` judge the game's open trial now (its referee, or a councilor joined to it)?"""
@@ -382,8 +384,10 @@ class ArchiveDesk(DeskBase):
         summary = await self.db.games.summary(number)
         if summary is None:
             raise Refused("call.unknown_game", game=number)
-        reading = await self.lookups.trials_reading(viewer, number, summary.players)
         trials = await self.db.trials.for_game(number)
+        parties = await self.db.trials.participants_of_game(number)  # one read for all the game's trials
+        reading = await self.lookups.trials_reading(viewer, number, summary.players, trials, parties)
+        conversations = await self.db.trials.messages_of_game(number) if reading.readable else {}
         names = {m.id: m.nick for m in await self.db.members.all()}
         appeals = await self.db.appeals.for_trials([t.id for t in trials])
         appeals += await self.db.appeals.reports_of_game(number)  # as /presude lists them, after the appeals
@@ -406,7 +410,13 @@ class ArchiveDesk(DeskBase):
         entries = []
         for trial in trials:
             readable = trial.id in reading.readable
-            said = await self.lookups.transcript(trial.id, names, reading.names) if readable else None
+            said = (
+                self.lookups.transcript_of(
+                    conversations.get(trial.id, []), parties.get(trial.id, []), names, reading.names
+                )
+                if readable
+                else None
+            )
             entries.append(
                 TrialEntry(
                     trial,

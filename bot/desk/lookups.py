@@ -6,7 +6,7 @@ One per part, over the desk's one `DeskDeps`; what it writes is in the reader's 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -27,7 +27,7 @@ from rules.nicknames import NickRefused, check_nick, check_scripts, identity_key
 from rules.paper_render import paper_text
 from storage.database import Database
 from storage.states import SpaceState
-from storage.trials import Trial
+from storage.trials import Participant, Trial, TrialMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,20 +211,38 @@ class Lookups:
     async def transcript(self, trial_id: int, names: dict[int, str], show_names: bool) -> list[TranscriptLine]:
         """A trial's whole conversation, each line labelled by its author (by function for the referee and a
         councilor when the viewer may not see their names)."""
-        roles = {p.member: p.role for p in await self.db.trials.participants(trial_id)}
-        return [
-            TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, self.voice.messages), msg.text)
-            for msg in await self.db.trials.messages(trial_id)
-        ]
+        parties = await self.db.trials.participants(trial_id)
+        return self.transcript_of(await self.db.trials.messages(trial_id), parties, names, show_names)
 
-    async def trials_reading(self, viewer: Member | None, number: int, players: Sequence[str]) -> TrialsReading:
+    def transcript_of(
+        self,
+        said: Sequence[TrialMessage],
+        parties: Sequence[Participant],
+        names: dict[int, str],
+        show_names: bool,
+    ) -> list[TranscriptLine]:
+        """`transcript` of a conversation and participants already read."""
+        roles = {p.member: p.role for p in parties}
+        m = self.voice.messages
+        return [TranscriptLine(msg.at, author_label(msg.member, roles, names, show_names, m), msg.text) for msg in said]
+
+    async def trials_reading(
+        self,
+        viewer: Member | None,
+        number: int,
+        players: Sequence[str],
+        trials: Sequence[Trial] | None = None,
+        parties: Mapping[int, Sequence[Participant]] | None = None,
+    ) -> TrialsReading:
         """What `viewer` reads of game `number`'s trials (the game `players` played), for every face that lists
         them (`/presude`, the web's Suđenja): the referees' names or their functions, and which trials' whole
-        conversation (`bot.records.access`: as `/zapisnik`)."""
+        conversation (`bot.records.access`: as `/zapisnik`). `trials` and their `parties`, when given, are the
+        game's as already read."""
         readable: set[int] = set()
         if viewer is not None:
-            for one in await self.db.trials.for_game(number):
-                if (await trial_access(self.db, self.config, viewer, one, players)).transcript:
+            for one in trials if trials is not None else await self.db.trials.for_game(number):
+                given = parties.get(one.id, []) if parties is not None else None
+                if (await trial_access(self.db, self.config, viewer, one, players, given)).transcript:
                     readable.add(one.id)
         return TrialsReading(self.sees_referee_names(viewer), frozenset(readable))
 

@@ -5,14 +5,14 @@ whether he played its game — so that no face decides it on its own."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bot.config import Config
 from rules.members import Member, sees_names, sees_transcript
 from rules.nicknames import identity_key
 from storage.database import Database
-from storage.trials import Trial
+from storage.trials import Participant, Trial
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,10 +23,20 @@ class Access:
     names: bool  # who judged, by name (else the referee and the councilors by function)
 
 
-async def trial_access(db: Database, config: Config, reader: Member, trial: Trial, players: Collection[str]) -> Access:
-    """What `reader` may read of `trial`, a trial of the game `players` played."""
+async def trial_access(
+    db: Database,
+    config: Config,
+    reader: Member,
+    trial: Trial,
+    players: Collection[str],
+    participants: Sequence[Participant] | None = None,
+) -> Access:
+    """What `reader` may read of `trial`, a trial of the game `players` played (its `participants` read here unless
+    given: a page of the game's trials reads them once for all)."""
     offices = config.offices(reader)
-    parties = {p.member for p in await db.trials.participants(trial.id)} | {trial.caller, trial.referee}
+    if participants is None:
+        participants = await db.trials.participants(trial.id)
+    parties = {p.member for p in participants} | {trial.caller, trial.referee}
     played = identity_key(reader.nick) in {identity_key(nick) for nick in players}
     return Access(
         sees_transcript(offices, reader.id in parties, played),

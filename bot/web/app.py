@@ -14,6 +14,7 @@ not cached. An error inside is logged and answered with a plain page: never a tr
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -28,9 +29,11 @@ from urllib.parse import urlsplit
 
 import aiohttp_jinja2
 from aiohttp import web
+from markupsafe import Markup
 
 from bot.config import Config
 from bot.desk import Desk
+from bot.desk.archive import GamePage
 from bot.desk.refused import Refused
 from bot.desk.signin import LINK_LIFETIME, SIGN_IN_PATH, Opened, SignedIn
 from bot.ports import Document
@@ -202,8 +205,22 @@ async def partije(request: web.Request) -> web.StreamResponse:
 
 
 async def partija(request: web.Request) -> web.StreamResponse:
-    value = await shown(request, PARTIJA, _values(request, partija=request.match_info["partija"]))
-    return await page(request, "partija.html", p=value)
+    value: GamePage = await shown(request, PARTIJA, _values(request, partija=request.match_info["partija"]))
+    return await page(request, "partija.html", p=value, sheet=functools.partial(score_sheet, request, value))
+
+
+def score_sheet(request: web.Request, value: GamePage, words: Words) -> Markup:
+    """The paper's score sheet (_sheet.html) in `words`' language. It is made from the kept paper alone (its
+    version), the language, whether names are shown and whether its hands are linked; so it is made once for each
+    of these and kept with the paper (`KeptPaper.derived`), dropped when the game or its changes are written."""
+
+    def make() -> Markup:
+        template = aiohttp_jinja2.get_env(request.app).get_template("_sheet.html")
+        return Markup(template.render(p=value, w=words, t=words.t))
+
+    if value.kept is None:
+        return make()
+    return value.kept.derived(("web.sheet", words.lang, value.names, value.hands is not None), make)
 
 
 async def ruka(request: web.Request) -> web.StreamResponse:
