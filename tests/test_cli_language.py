@@ -164,3 +164,19 @@ def test_zapisnik_and_its_counts_speak_the_language(
             "ru": "z.html: 4 сообщения",
         }[language]
     )
+
+
+@pytest.mark.parametrize("language", ["sr", "sr-Cyrl", "en", "ru"])
+def test_the_sub_commands_are_listed_and_described_in_the_language(
+    language: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = Catalogue(language)
+    with pytest.raises(SystemExit):
+        main(["--lang", language, "--help"])
+    listed = " ".join(capsys.readouterr().out.split())
+    assert words.t("cli.description") in listed
+    for name in ("arbitar", "gameserver-check", "import", "papir", "zapisnik"):
+        assert f"{name} {words.t(f'cli.cmd.{name}')}" in listed
+    with pytest.raises(SystemExit):
+        main(["--lang", language, "papir", "--help"])  # --lang before the sub-command holds for it
+    assert words.t("cli.cmd.papir.about") in " ".join(capsys.readouterr().out.split())

@@ -55,17 +55,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sudija", description=words.t("cli.description"))
     parser.add_argument("--config", default=None, help=words.t("cli.option.config"))
     parser.add_argument("--version", action=_PrintVersion, help=words.t("cli.option.version"))
+    add_lang_option(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         module.register(subparsers)
-    for sub in subparsers.choices.values():
+    for action in subparsers._choices_actions:  # each sub-command's line in `sudija --help`
+        action.help = words.t(f"cli.cmd.{action.dest}")
+    for name, sub in subparsers.choices.items():
+        sub.description = words.t(f"cli.cmd.{name}.about")
         # Not given after the sub-command: the value before it (or its default) stands.
         sub.add_argument("--config", default=argparse.SUPPRESS, help=words.t("cli.option.config"))
         if not any("--lang" in action.option_strings for action in sub._actions):
             add_lang_option(sub)  # every sub-command speaks any of the four languages
+        for action in sub._actions:
+            if "--lang" in action.option_strings:  # not given after the sub-command: the value before it stands
+                action.default = argparse.SUPPRESS
     return parser
 
 
