@@ -172,6 +172,43 @@ async def test_a_held_chat_holds_its_own_effects_and_no_other_chats(scene: Scene
 
 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
+async def test_a_put_off_effect_outlives_the_process_and_is_sent_once(scene: Scene) -> None:
+    """An effect put off by a held chat is a pending row of the chat outbox, nothing more: the process goes down
+    during the hold, the next one (whose rate limiter knows no hold) sends it once the wait is over — once."""
+    fake = scene.fake
+    time = Timeline(scene)
+    outbox_on(scene, time)
+    desk = scene.a.desk
+    mira = await desk.member_for("telegram", str(scene.u("mira").id))
+    assert mira is not None
+    mark = fake.mark()
+    limiter = ClubRateLimiter(clock=time.now, sleep=time.sleep, paced=False)
+    async with scene.running(concurrent=True, limiter=limiter):
+        try:
+            fake.flood(20, retry_after=20, chat=scene.u("mira"))
+            async with asyncio.timeout(30):  # a guard: the clock never moves by itself
+                await desk.delivery.enqueue_effects([desk.delivery.told(mira.id, "posle pauze")])
+            assert limiter.held(scene.u("mira").id)
+        finally:
+            await time.release()
+    await scene.a.close()  # the whole process goes down while mira's chat is held
+    await scene.open()
+    time = Timeline(scene)
+    outbox = outbox_on(scene, time)
+    limiter = ClubRateLimiter(clock=time.now, sleep=time.sleep, paced=False)
+    async with scene.running(concurrent=True, limiter=limiter):
+        try:
+            await time.advance(21)
+            outbox.wake()
+            await scene.got("mira", "posle pauze", since=mark)
+        finally:
+            await time.release()
+    to_mira = [r for r in fake.calls("sendMessage") if r.params["chat_id"] == scene.u("mira").id and r.index >= mark]
+    assert [(r.params["text"], r.error_code) for r in to_mira] == [("posle pauze", 429), ("posle pauze", None)]
+    assert [e.state.value for e in await outbox.store.listing()].count("pending") == 0
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own RetryAfter
 async def test_a_flood_wait_on_a_callback_answer_is_retried_only_while_the_press_can_be_answered(
     scene: Scene,
 ) -> None:
