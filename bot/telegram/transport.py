@@ -10,8 +10,8 @@ What each costs, as bench/platforms.py measures it: docs/telegram.md, "For devel
 
 The long poll's client (`UpdatesRequest`) also leaves out what the bot never reads of a pressed message: its
 formatting (``entities``), which PTB would otherwise build into an object per entity — a call's notice carries a
-mention per referee, so a burst of presses on it cost about 1 ms of CPU each before the first of them was even
-answered (bench/platforms.py). The handlers read of a pressed message only its chat, id, keyboard and topic.
+mention per referee, so every press of a burst on it paid for as many objects before the first of them was even
+answered (docs/telegram.md). The handlers read of a pressed message only its chat, id, keyboard and topic.
 
 Everything above the wire is PTB's own: `BaseRequest.post` builds the parameters and reads Telegram's answers
 (errors, flood control, ``retry_after``), the rate limiter wraps the calls; this class only moves bytes. Like
