@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from storage.database import Database
 from rules.nicknames import identity_key
 from storage.nicknames import NickClash, add_spellings, spellings
-from storage.sql import SyncConnection
+from storage.sql import SyncConnection, rows_in
 
 
 def canonical_log(game: Game, doc: dict[str, Any] | None = None) -> tuple[str, bytes]:
@@ -354,14 +354,8 @@ def _store(conn: SyncConnection, rows: Sequence[GameRow], imported_at: datetime)
 
 def _digests(conn: SyncConnection, numbers: Sequence[int]) -> dict[int, str]:
     """The stored digest of each of `numbers` that is stored."""
-    found: dict[int, str] = {}
-    unique = sorted(set(numbers))
-    for start in range(0, len(unique), 500):
-        part = unique[start : start + 500]
-        sql = f"SELECT number, digest FROM games WHERE number IN ({','.join('?' * len(part))})"
-        for number, digest in conn.execute(sql, part).fetchall():
-            found[int(number)] = str(digest)
-    return found
+    rows = rows_in(conn, "SELECT number, digest FROM games WHERE number IN ({marks})", numbers)
+    return {int(number): str(digest) for number, digest in rows}
 
 
 def _continues(conn: SyncConnection, number: int, row: GameRow) -> bool:

@@ -25,7 +25,7 @@ from storage.events import EventStore
 from storage.games import GameRow
 from storage.nicknames import NickClash, register_sync
 from storage.outbox import OutboxStore
-from storage.sql import Connection, SyncConnection
+from storage.sql import Connection, SyncConnection, rows_in
 from storage.states import KorekcijaState
 
 if TYPE_CHECKING:
@@ -82,27 +82,16 @@ def _take(
 
 def _bodies(conn: SyncConnection, ids: Sequence[str]) -> dict[str, str]:
     """The stored body of each of `ids` already taken."""
-    found: dict[str, str] = {}
-    unique = sorted(set(ids))
-    for start in range(0, len(unique), 500):
-        part = unique[start : start + 500]
-        sql = f"SELECT id, body FROM gs_events WHERE id IN ({','.join('?' * len(part))})"
-        for event_id, body in conn.execute(sql, part).fetchall():
-            found[str(event_id)] = str(body)
-    return found
+    return {str(event_id): str(body) for event_id, body in rows_in(conn, _BODIES, ids)}
 
 
 def _last_seqs(conn: SyncConnection, games: Sequence[int]) -> dict[int, int]:
     """The last sequence number taken of each of `games` that has one."""
-    found: dict[int, int] = {}
-    unique = sorted(set(games))
-    for start in range(0, len(unique), 500):
-        part = unique[start : start + 500]
-        sql = f"SELECT game, max(seq) FROM gs_events WHERE game IN ({','.join('?' * len(part))}) GROUP BY game"
-        for game, seq in conn.execute(sql, part).fetchall():
-            if seq is not None:
-                found[int(game)] = int(seq)
-    return found
+    return {int(game): int(seq) for game, seq in rows_in(conn, _LAST_SEQS, games) if seq is not None}
+
+
+_BODIES = "SELECT id, body FROM gs_events WHERE id IN ({marks})"
+_LAST_SEQS = "SELECT game, max(seq) FROM gs_events WHERE game IN ({marks}) GROUP BY game"
 
 
 def _canonical(body: str) -> str:

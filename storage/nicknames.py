@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from rules.nicknames import identity_key
 from storage.database import now_text
+from storage.sql import rows_in
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -63,15 +64,11 @@ async def register(conn: Connection, nicks: Iterable[str], now: datetime) -> Non
 
 def spellings(conn: SyncConnection, keys: Iterable[str]) -> dict[str, str]:
     """The registered spelling of each of the identity `keys` that is registered (for a `run_transaction` body:
-    one statement per 500 keys)."""
-    found: dict[str, str] = {}
-    unique = sorted(set(keys))
-    for start in range(0, len(unique), 500):
-        part = unique[start : start + 500]
-        sql = f"SELECT key, nick FROM nicknames WHERE key IN ({','.join('?' * len(part))})"
-        for key, nick in conn.execute(sql, part).fetchall():
-            found[str(key)] = str(nick)
-    return found
+    one statement for many keys: `storage.sql.rows_in`)."""
+    return {
+        str(key): str(nick)
+        for key, nick in rows_in(conn, "SELECT key, nick FROM nicknames WHERE key IN ({marks})", keys)
+    }
 
 
 def add_spellings(conn: SyncConnection, new: Iterable[tuple[str, str]], now: datetime) -> None:

@@ -5,7 +5,7 @@ It is the part of aiosqlite's connection the stores use, so SQLite's connection 
 ``async with`` — with `fetchone`/`fetchall`/`rowcount`/`lastrowid`, `execute_fetchall` and `executemany`, the
 statements written once in SQLite's dialect with ``?`` placeholders. `SyncConnection` is what a
 `Database.run_transaction` body gets: sqlite3's connection, or a bridge to asyncpg from a worker thread.
-Rows are tuples (indexed by position) on both.
+Rows are tuples (indexed by position) on both. `rows_in` asks one statement for many keys at once.
 """
 
 from __future__ import annotations
@@ -57,3 +57,18 @@ class SyncConnection(Protocol):
     def execute(self, sql: str, parameters: Any = ..., /) -> SyncCursor: ...
 
     def executemany(self, sql: str, parameters: Any, /) -> SyncCursor: ...
+
+
+IN_CHUNK = 500  # keys per statement: far below SQLite's and PostgreSQL's limits on parameters
+
+
+def rows_in(conn: SyncConnection, sql: str, keys: Iterable[Any]) -> list[Any]:
+    """The rows of `sql` for every one of `keys` (each asked once), `IN_CHUNK` keys a statement: ``{marks}`` in
+    `sql` stands for the placeholders of the keys, as in ``SELECT id, body FROM gs_events WHERE id IN ({marks})``.
+    A batch's look-up in one round trip instead of one per key (on PostgreSQL each statement is one)."""
+    unique = sorted(set(keys))
+    rows: list[Any] = []
+    for start in range(0, len(unique), IN_CHUNK):
+        part = unique[start : start + IN_CHUNK]
+        rows += conn.execute(sql.format(marks=",".join("?" * len(part))), part).fetchall()
+    return rows

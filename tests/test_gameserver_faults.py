@@ -18,7 +18,7 @@ from bot.gameserver.protocol import encode, signed_headers
 from rules.gamelog import GameStatus, format_time, game_to_doc
 from storage.games import PreparedGame
 from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult
-from storage.sql import SyncConnection
+from storage.sql import IN_CHUNK, SyncConnection, rows_in
 
 
 @pytest.fixture
@@ -171,3 +171,19 @@ async def test_one_batch_answers_each_event_as_if_taken_one_by_one(linked: Linke
     again = await store.take_many([event("b", 2), event("g", 5)], now)  # a later batch reads what this one took
     assert again == [TakeResult(Taken.DUPLICATE, 4), TakeResult(Taken.ACCEPTED, 5)]
     assert await store.event_count() == 6
+
+
+async def test_a_batch_of_more_keys_than_one_statement_takes_is_read_in_parts(linked: Linked) -> None:
+    """`storage.sql.rows_in` (the taken ids, the import's digests and spellings): more keys than one statement
+    carries (`IN_CHUNK`), some given twice, are asked in parts and every row is found once."""
+    now = linked.clock.now()
+    count = IN_CHUNK * 2 + 7
+    events = [(f"many-{i}", "offer_made", None, None, f'{{"i":{i}}}', None) for i in range(count)]
+    assert {r.taken for r in await LiveFeedStore(linked.db).take_many(events, now) if isinstance(r, TakeResult)} == {
+        Taken.ACCEPTED
+    }
+    keys = [f"many-{i}" for i in range(count)] + ["many-0", "many-1", "not-taken"]
+    rows = await linked.db.run_transaction(
+        lambda conn: rows_in(conn, "SELECT id, body FROM gs_events WHERE id IN ({marks})", keys)
+    )
+    assert sorted(str(row[0]) for row in rows) == sorted(f"many-{i}" for i in range(count))
