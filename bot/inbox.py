@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.importer import FileReport, ImportReport, find_files, import_files
+from bot.tasks import cancelled
 from rules.nicknames import DEFAULT_SCRIPTS
 from storage.database import Database, is_busy
 from storage.outbox_engine import OutboxTable, Resolution
@@ -652,10 +653,7 @@ class InboxWorker:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancelled(task)
 
 
 def _summary(result: dict[str, Any]) -> str:

@@ -34,6 +34,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from bot.tasks import cancelled
 from storage.outbox_engine import OutboxTable
 from storage.states import OutboxState
 
@@ -407,8 +408,5 @@ class OutboxEngine(Generic[Row]):
         await self.run_forever()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        await cancelled(task)

@@ -13,12 +13,12 @@ sweep after it waits only until that deadline falls, so a process that did not w
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Protocol
 
+from bot.tasks import cancelled
 from storage.database import Database, is_busy
 from storage.deadlines import earliest_deadline
 
@@ -117,7 +117,4 @@ class Sweeper:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancelled(task)

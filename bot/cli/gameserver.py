@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import random
 import secrets
@@ -22,6 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 from bot.cli._common import club_config
+from bot.tasks import cancelled
 
 DEMO_PLAYERS = ("bojan", "zoran", "milica")
 DEMO_GAME = 1900001
@@ -127,8 +127,6 @@ async def _run(
         return await run_console(config, db_path, True, sys.stdin, sys.stdout, sys.stderr, ready=ready)
     finally:
         for task in playing:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancelled(task)
         await server.close()
         await runner.cleanup()
