@@ -47,6 +47,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+Opened = TypeVar("Opened", bound="Database")  # either backend's database, as it was opened
 
 MIGRATIONS_PACKAGE = "storage.migrations"
 REBUILDS = "-- sudija: rebuilds a table"  # the first line of an SQLite migration that makes a table anew
@@ -278,13 +279,7 @@ async def open_database(
         if isinstance(exc, sqlite3.Error):
             raise_translated(exc)
         raise
-    db = Database(connection, text)
-    try:
-        await registered(db)
-    except BaseException:
-        await db.close()
-        raise
-    return db
+    return await registered(Database(connection, text))
 
 
 def _read_only_uri(text: str) -> str:
@@ -303,11 +298,16 @@ async def _open_read_only(text: str, busy_timeout_ms: int) -> Database:
     return db
 
 
-async def registered(db: Database) -> Database:
-    """The club's nicknames stored before migration 0025 registered with their identity keys (once per club)."""
+async def registered(db: Opened) -> Opened:
+    """`db`, with the club's nicknames stored before migration 0025 registered with their identity keys (once per
+    club); closed when that fails, so a failed opening leaves no connection behind (both backends open so)."""
     from storage.nicknames import register_existing  # noqa: PLC0415 (storage.nicknames imports this module)
 
-    await register_existing(db, datetime.now(UTC))
+    try:
+        await register_existing(db, datetime.now(UTC))
+    except BaseException:
+        await db.close()
+        raise
     return db
 
 

@@ -375,12 +375,7 @@ async def open_postgres(
     if read_only:
         db.read_only = True
         return db
-    try:
-        await registered(db)
-    except BaseException:
-        await db.close()
-        raise
-    return db
+    return await registered(db)
 
 
 async def _bound_to_its_club(raw: asyncpg.Connection, club: str, target: str) -> None:
