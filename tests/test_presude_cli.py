@@ -175,3 +175,19 @@ def test_unknown_game_and_missing_database_exit_1(
     assert main(["presude", "1", "--db", missing]) == 1
     assert capsys.readouterr().err.strip() == missing_text(missing, Catalogue("sr"))
     assert not Path(missing).exists()
+
+
+async def test_as_finds_the_member_as_the_chat_and_papir_do(
+    club: Club, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--as` names a member by his nickname's identity key (`MemberStore.by_nick`), as `sudija papir --as` and
+    the chat do: a Cyrillic letter that looks like his own, or another case, is still marko; another name is not."""
+    await _judged_club(club)
+    assert await show(100, _db(tmp_path), as_json=True, viewer="marko") == 0
+    as_marko = json.loads(capsys.readouterr().out)
+    assert as_marko["trials"][1]["referee"] is None
+    for typed in ("MARKO", "m\u0430rko"):
+        assert await show(100, _db(tmp_path), as_json=True, viewer=typed) == 0
+        assert json.loads(capsys.readouterr().out) == as_marko
+    assert await show(100, _db(tmp_path), as_json=True, viewer="nepoznat") == 1
+    assert capsys.readouterr().err.strip() == Catalogue("sr").t("cli.unknown_member", nick="nepoznat")

@@ -129,7 +129,7 @@ async def show(
         names = {m.id: m.nick for m in members}
         member = None
         if viewer is not None:
-            member = next((m for m in members if m.nick.casefold() == viewer.casefold()), None)
+            member = await db.members.by_nick(viewer)  # as `sudija papir --as` and the chat find a nickname
             if member is None:
                 print(messages.t("cli.unknown_member", nick=viewer), file=sys.stderr)
                 return 1
