@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_datetime, format_skeleton, get_month_names
@@ -23,6 +23,7 @@ PATTERNS: dict[str, str] = {
 }
 #: The catalogue's plural entries a duration is written with, largest first.
 DURATION_UNITS = (("unit.days", 24 * 60), ("unit.hours", 60), ("unit.minutes", 1))
+LOCAL_TEXTS_KEPT = 8192  # moments written (`local_text`) kept, the least recently asked forgotten first
 
 
 @cache
@@ -38,8 +39,11 @@ def known_zone(name: str) -> bool:
     return True
 
 
+@lru_cache(maxsize=LOCAL_TEXTS_KEPT)
 def local_text(moment: datetime, language: str, zone_name: str, locale: str) -> str:
-    """The moment in the club's zone, written the language's way (a naive moment is taken as UTC)."""
+    """The moment in the club's zone, written the language's way (a naive moment is taken as UTC). A pure function
+    of its arguments (the zone's rules and the CLDR data are fixed for the process), so the moments a page shows
+    again and again (a trial's every message on Suđenja) are formatted once."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     local = moment.astimezone(zone(zone_name))
