@@ -32,7 +32,8 @@ None when neither applied). The card shown is the earliest erring card in play o
 else of the other defender); its better card is the alternative with the largest count difference (ties: the
 lower card), and its counts (better, worse, equal) are over every consistent layout.
 
-How it stays fast and exact (target: p95 0.5 s a hand on two cores, `bench/arbitar.py`):
+How it stays fast and exact (its target and what `bench/arbitar.py` measures: docs/solver-journal.md, "Where the
+Arbitar's budget goes"):
 
 - Only cards that lost a trick in the real layout are candidates (one `solver.solve` per defender card, capped
   in betl), and alternatives equivalent to each other (`layouts.equivalent`) are compared once.
