@@ -5,20 +5,17 @@ SQLite and on PostgreSQL; the nicknames stored before the identity keys are regi
 
 from __future__ import annotations
 
-import json
 import logging
-import random
 import unicodedata
 from pathlib import Path
 
 import pytest
+from test_nicknames import game_file
 
 from bot.config import ConfigError, from_dict
 from bot.importer import Importer
 from club import NOW, Club, database_for, make_club
 from rules.confusables import prototypes, skeleton
-from rules.gamelog import game_to_doc
-from rules.generator import generate_game
 from rules.nicknames import NickRefused, check_nick, check_scripts, identity_key
 from storage.database import open_database
 from storage.nicknames import NickClash
@@ -92,13 +89,6 @@ def test_the_club_allows_its_scripts_only() -> None:
         from_dict({"club": {"scripts": ["klingon"]}})
     with pytest.raises(ConfigError, match=r"club.owner: .*U\+0432"):
         from_dict({"club": {"owner": "весна"}})
-
-
-def game_file(folder: Path, number: int, players: tuple[str, str, str]) -> Path:
-    game = generate_game(random.Random(number), number, hands=2, players=players)
-    path = folder / f"{number}.json"
-    path.write_text(json.dumps(game_to_doc(game), ensure_ascii=False), encoding="utf-8")
-    return path
 
 
 async def test_the_import_refuses_every_invisible_and_look_alike_with_the_message(tmp_path: Path) -> None:
