@@ -255,7 +255,7 @@ async def test_the_demo_club_has_its_members_roles_games_and_table(tmp_path: Pat
         assert all(s.started_at <= NOW and (s.ended_at is None or s.ended_at <= NOW) for s in summaries)
     finally:
         await db.close()
-    assert "vesna      Vlasnik · online" in out
+    assert "vesna      Vlasnik · na mreži" in out
 
 
 def test_demo_games_are_timed_relative_to_the_clock() -> None:
@@ -364,7 +364,7 @@ async def test_english_club(tmp_path: Path) -> None:
 
 async def test_the_demo_owner_is_set_only_over_the_demo_club(tmp_path: Path) -> None:
     _, out, _ = await _run(tmp_path / "d.db", "!who\n")
-    assert "vesna      Vlasnik · online" in out
+    assert "vesna      Vlasnik · na mreži" in out
     db = await open_database(tmp_path / "real.db")
     await db.members.link("console", "vesna", "vesna", NOW)
     await db.close()
@@ -379,5 +379,5 @@ async def test_the_demo_owner_is_set_only_over_the_demo_club(tmp_path: Path) -> 
         ManualClock(NOW),
     )
     assert status == 0
-    assert "  vesna      offline\n" in out_io.getvalue()  # not a demo club: the configured owner stays
+    assert "  vesna      van mreže\n" in out_io.getvalue()  # not a demo club: the configured owner stays
     assert SR.t("console.demo_created", members=12, games=12, table=TABLE) not in out_io.getvalue()

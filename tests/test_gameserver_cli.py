@@ -47,7 +47,7 @@ def test_the_demo_shows_the_whole_loop(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "bojan      online · za stolom 1900001" in out  # the live table's players sat down
+    assert "bojan      na mreži · za stolom 1900001" in out  # the live table's players sat down
     assert "Poziv sudiji za partiju 1900001 (u toku)" in out  # /sudija at the table reaches its game
     assert "[server] pause_table 1900001" in out
     assert "[server] resume_table 1900001" in out
