@@ -8,9 +8,9 @@ Deadlines live in the database; `run_due` acts on every one that has passed and 
 (the scheduler calls it at each deadline and once at start).
 
 The use cases live in parts, one per concern (`calls`, `trials`, `penalties`, `catalogue`, `advisor`,
-`governance`, `links`, `votes`, `appeals`, `corrections`, the web's `archive` and `signin`), each built with its
-dependencies (`DeskDeps`) and the other parts it needs; `Desk` builds them, binds the steps they extend
-(`bot.desk.steps`), offers the three trial controls the parts extend as one entry each (`draft`, `finish`,
+`governance`, `links`, `votes`, `appeals`, `corrections`, `languages`, the web's `archive` and `signin`), each
+built with its dependencies (`DeskDeps`) and the other parts it needs; `Desk` builds them, binds the steps they
+extend (`bot.desk.steps`), offers the three trial controls the parts extend as one entry each (`draft`, `finish`,
 `show_hands`), and owns what spans the parts: start, the deadlines, buttons, membership and presence, and what the
 adapters may read.
 """
