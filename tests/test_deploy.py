@@ -106,11 +106,12 @@ def command_of(line: str, commands: set[str]) -> list[str] | None:
 
 
 def test_the_guides_document_commands_at_all() -> None:
-    found = [command_of(line, subcommands()) for _, line in documented()]
+    commands = subcommands()
+    found = [command_of(line, commands) for _, line in documented()]
     lines = [c for c in found if c is not None]
     assert len(lines) > 30
     assert ["run", "--config", "/etc/sudija/config.toml"] in lines  # the service line that once failed
-    spans = [command_of(span, subcommands()) for _, span in mentioned()]
+    spans = [command_of(span, commands) for _, span in mentioned()]
     assert ["migrate", "--check", "--config", "/etc/sudija/config.toml"] in spans
 
 
