@@ -9,6 +9,7 @@ No test waits for a timer: the bots' looks are triggered (a worker's `poll`), or
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -308,7 +309,8 @@ def test_bad_files_beside_a_running_bot_are_named_and_nothing_is_lost(
     [good] = write_logs(logs, [9201])
     unreadable = logs / "socket.json"  # a file nobody can read, whoever runs the command (root too)
     listener = socket.socket(socket.AF_UNIX)
-    listener.bind(str(unreadable))
+    with contextlib.chdir(logs):  # a socket's path is at most 107 bytes: bound by its name, from its folder
+        listener.bind(unreadable.name)
     try:
         assert main(["import", str(unreadable), str(good), "--db", str(db), "--wait", "--lang", "en"]) == 1
         captured = capsys.readouterr()
