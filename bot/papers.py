@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from storage.database import Database
 
 T = TypeVar("T")
-KEPT_GAMES = 16  # games whose paper is kept (a 200-hand game with its scoring and pictures: about 2 MB)
+KEPT_GAMES = 16  # games whose paper is kept: the tables being played and reviewed now (memory: bench/memory.py)
 _READS = 3  # loads of a game written meanwhile before one is used unkept
 
 
