@@ -46,7 +46,7 @@ def test_russian_words_are_russian_and_cyrillic_is_the_latin_transliterated() ->
         assert cyrillic_forms == tuple(to_cyrillic(f, key) for f in latin_forms), key
         if not key.startswith(("picture.short_", "picture.contract", "record.called_by", "record.taken_by")):
             assert cyrillic_forms != latin_forms, key  # Serbian words, in Cyrillic letters
-    assert own_text("ru", "paper.title") == "Лист партии {game}"
+    assert own_text("ru", "paper.title") == "Пуля партии {game}"
     assert own_text("ru", "picture.talon") == "прикуп"
 
 

@@ -2,7 +2,8 @@
 
 `bot.i18n.catalogues` loads them (keys are the msgids; plural entries chosen by the language's CLDR plural rule),
 `bot.i18n.cyrillic` makes Serbian Cyrillic from Serbian Latin letter by letter, and `bot.i18n.import_dict` brings
-entries written in the old Python-dict format (``"key": ("srpski", "English")``) into the catalogues.
+entries written in the old Python-dict format (``"key": ("srpski", "English")``) into the catalogues, and
+`bot.i18n.glossary` writes the preferans terms from their source, the table in `docs/glossary-ru.md`.
 """
 
 from storage.states import Language
