@@ -1,6 +1,6 @@
 """Text the desk shows that is built from data: a game's hands trick by trick (with the changes attached to each
 hand), a verdict, a game's trials with their whole conversation (paged), each line labelled by its author's
-function for those who may not see referees' and councilors' names."""
+function for those who may not see referees' and councilors' names, and the appeals and reports of a game."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from rules.paper_render import bid_text, change_text, contract_text, kontra_text
 from rules.penalty_model import PenaltyKind, Sanction
 from rules.play import replay
 from rules.verdicts import BulaChange, Draft, FallTransfer, Nobody, NoVerdict, Penalty, Settlement, verdict_from_json
+from storage.councils import Appeal
 from storage.states import EndReason, TrialOutcome
 from storage.trials import Trial
 
@@ -205,6 +206,37 @@ def render_trials(
             if len(said) > len(shown):
                 lines.append(m.t("presude.more", more=len(said) - len(shown), game=game, trial=trial.id, page=2))
     return "\n".join(lines)
+
+
+def render_appeals(appeals: Sequence[Appeal], names: Mapping[int, str], show_referees: bool, m: Catalogue) -> list[str]:
+    """The lines under a game's trials (`/presude`, `sudija presude`) for every appeal against them and every report
+    of the game itself: who filed it, when, its state and decision, the councilor who heard it (his name only to
+    those who see referees' names), and an appeal restriction in days; none when there are none."""
+    if not appeals:
+        return []
+    lines = [m.t("appeal.list_title")]
+    for appeal in appeals:
+        councilor = "—"
+        if appeal.councilor is not None:
+            councilor = names.get(appeal.councilor, "?") if show_referees else m.t("appeal.councilor_label")
+        lines.append(
+            m.t(
+                "report.list_line" if appeal.trial is None else "appeal.list_line",
+                appeal=appeal.id,
+                trial=appeal.trial or "—",
+                game=appeal.game,
+                kind=appeal.kind,
+                appellant=names.get(appeal.appellant, "?"),
+                filed=appeal.filed_at,
+                state=m.t(f"appeal.state_{appeal.state}"),
+                reason=appeal.reason or "—",
+                hearing=appeal.hearing or "—",
+                councilor=councilor,
+            )
+        )
+        if appeal.restriction_days:
+            lines.append(m.t("appeal.list_restriction", days=appeal.restriction_days))
+    return lines
 
 
 def transcript_pages(count: int, page_size: int = PAGE_SIZE) -> int:

@@ -5,20 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from test_appeals import setup as appeals_setup
 
 from bot.cli import main
 from bot.cli._common import missing_text
 from bot.cli.presude import show
+from bot.config import load
 from bot.messages import Catalogue
+from bot.ports import Upload
 from bot.views import render_trials
 from club import NOW, Club, make_club
+from rules.appeals import AppealKind, AppealRules
 from rules.gamelog import GameStatus, format_time
 from rules.verdicts import BulaChange, Draft, NoVerdict
 
+SR = Catalogue("sr")
 KEYS = ["id", "kind", "caller", "referee", "opened_at", "closed_at", "outcome", "verdict", "reason", "messages"]
 
 
@@ -191,3 +196,70 @@ async def test_as_finds_the_member_as_the_chat_and_papir_do(
         assert json.loads(capsys.readouterr().out) == as_marko
     assert await show(100, _db(tmp_path), as_json=True, viewer="nepoznat") == 1
     assert capsys.readouterr().err.strip() == Catalogue("sr").t("cli.unknown_member", nick="nepoznat")
+
+
+def test_text_lists_the_appeals_and_reports_in_every_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The text mode shows what the JSON mode and the chat's `/presude` show under the trials: petar's appeal,
+    rejected with 61 days of appeal restriction (a count in each language's plural form), and marko's report of
+    the game itself; the councilor who heard the appeal is named to the operator, and "većnik" to a player."""
+
+    async def build() -> None:
+        club = await make_club(tmp_path)
+        rules = AppealRules(
+            kinds=(AppealKind("zalba", 30),),
+            rejected_restriction_days=30,
+            restriction_min_days=30,
+            restriction_max_days=365,
+        )
+        trial = await appeals_setup(club, appeals=rules)
+        assert (await club.desk.appeals.file_appeal(await club.get("petar"), trial, None, "")).ok
+        v2 = await club.get("v2")
+        assert (await club.desk.press(v2, "appeal_take", 1)).ok
+        assert (await club.desk.appeals.decide_appeal(v2, 1, "odbijena", 61, "neosnovana")).ok
+        config_file = tmp_path / "reports.toml"
+        config_file.write_text('[club]\npack = "ruski_sajt"\n', encoding="utf-8")
+        club.desk.config = load(config_file)  # the third club's reports, of the same game
+        chat = Upload("stol-100.png", "image/png", b"\x89PNG the table's chat")
+        assert (await club.desk.appeals.file_report(await club.get("marko"), 100, "apelacija", "psovke", (chat,))).ok
+        await club.db.close()
+
+    asyncio.run(build())
+    monkeypatch.chdir(tmp_path)
+    assert main(["presude", "100", "--db", _db(tmp_path), "--json"]) == 0
+    appeal, report = json.loads(capsys.readouterr().out)["appeals"]
+    assert (appeal["trial"], appeal["state"], appeal["restriction_days"]) == (1, "rejected", 61)
+    assert (report["trial"], report["kind"], report["appellant"]) == (None, "apelacija", "marko")
+    restriction = {"sr": "61 dan", "sr-Cyrl": "61 дан", "en": "61 days", "ru": "61 день"}
+    for lang, days in restriction.items():
+        words = Catalogue(lang)
+        assert main(["presude", "100", "--db", _db(tmp_path), "--lang", lang]) == 0
+        out = capsys.readouterr().out.splitlines()
+        title = out.index(words.t("appeal.list_title"))
+        assert out[title + 1] == words.t("appeal.list_line", **_line(words, appeal, "v2"))
+        assert out[title + 2] == words.t("appeal.list_restriction", days=61)
+        assert out[title + 2].endswith(days)
+        assert out[title + 3] == words.t("report.list_line", **_line(words, report, "—"))
+        assert len(out) == title + 4
+    assert main(["presude", "100", "--db", _db(tmp_path), "--as", "marko"]) == 0
+    as_marko = capsys.readouterr().out
+    assert "v2" not in as_marko.split(SR.t("appeal.list_title"))[1]
+    assert SR.t("appeal.list_line", **_line(SR, appeal, SR.t("appeal.councilor_label"))) in as_marko
+
+
+def _line(words: Catalogue, shown: dict[str, object], councilor: str) -> dict[str, object]:
+    """An appeal's JSON as the parameters of its listed line."""
+    filed = datetime.fromisoformat(str(shown["filed_at"]).replace("Z", "+00:00"))
+    return {
+        "appeal": shown["id"],
+        "trial": shown["trial"] or "—",
+        "game": 100,
+        "kind": shown["kind"],
+        "appellant": shown["appellant"],
+        "filed": filed,
+        "state": words.t(f"appeal.state_{shown['state']}"),
+        "reason": shown["reason"] or "—",
+        "hearing": shown["hearing"] or "—",
+        "councilor": councilor,
+    }

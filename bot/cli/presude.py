@@ -1,7 +1,8 @@
 """`sudija presude GAME [--db FILE] [--json] [--as NICK]`: every trial of a game with its outcome, verdict, reason
 and whole conversation.
 
-Text: the desk's own rendering (`bot.views.render_trials`) with every message of each trial. ``--json``: stable
+Text: the desk's own rendering (`bot.views.render_trials`) with every message of each trial, then the game's appeals
+and reports as `/presude` lists them (`bot.views.render_appeals`), in the chosen language. ``--json``: stable
 keys — ``game`` and ``trials``, each trial with ``id``, ``kind`` (in_game / out_of_game), ``caller``, ``referee``
 (nicknames), ``opened_at``, ``closed_at`` (ISO 8601 UTC, null while open), ``outcome`` (verdict / no_verdict /
 interrupted / open), ``verdict`` (the stored verdict JSON, or null), ``reason`` and ``messages`` (every message:
@@ -38,7 +39,7 @@ from bot.cli._common import (
 from bot.config import Config
 from bot.messages import Catalogue
 from bot.records.access import game_players, trial_access
-from bot.views import TranscriptLine, author_label, render_trials
+from bot.views import TranscriptLine, author_label, render_appeals, render_trials
 from rules.gamelog import format_time
 from storage.councils import Appeal
 from storage.trials import Trial
@@ -119,7 +120,7 @@ async def show(
 ) -> int:
     """Print the trials of game `number` from the database at `db_path`; the exit status."""
 
-    messages = Catalogue(lang)
+    messages = Catalogue(lang, (config or Config()).timezone)
     async with existing_database(db_path, messages, (config or Config()).club_id) as db:
         if await db.games.summary(number) is None:
             print(messages.t("call.unknown_game", game=number), file=sys.stderr)
@@ -158,5 +159,6 @@ async def show(
             shown["appeals"] = [appeal_json(a, names, show_names) for a in appeals]
         print(json.dumps(shown, ensure_ascii=False, indent=2))
     else:
-        print(render_trials(number, trials, names, show_names, messages, said, page_size=None))
+        shown_text = render_trials(number, trials, names, show_names, messages, said, page_size=None)
+        print("\n".join([shown_text, *render_appeals(appeals, names, show_names, messages)]))
     return 0

@@ -42,7 +42,7 @@ from bot.desk.refused import Refused
 from bot.desk.trials import TrialDesk
 from bot.i18n.reader import for_the_club
 from bot.ports import Action, Button, CallPost, Channel, Document, Reply, TrialSpace, Upload
-from bot.views import render_verdict
+from bot.views import render_appeals, render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
 from rules.gamelog import GameStatus
 from rules.members import PartyRole, Role
@@ -729,28 +729,7 @@ class AppealDesk(DeskBase):
         appeals += await self.db.appeals.reports_of_game(number)
         if not appeals:
             return reply
-        lines = [reply.text, self.t("appeal.list_title")]
-        for appeal in appeals:
-            councilor = (
-                await self.lookups.nick(appeal.councilor)
-                if show_referees and appeal.councilor
-                else self.t("appeal.councilor_label")
-            )
-            lines.append(
-                self.t(
-                    "report.list_line" if appeal.trial is None else "appeal.list_line",
-                    appeal=appeal.id,
-                    trial=appeal.trial or "—",
-                    game=appeal.game,
-                    kind=appeal.kind,
-                    appellant=await self.lookups.nick(appeal.appellant),
-                    filed=appeal.filed_at,
-                    state=self.t(f"appeal.state_{appeal.state}"),
-                    reason=appeal.reason or "—",
-                    hearing=appeal.hearing or "—",
-                    councilor=councilor if appeal.councilor else "—",
-                )
-            )
-            if appeal.restriction_days:
-                lines.append(self.t("appeal.list_restriction", days=appeal.restriction_days))
+        members = {m for a in appeals for m in (a.appellant, a.councilor) if m is not None}
+        names = {m: await self.lookups.nick(m) for m in members}
+        lines = [reply.text, *render_appeals(appeals, names, show_referees, self.voice.messages)]
         return Reply("\n".join(lines), reply.buttons, reply.ok)
