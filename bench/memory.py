@@ -211,12 +211,15 @@ sys.exit(main(["run", "--config", sys.argv[3]]))
 
 class Fakes:
     """The fake Discord (a guild of `members` members, the referees' role and channels) and the fake Telegram (the
-    club's and the referees' groups), served on loopback by a thread of this process, with the members each
-    delivered to the bot (GUILD_CREATE and GUILD_MEMBERS_CHUNK) counted."""
+    club's and the referees' groups), served on loopback by a thread of this process, with the members delivered
+    to the bot counted: GUILD_CREATE carries those with a role (the guild is large), the rest come in chunks of at
+    most 1,000 (as Discord sends them), each member counted once."""
 
     def __init__(self, members: int) -> None:
         self.members = members
-        self.delivered = 0  # members sent to the bot
+        self.ids: set[str] = set()  # the members sent to the bot (GUILD_CREATE and the chunks overlap)
+        self.delivered = 0  # how many: len(ids)
+        self.chunks: list[int] = []  # the members of each GUILD_MEMBERS_CHUNK, in order
         self.setup: dict[str, Any] = {}
         self._ready = threading.Event()
         self._loop = asyncio.new_event_loop()
@@ -263,7 +266,10 @@ class Fakes:
 
             async def counted(session: Any, event: str, data: Any) -> bool:
                 if event in ("GUILD_CREATE", "GUILD_MEMBERS_CHUNK") and isinstance(data, dict):
-                    self.delivered += len(data.get("members") or ())
+                    self.ids.update(m["user"]["id"] for m in data.get("members") or ())
+                    self.delivered = len(self.ids)
+                    if event == "GUILD_MEMBERS_CHUNK":
+                        self.chunks.append(len(data["members"]))
                 return await send(session, event, data)
 
             discord._send_dispatch = counted  # type: ignore[method-assign]
@@ -354,8 +360,9 @@ def measure_run(db_path: str, members: int) -> tuple[int, int, str]:
                     tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
                     raise RuntimeError(f"sudija run stopped:\n{tail}")
                 how = (
-                    f"sudija run: Discord (a guild of {members:,} members, {fakes.delivered:,} member records "
-                    "delivered to its cache) and Telegram, on loopback fakes"
+                    f"sudija run: Discord (a guild of {members:,} members, {fakes.delivered:,} delivered to its "
+                    f"cache, {len(fakes.chunks)} chunks of at most {max(fakes.chunks, default=0):,}) and Telegram, "
+                    "on loopback fakes"
                 )
                 return samples[-1], rss_kib(process.pid, "VmHWM"), how
             finally:

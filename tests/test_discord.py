@@ -29,6 +29,7 @@ from fakes.discord_server import (
     FakeInteraction,
     FakeMember,
     FakeRole,
+    Perm,
     pointed_at,
     run_client,
     settle,
@@ -644,6 +645,42 @@ async def test_roles_and_presence_are_synced_on_ready_and_presence_updates_reach
         sudija1 = await app.db.members.by_nick("sudija1")
         assert sudija1 is not None
         assert not sudija1.online
+
+
+async def test_a_large_guilds_members_reach_the_bot_in_chunks_and_are_synced(world: World) -> None:
+    """A guild of 2,300: GUILD_CREATE carries only those online, with a role or a nickname; discord.py asks for the
+    rest (op 8) and gets them in chunks of at most 1,000 with one nonce; a linked member who is in none but the
+    last chunk is synced on ready all the same (the acts make him a referee: the bot writes the role)."""
+    fake = world.fake
+    fake.bot_role.permissions |= Perm.MANAGE_ROLES
+    fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
+    for i in range(2300 - len(fake.members) - 1):
+        fake.add_member(f"clan{i:04d}", status="offline")
+    zeta = fake.add_member("zeta", status="offline")  # no role, no nickname, offline: only in a chunk
+    app = await world.app()
+    member = await app.db.members.link("discord", str(zeta.id), "zeta", NOW)
+    await app.db.members.set_role(member.id, Role.REFEREE, True, None, NOW)
+    async with world.running(app) as bot:
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None
+        assert guild.large
+        assert guild.chunked
+        assert len(guild.members) == len(fake.members) == 2300
+        assert guild.get_member(zeta.id) is not None
+        created = next(f.payload["d"] for f in fake.gateway_sent if f.payload.get("t") == "GUILD_CREATE")
+        assert created["large"]
+        assert zeta.id not in {int(x["user"]["id"]) for x in created["members"]}
+        assert len(created["members"]) < 100
+        (request,) = fake.received_ops(8)
+        assert request["d"]["query"] == ""
+        assert request["d"]["limit"] == 0
+        chunks = fake.chunks_sent()
+        assert [len(c["members"]) for c in chunks] == [1000, 1000, 300]
+        assert [(c["chunk_index"], c["chunk_count"]) for c in chunks] == [(0, 3), (1, 3), (2, 3)]
+        assert {c["nonce"] for c in chunks} == {request["d"]["nonce"]}
+        assert str(zeta.id) in {x["user"]["id"] for x in chunks[-1]["members"]}
+        await fake.wait_until(lambda: world.referee_role.id in fake.members[zeta.id].roles, what="zeta's role")
+    assert not fake.unanswered_member_requests
 
 
 async def test_the_caller_leaving_the_server_ends_his_trial_and_the_thread_is_locked(world: World) -> None:

@@ -546,6 +546,70 @@ async def test_presences_are_dropped_without_the_intent(fake: FakeDiscord, membe
         assert guild.get_member(members["ana"].id) is not None
 
 
+def _sent(fake: FakeDiscord, event: str) -> list[dict[str, Any]]:
+    return [f.payload["d"] for f in fake.gateway_sent if f.payload.get("t") == event]
+
+
+async def test_member_requests_are_answered_in_chunks_and_bounded_as_discord_does(fake: FakeDiscord) -> None:
+    """Op 8 as Discord answers it: the whole list in chunks of at most 1,000, once per guild in 30 seconds (then
+    RATE_LIMITED with the request's nonce), a prefix query at most 100, the ids not found named, a nonce over 32
+    bytes dropped."""
+    ana = fake.add_member("ana", status="offline")
+    for i in range(1200):
+        fake.add_member(f"clan{i:04d}", status="offline")
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None
+        assert guild.chunked
+        assert len(guild.members) == len(fake.members)
+        assert [len(c["members"]) for c in fake.chunks_sent()] == [1000, len(fake.members) - 1000]
+        ws = bot._get_websocket(fake.guild_id)
+
+        await ws.request_chunks(fake.guild_id, query="", limit=0, nonce="again")  # within 30 s of the first
+        (limited,) = await fake.wait_until(lambda: _sent(fake, "RATE_LIMITED"), what="RATE_LIMITED")
+        assert limited["opcode"] == 8
+        assert limited["meta"] == {"guild_id": str(fake.guild_id), "nonce": "again"}
+        assert 0 < limited["retry_after"] <= 30
+        assert not fake.chunks_sent("again")
+        fake.age_member_requests(30)
+        await ws.request_chunks(fake.guild_id, query="", limit=0, nonce="later")
+        later = await fake.wait_until(lambda: len(fake.chunks_sent("later")) == 2 and fake.chunks_sent("later"))
+        assert [(c["chunk_index"], c["chunk_count"]) for c in later] == [(0, 2), (1, 2)]
+
+        found = await guild.query_members("clan", limit=100)  # discord.py's own bound is Discord's
+        assert len(found) == 100
+        await ws.request_chunks(fake.guild_id, query="clan", limit=500, nonce="wide")
+        (wide,) = await fake.wait_until(lambda: fake.chunks_sent("wide"), what="the prefix query's chunk")
+        assert len(wide["members"]) == 100
+
+        await ws.request_chunks(fake.guild_id, user_ids=[ana.id, 12345], limit=2, nonce="n" * 33)
+        chunk = await fake.wait_until(lambda: next((c for c in fake.chunks_sent() if c.get("not_found")), None))
+        assert "nonce" not in chunk
+        assert chunk["not_found"] == ["12345"]
+        assert [m["user"]["id"] for m in chunk["members"]] == [str(ana.id)]
+    assert not fake.unanswered_member_requests
+
+
+async def test_the_whole_member_list_without_the_members_intent_gets_no_answer(fake: FakeDiscord) -> None:
+    """Discord leaves the whole list unanswered without the GUILD_MEMBERS intent (the connection stays); a prefix
+    query is answered, without presences when the client lacks the GUILD_PRESENCES intent."""
+    fake.add_member("ana", status="online")
+    client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    async with run_client(client, fake) as bot:
+        assert not fake.received_ops(8)  # without the intent discord.py does not chunk at start
+        ws = bot._get_websocket(fake.guild_id)
+        await ws.request_chunks(fake.guild_id, query="", limit=0, nonce="all")
+        await ws.request_chunks(fake.guild_id, query="an", limit=5, presences=True, nonce="some")
+        (some,) = await fake.wait_until(lambda: fake.chunks_sent("some"), what="the prefix query's chunk")
+        assert [m["user"]["username"] for m in some["members"]] == ["ana"]
+        assert "presences" not in some
+        ((data, why),) = fake.unanswered_member_requests
+        assert data["nonce"] == "all"
+        assert why == "the whole member list without the GUILD_MEMBERS intent"
+        assert not fake.chunks_sent("all")
+        assert fake.connected
+
+
 async def test_message_content_is_blank_without_the_intent(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     async with run_client(ProofBot(fake.guild_id, message_content=False), fake) as bot:
         assert isinstance(bot, ProofBot)

@@ -20,7 +20,17 @@ interaction may be acknowledged once (400, code 40060, on the second callback), 
 seconds (404, code 10062, after it); callback types must fit the interaction type; message and component
 limits are checked (5 action rows of 5 buttons, 100-character custom_ids, 80-character labels, 2,000
 characters); events are only delivered when the client's intents allow them, and message content is blanked
-without the MESSAGE_CONTENT intent. The bot's permissions are computed as Discord does (roles, then the channel's
+without the MESSAGE_CONTENT intent. The members are delivered as Discord delivers them: GUILD_CREATE carries every
+member only to a client with the GUILD_PRESENCES intent in a guild of at most ``large_threshold`` members (the
+IDENTIFY's, 50 to 250, default 50); a larger guild ("large": true) sends only those online, with a role or a
+nickname, and a client without that intent (or a guild over 75,000) gets only the bot; the rest come by Request
+Guild Members (op 8) as GUILD_MEMBERS_CHUNK events of at most 1,000 members each, with ``chunk_index`` and
+``chunk_count`` and the request's ``nonce`` (one of at most 32 bytes; a longer one is dropped). The whole list (an
+empty query) takes the GUILD_MEMBERS intent, and with limit 0 is answered once per guild in 30 seconds (RATE_LIMITED
+after); a prefix query or ``user_ids`` returns at most 100; presences only with the GUILD_PRESENCES intent. A
+request Discord leaves unanswered (the whole list without the intent, neither query nor user_ids, a query without a
+limit, another guild) gets no answer here either, and is kept in ``unanswered_member_requests``.
+The bot's permissions are computed as Discord does (roles, then the channel's
 @everyone, role and member overwrites; a thread has its parent's): posting, editing, opening a thread, adding to
 it and locking it without the permission answer 403 with 50013 "Missing Permissions" (50001 "Missing Access"
 without View Channel) — adding someone to a private thread made with ``invitable=false`` takes Manage Threads,
@@ -84,6 +94,12 @@ __all__ = [
 DISCORD_EPOCH_MS = 1_420_070_400_000
 MAX_ATTACHMENTS = 10  # files a message may carry
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # bytes a file may have (a server without boosts)
+MEMBERS_PER_CHUNK = 1000  # members in one GUILD_MEMBERS_CHUNK
+MEMBERS_PER_QUERY = 100  # members a prefix query or a user_ids request returns at most
+NONCE_BYTES = 32  # a Request Guild Members nonce longer than this is ignored (the chunks carry none)
+FULL_LIST_EVERY = 30.0  # seconds: the whole member list is answered once per guild in this window
+LARGE_THRESHOLD = (50, 250, 50)  # IDENTIFY's large_threshold: its least, its most, its default
+GUILD_CREATE_CAP = 75_000  # above this many members GUILD_CREATE carries only the bot
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
 
@@ -382,6 +398,7 @@ class _Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     session_id: str | None = None
     intents: int = 0
+    large_threshold: int = LARGE_THRESHOLD[2]
     seq: int = 0
     identified: bool = False
     closed: bool = False
@@ -427,6 +444,8 @@ class FakeDiscord:
         self.errors: list[str] = []
         self.identifies: list[dict[str, Any]] = []
         self.gateway_queries: list[dict[str, str]] = []  # query of every gateway connection (v, encoding, ...)
+        self.unanswered_member_requests: list[tuple[dict[str, Any], str]] = []  # (op 8's data, why no answer)
+        self._full_list_sent: dict[int, float] = {}  # guild id -> when its whole member list was last answered
         # state
         self.messages: dict[int, dict[str, Any]] = {}
         self._channel_messages: dict[int, list[int]] = {}
@@ -679,6 +698,19 @@ class FakeDiscord:
         and the rate-limit headers, as Discord sends them (behind its proxy: a ``Via`` header)."""
         self._rate_limits.extend((re.compile(path), retry_after, global_) for _ in range(times))
 
+    def age_member_requests(self, seconds: float) -> None:
+        """Move the last whole-member-list answers ``seconds`` into the past (past 30 s another is answered)."""
+        for guild_id in self._full_list_sent:
+            self._full_list_sent[guild_id] -= seconds
+
+    def chunks_sent(self, nonce: str | None = None) -> list[dict[str, Any]]:
+        """The GUILD_MEMBERS_CHUNK events sent (of one request, by its nonce), in order."""
+        return [
+            f.payload["d"]
+            for f in self.gateway_sent
+            if f.payload.get("t") == "GUILD_MEMBERS_CHUNK" and (nonce is None or f.payload["d"].get("nonce") == nonce)
+        ]
+
     def age_interaction(self, interaction_id: int, seconds: float) -> None:
         """Move an interaction ``seconds`` into the past: past 15 minutes its token takes no more followups."""
         self.interactions[interaction_id].created -= seconds
@@ -831,7 +863,13 @@ class FakeDiscord:
 
     def _guild_payload(self, session: _Session) -> dict[str, Any]:
         presences_on = bool(session.intents & Intents.GUILD_PRESENCES)
-        members = list(self.members.values()) if presences_on else [self.members[self.bot_user.id]]
+        large = len(self.members) > session.large_threshold
+        members = list(self.members.values())
+        if not presences_on or len(members) > GUILD_CREATE_CAP:
+            members = [self.members[self.bot_user.id]]
+        elif large:  # only those online, with a role or a nickname (and the bot); the rest by op 8
+            members = [m for m in members if m.status != "offline" or m.roles or m.nick or m.id == self.bot_user.id]
+        presences = [m for m in members if m.status != "offline"] if large else members
         active_threads = [self._channel_payload(c) for c in self.channels.values() if c.is_thread and not c.archived]
         data: dict[str, Any] = {
             "id": str(self.guild_id),
@@ -863,7 +901,7 @@ class FakeDiscord:
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
             "joined_at": _now_iso(),
-            "large": False,
+            "large": large,
             "unavailable": False,
             "member_count": len(self.members),
             "voice_states": [],
@@ -872,7 +910,7 @@ class FakeDiscord:
                 self._channel_payload(c) for c in self.channels.values() if c.type not in _THREAD_TYPES and c.type != 1
             ],
             "threads": active_threads,
-            "presences": [self._presence_payload(m) for m in members] if presences_on else [],
+            "presences": [self._presence_payload(m) for m in presences] if presences_on else [],
             "stage_instances": [],
             "guild_scheduled_events": [],
             "soundboard_sounds": [],
@@ -1312,6 +1350,8 @@ class FakeDiscord:
             await session.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         session.intents = intents
+        least, most, default = LARGE_THRESHOLD
+        session.large_threshold = min(most, max(least, int(data.get("large_threshold") or default)))
         session.session_id = secrets.token_hex(16)
         self._known_sessions[session.session_id] = intents
         session.identified = True
@@ -1353,34 +1393,67 @@ class FakeDiscord:
             await self._send_dispatch(session, event, payload)
 
     async def _request_members(self, session: _Session, data: dict[str, Any]) -> None:
+        """Request Guild Members (op 8), answered as Discord answers it (see the module's docstring)."""
+        guild_id = data.get("guild_id")
+        if isinstance(guild_id, list):  # one guild per request: Discord answers the first only
+            guild_id = guild_id[0] if guild_id else None
         user_ids = data.get("user_ids")
         query = data.get("query")
-        if user_ids is None and query == "" and not session.intents & Intents.GUILD_MEMBERS:
-            await session.ws.close(code=4013, message=b"Invalid intent(s).")
+        limit = data.get("limit")
+        why = None
+        if str(guild_id) != str(self.guild_id):
+            why = "not the bot's guild"
+        elif user_ids is None and query is None:
+            why = "neither query nor user_ids"
+        elif user_ids is None and not isinstance(limit, int):
+            why = "a query without a limit"
+        elif user_ids is None and query == "" and not session.intents & Intents.GUILD_MEMBERS:
+            why = "the whole member list without the GUILD_MEMBERS intent"
+        if why is not None:
+            self.unanswered_member_requests.append((data, why))
             return
+        nonce = data.get("nonce")
+        if not isinstance(nonce, str) or len(nonce.encode()) > NONCE_BYTES:
+            nonce = None
         members = list(self.members.values())
         not_found: list[str] = []
         if user_ids is not None:
             wanted = [int(u) for u in (user_ids if isinstance(user_ids, list) else [user_ids])]
-            members = [m for m in members if m.id in wanted]
+            members = [self.members[u] for u in wanted if u in self.members][:MEMBERS_PER_QUERY]
             not_found = [str(u) for u in wanted if u not in self.members]
         elif query:
-            members = [m for m in members if m.user.username.lower().startswith(str(query).lower())]
-        limit = int(data.get("limit") or 0)
-        if limit:
-            members = members[:limit]
-        chunk: dict[str, Any] = {
-            "guild_id": str(self.guild_id),
-            "members": [m.payload() for m in members],
-            "chunk_index": 0,
-            "chunk_count": 1,
-            "not_found": not_found,
-        }
-        if data.get("presences"):
-            chunk["presences"] = [self._presence_payload(m) for m in members]
-        if data.get("nonce") is not None:
-            chunk["nonce"] = data["nonce"]
-        await self._send_dispatch(session, "GUILD_MEMBERS_CHUNK", chunk)
+            prefix = str(query).lower()
+            members = [m for m in members if m.user.username.lower().startswith(prefix)]
+            members = members[: min(int(limit or MEMBERS_PER_QUERY), MEMBERS_PER_QUERY)]
+        elif limit:  # an empty query with a limit: the first `limit` members
+            members = members[: int(limit)]
+        else:  # the whole list: answered once per guild in FULL_LIST_EVERY seconds
+            now = time.monotonic()
+            last = self._full_list_sent.get(self.guild_id)
+            if last is not None and now - last < FULL_LIST_EVERY:
+                meta: dict[str, Any] = {"guild_id": str(self.guild_id)}
+                if nonce is not None:
+                    meta["nonce"] = nonce
+                retry = round(FULL_LIST_EVERY - (now - last), 3)
+                await self._send_dispatch(session, "RATE_LIMITED", {"opcode": 8, "retry_after": retry, "meta": meta})
+                return
+            self._full_list_sent[self.guild_id] = now
+        presences = bool(data.get("presences")) and bool(session.intents & Intents.GUILD_PRESENCES)
+        parts = [members[i : i + MEMBERS_PER_CHUNK] for i in range(0, len(members), MEMBERS_PER_CHUNK)] or [[]]
+        for index, part in enumerate(parts):
+            chunk: dict[str, Any] = {
+                "guild_id": str(self.guild_id),
+                "members": [m.payload() for m in part],
+                "chunk_index": index,
+                "chunk_count": len(parts),
+            }
+            if not_found and index == 0:
+                chunk["not_found"] = not_found
+            if presences:
+                chunk["presences"] = [self._presence_payload(m) for m in part if m.status != "offline"]
+            if nonce is not None:
+                chunk["nonce"] = nonce
+            await self._send_dispatch(session, "GUILD_MEMBERS_CHUNK", chunk)
 
     async def _send(self, session: _Session, payload: dict[str, Any], *, event: str | None = None) -> bool:
         async with session.lock:
