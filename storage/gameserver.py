@@ -40,13 +40,18 @@ def _take(
     conn: SyncConnection, events: Sequence[tuple[str, str, int | None, int | None, str, Effect | None]], stamp: str
 ) -> list[TakeResult | EffectRefused]:
     """`LiveFeedStore.take_many`'s transaction. The ids already taken and each game's last sequence number are read
-    once for the whole batch (one statement each) and kept up to date as its events are taken, so an event costs
-    its effect's statements and a savepoint around them; the taken events are recorded together at the end (no
-    effect reads them). The same answers as taking the events one by one: an event that was refused leaves its id
-    untaken and its game's number unused, and an event taken earlier in the batch is a duplicate."""
+    once for the whole batch (one statement each) and kept up to date as its events are taken. An effect that may
+    be refused runs in a savepoint of its own; one that cannot (`Sure`) runs bare, and the moves (`MoveRow`) are
+    written after the loop, all in one statement, with one look-up of the korekcija requests they lapse; the taken
+    events are recorded together at the end (no effect reads them). The same answers as taking the events one by
+    one: an event that was refused leaves its id untaken and its game's number unused, an event taken earlier in
+    the batch is a duplicate, and an effect of a game whose move the batch holds runs after that move is written
+    (the feed's batches hold one event of a game at most).
+    Any error but a refusal fails the whole transaction (nothing of the batch is written, none is acknowledged)."""
     taken = _bodies(conn, [event[0] for event in events])
     last = _last_seqs(conn, [event[2] for event in events if event[2] is not None])
     recorded: list[tuple[str, str, int | None, int | None, str, str]] = []
+    moves: list[MoveRow] = []
     out: list[TakeResult | EffectRefused] = []
     for event_id, kind, game, seq, body, effect in events:
         current = 0 if game is None else last.get(game, 0)
@@ -58,7 +63,14 @@ def _take(
         if game is not None and seq != current + 1:
             out.append(TakeResult(Taken.GAP, current))
             continue
-        if effect is not None:
+        if effect is not None and not isinstance(effect, MoveRow) and any(m.game == game for m in moves):
+            _moves(conn, moves)  # an effect after a move of its game in the batch sees that move written
+            moves = []
+        if isinstance(effect, MoveRow):
+            moves.append(effect)
+        elif isinstance(effect, Sure):
+            effect.run(conn)
+        elif effect is not None:
             conn.execute("SAVEPOINT event")
             try:
                 effect(conn)
@@ -73,11 +85,29 @@ def _take(
             last[game] = seq or 0
         recorded.append((event_id, kind, game, seq, stamp, body))
         out.append(TakeResult(Taken.ACCEPTED, seq or 0))
+    if moves:
+        _moves(conn, moves)
     if recorded:
         conn.executemany(
             "INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)", recorded
         )
     return out
+
+
+def _moves(conn: SyncConnection, moves: Sequence[MoveRow]) -> None:
+    """The batch's moves written, and the korekcija requests of their games still open lapsed (no longer about the
+    last move), each one's parties told: one statement each, and one per request that lapses."""
+    conn.executemany(
+        "INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
+        [(m.game, m.hand, m.move, m.player, m.what, m.stamp) for m in moves],
+    )
+    by_game = {m.game: m for m in moves}
+    for request, game in rows_in(conn, _OPEN_KOREKCIJE, by_game):
+        move = by_game[int(game)]
+        _lapse_one(conn, int(request), move.stamp, move.now, move.told)
+
+
+_OPEN_KOREKCIJE = "SELECT id, game FROM korekcije WHERE game IN ({marks}) AND state IN ('pending', 'agreed')"
 
 
 def _bodies(conn: SyncConnection, ids: Sequence[str]) -> dict[str, str]:
@@ -141,7 +171,6 @@ class EffectRefused(Exception):
         self.message = message
 
 
-Effect = Callable[[SyncConnection], None]
 #: The chat effects that tell a lapsed korekcija's parties, by request id.
 Lapses = Mapping[int, Sequence[NewEffect]]
 
@@ -153,11 +182,46 @@ def _lapse(conn: SyncConnection, where: str, params: tuple[object, ...], now: da
     for (request,) in conn.execute(
         f"SELECT id FROM korekcije WHERE {where} AND state IN ('pending', 'agreed')", params
     ).fetchall():
-        conn.execute(
-            "UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE id = ? AND state IN ('pending', 'agreed')",
-            (stamp, request),
-        )
-        add_effects_sync(conn, told.get(int(request), ()), now)
+        _lapse_one(conn, int(request), stamp, now, told)
+
+
+def _lapse_one(conn: SyncConnection, request: int, stamp: str, now: datetime, told: Lapses) -> None:
+    """One open request lapses; its parties are told if it did (it was still open)."""
+    changed = conn.execute(
+        "UPDATE korekcije SET state = 'lapsed', closed_at = ? WHERE id = ? AND state IN ('pending', 'agreed')",
+        (stamp, request),
+    ).rowcount
+    if changed:
+        add_effects_sync(conn, told.get(request, ()), now)
+
+
+@dataclass(frozen=True, slots=True)
+class Sure:
+    """An effect that refuses nothing (it raises no `EffectRefused`): `take_many` runs it without a savepoint."""
+
+    run: Callable[[SyncConnection], None]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """A move of a hand in progress as `take_many` writes it, with the batch's other moves in one statement; a
+    korekcija request of its game still open lapses (no longer about the last move), and its parties are told
+    (`told`, by request: written only for a request this move did lapse)."""
+
+    game: int
+    hand: int
+    move: int
+    player: str
+    what: str
+    stamp: str
+    now: datetime
+    told: Lapses
+
+
+#: An effect that may be refused (`EffectRefused`): `take_many` runs it in a savepoint of its own.
+Refusable = Callable[[SyncConnection], None]
+#: What an event does in the transaction that takes it.
+Effect = Refusable | Sure | MoveRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +286,7 @@ class LiveFeedStore:
 
     # Effects (each runs inside `take_many`'s transaction, on the database thread) ----------------------------------
     @staticmethod
-    def store_game(row: GameRow, expected_digest: str | None, now: datetime) -> Effect:
+    def store_game(row: GameRow, expected_digest: str | None, now: datetime) -> Refusable:
         """Write the game's log (new, or grown from the stored one whose digest was `expected_digest`)."""
         stamp = now_text(now)
         report = json.dumps(row.cross_check, ensure_ascii=False) if row.cross_check is not None else None
@@ -269,17 +333,17 @@ class LiveFeedStore:
         return effect
 
     @staticmethod
-    def hand_done(game: int, hand: int, now: datetime, told: Lapses | None = None) -> Effect:
+    def hand_done(game: int, hand: int, now: datetime, told: Lapses | None = None) -> Sure:
         """A hand ended: korekcija requests on it lapse (each lapsed one's parties told: `told`, by request)."""
 
         def effect(conn: SyncConnection) -> None:
             conn.execute("INSERT OR IGNORE INTO gs_hands_done (game, hand) VALUES (?, ?)", (game, hand))
             _lapse(conn, "game = ? AND hand = ?", (game, hand), now, told or {})
 
-        return effect
+        return Sure(effect)
 
     @staticmethod
-    def seat(nick: str, game: int | None, now: datetime) -> Effect:
+    def seat(nick: str, game: int | None, now: datetime) -> Sure:
         """Where a member sits (None: he stood up); a nickname that is no member is not recorded."""
         stamp = now_text(now)
 
@@ -289,37 +353,28 @@ class LiveFeedStore:
                 (game, stamp, nick),
             )
 
-        return effect
+        return Sure(effect)
 
     @staticmethod
-    def stand_all(game: int, now: datetime) -> Effect:
+    def stand_all(game: int, now: datetime) -> Sure:
         """The game ended: everyone seated at it stands up."""
         stamp = now_text(now)
 
         def effect(conn: SyncConnection) -> None:
             conn.execute("UPDATE seating SET game = NULL, since = ? WHERE game = ?", (stamp, game))
 
-        return effect
+        return Sure(effect)
 
     @staticmethod
     def move(
         game: int, hand: int, move: int, player: str, what: str, now: datetime, told: Lapses | None = None
-    ) -> Effect:
+    ) -> MoveRow:
         """A move of the hand in progress; a pending korekcija of an earlier move lapses (no longer the last), and
         its parties are told (`told`, by request: written only for a request this move did lapse)."""
-        stamp = now_text(now)
-
-        def effect(conn: SyncConnection) -> None:
-            conn.execute(
-                "INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
-                (game, hand, move, player, what, stamp),
-            )
-            _lapse(conn, "game = ?", (game,), now, told or {})
-
-        return effect
+        return MoveRow(game, hand, move, player, what, now_text(now), now, told or {})
 
     @staticmethod
-    def undone(game: int, hand: int, move: int, now: datetime, told: Sequence[NewEffect] = ()) -> Effect:
+    def undone(game: int, hand: int, move: int, now: datetime, told: Sequence[NewEffect] = ()) -> Refusable:
         """The game server took a move back (korekcija done); the chat effects that tell it (`told`) are written
         with it."""
         stamp = now_text(now)
@@ -343,7 +398,7 @@ class LiveFeedStore:
         return effect
 
     @staticmethod
-    def offer(nick: str, offer: str, made: bool, now: datetime) -> Effect:
+    def offer(nick: str, offer: str, made: bool, now: datetime) -> Sure:
         """An offer made or withdrawn. Offers are about no game, so nothing orders their events: a withdrawal of an
         offer the bot has not heard made is remembered (`withdrawn_at`), and the late `offer_made` of it is void
         (it spends that memory). An offer withdrawn and made again (unblocked) is open again."""
@@ -369,10 +424,10 @@ class LiveFeedStore:
                     (nick, offer, stamp, stamp),
                 )
 
-        return effect
+        return Sure(effect)
 
     @staticmethod
-    def link_code(nick: str, code: str, now: datetime) -> Effect:
+    def link_code(nick: str, code: str, now: datetime) -> Sure:
         """A code the game server showed to `nick`; the same code issued again stays as it was (a spent code is
         never alive again)."""
         stamp = now_text(now)
@@ -382,7 +437,7 @@ class LiveFeedStore:
                 "INSERT OR IGNORE INTO gs_link_codes (nick, code, issued_at) VALUES (?, ?, ?)", (nick, code, stamp)
             )
 
-        return effect
+        return Sure(effect)
 
     # The live state, read ------------------------------------------------------------------------------------
     async def last_move(self, game: int) -> Move | None:

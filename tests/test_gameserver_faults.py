@@ -16,6 +16,7 @@ from linked import SECRET, Linked, live_game, players_linked
 
 from bot.gameserver.protocol import encode, signed_headers
 from rules.gamelog import GameStatus, format_time, game_to_doc
+from storage.chat_outbox import NewEffect
 from storage.games import PreparedGame
 from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult
 from storage.sql import IN_CHUNK, SyncConnection, rows_in
@@ -126,6 +127,48 @@ async def test_a_game_server_that_keeps_a_refused_seq_is_told_the_gap_and_heals(
     assert (await linked.get("ana")).seated_game is None
 
 
+async def test_a_batch_of_moves_lapses_each_game_s_open_korekcija_once(linked: Linked) -> None:
+    """The moves of a batch are written together, after its other events: each game's open korekcija request
+    lapses (it is no longer about the last move) and only its parties are told; an event after a move of its own
+    game in one batch (a korekcija done) finds that move written."""
+    store = LiveFeedStore(linked.db)
+    now = linked.clock.now()
+    ana = (await linked.get("ana")).id
+    tell = NewEffect("korekcija:991", "tell", {"member": ana, "text": "lapsed", "buttons": []})
+
+    def move(event_id: str, game: int, seq: int, n: int, told: Any = None) -> Any:
+        return (event_id, "move_played", game, seq, "{}", LiveFeedStore.move(game, 1, n, "ana", "x", now, told))
+
+    assert await store.take_many([move("m1", 991, 1, 1), move("m2", 992, 1, 1), move("m3", 993, 1, 1)], now)
+    requests = {}
+    for game in (991, 992, 993):
+        last = await store.last_move(game)
+        assert last is not None
+        requests[game] = await store.request_korekcija(last, ana, now)
+    before = await outbox_rows(linked)
+    results = await store.take_many(
+        [
+            move("m4", 991, 2, 2, {requests[991]: [tell]}),
+            move("m5", 992, 2, 2),
+            move("m6", 993, 2, 2),
+            ("d7", "korekcija_done", 993, 3, "{}", LiveFeedStore.undone(993, 1, 2, now)),  # the move just taken
+        ],
+        now,
+    )
+    assert [r.taken for r in results if isinstance(r, TakeResult)] == [Taken.ACCEPTED] * 4
+    states = {game: (await store.korekcija(request)) for game, request in requests.items() if request}
+    assert {game: k.state.value for game, k in states.items() if k} == {991: "lapsed", 992: "lapsed", 993: "lapsed"}
+    assert await outbox_rows(linked) == before + 1  # the one request told of gets its one message
+    last = await store.last_move(993)
+    assert last is not None
+    assert last.move == 1  # move 2 was written, then taken back
+
+
+async def outbox_rows(linked: Linked) -> int:
+    rows = await linked.db.connection.execute_fetchall("SELECT count(*) FROM chat_outbox", ())
+    return int(next(iter(rows))[0])
+
+
 async def test_one_batch_answers_each_event_as_if_taken_one_by_one(linked: Linked) -> None:
     """`LiveFeedStore.take_many` reads the ids taken and the games' last numbers once per batch: an event taken
     earlier in the same batch is a duplicate (or an id reused), the next number of a game follows the events the
@@ -134,7 +177,7 @@ async def test_one_batch_answers_each_event_as_if_taken_one_by_one(linked: Linke
     now = linked.clock.now()
 
     def refused(conn: SyncConnection) -> None:
-        LiveFeedStore.offer("ana", "written-then-refused", True, now)(conn)
+        LiveFeedStore.offer("ana", "written-then-refused", True, now).run(conn)
         raise EffectRefused("data", "refused after writing")
 
     def event(event_id: str, seq: int, effect: Effect | None = None, body: str = "") -> Any:

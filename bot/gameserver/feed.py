@@ -32,6 +32,8 @@ from storage.gameserver import (
     EffectRefused,
     Lapses,
     LiveFeedStore,
+    Refusable,
+    Sure,
     Taken,
     TakeResult,
     hand_text,
@@ -61,12 +63,17 @@ class _Work:
     pending_doc: tuple[str, dict[str, Any], list[str]] | None
 
 
-def _all(*effects: Effect) -> Effect:
+def _all(*effects: Refusable | Sure) -> Effect:
+    """The effects one after another: refusable (run in a savepoint) when any of them is."""
+
     def effect(conn: SyncConnection) -> None:
         for one in effects:
-            one(conn)
+            if isinstance(one, Sure):
+                one.run(conn)
+            else:
+                one(conn)
 
-    return effect
+    return effect if any(not isinstance(one, Sure) for one in effects) else Sure(effect)
 
 
 def _time(value: str, field: str) -> datetime:
