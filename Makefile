@@ -57,8 +57,9 @@ chaos: $(STAMP)
 cross: $(STAMP)
 	$(BIN)/python bench/cross_process.py --calls $${SUDIJA_CROSS_CALLS:-1000} --referees $${SUDIJA_CROSS_REFEREES:-50}
 
+# `make bench AGAINST=PATH`: the solver and the Arbitar also from another checkout, alternately (bench/run_all.py).
 bench: $(STAMP)
-	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/run_all.py $(if $(AGAINST),--against $(AGAINST))
 
 # Refresh requirements.lock: the newest versions pyproject.toml allows, installed into a fresh venv and pinned.
 lock:

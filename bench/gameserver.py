@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from pg import throwaway_postgres
+from targets import FEED_P99, FEED_RATE, report
 
 from bot.config import Config
 from bot.desk import Desk
@@ -57,8 +58,8 @@ from storage.postgres import drop_schema, scratch_schema
 
 SECRET = b"bench-secret"
 NAMES = ("ana", "marko", "petar", "jelena", "nikola", "milica", "dragan", "sanja", "vesna", "bojan", "zoran", "ivana")
-TARGET_RATE = 2000
-TARGET_P99_MS = 50
+TARGET_RATE = FEED_RATE.bound
+TARGET_P99_MS = FEED_P99.bound
 Queue = multiprocessing.Queue  # type: ignore[type-arg]
 
 
@@ -389,6 +390,15 @@ def main() -> int:
             f"  {label:19} {run.rate:10,.0f} {run.p50_ms:8.1f} {run.p99_ms:8.1f} {run.cpu_ms:18.3f}   "
             f"{'met' if ok else 'NOT met'}"
         )
+    shape = f"{args.tables} tables{', moves' if args.moves else ''}" + (
+        f", {args.played} hands in" if args.played else ""
+    )
+    for label, run in runs.items():
+        backend, where = label.split(" ", 1)
+        near = [o for o in runs if o != label and (o.startswith(backend) or o.endswith(where))]  # one differs
+        peer = "; ".join(f"{o} {runs[o].rate:,.0f}/s, p99 {runs[o].p99_ms:.1f} ms" for o in near)
+        report(f"live feed {where}, {backend}, {shape}, events/s", run.rate, FEED_RATE, peer=peer)
+        report(f"live feed {where}, {backend}, {shape}, p99", run.p99_ms, FEED_P99)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     failures = sum(run.failures for run in runs.values())
     return 0 if failures == 0 else 1

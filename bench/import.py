@@ -21,12 +21,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from targets import IMPORT_RATE
+from targets import report as figure
+
 from bot.importer import Importer
 from rules.gamelog import GameStatus, game_to_doc
 from rules.generator import generate_game
 from storage.database import open_database
 
-TARGET = 20_000
+TARGET = IMPORT_RATE.bound
 _MARK = 987654321987  # a game number no generated game has: where each copy's number goes
 
 
@@ -126,6 +129,7 @@ def main() -> int:
         f"cpu: main process {main_cpu:.2f} s ({main_cpu / hands * 1e6:.0f} µs/hand), workers {workers_cpu:.2f} s "
         f"({workers_cpu / hands * 1e6:.0f} µs/hand)"
     )
+    figure(f"import, {hands:,} hands in {args.files} files", rate, IMPORT_RATE, peer=f"{games / seconds:,.0f} games/s")
     return 0
 
 

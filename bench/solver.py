@@ -43,6 +43,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from targets import SOLVER_VS_BASELINE, SOLVER_VS_REFERENCE, report
+
 from rules.arbitar import dds_reference as ref
 from rules.arbitar import solver
 from rules.arbitar._dds import Solver
@@ -374,7 +376,7 @@ def main() -> None:
     print(f"positions (5 cards each, all strains, {count} positions, same for both):")
     print(f"  native     {native_rate:12.0f} positions/s")
     print(f"  reference  {ref_rate:12.1f} positions/s")
-    print(f"  ratio      {native_rate / ref_rate:12.0f}x  (target >= 50x)")
+    print(f"  ratio      {native_rate / ref_rate:12.0f}x  (target {SOLVER_VS_REFERENCE.text()})")
     baseline: Baseline | None = None
     if not (args.baseline / "harness.c").is_file():
         print(f"baseline solver: {args.baseline} is missing, so its column is skipped")
@@ -385,6 +387,21 @@ def main() -> None:
             print(f"baseline solver: cannot build it ({exc}), so its column is skipped")
     clock = time.thread_time if args.clock == "cpu" else time.perf_counter
     runs = bench_full_deals(args.deals if args.deals is not None else (100 if args.quick else 400), baseline, clock)
+    report(
+        f"solver native / pure reference, {count} positions",
+        native_rate / ref_rate,
+        SOLVER_VS_REFERENCE,
+        peer=f"native {native_rate:,.0f}/s, reference {ref_rate:,.1f}/s",
+    )
+    for run in runs if baseline is not None else ():
+        report(
+            f"solver {run.name}: baseline / native, median per deal, {run.deals} deals, alternating order",
+            run.median_ratio,
+            SOLVER_VS_BASELINE,
+            peer=f"native {1e3 * statistics.median(run.ours):.3f} ms, baseline "
+            f"{1e3 * statistics.median(run.theirs):.3f} ms, mean ratio {run.mean_ratio:.2f}x, "
+            f"{run.mismatches} mismatches",
+        )
     if args.journal is not None:
         command = shlex.join(["bench/solver.py", *_without_note(sys.argv[1:])])
         entry = journal_entry(command, runs, (native_rate, ref_rate), load, args.note, datetime.date.today())
