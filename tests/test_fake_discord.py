@@ -610,6 +610,27 @@ async def test_the_whole_member_list_without_the_members_intent_gets_no_answer(f
         assert fake.connected
 
 
+async def test_member_requests_discord_leaves_unanswered_get_no_answer(fake: FakeDiscord) -> None:
+    """Neither a query nor user_ids, a query without a limit, another guild: Discord sends nothing back."""
+    async with run_client(ProofBot(fake.guild_id), fake) as bot:
+        ws = bot._get_websocket(fake.guild_id)
+        chunks = len(fake.chunks_sent())
+        for data in (
+            {"guild_id": str(fake.guild_id), "nonce": "bare"},
+            {"guild_id": str(fake.guild_id), "query": "a", "nonce": "nolimit"},
+            {"guild_id": "1234", "query": "", "limit": 0, "nonce": "elsewhere"},
+        ):
+            await ws.send_as_json({"op": 8, "d": data})
+        await fake.wait_until(lambda: len(fake.unanswered_member_requests) == 3, what="three requests refused")
+        assert [(d["nonce"], why) for d, why in fake.unanswered_member_requests] == [
+            ("bare", "neither query nor user_ids"),
+            ("nolimit", "a query without a limit"),
+            ("elsewhere", "not the bot's guild"),
+        ]
+        assert len(fake.chunks_sent()) == chunks
+        assert fake.connected
+
+
 async def test_message_content_is_blank_without_the_intent(fake: FakeDiscord, members: dict[str, FakeMember]) -> None:
     async with run_client(ProofBot(fake.guild_id, message_content=False), fake) as bot:
         assert isinstance(bot, ProofBot)
