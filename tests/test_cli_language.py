@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 import pytest
+from language_story import ALLOWED_LATIN, disagreeing_counts, raw_keys
 from test_arbitar import RUINED_BOTH, STEP2_NOT_OBVIOUS
 from test_arbitar_cli import write
 
 from bot.cli import main
 from bot.i18n.catalogues import languages
+from bot.i18n.cyrillic import _KEPT, PROGRAM_COMMANDS
 from bot.messages import Catalogue
 from rules.arbitar.rezon import NOTES, count_rezons_cards, note_text
 
@@ -114,10 +117,10 @@ def test_every_sub_command_takes_the_four_languages() -> None:
 @pytest.mark.parametrize(
     ("language", "usage", "error", "missing"),
     [
-        ("sr", "upotreba: sudija", "sudija papir: greška: ", "nedostaju argumenti: GAME"),
-        ("sr-Cyrl", "употреба: sudija", "sudija papir: грешка: ", "недостају аргументи: GAME"),
+        ("sr", "upotreba: sudija", "sudija papir: greška: ", "nedostaju argumenti: PARTIJA"),
+        ("sr-Cyrl", "употреба: sudija", "sudija papir: грешка: ", "недостају аргументи: PARTIJA"),
         ("en", "usage: sudija", "sudija papir: error: ", "the following arguments are required: GAME"),
-        ("ru", "использование: sudija", "sudija papir: ошибка: ", "не хватает аргументов: GAME"),
+        ("ru", "использование: sudija", "sudija papir: ошибка: ", "не хватает аргументов: ПАРТИЯ"),
     ],
 )
 def test_argparse_speaks_the_chosen_language(
@@ -180,3 +183,67 @@ def test_the_sub_commands_are_listed_and_described_in_the_language(
     with pytest.raises(SystemExit):
         main(["--lang", language, "papir", "--help"])  # --lang before the sub-command holds for it
     assert words.t("cli.cmd.papir.about") in " ".join(capsys.readouterr().out.split())
+
+
+#: English words no Serbian or Russian text holds (Serbian's own "to", "a", "do", "on" are not among them).
+ENGLISH = re.compile(
+    r"\b(?:the|of|and|with|for|from|is|are|this|that|which|when|only|database|file|files|default|print|show|"
+    r"write|wait|after|before|without|every|not|or|its|his|their|game|games|hand|trial|record|found|missing|"
+    r"pending|applied|schema|up to date|unreachable|fix|warning|fatal|checked|nothing|answer|event|events)\b",
+    re.IGNORECASE,
+)
+#: What a command line's text holds as it is typed or named, in any language: options, choices, code in
+#: backticks, the program's commands, settings (``[club] language``), files, and what the Cyrillic keeps Latin.
+_TYPED = re.compile(
+    r"[\w./-]*\.(?:md|db|toml|jsonl?|gz|html|png|csv)\b|--?\w[\w-]*|\{[^{}]*\}|`[^`]*`|\bsudija(?: (?:"
+    + "|".join(map(re.escape, PROGRAM_COMMANDS))
+    + r"))?\b"
+    r"|\[[\w.]+\](?:\s+\w+)?|\bJSON Lines\b|" + _KEPT.pattern
+)
+_LISTED = re.compile(r"^\s+(?:" + "|".join(map(re.escape, PROGRAM_COMMANDS)) + r")\b", re.MULTILINE)
+
+
+def foreign_text(language: str, text: str) -> list[str]:
+    """What a reader of `language` should not meet in a command line's output: an English word in Serbian or
+    Russian, a Latin word in Serbian Cyrillic or Russian (beyond what is typed or named), a catalogue key, a count
+    outside its plural form."""
+    rest = _TYPED.sub(" ", _LISTED.sub(" ", text))
+    found = [f"raw key {key!r}" for key in raw_keys(text, ())]
+    found += [f"count {count!r}" for count in disagreeing_counts(language, text, ())]
+    if language != "en":
+        found += [f"English {word!r}" for word in ENGLISH.findall(rest)]
+    if language in ("sr-Cyrl", "ru"):
+        latin = re.findall(r"[A-Za-zČĆĐŠŽčćđšž]{2,}", rest)
+        found += [f"Latin {word!r}" for word in latin if word not in ALLOWED_LATIN]
+    return found
+
+
+def sub_commands() -> list[str]:
+    from bot.cli import build_parser  # noqa: PLC0415 (the parser of this run's language)
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sorted(commands.choices)
+
+
+def test_the_program_commands_are_the_transliterations_kept_list() -> None:
+    assert sorted(PROGRAM_COMMANDS) == sub_commands()
+
+
+@pytest.mark.parametrize("language", ["sr", "sr-Cyrl", "en", "ru"])
+def test_every_help_speaks_the_language(language: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``sudija --help`` and ``sudija SUB --help`` of every sub-command: each option's help and each placeholder
+    in the language (``--verify DATOTEKA``, ``--verify ФАЙЛ``), the options and the commands as they are typed."""
+    problems: list[str] = []
+    for command in ["", *sub_commands()]:
+        with pytest.raises(SystemExit):
+            main(["--lang", language, *([command] if command else []), "--help"])
+        shown = capsys.readouterr().out
+        problems += [f"sudija {command} --help: {problem}" for problem in foreign_text(language, shown)]
+    assert problems == []
+    with pytest.raises(SystemExit):
+        main(["zapisnik", "--lang", language, "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    words = Catalogue(language)
+    assert f"--verify {words.t('cli.metavar.file')} {words.t('cli.opt.zapisnik.verify')}" in shown
+    assert f"[--as {words.t('cli.metavar.nick')}]" in shown

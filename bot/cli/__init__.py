@@ -2,8 +2,12 @@
 
 Each module here defines ``register(subparsers)``, adding its parser and setting ``func`` (a callable taking
 the parsed arguments and returning the exit status). `main` discovers the modules, so adding a command is
-adding a file. Every sub-command also takes ``--config FILE`` after its name (``sudija run --config FILE``, as a
-service's command line puts it), the same as before it.
+adding a file and its texts: the catalogue's ``cli.cmd.NAME`` (its line in ``sudija --help``),
+``cli.cmd.NAME.about`` (its description) and, for each argument, ``cli.opt.NAME.DEST`` (or ``cli.opt.DEST``, one
+text for the commands that share it); an argument's placeholder (``metavar="FILE"``) is shown as
+``cli.metavar.file`` (DATOTEKA, ФАЙЛ), while the options and the commands stay as they are typed. Every
+sub-command also takes ``--config FILE`` after its name (``sudija run --config FILE``, as a service's command line
+puts it), the same as before it.
 """
 
 from __future__ import annotations
@@ -11,12 +15,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 import sys
 from collections.abc import Sequence
 
 from bot.cli._common import NoDatabase, add_lang_option
 from bot.cli._language import argparse_in, chosen_language, current
 from bot.config import ConfigError
+from bot.messages import MESSAGES, Catalogue
 from storage.database import DatabaseUnavailable, MigrationFailed
 
 CONFIG_HELP = "configuration file (default: config.toml if present)"
@@ -53,27 +59,52 @@ class _PrintVersion(argparse.Action):
 def build_parser() -> argparse.ArgumentParser:
     words = current()
     parser = argparse.ArgumentParser(prog="sudija", description=words.t("cli.description"))
-    parser.add_argument("--config", default=None, help=words.t("cli.option.config"))
+    parser.add_argument(
+        "--config", default=None, metavar=words.t("cli.metavar.file"), help=words.t("cli.option.config")
+    )
     parser.add_argument("--version", action=_PrintVersion, help=words.t("cli.option.version"))
     add_lang_option(parser)
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar=words.t("cli.metavar.command"))
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         module.register(subparsers)
-    for action in subparsers._choices_actions:  # each sub-command's line in `sudija --help`
-        action.help = words.t(f"cli.cmd.{action.dest}")
+    for name in subparsers.choices:  # each sub-command's line in `sudija --help` (argparse's own listing entry)
+        listed = subparsers._ChoicesPseudoAction(name, (), words.t(f"cli.cmd.{name}"))
+        subparsers._choices_actions.append(listed)
     for name, sub in subparsers.choices.items():
         sub.description = words.t(f"cli.cmd.{name}.about")
         # Not given after the sub-command: the value before it (or its default) stands.
-        sub.add_argument("--config", default=argparse.SUPPRESS, help=words.t("cli.option.config"))
+        sub.add_argument(
+            "--config",
+            default=argparse.SUPPRESS,
+            metavar=words.t("cli.metavar.file"),
+            help=words.t("cli.option.config"),
+        )
         if not any("--lang" in action.option_strings for action in sub._actions):
             add_lang_option(sub)  # every sub-command speaks any of the four languages
         for action in sub._actions:
             if "--lang" in action.option_strings:  # not given after the sub-command: the value before it stands
                 action.default = argparse.SUPPRESS
+            in_language(action, name, words)
     return parser
+
+
+def in_language(action: argparse.Action, command: str, words: Catalogue) -> None:
+    """The sub-command `command`'s argument in `words`' language: its help from ``cli.opt.COMMAND.DEST`` (else the
+    shared ``cli.opt.DEST``) and its placeholder from ``cli.metavar.*``. argparse's own help option and the options
+    every sub-command shares (--config, --lang) have their texts already; an argument without an entry is a
+    `KeyError` here, so a new argument cannot show English in another language."""
+    if isinstance(action, argparse._HelpAction) or action.dest in ("config", "lang"):
+        return
+    key = next((k for k in (f"cli.opt.{command}.{action.dest}", f"cli.opt.{action.dest}") if k in MESSAGES), None)
+    if key is None:
+        raise KeyError(f"no catalogue entry cli.opt.{command}.{action.dest} for sudija {command}'s argument")
+    action.help = words.t(key).replace("%", "%%")  # argparse formats a help with %
+    if isinstance(action.metavar, str) and not action.metavar.startswith("{"):  # {S,H,…}: choices, typed
+        placeholder = re.sub(r"\W+", "_", action.metavar.lower())
+        action.metavar = words.t(f"cli.metavar.{placeholder}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -36,12 +36,7 @@ def club_config(args: argparse.Namespace) -> Config:
 
 
 def add_lang_option(parser: Any) -> None:
-    parser.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default=None,
-        help=current().t("cli.option.lang"),
-    )
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=current().t("cli.option.lang"))
 
 
 def operator_words(args: argparse.Namespace) -> Catalogue:
@@ -52,19 +47,11 @@ def operator_words(args: argparse.Namespace) -> Catalogue:
 
 
 def add_db_option(parser: Any) -> None:
-    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: from the configuration)")
+    parser.add_argument("--db", default=None, metavar="FILE")
 
 
 def add_viewer_option(parser: Any) -> None:
-    parser.add_argument(
-        "--as",
-        dest="viewer",
-        default=None,
-        metavar="NICK",
-        help="show it as this member sees it: referees' and councilors' names only for the roles "
-        "in referee_names_visible_to, trials' conversations only to those who may read them "
-        "(default: the operator's view, with names)",
-    )
+    parser.add_argument("--as", dest="viewer", default=None, metavar="NICK")
 
 
 def sees_names(config: Config, member: Member | None) -> bool:

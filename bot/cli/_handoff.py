@@ -59,22 +59,12 @@ def take_turn(db_path: str, what: str) -> Turn:
     return Turn(lock=lock)
 
 
-def add_options(parser: Any, *, wait: str, timeout: float, status: str) -> None:
-    """The options of a command that may hand its work to the bot: `--wait` (`wait`: for what), its `--timeout`
-    (`timeout` seconds by default) and `--status [ID]` (`status`: what it shows)."""
-    parser.add_argument(
-        "--wait",
-        action="store_true",
-        help=f"when a running bot is handed {wait} (at most --timeout seconds)",
-    )
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=timeout,
-        metavar="SECONDS",
-        help=f"how long --wait waits (default {timeout:g})",
-    )
-    parser.add_argument("--status", nargs="?", const="", default=None, metavar="ID", help=status)
+def add_options(parser: Any, *, timeout: float) -> None:
+    """The options of a command that may hand its work to the bot: `--wait`, its `--timeout` (`timeout` seconds by
+    default) and `--status [ID]` (their helps are the command's ``cli.opt.COMMAND.wait`` … entries)."""
+    parser.add_argument("--wait", action="store_true")
+    parser.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS")
+    parser.add_argument("--status", nargs="?", const="", default=None, metavar="ID")
 
 
 def hand(inbox: Inbox, request: Request, words: Catalogue, files: Sequence[Path] = ()) -> Handed | None:

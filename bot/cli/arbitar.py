@@ -28,20 +28,13 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "arbitar",
-        help="the Arbitar's verdict on a disputed fall of a defender",
-        description="Decide a disputed odlazak u bulu the way the Arbitar does: card "
-        "errors by double-dummy analysis, then rezon counting.",
-    )
-    parser.add_argument("log", metavar="LOG", help="the game-log file (.json, .jsonl, optionally .gz)")
-    parser.add_argument("--hand", type=int, required=True, metavar="N", help="the hand number in the game")
-    parser.add_argument("--fallen", required=True, metavar="NICK", help="the defender who fell")
-    parser.add_argument(
-        "--game", type=int, default=None, metavar="NUMBER", help="the game number, when the file holds several games"
-    )
-    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    parser.add_argument("--png", default=None, metavar="FILE", help="also write the verdict as a picture (PNG)")
+    parser = subparsers.add_parser("arbitar")
+    parser.add_argument("log", metavar="LOG")
+    parser.add_argument("--hand", type=int, required=True, metavar="N")
+    parser.add_argument("--fallen", required=True, metavar="NICK")
+    parser.add_argument("--game", type=int, default=None, metavar="NUMBER")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--png", default=None, metavar="FILE")
     add_lang_option(parser)
     parser.set_defaults(func=run)
 

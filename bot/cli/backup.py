@@ -17,13 +17,8 @@ from storage.backup import BackupError, backup
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "backup",
-        help="copy the database consistently (also while the bot runs)",
-        description="Copy the club's database to FILE with SQLite's online backup: "
-        "one consistent state, checked, never overwriting FILE.",
-    )
-    parser.add_argument("file", metavar="FILE", help="the new backup file")
+    parser = subparsers.add_parser("backup")
+    parser.add_argument("file", metavar="FILE")
     add_db_option(parser)
     parser.set_defaults(func=run)
 

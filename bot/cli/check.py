@@ -26,12 +26,7 @@ NETWORK_FIX = (
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "check",
-        help="check the club's setup on Discord and Telegram (channels, roles, permissions)",
-        description="Connect to each configured platform and report every setting the bot cannot work with: "
-        "what is wrong and what to change where. Changes nothing.",
-    )
+    parser = subparsers.add_parser("check")
     parser.set_defaults(func=run)
 
 

@@ -35,26 +35,17 @@ ACTIONS = ("postavi", "razresi", "uskrati", "vrati")
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "clan",
-        help="a member's card, and governance acts for the admin",
-        description="Show a member's functions, plavac, league points this month, "
-        "napustio and right to call; appoint, dismiss, deny or restore.",
-    )
-    parser.add_argument("nick", nargs="?", metavar="NICK", help="the member's club nickname")
-    parser.add_argument(
-        "action", nargs="?", choices=ACTIONS, metavar="AKCIJA", help="postavi | razresi ULOGA, uskrati, vrati"
-    )
-    parser.add_argument("role", nargs="?", metavar="ULOGA", help="sudija | vecnik | moderator")
-    parser.add_argument("--razlog", default="", help="why (required to dismiss and to deny)")
-    parser.add_argument("--dana", type=days, default=None, help="deny the right to call for this many days")
-    parser.add_argument("--do", dest="until", default=None, metavar="YYYY-MM-DD", help="deny it until this date")
-    parser.add_argument("--akti", action="store_true", help="list the governance acts (of NICK, if given)")
-    parser.add_argument(
-        "--zatvori-ligu", dest="close_month", default=None, metavar="YYYY-MM", help="close a league month"
-    )
+    parser = subparsers.add_parser("clan")
+    parser.add_argument("nick", nargs="?", metavar="NICK")
+    parser.add_argument("action", nargs="?", choices=ACTIONS, metavar="AKCIJA")
+    parser.add_argument("role", nargs="?", metavar="ULOGA")
+    parser.add_argument("--razlog", default="", metavar="TEXT")
+    parser.add_argument("--dana", type=days, default=None, metavar="N")
+    parser.add_argument("--do", dest="until", default=None, metavar="YYYY-MM-DD")
+    parser.add_argument("--akti", action="store_true")
+    parser.add_argument("--zatvori-ligu", dest="close_month", default=None, metavar="YYYY-MM")
     add_db_option(parser)
-    parser.add_argument("--json", action="store_true", help="print the card as JSON")
+    parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
 
 

@@ -15,26 +15,10 @@ from bot.cli._common import DEMO_DATABASE, club_config
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "console",
-        help="the console club: type what members do, see what the bot sends",
-        description="Run the club on the console: each line is what a member does (@ana /sudija 1847258, "
-        "@ana !press Sudi, !clock +5m, !who, help). Interactive on a terminal; otherwise the lines "
-        "of standard input are run as a script.",
-    )
-    parser.add_argument(
-        "--db",
-        default=None,
-        metavar="FILE",
-        help=f"database file (default: {DEMO_DATABASE} with --demo, else from the configuration)",
-    )
-    parser.add_argument("--demo", action="store_true", help="create the demo club in an empty database")
-    parser.add_argument(
-        "--read-only",
-        action="store_true",
-        help="only look: open the database for reading (no lock taken, nothing written); on PostgreSQL, where the "
-        "bot's processes serve the database, a console must be read-only",
-    )
+    parser = subparsers.add_parser("console")
+    parser.add_argument("--db", default=None, metavar="FILE")
+    parser.add_argument("--demo", action="store_true")
+    parser.add_argument("--read-only", action="store_true")
     parser.set_defaults(func=run)
 
 

@@ -32,15 +32,11 @@ JSON_KEYS = ("number", "status", "rated", "ai", "players", "started_at", "ended_
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "games",
-        help="list the stored games",
-        description="List the stored games, newest first (games in progress first).",
-    )
-    parser.add_argument("--player", default=None, metavar="NICK", help="only the games NICK played in")
+    parser = subparsers.add_parser("games")
+    parser.add_argument("--player", default=None, metavar="NICK")
     add_db_option(parser)
-    parser.add_argument("--json", action="store_true", help="print a JSON array")
-    parser.add_argument("--limit", type=_positive, default=100, metavar="N", help="at most N games (default 100)")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--limit", type=_positive, default=100, metavar="N")
     add_lang_option(parser)
     parser.set_defaults(func=run)
 

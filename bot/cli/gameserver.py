@@ -28,19 +28,11 @@ DEMO_GAME = 1900001
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "gameserver",
-        help="the reference game server beside the console club",
-        description="Run the reference game server linked to the console club (docs/game-server.md).",
-    )
-    parser.add_argument(
-        "--demo", action="store_true", required=True, help="beside the console's demo club (the only mode there is)"
-    )
-    parser.add_argument("--db", default=None, metavar="FILE", help="database file (default: sudija-demo.db)")
-    parser.add_argument(
-        "--interval", type=float, default=5.0, metavar="SECONDS", help="seconds between the table's moves (default 5)"
-    )
-    parser.add_argument("--steps", type=int, default=0, metavar="N", help="first play N steps at once")
+    parser = subparsers.add_parser("gameserver")
+    parser.add_argument("--demo", action="store_true", required=True)
+    parser.add_argument("--db", default=None, metavar="FILE")
+    parser.add_argument("--interval", type=float, default=5.0, metavar="SECONDS")
+    parser.add_argument("--steps", type=int, default=0, metavar="N")
     parser.set_defaults(func=run)
 
 

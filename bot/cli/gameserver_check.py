@@ -24,33 +24,12 @@ def _address(value: str) -> tuple[str, int]:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "gameserver-check",
-        help="check that a game server speaks the link protocol v1.1",
-        description="Exercise a game server's /healthz, /v1/commands and events against the test table it keeps "
-        "for the check (see docs/game-server.md) and report what fails.",
-    )
-    parser.add_argument("url", help="the game server's base URL, e.g. http://10.0.0.5:8700")
-    parser.add_argument(
-        "--listen",
-        type=_address,
-        default=("127.0.0.1", 0),
-        metavar="HOST:PORT",
-        help="where the check takes the test table's events (default 127.0.0.1, any free port)",
-    )
-    parser.add_argument(
-        "--events-url",
-        default=None,
-        metavar="URL",
-        help="the address the game server posts the test table's events to (reaching --listen; ends /v1/events)",
-    )
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="wait for each answer")
-    parser.add_argument(
-        "--secret-env",
-        default=None,
-        metavar="NAME",
-        help="the environment variable holding the shared secret (default: from the configuration)",
-    )
+    parser = subparsers.add_parser("gameserver-check")
+    parser.add_argument("url", metavar="URL")
+    parser.add_argument("--listen", type=_address, default=("127.0.0.1", 0), metavar="HOST:PORT")
+    parser.add_argument("--events-url", default=None, metavar="URL")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS")
+    parser.add_argument("--secret-env", default=None, metavar="NAME")
     parser.set_defaults(func=run)
 
 

@@ -35,27 +35,11 @@ from bot.messages import Catalogue
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "import",
-        help="import game-log files (JSON, JSON Lines, gzip)",
-        description="Import game logs: files, or directories searched for *.json, *.jsonl, *.json.gz and "
-        "*.jsonl.gz. A file with any invalid game imports nothing; every problem is listed.",
-    )
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="a log file or a directory of log files")
+    parser = subparsers.add_parser("import")
+    parser.add_argument("paths", nargs="*", metavar="PATH")
     add_db_option(parser)
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="N",
-        help="worker processes (default: one per CPU for big imports; 0 or 1: none)",
-    )
-    _handoff.add_options(
-        parser,
-        wait="the files: wait for its report",
-        timeout=300.0,
-        status="what was handed to the running bot and its watched folder's imports; with ID, that one's report",
-    )
+    parser.add_argument("--jobs", type=int, default=None, metavar="N")
+    _handoff.add_options(parser, timeout=300.0)
     add_lang_option(parser)
     parser.set_defaults(func=run)
 

@@ -27,25 +27,11 @@ from storage.schema import SchemaState, schema_state
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "migrate",
-        help="bring the database to this release's schema (after a backup); --check lists what is pending",
-        description="Apply the migrations this release carries that the database lacks, after backing it up. "
-        "With --check, only list them (exit 1 when some are pending).",
-    )
+    parser = subparsers.add_parser("migrate")
     add_db_option(parser)
-    parser.add_argument("--check", action="store_true", help="only say which migrations are pending; change nothing")
-    parser.add_argument(
-        "--backup-dir",
-        default=None,
-        metavar="DIR",
-        help="where the backup taken before migrating goes (default: beside the database)",
-    )
-    parser.add_argument(
-        "--no-backup",
-        action="store_true",
-        help="migrate without a backup (PostgreSQL: after your own pg_dump, docs/deploy.md)",
-    )
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--backup-dir", default=None, metavar="DIR")
+    parser.add_argument("--no-backup", action="store_true")
     parser.set_defaults(func=run)
 
 

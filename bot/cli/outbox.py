@@ -42,31 +42,21 @@ from storage.states import OutboxState
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "outbox",
-        help="list the commands to the game server and the chat effects; send one again or skip it",
-        description="List the outbox of commands to the game server (or, with --chat, of chat effects), newest "
-        "first; --retry ID sends a failed or dead row again, --skip ID --reason TEXT gives one up.",
-    )
+    parser = subparsers.add_parser("outbox")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--failed", action="store_true", help="only the rows refused for good")
-    which.add_argument("--pending", action="store_true", help="only the rows still waiting to be sent")
-    which.add_argument("--dead", action="store_true", help="only the rows given up after the configured tries")
-    which.add_argument("--skipped", action="store_true", help="only the rows an operator skipped")
+    which.add_argument("--failed", action="store_true")
+    which.add_argument("--pending", action="store_true")
+    which.add_argument("--dead", action="store_true")
+    which.add_argument("--skipped", action="store_true")
     act = parser.add_mutually_exclusive_group()
-    act.add_argument("--retry", type=int, metavar="ID", help="send the failed or dead row ID again")
-    act.add_argument("--skip", type=int, metavar="ID", help="give the row ID up for good (with --reason)")
-    parser.add_argument("--reason", default=None, metavar="TEXT", help="why (recorded with the row)")
-    parser.add_argument("--by", default=None, metavar="NAME", help="who does it (default: your login name)")
-    parser.add_argument("--chat", action="store_true", help="the chat effects (call notices, trial spaces, …)")
-    _handoff.add_options(
-        parser,
-        wait="--retry/--skip: wait for its outcome",
-        timeout=60.0,
-        status="the acts handed to the running bot and their outcome; with ID, that one",
-    )
+    act.add_argument("--retry", type=int, metavar="ID")
+    act.add_argument("--skip", type=int, metavar="ID")
+    parser.add_argument("--reason", default=None, metavar="TEXT")
+    parser.add_argument("--by", default=None, metavar="NAME")
+    parser.add_argument("--chat", action="store_true")
+    _handoff.add_options(parser, timeout=60.0)
     add_db_option(parser)
-    parser.add_argument("--limit", type=int, default=100, metavar="N", help="at most N rows (default 100)")
+    parser.add_argument("--limit", type=int, default=100, metavar="N")
     add_lang_option(parser)
     parser.set_defaults(func=run)
 

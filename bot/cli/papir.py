@@ -34,17 +34,13 @@ from rules.paper_render import anonymised, paper_json, paper_text
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "papir",
-        help="show a game's paper (score sheet)",
-        description="Show a game's paper computed from its log and the changes recorded after its hands.",
-    )
-    parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
+    parser = subparsers.add_parser("papir")
+    parser.add_argument("game", type=game_number, metavar="GAME")
     add_db_option(parser)
-    parser.add_argument("--json", action="store_true", help="print the paper as JSON")
+    parser.add_argument("--json", action="store_true")
     add_lang_option(parser)
     add_viewer_option(parser)
-    parser.add_argument("--png", default=None, metavar="FILE", help="also write the paper as a picture (PNG)")
+    parser.add_argument("--png", default=None, metavar="FILE")
     parser.set_defaults(func=run)
 
 

@@ -46,15 +46,10 @@ from storage.trials import Trial
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "presude",
-        help="show every trial and verdict of a game",
-        description="Show every trial of a game: its kind, caller, referee, times, "
-        "outcome, verdict and reason, oldest first.",
-    )
-    parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
+    parser = subparsers.add_parser("presude")
+    parser.add_argument("game", type=game_number, metavar="GAME")
     add_db_option(parser)
-    parser.add_argument("--json", action="store_true", help="print the trials as JSON")
+    parser.add_argument("--json", action="store_true")
     add_lang_option(parser)
     add_viewer_option(parser)
     parser.set_defaults(func=run)

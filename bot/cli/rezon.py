@@ -28,32 +28,14 @@ TRUMPS = ("S", "H", "D", "C", "none")
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "rezon",
-        help="count a follower's rezons (the Arbitar's step 2)",
-        description="Count the rezons of a follower's ten cards by the club's rules "
-        "and say whether following meets them or is obviously bad.",
-    )
-    parser.add_argument(
-        "--trump", required=True, type=_trump, metavar="{S,H,D,C,none}", help="the trump suit (none: sans)"
-    )
-    parser.add_argument("--cards", required=True, help='the follower\'s ten cards, e.g. "AS 9S 7S JD QH TH ..."')
-    parser.add_argument("--talon", default="", help="the two talon cards the declarer bought (none with igra)")
-    parser.add_argument(
-        "--seat",
-        choices=("first", "second"),
-        default="first",
-        help="first = right after the declarer (decides first); second = the other defender",
-    )
-    parser.add_argument(
-        "--first-followed", action="store_true", help="the first defender followed (matters for the second)"
-    )
-    parser.add_argument(
-        "--declarer-last",
-        action="store_true",
-        help="the declarer spoke last and the other two said dalje (no AQ exception)",
-    )
-    parser.add_argument("--json", action="store_true", help="print the count as JSON")
+    parser = subparsers.add_parser("rezon")
+    parser.add_argument("--trump", required=True, type=_trump, metavar="{S,H,D,C,none}")
+    parser.add_argument("--cards", required=True, metavar="CARDS")
+    parser.add_argument("--talon", default="", metavar="CARDS")
+    parser.add_argument("--seat", choices=("first", "second"), default="first")
+    parser.add_argument("--first-followed", action="store_true")
+    parser.add_argument("--declarer-last", action="store_true")
+    parser.add_argument("--json", action="store_true")
     add_lang_option(parser)
     parser.set_defaults(func=run)
 

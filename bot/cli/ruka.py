@@ -18,15 +18,11 @@ from storage.tenancy import DEFAULT_CLUB
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "ruka",
-        help="show one hand of a game as a picture (Prikaz ruke)",
-        description="Write one hand of a stored game as a PNG picture and print it as text.",
-    )
-    parser.add_argument("game", type=game_number, metavar="GAME", help="the game number, e.g. 1847258")
-    parser.add_argument("hand", type=int, metavar="N", help="the hand number in the game")
+    parser = subparsers.add_parser("ruka")
+    parser.add_argument("game", type=game_number, metavar="GAME")
+    parser.add_argument("hand", type=int, metavar="N")
     add_db_option(parser)
-    parser.add_argument("--png", required=True, metavar="FILE", help="the picture file to write")
+    parser.add_argument("--png", required=True, metavar="FILE")
     add_lang_option(parser)
     parser.set_defaults(func=run)
 

@@ -22,27 +22,10 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "run",
-        help="start the bot (Discord/Telegram when configured, else the console club)",
-        description="Start the bot with the platforms configured in config.toml (a token in the environment "
-        "variable named there). With no token, the console club starts over the demo club.",
-    )
+    parser = subparsers.add_parser("run")
     add_db_option(parser)
-    parser.add_argument(
-        "--standby",
-        action="store_true",
-        help="PostgreSQL: kept for older units; every process on PostgreSQL serves the database and stands by to "
-        "take over the club's gateway the moment the process holding it stops or dies (docs/deploy.md)",
-    )
-    parser.add_argument(
-        "--club",
-        action="append",
-        default=None,
-        metavar="FILE",
-        help="serve the club this configuration file describes; repeated, several clubs in this one process, "
-        "each with its own [club] id, database or database share, and platforms (docs/deploy.md)",
-    )
+    parser.add_argument("--standby", action="store_true")
+    parser.add_argument("--club", action="append", default=None, metavar="FILE")
     parser.set_defaults(func=run)
 
 

@@ -27,18 +27,13 @@ def day(text: str) -> date:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "statistika",
-        help="the referee desk's figures for the councilors",
-        description="Calls, waiting for Sudi, expired calls, trials and verdicts per "
-        "referee, interrupted trials, for a period.",
-    )
-    parser.add_argument("--od", type=day, default=None, metavar="DATE", help="from this day (YYYY-MM-DD)")
-    parser.add_argument("--do", type=day, default=None, metavar="DATE", help="to this day, included")
+    parser = subparsers.add_parser("statistika")
+    parser.add_argument("--od", type=day, default=None, metavar="DATE")
+    parser.add_argument("--do", type=day, default=None, metavar="DATE")
     form = parser.add_mutually_exclusive_group()
-    form.add_argument("--json", action="store_true", help="print the figures as JSON")
-    form.add_argument("--csv", action="store_true", help="print the figures as CSV (section,key,value)")
-    parser.add_argument("--png", default=None, metavar="FILE", help="also write the chart as a PNG")
+    form.add_argument("--json", action="store_true")
+    form.add_argument("--csv", action="store_true")
+    parser.add_argument("--png", default=None, metavar="FILE")
     add_lang_option(parser)
     add_db_option(parser)
     parser.set_defaults(func=run)

@@ -55,35 +55,15 @@ def trial_number(text: str) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "zapisnik",
-        help="export a trial's record as HTML, or verify one",
-        description="Export one trial as a self-contained HTML record sealed by a "
-        "SHA-256 chain, or verify such a file.",
-    )
-    parser.add_argument("trial", type=trial_number, nargs="?", metavar="TRIAL", help="the trial's number")
-    parser.add_argument("--html", action="store_true", help="export the record as HTML")
-    parser.add_argument("--out", default=None, metavar="FILE", help="the file to write (default: standard output)")
-    parser.add_argument(
-        "--officials", action="store_true", help="the officials' view: name the referee and the councilors"
-    )
-    parser.add_argument(
-        "--as",
-        dest="viewer",
-        default=None,
-        metavar="NICK",
-        help="the record as this member gets it with /zapisnik (refused when he may not read it)",
-    )
-    parser.add_argument("--verify", default=None, metavar="FILE", help="verify a record file")
-    parser.add_argument(
-        "--key",
-        default=None,
-        metavar="KEY",
-        help="with --verify: the club's public key (ed25519:…); default: the key in the club's database",
-    )
-    parser.add_argument(
-        "--public-key", action="store_true", help="print the club's public key, which checks its records"
-    )
+    parser = subparsers.add_parser("zapisnik")
+    parser.add_argument("trial", type=trial_number, nargs="?", metavar="TRIAL")
+    parser.add_argument("--html", action="store_true")
+    parser.add_argument("--out", default=None, metavar="FILE")
+    parser.add_argument("--officials", action="store_true")
+    parser.add_argument("--as", dest="viewer", default=None, metavar="NICK")
+    parser.add_argument("--verify", default=None, metavar="FILE")
+    parser.add_argument("--key", default=None, metavar="KEY")
+    parser.add_argument("--public-key", action="store_true")
     add_lang_option(parser)
     add_db_option(parser)
     parser.set_defaults(func=run)
