@@ -97,6 +97,7 @@ class App:
         if self.inbox is not None:
             await self.inbox.stop()
         await self.desk.delivery.chat_outbox.stop()
+        await self.desk.reported.stop()
         if self.sweeper is not None:
             await self.sweeper.stop()
         if self.link is not None:

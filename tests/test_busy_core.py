@@ -6,6 +6,7 @@ tests/test_busy_telegram.py show it through the platforms)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -54,3 +55,39 @@ async def test_a_press_a_line_and_a_command_the_database_could_not_take_are_answ
     assert (ran.ok, ran.text) == (False, SR.t(key))
     assert [c.id for c in await club.db.calls.pending()] == [call.id]  # nothing changed
     assert await club.db.trials.judging(referee.id) is None
+
+
+async def test_a_report_the_database_cannot_take_is_held_replaced_by_a_newer_one_and_done_in_order(club: Club) -> None:
+    """`desk.reported`: what a platform reports outside any command and the database could not take is held; a newer
+    report of the same account replaces it (and goes to the end of the line), the held ones are done again in the
+    order they were held once the database frees, and one a read-only database can never take is let go."""
+    reported = club.desk.reported
+    done: list[str] = []
+    locked = True
+
+    async def never(seconds: float) -> None:  # the core's own pause: here the test tries again itself (`round`)
+        await asyncio.Event().wait()
+
+    def report(name: str) -> Any:
+        async def work() -> None:
+            if locked:
+                raise DatabaseBusy("database is locked")
+            done.append(name)
+
+        return work
+
+    reported.sleep = never
+    assert not await reported.take("ana", report("ana left"))
+    assert not await reported.take("marko", report("marko acted"))
+    assert not await reported.take("ana", report("ana joined"))  # the newer of hers counts
+    assert list(reported.held) == ["marko", "ana"]
+    assert not await reported.take("petar", failing(DatabaseReadOnly("read only")))
+    assert "petar" not in reported.held
+    assert not await reported.round()  # still busy: nothing done, nothing lost
+    assert (list(reported.held), done) == (["marko", "ana"], [])
+    locked = False
+    assert await reported.round()
+    assert done == ["marko acted", "ana joined"]
+    assert await reported.take("ana", report("ana left again"))  # a free database takes it at once
+    assert done[-1] == "ana left again"
+    await reported.stop()

@@ -3,10 +3,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import sqlite3
 from typing import Any
 
+import pytest
 from test_telegram import Scene, call_game, fake, scene, t
 
+from bot.app import build_app
+from bot.ports import ManualTimers
 from storage.errors import DatabaseBusy
 
 __all__ = ["fake", "scene"]  # the fixtures, shared with the Telegram tests
@@ -36,3 +42,61 @@ async def test_a_press_and_a_command_meeting_a_busy_database_are_answered_try_ag
         fake.push_command(scene.club, scene.u("ana"), "povuci")
         await fake.wait_until(lambda: t("db.busy") in scene.texts("ana"))
     assert [c.id for c in await scene.a.db.calls.pending()] == [call_id]  # nothing changed
+
+
+async def test_leaving_the_group_while_another_process_writes_is_held_by_the_core_and_heals(
+    scene: Scene, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A report no member is there to repeat — ana leaves the club group — meets another process's write lock
+    (a real one, on the club's file): the core holds it, nothing is said in the group or to anyone, and nothing
+    is logged as an error; her word in her trial meanwhile is answered "try again" by the core. When the lock is
+    released the held leave is done: her call's trial ends (caller_left) and she is out of the club."""
+    fake = scene.fake
+    await scene.a.close()
+    database = str(scene.tmp / "club.db")
+    scene.app = await build_app(
+        scene.config(), clock=scene.clock, timers=ManualTimers(), database=database, busy_timeout_ms=50
+    )
+    freed = asyncio.Event()
+
+    async def until_freed(seconds: float) -> None:  # the core's pause before it tries again: until the lock goes
+        await freed.wait()
+
+    scene.a.desk.reported.sleep = until_freed
+    await scene.link("ana")
+    async with scene.running():
+        group_msg, _ = await call_game(scene)
+        query = fake.push_press(scene.u("zoran"), group_msg, "Sudi")
+        await scene.pressed("zoran", query, lambda x: x.startswith("Sudite"))
+        other = sqlite3.connect(scene.tmp / "club.db", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process (an import, the command line) writes
+        try:
+            mark = fake.mark()
+            fake.push_message(scene.u("ana"), scene.u("ana"), "halo")
+            assert await scene.said("ana", since=mark) == [t("db.busy")]
+            with caplog.at_level(logging.INFO):
+                fake.push_chat_member(scene.club, scene.u("ana"), "member", "left")
+                await fake.wait_until(lambda: ("membership", "telegram", str(scene.u("ana").id)) in held(scene))
+            said = [r.params for r in fake.calls("sendMessage") if r.index >= mark]
+            assert [p["chat_id"] for p in said] == [scene.u("ana").id]  # only the core's "try again" for her word
+            assert (await scene.member("ana")).in_club  # nothing written yet
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        with caplog.at_level(logging.INFO):
+            freed.set()
+            [ended] = await scene.said("zoran", since=mark)
+            await fake.wait_until(lambda: not held(scene))
+    assert ended == t("trial.interrupted", game=100, why=t("end.caller_left"))
+    trial = await scene.a.db.trials.get(1)
+    assert trial is not None
+    assert (trial.outcome, trial.end_reason) == ("interrupted", "caller_left")
+    assert not (await scene.member("ana")).in_club
+    assert t("db.busy") not in [m.text for m in fake.messages(scene.club)]  # the group was never told anything
+    unhandled = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert unhandled == []
+    assert any("held" in r.getMessage() for r in caplog.records if r.name == "bot.desk.reported")
+
+
+def held(scene: Scene) -> list[object]:
+    return list(scene.a.desk.reported.held)

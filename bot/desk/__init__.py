@@ -37,6 +37,7 @@ from bot.desk.languages import LanguageDesk
 from bot.desk.links import MAX_REF, LinkDesk
 from bot.desk.penalties import PenaltyDesk
 from bot.desk.refused import Refused
+from bot.desk.reported import Reported
 from bot.desk.signin import SignInDesk
 from bot.desk.steps import DeskSteps
 from bot.desk.trials import TrialDesk
@@ -95,6 +96,7 @@ class Desk(DeskBase):
         self.languages = LanguageDesk(deps)
         self.archive = ArchiveDesk(deps, self.penalties, self.corrections)
         self.signin = SignInDesk(deps, self.links)
+        self.reported = Reported(db, self.presence, self.trials.member_left_club, self.trials.member_joined)
         steps.bind(self.trials, self.advisor, self.penalties, self.appeals, self.votes)
         # Buttons of parts beyond the desk's own (the game-server link's korekcija), for `Desk.press`.
         self.extra_actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {}

@@ -4,9 +4,10 @@ Inbound it only translates: a slash command, a button or a modal becomes one des
 Discord account proves to be (`Desk.actor`; `/nadimak` asks the desk for a link, `/povezi` and `/odvezi` are
 `bot.registry.links`; an unproven account is told how to link); messages typed in a trial thread become
 `TrialDesk.say` (the transcript); presence changes `Desk.presence` on this platform; a member leaving the server
-`TrialDesk.member_left_club` for this platform. The configured role mapping (`[discord] roles`) is the truth for
-referee, councilor and moderator: it is copied into the desk's roles of proven links only — on ready, on every
-member update and when a link is proven — and taken away when the link is removed.
+is reported to the core (`desk.reported.membership`, held while the database is busy). The configured role
+mapping (`[discord] roles`) is the truth for referee, councilor and moderator: it is copied into the desk's roles
+of proven links only — on ready, on every member update and when a link is proven — and taken away when the link
+is removed.
 
 discord.py details this relies on: `setup_hook` runs after login and before the gateway connects, so the dynamic
 buttons are registered and the guild's commands synced before any interaction can arrive; `ready` comes only
@@ -381,11 +382,8 @@ class SudijaBot(discord.Client):
             await self.desk.presence(member, is_online(after.status), PLATFORM)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
-        if payload.guild_id != self.config.discord.guild_id:
-            return
-        member = await self.member_of(payload.user)
-        if member is not None:
-            await self.desk.trials.member_left_club(member, PLATFORM)
+        if payload.guild_id == self.config.discord.guild_id:  # the core decides; it holds it while the database is busy
+            await self.desk.reported.membership(PLATFORM, str(payload.user.id), False)
 
     async def on_message(self, message: discord.Message) -> None:
         """A member's message in a trial thread is the trial's transcript (it is in the thread already); in a

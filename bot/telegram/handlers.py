@@ -1,8 +1,8 @@
 """What members do on Telegram, turned into desk use cases: typed commands (through `bot.commands.Commands`),
-button presses (callback queries → `Desk.press`), private messages (a trial's relay → `TrialDesk.say`), ``/start``
+button presses (callback queries → `Desk.press`), private messages (a trial's relay, as a typed line), ``/start``
 (deliver what waited), ``/nadimak NICK [CODE]`` (asking the desk for a link, `bot.desk.links`; every other
-command and press goes through `Desk.actor`, so an unproven account is told how to link) and members leaving
-the club group (`TrialDesk.member_left_club` for this platform).
+command and press goes through `Desk.actor`, so an unproven account is told how to link) and members joining or
+leaving the club group, reported to the core (`desk.reported`, which holds a report while the database is busy).
 
 Where the answer goes: the desk's `Reply` is for the member alone, always in his private chat. A command typed in
 a group is answered there privately and the command's message deleted (where the bot has the right), so the
@@ -17,10 +17,9 @@ action and the adapter's start mark him online; the duty toggle (/dezurstvo) alo
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import (
@@ -37,7 +36,6 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, ContextTypes, MessageHandler, filters
 
-from bot.app import DatabaseBusy
 from bot.commands import Commands
 from bot.desk import Desk
 from bot.i18n import TELEGRAM_LANGUAGES
@@ -121,14 +119,12 @@ class TelegramHandlers:
         gets his presence from Discord."""
         for member in await self.desk.members_only_on(PLATFORM, not_on="discord"):
             if not member.online:
-                await self.desk.presence(member, True, PLATFORM)
+                await self.desk.reported.acting(member, PLATFORM)
 
     async def present(self, member: Member) -> Member:
-        """He acts on Telegram, so he is online here (online anywhere: online); the member as stored now (read
-        again only when that changed him)."""
-        if await self.desk.presence(member, True, PLATFORM):
-            return await self.desk.member(member.id) or member
-        return member if member.online else replace(member, online=True)  # stored so already
+        """He acts on Telegram, so he is online here (online anywhere: online): reported to the core, which holds
+        it while the database is busy; the member as stored now."""
+        return await self.desk.reported.acting(member, PLATFORM)
 
     # Messages ------------------------------------------------------------------------------------------
     async def on_message(self, update: Update, context: Context) -> None:
@@ -217,7 +213,8 @@ class TelegramHandlers:
             async with self.desk.voice.reading(member):
                 await self.show(where, Reply(self.desk.t("telegram.not_in_trial")))
             return
-        reply = await self.desk.trials.say(member, text)
+        caller = Caller(PLATFORM, str(where.user), member, Place.PRIVATE)
+        reply = await self.commands.handle_as(caller, text)  # his words for his trial: the core answers a busy database
         if reply is not None:
             await self.show(where, reply)
 
@@ -303,21 +300,10 @@ class TelegramHandlers:
         if change is None or not club or change.chat.id != club:
             return
         was, now = _present(change.old_chat_member), _present(change.new_chat_member)
-        if was == now:
-            return
-        member = await self.desk.member_for(PLATFORM, str(change.new_chat_member.user.id))
-        if member is None:
-            return
-        if was:
-            await self.desk.trials.member_left_club(member, PLATFORM)
-        else:
-            await self.desk.trials.member_joined(member, PLATFORM)
+        if was != now:  # the core decides what it means, and holds it while the database is busy
+            await self.desk.reported.membership(PLATFORM, str(change.new_chat_member.user.id), now)
 
     async def on_error(self, update: object, context: Context) -> None:
-        if isinstance(context.error, DatabaseBusy) and isinstance(update, Update) and update.effective_chat:
-            log.warning("telegram update %s met a busy database: %s", update.update_id, context.error)
-            with contextlib.suppress(TelegramError):  # nothing changed: the member is told to try again
-                topic = topic_of(update.effective_message)
-                await self.port.send(update.effective_chat.id, self.desk.t("db.busy"), topic=topic)
-            return
+        """Only what nothing else answers reaches here (a busy database is the core's: `bot.desk.reported`,
+        `bot.registry.run`, `Desk.press`, `Commands.handle_as`): an unexpected error, logged."""
         log.error("telegram update %s failed", update, exc_info=context.error)
