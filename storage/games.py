@@ -1,8 +1,10 @@
 """Stored game logs: atomic imports, look-ups by number and by player, and the cross-check report.
 
-A game is kept as its canonical log (compressed JSON) plus the columns the desk queries. Importing the same log
-again changes nothing; a changed log replaces the stored one only while no call, trial or paper change refers
-to the game.
+A game is kept as its canonical log (compressed JSON) plus the columns the desk queries, and the hands the live
+feed appended after that log, one row each (`game_hands`, migration 0037): the game is the log's hands followed by
+those rows' (`game_of`). A log written whole holds every hand and deletes the game's rows in its transaction.
+Importing the same log again changes nothing; a changed log replaces the stored one only while no call, trial or
+paper change refers to the game.
 """
 
 from __future__ import annotations
@@ -35,6 +37,21 @@ def canonical_log(game: Game, doc: dict[str, Any] | None = None) -> tuple[str, b
     )
     raw = text.encode("utf-8")
     return hashlib.sha256(raw).hexdigest(), zlib.compress(raw, 5)  # 5: time against size, docs/game-log.md
+
+
+#: A stored game's parts, in order: its log (key 0), then each hand appended after it (key: its place, from 1).
+GAME_PARTS = (
+    "SELECT 0, log FROM games WHERE number = ? UNION ALL SELECT n, hand FROM game_hands WHERE game = ? ORDER BY 1"
+)
+
+
+def game_of(parts: Sequence[tuple[int, bytes]]) -> Game | None:
+    """The game `GAME_PARTS` read (None: no such game): the log's document with the appended hands' added."""
+    if not parts or int(parts[0][0]) != 0:
+        return None
+    doc = json.loads(zlib.decompress(parts[0][1]))
+    doc["hands"].extend(json.loads(bytes(hand)) for _, hand in parts[1:])
+    return parse_game(doc)
 
 
 class GameRow(NamedTuple):
@@ -148,11 +165,14 @@ class GameStore:
         return None if row is None else int(row[0])
 
     async def get(self, number: int) -> Game | None:
-        async with self.db.connection.execute("SELECT log FROM games WHERE number = ?", (number,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        return parse_game(json.loads(zlib.decompress(row[0])))
+        return game_of(await self.parts(number))
+
+    async def parts(self, number: int) -> list[tuple[int, bytes]]:
+        """The game's stored parts (`GAME_PARTS`), read in one statement; `game_of` makes the game of them."""
+        return [
+            (int(key), bytes(data))
+            for key, data in await self.db.connection.execute_fetchall(GAME_PARTS, (number, number))
+        ]
 
     async def summary(self, number: int) -> GameSummary | None:
         rows = await self._summaries("WHERE g.number = ?", (number,))
@@ -323,6 +343,7 @@ def _store(conn: SyncConnection, rows: Sequence[GameRow], imported_at: datetime)
     add_spellings(conn, [(nick, keys[nick]) for nick in new_nicks], imported_at)
     if replaced:  # the desk's rows refer to the game, so its row is updated in place, never deleted
         conn.executemany("DELETE FROM game_players WHERE game = ?", replaced)
+        conn.executemany("DELETE FROM game_hands WHERE game = ?", replaced)  # the new log holds every hand
     if pending:
         conn.executemany(
             _UPSERT,
@@ -360,10 +381,9 @@ def _digests(conn: SyncConnection, numbers: Sequence[int]) -> dict[int, str]:
 
 def _continues(conn: SyncConnection, number: int, row: GameRow) -> bool:
     """Whether the new log only continues the stored one (a game in progress that went on)."""
-    found = conn.execute("SELECT log FROM games WHERE number = ?", (number,)).fetchone()
-    if found is None:
+    old = game_of(conn.execute(GAME_PARTS, (number, number)).fetchall())
+    if old is None:
         return False
-    old = parse_game(json.loads(zlib.decompress(found[0])))
     return extends(old, parse_game(json.loads(zlib.decompress(row.blob))))
 
 

@@ -139,14 +139,23 @@ def hand_text(hand_doc: dict[str, Any]) -> str:
 
 def live_row(game: Game, report: list[str] | None, head: dict[str, Any], hand_texts: list[str]) -> GameRow:
     """The row of a game the live feed grew: `head` is ``game_to_doc(game)`` without its hands and `hand_texts`
-    its hands' `hand_text`s, so a new hand costs the text of that hand alone. The same canonical text and digest
-    as `storage.games.canonical_log`; compressed faster (zlib level 1; every level reads back alike), since a
-    game in progress is written again at every hand."""
+    its hands' `hand_text`s. The same canonical text and digest as `storage.games.canonical_log`; compressed
+    faster (zlib level 1; every level reads back alike)."""
+    raw = _live_text(head, hand_texts)
+    return GameRow.with_log(game, hashlib.sha256(raw).hexdigest(), zlib.compress(raw, 1), report)
+
+
+def live_digest(head: dict[str, Any], hand_texts: list[str]) -> str:
+    """The digest `live_row` would give the game, without writing its log: a hand appended (`add_hand`)."""
+    return hashlib.sha256(_live_text(head, hand_texts)).hexdigest()
+
+
+def _live_text(head: dict[str, Any], hand_texts: list[str]) -> bytes:
+    """The game's canonical text, UTF-8, from its head and its hands' texts: a new hand costs its own text."""
     text = json.dumps({**head, "hands": []}, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
     # Only the top-level key can read so: a nickname's quotes are escaped, and the hands list is empty here.
     text = text.replace('"hands":[]', '"hands":[' + ",".join(hand_texts) + "]", 1)
-    raw = text.encode("utf-8")
-    return GameRow.with_log(game, hashlib.sha256(raw).hexdigest(), zlib.compress(raw, 1), report)
+    return text.encode("utf-8")
 
 
 class Taken(Enum):
@@ -327,8 +336,40 @@ class LiveFeedStore:
                     "INSERT INTO game_players (game, seat, nick, ended_at) VALUES (?,?,?,?)",
                     [(row.number, seat, nick, row.ended_at) for seat, nick in enumerate(row.players)],
                 )
-            elif found[1] != row.ended_at:
-                conn.execute("UPDATE game_players SET ended_at = ? WHERE game = ?", (row.ended_at, row.number))
+            else:
+                conn.execute("DELETE FROM game_hands WHERE game = ?", (row.number,))  # the log holds every hand
+                if found[1] != row.ended_at:
+                    conn.execute("UPDATE game_players SET ended_at = ? WHERE game = ?", (row.ended_at, row.number))
+
+        return effect
+
+    @staticmethod
+    def add_hand(
+        number: int,
+        hand: str,
+        hand_count: int,
+        digest: str,
+        report: list[str] | None,
+        expected_digest: str | None,
+        now: datetime,
+    ) -> Refusable:
+        """A finished hand appended to the stored game in progress whose digest was `expected_digest`: its row in
+        `game_hands` (its place: `hand_count`) and the game's columns (`digest` the grown game's), the paper's
+        version raised with them; the log is not written."""
+        stamp = now_text(now)
+        cross_check = json.dumps(report, ensure_ascii=False) if report is not None else None
+
+        def effect(conn: SyncConnection) -> None:
+            grown = conn.execute(
+                "UPDATE games SET hand_count = ?, digest = ?, cross_check = ?, imported_at = ?,"
+                " version = version + 1 WHERE number = ? AND digest = ? AND status = 'in_progress'",
+                (hand_count, digest, cross_check, stamp, number, expected_digest),
+            ).rowcount
+            if grown != 1:
+                raise EffectRefused("game", f"game {number} changed meanwhile; send the event again")
+            conn.execute(
+                "INSERT INTO game_hands (game, n, hand) VALUES (?, ?, ?)", (number, hand_count, hand.encode("utf-8"))
+            )
 
         return effect
 

@@ -37,6 +37,7 @@ from storage.gameserver import (
     Taken,
     TakeResult,
     hand_text,
+    live_digest,
     live_row,
 )
 from storage.sql import SyncConnection
@@ -423,13 +424,17 @@ class LiveFeed:
                 texts = [*cached[2], hand_text(game_to_doc(replace(game, hands=game.hands[-1:]))["hands"][0])]
             else:
                 head, texts = _texts(game)
-            row = live_row(game, report, head, texts)
-            self._pending = (row.digest, game)
-            self._pending_doc = (row.digest, head, texts)
+            if len(stored.hands) == len(game.hands) - 1:  # the stored game grows by this hand: its row appended
+                grown = live_digest(head, texts)
+                store = LiveFeedStore.add_hand(number, texts[-1], len(texts), grown, report, digest, now)
+            else:  # an unfinished hand of an imported log is dropped: the log written whole
+                row = live_row(game, report, head, texts)
+                grown, store = row.digest, LiveFeedStore.store_game(row, digest, now)
+            self._pending = (grown, game)
+            self._pending_doc = (grown, head, texts)
             lapses = await self._lapses(number, "hand")
             return _all(
-                LiveFeedStore.store_game(row, digest, now),
-                LiveFeedStore.hand_done(number, completed + 1, now, lapses),
+                store, LiveFeedStore.hand_done(number, completed + 1, now, lapses)
             ), self.desk.delivery.deliver_effects if lapses else _nothing
         # The game ends: finished, interrupted, or closed by an administrator.
         ended_at = _time(data["ended_at"], "data.ended_at")
