@@ -5,6 +5,8 @@ number to the next)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +16,7 @@ import aiohttp
 import pytest
 from linked import SECRET, Linked, live_game, players_linked
 
+from bot.gameserver import feed as feed_module
 from bot.gameserver.protocol import encode, signed_headers
 from rules.gamelog import GameStatus, format_time, game_to_doc
 from storage.chat_outbox import NewEffect
@@ -230,3 +233,37 @@ async def test_a_batch_of_more_keys_than_one_statement_takes_is_read_in_parts(li
         lambda conn: rows_in(conn, "SELECT id, body FROM gs_events WHERE id IN ({marks})", keys)
     )
     assert sorted(str(row[0]) for row in rows) == sorted(f"many-{i}" for i in range(count))
+
+
+async def test_a_game_read_for_its_first_event_holds_back_its_own_events_only(
+    linked: Linked, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first event of a game the feed has not cached (an imported game, or any after a restart) reads the game
+    beside the feed, parsed in a worker thread: the other tables' events are taken meanwhile, and that game's own
+    events wait, in order, until it is read."""
+    game = live_game(820, ("ana", "marko", "petar"), 3)
+    stored = replace(game, status=GameStatus.IN_PROGRESS, ended_at=None)
+    assert (await linked.db.games.store([PreparedGame.of(stored)], linked.clock.now())).imported == 1
+    feed = linked.link.feed
+    assert (await feed.apply(encode(event("game_started", started(820), 1, 820))))[0] == 200
+    assert (await feed.apply(encode(event("game_started", started(821), 1, 821))))[0] == 200
+    reading, release = threading.Event(), threading.Event()
+    real = feed_module.game_of
+
+    def slow(parts: Any) -> Any:
+        reading.set()
+        assert release.wait(30)
+        return real(parts)
+
+    monkeypatch.setattr(feed_module, "game_of", slow)
+    first = asyncio.create_task(feed.apply(encode(event("player_sat", {"nick": "ana"}, 2, 820))))
+    second = asyncio.create_task(feed.apply(encode(event("player_sat", {"nick": "marko"}, 3, 820))))
+    assert await asyncio.to_thread(reading.wait, 30)
+    other = await feed.apply(encode(event("player_sat", {"nick": "ana"}, 2, 821)))
+    assert other == (200, {"ok": True, "last_seq": 2})  # taken while game 820 is being read
+    assert not first.done()
+    assert not second.done()
+    release.set()
+    assert await first == (200, {"ok": True, "last_seq": 2})
+    assert await second == (200, {"ok": True, "last_seq": 3})  # after the first, in order
+    assert await LiveFeedStore(linked.db).last_seq(820) == 3

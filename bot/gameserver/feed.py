@@ -26,7 +26,7 @@ from rules.paper_hand import HandFacts
 from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game, validate_next_hand
 from storage.chat_outbox import NewEffect
-from storage.games import GameRow
+from storage.games import GameRow, game_of
 from storage.gameserver import (
     Effect,
     EffectRefused,
@@ -133,6 +133,13 @@ class LiveFeed:
         self._pending_doc: tuple[str, dict[str, Any], list[str]] | None = None
         self._queue: collections.deque[tuple[bytes, asyncio.Future[Answer]]] = collections.deque()
         self._worker: asyncio.Task[None] | None = None
+        # A game the feed has not cached is read and parsed beside the feed (`_load`: the parsing in a thread),
+        # its events held back meanwhile, so the other tables' events are not queued behind a long game's first
+        # event; the game read (digest, game) waits in `_warm` for its event's check.
+        self._loading: dict[int, asyncio.Task[None]] = {}
+        self._warm: dict[int, tuple[str | None, Game | None]] = {}
+        self._unread: dict[int, bool] = {}  # a game whose reading beside the feed failed
+        self._wake = asyncio.Event()  # an event arrived, or a game was read
 
     async def apply(self, body: bytes) -> Answer:
         """Check, take and act on one signed request's body (the signature is the endpoint's business).
@@ -142,12 +149,14 @@ class LiveFeed:
         each is answered once that transaction committed. Two events of one game never share a batch."""
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._queue.append((body, future))
+        self._wake.set()
         if self._worker is None or self._worker.done():
             self._worker = asyncio.get_running_loop().create_task(self._drain())
         return await future
 
     async def _drain(self) -> None:
-        while self._queue:
+        while self._queue or self._loading:
+            self._wake.clear()
             batch: list[_Work] = []
             games: set[int] = set()
             deferred: list[tuple[bytes, asyncio.Future[Answer]]] = []
@@ -155,8 +164,13 @@ class LiveFeed:
                 body, future = self._queue.popleft()
                 try:
                     event = parse_event(decode(body))
-                    if event.game is not None and event.game in games:
-                        deferred.append((body, future))  # after this batch: it needs the earlier one's result
+                    if event.game is not None and (event.game in games or event.game in self._loading):
+                        deferred.append((body, future))  # after this batch, or once its game is read
+                        continue
+                    if self._cold(event):
+                        assert event.game is not None
+                        self._loading[event.game] = asyncio.get_running_loop().create_task(self._load(event.game))
+                        deferred.append((body, future))
                         continue
                     work = await self._check(event, body, future)
                 except ProtocolError as problem:
@@ -173,6 +187,35 @@ class LiveFeed:
             self._queue.extendleft(reversed(deferred))
             if batch:
                 await self._take(batch)
+            elif self._loading:  # every event waits for its game: until one is read or another event arrives
+                await self._wake.wait()
+
+    def _cold(self, event: Event) -> bool:
+        """Whether the event's check would read its game from the database (the feed has not cached it, and no
+        reading of it failed just now: then the check reads it itself, and answers what fails)."""
+        game = event.game
+        if game is None or event.type == "game_started" or self._unread.pop(game, False):
+            return False
+        return game not in self._last or (game not in self._games and game not in self._warm)
+
+    async def _load(self, number: int) -> None:
+        """Read the game `number` beside the feed: its last sequence number, digest and log (parsed in a worker
+        thread, so the event loop goes on answering the other tables). A failure is logged and leaves nothing:
+        the event's check reads the game again, and answers what fails then."""
+        try:
+            if number not in self._last:
+                self._last[number] = await self.store.last_seq(number)
+            digest = await self.store.digest(number)
+            game = None
+            if digest is not None:
+                game = await asyncio.to_thread(game_of, await self.desk.db.games.parts(number))
+            self._warm[number] = (digest, game)
+        except Exception:
+            log.exception("game %s could not be read for its game-server event", number)
+            self._unread[number] = True
+        finally:
+            self._loading.pop(number, None)
+            self._wake.set()
 
     async def _check(self, event: Event, body: bytes, future: asyncio.Future[Answer]) -> _Work | None:
         """The event's work for the batch, or None when it is answered already (a gap)."""
@@ -249,6 +292,7 @@ class LiveFeed:
 
     def _forget(self, game: int) -> None:
         self._games.pop(game, None)
+        self._warm.pop(game, None)
         self._docs.pop(game, None)
         self._facts.pop(game, None)
         self._last.pop(game, None)
@@ -260,10 +304,15 @@ class LiveFeed:
         if cached is not None:
             self._digest = cached[0]
             return cached[1]
-        digest = self._digest = await self.store.digest(number)
+        warm = self._warm.pop(number, None)
+        if warm is not None:  # read beside the feed (`_load`)
+            digest, game = warm
+            self._digest = digest
+        else:
+            digest = self._digest = await self.store.digest(number)
+            game = None if digest is None else await self.desk.db.games.get(number)
         if digest is None:
             return None
-        game = await self.desk.db.games.get(number)
         if game is not None and game.status is GameStatus.IN_PROGRESS:
             self._games[number] = (digest, game)
         return game
