@@ -16,6 +16,7 @@ from bot.messages import Catalogue
 from bot.ports import Action
 from bot.registry import BY_NAME, Args, Caller, Place, run
 from club import Club
+from rules.notices import Notice
 from storage.errors import DatabaseBusy, DatabaseReadOnly
 
 SR = Catalogue("sr")
@@ -91,3 +92,24 @@ async def test_a_report_the_database_cannot_take_is_held_replaced_by_a_newer_one
     assert await reported.take("ana", report("ana left again"))  # a free database takes it at once
     assert done[-1] == "ana left again"
     await reported.stop()
+
+
+async def test_where_a_platform_showed_a_trials_controls_is_kept_once_the_database_frees(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The controls are shown already when the port tells the desk where (`Desk.keep_controls`): a busy database
+    does not fail the effect that showed them (its retry would show them twice); the place is kept once it frees."""
+    shown = Notice("telegram", "42", "7")
+    add_notice = club.db.calls.add_notice
+    monkeypatch.setattr(club.db.calls, "add_notice", failing(DatabaseBusy("database is locked")))
+
+    async def never(seconds: float) -> None:
+        await asyncio.Event().wait()
+
+    club.desk.reported.sleep = never
+    await club.desk.keep_controls(3, shown)  # no error reaches the port
+    assert await club.desk.controls_of(3, "telegram") == []
+    monkeypatch.setattr(club.db.calls, "add_notice", add_notice)
+    assert await club.desk.reported.round()
+    assert await club.desk.controls_of(3, "telegram") == [shown]
+    await club.desk.reported.stop()

@@ -232,8 +232,10 @@ class Desk(DeskBase):
     async def keep_space(self, trial_id: int, place: Notice) -> None:
         """Where a platform opened a trial's space (Discord: the thread, as its parent channel and its own id), so
         it is found again after a restart however many spaces there are (kept with the calls' notices, subject
-        ``space:<trial>``)."""
-        await self.db.calls.add_notice(f"space:{trial_id}", place)
+        ``space:<trial>``). The space is open already: a busy database holds this (`reported`) rather than fail
+        the effect that opened it, which would open it again."""
+        subject = f"space:{trial_id}"
+        await self.reported.take((subject, place), lambda: self.db.calls.add_notice(subject, place))
 
     async def spaces_of(self, trial_id: int, platform: str) -> list[Notice]:
         """Where this platform opened the trial's space, oldest first."""
@@ -270,8 +272,11 @@ class Desk(DeskBase):
 
     async def keep_controls(self, trial_id: int, notice: Notice) -> None:
         """Where a platform showed a trial's controls (buttons), so they can be removed when the trial ends,
-        also after a restart (kept with the calls' notices, subject ``controls:<trial>``)."""
-        await self.db.calls.add_notice(f"controls:{trial_id}", notice)
+        also after a restart (kept with the calls' notices, subject ``controls:<trial>``). They are shown already:
+        a busy database holds this (`reported`) rather than fail the effect that showed them, which would show
+        them twice."""
+        subject = f"controls:{trial_id}"
+        await self.reported.take((subject, notice), lambda: self.db.calls.add_notice(subject, notice))
 
     async def controls_of(self, trial_id: int, platform: str) -> list[Notice]:
         """Every place this platform showed the trial's controls, oldest first."""

@@ -1,6 +1,7 @@
-"""What a platform reports of its accounts outside any command — an account joined or left the club's group or
-server, an account acted (so it is present, where the platform shows no presence) — taken by the core, which
-decides what it means; the adapter only reports it.
+"""What a platform reports outside any command — an account joined or left the club's group or server, an account
+acted (so it is present, where the platform shows no presence), where a trial's space or controls were shown
+(`Desk.keep_space`, `Desk.keep_controls`) — taken by the core, which decides what it means; the adapter only
+reports it.
 
 A member's command, press or message that meets a busy database is answered "try again" (`bot.registry.run`,
 `Desk.press`, `Commands.handle_as`): he is there to try again. A report has nobody to try again, so the core holds
