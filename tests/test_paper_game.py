@@ -297,6 +297,6 @@ def test_hand_lines_name_the_defence() -> None:
     text = paper_text(game, compute_paper(game), SR_T)
     assert "  1  ana: herc, bojan zovem — prolaz (7 štihova), vrednost 8" in text
     assert "     ana bule −8 · bojan bule +8, supe levo 24" in text
-    assert "  2  bojan: igra karo, ceca sam prati — prolaz (8 štihova), vrednost 8" in text
+    assert "  2  bojan: igra karo, ceca prati samostalno — prolaz (8 štihova), vrednost 8" in text
     english = paper_text(game, compute_paper(game), EN_T)
-    assert "  2  bojan: diamonds without the talon, ceca one follows — passes (8 tricks), value 8" in english
+    assert "  2  bojan: diamonds without the talon, ceca follows alone — passes (8 tricks), value 8" in english
