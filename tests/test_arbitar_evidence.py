@@ -125,6 +125,7 @@ def test_a_step_1_and_a_step_2_verdict_in_four_languages_as_text_and_picture(tmp
                 assert latin_words(language, "", line, game.players) == [], line
             canvas = render_verdict(game, hand, seat, verdict, language)
             assert all(p.fits for p in canvas.placed), [p.text for p in canvas.placed if not p.fits]
+            assert [p.text for p in canvas.placed if p.text.endswith("…")] == []  # nothing cut off
             shown = " ".join(p.text for p in canvas.placed)
             assert not RAW.search(shown), shown
             facts = evidence_lines(verdict.evidence, Catalogue(language).t, "marko", "petar")

@@ -174,8 +174,26 @@ def test_arbitar_golden_sans_and_betl(contract: str) -> None:
     fallen = 3 - (hand.declarer or 0) - seat
     canvas = render_verdict(game, 1, fallen, verdict)
     assert all(p.fits for p in canvas.placed)
+    assert [p.text for p in canvas.placed if p.text.endswith("…")] == []  # a wrapped fact is drawn whole
     check_png(canvas)
     assert pixels(canvas) == GOLDEN[f"arbitar-{contract}"]
+
+
+@pytest.mark.parametrize("width", [120, 301, 550, 552, 553, 554, 555, 556, 600])
+def test_a_wrapped_line_is_drawn_whole_in_a_cell_of_the_width_it_was_wrapped_to(width: int) -> None:
+    """`Canvas.text` keeps its padding inside the cell: `wrap` leaves room for it, so no line of a wrapped
+    sentence is cut with "…" (the Arbitar's "jednakih:…" was, one padding too wide)."""
+    face = draw.font(12)
+    sentence = (
+        "Rasporeda u kojima je bolja karta bolja: 400; u kojima je odigrana karta bolja: 12; jednakih: 0; "
+        "prag od 10%: 221. Раскладов, где лучшая карта лучше: 1; где лучше сыгранная: 0; равных: 0."
+    )
+    lines = draw.wrap(sentence, face, width)
+    canvas = draw.Canvas(width + 20, 20 * len(lines), draw.WHITE)
+    for row, line in enumerate(lines):
+        canvas.text((10, 20 * row, 10 + width, 20 * row + 20), line, face)
+    assert [p.text for p in canvas.placed] == lines
+    assert " ".join(lines) == sentence
 
 
 GOLDEN: dict[str, str] = {
@@ -185,8 +203,8 @@ GOLDEN: dict[str, str] = {
     "hand-sans": "640x596:bd09bf2b9069d2b7",
     "hand-betl": "640x416:559f9064fa1b7d7e",
     "arbitar-herc": "600x383:de6972256ff134cf",
-    "arbitar-sans": "600x329:f61637e9d7781a20",
-    "arbitar-betl": "600x329:358ae9ef2c6238e1",
+    "arbitar-sans": "600x329:f8c2594c44227525",
+    "arbitar-betl": "600x329:b30ea429b5e3aa06",
 }
 
 

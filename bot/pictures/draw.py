@@ -58,6 +58,10 @@ def bbox(text: str, face: ImageFont.FreeTypeFont) -> tuple[int, int, int, int]:
     return found
 
 
+#: The space `Canvas.text` leaves between a cell's side and its text.
+PAD = 3
+
+
 def text_width(text: str, face: ImageFont.FreeTypeFont) -> int:
     left, _, right, _ = bbox(text, face)
     return right - left
@@ -74,7 +78,9 @@ def fit(text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
 
 
 def wrap(text: str, face: ImageFont.FreeTypeFont, width: int) -> list[str]:
-    """`text` broken into lines at most `width` pixels wide (at spaces; a word wider than that is cut)."""
+    """`text` broken into lines that `Canvas.text` draws whole in a cell `width` pixels wide, inside its padding
+    (at spaces; only a word wider than the cell is cut)."""
+    width -= 2 * PAD
     lines: list[str] = []
     for paragraph in text.splitlines() or [""]:
         line = ""
@@ -128,7 +134,7 @@ class Canvas:
         face: ImageFont.FreeTypeFont,
         colour: Colour = INK,
         align: str = "left",
-        pad: int = 3,
+        pad: int = PAD,
     ) -> None:
         """`text` in `cell`, vertically centred, aligned left / centre / right, cut to fit the cell's width."""
         if not text:

@@ -141,9 +141,9 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
             legend.append(line)
     legend_first = set()
     for line in legend:
-        legend_first.update(wrap(line, small, WIDTH - 2 * MARGIN - 6))
+        legend_first.update(wrap(line, small, WIDTH - 2 * MARGIN - 2))
     legend += _legend(used, w)
-    legend_lines = [part for line in legend for part in wrap(line, small, WIDTH - 2 * MARGIN - 6)]
+    legend_lines = [part for line in legend for part in wrap(line, small, WIDTH - 2 * MARGIN - 2)]
     rows = 1 + sum(1 + len(h.changes) for h in paper.hands)
     status_lines = 2 if paper.ended and paper.write_off is not None and any(paper.write_off) else 1
     height = (
