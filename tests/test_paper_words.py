@@ -8,14 +8,14 @@ import ast
 from pathlib import Path
 
 import pytest
-from test_paper import BOJAN, C, build_game, not_followed
+from test_paper import ANA, BOJAN, C, build_game, build_hand, not_followed
 from test_pictures import twenty_hands
 
 from bot.i18n import LANGUAGES
 from bot.i18n.catalogues import languages, own_text
 from bot.i18n.cyrillic import to_cyrillic
 from bot.messages import Catalogue
-from bot.pictures.paper import render_paper
+from bot.pictures.paper import MARGIN, render_paper
 from bot.pictures.words import words
 from rules.gamelog import GameStatus
 from rules.paper import ChangeKind, PaperChange, compute_paper
@@ -97,3 +97,18 @@ def test_rules_keep_no_word_tables_and_build_no_serbian_refusals() -> None:
             and any(isinstance(k, ast.Constant) and k.value in ("sr", "en") for k in node.keys)
         ]
         assert tables == [], name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_picture_says_a_hand_is_being_played_not_that_it_does_not_count(language: str) -> None:
+    """A hand still being played is in progress on the sheet, as the text paper says, not the "—" whose legend
+    reads "the hand does not count"."""
+    hands = [build_hand(1, ANA, C("herc"), tricks=(7, 2, 1)), build_hand(2, completed=False)]
+    game = build_game(hands, refe_limit=3, status=GameStatus.INTERRUPTED)
+    canvas = render_paper(game, compute_paper(game), language)
+    shown = [p.text for p in canvas.placed]
+    number = next(i for i, p in enumerate(canvas.placed) if p.text == "2" and p.cell[0] == MARGIN)
+    assert canvas.placed[number + 1].text == words(language)["unfinished"]  # the hand's game cell
+    assert words(language)["legend_unscored"] not in shown
+    assert all(p.fits for p in canvas.placed)
+    assert [t for t in shown if t.endswith("…")] == []

@@ -45,11 +45,14 @@ def _cells(seat: int, top: int, height: int = ROW_H) -> tuple[Box, Box, Box]:
     )
 
 
-def _contract(score: HandScore | None, w: Mapping[str, str], used: set[str]) -> str:
+def _contract(score: HandScore | None, w: Mapping[str, str], used: set[str], unscored: str = "") -> str:
     """A hand's contract in its narrow cell: the suit's symbol (or betl / sans), ``i.`` for igra, ``×2`` … for the
-    kontra chain, ``b.k.`` for pik without kontra; `used` collects what the legend must explain."""
+    kontra chain, ``b.k.`` for pik without kontra, the hand still being played said in words; `used` collects
+    what the legend must explain."""
     if score is not None and score.case is HandCase.ALL_PASS:
         return w["refe"] if score.refe_written else w["all_pass"]
+    if score is None and unscored == "not_finished":
+        return w["unfinished"]
     if score is None or score.contract is None:
         used.add("unscored")
         return "—"
@@ -117,7 +120,7 @@ def render_paper(game: Game, paper: Paper, lang: str = "sr") -> Canvas:
     small = font(SMALL_FONT)
     bold = font(CELL_FONT + 1, bold=True)
     used: set[str] = set()
-    contracts = [_contract(h.score, w, used) for h in paper.hands]
+    contracts = [_contract(h.score, w, used, h.unscored) for h in paper.hands]
     shorts = [[_change_label(a, w, True, used) for a in h.changes] for h in paper.hands]
     refe_marks: list[str] = ["", "", ""]
     for paper_hand in paper.hands:
