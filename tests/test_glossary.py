@@ -4,6 +4,7 @@ the line and what is wrong."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from bot.i18n import catalogues
 from bot.i18n.catalogues import languages
+from bot.i18n.cyrillic import kept_parts
 from bot.i18n.glossary import GLOSSARY, GlossaryError, disagreements, read_terms, write
 from bot.i18n.glossary import main as glossary
 from bot.messages import Catalogue
@@ -113,3 +115,23 @@ def test_a_page_without_the_section_or_with_other_columns_is_refused(
     assert "absent.md: No such file or directory" in capsys.readouterr().err
     with pytest.raises(GlossaryError, match=r"plural entries are not terms: paper\.tricks"):
         write(read_terms(HEADER + "| `paper.tricks` | štih | взятка | trick | |\n"))
+
+
+#: The glossary's words English has its own name for: the suits and the bids (the club's own words, igra,
+#: ispravka, zovem, bule, refe, stay in English texts as the club says them).
+ENGLISH_NAMED = ("term.pik", "term.karo", "term.herc", "term.tref", "term.bid.dalje", "term.bid.mogu")
+
+
+def test_english_texts_name_the_suits_and_bids_in_english() -> None:
+    """An English text says "spades" and "pass" as the glossary's English does, not "pik" and "dalje"."""
+    terms = {t.key: t for t in read_terms(GLOSSARY.read_text(encoding="utf-8"))}
+    serbian = {terms[key].sr: terms[key].en for key in ENGLISH_NAMED}
+    wrong = []
+    for key, text in languages()["en"].texts.items():
+        for form in (text,) if isinstance(text, str) else text:
+            rest = form
+            for part in kept_parts(form, key):
+                rest = rest.replace(part, " ", 1)
+            found = [w for w in re.findall(r"\w+", rest) if w.casefold() in serbian]
+            wrong += [f"{key}: {w!r} (glossary: {serbian[w.casefold()]!r})" for w in found]
+    assert wrong == []

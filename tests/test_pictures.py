@@ -198,7 +198,7 @@ def test_a_wrapped_line_is_drawn_whole_in_a_cell_of_the_width_it_was_wrapped_to(
 
 GOLDEN: dict[str, str] = {
     "paper": "550x608:d2e9384c4f579259",
-    "paper-en": "550x608:1582d2ba4407d00c",
+    "paper-en": "550x608:e81e79b458bcfa05",
     "hand-herc": "640x551:6e7380c8c9d42c11",
     "hand-sans": "640x596:bd09bf2b9069d2b7",
     "hand-betl": "640x416:559f9064fa1b7d7e",
