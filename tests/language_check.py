@@ -96,6 +96,9 @@ _SR_PASSIVE = re.compile(
 _RU_PAST = re.compile(
     rf"{MEMBER} (?:уже |был |не |сам )?(?:\w+(?:ал|ял|ил|ел|ёл|ла|ло|ен|ён|ан|ян)|\w*(?:нят|зят|быт|бит|крыт))\b"
 )
+#: "alone" after a member: Serbian "sam"/"sama", Russian "сам"/"один" (also after the verb, "ana вистует один").
+_SR_ALONE = re.compile(rf"{MEMBER} (?:\w+ )?(?:sam|sama)\b")
+_RU_ALONE = re.compile(rf"{MEMBER} (?:\w+ )?(?:сам|сама|один|одна)\b")
 #: The nouns (and prepositions) after which a member's name leaves the agreement to the noun: "član jelena je
 #: razrešen", "Kod za ana je poslat", "Игрок ana снят".
 _SR_NOUNS = (
@@ -115,7 +118,8 @@ NOT_PARTICIPLES = frozenset(
 
 def gendered(code: str, text: str) -> list[str]:
     """The phrases of `text` that give a member a gender — a member as the subject of a past or passive
-    participle ("milica nije igrao", "jelena je razrešen", "ana отозвал") — in Serbian (Latin, or Cyrillic read
+    participle ("milica nije igrao", "jelena je razrešen", "ana отозвал") or "alone" after him ("ceca sam prati",
+    "ana вистует один") — in Serbian (Latin, or Cyrillic read
     as Latin) and Russian. A passive participle agrees with the noun a member is named after ("član jelena je
     razrešen")."""
     if code == "sr-Cyrl":
@@ -123,8 +127,10 @@ def gendered(code: str, text: str) -> list[str]:
     if code == "sr":
         found = [m for p in (_SR_ACTIVE, _SR_PASSIVE) for m in p.finditer(text) if not _after_a_noun(text, m.start())]
         found += list(_SR_ACTIVE_BEFORE.finditer(text))
+        found += [m for m in _SR_ALONE.finditer(text) if not _after_a_noun(text, m.start())]
     elif code == "ru":
         found = [m for m in _RU_PAST.finditer(text) if not _after_a_noun(text, m.start())]
+        found += [m for m in _RU_ALONE.finditer(text) if not _after_a_noun(text, m.start())]
     else:
         return []
     return [m.group() for m in found if not set(re.findall(r"\w+", m.group())) & NOT_PARTICIPLES]

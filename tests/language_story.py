@@ -1,6 +1,8 @@
 """What a reader must never meet in a conversation with the bot, checked on what the console club printed
 (tests/test_language_story.py): a Latin word in Serbian Cyrillic or Russian text, a catalogue key or an internal
-identifier, a number whose noun is in another plural form, a button row whose labels are not all the language's.
+identifier, a number whose noun is in another plural form, a button row whose labels are not all the language's, a
+phrase that gives a member a gender (`language_check.gendered` on the line with each nickname as ``{nick}``: texts
+put together by code, such as the paper's "sanja sam prati", escape the catalogue's own check).
 
 Each check takes the printed text with what members typed taken out first (`without_typed`: their messages, their
 reasons, the commands with their typed words), since a member writes in his own script and a command stays as it
@@ -14,6 +16,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
+
+from language_check import gendered
 
 from bot.i18n.catalogues import count_of, languages
 
@@ -150,6 +154,14 @@ def foreign_buttons(language: str, line: str) -> list[str]:
     return [label for label in labels if not any(p.match(label) for p in _labels(language))]
 
 
+def gendered_phrases(language: str, line: str, typed: Iterable[str], nicknames: Iterable[str]) -> list[str]:
+    """The phrases of a line that give a member a gender, each nickname read as a member's placeholder."""
+    rest = without_typed(line, typed)
+    for nick in nicknames:
+        rest = re.sub(rf"(?<![\w{{]){re.escape(nick)}(?!\w)", "{nick}", rest)
+    return gendered(language, rest)
+
+
 def problems(language: str, output: str, script: str, nicknames: Iterable[str]) -> list[str]:
     """Every problem of the printed `output` of `script` in `language`, one line each."""
     typed = typed_parts(script)
@@ -164,4 +176,6 @@ def problems(language: str, output: str, script: str, nicknames: Iterable[str]) 
             found.append(f"count outside its plural form {count!r}: {line}")
         for label in foreign_buttons(language, line):
             found.append(f"button not in the language {label!r}: {line}")
+        for phrase in gendered_phrases(language, line, typed, names):
+            found.append(f"a member given a gender {phrase!r}: {line}")
     return found

@@ -1,7 +1,8 @@
 """The walkthrough and the penalty story through the console club in each of the four languages, with what members
 read after them (the hand view, the paper, a member's card, the statistics, the help): nowhere a Latin word in
-Serbian Cyrillic or Russian, a raw key, a count outside its plural form or a button row mixing languages
-(tests/language_story.py says how each is found). The checks themselves are tested on lines that break them."""
+Serbian Cyrillic or Russian, a raw key, a count outside its plural form, a button row mixing languages or a
+member given a gender (tests/language_story.py says how each is found). The checks themselves are tested on
+lines that break them."""
 
 from __future__ import annotations
 
@@ -91,6 +92,14 @@ def test_the_checks_find_what_they_look_for() -> None:
         "count outside its plural form '1 pages': 1 pages  [Show hands] [Završi suđenje]",
         "button not in the language 'Završi suđenje': 1 pages  [Show hands] [Završi suđenje]",
     ]
+    # a text put together by code does not give a member a gender either
+    assert problems("sr", "  2  marko: igra karo, sanja sam prati — prolaz", "", MEMBERS) == [
+        "a member given a gender '{nick} sam': " + "  2  marko: igra karo, sanja sam prati — prolaz"
+    ]
+    assert problems("ru", "marko: бубны, sanja вистует один — сыграно", "", MEMBERS) == [
+        "a member given a gender '{nick} вистует один': marko: бубны, sanja вистует один — сыграно"
+    ]
+    assert problems("sr", "  2  marko: igra karo, sanja prati samostalno — prolaz", "", MEMBERS) == []
     # what a member typed is his, in his script: his reason and his command stay as typed
     script = "@ana /presuda bule ruka 5 ivana +2 -- gledanje u tuđe karte\n"
     assert problems("ru", "[trial 1] Обоснование: gledanje u tuđe karte", script, MEMBERS) == []
