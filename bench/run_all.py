@@ -247,8 +247,9 @@ class SideBySide:
                 out.append(f"  {compared.name:58} not printed by both trees")
                 continue
             if isinstance(values[0][0], str) or isinstance(values[1][0], str):
-                same = set(values[0]) == set(values[1]) and len(set(values[0])) == 1
-                out.append(f"  {compared.name:58} {'the same in both' if same else 'DIFFERENT'}: {values}")
+                seen = {str(v) for vs in values for v in vs}
+                said = f"the same in both: {seen.pop()}" if len(seen) == 1 else f"DIFFERENT: {values}"
+                out.append(f"  {compared.name:58} {said}")
                 continue
             a, b = (statistics.median(float(v) for v in vs) for vs in values)
             shown = [f"{number(x)} {compared.unit}".strip() for x in (a, b)]
@@ -259,9 +260,9 @@ class SideBySide:
         return out
 
 
-def against(name: str, argv: list[str], other: Path, rounds: int) -> SideBySide:
-    """Run bench `name` from this tree and from `other` in alternating order, `rounds` times."""
-    trees = ((HERE.parent, tree_label(HERE.parent) + " this"), (other, tree_label(other)))
+def against(name: str, argv: list[str], trees: tuple[tuple[Path, str], tuple[Path, str]], rounds: int) -> SideBySide:
+    """Run bench `name` from this tree and from the other (each with its label) in alternating order, `rounds`
+    times."""
     pair = SideBySide(name, (trees[0][1], trees[1][1]))
     for index in range(rounds):
         for root, label in trees if index % 2 == 0 else trees[::-1]:
@@ -331,6 +332,9 @@ def main() -> int:
     failed: list[str] = []
     ran: list[Ran] = []
     pairs: list[SideBySide] = []
+    this = (HERE.parent, tree_label(HERE.parent) + " this")
+    other = (args.against.resolve(), tree_label(args.against.resolve())) if args.against is not None else this
+    trees = (this, other)  # labelled once: the same names for every bench of the run
     with contextlib.ExitStack() as stack:
         database = stack.enter_context(throwaway_postgres()) if wants_pg else None
         if wants_pg and database is None:
@@ -338,7 +342,7 @@ def main() -> int:
         for name, given in chosen:
             argv = options(given, database)
             if args.against is not None and name in READERS:
-                pair = against(name, argv, args.against.resolve(), max(1, args.rounds))
+                pair = against(name, argv, trees, max(1, args.rounds))
                 pairs.append(pair)
                 ours = [one for one in pair.runs if one.label == pair.labels[0]]
                 ran.append(ours[0])
