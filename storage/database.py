@@ -66,6 +66,7 @@ class MigrationFailed(Exception):
         )
         self.version = version
         self.name = name
+        self.cause = cause
 
 
 def is_busy(exc: BaseException) -> bool:

@@ -19,8 +19,10 @@ from bot.i18n.catalogues import languages
 from bot.i18n.cyrillic import _KEPT, PROGRAM_COMMANDS
 from bot.messages import Catalogue
 from rules.arbitar.rezon import NOTES, count_rezons_cards, note_text
+from storage.database import migrations
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
+ALL_MIGRATIONS = migrations()
 CARDS = "KS 9S 8S 9D 8D 7D AH 7H TC 9C"
 
 
@@ -195,7 +197,7 @@ ENGLISH = re.compile(
 #: What a command line's text holds as it is typed or named, in any language: options, choices, code in
 #: backticks, the program's commands, settings (``[club] language``), files, and what the Cyrillic keeps Latin.
 _TYPED = re.compile(
-    r"[\w./-]*\.(?:md|db|toml|jsonl?|gz|html|png|csv)\b|--?\w[\w-]*|\{[^{}]*\}|`[^`]*`|\bsudija(?: (?:"
+    r"[\w./-]*\.(?:md|db|lock|toml|jsonl?|gz|html|png|csv)\b|--?\w[\w-]*|\{[^{}]*\}|`[^`]*`|\bsudija(?: (?:"
     + "|".join(map(re.escape, PROGRAM_COMMANDS))
     + r"))?\b"
     r"|\[[\w.]+\](?:\s+\w+)?|\bJSON Lines\b|" + _KEPT.pattern
@@ -247,3 +249,57 @@ def test_every_help_speaks_the_language(language: str, capsys: pytest.CaptureFix
     words = Catalogue(language)
     assert f"--verify {words.t('cli.metavar.file')} {words.t('cli.opt.zapisnik.verify')}" in shown
     assert f"[--as {words.t('cli.metavar.nick')}]" in shown
+
+
+@pytest.mark.parametrize("language", ["sr", "sr-Cyrl", "ru"])
+def test_migrate_speaks_the_language(language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every answer of `sudija migrate`: a database not there yet, one up to date, one with a migration pending
+    (checked, then backed up and migrated), one a newer release migrated, one a running bot holds."""
+    import socket  # noqa: PLC0415 (imported where the test needs it)
+    import sqlite3  # noqa: PLC0415 (imported where the test needs it)
+
+    from test_migrate_cli import older_database  # noqa: PLC0415 (imported where the test needs it)
+
+    from bot.dblock import DatabaseLock, lock_path  # noqa: PLC0415 (imported where the test needs it)
+
+    db = tmp_path / "club.db"
+    words = Catalogue(language)
+
+    def migrate(*args: str) -> tuple[int, str]:
+        status = main(["migrate", "--lang", language, "--db", str(db), *args])
+        captured = capsys.readouterr()
+        return status, captured.out + captured.err
+
+    said: list[str] = []
+    for args, status in ((["--check"], 1), ([], 0), (["--check"], 0), ([], 0)):
+        got, text = migrate(*args)
+        assert got == status, text
+        said.append(text)
+    assert said[0].startswith(words.t("cli.migrate.absent", where=str(db), count=len(ALL_MIGRATIONS)))
+    db.unlink()
+    older_database(db)
+    with DatabaseLock(str(db)):  # a running bot holds it
+        said.append(migrate()[1])
+    assert words.t("cli.holder.unknown") not in said[-1]
+    assert said[-1].endswith(f" {lock_path(str(db))})\n")
+    said[-1] = said[-1].replace(socket.gethostname(), "")  # the host's name is a name
+    for args, status in ((["--check"], 1), (["--backup-dir", str(tmp_path / "copies")], 0)):
+        got, text = migrate(*args)
+        assert got == status, text
+        said.append(text)
+    pending = f"{ALL_MIGRATIONS[-1][0]:04d}_{ALL_MIGRATIONS[-1][1]}"
+    current = f"{ALL_MIGRATIONS[-2][0]:04d}"
+    assert said[-2] == words.t("cli.migrate.pending", where=str(db), current=current, count=1, names=pending) + "\n"
+    with sqlite3.connect(db) as connection:
+        connection.execute("INSERT INTO schema_migrations VALUES (9998, 'from_the_future', '2099-01-01')")
+    connection.close()
+    for args in (["--check"], []):
+        got, text = migrate(*args)
+        assert got == 2
+        said.append(text)
+    assert said[-1] == words.t("cli.migrate.too_new", where=str(db), count=1, newer="9998") + "\n"
+    problems = [
+        f"{line}: {problem}" for text in said for line in text.splitlines() for problem in foreign_text(language, line)
+    ]
+    assert problems == []
+    assert len(set(said)) == len(said) - 1  # each answer its own (only --check and migrate on a newer one agree)

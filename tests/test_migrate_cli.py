@@ -1,10 +1,12 @@
 """`sudija migrate --check` lists the pending migrations without changing anything; `sudija migrate` backs the
 database up and applies them; a migration that fails is rolled back whole and the backup is named; a database
-migrated by a newer release, or one a running bot holds, is refused."""
+migrated by a newer release, or one a running bot holds, is refused. The texts are read in English (``--lang en``);
+tests/test_cli_language.py reads them in the other languages."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import storage.database
 import storage.schema
 from bot.cli import main
 from bot.dblock import DatabaseLock
+from bot.messages import Catalogue
 from storage.database import migrations, split_statements
 
 ALL = migrations()
@@ -50,12 +53,12 @@ def test_check_lists_the_pending_migrations_and_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "club.db"
-    assert main(["migrate", "--check", "--db", str(db)]) == 1
+    assert main(["migrate", "--lang", "en", "--check", "--db", str(db)]) == 1
     assert f"{db} does not exist: the first start creates it with all {len(ALL)} migrations." in capsys.readouterr().out
     assert not db.exists()
     older_database(db)
     before = db.read_bytes()
-    assert main(["migrate", "--check", "--db", str(db)]) == 1
+    assert main(["migrate", "--lang", "en", "--check", "--db", str(db)]) == 1
     out = capsys.readouterr().out
     assert f"1 pending: {NEWEST:04d}_{NEWEST_NAME}." in out
     assert db.read_bytes() == before
@@ -68,7 +71,7 @@ def test_migrate_backs_up_then_applies(
     db = tmp_path / "club.db"
     older_database(db)
     backups = tmp_path / "backups"
-    assert main(["migrate", "--db", str(db), "--backup-dir", str(backups)]) == 0
+    assert main(["migrate", "--lang", "en", "--db", str(db), "--backup-dir", str(backups)]) == 0
     out = capsys.readouterr().out
     [copy] = list(backups.iterdir())
     assert copy.name.startswith(f"club-before-{NEWEST:04d}-")
@@ -76,9 +79,9 @@ def test_migrate_backs_up_then_applies(
     assert f"backup before migrating: {copy}" in out
     assert NEWEST not in applied(copy)  # the copy is the database as it was
     assert NEWEST in applied(db)
-    assert main(["migrate", "--check", "--db", str(db)]) == 0
+    assert main(["migrate", "--lang", "en", "--check", "--db", str(db)]) == 0
     assert f"schema {NEWEST:04d}, up to date" in capsys.readouterr().out
-    assert main(["migrate", "--db", str(db)]) == 0  # nothing pending: no second backup
+    assert main(["migrate", "--lang", "en", "--db", str(db)]) == 0  # nothing pending: no second backup
     assert "nothing to do" in capsys.readouterr().out
     assert len(list(backups.iterdir())) == 1
 
@@ -95,7 +98,7 @@ def test_a_failing_migration_is_rolled_back_and_the_backup_named(
 
     monkeypatch.setattr(storage.database, "migrations", with_broken)
     monkeypatch.setattr(storage.schema, "migrations", with_broken)
-    assert main(["migrate", "--db", str(db)]) == 1
+    assert main(["migrate", "--lang", "en", "--db", str(db)]) == 1
     captured = capsys.readouterr()
     assert "migration 9999_broken failed and was rolled back: no such table: no_such_table" in captured.err
     [copy] = list(tmp_path.glob("club-before-*.db"))  # beside the database by default
@@ -107,14 +110,15 @@ def test_a_failing_migration_is_rolled_back_and_the_backup_named(
 
 def test_a_database_of_a_newer_release_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "club.db"
-    assert main(["migrate", "--db", str(db)]) == 0  # a new file: created with every migration, no backup
+    assert main(["migrate", "--lang", "en", "--db", str(db)]) == 0  # a new file: every migration, no backup
     assert not list(tmp_path.glob("club-before-*"))
     capsys.readouterr()
     with sqlite3.connect(db) as connection:
         connection.execute("INSERT INTO schema_migrations VALUES (9998, 'from_the_future', '2099-01-01')")
     for argv in (["migrate", "--check", "--db", str(db)], ["migrate", "--db", str(db)]):
+        argv += ["--lang", "en"]
         assert main(argv) == 2
-        assert "holds migration 9998, which this release does not carry" in capsys.readouterr().err
+        assert "holds 1 migration this release does not carry (9998)" in capsys.readouterr().err
 
 
 def test_migrate_refuses_while_the_bot_holds_the_database(
@@ -123,7 +127,7 @@ def test_migrate_refuses_while_the_bot_holds_the_database(
     db = tmp_path / "club.db"
     older_database(db)
     with DatabaseLock(str(db)):
-        assert main(["migrate", "--db", str(db)]) == 2
+        assert main(["migrate", "--lang", "en", "--db", str(db)]) == 2
     assert "in use by another Sudija" in capsys.readouterr().err
     assert NEWEST not in applied(db)
 
@@ -150,5 +154,6 @@ def test_run_backs_up_before_migrating_and_refuses_a_newer_database(
     assert len(list(tmp_path.glob("club-before-*.db"))) == 2
     with sqlite3.connect(db) as connection:
         connection.execute("INSERT INTO schema_migrations VALUES (9998, 'from_the_future', '2099-01-01')")
-    with pytest.raises(ConfigError, match="holds migration 9998"):
+    refused = Catalogue(config.language).t("cli.migrate.too_new", where=str(db), count=1, newer="9998")
+    with pytest.raises(ConfigError, match=re.escape(refused)):
         asyncio.run(prepare_schema(config, log))

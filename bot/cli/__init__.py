@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from bot.cli._common import NoDatabase, add_lang_option
 from bot.cli._language import argparse_in, chosen_language, current
 from bot.config import ConfigError
+from bot.dblock import DatabaseInUse
 from bot.messages import MESSAGES, Catalogue
 from storage.database import DatabaseUnavailable, MigrationFailed
 
@@ -107,6 +108,16 @@ def in_language(action: argparse.Action, command: str, words: Catalogue) -> None
         action.metavar = words.t(f"cli.metavar.{placeholder}")
 
 
+def in_use(held: DatabaseInUse, words: Catalogue) -> str:
+    """A command refused because another process holds the database: which one, in the command line's language."""
+    who = held.who
+    if who is None:
+        holder = words.t("cli.holder.unknown")
+    else:
+        holder = words.t("cli.holder", pid=who.pid, host=who.host, what=who.what, since=who.since)
+    return words.t("cli.in_use", holder=holder, lock=held.path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line, in ``--lang`` or the club's language (argparse's own words too: `bot.cli._language`)."""
     given = list(sys.argv[1:] if argv is None else argv)
@@ -122,11 +133,19 @@ def _main(argv: Sequence[str]) -> int:
         return 2
     try:
         status: int = args.func(args)
+    except DatabaseInUse as held:
+        print(in_use(held, current()), file=sys.stderr)
+        return 2
     except (ConfigError, DatabaseUnavailable) as exc:
         print(exc, file=sys.stderr)
         return 2
-    except (NoDatabase, MigrationFailed) as exc:
+    except NoDatabase as exc:
         print(exc, file=sys.stderr)
+        return 1
+    except MigrationFailed as exc:
+        from bot.cli.migrate import failed  # noqa: PLC0415 (only a failed migration needs it)
+
+        print(failed(exc, current()), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

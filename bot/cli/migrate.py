@@ -9,7 +9,7 @@ then migrated, each migration in its own transaction; one that fails is rolled b
 database stays as it was before it and the backup is named. The bot must be stopped (its lock is taken: a running
 `sudija run` is named). A PostgreSQL database is backed up with pg_dump (docs/deploy.md): the command refuses until
 ``--no-backup`` says that was done. `sudija run` takes the same backup by itself when it finds migrations pending
-(`backup_before_migrating`)."""
+(`backup_before_migrating`). What it says is written in ``--lang`` or the club's language (``cli.migrate.*``)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config, database_path
+from bot.cli._common import add_db_option, club_config, database_path, operator_words
+from bot.messages import Catalogue
 from storage.database import MigrationFailed, open_database
 from storage.postgres import is_postgres, shown
 from storage.schema import SchemaState, schema_state
@@ -39,12 +40,10 @@ def names(pending: list[tuple[int, str]]) -> str:
     return ", ".join(f"{number:04d}_{name}" for number, name in pending)
 
 
-def too_new(state: SchemaState, where: str) -> str:
+def too_new(state: SchemaState, where: str, words: Catalogue) -> str:
+    """What is said of a database a newer release migrated: the migrations this release does not carry."""
     newer = ", ".join(f"{number:04d}" for number in state.unknown)
-    return (
-        f"{where} holds migration {newer}, which this release does not carry: a newer release migrated it. Install "
-        "that release again (or restore the backup taken before it migrated); this one would not understand it."
-    )
+    return words.t("cli.migrate.too_new", where=where, count=len(state.unknown), newer=newer)
 
 
 def backup_before_migrating(db_path: str, state: SchemaState, directory: str | None = None) -> Path | None:
@@ -70,50 +69,52 @@ def backup_before_migrating(db_path: str, state: SchemaState, directory: str | N
 
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
+    words = operator_words(args)
     db_path = database_path(args)
     where = shown(db_path)
     state = asyncio.run(schema_state(db_path, config.club_id))
     if state.unknown:
-        print(too_new(state, where), file=sys.stderr)
+        print(too_new(state, where, words), file=sys.stderr)
         return 2
-    newest = state.known[-1][0] if state.known else 0
+    newest = f"{state.known[-1][0] if state.known else 0:04d}"
+    current = f"{state.current:04d}"
     if args.check:
         if not state.exists:
-            print(f"{where} does not exist: the first start creates it with all {len(state.known)} migrations.")
+            print(words.t("cli.migrate.absent", where=where, count=len(state.known)))
             return 1
         if not state.pending:
-            print(f"{where}: schema {state.current:04d}, up to date (this release: {newest:04d}).")
+            print(words.t("cli.migrate.current", where=where, current=current, newest=newest))
             return 0
-        print(
-            f"{where}: schema {state.current:04d}; {len(state.pending)} pending: {names(state.pending)}. "
-            "`sudija migrate` applies them after a backup."
-        )
+        pending = names(state.pending)
+        print(words.t("cli.migrate.pending", where=where, current=current, count=len(state.pending), names=pending))
         return 1
     if not state.pending:
-        print(f"{where}: schema {state.current:04d}, up to date: nothing to do.")
+        print(words.t("cli.migrate.nothing", where=where, current=current))
         return 0
     if is_postgres(db_path) and not args.no_backup:
-        print(
-            f"{where} is PostgreSQL: back it up first with pg_dump (docs/deploy.md, Upgrading), then run "
-            "sudija migrate --no-backup.",
-            file=sys.stderr,
-        )
+        print(words.t("cli.migrate.postgres", where=where), file=sys.stderr)
         return 2
     from bot.dblock import DatabaseLock  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     with DatabaseLock(db_path, "sudija migrate"):  # the bot stopped: a running one is named and nothing is done
         copy = None if args.no_backup else backup_before_migrating(db_path, state, args.backup_dir)
         if copy is not None:
-            print(f"backup before migrating: {copy}")
+            print(words.t("cli.migrate.backup", copy=copy))
         try:
             asyncio.run(_apply(db_path, config.club_id))
         except MigrationFailed as exc:
-            print(exc, file=sys.stderr)
+            print(failed(exc, words), file=sys.stderr)
             if copy is not None:
-                print(f"the backup taken before migrating: {copy}", file=sys.stderr)
+                print(words.t("cli.migrate.backup_kept", copy=copy), file=sys.stderr)
             return 1
-    print(f"{where}: applied {names(state.pending)}; schema {newest:04d}.")
+    applied = names(state.pending)
+    print(words.t("cli.migrate.applied", where=where, count=len(state.pending), names=applied, newest=newest))
     return 0
+
+
+def failed(exc: MigrationFailed, words: Catalogue) -> str:
+    """What is said of a migration that failed and was rolled back, with the database's own error."""
+    return words.t("cli.migrate.failed", migration=f"{exc.version:04d}_{exc.name}", cause=exc.cause)
 
 
 async def _apply(db_path: str, club: str) -> None:

@@ -125,12 +125,13 @@ async def prepare_schema(config: Config, log: logging.Logger) -> None:
     """Before the database is opened (and so migrated): refuse one a newer release migrated, and copy an SQLite
     database that has migrations pending beside itself first (`bot.cli.migrate.backup_before_migrating`)."""
     from bot.cli.migrate import backup_before_migrating, too_new  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.messages import Catalogue  # noqa: PLC0415 (a sub-command loads only what it runs)
     from storage.postgres import shown  # noqa: PLC0415 (a sub-command loads only what it runs)
     from storage.schema import schema_state  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     state = await schema_state(config.database, config.club_id)
     if state.unknown:
-        raise ConfigError(too_new(state, shown(config.database)))
+        raise ConfigError(too_new(state, shown(config.database), Catalogue(config.language, config.timezone)))
     copy = await asyncio.to_thread(backup_before_migrating, config.database, state)
     if copy is not None:
         log.info("migrations pending (%s): the database was backed up first to %s", len(state.pending), copy)
