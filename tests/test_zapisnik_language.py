@@ -68,3 +68,45 @@ def test_a_record_without_a_zone_renders_and_verifies_as_before(trial: int, tmp_
     assert old.call_at in visible(sealed.document)
     result = verify_html(sealed.document.encode("utf-8"), key.public_text)
     assert result.ok, result.problems
+
+
+@pytest.mark.parametrize("language", ["sr", "sr-Cyrl", "ru"])
+def test_verify_names_what_is_wrong_in_the_language(
+    trial: int,  # noqa: F811
+    tmp_path: Path,
+    language: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`sudija zapisnik --verify` on a one-byte change, on a message changed with the digest recomputed (the chain
+    breaks) and on a resealed forgery (another key; the fields and the lines that differ from the club's record):
+    every problem in the language, the record's own values (quoted) as they are."""
+    from test_cli_language import foreign_text  # noqa: PLC0415 (imported where the test needs it)
+    from test_zapisnik import _forged  # noqa: PLC0415 (imported where the test needs it)
+
+    path, document = _export(tmp_path, trial, language)
+    club = ["--db", str(database_for(tmp_path)), "--lang", language]
+    words = Catalogue(language)
+    raw = path.read_bytes()
+    at = raw.index(b"<style>") + 1
+    bad = tmp_path / "bad.html"
+    bad.write_bytes(raw[:at] + bytes([raw[at] ^ 1]) + raw[at + 1 :])
+    said = []
+    forged = ClubKey(Ed25519PrivateKey.generate())
+    for changed in (bad.read_text(encoding="utf-8"), _forged(document, forged)):
+        bad.write_text(changed, encoding="utf-8")
+        capsys.readouterr()
+        assert main(["zapisnik", "--verify", str(bad), *club]) == 1
+        said.append(capsys.readouterr().err)
+    assert said[0].startswith(words.t("cli.zapisnik.changed", path=bad))
+    assert words.t("verify.digest") in said[0]
+    assert words.t("verify.signature_club") in said[1]
+    assert words.t("verify.field.taken_by") + ": " in said[1]
+    assert words.t("verify.line_message", number=2) + f" ({words.t('verify.part.text')}): " in said[1]
+    values = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|ed25519:\S+")  # what the file and the club's record hold
+    problems = [
+        f"{line}: {p}"
+        for text in said
+        for line in text.splitlines()
+        for p in foreign_text(language, values.sub(" ", line))
+    ]
+    assert problems == []

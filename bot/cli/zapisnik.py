@@ -190,7 +190,7 @@ async def verify(path: str, given_key: str | None, db_path: str, club: str, lang
             return _fail(words.t("cli.zapisnik.no_key", path=path))
         print(words.t("cli.zapisnik.changed", path=path), file=sys.stderr)
         for problem in result.problems:
-            print(f"  {problem}", file=sys.stderr)
+            print(f"  {problem.text(words)}", file=sys.stderr)
         if db is not None and result.data is not None:
             data = result.data
             club_record = await load_record(
@@ -198,7 +198,7 @@ async def verify(path: str, given_key: str | None, db_path: str, club: str, lang
             )
             if club_record is not None:
                 for difference in differences(data, club_record.data()):
-                    print(f"  {difference}", file=sys.stderr)
+                    print(f"  {difference.text(words)}", file=sys.stderr)
         return 1
     finally:
         if db is not None:

@@ -35,6 +35,7 @@ from typing import Any
 from bot.i18n import LOCALES
 from bot.i18n.clock import local_text
 from bot.i18n.words import Words, catalogue_words
+from bot.messages import Said
 from bot.records.chain import chain
 from bot.records.signing import FINGERPRINT_DIGITS, SIGNATURE_BYTES, BadKey, ClubKey, fingerprint, load_public, verifies
 from rules.strict_json import StrictJsonError, strict_loads
@@ -374,7 +375,7 @@ def _page(record: TrialRecord, public_key: str) -> str:
 @dataclass(frozen=True)
 class Verification:
     ok: bool
-    problems: tuple[str, ...]
+    problems: tuple[Said, ...]  # each in the reader's language with `Said.text` (``verify.*``)
     seal: str | None
     messages: int
     trusted: bool = False  # the signature was checked with a key given (the club's), not the one the file shows
@@ -397,75 +398,76 @@ def verify_html(raw: bytes, public_key: str | None = None) -> Verification:
     """Check a record file: its digest over every byte; the page against the page its data renders; the chain
     over the facts and every line; the signature — with `public_key` (the club's) when given, else with the key
     the file shows (`trusted` False: a forger can sign with a key of his own)."""
-    problems: list[str] = []
+    problems: list[Said] = []
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Verification(False, (f"the file is not UTF-8 text (byte {exc.start})",), None, 0)
+        return Verification(False, (Said.of("verify.not_utf8", byte=exc.start),), None, 0)
     found = _DIGEST.search(text)
     if found is None:
-        return Verification(False, ("no sudija-digest in the file: not a record, or its header was changed",), None, 0)
+        return Verification(False, (Said.of("verify.no_digest"),), None, 0)
     if hashlib.sha256(_zeroed(text, (_DIGEST, DIGEST_ZERO)).encode("utf-8")).hexdigest() != found.group(1):
-        problems.append("the file's SHA-256 digest does not match: some byte was changed")
+        problems.append(Said.of("verify.digest"))
     signed = _SIGNATURE.search(text)
     seal = _SEAL.search(text)
     if signed is None or seal is None:
-        return Verification(False, (*problems, "the record carries no signature of the club"), None, 0)
+        return Verification(False, (*problems, Said.of("verify.no_signature")), None, 0)
     block = _DATA.search(text)
     if block is None:
-        return Verification(False, (*problems, "the record's data is missing"), None, 0)
+        return Verification(False, (*problems, Said.of("verify.no_data")), None, 0)
     try:
         data = strict_loads(block.group(1))
         fields, links, shown_key = data["record"], data["links"], str(data["public_key"])
         record = record_of(fields, [base64.b64decode(p) for p in _PICTURE.findall(text)])
         recomputed = chain(record.facts(), record.chained_messages())
     except StrictJsonError as exc:
-        return Verification(False, (*problems, f"the record's data is not strict JSON: {exc}"), None, 0)
+        return Verification(False, (*problems, Said.of("verify.not_json", error=exc)), None, 0)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
-        return Verification(False, (*problems, f"the record's data cannot be read ({exc})"), None, 0)
+        return Verification(False, (*problems, Said.of("verify.unreadable", error=exc)), None, 0)
     if recomputed != links:
         first = next(
             (i for i, (a, b) in enumerate(zip(recomputed, links, strict=False)) if a != b),
             min(len(recomputed), len(links)),
         )
-        where = "the trial's facts" if first == 0 else _line_name(fields["lines"], first - 1)
-        problems.append(f"the chain breaks at {where}")
+        broken = Said.of("verify.chain_at", line=_line_name(fields["lines"], first - 1))
+        problems.append(Said.of("verify.chain_facts") if first == 0 else broken)
     for i, (listed, (_, png)) in enumerate(zip(fields["pictures"], record.pictures, strict=True), start=1):
         if listed.get("sha256") != hashlib.sha256(png).hexdigest():
-            problems.append(f"picture {i} ({listed.get('caption')}) is not the picture the record's data names")
+            problems.append(Said.of("verify.picture", number=i, caption=listed.get("caption")))
     unsigned = _zeroed(text, (_DIGEST, DIGEST_ZERO), (_SIGNATURE, SIGNATURE_ZERO), (_SEAL, SEAL_ZERO))
     rendered = _page(record, shown_key)
     if rendered != unsigned:
         problems.append(_first_difference(unsigned, rendered))
     if seal.group(1) != seal.group(2) or seal.group(1) != fingerprint(signed.group(1)):
-        problems.append("the seal shown is not the fingerprint of the file's signature")
+        problems.append(Said.of("verify.seal"))
     try:
         key = load_public(public_key if public_key is not None else shown_key)
     except BadKey as exc:
-        return Verification(False, (*problems, f"the public key: {exc}"), None, record.messages, data=fields)
+        return Verification(
+            False, (*problems, Said.of("verify.bad_key", error=exc)), None, record.messages, data=fields
+        )
     if public_key is not None and public_key.strip() != shown_key:
-        problems.append(f"the record shows the public key {shown_key}, not the club's {public_key.strip()}")
+        problems.append(Said.of("verify.other_key", shown=shown_key, club=public_key.strip()))
     if not verifies(key, signed.group(1), unsigned.encode("utf-8")):
-        whose = "the club's public key" if public_key is not None else "the public key the file shows"
-        problems.append(f"the signature does not verify with {whose}: the record is not as the club signed it")
+        problems.append(Said.of("verify.signature_club" if public_key is not None else "verify.signature_shown"))
     return Verification(
         not problems, tuple(problems), fingerprint(signed.group(1)), record.messages, public_key is not None, fields
     )
 
 
-def _line_name(lines: list[dict[str, Any]], index: int) -> str:
+def _line_name(lines: list[dict[str, Any]], index: int) -> Said:
     """A line of the conversation as a reader counts it: "message 2" (members' lines only), or "the bot's event
-    3 (draft_replaced)"."""
+    3 (`draft_replaced`)"."""
     if index >= len(lines):
-        return f"line {index + 1}"
+        return Said.of("verify.line_other", number=index + 1)
     event = lines[index].get("event")
     if event:
         number = sum(1 for line in lines[: index + 1] if line.get("event"))
-        return f"the bot's event {number} ({event})"
-    return f"message {sum(1 for line in lines[: index + 1] if not line.get('event'))}"
+        return Said.of("verify.line_event", number=number, event=event)
+    return Said.of("verify.line_message", number=sum(1 for line in lines[: index + 1] if not line.get("event")))
 
 
-def _first_difference(shown: str, rendered: str) -> str:
+def _first_difference(shown: str, rendered: str) -> Said:
     """Where the page differs from the page its data renders, with both lines (shortened)."""
     a, b = shown.splitlines(), rendered.splitlines()
     for number, (left, right) in enumerate(zip(a, b, strict=False), start=1):
@@ -474,11 +476,13 @@ def _first_difference(shown: str, rendered: str) -> str:
                 (i for i, (x, y) in enumerate(zip(left, right, strict=False)) if x != y), min(len(left), len(right))
             )
             start = max(0, at - 30)
-            return (
-                f"the page differs from its data at line {number}: the file shows {left[start : start + 90]!r}, "
-                f"the data renders {right[start : start + 90]!r}"
+            return Said.of(
+                "verify.page_line",
+                line=number,
+                shown=repr(left[start : start + 90]),
+                rendered=repr(right[start : start + 90]),
             )
-    return f"the page differs from its data: the file has {len(a)} lines, the data renders {len(b)}"
+    return Said.of("verify.page_length", shown=len(a), rendered=len(b))
 
 
 _COMPARED = (
@@ -500,23 +504,31 @@ _COMPARED = (
 )
 
 
-def differences(file_data: dict[str, Any], club_data: dict[str, Any]) -> list[str]:
+def differences(file_data: dict[str, Any], club_data: dict[str, Any]) -> list[Said]:
     """What a record file's data says otherwise than the club's own record of the trial (the same view): each
-    field, and each line of the conversation, named with both values."""
+    field (named by its ``verify.field.*`` entry), and each line of the conversation, named with both values."""
     out = []
     for name in _COMPARED:
         if file_data.get(name) != club_data.get(name):
-            out.append(f"{name}: the file says {file_data.get(name)!r}, the club's record {club_data.get(name)!r}")
+            what = Said.of(f"verify.field.{name}")
+            out.append(
+                Said.of("verify.differs", what=what, file=repr(file_data.get(name)), club=repr(club_data.get(name)))
+            )
     theirs, ours = file_data.get("lines") or [], club_data.get("lines") or []
     for index, (a, b) in enumerate(zip(theirs, ours, strict=False)):
         for part in ("at", "who", "text"):
             if a.get(part) != b.get(part):
                 out.append(
-                    f"{_line_name(ours, index)} ({part}): the file says {a.get(part)!r}, "
-                    f"the club's record {b.get(part)!r}"
+                    Said.of(
+                        "verify.line_differs",
+                        line=_line_name(ours, index),
+                        part=Said.of(f"verify.part.{part}"),
+                        file=repr(a.get(part)),
+                        club=repr(b.get(part)),
+                    )
                 )
     if len(theirs) != len(ours):
-        out.append(f"the file has {len(theirs)} lines of the conversation, the club's record {len(ours)}")
+        out.append(Said.of("verify.lines_differ", shown=len(theirs), club=len(ours)))
     if file_data.get("effect") != club_data.get("effect"):
-        out.append("the effect on the paper differs from the club's record")
+        out.append(Said.of("verify.effect_differs"))
     return out
