@@ -135,3 +135,17 @@ def test_english_texts_name_the_suits_and_bids_in_english() -> None:
             found = [w for w in re.findall(r"\w+", rest) if w.casefold() in serbian]
             wrong += [f"{key}: {w!r} (glossary: {serbian[w.casefold()]!r})" for w in found]
     assert wrong == []
+
+
+def test_russian_keeps_plavac_and_a_suspension_apart() -> None:
+    """A plavac (only unrated games) is «отстранение»; a suspension from the club's tournaments is another
+    penalty, «дисквалификация»: a member's card that shows both never names them alike."""
+    plavac = Catalogue("ru").t("term.plavac")
+    every = languages()["ru"].texts
+    suspension = {key: text for key, text in every.items() if "suspension" in key}
+    assert len(suspension) >= 8
+    for key, text in suspension.items():
+        for form in (text,) if isinstance(text, str) else text:
+            assert plavac not in form.lower(), key
+            assert "дисквалификац" in form.lower(), key
+
