@@ -148,4 +148,3 @@ def test_russian_keeps_plavac_and_a_suspension_apart() -> None:
         for form in (text,) if isinstance(text, str) else text:
             assert plavac not in form.lower(), key
             assert "дисквалификац" in form.lower(), key
-
