@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rules.members import MAX_NICK, ROLES, Member, Role
 from rules.nicknames import identity_key
@@ -165,25 +165,24 @@ class MemberStore:
             stored = await cur.fetchone()
         if stored is not None and stored[0] is not None and bool(stored[0]) == online:
             return bool(stored[1])
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE accounts SET online = ? WHERE member = ? AND platform = ?", (online, member_id, platform)
-            )
-            async with conn.execute(
-                "SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND online = 1)", (member_id,)
-            ) as cur:
-                row = await cur.fetchone()
-        return bool(row and row[0])
+        return await self._set_account_flag("online", member_id, platform, online)
 
     async def set_account_present(self, member_id: int, platform: str, present: bool) -> bool:
         """In the club on one platform (joined / left its server or group); True when he is still in the club
         on some platform he is linked on."""
+        return await self._set_account_flag("present", member_id, platform, present)
+
+    async def _set_account_flag(
+        self, flag: Literal["online", "present"], member_id: int, platform: str, value: bool
+    ) -> bool:
+        """One account's `flag` (a column of `accounts`, named by the code, never by input) set to `value`, in one
+        transaction with the answer: whether any account of the member has it now."""
         async with self.db.transaction() as conn:
             await conn.execute(
-                "UPDATE accounts SET present = ? WHERE member = ? AND platform = ?", (present, member_id, platform)
+                f"UPDATE accounts SET {flag} = ? WHERE member = ? AND platform = ?", (value, member_id, platform)
             )
             async with conn.execute(
-                "SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND present = 1)", (member_id,)
+                f"SELECT EXISTS (SELECT 1 FROM accounts WHERE member = ? AND {flag} = 1)", (member_id,)
             ) as cur:
                 row = await cur.fetchone()
         return bool(row and row[0])
