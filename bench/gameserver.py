@@ -47,6 +47,7 @@ from bot.config import Config
 from bot.desk import Desk
 from bot.gameserver.feed import LiveFeed
 from bot.gameserver.inbound import events_app, serve_events
+from bot.gameserver.korekcija import korekcija_of
 from bot.gameserver.protocol import encode, signed_headers
 from bot.gameserver.reference import hand_moves
 from bot.ports import Chats, LoggingGameServer, ManualTimers, SystemClock
@@ -175,7 +176,9 @@ async def serve(database: str, port_queue: Queue, beside: bool, analyses: Synchr
     db = await open_database(database)
     clock = SystemClock()
     desk = Desk(db, Chats([]), LoggingGameServer(), clock, Config(), ManualTimers())
-    runner = await serve_events(events_app(LiveFeed(desk), SECRET, clock.now), "127.0.0.1", 0)
+    feed = LiveFeed(desk)
+    korekcija_of(desk).attach(feed)  # as the link wires it: the moves lapse the korekcija requests still open
+    runner = await serve_events(events_app(feed, SECRET, clock.now), "127.0.0.1", 0)
     arbitar = asyncio.get_running_loop().create_task(analyse(desk, analyses)) if beside else None
     port_queue.put(int(runner.addresses[0][1]))
     try:

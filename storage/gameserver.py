@@ -9,11 +9,12 @@ durable and an event that failed left nothing behind.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,7 @@ from storage.events import EventStore
 from storage.games import GameRow
 from storage.nicknames import NickClash, register_sync
 from storage.outbox import OutboxStore
-from storage.sql import Connection, SyncConnection, rows_in
+from storage.sql import IN_CHUNK, Connection, SyncConnection, rows_in
 from storage.states import KorekcijaState
 
 if TYPE_CHECKING:
@@ -37,19 +38,31 @@ async def _rows(db: Database, sql: str, params: tuple[object, ...] = ()) -> list
 
 
 def _take(
-    conn: SyncConnection, events: Sequence[tuple[str, str, int | None, int | None, str, Effect | None]], stamp: str
+    conn: SyncConnection,
+    events: Sequence[tuple[str, str, int | None, int | None, str, Effect | None]],
+    stamp: str,
+    asking: bool,
 ) -> list[TakeResult | EffectRefused]:
-    """`LiveFeedStore.take_many`'s transaction. The ids already taken and each game's last sequence number are read
-    once for the whole batch (one statement each) and kept up to date as its events are taken. An effect that may
-    be refused runs in a savepoint of its own; one that cannot (`Sure`) runs bare, and the moves (`MoveRow`) are
-    written after the loop, all in one statement, with one look-up of the korekcija requests they lapse; the taken
-    events are recorded together at the end (no effect reads them). The same answers as taking the events one by
-    one: an event that was refused leaves its id untaken and its game's number unused, an event taken earlier in
-    the batch is a duplicate, and an effect of a game whose move the batch holds runs after that move is written
-    (the feed's batches hold one event of a game at most).
-    Any error but a refusal fails the whole transaction (nothing of the batch is written, none is acknowledged)."""
-    taken = _bodies(conn, [event[0] for event in events])
-    last = _last_seqs(conn, [event[2] for event in events if event[2] is not None])
+    """`LiveFeedStore.take_many`'s transaction. The ids already taken, each game's last sequence number and the
+    games' korekcija requests still open are read once for the whole batch (one statement: `_state`) and kept up
+    to date as its events are taken. When `asking` and a move's game has an open request whose parties the move
+    does not say how to tell, `TellFirst` is raised before anything is written. An effect that may be refused runs
+    in a savepoint of its own; one that cannot (`Sure`) runs bare, and the moves (`MoveRow`) are written after
+    the loop, all in one statement, each open request of their games lapsed; the taken events are recorded
+    together at the end (no effect reads them). The same answers as taking the events one by one: an event that
+    was refused leaves its id untaken and its game's number unused, an event taken earlier in the batch is a
+    duplicate, and an effect of a game whose move the batch holds runs after that move is written (the feed's
+    batches hold one event of a game at most). Any error but a refusal fails the whole transaction (nothing of
+    the batch is written, none is acknowledged)."""
+    taken, last, requests = _state(conn, events)
+    if asking:
+        untold = {
+            effect.game
+            for *_, effect in events
+            if isinstance(effect, MoveRow) and any(r not in effect.told for r in requests.get(effect.game, ()))
+        }
+        if untold:
+            raise TellFirst(untold)
     recorded: list[tuple[str, str, int | None, int | None, str, str]] = []
     moves: list[MoveRow] = []
     out: list[TakeResult | EffectRefused] = []
@@ -64,7 +77,7 @@ def _take(
             out.append(TakeResult(Taken.GAP, current))
             continue
         if effect is not None and not isinstance(effect, MoveRow) and any(m.game == game for m in moves):
-            _moves(conn, moves)  # an effect after a move of its game in the batch sees that move written
+            _moves(conn, moves, requests)  # an effect after a move of its game in the batch sees that move written
             moves = []
         if isinstance(effect, MoveRow):
             moves.append(effect)
@@ -86,7 +99,7 @@ def _take(
         recorded.append((event_id, kind, game, seq, stamp, body))
         out.append(TakeResult(Taken.ACCEPTED, seq or 0))
     if moves:
-        _moves(conn, moves)
+        _moves(conn, moves, requests)
     if recorded:
         conn.executemany(
             "INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)", recorded
@@ -94,20 +107,86 @@ def _take(
     return out
 
 
-def _moves(conn: SyncConnection, moves: Sequence[MoveRow]) -> None:
-    """The batch's moves written, and the korekcija requests of their games still open lapsed (no longer about the
-    last move), each one's parties told: one statement each, and one per request that lapses."""
+def _moves(conn: SyncConnection, moves: Sequence[MoveRow], requests: Mapping[int, Sequence[int]]) -> None:
+    """The batch's moves written (one statement), and the korekcija requests of their games still open (`requests`,
+    by game, as the batch read them) lapsed, no longer about the last move: each one's parties told if it did."""
     conn.executemany(
         "INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
         [(m.game, m.hand, m.move, m.player, m.what, m.stamp) for m in moves],
     )
-    by_game = {m.game: m for m in moves}
-    for request, game in rows_in(conn, _OPEN_KOREKCIJE, by_game):
-        move = by_game[int(game)]
-        _lapse_one(conn, int(request), move.stamp, move.now, move.told)
+    for move in {m.game: m for m in moves}.values():
+        for request in requests.get(move.game, ()):
+            _lapse_one(conn, request, move.stamp, move.now, move.told)
+
+
+def _told(event: Taking, tellings: Mapping[int, Lapses]) -> Taking:
+    """The event, a move of a game in `tellings` with those tellings added."""
+    effect = event[5]
+    if not isinstance(effect, MoveRow) or effect.game not in tellings:
+        return event
+    return (*event[:5], replace(effect, told={**effect.told, **tellings[effect.game]}))
+
+
+class TellFirst(Exception):
+    """The moves of `games` lapse korekcija requests whose parties they do not say how to tell: nothing was
+    written, and `take_many` asks for those games' tellings before it takes the batch again."""
+
+    def __init__(self, games: set[int]) -> None:
+        super().__init__(f"games {sorted(games)}: korekcija requests lapse untold")
+        self.games = games
+
+
+def _state(
+    conn: SyncConnection, events: Sequence[tuple[str, str, int | None, int | None, str, Effect | None]]
+) -> tuple[dict[str, str], dict[int, int], dict[int, list[int]]]:
+    """What the batch's events are checked against, read in one statement: the stored body of each id already
+    taken, the last sequence number taken of each game, and each game's korekcija requests still open. Each list
+    of keys is padded with NULLs (which match nothing) to a power of two, so the statement takes few shapes."""
+    ids = sorted({event[0] for event in events})
+    games = sorted({event[2] for event in events if event[2] is not None})
+    if len(ids) > IN_CHUNK or len(games) > IN_CHUNK:  # more than a batch of the feed's
+        return _bodies(conn, ids), _last_seqs(conn, games), _open_requests(conn, games)
+    id_marks, id_keys = _padded(ids)
+    game_marks, game_keys = _padded(games)
+    rows = conn.execute(_STATE.format(ids=id_marks, games=game_marks), (*id_keys, *game_keys, *game_keys)).fetchall()
+    taken: dict[str, str] = {}
+    last: dict[int, int] = {}
+    requests: dict[int, list[int]] = {}
+    for part, key, value in rows:
+        if int(part) == 0:
+            taken[str(key)] = str(value)
+        elif int(part) == 1:
+            if value is not None:
+                last[int(key)] = int(value)
+        else:
+            requests.setdefault(int(value), []).append(int(key))
+    return taken, last, requests
+
+
+def _padded(keys: Sequence[Any]) -> tuple[str, list[Any]]:
+    size = 1 << max(0, len(keys) - 1).bit_length()
+    return ",".join("?" * size), [*keys, *[None] * (size - len(keys))]
+
+
+_STATE = (
+    "SELECT 0, id, body FROM gs_events WHERE id IN ({ids})"
+    " UNION ALL SELECT 1, CAST(game AS TEXT), CAST(max(seq) AS TEXT) FROM gs_events WHERE game IN ({games})"
+    " GROUP BY game"
+    " UNION ALL SELECT 2, CAST(id AS TEXT), CAST(game AS TEXT) FROM korekcije WHERE game IN ({games})"
+    " AND state IN ('pending', 'agreed')"
+)
 
 
 _OPEN_KOREKCIJE = "SELECT id, game FROM korekcije WHERE game IN ({marks}) AND state IN ('pending', 'agreed')"
+_TELLINGS = 3  # times a batch is taken again with the tellings of its moves' lapses
+
+
+def _open_requests(conn: SyncConnection, games: Sequence[int]) -> dict[int, list[int]]:
+    """Each of `games`' korekcija requests still open, by game."""
+    requests: dict[int, list[int]] = {}
+    for request, game in rows_in(conn, _OPEN_KOREKCIJE, games):
+        requests.setdefault(int(game), []).append(int(request))
+    return requests
 
 
 def _bodies(conn: SyncConnection, ids: Sequence[str]) -> dict[str, str]:
@@ -231,6 +310,8 @@ class MoveRow:
 Refusable = Callable[[SyncConnection], None]
 #: What an event does in the transaction that takes it.
 Effect = Refusable | Sure | MoveRow
+#: An event as `LiveFeedStore.take_many` takes it: id, type, game, seq, body, effect.
+Taking = tuple[str, str, int | None, int | None, str, Effect | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,16 +344,31 @@ class LiveFeedStore:
 
     # Events -----------------------------------------------------------------------------------------------
     async def take_many(
-        self, events: list[tuple[str, str, int | None, int | None, str, Effect | None]], now: datetime
+        self,
+        events: list[tuple[str, str, int | None, int | None, str, Effect | None]],
+        now: datetime,
+        told: Callable[[set[int]], Awaitable[Mapping[int, Lapses]]] | None = None,
     ) -> list[TakeResult | EffectRefused]:
-        """Take events (id, type, game, seq, body, effect) in one transaction, each in a savepoint: a replayed id is
-        DUPLICATE (ID_REUSED when its body differs, keys' order and spaces aside), a sequence number that is not
-        the game's next is GAP, otherwise the effect runs and the event
-        is recorded; one whose effect is refused (`EffectRefused`) is rolled back alone and answered with it. The
-        whole transaction is one hop to the database thread, with a few statements per event (`_take`): on
-        PostgreSQL each statement is a round trip to the server."""
+        """Take events (id, type, game, seq, body, effect) in one transaction: a replayed id is DUPLICATE
+        (ID_REUSED when its body differs, keys' order and spaces aside), a sequence number that is not the game's
+        next is GAP, otherwise the effect runs and the event is recorded; one whose effect is refused
+        (`EffectRefused`) is rolled back alone (a savepoint) and answered with it. The whole transaction is one
+        hop to the database thread, with a few statements per batch and one per event whose effect writes alone
+        (`_take`): on PostgreSQL each statement is a round trip to the server. `told`, given the games whose moves
+        lapse korekcija requests they do not say how to tell, says how (by game, by request): the batch is then
+        taken again with those tellings (a request opened meanwhile asks again; the last attempt takes the moves
+        as they are, and such a request lapses untold)."""
         stamp = now_text(now)
-        return await self.db.run_transaction(lambda conn: _take(conn, events, stamp))
+        for _attempt in range(_TELLINGS):
+            try:
+                return await self.db.run_transaction(
+                    functools.partial(_take, events=events, stamp=stamp, asking=told is not None)
+                )
+            except TellFirst as first:
+                assert told is not None
+                tellings = await told(first.games)
+                events = [_told(event, tellings) for event in events]
+        return await self.db.run_transaction(functools.partial(_take, events=events, stamp=stamp, asking=False))
 
     async def last_seq(self, game: int) -> int:
         rows = await _rows(self.db, "SELECT max(seq) FROM gs_events WHERE game = ?", (game,))

@@ -14,8 +14,10 @@ import pytest
 from linked import Linked, make_linked, players_linked
 
 from bot.commands import Commands
+from bot.gameserver.protocol import encode
 from bot.gameserver.reference import ReferenceGameServer, hand_moves
 from bot.ports import ManualClock
+from storage.errors import DatabaseBusy
 from storage.gameserver import LiveFeedStore
 from storage.states import KorekcijaState
 
@@ -81,6 +83,42 @@ async def test_a_request_lapsed_by_the_next_move_is_told_to_every_party(linked: 
     assert korekcija.state is KorekcijaState.LAPSED
     await linked.ref.tables[532].step()  # told once: a later move lapses nothing more
     assert heard(linked, mover, "odigran je sledeći potez") == 1
+
+
+async def test_a_move_whose_lapse_cannot_be_told_is_not_taken_until_it_can(
+    linked: Linked, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The transaction that takes a move asks how to tell the parties of a request it lapses; when that cannot be
+    said (the database busy), the move is not taken (500: the game server sends it again), and the request
+    stays open rather than lapsing untold."""
+    _, mover, others, request = await requested(linked, 533)
+    table = linked.ref.tables[533]
+    feed = linked.link.feed
+
+    async def busy(game: int, why: str) -> dict[int, list[Any]]:
+        raise DatabaseBusy("the database is busy")
+
+    move = {
+        "v": 1,
+        "id": "k-533-next",
+        "type": "move_played",
+        "game": 533,
+        "seq": table.seq + 1,
+        "data": {"hand": 1, "move": 2, "player": others[0], "what": "dalje"},
+    }
+    monkeypatch.setattr(feed, "lapses_with", [busy])
+    status, answer = await feed.apply(encode(move))
+    assert (status, answer["ok"]) == (500, False)
+    still = await LiveFeedStore(linked.db).korekcija(request)
+    assert still is not None
+    assert still.state is KorekcijaState.PENDING
+    monkeypatch.undo()
+    assert await feed.apply(encode(move)) == (200, {"ok": True, "last_seq": table.seq + 1})
+    lapsed = await LiveFeedStore(linked.db).korekcija(request)
+    assert lapsed is not None
+    assert lapsed.state is KorekcijaState.LAPSED
+    for nick in (mover, *others):
+        assert heard(linked, nick, "odigran je sledeći potez") == 1, nick
 
 
 async def test_a_request_lapsed_by_the_hands_end_is_told(linked: Linked) -> None:

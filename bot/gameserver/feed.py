@@ -236,6 +236,15 @@ class LiveFeed:
         return _Work(event, body, future, effect, after, self._pending, self._pending_doc)
 
     async def _take(self, batch: list[_Work]) -> None:
+        async def tellings(games: set[int]) -> dict[int, Lapses]:
+            """Whom the korekcija requests the moves of `games` lapse are told (asked by the transaction only
+            when such a request is open): the desk delivers those effects once the batch is taken."""
+            told = {game: await self._lapses(game, "move") for game in games}
+            for work in batch:
+                if work.event.game is not None and told.get(work.event.game):
+                    work.after = self.desk.delivery.deliver_effects
+            return told
+
         try:
             results = await self.store.take_many(
                 [
@@ -243,6 +252,7 @@ class LiveFeed:
                     for w in batch
                 ],
                 self.now(),
+                tellings if self.lapses_with else None,
             )
         except Exception:
             log.exception("the game-server events could not be stored")
@@ -446,9 +456,8 @@ class LiveFeed:
             if seat is None:
                 raise ProtocolError(422, "data.player", f"{player} is not a player of game {number}")
             what = str(data["what"])[:100]
-            lapses = await self._lapses(number, "move")
-            effect = LiveFeedStore.move(number, hand, move, stored.players[seat], what, now, lapses)
-            return effect, self.desk.delivery.deliver_effects if lapses else _nothing
+            # Whom the korekcija requests this move lapses are told: asked by the transaction, when one is open.
+            return LiveFeedStore.move(number, hand, move, stored.players[seat], what, now), _nothing
         if kind == "korekcija_done":
             told = [row for told_with in self.told_with for row in await told_with(event)]
             return LiveFeedStore.undone(
