@@ -75,14 +75,20 @@ class Reported:
     async def acting(self, member: Member, platform: str) -> Member:
         """He acts on `platform`, which shows no presence (Telegram): he is online there. The member as stored now
         (read again only when that changed him); where the database cannot take it yet, as he will be."""
+        return await self.presence_on(member, True, platform)
+
+    async def presence_on(self, member: Member, online: bool, platform: str) -> Member:
+        """His presence on `platform` changed (Discord's presence, Telegram's action): `Desk.presence` decides what
+        it means. The member as stored now (read again only when that changed him); where the database cannot
+        take it yet, online if he came online (offline he is only when no other platform shows him)."""
         changed: list[bool] = []
 
-        async def online() -> None:
-            changed.append(await self.presence(member, True, platform))
+        async def stored() -> None:
+            changed.append(await self.presence(member, online, platform))
 
-        if await self.take(("presence", platform, member.id), online) and changed[0]:
+        if await self.take(("presence", platform, member.id), stored) and changed[0]:
             return await self.db.members.get(member.id) or member
-        return member if member.online else replace(member, online=True)
+        return member if member.online or not online else replace(member, online=True)
 
     # Holding and doing again ------------------------------------------------------------------------------
     async def take(self, key: Hashable, work: Work) -> bool:

@@ -378,8 +378,8 @@ class SudijaBot(discord.Client):
         if not self._ours(after.guild) or is_online(before.status) == is_online(after.status):
             return
         member = await self.member_of(after)
-        if member is not None:
-            await self.desk.presence(member, is_online(after.status), PLATFORM)
+        if member is not None:  # the core decides; it holds it while the database is busy
+            await self.desk.reported.presence_on(member, is_online(after.status), PLATFORM)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         if payload.guild_id == self.config.discord.guild_id:  # the core decides; it holds it while the database is busy
