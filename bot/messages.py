@@ -84,7 +84,7 @@ class Catalogue:
             return " ".join(self.t(key, n=amount) for key, amount in duration_parts(value))
         return str(value)
 
-    def t(self, key: str, **params: object) -> str:
+    def t(self, key: str, /, **params: object) -> str:
         found = lookup(self.language, key)
         if found is None:
             raise KeyError(f"no message {key!r} in the catalogue")
@@ -98,14 +98,23 @@ class Catalogue:
 @dataclass(frozen=True, slots=True)
 class Said:
     """A message and its values, to be written in the reader's language: `text` fills it from a catalogue, a value
-    that is itself a `Said` (a part named in another entry) written in the same language."""
+    that is itself a `Said` (a part named in another entry) written in the same language, a tuple of them each
+    written and joined by ``; ``."""
 
     key: str
     values: tuple[tuple[str, object], ...] = ()
 
     @classmethod
-    def of(cls, key: str, **values: object) -> Said:
+    def of(cls, key: str, /, **values: object) -> Said:
         return cls(key, tuple(values.items()))
 
     def text(self, words: Catalogue) -> str:
-        return words.t(self.key, **{k: v.text(words) if isinstance(v, Said) else v for k, v in self.values})
+        return words.t(self.key, **{k: _written(v, words) for k, v in self.values})
+
+
+def _written(value: object, words: Catalogue) -> object:
+    if isinstance(value, Said):
+        return value.text(words)
+    if isinstance(value, tuple) and value and all(isinstance(v, Said) for v in value):
+        return "; ".join(v.text(words) for v in value)
+    return value

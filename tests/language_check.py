@@ -35,6 +35,7 @@ NOT_COUNTS = _words(
     "platforms player players position problem proposer reason reasons referee request requests review role roles",
     "row scripts seal share start state step steps suit table target text to trial trick unit until usage value",
     "verdict vote waiting weeks what when where who whom why words strain",
+    "status seq missing intents server title discord telegram key",
 )
 
 _LATIN_FUNCTION = "od do na po sa i a u za da je su nije iz samo"

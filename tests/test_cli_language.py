@@ -197,11 +197,11 @@ ENGLISH = re.compile(
 #: What a command line's text holds as it is typed or named, in any language: options, choices, code in
 #: backticks, the program's commands, settings (``[club] language``), files, and what the Cyrillic keeps Latin.
 _TYPED = re.compile(
-    r"[\w./-]*\.(?:md|db|lock|toml|jsonl?|gz|html|png|csv)\b|--?\w[\w-]*|\{[^{}]*\}|`[^`]*`|\bsudija(?: (?:"
-    + "|".join(map(re.escape, PROGRAM_COMMANDS))
-    + r"))?\b"
-    r"|\[[\w.]+\](?:\s+\w+)?|\bJSON Lines\b|" + _KEPT.pattern
+    r"[\w./-]*\.(?:md|db|lock|toml|jsonl?|gz|html|png|csv)\b|--?\w[\w-]*|\{[^{}]*\}|`[^`]*`"
+    r"|\bsudija(?: (?:" + "|".join(map(re.escape, PROGRAM_COMMANDS)) + r"))?\b|\[[\w.]+\](?:\s+\w+)?|\bJSON Lines\b"
 )
+#: Besides: what the Cyrillic keeps Latin (capitals, words with a digit or an underscore, names of platforms).
+_KEPT_LATIN = re.compile(_KEPT.pattern)
 _LISTED = re.compile(r"^\s+(?:" + "|".join(map(re.escape, PROGRAM_COMMANDS)) + r")\b", re.MULTILINE)
 
 
@@ -209,8 +209,9 @@ def foreign_text(language: str, text: str) -> list[str]:
     """What a reader of `language` should not meet in a command line's output: an English word in Serbian or
     Russian, a Latin word in Serbian Cyrillic or Russian (beyond what is typed or named), a catalogue key, a count
     outside its plural form."""
-    rest = _TYPED.sub(" ", _LISTED.sub(" ", text))
-    found = [f"raw key {key!r}" for key in raw_keys(text, ())]
+    typed_out = _TYPED.sub(" ", _LISTED.sub(" ", text))
+    rest = _KEPT_LATIN.sub(" ", typed_out)
+    found = [f"raw key {key!r}" for key in raw_keys(typed_out, ())]
     found += [f"count {count!r}" for count in disagreeing_counts(language, text, ())]
     if language != "en":
         found += [f"English {word!r}" for word in ENGLISH.findall(rest)]

@@ -6,6 +6,7 @@ twice under one key (found by asking the table's state), answers that are not JS
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from linked import SECRET, live_game
 from bot.gameserver.check import Check, conformance
 from bot.gameserver.protocol import Key, Keyring, ProtocolError, decode, parse_command
 from bot.gameserver.reference import TEST_GAME, TEST_PLAYERS, ReferenceGameServer
+from bot.messages import Catalogue
 from bot.ports import SystemClock
 
 REAL_GAME = 42
@@ -44,8 +46,12 @@ async def check(server: TestServer, keys: bytes | Keyring = SECRET, **options: A
     return await conformance(str(server.make_url("/")), keys, SystemClock().now, **options)
 
 
+EN = Catalogue("en")
+
+
 def failed(checks: list[Check]) -> dict[str, str]:
-    return {c.name: c.detail for c in checks if not c.ok}
+    """The failed checks as an English reader reads them: name → what was found."""
+    return {c.name.text(EN): c.detail.text(EN) for c in checks if not c.ok}
 
 
 async def test_the_reference_server_passes_and_only_its_test_table_is_touched(
@@ -55,7 +61,7 @@ async def test_the_reference_server_passes_and_only_its_test_table_is_touched(
     checks = await check(server)
     assert failed(checks) == {}
     assert len(checks) >= 30
-    names = {c.name for c in checks}
+    names = {c.name.text(EN) for c in checks}
     for name in (
         "the test table",
         "pause_table done once per idempotency key",
@@ -114,7 +120,7 @@ async def test_a_game_server_that_acts_twice_under_one_key_fails_naming_the_comm
         "pause_table was done twice under one idempotency key (check-"
         in found["pause_table done once per idempotency key"]
     )
-    assert "set 'paused' to True again" in found["pause_table done once per idempotency key"]
+    assert "set `paused` to `true` again" in found["pause_table done once per idempotency key"]
 
 
 def server_of(answer: Callable[[str, dict[str, Any], web.Request], Any]) -> web.Application:
@@ -169,7 +175,7 @@ async def test_an_answer_that_never_comes_is_told_with_the_reason() -> None:
         return web.json_response({"ok": False, "error": "x", "field": "type"}, status=422)
 
     found = await run_against(server_of(answer), answer_seconds=0.3, events_seconds=0.05)
-    assert found["pause_table done"] == "no answer within 0.3 s (timed out)"
+    assert found["pause_table done"] == "no answer: timed out (--timeout 0.3)"
 
 
 async def test_a_game_server_without_a_test_table_gets_no_command() -> None:
@@ -204,3 +210,31 @@ async def test_faulty_events_are_caught() -> None:
     found = await failed_by(Sloppy)
     assert "came after" in found["events in seq order, from game_started"]
     assert "signature" in found["events signed"]
+
+
+@pytest.mark.parametrize("language", ["sr", "sr-Cyrl", "ru"])
+async def test_the_checks_speak_the_language(reference: tuple[ReferenceGameServer, TestServer], language: str) -> None:
+    """Every check's name and finding as `sudija gameserver-check` prints them, for the reference game server and
+    for one that acts twice under a key, in the language: the protocol's names in backticks, the game server's
+    answers (quoted, JSON) and the keys as they are."""
+    from test_cli_language import foreign_text  # noqa: PLC0415 (imported where the test needs it)
+
+    _, server = reference
+    checks = await check(server)
+    forgetful = Forgetful("http://127.0.0.1:1", SECRET, SystemClock().now)
+    served = await serve(forgetful)
+    try:
+        checks += await check(served)
+    finally:
+        await forgetful.close()
+        await served.close()
+    words = Catalogue(language)
+    lines = [
+        f"{words.t('cli.gscheck.ok' if c.ok else 'cli.gscheck.fail')} {c.name.text(words)}: {c.detail.text(words)}"
+        for c in checks
+    ]
+    assert sum(1 for c in checks if not c.ok) == 3
+    players = "|".join(map(re.escape, TEST_PLAYERS))
+    values = re.compile(rf"'[^'\n]*'|check-[0-9a-f]+|\{{.*\}}|{players}")  # answers, keys, test members
+    problems = [f"{line}: {p}" for line in lines for p in foreign_text(language, values.sub(" ", line))]
+    assert problems == []

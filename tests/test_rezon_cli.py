@@ -108,6 +108,6 @@ def test_talon_of_two_or_none(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_bad_trump_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main(["rezon", "--trump", "X", "--cards", "AS 9S 7S JD QH TH JC TC 9C 7C"])
+        main(["rezon", "--trump", "X", "--cards", "AS 9S 7S JD QH TH JC TC 9C 7C", "--lang", "en"])
     assert exit_info.value.code == 2
     assert "trump must be one of" in capsys.readouterr().err

@@ -19,6 +19,7 @@ import pytest
 from bot.cli import main
 from bot.cli.check import check_all
 from bot.config import Config, DiscordConfig, TelegramConfig
+from bot.messages import Catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG = 60  # seconds: a bound that fails only on a hang (the process ends within a second or two)
@@ -108,8 +109,8 @@ async def test_check_reports_an_unreachable_discord_as_a_finding(
     [finding] = report.findings
     assert finding.fatal
     assert finding.platform == "discord"
-    assert finding.problem.startswith("Discord unreachable: ")
-    assert "network" in finding.fix
+    assert finding.problem.text(Catalogue("en")).startswith("Discord unreachable: ")
+    assert "network" in finding.fix.text(Catalogue("en"))
     assert report.checked == ["discord"]
 
 
@@ -121,7 +122,7 @@ async def test_check_reports_an_unreachable_telegram_as_a_finding(
     config = Config(telegram=TelegramConfig(base_url=f"http://127.0.0.1:{closed_port}/bot"))
     [finding] = (await check_all(config)).findings
     assert finding.fatal
-    assert finding.problem.startswith("Telegram unreachable: ")
+    assert finding.problem.text(Catalogue("en")).startswith("Telegram unreachable: ")
 
 
 def test_the_check_command_prints_one_line_and_fails_when_unreachable(
@@ -136,10 +137,10 @@ def test_the_check_command_prints_one_line_and_fails_when_unreachable(
         f'[telegram]\nbase_url = "http://127.0.0.1:{closed_port}/bot"\n',
         encoding="utf-8",
     )
-    assert main(["check", "--config", str(config)]) == 1
+    assert main(["check", "--config", str(config), "--lang", "en"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "checked telegram: 1 fatal, 0 warning(s)"
-    assert out[1].startswith("FATAL telegram: the connection: Telegram unreachable: ")
+    assert out[0] == "checked Telegram: 1 fatal, 0 warnings"
+    assert out[1].startswith("FATAL Telegram: the connection: Telegram unreachable: ")
     assert len(out) == 2  # no traceback
 
 
@@ -149,7 +150,7 @@ def test_check_with_nothing_configured_fails(
     for name in ("SUDIJA_DISCORD_TOKEN", "SUDIJA_TELEGRAM_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
-    assert main(["check"]) == 1
+    assert main(["check", "--lang", "en"]) == 1
     captured = capsys.readouterr()
     assert captured.out.startswith("nothing to check")
     assert "SUDIJA_DISCORD_TOKEN" in captured.err

@@ -12,6 +12,7 @@ import pytest
 from test_telegram import NOW, Scene, fake, t
 
 from bot.config import Config
+from bot.messages import Catalogue
 from bot.ports import ManualClock
 from bot.telegram.check import telegram_findings
 from fakes.telegram_server import FakeTelegram
@@ -125,6 +126,6 @@ async def test_a_topic_set_for_a_group_without_topics_is_found_by_the_check(fake
         [finding] = [f for f in found if "topic" in f.where]
         assert finding.where == f"[telegram] referees_topic_id = {scene.calls_topic}"
         assert finding.fatal
-        assert "not a forum" in finding.problem
+        assert "not a forum" in finding.problem.text(Catalogue("en"))
     finally:
         await scene.a.close()

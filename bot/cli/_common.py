@@ -65,9 +65,9 @@ def game_number(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a game number: {text!r}") from None
+        raise argparse.ArgumentTypeError(current().t("cli.type.game", value=repr(text))) from None
     if not 1 <= value <= 2**63 - 1:
-        raise argparse.ArgumentTypeError(f"a game number is a positive whole number, not {text}")
+        raise argparse.ArgumentTypeError(current().t("cli.type.game_range", value=text))
     return value
 
 
@@ -76,9 +76,9 @@ def days(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from None
+        raise argparse.ArgumentTypeError(current().t("cli.type.days", value=repr(text))) from None
     if not 1 <= value <= 36_500:
-        raise argparse.ArgumentTypeError(f"days must be from 1 to 36500, not {text}")
+        raise argparse.ArgumentTypeError(current().t("cli.type.days_range", value=text))
     return value
 
 

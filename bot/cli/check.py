@@ -15,14 +15,11 @@ import sys
 from collections.abc import Awaitable
 from typing import Any
 
-from bot.cli._common import club_config
+from bot.cli._common import club_config, operator_words
 from bot.config import Config, check_start
+from bot.messages import Said
 from bot.setup import Finding, Report
-
-NAMES = {"discord": "Discord", "telegram": "Telegram"}
-NETWORK_FIX = (
-    "check the machine's network, DNS and proxy (HTTPS_PROXY), and whether the platform is up; run the check again"
-)
+from bot.setup.findings import NAMES
 
 
 def register(subparsers: Any) -> None:
@@ -33,7 +30,8 @@ def register(subparsers: Any) -> None:
 def unreachable(platform: str, exc: BaseException) -> Finding:
     """The finding of a platform that could not be reached: what the network said, and where to look."""
     said = str(exc) or type(exc).__name__
-    return Finding(platform, "the connection", f"{NAMES[platform]} unreachable: {said}", NETWORK_FIX)
+    problem = Said.of("check.unreachable", platform=NAMES[platform], said=said)
+    return Finding(platform, Said.of("check.where.connection"), problem, Said.of("check.network_fix"))
 
 
 def network_errors(platform: str) -> tuple[type[BaseException], ...]:
@@ -80,13 +78,11 @@ async def check_all(config: Config) -> Report:
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     check_start(config, config.platforms)  # the owner and the game-server secret: ConfigError, exit 2
+    words = operator_words(args)
     report = asyncio.run(check_all(config))
-    print(report.text(), file=sys.stdout)
+    print(report.text(words), file=sys.stdout)
     if not report.checked:
-        print(
-            f"Set the bot's token in the environment variable [discord] token_env = {config.discord.token_env} or "
-            f"[telegram] token_env = {config.telegram.token_env} names (docs/discord.md, docs/telegram.md).",
-            file=sys.stderr,
-        )
+        tokens = {"discord": config.discord.token_env, "telegram": config.telegram.token_env}
+        print(words.t("check.no_token", **tokens), file=sys.stderr)
         return 1
     return 1 if report.fatal else 0

@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
+    from bot.cli import in_use  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.dblock import DatabaseInUse, DatabaseLock, shared  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     writes = args.close_month is not None or (args.action is not None and not args.akti)
@@ -67,7 +68,7 @@ async def main(args: argparse.Namespace, config: Config, db_path: str) -> int:
     try:
         lock.acquire()
     except DatabaseInUse as held:
-        print(operator_words(args).t("db.in_use", holder=held.holder, lock=str(held.path)), file=sys.stderr)
+        print(in_use(held, operator_words(args)), file=sys.stderr)
         return 1
     try:
         return await _main(args, config, db_path)

@@ -23,6 +23,7 @@ from bot.cli._common import (
     existing_database,
     operator_words,
 )
+from bot.cli._language import current
 from bot.messages import Catalogue
 from rules.gamelog import format_time
 from rules.nicknames import shown
@@ -44,7 +45,7 @@ def register(subparsers: Any) -> None:
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(current().t("cli.type.positive"))
     return value
 
 

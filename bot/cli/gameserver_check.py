@@ -14,12 +14,13 @@ from dataclasses import replace
 from typing import Any
 
 from bot.cli._common import club_config, operator_words
+from bot.cli._language import current
 
 
 def _address(value: str) -> tuple[str, int]:
     host, _, port = value.rpartition(":")
     if not host or not port.isdigit() or not 0 <= int(port) < 65536:
-        raise argparse.ArgumentTypeError(f"HOST:PORT, like 127.0.0.1:8711 (0: any free port), not {value!r}")
+        raise argparse.ArgumentTypeError(current().t("cli.type.address", value=repr(value)))
     return host, int(port)
 
 
@@ -67,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     for check in checks:
-        print(f"{words.t('cli.gscheck.ok' if check.ok else 'cli.gscheck.fail')} {check.name}: {check.detail}")
+        mark = words.t("cli.gscheck.ok" if check.ok else "cli.gscheck.fail")
+        print(f"{mark} {check.name.text(words)}: {check.detail.text(words)}")
     failed = sum(1 for c in checks if not c.ok)
     if failed:
         print(words.t("cli.gscheck.some_failed", passed=len(checks) - failed, total=len(checks)))

@@ -22,6 +22,7 @@ import sys
 from typing import Any
 
 from bot.cli._common import add_lang_option, operator_words
+from bot.cli._language import current
 from rules.arbitar.rezon import RezonCount, count_rezons_cards, note_text
 
 TRUMPS = ("S", "H", "D", "C", "none")
@@ -46,7 +47,7 @@ def _trump(text: str) -> str:
         return value.upper()
     if value.lower() in ("none", "sans"):
         return "none"
-    raise argparse.ArgumentTypeError(f"trump must be one of S, H, D, C, none, not {text!r}")
+    raise argparse.ArgumentTypeError(current().t("cli.type.trump", value=repr(text)))
 
 
 def count_json(count: RezonCount) -> dict[str, Any]:

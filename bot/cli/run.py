@@ -192,6 +192,7 @@ async def _serve_app(
     """The club's platforms over its built app, until `stop` or a platform stops (see `serve`)."""
     from bot.app import StandbyStopped, take_gateway  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.http import Served  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from bot.messages import Catalogue  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.setup import Report, SetupError  # noqa: PLC0415 (a sub-command loads only what it runs)
     from bot.web.server import serving  # noqa: PLC0415 (a sub-command loads only what it runs)
 
@@ -243,10 +244,11 @@ async def _serve_app(
             await stack.enter_async_context(telegram)
             served.platforms["telegram"] = lambda: bool(telegram.application.running)
             report.add("telegram", await telegram_findings(telegram.application.bot, config))
+        words = Catalogue(config.language, config.timezone)  # the club's, as the operator reads the start
         for finding in report.findings:
-            (log.error if finding.fatal else log.warning)("%s", finding.line())
+            (log.error if finding.fatal else log.warning)("%s", finding.line(words))
         if report.fatal:  # a call would go nowhere, a trial could not open: say what to change, and stop
-            raise SetupError(report)
+            raise SetupError(report, words)
         if shared:
             await app.desk.delivery.deliver_effects()  # what waited for a platform while nobody held the gateway
         else:

@@ -17,6 +17,7 @@ import contextlib
 import discord
 
 from bot.config import Config
+from bot.messages import Said
 from bot.setup import Finding
 from rules.members import Role
 
@@ -41,6 +42,11 @@ PERMISSION_NAMES = {
 }
 
 
+def _listed(names: list[str]) -> str:
+    """Discord's names of permissions or intents as a finding shows them: as Discord writes them, in backticks."""
+    return ", ".join(f"`{name}`" for name in names)
+
+
 def _missing(perms: discord.Permissions, needs: tuple[str, ...]) -> list[str]:
     """The needed permissions these lack, as Discord shows them (without View Channel, that alone: it takes the
     rest away with it)."""
@@ -48,9 +54,7 @@ def _missing(perms: discord.Permissions, needs: tuple[str, ...]) -> list[str]:
     return ["View Channel"] if "View Channel" in missing else missing
 
 
-def _role_reads(
-    guild: discord.Guild, setting: str, channel_id: int, role_key: str, role_id: int | None, what: str
-) -> list[Finding]:
+def _role_reads(guild: discord.Guild, setting: str, channel_id: int, role_id: int | None, blind: str) -> list[Finding]:
     """The role the club's officials of this kind hold must read the channel their calls go to."""
     channel = guild.get_channel(channel_id)
     role = guild.get_role(role_id) if role_id else None
@@ -63,9 +67,8 @@ def _role_reads(
         Finding(
             PLATFORM,
             f"[discord] {setting} = {channel.id} (#{channel.name})",
-            f"the {role_key} role {role.name!r} cannot {' or '.join(m.lower() for m in missing)} here: {what}",
-            f"#{channel.name} → Edit Channel → Permissions → add the role {role.name!r} and allow "
-            f"{', '.join(missing)} (docs/discord.md, section 4)",
+            Said.of(blind, role=repr(role.name), missing=_listed(missing)),
+            Said.of("check.discord.role_fix", channel=channel.name, role=repr(role.name), missing=_listed(missing)),
         )
     ]
 
@@ -79,18 +82,20 @@ def _parties_read(guild: discord.Guild, channel_id: int) -> list[Finding]:
     everyone = _missing(channel.permissions_for(guild.default_role), PARTY_NEED)
     if not blind and not (everyone and not guild.members):
         return []
-    names = ", ".join(m.display_name for m in blind[:5]) + (f" and {len(blind) - 5} more" if len(blind) > 5 else "")
-    missing = everyone or _missing(channel.permissions_for(blind[0]), PARTY_NEED)
-    who = f"{len(blind)} member(s) ({names})" if blind else "@everyone"
+    first = ", ".join(m.display_name for m in blind[:5])
+    names = Said.of("check.discord.more", names=first, count=len(blind) - 5) if len(blind) > 5 else first
+    missing = _listed(everyone or _missing(channel.permissions_for(blind[0]), PARTY_NEED))
+    problem = (
+        Said.of("check.discord.parties_blind", count=len(blind), names=names, missing=missing)
+        if blind
+        else Said.of("check.discord.everyone_blind", missing=missing)
+    )
     return [
         Finding(
             PLATFORM,
             f"[discord] trials_channel_id = {channel.id} (#{channel.name})",
-            f"{who} cannot {' or '.join(m.lower() for m in missing)} here, and a party who cannot view this "
-            "channel cannot see his trial's private thread",
-            f"#{channel.name} → Edit Channel → Permissions → @everyone (or the members' role): allow "
-            f"{', '.join(missing)}; members still cannot open threads there, the bot's threads are private "
-            "(docs/discord.md, section 4)",
+            problem,
+            Said.of("check.discord.parties_fix", channel=channel.name, missing=missing),
         )
     ]
 
@@ -109,10 +114,8 @@ PRIVILEGED = (
 )
 
 
-def intents_fix(off: list[str]) -> str:
-    return "Discord Developer Portal → your application → Bot → Privileged Gateway Intents: turn on " + " and ".join(
-        off
-    )
+def intents_fix(off: list[str]) -> Said:
+    return Said.of("check.discord.intents_fix", intents=_listed(off))
 
 
 def _channel(guild: discord.Guild, setting: str, channel_id: int, needs: tuple[str, ...]) -> list[Finding]:
@@ -123,28 +126,25 @@ def _channel(guild: discord.Guild, setting: str, channel_id: int, needs: tuple[s
             Finding(
                 PLATFORM,
                 where,
-                f"the server {guild.name!r} has no channel with this id that the bot can see",
-                "copy the channel's id (Developer Mode → right-click the channel → Copy Channel "
-                "ID), or let the bot's role View Channel there",
+                Said.of("check.discord.no_channel", server=repr(guild.name)),
+                Said.of("check.discord.copy_channel"),
             )
         ]
     where += f" (#{channel.name})"
     if not isinstance(channel, discord.TextChannel):
-        return [
-            Finding(PLATFORM, where, f"is a {channel.type} channel, not a text channel", "name a text channel here")
-        ]
+        problem = Said.of("check.discord.not_text", kind=channel.type)
+        return [Finding(PLATFORM, where, problem, Said.of("check.discord.name_text"))]
     missing = _missing(channel.permissions_for(guild.me), needs)
     if not missing:
         return []
-    role = guild.me.top_role.name if guild.me.top_role != guild.default_role else "the bot"
+    top = guild.me.top_role
+    role = repr(top.name) if top != guild.default_role else Said.of("check.discord.the_bot")
     return [
         Finding(
             PLATFORM,
             where,
-            f"the bot lacks {', '.join(missing)} here",
-            f"#{channel.name} → Edit Channel → Permissions → add the role {role!r} (or the bot itself) and "
-            f"allow {', '.join(missing)}; a deny for @everyone also holds for the bot unless its own "
-            f"overwrite allows it (docs/discord.md, section 4)",
+            Said.of("check.discord.bot_lacks", missing=_listed(missing)),
+            Said.of("check.discord.bot_lacks_fix", channel=channel.name, role=role, missing=_listed(missing)),
         )
     ]
 
@@ -158,9 +158,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 f"[discord] guild_id = {settings.guild_id}",
-                "the bot is not a member of this server (or the id is wrong)",
-                "invite the bot with the URL of docs/discord.md, section 2, "
-                "or copy the server's id (right-click the server → Copy Server ID)",
+                Said.of("check.discord.no_guild"),
+                Said.of("check.discord.invite"),
             )
         ]
     found: list[Finding] = []
@@ -172,25 +171,24 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
         channel_id = getattr(settings, setting)
         if not channel_id:
             if required:
-                found.append(Finding(PLATFORM, f"[discord] {setting}", "is not set", "put the channel's id there"))
+                put = Said.of("check.put_channel")
+                found.append(Finding(PLATFORM, f"[discord] {setting}", Said.of("check.not_set"), put))
             continue
         found += _channel(guild, setting, channel_id, needs)
     found += _role_reads(
         guild,
         "referees_channel_id",
         settings.referees_channel_id,
-        "referee",
         settings.roles.get(Role.REFEREE),
-        "every call would go where no referee can read it",
+        "check.discord.referees_blind",
     )
     if settings.councilors_channel_id:
         found += _role_reads(
             guild,
             "councilors_channel_id",
             settings.councilors_channel_id,
-            "councilor",
             settings.roles.get(Role.COUNCILOR),
-            "every councilor call and appeal would go where no councilor can read it",
+            "check.discord.councilors_blind",
         )
     found += _parties_read(guild, settings.trials_channel_id)
     referees = guild.get_channel(settings.referees_channel_id)
@@ -199,8 +197,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 f"[discord] referees_channel_id = {referees.id} (#{referees.name})",
-                "every member can see it, and the calls there name the caller and the referees",
-                "deny View Channel to @everyone there and allow it to the referee role and the bot",
+                Said.of("check.discord.referees_public"),
+                Said.of("check.discord.referees_public_fix"),
                 fatal=False,
             )
         )
@@ -210,9 +208,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
                 Finding(
                     PLATFORM,
                     f"[discord.roles] {role} = {role_id}",
-                    f"the server has no role with this id: no {role} would lose the role's function (the club's "
-                    "acts keep it), but the bot cannot show it on Discord",
-                    "copy the role's id (Server Settings → Roles → right-click the role → Copy Role ID)",
+                    Said.of("check.discord.no_role"),
+                    Said.of("check.discord.copy_role"),
                 )
             )
     if settings.roles:
@@ -222,8 +219,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 "[discord.roles] referee",
-                "is not set: nobody is a referee on Discord",
-                "put the referee role's id there",
+                Said.of("check.discord.no_referee_role"),
+                Said.of("check.discord.put_referee_role"),
                 fatal=False,
             )
         )
@@ -234,8 +231,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
                 Finding(
                     PLATFORM,
                     f"[club] owner_accounts: {account}",
-                    f"is not a member of {guild.name!r}",
-                    "invite the owner to the server, or correct his user id",
+                    Said.of("check.discord.owner_absent", server=repr(guild.name)),
+                    Said.of("check.discord.invite_owner"),
                     fatal=False,
                 )
             )
@@ -262,8 +259,8 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
             Finding(
                 PLATFORM,
                 f"[discord] token_env = {config.discord.token_env}",
-                "the variable is not set",
-                "put the bot token in that environment variable",
+                Said.of("check.token_unset"),
+                Said.of("check.discord.token_fix"),
             )
         ]
     client = discord.Client(intents=intents(), guild_ready_timeout=guild_ready_timeout)
@@ -281,14 +278,17 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
             return discord_findings(client, config)
         if task in done:
             task.result()
-        return [Finding(PLATFORM, "the gateway", f"Discord was not ready within {timeout:.0f} s", "try again")]
+        late = Said.of("check.discord.not_ready", seconds=round(timeout))
+        return [Finding(PLATFORM, Said.of("check.where.gateway"), late, Said.of("check.try_again"))]
     except discord.PrivilegedIntentsRequired:
         off = await intents_off(client)
         return [
             Finding(
                 PLATFORM,
-                "privileged intents",
-                f"not granted to the bot: {', '.join(off)} {'is' if len(off) == 1 else 'are'} off",
+                Said.of("check.where.intents"),
+                Said.of(
+                    "check.discord.intent_off" if len(off) == 1 else "check.discord.intents_off", intents=_listed(off)
+                ),
                 intents_fix(off),
             )
         ]
@@ -297,8 +297,8 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
             Finding(
                 PLATFORM,
                 f"[discord] token_env = {config.discord.token_env}",
-                "Discord refuses the token",
-                "copy the token again (Developer Portal → Bot → Reset Token)",
+                Said.of("check.discord.token_refused"),
+                Said.of("check.discord.token_again"),
             )
         ]
     finally:
@@ -318,8 +318,8 @@ def _roles_writable(guild: discord.Guild, roles: dict[Role, int]) -> list[Findin
             Finding(
                 PLATFORM,
                 "[discord.roles]",
-                "the bot lacks Manage Roles: it cannot write the referees' and councilors' roles from the acts",
-                "Server Settings → Roles → the bot's role: turn on Manage Roles",
+                Said.of("check.discord.no_manage_roles"),
+                Said.of("check.discord.manage_roles_fix"),
             )
         )
     top = me.top_role
@@ -330,8 +330,8 @@ def _roles_writable(guild: discord.Guild, roles: dict[Role, int]) -> list[Findin
                 Finding(
                     PLATFORM,
                     f"[discord.roles] {role} = {role_id} (@{mapped.name})",
-                    "is not below the bot's highest role: Discord lets the bot neither give nor take it",
-                    "Server Settings → Roles: drag the bot's role above it",
+                    Said.of("check.discord.role_above"),
+                    Said.of("check.discord.role_above_fix"),
                 )
             )
     return found

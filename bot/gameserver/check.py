@@ -41,14 +41,21 @@ from bot.gameserver.protocol import (
     signed_headers,
     verify,
 )
+from bot.messages import Said
 from rules.gamelog import format_time
+
+HEALTHZ = Said.of("gscheck.name.healthz")
+TEST_TABLE = Said.of("gscheck.name.test_table")
+STARTED = Said.of("gscheck.name.started")
 
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    name: str
+    """One check: its name and what it found, in the reader's language with `Said.text` (``gscheck.*``)."""
+
+    name: Said
     ok: bool
-    detail: str
+    detail: Said
 
 
 @dataclass
@@ -58,14 +65,14 @@ class Answer:
     status: int = 0
     doc: Any = None
     text: str = ""
-    missing: str = ""
+    missing: Said | None = None
 
     @property
     def json(self) -> bool:
         return isinstance(self.doc, dict) and isinstance(self.doc.get("ok"), bool)
 
-    def shown(self) -> str:
-        return self.missing or f"{self.status} {self.text[:200]}"
+    def shown(self) -> Said:
+        return self.missing or Said.of("gscheck.answer", status=self.status, text=self.text[:200])
 
 
 @dataclass
@@ -76,12 +83,12 @@ class EventsSide:
     clock: Callable[[], datetime]
     window: int
     events: list[dict[str, Any]] = field(default_factory=list)
-    faults: dict[str, list[str]] = field(default_factory=dict)
+    faults: dict[str, list[Said]] = field(default_factory=dict)
     ids: dict[str, bytes] = field(default_factory=dict)
     last: dict[int, int] = field(default_factory=dict)
     started: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def fault(self, what: str, detail: str) -> None:
+    def fault(self, what: str, detail: Said) -> None:
         self.faults.setdefault(what, []).append(detail)
 
     def app(self) -> web.Application:
@@ -90,29 +97,31 @@ class EventsSide:
             try:
                 verify(self.keys, request.headers, body, self.clock(), self.window)
             except ProtocolError as problem:
-                self.fault("signature", problem.message)
+                self.fault("signature", Said.of("gscheck.fault.signature", message=problem.message))
                 return web.json_response(problem.body(), status=problem.status)
             try:
                 event = parse_event(decode(body))
             except ProtocolError as problem:
-                self.fault("schema", f"{problem.field}: {problem.message}")
+                self.fault("schema", Said.of("gscheck.fault.schema", field=problem.field, message=problem.message))
                 return web.json_response(problem.body(), status=problem.status)
             doc = json.loads(body)
             seen = self.ids.get(event.id)
             if seen is not None:
                 if json.loads(seen) != doc:
-                    self.fault("ids", f"the id {event.id!r} was sent again with another body")
+                    self.fault("ids", Said.of("gscheck.fault.resent", id=repr(event.id)))
                 return web.json_response({"ok": True, "duplicate": True, "last_seq": self.last.get(event.game or 0, 0)})
             if event.game is not None:
                 last = self.last.get(event.game, 0)
                 if event.seq != last + 1:
-                    self.fault("seq", f"game {event.game}: seq {event.seq} came after {last}")
+                    self.fault("seq", Said.of("gscheck.fault.seq_after", game=event.game, seq=event.seq, last=last))
                     return web.json_response(
                         {"ok": False, "error": f"send the events after {last}", "field": "seq", "last_seq": last},
                         status=409,
                     )
                 if (event.seq == 1) != (event.type == "game_started"):
-                    self.fault("seq", f"game {event.game}: seq {event.seq} is a {event.type}")
+                    self.fault(
+                        "seq", Said.of("gscheck.fault.seq_type", game=event.game, seq=event.seq, type=event.type)
+                    )
                 self.last[event.game] = last + 1
             self.ids[event.id] = body
             self.events.append(doc)
@@ -145,7 +154,7 @@ class Conformance:
         self.wait = wait
         self.checks: list[Check] = []
 
-    def note(self, name: str, ok: bool, detail: str) -> None:
+    def note(self, name: Said, ok: bool, detail: Said) -> None:
         self.checks.append(Check(name, ok, detail))
 
     async def post(self, body: bytes, headers: dict[str, str]) -> Answer:
@@ -158,11 +167,14 @@ class Conformance:
                     doc = None
                 return Answer(response.status, doc, text)
         except TimeoutError:
-            return Answer(missing=f"no answer within {self.client.timeout.total:g} s (timed out)")
+            return Answer(missing=self.timed_out())
         except aiohttp.ClientConnectorError as exc:
-            return Answer(missing=f"no connection: {exc.os_error or exc}")
+            return Answer(missing=Said.of("gscheck.no_connection", error=exc.os_error or exc))
         except (aiohttp.ClientError, OSError) as exc:
-            return Answer(missing=f"no answer: {type(exc).__name__}: {exc}")
+            return Answer(missing=Said.of("gscheck.no_answer", error=f"{type(exc).__name__}: {exc}"))
+
+    def timed_out(self) -> Said:
+        return Said.of("gscheck.timed_out", timeout=f"{self.client.timeout.total:g}")
 
     async def send(self, kind: str, data: dict[str, Any], key: str | None = None) -> tuple[str, Answer]:
         key = key or f"check-{secrets.token_hex(8)}"
@@ -170,21 +182,32 @@ class Conformance:
         headers = {**signed_headers(self.keys.signing, body, self.clock()), IDEMPOTENCY_HEADER: key}
         return key, await self.post(body, headers)
 
-    def done(self, name: str, answer: Answer) -> bool:
+    def done(self, name: Said, answer: Answer) -> bool:
         """A 2xx JSON answer (`{"ok": true, …}`)."""
         ok = 200 <= answer.status < 300 and answer.json and answer.doc["ok"] is True
-        why = "" if ok else (" (the answer is not JSON with 'ok')" if answer.status and not answer.json else "")
-        self.note(name, ok, f"{answer.status} (done)" if ok else answer.shown() + why)
+        if ok:
+            detail = Said.of("gscheck.done", status=answer.status)
+        elif answer.status and not answer.json:
+            detail = Said.of("gscheck.not_json", answer=answer.shown())
+        else:
+            detail = answer.shown()
+        self.note(name, ok, detail)
         return ok
 
-    def refused(self, name: str, answer: Answer, status: int, named: str | tuple[str, ...] | None) -> None:
+    def refused(self, name: Said, answer: Answer, status: int, named: str | tuple[str, ...] | None) -> None:
         """Refused with `status` as JSON naming the field `named` (one of them; None: any)."""
         fields = (named,) if isinstance(named, str) else named
         json_ok = answer.json and answer.doc["ok"] is False and isinstance(answer.doc.get("error"), str)
         field_ok = fields is None or (json_ok and answer.doc.get("field") in fields)
         ok = answer.status == status and json_ok and field_ok
-        wanted = f"{status} as JSON" + (f" naming '{' or '.join(fields)}'" if fields else "")
-        self.note(name, ok, f"{answer.status} ({wanted})" if ok else f"{answer.shown()} — wanted {wanted}")
+        shown_fields = " | ".join(f"'{f}'" for f in fields or ())
+        wanted = (
+            Said.of("gscheck.wanted_field", status=status, fields=shown_fields)
+            if fields
+            else Said.of("gscheck.wanted", status=status)
+        )
+        good = Said.of("gscheck.refused_ok", status=answer.status, wanted=wanted)
+        self.note(name, ok, good if ok else Said.of("gscheck.refused_bad", answer=answer.shown(), wanted=wanted))
 
     async def state(self) -> dict[str, Any] | None:
         _, answer = await self.send("test_state", {})
@@ -198,14 +221,15 @@ class Conformance:
                 doc = json.loads(text) if text.strip().startswith("{") else None
                 good = response.status == 200 and isinstance(doc, dict) and doc.get("protocol") == VERSION
                 minor = f", v1.{doc.get('minor', 0)}" if isinstance(doc, dict) else ""
-                self.note("GET /healthz", good, f"{response.status} {text[:100]}{minor if good else ''}")
+                shown = Said.of("gscheck.answer", status=response.status, text=text[:100] + (minor if good else ""))
+                self.note(HEALTHZ, good, shown)
                 return True
         except TimeoutError:
-            self.note("GET /healthz", False, f"no answer within {self.client.timeout.total:g} s (timed out)")
+            self.note(HEALTHZ, False, self.timed_out())
         except aiohttp.ClientConnectorError as exc:
-            self.note("GET /healthz", False, f"no connection: {exc.os_error or exc}")
+            self.note(HEALTHZ, False, Said.of("gscheck.no_connection", error=exc.os_error or exc))
         except (aiohttp.ClientError, OSError) as exc:
-            self.note("GET /healthz", False, f"no answer: {type(exc).__name__}: {exc}")
+            self.note(HEALTHZ, False, Said.of("gscheck.no_answer", error=f"{type(exc).__name__}: {exc}"))
         return False
 
     async def test_table(self) -> tuple[int, str] | None:
@@ -213,14 +237,9 @@ class Conformance:
         doc = answer.doc if answer.json else {}
         game, nick = doc.get("game"), doc.get("nick")
         if 200 <= answer.status < 300 and type(game) is int and isinstance(nick, str) and nick:
-            self.note("the test table", True, f"game {game}, test member {nick}")
+            self.note(TEST_TABLE, True, Said.of("gscheck.table_ok", game=game, nick=nick))
             return game, nick
-        self.note(
-            "the test table",
-            False,
-            f"{answer.shown()} — the game server keeps no test table (v1.1 `test_table`, answered with its game and "
-            "a test member): no command is sent, since the check never acts on a real table",
-        )
+        self.note(TEST_TABLE, False, Said.of("gscheck.no_table", answer=answer.shown()))
         return None
 
     async def signatures(self, game: int) -> None:
@@ -233,27 +252,28 @@ class Conformance:
         wrong = signed_headers(Key(self.keys.signing.secret + b"x", self.keys.signing.id), body, now)
         unknown = signed_headers(Key(self.keys.signing.secret, "no-such-key"), body, now)
         cases: tuple[tuple[str, dict[str, str], str | tuple[str, ...]], ...] = (
-            ("unsigned command refused", {"Content-Type": "application/json"}, (TIMESTAMP_HEADER, SIGNATURE_HEADER)),
-            ("command without a timestamp refused", {SIGNATURE_HEADER: good[SIGNATURE_HEADER]}, TIMESTAMP_HEADER),
-            ("wrong signature refused", wrong, SIGNATURE_HEADER),
-            ("stale timestamp refused", stale, TIMESTAMP_HEADER),
-            ("future timestamp refused", future, TIMESTAMP_HEADER),
-            ("unknown key id refused", unknown, SIGNATURE_HEADER),
+            ("unsigned", {"Content-Type": "application/json"}, (TIMESTAMP_HEADER, SIGNATURE_HEADER)),
+            ("no_timestamp", {SIGNATURE_HEADER: good[SIGNATURE_HEADER]}, TIMESTAMP_HEADER),
+            ("wrong_signature", wrong, SIGNATURE_HEADER),
+            ("stale", stale, TIMESTAMP_HEADER),
+            ("future", future, TIMESTAMP_HEADER),
+            ("unknown_key", unknown, SIGNATURE_HEADER),
         )
         for name, headers, named in cases:
-            self.refused(name, await self.post(body, {**headers, IDEMPOTENCY_HEADER: key}), 401, named)
+            answer = await self.post(body, {**headers, IDEMPOTENCY_HEADER: key})
+            self.refused(Said.of(f"gscheck.name.{name}"), answer, 401, named)
         raw = b"{not json"
         self.refused(
-            "body that is not JSON refused",
+            Said.of("gscheck.name.not_json"),
             await self.post(raw, signed_headers(self.keys.signing, raw, now)),
             400,
             None,
         )
         _, answer = await self.send("dance", {"game": game})
-        self.refused("unknown command refused", answer, 422, "type")
+        self.refused(Said.of("gscheck.name.unknown_command"), answer, 422, "type")
         mismatch = {**good, IDEMPOTENCY_HEADER: key + "-other"}
         self.refused(
-            "an Idempotency-Key that is not the signed id refused",
+            Said.of("gscheck.name.idempotency"),
             await self.post(body, mismatch),
             422,
             IDEMPOTENCY_HEADER,
@@ -271,19 +291,18 @@ class Conformance:
             ("paper_changed", {"game": game, "paper": {"game": game}}),
             ("deliver_link_code", {"nick": nick, "code": secrets.token_hex(3).upper()}),
         ):
-            self.done(f"{kind} done", (await self.send(kind, data))[1])
+            self.done(Said.of("gscheck.name.done", kind=kind), (await self.send(kind, data))[1])
         _, answer = await self.send("undo_move", {"game": game, "hand": 1, "move": 1})
         if 200 <= answer.status < 300:
-            self.done("undo_move answered", answer)
+            self.done(Said.of("gscheck.name.undo"), answer)
         else:
-            self.refused(
-                "undo_move answered (done, or 409 naming data.move when it is not the last)", answer, 409, "data.move"
-            )
+            self.refused(Said.of("gscheck.name.undo_refused"), answer, 409, "data.move")
         _, answer = await self.send("hand_in_progress", {"game": game})
         hand = answer.doc.get("hand") if answer.json else None
         shape = hand is None or (isinstance(hand, dict) and {"n", "dealer", "deal"} <= set(hand))
         ok = 200 <= answer.status < 300 and answer.json and shape
-        self.note("hand_in_progress answered", ok, f"{answer.status} (a hand, or none)" if ok else answer.shown())
+        shown = Said.of("gscheck.hand_ok", status=answer.status) if ok else answer.shown()
+        self.note(Said.of("gscheck.name.hand"), ok, shown)
 
     async def once_per_key(self, game: int, nick: str) -> None:
         """The same key again must not act again: the state it set is undone, the command sent again under its key,
@@ -303,31 +322,33 @@ class Conformance:
             ),
         )
         for kind, data, undo, undo_data, what, on, off in plans:
-            name = f"{kind} done once per idempotency key"
+            name = Said.of("gscheck.name.once", kind=kind)
             key, answer = await self.send(kind, data)
             first = await self.state()
             if first is None or not self.done_quietly(answer) or first.get(what) != on:
-                self.note(name, False, f"{kind} did not set '{what}' to {on!r} (test_state: {first}; {answer.shown()})")
+                shown = answer.shown()
+                self.note(
+                    name,
+                    False,
+                    Said.of("gscheck.not_set", kind=kind, what=what, value=json.dumps(on), state=first, answer=shown),
+                )
                 continue
             _, answer = await self.send(undo, undo_data)
             second = await self.state()
             if second is None or second.get(what) != off:
-                self.note(name, False, f"{undo} did not set '{what}' back to {off!r} (test_state: {second})")
+                undone = Said.of("gscheck.not_undone", kind=undo, what=what, value=json.dumps(off), state=second)
+                self.note(name, False, undone)
                 continue
             _, answer = await self.send(kind, data, key)
             third = await self.state()
             if not self.done_quietly(answer):
-                self.note(name, False, f"{kind} sent again under its key {key} was not acknowledged: {answer.shown()}")
+                self.note(name, False, Said.of("gscheck.not_acked", kind=kind, key=key, answer=answer.shown()))
             elif third is None or third.get(what) != off:
-                self.note(
-                    name,
-                    False,
-                    f"{kind} was done twice under one idempotency key ({key}): sent again after {undo}, it set "
-                    f"'{what}' to {third.get(what) if third else '?'!r} again; a key already done must be answered "
-                    "2xx and not done again",
-                )
+                again = json.dumps(third.get(what)) if third else "?"
+                twice = Said.of("gscheck.twice", kind=kind, key=key, undo=undo, what=what, value=again)
+                self.note(name, False, twice)
             else:
-                self.note(name, True, f"{kind} again under {key}: 2xx, and '{what}' stayed {off!r}")
+                self.note(name, True, Said.of("gscheck.once_ok", kind=kind, key=key, what=what, value=json.dumps(off)))
 
     @staticmethod
     def done_quietly(answer: Answer) -> bool:
@@ -337,13 +358,16 @@ class Conformance:
         faults = self.events.faults
         count = len(self.events.events)
         for what, name in (
-            ("signature", "events signed"),
-            ("schema", "events fit the protocol"),
-            ("ids", "event ids: a resend is the same event"),
-            ("seq", "events in seq order, from game_started"),
+            ("signature", "events_signed"),
+            ("schema", "events_schema"),
+            ("ids", "events_ids"),
+            ("seq", "events_seq"),
         ):
             found = faults.get(what, [])
-            self.note(name, not found and count > 0, "; ".join(found[:3]) if found else f"{count} events")
+            detail = (
+                Said.of("gscheck.faults", faults=tuple(found[:3])) if found else Said.of("gscheck.events", count=count)
+            )
+            self.note(Said.of(f"gscheck.name.{name}"), not found and count > 0, detail)
 
 
 async def conformance(
@@ -382,17 +406,14 @@ async def conformance(
         game, nick = table
         try:
             await asyncio.wait_for(side.started.wait(), events_seconds)
-            check.note("the test table's game_started arrived", True, f"at {check.events_url}")
+            check.note(STARTED, True, Said.of("gscheck.started_ok", url=check.events_url))
         except TimeoutError:
-            check.note(
-                "the test table's game_started arrived",
-                False,
-                f"no game_started posted to {check.events_url} within {events_seconds:g} s",
-            )
+            late = Said.of("gscheck.started_late", url=check.events_url, timeout=f"{events_seconds:g}")
+            check.note(STARTED, False, late)
         await check.signatures(game)
         await check.commands(game, nick)
         await check.once_per_key(game, nick)
-        check.done("close_game done (the test table)", (await check.send("close_game", {"game": game}))[1])
+        check.done(Said.of("gscheck.name.close"), (await check.send("close_game", {"game": game}))[1])
         await check.events_seen()
         return check.checks
     finally:

@@ -12,13 +12,11 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, TelegramError
 
 from bot.config import Config
+from bot.messages import Said
 from bot.setup import Finding
 
 PLATFORM = "telegram"
 _PRESENT = (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER, ChatMember.RESTRICTED)
-_ADMIN_FIX = (
-    "in the group: Manage group → Administrators → Add admin → the bot, with Delete messages (docs/telegram.md)"
-)
 
 
 async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int = 0) -> list[Finding]:
@@ -30,8 +28,8 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int
             Finding(
                 PLATFORM,
                 where,
-                "this group was upgraded to a supergroup, which has a new id; the old one takes nothing",
-                f"use the new id: [telegram] {setting} = {upgraded.new_chat_id}",
+                Said.of("check.telegram.upgraded"),
+                Said.of("check.telegram.new_id", setting=setting, new=upgraded.new_chat_id),
             )
         ]
     except (BadRequest, Forbidden) as missing:
@@ -39,25 +37,28 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int
             Finding(
                 PLATFORM,
                 where,
-                f"Telegram says {missing.message!r}: the bot is not in this group or the id is wrong",
-                "add the bot to the group, and take the id the bot sees there (a supergroup's id starts with -100)",
+                Said.of("check.telegram.missing", said=repr(missing.message)),
+                Said.of("check.telegram.add_bot"),
             )
         ]
-    where += f" ({chat.title or chat.type})"
+    name = chat.title or chat.full_name  # a group's title, or the person of a private chat
+    if name:
+        where += f" ({name})"
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
-        return [Finding(PLATFORM, where, f"is a {chat.type} chat, not a group", "name a group here")]
+        kind = "check.telegram.channel" if chat.type == ChatType.CHANNEL else "check.telegram.private"
+        return [Finding(PLATFORM, where, Said.of(kind), Said.of("check.telegram.name_group"))]
     me = await bot.get_chat_member(chat_id, bot.id)
     if me.status not in _PRESENT:
-        return [Finding(PLATFORM, where, f"the bot is {me.status} there", "add the bot to the group again")]
+        gone = "check.telegram.left" if me.status == ChatMember.LEFT else "check.telegram.kicked"
+        return [Finding(PLATFORM, where, Said.of(gone), Said.of("check.telegram.add_again"))]
     if topic and not chat.is_forum:
         topic_setting = setting.replace("group_id", "topic_id")
         return [
             Finding(
                 PLATFORM,
                 f"[telegram] {topic_setting} = {topic}",
-                f"names a topic, but the group {chat.title!r} has no topics (it is not a forum): nothing could be "
-                "posted there",
-                f"set [telegram] {topic_setting} = 0, or turn Topics on in the group's settings",
+                Said.of("check.telegram.no_topics", title=repr(chat.title)),
+                Said.of("check.telegram.topics_fix", setting=topic_setting),
             )
         ]
     if not club:
@@ -67,10 +68,8 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int
             Finding(
                 PLATFORM,
                 where,
-                "the bot is not an administrator of the club's group: Telegram does not "
-                "tell it of members leaving (leaving the group is leaving the club), and it cannot "
-                "delete the /sudija lines",
-                _ADMIN_FIX,
+                Said.of("check.telegram.not_admin"),
+                Said.of("check.telegram.admin_fix"),
             )
         ]
     if isinstance(me, ChatMemberAdministrator) and not me.can_delete_messages:
@@ -78,8 +77,8 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int
             Finding(
                 PLATFORM,
                 where,
-                "the bot may not delete messages: every /sudija line stays for the whole group to read",
-                "give the bot the administrator right Delete messages",
+                Said.of("check.telegram.cannot_delete"),
+                Said.of("check.telegram.delete_fix"),
                 fatal=False,
             )
         ]
@@ -91,17 +90,18 @@ def _apart(config: Config) -> list[Finding]:
     the whole club."""
     settings = config.telegram
     found: list[Finding] = []
-    for setting, what in (("referees_group_id", "every call"), ("councilors_group_id", "every councilor call")):
+    for setting, what in (
+        ("referees_group_id", "check.telegram.referees_in_club"),
+        ("councilors_group_id", "check.telegram.councilors_in_club"),
+    ):
         chat_id = getattr(settings, setting)
         if chat_id and chat_id == settings.club_group_id:
             found.append(
                 Finding(
                     PLATFORM,
                     f"[telegram] {setting} = {chat_id}",
-                    f"is the club's group (club_group_id): {what}, with the caller and the game, would be posted "
-                    "to the whole club",
-                    "create a group of the referees alone (the councilors alone), add the bot, and put its id "
-                    "here (docs/telegram.md)",
+                    Said.of(what),
+                    Said.of("check.telegram.apart_fix"),
                 )
             )
     return found
@@ -116,7 +116,13 @@ async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
         if not chat_id:
             if setting != "councilors_group_id":
                 found.append(
-                    Finding(PLATFORM, f"[telegram] {setting}", "is not set", "put the group's id there", fatal=False)
+                    Finding(
+                        PLATFORM,
+                        f"[telegram] {setting}",
+                        Said.of("check.not_set"),
+                        Said.of("check.put_group"),
+                        fatal=False,
+                    )
                 )
             continue
         try:
@@ -124,7 +130,12 @@ async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
             found += await _group(bot, setting, chat_id, club=club, topic=topic)
         except TelegramError as failed:
             found.append(
-                Finding(PLATFORM, f"[telegram] {setting} = {chat_id}", f"cannot be checked: {failed}", "try again")
+                Finding(
+                    PLATFORM,
+                    f"[telegram] {setting} = {chat_id}",
+                    Said.of("check.telegram.unchecked", error=failed),
+                    Said.of("check.try_again"),
+                )
             )
     club_id = settings.club_group_id
     for account in config.owner_accounts:
@@ -141,8 +152,8 @@ async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
                 Finding(
                     PLATFORM,
                     f"[club] owner_accounts: {account}",
-                    "is not in the club's group",
-                    "add the owner to the group, or correct his user id",
+                    Said.of("check.telegram.owner_absent"),
+                    Said.of("check.telegram.add_owner"),
                     fatal=False,
                 )
             )
@@ -158,8 +169,8 @@ async def check_telegram(config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 f"[telegram] token_env = {settings.token_env}",
-                "the variable is not set",
-                "put the bot token from @BotFather in that environment variable",
+                Said.of("check.token_unset"),
+                Said.of("check.telegram.token_fix"),
             )
         ]
     bot = Bot(token, base_url=settings.base_url) if settings.base_url else Bot(token)
@@ -171,7 +182,7 @@ async def check_telegram(config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 f"[telegram] token_env = {settings.token_env}",
-                "Telegram refuses the token",
-                "copy the token again from @BotFather",
+                Said.of("check.telegram.token_refused"),
+                Said.of("check.telegram.token_again"),
             )
         ]
