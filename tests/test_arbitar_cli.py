@@ -83,7 +83,7 @@ def test_file_with_several_games_needs_a_number(tmp_path: Path, capsys: pytest.C
     ],
 )
 def test_nothing_to_judge(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
-    assert main(["arbitar", str(write(tmp_path, RUINED_BOTH)), *args]) == 1
+    assert main(["arbitar", str(write(tmp_path, RUINED_BOTH)), *args, "--lang", "en"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("sudija arbitar: ")
     assert message in err

@@ -304,3 +304,35 @@ def test_migrate_speaks_the_language(language: str, tmp_path: Path, capsys: pyte
     ]
     assert problems == []
     assert len(set(said)) == len(said) - 1  # each answer its own (only --check and migrate on a newer one agree)
+
+
+@pytest.mark.parametrize("language", ["sr", "sr-Cyrl", "ru"])
+def test_the_command_lines_refusals_speak_the_language(
+    language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the commands answer to input they cannot take — a hand nobody fell in, a player who is not at the
+    table, ten cards that are not ten, a talon of one card, a game number that is none, a picture that cannot be
+    written — in the language (the issue's "did not fall in hand 3")."""
+    log = str(write(tmp_path, RUINED_BOTH))
+    words = Catalogue(language)
+    said = []
+    for args in (
+        ["arbitar", log, "--hand", "1", "--fallen", "petar"],
+        ["arbitar", log, "--hand", "1", "--fallen", "ana"],
+        ["arbitar", log, "--hand", "7", "--fallen", "marko"],
+        ["arbitar", log, "--hand", "1", "--fallen", "nobody"],
+        ["rezon", "--trump", "H", "--cards", "AS 9S"],
+        ["rezon", "--trump", "H", "--cards", CARDS, "--talon", "8D"],
+        ["arbitar", log, "--hand", "1", "--fallen", "marko", "--png", str(tmp_path / "no" / "such.png")],
+    ):
+        assert main([*args, "--lang", language]) in (1, 2)
+        said.append(capsys.readouterr().err)
+    for args in (["papir", "x"], ["rezon", "--trump", "X", "--cards", CARDS]):
+        with pytest.raises(SystemExit):
+            main([*args, "--lang", language])
+        said.append(capsys.readouterr().err.splitlines()[-1])
+    assert words.t("arbitar.refused.not_fallen", nick="petar", hand=1) in said[0]
+    assert words.t("cli.rezon.cards", given=2) in said[4]
+    names = re.compile(r"\b(?:petar|ana|marko|nobody|bojan|sanja)\b|'[^'\n]*'|/\S+")  # the log's players, values
+    problems = [f"{text}: {p}" for text in said for p in foreign_text(language, names.sub(" ", text))]
+    assert problems == []

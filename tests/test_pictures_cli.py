@@ -44,7 +44,7 @@ def test_papir_png_with_json_keeps_stdout_pure(
 
 def test_papir_png_unwritable(db_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
     target = tmp_path / "no" / "such" / "dir.png"
-    assert main(["papir", "1847258", "--db", db_file, "--png", str(target)]) == 1
+    assert main(["papir", "1847258", "--db", db_file, "--png", str(target), "--lang", "en"]) == 1
     assert "cannot write" in capsys.readouterr().err
     assert not target.exists()
 
@@ -57,7 +57,7 @@ def test_ruka_png(db_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "Ruka 2" in printed
     assert "Ruka 1," not in printed
     assert out.read_bytes().startswith(PNG)
-    assert main(["ruka", "1847258", "99", "--db", db_file, "--png", str(out)]) == 1
+    assert main(["ruka", "1847258", "99", "--db", db_file, "--png", str(out), "--lang", "en"]) == 1
     assert "has no hand 99" in capsys.readouterr().err
 
 

@@ -102,7 +102,7 @@ def test_talon_of_two_or_none(capsys: pytest.CaptureFixture[str]) -> None:
     cards = "AS 9S 7S JD QH TH JC TC 9C 7C"
     assert run_json(capsys, "--trump", "H", "--cards", cards)["rezons"] == 1  # igra: no talon
     assert run_json(capsys, "--trump", "H", "--cards", cards, "--talon", "8D 9D")["rezons"] == 1
-    assert main(["rezon", "--trump", "H", "--cards", cards, "--talon", "8D"]) == 2
+    assert main(["rezon", "--trump", "H", "--cards", cards, "--talon", "8D", "--lang", "en"]) == 2
     assert "the talon is two cards" in capsys.readouterr().err
 
 

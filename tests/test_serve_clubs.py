@@ -119,5 +119,5 @@ def test_files_that_would_not_make_distinct_clubs_are_refused(
     files = [str(tmp_path / "a.toml"), str(tmp_path / "b.toml")]
     assert cli_main(["run", "--club", files[0], "--club", files[1]]) == 2
     assert "both serve the club 'x'" in capsys.readouterr().err
-    assert cli_main(["--config", files[0], "run", "--club", files[1]]) == 2
+    assert cli_main(["--config", files[0], "run", "--club", files[1], "--lang", "en"]) == 2
     assert "give no --config or --db" in capsys.readouterr().err

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 from bot.cli._language import current
 from bot.config import Config, load
 from bot.i18n import LANGUAGES
-from bot.messages import Catalogue
+from bot.messages import MESSAGES, Catalogue
 from rules.members import Member
 from rules.members import sees_names as names_visible
 from storage.database import Database, open_database
@@ -58,6 +59,14 @@ def sees_names(config: Config, member: Member | None) -> bool:
     """The operator (no `--as`: None) sees names; a member only when one of his offices (his functions, the
     owner's) is in `referee_names_visible_to` — the rule `/presude` and `/zapisnik` follow (`bot.records.access`)."""
     return member is None or names_visible(config.offices(member), set(config.referee_names_visible_to))
+
+
+def os_error(exc: OSError, words: Catalogue) -> str:
+    """Why the system refused a file, in `words`' language for the common refusals (``oserror.*``), else as the
+    system says it."""
+    name = errno.errorcode.get(exc.errno or 0, "").lower()
+    key = f"oserror.{name}"
+    return words.t(key) if name and key in MESSAGES else str(exc.strerror or exc)
 
 
 def game_number(text: str) -> int:

@@ -72,7 +72,7 @@ def read_game(path: str, number: int | None) -> Game:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rules.arbitar.procedure import arbitrate  # noqa: PLC0415 (a sub-command loads only what it runs)
+    from rules.arbitar.procedure import NothingToJudge, arbitrate  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     try:
         game = read_game(args.log, args.game)
@@ -80,9 +80,14 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     seat = game.seat_of(args.fallen)
     if seat is None:
-        return _fail(f"{args.fallen} is not a player of game {game.number} ({', '.join(game.players)})")
+        words = operator_words(args)
+        return _fail(
+            words.t("cli.arbitar.not_player", nick=args.fallen, game=game.number, players=", ".join(game.players))
+        )
     try:
         verdict = arbitrate(game, args.hand, seat)
+    except NothingToJudge as nothing:
+        return _fail(operator_words(args).t(nothing.message_key, **nothing.values))
     except ValueError as exc:
         return _fail(str(exc))
     shown = verdict.to_json(game.players)

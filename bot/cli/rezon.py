@@ -68,10 +68,10 @@ def run(args: argparse.Namespace) -> int:
     cards = args.cards.replace(",", " ").split()
     talon = args.talon.replace(",", " ").split()
     if len(cards) != 10:
-        print(f"sudija rezon: a follower has ten cards before play, not {len(cards)}", file=sys.stderr)
+        print(f"sudija rezon: {operator_words(args).t('cli.rezon.cards', given=len(cards))}", file=sys.stderr)
         return 2
     if talon and len(talon) != 2:
-        print(f"sudija rezon: the talon is two cards (or none with igra), not {len(talon)}", file=sys.stderr)
+        print(f"sudija rezon: {operator_words(args).t('cli.rezon.talon', given=len(talon))}", file=sys.stderr)
         return 2
     try:
         count = count_rezons_cards(

@@ -45,7 +45,8 @@ async def show(number: int, n: int, db_path: str, png: str, lang: str, club: str
         return 1
     hand = next((h for h in game.hands if h.n == n), None)
     if hand is None:
-        print(f"sudija ruka: game {number} has no hand {n} (it has {len(game.hands)})", file=sys.stderr)
+        missing = words.t("cli.ruka.no_hand", game=number, hand=n, count=len(game.hands))
+        print(f"sudija ruka: {missing}", file=sys.stderr)
         return 1
     if not write_png(png, hand_png(game, n, lang)):
         return 1

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from bot.cli._common import add_db_option, club_config
+from bot.cli._language import current
 from bot.config import Config, ConfigError
 from storage.postgres import is_postgres
 
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     except GatewayLost as exc:  # another process takes the gateway over; restarted, this one stands by
-        print(f"stopped: {exc}", file=sys.stderr)
+        print(current().t("cli.run.stopped", why=exc), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 0
@@ -94,7 +95,7 @@ def run_clubs(args: argparse.Namespace) -> int:
     from bot.logs import configure  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     if args.db or args.config:
-        print("--club FILE names each club's configuration and database: give no --config or --db", file=sys.stderr)
+        print(current().t("cli.run.clubs_alone"), file=sys.stderr)
         return 2
     standby = bool(args.standby)
     try:

@@ -435,21 +435,39 @@ def _earliest_error(
     return None, refuted
 
 
+class NothingToJudge(ValueError):
+    """Why a fall cannot be judged: `message_key` (an ``arbitar.refused.*`` entry of the catalogues) and its
+    `values`, for the edge to write in its reader's language; its text is the English, for logs."""
+
+    def __init__(self, message_key: str, english: str, **values: object) -> None:
+        super().__init__(english)
+        self.message_key = message_key
+        self.values = values
+
+
 def arbitrate_with_stats(game: Game, hand: int, fallen: int, threads: int = THREADS) -> tuple[ArbitarVerdict, Stats]:
     """`arbitrate`, and what it examined."""
     stats = Stats()
     the_hand = next((h for h in game.hands if h.n == hand), None)
     if the_hand is None:
-        raise ValueError(f"game {game.number} has no hand {hand}")
+        raise NothingToJudge(
+            "arbitar.refused.no_hand", f"game {game.number} has no hand {hand}", game=game.number, hand=hand
+        )
     facts = hand_facts(the_hand)
     score = facts.plain
     if facts.case is not HandCase.PLAYED or the_hand.declarer is None:
-        raise ValueError(f"hand {hand} was not played, so nobody fell as a defender")
+        raise NothingToJudge(
+            "arbitar.refused.not_played", f"hand {hand} was not played, so nobody fell as a defender", hand=hand
+        )
     declarer = the_hand.declarer
     if fallen == declarer or fallen not in (0, 1, 2):
-        raise ValueError(f"seat {fallen} is not a defender in hand {hand}")
+        nick = game.players[fallen] if fallen in (0, 1, 2) else f"seat {fallen}"
+        raise NothingToJudge(
+            "arbitar.refused.not_defender", f"{nick} is not a defender in hand {hand}", nick=nick, hand=hand
+        )
     if fallen not in score.fallen:
-        raise ValueError(f"{game.players[fallen]} did not fall in hand {hand}")
+        nick = game.players[fallen]
+        raise NothingToJudge("arbitar.refused.not_fallen", f"{nick} did not fall in hand {hand}", nick=nick, hand=hand)
     players = game.players
     other = 3 - declarer - fallen
     shape = score.shape
