@@ -102,6 +102,14 @@ def test_verify_names_what_is_wrong_in_the_language(
     assert words.t("verify.signature_club") in said[1]
     assert words.t("verify.field.taken_by") + ": " in said[1]
     assert words.t("verify.line_message", number=2) + f" ({words.t('verify.part.text')}): " in said[1]
+    key = ["--key", "ed25519:nope"]  # a key that is not one
+    assert main(["zapisnik", "--verify", str(path), *club, *key]) == 1
+    said.append(capsys.readouterr().err)
+    length = words.t("verify.key.length", length=3)
+    assert words.t("verify.bad_key", error=length) in said[-1]
+    assert main(["zapisnik", "--verify", str(tmp_path / "none.html"), *club]) == 1  # no such file
+    said.append(capsys.readouterr().err)
+    assert words.t("oserror.enoent") in said[-1]
     values = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|ed25519:\S+")  # what the file and the club's record hold
     problems = [
         f"{line}: {p}"

@@ -35,6 +35,7 @@ from bot.cli._common import (
     database_path,
     existing_database,
     operator_words,
+    os_error,
 )
 from bot.config import Config
 from bot.messages import Catalogue
@@ -145,7 +146,7 @@ async def export(
     try:
         Path(out).write_text(sealed.document, encoding="utf-8")  # noqa: ASYNC240 (a one-shot command: nothing else waits)
     except OSError as exc:
-        return _fail(words.t("cli.zapisnik.cannot_write", out=out, why=exc.strerror or exc))
+        return _fail(words.t("cli.zapisnik.cannot_write", out=out, why=os_error(exc, words)))
     print(words.t("cli.zapisnik.written", out=out, messages=record.messages, seal=sealed.seal))
     return 0
 
@@ -172,7 +173,7 @@ async def verify(path: str, given_key: str | None, db_path: str, club: str, lang
         with open(path, "rb") as stream:  # noqa: ASYNC230 (a one-shot command: nothing else waits)
             raw = stream.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        return _fail(words.t("cli.zapisnik.cannot_read", path=path, why=exc.strerror or exc))
+        return _fail(words.t("cli.zapisnik.cannot_read", path=path, why=os_error(exc, words)))
     if len(raw) > MAX_RECORD_BYTES:
         return _fail(words.t("cli.zapisnik.too_large", path=path))
     db = None

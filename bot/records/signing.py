@@ -26,7 +26,14 @@ FINGERPRINT_DIGITS = 32
 
 
 class BadKey(ValueError):
-    """A public key that is not ``ed25519:`` and the base64 of 32 bytes; the message says so."""
+    """A public key that is not ``ed25519:`` and the base64 of 32 bytes: `message_key` (a ``verify.key.*`` entry of
+    the catalogues) and its `values` say why, for the edge to write in its reader's language; its text is the
+    English, for logs."""
+
+    def __init__(self, message_key: str, english: str, **values: object) -> None:
+        super().__init__(english)
+        self.message_key = message_key
+        self.values = values
 
 
 @dataclass(frozen=True)
@@ -50,13 +57,15 @@ def load_public(text: str) -> Ed25519PublicKey:
     """A published public key (``ed25519:…``) as a key; `BadKey` when it is not one."""
     body = text.strip()
     if not body.startswith(PREFIX):
-        raise BadKey(f"a public key starts with {PREFIX!r} (sudija zapisnik --public-key prints the club's)")
+        raise BadKey(
+            "verify.key.prefix", f"a public key starts with {PREFIX!r} (sudija zapisnik --public-key prints the club's)"
+        )
     try:
         raw = base64.b64decode(body.removeprefix(PREFIX), validate=True)
     except (binascii.Error, ValueError):
-        raise BadKey("the public key is not base64 after 'ed25519:'") from None
+        raise BadKey("verify.key.base64", "the public key is not base64 after 'ed25519:'") from None
     if len(raw) != 32:
-        raise BadKey(f"an Ed25519 public key is 32 bytes, this one is {len(raw)}")
+        raise BadKey("verify.key.length", f"an Ed25519 public key is 32 bytes, this one is {len(raw)}", length=len(raw))
     return Ed25519PublicKey.from_public_bytes(raw)
 
 

@@ -444,7 +444,11 @@ def verify_html(raw: bytes, public_key: str | None = None) -> Verification:
         key = load_public(public_key if public_key is not None else shown_key)
     except BadKey as exc:
         return Verification(
-            False, (*problems, Said.of("verify.bad_key", error=exc)), None, record.messages, data=fields
+            False,
+            (*problems, Said.of("verify.bad_key", error=Said.of(exc.message_key, **exc.values))),
+            None,
+            record.messages,
+            data=fields,
         )
     if public_key is not None and public_key.strip() != shown_key:
         problems.append(Said.of("verify.other_key", shown=shown_key, club=public_key.strip()))
