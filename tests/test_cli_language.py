@@ -324,6 +324,8 @@ def test_the_command_lines_refusals_speak_the_language(
         ["rezon", "--trump", "H", "--cards", "AS 9S"],
         ["rezon", "--trump", "H", "--cards", CARDS, "--talon", "8D"],
         ["arbitar", log, "--hand", "1", "--fallen", "marko", "--png", str(tmp_path / "no" / "such.png")],
+        ["clan"],
+        ["import", "--db", str(tmp_path / "club.db")],
     ):
         assert main([*args, "--lang", language]) in (1, 2)
         said.append(capsys.readouterr().err)
@@ -333,6 +335,7 @@ def test_the_command_lines_refusals_speak_the_language(
         said.append(capsys.readouterr().err.splitlines()[-1])
     assert words.t("arbitar.refused.not_fallen", nick="petar", hand=1) in said[0]
     assert words.t("cli.rezon.cards", given=2) in said[4]
+    assert said[7:9] == [words.t("cli.clan.usage") + "\n", words.t("cli.import.usage") + "\n"]
     names = re.compile(r"\b(?:petar|ana|marko|nobody|bojan|sanja)\b|'[^'\n]*'|/\S+")  # the log's players, values
     problems = [f"{text}: {p}" for text in said for p in foreign_text(language, names.sub(" ", text))]
     assert problems == []

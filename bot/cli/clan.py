@@ -52,7 +52,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     config = club_config(args)
     if args.nick is None and not args.akti and args.close_month is None:
-        print("sudija clan NICK [--json] | NICK AKCIJA … | --akti [NICK] | --zatvori-ligu YYYY-MM", file=sys.stderr)
+        print(operator_words(args).t("cli.clan.usage"), file=sys.stderr)
         return 2
     return asyncio.run(main(args, config, database_path(args)))
 

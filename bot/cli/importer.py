@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if args.status is not None:
         return _handoff.status(db_path, IMPORTS, args.status or None, words, render, "sudija import")
     if not args.paths:
-        print("sudija import PATH... | --status [ID]", file=sys.stderr)
+        print(words.t("cli.import.usage"), file=sys.stderr)
         return 2
     try:
         turn = _handoff.take_turn(db_path, "sudija import")
