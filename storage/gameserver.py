@@ -83,6 +83,12 @@ def _take(
             moves.append(effect)
         elif isinstance(effect, Sure):
             effect.run(conn)
+        elif isinstance(effect, Guarded):
+            try:
+                effect.run(conn)
+            except EffectRefused as refused:  # before it wrote anything: nothing to roll back
+                out.append(refused)
+                continue
         elif effect is not None:
             conn.execute("SAVEPOINT event")
             try:
@@ -291,6 +297,14 @@ class Sure:
 
 
 @dataclass(frozen=True, slots=True)
+class Guarded:
+    """An effect that may be refused (`EffectRefused`), but only before it writes anything: `take_many` runs it
+    without a savepoint, and its refusal leaves nothing to roll back."""
+
+    run: Callable[[SyncConnection], None]
+
+
+@dataclass(frozen=True, slots=True)
 class MoveRow:
     """A move of a hand in progress as `take_many` writes it, with the batch's other moves in one statement; a
     korekcija request of its game still open lapses (no longer about the last move), and its parties are told
@@ -309,7 +323,7 @@ class MoveRow:
 #: An effect that may be refused (`EffectRefused`): `take_many` runs it in a savepoint of its own.
 Refusable = Callable[[SyncConnection], None]
 #: What an event does in the transaction that takes it.
-Effect = Refusable | Sure | MoveRow
+Effect = Refusable | Guarded | Sure | MoveRow
 #: An event as `LiveFeedStore.take_many` takes it: id, type, game, seq, body, effect.
 Taking = tuple[str, str, int | None, int | None, str, Effect | None]
 
@@ -448,10 +462,11 @@ class LiveFeedStore:
         report: list[str] | None,
         expected_digest: str | None,
         now: datetime,
-    ) -> Refusable:
+    ) -> Guarded:
         """A finished hand appended to the stored game in progress whose digest was `expected_digest`: its row in
         `game_hands` (its place: `hand_count`) and the game's columns (`digest` the grown game's), the paper's
-        version raised with them; the log is not written."""
+        version raised with them; the log is not written. Refused by its first statement, which writes nothing
+        unless the game is as the feed read it."""
         stamp = now_text(now)
         cross_check = json.dumps(report, ensure_ascii=False) if report is not None else None
 
@@ -467,7 +482,7 @@ class LiveFeedStore:
                 "INSERT INTO game_hands (game, n, hand) VALUES (?, ?, ?)", (number, hand_count, hand.encode("utf-8"))
             )
 
-        return effect
+        return Guarded(effect)
 
     @staticmethod
     def hand_done(game: int, hand: int, now: datetime, told: Lapses | None = None) -> Sure:
@@ -511,7 +526,7 @@ class LiveFeedStore:
         return MoveRow(game, hand, move, player, what, now_text(now), now, told or {})
 
     @staticmethod
-    def undone(game: int, hand: int, move: int, now: datetime, told: Sequence[NewEffect] = ()) -> Refusable:
+    def undone(game: int, hand: int, move: int, now: datetime, told: Sequence[NewEffect] = ()) -> Guarded:
         """The game server took a move back (korekcija done); the chat effects that tell it (`told`) are written
         with it."""
         stamp = now_text(now)
@@ -532,7 +547,7 @@ class LiveFeedStore:
             )
             add_effects_sync(conn, told, now)
 
-        return effect
+        return Guarded(effect)
 
     @staticmethod
     def offer(nick: str, offer: str, made: bool, now: datetime) -> Sure:

@@ -30,6 +30,7 @@ from storage.games import GameRow, game_of
 from storage.gameserver import (
     Effect,
     EffectRefused,
+    Guarded,
     Lapses,
     LiveFeedStore,
     Refusable,
@@ -64,17 +65,22 @@ class _Work:
     pending_doc: tuple[str, dict[str, Any], list[str]] | None
 
 
-def _all(*effects: Refusable | Sure) -> Effect:
-    """The effects one after another: refusable (run in a savepoint) when any of them is."""
+def _all(*effects: Refusable | Guarded | Sure) -> Effect:
+    """The effects one after another: refused only before anything is written (`Guarded`) when the first may be
+    refused so and the others cannot be; refusable otherwise (run in a savepoint) when any of them is."""
 
     def effect(conn: SyncConnection) -> None:
         for one in effects:
-            if isinstance(one, Sure):
+            if isinstance(one, Sure | Guarded):
                 one.run(conn)
             else:
                 one(conn)
 
-    return effect if any(not isinstance(one, Sure) for one in effects) else Sure(effect)
+    if all(isinstance(one, Sure) for one in effects):
+        return Sure(effect)
+    if isinstance(effects[0], Guarded) and all(isinstance(one, Sure) for one in effects[1:]):
+        return Guarded(effect)
+    return effect
 
 
 def _time(value: str, field: str) -> datetime:
@@ -482,6 +488,7 @@ class LiveFeed:
                 texts = [*cached[2], hand_text(game_to_doc(replace(game, hands=game.hands[-1:]))["hands"][0])]
             else:
                 head, texts = _texts(game)
+            store: Refusable | Guarded
             if len(stored.hands) == len(game.hands) - 1:  # the stored game grows by this hand: its row appended
                 grown = live_digest(head, texts)
                 store = LiveFeedStore.add_hand(number, texts[-1], len(texts), grown, report, digest, now)
