@@ -2,9 +2,11 @@
 live state they carry (the games' logs, seating, the moves of hands in progress, pending game offers, link
 codes) and the korekcija requests.
 
-`LiveFeedStore.take_many` is the one door for events: in one transaction, each in its own savepoint, it refuses a
-replay or a gap, applies the event's effect and records the event, so an event acknowledged to the game server is
-durable and an event that failed left nothing behind.
+`LiveFeedStore.take_many` is the one door for events: in one transaction for a batch of them it refuses a replay or
+a gap, applies each event's effect and records the event, so an event acknowledged to the game server is durable
+and an event that failed left nothing behind. An effect says how it may fail, and so what it costs: `Sure` (never
+refused: run bare), `Guarded` (refused before it writes: run bare), a bare callable (`Refusable`: run in a
+savepoint), `MoveRow` (a move: written with the batch's others in one statement).
 """
 
 from __future__ import annotations

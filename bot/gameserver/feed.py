@@ -2,8 +2,11 @@
 desk (seating, a stood-up referee's pending calls, an administrator closing a game with a trial on).
 
 `LiveFeed.apply(body)` is the whole use case behind the endpoint: it returns the answer (HTTP status and JSON)
-and changes nothing unless it answers 200 with ``accepted``. A hand is validated and cross-checked as a file
-import is (`rules.validation.validate_game`, `rules.paper.cross_check`) on the stored game with the hand added.
+and changes nothing unless it answers 200 with ``accepted``. A hand is validated as a file import validates its
+game, incrementally: the hand alone, as the next one of the stored game (`rules.validation.validate_next_hand`),
+and cross-checked with that hand's scoring added to the game's (`rules.paper.grown_facts`); it is stored as one
+row appended to the game (`LiveFeedStore.add_hand`). Events arriving together are checked one by one and taken
+in one transaction (`LiveFeedStore.take_many`); a game not cached is read beside the feed (`LiveFeed._load`).
 An event's times may lie at most the configured tolerance ahead of the link's clock; a game starts once, and a
 live feed beginning on an imported game must say what is stored. A refused event leaves its `seq` unused.
 """
