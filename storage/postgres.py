@@ -13,7 +13,8 @@ serialization failures and deadlocks are `DatabaseBusy` too, and its constraint 
 SQLite (`storage.errors`: no asyncpg error leaves a statement). A commit `durable=False` is
 ``synchronous_commit = off`` for that transaction. One connection per process serves the stores, as on
 SQLite: statements on it are taken one at a time, and a read outside a transaction sees the process's own open
-transaction.
+transaction; a `run_transaction` body (many small statements in one transaction: the game-server feed's batch,
+an import's file) runs in a thread with a connection of its own (`_Writer`), under the same write lock.
 
 Several processes serving one database at once: a transaction that wrote a deadline or an effect to carry out
 (a call, a councilor call, a plavac mark, a vote, an appeal, an outbox command, a chat effect) sends ``NOTIFY
@@ -34,7 +35,9 @@ The migrations are the ``NNNN_name.pg.sql`` files beside SQLite's (storage/migra
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import functools
 import logging
 import re
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable
@@ -244,21 +247,78 @@ class _SyncCursor:
         return self._cursor.rest()
 
 
-class _SyncBridge:
-    """`storage.sql.SyncConnection` for a `run_transaction` body running in a worker thread: each statement is
-    run on the event loop's connection and waited for."""
+class _Writer:
+    """`run_transaction`'s bodies run in a thread of their own, with an event loop and a connection of their own
+    (made at the first transaction): each statement of a body is run to its end on that loop, where the body runs,
+    so a transaction of many small statements (the game-server feed's batch, an import's file) hops between
+    threads once, as on SQLite, not twice per statement. Its transactions take the same write lock as the
+    process's connection (`WRITE_LOCK`, a lock of the server's), and the process takes them one at a time."""
+
+    def __init__(self, connect: Callable[[], Coroutine[Any, Any, asyncpg.Connection]], catalog: Catalog) -> None:
+        self._connect = connect
+        self._catalog = catalog
+        self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sudija-writer")
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pg: PgConnection | None = None
+        self._closed = False
+
+    def _connection(self) -> tuple[PgConnection, asyncio.AbstractEventLoop]:
+        if self._pg is None or self._loop is None:
+            self._loop = self._loop or asyncio.new_event_loop()
+            self._pg = PgConnection(self._loop.run_until_complete(self._connect()), self._catalog)
+        return self._pg, self._loop
+
+    async def transaction(self, body: Callable[[Any], T], begin: str, wake: str) -> T:
+        """`body` between `begin` (BEGIN and the write lock) and COMMIT on the writer's connection (rolled back
+        when it raises); `wake` goes before the COMMIT when the body wrote a deadline or an effect to carry out."""
+
+        def run() -> T:
+            pg, loop = self._connection()
+            pg.wrote_due = False
+            try:
+                loop.run_until_complete(pg.script(begin))
+                result = body(_ThreadConnection(pg, loop))
+            except BaseException:
+                with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                    loop.run_until_complete(pg.script("ROLLBACK"))
+                raise
+            loop.run_until_complete(pg.script((wake if pg.wrote_due else "") + "COMMIT"))
+            return result
+
+        return await asyncio.wrap_future(self._thread.submit(run))
+
+    async def close(self) -> None:
+        """Close the writer's connection and end its thread (again: nothing more)."""
+        if self._closed:
+            return
+        self._closed = True
+
+        def run() -> None:
+            if self._loop is None:
+                return
+            if self._pg is not None:
+                self._loop.run_until_complete(self._pg.raw.close())
+            self._loop.close()
+
+        try:
+            await asyncio.wrap_future(self._thread.submit(run))
+        finally:
+            self._thread.shutdown(wait=False)
+
+
+class _ThreadConnection:
+    """`storage.sql.SyncConnection` for a body in the writer's thread: each statement run to its end on the
+    writer's loop."""
 
     def __init__(self, connection: PgConnection, loop: asyncio.AbstractEventLoop) -> None:
         self._connection = connection
         self._loop = loop
 
     def execute(self, sql: str, parameters: Any = (), /) -> _SyncCursor:
-        future = asyncio.run_coroutine_threadsafe(self._connection.run(sql, tuple(parameters)), self._loop)
-        return _SyncCursor(future.result())
+        return _SyncCursor(self._loop.run_until_complete(self._connection.run(sql, tuple(parameters))))
 
     def executemany(self, sql: str, parameters: Any, /) -> _SyncCursor:
-        future = asyncio.run_coroutine_threadsafe(self._connection.executemany(sql, parameters), self._loop)
-        return _SyncCursor(future.result())
+        return _SyncCursor(self._loop.run_until_complete(self._connection.executemany(sql, parameters)))
 
 
 class PostgresDatabase(Database):
@@ -266,18 +326,20 @@ class PostgresDatabase(Database):
 
     dialect = "postgresql"
 
-    def __init__(self, connection: PgConnection, target: str, club: str = DEFAULT_CLUB) -> None:
+    def __init__(self, connection: PgConnection, target: str, club: str, writer: _Writer) -> None:
         super().__init__(connection, target)
         self.pg = connection
         self.club = club  # the club this handle serves: its connection's `sudija.club` (storage/tenancy.py)
         self.club_key = lock_key(club)  # the club's half of its advisory locks (the gateway, the write lock)
         self.wake_channel = f"{WAKE_CHANNEL}_{club}"  # the club's wake-ups: another club's commits wake none of it
         self._listener: asyncpg.Connection | None = None
+        self.writer = writer  # `run_transaction`'s own thread and connection
 
     async def close(self) -> None:
         if self._listener is not None:
             await self._listener.close()
             self._listener = None
+        await self.writer.close()
         await self.pg.raw.close()
 
     async def live_holders(self) -> list[str] | None:
@@ -313,24 +375,22 @@ class PostgresDatabase(Database):
                 await self._end("COMMIT")
 
     async def run_transaction(self, body: Callable[[Any], T]) -> T:
-        """`body` in a worker thread with a `storage.sql.SyncConnection`, inside one transaction as above."""
+        """`body` with a `storage.sql.SyncConnection`, inside one transaction as above: in the writer's thread, on
+        the writer's connection (`_Writer`), so its statements cost no hop between threads."""
         self.writable()
         async with self._write_lock:
-            await self._begin(True)
-            try:
-                result = await asyncio.to_thread(body, _SyncBridge(self.pg, asyncio.get_running_loop()))
-            except BaseException:
-                await self._end("ROLLBACK")
-                raise
-            await self._end("COMMIT")
-            return result
+            wake = f"SELECT pg_notify('{self.wake_channel}', '{self.pg.raw.get_server_pid()}'); "
+            return await self.writer.transaction(body, self._lock_sql(True), wake)
+
+    def _lock_sql(self, durable: bool) -> str:
+        relaxed = "" if durable and self.durable_commits else "SET LOCAL synchronous_commit = off; "
+        return f"BEGIN; {relaxed}SELECT pg_advisory_xact_lock({WRITE_LOCK}, {self.club_key})"
 
     async def _begin(self, durable: bool) -> None:
         """BEGIN and the write lock in one round trip (a simple query of several statements)."""
         self.pg.wrote_due = False
-        relaxed = "" if durable and self.durable_commits else "SET LOCAL synchronous_commit = off; "
         try:
-            await self.pg.script(f"BEGIN; {relaxed}SELECT pg_advisory_xact_lock({WRITE_LOCK}, {self.club_key})")
+            await self.pg.script(self._lock_sql(durable))
         except BaseException:
             await self._end("ROLLBACK")
             raise
@@ -348,17 +408,19 @@ async def open_postgres(
     """Connect to the server `target` names as the club `club` (its connection's `sudija.club`, which the rows'
     policies read: storage/tenancy.py) and bring its schema up to date (`DatabaseUnavailable` when it cannot be
     reached or refuses the connection)."""
+    connect = functools.partial(
+        asyncpg.connect,
+        target,
+        server_settings={
+            "lock_timeout": str(int(busy_timeout_ms)),
+            "application_name": f"sudija {club}",
+            SETTING: club,
+            **({"default_transaction_read_only": "on"} if read_only else {}),
+        },
+        statement_cache_size=STATEMENTS,
+    )
     try:
-        raw = await asyncpg.connect(
-            target,
-            server_settings={
-                "lock_timeout": str(int(busy_timeout_ms)),
-                "application_name": f"sudija {club}",
-                SETTING: club,
-                **({"default_transaction_read_only": "on"} if read_only else {}),
-            },
-            statement_cache_size=STATEMENTS,
-        )
+        raw = await connect()
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
         raise DatabaseUnavailable(f"cannot open the PostgreSQL database {shown(target)}: {exc}") from None
     try:
@@ -370,7 +432,7 @@ async def open_postgres(
     except BaseException:
         await raw.close()
         raise
-    db = PostgresDatabase(PgConnection(raw, catalog), target, club)
+    db = PostgresDatabase(PgConnection(raw, catalog), target, club, _Writer(connect, catalog))
     db.lease_holder = str(holder)
     if read_only:
         db.read_only = True

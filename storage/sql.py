@@ -4,7 +4,7 @@ It is the part of aiosqlite's connection the stores use, so SQLite's connection 
 `storage.postgres.PgConnection` implements it over asyncpg: `execute(sql, params)` — awaited for a cursor, or
 ``async with`` — with `fetchone`/`fetchall`/`rowcount`/`lastrowid`, `execute_fetchall` and `executemany`, the
 statements written once in SQLite's dialect with ``?`` placeholders. `SyncConnection` is what a
-`Database.run_transaction` body gets: sqlite3's connection, or a bridge to asyncpg from a worker thread.
+`Database.run_transaction` body gets: sqlite3's connection, or the PostgreSQL writer's, in its own thread.
 Rows are tuples (indexed by position) on both. `rows_in` asks one statement for many keys at once.
 """
 
