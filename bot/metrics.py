@@ -2,8 +2,9 @@
 
 Two kinds. What happens in this process is counted as it happens: each command run through `bot.registry.run`
 and its time, each button pressed and the time from the press to its answer, per platform; how late a deadline was
-acted on; each Arbitar analysis and its time. What the club's tables hold is read from the database at each scrape
-(`storage.observed`), so it is the club's truth whichever process did the work and survives a restart: the calls,
+acted on; each Arbitar analysis and its time; each request a platform rate limited. What the club's tables hold is
+read from the database at each scrape (`storage.observed`), so it is the club's truth whichever process did the work
+and survives a restart: the calls,
 takes, trials and verdicts by kind, the chat effects and each platform's deliveries by state, the game server's
 events received and commands by state, and the age of the oldest effect and command still waiting. Every series
 has a ``club`` label (several clubs may be served by one process).
@@ -76,6 +77,14 @@ PLATFORM_CONNECTED = Gauge(
     "sudija_platform_connected",
     "1 while this process is connected to the platform",
     ["club", "platform"],
+    registry=REGISTRY,
+)
+
+PLATFORM_RATE_LIMITED = Counter(
+    "sudija_platform_rate_limited",
+    "Requests a platform rate limited and the bot will ask again, by platform and request (members: the server's"
+    " whole member list, bot/member_list.py)",
+    ["club", "platform", "request"],
     registry=REGISTRY,
 )
 

@@ -8,6 +8,7 @@ members, and who each message pinged.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,12 +17,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.app import App, build_app
 from bot.config import Config, DiscordConfig
 from bot.discord import SudijaBot, attach_discord
 from bot.discord.port import relaying_from_discord
+from bot.metrics import REGISTRY
 from bot.ports import ManualClock, ManualTimers
 from fakes.discord_server import (
     FakeChannel,
@@ -681,6 +684,172 @@ async def test_a_large_guilds_members_reach_the_bot_in_chunks_and_are_synced(wor
         assert str(zeta.id) in {x["user"]["id"] for x in chunks[-1]["members"]}
         await fake.wait_until(lambda: world.referee_role.id in fake.members[zeta.id].roles, what="zeta's role")
     assert not fake.unanswered_member_requests
+
+
+class Pauses:
+    """The bot's pause before it asks Discord again for the member list (`MemberList.sleep`), on the club's manual
+    clock: it ends when the test moves that clock past it, never by waiting for real."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+        self.moved = asyncio.Condition()
+        self.asked: list[float] = []  # the seconds of each pause, in order
+
+    async def sleep(self, seconds: float) -> None:
+        until = self.clock.now() + timedelta(seconds=seconds)
+        async with self.moved:
+            self.asked.append(seconds)
+            self.moved.notify_all()
+            await self.moved.wait_for(lambda: self.clock.now() >= until)
+
+    async def paused(self, count: int) -> float:
+        """The seconds of pause number `count`, once the bot has begun it."""
+        async with asyncio.timeout(5), self.moved:
+            await self.moved.wait_for(lambda: len(self.asked) >= count)
+        return self.asked[count - 1]
+
+    async def advance(self, seconds: float) -> None:
+        self.clock.advance(timedelta(seconds=seconds))
+        async with self.moved:
+            self.moved.notify_all()
+
+
+def rate_limits(app: App) -> float:
+    """The rate limited member lists counted in /metrics for the app's club (in this process: every test's)."""
+    labels = {"club": app.config.club_id, "platform": "discord", "request": "members"}
+    return REGISTRY.get_sample_value("sudija_platform_rate_limited_total", labels) or 0.0
+
+
+@dataclass
+class Restart:
+    bot: SudijaBot
+    app: App
+    zeta: FakeMember
+    pauses: Pauses
+    counted_before: float  # the process's count of rate limits before this restart
+
+    def rate_limits(self) -> float:
+        return rate_limits(self.app) - self.counted_before
+
+    @property
+    def guild(self) -> discord.Guild:
+        guild = self.bot.get_guild(self.app.config.discord.guild_id)
+        assert guild is not None
+        return guild
+
+
+@asynccontextmanager
+async def restarted_within_30_s(world: World) -> AsyncIterator[Restart]:
+    """A guild of 1,110 whose whole member list the bot received at its first start; an act makes zeta — offline, no
+    role, no nickname: only in the last chunk — a referee while the bot is down; it starts again at once and Discord
+    rate limits its request for the member list. Yields the restarted bot, ready."""
+    fake = world.fake
+    fake.bot_role.permissions |= Perm.MANAGE_ROLES
+    fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
+    for i in range(1110 - len(fake.members) - 1):
+        fake.add_member(f"clan{i:04d}", status="offline")
+    zeta = fake.add_member("zeta", status="offline")
+    app = await world.app()
+    member = await app.db.members.link("discord", str(zeta.id), "zeta", NOW)
+    async with world.running(app) as bot:
+        guild = bot.get_guild(fake.guild_id)
+        assert guild is not None
+        assert guild.chunked
+        assert guild.get_member(zeta.id) is not None
+    await app.close()  # the process ends
+    world.apps.remove(app)
+    restarted = await world.app()
+    await restarted.db.members.set_role(member.id, Role.REFEREE, True, None, NOW)  # an act while the bot is down
+    bot = attach_discord(restarted, guild_ready_timeout=0.05)
+    pauses = Pauses(world.clock)
+    bot.member_list.sleep = pauses.sleep
+    counted = rate_limits(restarted)
+    await restarted.desk.start()
+    async with run_client(bot, fake) as client:
+        assert isinstance(client, SudijaBot)
+        await fake.wait_for_client(client, lambda: client.is_ready(), what="ready")
+        yield Restart(client, restarted, zeta, pauses, counted)
+
+
+def members_rate_limited(fake: FakeDiscord) -> list[dict[str, Any]]:
+    return [f.payload["d"] for f in fake.gateway_sent if f.payload.get("t") == "RATE_LIMITED"]
+
+
+async def test_a_member_list_rate_limited_after_a_restart_is_asked_again_and_synced(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A restart within 30 s: Discord answers discord.py's request for the whole member list with RATE_LIMITED, and
+    the bot is ready with only the members GUILD_CREATE carried — zeta, made a referee while it was down, is not
+    among them and has no role. The bot says so once, counts it, pauses as long as Discord said (on the injected
+    clock), asks again, and syncs every member that came: zeta's referee role is written."""
+    fake = world.fake
+    with caplog.at_level(logging.INFO, logger="bot.member_list"):
+        async with restarted_within_30_s(world) as restart:
+            guild, zeta, pauses = restart.guild, restart.zeta, restart.pauses
+            (limited,) = members_rate_limited(fake)
+            _first, again = (r["d"] for r in fake.received_ops(8))  # the first start's, the restart's
+            assert limited["meta"] == {"guild_id": str(fake.guild_id), "nonce": again["nonce"]}
+            assert not fake.chunks_sent(again["nonce"])
+            assert not guild.chunked
+            assert guild.get_member(zeta.id) is None
+            assert world.referee_role.id not in fake.members[zeta.id].roles
+            assert restart.rate_limits() == 1
+
+            wait = await pauses.paused(1)
+            assert wait == limited["retry_after"]
+            assert 0 < wait <= 30
+            assert len(fake.received_ops(8)) == 2  # nothing asked before the pause ends
+            fake.age_member_requests(30)
+            await pauses.advance(wait)
+
+            await fake.wait_until(lambda: world.referee_role.id in fake.members[zeta.id].roles, what="zeta's role")
+            third = fake.received_ops(8)[-1]["d"]
+            assert (third["query"], third["limit"]) == ("", 0)
+            chunks = fake.chunks_sent(third["nonce"])
+            assert [(c["chunk_index"], c["chunk_count"]) for c in chunks] == [(0, 2), (1, 2)]
+            assert str(zeta.id) in {x["user"]["id"] for x in chunks[-1]["members"]}
+            assert guild.chunked
+            assert len(guild.members) == len(fake.members) == 1110
+            assert pauses.asked == [wait]
+            assert restart.rate_limits() == 1
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING and r.name == "bot.member_list"]
+    assert len(warnings) == 1
+    assert "rate limited" in warnings[0].getMessage()
+    assert not fake.unanswered_member_requests
+
+
+async def test_a_member_list_rate_limited_twice_is_asked_again_until_it_comes(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot's pause ends before Discord's window has (the window is Discord's clock, not the club's): the request
+    made then is rate limited too. The bot pauses again as Discord says — no second warning, both counted — and
+    asks once more; that one is answered, and zeta's role is written."""
+    fake = world.fake
+    with caplog.at_level(logging.INFO, logger="bot.member_list"):
+        async with restarted_within_30_s(world) as restart:
+            guild, zeta, pauses = restart.guild, restart.zeta, restart.pauses
+            await pauses.advance(await pauses.paused(1))  # Discord's window still open: refused again
+            await pauses.paused(2)
+            second, third = fake.received_ops(8)[-2:]
+            assert [r["meta"]["nonce"] for r in members_rate_limited(fake)] == [
+                second["d"]["nonce"],
+                third["d"]["nonce"],
+            ]
+            assert restart.rate_limits() == 2
+            assert not fake.chunks_sent(third["d"]["nonce"])
+            assert guild.get_member(zeta.id) is None
+            assert world.referee_role.id not in fake.members[zeta.id].roles
+
+            fake.age_member_requests(30)
+            await pauses.advance(pauses.asked[1])
+            await fake.wait_until(lambda: world.referee_role.id in fake.members[zeta.id].roles, what="zeta's role")
+            assert len(fake.received_ops(8)) == 4
+            assert len(fake.chunks_sent(fake.received_ops(8)[-1]["d"]["nonce"])) == 2
+            assert guild.chunked
+            assert len(pauses.asked) == 2
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING and r.name == "bot.member_list"]
+    assert len(warnings) == 1
+    assert any("again (2 times)" in r.getMessage() for r in caplog.records if r.name == "bot.member_list")
 
 
 async def test_the_caller_leaving_the_server_ends_his_trial_and_the_thread_is_locked(world: World) -> None:

@@ -7,13 +7,16 @@ Discord account proves to be (`Desk.actor`; `/nadimak` asks the desk for a link,
 is reported to the core (`desk.reported.membership`, held while the database is busy). The configured role
 mapping (`[discord] roles`) is the truth for referee, councilor and moderator: it is copied into the desk's roles
 of proven links only — on ready, on every member update and when a link is proven — and taken away when the link
-is removed.
+is removed. When Discord rate limits the request for the server's whole member list (a restart within 30 s), the
+members it did not send are asked for again and synced as on ready (`bot.member_list` decides when).
 
 discord.py details this relies on: `setup_hook` runs after login and before the gateway connects, so the dynamic
 buttons are registered and the guild's commands synced before any interaction can arrive; `ready` comes only
 `guild_ready_timeout` seconds after the last GUILD_CREATE; the client's `allowed_mentions` is the default every
 send and every interaction answer merges with, so `AllowedMentions.none()` there means nothing the bot sends
-pings anyone unless a call names its referees explicitly.
+pings anyone unless a call names its referees explicitly. discord.py 2.7 has no parser for the gateway's
+RATE_LIMITED event (it drops it, and its member request waits out its own chunk timeout): the client adds one to
+the connection's parsers, the table the gateway looks each dispatch up in.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from bot.discord.pictures import reply_attachments
 from bot.discord.port import PLATFORM, THREAD_ID, DiscordChat, chunks, relaying_from_discord
 from bot.i18n import LANGUAGES
 from bot.i18n.clock import discord_times
+from bot.member_list import MemberList
 from bot.ports import WORK_SLOTS, Reply, RolesSeen, Upload
 from bot.registry import BY_NAME
 from bot.registry.drafts import form_args
@@ -86,6 +90,8 @@ class SudijaBot(discord.Client):
         self.problem: str | None = None  # why the bot cannot serve the club, found when ready
         self._written: dict[int, frozenset[int]] = {}  # each account's mapped roles as the bot last wrote them
         self.work = asyncio.Semaphore(WORK_SLOTS)  # the gateway and the answers keep their share of the loop
+        self.member_list = MemberList(self.config.club_id, PLATFORM, self.request_members, self.sync_members)
+        self._connection.parsers["RATE_LIMITED"] = self.parse_rate_limited
         commands.register(self)
 
     async def setup_hook(self) -> None:
@@ -115,6 +121,10 @@ class SudijaBot(discord.Client):
         await self.tree.sync(guild=guild)
         await self.desk.record_synced(PLATFORM, what, digest)
         return True
+
+    async def close(self) -> None:
+        await self.member_list.stop()
+        await super().close()
 
     def times(self, text: str) -> str:
         """The club's times in a text as Discord timestamps: each member's client shows them in his own time. The
@@ -344,12 +354,35 @@ class SudijaBot(discord.Client):
             match = THREAD_ID.search(thread.name)
             if thread.parent_id == self.config.discord.trials_channel_id and match:
                 self.chat.threads.setdefault(int(match[1]), thread.id)
-        for discord_member in guild.members:
-            if not discord_member.bot:
-                await self.sync_member(discord_member)
+        await self.sync_members()
         await self.chat.permissions_changed()  # what was refused before a restart, where it is allowed now
         self.ready_once.set()
         log.info("Discord ready in %s as %s", guild.name, self.user)
+
+    async def sync_members(self) -> None:
+        """Every member of the server the bot knows, synced (`sync_member`): on ready, and when the rest of a member
+        list Discord rate limited has come."""
+        guild = self.get_guild(self.config.discord.guild_id)
+        for discord_member in guild.members if guild is not None else ():
+            if not discord_member.bot:
+                await self.sync_member(discord_member)
+
+    def parse_rate_limited(self, data: dict[str, Any]) -> None:
+        """Discord's RATE_LIMITED event. For the server's whole member list: `MemberList` asks again when Discord
+        allows, and discord.py's own request, which no chunk will answer, ends now with what it has (so ready is
+        not held back by it, and the next request is a new one)."""
+        meta = data.get("meta") or {}
+        if data.get("opcode") != 8 or str(meta.get("guild_id")) != str(self.config.discord.guild_id):
+            log.warning("Discord rate limited the gateway request %s: %s", data.get("opcode"), data)
+            return
+        self.member_list.rate_limited(float(data.get("retry_after") or 0.0))
+        self._connection.process_chunk_requests(int(meta["guild_id"]), meta.get("nonce"), [], True)
+
+    async def request_members(self) -> None:
+        """The server's whole member list asked for (op 8): returns once it came, or once it was rate limited."""
+        guild = self.get_guild(self.config.discord.guild_id)
+        if guild is not None:
+            await guild.chunk()
 
     async def on_member_join(self, discord_member: discord.Member) -> None:
         if self._ours(discord_member.guild):
