@@ -120,7 +120,7 @@ def test_every_sub_command_takes_the_four_languages() -> None:
     ("language", "usage", "error", "missing"),
     [
         ("sr", "upotreba: sudija", "sudija papir: greška: ", "nedostaju argumenti: PARTIJA"),
-        ("sr-Cyrl", "употреба: sudija", "sudija papir: грешка: ", "недостају аргументи: PARTIJA"),
+        ("sr-Cyrl", "употреба: sudija", "sudija papir: грешка: ", "недостају аргументи: ПАРТИЈА"),
         ("en", "usage: sudija", "sudija papir: error: ", "the following arguments are required: GAME"),
         ("ru", "использование: sudija", "sudija papir: ошибка: ", "не хватает аргументов: ПАРТИЯ"),
     ],

@@ -102,13 +102,17 @@ def test_cyrillic_is_the_latin_letter_by_letter() -> None:
 def test_cyrillic_keeps_what_members_type() -> None:
     assert (
         to_cyrillic("Ljubav, njiva i džep: /sudija {game} RUKA Discord")
-        == "Љубав, њива и џеп: /sudija {game} RUKA Discord"
-    )
+        == "Љубав, њива и џеп: /sudija {game} РУКА Discord"
+    )  # an argument's name is read, not typed as written: in the reader's script
     assert to_cyrillic("sudija", "name.sudija") == "sudija"
     assert (
-        to_cyrillic("/presuda kazna NICK — presuda u suđenju", "usage.presuda")
-        == "/presuda kazna NICK — пресуда у суђењу"
+        to_cyrillic("/presuda kazna NADIMAK [plavac D] — presuda u suđenju", "usage.presuda")
+        == "/presuda kazna НАДИМАК [plavac D] — пресуда у суђењу"
     )
+    assert (
+        to_cyrillic("Datum GGGG-MM-DD, izvoz u JSON i CSV, karte AS QH, sudija zapisnik --verify DATOTEKA")
+        == "Датум ГГГГ-ММ-ДД, извоз у JSON и CSV, карте AS QH, sudija zapisnik --verify ДАТОТЕКА"
+    )  # acronyms and cards stay as typed
     assert (
         Catalogue("sr-Cyrl").t("call.notice_taken", game=7, caller="ana", referee="marko")
         == "Позив за партију 7 (ana) је прихватио судија marko."

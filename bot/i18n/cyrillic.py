@@ -1,8 +1,8 @@
 """Serbian Cyrillic from Serbian Latin, letter by letter (and back), keeping what a member types in Latin.
 
 Placeholders (``{game}``), commands (``/sudija``) and command lines of the program (``sudija zapisnik --verify``),
-channels (``#sudije``), console actions (``!clock``), what a member types written in backticks (`` `da` ``), words in
-capitals (argument names such as ``RUKA``), names of settings (``owner_accounts``), words with a digit (``Ed25519``)
+channels (``#sudije``), console actions (``!clock``), what a member types written in backticks (`` `da` ``), acronyms
+(``JSON``) and cards (``AS``), names of settings (``owner_accounts``), words with a digit (``Ed25519``)
 or with letters Serbian Latin does not have (q, w, x, y), names of platforms and a command's own names (its
 ``name.*`` texts, the typed part of a ``usage.*`` line) stay as they are written: whatever a member must type stays
 typeable. A choice's name (``choice.*``) is transliterated: the reader of typed arguments takes it in either script.
@@ -52,6 +52,34 @@ PROGRAM_COMMANDS = (
     "statistika",
     "zapisnik",
 )
+#: Words in capitals that stay Latin; any other word in capitals is an argument's name shown to a reader (NADIMAK,
+#: DATOTEKA, GGGG-MM-DD), not typed as written, and is transliterated like the text around it.
+ACRONYMS = (
+    "AI",
+    "CSV",
+    "DNS",
+    "GET",
+    "HTML",
+    "HTTPS?",
+    "ID",
+    "IMP",
+    "JSON",
+    "KB",
+    "MB",
+    "PNG",
+    "SHA",
+    "SVG",
+    "URL",
+    "UTC",
+    "UTF",
+    "CET",
+    "CEST",
+    "OK",
+    "PIN",
+    "API",
+    "TLS",
+    "OAuth2",
+)
 _KEPT = re.compile(
     r"\{[^{}]*\}"  # a placeholder
     r"|%\(\w+\)[srd]|%[srd]"  # argparse's placeholder (%(prog)s, %s)
@@ -65,9 +93,11 @@ _KEPT = re.compile(
     r"|\b(?:" + "|".join(re.escape(w) for w in KEPT_WORDS) + r")(?:\w*)\b"  # also inflected: Discordu
     r"|\b\w+_\w+\b"  # a setting's name (owner_accounts) or a typed word with an underscore (teze_krsenje)
     r"|\b\w*\d\w*\b"  # a word with a digit (Ed25519, SHA-256's 256)
-    r"|\b[A-ZČĆĐŠŽ][A-ZČĆĐŠŽ0-9_]+\b"  # capitals: argument names, AI, UTC
+    r"|\b(?:" + "|".join(ACRONYMS) + r")\b"  # an acronym: AI, UTC, JSON
+    r"|\b[AKQJT][SHDCAKQJT]\b"  # cards as typed: AS, QH, AQ
     r"|\b\w*[qwxyQWXY]\w*\b"  # a foreign word
 )
+_PLACEHOLDER = re.compile(r"[\[(<]*[A-ZČĆĐŠŽ][A-ZČĆĐŠŽ_]+(?:[|/-][A-ZČĆĐŠŽ_]+)*[\])>.,…]*")
 #: Keys whose whole text is what members type (command and argument names).
 KEPT_KEYS = ("name.",)
 
@@ -107,7 +137,8 @@ def _usage_tokens(line: str) -> list[tuple[str, bool]]:
             typed = True
         elif token.startswith("(") or token in ("--", "[--"):
             typed = False
-        tokens.append((token, typed or token.isspace()))
+        placeholder = _PLACEHOLDER.fullmatch(token) is not None  # NADIMAK, [RUKA], DANA|POENA: shown, not typed
+        tokens.append((token, (typed and not placeholder) or token.isspace()))
     return tokens
 
 
