@@ -326,10 +326,10 @@ class Inbox:
     def _move(self, item: Item, ok: bool) -> Item:
         state = ItemState.DONE if ok else ItemState.FAILED
         target = self.folder(state) / item.id
+        if ok:  # before the move: what reads done/ never finds the copies (the result is filed: never redone)
+            shutil.rmtree(item.path / FILES, ignore_errors=True)
         os.rename(item.path, target)
         _sync_dir(self.folder(state))
-        if ok:
-            shutil.rmtree(target / FILES, ignore_errors=True)
         return dataclasses.replace(item, state=state, path=target)
 
     def move_on(self, item: Item) -> Item:

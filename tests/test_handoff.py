@@ -514,6 +514,59 @@ async def test_a_filed_result_is_moved_on_and_a_bad_item_filed_as_failed(
     assert "the request cannot be read" in result["error"]
 
 
+def test_a_finished_import_reaches_done_without_its_copies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command waiting for its import reads done/: the item must never be seen there with its copies (a reader
+    once found them between the move and their removal)."""
+    inbox = Inbox(str(tmp_path / "club.db"))
+    item = inbox.hand(Request(Kind.IMPORT, "vesna", NOW), write_logs(tmp_path / "logs", [9602])).item
+    assert item is not None
+    seen: list[bool] = []
+    rename = os.rename
+
+    def watched(source: Any, target: Any) -> None:
+        if Path(target).parent == inbox.folder(ItemState.DONE):
+            seen.append((Path(source) / "files").exists())
+        rename(source, target)
+
+    monkeypatch.setattr(inbox_module.os, "rename", watched)
+    done = inbox.finish(item, True, {"ok": True, "files": []})
+    assert seen == [False]
+    assert done.state is ItemState.DONE
+
+
+async def test_an_import_stopped_between_removing_its_copies_and_its_move_is_moved_on_not_redone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import's copies go before it moves to done/ (so done/ is never seen holding them); a process stopped in
+    between leaves a waiting item with its result filed and no copies: the next look files it, not redoing it."""
+    db_path = tmp_path / "club.db"
+    await with_outbox(db_path)
+    inbox = Inbox(str(db_path))
+    files = write_logs(tmp_path / "logs", [9601])
+    item = inbox.hand(Request(Kind.IMPORT, "vesna", NOW), files).item
+    assert item is not None
+    result = {"ok": True, "files": [{"path": str(files[0]), "imported": 1, "unchanged": 0}]}
+    (item.path / "result.json").write_text(json.dumps(result), encoding="utf-8")
+    for copy in (item.path / "files").iterdir():  # what `finish` does first; then the process stops
+        copy.unlink()
+    (item.path / "files").rmdir()
+
+    async def never(*_: object, **__: object) -> Any:
+        raise AssertionError("performed again")
+
+    monkeypatch.setattr(inbox_module, "import_logs", never)
+    db = await open_database(db_path)
+    try:
+        assert await InboxWorker(db, lambda: NOW, inbox=inbox, watch=None).poll() == 1
+    finally:
+        await db.close()
+    done = inbox.get(item.id)
+    assert done is not None
+    assert done.state is ItemState.DONE
+    assert done.result == result
+    assert not (done.path / "files").exists()
+
+
 async def test_a_row_that_moved_on_before_the_bot_acted_is_answered_in_the_result(tmp_path: Path) -> None:
     db_path = tmp_path / "club.db"
     await with_outbox(db_path)
