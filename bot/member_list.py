@@ -31,7 +31,7 @@ from bot.tasks import cancelled
 log = logging.getLogger(__name__)
 
 FLOOR = 1.0  # seconds: the least pause before asking again, whatever `retry_after` says
-ANSWER_WITHIN = 120.0  # seconds a request may take to be answered whole (10,000 members are ten chunks)
+ANSWER_WITHIN = 120.0  # seconds a request may take to be answered whole (a large guild comes in many chunks)
 REQUEST = "members"  # the request's name in the metric
 
 

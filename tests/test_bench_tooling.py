@@ -4,20 +4,21 @@ No bench is run here: what is checked is the arithmetic and the parsing, on outp
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_scripts import BENCH, load_bench
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "bench") not in sys.path:  # as when a bench runs: its folder on the path
-    sys.path.append(str(ROOT / "bench"))
+if str(BENCH) not in sys.path:  # as when a bench runs: its folder on the path
+    sys.path.append(str(BENCH))
 
-import run_all  # noqa: E402
-import targets  # noqa: E402
+import run_all
+import targets
+
+ROOT = BENCH.parent
 
 
 def test_a_target_judges_its_bound_as_written() -> None:
@@ -165,21 +166,10 @@ def test_two_trees_side_by_side_give_medians_their_ratio_and_the_verdicts_check(
     assert p95.endswith("0.750 better")  # 0.3 here against 0.4 there: lower is better
 
 
-def _bench(name: str) -> Any:
-    """A bench script as a module (its own name, beside the project's `rules.arbitar`)."""
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses look their module up)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_arbitar_bench_picks_its_slowest_by_the_time_measured() -> None:
     """Issue 38: the slowest hands are the search's by the time each took when judged (CPU, or wall), not by an
     estimate of their work; the built shapes' hands are not among them."""
-    bench = _bench("arbitar")
+    bench = load_bench("arbitar")
     game = object()  # the selection reads the shape and the times only
 
     def judged(shape: str, wall: float, cpu: float, n: int) -> Any:
@@ -199,7 +189,7 @@ def test_the_arbitar_bench_picks_its_slowest_by_the_time_measured() -> None:
 def test_every_shape_of_the_arbitar_bench_has_a_defender_on_opening_lead() -> None:
     """Issue 38: the generated set holds hands where a defender leads trick 1 (his view the largest the procedure
     meets) in every shape, the kontra and betl shapes included, and each hand is of the shape it is named."""
-    bench = _bench("arbitar")
+    bench = load_bench("arbitar")
     for k, shape in enumerate(bench.SHAPES):
         hands = bench.take(bench.source(shape, 1000 + k), 12)
         assert len(hands) == 12, shape

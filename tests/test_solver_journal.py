@@ -7,16 +7,14 @@ time, a node or instruction count, a ratio, a dated run, a machine load), and on
 from __future__ import annotations
 
 import ast
-import importlib.util
 import io
 import re
-import sys
 import tokenize
 from datetime import date
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from bench_scripts import load_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 JOURNAL = ROOT / "docs" / "solver-journal.md"
@@ -130,20 +128,8 @@ def test_the_journal_holds_dated_entries() -> None:
     assert dated == sorted(dated), "the journal's entries are not in date order"
 
 
-def _bench_solver() -> ModuleType:
-    if str(ROOT / "bench") not in sys.path:  # as when it runs: its folder first (bench/targets.py)
-        sys.path.append(str(ROOT / "bench"))
-    spec = importlib.util.spec_from_file_location("bench_solver", ROOT / "bench" / "solver.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses look their module up)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_bench_appends_a_dated_entry_with_its_figures(tmp_path: Path) -> None:
-    bench = _bench_solver()
+    bench = load_bench("solver")
     journal = tmp_path / "solver-journal.md"
     journal.write_text("# The solver's journal\n\n## 2026-12-01 — an earlier step\n\nIts text.\n", encoding="utf-8")
     runs = [
@@ -166,7 +152,7 @@ def test_the_bench_appends_a_dated_entry_with_its_figures(tmp_path: Path) -> Non
 
 
 def test_a_journal_entry_without_the_baseline_has_the_projects_columns_only() -> None:
-    bench = _bench_solver()
+    bench = load_bench("solver")
     entry = bench.journal_entry(
         "bench/solver.py", [bench.StrainRun("sans", 1, 6_657, [0.0003], [], 0)], (1.0, 1.0), 0.5, "", date(2026, 12, 5)
     )
@@ -175,6 +161,6 @@ def test_a_journal_entry_without_the_baseline_has_the_projects_columns_only() ->
 
 
 def test_the_entry_shows_the_command_without_the_note() -> None:
-    bench = _bench_solver()
+    bench = load_bench("solver")
     assert bench._without_note(["--deals", "50", "--note", "a step", "--journal"]) == ["--deals", "50", "--journal"]
     assert bench._without_note(["--note=a step", "--clock", "cpu"]) == ["--clock", "cpu"]
