@@ -47,11 +47,27 @@ GAME_PARTS = (
 
 def game_of(parts: Sequence[tuple[int, bytes]]) -> Game | None:
     """The game `GAME_PARTS` read (None: no such game): the log's document with the appended hands' added."""
+    read = game_document(parts)
+    return None if read is None else parse_game(read.doc)
+
+
+class GameDocument(NamedTuple):
+    """A stored game's document, not yet parsed (`game_document`), and the texts it was read from."""
+
+    doc: dict[str, Any]  # the log's document, the appended hands added to its "hands"
+    log: str  # the log's text (the canonical text of the game as the log was last written)
+    appended: list[str]  # each hand appended after the log, its canonical text (`game_hands`)
+
+
+def game_document(parts: Sequence[tuple[int, bytes]]) -> GameDocument | None:
+    """The document of the game `GAME_PARTS` read (None: no such game), without parsing its hands."""
     if not parts or int(parts[0][0]) != 0:
         return None
-    doc = json.loads(zlib.decompress(parts[0][1]))
-    doc["hands"].extend(json.loads(bytes(hand)) for _, hand in parts[1:])
-    return parse_game(doc)
+    log = zlib.decompress(parts[0][1]).decode("utf-8")
+    appended = [bytes(hand).decode("utf-8") for _, hand in parts[1:]]
+    doc = json.loads(log)
+    doc["hands"].extend(json.loads(hand) for hand in appended)
+    return GameDocument(doc, log, appended)
 
 
 class GameRow(NamedTuple):
@@ -127,6 +143,8 @@ class GameSummary:
     started_at: datetime
     ended_at: datetime | None
     hand_count: int
+    bule: int
+    refe_limit: int
 
     @property
     def judgeable(self) -> bool:
@@ -251,14 +269,14 @@ class GameStore:
 
     async def _summaries(self, tail: str, params: tuple[object, ...]) -> list[GameSummary]:
         sql = (
-            "SELECT g.number, g.rated, g.ai, g.status, g.started_at, g.ended_at, g.hand_count,"
+            "SELECT g.number, g.rated, g.ai, g.status, g.started_at, g.ended_at, g.hand_count, g.bule, g.refe_limit,"
             " (SELECT group_concat(nick, char(31)) FROM (SELECT nick FROM game_players p WHERE p.game = g.number"
             " ORDER BY seat) AS seats) FROM games g " + tail
         )
         async with self.db.connection.execute(sql, params) as cur:
             rows = await cur.fetchall()
         out = []
-        for number, rated, ai, status, started, ended, hand_count, nicks in rows:
+        for number, rated, ai, status, started, ended, hand_count, bule, refe_limit, nicks in rows:
             a, b, c = str(nicks).split("\x1f")
             out.append(
                 GameSummary(
@@ -270,6 +288,8 @@ class GameStore:
                     _time(started),
                     _time(ended) if ended else None,
                     int(hand_count),
+                    int(bule),
+                    int(refe_limit),
                 )
             )
         return out

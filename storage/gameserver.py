@@ -237,6 +237,21 @@ def live_digest(head: dict[str, Any], hand_texts: list[str]) -> str:
     return hashlib.sha256(_live_text(head, hand_texts)).hexdigest()
 
 
+def stored_texts(log: str, head: dict[str, Any], appended: Sequence[str], digest: str) -> list[str] | None:
+    """The hands' texts of a stored game as `live_row` and `live_digest` take them, from the texts it was read
+    from (`storage.games.GameDocument`): the log's hands as one text (cut out of the log between its head's
+    parts, not written out again) and each appended hand's; joined with commas they are the game's hands in its
+    canonical text. None unless the digest of the text they make is `digest`, the stored one: then that text is
+    the stored game's canonical text, whatever the cut."""
+    text = json.dumps({**head, "hands": []}, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    cut = text.find('"hands":[]') + len('"hands":[')
+    before, after = text[:cut], text[cut:]
+    if cut < len('"hands":[') or not (log.startswith(before) and log.endswith(after)):
+        return None
+    texts = [hands for hands in (log[len(before) : len(log) - len(after)], *appended) if hands]
+    return texts if live_digest(head, texts) == digest else None
+
+
 def _live_text(head: dict[str, Any], hand_texts: list[str]) -> bytes:
     """The game's canonical text, UTF-8, from its head and its hands' texts: a new hand costs its own text."""
     text = json.dumps({**head, "hands": []}, separators=(",", ":"), ensure_ascii=False, sort_keys=True)

@@ -20,7 +20,7 @@ from bot.gameserver import feed as feed_module
 from bot.gameserver.protocol import encode, signed_headers
 from rules.gamelog import GameStatus, format_time, game_to_doc
 from storage.chat_outbox import NewEffect
-from storage.games import PreparedGame
+from storage.games import PreparedGame, canonical_log
 from storage.gameserver import Effect, EffectRefused, LiveFeedStore, Taken, TakeResult
 from storage.sql import IN_CHUNK, SyncConnection, rows_in
 
@@ -248,14 +248,14 @@ async def test_a_game_read_for_its_first_event_holds_back_its_own_events_only(
     assert (await feed.apply(encode(event("game_started", started(820), 1, 820))))[0] == 200
     assert (await feed.apply(encode(event("game_started", started(821), 1, 821))))[0] == 200
     reading, release = threading.Event(), threading.Event()
-    real = feed_module.game_of
+    real = feed_module.game_document
 
     def slow(parts: Any) -> Any:
         reading.set()
         assert release.wait(30)
         return real(parts)
 
-    monkeypatch.setattr(feed_module, "game_of", slow)
+    monkeypatch.setattr(feed_module, "game_document", slow)
     first = asyncio.create_task(feed.apply(encode(event("player_sat", {"nick": "ana"}, 2, 820))))
     second = asyncio.create_task(feed.apply(encode(event("player_sat", {"nick": "marko"}, 3, 820))))
     assert await asyncio.to_thread(reading.wait, 30)
@@ -267,3 +267,67 @@ async def test_a_game_read_for_its_first_event_holds_back_its_own_events_only(
     assert await first == (200, {"ok": True, "last_seq": 2})
     assert await second == (200, {"ok": True, "last_seq": 3})  # after the first, in order
     assert await LiveFeedStore(linked.db).last_seq(820) == 3
+
+
+async def test_a_long_games_first_events_wait_for_its_head_not_its_hands(
+    linked: Linked, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live feed beginning on a long imported game: its game_started is checked against the game's columns (the
+    log is not read), its seats and moves against the game's head as soon as that is read beside the feed (while
+    its hands are still being parsed), and only its finished hand waits for the hands; the game is read once, and
+    the hand stored after it makes the game's canonical log."""
+    game = live_game(830, ("ana", "marko", "petar"), 12)
+    stored = replace(game, status=GameStatus.IN_PROGRESS, ended_at=None, hands=game.hands[:10])
+    assert (await linked.db.games.store([PreparedGame.of(stored)], linked.clock.now())).imported == 1
+    feed = linked.link.feed
+    reads: list[int] = []
+    real_parts, real_get = linked.db.games.parts, linked.db.games.get
+
+    async def parts(number: int) -> list[tuple[int, bytes]]:
+        reads.append(number)
+        return await real_parts(number)
+
+    async def get(number: int) -> Any:
+        reads.append(number)
+        return await real_get(number)
+
+    monkeypatch.setattr(linked.db.games, "parts", parts)
+    monkeypatch.setattr(linked.db.games, "get", get)
+    assert await feed.apply(encode(event("game_started", started(830), 1, 830))) == (200, {"ok": True, "last_seq": 1})
+    assert reads == []  # the game's columns told what game_started is checked against
+    parsing, release = threading.Event(), threading.Event()
+    real_parse = feed_module.parse_game
+
+    def slow(doc: Any) -> Any:
+        if doc["hands"]:  # the hands parsed (the head is read without them)
+            parsing.set()
+            assert release.wait(30)
+        return real_parse(doc)
+
+    monkeypatch.setattr(feed_module, "parse_game", slow)
+    assert (await feed.apply(encode(event("player_sat", {"nick": "ana"}, 2, 830))))[0] == 200
+    assert await asyncio.to_thread(parsing.wait, 30)
+    moves = [
+        event("move_played", {"hand": 11, "move": n, "player": "marko", "what": "pass"}, 2 + n, 830) for n in (1, 2)
+    ]
+    # answered while the game's hands are being parsed
+    assert [(await feed.apply(encode(doc)))[0] for doc in moves] == [200, 200]
+    assert not release.is_set()
+    doc = game_to_doc(game)["hands"][10]
+    hand = asyncio.create_task(feed.apply(encode(event("hand_finished", {"hand": doc}, 5, 830))))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert not hand.done()  # the hand waits for the game's hands
+    release.set()
+    assert await hand == (200, {"ok": True, "last_seq": 5})
+    assert reads == [830]  # read once, beside the feed
+    grown = await real_get(830)
+    assert grown is not None
+    assert grown.hands == game.hands[:11]
+    expected = canonical_log(replace(game, status=GameStatus.IN_PROGRESS, ended_at=None, hands=game.hands[:11]))[0]
+    assert await LiveFeedStore(linked.db).digest(830) == expected
+    last = game_to_doc(game)["hands"][11]
+    assert await feed.apply(encode(event("hand_finished", {"hand": last}, 6, 830))) == (
+        200,
+        {"ok": True, "last_seq": 6},
+    )

@@ -19,17 +19,17 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.gameserver.protocol import Event, ProtocolError, decode, parse_event
 from rules.gamelog import Game, GameStatus, LogError, format_time, game_to_doc, parse_game, parse_time, read_game
 from rules.nicknames import NickRefused, check_nick, check_scripts
 from rules.paper import cross_check, game_facts, grown_facts
-from rules.paper_hand import HandFacts
+from rules.paper_hand import HandFacts, hand_facts
 from rules.paper_render import discrepancy_lines
 from rules.validation import validate_game, validate_next_hand
 from storage.chat_outbox import NewEffect
-from storage.games import GameRow, game_of
+from storage.games import GameDocument, GameRow, game_document
 from storage.gameserver import (
     Effect,
     EffectRefused,
@@ -43,6 +43,7 @@ from storage.gameserver import (
     hand_text,
     live_digest,
     live_row,
+    stored_texts,
 )
 from storage.sql import SyncConnection
 
@@ -52,6 +53,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 Answer = tuple[int, dict[str, Any]]
 BATCH = 200  # events taken in one transaction at most
+# The events of a game checked against its head alone (its players, status and completed hands: `_Head`), never
+# its hands: a cold game's are taken as soon as its head is read, before its hands are parsed (`LiveFeed._load`).
+_HEAD_KINDS = frozenset({"player_sat", "player_stood", "move_played", "korekcija_done"})
 _FAILED: Answer = (500, {"ok": False, "error": "the bot could not take the event; send it again", "field": "body"})
 
 
@@ -65,7 +69,33 @@ class _Work:
     effect: Effect | None
     after: Callable[[], Awaitable[None]]
     pending: tuple[str, Game] | None  # the game as it will be stored (for the cache)
-    pending_doc: tuple[str, dict[str, Any], list[str]] | None
+    pending_doc: _Doc | None
+
+
+class _Head(NamedTuple):
+    """What a seat, move or korekcija event is checked against: the stored game's head (`game`: its players,
+    number and status; its hands, when read, are not looked at) and how many of its hands are completed."""
+
+    game: Game
+    completed: int
+
+    @classmethod
+    def of(cls, game: Game) -> _Head:
+        return cls(game, sum(1 for h in game.hands if h.completed))
+
+
+#: A game's canonical document as the feed keeps it: its digest, its head (the document without its hands), its
+#: hands' texts (`storage.gameserver.live_row`'s; one text may hold several hands) and how many hands it has.
+_Doc = tuple[str, dict[str, Any], list[str], int]
+
+
+class _Whole(NamedTuple):
+    """A stored game as `_load` reads it beside the feed: the game, its hands' scoring (None for a game that
+    has ended) and its document (None unless every hand is completed and its text is the stored digest's)."""
+
+    game: Game
+    facts: tuple[HandFacts, ...] | None
+    doc: _Doc | None
 
 
 def _all(*effects: Refusable | Guarded | Sure) -> Effect:
@@ -135,17 +165,19 @@ class LiveFeed:
         self._last: dict[int, int] = {}
         self._pending: tuple[str, Game] | None = None
         self._digest: str | None = None
-        self._docs: dict[int, tuple[str, dict[str, Any], list[str]]] = {}  # the cached games' canonical documents
+        self._docs: dict[int, _Doc] = {}  # the cached games' canonical documents
         # The hands' scoring of the game last checked (`rules.paper.game_facts`): a new hand's cross-check scores
         # that hand alone (`grown_facts`), however many hands the game has.
         self._facts: dict[int, tuple[Game, tuple[HandFacts, ...]]] = {}
-        self._pending_doc: tuple[str, dict[str, Any], list[str]] | None = None
+        self._pending_doc: _Doc | None = None
         self._queue: collections.deque[tuple[bytes, asyncio.Future[Answer]]] = collections.deque()
         self._worker: asyncio.Task[None] | None = None
         # A game the feed has not cached is read and parsed beside the feed (`_load`: the parsing in a thread),
         # its events held back meanwhile, so the other tables' events are not queued behind a long game's first
-        # event; the game read (digest, game) waits in `_warm` for its event's check.
+        # event; its head is known first (`_heads`: its seat and move events go on), then the game read (digest,
+        # game) waits in `_warm` for its event's check.
         self._loading: dict[int, asyncio.Task[None]] = {}
+        self._heads: dict[int, _Head] = {}
         self._warm: dict[int, tuple[str | None, Game | None]] = {}
         self._unread: dict[int, bool] = {}  # a game whose reading beside the feed failed
         self._wake = asyncio.Event()  # an event arrived, or a game was read
@@ -173,7 +205,7 @@ class LiveFeed:
                 body, future = self._queue.popleft()
                 try:
                     event = parse_event(decode(body))
-                    if event.game is not None and (event.game in games or event.game in self._loading):
+                    if event.game is not None and (event.game in games or self._held(event)):
                         deferred.append((body, future))  # after this batch, or once its game is read
                         continue
                     if self._cold(event):
@@ -199,28 +231,56 @@ class LiveFeed:
             elif self._loading:  # every event waits for its game: until one is read or another event arrives
                 await self._wake.wait()
 
+    def _held(self, event: Event) -> bool:
+        """Whether the event waits for its game being read beside the feed (`_load`): an event checked against
+        the game's head goes on once the head is read."""
+        assert event.game is not None
+        if event.game not in self._loading:
+            return False
+        return event.type not in _HEAD_KINDS or event.game not in self._heads
+
     def _cold(self, event: Event) -> bool:
         """Whether the event's check would read its game from the database (the feed has not cached it, and no
         reading of it failed just now: then the check reads it itself, and answers what fails)."""
         game = event.game
         if game is None or event.type == "game_started" or self._unread.pop(game, False):
             return False
-        return game not in self._last or (game not in self._games and game not in self._warm)
+        if game not in self._last:
+            return True
+        if event.type in _HEAD_KINDS and game in self._heads:
+            return False
+        return game not in self._games and game not in self._warm
 
     async def _load(self, number: int) -> None:
-        """Read the game `number` beside the feed: its last sequence number, digest and log (parsed in a worker
-        thread, so the event loop goes on answering the other tables). A failure is logged and leaves nothing:
+        """Read the game `number` beside the feed: its last sequence number, digest and stored document, whose
+        head is known first (`_heads`: the game's seat and move events are checked against it meanwhile), then
+        its hands parsed and scored and its canonical texts cut out of what was read (`_whole`), both in a worker
+        thread, so the event loop goes on answering the other tables. A failure is logged and leaves nothing:
         the event's check reads the game again, and answers what fails then."""
         try:
             if number not in self._last:
                 self._last[number] = await self.store.last_seq(number)
             digest = await self.store.digest(number)
-            game = None
-            if digest is not None:
-                game = await asyncio.to_thread(game_of, await self.desk.db.games.parts(number))
-            self._warm[number] = (digest, game)
+            if digest is None:
+                self._warm[number] = (None, None)
+                return
+            read = await asyncio.to_thread(_head_of, await self.desk.db.games.parts(number))
+            if read is None:  # gone since its digest was read: the check finds it unknown, or reads it again
+                self._warm[number] = (digest, None)
+                return
+            document, head = read
+            if head.game.status is GameStatus.IN_PROGRESS:
+                self._heads[number] = head
+                self._wake.set()
+            whole = await asyncio.to_thread(_whole, document, digest)
+            self._warm[number] = (digest, whole.game)
+            if whole.facts is not None:
+                self._facts[number] = (whole.game, whole.facts)
+            if whole.doc is not None:
+                self._docs[number] = whole.doc
         except Exception:
             log.exception("game %s could not be read for its game-server event", number)
+            self._heads.pop(number, None)
             self._unread[number] = True
         finally:
             self._loading.pop(number, None)
@@ -311,6 +371,7 @@ class LiveFeed:
 
     def _forget(self, game: int) -> None:
         self._games.pop(game, None)
+        self._heads.pop(game, None)
         self._warm.pop(game, None)
         self._docs.pop(game, None)
         self._facts.pop(game, None)
@@ -323,6 +384,7 @@ class LiveFeed:
         if cached is not None:
             self._digest = cached[0]
             return cached[1]
+        self._heads.pop(number, None)  # the game read now has it
         warm = self._warm.pop(number, None)
         if warm is not None:  # read beside the feed (`_load`)
             digest, game = warm
@@ -355,10 +417,14 @@ class LiveFeed:
         if event.type == "game_started":
             return await self._game_started(event, now)
         if event.game is not None:
-            assert event.game is not None
+            head = self._head(event.game) if event.type in _HEAD_KINDS else None
+            if head is not None:
+                return await self._on_table(event, head, now)
             stored = await self._stored(event.game)
             if stored is None:
                 raise ProtocolError(404, "game", f"game {event.game} is unknown: its game_started event comes first")
+            if event.type in _HEAD_KINDS:
+                return await self._on_table(event, _Head.of(stored), now)
             return await self._on_game(event, stored, now)
         nick = _nick(data["nick"], "data.nick")
         if event.type in ("offer_made", "offer_withdrawn"):
@@ -401,7 +467,7 @@ class LiveFeed:
             raise ProtocolError(
                 409, "type", f"game {event.game} has started already (its game_started is seq 1); a game starts once"
             )
-        stored = await self.desk.db.games.get(event.game)
+        stored = await self.desk.db.games.summary(event.game)  # its columns: the hands are not read
         if stored is not None:
             if stored.status is not GameStatus.IN_PROGRESS:
                 raise ProtocolError(409, "game", f"game {event.game} is stored as {stored.status.value}")
@@ -424,13 +490,23 @@ class LiveFeed:
         head, texts = _texts(game)
         row = live_row(game, None, head, texts)
         self._pending = (row.digest, game)
-        self._pending_doc = (row.digest, head, texts)
+        self._pending_doc = (row.digest, head, texts, len(game.hands))
         return LiveFeedStore.store_game(row, None, now), _nothing
 
-    async def _on_game(
-        self, event: Event, stored: Game, now: datetime
+    def _head(self, number: int) -> _Head | None:
+        """The head of the game `number` from what the feed holds (the game cached, or its head read beside the
+        feed), None when it holds neither."""
+        cached = self._games.get(number)
+        if cached is not None:
+            return _Head.of(cached[1])
+        return self._heads.get(number)
+
+    async def _on_table(
+        self, event: Event, head: _Head, now: datetime
     ) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
+        """A seat, move or korekcija event (`_HEAD_KINDS`), checked against the game's head alone."""
         data = event.data
+        stored, completed = head
         number = stored.number
         kind = event.type
         if kind in ("player_sat", "player_stood"):
@@ -451,7 +527,6 @@ class LiveFeed:
             return LiveFeedStore.seat(nick, where, now), seated
         if stored.status is not GameStatus.IN_PROGRESS:
             raise ProtocolError(409, "game", f"game {number} has ended ({stored.status.value}); it takes no events")
-        completed = sum(1 for h in stored.hands if h.completed)
         if kind == "move_played":
             hand, move = data["hand"], data["move"]
             if hand != completed + 1:
@@ -467,11 +542,19 @@ class LiveFeed:
             what = str(data["what"])[:100]
             # Whom the korekcija requests this move lapses are told: asked by the transaction, when one is open.
             return LiveFeedStore.move(number, hand, move, stored.players[seat], what, now), _nothing
-        if kind == "korekcija_done":
-            told = [row for told_with in self.told_with for row in await told_with(event)]
-            return LiveFeedStore.undone(
-                number, data["hand"], data["move"], now, told
-            ), self.desk.delivery.deliver_effects
+        told = [row for told_with in self.told_with for row in await told_with(event)]  # korekcija_done
+        return LiveFeedStore.undone(number, data["hand"], data["move"], now, told), self.desk.delivery.deliver_effects
+
+    async def _on_game(
+        self, event: Event, stored: Game, now: datetime
+    ) -> tuple[Effect | None, Callable[[], Awaitable[None]]]:
+        """A hand finished or the game's end, checked against the stored game."""
+        data = event.data
+        number = stored.number
+        kind = event.type
+        if stored.status is not GameStatus.IN_PROGRESS:
+            raise ProtocolError(409, "game", f"game {number} has ended ({stored.status.value}); it takes no events")
+        completed = sum(1 for h in stored.hands if h.completed)
         digest = self._digest
         if kind == "hand_finished":
             game = self._next_hand(stored, data["hand"])
@@ -486,20 +569,21 @@ class LiveFeed:
                 found = cross_check(game)
                 report = discrepancy_lines(found, self.desk.voice.club_messages.t) if found else None  # stored
             cached = self._docs.get(number)
-            if cached is not None and cached[0] == digest:  # the stored texts and this hand's
+            count = len(game.hands)
+            if cached is not None and cached[0] == digest and cached[3] == count - 1:  # the stored texts, this hand's
                 head = cached[1]
                 texts = [*cached[2], hand_text(game_to_doc(replace(game, hands=game.hands[-1:]))["hands"][0])]
             else:
                 head, texts = _texts(game)
             store: Refusable | Guarded
-            if len(stored.hands) == len(game.hands) - 1:  # the stored game grows by this hand: its row appended
+            if len(stored.hands) == count - 1:  # the stored game grows by this hand: its row appended
                 grown = live_digest(head, texts)
-                store = LiveFeedStore.add_hand(number, texts[-1], len(texts), grown, report, digest, now)
+                store = LiveFeedStore.add_hand(number, texts[-1], count, grown, report, digest, now)
             else:  # an unfinished hand of an imported log is dropped: the log written whole
                 row = live_row(game, report, head, texts)
                 grown, store = row.digest, LiveFeedStore.store_game(row, digest, now)
             self._pending = (grown, game)
-            self._pending_doc = (grown, head, texts)
+            self._pending_doc = (grown, head, texts, count)
             lapses = await self._lapses(number, "hand")
             return _all(
                 store, LiveFeedStore.hand_done(number, completed + 1, now, lapses)
@@ -601,6 +685,35 @@ def _texts(game: Game) -> tuple[dict[str, Any], list[str]]:
     """A game's canonical document without its hands, and each hand's canonical text."""
     doc = game_to_doc(game)
     return {k: v for k, v in doc.items() if k != "hands"}, [hand_text(h) for h in doc["hands"]]
+
+
+def _head_of(parts: Sequence[tuple[int, bytes]]) -> tuple[GameDocument, _Head] | None:
+    """The stored game's document (`storage.games.game_document`) and its head, its hands not parsed: the game
+    without hands (`rules.gamelog.parse_game` reads the head alone) and its hands that have an end time."""
+    document = game_document(parts)
+    if document is None:
+        return None
+    hands = document.doc["hands"]
+    game = parse_game({**document.doc, "hands": []})
+    return document, _Head(game, sum(1 for hand in hands if hand.get("ended_at") is not None))
+
+
+def _whole(document: GameDocument, digest: str) -> _Whole:
+    """The stored game read from its document: parsed (as `storage.games.game_of`), its hands scored when it is
+    in progress (`rules.paper.game_facts`'s, computed here: its cache is not shared with a worker thread), and its
+    canonical document from the texts it was read from when every hand is completed (a finished hand is
+    appended after them)."""
+    game = parse_game(document.doc)
+    if game.status is not GameStatus.IN_PROGRESS:
+        return _Whole(game, None, None)
+    facts = tuple(hand_facts(hand) for hand in game.hands)
+    doc = None
+    if all(hand.completed for hand in game.hands):
+        head = {k: v for k, v in document.doc.items() if k != "hands"}
+        texts = stored_texts(document.log, head, document.appended, digest)
+        if texts is not None:
+            doc = (digest, head, texts, len(game.hands))
+    return _Whole(game, facts, doc)
 
 
 async def _nothing() -> None:
