@@ -96,6 +96,16 @@ class MemberStore:
         ) as cur:
             return {str(p): str(a) for p, a in await cur.fetchall()}
 
+    async def accounts_on(self, platform: str) -> list[tuple[str, bool, bool]]:
+        """Every account linked on `platform`, in order: the account, whether it is in the club's group or server
+        there (`present`), and whether its member is in the club."""
+        rows = await self.db.connection.execute_fetchall(
+            "SELECT a.account, a.present, m.in_club FROM accounts a JOIN members m ON m.id = a.member"
+            " WHERE a.platform = ? ORDER BY a.account",
+            (platform,),
+        )
+        return [(str(account), bool(present), bool(in_club)) for account, present, in_club in rows]
+
     async def with_role(self, role: Role) -> list[Member]:
         return await self._query("WHERE m.id IN (SELECT member FROM roles WHERE role = ?) ORDER BY m.nick", (role,))
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.commands import Commands
+from bot.desk.reported import membership_key
 from bot.messages import Catalogue
 from bot.ports import Action
 from bot.registry import BY_NAME, Args, Caller, Place, run
@@ -91,6 +92,45 @@ async def test_a_report_the_database_cannot_take_is_held_replaced_by_a_newer_one
     assert done == ["marko acted", "ana joined"]
     assert await reported.take("ana", report("ana left again"))  # a free database takes it at once
     assert done[-1] == "ana left again"
+    await reported.stop()
+
+
+async def test_the_roll_call_reports_each_account_the_platform_answers_otherwise_unless_a_newer_report_came(
+    club: Club,
+) -> None:
+    """`Reported.roll_call`, a start's (a membership report a restart forgot): each linked account whose platform's
+    answer differs from the records is reported — ana is not in the group any more, marko (recorded out) is; what
+    agrees with the records (ceca in), what the platform cannot say (petar), an account with a report held (zoran)
+    and one reported while the platform was asked about it (jova, who joined again meanwhile) are left to what they
+    have."""
+    reported = club.desk.reported
+    nicks = ("ana", "marko", "ceca", "petar", "zoran", "jova")
+    accounts = {nick: str(i) for i, nick in enumerate(nicks, 1)}
+    for nick in nicks:
+        await club.db.members.link("telegram", accounts[nick], nick, club.clock.now())
+    await reported.membership("telegram", accounts["marko"], False)
+    await reported.membership("telegram", accounts["jova"], False)
+
+    async def never(seconds: float) -> None:
+        await asyncio.Event().wait()
+
+    reported.sleep = never
+    assert not await reported.take(membership_key("telegram", accounts["zoran"]), failing(DatabaseBusy("locked")))
+    answers = {"ana": False, "marko": True, "ceca": True, "petar": None, "zoran": False, "jova": False}
+    asked: list[str] = []
+
+    async def is_in(account: str) -> bool | None:
+        nick = nicks[int(account) - 1]
+        asked.append(nick)
+        if nick == "jova":  # his join, reported while the platform answers as it saw him a moment before
+            await reported.membership("telegram", account, True)
+        return answers[nick]
+
+    assert await reported.roll_call("telegram", is_in) == 2
+    assert asked == ["ana", "marko", "ceca", "petar", "jova"]
+    in_club = {nick: (await club.get(nick)).in_club for nick in nicks}
+    assert in_club == {"ana": False, "marko": True, "ceca": True, "petar": True, "zoran": True, "jova": True}
+    assert list(reported.held) == [membership_key("telegram", accounts["zoran"])]
     await reported.stop()
 
 

@@ -1,7 +1,7 @@
 """What a platform reports outside any command — an account joined or left the club's group or server, an account
 acted (so it is present, where the platform shows no presence), where a trial's space or controls were shown
-(`Desk.keep_space`, `Desk.keep_controls`) — taken by the core, which decides what it means; the adapter only
-reports it.
+(`Desk.keep_space`, `Desk.keep_controls`), the platform's own sync of an account it shows in the club (Discord's
+member sync) — taken by the core, which decides what it means; the adapter only reports it.
 
 A member's command, press or message that meets a busy database is answered "try again" (`bot.registry.run`,
 `Desk.press`, `Commands.handle_as`): he is there to try again. A report has nobody to try again, so the core holds
@@ -11,10 +11,22 @@ database frees, and nothing of it reaches a member or the log as an unhandled er
 
 Invariants. A report is held under its key (the kind of report and the account); a later report under the same key
 replaces the held one (only the newest presence or membership of an account counts) and goes to the end of the
-line. Held reports are done again in the order they were held; a round stops at the first one still busy, so the
-order is kept. A database that only reads (`DatabaseReadOnly`) will never take one: it is logged and let go.
-Held reports live in the process: a restart before the database frees forgets them, and the platforms' own start
-(Discord's member sync, Telegram's presence of its members) brings the presence back.
+line. A platform's sync of an account joins the line untried while reports are held (the database was busy at the
+last try; a start syncs every member one after the other, and trying each would make each wait out the busy
+timeout). Held reports are done again in the
+order they were held; a round stops at the first one still busy, so the order is kept. A database that only reads
+(`DatabaseReadOnly`) will never take one: it is logged and let go.
+
+Across a restart. Held reports live in the process, and cannot be written down where they would outlive it: they
+are held because the database would not take a write. What heals a membership report a restart forgot is the
+platform itself, the truth of who is in its group or server: at every start the adapter asks it (`roll_call`:
+Telegram's getChatMember for each linked account, Discord's whole member list once it came) and the core reports
+every account whose answer differs from the records — the same `membership` report, held in turn if the database
+is still busy. An account with a report held, or reported while the platform was being asked, is left to that
+newer report. Presence needs no roll call: Discord's sync sets it on ready, Telegram's members are marked present
+at its start. Where a trial's space or controls were shown is lost with the process if the database never took it
+before the restart (the space is found again by its name, `bot.discord.port`; controls left over are only buttons
+the desk refuses for a trial that ended).
 """
 
 from __future__ import annotations
@@ -57,6 +69,7 @@ class Reported:
         self.joined = joined
         self.sleep = sleep
         self.held: dict[Hashable, Work] = {}
+        self._asking: dict[Hashable, bool] = {}  # accounts the roll call asks about: reported meanwhile?
         self.rng = random.Random()
         self._task: asyncio.Task[None] | None = None
 
@@ -70,7 +83,35 @@ class Reported:
             if member is not None:
                 await (self.joined if present else self.left)(member, platform)
 
-        await self.take(("membership", platform, account), change)
+        await self.take(membership_key(platform, account), change)
+
+    async def synced(self, platform: str, account: str, sync: Work) -> bool:
+        """The platform's own sync of an account it shows in the club (Discord's member sync: membership, roles,
+        presence), `sync` being the adapter's; held under the account's membership key, so a later membership
+        report of the account replaces it. Whether it was done now."""
+        return await self.take(membership_key(platform, account), sync, behind=True)
+
+    async def roll_call(self, platform: str, is_in: Callable[[str], Awaitable[bool | None]]) -> int:
+        """Every account linked on `platform` asked of the platform (`is_in`: in the club's group or server; None
+        when it cannot say); each answer that differs from the records is reported (`membership`). An account
+        with a report held, or reported while it was asked, is skipped: that report is newer. How many were
+        reported."""
+        reported = 0
+        for account, present, in_club in await self.db.members.accounts_on(platform):
+            key = membership_key(platform, account)
+            if key in self.held:
+                continue
+            self._asking[key] = False
+            try:
+                answer = await is_in(account)
+            finally:
+                overtaken = self._asking.pop(key, False)
+            if answer is None or overtaken or answer == (present and in_club) or (not answer and not present):
+                continue
+            log.info("%s says account %s is %s the club: reported", platform, account, "in" if answer else "not in")
+            await self.membership(platform, account, answer)
+            reported += 1
+        return reported
 
     async def acting(self, member: Member, platform: str) -> Member:
         """He acts on `platform`, which shows no presence (Telegram): he is online there. The member as stored now
@@ -91,10 +132,16 @@ class Reported:
         return member if member.online or not online else replace(member, online=True)
 
     # Holding and doing again ------------------------------------------------------------------------------
-    async def take(self, key: Hashable, work: Work) -> bool:
-        """Do `work` now; when the database is busy, hold it under `key` and do it again later. Whether it was
-        done now."""
+    async def take(self, key: Hashable, work: Work, *, behind: bool = False) -> bool:
+        """Do `work` now; when the database is busy, hold it under `key` and do it again later. `behind`: while
+        reports are held, hold it behind them untried. Whether it was done now."""
+        if key in self._asking:
+            self._asking[key] = True  # newer than what the roll call is being told
         self.held.pop(key, None)  # a newer report of the same account replaces the held one
+        if behind and self.held:  # the database was busy at the last try
+            self.held[key] = work
+            self._start()
+            return False
         try:
             await work()
         except DatabaseReadOnly as never:
@@ -103,10 +150,13 @@ class Reported:
         except DatabaseBusy as busy:
             log.warning("the database is busy (%s): %s is held and done again when it frees", busy, key)
             self.held[key] = work
-            if self._task is None or self._task.done():
-                self._task = asyncio.get_running_loop().create_task(self._again(), name="held-reports")
+            self._start()
             return False
         return True
+
+    def _start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._again(), name="held-reports")
 
     async def round(self) -> bool:
         """Do the held reports again, in order, until one is still busy; whether none is left."""
@@ -136,3 +186,8 @@ class Reported:
     async def stop(self) -> None:
         task, self._task = self._task, None
         await cancelled(task)
+
+
+def membership_key(platform: str, account: str) -> Hashable:
+    """The key an account's membership (and its platform's sync of it) is held under."""
+    return ("membership", platform, account)
