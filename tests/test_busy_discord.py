@@ -7,9 +7,12 @@ import asyncio
 import logging
 
 import pytest
-from test_discord import World, answer_of, link, open_trial, settle, store_game, world
+from test_discord import NOW, World, answer_of, link, open_trial, settle, store_game, world
 
+from bot.desk.reported import membership_key
 from bot.messages import Catalogue
+from fakes.discord_server import Perm
+from rules.members import Role
 from storage.errors import DatabaseBusy
 
 __all__ = ["world"]  # the fixture, shared with the Discord tests
@@ -93,3 +96,72 @@ async def test_leaving_the_server_and_going_offline_while_busy_are_held_by_the_c
 
 async def busy(*args: object, **kwargs: object) -> bool:
     raise DatabaseBusy("database is locked")
+
+
+async def test_a_leave_held_at_a_restart_and_a_start_meeting_a_busy_database_heal(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ana leaves the server while the database is busy: the core holds her leave, and the process stops before
+    the database frees (the held leave is gone with it). While the bot is down an act makes marko a referee. The
+    restarted bot becomes ready with the database still busy: the sync of every member it shows is held by the core
+    (nothing is logged as an error, no traceback), and so is ana's leave, which the roll call of the whole member
+    list finds (her account is not in it). When the database frees, every held report is done: ana is out of the
+    club, marko has the referee role on the server as the acts give it."""
+    fake, m = world.fake, world.m
+    fake.bot_role.permissions |= Perm.MANAGE_ROLES
+    fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
+    app = await world.app()
+    await link(app, world, "ana", "marko", "sudija1")
+    app.desk.reported.sleep = lambda seconds: asyncio.Event().wait()  # the database never frees in this process
+    async with world.running(app) as bot:
+        monkeypatch.setattr(app.db.members, "set_account_present", busy)
+        left = bot.wait_for("raw_member_remove", check=lambda payload: payload.user.id == m["ana"].id)
+        await fake.member_leave(m["ana"].id)
+        await asyncio.wait_for(left, timeout=5)
+        await settle()
+        assert list(app.desk.reported.held) == [membership_key("discord", str(m["ana"].id))]
+    await app.close()  # the process ends
+    world.apps.remove(app)
+
+    restarted = await world.app()
+    marko = await restarted.db.members.by_nick("marko")
+    assert marko is not None
+    await restarted.db.members.set_role(marko.id, Role.REFEREE, True, None, NOW)  # an act while the bot is down
+    freed = asyncio.Event()
+
+    async def until_freed(seconds: float) -> None:
+        await freed.wait()
+
+    reported = restarted.desk.reported
+    reported.sleep = until_freed
+    healed = asyncio.Event()
+    a_round = reported.round
+
+    async def told_round() -> bool:  # the core's own retry: the test learns when it has done everything held
+        done = await a_round()
+        if done:
+            healed.set()
+        return done
+
+    monkeypatch.setattr(reported, "round", told_round)
+    members = restarted.db.members
+    written = members.set_account_present
+    monkeypatch.setattr(members, "set_account_present", busy)
+    with caplog.at_level(logging.INFO):
+        async with world.running(restarted):
+            assert set(reported.held) == {membership_key("discord", str(m[n].id)) for n in ("ana", "marko", "sudija1")}
+            assert world.referee_role.id not in fake.members[m["marko"].id].roles
+            ana = await members.by_nick("ana")
+            assert ana is not None
+            assert ana.in_club  # nothing written yet
+            monkeypatch.setattr(members, "set_account_present", written)
+            freed.set()
+            await asyncio.wait_for(healed.wait(), timeout=5)
+            await fake.wait_until(lambda: world.referee_role.id in fake.members[m["marko"].id].roles, what="role")
+    ana, marko = await members.by_nick("ana"), await members.by_nick("marko")
+    assert ana is not None
+    assert marko is not None
+    assert not ana.in_club
+    assert marko.in_club
+    assert not reported.held
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []

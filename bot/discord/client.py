@@ -4,7 +4,9 @@ Inbound it only translates: a slash command, a button or a modal becomes one des
 Discord account proves to be (`Desk.actor`; `/nadimak` asks the desk for a link, `/povezi` and `/odvezi` are
 `bot.registry.links`; an unproven account is told how to link); messages typed in a trial thread become
 `TrialDesk.say` (the transcript); presence changes `Desk.presence` on this platform; a member leaving the server
-is reported to the core (`desk.reported.membership`, held while the database is busy). The configured role
+is reported to the core (`desk.reported.membership`, held while the database is busy), and so is each member's
+sync (`desk.reported.synced`); once the server's whole member list has come, the core's roll call reports every
+linked account it lacks (a leave a restart forgot, or one made while the bot was away). The configured role
 mapping (`[discord] roles`) is the truth for referee, councilor and moderator: it is copied into the desk's roles
 of proven links only — on ready, on every member update and when a link is proven — and taken away when the link
 is removed. When Discord rate limits the request for the server's whole member list (a restart within 30 s), the
@@ -318,10 +320,27 @@ class SudijaBot(discord.Client):
         return guild.get_member(int(account)) if guild is not None and account and account.isdigit() else None
 
     async def sync_member(self, discord_member: discord.Member) -> None:
-        """Roles, membership and presence of a proven link only: a request moves nothing."""
-        member = await self.member_of(discord_member)
-        if member is None:
+        """Roles, membership and presence of a proven link only: a request moves nothing. Reported to the core,
+        which holds it while the database is busy and does it again with the account as the server shows it
+        then."""
+        linked = await self.member_of(discord_member)  # a read: an account of no member is not held
+        if linked is None:
             return
+        account, read = discord_member.id, [linked]
+
+        async def sync() -> None:  # done again: the account as the server shows it then, the member as stored
+            current = self._in_guild(account) or discord_member
+            member = read.pop() if read else await self.member_of(current)
+            if member is not None:
+                await self._sync_member(current, member)
+
+        await self.desk.reported.synced(PLATFORM, str(account), sync)
+
+    def _in_guild(self, account: int) -> discord.Member | None:
+        guild = self.get_guild(self.config.discord.guild_id)
+        return guild.get_member(account) if guild is not None else None
+
+    async def _sync_member(self, discord_member: discord.Member, member: Member) -> None:
         await self.desk.trials.member_joined(member, PLATFORM)
         await self.show_acts(discord_member, member, RolesSeen.SYNC)
         fresh = await self.desk.member(member.id)
@@ -361,11 +380,20 @@ class SudijaBot(discord.Client):
 
     async def sync_members(self) -> None:
         """Every member of the server the bot knows, synced (`sync_member`): on ready, and when the rest of a member
-        list Discord rate limited has come."""
+        list Discord rate limited has come. Once the list is whole (`Guild.chunked`: as many members known as the
+        server counts), every linked account it lacks has left: the core's roll call reports it (a leave a restart
+        forgot, or one that came while the bot was away)."""
         guild = self.get_guild(self.config.discord.guild_id)
-        for discord_member in guild.members if guild is not None else ():
+        if guild is None:
+            return
+        for discord_member in guild.members:
             if not discord_member.bot:
                 await self.sync_member(discord_member)
+        if guild.chunked:
+            await self.desk.reported.roll_call(PLATFORM, self._is_in)
+
+    async def _is_in(self, account: str) -> bool | None:
+        return self._in_guild(int(account)) is not None if account.isdigit() else None
 
     def parse_rate_limited(self, data: dict[str, Any]) -> None:
         """Discord's RATE_LIMITED event. For the server's whole member list: `MemberList` asks again when Discord
