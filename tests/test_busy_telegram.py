@@ -100,3 +100,40 @@ async def test_leaving_the_group_while_another_process_writes_is_held_by_the_cor
 
 def held(scene: Scene) -> list[object]:
     return list(scene.a.desk.reported.held)
+
+
+async def test_a_leave_held_when_the_process_stops_is_found_by_the_next_start_s_roll_call(
+    scene: Scene, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ana leaves the club group while the database is busy: the core holds her leave, and the process stops
+    before the database frees — the held leave is gone with it, and the records still have her in. At the next
+    start the club group's roll call asks Telegram, account by account, who of the linked members is in it: she is
+    not, so her leave is reported again and done — she is out of the club and her call's trial ends
+    (caller_left); the members in the group, and an account Telegram says it does not know, are left as
+    recorded. Nothing is logged as an error."""
+    fake = scene.fake
+    await scene.link("ana")
+    async with scene.running():
+        scene.a.desk.reported.sleep = lambda seconds: asyncio.Event().wait()  # the database never frees
+        group_msg, _ = await call_game(scene)
+        query = fake.push_press(scene.u("zoran"), group_msg, "Sudi")
+        await scene.pressed("zoran", query, lambda x: x.startswith("Sudite"))
+        monkeypatch.setattr(scene.a.db.members, "set_account_present", busy)
+        fake.push_chat_member(scene.club, scene.u("ana"), "member", "left")
+        await fake.wait_until(lambda: ("membership", "telegram", str(scene.u("ana").id)) in held(scene))
+    await scene.a.close()  # the process ends; what it held is gone
+    await scene.open()
+    assert (await scene.member("ana")).in_club
+    await scene.a.db.members.link("telegram", "424242", "niko", scene.clock.now())  # an account Telegram knows not
+    mark = fake.mark()
+    with caplog.at_level(logging.INFO):
+        async with scene.running() as adapter:
+            assert adapter.rolled is not None
+            assert await adapter.rolled == 1  # ana only: mira, zoran and jelena are in the group, as recorded
+            [ended] = await scene.said("zoran", since=mark)
+    asked = {p["user_id"] for p in (r.params for r in fake.calls("getChatMember") if r.index >= mark)}
+    assert asked == {*(scene.u(n).id for n in ("ana", "mira", "zoran", "jelena")), 424242}
+    assert ended == t("trial.interrupted", game=100, why=t("end.caller_left"))
+    assert not (await scene.member("ana")).in_club
+    assert [(await scene.member(n)).in_club for n in ("mira", "zoran", "jelena", "niko")] == [True] * 4
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []

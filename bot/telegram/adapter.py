@@ -1,6 +1,7 @@
 """The Telegram adapter's life cycle: builds the python-telegram-bot `Application` (its `Bot` behind the
 `TelegramChat` port, the handlers) and runs it inside the caller's event loop — initialize, setMyCommands,
-long polling with every update type (``chat_member`` included), start; then stop in the reverse order.
+long polling with every update type (``chat_member`` included), start, and the club group's roll call in the
+background (`TelegramHandlers.roll_call`: who of the linked accounts is in it); then stop in the reverse order.
 Nothing is global and nothing owns the loop (no ``run_polling``), so Discord and Telegram can run in one process
 over one database.
 
@@ -28,6 +29,7 @@ from bot.app import App
 from bot.commands import Commands
 from bot.config import ConfigError, TelegramConfig
 from bot.desk import Desk
+from bot.tasks import cancelled
 from bot.telegram.handlers import AnyApplication, TelegramHandlers
 from bot.telegram.limiter import ClubRateLimiter
 from bot.telegram.port import TelegramChat
@@ -79,6 +81,7 @@ class TelegramAdapter:
         self.port = TelegramChat(self.application.bot, desk, config)
         self.handlers = TelegramHandlers(desk, commands or Commands(desk), self.port)
         self.handlers.install(self.application)
+        self.rolled: asyncio.Task[int] | None = None  # the start's roll call of the club group
 
     async def start(self) -> None:
         application = self.application
@@ -90,9 +93,12 @@ class TelegramAdapter:
             poll_interval=0.0, timeout=dtm.timedelta(seconds=self.poll_timeout), allowed_updates=Update.ALL_TYPES
         )
         await application.start()
+        self.rolled = asyncio.get_running_loop().create_task(self.handlers.roll_call(), name="telegram-roll-call")
         freeze_startup_heap()
 
     async def stop(self) -> None:
+        rolled, self.rolled = self.rolled, None
+        await cancelled(rolled)
         application = self.application
         if application.updater is not None and application.updater.running:
             await application.updater.stop()

@@ -2,7 +2,8 @@
 button presses (callback queries → `Desk.press`), private messages (a trial's relay, as a typed line), ``/start``
 (deliver what waited), ``/nadimak NICK [CODE]`` (asking the desk for a link, `bot.desk.links`; every other
 command and press goes through `Desk.actor`, so an unproven account is told how to link) and members joining or
-leaving the club group, reported to the core (`desk.reported`, which holds a report while the database is busy).
+leaving the club group, reported to the core (`desk.reported`, which holds a report while the database is busy);
+at the start, the club group's roll call (`roll_call`) finds what a restart forgot.
 
 Where the answer goes: the desk's `Reply` is for the member alone, always in his private chat. A command typed in
 a group is answered there privately and the command's message deleted (where the bot has the right), so the
@@ -33,7 +34,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatType
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, ContextTypes, MessageHandler, filters
 
 from bot.commands import Commands
@@ -57,6 +58,7 @@ AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 GROUP_COMMANDS = tuple(c.name for c in REGISTRY if Place.CLUB in c.places)
 PRIVATE_COMMANDS = tuple(c.name for c in REGISTRY if Place.PRIVATE in c.places)
 ONE_SHOT = frozenset({Action.WITHDRAW})  # a used button of this kind leaves the pressed message
+_NOT_FOUND = re.compile(r"user not found|participant_id_invalid", re.IGNORECASE)  # getChatMember of no such user
 _COMMAND = re.compile(r"/([^\s@]+)(?:@(\S*))?(?:\s+(.*))?", re.DOTALL)
 
 
@@ -120,6 +122,37 @@ class TelegramHandlers:
         for member in await self.desk.members_only_on(PLATFORM, not_on="discord"):
             if not member.online:
                 await self.desk.reported.acting(member, PLATFORM)
+
+    async def roll_call(self) -> int:
+        """The club group asked, account by account, whether each linked account is in it (getChatMember), for
+        the core's roll call (`bot.desk.reported`): a leave or a join a restart forgot, or one older than the day
+        Telegram keeps updates, is reported now. An account Telegram says nothing of (not found) is left as
+        recorded; any other failure ends the roll call, logged (the next start calls it again). How many were
+        reported."""
+        club = self.port.config.club_group_id
+        if not club:
+            return 0
+
+        async def is_in(account: str) -> bool | None:
+            if not account.isdigit():
+                return None
+            try:
+                return _present(await self.port.bot.get_chat_member(club, int(account)))
+            except BadRequest as unknown:
+                if not _NOT_FOUND.search(str(unknown)):
+                    raise
+                log.info("Telegram knows no member %s of the club group (%s): left as recorded", account, unknown)
+                return None
+
+        try:
+            return await self.desk.reported.roll_call(PLATFORM, is_in)
+        except TelegramError as failed:
+            log.warning(
+                "the roll call of the Telegram club group stopped (%s: %s): the next start calls it again",
+                type(failed).__name__,
+                failed,
+            )
+            return 0
 
     async def present(self, member: Member) -> Member:
         """He acts on Telegram, so he is online here (online anywhere: online): reported to the core, which holds
