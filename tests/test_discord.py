@@ -794,6 +794,9 @@ async def test_a_member_list_rate_limited_after_a_restart_is_asked_again_and_syn
             assert guild.get_member(zeta.id) is None
             assert world.referee_role.id not in fake.members[zeta.id].roles
             assert restart.rate_limits() == 1
+            await restart.bot.ready_once.wait()
+            # a list not whole says nothing of who left: zeta, missing from it, is in the club as recorded
+            assert await restart.app.db.members.accounts_on("discord") == [(str(zeta.id), True, True)]
 
             wait = await pauses.paused(1)
             assert wait == limited["retry_after"]

@@ -25,8 +25,8 @@ every account whose answer differs from the records — the same `membership` re
 is still busy. An account with a report held, or reported while the platform was being asked, is left to that
 newer report. Presence needs no roll call: Discord's sync sets it on ready, Telegram's members are marked present
 at its start. Where a trial's space or controls were shown is lost with the process if the database never took it
-before the restart (the space is found again by its name, `bot.discord.port`; controls left over are only buttons
-the desk refuses for a trial that ended).
+before the restart: Discord's thread is found again by its name (`bot.discord.port`); controls not kept are not
+removed at the trial's end, and their presses are refused then, as every press is checked against the database.
 """
 
 from __future__ import annotations
