@@ -80,6 +80,14 @@ PLATFORM_CONNECTED = Gauge(
     registry=REGISTRY,
 )
 
+REPORTS_HELD = Gauge(
+    "sudija_reports_held",
+    "Platform reports (a member left, his presence, a member's sync) the database could not take yet: held by this"
+    " process and done again when it frees (bot/desk/reported.py)",
+    ["club"],
+    registry=REGISTRY,
+)
+
 PLATFORM_RATE_LIMITED = Counter(
     "sudija_platform_rate_limited",
     "Requests a platform rate limited and the bot will ask again, by platform and request (members: the server's"

@@ -14,6 +14,7 @@ import pytest
 from bot.commands import Commands
 from bot.desk.reported import membership_key
 from bot.messages import Catalogue
+from bot.metrics import REGISTRY
 from bot.ports import Action
 from bot.registry import BY_NAME, Args, Caller, Place, run
 from club import Club
@@ -131,6 +132,7 @@ async def test_the_roll_call_reports_each_account_the_platform_answers_otherwise
     in_club = {nick: (await club.get(nick)).in_club for nick in nicks}
     assert in_club == {"ana": False, "marko": True, "ceca": True, "petar": True, "zoran": True, "jova": True}
     assert list(reported.held) == [membership_key("telegram", accounts["zoran"])]
+    assert REGISTRY.get_sample_value("sudija_reports_held", {"club": club.desk.config.club_id}) == 1  # the alert's
     await reported.stop()
 
 

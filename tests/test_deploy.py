@@ -335,6 +335,7 @@ def test_every_metric_the_alerts_name_is_exported() -> None:
     )  # fmt: skip
     metrics.GATEWAY_HELD.labels(club).set(1)
     metrics.PLATFORM_CONNECTED.labels(club, "discord").set(1)
+    metrics.REPORTS_HELD.labels(club).set(1)
     try:
         exported = {
             sample.name
@@ -345,6 +346,7 @@ def test_every_metric_the_alerts_name_is_exported() -> None:
         metrics.TABLES.observed.pop(club)
         metrics.GATEWAY_HELD.remove(club)
         metrics.PLATFORM_CONNECTED.remove(club, "discord")
+        metrics.REPORTS_HELD.remove(club)
     alerts = (ROOT / "deploy" / "prometheus-alerts.yml").read_text(encoding="utf-8")
     exprs = re.findall(r"^\s*expr: (.*)$", alerts, re.MULTILINE)
     assert len(exprs) >= 4

@@ -96,7 +96,9 @@ class Desk(DeskBase):
         self.languages = LanguageDesk(deps)
         self.archive = ArchiveDesk(deps, self.penalties, self.corrections)
         self.signin = SignInDesk(deps, self.links)
-        self.reported = Reported(db, self.presence, self.trials.member_left_club, self.trials.member_joined)
+        self.reported = Reported(
+            db, self.presence, self.trials.member_left_club, self.trials.member_joined, club=config.club_id
+        )
         steps.bind(self.trials, self.advisor, self.penalties, self.appeals, self.votes)
         # Buttons of parts beyond the desk's own (the game-server link's korekcija), for `Desk.press`.
         self.extra_actions: dict[Action, Callable[[Member, int], Awaitable[Reply]]] = {}

@@ -37,6 +37,7 @@ import random
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import replace
 
+from bot import metrics
 from bot.outbox_engine import Backoff
 from bot.tasks import cancelled
 from storage.database import Database
@@ -62,8 +63,11 @@ class Reported:
         left: Callable[[Member, str], Awaitable[None]],
         joined: Callable[[Member, str], Awaitable[None]],
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        *,
+        club: str,
     ) -> None:
         self.db = db
+        self.held_now = metrics.REPORTS_HELD.labels(club)  # how many are held: an alert when they never heal
         self.presence = presence
         self.left = left
         self.joined = joined
@@ -139,8 +143,7 @@ class Reported:
             self._asking[key] = True  # newer than what the roll call is being told
         self.held.pop(key, None)  # a newer report of the same account replaces the held one
         if behind and self.held:  # the database was busy at the last try
-            self.held[key] = work
-            self._start()
+            self._hold(key, work)
             return False
         try:
             await work()
@@ -149,17 +152,27 @@ class Reported:
             return False
         except DatabaseBusy as busy:
             log.warning("the database is busy (%s): %s is held and done again when it frees", busy, key)
-            self.held[key] = work
-            self._start()
+            self._hold(key, work)
             return False
+        finally:
+            self.held_now.set(len(self.held))
         return True
 
-    def _start(self) -> None:
+    def _hold(self, key: Hashable, work: Work) -> None:
+        self.held[key] = work
+        self.held_now.set(len(self.held))
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._again(), name="held-reports")
 
     async def round(self) -> bool:
         """Do the held reports again, in order, until one is still busy; whether none is left."""
+        try:
+            await self._round()
+        finally:
+            self.held_now.set(len(self.held))
+        return not self.held
+
+    async def _round(self) -> None:
         for key, work in list(self.held.items()):
             if self.held.get(key) is not work:
                 continue  # replaced meanwhile by a newer report, which is held or done
@@ -168,12 +181,11 @@ class Reported:
             except DatabaseReadOnly as never:
                 log.warning("a database that only reads cannot take %s (%s): let go", key, never)
             except DatabaseBusy:
-                return False
+                return
             except Exception:  # not the database's state: a bug, which waiting will not mend
                 log.exception("the held report %s failed", key)
             if self.held.get(key) is work:
                 del self.held[key]
-        return not self.held
 
     async def _again(self) -> None:
         attempts = 0
@@ -184,8 +196,10 @@ class Reported:
                 log.info("the held reports are done")
 
     async def stop(self) -> None:
+        """The retry ends; what is held ends with the process (the next start's roll call finds it)."""
         task, self._task = self._task, None
         await cancelled(task)
+        self.held_now.set(0)
 
 
 def membership_key(platform: str, account: str) -> Hashable:
