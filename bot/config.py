@@ -188,10 +188,13 @@ class GameServerConfig:
 class OutboxConfig:
     """How long an outbox row that may heal is tried before it is dead (`[outbox]`, bot/outbox_engine.py): at most
     `max_attempts` tries, or `max_age_minutes` after its first failure, whichever comes first; both outboxes, the
-    chat effects and the commands to the game server."""
+    chat effects and the commands to the game server. `stop_grace_seconds`: how long a stopping bot lets the chat
+    effects on their way end and be recorded before its platforms close (`OutboxEngine.wind_down`); 0 cuts them
+    at once (sent again after the restart)."""
 
     max_attempts: int = 20  # with the backoff (1 s doubling to 5 min), about 45 minutes of tries
     max_age_minutes: float = 60.0
+    stop_grace_seconds: float = 5.0  # well inside the 10 s `docker stop` waits before it kills
 
 
 @dataclass(frozen=True)
@@ -571,6 +574,9 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         raise ConfigError(f"{source}: outbox.max_attempts must be a whole number of at least 1, not {tries!r}")
     if not isinstance(age, (int, float)) or isinstance(age, bool) or age <= 0:
         raise ConfigError(f"{source}: outbox.max_age_minutes must be a number of minutes above 0, not {age!r}")
+    grace = config.outbox.stop_grace_seconds
+    if not isinstance(grace, (int, float)) or isinstance(grace, bool) or not 0 <= grace <= 60:
+        raise ConfigError(f"{source}: outbox.stop_grace_seconds must be a number from 0 to 60, not {grace!r}")
     _check_import(config.imports, source)
     workers = config.arbitar.workers
     if not isinstance(workers, int) or isinstance(workers, bool) or not 0 <= workers <= 64:

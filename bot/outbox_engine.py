@@ -17,6 +17,11 @@ order written, a queue stopping at its first row that does not end, and a queue 
 a rate limit) holding no other; `run_forever` sleeps until the next retry or until woken. A row is leased before
 it is acted on, so several bot processes on one database act on each row once; a starting bot releases the
 leases of processes that are gone (`release_leases`).
+
+A stopping bot winds its outboxes down before its platforms close (`wind_down`): from then on no row is leased,
+and the attempts in hand — a request the other side may already have carried out — are let end and their outcome
+recorded, for at most a grace period; an attempt still in hand then is cut, its row released untouched (its
+platform's part stays begun), and the next start acts on it again at once: at least once, as after a crash.
 """
 
 from __future__ import annotations
@@ -232,6 +237,9 @@ class OutboxEngine(Generic[Row]):
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._again = False
+        self._closing = False  # `wind_down` began: no row is leased any more
+        self._in_hand: set[asyncio.Task[Attempt]] = set()  # the attempts under way
+        self._cut: set[asyncio.Task[Attempt]] = set()  # those a stop cut when its grace ran out
 
     # What each outbox does ------------------------------------------------------------------------------------
     async def attempt(self, row: Row) -> Attempt:
@@ -260,6 +268,8 @@ class OutboxEngine(Generic[Row]):
         """Act on every row that is due; how many the queues this run carried ended. A delivery's hook that asks
         for another run while a run carries its queue (a decision it takes writes rows) gets a further pass of
         the runs under way instead of one of its own, which would wait for the queue it is in."""
+        if self._closing:
+            return 0  # the bot is stopping: what is due waits for the next start
         if id(self) in _inside.get():
             self._again = True
             return 0
@@ -313,7 +323,7 @@ class OutboxEngine(Generic[Row]):
                     if not await self._one(row):
                         break  # the rest of these rows wait for it (its retry, another's lease) or ended already
                     ended += 1
-                if queue not in self._look_again:
+                if self._closing or queue not in self._look_again:
                     return ended
                 self._look_again.discard(queue)
                 rows = await self.table.due(self.clock(), queue=queue)
@@ -327,20 +337,41 @@ class OutboxEngine(Generic[Row]):
 
     async def _one(self, row: Row) -> bool:
         """Lease the row, attempt it and record the outcome; whether it ended (False: it and its queue wait)."""
-        if not self.may_attempt(row):
+        if self._closing or not self.may_attempt(row):
             return False
         now = self.clock()
         if not await self.table.lease(row.id, now, now + self.lease_time):
             return False  # another process acts on it (and on the rest of its queue)
         settled = False
         try:
-            ended = await self._settle(row, await self.attempt(row))
+            attempt = await self._attempted(row)
+            if attempt is None:
+                return False  # a stop began meanwhile, or cut it when its grace ran out: the next start acts on it
+            ended = await self._settle(row, attempt)
             settled = True
             return ended
         finally:
-            if not settled:  # failed on the way (the database, a cancel): the row is acted on again
+            if not settled:  # failed on the way (the database, a cancel, a stop): the row is acted on again
                 with contextlib.suppress(Exception):
                     await self.table.release([row.id])
+
+    async def _attempted(self, row: Row) -> Attempt | None:
+        """The attempt of a leased row, in a task of its own that `wind_down` can cut without cutting what
+        records its outcome; None when it was cut so, or the stop began while the lease was taken (not begun)."""
+        if self._closing:
+            return None
+        attempt = asyncio.ensure_future(self.attempt(row))
+        self._in_hand.add(attempt)
+        try:
+            return await attempt
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if attempt in self._cut and (current is None or not current.cancelling()):
+                return None  # cut by `wind_down`, not this task cancelled
+            raise
+        finally:
+            self._in_hand.discard(attempt)
+            self._cut.discard(attempt)
 
     async def _settle(self, row: Row, attempt: Attempt) -> bool:
         now = self.clock()
@@ -400,6 +431,7 @@ class OutboxEngine(Generic[Row]):
         return released
 
     def start(self) -> None:
+        self._closing = False
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._start_then_run())
 
@@ -410,3 +442,30 @@ class OutboxEngine(Generic[Row]):
     async def stop(self) -> None:
         task, self._task = self._task, None
         await cancelled(task)
+
+    async def wind_down(self, grace: float) -> None:
+        """Stop as a stopping bot does, after its platforms stopped taking input and before they close: no row is
+        leased from now on (what falls due meanwhile, or a decision still under way writes, waits for the next
+        start); the attempts in hand are let end and their outcome recorded, so what the other side already
+        carried out is recorded done and not carried out again; after `grace` seconds those still in hand are
+        cut and their rows released untouched (the next start attempts them again: at least once). Then the
+        worker stops."""
+        self._closing = True
+        carriers = set(self._carriers.values())  # each acts on one row at a time
+        if carriers:
+            self.log.info(
+                "%s: stopping with %d row(s) on their way: let end for at most %s s", self.name, len(carriers), grace
+            )
+            _, late = await asyncio.wait(carriers, timeout=grace)
+            if late:
+                self.log.warning(
+                    "%s: %d row(s) still on their way after %s s: cut, acted on again at the next start",
+                    self.name,
+                    len(late),
+                    grace,
+                )
+                self._cut.update(self._in_hand)
+                for attempt in self._cut:
+                    attempt.cancel()
+                await asyncio.wait(late)  # each records or releases what it held before the database closes
+        await self.stop()

@@ -136,3 +136,13 @@ def test_the_bound_is_configured_and_checked() -> None:
         from_dict({"outbox": {"max_age_minutes": "an hour"}})
     with pytest.raises(ConfigError, match="max_tries"):
         from_dict({"outbox": {"max_tries": 3}})
+
+
+def test_the_stop_grace_is_configured_and_checked() -> None:
+    """How long a stopping bot lets the chat effects on their way end (`OutboxEngine.wind_down`): 5 s unless set,
+    0 (cut at once) to 60."""
+    assert from_dict({}).outbox.stop_grace_seconds == 5.0
+    assert from_dict({"outbox": {"stop_grace_seconds": 0}}).outbox.stop_grace_seconds == 0
+    for wrong in (-1, 61, "5 s", True):
+        with pytest.raises(ConfigError, match=r"outbox\.stop_grace_seconds must be a number from 0 to 60"):
+            from_dict({"outbox": {"stop_grace_seconds": wrong}})

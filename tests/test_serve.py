@@ -1,21 +1,27 @@
 """`sudija run`'s serve loop against the fake Bot API: one bot per SQLite database (a second process is refused and
 told who holds the lock), several on PostgreSQL (one polls, another takes over when it stops), and a stop (what
-SIGTERM and SIGINT set) ends it cleanly, the fetched updates confirmed."""
+SIGTERM and SIGINT set) ends it cleanly, the fetched updates confirmed, and what was on its way to Telegram
+recorded as it ended (within `[outbox] stop_grace_seconds`) instead of being sent again after the restart."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bot.app import App
 from bot.cli.run import serve
-from bot.config import Config, ConfigError, TelegramConfig
+from bot.config import Config, ConfigError, HttpConfig, OutboxConfig, TelegramConfig
 from bot.dblock import DatabaseLock
+from bot.http import Endpoint
 from fakes.telegram_server import FakeTelegram
+from storage.chat_outbox import ChatOutboxStore
+from storage.database import open_database
+from storage.states import DeliveryState, OutboxState
 
 
 @pytest.fixture
@@ -88,3 +94,128 @@ async def test_on_postgresql_two_bots_serve_at_once_and_one_polls_until_it_stops
     # While both served, one polled: no poll was cut short by another's (409 Conflict). The second's last poll
     # is ended by its own confirmation on the way out, as any bot's.
     assert [r.error_code for r in fake.calls("getUpdates")[:handed_over]] == [None] * handed_over
+
+
+class Serving:
+    """`sudija run` in this process; the app it serves reached as its `/healthz` endpoint reaches it."""
+
+    def __init__(self, settings: Config) -> None:
+        self.settings = settings
+        self.stop = asyncio.Event()
+        self.endpoint = Endpoint(HttpConfig())  # not listening: the test reads the club it serves
+        self.task = asyncio.create_task(serve(settings, stop=self.stop, endpoint=self.endpoint))
+
+    async def polling(self, fake: FakeTelegram, since: int) -> App:
+        """The app, once it polls Telegram (its desk may still be starting)."""
+        await fake.wait_for("getUpdates", since=since)
+        return self.endpoint.clubs[self.settings.club_id].app
+
+    async def stopped(self) -> None:
+        """Stopped as SIGTERM stops it, and ended (its start, with the delivery of what was pending, is over)."""
+        self.stop.set()
+        await asyncio.wait_for(self.task, 10)
+
+
+class Logged(logging.Handler):
+    """Sets `seen` once a record says `words` (what an operator reads in the journal)."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(logging.INFO)
+        self.words = words
+        self.seen = asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.words in record.getMessage():
+            self.seen.set()
+
+
+@pytest.fixture
+def winding_down() -> Iterator[Logged]:
+    """Set once the chat outbox of a stopping bot says it waits for what is on its way."""
+    handler = Logged("on their way: let end")
+    logger = logging.getLogger("bot.chat_outbox")
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+async def a_stop_with_an_effect_on_its_way(
+    fake: FakeTelegram, tmp_path: Path, grace: float
+) -> tuple[Serving, asyncio.Event, asyncio.Future[None]]:
+    """A bot serving (`[outbox] stop_grace_seconds = grace`); a private message to mira from a decision no update
+    made (a deadline, the game server's feed), which Telegram has taken while its answer is still on the way (held
+    by the fake) when the bot is told to stop. Once the bot stopped taking updates: the bot, the gate that lets
+    the answer go, and the decision's own delivery."""
+    mira = fake.user("Mira", started=True)
+    bot = Serving(replace(config(fake, tmp_path), outbox=OutboxConfig(stop_grace_seconds=grace)))
+    app = await bot.polling(fake, 0)
+    member = await app.db.members.link("telegram", str(mira.id), "mira", app.clock.now())
+    gate = fake.hold_answers("sendMessage")
+    deciding = asyncio.ensure_future(app.desk.delivery.enqueue_effects([app.desk.delivery.told(member.id, "na putu")]))
+    await fake.wait_for("sendMessage", chat=mira)  # Telegram has it (mira sees it); the answer waits
+    mark = fake.mark()
+    bot.stop.set()
+    await fake.wait_for("getUpdates", where=lambda p: p.get("timeout") == 0, since=mark)  # no new updates
+    return bot, gate, deciding
+
+
+async def effects(settings: Config) -> list[tuple[OutboxState, DeliveryState]]:
+    """Each chat effect's state and its Telegram part's, as the stopped bot left them."""
+    db = await open_database(settings.database, read_only=True)
+    try:
+        return [(e.state, e.deliveries["telegram"]) for e in await ChatOutboxStore(db).listing()]
+    finally:
+        await db.close()
+
+
+async def restarted(fake: FakeTelegram, settings: Config) -> int:
+    """The next start (its desk delivers what is pending), then a stop: how many times Telegram was sent the
+    message in all."""
+    again = Serving(settings)
+    await again.polling(fake, fake.mark())
+    await again.stopped()
+    return len([r for r in fake.calls("sendMessage") if r.ok and r.params["text"] == "na putu"])
+
+
+async def test_a_stop_lets_a_message_on_its_way_arrive_and_it_is_not_sent_again_after_the_restart(
+    fake: FakeTelegram, tmp_path: Path, winding_down: Logged
+) -> None:
+    """The stop's order: no new updates, then what is on its way to Telegram is let arrive and recorded sent, then
+    the client closes. Cut instead (the client closed first), the message would stay pending and mira would get
+    it twice after the restart (at least once)."""
+    bot, gate, deciding = await a_stop_with_an_effect_on_its_way(fake, tmp_path, grace=60)
+    try:
+        waiting = asyncio.ensure_future(winding_down.seen.wait())
+        await asyncio.wait({bot.task, waiting}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        assert not bot.task.done(), "the bot closed Telegram's client without waiting for the answer on its way"
+        assert winding_down.seen.is_set()
+    finally:
+        gate.set()
+    await bot.stopped()
+    await asyncio.wait_for(deciding, 10)  # the decision's delivery ended with the answer
+    assert await effects(bot.settings) == [(OutboxState.SENT, DeliveryState.DONE)]
+    assert await restarted(fake, bot.settings) == 1
+
+
+async def test_an_answer_that_does_not_come_within_the_grace_leaves_the_message_to_be_sent_after_the_restart(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The grace bounds the stop: with none (`stop_grace_seconds = 0`) the request on its way is cut at once, its
+    effect left pending with its Telegram part begun, and the next start sends it again — at least once, as after
+    a crash: mira, whom Telegram had shown it, gets it twice."""
+    bot, gate, deciding = await a_stop_with_an_effect_on_its_way(fake, tmp_path, grace=0)
+    try:
+        await bot.stopped()  # the answer never came
+        await asyncio.wait_for(deciding, 10)
+    finally:
+        gate.set()
+    assert "1 row(s) still on their way after 0 s: cut, acted on again at the next start" in caplog.text
+    assert await effects(bot.settings) == [(OutboxState.PENDING, DeliveryState.STARTED)]
+    assert await restarted(fake, bot.settings) == 2
+    assert await effects(bot.settings) == [(OutboxState.SENT, DeliveryState.DONE)]

@@ -10,6 +10,7 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.cli._common import add_db_option, club_config
@@ -142,8 +143,9 @@ async def serve(
     config: Config, *, stop: asyncio.Event | None = None, standby: bool = False, endpoint: Endpoint | None = None
 ) -> None:
     """Every configured platform over one database and one desk, until SIGTERM or SIGINT (or `stop` is set):
-    then the adapters stop in order (Telegram confirms the updates it fetched, so nothing is handled twice after
-    a restart) and the database closes. On SQLite one bot per database: a second process is refused
+    then the platforms stop taking input (Telegram confirms the updates it fetched, so nothing is handled twice
+    after a restart), the chat effects on their way end and are recorded (`_wind_down`), the platforms close, and
+    the database closes last. On SQLite one bot per database: a second process is refused
     (bot/dblock.py). On PostgreSQL several processes serve one database at once: each acts on deadlines and
     delivers what it can reach from the start, and the one holding the club's gateway lock receives the
     platforms' events; the others stand by for it (`standby` changes nothing there: every process does).
@@ -225,6 +227,7 @@ async def _serve_app(
             log.info("holding the gateway: this process receives the club's events")
             watchers.append(asyncio.ensure_future(gateway.watch()))
         report = Report()  # `sudija check` once the platforms are connected, before the desk acts
+        stopping_input: list[Callable[[], Awaitable[None]]] = []  # each platform's first step of a stop
         if config.discord.token is not None:
             from bot.discord import start_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
 
@@ -236,6 +239,7 @@ async def _serve_app(
             from bot.discord.check import discord_findings  # noqa: PLC0415 (a sub-command loads only what it runs)
 
             report.add("discord", discord_findings(bot, config))
+            stopping_input.append(_as_async(bot.stop_events))
         if config.telegram.token is not None:
             from bot.telegram.adapter import TelegramAdapter  # noqa: PLC0415 (a sub-command loads only what it runs)
             from bot.telegram.check import telegram_findings  # noqa: PLC0415 (a sub-command loads only what it runs)
@@ -245,6 +249,9 @@ async def _serve_app(
             await stack.enter_async_context(telegram)
             served.platforms["telegram"] = lambda: bool(telegram.application.running)
             report.add("telegram", await telegram_findings(telegram.application.bot, config))
+            stopping_input.append(telegram.stop_input)
+        # Unwound first, before the platforms close (the callbacks above): see `_wind_down`.
+        stack.push_async_callback(_wind_down, app, stopping_input, config.outbox.stop_grace_seconds)
         words = Catalogue(config.language, config.timezone)  # the club's, as the operator reads the start
         for finding in report.findings:
             (log.error if finding.fatal else log.warning)("%s", finding.line(words))
@@ -265,3 +272,24 @@ async def _serve_app(
             for task in watchers:
                 task.cancel()
         log.info("stopping")
+
+
+async def _wind_down(app: App, stopping_input: list[Callable[[], Awaitable[None]]], grace: float) -> None:
+    """The first steps of a stop, before the platforms close and then the database: (1) no platform takes new
+    input (Telegram's long poll ends, its updates confirmed; Discord's gateway events are dropped), so nothing
+    new is decided from them and no poll of this process is left to cut the next one's short; (2) the chat
+    outbox leases no row any more and lets the effects on their way end and be recorded, for at most `grace`
+    seconds (`OutboxEngine.wind_down`): one Telegram or Discord already has is recorded sent, not sent again
+    after the restart. What is cut then, and what is pending, waits in the outbox for the next start."""
+    try:
+        for stop_input in stopping_input:
+            await stop_input()
+    finally:
+        await app.desk.delivery.chat_outbox.wind_down(grace)
+
+
+def _as_async(step: Callable[[], None]) -> Callable[[], Awaitable[None]]:
+    async def run() -> None:
+        step()
+
+    return run

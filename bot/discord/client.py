@@ -124,6 +124,13 @@ class SudijaBot(discord.Client):
         await self.desk.record_synced(PLATFORM, what, digest)
         return True
 
+    def stop_events(self) -> None:
+        """No new gateway events reach the desk: the connection's table of parsers (the one the gateway looks
+        each dispatch up in) is emptied, so every event from now on is dropped as unknown — a slash command, a
+        press, a message alike — while the connection keeps its heartbeat and the HTTP session stays open for the
+        answers and deliveries under way. The first step of a stop (bot/cli/run.py); `close` ends the rest."""
+        self._connection.parsers.clear()
+
     async def close(self) -> None:
         await self.member_list.stop()
         await super().close()

@@ -96,12 +96,21 @@ class TelegramAdapter:
         self.rolled = asyncio.get_running_loop().create_task(self.handlers.roll_call(), name="telegram-roll-call")
         freeze_startup_heap()
 
-    async def stop(self) -> None:
+    async def stop_input(self) -> None:
+        """No new input: the roll call is cancelled, the long poll ends and the updates fetched are confirmed to
+        Telegram (PTB's `Updater.stop`), while the bot's client stays open for the requests under way and the
+        handlers running go on. The first step of a stop (bot/cli/run.py): no poll of this process cuts the next
+        one's short."""
         rolled, self.rolled = self.rolled, None
         await cancelled(rolled)
+        updater = self.application.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+
+    async def stop(self) -> None:
+        """Stop taking updates, let the handlers running end (PTB's `Application.stop`), then close the client."""
         application = self.application
-        if application.updater is not None and application.updater.running:
-            await application.updater.stop()
+        await self.stop_input()
         if application.running:
             await application.stop()
         await application.shutdown()

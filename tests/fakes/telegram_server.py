@@ -684,6 +684,7 @@ class FakeTelegram:
         self._group_ids = itertools.count(1)
         self._query_ids = itertools.count(4_000_000_000_000_001)
         self._failures: dict[str, list[BotApiError]] = {}
+        self._held_answers: dict[str, asyncio.Event] = {}
         self._poll_generation = 0
         self._wake = asyncio.Event()
         self._changed = asyncio.Condition()
@@ -863,6 +864,12 @@ class FakeTelegram:
         parameters = {"retry_after": retry_after} if retry_after is not None else None
         bucket = self._failures.setdefault(method.lower(), [])
         bucket.extend(BotApiError(code, description, parameters) for _ in range(times))
+
+    def hold_answers(self, method: str) -> asyncio.Event:
+        """Requests of ``method`` are taken as Telegram takes them, but each answer waits until the returned event
+        is set: a slow network, where the bot waits for the answer to what Telegram has already done."""
+        gate = self._held_answers[method.lower()] = asyncio.Event()
+        return gate
 
     def flood(
         self,
@@ -1171,6 +1178,9 @@ class FakeTelegram:
             return web.json_response(body, status=error.code)
         record.ok, record.result = True, result
         await self._notify()
+        gate = self._held_answers.get(method.lower())
+        if gate is not None:
+            await gate.wait()
         return web.json_response({"ok": True, "result": result})
 
     async def _notify(self) -> None:
