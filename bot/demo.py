@@ -20,8 +20,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.desk import Desk
+from bot.i18n.problems import english
 from bot.messages import Catalogue
-from rules.gamelog import Game, GameStatus, LogError
+from rules.gamelog import Game, GameStatus
 from rules.generator import generate_game
 from rules.logfile import decode
 from rules.members import JUDGING_ROLES, Role
@@ -99,7 +100,7 @@ def example_games(directory: Path = EXAMPLES) -> list[Game]:
     for path in sorted(p for p in directory.iterdir() if p.is_file() and p.suffix in (".json", ".jsonl")):
         decoded = decode(path.read_bytes(), path.name)
         if decoded.problems:
-            raise LogError([f"{path.name}: {problem}" for problem in decoded.problems])
+            raise ValueError(f"{path.name}: {english(decoded.problems)}")
         games += [check_game(document.value) for document in decoded.documents]
     return games
 

@@ -1,7 +1,8 @@
 """The import of game-log files: paths → files → games → storage, with the report (`sudija import`).
 
 A file is the unit of atomicity: when any game in it is unreadable or not a legal game, nothing of that file is
-stored and every problem is reported (the file, the place in it, the game, hand and trick, what is wrong). The
+stored and every problem is reported (the file, the place in it, the game, hand and trick, what is wrong): each a
+`rules.problems.Problem`, written in the reader's language when the report is shown (`ImportReport.messages`). The
 games of a valid file are stored in one transaction by `storage.games.GameStore.store`, which also decides what
 is unchanged (the same canonical log again) and what is refused (a changed log of a game the desk refers to).
 At import the paper is computed for every game whose log records score entries (`rules.paper.cross_check`);
@@ -27,13 +28,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.i18n.problems import problem_text
 from bot.messages import Catalogue
 from bot.workers import background_worker, give_up, warm_up
-from rules.gamelog import LogError, read_game
-from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, place_order, plan, size_text, unpack
+from rules.gamelog import LogError, nick_phrase, read_game
+from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, plan, size_text, unpack
 from rules.nicknames import DEFAULT_SCRIPTS, NickRefused, check_scripts
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
+from rules.problems import Key, Phrase, Place, Problem, Word, place_order
 from rules.validation import validate_game
 from storage.database import Database, open_database
 from storage.games import GameRow
@@ -88,8 +91,8 @@ class PieceResult:
     """What a worker made of one piece: rows ready to store (with their places) and the problems."""
 
     rows: list[GameRow] = field(default_factory=list)
-    places: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    places: list[Place] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     documents: int = 0
     hands: int = 0
 
@@ -99,19 +102,19 @@ def prepare_piece(piece: Piece, lang: str = "sr") -> PieceResult:
     decoded = decode_piece(piece)
     result = PieceResult(problems=decoded.problems, documents=len(decoded.documents))
     for document in decoded.documents:
-        prefix = f"{document.place}: " if document.place else ""
+        place = document.place
         try:
             game, canonical = read_game(document.value)
             problems = validate_game(game)
         except LogError as exc:
-            result.problems.extend(prefix + problem for problem in exc.problems)
+            result.problems.extend(problem.within(place) for problem in exc.problems)
             continue
         except (RecursionError, OverflowError, ValueError, TypeError) as exc:  # a shape no check foresaw yet
-            log.exception("a game the reader did not expect at %s", document.place or "the file")
-            result.problems.append(f"{prefix}the game cannot be read ({type(exc).__name__}); it is not imported")
+            log.exception("a game the reader did not expect at %s", str(place) or "the file")
+            result.problems.append(Problem.of(Key.UNEXPECTED, place, kind=type(exc).__name__))
             continue
         if problems:
-            result.problems.extend(prefix + problem for problem in problems)
+            result.problems.extend(problem.within(place) for problem in problems)
             continue
         if result.problems:
             continue  # the file will not be imported: do not spend time preparing the rest
@@ -136,8 +139,8 @@ class FileReport:
     hands: int = 0  # hands of the games stored (new or replaced)
     imported: int = 0
     unchanged: int = 0
-    refused: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    refused: list[Problem | str] = field(default_factory=list)
+    problems: list[Problem | str] = field(default_factory=list)  # a text: from a result file older than Problem
     differing: int = 0  # stored games whose recorded score differs from the paper
 
     @property
@@ -179,15 +182,16 @@ class ImportReport:
         """0 when everything was imported (or already there), 1 when anything was refused or invalid."""
         return 0 if all(f.ok for f in self.files) else 1
 
-    def messages(self) -> list[str]:
-        """Every problem and refusal, each naming its file."""
+    def messages(self, t: Callable[..., str] | None = None) -> list[str]:
+        """Every problem and refusal, each naming its file, in the words of the catalogue `t` (default English)."""
+        t = t or Catalogue("en").t
         lines: list[str] = []
         for report in self.files:
-            lines.extend(f"{report.path}: {problem}" for problem in report.problems)
+            path = report.path
+            lines.extend(t("log.report.problem", path=path, problem=problem_text(p, t)) for p in report.problems)
             if report.problems:
-                count = _count(len(report.problems), "problem")
-                lines.append(f"{report.path}: nothing imported from this file ({count})")
-            lines.extend(f"{report.path}: refused: {why}" for why in report.refused)
+                lines.append(t("log.report.nothing", path=path, count=len(report.problems)))
+            lines.extend(t("log.report.refused", path=path, why=problem_text(p, t)) for p in report.refused)
         return lines
 
     def summary(self, t: Callable[..., str] | None = None) -> list[str]:
@@ -209,10 +213,6 @@ class ImportReport:
         return lines
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
 # --------------------------------------------------------------------------------------------- the import
 
 
@@ -229,10 +229,7 @@ def read_limited(path: Path, limits: Limits = LIMITS) -> bytes:
         data = handle.read(limits.text_bytes + 1)
     if len(data) > limits.text_bytes:
         raise FileProblem(
-            [
-                f"the file is bigger than {size_text(limits.text_bytes)}; at most that much is read "
-                "from one file: split it into smaller files"
-            ]
+            [Problem.of(Key.FILE_TOO_BIG, size=size_text(len(data)), size_limit=size_text(limits.text_bytes))]
         )
     return data
 
@@ -243,7 +240,7 @@ def _plan_file(path: Path, limits: Limits, piece_bytes: int) -> Plan:
     except FileProblem as exc:
         return Plan(None, problems=list(exc.problems))
     except OSError as exc:
-        return Plan(None, problems=[f"cannot read the file: {exc.strerror or exc}"])
+        return Plan(None, problems=[Problem.of(Key.CANNOT_READ_FILE, error=str(exc.strerror or exc))])
     return plan(text, path.name, limits, piece_bytes)
 
 
@@ -337,49 +334,57 @@ async def import_files(
     return report
 
 
-def _foreign(row: GameRow, scripts: Sequence[str]) -> list[str]:
+def _foreign(row: GameRow, scripts: Sequence[str], place: Place) -> list[Problem]:
     """Each player of the game whose nickname has a letter outside the club's scripts (`[club] scripts`)."""
     found = []
+    where = Place(game=row.number).within(place)
     for seat, nick in enumerate(row.players, start=1):
         try:
             check_scripts(nick, scripts)
         except NickRefused as problem:
-            found.append(f"player {seat} {ascii(nick)[:60]}: {problem}")
+            found.append(
+                Problem.of(Key.PLAYER_SCRIPT, where, seat=seat, nick=ascii(nick)[:60], why=nick_phrase(problem))
+            )
     return found
 
 
 async def _finish_file(db: Database, job: _FileJob, now: datetime, scripts: Sequence[str]) -> FileReport:
     report = FileReport(str(job.path))
-    problems = list(job.plan.problems)
+    problems: list[Problem] = list(job.plan.problems)
     rows: list[GameRow] = []
-    first_place: dict[int, str] = {}
+    first_place: dict[int, Place] = {}
     for future in job.futures:
         part = await future
         problems.extend(part.problems)
         for row, place in zip(part.rows, part.places, strict=True):
             earlier = first_place.get(row.number)
             if earlier is not None:
-                problems.append(
-                    f"{place}: game {row.number} is in the file twice (also at {earlier or 'the start'}); "
-                    "a file holds each game once"
-                )
+                problems.append(Problem.of(Key.GAME_TWICE, place, game=row.number, earlier=_place_phrase(earlier)))
             else:
-                first_place[row.number] = place or "the file"
-            problems.extend(
-                f"{place + ': ' if place else ''}game {row.number}: {why}" for why in _foreign(row, scripts)
-            )
+                first_place[row.number] = place
+            problems.extend(_foreign(row, scripts, place))
             rows.append(row)
     if problems:
-        report.problems = sorted(problems, key=place_order)
+        problems.sort(key=place_order)
+        report.problems = list(problems)
         return report
     report.games = len(rows)
     outcome = await db.games.store(rows, now)
     report.imported = outcome.imported
     report.unchanged = outcome.unchanged
-    report.refused = outcome.refused
+    report.refused = list(outcome.refused)
     report.hands = outcome.hands
     report.differing = sum(1 for row in rows if row.cross_check)
     return report
+
+
+def _place_phrase(place: Place) -> Phrase:
+    """Where in its file a game was first met, as words: its line or item, or the file's start."""
+    if place.line is not None:
+        return Phrase.of("log.at.line", line=place.line)
+    if place.item is not None:
+        return Phrase.of("log.at.item", item=place.item)
+    return Phrase(Word.START_OF_FILE)
 
 
 def _size(path: Path) -> int:

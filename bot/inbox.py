@@ -41,7 +41,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from bot.i18n.problems import problem_from_json, problem_json
 from bot.importer import FileReport, ImportReport, find_files, import_files
+from bot.messages import Catalogue
 from bot.tasks import cancelled
 from rules.nicknames import DEFAULT_SCRIPTS
 from storage.database import Database, is_busy
@@ -384,11 +386,14 @@ async def import_logs(
 
 
 def report_json(report: ImportReport, names: dict[str, str] | None = None) -> dict[str, Any]:
-    """An import's report as a result: its files, each named as the command named it (`names`: copy → name)."""
+    """An import's report as a result: its files, each named as the command named it (`names`: copy → name), their
+    problems and refusals as values (`bot.i18n.problems.problem_json`), written in the reader's language when read."""
     files = []
     for file in report.files:
-        data = dataclasses.asdict(file)
+        data = {f.name: getattr(file, f.name) for f in dataclasses.fields(FileReport)}
         data["path"] = (names or {}).get(file.path, file.path)
+        data["problems"] = [p if isinstance(p, str) else problem_json(p) for p in file.problems]
+        data["refused"] = [p if isinstance(p, str) else problem_json(p) for p in file.refused]
         files.append(data)
     return {"ok": report.exit_status == 0, "files": files}
 
@@ -396,7 +401,13 @@ def report_json(report: ImportReport, names: dict[str, str] | None = None) -> di
 def result_report(result: dict[str, Any]) -> ImportReport:
     """The report an import's result holds (what `sudija import` prints of it)."""
     fields = {f.name for f in dataclasses.fields(FileReport)}
-    return ImportReport([FileReport(**{k: v for k, v in f.items() if k in fields}) for f in result.get("files", [])])
+    files = []
+    for data in result.get("files", []):
+        file = FileReport(**{k: v for k, v in data.items() if k in fields})
+        file.problems = [problem_from_json(p) for p in file.problems]
+        file.refused = [problem_from_json(p) for p in file.refused]
+        files.append(file)
+    return ImportReport(files)
 
 
 class Outcome(StrEnum):
@@ -607,7 +618,7 @@ class InboxWorker:
         report = await import_logs(self.db, [path for path, _ in settled], now, self.lang, self.scripts)
         for path, signature in settled:
             watch.imported(path, signature)
-        for line in report.messages():
+        for line in report.messages(Catalogue(self.lang).t):
             log.warning("watched folder: %s", line)
         log.info(
             "watched folder: %s file(s) read, %s game(s) imported, %s unchanged",

@@ -14,7 +14,7 @@ Rules (format v1, fixed for the whole project; see ``docs/game-log.md``):
   the third holds the highest bid or said igra: he is the declarer.
 
 `Auction` is a small mutable state machine on plain ints so the validator can run a whole log through it
-quickly; `run_auction` replays a recorded call list and reports every problem in words for people.
+quickly; `run_auction` replays a recorded call list and reports every problem (`rules.problems`).
 """
 
 from __future__ import annotations
@@ -23,20 +23,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rules.gamelog import Contract, Strain
+from rules.problems import Key, Phrase, Place, Problem, Problems, Word
 
 NUMBERS = ("2", "3", "4", "5", "6", "7")
 LEVEL_NAMES = {2: "pik", 3: "karo", 4: "herc", 5: "tref", 6: "betl", 7: "sans"}
 
 
-def call_text(call: str) -> str:
-    """A call for people: ``2 (pik)``, ``mogu``."""
+def call_phrase(call: str) -> Phrase:
+    """A call in the reader's words: ``2 (pik)``, ``dalje``."""
     if call in NUMBERS:
-        return f"{call} ({LEVEL_NAMES[int(call)]})"
-    return call
+        return Phrase.of(Word.CALL_NUMBER, call=call, strain=Phrase(f"term.{LEVEL_NAMES[int(call)]}"))
+    return Phrase(f"term.bid.{call}")
 
 
-class AuctionError(ValueError):
-    """A call that is not legal at this point of the auction."""
+class AuctionError(Problems):
+    """A call that is not legal at this point of the auction (`problems`: why)."""
 
 
 class Auction:
@@ -93,44 +94,46 @@ class Auction:
             return holder is not None and holder != seat and self.priority(seat) < self.priority(holder)
         return call in NUMBERS and int(call) > self.level
 
-    def problem(self, seat: int, call: str, names: Sequence[str] = ("seat 1", "seat 2", "seat 3")) -> str | None:
-        """Why `seat` may not say `call` now, in words for people; None when the call is legal."""
+    def problem(self, seat: int, call: str, names: Sequence[str] = ("seat 1", "seat 2", "seat 3")) -> Problem | None:
+        """Why `seat` may not say `call` now (`rules.problems`); None when the call is legal."""
         who = names[seat]
-        said = call_text(call)
+        known = call in NUMBERS or call in ("dalje", "mogu", "igra")
+        said: Phrase | str = call_phrase(call) if known else call
         if self.turn is None:
-            return f"{who} says {said} but the auction is already over"
+            return Problem.of(Key.BID_AFTER_END, who=who, call=said)
         if seat != self.turn:
-            why = " (already out after dalje)" if self.out[seat] else ""
-            return f"{who} says {said} out of turn{why}; it is {names[self.turn]}'s turn"
+            key = Key.BID_OUT_AFTER_DALJE if self.out[seat] else Key.BID_OUT_OF_TURN
+            return Problem.of(key, who=who, call=said, turn=names[self.turn])
         if self.igra_by is not None and call != "dalje":
-            return f"{who} says {said} but after {names[self.igra_by]}'s igra the others may only say dalje"
+            return Problem.of(Key.BID_AFTER_IGRA, who=who, call=said, bidder=names[self.igra_by])
         if call == "dalje":
             return None
         if call == "igra":
             if self.spoken[seat]:
-                return f"{who} says igra but igra is allowed only as a player's first call"
+                return Problem.of(Key.IGRA_NOT_FIRST, who=who)
             return None
         if call == "mogu":
             if self.holder is None:
-                return f"{who} says mogu but nobody has bid yet, there is nothing to hold"
+                return Problem.of(Key.MOGU_NOTHING, who=who)
             if self.holder == seat:
-                return f"{who} says mogu but already holds the bid"
+                return Problem.of(Key.MOGU_HOLDS, who=who)
             if self.priority(seat) > self.priority(self.holder):
-                return (
-                    f"{who} says mogu without priority over {names[self.holder]}, who bid "
-                    f"{call_text(str(self.level))}; only a higher bid or dalje is possible"
+                return Problem.of(
+                    Key.MOGU_NO_PRIORITY, who=who, holder=names[self.holder], bid=call_phrase(str(self.level))
                 )
             return None
         if call in NUMBERS:
             if int(call) <= self.level:
-                return f"{who} bids {said} but the bid is already {call_text(str(self.level))}; a bid must be higher"
+                return Problem.of(Key.BID_NOT_HIGHER, who=who, call=said, bid=call_phrase(str(self.level)))
             return None
-        return f"{who} says {call!r}, which is not a call (dalje, mogu, igra, 2 to 7)"
+        return Problem.of(Key.NOT_A_CALL, who=who, value=repr(call))
 
     def call(self, seat: int, call: str) -> None:
         """Make a call; raise `AuctionError` when it is not legal."""
         if not self.is_legal(seat, call):
-            raise AuctionError(str(self.problem(seat, call)))
+            problem = self.problem(seat, call)
+            assert problem is not None
+            raise AuctionError([problem])
         self._apply(seat, call)
 
     def _apply(self, seat: int, call: str) -> None:
@@ -171,21 +174,15 @@ class Auction:
         """The lowest contract level the declarer may name: his held bid, or with igra the highest number bid."""
         return max(self.level, 2)
 
-    def contract_problem(self, contract: Contract) -> str | None:
+    def contract_problem(self, contract: Contract) -> Problem | None:
         """Why `contract` does not fit this finished auction; None when it fits."""
         if self.declarer is None:
-            return "nobody won the auction, so there can be no contract"
+            return Problem.of(Key.CONTRACT_NO_AUCTION)
         if contract.igra != self.igra:
-            if self.igra:
-                return "the declarer said igra, so the contract must be marked igra"
-            return "the declarer did not say igra in the auction, so the contract cannot be igra"
+            return Problem.of(Key.CONTRACT_MUST_BE_IGRA if self.igra else Key.CONTRACT_CANNOT_BE_IGRA)
         if contract.strain.level < self.min_level():
-            if self.igra:
-                return (
-                    f"the contract {contract.describe()} is lower than the highest bid before the igra, "
-                    f"{call_text(str(self.level))}"
-                )
-            return f"the contract {contract.describe()} is lower than the winning bid {call_text(str(self.level))}"
+            key = Key.CONTRACT_BELOW_IGRA if self.igra else Key.CONTRACT_BELOW_BID
+            return Problem.of(key, contract=contract.phrase, bid=call_phrase(str(self.level)))
         return None
 
     def allowed_contracts(self) -> list[Contract]:
@@ -200,7 +197,7 @@ class AuctionResult:
     """A recorded auction replayed: where it stopped and every problem found (empty when legal)."""
 
     auction: Auction
-    problems: tuple[str, ...]
+    problems: tuple[Problem, ...]
 
     @property
     def over(self) -> bool:
@@ -216,10 +213,12 @@ def run_auction(
 ) -> AuctionResult:
     """Replay recorded ``(seat, call)`` pairs; the first illegal call stops the replay and is reported."""
     auction = Auction(dealer)
-    problems: list[str] = []
+    problems: list[Problem] = []
     for number, (seat, call) in enumerate(calls, start=1):
         if not auction.is_legal(seat, call):
-            problems.append(f"bid {number}: {auction.problem(seat, call, names)}")
+            problem = auction.problem(seat, call, names)
+            assert problem is not None
+            problems.append(problem.within(Place(bid=number)))
             break
         auction._apply(seat, call)
     return AuctionResult(auction, tuple(problems))
@@ -235,7 +234,7 @@ def seats_for(dealer: int, calls: Iterable[str]) -> list[tuple[int, str]]:
     for call in calls:
         seat = auction.turn
         if seat is None:
-            raise AuctionError(f"the auction is already over before {call_text(call)}")
+            raise AuctionError([Problem.of(Key.AUCTION_OVER_BEFORE, call=call_phrase(call))])
         auction.call(seat, call)
         out.append((seat, call))
     return out

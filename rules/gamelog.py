@@ -2,15 +2,16 @@
 
 A log is what the club's game server records about one game (partija). This module turns decoded JSON into
 frozen dataclasses and reports *every* structural problem (a missing or mistyped field, a bad card, an unknown
-player) at once. Whether the game is a legal preferans game is `rules.validation`'s business; the JSON text,
-files and gzip are `rules.logfile`'s. The format is documented in ``docs/game-log.md``.
+player) at once, each a `rules.problems.Problem` (a key, its values, its place). Whether the game is a legal
+preferans game is `rules.validation`'s business; the JSON text, files and gzip are `rules.logfile`'s.
+The format is documented in ``docs/game-log.md``.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import Enum, StrEnum
 from typing import Any
@@ -19,6 +20,7 @@ from rules.cards import DECK, RANKS, Card, Suit
 from rules.limits import MAX_DEPTH, MAX_INT, depth_problem, number_text, shown, too_deep
 from rules.members import MAX_NICK
 from rules.nicknames import NickRefused, check_nick, identity_key, is_clean
+from rules.problems import NOWHERE, Key, Phrase, Place, Problem, Problems, Value, Word
 
 FORMAT = "sudija-game-log/1"
 
@@ -78,6 +80,12 @@ class Contract:
 
     def describe(self) -> str:
         return ("igra " if self.igra else "") + self.strain.serbian
+
+    @property
+    def phrase(self) -> Phrase:
+        """The contract in the reader's words (the catalogue's ``term.*``): herc, igra herc."""
+        strain = Phrase(f"term.{self.strain.serbian}")
+        return Phrase.of("term.igra", strain=strain) if self.igra else strain
 
 
 class Decision(Enum):
@@ -159,28 +167,33 @@ class Game:
         return self.rated and not self.ai
 
 
-class LogError(ValueError):
-    """A log that cannot be read or is not a legal game; `problems` lists every reason, in words for people."""
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = list(problems)
+class LogError(Problems):
+    """A log that cannot be read or is not a legal game; `problems` lists every reason (`rules.problems`)."""
 
 
 def parse_time(value: object) -> datetime:
-    """An ISO 8601 time with a zone (``2026-11-25T21:10:00Z``), returned in UTC."""
+    """An ISO 8601 time with a zone (``2026-11-25T21:10:00Z``), returned in UTC; `TimeRefused` says why not."""
     if not isinstance(value, str):
-        raise ValueError(f"expected a time like 2026-11-25T21:10:00Z, got {shown(value)}")
+        raise TimeRefused(f"expected a time like 2026-11-25T21:10:00Z, got {shown(value)}", Key.TIME_NOT_TEXT)
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise ValueError(f"not a time: {shown(value)} (write it like 2026-11-25T21:10:00Z)") from None
+        raise TimeRefused(f"not a time: {shown(value)} (write it like 2026-11-25T21:10:00Z)", Key.TIME_BAD) from None
     if moment.tzinfo is None:
-        raise ValueError(f"time {shown(value)} has no zone: add Z for UTC or an offset like +01:00")
+        raise TimeRefused(f"time {shown(value)} has no zone: add Z for UTC or an offset like +01:00", Key.TIME_NO_ZONE)
     try:
         return moment.astimezone(UTC)
     except OverflowError:  # e.g. 9999-12-31T23:59:59-01:00 lies beyond the year 9999 in UTC
-        raise ValueError(f"time {shown(value)} is out of range (years 1 to 9999 in UTC)") from None
+        raise TimeRefused(f"time {shown(value)} is out of range (years 1 to 9999 in UTC)", Key.TIME_RANGE) from None
+
+
+class TimeRefused(ValueError):
+    """A text that is no time: the message is the game-server protocol's English (`bot.gameserver`), `key` the
+    problem a log reader reports (`rules.problems`)."""
+
+    def __init__(self, message: str, key: Key) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 def format_time(moment: datetime) -> str:
@@ -189,33 +202,39 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+_KINDS = {int: Word.WHOLE_NUMBER, bool: Word.TRUE_FALSE, str: Word.TEXT, list: Word.LIST, dict: Word.OBJECT}
+_STATUS_WORDS = {
+    GameStatus.FINISHED: Word.FINISHED,
+    GameStatus.INTERRUPTED: Word.INTERRUPTED,
+    GameStatus.IN_PROGRESS: Word.IN_PROGRESS,
+}
+
+
+def status_word(status: GameStatus) -> Phrase:
+    """A game's status as a word of the reader's language."""
+    return Phrase(_STATUS_WORDS[status])
+
+
 class _Reader:
     """Collects problems while reading one game so the admin sees all of them at once."""
 
-    def __init__(self, where: str) -> None:
-        self.where = where
-        self.problems: list[str] = []
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
 
-    def fail(self, where: str, message: str) -> None:
-        self.problems.append(f"{where}: {message}")
+    def fail(self, where: Place, key: Key, /, **values: Value) -> None:
+        self.problems.append(Problem.of(key, where, **values))
 
     def get(
-        self, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str, required: bool = True
+        self, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: Place, required: bool = True
     ) -> Any:
         if key not in obj:
             if required:
-                self.fail(where, f"the field '{key}' is missing")
+                self.fail(where, Key.FIELD_MISSING, field=key)
             return None
         value = obj[key]
         if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
-            expected = {
-                int: "a whole number",
-                bool: "true or false",
-                str: "text",
-                list: "a list",
-                dict: "an object",
-            }.get(kind if isinstance(kind, type) else object, "another type")
-            self.fail(where, f"the field '{key}' must be {expected}, not {json_repr(value)}")
+            expected = _KINDS.get(kind if isinstance(kind, type) else object, Word.OTHER_TYPE)
+            self.fail(where, Key.FIELD_TYPE, field=key, kind=Phrase(expected), value=json_repr(value))
             return None
         return value
 
@@ -228,50 +247,42 @@ def parse_game(doc: object) -> Game:
     """Read one game document; raise `LogError` listing every structural problem found.
 
     A well-formed document in the usual spelling is read by a fast path (dictionary look-ups, no problem
-    bookkeeping); anything it does not recognise at once is re-read by the careful reader, which words every
+    bookkeeping); anything it does not recognise at once is re-read by the careful reader, which names every
     problem. Both give equal games for the documents the fast path accepts.
     """
     return read_game(doc)[0]
 
 
 def _careful_game(doc: object) -> Game:
-    """The careful reader: collects every structural problem, in words for people."""
+    """The careful reader: collects every structural problem."""
     if not isinstance(doc, dict):
-        raise LogError([f"a game must be a JSON object, not {json_repr(doc)}"])
+        raise LogError([Problem.of(Key.GAME_NOT_OBJECT, value=json_repr(doc))])
     doc = _nfc_players(doc)
     number = doc.get("game")
-    label = f"game {number_text(number)}" if isinstance(number, int) and not isinstance(number, bool) else "game ?"
+    known = isinstance(number, int) and not isinstance(number, bool)
+    label = Place(game=number) if known else Place(game_unknown=True)
     deep = too_deep(doc)
     if deep is not None:
         deep_hand, name = depth_problem(deep)
-        where = label if deep_hand is None else f"{label}, hand {deep_hand}"
-        raise LogError(
-            [
-                f"{where}: the field '{shown(name)[1:-1]}' is nested more than {MAX_DEPTH} levels deep; "
-                "a game log is nested six levels at most, so the game is not read"
-            ]
-        )
-    r = _Reader(label)
+        where = label if deep_hand is None else replace(label, hand=deep_hand)
+        raise LogError([Problem.of(Key.NESTED_TOO_DEEP, where, field=shown(name)[1:-1], limit=MAX_DEPTH)])
+    r = _Reader()
     fmt = doc.get("format", FORMAT)
     if fmt != FORMAT:
-        r.fail(label, f"unknown format {json_repr(fmt)}; this version reads '{FORMAT}'")
+        r.fail(label, Key.FORMAT, value=json_repr(fmt), expected=FORMAT)
     number = r.get(doc, "game", int, label)
     if number is not None and number <= 0:
-        r.fail(label, "the game number must be positive")
+        r.fail(label, Key.GAME_NOT_POSITIVE)
     elif number is not None and number > MAX_INT:
-        r.fail(
-            label,
-            f"the field 'game' is {number_text(number)}, beyond 2^53 (9007199254740992), the largest "
-            "game number a log may hold",
-        )
+        r.fail(label, Key.GAME_TOO_BIG, value=number_text(number))
     rated = r.get(doc, "rated", bool, label)
     ai = r.get(doc, "ai", bool, label)
     size = r.get(doc, "bule", int, label)
     if size is not None and not (2 <= size <= 10_000 and size % 2 == 0):
-        r.fail(label, f"the game size 'bule' must be an even number from 2 to 10000, not {size}")
+        r.fail(label, Key.BULE_RANGE, value=number_text(size))
     refe_limit = r.get(doc, "refe_limit", int, label)
     if refe_limit is not None and not 0 <= refe_limit <= 100:
-        r.fail(label, f"'refe_limit' must be from 0 to 100, not {refe_limit}")
+        r.fail(label, Key.REFE_LIMIT_RANGE, value=number_text(refe_limit))
     players = _players(r, doc, label)
     status_text = r.get(doc, "status", str, label)
     status = None
@@ -279,20 +290,21 @@ def _careful_game(doc: object) -> Game:
         try:
             status = GameStatus(status_text)
         except ValueError:
-            r.fail(label, f"status must be in_progress, finished or interrupted, not {json_repr(status_text)}")
+            r.fail(label, Key.STATUS, value=json_repr(status_text))
     started_at = _time(r, doc, "started_at", label, required=True)
     ended_at = _time(r, doc, "ended_at", label, required=False)
     if status is GameStatus.IN_PROGRESS and ended_at is not None:
-        r.fail(label, "a game in progress has no 'ended_at'")
+        r.fail(label, Key.IN_PROGRESS_ENDED)
     if status in (GameStatus.FINISHED, GameStatus.INTERRUPTED) and ended_at is None and "ended_at" not in doc:
-        r.fail(label, f"a {status_text} game needs 'ended_at' (when it ended or was interrupted)")
+        assert status is not None
+        r.fail(label, Key.NEEDS_END, status=status_word(status))
     if started_at and ended_at and ended_at < started_at:
-        r.fail(label, "'ended_at' is before 'started_at'")
+        r.fail(label, Key.ENDS_BEFORE_START)
     abandoned = r.get(doc, "abandoned_by", list, label, required=False) or []
     abandoned_by: list[str] = []
     for nick in abandoned:
         if not isinstance(nick, str) or players is None or nick not in players:
-            r.fail(label, f"'abandoned_by' names {json_repr(nick)}, who is not one of the players")
+            r.fail(label, Key.ABANDONED_NOT_PLAYER, value=json_repr(nick))
         else:
             abandoned_by.append(nick)
     hands_raw = r.get(doc, "hands", list, label)
@@ -344,143 +356,150 @@ def _nfc_players(doc: dict[str, Any]) -> dict[str, Any]:
         return doc  # nested beyond reason: the reader refuses it for what it is
 
 
-def _players(r: _Reader, doc: Mapping[str, Any], where: str) -> tuple[str, str, str] | None:
+def nick_phrase(refused: NickRefused) -> Phrase:
+    """Why a nickname is refused, as the catalogue's ``nick.why.*`` entry."""
+    return Phrase(
+        refused.message_key, tuple((k, v if isinstance(v, int) else str(v)) for k, v in refused.values.items())
+    )
+
+
+def _players(r: _Reader, doc: Mapping[str, Any], where: Place) -> tuple[str, str, str] | None:
     raw = r.get(doc, "players", list, where)
     if raw is None:
         return None
     if len(raw) != 3 or not all(isinstance(p, str) and p.strip() for p in raw):
-        r.fail(where, f"'players' must list exactly three nicknames, got {json_repr(raw)}")
+        r.fail(where, Key.PLAYERS_THREE, value=json_repr(raw))
         return None
     refused = False
     for seat, nick in enumerate(raw, start=1):
         try:
             check_nick(nick)
         except NickRefused as problem:
-            r.fail(where, f"player {seat} {ascii(nick)[:60]}: {problem}")
+            r.fail(where, Key.PLAYER_NICK, seat=seat, nick=ascii(nick)[:60], why=nick_phrase(problem))
             refused = True
     if refused:
         return None
     if len({identity_key(p) for p in raw}) != 3:
-        r.fail(where, f"the three players must be different people, got {json_repr(raw)}")
+        r.fail(where, Key.PLAYERS_SAME, value=json_repr(raw))
         return None
     return (raw[0], raw[1], raw[2])
 
 
-def _time(r: _Reader, obj: Mapping[str, Any], key: str, where: str, required: bool) -> datetime | None:
+def _time(r: _Reader, obj: Mapping[str, Any], key: str, where: Place, required: bool) -> datetime | None:
     if key not in obj or (obj[key] is None and not required):
         if required:
-            r.fail(where, f"the field '{key}' is missing")
+            r.fail(where, Key.FIELD_MISSING, field=key)
         return None
     try:
         return parse_time(obj[key])
-    except ValueError as exc:
-        r.fail(where, f"'{key}': {exc}")
+    except TimeRefused as exc:
+        r.fail(where, exc.key, field=key, value=shown(obj[key]))
         return None
 
 
-def _seat(r: _Reader, value: object, players: tuple[str, str, str], where: str, what: str) -> int | None:
+def _seat(r: _Reader, value: object, players: tuple[str, str, str], where: Place, what: Phrase) -> int | None:
     if isinstance(value, str) and value in players:
         return players.index(value)
-    r.fail(where, f"{what} {json_repr(value)} is not one of the players {', '.join(players)}")
+    r.fail(where, Key.NOT_PLAYER, what=what, value=json_repr(value), players=", ".join(players))
     return None
 
 
-def _cards(r: _Reader, value: object, where: str, what: str) -> tuple[Card, ...] | None:
+def _cards(r: _Reader, value: object, where: Place, what: Phrase) -> tuple[Card, ...] | None:
     if not isinstance(value, list):
-        r.fail(where, f'{what} must be a list of cards like ["AS", "10H"], not {json_repr(value)}')
+        r.fail(where, Key.CARDS_NOT_LIST, what=what, value=json_repr(value))
         return None
     cards: list[Card] = []
     ok = True
     for item in value:
         try:
             cards.append(Card.parse(item))
-        except ValueError as exc:
-            r.fail(where, f"{what}: {exc}")
+        except ValueError:
+            r.fail(where, Key.NOT_A_CARD if isinstance(item, str) else Key.CARD_NOT_TEXT, what=what, value=shown(item))
             ok = False
     return tuple(cards) if ok else None
 
 
-def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], game: str) -> Hand | None:
-    where = f"{game}, hand {index}"
+def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], game: Place) -> Hand | None:
+    where = replace(game, hand=index)
     if not isinstance(raw, dict):
-        r.fail(where, f"a hand must be a JSON object, not {json_repr(raw)}")
+        r.fail(where, Key.HAND_NOT_OBJECT, value=json_repr(raw))
         return None
     before = len(r.problems)
     n = r.get(raw, "n", int, where)
     if n is not None and n != index:
-        r.fail(where, f"hands must be numbered 1, 2, 3 … in order; this one says n = {number_text(n)}")
-    dealer = _seat(r, raw.get("dealer"), players, where, "the dealer")
+        r.fail(where, Key.HAND_NUMBER, value=number_text(n))
+    dealer = _seat(r, raw.get("dealer"), players, where, Phrase(Word.DEALER))
     deal_raw = r.get(raw, "deal", dict, where)
     deal: list[tuple[Card, ...]] = []
     talon: tuple[Card, ...] | None = None
     if deal_raw is not None:
         for nick in players:
-            cards = _cards(r, deal_raw.get(nick), where, f"the deal of {nick}")
+            cards = _cards(r, deal_raw.get(nick), where, Phrase.of(Word.DEAL_OF, nick=nick))
             if cards is not None:
                 deal.append(cards)
-        talon = _cards(r, deal_raw.get("talon"), where, "the talon")
+        talon = _cards(r, deal_raw.get("talon"), where, Phrase(Word.TALON))
         extra = set(deal_raw) - set(players) - {"talon"}
         if extra:
-            r.fail(where, f"the deal names {', '.join(sorted(extra))}, who is not a player")
+            r.fail(where, Key.DEAL_EXTRA, names=", ".join(sorted(extra)))
     bids: list[Bid] = []
     for i, bid in enumerate(r.get(raw, "bids", list, where) or []):
+        at_bid = replace(where, bid=i + 1)
         if not isinstance(bid, dict):
-            r.fail(where, f'bid {i + 1} must be an object like {{"player": "ana", "call": "2"}}')
+            r.fail(at_bid, Key.BID_NOT_OBJECT)
             continue
-        seat = _seat(r, bid.get("player"), players, where, f"bid {i + 1}: the player")
+        seat = _seat(r, bid.get("player"), players, at_bid, Phrase(Word.BID_PLAYER))
         call = bid.get("call")
         if call not in CALLS:
-            r.fail(where, f"bid {i + 1}: {json_repr(call)} is not a call; use one of {', '.join(CALLS)}")
+            r.fail(at_bid, Key.CALL_UNKNOWN, value=json_repr(call), calls=", ".join(CALLS))
         elif seat is not None:
             bids.append(Bid(seat, call))
     declarer = None
     if raw.get("declarer") is not None:
-        declarer = _seat(r, raw.get("declarer"), players, where, "the declarer")
+        declarer = _seat(r, raw.get("declarer"), players, where, Phrase(Word.DECLARER))
     contract = None
     contract_raw = raw.get("contract")
     if contract_raw is not None:
         if not isinstance(contract_raw, dict):
-            r.fail(where, '\'contract\' must be an object like {"strain": "herc", "igra": false}')
+            r.fail(where, Key.CONTRACT_NOT_OBJECT)
         elif not isinstance(contract_raw.get("igra", False), bool):
-            r.fail(where, f"'contract': 'igra' must be true or false, not {json_repr(contract_raw.get('igra'))}")
+            r.fail(where, Key.CONTRACT_IGRA, value=json_repr(contract_raw.get("igra")))
         else:
+            strain_text = str(contract_raw.get("strain", ""))
             try:
-                contract = Contract(
-                    Strain.parse(str(contract_raw.get("strain", ""))), bool(contract_raw.get("igra", False))
-                )
-            except ValueError as exc:
-                r.fail(where, f"'contract': {exc}")
-    discards = _cards(r, raw.get("discards", []), where, "the discards") or ()
+                contract = Contract(Strain.parse(strain_text), bool(contract_raw.get("igra", False)))
+            except ValueError:
+                r.fail(where, Key.CONTRACT_STRAIN, value=shown(strain_text))
+    discards = _cards(r, raw.get("discards", []), where, Phrase(Word.DISCARDS)) or ()
     defense: dict[int, Decision] = {}
     defense_raw = raw.get("defense", {})
     if not isinstance(defense_raw, dict):
-        r.fail(where, "'defense' must be an object mapping each defender to follows, passes or calls")
+        r.fail(where, Key.DEFENSE_NOT_OBJECT)
     else:
         for nick, value in defense_raw.items():
-            seat = _seat(r, nick, players, where, "'defense' names")
+            seat = _seat(r, nick, players, where, Phrase(Word.DEFENSE))
             try:
                 decision = Decision(value)
             except ValueError:
-                r.fail(where, f"{nick}'s defense decision must be follows, passes or calls, not {json_repr(value)}")
+                r.fail(where, Key.DEFENSE_VALUE, nick=str(nick), value=json_repr(value))
                 continue
             if seat is not None:
                 defense[seat] = decision
     kontra: list[int] = []
     kontra_raw = raw.get("kontra", [])
     if not isinstance(kontra_raw, list):
-        r.fail(where, "'kontra' must list who gave kontra, rekontra, … in order")
+        r.fail(where, Key.KONTRA_NOT_LIST)
         kontra_raw = []
     for giver in kontra_raw:
-        seat = _seat(r, giver, players, where, "the kontra chain names")
+        seat = _seat(r, giver, players, where, Phrase(Word.KONTRA))
         if seat is not None:
             kontra.append(seat)
     tricks: list[tuple[Card, ...]] = []
     tricks_raw = raw.get("tricks", [])
     if not isinstance(tricks_raw, list):
-        r.fail(where, "'tricks' must be a list of tricks, each a list of cards in play order")
+        r.fail(where, Key.TRICKS_NOT_LIST)
     else:
         for t, trick in enumerate(tricks_raw):
-            cards = _cards(r, trick, f"{where}, trick {t + 1}", "the trick")
+            cards = _cards(r, trick, replace(where, trick=t + 1), Phrase(Word.TRICK))
             if cards is not None:
                 tricks.append(cards)
     score = _score(r, raw.get("score"), players, where)
@@ -504,28 +523,28 @@ def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], ga
     )
 
 
-def _score(r: _Reader, raw: object, players: tuple[str, str, str], where: str) -> dict[int, ScoreEntry] | None:
+def _score(r: _Reader, raw: object, players: tuple[str, str, str], where: Place) -> dict[int, ScoreEntry] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        r.fail(where, '\'score\' must map each player to {"bule": …, "supe_left": …, "supe_right": …}')
+        r.fail(where, Key.SCORE_NOT_OBJECT)
         return None
     score: dict[int, ScoreEntry] = {}
     for nick, entry in raw.items():
-        seat = _seat(r, nick, players, where, "'score' names")
+        seat = _seat(r, nick, players, where, Phrase(Word.SCORE))
         if seat is None:
             continue
         if not isinstance(entry, dict):
-            r.fail(where, f"{nick}'s score entry must be an object")
+            r.fail(where, Key.SCORE_ENTRY, nick=nick)
             continue
         values = {}
         for key in ("bule", "supe_left", "supe_right"):
             value = entry.get(key, 0)
             if isinstance(value, bool) or not isinstance(value, int):
-                r.fail(where, f"{nick}'s score '{key}' must be a whole number, not {json_repr(value)}")
+                r.fail(where, Key.SCORE_TYPE, nick=nick, field=key, value=json_repr(value))
                 value = 0
             elif abs(value) > 1_000_000:
-                r.fail(where, f"{nick}'s score '{key}' must be from -1000000 to 1000000, not {number_text(value)}")
+                r.fail(where, Key.SCORE_RANGE, nick=nick, field=key, value=number_text(value))
                 value = 0
             values[key] = value
         score[seat] = ScoreEntry(**values)
@@ -745,8 +764,8 @@ def _fast_hand(
     raw_score = raw.get("score")
     score = None
     if raw_score is not None:
-        reader = _Reader("")
-        score = _score(reader, raw_score, players, "")
+        reader = _Reader()
+        score = _score(reader, raw_score, players, NOWHERE)
         if reader.problems:
             raise _Slow
         keys += 1

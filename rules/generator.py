@@ -25,8 +25,9 @@ from datetime import UTC, datetime, timedelta
 
 from rules.auction import Auction, AuctionError
 from rules.cards import DECK, Card, Suit, parse_cards
-from rules.gamelog import Bid, Contract, Decision, Game, GameStatus, Hand, Strain
+from rules.gamelog import Bid, Contract, Decision, Game, GameStatus, Hand, LogError, Strain
 from rules.play import legal_mask
+from rules.problems import Place
 from rules.validation import validate_game, validate_hand
 
 CLUB_PLAYERS = (
@@ -297,7 +298,7 @@ def _auction_calls(dealer: int, calls: Sequence[str]) -> tuple[Auction, list[Bid
         try:
             auction.call(seat, call)
         except AuctionError as exc:
-            raise ValueError(f"bid {len(bids) + 1}: {exc}") from None
+            raise AuctionError([problem.within(Place(bid=len(bids) + 1)) for problem in exc.problems]) from None
         bids.append(Bid(seat, call))
     return auction, bids
 
@@ -854,8 +855,8 @@ def make_hand(
     * ``n``, ``ended_at``: the hand's number and end time (None makes an unfinished hand).
     * ``rng``, ``noise``: randomness for the random deal and the heuristics (default ``Random(0)``), and the
       chance of a random legal card in heuristic play (default 0: fully deterministic play).
-    * ``check``: run `rules.validation.validate_hand` and raise ValueError listing the problems (turn it off to
-      build illegal hands on purpose).
+    * ``check``: run `rules.validation.validate_hand` and raise `LogError` (a ValueError) with the problems (turn
+      it off to build illegal hands on purpose).
 
     Example: pik declared by seat 1 with a kontra from seat 2, played out by the heuristic::
 
@@ -931,7 +932,7 @@ def _checked(hand: Hand, players: Sequence[str], check: bool) -> Hand:
     if check:
         problems = validate_hand(hand, players)
         if problems:
-            raise ValueError("\n".join(problems))
+            raise LogError(problems)
     return hand
 
 
@@ -954,7 +955,7 @@ def make_game(
 
     The hands' dealers must rotate (0, 1, 2, 0 …). ``started_at`` defaults to five minutes before the first
     hand's end; ``ended_at`` (finished and interrupted games) to the last hand's end. With ``check`` the game is
-    validated and ValueError lists the problems.
+    validated and `LogError` (a ValueError) carries the problems.
     """
     numbered = tuple(dataclasses.replace(h, n=i + 1) for i, h in enumerate(hands))
     ends = [h.ended_at for h in numbered if h.ended_at is not None]
@@ -978,5 +979,5 @@ def make_game(
     if check:
         problems = validate_game(game)
         if problems:
-            raise ValueError("\n".join(problems))
+            raise LogError(problems)
     return game

@@ -13,7 +13,9 @@ from typing import Any
 
 from rules.cards import Card, cards_of, mask_of
 from rules.gamelog import Game, GameStatus, Hand, LogError, format_time, parse_game
+from rules.limits import shown
 from rules.play import first_leader, next_seat, replay
+from rules.problems import Key, Phrase, Problem, Problems, Value, Word
 from rules.validation import validate_next_hand
 
 DECK = frozenset(cards_of((1 << 32) - 1))
@@ -33,10 +35,29 @@ class LiveHand:
         return self.game.hands[-1]
 
 
-class LiveHandError(ValueError):
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
+class LiveHandError(Problems):
+    """The hand in progress does not fit the stored game: `problems` (`rules.problems`) say why."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(problems, "; ")
+
+
+def _refused(key: Key, /, **values: Value) -> LiveHandError:
+    return LiveHandError([Problem.of(key, **values)])
+
+
+def _cards(raw: object, what: Word) -> list[Card]:
+    """The cards of a list of card texts; `LiveHandError` naming the first that is none."""
+    if not isinstance(raw, list):
+        raise _refused(Key.CARDS_NOT_LIST, what=Phrase(what), value=shown(raw))
+    cards = []
+    for item in raw:
+        try:
+            cards.append(Card.parse(item))
+        except (TypeError, ValueError):
+            key = Key.NOT_A_CARD if isinstance(item, str) else Key.CARD_NOT_TEXT
+            raise _refused(key, what=Phrase(what), value=shown(item)) from None
+    return cards
 
 
 def with_hand_in_progress(game: Game, answer: Mapping[str, Any]) -> LiveHand:
@@ -44,20 +65,17 @@ def with_hand_in_progress(game: Game, answer: Mapping[str, Any]) -> LiveHand:
     ``current_trick`` and ``talon_seen``); `LiveHandError` with every problem when it does not fit."""
     doc = answer.get("hand")
     if not isinstance(doc, Mapping):
-        raise LiveHandError(["'hand' must be a hand in game-log format v1"])
+        raise _refused(Key.LIVE_HAND)
     doc = dict(doc)
     deal = doc.get("deal")
     talon_seen = answer.get("talon_seen", True)
     if not isinstance(talon_seen, bool):
-        raise LiveHandError(["'talon_seen' must be true or false"])
+        raise _refused(Key.LIVE_TALON_SEEN)
     if isinstance(deal, Mapping) and "talon" not in deal:
         deal = dict(deal)
         dealt: set[Card] = set()
         for cards in deal.values():
-            try:
-                dealt.update(Card.parse(c) for c in cards)
-            except (TypeError, ValueError) as exc:
-                raise LiveHandError([f"'hand.deal': {exc}"]) from None
+            dealt.update(_cards(cards, Word.DEAL_FIELD))
         deal["talon"] = [str(card) for card in sorted(DECK - dealt)]
         doc["deal"] = deal
         talon_seen = False
@@ -77,10 +95,10 @@ def with_hand_in_progress(game: Game, answer: Mapping[str, Any]) -> LiveHand:
     try:
         hand = parse_game(header).hands[0]
     except LogError as exc:
-        raise LiveHandError([f"'hand': {p}" for p in exc.problems[:5]]) from None
+        raise LiveHandError(exc.problems[:5]) from None
     n = doc.get("n")
     if type(n) is not int:
-        raise LiveHandError(["'hand.n' must be the hand's number"])
+        raise _refused(Key.LIVE_NUMBER)
     hand = replace(hand, n=n)
     problems = validate_next_hand(before, hand)
     if problems:
@@ -93,15 +111,12 @@ def _current_trick(hand: Hand, raw: object) -> tuple[tuple[int, Card], ...]:
     """The cards of the trick being played, each with the seat that played it: at most two (a third closes it
     into `tricks`), each in the hand of the seat whose turn it was."""
     if not isinstance(raw, list) or len(raw) > 2:
-        raise LiveHandError(["'current_trick' must list the 0 to 2 cards of the trick being played"])
-    try:
-        cards = tuple(Card.parse(item) for item in raw)
-    except (TypeError, ValueError) as exc:
-        raise LiveHandError([f"'current_trick': {exc}"]) from None
+        raise _refused(Key.LIVE_TRICK_SHAPE)
+    cards = tuple(_cards(raw, Word.CURRENT_TRICK))
     if not cards:
         return ()
     if hand.contract is None or hand.declarer is None or len(hand.tricks) == 10:
-        raise LiveHandError(["'current_trick': no trick is being played"])
+        raise _refused(Key.LIVE_NO_TRICK)
     holdings = [mask_of(cards) for cards in hand.deal]
     if not hand.contract.igra:
         holdings[hand.declarer] = (holdings[hand.declarer] | mask_of(hand.talon)) & ~mask_of(hand.discards)
@@ -112,8 +127,7 @@ def _current_trick(hand: Hand, raw: object) -> tuple[tuple[int, Card], ...]:
     for position, card in enumerate(cards):
         seat = next_seat(leader, position)
         if not holdings[seat] & ~played & card.mask:
-            whose = "is not in the hand of the player whose turn it is"
-            raise LiveHandError([f"'current_trick': {card.display()} {whose}"])
+            raise _refused(Key.LIVE_NOT_HELD, card=card.display())
         played |= card.mask
         out.append((seat, card))
     return tuple(out)

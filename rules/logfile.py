@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.limits import MAX_DEPTH, MAX_DIGITS
+from rules.problems import Key, Phrase, Place, Problem, Problems, Word, place_order
 from rules.strict_json import StrictJsonError, strict_loads
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -48,26 +49,22 @@ class Limits:
 LIMITS = Limits()
 
 
-class FileProblem(ValueError):
-    """The file as a whole cannot be read (bad gzip, too big, no games); `problems` says why, for people."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
+class FileProblem(Problems):
+    """The file as a whole cannot be read (bad gzip, too big, no games); `problems` says why (`rules.problems`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Document:
     """One decoded JSON value that should be a game, and where it is in the file."""
 
-    place: str  # "line 12", "item 3", or "" for a file that holds one document
+    place: Place  # line 12, item 3, or nowhere for a file that holds one document
     value: object
 
 
 @dataclass(slots=True)
 class Decoded:
     documents: list[Document] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # each starts with its place, e.g. "line 3: …"
+    problems: list[Problem] = field(default_factory=list)  # each with its place, e.g. line 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +80,7 @@ class Piece:
 class Plan:
     form: Form | None
     pieces: list[Piece] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
 
 def base_name(name: str) -> str:
@@ -108,16 +105,10 @@ def unpack(data: bytes, name: str = "", limits: Limits = LIMITS) -> bytes:
     if data[:2] == GZIP_MAGIC:
         return _gunzip(data, limits.text_bytes)
     if name.lower().endswith(".gz"):
-        raise FileProblem(
-            ["the file is named .gz but is not gzip-compressed (it does not start with the gzip signature 1f 8b)"]
-        )
+        raise FileProblem([Problem.of(Key.NOT_GZIP)])
     if len(data) > limits.text_bytes:
-        raise FileProblem(
-            [
-                f"the file is {size_text(len(data))}; at most {size_text(limits.text_bytes)} of game "
-                "logs are read from one file: split it into smaller files"
-            ]
-        )
+        size, size_limit = size_text(len(data)), size_text(limits.text_bytes)
+        raise FileProblem([Problem.of(Key.FILE_TOO_BIG, size=size, size_limit=size_limit)])
     return data
 
 
@@ -137,24 +128,19 @@ def _gunzip(data: bytes, limit: int) -> bytes:
                 if chunk:
                     total += len(chunk)
                     if total > limit:
-                        raise FileProblem(
-                            [
-                                f"the gzip data unpacks to more than {size_text(limit)}; at most that much "
-                                "text is read from one file (split it into smaller files)"
-                            ]
-                        )
+                        raise FileProblem([Problem.of(Key.GZIP_TOO_BIG, size_limit=size_text(limit))])
                     out.append(chunk)
                 elif not pending:
                     break
-        except zlib.error as exc:
-            raise FileProblem([f"the gzip data is damaged ({exc}); re-create the .gz file"]) from None
+        except zlib.error:
+            raise FileProblem([Problem.of(Key.GZIP_DAMAGED)]) from None
         if not inflater.eof:
-            raise FileProblem(["the gzip data is cut short: the file is truncated (copy it again)"])
+            raise FileProblem([Problem.of(Key.GZIP_CUT)])
         rest = inflater.unused_data
         if not rest.strip(b"\0"):
             break
         if rest[:2] != GZIP_MAGIC:
-            raise FileProblem([f"{len(rest)} bytes that are not gzip data follow the compressed data"])
+            raise FileProblem([Problem.of(Key.GZIP_TRAILING, count=len(rest))])
     return b"".join(out)
 
 
@@ -171,7 +157,7 @@ def plan(text: bytes, name: str = "", limits: Limits = LIMITS, piece_bytes: int 
     while body_start < size and text[body_start] in _WHITESPACE:
         body_start += 1
     if body_start == size:
-        return Plan(None, problems=["the file holds no game (it is empty)"])
+        return Plan(None, problems=[Problem.of(Key.EMPTY)])
     first = text[body_start]
     if first == ord("["):
         form: Form = "array"
@@ -181,14 +167,10 @@ def plan(text: bytes, name: str = "", limits: Limits = LIMITS, piece_bytes: int 
         form = "document"
     if form != "lines":
         if size - start > limits.document_bytes:
-            what = "an array of games" if form == "array" else "one JSON document"
+            key = Key.ARRAY_TOO_BIG if form == "array" else Key.DOCUMENT_TOO_BIG
             return Plan(
                 form,
-                problems=[
-                    f"the file is {what} of {size_text(size - start)}; at most "
-                    f"{size_text(limits.document_bytes)} is read as one document: write bigger "
-                    "collections as JSON Lines (one game per line)"
-                ],
+                problems=[Problem.of(key, size=size_text(size - start), size_limit=size_text(limits.document_bytes))],
             )
         return Plan(form, [Piece(form, text[start:] if start else text)])
     return _plan_lines(text, start, limits, piece_bytes)
@@ -225,8 +207,7 @@ def _plan_lines(text: bytes, start: int, limits: Limits, piece_bytes: int) -> Pl
             if pos > piece_start:
                 result.pieces.append(Piece("lines", text[piece_start:pos], piece_line))
             result.problems.append(
-                f"line {line}: the line is {size_text(length)} long; one game's line may be at "
-                f"most {size_text(max_line)}, so it is not read"
+                Problem.of(Key.LINE_TOO_LONG, Place(line=line), size=size_text(length), size_limit=size_text(max_line))
             )
             piece_start = end + 1
             piece_line = line + 1
@@ -254,20 +235,20 @@ def decode_piece(piece: Piece) -> Decoded:
     try:
         value = strict_loads(text)
     except json.JSONDecodeError as exc:
-        decoded.problems.append(_not_json(text, exc, f"line {exc.lineno + piece.first_line - 1}", multiline=True))
+        decoded.problems.append(_not_json(text, exc, exc.lineno + piece.first_line - 1, multiline=True))
         return decoded
     except (RecursionError, ValueError) as exc:
-        decoded.problems.append(_unreadable(exc, "the file"))
+        decoded.problems.append(_unreadable(exc, Place(whole_file=True)))
         return decoded
     if piece.form == "array":
         if not isinstance(value, list):  # pragma: no cover - the text starts with "[", so it is a list
-            decoded.problems.append("the file must be an array of games")
+            decoded.problems.append(Problem.of(Key.NOT_ARRAY))
         elif not value:
-            decoded.problems.append("the file holds no game (the array is empty)")
+            decoded.problems.append(Problem.of(Key.ARRAY_EMPTY))
         else:
-            decoded.documents = [Document(f"item {index}", item) for index, item in enumerate(value, start=1)]
+            decoded.documents = [Document(Place(item=index), item) for index, item in enumerate(value, start=1)]
     else:
-        decoded.documents.append(Document("", value))
+        decoded.documents.append(Document(Place(), value))
     return decoded
 
 
@@ -283,11 +264,11 @@ def _decode_lines(data: bytes, first_line: int) -> Decoded:
         if not line or line.isspace():
             continue
         try:
-            documents.append(Document(f"line {number}", loads(line)))
+            documents.append(Document(Place(line=number), loads(line)))
         except json.JSONDecodeError as exc:
-            decoded.problems.append(_not_json(line, exc, f"line {number}"))
+            decoded.problems.append(_not_json(line, exc, number))
         except (RecursionError, ValueError) as exc:
-            decoded.problems.append(_unreadable(exc, f"line {number}"))
+            decoded.problems.append(_unreadable(exc, Place(line=number)))
     return decoded
 
 
@@ -303,48 +284,55 @@ def _decode_lines_slowly(data: bytes, first_line: int) -> Decoded:
         if not line or line.isspace():
             continue
         try:
-            decoded.documents.append(Document(f"line {number}", strict_loads(line)))
+            decoded.documents.append(Document(Place(line=number), strict_loads(line)))
         except json.JSONDecodeError as exc:
-            decoded.problems.append(_not_json(line, exc, f"line {number}"))
+            decoded.problems.append(_not_json(line, exc, number))
         except (RecursionError, ValueError) as exc:
-            decoded.problems.append(_unreadable(exc, f"line {number}"))
+            decoded.problems.append(_unreadable(exc, Place(line=number)))
     return decoded
 
 
-def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int) -> str:
+def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int) -> Problem:
     before = data[: exc.start]
     line = first_line + before.count(b"\n")
     column = exc.start - (before.rfind(b"\n") + 1) + 1
-    return (
-        f"line {line}, column {column}: the text is not UTF-8 (byte {data[exc.start]:#04x}); game logs are UTF-8 text"
-    )
+    return Problem.of(Key.NOT_UTF8, Place(line=line, column=column), byte=f"{data[exc.start]:#04x}")
 
 
-def _unreadable(exc: Exception, place: str) -> str:
+def _unreadable(exc: Exception, place: Place) -> Problem:
     """A JSON text the reader refuses although its syntax is right: a key twice in one object or NUL or a line or
     paragraph separator in a string (rules.strict_json), nested too deep, or a number too long."""
     if isinstance(exc, StrictJsonError):
-        return f"{place}: {exc}; the game is not read"
+        if exc.twice is not None:
+            return Problem.of(Key.KEY_TWICE, place, path=exc.where, key=exc.twice)
+        char = Phrase(_CHARACTERS.get(exc.char, Word.NUL))
+        return Problem.of(Key.FORBIDDEN_CHARACTER, place, path=exc.where, char=char, position=exc.position)
     if isinstance(exc, RecursionError):
-        return (
-            f"{place}: the JSON is nested more than {MAX_DEPTH} levels deep (arrays or objects inside one "
-            "another); a game log is nested six levels at most, so it is not read"
-        )
-    return (
-        f"{place}: a number in it has more than {MAX_DIGITS:,} digits; a game log holds no number beyond 2^53, "
-        "so it is not read"
-    )
+        return Problem.of(Key.TOO_DEEP, place, limit=MAX_DEPTH)
+    return Problem.of(Key.NUMBER_TOO_LONG, place, limit=MAX_DIGITS)
 
 
-def _not_json(text: str, exc: json.JSONDecodeError, place: str, multiline: bool = False) -> str:
-    where = f"{place}, column {exc.colno}"
+_CHARACTERS = {"U+0000": Word.NUL, "U+2028": Word.LINE_SEPARATOR, "U+2029": Word.PARAGRAPH_SEPARATOR}
+_JSON_WHY = {
+    "Expecting value": Word.JSON_EXPECTING_VALUE,
+    "Expecting ',' delimiter": Word.JSON_EXPECTING_COMMA,
+    "Expecting ':' delimiter": Word.JSON_EXPECTING_COLON,
+    "Expecting property name enclosed in double quotes": Word.JSON_EXPECTING_NAME,
+    "Unterminated string starting at": Word.JSON_UNTERMINATED,
+    "Invalid control character at": Word.JSON_CONTROL,
+    "Invalid \\escape": Word.JSON_ESCAPE,
+    "Invalid \\uXXXX escape": Word.JSON_ESCAPE,
+}
+
+
+def _not_json(text: str, exc: json.JSONDecodeError, line: int, multiline: bool = False) -> Problem:
+    place = Place(line=line, column=exc.colno)
     if not text[exc.pos :].strip():
-        return f"{where}: the JSON text ends in the middle of a game: the file is cut short or the game unfinished"
+        return Problem.of(Key.CUT_SHORT, place)
     if exc.msg == "Extra data":
-        what = "after the first JSON value" if multiline else "after the game"
-        return f"{where}: more text follows {what}; put one game per line (JSON Lines) or make an array of games"
-    shown = text[exc.pos : exc.pos + 20]
-    return f"{where}: not valid JSON ({exc.msg.lower()}) at {shown!r}"
+        return Problem.of(Key.EXTRA_AFTER_VALUE if multiline else Key.EXTRA_AFTER_GAME, place)
+    why = _JSON_WHY.get(exc.msg, Word.JSON_OTHER)
+    return Problem.of(Key.NOT_JSON, place, why=Phrase(why), at=repr(text[exc.pos : exc.pos + 20]))
 
 
 def decode(data: bytes, name: str = "", limits: Limits = LIMITS) -> Decoded:
@@ -361,12 +349,3 @@ def decode(data: bytes, name: str = "", limits: Limits = LIMITS) -> Decoded:
         decoded.problems.extend(part.problems)
     decoded.problems.sort(key=place_order)
     return decoded
-
-
-def place_order(problem: str) -> tuple[int, int, str]:
-    """A sort key for problems: those about the whole file first, then by line or item number."""
-    head = problem.split(":", 1)[0].split(",", 1)[0]
-    kind, _, number = head.partition(" ")
-    if kind in ("line", "item") and number.isdigit():
-        return (1, int(number), problem)
-    return (0, 0, problem)

@@ -26,9 +26,15 @@ _SUSPECT = re.compile(r"(?<!\\)(?:\\\\)*\\u(?:0000|2028|2029)|[\u2028\u2029]", r
 class StrictJsonError(ValueError):
     """What makes a JSON text not strict: the message names the key or the value's path and what is wrong."""
 
-    def __init__(self, message: str, path: str) -> None:
+    def __init__(
+        self, message: str, path: str, *, where: str = "", twice: str | None = None, char: str = "", position: int = 0
+    ) -> None:
         super().__init__(message)
         self.path = path
+        self.where = where  # the object holding the key twice, or the string (or key) holding the character
+        self.twice = twice  # the key given twice; None for a forbidden character
+        self.char = char  # the forbidden character's code point, U+0000
+        self.position = position  # where it is in its string, from 1
 
 
 class _Twice(dict[str, Any]):
@@ -97,10 +103,15 @@ def _walk(value: Any, path: str, strings: bool) -> None:
         item, where = stack.pop()
         if isinstance(item, dict):
             if isinstance(item, _Twice):
-                raise StrictJsonError(f"{where}: the key {item.twice!r} is given twice", f"{where}.{item.twice}")
+                raise StrictJsonError(
+                    f"{where}: the key {item.twice!r} is given twice",
+                    f"{where}.{item.twice}",
+                    where=where,
+                    twice=item.twice,
+                )
             for key, inner in reversed(item.items()):
                 if strings:
-                    _string(key, f"{where} (a key)")
+                    _string(key, where, in_key=True)
                 if isinstance(inner, (dict, list)) or (strings and isinstance(inner, str)):
                     stack.append((inner, f"{where}.{key}"))
         elif isinstance(item, list):
@@ -112,7 +123,15 @@ def _walk(value: Any, path: str, strings: bool) -> None:
             _string(item, where)
 
 
-def _string(text: str, where: str) -> None:
+def _string(text: str, where: str, in_key: bool = False) -> None:
     for char, name in FORBIDDEN.items():
         if char in text:
-            raise StrictJsonError(f"{where}: the text holds {name} at position {text.index(char) + 1}", where)
+            position = text.index(char) + 1
+            shown = f"{where} (a key)" if in_key else where
+            raise StrictJsonError(
+                f"{shown}: the text holds {name} at position {position}",
+                shown,
+                where=where,
+                char=f"U+{ord(char):04X}",
+                position=position,
+            )

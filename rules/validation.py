@@ -1,32 +1,36 @@
 """Legality of a game log: is this a preferans game that could have been played under the club's rules?
 
 `validate_game` returns every problem found in a parsed `Game` (an empty list for a legal game); each problem
-names the game, the hand, the trick or bid where it applies and what is wrong, with the players' nicknames, in
-words a club admin understands. `check_game` reads a JSON value with `rules.gamelog.parse_game` and validates
-it, raising `LogError` with all problems. The rules checked are those of ``docs/game-log.md`` (format v1): the
-deal, dealer rotation, the auction (`rules.auction`), the declarer and contract, the discards, the defenders'
-decisions, the kontra chain, whether the hand is played, the card play (the rules of `rules.play`, re-done here
-on bitmasks because an import validates hundreds of thousands of hands), times and the game's status.
+(`rules.problems.Problem`) names the game, the hand, the trick or bid where it applies and what is wrong, with the
+players' nicknames; the edge words it in its reader's language. `check_game` reads a JSON value with
+`rules.gamelog.parse_game` and validates it, raising `LogError` with all problems. The rules checked are those of
+``docs/game-log.md`` (format v1): the deal, dealer rotation, the auction (`rules.auction`), the declarer and
+contract, the discards, the defenders' decisions, the kontra chain, whether the hand is played, the card play (the
+rules of `rules.play`, re-done here on bitmasks because an import validates hundreds of thousands of hands), times
+and the game's status.
 
 Speed matters (an import validates every hand; what one costs: docs/game-log.md, "For developers"), so the common
-path works on int masks and builds no objects per card; the slow, friendly wording is produced only for problems.
+path works on int masks and builds no objects per card; the slow, friendly look is taken only for problems.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from rules.auction import Auction
 from rules.cards import Card, cards_of
-from rules.gamelog import Decision, Game, GameStatus, Hand, LogError, Strain, format_time, parse_game
+from rules.gamelog import Decision, Game, GameStatus, Hand, LogError, Strain, format_time, parse_game, status_word
+from rules.problems import Key, Phrase, Place, Problem, Value, Word
 
 _FOLLOWS = Decision.FOLLOWS
 _PASSES = Decision.PASSES
 _CALLS = Decision.CALLS
 _PLAYING = (Decision.FOLLOWS, Decision.CALLS)
-_KONTRA_NAMES = ("kontra", "rekontra", "subkontra", "mortkontra")
-_SUIT_NAMES = ("pik ♠", "herc ♥", "karo ♦", "tref ♣")
+_KONTRA_NAMES = tuple(Phrase(f"paper.{word}") for word in ("kontra", "rekontra", "subkontra", "mortkontra"))
+_SUIT_NAMES = tuple(Phrase(f"term.{word}") for word in ("pik", "herc", "karo", "tref"))
+_SYMBOLS = ("♠", "♥", "♦", "♣")
 _NEXT = (1, 2, 0)
 
 
@@ -39,89 +43,80 @@ def check_game(doc: object) -> Game:
     return game
 
 
-def validate_game(game: Game) -> list[str]:
-    """Every legality problem of `game`, in words for people; empty when the game is legal."""
-    label = f"game {game.number}"
+class _Found(list[Problem]):
+    """The problems found so far."""
+
+    def add(self, where: Place, key: Key, /, **values: Value) -> None:
+        self.append(Problem.of(key, where, **values))
+
+
+def validate_game(game: Game) -> list[Problem]:
+    """Every legality problem of `game`; empty when the game is legal."""
+    label = Place(game=game.number)
     names = game.players
-    problems: list[str] = []
+    problems = _Found()
     status = game.status
     if status is GameStatus.IN_PROGRESS:
         if game.ended_at is not None:
-            problems.append(f"{label}: the game is in progress, so it cannot have an end time ('ended_at')")
+            problems.add(label, Key.IN_PROGRESS_HAS_END)
     elif game.ended_at is None:
-        problems.append(f"{label}: a {status.value} game needs its end time ('ended_at')")
+        problems.add(label, Key.NEEDS_END_TIME, status=status_word(status))
     if game.ended_at is not None and game.ended_at < game.started_at:
-        problems.append(
-            f"{label}: the game ends ({format_time(game.ended_at)}) before it starts ({format_time(game.started_at)})"
-        )
+        problems.add(label, Key.GAME_ENDS_EARLY, end=format_time(game.ended_at), start=format_time(game.started_at))
     if game.abandoned_by and status is not GameStatus.INTERRUPTED:
-        problems.append(
-            f"{label}: 'abandoned_by' names {', '.join(game.abandoned_by)}, but only an interrupted "
-            f"game has players who abandoned it; this one is {status.value.replace('_', ' ')}"
+        problems.add(
+            label, Key.ABANDONED_NOT_INTERRUPTED, names=", ".join(game.abandoned_by), status=status_word(status)
         )
     seen: set[str] = set()
     for nick in game.abandoned_by:
         if nick in seen:
-            problems.append(f"{label}: {nick} is listed twice in 'abandoned_by'")
+            problems.add(label, Key.ABANDONED_TWICE, nick=nick)
         seen.add(nick)
     if status is GameStatus.FINISHED and not game.hands:
-        problems.append(f"{label}: a finished game must have at least one hand")
+        problems.add(label, Key.NO_HANDS)
 
     may_be_open = status is not GameStatus.FINISHED
     last_index = len(game.hands) - 1
     previous_end: datetime = game.started_at
     previous_dealer: int | None = None
     for index, hand in enumerate(game.hands):
-        where = f"{label}, hand {index + 1}"
+        where = replace(label, hand=index + 1)
         if hand.n != index + 1:
-            problems.append(f"{where}: the hand is numbered {hand.n}; hands are numbered 1, 2, 3 … in order")
+            problems.add(where, Key.HAND_NUMBERED, number=hand.n)
         if previous_dealer is not None and hand.dealer != (previous_dealer + 1) % 3:
             expected = names[(previous_dealer + 1) % 3]
-            problems.append(
-                f"{where}: {names[hand.dealer]} deals, but the deal passes in seat order and it is "
-                f"{expected}'s turn to deal (after {names[previous_dealer]})"
+            problems.add(
+                where, Key.DEALER_TURN, dealer=names[hand.dealer], expected=expected, previous=names[previous_dealer]
             )
         previous_dealer = hand.dealer
         ended = hand.ended_at
         if ended is None:
             if index != last_index:
-                problems.append(
-                    f"{where}: the hand has no end time ('ended_at'); only the last hand of a game may be unfinished"
-                )
+                problems.add(where, Key.HAND_NO_END)
             elif not may_be_open:
-                problems.append(
-                    f"{where}: the hand has no end time ('ended_at'), but the game is finished; only "
-                    "a game in progress or interrupted may end with an unfinished hand"
-                )
+                problems.add(where, Key.HAND_NO_END_FINISHED)
         else:
             if ended < game.started_at:
-                problems.append(
-                    f"{where}: the hand ends at {format_time(ended)}, before the game started "
-                    f"({format_time(game.started_at)})"
-                )
+                problems.add(where, Key.HAND_BEFORE_GAME, end=format_time(ended), start=format_time(game.started_at))
             elif ended < previous_end:
-                problems.append(
-                    f"{where}: the hand ends at {format_time(ended)}, before the previous hand "
-                    f"ended ({format_time(previous_end)})"
+                problems.add(
+                    where, Key.HAND_BEFORE_PREVIOUS, end=format_time(ended), previous=format_time(previous_end)
                 )
             else:
                 previous_end = ended
             if game.ended_at is not None and ended > game.ended_at:
-                problems.append(
-                    f"{where}: the hand ends at {format_time(ended)}, after the game ended "
-                    f"({format_time(game.ended_at)})"
-                )
+                problems.add(where, Key.HAND_AFTER_GAME, end=format_time(ended), game_end=format_time(game.ended_at))
         _check_hand(hand, names, where, ended is not None, problems)
     return problems
 
 
-def validate_hand(hand: Hand, players: Sequence[str], *, where: str | None = None) -> list[str]:
+def validate_hand(hand: Hand, players: Sequence[str], *, where: Place | None = None) -> list[Problem]:
     """The problems of one hand on its own (no rotation or time checks against other hands).
 
     A hand without ``ended_at`` is checked as unfinished: what it records must be a legal beginning of a hand.
     """
-    problems: list[str] = []
-    _check_hand(hand, players, where or f"hand {hand.n}", hand.ended_at is not None, problems)
+    problems = _Found()
+    _check_hand(hand, players, where or Place(hand=hand.n), hand.ended_at is not None, problems)
     return problems
 
 
@@ -129,7 +124,11 @@ def _names_of(mask: int) -> str:
     return ", ".join(card.display() for card in cards_of(mask))
 
 
-def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, problems: list[str]) -> None:
+def _shown(cards: Sequence[Card]) -> str:
+    return " ".join(c.display() for c in cards)
+
+
+def _check_hand(hand: Hand, names: Sequence[str], where: Place, complete: bool, problems: _Found) -> None:
     # --- the deal: 32 distinct cards, 10/10/10/2 -------------------------------------------------------------
     deal_ok = True
     groups = (hand.deal[0], hand.deal[1], hand.deal[2], hand.talon)
@@ -151,7 +150,9 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
         seat = bid.seat
         call = bid.call
         if not auction.is_legal(seat, call):
-            problems.append(f"{where}, bid {number}: {auction.problem(seat, call, names)}")
+            problem = auction.problem(seat, call, names)
+            assert problem is not None
+            problems.append(problem.within(replace(where, bid=number)))
             auction_ok = False
             break
         auction._apply(seat, call)
@@ -166,29 +167,26 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
         if complete:
             turn = auction.turn
             assert turn is not None
-            problems.append(
-                f"{where}: the auction is unfinished (it is {names[turn]}'s turn to speak), "
-                "but the hand is marked as ended"
-            )
+            problems.add(where, Key.AUCTION_UNFINISHED, turn=names[turn])
         later = _recorded(hand)
         if later:
-            problems.append(f"{where}: the auction is not over, yet the hand records {later}")
+            problems.add(where, Key.AUCTION_NOT_OVER, recorded=later)
         return
     if auction_ok and auction.declarer is None:
         later = _recorded(hand)
         if later:
-            problems.append(f"{where}: all three said dalje (refe), so there is no play, yet the hand records {later}")
+            problems.add(where, Key.ALL_PASS_RECORDS, recorded=later)
         return
     if auction_ok:
         won = auction.declarer
         assert won is not None
         if declarer is None:
             if complete or contract is not None or discards or defense or kontra or tricks:
-                problems.append(f"{where}: {names[won]} won the auction but the hand names no declarer")
+                problems.add(where, Key.NO_DECLARER, won=names[won])
                 return
             return
         if declarer != won:
-            problems.append(f"{where}: the hand names {names[declarer]} as declarer, but {names[won]} won the auction")
+            problems.add(where, Key.WRONG_DECLARER, declarer=names[declarer], won=names[won])
             return
     elif declarer is None:
         return  # the auction is broken and there is nothing else to check against it
@@ -198,44 +196,32 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
     dname = names[declarer]
     if contract is None:
         if complete or defense or kontra or tricks:
-            problems.append(f"{where}: {dname} is the declarer but the hand names no contract")
+            problems.add(where, Key.NO_CONTRACT, declarer=dname)
             return
     elif auction_ok:
         why = auction.contract_problem(contract)
         if why is not None:
-            problems.append(f"{where}: {why}")
+            problems.append(why.within(where))
 
     # --- the discards ----------------------------------------------------------------------------------------
     discard_mask = 0
     if igra:
         if discards:
-            problems.append(
-                f"{where}: {dname} plays igra (without the talon), so nothing is discarded, but the "
-                f"hand records discards {' '.join(c.display() for c in discards)}"
-            )
+            problems.add(where, Key.IGRA_DISCARDS, declarer=dname, cards=_shown(discards))
             deal_ok = False
     elif not discards:
         if complete or defense or kontra or tricks:
-            problems.append(
-                f"{where}: {dname} took the talon but the hand records no discards; two cards must be discarded"
-            )
+            problems.add(where, Key.NO_DISCARDS, declarer=dname)
             deal_ok = False
     else:
         twelve = masks[declarer] | masks[3]
         for card in discards:
             discard_mask |= 1 << (card.suit * 8 + card.rank)
         if len(discards) != 2 or discard_mask.bit_count() != 2:
-            problems.append(
-                f"{where}: {dname} discards {len(discards)} cards "
-                f"({' '.join(c.display() for c in discards)}); the declarer discards exactly "
-                "two different cards"
-            )
+            problems.add(where, Key.DISCARD_COUNT, declarer=dname, count=len(discards), cards=_shown(discards))
             deal_ok = False
         if deal_ok and discard_mask & ~twelve:
-            problems.append(
-                f"{where}: {dname} discards {_names_of(discard_mask & ~twelve)}, which is not among "
-                "the declarer's ten cards and the talon"
-            )
+            problems.add(where, Key.DISCARD_NOT_HELD, declarer=dname, cards=_names_of(discard_mask & ~twelve))
             deal_ok = False
 
     # --- the defense -----------------------------------------------------------------------------------------
@@ -245,74 +231,63 @@ def _check_hand(hand: Hand, names: Sequence[str], where: str, complete: bool, pr
     dec2 = defense.get(d2)
     betl = contract is not None and contract.strain is Strain.BETL
     if declarer in defense:
-        problems.append(f"{where}: the declarer {dname} cannot have a defense decision")
+        problems.add(where, Key.DECLARER_DEFENSE, declarer=dname)
     if betl:
         for s, d in ((d1, dec1), (d2, dec2)):
             if d is not None and d is not _FOLLOWS:
-                problems.append(f"{where}: in betl both defenders play, so {names[s]} must follow, not {d.value}")
+                problems.add(where, Key.BETL_FOLLOW, player=names[s], value=d.value)
     if dec1 is None or dec2 is None:
         if dec2 is not None:
-            problems.append(
-                f"{where}: {names[d2]}'s defense decision is recorded but {names[d1]}, who decides "
-                "first (right after the declarer), has none"
-            )
+            problems.add(where, Key.DEFENSE_ORDER, second=names[d2], first=names[d1])
         elif complete or kontra or tricks:
-            missing = " and ".join(names[s] for s, d in ((d1, dec1), (d2, dec2)) if d is None)
-            problems.append(f"{where}: the defense decision of {missing} is missing (follows, passes or calls)")
+            first, *second = [names[s] for s, d in ((d1, dec1), (d2, dec2)) if d is None]
+            missing: Value = Phrase.of(Word.TWO, first=first, second=second[0]) if second else first
+            problems.add(where, Key.DEFENSE_MISSING, players=missing)
             return
     elif betl:
         pass  # checked above
     elif (dec1 is _CALLS and dec2 is not _PASSES) or (dec2 is _CALLS and dec1 is not _PASSES):
         caller, other, odec = (d1, d2, dec2) if dec1 is _CALLS else (d2, d1, dec1)
-        problems.append(
-            f"{where}: {names[caller]} calls the other defender in (zovem), but {names[other]} "
-            f"{'also calls' if odec is _CALLS else 'follows anyway'}; one may call only a defender "
-            "who passes"
-        )
+        did = Phrase.of(Word.ALSO_CALLS if odec is _CALLS else Word.FOLLOWS_ANYWAY, player=names[other])
+        problems.add(where, Key.ZOVEM, caller=names[caller], other=did)
 
     # --- the kontra chain ------------------------------------------------------------------------------------
     if kontra:
         if len(kontra) > 4:
-            problems.append(f"{where}: the kontra chain has {len(kontra)} steps; it ends at mortkontra (4)")
+            problems.add(where, Key.KONTRA_LONG, count=len(kontra))
         for step, giver in enumerate(kontra[:4]):
             word = _KONTRA_NAMES[step]
             if step % 2:
                 if giver != declarer:
-                    problems.append(f"{where}: {names[giver]} gives {word}, but only the declarer {dname} may")
+                    problems.add(where, Key.KONTRA_NOT_DECLARER, player=names[giver], word=word, declarer=dname)
             elif giver == declarer:
-                problems.append(f"{where}: the declarer {dname} gives {word}, but only a defender who plays may")
+                problems.add(where, Key.KONTRA_BY_DECLARER, declarer=dname, word=word)
             elif defense.get(giver) not in _PLAYING:
-                problems.append(
-                    f"{where}: {names[giver]} gives {word}, but does not play (passes); only a "
-                    "defender who follows or calls may"
-                )
+                problems.add(where, Key.KONTRA_NOT_PLAYING, player=names[giver], word=word)
 
     # --- is the hand played? ---------------------------------------------------------------------------------
     if contract is None or dec1 is None or dec2 is None:
         if tricks:
-            problems.append(f"{where}: the hand records tricks before the contract and both defense decisions")
+            problems.add(where, Key.TRICKS_EARLY)
         return
     if dec1 is _PASSES and dec2 is _PASSES:
         if tricks:
-            problems.append(
-                f"{where}: nobody follows {dname}'s {contract.describe()}, so the hand is not played, "
-                "yet it records tricks"
-            )
+            problems.add(where, Key.TRICKS_NOBODY_FOLLOWS, declarer=dname, contract=contract.phrase)
         return
     if contract.strain is Strain.PIK and not contract.igra and not kontra:
         if tricks:
-            problems.append(f"{where}: bid pik without kontra is not played, yet the hand records tricks")
+            problems.add(where, Key.TRICKS_PIK)
         return
     if not tricks:
         if complete:
-            problems.append(f"{where}: the hand must be played ({dname}'s {contract.describe()}) but records no tricks")
+            problems.add(where, Key.NO_TRICKS, declarer=dname, contract=contract.phrase)
         return
     if deal_ok:
         _check_play(hand, names, where, complete, masks, discard_mask, igra, problems)
 
 
 def _check_deal(
-    groups: Sequence[Sequence[Card]], names: Sequence[str], where: str, masks: list[int], problems: list[str]
+    groups: Sequence[Sequence[Card]], names: Sequence[str], where: Place, masks: list[int], problems: _Found
 ) -> bool:
     """The slow look at a deal that is not 32 different cards dealt 10/10/10/2; fills `masks` with real masks."""
     ok = True
@@ -331,45 +306,45 @@ def _check_deal(
         if size != (2 if g == 3 else 10):
             ok = False
             if g == 3:
-                problems.append(f"{where}: the talon has {size} cards; it has exactly 2")
+                problems.add(where, Key.TALON_SIZE, count=size)
             else:
-                problems.append(f"{where}: {names[g]} is dealt {size} cards; each player gets exactly 10")
+                problems.add(where, Key.DEALT_SIZE, player=names[g], count=size)
     if dup:
         ok = False
-        problems.append(f"{where}: the deal has {_names_of(dup)} more than once; the 32 cards are all different")
+        problems.add(where, Key.DEAL_TWICE, cards=_names_of(dup))
     if ok and seen != 0xFFFFFFFF:
         ok = False
-        problems.append(f"{where}: the deal is missing {_names_of(~seen & 0xFFFFFFFF)}")
+        problems.add(where, Key.DEAL_MISSING, cards=_names_of(~seen & 0xFFFFFFFF))
     return ok
 
 
-def _recorded(hand: Hand) -> str:
-    """What a hand records beyond its auction, for a message; empty when nothing."""
+def _recorded(hand: Hand) -> tuple[Phrase, ...]:
+    """What a hand records beyond its auction, for a problem; empty when nothing."""
     parts = []
     if hand.declarer is not None:
-        parts.append("a declarer")
+        parts.append(Phrase(Word.REC_DECLARER))
     if hand.contract is not None:
-        parts.append("a contract")
+        parts.append(Phrase(Word.REC_CONTRACT))
     if hand.discards:
-        parts.append("discards")
+        parts.append(Phrase(Word.REC_DISCARDS))
     if hand.defense:
-        parts.append("defense decisions")
+        parts.append(Phrase(Word.REC_DEFENSE))
     if hand.kontra:
-        parts.append("kontra")
+        parts.append(Phrase(Word.REC_KONTRA))
     if hand.tricks:
-        parts.append("tricks")
-    return ", ".join(parts)
+        parts.append(Phrase(Word.REC_TRICKS))
+    return tuple(parts)
 
 
 def _check_play(
     hand: Hand,
     names: Sequence[str],
-    where: str,
+    where: Place,
     complete: bool,
     masks: list[int],
     discard_mask: int,
     igra: bool,
-    problems: list[str],
+    problems: _Found,
 ) -> None:
     declarer = hand.declarer
     contract = hand.contract
@@ -392,7 +367,7 @@ def _check_play(
     for number, cards in enumerate(tricks, start=1):
         size = len(cards)
         if size != 3:
-            problems.append(f"{where}, trick {number}: the trick has {size} cards; every trick has three")
+            problems.add(replace(where, trick=number), Key.TRICK_SIZE, count=size)
             return
         card = cards[0]
         led_suit = card.suit
@@ -401,8 +376,9 @@ def _check_play(
         h = hold[leader]
         if not h & bit:
             problems.append(
-                f"{where}, trick {number}: "
-                + _wrong_hand(card, bit, leader, 0, number, leader, hold, hand, names, discard_mask, igra)
+                _wrong_hand(card, bit, leader, 0, number, leader, hold, hand, names, discard_mask, igra).within(
+                    replace(where, trick=number)
+                )
             )
             return
         hold[leader] = h ^ bit
@@ -418,22 +394,31 @@ def _check_play(
             h = hold[seat]
             if not h & bit:
                 problems.append(
-                    f"{where}, trick {number}: "
-                    + _wrong_hand(card, bit, seat, position, number, leader, hold, hand, names, discard_mask, igra)
+                    _wrong_hand(
+                        card, bit, seat, position, number, leader, hold, hand, names, discard_mask, igra
+                    ).within(replace(where, trick=number))
                 )
                 return
             if not bit & led_mask:
                 if h & led_mask:
-                    problems.append(
-                        f"{where}, trick {number}: {names[seat]} plays {card.display()} but must "
-                        f"follow suit in {_SUIT_NAMES[led_suit]}"
+                    problems.add(
+                        replace(where, trick=number),
+                        Key.FOLLOW_SUIT,
+                        player=names[seat],
+                        card=card.display(),
+                        suit=_SUIT_NAMES[led_suit],
+                        symbol=_SYMBOLS[led_suit],
                     )
                     return
                 if not bit & trump_mask and h & trump_mask:
-                    problems.append(
-                        f"{where}, trick {number}: {names[seat]} plays {card.display()} but has no "
-                        f"{_SUIT_NAMES[led_suit].split()[0]} and must play a trump "
-                        f"({_SUIT_NAMES[trump_suit]})"
+                    problems.add(
+                        replace(where, trick=number),
+                        Key.PLAY_TRUMP,
+                        player=names[seat],
+                        card=card.display(),
+                        led=_SUIT_NAMES[led_suit],
+                        trump=_SUIT_NAMES[trump_suit],
+                        symbol=_SYMBOLS[trump_suit],
                     )
                     return
             if suit == best_suit:
@@ -457,16 +442,10 @@ def _check_play(
                     stopped_at = number
     if complete and last != 10 and stopped_at != last:
         if stopped_at:
-            reason = f"{names[declarer]} took a trick in betl" if betl else "the defence took its fifth trick"
-            problems.append(
-                f"{where}: play stops after trick {last}, but {reason} at trick {stopped_at}; play "
-                "either stops there or goes on to trick 10"
-            )
+            reason = Phrase.of(Word.BETL_TRICK, declarer=names[declarer]) if betl else Phrase(Word.FIFTH_TRICK)
+            problems.add(where, Key.STOPS_DECIDED, last=last, reason=reason, stopped=stopped_at)
         else:
-            problems.append(
-                f"{where}: play stops after trick {last}, but the result is not yet decided; play "
-                "goes on to trick 10 (or stops when the declarer has fallen)"
-            )
+            problems.add(where, Key.STOPS_UNDECIDED, last=last)
 
 
 def _wrong_hand(
@@ -481,68 +460,60 @@ def _wrong_hand(
     names: Sequence[str],
     discard_mask: int,
     igra: bool,
-) -> str:
-    """The message for a card played by the wrong player, or one nobody holds."""
+) -> Problem:
+    """The problem of a card played by the wrong player, or one nobody holds."""
     owner = next((s for s in range(3) if hold[s] & bit), None)
     shown = card.display()
     if owner is not None:
         if position == 0:
-            why = "the first hand leads the first trick" if number == 1 else f"{names[leader]} won trick {number - 1}"
+            why = (
+                Phrase(Word.FIRST_TRICK)
+                if number == 1
+                else Phrase.of(Word.WON_TRICK, player=names[leader], trick=number - 1)
+            )
             if number == 1 and hand.contract is not None and hand.contract.strain is Strain.SANS:
-                why = "sans is led by the player before the declarer"
-            return f"{names[owner]} leads {shown}, but {names[leader]} must lead ({why})"
-        return f"{shown} is {names[owner]}'s card, but it is {names[seat]}'s turn to play"
+                why = Phrase(Word.SANS_LEAD)
+            return Problem.of(Key.LEADS_OUT_OF_TURN, player=names[owner], card=shown, leader=names[leader], why=why)
+        return Problem.of(Key.NOT_YOUR_CARD, card=shown, owner=names[owner], player=names[seat])
     if discard_mask & bit:
-        return f"{names[seat]} plays {shown}, which the declarer discarded"
+        return Problem.of(Key.PLAYS_DISCARD, player=names[seat], card=shown)
     if any(c.suit == card.suit and c.rank == card.rank for c in hand.talon) and igra:
-        return f"{names[seat]} plays {shown}, which is in the talon (igra is played without it)"
-    return f"{names[seat]} plays {shown}, which was already played"
+        return Problem.of(Key.PLAYS_TALON, player=names[seat], card=shown)
+    return Problem.of(Key.PLAYS_AGAIN, player=names[seat], card=shown)
 
 
-def validate_next_hand(game: Game, hand: Hand) -> list[str]:
+def validate_next_hand(game: Game, hand: Hand) -> list[Problem]:
     """The problems of `hand` as the next hand of `game` (a live feed appending one hand to a stored, legal game):
     what `validate_game` reports for the game with the hand added, without checking the earlier hands again."""
-    label = f"game {game.number}"
+    label = Place(game=game.number)
     names = game.players
     index = len(game.hands)
-    where = f"{label}, hand {index + 1}"
-    problems: list[str] = []
+    where = replace(label, hand=index + 1)
+    problems = _Found()
     if game.status is GameStatus.FINISHED:
-        problems.append(f"{label}: the game is finished; no hand can be added")
+        problems.add(label, Key.GAME_FINISHED)
     if hand.n != index + 1:
-        problems.append(f"{where}: the hand is numbered {hand.n}; hands are numbered 1, 2, 3 … in order")
+        problems.add(where, Key.HAND_NUMBERED, number=hand.n)
     previous_end = game.started_at
     if game.hands:
         last = game.hands[-1]
         if hand.dealer != (last.dealer + 1) % 3:
             expected = names[(last.dealer + 1) % 3]
-            problems.append(
-                f"{where}: {names[hand.dealer]} deals, but the deal passes in seat order and it is "
-                f"{expected}'s turn to deal (after {names[last.dealer]})"
+            problems.add(
+                where, Key.DEALER_TURN, dealer=names[hand.dealer], expected=expected, previous=names[last.dealer]
             )
         if last.ended_at is None:
-            problems.append(
-                f"{label}, hand {index}: the hand has no end time ('ended_at'); only the last hand of "
-                "a game may be unfinished"
-            )
+            problems.add(replace(label, hand=index), Key.HAND_NO_END)
         ends = [h.ended_at for h in game.hands if h.ended_at is not None]
         if ends:
             previous_end = max(ends)
     ended = hand.ended_at
     if ended is not None:
         if ended < game.started_at:
-            problems.append(
-                f"{where}: the hand ends at {format_time(ended)}, before the game started "
-                f"({format_time(game.started_at)})"
-            )
+            problems.add(where, Key.HAND_BEFORE_GAME, end=format_time(ended), start=format_time(game.started_at))
         elif ended < previous_end:
-            problems.append(
-                f"{where}: the hand ends at {format_time(ended)}, before the previous hand "
-                f"ended ({format_time(previous_end)})"
-            )
+            problems.add(where, Key.HAND_BEFORE_PREVIOUS, end=format_time(ended), previous=format_time(previous_end))
         if game.ended_at is not None and ended > game.ended_at:
-            problems.append(
-                f"{where}: the hand ends at {format_time(ended)}, after the game ended ({format_time(game.ended_at)})"
-            )
+            problems.add(where, Key.HAND_AFTER_GAME, end=format_time(ended), game_end=format_time(game.ended_at))
     _check_hand(hand, names, where, ended is not None, problems)
     return problems

@@ -22,6 +22,7 @@ from rules.gamelog import Game, GameStatus, extends, format_time, game_to_doc, p
 if TYPE_CHECKING:
     from storage.database import Database
 from rules.nicknames import identity_key
+from rules.problems import Key, Phrase, Place, Problem, Word
 from storage.nicknames import NickClash, add_spellings, spellings
 from storage.sql import SyncConnection, rows_in
 
@@ -155,7 +156,7 @@ class GameSummary:
 class ImportOutcome:
     imported: int  # new or replaced games
     unchanged: int
-    refused: list[str]  # one message per refused game
+    refused: list[Problem]  # one per refused game (rules.problems: the edge words it)
     hands: int  # hands in imported games
 
 
@@ -306,16 +307,16 @@ _UPSERT = (
     " version = games.version + 1"
 )
 _REFERENCES = (
-    ("SELECT 1 FROM calls WHERE game = ? LIMIT 1", "a referee was called for it"),
-    ("SELECT 1 FROM trials WHERE game = ? LIMIT 1", "it has been judged"),
-    ("SELECT 1 FROM paper_changes WHERE game = ? LIMIT 1", "its paper carries changes"),
+    ("SELECT 1 FROM calls WHERE game = ? LIMIT 1", Word.REFEREE_CALLED),
+    ("SELECT 1 FROM trials WHERE game = ? LIMIT 1", Word.JUDGED),
+    ("SELECT 1 FROM paper_changes WHERE game = ? LIMIT 1", Word.PAPER_CHANGED),
 )
 
 
 def _store(conn: SyncConnection, rows: Sequence[GameRow], imported_at: datetime) -> ImportOutcome:
     """`GameStore.store`'s transaction (on the database's thread)."""
     imported = unchanged = hands = 0
-    refused: list[str] = []
+    refused: list[Problem] = []
     stamp = format_time(imported_at)
     pending: dict[int, GameRow] = {}
     replaced: list[tuple[int]] = []
@@ -336,11 +337,7 @@ def _store(conn: SyncConnection, rows: Sequence[GameRow], imported_at: datetime)
                 continue
             why = _reference(conn, number)
             if why is not None and not _continues(conn, number, row):
-                refused.append(
-                    f"game {number}: the stored log differs but {why}, so it is kept; "
-                    "a log can be replaced only before anyone calls a referee for the game "
-                    "(a game that only went on, with its finished hands unchanged, is accepted)"
-                )
+                refused.append(Problem.of(Key.STORED_KEPT, Place(game=number), why=Phrase(why)))
                 continue
             replaced.append((number,))
         clash = next(
@@ -352,7 +349,7 @@ def _store(conn: SyncConnection, rows: Sequence[GameRow], imported_at: datetime)
             None,
         )
         if clash is not None:
-            refused.append(f"game {number}: {clash}: a player of the club may not be imitated")
+            refused.append(Problem.of(Key.NICK_IMITATED, Place(game=number), nick=clash.nick, imitates=clash.imitates))
             continue
         for nick in row.players:
             if keys[nick] not in registered:
@@ -407,7 +404,7 @@ def _continues(conn: SyncConnection, number: int, row: GameRow) -> bool:
     return extends(old, parse_game(json.loads(zlib.decompress(row.blob))))
 
 
-def _reference(conn: SyncConnection, number: int) -> str | None:
+def _reference(conn: SyncConnection, number: int) -> Word | None:
     """Why the desk still needs the stored log of this game, or None."""
     for sql, why in _REFERENCES:
         if conn.execute(sql, (number,)).fetchone() is not None:

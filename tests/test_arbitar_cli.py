@@ -90,11 +90,11 @@ def test_nothing_to_judge(tmp_path: Path, capsys: pytest.CaptureFixture[str], ar
 
 
 def test_unreadable_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["arbitar", str(tmp_path / "missing.json"), "--hand", "1", "--fallen", "marko"]) == 1
+    assert main(["arbitar", str(tmp_path / "missing.json"), "--hand", "1", "--fallen", "marko", "--lang", "en"]) == 1
     assert "cannot read" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    assert main(["arbitar", str(bad), "--hand", "1", "--fallen", "marko"]) == 1
+    assert main(["arbitar", str(bad), "--hand", "1", "--fallen", "marko", "--lang", "en"]) == 1
     assert "no readable game" in capsys.readouterr().err
     illegal = game_to_doc(build(RUINED_BOTH))
     illegal["hands"][0]["tricks"][0] = ["AS", "AS", "8S"]

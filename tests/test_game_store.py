@@ -7,6 +7,8 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
+from log_words import english
+
 from bot.gameserver.feed import _texts
 from club import NOW, Club, database_for
 from rules.gamelog import Game, GameStatus
@@ -38,7 +40,7 @@ async def test_a_game_in_progress_may_go_on_after_a_call_but_its_finished_hands_
     rewritten = replace(full, hands=(replace(first, ended_at=first.ended_at + timedelta(seconds=1)), *full.hands[1:]))
     refused = await club.db.games.store([PreparedGame.of(rewritten)], NOW)
     assert refused.imported == 0
-    assert "a referee was called" in refused.refused[0]
+    assert "a referee was called" in english(refused.refused)[0]
     finished = await club.db.games.store([PreparedGame.of(full)], NOW)
     assert finished.imported == 1
     assert (await club.db.games.summary(700)).status is GameStatus.FINISHED  # type: ignore[union-attr]

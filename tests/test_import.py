@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from log_words import english
 
 from bot.importer import Importer, NoSuchPath, find_files
 from bot.messages import Catalogue
@@ -112,27 +113,27 @@ def test_forms_and_places() -> None:
     one, two = doc_of(game_of(1, 1)), doc_of(game_of(2, 2))
     lines = b"\xef\xbb\xbf" + encode([one], "lines") + b"\r\n   \n" + encode([two], "lines").replace(b"\n", b"\r\n")
     decoded = decode(lines, "x.json")
-    assert [(d.place, d.value) for d in decoded.documents] == [("line 1", one), ("line 4", two)]
-    assert decoded.problems == []
+    assert [(str(d.place), d.value) for d in decoded.documents] == [("line 1", one), ("line 4", two)]
+    assert english(decoded.problems) == []
     pretty = decode(encode([one], "document"), "one.json")
-    assert [(d.place, d.value) for d in pretty.documents] == [("", one)]
+    assert [(str(d.place), d.value) for d in pretty.documents] == [("", one)]
     array = decode(encode([one, two], "array"), "a.json")
-    assert [d.place for d in array.documents] == ["item 1", "item 2"]
+    assert [str(d.place) for d in array.documents] == ["item 1", "item 2"]
     members = gzip.compress(encode([one], "lines")) + gzip.compress(encode([two], "lines"))
-    assert [d.place for d in decode(members, "two-members.jsonl.gz").documents] == ["line 1", "line 2"]
+    assert [str(d.place) for d in decode(members, "two-members.jsonl.gz").documents] == ["line 1", "line 2"]
 
 
 def test_problems_have_places() -> None:
     good = json.dumps(doc_of(game_of(3, 3)))
     text = f'{good}\n{good[:50]}\n\n{{"game": 1,, }}\n'.encode() + b"\xff\xfe{}\n" + good.encode() + b"\n"
-    problems = decode(text, "night.jsonl").problems
+    problems = english(decode(text, "night.jsonl").problems)
     assert problems[0].startswith("line 2, column 51: the JSON text ends in the middle of a game")
     assert problems[1].startswith("line 4, column 12: not valid JSON (expecting property name")
     assert problems[2] == "line 5, column 1: the text is not UTF-8 (byte 0xff); game logs are UTF-8 text"
     assert len(problems) == 3
-    assert decode(b"  \n ", "empty.jsonl").problems == ["the file holds no game (it is empty)"]
-    assert decode(b"[]", "empty.json").problems == ["the file holds no game (the array is empty)"]
-    assert "more text follows" in decode(b'{"a": 1}\n{"b": 2} x', "two.json").problems[0]
+    assert english(decode(b"  \n ", "empty.jsonl").problems) == ["the file holds no game (it is empty)"]
+    assert english(decode(b"[]", "empty.json").problems) == ["the file holds no game (the array is empty)"]
+    assert "more text follows" in english(decode(b'{"a": 1}\n{"b": 2} x', "two.json").problems)[0]
 
 
 def test_gzip_bomb_and_sizes_are_bounded() -> None:
@@ -140,19 +141,19 @@ def test_gzip_bomb_and_sizes_are_bounded() -> None:
     bomb = gzip.compress(b" " * (64 << 20), 9)  # 64 MiB of spaces in ~64 KiB
     assert len(bomb) < 1 << 17
     assert bomb[:2] == GZIP_MAGIC
-    assert decode(bomb, "bomb.json.gz", limits).problems == [
+    assert english(decode(bomb, "bomb.json.gz", limits).problems) == [
         "the gzip data unpacks to more than 1.0 MiB; at most that much text is read from one file (split it into "
         "smaller files)"
     ]
-    assert "is one JSON document of" in decode(b"{" + b" " * (1 << 16) + b"}", "big.json", limits).problems[0]
+    assert "is one JSON document of" in english(decode(b"{" + b" " * (1 << 16) + b"}", "big.json", limits).problems)[0]
     long_line = b'{"a": 1}\n{"b": "' + b"x" * (1 << 12) + b'"}\n{"c": 3}\n'
     decoded = decode(long_line, "long.jsonl", limits)
-    assert decoded.problems == [
+    assert english(decoded.problems) == [
         "line 2: the line is 4.0 KiB long; one game's line may be at most 4.0 KiB, so it is not read"
     ]
-    assert [d.place for d in decoded.documents] == ["line 1", "line 3"]
-    assert decode(b'{"a": 1}', "plain.json.gz").problems[0].startswith("the file is named .gz but is not gzip")
-    assert "not gzip data follow" in decode(gzip.compress(b"{}") + b"junk", "x.json.gz").problems[0]
+    assert [str(d.place) for d in decoded.documents] == ["line 1", "line 3"]
+    assert english(decode(b'{"a": 1}', "plain.json.gz").problems)[0].startswith("the file is named .gz but is not gzip")
+    assert "not gzip data follow" in english(decode(gzip.compress(b"{}") + b"junk", "x.json.gz").problems)[0]
 
 
 # --------------------------------------------------------------------------------------------- the importer

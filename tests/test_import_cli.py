@@ -167,7 +167,7 @@ def test_every_problem_of_a_file_is_reported(tmp_path: Path, capsys: pytest.Capt
     third["hands"][1]["tricks"][0] = third["hands"][1]["tricks"][0][1:] + third["hands"][1]["tricks"][0][:1]
     del third["hands"][1]["dealer"]
     log = write_jsonl(tmp_path / "night.jsonl", [first, second, third])
-    assert main(["import", str(log), "--db", str(db)]) == 1
+    assert main(["import", str(log), "--db", str(db), "--lang", "en"]) == 1
     err = capsys.readouterr().err.splitlines()
     assert f"{log}: line 1: game 11: the game size 'bule' must be an even number from 2 to 10000, not 61" in err
     assert any(
@@ -332,7 +332,7 @@ def test_a_corrupted_file_is_refused_and_changes_nothing(
     bad = work / name
     bad.write_bytes(data)
     capsys.readouterr()
-    assert main(["import", str(bad), "--db", str(db)]) == 1
+    assert main(["import", str(bad), "--db", str(db), "--lang", "en"]) == 1
     err = capsys.readouterr().err
     lines = err.splitlines()
     assert any(line.startswith(f"{bad}: ") and all(part in line for part in expect.split("…")) for line in lines), (
@@ -353,7 +353,7 @@ def test_a_valid_file_beside_an_invalid_one_is_imported(tmp_path: Path, capsys: 
     out = capsys.readouterr()
     assert "Uvezeno: 2 partije (" in out.out  # the club's language: Serbian by default
     assert "sa greškama: 1 fajl." in out.out
-    assert f"{bad}: line 1: game 23, hand" in out.err
+    assert f"{bad}: red 1: partija 23, ruka" in out.err  # the problems too
     assert str(good) not in out.err
     assert main(["games", "--db", str(db), "--json"]) == 0
     assert sorted(g["number"] for g in json.loads(capsys.readouterr().out)) == [21, 22]
@@ -370,7 +370,7 @@ def test_a_50_mb_line_is_refused_by_its_length(tmp_path: Path, capsys: pytest.Ca
         handle.write(json.dumps(doc) + "\n")
         handle.write(json.dumps(huge) + "\n")
     capsys.readouterr()
-    assert main(["import", str(log), "--db", str(db)]) == 1
+    assert main(["import", str(log), "--db", str(db), "--lang", "en"]) == 1
     err = capsys.readouterr().err
     assert f"{log}: line 2: the line is 50.0 MiB long; one game's line may be at most 8.0 MiB, so it is not read" in err
     assert dump(db) == before

@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli._common import add_lang_option, club_config, operator_words
+from bot.i18n.problems import ENGLISH, problems_text
+from bot.messages import Catalogue
 from rules.gamelog import Game, LogError
-from rules.logfile import decode
+from rules.logfile import decode, size_text
 from rules.validation import check_game
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -44,38 +46,44 @@ def _fail(message: str) -> int:
     return 1
 
 
-def read_game(path: str, number: int | None) -> Game:
-    """The game in the file (the one numbered ``number`` when given); ValueError says why it cannot be read."""
+def read_game(path: str, number: int | None, words: Catalogue | None = None) -> Game:
+    """The game in the file (the one numbered ``number`` when given); ValueError says why it cannot be read, in the
+    words of `words` (default English)."""
+    t = (words or ENGLISH).t
     file = Path(path)
     try:
         with file.open("rb") as stream:
             data = stream.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ValueError(t("cli.arbitar.cannot_read", path=path, error=exc.strerror or exc)) from None
     if len(data) > MAX_FILE_BYTES:
-        raise ValueError(f"{path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+        raise ValueError(t("cli.arbitar.too_large", path=path, size_limit=size_text(MAX_FILE_BYTES)))
     decoded = decode(data, file.name)
     documents = decoded.documents
     if number is not None:
         documents = [d for d in documents if isinstance(d.value, dict) and d.value.get("game") == number]
     if not documents:
-        problems = "; ".join(decoded.problems)
-        what = f"game {number}" if number is not None else "game"
-        raise ValueError(f"{path} holds no readable {what}" + (f" ({problems})" if problems else ""))
+        why = problems_text(decoded.problems, t)
+        said = (
+            t("cli.arbitar.no_game", path=path)
+            if number is None
+            else t("cli.arbitar.no_such_game", path=path, game=number)
+        )
+        raise ValueError(said + (f" ({why})" if why else ""))
     if len(documents) > 1:
-        raise ValueError(f"{path} holds {len(documents)} games: choose one with --game NUMBER")
+        raise ValueError(t("cli.arbitar.several", path=path, count=len(documents)))
     try:
         return check_game(documents[0].value)
     except LogError as exc:
-        place = f"{documents[0].place}: " if documents[0].place else ""
-        raise ValueError(place + "; ".join(exc.problems)) from None
+        place = documents[0].place
+        raise ValueError(problems_text((problem.within(place) for problem in exc.problems), t)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     from rules.arbitar.procedure import NothingToJudge, arbitrate  # noqa: PLC0415 (a sub-command loads only what it runs)
 
     try:
-        game = read_game(args.log, args.game)
+        game = read_game(args.log, args.game, operator_words(args))
     except ValueError as exc:
         return _fail(str(exc))
     seat = game.seat_of(args.fallen)

@@ -90,7 +90,7 @@ def import_here(args: argparse.Namespace, config: Config, words: Catalogue, db_p
 
 def tell(report: ImportReport, words: Catalogue) -> None:
     """An import's report: every problem on standard error, the summary on standard output."""
-    for line in report.messages():
+    for line in report.messages(words.t):
         print(line, file=sys.stderr)
     for line in report.summary(words.t):
         print(line)
@@ -141,7 +141,7 @@ def render(item: Item, words: Catalogue) -> list[str]:
         return [Path(name).name for name, _ in item.request.files]
     report = result_report(item.result)
     lines = report.summary(words.t) if report.files else []
-    return lines + _handoff.result_notes(item, words) + report.messages()
+    return lines + _handoff.result_notes(item, words) + report.messages(words.t)
 
 
 class ProgressBar:

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.gameserver.protocol import Event, ProtocolError, decode, parse_event
+from bot.i18n.problems import english
 from rules.gamelog import Game, GameStatus, LogError, format_time, game_to_doc, parse_game, parse_time, read_game
 from rules.nicknames import NickRefused, check_nick, check_scripts
 from rules.paper import cross_check, game_facts, grown_facts
@@ -603,7 +604,7 @@ class LiveFeed:
         ended = replace(stored, status=status, ended_at=ended_at, abandoned_by=abandoned, hands=hands)
         problems = validate_game(ended)
         if problems:
-            raise ProtocolError(422, "data", "; ".join(problems[:5]))
+            raise ProtocolError(422, "data", english(problems[:5]))
         at_table = await self.desk.db.members.seated_at(number)
 
         async def ended_game() -> None:
@@ -645,13 +646,13 @@ class LiveFeed:
         try:
             hand = replace(parse_game(header).hands[0], n=n)
         except LogError as exc:
-            raise ProtocolError(422, "data.hand", "; ".join(exc.problems[:5])) from None
+            raise ProtocolError(422, "data.hand", english(exc.problems[:5])) from None
         if hand.ended_at is None:
             raise ProtocolError(422, "data.hand.ended_at", "a finished hand has its 'ended_at'")
         before = replace(stored, hands=tuple(h for h in stored.hands if h.completed))
         problems = validate_next_hand(before, hand)
         if problems:
-            raise ProtocolError(422, "data.hand", "; ".join(problems[:5]))
+            raise ProtocolError(422, "data.hand", english(problems[:5]))
         return replace(before, hands=(*before.hands, hand))
 
     @staticmethod
@@ -659,10 +660,10 @@ class LiveFeed:
         try:
             game, _ = read_game(doc)
         except LogError as exc:
-            raise ProtocolError(422, field, "; ".join(exc.problems[:5])) from None
+            raise ProtocolError(422, field, english(exc.problems[:5])) from None
         problems = validate_game(game)
         if problems:
-            raise ProtocolError(422, field, "; ".join(problems[:5]))
+            raise ProtocolError(422, field, english(problems[:5]))
         return game
 
     async def resync(self) -> None:
