@@ -193,6 +193,19 @@ class Database:
         await self.sqlite.close()
 
     @contextlib.asynccontextmanager
+    async def statements_sent(self) -> AsyncIterator[list[str]]:
+        """Every statement this process sends the database while inside, in order (its text): what a use case
+        asks of the database, counted by a test or a bench. On SQLite each statement SQLite runs (``BEGIN
+        IMMEDIATE`` and ``COMMIT`` too; an ``executemany`` once per row), through its trace callback; on PostgreSQL
+        each round trip to the server (`storage.postgres.PgConnection`)."""
+        sent: list[str] = []
+        await self.sqlite.set_trace_callback(sent.append)
+        try:
+            yield sent
+        finally:
+            await self.sqlite.set_trace_callback(None)  # type: ignore[arg-type]  # None removes it (sqlite3's API)
+
+    @contextlib.asynccontextmanager
     async def transaction(self, durable: bool = True) -> AsyncIterator[Connection]:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any exception: a write either happens whole or not at all.
 

@@ -173,6 +173,7 @@ class PgConnection:
         self._lock = asyncio.Lock()  # asyncpg runs one statement at a time on a connection
         self.wrote_due = False  # the open transaction wrote a deadline or an effect: notify at its commit
         self._wakes: dict[str, bool] = {}
+        self.sent: list[str] | None = None  # while counted (`PostgresDatabase.statements_sent`): each round trip
 
     def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> _Pending:
         return _Pending(self.run(sql, tuple(parameters or ())))
@@ -186,6 +187,8 @@ class PgConnection:
             statement = Statement(statement.text.rsplit(" RETURNING ", 1)[0], False, False)
         args = [tuple(p) for p in parameters]
         self.wrote_due = self.wrote_due or (bool(args) and bool(_WAKES.match(sql)))
+        if self.sent is not None:  # asyncpg pipelines the rows: one round trip
+            self.sent.append(statement.text)
         async with self._lock:
             try:
                 await self.raw.executemany(statement.text, args)
@@ -195,6 +198,8 @@ class PgConnection:
 
     async def script(self, sql: str) -> None:
         """Statements of PostgreSQL's own, no parameters, in one round trip (a simple query)."""
+        if self.sent is not None:
+            self.sent.append(sql)
         async with self._lock:
             try:
                 await self.raw.execute(sql)
@@ -206,6 +211,8 @@ class PgConnection:
         wakes = self._wakes.get(sql)
         if wakes is None:
             wakes = self._wakes[sql] = bool(_WAKES.match(sql))
+        if self.sent is not None:
+            self.sent.append(statement.text)
         async with self._lock:
             try:
                 if statement.rows:
@@ -261,6 +268,7 @@ class _Writer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pg: PgConnection | None = None
         self._closed = False
+        self.sent: list[str] | None = None  # what its connection sends is counted there too (`statements_sent`)
 
     def _connection(self) -> tuple[PgConnection, asyncio.AbstractEventLoop]:
         if self._pg is None or self._loop is None:
@@ -275,6 +283,7 @@ class _Writer:
         def run() -> T:
             pg, loop = self._connection()
             pg.wrote_due = False
+            pg.sent = self.sent
             try:
                 loop.run_until_complete(pg.script(begin))
                 result = body(_ThreadConnection(pg, loop))
@@ -341,6 +350,18 @@ class PostgresDatabase(Database):
             self._listener = None
         await self.writer.close()
         await self.pg.raw.close()
+
+    @contextlib.asynccontextmanager
+    async def statements_sent(self) -> AsyncIterator[list[str]]:
+        """Every round trip to the server while inside, in order (see `Database.statements_sent`): a statement, an
+        ``executemany`` (asyncpg pipelines its rows), ``BEGIN`` with the write lock, ``COMMIT``; the writer's
+        connection's (`run_transaction`) too."""
+        sent: list[str] = []
+        self.pg.sent = self.writer.sent = sent
+        try:
+            yield sent
+        finally:
+            self.pg.sent = self.writer.sent = None
 
     async def live_holders(self) -> list[str] | None:
         """Every connection's `lease_holder` on the server: a lease whose holder is not among them is a dead
