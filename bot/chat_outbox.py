@@ -320,6 +320,12 @@ class ChatOutbox(OutboxEngine[Effect]):
     def may_attempt(self, row: Effect) -> bool:
         return row.kind == SERVER or bool(self.desk.chat.ports)  # no platform here (a command line's desk)
 
+    async def lease(self, row: Effect, now: datetime, until: datetime) -> bool:
+        """The effect leased, and each platform about to be asked a first time marked begun with the lease (one
+        transaction), unless asking again repeats nothing (`IDEMPOTENT`): `attempt` follows at once."""
+        fresh = [] if row.kind in IDEMPOTENT else [n for n, _ in self._targets(row) if n not in row.deliveries]
+        return await self.store.lease(row.id, now, until, fresh)
+
     def _targets(self, effect: Effect) -> list[tuple[str, ChatPort | None]]:
         """The parts still to do: the game server's, or each platform's not done (nor failed) yet."""
         if effect.kind == SERVER:
@@ -337,9 +343,6 @@ class ChatOutbox(OutboxEngine[Effect]):
         if not targets:  # every part was over before (a crash came before the effect's end)
             failed = tuple(p for p, s in effect.deliveries.items() if s is DeliveryState.FAILED)
             return Attempt(Outcome.REFUSED, effect.last_error or "", where=failed) if failed else DELIVERED
-        fresh = [name for name, _ in targets if name not in effect.deliveries]
-        if fresh and effect.kind not in IDEMPOTENT:
-            await self.store.started(effect.id, fresh, self.clock())
         retry: list[tuple[str, Attempt]] = []
         refused: list[tuple[str, Attempt]] = []
         for platform, port in targets:

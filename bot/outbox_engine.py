@@ -256,6 +256,11 @@ class OutboxEngine(Generic[Row]):
         """Whether this process acts on the row now (False: it, and its queue, wait)."""
         return True
 
+    async def lease(self, row: Row, now: datetime, until: datetime) -> bool:
+        """Take the row to attempt it (`OutboxTable.lease`); an outbox whose attempt begins with a write of its own
+        writes it here, in the lease's transaction."""
+        return await self.table.lease(row.id, now, until)
+
     def notice(self, row: Row, state: OutboxState, attempt: Attempt) -> Sequence[NewEffect]:
         """The chat effects that tell the officials a row was refused for good or given up."""
         return ()
@@ -340,7 +345,7 @@ class OutboxEngine(Generic[Row]):
         if self._closing or not self.may_attempt(row):
             return False
         now = self.clock()
-        if not await self.table.lease(row.id, now, now + self.lease_time):
+        if not await self.lease(row, now, now + self.lease_time):
             return False  # another process acts on it (and on the rest of its queue)
         settled = False
         try:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rules.notices import Notice
 from storage.database import now_text, parse_stored_time
 from storage.outbox_engine import OutboxTable, Resolution, resolution
+from storage.sql import insert_rows
 from storage.states import DeliveryState, OutboxState
 
 if TYPE_CHECKING:
@@ -93,9 +94,11 @@ class Ending:
 
 
 async def add_effects(conn: Connection, effects: Sequence[NewEffect], now: datetime) -> None:
-    """Write effects inside the caller's (the decision's) transaction."""
-    await conn.executemany(
-        "INSERT INTO chat_outbox (queue, kind, payload, created_at) VALUES (?, ?, ?, ?)",
+    """Write effects inside the caller's (the decision's) transaction, in one statement (in their order: their
+    ids follow it)."""
+    await insert_rows(
+        conn,
+        "INSERT INTO chat_outbox (queue, kind, payload, created_at) VALUES {rows}",
         [(e.queue, e.kind, json.dumps(e.payload, ensure_ascii=False, sort_keys=True), now_text(now)) for e in effects],
     )
 
@@ -137,13 +140,19 @@ class ChatOutboxStore(OutboxTable[Effect]):
         rows = await self._rows("SELECT platform, state FROM chat_deliveries WHERE effect = ?", (effect,))
         return {str(p): DeliveryState(str(s)) for p, s in rows}
 
-    async def started(self, effect: int, platforms: Sequence[str], now: datetime) -> None:
-        """About to ask these platforms: a crash from here on makes the next delivery to them a repeat."""
+    async def lease(self, row: int, now: datetime, until: datetime, starting: Sequence[str] = ()) -> bool:
+        """`OutboxTable.lease`, and the platforms about to be asked (`starting`) marked ``started`` in the same
+        transaction when the lease is taken: a crash from here on makes the next delivery to them a repeat."""
         async with self.db.transaction(durable=False) as conn:
-            await conn.executemany(
-                "INSERT OR IGNORE INTO chat_deliveries (effect, platform, state, at) VALUES (?, ?, 'started', ?)",
-                [(effect, platform, now_text(now)) for platform in platforms],
+            if not await self.lease_in(conn, row, now, until):
+                return False
+            await insert_rows(
+                conn,
+                "INSERT OR IGNORE INTO chat_deliveries (effect, platform, state, at) VALUES {rows}",
+                [(row, platform, now_text(now)) for platform in starting],
+                "(?, ?, 'started', ?)",
             )
+            return True
 
     async def done(
         self,
@@ -158,8 +167,9 @@ class ChatOutboxStore(OutboxTable[Effect]):
         async with self.db.transaction(durable=False) as conn:
             if notices is not None:
                 subject, created = notices
-                await conn.executemany(
-                    "INSERT INTO notices (subject, platform, place, message) VALUES (?, ?, ?, ?)",
+                await insert_rows(
+                    conn,
+                    "INSERT INTO notices (subject, platform, place, message) VALUES {rows}",
                     [(subject, n.platform, n.place, n.message) for n in created],
                 )
             await _part(conn, effect, platform, state, now)
@@ -174,9 +184,10 @@ class ChatOutboxStore(OutboxTable[Effect]):
                 await _part(conn, effect, platform, DeliveryState.FAILED, now)
             if ending.kept is not None:  # a secret it carried (a link code) is not kept once it is delivered
                 await self.keep_payload(conn, effect, ending.kept)
-            if ending.pings and ending.call is not None:
-                await conn.executemany(
-                    "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES (?, ?, ?)",
+            if ending.pings and ending.call is not None:  # every referee pinged: one statement
+                await insert_rows(
+                    conn,
+                    "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES {rows}",
                     [(ending.call, m, now_text(now)) for m in ending.pings],
                 )
 

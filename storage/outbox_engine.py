@@ -96,12 +96,16 @@ class OutboxTable(Generic[Row]):
         """Take the row to act on it until `until`: False when another process holds an unexpired lease on it, it
         ended meanwhile, or it is held now (a row before it in its queue just failed or died)."""
         async with self.db.transaction(durable=False) as conn:
-            cur = await conn.execute(
-                f"UPDATE {self.table} SET leased_until = ?, leased_by = ? WHERE id = ? AND state = 'pending'"
-                f" AND (leased_until IS NULL OR leased_until <= ?){self._not_held()}",
-                (now_text(until), self.db.lease_holder, row, now_text(now)),
-            )
-            return cur.rowcount == 1
+            return await self.lease_in(conn, row, now, until)
+
+    async def lease_in(self, conn: Connection, row: int, now: datetime, until: datetime) -> bool:
+        """`lease` inside the caller's transaction (which may write what acting on the row begins with)."""
+        cur = await conn.execute(
+            f"UPDATE {self.table} SET leased_until = ?, leased_by = ? WHERE id = ? AND state = 'pending'"
+            f" AND (leased_until IS NULL OR leased_until <= ?){self._not_held()}",
+            (now_text(until), self.db.lease_holder, row, now_text(now)),
+        )
+        return cur.rowcount == 1
 
     async def release(self, rows: Sequence[int]) -> None:
         """Give up the leases of rows this process did not finish acting on (it failed on the way)."""

@@ -5,12 +5,13 @@ It is the part of aiosqlite's connection the stores use, so SQLite's connection 
 ``async with`` — with `fetchone`/`fetchall`/`rowcount`/`lastrowid`, `execute_fetchall` and `executemany`, the
 statements written once in SQLite's dialect with ``?`` placeholders. `SyncConnection` is what a
 `Database.run_transaction` body gets: sqlite3's connection, or the PostgreSQL writer's, in its own thread.
-Rows are tuples (indexed by position) on both. `rows_in` asks one statement for many keys at once.
+Rows are tuples (indexed by position) on both. `rows_in` asks one statement for many keys at once, `insert_rows`
+writes many rows in one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -72,3 +73,23 @@ def rows_in(conn: SyncConnection, sql: str, keys: Iterable[Any]) -> list[Any]:
         part = unique[start : start + IN_CHUNK]
         rows += conn.execute(sql.format(marks=",".join("?" * len(part))), part).fetchall()
     return rows
+
+
+PARAMETERS = 999  # placeholders per statement: SQLite's smallest limit (SQLITE_MAX_VARIABLE_NUMBER before 3.32)
+
+
+async def insert_rows(conn: Connection, sql: str, rows: Sequence[Sequence[Any]], row: str = "") -> None:
+    """`sql`, an ``INSERT … VALUES {rows}``, for every one of `rows` in one statement (as many as `PARAMETERS`
+    allows: more take a statement each further batch): ``{rows}`` stands for `row` — one row's values, as
+    ``(?, ?, 'started', ?)``; placeholders only when omitted — once per row. One round trip on PostgreSQL and one
+    statement on SQLite, where `executemany` runs the statement once per row (on the server too, on PostgreSQL).
+    No two of `rows` may meet the same key under ``ON CONFLICT … DO UPDATE`` (PostgreSQL refuses a statement
+    that changes a row twice); ``INSERT OR IGNORE`` keeps the first."""
+    if not rows:
+        return
+    width = len(rows[0])
+    row = row or "(" + ", ".join("?" * width) + ")"
+    per = max(1, PARAMETERS // max(1, width))
+    for start in range(0, len(rows), per):
+        part = rows[start : start + per]
+        await conn.execute(sql.format(rows=", ".join([row] * len(part))), [v for r in part for v in r])
