@@ -44,6 +44,16 @@ class CouncilorCall:
     closed_at: datetime | None
 
 
+@dataclass(frozen=True, slots=True)
+class InTheWay:
+    """What stands in the way of a new call for a game by a member: the game's pending call, whether the game's
+    trial is open, and the member's own pending call (`CallStore.in_the_way`)."""
+
+    game_call: Call | None
+    trial_open: bool
+    callers_call: Call | None
+
+
 class AlreadyPending(Exception):
     """A unique index refused the call: a call for the game, or by the caller, is already pending."""
 
@@ -113,6 +123,24 @@ class CallStore:
         rows = await self._calls("WHERE state = 'pending' AND caller = ?", (member,))
         return rows[0] if rows else None
 
+    async def in_the_way(self, game: int, caller: int) -> InTheWay:
+        """`pending_for_game`, `TrialStore.open_for_game` and `pending_by_caller` in one statement (a call's checks
+        before its transaction; its insert checks the trial again, under the write lock)."""
+        rows = list(
+            await self.db.connection.execute_fetchall(
+                _CALL
+                + "WHERE state = 'pending' AND (game = ? OR caller = ?) UNION ALL SELECT id, game, caller, in_game,"
+                " opened_at, opened_at, 'trial', referee, NULL FROM trials WHERE outcome = 'open' AND game = ?",
+                (game, caller, game),
+            )
+        )
+        calls = [_call(tuple(r)) for r in rows if r[6] != "trial"]
+        return InTheWay(
+            next((c for c in calls if c.game == game), None),
+            len(calls) < len(rows),
+            next((c for c in calls if c.caller == caller), None),
+        )
+
     async def for_game(self, game: int) -> list[Call]:
         return await self._calls("WHERE game = ? ORDER BY id", (game,))
 
@@ -129,27 +157,28 @@ class CallStore:
         deadline: datetime,
         effects: Callable[[int], Sequence[NewEffect]] | None = None,
     ) -> Call:
-        """Open a call; `effects` (given the new call's id) are written in the same transaction."""
+        """Open a call; `effects` (given the new call's id) are written in the same transaction. `AlreadyPending`
+        when the game has a pending call or an open trial, or the caller a pending call (nothing written)."""
+        created, due = now_text(now), now_text(deadline)
         try:
             async with self.db.transaction() as conn:
-                open_trial = await (
-                    await conn.execute("SELECT 1 FROM trials WHERE game = ? AND outcome = 'open'", (game,))
-                ).fetchone()
-                if open_trial:
-                    raise AlreadyPending("trial")
+                # Not while the game's trial is open: checked by the insert itself, under the write lock.
                 cur = await conn.execute(
-                    "INSERT INTO calls (game, caller, in_game, created_at, deadline) VALUES (?, ?, ?, ?, ?)",
-                    (game, caller, in_game, now_text(now), now_text(deadline)),
+                    "INSERT INTO calls (game, caller, in_game, created_at, deadline) SELECT ?, ?, ?, ?, ?"
+                    " WHERE NOT EXISTS (SELECT 1 FROM trials WHERE game = ? AND outcome = 'open')",
+                    (game, caller, in_game, created, due, game),
                 )
-                call_id = cur.lastrowid
+                if cur.rowcount != 1:
+                    raise AlreadyPending("trial")
+                call_id = int(cur.lastrowid or 0)
                 await EventStore.add(conn, now, "call_created", caller, f"call:{call_id}", game=game)
                 if effects is not None:
-                    await add_effects(conn, effects(int(call_id or 0)), now)
+                    await add_effects(conn, effects(call_id), now)
         except Conflict as exc:
             raise AlreadyPending(str(exc)) from None
-        call = await self.get(int(call_id or 0))
-        assert call is not None
-        return call
+        # As `get` would read it back: its times as stored.
+        stored = parse_stored_time
+        return Call(call_id, game, caller, in_game, stored(created), stored(due), CallState.PENDING, None, None)
 
     async def close(
         self,

@@ -6,10 +6,13 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.desk import Desk
 from bot.ports import Chats, LoggingGameServer, ManualTimers
 from club import Club, make_club
 from rules.gamelog import GameStatus
+from storage.calls import AlreadyPending
 
 
 async def setup_basic(club: Club) -> None:
@@ -289,3 +292,63 @@ async def test_a_referee_freed_in_a_process_without_platforms_is_offered_the_cal
     assert call is not None
     assert (await club.desk.trials.take(await club.get("kasni"), call.id)).ok
     assert [s.where for s in club.chat.of("edit")].count("dm:kasni") == 1  # his copy edited with the others
+
+
+async def call_statements(club: Club, game: int, caller: str) -> list[str]:
+    """The statements one /sudija sends the database (`Database.statements_sent`), the call and its delivery."""
+    await club.member(caller)
+    await club.game(game, (caller, "marko", "petar"))
+    member = await club.get(caller)
+    async with club.db.statements_sent() as sent:
+        reply = await club.desk.calls.call(member, game)
+    assert reply.ok, reply.text
+    return list(sent)
+
+
+async def test_a_call_sends_the_same_few_statements_however_many_referees_it_pings(club: Club, backend: str) -> None:
+    """What a /sudija asks of the database does not grow with the lobby: the referees are read in one statement
+    and their pings written in one, the call's checks each one statement, its row, event and effects in one
+    transaction. On PostgreSQL each statement is a round trip to the server."""
+    await setup_basic(club)
+    few = await call_statements(club, 100, "prvi")
+    for i in range(10):
+        await club.member(f"sudija{i + 3}", "referee")
+    many = await call_statements(club, 101, "drugi")
+    assert len(club.chat.of("post")[-1].mention) == 12
+    assert len(many) == len(few), "\n".join(many)
+    assert len(many) <= {"sqlite": 26, "postgresql": 25}[backend], "\n".join(many)
+    # The call, its event and its effects (the notice, with every referee's ping in it) commit together.
+    insert = next(i for i, s in enumerate(many) if s.startswith("INSERT INTO calls"))
+    begin = max(i for i, s in enumerate(many[:insert]) if s.startswith("BEGIN"))
+    commit = insert + next(i for i, s in enumerate(many[insert:]) if s.rstrip().endswith("COMMIT"))
+    written = [s.split("(")[0].strip() for s in many[begin + 1 : commit]]
+    assert written == ["INSERT INTO calls", "INSERT INTO events", "INSERT INTO chat_outbox"], written
+
+
+async def test_what_stands_in_a_calls_way_is_read_in_one_statement_and_checked_again_by_its_insert(
+    club: Club,
+) -> None:
+    """`CallStore.in_the_way` reads the game's pending call, its open trial and the caller's pending call at once;
+    the call's insert itself refuses a game whose trial opened after those checks, writing nothing."""
+    await setup_basic(club)
+    await club.game(100)
+    await club.game(101, ("jelena", "marko", "petar"))
+    ana, jelena, marko = await club.get("ana"), await club.get("jelena"), await club.get("marko")
+    assert (await club.desk.calls.call(ana, 100)).ok
+    assert (await club.desk.calls.call(jelena, 101)).ok
+    first = await club.db.calls.pending_for_game(100)
+    second = await club.db.calls.pending_for_game(101)
+    assert first is not None
+    assert second is not None
+    async with club.db.statements_sent() as sent:
+        seen = await club.db.calls.in_the_way(100, jelena.id)
+    assert len(sent) == 1
+    assert (seen.game_call, seen.trial_open, seen.callers_call) == (first, False, second)
+    assert (await club.desk.trials.take(await club.get("sudija1"), first.id)).ok
+    seen = await club.db.calls.in_the_way(100, marko.id)
+    assert (seen.game_call, seen.trial_open, seen.callers_call) == (None, True, None)
+    effects = await club.db.connection.execute_fetchall("SELECT count(*) FROM chat_outbox")
+    with pytest.raises(AlreadyPending):
+        await club.db.calls.create(100, marko.id, False, club.clock.now(), club.clock.now() + timedelta(minutes=5))
+    assert [c.id for c in await club.db.calls.for_game(100)] == [first.id]
+    assert await club.db.connection.execute_fetchall("SELECT count(*) FROM chat_outbox") == effects

@@ -52,7 +52,8 @@ class CallDesk(DeskBase):
         if refusal is not None:
             raise self.refused(refusal)
         assert facts is not None
-        pending = await self.db.calls.pending_for_game(facts.number)
+        in_the_way = await self.db.calls.in_the_way(facts.number, caller.id)
+        pending = in_the_way.game_call
         if pending is not None and pending.caller == caller.id:
             # "Poziv se povlači ponovnim pritiskom na isto dugme": the same call again is not a new one; he is
             # shown how to withdraw it (the button, or /povuci), never a second call.
@@ -61,9 +62,9 @@ class CallDesk(DeskBase):
                 (Button(self.t(Action.WITHDRAW.label_key), Action.WITHDRAW, pending.id, "danger"),),
                 ok=False,
             )
-        if pending is not None or await self.db.trials.open_for_game(facts.number):
+        if pending is not None or in_the_way.trial_open:
             raise Refused("call.already_open", game=facts.number)
-        mine = await self.db.calls.pending_by_caller(caller.id)
+        mine = in_the_way.callers_call
         if mine is not None:
             raise Refused("call.caller_has_pending", game=mine.game)
         in_game = facts.status is GameStatus.IN_PROGRESS

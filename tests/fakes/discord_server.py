@@ -1811,12 +1811,6 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", ix.payload)
         return ix
 
-    def shows(self, message_id: int, custom_id: str) -> bool:
-        """Whether the stored message shows the component `custom_id` now (a member presses only what he sees: a
-        button an edit removed is not there to press, and `press` refuses it as Discord does)."""
-        msg = self.messages.get(message_id)
-        return msg is not None and any(c.get("custom_id") == custom_id for c in _walk_components(msg["components"]))
-
     async def press(
         self, user_id: int, message_id: int, custom_id: str, *, values: Sequence[str] | None = None
     ) -> FakeInteraction:
