@@ -4,14 +4,14 @@ delivers them through the chat ports.
 
 The desk delivers at once after its commit (`Delivery.deliver_effects`), so members see what they saw before; the
 rows make it survive a crash in between: `Desk.start` delivers whatever is still pending, and the worker started
-with the bot (`ChatOutbox.start`) retries what failed for a while. Each platform's part of an effect is begun,
-then done with what the platform created (a call's message ids, kept as notices) in one transaction, so a
-delivery repeated after a crash skips the platforms that are done, and the one that was begun gets it with
-`repeated_delivery` set (the console shows it as an edit of what it may have shown). What may heal (429, a
-timeout, the network, a 5xx, a 401/403/404 of a misconfigured channel) is retried with backoff up to the
-configured bound, then the effect is dead; a refusal for good (a bad request, what it names gone) fails it; either
-way the officials are told. Effects of one queue (a call and its trial) are delivered in the order they were
-written.
+with the bot (`ChatOutbox.start`) retries what failed for a while. Each platform's part of an effect is begun
+(in the transaction that leases the effect), then done with what the platform created (a call's message ids, kept
+as notices) in one transaction — the last platform's with the effect's end — so a delivery repeated after a crash
+skips the platforms that are done, and the one that was begun gets it with `repeated_delivery` set (the console
+shows it as an edit of what it may have shown). What may heal (429, a timeout, the network, a 5xx, a 401/403/404
+of a misconfigured channel) is retried with backoff up to the configured bound, then the effect is dead; a refusal
+for good (a bad request, what it names gone) fails it; either way the officials are told. Effects of one queue (a
+call and its trial) are delivered in the order they were written.
 """
 
 from __future__ import annotations
@@ -345,6 +345,7 @@ class ChatOutbox(OutboxEngine[Effect]):
             return Attempt(Outcome.REFUSED, effect.last_error or "", where=failed) if failed else DELIVERED
         retry: list[tuple[str, Attempt]] = []
         refused: list[tuple[str, Attempt]] = []
+        last: tuple[str, tuple[str, list[Notice]] | None] | None = None
         for platform, port in targets:
             token = repeated_delivery.set(effect.deliveries.get(platform) is DeliveryState.STARTED)
             which = delivering.set(Delivery(effect.id))
@@ -362,13 +363,16 @@ class ChatOutbox(OutboxEngine[Effect]):
             finally:
                 repeated_delivery.reset(token)
                 delivering.reset(which)
-            await self.store.done(effect.id, platform, self.clock(), created)
+            if platform == targets[-1][0] and not retry and not refused:
+                last = (platform, created)  # the effect is delivered: its part is recorded with its end
+            else:
+                await self.store.done(effect.id, platform, self.clock(), created)
         if retry:
             waits = [a.retry_after for _, a in retry if a.retry_after is not None]
             return Attempt(Outcome.RETRY, retry[0][1].error, max(waits) if waits else None, tuple(p for p, _ in retry))
         if refused:
             return Attempt(Outcome.REFUSED, refused[0][1].error, where=tuple(p for p, _ in refused))
-        return DELIVERED
+        return Attempt(Outcome.DELIVERED, with_end=last)
 
     async def end(
         self, row: Effect, state: OutboxState, attempt: Attempt, now: datetime, told: Sequence[NewEffect]
@@ -379,7 +383,11 @@ class ChatOutbox(OutboxEngine[Effect]):
         pings = [int(m) for m in effect.payload.get("mention", [])] if call is not None else []
         given_up = attempt.where if state is OutboxState.DEAD else ()
         ending = Ending(state, attempt.error or None, pings, call, _kept(effect), given_up)
-        await self.store.end(effect.id, ending, now, told)
+        if attempt.with_end is not None:  # delivered: its last platform's part is done in the end's transaction
+            platform, created = attempt.with_end
+            await self.store.done(effect.id, platform, now, created, end=ending)
+        else:
+            await self.store.end(effect.id, ending, now, told)
 
     def notice(self, row: Effect, state: OutboxState, attempt: Attempt) -> Sequence[NewEffect]:
         if row.queue.startswith(NOTICE_QUEUE):

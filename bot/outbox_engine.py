@@ -57,13 +57,15 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """What one attempt came to: its outcome, the error, how long the other side asked us to wait, and where it
-    failed (a chat effect's platforms)."""
+    """What one attempt came to: its outcome, the error, how long the other side asked us to wait, where it
+    failed (a chat effect's platforms), and what the outbox records with the row's end, in its transaction (a chat
+    effect's last platform's part: `bot.chat_outbox.ChatOutbox.attempt`)."""
 
     outcome: Outcome
     error: str = ""
     retry_after: float | None = None
     where: tuple[str, ...] = ()
+    with_end: Any = None
 
 
 DELIVERED = Attempt(Outcome.DELIVERED)

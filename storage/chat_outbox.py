@@ -161,39 +161,59 @@ class ChatOutboxStore(OutboxTable[Effect]):
         now: datetime,
         notices: tuple[str, Sequence[Notice]] | None = None,
         state: DeliveryState = DeliveryState.DONE,
+        end: Ending | None = None,
     ) -> None:
         """The platform's part is over; what it created (a call's notices, under their subject) is kept in the
-        same transaction, so a repeat finds it and edits rather than posts again."""
-        async with self.db.transaction(durable=False) as conn:
-            if notices is not None:
-                subject, created = notices
-                await insert_rows(
-                    conn,
-                    "INSERT INTO notices (subject, platform, place, message) VALUES {rows}",
-                    [(subject, n.platform, n.place, n.message) for n in created],
-                )
-            await _part(conn, effect, platform, state, now)
+        same transaction, so a repeat finds it and edits rather than posts again. `end`: the effect ends with it
+        (its last platform's part), in the same transaction too, as `end` ends it."""
+        async with self.db.transaction(durable=end is not None and end.state is not OutboxState.SENT) as conn:
+            await _done_in(conn, effect, platform, notices, now, state)
+            if end is not None:
+                await self._end_in(conn, effect, end, now, ())
 
     async def end(self, effect: int, ending: Ending, now: datetime, told: Sequence[NewEffect] = ()) -> None:
         """The effect ends — sent, refused for good or given up (each platform not done then `failed`) — with the
         members its call pinged, and the chat effects that tell the officials of it (`told`), in one transaction."""
         async with self.db.transaction(durable=ending.state is not OutboxState.SENT) as conn:
-            if not await self.end_in(conn, effect, ending.state, ending.error, now, told):
-                return
-            for platform in ending.failed:
-                await _part(conn, effect, platform, DeliveryState.FAILED, now)
-            if ending.kept is not None:  # a secret it carried (a link code) is not kept once it is delivered
-                await self.keep_payload(conn, effect, ending.kept)
-            if ending.pings and ending.call is not None:  # every referee pinged: one statement
-                await insert_rows(
-                    conn,
-                    "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES {rows}",
-                    [(ending.call, m, now_text(now)) for m in ending.pings],
-                )
+            await self._end_in(conn, effect, ending, now, told)
+
+    async def _end_in(
+        self, conn: Connection, effect: int, ending: Ending, now: datetime, told: Sequence[NewEffect]
+    ) -> None:
+        if not await self.end_in(conn, effect, ending.state, ending.error, now, told):
+            return
+        for platform in ending.failed:
+            await _part(conn, effect, platform, DeliveryState.FAILED, now)
+        if ending.kept is not None:  # a secret it carried (a link code) is not kept once it is delivered
+            await self.keep_payload(conn, effect, ending.kept)
+        if ending.pings and ending.call is not None:  # every referee pinged: one statement
+            await insert_rows(
+                conn,
+                "INSERT OR IGNORE INTO call_pings (call, member, at) VALUES {rows}",
+                [(ending.call, m, now_text(now)) for m in ending.pings],
+            )
 
     async def retried(self, conn: Connection, row: int) -> None:
         """An effect sent again is asked of the platforms that failed it (those done keep what they did)."""
         await conn.execute("DELETE FROM chat_deliveries WHERE effect = ? AND state = 'failed'", (row,))
+
+
+async def _done_in(
+    conn: Connection,
+    effect: int,
+    platform: str,
+    notices: tuple[str, Sequence[Notice]] | None,
+    now: datetime,
+    state: DeliveryState = DeliveryState.DONE,
+) -> None:
+    if notices is not None:
+        subject, created = notices
+        await insert_rows(
+            conn,
+            "INSERT INTO notices (subject, platform, place, message) VALUES {rows}",
+            [(subject, n.platform, n.place, n.message) for n in created],
+        )
+    await _part(conn, effect, platform, state, now)
 
 
 async def _part(conn: Connection, effect: int, platform: str, state: DeliveryState, now: datetime) -> None:

@@ -316,7 +316,7 @@ async def test_a_call_sends_the_same_few_statements_however_many_referees_it_pin
     many = await call_statements(club, 101, "drugi")
     assert len(club.chat.of("post")[-1].mention) == 12
     assert len(many) == len(few), "\n".join(many)
-    assert len(many) <= {"sqlite": 26, "postgresql": 25}[backend], "\n".join(many)
+    assert len(many) <= {"sqlite": 24, "postgresql": 23}[backend], "\n".join(many)
     # The call, its event and its effects (the notice, with every referee's ping in it) commit together.
     insert = next(i for i, s in enumerate(many) if s.startswith("INSERT INTO calls"))
     begin = max(i for i, s in enumerate(many[:insert]) if s.startswith("BEGIN"))
