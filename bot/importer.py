@@ -52,7 +52,11 @@ Progress = Callable[[int, int, int], None]  # (bytes done, bytes in all, hands r
 
 
 class NoSuchPath(ValueError):
-    """A path given to the import does not exist (a usage error)."""
+    """A path given to the import does not exist (a usage error); `path` names it."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path}: no such file or directory")
+        self.path = path
 
 
 def is_log_name(name: str) -> bool:
@@ -74,7 +78,7 @@ def find_files(paths: Sequence[str | Path]) -> list[Path]:
         elif path.exists():
             candidates = [path]
         else:
-            raise NoSuchPath(f"{raw}: no such file or directory")
+            raise NoSuchPath(str(raw))
         for candidate in candidates:
             key = candidate.resolve()
             if key not in seen:

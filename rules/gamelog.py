@@ -17,7 +17,7 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from rules.cards import DECK, RANKS, Card, Suit
-from rules.limits import MAX_DEPTH, MAX_INT, depth_problem, number_text, shown, too_deep
+from rules.limits import MAX_DEPTH, MAX_INT, depth_problem, shown, too_deep
 from rules.members import MAX_NICK
 from rules.nicknames import NickRefused, check_nick, identity_key, is_clean
 from rules.problems import NOWHERE, Key, Phrase, Place, Problem, Problems, Value, Word
@@ -239,6 +239,14 @@ class _Reader:
         return value
 
 
+def _number(value: int) -> Value:
+    """A whole number for a problem: itself when short, else its first digits and how many digits it has."""
+    text = str(abs(value))
+    if len(text) <= 24:
+        return str(value)
+    return Phrase.of(Word.LONG_NUMBER, start=("-" if value < 0 else "") + text[:12], count=len(text))
+
+
 def json_repr(value: object) -> str:
     return shown(value)
 
@@ -274,15 +282,15 @@ def _careful_game(doc: object) -> Game:
     if number is not None and number <= 0:
         r.fail(label, Key.GAME_NOT_POSITIVE)
     elif number is not None and number > MAX_INT:
-        r.fail(label, Key.GAME_TOO_BIG, value=number_text(number))
+        r.fail(label, Key.GAME_TOO_BIG, value=_number(number))
     rated = r.get(doc, "rated", bool, label)
     ai = r.get(doc, "ai", bool, label)
     size = r.get(doc, "bule", int, label)
     if size is not None and not (2 <= size <= 10_000 and size % 2 == 0):
-        r.fail(label, Key.BULE_RANGE, value=number_text(size))
+        r.fail(label, Key.BULE_RANGE, value=_number(size))
     refe_limit = r.get(doc, "refe_limit", int, label)
     if refe_limit is not None and not 0 <= refe_limit <= 100:
-        r.fail(label, Key.REFE_LIMIT_RANGE, value=number_text(refe_limit))
+        r.fail(label, Key.REFE_LIMIT_RANGE, value=_number(refe_limit))
     players = _players(r, doc, label)
     status_text = r.get(doc, "status", str, label)
     status = None
@@ -427,7 +435,7 @@ def _hand(r: _Reader, raw: object, index: int, players: tuple[str, str, str], ga
     before = len(r.problems)
     n = r.get(raw, "n", int, where)
     if n is not None and n != index:
-        r.fail(where, Key.HAND_NUMBER, value=number_text(n))
+        r.fail(where, Key.HAND_NUMBER, value=_number(n))
     dealer = _seat(r, raw.get("dealer"), players, where, Phrase(Word.DEALER))
     deal_raw = r.get(raw, "deal", dict, where)
     deal: list[tuple[Card, ...]] = []
@@ -544,7 +552,7 @@ def _score(r: _Reader, raw: object, players: tuple[str, str, str], where: Place)
                 r.fail(where, Key.SCORE_TYPE, nick=nick, field=key, value=json_repr(value))
                 value = 0
             elif abs(value) > 1_000_000:
-                r.fail(where, Key.SCORE_RANGE, nick=nick, field=key, value=number_text(value))
+                r.fail(where, Key.SCORE_RANGE, nick=nick, field=key, value=_number(value))
                 value = 0
             values[key] = value
         score[seat] = ScoreEntry(**values)

@@ -55,15 +55,6 @@ def too_big(value: int) -> bool:
     return not -MAX_INT <= value <= MAX_INT
 
 
-def number_text(value: int) -> str:
-    """A whole number for a message: itself when short, else its first digits and how many digits it has."""
-    text = str(abs(value))
-    sign = "-" if value < 0 else ""
-    if len(text) <= 24:
-        return sign + text
-    return f"{sign}{text[:12]}… ({len(text):,} digits)"
-
-
 def too_deep(value: object, limit: int = MAX_DEPTH) -> list[str | int] | None:
     """The path to the first array or object nested deeper than `limit` levels in `value`, or None.
 

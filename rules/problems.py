@@ -273,6 +273,7 @@ class Word(StrEnum):
     JSON_OTHER = "log.word.json_other"
     START_OF_FILE = "log.game.start_of_file"
     TWO = "log.word.two"
+    LONG_NUMBER = "log.word.long_number"
     NUL = "log.word.nul"
     LINE_SEPARATOR = "log.word.line_separator"
     PARAGRAPH_SEPARATOR = "log.word.paragraph_separator"

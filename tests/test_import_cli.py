@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from bot.cli import main
 from bot.cli.games import JSON_KEYS
+from bot.messages import Catalogue
 from rules.gamelog import GameStatus, game_to_doc
 from rules.generator import generate_game
 from storage.database import open_database
@@ -112,6 +113,8 @@ def test_games_without_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_no_such_path_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "club.db"
     assert main(["import", str(tmp_path / "nowhere"), "--db", str(db)]) == 2
+    assert "nema takve datoteke ni fascikle" in capsys.readouterr().err  # the club's language: Serbian by default
+    assert main(["import", str(tmp_path / "nowhere"), "--db", str(db), "--lang", "en"]) == 2
     assert "no such file or directory" in capsys.readouterr().err
     assert not db.exists()
 
@@ -392,3 +395,8 @@ def test_progress_bar_draws_and_clears() -> None:
     assert frames[2].startswith("[" + "#" * 30 + "] 100%  2,000 hands")
     assert frames[3] == "\x1b[K"
     assert len(frames) == 4
+    russian = io.StringIO()
+    bar = ProgressBar(russian, Catalogue("ru"))
+    bar.update(100, 100, 2001)
+    assert russian.getvalue().startswith("\r[" + "#" * 30 + "] 100%  2001 раздача  (")
+    assert "в секунду)" in russian.getvalue()

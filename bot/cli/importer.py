@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
 def import_here(args: argparse.Namespace, config: Config, words: Catalogue, db_path: str) -> int:
     """The import in this process (which holds the database's lock on SQLite)."""
-    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    bar = ProgressBar(sys.stderr, words) if sys.stderr.isatty() else None
     importer = Importer(
         db_path,
         club=config.club_id,
@@ -79,7 +79,7 @@ def import_here(args: argparse.Namespace, config: Config, words: Catalogue, db_p
     try:
         report = asyncio.run(importer.run(args.paths))
     except NoSuchPath as exc:
-        print(f"sudija import: {exc}", file=sys.stderr)
+        print(f"sudija import: {words.t('cli.import.no_such_path', path=exc.path)}", file=sys.stderr)
         return 2
     finally:
         if bar is not None:
@@ -102,7 +102,7 @@ def hand(args: argparse.Namespace, config: Config, words: Catalogue, db_path: st
     try:
         files = find_files(args.paths)
     except NoSuchPath as exc:
-        print(f"sudija import: {exc}", file=sys.stderr)
+        print(f"sudija import: {words.t('cli.import.no_such_path', path=exc.path)}", file=sys.stderr)
         return 2
     if not files:
         tell(ImportReport(), words)
@@ -145,12 +145,14 @@ def render(item: Item, words: Catalogue) -> list[str]:
 
 
 class ProgressBar:
-    """``[######-----]  58%  123,456 hands  21,000 hands/s`` on one terminal line, redrawn at most 10 times a second."""
+    """``[######-----]  58%  123,456 hands  21,000 hands/s`` on one terminal line, redrawn at most 10 times a second;
+    with the operator's `words`, the hands and the rate in their language (``58%  123456 ruku  21000 u sekundi``)."""
 
     WIDTH = 30
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, words: Catalogue | None = None) -> None:
         self.stream = stream
+        self.words = words
         self.started = time.monotonic()
         self.drawn_at = 0.0
         self.visible = False
@@ -163,9 +165,12 @@ class ProgressBar:
         share = done / total if total else 1.0
         filled = round(share * self.WIDTH)
         rate = hands / max(now - self.started, 1e-9)
-        self.stream.write(
-            f"\r[{'#' * filled}{'-' * (self.WIDTH - filled)}] {share:4.0%}  {hands:,} hands  {rate:,.0f} hands/s "
-        )
+        if self.words is None:
+            told = f"{hands:,} hands  {rate:,.0f} hands/s"
+        else:
+            t = self.words.t
+            told = t("cli.import.progress", hands=t("cli.import.hands", n=hands), rate=round(rate))
+        self.stream.write(f"\r[{'#' * filled}{'-' * (self.WIDTH - filled)}] {share:4.0%}  {told} ")
         self.stream.flush()
         self.visible = True
 

@@ -19,6 +19,7 @@ from bot.desk.base import DeskBase
 from bot.desk.calls import CallDesk
 from bot.desk.deps import DeskDeps, Steps, shows_refusals
 from bot.desk.refused import Refused
+from bot.i18n.problems import english
 from bot.i18n.reader import for_the_club
 from bot.pictures.attach import hand_pictures
 from bot.ports import Action, Button, CallPost, Channel, Reply, SpaceFallback, TrialSpace, Unavailable, state_key
@@ -259,7 +260,11 @@ class TrialDesk(DeskBase):
             try:
                 live = with_hand_in_progress(game, asked.answer)
             except LiveHandError as problem:
-                log.warning("the game server's hand in progress of game %s does not fit: %s", game.number, problem)
+                log.warning(
+                    "the game server's hand in progress of game %s does not fit: %s",
+                    game.number,
+                    english(problem.problems),
+                )
                 why = Unavailable.INVALID
             else:
                 hand = live.hand.n
