@@ -136,6 +136,20 @@ async def test_the_roll_call_reports_each_account_the_platform_answers_otherwise
     await reported.stop()
 
 
+async def test_an_accounts_reports_are_done_one_after_the_other_in_the_order_they_came(club: Club) -> None:
+    """A leave and a join of one account reported at once (the platforms hand each update to a task of its own: a
+    member who left and came back while the bot was away, both in one batch) are done in the order they came, not
+    interleaved: ana ends in the club, as the group shows her."""
+    account = "77"
+    await club.db.members.link("telegram", account, "ana", club.clock.now())
+    reported = club.desk.reported
+    await asyncio.gather(
+        reported.membership("telegram", account, False), reported.membership("telegram", account, True)
+    )
+    assert (await club.get("ana")).in_club
+    assert await club.db.members.accounts_on("telegram") == [(account, True, True)]
+
+
 async def test_where_a_platform_showed_a_trials_controls_is_kept_once_the_database_frees(
     club: Club, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,10 +11,11 @@ database frees, and nothing of it reaches a member or the log as an unhandled er
 
 Invariants. A report is held under its key (the kind of report and the account); a later report under the same key
 replaces the held one (only the newest presence or membership of an account counts) and goes to the end of the
-line. A platform's sync of an account joins the line untried while reports are held (the database was busy at the
-last try; a start syncs every member one after the other, and trying each would make each wait out the busy
-timeout). Held reports are done again in the
-order they were held; a round stops at the first one still busy, so the order is kept. A database that only reads
+line. One account's reports are done one at a time, in the order they came (a leave and a join handed to two
+tasks at once never interleave their reads and writes). A platform's sync of an account joins the line untried
+while reports are held (the database was busy at the last try; a start syncs every member one after the other,
+and trying each would make each wait out the busy timeout). Held reports are done again in the order they were
+held; a round stops at the first one still busy, so the order is kept. A database that only reads
 (`DatabaseReadOnly`) will never take one: it is logged and let go.
 
 Across a restart. Held reports live in the process, and cannot be written down where they would outlive it: they
@@ -32,9 +33,10 @@ removed at the trial's end, and their presses are refused then, as every press i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import replace
 
 from bot import metrics
@@ -74,6 +76,7 @@ class Reported:
         self.sleep = sleep
         self.held: dict[Hashable, Work] = {}
         self._asking: dict[Hashable, bool] = {}  # accounts the roll call asks about: reported meanwhile?
+        self._turns: dict[Hashable, tuple[asyncio.Lock, int]] = {}  # a key's report under way, and how many wait
         self.rng = random.Random()
         self._task: asyncio.Task[None] | None = None
 
@@ -141,22 +144,39 @@ class Reported:
         reports are held, hold it behind them untried. Whether it was done now."""
         if key in self._asking:
             self._asking[key] = True  # newer than what the roll call is being told
-        self.held.pop(key, None)  # a newer report of the same account replaces the held one
-        if behind and self.held:  # the database was busy at the last try
-            self._hold(key, work)
-            return False
+        async with self._turn(key):
+            self.held.pop(key, None)  # a newer report of the same account replaces the held one
+            if behind and self.held:  # the database was busy at the last try
+                self._hold(key, work)
+                return False
+            try:
+                await work()
+            except DatabaseReadOnly as never:
+                log.warning("a database that only reads cannot take %s (%s): let go", key, never)
+                return False
+            except DatabaseBusy as busy:
+                log.warning("the database is busy (%s): %s is held and done again when it frees", busy, key)
+                self._hold(key, work)
+                return False
+            finally:
+                self.held_now.set(len(self.held))
+            return True
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, key: Hashable) -> AsyncIterator[None]:
+        """One report of `key` at a time, in the order they came (asyncio's lock is fair): a leave and a join of one
+        account never interleave their reads and writes."""
+        lock, waiting = self._turns.get(key, (asyncio.Lock(), 0))
+        self._turns[key] = (lock, waiting + 1)
         try:
-            await work()
-        except DatabaseReadOnly as never:
-            log.warning("a database that only reads cannot take %s (%s): let go", key, never)
-            return False
-        except DatabaseBusy as busy:
-            log.warning("the database is busy (%s): %s is held and done again when it frees", busy, key)
-            self._hold(key, work)
-            return False
+            async with lock:
+                yield
         finally:
-            self.held_now.set(len(self.held))
-        return True
+            lock, waiting = self._turns[key]
+            if waiting == 1:
+                del self._turns[key]
+            else:
+                self._turns[key] = (lock, waiting - 1)
 
     def _hold(self, key: Hashable, work: Work) -> None:
         self.held[key] = work
@@ -174,18 +194,19 @@ class Reported:
 
     async def _round(self) -> None:
         for key, work in list(self.held.items()):
-            if self.held.get(key) is not work:
-                continue  # replaced meanwhile by a newer report, which is held or done
-            try:
-                await work()
-            except DatabaseReadOnly as never:
-                log.warning("a database that only reads cannot take %s (%s): let go", key, never)
-            except DatabaseBusy:
-                return
-            except Exception:  # not the database's state: a bug, which waiting will not mend
-                log.exception("the held report %s failed", key)
-            if self.held.get(key) is work:
-                del self.held[key]
+            async with self._turn(key):
+                if self.held.get(key) is not work:
+                    continue  # replaced meanwhile by a newer report, which is held or done
+                try:
+                    await work()
+                except DatabaseReadOnly as never:
+                    log.warning("a database that only reads cannot take %s (%s): let go", key, never)
+                except DatabaseBusy:
+                    return
+                except Exception:  # not the database's state: a bug, which waiting will not mend
+                    log.exception("the held report %s failed", key)
+                if self.held.get(key) is work:
+                    del self.held[key]
 
     async def _again(self) -> None:
         attempts = 0
