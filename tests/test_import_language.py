@@ -91,6 +91,7 @@ def test_a_refused_log_is_told_in_the_readers_language(
     assert words.t("log.at.trick", trick=1) in said[5]
     assert said[6].startswith(f"{at[7]}, {words.t('log.at.column', column=12)}: ")
     assert "Imported" not in captured.out if language != "en" else "Imported 0 games" in captured.out
+    assert foreign_text(language, captured.out) == []  # the summary too
     for line in said:
         rest = _TAKEN_OUT.sub(" ", line)
         assert foreign_text(language, rest) == [], line
@@ -192,3 +193,20 @@ def test_the_rules_give_every_value_their_texts_name() -> None:
             if any(PLACEHOLDER.search(form) for form in ((text,) if isinstance(text, str) else text)):
                 wrong.append(f"{key} [{code}]: names a value none gives")
     assert wrong == []
+
+
+@pytest.mark.parametrize("language", ["sr", "sr-Cyrl", "ru"])
+def test_sudija_arbitar_tells_an_illegal_log_in_the_language(
+    language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Arbitar's command line refuses a log it cannot judge from in the reader's words, its place included."""
+    log = corrupted_log(tmp_path)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    one = tmp_path / "one.json"
+    one.write_text(lines[4], encoding="utf-8")  # the trick of two cards
+    assert main(["arbitar", str(one), "--hand", "1", "--fallen", "ana", "--lang", language]) == 1
+    err = capsys.readouterr().err
+    words = Catalogue(language)
+    assert words.t("log.play.trick_size", count=2) in err
+    assert words.t("log.at.game", game=6005) in err
+    assert foreign_text(language, _TAKEN_OUT.sub(" ", err.replace(str(one), " "))) == []
