@@ -12,12 +12,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from test_discord import make_world
 
 from bot.app import App
 from bot.cli.run import serve
 from bot.config import Config, ConfigError, HttpConfig, OutboxConfig, TelegramConfig
 from bot.dblock import DatabaseLock
+from bot.discord.port import DiscordChat
 from bot.http import Endpoint
+from fakes.discord_server import Perm
 from fakes.telegram_server import FakeTelegram
 from storage.chat_outbox import ChatOutboxStore
 from storage.database import open_database
@@ -128,6 +131,12 @@ class Logged(logging.Handler):
         if self.words in record.getMessage():
             self.seen.set()
 
+    async def or_ended(self, task: asyncio.Task[None]) -> None:
+        """Until the words are said, or `task` ended without them."""
+        said = asyncio.ensure_future(self.seen.wait())
+        await asyncio.wait({task, said}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+        said.cancel()
+
 
 @pytest.fixture
 def winding_down() -> Iterator[Logged]:
@@ -164,11 +173,11 @@ async def a_stop_with_an_effect_on_its_way(
     return bot, gate, deciding
 
 
-async def effects(settings: Config) -> list[tuple[OutboxState, DeliveryState]]:
-    """Each chat effect's state and its Telegram part's, as the stopped bot left them."""
+async def effects(settings: Config, platform: str = "telegram") -> list[tuple[OutboxState, DeliveryState]]:
+    """Each chat effect's state and its part's on `platform`, as the stopped bot left them."""
     db = await open_database(settings.database, read_only=True)
     try:
-        return [(e.state, e.deliveries["telegram"]) for e in await ChatOutboxStore(db).listing()]
+        return [(e.state, e.deliveries[platform]) for e in await ChatOutboxStore(db).listing()]
     finally:
         await db.close()
 
@@ -190,9 +199,7 @@ async def test_a_stop_lets_a_message_on_its_way_arrive_and_it_is_not_sent_again_
     it twice after the restart (at least once)."""
     bot, gate, deciding = await a_stop_with_an_effect_on_its_way(fake, tmp_path, grace=60)
     try:
-        waiting = asyncio.ensure_future(winding_down.seen.wait())
-        await asyncio.wait({bot.task, waiting}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
-        waiting.cancel()
+        await winding_down.or_ended(bot.task)
         assert not bot.task.done(), "the bot closed Telegram's client without waiting for the answer on its way"
         assert winding_down.seen.is_set()
     finally:
@@ -219,3 +226,43 @@ async def test_an_answer_that_does_not_come_within_the_grace_leaves_the_message_
     assert await effects(bot.settings) == [(OutboxState.PENDING, DeliveryState.STARTED)]
     assert await restarted(fake, bot.settings) == 2
     assert await effects(bot.settings) == [(OutboxState.SENT, DeliveryState.DONE)]
+
+
+async def test_on_discord_a_stop_drops_new_events_and_lets_a_message_on_its_way_arrive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, winding_down: Logged
+) -> None:
+    """Discord's side of the stop's order: once it begins, a slash command from the gateway reaches no desk (it
+    goes unanswered, as while the bot is down), while the direct message Discord has taken and not yet answered
+    is let arrive over the HTTP session still open and recorded sent, so the next start does not send it again."""
+    async with make_world(tmp_path) as world:
+        fake, ana, marko = world.fake, world.m["ana"], world.m["marko"]
+        monkeypatch.setenv("SUDIJA_DISCORD_TOKEN", fake.token)
+        fake.bot_role.permissions |= Perm.MANAGE_ROLES  # the setup `sudija run` checks at its start is right
+        fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
+        club = {"database": str(tmp_path / "club.db"), "owner": "ana", "owner_accounts": (f"discord:{ana.id}",)}
+        settings = replace(world.config(club), outbox=OutboxConfig(stop_grace_seconds=60))
+        bot = Serving(settings)
+        await fake.wait_connected()
+        app = bot.endpoint.clubs[settings.club_id].app
+        (port,) = app.chats.ports
+        assert isinstance(port, DiscordChat)
+        await asyncio.wait_for(port.bot.ready_once.wait(), 10)  # what `sudija run` waits for before the desk
+        member = await app.db.members.link("discord", str(marko.id), "marko", app.clock.now())
+        sending = r"/channels/\d+/messages"
+        gate = fake.hold_answers("POST", f"^{sending}$")
+        told = app.desk.delivery.told(member.id, "na putu")
+        deciding = asyncio.ensure_future(app.desk.delivery.enqueue_effects([told]))
+        await fake.wait_until(lambda: [r for r in fake.requests_to("POST", sending) if r.status == 200], what="sent")
+        try:
+            bot.stop.set()
+            await winding_down.or_ended(bot.task)
+            assert not bot.task.done(), "the bot closed Discord's client without waiting for the answer on its way"
+            late = await fake.slash(ana.id, "presude", {"partija": 100})  # after the stop began
+        finally:
+            gate.set()
+        await bot.stopped()
+        await asyncio.wait_for(deciding, 10)
+        assert fake.interaction_responses(late.id) == []  # no desk heard it
+        assert await effects(settings, "discord") == [(OutboxState.SENT, DeliveryState.DONE)]
+        dm = fake.dm_channel_id(marko.id)
+        assert [m["content"] for m in fake.messages_in(dm or 0)] == ["na putu"]

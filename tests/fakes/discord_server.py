@@ -488,6 +488,7 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._routes: list[tuple[str, re.Pattern[str], _Handler]] = []
+        self._held_answers: list[tuple[str, re.Pattern[str], asyncio.Event]] = []
         self._install_routes()
 
     # ------------------------------------------------------------------ lifecycle
@@ -692,6 +693,14 @@ class FakeDiscord:
             raise _HttpError(403, 50001, "Missing Access")
         if any(not perms & bit for bit in needed):
             raise _HttpError(403, 50013, "Missing Permissions")
+
+    def hold_answers(self, method: str, path: str) -> asyncio.Event:
+        """Requests of ``method`` whose path matches the regex ``path`` are carried out as Discord carries them,
+        but each answer waits until the returned event is set: a slow network, where the bot waits for the answer
+        to what Discord has already done."""
+        gate = asyncio.Event()
+        self._held_answers.append((method, re.compile(path), gate))
+        return gate
 
     def rate_limit(self, path: str, *, retry_after: float = 0.05, times: int = 1, global_: bool = False) -> None:
         """The next ``times`` requests whose path matches the regex ``path`` get 429 with ``retry_after``
@@ -1908,6 +1917,9 @@ class FakeDiscord:
         record.status = status
         record.response = result
         self._notify()
+        for method, rx, gate in self._held_answers:
+            if method == request.method and rx.search(path):
+                await gate.wait()
         if status == 204:
             return web.Response(status=204)
         # exactly "application/json": discord.py only decodes a body whose content-type is that string
