@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -173,22 +174,28 @@ async def a_stop_with_an_effect_on_its_way(
     return bot, gate, deciding
 
 
-async def effects(settings: Config, platform: str = "telegram") -> list[tuple[OutboxState, DeliveryState]]:
-    """Each chat effect's state and its part's on `platform`, as the stopped bot left them."""
+async def effects(settings: Config, platform: str = "telegram") -> list[tuple[OutboxState, DeliveryState | None]]:
+    """Each chat effect's state and its part's on `platform` (None: not begun), in the order written, as the
+    stopped bot left them."""
     db = await open_database(settings.database, read_only=True)
     try:
-        return [(e.state, e.deliveries[platform]) for e in await ChatOutboxStore(db).listing()]
+        listed = sorted(await ChatOutboxStore(db).listing(), key=lambda e: e.id)
+        return [(e.state, e.deliveries.get(platform)) for e in listed]
     finally:
         await db.close()
 
 
-async def restarted(fake: FakeTelegram, settings: Config) -> int:
-    """The next start (its desk delivers what is pending), then a stop: how many times Telegram was sent the
-    message in all."""
+def sent(fake: FakeTelegram) -> Counter[str]:
+    """How many times Telegram took each text the bot sent."""
+    return Counter(r.params["text"] for r in fake.calls("sendMessage") if r.ok)
+
+
+async def restarted(fake: FakeTelegram, settings: Config) -> Counter[str]:
+    """The next start (its desk delivers what is pending), then a stop: what Telegram was sent in all."""
     again = Serving(settings)
     await again.polling(fake, fake.mark())
     await again.stopped()
-    return len([r for r in fake.calls("sendMessage") if r.ok and r.params["text"] == "na putu"])
+    return sent(fake)
 
 
 async def test_a_stop_lets_a_message_on_its_way_arrive_and_it_is_not_sent_again_after_the_restart(
@@ -196,18 +203,25 @@ async def test_a_stop_lets_a_message_on_its_way_arrive_and_it_is_not_sent_again_
 ) -> None:
     """The stop's order: no new updates, then what is on its way to Telegram is let arrive and recorded sent, then
     the client closes. Cut instead (the client closed first), the message would stay pending and mira would get
-    it twice after the restart (at least once)."""
+    it twice after the restart (at least once). What a decision writes once the stop began is not begun: it
+    waits in the outbox for the next start."""
     bot, gate, deciding = await a_stop_with_an_effect_on_its_way(fake, tmp_path, grace=60)
     try:
         await winding_down.or_ended(bot.task)
         assert not bot.task.done(), "the bot closed Telegram's client without waiting for the answer on its way"
         assert winding_down.seen.is_set()
+        app = bot.endpoint.clubs[bot.settings.club_id].app
+        mira = await app.db.members.by_nick("mira")
+        assert mira is not None
+        await app.desk.delivery.enqueue_effects([app.desk.delivery.told(mira.id, "posle")])  # a deadline's, say
     finally:
         gate.set()
     await bot.stopped()
     await asyncio.wait_for(deciding, 10)  # the decision's delivery ended with the answer
-    assert await effects(bot.settings) == [(OutboxState.SENT, DeliveryState.DONE)]
-    assert await restarted(fake, bot.settings) == 1
+    assert sent(fake) == {"na putu": 1}
+    assert await effects(bot.settings) == [(OutboxState.SENT, DeliveryState.DONE), (OutboxState.PENDING, None)]
+    assert await restarted(fake, bot.settings) == {"na putu": 1, "posle": 1}
+    assert await effects(bot.settings) == [(OutboxState.SENT, DeliveryState.DONE)] * 2
 
 
 async def test_an_answer_that_does_not_come_within_the_grace_leaves_the_message_to_be_sent_after_the_restart(
@@ -224,7 +238,7 @@ async def test_an_answer_that_does_not_come_within_the_grace_leaves_the_message_
         gate.set()
     assert "1 row(s) still on their way after 0 s: cut, acted on again at the next start" in caplog.text
     assert await effects(bot.settings) == [(OutboxState.PENDING, DeliveryState.STARTED)]
-    assert await restarted(fake, bot.settings) == 2
+    assert await restarted(fake, bot.settings) == {"na putu": 2}
     assert await effects(bot.settings) == [(OutboxState.SENT, DeliveryState.DONE)]
 
 
