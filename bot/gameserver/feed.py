@@ -171,7 +171,9 @@ class LiveFeed:
         # that hand alone (`grown_facts`), however many hands the game has.
         self._facts: dict[int, tuple[Game, tuple[HandFacts, ...]]] = {}
         self._pending_doc: _Doc | None = None
-        self._queue: collections.deque[tuple[bytes, asyncio.Future[Answer]]] = collections.deque()
+        # The requests not yet checked: each body, its answer to come and its event once decoded (one held back
+        # is not decoded again).
+        self._queue: collections.deque[tuple[bytes, asyncio.Future[Answer], Event | None]] = collections.deque()
         self._worker: asyncio.Task[None] | None = None
         # A game the feed has not cached is read and parsed beside the feed (`_load`: the parsing in a thread),
         # its events held back meanwhile, so the other tables' events are not queued behind a long game's first
@@ -190,47 +192,57 @@ class LiveFeed:
         all are written in one transaction, each in its own savepoint (one that fails leaves the others), and
         each is answered once that transaction committed. Two events of one game never share a batch."""
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        self._queue.append((body, future))
+        self._queue.append((body, future, None))
         self._wake.set()
         if self._worker is None or self._worker.done():
             self._worker = asyncio.get_running_loop().create_task(self._drain())
         return await future
 
     async def _drain(self) -> None:
+        """Check and take the requests queued, a batch at a time. The next batch is checked once this one is
+        taken, not while it is: the transaction runs in a thread that needs the interpreter between its
+        statements, and an event loop busy checking meanwhile makes it wait for it (docs/game-server.md)."""
         while self._queue or self._loading:
             self._wake.clear()
-            batch: list[_Work] = []
-            games: set[int] = set()
-            deferred: list[tuple[bytes, asyncio.Future[Answer]]] = []
-            while self._queue and len(batch) < BATCH:
-                body, future = self._queue.popleft()
-                try:
-                    event = parse_event(decode(body))
-                    if event.game is not None and (event.game in games or self._held(event)):
-                        deferred.append((body, future))  # after this batch, or once its game is read
-                        continue
-                    if self._cold(event):
-                        assert event.game is not None
-                        self._loading[event.game] = asyncio.get_running_loop().create_task(self._load(event.game))
-                        deferred.append((body, future))
-                        continue
-                    work = await self._check(event, body, future)
-                except ProtocolError as problem:
-                    future.set_result((problem.status, problem.body()))
-                    continue
-                except Exception:
-                    log.exception("the game-server event could not be checked")
-                    future.set_result(_FAILED)
-                    continue
-                if work is not None:
-                    batch.append(work)
-                    if event.game is not None:
-                        games.add(event.game)
-            self._queue.extendleft(reversed(deferred))
+            batch = await self._batch()
             if batch:
                 await self._take(batch)
             elif self._loading:  # every event waits for its game: until one is read or another event arrives
                 await self._wake.wait()
+
+    async def _batch(self) -> list[_Work]:
+        """The next batch: the queued events checked in arrival order; an event of a game already in the batch or
+        of a game being read is held back in the queue, in order."""
+        batch: list[_Work] = []
+        games: set[int] = set()
+        deferred: list[tuple[bytes, asyncio.Future[Answer], Event | None]] = []
+        while self._queue and len(batch) < BATCH:
+            body, future, event = self._queue.popleft()
+            try:
+                if event is None:
+                    event = parse_event(decode(body))
+                if event.game is not None and (event.game in games or self._held(event)):
+                    deferred.append((body, future, event))  # after this batch, or once its game is read
+                    continue
+                if self._cold(event):
+                    assert event.game is not None
+                    self._loading[event.game] = asyncio.get_running_loop().create_task(self._load(event.game))
+                    deferred.append((body, future, event))
+                    continue
+                work = await self._check(event, body, future)
+            except ProtocolError as problem:
+                future.set_result((problem.status, problem.body()))
+                continue
+            except Exception:
+                log.exception("the game-server event could not be checked")
+                future.set_result(_FAILED)
+                continue
+            if work is not None:
+                batch.append(work)
+                if event.game is not None:
+                    games.add(event.game)
+        self._queue.extendleft(reversed(deferred))
+        return batch
 
     def _held(self, event: Event) -> bool:
         """Whether the event waits for its game being read beside the feed (`_load`): an event checked against
