@@ -341,7 +341,7 @@ def test_bad_files_beside_a_running_bot_are_named_and_nothing_is_lost(
     assert f"{broken}: nothing imported from this file" in capsys.readouterr().out
     assert main(["import", "--status", "20000101-000000.000-beef", "--db", str(db), "--lang", "en"]) == 1
     assert "There is no hand-off 20000101-000000.000-beef" in capsys.readouterr().err
-    assert main(["import", str(logs / "absent.json"), "--db", str(db)]) == 2
+    assert main(["import", str(logs / "absent.json"), "--db", str(db), "--lang", "en"]) == 2
     assert "no such file or directory" in capsys.readouterr().err
     assert bot.stop() == 0
     assert games_in(db) == [9201]
