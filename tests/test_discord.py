@@ -855,6 +855,41 @@ async def test_a_member_list_rate_limited_twice_is_asked_again_until_it_comes(
     assert any("again (2 times)" in r.getMessage() for r in caplog.records if r.name == "bot.member_list")
 
 
+async def test_a_member_who_comes_back_and_leaves_at_once_ends_out_of_the_club(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ana, who left, comes back to the server and leaves again at once. discord.py hands each event to a task of
+    its own: her join's sync is still reading the records when her leave is done. The sync is done for the account
+    as the server shows it then — not on it: nothing — so she ends out of the club, as the server shows her."""
+    fake, m = world.fake, world.m
+    app = await world.app()
+    await link(app, world, "ana")
+    async with world.running(app) as bot:
+        left = bot.wait_for("raw_member_remove", check=lambda payload: payload.user.id == m["ana"].id)
+        await fake.member_leave(m["ana"].id)
+        await asyncio.wait_for(left, timeout=5)
+        await settle()
+        reading, read = asyncio.Event(), asyncio.Event()
+        member_of = bot.member_of
+
+        async def slow_read(account: discord.abc.User) -> Any:  # her join's read of the records takes a moment
+            reading.set()
+            await read.wait()
+            return await member_of(account)
+
+        monkeypatch.setattr(bot, "member_of", slow_read)
+        await fake.member_return(m["ana"].id)
+        await asyncio.wait_for(reading.wait(), timeout=5)
+        left = bot.wait_for("raw_member_remove", check=lambda payload: payload.user.id == m["ana"].id)
+        await fake.member_leave(m["ana"].id)
+        await asyncio.wait_for(left, timeout=5)
+        read.set()
+        await settle()
+        ana = await app.db.members.by_nick("ana")
+        assert ana is not None
+        assert not ana.in_club
+
+
 async def test_the_caller_leaving_the_server_ends_his_trial_and_the_thread_is_locked(world: World) -> None:
     fake, m = world.fake, world.m
     app = await world.app()

@@ -335,8 +335,10 @@ class SudijaBot(discord.Client):
             return
         account, read = discord_member.id, [linked]
 
-        async def sync() -> None:  # done again: the account as the server shows it then, the member as stored
-            current = self._in_guild(account) or discord_member
+        async def sync() -> None:  # the account as the server shows it when done (again), the member as stored
+            current = self._in_guild(account)
+            if current is None:
+                return  # gone from the server meanwhile: his leave, reported after, is the newer word
             member = read.pop() if read else await self.member_of(current)
             if member is not None:
                 await self._sync_member(current, member)

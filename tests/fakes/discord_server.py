@@ -1574,6 +1574,14 @@ class FakeDiscord:
         await self.dispatch("GUILD_MEMBER_ADD", member.payload() | {"guild_id": str(self.guild_id)})
         return member
 
+    async def member_return(self, user_id: int) -> FakeMember:
+        """A user who left comes back to the server (no roles, as Discord gives a new member): GUILD_MEMBER_ADD."""
+        if user_id in self.members:
+            raise FakeDiscordError(f"user {user_id} is a member already")
+        member = self._add_member(self.users[user_id], roles=[], status="online")
+        await self.dispatch("GUILD_MEMBER_ADD", member.payload() | {"guild_id": str(self.guild_id)})
+        return member
+
     async def member_leave(self, user_id: int) -> int:
         """The member leaves the server: dropped from the guild and its threads, GUILD_MEMBER_REMOVE sent."""
         self.members.pop(user_id)
