@@ -1,10 +1,11 @@
 """Benchmark of the referee desk through SQLite: 1,000 callers on distinct games, 50 referees pressing Sudi on
-every call at once. Prints p50/p99 latency of /sudija and of Sudi (target: p99 under 20 ms each) and checks
-that every call has exactly one winner. ``--database postgresql://…`` runs the same on that PostgreSQL database
-too (in a throwaway schema, dropped afterwards) and prints both side by side; ``--processes N`` (with
-``--database``) also runs it with the referees spread over N bot processes — the others built as `sudija run`
-builds a process on PostgreSQL, with their safety sweeps and outbox workers woken by every commit — all pressing
-each call at once.
+every call at once. Prints p50/p99 latency of /sudija and of Sudi (target: p99 under 20 ms each), the CPU a
+/sudija costs (this process's, and the backend's of a PostgreSQL server on this machine: a busy machine's waits
+inflate latency, not these), and checks that every call has exactly one winner. ``--database postgresql://…``
+runs the same on that PostgreSQL database too (in a throwaway schema, dropped afterwards) and prints both side by
+side; ``--processes N`` (with ``--database``) also runs it with the referees spread over N bot processes — the
+others built as `sudija run` builds a process on PostgreSQL, with their safety sweeps and outbox workers woken by
+every commit — all pressing each call at once.
 
 On PostgreSQL the tables are analyzed once seeded (``ANALYZE``), as the server's autovacuum analyzes a running
 club's: a schema seeded seconds before has no statistics yet, and the planner, taking the club's rows for a few
@@ -46,6 +47,25 @@ from rules.verdicts import Draft, NoVerdict
 from storage.database import open_database
 from storage.games import PreparedGame
 from storage.postgres import drop_schema, is_postgres, scratch_schema
+
+
+def backend_cpu(pid: int | None) -> float:
+    """The CPU seconds a local PostgreSQL backend has used (user and system, from /proc); 0 without one."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def local_backend(pid: int) -> int | None:
+    """`pid` when it is a PostgreSQL process of this machine (the bench's server), else None (a server elsewhere)."""
+    try:
+        return pid if b"postgres" in Path(f"/proc/{pid}/cmdline").read_bytes() else None
+    except OSError:
+        return None
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -116,12 +136,21 @@ async def run(
         judges = judges[::processes]
         call_ms: list[float] = []
         take_ms: list[float] = []
+        # What each call costs in CPU, which a busy machine's waits do not inflate as they do its latency: this
+        # process (the desk, and SQLite's thread) and, on a local server, the PostgreSQL backend serving it.
+        call_cpu = server_cpu = 0.0
+        backend = None
+        if database is not None:
+            (pid,) = (await db.connection.execute_fetchall("SELECT pg_backend_pid()", ()))[0]
+            backend = local_backend(int(pid))
         winners_per_call: list[int] = []
         started = time.perf_counter()
         for i, caller in enumerate(callers):
-            t0 = time.perf_counter()
+            s0, c0, t0 = backend_cpu(backend), time.process_time(), time.perf_counter()
             reply = await desk.calls.call(caller, 10_000 + i)
             call_ms.append((time.perf_counter() - t0) * 1000)
+            call_cpu += time.process_time() - c0
+            server_cpu += backend_cpu(backend) - s0
             assert reply.ok, reply.text
             pending = await db.calls.pending_by_caller(caller.id)
             assert pending is not None
@@ -174,6 +203,10 @@ async def run(
             f"{name:8} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  mean {statistics.fmean(values):6.2f} ms"
             f"  (p99 / {DESK_P99.bound:g} ms target = {p99 / DESK_P99.bound:.2f})"
         )
+    cpu = f"/sudija CPU per call: this process {call_cpu / calls * 1000:.2f} ms"
+    if backend is not None:
+        cpu += f", the PostgreSQL backend serving it {server_cpu / calls * 1000:.2f} ms"
+    print(cpu)
     print(f"exactly one winner per call: {one_winner}")
     return 0 if one_winner else 1
 
