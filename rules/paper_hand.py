@@ -107,7 +107,7 @@ class HandScore:
     refe_played: bool = False  # one of the declarer's open refe marked played
     counted_tricks: int = 0  # tricks up to the stop point
     recorded_tricks: int = 0
-    note: str = ""  # UNSCORED: why (not_finished, no_contract); PLAYED: problems in the recorded play
+    note: str = ""  # UNSCORED: why (not_finished, no_contract); PLAYED: problems in the recorded play (as codes)
     deltas: tuple[int, int, int] = (0, 0, 0)  # the bule of `entries`, for the running sheet's speed
     supe: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)  # left supe of seats 0-2, then right supe
 
@@ -275,7 +275,7 @@ def hand_facts(hand: Hand) -> HandFacts:
         won[trick.winner] += 1
     tricks = (won[0], won[1], won[2])
     passed, bule, supe, carrier, shape, note = _fallen_units(hand, declarer, contract, tricks)
-    problems = list(result.problems)
+    problems = [str(problem) for problem in result.problems]  # keys and values: a note for a log, never shown
     if note:
         problems.append(note)
     if (
@@ -283,7 +283,7 @@ def hand_facts(hand: Hand) -> HandFacts:
         and not (contract.strain is Strain.BETL and tricks[declarer] == 1)
         and not (contract.strain is not Strain.BETL and tricks[d1] + tricks[d2] >= 5)
     ):
-        problems.append(f"play incomplete: {len(result.tricks)} of 10 tricks recorded")
+        problems.append(f"play_incomplete:{len(result.tricks)}/10")
     defence = list(tricks)
     defence[declarer] = 0
     common.update(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from rules.cards import Card, Suit, mask_of, suit_mask
 from rules.gamelog import Hand, Strain
+from rules.problems import Key, Phrase, Place, Problem
 
 
 def next_seat(seat: int, step: int = 1) -> int:
@@ -68,10 +69,10 @@ class TrickPlay:
 
 @dataclass(frozen=True, slots=True)
 class PlayResult:
-    """The replay of a hand's tricks. `problems` is empty for a legal play."""
+    """The replay of a hand's tricks. `problems` (`rules.problems`) is empty for a legal play."""
 
     tricks: tuple[TrickPlay, ...]
-    problems: tuple[str, ...]
+    problems: tuple[Problem, ...]
 
     def won(self, seat: int, upto: int | None = None) -> int:
         """Tricks won by `seat` among the first `upto` tricks (all when None)."""
@@ -99,11 +100,11 @@ def replay(hand: Hand) -> PlayResult:
         holdings[hand.declarer] = (holdings[hand.declarer] | mask_of(hand.talon)) & ~mask_of(hand.discards)
     leader = first_leader(hand)
     plays: list[TrickPlay] = []
-    problems: list[str] = []
+    problems: list[Problem] = []
     for number, cards in enumerate(hand.tricks, start=1):
-        where = f"trick {number}"
+        where = Place(trick=number)
         if len(cards) != 3:
-            problems.append(f"{where} has {len(cards)} cards; every trick has three")
+            problems.append(Problem.of(Key.TRICK_SIZE, where, count=len(cards)))
             break
         led: Suit | None = None
         broken = False
@@ -111,16 +112,17 @@ def replay(hand: Hand) -> PlayResult:
             seat = next_seat(leader, position)
             if not holdings[seat] & card.mask:
                 owner = next((s for s in range(3) if holdings[s] & card.mask), None)
-                whose = "nobody holds it any more" if owner is None else f"it is in seat {owner + 1}'s hand"
-                problems.append(f"{where}: seat {seat + 1} should play now but plays {card.display()}, {whose}")
+                shown = card.display()
+                problems.append(
+                    Problem.of(Key.SEAT_NOBODY_HOLDS, where, seat=seat + 1, card=shown)
+                    if owner is None
+                    else Problem.of(Key.SEAT_NOT_HELD, where, seat=seat + 1, card=shown, owner=owner + 1)
+                )
                 broken = True
                 break
             allowed = legal_mask(holdings[seat], led, trump)
             if not allowed & card.mask:
-                problems.append(
-                    f"{where}: seat {seat + 1} plays {card.display()} but must "
-                    + _rule_broken(holdings[seat], led, trump)
-                )
+                problems.append(_rule_broken(holdings[seat], led, trump, where, seat, card))
                 broken = True
                 break
             holdings[seat] &= ~card.mask
@@ -134,12 +136,16 @@ def replay(hand: Hand) -> PlayResult:
     return PlayResult(tuple(plays), tuple(problems))
 
 
-def _rule_broken(holding: int, led: Suit | None, trump: Suit | None) -> str:
+def _rule_broken(holding: int, led: Suit | None, trump: Suit | None, where: Place, seat: int, card: Card) -> Problem:
     assert led is not None
+    suit = Phrase(f"term.{led.serbian}")
     if holding & suit_mask(led):
-        return f"follow suit in {led.serbian} {led.symbol}"
+        return Problem.of(Key.SEAT_FOLLOW_SUIT, where, seat=seat + 1, card=card.display(), suit=suit, symbol=led.symbol)
     assert trump is not None
-    return f"play a trump ({trump.serbian} {trump.symbol}) having no {led.serbian}"
+    trumps = Phrase(f"term.{trump.serbian}")
+    return Problem.of(
+        Key.SEAT_TRUMP, where, seat=seat + 1, card=card.display(), led=suit, trump=trumps, symbol=trump.symbol
+    )
 
 
 def stop_point(hand: Hand, result: PlayResult) -> int:

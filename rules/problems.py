@@ -198,6 +198,10 @@ class Key(StrEnum):
     PLAYS_DISCARD = "log.play.discarded"
     PLAYS_TALON = "log.play.talon"
     PLAYS_AGAIN = "log.play.again"
+    SEAT_NOBODY_HOLDS = "log.play.seat_nobody_holds"
+    SEAT_NOT_HELD = "log.play.seat_not_held"
+    SEAT_FOLLOW_SUIT = "log.play.seat_follow_suit"
+    SEAT_TRUMP = "log.play.seat_trump"
     # the auction (rules.auction)
     BID_AFTER_END = "log.bid.after_end"
     AUCTION_OVER_BEFORE = "log.bid.over_before"

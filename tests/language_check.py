@@ -36,7 +36,7 @@ NOT_COUNTS = _words(
     "row scripts seal share start state step steps suit table target text to trial trick unit until usage value",
     "verdict vote waiting weeks what when where who whom why words strain",
     "status seq missing intents server title discord telegram key",
-    "size size_limit call cards won bidder holder byte column item turn expected previous recorded",
+    "size size_limit call cards won bidder holder byte column item turn expected previous recorded seat",
 )
 
 _LATIN_FUNCTION = "od do na po sa i a u za da je su nije iz samo"

@@ -569,7 +569,7 @@ def test_validator_agrees_with_rules_play_on_shuffled_tricks(seed: int, data: st
     problems = validate_hand(changed, PLAYERS)
     trick_problems = [p for p in problems if ", trick " in p]
     if result.problems:
-        number = result.problems[0].split(":")[0]  # "trick N"
+        number = english(result.problems)[0].split(":")[0]  # "trick N"
         assert len(trick_problems) == 1, (result.problems, problems)
         assert trick_problems[0].startswith(f"hand {hand.n}, {number}:"), (result.problems, problems)
     else:

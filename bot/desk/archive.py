@@ -42,6 +42,7 @@ from rules.nicknames import identity_key
 from rules.paper import Paper, PaperHand
 from rules.paper_render import RefeMark, refe_marks
 from rules.play import playing_hands, replay
+from rules.problems import Problem
 from rules.statistics import Figures
 from rules.verdicts import verdict_from_json
 from storage.archive import GameMarks
@@ -124,7 +125,7 @@ class HandView:
     tricks: tuple[TrickView, ...]
     taken: tuple[int, int, int]  # tricks each seat took
     after: Holdings  # the cards left when the recorded play stopped
-    problems: tuple[str, ...]  # where the recorded play breaks the rules (shown as the log has it)
+    problems: tuple[Problem, ...]  # where the recorded play breaks the rules (rules.play.replay)
     analyses: tuple[Analysis, ...]
 
 
