@@ -365,10 +365,14 @@ def _nfc_players(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def nick_phrase(refused: NickRefused) -> Phrase:
-    """Why a nickname is refused, as the catalogue's ``nick.why.*`` entry."""
-    return Phrase(
-        refused.message_key, tuple((k, v if isinstance(v, int) else str(v)) for k, v in refused.values.items())
-    )
+    """Why a nickname is refused, as the catalogue's ``nick.why.*`` entry; a character by its code point alone
+    (``U+200B``: its Unicode name is English, and the nickname is shown escaped beside it)."""
+    values: list[tuple[str, Value]] = []
+    for name, value in refused.values.items():
+        if name == "char":
+            value = str(value).split(" ", 1)[0]
+        values.append((name, value if isinstance(value, int) else str(value)))
+    return Phrase(refused.message_key, tuple(values))
 
 
 def _players(r: _Reader, doc: Mapping[str, Any], where: Place) -> tuple[str, str, str] | None:

@@ -57,7 +57,10 @@ def corrupted_log(folder: Path) -> Path:
     played["tricks"][0] = played["tricks"][0][:2]
     found = _illegal_follow(game_doc(6, 6006), 0)
     assert found is not None
+    hidden = game_doc(7, 6007)
+    hidden["players"][0] = "an\u200ba"  # a zero-width space in a nickname
     lines = [json.dumps(doc) for doc in (size, twice, turn, zone, short, found[0])] + ['{"game": 1,, }']
+    lines.append(json.dumps(hidden))
     path = folder / "night.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -79,9 +82,9 @@ def test_a_refused_log_is_told_in_the_readers_language(
     lines = captured.err.splitlines()
     assert all(line.startswith(f"{log}: ") for line in lines), lines
     said = [line.removeprefix(f"{log}: ") for line in lines]
-    assert len(said) == 8  # seven problems, then "nothing imported (7 problems)"
-    assert said[-1] == words.t("log.report.nothing", path=log, count=7).removeprefix(f"{log}: ")
-    at = {n: words.t("log.at.line", line=n) for n in range(1, 8)}
+    assert len(said) == 9  # eight problems, then "nothing imported (8 problems)"
+    assert said[-1] == words.t("log.report.nothing", path=log, count=8).removeprefix(f"{log}: ")
+    at = {n: words.t("log.at.line", line=n) for n in range(1, 9)}
     assert said[0] == f"{at[1]}: {words.t('log.at.game', game=6001)}: {words.t('log.game.bule', value=61)}"
     assert said[1].startswith(f"{at[2]}: {words.t('log.at.game', game=6002)}, {words.t('log.at.hand', hand=1)}: ")
     assert words.t("log.at.bid", bid=1) in said[2]
@@ -90,6 +93,7 @@ def test_a_refused_log_is_told_in_the_readers_language(
     assert words.t("log.play.trick_size", count=2) in said[4]  # the count's plural form: "2 karte", "2 карты"
     assert words.t("log.at.trick", trick=1) in said[5]
     assert said[6].startswith(f"{at[7]}, {words.t('log.at.column', column=12)}: ")
+    assert said[7].endswith(words.t("nick.why.character", char="U+200B", position=3))  # the code point, not its name
     assert "Imported" not in captured.out if language != "en" else "Imported 0 games" in captured.out
     assert foreign_text(language, captured.out) == []  # the summary too
     for line in said:
