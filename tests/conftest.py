@@ -22,10 +22,13 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+import sqlite_template
 from pg_server import TEMPLATE, PgServer, find_binaries
 
 import club as club_module
 from club import Club, make_club
+
+sqlite_template.install()  # a new SQLite database gets the migrated schema copied in (tests/sqlite_template.py)
 
 # The storage, desk and use-case tests: every one runs on both backends.
 BOTH_BACKENDS = {
