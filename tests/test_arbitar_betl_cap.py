@@ -9,6 +9,7 @@ disputed betl hands with kontra, judged once with the capped query and once with
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
@@ -144,17 +145,24 @@ def full_count_real_values(played: PlayedHand, moment: Moment) -> dict[int, int]
     return values if cap is None else full_then_capped(values, cap)
 
 
-SEEDED = betl_kontra_hands(1406, 39)
-# Of them: one where no defender card mattered (stays, no step), the fallen player's own error (stays, step 1),
-# and two where the other defender's error moved the fall (transfer, step 1); small views keep them quick.
-HANDS = [SEEDED[k] for k in (0, 19, 20, 38)]
+@functools.cache
+def seeded() -> list[tuple[Game, int]]:
+    """The seeded hands, made when a test first asks (not while the module is collected)."""
+    return betl_kontra_hands(1406, 39)
+
+
+def chosen() -> list[tuple[Game, int]]:
+    """Of them: one where no defender card mattered (stays, no step), the fallen player's own error (stays,
+    step 1), and two where the other defender's error moved the fall (transfer, step 1); small views keep them
+    quick."""
+    return [seeded()[k] for k in (0, 19, 20, 38)]
 
 
 def test_real_values_in_betl_are_the_full_count_capped() -> None:
     """Every defender card of seeded kontra-betl hands: the capped query gives what the full count capped gives,
     and it is capped (0 or 1: the declarer's first trick, 0 once he has it)."""
     moments = 0
-    for game, _ in SEEDED[:8] + HANDS:
+    for game, _ in seeded()[:8] + chosen():
         played = played_hand(game.hands[0])
         assert played.betl
         for moment in played.moments:
@@ -171,12 +179,12 @@ def test_betl_verdicts_are_the_same_bytes_as_with_the_full_count(monkeypatch: py
     """Kontra-betl verdicts through `arbitrate`, with the capped query and with the full count capped after:
     the same JSON bytes, over a mix of verdicts (no step; the fallen player's error; a transfer)."""
     capped = []
-    for game, fallen in HANDS:
+    for game, fallen in chosen():
         solver.clear_tables()
         capped.append(json.dumps(arbitrate(game, 1, fallen).to_json(game.players), ensure_ascii=False))
     monkeypatch.setattr(procedure, "real_values", full_count_real_values)
     full = []
-    for game, fallen in HANDS:
+    for game, fallen in chosen():
         solver.clear_tables()
         full.append(json.dumps(arbitrate(game, 1, fallen).to_json(game.players), ensure_ascii=False))
     assert capped == full

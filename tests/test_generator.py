@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -31,16 +32,19 @@ def _many(count: int, hands: int = 12) -> list[Game]:
     ]
 
 
-GAMES = _many(300)
+@functools.cache
+def games() -> list[Game]:
+    """Three hundred generated games, made when a test first asks (not while the module is collected)."""
+    return _many(300)
 
 
 def test_hundreds_of_generated_games_are_legal() -> None:
-    for game in GAMES:
+    for game in games():
         assert validate_game(game) == [], game.number
 
 
 def test_generated_play_agrees_with_rules_play() -> None:
-    for game in GAMES[:100]:
+    for game in games()[:100]:
         for hand in game.hands:
             result = replay(hand)
             assert result.problems == ()
@@ -55,13 +59,13 @@ def test_deterministic_for_a_seed() -> None:
 
 
 def test_round_trip_through_json() -> None:
-    for game in GAMES[:60]:
+    for game in games()[:60]:
         text = json.dumps(game_to_doc(game), ensure_ascii=False)
         assert parse_game(json.loads(text)) == game
 
 
 def test_statuses_players_and_times() -> None:
-    for game in GAMES:
+    for game in games():
         assert len(set(game.players)) == 3
         assert (AI_PLAYER in game.players) == game.ai
         assert all(p in CLUB_PLAYERS or p == AI_PLAYER for p in game.players)
@@ -148,7 +152,7 @@ def _outcomes(hands: list[Hand]) -> Counter[str]:
 
 
 def test_realistic_enough() -> None:
-    seen = _outcomes([h for g in GAMES for h in g.hands if h.completed])
+    seen = _outcomes([h for g in games() for h in g.hands if h.completed])
     total = seen["hands"]
     assert total > 3000
     assert 0.1 < seen["refe"] / total < 0.45
