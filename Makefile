@@ -21,6 +21,10 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/sudija gameserver --demo
 
+# The code compiled once before the tests: every bot process the tests start (and each worker) loads it as bytecode
+# rather than compiling it again, also where PYTHONDONTWRITEBYTECODE keeps Python from saving what it compiles
+# (pytest compiles the test modules itself, with their asserts rewritten).
+#
 # The tests on every core (pytest-xdist; docs/testing.md): a worker takes another's waiting tests when it is done.
 # Their temporary files (databases, PostgreSQL's cluster) go to a folder of their own on the memory filesystem when
 # it has a GiB free, open to all as /tmp is (PostgreSQL runs as its own user) and removed after the run: a commit's
@@ -33,6 +37,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/python -m compileall -q -x '/(test_[^/]*|conftest)\.py$$' bot rules storage bench tests >/dev/null
 	@tmp=""; if [ "$(SHM_FREE_KB)" -gt 1048576 ] 2>/dev/null; then tmp=$$(mktemp -d /dev/shm/sudija-tests.XXXXXX) && chmod 1777 "$$tmp"; fi; \
 	  echo "TMPDIR=$${tmp:-$${TMPDIR:-/tmp}} $(BIN)/pytest -n auto --dist worksteal"; \
 	  TMPDIR=$${tmp:-$${TMPDIR:-/tmp}} $(BIN)/pytest -n auto --dist worksteal; status=$$?; \
