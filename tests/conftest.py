@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import asyncpg
 import pytest
@@ -27,6 +28,8 @@ from pg_server import TEMPLATE, PgServer, find_binaries
 
 import club as club_module
 from club import Club, make_club
+
+T = TypeVar("T")
 
 sqlite_template.install()  # a new SQLite database gets the migrated schema copied in (tests/sqlite_template.py)
 
@@ -122,10 +125,16 @@ def fresh_postgres(server: PgServer) -> Iterator[str]:
 
 
 class ReusedDatabase:
-    """The session's database for the PostgreSQL half of the tests: a copy of the template, emptied per test."""
+    """The session's database for the PostgreSQL half of the tests: a copy of the template, emptied per test.
+
+    The emptying runs on one superuser connection kept open between tests, on an event loop of its own: a new
+    backend for each emptying would build its caches of every table again, several times the emptying's own
+    work. The tests' connections are ended before each emptying; this one stays (idle, outside any transaction)."""
 
     def __init__(self, server: PgServer) -> None:
         self.server = server
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.conn: asyncpg.Connection | None = None  # the superuser's, to `name`, while it is open
         self.name = ""
         self.emptied: list[str] = []  # the tables the template holds no rows in
         self.kept: dict[str, str] = {}  # the others (the migrations' record), with a digest of their rows
@@ -134,22 +143,30 @@ class ReusedDatabase:
         self.used = False
 
     async def _copy(self) -> None:
+        await self._disconnect()
         if self.name:
             await self.server.admin(f"DROP DATABASE {self.name} WITH (FORCE)")
         self.name = self.server.new_name()
         await self.server.admin(f"CREATE DATABASE {self.name} TEMPLATE {TEMPLATE} OWNER {self.server.role}")
-        conn = await asyncpg.connect(self.server.admin_url(self.name))
-        try:
-            tables = [r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
-            counts = {t: int(await conn.fetchval(f'SELECT count(*) FROM "{t}"')) for t in tables}
-            self.kept = {t: await self._digest(conn, t) for t, n in counts.items() if n}
-            self.emptied = sorted(t for t, n in counts.items() if n == 0)
-            rows = await conn.fetch("SELECT sequencename, start_value FROM pg_sequences WHERE schemaname = 'public'")
-            self.sequences = {str(r[0]): int(r[1]) for r in rows}
-            self.schema = await self._schema(conn)
-        finally:
-            await conn.close()
+        conn = await self._connection()
+        tables = [r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        counts = {t: int(await conn.fetchval(f'SELECT count(*) FROM "{t}"')) for t in tables}
+        self.kept = {t: await self._digest(conn, t) for t, n in counts.items() if n}
+        self.emptied = sorted(t for t, n in counts.items() if n == 0)
+        rows = await conn.fetch("SELECT sequencename, start_value FROM pg_sequences WHERE schemaname = 'public'")
+        self.sequences = {str(r[0]): int(r[1]) for r in rows}
+        self.schema = await self._schema(conn)
         self.used = False
+
+    async def _connection(self) -> asyncpg.Connection:
+        if self.conn is None or self.conn.is_closed():
+            self.conn = await asyncpg.connect(self.server.admin_url(self.name))
+        return self.conn
+
+    async def _disconnect(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+            self.conn = None
 
     @staticmethod
     async def _digest(conn: asyncpg.Connection, table: str) -> str:
@@ -177,41 +194,56 @@ class ReusedDatabase:
 
     async def _empty(self) -> bool:
         """Empty the database for the next test; False when a test changed what emptying cannot put back."""
-        conn = await asyncpg.connect(self.server.admin_url(self.name))
-        try:
-            await conn.execute(
-                "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if await self._schema(conn) != self.schema:
+        conn = await self._connection()
+        await conn.execute(
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        if await self._schema(conn) != self.schema:
+            return False
+        for table, digest in self.kept.items():
+            if await self._digest(conn, table) != digest:
                 return False
-            for table, digest in self.kept.items():
-                if await self._digest(conn, table) != digest:
-                    return False
-            statements = [f'DELETE FROM "{t}";' for t in self.emptied]
-            statements += [f"SELECT setval('\"{name}\"', {start}, false);" for name, start in self.sequences.items()]
-            # The rows go whatever their foreign keys say (every table is emptied): no trigger or check runs. A lock
-            # still held (a connection that outlived its termination) fails the test rather than hanging it.
+        statements = [f'DELETE FROM "{t}";' for t in self.emptied]
+        statements += [f"SELECT setval('\"{name}\"', {start}, false);" for name, start in self.sequences.items()]
+        # The rows go whatever their foreign keys say (every table is emptied): no trigger or check runs. A lock
+        # still held (a connection that outlived its termination) fails the test rather than hanging it.
+        try:
             await conn.execute(
                 "BEGIN; SET LOCAL session_replication_role = replica; SET LOCAL lock_timeout = '30s'; "
                 + " ".join(statements)
                 + " COMMIT;"
             )
-        finally:
-            await conn.close()
+        except BaseException:
+            await self._disconnect()  # its transaction ended with it
+            raise
         return True
+
+    def _run(self, work: Coroutine[Any, Any, T]) -> T:
+        if self.loop is None:
+            self.loop = asyncio.new_event_loop()
+        return self.loop.run_until_complete(work)
 
     def fresh(self) -> str:
         """The database's address, as a newly migrated copy of the template would be."""
-        if not self.name or (self.used and not asyncio.run(self._empty())):
-            asyncio.run(self._copy())
+        if not self.name or (self.used and not self._run(self._empty())):
+            self._run(self._copy())
         self.used = True
         return self.server.url(self.name)
 
+    def close(self) -> None:
+        """Close the kept connection and its event loop (the database stays until the server stops)."""
+        if self.loop is not None:
+            self.loop.run_until_complete(self._disconnect())
+            self.loop.close()
+            self.loop = None
+
 
 @pytest.fixture(scope="session")
-def reused_database(pg_server: PgServer) -> ReusedDatabase:
-    return ReusedDatabase(pg_server)
+def reused_database(pg_server: PgServer) -> Iterator[ReusedDatabase]:
+    reused = ReusedDatabase(pg_server)
+    yield reused
+    reused.close()
 
 
 @pytest.fixture

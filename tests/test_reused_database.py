@@ -2,11 +2,12 @@
 it as a new copy of the migrated template would be — no rows, sequences from their start, no connection of the
 last test left — and what emptying cannot put back (the schema, the migrations' record) makes it a new copy.
 
-The tests are synchronous: `ReusedDatabase.fresh` runs its own event loops, as the `backend` fixture calls it."""
+The tests are synchronous: `ReusedDatabase.fresh` runs its own event loop, as the `backend` fixture calls it."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import asyncpg
@@ -48,8 +49,10 @@ async def _nicks(url: str, *new: str) -> list[tuple[int, str]]:
 
 
 @pytest.fixture
-def reused(pg_server: PgServer) -> ReusedDatabase:
-    return ReusedDatabase(pg_server)
+def reused(pg_server: PgServer) -> Iterator[ReusedDatabase]:
+    made = ReusedDatabase(pg_server)
+    yield made
+    made.close()
 
 
 def test_the_next_test_finds_no_rows_the_sequences_restarted_and_no_connection_left(
