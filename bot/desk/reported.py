@@ -43,7 +43,7 @@ from bot import metrics
 from bot.outbox_engine import Backoff
 from bot.tasks import cancelled
 from storage.database import Database
-from storage.errors import DatabaseBusy, DatabaseReadOnly
+from storage.errors import DatabaseBusy, DatabaseReadOnly, StorageError
 from storage.members import Member
 
 log = logging.getLogger(__name__)
@@ -102,22 +102,33 @@ class Reported:
         """Every account linked on `platform` asked of the platform (`is_in`: in the club's group or server; None
         when it cannot say); each answer that differs from the records is reported (`membership`). An account
         with a report held, or reported while it was asked, is skipped: that report is newer. How many were
-        reported."""
+        reported. The database failing on the way (gone, not merely busy: a busy one's report is held) ends the
+        roll call, logged: the next start calls it again."""
         reported = 0
-        for account, present, in_club in await self.db.members.accounts_on(platform):
-            key = membership_key(platform, account)
-            if key in self.held:
-                continue
-            self._asking[key] = False
-            try:
-                answer = await is_in(account)
-            finally:
-                overtaken = self._asking.pop(key, False)
-            if answer is None or overtaken or answer == (present and in_club) or (not answer and not present):
-                continue
-            log.info("%s says account %s is %s the club: reported", platform, account, "in" if answer else "not in")
-            await self.membership(platform, account, answer)
-            reported += 1
+        try:
+            for account, present, in_club in await self.db.members.accounts_on(platform):
+                key = membership_key(platform, account)
+                if key in self.held:
+                    continue
+                self._asking[key] = False
+                try:
+                    answer = await is_in(account)
+                finally:
+                    overtaken = self._asking.pop(key, False)
+                if answer is None or overtaken or answer == (present and in_club) or (not answer and not present):
+                    continue
+                log.info("%s says account %s is %s the club: reported", platform, account, "in" if answer else "not in")
+                await self.membership(platform, account, answer)
+                reported += 1
+        except StorageError as failed:
+            log.warning(
+                "the roll call of %s stopped after %d report(s), the database failing (%s: %s): the next start"
+                " calls it again",
+                platform,
+                reported,
+                type(failed).__name__,
+                failed,
+            )
         return reported
 
     async def acting(self, member: Member, platform: str) -> Member:

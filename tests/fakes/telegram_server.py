@@ -31,6 +31,7 @@ Behaviour modelled on the real Bot API, because the adapter must cope with it:
   MarkdownV2 reserved characters fail with "can't parse entities").
 * A user who never started the bot cannot be messaged (403 "bot can't initiate conversation",
   or 400 "chat not found" when so configured); a user who blocked it gives 403 "bot was blocked".
+* ``getChatMember`` of a group the bot is not in (left, or kicked) is refused as a post there is (403).
 * ``chat_member`` updates exist only where the bot is an administrator; in groups where the bot is a
   plain member with privacy mode on, only commands and replies to the bot are delivered.
 * Bot command names must match ``[a-z0-9_]{1,32}`` (so no ``č``/``ž`` in command names).
@@ -1544,6 +1545,8 @@ class FakeTelegram:
     def _get_chat_member(self, params: JSON) -> JSON:
         chat = self._chat(params.get("chat_id"))
         user_id = _int(params, "user_id")
+        if chat.type != "private" and user_id != self.bot.id:  # a group the bot is not in (now) tells it nothing
+            self._writable_chat(chat.id)
         person = self.bot if user_id == self.bot.id else self.users.get(user_id)
         if person is None:
             raise BotApiError(400, "Bad Request: PARTICIPANT_ID_INVALID")
