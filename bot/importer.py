@@ -231,10 +231,11 @@ def read_limited(path: Path, limits: Limits = LIMITS) -> bytes:
     """A file's bytes, refusing (`FileProblem`) one bigger than the text limit without reading it whole."""
     with path.open("rb") as handle:
         data = handle.read(limits.text_bytes + 1)
-    if len(data) > limits.text_bytes:
-        raise FileProblem(
-            [Problem.of(Key.FILE_TOO_BIG, size=size_text(len(data)), size_limit=size_text(limits.text_bytes))]
-        )
+        if len(data) > limits.text_bytes:  # its own size, not the part read (one byte past the limit)
+            size = max(len(data), os.fstat(handle.fileno()).st_size)
+            raise FileProblem(
+                [Problem.of(Key.FILE_TOO_BIG, size=size_text(size), size_limit=size_text(limits.text_bytes))]
+            )
     return data
 
 

@@ -156,6 +156,20 @@ def test_gzip_bomb_and_sizes_are_bounded() -> None:
     assert "not gzip data follow" in english(decode(gzip.compress(b"{}") + b"junk", "x.json.gz").problems)[0]
 
 
+async def test_a_file_too_big_is_refused_naming_its_own_size(tmp_path: Path) -> None:
+    """The import reads no more of a file than its text limit allows, yet says how big the file is — not the part
+    it read, which would make a 3 MiB file "2.0 MiB; at most 2.0 MiB"."""
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(b" " * (3 << 20))
+    db_file = tmp_path / "club.db"
+    await (await open_database(db_file)).close()
+    report = await Importer(str(db_file), jobs=0, limits=Limits(text_bytes=2 << 20)).run([big])
+    assert report.messages() == [
+        f"{big}: the file is 3.0 MiB; at most 2.0 MiB of game logs are read from one file: split it into smaller files",
+        f"{big}: nothing imported from this file (1 problem)",
+    ]
+
+
 # --------------------------------------------------------------------------------------------- the importer
 
 
