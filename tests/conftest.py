@@ -7,7 +7,7 @@ their PostgreSQL half is skipped, and the run says so at its start and its end.
 The PostgreSQL half runs every test on one database per session (per xdist worker: each has its own server),
 copied once from the migrated template and emptied before each test (`ReusedDatabase.fresh`): the test's
 leftover connections are ended, every table the template holds no rows in is emptied and every sequence starts
-again, which costs a few milliseconds where copying the template cost half a second. Anything else a test changed
+again, far less work than a new copy of the template (docs/testing.md has the figures). Anything else a test changed
 (a table the template filled, the schema) makes the next test get a new copy. `pg_url`, for the tests of
 PostgreSQL itself, still gives each test a new copy.
 """
@@ -128,8 +128,9 @@ class ReusedDatabase:
     """The session's database for the PostgreSQL half of the tests: a copy of the template, emptied per test.
 
     The emptying runs on one superuser connection kept open between tests, on an event loop of its own: a new
-    backend for each emptying would build its caches of every table again, several times the emptying's own
-    work. The tests' connections are ended before each emptying; this one stays (idle, outside any transaction)."""
+    backend for each emptying would build its caches of every table again, more work than the emptying itself
+    (docs/testing.md). The tests' connections are ended before each emptying; this one stays (idle, outside any
+    transaction)."""
 
     def __init__(self, server: PgServer) -> None:
         self.server = server

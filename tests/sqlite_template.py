@@ -1,7 +1,7 @@
 """A new SQLite database in a test gets the migrated schema copied in, not every migration run again.
 
-`open_database` on a file with nothing in it applies every migration, tens of milliseconds each time, and a test
-process opens thousands of new databases. `install()` (tests/conftest.py) wraps `storage.database._migrate`: the
+`open_database` on a file with nothing in it applies every migration each time, and a test process opens a new
+database for most of its tests. `install()` (tests/conftest.py) wraps `storage.database._migrate`: the
 first new database of the process is migrated by the bot's own code and copied, page for page (SQLite's online
 backup), into a database in memory, the template; each later new database gets the template's pages, then the
 bot's `_migrate` runs on it as always and finds every migration applied. The pages are what the migrations
