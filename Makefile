@@ -22,8 +22,10 @@ demo: $(STAMP)
 	$(BIN)/sudija gameserver --demo
 
 # The code compiled once before the tests: every bot process the tests start (and each worker) loads it as bytecode
-# rather than compiling it again, also where PYTHONDONTWRITEBYTECODE keeps Python from saving what it compiles
-# (pytest compiles the test modules itself, with their asserts rewritten).
+# rather than compiling it again (pytest compiles the test modules itself, with their asserts rewritten). The run
+# saves what it compiles as Python does by default, also where PYTHONDONTWRITEBYTECODE is set: pytest rewrites the
+# test modules and its plugins' packages (hypothesis, anyio) in every process that imports them, unless a process
+# before it saved them.
 #
 # The tests on every core (pytest-xdist; docs/testing.md): a worker takes another's waiting tests when it is done.
 # Their temporary files (databases, PostgreSQL's cluster) go to a folder of their own on the memory filesystem when
@@ -31,6 +33,7 @@ demo: $(STAMP)
 # fsync costs nothing there, and a kill -9 test proves as much as on a disk (the page cache outlives the killed
 # process). Elsewhere they stay in $TMPDIR.
 SHM_FREE_KB = $$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $$4 }')
+test: export PYTHONDONTWRITEBYTECODE =
 test: $(STAMP)
 	@command -v npm >/dev/null 2>&1 && $(MAKE) --no-print-directory browser \
 	  || echo "npm is missing or failed: the browser tests (tests/test_web_browser.py) will skip"
