@@ -188,9 +188,9 @@ class GameServerConfig:
 class OutboxConfig:
     """How long an outbox row that may heal is tried before it is dead (`[outbox]`, bot/outbox_engine.py): at most
     `max_attempts` tries, or `max_age_minutes` after its first failure, whichever comes first; both outboxes, the
-    chat effects and the commands to the game server. `stop_grace_seconds`: how long a stopping bot lets the chat
-    effects on their way end and be recorded before its platforms close (`OutboxEngine.wind_down`); 0 cuts them
-    at once (sent again after the restart)."""
+    chat effects and the commands to the game server. `stop_grace_seconds`: how long a stopping bot lets the rows
+    of both outboxes on their way (and Discord's members' acts under way) end and be recorded before its platforms
+    close (`OutboxEngine.wind_down`); 0 cuts them at once (sent again after the restart)."""
 
     max_attempts: int = 20  # with the backoff (1 s doubling to 5 min), about 45 minutes of tries
     max_age_minutes: float = 60.0

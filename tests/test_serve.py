@@ -6,6 +6,7 @@ recorded as it ended (within `[outbox] stop_grace_seconds`) instead of being sen
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
@@ -13,11 +14,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 from test_discord import make_world
 
 from bot.app import App
 from bot.cli.run import serve
-from bot.config import Config, ConfigError, HttpConfig, OutboxConfig, TelegramConfig
+from bot.config import Config, ConfigError, GameServerConfig, HttpConfig, OutboxConfig, TelegramConfig
 from bot.dblock import DatabaseLock
 from bot.discord.port import DiscordChat
 from bot.http import Endpoint
@@ -25,6 +28,7 @@ from fakes.discord_server import Perm
 from fakes.telegram_server import FakeTelegram
 from storage.chat_outbox import ChatOutboxStore
 from storage.database import open_database
+from storage.outbox import OutboxStore
 from storage.states import DeliveryState, OutboxState
 
 
@@ -142,8 +146,15 @@ class Logged(logging.Handler):
 @pytest.fixture
 def winding_down() -> Iterator[Logged]:
     """Set once the chat outbox of a stopping bot says it waits for what is on its way."""
-    handler = Logged("on their way: let end")
-    logger = logging.getLogger("bot.chat_outbox")
+    with logged("bot.chat_outbox", "on their way: let end") as handler:
+        yield handler
+
+
+@contextlib.contextmanager
+def logged(name: str, words: str) -> Iterator[Logged]:
+    """A `Logged` on the logger `name`, at INFO, for the block."""
+    handler = Logged(words)
+    logger = logging.getLogger(name)
     level = logger.level
     logger.setLevel(logging.INFO)
     logger.addHandler(handler)
@@ -280,3 +291,104 @@ async def test_on_discord_a_stop_drops_new_events_and_lets_a_message_on_its_way_
         assert await effects(settings, "discord") == [(OutboxState.SENT, DeliveryState.DONE)]
         dm = fake.dm_channel_id(marko.id)
         assert [m["content"] for m in fake.messages_in(dm or 0)] == ["na putu"]
+
+
+class SlowGameServer:
+    """The game server's commands endpoint on loopback: it takes every command as the game server does (each
+    idempotency key once) and holds its answer until `gate` is set — a slow network, where the bot waits for the
+    answer to what the game server has already carried out."""
+
+    def __init__(self) -> None:
+        self.taken: Counter[str] = Counter()  # idempotency key -> how many times the bot sent it
+        self.received = asyncio.Event()
+        self.gate = asyncio.Event()
+        app = web.Application()
+        app.router.add_post("/v1/commands", self.command)
+        self.server = TestServer(app, host="127.0.0.1")
+
+    async def command(self, request: web.Request) -> web.Response:
+        await request.read()
+        self.taken[request.headers["Idempotency-Key"]] += 1
+        self.received.set()
+        await self.gate.wait()
+        return web.json_response({"ok": True})
+
+    @property
+    def url(self) -> str:
+        return str(self.server.make_url("")).rstrip("/")
+
+
+async def test_a_stop_lets_a_command_on_its_way_to_the_game_server_end_and_records_it_sent(
+    fake: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game server's outbox is wound down as the chat outbox is: a command the game server has taken, whose
+    answer is still on the way when the stop begins, is let end within the grace and recorded sent — not cut, its
+    row left pending and sent again after the restart (harmless under its idempotency key, but a command answered
+    is done)."""
+    monkeypatch.setenv("SUDIJA_GAMESERVER_SECRET", "a-game-server-secret-for-the-test")
+    game_server = SlowGameServer()
+    await game_server.server.start_server()
+    try:
+        link = GameServerConfig(url=game_server.url, host="127.0.0.1", port=0)
+        settings = replace(config(fake, tmp_path), gameserver=link, outbox=OutboxConfig(stop_grace_seconds=60))
+        bot = Serving(settings)
+        app = await bot.polling(fake, 0)
+        await fake.wait_until(lambda: app.link is not None)
+        await app.desk.deps.game_server.pause_table(1847300)
+        await asyncio.wait_for(game_server.received.wait(), 10)  # the game server paused the table
+        try:
+            with logged("bot.gameserver.outbox", "game-server outbox: stopping with 1 row(s) on their way") as down:
+                bot.stop.set()
+                await down.or_ended(bot.task)
+            assert not bot.task.done(), "the bot stopped without waiting for the game server's answer"
+            assert down.seen.is_set()
+        finally:
+            game_server.gate.set()
+        await asyncio.wait_for(bot.task, 10)
+        db = await open_database(settings.database, read_only=True)
+        try:
+            assert await OutboxStore(db).counts() == {"sent": 1}
+        finally:
+            await db.close()
+        again = Serving(settings)
+        await again.polling(fake, fake.mark())
+        await again.stopped()
+        assert list(game_server.taken.values()) == [1]  # not sent again after the restart
+    finally:
+        await game_server.server.close()
+
+
+async def test_on_discord_a_stop_lets_a_command_being_handled_end_with_its_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slash command dispatched before the stop began is handled to its end — the desk's answer follows its
+    deferral — before Discord's client closes; cut by the close instead, ana's "thinking…" would hang with no
+    answer."""
+    async with make_world(tmp_path) as world:
+        fake, ana = world.fake, world.m["ana"]
+        monkeypatch.setenv("SUDIJA_DISCORD_TOKEN", fake.token)
+        fake.bot_role.permissions |= Perm.MANAGE_ROLES
+        fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
+        club = {"database": str(tmp_path / "club.db"), "owner": "ana", "owner_accounts": (f"discord:{ana.id}",)}
+        settings = replace(world.config(club), outbox=OutboxConfig(stop_grace_seconds=60))
+        bot = Serving(settings)
+        await fake.wait_connected()
+        app = bot.endpoint.clubs[settings.club_id].app
+        (port,) = app.chats.ports
+        assert isinstance(port, DiscordChat)
+        await asyncio.wait_for(port.bot.ready_once.wait(), 10)
+        callback = r"/interactions/\d+/[^/]+/callback"
+        gate = fake.hold_answers("POST", f"^{callback}$")
+        pressed = await fake.slash(ana.id, "presude", {"partija": 100})
+        await fake.wait_until(lambda: fake.requests_to("POST", callback), what="deferred")
+        try:
+            with logged("bot.discord.client", "member act(s) under way: let end") as down:
+                bot.stop.set()
+                await down.or_ended(bot.task)
+            assert not bot.task.done(), "the bot closed Discord's client while a command was being handled"
+            assert down.seen.is_set()
+        finally:
+            gate.set()
+        await bot.stopped()
+        assert fake.requests_to("POST", r"/webhooks/\d+/[^/]+"), "ana's command was cut before its answer"
+        assert fake.interaction_responses(pressed.id) != []

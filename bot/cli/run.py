@@ -21,6 +21,7 @@ from storage.postgres import is_postgres
 if TYPE_CHECKING:
     from bot.app import App
     from bot.http import Endpoint
+    from bot.outbox_engine import OutboxEngine
 
 
 def register(subparsers: Any) -> None:
@@ -228,6 +229,7 @@ async def _serve_app(
             watchers.append(asyncio.ensure_future(gateway.watch()))
         report = Report()  # `sudija check` once the platforms are connected, before the desk acts
         stopping_input: list[Callable[[], Awaitable[None]]] = []  # each platform's first step of a stop
+        finishing: list[Callable[[float], Awaitable[None]]] = []  # its acts under way, let end within the grace
         if config.discord.token is not None:
             from bot.discord import start_discord  # noqa: PLC0415 (a sub-command loads only what it runs)
 
@@ -240,6 +242,7 @@ async def _serve_app(
 
             report.add("discord", discord_findings(bot, config))
             stopping_input.append(_as_async(bot.stop_events))
+            finishing.append(bot.finish_handling)
         if config.telegram.token is not None:
             from bot.telegram.adapter import TelegramAdapter  # noqa: PLC0415 (a sub-command loads only what it runs)
             from bot.telegram.check import telegram_findings  # noqa: PLC0415 (a sub-command loads only what it runs)
@@ -251,7 +254,7 @@ async def _serve_app(
             report.add("telegram", await telegram_findings(telegram.application.bot, config))
             stopping_input.append(telegram.stop_input)
         # Unwound first, before the platforms close (the callbacks above): see `_wind_down`.
-        stack.push_async_callback(_wind_down, app, stopping_input, config.outbox.stop_grace_seconds)
+        stack.push_async_callback(_wind_down, app, stopping_input, finishing, config.outbox.stop_grace_seconds)
         words = Catalogue(config.language, config.timezone)  # the club's, as the operator reads the start
         for finding in report.findings:
             (log.error if finding.fatal else log.warning)("%s", finding.line(words))
@@ -274,18 +277,34 @@ async def _serve_app(
         log.info("stopping")
 
 
-async def _wind_down(app: App, stopping_input: list[Callable[[], Awaitable[None]]], grace: float) -> None:
+async def _wind_down(
+    app: App,
+    stopping_input: list[Callable[[], Awaitable[None]]],
+    finishing: list[Callable[[float], Awaitable[None]]],
+    grace: float,
+) -> None:
     """The first steps of a stop, before the platforms close and then the database: (1) no platform takes new
     input (Telegram's long poll ends, its updates confirmed; Discord's gateway events are dropped), so nothing
-    new is decided from them and no poll of this process is left to cut the next one's short; (2) the chat
-    outbox leases no row any more and lets the effects on their way end and be recorded, for at most `grace`
-    seconds (`OutboxEngine.wind_down`): one Telegram or Discord already has is recorded sent, not sent again
-    after the restart. What is cut then, and what is pending, waits in the outbox for the next start."""
+    new is decided from them and no poll of this process is left to cut the next one's short; (2) side by side,
+    for at most `grace` seconds in all: the members' acts a platform was handling are let end, the desk's
+    transaction and the answer that follows it (Discord's `finish_handling`; Telegram's handlers are let end by
+    its own stop), and both outboxes — the chat effects and the game server's commands — lease no row any more
+    and let the rows on their way end and be recorded (`OutboxEngine.wind_down`): one the platform or the game
+    server already took is recorded sent, not sent again after the restart. What is cut then, and what is
+    pending, waits in its outbox for the next start (a command goes again under its idempotency key)."""
     try:
         for stop_input in stopping_input:
             await stop_input()
     finally:
-        await app.desk.delivery.chat_outbox.wind_down(grace)
+        outboxes: list[OutboxEngine[Any]] = [app.desk.delivery.chat_outbox]
+        if app.link is not None:
+            outboxes.append(app.link.worker)
+        ended = await asyncio.gather(
+            *(finish(grace) for finish in finishing), *(o.wind_down(grace) for o in outboxes), return_exceptions=True
+        )
+        for failed in ended:  # each was let end first: none closes before the others recorded what they hold
+            if isinstance(failed, BaseException):
+                raise failed
 
 
 def _as_async(step: Callable[[], None]) -> Callable[[], Awaitable[None]]:

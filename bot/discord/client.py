@@ -24,9 +24,10 @@ the connection's parsers, the table the gateway looks each dispatch up in.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -74,6 +75,30 @@ def intents() -> discord.Intents:
     return wanted
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def member_act(
+    handler: Callable[Concatenate[SudijaBot, P], Awaitable[R]],
+) -> Callable[Concatenate[SudijaBot, P], Coroutine[Any, Any, R]]:
+    """A handler of a member's act (a slash command, a press, a form, a message): while it runs, its task is among
+    the bot's `handling`, which a stop lets end (`SudijaBot.finish_handling`) before the client closes."""
+
+    @functools.wraps(handler)
+    async def handled(bot: SudijaBot, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        task = asyncio.current_task()
+        if task is not None:
+            bot.handling.add(task)
+        try:
+            return await handler(bot, *args, **kwargs)
+        finally:
+            if task is not None:
+                bot.handling.discard(task)
+
+    return handled
+
+
 def is_online(status: discord.Status) -> bool:
     return status is not discord.Status.offline and status is not discord.Status.invisible
 
@@ -92,6 +117,7 @@ class SudijaBot(discord.Client):
         self.problem: str | None = None  # why the bot cannot serve the club, found when ready
         self._written: dict[int, frozenset[int]] = {}  # each account's mapped roles as the bot last wrote them
         self.work = asyncio.Semaphore(WORK_SLOTS)  # the gateway and the answers keep their share of the loop
+        self.handling: set[asyncio.Task[Any]] = set()  # the members' acts under way (`member_act`)
         self.member_list = MemberList(self.config.club_id, PLATFORM, self.request_members, self.sync_members)
         self._connection.parsers["RATE_LIMITED"] = self.parse_rate_limited
         commands.register(self)
@@ -130,6 +156,22 @@ class SudijaBot(discord.Client):
         press, a message alike — while the connection keeps its heartbeat and the HTTP session stays open for the
         answers and deliveries under way. The first step of a stop (bot/cli/run.py); `close` ends the rest."""
         self._connection.parsers.clear()
+
+    async def finish_handling(self, grace: float) -> None:
+        """The second step of a stop, after `stop_events` (bot/cli/run.py): the members' acts dispatched before it
+        are let end — the desk's transaction and the answer that follows it — for at most `grace` seconds, as the
+        outboxes' rows on their way are; one still under way then is cut (what its transaction wrote stands, the
+        answer that would follow is lost, as in a crash)."""
+        under_way = {task for task in self.handling if not task.done() and task is not asyncio.current_task()}
+        if not under_way:
+            return
+        log.info("Discord: stopping with %d member act(s) under way: let end for at most %s s", len(under_way), grace)
+        _, late = await asyncio.wait(under_way, timeout=grace)
+        if late:
+            log.warning("Discord: %d member act(s) still under way after %s s: cut", len(late), grace)
+            for task in late:
+                task.cancel()
+            await asyncio.wait(late)
 
     async def close(self) -> None:
         await self.member_list.stop()
@@ -176,6 +218,7 @@ class SudijaBot(discord.Client):
     async def member_of(self, user: discord.abc.User) -> Member | None:
         return await self.desk.member_for(PLATFORM, str(user.id))
 
+    @member_act
     async def answer(
         self,
         interaction: discord.Interaction[Any],
@@ -220,6 +263,7 @@ class SudijaBot(discord.Client):
             trial=trial,
         )
 
+    @member_act
     async def open_form(
         self, interaction: discord.Interaction[Any], command: Command, kind: str, trial: int | None
     ) -> None:
@@ -252,6 +296,7 @@ class SudijaBot(discord.Client):
         """A submitted draft form: ``/presuda`` with the form's fields as the draft's words, for the form's trial."""
         await self.run_command(interaction, DRAFT_COMMAND, lambda: form_args(kind, values), trial=trial_id)
 
+    @member_act
     async def run_command(
         self,
         interaction: discord.Interaction[Any],
@@ -455,6 +500,7 @@ class SudijaBot(discord.Client):
         if payload.guild_id == self.config.discord.guild_id:  # the core decides; it holds it while the database is busy
             await self.desk.reported.membership(PLATFORM, str(payload.user.id), False)
 
+    @member_act
     async def on_message(self, message: discord.Message) -> None:
         """A member's message in a trial thread is the trial's transcript (it is in the thread already); in a
         direct message, a party's word in his trial where Discord refused its thread (relayed to the others)."""
