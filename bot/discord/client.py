@@ -18,7 +18,10 @@ buttons are registered and the guild's commands synced before any interaction ca
 send and every interaction answer merges with, so `AllowedMentions.none()` there means nothing the bot sends
 pings anyone unless a call names its referees explicitly. discord.py 2.7 has no parser for the gateway's
 RATE_LIMITED event (it drops it, and its member request waits out its own chunk timeout): the client adds one to
-the connection's parsers, the table the gateway looks each dispatch up in.
+the connection's parsers, the table the gateway looks each dispatch up in. That table and
+`ConnectionState.process_chunk_requests` are discord.py internals with no public counterpart (up to its 2.8
+development branch): pyproject.toml pins discord.py below 2.8, and tests/test_discord_internals.py names what
+changed if a release moves them.
 """
 
 from __future__ import annotations
