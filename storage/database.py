@@ -280,7 +280,7 @@ async def open_database(
     if read_only:
         return await _open_read_only(text, busy_timeout_ms)
     if text != ":memory:":
-        Path(text).parent.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(_probe, text)
     connection = await aiosqlite.connect(text, isolation_level=None)
     try:
         await connection.execute("PRAGMA foreign_keys = ON")
@@ -291,22 +291,54 @@ async def open_database(
     except BaseException as exc:
         await connection.close()
         if isinstance(exc, sqlite3.Error):
+            if exc.sqlite_errorcode & 0xFF in UNOPENABLE:
+                raise unopenable(text, exc) from None
             raise_translated(exc)
         raise
     return await registered(Database(connection, text))
+
+
+#: SQLite's primary result codes that mean the path is no database this process can open and write: SQLITE_PERM,
+#: SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_NOTADB.
+UNOPENABLE = frozenset({3, 8, 11, 14, 26})
+
+
+def unopenable(text: str, exc: sqlite3.Error | OSError) -> DatabaseUnavailable:
+    """`DatabaseUnavailable` for the SQLite path `text` that `exc` refused: a file that is no SQLite database (or a
+    damaged one), or a path that cannot be opened for writing (a folder, no permission, a read-only place)."""
+    corrupt = isinstance(exc, sqlite3.Error) and exc.sqlite_errorcode & 0xFF in (11, 26)
+    why = "not_a_database" if corrupt else "cannot_open"
+    return DatabaseUnavailable(f"cannot open the SQLite database {text}: {exc}", f"db.unavailable.{why}", db=text)
+
+
+def _probe(text: str) -> None:
+    """Open and close the file at `text` (creating it and its folders when missing): a path that cannot be opened
+    is refused here, before aiosqlite starts its thread (whose failed start would outlive the event loop)."""
+    try:
+        Path(text).parent.mkdir(parents=True, exist_ok=True)
+        sqlite3.connect(text).close()
+    except (OSError, sqlite3.Error) as exc:
+        raise unopenable(text, exc) from None
 
 
 def _read_only_uri(text: str) -> str:
     """The SQLite URI that opens the file for reading only (`DatabaseUnavailable` when there is no such file)."""
     path = Path(text)
     if not path.is_file():
-        raise DatabaseUnavailable(f"there is no database {text} to read")
+        raise DatabaseUnavailable(f"there is no database {text} to read", "cli.no_db", db=text, path=path.absolute())
     return f"{path.absolute().as_uri()}?mode=ro"
 
 
 async def _open_read_only(text: str, busy_timeout_ms: int) -> Database:
     connection = await aiosqlite.connect(_read_only_uri(text), isolation_level=None, uri=True)
-    await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    try:
+        await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        await connection.execute("SELECT count(*) FROM sqlite_master")  # a file that is no database fails here
+    except sqlite3.Error as exc:
+        await connection.close()
+        if exc.sqlite_errorcode & 0xFF in UNOPENABLE:
+            raise unopenable(text, exc) from None
+        raise_translated(exc)
     db = Database(connection, text)
     db.read_only = True
     return db

@@ -25,4 +25,11 @@ class Conflict(StorageError):
 
 
 class DatabaseUnavailable(StorageError):
-    """The database server could not be reached or refused the connection; the message says which and why."""
+    """The database could not be opened: the server could not be reached or refused the connection, or the SQLite
+    path is no database file this process can open. The message says which and why (for the logs); `key` and
+    `values`, when set, say it in the catalogue's words (``db.unavailable.<why>``) for whoever reads it."""
+
+    def __init__(self, message: str, key: str | None = None, **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values

@@ -9,12 +9,13 @@ connection of its own (the bookkeeping table is global, storage/tenancy.py).
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
 
-from storage.database import DatabaseUnavailable, migrations
+from storage.database import UNOPENABLE, DatabaseUnavailable, migrations, unopenable
 from storage.postgres import is_postgres, shown
 from storage.tenancy import DEFAULT_CLUB, SETTING
 
@@ -43,7 +44,7 @@ class SchemaState:
 
 async def schema_state(target: str, club: str = DEFAULT_CLUB) -> SchemaState:
     """The schema of the database `target` (an SQLite file or a ``postgresql://`` address) against this release's
-    migrations; `DatabaseUnavailable` when the server cannot be reached."""
+    migrations; `DatabaseUnavailable` when the server cannot be reached or the file is no database."""
     if is_postgres(target):
         applied = await _postgres_applied(target, club)
         dialect = "postgresql"
@@ -52,7 +53,12 @@ async def schema_state(target: str, club: str = DEFAULT_CLUB) -> SchemaState:
         dialect = "sqlite"
         file = Path(target).absolute()  # noqa: ASYNC240 (one stat before one connection)
         exists = target == ":memory:" or file.is_file()
-        applied = await _sqlite_applied(file.as_uri()) if exists and target != ":memory:" else frozenset()
+        try:
+            applied = await _sqlite_applied(file.as_uri()) if exists and target != ":memory:" else frozenset()
+        except sqlite3.Error as exc:
+            if exc.sqlite_errorcode & 0xFF not in UNOPENABLE:
+                raise
+            raise unopenable(target, exc) from None
     known = tuple((number, name) for number, name, _ in migrations(dialect))
     return SchemaState(exists, applied, known)
 

@@ -136,7 +136,10 @@ def _main(argv: Sequence[str]) -> int:
     except DatabaseInUse as held:
         print(in_use(held, current()), file=sys.stderr)
         return 2
-    except (ConfigError, DatabaseUnavailable) as exc:
+    except DatabaseUnavailable as exc:
+        print(current().t(exc.key, **exc.values) if exc.key else exc, file=sys.stderr)
+        return 2
+    except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
     except NoDatabase as exc:
