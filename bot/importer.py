@@ -36,7 +36,8 @@ from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece
 from rules.nicknames import DEFAULT_SCRIPTS, NickRefused, check_scripts
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
-from rules.problems import Key, Phrase, Place, Problem, Word, place_order
+from rules.phrases import Phrase
+from rules.problems import Key, Place, Problem, Word, place_order
 from rules.validation import validate_game
 from storage.database import Database, open_database
 from storage.games import GameRow

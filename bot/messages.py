@@ -3,8 +3,9 @@
 `Catalogue(lang).t(key, **params)` formats a message: a plural entry takes the form its count asks for in the
 language's CLDR plural rule (1 bula, 2 bule, 5 bula); times are shown on the club's clock in the language's date
 format (``25.11.2026. 22:10``, Europe/Belgrade by default) and durations in words (``6 dana 3 sata 12 minuta``).
-`Said(key, values)` is a message decided where no reader is known yet (a record's verification problem, a setup
-finding, a conformance check), written later in the reader's language with `Said.text(catalogue)`.
+A message decided where no reader is known yet (a record's verification problem, a setup finding, a conformance
+check, a game log's problem) is a `rules.phrases.Phrase`, written later in the reader's language by
+`bot.i18n.phrases.phrase_text(phrase, catalogue.t)`.
 `MESSAGES` is the catalogue as a mapping key → texts in `LANGUAGES` order (a plural entry's first form), for what
 lists names and descriptions (the registry, Discord's localizations).
 
@@ -15,7 +16,6 @@ Python dict ``"key": ("srpski", "English")`` in; see `bot/i18n/import_dict.py`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from babel.numbers import format_decimal
@@ -24,7 +24,7 @@ from bot.i18n import LANGUAGES, LOCALES
 from bot.i18n.catalogues import count_of, languages, lookup
 from bot.i18n.clock import DEFAULT_TIMEZONE, duration_parts, local_text
 
-__all__ = ["LANGUAGES", "MESSAGES", "Catalogue", "Said"]
+__all__ = ["LANGUAGES", "MESSAGES", "Catalogue"]
 
 
 class _Texts(Mapping[str, tuple[str, ...]]):
@@ -93,28 +93,3 @@ class Catalogue:
             count = count_of(key)
             text = text[language.plural(_number(key, params.get(count) if count else None))]
         return text.format(**{k: self.param(v) for k, v in params.items()})
-
-
-@dataclass(frozen=True, slots=True)
-class Said:
-    """A message and its values, to be written in the reader's language: `text` fills it from a catalogue, a value
-    that is itself a `Said` (a part named in another entry) written in the same language, a tuple of them each
-    written and joined by ``; ``."""
-
-    key: str
-    values: tuple[tuple[str, object], ...] = ()
-
-    @classmethod
-    def of(cls, key: str, /, **values: object) -> Said:
-        return cls(key, tuple(values.items()))
-
-    def text(self, words: Catalogue) -> str:
-        return words.t(self.key, **{k: _written(v, words) for k, v in self.values})
-
-
-def _written(value: object, words: Catalogue) -> object:
-    if isinstance(value, Said):
-        return value.text(words)
-    if isinstance(value, tuple) and value and all(isinstance(v, Said) for v in value):
-        return "; ".join(v.text(words) for v in value)
-    return value

@@ -23,7 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rules.gamelog import Contract, Strain
-from rules.problems import Key, Phrase, Place, Problem, Problems, Word
+from rules.phrases import Phrase
+from rules.problems import Key, Place, Problem, Problems, Word
 
 NUMBERS = ("2", "3", "4", "5", "6", "7")
 LEVEL_NAMES = {2: "pik", 3: "karo", 4: "herc", 5: "tref", 6: "betl", 7: "sans"}

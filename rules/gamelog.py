@@ -20,7 +20,8 @@ from rules.cards import DECK, RANKS, Card, Suit
 from rules.limits import MAX_DEPTH, MAX_INT, depth_problem, shown, too_deep
 from rules.members import MAX_NICK
 from rules.nicknames import NickRefused, check_nick, identity_key, is_clean
-from rules.problems import NOWHERE, Key, Phrase, Place, Problem, Problems, Value, Word
+from rules.phrases import Phrase, Value
+from rules.problems import NOWHERE, Key, Place, Problem, Problems, Word
 
 FORMAT = "sudija-game-log/1"
 

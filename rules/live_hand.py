@@ -14,8 +14,9 @@ from typing import Any
 from rules.cards import Card, cards_of, mask_of
 from rules.gamelog import Game, GameStatus, Hand, LogError, format_time, parse_game
 from rules.limits import shown
+from rules.phrases import Phrase, Value
 from rules.play import first_leader, next_seat, replay
-from rules.problems import Key, Phrase, Problem, Problems, Value, Word
+from rules.problems import Key, Problem, Problems, Word
 from rules.validation import validate_next_hand
 
 DECK = frozenset(cards_of((1 << 32) - 1))

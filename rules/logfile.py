@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.limits import MAX_DEPTH, MAX_DIGITS
-from rules.problems import Key, Phrase, Place, Problem, Problems, Word, place_order
+from rules.phrases import Phrase
+from rules.problems import Key, Place, Problem, Problems, Word, place_order
 from rules.strict_json import StrictJsonError, strict_loads
 
 GZIP_MAGIC = b"\x1f\x8b"

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from rules.cards import Card, Suit, mask_of, suit_mask
 from rules.gamelog import Hand, Strain
-from rules.problems import Key, Phrase, Place, Problem
+from rules.phrases import Phrase
+from rules.problems import Key, Place, Problem
 
 
 def next_seat(seat: int, step: int = 1) -> int:

@@ -3,9 +3,10 @@
 The readers and checks of `rules` (`rules.logfile`, `rules.gamelog`, `rules.validation`, `rules.auction`,
 `rules.play`, `rules.live_hand`) decide what is wrong and where; they word nothing. A problem's key is a catalogue
 entry (``log.*``), its values are numbers, texts shown as the log has them (nicknames, cards like ``Q♠``, field
-names, a cut-down repr of a JSON value, a time as written in the log) and `Phrase`s — a word the reader's language
-gives (a suit, a contract, a call, a kind of JSON value: a key of its own with its values). The edge writes a
-problem in its reader's language (`bot.i18n.problems`); `str` of a problem is its key and values, for a log.
+names, a cut-down repr of a JSON value, a time as written in the log) and `rules.phrases.Phrase`s — a word the
+reader's language gives (a suit, a contract, a call, a kind of JSON value: a key of its own with its values). The
+edge writes a problem in its reader's language (`bot.i18n.problems`, whose values `bot.i18n.phrases` writes as it
+writes every phrase); `str` of a problem is its key and values, for a log.
 
 `Place` orders problems as an import lists them: those about the whole file first, then by line or item number,
 each keeping the order it was found in (`place_order`).
@@ -15,27 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import TypeAlias
 
-
-@dataclass(frozen=True, slots=True)
-class Phrase:
-    """A word or a part of a sentence in the reader's language: a catalogue key and its values."""
-
-    key: str
-    values: tuple[tuple[str, Value], ...] = ()
-
-    @classmethod
-    def of(cls, key: str, /, **values: Value) -> Phrase:
-        return cls(key, tuple(values.items()))
-
-    def __str__(self) -> str:
-        if not self.values:
-            return self.key
-        return f"{self.key}({', '.join(f'{name}={_debug(value)}' for name, value in self.values)})"
-
-
-Value: TypeAlias = int | str | Phrase | tuple[Phrase | str, ...]
+from rules.phrases import Phrase, Value
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,12 +292,6 @@ class Problem:
     def __str__(self) -> str:
         where = str(self.place)
         return (f"{where}: " if where else "") + str(Phrase(self.key, self.values))
-
-
-def _debug(value: Value) -> str:
-    if isinstance(value, tuple):
-        return "(" + ", ".join(_debug(v) for v in value) + ")"
-    return str(value) if isinstance(value, Phrase | int) else repr(value)
 
 
 def place_order(problem: Problem) -> tuple[int, int]:

@@ -22,7 +22,8 @@ from datetime import datetime
 from rules.auction import Auction
 from rules.cards import Card, cards_of
 from rules.gamelog import Decision, Game, GameStatus, Hand, LogError, Strain, format_time, parse_game, status_word
-from rules.problems import Key, Phrase, Place, Problem, Value, Word
+from rules.phrases import Phrase, Value
+from rules.problems import Key, Place, Problem, Word
 
 _FOLLOWS = Decision.FOLLOWS
 _PASSES = Decision.PASSES

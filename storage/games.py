@@ -22,7 +22,8 @@ from rules.gamelog import Game, GameStatus, extends, format_time, game_to_doc, p
 if TYPE_CHECKING:
     from storage.database import Database
 from rules.nicknames import identity_key
-from rules.problems import Key, Phrase, Place, Problem, Word
+from rules.phrases import Phrase
+from rules.problems import Key, Place, Problem, Word
 from storage.nicknames import NickClash, add_spellings, spellings
 from storage.sql import SyncConnection, rows_in
 

@@ -90,7 +90,8 @@ def test_every_message_key_used_in_the_code_exists_in_every_language() -> None:
     root = Path(__file__).resolve().parent.parent / "bot"
     used: set[str] = set()
     for path in root.rglob("*.py"):
-        used |= set(re.findall(r"""(?:\bt|refuse|Said\.of)\(\s*["']([a-z_]+\.[a-z_.]+)["']""", path.read_text("utf-8")))
+        found = re.findall(r"""(?:\bt|refuse|Phrase\.of)\(\s*["']([a-z_]+\.[a-z_.]+)["']""", path.read_text("utf-8"))
+        used |= set(found)
     missing = sorted(k for k in used if k not in MESSAGES)
     assert not missing
     for key, texts in MESSAGES.items():

@@ -18,6 +18,7 @@ from linked import SECRET, live_game
 from bot.gameserver.check import Check, conformance
 from bot.gameserver.protocol import Key, Keyring, ProtocolError, decode, parse_command
 from bot.gameserver.reference import TEST_GAME, TEST_PLAYERS, ReferenceGameServer
+from bot.i18n.phrases import phrase_text
 from bot.messages import Catalogue
 from bot.ports import SystemClock
 
@@ -51,7 +52,7 @@ EN = Catalogue("en")
 
 def failed(checks: list[Check]) -> dict[str, str]:
     """The failed checks as an English reader reads them: name → what was found."""
-    return {c.name.text(EN): c.detail.text(EN) for c in checks if not c.ok}
+    return {phrase_text(c.name, EN.t): phrase_text(c.detail, EN.t) for c in checks if not c.ok}
 
 
 async def test_the_reference_server_passes_and_only_its_test_table_is_touched(
@@ -61,7 +62,7 @@ async def test_the_reference_server_passes_and_only_its_test_table_is_touched(
     checks = await check(server)
     assert failed(checks) == {}
     assert len(checks) >= 30
-    names = {c.name.text(EN) for c in checks}
+    names = {phrase_text(c.name, EN.t) for c in checks}
     for name in (
         "the test table",
         "pause_table done once per idempotency key",
@@ -230,7 +231,8 @@ async def test_the_checks_speak_the_language(reference: tuple[ReferenceGameServe
         await served.close()
     words = Catalogue(language)
     lines = [
-        f"{words.t('cli.gscheck.ok' if c.ok else 'cli.gscheck.fail')} {c.name.text(words)}: {c.detail.text(words)}"
+        f"{words.t('cli.gscheck.ok' if c.ok else 'cli.gscheck.fail')} "
+        f"{phrase_text(c.name, words.t)}: {phrase_text(c.detail, words.t)}"
         for c in checks
     ]
     assert sum(1 for c in checks if not c.ok) == 3

@@ -20,6 +20,7 @@ from bot.cli.check import check_all
 from bot.cli.run import serve
 from bot.config import Config, TelegramConfig
 from bot.discord.check import check_discord
+from bot.i18n.phrases import phrase_text
 from bot.messages import Catalogue
 from bot.setup import Finding, Report, SetupError
 from bot.setup.findings import shown
@@ -43,7 +44,9 @@ class English:
 
 
 def english(finding: Finding) -> English:
-    return English(shown(finding.where, EN), finding.problem.text(EN), finding.fix.text(EN), finding.fatal)
+    return English(
+        shown(finding.where, EN), phrase_text(finding.problem, EN.t), phrase_text(finding.fix, EN.t), finding.fatal
+    )
 
 
 def by_where(findings: list[Finding]) -> dict[str, English]:

@@ -19,6 +19,7 @@ import pytest
 from bot.cli import main
 from bot.cli.check import check_all
 from bot.config import Config, DiscordConfig, TelegramConfig
+from bot.i18n.phrases import phrase_text
 from bot.messages import Catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,8 +110,8 @@ async def test_check_reports_an_unreachable_discord_as_a_finding(
     [finding] = report.findings
     assert finding.fatal
     assert finding.platform == "discord"
-    assert finding.problem.text(Catalogue("en")).startswith("Discord unreachable: ")
-    assert "network" in finding.fix.text(Catalogue("en"))
+    assert phrase_text(finding.problem, Catalogue("en").t).startswith("Discord unreachable: ")
+    assert "network" in phrase_text(finding.fix, Catalogue("en").t)
     assert report.checked == ["discord"]
 
 
@@ -122,7 +123,7 @@ async def test_check_reports_an_unreachable_telegram_as_a_finding(
     config = Config(telegram=TelegramConfig(base_url=f"http://127.0.0.1:{closed_port}/bot"))
     [finding] = (await check_all(config)).findings
     assert finding.fatal
-    assert finding.problem.text(Catalogue("en")).startswith("Telegram unreachable: ")
+    assert phrase_text(finding.problem, Catalogue("en").t).startswith("Telegram unreachable: ")
 
 
 def test_the_check_command_prints_one_line_and_fails_when_unreachable(

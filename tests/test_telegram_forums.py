@@ -12,6 +12,7 @@ import pytest
 from test_telegram import NOW, Scene, fake, t
 
 from bot.config import Config
+from bot.i18n.phrases import phrase_text
 from bot.messages import Catalogue
 from bot.ports import ManualClock
 from bot.telegram.check import telegram_findings
@@ -126,6 +127,6 @@ async def test_a_topic_set_for_a_group_without_topics_is_found_by_the_check(fake
         [finding] = [f for f in found if "topic" in f.where]
         assert finding.where == f"[telegram] referees_topic_id = {scene.calls_topic}"
         assert finding.fatal
-        assert "not a forum" in finding.problem.text(Catalogue("en"))
+        assert "not a forum" in phrase_text(finding.problem, Catalogue("en").t)
     finally:
         await scene.a.close()

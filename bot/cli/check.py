@@ -17,9 +17,9 @@ from typing import Any
 
 from bot.cli._common import club_config, operator_words
 from bot.config import Config, check_start
-from bot.messages import Said
 from bot.setup import Finding, Report
 from bot.setup.findings import NAMES
+from rules.phrases import Phrase
 
 
 def register(subparsers: Any) -> None:
@@ -30,8 +30,8 @@ def register(subparsers: Any) -> None:
 def unreachable(platform: str, exc: BaseException) -> Finding:
     """The finding of a platform that could not be reached: what the network said, and where to look."""
     said = str(exc) or type(exc).__name__
-    problem = Said.of("check.unreachable", platform=NAMES[platform], said=said)
-    return Finding(platform, Said.of("check.where.connection"), problem, Said.of("check.network_fix"))
+    problem = Phrase.of("check.unreachable", platform=NAMES[platform], said=said)
+    return Finding(platform, Phrase.of("check.where.connection"), problem, Phrase.of("check.network_fix"))
 
 
 def network_errors(platform: str) -> tuple[type[BaseException], ...]:

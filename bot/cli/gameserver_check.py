@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.cli._common import club_config, operator_words
 from bot.cli._language import current
+from bot.i18n.phrases import phrase_text
 
 
 def _address(value: str) -> tuple[str, int]:
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for check in checks:
         mark = words.t("cli.gscheck.ok" if check.ok else "cli.gscheck.fail")
-        print(f"{mark} {check.name.text(words)}: {check.detail.text(words)}")
+        print(f"{mark} {phrase_text(check.name, words.t)}: {phrase_text(check.detail, words.t)}")
     failed = sum(1 for c in checks if not c.ok)
     if failed:
         print(words.t("cli.gscheck.some_failed", passed=len(checks) - failed, total=len(checks)))

@@ -38,6 +38,7 @@ from bot.cli._common import (
     os_error,
 )
 from bot.config import Config
+from bot.i18n.phrases import phrase_text
 from bot.messages import Catalogue
 from storage.database import open_database
 from storage.tenancy import DEFAULT_CLUB
@@ -191,7 +192,7 @@ async def verify(path: str, given_key: str | None, db_path: str, club: str, lang
             return _fail(words.t("cli.zapisnik.no_key", path=path))
         print(words.t("cli.zapisnik.changed", path=path), file=sys.stderr)
         for problem in result.problems:
-            print(f"  {problem.text(words)}", file=sys.stderr)
+            print(f"  {phrase_text(problem, words.t)}", file=sys.stderr)
         if db is not None and result.data is not None:
             data = result.data
             club_record = await load_record(
@@ -199,7 +200,7 @@ async def verify(path: str, given_key: str | None, db_path: str, club: str, lang
             )
             if club_record is not None:
                 for difference in differences(data, club_record.data()):
-                    print(f"  {difference.text(words)}", file=sys.stderr)
+                    print(f"  {phrase_text(difference, words.t)}", file=sys.stderr)
         return 1
     finally:
         if db is not None:

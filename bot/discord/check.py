@@ -17,9 +17,9 @@ import contextlib
 import discord
 
 from bot.config import Config
-from bot.messages import Said
 from bot.setup import Finding
 from rules.members import Role
+from rules.phrases import Phrase
 
 PLATFORM = "discord"
 
@@ -67,8 +67,8 @@ def _role_reads(guild: discord.Guild, setting: str, channel_id: int, role_id: in
         Finding(
             PLATFORM,
             f"[discord] {setting} = {channel.id} (#{channel.name})",
-            Said.of(blind, role=repr(role.name), missing=_listed(missing)),
-            Said.of("check.discord.role_fix", channel=channel.name, role=repr(role.name), missing=_listed(missing)),
+            Phrase.of(blind, role=repr(role.name), missing=_listed(missing)),
+            Phrase.of("check.discord.role_fix", channel=channel.name, role=repr(role.name), missing=_listed(missing)),
         )
     ]
 
@@ -83,19 +83,19 @@ def _parties_read(guild: discord.Guild, channel_id: int) -> list[Finding]:
     if not blind and not (everyone and not guild.members):
         return []
     first = ", ".join(m.display_name for m in blind[:5])
-    names = Said.of("check.discord.more", names=first, count=len(blind) - 5) if len(blind) > 5 else first
+    names = Phrase.of("check.discord.more", names=first, count=len(blind) - 5) if len(blind) > 5 else first
     missing = _listed(everyone or _missing(channel.permissions_for(blind[0]), PARTY_NEED))
     problem = (
-        Said.of("check.discord.parties_blind", count=len(blind), names=names, missing=missing)
+        Phrase.of("check.discord.parties_blind", count=len(blind), names=names, missing=missing)
         if blind
-        else Said.of("check.discord.everyone_blind", missing=missing)
+        else Phrase.of("check.discord.everyone_blind", missing=missing)
     )
     return [
         Finding(
             PLATFORM,
             f"[discord] trials_channel_id = {channel.id} (#{channel.name})",
             problem,
-            Said.of("check.discord.parties_fix", channel=channel.name, missing=missing),
+            Phrase.of("check.discord.parties_fix", channel=channel.name, missing=missing),
         )
     ]
 
@@ -114,8 +114,8 @@ PRIVILEGED = (
 )
 
 
-def intents_fix(off: list[str]) -> Said:
-    return Said.of("check.discord.intents_fix", intents=_listed(off))
+def intents_fix(off: list[str]) -> Phrase:
+    return Phrase.of("check.discord.intents_fix", intents=_listed(off))
 
 
 def _channel(guild: discord.Guild, setting: str, channel_id: int, needs: tuple[str, ...]) -> list[Finding]:
@@ -126,25 +126,25 @@ def _channel(guild: discord.Guild, setting: str, channel_id: int, needs: tuple[s
             Finding(
                 PLATFORM,
                 where,
-                Said.of("check.discord.no_channel", server=repr(guild.name)),
-                Said.of("check.discord.copy_channel"),
+                Phrase.of("check.discord.no_channel", server=repr(guild.name)),
+                Phrase.of("check.discord.copy_channel"),
             )
         ]
     where += f" (#{channel.name})"
     if not isinstance(channel, discord.TextChannel):
-        problem = Said.of("check.discord.not_text", kind=channel.type)
-        return [Finding(PLATFORM, where, problem, Said.of("check.discord.name_text"))]
+        problem = Phrase.of("check.discord.not_text", kind=str(channel.type))
+        return [Finding(PLATFORM, where, problem, Phrase.of("check.discord.name_text"))]
     missing = _missing(channel.permissions_for(guild.me), needs)
     if not missing:
         return []
     top = guild.me.top_role
-    role = repr(top.name) if top != guild.default_role else Said.of("check.discord.the_bot")
+    role = repr(top.name) if top != guild.default_role else Phrase.of("check.discord.the_bot")
     return [
         Finding(
             PLATFORM,
             where,
-            Said.of("check.discord.bot_lacks", missing=_listed(missing)),
-            Said.of("check.discord.bot_lacks_fix", channel=channel.name, role=role, missing=_listed(missing)),
+            Phrase.of("check.discord.bot_lacks", missing=_listed(missing)),
+            Phrase.of("check.discord.bot_lacks_fix", channel=channel.name, role=role, missing=_listed(missing)),
         )
     ]
 
@@ -158,8 +158,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 f"[discord] guild_id = {settings.guild_id}",
-                Said.of("check.discord.no_guild"),
-                Said.of("check.discord.invite"),
+                Phrase.of("check.discord.no_guild"),
+                Phrase.of("check.discord.invite"),
             )
         ]
     found: list[Finding] = []
@@ -171,8 +171,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
         channel_id = getattr(settings, setting)
         if not channel_id:
             if required:
-                put = Said.of("check.put_channel")
-                found.append(Finding(PLATFORM, f"[discord] {setting}", Said.of("check.not_set"), put))
+                put = Phrase.of("check.put_channel")
+                found.append(Finding(PLATFORM, f"[discord] {setting}", Phrase.of("check.not_set"), put))
             continue
         found += _channel(guild, setting, channel_id, needs)
     found += _role_reads(
@@ -197,8 +197,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 f"[discord] referees_channel_id = {referees.id} (#{referees.name})",
-                Said.of("check.discord.referees_public"),
-                Said.of("check.discord.referees_public_fix"),
+                Phrase.of("check.discord.referees_public"),
+                Phrase.of("check.discord.referees_public_fix"),
                 fatal=False,
             )
         )
@@ -208,8 +208,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
                 Finding(
                     PLATFORM,
                     f"[discord.roles] {role} = {role_id}",
-                    Said.of("check.discord.no_role"),
-                    Said.of("check.discord.copy_role"),
+                    Phrase.of("check.discord.no_role"),
+                    Phrase.of("check.discord.copy_role"),
                 )
             )
     if settings.roles:
@@ -219,8 +219,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 "[discord.roles] referee",
-                Said.of("check.discord.no_referee_role"),
-                Said.of("check.discord.put_referee_role"),
+                Phrase.of("check.discord.no_referee_role"),
+                Phrase.of("check.discord.put_referee_role"),
                 fatal=False,
             )
         )
@@ -231,8 +231,8 @@ def discord_findings(client: discord.Client, config: Config) -> list[Finding]:
                 Finding(
                     PLATFORM,
                     f"[club] owner_accounts: {account}",
-                    Said.of("check.discord.owner_absent", server=repr(guild.name)),
-                    Said.of("check.discord.invite_owner"),
+                    Phrase.of("check.discord.owner_absent", server=repr(guild.name)),
+                    Phrase.of("check.discord.invite_owner"),
                     fatal=False,
                 )
             )
@@ -259,8 +259,8 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
             Finding(
                 PLATFORM,
                 f"[discord] token_env = {config.discord.token_env}",
-                Said.of("check.token_unset"),
-                Said.of("check.discord.token_fix"),
+                Phrase.of("check.token_unset"),
+                Phrase.of("check.discord.token_fix"),
             )
         ]
     client = discord.Client(intents=intents(), guild_ready_timeout=guild_ready_timeout)
@@ -278,15 +278,15 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
             return discord_findings(client, config)
         if task in done:
             task.result()
-        late = Said.of("check.discord.not_ready", seconds=round(timeout))
-        return [Finding(PLATFORM, Said.of("check.where.gateway"), late, Said.of("check.try_again"))]
+        late = Phrase.of("check.discord.not_ready", seconds=round(timeout))
+        return [Finding(PLATFORM, Phrase.of("check.where.gateway"), late, Phrase.of("check.try_again"))]
     except discord.PrivilegedIntentsRequired:
         off = await intents_off(client)
         return [
             Finding(
                 PLATFORM,
-                Said.of("check.where.intents"),
-                Said.of(
+                Phrase.of("check.where.intents"),
+                Phrase.of(
                     "check.discord.intent_off" if len(off) == 1 else "check.discord.intents_off", intents=_listed(off)
                 ),
                 intents_fix(off),
@@ -297,8 +297,8 @@ async def check_discord(config: Config, *, timeout: float = 60.0, guild_ready_ti
             Finding(
                 PLATFORM,
                 f"[discord] token_env = {config.discord.token_env}",
-                Said.of("check.discord.token_refused"),
-                Said.of("check.discord.token_again"),
+                Phrase.of("check.discord.token_refused"),
+                Phrase.of("check.discord.token_again"),
             )
         ]
     finally:
@@ -318,8 +318,8 @@ def _roles_writable(guild: discord.Guild, roles: dict[Role, int]) -> list[Findin
             Finding(
                 PLATFORM,
                 "[discord.roles]",
-                Said.of("check.discord.no_manage_roles"),
-                Said.of("check.discord.manage_roles_fix"),
+                Phrase.of("check.discord.no_manage_roles"),
+                Phrase.of("check.discord.manage_roles_fix"),
             )
         )
     top = me.top_role
@@ -330,8 +330,8 @@ def _roles_writable(guild: discord.Guild, roles: dict[Role, int]) -> list[Findin
                 Finding(
                     PLATFORM,
                     f"[discord.roles] {role} = {role_id} (@{mapped.name})",
-                    Said.of("check.discord.role_above"),
-                    Said.of("check.discord.role_above_fix"),
+                    Phrase.of("check.discord.role_above"),
+                    Phrase.of("check.discord.role_above_fix"),
                 )
             )
     return found

@@ -41,21 +41,21 @@ from bot.gameserver.protocol import (
     signed_headers,
     verify,
 )
-from bot.messages import Said
 from rules.gamelog import format_time
+from rules.phrases import Phrase, Sentences
 
-HEALTHZ = Said.of("gscheck.name.healthz")
-TEST_TABLE = Said.of("gscheck.name.test_table")
-STARTED = Said.of("gscheck.name.started")
+HEALTHZ = Phrase.of("gscheck.name.healthz")
+TEST_TABLE = Phrase.of("gscheck.name.test_table")
+STARTED = Phrase.of("gscheck.name.started")
 
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """One check: its name and what it found, in the reader's language with `Said.text` (``gscheck.*``)."""
+    """One check: its name and what it found, in the reader's language with `Phrase.text` (``gscheck.*``)."""
 
-    name: Said
+    name: Phrase
     ok: bool
-    detail: Said
+    detail: Phrase
 
 
 @dataclass
@@ -65,14 +65,14 @@ class Answer:
     status: int = 0
     doc: Any = None
     text: str = ""
-    missing: Said | None = None
+    missing: Phrase | None = None
 
     @property
     def json(self) -> bool:
         return isinstance(self.doc, dict) and isinstance(self.doc.get("ok"), bool)
 
-    def shown(self) -> Said:
-        return self.missing or Said.of("gscheck.answer", status=self.status, text=self.text[:200])
+    def shown(self) -> Phrase:
+        return self.missing or Phrase.of("gscheck.answer", status=self.status, text=self.text[:200])
 
 
 @dataclass
@@ -83,12 +83,12 @@ class EventsSide:
     clock: Callable[[], datetime]
     window: int
     events: list[dict[str, Any]] = field(default_factory=list)
-    faults: dict[str, list[Said]] = field(default_factory=dict)
+    faults: dict[str, list[Phrase]] = field(default_factory=dict)
     ids: dict[str, bytes] = field(default_factory=dict)
     last: dict[int, int] = field(default_factory=dict)
     started: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def fault(self, what: str, detail: Said) -> None:
+    def fault(self, what: str, detail: Phrase) -> None:
         self.faults.setdefault(what, []).append(detail)
 
     def app(self) -> web.Application:
@@ -97,30 +97,32 @@ class EventsSide:
             try:
                 verify(self.keys, request.headers, body, self.clock(), self.window)
             except ProtocolError as problem:
-                self.fault("signature", Said.of("gscheck.fault.signature", message=problem.message))
+                self.fault("signature", Phrase.of("gscheck.fault.signature", message=problem.message))
                 return web.json_response(problem.body(), status=problem.status)
             try:
                 event = parse_event(decode(body))
             except ProtocolError as problem:
-                self.fault("schema", Said.of("gscheck.fault.schema", field=problem.field, message=problem.message))
+                self.fault("schema", Phrase.of("gscheck.fault.schema", field=problem.field, message=problem.message))
                 return web.json_response(problem.body(), status=problem.status)
             doc = json.loads(body)
             seen = self.ids.get(event.id)
             if seen is not None:
                 if json.loads(seen) != doc:
-                    self.fault("ids", Said.of("gscheck.fault.resent", id=repr(event.id)))
+                    self.fault("ids", Phrase.of("gscheck.fault.resent", id=repr(event.id)))
                 return web.json_response({"ok": True, "duplicate": True, "last_seq": self.last.get(event.game or 0, 0)})
             if event.game is not None:
                 last = self.last.get(event.game, 0)
                 if event.seq != last + 1:
-                    self.fault("seq", Said.of("gscheck.fault.seq_after", game=event.game, seq=event.seq, last=last))
+                    self.fault(
+                        "seq", Phrase.of("gscheck.fault.seq_after", game=event.game, seq=str(event.seq), last=last)
+                    )
                     return web.json_response(
                         {"ok": False, "error": f"send the events after {last}", "field": "seq", "last_seq": last},
                         status=409,
                     )
                 if (event.seq == 1) != (event.type == "game_started"):
                     self.fault(
-                        "seq", Said.of("gscheck.fault.seq_type", game=event.game, seq=event.seq, type=event.type)
+                        "seq", Phrase.of("gscheck.fault.seq_type", game=event.game, seq=event.seq, type=event.type)
                     )
                 self.last[event.game] = last + 1
             self.ids[event.id] = body
@@ -154,7 +156,7 @@ class Conformance:
         self.wait = wait
         self.checks: list[Check] = []
 
-    def note(self, name: Said, ok: bool, detail: Said) -> None:
+    def note(self, name: Phrase, ok: bool, detail: Phrase) -> None:
         self.checks.append(Check(name, ok, detail))
 
     async def post(self, body: bytes, headers: dict[str, str]) -> Answer:
@@ -169,12 +171,12 @@ class Conformance:
         except TimeoutError:
             return Answer(missing=self.timed_out())
         except aiohttp.ClientConnectorError as exc:
-            return Answer(missing=Said.of("gscheck.no_connection", error=exc.os_error or exc))
+            return Answer(missing=Phrase.of("gscheck.no_connection", error=str(exc.os_error or exc)))
         except (aiohttp.ClientError, OSError) as exc:
-            return Answer(missing=Said.of("gscheck.no_answer", error=f"{type(exc).__name__}: {exc}"))
+            return Answer(missing=Phrase.of("gscheck.no_answer", error=f"{type(exc).__name__}: {exc}"))
 
-    def timed_out(self) -> Said:
-        return Said.of("gscheck.timed_out", timeout=f"{self.client.timeout.total:g}")
+    def timed_out(self) -> Phrase:
+        return Phrase.of("gscheck.timed_out", timeout=f"{self.client.timeout.total:g}")
 
     async def send(self, kind: str, data: dict[str, Any], key: str | None = None) -> tuple[str, Answer]:
         key = key or f"check-{secrets.token_hex(8)}"
@@ -182,19 +184,19 @@ class Conformance:
         headers = {**signed_headers(self.keys.signing, body, self.clock()), IDEMPOTENCY_HEADER: key}
         return key, await self.post(body, headers)
 
-    def done(self, name: Said, answer: Answer) -> bool:
+    def done(self, name: Phrase, answer: Answer) -> bool:
         """A 2xx JSON answer (`{"ok": true, …}`)."""
         ok = 200 <= answer.status < 300 and answer.json and answer.doc["ok"] is True
         if ok:
-            detail = Said.of("gscheck.done", status=answer.status)
+            detail = Phrase.of("gscheck.done", status=answer.status)
         elif answer.status and not answer.json:
-            detail = Said.of("gscheck.not_json", answer=answer.shown())
+            detail = Phrase.of("gscheck.not_json", answer=answer.shown())
         else:
             detail = answer.shown()
         self.note(name, ok, detail)
         return ok
 
-    def refused(self, name: Said, answer: Answer, status: int, named: str | tuple[str, ...] | None) -> None:
+    def refused(self, name: Phrase, answer: Answer, status: int, named: str | tuple[str, ...] | None) -> None:
         """Refused with `status` as JSON naming the field `named` (one of them; None: any)."""
         fields = (named,) if isinstance(named, str) else named
         json_ok = answer.json and answer.doc["ok"] is False and isinstance(answer.doc.get("error"), str)
@@ -202,12 +204,12 @@ class Conformance:
         ok = answer.status == status and json_ok and field_ok
         shown_fields = " | ".join(f"'{f}'" for f in fields or ())
         wanted = (
-            Said.of("gscheck.wanted_field", status=status, fields=shown_fields)
+            Phrase.of("gscheck.wanted_field", status=status, fields=shown_fields)
             if fields
-            else Said.of("gscheck.wanted", status=status)
+            else Phrase.of("gscheck.wanted", status=status)
         )
-        good = Said.of("gscheck.refused_ok", status=answer.status, wanted=wanted)
-        self.note(name, ok, good if ok else Said.of("gscheck.refused_bad", answer=answer.shown(), wanted=wanted))
+        good = Phrase.of("gscheck.refused_ok", status=answer.status, wanted=wanted)
+        self.note(name, ok, good if ok else Phrase.of("gscheck.refused_bad", answer=answer.shown(), wanted=wanted))
 
     async def state(self) -> dict[str, Any] | None:
         _, answer = await self.send("test_state", {})
@@ -221,15 +223,15 @@ class Conformance:
                 doc = json.loads(text) if text.strip().startswith("{") else None
                 good = response.status == 200 and isinstance(doc, dict) and doc.get("protocol") == VERSION
                 minor = f", v1.{doc.get('minor', 0)}" if isinstance(doc, dict) else ""
-                shown = Said.of("gscheck.answer", status=response.status, text=text[:100] + (minor if good else ""))
+                shown = Phrase.of("gscheck.answer", status=response.status, text=text[:100] + (minor if good else ""))
                 self.note(HEALTHZ, good, shown)
                 return True
         except TimeoutError:
             self.note(HEALTHZ, False, self.timed_out())
         except aiohttp.ClientConnectorError as exc:
-            self.note(HEALTHZ, False, Said.of("gscheck.no_connection", error=exc.os_error or exc))
+            self.note(HEALTHZ, False, Phrase.of("gscheck.no_connection", error=str(exc.os_error or exc)))
         except (aiohttp.ClientError, OSError) as exc:
-            self.note(HEALTHZ, False, Said.of("gscheck.no_answer", error=f"{type(exc).__name__}: {exc}"))
+            self.note(HEALTHZ, False, Phrase.of("gscheck.no_answer", error=f"{type(exc).__name__}: {exc}"))
         return False
 
     async def test_table(self) -> tuple[int, str] | None:
@@ -237,9 +239,9 @@ class Conformance:
         doc = answer.doc if answer.json else {}
         game, nick = doc.get("game"), doc.get("nick")
         if 200 <= answer.status < 300 and type(game) is int and isinstance(nick, str) and nick:
-            self.note(TEST_TABLE, True, Said.of("gscheck.table_ok", game=game, nick=nick))
+            self.note(TEST_TABLE, True, Phrase.of("gscheck.table_ok", game=game, nick=nick))
             return game, nick
-        self.note(TEST_TABLE, False, Said.of("gscheck.no_table", answer=answer.shown()))
+        self.note(TEST_TABLE, False, Phrase.of("gscheck.no_table", answer=answer.shown()))
         return None
 
     async def signatures(self, game: int) -> None:
@@ -261,19 +263,19 @@ class Conformance:
         )
         for name, headers, named in cases:
             answer = await self.post(body, {**headers, IDEMPOTENCY_HEADER: key})
-            self.refused(Said.of(f"gscheck.name.{name}"), answer, 401, named)
+            self.refused(Phrase.of(f"gscheck.name.{name}"), answer, 401, named)
         raw = b"{not json"
         self.refused(
-            Said.of("gscheck.name.not_json"),
+            Phrase.of("gscheck.name.not_json"),
             await self.post(raw, signed_headers(self.keys.signing, raw, now)),
             400,
             None,
         )
         _, answer = await self.send("dance", {"game": game})
-        self.refused(Said.of("gscheck.name.unknown_command"), answer, 422, "type")
+        self.refused(Phrase.of("gscheck.name.unknown_command"), answer, 422, "type")
         mismatch = {**good, IDEMPOTENCY_HEADER: key + "-other"}
         self.refused(
-            Said.of("gscheck.name.idempotency"),
+            Phrase.of("gscheck.name.idempotency"),
             await self.post(body, mismatch),
             422,
             IDEMPOTENCY_HEADER,
@@ -291,18 +293,18 @@ class Conformance:
             ("paper_changed", {"game": game, "paper": {"game": game}}),
             ("deliver_link_code", {"nick": nick, "code": secrets.token_hex(3).upper()}),
         ):
-            self.done(Said.of("gscheck.name.done", kind=kind), (await self.send(kind, data))[1])
+            self.done(Phrase.of("gscheck.name.done", kind=kind), (await self.send(kind, data))[1])
         _, answer = await self.send("undo_move", {"game": game, "hand": 1, "move": 1})
         if 200 <= answer.status < 300:
-            self.done(Said.of("gscheck.name.undo"), answer)
+            self.done(Phrase.of("gscheck.name.undo"), answer)
         else:
-            self.refused(Said.of("gscheck.name.undo_refused"), answer, 409, "data.move")
+            self.refused(Phrase.of("gscheck.name.undo_refused"), answer, 409, "data.move")
         _, answer = await self.send("hand_in_progress", {"game": game})
         hand = answer.doc.get("hand") if answer.json else None
         shape = hand is None or (isinstance(hand, dict) and {"n", "dealer", "deal"} <= set(hand))
         ok = 200 <= answer.status < 300 and answer.json and shape
-        shown = Said.of("gscheck.hand_ok", status=answer.status) if ok else answer.shown()
-        self.note(Said.of("gscheck.name.hand"), ok, shown)
+        shown = Phrase.of("gscheck.hand_ok", status=answer.status) if ok else answer.shown()
+        self.note(Phrase.of("gscheck.name.hand"), ok, shown)
 
     async def once_per_key(self, game: int, nick: str) -> None:
         """The same key again must not act again: the state it set is undone, the command sent again under its key,
@@ -322,7 +324,7 @@ class Conformance:
             ),
         )
         for kind, data, undo, undo_data, what, on, off in plans:
-            name = Said.of("gscheck.name.once", kind=kind)
+            name = Phrase.of("gscheck.name.once", kind=kind)
             key, answer = await self.send(kind, data)
             first = await self.state()
             if first is None or not self.done_quietly(answer) or first.get(what) != on:
@@ -330,25 +332,29 @@ class Conformance:
                 self.note(
                     name,
                     False,
-                    Said.of("gscheck.not_set", kind=kind, what=what, value=json.dumps(on), state=first, answer=shown),
+                    Phrase.of(
+                        "gscheck.not_set", kind=kind, what=what, value=json.dumps(on), state=str(first), answer=shown
+                    ),
                 )
                 continue
             _, answer = await self.send(undo, undo_data)
             second = await self.state()
             if second is None or second.get(what) != off:
-                undone = Said.of("gscheck.not_undone", kind=undo, what=what, value=json.dumps(off), state=second)
+                undone = Phrase.of("gscheck.not_undone", kind=undo, what=what, value=json.dumps(off), state=str(second))
                 self.note(name, False, undone)
                 continue
             _, answer = await self.send(kind, data, key)
             third = await self.state()
             if not self.done_quietly(answer):
-                self.note(name, False, Said.of("gscheck.not_acked", kind=kind, key=key, answer=answer.shown()))
+                self.note(name, False, Phrase.of("gscheck.not_acked", kind=kind, key=key, answer=answer.shown()))
             elif third is None or third.get(what) != off:
                 again = json.dumps(third.get(what)) if third else "?"
-                twice = Said.of("gscheck.twice", kind=kind, key=key, undo=undo, what=what, value=again)
+                twice = Phrase.of("gscheck.twice", kind=kind, key=key, undo=undo, what=what, value=again)
                 self.note(name, False, twice)
             else:
-                self.note(name, True, Said.of("gscheck.once_ok", kind=kind, key=key, what=what, value=json.dumps(off)))
+                self.note(
+                    name, True, Phrase.of("gscheck.once_ok", kind=kind, key=key, what=what, value=json.dumps(off))
+                )
 
     @staticmethod
     def done_quietly(answer: Answer) -> bool:
@@ -365,9 +371,11 @@ class Conformance:
         ):
             found = faults.get(what, [])
             detail = (
-                Said.of("gscheck.faults", faults=tuple(found[:3])) if found else Said.of("gscheck.events", count=count)
+                Phrase.of("gscheck.faults", faults=Sentences(tuple(found[:3])))
+                if found
+                else Phrase.of("gscheck.events", count=count)
             )
-            self.note(Said.of(f"gscheck.name.{name}"), not found and count > 0, detail)
+            self.note(Phrase.of(f"gscheck.name.{name}"), not found and count > 0, detail)
 
 
 async def conformance(
@@ -406,14 +414,14 @@ async def conformance(
         game, nick = table
         try:
             await asyncio.wait_for(side.started.wait(), events_seconds)
-            check.note(STARTED, True, Said.of("gscheck.started_ok", url=check.events_url))
+            check.note(STARTED, True, Phrase.of("gscheck.started_ok", url=check.events_url))
         except TimeoutError:
-            late = Said.of("gscheck.started_late", url=check.events_url, timeout=f"{events_seconds:g}")
+            late = Phrase.of("gscheck.started_late", url=check.events_url, timeout=f"{events_seconds:g}")
             check.note(STARTED, False, late)
         await check.signatures(game)
         await check.commands(game, nick)
         await check.once_per_key(game, nick)
-        check.done(Said.of("gscheck.name.close"), (await check.send("close_game", {"game": game}))[1])
+        check.done(Phrase.of("gscheck.name.close"), (await check.send("close_game", {"game": game}))[1])
         await check.events_seen()
         return check.checks
     finally:

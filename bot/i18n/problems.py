@@ -1,5 +1,6 @@
 """A game log's problems (`rules.problems`) in a reader's words: the place (``red 3, partija 5, ruka 2``), then
-what is wrong, each from the catalogue (``log.at.*``, ``log.*``) in the reader's language and script.
+what is wrong, each from the catalogue (``log.at.*``, ``log.*``) in the reader's language and script (the values
+written by `bot.i18n.phrases`, as every phrase is).
 
 `problem_text(problem, t)` writes one; `ENGLISH` is the canonical English rendering the game-server protocol
 answers a game server with (a text for a machine and its operator's log, docs/game-server.md). An import's result
@@ -9,13 +10,13 @@ in the language of whoever reads them; a result written before problems were val
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
+from bot.i18n.phrases import Translate, values_in
 from bot.messages import Catalogue
-from rules.problems import Key, Phrase, Place, Problem, Value
-
-Translate = Callable[..., str]
+from rules.phrases import Phrase, Sentences, Value
+from rules.problems import Key, Place, Problem
 
 ENGLISH = Catalogue("en", "UTC")
 _LONG_NUMBER = 24  # digits of a game number shown whole; a longer one is cut
@@ -65,20 +66,6 @@ def place_text(place: Place, t: Translate) -> str:
     return ": ".join(part for part in (", ".join(in_file), ", ".join(in_game)) if part)
 
 
-def values_in(values: tuple[tuple[str, Value], ...], t: Translate) -> dict[str, object]:
-    """A problem's values for its catalogue text: numbers as numbers (a plural form is chosen by them), phrases in
-    the reader's words, a list joined by commas."""
-    return {name: _value(value, t) for name, value in values}
-
-
-def _value(value: Value, t: Translate) -> object:
-    if isinstance(value, Phrase):
-        return t(value.key, **values_in(value.values, t))
-    if isinstance(value, tuple):
-        return ", ".join(str(_value(part, t)) for part in value)
-    return value
-
-
 # --------------------------------------------------------------------------------------------- as JSON
 
 
@@ -95,6 +82,8 @@ def problem_json(problem: Problem) -> dict[str, Any]:
 def _value_json(value: Value) -> Any:
     if isinstance(value, Phrase):
         return {"phrase": value.key, "values": {name: _value_json(v) for name, v in value.values}}
+    if isinstance(value, Sentences):
+        return {"sentences": [_value_json(part) for part in value.parts]}
     if isinstance(value, tuple):
         return [_value_json(part) for part in value]
     return value
@@ -114,9 +103,10 @@ def problem_from_json(data: object) -> Problem | str:
 
 
 def _value_from_json(data: Any) -> Value:
+    if isinstance(data, dict) and "sentences" in data:
+        return Sentences(tuple(_phrase_from_json(part) for part in data["sentences"]))
     if isinstance(data, dict):
-        values = tuple((str(name), _value_from_json(v)) for name, v in data.get("values", {}).items())
-        return Phrase(str(data["phrase"]), values)
+        return _phrase_from_json(data)
     if isinstance(data, list):
         parts: list[Phrase | str] = []
         for part in data:
@@ -124,3 +114,10 @@ def _value_from_json(data: Any) -> Value:
             parts.append(value if isinstance(value, Phrase) else str(value))
         return tuple(parts)
     return data if isinstance(data, int) else str(data)
+
+
+def _phrase_from_json(data: Any) -> Phrase:
+    if isinstance(data, dict):
+        values = tuple((str(name), _value_from_json(v)) for name, v in data.get("values", {}).items())
+        return Phrase(str(data["phrase"]), values)
+    raise TypeError(f"not a phrase: {data!r}")

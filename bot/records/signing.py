@@ -18,6 +18,7 @@ from datetime import datetime
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from rules.phrases import Value
 from storage.database import Database
 
 PREFIX = "ed25519:"
@@ -30,7 +31,7 @@ class BadKey(ValueError):
     the catalogues) and its `values` say why, for the edge to write in its reader's language; its text is the
     English, for logs."""
 
-    def __init__(self, message_key: str, english: str, **values: object) -> None:
+    def __init__(self, message_key: str, english: str, **values: Value) -> None:
         super().__init__(english)
         self.message_key = message_key
         self.values = values

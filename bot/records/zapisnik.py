@@ -35,9 +35,9 @@ from typing import Any
 from bot.i18n import LOCALES
 from bot.i18n.clock import local_text
 from bot.i18n.words import Words, catalogue_words
-from bot.messages import Said
 from bot.records.chain import chain
 from bot.records.signing import FINGERPRINT_DIGITS, SIGNATURE_BYTES, BadKey, ClubKey, fingerprint, load_public, verifies
+from rules.phrases import Phrase
 from rules.strict_json import StrictJsonError, strict_loads
 from storage.states import TrialOutcome
 
@@ -375,7 +375,7 @@ def _page(record: TrialRecord, public_key: str) -> str:
 @dataclass(frozen=True)
 class Verification:
     ok: bool
-    problems: tuple[Said, ...]  # each in the reader's language with `Said.text` (``verify.*``)
+    problems: tuple[Phrase, ...]  # each in the reader's language with `Phrase.text` (``verify.*``)
     seal: str | None
     messages: int
     trusted: bool = False  # the signature was checked with a key given (the club's), not the one the file shows
@@ -398,80 +398,80 @@ def verify_html(raw: bytes, public_key: str | None = None) -> Verification:
     """Check a record file: its digest over every byte; the page against the page its data renders; the chain
     over the facts and every line; the signature — with `public_key` (the club's) when given, else with the key
     the file shows (`trusted` False: a forger can sign with a key of his own)."""
-    problems: list[Said] = []
+    problems: list[Phrase] = []
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Verification(False, (Said.of("verify.not_utf8", byte=exc.start),), None, 0)
+        return Verification(False, (Phrase.of("verify.not_utf8", byte=exc.start),), None, 0)
     found = _DIGEST.search(text)
     if found is None:
-        return Verification(False, (Said.of("verify.no_digest"),), None, 0)
+        return Verification(False, (Phrase.of("verify.no_digest"),), None, 0)
     if hashlib.sha256(_zeroed(text, (_DIGEST, DIGEST_ZERO)).encode("utf-8")).hexdigest() != found.group(1):
-        problems.append(Said.of("verify.digest"))
+        problems.append(Phrase.of("verify.digest"))
     signed = _SIGNATURE.search(text)
     seal = _SEAL.search(text)
     if signed is None or seal is None:
-        return Verification(False, (*problems, Said.of("verify.no_signature")), None, 0)
+        return Verification(False, (*problems, Phrase.of("verify.no_signature")), None, 0)
     block = _DATA.search(text)
     if block is None:
-        return Verification(False, (*problems, Said.of("verify.no_data")), None, 0)
+        return Verification(False, (*problems, Phrase.of("verify.no_data")), None, 0)
     try:
         data = strict_loads(block.group(1))
         fields, links, shown_key = data["record"], data["links"], str(data["public_key"])
         record = record_of(fields, [base64.b64decode(p) for p in _PICTURE.findall(text)])
         recomputed = chain(record.facts(), record.chained_messages())
     except StrictJsonError as exc:
-        return Verification(False, (*problems, Said.of("verify.not_json", error=exc)), None, 0)
+        return Verification(False, (*problems, Phrase.of("verify.not_json", error=str(exc))), None, 0)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
-        return Verification(False, (*problems, Said.of("verify.unreadable", error=exc)), None, 0)
+        return Verification(False, (*problems, Phrase.of("verify.unreadable", error=str(exc))), None, 0)
     if recomputed != links:
         first = next(
             (i for i, (a, b) in enumerate(zip(recomputed, links, strict=False)) if a != b),
             min(len(recomputed), len(links)),
         )
-        broken = Said.of("verify.chain_at", line=_line_name(fields["lines"], first - 1))
-        problems.append(Said.of("verify.chain_facts") if first == 0 else broken)
+        broken = Phrase.of("verify.chain_at", line=_line_name(fields["lines"], first - 1))
+        problems.append(Phrase.of("verify.chain_facts") if first == 0 else broken)
     for i, (listed, (_, png)) in enumerate(zip(fields["pictures"], record.pictures, strict=True), start=1):
         if listed.get("sha256") != hashlib.sha256(png).hexdigest():
-            problems.append(Said.of("verify.picture", number=i, caption=listed.get("caption")))
+            problems.append(Phrase.of("verify.picture", number=i, caption=listed.get("caption")))
     unsigned = _zeroed(text, (_DIGEST, DIGEST_ZERO), (_SIGNATURE, SIGNATURE_ZERO), (_SEAL, SEAL_ZERO))
     rendered = _page(record, shown_key)
     if rendered != unsigned:
         problems.append(_first_difference(unsigned, rendered))
     if seal.group(1) != seal.group(2) or seal.group(1) != fingerprint(signed.group(1)):
-        problems.append(Said.of("verify.seal"))
+        problems.append(Phrase.of("verify.seal"))
     try:
         key = load_public(public_key if public_key is not None else shown_key)
     except BadKey as exc:
         return Verification(
             False,
-            (*problems, Said.of("verify.bad_key", error=Said.of(exc.message_key, **exc.values))),
+            (*problems, Phrase.of("verify.bad_key", error=Phrase.of(exc.message_key, **exc.values))),
             None,
             record.messages,
             data=fields,
         )
     if public_key is not None and public_key.strip() != shown_key:
-        problems.append(Said.of("verify.other_key", shown=shown_key, club=public_key.strip()))
+        problems.append(Phrase.of("verify.other_key", shown=shown_key, club=public_key.strip()))
     if not verifies(key, signed.group(1), unsigned.encode("utf-8")):
-        problems.append(Said.of("verify.signature_club" if public_key is not None else "verify.signature_shown"))
+        problems.append(Phrase.of("verify.signature_club" if public_key is not None else "verify.signature_shown"))
     return Verification(
         not problems, tuple(problems), fingerprint(signed.group(1)), record.messages, public_key is not None, fields
     )
 
 
-def _line_name(lines: list[dict[str, Any]], index: int) -> Said:
+def _line_name(lines: list[dict[str, Any]], index: int) -> Phrase:
     """A line of the conversation as a reader counts it: "message 2" (members' lines only), or "the bot's event
     3 (`draft_replaced`)"."""
     if index >= len(lines):
-        return Said.of("verify.line_other", number=index + 1)
+        return Phrase.of("verify.line_other", number=index + 1)
     event = lines[index].get("event")
     if event:
         number = sum(1 for line in lines[: index + 1] if line.get("event"))
-        return Said.of("verify.line_event", number=number, event=event)
-    return Said.of("verify.line_message", number=sum(1 for line in lines[: index + 1] if not line.get("event")))
+        return Phrase.of("verify.line_event", number=number, event=event)
+    return Phrase.of("verify.line_message", number=sum(1 for line in lines[: index + 1] if not line.get("event")))
 
 
-def _first_difference(shown: str, rendered: str) -> Said:
+def _first_difference(shown: str, rendered: str) -> Phrase:
     """Where the page differs from the page its data renders, with both lines (shortened)."""
     a, b = shown.splitlines(), rendered.splitlines()
     for number, (left, right) in enumerate(zip(a, b, strict=False), start=1):
@@ -480,13 +480,13 @@ def _first_difference(shown: str, rendered: str) -> Said:
                 (i for i, (x, y) in enumerate(zip(left, right, strict=False)) if x != y), min(len(left), len(right))
             )
             start = max(0, at - 30)
-            return Said.of(
+            return Phrase.of(
                 "verify.page_line",
                 line=number,
                 shown=repr(left[start : start + 90]),
                 rendered=repr(right[start : start + 90]),
             )
-    return Said.of("verify.page_length", shown=len(a), rendered=len(b))
+    return Phrase.of("verify.page_length", shown=len(a), rendered=len(b))
 
 
 _COMPARED = (
@@ -508,31 +508,31 @@ _COMPARED = (
 )
 
 
-def differences(file_data: dict[str, Any], club_data: dict[str, Any]) -> list[Said]:
+def differences(file_data: dict[str, Any], club_data: dict[str, Any]) -> list[Phrase]:
     """What a record file's data says otherwise than the club's own record of the trial (the same view): each
     field (named by its ``verify.field.*`` entry), and each line of the conversation, named with both values."""
     out = []
     for name in _COMPARED:
         if file_data.get(name) != club_data.get(name):
-            what = Said.of(f"verify.field.{name}")
+            what = Phrase.of(f"verify.field.{name}")
             out.append(
-                Said.of("verify.differs", what=what, file=repr(file_data.get(name)), club=repr(club_data.get(name)))
+                Phrase.of("verify.differs", what=what, file=repr(file_data.get(name)), club=repr(club_data.get(name)))
             )
     theirs, ours = file_data.get("lines") or [], club_data.get("lines") or []
     for index, (a, b) in enumerate(zip(theirs, ours, strict=False)):
         for part in ("at", "who", "text"):
             if a.get(part) != b.get(part):
                 out.append(
-                    Said.of(
+                    Phrase.of(
                         "verify.line_differs",
                         line=_line_name(ours, index),
-                        part=Said.of(f"verify.part.{part}"),
+                        part=Phrase.of(f"verify.part.{part}"),
                         file=repr(a.get(part)),
                         club=repr(b.get(part)),
                     )
                 )
     if len(theirs) != len(ours):
-        out.append(Said.of("verify.lines_differ", shown=len(theirs), club=len(ours)))
+        out.append(Phrase.of("verify.lines_differ", shown=len(theirs), club=len(ours)))
     if file_data.get("effect") != club_data.get("effect"):
-        out.append(Said.of("verify.effect_differs"))
+        out.append(Phrase.of("verify.effect_differs"))
     return out

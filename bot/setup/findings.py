@@ -10,21 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.config import ConfigError
-from bot.messages import Catalogue, Said
+from bot.i18n.phrases import phrase_text
+from bot.messages import Catalogue
+from rules.phrases import Phrase
 
 NAMES = {"discord": "Discord", "telegram": "Telegram"}
 
 
-def shown(text: str | Said, words: Catalogue) -> str:
-    return text.text(words) if isinstance(text, Said) else text
+def shown(text: str | Phrase, words: Catalogue) -> str:
+    return phrase_text(text, words.t) if isinstance(text, Phrase) else text
 
 
 @dataclass(frozen=True)
 class Finding:
     platform: str
-    where: str | Said  # the setting as written, e.g. "[discord] trials_channel_id = 123 (#sudjenja)", or a place
-    problem: Said
-    fix: Said
+    where: str | Phrase  # the setting as written, e.g. "[discord] trials_channel_id = 123 (#sudjenja)", or a place
+    problem: Phrase
+    fix: Phrase
     fatal: bool = True
 
     def line(self, words: Catalogue) -> str:
@@ -33,8 +35,8 @@ class Finding:
             mark=words.t("check.fatal" if self.fatal else "check.warning"),
             platform=NAMES[self.platform],
             where=shown(self.where, words),
-            problem=self.problem.text(words),
-            fix=self.fix.text(words),
+            problem=phrase_text(self.problem, words.t),
+            fix=phrase_text(self.fix, words.t),
         )
 
 

@@ -12,8 +12,8 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, TelegramError
 
 from bot.config import Config
-from bot.messages import Said
 from bot.setup import Finding
+from rules.phrases import Phrase
 
 PLATFORM = "telegram"
 _PRESENT = (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER, ChatMember.RESTRICTED)
@@ -28,8 +28,8 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int
             Finding(
                 PLATFORM,
                 where,
-                Said.of("check.telegram.upgraded"),
-                Said.of("check.telegram.new_id", setting=setting, new=upgraded.new_chat_id),
+                Phrase.of("check.telegram.upgraded"),
+                Phrase.of("check.telegram.new_id", setting=setting, new=upgraded.new_chat_id),
             )
         ]
     except (BadRequest, Forbidden) as missing:
@@ -37,8 +37,8 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int
             Finding(
                 PLATFORM,
                 where,
-                Said.of("check.telegram.missing", said=repr(missing.message)),
-                Said.of("check.telegram.add_bot"),
+                Phrase.of("check.telegram.missing", said=repr(missing.message)),
+                Phrase.of("check.telegram.add_bot"),
             )
         ]
     name = chat.title or chat.full_name  # a group's title, or the person of a private chat
@@ -46,19 +46,19 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int
         where += f" ({name})"
     if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         kind = "check.telegram.channel" if chat.type == ChatType.CHANNEL else "check.telegram.private"
-        return [Finding(PLATFORM, where, Said.of(kind), Said.of("check.telegram.name_group"))]
+        return [Finding(PLATFORM, where, Phrase.of(kind), Phrase.of("check.telegram.name_group"))]
     me = await bot.get_chat_member(chat_id, bot.id)
     if me.status not in _PRESENT:
         gone = "check.telegram.left" if me.status == ChatMember.LEFT else "check.telegram.kicked"
-        return [Finding(PLATFORM, where, Said.of(gone), Said.of("check.telegram.add_again"))]
+        return [Finding(PLATFORM, where, Phrase.of(gone), Phrase.of("check.telegram.add_again"))]
     if topic and not chat.is_forum:
         topic_setting = setting.replace("group_id", "topic_id")
         return [
             Finding(
                 PLATFORM,
                 f"[telegram] {topic_setting} = {topic}",
-                Said.of("check.telegram.no_topics", title=repr(chat.title)),
-                Said.of("check.telegram.topics_fix", setting=topic_setting),
+                Phrase.of("check.telegram.no_topics", title=repr(chat.title)),
+                Phrase.of("check.telegram.topics_fix", setting=topic_setting),
             )
         ]
     if not club:
@@ -68,8 +68,8 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int
             Finding(
                 PLATFORM,
                 where,
-                Said.of("check.telegram.not_admin"),
-                Said.of("check.telegram.admin_fix"),
+                Phrase.of("check.telegram.not_admin"),
+                Phrase.of("check.telegram.admin_fix"),
             )
         ]
     if isinstance(me, ChatMemberAdministrator) and not me.can_delete_messages:
@@ -77,8 +77,8 @@ async def _group(bot: Bot, setting: str, chat_id: int, *, club: bool, topic: int
             Finding(
                 PLATFORM,
                 where,
-                Said.of("check.telegram.cannot_delete"),
-                Said.of("check.telegram.delete_fix"),
+                Phrase.of("check.telegram.cannot_delete"),
+                Phrase.of("check.telegram.delete_fix"),
                 fatal=False,
             )
         ]
@@ -100,8 +100,8 @@ def _apart(config: Config) -> list[Finding]:
                 Finding(
                     PLATFORM,
                     f"[telegram] {setting} = {chat_id}",
-                    Said.of(what),
-                    Said.of("check.telegram.apart_fix"),
+                    Phrase.of(what),
+                    Phrase.of("check.telegram.apart_fix"),
                 )
             )
     return found
@@ -119,8 +119,8 @@ async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
                     Finding(
                         PLATFORM,
                         f"[telegram] {setting}",
-                        Said.of("check.not_set"),
-                        Said.of("check.put_group"),
+                        Phrase.of("check.not_set"),
+                        Phrase.of("check.put_group"),
                         fatal=False,
                     )
                 )
@@ -133,8 +133,8 @@ async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
                 Finding(
                     PLATFORM,
                     f"[telegram] {setting} = {chat_id}",
-                    Said.of("check.telegram.unchecked", error=failed),
-                    Said.of("check.try_again"),
+                    Phrase.of("check.telegram.unchecked", error=str(failed)),
+                    Phrase.of("check.try_again"),
                 )
             )
     club_id = settings.club_group_id
@@ -152,8 +152,8 @@ async def telegram_findings(bot: Bot, config: Config) -> list[Finding]:
                 Finding(
                     PLATFORM,
                     f"[club] owner_accounts: {account}",
-                    Said.of("check.telegram.owner_absent"),
-                    Said.of("check.telegram.add_owner"),
+                    Phrase.of("check.telegram.owner_absent"),
+                    Phrase.of("check.telegram.add_owner"),
                     fatal=False,
                 )
             )
@@ -169,8 +169,8 @@ async def check_telegram(config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 f"[telegram] token_env = {settings.token_env}",
-                Said.of("check.token_unset"),
-                Said.of("check.telegram.token_fix"),
+                Phrase.of("check.token_unset"),
+                Phrase.of("check.telegram.token_fix"),
             )
         ]
     bot = Bot(token, base_url=settings.base_url) if settings.base_url else Bot(token)
@@ -182,7 +182,7 @@ async def check_telegram(config: Config) -> list[Finding]:
             Finding(
                 PLATFORM,
                 f"[telegram] token_env = {settings.token_env}",
-                Said.of("check.telegram.token_refused"),
-                Said.of("check.telegram.token_again"),
+                Phrase.of("check.telegram.token_refused"),
+                Phrase.of("check.telegram.token_again"),
             )
         ]
