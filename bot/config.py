@@ -72,6 +72,9 @@ class TelegramConfig:
     referees_topic_id: int = 0  # the referees' group's: every call
     councilors_topic_id: int = 0  # the councilor calls' group's; 0 = General (or the referees' topic when shared)
     direct_messages: bool = True  # also ping each eligible referee privately (those who started the bot)
+    # The start's roll call of the club group asks Telegram about this many linked accounts a second at most
+    # (getChatMember, paced apart from the members' messages: bot/telegram/limiter.py).
+    roll_call_per_second: float = 5.0
     base_url: str | None = None  # only for tests against a fake Bot API
 
     @property
@@ -574,6 +577,11 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
         raise ConfigError(f"{source}: outbox.max_attempts must be a whole number of at least 1, not {tries!r}")
     if not isinstance(age, (int, float)) or isinstance(age, bool) or age <= 0:
         raise ConfigError(f"{source}: outbox.max_age_minutes must be a number of minutes above 0, not {age!r}")
+    pace = config.telegram.roll_call_per_second
+    if not isinstance(pace, (int, float)) or isinstance(pace, bool) or not 0 < pace <= 20:
+        raise ConfigError(
+            f"{source}: telegram.roll_call_per_second must be a number above 0 and at most 20, not {pace!r}"
+        )
     grace = config.outbox.stop_grace_seconds
     if not isinstance(grace, (int, float)) or isinstance(grace, bool) or not 0 <= grace <= 60:
         raise ConfigError(f"{source}: outbox.stop_grace_seconds must be a number from 0 to 60, not {grace!r}")

@@ -13,6 +13,11 @@ What Telegram documents (Bots FAQ, "My bot is hitting limits"), and how it is ke
   outbox tries it again after that wait — so a held chat holds its own queue of effects and nothing else: not the
   worker's other queues, not the member whose decision wrote the effect and waits for his answer. Once the part
   has shown something it waits like any request (tried again, it would show that twice);
+* a lookup (`LOOKUPS`: getChatMember and the like — the start's roll call asks one per linked account) is paced
+  at its own `lookup_rate` (`[telegram] roll_call_per_second`), in a bucket of its own: it takes no slot of a chat
+  or of the bot, so the members' messages and answers never wait behind a roll call; and a 429 on a lookup holds
+  the lookups alone (they are waited out as Telegram asks, `retry_after`), never the chat it asked about — the
+  club group's messages go on;
 * a press must be answered within seconds or Telegram refuses the answer as "query is too old": a callback
   answer (`IMMEDIATE`) is never paced and never waits for any hold; a 429 on it is retried only while the press
   can still be answered (`ANSWER_WAIT_LIMIT`).
@@ -77,6 +82,10 @@ class Rate:
 CHAT_RATE = Rate(1, 1.0, burst=3)  # one chat: a message a second after a burst of 3 (≤ 4 in any second)
 GROUP_RATE = Rate(15, 60.0, burst=6)  # a group: ≤ 20 in any minute
 BOT_RATE = Rate(25, 1.0, burst=6)  # the whole bot: ≤ 30 in any second
+LOOKUP_RATE = Rate(5, 1.0)  # lookups: the default `[telegram] roll_call_per_second`
+
+#: Requests that read about a chat or its members (the roll call's): paced at the lookup rate, held by themselves.
+LOOKUPS = frozenset({"getChatMember", "getChat", "getChatAdministrators", "getChatMemberCount"})
 
 #: Requests that answer a member's action and must reach Telegram at once: never paced, never held.
 IMMEDIATE = frozenset({"answerCallbackQuery", "answerInlineQuery", "answerPreCheckoutQuery", "answerShippingQuery"})
@@ -164,6 +173,7 @@ class ClubRateLimiter(BaseRateLimiter[int]):
         chat_rate: Rate = CHAT_RATE,
         group_rate: Rate = GROUP_RATE,
         bot_rate: Rate = BOT_RATE,
+        lookup_rate: Rate = LOOKUP_RATE,
     ) -> None:
         """`paced=False` keeps only the holds after a 429 (tests that send bursts without a clock to pace on)."""
         self.clock = clock
@@ -172,6 +182,7 @@ class ClubRateLimiter(BaseRateLimiter[int]):
         self.wait_limit = wait_limit
         self.paced = paced
         self.chat_rate, self.group_rate, self.bot_rate = chat_rate, group_rate, bot_rate
+        self.lookup_rate = lookup_rate
         self.schedule = Schedule()
         self.floods = 0  # 429 answers seen (for the logs and the tests)
 
@@ -188,7 +199,15 @@ class ClubRateLimiter(BaseRateLimiter[int]):
     def paces(self, endpoint: str) -> bool:
         return self.paced and is_message(endpoint)
 
-    def chat_buckets(self, chat: int | str | None) -> list[tuple[Hashable, Rate]]:
+    @staticmethod
+    def hold_of(endpoint: str, chat: int | str | None) -> Hashable:
+        """What a 429 on this request holds: its chat; a lookup's, or a request for no chat, its method alone."""
+        return endpoint if chat is None or endpoint in LOOKUPS else chat
+
+    def chat_buckets(self, endpoint: str, chat: int | str | None) -> list[tuple[Hashable, Rate]]:
+        """The buckets a request waits for before the bot's: a lookup's own, or its chat's (and group's)."""
+        if endpoint in LOOKUPS:
+            return [("lookups", self.lookup_rate)]
         if chat is None:
             return []
         buckets: list[tuple[Hashable, Rate]] = [(("chat", chat), self.chat_rate)]
@@ -213,16 +232,17 @@ class ClubRateLimiter(BaseRateLimiter[int]):
         """Wait for this request's slot: its chat's hold and pacing first, then the bot's own pacing, taken when
         the chat lets it go (so one chat's backlog never holds the bot's slots); again if a hold came meanwhile.
         `holds=False`: a hold is not waited out but refused (`refuse_held`), before the slot and after it."""
-        hold: Hashable = chat if chat is not None else endpoint
+        hold = self.hold_of(endpoint, chat)
         weight = max(1, len(data.get("media") or ())) if endpoint == "sendMediaGroup" else 1
         paced = self.paces(endpoint)
+        lookup = self.paced and endpoint in LOOKUPS
         while True:
             if not holds:
                 self.refuse_held(hold)
             now = self.clock()
             start = now
             for _ in range(weight):  # an album is as many messages as it has items
-                start = self.schedule.reserve(now, self.chat_buckets(chat) if paced else [], hold)
+                start = self.schedule.reserve(now, self.chat_buckets(endpoint, chat) if paced or lookup else [], hold)
             await self._wait(start, now)
             if paced:
                 now = self.clock()
@@ -257,17 +277,18 @@ class ClubRateLimiter(BaseRateLimiter[int]):
                 limit = ANSWER_WAIT_LIMIT if immediate else self.wait_limit
                 where = f"chat {chat}" if chat is not None else endpoint
                 if put_off and not immediate:
-                    self.schedule.hold(chat if chat is not None else endpoint, self.clock() + wait + MARGIN)
+                    self.schedule.hold(self.hold_of(endpoint, chat), self.clock() + wait + MARGIN)
                     log.info("telegram %s (%s): flood control, the outbox tries it after %.1f s", endpoint, where, wait)
                     raise PutOff(timedelta(seconds=math.ceil(wait + MARGIN))) from flood
                 if attempt == retries or wait > limit:
                     log.warning("telegram %s (%s): flood control (retry after %.0f s), given up", endpoint, where, wait)
                     raise
-                log.info("telegram %s (%s): flood control, %s waits %.1f s", endpoint, where, where, wait)
+                held = f"{endpoint} (every lookup)" if endpoint in LOOKUPS else where
+                log.info("telegram %s (%s): flood control, %s waits %.1f s", endpoint, where, held, wait)
                 if immediate:
                     await self.sleep(wait + MARGIN)
                 else:
-                    self.schedule.hold(chat if chat is not None else endpoint, self.clock() + wait + MARGIN)
+                    self.schedule.hold(self.hold_of(endpoint, chat), self.clock() + wait + MARGIN)
                 continue
             if part is not None:
                 part.shown = True

@@ -60,7 +60,8 @@ Telegram's 10 MB and dimension limits; each message carries its sizes and captio
   with 429 and ``parameters.retry_after`` until the fake's clock reaches its end, or (``chat=``) only the
   requests for one chat, as Telegram's per-chat flood control does; :meth:`FakeTelegram.fail_next` fails the
   next calls of one method. ``FakeTelegram(limits=True)`` refuses with 429 every message past Telegram's
-  documented rates (a few a second in one chat, 20 a minute in a group, 30 a second for the bot).
+  documented rates (a few a second in one chat, 20 a minute in a group, 30 a second for the bot), and every
+  lookup (getChatMember and the like) past 30 a second for the bot.
 * Telegram keeps an update for 24 hours: one pushed longer ago than that (on the fake's clock) is dropped
   instead of delivered (``dropped_updates``).
 * ``deleteMessage`` of another's message in a group needs the bot to be an administrator with
@@ -144,6 +145,10 @@ BOT_DOWNLOAD_LIMIT = 20 * 1024 * 1024  # getFile: a bot downloads files of at mo
 LIMIT_CHAT_PER_SECOND = 4
 LIMIT_GROUP_PER_MINUTE = 20
 LIMIT_BOT_PER_SECOND = 30
+#: Lookups (getChatMember and the like): Telegram documents no figure, but answers a bot that floods them with 429
+#: and retry_after as it answers one flooding messages; the fake holds them to the bot's messages' rate.
+LIMIT_LOOKUPS_PER_SECOND = 30
+_LOOKUP_METHODS = frozenset({"getchatmember", "getchat", "getchatadministrators", "getchatmembercount"})
 
 
 def _is_message_method(method: str) -> bool:
@@ -905,11 +910,16 @@ class FakeTelegram:
         if held is not None and held[0] > now and method.lower() != "getupdates":
             wait = max(1, min(held[1], int(held[0] - now + 0.999)))
             raise BotApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
-        if not self.limits or not _is_message_method(method) or not isinstance(chat_id, int):
+        if not self.limits:
             return
-        windows = [("bot", 1.0, LIMIT_BOT_PER_SECOND), (chat_id, 1.0, LIMIT_CHAT_PER_SECOND)]
-        if chat_id < 0:
-            windows.append((("group", chat_id), 60.0, LIMIT_GROUP_PER_MINUTE))
+        if method.lower() in _LOOKUP_METHODS:
+            windows: list[tuple[Any, float, int]] = [("lookups", 1.0, LIMIT_LOOKUPS_PER_SECOND)]
+        elif not _is_message_method(method) or not isinstance(chat_id, int):
+            return
+        else:
+            windows = [("bot", 1.0, LIMIT_BOT_PER_SECOND), (chat_id, 1.0, LIMIT_CHAT_PER_SECOND)]
+            if chat_id < 0:
+                windows.append((("group", chat_id), 60.0, LIMIT_GROUP_PER_MINUTE))
         for key, period, most in windows:
             sent = [t for t in self.sent_times.get(key, []) if t > now - period]
             self.sent_times[key] = sent
