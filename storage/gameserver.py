@@ -28,7 +28,7 @@ from storage.events import EventStore
 from storage.games import GameRow
 from storage.nicknames import NickClash, register_sync
 from storage.outbox import OutboxStore
-from storage.sql import IN_CHUNK, Connection, SyncConnection, rows_in
+from storage.sql import Connection, SyncConnection
 from storage.states import KorekcijaState
 
 if TYPE_CHECKING:
@@ -147,68 +147,38 @@ class TellFirst(Exception):
 def _state(
     conn: SyncConnection, events: Sequence[tuple[str, str, int | None, int | None, str, Effect | None]]
 ) -> tuple[dict[str, str], dict[int, int], dict[int, list[int]]]:
-    """What the batch's events are checked against, read in one statement: the stored body of each id already
-    taken, the last sequence number taken of each game, and each game's korekcija requests still open. Each list
-    of keys is padded with NULLs (which match nothing) to a power of two, so the statement takes few shapes."""
-    ids = sorted({event[0] for event in events})
-    games = sorted({event[2] for event in events if event[2] is not None})
-    if len(ids) > IN_CHUNK or len(games) > IN_CHUNK:  # more than a batch of the feed's
-        return _bodies(conn, ids), _last_seqs(conn, games), _open_requests(conn, games)
-    id_marks, id_keys = _padded(ids)
-    game_marks, game_keys = _padded(games)
-    rows = conn.execute(_STATE.format(ids=id_marks, games=game_marks), (*id_keys, *game_keys, *game_keys)).fetchall()
+    """What the batch's events are checked against, read in one statement (`_STATE`): the stored body of each id
+    already taken, the last sequence number taken of each game, and each game's korekcija requests still open.
+    The keys go as two JSON arrays, so the statement has one text whatever the batch's size."""
+    ids = json.dumps(sorted({event[0] for event in events}), ensure_ascii=False)
+    games = json.dumps(sorted({event[2] for event in events if event[2] is not None}))
     taken: dict[str, str] = {}
     last: dict[int, int] = {}
     requests: dict[int, list[int]] = {}
-    for part, key, value in rows:
+    for part, key, value in conn.execute(_STATE, (ids, games, games)).fetchall():
+        if value is None:  # an id not taken, a game without events
+            continue
         if int(part) == 0:
             taken[str(key)] = str(value)
         elif int(part) == 1:
-            if value is not None:
-                last[int(key)] = int(value)
+            last[int(key)] = int(value)
         else:
             requests.setdefault(int(value), []).append(int(key))
     return taken, last, requests
 
 
-def _padded(keys: Sequence[Any]) -> tuple[str, list[Any]]:
-    size = 1 << max(0, len(keys) - 1).bit_length()
-    return ",".join("?" * size), [*keys, *[None] * (size - len(keys))]
-
-
+# Each id and each game is looked up by itself, in a subquery the key's index answers (the id's primary key; the
+# game's last number is the last entry of its range of `gs_events_by_game_seq`): what the batch costs does not
+# grow with the events its games already have, and the plan does not hang on the tables' statistics (a table
+# that grew since its last ANALYZE is still read through its index).
 _STATE = (
-    "SELECT 0, id, body FROM gs_events WHERE id IN ({ids})"
-    " UNION ALL SELECT 1, CAST(game AS TEXT), CAST(max(seq) AS TEXT) FROM gs_events WHERE game IN ({games})"
-    " GROUP BY game"
-    " UNION ALL SELECT 2, CAST(id AS TEXT), CAST(game AS TEXT) FROM korekcije WHERE game IN ({games})"
-    " AND state IN ('pending', 'agreed')"
+    "SELECT 0, k.value, (SELECT body FROM gs_events WHERE id = k.value) FROM json_each(?) AS k"
+    " UNION ALL SELECT 1, k.value,"
+    " CAST((SELECT max(seq) FROM gs_events WHERE game = CAST(k.value AS INTEGER)) AS TEXT) FROM json_each(?) AS k"
+    " UNION ALL SELECT 2, CAST(id AS TEXT), CAST(game AS TEXT) FROM korekcije"
+    " WHERE game IN (SELECT CAST(value AS INTEGER) FROM json_each(?)) AND state IN ('pending', 'agreed')"
 )
-
-
-_OPEN_KOREKCIJE = "SELECT id, game FROM korekcije WHERE game IN ({marks}) AND state IN ('pending', 'agreed')"
 _TELLINGS = 3  # times a batch is taken again with the tellings of its moves' lapses
-
-
-def _open_requests(conn: SyncConnection, games: Sequence[int]) -> dict[int, list[int]]:
-    """Each of `games`' korekcija requests still open, by game."""
-    requests: dict[int, list[int]] = {}
-    for request, game in rows_in(conn, _OPEN_KOREKCIJE, games):
-        requests.setdefault(int(game), []).append(int(request))
-    return requests
-
-
-def _bodies(conn: SyncConnection, ids: Sequence[str]) -> dict[str, str]:
-    """The stored body of each of `ids` already taken."""
-    return {str(event_id): str(body) for event_id, body in rows_in(conn, _BODIES, ids)}
-
-
-def _last_seqs(conn: SyncConnection, games: Sequence[int]) -> dict[int, int]:
-    """The last sequence number taken of each of `games` that has one."""
-    return {int(game): int(seq) for game, seq in rows_in(conn, _LAST_SEQS, games) if seq is not None}
-
-
-_BODIES = "SELECT id, body FROM gs_events WHERE id IN ({marks})"
-_LAST_SEQS = "SELECT game, max(seq) FROM gs_events WHERE game IN ({marks}) GROUP BY game"
 
 
 def _canonical(body: str) -> str:

@@ -5,7 +5,8 @@
   ``… ON CONFLICT (t's primary key) DO UPDATE SET`` every other listed column (all the stores mean by REPLACE);
 - ``group_concat(x[, sep])`` becomes ``string_agg(x, sep)`` (``','`` by default), ``char(n)`` ``chr(n)``,
   ``json_extract(col, '$.key')`` ``(col::jsonb ->> 'key')`` — JSON is stored as text, and that reads a value
-  as text, which is all the stores compare it with;
+  as text, which is all the stores compare it with; ``json_each(x)`` (a JSON array of keys: a batch's ids, one
+  parameter whatever their number) ``json_array_elements_text(x)``, each element a row whose ``value`` is text;
 - an ``INSERT`` into a table with an integer primary key gets ``RETURNING`` that key, so the cursor's
   `lastrowid` is the new row's id as in SQLite (the rows it returns are not shown to the caller);
 - on a table whose keys begin with the club (migration 0020, storage/tenancy.py), an ``ON CONFLICT (a, b)``
@@ -54,6 +55,7 @@ _OR = re.compile(r"^\s*INSERT\s+OR\s+\w+\s+INTO", re.IGNORECASE)
 _RETURNING = re.compile(r"\bRETURNING\b", re.IGNORECASE)
 _ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES|SHOW)\b", re.IGNORECASE)
 _JSON_EXTRACT = re.compile(r"\bjson_extract\(\s*([\w.]+)\s*,\s*'\$\.(\w+)'\s*\)", re.IGNORECASE)
+_JSON_EACH = re.compile(r"\bjson_each\(", re.IGNORECASE)
 _CHAR = re.compile(r"\bchar\((\d+)\)", re.IGNORECASE)
 _CONFLICT_TARGET = re.compile(r"\bON\s+CONFLICT\s*\((?!\s*club\s*[,)])", re.IGNORECASE)
 CLUB = "club"  # the column every table of a database of many clubs begins its keys with (0020)
@@ -64,6 +66,7 @@ def translate(sql: str, catalog: Catalog) -> Statement:
     text = _JSON_EXTRACT.sub(lambda m: f"({m.group(1)}::jsonb ->> '{m.group(2)}')", text)
     text = _CHAR.sub(r"chr(\1)", text)
     text = _rewrite_calls(text, "group_concat", _string_agg)
+    text = _JSON_EACH.sub("json_array_elements_text(", text)
     insert = _INSERT.match(text)
     rowid = False
     if insert is not None:

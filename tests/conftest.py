@@ -43,6 +43,7 @@ BOTH_BACKENDS = {
     "test_crash_hearing_vote",
     "test_dead_letters",
     "test_exact_to_the_letter_2",
+    "test_feed_batch",
     "test_desk_calls",
     "test_desk_edges",
     "test_desk_trials",

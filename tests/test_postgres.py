@@ -81,6 +81,11 @@ def test_functions_sqlite_spells_its_own_way() -> None:
         "SELECT string_agg(role, ','), string_agg(a.platform || ':' || a.account, chr(31)),"
         " (t.verdict::jsonb ->> 'kind') FROM x"
     )
+    keys = translate("SELECT k.value FROM json_each(?) AS k WHERE k.value IN (SELECT value FROM JSON_EACH(?))", CATALOG)
+    assert keys.text == (
+        "SELECT k.value FROM json_array_elements_text($1) AS k"
+        " WHERE k.value IN (SELECT value FROM json_array_elements_text($2))"
+    )
 
 
 def test_an_unreachable_server_is_a_message_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
