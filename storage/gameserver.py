@@ -44,6 +44,7 @@ def _take(
     events: Sequence[tuple[str, str, int | None, int | None, str, Effect | None]],
     stamp: str,
     asking: bool,
+    together: bool = False,
 ) -> list[TakeResult | EffectRefused]:
     """`LiveFeedStore.take_many`'s transaction. The ids already taken, each game's last sequence number and the
     games' korekcija requests still open are read once for the whole batch (one statement: `_state`) and kept up
@@ -51,11 +52,12 @@ def _take(
     does not say how to tell, `TellFirst` is raised before anything is written. An effect that may be refused runs
     in a savepoint of its own; one that cannot (`Sure`) runs bare, and the moves (`MoveRow`) are written after
     the loop, all in one statement, each open request of their games lapsed; the taken events are recorded
-    together at the end (no effect reads them). The same answers as taking the events one by one: an event that
-    was refused leaves its id untaken and its game's number unused, an event taken earlier in the batch is a
-    duplicate, and an effect of a game whose move the batch holds runs after that move is written (the feed's
-    batches hold one event of a game at most). Any error but a refusal fails the whole transaction (nothing of
-    the batch is written, none is acknowledged)."""
+    together at the end (no effect reads them), in one statement, and when `together` (PostgreSQL, where each
+    statement is a round trip) in the moves' statement (`_MOVES_AND_EVENTS`). The same answers as taking the
+    events one by one: an event that was refused leaves its id untaken and its game's number unused, an event
+    taken earlier in the batch is a duplicate, and an effect of a game whose move the batch holds runs after that
+    move is written (the feed's batches hold one event of a game at most). Any error but a refusal fails the
+    whole transaction (nothing of the batch is written, none is acknowledged)."""
     taken, last, requests = _state(conn, events)
     if asking:
         untold = {
@@ -106,22 +108,61 @@ def _take(
             last[game] = seq or 0
         recorded.append((event_id, kind, game, seq, stamp, body))
         out.append(TakeResult(Taken.ACCEPTED, seq or 0))
+    rows = json.dumps(
+        [{"id": i, "type": k, "game": g, "seq": n, "at": at, "body": b} for i, k, g, n, at, b in recorded],
+        ensure_ascii=False,
+    )
+    if moves and recorded and together:
+        conn.execute(_MOVES_AND_EVENTS, (_move_rows(moves), rows))
+        _lapse_moved(conn, moves, requests)
+        return out
     if moves:
         _moves(conn, moves, requests)
     if recorded:
-        conn.executemany(
-            "INSERT INTO gs_events (id, type, game, seq, received_at, body) VALUES (?,?,?,?,?,?)", recorded
-        )
+        conn.execute(_EVENTS, (rows,))
     return out
+
+
+# The batch's rows go as one JSON array a statement (`json_each`: each element an object, its fields read by
+# `json_extract`), so a batch's writes are one statement each, of one text whatever the batch's size, and
+# PostgreSQL writes them in one execution (not one per row). The texts come back as they went (JSON strings hold
+# any text the request bodies and nicknames can).
+_MOVES = (
+    "INSERT INTO gs_moves (game, hand, move, player, what, at)"
+    " SELECT CAST(json_extract(k.value, '$.game') AS BIGINT), CAST(json_extract(k.value, '$.hand') AS BIGINT),"
+    " CAST(json_extract(k.value, '$.move') AS BIGINT), json_extract(k.value, '$.player'),"
+    " json_extract(k.value, '$.what'), json_extract(k.value, '$.at') FROM json_each(?) AS k"
+)
+_EVENTS = (
+    "INSERT INTO gs_events (id, type, game, seq, received_at, body)"
+    " SELECT json_extract(k.value, '$.id'), json_extract(k.value, '$.type'),"
+    " CAST(json_extract(k.value, '$.game') AS BIGINT), CAST(json_extract(k.value, '$.seq') AS BIGINT),"
+    " json_extract(k.value, '$.at'), json_extract(k.value, '$.body') FROM json_each(?) AS k"
+)
+# Both in one statement (a data-modifying WITH, which PostgreSQL has and SQLite has not): the batch's writes are
+# one round trip.
+_MOVES_AND_EVENTS = f"WITH moved AS ({_MOVES}) {_EVENTS}"
+
+
+def _move_rows(moves: Sequence[MoveRow]) -> str:
+    return json.dumps(
+        [
+            {"game": m.game, "hand": m.hand, "move": m.move, "player": m.player, "what": m.what, "at": m.stamp}
+            for m in moves
+        ],
+        ensure_ascii=False,
+    )
 
 
 def _moves(conn: SyncConnection, moves: Sequence[MoveRow], requests: Mapping[int, Sequence[int]]) -> None:
     """The batch's moves written (one statement), and the korekcija requests of their games still open (`requests`,
     by game, as the batch read them) lapsed, no longer about the last move: each one's parties told if it did."""
-    conn.executemany(
-        "INSERT INTO gs_moves (game, hand, move, player, what, at) VALUES (?,?,?,?,?,?)",
-        [(m.game, m.hand, m.move, m.player, m.what, m.stamp) for m in moves],
-    )
+    conn.execute(_MOVES, (_move_rows(moves),))
+    _lapse_moved(conn, moves, requests)
+
+
+def _lapse_moved(conn: SyncConnection, moves: Sequence[MoveRow], requests: Mapping[int, Sequence[int]]) -> None:
+    """The korekcija requests of the moves' games still open lapsed, once the moves are written."""
     for move in {m.game: m for m in moves}.values():
         for request in requests.get(move.game, ()):
             _lapse_one(conn, request, move.stamp, move.now, move.told)
@@ -174,9 +215,9 @@ def _state(
 _STATE = (
     "SELECT 0, k.value, (SELECT body FROM gs_events WHERE id = k.value) FROM json_each(?) AS k"
     " UNION ALL SELECT 1, k.value,"
-    " CAST((SELECT max(seq) FROM gs_events WHERE game = CAST(k.value AS INTEGER)) AS TEXT) FROM json_each(?) AS k"
+    " CAST((SELECT max(seq) FROM gs_events WHERE game = CAST(k.value AS BIGINT)) AS TEXT) FROM json_each(?) AS k"
     " UNION ALL SELECT 2, CAST(id AS TEXT), CAST(game AS TEXT) FROM korekcije"
-    " WHERE game IN (SELECT CAST(value AS INTEGER) FROM json_each(?)) AND state IN ('pending', 'agreed')"
+    " WHERE game IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) AND state IN ('pending', 'agreed')"
 )
 _TELLINGS = 3  # times a batch is taken again with the tellings of its moves' lapses
 
@@ -360,16 +401,19 @@ class LiveFeedStore:
         taken again with those tellings (a request opened meanwhile asks again; the last attempt takes the moves
         as they are, and such a request lapses untold)."""
         stamp = now_text(now)
+        together = self.db.dialect == "postgresql"
         for _attempt in range(_TELLINGS):
             try:
                 return await self.db.run_transaction(
-                    functools.partial(_take, events=events, stamp=stamp, asking=told is not None)
+                    functools.partial(_take, events=events, stamp=stamp, asking=told is not None, together=together)
                 )
             except TellFirst as first:
                 assert told is not None
                 tellings = await told(first.games)
                 events = [_told(event, tellings) for event in events]
-        return await self.db.run_transaction(functools.partial(_take, events=events, stamp=stamp, asking=False))
+        return await self.db.run_transaction(
+            functools.partial(_take, events=events, stamp=stamp, asking=False, together=together)
+        )
 
     async def last_seq(self, game: int) -> int:
         rows = await _rows(self.db, "SELECT max(seq) FROM gs_events WHERE game = ?", (game,))
