@@ -482,6 +482,46 @@ def _section(data: dict[str, Any], name: str, source: str) -> dict[str, Any]:
     return dict(value)
 
 
+#: The whole-number settings no other check bounds, with the range a club may set (a minute to a day for a call, a
+#: day to ten years for the right to a trial, …): a value outside it, or of another type, is refused at start rather
+#: than met by a member as a call "lasting -1 minute" or as a crash when a deadline overflows the calendar.
+WHOLE_NUMBERS: dict[tuple[str, str], tuple[int, int]] = {
+    ("club", "call_minutes"): (1, 24 * 60),
+    ("club", "claim_days"): (1, 3650),
+    ("club", "referee_offline_grace_seconds"): (0, 86400),
+    ("club", "settlement_finished_min_bule"): (0, 100_000),
+    ("club", "league_grace_days"): (0, 365),
+    ("penalties", "plavac_max_days"): (0, 3650),
+    ("penalties", "league_max_points"): (0, 100_000),
+    ("penalties", "settlement_delay_minutes"): (0, 366 * 24 * 60),
+    ("penalties", "abandon_league_points"): (-100_000, 100_000),
+    ("governance", "vote_days"): (1, 365),
+}
+
+
+def _settings(section: str, given: dict[str, Any], kind: type, source: str) -> None:
+    """`ConfigError` for a setting `kind` does not have, for a value of another type than its default's (a yes/no,
+    a whole number, a text), and for a whole number outside `WHOLE_NUMBERS`' range."""
+    known = {f.name: f for f in fields(kind) if section != "club" or f.default_factory is MISSING}
+    for name, value in given.items():
+        setting = known.get(name)
+        if setting is None:
+            shown = "id" if name == "club_id" else name
+            raise ConfigError(f"{source}: {section}.{shown} is not a setting of [{section}]; see config.example.toml")
+        default = setting.default
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{source}: {section}.{name} must be true or false, not {value!r}")
+        elif isinstance(default, int):
+            low, high = WHOLE_NUMBERS.get((section, name), (-(2**63), 2**63 - 1))
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ConfigError(
+                    f"{source}: {section}.{name} must be a whole number from {low} to {high}, not {value!r}"
+                )
+        elif isinstance(default, str) and not (isinstance(value, str) and value):
+            raise ConfigError(f"{source}: {section}.{name} must be a text in quotes, not empty, not {value!r}")
+
+
 def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
     data = with_pack(data, source)
     known = sections()
@@ -514,7 +554,10 @@ def from_dict(data: dict[str, Any], source: str = "configuration") -> Config:
                 f'{source}: club.space_refused is "relay" (the trial goes on privately) or "interrupt" (it ends), '
                 f"not {club['space_refused']!r}"
             )
+        _settings("club", club, Config, source)
         penalties = dict(data.get("penalties", {}))
+        _settings("penalties", penalties, PenaltyConfig, source)
+        _settings("governance", _section(data, "governance", source), GovernanceConfig, source)
         penalties["catalogue"] = parse_catalogue(penalties.get("catalogue", []))
         penalties["escalation"] = parse_escalation(penalties.get("escalation", {}))
         penalties["rules"] = parse_rules(penalties.get("rules", []))

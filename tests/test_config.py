@@ -56,6 +56,46 @@ def test_bad_configuration_says_what_is_wrong(tmp_path: Path) -> None:
         load(tmp_path / "missing.toml")
 
 
+@pytest.mark.parametrize(
+    ("section", "setting", "value", "said"),
+    [
+        ("club", "call_minutes", -1, r"club\.call_minutes must be a whole number from 1 to 1440, not -1"),
+        ("club", "call_minutes", 0, r"club\.call_minutes must be a whole number from 1 to 1440, not 0"),
+        ("club", "call_minutes", "pet", r"club\.call_minutes must be a whole number from 1 to 1440, not 'pet'"),
+        ("club", "call_minutes", 99_999_999_999, r"club\.call_minutes must be a whole number"),
+        ("club", "call_minutes", True, r"club\.call_minutes must be a whole number"),
+        ("club", "claim_days", 0, r"club\.claim_days must be a whole number from 1 to 3650, not 0"),
+        ("club", "referee_offline_grace_seconds", 1e9, r"club\.referee_offline_grace_seconds must be a whole number"),
+        ("club", "referee_offline_grace_seconds", -5, r"club\.referee_offline_grace_seconds must be a whole number"),
+        ("club", "league_grace_days", "3", r"club\.league_grace_days must be a whole number"),
+        ("club", "direct_messages", "da", r"club\.direct_messages must be true or false, not 'da'"),
+        ("club", "database", "", r"club\.database must be a text in quotes, not empty"),
+        ("club", "database", 5, r"club\.database must be a text in quotes"),
+        ("club", "bogus_key", 1, r"club\.bogus_key is not a setting of \[club\]; see config\.example\.toml"),
+        ("club", "discord", 1, r"club\.discord is not a setting of \[club\]"),
+        ("penalties", "plavac_max_days", -1, r"penalties\.plavac_max_days must be a whole number from 0 to 3650"),
+        ("penalties", "league_max_points", "deset", r"penalties\.league_max_points must be a whole number"),
+        ("penalties", "settlement_delay_minutes", 10**12, r"penalties\.settlement_delay_minutes must be a whole"),
+        ("penalties", "plavac", 3, r"penalties\.plavac is not a setting of \[penalties\]"),
+        ("governance", "vote_days", "7", r"governance\.vote_days must be a whole number from 1 to 365, not '7'"),
+        ("governance", "vote_days", 0, r"governance\.vote_days must be a whole number from 1 to 365, not 0"),
+    ],
+)
+def test_a_setting_of_the_wrong_type_or_beyond_its_range_is_refused_by_name(
+    section: str, setting: str, value: object, said: str
+) -> None:
+    """A value the club could not mean is refused at start with the setting named, not met later by a member (a call
+    "lasting -1 minute") or as a crash (a deadline beyond the calendar, minutes given as a text)."""
+    with pytest.raises(ConfigError, match=said):
+        from_dict({section: {setting: value}})
+
+
+def test_the_edges_of_the_ranges_are_settings_a_club_may_choose() -> None:
+    config = from_dict({"club": {"call_minutes": 1440, "claim_days": 1, "referee_offline_grace_seconds": 0}})
+    assert (config.call_minutes, config.claim_days, config.referee_offline_grace_seconds) == (1440, 1, 0)
+    assert from_dict({"penalties": {"abandon_league_points": -100_000}}).penalties.abandon_league_points == -100_000
+
+
 def test_functions_are_read_as_roles_and_a_wrong_word_is_named() -> None:
     config = from_dict(
         {"club": {"referee_names_visible_to": ["councilor", "owner"]}, "discord": {"roles": {"referee": 11}}}
