@@ -230,3 +230,13 @@ def plain(text: str, limit: int = 64) -> str:
         refused = unicodedata.category(char) in REFUSED_CATEGORIES and char != " "
         out.append("\ufffd" if refused or char in MARKUP else char)
     return "".join(out)
+
+
+def is_blank(text: str) -> bool:
+    """Whether free text (a verdict's reason, a governance act's) shows a reader nothing: only spaces, control and
+    format characters (zero-width marks, direction overrides) and the other invisible ones. Such a text is no
+    reason at all, however many characters it has."""
+    return all(
+        char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Zs") or is_invisible(char)
+        for char in text
+    )

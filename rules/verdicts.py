@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from rules.limits import MAX_BULA_CHANGE, MAX_LEAGUE_POINTS, MAX_PLAVAC_DAYS
+from rules.nicknames import is_blank
 from rules.penalty_model import Sanction
 from rules.verdict_place import is_late
 
@@ -133,7 +134,7 @@ def check_draft(
     allowed = IN_GAME_KINDS if in_game else OUT_OF_GAME_KINDS
     if verdict.kind not in allowed:
         raise VerdictRefused("verdict.wrong_place_in_game" if in_game else "verdict.wrong_place_out_of_game")
-    if verdict.kind in REASON_REQUIRED and not draft.reason.strip():
+    if verdict.kind in REASON_REQUIRED and is_blank(draft.reason):
         raise VerdictRefused("verdict.reason_required")
     folded = {p.casefold(): p for p in players}
     if isinstance(verdict, BulaChange):

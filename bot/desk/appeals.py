@@ -46,6 +46,7 @@ from bot.views import render_appeals, render_verdict
 from rules.appeals import kinds_text, restriction_days, within_window
 from rules.gamelog import GameStatus
 from rules.members import PartyRole, Role
+from rules.nicknames import is_blank
 from rules.verdicts import (
     BulaChange,
     Draft,
@@ -503,7 +504,7 @@ class AppealDesk(DeskBase):
             raise Refused("appeal.not_yours", appeal=appeal_id)
         if state is AppealState.UPHELD:
             return await self.finish(councilor, appeal.hearing)
-        if not reason.strip():
+        if is_blank(reason):
             raise Refused("gov.reason_required")
         chosen = restriction_days(self.config.appeals, state is AppealState.INADMISSIBLE, days)
         rules = self.config.appeals

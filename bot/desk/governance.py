@@ -25,6 +25,7 @@ from bot.desk.penalties import PenaltyDesk
 from bot.desk.refused import Refused
 from bot.ports import Reply
 from rules.members import ROLES, VOTED_ROLES, Role
+from rules.nicknames import is_blank
 from rules.penalties import month_of, parse_month, previous_months
 from storage.chat_outbox import NewEffect
 from storage.events import Event
@@ -134,7 +135,7 @@ class GovernanceDesk(DeskBase):
             raise Refused("gov.unknown_role", role=role)
         if not self.may_govern(actor, role):
             raise Refused("gov.not_allowed_role", role=self.t(f"role.{role}"))
-        if not reason.strip():
+        if is_blank(reason):
             raise Refused("gov.reason_required")
         target = await self._target(nick)
         by = actor.id if actor else None
@@ -177,7 +178,7 @@ class GovernanceDesk(DeskBase):
     async def deny_call(self, actor: Member | None, nick: str, until: datetime | None, reason: str) -> Reply:
         if not self.may_deny(actor):
             raise Refused("gov.not_allowed_call")
-        if not reason.strip():
+        if is_blank(reason):
             raise Refused("gov.reason_required")
         if until is not None and until <= self.now():
             raise Refused("gov.until_past", until=until)

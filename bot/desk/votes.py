@@ -30,6 +30,7 @@ from bot.desk.refused import Refused
 from bot.i18n.reader import speaking
 from bot.ports import Action, Button, CallPost, Channel, Reply
 from rules.members import VOTED_ROLES, Role
+from rules.nicknames import is_blank
 from rules.votes import Outcome, Tally, outcome, parse_majority, tally
 from storage.chat_outbox import NewEffect
 from storage.councils import AlreadyOpen, Vote, VoteAct
@@ -122,7 +123,7 @@ class VoteDesk(DeskBase):
         councilors' vote that a single councilor proposes; a councilor never denies it alone."""
         if actor is None or self.lookups.is_owner(actor) or Role.COUNCILOR not in actor.roles:
             return await self.governance.deny_call(actor, nick, until, reason)
-        if not reason.strip():
+        if is_blank(reason):
             raise Refused("gov.reason_required")
         if until is not None and until <= self.now():
             raise Refused("gov.until_past", until=until)
@@ -152,7 +153,7 @@ class VoteDesk(DeskBase):
             refuse_departed(target)
         if target.id == proposer.id:
             raise Refused("gov.not_self" if action is VoteAction.APPOINT else "vote.not_self_proposal")
-        if action is not VoteAction.APPOINT and not reason.strip():
+        if action is not VoteAction.APPOINT and is_blank(reason):
             raise Refused("gov.reason_required")
         reason = reason.strip() or "—"
         holds = role in target.roles

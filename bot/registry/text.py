@@ -14,6 +14,7 @@ from datetime import date, datetime
 from bot.messages import MESSAGES
 from bot.ports import Upload
 from bot.registry.spec import MAX_REASON, Arg, ArgKind, Args, Command, Usage, Value
+from rules.nicknames import is_blank
 
 Translate = Callable[..., str]
 
@@ -127,11 +128,11 @@ def read_args(command: Command, rest: str, t: Translate) -> Args:
         values[file_arg.name] = None  # sent with the command by the platform (`with_upload`), never typed
     if reason_arg is not None:
         text = reason.strip()
-        if reason_arg.required and not text:
+        if reason_arg.required and is_blank(text):
             raise Usage(t("usage.reason_needed"))
         if len(text) > (reason_arg.max_length or 1000):
             raise Usage(t("usage.reason_too_long", limit=reason_arg.max_length))
-        values[reason_arg.name] = text
+        values[reason_arg.name] = "" if is_blank(text) else text  # zero-width marks alone are no reason
     return Args(values)
 
 
@@ -155,7 +156,7 @@ def check_args(command: Command, args: Args, t: Translate) -> None:
         raise Usage(t("usage.too_many", words=" ".join(unknown)[:60]))
     for arg in command.args:
         value = args.values.get(arg.name)
-        if value is None or (value == "" and arg.kind is ArgKind.REASON):
+        if value is None or (arg.kind is ArgKind.REASON and isinstance(value, str) and is_blank(value)):
             if arg.required and arg.kind is ArgKind.REASON:
                 raise Usage(t("usage.reason_needed"))
             if arg.required and arg.kind is not ArgKind.WORDS:
