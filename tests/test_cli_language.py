@@ -329,10 +329,19 @@ def test_the_command_lines_refusals_speak_the_language(
     ):
         assert main([*args, "--lang", language]) in (1, 2)
         said.append(capsys.readouterr().err)
-    for args in (["papir", "x"], ["rezon", "--trump", "X", "--cards", CARDS]):
+    for args in (
+        ["papir", "x"],
+        ["rezon", "--trump", "X", "--cards", CARDS],
+        ["zapisnik", "abc", "--html"],
+        ["zapisnik", "0", "--html"],
+        ["statistika", "--od", "2026-13-01"],
+    ):
         with pytest.raises(SystemExit):
             main([*args, "--lang", language])
         said.append(capsys.readouterr().err.splitlines()[-1])
+    assert said[-3].endswith(words.t("cli.type.trial", value="'abc'"))
+    assert said[-2].endswith(words.t("cli.type.trial_range", value="0"))
+    assert said[-1].endswith(words.t("cli.type.date", value="'2026-13-01'"))
     assert words.t("arbitar.refused.not_fallen", nick="petar", hand=1) in said[0]
     assert words.t("cli.rezon.cards", given=2) in said[4]
     assert said[7:9] == [words.t("cli.clan.usage") + "\n", words.t("cli.import.usage") + "\n"]

@@ -286,7 +286,7 @@ def test_cli_bad_input(month_db: str, capsys: pytest.CaptureFixture[str]) -> Non
     assert "posle kraja" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["statistika", "--db", month_db, "--od", "30.11.2026"])
-    assert "not a date" in capsys.readouterr().err
+    assert "nije datum GGGG-MM-DD: '30.11.2026'" in capsys.readouterr().err  # the CLI's Serbian
     assert main(["statistika", "--db", month_db + ".none"]) == 1
 
 

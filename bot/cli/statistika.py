@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any
 
 from bot.cli._common import add_db_option, add_lang_option, club_config, database_path, existing_database
+from bot.cli._language import current
 from bot.messages import Catalogue
 from storage.tenancy import DEFAULT_CLUB
 
@@ -23,7 +24,7 @@ def day(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
+        raise argparse.ArgumentTypeError(current().t("cli.type.date", value=repr(text))) from None
 
 
 def register(subparsers: Any) -> None:

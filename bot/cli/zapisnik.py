@@ -37,6 +37,7 @@ from bot.cli._common import (
     operator_words,
     os_error,
 )
+from bot.cli._language import current
 from bot.config import Config
 from bot.i18n.phrases import phrase_text
 from bot.messages import Catalogue
@@ -50,9 +51,9 @@ def trial_number(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a trial number: {text!r}") from None
+        raise argparse.ArgumentTypeError(current().t("cli.type.trial", value=repr(text))) from None
     if not 1 <= value <= 2**63 - 1:
-        raise argparse.ArgumentTypeError(f"a trial number is a positive whole number, not {text}")
+        raise argparse.ArgumentTypeError(current().t("cli.type.trial_range", value=text))
     return value
 
 
