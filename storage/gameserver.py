@@ -48,27 +48,29 @@ def _take(
 ) -> list[TakeResult | EffectRefused]:
     """`LiveFeedStore.take_many`'s transaction. The ids already taken, each game's last sequence number and the
     games' korekcija requests still open are read once for the whole batch (one statement: `_state`) and kept up
-    to date as its events are taken. When `asking` and a move's game has an open request whose parties the move
-    does not say how to tell, `TellFirst` is raised before anything is written. An effect that may be refused runs
-    in a savepoint of its own; one that cannot (`Sure`) runs bare, and the moves (`MoveRow`) are written after
-    the loop, all in one statement, each open request of their games lapsed; the taken events are recorded
+    to date as its events are taken. When `asking` and a move or a hand's end (`MoveRow`, `HandDone`) lapses an
+    open request of its game whose parties it does not say how to tell, `TellFirst` is raised before anything is
+    written. An effect runs bare unless it may be refused after it wrote (`_bare`), then in a savepoint of its
+    own; the rows (`MoveRow`, `HandDone`) are written after the loop, each kind in one statement, then the open
+    requests they lapse (a hand's end looks for them only when its game has one); the taken events are recorded
     together at the end (no effect reads them), in one statement, and when `together` (PostgreSQL, where each
-    statement is a round trip) in the moves' statement (`_MOVES_AND_EVENTS`). The same answers as taking the
-    events one by one: an event that was refused leaves its id untaken and its game's number unused, an event
-    taken earlier in the batch is a duplicate, and an effect of a game whose move the batch holds runs after that
-    move is written (the feed's batches hold one event of a game at most). Any error but a refusal fails the
-    whole transaction (nothing of the batch is written, none is acknowledged)."""
+    statement is a round trip) all in one statement (`_ROWS_TOGETHER`). The same answers as taking the events one
+    by one: an event that was refused leaves its id untaken and its game's number unused, an event taken earlier
+    in the batch is a duplicate, and an effect of a game whose row the batch holds runs after that row is written
+    (the feed's batches hold one event of a game at most). Any error but a refusal fails the whole transaction
+    (nothing of the batch is written, none is acknowledged)."""
     taken, last, requests = _state(conn, events)
     if asking:
         untold = {
-            effect.game
+            row.game: "move" if isinstance(row, MoveRow) else "hand"
             for *_, effect in events
-            if isinstance(effect, MoveRow) and any(r not in effect.told for r in requests.get(effect.game, ()))
+            for row in _rows_of(effect)
+            if any(r not in row.told for r in requests.get(row.game, ()))
         }
         if untold:
             raise TellFirst(untold)
     recorded: list[tuple[str, str, int | None, int | None, str, str]] = []
-    moves: list[MoveRow] = []
+    rows = _Rows([], [])
     out: list[TakeResult | EffectRefused] = []
     for event_id, kind, game, seq, body, effect in events:
         current = 0 if game is None else last.get(game, 0)
@@ -80,47 +82,89 @@ def _take(
         if game is not None and seq != current + 1:
             out.append(TakeResult(Taken.GAP, current))
             continue
-        if effect is not None and not isinstance(effect, MoveRow) and any(m.game == game for m in moves):
-            _moves(conn, moves, requests)  # an effect after a move of its game in the batch sees that move written
-            moves = []
+        if effect is not None and not isinstance(effect, MoveRow) and rows.of(game):
+            _write(conn, rows, requests)  # an effect after a row of its game in the batch sees that row written
+            rows = _Rows([], [])
         if isinstance(effect, MoveRow):
-            moves.append(effect)
-        elif isinstance(effect, Sure):
-            effect.run(conn)
-        elif isinstance(effect, Guarded):
-            try:
-                effect.run(conn)
-            except EffectRefused as refused:  # before it wrote anything: nothing to roll back
-                out.append(refused)
-                continue
+            rows.moves.append(effect)
         elif effect is not None:
-            conn.execute("SAVEPOINT event")
-            try:
-                effect(conn)
-            except EffectRefused as refused:
-                conn.execute("ROLLBACK TO event")
-                conn.execute("RELEASE event")
+            refused = _run(conn, effect, rows)
+            if refused is not None:
                 out.append(refused)
                 continue
-            conn.execute("RELEASE event")
         taken[event_id] = body
         if game is not None:
             last[game] = seq or 0
         recorded.append((event_id, kind, game, seq, stamp, body))
         out.append(TakeResult(Taken.ACCEPTED, seq or 0))
-    rows = json.dumps(
+    events_rows = json.dumps(
         [{"id": i, "type": k, "game": g, "seq": n, "at": at, "body": b} for i, k, g, n, at, b in recorded],
         ensure_ascii=False,
     )
-    if moves and recorded and together:
-        conn.execute(_MOVES_AND_EVENTS, (_move_rows(moves), rows))
-        _lapse_moved(conn, moves, requests)
+    if together and recorded:
+        conn.execute(_ROWS_TOGETHER, (_move_rows(rows.moves), _done_rows(rows.done), events_rows))
+        _lapse_rows(conn, rows, requests)
         return out
-    if moves:
-        _moves(conn, moves, requests)
+    _write(conn, rows, requests)
     if recorded:
-        conn.execute(_EVENTS, (rows,))
+        conn.execute(_EVENTS, (events_rows,))
     return out
+
+
+def _run(
+    conn: SyncConnection, effect: Refusable | Guarded | Sure | HandDone | Steps, rows: _Rows
+) -> EffectRefused | None:
+    """One event's effect run (its `HandDone` rows added to `rows` once it is not refused); its refusal, if it
+    was refused (then it wrote nothing that stays)."""
+    steps = effect.steps if isinstance(effect, Steps) else (effect,)
+    done: list[HandDone] = []
+    bare = _bare(steps)
+    if not bare:
+        conn.execute("SAVEPOINT event")
+    try:
+        for step in steps:
+            if isinstance(step, HandDone):
+                done.append(step)
+            elif isinstance(step, Sure | Guarded):
+                step.run(conn)
+            else:
+                step(conn)
+    except EffectRefused as refused:
+        if not bare:  # a bare effect is refused before it wrote anything: nothing to roll back
+            conn.execute("ROLLBACK TO event")
+            conn.execute("RELEASE event")
+        return refused
+    if not bare:
+        conn.execute("RELEASE event")
+    rows.done.extend(done)
+    return None
+
+
+def _bare(steps: Sequence[Refusable | Guarded | Sure | HandDone]) -> bool:
+    """Whether an effect of these steps runs without a savepoint: it can be refused only before it writes
+    anything (by its first step, `Guarded`), or not at all (`Sure`, `HandDone`)."""
+    return all(
+        isinstance(step, Sure | HandDone) or (i == 0 and isinstance(step, Guarded)) for i, step in enumerate(steps)
+    )
+
+
+@dataclass(slots=True)
+class _Rows:
+    """The rows of the batch's events not yet written: moves, and hands that ended."""
+
+    moves: list[MoveRow]
+    done: list[HandDone]
+
+    def of(self, game: int | None) -> bool:
+        return any(m.game == game for m in self.moves) or any(d.game == game for d in self.done)
+
+
+def _rows_of(effect: Effect | None) -> list[MoveRow | HandDone]:
+    if isinstance(effect, MoveRow | HandDone):
+        return [effect]
+    if isinstance(effect, Steps):
+        return [step for step in effect.steps if isinstance(step, HandDone)]
+    return []
 
 
 # The batch's rows go as one JSON array a statement (`json_each`: each element an object, its fields read by
@@ -133,15 +177,19 @@ _MOVES = (
     " CAST(json_extract(k.value, '$.move') AS BIGINT), json_extract(k.value, '$.player'),"
     " json_extract(k.value, '$.what'), json_extract(k.value, '$.at') FROM json_each(?) AS k"
 )
+_DONE = (  # (WHERE true: SQLite reads the ON of an upsert after a bare FROM as a join's)
+    "INSERT INTO gs_hands_done (game, hand) SELECT CAST(json_extract(k.value, '$.game') AS BIGINT),"
+    " CAST(json_extract(k.value, '$.hand') AS BIGINT) FROM json_each(?) AS k WHERE true ON CONFLICT DO NOTHING"
+)
 _EVENTS = (
     "INSERT INTO gs_events (id, type, game, seq, received_at, body)"
     " SELECT json_extract(k.value, '$.id'), json_extract(k.value, '$.type'),"
     " CAST(json_extract(k.value, '$.game') AS BIGINT), CAST(json_extract(k.value, '$.seq') AS BIGINT),"
     " json_extract(k.value, '$.at'), json_extract(k.value, '$.body') FROM json_each(?) AS k"
 )
-# Both in one statement (a data-modifying WITH, which PostgreSQL has and SQLite has not): the batch's writes are
-# one round trip.
-_MOVES_AND_EVENTS = f"WITH moved AS ({_MOVES}) {_EVENTS}"
+# All three in one statement (a data-modifying WITH, which PostgreSQL has and SQLite has not): the batch's
+# writes are one round trip.
+_ROWS_TOGETHER = f"WITH moved AS ({_MOVES}), done AS ({_DONE}) {_EVENTS}"
 
 
 def _move_rows(moves: Sequence[MoveRow]) -> str:
@@ -154,33 +202,51 @@ def _move_rows(moves: Sequence[MoveRow]) -> str:
     )
 
 
-def _moves(conn: SyncConnection, moves: Sequence[MoveRow], requests: Mapping[int, Sequence[int]]) -> None:
-    """The batch's moves written (one statement), and the korekcija requests of their games still open (`requests`,
-    by game, as the batch read them) lapsed, no longer about the last move: each one's parties told if it did."""
-    conn.execute(_MOVES, (_move_rows(moves),))
-    _lapse_moved(conn, moves, requests)
+def _done_rows(done: Sequence[HandDone]) -> str:
+    return json.dumps([{"game": d.game, "hand": d.hand} for d in done])
 
 
-def _lapse_moved(conn: SyncConnection, moves: Sequence[MoveRow], requests: Mapping[int, Sequence[int]]) -> None:
-    """The korekcija requests of the moves' games still open lapsed, once the moves are written."""
-    for move in {m.game: m for m in moves}.values():
+def _write(conn: SyncConnection, rows: _Rows, requests: Mapping[int, Sequence[int]]) -> None:
+    """The rows written (one statement a kind), then the korekcija requests they lapse."""
+    if rows.moves:
+        conn.execute(_MOVES, (_move_rows(rows.moves),))
+    if rows.done:
+        conn.execute(_DONE, (_done_rows(rows.done),))
+    _lapse_rows(conn, rows, requests)
+
+
+def _lapse_rows(conn: SyncConnection, rows: _Rows, requests: Mapping[int, Sequence[int]]) -> None:
+    """Once the rows are written, the korekcija requests still open that they lapse (`requests`, by game, as the
+    batch read them: a request is never opened inside the batch), each one's parties told if it did: each request
+    of a move's game (no longer about the last move), and each on an ended hand."""
+    for move in {m.game: m for m in rows.moves}.values():
         for request in requests.get(move.game, ()):
             _lapse_one(conn, request, move.stamp, move.now, move.told)
+    for done in rows.done:
+        if requests.get(done.game):
+            _lapse(conn, "game = ? AND hand = ?", (done.game, done.hand), done.now, done.told)
 
 
 def _told(event: Taking, tellings: Mapping[int, Lapses]) -> Taking:
-    """The event, a move of a game in `tellings` with those tellings added."""
+    """The event, its move or hand's end of a game in `tellings` with those tellings added."""
     effect = event[5]
-    if not isinstance(effect, MoveRow) or effect.game not in tellings:
-        return event
-    return (*event[:5], replace(effect, told={**effect.told, **tellings[effect.game]}))
+    if isinstance(effect, MoveRow | HandDone) and effect.game in tellings:
+        return (*event[:5], replace(effect, told={**effect.told, **tellings[effect.game]}))
+    if isinstance(effect, Steps) and any(isinstance(s, HandDone) and s.game in tellings for s in effect.steps):
+        steps = tuple(
+            replace(s, told={**s.told, **tellings[s.game]}) if isinstance(s, HandDone) and s.game in tellings else s
+            for s in effect.steps
+        )
+        return (*event[:5], Steps(steps))
+    return event
 
 
 class TellFirst(Exception):
-    """The moves of `games` lapse korekcija requests whose parties they do not say how to tell: nothing was
-    written, and `take_many` asks for those games' tellings before it takes the batch again."""
+    """The moves or hands' ends of `games` lapse korekcija requests whose parties they do not say how to tell:
+    nothing was written, and `take_many` asks for those games' tellings (why each lapses: ``move``, ``hand``)
+    before it takes the batch again."""
 
-    def __init__(self, games: set[int]) -> None:
+    def __init__(self, games: Mapping[int, str]) -> None:
         super().__init__(f"games {sorted(games)}: korekcija requests lapse untold")
         self.games = games
 
@@ -348,10 +414,29 @@ class MoveRow:
     told: Lapses
 
 
+@dataclass(frozen=True, slots=True)
+class HandDone:
+    """A hand ended: its row (`gs_hands_done`) written with the batch's others, and the korekcija requests on it
+    still open lapse (looked for only when the batch read an open request of its game), each lapsed one's
+    parties told (`told`, by request)."""
+
+    game: int
+    hand: int
+    now: datetime
+    told: Lapses
+
+
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """One event's effects, one after another (`LiveFeedStore.steps`)."""
+
+    steps: tuple[Refusable | Guarded | Sure | HandDone, ...]
+
+
 #: An effect that may be refused (`EffectRefused`): `take_many` runs it in a savepoint of its own.
 Refusable = Callable[[SyncConnection], None]
 #: What an event does in the transaction that takes it.
-Effect = Refusable | Guarded | Sure | MoveRow
+Effect = Refusable | Guarded | Sure | MoveRow | HandDone | Steps
 #: An event as `LiveFeedStore.take_many` takes it: id, type, game, seq, body, effect.
 Taking = tuple[str, str, int | None, int | None, str, Effect | None]
 
@@ -389,7 +474,7 @@ class LiveFeedStore:
         self,
         events: list[tuple[str, str, int | None, int | None, str, Effect | None]],
         now: datetime,
-        told: Callable[[set[int]], Awaitable[Mapping[int, Lapses]]] | None = None,
+        told: Callable[[Mapping[int, str]], Awaitable[Mapping[int, Lapses]]] | None = None,
     ) -> list[TakeResult | EffectRefused]:
         """Take events (id, type, game, seq, body, effect) in one transaction: a replayed id is DUPLICATE
         (ID_REUSED when its body differs, keys' order and spaces aside), a sequence number that is not the game's
@@ -397,9 +482,10 @@ class LiveFeedStore:
         (`EffectRefused`) is rolled back alone (a savepoint) and answered with it. The whole transaction is one
         hop to the database thread, with a few statements per batch and one per event whose effect writes alone
         (`_take`): on PostgreSQL each statement is a round trip to the server. `told`, given the games whose moves
-        lapse korekcija requests they do not say how to tell, says how (by game, by request): the batch is then
-        taken again with those tellings (a request opened meanwhile asks again; the last attempt takes the moves
-        as they are, and such a request lapses untold)."""
+        or hands' ends lapse korekcija requests they do not say how to tell (and why each lapses: ``move`` or
+        ``hand``), says how (by game, by request): the batch is then taken again with those tellings (a request
+        opened meanwhile asks again; the last attempt takes the events as they are, and such a request lapses
+        untold)."""
         stamp = now_text(now)
         together = self.db.dialect == "postgresql"
         for _attempt in range(_TELLINGS):
@@ -516,14 +602,15 @@ class LiveFeedStore:
         return Guarded(effect)
 
     @staticmethod
-    def hand_done(game: int, hand: int, now: datetime, told: Lapses | None = None) -> Sure:
+    def hand_done(game: int, hand: int, now: datetime, told: Lapses | None = None) -> HandDone:
         """A hand ended: korekcija requests on it lapse (each lapsed one's parties told: `told`, by request)."""
+        return HandDone(game, hand, now, told or {})
 
-        def effect(conn: SyncConnection) -> None:
-            conn.execute("INSERT OR IGNORE INTO gs_hands_done (game, hand) VALUES (?, ?)", (game, hand))
-            _lapse(conn, "game = ? AND hand = ?", (game, hand), now, told or {})
-
-        return Sure(effect)
+    @staticmethod
+    def steps(*effects: Refusable | Guarded | Sure | HandDone) -> Steps:
+        """The effects one after another, as one event's: run bare when only the first may be refused, and only
+        before it writes (`Guarded`), or none may; in a savepoint otherwise."""
+        return Steps(effects)
 
     @staticmethod
     def seat(nick: str, game: int | None, now: datetime) -> Sure:

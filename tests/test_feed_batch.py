@@ -16,7 +16,7 @@ from linked import Linked, live_game, players_linked
 from bot.gameserver.protocol import encode
 from club import Club
 from rules.gamelog import game_to_doc
-from storage.gameserver import LiveFeedStore, Sure, Taken, TakeResult, Taking
+from storage.gameserver import EffectRefused, Guarded, LiveFeedStore, Sure, Taken, TakeResult, Taking
 from storage.sql import SyncConnection
 
 NOW = datetime(2026, 12, 5, 20, 0, tzinfo=UTC)
@@ -124,6 +124,14 @@ async def moves_of(linked: Linked, games: range) -> list[str]:
     return await together(linked, [posted(number, 2, "move_played", move) for number in games])
 
 
+async def hands_of(linked: Linked, games: range) -> list[str]:
+    """The statements of one batch of each of `games`' first hand finished."""
+    hands = await start(linked, games)
+    return await together(
+        linked, [posted(number, 2, "hand_finished", {"hand": doc[0]}) for number, doc in zip(games, hands, strict=True)]
+    )
+
+
 async def test_a_batch_of_moves_sends_the_same_few_statements_however_many_tables_it_holds(
     linked: Linked, backend: str
 ) -> None:
@@ -136,3 +144,90 @@ async def test_a_batch_of_moves_sends_the_same_few_statements_however_many_table
     assert len(many) == len(few), "\n".join(many)
     assert len(many) <= {"sqlite": 5, "postgresql": 4}[backend], "\n".join(many)
     assert sum("gs_moves" in s for s in many) == 1, "\n".join(many)
+
+
+async def test_a_batch_of_finished_hands_sends_two_statements_per_hand(linked: Linked, backend: str) -> None:
+    """A finished hand appends its row to its game (its game's columns grown, and the row: two statements); its
+    end is written with the batch's moves and events, and the korekcija requests it lapses are looked for only
+    when the batch's read found one open for its game (none here), so nothing else is asked per hand, in the
+    transaction or before it."""
+    few = await hands_of(linked, range(301, 304))
+    many = await hands_of(linked, range(401, 431))
+    assert len(many) - len(few) == 2 * (30 - 3), "\n".join(many)
+    assert len(few) <= {"sqlite": 6, "postgresql": 4}[backend] + 2 * 3, "\n".join(few)
+    assert not [s for s in many if "korekcije" in s and not s.startswith("SELECT 0")], "\n".join(many)
+
+
+async def test_a_hand_s_end_refused_with_its_event_leaves_no_row_and_lapses_nothing(club: Club) -> None:
+    """A hand's end (`HandDone`) is written with the batch's rows after the loop, only for an event taken: one
+    whose effect is refused, before it wrote (`Guarded`) or after (rolled back to its savepoint), leaves no row of
+    its hand's end and lapses no request, while the batch's other events are taken as if one by one."""
+    store = LiveFeedStore(club.db)
+    ana = await club.db.members.ensure("ana", NOW)
+    await store.take_many([("m-1", "move_played", 7, 1, "{}", LiveFeedStore.move(7, 1, 1, "ana", "x", NOW))], NOW)
+    await store.take_many([("m-2", "move_played", 8, 1, "{}", LiveFeedStore.move(8, 1, 1, "ana", "x", NOW))], NOW)
+    requests = {}
+    for game in (7, 8):
+        last = await store.last_move(game)
+        assert last is not None
+        requests[game] = await store.request_korekcija(last, ana.id, NOW)
+
+    def refuse_first(conn: SyncConnection) -> None:
+        raise EffectRefused("game", "refused before writing")
+
+    def refuse_after(conn: SyncConnection) -> None:
+        LiveFeedStore.offer("ana", "rolled-back", True, NOW).run(conn)
+        raise EffectRefused("game", "refused after writing")
+
+    results = await store.take_many(
+        [
+            (
+                "h-7",
+                "hand_finished",
+                7,
+                2,
+                "{}",
+                LiveFeedStore.steps(Guarded(refuse_first), LiveFeedStore.hand_done(7, 1, NOW)),
+            ),
+            ("h-8", "hand_finished", 8, 2, "{}", LiveFeedStore.steps(LiveFeedStore.hand_done(8, 1, NOW), refuse_after)),
+            (
+                "h-9",
+                "hand_finished",
+                9,
+                1,
+                "{}",
+                LiveFeedStore.steps(Sure(lambda conn: None), LiveFeedStore.hand_done(9, 1, NOW)),
+            ),
+        ],
+        NOW,
+    )
+    assert [type(r).__name__ for r in results] == ["EffectRefused", "EffectRefused", "TakeResult"]
+    assert not await store.hand_finished(7, 1)
+    assert not await store.hand_finished(8, 1)
+    assert await store.hand_finished(9, 1)
+    assert await store.offers("ana") == []
+    for game in (7, 8):
+        request = requests[game]
+        assert request is not None
+        still = await store.korekcija(request)
+        assert still is not None
+        assert still.state.value == "pending", game
+    assert await store.last_seq(7) == 1
+    again = await store.take_many(
+        [
+            (
+                "h-7",
+                "hand_finished",
+                7,
+                2,
+                "{}",
+                LiveFeedStore.steps(Sure(lambda conn: None), LiveFeedStore.hand_done(7, 1, NOW)),
+            )
+        ],
+        NOW,
+    )
+    assert again == [TakeResult(Taken.ACCEPTED, 2)]
+    assert await store.hand_finished(7, 1)
+    lapsed = await store.korekcija(requests[7] or 0)
+    assert lapsed is not None
+    assert lapsed.state.value == "lapsed"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -38,7 +38,6 @@ from storage.gameserver import (
     Lapses,
     LiveFeedStore,
     Refusable,
-    Sure,
     Taken,
     TakeResult,
     hand_text,
@@ -46,7 +45,6 @@ from storage.gameserver import (
     live_row,
     stored_texts,
 )
-from storage.sql import SyncConnection
 
 if TYPE_CHECKING:
     from bot.desk import Desk
@@ -97,24 +95,6 @@ class _Whole(NamedTuple):
     game: Game
     facts: tuple[HandFacts, ...] | None
     doc: _Doc | None
-
-
-def _all(*effects: Refusable | Guarded | Sure) -> Effect:
-    """The effects one after another: refused only before anything is written (`Guarded`) when the first may be
-    refused so and the others cannot be; refusable otherwise (run in a savepoint) when any of them is."""
-
-    def effect(conn: SyncConnection) -> None:
-        for one in effects:
-            if isinstance(one, Sure | Guarded):
-                one.run(conn)
-            else:
-                one(conn)
-
-    if all(isinstance(one, Sure) for one in effects):
-        return Sure(effect)
-    if isinstance(effects[0], Guarded) and all(isinstance(one, Sure) for one in effects[1:]):
-        return Guarded(effect)
-    return effect
 
 
 def _time(value: str, field: str) -> datetime:
@@ -318,10 +298,11 @@ class LiveFeed:
         return _Work(event, body, future, effect, after, self._pending, self._pending_doc)
 
     async def _take(self, batch: list[_Work]) -> None:
-        async def tellings(games: set[int]) -> dict[int, Lapses]:
-            """Whom the korekcija requests the moves of `games` lapse are told (asked by the transaction only
-            when such a request is open): the desk delivers those effects once the batch is taken."""
-            told = {game: await self._lapses(game, "move") for game in games}
+        async def tellings(games: Mapping[int, str]) -> dict[int, Lapses]:
+            """Whom the korekcija requests the moves or the hands' ends of `games` lapse are told (asked by the
+            transaction only when such a request is open; why: ``move``, ``hand``): the desk delivers those effects
+            once the batch is taken."""
+            told = {game: await self._lapses(game, why) for game, why in games.items()}
             for work in batch:
                 if work.event.game is not None and told.get(work.event.game):
                     work.after = self.desk.delivery.deliver_effects
@@ -499,7 +480,7 @@ class LiveFeed:
                         f"game {event.game} is stored with {name} {_shown(mine)}, not {_shown(theirs)}; a game "
                         "starts once, with what it is",
                     )
-            return _all(), _nothing  # an imported game in progress whose live feed begins now
+            return LiveFeedStore.steps(), _nothing  # an imported game in progress whose live feed begins now
         head, texts = _texts(game)
         row = live_row(game, None, head, texts)
         self._pending = (row.digest, game)
@@ -597,10 +578,8 @@ class LiveFeed:
                 grown, store = row.digest, LiveFeedStore.store_game(row, digest, now)
             self._pending = (grown, game)
             self._pending_doc = (grown, head, texts, count)
-            lapses = await self._lapses(number, "hand")
-            return _all(
-                store, LiveFeedStore.hand_done(number, completed + 1, now, lapses)
-            ), self.desk.delivery.deliver_effects if lapses else _nothing
+            # Whom the korekcija requests this hand's end lapses are told: asked by the transaction, when one is open.
+            return LiveFeedStore.steps(store, LiveFeedStore.hand_done(number, completed + 1, now)), _nothing
         # The game ends: finished, interrupted, or closed by an administrator.
         ended_at = _time(data["ended_at"], "data.ended_at")
         _not_ahead(ended_at, "data.ended_at", self.wall(), self.tolerance)
@@ -626,7 +605,7 @@ class LiveFeed:
                 await self.desk.seat(member, None)
 
         self._pending = (digest or "", ended)
-        return _all(
+        return LiveFeedStore.steps(
             LiveFeedStore.store_game(GameRow.of(ended), digest, now), LiveFeedStore.stand_all(number, now)
         ), ended_game
 
