@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from bot.config import ConfigError
+from bot.messages import Catalogue
 from storage.postgres import is_postgres
 
 
@@ -79,6 +80,13 @@ class DatabaseInUse(ConfigError):
         self.holder = holder
         self.path = path
         self.who = Holder.parse(holder)
+
+    def holder_text(self, words: Catalogue) -> str:
+        """Which process holds the lock, in `words`' language (the lock file's line is written in English)."""
+        who = self.who
+        if who is None:
+            return words.t("cli.holder.unknown")
+        return words.t("cli.holder", pid=who.pid, host=who.host, what=who.what, since=who.since)
 
 
 class DatabaseLock:

@@ -380,10 +380,10 @@ def test_a_second_writer_is_refused_naming_the_first(
     [log] = write_logs(tmp_path / "logs", [9301])
     assert main(["import", str(log), "--db", str(db), "--lang", "en"]) == 1
     err = capsys.readouterr().err
-    assert f"The club's database is held by pid {holder.pid} on {socket.gethostname()}, sudija import, since " in err
+    assert f"The club's database is held by pid {holder.pid}, host {socket.gethostname()}, sudija import, since " in err
     assert "that one is not the bot, which would be handed this. Nothing was changed;" in err
     assert main(["outbox", "--retry", "1", "--db", str(db), "--lang", "en"]) == 1
-    assert f"pid {holder.pid} on " in capsys.readouterr().err
+    assert f"pid {holder.pid}, host " in capsys.readouterr().err
     assert games_in(db) == []
     assert outbox_row(db, 1) == ("failed", 1, None, None)
     assert not Inbox(str(db)).root.exists()  # nothing handed to a command that would never perform it

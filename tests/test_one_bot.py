@@ -92,7 +92,8 @@ def test_a_console_on_a_held_database_is_refused_naming_the_pid_and_changes_noth
     before = files_of(db)
     status, out, err = asyncio.run(console(str(db), "!clock +6m\n@ana /sudija\n!who\n"))
     assert status == 1
-    assert f"pid {holder.pid} on " in err
+    assert f"proces {holder.pid}, računar " in err  # the lock file's English line, said in the console's Serbian
+    assert " since " not in err
     assert "sudija run" in err
     assert "Ništa nije promenjeno" in err
     assert out == ""  # the desk never ran: no pending notice shown, no deadline acted on
@@ -100,7 +101,7 @@ def test_a_console_on_a_held_database_is_refused_naming_the_pid_and_changes_noth
     # `sudija run` without a token (its console fallback) and an admin's act are refused alike
     status, _, err = asyncio.run(console(str(db), "!who\n", what="sudija run"))
     assert status == 1
-    assert f"pid {holder.pid}" in err
+    assert f"proces {holder.pid}, " in err
     assert main(["clan", "marko", "postavi", "sudija", "--db", str(db)]) == 1
     assert files_of(db) == before
     # only looking is allowed beside it

@@ -110,12 +110,7 @@ def in_language(action: argparse.Action, command: str, words: Catalogue) -> None
 
 def in_use(held: DatabaseInUse, words: Catalogue) -> str:
     """A command refused because another process holds the database: which one, in the command line's language."""
-    who = held.who
-    if who is None:
-        holder = words.t("cli.holder.unknown")
-    else:
-        holder = words.t("cli.holder", pid=who.pid, host=who.host, what=who.what, since=who.since)
-    return words.t("cli.in_use", holder=holder, lock=held.path)
+    return words.t("cli.in_use", holder=held.holder_text(words), lock=held.path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

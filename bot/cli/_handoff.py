@@ -96,7 +96,7 @@ def waited(
 
 def refused(held: DatabaseInUse, words: Catalogue) -> int:
     """What a writing command says when another command holds the database (exit status 1)."""
-    print(words.t("cli.handoff.in_use", holder=held.holder, lock=str(held.path)), file=sys.stderr)
+    print(words.t("cli.handoff.in_use", holder=held.holder_text(words), lock=str(held.path)), file=sys.stderr)
     return 1
 
 

@@ -346,7 +346,7 @@ async def run_console(
         try:
             lock.acquire()
         except DatabaseInUse as held:
-            err.write(words.t("db.in_use", holder=held.holder, lock=str(held.path)) + "\n")
+            err.write(words.t("db.in_use", holder=held.holder_text(words), lock=str(held.path)) + "\n")
             return 1
     try:
         return await _run_console(config, db_path, demo, stdin, stdout, err, clock, busy_timeout_ms, ready, read_only)
