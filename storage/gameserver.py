@@ -88,7 +88,7 @@ def _take(
         if isinstance(effect, MoveRow):
             rows.moves.append(effect)
         elif effect is not None:
-            refused = _run(conn, effect, rows)
+            refused = _run(conn, effect, rows, together)
             if refused is not None:
                 out.append(refused)
                 continue
@@ -112,10 +112,11 @@ def _take(
 
 
 def _run(
-    conn: SyncConnection, effect: Refusable | Guarded | Sure | HandDone | Steps, rows: _Rows
+    conn: SyncConnection, effect: Refusable | Guarded | Sure | HandDone | Steps, rows: _Rows, together: bool
 ) -> EffectRefused | None:
-    """One event's effect run (its `HandDone` rows added to `rows` once it is not refused); its refusal, if it
-    was refused (then it wrote nothing that stays)."""
+    """One event's effect run (its `HandDone` rows added to `rows` once it is not refused; a `Guarded` step in one
+    statement when `together` and it has that form); its refusal, if it was refused (then it wrote nothing that
+    stays)."""
     steps = effect.steps if isinstance(effect, Steps) else (effect,)
     done: list[HandDone] = []
     bare = _bare(steps)
@@ -125,6 +126,8 @@ def _run(
         for step in steps:
             if isinstance(step, HandDone):
                 done.append(step)
+            elif isinstance(step, Guarded) and together and step.at_once is not None:
+                step.at_once(conn)
             elif isinstance(step, Sure | Guarded):
                 step.run(conn)
             else:
@@ -396,6 +399,9 @@ class Guarded:
     without a savepoint, and its refusal leaves nothing to roll back."""
 
     run: Callable[[SyncConnection], None]
+    # The same in one statement, run instead on PostgreSQL (`take_many`'s `together`), where each statement is a
+    # round trip and a data-modifying WITH joins what SQLite writes in two.
+    at_once: Callable[[SyncConnection], None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -463,6 +469,18 @@ class Korekcija:
     created_at: datetime
     state: KorekcijaState
     answers: dict[str, bool]
+
+
+# A finished hand's game grown, refused (nothing written) unless it is as the feed read it; the hand's row appended
+# in the same statement (`_GROW_AND_APPEND`, PostgreSQL's: one round trip), or after it.
+_GROW = (
+    "UPDATE games SET hand_count = ?, digest = ?, cross_check = ?, imported_at = ?, version = version + 1"
+    " WHERE number = ? AND digest = ? AND status = 'in_progress'"
+)
+_GROW_AND_APPEND = (
+    f"WITH grown AS ({_GROW} RETURNING number) INSERT INTO game_hands (game, n, hand) SELECT number, ?, ? FROM grown"
+    " RETURNING game"
+)
 
 
 class LiveFeedStore:
@@ -587,19 +605,21 @@ class LiveFeedStore:
         stamp = now_text(now)
         cross_check = json.dumps(report, ensure_ascii=False) if report is not None else None
 
+        grow = (hand_count, digest, cross_check, stamp, number, expected_digest)
+        refused = EffectRefused("game", f"game {number} changed meanwhile; send the event again")
+
         def effect(conn: SyncConnection) -> None:
-            grown = conn.execute(
-                "UPDATE games SET hand_count = ?, digest = ?, cross_check = ?, imported_at = ?,"
-                " version = version + 1 WHERE number = ? AND digest = ? AND status = 'in_progress'",
-                (hand_count, digest, cross_check, stamp, number, expected_digest),
-            ).rowcount
-            if grown != 1:
-                raise EffectRefused("game", f"game {number} changed meanwhile; send the event again")
+            if conn.execute(_GROW, grow).rowcount != 1:
+                raise refused
             conn.execute(
                 "INSERT INTO game_hands (game, n, hand) VALUES (?, ?, ?)", (number, hand_count, hand.encode("utf-8"))
             )
 
-        return Guarded(effect)
+        def at_once(conn: SyncConnection) -> None:
+            if not conn.execute(_GROW_AND_APPEND, (*grow, hand_count, hand.encode("utf-8"))).fetchall():
+                raise refused  # the game was not grown, so no row appended: nothing written
+
+        return Guarded(effect, at_once)
 
     @staticmethod
     def hand_done(game: int, hand: int, now: datetime, told: Lapses | None = None) -> HandDone:
