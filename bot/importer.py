@@ -32,11 +32,11 @@ from bot.i18n.problems import problem_text
 from bot.messages import Catalogue
 from bot.workers import background_worker, give_up, warm_up
 from rules.gamelog import LogError, nick_phrase, read_game
-from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, plan, size_text, unpack
+from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, plan, unpack
 from rules.nicknames import DEFAULT_SCRIPTS, NickRefused, check_scripts
 from rules.paper import cross_check
 from rules.paper_render import discrepancy_lines
-from rules.phrases import Phrase
+from rules.phrases import Phrase, Size
 from rules.problems import Key, Place, Problem, Word, place_order
 from rules.validation import validate_game
 from storage.database import Database, open_database
@@ -234,9 +234,7 @@ def read_limited(path: Path, limits: Limits = LIMITS) -> bytes:
         data = handle.read(limits.text_bytes + 1)
         if len(data) > limits.text_bytes:  # its own size, not the part read (one byte past the limit)
             size = max(len(data), os.fstat(handle.fileno()).st_size)
-            raise FileProblem(
-                [Problem.of(Key.FILE_TOO_BIG, size=size_text(size), size_limit=size_text(limits.text_bytes))]
-            )
+            raise FileProblem([Problem.of(Key.FILE_TOO_BIG, size=Size(size), size_limit=Size(limits.text_bytes))])
     return data
 
 

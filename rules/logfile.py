@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.limits import MAX_DEPTH, MAX_DIGITS
-from rules.phrases import Phrase
+from rules.phrases import Phrase, Size
 from rules.problems import Key, Place, Problem, Problems, Word, place_order
 from rules.strict_json import StrictJsonError, strict_loads
 
@@ -90,14 +90,6 @@ def base_name(name: str) -> str:
     return lowered[:-3] if lowered.endswith(".gz") else lowered
 
 
-def size_text(count: int) -> str:
-    if count >= MiB:
-        return f"{count / MiB:.1f} MiB"
-    if count >= 1024:
-        return f"{count / 1024:.1f} KiB"
-    return f"{count} bytes"
-
-
 def unpack(data: bytes, name: str = "", limits: Limits = LIMITS) -> bytes:
     """The file's text: gunzipped when it starts with the gzip magic bytes or is named ``.gz``; raises `FileProblem`.
 
@@ -108,7 +100,7 @@ def unpack(data: bytes, name: str = "", limits: Limits = LIMITS) -> bytes:
     if name.lower().endswith(".gz"):
         raise FileProblem([Problem.of(Key.NOT_GZIP)])
     if len(data) > limits.text_bytes:
-        size, size_limit = size_text(len(data)), size_text(limits.text_bytes)
+        size, size_limit = Size(len(data)), Size(limits.text_bytes)
         raise FileProblem([Problem.of(Key.FILE_TOO_BIG, size=size, size_limit=size_limit)])
     return data
 
@@ -129,7 +121,7 @@ def _gunzip(data: bytes, limit: int) -> bytes:
                 if chunk:
                     total += len(chunk)
                     if total > limit:
-                        raise FileProblem([Problem.of(Key.GZIP_TOO_BIG, size_limit=size_text(limit))])
+                        raise FileProblem([Problem.of(Key.GZIP_TOO_BIG, size_limit=Size(limit))])
                     out.append(chunk)
                 elif not pending:
                     break
@@ -171,7 +163,7 @@ def plan(text: bytes, name: str = "", limits: Limits = LIMITS, piece_bytes: int 
             key = Key.ARRAY_TOO_BIG if form == "array" else Key.DOCUMENT_TOO_BIG
             return Plan(
                 form,
-                problems=[Problem.of(key, size=size_text(size - start), size_limit=size_text(limits.document_bytes))],
+                problems=[Problem.of(key, size=Size(size - start), size_limit=Size(limits.document_bytes))],
             )
         return Plan(form, [Piece(form, text[start:] if start else text)])
     return _plan_lines(text, start, limits, piece_bytes)
@@ -208,7 +200,7 @@ def _plan_lines(text: bytes, start: int, limits: Limits, piece_bytes: int) -> Pl
             if pos > piece_start:
                 result.pieces.append(Piece("lines", text[piece_start:pos], piece_line))
             result.problems.append(
-                Problem.of(Key.LINE_TOO_LONG, Place(line=line), size=size_text(length), size_limit=size_text(max_line))
+                Problem.of(Key.LINE_TOO_LONG, Place(line=line), size=Size(length), size_limit=Size(max_line))
             )
             piece_start = end + 1
             piece_line = line + 1

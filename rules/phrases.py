@@ -5,8 +5,9 @@ One type serves every such text: a game log's problems (`rules.problems`: what i
 a suit, a contract, a kind of JSON value), a setup finding of `sudija check`, a check of `sudija
 gameserver-check`, a problem of `sudija zapisnik --verify`. A value is a number (a plural form is chosen by it), a
 text shown as it is (a nickname, a card like ``Q♠``, a setting as written), a `Phrase` (a part of the sentence
-in the reader's words), a tuple of phrases and texts (a list, written joined by commas), or `Sentences` (phrases
-each a sentence of its own, written one after another). `str` of a phrase is its key and values, for a log.
+in the reader's words), a `Size` (a count of bytes, in the reader's units), a tuple of phrases and texts (a list,
+written joined by commas), or `Sentences` (phrases each a sentence of its own, written one after another). `str`
+of a phrase is its key and values, for a log.
 """
 
 from __future__ import annotations
@@ -37,6 +38,16 @@ class Phrase:
 
 
 @dataclass(frozen=True, slots=True)
+class Size:
+    """A size in bytes, written in the reader's units and decimal sign (``5 bajtova``, ``1,5 KB``, ``128 MB``)."""
+
+    bytes: int
+
+    def __str__(self) -> str:
+        return f"{self.bytes} B"
+
+
+@dataclass(frozen=True, slots=True)
 class Sentences:
     """Phrases each a sentence of its own, said one after another (a check's several faults)."""
 
@@ -46,10 +57,10 @@ class Sentences:
         return "; ".join(map(str, self.parts))
 
 
-Value: TypeAlias = int | str | Phrase | Sentences | tuple[Phrase | str, ...]
+Value: TypeAlias = int | str | Phrase | Size | Sentences | tuple[Phrase | str, ...]
 
 
 def _debug(value: Value) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(_debug(v) for v in value) + ")"
-    return str(value) if isinstance(value, Phrase | Sentences | int) else repr(value)
+    return str(value) if isinstance(value, Phrase | Size | Sentences | int) else repr(value)

@@ -3,6 +3,7 @@ in it), checked, never overwriting a file; restoring the copy gives back the clu
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from datetime import timedelta
 from pathlib import Path
@@ -33,6 +34,7 @@ async def test_a_backup_taken_during_a_write_is_consistent_and_restores_the_club
     out = capsys.readouterr().out
     assert status == 0
     assert "copy.db" in out
+    assert re.search(r"\(\d+(,\d)? (KB|MB)\)\.$", out.strip()), out  # the club's units and decimal sign
     await club.advance(timedelta(minutes=6))  # the club goes on after the backup: the call expires
     await club.db.close()
 

@@ -142,14 +142,14 @@ def test_gzip_bomb_and_sizes_are_bounded() -> None:
     assert len(bomb) < 1 << 17
     assert bomb[:2] == GZIP_MAGIC
     assert english(decode(bomb, "bomb.json.gz", limits).problems) == [
-        "the gzip data unpacks to more than 1.0 MiB; at most that much text is read from one file (split it into "
+        "the gzip data unpacks to more than 1 MB; at most that much text is read from one file (split it into "
         "smaller files)"
     ]
     assert "is one JSON document of" in english(decode(b"{" + b" " * (1 << 16) + b"}", "big.json", limits).problems)[0]
     long_line = b'{"a": 1}\n{"b": "' + b"x" * (1 << 12) + b'"}\n{"c": 3}\n'
     decoded = decode(long_line, "long.jsonl", limits)
     assert english(decoded.problems) == [
-        "line 2: the line is 4.0 KiB long; one game's line may be at most 4.0 KiB, so it is not read"
+        "line 2: the line is 4 KB long; one game's line may be at most 4 KB, so it is not read"
     ]
     assert [str(d.place) for d in decoded.documents] == ["line 1", "line 3"]
     assert english(decode(b'{"a": 1}', "plain.json.gz").problems)[0].startswith("the file is named .gz but is not gzip")
@@ -158,14 +158,14 @@ def test_gzip_bomb_and_sizes_are_bounded() -> None:
 
 async def test_a_file_too_big_is_refused_naming_its_own_size(tmp_path: Path) -> None:
     """The import reads no more of a file than its text limit allows, yet says how big the file is — not the part
-    it read, which would make a 3 MiB file "2.0 MiB; at most 2.0 MiB"."""
+    it read, which would make a 3 MB file "2 MB; at most 2 MB"."""
     big = tmp_path / "big.jsonl"
     big.write_bytes(b" " * (3 << 20))
     db_file = tmp_path / "club.db"
     await (await open_database(db_file)).close()
     report = await Importer(str(db_file), jobs=0, limits=Limits(text_bytes=2 << 20)).run([big])
     assert report.messages() == [
-        f"{big}: the file is 3.0 MiB; at most 2.0 MiB of game logs are read from one file: split it into smaller files",
+        f"{big}: the file is 3 MB; at most 2 MB of game logs are read from one file: split it into smaller files",
         f"{big}: nothing imported from this file (1 problem)",
     ]
 

@@ -375,7 +375,7 @@ def test_a_50_mb_line_is_refused_by_its_length(tmp_path: Path, capsys: pytest.Ca
     capsys.readouterr()
     assert main(["import", str(log), "--db", str(db), "--lang", "en"]) == 1
     err = capsys.readouterr().err
-    assert f"{log}: line 2: the line is 50.0 MiB long; one game's line may be at most 8.0 MiB, so it is not read" in err
+    assert f"{log}: line 2: the line is 50 MB long; one game's line may be at most 8 MB, so it is not read" in err
     assert dump(db) == before
 
 

@@ -1,16 +1,17 @@
 """One type for a text decided before its reader is known (`rules.phrases.Phrase`) and one writer of it
 (`bot.i18n.phrases`): a setup finding, a game-server check and a game log's problem carry the same phrases, and a
-phrase a game log's problem names (a suit) reads the same inside a setup finding, in every language."""
+phrase a game log's problem names (a suit) reads the same inside a setup finding, in every language. A size is a
+value too (`Size`), written in the reader's units, plural forms and decimal sign."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.i18n.phrases import phrase_text
+from bot.i18n.phrases import phrase_text, size_text
 from bot.i18n.problems import problem_from_json, problem_json, problem_text
 from bot.messages import Catalogue
 from bot.setup.findings import Finding
-from rules.phrases import Phrase, Sentences
+from rules.phrases import Phrase, Sentences, Size
 from rules.problems import Key, Place, Problem, Word
 
 SPADES_AND_HEARTS = Phrase.of(Word.TWO, first=Phrase("term.pik"), second=Phrase("term.herc"))
@@ -80,3 +81,32 @@ def test_a_problem_keeps_every_kind_of_value_through_its_result_file() -> None:
         "line 2, game 7: log.field.type(field='deal', kind=(log.word.list, 'x'), "
         "value=log.word.two(first=term.pik, second=term.herc); term.karo, count=3)"
     )
+
+
+#: Per language: 1 byte, 3 bytes, 5 bytes, 1.5 KB, 128 MB (units of 1024), as the reader writes them.
+SIZES = {
+    "sr": ("1 bajt", "3 bajta", "5 bajtova", "1,5 KB", "128 MB"),
+    "sr-Cyrl": ("1 бајт", "3 бајта", "5 бајтова", "1,5 KB", "128 MB"),
+    "en": ("1 byte", "3 bytes", "5 bytes", "1.5 KB", "128 MB"),
+    "ru": ("1 байт", "3 байта", "5 байтов", "1,5 КБ", "128 МБ"),
+}
+
+
+@pytest.mark.parametrize("language", list(SIZES))
+def test_a_size_reads_in_the_readers_units_number_and_decimal_sign(language: str) -> None:
+    t = Catalogue(language).t
+    sizes = (Size(1), Size(3), Size(5), Size(1536), Size(128 << 20))
+    assert tuple(size_text(size, t) for size in sizes) == SIZES[language]
+    assert size_text(Size((1 << 20) - 1), t) == t("size.mb", size=1.0)  # 1023.999 KB is not "1024 KB"
+    problem = Problem.of(Key.LINE_TOO_LONG, Place(line=2), size=Size(1536), size_limit=Size(5))
+    assert SIZES[language][3] in problem_text(problem, t)
+    assert SIZES[language][2] in problem_text(problem, t)
+
+
+def test_a_result_file_keeps_a_size_as_bytes_and_an_older_ones_text_as_written() -> None:
+    problem = Problem.of(Key.FILE_TOO_BIG, size=Size(3 << 20), size_limit=Size(2 << 20))
+    assert problem_json(problem)["values"] == {"size": {"bytes": 3 << 20}, "size_limit": {"bytes": 2 << 20}}
+    assert problem_from_json(problem_json(problem)) == problem
+    older = {"key": Key.FILE_TOO_BIG.value, "values": {"size": "3.0 MiB", "size_limit": "2.0 MiB"}}
+    assert problem_text(problem_from_json(older), Catalogue("ru").t).startswith("размер файла 3.0 MiB;")
+    assert problem_text(problem, Catalogue("ru").t).startswith("размер файла 3 МБ;")

@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli._common import add_lang_option, club_config, operator_words
+from bot.i18n.phrases import size_text
 from bot.i18n.problems import ENGLISH, problems_text
 from bot.messages import Catalogue
 from rules.gamelog import Game, LogError
-from rules.logfile import decode, size_text
+from rules.logfile import decode
+from rules.phrases import Size
 from rules.validation import check_game
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -57,7 +59,7 @@ def read_game(path: str, number: int | None, words: Catalogue | None = None) -> 
     except OSError as exc:
         raise ValueError(t("cli.arbitar.cannot_read", path=path, error=exc.strerror or exc)) from None
     if len(data) > MAX_FILE_BYTES:
-        raise ValueError(t("cli.arbitar.too_large", path=path, size_limit=size_text(MAX_FILE_BYTES)))
+        raise ValueError(t("cli.arbitar.too_large", path=path, size_limit=size_text(Size(MAX_FILE_BYTES), t)))
     decoded = decode(data, file.name)
     documents = decoded.documents
     if number is not None:

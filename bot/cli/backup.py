@@ -11,8 +11,9 @@ import sys
 from typing import Any
 
 from bot.cli._common import add_db_option, club_config
+from bot.i18n.phrases import size_text
 from bot.messages import Catalogue
-from rules.logfile import size_text
+from rules.phrases import Size
 from storage.backup import BackupError, backup
 
 
@@ -35,5 +36,5 @@ def run(args: argparse.Namespace) -> int:
     except (BackupError, OSError) as exc:
         print(messages.t("backup.failed", why=str(exc)), file=sys.stderr)
         return 1
-    print(messages.t("backup.done", db=db, target=result.target, size=size_text(result.size)))
+    print(messages.t("backup.done", db=db, target=result.target, size=size_text(Size(result.size), messages.t)))
     return 0

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.i18n.phrases import Translate, values_in
 from bot.messages import Catalogue
-from rules.phrases import Phrase, Sentences, Value
+from rules.phrases import Phrase, Sentences, Size, Value
 from rules.problems import Key, Place, Problem
 
 ENGLISH = Catalogue("en", "UTC")
@@ -84,6 +84,8 @@ def _value_json(value: Value) -> Any:
         return {"phrase": value.key, "values": {name: _value_json(v) for name, v in value.values}}
     if isinstance(value, Sentences):
         return {"sentences": [_value_json(part) for part in value.parts]}
+    if isinstance(value, Size):
+        return {"bytes": value.bytes}
     if isinstance(value, tuple):
         return [_value_json(part) for part in value]
     return value
@@ -103,6 +105,8 @@ def problem_from_json(data: object) -> Problem | str:
 
 
 def _value_from_json(data: Any) -> Value:
+    if isinstance(data, dict) and "bytes" in data:
+        return Size(int(data["bytes"]))
     if isinstance(data, dict) and "sentences" in data:
         return Sentences(tuple(_phrase_from_json(part) for part in data["sentences"]))
     if isinstance(data, dict):
