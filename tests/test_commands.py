@@ -9,6 +9,7 @@ import pytest
 
 from bot.commands import Commands, Usage, parse_draft
 from bot.messages import LANGUAGES, MESSAGES, Catalogue
+from bot.registry.spec import MAX_HAND, MAX_NUMBER
 from club import Club
 from rules.gamelog import GameStatus
 from rules.verdicts import BulaChange, FallTransfer, Nobody, NoVerdict, Penalty, Settlement
@@ -97,3 +98,32 @@ def test_every_message_key_used_in_the_code_exists_in_every_language() -> None:
     for key, texts in MESSAGES.items():
         assert len(texts) == len(LANGUAGES), key
         assert all(texts), key
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "low", "high"),
+    [
+        ("/sudija -5", "'-5'", 1, MAX_NUMBER),
+        ("/presude 0", "'0'", 1, MAX_NUMBER),
+        ("/sudija 99999999999999999999999", "'99999999999999999999…'", 1, MAX_NUMBER),
+        ("/bula 0", "'0'", 1, MAX_HAND),
+    ],
+)
+async def test_a_number_beyond_its_range_is_told_its_range_not_that_it_is_no_number(
+    club: Club, text: str, shown: str, low: int, high: int
+) -> None:
+    """``-5`` is a whole number: the answer says the range it is outside of, never "must be a whole number"."""
+    ana = await club.member("ana")
+    answer = await Commands(club.desk).handle(ana, text)
+    assert answer is not None
+    assert not answer.ok
+    words = Catalogue("sr")
+    assert answer.text.splitlines()[0] == words.t("usage.number_range", word=shown, low=low, high=high)
+    assert "ceo broj" not in answer.text
+    assert await club.db.calls.pending_for_game(1) is None
+
+
+def test_a_draft_number_beyond_its_range_is_told_its_range() -> None:
+    with pytest.raises(Usage) as raised:
+        parse_draft("kazna ana plavac 9999", t)
+    assert str(raised.value) == t("usage.number_range", word="'9999'", low=0, high=3650)

@@ -58,7 +58,7 @@ def read_draft(kind: VerdictKind, words: Sequence[str], reason: str, t: Translat
     if kind is VerdictKind.BULE:
         hand = None
         if len(args) >= 2 and fold(args[0]) == "ruka":
-            hand = read_number(args[1], t("usage.hand_number"), 1, MAX_NUMBER)
+            hand = read_number(args[1], t("usage.hand_number"), 1, MAX_NUMBER, t)
             args = args[2:]
         if not args or len(args) % 2:
             raise Usage(t("usage.amounts"))
@@ -66,14 +66,14 @@ def read_draft(kind: VerdictKind, words: Sequence[str], reason: str, t: Translat
         if twice is not None:
             raise Usage(t("verdict.same_player_twice", nick=twice))
         amounts = {
-            nick: read_number(amount, t("usage.amount"), -MAX_NUMBER, MAX_NUMBER)
+            nick: read_number(amount, t("usage.amount"), -MAX_NUMBER, MAX_NUMBER, t)
             for nick, amount in zip(args[::2], args[1::2], strict=True)
         }
         verdict = BulaChange(amounts, hand, late)
     elif kind is VerdictKind.BULA:
         if len(args) != 2:
             raise Usage(t("usage.draft_bula"))
-        verdict = FallTransfer(read_number(args[0], t("usage.hand_number"), 1, MAX_NUMBER), args[1], late)
+        verdict = FallTransfer(read_number(args[0], t("usage.hand_number"), 1, MAX_NUMBER, t), args[1], late)
     elif kind is VerdictKind.KAZNA:
         verdict = _penalty(args, t)
     elif kind is VerdictKind.SVODJENJE:
@@ -99,13 +99,13 @@ def _penalty(args: Sequence[str], t: Translate) -> Penalty:
         if rest[i] == "po" and i + 1 < len(rest):
             offence, i = args[1 + i + 1], i + 2
             if i < len(rest) and rest[i].isdigit():  # `po kasnjenje 4`: what the rule counts (4 minutes)
-                units, i = read_number(rest[i], t("usage.units"), 0, MAX_NUMBER), i + 1
+                units, i = read_number(rest[i], t("usage.units"), 0, MAX_NUMBER, t), i + 1
         elif rest[i] == "iznos" and i + 1 < len(rest):
-            amount, i = read_number(rest[i + 1], t("usage.penalty_amount"), 0, MAX_NUMBER), i + 2
+            amount, i = read_number(rest[i + 1], t("usage.penalty_amount"), 0, MAX_NUMBER, t), i + 2
         elif rest[i] == "plavac" and i + 1 < len(rest):
-            plavac, i = read_number(rest[i + 1], t("usage.days"), 0, MAX_DAYS), i + 2
+            plavac, i = read_number(rest[i + 1], t("usage.days"), 0, MAX_DAYS, t), i + 2
         elif rest[i] == "liga" and i + 1 < len(rest):
-            liga, i = read_number(rest[i + 1], t("usage.points"), 0, MAX_NUMBER), i + 2
+            liga, i = read_number(rest[i + 1], t("usage.points"), 0, MAX_NUMBER, t), i + 2
         elif rest[i] == ABANDONED:
             abandoned, i = True, i + 1
         else:

@@ -23,14 +23,16 @@ NO = frozenset({"ne", "off", "no"})
 NUMBER_LABELS = {ArgKind.GAME: "usage.game_number", ArgKind.HAND: "usage.hand_number"}
 
 
-def read_number(word: str, label: str, low: int, high: int) -> int:
-    """A whole number written in ASCII digits (an optional sign) within [low, high], else `Usage`."""
+def read_number(word: str, label: str, low: int, high: int, t: Translate) -> int:
+    """A whole number written in ASCII digits (an optional sign) within [low, high], else `Usage`: `label` says a
+    word that is no number, ``usage.number_range`` a number beyond the range (however many digits it has)."""
     body = word[1:] if word[:1] in "+-" else word
-    if not body or len(body) > 12 or not (body.isascii() and body.isdigit()):
+    if not body or not (body.isascii() and body.isdigit()):
         raise Usage(f"{label}: '{word[:20]}'")
-    value = int(word)
-    if not low <= value <= high:
-        raise Usage(f"{label}: '{word}' ({low} … {high})")
+    value = int(word) if len(body) <= 12 else None
+    if value is None or not low <= value <= high:
+        shown = word if len(word) <= 20 else word[:20] + "…"
+        raise Usage(t("usage.number_range", word=f"'{shown}'", low=low, high=high))
     return value
 
 
@@ -39,7 +41,7 @@ def read_value(arg: Arg, word: str, t: Translate) -> Value:
     kind = arg.kind
     if kind in (ArgKind.GAME, ArgKind.HAND, ArgKind.NUMBER):
         low, high = arg.limits or (1, 1)
-        return read_number(word, t(NUMBER_LABELS.get(kind, f"usage.arg.{arg.name}")), low, high)
+        return read_number(word, t(NUMBER_LABELS.get(kind, f"usage.arg.{arg.name}")), low, high, t)
     if kind in (ArgKind.NICK, ArgKind.WORD):
         if len(word) > (arg.max_length or 32):
             raise Usage(t("usage.word_too_long", limit=arg.max_length))
@@ -174,8 +176,9 @@ def _misfit(arg: Arg, value: Value, t: Translate) -> str | None:
         low, high = arg.limits or (1, 1)
         if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
             return None
-        label = t(NUMBER_LABELS.get(kind, f"usage.arg.{arg.name}"))
-        return f"{label}: '{str(value)[:20]}' ({low} … {high})"
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"{t(NUMBER_LABELS.get(kind, f'usage.arg.{arg.name}'))}: '{str(value)[:20]}'"
+        return t("usage.number_range", word=f"'{value}'", low=low, high=high)
     if kind is ArgKind.BOOL:
         return None if isinstance(value, bool) else t("usage.yes_no")
     if kind is ArgKind.CHOICE:
