@@ -119,6 +119,19 @@ def test_cyrillic_keeps_what_members_type() -> None:
     )
 
 
+def test_cyrillic_keeps_files_and_settings_as_written() -> None:
+    """An operator finds the file and types the setting: neither is transliterated ("цонфиг.томл ([цлуб] датабасе)"
+    was neither), while a section followed by prose leaves the prose to the script."""
+    assert (
+        to_cyrillic("Navedite bazu u config.toml ([club] database) ili sudija-demo.db (docs/deploy.md).")
+        == "Наведите базу у config.toml ([club] database) или sudija-demo.db (docs/deploy.md)."
+    )
+    assert to_cyrillic("[club] id, bazom; [web] u podešavanjima") == "[club] id, базом; [web] у подешавањима"
+    assert to_cyrillic("i/ili, da/ne") == "и/или, да/не"
+    shown = Catalogue("sr-Cyrl").t("db.unavailable.cannot_open", db="/srv/klub.db")
+    assert "config.toml ([club] database)" in shown
+
+
 def test_import_dict_adds_new_keys_to_every_catalogue(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,11 +1,12 @@
 """Serbian Cyrillic from Serbian Latin, letter by letter (and back), keeping what a member types in Latin.
 
 Placeholders (``{game}``), commands (``/sudija``) and command lines of the program (``sudija zapisnik --verify``),
-channels (``#sudije``), console actions (``!clock``), what a member types written in backticks (`` `da` ``), acronyms
-(``JSON``) and cards (``AS``), names of settings (``owner_accounts``), words with a digit (``Ed25519``)
-or with letters Serbian Latin does not have (q, w, x, y), names of platforms and a command's own names (its
-``name.*`` texts, the typed part of a ``usage.*`` line) stay as they are written: whatever a member must type stays
-typeable. A choice's name (``choice.*``) is transliterated: the reader of typed arguments takes it in either script.
+channels (``#sudije``), files (``docs/deploy.md``), settings (``[club] database``), console actions (``!clock``),
+what a member types written in backticks (`` `da` ``), acronyms (``JSON``) and cards (``AS``), names of settings
+(``owner_accounts``), words with a digit (``Ed25519``) or with letters Serbian Latin does not have (q, w, x, y),
+names of platforms and a command's own names (its ``name.*`` texts, the typed part of a ``usage.*`` line) stay as
+they are written: whatever a member must type stays typeable. A choice's name (``choice.*``) is transliterated: the
+reader of typed arguments takes it in either script.
 """
 
 from __future__ import annotations
@@ -80,8 +81,12 @@ ACRONYMS = (
     "TLS",
     "OAuth2",
 )
+#: The endings of the file names the texts mention (config.toml, docs/deploy.md, sudija-demo.db).
+FILE_TYPES = ("toml", "md", "db", "json", "sql", "txt", "png", "svg", "service", "py")
 _KEPT = re.compile(
     r"\{[^{}]*\}"  # a placeholder
+    r"|\b(?:[\w-]+/)*[\w-]+\.(?:" + "|".join(FILE_TYPES) + r")\b"  # a file's name or path (docs/deploy.md)
+    r"|\[[a-z][a-z_]*\](?: [a-z][a-z_]*(?= ?[=),.`]|$))?"  # a settings section, its setting: [club] database
     r"|%\(\w+\)[srd]|%[srd]"  # argparse's placeholder (%(prog)s, %s)
     r"|https?://\S+"  # an address
     r"|\bsudija (?:" + "|".join(re.escape(c) for c in sorted(PROGRAM_COMMANDS, key=len, reverse=True)) + r")\b"
