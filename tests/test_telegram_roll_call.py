@@ -126,7 +126,7 @@ async def test_a_roll_call_of_many_accounts_keeps_telegram_s_rate(scene: Scene) 
         assert await adapter.rolled == 1
     assert fake.limit_refusals == refused  # paced: nothing refused
     assert set(ids) <= set(asked(scene, mark))
-    assert scene.fake_now - start >= (len(ids) - 1) * LOOKUP_RATE.interval
+    assert scene.fake_now - start >= (len(ids) - LOOKUP_RATE.burst) * LOOKUP_RATE.interval
     assert not (await scene.member("igrac39")).in_club
 
 
@@ -136,7 +136,7 @@ async def test_the_roll_call_s_pace_holds_no_message_of_the_club_group(scene: Sc
     or the bot's."""
     time = Timeline(scene)
     limiter = ClubRateLimiter(clock=time.now, sleep=time.sleep)
-    await link_many(scene, 3)
+    await link_many(scene, LOOKUP_RATE.burst)  # more than a burst: the roll call waits for a slot
     try:
         async with scene.running(limiter=limiter) as adapter:
             await time.asleep(1)  # the roll call waits for its next slot on Telegram's clock
@@ -187,4 +187,4 @@ async def test_the_roll_call_s_pace_is_configured_and_checked(scene: Scene) -> N
             from_dict({"telegram": {"roll_call_per_second": wrong}})
     settings = TelegramConfig(club_group_id=scene.club.id, base_url=scene.fake.base_url, roll_call_per_second=2)
     adapter = TelegramAdapter(scene.a.desk, settings)
-    assert adapter.rate_limiter.lookup_rate == Rate(2, 1.0)
+    assert adapter.rate_limiter.lookup_rate == Rate(2, 1.0, burst=LOOKUP_RATE.burst)

@@ -31,7 +31,7 @@ from bot.config import ConfigError, TelegramConfig
 from bot.desk import Desk
 from bot.tasks import cancelled
 from bot.telegram.handlers import AnyApplication, TelegramHandlers
-from bot.telegram.limiter import ClubRateLimiter, Rate
+from bot.telegram.limiter import LOOKUP_RATE, ClubRateLimiter, Rate
 from bot.telegram.port import TelegramChat
 from bot.telegram.transport import AiohttpRequest, UpdatesRequest
 
@@ -64,7 +64,8 @@ class TelegramAdapter:
         token = token or config.token
         if not token:
             raise ConfigError(f"no Telegram token: set the environment variable {config.token_env}")
-        self.rate_limiter = rate_limiter or ClubRateLimiter(lookup_rate=Rate(config.roll_call_per_second, 1.0))
+        lookups = Rate(config.roll_call_per_second, 1.0, burst=LOOKUP_RATE.burst)
+        self.rate_limiter = rate_limiter or ClubRateLimiter(lookup_rate=lookups)
         builder = (
             Application.builder()
             .token(token)

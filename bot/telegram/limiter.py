@@ -82,7 +82,7 @@ class Rate:
 CHAT_RATE = Rate(1, 1.0, burst=3)  # one chat: a message a second after a burst of 3 (≤ 4 in any second)
 GROUP_RATE = Rate(15, 60.0, burst=6)  # a group: ≤ 20 in any minute
 BOT_RATE = Rate(25, 1.0, burst=6)  # the whole bot: ≤ 30 in any second
-LOOKUP_RATE = Rate(5, 1.0)  # lookups: the default `[telegram] roll_call_per_second`
+LOOKUP_RATE = Rate(5, 1.0, burst=5)  # the default `[telegram] roll_call_per_second`; a start's few checks go at once
 
 #: Requests that read about a chat or its members (the roll call's): paced at the lookup rate, held by themselves.
 LOOKUPS = frozenset({"getChatMember", "getChat", "getChatAdministrators", "getChatMemberCount"})
