@@ -4,9 +4,10 @@ that show it as a role: the acts are the truth)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time, timedelta
+from datetime import datetime, time, timedelta
 from typing import TYPE_CHECKING
 
+from bot.desk.statistics import club_zone
 from bot.ports import Reply
 from bot.registry.spec import MAX_DAYS, Arg, ArgKind, Args, Audience, Caller, Command, Place, member_of
 from rules.members import ROLES, Role
@@ -47,7 +48,7 @@ async def uskrati(desk: Desk, caller: Caller, args: Args) -> Reply:
     if days is not None:
         until = desk.now() + timedelta(days=days)
     elif until_day is not None:
-        until = datetime.combine(until_day, time(), tzinfo=UTC)
+        until = datetime.combine(until_day, time(), tzinfo=club_zone(desk.config.timezone))  # the club's midnight
     return await desk.votes.deny_call(member_of(caller), args.text("clan"), until, args.text("razlog"))
 
 
