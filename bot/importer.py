@@ -411,8 +411,10 @@ def worker_count(files: Sequence[Path], jobs: int | None = None) -> int:
 class Importer:
     """The whole use case for the command line and benchmarks: files, worker processes, database, report.
 
-        The worker processes are forked before the database is opened (no database thread is copied into them), and
-    from bot.workers import background_worker, give_up, warm_up
+    The worker processes are forked before the database is opened (no database thread is copied into them), and
+    each dies with this process and runs in the idle scheduling class (`bot.workers.background_worker`), so a
+    killed import leaves no worker behind and a bot's live feed beside it never waits for one. Workers that do not
+    all start (one died, or they took past `bot.workers.WARM_UP_SECONDS`) are given up: the import runs here.
     """
 
     db_path: str

@@ -2,6 +2,12 @@
 runs at a lower scheduling priority than the bot (`background_worker`), a pool's workers are started at
 once (`warm_up`), and a wait for a worker never outlives it (`watched`).
 
+Lower means the kernel's idle class where it has one (``SCHED_IDLE``, Linux), not only a higher niceness: a nice
+worker still keeps a core for the rest of its slice when a process of the bot's wakes on it, and the live feed on
+PostgreSQL wakes three processes several times per batch (the bot, the server's backend, the game server's
+request), so each of those wake-ups would wait behind an analysis or an import's parsing. A task of the idle class
+gives way at once to any other that wakes, and still uses every cycle nothing else wants.
+
 A dead worker is found by looking at the pool's processes (`dead_worker`), not only by the executor: CPython's
 `ProcessPoolExecutor` notices a death among the processes its manager thread waits on, a list it makes before
 `submit` spawns the worker a new task needs (`submit` wakes the manager first). A worker that dies after taking a
@@ -48,18 +54,34 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
-BACKGROUND_NICENESS = 10  # added to a worker's niceness: the kernel gives the bot about ten times its share
+BACKGROUND_NICENESS = 10  # added to a worker's niceness where the idle class is missing (or refused)
 
 
 def background_worker(parent: int) -> None:
     """Run first in each worker of the import and of the Arbitar's pool: it dies with its parent
-    (`die_with_parent`) and yields the processor to the bot's own process (`BACKGROUND_NICENESS`), so the event
-    loop — the live feed's acknowledgements, the desk's answers — takes a core from an analysis or an import's
-    parsing whenever it needs one, and they use every cycle it leaves. The process that writes to the database
-    keeps its priority (a writer holding the write lock is never the one kept waiting)."""
+    (`die_with_parent`) and yields the processor to the bot's own process — the idle scheduling class where the
+    system has it (`idle_class`), and `BACKGROUND_NICENESS` added to its niceness in any case — so the event loop
+    (the live feed's acknowledgements, the desk's answers) and the database server serving it take a core from an
+    analysis or an import's parsing the moment they wake, and those use every cycle left. The process that writes
+    to the database keeps its priority (a writer holding the write lock is never the one kept waiting)."""
     die_with_parent(parent)
     with contextlib.suppress(OSError):
         os.nice(BACKGROUND_NICENESS)
+    idle_class()
+
+
+def idle_class() -> bool:
+    """Put this process in the kernel's idle scheduling class (``SCHED_IDLE``): it runs only when no other
+    process of its group wants the core, and gives way at once when one wakes. False where the system has no
+    such class or refuses it (the niceness then is all the worker yields)."""
+    policy = getattr(os, "SCHED_IDLE", None)
+    if policy is None or not hasattr(os, "sched_setscheduler"):
+        return False
+    try:
+        os.sched_setscheduler(0, policy, os.sched_param(0))
+    except OSError:
+        return False
+    return True
 
 
 def dead_worker(executor: concurrent.futures.ProcessPoolExecutor) -> int | None:

@@ -65,6 +65,8 @@ async def test_the_advice_is_computed_in_another_process_and_reads_as_in_a_threa
     assert worker != os.getpid()
     own = os.getpriority(os.PRIO_PROCESS, 0)  # the worker yields the processor to the bot
     assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, own + BACKGROUND_NICENESS)
+    if sys.platform == "linux":  # and is of the idle class: a wake-up of the bot never waits behind an analysis
+        assert os.sched_getscheduler(worker) == os.SCHED_IDLE
 
 
 async def test_a_killed_worker_is_answered_clearly_and_the_next_request_works(pooled: Club, tmp_path: Path) -> None:

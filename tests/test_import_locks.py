@@ -120,6 +120,9 @@ def test_kill_9_of_sudija_import_leaves_no_worker_running(tmp_path: Path) -> Non
         assert len(workers) >= 2, workers
         own = os.getpriority(os.PRIO_PROCESS, process.pid)
         assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in workers} == {min(19, own + BACKGROUND_NICENESS)}
+        # the idle class: a wake-up of the bot or of its database server never waits behind a worker
+        assert {os.sched_getscheduler(pid) for pid in workers} == {os.SCHED_IDLE}
+        assert os.sched_getscheduler(process.pid) == os.SCHED_OTHER  # the writer keeps its class
         kill_9_and_watch_workers(process, workers)
     finally:
         reap(process)
