@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.messages import Catalogue
 from club import make_club
 from storage.database import open_database
 
@@ -68,3 +69,25 @@ def test_an_existing_file_is_never_overwritten_and_a_missing_database_is_refused
     assert not (tmp_path / "new.db").exists()
     assert not (tmp_path / "none.db").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_why_a_backup_was_not_made_is_said_in_the_language_and_nothing_is_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder that is not there, a file that is no database: the operator is told which, in the club's words,
+    never SQLite's own English ("unable to open database file", "file is not a database")."""
+    words = Catalogue("sr")
+    db_path = tmp_path / "club.db"
+    sqlite3.connect(db_path).close()
+    target = tmp_path / "no" / "such" / "copy.db"
+    assert main(["backup", str(target), "--db", str(db_path)]) == 1
+    said = words.t("backup.failed", why=words.t("backup.why.cannot_write", target=str(target)))
+    assert capsys.readouterr().err == said + "\n"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("nije baza\n" * 100, encoding="utf-8")
+    copy = tmp_path / "copy.db"
+    assert main(["backup", str(copy), "--db", str(notes)]) == 1
+    said = words.t("backup.failed", why=words.t("backup.why.not_a_database", db=str(notes)))
+    assert capsys.readouterr().err == said + "\n"
+    assert not copy.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.db", "notes.txt"]

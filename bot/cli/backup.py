@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from bot.cli._common import add_db_option, club_config
+from bot.cli._common import add_db_option, club_config, os_error
 from bot.i18n.phrases import size_text
 from bot.messages import Catalogue
 from rules.phrases import Size
@@ -33,8 +33,11 @@ def run(args: argparse.Namespace) -> int:
     except FileExistsError:
         print(messages.t("backup.exists", target=args.file), file=sys.stderr)
         return 1
-    except (BackupError, OSError) as exc:
-        print(messages.t("backup.failed", why=str(exc)), file=sys.stderr)
+    except BackupError as exc:
+        print(messages.t("backup.failed", why=messages.t(exc.key, **exc.values)), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(messages.t("backup.failed", why=os_error(exc, messages)), file=sys.stderr)
         return 1
     print(messages.t("backup.done", db=db, target=result.target, size=size_text(Size(result.size), messages.t)))
     return 0
