@@ -14,16 +14,17 @@ import importlib.util
 import json
 import shutil
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from web_club import COUNCILOR, IN_GAME, MODERATOR, OUT_OF_GAME, REFEREE, STRANGER, Scene, build, link_for, serve
 from web_club import with_web as web_on
 
-from club import Club
+from club import Club, make_club
 from rules.play import replay
 
 ROOT = Path(__file__).resolve().parent
@@ -62,11 +63,18 @@ class Browsing:
     scene: Scene
     base: str
     browser: Any  # playwright's Browser (typed loosely: the module may be absent where the tests skip)
+    contexts: list[Any] = field(default_factory=list)  # the test's browser profiles, closed after it
+
+    async def profile(self, **options: Any) -> Any:
+        """A fresh browser profile (Playwright's context: its own cookies and storage), closed after the test."""
+        context = await self.browser.new_context(**options)
+        self.contexts.append(context)
+        return context
 
     async def reader(self, nick: str) -> Any:
         """A fresh browser profile signed in as `nick` the way a member signs in: the link `/web` sent him in the
         chat, opened, then its button."""
-        context = await self.browser.new_context(locale="sr-Latn-RS")
+        context = await self.profile(locale="sr-Latn-RS")
         page = await context.new_page()
         link = await link_for(self.club, nick)
         await page.goto(link)
@@ -75,19 +83,43 @@ class Browsing:
         return page
 
 
-@pytest.fixture
-async def browsing(club: Club) -> AsyncIterator[Browsing]:
+# One Chromium for the module's tests, on the module's event loop (Playwright's objects belong to the loop that
+# made them): each test still reads through profiles of its own (`Browsing.profile`), as a new browser would give
+# it, and closes them. The tests' `club` is made on that loop too.
+pytestmark.append(pytest.mark.asyncio(loop_scope="module"))
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Any]:
     from playwright.async_api import async_playwright  # noqa: PLC0415 (only where the tests run)
 
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def club(tmp_path: Path, backend: str) -> AsyncIterator[Club]:
+    made = await make_club(tmp_path)
+    yield made
+    await made.db.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browsing(club: Club, chromium: Any) -> AsyncIterator[Browsing]:
     scene = await build(club)
     web_on(club)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    async with serve(club) as base, async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    async with serve(club) as base:
+        browsing = Browsing(club, scene, base, chromium)
         try:
-            yield Browsing(club, scene, base, browser)
+            yield browsing
         finally:
-            await browser.close()
+            for context in browsing.contexts:
+                await context.close()
 
 
 async def checked(page: Any, name: str) -> None:
@@ -202,7 +234,7 @@ async def test_the_council_desk_for_a_councilor_and_a_404_for_a_member(browsing:
 
 async def test_a_forged_or_expired_link_is_refused(browsing: Browsing) -> None:
     club, base = browsing.club, browsing.base
-    context = await browsing.browser.new_context()
+    context = await browsing.profile()
     page = await context.new_page()
     link = await link_for(club, "marko")
     forged = link[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB")
