@@ -127,3 +127,22 @@ def test_a_draft_number_beyond_its_range_is_told_its_range() -> None:
     with pytest.raises(Usage) as raised:
         parse_draft("kazna ana plavac 9999", t)
     assert str(raised.value) == t("usage.number_range", word="'9999'", low=0, high=3650)
+
+
+@pytest.mark.parametrize(
+    ("text", "first_line"),
+    [
+        ("/ponisti 4 nesto", t("usage.arg.sta")),  # a wrong kind, not a wrong game
+        ("/ponisti 4 1847320 nesto", t("usage.arg.sta")),
+        ("/ponisti 4 abc bula", t("usage.game_number") + ": 'abc'"),  # two words left: the first is the game
+        ("/bula 4 xyz", t("usage.game_number") + ": 'xyz'"),  # nothing after the game: it is the game
+    ],
+)
+async def test_a_word_meant_for_a_later_argument_is_refused_by_that_argument(
+    club: Club, text: str, first_line: str
+) -> None:
+    sanja = await club.member("sanja")
+    answer = await Commands(club.desk).handle(sanja, text)
+    assert answer is not None
+    assert not answer.ok
+    assert answer.text.splitlines()[0] == first_line

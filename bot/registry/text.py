@@ -8,7 +8,7 @@ optional one whose word does not fit its type is skipped when a later argument m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime
 
 from bot.messages import MESSAGES
@@ -89,6 +89,22 @@ def fold(word: str) -> str:
     return word.casefold().translate(FOLD)
 
 
+NUMBERS = (ArgKind.GAME, ArgKind.HAND, ArgKind.NUMBER)
+
+
+def _meant_later(arg: Arg, word: str, later: Sequence[Arg], left: int) -> bool:
+    """Whether a word that fits neither the optional number `arg` nor any later argument was meant for a later one:
+    it has no digit, a later argument is a word or a choice, and the `left` words are not more than the later
+    arguments (``/ponisti 4 nesto`` is a wrong kind, not a wrong game; ``/ponisti 4 abc bula`` a wrong game), so the
+    later argument says what is wrong with it."""
+    return (
+        arg.kind in NUMBERS
+        and not any(c.isdigit() for c in word)
+        and left <= len(later)
+        and any(a.kind not in NUMBERS for a in later)
+    )
+
+
 def read_args(command: Command, rest: str, t: Translate) -> Args:
     """The words after the command's name as its declared arguments, or `Usage` saying what is wrong."""
     reason_arg = command.reason
@@ -118,7 +134,11 @@ def read_args(command: Command, rest: str, t: Translate) -> Args:
             continue
         word = words[i]
         later = positional[n + 1 :]
-        if not arg.required and not fits(arg, word, t) and any(fits(a, word, t) for a in later):
+        if (
+            not arg.required
+            and not fits(arg, word, t)
+            and (any(fits(a, word, t) for a in later) or _meant_later(arg, word, later, len(words) - i))
+        ):
             values[arg.name] = None
             continue
         values[arg.name] = read_value(arg, word, t)
