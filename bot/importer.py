@@ -30,7 +30,7 @@ from pathlib import Path
 
 from bot.i18n.problems import problem_text
 from bot.messages import Catalogue
-from bot.workers import background_worker, give_up, warm_up
+from bot.workers import background_worker, give_up, warm_up, watched
 from rules.gamelog import LogError, nick_phrase, read_game
 from rules.logfile import LIMITS, FileProblem, Limits, Piece, Plan, decode_piece, plan, unpack
 from rules.nicknames import DEFAULT_SCRIPTS, NickRefused, check_scripts
@@ -268,7 +268,7 @@ async def import_files(
     """
     loop = asyncio.get_running_loop()
     started = loop.time()
-    sizes = [_size(path) for path in files]
+    sizes = [file_size(path) for path in files]
     total = sum(sizes)
     tally = [0, 0]  # bytes done, hands read
     slots = asyncio.Semaphore(max(1, in_flight))
@@ -300,6 +300,8 @@ async def import_files(
                 share = size * len(piece.text) // length
                 await slots.acquire()
                 future = loop.run_in_executor(executor, prepare_piece, piece, lang)
+                if isinstance(executor, concurrent.futures.ProcessPoolExecutor):  # a dead worker: no wait for ever
+                    future = asyncio.ensure_future(watched(executor, future))
                 future.add_done_callback(functools.partial(finished, share))
                 job.futures.append(future)
             if not planned.pieces:
@@ -391,7 +393,8 @@ def _place_phrase(place: Place) -> Phrase:
     return Phrase(Word.START_OF_FILE)
 
 
-def _size(path: Path) -> int:
+def file_size(path: Path) -> int:
+    """The file's size in bytes, 0 when it cannot be read (the import then reports why)."""
     try:
         return path.stat().st_size
     except OSError:
@@ -402,9 +405,29 @@ def worker_count(files: Sequence[Path], jobs: int | None = None) -> int:
     """How many worker processes to use: none for small imports, else `jobs` or the number of CPUs."""
     if jobs is not None:
         return max(0, jobs)
-    if sum(_size(path) for path in files) < PARALLEL_BYTES:
+    if sum(file_size(path) for path in files) < PARALLEL_BYTES:
         return 0
     return max(0, min(os.cpu_count() or 1, 8))
+
+
+def background_pool(workers: int, start: str) -> concurrent.futures.ProcessPoolExecutor | None:
+    """A pool of `workers` processes to prepare an import's pieces, each started (`start`: "fork" before the
+    process has threads, "spawn" in a running bot) and dying with this process and of the idle scheduling class
+    (`background_worker`); None when they do not all start (the import then goes on here: slower, never stuck).
+    Blocks while the workers start."""
+    executor = concurrent.futures.ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context(start),
+        initializer=background_worker,
+        initargs=(os.getpid(),),
+    )
+    try:
+        warm_up(executor, workers)
+    except BrokenProcessPool as broken:
+        log.warning("the import's worker processes did not start (%s): importing without them", broken)
+        give_up(executor)
+        return None
+    return executor
 
 
 @dataclass(slots=True)
@@ -429,20 +452,7 @@ class Importer:
     async def run(self, paths: Sequence[str | Path]) -> ImportReport:
         files = find_files(paths)
         workers = worker_count(files, self.jobs)
-        executor = None
-        if workers > 1:
-            executor = concurrent.futures.ProcessPoolExecutor(
-                workers,
-                mp_context=multiprocessing.get_context("fork"),
-                initializer=background_worker,
-                initargs=(os.getpid(),),
-            )
-            try:
-                warm_up(executor, workers)
-            except BrokenProcessPool as broken:  # the import goes on in this process: slower, never stuck
-                log.warning("the import's worker processes did not start (%s): importing without them", broken)
-                give_up(executor)
-                executor = None
+        executor = background_pool(workers, "fork") if workers > 1 else None
         try:
             db = await open_database(self.db_path, club=self.club)
             try:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n.problems import problem_from_json, problem_json
-from bot.importer import FileReport, ImportReport, find_files, import_files
+from bot.importer import FileReport, ImportReport, background_pool, file_size, find_files, import_files
 from bot.messages import Catalogue
 from bot.tasks import cancelled
 from rules.nicknames import DEFAULT_SCRIPTS
@@ -373,12 +373,22 @@ class Inbox:
 # --------------------------------------------------------------------------------------------- the work
 
 
+BESIDE_BYTES = 64 << 10  # logs below this size are parsed in a thread: starting a worker costs more than they do
+
+
 async def import_logs(
     db: Database, files: Sequence[Path], now: datetime, lang: str, scripts: Sequence[str] = DEFAULT_SCRIPTS
 ) -> ImportReport:
-    """`bot.importer.import_files` in a running bot: the reading, parsing and checking in one thread beside the
-    event loop (the bot goes on serving its members meanwhile), each file stored in its own transaction."""
-    executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="import")
+    """`bot.importer.import_files` in a running bot, each file stored in its own transaction: the reading, parsing
+    and checking in a worker process of the idle scheduling class (`bot.importer.background_pool`), so the event
+    loop and the database's thread keep the interpreter and the processor for the members and the live feed while
+    a night's logs are parsed (in a thread of the bot they would hold its interpreter lock by turns); in one
+    thread beside the event loop when that process does not start, or for less than `BESIDE_BYTES` of logs."""
+    executor: concurrent.futures.Executor | None = None
+    if sum(file_size(path) for path in files) >= BESIDE_BYTES:
+        executor = await asyncio.to_thread(background_pool, 1, "spawn")
+    if executor is None:
+        executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="import")
     try:
         return await import_files(db, files, now, executor=executor, in_flight=2, lang=lang, scripts=scripts)
     finally:

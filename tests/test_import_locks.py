@@ -1,6 +1,7 @@
 """The import and the write lock: without a worker pool each file is parsed and validated before its short
 transaction (never while the lock is held), and the worker processes of a pool die with the import's process and
-run at a lower priority than it (the bot's live feed beside an import keeps its processor)."""
+run at a lower priority than it (the bot's live feed beside an import keeps its processor), the bot's own import
+(the inbox, the watched folder) included."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from import_probe import WHERE, recording_process
 
 import bot.importer as importer
+import bot.inbox as inbox
 from bot.importer import find_files, import_files
 from bot.workers import BACKGROUND_NICENESS
 from rules.gamelog import GameStatus, game_to_doc
@@ -142,3 +145,27 @@ async def test_an_import_whose_workers_die_as_they_start_goes_on_without_them(
     report = await importer.Importer(str(tmp_path / "club.db"), jobs=2, now=lambda: NOW).run([tmp_path])
     assert (report.imported, report.exit_status) == (4, 0)
     assert "the import's worker processes did not start" in caplog.text
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the idle scheduling class is Linux's")
+async def test_the_bots_own_import_parses_in_a_worker_of_the_idle_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The inbox's and the watched folder's import runs in the bot's process: its parsing goes to a worker process
+    of the idle class, not to a thread that would share the bot's interpreter with the live feed."""
+    write_files(tmp_path, 3)
+    pids = tmp_path / "pids"
+    monkeypatch.setenv(WHERE, str(pids))
+    monkeypatch.setattr(importer, "prepare_piece", recording_process)
+    monkeypatch.setattr(inbox, "BESIDE_BYTES", 0)  # the test's logs are small
+    db = await open_database(tmp_path / "club.db")
+    try:
+        report = await inbox.import_logs(db, find_files([tmp_path]), NOW, "en")
+    finally:
+        await db.close()
+    assert (report.imported, report.exit_status) == (3, 0)
+    seen = {tuple(map(int, line.split())) for line in pids.read_text(encoding="utf-8").splitlines()}
+    assert len(seen) == 1
+    ((pid, policy),) = seen
+    assert pid != os.getpid()
+    assert policy == os.SCHED_IDLE
