@@ -387,3 +387,19 @@ async def test_who_acts_is_refused_in_the_core_as_a_domain_exception_and_rendere
     assert left.value.key == "member.left"
     with pytest.raises(Refused):
         await desk.links.actor("telegram", "701")
+
+
+async def test_a_member_the_front_end_knows_asking_for_another_nickname_is_told_he_is_linked(club: Club) -> None:
+    """The console (any `Commands.handle` caller) knows who types: `/nadimak` is answered as a linked account is,
+    never filed as a request of a made-up account for a second nickname (and the nickname's holder never warned)."""
+    dragan = await club.member("dragan", "moderator")
+    await club.member("zoran")
+    commands = Commands(club.desk)
+    other = await commands.handle(dragan, "/nadimak zoran")
+    assert other is not None
+    assert not other.ok
+    assert other.text == club.desk.t("link.relink", nick="dragan")
+    same = await commands.handle(dragan, "/nadimak DRAGAN")
+    assert same is not None
+    assert same.text == club.desk.t("link.already", nick="dragan")
+    assert await club.db.links.pending() == []

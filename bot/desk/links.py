@@ -106,11 +106,19 @@ class LinkDesk(DeskBase):
     # Asking and proving --------------------------------------------------------------------------------
     @shows_refusals
     async def ask_link(
-        self, platform: str, account: str, display: str, typed_nick: str, code: str | None = None
+        self,
+        platform: str,
+        account: str,
+        display: str,
+        typed_nick: str,
+        code: str | None = None,
+        member: Member | None = None,
     ) -> Reply:
-        """/nadimak NICK [CODE]: ask for a nickname, or prove the request with the code the game delivered."""
+        """/nadimak NICK [CODE]: ask for a nickname, or prove the request with the code the game delivered. `member`:
+        the member the front end already knows the caller as (the console's, any `Commands.handle` caller), linked
+        whatever account it names, so he is answered as a linked account is, never asking for a second nickname."""
         nick = await self.lookups.known_nickname(typed_nick.strip())
-        linked = await self.db.members.by_account(platform, account)
+        linked = member if member is not None else await self.db.members.by_account(platform, account)
         if linked is not None:
             if identity_key(linked.nick) == identity_key(nick):
                 raise Refused("link.already", nick=linked.nick)

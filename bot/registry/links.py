@@ -18,7 +18,7 @@ APPROVE, DENY = "odobri", "odbij"
 
 async def nadimak(desk: Desk, caller: Caller, args: Args) -> Reply:
     return await desk.links.ask_link(
-        caller.platform, caller.account, caller.display, args.text("nadimak"), args.opt_text("kod")
+        caller.platform, caller.account, caller.display, args.text("nadimak"), args.opt_text("kod"), caller.member
     )
 
 
