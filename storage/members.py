@@ -98,13 +98,56 @@ class MemberStore:
 
     async def accounts_on(self, platform: str) -> list[tuple[str, bool, bool]]:
         """Every account linked on `platform`, in order: the account, whether it is in the club's group or server
-        there (`present`), and whether its member is in the club."""
+        there (`present`), and whether its member is where the records put him: in the club, or removed from it
+        by an officer (`removed`), which no platform undoes."""
         rows = await self.db.connection.execute_fetchall(
-            "SELECT a.account, a.present, m.in_club FROM accounts a JOIN members m ON m.id = a.member"
-            " WHERE a.platform = ? ORDER BY a.account",
+            "SELECT a.account, a.present,"
+            " CASE WHEN m.in_club = 1 OR EXISTS (SELECT 1 FROM removals r WHERE r.member = m.id) THEN 1 ELSE 0 END"
+            " FROM accounts a JOIN members m ON m.id = a.member WHERE a.platform = ? ORDER BY a.account",
             (platform,),
         )
-        return [(str(account), bool(present), bool(in_club)) for account, present, in_club in rows]
+        return [(str(account), bool(present), bool(settled)) for account, present, settled in rows]
+
+    async def removed(self, member_id: int) -> bool:
+        """Whether an officer removed him from the club (and nobody readmitted him yet)."""
+        async with self.db.connection.execute("SELECT 1 FROM removals WHERE member = ?", (member_id,)) as cur:
+            return await cur.fetchone() is not None
+
+    async def remove_from_club(
+        self, member_id: int, by: int | None, reason: str, now: datetime, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """An officer removes him from the club, until one readmits him: out of it now, with the act's event and its
+        chat `effects`; False when he was removed already (and then nothing is written)."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "INSERT OR IGNORE INTO removals (member, by, reason, at) VALUES (?, ?, ?, ?)",
+                (member_id, by, reason, now_text(now)),
+            )
+            if cur.rowcount <= 0:
+                return False
+            await conn.execute("UPDATE members SET in_club = ? WHERE id = ?", (False, member_id))
+            await EventStore.add(conn, now, "removed_from_club", by, str(member_id), reason=reason)
+            await add_effects(conn, effects, now)
+            return True
+
+    async def readmit(
+        self, member_id: int, by: int | None, reason: str, now: datetime, effects: Sequence[NewEffect] = ()
+    ) -> bool:
+        """An officer undoes a removal: he is in the club again when one of his accounts is in its group or server
+        (else he comes in with his next join there); False when he was not removed (nothing is written)."""
+        async with self.db.transaction() as conn:
+            cur = await conn.execute("DELETE FROM removals WHERE member = ?", (member_id,))
+            if cur.rowcount <= 0:
+                return False
+            await conn.execute(
+                "UPDATE members SET in_club ="
+                " CASE WHEN EXISTS (SELECT 1 FROM accounts a WHERE a.member = ? AND a.present = 1) THEN 1 ELSE 0 END"
+                " WHERE id = ?",
+                (member_id, member_id),
+            )
+            await EventStore.add(conn, now, "readmitted", by, str(member_id), reason=reason)
+            await add_effects(conn, effects, now)
+            return True
 
     async def with_role(self, role: Role) -> list[Member]:
         return await self._query("WHERE m.id IN (SELECT member FROM roles WHERE role = ?) ORDER BY m.nick", (role,))

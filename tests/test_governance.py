@@ -272,3 +272,36 @@ def test_sudija_clan_shows_roles_plavac_league_napustio_and_the_right_to_call(
     assert cli_main(["clan", "nepoznat", "--db", db]) == 1
     assert cli_main(["clan", "--zatvori-ligu", "2026-10", "--db", db]) == 0
     assert cli_main(["clan", "--zatvori-ligu", "2026-10", "--db", db]) == 1  # closed already
+
+
+async def test_a_member_the_owner_removed_stays_out_of_the_club_until_readmitted(club: Club) -> None:
+    """The removal (`remove_from_club`) is the owner's, with a reason: the member is out of the club at once, his
+    pending call withdrawn, and a platform's join of him (`TrialDesk.member_joined`: a join, a sync, the roll
+    call) marks his account present and nothing more; the roll call counts him where the records put him, so it
+    reports nothing. Readmitted (`readmit`), he is in the club again while one of his accounts is present."""
+    await setup(club)
+    await club.game(100)
+    desk = club.desk
+    assert (await desk.calls.call(await club.get("ana"), 100)).ok
+    refused = await desk.governance.remove_from_club(await club.get("vecnik"), "ana", "vređanje")
+    assert refused == desk.voice.refuse("gov.not_allowed_remove")
+    assert await desk.governance.remove_from_club(await club.get("vlasnik"), "ana", " ") == desk.voice.refuse(
+        "gov.reason_required"
+    )
+    removed = await desk.governance.remove_from_club(await club.get("vlasnik"), "ana", "vređanje članova")
+    assert removed.ok, removed.text
+    assert "Isključeni ste iz Kluba. Razlog: vređanje članova" in told(club, "ana")[-1]
+    assert await club.db.calls.pending_by_caller((await club.get("ana")).id) is None  # withdrawn
+    await desk.trials.member_joined(await club.get("ana"), "test")
+    assert not (await club.get("ana")).in_club
+    assert ("ana", True, True) in await club.db.members.accounts_on("test")  # as the records say: nothing to report
+    again = await desk.governance.remove_from_club(None, "ana", "opet")
+    assert again == desk.voice.refuse("gov.already_removed", nick="ana")
+    assert (await desk.governance.readmit(None, "marko")) == desk.voice.refuse("gov.not_removed", nick="marko")
+    readmitted = await desk.governance.readmit(await club.get("vlasnik"), "ana", "izvinila se")
+    assert readmitted.ok, readmitted.text
+    assert (await club.get("ana")).in_club  # her account is present: in the club at once
+    assert told(club, "ana")[-1] == "Ponovo ste primljeni u Klub."
+    listing = await desk.governance.acts(None, "ana")
+    assert "član ana je isključen iz Kluba (odluka: vlasnik). Razlog: vređanje članova" in listing.text
+    assert "član ana je ponovo primljen u Klub (odluka: vlasnik). Razlog: izvinila se" in listing.text

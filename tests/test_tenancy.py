@@ -258,12 +258,12 @@ async def test_the_rows_a_database_held_before_0020_belong_to_the_club_that_migr
     # (with what today's desk reads on every path: 0025 nicknames and 0026 the club's key, made with their club,
     # 0029's column of the votes, whose index on the club cannot be made before 0020 gives the votes one, 0032
     # the trials' spaces, made with their club, 0033's paper version of the games, and 0034's reports and 0035's
-    # suspensions, likewise, and 0037's hands appended to the games)
+    # suspensions, likewise, and 0037's hands appended to the games, and 0038's removals)
     monkeypatch.setattr(
         postgres,
         "migrations",
         lambda dialect: [
-            before_clubs(m) for m in migrations(dialect) if m[0] < 20 or m[0] in (25, 26, 29, 32, 33, 34, 35, 37)
+            before_clubs(m) for m in migrations(dialect) if m[0] < 20 or m[0] in (25, 26, 29, 32, 33, 34, 35, 37, 38)
         ],
     )
     try:

@@ -5,6 +5,8 @@ call), and the governance acts for an admin at the server:
     sudija clan NICK razresi sudija|vecnik|moderator --razlog R
     sudija clan NICK uskrati [--dana N | --do YYYY-MM-DD] --razlog R
     sudija clan NICK vrati [--razlog R]
+    sudija clan NICK iskljuci --razlog R     remove from the club, until readmitted (no platform's join undoes it)
+    sudija clan NICK primi [--razlog R]      readmit
     sudija clan --akti [NICK]            the list of acts (who, whom, when, why)
     sudija clan --zatvori-ligu YYYY-MM   close a league month (its standings freeze)
 
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from bot.ports import Reply
     from storage.penalties import PenaltyRow
 
-ACTIONS = ("postavi", "razresi", "uskrati", "vrati")
+ACTIONS = ("postavi", "razresi", "uskrati", "vrati", "iskljuci", "primi")
 
 
 def register(subparsers: Any) -> None:
@@ -126,6 +128,10 @@ async def act(desk: Desk, args: argparse.Namespace) -> Reply:
         elif args.dana is not None:
             until = desk.now() + timedelta(days=args.dana)
         return await desk.votes.deny_call(None, args.nick, until, args.razlog)
+    if args.action == "iskljuci":
+        return await desk.governance.remove_from_club(None, args.nick, args.razlog)
+    if args.action == "primi":
+        return await desk.governance.readmit(None, args.nick, args.razlog)
     return await desk.governance.restore_call(None, args.nick, args.razlog)
 
 

@@ -1,11 +1,13 @@
 """Club governance: appointing and dismissing referees, councilors and moderators, resigning a function, denying
-and restoring the right to call a referee, closing a league month, the list of these acts, and a member's card.
+and restoring the right to call a referee, removing a member from the club and readmitting him, closing a league
+month, the list of these acts, and a member's card.
 
 Who may do what (Opšte odredbe): the owner (config `owner`) appoints and dismisses referees and councilors (and
 moderators); a councilor's admission or dismissal of a referee or councilor is a proposal the councilors vote on
 (`bot.desk.votes`); anyone may resign his own function;
 councilors and the owner deny a member the right to call (until a date or until restored) and restore it; the
-owner closes a league month. The acts are the truth about functions: a platform that shows them as its roles
+owner closes a league month, and removes a member from the club (a removal no platform's join undoes) and
+readmits him. The acts are the truth about functions: a platform that shows them as its roles
 (Discord's `[discord] roles`) is written from them (every act that changes a function writes `shown_roles`), and a
 role changed there by hand grants or takes nothing (`Desk.platform_roles`). `actor=None` is the admin at the
 server (`sudija clan …`), who may do everything else.
@@ -50,6 +52,8 @@ GOVERNANCE_EVENTS = (
     "account_linked",
     "account_unlinked",
     "link_denied",  # these three: bot.desk.links
+    "removed_from_club",
+    "readmitted",
     "vote_opened",
     "vote_cast",
     "vote_closed",
@@ -212,6 +216,47 @@ class GovernanceDesk(DeskBase):
             raise Refused("gov.not_denied", nick=target.nick)
         await self.delivery.deliver_effects()
         return Reply(self.t("gov.restored", nick=target.nick))
+
+    def may_remove(self, actor: Member | None) -> bool:
+        """Remove a member from the club and readmit him: the owner (and the admin at the server)."""
+        return actor is None or self.lookups.is_owner(actor)
+
+    @shows_refusals
+    async def remove_from_club(self, actor: Member | None, nick: str, reason: str) -> Reply:
+        """An officer removes `nick` from the club: out of it now (his call withdrawn, his trials ended, as when he
+        leaves every platform) and out of it until an officer readmits him — a platform's join, and the start's
+        roll call finding him in the group or on the server, do not bring him back (`TrialDesk.member_joined`)."""
+        if not self.may_remove(actor):
+            raise Refused("gov.not_allowed_remove")
+        if not reason.strip():
+            raise Refused("gov.reason_required")
+        target = await self._target(nick)
+        async with self.voice.reading(target):
+            told = self.t("gov.told_removed", reason=reason)
+        by = actor.id if actor else None
+        if not await self.db.members.remove_from_club(
+            target.id, by, reason, self.now(), [self.delivery.told(target.id, told)]
+        ):
+            raise Refused("gov.already_removed", nick=target.nick)
+        fresh = await self.db.members.get(target.id)
+        await self.steps.end_trials_of(fresh or target)
+        await self.delivery.deliver_effects()
+        return Reply(self.t("gov.removed", nick=target.nick))
+
+    @shows_refusals
+    async def readmit(self, actor: Member | None, nick: str, reason: str = "") -> Reply:
+        """An officer undoes a removal: `nick` is in the club again while one of his accounts is in its group or on
+        its server (otherwise with his next join there)."""
+        if not self.may_remove(actor):
+            raise Refused("gov.not_allowed_remove")
+        target = await self._target(nick)
+        async with self.voice.reading(target):
+            told = self.t("gov.told_readmitted")
+        by = actor.id if actor else None
+        if not await self.db.members.readmit(target.id, by, reason, self.now(), [self.delivery.told(target.id, told)]):
+            raise Refused("gov.not_removed", nick=target.nick)
+        await self.delivery.deliver_effects()
+        return Reply(self.t("gov.readmitted", nick=target.nick))
 
     @shows_refusals
     async def close_league(self, actor: Member | None, month: str | None, reason: str = "") -> Reply:

@@ -85,6 +85,8 @@ class LinkDesk(DeskBase):
             if request is not None:
                 raise Refused("link.pending_only", nick=request.nick, how=self.proof_hint())
             raise Refused("link.needed")
+        if not member.in_club and await self.db.members.removed(member.id):
+            raise Refused("member.removed")  # not a leave: what he can do about it differs
         self.gate(member)
         return member
 

@@ -23,11 +23,13 @@ are held because the database would not take a write. What heals a membership re
 platform itself, the truth of who is in its group or server: at every start the adapter asks it (`roll_call`:
 Telegram's getChatMember for each linked account, Discord's whole member list once it came) and the core reports
 every account whose answer differs from the records — the same `membership` report, held in turn if the database
-is still busy. An account with a report held, or reported while the platform was being asked, is left to that
-newer report. Presence needs no roll call: Discord's sync sets it on ready, Telegram's members are marked present
-at its start. Where a trial's space or controls were shown is lost with the process if the database never took it
-before the restart: Discord's thread is found again by its name (`bot.discord.port`); controls not kept are not
-removed at the trial's end, and their presses are refused then, as every press is checked against the database.
+is still busy. A member the owner removed from the club is where the records put him while his account is there:
+nothing to report (a join of his marks the account present and no more: `TrialDesk.member_joined`). An account
+with a report held, or reported while the platform was being asked, is left to that newer report. Presence needs
+no roll call: Discord's sync sets it on ready, Telegram's members are marked present at its start. Where a trial's
+space or controls were shown is lost with the process if the database never took it before the restart: Discord's
+thread is found again by its name (`bot.discord.port`); controls not kept are not removed at the trial's end, and
+their presses are refused then, as every press is checked against the database.
 """
 
 from __future__ import annotations

@@ -38,4 +38,5 @@ class DeskSteps:
     verdict_list = Part("appeals", AppealDesk.verdict_list)  # the game's verdicts with their appeals
     offer_pending_calls = Part("appeals", AppealDesk.offer_pending_calls)  # also the appeals waiting
     end_judging_without_function = Part("appeals", AppealDesk.end_judging_without_function)
+    end_trials_of = Part("trials", TrialDesk.end_trials_of)  # a member out of the club: his trials end
     act_text = Part("votes", VoteDesk.act_text)  # votes' acts beside links' and governance's

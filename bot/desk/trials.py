@@ -714,8 +714,11 @@ class TrialDesk(DeskBase):
         await self.end_trials_of(member)
 
     async def member_joined(self, member: Member, platform: str) -> None:
+        """He is in the server or group of `platform` (a join, a sync, the start's roll call): his account is present
+        there, and he is in the club again — unless an officer removed him (`GovernanceDesk.remove_from_club`),
+        which only an officer undoes."""
         await self.db.members.set_account_present(member.id, platform, True)
-        if not member.in_club:
+        if not member.in_club and not await self.db.members.removed(member.id):
             await self.db.members.set_in_club(member.id, True, self.now())
 
     async def end_trials_of(self, member: Member) -> None:
