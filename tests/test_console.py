@@ -348,6 +348,15 @@ async def test_help_shows_the_input_language_and_the_commands(tmp_path: Path) ->
     assert all(line in out for line in usage_lines(SR.t("usage.presuda")))  # each form of /presuda on its line
 
 
+async def test_help_lists_every_action_before_it_explains_the_output(tmp_path: Path) -> None:
+    _, out, _ = await _run(tmp_path / "d.db", "help\n")
+    lines = out.splitlines()
+    output = lines.index(SR.t("console.help_output"))
+    for action in ("console.help_down", "console.help_close", "console.help_attach"):
+        assert lines.index(SR.t(action)) < output
+    assert lines[output + 1] == SR.t("console.commands")
+
+
 async def test_english_club(tmp_path: Path) -> None:
     out = io.StringIO()
     await run_console(

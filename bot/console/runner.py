@@ -145,6 +145,7 @@ class Console:
             self.chat.write(self.t("console.help_down"))
             self.chat.write(self.t("console.help_close"))
             self.chat.write(self.t("console.help_attach"))
+            self.chat.write(self.t("console.help_output"))  # what the bot prints, after every action a line may be
             self.chat.write(self.t("console.commands"))
             for usage in self.commands.help_text().split("\n"):
                 self.chat.write("  " + usage)
