@@ -335,10 +335,15 @@ def test_the_command_lines_refusals_speak_the_language(
         ["zapisnik", "abc", "--html"],
         ["zapisnik", "0", "--html"],
         ["statistika", "--od", "2026-13-01"],
+        ["outbox", "--retry", "abc"],
+        ["gameserver-check", "http://127.0.0.1:9", "--timeout", "soon"],
     ):
         with pytest.raises(SystemExit):
             main([*args, "--lang", language])
         said.append(capsys.readouterr().err.splitlines()[-1])
+    assert said[-2].endswith(words.t("cli.type.whole", value="'abc'"))  # never argparse's "(int)"
+    assert said[-1].endswith(words.t("cli.type.number", value="'soon'"))
+    del said[-2:]
     assert said[-3].endswith(words.t("cli.type.trial", value="'abc'"))
     assert said[-2].endswith(words.t("cli.type.trial_range", value="0"))
     assert said[-1].endswith(words.t("cli.type.date", value="'2026-13-01'"))

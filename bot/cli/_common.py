@@ -80,6 +80,25 @@ def game_number(text: str) -> int:
     return value
 
 
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number (argparse's own refusal would name Python's type, "(int)")."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(current().t("cli.type.whole", value=repr(text))) from None
+
+
+def number(text: str) -> float:
+    """An argparse type: a number, whole or not (argparse's own refusal would name Python's type, "(float)")."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(current().t("cli.type.number", value=repr(text)))
+    return value
+
+
 def days(text: str) -> int:
     """An argparse type: a number of days from 1 to 36,500."""
     try:

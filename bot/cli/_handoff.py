@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.cli._common import number
 from bot.dblock import DatabaseInUse, DatabaseLock, Holder, shared
 from bot.inbox import Handed, Inbox, InboxError, InboxWorker, Item, ItemState, Kind, Request
 from bot.messages import Catalogue
@@ -63,7 +64,7 @@ def add_options(parser: Any, *, timeout: float) -> None:
     """The options of a command that may hand its work to the bot: `--wait`, its `--timeout` (`timeout` seconds by
     default) and `--status [ID]` (their helps are the command's ``cli.opt.COMMAND.wait`` … entries)."""
     parser.add_argument("--wait", action="store_true")
-    parser.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS")
+    parser.add_argument("--timeout", type=number, default=timeout, metavar="SECONDS")
     parser.add_argument("--status", nargs="?", const="", default=None, metavar="ID")
 
 

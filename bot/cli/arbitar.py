@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli._common import add_lang_option, club_config, operator_words
+from bot.cli._common import add_lang_option, club_config, operator_words, whole_number
 from bot.i18n.phrases import size_text
 from bot.i18n.problems import ENGLISH, problems_text
 from bot.messages import Catalogue
@@ -34,9 +34,9 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("arbitar")
     parser.add_argument("log", metavar="LOG")
-    parser.add_argument("--hand", type=int, required=True, metavar="N")
+    parser.add_argument("--hand", type=whole_number, required=True, metavar="N")
     parser.add_argument("--fallen", required=True, metavar="NICK")
-    parser.add_argument("--game", type=int, default=None, metavar="NUMBER")
+    parser.add_argument("--game", type=whole_number, default=None, metavar="NUMBER")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--png", default=None, metavar="FILE")
     add_lang_option(parser)

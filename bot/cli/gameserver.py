@@ -20,7 +20,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from bot.cli._common import club_config
+from bot.cli._common import club_config, number, whole_number
 from bot.tasks import cancelled
 
 DEMO_PLAYERS = ("bojan", "zoran", "milica")
@@ -31,8 +31,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("gameserver")
     parser.add_argument("--demo", action="store_true", required=True)
     parser.add_argument("--db", default=None, metavar="FILE")
-    parser.add_argument("--interval", type=float, default=5.0, metavar="SECONDS")
-    parser.add_argument("--steps", type=int, default=0, metavar="N")
+    parser.add_argument("--interval", type=number, default=5.0, metavar="SECONDS")
+    parser.add_argument("--steps", type=whole_number, default=0, metavar="N")
     parser.set_defaults(func=run)
 
 

@@ -13,7 +13,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from bot.cli._common import club_config, operator_words
+from bot.cli._common import club_config, number, operator_words
 from bot.cli._language import current
 from bot.i18n.phrases import phrase_text
 
@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("url", metavar="URL")
     parser.add_argument("--listen", type=_address, default=("127.0.0.1", 0), metavar="HOST:PORT")
     parser.add_argument("--events-url", default=None, metavar="URL")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS")
+    parser.add_argument("--timeout", type=number, default=10.0, metavar="SECONDS")
     parser.add_argument("--secret-env", default=None, metavar="NAME")
     parser.set_defaults(func=run)
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.cli import _handoff
-from bot.cli._common import add_db_option, add_lang_option, club_config, operator_words
+from bot.cli._common import add_db_option, add_lang_option, club_config, operator_words, whole_number
 from bot.config import Config
 from bot.dblock import DatabaseInUse, Holder
 from bot.importer import Importer, ImportReport, NoSuchPath, find_files
@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("import")
     parser.add_argument("paths", nargs="*", metavar="PATH")
     add_db_option(parser)
-    parser.add_argument("--jobs", type=int, default=None, metavar="N")
+    parser.add_argument("--jobs", type=whole_number, default=None, metavar="N")
     _handoff.add_options(parser, timeout=300.0)
     add_lang_option(parser)
     parser.set_defaults(func=run)

@@ -29,6 +29,7 @@ from bot.cli._common import (
     database_path,
     existing_database,
     operator_words,
+    whole_number,
 )
 from bot.config import Config
 from bot.dblock import DatabaseInUse, Holder
@@ -49,14 +50,14 @@ def register(subparsers: Any) -> None:
     which.add_argument("--dead", action="store_true")
     which.add_argument("--skipped", action="store_true")
     act = parser.add_mutually_exclusive_group()
-    act.add_argument("--retry", type=int, metavar="ID")
-    act.add_argument("--skip", type=int, metavar="ID")
+    act.add_argument("--retry", type=whole_number, metavar="ID")
+    act.add_argument("--skip", type=whole_number, metavar="ID")
     parser.add_argument("--reason", default=None, metavar="TEXT")
     parser.add_argument("--by", default=None, metavar="NAME")
     parser.add_argument("--chat", action="store_true")
     _handoff.add_options(parser, timeout=60.0)
     add_db_option(parser)
-    parser.add_argument("--limit", type=int, default=100, metavar="N")
+    parser.add_argument("--limit", type=whole_number, default=100, metavar="N")
     add_lang_option(parser)
     parser.set_defaults(func=run)
 

@@ -11,7 +11,15 @@ import dataclasses
 import sys
 from typing import Any
 
-from bot.cli._common import add_db_option, add_lang_option, club_config, database_path, existing_database, game_number
+from bot.cli._common import (
+    add_db_option,
+    add_lang_option,
+    club_config,
+    database_path,
+    existing_database,
+    game_number,
+    whole_number,
+)
 from bot.cli._pictures import write_png
 from bot.messages import Catalogue
 from storage.tenancy import DEFAULT_CLUB
@@ -20,7 +28,7 @@ from storage.tenancy import DEFAULT_CLUB
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("ruka")
     parser.add_argument("game", type=game_number, metavar="GAME")
-    parser.add_argument("hand", type=int, metavar="N")
+    parser.add_argument("hand", type=whole_number, metavar="N")
     add_db_option(parser)
     parser.add_argument("--png", required=True, metavar="FILE")
     add_lang_option(parser)
