@@ -62,6 +62,10 @@ class Holder:
         """Whether it is a bot, which performs the work handed to it (bot/inbox.py)."""
         return self.what in BOTS
 
+    def text(self, words: Catalogue) -> str:
+        """The holder in `words`' language (its lock-file line is English: ``pid 123 on host, …``)."""
+        return words.t("cli.holder", pid=self.pid, host=self.host, what=self.what, since=self.since)
+
     @classmethod
     def parse(cls, text: str) -> Holder | None:
         """The holder a lock file's line names; None for a line not written by `DatabaseLock` (or none yet)."""
@@ -83,10 +87,7 @@ class DatabaseInUse(ConfigError):
 
     def holder_text(self, words: Catalogue) -> str:
         """Which process holds the lock, in `words`' language (the lock file's line is written in English)."""
-        who = self.who
-        if who is None:
-            return words.t("cli.holder.unknown")
-        return words.t("cli.holder", pid=who.pid, host=who.host, what=who.what, since=who.since)
+        return words.t("cli.holder.unknown") if self.who is None else self.who.text(words)
 
 
 class DatabaseLock:

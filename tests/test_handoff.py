@@ -206,7 +206,7 @@ def test_an_import_beside_a_running_bot_is_handed_to_it_and_done_once(
     assert main(["import", str(logs), "--db", str(db), "--wait", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     pid = bot.process.pid
-    assert f"The bot is running (pid {pid} on {socket.gethostname()}, sudija {command}), so the import" in out
+    assert f"The bot is running (pid {pid}, host {socket.gethostname()}, sudija {command}, since " in out
     assert "(3 files); it imports them within seconds" in out
     assert "Imported 3 games (9 hands) from 3 files; 0 unchanged, 0 refused, 0 files with errors." in out
     assert games_in(db) == [9001, 9002, 9003]

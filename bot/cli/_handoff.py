@@ -101,8 +101,8 @@ def refused(held: DatabaseInUse, words: Catalogue) -> int:
     return 1
 
 
-def holder_text(bot: Holder) -> str:
-    return f"pid {bot.pid} on {bot.host}, {bot.what}"
+def holder_text(bot: Holder, words: Catalogue) -> str:
+    return bot.text(words)
 
 
 def login() -> str:

@@ -120,7 +120,7 @@ def hand(args: argparse.Namespace, config: Config, words: Catalogue, db_path: st
         return 1
     item = handed.item
     count = words.t("cli.import.files", n=len(item.request.files))
-    print(words.t("cli.handoff.import_handed", holder=_handoff.holder_text(bot), files=count, item=item.id))
+    print(words.t("cli.handoff.import_handed", holder=_handoff.holder_text(bot, words), files=count, item=item.id))
     if not args.wait:
         return missed
     done = _handoff.waited(

@@ -166,7 +166,7 @@ def hand(
     item = handed.item
     assert item is not None
     key = "cli.handoff.retry_handed" if request.kind is Kind.RETRY else "cli.handoff.skip_handed"
-    print(words.t(key, holder=_handoff.holder_text(bot), id=request.row, item=item.id))
+    print(words.t(key, holder=_handoff.holder_text(bot, words), id=request.row, item=item.id))
     if not args.wait:
         return 0
     done = _handoff.waited(inbox, item, args.timeout, what="sudija outbox", club=config.club_id, words=words)
