@@ -19,6 +19,7 @@ from bot.registry.drafts import parse_draft
 from bot.registry.spec import Caller, Command, Place, Usage, usage_lines
 from bot.registry.text import fold, read_args, with_upload
 from rules.members import Member
+from rules.nicknames import without_invisible
 from storage.errors import DatabaseBusy
 
 TEXT_PLATFORM = "text"  # the caller of `handle`: a member the front end has already identified
@@ -39,7 +40,7 @@ class Commands:
         """The typed name, its command (None if there is none) and the rest of the line, for ``/NAME …`` (an
         alias may be two words: ``/liga zatvori``; ``/NAME@bot`` is Telegram's address to one bot)."""
         head, _, rest = line.strip().removeprefix("/").partition(" ")
-        name = fold(head.split("@", 1)[0])
+        name = fold(without_invisible(head.split("@", 1)[0]))
         second, _, after = rest.strip().partition(" ")
         two = f"{name} {fold(second)}"
         if second and two in self.table:
@@ -76,6 +77,8 @@ class Commands:
 
     async def _handle_as(self, caller: Caller, text: str, upload: Upload | None = None) -> Reply | None:
         line = text.strip()
+        seen = next((n for n, char in enumerate(line) if without_invisible(char)), len(line))
+        line = line[seen:].strip()  # a pasted line may begin with a zero-width mark or a byte order mark
         if not line.startswith("/"):
             if caller.place is not Place.PRIVATE or not line:
                 return None

@@ -240,3 +240,10 @@ def is_blank(text: str) -> bool:
         char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Zs") or is_invisible(char)
         for char in text
     )
+
+
+def without_invisible(text: str) -> str:
+    """`text` without its format characters (zero-width marks, direction overrides, the byte order mark) and the
+    other invisible ones: what a reader sees of a typed command's name (a pasted ``/sudija`` with a zero-width space
+    after it is still /sudija)."""
+    return "".join(char for char in text if unicodedata.category(char) != "Cf" and not is_invisible(char))

@@ -146,3 +146,19 @@ async def test_a_word_meant_for_a_later_argument_is_refused_by_that_argument(
     assert answer is not None
     assert not answer.ok
     assert answer.text.splitlines()[0] == first_line
+
+
+@pytest.mark.parametrize("line", ["/sudija\u200b 100", "\ufeff/sudija 100", "\u200b/SUDIJA\u2060 100"])
+async def test_a_command_pasted_with_invisible_marks_is_the_command_it_shows(club: Club, line: str) -> None:
+    """A name that shows as /sudija is /sudija: never "Nepoznata komanda /sudija" for a zero-width space or a byte
+    order mark a paste carried along."""
+    await club.member("ana")
+    await club.game(100, status=GameStatus.IN_PROGRESS, ended_ago=None, hands=5)
+    ana = await club.get("ana")
+    called = await Commands(club.desk).handle(ana, line)
+    assert called is not None
+    assert called.ok, called.text
+    assert await club.db.calls.pending_for_game(100) is not None
+    unknown = await Commands(club.desk).handle(ana, "/nepostoji\u200b")
+    assert unknown is not None
+    assert unknown.text == t("command.unknown", name="nepostoji")
