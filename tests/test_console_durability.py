@@ -62,6 +62,7 @@ async def test_the_clock_is_refused_past_the_ceiling_and_the_script_says_which_l
     assert status == 1
     assert err.startswith("line 2: Sat se pomera")
     assert "Traceback" not in err
+    assert "ne dalje od 9000. godine" in err  # the year the clock stops at, not 9999 (CLOCK_CEILING)
     status, _, err = await run(tmp_path / "other.db", "!clock +99999999d\n", ManualClock(NOW))
     assert status == 1
     assert err.startswith("line 1: Sat se pomera najviše")

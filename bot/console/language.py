@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from bot.registry.spec import Place
 from rules.limits import MAX_INT
@@ -97,6 +97,7 @@ _ACTION = re.compile(r"!([A-Za-z]+)(?:\s+(.*))?")
 
 
 MAX_STEP_DAYS = 3660  # one !clock move: at most about ten years
+CLOCK_CEILING = datetime(9000, 1, 1, tzinfo=UTC)  # far enough from 9999 for every deadline computed from the clock
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -108,10 +109,10 @@ def parse_step(text: str) -> timedelta:
     seconds = 0
     for amount, unit in _PART.findall(match.group(1)):
         if len(amount) > 12:
-            raise LineError("console.clock_range", days=MAX_STEP_DAYS, step=text.strip()[:40])
+            raise LineError("console.clock_range", days=MAX_STEP_DAYS, year=CLOCK_CEILING.year, step=text.strip()[:40])
         seconds += int(amount) * _SECONDS[unit]
     if seconds > MAX_STEP_DAYS * 86400:
-        raise LineError("console.clock_range", days=MAX_STEP_DAYS, step=text.strip()[:40])
+        raise LineError("console.clock_range", days=MAX_STEP_DAYS, year=CLOCK_CEILING.year, step=text.strip()[:40])
     return timedelta(seconds=seconds)
 
 

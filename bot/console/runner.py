@@ -18,7 +18,7 @@ import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
@@ -28,6 +28,7 @@ from bot.commands import Commands
 from bot.config import Config
 from bot.console.adapter import PLATFORM, ConsoleChat
 from bot.console.language import (
+    CLOCK_CEILING,
     MAX_STEP_DAYS,
     Attach,
     ClockStep,
@@ -50,7 +51,6 @@ from bot.registry.spec import Place
 from rules.members import JUDGING_ROLES, Member
 
 HISTORY = Path.home() / ".sudija_console_history"
-CLOCK_CEILING = datetime(9000, 1, 1, tzinfo=UTC)  # far enough from 9999 for every deadline computed from the clock
 DRAIN_SECONDS = 10.0  # how long a script run waits at its end for the outbox to reach the game server
 
 
@@ -154,7 +154,9 @@ class Console:
         elif isinstance(action, ClockStep):
             if action.delta is not None:
                 if self.clock.now() > CLOCK_CEILING - action.delta:
-                    raise LineError("console.clock_range", days=MAX_STEP_DAYS, step=line.strip()[:40])
+                    raise LineError(
+                        "console.clock_range", days=MAX_STEP_DAYS, year=CLOCK_CEILING.year, step=line.strip()[:40]
+                    )
                 await self.desk.store_clock(self.clock.now() + action.delta)  # kept first: a restart resumes
                 self.clock.advance(action.delta)
             if not action.wake:  # the bot was down: no timer ran, nothing was acted on
