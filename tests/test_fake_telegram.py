@@ -491,9 +491,11 @@ async def test_bot_added_to_a_group_as_plain_member_sees_commands_only(fake: Fak
 
 
 async def test_long_poll_confirmation_and_conflict() -> None:
-    """The getUpdates contract the Updater relies on, driven over raw HTTP. The server-side cap on
-    long polls is 30 s here, so every answer within the 5 s budget proves an event woke the poll."""
-    async with FakeTelegram(max_long_poll=30) as fake, asyncio.timeout(5), aiohttp.ClientSession() as session:
+    """The getUpdates contract the poller relies on, driven over raw HTTP, on a clock that stands still unless
+    the test moves it: every answer proves an event woke the poll, none that its time ran out."""
+    now = [1_000_000.0]
+    fake = FakeTelegram(max_long_poll=30, clock=lambda: now[0], poll_clock=lambda: now[0])
+    async with fake, asyncio.timeout(5), aiohttp.ClientSession() as session:
         ana = fake.user("Ana")
         url = f"{fake.base_url}{fake.token}/getUpdates"
 
@@ -512,10 +514,22 @@ async def test_long_poll_confirmation_and_conflict() -> None:
         assert (await poll(offset=update_id + 1, timeout=0))[1]["result"] == []
         assert fake.pending_updates == []
 
-        older = asyncio.create_task(poll(timeout=30))
-        await fake.wait_until(lambda: len(fake.calls("getUpdates")) == 4)
-        assert (await poll(timeout=0))[0] == 200
+        older = asyncio.create_task(poll(offset=update_id + 1, timeout=30))
+        await fake.wait_until(lambda: fake.held_polls == 1)
+        now[0] += 3  # a call answered at once (nothing to wait for) ends no poll held
+        assert await poll(offset=update_id + 1, timeout=0) == (200, {"ok": True, "result": []})
+        assert not older.done()
+        assert fake.held_polls == 1
+        newer = asyncio.create_task(poll(offset=update_id + 1, timeout=30))  # one that waits ends it
         status, body = await older
         assert status == 409
         assert "terminated by other getUpdates" in body["description"]
+        # Within 3 s of the last call's start, one with its offset waits 3 s though it asked for none: it is
+        # held, and so ends the one held before.
+        bumped = asyncio.create_task(poll(offset=update_id + 1, timeout=0))
+        assert (await newer)[0] == 409
+        now[0] += 3
+        fake.wake_polls()
+        assert await bumped == (200, {"ok": True, "result": []})
+        assert [r.held for r in fake.calls("getUpdates")[-4:]] == [True, False, True, True]
     assert fake.allowed_updates == DEFAULT_ALLOWED_UPDATES

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp import web
@@ -61,7 +62,8 @@ async def test_one_bot_per_database_and_a_clean_stop(fake: FakeTelegram, tmp_pat
         await serve(settings, stop=asyncio.Event())
     stop.set()
     await asyncio.wait_for(running, 10)
-    assert fake.calls("getUpdates")[-1].params["timeout"] == 0  # PTB confirmed what it fetched on the way out
+    assert not fake.unconfirmed()
+    assert not fake.conflicts()
     with DatabaseLock(settings.database):  # released: the next bot may start
         pass
 
@@ -75,7 +77,8 @@ async def test_sigterm_stops_the_bot_cleanly(fake: FakeTelegram, tmp_path: Path)
     await fake.wait_until(lambda: bool(fake.calls("getUpdates")))
     os.kill(os.getpid(), signal.SIGTERM)  # what systemd or docker stop sends
     await asyncio.wait_for(running, 10)
-    assert fake.calls("getUpdates")[-1].params["timeout"] == 0
+    assert not fake.unconfirmed()
+    assert not fake.conflicts()
     with DatabaseLock(settings.database):
         pass
 
@@ -94,14 +97,116 @@ async def test_on_postgresql_two_bots_serve_at_once_and_one_polls_until_it_stops
     first_stop.set()
     await asyncio.wait_for(first, 10)
     handed_over = len(fake.calls("getUpdates"))
-    assert fake.calls("getUpdates")[-1].params["timeout"] == 0  # the first confirmed what it fetched
+    assert not fake.unconfirmed()  # the first confirmed what it read
     await fake.wait_until(lambda: len(fake.calls("getUpdates")) > handed_over)  # the second polls now
     assert "holding the gateway" in caplog.text
     second_stop.set()
     await asyncio.wait_for(second, 10)
-    # While both served, one polled: no poll was cut short by another's (409 Conflict). The second's last poll
-    # is ended by its own confirmation on the way out, as any bot's.
-    assert [r.error_code for r in fake.calls("getUpdates")[:handed_over]] == [None] * handed_over
+    # While both served, one polled: no poll was cut short by another's (409 Conflict). The first's long poll cut
+    # by its stop stays held at Telegram until the second's first one ends it: that 409 reaches nobody.
+    assert all(r.error_code is None for r in fake.calls("getUpdates")[:handed_over] if r.heard)
+    assert not fake.conflicts()
+
+
+@pytest.fixture
+async def still(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeTelegram]:
+    """The fake Bot API on a clock that stands still: a poll is held until an update comes or the test times it
+    out (`time_out_polls`), so the test chooses the moment a stop lands in it."""
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    monkeypatch.setenv("SUDIJA_TELEGRAM_TOKEN", "123456789:TEST-fake-bot-token")
+    now = [1_000_000.0]
+
+    def time_out_polls(seconds: float) -> None:
+        now[0] += seconds
+        server.wake_polls()
+
+    async with FakeTelegram(clock=lambda: now[0], poll_clock=lambda: now[0], max_long_poll=60) as server:
+        server.time_out_polls = time_out_polls  # type: ignore[attr-defined]
+        yield server
+
+
+def held(fake: FakeTelegram, since: int = 0) -> list[str]:
+    """The getUpdates Telegram holds now (from index `since` on), each as the poll it is: "short" or "long"."""
+    polls = [r for r in fake.calls("getUpdates") if r.index >= since and r.held and not r.done]
+    return ["long" if r.params.get("timeout", 0) >= 3 else "short" for r in polls]
+
+
+async def next_process_polls(fake: FakeTelegram) -> asyncio.Task[tuple[int, Any]]:
+    """The next process's first long poll (another bot with the token), held once this returns."""
+    import aiohttp  # noqa: PLC0415 (imported where the test needs it)
+
+    async def poll() -> tuple[int, Any]:
+        async with aiohttp.ClientSession() as session:
+            url = f"{fake.base_url}{fake.token}/getUpdates"
+            async with session.post(url, json={"timeout": 10}) as response:
+                return response.status, await response.json()
+
+    mark = fake.mark()
+    task = asyncio.ensure_future(poll())
+    await fake.wait_until(lambda: bool(held(fake, mark)))
+    return task
+
+
+async def test_a_stop_landing_in_a_long_poll_cuts_it_without_a_conflict_nor_one_for_the_next_process(
+    still: FakeTelegram, tmp_path: Path
+) -> None:
+    """Telegram holds the long poll a stop cuts until its time or the next held poll ends it (409 to nobody);
+    it confirmed on arrival every update before its offset. A call after it with its offset within 3 s is held
+    3 s though it asks for none (what PTB's stop sent to confirm): the stop waited for it, and the next process's
+    first poll ended it with a 409 the stopping bot logged — or it ended the next process's poll. Here the stop
+    lands just after the long poll began, with updates handled before it; the stop ends, the next process
+    polls, and nobody hears a conflict."""
+    fake = still
+    niko = fake.user("Niko", started=True)
+    bot = Serving(config(fake, tmp_path))
+    await fake.wait_until(lambda: bool(held(fake)))
+    fake.push_command(niko, niko, "nadimak", "ana")
+    await fake.wait_for("sendMessage", chat=niko)  # the update read and handled
+    fake.time_out_polls(1)  # what follows the update: a short poll, then the long one
+    await fake.wait_until(lambda: held(fake) == ["long"])
+    mark = fake.mark()
+    bot.stop.set()  # within 3 s of the long poll's start (the clock stands still)
+    waiting = asyncio.ensure_future(fake.wait_until(lambda: bool(held(fake, mark)), timeout=10))
+    await asyncio.wait({bot.task, waiting}, return_when=asyncio.FIRST_COMPLETED)  # ended, or waits on Telegram
+    waiting.cancel()
+    next_poll = await next_process_polls(fake)
+    await asyncio.wait_for(bot.task, 10)
+    assert not fake.conflicts()  # no poll of either heard a 409
+    assert not fake.unconfirmed()  # the update handled is confirmed: not handled again after a restart
+    fake.push_message(niko, niko, "posle")
+    status, body = await asyncio.wait_for(next_poll, 10)  # the next process's poll was not cut: it gets it
+    assert status == 200
+    assert [u["message"]["text"] for u in body["result"]] == ["posle"]
+    assert [r.error_code for r in fake.calls("getUpdates") if not r.heard] == [409]  # the cut poll's, unheard
+
+
+async def test_a_stop_landing_in_a_short_poll_lets_it_end_and_leaves_what_it_brings_to_the_next_start(
+    still: FakeTelegram, tmp_path: Path
+) -> None:
+    """The call after updates waits a second at most and carries an offset Telegram may not have yet: a stop
+    lets it end rather than cut it, and what it brings once the stop began is neither handled nor confirmed —
+    the next start handles it, once."""
+    fake = still
+    niko = fake.user("Niko", started=True)
+    settings = config(fake, tmp_path)
+    bot = Serving(settings)
+    await fake.wait_until(lambda: held(fake) == ["short"])  # the first poll: Telegram has no offset of it yet
+    with logged("bot.telegram.polling", "short poll under way: let end") as letting_end:
+        bot.stop.set()
+        await letting_end.or_ended(bot.task)
+    assert letting_end.seen.is_set()
+    assert not bot.task.done()
+    fake.push_command(niko, niko, "nadimak", "ana")  # brought by the short poll, after the stop began
+    await asyncio.wait_for(bot.task, 10)
+    assert not fake.calls("sendMessage")
+    assert not fake.conflicts()
+    [brought] = fake.unconfirmed()
+    again = Serving(settings)
+    await fake.wait_for("sendMessage", chat=niko)
+    await again.stopped()
+    assert brought not in fake.unconfirmed()
+    assert not fake.conflicts()
+    assert len([r for r in fake.calls("sendMessage") if r.params["chat_id"] == niko.id]) == 1
 
 
 class Serving:
@@ -179,9 +284,10 @@ async def a_stop_with_an_effect_on_its_way(
     gate = fake.hold_answers("sendMessage")
     deciding = asyncio.ensure_future(app.desk.delivery.enqueue_effects([app.desk.delivery.told(member.id, "na putu")]))
     await fake.wait_for("sendMessage", chat=mira)  # Telegram has it (mira sees it); the answer waits
-    mark = fake.mark()
-    bot.stop.set()
-    await fake.wait_for("getUpdates", where=lambda p: p.get("timeout") == 0, since=mark)  # no new updates
+    with logged("bot.telegram.polling", "Telegram: input stopped") as input_stopped:
+        bot.stop.set()
+        await input_stopped.or_ended(bot.task)  # no new updates
+    assert input_stopped.seen.is_set()
     return bot, gate, deciding
 
 

@@ -78,7 +78,8 @@ async def test_two_clubs_in_one_process_each_answer_their_own_members_into_their
         logging.getLogger().removeHandler(lines)
     assert sorted(club for club, line in lines.lines if line == "stopping") == ["beograd", "novisad"]
     for fake in fakes.values():
-        assert fake.calls("getUpdates")[-1].params["timeout"] == 0  # each bot confirmed what it fetched
+        assert not fake.unconfirmed()
+        assert not fake.conflicts()
     for club, fake in fakes.items():
         db = await open_database(pg_url, club=club)
         try:

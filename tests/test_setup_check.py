@@ -260,7 +260,8 @@ async def test_telegram_set_up_wrongly_is_reported_and_the_bot_refuses_to_start(
     with pytest.raises(SetupError, match=re.escape(refuses)) as refused:
         await asyncio.wait_for(serve(config, stop=asyncio.Event()), 20)
     assert len(refused.value.report.fatal) == 3
-    assert not fake.calls("getUpdates") or fake.calls("getUpdates")[-1].params.get("timeout") == 0
+    assert not fake.unconfirmed()
+    assert not fake.conflicts()
 
 
 async def test_an_administrator_without_the_right_to_delete_is_a_warning(fake: FakeTelegram, tmp_path: Path) -> None:

@@ -1,9 +1,9 @@
 """The Telegram adapter's life cycle: builds the python-telegram-bot `Application` (its `Bot` behind the
 `TelegramChat` port, the handlers) and runs it inside the caller's event loop — initialize, setMyCommands,
-long polling with every update type (``chat_member`` included), start, and the club group's roll call in the
-background (`TelegramHandlers.roll_call`: who of the linked accounts is in it); then stop in the reverse order.
-Nothing is global and nothing owns the loop (no ``run_polling``), so Discord and Telegram can run in one process
-over one database.
+long polling with every update type (``chat_member`` included; polling.py, not PTB's `Updater`), start, and the
+club group's roll call in the background (`TelegramHandlers.roll_call`: who of the linked accounts is in it);
+then stop in the reverse order. Nothing is global and nothing owns the loop (no ``run_polling``), so Discord and
+Telegram can run in one process over one database.
 
 `sudija run` with a Telegram token: ``await run_telegram(app)``; with both platforms::
 
@@ -19,7 +19,6 @@ over one database.
 from __future__ import annotations
 
 import asyncio
-import datetime as dtm
 import gc
 
 from telegram import Update
@@ -32,6 +31,7 @@ from bot.desk import Desk
 from bot.tasks import cancelled
 from bot.telegram.handlers import AnyApplication, TelegramHandlers
 from bot.telegram.limiter import LOOKUP_RATE, ClubRateLimiter, Rate
+from bot.telegram.polling import Poller
 from bot.telegram.port import TelegramChat
 from bot.telegram.transport import AiohttpRequest, UpdatesRequest
 
@@ -73,6 +73,7 @@ class TelegramAdapter:
             .rate_limiter(self.rate_limiter)
             .request(AiohttpRequest())  # transport.py: a burst of presses answered without httpx's CPU cost
             .get_updates_request(UpdatesRequest())  # without the pressed messages' formatting
+            .updater(None)  # the long poll is polling.py's: stopped at any moment without a conflict
         )
         if config.base_url:
             # A fake Bot API (tests): its files where Telegram's are, beside the methods (`…/bot` → `…/file/bot`).
@@ -83,30 +84,26 @@ class TelegramAdapter:
         self.handlers = TelegramHandlers(desk, commands or Commands(desk), self.port)
         self.handlers.install(self.application)
         self.rolled: asyncio.Task[int] | None = None  # the start's roll call of the club group
+        self.poller = Poller(self.application, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES)
 
     async def start(self) -> None:
         application = self.application
         await application.initialize()
         await self.handlers.register_commands()
         await self.handlers.mark_present()
-        assert application.updater is not None
-        await application.updater.start_polling(
-            poll_interval=0.0, timeout=dtm.timedelta(seconds=self.poll_timeout), allowed_updates=Update.ALL_TYPES
-        )
+        await self.poller.start()
         await application.start()
         self.rolled = asyncio.get_running_loop().create_task(self.handlers.roll_call(), name="telegram-roll-call")
         freeze_startup_heap()
 
     async def stop_input(self) -> None:
-        """No new input: the roll call is cancelled, the long poll ends and the updates fetched are confirmed to
-        Telegram (PTB's `Updater.stop`), while the bot's client stays open for the requests under way and the
-        handlers running go on. The first step of a stop (bot/cli/run.py): no poll of this process cuts the next
-        one's short."""
+        """No new input: the long poll ends (every update handed on is confirmed to Telegram already; what a
+        call under way brings is left for the next start, `Poller.stop`) and the roll call is cancelled, while the
+        bot's client stays open for the requests under way and the handlers running go on. The first step of a
+        stop (bot/cli/run.py): no call of this process ends another's poll, or the next process's."""
+        await self.poller.stop()
         rolled, self.rolled = self.rolled, None
         await cancelled(rolled)
-        updater = self.application.updater
-        if updater is not None and updater.running:
-            await updater.stop()
 
     async def stop(self) -> None:
         """Stop taking updates, let the handlers running end (PTB's `Application.stop`), then close the client."""

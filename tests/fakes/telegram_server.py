@@ -24,7 +24,12 @@ Behaviour modelled on the real Bot API, because the adapter must cope with it:
 
 * ``getUpdates`` long-polls; updates stay queued until a later call confirms them with ``offset``;
   ``allowed_updates`` is remembered across calls (and restarts) and by default excludes
-  ``chat_member``; a second concurrent ``getUpdates`` ends the first with 409 Conflict.
+  ``chat_member``; a ``getUpdates`` that finds nothing and waits (a long poll) ends the one waiting before
+  with 409 Conflict, one answered at once ends none; a long poll whose client went away stays held until an
+  update, its timeout or the next long poll (its answer then ``heard`` by nobody); a call with the previous
+  one's offset within 3 s of its start (on ``clock``) waits 3 s even with ``timeout`` 0, and within 0.5 s gets
+  one update at most (``FakeTelegram._get_updates`` cites Telegram's server). Not modelled: Telegram answers
+  a second 409 within 3 s of the first 3 s late.
 * ``editMessageText`` without ``reply_markup`` removes the inline keyboard; an edit that changes
   nothing fails with "message is not modified".
 * ``callback_data`` must be 1-64 bytes; HTML / MarkdownV2 must parse (unescaped ``<``, ``&`` or
@@ -83,6 +88,7 @@ import datetime as dtm
 import html
 import itertools
 import json
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -629,6 +635,8 @@ class RecordedRequest:
     result: Any = None
     error_code: int | None = None
     description: str | None = None
+    heard: bool = True  # False: the client had gone when the answer was written (nobody read it)
+    held: bool = False  # a getUpdates that found nothing and waited (a long poll)
 
     @property
     def done(self) -> bool:
@@ -654,14 +662,18 @@ class FakeTelegram:
         clock: Callable[[], float] = time.time,
         callback_answer_timeout: float = 15.0,
         limits: bool = False,
+        poll_clock: Callable[[], float] | None = None,
     ) -> None:
-        """``limits``: refuse with 429 what passes Telegram's documented rates (see ``_flood_check``)."""
+        """``limits``: refuse with 429 what passes Telegram's documented rates (see ``_flood_check``);
+        ``poll_clock``: what the long polls' timeouts run on (the loop's time by default; a test's clock that
+        stands still holds a poll until an update comes or the test moves it and calls `wake_polls`)."""
         self.token = token
         bot_id = int(token.split(":", 1)[0])
         self.bot = FakeUser(id=bot_id, first_name=bot_name, username=bot_username, is_bot=True)
         self.privacy_mode = privacy_mode
         self.max_long_poll = max_long_poll
         self.clock = clock
+        self.poll_clock = poll_clock
         self.callback_answer_timeout = callback_answer_timeout
         self.flood_until = 0.0
         self.flood_retry_after = 0
@@ -691,7 +703,9 @@ class FakeTelegram:
         self._query_ids = itertools.count(4_000_000_000_000_001)
         self._failures: dict[str, list[BotApiError]] = {}
         self._held_answers: dict[str, asyncio.Event] = {}
-        self._poll_generation = 0
+        self._poll_generation = 0  # one more for each poll held: an older one held sees it and ends (409)
+        self.held_polls = 0  # getUpdates held now, waiting for an update or their timeout
+        self._previous_poll: tuple[int, float] = (0, -math.inf)  # the last getUpdates' offset and start (clock)
         self._wake = asyncio.Event()
         self._changed = asyncio.Condition()
         self._closing = False
@@ -1153,6 +1167,17 @@ class FakeTelegram:
         async with asyncio.timeout(timeout), self._changed:
             await self._changed.wait_for(predicate)
 
+    def unconfirmed(self) -> list[int]:
+        """The updates the bot read (a getUpdates answer its client got) that no later offset confirmed: a start
+        gets them again."""
+        pending = {u["update_id"] for u in self.pending_updates}
+        read = (u["update_id"] for r in self.calls("getUpdates") if r.ok and r.heard for u in r.result)
+        return sorted(pending.intersection(read))
+
+    def conflicts(self) -> list[RecordedRequest]:
+        """The getUpdates ended with 409 Conflict whose client read it (one that had gone heard nothing)."""
+        return [r for r in self.calls("getUpdates") if r.error_code == 409 and r.heard]
+
     async def wait_delivered(self, *, timeout: float = 5.0) -> None:
         """Wait until the bot confirmed (by a later ``getUpdates`` offset) every pushed update."""
         await self.wait_until(lambda: not self.pending_updates, timeout=timeout)
@@ -1174,19 +1199,21 @@ class FakeTelegram:
             self._flood_check(method, params)
             if method.lower() == "getupdates":
                 record.method = "getUpdates"
-                result = await self._get_updates(params)
+                result = await self._get_updates(params, record)
             elif method.lower() in self._methods:
                 record.method, handler = self._methods[method.lower()]
                 result = handler(params)
             else:
                 raise BotApiError(404, "Not Found")
         except BotApiError as error:
+            record.heard = request.transport is not None and not request.transport.is_closing()
             record.ok, record.error_code, record.description = False, error.code, error.description
             body: JSON = {"ok": False, "error_code": error.code, "description": error.description}
             if error.parameters:
                 body["parameters"] = error.parameters
             await self._notify()
             return web.json_response(body, status=error.code)
+        record.heard = request.transport is not None and not request.transport.is_closing()
         record.ok, record.result = True, result
         await self._notify()
         gate = self._held_answers.get(method.lower())
@@ -1198,51 +1225,82 @@ class FakeTelegram:
         async with self._changed:
             self._changed.notify_all()
 
+    def wake_polls(self) -> None:
+        """The held polls look at the clock again (a test that moved its clock ends those whose time is up)."""
+        self._pulse()
+
     def _pulse(self) -> None:
         self._wake.set()
         self._wake = asyncio.Event()
 
     # -- getUpdates --------------------------------------------------------------------------
 
-    async def _get_updates(self, params: JSON) -> list[JSON]:
-        self._poll_generation += 1
-        generation = self._poll_generation
-        self._pulse()  # an older pending poll wakes up and ends with 409 Conflict
+    async def _get_updates(self, params: JSON, record: RecordedRequest) -> list[JSON]:
+        """Telegram's getUpdates (tdlib/telegram-bot-api, `Client::process_get_updates_query` and
+        `do_get_updates`): the offset confirms every update before it as the call arrives; a call with the
+        previous one's offset within 3 s of its start waits at least 3 s (one that asked for less too) and within
+        0.5 s gets one update at most; a call that finds nothing and may wait is held, and it ends the poll held
+        before with 409 Conflict. Only a held poll ends another: one answered at once ends none. A held poll whose
+        client went away stays held (until an update, its timeout or the next held poll; its answer is then
+        heard by nobody, `RecordedRequest.heard`)."""
         if "allowed_updates" in params:
             wanted = params["allowed_updates"] or []
             self.allowed_updates = frozenset(wanted) if wanted else DEFAULT_ALLOWED_UPDATES
         offset = params.get("offset")
-        if isinstance(offset, int) and offset > 0:
+        offset = offset if isinstance(offset, int) else 0
+        if offset > 0:
             self.pending_updates = [u for u in self.pending_updates if u["update_id"] >= offset]
             await self._notify()
         limit = int(params.get("limit") or 100)
-        timeout = min(float(params.get("timeout") or 0), self.max_long_poll)
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            if generation != self._poll_generation:
-                raise BotApiError(
-                    409,
-                    "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
-                )
-            kept = []
-            stale = self.clock() - 24 * 3600
-            for update in self.pending_updates:
-                kind = next(k for k in update if k != "update_id")
-                if self.update_times.get(update["update_id"], stale) < stale:
-                    self.dropped_updates.append(update)  # Telegram keeps updates for 24 hours
-                elif kind in self.allowed_updates:
-                    kept.append(update)
-                else:
-                    self.dropped_updates.append(update)
-            self.pending_updates = kept
-            remaining = deadline - asyncio.get_running_loop().time()
-            if kept or remaining <= 0 or self._closing:
-                batch = kept[:limit]
-                self.delivered_update_ids.extend(u["update_id"] for u in batch)
-                return batch
-            wake = self._wake
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), remaining)
+        timeout = float(params.get("timeout") or 0)
+        now = self.clock()
+        previous_offset, previous_start = self._previous_poll
+        if offset == previous_offset and timeout < 3 and now < previous_start + 3.0:
+            timeout = 3.0
+        if offset == previous_offset and now < previous_start + 0.5:
+            limit = 1
+        self._previous_poll = (offset, now)
+        timeout = min(timeout, self.max_long_poll)
+        poll_clock = self.poll_clock or asyncio.get_running_loop().time
+        deadline = poll_clock() + timeout
+        generation: int | None = None  # this call's, once it is held
+        try:
+            while True:
+                if generation is not None and generation != self._poll_generation:
+                    raise BotApiError(
+                        409,
+                        "Conflict: terminated by other getUpdates request; make sure that only one bot instance is"
+                        " running",
+                    )
+                kept = []
+                stale = self.clock() - 24 * 3600
+                for update in self.pending_updates:
+                    kind = next(k for k in update if k != "update_id")
+                    if self.update_times.get(update["update_id"], stale) < stale:
+                        self.dropped_updates.append(update)  # Telegram keeps updates for 24 hours
+                    elif kind in self.allowed_updates:
+                        kept.append(update)
+                    else:
+                        self.dropped_updates.append(update)
+                self.pending_updates = kept
+                remaining = deadline - poll_clock()
+                if kept or remaining <= 0 or self._closing:
+                    batch = kept[:limit]
+                    self.delivered_update_ids.extend(u["update_id"] for u in batch)
+                    return batch
+                if generation is None:  # held from now on: the poll held before ends with 409 Conflict
+                    self._poll_generation += 1
+                    generation = self._poll_generation
+                    self.held_polls += 1
+                    record.held = True
+                    self._pulse()
+                    await self._notify()
+                wake = self._wake
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), remaining)
+        finally:
+            if generation is not None:
+                self.held_polls -= 1
 
     # -- methods -----------------------------------------------------------------------------
 
