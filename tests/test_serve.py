@@ -359,6 +359,59 @@ async def test_an_answer_that_does_not_come_within_the_grace_leaves_the_message_
     assert await effects(bot.settings) == [(OutboxState.SENT, DeliveryState.DONE)]
 
 
+async def a_stop_with_a_telegram_answer_on_its_way(
+    fake: FakeTelegram, tmp_path: Path, grace: float
+) -> tuple[Serving, asyncio.Event, Logged]:
+    """A bot serving (`[outbox] stop_grace_seconds = grace`) that handles niko's command when it is told to stop:
+    Telegram has its answer, whose own answer the fake holds. The bot, the gate that lets that answer go, and
+    what the adapter said of the member acts under way."""
+    niko = fake.user("Niko", started=True)
+    bot = Serving(replace(config(fake, tmp_path), outbox=OutboxConfig(stop_grace_seconds=grace)))
+    await bot.polling(fake, 0)
+    gate = fake.hold_answers("sendMessage")
+    fake.push_command(niko, niko, "nepostojeca")  # answered to him alone, by the handler itself
+    await fake.wait_for("sendMessage", chat=niko)
+    with logged("bot.telegram.adapter", "member act(s) under way: let end") as down:
+        bot.stop.set()
+        await down.or_ended(bot.task)
+    return bot, gate, down
+
+
+async def test_on_telegram_a_stop_lets_a_command_being_handled_end_with_its_answer(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A command Telegram delivered before the stop began is handled to its end — its answer arrives — before
+    the bot's client closes, within the grace."""
+    bot, gate, down = await a_stop_with_a_telegram_answer_on_its_way(fake, tmp_path, grace=60)
+    try:
+        assert down.seen.is_set()
+        assert not bot.task.done(), "the bot stopped while a command was being handled"
+    finally:
+        gate.set()
+    await bot.stopped()
+    [answer] = fake.calls("sendMessage")
+    assert answer.ok
+    assert answer.heard
+
+
+async def test_on_telegram_a_command_still_handled_at_the_grace_is_cut(
+    fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The grace bounds Telegram's handlers as it bounds Discord's and the outboxes: with none
+    (`stop_grace_seconds = 0`) the command whose answer has not come back is cut at once, and the bot stops
+    while the answer is still held."""
+    bot, gate, down = await a_stop_with_a_telegram_answer_on_its_way(fake, tmp_path, grace=0)
+    try:
+        await bot.stopped()
+        assert not gate.is_set()
+    finally:
+        gate.set()
+    assert down.seen.is_set()
+    assert "Telegram: 1 member act(s) still under way after 0 s: cut" in caplog.text
+    [answer] = fake.calls("sendMessage")
+    await fake.wait_until(lambda: not answer.heard)  # Telegram showed it; the bot had gone when its answer came
+
+
 async def test_on_discord_a_stop_drops_new_events_and_lets_a_message_on_its_way_arrive(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, winding_down: Logged
 ) -> None:

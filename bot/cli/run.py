@@ -253,6 +253,7 @@ async def _serve_app(
             served.platforms["telegram"] = lambda: bool(telegram.application.running)
             report.add("telegram", await telegram_findings(telegram.application.bot, config))
             stopping_input.append(telegram.stop_input)
+            finishing.append(telegram.finish_handling)
         # Unwound first, before the platforms close (the callbacks above): see `_wind_down`.
         stack.push_async_callback(_wind_down, app, stopping_input, finishing, config.outbox.stop_grace_seconds)
         words = Catalogue(config.language, config.timezone)  # the club's, as the operator reads the start
@@ -284,12 +285,12 @@ async def _wind_down(
     grace: float,
 ) -> None:
     """The first steps of a stop, before the platforms close and then the database: (1) no platform takes new
-    input (Telegram's long poll ends, its updates confirmed; Discord's gateway events are dropped), so nothing
-    new is decided from them and no poll of this process is left to cut the next one's short; (2) side by side,
-    for at most `grace` seconds in all: the members' acts a platform was handling are let end, the desk's
-    transaction and the answer that follows it (Discord's `finish_handling`; Telegram's handlers are let end by
-    its own stop), and both outboxes — the chat effects and the game server's commands — lease no row any more
-    and let the rows on their way end and be recorded (`OutboxEngine.wind_down`): one the platform or the game
+    input (Telegram's long poll ends, what it handed on confirmed, without a conflict for the next process:
+    bot/telegram/polling.py; Discord's gateway events are dropped), so nothing new is decided from them; (2) side
+    by side, for at most `grace` seconds in all: the members' acts a platform was handling are let end, the
+    desk's transaction and the answer that follows it (each platform's `finish_handling`), and both outboxes —
+    the chat effects and the game server's commands — lease no row any more and let the rows on their way end
+    and be recorded (`OutboxEngine.wind_down`): one the platform or the game
     server already took is recorded sent, not sent again after the restart. What is cut then, and what is
     pending, waits in its outbox for the next start (a command goes again under its idempotency key)."""
     try:

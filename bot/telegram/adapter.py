@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+from collections.abc import Awaitable
+from typing import Any
 
 from telegram import Update
-from telegram.ext import Application
+from telegram.ext import Application, SimpleUpdateProcessor
 
 from bot.app import App
 from bot.commands import Commands
@@ -34,6 +37,38 @@ from bot.telegram.limiter import LOOKUP_RATE, ClubRateLimiter, Rate
 from bot.telegram.polling import Poller
 from bot.telegram.port import TelegramChat
 from bot.telegram.transport import AiohttpRequest, UpdatesRequest
+
+log = logging.getLogger(__name__)
+
+#: Updates handled at once (PTB's default with concurrent updates).
+CONCURRENT_UPDATES = 256
+
+
+class Handling(SimpleUpdateProcessor):
+    """PTB's own processing of updates, each one's handling a task of its own, known, so that a stop can let
+    them end within the grace and cut what is still under way then (`TelegramAdapter.finish_handling`)."""
+
+    def __init__(self, max_concurrent_updates: int) -> None:
+        super().__init__(max_concurrent_updates)
+        self.under_way: set[asyncio.Task[Any]] = set()
+        self.cut = False  # the grace is over: an update still queued is dropped, not handled
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        if self.cut:
+            if asyncio.iscoroutine(coroutine):
+                coroutine.close()
+            return
+        task = asyncio.ensure_future(coroutine)
+        self.under_way.add(task)
+        try:
+            await asyncio.wait({task})
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        finally:
+            self.under_way.discard(task)
+        if not task.cancelled():  # cut at a stop: its answer is lost, as in a crash
+            task.result()
 
 
 def freeze_startup_heap() -> None:
@@ -66,10 +101,11 @@ class TelegramAdapter:
             raise ConfigError(f"no Telegram token: set the environment variable {config.token_env}")
         lookups = Rate(config.roll_call_per_second, 1.0, burst=LOOKUP_RATE.burst)
         self.rate_limiter = rate_limiter or ClubRateLimiter(lookup_rate=lookups)
+        self.handling = Handling(CONCURRENT_UPDATES if concurrent_updates else 1)
         builder = (
             Application.builder()
             .token(token)
-            .concurrent_updates(concurrent_updates)
+            .concurrent_updates(self.handling)
             .rate_limiter(self.rate_limiter)
             .request(AiohttpRequest())  # transport.py: a burst of presses answered without httpx's CPU cost
             .get_updates_request(UpdatesRequest())  # without the pressed messages' formatting
@@ -105,8 +141,31 @@ class TelegramAdapter:
         rolled, self.rolled = self.rolled, None
         await cancelled(rolled)
 
+    async def finish_handling(self, grace: float) -> None:
+        """The second step of a stop, after `stop_input` (bot/cli/run.py): the members' acts taken before it —
+        the updates being handled and those queued — are let end (PTB's `Application.stop`), the desk's
+        transaction and the answer that follows it, for at most `grace` seconds, as the outboxes' rows on their
+        way are; one still under way then is cut (what its transaction wrote stands, the answer that would follow
+        is lost, as in a crash) and one still queued is dropped (Telegram has it confirmed: not handled again)."""
+        application, handling = self.application, self.handling
+        if not application.running:
+            return
+        waiting = len(handling.under_way) + application.update_queue.qsize()
+        if waiting:
+            log.info("Telegram: stopping with %d member act(s) under way: let end for at most %s s", waiting, grace)
+        stopping = asyncio.ensure_future(application.stop())
+        done, _ = await asyncio.wait({stopping}, timeout=grace)
+        if not done:
+            handling.cut = True
+            late = [task for task in handling.under_way if not task.done()]
+            log.warning("Telegram: %d member act(s) still under way after %s s: cut", len(late), grace)
+            for task in late:
+                task.cancel()
+        await stopping
+
     async def stop(self) -> None:
-        """Stop taking updates, let the handlers running end (PTB's `Application.stop`), then close the client."""
+        """Stop taking updates, let the handlers running end (PTB's `Application.stop`; `finish_handling` bounds
+        it by the stop's grace), then close the client."""
         application = self.application
         await self.stop_input()
         if application.running:

@@ -1219,6 +1219,8 @@ class FakeTelegram:
         gate = self._held_answers.get(method.lower())
         if gate is not None:
             await gate.wait()
+            record.heard = request.transport is not None and not request.transport.is_closing()
+            await self._notify()
         return web.json_response({"ok": True, "result": result})
 
     async def _notify(self) -> None:
