@@ -28,6 +28,7 @@ from typing import IO
 
 from bot.config import ConfigError
 from bot.messages import Catalogue
+from storage.database import refuse_unopenable
 from storage.postgres import is_postgres
 
 
@@ -101,6 +102,7 @@ class DatabaseLock:
         """Take the lock, or raise `DatabaseInUse` (a `ConfigError`) naming the process that holds it."""
         if is_postgres(self.database):
             return  # `sudija run` takes the server's lock once connected (bot.cli.run)
+        refuse_unopenable(self.database)  # no lock file beside a folder or a file that is no database
         handle = self.path.open("a+", encoding="utf-8")
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -311,6 +311,24 @@ def unopenable(text: str, exc: sqlite3.Error | OSError) -> DatabaseUnavailable:
     return DatabaseUnavailable(f"cannot open the SQLite database {text}: {exc}", f"db.unavailable.{why}", db=text)
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+
+
+def refuse_unopenable(text: str) -> None:
+    """`DatabaseUnavailable` for an SQLite path that is certainly no database, judged without opening or creating
+    anything (a lock file beside it included): a folder, or a file that is neither empty nor headed as SQLite's."""
+    path = Path(text)
+    if path.is_dir():
+        raise DatabaseUnavailable(f"{text} is a folder", "db.unavailable.cannot_open", db=text)
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # not there (created on opening) or not readable: opening says which
+    if head and head != SQLITE_HEADER:
+        raise DatabaseUnavailable(f"{text} is no SQLite database", "db.unavailable.not_a_database", db=text)
+
+
 def _probe(text: str) -> None:
     """Open and close the file at `text` (creating it and its folders when missing): a path that cannot be opened
     is refused here, before aiosqlite starts its thread (whose failed start would outlive the event loop)."""

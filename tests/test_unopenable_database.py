@@ -51,11 +51,13 @@ def test_a_folder_or_a_file_that_is_no_database_is_answered_not_traced(
     err = capsys.readouterr().err
     assert err == SR.t("db.unavailable.not_a_database", db=str(not_a_database)) + "\n"
     assert not_a_database.read_bytes() == before
+    assert not Path(f"{not_a_database}.lock").exists()  # refused before any lock file is made beside it
     if argv == ["console", "--read-only"]:
         return  # a read-only console never opens a folder: it is not a file to read (`cli.no_db`)
     assert main([*argv, "--lang", "sr", "--db", str(folder)]) == 2
     assert capsys.readouterr().err == SR.t("db.unavailable.cannot_open", db=str(folder)) + "\n"
     assert list(folder.iterdir()) == []
+    assert not Path(f"{folder}.lock").exists()
 
 
 async def test_the_storage_says_which_path_it_could_not_open(tmp_path: Path, not_a_database: Path) -> None:
