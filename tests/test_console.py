@@ -357,6 +357,14 @@ async def test_help_lists_every_action_before_it_explains_the_output(tmp_path: P
     assert lines[output + 1] == SR.t("console.commands")
 
 
+async def test_a_file_that_cannot_be_attached_is_said_why_in_the_consoles_words(tmp_path: Path) -> None:
+    missing = tmp_path / "nema.txt"
+    status, _, err = await _run(tmp_path / "d.db", f"@marko !attach {missing}\n")
+    assert status == 1
+    why = SR.t("oserror.enoent")
+    assert err == f"line 1: {SR.t('console.attach_unreadable', path=str(missing), why=why)}\n"  # never "No such file"
+
+
 async def test_english_club(tmp_path: Path) -> None:
     out = io.StringIO()
     await run_console(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import io
 import mimetypes
 import os
@@ -45,10 +46,12 @@ from bot.console.language import (
 from bot.dblock import DatabaseInUse, DatabaseLock, shared
 from bot.demo import MEMBERS, OWNER, TABLE, build_demo, is_demo_club, is_empty
 from bot.desk.deps import unwritten_key
-from bot.messages import Catalogue
+from bot.i18n.phrases import phrase_text
+from bot.messages import MESSAGES, Catalogue
 from bot.ports import LoggingGameServer, ManualClock, ManualTimers, Upload
 from bot.registry.spec import Place
 from rules.members import JUDGING_ROLES, Member
+from rules.phrases import Phrase
 
 HISTORY = Path.home() / ".sudija_console_history"
 DRAIN_SECONDS = 10.0  # how long a script run waits at its end for the outbox to reach the game server
@@ -122,6 +125,11 @@ class Console:
 
     def t(self, key: str, **params: object) -> str:
         return self.desk.t(key, **params)
+
+    def said(self, error: LineError) -> str:
+        """What is wrong with a line, in the console's words (a part decided as a `Phrase` written in them too)."""
+        params = {k: phrase_text(v, self.t) if isinstance(v, Phrase) else v for k, v in error.params.items()}
+        return self.t(error.key, **params)
 
     async def member(self, nick: str) -> Member:
         """The member whose console account is `nick`, matched without case (``@Marko`` is marko)."""
@@ -266,7 +274,7 @@ class Console:
             try:
                 await self.execute(text)
             except LineError as error:
-                problem = self.t(error.key, **error.params)
+                problem = self.said(error)
                 stderr.write(self.t("console.line_error", line=number, problem=problem) + "\n")
                 stderr.flush()
                 return 1
@@ -287,7 +295,7 @@ class Console:
             try:
                 await self.execute(line)
             except LineError as error:
-                self.chat.write(self.t(error.key, **error.params))
+                self.chat.write(self.said(error))
             except DatabaseBusy as busy:
                 self.chat.note(self.t(unwritten_key(busy)))
         if readline is not None:
@@ -444,7 +452,11 @@ def read_upload(path: str) -> Upload:
     try:
         data = file.read_bytes()
     except OSError as problem:
-        raise LineError("console.attach_unreadable", path=path[:200], why=problem.strerror or str(problem)) from None
+        name = f"oserror.{errno.errorcode.get(problem.errno or 0, '').lower()}"
+        why = (
+            Phrase.of(name) if name in MESSAGES else problem.strerror or str(problem)
+        )  # the system's words: a rare one
+        raise LineError("console.attach_unreadable", path=path[:200], why=why) from None
     content_type = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
     return Upload(file.name, content_type, data)
 
