@@ -359,6 +359,24 @@ async def test_an_answer_that_does_not_come_within_the_grace_leaves_the_message_
     assert await effects(bot.settings) == [(OutboxState.SENT, DeliveryState.DONE)]
 
 
+async def test_healthz_says_telegram_is_down_once_telegram_refuses_the_token(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    """A token revoked while the bot runs: Telegram answers getUpdates 401, no update comes any more, and the
+    check `/healthz` reads says Telegram is down (the operator's monitoring sees it) instead of running."""
+    settings = config(fake, tmp_path)
+    with logged("bot.telegram.polling", "the token was refused") as refused:
+        fake.fail_next("getUpdates", 401, "Unauthorized")
+        bot = Serving(settings)
+        await refused.or_ended(bot.task)
+    try:
+        assert refused.seen.is_set()
+        served = bot.endpoint.clubs[settings.club_id]
+        assert served.platforms["telegram"]() is False
+    finally:
+        await bot.stopped()
+
+
 async def a_stop_with_a_telegram_answer_on_its_way(
     fake: FakeTelegram, tmp_path: Path, grace: float
 ) -> tuple[Serving, asyncio.Event, Logged]:

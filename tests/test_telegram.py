@@ -632,6 +632,34 @@ async def test_flood_control_is_waited_out_and_the_relay_goes_on(scene: Scene) -
     assert adapter.rate_limiter.floods == 1
 
 
+async def test_a_failed_poll_is_said_and_asked_again_and_a_refused_token_ends_the_polling(
+    scene: Scene, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot's own long poll (bot/telegram/polling.py) on Telegram's failures: a 409 (another process polls
+    with the token) is logged and the poll asked again after a pause (on the test's clock, never slept for
+    real); a token Telegram refuses ends the polling, said once."""
+    fake, ana = scene.fake, scene.u("ana")
+    conflict = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
+    async with scene.running() as adapter:
+        await fake.wait_until(lambda: bool(fake.calls("getUpdates")))
+        fake.fail_next("getUpdates", 409, conflict)
+        mark = fake.mark()
+        fake.push_command(ana, ana, "nepostojeca")  # ends the poll under way; the call after it fails
+        await fake.wait_for("sendMessage", chat=ana, since=mark)
+        await fake.wait_until(lambda: any(r.error_code == 409 for r in fake.calls("getUpdates")))
+        [conflicted] = [r for r in fake.calls("getUpdates") if r.error_code == 409]
+        await fake.wait_until(lambda: fake.calls("getUpdates")[-1].index > conflicted.index)  # asked again
+        assert scene.waits == [1.0]
+        assert f"Telegram: getUpdates failed ({conflict}): polling again in 1.0 s" in caplog.text
+        assert adapter.poller.polling
+        fake.fail_next("getUpdates", 401, "Unauthorized")
+        fake.push_command(ana, ana, "nepostojeca")
+        assert adapter.poller.task is not None
+        await asyncio.wait_for(asyncio.shield(adapter.poller.task), 10)
+        assert not adapter.poller.polling
+        assert caplog.text.count("Telegram: the token was refused") == 1
+
+
 async def test_run_telegram_is_the_whole_wiring_and_stops_when_cancelled(scene: Scene) -> None:
     fake = scene.fake
     await scene.link("ana")

@@ -250,7 +250,7 @@ async def _serve_app(
             telegram = TelegramAdapter(app.desk, config.telegram)
             app.attach(telegram.port)
             await stack.enter_async_context(telegram)
-            served.platforms["telegram"] = lambda: bool(telegram.application.running)
+            served.platforms["telegram"] = lambda: bool(telegram.application.running) and telegram.poller.polling
             report.add("telegram", await telegram_findings(telegram.application.bot, config))
             stopping_input.append(telegram.stop_input)
             finishing.append(telegram.finish_handling)

@@ -120,7 +120,9 @@ class TelegramAdapter:
         self.handlers = TelegramHandlers(desk, commands or Commands(desk), self.port)
         self.handlers.install(self.application)
         self.rolled: asyncio.Task[int] | None = None  # the start's roll call of the club group
-        self.poller = Poller(self.application, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES)
+        self.poller = Poller(
+            self.application, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES, sleep=self.rate_limiter.sleep
+        )
 
     async def start(self) -> None:
         application = self.application

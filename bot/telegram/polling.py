@@ -23,10 +23,9 @@ confirmed — the next start gets it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dtm
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from telegram.error import InvalidToken, RetryAfter, TelegramError, TimedOut
 
@@ -44,9 +43,18 @@ SHORT_POLL = dtm.timedelta(seconds=1)
 
 
 class Poller:
-    def __init__(self, application: AnyApplication, *, timeout: float, allowed_updates: Sequence[str]) -> None:
-        """`timeout`: how long a long poll waits for an update (seconds); `allowed_updates`: the kinds asked for."""
+    def __init__(
+        self,
+        application: AnyApplication,
+        *,
+        timeout: float,
+        allowed_updates: Sequence[str],
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        """`timeout`: how long a long poll waits for an update (seconds); `allowed_updates`: the kinds asked for;
+        `sleep`: the pause after a failed call (a stop ends it; tests pass one that moves their clock)."""
         self.application = application
+        self.sleep = sleep
         self.timeout = dtm.timedelta(seconds=timeout)
         self.allowed_updates = list(allowed_updates)
         self.offset = 0  # the next update wanted: every one before it was handed on
@@ -92,7 +100,9 @@ class Poller:
                 pause = retry_seconds(error)
             except TimedOut:
                 pause = 0.0
-            except TelegramError as error:  # a conflict with another poller, the network: said, tried again
+            except (TelegramError, ValueError, TypeError, KeyError) as error:
+                # Another process polling with the token (409), the network, an answer PTB cannot read: said,
+                # and asked again after a pause that grows with the failures in a row.
                 failures += 1
                 pause = min(MAX_BACKOFF, 1.5 ** (failures - 1))
                 log.warning("Telegram: getUpdates failed (%s): polling again in %.1f s", error, pause)
@@ -109,5 +119,17 @@ class Poller:
             finally:
                 self.waiting = False
             if pause > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.stopping.wait(), pause)
+                await self._pause(pause)
+
+    @property
+    def polling(self) -> bool:
+        """Whether updates still come (False once stopped, or after Telegram refused the token)."""
+        return self.task is not None and not self.task.done()
+
+    async def _pause(self, seconds: float) -> None:
+        """`sleep(seconds)`, ended early by a stop."""
+        sleeping = asyncio.ensure_future(self.sleep(seconds))
+        stopped = asyncio.ensure_future(self.stopping.wait())
+        await asyncio.wait({sleeping, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        for waiter in (sleeping, stopped):
+            await cancelled(waiter)
