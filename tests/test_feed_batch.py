@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_scripts import load_bench
 from linked import Linked, live_game, players_linked
 
 from bot.gameserver.protocol import encode
-from club import Club
+from club import Club, database_for
 from rules.gamelog import game_to_doc
+from storage.database import open_database
 from storage.gameserver import EffectRefused, Guarded, LiveFeedStore, Sure, Taken, TakeResult, Taking
 from storage.sql import SyncConnection
 
@@ -232,3 +234,20 @@ async def test_a_hand_s_end_refused_with_its_event_leaves_no_row_and_lapses_noth
     lapsed = await store.korekcija(requests[7] or 0)
     assert lapsed is not None
     assert lapsed.state.value == "lapsed"
+
+
+async def test_the_batch_bench_takes_its_batches_and_counts_what_the_test_counts(tmp_path: Path, backend: str) -> None:
+    """`bench/feed_batch.py` times batches the store takes whole (each move accepted, the games growing a move a
+    batch) and reports the statements of one, as counted above: BEGIN, the read, the writes, COMMIT."""
+    bench = load_bench("feed_batch")
+    target = str(database_for(tmp_path))
+    median, p90, statements, cpu = await bench.run(target, 4, 3)
+    assert statements == {"sqlite": 5, "postgresql": 4}[backend]
+    assert 0 < median <= p90
+    assert cpu > 0
+    db = await open_database(target)
+    try:
+        assert await LiveFeedStore(db).last_seq(4) == 4  # batches 1 to 4: every move taken
+        assert await LiveFeedStore(db).event_count() == 4 * 4
+    finally:
+        await db.close()
