@@ -41,6 +41,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -57,6 +58,8 @@ from bot.config import Config, DiscordConfig, TelegramConfig  # noqa: E402
 from bot.ports import ManualClock, ManualTimers  # noqa: E402
 from rules.generator import generate_game  # noqa: E402
 from storage.games import PreparedGame  # noqa: E402
+
+Poll = Callable[[dict[str, Any], Any], Awaitable[list[dict[str, Any]]]]
 
 NOW = datetime.now(UTC).replace(microsecond=0)
 REFEREES = 50  # --referees: members who are referees, besides the --members
@@ -122,6 +125,21 @@ async def spread(count: int, press: Any) -> dict[int, float]:
     return pressed
 
 
+def stamping_polls(polled: Poll, delivered: dict[str, float]) -> Poll:
+    """The fake Telegram's getUpdates (`FakeTelegram._get_updates`, called as the fake calls it), noting in
+    `delivered` when the answer carrying each callback query left."""
+
+    async def stamped_poll(params: dict[str, Any], record: Any) -> list[dict[str, Any]]:
+        batch = await polled(params, record)
+        now = time.monotonic()
+        for update in batch:
+            if "callback_query" in update:
+                delivered.setdefault(str(update["callback_query"]["id"]), now)
+        return batch
+
+    return stamped_poll
+
+
 async def serve_telegram(members: int, warm: bool) -> None:
     from fakes.telegram_server import FakeTelegram  # noqa: PLC0415 (a bench loads what it measures)
 
@@ -145,17 +163,7 @@ async def serve_telegram(members: int, warm: bool) -> None:
 
             fake._methods[method] = (name, stamped)
         delivered: dict[str, float] = {}  # callback query id → when the getUpdates answer carrying it left
-        polled = fake._get_updates
-
-        async def stamped_poll(params: dict[str, Any]) -> list[dict[str, Any]]:
-            batch = await polled(params)
-            now = time.monotonic()
-            for update in batch:
-                if "callback_query" in update:
-                    delivered.setdefault(str(update["callback_query"]["id"]), now)
-            return batch
-
-        fake._get_updates = stamped_poll  # type: ignore[method-assign]
+        fake._get_updates = stamping_polls(fake._get_updates, delivered)  # type: ignore[method-assign]
         say(
             {
                 "base_url": fake.base_url,

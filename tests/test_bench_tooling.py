@@ -4,6 +4,7 @@ No bench is run here: what is checked is the arithmetic and the parsing, on outp
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -202,3 +203,15 @@ def test_every_shape_of_the_arbitar_bench_has_a_defender_on_opening_lead() -> No
             played = bench.played_hand(hand)
             led += played.leader != played.declarer
         assert led, f"{shape}: no hand where a defender leads trick 1"
+
+
+def test_the_platforms_bench_calls_the_fake_telegram_s_poll_as_the_fake_does() -> None:
+    """bench/platforms.py stamps the fake's getUpdates by wrapping it: a wrapper that takes other arguments than
+    the fake passes fails the bench's every poll (as it did when the fake's poll began to take its request's
+    record)."""
+    from fakes.telegram_server import FakeTelegram  # noqa: PLC0415
+
+    platforms = load_bench("platforms")
+    wrapper = platforms.stamping_polls(FakeTelegram._get_updates, {})
+    fake_takes = list(inspect.signature(FakeTelegram._get_updates).parameters)[1:]  # without `self`
+    assert list(inspect.signature(wrapper).parameters) == fake_takes
