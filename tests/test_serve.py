@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
-from test_discord import make_world
+from test_discord import World, make_world
 
 from bot.app import App
 from bot.cli.run import serve
@@ -430,6 +430,23 @@ async def test_on_telegram_a_command_still_handled_at_the_grace_is_cut(
     await fake.wait_until(lambda: not answer.heard)  # Telegram showed it; the bot had gone when its answer came
 
 
+async def serving_discord(world: World, tmp_path: Path) -> tuple[Serving, App, Config]:
+    """`sudija run` serving the fake Discord of `world` (owner ana, a stop's grace of 60 s), once its client is
+    ready — what `sudija run` waits for before the desk."""
+    fake, ana = world.fake, world.m["ana"]
+    fake.bot_role.permissions |= Perm.MANAGE_ROLES  # the setup `sudija run` checks at its start is right
+    fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
+    club = {"database": str(tmp_path / "club.db"), "owner": "ana", "owner_accounts": (f"discord:{ana.id}",)}
+    settings = replace(world.config(club), outbox=OutboxConfig(stop_grace_seconds=60))
+    bot = Serving(settings)
+    await fake.wait_connected()
+    app = bot.endpoint.clubs[settings.club_id].app
+    (port,) = app.chats.ports
+    assert isinstance(port, DiscordChat)
+    await asyncio.wait_for(port.bot.ready_once.wait(), 10)
+    return bot, app, settings
+
+
 async def test_on_discord_a_stop_drops_new_events_and_lets_a_message_on_its_way_arrive(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, winding_down: Logged
 ) -> None:
@@ -439,16 +456,7 @@ async def test_on_discord_a_stop_drops_new_events_and_lets_a_message_on_its_way_
     async with make_world(tmp_path) as world:
         fake, ana, marko = world.fake, world.m["ana"], world.m["marko"]
         monkeypatch.setenv("SUDIJA_DISCORD_TOKEN", fake.token)
-        fake.bot_role.permissions |= Perm.MANAGE_ROLES  # the setup `sudija run` checks at its start is right
-        fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
-        club = {"database": str(tmp_path / "club.db"), "owner": "ana", "owner_accounts": (f"discord:{ana.id}",)}
-        settings = replace(world.config(club), outbox=OutboxConfig(stop_grace_seconds=60))
-        bot = Serving(settings)
-        await fake.wait_connected()
-        app = bot.endpoint.clubs[settings.club_id].app
-        (port,) = app.chats.ports
-        assert isinstance(port, DiscordChat)
-        await asyncio.wait_for(port.bot.ready_once.wait(), 10)  # what `sudija run` waits for before the desk
+        bot, app, settings = await serving_discord(world, tmp_path)
         member = await app.db.members.link("discord", str(marko.id), "marko", app.clock.now())
         sending = r"/channels/\d+/messages"
         gate = fake.hold_answers("POST", f"^{sending}$")
@@ -544,16 +552,7 @@ async def test_on_discord_a_stop_lets_a_command_being_handled_end_with_its_answe
     async with make_world(tmp_path) as world:
         fake, ana = world.fake, world.m["ana"]
         monkeypatch.setenv("SUDIJA_DISCORD_TOKEN", fake.token)
-        fake.bot_role.permissions |= Perm.MANAGE_ROLES
-        fake.bot_role.position = max(r.position for r in fake.roles.values()) + 1
-        club = {"database": str(tmp_path / "club.db"), "owner": "ana", "owner_accounts": (f"discord:{ana.id}",)}
-        settings = replace(world.config(club), outbox=OutboxConfig(stop_grace_seconds=60))
-        bot = Serving(settings)
-        await fake.wait_connected()
-        app = bot.endpoint.clubs[settings.club_id].app
-        (port,) = app.chats.ports
-        assert isinstance(port, DiscordChat)
-        await asyncio.wait_for(port.bot.ready_once.wait(), 10)
+        bot, _app, _settings = await serving_discord(world, tmp_path)
         callback = r"/interactions/\d+/[^/]+/callback"
         gate = fake.hold_answers("POST", f"^{callback}$")
         pressed = await fake.slash(ana.id, "presude", {"partija": 100})
