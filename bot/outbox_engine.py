@@ -16,7 +16,9 @@ One worker per outbox: `run_once` acts on every row that is due, its queues side
 order written, a queue stopping at its first row that does not end, and a queue that waits (on a slow platform,
 a rate limit) holding no other; `run_forever` sleeps until the next retry or until woken. A row is leased before
 it is acted on, so several bot processes on one database act on each row once; a starting bot releases the
-leases of processes that are gone (`release_leases`).
+leases of processes that are gone (`release_leases`), and so does a worker that finds another process's lease
+holding a row, every `RECHECK` seconds while it does (a killed process's connections close one after another:
+the look at its start may have seen the lease's holder still there).
 
 A stopping bot winds its outboxes down before its platforms close (`wind_down`): from then on no row is leased,
 and the attempts in hand — a request the other side may already have carried out — are let end and their outcome
@@ -200,6 +202,7 @@ class OutboxRow(Protocol):
 
 Row = TypeVar("Row", bound=OutboxRow)
 IDLE = 60.0  # the longest a worker sleeps without being woken (a row another process wrote, on SQLite)
+RECHECK = 1.0  # while another process's lease holds a row (PostgreSQL): how often its holder is asked after again
 #: The engines whose `run_once` this task is inside (a hook run by a delivery that asks to deliver again).
 _inside: ContextVar[frozenset[int]] = ContextVar("outbox_engines", default=frozenset())
 
@@ -411,13 +414,20 @@ class OutboxEngine(Generic[Row]):
         self._wake.set()
 
     async def run_forever(self) -> None:
-        """Act on what is due, then sleep until the next retry or until a new row wakes the worker."""
+        """Act on what is due, then sleep until the next retry or until a new row wakes the worker — at most
+        `RECHECK` seconds while another process's lease holds a row, then release the leases of processes gone."""
+        recheck = False
         while True:
             self._wake.clear()
             try:
+                if recheck:
+                    await self.release_leases()
                 await self.run_once()
                 wake = await self.table.next_wake()
                 seconds = IDLE if wake is None else max(0.0, (wake - self.clock()).total_seconds())
+                recheck = seconds > RECHECK and await self.table.leased_elsewhere()
+                if recheck:
+                    seconds = RECHECK
             except Exception:  # the database busy or gone a moment: the rows wait
                 self.log.exception("the %s worker failed; trying again shortly", self.name)
                 seconds = 5.0

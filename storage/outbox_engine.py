@@ -14,7 +14,8 @@ a retry (`next_at`) or is leased; an ended row holds nothing, except that a tabl
 an earlier failed or dead one (`held`: the game server's ``resume_table`` behind a table's paper that did not
 arrive). Leases: a process acts on a row only after leasing it (a conditional update naming the process,
 `Database.lease_holder`), so with several bot processes on one database exactly one acts on each; the lease of a
-process that is gone runs out, or is released by the next bot to start (`release_dead`).
+process that is gone runs out, or is released by the next bot to start or by a worker that finds it
+(`release_dead`, `leased_elsewhere`).
 
 Bookkeeping writes (a lease, a retry's time) are not synced (`durable=False`): lost to a power cut they are only
 taken again. The end of a row and what it tells the officers (`told`, chat effects) are one transaction.
@@ -127,6 +128,21 @@ class OutboxTable(Generic[Row]):
                 f"UPDATE {self.table} SET leased_until = NULL, leased_by = NULL WHERE {where}", alive
             )
             return max(0, int(cur.rowcount))
+
+    async def leased_elsewhere(self) -> bool:
+        """Whether a pending row is leased by another process while several may serve the database (PostgreSQL):
+        its holder may be gone without the release at a start or a takeover having seen it go (a killed process's
+        connections close one after another), so the worker asks again (`release_dead`) rather than wait for the
+        lease to run out. False on SQLite, where one process serves the file and every lease left is released at
+        its start."""
+        if self.db.dialect != "postgresql":
+            return False
+        rows = await self._rows(
+            f"SELECT 1 FROM {self.table} WHERE state = 'pending' AND leased_until IS NOT NULL"
+            " AND (leased_by IS NULL OR leased_by <> ?) LIMIT 1",
+            (self.db.lease_holder,),
+        )
+        return bool(rows)
 
     async def next_wake(self) -> datetime | None:
         """When the earliest queue head falls due: its retry time, or when another process's lease on it runs out

@@ -13,6 +13,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+from bot import outbox_engine
 from bot.gameserver.outbox import LEASE, OutboxWorker
 from bot.gameserver.protocol import IDEMPOTENCY_HEADER
 from club import NOW, database_for
@@ -113,3 +114,33 @@ async def test_a_command_whose_sender_died_is_sent_once_its_lease_runs_out_or_wh
         await worker.stop()
     assert len(received) == 2
     assert await OutboxStore(second).counts() == {"sent": 2}
+
+
+async def test_a_lease_whose_holder_dies_after_the_takeover_looked_is_released_without_waiting_it_out(
+    two: tuple[Database, Database], game_server: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A killed process's connections close one after another: the process taking over may look at who is alive
+    while the connection named by a lease is still there. Its worker asks again while another process's lease
+    holds a row, so the row is sent once that connection is gone, not only when the lease runs out."""
+    url, received = game_server
+    first, second = two
+    if second.dialect != "postgresql":
+        pytest.skip("one process serves a SQLite file: every lease left is released at its start")
+    monkeypatch.setattr(outbox_engine, "RECHECK", 0.01)  # the worker's own pause between two looks, made short
+    store = OutboxStore(first)
+    command = await store.enqueue("game:9", "pause_table", {"game": 9}, NOW)
+    assert command is not None
+    assert await store.lease(command, NOW, NOW + LEASE)  # the first process is acting on it
+    worker = OutboxWorker(second, url, SECRET, lambda: NOW + timedelta(seconds=1))
+    worker.start()  # the takeover: its release finds the first process alive
+    try:
+        await asyncio.sleep(0.05)  # the worker has looked and found the row another's
+        assert received == []
+        await first.close()  # the first process's last connection gone
+        for _ in range(500):  # a bound; the worker looks again every RECHECK
+            if received:
+                break
+            await asyncio.sleep(0.01)
+        assert len(received) == 1  # sent long before the lease (minutes) runs out
+    finally:
+        await worker.stop()
