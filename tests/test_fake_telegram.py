@@ -45,6 +45,7 @@ from telegram.ext import (
 
 from fakes.telegram_server import (
     DEFAULT_ALLOWED_UPDATES,
+    SAME_OFFSET_WAIT,
     AnyApplication,
     FakeTelegram,
     parse_html,
@@ -524,11 +525,11 @@ async def test_long_poll_confirmation_and_conflict() -> None:
         status, body = await older
         assert status == 409
         assert "terminated by other getUpdates" in body["description"]
-        # Within 3 s of the last call's start, one with its offset waits 3 s though it asked for none: it is
-        # held, and so ends the one held before.
+        # Within SAME_OFFSET_WAIT of the last call's start, one with its offset waits that long though it asked
+        # for none: it is held, and so ends the one held before.
         bumped = asyncio.create_task(poll(offset=update_id + 1, timeout=0))
         assert (await newer)[0] == 409
-        now[0] += 3
+        now[0] += SAME_OFFSET_WAIT
         fake.wake_polls()
         assert await bumped == (200, {"ok": True, "result": []})
         assert [r.held for r in fake.calls("getUpdates")[-4:]] == [True, False, True, True]

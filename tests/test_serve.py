@@ -165,7 +165,7 @@ async def test_a_stop_landing_in_a_long_poll_cuts_it_without_a_conflict_nor_one_
     fake.time_out_polls(1)  # what follows the update: a short poll, then the long one
     await fake.wait_until(lambda: held(fake) == ["long"])
     mark = fake.mark()
-    bot.stop.set()  # within 3 s of the long poll's start (the clock stands still)
+    bot.stop.set()  # within SAME_OFFSET_WAIT of the long poll's start (the clock stands still)
     waiting = asyncio.ensure_future(fake.wait_until(lambda: bool(held(fake, mark)), timeout=10))
     await asyncio.wait({bot.task, waiting}, return_when=asyncio.FIRST_COMPLETED)  # ended, or waits on Telegram
     waiting.cancel()

@@ -154,6 +154,12 @@ LIMIT_BOT_PER_SECOND = 30
 #: Lookups (getChatMember and the like): Telegram documents no figure, but answers a bot that floods them with 429
 #: and retry_after as it answers one flooding messages; the fake holds them to the bot's messages' rate.
 LIMIT_LOOKUPS_PER_SECOND = 30
+#: Telegram's getUpdates (tdlib/telegram-bot-api, `Client::process_get_updates_query`): a call with the previous
+#: call's offset within SAME_OFFSET_WAIT seconds of that call's start waits that long though it asked for less,
+#: and within SAME_OFFSET_ONE_UPDATE seconds gets one update at most; an update is kept UPDATE_KEPT seconds.
+SAME_OFFSET_WAIT = 3.0
+SAME_OFFSET_ONE_UPDATE = 0.5
+UPDATE_KEPT = 24 * 3600
 _LOOKUP_METHODS = frozenset({"getchatmember", "getchat", "getchatadministrators", "getchatmembercount"})
 
 
@@ -1257,9 +1263,9 @@ class FakeTelegram:
         timeout = float(params.get("timeout") or 0)
         now = self.clock()
         previous_offset, previous_start = self._previous_poll
-        if offset == previous_offset and timeout < 3 and now < previous_start + 3.0:
-            timeout = 3.0
-        if offset == previous_offset and now < previous_start + 0.5:
+        if offset == previous_offset and timeout < SAME_OFFSET_WAIT and now < previous_start + SAME_OFFSET_WAIT:
+            timeout = SAME_OFFSET_WAIT
+        if offset == previous_offset and now < previous_start + SAME_OFFSET_ONE_UPDATE:
             limit = 1
         self._previous_poll = (offset, now)
         timeout = min(timeout, self.max_long_poll)
@@ -1275,11 +1281,11 @@ class FakeTelegram:
                         " running",
                     )
                 kept = []
-                stale = self.clock() - 24 * 3600
+                stale = self.clock() - UPDATE_KEPT
                 for update in self.pending_updates:
                     kind = next(k for k in update if k != "update_id")
                     if self.update_times.get(update["update_id"], stale) < stale:
-                        self.dropped_updates.append(update)  # Telegram keeps updates for 24 hours
+                        self.dropped_updates.append(update)  # kept past UPDATE_KEPT: Telegram dropped it
                     elif kind in self.allowed_updates:
                         kept.append(update)
                     else:
