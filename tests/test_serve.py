@@ -270,6 +270,16 @@ def logged(name: str, words: str) -> Iterator[Logged]:
         logger.setLevel(level)
 
 
+async def stop_waiting(bot: Serving, logger: str, words: str) -> None:
+    """Tell `bot` to stop, until it logs `words` on `logger` that it waits for something on its way (or ends): it
+    must still be running then, not stopped without waiting."""
+    with logged(logger, words) as down:
+        bot.stop.set()
+        await down.or_ended(bot.task)
+    assert not bot.task.done(), f"the bot stopped without waiting ({words!r} never logged)"
+    assert down.seen.is_set()
+
+
 async def a_stop_with_an_effect_on_its_way(
     fake: FakeTelegram, tmp_path: Path, grace: float
 ) -> tuple[Serving, asyncio.Event, asyncio.Future[None]]:
@@ -522,11 +532,7 @@ async def test_a_stop_lets_a_command_on_its_way_to_the_game_server_end_and_recor
         await app.desk.deps.game_server.pause_table(1847300)
         await asyncio.wait_for(game_server.received.wait(), 10)  # the game server paused the table
         try:
-            with logged("bot.gameserver.outbox", "game-server outbox: stopping with 1 row(s) on their way") as down:
-                bot.stop.set()
-                await down.or_ended(bot.task)
-            assert not bot.task.done(), "the bot stopped without waiting for the game server's answer"
-            assert down.seen.is_set()
+            await stop_waiting(bot, "bot.gameserver.outbox", "game-server outbox: stopping with 1 row(s) on their way")
         finally:
             game_server.gate.set()
         await asyncio.wait_for(bot.task, 10)
@@ -558,11 +564,7 @@ async def test_on_discord_a_stop_lets_a_command_being_handled_end_with_its_answe
         pressed = await fake.slash(ana.id, "presude", {"partija": 100})
         await fake.wait_until(lambda: fake.requests_to("POST", callback), what="deferred")
         try:
-            with logged("bot.discord.client", "member act(s) under way: let end") as down:
-                bot.stop.set()
-                await down.or_ended(bot.task)
-            assert not bot.task.done(), "the bot closed Discord's client while a command was being handled"
-            assert down.seen.is_set()
+            await stop_waiting(bot, "bot.discord.client", "member act(s) under way: let end")
         finally:
             gate.set()
         await bot.stopped()
